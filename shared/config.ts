@@ -1,0 +1,96 @@
+/**
+ * Every environment variable Stepwise reads, parsed once with zod.
+ * Defaults are the documented local defaults (docs/configuration.md); a deployed stack sets
+ * each of them explicitly from CDK.
+ */
+import * as z from 'zod/mini';
+
+const csv = (fallback: string) =>
+  z.pipe(
+    z._default(z.string(), fallback),
+    z.transform((value: string) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  );
+
+const flag = (fallback: boolean) =>
+  z.pipe(
+    z._default(z.string(), fallback ? 'true' : 'false'),
+    z.transform((value: string) => ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())),
+  );
+
+const int = (fallback: number) =>
+  z.pipe(z._default(z.string(), String(fallback)), z.transform((value: string) => Number.parseInt(value, 10)));
+
+const optionalUrl = z.optional(z.string().check(z.url()));
+
+const ConfigSchema = z.object({
+  /** `local` (npm start and tests) or `aws` (a deployed stack). */
+  STEPWISE_RUNTIME: z._default(z.enum(['local', 'aws']), 'aws'),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
+  TABLE_NAME: z._default(z.string(), 'stepwise'),
+  MEDIA_BUCKET: z._default(z.string(), 'stepwise-media'),
+  MODULES_BUCKET: z._default(z.string(), 'stepwise-modules'),
+  MODULE_IMPORT_STATE_MACHINE_ARN: z._default(
+    z.string(),
+    'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+  ),
+  /** Local engines only; unset in Lambda. */
+  DDB_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  SFN_ENDPOINT: optionalUrl,
+  /** JSON map group name -> Lambda function name, used by the fallback router in AWS. */
+  GROUP_FUNCTIONS: z._default(z.string(), '{}'),
+
+  /** Public base URL of the site (links in mail, absolute urls in payloads). */
+  STEPWISE_SITE_URL: z._default(z.string(), 'http://127.0.0.1:3000'),
+  STEPWISE_SITE_NAME: z._default(z.string(), 'Stepwise'),
+  STEPWISE_PUBLIC_REGISTRATION: flag(false),
+  /** Site languages; more than one enables the translation glossary. */
+  STEPWISE_LANGUAGES: csv('en'),
+  /** Accepted X-App-Id values; when public registration is on, login and register need one. */
+  STEPWISE_APP_IDS: csv(''),
+  STEPWISE_FEATURE_FLAGS: csv(''),
+  STEPWISE_GUIDE_TYPES: csv('how-to'),
+
+  STEPWISE_TOKEN_TTL_DAYS: int(30),
+  STEPWISE_RESET_TOKEN_TTL_MINUTES: int(60),
+  /** Failed logins allowed per account (and per address) inside the window before 429. */
+  STEPWISE_LOGIN_MAX_FAILURES: int(10),
+  STEPWISE_LOGIN_WINDOW_SECONDS: int(1800),
+
+  /** Where the local mail port writes messages (one JSON file each). */
+  STEPWISE_OUTBOX_DIR: z.optional(z.string()),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+/** The parsed configuration. Parsed on first use so `npm start` and tests can set env first. */
+export function config(): Config {
+  if (!cached) {
+    const parsed = ConfigSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+      throw new Error(`Invalid Stepwise configuration: ${problems.join('; ')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Feature flags named in the spec (stage_status needs both). */
+export function featureEnabled(name: string): boolean {
+  return config().STEPWISE_FEATURE_FLAGS.includes(name);
+}
+
+/** For tests that change the environment of the current process. */
+export function reloadConfig(): Config {
+  cached = undefined;
+  return config();
+}

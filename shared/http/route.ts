@@ -1,0 +1,104 @@
+/**
+ * The route table: every endpoint is declared once, in its group's `<group>.routes.ts`, with
+ * this shape. Five consumers read it (see ARCHITECTURE.md): the group's Lambda router, the CDK
+ * API stack, the local gateway, the OpenAPI document and the generic test matrix.
+ */
+import type * as z from 'zod/mini';
+import type { AuthContext } from './auth-context.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route.
+ * - public: anyone; a valid token is still resolved so the handler knows the caller.
+ * - user / author / admin: a signed-in user with at least that role (401 without a token,
+ *   403 with a lesser role). Roles nest: Admin > Author > User.
+ * - custom: the handler decides (e.g. POST /users is public or admin-only by site setting);
+ *   a token, when sent, is resolved as for public.
+ */
+export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
+
+/** The request a handler sees: validated params, query and body plus the caller. */
+export interface RouteRequest<P = any, Q = any, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthContext;
+  headers: Record<string, string>;
+  /** The raw body bytes, only for routes declared with `rawBody: true`. */
+  rawBody?: Buffer;
+  requestId: string;
+  sourceIp: string;
+}
+
+/** A handler may return a plain body (sent with the route's status) or a full reply. */
+export interface Reply {
+  readonly kind: 'reply';
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function reply(status: number, body?: unknown, headers?: Record<string, string>): Reply {
+  return { kind: 'reply', status, body, headers };
+}
+
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && (value as Reply).kind === 'reply';
+}
+
+export interface RouteDef<P = any, Q = any, B = any> {
+  method: HttpMethod;
+  /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
+  path: string;
+  auth: RouteAuth;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  deprecated?: boolean;
+  /** Success status when the handler returns a plain body: 200 by default. */
+  status?: number;
+  params?: z.ZodMiniType<P>;
+  query?: z.ZodMiniType<Q>;
+  body?: z.ZodMiniType<B>;
+  /** Documents the success body in OpenAPI; not enforced at run time. */
+  response?: z.ZodMiniType;
+  /** A valid request body: shown in the docs and used by the test matrix. */
+  example?: unknown;
+  /** Pass the body through as bytes instead of parsing JSON (uploads). */
+  rawBody?: boolean;
+  /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
+  extensions?: Record<string, unknown>;
+  handler: (request: RouteRequest<P, Q, B>) => Promise<unknown>;
+}
+
+/** Declares a route with inferred types; the identity function keeps the table plain data. */
+export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  definition: RouteDef<P, Q, B>,
+): RouteDef<P, Q, B> {
+  return definition;
+}
+
+/** What a group's function may touch; the CDK turns it into least-privilege grants. */
+export interface GroupAccess {
+  table: 'none' | 'read' | 'readwrite';
+  mediaBucket?: 'read' | 'readwrite';
+  modulesBucket?: 'read' | 'readwrite';
+  startImport?: boolean;
+}
+
+export interface RouteGroup {
+  /** Also the folder under functions/ and the Lambda's logical name. */
+  name: string;
+  access: GroupAccess;
+  routes: RouteDef[];
+  /** Larger limits for groups that do heavy work (media processing). */
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+export function defineGroup(group: RouteGroup): RouteGroup {
+  return group;
+}
+
+export const API_BASE_PATH = '/api/2.0';
