@@ -1,0 +1,77 @@
+/**
+ * The local S3: @20minutes/s3rver (checks SigV4 on headers and presigned URLs) in-process on
+ * 127.0.0.1, behind the POST-policy proxy (s3-post-policy-proxy.ts). Clients use the proxy
+ * URL as S3_ENDPOINT; see shared/storage/s3-client.ts for the client side of the traps.
+ */
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { startS3PostPolicyProxy } from './s3-post-policy-proxy.ts';
+
+export interface LocalS3 {
+  /** The proxy URL, e.g. http://127.0.0.1:4569; use it as S3_ENDPOINT. */
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+export interface S3EmulatorOptions {
+  /** Where objects live; created if missing, kept across restarts. */
+  directory: string;
+  /** Buckets created (if missing) at start. */
+  buckets: string[];
+  /** 0 or undefined: any free port. */
+  port?: number;
+}
+
+/** s3rver knows one account; its key pair is the only one it accepts. */
+const EMULATOR_KEYS: Record<string, string> = { S3RVER: 'S3RVER' };
+
+interface S3rverInstance {
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+type S3rverConstructor = new (options: {
+  address: string;
+  port: number;
+  directory: string;
+  silent: boolean;
+  configureBuckets: Array<{ name: string }>;
+}) => S3rverInstance;
+
+// s3rver is CommonJS without type declarations; require() also keeps vitest's module
+// runner from transforming its dependency tree.
+const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
+
+export async function startS3Emulator(options: S3EmulatorOptions): Promise<LocalS3> {
+  const directory = path.resolve(options.directory);
+  await mkdir(directory, { recursive: true });
+
+  const s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: options.buckets.map((name) => ({ name })),
+  });
+  const { port: upstreamPort } = await s3rver.run();
+
+  let proxy;
+  try {
+    proxy = await startS3PostPolicyProxy({
+      upstream: { host: '127.0.0.1', port: upstreamPort },
+      port: options.port,
+      secretFor: (accessKeyId) => EMULATOR_KEYS[accessKeyId],
+    });
+  } catch (error) {
+    await s3rver.close();
+    throw error;
+  }
+
+  return {
+    endpoint: proxy.url,
+    close: async () => {
+      await proxy.close();
+      await s3rver.close();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The SDK warns about Node 20 on every client; test.env below only reaches the workers.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // Local-engine tests start servers in beforeAll.
+    hookTimeout: 30_000,
+  },
+});
