@@ -1,7 +1,12 @@
 /**
  * The route index: every group's slice of the route table. The CDK API stack, the local
- * gateway, the OpenAPI document and the test matrix read this list.
+ * gateway, the OpenAPI document and the test matrix read this list. The `$default` route
+ * (functions/fallback) is not a group: it serves whatever no route matched.
  */
 import type { RouteGroup } from '../shared/http/route.ts';
+import { authGroup } from './auth/auth.routes.ts';
+import { usersGroup } from './users/users.routes.ts';
+import { teamsGroup } from './teams/teams.routes.ts';
+import { docsGroup } from './docs/docs.routes.ts';
 
-export const routeGroups: RouteGroup[] = [];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, docsGroup];

@@ -64,6 +64,10 @@ const ConfigSchema = z.object({
 
   /** Where the local mail port writes messages (one JSON file each). */
   STEPWISE_OUTBOX_DIR: z.optional(z.string()),
+  /** Sender address of mail sent through SES on a deployed stack. */
+  STEPWISE_MAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
+  /** Folder of local data (DynamoDB file, S3 objects, outbox); `npm start` only. */
+  STEPWISE_DATA_DIR: z._default(z.string(), '.data'),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
 });
 

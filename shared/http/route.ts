@@ -37,10 +37,17 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Send `body` (a string) as it is, not as JSON: HTML pages, files. */
+  raw?: boolean;
 }
 
 export function reply(status: number, body?: unknown, headers?: Record<string, string>): Reply {
   return { kind: 'reply', status, body, headers };
+}
+
+/** A non-JSON body (HTML, text) sent as it is with its content type. */
+export function rawReply(status: number, text: string, contentType: string, headers: Record<string, string> = {}): Reply {
+  return { kind: 'reply', status, body: text, raw: true, headers: { ...headers, 'content-type': contentType } };
 }
 
 export function isReply(value: unknown): value is Reply {
@@ -92,6 +99,12 @@ export interface RouteGroup {
   name: string;
   access: GroupAccess;
   routes: RouteDef[];
+  /**
+   * Build-time data compiled into this group's bundle (esbuild `define`; locally, set in the
+   * environment by the gateway): the route manifest or the OpenAPI document, so a function can
+   * know the whole table without bundling every other group's code.
+   */
+  embeds?: Array<'routeManifest' | 'openApi'>;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;

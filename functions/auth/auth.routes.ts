@@ -1,0 +1,97 @@
+/** Authentication: tokens, registration, impersonation, password reset. */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { emailSchema, passwordSchema, uniqueUsernameSchema, displayNameSchema } from '../../shared/domain/user-rules.ts';
+import { messageResponse } from '../../shared/http/schemas.ts';
+import * as auth from './auth.service.ts';
+
+const loginBody = z.object({ email: z.string().check(z.minLength(1)), password: z.string().check(z.minLength(1)) });
+
+const registerBody = z.object({
+  email: emailSchema,
+  username: displayNameSchema,
+  password: passwordSchema,
+  unique_username: z.optional(uniqueUsernameSchema),
+});
+
+const RESET_SENT = 'If an account exists for that address, a password reset link has been sent to it';
+
+export const authGroup = defineGroup({
+  name: 'auth',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'POST',
+      path: '/user/token',
+      auth: 'public',
+      summary: 'Log in: create an authorization token from credentials',
+      description: 'Answers 201 with the user and `authToken`. Bad credentials: 401 "Invalid login". Repeated failures for one account or address: 429 with Retry-After.',
+      status: 201,
+      body: loginBody,
+      example: { email: 'admin@example.com', password: 'stepwise-admin' },
+      handler: ({ body, headers, sourceIp }) =>
+        auth.login({ email: body.email, password: body.password, appId: headers['x-app-id'], sourceIp }),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/user/token',
+      auth: 'user',
+      summary: 'Log out: delete the token of this request',
+      status: 204,
+      handler: async ({ auth: context }) => {
+        await auth.logout(context);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/user/token/impersonate',
+      auth: 'admin',
+      summary: 'Create a token for another user without a password (Admins only; audited)',
+      status: 201,
+      body: z.object({ userid: z.int().check(z.positive()) }),
+      example: { userid: 1 },
+      handler: ({ auth: context, body }) => auth.impersonate(context, body.userid),
+    }),
+    route({
+      method: 'POST',
+      path: '/users',
+      auth: 'custom',
+      summary: 'Register a user account',
+      description: 'With public registration off, only an Admin may call it (401/403). With it on, an accepted X-App-Id is required when the site lists app ids. Answers 201 with the user and `authToken`.',
+      status: 201,
+      body: registerBody,
+      example: { email: 'new.user@example.com', username: 'New User', password: 'correct-horse-9', unique_username: 'new_user' },
+      handler: ({ auth: context, body }) => auth.register(context, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/users/reset_password',
+      auth: 'public',
+      summary: 'Send a password reset link to an address, if an account has it',
+      description: 'Answers the same whether or not the address has an account.',
+      body: z.object({ email: z.string().check(z.minLength(1), z.maxLength(254)) }),
+      response: messageResponse,
+      example: { email: 'someone@example.com' },
+      handler: async ({ body }) => {
+        await auth.requestPasswordReset(body.email);
+        return { message: RESET_SENT };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/users/reset_password/complete',
+      auth: 'public',
+      summary: 'Set a new password with the token from a reset link (beyond the spec)',
+      description: 'The token works once. Every existing token of the account is revoked.',
+      body: z.object({ token: z.string().check(z.minLength(1)), password: passwordSchema }),
+      response: messageResponse,
+      example: { token: '<token from the mail>', password: 'a-new-password-7' },
+      extensions: { 'x-beyond-spec': true },
+      handler: async ({ body }) => {
+        await auth.completePasswordReset(body.token, body.password);
+        return { message: 'Password changed' };
+      },
+    }),
+  ],
+});

@@ -1,0 +1,44 @@
+/**
+ * The `$default` route: requests API Gateway matched to no route. With the route manifest it
+ * tells a wrong method (405 + Allow) from an unknown path (404 "Endpoint not found"), and
+ * serves paths that differ from a route only by a trailing slash by handing the event to the
+ * group that owns the route.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { embeddedRouteManifest, type ManifestEntry } from '../../shared/http/embedded.ts';
+import { lowerCaseHeaders, normalizePath } from '../../shared/http/event.ts';
+import { PathMatcher } from '../../shared/http/path-match.ts';
+import { CORS_HEADERS, ENDPOINT_NOT_FOUND, negotiateFormat, respond } from '../../shared/http/respond.ts';
+import { API_BASE_PATH } from '../../shared/http/route.ts';
+
+export type GroupInvoker = (group: string, event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvoker) {
+  const matcher = new PathMatcher(manifest.map((entry) => ({ method: entry.method, path: API_BASE_PATH + entry.path, value: entry })));
+
+  return async function fallback(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+    const method = event.requestContext.http.method.toUpperCase();
+    const format = negotiateFormat(new URLSearchParams(event.rawQueryString ?? ''), lowerCaseHeaders(event.headers));
+    if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
+    const path = normalizePath(event.rawPath);
+    const match = matcher.match(method, path);
+    if (match && path !== event.rawPath) {
+      const entry = match.value;
+      return invokeGroup(entry.group, {
+        ...event,
+        rawPath: path,
+        routeKey: `${entry.method} ${API_BASE_PATH}${entry.path}`,
+        pathParameters: match.params,
+      });
+    }
+    const allowed = matcher.allowedMethods(path);
+    if (allowed.length > 0) {
+      return respond(405, { message: `Method ${method} not allowed` }, format, { allow: allowed.join(', ') });
+    }
+    return respond(404, { message: ENDPOINT_NOT_FOUND }, format);
+  };
+}
+
+export function loadManifest(): ManifestEntry[] {
+  return embeddedRouteManifest();
+}

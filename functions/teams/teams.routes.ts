@@ -1,0 +1,116 @@
+/** Teams: create, list with aggregated reputation, members, attributes, membership changes. */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams, orderQuery } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import * as teams from './teams.service.ts';
+
+const pageQuery = z.object(pagination);
+const userids = z.array(z.int().check(z.positive())).check(z.maxLength(teams.MAX_MEMBER_CHANGES));
+
+/** Members are listed whole by default, as the real service does, up to 1000 per page. */
+const membersQuery = z.object({
+  limit: z.pipe(
+    z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
+    z.pipe(z.transform((value: string) => Math.min(Number(value), 1000)), z.number().check(z.minimum(1))),
+  ),
+  offset: pagination.offset,
+});
+
+export const teamsGroup = defineGroup({
+  name: 'teams',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'POST',
+      path: '/teams',
+      auth: 'admin',
+      summary: 'Create a team; the owner (default: the caller) becomes a member',
+      status: 201,
+      body: z.object({
+        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+        description: z.optional(z.string().check(z.maxLength(2000))),
+        owner: z.optional(z.int().check(z.positive())),
+        privacy: z.optional(z.enum(['public', 'private'])),
+        members: z.optional(userids),
+        location: z.optional(z.nullable(z.string().check(z.maxLength(100)))),
+      }),
+      example: { name: 'Line 3 technicians', description: 'Night shift', privacy: 'private' },
+      handler: ({ auth, body }) => teams.create(auth.user!, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/teams',
+      auth: 'user',
+      summary: 'List teams with owner and the members\' aggregated reputation',
+      query: z.object({ ...pagination, order: orderQuery, newMemberSince: queryInt }),
+      handler: ({ query }) => teams.list(query),
+    }),
+    route({
+      method: 'GET',
+      path: '/teams/{teamid}/attributes',
+      auth: 'user',
+      summary: 'Attributes of a team',
+      params: idParams('teamid'),
+      handler: ({ params }) => teams.attributes(params.teamid),
+    }),
+    route({
+      method: 'GET',
+      path: '/teams/{teamid}',
+      auth: 'user',
+      summary: 'The members of a team (user summaries)',
+      params: idParams('teamid'),
+      query: membersQuery,
+      handler: ({ params, query }) => teams.members(params.teamid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/teams/{teamid}/course_assignments',
+      auth: 'user',
+      summary: 'Course assignments of the team (members, the owner and Admins)',
+      params: idParams('teamid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => teams.courseAssignments(auth.user!, params.teamid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/teams/{teamid}/suggested_users',
+      auth: 'user',
+      summary: 'Users who are not members yet, newest first (the owner and Admins)',
+      params: idParams('teamid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => teams.suggestedUsers(auth.user!, params.teamid, query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/teams/{teamid}/users/{userid}',
+      auth: 'user',
+      summary: 'Add a user to a team; answers 200 with the member list',
+      description: 'The owner and Admins add anyone; on a public team a user may add themself.',
+      params: idParams('teamid', 'userid'),
+      handler: ({ auth, params }) => teams.addMember(auth.user!, params.teamid, params.userid),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/teams/{teamid}/users',
+      auth: 'user',
+      summary: 'Add and/or remove several users at once (atomic); at least one of add, remove',
+      params: idParams('teamid'),
+      body: z.object({ add: z.optional(userids), remove: z.optional(userids) }),
+      example: { add: [2, 3], remove: [4] },
+      handler: ({ auth, params, body }) => teams.patchMembers(auth.user!, params.teamid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/teams/{teamid}/users/{userid}',
+      auth: 'user',
+      summary: 'Remove a user from a team',
+      status: 204,
+      params: idParams('teamid', 'userid'),
+      handler: async ({ auth, params }) => {
+        await teams.removeMember(auth.user!, params.teamid, params.userid);
+        return reply(204);
+      },
+    }),
+  ],
+});

@@ -1,0 +1,202 @@
+/**
+ * Team use cases. The owner (a relation, not a role) and Admins manage a team; on a public
+ * team a user may add or remove themself. Membership changes move the member item, the user's
+ * team set and the team's aggregates in one transaction.
+ */
+import { config } from '../../shared/config.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { searchTokens } from '../../shared/domain/search-tokens.ts';
+import { teamAttributes, teamView } from '../../shared/domain/team-view.ts';
+import { userSummary } from '../../shared/domain/user-view.ts';
+import { BADGES } from '../../shared/domain/badges.ts';
+import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { queryPage } from '../../shared/db/paging.ts';
+import { awardBadge } from '../../shared/db/entities/badge.ts';
+import { getUsers, usersCollection, type UserRecord } from '../../shared/db/entities/user.ts';
+import {
+  addMemberWrites,
+  applyMembershipChanges,
+  getTeam,
+  insertTeam,
+  listMembers,
+  listTeams,
+  removeMemberWrites,
+  teamAggregateWrite,
+  type TeamRecord,
+} from '../../shared/db/entities/team.ts';
+import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { withoutKeys } from '../../shared/db/keys.ts';
+
+type Page = { limit: number; offset: number };
+
+/** Each change is 2 writes and a transaction holds 100: bounded so one request stays atomic. */
+export const MAX_MEMBER_CHANGES = 45;
+
+const site = () => config().STEPWISE_SITE_URL;
+
+async function requireTeam(teamid: number): Promise<TeamRecord> {
+  const team = await getTeam(teamid);
+  if (!team) throw new NotFoundError(`No team with teamid ${teamid}`);
+  return team;
+}
+
+function canManage(caller: Caller, team: TeamRecord): boolean {
+  return isAdmin(caller) || team.owner === caller.userid;
+}
+
+async function requireUsers(userids: number[]): Promise<Map<number, UserRecord>> {
+  const found = new Map((await getUsers(userids)).map((user) => [user.userid, user]));
+  const missing = userids.filter((userid) => !found.has(userid));
+  if (missing.length > 0) {
+    throw new ValidationError(`Unknown userid ${missing.join(', ')}`, missing.map((userid) => ({ field: 'userid', code: 'not_found', message: `No user with userid ${userid}` })));
+  }
+  return found;
+}
+
+/** Applies joins and leaves atomically; a user already in (or out) is reported as 422. */
+async function changeMembers(team: TeamRecord, add: number[], remove: number[]): Promise<void> {
+  const addSet = [...new Set(add)];
+  const removeSet = [...new Set(remove)];
+  if (addSet.length + removeSet.length > MAX_MEMBER_CHANGES) {
+    throw ValidationError.field('add', 'too_many', `At most ${MAX_MEMBER_CHANGES} member changes per request`);
+  }
+  const both = addSet.filter((userid) => removeSet.includes(userid));
+  if (both.length > 0) throw ValidationError.field('remove', 'conflict', `userid ${both.join(', ')} both added and removed`);
+  const users = await requireUsers([...addSet, ...removeSet]);
+  const now = nowSeconds();
+  const reputationDelta =
+    addSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0) - removeSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0);
+  try {
+    await applyMembershipChanges([
+      ...addSet.flatMap((userid) => addMemberWrites(team.teamid, userid, now)),
+      ...removeSet.flatMap((userid) => removeMemberWrites(team.teamid, userid)),
+      teamAggregateWrite(team.teamid, addSet.length - removeSet.length, reputationDelta, addSet.length > 0 ? now : null),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) {
+      const members = error.failedLabels.filter((label) => label.startsWith('member:')).map((label) => Number(label.slice(7)));
+      const already = members.filter((userid) => addSet.includes(userid));
+      const notIn = members.filter((userid) => removeSet.includes(userid));
+      const problems = [
+        ...already.map((userid) => ({ field: 'add', code: 'already_member', message: `userid ${userid} is already a member` })),
+        ...notIn.map((userid) => ({ field: 'remove', code: 'not_member', message: `userid ${userid} is not a member` })),
+      ];
+      if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
+      if (error.failedLabels.includes('team')) throw new NotFoundError(`No team with teamid ${team.teamid}`);
+    }
+    throw error;
+  }
+  await Promise.all(addSet.map((userid) => awardBadge({ ...BADGES.teamPlayer, userid, date: now })));
+}
+
+export async function create(
+  caller: Caller,
+  input: { name: string; description?: string; owner?: number; privacy?: 'public' | 'private'; members?: number[]; location?: string | null },
+) {
+  const owner = input.owner ?? caller.userid;
+  await requireUsers([owner]);
+  const team: TeamRecord = {
+    teamid: await nextId('team'),
+    name: input.name,
+    description: input.description ?? '',
+    owner,
+    location: input.location ?? null,
+    latitude: null,
+    longitude: null,
+    image: null,
+    member_count: 0,
+    reputation: 0,
+    attributes: {},
+    created_date: nowSeconds(),
+    new_member_since: null,
+    privacy: input.privacy ?? 'public',
+  };
+  const members = [...new Set([owner, ...(input.members ?? [])])];
+  if (members.length > MAX_MEMBER_CHANGES) throw ValidationError.field('members', 'too_many', `At most ${MAX_MEMBER_CHANGES} initial members`);
+  await requireUsers(members);
+  await insertTeam(team, searchTokens(team.name));
+  await changeMembers(team, members, []);
+  return teamView(await requireTeam(team.teamid));
+}
+
+export async function list(query: Page & { order?: 'ASC' | 'DESC'; newMemberSince?: number }) {
+  const teams = await listTeams(query, query.order === 'DESC');
+  return teams.filter((team) => query.newMemberSince === undefined || (team.new_member_since ?? 0) >= query.newMemberSince).map(teamView);
+}
+
+/** GET /teams/{teamid}: the members as user summaries (the real service's shape). */
+export async function members(teamid: number, page: Page) {
+  await requireTeam(teamid);
+  const refs = await listMembers(teamid, page);
+  const users = await getUsers(refs.map((ref) => ref.userid));
+  return users.map((user) => userSummary(user, site()));
+}
+
+export async function attributes(teamid: number) {
+  return teamAttributes(await requireTeam(teamid));
+}
+
+export async function courseAssignments(caller: Caller, teamid: number, page: Page) {
+  const team = await requireTeam(teamid);
+  if (!canManage(caller, team) && !caller.teams.includes(teamid)) throw new ForbiddenError('Only members, the owner and Admins see the team\'s assignments');
+  return listTeamAssignmentRefs(teamid, page);
+}
+
+/** Users not yet in the team, newest accounts first. */
+export async function suggestedUsers(caller: Caller, teamid: number, page: Page) {
+  const team = await requireTeam(teamid);
+  if (!canManage(caller, team)) throw new ForbiddenError('Only the team owner and Admins see suggestions');
+  const items = await queryPage(
+    {
+      ...usersCollection,
+      descending: true,
+      filter: {
+        FilterExpression: 'attribute_not_exists(teams) OR NOT contains(teams, :teamid)',
+        ExpressionAttributeValues: { ':teamid': teamid },
+      },
+    },
+    page,
+  );
+  return items.map((item) => userSummary({ ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) }, site()));
+}
+
+function authorizeMemberChange(caller: Caller, team: TeamRecord, userids: number[]): void {
+  if (canManage(caller, team)) return;
+  const selfOnly = userids.every((userid) => userid === caller.userid);
+  if (selfOnly && team.privacy === 'public') return;
+  throw new ForbiddenError('Only the team owner and Admins change members of this team');
+}
+
+export async function addMember(caller: Caller, teamid: number, userid: number) {
+  const team = await requireTeam(teamid);
+  authorizeMemberChange(caller, team, [userid]);
+  await changeMembers(team, [userid], []);
+  return members(teamid, { limit: 1000, offset: 0 });
+}
+
+export async function removeMember(caller: Caller, teamid: number, userid: number): Promise<void> {
+  const team = await requireTeam(teamid);
+  authorizeMemberChange(caller, team, [userid]);
+  if (userid === team.owner) throw ValidationError.field('userid', 'owner', 'The team owner cannot leave the team');
+  await changeMembers(team, [], [userid]);
+}
+
+export async function patchMembers(caller: Caller, teamid: number, input: { add?: number[]; remove?: number[] }) {
+  const add = input.add ?? [];
+  const remove = input.remove ?? [];
+  if (add.length === 0 && remove.length === 0) {
+    throw new ValidationError('Give add, remove, or both', [
+      { field: 'add', code: 'missing_field', message: 'add or remove is required' },
+      { field: 'remove', code: 'missing_field', message: 'add or remove is required' },
+    ]);
+  }
+  const team = await requireTeam(teamid);
+  authorizeMemberChange(caller, team, [...add, ...remove]);
+  if (remove.includes(team.owner)) throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
+  await changeMembers(team, add, remove);
+  return members(teamid, { limit: 1000, offset: 0 });
+}
+

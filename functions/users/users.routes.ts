@@ -1,0 +1,166 @@
+/**
+ * Users: lookups, search, the caller's own record, profile edits, badges, flags and bulk
+ * creation. (Favorites, guides and completions of users arrive with the content issue.)
+ */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { idParams, orderQuery } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import { displayNameSchema, emailSchema, passwordSchema, uniqueUsernameSchema } from '../../shared/domain/user-rules.ts';
+import * as users from './users.service.ts';
+
+const pageQuery = z.object(pagination);
+const roles = z.array(z.enum(['Admin', 'Author', 'User'])).check(z.minLength(1));
+const text = (max: number) => z.string().check(z.maxLength(max));
+
+const patchBody = z.object({
+  username: z.optional(displayNameSchema),
+  unique_username: z.optional(uniqueUsernameSchema),
+  email: z.optional(emailSchema),
+  password: z.optional(passwordSchema),
+  current_password: z.optional(z.string()),
+  location: z.optional(z.nullable(text(100))),
+  summary: z.optional(z.nullable(text(500))),
+  about_raw: z.optional(text(20000)),
+  sso_userid: z.optional(z.nullable(text(200))),
+  employee_id: z.optional(z.nullable(text(100))),
+  privileges: z.optional(roles),
+  flags: z.optional(z.array(text(100))),
+});
+
+const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLength(100)) });
+
+export const usersGroup = defineGroup({
+  name: 'users',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/users',
+      auth: 'user',
+      summary: 'List users (summary form), ordered by userid',
+      query: z.object({ ...pagination, order: orderQuery, joinedSince: queryInt }),
+      handler: ({ query }) => users.list(query),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/search/{search}',
+      auth: 'user',
+      summary: 'Find users by the prefix of any word of their name or unique_username',
+      params: searchParams,
+      query: pageQuery,
+      handler: ({ params, query }) => users.search(params.search, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/searchnames/{search}',
+      auth: 'user',
+      deprecated: true,
+      summary: 'Deprecated name search: ids and names only (use /users/search/{search})',
+      params: searchParams,
+      query: pageQuery,
+      handler: ({ params, query }) => users.searchNames(params.search, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/{userid}',
+      auth: 'user',
+      summary: 'A user profile; email and identity fields only for the user and Admins',
+      params: idParams('userid'),
+      handler: ({ auth, params }) => users.profile(auth.user, params.userid),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/sso/{sso_userid}',
+      auth: 'admin',
+      summary: 'The user with this single-sign-on id (Admins)',
+      params: z.object({ sso_userid: z.string().check(z.minLength(1)) }),
+      handler: ({ params }) => users.findBy('SSO', params.sso_userid),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/email/{email}',
+      auth: 'admin',
+      summary: 'The user with this email address (Admins)',
+      params: z.object({ email: z.string().check(z.minLength(3)) }),
+      handler: ({ params }) => users.findBy('EMAIL', params.email),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/employee_id/{employee_id}',
+      auth: 'admin',
+      summary: 'The user with this employee id (Admins)',
+      params: z.object({ employee_id: z.string().check(z.minLength(1)) }),
+      handler: ({ params }) => users.findBy('EMPLOYEE_ID', params.employee_id),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/{userid}/badges',
+      auth: 'user',
+      summary: 'Badges a user earned',
+      params: idParams('userid'),
+      handler: ({ params }) => users.badges(params.userid),
+    }),
+    route({
+      method: 'GET',
+      path: '/user',
+      auth: 'user',
+      summary: 'The signed-in user (self form)',
+      handler: ({ auth }) => users.self(auth.user!),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/badges',
+      auth: 'user',
+      summary: 'Badges the signed-in user earned',
+      handler: ({ auth }) => users.badges(auth.user!.userid),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/flags',
+      auth: 'user',
+      summary: 'Feature flags in force for the signed-in user',
+      handler: ({ auth }) => users.flags(auth.user!),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/users/{userid}',
+      auth: 'user',
+      summary: 'Edit a profile (the user or an Admin; identity, role and flag fields Admins only)',
+      description: 'Changing your own password needs current_password; every token of the account is then revoked.',
+      params: idParams('userid'),
+      body: patchBody,
+      example: { location: 'Line 3', summary: 'Maintenance technician' },
+      handler: ({ auth, params, body }) => users.patch(auth.user!, params.userid, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/users/unique_usernames',
+      auth: 'admin',
+      summary: 'Suggest an available unique_username for each name given',
+      body: z.object({ names: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)) }),
+      example: { names: ['Jane Doe', 'John Smith'] },
+      handler: ({ body }) => users.suggestUniqueUsernames(body.names),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/created_users',
+      auth: 'admin',
+      summary: 'Users the signed-in Admin created',
+      query: pageQuery,
+      handler: ({ auth, query }) => users.createdUsers(auth.user!, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/users/createByEmails',
+      auth: 'admin',
+      summary: 'Create accounts for a list of addresses; each gets a set-password link by mail',
+      body: z.object({
+        emails: z.array(z.string().check(z.maxLength(254))).check(z.minLength(1), z.maxLength(100)),
+        privileges: z.optional(roles),
+      }),
+      example: { emails: ['tech1@example.com', 'tech2@example.com'] },
+      handler: ({ auth, body }) => users.createByEmails(auth.user!, body),
+    }),
+  ],
+});

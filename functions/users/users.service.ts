@@ -1,0 +1,191 @@
+/** User use cases: lookups, search, profile edits, badges, flags, bulk creation. */
+import { config } from '../../shared/config.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { searchTokens } from '../../shared/domain/search-tokens.ts';
+import { userProfile, userSelf, userSummary } from '../../shared/domain/user-view.ts';
+import { BADGES } from '../../shared/domain/badges.ts';
+import { hashPassword, verifyPassword } from '../../shared/domain/secrets.ts';
+import { emailSchema } from '../../shared/domain/user-rules.ts';
+import { isAdmin, type Caller, type Role } from '../../shared/http/auth-context.ts';
+import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
+import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
+import { findUserIdBy, getUser, getUsers, listCreatedUserIds, listUsers, replaceUser, type UserRecord } from '../../shared/db/entities/user.ts';
+import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
+import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
+import { searchIds } from '../../shared/db/search-index.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { appendAudit } from '../../shared/db/audit.ts';
+import type { UniqueKind } from '../../shared/db/uniqueness.ts';
+
+type Page = { limit: number; offset: number };
+
+const site = () => config().STEPWISE_SITE_URL;
+
+async function requireUser(userid: number): Promise<UserRecord> {
+  const user = await getUser(userid);
+  if (!user) throw new NotFoundError(`No user with userid ${userid}`);
+  return user;
+}
+
+export async function list(query: Page & { order?: 'ASC' | 'DESC'; joinedSince?: number }) {
+  const users = await listUsers(query, query.order === 'DESC');
+  return users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince).map((user) => userSummary(user, site()));
+}
+
+export async function search(term: string, page: Page) {
+  const users = await getUsers(await searchIds('USER', term, page.limit, page.offset));
+  return users.map((user) => userSummary(user, site()));
+}
+
+/** The deprecated name search: just ids and names. */
+export async function searchNames(term: string, page: Page) {
+  const users = await getUsers(await searchIds('USER', term, page.limit, page.offset));
+  return users.map((user) => ({ userid: user.userid, username: user.username, unique_username: user.unique_username }));
+}
+
+export async function profile(caller: Caller | null, userid: number) {
+  const user = await requireUser(userid);
+  return userProfile(user, site(), { private: caller?.userid === userid || isAdmin(caller) });
+}
+
+/** Lookup by a unique value (Admins only: it would otherwise reveal who has an account). */
+export async function findBy(kind: UniqueKind, value: string) {
+  const userid = await findUserIdBy(kind, value);
+  if (userid === undefined) throw new NotFoundError('No such user');
+  return userProfile(await requireUser(userid), site(), { private: true });
+}
+
+export async function self(caller: Caller) {
+  return userSelf(await requireUser(caller.userid), site());
+}
+
+export async function badges(userid: number) {
+  await requireUser(userid);
+  return listBadges(userid);
+}
+
+/** The feature flags in force for the caller: the site's plus any set on the account. */
+export async function flags(caller: Caller) {
+  const user = await requireUser(caller.userid);
+  return [...new Set([...config().STEPWISE_FEATURE_FLAGS, ...user.flags])];
+}
+
+export interface UserPatch {
+  username?: string;
+  unique_username?: string;
+  email?: string;
+  password?: string;
+  current_password?: string;
+  location?: string | null;
+  summary?: string | null;
+  about_raw?: string;
+  sso_userid?: string | null;
+  employee_id?: string | null;
+  privileges?: Role[];
+  flags?: string[];
+}
+
+const ADMIN_ONLY_FIELDS: Array<keyof UserPatch> = ['sso_userid', 'employee_id', 'privileges', 'flags'];
+
+/** Edits a profile: the user themself or an Admin; identity and role fields only by Admins. */
+export async function patch(caller: Caller, userid: number, changes: UserPatch) {
+  const admin = isAdmin(caller);
+  if (caller.userid !== userid && !admin) throw new ForbiddenError('You may only edit your own profile');
+  const adminFields = ADMIN_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
+  if (adminFields.length > 0 && !admin) throw new ForbiddenError(`Only Admins may change ${adminFields.join(', ')}`);
+  if (changes.privileges && caller.userid === userid && !changes.privileges.includes('Admin')) {
+    throw ValidationError.field('privileges', 'self_demotion', 'Admins cannot remove their own Admin role');
+  }
+
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await requireUser(userid);
+    if (changes.password !== undefined && !admin) {
+      if (!changes.current_password || !(await verifyPassword(changes.current_password, before.password_hash))) {
+        throw ValidationError.field('current_password', 'invalid', 'current_password is required and must match to change the password');
+      }
+    }
+    const { password, current_password, ...fields } = changes;
+    const after: UserRecord = {
+      ...before,
+      ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+      ...(password !== undefined ? { password_hash: await hashPassword(password) } : {}),
+    };
+    after.search_tokens = searchTokens(after.username, after.unique_username);
+    try {
+      await replaceUser(before, after);
+    } catch (error) {
+      const problem = uniquenessProblem(error);
+      if (problem) throw problem;
+      if (error instanceof TransactionConditionFailed && error.failedLabels.includes('user')) continue;
+      throw error;
+    }
+    if (password !== undefined) await deleteAllTokensOf(userid);
+    if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
+      await appendAudit({
+        action: 'user.privileges_changed',
+        actor_userid: caller.userid,
+        subjects: [`USER#${userid}`],
+        details: { old: before.privileges, new: after.privileges },
+      });
+    }
+    if (after.about_raw && !before.about_raw) {
+      await awardBadge({ ...BADGES.autobiographer, userid, date: nowSeconds() });
+    }
+    const fresh = await requireUser(userid);
+    return userProfile(fresh, site(), { private: true });
+  }
+  throw new ConflictError('The profile changed while it was being edited; try again');
+}
+
+/** For each name, a unique_username nobody holds yet (and distinct within the batch). */
+export async function suggestUniqueUsernames(names: string[]) {
+  const chosen = new Set<string>();
+  const result: Array<{ name: string; unique_username: string }> = [];
+  for (const name of names) {
+    const unique_username = await availableUniqueUsername(name, chosen);
+    chosen.add(unique_username);
+    result.push({ name, unique_username });
+  }
+  return result;
+}
+
+export async function createdUsers(caller: Caller, page: Page) {
+  const users = await getUsers(await listCreatedUserIds(caller.userid, page));
+  return users.map((user) => userSummary(user, site()));
+}
+
+/**
+ * Creates accounts for a list of addresses; each new user gets a set-password link by mail.
+ * Addresses that already have accounts, or are not addresses, are reported, not failed.
+ */
+export async function createByEmails(caller: Caller, input: { emails: string[]; privileges?: Role[] }) {
+  const created: ReturnType<typeof userSummary>[] = [];
+  const existing: string[] = [];
+  const invalid: string[] = [];
+  for (const raw of [...new Set(input.emails.map((email) => email.trim()))]) {
+    if (!emailSchema.safeParse(raw).success) {
+      invalid.push(raw);
+      continue;
+    }
+    if ((await findUserIdBy('EMAIL', raw)) !== undefined) {
+      existing.push(raw);
+      continue;
+    }
+    try {
+      const user = await createUserAccount({
+        email: raw,
+        username: raw.replace(/@.*$/, ''),
+        privileges: input.privileges ?? ['User'],
+        created_by: caller.userid,
+      });
+      await requestPasswordReset(raw);
+      created.push(userSummary(user, site()));
+    } catch (error) {
+      if (error instanceof ValidationError && error.errors.some((problem) => problem.field === 'email')) existing.push(raw);
+      else throw error;
+    }
+  }
+  return { created, existing, invalid };
+}
+

@@ -1,0 +1,23 @@
+/**
+ * Environment defaults for running locally (npm start, tests, bench). Set before any module
+ * that reads shared/config is used: SDK clients are created from it on first use.
+ */
+export function applyLocalEnvironment(overrides: Record<string, string | undefined> = {}): void {
+  const defaults: Record<string, string> = {
+    STEPWISE_RUNTIME: 'local',
+    AWS_REGION: 'us-east-1',
+    TABLE_NAME: 'stepwise',
+    MEDIA_BUCKET: 'stepwise-media',
+    MODULES_BUCKET: 'stepwise-modules',
+    MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
+  for (const [name, value] of Object.entries({ ...defaults, ...overrides })) {
+    if (value !== undefined && process.env[name] === undefined) process.env[name] = value;
+  }
+}

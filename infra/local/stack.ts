@@ -1,0 +1,99 @@
+/**
+ * Starts the local engines and the gateway in this process. Shared by `npm start`, the test
+ * harness (through start.ts) and the benchmark.
+ */
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import { startDynamoDbLocal } from './dynamodb.ts';
+import { ensureTable } from './create-table.ts';
+import { startS3Emulator } from './s3-emulator.ts';
+import { startStepFunctionsEndpoint } from './sfn-local.ts';
+import { createGateway, type LambdaHandler } from './gateway.ts';
+import { routeGroups } from '../../functions/routes.ts';
+import { EMBED_ENV, routeManifest } from '../../shared/http/embedded.ts';
+import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
+import { moduleImportDefinition, moduleImportTasks } from '../../functions/pipeline/module-import.definition.ts';
+import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
+
+export interface LocalStack {
+  port: number;
+  endpoints: { ddbEndpoint: string; s3Endpoint: string; sfnEndpoint: string };
+  adminCreated: boolean;
+  adminEmail: string;
+  stop(): Promise<void>;
+}
+
+async function importTaskHandlers(): Promise<Record<string, (input: any) => Promise<any>>> {
+  const handlers: Record<string, (input: any) => Promise<any>> = {};
+  for (const task of moduleImportTasks) {
+    const module = await import(`../../${task.entry}`);
+    handlers[task.substitution] = module[task.exportName];
+  }
+  return handlers;
+}
+
+export async function startLocalStack(options: { dataDir?: string; port: number; host: string }): Promise<LocalStack> {
+  // Build-time embeds (RouteGroup.embeds), set as CDK's esbuild defines would.
+  process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));
+  process.env[EMBED_ENV.openApi] = JSON.stringify(buildOpenApiDocument(routeGroups));
+
+  const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
+  const [dynamo, s3] = await Promise.all([
+    startDynamoDbLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined }),
+    startS3Emulator({ directory: s3Directory, buckets: [process.env.MEDIA_BUCKET!, process.env.MODULES_BUCKET!] }),
+  ]);
+  process.env.DDB_ENDPOINT = dynamo.endpoint;
+  process.env.S3_ENDPOINT = s3.endpoint;
+
+  const sfn = await startStepFunctionsEndpoint({
+    stateMachines: [
+      {
+        arn: process.env.MODULE_IMPORT_STATE_MACHINE_ARN!,
+        definition: moduleImportDefinition,
+        substitutions: {},
+        taskHandlers: await importTaskHandlers(),
+      },
+    ],
+  });
+  process.env.SFN_ENDPOINT = sfn.endpoint;
+
+  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
+
+  const handlers = new Map<string, LambdaHandler>();
+  await Promise.all(
+    routeGroups.map(async (group) => {
+      const module = await import(`../../functions/${group.name}/handler.ts`);
+      handlers.set(group.name, module.handler);
+    }),
+  );
+  const { createFallback } = await import('../../functions/fallback/fallback.ts');
+  const { embeddedRouteManifest } = await import('../../shared/http/embedded.ts');
+  const fallback = createFallback(embeddedRouteManifest(), async (group, event) => {
+    const result = await handlers.get(group)!(event, {} as never);
+    return result as never;
+  });
+
+  const adminEmail = process.env.STEPWISE_ADMIN_EMAIL ?? 'admin@example.com';
+  const { ensureFirstAdmin } = await import('../../shared/accounts/first-admin.ts');
+  const admin = await ensureFirstAdmin(adminEmail, process.env.STEPWISE_ADMIN_PASSWORD ?? 'stepwise-admin');
+
+  const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+
+  return {
+    port,
+    endpoints: { ddbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, sfnEndpoint: sfn.endpoint },
+    adminCreated: admin.created,
+    adminEmail,
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
+    },
+  };
+}

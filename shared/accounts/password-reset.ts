@@ -1,0 +1,43 @@
+/**
+ * Password reset by mailed link: the link carries a random token stored only as its hash,
+ * works once and expires. Requests answer the same whether or not the address has an account,
+ * and are limited per address so nobody can flood a mailbox.
+ */
+import { config } from '../config.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { newToken, sha256Hex } from '../domain/secrets.ts';
+import { countAttempt } from '../db/entities/attempt-counter.ts';
+import { consumeResetLink, putResetLink } from '../db/entities/reset-link.ts';
+import { findUserIdBy, getUser } from '../db/entities/user.ts';
+import { nowSeconds } from '../db/keys.ts';
+import { sendMail } from '../mail/mailer.ts';
+import { setPassword } from './accounts.ts';
+
+const RESET_REQUESTS = 'RESET';
+const RESET_REQUESTS_PER_HOUR = 5;
+
+/** Sends a reset link if the address has an account; the answer never says which. */
+export async function requestPasswordReset(email: string): Promise<void> {
+  const { STEPWISE_RESET_TOKEN_TTL_MINUTES, STEPWISE_SITE_URL, STEPWISE_SITE_NAME } = config();
+  const requests = await countAttempt(RESET_REQUESTS, email.trim().toLowerCase(), 3600);
+  if (requests.count > RESET_REQUESTS_PER_HOUR) return;
+  const userid = await findUserIdBy('EMAIL', email);
+  if (userid === undefined) return;
+  const user = await getUser(userid);
+  if (!user) return;
+  const token = newToken();
+  await putResetLink(sha256Hex(token), user.userid, nowSeconds() + STEPWISE_RESET_TOKEN_TTL_MINUTES * 60);
+  const link = `${STEPWISE_SITE_URL}/reset_password?token=${token}`;
+  await sendMail({
+    to: user.email,
+    kind: 'password-reset',
+    subject: `Reset your ${STEPWISE_SITE_NAME} password`,
+    text: `Someone asked to reset the password of your ${STEPWISE_SITE_NAME} account.\n\nTo choose a new password, open ${link}\nor send the token ${token} with your new password to POST /api/2.0/users/reset_password/complete.\n\nThe link works once, for ${STEPWISE_RESET_TOKEN_TTL_MINUTES} minutes. If you did not ask, ignore this message.`,
+  });
+}
+
+export async function completePasswordReset(token: string, password: string): Promise<void> {
+  const userid = await consumeResetLink(sha256Hex(token));
+  if (userid === undefined) throw ValidationError.field('token', 'invalid_token', 'The reset link is invalid, used or expired');
+  await setPassword(userid, password);
+}

@@ -1,0 +1,124 @@
+/**
+ * The one append-only audit writer. Each record is appended to the chain of every subject it
+ * concerns (a user, a document ...): pk AUDIT#<subject> / sk SEQ#<padded seq>, and each
+ * record's hash covers the previous record's hash, so editing or deleting a record breaks
+ * the chain. The chain head (sk HEAD) moves with a condition on its seq, in the same
+ * transaction, so two concurrent appends can never both claim one position.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { padId, nowSeconds } from './keys.ts';
+import { transactWrite, TransactionConditionFailed, type LabelledWrite } from './transactions.ts';
+import { sha256Hex } from '../domain/secrets.ts';
+import { canonicalJson } from '../domain/canonical-json.ts';
+
+export interface AuditEvent {
+  /** e.g. user.impersonated, signoff.acknowledged */
+  action: string;
+  actor_userid: number | null;
+  /** Chains the record joins, e.g. ["USER#12", "GUIDE#7"]. */
+  subjects: string[];
+  /** What changed: free-form, e.g. { old: ..., new: ..., revisionid: ... }. */
+  details: Record<string, unknown>;
+  /** Set when the actor acted through an impersonation token. */
+  impersonator_userid?: number | null;
+}
+
+export interface AuditRecord extends AuditEvent {
+  subject: string;
+  seq: number;
+  date: number;
+  previous_hash: string;
+  hash: string;
+}
+
+const GENESIS = '0'.repeat(64);
+
+export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
+  return sha256Hex(canonicalJson(record));
+}
+
+async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: `AUDIT#${subject}`, sk: 'HEAD' }, ConsistentRead: true }),
+  );
+  return result.Item ? { seq: Number(result.Item.seq), hash: String(result.Item.hash) } : { seq: 0, hash: GENESIS };
+}
+
+function appendWrites(subject: string, head: { seq: number; hash: string }, event: AuditEvent, date: number): LabelledWrite[] {
+  const unsigned: Omit<AuditRecord, 'hash'> = {
+    ...event,
+    impersonator_userid: event.impersonator_userid ?? null,
+    subject,
+    seq: head.seq + 1,
+    date,
+    previous_hash: head.hash,
+  };
+  const record: AuditRecord = { ...unsigned, hash: auditRecordHash(unsigned) };
+  return [
+    {
+      label: `record:${subject}`,
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { pk: `AUDIT#${subject}`, sk: `SEQ#${padId(record.seq)}`, entity: 'AuditRecord', ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      label: `head:${subject}`,
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { pk: `AUDIT#${subject}`, sk: 'HEAD', entity: 'AuditHead', seq: record.seq, hash: record.hash },
+          ConditionExpression: head.seq === 0 ? 'attribute_not_exists(pk)' : 'seq = :seq',
+          ExpressionAttributeValues: head.seq === 0 ? undefined : { ':seq': head.seq },
+        },
+      },
+    },
+  ];
+}
+
+/** Appends an event to each subject's chain, retrying when another append won the race. */
+export async function appendAudit(event: AuditEvent, extraWrites: LabelledWrite[] = []): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const date = nowSeconds();
+    const heads = await Promise.all(event.subjects.map(chainHead));
+    const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
+    try {
+      await transactWrite([...writes, ...extraWrites]);
+      return;
+    } catch (error) {
+      const raced = error instanceof TransactionConditionFailed && error.failedLabels.every((label) => label.startsWith('head:') || label.startsWith('record:'));
+      const conflict = (error as { name?: string }).name === 'TransactionCanceledException';
+      if ((!raced && !conflict) || attempt >= 9) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+    }
+  }
+}
+
+/** A subject's records in order (for the audit history endpoints). */
+export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: { ':pk': `AUDIT#${subject}`, ':after': `SEQ#${padId(afterSeq)}` },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      if (String(item.sk).startsWith('SEQ#')) {
+        const { pk, sk, entity, ...record } = item;
+        records.push(record as AuditRecord);
+      }
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && records.length < limit);
+  return records.slice(0, limit);
+}

@@ -1,0 +1,44 @@
+/**
+ * Integer ids: one atomic counter item per entity type (UpdateItem ADD). Records migrated
+ * with explicit ids move the counter past the highest id written, so later ids never collide.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from './client.ts';
+
+function counterKey(entityType: string) {
+  return { pk: `COUNTER#${entityType}`, sk: 'COUNTER' };
+}
+
+/** The next id for an entity type: 1, 2, 3 ... never reused. */
+export async function nextId(entityType: string): Promise<number> {
+  const result = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: counterKey(entityType),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes!.value);
+}
+
+/** After writing an explicit id, make sure the counter is at least that id. */
+export async function moveCounterPast(entityType: string, id: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey(entityType),
+        UpdateExpression: 'SET #value = :id',
+        ConditionExpression: 'attribute_not_exists(#value) OR #value < :id',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':id': id },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Counters of recent attempts (failed logins per account and per address, reset requests):
+ * pk ATTEMPTS#<purpose>#<subject>, counted with ADD inside a fixed window that TTL clears.
+ */
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { nowSeconds } from '../keys.ts';
+import { TTL_ATTRIBUTE } from '../table.ts';
+
+function attemptsKey(purpose: string, subject: string) {
+  return { pk: `ATTEMPTS#${purpose}#${subject}`, sk: 'ATTEMPTS' };
+}
+
+export interface AttemptWindow {
+  count: number;
+  /** When the window ends (epoch seconds). */
+  resetsAt: number;
+}
+
+export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
+  const item = result.Item;
+  if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, resetsAt: 0 };
+  return { count: Number(item.count), resetsAt: Number(item[TTL_ATTRIBUTE]) };
+}
+
+/** Counts one attempt; the window starts with the first attempt and lasts windowSeconds. */
+export async function countAttempt(purpose: string, subject: string, windowSeconds: number): Promise<AttemptWindow> {
+  const now = nowSeconds();
+  const key = attemptsKey(purpose, subject);
+  const existing = await readAttempts(purpose, subject);
+  if (existing.count === 0) {
+    // Start a fresh window (replacing an expired one TTL has not removed yet).
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #count = :zero, #ttl = :ends',
+        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':zero': 0, ':ends': now + windowSeconds, ':now': now },
+      }),
+    ).catch((error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+  }
+  const result = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #count :one',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return { count: Number(result.Attributes!.count), resetsAt: Number(result.Attributes![TTL_ATTRIBUTE] ?? now + windowSeconds) };
+}
+
+export async function clearAttempts(purpose: string, subject: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
+}

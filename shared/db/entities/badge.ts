@@ -1,0 +1,58 @@
+/**
+ * Badges a user earned: pk USER#<userid> / sk BADGE#<badgeid>. Awarding is idempotent (a
+ * condition on the badge item) and moves the user's badge_counts in the same transaction.
+ */
+import { tableName } from '../client.ts';
+import { queryAll } from '../paging.ts';
+import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+import { userKey } from './user.ts';
+
+export type BadgeLevel = 'bronze' | 'silver' | 'gold';
+
+export interface BadgeRecord {
+  badgeid: string;
+  title: string;
+  description: string;
+  level: BadgeLevel;
+  userid: number;
+  date: number;
+}
+
+/** Awards a badge once; a second award of the same badge is a no-op. */
+export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
+  try {
+    await transactWrite([
+      {
+        label: 'badge',
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      {
+        label: 'user',
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: userKey(badge.userid),
+            UpdateExpression: 'SET badge_counts.#level = badge_counts.#level + :one, badge_counts.#total = badge_counts.#total + :one',
+            ExpressionAttributeNames: { '#level': badge.level, '#total': 'total' },
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('badge')) return false;
+    throw error;
+  }
+}
+
+export async function listBadges(userid: number): Promise<BadgeRecord[]> {
+  const items = await queryAll<BadgeRecord & { pk: string; sk: string }>({ partition: `USER#${userid}`, sortPrefix: 'BADGE#' });
+  return items.map(({ pk, sk, ...badge }) => { const { entity, ...rest } = badge as typeof badge & { entity?: string }; return rest; });
+}

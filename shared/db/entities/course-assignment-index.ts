@@ -1,0 +1,38 @@
+/**
+ * The team side of course assignments: pk TEAM#<teamid> / sk ASSIGNMENT#<padded id>, one item
+ * per assignment of a course to the team, written by the course-assignment use cases in the
+ * same transaction as the assignment itself. GET /teams/{teamid}/course_assignments reads it.
+ */
+import { tableName } from '../client.ts';
+import { padId } from '../keys.ts';
+import { queryPage } from '../paging.ts';
+import type { LabelledWrite } from '../transactions.ts';
+
+export interface TeamAssignmentRef {
+  course_assignmentid: number;
+  teamid: number;
+  wikiid: number;
+  due_within: number | null;
+  created_date: number;
+  cancelled: 0 | 1;
+}
+
+export function teamAssignmentRefWrite(ref: TeamAssignmentRef): LabelledWrite {
+  return {
+    label: 'team-assignment',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { pk: `TEAM#${ref.teamid}`, sk: `ASSIGNMENT#${padId(ref.course_assignmentid)}`, entity: 'TeamAssignmentRef', ...ref },
+      },
+    },
+  };
+}
+
+export async function listTeamAssignmentRefs(teamid: number, page: { limit: number; offset: number }): Promise<TeamAssignmentRef[]> {
+  const items = await queryPage<TeamAssignmentRef & { pk?: string; sk?: string; entity?: string }>(
+    { partition: `TEAM#${teamid}`, sortPrefix: 'ASSIGNMENT#' },
+    page,
+  );
+  return items.map(({ pk, sk, entity, ...ref }) => ref);
+}

@@ -1,0 +1,154 @@
+/**
+ * Team: pk TEAM#<teamid> / sk TEAM, listed through gsi1 (TEAMS, padded id). Members:
+ * pk TEAM#<teamid> / sk MEMBER#<padded userid>. A member's team ids are also a number set on
+ * the user item, and the team keeps member_count and the members' summed reputation; all of
+ * them change in one transaction, so they never disagree.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage, type PageQuery } from '../paging.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { userKey } from './user.ts';
+import { searchTokenWrites } from '../search-index.ts';
+
+export interface TeamRecord {
+  teamid: number;
+  name: string;
+  description: string;
+  owner: number;
+  location: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  image: Record<string, unknown> | null;
+  member_count: number;
+  reputation: number;
+  attributes: Record<string, string>;
+  created_date: number;
+  /** public: any signed-in user may join; private: the owner or an Admin adds members. */
+  privacy: 'public' | 'private';
+  /** When the last member joined (the real service's new_member_since). */
+  new_member_since: number | null;
+}
+
+export interface MemberRecord {
+  teamid: number;
+  userid: number;
+  joined: number;
+}
+
+export function teamKey(teamid: number) {
+  return { pk: `TEAM#${teamid}`, sk: 'TEAM' };
+}
+
+function memberKey(teamid: number, userid: number) {
+  return { pk: `TEAM#${teamid}`, sk: `MEMBER#${padId(userid)}` };
+}
+
+export const teamsCollection: PageQuery = { index: INDEXES.gsi1, partition: 'TEAMS' };
+
+export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promise<void> {
+  await transactWrite([
+    {
+      label: 'team',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...teamKey(team.teamid), entity: 'Team', [INDEXES.gsi1.pk]: 'TEAMS', [INDEXES.gsi1.sk]: padId(team.teamid), ...team },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    ...searchTokenWrites('TEAM', team.teamid, [], nameTokens),
+  ]);
+}
+
+export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: teamKey(teamid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as TeamRecord) : undefined;
+}
+
+export async function listTeams(page: { limit: number; offset: number }, descending = false): Promise<TeamRecord[]> {
+  const items = await queryPage({ ...teamsCollection, descending }, page);
+  return items.map((item) => withoutKeys(item) as unknown as TeamRecord);
+}
+
+export async function listMembers(teamid: number, page: { limit: number; offset: number }): Promise<MemberRecord[]> {
+  const items = await queryPage<MemberRecord>({ partition: `TEAM#${teamid}`, sortPrefix: 'MEMBER#' }, page);
+  return items.map((item) => ({ teamid: Number(item.teamid), userid: Number(item.userid), joined: Number(item.joined) }));
+}
+
+export async function isMember(teamid: number, userid: number): Promise<boolean> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(teamid, userid), ProjectionExpression: 'pk' }));
+  return Boolean(result.Item);
+}
+
+/** A user joining: member item, user's team set, team aggregates — all or nothing. */
+export function addMemberWrites(teamid: number, userid: number, now: number): LabelledWrite[] {
+  return [
+    {
+      label: `member:${userid}`,
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...memberKey(teamid, userid), entity: 'TeamMember', teamid, userid, joined: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      label: `user:${userid}`,
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: userKey(userid),
+          UpdateExpression: 'ADD teams :team',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':team': new Set([teamid]) },
+        },
+      },
+    },
+  ];
+}
+
+/** A user leaving: the inverse of addMemberWrites. */
+export function removeMemberWrites(teamid: number, userid: number): LabelledWrite[] {
+  return [
+    {
+      label: `member:${userid}`,
+      item: { Delete: { TableName: tableName(), Key: memberKey(teamid, userid), ConditionExpression: 'attribute_exists(pk)' } },
+    },
+    {
+      label: `user:${userid}`,
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: userKey(userid),
+          UpdateExpression: 'DELETE teams :team',
+          ExpressionAttributeValues: { ':team': new Set([teamid]) },
+        },
+      },
+    },
+  ];
+}
+
+/** The team's aggregates after members joined (+) or left (-). */
+export function teamAggregateWrite(teamid: number, memberDelta: number, reputationDelta: number, now: number | null): LabelledWrite {
+  return {
+    label: 'team',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: teamKey(teamid),
+        UpdateExpression: now !== null ? 'ADD member_count :members, reputation :rep SET new_member_since = :now' : 'ADD member_count :members, reputation :rep',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':members': memberDelta, ':rep': reputationDelta, ...(now !== null ? { ':now': now } : {}) },
+      },
+    },
+  };
+}
+
+export async function applyMembershipChanges(writes: LabelledWrite[]): Promise<void> {
+  await transactWrite(writes);
+}

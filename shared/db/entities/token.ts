@@ -1,0 +1,56 @@
+/**
+ * API token: pk TOKEN#<sha256 of the token> / sk TOKEN, expiring by TTL. The plain token is
+ * never stored. A user's tokens are listed through gsi1 (USER#<id>#TOKENS) to revoke them all.
+ */
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
+import { queryAll } from '../paging.ts';
+import { nowSeconds } from '../keys.ts';
+
+export interface TokenRecord {
+  token_hash: string;
+  userid: number;
+  created: number;
+  expires: number;
+  /** The Admin who minted it by impersonation, if any. */
+  impersonator_userid: number | null;
+}
+
+function tokenKey(tokenHash: string) {
+  return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' };
+}
+
+export async function putToken(token: TokenRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...tokenKey(token.token_hash),
+        entity: 'Token',
+        [INDEXES.gsi1.pk]: `USER#${token.userid}#TOKENS`,
+        [INDEXES.gsi1.sk]: String(token.created),
+        [TTL_ATTRIBUTE]: token.expires,
+        ...token,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** The live token with this hash; expired ones count as absent even before TTL removes them. */
+export async function getLiveToken(tokenHash: string): Promise<TokenRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
+  const item = result.Item as TokenRecord | undefined;
+  if (!item || item.expires <= nowSeconds()) return undefined;
+  return item;
+}
+
+export async function deleteToken(tokenHash: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
+}
+
+export async function deleteAllTokensOf(userid: number): Promise<void> {
+  const tokens = await queryAll<TokenRecord>({ index: INDEXES.gsi1, partition: `USER#${userid}#TOKENS` });
+  await Promise.all(tokens.map((token) => deleteToken(token.token_hash)));
+}

@@ -1,0 +1,178 @@
+/**
+ * User: pk USER#<userid> / sk USER. Listed through gsi1 (USERS, padded id); unique email,
+ * unique_username, sso id and employee id through uniqueness items; found by name words
+ * through the USER search partition. Users an account created: pk USER#<creator> /
+ * sk CREATED#<userid>.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { claimUnique, releaseUnique, uniqueKey, type UniqueKind } from '../uniqueness.ts';
+import { searchTokenWrites } from '../search-index.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { queryPage, type PageQuery } from '../paging.ts';
+import { batchGetInOrder } from '../batch.ts';
+import type { Role } from '../../http/auth-context.ts';
+
+export interface UserRecord {
+  userid: number;
+  username: string;
+  unique_username: string | null;
+  email: string;
+  password_hash: string;
+  privileges: Role[];
+  teams: number[];
+  join_date: number;
+  reputation: number;
+  image: Record<string, unknown> | null;
+  location: string | null;
+  summary: string | null;
+  about_raw: string;
+  sso_userid: string | null;
+  employee_id: string | null;
+  created_by: number | null;
+  /** Per-user feature flags (GET /user/flags). */
+  flags: string[];
+  badge_counts: { bronze: number; silver: number; gold: number; total: number };
+  search_tokens: string[];
+  /** Bumped on every replace; guards read-modify-write against a concurrent edit. */
+  version: number;
+}
+
+export function userKey(userid: number) {
+  return { pk: `USER#${userid}`, sk: 'USER' };
+}
+
+export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
+
+function fromItem(item: Record<string, unknown>): UserRecord {
+  const record = withoutKeys(item) as unknown as UserRecord & { teams?: Set<number> | number[] };
+  return { ...record, teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b) };
+}
+
+function toItem(user: UserRecord): Record<string, unknown> {
+  const { teams, ...rest } = user;
+  return {
+    ...userKey(user.userid),
+    entity: 'User',
+    [INDEXES.gsi1.pk]: 'USERS',
+    [INDEXES.gsi1.sk]: padId(user.userid),
+    ...rest,
+    ...(teams.length > 0 ? { teams: new Set(teams) } : {}),
+  };
+}
+
+/** The unique values a user holds, each claimed by a uniqueness item. */
+function uniqueValues(user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id'>): Array<[UniqueKind, string]> {
+  const values: Array<[UniqueKind, string | null]> = [
+    ['EMAIL', user.email],
+    ['UNIQUE_USERNAME', user.unique_username],
+    ['SSO', user.sso_userid],
+    ['EMPLOYEE_ID', user.employee_id],
+  ];
+  return values.filter((entry): entry is [UniqueKind, string] => Boolean(entry[1]));
+}
+
+/** Creates a user with its uniqueness claims, search tokens and creator link, atomically. */
+export async function insertUser(user: UserRecord): Promise<void> {
+  const writes: LabelledWrite[] = [
+    {
+      label: 'user',
+      item: { Put: { TableName: tableName(), Item: toItem(user), ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
+    ...uniqueValues(user).map(([kind, value]) => claimUnique(kind, value, { userid: user.userid })),
+    ...searchTokenWrites('USER', user.userid, [], user.search_tokens),
+  ];
+  if (user.created_by !== null) {
+    writes.push({
+      label: 'created-link',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { pk: `USER#${user.created_by}`, sk: `CREATED#${padId(user.userid)}`, entity: 'CreatedUser', userid: user.userid },
+        },
+      },
+    });
+  }
+  await transactWrite(writes);
+}
+
+/**
+ * Replaces a user's editable fields, moving uniqueness claims and search tokens in the same
+ * transaction. Fails with label 'user' when someone else replaced it since `before` was read.
+ */
+export async function replaceUser(before: UserRecord, after: UserRecord): Promise<void> {
+  const writes: LabelledWrite[] = [];
+  const oldUnique = new Map(uniqueValues(before));
+  const newUnique = new Map(uniqueValues(after));
+  for (const [kind, value] of oldUnique) {
+    if (newUnique.get(kind)?.toLowerCase() !== value.toLowerCase()) writes.push(releaseUnique(kind, value));
+  }
+  for (const [kind, value] of newUnique) {
+    if (oldUnique.get(kind)?.toLowerCase() !== value.toLowerCase()) writes.push(claimUnique(kind, value, { userid: after.userid }));
+  }
+  writes.push(...searchTokenWrites('USER', after.userid, before.search_tokens, after.search_tokens));
+  const { teams, userid, version, ...fields } = { ...after, version: before.version + 1 };
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':expected': before.version, ':next': version };
+  const sets = Object.entries(fields).map(([field, value], index) => {
+    names[`#f${index}`] = field;
+    values[`:v${index}`] = value;
+    return `#f${index} = :v${index}`;
+  });
+  writes.push({
+    label: 'user',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: userKey(userid),
+        UpdateExpression: `SET ${[...sets, '#version = :next'].join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND #version = :expected',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  });
+  await transactWrite(writes);
+}
+
+export async function getUser(userid: number): Promise<UserRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(userid) }));
+  return result.Item ? fromItem(result.Item) : undefined;
+}
+
+export async function getUsers(userids: number[]): Promise<UserRecord[]> {
+  const items = await batchGetInOrder(userids.map(userKey));
+  return items.map(fromItem);
+}
+
+/** The userid holding a unique value (email, unique_username, sso id, employee id). */
+export async function findUserIdBy(kind: UniqueKind, value: string): Promise<number | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey(kind, value) }));
+  return result.Item ? Number(result.Item.userid) : undefined;
+}
+
+export async function listUsers(page: { limit: number; offset: number }, descending = false): Promise<UserRecord[]> {
+  const items = await queryPage({ ...usersCollection, descending }, page);
+  return items.map(fromItem);
+}
+
+/** Users created by one account (POST /users by an Admin, createByEmails), oldest first. */
+export async function listCreatedUserIds(creator: number, page: { limit: number; offset: number }): Promise<number[]> {
+  const items = await queryPage<{ userid: number }>({ partition: `USER#${creator}`, sortPrefix: 'CREATED#' }, page);
+  return items.map((item) => Number(item.userid));
+}
+
+/** Adds to a user's reputation (and to the teams' aggregates, by the caller). */
+export async function addReputation(userid: number, delta: number): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: userKey(userid),
+      UpdateExpression: 'ADD reputation :delta',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':delta': delta },
+    }),
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * Offset/limit pages over a Query. DynamoDB has no OFFSET, so the skipped part is read with a
+ * keys-only projection (cheap: no attribute payload), then exactly one page is read with full
+ * items. The cost is O(offset) key reads + O(limit) items, never O(table).
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { KEY } from './table.ts';
+
+export interface PageQuery {
+  index?: { name: string; pk: string; sk: string };
+  partition: string;
+  /** Restrict the sort key to a prefix (e.g. MEMBER#). */
+  sortPrefix?: string;
+  /** Newest first when true. */
+  descending?: boolean;
+  filter?: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
+}
+
+function baseInput(query: PageQuery): QueryCommandInput {
+  const pkName = query.index?.pk ?? KEY.pk;
+  const skName = query.index?.sk ?? KEY.sk;
+  const names: Record<string, string> = { '#pk': pkName, ...(query.filter?.ExpressionAttributeNames ?? {}) };
+  const values: Record<string, unknown> = { ':pk': query.partition, ...(query.filter?.ExpressionAttributeValues ?? {}) };
+  let condition = '#pk = :pk';
+  if (query.sortPrefix) {
+    names['#sk'] = skName;
+    values[':prefix'] = query.sortPrefix;
+    condition += ' AND begins_with(#sk, :prefix)';
+  }
+  return {
+    TableName: tableName(),
+    IndexName: query.index?.name,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    FilterExpression: query.filter?.FilterExpression,
+    ScanIndexForward: !query.descending,
+  };
+}
+
+function keyNamesOf(query: PageQuery): string[] {
+  return [...new Set([KEY.pk, KEY.sk, query.index?.pk, query.index?.sk].filter(Boolean) as string[])];
+}
+
+/**
+ * Reads past `offset` matching items (keys only when there is no filter) and returns the key
+ * to start the page after, or undefined when the collection ends before the offset.
+ */
+async function skip(query: PageQuery, offset: number): Promise<Record<string, unknown> | undefined> {
+  const keyNames = keyNamesOf(query);
+  let remaining = offset;
+  let startKey: Record<string, unknown> | undefined;
+  while (remaining > 0) {
+    const input = baseInput(query);
+    keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
+    const result = await db().send(
+      new QueryCommand({
+        ...input,
+        ProjectionExpression: query.filter ? undefined : keyNames.map((_, i) => `#k${i}`).join(', '),
+        Limit: query.filter ? undefined : remaining,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = result.Items ?? [];
+    if (items.length >= remaining) {
+      // The page starts right after the last skipped item (a filtered read can overshoot).
+      const last = items[remaining - 1];
+      return Object.fromEntries(keyNames.map((name) => [name, last[name]]));
+    }
+    remaining -= items.length;
+    startKey = result.LastEvaluatedKey;
+    if (!startKey) return undefined;
+  }
+  return startKey;
+}
+
+/** One page of items for offset/limit pagination. */
+export async function queryPage<T = Record<string, unknown>>(query: PageQuery, page: { limit: number; offset: number }): Promise<T[]> {
+  let startKey: Record<string, unknown> | undefined;
+  if (page.offset > 0) {
+    startKey = await skip(query, page.offset);
+    if (!startKey) return [];
+  }
+  const items: T[] = [];
+  do {
+    const result = await db().send(
+      new QueryCommand({ ...baseInput(query), Limit: query.filter ? undefined : page.limit - items.length, ExclusiveStartKey: startKey }),
+    );
+    items.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < page.limit);
+  return items.slice(0, page.limit);
+}
+
+/** Every item of a (small, bounded) collection, e.g. a team's members for an aggregate. */
+export async function queryAll<T = Record<string, unknown>>(query: PageQuery): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(new QueryCommand({ ...baseInput(query), ExclusiveStartKey: startKey }));
+    items.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}

@@ -1,0 +1,45 @@
+/**
+ * TransactWriteItems with named conditions: when a condition fails, the error says which
+ * named item failed, so a service can answer "email taken" rather than "transaction failed".
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A write in a transaction, with a label used to report which condition failed. */
+export interface LabelledWrite {
+  label: string;
+  item: TransactItem;
+}
+
+export class TransactionConditionFailed extends Error {
+  constructor(
+    readonly failedLabels: string[],
+    /** The old item of each failed write, when ReturnValuesOnConditionCheckFailure was set. */
+    readonly oldItems: Record<string, Record<string, unknown> | undefined>,
+  ) {
+    super(`Condition failed: ${failedLabels.join(', ')}`);
+    this.name = 'TransactionConditionFailed';
+  }
+}
+
+export async function transactWrite(writes: LabelledWrite[]): Promise<void> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
+  } catch (error) {
+    if (error instanceof TransactionCanceledException && error.CancellationReasons) {
+      const failed: string[] = [];
+      const oldItems: Record<string, Record<string, unknown> | undefined> = {};
+      error.CancellationReasons.forEach((reason, index) => {
+        if (reason.Code === 'ConditionalCheckFailed') {
+          failed.push(writes[index].label);
+          oldItems[writes[index].label] = reason.Item as Record<string, unknown> | undefined;
+        }
+      });
+      if (failed.length > 0) throw new TransactionConditionFailed(failed, oldItems);
+    }
+    throw error;
+  }
+}

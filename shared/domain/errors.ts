@@ -1,0 +1,80 @@
+/**
+ * Errors a use case throws. They name what went wrong in domain terms; shared/http maps each
+ * to its status and body, so services never build HTTP responses.
+ */
+
+/** One problem with one input field (422 `errors[]`). */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The input is well-formed JSON but semantically wrong (422). */
+export class ValidationError extends DomainError {
+  constructor(
+    message: string,
+    readonly errors: FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+
+  static field(field: string, code: string, message: string): ValidationError {
+    return new ValidationError(message, [{ field, code, message }]);
+  }
+}
+
+/** The request is malformed in a way the client must fix (400), e.g. an unknown app id. */
+export class BadRequestError extends DomainError {}
+
+/** No credentials, or credentials that do not identify anyone (401). */
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Invalid login') {
+    super(message);
+  }
+}
+
+/** The caller is known but may not do this (403). */
+export class ForbiddenError extends DomainError {
+  constructor(message = 'You do not have permission to do that') {
+    super(message);
+  }
+}
+
+export class NotFoundError extends DomainError {}
+
+/**
+ * The write lost a race or names a stale revision (409). `current` is the resource as it is
+ * now; the wire format sends it as the body.
+ */
+export class ConflictError extends DomainError {
+  constructor(
+    message: string,
+    readonly current?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Too many attempts; try again after `retryAfterSeconds` (429). */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The request body has the wrong media type (415). */
+export class UnsupportedMediaTypeError extends DomainError {}
+
+/** The feature is switched off on this site (e.g. the glossary on a one-language site). */
+export class FeatureUnavailableError extends DomainError {}

@@ -1,0 +1,124 @@
+/**
+ * A group's Lambda handler: a router over the group's slice of the route table, with middy
+ * middleware for access logs and error mapping. Every route goes through the same steps:
+ * match -> authenticate -> authorize -> validate params, query, body -> handler -> format.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ForbiddenError, UnauthenticatedError } from '../domain/errors.ts';
+import { hasRole, type Caller } from './auth-context.ts';
+import { authenticate } from './authenticate.ts';
+import { bodyBytes, jsonBody, lowerCaseHeaders, normalizePath, queryObject } from './event.ts';
+import { log } from './logger.ts';
+import { PathMatcher } from './path-match.ts';
+import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
+import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';
+import { parseOrThrow } from './validation.ts';
+
+type Result = APIGatewayProxyStructuredResultV2;
+
+function authorize(required: RouteAuth, caller: Caller | null): void {
+  if (required === 'public' || required === 'custom') return;
+  if (!caller) throw new UnauthenticatedError('Authentication required');
+  const role = required === 'admin' ? 'Admin' : required === 'author' ? 'Author' : 'User';
+  if (!hasRole(caller, role)) throw new ForbiddenError(`This requires the ${role} role`);
+}
+
+function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
+  if (!route.params) return raw;
+  const parsed = route.params.safeParse(raw);
+  // A path whose id is not even well-formed names no resource.
+  if (!parsed.success) throw new RequestError(404, ENDPOINT_NOT_FOUND);
+  return parsed.data;
+}
+
+export function createRouter(routes: RouteDef[]) {
+  const matcher = new PathMatcher(routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: route })));
+
+  return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {
+    const method = event.requestContext.http.method.toUpperCase();
+    const path = normalizePath(event.rawPath);
+    const query = new URLSearchParams(event.rawQueryString ?? '');
+    const headers = lowerCaseHeaders(event.headers);
+    const format = negotiateFormat(query, headers);
+
+    if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
+    const match = matcher.match(method, path);
+    if (!match) {
+      const allowed = matcher.allowedMethods(path);
+      if (allowed.length > 0) throw new RequestError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
+      throw new RequestError(404, ENDPOINT_NOT_FOUND);
+    }
+    const route = match.value;
+    const auth = await authenticate(headers);
+    authorize(route.auth, auth.user);
+    const params = parseParams(route, match.params);
+    const parsedQuery = route.query ? parseOrThrow(route.query, queryObject(query), 'query') : {};
+    let body: unknown;
+    let rawBody: Buffer | undefined;
+    if (route.rawBody) rawBody = bodyBytes(event);
+    else {
+      body = jsonBody(event);
+      if (route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
+    }
+    const result = await route.handler({
+      params,
+      query: parsedQuery,
+      body,
+      rawBody,
+      auth,
+      headers,
+      requestId: event.requestContext.requestId,
+      sourceIp: event.requestContext.http.sourceIp,
+    });
+    if (isReply(result)) {
+      if (result.raw) return { statusCode: result.status, headers: { ...CORS_HEADERS, ...result.headers }, body: String(result.body) };
+      return respond(result.status, result.body, format, result.headers);
+    }
+    return respond(route.status ?? 200, result, format);
+  };
+}
+
+/** Middy middleware: turns any thrown error into the documented response. */
+function errorMapping(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
+  return {
+    onError: async (request) => {
+      const mapped = errorResponse(request.error);
+      if (mapped.unexpected) log().error('Unhandled error', { error: request.error as Error });
+      const query = new URLSearchParams(request.event.rawQueryString ?? '');
+      const format = negotiateFormat(query, lowerCaseHeaders(request.event.headers));
+      request.response = respond(mapped.status, mapped.body, format, mapped.headers);
+    },
+  };
+}
+
+/** Middy middleware: one structured log line per request, with the request id. */
+function accessLog(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
+  const started = new WeakMap<object, number>();
+  const write = (request: middy.Request<APIGatewayProxyEventV2, Result>) => {
+    const { http, requestId } = request.event.requestContext;
+    log().info('request', {
+      requestId,
+      method: http.method,
+      path: request.event.rawPath,
+      status: request.response?.statusCode,
+      durationMs: Date.now() - (started.get(request) ?? Date.now()),
+    });
+  };
+  return {
+    before: async (request) => {
+      started.set(request, Date.now());
+    },
+    after: async (request) => write(request),
+    onError: async (request) => write(request),
+  };
+}
+
+/** The Lambda handler for one route group. */
+export function createGroupHandler(group: RouteGroup) {
+  const dispatch = createRouter(group.routes);
+  return middy<APIGatewayProxyEventV2, Result, Error, Context>()
+    .use(accessLog())
+    .use(errorMapping())
+    .handler((event) => dispatch(event));
+}

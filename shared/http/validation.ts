@@ -1,0 +1,26 @@
+/** Turns zod issues into the 422 body's per-field `errors` (field, code, message). */
+import * as z from 'zod/mini';
+import { ValidationError, type FieldProblem } from '../domain/errors.ts';
+
+z.config(z.locales.en());
+
+function fieldName(path: PropertyKey[]): string {
+  return path.map(String).join('.') || 'body';
+}
+
+function problemFor(issue: z.core.$ZodIssue): FieldProblem {
+  const field = fieldName(issue.path);
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
+    return { field, code: 'missing_field', message: `${field} is required` };
+  }
+  return { field, code: issue.code, message: `${field}: ${issue.message}` };
+}
+
+/** Parses input with a schema, or throws a 422 ValidationError naming every bad field. */
+export function parseOrThrow<T>(schema: z.ZodMiniType<T>, input: unknown, what: string): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map(problemFor);
+  const first = errors[0];
+  throw new ValidationError(first ? `Invalid ${what}: ${first.message}` : `Invalid ${what}`, errors);
+}

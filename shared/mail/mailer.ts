@@ -1,0 +1,31 @@
+/**
+ * The mail port. Locally every message is a JSON file in the outbox folder (and a log line);
+ * on AWS it goes through SES. Services call sendMail and never know which.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { config } from '../config.ts';
+import { log } from '../http/logger.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** Machine-readable purpose, e.g. password-reset (tests and logs use it). */
+  kind: string;
+}
+
+export async function sendMail(message: MailMessage): Promise<void> {
+  const { STEPWISE_OUTBOX_DIR, STEPWISE_RUNTIME } = config();
+  if (STEPWISE_RUNTIME === 'local' || STEPWISE_OUTBOX_DIR) {
+    const folder = STEPWISE_OUTBOX_DIR ?? join(config().STEPWISE_DATA_DIR, 'outbox');
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, `${Date.now()}-${randomUUID()}.json`);
+    await writeFile(file, JSON.stringify({ ...message, date: new Date().toISOString() }, null, 2));
+    log().info('mail written to outbox', { to: message.to, kind: message.kind, file });
+    return;
+  }
+  const { sendWithSes } = await import('./ses.ts');
+  await sendWithSes(message);
+}
