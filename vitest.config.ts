@@ -6,8 +6,12 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    // One local stack (the real `npm start`, in memory) serves every API test file.
+    globalSetup: ['test/support/global-setup.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // Local-engine tests start servers in beforeAll.
     hookTimeout: 30_000,
+    testTimeout: 20_000,
   },
 });

@@ -58,8 +58,10 @@ const ConfigSchema = z.object({
 
   STEPWISE_TOKEN_TTL_DAYS: int(30),
   STEPWISE_RESET_TOKEN_TTL_MINUTES: int(60),
-  /** Failed logins allowed per account (and per address) inside the window before 429. */
+  /** Failed logins allowed per account inside the window before 429. */
   STEPWISE_LOGIN_MAX_FAILURES: int(10),
+  /** Failed logins allowed per client address (many people may share one) before 429. */
+  STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS: int(100),
   STEPWISE_LOGIN_WINDOW_SECONDS: int(1800),
 
   /** Where the local mail port writes messages (one JSON file each). */

@@ -31,11 +31,11 @@ function checkAppId(appId: string | undefined): void {
   if (!appId || !STEPWISE_APP_IDS.includes(appId)) throw new BadRequestError('Invalid app id');
 }
 
-async function refuseIfThrottled(subjects: string[]): Promise<void> {
+async function refuseIfThrottled(limits: Array<[subject: string, maxFailures: number]>): Promise<void> {
   const now = nowSeconds();
-  for (const subject of subjects) {
+  for (const [subject, maxFailures] of limits) {
     const window = await readAttempts(LOGIN, subject);
-    if (window.count >= config().STEPWISE_LOGIN_MAX_FAILURES) {
+    if (window.count >= maxFailures) {
       throw new TooManyRequestsError('Too many failed logins; try again later', Math.max(1, window.resetsAt - now));
     }
   }
@@ -45,7 +45,10 @@ export async function login(input: { email: string; password: string; appId?: st
   checkAppId(input.appId);
   const accountSubject = `account#${input.email.trim().toLowerCase()}`;
   const addressSubject = `address#${input.sourceIp}`;
-  await refuseIfThrottled([accountSubject, addressSubject]);
+  await refuseIfThrottled([
+    [accountSubject, config().STEPWISE_LOGIN_MAX_FAILURES],
+    [addressSubject, config().STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS],
+  ]);
 
   const userid = await findUserIdBy('EMAIL', input.email);
   const user = userid === undefined ? undefined : await getUser(userid);

@@ -4,17 +4,10 @@
  */
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { startDynamoDbLocal } from './dynamodb.ts';
-import { ensureTable } from './create-table.ts';
-import { startS3Emulator } from './s3-emulator.ts';
-import { startStepFunctionsEndpoint } from './sfn-local.ts';
-import { createGateway, type LambdaHandler } from './gateway.ts';
-import { routeGroups } from '../../functions/routes.ts';
-import { EMBED_ENV, routeManifest } from '../../shared/http/embedded.ts';
-import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
-import { moduleImportDefinition, moduleImportTasks } from '../../functions/pipeline/module-import.definition.ts';
 import { tmpdir } from 'node:os';
 import { mkdtemp } from 'node:fs/promises';
+import { startDynamoDbLocal } from './dynamodb.ts';
+import type { LambdaHandler } from './gateway.ts';
 
 export interface LocalStack {
   port: number;
@@ -24,9 +17,9 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-async function importTaskHandlers(): Promise<Record<string, (input: any) => Promise<any>>> {
+async function importTaskHandlers(tasks: Array<{ substitution: string; entry: string; exportName: string }>): Promise<Record<string, (input: any) => Promise<any>>> {
   const handlers: Record<string, (input: any) => Promise<any>> = {};
-  for (const task of moduleImportTasks) {
+  for (const task of tasks) {
     const module = await import(`../../${task.entry}`);
     handlers[task.substitution] = module[task.exportName];
   }
@@ -34,13 +27,28 @@ async function importTaskHandlers(): Promise<Record<string, (input: any) => Prom
 }
 
 export async function startLocalStack(options: { dataDir?: string; port: number; host: string }): Promise<LocalStack> {
+  // The JVM boots in its own process while this one loads the code (start-up time matters).
+  const dynamoStarting = startDynamoDbLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  dynamoStarting.catch(() => undefined);
+  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, pipeline] =
+    await Promise.all([
+      import('./create-table.ts'),
+      import('./s3-emulator.ts'),
+      import('./sfn-local.ts'),
+      import('./gateway.ts'),
+      import('../../functions/routes.ts'),
+      import('../../shared/http/embedded.ts'),
+      import('../../shared/http/openapi.ts'),
+      import('../../functions/pipeline/module-import.definition.ts'),
+    ]);
+
   // Build-time embeds (RouteGroup.embeds), set as CDK's esbuild defines would.
   process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));
   process.env[EMBED_ENV.openApi] = JSON.stringify(buildOpenApiDocument(routeGroups));
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([
-    startDynamoDbLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined }),
+    dynamoStarting,
     startS3Emulator({ directory: s3Directory, buckets: [process.env.MEDIA_BUCKET!, process.env.MODULES_BUCKET!] }),
   ]);
   process.env.DDB_ENDPOINT = dynamo.endpoint;
@@ -50,9 +58,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     stateMachines: [
       {
         arn: process.env.MODULE_IMPORT_STATE_MACHINE_ARN!,
-        definition: moduleImportDefinition,
+        definition: pipeline.moduleImportDefinition,
         substitutions: {},
-        taskHandlers: await importTaskHandlers(),
+        taskHandlers: await importTaskHandlers(pipeline.moduleImportTasks),
       },
     ],
   });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { applyLocalEnvironment } from './environment.ts';
 
 applyLocalEnvironment();
+process.env.STEPWISE_SITE_URL ??= `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 3000}`;
 
 const started = Date.now();
 const inMemory = ['1', 'true'].includes(process.env.STEPWISE_IN_MEMORY ?? '');

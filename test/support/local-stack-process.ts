@@ -1,0 +1,46 @@
+/**
+ * Runs `infra/local/start.ts` (what `npm start` runs) as a child process and waits for its
+ * STEPWISE_READY line. Used by the test global setup and the benchmark.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface RunningStack {
+  url: string;
+  ddbEndpoint: string;
+  s3Endpoint: string;
+  sfnEndpoint: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function startStackProcess(env: Record<string, string> = {}): Promise<RunningStack> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    env: { ...process.env, STEPWISE_IN_MEMORY: '1', PORT: '0', LOG_LEVEL: 'WARN', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+    if (process.env.STEPWISE_TEST_VERBOSE) process.stderr.write(chunk);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Local stack did not start in 60 s\n${stderr}`)), 60000);
+    child.once('exit', (code) => reject(new Error(`Local stack exited with ${code}\n${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (process.env.STEPWISE_TEST_VERBOSE) console.log(line);
+      if (line.startsWith('STEPWISE_READY ')) {
+        clearTimeout(timer);
+        resolve({ ...JSON.parse(line.slice('STEPWISE_READY '.length)), child, stop });
+      }
+    });
+  });
+}
