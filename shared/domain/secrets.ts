@@ -25,7 +25,11 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, saltText, keyText] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltText || !keyText) return false;
+  if (scheme !== 'scrypt' || !saltText || !keyText) {
+    // No usable hash (e.g. an invited account): spend the same work, so timing reveals nothing.
+    await scrypt(password, randomBytes(16), SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+    return false;
+  }
   const expected = Buffer.from(keyText, 'base64');
   const actual = await scrypt(password, Buffer.from(saltText, 'base64'), expected.length, {
     N: Number(n),

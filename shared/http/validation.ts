@@ -8,9 +8,18 @@ function fieldName(path: PropertyKey[]): string {
   return path.map(String).join('.') || 'body';
 }
 
-function problemFor(issue: z.core.$ZodIssue): FieldProblem {
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function problemFor(issue: z.core.$ZodIssue, input: unknown): FieldProblem {
   const field = fieldName(issue.path);
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) {
+  if (issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
     return { field, code: 'missing_field', message: `${field} is required` };
   }
   return { field, code: issue.code, message: `${field}: ${issue.message}` };
@@ -20,7 +29,7 @@ function problemFor(issue: z.core.$ZodIssue): FieldProblem {
 export function parseOrThrow<T>(schema: z.ZodMiniType<T>, input: unknown, what: string): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors = result.error.issues.map(problemFor);
+  const errors = result.error.issues.map((issue) => problemFor(issue, input));
   const first = errors[0];
   throw new ValidationError(first ? `Invalid ${what}: ${first.message}` : `Invalid ${what}`, errors);
 }
