@@ -1,0 +1,96 @@
+/**
+ * The generic test matrix, generated from the route table: every route is checked for 401
+ * without a token, 403 for a lesser role, 405 for a wrong method, 400 for invalid JSON, 422
+ * for a wrong body and 404 for an unknown id. A new route is covered the moment it is declared.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/routes.ts';
+import { PathMatcher } from '../../shared/http/path-match.ts';
+import type { HttpMethod, RouteDef } from '../../shared/http/route.ts';
+import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
+
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const UNKNOWN_ID = '999999999';
+const routes = routeGroups.flatMap((group) => group.routes.map((route) => ({ group: group.name, route })));
+const matcher = new PathMatcher(routes.map(({ route }) => ({ method: route.method, path: route.path, value: route })));
+
+/** True for a path parameter that takes a numeric id (it refuses "abc", accepts a number). */
+function isIdParam(route: RouteDef, name: string): boolean {
+  if (!route.params) return false;
+  const accepts = (value: string) => route.params!.safeParse({ ...sampleParams(route, '1'), [name]: value }).success;
+  return accepts(UNKNOWN_ID) && !accepts('abc');
+}
+
+function paramNames(route: RouteDef): string[] {
+  return [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+}
+
+function sampleParams(route: RouteDef, id: string): Record<string, string> {
+  return Object.fromEntries(paramNames(route).map((name) => [name, /id$/.test(name) ? id : 'sample']));
+}
+
+function concretePath(route: RouteDef, id = '1'): string {
+  const params = sampleParams(route, id);
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
+}
+
+let admin: string;
+let plainUser: TestUser;
+
+beforeAll(async () => {
+  admin = await loginAdmin();
+  plainUser = await createUser();
+});
+
+describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
+  const path = concretePath(route);
+  const protectedRoute = !['public', 'custom'].includes(route.auth);
+
+  if (protectedRoute)
+    it('401 without a token', async () => {
+    const response = await api(route.method, path, { body: route.example });
+    expect(response.status).toBe(401);
+    expect(response.body).toHaveProperty('message');
+  });
+
+  if (route.auth === 'admin' || route.auth === 'author')
+    it('403 for a plain User', async () => {
+    const response = await api(route.method, path, { token: plainUser.token, body: route.example });
+    expect(response.status).toBe(403);
+  });
+
+  const wrongMethod = METHODS.find((method) => !matcher.match(method, path));
+  if (wrongMethod !== undefined)
+    it(`405 for ${wrongMethod}`, async () => {
+    const response = await api(wrongMethod!, path, { token: admin, body: wrongMethod === 'GET' ? undefined : {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toContain(route.method);
+  });
+
+  if (route.body !== undefined && !route.rawBody)
+    it('400 for invalid JSON', async () => {
+    const response = await api(route.method, path, { token: admin, rawBody: '{"broken": ' });
+    expect(response.status).toBe(400);
+  });
+
+  if (route.body !== undefined && !route.rawBody)
+    it('422 for a wrong body', async () => {
+    const response = await api(route.method, path, { token: admin, body: ['not', 'an', 'object'] });
+    expect(response.status).toBe(422);
+    expect(response.body.errors.length).toBeGreaterThan(0);
+  });
+
+  const hasIdParam = paramNames(route).some((name) => isIdParam(route, name));
+  if (hasIdParam)
+    it('404 for an unknown id', async () => {
+    const response = await api(route.method, concretePath(route, UNKNOWN_ID), { token: admin, body: route.example });
+    expect(response.status).toBe(404);
+  });
+});
+
+it('every route declares a summary and a body example when it takes a body', () => {
+  for (const { route } of routes) {
+    expect(route.summary.length, `${route.method} ${route.path}`).toBeGreaterThan(5);
+    if (route.body) expect(route.example, `${route.method} ${route.path}`).toBeDefined();
+  }
+});
