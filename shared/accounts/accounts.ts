@@ -4,7 +4,7 @@
  * password, and mint tokens.
  */
 import { ConflictError, ValidationError } from '../domain/errors.ts';
-import { hashPassword, newToken, sha256Hex } from '../domain/secrets.ts';
+import { hashPassword, newApiToken, sha256Hex } from '../domain/secrets.ts';
 import { searchTokens } from '../domain/search-tokens.ts';
 import { uniqueUsernameBase } from '../domain/user-rules.ts';
 import { nextId, moveCounterPast } from '../db/counters.ts';
@@ -116,7 +116,7 @@ export async function setPassword(userid: number, password: string): Promise<voi
 
 /** Mints an API token for a user; only its hash is stored. */
 export async function issueToken(userid: number, impersonatorUserid: number | null = null): Promise<string> {
-  const token = newToken();
+  const token = newApiToken(userid);
   const created = nowSeconds();
   await putToken({
     token_hash: sha256Hex(token),

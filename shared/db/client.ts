@@ -2,6 +2,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { clearRequestCache } from './request-cache.ts';
+
+// Names of the low-level commands the document client sends.
+const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -17,6 +21,19 @@ export function db(): DynamoDBDocumentClient {
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true },
     });
+    // Any write (or an attempted one) invalidates what this request has read.
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const isRead = READ_COMMANDS.has(String(context.commandName));
+        if (!isRead) clearRequestCache();
+        try {
+          return await next(args);
+        } finally {
+          if (!isRead) clearRequestCache();
+        }
+      },
+      { step: 'initialize', name: 'clearRequestCacheOnWrite' },
+    );
   }
   return documentClient;
 }

@@ -13,6 +13,20 @@ export function newToken(): string {
   return randomBytes(32).toString('hex');
 }
 
+/**
+ * An API token: 256 random bits, then the owner's userid, so authentication can fetch the token
+ * and the user together. Only the token's hash is stored; the userid alone grants nothing.
+ */
+export function newApiToken(userid: number): string {
+  return `${newToken()}.${userid}`;
+}
+
+/** The userid an API token names, or undefined for a malformed token. */
+export function apiTokenUserid(token: string): number | undefined {
+  const match = /^[0-9a-f]{64}\.(\d{1,15})$/.exec(token);
+  return match ? Number(match[1]) : undefined;
+}
+
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

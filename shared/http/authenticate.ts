@@ -3,9 +3,9 @@
  * hash; an unknown or expired token is a 401 ("Invalid login"), whatever the route.
  */
 import { UnauthenticatedError } from '../domain/errors.ts';
-import { sha256Hex } from '../domain/secrets.ts';
-import { getLiveToken } from '../db/entities/token.ts';
-import { getUser } from '../db/entities/user.ts';
+import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
+import { getLiveTokenWithUser } from '../db/entities/token.ts';
+import { userFromItem } from '../db/entities/user.ts';
 import type { AuthContext } from './auth-context.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
@@ -16,11 +16,13 @@ export async function authenticate(headers: Record<string, string>): Promise<Aut
   if (!header) return { user: null, appId };
   const match = SCHEME.exec(header);
   if (!match) throw new UnauthenticatedError();
+  const userid = apiTokenUserid(match[1]);
+  if (userid === undefined) throw new UnauthenticatedError();
   const tokenHash = sha256Hex(match[1]);
-  const token = await getLiveToken(tokenHash);
-  if (!token) throw new UnauthenticatedError();
-  const user = await getUser(token.userid);
-  if (!user) throw new UnauthenticatedError();
+  const found = await getLiveTokenWithUser(tokenHash, userid);
+  if (!found) throw new UnauthenticatedError();
+  const { token } = found;
+  const user = userFromItem(found.userItem);
   return {
     user: { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams },
     tokenHash,

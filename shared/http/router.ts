@@ -14,6 +14,7 @@ import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';
 import { parseOrThrow } from './validation.ts';
+import { runWithRequestCache } from '../db/request-cache.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
@@ -120,5 +121,5 @@ export function createGroupHandler(group: RouteGroup) {
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
     .use(accessLog())
     .use(errorMapping())
-    .handler((event) => dispatch(event));
+    .handler((event) => runWithRequestCache(() => dispatch(event)));
 }

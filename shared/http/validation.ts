@@ -1,8 +1,10 @@
 /** Turns zod issues into the 422 body's per-field `errors` (field, code, message). */
 import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { ValidationError, type FieldProblem } from '../domain/errors.ts';
 
-z.config(z.locales.en());
+// Only the English locale: `z.locales` as a namespace would bundle every language.
+z.config(en());
 
 function fieldName(path: PropertyKey[]): string {
   return path.map(String).join('.') || 'body';

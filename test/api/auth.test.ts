@@ -24,7 +24,7 @@ describe('POST /user/token', () => {
     const response = await api('POST', '/user/token', { body: ADMIN });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ userid: 1, username: 'Admin', unique_username: 'admin', privileges: ['Admin'], links: { manage: '/Manage' } });
-    expect(response.body.authToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(response.body.authToken).toMatch(/^[0-9a-f]{64}\.\d+$/);
     expect(response.body.about_raw).toBe(false);
   });
 
@@ -86,7 +86,7 @@ describe('POST /users (registration)', () => {
     });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ username: 'Reg User', unique_username: `reg_${suffix}`, privileges: ['User'] });
-    expect(response.body.authToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(response.body.authToken).toMatch(/^[0-9a-f]{64}\.\d+$/);
     const me = await api('GET', '/user', { token: response.body.authToken });
     expect(me.body.userid).toBe(response.body.userid);
   });

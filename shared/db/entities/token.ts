@@ -7,6 +7,8 @@ import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../keys.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { userKey } from './user.ts';
 
 export interface TokenRecord {
   token_hash: string;
@@ -17,7 +19,7 @@ export interface TokenRecord {
   impersonator_userid: number | null;
 }
 
-function tokenKey(tokenHash: string) {
+export function tokenKey(tokenHash: string) {
   return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' };
 }
 
@@ -38,12 +40,30 @@ export async function putToken(token: TokenRecord): Promise<void> {
   );
 }
 
+function isLive(token: TokenRecord | undefined): token is TokenRecord {
+  return token !== undefined && token.expires > nowSeconds();
+}
+
 /** The live token with this hash; expired ones count as absent even before TTL removes them. */
 export async function getLiveToken(tokenHash: string): Promise<TokenRecord | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
   const item = result.Item as TokenRecord | undefined;
-  if (!item || item.expires <= nowSeconds()) return undefined;
-  return item;
+  return isLive(item) ? item : undefined;
+}
+
+/**
+ * The token and its user's item in one round trip (a token names its userid, so both keys are
+ * known up front). The user item is returned only if the token is live and really is theirs.
+ */
+export async function getLiveTokenWithUser(
+  tokenHash: string,
+  userid: number,
+): Promise<{ token: TokenRecord; userItem: Record<string, unknown> } | undefined> {
+  const items = await batchGetInOrder([tokenKey(tokenHash), userKey(userid)]);
+  const tokenItem = items.find((item) => String(item.pk).startsWith('TOKEN#')) as TokenRecord | undefined;
+  const userItem = items.find((item) => String(item.pk).startsWith('USER#'));
+  if (!isLive(tokenItem) || tokenItem.userid !== userid || !userItem) return undefined;
+  return { token: tokenItem, userItem: userItem as Record<string, unknown> };
 }
 
 export async function deleteToken(tokenHash: string): Promise<void> {

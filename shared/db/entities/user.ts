@@ -13,6 +13,7 @@ import { searchTokenWrites } from '../search-index.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
+import { readThrough, remember } from '../request-cache.ts';
 import type { Role } from '../../http/auth-context.ts';
 
 export interface UserRecord {
@@ -138,8 +139,21 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
 }
 
 export async function getUser(userid: number): Promise<UserRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(userid) }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  return readThrough(userCacheKey(userid), async () => {
+    const result = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(userid) }));
+    return result.Item ? fromItem(result.Item) : undefined;
+  });
+}
+
+function userCacheKey(userid: number): string {
+  return `user#${userid}`;
+}
+
+/** A user item read some other way (e.g. with the token) joins the request cache. */
+export function userFromItem(item: Record<string, unknown>): UserRecord {
+  const user = fromItem(item);
+  remember(userCacheKey(user.userid), user);
+  return user;
 }
 
 export async function getUsers(userids: number[]): Promise<UserRecord[]> {
