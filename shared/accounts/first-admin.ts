@@ -3,8 +3,8 @@
  * existing store is left alone. Used by `npm start` (local defaults) and by the operator's
  * one-off command on a deployed stack, which never has a default password.
  */
-import { listUsers } from '../db/entities/user.ts';
-import { findUserIdBy } from '../db/entities/user.ts';
+import { findUserIdBy, getUser, listUsers, replaceUser } from '../db/entities/user.ts';
+import { appendAudit } from '../db/audit.ts';
 import { createUserAccount, setPassword } from './accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 
@@ -21,10 +21,23 @@ export async function ensureFirstAdmin(email: string, password: string): Promise
   }
 }
 
-/** Sets (or first creates) an Admin's password: the operator's path on a deployed stack. */
+/**
+ * Sets (or first creates) an Admin's password: the operator's path on a deployed stack. An
+ * existing account with that address is made an Admin (recorded in the audit trail).
+ */
 export async function setAdminPassword(email: string, password: string): Promise<{ userid: number; created: boolean }> {
   const existing = await findUserIdBy('EMAIL', email);
   if (existing !== undefined) {
+    const user = await getUser(existing);
+    if (user && !user.privileges.includes('Admin')) {
+      await replaceUser(user, { ...user, privileges: [...user.privileges, 'Admin'] });
+      await appendAudit({
+        action: 'user.privileges_changed',
+        actor_userid: null,
+        subjects: [`USER#${existing}`],
+        details: { old: user.privileges, new: [...user.privileges, 'Admin'], via: 'admin:set-password' },
+      });
+    }
     await setPassword(existing, password);
     return { userid: existing, created: false };
   }
