@@ -14,6 +14,8 @@ export function applyLocalEnvironment(overrides: Record<string, string | undefin
     // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    // EMF metrics are for CloudWatch; locally they would only clutter the output.
+    POWERTOOLS_METRICS_DISABLED: 'true',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
   };

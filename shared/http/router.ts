@@ -10,6 +10,7 @@ import { hasRole, type Caller } from './auth-context.ts';
 import { authenticate } from './authenticate.ts';
 import { bodyBytes, jsonBody, lowerCaseHeaders, normalizePath, queryObject } from './event.ts';
 import { log } from './logger.ts';
+import { recordRequest } from './metrics.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';
@@ -93,18 +94,15 @@ function errorMapping(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   };
 }
 
-/** Middy middleware: one structured log line per request, with the request id. */
-function accessLog(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
+/** Middy middleware: one structured log line and one metrics record per request. */
+function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   const started = new WeakMap<object, number>();
   const write = (request: middy.Request<APIGatewayProxyEventV2, Result>) => {
     const { http, requestId } = request.event.requestContext;
-    log().info('request', {
-      requestId,
-      method: http.method,
-      path: request.event.rawPath,
-      status: request.response?.statusCode,
-      durationMs: Date.now() - (started.get(request) ?? Date.now()),
-    });
+    const status = request.response?.statusCode ?? 500;
+    const durationMs = Date.now() - (started.get(request) ?? Date.now());
+    log().info('request', { requestId, group, method: http.method, path: request.event.rawPath, status, durationMs });
+    recordRequest(group, status, durationMs);
   };
   return {
     before: async (request) => {
@@ -119,7 +117,7 @@ function accessLog(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
 export function createGroupHandler(group: RouteGroup) {
   const dispatch = createRouter(group.routes);
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
-    .use(accessLog())
+    .use(accessLog(group.name))
     .use(errorMapping())
     .handler((event) => runWithRequestCache(() => dispatch(event)));
 }
