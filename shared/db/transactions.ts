@@ -4,6 +4,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -35,7 +36,8 @@ export async function transactWrite(writes: LabelledWrite[]): Promise<void> {
       error.CancellationReasons.forEach((reason, index) => {
         if (reason.Code === 'ConditionalCheckFailed') {
           failed.push(writes[index].label);
-          oldItems[writes[index].label] = reason.Item as Record<string, unknown> | undefined;
+          // Exceptions carry raw AttributeValues; the document client does not convert them.
+          oldItems[writes[index].label] = reason.Item ? unmarshall(reason.Item) : undefined;
         }
       });
       if (failed.length > 0) throw new TransactionConditionFailed(failed, oldItems);
