@@ -42,13 +42,17 @@ export const FIXTURE_GROUPS: RouteGroup[] = [
   },
 ];
 
-/** The app as `cdk synth` builds it, without esbuild (and without cdk-nag unless asked). */
+/**
+ * The app as `cdk synth` builds it, minus the slow parts a test does not look at: esbuild,
+ * and, unless asked for, cdk-nag and CloudFormation validation (nag.test.ts runs both).
+ */
 export function buildTestApp(options: Partial<StepwiseAppOptions> = {}) {
   return buildStepwiseApp({
     groups: FIXTURE_GROUPS,
     entryFor: () => FIXTURE_HANDLER,
     bundling: false,
     nag: false,
+    cloudFormationValidation: false,
     ...options,
   });
 }

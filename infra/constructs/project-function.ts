@@ -1,0 +1,119 @@
+/**
+ * The one way this project builds a Lambda function: every endpoint group, the fallback router
+ * and every pipeline task go through here, so runtime, bundling, logging, tracing and alarms
+ * cannot drift apart.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { type IGrantable, type IPrincipal, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { EmbedBundling } from '../embeds.ts';
+import { LOCK_FILE, REPO_ROOT } from '../repo-paths.ts';
+import { addAlarm } from './alarm.ts';
+
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/**
+ * esbuild emits ESM; the AWS SDK ships CommonJS that calls `require('node:https')`. Without a
+ * real `require` in scope the bundle fails at run time with "Dynamic require ... not supported".
+ */
+export const ESM_REQUIRE_BANNER = "import{createRequire}from'module';const require=createRequire(import.meta.url);";
+
+export interface ProjectFunctionProps {
+  /** Absolute path of the TypeScript entry file. */
+  entry: string;
+  /** The entry's exported handler. */
+  handlerExport?: string;
+  description: string;
+  /** Added to the environment every function gets. */
+  environment: Record<string, string>;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+  logRetention: RetentionDays;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  alarmTopic: ITopic;
+  /** Build-time data compiled into the bundle (infra/embeds.ts). */
+  embeds?: EmbedBundling;
+}
+
+export class ProjectFunction extends Construct implements IGrantable {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ProjectFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+
+    // Our own role instead of AWSLambdaBasicExecutionRole: that managed policy may create and
+    // write any log group in the account; this one writes only to the function's own group.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.description}`,
+    });
+    this.logGroup.grantWrite(role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: props.handlerExport ?? 'handler',
+      description: props.description,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+      role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[props.logLevel],
+      // INFO keeps the platform's REPORT lines: duration, memory used and cold-start init time.
+      systemLogLevelV2: SystemLogLevel.INFO,
+      tracing: Tracing.ACTIVE,
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // node20 keeps the bundle runnable by the local stack too (Node 20 there, 22 here).
+        target: 'node20',
+        minify: true,
+        // Minified class and function names would make logged error names unreadable.
+        keepNames: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        // Bundle the SDK at the version package.json pins (docs/operations.md, "Bundling").
+        bundleAwsSDK: true,
+        define: props.embeds?.define,
+        inject: props.embeds?.inject,
+      },
+    });
+
+    const fn = this.function;
+    addAlarm(this, 'ErrorsAlarm', {
+      metric: fn.metricErrors({ period: Duration.minutes(5) }),
+      threshold: 1,
+      description: `${props.description}: invocations ended in an unhandled error.`,
+      topic: props.alarmTopic,
+    });
+    addAlarm(this, 'ThrottlesAlarm', {
+      metric: fn.metricThrottles({ period: Duration.minutes(5) }),
+      threshold: 1,
+      description: `${props.description}: invocations were throttled (account or function concurrency).`,
+      topic: props.alarmTopic,
+    });
+  }
+
+  get grantPrincipal(): IPrincipal {
+    return this.function.grantPrincipal;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Every cdk-nag (AwsSolutions) finding this app accepts, each with the reason it is accepted.
+ * Nothing else in infra/ acknowledges a rule, so this file is the whole list to review.
+ *
+ * Two kinds:
+ * - fixed findings on a known construct (a rule that does not fit this design);
+ * - IAM5 wildcard findings of the grants. cdk-nag v3 matches an acknowledgement by exact
+ *   finding id, and an IAM5 id embeds the resolved resource, e.g.
+ *   `AwsSolutions-IAM5[Resource::Stepwise-Stateful:ExportsOutputFnGetAttMediaBucket...Arn.../*]`,
+ *   which only exists once CDK has wired the cross-stack references. So these are matched by
+ *   shape (WILDCARD_GRANTS) in a construct validation, which runs after that wiring and before
+ *   the nag plugin. A wildcard that matches no shape, or a statement that mixes in other
+ *   actions, is not acknowledged and fails the check.
+ */
+import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import type { IConstruct } from 'constructs';
+import { ProjectFunction } from './constructs/project-function.ts';
+import type { ApiStack } from './stacks/api-stack.ts';
+import type { PipelineStack } from './stacks/pipeline-stack.ts';
+import type { StatefulStack } from './stacks/stateful-stack.ts';
+
+interface WildcardGrant {
+  /** The finding, as cdk-nag prints it inside `AwsSolutions-IAM5[...]`. */
+  finding: RegExp;
+  /** Every action of a statement with this finding must match a shape, or it is not acknowledged. */
+  actions: RegExp;
+  reason: string;
+}
+
+export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
+  {
+    finding: /^Resource::\*$/,
+    actions: /^xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)$/,
+    reason: 'Active X-Ray tracing: these X-Ray actions support no resource-level permissions, so AWS requires Resource "*".',
+  },
+  {
+    finding: /^Resource::\*$/,
+    actions:
+      /^logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)$/,
+    reason: 'Step Functions execution logging: the CloudWatch Logs delivery actions support no resource-level permissions.',
+  },
+  {
+    finding: /^Resource::.+\/index\/\*$/,
+    actions: /^dynamodb:[A-Za-z]+$/,
+    reason: "Queries on the Stepwise table's own global secondary indexes (gsi1, gsi2); the pattern is scoped to this one table's ARN.",
+  },
+  {
+    finding: /^Resource::.+\/\*$/,
+    actions: /^s3:[A-Za-z*]+$/,
+    reason:
+      'Objects of one Stepwise bucket (media or modules), granted read or read-write by the route table; object keys are per-upload, so no narrower prefix exists.',
+  },
+  {
+    finding: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/,
+    actions: /^s3:[A-Za-z*]+$/,
+    reason: "CDK's bucket grantRead/grantReadWrite action groups, scoped to one Stepwise bucket and its objects.",
+  },
+  {
+    finding: /^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:.+:\*$/,
+    actions: /^states:(DescribeExecution|StopExecution)$/,
+    reason: 'Executions of the module import state machine only; execution names are generated per import.',
+  },
+];
+
+const REASONS = {
+  accessLogBucketLogs: 'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
+  runtime:
+    'Node.js 22 on purpose: the local stack and CI run Node 20/22 and esbuild targets node20; the runtime moves to 24 together with the local toolchain.',
+  apiAuthorization:
+    'Authorization happens in the functions: the shared auth middleware resolves the spec\'s "Authorization: api <token>" header against hashed tokens in DynamoDB and applies each route\'s auth level. Some routes are public by the spec.',
+};
+
+export interface StepwiseStacks {
+  stateful: StatefulStack;
+  pipeline: PipelineStack;
+  api: ApiStack;
+}
+
+export function acknowledgeNagFindings({ stateful, pipeline, api }: StepwiseStacks): void {
+  Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
+  Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  for (const stack of [stateful, pipeline, api]) {
+    for (const construct of stack.node.findAll()) {
+      if (construct instanceof ProjectFunction) {
+        Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });
+      }
+    }
+    acknowledgeWildcardGrantsWhenResolved(stack);
+  }
+}
+
+function acknowledgeWildcardGrantsWhenResolved(stack: Stack): void {
+  stack.node.addValidation({
+    validate: () => {
+      for (const construct of stack.node.findAll()) acknowledgeWildcardGrants(construct);
+      return [];
+    },
+  });
+}
+
+function acknowledgeWildcardGrants(construct: IConstruct): void {
+  if (!CfnResource.isCfnResource(construct)) return;
+  const stack = Stack.of(construct);
+  let documents: PolicyDocument[] = [];
+  if (construct instanceof CfnPolicy) documents = [stack.resolve(construct.policyDocument)];
+  if (construct instanceof CfnRole) {
+    const policies = (stack.resolve(construct.policies) ?? []) as Array<{ policyDocument: unknown }>;
+    documents = policies.map((policy) => stack.resolve(policy.policyDocument));
+  }
+
+  // finding -> its reasons, or null once a statement producing it has an action of no known
+  // shape. (minimizePolicies merges statements, e.g. X-Ray and log delivery, both on "*".)
+  const accepted = new Map<string, Set<string> | null>();
+  for (const statement of documents.flatMap((document) => document.Statement ?? [])) {
+    if (statement.Effect !== 'Allow') continue;
+    const actions = toArray(statement.Action as string | string[] | undefined);
+    for (const finding of wildcardFindings(actions, toArray(statement.Resource))) {
+      const reasons = actions.map((action) => reasonFor(finding, action));
+      const previous = accepted.get(finding);
+      const known = previous !== null && reasons.every((reason) => reason !== undefined);
+      accepted.set(finding, known ? new Set([...(previous ?? []), ...(reasons as string[])]) : null);
+    }
+  }
+  for (const [finding, reasons] of accepted) {
+    if (reasons) Validations.of(construct).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: [...reasons].join(' ') });
+  }
+}
+
+function reasonFor(finding: string, action: string): string | undefined {
+  return WILDCARD_GRANTS.find((grant) => grant.finding.test(finding) && grant.actions.test(action))?.reason;
+}
+
+interface PolicyDocument {
+  Statement?: Array<{ Effect: string; Action?: unknown; Resource?: unknown }>;
+}
+
+/** The same finding strings as cdk-nag's IAMNoWildcardPermissions rule. */
+function wildcardFindings(actions: string[], resources: unknown[]): string[] {
+  return [
+    ...actions.filter((action) => action.includes('*')).map((action) => `Action::${action}`),
+    ...resources
+      .map((resource) => flattenCfnReference(resource))
+      .filter((resource) => resource.includes('*'))
+      .map((resource) => `Resource::${resource}`),
+  ];
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,195 @@
+/**
+ * The HTTP API, built from the route table: one function per endpoint group, one route per
+ * table entry (integrated with its group's function), and the fallback function on `$default`
+ * for everything else (404, 405, trailing slashes).
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { addAlarm } from '../constructs/alarm.ts';
+import { ProjectFunction } from '../constructs/project-function.ts';
+import { embedBundling } from '../embeds.ts';
+import { functionEnvironment } from '../function-environment.ts';
+import { grantAccess } from '../grants.ts';
+import { functionEntry } from '../repo-paths.ts';
+import { assertDeployableRouteTable, FALLBACK_FUNCTION_NAME, routeManifest } from '../route-manifest.ts';
+import type { SiteSettings } from '../site-settings.ts';
+
+/** API Gateway gives up on an HTTP API integration after 30 s; a longer function limit is moot. */
+const MAX_GROUP_TIMEOUT_SECONDS = 29;
+const FALLBACK_MEMORY_MB = 256;
+
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id'];
+
+/** One JSON object per request; every value quoted, since absent values print as `-`. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTimeEpoch',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+};
+
+export interface ApiStackProps extends StackProps {
+  settings: SiteSettings;
+  groups: RouteGroup[];
+  table: ITableV2;
+  mediaBucket: IBucket;
+  modulesBucket: IBucket;
+  importStateMachine: IStateMachine;
+  alarmTopic: ITopic;
+  /** Where a function's entry file is; tests point fixture groups at a fixture handler. */
+  entryFor?: (functionName: string) => string;
+}
+
+export class ApiStack extends Stack {
+  readonly httpApi: HttpApi;
+  readonly groupFunctions: Record<string, ProjectFunction> = {};
+  readonly fallbackFunction: ProjectFunction;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { settings, groups } = props;
+    assertDeployableRouteTable(groups);
+    const entryFor = props.entryFor ?? functionEntry;
+    const environment = functionEnvironment(settings, {
+      ...props,
+      importStateMachineArn: props.importStateMachine.stateMachineArn,
+    });
+    const functionDefaults = {
+      environment,
+      logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
+      alarmTopic: props.alarmTopic,
+    };
+
+    // A scope of their own, so no group name can collide with the stack's other construct ids.
+    const groupScope = new Construct(this, 'Groups');
+    for (const group of groups) {
+      if ((group.timeoutSeconds ?? 0) > MAX_GROUP_TIMEOUT_SECONDS) {
+        throw new Error(`group "${group.name}": timeoutSeconds ${group.timeoutSeconds} exceeds the API Gateway limit of ${MAX_GROUP_TIMEOUT_SECONDS}`);
+      }
+      const groupFunction = new ProjectFunction(groupScope, group.name, {
+        ...functionDefaults,
+        entry: entryFor(group.name),
+        description: `Stepwise ${group.name} endpoints`,
+        memoryMb: group.memoryMb,
+        timeoutSeconds: group.timeoutSeconds,
+        embeds: embedBundling(group.embeds ?? [], groups),
+      });
+      grantAccess(groupFunction, group.access, { ...props, mailFrom: settings.mailFrom });
+      this.groupFunctions[group.name] = groupFunction;
+    }
+
+    this.fallbackFunction = new ProjectFunction(this, 'Fallback', {
+      ...functionDefaults,
+      entry: entryFor(FALLBACK_FUNCTION_NAME),
+      description: 'Stepwise fallback router ($default route)',
+      memoryMb: FALLBACK_MEMORY_MB,
+      timeoutSeconds: MAX_GROUP_TIMEOUT_SECONDS,
+      environment: {
+        ...environment,
+        GROUP_FUNCTIONS: this.toJsonString(
+          Object.fromEntries(Object.entries(this.groupFunctions).map(([name, fn]) => [name, fn.function.functionName])),
+        ),
+      },
+      // Compiled in rather than passed as a variable: Lambda caps all variables at 4 KB.
+      embeds: embedBundling(['routeManifest'], groups),
+    });
+    // Exactly the group functions, by the unqualified ARN the fallback invokes.
+    const groupFunctionArns = Object.values(this.groupFunctions).map((fn) => fn.function.functionArn);
+    if (groupFunctionArns.length > 0) {
+      this.fallbackFunction.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: groupFunctionArns }),
+      );
+    }
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `${settings.stackPrefix}-api`,
+      description: `${settings.siteName}: Training and Documentation Service API 2.0`,
+      createDefaultStage: false,
+      defaultIntegration: lambdaIntegration('FallbackIntegration', this.fallbackFunction),
+      corsPreflight: {
+        allowOrigins: settings.corsOrigins,
+        allowHeaders: CORS_ALLOW_HEADERS,
+        allowMethods: corsMethods(groups),
+        maxAge: Duration.hours(1),
+      },
+    });
+
+    for (const group of groups) {
+      const integration = lambdaIntegration(`${group.name}-integration`, this.groupFunctions[group.name]);
+      for (const route of group.routes) {
+        new HttpRoute(this.httpApi, `${route.method} ${route.path}`, {
+          httpApi: this.httpApi,
+          routeKey: HttpRouteKey.with(`${API_BASE_PATH}${route.path}`, HttpMethod[route.method]),
+          integration,
+        });
+      }
+    }
+
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: settings.logRetentionDays })),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+
+    addAlarm(this, 'ServerErrorsAlarm', {
+      metric: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      // Errors the routers catch become 500 responses, not Lambda errors: only this alarm sees
+      // them. Five, not one, so a single transient failure does not wake anyone.
+      threshold: 5,
+      description: 'Stepwise API: 5xx responses (see the API access logs and function logs).',
+      topic: props.alarmTopic,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.httpApi.apiEndpoint}${API_BASE_PATH}` });
+  }
+}
+
+/**
+ * One integration (and one invoke permission) per function for all its routes: a permission
+ * per route would grow the function's resource policy past its 20 KB limit on large groups.
+ */
+function lambdaIntegration(id: string, target: ProjectFunction): HttpLambdaIntegration {
+  return new HttpLambdaIntegration(id, target.function, { scopePermissionToRoute: false });
+}
+
+/** Every method some route uses; GET alone when there are no routes yet. */
+export function corsMethods(groups: RouteGroup[]): CorsHttpMethod[] {
+  const methods = [...new Set(routeManifest(groups).map((entry) => entry.method))].sort();
+  return (methods.length > 0 ? methods : ['GET' as const]).map((method) => CorsHttpMethod[method]);
+}
+

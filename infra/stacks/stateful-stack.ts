@@ -1,0 +1,131 @@
+/**
+ * Everything that holds data: the table, the media and modules buckets (plus the bucket their
+ * access logs go to) and the alarm topic, whose e-mail subscription should outlive redeploys.
+ * Nothing here is replaced or deleted by a stack update: RETAIN everywhere, deletion
+ * protection on the table.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type BucketProps,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Construct } from 'constructs';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import type { SiteSettings } from '../site-settings.ts';
+
+export interface StatefulStackProps extends StackProps {
+  settings: SiteSettings;
+}
+
+const GLOBAL_INDEXES = Object.values(INDEXES);
+
+export class StatefulStack extends Stack {
+  readonly table: ITableV2;
+  readonly mediaBucket: Bucket;
+  readonly modulesBucket: Bucket;
+  readonly accessLogBucket: Bucket;
+  readonly alarmTopic: Topic;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    this.table = settings.tableName
+      ? // A restored table is adopted by name; its PITR, TTL and deletion protection are set
+        // by the restore runbook, because CloudFormation does not manage it.
+        TableV2.fromTableAttributes(this, 'Table', {
+          tableName: settings.tableName,
+          globalIndexes: GLOBAL_INDEXES.map((index) => index.name),
+        })
+      : new TableV2(this, 'Table', {
+          partitionKey: { name: KEY.pk, type: AttributeType.STRING },
+          sortKey: { name: KEY.sk, type: AttributeType.STRING },
+          globalSecondaryIndexes: GLOBAL_INDEXES.map((index) => ({
+            indexName: index.name,
+            partitionKey: { name: index.pk, type: AttributeType.STRING },
+            sortKey: { name: index.sk, type: AttributeType.STRING },
+          })),
+          billing: Billing.onDemand(),
+          pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+          deletionProtection: true,
+          timeToLiveAttribute: TTL_ATTRIBUTE,
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+
+    // Server access logs of the two data buckets. It cannot log to itself (a loop), so it is
+    // the one bucket without access logs (acknowledged in nag-acknowledgements.ts).
+    this.accessLogBucket = new Bucket(this, 'AccessLogBucket', {
+      ...privateBucketProps(),
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) }],
+    });
+
+    this.mediaBucket = new Bucket(this, 'MediaBucket', {
+      ...privateBucketProps(),
+      ...accessLogs(this.accessLogBucket, 'media/'),
+      // Browsers upload straight to S3 with presigned POST and read through presigned GET.
+      cors: [
+        {
+          allowedMethods: [HttpMethods.POST, HttpMethods.GET, HttpMethods.HEAD],
+          allowedOrigins: settings.corsOrigins,
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag', 'Location'],
+          maxAge: Duration.hours(1).toSeconds(),
+        },
+      ],
+    });
+
+    this.modulesBucket = new Bucket(this, 'ModulesBucket', {
+      ...privateBucketProps(),
+      ...accessLogs(this.accessLogBucket, 'modules/'),
+    });
+
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${settings.stackPrefix} alarms`, enforceSSL: true });
+    // The enforce-SSL statement replaces the default topic policy, so CloudWatch alarms of this
+    // account are allowed to publish explicitly.
+    this.alarmTopic.addToResourcePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.alarmTopic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
+    if (settings.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(settings.alarmEmail));
+
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName });
+    new CfnOutput(this, 'ModulesBucketName', { value: this.modulesBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
+  }
+}
+
+/** Private, versioned, encrypted, TLS-only, never deleted with the stack. */
+function privateBucketProps(): BucketProps {
+  return {
+    versioned: true,
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+    removalPolicy: RemovalPolicy.RETAIN,
+    lifecycleRules: [
+      // Versioning keeps overwritten and deleted objects for recovery, not forever.
+      { id: 'expire-old-versions', noncurrentVersionExpiration: Duration.days(90) },
+      { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) },
+    ],
+  };
+}
+
+function accessLogs(target: Bucket, prefix: string): Pick<BucketProps, 'serverAccessLogsBucket' | 'serverAccessLogsPrefix'> {
+  return { serverAccessLogsBucket: target, serverAccessLogsPrefix: prefix };
+}

@@ -1,0 +1,98 @@
+/**
+ * Builds the whole app: the three stacks, their nag acknowledgements and the AwsSolutions
+ * checks. `infra/app.ts` (what `cdk synth` runs) and the infra tests both call this, so the
+ * tests check exactly what gets deployed.
+ */
+import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { RouteGroup } from '../shared/http/route.ts';
+import { FEATURE_FLAGS } from './feature-flags.ts';
+import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgements.ts';
+import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';
+import { ApiStack } from './stacks/api-stack.ts';
+import { PipelineStack } from './stacks/pipeline-stack.ts';
+import { StatefulStack } from './stacks/stateful-stack.ts';
+
+export interface StepwiseAppOptions {
+  /** The route table; the real one is functions/routes.ts. */
+  groups: RouteGroup[];
+  /** Extra context, e.g. `stepwise:*` settings in tests (the CLI passes its own via env). */
+  context?: Record<string, unknown>;
+  /** esbuild bundling of every function; tests turn it off to stay fast. */
+  bundling?: boolean;
+  /** Run the AwsSolutions checks at synth. */
+  nag?: boolean;
+  /**
+   * CDK's built-in CloudFormation template validation (a WebAssembly linter, about 2 s to load
+   * once per process). On for `cdk synth`; tests that do not look for its findings skip it.
+   */
+  cloudFormationValidation?: boolean;
+  entryFor?: (functionName: string) => string;
+  outdir?: string;
+}
+
+export interface StepwiseApp extends StepwiseStacks {
+  app: App;
+  settings: SiteSettings;
+}
+
+export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
+  const app = new App({
+    outdir: options.outdir,
+    builtinCloudFormationValidation: options.cloudFormationValidation ?? true,
+    context: {
+      ...FEATURE_FLAGS,
+      ...(options.bundling === false ? { 'aws:cdk:bundling-stacks': [] } : {}),
+      ...options.context,
+    },
+  });
+  const settings = readSiteSettings(app.node);
+  const prefix = settings.stackPrefix;
+
+  // No `env`: the stacks are environment-agnostic and deploy to the account and region of the
+  // credentials `cdk deploy` runs with. Synth needs neither (no lookups), so it works offline.
+  const stateful = new StatefulStack(app, `${prefix}-Stateful`, {
+    settings,
+    description: 'Stepwise data: DynamoDB table, media and modules buckets, alarm topic',
+    terminationProtection: true,
+  });
+  const pipeline = new PipelineStack(app, `${prefix}-Pipeline`, {
+    settings,
+    description: 'Stepwise module import state machine and its task functions',
+    table: stateful.table,
+    mediaBucket: stateful.mediaBucket,
+    modulesBucket: stateful.modulesBucket,
+    alarmTopic: stateful.alarmTopic,
+  });
+  const api = new ApiStack(app, `${prefix}-Api`, {
+    settings,
+    description: 'Stepwise HTTP API: one function per endpoint group',
+    groups: options.groups,
+    table: stateful.table,
+    mediaBucket: stateful.mediaBucket,
+    modulesBucket: stateful.modulesBucket,
+    importStateMachine: pipeline.importStateMachine,
+    alarmTopic: stateful.alarmTopic,
+    entryFor: options.entryFor,
+  });
+  Tags.of(app).add('stepwise:site', prefix);
+  warnAboutLocalDefaults(api, settings);
+
+  const stacks = { stateful, pipeline, api };
+  acknowledgeNagFindings(stacks);
+  if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, settings, ...stacks };
+}
+
+/** Settings whose local default is wrong for any real site: printed by `cdk synth` and `cdk deploy`. */
+function warnAboutLocalDefaults(api: ApiStack, settings: SiteSettings): void {
+  const defaults = parseSiteSettings({});
+  for (const key of ['siteUrl', 'mailFrom'] as const) {
+    if (settings[key] === defaults[key]) {
+      Annotations.of(api).addWarningV2(
+        `stepwise:${key}`,
+        `stepwise:${key} is still the local default (${defaults[key]}); set it with -c stepwise:${key}=... (docs/operations.md).`,
+      );
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeGroups } from '../../functions/routes.ts';
+import type { DeployAccess } from '../../infra/grants.ts';
+import { routeManifest } from '../../infra/route-manifest.ts';
+import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import {
+  actionsOf,
+  buildTestApp,
+  FIXTURE_GROUPS,
+  functionIdByDescription,
+  functionStatements,
+  getAttId,
+  resourcesOfType,
+} from './support.ts';
+
+const describeGroup = (name: string) => `Stepwise ${name} endpoints`;
+const FALLBACK = 'Stepwise fallback router ($default route)';
+
+let template: Template;
+beforeAll(() => {
+  template = Template.fromStack(buildTestApp({ context: { 'stepwise:throttleRateLimit': 25 } }).api);
+});
+
+/** Route key -> id of the function its integration invokes. */
+function routeTargets(apiTemplate: Template): Map<string, string> {
+  const integrations = resourcesOfType(apiTemplate, 'AWS::ApiGatewayV2::Integration');
+  const targets = new Map<string, string>();
+  for (const route of Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGatewayV2::Route'))) {
+    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
+    targets.set(route.Properties.RouteKey, getAttId(integrations[integrationId].Properties.IntegrationUri)!);
+  }
+  return targets;
+}
+
+describe('api stack: routes from the route table', () => {
+  it('has exactly one route per table entry plus $default, each on its group function', () => {
+    const targets = routeTargets(template);
+    const manifest = routeManifest(FIXTURE_GROUPS);
+    expect(targets.size).toBe(manifest.length + 1);
+    for (const entry of manifest) {
+      expect(targets.get(`${entry.method} ${API_BASE_PATH}${entry.path}`), `${entry.method} ${entry.path}`).toBe(
+        functionIdByDescription(template, describeGroup(entry.group)),
+      );
+    }
+    expect(targets.get('$default')).toBe(functionIdByDescription(template, FALLBACK));
+  });
+
+  it('does the same for the real route table', () => {
+    const { api } = buildTestApp({ groups: routeGroups, entryFor: undefined });
+    const real = Template.fromStack(api);
+    const targets = routeTargets(real);
+    expect(targets.size).toBe(routeManifest(routeGroups).length + 1);
+    expect(targets.has('$default')).toBe(true);
+    real.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 1);
+  });
+
+  it('invokes each function through one integration and one API-scoped permission', () => {
+    const functions = Object.keys(resourcesOfType(template, 'AWS::Lambda::Function'));
+    template.resourceCountIs('AWS::ApiGatewayV2::Integration', functions.length);
+    const permissions = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission'));
+    expect(permissions.map((p) => getAttId(p.Properties.FunctionName)).sort()).toEqual(functions.sort());
+    for (const permission of permissions) expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+  });
+
+  it('answers CORS preflights for the API headers and every method in use', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id'],
+        AllowMethods: ['DELETE', 'GET', 'PATCH', 'POST'],
+        AllowOrigins: ['*'],
+        MaxAge: 3600,
+      },
+    });
+  });
+
+  it('throttles the default stage and writes JSON access logs', () => {
+    const stage = Object.values(resourcesOfType(template, 'AWS::ApiGatewayV2::Stage'));
+    expect(stage).toHaveLength(1);
+    const { StageName, AutoDeploy, DefaultRouteSettings, AccessLogSettings } = stage[0].Properties;
+    expect({ StageName, AutoDeploy, DefaultRouteSettings }).toEqual({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 100 },
+    });
+    expect(JSON.parse(AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(getAttId(AccessLogSettings.DestinationArn)).toMatch(/^AccessLogs/);
+  });
+
+  it('refuses a route table API Gateway would reject', () => {
+    const clash: RouteGroup = { ...FIXTURE_GROUPS[3], name: 'clash' };
+    expect(() => buildTestApp({ groups: [...FIXTURE_GROUPS, clash] })).toThrow(/GET \/status is declared by both/);
+    const slow: RouteGroup = { ...FIXTURE_GROUPS[3], timeoutSeconds: 60 };
+    expect(() => buildTestApp({ groups: [slow] })).toThrow(/timeoutSeconds 60/);
+  });
+});
+
+describe('api stack: functions', () => {
+  it('has one Node 22 arm64 function per group plus the fallback', () => {
+    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_GROUPS.length + 1);
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      TracingConfig: { Mode: 'Active' },
+      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'INFO', LogGroup: {} },
+    });
+  });
+
+  it('takes memory and timeout from the group, with defaults', () => {
+    const props = (name: string) =>
+      resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, describeGroup(name))].Properties;
+    expect([props('imports').MemorySize, props('imports').Timeout]).toEqual([1024, 20]);
+    expect([props('status').MemorySize, props('status').Timeout]).toEqual([512, 10]);
+  });
+
+  it('gives every function the site settings and resource names', () => {
+    for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables).toMatchObject({
+        STEPWISE_RUNTIME: 'aws',
+        STEPWISE_SITE_URL: 'http://127.0.0.1:3000',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+      for (const name of ['TABLE_NAME', 'MEDIA_BUCKET', 'MODULES_BUCKET', 'MODULE_IMPORT_STATE_MACHINE_ARN']) {
+        expect(variables[name], name).toHaveProperty('Fn::ImportValue');
+      }
+    }
+  });
+
+  it('alarms on every function\'s errors and throttles, and on API 5xx', () => {
+    const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const functions = Object.keys(resourcesOfType(template, 'AWS::Lambda::Function'));
+    for (const metric of ['Errors', 'Throttles']) {
+      const watched = alarms.filter((a) => a.MetricName === metric).map((a) => a.Dimensions[0].Value.Ref);
+      expect(watched.sort(), metric).toEqual(functions.sort());
+    }
+    expect(alarms.filter((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toHaveLength(1);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }]);
+  });
+});
+
+describe('api stack: least privilege by intent', () => {
+  const statementsOf = (name: string) => functionStatements(template, functionIdByDescription(template, describeGroup(name)));
+  const WRITES = /^(dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)|s3:(PutObject.*|DeleteObject.*|Abort.*))$/;
+
+  it('read-only groups get read actions and no write action', () => {
+    const actions = actionsOf(statementsOf('catalog-entries'));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject*']));
+    expect(actions.filter((action) => WRITES.test(action))).toEqual([]);
+  });
+
+  it('read-write groups can write the table and their bucket', () => {
+    expect(actionsOf(statementsOf('things'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject']));
+  });
+
+  it('groups without access get nothing beyond logs and tracing', () => {
+    const services = new Set(actionsOf(statementsOf('status')).map((action) => action.split(':')[0]));
+    expect([...services].sort()).toEqual(['logs', 'xray']);
+  });
+
+  it('only startImport groups may start, describe and stop imports', () => {
+    for (const group of FIXTURE_GROUPS) {
+      const states = actionsOf(statementsOf(group.name)).filter((action) => action.startsWith('states:'));
+      expect(states.sort(), group.name).toEqual(group.access.startImport ? ['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution'] : []);
+    }
+  });
+
+  it('sendMail groups may send through SES as the configured sender only', () => {
+    const mailer: RouteGroup = { ...FIXTURE_GROUPS[3], name: 'mailer', access: { table: 'none', sendMail: true } as DeployAccess };
+    const { api } = buildTestApp({ groups: [mailer], context: { 'stepwise:mailFrom': 'training@mail.example.com' } });
+    const mailTemplate = Template.fromStack(api);
+    const ses = functionStatements(mailTemplate, functionIdByDescription(mailTemplate, describeGroup('mailer'))).filter(
+      (statement) => statement.Action === 'ses:SendEmail',
+    );
+    expect(ses).toHaveLength(1);
+    const identities = JSON.stringify(ses[0].Resource);
+    expect(identities).toContain(':identity/training@mail.example.com');
+    expect(identities).toContain(':identity/mail.example.com');
+    expect(actionsOf(statementsOf('things'))).not.toContain('ses:SendEmail');
+  });
+
+  it('the fallback may invoke exactly the group functions, and nothing else may invoke', () => {
+    const invokes = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown[] }>).filter((s) =>
+        [s.Action].flat().includes('lambda:InvokeFunction'),
+      ),
+    );
+    expect(invokes).toHaveLength(1);
+    const fallbackActions = actionsOf(functionStatements(template, functionIdByDescription(template, FALLBACK)));
+    expect(fallbackActions).toContain('lambda:InvokeFunction');
+    const groupFunctions = FIXTURE_GROUPS.map((group) => functionIdByDescription(template, describeGroup(group.name)));
+    expect(invokes[0].Resource.map(getAttId).sort()).toEqual(groupFunctions.sort());
+  });
+
+  it('tells the fallback each group\'s function name in GROUP_FUNCTIONS', () => {
+    const fallback = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, FALLBACK)];
+    // Fn::Join of literal JSON and { Ref: <function> }: put the logical ids in to read it back.
+    const [, parts] = fallback.Properties.Environment.Variables.GROUP_FUNCTIONS['Fn::Join'];
+    const json = (parts as Array<string | { Ref: string }>).map((part) => (typeof part === 'string' ? part : part.Ref)).join('');
+    expect(JSON.parse(json)).toEqual(
+      Object.fromEntries(FIXTURE_GROUPS.map((group) => [group.name, functionIdByDescription(template, describeGroup(group.name))])),
+    );
+  });
+});

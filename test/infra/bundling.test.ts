@@ -1,0 +1,66 @@
+/**
+ * The one infra test that runs esbuild: the fallback bundled exactly as deployed (ESM, banner,
+ * embedded route manifest), then executed, so bundling options and embeds are proven to work.
+ */
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ESM_REQUIRE_BANNER, ProjectFunction } from '../../infra/constructs/project-function.ts';
+import { embedBundling } from '../../infra/embeds.ts';
+import { functionEntry } from '../../infra/repo-paths.ts';
+import { FIXTURE_GROUPS } from './support.ts';
+
+type Handler = (event: unknown) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string }>;
+
+let bundleDir: string;
+beforeAll(() => {
+  const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'stepwise-bundle-')) });
+  const stack = new Stack(app, 'Bundle');
+  new ProjectFunction(stack, 'Fallback', {
+    entry: functionEntry('fallback'),
+    description: 'fallback under test',
+    environment: { GROUP_FUNCTIONS: '{}' },
+    logRetention: RetentionDays.ONE_WEEK,
+    logLevel: 'INFO',
+    alarmTopic: new Topic(stack, 'Alarms'),
+    embeds: embedBundling(['routeManifest'], FIXTURE_GROUPS),
+  });
+  const assembly = app.synth();
+  const resources = Object.values(assembly.getStackByName('Bundle').template.Resources) as Array<{ Type: string; Properties: any }>;
+  const fn = resources.find((resource) => resource.Type === 'AWS::Lambda::Function');
+  // The asset's S3 key is `<hash>.zip`; the cloud assembly keeps it unzipped as `asset.<hash>`.
+  bundleDir = join(assembly.directory, `asset.${fn!.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+}, 60_000);
+
+const event = (method: string, path: string) => ({
+  version: '2.0',
+  routeKey: '$default',
+  rawPath: path,
+  rawQueryString: '',
+  headers: {},
+  isBase64Encoded: false,
+  requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'vitest' }, requestId: 'test' },
+});
+
+describe('function bundles', () => {
+  it('are ESM with the createRequire banner and a source map', () => {
+    const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
+    expect(code.startsWith(ESM_REQUIRE_BANNER)).toBe(true);
+    expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
+    expect(code).not.toContain('process.env.STEPWISE_ROUTE_MANIFEST');
+  });
+
+  it('carry the embedded route manifest: the fallback tells 405 from 404 with no environment', async () => {
+    const { handler } = (await import(pathToFileURL(join(bundleDir, 'index.mjs')).href)) as { handler: Handler };
+    const wrongMethod = await handler(event('PUT', '/api/2.0/things'));
+    expect(wrongMethod.statusCode).toBe(405);
+    const unknown = await handler(event('GET', '/api/2.0/no-such-thing'));
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain('Endpoint not found');
+  });
+});
