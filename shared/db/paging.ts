@@ -12,6 +12,8 @@ export interface PageQuery {
   partition: string;
   /** Restrict the sort key to a prefix (e.g. MEMBER#). */
   sortPrefix?: string;
+  /** Restrict the sort key to an inclusive range (e.g. dates); not combined with sortPrefix. */
+  sortBetween?: { from: string; to: string };
   /** Newest first when true. */
   descending?: boolean;
   filter?: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
@@ -27,6 +29,11 @@ function baseInput(query: PageQuery): QueryCommandInput {
     names['#sk'] = skName;
     values[':prefix'] = query.sortPrefix;
     condition += ' AND begins_with(#sk, :prefix)';
+  } else if (query.sortBetween) {
+    names['#sk'] = skName;
+    values[':from'] = query.sortBetween.from;
+    values[':to'] = query.sortBetween.to;
+    condition += ' AND #sk BETWEEN :from AND :to';
   }
   return {
     TableName: tableName(),
