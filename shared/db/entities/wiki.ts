@@ -1,0 +1,394 @@
+/**
+ * Wiki page: pk WIKI#<wikiid> / sk WIKI. Listed per namespace through gsi1
+ * (gsi1pk WIKIS#<namespace>, gsi1sk <lower-case title>#<padded id>, so lists are alphabetical);
+ * a page with a parent is also in its parent's children through gsi2
+ * (gsi2pk WIKI_CHILDREN#<parent wikiid>, same sort key). The title is unique within a
+ * namespace through the uniqueness item UNIQUE#WIKI_TITLE#<namespace>#<title>, which also
+ * resolves a title to its wikiid. Every content change writes a snapshot,
+ * pk WIKI#<wikiid> / sk REV#<padded revisionid>, in the same transaction, so revert and
+ * releases can reach any earlier revision. A page counts its children (child_count), so a page
+ * with children cannot be deleted, enforced by the delete's condition.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage } from '../paging.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
+import { revisionGuard } from '../revisions.ts';
+import type { WikiNamespace } from '../../domain/wiki-namespaces.ts';
+
+export interface WikiRecord {
+  wikiid: number;
+  namespace: WikiNamespace;
+  title: string;
+  display_title: string;
+  langid: string;
+  /** The current revision; every content change makes a new one. */
+  revisionid: number;
+  contents_raw: string;
+  description: string;
+  /** CATEGORY pages: how to tell this device/model apart (GET …/identification). */
+  identification_raw: string;
+  image: Record<string, unknown> | null;
+  flags: string[];
+  table_of_contents: boolean;
+  /** The userid who created the page. */
+  author_userid: number;
+  /** The userid who made the current revision. */
+  modified_by: number;
+  parent_wikiid: number | null;
+  child_count: number;
+  created_date: number;
+  modified_date: number;
+}
+
+/** The content fields a revision snapshot keeps. */
+export type WikiContent = Pick<WikiRecord, 'title' | 'display_title' | 'contents_raw' | 'description' | 'identification_raw' | 'flags' | 'table_of_contents'>;
+
+export interface WikiRevisionRecord extends WikiContent {
+  wikiid: number;
+  revisionid: number;
+  /** Who made this revision, and when. */
+  userid: number;
+  date: number;
+  /** Set when this revision restored an earlier one. */
+  reverted_from: number | null;
+}
+
+/** The fields GET …?display=hierarchy needs of every page of a namespace. */
+export interface WikiNode {
+  wikiid: number;
+  title: string;
+  display_title: string;
+  parent_wikiid: number | null;
+}
+
+const NO_PARENT = 0;
+
+export function wikiKey(wikiid: number) {
+  return { pk: `WIKI#${wikiid}`, sk: 'WIKI' };
+}
+
+function revisionKey(wikiid: number, revisionid: number) {
+  return { pk: `WIKI#${wikiid}`, sk: `REV#${padId(revisionid)}` };
+}
+
+function titleSortKey(title: string, wikiid: number): string {
+  return `${title.toLowerCase()}#${padId(wikiid)}`;
+}
+
+function uniqueTitle(namespace: string, title: string): string {
+  return `${namespace}#${title}`;
+}
+
+function indexAttributes(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title' | 'parent_wikiid'>) {
+  const sortKey = titleSortKey(wiki.title, wiki.wikiid);
+  return {
+    [INDEXES.gsi1.pk]: `WIKIS#${wiki.namespace}`,
+    [INDEXES.gsi1.sk]: sortKey,
+    ...(wiki.parent_wikiid ? { [INDEXES.gsi2.pk]: `WIKI_CHILDREN#${wiki.parent_wikiid}`, [INDEXES.gsi2.sk]: sortKey } : {}),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): WikiRecord {
+  const record = withoutKeys(item) as unknown as WikiRecord;
+  return { ...record, parent_wikiid: Number(record.parent_wikiid) || null, child_count: Number(record.child_count ?? 0) };
+}
+
+function revisionItem(wiki: WikiRecord, revision: { userid: number; date: number; reverted_from: number | null }): LabelledWrite {
+  const snapshot: WikiRevisionRecord = {
+    wikiid: wiki.wikiid,
+    revisionid: wiki.revisionid,
+    title: wiki.title,
+    display_title: wiki.display_title,
+    contents_raw: wiki.contents_raw,
+    description: wiki.description,
+    identification_raw: wiki.identification_raw,
+    flags: wiki.flags,
+    table_of_contents: wiki.table_of_contents,
+    ...revision,
+  };
+  return {
+    label: 'revision',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** Adds `delta` to a page's child count; the page must exist (label 'parent'). */
+function childCountWrite(parentid: number, delta: number, label = 'parent'): LabelledWrite {
+  return {
+    label,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: wikiKey(parentid),
+        UpdateExpression: 'ADD child_count :delta',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    },
+  };
+}
+
+/**
+ * Creates a page: the page, its title claim, its first revision and (with a parent) the
+ * parent's child count, atomically. Fails with label WIKI_TITLE when the title is taken in the
+ * namespace, 'parent' when the parent is gone.
+ */
+export async function insertWiki(wiki: WikiRecord): Promise<void> {
+  const writes: LabelledWrite[] = [
+    {
+      label: 'wiki',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...wikiKey(wiki.wikiid), entity: 'Wiki', ...indexAttributes(wiki), ...wiki, parent_wikiid: wiki.parent_wikiid ?? NO_PARENT },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    claimUnique('WIKI_TITLE', uniqueTitle(wiki.namespace, wiki.title), { wikiid: wiki.wikiid }),
+    revisionItem(wiki, { userid: wiki.modified_by, date: wiki.modified_date, reverted_from: null }),
+  ];
+  if (wiki.parent_wikiid) writes.push(childCountWrite(wiki.parent_wikiid, 1));
+  await transactWrite(writes);
+}
+
+export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: wikiKey(wikiid) }));
+  return result.Item ? fromItem(result.Item) : undefined;
+}
+
+/** The page with this exact title in the namespace (titles are case-sensitive). */
+export async function getWikiByTitle(namespace: WikiNamespace | string, title: string): Promise<WikiRecord | undefined> {
+  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('WIKI_TITLE', uniqueTitle(namespace, title)) }));
+  if (!claim.Item) return undefined;
+  const wiki = await getWiki(Number(claim.Item.wikiid));
+  // A rename in flight could leave the claim briefly ahead of the page: trust the page.
+  return wiki && wiki.namespace === namespace && wiki.title === title.trim() ? wiki : undefined;
+}
+
+/**
+ * Replaces a page's content with a new revision, guarded by the revision it was based on
+ * (label 'wiki': stale or gone). A rename moves the title claim in the same transaction
+ * (label WIKI_TITLE: the new title is taken).
+ */
+export async function updateWikiContent(
+  before: WikiRecord,
+  after: WikiRecord,
+  expectedRevision: number,
+  revision: { reverted_from: number | null },
+): Promise<void> {
+  const guard = revisionGuard(expectedRevision);
+  const fields: Partial<WikiRecord> = {
+    title: after.title,
+    display_title: after.display_title,
+    contents_raw: after.contents_raw,
+    description: after.description,
+    identification_raw: after.identification_raw,
+    flags: after.flags,
+    table_of_contents: after.table_of_contents,
+    revisionid: after.revisionid,
+    modified_by: after.modified_by,
+    modified_date: after.modified_date,
+  };
+  const names: Record<string, string> = { ...guard.ExpressionAttributeNames };
+  const values: Record<string, unknown> = { ...guard.ExpressionAttributeValues };
+  const sets = Object.entries({ ...fields, ...indexAttributes(after) }).map(([field, value], index) => {
+    names[`#f${index}`] = field;
+    values[`:v${index}`] = value;
+    return `#f${index} = :v${index}`;
+  });
+  const writes: LabelledWrite[] = [
+    {
+      label: 'wiki',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: wikiKey(after.wikiid),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: guard.ConditionExpression,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: guard.ReturnValuesOnConditionCheckFailure,
+        },
+      },
+    },
+    revisionItem(after, { userid: after.modified_by, date: after.modified_date, reverted_from: revision.reverted_from }),
+  ];
+  if (before.title !== after.title) {
+    writes.push(releaseUnique('WIKI_TITLE', uniqueTitle(before.namespace, before.title)));
+    writes.push(claimUnique('WIKI_TITLE', uniqueTitle(after.namespace, after.title), { wikiid: after.wikiid }));
+  }
+  await transactWrite(writes);
+}
+
+/**
+ * Deletes a page guarded by its revision and by having no children (label 'wiki'; the old
+ * item tells which), releasing its title and leaving the parent's count one lower. Revision
+ * snapshots stay: releases and audits may still name them.
+ */
+export async function deleteWiki(wiki: WikiRecord, expectedRevision: number): Promise<void> {
+  const guard = revisionGuard(expectedRevision);
+  const writes: LabelledWrite[] = [
+    {
+      label: 'wiki',
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: wikiKey(wiki.wikiid),
+          ConditionExpression: `${guard.ConditionExpression} AND (attribute_not_exists(child_count) OR child_count = :noChildren)`,
+          ExpressionAttributeNames: guard.ExpressionAttributeNames,
+          ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':noChildren': 0 },
+          ReturnValuesOnConditionCheckFailure: guard.ReturnValuesOnConditionCheckFailure,
+        },
+      },
+    },
+    releaseUnique('WIKI_TITLE', uniqueTitle(wiki.namespace, wiki.title)),
+  ];
+  if (wiki.parent_wikiid) {
+    writes.push({
+      label: 'parent',
+      item: { Update: { TableName: tableName(), Key: wikiKey(wiki.parent_wikiid), UpdateExpression: 'ADD child_count :delta', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':delta': -1 } } },
+    });
+  }
+  await transactWrite(writes);
+}
+
+/**
+ * Moves a page under `newParent` (or to the top with null). `newAncestors` is the chain of
+ * pages from the new parent up to the root as read by the caller; each must still have the
+ * parent it had when read (labels 'ancestor:<id>'), so a concurrent move can never close a
+ * cycle. The page itself must still have its old parent (label 'wiki'), and, when
+ * `expectedRevision` is given, that revision.
+ */
+export async function moveWiki(wiki: WikiRecord, newParent: WikiRecord | null, newAncestors: WikiRecord[], expectedRevision?: number): Promise<void> {
+  const moved = { ...wiki, parent_wikiid: newParent?.wikiid ?? null };
+  const names: Record<string, string> = { '#parent': 'parent_wikiid' };
+  const values: Record<string, unknown> = { ':oldParent': wiki.parent_wikiid ?? NO_PARENT, ':newParent': moved.parent_wikiid ?? NO_PARENT };
+  let condition = 'attribute_exists(pk) AND #parent = :oldParent';
+  if (expectedRevision !== undefined) {
+    const guard = revisionGuard(expectedRevision);
+    Object.assign(names, guard.ExpressionAttributeNames);
+    Object.assign(values, guard.ExpressionAttributeValues);
+    condition += ' AND #revisionid = :expectedRevision';
+  }
+  let update = 'SET #parent = :newParent';
+  if (newParent) {
+    names['#g2pk'] = INDEXES.gsi2.pk;
+    names['#g2sk'] = INDEXES.gsi2.sk;
+    values[':g2pk'] = `WIKI_CHILDREN#${newParent.wikiid}`;
+    values[':g2sk'] = titleSortKey(wiki.title, wiki.wikiid);
+    update += ', #g2pk = :g2pk, #g2sk = :g2sk';
+  } else {
+    names['#g2pk'] = INDEXES.gsi2.pk;
+    names['#g2sk'] = INDEXES.gsi2.sk;
+    update += ' REMOVE #g2pk, #g2sk';
+  }
+  const writes: LabelledWrite[] = [
+    {
+      label: 'wiki',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: wikiKey(wiki.wikiid),
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    },
+  ];
+  // One operation per item: the old parent loses a child, the new parent gains one, and every
+  // ancestor of the new parent (the new parent included) must still hang where it did.
+  const touched = new Map<number, { delta: number; parent?: number | null }>();
+  if (wiki.parent_wikiid) touched.set(wiki.parent_wikiid, { delta: -1 });
+  for (const ancestor of newAncestors) {
+    const entry = touched.get(ancestor.wikiid) ?? { delta: 0 };
+    entry.parent = ancestor.parent_wikiid;
+    if (ancestor.wikiid === newParent?.wikiid) entry.delta += 1;
+    touched.set(ancestor.wikiid, entry);
+  }
+  for (const [wikiid, { delta, parent }] of touched) {
+    const checksParent = parent !== undefined;
+    const base = {
+      TableName: tableName(),
+      Key: wikiKey(wikiid),
+      ConditionExpression: checksParent ? 'attribute_exists(pk) AND #parent = :parent' : 'attribute_exists(pk)',
+      ExpressionAttributeNames: checksParent ? { '#parent': 'parent_wikiid' } : undefined,
+    };
+    const parentValue = checksParent ? { ':parent': parent ?? NO_PARENT } : {};
+    writes.push({
+      label: `ancestor:${wikiid}`,
+      item:
+        delta !== 0
+          ? { Update: { ...base, UpdateExpression: 'ADD child_count :delta', ExpressionAttributeValues: { ...parentValue, ':delta': delta } } }
+          : { ConditionCheck: { ...base, ExpressionAttributeValues: parentValue } },
+    });
+  }
+  await transactWrite(writes);
+}
+
+export async function getWikiRevision(wikiid: number, revisionid: number): Promise<WikiRevisionRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: revisionKey(wikiid, revisionid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as WikiRevisionRecord) : undefined;
+}
+
+/** A page's revisions, newest first. */
+export async function listWikiRevisions(wikiid: number, page: { limit: number; offset: number }): Promise<WikiRevisionRecord[]> {
+  const items = await queryPage({ partition: `WIKI#${wikiid}`, sortPrefix: 'REV#', descending: true }, page);
+  return items.map((item) => withoutKeys(item) as unknown as WikiRevisionRecord);
+}
+
+/** One page of a namespace, alphabetical by title; `modifiedSince` filters the same Query. */
+export async function listWikis(namespace: WikiNamespace, page: { limit: number; offset: number }, modifiedSince?: number): Promise<WikiRecord[]> {
+  const filter =
+    modifiedSince === undefined
+      ? undefined
+      : { FilterExpression: 'modified_date >= :since', ExpressionAttributeValues: { ':since': modifiedSince } };
+  const items = await queryPage({ index: INDEXES.gsi1, partition: `WIKIS#${namespace}`, filter }, page);
+  return items.map(fromItem);
+}
+
+/** Direct children of a page, alphabetical by title. */
+export async function listChildren(parentid: number, page: { limit: number; offset: number }): Promise<WikiRecord[]> {
+  const items = await queryPage({ index: INDEXES.gsi2, partition: `WIKI_CHILDREN#${parentid}` }, page);
+  return items.map(fromItem);
+}
+
+/**
+ * Every page of a namespace as tree nodes (only the four fields the tree needs are read), for
+ * the hierarchy view, which by its nature returns the whole namespace.
+ */
+export async function listWikiNodes(namespace: WikiNamespace): Promise<WikiNode[]> {
+  const nodes: WikiNode[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#title': 'title' },
+        ExpressionAttributeValues: { ':pk': `WIKIS#${namespace}` },
+        ProjectionExpression: 'wikiid, #title, display_title, parent_wikiid',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      nodes.push({ wikiid: Number(item.wikiid), title: String(item.title), display_title: String(item.display_title), parent_wikiid: Number(item.parent_wikiid) || null });
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return nodes;
+}
