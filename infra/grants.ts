@@ -10,10 +10,11 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { GroupAccess } from '../shared/http/route.ts';
 
 /**
- * GroupAccess plus what shared/http/route.ts does not declare yet: `sendMail` (SES, for
- * password-reset and invitation mail). Once GroupAccess has it, this is just GroupAccess.
+ * Table actions by intent. Deliberately no dynamodb:Scan: no request path may scan
+ * (ARCHITECTURE.md), and IAM is where that rule holds even if code forgets it.
  */
-export type DeployAccess = GroupAccess & { sendMail?: boolean };
+const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
+const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
 export interface GrantTargets {
   table: ITableV2;
@@ -25,9 +26,9 @@ export interface GrantTargets {
   mailFrom: string;
 }
 
-export function grantAccess(grantee: IGrantable, access: DeployAccess, targets: GrantTargets): void {
-  if (access.table === 'read') targets.table.grantReadData(grantee);
-  if (access.table === 'readwrite') targets.table.grantReadWriteData(grantee);
+export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: GrantTargets): void {
+  if (access.table === 'read') targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
+  if (access.table === 'readwrite') targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS);
 
   grantBucket(grantee, targets.mediaBucket, access.mediaBucket);
   grantBucket(grantee, targets.modulesBucket, access.modulesBucket);

@@ -18,7 +18,7 @@ const RESET_SENT = 'If an account exists for that address, a password reset link
 
 export const authGroup = defineGroup({
   name: 'auth',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', sendMail: true },
   routes: [
     route({
       method: 'POST',

@@ -32,7 +32,7 @@ const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLe
 
 export const usersGroup = defineGroup({
   name: 'users',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', sendMail: true },
   routes: [
     route({
       method: 'GET',

@@ -19,7 +19,8 @@ import {
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
-import { type DeployAccess, grantAccess } from '../grants.ts';
+import { grantAccess } from '../grants.ts';
+import type { GroupAccess } from '../../shared/http/route.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
@@ -27,7 +28,7 @@ import type { SiteSettings } from '../site-settings.ts';
  * What each task may touch, by state name. A task missing here fails synth, so a new step
  * cannot ship without someone deciding its permissions.
  */
-export const PIPELINE_TASK_ACCESS: Record<string, DeployAccess> = {
+export const PIPELINE_TASK_ACCESS: Record<string, GroupAccess> = {
   // HeadObject on the uploaded package; s3:ListBucket lets a missing key answer 404, not 403.
   InspectPackage: { table: 'none', modulesBucket: 'read' },
 };

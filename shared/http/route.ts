@@ -92,6 +92,8 @@ export interface GroupAccess {
   mediaBucket?: 'read' | 'readwrite';
   modulesBucket?: 'read' | 'readwrite';
   startImport?: boolean;
+  /** Sends mail through the mail port (SES on AWS): reset links, invitations. */
+  sendMail?: boolean;
 }
 
 export interface RouteGroup {

@@ -1,7 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
-import type { DeployAccess } from '../../infra/grants.ts';
 import { routeManifest } from '../../infra/route-manifest.ts';
 import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
 import {
@@ -143,6 +142,11 @@ describe('api stack: functions', () => {
 });
 
 describe('api stack: least privilege by intent', () => {
+  it('grants no function dynamodb:Scan (no request path may scan)', () => {
+    const { api } = buildTestApp({ groups: routeGroups, entryFor: undefined });
+    expect(JSON.stringify(Template.fromStack(api).toJSON())).not.toContain('dynamodb:Scan');
+  });
+
   const statementsOf = (name: string) => functionStatements(template, functionIdByDescription(template, describeGroup(name)));
   const WRITES = /^(dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)|s3:(PutObject.*|DeleteObject.*|Abort.*))$/;
 
@@ -169,7 +173,7 @@ describe('api stack: least privilege by intent', () => {
   });
 
   it('sendMail groups may send through SES as the configured sender only', () => {
-    const mailer: RouteGroup = { ...FIXTURE_GROUPS[3], name: 'mailer', access: { table: 'none', sendMail: true } as DeployAccess };
+    const mailer: RouteGroup = { ...FIXTURE_GROUPS[3], name: 'mailer', access: { table: 'none', sendMail: true } };
     const { api } = buildTestApp({ groups: [mailer], context: { 'stepwise:mailFrom': 'training@mail.example.com' } });
     const mailTemplate = Template.fromStack(api);
     const ses = functionStatements(mailTemplate, functionIdByDescription(mailTemplate, describeGroup('mailer'))).filter(
