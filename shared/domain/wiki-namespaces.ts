@@ -21,25 +21,34 @@ export function parseNamespace(value: string): WikiNamespace | undefined {
   return (WIKI_NAMESPACES as readonly string[]).includes(upper) ? (upper as WikiNamespace) : undefined;
 }
 
-/** Titles name the page in URLs: one path segment, no control characters. */
-export const WIKI_TITLE_PATTERN = /^[^/?#\\\u0000-\u001f\u007f]+$/;
+/**
+ * Titles name the page in URLs and in `[[NS:Title]]` links, so they follow the link rules of
+ * the wiki syntax: underscores read as spaces, runs of whitespace collapse, and none of
+ * `< > [ ] { } |`, `/ ? # \\` or control characters.
+ */
+const BAD_TITLE = /[<>[\]{}|/?#\\\u0000-\u001f\u007f]/;
 export const MAX_TITLE_LENGTH = 200;
 /** Wiki markup of one page; the page and each revision snapshot must fit a DynamoDB item. */
 export const MAX_CONTENTS_LENGTH = 100_000;
 
-/** Site-relative path of a page, the real service's style per namespace. */
-export function wikiPath(page: { namespace: string; title: string; wikiid: number }): string {
-  const slug = encodeURIComponent(page.title.trim().replace(/\s+/g, '_'));
-  switch (page.namespace) {
-    case 'CATEGORY':
-      return `/c/${slug}`;
-    case 'COURSE':
-      return `/Courses/View/${page.wikiid}`;
-    case 'INFO':
-      return `/Info/${slug}`;
-    case 'ITEM':
-      return `/Item/${slug}`;
-    default:
-      return `/Wiki/${slug}`;
-  }
+/** The canonical form of a title as typed or as found in a URL path. */
+export function canonicalTitle(raw: string): string {
+  return raw.replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Why a canonical title is not acceptable, or undefined when it is. */
+export function titleProblem(title: string): string | undefined {
+  if (title === '') return 'title must not be empty';
+  if (title.length > MAX_TITLE_LENGTH) return `title must be at most ${MAX_TITLE_LENGTH} characters`;
+  if (BAD_TITLE.test(title)) return 'title must not contain < > [ ] { } | / ? # \\ or control characters';
+  return undefined;
+}
+
+/**
+ * Site path of a page, the same path `[[NS:Title]]` links render to:
+ * `/Category/iPhone_6`, `/Wiki/Battery_Care`.
+ */
+export function wikiPath(page: { namespace: string; title: string }): string {
+  const segment = page.namespace.charAt(0) + page.namespace.slice(1).toLowerCase();
+  return `/${segment}/${encodeURIComponent(page.title.replace(/ /g, '_'))}`;
 }

@@ -17,7 +17,7 @@ import { queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
-import type { WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import { canonicalTitle, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
 
 export interface WikiRecord {
   wikiid: number;
@@ -167,13 +167,17 @@ export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
   return result.Item ? fromItem(result.Item) : undefined;
 }
 
-/** The page with this exact title in the namespace (titles are case-sensitive). */
+/**
+ * The page with this title in the namespace. Titles are case-sensitive; underscores read as
+ * spaces and whitespace collapses (canonicalTitle), so `iPhone_6` finds "iPhone 6".
+ */
 export async function getWikiByTitle(namespace: WikiNamespace | string, title: string): Promise<WikiRecord | undefined> {
-  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('WIKI_TITLE', uniqueTitle(namespace, title)) }));
+  const canonical = canonicalTitle(title);
+  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('WIKI_TITLE', uniqueTitle(namespace, canonical)) }));
   if (!claim.Item) return undefined;
   const wiki = await getWiki(Number(claim.Item.wikiid));
   // A rename in flight could leave the claim briefly ahead of the page: trust the page.
-  return wiki && wiki.namespace === namespace && wiki.title === title.trim() ? wiki : undefined;
+  return wiki && wiki.namespace === namespace && wiki.title === canonical ? wiki : undefined;
 }
 
 /**
