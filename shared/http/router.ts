@@ -55,14 +55,13 @@ export function createRouter(routes: RouteDef[]) {
     const auth = await authenticate(headers);
     authorize(route.auth, auth.user);
     const params = parseParams(route, match.params);
-    const parsedQuery = route.query ? parseOrThrow(route.query, queryObject(query), 'query') : {};
+    // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (route.rawBody) rawBody = bodyBytes(event);
-    else {
-      body = jsonBody(event);
-      if (route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
-    }
+    else body = jsonBody(event);
+    const parsedQuery = route.query ? parseOrThrow(route.query, queryObject(query), 'query') : {};
+    if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
     const result = await route.handler({
       params,
       query: parsedQuery,
