@@ -4,6 +4,8 @@
  * pages; COURSE pages are courses (their own endpoints build on them; POST /wikis does not
  * create them). USER and TEAM pages of the real service are profiles here, not wikis.
  */
+import { wikiPath as linkPath } from './wiki-syntax/index.ts';
+
 export const WIKI_NAMESPACES = ['CATEGORY', 'WIKI', 'INFO', 'ITEM', 'COURSE'] as const;
 export type WikiNamespace = (typeof WIKI_NAMESPACES)[number];
 
@@ -44,11 +46,7 @@ export function titleProblem(title: string): string | undefined {
   return undefined;
 }
 
-/**
- * Site path of a page, the same path `[[NS:Title]]` links render to:
- * `/Category/iPhone_6`, `/Wiki/Battery_Care`.
- */
-export function wikiPath(page: { namespace: string; title: string }): string {
-  const segment = page.namespace.charAt(0) + page.namespace.slice(1).toLowerCase();
-  return `/${segment}/${encodeURIComponent(page.title.replace(/ /g, '_'))}`;
+/** Site path of a page: the same path `[[NS:Title]]` links render to (`/Category/iPhone_6`). */
+export function wikiPath(page: { namespace: WikiNamespace; title: string }): string {
+  return linkPath(page.namespace, page.title);
 }

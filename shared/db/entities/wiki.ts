@@ -28,6 +28,8 @@ export interface WikiRecord {
   /** The current revision; every content change makes a new one. */
   revisionid: number;
   contents_raw: string;
+  /** Plain text from the start of the contents, kept for list items (`text`). */
+  excerpt: string;
   description: string;
   /** CATEGORY pages: how to tell this device/model apart (GET …/identification). */
   identification_raw: string;
@@ -45,7 +47,7 @@ export interface WikiRecord {
 }
 
 /** The content fields a revision snapshot keeps. */
-export type WikiContent = Pick<WikiRecord, 'title' | 'display_title' | 'contents_raw' | 'description' | 'identification_raw' | 'flags' | 'table_of_contents'>;
+export type WikiContent = Pick<WikiRecord, 'title' | 'display_title' | 'contents_raw' | 'excerpt' | 'description' | 'identification_raw' | 'flags' | 'table_of_contents'>;
 
 export interface WikiRevisionRecord extends WikiContent {
   wikiid: number;
@@ -92,7 +94,8 @@ function indexAttributes(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title'
   };
 }
 
-function fromItem(item: Record<string, unknown>): WikiRecord {
+/** A stored page item (e.g. the old item of a failed condition) as a record. */
+export function wikiFromItem(item: Record<string, unknown>): WikiRecord {
   const record = withoutKeys(item) as unknown as WikiRecord;
   return { ...record, parent_wikiid: Number(record.parent_wikiid) || null, child_count: Number(record.child_count ?? 0) };
 }
@@ -104,6 +107,7 @@ function revisionItem(wiki: WikiRecord, revision: { userid: number; date: number
     title: wiki.title,
     display_title: wiki.display_title,
     contents_raw: wiki.contents_raw,
+    excerpt: wiki.excerpt,
     description: wiki.description,
     identification_raw: wiki.identification_raw,
     flags: wiki.flags,
@@ -164,7 +168,7 @@ export async function insertWiki(wiki: WikiRecord): Promise<void> {
 
 export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: wikiKey(wikiid) }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  return result.Item ? wikiFromItem(result.Item) : undefined;
 }
 
 /**
@@ -196,6 +200,7 @@ export async function updateWikiContent(
     title: after.title,
     display_title: after.display_title,
     contents_raw: after.contents_raw,
+    excerpt: after.excerpt,
     description: after.description,
     identification_raw: after.identification_raw,
     flags: after.flags,
@@ -361,13 +366,13 @@ export async function listWikis(namespace: WikiNamespace, page: { limit: number;
       ? undefined
       : { FilterExpression: 'modified_date >= :since', ExpressionAttributeValues: { ':since': modifiedSince } };
   const items = await queryPage({ index: INDEXES.gsi1, partition: `WIKIS#${namespace}`, filter }, page);
-  return items.map(fromItem);
+  return items.map(wikiFromItem);
 }
 
 /** Direct children of a page, alphabetical by title. */
 export async function listChildren(parentid: number, page: { limit: number; offset: number }): Promise<WikiRecord[]> {
   const items = await queryPage({ index: INDEXES.gsi2, partition: `WIKI_CHILDREN#${parentid}` }, page);
-  return items.map(fromItem);
+  return items.map(wikiFromItem);
 }
 
 /**

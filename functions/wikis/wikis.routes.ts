@@ -1,0 +1,178 @@
+/**
+ * Wikis: pages in namespaces (CATEGORY, WIKI, INFO, ITEM; COURSE pages are read here and built
+ * by the courses endpoints), their revisions, and the CATEGORY/WIKI hierarchies.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
+import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
+import { MAX_CONTENTS_LENGTH, MAX_TITLE_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
+import * as wikis from './wikis.service.ts';
+
+const text = (max: number) => z.string().check(z.maxLength(max));
+const titleText = z.string().check(z.minLength(1), z.maxLength(MAX_TITLE_LENGTH * 2));
+const flags = z.array(text(100)).check(z.maxLength(50));
+
+/** Namespace and title as they appear in the path; the service checks the namespace (404). */
+const pageParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: titleText });
+const titleParams = z.object({ title: titleText });
+
+const createBody = z.object({
+  namespace: z.string().check(z.minLength(1), z.maxLength(20)),
+  title: titleText,
+  contents: text(MAX_CONTENTS_LENGTH),
+  display_title: z.optional(text(MAX_TITLE_LENGTH)),
+  description: z.optional(text(1000)),
+  identification: z.optional(text(20_000)),
+  flags: z.optional(flags),
+  table_of_contents: z.optional(z.boolean()),
+  parent: z.optional(z.nullable(titleText)),
+  langid: z.optional(z.string().check(z.minLength(2), z.maxLength(10))),
+});
+
+const patchBody = z.object({
+  contents: z.optional(text(MAX_CONTENTS_LENGTH)),
+  title: z.optional(titleText),
+  display_title: z.optional(text(MAX_TITLE_LENGTH)),
+  description: z.optional(text(1000)),
+  identification: z.optional(text(20_000)),
+  flags: z.optional(flags),
+  table_of_contents: z.optional(z.boolean()),
+});
+
+const parentBody = z.object({ parent: z.nullable(titleText) });
+
+const listQuery = z.object({
+  ...pagination,
+  display: z.optional(z.enum(['titles', 'hierarchy', 'hierarchyOrder'])),
+  modifiedSince: queryInt,
+  withDisplayTitles: queryFlag,
+});
+
+function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
+  return route({
+    method: 'PUT',
+    path: `/wikis/${namespace}/{title}/parent`,
+    auth: 'author',
+    summary: `Put a ${namespace} page under another ${namespace} page (parent null: at the top)`,
+    description:
+      'Refuses a parent inside the page\'s own subtree (422 code cycle) and trees deeper than 40 levels. The hierarchy is ' +
+      'not content: the revisionid stays; when ?revisionid= is given it must be the current one (409 otherwise).',
+    params: titleParams,
+    query: optionalRevisionQuery,
+    body: parentBody,
+    example: { parent: null },
+    handler: ({ auth, params, query, body }) => wikis.setParent(auth.user!, namespace, params.title, body.parent, query.revisionid),
+  });
+}
+
+export const wikisGroup = defineGroup({
+  name: 'wikis',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/wikis/{namespace}',
+      auth: 'user',
+      summary: 'Pages of a namespace, alphabetical (bare array); display=titles for titles only; display=hierarchy for the tree',
+      description:
+        'display=hierarchy (or hierarchyOrder) answers the whole CATEGORY (or WIKI) tree: an object keyed by title whose ' +
+        'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. modifiedSince filters the list.',
+      params: z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)) }),
+      query: listQuery,
+      handler: ({ params, query }) => wikis.list(params.namespace, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/wikis/{namespace}/{title}',
+      auth: 'user',
+      summary: 'A wiki page with its rendered contents; records a view in the reader\'s history',
+      description:
+        'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, parent and 409 ' +
+        'bodies carry the real revisionid (also listed by GET …/revisions), which PATCH and DELETE check.',
+      params: pageParams,
+      handler: ({ auth, params }) => wikis.get(auth.user, params.namespace, params.title),
+    }),
+    route({
+      method: 'GET',
+      path: '/wikis/CATEGORY/{title}/children',
+      auth: 'user',
+      summary: 'Direct child categories of a category, alphabetical',
+      params: titleParams,
+      query: z.object(pagination),
+      handler: ({ params, query }) => wikis.children(params.title, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/wikis/CATEGORY/{title}/identification',
+      auth: 'user',
+      summary: 'How to identify the device: the category\'s identification text and its child categories with images',
+      params: titleParams,
+      handler: ({ params }) => wikis.identification(params.title),
+    }),
+    route({
+      method: 'GET',
+      path: '/wikis/{namespace}/{title}/revisions',
+      auth: 'user',
+      summary: 'Revisions of a page, newest first (beyond the spec: the ids revert and PATCH need)',
+      params: pageParams,
+      query: z.object(pagination),
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ params, query }) => wikis.revisions(params.namespace, params.title, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/wikis',
+      auth: 'author',
+      status: 201,
+      summary: 'Create a page; the title is unique within its namespace',
+      description:
+        'namespace: CATEGORY, WIKI, INFO or ITEM. contents (wiki syntax) is required, even empty. parent: the title of a ' +
+        'page of the same namespace (CATEGORY and WIKI only). identification: CATEGORY only.',
+      body: createBody,
+      example: { namespace: 'WIKI', title: 'Torque settings', contents: '== Torque ==\nUse the **calibrated** wrench.' },
+      handler: ({ auth, body }) => wikis.create(auth.user!, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/wikis/{namespace}/{title}',
+      auth: 'author',
+      summary: 'Edit a page: a new revision; ?revisionid= must be the current one (409 with the page otherwise)',
+      description: 'A new title renames the page (except CATEGORY pages, which guides name by title).',
+      params: pageParams,
+      query: revisionQuery,
+      body: patchBody,
+      example: { contents: 'Updated text.' },
+      handler: ({ auth, params, query, body }) => wikis.patch(auth.user!, params.namespace, params.title, query.revisionid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/wikis/{namespace}/{title}',
+      auth: 'author',
+      status: 204,
+      summary: 'Delete a page (?revisionid= required); a page with child pages cannot be deleted (422)',
+      params: pageParams,
+      query: revisionQuery,
+      handler: async ({ auth, params, query }) => {
+        await wikis.remove(auth.user!, params.namespace, params.title, query.revisionid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/wikis/{namespace}/{title}/revert',
+      auth: 'author',
+      summary: 'Restore an earlier revision as a new revision',
+      description:
+        'The body names the revision to restore ({"revisionid": <earlier>}); the query names the current one ' +
+        '(?revisionid=<current>, 409 when stale), as every write does.',
+      params: pageParams,
+      query: revisionQuery,
+      body: z.object({ revisionid: z.int().check(z.positive()) }),
+      example: { revisionid: 1 },
+      handler: ({ auth, params, query, body }) => wikis.revert(auth.user!, params.namespace, params.title, query.revisionid, body.revisionid),
+    }),
+    parentRoute('CATEGORY'),
+    parentRoute('WIKI'),
+  ],
+});

@@ -1,0 +1,428 @@
+/**
+ * Wiki use cases. Any signed-in user reads pages; Authors and Admins create, edit, revert,
+ * move and delete them. Every content change is a new revision (a snapshot kept for revert
+ * and releases) guarded by the revisionid it was based on; a stale one answers 409 with the
+ * current page. Titles are unique within a namespace (a uniqueness item in the same
+ * transaction). CATEGORY and WIKI pages form trees: a move checks every new ancestor in the
+ * same transaction, so no cycle can form even under concurrent moves.
+ */
+import { config } from '../../shared/config.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
+import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/domain/wiki-view.ts';
+import {
+  CREATABLE_NAMESPACES,
+  HIERARCHICAL_NAMESPACES,
+  MAX_HIERARCHY_DEPTH,
+  canonicalTitle,
+  parseNamespace,
+  titleProblem,
+  type WikiNamespace,
+} from '../../shared/domain/wiki-namespaces.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { getUser, getUsers } from '../../shared/db/entities/user.ts';
+import { recordView } from '../../shared/db/entities/view-history.ts';
+import {
+  deleteWiki,
+  getWiki,
+  getWikiByTitle,
+  getWikiRevision,
+  insertWiki,
+  listChildren,
+  listWikiNodes,
+  listWikiRevisions,
+  listWikis,
+  moveWiki,
+  updateWikiContent,
+  wikiFromItem,
+  type WikiNode,
+  type WikiRecord,
+} from '../../shared/db/entities/wiki.ts';
+
+type Page = { limit: number; offset: number };
+
+const site = () => config().STEPWISE_SITE_URL;
+
+/** Children titles shown inside a page (the children endpoint pages through all of them). */
+const CHILDREN_IN_PAGE = 200;
+
+export function requireNamespace(raw: string): WikiNamespace {
+  const namespace = parseNamespace(raw);
+  if (!namespace) throw new NotFoundError(`Unknown wiki namespace ${raw}`);
+  return namespace;
+}
+
+export async function requirePage(namespace: WikiNamespace, title: string): Promise<WikiRecord> {
+  const wiki = await getWikiByTitle(namespace, title);
+  if (!wiki) throw new NotFoundError(`No ${namespace} page titled ${canonicalTitle(title)}`);
+  return wiki;
+}
+
+function canEdit(caller: Caller | null): boolean {
+  return hasRole(caller, 'Author');
+}
+
+/** Parents from the page's parent up to the root (bounded: moves refuse cycles and depth). */
+async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
+  const chain: WikiRecord[] = [];
+  let next = wiki.parent_wikiid;
+  while (next && chain.length <= MAX_HIERARCHY_DEPTH) {
+    const parent = await getWiki(next);
+    if (!parent) break;
+    chain.push(parent);
+    next = parent.parent_wikiid;
+  }
+  return chain;
+}
+
+/** The full page as the API shows it. */
+export async function pageView(wiki: WikiRecord, caller: Caller | null, options: { hideRevisionid?: boolean } = {}) {
+  const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
+  const [author, ancestors, children] = await Promise.all([
+    getUser(wiki.author_userid),
+    hierarchical ? ancestorsOf(wiki) : Promise.resolve([]),
+    hierarchical && wiki.child_count > 0 ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : Promise.resolve([]),
+  ]);
+  return wikiView(wiki, {
+    siteUrl: site(),
+    author,
+    canEdit: canEdit(caller),
+    parent: ancestors[0] ?? null,
+    ancestors: [...ancestors].reverse(),
+    children: children.map((child) => child.title),
+    hideRevisionid: options.hideRevisionid,
+  });
+}
+
+/** The 409 for a write whose revisionid was stale, with the current page; undefined otherwise. */
+async function staleConflict(error: unknown, caller: Caller) {
+  return staleRevisionConflict(error, 'wiki', (item) => pageView(wikiFromItem(item), caller));
+}
+
+function excerptOf(contents: string): string {
+  return plainExcerpt(renderWiki(contents, { siteUrl: site() }).json);
+}
+
+function validLangid(langid: string | undefined): string {
+  const languages = config().STEPWISE_LANGUAGES;
+  if (langid === undefined) return languages[0] ?? 'en';
+  if (!languages.includes(langid)) throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
+  return langid;
+}
+
+function validTitle(raw: string, field = 'title'): string {
+  const title = canonicalTitle(raw);
+  const problem = titleProblem(title);
+  if (problem) throw ValidationError.field(field, 'invalid', problem);
+  return title;
+}
+
+async function requireParent(namespace: WikiNamespace, title: string): Promise<WikiRecord> {
+  if (!HIERARCHICAL_NAMESPACES.includes(namespace)) {
+    throw ValidationError.field('parent', 'invalid', `${namespace} pages have no parent; only ${HIERARCHICAL_NAMESPACES.join(' and ')} pages nest`);
+  }
+  const parent = await getWikiByTitle(namespace, title);
+  if (!parent) throw ValidationError.field('parent', 'not_found', `No ${namespace} page titled ${canonicalTitle(title)}`);
+  return parent;
+}
+
+function titleTaken(error: unknown, namespace: string, title: string): ValidationError | undefined {
+  if (error instanceof TransactionConditionFailed && error.failedLabels.includes('WIKI_TITLE')) {
+    return ValidationError.field('title', 'already_exists', `A ${namespace} page titled ${title} already exists`);
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+  const namespace = requireNamespace(rawNamespace);
+  const wiki = await requirePage(namespace, title);
+  const [view] = await Promise.all([
+    // The real service shows `revisionid: null` on this read of a category (wire notes §1.6).
+    pageView(wiki, caller, { hideRevisionid: namespace === 'CATEGORY' }),
+    caller ? recordView({ userid: caller.userid, username: caller.username, doc_type: 'WIKI', docid: wiki.wikiid, date: nowSeconds() }) : undefined,
+  ]);
+  return view;
+}
+
+export async function list(rawNamespace: string, query: Page & { display?: string; modifiedSince?: number; withDisplayTitles: boolean }) {
+  const namespace = requireNamespace(rawNamespace);
+  if (query.display === 'hierarchy' || query.display === 'hierarchyOrder') return hierarchy(namespace, query.withDisplayTitles);
+  const pages = await listWikis(namespace, query, query.modifiedSince);
+  if (query.display === 'titles') return pages.map((page) => page.title);
+  return pages.map((page) => wikiListItem(page, site()));
+}
+
+type TitleTree = { [title: string]: TitleTree | [] };
+type DisplayTree = Array<{ title: string; display_title: string; children: DisplayTree }>;
+
+/**
+ * The whole tree of a hierarchical namespace: by default an object keyed by title whose leaves
+ * are `[]` (the documented form); with withDisplayTitles, arrays of {title, display_title,
+ * children}. Siblings are alphabetical; a page whose parent is missing shows at the top.
+ */
+async function hierarchy(namespace: WikiNamespace, withDisplayTitles: boolean): Promise<TitleTree | DisplayTree> {
+  if (!HIERARCHICAL_NAMESPACES.includes(namespace)) {
+    throw ValidationError.field('display', 'invalid', `display=hierarchy is for ${HIERARCHICAL_NAMESPACES.join(' and ')} pages`);
+  }
+  const nodes = await listWikiNodes(namespace);
+  const known = new Set(nodes.map((node) => node.wikiid));
+  const childrenOf = new Map<number, WikiNode[]>();
+  for (const node of nodes) {
+    const parent = node.parent_wikiid && known.has(node.parent_wikiid) ? node.parent_wikiid : 0;
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), node]);
+  }
+  // Nodes arrive alphabetical (the index sort key), so each sibling list is too.
+  const build = (parent: number, depth: number): DisplayTree =>
+    depth > MAX_HIERARCHY_DEPTH
+      ? []
+      : (childrenOf.get(parent) ?? []).map((node) => ({ title: node.title, display_title: node.display_title, children: build(node.wikiid, depth + 1) }));
+  const tree = build(0, 0);
+  if (withDisplayTitles) return tree;
+  const asTitles = (branch: DisplayTree): TitleTree | [] =>
+    branch.length === 0 ? [] : Object.fromEntries(branch.map((node) => [node.title, asTitles(node.children)]));
+  const titles = asTitles(tree);
+  return Array.isArray(titles) ? {} : titles;
+}
+
+export async function children(title: string, page: Page) {
+  const parent = await requirePage('CATEGORY', title);
+  const pages = parent.child_count > 0 ? await listChildren(parent.wikiid, page) : [];
+  return pages.map((child) => wikiListItem(child, site()));
+}
+
+/**
+ * What tells this device or model apart: the category's identification text and its direct
+ * children with their images (the choices a reader picks from).
+ */
+export async function identification(title: string) {
+  const category = await requirePage('CATEGORY', title);
+  const kids = category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
+  return {
+    wikiid: category.wikiid,
+    title: category.title,
+    display_title: category.display_title,
+    url: wikiUrl(site(), category),
+    identification_raw: category.identification_raw,
+    identification_rendered: renderWiki(category.identification_raw, { siteUrl: site() }).html,
+    image: category.image,
+    children: kids.map((child) => ({ ...wikiRef(child, site()), image: child.image, description: child.description })),
+  };
+}
+
+export async function revisions(rawNamespace: string, title: string, page: Page) {
+  const wiki = await requirePage(requireNamespace(rawNamespace), title);
+  const found = await listWikiRevisions(wiki.wikiid, page);
+  const users = new Map((await getUsers([...new Set(found.map((revision) => revision.userid))])).map((user) => [user.userid, user]));
+  return found.map((revision) => ({
+    wikiid: revision.wikiid,
+    revisionid: revision.revisionid,
+    title: revision.title,
+    display_title: revision.display_title,
+    date: revision.date,
+    userid: revision.userid,
+    username: users.get(revision.userid)?.username ?? null,
+    reverted_from: revision.reverted_from,
+    current: revision.revisionid === wiki.revisionid,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+export interface WikiInput {
+  namespace: string;
+  title: string;
+  contents: string;
+  display_title?: string;
+  description?: string;
+  identification?: string;
+  flags?: string[];
+  table_of_contents?: boolean;
+  parent?: string | null;
+  langid?: string;
+}
+
+export async function create(caller: Caller, input: WikiInput) {
+  const namespace = parseNamespace(input.namespace);
+  if (!namespace || !CREATABLE_NAMESPACES.includes(namespace)) {
+    const hint = namespace === 'COURSE' ? ' (courses are created with POST /courses)' : '';
+    throw ValidationError.field('namespace', 'invalid', `namespace must be one of: ${CREATABLE_NAMESPACES.join(', ')}${hint}`);
+  }
+  const title = validTitle(input.title);
+  const langid = validLangid(input.langid);
+  if (input.identification !== undefined && namespace !== 'CATEGORY') {
+    throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
+  }
+  const parent = input.parent ? await requireParent(namespace, input.parent) : null;
+  const now = nowSeconds();
+  const [wikiid, revisionid] = await Promise.all([nextId('wiki'), nextRevisionId()]);
+  const wiki: WikiRecord = {
+    wikiid,
+    namespace,
+    title,
+    display_title: input.display_title?.trim() || title,
+    langid,
+    revisionid,
+    contents_raw: input.contents,
+    excerpt: excerptOf(input.contents),
+    description: input.description ?? '',
+    identification_raw: input.identification ?? '',
+    image: null,
+    flags: [...new Set(input.flags ?? [])],
+    table_of_contents: input.table_of_contents ?? false,
+    author_userid: caller.userid,
+    modified_by: caller.userid,
+    parent_wikiid: parent?.wikiid ?? null,
+    child_count: 0,
+    created_date: now,
+    modified_date: now,
+  };
+  try {
+    await insertWiki(wiki);
+  } catch (error) {
+    const taken = titleTaken(error, namespace, title);
+    if (taken) throw taken;
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('parent')) {
+      throw ValidationError.field('parent', 'not_found', `The parent page ${input.parent} no longer exists`);
+    }
+    throw error;
+  }
+  return pageView(wiki, caller);
+}
+
+export interface WikiPatch {
+  contents?: string;
+  title?: string;
+  display_title?: string;
+  description?: string;
+  identification?: string;
+  flags?: string[];
+  table_of_contents?: boolean;
+}
+
+/** Writes `after` as a new revision of `before`, mapping failures to 409/422/404. */
+async function saveRevision(caller: Caller, before: WikiRecord, after: WikiRecord, expectedRevision: number, revertedFrom: number | null) {
+  try {
+    await updateWikiContent(before, after, expectedRevision, { reverted_from: revertedFrom });
+  } catch (error) {
+    const conflict = await staleConflict(error, caller);
+    if (conflict) throw conflict;
+    const taken = titleTaken(error, after.namespace, after.title);
+    if (taken) throw taken;
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('wiki')) {
+      throw new NotFoundError(`No ${before.namespace} page titled ${before.title}`);
+    }
+    throw error;
+  }
+  return pageView(after, caller);
+}
+
+export async function patch(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number, input: WikiPatch) {
+  const before = await requirePage(requireNamespace(rawNamespace), rawTitle);
+  if (Object.values(input).every((value) => value === undefined)) {
+    throw ValidationError.field('body', 'missing_field', 'Give at least one of contents, title, display_title, description, identification, flags, table_of_contents');
+  }
+  const title = input.title === undefined ? before.title : validTitle(input.title);
+  if (title !== before.title && before.namespace === 'CATEGORY') {
+    // Guides name their category by title; a rename would leave them pointing nowhere.
+    throw ValidationError.field('title', 'immutable', 'A CATEGORY page cannot be renamed: guides name their category by title');
+  }
+  if (input.identification !== undefined && before.namespace !== 'CATEGORY') {
+    throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
+  }
+  const contents = input.contents ?? before.contents_raw;
+  const after: WikiRecord = {
+    ...before,
+    title,
+    display_title: input.display_title?.trim() || (input.title !== undefined && before.display_title === before.title ? title : before.display_title),
+    contents_raw: contents,
+    excerpt: input.contents === undefined ? before.excerpt : excerptOf(contents),
+    description: input.description ?? before.description,
+    identification_raw: input.identification ?? before.identification_raw,
+    flags: input.flags ? [...new Set(input.flags)] : before.flags,
+    table_of_contents: input.table_of_contents ?? before.table_of_contents,
+    revisionid: await nextRevisionId(),
+    modified_by: caller.userid,
+    modified_date: nowSeconds(),
+  };
+  return saveRevision(caller, before, after, expectedRevision, null);
+}
+
+/** Restores an earlier revision's content as a new revision (history is never rewritten). */
+export async function revert(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number, targetRevision: number) {
+  const before = await requirePage(requireNamespace(rawNamespace), rawTitle);
+  const target = await getWikiRevision(before.wikiid, targetRevision);
+  if (!target) throw ValidationError.field('revisionid', 'not_found', `Page ${before.title} has no revision ${targetRevision}`);
+  if (targetRevision === before.revisionid && expectedRevision === before.revisionid) {
+    throw ValidationError.field('revisionid', 'invalid', `Revision ${targetRevision} is already the current one`);
+  }
+  const after: WikiRecord = {
+    ...before,
+    title: target.title,
+    display_title: target.display_title,
+    contents_raw: target.contents_raw,
+    excerpt: target.excerpt,
+    description: target.description,
+    identification_raw: target.identification_raw,
+    flags: target.flags,
+    table_of_contents: target.table_of_contents,
+    revisionid: await nextRevisionId(),
+    modified_by: caller.userid,
+    modified_date: nowSeconds(),
+  };
+  return saveRevision(caller, before, after, expectedRevision, targetRevision);
+}
+
+export async function remove(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number): Promise<void> {
+  const wiki = await requirePage(requireNamespace(rawNamespace), rawTitle);
+  if (wiki.namespace === 'COURSE') throw ValidationError.field('namespace', 'invalid', 'Courses are deleted through /courses');
+  try {
+    await deleteWiki(wiki, expectedRevision);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('wiki')) throw error;
+    const current = error.oldItems.wiki ? wikiFromItem(error.oldItems.wiki) : undefined;
+    if (!current) throw new NotFoundError(`No ${wiki.namespace} page titled ${wiki.title}`);
+    if (current.revisionid !== expectedRevision) {
+      throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(current, caller));
+    }
+    throw ValidationError.field('title', 'has_children', `${current.title} has ${current.child_count} child page(s); move or delete them first`);
+  }
+}
+
+/**
+ * Puts a page under another page of its namespace (or at the top with parent null). Refuses
+ * a parent inside the page's own subtree (a cycle) and trees deeper than MAX_HIERARCHY_DEPTH.
+ * The hierarchy is not content: a move keeps the revisionid, which is checked when given.
+ */
+export async function setParent(caller: Caller, namespace: WikiNamespace, rawTitle: string, parentTitle: string | null, expectedRevision?: number) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const wiki = await requirePage(namespace, rawTitle);
+    if (expectedRevision !== undefined && wiki.revisionid !== expectedRevision) {
+      throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(wiki, caller));
+    }
+    const parent = parentTitle === null ? null : await requireParent(namespace, parentTitle);
+    if ((parent?.wikiid ?? null) === wiki.parent_wikiid) return pageView(wiki, caller);
+    const chain = parent ? [parent, ...(await ancestorsOf(parent))] : [];
+    if (parent && (parent.wikiid === wiki.wikiid || chain.some((ancestor) => ancestor.wikiid === wiki.wikiid))) {
+      throw ValidationError.field('parent', 'cycle', `${parent.title} is ${wiki.title} itself or one of its descendants`);
+    }
+    if (chain.length >= MAX_HIERARCHY_DEPTH) {
+      throw ValidationError.field('parent', 'too_deep', `Pages nest at most ${MAX_HIERARCHY_DEPTH} levels deep`);
+    }
+    try {
+      await moveWiki(wiki, parent, chain, expectedRevision);
+      return pageView({ ...wiki, parent_wikiid: parent?.wikiid ?? null }, caller);
+    } catch (error) {
+      // Something on the path moved (or the revision changed) meanwhile: read again, decide again.
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+    }
+  }
+  throw new ConflictError('The hierarchy kept changing during the move; try again');
+}
