@@ -8,5 +8,6 @@ import { authGroup } from './auth/auth.routes.ts';
 import { usersGroup } from './users/users.routes.ts';
 import { teamsGroup } from './teams/teams.routes.ts';
 import { docsGroup } from './docs/docs.routes.ts';
+import { wikisGroup } from './wikis/wikis.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, docsGroup];
