@@ -9,5 +9,6 @@ import { usersGroup } from './users/users.routes.ts';
 import { teamsGroup } from './teams/teams.routes.ts';
 import { docsGroup } from './docs/docs.routes.ts';
 import { wikisGroup } from './wikis/wikis.routes.ts';
+import { viewHistoryGroup } from './view-history/view-history.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, viewHistoryGroup, docsGroup];

@@ -1,0 +1,36 @@
+/** User view history: views of guides and wiki pages, by user or by document, newest first. */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import * as history from './view-history.service.ts';
+
+/** start_date: views on or after; end_date: views on or before (Unix seconds, inclusive). */
+const rangeQuery = z.object({ ...pagination, start_date: queryInt, end_date: queryInt });
+
+export const viewHistoryGroup = defineGroup({
+  name: 'view-history',
+  access: { table: 'read' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/user_view_history/user/{userid}',
+      auth: 'user',
+      summary: 'Guides and wiki pages a user viewed, newest first (the user and Admins)',
+      description: 'Optional start_date (views on or after) and end_date (on or before), Unix seconds; paged with offset/limit.',
+      params: idParams('userid'),
+      query: rangeQuery,
+      handler: ({ auth, params, query }) => history.ofUser(auth.user!, params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/user_view_history/{doc_type}/{docid}',
+      auth: 'user',
+      summary: 'Who viewed a guide or wiki page, newest first (its author and Admins)',
+      description: 'doc_type is guide or wiki (docid a guideid or wikiid); same filters and paging as the user history.',
+      params: z.object({ doc_type: z.string().check(z.minLength(1), z.maxLength(20)), docid: pathId }),
+      query: rangeQuery,
+      handler: ({ auth, params, query }) => history.ofDocument(auth.user!, params.doc_type, params.docid, query),
+    }),
+  ],
+});
