@@ -9,6 +9,10 @@ import { usersGroup } from './users/users.routes.ts';
 import { teamsGroup } from './teams/teams.routes.ts';
 import { docsGroup } from './docs/docs.routes.ts';
 import { wikisGroup } from './wikis/wikis.routes.ts';
+import { tagsGroup } from './tags/tags.routes.ts';
 import { viewHistoryGroup } from './view-history/view-history.routes.ts';
+import { guidesGroup } from './guides/guides.routes.ts';
+import { releasesGroup } from './releases/releases.routes.ts';
+import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, viewHistoryGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, docsGroup];

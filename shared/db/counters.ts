@@ -25,6 +25,23 @@ export async function nextId(entityType: string): Promise<number> {
   return Number(result.Attributes!.value);
 }
 
+/** `count` consecutive new ids in one round trip (records created together, e.g. a step's lines). */
+export async function nextIds(entityType: string, count: number): Promise<number[]> {
+  if (count <= 0) return [];
+  const result = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: counterKey(entityType),
+      UpdateExpression: 'ADD #value :count',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const last = Number(result.Attributes!.value);
+  return Array.from({ length: count }, (_, index) => last - count + 1 + index);
+}
+
 /** After writing an explicit id, make sure the counter is at least that id. */
 export async function moveCounterPast(entityType: string, id: number): Promise<void> {
   try {

@@ -111,3 +111,17 @@ export async function queryAll<T = Record<string, unknown>>(query: PageQuery): P
   } while (startKey);
   return items;
 }
+
+/**
+ * A collection in order, one Query page of at most `chunk` items at a time: for lists that
+ * select items in code (visibility) and stop as soon as a page is full.
+ */
+export async function* queryChunks<T = Record<string, unknown>>(query: PageQuery, chunk = 100): AsyncGenerator<T[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(new QueryCommand({ ...baseInput(query), Limit: chunk, ExclusiveStartKey: startKey }));
+    const items = (result.Items ?? []) as T[];
+    if (items.length > 0) yield items;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+}

@@ -1,0 +1,288 @@
+/**
+ * Guides: lists, the full guide, create/edit/publish/delete, steps and their order, line
+ * preview, and access grants. Releases are their own group (functions/releases).
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams, orderQuery } from '../../shared/http/schemas.ts';
+import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
+import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import { BULLETS, DIFFICULTIES, MAX_LINES_PER_STEP } from '../../shared/domain/guide-rules.ts';
+import * as guides from './guides.service.ts';
+import * as steps from './steps.service.ts';
+import * as grants from './grants.service.ts';
+
+const pageQuery = z.object(pagination);
+const id = z.int().check(z.positive());
+const text = (max: number) => z.string().check(z.maxLength(max));
+
+/** Comma-separated ids in a query string: "1,2,3". */
+const idList = z.optional(
+  z.pipe(
+    z.string().check(z.regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be comma-separated integer ids')),
+    z.transform((value: string) => value.split(',').map((part) => Number.parseInt(part.trim(), 10))),
+  ),
+);
+
+const item = z.object({
+  text: z.string().check(z.minLength(1), z.maxLength(255)),
+  notes: z.optional(z.nullable(text(1000))),
+  type: z.optional(text(50)),
+  quantity: z.optional(z.number().check(z.minimum(0))),
+  url: z.optional(z.nullable(text(2000))),
+  thumbnail: z.optional(z.nullable(text(2000))),
+  isoptional: z.optional(z.boolean()),
+  featured: z.optional(z.boolean()),
+});
+
+const guideFields = {
+  subject: z.optional(text(255)),
+  title: z.optional(z.string().check(z.trim(), z.maxLength(255))),
+  summary: z.optional(text(254)),
+  introduction: z.optional(text(50000)),
+  conclusion: z.optional(text(50000)),
+  public: z.optional(z.boolean()),
+  difficulty: z.optional(z.nullable(z.enum(DIFFICULTIES))),
+  time_required_min: z.optional(z.int().check(z.minimum(0))),
+  time_required_max: z.optional(z.int().check(z.minimum(0))),
+  parts: z.optional(z.array(item).check(z.maxLength(200))),
+  tools: z.optional(z.array(item).check(z.maxLength(200))),
+  documents: z.optional(z.array(id).check(z.maxLength(100))),
+  prerequisites: z.optional(z.array(id).check(z.maxLength(20))),
+  flags: z.optional(z.array(text(100))),
+  langid: z.optional(text(10)),
+};
+
+const category = z.string().check(z.minLength(1), z.maxLength(255));
+const guideType = z.string().check(z.minLength(1), z.maxLength(50));
+
+const line = z.object({
+  text: text(4000),
+  level: z.int(),
+  bullet: z.optional(z.enum(BULLETS)),
+  bullet_styleid: z.optional(z.int().check(z.minimum(1), z.maximum(BULLETS.length))),
+  lineid: z.optional(id),
+});
+const lines = z.array(line).check(z.minLength(1), z.maxLength(MAX_LINES_PER_STEP));
+
+const media = z.nullable(
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('image'), data: z.array(id).check(z.maxLength(20)) }),
+    z.object({ type: z.enum(['object', 'video']), data: id }),
+    z.object({ type: z.literal('embed'), data: id }),
+  ]),
+);
+
+const stepFields = { title: z.optional(text(255)), media: z.optional(media) };
+const exampleLines = [
+  { text: 'Unplug the printer.', bullet: 'black', level: 0 },
+  { text: 'Wait until the nozzle is cool.', bullet: 'icon_caution', level: 1 },
+];
+
+const revisionNote = 'Requires `?revisionid=` (the current guide revisionid): 422 without it, 409 with the current guide when stale.';
+const stepRevisionNote = "Requires `?revisionid=` with the STEP's current revisionid: 422 without it, 409 with the current step when stale.";
+
+export const guidesGroup = defineGroup({
+  name: 'guides',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/guides',
+      auth: 'public',
+      summary: 'Guide summaries by guideid: public guides, or with includePrivate every guide the caller can read',
+      description: '`filter` by guide type, `guideids` (comma list; the first 50; no paging), `modifiedSince` (Unix seconds), `order` ASC|DESC.',
+      query: z.object({ ...pagination, order: orderQuery, filter: z.optional(guideType), guideids: idList, includePrivate: queryFlag, modifiedSince: queryInt }),
+      handler: ({ auth, query }) => guides.list(auth.user, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/featured',
+      auth: 'public',
+      summary: 'Guides flagged GUIDE_STARRED (Admins set flags with PATCH /guides/{guideid})',
+      query: pageQuery,
+      handler: ({ auth, query }) => guides.featured(auth.user, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/{guideid}',
+      auth: 'public',
+      summary: 'The full guide; prerequisite guides\' steps come first unless excludePrerequisiteSteps',
+      description: 'Private guides: 401 anonymous, 403 without access. A signed-in read is recorded in the view history.',
+      params: idParams('guideid'),
+      query: z.object({ excludePrerequisiteSteps: queryFlag, langid: z.optional(z.string()) }),
+      handler: ({ auth, params, query }) => guides.read(auth.user, params.guideid, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/guides',
+      auth: 'author',
+      summary: 'Create a guide (201, the whole guide) in an existing category',
+      description: '`category` must be the exact title of a CATEGORY wiki; `type` one of the site\'s guide types. New guides are private unless `public: true`.',
+      status: 201,
+      body: z.object({ category, type: guideType, ...guideFields }),
+      example: { category: 'Printers', type: 'how-to', title: 'Replace the print nozzle', summary: 'Swap a worn nozzle', introduction: "You need a '''hex key'''." },
+      handler: ({ auth, body }) => guides.create(auth.user!, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/guides/{guideid}',
+      auth: 'user',
+      summary: 'Edit a guide (any subset of the create fields; `flags` only by Admins)',
+      description: revisionNote,
+      params: idParams('guideid'),
+      query: optionalRevisionQuery,
+      body: z.object({ category: z.optional(category), type: z.optional(guideType), ...guideFields }),
+      example: { title: 'Replace the print nozzle (v2)' },
+      handler: ({ auth, params, query, body }) => guides.patch(auth.user!, params.guideid, query.revisionid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}',
+      auth: 'user',
+      summary: 'Delete a guide (204)',
+      description: revisionNote,
+      status: 204,
+      params: idParams('guideid'),
+      query: optionalRevisionQuery,
+      handler: async ({ auth, params, query }) => {
+        await guides.remove(auth.user!, params.guideid, query.revisionid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/guides/{guideid}/public',
+      auth: 'user',
+      summary: 'Publish a guide (public: true); answers the whole guide',
+      description: revisionNote,
+      params: idParams('guideid'),
+      query: optionalRevisionQuery,
+      handler: ({ auth, params, query }) => guides.setPublic(auth.user!, params.guideid, query.revisionid, true),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}/public',
+      auth: 'user',
+      summary: 'Make a guide private (public: false); answers the whole guide',
+      description: revisionNote,
+      params: idParams('guideid'),
+      query: optionalRevisionQuery,
+      handler: ({ auth, params, query }) => guides.setPublic(auth.user!, params.guideid, query.revisionid, false),
+    }),
+    route({
+      method: 'POST',
+      path: '/guides/{guideid}/steps',
+      auth: 'user',
+      summary: 'Add a step at `orderby` (1 .. steps + 1); answers 201 with the whole guide',
+      description: 'Lines: `text`, integer `level` (the first 0, each at most one deeper than the previous, at most 2) and `bullet` or `bullet_styleid`; 1–8 lines. `?revisionid=` (the guide\'s) is checked when given.',
+      status: 201,
+      params: idParams('guideid'),
+      query: optionalRevisionQuery,
+      body: z.object({ orderby: z.int(), lines, ...stepFields }),
+      example: { orderby: 1, title: 'Cool down', lines: exampleLines },
+      handler: ({ auth, params, query, body }) => steps.addStep(auth.user!, params.guideid, query.revisionid, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/guides/{guideid}/steps/{stepid}',
+      auth: 'user',
+      summary: 'Edit a step (title, lines, media); answers the step',
+      description: stepRevisionNote,
+      params: idParams('guideid', 'stepid'),
+      query: optionalRevisionQuery,
+      body: z.object({ lines: z.optional(lines), ...stepFields }),
+      example: { title: 'Let it cool', lines: exampleLines },
+      handler: ({ auth, params, query, body }) => steps.patchStep(auth.user!, params.guideid, params.stepid, query.revisionid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}/steps/{stepid}',
+      auth: 'user',
+      summary: 'Delete a step; answers 200 with the whole guide (what clients of the real service read)',
+      description: stepRevisionNote,
+      params: idParams('guideid', 'stepid'),
+      query: optionalRevisionQuery,
+      handler: ({ auth, params, query }) => steps.deleteStep(auth.user!, params.guideid, params.stepid, query.revisionid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/guides/{guideid}/steporder',
+      auth: 'user',
+      summary: 'Reorder the steps in one write: `stepids` lists every step once (JSON body, or a comma list in the query)',
+      description: revisionNote,
+      params: idParams('guideid'),
+      query: z.object({ revisionid: optionalRevisionQuery.shape.revisionid, stepids: idList }),
+      body: z.object({ stepids: z.optional(z.array(id).check(z.maxLength(1000))) }),
+      example: { stepids: [12, 11, 13] },
+      handler: ({ auth, params, query, body }) => steps.reorderSteps(auth.user!, params.guideid, query.revisionid, body.stepids ?? query.stepids),
+    }),
+    route({
+      method: 'POST',
+      path: '/guides/steps/lines/preview',
+      auth: 'user',
+      summary: 'Render step lines without saving them: {lines: [{lineid, bullet, level, text_raw, text_rendered}]}',
+      body: z.object({ lines }),
+      example: { lines: exampleLines },
+      handler: async ({ body }) => steps.preview(body.lines),
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/{guideid}/users',
+      auth: 'user',
+      summary: 'Users granted the guide (user summaries; whoever may edit the guide)',
+      params: idParams('guideid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => grants.listUsers(auth.user!, params.guideid, query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/guides/{guideid}/users/{userid}',
+      auth: 'user',
+      summary: 'Grant a user the guide (the author and Admins); answers the granted users',
+      params: idParams('guideid', 'userid'),
+      handler: ({ auth, params }) => grants.grantUser(auth.user!, params.guideid, params.userid),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}/users/{userid}',
+      auth: 'user',
+      summary: 'Revoke a user\'s grant (204; 404 when there is none)',
+      status: 204,
+      params: idParams('guideid', 'userid'),
+      handler: async ({ auth, params }) => {
+        await grants.revokeUser(auth.user!, params.guideid, params.userid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/{guideid}/teams',
+      auth: 'user',
+      summary: 'Teams granted the guide (whoever may edit the guide)',
+      params: idParams('guideid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => grants.listTeams(auth.user!, params.guideid, query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/guides/{guideid}/teams/{teamid}',
+      auth: 'user',
+      summary: 'Grant a team the guide (the author and Admins); answers the granted teams',
+      params: idParams('guideid', 'teamid'),
+      handler: ({ auth, params }) => grants.grantTeam(auth.user!, params.guideid, params.teamid),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}/teams/{teamid}',
+      auth: 'user',
+      summary: 'Revoke a team\'s grant (204; 404 when there is none)',
+      status: 204,
+      params: idParams('guideid', 'teamid'),
+      handler: async ({ auth, params }) => {
+        await grants.revokeTeam(auth.user!, params.guideid, params.teamid);
+        return reply(204);
+      },
+    }),
+  ],
+});

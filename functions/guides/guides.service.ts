@@ -1,0 +1,217 @@
+/**
+ * Guide use cases: lists, the full guide, create, edit, publish, delete. Access rules live in
+ * shared/content/guide-access.ts; every change goes through changeGuide (one conditional
+ * transaction per revision, 409 with the current guide when the client's revisionid is stale).
+ */
+import { config } from '../../shared/config.ts';
+import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
+import { assertGuideType, assertKnownFlags, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
+import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { log } from '../../shared/http/logger.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
+import { nextRevisionId } from '../../shared/db/revisions.ts';
+import {
+  allGuidesCollection,
+  featuredGuidesCollection,
+  getGuides,
+  guideFromItem,
+  linkedGuideid,
+  publicGuidesCollection,
+  type GuideRecord,
+} from '../../shared/db/entities/guide.ts';
+import { recordView } from '../../shared/db/entities/view-history.ts';
+import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
+import { fullGuide, guideSummaries } from '../../shared/content/guide-views.ts';
+import { selectedPage } from '../../shared/content/visible-page.ts';
+import { assertCategoryExists, assertPrerequisites, checkIntroduction, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
+
+type Page = { limit: number; offset: number };
+
+/** The `?revisionid=` of a write, required once the resource is known to exist. */
+export function requiredRevision(revisionid: number | undefined): number {
+  if (revisionid === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
+  return revisionid;
+}
+
+export const guideConflictView = (caller: Caller | null) => (current: GuideRecord) => fullGuide(caller, current);
+
+export interface ListQuery extends Page {
+  order?: 'ASC' | 'DESC';
+  filter?: string;
+  guideids?: number[];
+  includePrivate: boolean;
+  modifiedSince?: number;
+}
+
+/** Legacy list of guide summaries, by guideid: public guides, or every guide the caller can read. */
+export async function list(caller: Caller | null, query: ListQuery) {
+  const descending = query.order === 'DESC';
+  const everyVisible = query.includePrivate && caller !== null;
+  const matches = (guide: GuideRecord) =>
+    (everyVisible ? canViewGuideNow(caller, guide) : guide.public) &&
+    (query.filter === undefined || guide.type === query.filter) &&
+    (query.modifiedSince === undefined || guide.modified_date >= query.modifiedSince);
+
+  if (query.guideids) {
+    // Exactly the guides asked for (the first 50 ids), in guideid order; no paging.
+    const guides = (await getGuides(query.guideids.slice(0, 50))).filter(matches);
+    guides.sort((a, b) => (descending ? b.guideid - a.guideid : a.guideid - b.guideid));
+    return guideSummaries(guides);
+  }
+  const collection: PageQuery = { ...(everyVisible ? allGuidesCollection : publicGuidesCollection), descending };
+  const needsSelection = query.filter !== undefined || query.modifiedSince !== undefined || (everyVisible && !isAdmin(caller));
+  const guides = needsSelection
+    ? await selectedPage(collection, query, async (items) => items.map(guideFromItem).filter(matches))
+    : (await queryPage(collection, query)).map(guideFromItem);
+  return guideSummaries(guides);
+}
+
+/** Guides flagged GUIDE_STARRED that the caller can read, by guideid. */
+export async function featured(caller: Caller | null, page: Page) {
+  const guides = await selectedPage(featuredGuidesCollection, page, async (items) =>
+    (await getGuides(items.map(linkedGuideid))).filter((guide) => canViewGuideNow(caller, guide)),
+  );
+  return guideSummaries(guides);
+}
+
+/** The full guide; a signed-in reader's view is recorded in their history at the same time. */
+export async function read(caller: Caller | null, guideid: number, options: { excludePrerequisiteSteps: boolean }) {
+  const guide = await assertCanViewGuide(caller, guideid);
+  const view = fullGuide(caller, guide, { prerequisiteSteps: !options.excludePrerequisiteSteps });
+  const recorded = caller
+    ? recordView({ userid: caller.userid, username: caller.username, doc_type: 'GUIDE', docid: guideid, date: nowSeconds() }).catch((error: Error) =>
+        log().warn('Could not record a guide view', { error, guideid }),
+      )
+    : undefined;
+  const [result] = await Promise.all([view, recorded]);
+  return result;
+}
+
+export interface GuideInput {
+  category?: string;
+  type?: string;
+  subject?: string;
+  title?: string;
+  summary?: string;
+  introduction?: string;
+  conclusion?: string;
+  public?: boolean;
+  difficulty?: string | null;
+  time_required_min?: number;
+  time_required_max?: number;
+  parts?: ItemInput[];
+  tools?: ItemInput[];
+  documents?: number[];
+  prerequisites?: number[];
+  flags?: string[];
+  langid?: string;
+}
+
+/** The checks a create or edit needs before anything is written (422/403). */
+async function checkInput(caller: Caller, guideid: number | undefined, input: GuideInput): Promise<void> {
+  if (input.flags !== undefined) {
+    if (!isAdmin(caller)) throw new ForbiddenError('Only Admins set guide flags');
+    assertKnownFlags(input.flags);
+  }
+  if (input.type !== undefined) assertGuideType(input.type, config().STEPWISE_GUIDE_TYPES);
+  if (input.langid !== undefined && !config().STEPWISE_LANGUAGES.includes(input.langid)) {
+    throw ValidationError.field('langid', 'invalid_value', `langid must be one of ${config().STEPWISE_LANGUAGES.join(', ')}`);
+  }
+  checkIntroduction(input.introduction);
+  if (input.category !== undefined) await assertCategoryExists(input.category);
+  if (input.prerequisites !== undefined) await assertPrerequisites(caller, guideid, input.prerequisites);
+}
+
+/** The guide with the input's fields applied (rendering what is written in wiki syntax). */
+function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRecord {
+  const next: GuideRecord = { ...guide };
+  for (const field of ['category', 'type', 'subject', 'title', 'summary', 'difficulty', 'time_required_min', 'time_required_max', 'documents', 'prerequisites', 'flags', 'langid'] as const) {
+    if (input[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = input[field];
+  }
+  if (input.introduction !== undefined) Object.assign(next, { introduction_raw: input.introduction, introduction_rendered: renderBlock(input.introduction) });
+  if (input.conclusion !== undefined) Object.assign(next, { conclusion_raw: input.conclusion, conclusion_rendered: renderBlock(input.conclusion) });
+  next.parts = storedItems(input.parts, 'part') ?? next.parts;
+  next.tools = storedItems(input.tools, 'tool') ?? next.tools;
+  if (input.public !== undefined) {
+    next.public = input.public;
+    if (input.public && next.published_date === null) next.published_date = now;
+  }
+  if (next.time_required_min > next.time_required_max && next.time_required_max > 0) {
+    throw ValidationError.field('time_required_max', 'invalid_range', 'time_required_max must not be less than time_required_min');
+  }
+  return next;
+}
+
+export async function create(caller: Caller, input: GuideInput & { category: string; type: string }) {
+  await checkInput(caller, undefined, input);
+  const now = nowSeconds();
+  const empty: GuideRecord = {
+    guideid: await nextId('guide'),
+    langid: config().STEPWISE_LANGUAGES[0] ?? 'en',
+    type: input.type,
+    category: input.category,
+    subject: '',
+    title: '',
+    summary: '',
+    introduction_raw: '',
+    introduction_rendered: '',
+    conclusion_raw: '',
+    conclusion_rendered: '',
+    difficulty: null,
+    time_required_min: 0,
+    time_required_max: 0,
+    parts: [],
+    tools: [],
+    documents: [],
+    prerequisites: [],
+    flags: [],
+    public: false,
+    userid: caller.userid,
+    image: null,
+    created_date: now,
+    published_date: null,
+    modified_date: now,
+    revisionid: await nextRevisionId(),
+    version: 1,
+    steps: [],
+    grant_userids: [],
+    grant_teamids: [],
+    search_tokens: [],
+  };
+  const guide = applyInput(empty, input, now);
+  if (!guide.title.trim()) guide.title = defaultGuideTitle(guide.type, guide.category, guide.subject);
+  guide.search_tokens = guideSearchTokens(guide.title);
+  await insertGuide(guide, caller.userid);
+  return fullGuide(caller, guide);
+}
+
+export async function patch(caller: Caller, guideid: number, revisionid: number | undefined, input: GuideInput) {
+  await assertCanEditGuide(caller, guideid);
+  const expectedRevision = requiredRevision(revisionid);
+  await checkInput(caller, guideid, input);
+  const guide = await changeGuide(
+    guideid,
+    { expectedRevision, reason: 'guide.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+    (current) => ({ guide: applyInput(current, input, nowSeconds()) }),
+  );
+  return fullGuide(caller, guide);
+}
+
+export async function setPublic(caller: Caller, guideid: number, revisionid: number | undefined, isPublic: boolean) {
+  await assertCanEditGuide(caller, guideid);
+  const expectedRevision = requiredRevision(revisionid);
+  const guide = await changeGuide(
+    guideid,
+    { expectedRevision, reason: isPublic ? 'guide.publish' : 'guide.unpublish', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+    (current) => ({ guide: applyInput(current, { public: isPublic }, nowSeconds()) }),
+  );
+  return fullGuide(caller, guide);
+}
+
+export async function remove(caller: Caller, guideid: number, revisionid: number | undefined): Promise<void> {
+  await assertCanEditGuide(caller, guideid);
+  await deleteGuide(guideid, { expectedRevision: requiredRevision(revisionid), conflictView: guideConflictView(caller) });
+}

@@ -1,0 +1,105 @@
+/**
+ * Releases of guides and wikis: `{releaseid, doctype, docid, revisionid, version "MAJOR.MINOR",
+ * major, minor, release_type, notes, date, userid}` plus the real service's guide-release names
+ * (guideid, title "Release V2.1", status, type, init_date, release_date, user).
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import * as releases from './releases.service.ts';
+
+const id = z.int().check(z.positive());
+const releaseType = z.enum(['major', 'minor']);
+const notes = z.optional(z.string().check(z.maxLength(5000)));
+
+export const releasesGroup = defineGroup({
+  name: 'releases',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/guides/releases',
+      auth: 'user',
+      summary: 'Releases of the guides the caller can read, newest first: {"releases": [...]}',
+      query: z.object(pagination),
+      handler: ({ auth, query }) => releases.listAllGuideReleases(auth.user!, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/{guideid}/releases',
+      auth: 'public',
+      summary: 'Releases of one guide, newest first: {"releases": [...]}',
+      params: idParams('guideid'),
+      handler: ({ auth, params }) => releases.listGuideReleases(auth.user, params.guideid),
+    }),
+    route({
+      method: 'POST',
+      path: '/guides/releases',
+      auth: 'author',
+      summary: 'Release a guide revision (201): major → next MAJOR.0, minor → MAJOR.next',
+      description: '`revisionid` defaults to the guide\'s current revision; an earlier revision of the guide may be named. Whoever may edit the guide may release it.',
+      status: 201,
+      body: z.object({ guideid: id, release_type: releaseType, revisionid: z.optional(id), notes }),
+      example: { guideid: 1, release_type: 'major', notes: 'First approved version' },
+      handler: ({ auth, body }) => releases.createGuideRelease(auth.user!, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/guides/releases/{releaseid}',
+      auth: 'author',
+      summary: 'Change a guide release\'s notes (the version and revision of a release never change)',
+      params: idParams('releaseid'),
+      body: z.object({ notes }),
+      example: { notes: 'Approved by QA' },
+      handler: ({ auth, params, body }) => releases.patchGuideRelease(auth.user!, params.releaseid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/releases/{releaseid}',
+      auth: 'author',
+      summary: 'Delete a guide release (204); its version number is not handed out again',
+      status: 204,
+      params: idParams('releaseid'),
+      handler: async ({ auth, params }) => {
+        await releases.deleteReleaseOf(auth.user!, params.releaseid, 'guide');
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/guides/duplicateReleases',
+      auth: 'author',
+      summary: 'Apply a guide release to other guides: each gets a release of its current revision with the same type and notes (201)',
+      description: `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller. Answers {"releases": [...]} in the order of guideids.`,
+      status: 201,
+      body: z.object({ releaseid: id, guideids: z.array(id).check(z.minLength(1)), notes }),
+      example: { releaseid: 1, guideids: [2, 3] },
+      handler: ({ auth, body }) => releases.duplicateReleases(auth.user!, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/wikis/{wikiid}/releases',
+      auth: 'author',
+      summary: 'Release a wiki revision (201), numbered like guide releases',
+      description: '`revisionid` defaults to the wiki\'s current revision; an earlier revision of the wiki may be named.',
+      status: 201,
+      params: idParams('wikiid'),
+      body: z.object({ release_type: releaseType, revisionid: z.optional(id), notes }),
+      example: { release_type: 'minor', notes: 'Typo fixes' },
+      handler: ({ auth, params, body }) => releases.createWikiRelease(auth.user!, params.wikiid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/wikis/releases/{releaseid}',
+      auth: 'author',
+      summary: 'Delete a wiki release (204)',
+      status: 204,
+      params: idParams('releaseid'),
+      handler: async ({ auth, params }) => {
+        await releases.deleteReleaseOf(auth.user!, params.releaseid, 'wiki');
+        return reply(204);
+      },
+    }),
+  ],
+});

@@ -1,0 +1,197 @@
+/**
+ * Releases of guides and wikis: which revision is released, as version MAJOR.MINOR. A major
+ * release moves MAJOR on and resets MINOR (1.3 → 2.0); a minor one moves MINOR (2.0 → 2.1).
+ * The version comes from the document's version head, moved in the same transaction as the
+ * release is written, so concurrent releases never share a version and a version is never reused.
+ * Who releases a guide: whoever may edit it. Wikis: Authors and Admins.
+ */
+import { config } from '../../shared/config.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { userSummary } from '../../shared/domain/user-view.ts';
+import type { Caller } from '../../shared/http/auth-context.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { getGuides, getGuideSnapshot, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { getUsers } from '../../shared/db/entities/user.ts';
+import { getWiki, getWikiRevision } from '../../shared/db/entities/wiki.ts';
+import {
+  allReleasesCollection,
+  deleteRelease,
+  getRelease,
+  getVersionHead,
+  insertReleases,
+  listReleases,
+  nextVersion,
+  releaseCreateWrites,
+  releaseFromItem,
+  updateReleaseNotes,
+  type ReleaseDoctype,
+  type ReleaseRecord,
+  type ReleaseType,
+} from '../../shared/db/entities/release.ts';
+import { assertCanEditGuide, assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { selectedPage } from '../../shared/content/visible-page.ts';
+
+type Page = { limit: number; offset: number };
+
+/** Each release is two writes; a transaction holds 100. */
+export const MAX_DUPLICATE_TARGETS = 45;
+const MAX_ATTEMPTS = 8;
+
+/** The wire shape: our fields plus the real service's guide-release names (§2.12). */
+async function releaseViews(releases: ReleaseRecord[]) {
+  const users = new Map((await getUsers([...new Set(releases.map((release) => release.userid))])).map((user) => [user.userid, user]));
+  return releases.map((release) => {
+    const user = users.get(release.userid);
+    return {
+      releaseid: release.releaseid,
+      doctype: release.doctype,
+      docid: release.docid,
+      ...(release.doctype === 'guide' ? { guideid: release.docid } : { wikiid: release.docid }),
+      langid: release.langid,
+      revisionid: release.revisionid,
+      version: release.version,
+      major: release.major,
+      minor: release.minor,
+      release_type: release.release_type,
+      type: release.release_type,
+      title: `Release V${release.version}`,
+      status: 'released',
+      notes: release.notes,
+      date: release.date,
+      init_date: release.date,
+      release_date: release.date,
+      userid: release.userid,
+      user: user ? userSummary(user, config().STEPWISE_SITE_URL) : null,
+    };
+  });
+}
+
+interface ReleaseDraft {
+  doctype: ReleaseDoctype;
+  docid: number;
+  revisionid: number;
+  langid: string;
+  release_type: ReleaseType;
+  notes: string;
+}
+
+/**
+ * Writes releases for several documents at once (all or none), each at its document's next
+ * version. A concurrent release of one of them makes the heads stale: read them again and retry.
+ */
+async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<ReleaseRecord[]> {
+  const ids = await Promise.all(drafts.map(() => nextId('release')));
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const date = nowSeconds();
+    const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
+    const releases = drafts.map((draft, index) => ({ releaseid: ids[index], ...draft, ...nextVersion(heads[index], draft.release_type), date, userid: caller.userid }));
+    const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
+    try {
+      await insertReleases(writes);
+      return releases;
+    } catch (error) {
+      const raced = error instanceof TransactionConditionFailed ? error.failedLabels.every((label) => label.startsWith('head:')) : (error as { name?: string }).name === 'TransactionCanceledException';
+      if (!raced) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+    }
+  }
+  throw new ConflictError('Other releases of this document were being made; try again');
+}
+
+/** The revision a guide release names: the current one, or an earlier revision of that guide. */
+async function guideReleaseRevision(guide: GuideRecord, revisionid: number | undefined): Promise<number> {
+  if (revisionid === undefined || revisionid === guide.revisionid) return guide.revisionid;
+  if (!(await getGuideSnapshot(guide.guideid, revisionid))) {
+    throw ValidationError.field('revisionid', 'not_found', `Guide ${guide.guideid} has no revision ${revisionid}`);
+  }
+  return revisionid;
+}
+
+/** Every guide release the caller can see (releases of guides they can read), newest first. */
+export async function listAllGuideReleases(caller: Caller, page: Page) {
+  const releases = await selectedPage({ ...allReleasesCollection('guide'), descending: true }, page, async (items) => {
+    const found = items.map(releaseFromItem);
+    const readable = new Set((await getGuides(found.map((release) => release.docid))).filter((guide) => canViewGuideNow(caller, guide)).map((guide) => guide.guideid));
+    return found.filter((release) => readable.has(release.docid));
+  });
+  return { releases: await releaseViews(releases) };
+}
+
+export async function listGuideReleases(caller: Caller | null, guideid: number) {
+  await assertCanViewGuide(caller, guideid);
+  return { releases: await releaseViews(await listReleases('guide', guideid)) };
+}
+
+export async function createGuideRelease(caller: Caller, input: { guideid: number; release_type: ReleaseType; revisionid?: number; notes?: string }) {
+  const guide = await assertCanEditGuide(caller, input.guideid);
+  const revisionid = await guideReleaseRevision(guide, input.revisionid);
+  const [release] = await commitReleases(caller, [
+    { doctype: 'guide', docid: guide.guideid, revisionid, langid: guide.langid, release_type: input.release_type, notes: input.notes ?? '' },
+  ]);
+  return (await releaseViews([release]))[0];
+}
+
+/** A release of a document the caller may change (guide: edit rights; wiki: the route's Author role). */
+async function requireReleaseToChange(caller: Caller, releaseid: number, doctype: ReleaseDoctype): Promise<ReleaseRecord> {
+  const release = await getRelease(releaseid);
+  if (!release || release.doctype !== doctype) throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
+  if (doctype === 'guide') await assertCanEditGuide(caller, release.docid);
+  return release;
+}
+
+export async function patchGuideRelease(caller: Caller, releaseid: number, input: { notes?: string }) {
+  const release = await requireReleaseToChange(caller, releaseid, 'guide');
+  if (input.notes === undefined) return (await releaseViews([release]))[0];
+  const updated = await updateReleaseNotes(releaseid, input.notes);
+  if (!updated) throw new NotFoundError(`No guide release with releaseid ${releaseid}`);
+  return (await releaseViews([updated]))[0];
+}
+
+export async function deleteReleaseOf(caller: Caller, releaseid: number, doctype: ReleaseDoctype): Promise<void> {
+  await requireReleaseToChange(caller, releaseid, doctype);
+  if (!(await deleteRelease(releaseid))) throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
+}
+
+/**
+ * Applies one release to other guides: each target guide gets a release of its current revision
+ * with the source release's type and notes (e.g. one change rolled out to a set of guides), all
+ * in one transaction. The caller must be able to edit every target.
+ */
+export async function duplicateReleases(caller: Caller, input: { releaseid: number; guideids: number[]; notes?: string }) {
+  const source = await getRelease(input.releaseid);
+  if (!source || source.doctype !== 'guide') throw new NotFoundError(`No guide release with releaseid ${input.releaseid}`);
+  await assertCanViewGuide(caller, source.docid);
+  const targetIds = [...new Set(input.guideids)];
+  if (targetIds.length > MAX_DUPLICATE_TARGETS) throw ValidationError.field('guideids', 'too_many', `At most ${MAX_DUPLICATE_TARGETS} guides per request`);
+  const targets = new Map((await getGuides(targetIds)).map((guide) => [guide.guideid, guide]));
+  const problems = targetIds.flatMap((guideid) => {
+    const guide = targets.get(guideid);
+    if (!guide) return [{ field: 'guideids', code: 'not_found', message: `No guide with guideid ${guideid}` }];
+    if (!canEditGuide(caller, guide)) return [{ field: 'guideids', code: 'forbidden', message: `You may not release guide ${guideid}` }];
+    return [];
+  });
+  if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
+  const releases = await commitReleases(
+    caller,
+    targetIds.map((guideid) => {
+      const guide = targets.get(guideid)!;
+      return { doctype: 'guide' as const, docid: guideid, revisionid: guide.revisionid, langid: guide.langid, release_type: source.release_type, notes: input.notes ?? source.notes };
+    }),
+  );
+  return { releases: await releaseViews(releases) };
+}
+
+export async function createWikiRelease(caller: Caller, wikiid: number, input: { release_type: ReleaseType; revisionid?: number; notes?: string }) {
+  const wiki = await getWiki(wikiid);
+  if (!wiki) throw new NotFoundError(`No wiki with wikiid ${wikiid}`);
+  const revisionid = input.revisionid ?? wiki.revisionid;
+  if (revisionid !== wiki.revisionid && !(await getWikiRevision(wikiid, revisionid))) {
+    throw ValidationError.field('revisionid', 'not_found', `Wiki ${wikiid} has no revision ${revisionid}`);
+  }
+  const [release] = await commitReleases(caller, [
+    { doctype: 'wiki', docid: wikiid, revisionid, langid: wiki.langid, release_type: input.release_type, notes: input.notes ?? '' },
+  ]);
+  return (await releaseViews([release]))[0];
+}

@@ -1,0 +1,117 @@
+/**
+ * Users and guides: guides a user authored, favorites and completions (reference/wire-format.md
+ * §3.2, §3.26). Guides themselves carry `favorited` and `completed` for the caller.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import * as userGuides from './user-guides.service.ts';
+
+const pageQuery = z.object(pagination);
+
+export const userGuidesGroup = defineGroup({
+  name: 'user-guides',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/users/{userid}/guides',
+      auth: 'user',
+      summary: 'Guides the user authored (summaries the caller can read), by guideid',
+      params: idParams('userid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => userGuides.authoredGuides(auth.user!, params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/guides',
+      auth: 'user',
+      summary: 'Guides the signed-in user authored, by guideid',
+      query: pageQuery,
+      handler: ({ auth, query }) => userGuides.authoredGuides(auth.user!, auth.user!.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/{userid}/favorites/guides',
+      auth: 'user',
+      summary: 'A user\'s favorite guides: [{guide: GuideSummary, date}]',
+      params: idParams('userid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => userGuides.markedGuides(auth.user!, 'FAVORITE', params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/favorites/guides',
+      auth: 'user',
+      summary: 'The signed-in user\'s favorite guides: [{guide: GuideSummary, date}]',
+      query: pageQuery,
+      handler: ({ auth, query }) => userGuides.markedGuides(auth.user!, 'FAVORITE', auth.user!.userid, query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/user/favorites/guides/{guideid}',
+      auth: 'user',
+      summary: 'Favorite a guide (204; again is a no-op)',
+      status: 204,
+      params: idParams('guideid'),
+      handler: async ({ auth, params }) => {
+        await userGuides.setMark(auth.user!, 'FAVORITE', params.guideid, true);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/user/favorites/guides/{guideid}',
+      auth: 'user',
+      summary: 'Un-favorite a guide (204; also when it was not a favorite)',
+      status: 204,
+      params: idParams('guideid'),
+      handler: async ({ auth, params }) => {
+        await userGuides.setMark(auth.user!, 'FAVORITE', params.guideid, false);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/users/{userid}/completions',
+      auth: 'user',
+      summary: 'Guides the user marked completed: [{guide: GuideSummary, date}]',
+      params: idParams('userid'),
+      query: pageQuery,
+      handler: ({ auth, params, query }) => userGuides.markedGuides(auth.user!, 'COMPLETED', params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/user/completions',
+      auth: 'user',
+      summary: 'Guides the signed-in user marked completed: [{guide: GuideSummary, date}]',
+      query: pageQuery,
+      handler: ({ auth, query }) => userGuides.markedGuides(auth.user!, 'COMPLETED', auth.user!.userid, query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/guides/{guideid}/completed',
+      auth: 'user',
+      summary: 'Mark a guide completed by the signed-in user (204; again is a no-op)',
+      status: 204,
+      params: idParams('guideid'),
+      handler: async ({ auth, params }) => {
+        await userGuides.setMark(auth.user!, 'COMPLETED', params.guideid, true);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/guides/{guideid}/completed',
+      auth: 'user',
+      summary: 'Un-mark a guide completed (204)',
+      status: 204,
+      params: idParams('guideid'),
+      handler: async ({ auth, params }) => {
+        await userGuides.setMark(auth.user!, 'COMPLETED', params.guideid, false);
+        return reply(204);
+      },
+    }),
+  ],
+});

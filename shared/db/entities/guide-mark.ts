@@ -1,0 +1,58 @@
+/**
+ * A user's marks on guides: favorites (pk USER#<userid> / sk FAVORITE#GUIDE#<padded guideid>)
+ * and completions (pk USER#<userid> / sk COMPLETED#GUIDE#<padded guideid>), each with the date
+ * it was set. One key per (user, guide), so marking twice is idempotent and a guide's
+ * `favorited` / `completed` for the caller is one BatchGet.
+ */
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId } from '../keys.ts';
+import { batchGetInOrder } from '../batch.ts';
+import type { PageQuery } from '../paging.ts';
+
+export type GuideMarkKind = 'FAVORITE' | 'COMPLETED';
+
+export interface GuideMark {
+  userid: number;
+  guideid: number;
+  date: number;
+}
+
+function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
+  return { pk: `USER#${userid}`, sk: `${kind}#GUIDE#${padId(guideid)}` };
+}
+
+/** A user's marks of one kind, by guideid. */
+export function guideMarksCollection(kind: GuideMarkKind, userid: number): PageQuery {
+  return { partition: `USER#${userid}`, sortPrefix: `${kind}#GUIDE#` };
+}
+
+export function markFromItem(item: Record<string, unknown>): GuideMark {
+  return { userid: Number(item.userid), guideid: Number(item.guideid), date: Number(item.date) };
+}
+
+/** Sets a mark; setting it again keeps the first date. */
+export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promise<void> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+export async function deleteGuideMark(kind: GuideMarkKind, userid: number, guideid: number): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: markKey(kind, userid, guideid) }));
+}
+
+/** Whether the user favorited and completed the guide (one BatchGet). */
+export async function guideMarksOf(userid: number, guideid: number): Promise<{ favorited: boolean; completed: boolean }> {
+  const items = await batchGetInOrder([markKey('FAVORITE', userid, guideid), markKey('COMPLETED', userid, guideid)]);
+  const kinds = new Set(items.map((item) => String(item.sk).split('#')[0]));
+  return { favorited: kinds.has('FAVORITE'), completed: kinds.has('COMPLETED') };
+}

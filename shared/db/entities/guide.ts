@@ -1,0 +1,346 @@
+/**
+ * Guides and steps.
+ * - Guide: pk GUIDE#<guideid> / sk GUIDE. Every guide is in gsi1 GUIDES (padded id); public
+ *   guides are also in the sparse gsi2 GUIDES#PUBLIC, so the default GET /guides pages over
+ *   public guides alone. The item holds the ordered step references [{stepid, revisionid}],
+ *   so a step order change is one conditional write, and the access grants (userids, teamids).
+ * - Step: pk STEP#<stepid> / sk STEP (found by stepid alone), with its guideid.
+ * - Revision snapshots: GUIDE#<guideid> / REV#<padded revisionid> (the guide's fields and step
+ *   references at that revision) and STEP#<stepid> / REV#<padded step revisionid>.
+ * - Authored link: USER#<author> / AUTHORED#GUIDE#<padded guideid>; featured link (flag
+ *   GUIDE_STARRED): FEATURED#GUIDE / <padded guideid>.
+ * Guide items change only with a condition on `version` (bumped by every write), in one
+ * transaction with their snapshot, links and steps (shared/content/guide-revisions.ts).
+ */
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { revisionGuard } from '../revisions.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { PageQuery } from '../paging.ts';
+
+export interface StepRef {
+  stepid: number;
+  revisionid: number;
+}
+
+/** A part or tool of a guide (§2.5 Item). */
+export interface GuideItem {
+  text: string;
+  notes: string | null;
+  type: string;
+  quantity: number;
+  url: string | null;
+  thumbnail: string | null;
+  isoptional: boolean;
+  featured: boolean;
+}
+
+export interface GuideRecord {
+  guideid: number;
+  langid: string;
+  type: string;
+  category: string;
+  subject: string;
+  title: string;
+  summary: string;
+  introduction_raw: string;
+  introduction_rendered: string;
+  conclusion_raw: string;
+  conclusion_rendered: string;
+  difficulty: string | null;
+  time_required_min: number;
+  time_required_max: number;
+  parts: GuideItem[];
+  tools: GuideItem[];
+  documents: number[];
+  /** guideids of prerequisite guides, in order. */
+  prerequisites: number[];
+  flags: string[];
+  public: boolean;
+  /** The author. */
+  userid: number;
+  image: Record<string, unknown> | null;
+  created_date: number;
+  published_date: number | null;
+  modified_date: number;
+  revisionid: number;
+  /** Bumped by every write (also those that keep the revisionid, like grants). */
+  version: number;
+  steps: StepRef[];
+  grant_userids: number[];
+  grant_teamids: number[];
+  search_tokens: string[];
+}
+
+export interface StepLine {
+  lineid: number;
+  bullet: string;
+  level: number;
+  text_raw: string;
+  text_rendered: string;
+}
+
+/** Step media as written: image ids, or one video / embed id (§2.6 write form). */
+export type StepMedia = { type: 'image'; data: number[] } | { type: 'video'; data: number } | { type: 'embed'; data: number };
+
+export interface StepRecord {
+  guideid: number;
+  stepid: number;
+  revisionid: number;
+  title: string;
+  lines: StepLine[];
+  media: StepMedia | null;
+  /** Kept by the comments code (ADD); step writes never overwrite it. */
+  comment_count?: number;
+}
+
+/** What a revision snapshot records: the guide's content and its steps' revisions. */
+export type GuideSnapshot = Omit<GuideRecord, 'version' | 'grant_userids' | 'grant_teamids' | 'search_tokens'> & {
+  reason: string;
+  changed_by: number | null;
+  snapshot_date: number;
+};
+
+export function guideKey(guideid: number) {
+  return { pk: `GUIDE#${guideid}`, sk: 'GUIDE' };
+}
+
+export function stepKey(stepid: number) {
+  return { pk: `STEP#${stepid}`, sk: 'STEP' };
+}
+
+function guideRevisionKey(guideid: number, revisionid: number) {
+  return { pk: `GUIDE#${guideid}`, sk: `REV#${padId(revisionid)}` };
+}
+
+function stepRevisionKey(stepid: number, revisionid: number) {
+  return { pk: `STEP#${stepid}`, sk: `REV#${padId(revisionid)}` };
+}
+
+function authoredKey(userid: number, guideid: number) {
+  return { pk: `USER#${userid}`, sk: `AUTHORED#GUIDE#${padId(guideid)}` };
+}
+
+function featuredKey(guideid: number) {
+  return { pk: 'FEATURED#GUIDE', sk: padId(guideid) };
+}
+
+/** Every guide, by guideid. */
+export const allGuidesCollection: PageQuery = { index: INDEXES.gsi1, partition: 'GUIDES' };
+/** Public guides only (sparse index), by guideid. */
+export const publicGuidesCollection: PageQuery = { index: INDEXES.gsi2, partition: 'GUIDES#PUBLIC' };
+/** Links to the guides flagged GUIDE_STARRED, by guideid. */
+export const featuredGuidesCollection: PageQuery = { partition: 'FEATURED#GUIDE' };
+
+/** Links to the guides a user authored, by guideid. */
+export function authoredGuidesCollection(userid: number): PageQuery {
+  return { partition: `USER#${userid}`, sortPrefix: 'AUTHORED#GUIDE#' };
+}
+
+/** The guideid a link item (authored, featured) points to. */
+export function linkedGuideid(item: Record<string, unknown>): number {
+  return Number(item.guideid);
+}
+
+function indexKeys(guide: Pick<GuideRecord, 'guideid' | 'public'>): Record<string, string> {
+  return {
+    [INDEXES.gsi1.pk]: 'GUIDES',
+    [INDEXES.gsi1.sk]: padId(guide.guideid),
+    ...(guide.public ? { [INDEXES.gsi2.pk]: 'GUIDES#PUBLIC', [INDEXES.gsi2.sk]: padId(guide.guideid) } : {}),
+  };
+}
+
+/** The stored item of a guide (exported for seeding benchmarks and migrations). */
+export function guideToItem(guide: GuideRecord): Record<string, unknown> {
+  return { ...guideKey(guide.guideid), entity: 'Guide', ...indexKeys(guide), ...guide };
+}
+
+export function guideFromItem(item: Record<string, unknown>): GuideRecord {
+  return withoutKeys(item) as unknown as GuideRecord;
+}
+
+function stepFromItem(item: Record<string, unknown>): StepRecord {
+  return withoutKeys(item) as unknown as StepRecord;
+}
+
+export async function getGuide(guideid: number, options: { consistent?: boolean } = {}): Promise<GuideRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guideKey(guideid), ConsistentRead: options.consistent }));
+  return result.Item ? guideFromItem(result.Item) : undefined;
+}
+
+/** Guides in the order of the ids asked for; unknown ids are left out. */
+export async function getGuides(guideids: number[]): Promise<GuideRecord[]> {
+  const items = await batchGetInOrder([...new Set(guideids)].map(guideKey));
+  const byId = new Map(items.map((item) => [Number(item.guideid), guideFromItem(item)]));
+  return guideids.map((guideid) => byId.get(guideid)).filter((guide): guide is GuideRecord => guide !== undefined);
+}
+
+/** A step found by its id alone (comments and step forms know only the stepid). */
+export async function getStep(stepid: number): Promise<StepRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: stepKey(stepid) }));
+  return result.Item ? stepFromItem(result.Item) : undefined;
+}
+
+/** Steps in the order of the ids asked for; unknown ids are left out. */
+export async function getSteps(stepids: number[]): Promise<StepRecord[]> {
+  const items = await batchGetInOrder(stepids.map(stepKey));
+  return items.map(stepFromItem);
+}
+
+/** A guide as it was at a revision (its snapshot), if that revision exists. */
+export async function getGuideSnapshot(guideid: number, revisionid: number): Promise<GuideSnapshot | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guideRevisionKey(guideid, revisionid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as GuideSnapshot) : undefined;
+}
+
+/** Steps as they were at the given step revisions. */
+export async function getStepSnapshots(refs: StepRef[]): Promise<StepRecord[]> {
+  const items = await batchGetInOrder(refs.map((ref) => stepRevisionKey(ref.stepid, ref.revisionid)));
+  return items.map(stepFromItem);
+}
+
+// ---- writes (combined into one transaction by shared/content/guide-revisions.ts) ----
+
+/** Creates a guide item; fails (label `guide`) if the id is taken. */
+export function guideCreate(guide: GuideRecord): LabelledWrite {
+  return { label: 'guide', item: { Put: { TableName: tableName(), Item: guideToItem(guide), ConditionExpression: 'attribute_not_exists(pk)' } } };
+}
+
+/**
+ * Replaces a guide's fields if its version is still `expectedVersion` (label `guide`). An
+ * update, not a put, so attributes other code keeps on the item survive; the public index
+ * keys come and go with `public`.
+ */
+export function guideReplace(guide: GuideRecord, expectedVersion: number): LabelledWrite {
+  const { guideid, ...fields } = guide;
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':expectedVersion': expectedVersion };
+  const sets = Object.entries({ ...fields, ...indexKeys(guide) }).map(([field, value], index) => {
+    names[`#f${index}`] = field;
+    values[`:v${index}`] = value;
+    return `#f${index} = :v${index}`;
+  });
+  const removals = guide.public ? [] : [INDEXES.gsi2.pk, INDEXES.gsi2.sk];
+  removals.forEach((field, index) => (names[`#r${index}`] = field));
+  const remove = removals.length > 0 ? ` REMOVE ${removals.map((_, index) => `#r${index}`).join(', ')}` : '';
+  return {
+    label: 'guide',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: guideKey(guideid),
+        UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+        ConditionExpression: 'attribute_exists(pk) AND #version = :expectedVersion',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  };
+}
+
+export function guideDelete(guideid: number, expectedVersion: number): LabelledWrite {
+  return {
+    label: 'guide',
+    item: {
+      Delete: {
+        TableName: tableName(),
+        Key: guideKey(guideid),
+        ConditionExpression: 'attribute_exists(pk) AND #version = :expectedVersion',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':expectedVersion': expectedVersion },
+      },
+    },
+  };
+}
+
+export function guideSnapshotPut(guide: GuideRecord, meta: { reason: string; changed_by: number | null; date: number }): LabelledWrite {
+  const { version, grant_userids, grant_teamids, search_tokens, ...content } = guide;
+  const snapshot: GuideSnapshot = { ...content, reason: meta.reason, changed_by: meta.changed_by, snapshot_date: meta.date };
+  return {
+    label: 'guide-revision',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...guideRevisionKey(guide.guideid, guide.revisionid), entity: 'GuideRevision', ...snapshot },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** The featured link follows the GUIDE_STARRED flag. */
+export function featuredLinkWrite(guide: GuideRecord, starred: boolean): LabelledWrite {
+  return starred
+    ? { label: 'featured', item: { Put: { TableName: tableName(), Item: { ...featuredKey(guide.guideid), entity: 'FeaturedGuide', guideid: guide.guideid } } } }
+    : { label: 'featured', item: { Delete: { TableName: tableName(), Key: featuredKey(guide.guideid) } } };
+}
+
+export function authoredLinkPut(guide: GuideRecord): LabelledWrite {
+  return {
+    label: 'authored',
+    item: { Put: { TableName: tableName(), Item: { ...authoredKey(guide.userid, guide.guideid), entity: 'AuthoredGuide', guideid: guide.guideid } } },
+  };
+}
+
+export function authoredLinkDelete(guide: GuideRecord): LabelledWrite {
+  return { label: 'authored', item: { Delete: { TableName: tableName(), Key: authoredKey(guide.userid, guide.guideid) } } };
+}
+
+function stepSnapshotPut(step: StepRecord): LabelledWrite {
+  const { comment_count, ...content } = step;
+  return {
+    label: `step-revision:${step.stepid}`,
+    item: { Put: { TableName: tableName(), Item: { ...stepRevisionKey(step.stepid, step.revisionid), entity: 'StepRevision', ...content } } },
+  };
+}
+
+/** A new step with its first snapshot. */
+export function stepCreateWrites(step: StepRecord): LabelledWrite[] {
+  return [
+    { label: 'step', item: { Put: { TableName: tableName(), Item: { ...stepKey(step.stepid), entity: 'Step', ...step }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    stepSnapshotPut(step),
+  ];
+}
+
+/** Changes a step if its revision is still `expectedRevision` (label `step`), plus its snapshot. */
+export function stepReplaceWrites(step: StepRecord, expectedRevision: number): LabelledWrite[] {
+  const guard = revisionGuard(expectedRevision);
+  return [
+    {
+      label: 'step',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: stepKey(step.stepid),
+          UpdateExpression: 'SET #revisionid = :revisionid, #title = :title, #lines = :lines, #media = :media',
+          ...guard,
+          ExpressionAttributeNames: { ...guard.ExpressionAttributeNames, '#title': 'title', '#lines': 'lines', '#media': 'media' },
+          ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':revisionid': step.revisionid, ':title': step.title, ':lines': step.lines, ':media': step.media },
+        },
+      },
+    },
+    stepSnapshotPut(step),
+  ];
+}
+
+/** Deletes a step if its revision is still `expectedRevision` (label `step`); snapshots stay. */
+export function stepDeleteWrite(stepid: number, expectedRevision: number): LabelledWrite {
+  return { label: 'step', item: { Delete: { TableName: tableName(), Key: stepKey(stepid), ...revisionGuard(expectedRevision) } } };
+}
+
+/** Removes the step items of a deleted guide (their snapshots stay with the guide's history). */
+export async function deleteStepItems(stepids: number[]): Promise<void> {
+  for (let start = 0; start < stepids.length; start += 25) {
+    let pending: Array<Record<string, unknown>> | undefined = stepids
+      .slice(start, start + 25)
+      .map((stepid) => ({ DeleteRequest: { Key: stepKey(stepid) } }));
+    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
+      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
+      pending = result.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined;
+      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The wire shapes of guides (reference/wire-format.md §2.4–2.7): the summary used in lists and
+ * as prerequisites, the full guide of GET /guides/{guideid}, and steps with their lines and
+ * media. Pure: the caller loads the records.
+ */
+import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
+import type { UserRecord } from '../db/entities/user.ts';
+import { flagView, timeRequiredText } from './guide-rules.ts';
+import { userSummary } from './user-view.ts';
+import { urlSlug } from './text.ts';
+
+export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | 'title'>): string {
+  return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;
+}
+
+export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string) {
+  return {
+    dataType: 'guide' as const,
+    guideid: guide.guideid,
+    locale: guide.langid,
+    revisionid: guide.revisionid,
+    modified_date: guide.modified_date,
+    prereq_modified_date: 0,
+    url: guideUrl(siteUrl, guide),
+    type: guide.type,
+    category: guide.category,
+    subject: guide.subject,
+    title: guide.title,
+    summary: guide.summary,
+    difficulty: guide.difficulty,
+    time_required: timeRequiredText(guide.time_required_min, guide.time_required_max),
+    time_required_min: guide.time_required_min,
+    time_required_max: guide.time_required_max,
+    public: guide.public,
+    userid: guide.userid,
+    username: author?.username ?? null,
+    flags: guide.flags,
+    image: guide.image,
+  };
+}
+
+export type GuideSummary = ReturnType<typeof guideSummary>;
+
+/** Read form of step media: image ids become image objects, a video is read back as `video`. */
+function mediaView(media: StepMedia | null) {
+  if (!media) return { type: 'image', data: [] };
+  if (media.type === 'image') return { type: 'image', data: media.data.map((id) => ({ id })) };
+  if (media.type === 'video') return { type: 'video', data: { videoid: media.data } };
+  return { type: 'embed', data: { embedid: media.data } };
+}
+
+export function stepView(step: StepRecord, orderby: number) {
+  return {
+    guideid: step.guideid,
+    stepid: step.stepid,
+    orderby,
+    revisionid: step.revisionid,
+    title: step.title,
+    lines: step.lines.map((line) => ({ lineid: line.lineid, bullet: line.bullet, level: line.level, text_raw: line.text_raw, text_rendered: line.text_rendered })),
+    media: mediaView(step.media),
+    comments: [] as unknown[],
+    comment_count: step.comment_count ?? 0,
+  };
+}
+
+export type StepView = ReturnType<typeof stepView>;
+
+export interface FullGuideParts {
+  guide: GuideRecord;
+  author: UserRecord | undefined;
+  /** Prerequisite steps (unless excluded) followed by the guide's own, already in view form. */
+  steps: StepView[];
+  prerequisites: GuideSummary[];
+  favorited: boolean;
+  completed: boolean;
+  canEdit: boolean;
+  siteUrl: string;
+}
+
+export function fullGuideView(parts: FullGuideParts) {
+  const { guide, siteUrl } = parts;
+  return {
+    guideid: guide.guideid,
+    langid: guide.langid,
+    locale: guide.langid,
+    revisionid: guide.revisionid,
+    type: guide.type,
+    category: guide.category,
+    subject: guide.subject,
+    title: guide.title,
+    url: guideUrl(siteUrl, guide),
+    summary: guide.summary,
+    introduction_raw: guide.introduction_raw,
+    introduction_rendered: guide.introduction_rendered,
+    conclusion_raw: guide.conclusion_raw,
+    conclusion_rendered: guide.conclusion_rendered,
+    difficulty: guide.difficulty,
+    time_required: timeRequiredText(guide.time_required_min, guide.time_required_max),
+    time_required_min: guide.time_required_min,
+    time_required_max: guide.time_required_max,
+    public: guide.public,
+    can_edit: parts.canEdit,
+    favorited: parts.favorited,
+    completed: parts.completed,
+    patrol_threshold: 0,
+    author: parts.author ? userSummary(parts.author, siteUrl) : null,
+    image: guide.image,
+    flags: guide.flags.map(flagView),
+    parts: guide.parts,
+    tools: guide.tools,
+    documents: guide.documents.map((documentid) => ({ documentid })),
+    prerequisites: parts.prerequisites,
+    steps: parts.steps,
+    comments: [] as unknown[],
+    created_date: guide.created_date,
+    published_date: guide.published_date,
+    modified_date: guide.modified_date,
+    prereq_modified_date: parts.prerequisites.reduce((latest, prerequisite) => Math.max(latest, prerequisite.modified_date), 0),
+    featured_documentid: null,
+    intro_video_url: null,
+    intro_video: null,
+  };
+}
+
+export type FullGuideView = ReturnType<typeof fullGuideView>;

@@ -1,0 +1,50 @@
+/** Fixtures for the guide API tests: categories, guides and steps made through the API. */
+import { api, loginAdmin, uniqueSuffix } from '../support/api.ts';
+
+export const LINES = [
+  { text: 'Unplug the printer.', bullet: 'black', level: 0 },
+  { text: 'Wait until the nozzle is cool.', bullet: 'icon_caution', level: 1 },
+];
+
+/** A CATEGORY wiki (guides need an existing category); returns its title. */
+export async function createCategory(): Promise<string> {
+  const title = `Printers ${uniqueSuffix()}`;
+  const response = await api('POST', '/wikis', { token: await loginAdmin(), body: { namespace: 'CATEGORY', title, contents: 'Desktop printers.' } });
+  if (response.status !== 201) throw new Error(`createCategory: ${response.status} ${response.text}`);
+  return title;
+}
+
+let sharedCategory: Promise<string> | undefined;
+
+/** One category for a test file's guides. */
+export function category(): Promise<string> {
+  sharedCategory ??= createCategory();
+  return sharedCategory;
+}
+
+export async function createGuide(token: string, body: Record<string, unknown> = {}) {
+  const response = await api('POST', '/guides', {
+    token,
+    body: { category: await category(), type: 'how-to', title: `Replace the nozzle ${uniqueSuffix()}`, ...body },
+  });
+  if (response.status !== 201) throw new Error(`createGuide: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export async function addStep(token: string, guideid: number, body: Record<string, unknown> = {}) {
+  const current = await api('GET', `/guides/${guideid}`, { token });
+  const response = await api('POST', `/guides/${guideid}/steps`, {
+    token,
+    body: { orderby: current.body.steps.filter((step: { guideid: number }) => step.guideid === guideid).length + 1, lines: LINES, ...body },
+  });
+  if (response.status !== 201) throw new Error(`addStep: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export async function publish(token: string, guide: { guideid: number; revisionid: number }) {
+  const response = await api('PUT', `/guides/${guide.guideid}/public`, { token, query: { revisionid: guide.revisionid }, body: {} });
+  if (response.status !== 200) throw new Error(`publish: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export const ownSteps = (guide: { guideid: number; steps: Array<{ guideid: number; stepid: number }> }) => guide.steps.filter((step) => step.guideid === guide.guideid);
