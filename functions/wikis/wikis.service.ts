@@ -20,6 +20,7 @@ import {
   titleProblem,
   type WikiNamespace,
 } from '../../shared/domain/wiki-namespaces.ts';
+import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
@@ -49,18 +50,6 @@ const site = () => config().STEPWISE_SITE_URL;
 
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 const CHILDREN_IN_PAGE = 200;
-
-export function requireNamespace(raw: string): WikiNamespace {
-  const namespace = parseNamespace(raw);
-  if (!namespace) throw new NotFoundError(`Unknown wiki namespace ${raw}`);
-  return namespace;
-}
-
-export async function requirePage(namespace: WikiNamespace, title: string): Promise<WikiRecord> {
-  const wiki = await getWikiByTitle(namespace, title);
-  if (!wiki) throw new NotFoundError(`No ${namespace} page titled ${canonicalTitle(title)}`);
-  return wiki;
-}
 
 function canEdit(caller: Caller | null): boolean {
   return hasRole(caller, 'Author');

@@ -1,0 +1,91 @@
+/**
+ * Tags. A tag: pk TAG#<tag> / sk TAG, listed alphabetically through gsi1 (gsi1pk TAGS,
+ * gsi1sk <tag>); created on first use. A document's tag: pk TAGGED#<GUIDE|WIKI>#<docid> /
+ * sk TAG#<tag>. Tagging writes the link, creates the tag if needed and checks that the
+ * document still exists, in one transaction, so no tag hangs on a deleted document.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { nowSeconds } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage, type PageQuery } from '../paging.ts';
+import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+
+export type TaggedDocType = 'GUIDE' | 'WIKI';
+
+/** The document a tag is put on, with the key of its item (must exist when tagging). */
+export interface TagTarget {
+  docType: TaggedDocType;
+  docid: number;
+  key: { pk: string; sk: string };
+}
+
+function tagKey(tag: string) {
+  return { pk: `TAG#${tag}`, sk: 'TAG' };
+}
+
+function linkKey(target: TagTarget, tag: string) {
+  return { pk: `TAGGED#${target.docType}#${target.docid}`, sk: `TAG#${tag}` };
+}
+
+/**
+ * Puts `tag` on the document. Returns false when it was already there. Fails with label
+ * 'document' when the document is gone.
+ */
+export async function addTag(target: TagTarget, tag: string, userid: number): Promise<boolean> {
+  const now = nowSeconds();
+  try {
+    await transactWrite([
+      {
+        label: 'tag',
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: tagKey(tag),
+            UpdateExpression: 'SET #entity = :entity, #tag = :tag, #g1pk = :g1pk, #g1sk = :tag, created_date = if_not_exists(created_date, :now)',
+            ExpressionAttributeNames: { '#entity': 'entity', '#tag': 'tag', '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
+            ExpressionAttributeValues: { ':entity': 'Tag', ':tag': tag, ':g1pk': 'TAGS', ':now': now },
+          },
+        },
+      },
+      {
+        label: 'link',
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...linkKey(target, tag), entity: 'DocumentTag', tag, doc_type: target.docType, docid: target.docid, userid, date: now },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      },
+      { label: 'document', item: { ConditionCheck: { TableName: tableName(), Key: target.key, ConditionExpression: 'attribute_exists(pk)' } } },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.length === 1 && error.failedLabels[0] === 'link') return false;
+    throw error;
+  }
+}
+
+/** Takes `tag` off the document; false when it was not there. */
+export async function removeTag(target: TagTarget, tag: string): Promise<boolean> {
+  try {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: linkKey(target, tag), ConditionExpression: 'attribute_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** A document's tags, alphabetical. */
+export async function listDocumentTags(target: Pick<TagTarget, 'docType' | 'docid'>, page: { limit: number; offset: number }): Promise<string[]> {
+  const query: PageQuery = { partition: `TAGGED#${target.docType}#${target.docid}`, sortPrefix: 'TAG#' };
+  return (await queryPage(query, page)).map((item) => String(item.tag));
+}
+
+/** Every tag of the site, alphabetical. */
+export async function listTags(page: { limit: number; offset: number }): Promise<string[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: 'TAGS' }, page)).map((item) => String(item.tag));
+}
