@@ -14,5 +14,6 @@ import { viewHistoryGroup } from './view-history/view-history.routes.ts';
 import { guidesGroup } from './guides/guides.routes.ts';
 import { releasesGroup } from './releases/releases.routes.ts';
 import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
+import { mediaGroup } from './media/media.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, docsGroup];

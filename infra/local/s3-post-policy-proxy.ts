@@ -4,6 +4,8 @@
  *   its size limits hold: an oversize file is answered 400 EntityTooLarge and never stored;
  * - anonymous requests are refused, as on a bucket with public access blocked.
  * Everything else streams through untouched (s3rver itself checks header and query SigV4).
+ * After an object is created (PUT, copy, browser POST, completed multipart upload) and s3rver
+ * answered 2xx, `onObjectCreated` is told, as S3 event notifications would be.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -23,6 +25,16 @@ export interface S3PostPolicyProxyOptions {
   port?: number;
   /** Secret key of an access key id, or undefined if the key is unknown. */
   secretFor: (accessKeyId: string) => string | undefined;
+  /** Called after s3rver stored an object (its answer was 2xx); never awaited. */
+  onObjectCreated?: (created: CreatedObject) => void;
+}
+
+/** An object the proxy saw being created, named as S3 event notifications name it. */
+export interface CreatedObject {
+  bucket: string;
+  key: string;
+  eventName: 'ObjectCreated:Put' | 'ObjectCreated:Post' | 'ObjectCreated:Copy' | 'ObjectCreated:CompleteMultipartUpload';
+  sourceIp: string;
 }
 
 /** Browser-upload forms are small; only the file part may be large. */
@@ -30,8 +42,10 @@ const FORM_LIMITS = { files: 1, fields: 100, fieldSize: 1024 * 1024 };
 
 export async function startS3PostPolicyProxy(options: S3PostPolicyProxyOptions): Promise<S3PostPolicyProxy> {
   const agent = new http.Agent({ keepAlive: true });
-  const forward = (req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer) =>
-    forwardToUpstream(options.upstream, agent, req, res, body);
+  const forward: Forward = (req, res, body, created) =>
+    forwardToUpstream(options.upstream, agent, req, res, body, (status) => {
+      if (created && status >= 200 && status < 300) options.onObjectCreated?.(created);
+    });
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://s3.local');
@@ -41,7 +55,7 @@ export async function startS3PostPolicyProxy(options: S3PostPolicyProxyOptions):
     } else if (isAnonymous(req, url)) {
       answerAfterBody(req, res, { status: 403, code: 'AccessDenied', message: 'Access Denied' });
     } else {
-      forward(req, res);
+      forward(req, res, undefined, objectCreatedBy(req, url));
     }
   });
 
@@ -81,7 +95,24 @@ function isAnonymous(req: http.IncomingMessage, url: URL): boolean {
   );
 }
 
-type Forward = (req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer) => void;
+type Forward = (req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer, created?: CreatedObject) => void;
+
+/** The object a signed request creates if it succeeds: PUT (or copy) of a key, multipart completion. */
+function objectCreatedBy(req: http.IncomingMessage, url: URL): CreatedObject | undefined {
+  const match = /^\/([^/]+)\/(.+)$/.exec(url.pathname);
+  if (!match) return undefined;
+  const query = url.searchParams;
+  const target = { bucket: decodeURIComponent(match[1]!), key: decodeURIComponent(match[2]!), sourceIp: sourceIpOf(req) };
+  if (req.method === 'PUT' && !query.has('uploadId') && !query.has('partNumber') && !query.has('tagging') && !query.has('acl')) {
+    return { ...target, eventName: req.headers['x-amz-copy-source'] ? 'ObjectCreated:Copy' : 'ObjectCreated:Put' };
+  }
+  if (req.method === 'POST' && query.has('uploadId')) return { ...target, eventName: 'ObjectCreated:CompleteMultipartUpload' };
+  return undefined;
+}
+
+function sourceIpOf(req: http.IncomingMessage): string {
+  return (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+}
 
 async function handleBrowserUpload(
   req: http.IncomingMessage,
@@ -95,7 +126,8 @@ async function handleBrowserUpload(
     sendS3Error(res, outcome.error);
   } else {
     // s3rver stores the object from the very same form.
-    forward(req, res, outcome.body);
+    const key = (outcome.fields.get('key') ?? '').replaceAll('${filename}', outcome.filename);
+    forward(req, res, outcome.body, { bucket, key, eventName: 'ObjectCreated:Post', sourceIp: sourceIpOf(req) });
   }
 }
 
@@ -108,7 +140,7 @@ function readUploadForm(
   req: http.IncomingMessage,
   bucket: string,
   secretFor: (accessKeyId: string) => string | undefined,
-): Promise<{ body: Buffer } | { error: S3ErrorAnswer }> {
+): Promise<{ body: Buffer; fields: Map<string, string>; filename: string } | { error: S3ErrorAnswer }> {
   return new Promise((resolve) => {
     let parser: busboy.Busboy;
     try {
@@ -125,6 +157,7 @@ function readUploadForm(
     let sizeRange: SizeRange | undefined;
     let fileSize = 0;
     let fileSeen = false;
+    let filename = '';
     let pending = 1; // the parser itself, plus the file stream once it starts
 
     const keepsBuffering = () => rejection === undefined && (sizeRange === undefined || fileSize <= sizeRange.max);
@@ -142,7 +175,7 @@ function readUploadForm(
         });
       }
       const sizeError = checkFileSize(fileSize, sizeRange);
-      resolve(sizeError ? { error: sizeError } : { body: Buffer.concat(chunks) });
+      resolve(sizeError ? { error: sizeError } : { body: Buffer.concat(chunks), fields, filename });
     };
 
     req.on('data', (chunk: Buffer) => {
@@ -166,11 +199,12 @@ function readUploadForm(
       fileStarts();
       fileSize = Buffer.byteLength(value);
     });
-    parser.on('file', (name, stream) => {
+    parser.on('file', (name, stream, info) => {
       if (name.toLowerCase() !== 'file' || fileSeen) {
         stream.resume();
         return;
       }
+      filename = info.filename ?? '';
       fileStarts();
       pending++;
       stream.on('data', (data: Buffer) => {
@@ -208,7 +242,8 @@ function forwardToUpstream(
   agent: http.Agent,
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  body?: Buffer,
+  body: Buffer | undefined,
+  onAnswered: (status: number) => void,
 ): void {
   // Headers go through unchanged: the client signed this Host and these x-amz-* values.
   const headers = { ...req.headers };
@@ -219,8 +254,11 @@ function forwardToUpstream(
   const upstreamRequest = http.request(
     { host: upstream.host, port: upstream.port, method: req.method, path: req.url, headers, agent },
     (upstreamResponse) => {
-      res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, upstreamResponse.rawHeaders);
-      pipeline(upstreamResponse, res, () => {});
+      const status = upstreamResponse.statusCode ?? 502;
+      res.writeHead(status, upstreamResponse.statusMessage, upstreamResponse.rawHeaders);
+      pipeline(upstreamResponse, res, (error) => {
+        if (!error) onAnswered(status);
+      });
     },
   );
   upstreamRequest.on('error', (error) => {

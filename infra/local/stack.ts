@@ -30,7 +30,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   // The JVM boots in its own process while this one loads the code (start-up time matters).
   const dynamoStarting = startDynamoDbLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
   dynamoStarting.catch(() => undefined);
-  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, pipeline] =
+  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, pipeline, { objectCreatedTriggers }, { s3EventDispatcher }] =
     await Promise.all([
       import('./create-table.ts'),
       import('./s3-emulator.ts'),
@@ -40,6 +40,8 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       import('../../shared/http/embedded.ts'),
       import('../../shared/http/openapi.ts'),
       import('../../functions/pipeline/module-import.definition.ts'),
+      import('../../functions/pipeline/triggers.ts'),
+      import('./s3-events.ts'),
     ]);
 
   // Build-time embeds (RouteGroup.embeds), set as CDK's esbuild defines would.
@@ -49,7 +51,20 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([
     dynamoStarting,
-    startS3Emulator({ directory: s3Directory, buckets: [process.env.MEDIA_BUCKET!, process.env.MODULES_BUCKET!] }),
+    startS3Emulator({
+      directory: s3Directory,
+      buckets: [process.env.MEDIA_BUCKET!, process.env.MODULES_BUCKET!],
+      // S3 event notifications -> the same handlers CDK subscribes to the buckets.
+      onObjectCreated: s3EventDispatcher(
+        objectCreatedTriggers.map((trigger) => ({
+          name: trigger.name,
+          bucketName: trigger.bucket === 'media' ? process.env.MEDIA_BUCKET! : process.env.MODULES_BUCKET!,
+          prefix: trigger.prefix,
+          handler: async () => (await import(`../../${trigger.entry}`))[trigger.exportName],
+        })),
+        process.env.AWS_REGION!,
+      ),
+    }),
   ]);
   process.env.DDB_ENDPOINT = dynamo.endpoint;
   process.env.S3_ENDPOINT = s3.endpoint;

@@ -110,6 +110,11 @@ export interface RouteGroup {
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
+  /**
+   * Packages with native binaries (sharp) that esbuild cannot bundle: installed next to the
+   * bundle for the Lambda platform (infra/constructs/project-function.ts).
+   */
+  nodeModules?: string[];
 }
 
 export function defineGroup(group: RouteGroup): RouteGroup {

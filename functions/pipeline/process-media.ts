@@ -1,0 +1,70 @@
+/**
+ * Media processing: runs on S3 "object created" events for originals in the media bucket (S3
+ * event notification -> Lambda on AWS; the S3 emulator's callback locally, with the same event
+ * shape: events/s3/media-original-created.json). Images get every size of the Image object;
+ * other types are ready once their original is stored.
+ */
+import type { S3Event } from 'aws-lambda';
+import { MEDIA_CONSTRAINTS } from '../../shared/domain/media.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { finishProcessing, getMediaItem, markOriginalStored, type MediaItemRecord } from '../../shared/db/entities/media-item.ts';
+import { renderImageSizes, UnreadableImageError } from '../../shared/media/images.ts';
+import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
+import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
+import { log } from '../../shared/http/logger.ts';
+
+/** Keys in S3 event records are URL-encoded, with `+` for spaces. */
+export function decodeEventKey(key: string): string {
+  return decodeURIComponent(key.replace(/\+/g, ' '));
+}
+
+export async function handler(event: S3Event): Promise<void> {
+  for (const record of event.Records ?? []) {
+    if (!record.eventName?.startsWith('ObjectCreated:')) continue;
+    await processOriginal(record.s3.bucket.name, decodeEventKey(record.s3.object.key), record.s3.object.size ?? 0);
+  }
+}
+
+async function processOriginal(bucket: string, key: string, size: number): Promise<void> {
+  const itemid = itemIdOfOriginalKey(key);
+  if (bucket !== mediaBucket() || itemid === undefined) {
+    log().warn('media processor: not an original of the media bucket', { bucket, key });
+    return;
+  }
+  const item = await getMediaItem(itemid);
+  if (!item || item.original_key !== key) {
+    // The item was deleted before its upload finished: nothing may keep the object alive.
+    if (!item) await deleteMediaObjects(itemid);
+    return;
+  }
+  await markOriginalStored(itemid, key, size, nowSeconds());
+  const outcome = await process(item, size);
+  const recorded = await finishProcessing(itemid, key, { ...outcome, size, now: nowSeconds() });
+  if (!recorded) await deleteMediaObjects(itemid); // deleted while we worked
+}
+
+type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; failure: string | null };
+
+async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
+  const constraint = MEDIA_CONSTRAINTS.find((c) => c.type === item.type);
+  if (constraint && size > constraint.max_bytes) {
+    return failed(`The file is ${size} bytes; ${item.type} items may have at most ${constraint.max_bytes}`);
+  }
+  if (item.type !== 'GuideImage') return { status: 'ready', sizes: [], width: null, height: null, failure: null };
+
+  try {
+    const original = await getObjectBytes(mediaBucket(), item.original_key, constraint!.max_bytes);
+    const rendered = await renderImageSizes(original);
+    await Promise.all(
+      rendered.sizes.map((rendition) => putObject(mediaBucket(), derivedKey(item.itemid, item.guid, rendition.name), rendition.body, rendition.contentType)),
+    );
+    return { status: 'ready', sizes: rendered.sizes.map((rendition) => rendition.name), width: rendered.width, height: rendered.height, failure: null };
+  } catch (error) {
+    if (error instanceof UnreadableImageError || error instanceof ObjectTooLargeError) return failed(error.message);
+    throw error; // S3 or DynamoDB trouble: the invocation fails and is retried
+  }
+}
+
+function failed(reason: string): Outcome {
+  return { status: 'failed', sizes: [], width: null, height: null, failure: reason };
+}

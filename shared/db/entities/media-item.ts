@@ -1,0 +1,153 @@
+/**
+ * User media item: pk MEDIA#<itemid> / sk MEDIA, one id space for every type (the counter
+ * `media`). The owner's library is gsi1: USER#<userid>#MEDIA, padded itemid (newest first when
+ * read descending). The objects live in the media bucket under keys from shared/storage/media-objects.ts.
+ *
+ * status: uploading (a browser upload was signed; nothing stored yet) -> processing (the
+ * original is in S3) -> ready | failed. Only the processor moves an item out of processing.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { MediaType } from '../../domain/media.ts';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { queryPage } from '../paging.ts';
+import { INDEXES } from '../table.ts';
+
+export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
+
+export interface MediaItemRecord {
+  itemid: number;
+  type: MediaType;
+  userid: number;
+  /** Shared by every stored size of an image (the Image object's guid). */
+  guid: string;
+  filename: string;
+  content_type: string;
+  /** Bytes of the original; 0 until it is stored. */
+  size: number;
+  status: MediaStatus;
+  /** Why processing failed (status failed). */
+  failure: string | null;
+  /** S3 key of the original. */
+  original_key: string;
+  /** Image sizes that exist (names of IMAGE_SIZES); empty for other types. */
+  sizes: string[];
+  width: number | null;
+  height: number | null;
+  /** The image this one was made from by an edit (POST /user/media/images/edits). */
+  source_itemid: number | null;
+  /** The edit that made this image, as sent. */
+  markup: unknown;
+  date: number;
+  modified_date: number;
+}
+
+export function mediaItemKey(itemid: number) {
+  return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' };
+}
+
+function libraryPartition(userid: number): string {
+  return `USER#${userid}#MEDIA`;
+}
+
+export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...mediaItemKey(item.itemid),
+        entity: 'MediaItem',
+        [INDEXES.gsi1.pk]: libraryPartition(item.userid),
+        [INDEXES.gsi1.sk]: padId(item.itemid),
+        ...item,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getMediaItem(itemid: number): Promise<MediaItemRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: mediaItemKey(itemid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as MediaItemRecord) : undefined;
+}
+
+/** The owner's items, newest first. */
+export async function listUserMedia(userid: number, page: { limit: number; offset: number }): Promise<MediaItemRecord[]> {
+  const items = await queryPage({ index: INDEXES.gsi1, partition: libraryPartition(userid), descending: true }, page);
+  return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
+}
+
+/** Deletes the item if `userid` owns it; false when it was not there (any more). */
+export async function deleteMediaItem(itemid: number, userid: number): Promise<MediaItemRecord | undefined> {
+  try {
+    const result = await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: mediaItemKey(itemid),
+        ConditionExpression: 'attribute_exists(pk) AND userid = :userid',
+        ExpressionAttributeValues: { ':userid': userid },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return result.Attributes ? (withoutKeys(result.Attributes) as unknown as MediaItemRecord) : undefined;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The processor's result. Conditional on the item still existing with this original: an item
+ * deleted (or re-uploaded) meanwhile is left alone, and the caller cleans up what it wrote.
+ */
+export async function finishProcessing(
+  itemid: number,
+  originalKey: string,
+  outcome: { status: 'ready' | 'failed'; size: number; sizes: string[]; width: number | null; height: number | null; failure: string | null; now: number },
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mediaItemKey(itemid),
+        UpdateExpression:
+          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, failure = :failure, modified_date = :now',
+        ConditionExpression: 'attribute_exists(pk) AND original_key = :key',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':status': outcome.status,
+          ':size': outcome.size,
+          ':sizes': outcome.sizes,
+          ':width': outcome.width,
+          ':height': outcome.height,
+          ':failure': outcome.failure,
+          ':now': outcome.now,
+          ':key': originalKey,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The original arrived: uploading -> processing (a no-op when already past uploading). */
+export async function markOriginalStored(itemid: number, originalKey: string, size: number, now: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: mediaItemKey(itemid),
+        UpdateExpression: 'SET #status = :processing, size = :size, modified_date = :now',
+        ConditionExpression: 'original_key = :key AND #status = :uploading',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':processing': 'processing', ':uploading': 'uploading', ':size': size, ':now': now, ':key': originalKey },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}

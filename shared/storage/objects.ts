@@ -1,0 +1,100 @@
+/**
+ * Object operations every S3 user here needs: bounded reads, prefix deletes and presigned
+ * URLs. Presigning uses s3Client(), so locally the URLs point at the emulator's proxy.
+ */
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3Client } from './s3-client.ts';
+
+export class ObjectTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ObjectTooLargeError';
+  }
+}
+
+/** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
+export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {
+  const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  if ((result.ContentLength ?? 0) > maxBytes) {
+    result.Body?.transformToWebStream().cancel().catch(() => undefined);
+    throw new ObjectTooLargeError(`s3://${bucket}/${key} is ${result.ContentLength} bytes, more than ${maxBytes}`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of result.Body as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > maxBytes) throw new ObjectTooLargeError(`s3://${bucket}/${key} is more than ${maxBytes} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function putObject(bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
+  await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** Deletes every object under each prefix, 1000 keys per request. Returns how many went. */
+export async function deleteByPrefixes(bucket: string, prefixes: string[]): Promise<number> {
+  let deleted = 0;
+  for (const prefix of prefixes) {
+    let token: string | undefined;
+    do {
+      const page = await s3Client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
+      if (keys.length > 0) {
+        await s3Client().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        deleted += keys.length;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+  return deleted;
+}
+
+/** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
+export function presignedGetUrl(bucket: string, key: string, expiresInSeconds: number, downloadAs?: string): Promise<string> {
+  const disposition = downloadAs ? `attachment; filename*=UTF-8''${encodeURIComponent(downloadAs)}` : undefined;
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }), {
+    expiresIn: expiresInSeconds,
+  });
+}
+
+export interface UploadTarget {
+  /** POST a multipart form here: every field of `fields`, then the file as `file`. */
+  url: string;
+  fields: Record<string, string>;
+  /** Unix seconds after which S3 refuses the form. */
+  expires: number;
+  max_bytes: number;
+}
+
+/**
+ * A browser upload (presigned POST) for exactly this key and Content-Type, with S3 enforcing
+ * the size range: an oversize file is refused by S3 itself (400 EntityTooLarge).
+ */
+export async function presignedUpload(input: {
+  bucket: string;
+  key: string;
+  contentType: string;
+  maxBytes: number;
+  expiresInSeconds: number;
+}): Promise<UploadTarget> {
+  const post = await createPresignedPost(s3Client(), {
+    Bucket: input.bucket,
+    Key: input.key,
+    Conditions: [
+      ['content-length-range', 1, input.maxBytes],
+      ['eq', '$Content-Type', input.contentType],
+    ],
+    Fields: { 'Content-Type': input.contentType },
+    Expires: input.expiresInSeconds,
+  });
+  return {
+    url: post.url,
+    fields: post.fields,
+    expires: Math.floor(Date.now() / 1000) + input.expiresInSeconds,
+    max_bytes: input.maxBytes,
+  };
+}
