@@ -21,7 +21,8 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 
 function problemFor(issue: z.core.$ZodIssue, input: unknown): FieldProblem {
   const field = fieldName(issue.path);
-  if (issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+  // Whatever the schema (type, enum, literal), an absent field is reported as missing.
+  if (issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
     return { field, code: 'missing_field', message: `${field} is required` };
   }
   return { field, code: issue.code, message: `${field}: ${issue.message}` };
