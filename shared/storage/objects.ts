@@ -55,7 +55,9 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
 
 /** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
 export function presignedGetUrl(bucket: string, key: string, expiresInSeconds: number, downloadAs?: string): Promise<string> {
-  const disposition = downloadAs ? `attachment; filename*=UTF-8''${encodeURIComponent(downloadAs)}` : undefined;
+  // Plain ASCII in a quoted filename: RFC 5987's `filename*=UTF-8''` form carries characters
+  // (' and *) whose query encoding the S3 emulator signs differently from the SDK.
+  const disposition = downloadAs ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"` : undefined;
   return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }), {
     expiresIn: expiresInSeconds,
   });
