@@ -93,7 +93,7 @@ describe('wiki tags', () => {
     expect((await api('PUT', `/wikis/NOPE/x/tag`, { token: author.token, body: { tag: 'x' } })).status).toBe(404);
   });
 
-  it('a page re-created under a deleted page's title starts without tags', async () => {
+  it("a page re-created under a deleted page's title starts without tags", async () => {
     const page = await createWiki({}, author.token);
     await api('PUT', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'gone' } });
     expect((await api('DELETE', wikiPath(page), { token: author.token, query: { revisionid: page.revisionid } })).status).toBe(204);
