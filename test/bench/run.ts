@@ -10,6 +10,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess } from '../support/local-stack-process.ts';
 import { routeGroups } from '../../functions/routes.ts';
+import { guideListLatency } from './guide-list-latency.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
@@ -89,6 +90,9 @@ try {
   console.log(`API / raw GetItem ratio, other: ${(apiOther.rps / raw).toFixed(2)}  (one BatchGet for auth, one GetItem for the user asked for)`);
   console.log('\nBundle sizes (minified ESM, AWS SDK external; aim <= 300 KB)');
   console.table(sizes.map(({ name, bytes }) => ({ function: name, KB: (bytes / 1024).toFixed(1), 'within aim': bytes <= 300 * 1024 ? 'yes' : 'NO' })));
+
+  // ---- Guides: GET /guides page latency, 100 vs 10,000 guides stored (test/bench/guide-list-latency.ts) ----
+  await guideListLatency(stack, authToken, 1, DURATION_S);
 } finally {
   await stack.stop();
 }

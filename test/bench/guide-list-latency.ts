@@ -1,0 +1,104 @@
+/**
+ * Bench section: GET /guides page latency with 100 vs 10,000 guides stored. A page is a Query
+ * on the public-guides index plus one BatchGet of authors, so its cost should not grow with the
+ * table: aim for a latency ratio <= 1.5. Guides are seeded straight into DynamoDB (BatchWrite),
+ * built with the entity's own item builder so they are exactly what the API stores.
+ */
+import autocannon from 'autocannon';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { guideToItem, type GuideRecord } from '../../shared/db/entities/guide.ts';
+
+const TABLE = 'stepwise';
+const FIRST_GUIDEID = 1_000_000;
+
+function benchGuide(guideid: number, authorid: number): GuideRecord {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    guideid,
+    langid: 'en',
+    type: 'how-to',
+    category: 'Bench printers',
+    subject: 'Nozzle',
+    title: `Replace the nozzle ${guideid}`,
+    summary: 'Swap a worn nozzle for a new one.',
+    introduction_raw: 'You need a hex key.',
+    introduction_rendered: '<p>You need a hex key.</p>',
+    conclusion_raw: '',
+    conclusion_rendered: '',
+    difficulty: 'Easy',
+    time_required_min: 600,
+    time_required_max: 1800,
+    parts: [],
+    tools: [],
+    documents: [],
+    prerequisites: [],
+    flags: [],
+    public: true,
+    userid: authorid,
+    image: null,
+    created_date: now,
+    published_date: now,
+    modified_date: now,
+    revisionid: guideid,
+    version: 1,
+    steps: [],
+    grant_userids: [],
+    grant_teamids: [],
+    search_tokens: [],
+  };
+}
+
+async function seed(db: DynamoDBDocumentClient, from: number, count: number, authorid: number): Promise<void> {
+  const batches: Array<Array<Record<string, unknown>>> = [];
+  for (let start = 0; start < count; start += 25) {
+    batches.push(Array.from({ length: Math.min(25, count - start) }, (_, index) => guideToItem(benchGuide(from + start + index, authorid))));
+  }
+  const workers = Array.from({ length: 8 }, async () => {
+    for (let batch = batches.shift(); batch; batch = batches.shift()) {
+      let pending: Array<Record<string, unknown>> | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
+      while (pending && pending.length > 0) {
+        const result = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending as never } }));
+        pending = result.UnprocessedItems?.[TABLE] as Array<Record<string, unknown>> | undefined;
+      }
+    }
+  });
+  await Promise.all(workers);
+}
+
+async function pageLatency(url: string, token: string, seconds: number): Promise<{ mean: number; p99: number; rps: number; errors: number }> {
+  const options = { url, connections: 4, headers: { authorization: `api ${token}` } };
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: seconds });
+  return { mean: result.latency.average, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx };
+}
+
+export async function guideListLatency(stack: { url: string; ddbEndpoint: string }, token: string, authorid: number, seconds: number): Promise<void> {
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: stack.ddbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } }),
+  );
+  const pages = { first: `${stack.url}/guides?limit=20`, newest: `${stack.url}/guides?limit=20&order=DESC` };
+  await seed(db, FIRST_GUIDEID, 100, authorid);
+  const small = { first: await pageLatency(pages.first, token, seconds), newest: await pageLatency(pages.newest, token, seconds) };
+  const seedStarted = Date.now();
+  await seed(db, FIRST_GUIDEID + 100, 9_900, authorid);
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+  const large = { first: await pageLatency(pages.first, token, seconds), newest: await pageLatency(pages.newest, token, seconds) };
+
+  console.log('\nGET /guides page latency (limit 20, 4 concurrent clients, %d s each) with 100 vs 10,000 guides stored', seconds);
+  console.log(`(9,900 guides seeded with BatchWrite in ${seedSeconds.toFixed(1)} s)`);
+  console.table(
+    (['first', 'newest'] as const).map((page) => ({
+      page: page === 'first' ? 'GET /guides?limit=20' : 'GET /guides?limit=20&order=DESC',
+      'mean ms @100': small[page].mean.toFixed(2),
+      'mean ms @10,000': large[page].mean.toFixed(2),
+      'p99 ms @100': small[page].p99,
+      'p99 ms @10,000': large[page].p99,
+      ratio: (large[page].mean / small[page].mean).toFixed(2),
+      errors: small[page].errors + large[page].errors,
+    })),
+  );
+  const worst = Math.max(...(['first', 'newest'] as const).map((page) => large[page].mean / small[page].mean));
+  console.log(`Worst latency ratio 10,000 / 100 guides: ${worst.toFixed(2)}  (aim <= 1.5: a page costs O(page), not O(table))`);
+  db.destroy();
+}
