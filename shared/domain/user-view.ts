@@ -3,7 +3,8 @@
  * the profile form of GET /users/{userid}, and the self form of login, register and GET /user.
  */
 import type { UserRecord } from '../db/entities/user.ts';
-import { escapeHtml, urlSlug } from './text.ts';
+import { urlSlug } from './text.ts';
+import { renderWiki } from './wiki-syntax/index.ts';
 
 export function userUrl(siteUrl: string, user: Pick<UserRecord, 'userid' | 'username'>): string {
   return `${siteUrl}/User/${user.userid}/${urlSlug(user.username)}`;
@@ -23,13 +24,10 @@ export function userSummary(user: UserRecord, siteUrl: string) {
   };
 }
 
-/** Wiki-syntax rendering arrives with the content issue; until then text renders escaped. */
-function renderAbout(raw: string): string | false {
+/** About text is wiki syntax; the wire sends `false` (not null) when it is empty. */
+function renderAbout(raw: string, siteUrl: string): string | false {
   if (!raw) return false;
-  return raw
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br />')}</p>`)
-    .join('\n');
+  return renderWiki(raw, { siteUrl }).html;
 }
 
 export function userProfile(user: UserRecord, siteUrl: string, options: { private: boolean }) {
@@ -38,7 +36,7 @@ export function userProfile(user: UserRecord, siteUrl: string, options: { privat
     location: user.location,
     summary: user.summary,
     about_raw: user.about_raw || false,
-    about_rendered: renderAbout(user.about_raw),
+    about_rendered: renderAbout(user.about_raw, siteUrl),
     certification_count: 0,
     badge_counts: user.badge_counts,
     // Contact and identity fields only for the user and Admins.
