@@ -1,0 +1,85 @@
+/**
+ * Comments on guides, steps, wiki pages, info pages and posts, with one level of replies
+ * (parentid). Edits by the author within 5 minutes; deletes by the author or an Admin.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams, orderQuery, pathId } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import * as comments from './comments.service.ts';
+
+const text = z.string().check(z.maxLength(20_000));
+
+export const commentsGroup = defineGroup({
+  name: 'comments',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/comments',
+      auth: 'user',
+      summary: 'Top-level comments by commentid with their replies nested (bare array), those the caller may read',
+      description:
+        'Filters: createdSince and modifiedSince (Unix seconds), context (guide, step, wiki, post, info), langid; ' +
+        'order ASC (default) or DESC; offset/limit. Comments on guides and steps the caller cannot see are left out.',
+      query: z.object({
+        ...pagination,
+        order: orderQuery,
+        createdSince: queryInt,
+        modifiedSince: queryInt,
+        context: z.optional(z.string().check(z.maxLength(20))),
+        langid: z.optional(z.string().check(z.maxLength(10))),
+      }),
+      handler: ({ auth, query }) => comments.list(auth.user!, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/comments/{commentid}',
+      auth: 'user',
+      summary: 'One comment (with its replies when it starts a thread)',
+      params: idParams('commentid'),
+      handler: ({ auth, params }) => comments.get(auth.user!, params.commentid),
+    }),
+    route({
+      method: 'POST',
+      path: '/comments/{context}/{contextid}',
+      auth: 'user',
+      status: 201,
+      summary: 'Comment on a guide, step, wiki, post or info page (singular or plural spelling); parentid answers a comment',
+      description:
+        'contextid is the guideid, stepid or wikiid (info: the wikiid of an INFO page; posts are not checked). ' +
+        'The caller must be able to see the guide of a guide or step comment. langid (or langId) defaults to the site language.',
+      params: z.object({ context: z.string().check(z.minLength(1), z.maxLength(20)), contextid: pathId }),
+      body: z.object({
+        text,
+        parentid: z.optional(z.nullable(z.int().check(z.positive()))),
+        langid: z.optional(z.string().check(z.maxLength(10))),
+        langId: z.optional(z.string().check(z.maxLength(10))),
+      }),
+      example: { text: 'Check the torque twice.' },
+      handler: ({ auth, params, body }) => comments.create(auth.user!, params.context, params.contextid, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/comments/{commentid}',
+      auth: 'user',
+      summary: 'Edit a comment: only its author, within 5 minutes of its date (403 otherwise)',
+      params: idParams('commentid'),
+      body: z.object({ text }),
+      example: { text: 'Check the torque twice (25 Nm).' },
+      handler: ({ auth, params, body }) => comments.edit(auth.user!, params.commentid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/comments/{commentid}',
+      auth: 'user',
+      status: 204,
+      summary: 'Delete a comment and its replies: its author, or an Admin (moderation is audited)',
+      params: idParams('commentid'),
+      handler: async ({ auth, params }) => {
+        await comments.remove(auth.user!, params.commentid);
+        return reply(204);
+      },
+    }),
+  ],
+});
