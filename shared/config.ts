@@ -71,6 +71,19 @@ const ConfigSchema = z.object({
   /** Folder of local data (DynamoDB file, S3 objects, outbox); `npm start` only. */
   STEPWISE_DATA_DIR: z._default(z.string(), '.data'),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+
+  /**
+   * Hosts (`host` or `host:port`, as written in URLs) that module imports by URL may fetch
+   * although they resolve to private or loopback addresses. Empty on a real site; tests list
+   * 127.0.0.1 for their local package server.
+   */
+  STEPWISE_FETCH_ALLOW_HOSTS: csv(''),
+  /** Largest module package (zip) accepted, uploaded or fetched. */
+  STEPWISE_MODULE_MAX_PACKAGE_BYTES: int(1024 * 1024 * 1024),
+  /** Most bytes a package may expand to (zip bomb guard). */
+  STEPWISE_MODULE_MAX_EXTRACTED_BYTES: int(4 * 1024 * 1024 * 1024),
+  /** A package fetched by URL must arrive within this time, redirects included. */
+  STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: int(120),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

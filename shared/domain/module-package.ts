@@ -1,0 +1,287 @@
+/**
+ * External training module packages, without I/O: where the manifest is (and repairing a
+ * package zipped one folder too deep), what the manifest says (SCORM 1.2 and 2004
+ * imsmanifest.xml, cmi5.xml, tincan.xml), and the zip-bomb and path rules for its entries.
+ * Every refusal is a PackageRejection with a stable error code the import reports.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+export const IMPORT_ERROR_CODES = [
+  'not_a_zip',
+  'package_too_large',
+  'manifest_missing',
+  'manifest_invalid',
+  'unsupported_version',
+  'launch_missing',
+  'unsafe_path',
+  'zip_bomb',
+  'too_many_files',
+  'upload_missing',
+  'url_not_allowed',
+  'fetch_failed',
+  'fetch_timeout',
+  'download_too_large',
+  'storage_unavailable',
+  'timeout',
+  'internal',
+] as const;
+export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
+
+export class PackageRejection extends Error {
+  constructor(
+    readonly code: ImportErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PackageRejection';
+  }
+}
+
+export type PackageStandard = 'scorm12' | 'scorm2004' | 'cmi5' | 'tincan';
+
+/** Manifest file names, in the order they are looked for. */
+const MANIFESTS: Array<{ file: string; kind: 'scorm' | 'cmi5' | 'tincan' }> = [
+  { file: 'imsmanifest.xml', kind: 'scorm' },
+  { file: 'cmi5.xml', kind: 'cmi5' },
+  { file: 'tincan.xml', kind: 'tincan' },
+];
+
+/** Archive clutter that never counts as content (macOS resource forks, Finder files). */
+export function isArchiveClutter(name: string): boolean {
+  return name.startsWith('__MACOSX/') || /(^|\/)\.DS_Store$/.test(name) || /(^|\/)Thumbs\.db$/i.test(name);
+}
+
+export interface PackageLayout {
+  /** Entry name of the manifest. */
+  manifestPath: string;
+  kind: 'scorm' | 'cmi5' | 'tincan';
+  /** Prefix stripped from every entry ('' normally; 'folder/' for a repaired package). */
+  rootPrefix: string;
+  repaired: boolean;
+}
+
+/**
+ * Finds the manifest at the top of the package. A package whose files all sit in one folder
+ * with the manifest directly inside it (zipped one folder too deep) is repaired by treating
+ * that folder as the top.
+ */
+export function locateManifest(entryNames: string[]): PackageLayout {
+  const files = entryNames.filter((name) => !name.endsWith('/') && !isArchiveClutter(name));
+  const byLowerName = new Map(files.map((name) => [name.toLowerCase(), name]));
+  for (const manifest of MANIFESTS) {
+    const found = byLowerName.get(manifest.file);
+    if (found) return { manifestPath: found, kind: manifest.kind, rootPrefix: '', repaired: false };
+  }
+  const topFolders = new Set(files.map((name) => (name.includes('/') ? name.slice(0, name.indexOf('/') + 1) : '')));
+  if (topFolders.size === 1 && !topFolders.has('')) {
+    const [folder] = [...topFolders] as [string];
+    for (const manifest of MANIFESTS) {
+      const found = byLowerName.get(`${folder}${manifest.file}`.toLowerCase());
+      if (found) return { manifestPath: found, kind: manifest.kind, rootPrefix: folder, repaired: true };
+    }
+  }
+  const deeper = files.find((name) => MANIFESTS.some((m) => name.toLowerCase().endsWith(`/${m.file}`)));
+  throw new PackageRejection(
+    'manifest_missing',
+    deeper
+      ? `The manifest is at ${deeper}; it must be at the top of the zip (or in its single top folder)`
+      : 'The package has no imsmanifest.xml (SCORM), cmi5.xml or tincan.xml at its top',
+  );
+}
+
+export interface ManifestFacts {
+  standard: PackageStandard;
+  /** The package's own identifier (manifest identifier, course id, activity id). */
+  identifier: string | null;
+  title: string;
+  /** As written in the manifest: a path relative to the package top (maybe with a query), or an absolute URL (cmi5). */
+  launch: string;
+  /** The schema version the manifest declares (SCORM), if any. */
+  schema_version: string | null;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  isArray: (name) => ['organization', 'item', 'resource', 'au', 'block', 'activity', 'langstring', 'name', 'launch'].includes(name),
+});
+
+type Node = Record<string, any>;
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
+  if (Array.isArray(value)) return text(value[0]);
+  if (typeof value === 'object') {
+    const node = value as Node;
+    if ('#text' in node) return text(node['#text']);
+    if ('langstring' in node) return text(node.langstring);
+    if ('string' in node) return text(node.string);
+  }
+  return '';
+}
+
+export function parseManifest(kind: PackageLayout['kind'], xml: string): ManifestFacts {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new PackageRejection('manifest_invalid', `The manifest is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  }
+  const document = parser.parse(xml) as Node;
+  if (kind === 'scorm') return parseScorm(document, xml);
+  if (kind === 'cmi5') return parseCmi5(document);
+  return parseTinCan(document);
+}
+
+function scormStandard(schemaVersion: string, xml: string): PackageStandard {
+  const version = schemaVersion.toLowerCase();
+  if (version === '1.2') return 'scorm12';
+  if (version.includes('2004') || version === 'cam 1.3') return 'scorm2004';
+  if (version) throw new PackageRejection('unsupported_version', `SCORM schema version "${schemaVersion}" is not supported (1.2 and 2004 are)`);
+  // No declared version: the binding namespaces tell them apart.
+  if (/adlcp_rootv1p2/i.test(xml)) return 'scorm12';
+  if (/adlcp_v1p3|adlseq_v1p3|imsss/i.test(xml)) return 'scorm2004';
+  throw new PackageRejection('unsupported_version', 'The manifest declares no SCORM version and uses neither the 1.2 nor the 2004 namespaces');
+}
+
+function joinBase(...parts: Array<string | undefined>): string {
+  return parts.filter(Boolean).join('');
+}
+
+function parseScorm(document: Node, xml: string): ManifestFacts {
+  const manifest = document.manifest as Node | undefined;
+  if (!manifest || typeof manifest !== 'object') throw new PackageRejection('manifest_invalid', 'imsmanifest.xml has no <manifest> element');
+  const schemaVersion = text(manifest.metadata?.schemaversion);
+  const standard = scormStandard(schemaVersion, xml);
+
+  const resourcesNode = (manifest.resources ?? {}) as Node;
+  const resources = (resourcesNode.resource ?? []) as Node[];
+  const byId = new Map(resources.map((resource) => [String(resource['@_identifier'] ?? ''), resource]));
+  const organizations = (manifest.organizations?.organization ?? []) as Node[];
+  const defaultId = manifest.organizations?.['@_default'];
+  const organization = organizations.find((org) => org['@_identifier'] === defaultId) ?? organizations[0];
+
+  // The first item (depth first) that points at a resource with an href is what launches.
+  const firstLaunchable = (items: Node[] | undefined): { item: Node; resource: Node } | undefined => {
+    for (const item of items ?? []) {
+      const resource = byId.get(String(item['@_identifierref'] ?? ''));
+      if (resource?.['@_href']) return { item, resource };
+      const nested = firstLaunchable(item.item as Node[] | undefined);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  const found = firstLaunchable(organization?.item as Node[] | undefined);
+  const resource = found?.resource ?? resources.find((r) => r['@_href'] && /^sco$/i.test(String(r['@_scormtype'] ?? r['@_scormType'] ?? '')));
+  if (!resource) throw new PackageRejection('manifest_invalid', 'imsmanifest.xml names no launchable resource (an item pointing at a resource with an href)');
+
+  const parameters = String(found?.item['@_parameters'] ?? '');
+  const href = joinBase(manifest['@_base'], resourcesNode['@_base'], resource['@_base'], String(resource['@_href']));
+  const launch = parameters ? `${href}${parameters.startsWith('?') || parameters.startsWith('#') ? '' : '?'}${parameters}` : href;
+  const title = text(organization?.title) || text(manifest.metadata?.lom?.general?.title) || String(manifest['@_identifier'] ?? 'Untitled module');
+  return { standard, identifier: manifest['@_identifier'] ? String(manifest['@_identifier']) : null, title, launch, schema_version: schemaVersion || null };
+}
+
+function parseCmi5(document: Node): ManifestFacts {
+  const structure = document.courseStructure as Node | undefined;
+  if (!structure || typeof structure !== 'object') throw new PackageRejection('manifest_invalid', 'cmi5.xml has no <courseStructure> element');
+  const findAu = (node: Node | undefined): Node | undefined => {
+    const direct = (node?.au as Node[] | undefined)?.find((au) => text(au.url));
+    if (direct) return direct;
+    for (const block of (node?.block as Node[] | undefined) ?? []) {
+      const nested = findAu(block);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  const au = findAu(structure);
+  if (!au) throw new PackageRejection('manifest_invalid', 'cmi5.xml has no assignable unit (<au>) with a <url>');
+  const course = (structure.course ?? {}) as Node;
+  return {
+    standard: 'cmi5',
+    identifier: course['@_id'] ? String(course['@_id']) : null,
+    title: text(course.title) || text(au.title) || 'Untitled module',
+    launch: text(au.url),
+    schema_version: null,
+  };
+}
+
+function parseTinCan(document: Node): ManifestFacts {
+  const activities = (document.tincan?.activities?.activity ?? []) as Node[];
+  const course = activities.find((a) => String(a['@_type'] ?? '').endsWith('/course') && text(a.launch)) ?? activities.find((a) => text(a.launch));
+  if (!course) throw new PackageRejection('manifest_invalid', 'tincan.xml has no activity with a <launch>');
+  return {
+    standard: 'tincan',
+    identifier: course['@_id'] ? String(course['@_id']) : null,
+    title: text(course.name) || 'Untitled module',
+    launch: text(course.launch),
+    schema_version: null,
+  };
+}
+
+/** The package path the launch names, or null for an absolute URL (cmi5 may launch elsewhere). */
+export function launchPath(launch: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(launch)) return null;
+  const path = launch.split(/[?#]/)[0]!.replace(/^\.\//, '');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export interface EntryFacts {
+  name: string;
+  compressedSize: number;
+  uncompressedSize: number;
+}
+
+export interface PackageLimits {
+  maxEntries: number;
+  maxExtractedBytes: number;
+  /** Entries at least this large may not compress better than maxRatio. */
+  ratioCheckFromBytes: number;
+  maxRatio: number;
+}
+
+export const DEFAULT_ENTRY_LIMITS: Omit<PackageLimits, 'maxExtractedBytes'> = {
+  maxEntries: 20_000,
+  ratioCheckFromBytes: 1024 * 1024,
+  maxRatio: 100,
+};
+
+/** Refuses unsafe names and zip bombs from the central directory, before anything is extracted. */
+export function checkEntries(entries: EntryFacts[], limits: PackageLimits): { files: number; totalBytes: number } {
+  if (entries.length > limits.maxEntries) {
+    throw new PackageRejection('too_many_files', `The package has ${entries.length} entries; at most ${limits.maxEntries} are accepted`);
+  }
+  let totalBytes = 0;
+  let files = 0;
+  for (const entry of entries) {
+    if (!isSafeEntryName(entry.name)) throw new PackageRejection('unsafe_path', `Entry "${entry.name}" points outside the package`);
+    if (entry.name.endsWith('/')) continue;
+    files++;
+    totalBytes += entry.uncompressedSize;
+    const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
+    if (entry.uncompressedSize >= limits.ratioCheckFromBytes && ratio > limits.maxRatio) {
+      throw new PackageRejection(
+        'zip_bomb',
+        `Entry "${entry.name}" expands ${Math.round(ratio)} times (${entry.compressedSize} -> ${entry.uncompressedSize} bytes); at most ${limits.maxRatio} times is accepted`,
+      );
+    }
+    if (totalBytes > limits.maxExtractedBytes) {
+      throw new PackageRejection('zip_bomb', `The package expands to more than ${limits.maxExtractedBytes} bytes`);
+    }
+  }
+  return { files, totalBytes };
+}
+
+export function isSafeEntryName(name: string): boolean {
+  if (name === '' || name.includes('\0') || name.includes('\\')) return false;
+  if (name.startsWith('/') || /^[a-z]:/i.test(name)) return false;
+  return !name.split('/').some((segment) => segment === '..');
+}
