@@ -82,10 +82,11 @@ interface ReleaseDraft {
  * version. A concurrent release of one of them makes the heads stale: read them again and retry.
  */
 async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<ReleaseRecord[]> {
-  const ids = await Promise.all(drafts.map(() => nextId('release')));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const date = nowSeconds();
     const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
+    // Ids taken after reading the heads, so of one document's releases a higher id is a higher version.
+    const ids = await Promise.all(drafts.map(() => nextId('release')));
     const releases = drafts.map((draft, index) => ({ releaseid: ids[index], ...draft, ...nextVersion(heads[index], draft.release_type), date, userid: caller.userid }));
     const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
     try {

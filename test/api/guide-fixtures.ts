@@ -47,4 +47,5 @@ export async function publish(token: string, guide: { guideid: number; revisioni
   return response.body;
 }
 
-export const ownSteps = (guide: { guideid: number; steps: Array<{ guideid: number; stepid: number }> }) => guide.steps.filter((step) => step.guideid === guide.guideid);
+/** The guide's own steps (without inlined prerequisite steps). */
+export const ownSteps = (guide: { guideid: number; steps: any[] }): any[] => guide.steps.filter((step) => step.guideid === guide.guideid);

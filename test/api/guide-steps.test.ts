@@ -10,7 +10,7 @@ async function guideWithSteps(token: string, titles: string[]) {
   return guide;
 }
 
-const titles = (guide: { guideid: number; steps: Array<{ guideid: number; stepid: number; title: string }> }) => ownSteps(guide).map((step) => step.title);
+const titles = (guide: { guideid: number; steps: unknown[] }) => ownSteps(guide).map((step: { title: string }) => step.title);
 
 describe('POST /guides/{guideid}/steps', () => {
   it('adds a step (201) and answers the whole guide with a new revisionid and rendered lines', async () => {
@@ -85,7 +85,7 @@ describe('PATCH /guides/{guideid}/steps/{stepid}', () => {
   it('edits the step named at its revision, answers the step, and moves both revisionids on', async () => {
     const writer = await author();
     const guide = await guideWithSteps(writer.token, ['One', 'Two']);
-    const step = ownSteps(guide)[1] as { stepid: number; revisionid: number; lines: Array<{ lineid: number }> };
+    const step: { stepid: number; revisionid: number; lines: Array<{ lineid: number }> } = ownSteps(guide)[1];
     const keptLine = step.lines[0].lineid;
     const response = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
       token: writer.token,

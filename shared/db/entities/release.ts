@@ -2,7 +2,7 @@
  * Releases: which revision of a document (guide or wiki) is released, as version MAJOR.MINOR.
  * - Release: pk RELEASE#<releaseid> / sk RELEASE; in gsi1 RELEASES#<doctype>#<docid> (one
  *   document's releases) and gsi2 RELEASES#<doctype> (every release of that doctype), both
- *   sorted by padded releaseid, i.e. in creation order.
+ *   sorted: a document's by version (padded MAJOR.MINOR), all releases by padded releaseid.
  * - Version head: pk RELEASEHEAD#<doctype>#<docid> / sk HEAD {major, minor}: the last version
  *   handed out. A release moves it with a condition on the values read, in the same transaction,
  *   so two concurrent releases never get one version. Deleting a release keeps the head, so a
@@ -50,7 +50,11 @@ function headKey(doctype: ReleaseDoctype, docid: number) {
   return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' };
 }
 
-/** One document's releases, oldest first (descending: newest first). */
+function versionSortKey(release: Pick<ReleaseRecord, 'major' | 'minor'>): string {
+  return `${padId(release.major)}.${padId(release.minor)}`;
+}
+
+/** One document's releases by version, lowest first (descending: the newest version first). */
 export function documentReleasesCollection(doctype: ReleaseDoctype, docid: number): PageQuery {
   return { index: INDEXES.gsi1, partition: `RELEASES#${doctype}#${docid}` };
 }
@@ -89,7 +93,7 @@ export function releaseCreateWrites(release: ReleaseRecord, head: VersionHead): 
             ...releaseKey(release.releaseid),
             entity: 'Release',
             [INDEXES.gsi1.pk]: `RELEASES#${release.doctype}#${release.docid}`,
-            [INDEXES.gsi1.sk]: padId(release.releaseid),
+            [INDEXES.gsi1.sk]: versionSortKey(release),
             [INDEXES.gsi2.pk]: `RELEASES#${release.doctype}`,
             [INDEXES.gsi2.sk]: padId(release.releaseid),
             ...release,
