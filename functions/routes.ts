@@ -9,6 +9,7 @@ import { usersGroup } from './users/users.routes.ts';
 import { teamsGroup } from './teams/teams.routes.ts';
 import { docsGroup } from './docs/docs.routes.ts';
 import { wikisGroup } from './wikis/wikis.routes.ts';
+import { glossaryGroup } from './glossary/glossary.routes.ts';
 import { commentsGroup } from './comments/comments.routes.ts';
 import { tagsGroup } from './tags/tags.routes.ts';
 import { viewHistoryGroup } from './view-history/view-history.routes.ts';
@@ -17,4 +18,4 @@ import { releasesGroup } from './releases/releases.routes.ts';
 import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
 import { mediaGroup } from './media/media.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, docsGroup];

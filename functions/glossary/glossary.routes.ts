@@ -1,0 +1,83 @@
+/**
+ * Translation glossary (sites with several languages only; 403 elsewhere): entries of a term
+ * in the site's first language and its translations into the other site languages.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import * as glossary from './glossary.service.ts';
+
+const translation = z.object({
+  langid: z.string().check(z.minLength(2), z.maxLength(10)),
+  translation: z.string().check(z.minLength(1), z.maxLength(500)),
+});
+
+const entry = z.object({
+  entryid: z.optional(z.int().check(z.positive())),
+  term: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  translations: z.optional(z.array(translation).check(z.maxLength(50))),
+  notes: z.optional(z.string().check(z.maxLength(2000))),
+});
+
+const putBody = z.object({
+  entries: z.optional(z.array(entry).check(z.maxLength(glossary.MAX_GLOSSARY_CHANGES))),
+  delete: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(glossary.MAX_GLOSSARY_CHANGES))),
+});
+
+/** "Returns all entries": whole by default, up to 1000 a page. */
+const listQuery = z.object({
+  limit: z.pipe(
+    z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
+    z.pipe(z.transform((value: string) => Math.min(Number(value), 1000)), z.number().check(z.minimum(1))),
+  ),
+  offset: pagination.offset,
+});
+
+export const glossaryGroup = defineGroup({
+  name: 'glossary',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/translation_glossary/entries',
+      auth: 'user',
+      summary: 'Every glossary entry, alphabetical by term: {entryid, term, langid, translations: [{langid, translation}], notes, created_date, modified_date}',
+      description: 'Sites with one language answer 403. Up to 1000 entries per page (offset/limit).',
+      query: listQuery,
+      handler: ({ query }) => glossary.list(query),
+    }),
+    route({
+      method: 'PUT',
+      path: '/translation_glossary/entries',
+      auth: 'author',
+      summary: 'Add, change and delete entries in one atomic request; answers {saved: [entries], deleted: [entryids]}',
+      description:
+        '`entries` without `entryid` are added (`term` required). With `entryid`, the fields given replace the old ones; ' +
+        '`translations` is the whole list wanted, so a language left out is deleted from the entry. `delete` lists entryids ' +
+        'to delete. Terms are unique (case-insensitive); each translation langid must be another site language, once. ' +
+        `At most ${glossary.MAX_GLOSSARY_CHANGES} changes; all apply or none (422 names the failing field, e.g. entries.1.term).`,
+      body: putBody,
+      example: {
+        entries: [
+          { term: 'torque wrench', translations: [{ langid: 'de', translation: 'Drehmomentschlüssel' }], notes: 'Tool' },
+          { entryid: 7, translations: [] },
+        ],
+        delete: [9],
+      },
+      handler: ({ auth, body }) => glossary.apply(auth.user!, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/translation_glossary/entries/{entryid}',
+      auth: 'author',
+      status: 204,
+      summary: 'Delete a glossary entry',
+      params: idParams('entryid'),
+      handler: async ({ params }) => {
+        await glossary.remove(params.entryid);
+        return reply(204);
+      },
+    }),
+  ],
+});
