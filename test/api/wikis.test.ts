@@ -268,6 +268,20 @@ describe('PATCH /wikis/{namespace}/{title}', () => {
     expect(stale.body).toMatchObject({ wikiid: wiki.wikiid, revisionid: edited.body.revisionid, contents_raw: "''Second''" });
   });
 
+  it('of concurrent edits naming one revision exactly one succeeds', async () => {
+    const wiki = await createWiki({ contents: 'Base' });
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: `Writer ${index}` } }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+    const winner = responses.find((response) => response.status === 200)!;
+    const read = await api('GET', wikiPath(wiki), { token: reader.token });
+    expect(read.body.contents_raw).toBe(winner.body.contents_raw);
+  });
+
   it('a CATEGORY 409 body carries the real revisionid (the GET shows null)', async () => {
     const category = await createWiki({ namespace: 'CATEGORY' });
     const stale = await api('PATCH', wikiPath(category), { token: author.token, query: { revisionid: 1 }, body: { description: 'x' } });
