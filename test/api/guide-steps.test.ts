@@ -100,6 +100,10 @@ describe('PATCH /guides/{guideid}/steps/{stepid}', () => {
     const after = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
     expect(after.body.revisionid).toBeGreaterThan(guide.revisionid);
     expect(after.body.steps[1]).toEqual(response.body);
+    // A video is written as `object` and read back as `video` (the real service's asymmetry).
+    const video = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, { token: writer.token, query: { revisionid: response.body.revisionid }, body: { media: { type: 'object', data: 7 } } });
+    expect(video.body).toMatchObject({ title: 'Second', media: { type: 'video', data: { videoid: 7 } } });
+    expect(video.body.lines).toEqual(response.body.lines);
   });
 
   it('answers 409 with the current step for a stale step revisionid, 422 without one, 404 for another guide\'s step', async () => {
