@@ -8,10 +8,7 @@ import { NotFoundError } from '../../shared/domain/errors.ts';
 import { teamView } from '../../shared/domain/team-view.ts';
 import { userSummary } from '../../shared/domain/user-view.ts';
 import type { Caller } from '../../shared/http/auth-context.ts';
-import { getTeam, type TeamRecord } from '../../shared/db/entities/team.ts';
-import { batchGetInOrder } from '../../shared/db/batch.ts';
-import { teamKey } from '../../shared/db/entities/team.ts';
-import { withoutKeys } from '../../shared/db/keys.ts';
+import { getTeam, getTeams } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import type { GuideRecord } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide, assertCanManageGuideGrants } from '../../shared/content/guide-access.ts';
@@ -33,8 +30,8 @@ async function usersView(guide: GuideRecord, page: Page) {
 }
 
 async function teamsView(guide: GuideRecord, page: Page) {
-  const items = await batchGetInOrder(pageOf(guide.grant_teamids, page).map(teamKey));
-  return items.map((item) => teamView(withoutKeys(item) as unknown as TeamRecord));
+  const teams = await getTeams(pageOf(guide.grant_teamids, page));
+  return teams.map(teamView);
 }
 
 /** Adds or removes one id in a grant list; no write when nothing changes. */

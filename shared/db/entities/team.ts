@@ -12,6 +12,7 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import { searchTokenWrites } from '../search-index.ts';
+import { batchGetInOrder } from '../batch.ts';
 
 export interface TeamRecord {
   teamid: number;
@@ -67,6 +68,12 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
 export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {
   const result = await db().send(new GetCommand({ TableName: tableName(), Key: teamKey(teamid) }));
   return result.Item ? (withoutKeys(result.Item) as unknown as TeamRecord) : undefined;
+}
+
+/** Teams in the order of the ids asked for; unknown ids are left out. */
+export async function getTeams(teamids: number[]): Promise<TeamRecord[]> {
+  const items = await batchGetInOrder(teamids.map(teamKey));
+  return items.map((item) => withoutKeys(item) as unknown as TeamRecord);
 }
 
 export async function listTeams(page: { limit: number; offset: number }, descending = false): Promise<TeamRecord[]> {
