@@ -17,5 +17,6 @@ import { guidesGroup } from './guides/guides.routes.ts';
 import { releasesGroup } from './releases/releases.routes.ts';
 import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
 import { mediaGroup } from './media/media.routes.ts';
+import { modulesGroup } from './modules/modules.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, docsGroup];

@@ -3,6 +3,8 @@
  * error's name becomes the Step Functions error name, so these strings are the contract
  * between the task handlers and functions/pipeline/module-import.definition.ts.
  */
+import { IMPORT_ERROR_CODES, type ImportErrorCode } from '../../shared/domain/module-package.ts';
+
 export const PipelineErrorName = {
   /** Worth retrying: S3 5xx, throttling, network trouble. */
   TransientStorage: 'TransientStorageError',
@@ -10,6 +12,12 @@ export const PipelineErrorName = {
   PackageNotFound: 'PackageNotFound',
   /** The execution input is not what the task expects. */
   InvalidInput: 'InvalidImportInput',
+  /** The package is refused for good; the message is `[<ImportErrorCode>] <reason>`. */
+  PackageRejected: 'PackageRejected',
+  /** byUpload: the browser has not stored the package yet (retried until it has, or gives up). */
+  PackageNotUploaded: 'PackageNotUploaded',
+  /** The import was cancelled while a task worked on it. */
+  ImportCancelled: 'ImportCancelled',
 } as const;
 
 export type PipelineErrorName = (typeof PipelineErrorName)[keyof typeof PipelineErrorName];
@@ -52,4 +60,24 @@ export function isTransientStorageError(error: unknown): boolean {
     TRANSIENT_S3_CODES.has(sdk.name) ||
     (sdk.code !== undefined && TRANSIENT_NETWORK_CODES.has(sdk.code))
   );
+}
+
+/** A permanent refusal carrying the import error code the API reports. */
+export function packageRejected(code: ImportErrorCode, message: string, cause?: unknown): PipelineError {
+  return new PipelineError(PipelineErrorName.PackageRejected, `[${code}] ${message}`, { cause });
+}
+
+/** Reads back what packageRejected wrote; undefined for any other message. */
+export function rejectionOf(message: string): { code: ImportErrorCode; message: string } | undefined {
+  const match = /^\[([a-z_]+)\] ([\s\S]*)$/.exec(message);
+  if (!match || !(IMPORT_ERROR_CODES as readonly string[]).includes(match[1]!)) return undefined;
+  return { code: match[1] as ImportErrorCode, message: match[2]! };
+}
+
+/** S3 trouble worth a retry becomes TransientStorageError; anything else is rethrown as it is. */
+export function storageError(error: unknown, what: string): unknown {
+  if (isTransientStorageError(error)) {
+    return new PipelineError(PipelineErrorName.TransientStorage, `${what}: ${(error as Error).message}`, { cause: error });
+  }
+  return error;
 }

@@ -18,7 +18,8 @@ export interface PackageInfo {
   contentType: string | null;
 }
 
-export async function handler(input: InspectPackageInput): Promise<PackageInfo> {
+/** Returns its input with the package's size and type added (the pipeline state flows on). */
+export async function handler<T extends InspectPackageInput>(input: T): Promise<T & PackageInfo> {
   const { bucket, key } = input ?? {};
   if (typeof bucket !== 'string' || !bucket || typeof key !== 'string' || !key) {
     throw new PipelineError(PipelineErrorName.InvalidInput, 'Expected input { bucket: string, key: string }');
@@ -26,7 +27,7 @@ export async function handler(input: InspectPackageInput): Promise<PackageInfo> 
 
   try {
     const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return { bucket, key, size: head.ContentLength ?? 0, contentType: head.ContentType ?? null };
+    return { ...input, bucket, key, size: head.ContentLength ?? 0, contentType: head.ContentType ?? null };
   } catch (error) {
     // HeadObject has no body, so a missing key is a bare 404 named NotFound. (A 403 here
     // would mean the function lacks s3:ListBucket; that is a deployment bug, not retried.)

@@ -6,9 +6,10 @@
  * - the local runner (infra/local/sfn-local.ts), which substitutes fake ARNs and runs each
  *   task's handler in-process.
  *
- * Execution input: `{ bucket, key }` of the uploaded package. Output: the package facts.
- * To add a step: add an entry to `moduleImportTasks`, a state built with `lambdaTask`, and
- * point the previous state's `Next` at it.
+ * Execution input: `{ importid, moduleid, bucket, key, source: 'upload'|'url', url? }`
+ * (functions/pipeline/import-state.ts); every task returns it with what it learned added.
+ * To add a step: add an entry to `moduleImportTasks`, a state built with `lambdaTask`, point
+ * the previous state's `Next` at it, and declare its access in PIPELINE_TASK_ACCESS.
  */
 import { PipelineErrorName } from './errors.ts';
 
@@ -21,17 +22,26 @@ export interface PipelineTask {
   exportName: 'handler';
 }
 
+const task = (stateName: string, file: string): PipelineTask => ({
+  substitution: `${stateName}FunctionArn`,
+  stateName,
+  entry: `functions/pipeline/${file}.ts`,
+  exportName: 'handler',
+});
+
 export const moduleImportTasks: PipelineTask[] = [
-  {
-    substitution: 'InspectPackageFunctionArn',
-    stateName: 'InspectPackage',
-    entry: 'functions/pipeline/inspect-package.ts',
-    exportName: 'handler',
-  },
+  task('FetchPackage', 'fetch-package'),
+  task('AwaitUpload', 'await-upload'),
+  { substitution: 'InspectPackageFunctionArn', stateName: 'InspectPackage', entry: 'functions/pipeline/inspect-package.ts', exportName: 'handler' },
+  task('ValidatePackage', 'validate-package'),
+  task('ExtractPackage', 'extract-package'),
+  task('RecordVersion', 'record-version'),
+  task('MarkImportFailed', 'mark-import-failed'),
 ];
 
 const IMPORT_FAILED = 'ImportFailed';
 const IMPORT_SUCCEEDED = 'ImportSucceeded';
+const MARK_IMPORT_FAILED = 'MarkImportFailed';
 
 /** Failures of the Lambda service itself (the same set CDK's LambdaInvoke retries). */
 const LAMBDA_SERVICE_ERRORS = [
@@ -46,9 +56,14 @@ const LAMBDA_SERVICE_ERRORS = [
  * A Task invoking one pipeline function through the optimized Lambda integration. The
  * function receives the state input as its event; the state output is the function's result.
  * Only transient errors are retried (States.TaskFailed would also retry a missing package);
- * anything left goes to ImportFailed with the input kept and the error under `$.failure`.
+ * anything left goes to MarkImportFailed (then ImportFailed) with the input kept and the error
+ * under `$.failure`.
  */
-function lambdaTask(task: PipelineTask, next: { Next: string } | { End: true }) {
+function lambdaTask(
+  task: PipelineTask,
+  next: { Next: string } | { End: true },
+  options: { timeoutSeconds?: number; retry?: object[]; catchTo?: string } = {},
+) {
   return {
     Type: 'Task',
     Resource: 'arn:aws:states:::lambda:invoke',
@@ -57,8 +72,9 @@ function lambdaTask(task: PipelineTask, next: { Next: string } | { End: true }) 
       'Payload.$': '$',
     },
     OutputPath: '$.Payload',
-    TimeoutSeconds: 60,
+    TimeoutSeconds: options.timeoutSeconds ?? 60,
     Retry: [
+      ...(options.retry ?? []),
       {
         ErrorEquals: LAMBDA_SERVICE_ERRORS,
         IntervalSeconds: 1,
@@ -75,24 +91,38 @@ function lambdaTask(task: PipelineTask, next: { Next: string } | { End: true }) 
         JitterStrategy: 'FULL',
       },
     ],
-    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: IMPORT_FAILED }],
+    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: options.catchTo === IMPORT_FAILED ? '$.markFailure' : '$.failure', Next: options.catchTo ?? MARK_IMPORT_FAILED }],
     ...next,
   };
 }
 
-function task(stateName: string): PipelineTask {
+function taskFor(stateName: string): PipelineTask {
   const found = moduleImportTasks.find((t) => t.stateName === stateName);
   if (!found) throw new Error(`No pipeline task for state ${stateName}`);
   return found;
 }
 
 export const moduleImportDefinition = {
-  Comment: 'Import an external training module package uploaded to S3',
-  StartAt: 'InspectPackage',
-  TimeoutSeconds: 900,
+  Comment: 'Import an external training module package: fetch or await it, validate, extract to S3, record the version',
+  StartAt: 'ReceivePackage',
+  // Awaiting a browser upload may take ~12 minutes, extraction up to 15.
+  TimeoutSeconds: 3600,
   States: {
-    InspectPackage: lambdaTask(task('InspectPackage'), { Next: IMPORT_SUCCEEDED }),
+    ReceivePackage: {
+      Type: 'Choice',
+      Choices: [{ Variable: '$.source', StringEquals: 'url', Next: 'FetchPackage' }],
+      Default: 'AwaitUpload',
+    },
+    FetchPackage: lambdaTask(taskFor('FetchPackage'), { Next: 'InspectPackage' }, { timeoutSeconds: 300 }),
+    AwaitUpload: lambdaTask(taskFor('AwaitUpload'), { Next: 'InspectPackage' }, {
+      retry: [{ ErrorEquals: [PipelineErrorName.PackageNotUploaded], IntervalSeconds: 3, MaxAttempts: 40, BackoffRate: 1.5, MaxDelaySeconds: 20 }],
+    }),
+    InspectPackage: lambdaTask(taskFor('InspectPackage'), { Next: 'ValidatePackage' }),
+    ValidatePackage: lambdaTask(taskFor('ValidatePackage'), { Next: 'ExtractPackage' }, { timeoutSeconds: 120 }),
+    ExtractPackage: lambdaTask(taskFor('ExtractPackage'), { Next: 'RecordVersion' }, { timeoutSeconds: 900 }),
+    RecordVersion: lambdaTask(taskFor('RecordVersion'), { Next: IMPORT_SUCCEEDED }),
     [IMPORT_SUCCEEDED]: { Type: 'Succeed' },
+    [MARK_IMPORT_FAILED]: lambdaTask(taskFor(MARK_IMPORT_FAILED), { Next: IMPORT_FAILED }, { catchTo: IMPORT_FAILED }),
     [IMPORT_FAILED]: {
       Type: 'Fail',
       Comment: 'Error and Cause of the failed task, as Step Functions reported them',

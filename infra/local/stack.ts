@@ -76,6 +76,8 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
         definition: pipeline.moduleImportDefinition,
         substitutions: {},
         taskHandlers: await importTaskHandlers(pipeline.moduleImportTasks),
+        // A browser upload is awaited for 40 polls; locally 250 ms apart instead of 3-20 s.
+        retryIntervalOverridesMs: { AwaitUpload: 250 },
       },
     ],
   });

@@ -1,7 +1,9 @@
 /**
  * The module-import state machine, exactly as deployed (moduleImportDefinition), run by the
  * local Step Functions endpoint and driven through the real @aws-sdk/client-sfn, with the
- * real inspect-package handler reading the local S3 emulator.
+ * real inspect-package handler reading the local S3 emulator. The other tasks pass the state
+ * through here (they need DynamoDB; test/api/modules*.test.ts runs them all for real): this
+ * file is about the machine's wiring, retries, failure path and stops.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -32,25 +34,39 @@ let directory: string;
 let s3: LocalS3;
 let stepFunctions: LocalStepFunctions;
 let scriptedInspect: (input: { bucket: string; key: string }) => Promise<unknown>;
+/** The states each execution went through, in order (pass-through tasks record themselves). */
+const visited: string[] = [];
+
+const inspectTask = moduleImportTasks.find((task) => task.stateName === 'InspectPackage')!;
+/** Every task but InspectPackage passes its input on, noting that it ran. */
+function passThroughTasks(): Record<string, (input: any) => Promise<any>> {
+  return Object.fromEntries(
+    moduleImportTasks
+      .filter((task) => task !== inspectTask)
+      .map((task) => [task.substitution, async (input: unknown) => (visited.push(task.stateName), input)]),
+  );
+}
+
+/** Execution input as functions/modules writes it. */
+const importInput = (key: string) => ({ importid: 1, moduleid: 1, bucket: BUCKET, key, source: 'upload' });
 
 beforeAll(async () => {
   directory = await mkdtemp(path.join(os.tmpdir(), 'stepwise-pipeline-'));
   s3 = await startS3Emulator({ directory, buckets: [BUCKET] });
-  const [inspectTask] = moduleImportTasks;
   stepFunctions = await startStepFunctionsEndpoint({
     stateMachines: [
       {
         arn: MACHINE,
         definition: moduleImportDefinition,
         substitutions: {},
-        taskHandlers: { [inspectTask!.substitution]: inspectPackage },
+        taskHandlers: { ...passThroughTasks(), [inspectTask.substitution]: inspectPackage },
       },
       {
         arn: SCRIPTED_MACHINE,
         definition: moduleImportDefinition,
         substitutions: {},
-        taskHandlers: { [inspectTask!.substitution]: (input) => scriptedInspect(input) },
-        retryIntervalOverridesMs: { [inspectTask!.stateName]: 0 },
+        taskHandlers: { ...passThroughTasks(), [inspectTask.substitution]: (input) => scriptedInspect(input) },
+        retryIntervalOverridesMs: { [inspectTask.stateName]: 0 },
       },
     ],
   });
@@ -86,25 +102,30 @@ async function finished(executionArn: string): Promise<DescribeExecutionCommandO
 }
 
 describe('module import pipeline on the local Step Functions endpoint', () => {
-  it('inspects an uploaded package: SUCCEEDED with its size and type', async () => {
+  it('runs an uploaded package through every step: SUCCEEDED with its size and type', async () => {
     await s3Client().send(
       new PutObjectCommand({ Bucket: BUCKET, Key: 'imports/course.zip', Body: Buffer.alloc(2048), ContentType: 'application/zip' }),
     );
+    visited.length = 0;
 
-    const execution = await finished(await start(MACHINE, { bucket: BUCKET, key: 'imports/course.zip' }));
+    const execution = await finished(await start(MACHINE, importInput('imports/course.zip')));
 
     expect(execution.status).toBe('SUCCEEDED');
-    expect(JSON.parse(execution.output!)).toEqual({
-      bucket: BUCKET,
-      key: 'imports/course.zip',
-      size: 2048,
-      contentType: 'application/zip',
-    });
+    expect(JSON.parse(execution.output!)).toEqual({ ...importInput('imports/course.zip'), size: 2048, contentType: 'application/zip' });
+    expect(visited).toEqual(['AwaitUpload', 'ValidatePackage', 'ExtractPackage', 'RecordVersion']);
   });
 
-  it('fails with PackageNotFound when the object is missing, with Lambda\'s error document as cause', async () => {
-    const execution = await finished(await start(MACHINE, { bucket: BUCKET, key: 'imports/missing.zip' }));
+  it('takes the fetch branch for an import by URL', async () => {
+    visited.length = 0;
+    await finished(await start(MACHINE, { ...importInput('imports/course.zip'), source: 'url', url: 'https://example.com/p.zip' }));
+    expect(visited[0]).toBe('FetchPackage');
+  });
 
+  it('fails with PackageNotFound when the object is missing, through MarkImportFailed, with Lambda\'s error document as cause', async () => {
+    visited.length = 0;
+    const execution = await finished(await start(MACHINE, importInput('imports/missing.zip')));
+
+    expect(visited).toEqual(['AwaitUpload', 'MarkImportFailed']);
     expect(execution.status).toBe('FAILED');
     expect(execution.error).toBe('PackageNotFound');
     expect(JSON.parse(execution.cause!)).toMatchObject({
@@ -121,7 +142,7 @@ describe('module import pipeline on the local Step Functions endpoint', () => {
       return { ...input, size: 7, contentType: null };
     };
 
-    const execution = await finished(await start(SCRIPTED_MACHINE, { bucket: BUCKET, key: 'flaky.zip' }));
+    const execution = await finished(await start(SCRIPTED_MACHINE, importInput('flaky.zip')));
 
     expect(execution.status).toBe('SUCCEEDED');
     expect(JSON.parse(execution.output!)).toMatchObject({ size: 7 });
@@ -135,7 +156,7 @@ describe('module import pipeline on the local Step Functions endpoint', () => {
       throw new PipelineError(PipelineErrorName.PackageNotFound, 'gone');
     };
 
-    const execution = await finished(await start(SCRIPTED_MACHINE, { bucket: BUCKET, key: 'gone.zip' }));
+    const execution = await finished(await start(SCRIPTED_MACHINE, importInput('gone.zip')));
 
     expect(execution.status).toBe('FAILED');
     expect(execution.error).toBe('PackageNotFound');
@@ -146,7 +167,7 @@ describe('module import pipeline on the local Step Functions endpoint', () => {
     let release!: () => void;
     scriptedInspect = () => new Promise((resolve) => (release = () => resolve({ size: 1 })));
 
-    const executionArn = await start(SCRIPTED_MACHINE, { bucket: BUCKET, key: 'slow.zip' });
+    const executionArn = await start(SCRIPTED_MACHINE, importInput('slow.zip'));
     expect((await sfnClient().send(new DescribeExecutionCommand({ executionArn }))).status).toBe('RUNNING');
     await sfnClient().send(new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'user cancelled the import' }));
 

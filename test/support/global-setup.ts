@@ -25,6 +25,9 @@ export default async function setup(project: TestProject) {
     STEPWISE_LOGIN_MAX_FAILURES: '5',
     STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
     STEPWISE_FEATURE_FLAGS: 'dev-unify-completion-status-logic,dev-use-status-and-reason',
+    // Module imports by URL fetch test packages from a server on 127.0.0.1 (the SSRF rules refuse
+    // loopback otherwise; test/api/modules-url.test.ts proves both sides).
+    STEPWISE_FETCH_ALLOW_HOSTS: '127.0.0.1',
   });
   project.provide('apiUrl', stack.url);
   project.provide('ddbEndpoint', stack.ddbEndpoint);

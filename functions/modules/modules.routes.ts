@@ -1,0 +1,148 @@
+/**
+ * External training modules (SCORM 1.2/2004, cmi5, Tin Can packages): imports through the
+ * import state machine, versions, current and draft, usage, preview and the player.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import * as modules from './modules.service.ts';
+
+const pageQuery = z.object(pagination);
+const pointerBody = z.object({ importid: z.int().check(z.positive()) });
+const MANAGE = `Needs the permission to manage external training modules (Admins, and users flagged \`${modules.MANAGE_MODULES_FLAG}\`).`;
+
+export const modulesGroup = defineGroup({
+  name: 'modules',
+  access: { table: 'readwrite', modulesBucket: 'readwrite', startImport: true },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/external_training_modules/current',
+      auth: 'user',
+      summary: 'Current modules (those with a version promoted to current), as `{modules: [...]}`',
+      query: pageQuery,
+      handler: ({ query }) => modules.currentModules(query),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/drafts',
+      auth: 'author',
+      summary: 'Data of draft modules, as `{drafts: [...]}`: those listed in `ids`, or every module with a draft',
+      query: pageQuery,
+      body: z.object({ ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(100))) }),
+      example: { ids: [1, 2] },
+      handler: ({ body, query }) => modules.drafts(body, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/{id}/usage',
+      auth: 'author',
+      summary: 'Courses that contain the module, as `{usage: [{doctype, wikiid, title}]}`',
+      params: idParams('id'),
+      query: pageQuery,
+      handler: ({ params, query }) => modules.usage(params.id, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/{id}/player',
+      auth: 'user',
+      summary: 'Player data of the current version, with a short-lived launch URL',
+      description: 'Only for users assigned to a course that contains the module (403 otherwise).',
+      params: idParams('id'),
+      handler: ({ auth, params }) => modules.player(auth.user!, params.id),
+    }),
+    route({
+      method: 'PUT',
+      path: '/external_training_modules/{id}/current',
+      auth: 'user',
+      summary: 'Promote an import of the module to current',
+      description: `${MANAGE} The import must belong to the module and be complete (422 otherwise).`,
+      params: idParams('id'),
+      body: pointerBody,
+      example: { importid: 1 },
+      handler: ({ auth, params, body }) => modules.setPointer(auth.user!, params.id, body.importid, 'current'),
+    }),
+    route({
+      method: 'PUT',
+      path: '/external_training_modules/{id}/draft',
+      auth: 'user',
+      summary: 'Set an import of the module as its draft',
+      description: `${MANAGE} The import must belong to the module and be complete (422 otherwise).`,
+      params: idParams('id'),
+      body: pointerBody,
+      example: { importid: 1 },
+      handler: ({ auth, params, body }) => modules.setPointer(auth.user!, params.id, body.importid, 'draft'),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/{id}/imports',
+      auth: 'author',
+      summary: 'Import versions of the module, newest provider_version_number first, as `{imports: [...]}`',
+      params: idParams('id'),
+      query: pageQuery,
+      handler: ({ params, query }) => modules.imports(params.id, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/imports',
+      auth: 'user',
+      status: 201,
+      summary: 'First step of an import: a new version of a module (a new module unless `moduleid` is given); answers the import',
+      description: `${MANAGE} Then start it with start/byUpload or start/byUrl.`,
+      body: z.object({
+        moduleid: z.optional(z.int().check(z.positive())),
+        title: z.optional(z.string().check(z.maxLength(255))),
+      }),
+      example: { title: 'Lockout/Tagout refresher' },
+      handler: ({ auth, body }) => modules.createImport(auth.user!, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/imports/{importid}/start/byUrl',
+      auth: 'user',
+      summary: 'Start the import from a URL; the package is fetched server-side',
+      description: `${MANAGE} Only http(s) URLs of public addresses (422 url_not_allowed otherwise); redirects are checked again, size and time are capped. 409 if the import was started already.`,
+      params: idParams('importid'),
+      body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+      example: { url: 'https://content.example.com/packages/lockout-tagout.zip' },
+      handler: ({ auth, params, body }) => modules.startByUrl(auth.user!, params.importid, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/imports/{importid}/start/byUpload',
+      auth: 'user',
+      summary: 'Start the import from a file: answers a presigned upload target (`upload: {url, fields}`) for the zip',
+      description: `${MANAGE} POST the zip to \`upload.url\` as a form with every field of \`upload.fields\` and then the file as \`file\`; the import continues once it is stored. 409 if the import was started already.`,
+      params: idParams('importid'),
+      handler: ({ auth, params }) => modules.startByUpload(auth.user!, params.importid),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/imports/{importid}/cancel',
+      auth: 'user',
+      summary: 'Cancel an import in progress (stops its execution); 409 once it has finished',
+      description: MANAGE,
+      params: idParams('importid'),
+      handler: ({ auth, params }) => modules.cancel(auth.user!, params.importid),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/imports/{importid}/progress',
+      auth: 'user',
+      summary: 'State and percent of a running import: `{importid, moduleid, status, stage, percent, error}`',
+      description: MANAGE,
+      params: idParams('importid'),
+      handler: ({ auth, params }) => modules.progress(auth.user!, params.importid),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/imports/{importid}/preview',
+      auth: 'user',
+      summary: 'Player data for previewing a complete import',
+      description: MANAGE,
+      params: idParams('importid'),
+      handler: ({ auth, params }) => modules.preview(auth.user!, params.importid),
+    }),
+  ],
+});

@@ -1,0 +1,275 @@
+/**
+ * External training module use cases. An import is created first (its module is new, or an
+ * existing one gets a new version number), then started by upload (a presigned POST target)
+ * or by URL (fetched server-side); either way one execution of the import state machine
+ * (functions/pipeline/module-import.definition.ts) validates, extracts and records it.
+ *
+ * "Manage external training modules" is held by Admins and by users whose account carries the
+ * flag MANAGE_MODULES_FLAG (set by an Admin with PATCH /users/{userid} `flags`).
+ */
+import { config } from '../../shared/config.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { getUser } from '../../shared/db/entities/user.ts';
+import { listModuleUsage, moduleUsageChunks } from '../../shared/db/entities/module-usage.ts';
+import { isUserAssignedToAnyCourse } from '../../shared/content/course-access.ts';
+import {
+  getImport,
+  insertImport,
+  listModuleImports,
+  markCancelled,
+  markFailed,
+  markRunning,
+  type ModuleImportRecord,
+} from '../../shared/db/entities/module-import.ts';
+import {
+  getModule,
+  getModules,
+  insertModule,
+  listCurrentModules,
+  listDraftModules,
+  nextVersionNumber,
+  pointAtImport,
+  type ImportPointer,
+  type TrainingModuleRecord,
+} from '../../shared/db/entities/training-module.ts';
+import { batchGetInOrder } from '../../shared/db/batch.ts';
+import { importKey } from '../../shared/db/entities/module-import.ts';
+import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
+import { modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
+import { presignedUpload } from '../../shared/storage/objects.ts';
+import {
+  describeImportExecution,
+  importExecutionArn,
+  startImportExecution,
+  stopImportExecution,
+} from '../../shared/workflow/module-import-runs.ts';
+import { importView, moduleView, playerView, progressView } from './modules-view.ts';
+
+type Page = { limit: number; offset: number };
+
+export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
+const UPLOAD_WINDOW_SECONDS = 900;
+
+export async function canManageModules(caller: Caller): Promise<boolean> {
+  if (isAdmin(caller)) return true;
+  return (await getUser(caller.userid))?.flags?.includes(MANAGE_MODULES_FLAG) ?? false;
+}
+
+async function requireManager(caller: Caller): Promise<void> {
+  if (!(await canManageModules(caller))) throw new ForbiddenError('This needs the permission to manage external training modules');
+}
+
+async function requireModule(moduleid: number): Promise<TrainingModuleRecord> {
+  const module = await getModule(moduleid);
+  if (!module) throw new NotFoundError(`No external training module with id ${moduleid}`);
+  return module;
+}
+
+async function requireImport(importid: number): Promise<ModuleImportRecord> {
+  const record = await getImport(importid);
+  if (!record) throw new NotFoundError(`No module import with id ${importid}`);
+  return record;
+}
+
+async function importsById(importids: Array<number | null>): Promise<Map<number, ModuleImportRecord>> {
+  const ids = [...new Set(importids.filter((id): id is number => id !== null))];
+  const records = await batchGetInOrder<ModuleImportRecord>(ids.map(importKey));
+  return new Map(records.map((record) => [record.importid, record]));
+}
+
+/** POST /external_training_modules/imports: a new version of a module (a new module unless moduleid is given). */
+export async function createImport(caller: Caller, input: { moduleid?: number; title?: string }) {
+  await requireManager(caller);
+  const now = nowSeconds();
+  let moduleid = input.moduleid;
+  if (moduleid === undefined) {
+    moduleid = await nextId('module');
+    await insertModule({
+      moduleid,
+      title: input.title?.trim() ?? '',
+      current_importid: null,
+      draft_importid: null,
+      version_count: 0,
+      created_by: caller.userid,
+      created_date: now,
+      modified_date: now,
+    });
+  } else if (!(await getModule(moduleid))) {
+    throw ValidationError.field('moduleid', 'not_found', `No external training module with id ${moduleid}`);
+  }
+  const record: ModuleImportRecord = {
+    importid: await nextId('module-import'),
+    moduleid,
+    provider_version_number: await nextVersionNumber(moduleid, now),
+    status: 'created',
+    stage: 'awaiting_package',
+    percent: 0,
+    source: null,
+    url: null,
+    execution_arn: null,
+    size: null,
+    manifest: null,
+    repaired: false,
+    file_count: null,
+    extracted_bytes: null,
+    error: null,
+    created_by: caller.userid,
+    created_date: now,
+    modified_date: now,
+    completed_date: null,
+  };
+  await insertImport(record);
+  return importView(record);
+}
+
+/** Moves a created import to running and starts its execution; 409 if it was started already. */
+async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: string | null): Promise<ModuleImportRecord> {
+  const executionArn = importExecutionArn(record.importid);
+  const running = await markRunning(
+    record.importid,
+    { source, url, execution_arn: executionArn, stage: source === 'url' ? 'downloading' : 'awaiting_upload' },
+    nowSeconds(),
+  );
+  if (!running) {
+    const current = await requireImport(record.importid);
+    throw new ConflictError(`Import ${record.importid} was already started (status ${current.status})`, importView(current));
+  }
+  try {
+    await startImportExecution({ importid: record.importid, moduleid: record.moduleid, bucket: modulesBucket(), key: packageKey(record.importid), source, ...(url ? { url } : {}) });
+  } catch (error) {
+    await markFailed(record.importid, { code: 'internal', message: `The import could not be started: ${(error as Error).message}` }, nowSeconds());
+    throw error;
+  }
+  return running;
+}
+
+async function startable(caller: Caller, importid: number): Promise<ModuleImportRecord> {
+  await requireManager(caller);
+  const record = await requireImport(importid);
+  if (record.status !== 'created') throw new ConflictError(`Import ${importid} was already started (status ${record.status})`, importView(record));
+  return record;
+}
+
+/** start/byUpload: a presigned POST target for the package; the execution waits for it. */
+export async function startByUpload(caller: Caller, importid: number) {
+  const record = await startable(caller, importid);
+  const upload = await presignedUpload({
+    bucket: modulesBucket(),
+    key: packageKey(importid),
+    contentType: 'application/zip',
+    maxBytes: config().STEPWISE_MODULE_MAX_PACKAGE_BYTES,
+    expiresInSeconds: UPLOAD_WINDOW_SECONDS,
+  });
+  const running = await start(record, 'upload', null);
+  return { ...importView(running), upload };
+}
+
+/** start/byUrl: the URL is checked now (SSRF rules) and again, on every hop, when it is fetched. */
+export async function startByUrl(caller: Caller, importid: number, input: { url: string }) {
+  const record = await startable(caller, importid);
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    throw ValidationError.field('url', 'invalid_url', 'url must be an absolute http(s) URL');
+  }
+  try {
+    await vetUrl(url, { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS });
+  } catch (error) {
+    if (error instanceof FetchRefusedError) throw ValidationError.field('url', error.code, error.message);
+    throw error;
+  }
+  return importView(await start(record, 'url', url.toString()));
+}
+
+export async function cancel(caller: Caller, importid: number) {
+  await requireManager(caller);
+  const record = await requireImport(importid);
+  const cancelled = await markCancelled(importid, nowSeconds());
+  if (!cancelled) throw new ConflictError(`Import ${importid} is ${record.status}; only a running import can be cancelled`, importView((await getImport(importid))!));
+  if (cancelled.execution_arn) await stopImportExecution(cancelled.execution_arn, `Cancelled by user ${caller.userid}`);
+  return importView(cancelled);
+}
+
+/** For polling a running import; an execution that ended without its tasks saying so is reconciled here. */
+export async function progress(caller: Caller, importid: number) {
+  await requireManager(caller);
+  let record = await requireImport(importid);
+  if (record.status === 'running' && record.execution_arn) {
+    const execution = await describeImportExecution(record.execution_arn);
+    if (execution && execution.status !== 'RUNNING' && execution.status !== 'SUCCEEDED') {
+      const code = execution.status === 'TIMED_OUT' ? 'timeout' : 'internal';
+      record = (await markFailed(importid, { code, message: `The import ${execution.status.toLowerCase()}: ${execution.error ?? ''} ${execution.cause ?? ''}`.trim() }, nowSeconds())) ?? (await requireImport(importid));
+    }
+  }
+  return progressView(record);
+}
+
+export async function preview(caller: Caller, importid: number) {
+  await requireManager(caller);
+  const record = await requireImport(importid);
+  if (record.status !== 'complete') throw ValidationError.field('importid', 'not_complete', `Import ${importid} is ${record.status}; only a complete import can be previewed`);
+  return playerView(record);
+}
+
+/** The player: only for users assigned to a course that contains the module. */
+export async function player(caller: Caller, moduleid: number) {
+  const module = await requireModule(moduleid);
+  let assigned = false;
+  for await (const courses of moduleUsageChunks(moduleid)) {
+    if (await isUserAssignedToAnyCourse(caller.userid, courses.map((course) => course.wikiid))) {
+      assigned = true;
+      break;
+    }
+  }
+  if (!assigned) throw new ForbiddenError('You are not assigned to a course that contains this module');
+  if (module.current_importid === null) throw new NotFoundError(`Module ${moduleid} has no current version`);
+  return playerView(await requireImport(module.current_importid));
+}
+
+export async function imports(moduleid: number, page: Page) {
+  await requireModule(moduleid);
+  return { imports: (await listModuleImports(moduleid, page)).map(importView) };
+}
+
+export async function setPointer(caller: Caller, moduleid: number, importid: number, pointer: ImportPointer) {
+  await requireModule(moduleid);
+  await requireManager(caller);
+  try {
+    await pointAtImport(moduleid, importid, pointer, nowSeconds());
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedLabels.includes('module')) throw new NotFoundError(`No external training module with id ${moduleid}`);
+    const old = error.oldItems.import as Partial<ModuleImportRecord> | undefined;
+    if (!old) throw ValidationError.field('importid', 'not_found', `No module import with id ${importid}`);
+    if (old.moduleid !== moduleid) {
+      throw ValidationError.field('importid', 'wrong_module', `Import ${importid} belongs to module ${old.moduleid}, not ${moduleid}`);
+    }
+    throw ValidationError.field('importid', 'not_complete', `Import ${importid} is ${old.status}; only a complete import can be made ${pointer}`);
+  }
+  const module = await requireModule(moduleid);
+  return moduleView(module, await importsById([module.current_importid, module.draft_importid]));
+}
+
+export async function currentModules(page: Page) {
+  const modules = await listCurrentModules(page);
+  const records = await importsById(modules.map((module) => module.current_importid));
+  return { modules: modules.map((module) => moduleView(module, records)) };
+}
+
+/** POST drafts: the draft data of the modules asked for (`ids`), or of every module with a draft. */
+export async function drafts(input: { ids?: number[] }, page: Page) {
+  const modules = input.ids ? (await getModules([...new Set(input.ids)])).filter((module) => module.draft_importid !== null) : await listDraftModules(page);
+  const records = await importsById(modules.map((module) => module.draft_importid));
+  return { drafts: modules.map((module) => moduleView(module, records)) };
+}
+
+export async function usage(moduleid: number, page: Page) {
+  await requireModule(moduleid);
+  return { usage: (await listModuleUsage(moduleid, page)).map((course) => ({ doctype: 'course', wikiid: course.wikiid, title: course.title })) };
+}
+

@@ -1,0 +1,59 @@
+/**
+ * Module import: checks the package before anything is extracted. It must be a zip (read in
+ * place in S3), its central directory must pass the zip-bomb and path rules, it must have a
+ * manifest at its top (or one folder too deep: repaired), the manifest must parse, and the
+ * file it launches must be in the package.
+ */
+import type yauzl from 'yauzl';
+import { text } from 'node:stream/consumers';
+import {
+  checkEntries,
+  DEFAULT_ENTRY_LIMITS,
+  launchPath,
+  locateManifest,
+  PackageRejection,
+  parseManifest,
+} from '../../shared/domain/module-package.ts';
+import { requireSize } from './import-state.ts';
+import { importTask, packageLimits, progress } from './import-task.ts';
+import { listEntries, openZip, S3RangeReader, zipError } from './s3-zip.ts';
+
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+export const handler = importTask('ValidatePackage', async (state) => {
+  const size = requireSize(state);
+  const limits = packageLimits();
+  if (size > limits.maxPackageBytes) throw new PackageRejection('package_too_large', `The package is ${size} bytes; at most ${limits.maxPackageBytes} are accepted`);
+  if (size === 0) throw new PackageRejection('not_a_zip', 'The package is empty');
+  await progress(state, 'validating', 22);
+
+  const zip = await openZip(new S3RangeReader(state.bucket, state.key, size), size);
+  try {
+    const entries = await listEntries(zip);
+    const { files, totalBytes } = checkEntries(
+      entries.map((entry) => ({ name: entry.fileName, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize })),
+      { ...DEFAULT_ENTRY_LIMITS, maxExtractedBytes: limits.maxExtractedBytes },
+    );
+    const names = entries.map((entry) => entry.fileName);
+    const layout = locateManifest(names);
+    const manifestEntry = entries.find((entry) => entry.fileName === layout.manifestPath)!;
+    const manifest = parseManifest(layout.kind, await readManifest(zip, manifestEntry));
+    const launch = launchPath(manifest.launch);
+    if (launch !== null && !names.includes(`${layout.rootPrefix}${launch}`)) {
+      throw new PackageRejection('launch_missing', `The manifest launches "${launch}", which is not in the package`);
+    }
+    await progress(state, 'validating', 25);
+    return { ...state, layout: { manifestPath: layout.manifestPath, rootPrefix: layout.rootPrefix, repaired: layout.repaired }, manifest, files, totalBytes };
+  } finally {
+    zip.close();
+  }
+});
+
+async function readManifest(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
+  if (entry.uncompressedSize > MAX_MANIFEST_BYTES) throw new PackageRejection('manifest_invalid', `The manifest is ${entry.uncompressedSize} bytes; at most ${MAX_MANIFEST_BYTES}`);
+  try {
+    return await text(await zip.openReadStreamPromise(entry));
+  } catch (error) {
+    throw zipError(error);
+  }
+}

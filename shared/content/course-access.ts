@@ -1,0 +1,39 @@
+/**
+ * Who is assigned to a course: pk USER#<userid> / sk ENROLLED#COURSE#<padded wikiid>.
+ *
+ * CONTRACT with the courses code: when an assignment (to the user, or to a team the user is in)
+ * comes to cover a user, write `enrollmentWrite(userid, wikiid)` in the same transaction as the
+ * assignment; `enrollmentDelete` when no assignment covers the user any more. Readers (the
+ * module player) only ask `isUserAssignedToCourse` / `isUserAssignedToAnyCourse`.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../db/batch.ts';
+import { db, tableName } from '../db/client.ts';
+import { padId } from '../db/keys.ts';
+import type { LabelledWrite } from '../db/transactions.ts';
+
+function enrollmentKey(userid: number, wikiid: number) {
+  return { pk: `USER#${userid}`, sk: `ENROLLED#COURSE#${padId(wikiid)}` };
+}
+
+export function enrollmentWrite(userid: number, wikiid: number): LabelledWrite {
+  return {
+    label: `enrollment:${userid}:${wikiid}`,
+    item: { Put: { TableName: tableName(), Item: { ...enrollmentKey(userid, wikiid), entity: 'CourseEnrollment', userid, wikiid } } },
+  };
+}
+
+export function enrollmentDelete(userid: number, wikiid: number): LabelledWrite {
+  return { label: `enrollment:${userid}:${wikiid}`, item: { Delete: { TableName: tableName(), Key: enrollmentKey(userid, wikiid) } } };
+}
+
+export async function isUserAssignedToCourse(userid: number, wikiid: number): Promise<boolean> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey(userid, wikiid), ProjectionExpression: 'pk' }));
+  return result.Item !== undefined;
+}
+
+/** One BatchGet per 100 courses. */
+export async function isUserAssignedToAnyCourse(userid: number, wikiids: number[]): Promise<boolean> {
+  if (wikiids.length === 0) return false;
+  return (await batchGetInOrder(wikiids.map((wikiid) => enrollmentKey(userid, wikiid)))).length > 0;
+}
