@@ -32,17 +32,19 @@ export interface AuditRecord extends AuditEvent {
   hash: string;
 }
 
-const GENESIS = '0'.repeat(64);
+/** The previous_hash of a chain's first record. */
+export const AUDIT_GENESIS_HASH = '0'.repeat(64);
 
 export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
   return sha256Hex(canonicalJson(record));
 }
 
-async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
+/** The seq and hash of a chain's last record ({0, genesis} for an empty chain). */
+export async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
   const result = await db().send(
     new GetCommand({ TableName: tableName(), Key: { pk: `AUDIT#${subject}`, sk: 'HEAD' }, ConsistentRead: true }),
   );
-  return result.Item ? { seq: Number(result.Item.seq), hash: String(result.Item.hash) } : { seq: 0, hash: GENESIS };
+  return result.Item ? { seq: Number(result.Item.seq), hash: String(result.Item.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
 }
 
 function appendWrites(subject: string, head: { seq: number; hash: string }, event: AuditEvent, date: number): LabelledWrite[] {
