@@ -38,7 +38,16 @@ export interface ProjectFunctionProps {
   alarmTopic: ITopic;
   /** Build-time data compiled into the bundle (infra/embeds.ts). */
   embeds?: EmbedBundling;
+  /**
+   * Packages with native code (sharp) left out of the bundle and installed beside it by
+   * `npm ci` from the lock file, for the function's platform (linux arm64), not the machine
+   * running synth: the registry's prebuilt binaries, no compiler, no Docker.
+   */
+  nodeModules?: string[];
 }
+
+/** npm's platform overrides: optional native packages (@img/sharp-linux-arm64 ...) for Lambda arm64. */
+export const LAMBDA_NPM_PLATFORM = { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' };
 
 export class ProjectFunction extends Construct implements IGrantable {
   readonly function: NodejsFunction;
@@ -95,6 +104,7 @@ export class ProjectFunction extends Construct implements IGrantable {
         bundleAwsSDK: true,
         define: props.embeds?.define,
         inject: props.embeds?.inject,
+        ...(props.nodeModules?.length ? { nodeModules: props.nodeModules, environment: LAMBDA_NPM_PLATFORM } : {}),
       },
     });
 

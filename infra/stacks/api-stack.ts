@@ -103,6 +103,7 @@ export class ApiStack extends Stack {
         memoryMb: group.memoryMb,
         timeoutSeconds: group.timeoutSeconds,
         embeds: embedBundling(group.embeds ?? [], groups),
+        nodeModules: group.nodeModules,
       });
       grantAccess(groupFunction, group.access, { ...props, mailFrom: settings.mailFrom });
       this.groupFunctions[group.name] = groupFunction;

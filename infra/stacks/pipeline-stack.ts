@@ -7,7 +7,8 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -16,6 +17,7 @@ import {
   moduleImportTasks,
   type PipelineTask,
 } from '../../functions/pipeline/module-import.definition.ts';
+import { objectCreatedTriggers } from '../../functions/pipeline/triggers.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
@@ -29,8 +31,26 @@ import type { SiteSettings } from '../site-settings.ts';
  * cannot ship without someone deciding its permissions.
  */
 export const PIPELINE_TASK_ACCESS: Record<string, GroupAccess> = {
+  // Streams the fetched package into the bucket (multipart) and records progress.
+  FetchPackage: { table: 'readwrite', modulesBucket: 'readwrite' },
+  // HeadObject until the browser's upload is there, then records progress.
+  AwaitUpload: { table: 'readwrite', modulesBucket: 'read' },
   // HeadObject on the uploaded package; s3:ListBucket lets a missing key answer 404, not 403.
   InspectPackage: { table: 'none', modulesBucket: 'read' },
+  // Ranged reads of the zip; progress.
+  ValidatePackage: { table: 'readwrite', modulesBucket: 'read' },
+  // Reads the zip, writes content/<importid>/...; progress.
+  ExtractPackage: { table: 'readwrite', modulesBucket: 'readwrite' },
+  // The import becomes a version; the module may take its title.
+  RecordVersion: { table: 'readwrite' },
+  // Marks the import failed and removes partly extracted content.
+  MarkImportFailed: { table: 'readwrite', modulesBucket: 'readwrite' },
+};
+
+/** What each S3-triggered function (functions/pipeline/triggers.ts) may touch, by trigger name. */
+export const TRIGGER_ACCESS: Record<string, GroupAccess> = {
+  // Reads originals, writes the image sizes, records the result on the media item.
+  ProcessMedia: { table: 'readwrite', mediaBucket: 'readwrite' },
 };
 
 const TASK_MEMORY_MB = 1024;
@@ -49,6 +69,7 @@ export interface PipelineStackProps extends StackProps {
 export class PipelineStack extends Stack {
   readonly importStateMachine: StateMachine;
   readonly taskFunctions: Record<string, ProjectFunction> = {};
+  readonly triggerFunctions: Record<string, ProjectFunction> = {};
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
@@ -74,6 +95,34 @@ export class PipelineStack extends Stack {
       grantAccess(taskFunction, access, { ...props, mailFrom: settings.mailFrom });
       this.taskFunctions[task.stateName] = taskFunction;
       definitionSubstitutions[task.substitution] = taskFunction.function.functionArn;
+    }
+
+    for (const trigger of objectCreatedTriggers) {
+      const access = TRIGGER_ACCESS[trigger.name];
+      if (!access) throw new Error(`S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/stacks/pipeline-stack.ts)`);
+      const triggerFunction = new ProjectFunction(this, trigger.name, {
+        entry: repoPath(trigger.entry),
+        handlerExport: trigger.exportName,
+        description: `Stepwise ${trigger.name} (S3 objects created under ${trigger.prefix} in the ${trigger.bucket} bucket)`,
+        environment,
+        memoryMb: trigger.memoryMb,
+        timeoutSeconds: trigger.timeoutSeconds,
+        nodeModules: trigger.nodeModules,
+        logRetention: settings.logRetentionDays,
+        logLevel: settings.logLevel,
+        alarmTopic: props.alarmTopic,
+      });
+      grantAccess(triggerFunction, access, { ...props, mailFrom: settings.mailFrom });
+      const bucket = trigger.bucket === 'media' ? props.mediaBucket : props.modulesBucket;
+      // Referenced by name: a notification added to the stateful stack's own Bucket object
+      // would be created in that stack, which would then depend on this one (a cycle). On a
+      // referenced bucket CDK adds it from here and leaves other notifications in place.
+      Bucket.fromBucketAttributes(this, `${trigger.name}Bucket`, { bucketName: bucket.bucketName, bucketArn: bucket.bucketArn }).addEventNotification(
+        EventType.OBJECT_CREATED,
+        new LambdaDestination(triggerFunction.function),
+        { prefix: trigger.prefix },
+      );
+      this.triggerFunctions[trigger.name] = triggerFunction;
     }
 
     this.importStateMachine = new StateMachine(this, 'ModuleImport', {

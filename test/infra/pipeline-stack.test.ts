@@ -72,3 +72,54 @@ describe('pipeline stack: task functions', () => {
     expect(JSON.stringify(data.map((s) => s.Resource))).not.toMatch(/MediaBucket|Table/);
   });
 });
+
+describe('pipeline stack: module import tasks', () => {
+  const dataStatements = (stateName: string) =>
+    functionStatements(template, functionIdByDescription(template, describeTask(stateName))).filter(
+      (s) => !actionsOf([s]).every((action) => /^(logs|xray):/.test(action)),
+    );
+  const resources = (stateName: string) => JSON.stringify(dataStatements(stateName).map((s) => s.Resource));
+
+  it('ExtractPackage may write the modules bucket and the table, never the media bucket', () => {
+    expect(actionsOf(dataStatements('ExtractPackage'))).toEqual(expect.arrayContaining(['s3:PutObject', 's3:Abort*', 'dynamodb:UpdateItem']));
+    expect(resources('ExtractPackage')).toMatch(/ModulesBucket/);
+    expect(resources('ExtractPackage')).not.toMatch(/MediaBucket/);
+  });
+
+  it('RecordVersion touches the table only; ValidatePackage only reads the bucket', () => {
+    expect(resources('RecordVersion')).not.toMatch(/Bucket/);
+    expect(actionsOf(dataStatements('ValidatePackage')).filter((action) => action.startsWith('s3:'))).not.toContain('s3:PutObject');
+  });
+});
+
+describe('pipeline stack: S3-triggered media processing', () => {
+  const processMedia = () => functionIdByDescription(template, 'Stepwise ProcessMedia (S3 objects created under originals/ in the media bucket)');
+
+  it('subscribes the media processor to objects created under originals/ of the media bucket', () => {
+    const notifications = Object.values(resourcesOfType(template, 'Custom::S3BucketNotifications'));
+    expect(notifications).toHaveLength(1);
+    const { NotificationConfiguration, BucketName, Managed } = notifications[0]!.Properties;
+    // Managed false: notifications set elsewhere on the bucket are kept.
+    expect(Managed).toBe(false);
+    expect(JSON.stringify(BucketName)).toMatch(/MediaBucket/);
+    expect(NotificationConfiguration.LambdaFunctionConfigurations).toEqual([
+      {
+        Events: ['s3:ObjectCreated:*'],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'originals/' }] } },
+        LambdaFunctionArn: { 'Fn::GetAtt': [processMedia(), 'Arn'] },
+      },
+    ]);
+    const permissions = Object.values(resourcesOfType(template, 'AWS::Lambda::Permission')).filter(
+      (permission) => getAttId(permission.Properties.FunctionName) === processMedia(),
+    );
+    expect(permissions.map((permission) => permission.Properties.Principal)).toEqual(['s3.amazonaws.com']);
+  });
+
+  it('runs arm64 with room for sharp, and may use the media bucket and the table only', () => {
+    const fn = resourcesOfType(template, 'AWS::Lambda::Function')[processMedia()]!;
+    expect(fn.Properties).toMatchObject({ Architectures: ['arm64'], MemorySize: 2048, Timeout: 120 });
+    const statements = functionStatements(template, processMedia()).filter((s) => !actionsOf([s]).every((action) => /^(logs|xray):/.test(action)));
+    expect(JSON.stringify(statements.map((s) => s.Resource))).toMatch(/MediaBucket/);
+    expect(JSON.stringify(statements.map((s) => s.Resource))).not.toMatch(/ModulesBucket/);
+  });
+});
