@@ -6,17 +6,19 @@
  */
 import { join, resolve } from 'node:path';
 import { applyLocalEnvironment } from './environment.ts';
-
-applyLocalEnvironment();
-process.env.STEPWISE_SITE_URL ??= `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 3000}`;
+import { freePort } from './free-port.ts';
 
 const started = Date.now();
+const host = process.env.HOST ?? '127.0.0.1';
+// PORT=0: choose the port now, so the site URL (absolute links in payloads) names the real one.
+const port = Number(process.env.PORT ?? 3000) || (await freePort());
+applyLocalEnvironment();
+process.env.STEPWISE_SITE_URL ??= `http://${host}:${port}`;
+
 const inMemory = ['1', 'true'].includes(process.env.STEPWISE_IN_MEMORY ?? '');
 const dataDir = resolve(process.env.STEPWISE_DATA_DIR ?? '.data');
 process.env.STEPWISE_DATA_DIR = dataDir;
 process.env.STEPWISE_OUTBOX_DIR ??= join(dataDir, 'outbox');
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? '127.0.0.1';
 
 const { startLocalStack } = await import('./stack.ts');
 const stack = await startLocalStack({ dataDir: inMemory ? undefined : dataDir, port, host });
