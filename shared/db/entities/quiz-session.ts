@@ -1,0 +1,362 @@
+/**
+ * Quiz sessions (one attempt of one user at one quiz) and each user's progress on a quiz.
+ * - Session: pk QUIZSESSION#<id> / sk SESSION; in gsi1 QUIZSESSIONS (every session) and gsi2
+ *   QUIZSESSIONS#USER#<userid> (a user's), both sorted by padded id. A link per quiz,
+ *   pk QUIZSESSIONS#QUIZ#<quizid> / sk <padded id> (with the userid), lists a quiz's sessions.
+ * - Progress: pk USER#<userid> / sk QUIZSTATE#<padded quizid>: attempts, passed, locked and the
+ *   open session (`active_sessionid`). It is the uniqueness item of the open session: a session
+ *   is created only in a transaction that sets `active_sessionid` on condition that there is
+ *   none and the quiz is not locked, so concurrent saves can never open two sessions; submit and
+ *   cancel clear it on condition that it still names their session.
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { queryAll, type PageQuery } from '../paging.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import type { QuestionResult } from '../../domain/quiz-grading.ts';
+
+export interface QuizSessionRecord {
+  quiz_sessionid: number;
+  quizid: number;
+  quiz_revisionid: number;
+  quiz_title: string;
+  userid: number;
+  /** The SurveyJS response data as JSON text. */
+  response_json: string;
+  start_date: number;
+  modified_date: number;
+  end_date: number | null;
+  submitted: 0 | 1;
+  cancelled: 0 | 1;
+  /** Set when an Admin force-invalidated the user's results. */
+  invalidated: 0 | 1;
+  /** Which submission of the user's this was (1-based); null until submitted. */
+  attempt: number | null;
+  score: number | null;
+  correct_count: number | null;
+  question_count: number | null;
+  passed: boolean | null;
+  pass_threshold: number | null;
+  results: QuestionResult[] | null;
+}
+
+export interface QuizProgressRecord {
+  userid: number;
+  quizid: number;
+  /** Submissions counted towards the attempt limit (reset by invalidation). */
+  attempts: number;
+  passed: boolean;
+  locked: boolean;
+  active_sessionid: number | null;
+  last_sessionid: number | null;
+  best_score: number | null;
+  invalidated_date: number | null;
+}
+
+export function sessionKey(sessionid: number) {
+  return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' };
+}
+
+function progressKey(userid: number, quizid: number) {
+  return { pk: `USER#${userid}`, sk: `QUIZSTATE#${padId(quizid)}` };
+}
+
+/** Every session, newest first when descending. */
+export const allSessionsCollection: PageQuery = { index: INDEXES.gsi1, partition: 'QUIZSESSIONS' };
+
+export function userSessionsCollection(userid: number): PageQuery {
+  return { index: INDEXES.gsi2, partition: `QUIZSESSIONS#USER#${userid}` };
+}
+
+/** Links to a quiz's sessions (items carry quiz_sessionid and userid only). */
+export function quizSessionsCollection(quizid: number): PageQuery {
+  return { partition: `QUIZSESSIONS#QUIZ#${quizid}` };
+}
+
+export function sessionFromItem(item: Record<string, unknown>): QuizSessionRecord {
+  return withoutKeys(item) as unknown as QuizSessionRecord;
+}
+
+function progressFromItem(item: Record<string, unknown>): QuizProgressRecord {
+  return {
+    userid: Number(item.userid),
+    quizid: Number(item.quizid),
+    attempts: Number(item.attempts ?? 0),
+    passed: item.passed === true,
+    locked: item.locked === true,
+    active_sessionid: item.active_sessionid == null ? null : Number(item.active_sessionid),
+    last_sessionid: item.last_sessionid == null ? null : Number(item.last_sessionid),
+    best_score: item.best_score == null ? null : Number(item.best_score),
+    invalidated_date: item.invalidated_date == null ? null : Number(item.invalidated_date),
+  };
+}
+
+export async function getProgress(userid: number, quizid: number, options: { consistent?: boolean } = {}): Promise<QuizProgressRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: progressKey(userid, quizid), ConsistentRead: options.consistent }));
+  return result.Item ? progressFromItem(result.Item) : undefined;
+}
+
+/** Every quiz a user has progress on (bounded by the quizzes they took). */
+export async function listUserProgress(userid: number): Promise<QuizProgressRecord[]> {
+  const items = await queryAll({ partition: `USER#${userid}`, sortPrefix: 'QUIZSTATE#' });
+  return items.map(progressFromItem);
+}
+
+export async function getSession(sessionid: number, options: { consistent?: boolean } = {}): Promise<QuizSessionRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: sessionKey(sessionid), ConsistentRead: options.consistent }));
+  return result.Item ? sessionFromItem(result.Item) : undefined;
+}
+
+export async function getSessions(sessionids: number[]): Promise<QuizSessionRecord[]> {
+  return (await batchGetInOrder(sessionids.map(sessionKey))).map(sessionFromItem);
+}
+
+/** Every session of a user (for invalidation: bounded by the attempts they made). */
+export async function listAllUserSessions(userid: number): Promise<QuizSessionRecord[]> {
+  return (await queryAll(userSessionsCollection(userid))).map(sessionFromItem);
+}
+
+/**
+ * Opens a session: the session, its quiz link, and the progress item's `active_sessionid`,
+ * all or nothing. Label 'progress' fails when a session is already open or the quiz is locked
+ * for the user (the old progress item says which).
+ */
+export async function openSession(session: QuizSessionRecord): Promise<void> {
+  await transactWrite([
+    {
+      label: 'progress',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: progressKey(session.userid, session.quizid),
+          UpdateExpression:
+            'SET active_sessionid = :sid, userid = :userid, quizid = :quizid, attempts = if_not_exists(attempts, :zero), passed = if_not_exists(passed, :false), locked = if_not_exists(locked, :false), entity = :entity',
+          ConditionExpression: 'attribute_not_exists(active_sessionid) AND (attribute_not_exists(locked) OR locked = :false)',
+          ExpressionAttributeValues: {
+            ':sid': session.quiz_sessionid,
+            ':userid': session.userid,
+            ':quizid': session.quizid,
+            ':zero': 0,
+            ':false': false,
+            ':entity': 'QuizProgress',
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    },
+    {
+      label: 'session',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...sessionKey(session.quiz_sessionid),
+            entity: 'QuizSession',
+            [INDEXES.gsi1.pk]: 'QUIZSESSIONS',
+            [INDEXES.gsi1.sk]: padId(session.quiz_sessionid),
+            [INDEXES.gsi2.pk]: `QUIZSESSIONS#USER#${session.userid}`,
+            [INDEXES.gsi2.sk]: padId(session.quiz_sessionid),
+            ...session,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      label: 'quiz-link',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            pk: `QUIZSESSIONS#QUIZ#${session.quizid}`,
+            sk: padId(session.quiz_sessionid),
+            entity: 'QuizSessionLink',
+            quiz_sessionid: session.quiz_sessionid,
+            userid: session.userid,
+          },
+        },
+      },
+    },
+  ]);
+}
+
+/** Replaces an open session's response; undefined when it is no longer open. */
+export async function updateResponse(sessionid: number, response_json: string, now: number): Promise<QuizSessionRecord | undefined> {
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: sessionKey(sessionid),
+        UpdateExpression: 'SET response_json = :response, modified_date = :now',
+        ConditionExpression: 'attribute_exists(pk) AND submitted = :zero AND cancelled = :zero',
+        ExpressionAttributeValues: { ':response': response_json, ':now': now, ':zero': 0 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return sessionFromItem(result.Attributes!);
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Closes the open session in the progress item (label 'progress': it no longer names it). */
+function closeProgress(userid: number, quizid: number, sessionid: number, extra?: { sets: string[]; values: Record<string, unknown>; condition: string }): LabelledWrite {
+  return {
+    label: 'progress',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: progressKey(userid, quizid),
+        UpdateExpression: `${extra ? `SET ${extra.sets.join(', ')} ` : ''}REMOVE active_sessionid`,
+        ConditionExpression: `active_sessionid = :sid${extra ? ` AND ${extra.condition}` : ''}`,
+        ExpressionAttributeValues: { ':sid': sessionid, ...(extra?.values ?? {}) },
+      },
+    },
+  };
+}
+
+function openSessionUpdate(sessionid: number, sets: string[], values: Record<string, unknown>): LabelledWrite {
+  return {
+    label: 'session',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: sessionKey(sessionid),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND submitted = :zero AND cancelled = :zero',
+        ExpressionAttributeValues: { ':zero': 0, ...values },
+      },
+    },
+  };
+}
+
+/** Cancels an open session and frees the user's slot. Labels 'session' / 'progress' fail when it was closed meanwhile. */
+export async function cancelSession(session: Pick<QuizSessionRecord, 'quiz_sessionid' | 'userid' | 'quizid'>, now: number): Promise<void> {
+  await transactWrite([
+    openSessionUpdate(session.quiz_sessionid, ['cancelled = :one', 'end_date = :now', 'modified_date = :now'], { ':one': 1, ':now': now }),
+    closeProgress(session.userid, session.quizid, session.quiz_sessionid),
+  ]);
+}
+
+export interface SubmissionOutcome {
+  response_json: string;
+  end_date: number;
+  attempt: number;
+  score: number;
+  correct_count: number;
+  question_count: number;
+  passed: boolean;
+  pass_threshold: number;
+  results: QuestionResult[];
+  /** The progress after this submission. */
+  progress: Pick<QuizProgressRecord, 'attempts' | 'passed' | 'locked' | 'best_score'>;
+}
+
+/**
+ * Stores a graded submission: the session's result, the progress (attempts, passed, locked),
+ * and the quiz's submission count, together. `previousAttempts` is the progress read: label
+ * 'progress' fails when it moved meanwhile (the caller re-reads and grades again).
+ */
+export async function submitSession(
+  session: Pick<QuizSessionRecord, 'quiz_sessionid' | 'userid' | 'quizid'>,
+  previousAttempts: number,
+  outcome: SubmissionOutcome,
+  quizCountWrite: LabelledWrite,
+): Promise<void> {
+  await transactWrite([
+    openSessionUpdate(
+      session.quiz_sessionid,
+      [
+        'submitted = :one',
+        'response_json = :response',
+        'end_date = :end',
+        'modified_date = :end',
+        'attempt = :attempt',
+        'score = :score',
+        'correct_count = :correct',
+        'question_count = :count',
+        'passed = :passed',
+        'pass_threshold = :threshold',
+        'results = :results',
+      ],
+      {
+        ':one': 1,
+        ':response': outcome.response_json,
+        ':end': outcome.end_date,
+        ':attempt': outcome.attempt,
+        ':score': outcome.score,
+        ':correct': outcome.correct_count,
+        ':count': outcome.question_count,
+        ':passed': outcome.passed,
+        ':threshold': outcome.pass_threshold,
+        ':results': outcome.results,
+      },
+    ),
+    closeProgress(session.userid, session.quizid, session.quiz_sessionid, {
+      sets: ['attempts = :attempts', 'passed = :progressPassed', 'locked = :locked', 'best_score = :best', 'last_sessionid = :sid'],
+      values: {
+        ':attempts': outcome.progress.attempts,
+        ':progressPassed': outcome.progress.passed,
+        ':locked': outcome.progress.locked,
+        ':best': outcome.progress.best_score,
+        ':previous': previousAttempts,
+      },
+      condition: 'attempts = :previous',
+    }),
+    quizCountWrite,
+  ]);
+}
+
+/**
+ * Resets a user's results on some quizzes (attempts, passed, locked; an open session stays
+ * open), as writes for one transaction with the audit record.
+ */
+export function resetProgressWrites(userid: number, quizids: number[], now: number): LabelledWrite[] {
+  return quizids.map((quizid) => ({
+    label: `progress:${quizid}`,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: progressKey(userid, quizid),
+        UpdateExpression: 'SET attempts = :zero, passed = :false, locked = :false, best_score = :null, invalidated_date = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':zero': 0, ':false': false, ':null': null, ':now': now },
+      },
+    },
+  }));
+}
+
+/** Marks a submitted session's result invalidated (after a reset of the user's progress). */
+export async function markSessionInvalidated(sessionid: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: sessionKey(sessionid),
+        UpdateExpression: 'SET invalidated = :one',
+        ConditionExpression: 'attribute_exists(pk) AND submitted = :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+/** Sessions of a quiz by the users given, read through the quiz's links (for team owners). */
+export async function sessionIdsOfQuiz(quizid: number, limit: number): Promise<Array<{ quiz_sessionid: number; userid: number }>> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `QUIZSESSIONS#QUIZ#${quizid}` },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map((item) => ({ quiz_sessionid: Number(item.quiz_sessionid), userid: Number(item.userid) }));
+}

@@ -1,0 +1,296 @@
+/**
+ * Quizzes (SurveyJS documents), their revisions, categories and document attachments.
+ * - Quiz: pk QUIZ#<quizid> / sk QUIZ, in gsi1 QUIZZES (padded quizid). Small on purpose (the
+ *   definition lives in the revision), so the whole bounded list reads in one or two Query
+ *   pages (docs/quizzes.md "Lists").
+ * - Revision: pk QUIZ#<quizid> / sk REV#<padded quiz_revisionid>: the definition as imported
+ *   (a JSON string), the graded questions found at import, the pass threshold and attempt limit.
+ * - Site count: pk QUIZCOUNT / sk COUNT, moved in the create/delete transaction on condition
+ *   `count < MAX_QUIZZES`, so the bound the lists rely on holds in DynamoDB.
+ * - Category: pk QUIZCATEGORIES / sk <lower-case name>; never deleted, so the category list
+ *   keeps the categories of disabled and deleted quizzes.
+ * - Document attachment (guide / wiki quiz revision): pk QUIZLINK#<doctype>#<docid> /
+ *   sk REV#<padded doc revisionid>, in gsi1 QUIZLINKS#<quizid> (<doctype>#<padded docid>#<padded
+ *   revisionid>). The newest attachment of a document is the one in force for its current and
+ *   later revisions.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryAll, type PageQuery } from '../paging.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import type { GradedQuestion } from '../../domain/quiz-grading.ts';
+
+/** The most quizzes a site holds: lists read them all (one bounded Query), see docs/quizzes.md. */
+export const MAX_QUIZZES = 5000;
+
+export type QuizDoctype = 'guide' | 'wiki';
+
+export interface QuizRecord {
+  quizid: number;
+  quiz_revisionid: number;
+  title: string;
+  category: string;
+  /** Percent of graded questions answered correctly needed to pass (0..100). */
+  pass_threshold: number;
+  /** Failed submissions allowed before the quiz locks for a user; null: unlimited. */
+  max_attempts: number | null;
+  enabled: boolean;
+  /** The author (who imported it). */
+  userid: number;
+  created_date: number;
+  modified_date: number;
+  question_count: number;
+  /** Submitted sessions, moved in the submit transaction. */
+  sessions_submitted: number;
+  /** The guide it was last attached to, and that guide's data as of attach (list sort keys). */
+  guideid: number | null;
+  guide_title: string | null;
+  guide_revisionid: number | null;
+  /** Titles of the documents it is attached to (for the sessions `query` filter). */
+  doc_titles: string[];
+}
+
+export interface QuizRevisionRecord {
+  quizid: number;
+  quiz_revisionid: number;
+  title: string;
+  /** The SurveyJS definition as JSON text (questionOrder normalized). */
+  definition_json: string;
+  questions: GradedQuestion[];
+  pass_threshold: number;
+  max_attempts: number | null;
+  userid: number;
+  date: number;
+}
+
+export interface QuizLinkRecord {
+  doctype: QuizDoctype;
+  docid: number;
+  /** guide_revisionid or wiki_revisionid. */
+  doc_revisionid: number;
+  quizid: number;
+  quiz_revisionid: number;
+  userid: number;
+  date: number;
+}
+
+function quizKey(quizid: number) {
+  return { pk: `QUIZ#${quizid}`, sk: 'QUIZ' };
+}
+
+function revisionKey(quizid: number, revisionid: number) {
+  return { pk: `QUIZ#${quizid}`, sk: `REV#${padId(revisionid)}` };
+}
+
+const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' };
+
+function categoryKey(name: string) {
+  return { pk: 'QUIZCATEGORIES', sk: name.toLowerCase() };
+}
+
+function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
+  return { pk: `QUIZLINK#${doctype}#${docid}`, sk: `REV#${padId(revisionid)}` };
+}
+
+export const quizzesCollection: PageQuery = { index: INDEXES.gsi1, partition: 'QUIZZES' };
+
+export function quizFromItem(item: Record<string, unknown>): QuizRecord {
+  const record = withoutKeys(item) as unknown as QuizRecord;
+  return { ...record, doc_titles: record.doc_titles ?? [], sessions_submitted: Number(record.sessions_submitted ?? 0) };
+}
+
+function quizItem(quiz: QuizRecord) {
+  return { ...quizKey(quiz.quizid), entity: 'Quiz', [INDEXES.gsi1.pk]: 'QUIZZES', [INDEXES.gsi1.sk]: padId(quiz.quizid), ...quiz };
+}
+
+function revisionPut(revision: QuizRevisionRecord): LabelledWrite {
+  return {
+    label: 'revision',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...revisionKey(revision.quizid, revision.quiz_revisionid), entity: 'QuizRevision', ...revision },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+function countMove(delta: 1 | -1): LabelledWrite {
+  return {
+    label: 'count',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: COUNT_KEY,
+        UpdateExpression: 'ADD #count :delta',
+        ConditionExpression: delta > 0 ? 'attribute_not_exists(#count) OR #count < :max' : undefined,
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: delta > 0 ? { ':delta': delta, ':max': MAX_QUIZZES } : { ':delta': delta },
+      },
+    },
+  };
+}
+
+function categoryPut(name: string): LabelledWrite {
+  return { label: 'category', item: { Put: { TableName: tableName(), Item: { ...categoryKey(name), entity: 'QuizCategory', name } } } };
+}
+
+/**
+ * Stores a new quiz with its first revision and category, counting it against MAX_QUIZZES
+ * (label 'count' fails when the site is full).
+ */
+export async function insertQuiz(quiz: QuizRecord, revision: QuizRevisionRecord): Promise<void> {
+  const writes: LabelledWrite[] = [
+    { label: 'quiz', item: { Put: { TableName: tableName(), Item: quizItem(quiz), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    revisionPut(revision),
+    countMove(1),
+  ];
+  if (quiz.category) writes.push(categoryPut(quiz.category));
+  await transactWrite(writes);
+}
+
+export async function getQuiz(quizid: number, options: { consistent?: boolean } = {}): Promise<QuizRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: quizKey(quizid), ConsistentRead: options.consistent }));
+  return result.Item ? quizFromItem(result.Item) : undefined;
+}
+
+export async function getQuizRevision(quizid: number, revisionid: number): Promise<QuizRevisionRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: revisionKey(quizid, revisionid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as QuizRevisionRecord) : undefined;
+}
+
+/** Every quiz of the site (at most MAX_QUIZZES small items), by quizid. */
+export async function listAllQuizzes(): Promise<QuizRecord[]> {
+  const items = await queryAll(quizzesCollection);
+  return items.map(quizFromItem);
+}
+
+/** Every category ever used, alphabetical (a site has few). */
+export async function listCategories(): Promise<string[]> {
+  const items = await queryAll({ partition: 'QUIZCATEGORIES' });
+  return items.map((item) => String(item.name));
+}
+
+/**
+ * Deletes a quiz and its revisions (sessions keep their results). Label 'quiz' fails when it
+ * is already gone.
+ */
+export async function deleteQuiz(quizid: number): Promise<void> {
+  const revisions = await queryAll({ partition: `QUIZ#${quizid}`, sortPrefix: 'REV#' });
+  await transactWrite([
+    { label: 'quiz', item: { Delete: { TableName: tableName(), Key: quizKey(quizid), ConditionExpression: 'attribute_exists(pk)' } } },
+    countMove(-1),
+    // A quiz has few revisions (one per import); a transaction holds 100 writes.
+    ...revisions.slice(0, 98).map((item, index) => ({
+      label: `revision:${index}`,
+      item: { Delete: { TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) } } },
+    })),
+  ]);
+}
+
+/** Counts a submitted session on the quiz (part of the submit transaction; label 'quiz'). */
+export function countSubmissionWrite(quizid: number): LabelledWrite {
+  return {
+    label: 'quiz',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: quizKey(quizid),
+        UpdateExpression: 'ADD sessions_submitted :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  };
+}
+
+/**
+ * Attaches the quiz at its current revision to a document revision, and records on the quiz
+ * where it is attached. `detachFrom`: another quiz that named this guide, which stops doing so.
+ */
+export async function attachQuiz(
+  link: QuizLinkRecord,
+  quizFields: { guideid?: number; guide_title?: string; guide_revisionid?: number; doc_title: string },
+  detachFrom?: { quizid: number; guideid: number },
+): Promise<void> {
+  const sets = ['doc_titles = list_append(if_not_exists(doc_titles, :empty), :title)'];
+  const values: Record<string, unknown> = { ':empty': [], ':title': [quizFields.doc_title], ':revision': link.quiz_revisionid };
+  if (quizFields.guideid !== undefined) {
+    sets.push('guideid = :guideid', 'guide_title = :guide_title', 'guide_revisionid = :guide_revisionid');
+    Object.assign(values, { ':guideid': quizFields.guideid, ':guide_title': quizFields.guide_title, ':guide_revisionid': quizFields.guide_revisionid });
+  }
+  const writes: LabelledWrite[] = [
+    {
+      label: 'link',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...linkKey(link.doctype, link.docid, link.doc_revisionid),
+            entity: 'QuizLink',
+            [INDEXES.gsi1.pk]: `QUIZLINKS#${link.quizid}`,
+            [INDEXES.gsi1.sk]: `${link.doctype}#${padId(link.docid)}#${padId(link.doc_revisionid)}`,
+            ...link,
+          },
+        },
+      },
+    },
+    {
+      label: 'quiz',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: quizKey(link.quizid),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // The revision read is still the current one: a concurrent re-import would be lost.
+          ConditionExpression: 'attribute_exists(pk) AND quiz_revisionid = :revision',
+          ExpressionAttributeValues: values,
+        },
+      },
+    },
+  ];
+  if (detachFrom && detachFrom.quizid !== link.quizid) {
+    writes.push({
+      label: 'detach',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: quizKey(detachFrom.quizid),
+          UpdateExpression: 'SET guideid = :null, guide_title = :null, guide_revisionid = :null',
+          ConditionExpression: 'attribute_exists(pk) AND guideid = :guideid',
+          ExpressionAttributeValues: { ':null': null, ':guideid': detachFrom.guideid },
+        },
+      },
+    });
+  }
+  await transactWrite(writes);
+}
+
+/** The attachment in force for a document: its newest quiz revision link, if any. */
+export async function currentQuizLink(doctype: QuizDoctype, docid: number): Promise<QuizLinkRecord | undefined> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rev)',
+      ExpressionAttributeValues: { ':pk': `QUIZLINK#${doctype}#${docid}`, ':rev': 'REV#' },
+      ScanIndexForward: false,
+      Limit: 1,
+    }),
+  );
+  const item = result.Items?.[0];
+  return item ? (withoutKeys(item) as unknown as QuizLinkRecord) : undefined;
+}
+
+/** The documents a quiz was ever attached to (distinct; a quiz is attached to few). */
+export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: QuizDoctype; docid: number }>> {
+  const items = await queryAll({ index: INDEXES.gsi1, partition: `QUIZLINKS#${quizid}` });
+  const seen = new Map<string, { doctype: QuizDoctype; docid: number }>();
+  for (const item of items) {
+    const doc = { doctype: item.doctype as QuizDoctype, docid: Number(item.docid) };
+    seen.set(`${doc.doctype}#${doc.docid}`, doc);
+  }
+  return [...seen.values()];
+}
