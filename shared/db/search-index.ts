@@ -9,7 +9,7 @@ import { padId } from './keys.ts';
 import type { LabelledWrite } from './transactions.ts';
 import { normalizeSearchTerm } from '../domain/search-tokens.ts';
 
-export type SearchScope = 'USER' | 'GUIDE' | 'WIKI' | 'TEAM' | 'QUIZ' | 'PROCESS' | 'REVIEW_DOC';
+export type SearchScope = 'USER' | 'GUIDE' | 'WIKI' | 'TEAM' | 'QUIZ' | 'PROCESS' | 'REVIEW_DOC' | 'COURSE';
 
 function searchKey(scope: SearchScope, token: string, id: number) {
   return { pk: `SEARCH#${scope}`, sk: `${token}#${padId(id)}` };

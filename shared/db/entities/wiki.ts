@@ -148,6 +148,11 @@ function childCountWrite(parentid: number, delta: number, label = 'parent'): Lab
  * namespace, 'parent' when the parent is gone.
  */
 export async function insertWiki(wiki: WikiRecord): Promise<void> {
+  await transactWrite(wikiCreateWrites(wiki));
+}
+
+/** The writes of insertWiki, for a caller that adds its own items to the transaction (courses). */
+export function wikiCreateWrites(wiki: WikiRecord): LabelledWrite[] {
   const writes: LabelledWrite[] = [
     {
       label: 'wiki',
@@ -163,7 +168,7 @@ export async function insertWiki(wiki: WikiRecord): Promise<void> {
     revisionItem(wiki, { userid: wiki.modified_by, date: wiki.modified_date, reverted_from: null }),
   ];
   if (wiki.parent_wikiid) writes.push(childCountWrite(wiki.parent_wikiid, 1));
-  await transactWrite(writes);
+  return writes;
 }
 
 export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
@@ -195,6 +200,16 @@ export async function updateWikiContent(
   expectedRevision: number,
   revision: { reverted_from: number | null },
 ): Promise<void> {
+  await transactWrite(wikiContentUpdateWrites(before, after, expectedRevision, revision));
+}
+
+/** The writes of updateWikiContent, for a caller that adds its own items (courses). */
+export function wikiContentUpdateWrites(
+  before: WikiRecord,
+  after: WikiRecord,
+  expectedRevision: number,
+  revision: { reverted_from: number | null },
+): LabelledWrite[] {
   const guard = revisionGuard(expectedRevision);
   const fields: Partial<WikiRecord> = {
     title: after.title,
@@ -237,7 +252,7 @@ export async function updateWikiContent(
     writes.push(releaseUnique('WIKI_TITLE', uniqueTitle(before.namespace, before.title)));
     writes.push(claimUnique('WIKI_TITLE', uniqueTitle(after.namespace, after.title), { wikiid: after.wikiid }));
   }
-  await transactWrite(writes);
+  return writes;
 }
 
 /**
@@ -246,6 +261,11 @@ export async function updateWikiContent(
  * snapshots stay: releases and audits may still name them.
  */
 export async function deleteWiki(wiki: WikiRecord, expectedRevision: number): Promise<void> {
+  await transactWrite(wikiDeleteWrites(wiki, expectedRevision));
+}
+
+/** The writes of deleteWiki, for a caller that adds its own items (courses). */
+export function wikiDeleteWrites(wiki: WikiRecord, expectedRevision: number): LabelledWrite[] {
   const guard = revisionGuard(expectedRevision);
   const writes: LabelledWrite[] = [
     {
@@ -269,7 +289,7 @@ export async function deleteWiki(wiki: WikiRecord, expectedRevision: number): Pr
       item: { Update: { TableName: tableName(), Key: wikiKey(wiki.parent_wikiid), UpdateExpression: 'ADD child_count :delta', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':delta': -1 } } },
     });
   }
-  await transactWrite(writes);
+  return writes;
 }
 
 /**
