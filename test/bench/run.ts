@@ -3,6 +3,7 @@
  * 1. GET /users/{userid} through the full local path (gateway -> router -> auth -> DynamoDB)
  *    vs a raw GetItem on the same DynamoDB Local, both at 10 concurrent clients.
  * 2. The minified bundle size of every function (ESM, AWS SDK external, as deployed).
+ * 3. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
@@ -11,6 +12,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess } from '../support/local-stack-process.ts';
 import { routeGroups } from '../../functions/routes.ts';
 import { guideListLatency } from './guide-list-latency.ts';
+import { moduleImportBench } from './module-import.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
@@ -43,9 +45,12 @@ async function apiRate(url: string, token: string): Promise<{ rps: number; p99: 
 }
 
 async function bundleSizes(): Promise<Array<{ name: string; bytes: number }>> {
-  const entries = [...routeGroups.map((group) => ({ name: group.name, entry: `functions/${group.name}/handler.ts` })), { name: 'fallback', entry: 'functions/fallback/handler.ts' }];
+  const entries = [
+    ...routeGroups.map((group) => ({ name: group.name, entry: `functions/${group.name}/handler.ts`, nodeModules: group.nodeModules ?? [] })),
+    { name: 'fallback', entry: 'functions/fallback/handler.ts', nodeModules: [] },
+  ];
   const sizes = [];
-  for (const { name, entry } of entries) {
+  for (const { name, entry, nodeModules } of entries) {
     const result = await build({
       entryPoints: [entry],
       bundle: true,
@@ -53,7 +58,8 @@ async function bundleSizes(): Promise<Array<{ name: string; bytes: number }>> {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      external: ['@aws-sdk/*'],
+      // Native modules (sharp) are installed beside the bundle, not in it (RouteGroup.nodeModules).
+      external: ['@aws-sdk/*', ...nodeModules],
       write: false,
       logLevel: 'silent',
     });
@@ -93,6 +99,9 @@ try {
 
   // ---- Guides: GET /guides page latency, 100 vs 10,000 guides stored (test/bench/guide-list-latency.ts) ----
   await guideListLatency(stack, authToken, 1, DURATION_S);
+
+  // ---- Modules: import of a 50 MB package through the local pipeline, time and peak memory (test/bench/module-import.ts) ----
+  await moduleImportBench(stack, authToken);
 } finally {
   await stack.stop();
 }
