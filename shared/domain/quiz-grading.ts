@@ -115,6 +115,26 @@ function isCorrect(question: GradedQuestion, value: unknown): boolean {
   return valuesEqual(value, question.correctAnswer, ignoreOrder);
 }
 
+function isScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * Answers survey-core would reshape before grading (it joins arrays given to a text question,
+ * flattens nested ones ...) are refused instead: a graded answer is a string, number or boolean,
+ * or for checkbox and tagbox also an array of them. Returns the names of refused answers.
+ */
+export function malformedAnswers(questions: GradedQuestion[], data: Record<string, unknown>): string[] {
+  return questions
+    .filter((question) => {
+      const value = data[question.valueName];
+      if (value === undefined || value === null || isScalar(value)) return false;
+      const multi = question.type === 'checkbox' || question.type === 'tagbox';
+      return !(multi && Array.isArray(value) && value.every(isScalar));
+    })
+    .map((question) => question.name);
+}
+
 /** Grades a response; passes when at least `passThreshold` percent are correct. */
 export function gradeResponse(questions: GradedQuestion[], data: Record<string, unknown>, passThreshold: number): Grade {
   const results = questions.map((question) => {

@@ -1,0 +1,143 @@
+/**
+ * Quiz grading: real SurveyJS documents graded by shared/domain/quiz-grading.ts, and a parity
+ * property: for generated responses, our grade equals survey-core's own
+ * (Model.data = response; getCorrectAnswerCount / getQuizQuestionCount).
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Model } from 'survey-core';
+import { analyzeSurvey } from '../../functions/quiz-import/survey-analysis.ts';
+import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
+
+export const SAFETY_QUIZ = {
+  title: 'Lockout/tagout basics',
+  questionsOrder: 'initial',
+  pages: [
+    {
+      name: 'page1',
+      elements: [
+        { type: 'radiogroup', name: 'first_step', title: 'What comes first?', choices: ['Notify', 'Isolate', 'Test'], correctAnswer: 'Notify' },
+        { type: 'checkbox', name: 'energy', title: 'Which are energy sources?', choices: ['electric', 'hydraulic', 'paper'], correctAnswer: ['electric', 'hydraulic'] },
+        { type: 'text', name: 'device', title: 'Name the device that holds the lock', correctAnswer: 'Hasp' },
+        { type: 'boolean', name: 'verify', title: 'Verify zero energy before work?', correctAnswer: true },
+        { type: 'comment', name: 'notes', title: 'Anything else?' },
+      ],
+    },
+  ],
+};
+
+function surveyCoreGrade(definition: object, data: Record<string, unknown>) {
+  const model = new Model(definition);
+  model.data = data;
+  return { correct: model.getCorrectAnswerCount(), total: model.getQuizQuestionCount() };
+}
+
+function ourGrade(definition: Record<string, unknown>, data: Record<string, unknown>, threshold = 100) {
+  const analysis = analyzeSurvey(definition);
+  expect(analysis.problems).toEqual([]);
+  return gradeResponse(analysis.questions, data, threshold);
+}
+
+describe('grading real SurveyJS documents', () => {
+  it('finds the four graded questions (the comment has no correctAnswer)', () => {
+    const analysis = analyzeSurvey(SAFETY_QUIZ);
+    expect(analysis.questions.map((question) => [question.name, question.type])).toEqual([
+      ['first_step', 'radiogroup'],
+      ['energy', 'checkbox'],
+      ['device', 'text'],
+      ['verify', 'boolean'],
+    ]);
+    expect(analysis.definition).toMatchObject({ questionOrder: 'initial' });
+    expect(analysis.definition).not.toHaveProperty('questionsOrder');
+    expect(analysis.title).toBe('Lockout/tagout basics');
+  });
+
+  it('single choice, multiple choice (any order), text (case and spaces ignored), boolean', () => {
+    const all = ourGrade(SAFETY_QUIZ, { first_step: 'Notify', energy: ['hydraulic', 'electric'], device: '  hasp ', verify: true, notes: 'x' });
+    expect(all).toMatchObject({ correct_count: 4, question_count: 4, score: 100, passed: true });
+    const wrong = ourGrade(SAFETY_QUIZ, { first_step: 'Test', energy: ['electric'], device: 'padlock', verify: false }, 50);
+    expect(wrong).toMatchObject({ correct_count: 0, score: 0, passed: false });
+    expect(wrong.results.map((result) => result.correct)).toEqual([false, false, false, false]);
+    const partly = ourGrade(SAFETY_QUIZ, { first_step: 'Notify', energy: ['electric', 'hydraulic', 'paper'], verify: true }, 50);
+    expect(partly).toMatchObject({ correct_count: 2, score: 50, passed: true });
+    expect(partly.results.find((result) => result.name === 'device')).toMatchObject({ answered: false, correct: false });
+  });
+
+  it('passes at the threshold exactly, computed without rounding', () => {
+    const quiz = { elements: ['a', 'b', 'c'].map((name) => ({ type: 'boolean', name, correctAnswer: true })) };
+    const twoOfThree = ourGrade(quiz, { a: true, b: true, c: false }, 66.67);
+    expect(twoOfThree).toMatchObject({ correct_count: 2, score: 66.66, passed: false });
+    expect(ourGrade(quiz, { a: true, b: true, c: false }, 66).passed).toBe(true);
+  });
+
+  it('matches survey-core on the real documents', () => {
+    for (const data of [{}, { first_step: 'notify' }, { energy: 'electric' }, { verify: 'true' }, { device: 42 }, { energy: [true, 'Electric '] }]) {
+      const ours = ourGrade(SAFETY_QUIZ, data);
+      expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(SAFETY_QUIZ, data));
+    }
+  });
+});
+
+describe('answers survey-core would reshape', () => {
+  it('are refused by name: arrays for single-value questions, objects, nested arrays', () => {
+    const { questions } = analyzeSurvey(SAFETY_QUIZ);
+    expect(malformedAnswers(questions, { device: ['Hasp'], first_step: { a: 1 }, energy: [['electric']], verify: true })).toEqual(['first_step', 'energy', 'device']);
+    expect(malformedAnswers(questions, { device: 'Hasp', first_step: 2, energy: 'electric', verify: null, notes: ['free', 'form'] })).toEqual([]);
+  });
+});
+
+describe('refused definitions', () => {
+  const codes = (definition: Record<string, unknown>) => analyzeSurvey(definition).problems.map((problem) => problem.code);
+
+  it('names the reason survey-core or its linter gives', () => {
+    expect(codes({ elements: [{ type: 'text' }] })).toContain('requiredproperty');
+    expect(codes({ elements: [{ type: 'text', name: 'q', correctAnswer: 'a' }, { type: 'text', name: 'q' }] })).toContain('name/duplicate');
+    expect(codes({ elements: [{ type: 'text', name: 'q', correctAnswer: 'a', visibleIf: '{x} = ' }] })).toContain('expression/syntax');
+    expect(codes({ elements: [{ type: 'radiogroup', name: 'q', choices: ['a'], correctAnswer: 'z' }] })).toContain('value/not-a-choice');
+    expect(codes({ elements: [{ type: 'bogus', name: 'q' }] }).length).toBeGreaterThan(0);
+  });
+
+  it('refuses ungradable quizzes', () => {
+    expect(codes({ elements: [{ type: 'comment', name: 'q' }] })).toEqual(['no_graded_question']);
+    expect(codes({ elements: [{ type: 'matrix', name: 'm', rows: ['r'], columns: ['c'], correctAnswer: { r: 'c' } }] })).toEqual(['ungradable']);
+    expect(codes({ elements: [{ type: 'text', name: 'x' }, { type: 'text', name: 'q', correctAnswer: 'a', visibleIf: "{x} = 'y'" }] })).toEqual(['ungradable']);
+    expect(codes({ pages: [{ name: 'p', visibleIf: "{x} = 'y'", elements: [{ type: 'text', name: 'q', correctAnswer: 'a' }] }, { name: 'p2', elements: [{ type: 'text', name: 'x' }] }] })).toEqual(['ungradable']);
+  });
+});
+
+// Generated quizzes over the admitted kinds, and responses mixing right, wrong and odd values.
+const choiceValues = fc.constantFrom('a', 'b', 'c', 'A ', 1, 2, '2', true, 'true');
+const question = fc.oneof(
+  fc.record({ type: fc.constantFrom('radiogroup', 'dropdown'), choices: fc.constant(['a', 'b', 'c', 1, 2]), correctAnswer: fc.constantFrom('a', 'b', 1, 2) }),
+  fc.record({
+    type: fc.constantFrom('checkbox', 'tagbox'),
+    choices: fc.constant(['a', 'b', 'c', 1, 2]),
+    correctAnswer: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 1, 2), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ type: fc.constant('boolean'), correctAnswer: fc.boolean() }),
+  fc.record({ type: fc.constantFrom('text', 'comment'), correctAnswer: fc.constantFrom('Hasp', ' hasp', '42', 'yes') }),
+  fc.record({ type: fc.constant('rating'), correctAnswer: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({ type: fc.constant('text'), visible: fc.constant(false), correctAnswer: fc.constant('hidden') }),
+);
+const answer = fc.oneof(
+  choiceValues,
+  fc.uniqueArray(choiceValues, { maxLength: 4 }),
+  fc.constantFrom('Hasp', 'HASP  ', ' 42', 42, 'yes', 'no', '', 3, '3', false, 'false', 'c ', 'B'),
+);
+
+describe('parity with survey-core', () => {
+  it('grades every generated response exactly as survey-core does', () => {
+    fc.assert(
+      fc.property(fc.array(question, { minLength: 1, maxLength: 6 }), fc.array(fc.option(answer), { minLength: 6, maxLength: 6 }), (questions, answers) => {
+        const definition = { elements: questions.map((q, index) => ({ ...q, name: `q${index}` })) };
+        const analysis = analyzeSurvey(definition);
+        if (analysis.problems.length > 0) return; // e.g. every graded question hidden
+        const data = Object.fromEntries(answers.flatMap((value, index) => (value === null ? [] : [[`q${index}`, value]])));
+        if (malformedAnswers(analysis.questions, data).length > 0) return;
+        const ours = gradeResponse(analysis.questions, data, 100);
+        expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
