@@ -18,5 +18,6 @@ import { releasesGroup } from './releases/releases.routes.ts';
 import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
 import { mediaGroup } from './media/media.routes.ts';
 import { modulesGroup } from './modules/modules.routes.ts';
+import { stepFormsGroup } from './step-forms/step-forms.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, stepFormsGroup, docsGroup];

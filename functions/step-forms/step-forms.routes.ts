@@ -1,0 +1,81 @@
+/** Step forms: data-entry forms attached to guide steps, saved as revisions (spec "Step forms"). */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import { FIELD_TYPES } from '../../shared/domain/step-forms.ts';
+import * as forms from './step-forms.service.ts';
+
+const field = z.object({
+  field_guid: z.optional(z.string()),
+  field_type: z.optional(z.enum(FIELD_TYPES)),
+  label: z.optional(z.string()),
+  placeholder: z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()]))),
+  textarea: z.optional(z.nullable(z.string())),
+  options: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
+});
+
+const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
+
+export const stepFormsGroup = defineGroup({
+  name: 'step-forms',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/step_forms/stepid/{stepid}',
+      auth: 'public',
+      summary: 'The current form of a step, with its fields (404 when the step has no form)',
+      description: readNote,
+      params: idParams('stepid'),
+      handler: ({ auth, params }) => forms.byStep(auth.user, params.stepid),
+    }),
+    route({
+      method: 'GET',
+      path: '/step_forms/form_revisionid/{form_revisionid}',
+      auth: 'public',
+      summary: 'A form by its revision (old revisions stay readable)',
+      description: readNote,
+      params: idParams('form_revisionid'),
+      handler: ({ auth, params }) => forms.byFormRevision(auth.user, params.form_revisionid),
+    }),
+    route({
+      method: 'GET',
+      path: '/step_forms/field_revisionid/{field_revisionid}',
+      auth: 'public',
+      summary: 'The newest form containing a field revision (several field revisions may give the same form)',
+      description: `Resolves old work-log data keyed on field_revisionid. ${readNote}`,
+      params: idParams('field_revisionid'),
+      handler: ({ auth, params }) => forms.byFieldRevision(auth.user, params.field_revisionid),
+    }),
+    route({
+      method: 'GET',
+      path: '/step_forms/guideid/{guideid}',
+      auth: 'public',
+      summary: "Current forms of the guide's steps and of its prerequisite guides' steps (no order guaranteed)",
+      description: `Steps without a form are left out. ${readNote}`,
+      params: idParams('guideid'),
+      handler: ({ auth, params }) => forms.byGuide(auth.user, params.guideid),
+    }),
+    route({
+      method: 'POST',
+      path: '/step_forms/{stepid}',
+      auth: 'user',
+      status: 201,
+      summary: "Save the step's form as a new form revision; answers the saved form",
+      description:
+        '`fields` is the whole form, in order. A field naming the `field_guid` of a field of the current form is that field: attributes left out keep their value, and it keeps its `field_revisionid` unless its content changes. A field without `field_guid` is new. `field_type` (one of the nine) and `label` are required for new fields; `options` (JSON of an array of options, or an array) for Radios and Select. `placeholder` is used by Text Input and Numeric Input (a Checkbox is checked by default when it is 1); `textarea` by Text Area; attributes a type does not use are dropped. 422 names every bad field (`fields.<index>.<attribute>`). Optional `?revisionid=` (the form_revisionid the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
+      params: idParams('stepid'),
+      query: optionalRevisionQuery,
+      body: z.object({ fields: z.optional(z.array(field).check(z.maxLength(forms.MAX_FIELDS_PER_FORM))) }),
+      example: {
+        fields: [
+          { field_type: 'Text Input', label: 'Serial number', placeholder: 'SN-0000' },
+          { field_type: 'Checkbox', label: 'Torque checked', placeholder: '1' },
+          { field_type: 'Select', label: 'Result', options: '["pass","fail"]' },
+        ],
+      },
+      handler: ({ auth, params, query, body }) => forms.save(auth.user!, params.stepid, body, query.revisionid),
+    }),
+  ],
+});

@@ -1,0 +1,146 @@
+/**
+ * Step forms (data-entry forms attached to guide steps).
+ * - Form revision: pk FORMREV#<form_revisionid> / sk FORM, the whole form as saved (immutable:
+ *   old revisions stay readable for old work-log data).
+ * - Current form of a step: pk STEPFORMS#GUIDE#<guideid> / sk STEP#<padded stepid>, a copy of
+ *   the newest revision, so a guide's forms are one Query. Replaced only on condition that it is
+ *   still the revision the save was based on.
+ * - Field revision: pk FIELDREV#<field_revisionid> / sk FIELD, the field's content, its step and
+ *   guide, and the newest form revision that contains it (moved when a save keeps the field).
+ * Ids come from the counters `form_revision` and `form_field_revision`.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { queryAll } from '../paging.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import type { FieldContent } from '../../domain/step-forms.ts';
+
+export interface FormFieldRecord extends FieldContent {
+  field_revisionid: number;
+  /** The same for every revision of one field. */
+  field_guid: string;
+}
+
+export interface StepFormRecord {
+  form_revisionid: number;
+  stepid: number;
+  guideid: number;
+  /** Who saved this revision. */
+  userid: number;
+  date: number;
+  /** The revision this one replaced; null for a step's first form. */
+  previous_form_revisionid: number | null;
+  fields: FormFieldRecord[];
+}
+
+export interface FieldRevisionRecord extends FormFieldRecord {
+  stepid: number;
+  guideid: number;
+  /** The newest form revision that contains this field revision. */
+  form_revisionid: number;
+}
+
+function formRevisionKey(formRevisionid: number) {
+  return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' };
+}
+
+function currentFormKey(guideid: number, stepid: number) {
+  return { pk: `STEPFORMS#GUIDE#${guideid}`, sk: `STEP#${padId(stepid)}` };
+}
+
+function fieldRevisionKey(fieldRevisionid: number) {
+  return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' };
+}
+
+const formFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as StepFormRecord;
+const fieldFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as FieldRevisionRecord;
+
+export async function getCurrentForm(guideid: number, stepid: number, options: { consistent?: boolean } = {}): Promise<StepFormRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: currentFormKey(guideid, stepid), ConsistentRead: options.consistent }));
+  return result.Item ? formFromItem(result.Item) : undefined;
+}
+
+/** The current form of every step of a guide that has one (bounded by the guide's steps). */
+export async function listCurrentForms(guideid: number): Promise<StepFormRecord[]> {
+  const items = await queryAll({ partition: `STEPFORMS#GUIDE#${guideid}`, sortPrefix: 'STEP#' });
+  return items.map(formFromItem);
+}
+
+export async function getFormRevision(formRevisionid: number): Promise<StepFormRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: formRevisionKey(formRevisionid) }));
+  return result.Item ? formFromItem(result.Item) : undefined;
+}
+
+export async function getFieldRevision(fieldRevisionid: number): Promise<FieldRevisionRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: fieldRevisionKey(fieldRevisionid) }));
+  return result.Item ? fieldFromItem(result.Item) : undefined;
+}
+
+/** Field revisions by id; unknown ids are left out. */
+export async function getFieldRevisions(fieldRevisionids: number[]): Promise<FieldRevisionRecord[]> {
+  const items = await batchGetInOrder([...new Set(fieldRevisionids)].map(fieldRevisionKey));
+  return items.map(fieldFromItem);
+}
+
+/**
+ * Saves `form` as the step's new revision in one transaction: the revision item, the current
+ * form (label `current`: only if the current one is still `basedOn`, or absent when null), a
+ * new item per new field revision, and the newest-form pointer of each kept field revision.
+ */
+export async function saveFormRevision(form: StepFormRecord, basedOn: number | null, keptFieldRevisionids: number[]): Promise<void> {
+  const keptSet = new Set(keptFieldRevisionids);
+  const current: LabelledWrite = {
+    label: 'current',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form },
+        ...(basedOn === null
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
+      },
+    },
+  };
+  const fieldWrites: LabelledWrite[] = form.fields.map((field) =>
+    keptSet.has(field.field_revisionid)
+      ? {
+          label: `field:${field.field_revisionid}`,
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: fieldRevisionKey(field.field_revisionid),
+              UpdateExpression: 'SET form_revisionid = :form',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':form': form.form_revisionid },
+            },
+          },
+        }
+      : {
+          label: `field:${field.field_revisionid}`,
+          item: {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...fieldRevisionKey(field.field_revisionid),
+                entity: 'StepFormField',
+                ...field,
+                stepid: form.stepid,
+                guideid: form.guideid,
+                form_revisionid: form.form_revisionid,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        },
+  );
+  await transactWrite([
+    {
+      label: 'revision',
+      item: { Put: { TableName: tableName(), Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
+    current,
+    ...fieldWrites,
+  ]);
+}
