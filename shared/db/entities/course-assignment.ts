@@ -1,0 +1,185 @@
+/**
+ * Course assignment: pk ASSIGNMENT#<course_assignmentid> / sk ASSIGNMENT. A course is assigned
+ * to one user or one team; while active it is in its course's assignments through gsi1
+ * (COURSE#<wikiid>#ASSIGNMENTS, sk USER#|TEAM#<padded id>), and the pair (assignee, course) is
+ * claimed by a uniqueness item, so a course is assigned to an assignee at most once at a time.
+ * The assignment keeps the stored aggregates of its rows (training-row.ts). A team assignment
+ * also has the team's side index item (course-assignment-index.ts), written in the same
+ * transaction, as are the course's assignee count and (on cancel) the released claim.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { queryPage, type PageQuery } from '../paging.ts';
+import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import { teamAssignmentRefWrite } from './course-assignment-index.ts';
+import { courseCounterWrite } from './course.ts';
+
+export interface AssignmentRecord {
+  course_assignmentid: number;
+  wikiid: number;
+  assignee_userid: number | null;
+  assignee_teamid: number | null;
+  /** The assignee's name when assigned (a user's username or a team's name). */
+  assignee_name: string;
+  due_within: number | null;
+  created_date: number;
+  created_by: number;
+  cancelled: 0 | 1;
+  cancelled_at: number | null;
+  cancelled_by: number | null;
+  cancellation_reason: string | null;
+  /** Stored aggregates of the assignment's active rows. */
+  rows_total: number;
+  rows_completed: number;
+  rows_in_progress: number;
+}
+
+export function assignmentKey(course_assignmentid: number) {
+  return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' };
+}
+
+function assigneeClaim(assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'wikiid'>): string {
+  return assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}#COURSE#${assignment.wikiid}` : `USER#${assignment.assignee_userid}#COURSE#${assignment.wikiid}`;
+}
+
+function kindOf(assignment: Pick<AssignmentRecord, 'assignee_teamid'>): 'TEAM' | 'USER' {
+  return assignment.assignee_teamid !== null ? 'TEAM' : 'USER';
+}
+
+export function courseAssignmentsCollection(wikiid: number, kind?: 'TEAM' | 'USER'): PageQuery {
+  return { index: INDEXES.gsi1, partition: `COURSE#${wikiid}#ASSIGNMENTS`, sortPrefix: kind ? `${kind}#` : undefined };
+}
+
+export function assignmentFromItem(item: Record<string, unknown>): AssignmentRecord {
+  const { assignee_search, ...record } = withoutKeys(item) as unknown as AssignmentRecord & { assignee_search?: string };
+  return {
+    ...record,
+    rows_total: Number(record.rows_total ?? 0),
+    rows_completed: Number(record.rows_completed ?? 0),
+    rows_in_progress: Number(record.rows_in_progress ?? 0),
+  };
+}
+
+function teamRef(assignment: AssignmentRecord, cancelled: 0 | 1): LabelledWrite[] {
+  if (assignment.assignee_teamid === null) return [];
+  return [
+    teamAssignmentRefWrite({
+      course_assignmentid: assignment.course_assignmentid,
+      teamid: assignment.assignee_teamid,
+      wikiid: assignment.wikiid,
+      due_within: assignment.due_within,
+      created_date: assignment.created_date,
+      cancelled,
+    }),
+  ];
+}
+
+/**
+ * A new assignment: the record, the (assignee, course) claim (label COURSE_ASSIGNEE when the
+ * course is already assigned to them), the team's side index and the course's assignee count
+ * (label course-counters:<wikiid> when the course is gone).
+ */
+export function assignmentCreateWrites(assignment: AssignmentRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'assignment',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...assignmentKey(assignment.course_assignmentid),
+            entity: 'CourseAssignment',
+            [INDEXES.gsi1.pk]: `COURSE#${assignment.wikiid}#ASSIGNMENTS`,
+            [INDEXES.gsi1.sk]: `${kindOf(assignment)}#${padId(assignment.course_assignmentid)}`,
+            ...assignment,
+            // Lower-case name for the assignee lists' search filter.
+            assignee_search: assignment.assignee_name.toLowerCase(),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    claimUnique('COURSE_ASSIGNEE', assigneeClaim(assignment), { course_assignmentid: assignment.course_assignmentid }),
+    ...teamRef(assignment, 0),
+    courseCounterWrite(assignment.wikiid, { assignee_count: 1 })!,
+  ];
+}
+
+/**
+ * Cancels an active assignment (label 'assignment' fails when it is cancelled already): it
+ * leaves its course's list, frees the claim, and the team index says cancelled.
+ */
+export function assignmentCancelWrites(assignment: AssignmentRecord, cancel: { by: number; at: number; reason: string | null }): LabelledWrite[] {
+  return [
+    {
+      label: 'assignment',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: assignmentKey(assignment.course_assignmentid),
+          UpdateExpression: 'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason REMOVE #g1pk, #g1sk',
+          ConditionExpression: 'attribute_exists(pk) AND cancelled = :zero',
+          ExpressionAttributeNames: { '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':at': cancel.at, ':by': cancel.by, ':reason': cancel.reason },
+        },
+      },
+    },
+    releaseUnique('COURSE_ASSIGNEE', assigneeClaim(assignment)),
+    ...teamRef(assignment, 1),
+    ...[courseCounterWrite(assignment.wikiid, { assignee_count: -1 })].filter((write): write is LabelledWrite => write !== undefined),
+  ];
+}
+
+export interface RowCounterDelta {
+  rows_total?: number;
+  rows_completed?: number;
+  rows_in_progress?: number;
+}
+
+export function assignmentCounterWrite(course_assignmentid: number, delta: RowCounterDelta): LabelledWrite | undefined {
+  const entries = Object.entries(delta).filter(([, value]) => value);
+  if (entries.length === 0) return undefined;
+  return {
+    label: `assignment-counters:${course_assignmentid}`,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: assignmentKey(course_assignmentid),
+        UpdateExpression: `ADD ${entries.map(([name]) => `${name} :${name}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+      },
+    },
+  };
+}
+
+export async function getAssignment(course_assignmentid: number, options: { consistent?: boolean } = {}): Promise<AssignmentRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: assignmentKey(course_assignmentid), ConsistentRead: options.consistent }));
+  return result.Item ? assignmentFromItem(result.Item) : undefined;
+}
+
+export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]> {
+  return (await batchGetInOrder(ids.map(assignmentKey))).map(assignmentFromItem);
+}
+
+/** The active assignment of the course to this user or team, if any (from the claim). */
+export async function activeAssignmentIdFor(assignee: { userid?: number | null; teamid?: number | null }, wikiid: number): Promise<number | undefined> {
+  const claim = assigneeClaim({ assignee_userid: assignee.userid ?? null, assignee_teamid: assignee.teamid ?? null, wikiid });
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('COURSE_ASSIGNEE', claim) }));
+  return result.Item ? Number(result.Item.course_assignmentid) : undefined;
+}
+
+/** Active assignments of a course (team or user ones), oldest first unless descending. */
+export async function listCourseAssignments(
+  wikiid: number,
+  kind: 'TEAM' | 'USER' | undefined,
+  page: { limit: number; offset: number },
+  options: { descending?: boolean; filter?: PageQuery['filter'] } = {},
+): Promise<AssignmentRecord[]> {
+  const items = await queryPage({ ...courseAssignmentsCollection(wikiid, kind), descending: options.descending, filter: options.filter }, page);
+  return items.map(assignmentFromItem);
+}

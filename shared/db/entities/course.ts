@@ -1,0 +1,272 @@
+/**
+ * Course: a COURSE-namespace wiki page (wiki.ts: pk WIKI#<wikiid> / sk WIKI, its revisions and
+ * title claim) plus the course item pk WIKI#<wikiid> / sk COURSE with the ordered stages, the
+ * enabled flag and the stored aggregates (active assignments, assignee rows by status) that
+ * course reads and reports show. A stage assessed by a signoff has an assessment item,
+ * pk ASSESSMENT#<stage_assessmentid> / sk ASSESSMENT, naming the course, the stage and the team
+ * whose members sign. Courses are listed in several orders through sorted references
+ * (sorted-refs.ts, collection COURSES), moved by `reindexCourse` after any change of a sort value.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { searchTokenWrites } from '../search-index.ts';
+import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
+import { moduleUsageDelete, moduleUsageWrite } from './module-usage.ts';
+import { wikiKey } from './wiki.ts';
+import type { FrequencyUnit, Strictness } from '../../domain/stage-status.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
+
+export type StageDoctype = 'guide' | 'wiki' | 'external_training_module';
+
+export interface CourseStageRecord {
+  course_stageid: number;
+  doctype: StageDoctype;
+  docid: number;
+  /** Zero-based position in the course. */
+  orderby: number;
+  strictness: Strictness;
+  frequency_quantity: number | null;
+  frequency_unit: FrequencyUnit | null;
+  /** The document's title when the stage was saved (lists); detailed views read it live. */
+  title: string;
+  /** Set when the stage is assessed by a signoff from members of `assessment_teamid`. */
+  stage_assessmentid: number | null;
+  assessment_teamid: number | null;
+}
+
+export interface CourseRecord {
+  wikiid: number;
+  title: string;
+  enabled: 0 | 1;
+  publish_date: number;
+  stages: CourseStageRecord[];
+  author_userid: number;
+  created_date: number;
+  modified_date: number;
+  search_tokens: string[];
+  /** Active assignments (each names one assignee: a user or a team). */
+  assignee_count: number;
+  /** Active (assignment, user) rows, and how many of them are completed / in progress. */
+  rows_total: number;
+  rows_completed: number;
+  rows_in_progress: number;
+  /** Where the course sits in the list orders (sorted-refs), and its guard. */
+  order_placement: SortedPlacement | null;
+  order_version: number;
+}
+
+export interface AssessmentRecord {
+  stage_assessmentid: number;
+  wikiid: number;
+  course_stageid: number;
+  teamid: number;
+}
+
+export const COURSE_ORDERS = ['title', 'status', 'stages_count', 'modified_date', 'assignee_count', 'completion_percentage'] as const;
+export type CourseOrder = (typeof COURSE_ORDERS)[number];
+export const COURSES_COLLECTION = 'COURSES';
+
+export function courseKey(wikiid: number) {
+  return { pk: `WIKI#${wikiid}`, sk: 'COURSE' };
+}
+
+function assessmentKey(stage_assessmentid: number) {
+  return { pk: `ASSESSMENT#${stage_assessmentid}`, sk: 'ASSESSMENT' };
+}
+
+function courseFromItem(item: Record<string, unknown>): CourseRecord {
+  const record = withoutKeys(item) as unknown as CourseRecord;
+  return {
+    ...record,
+    assignee_count: Number(record.assignee_count ?? 0),
+    rows_total: Number(record.rows_total ?? 0),
+    rows_completed: Number(record.rows_completed ?? 0),
+    rows_in_progress: Number(record.rows_in_progress ?? 0),
+    order_placement: record.order_placement ?? null,
+    order_version: Number(record.order_version ?? 0),
+  };
+}
+
+export function completionPercent(course: Pick<CourseRecord, 'rows_total' | 'rows_completed'>): number {
+  return course.rows_total === 0 ? 0 : Math.round((course.rows_completed / course.rows_total) * 10000) / 100;
+}
+
+const moduleIds = (stages: CourseStageRecord[]) => new Set(stages.filter((stage) => stage.doctype === 'external_training_module').map((stage) => stage.docid));
+
+function assessmentWrites(wikiid: number, before: CourseStageRecord[], after: CourseStageRecord[]): LabelledWrite[] {
+  const kept = new Set(after.map((stage) => stage.stage_assessmentid).filter(Boolean));
+  const removed = before.filter((stage) => stage.stage_assessmentid && !kept.has(stage.stage_assessmentid));
+  const existing = new Map(before.map((stage) => [stage.stage_assessmentid, stage]));
+  const written = after.filter((stage) => {
+    if (!stage.stage_assessmentid) return false;
+    const old = existing.get(stage.stage_assessmentid);
+    return !old || old.assessment_teamid !== stage.assessment_teamid || old.course_stageid !== stage.course_stageid;
+  });
+  return [
+    ...removed.map((stage) => ({ label: `assessment:${stage.stage_assessmentid}`, item: { Delete: { TableName: tableName(), Key: assessmentKey(stage.stage_assessmentid!) } } })),
+    ...written.map((stage) => {
+      const assessment: AssessmentRecord = { stage_assessmentid: stage.stage_assessmentid!, wikiid, course_stageid: stage.course_stageid, teamid: stage.assessment_teamid! };
+      return { label: `assessment:${stage.stage_assessmentid}`, item: { Put: { TableName: tableName(), Item: { ...assessmentKey(assessment.stage_assessmentid), entity: 'StageAssessment', ...assessment } } } };
+    }),
+  ];
+}
+
+/** Module usage items follow the course's module stages (module-usage.ts contract). */
+function moduleUsageWrites(course: { wikiid: number; title: string }, before: CourseStageRecord[], after: CourseStageRecord[]): LabelledWrite[] {
+  const old = moduleIds(before);
+  const now = moduleIds(after);
+  return [...[...old].filter((id) => !now.has(id)).map((id) => moduleUsageDelete(id, course.wikiid)), ...[...now].map((id) => moduleUsageWrite(id, course))];
+}
+
+/** The course item, its assessments, module usages and title search words (join the wiki page's transaction). */
+export function courseCreateWrites(course: CourseRecord): LabelledWrite[] {
+  return [
+    { label: 'course', item: { Put: { TableName: tableName(), Item: { ...courseKey(course.wikiid), entity: 'Course', ...course }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ...assessmentWrites(course.wikiid, [], course.stages),
+    ...moduleUsageWrites(course, [], course.stages),
+    ...searchTokenWrites('COURSE', course.wikiid, [], course.search_tokens),
+  ];
+}
+
+/** A content change: the stored aggregates are left alone (rows change them concurrently). */
+export function courseUpdateWrites(before: CourseRecord, after: CourseRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'course',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: courseKey(after.wikiid),
+          UpdateExpression: 'SET title = :title, enabled = :enabled, publish_date = :publish, stages = :stages, modified_date = :modified, search_tokens = :tokens',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':title': after.title,
+            ':enabled': after.enabled,
+            ':publish': after.publish_date,
+            ':stages': after.stages,
+            ':modified': after.modified_date,
+            ':tokens': after.search_tokens,
+          },
+        },
+      },
+    },
+    ...assessmentWrites(after.wikiid, before.stages, after.stages),
+    ...moduleUsageWrites(after, before.stages, after.stages),
+    ...searchTokenWrites('COURSE', after.wikiid, before.search_tokens, after.search_tokens),
+  ];
+}
+
+export function courseDeleteWrites(course: CourseRecord): LabelledWrite[] {
+  return [
+    { label: 'course', item: { Delete: { TableName: tableName(), Key: courseKey(course.wikiid) } } },
+    ...assessmentWrites(course.wikiid, course.stages, []),
+    ...moduleUsageWrites(course, course.stages, []),
+    ...searchTokenWrites('COURSE', course.wikiid, course.search_tokens, []),
+    ...sortedRefWrites(COURSES_COLLECTION, padId(course.wikiid), course.order_placement, null),
+  ];
+}
+
+export interface CourseCounterDelta {
+  assignee_count?: number;
+  rows_total?: number;
+  rows_completed?: number;
+  rows_in_progress?: number;
+}
+
+/** Adds to the course's stored aggregates (in the transaction of the change that moves them). */
+export function courseCounterWrite(wikiid: number, delta: CourseCounterDelta): LabelledWrite | undefined {
+  const entries = Object.entries(delta).filter(([, value]) => value);
+  if (entries.length === 0) return undefined;
+  return {
+    label: `course-counters:${wikiid}`,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: courseKey(wikiid),
+        UpdateExpression: `ADD ${entries.map(([name]) => `${name} :${name}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+      },
+    },
+  };
+}
+
+export async function getCourse(wikiid: number, options: { consistent?: boolean } = {}): Promise<CourseRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: courseKey(wikiid), ConsistentRead: options.consistent }));
+  return result.Item ? courseFromItem(result.Item) : undefined;
+}
+
+export async function getCourses(wikiids: number[]): Promise<CourseRecord[]> {
+  return (await batchGetInOrder(wikiids.map(courseKey))).map(courseFromItem);
+}
+
+/** The wiki page and the course item of each id (pages first, then courses, in id order). */
+export async function getCoursePages(wikiids: number[]): Promise<Array<{ page: Record<string, unknown>; course: CourseRecord }>> {
+  const items = await batchGetInOrder(wikiids.flatMap((wikiid) => [wikiKey(wikiid), courseKey(wikiid)]));
+  const byKey = new Map(items.map((item) => [`${item.pk}|${item.sk}`, item]));
+  return wikiids.flatMap((wikiid) => {
+    const page = byKey.get(`WIKI#${wikiid}|WIKI`);
+    const course = byKey.get(`WIKI#${wikiid}|COURSE`);
+    return page && course ? [{ page, course: courseFromItem(course) }] : [];
+  });
+}
+
+export async function getAssessment(stage_assessmentid: number): Promise<AssessmentRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: assessmentKey(stage_assessmentid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as AssessmentRecord) : undefined;
+}
+
+/** Where a course belongs in each list order, from its current fields and aggregates. */
+export function coursePlacement(course: CourseRecord): SortedPlacement {
+  const id = padId(course.wikiid);
+  const percent = Math.round(completionPercent(course) * 100);
+  return {
+    values: {
+      title: course.title.toLowerCase(),
+      status: String(course.enabled),
+      stages_count: padId(course.stages.length),
+      modified_date: padId(course.modified_date),
+      assignee_count: padId(course.assignee_count),
+      completion_percentage: course.rows_total === 0 ? NULL_LAST : padId(percent),
+    },
+    attributes: { wikiid: course.wikiid, enabled: course.enabled, ref: id },
+  };
+}
+
+/**
+ * Moves the course's list references to where its current values put them. Guarded by
+ * `order_version`, so of two concurrent reindexers one wins and the other reads again; a
+ * course read after the last change of its values is always placed right.
+ */
+export async function reindexCourse(wikiid: number): Promise<void> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const course = await getCourse(wikiid, { consistent: true });
+    if (!course) return;
+    const placement = coursePlacement(course);
+    if (canonicalJson(placement) === canonicalJson(course.order_placement)) return;
+    try {
+      await transactWrite([
+        ...sortedRefWrites(COURSES_COLLECTION, padId(wikiid), course.order_placement, placement),
+        {
+          label: 'course-order',
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: courseKey(wikiid),
+              UpdateExpression: 'SET order_placement = :placement, order_version = :next',
+              ConditionExpression: course.order_version === 0 ? 'attribute_exists(pk) AND attribute_not_exists(order_version)' : 'order_version = :version',
+              ExpressionAttributeValues: { ':placement': placement, ':next': course.order_version + 1, ...(course.order_version === 0 ? {} : { ':version': course.order_version }) },
+            },
+          },
+        },
+      ]);
+      return;
+    } catch (error) {
+      const raced = error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
+      if (!raced) throw error;
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Stage signoffs.
+ * - Request: pk SIGNOFF#<signoff_requestid> / sk SIGNOFF, guarded by `version`. While it awaits
+ *   a response it is in its signers' queue (gsi1 SIGNOFFS#PENDING#TEAM#<teamid>); once answered
+ *   and until the trainee acknowledges, in the trainee's unacknowledged list
+ *   (gsi2 SIGNOFFS#UNACK#USER#<userid>).
+ * - The trainee's signoff state for an assessment: pk USER#<userid> /
+ *   sk SIGNOFF#<padded stage_assessmentid>, what the stage rule reads. Opening a request puts
+ *   it on condition that no request is open (requested or responded), so a trainee has at most
+ *   one open request per assessment.
+ * - Finalize token of an over-the-shoulder signoff: pk SIGNOFFTOKEN#<sha256> / sk TOKEN,
+ *   expiring by TTL, deleted on use (single use).
+ */
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { queryAll, queryPage } from '../paging.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { StageDoctype } from './course.ts';
+
+export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
+
+export interface SignoffResponse {
+  approved: boolean;
+  comments: string;
+  responder_userid: number;
+  response_date: number;
+  /** `signer`: answered by a signed-in signer; `password`: over the shoulder, confirmed by password. */
+  method: 'signer' | 'password';
+}
+
+export interface SignoffRequestRecord {
+  signoff_requestid: number;
+  stage_assessmentid: number;
+  wikiid: number;
+  course_stageid: number;
+  doctype: StageDoctype;
+  docid: number;
+  /** The stage document's revision when the signoff was requested. */
+  doc_revisionid: number | null;
+  /** The trainee. */
+  userid: number;
+  /** The team whose members sign. */
+  teamid: number;
+  state: SignoffRequestState;
+  comments: string;
+  requested_date: number;
+  response: SignoffResponse | null;
+  acknowledged_date: number | null;
+  cancelled_date: number | null;
+  cancelled_by: number | null;
+  version: number;
+}
+
+/** What the stage rule needs of a trainee's signoff on one assessment. */
+export interface TraineeSignoffRecord {
+  userid: number;
+  stage_assessmentid: number;
+  signoff_requestid: number;
+  state: SignoffRequestState;
+  approved: boolean | null;
+  acknowledged_date: number | null;
+}
+
+export interface FinalizeTokenRecord {
+  signoff_requestid: number;
+  /** Who initialized it (signed in) and who signs (the signer of the two people present). */
+  caller_userid: number;
+  signer_userid: number;
+  expires: number;
+}
+
+export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
+
+function requestKey(signoff_requestid: number) {
+  return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' };
+}
+
+function traineeKey(userid: number, stage_assessmentid: number) {
+  return { pk: `USER#${userid}`, sk: `SIGNOFF#${padId(stage_assessmentid)}` };
+}
+
+function tokenKey(hash: string) {
+  return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' };
+}
+
+function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
+  if (request.state === 'requested') return { [INDEXES.gsi1.pk]: `SIGNOFFS#PENDING#TEAM#${request.teamid}`, [INDEXES.gsi1.sk]: padId(request.signoff_requestid) };
+  if (request.state === 'responded') return { [INDEXES.gsi2.pk]: `SIGNOFFS#UNACK#USER#${request.userid}`, [INDEXES.gsi2.sk]: padId(request.signoff_requestid) };
+  return {};
+}
+
+const requestFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as SignoffRequestRecord;
+
+/** The request as it is now, on condition the stored one is `expectedVersion` (null: new). Label signoff. */
+export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersion: number | null): LabelledWrite {
+  return {
+    label: 'signoff',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...requestKey(request.signoff_requestid), entity: 'SignoffRequest', ...requestIndexes(request), ...request },
+        ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
+        ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+  };
+}
+
+/**
+ * The trainee's state for the request's assessment. Opening (state requested) holds only when
+ * no request is open (label trainee-signoff fails otherwise); later moves hold only while the
+ * state still names this request.
+ */
+export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrite {
+  const record: TraineeSignoffRecord = {
+    userid: request.userid,
+    stage_assessmentid: request.stage_assessmentid,
+    signoff_requestid: request.signoff_requestid,
+    state: request.state,
+    approved: request.response?.approved ?? null,
+    acknowledged_date: request.acknowledged_date,
+  };
+  const opening = request.state === 'requested';
+  return {
+    label: 'trainee-signoff',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record },
+        ConditionExpression: opening ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))' : 'signoff_requestid = :id',
+        ExpressionAttributeNames: opening ? { '#state': 'state' } : undefined,
+        ExpressionAttributeValues: opening ? { ':requested': 'requested', ':responded': 'responded' } : { ':id': request.signoff_requestid },
+      },
+    },
+  };
+}
+
+export async function getSignoffRequest(signoff_requestid: number): Promise<SignoffRequestRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: requestKey(signoff_requestid), ConsistentRead: true }));
+  return result.Item ? requestFromItem(result.Item) : undefined;
+}
+
+export async function getSignoffRequests(ids: number[]): Promise<SignoffRequestRecord[]> {
+  return (await batchGetInOrder(ids.map(requestKey))).map(requestFromItem);
+}
+
+export async function getTraineeSignoff(userid: number, stage_assessmentid: number): Promise<TraineeSignoffRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: traineeKey(userid, stage_assessmentid), ConsistentRead: true }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as TraineeSignoffRecord) : undefined;
+}
+
+export async function getTraineeSignoffs(pairs: Array<{ userid: number; stage_assessmentid: number }>): Promise<TraineeSignoffRecord[]> {
+  return (await batchGetInOrder(pairs.map((pair) => traineeKey(pair.userid, pair.stage_assessmentid)))).map((item) => withoutKeys(item) as unknown as TraineeSignoffRecord);
+}
+
+/** Requests awaiting a response from the members of a team (bounded: open requests only). */
+export async function listPendingForTeam(teamid: number): Promise<SignoffRequestRecord[]> {
+  return (await queryAll({ index: INDEXES.gsi1, partition: `SIGNOFFS#PENDING#TEAM#${teamid}` })).map(requestFromItem);
+}
+
+/** The trainee's answered, unacknowledged requests, oldest first. */
+export async function listUnacknowledged(userid: number, page: { limit: number; offset: number }): Promise<SignoffRequestRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi2, partition: `SIGNOFFS#UNACK#USER#${userid}` }, page)).map(requestFromItem);
+}
+
+export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** Takes the token out (single use): the record if it existed, whether or not it is expired. */
+export async function consumeFinalizeToken(hash: string): Promise<FinalizeTokenRecord | undefined> {
+  const result = await db().send(new DeleteCommand({ TableName: tableName(), Key: tokenKey(hash), ReturnValues: 'ALL_OLD' }));
+  return result.Attributes ? (withoutKeys(result.Attributes) as unknown as FinalizeTokenRecord) : undefined;
+}
