@@ -12,29 +12,52 @@ import { importTask, packageLimits, progress, throttledPercent } from './import-
 /** Downloading is the first 20 % of an import by URL. */
 const DOWNLOAD_SHARE = 20;
 
-export const handler = importTask('FetchPackage', async (state) => {
-  if (!state.url) throw packageRejected('fetch_failed', 'The import has no URL to fetch');
-  await progress(state, 'downloading', 1);
-  const limits = packageLimits();
-  const fetched = await safeFetch(state.url, { allowHosts: limits.allowHosts, maxBytes: limits.maxPackageBytes, timeoutMs: limits.fetchTimeoutMs });
+/**
+ * GETs `url` into s3://bucket/key. Fails with the fetch's own reason (FetchRefusedError) when
+ * the download is refused, too large or too slow; nothing is left in the bucket then.
+ */
+export async function fetchIntoBucket(input: {
+  url: string;
+  bucket: string;
+  key: string;
+  limits: { allowHosts: string[]; maxBytes: number; timeoutMs: number };
+  /** Fraction of the file stored so far (when its size is known). */
+  onProgress?: (fraction: number) => Promise<void>;
+}): Promise<void> {
+  const fetched = await safeFetch(input.url, input.limits);
+  // The body's own failure (too large, too slow, cut off) is the reason, not what the upload makes of it.
+  let bodyError: unknown;
+  fetched.body.once('error', (error) => (bodyError = error));
   const upload = new Upload({
     client: s3Client(),
-    params: { Bucket: state.bucket, Key: state.key, Body: fetched.body, ContentType: 'application/zip' },
+    params: { Bucket: input.bucket, Key: input.key, Body: fetched.body, ContentType: 'application/zip' },
     partSize: 5 * 1024 * 1024,
     queueSize: 1,
     leavePartsOnError: false,
   });
-  const report = throttledPercent((percent) => progress(state, 'downloading', percent));
   const pending: Array<Promise<void>> = [];
   upload.on('httpUploadProgress', ({ loaded }) => {
-    if (fetched.contentLength && loaded) pending.push(report(1 + (loaded / fetched.contentLength) * (DOWNLOAD_SHARE - 1)));
+    if (input.onProgress && fetched.contentLength && loaded) pending.push(input.onProgress(loaded / fetched.contentLength));
   });
   try {
     await upload.done();
   } catch (error) {
-    // The body's own failure (too large, too slow) is the reason, not the upload's abort.
-    throw (error as { cause?: unknown }).cause && (error as Error).name === 'AbortError' ? (error as { cause: unknown }).cause : error;
+    throw bodyError ?? error;
   }
   await Promise.all(pending);
+}
+
+export const handler = importTask('FetchPackage', async (state) => {
+  if (!state.url) throw packageRejected('fetch_failed', 'The import has no URL to fetch');
+  await progress(state, 'downloading', 1);
+  const limits = packageLimits();
+  const report = throttledPercent((percent) => progress(state, 'downloading', percent));
+  await fetchIntoBucket({
+    url: state.url,
+    bucket: state.bucket,
+    key: state.key,
+    limits: { allowHosts: limits.allowHosts, maxBytes: limits.maxPackageBytes, timeoutMs: limits.fetchTimeoutMs },
+    onProgress: (fraction) => report(1 + fraction * (DOWNLOAD_SHARE - 1)),
+  });
   return state;
 });
