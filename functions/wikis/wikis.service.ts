@@ -21,6 +21,7 @@ import {
   type WikiNamespace,
 } from '../../shared/domain/wiki-namespaces.ts';
 import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';
+import { noteNewDocumentRevision } from '../../shared/content/approval-supersession.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
@@ -310,6 +311,8 @@ async function saveRevision(caller: Caller, before: WikiRecord, after: WikiRecor
     }
     throw error;
   }
+  // New content supersedes an open approval request for the old revision.
+  await noteNewDocumentRevision('wiki', after.wikiid, after.revisionid, caller.userid);
   return pageView(after, caller);
 }
 

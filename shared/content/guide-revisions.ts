@@ -13,6 +13,7 @@ import { nowSeconds } from '../db/keys.ts';
 import { nextRevisionId } from '../db/revisions.ts';
 import { searchTokenWrites } from '../db/search-index.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
+import { noteNewDocumentRevision } from './approval-supersession.ts';
 import {
   authoredLinkDelete,
   authoredLinkPut,
@@ -91,11 +92,14 @@ export async function changeGuide(
     writes.push(...searchTokenWrites('GUIDE', guideid, current.search_tokens, record.search_tokens));
     try {
       await transactWrite(writes);
-      return record;
     } catch (error) {
       if (!isRace(error) || (error instanceof TransactionConditionFailed && error.failedLabels.some((label) => label !== 'guide'))) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+      continue;
     }
+    // New content supersedes an open approval request for the old revision.
+    if (newRevision) await noteNewDocumentRevision('guide', guideid, record.revisionid, options.changedBy);
+    return record;
   }
   const current = await getGuide(guideid, { consistent: true });
   if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);

@@ -1,0 +1,188 @@
+/**
+ * Approvals (spec "Additional endpoints: Approvals"; bodies are ours, wire-format §3.25 found
+ * none): processes of 1 to 10 stages (approver team + quorum), attached to wiki pages (guides
+ * follow their category page), and approval requests signed stage by stage with electronic
+ * signatures. POST /approvals/requests (asking for approval) is beyond the spec: the spec lists
+ * no way to start a request, and one is needed.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import { MAX_APPROVAL_STAGES } from '../../shared/domain/approval-flow.ts';
+import { DOCTYPES } from '../../shared/domain/doctypes.ts';
+import { SIGNING_TOKEN_TTL_SECONDS } from '../../shared/accounts/e-signature.ts';
+import * as processes from './processes.service.ts';
+import * as requests from './requests.service.ts';
+import { attachmentSchema, guideProcessesSchema, processSchema, requestSchema } from './approvals.views.ts';
+
+const id = z.int().check(z.positive());
+const pageQuery = z.object(pagination);
+const stage = z.object({
+  name: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  teamid: id,
+  quorum: z.int().check(z.minimum(1), z.maximum(100)),
+});
+const stages = z.array(stage).check(z.minLength(1), z.maxLength(MAX_APPROVAL_STAGES));
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
+const description = z.optional(z.string().check(z.maxLength(5000)));
+const password = z.string().check(z.minLength(1), z.maxLength(1000));
+
+export const approvalsGroup = defineGroup({
+  name: 'approvals',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/approvals/processes',
+      auth: 'user',
+      summary: 'List approval processes by id: {"processes": [...]}',
+      query: pageQuery,
+      response: z.object({ processes: z.array(processSchema) }),
+      handler: ({ query }) => processes.list(query),
+    }),
+    route({
+      method: 'GET',
+      path: '/approvals/process/search/{search_phrase}',
+      auth: 'user',
+      summary: 'Approval processes with a name word starting with the phrase: {"processes": [...]}',
+      params: z.object({ search_phrase: z.string().check(z.minLength(1), z.maxLength(200)) }),
+      query: pageQuery,
+      response: z.object({ processes: z.array(processSchema) }),
+      handler: ({ params, query }) => processes.search(params.search_phrase, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/approvals/process/{approval_processid}',
+      auth: 'user',
+      summary: 'One approval process with its stages',
+      params: idParams('approval_processid'),
+      response: processSchema,
+      handler: ({ params }) => processes.get(params.approval_processid),
+    }),
+    route({
+      method: 'POST',
+      path: '/approvals/process',
+      auth: 'admin',
+      summary: `Create an approval process (201): 1 to ${MAX_APPROVAL_STAGES} ordered stages, each an approver team and a quorum`,
+      description: 'A stage is passed when `quorum` members of its team have approved; quorum may not exceed the team\'s size (422 exceeds_team).',
+      status: 201,
+      body: z.object({ name, description, stages }),
+      example: { name: 'SOP release', description: 'QA, then the site lead', stages: [{ name: 'Quality', teamid: 1, quorum: 2 }, { name: 'Site lead', teamid: 2, quorum: 1 }] },
+      response: processSchema,
+      handler: ({ auth, body }) => processes.create(auth.user!, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/approvals/process/{approval_processid}',
+      auth: 'admin',
+      summary: 'Change a process\'s name, description or stages (stages are replaced whole)',
+      description: 'Requests already made keep the stages they were made with.',
+      params: idParams('approval_processid'),
+      body: z.object({ name: z.optional(name), description, stages: z.optional(stages) }),
+      example: { name: 'SOP release (2 stages)' },
+      response: processSchema,
+      handler: ({ auth, params, body }) => processes.patch(auth.user!, params.approval_processid, body),
+    }),
+    route({
+      method: 'PUT',
+      path: '/approvals/{wikiid}/{approval_processid}',
+      auth: 'admin',
+      summary: 'Attach a process to a wiki page, replacing its previous one',
+      description:
+        'The page\'s process governs the page and the pages below it; a CATEGORY page\'s process governs the guides in that category and in categories below it (the nearest attachment wins).',
+      params: idParams('wikiid', 'approval_processid'),
+      response: attachmentSchema,
+      handler: ({ auth, params }) => processes.attach(auth.user!, params.wikiid, params.approval_processid),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/approvals/{wikiid}',
+      auth: 'admin',
+      summary: 'Detach the process of a wiki page (204; 404 when it has none)',
+      status: 204,
+      params: idParams('wikiid'),
+      handler: async ({ auth, params }) => {
+        await processes.detach(auth.user!, params.wikiid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/guides/{guideid}/approvalProcesses',
+      auth: 'user',
+      summary: 'The approval processes governing a guide: those of its category page and that page\'s ancestors, nearest (effective) first',
+      params: idParams('guideid'),
+      response: guideProcessesSchema,
+      handler: ({ auth, params }) => processes.ofGuide(auth.user!, params.guideid),
+    }),
+    route({
+      method: 'POST',
+      path: '/approvals/requests',
+      auth: 'author',
+      summary: 'Ask for approval of a document\'s current revision (201); beyond the spec',
+      description:
+        '`?revisionid=` (required) names the revision to approve: 409 with the document when it is not the current one, 409 with the open request when one is already open for it. The request follows the document\'s effective process (422 no_approval_process when none). A new revision of the document supersedes the request.',
+      status: 201,
+      query: optionalRevisionQuery,
+      body: z.object({ doctype: z.enum(DOCTYPES), docid: id, notes: z.optional(z.string().check(z.maxLength(5000))) }),
+      example: { doctype: 'guide', docid: 1, notes: 'Torque values updated' },
+      response: requestSchema,
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ auth, body, query }) => requests.create(auth.user!, body, query.revisionid),
+    }),
+    route({
+      method: 'GET',
+      path: '/approvals/requests',
+      auth: 'user',
+      summary: 'The caller\'s approval work: {"pending": [requests they may sign now], "requested": [requests they made]}, newest first',
+      description: '`limit` and `offset` page each list.',
+      query: pageQuery,
+      response: z.object({ pending: z.array(requestSchema), requested: z.array(requestSchema) }),
+      handler: ({ auth, query }) => requests.listForCaller(auth.user!, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/approvals/request/{approval_requestid}',
+      auth: 'user',
+      summary: 'One approval request with its stages and signatures (the requester, the approver teams, Admins)',
+      params: idParams('approval_requestid'),
+      response: requestSchema,
+      handler: ({ auth, params }) => requests.get(auth.user!, params.approval_requestid),
+    }),
+    route({
+      method: 'POST',
+      path: '/approvals/request/sign/{approval_requestid}',
+      auth: 'user',
+      summary: 'Sign a request (approve or reject, with a reason): an electronic signature',
+      description:
+        'The signer enters their `password` for this signature, or gives a `signing_token` from POST …/token (then the signer is the token\'s owner, who may be someone other than the caller). Only members of the current stage\'s team who have not signed yet (403). The signature keeps the printed name, the time, the meaning and the SHA-256 of the signed revision. Quorum approvals move the request to the next stage; one rejection ends it. 409 with the request when it is no longer pending, or when the document has a new revision (the request is then superseded), or when `?revisionid=` is given and is not the request\'s. A wrong password is 422 (field password) and counts toward the login limit (429). Impersonation tokens cannot sign.',
+      params: idParams('approval_requestid'),
+      query: optionalRevisionQuery,
+      body: z.object({
+        meaning: z.enum(['approve', 'reject']),
+        reason: z.string().check(z.minLength(1), z.maxLength(5000)),
+        password: z.optional(password),
+        signing_token: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+      }),
+      example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
+      response: requestSchema,
+      handler: ({ auth, params, body, query, sourceIp }) => requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
+    }),
+    route({
+      method: 'POST',
+      path: '/approvals/request/sign/{approval_requestid}/token',
+      auth: 'user',
+      summary: `A single-use signing token for this request (201), valid ${SIGNING_TOKEN_TTL_SECONDS / 60} minutes: the over-the-shoulder signature`,
+      description:
+        'The signer types their `login` (email or unique_username; default: the caller) and `password`; the answer\'s `signing_token` signs this request once, as that signer, through POST /approvals/request/sign/{approval_requestid}. The signer must be able to sign the request now (403 otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429).',
+      status: 201,
+      params: idParams('approval_requestid'),
+      body: z.object({ password, login: z.optional(z.string().check(z.minLength(1), z.maxLength(254))) }),
+      example: { login: 'qa.lead@example.com', password: 'their password' },
+      response: z.object({ signing_token: z.string(), expires_at: z.int(), approval_requestid: z.int(), signer: z.object({ userid: z.int(), username: z.string() }) }),
+      handler: ({ auth, params, body, sourceIp }) => requests.issueToken(auth, params.approval_requestid, body, sourceIp),
+    }),
+  ],
+});

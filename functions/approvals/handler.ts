@@ -1,0 +1,4 @@
+import { createGroupHandler } from '../../shared/http/router.ts';
+import { approvalsGroup } from './approvals.routes.ts';
+
+export const handler = createGroupHandler(approvalsGroup);

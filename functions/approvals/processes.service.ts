@@ -1,0 +1,216 @@
+/**
+ * Approval processes (1 to 10 ordered stages, each an approver team and a quorum), their
+ * attachment to wiki pages, and the processes that govern a guide. Admins create, change and
+ * attach processes; every change is on the audit trail (the process's chain and the Admin's;
+ * attachments also on the page's). A change to a process applies to requests made after it:
+ * a request keeps the stages it was made with.
+ */
+import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
+import { MAX_APPROVAL_STAGES, type StageRule } from '../../shared/domain/approval-flow.ts';
+import { searchTokens } from '../../shared/domain/search-tokens.ts';
+import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
+import type { Caller } from '../../shared/http/auth-context.ts';
+import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
+import { requireDocument } from '../../shared/content/documents.ts';
+import { appendAudit } from '../../shared/db/audit.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { searchIds } from '../../shared/db/search-index.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { getTeams } from '../../shared/db/entities/team.ts';
+import { getWiki } from '../../shared/db/entities/wiki.ts';
+import { getOpenRequest } from '../../shared/db/entities/approval-request.ts';
+import {
+  attachmentDeleteWrite,
+  attachmentPutWrites,
+  getAttachment,
+  getProcess,
+  getProcesses,
+  listProcesses,
+  processCreateWrites,
+  processReplaceWrites,
+  type ApprovalAttachmentRecord,
+  type ApprovalProcessRecord,
+} from '../../shared/db/entities/approval-process.ts';
+import { attachmentView, processView, type ProcessView } from './approvals.views.ts';
+import { governingProcesses } from './document-processes.ts';
+
+type Page = { limit: number; offset: number };
+
+export interface StageInput {
+  name?: string;
+  teamid: number;
+  quorum: number;
+}
+
+export const processSubject = (id: number) => `APPROVAL_PROCESS#${id}`;
+
+/** Process views with their teams' names, read in one batch. */
+export async function processViews(processes: ApprovalProcessRecord[]): Promise<ProcessView[]> {
+  const teamids = [...new Set(processes.flatMap((process) => process.stages.map((stage) => stage.teamid)))];
+  const names = new Map((await getTeams(teamids)).map((team) => [team.teamid, team.name]));
+  return processes.map((process) => processView(process, names));
+}
+
+export async function requireProcess(id: number, consistent = false): Promise<ApprovalProcessRecord> {
+  const process = await getProcess(id, { consistent });
+  if (!process) throw new NotFoundError(`No approval process with approval_processid ${id}`);
+  return process;
+}
+
+/** Stages as stored: each team must exist and have at least `quorum` members. */
+async function validStages(stages: StageInput[]): Promise<StageRule[]> {
+  const teams = new Map((await getTeams([...new Set(stages.map((stage) => stage.teamid))])).map((team) => [team.teamid, team]));
+  const problems: FieldProblem[] = [];
+  stages.forEach((stage, index) => {
+    const team = teams.get(stage.teamid);
+    if (!team) problems.push({ field: `stages.${index}.teamid`, code: 'not_found', message: `No team with teamid ${stage.teamid}` });
+    else if (stage.quorum > team.member_count) {
+      problems.push({ field: `stages.${index}.quorum`, code: 'exceeds_team', message: `Stage ${index + 1} needs ${stage.quorum} approvals but team ${team.name} has ${team.member_count} member(s)` });
+    }
+  });
+  if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
+  return stages.map((stage, index) => ({ name: stage.name?.trim() || `Stage ${index + 1}`, teamid: stage.teamid, quorum: stage.quorum }));
+}
+
+const processTokens = (name: string) => searchTokens(name).slice(0, 20);
+
+export async function create(caller: Caller, input: { name: string; description?: string; stages: StageInput[] }) {
+  const stages = await validStages(input.stages);
+  const now = nowSeconds();
+  const process: ApprovalProcessRecord = {
+    approval_processid: await nextId('approval_process'),
+    name: input.name,
+    description: input.description ?? '',
+    stages,
+    created_by: caller.userid,
+    created_date: now,
+    modified_by: caller.userid,
+    modified_date: now,
+    version: 1,
+    search_tokens: processTokens(input.name),
+  };
+  await appendAudit(
+    {
+      action: 'approval.process_created',
+      actor_userid: caller.userid,
+      subjects: [processSubject(process.approval_processid), userSubject(caller.userid)],
+      details: { approval_processid: process.approval_processid, new: { name: process.name, description: process.description, stages } },
+    },
+    processCreateWrites(process),
+  );
+  return (await processViews([process]))[0];
+}
+
+export async function patch(caller: Caller, id: number, input: { name?: string; description?: string; stages?: StageInput[] }) {
+  await requireProcess(id);
+  if (input.name === undefined && input.description === undefined && input.stages === undefined) {
+    throw ValidationError.field('body', 'missing_field', 'Give at least one of name, description, stages');
+  }
+  const stages = input.stages ? await validStages(input.stages) : undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await requireProcess(id, true);
+    const after: ApprovalProcessRecord = {
+      ...before,
+      name: input.name ?? before.name,
+      description: input.description ?? before.description,
+      stages: stages ?? before.stages,
+      modified_by: caller.userid,
+      modified_date: nowSeconds(),
+      version: before.version + 1,
+      search_tokens: processTokens(input.name ?? before.name),
+    };
+    try {
+      await appendAudit(
+        {
+          action: 'approval.process_changed',
+          actor_userid: caller.userid,
+          subjects: [processSubject(id), userSubject(caller.userid)],
+          details: {
+            approval_processid: id,
+            old: { name: before.name, description: before.description, stages: before.stages },
+            new: { name: after.name, description: after.description, stages: after.stages },
+          },
+        },
+        processReplaceWrites(before, after),
+      );
+      return (await processViews([after]))[0];
+    } catch (error) {
+      // Another Admin changed it meanwhile: apply these fields to the fresh process.
+      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('process')) throw error;
+    }
+  }
+  throw new ConflictError('The process kept changing; try again', (await processViews([await requireProcess(id, true)]))[0]);
+}
+
+export async function get(id: number) {
+  return (await processViews([await requireProcess(id)]))[0];
+}
+
+export async function list(page: Page) {
+  return { processes: await processViews(await listProcesses(page)) };
+}
+
+export async function search(phrase: string, page: Page) {
+  const ids = await searchIds('PROCESS', phrase, page.limit, page.offset);
+  return { processes: await processViews(await getProcesses(ids)) };
+}
+
+/** PUT /approvals/{wikiid}/{approval_processid}: attaches (or replaces) the page's process. */
+export async function attach(caller: Caller, wikiid: number, approvalProcessid: number) {
+  const [wiki, process, previous] = await Promise.all([getWiki(wikiid), requireProcess(approvalProcessid), getAttachment(wikiid)]);
+  if (!wiki) throw new NotFoundError(`No wiki page with wikiid ${wikiid}`);
+  const attachment: ApprovalAttachmentRecord = { wikiid, approval_processid: approvalProcessid, attached_by: caller.userid, attached_date: nowSeconds() };
+  try {
+    await appendAudit(
+      {
+        action: 'approval.process_attached',
+        actor_userid: caller.userid,
+        subjects: [documentSubject('wiki', wikiid), processSubject(approvalProcessid), userSubject(caller.userid)],
+        details: { wikiid, old_approval_processid: previous?.approval_processid ?? null, new_approval_processid: approvalProcessid },
+      },
+      attachmentPutWrites(attachment),
+    );
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('process')) throw new NotFoundError(`No approval process with approval_processid ${approvalProcessid}`);
+    throw error;
+  }
+  return attachmentView(attachment, (await processViews([process]))[0]);
+}
+
+/** DELETE /approvals/{wikiid}: the page no longer has a process of its own (404 if it had none). */
+export async function detach(caller: Caller, wikiid: number): Promise<void> {
+  const attachment = await getAttachment(wikiid);
+  if (!attachment) throw new NotFoundError(`No approval process is attached to wiki page ${wikiid}`);
+  try {
+    await appendAudit(
+      {
+        action: 'approval.process_detached',
+        actor_userid: caller.userid,
+        subjects: [documentSubject('wiki', wikiid), processSubject(attachment.approval_processid), userSubject(caller.userid)],
+        details: { wikiid, old_approval_processid: attachment.approval_processid, new_approval_processid: null },
+      },
+      [attachmentDeleteWrite(wikiid)],
+    );
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('attachment')) throw new NotFoundError(`No approval process is attached to wiki page ${wikiid}`);
+    throw error;
+  }
+}
+
+/** GET /guides/{guideid}/approvalProcesses: the processes of its category chain, nearest first. */
+export async function ofGuide(caller: Caller, guideid: number) {
+  await assertCanViewGuide(caller, guideid);
+  const document = await requireDocument('guide', guideid);
+  const [governing, open] = await Promise.all([governingProcesses(document), getOpenRequest('guide', guideid)]);
+  const views = await processViews(governing.map((entry) => entry.process));
+  return {
+    guideid,
+    approval_processes: governing.map((entry, index) => ({
+      ...views[index],
+      attached_to: { wikiid: entry.page.wikiid, namespace: entry.page.namespace, title: entry.page.title },
+      effective: index === 0,
+    })),
+    open_request: open ?? null,
+  };
+}

@@ -1,0 +1,282 @@
+/**
+ * Approval requests and electronic signatures. An editor asks for approval of a document's
+ * current revision; the request follows the document's effective process (its stages copied
+ * into the request) stage by stage: members of the current stage's team sign (approve or
+ * reject, with a reason), each with their password or a single-use signing token bought with
+ * it; `quorum` approvals move it on, after the last stage it is approved, one rejection ends it,
+ * and a new revision of the document supersedes it. Each signature is written together with
+ * the request's new state and its audit records (document and signer chains), on condition
+ * that the request is as read and the document is still at the signed revision.
+ */
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { afterSignature, type ApprovalMeaning } from '../../shared/domain/approval-flow.ts';
+import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { canEditGuide } from '../../shared/content/guide-access.ts';
+import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
+import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
+import { checkSignerPassword, findSigner, issueSigningToken, refuseImpersonatedSignature, signerFromToken, type SignatureMethod } from '../../shared/accounts/e-signature.ts';
+import { appendAudit } from '../../shared/db/audit.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
+import { consumeSigningTokenWrite } from '../../shared/db/entities/signing-token.ts';
+import { getUser, type UserRecord } from '../../shared/db/entities/user.ts';
+import {
+  getOpenRequest,
+  getRequest,
+  listPendingForTeam,
+  listRequestedBy,
+  requestCreateWrites,
+  requestUpdateWrites,
+  type ApprovalRequestRecord,
+  type ApprovalSignature,
+} from '../../shared/db/entities/approval-request.ts';
+import { requestView } from './approvals.views.ts';
+import { governingProcesses } from './document-processes.ts';
+
+type Page = { limit: number; offset: number };
+
+const MAX_ATTEMPTS = 5;
+
+async function requireRequest(id: number): Promise<ApprovalRequestRecord> {
+  const request = await getRequest(id);
+  if (!request) throw new NotFoundError(`No approval request with approval_requestid ${id}`);
+  return request;
+}
+
+function documentRef(document: DocumentRef) {
+  return { doctype: document.doctype, docid: document.docid, title: document.title, url: document.url, revisionid: document.revisionid };
+}
+
+function notPending(request: ApprovalRequestRecord, caller: Caller): ConflictError {
+  return new ConflictError(`Approval request ${request.approval_requestid} is ${request.status}; the body is its current state`, requestView(request, caller));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export async function create(caller: Caller, input: { doctype: Doctype; docid: number; notes?: string }, expectedRevision: number | undefined) {
+  const document = await requireDocument(input.doctype, input.docid);
+  if (document.guide && !canEditGuide(caller, document.guide)) throw new ForbiddenError('Only those who may edit the guide ask for its approval');
+  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the revision to approve) is required');
+  if (expectedRevision !== document.revisionid) {
+    throw new ConflictError('The revisionid is not the current one; the body is the document as it is now', documentRef(document));
+  }
+  const [governing] = await governingProcesses(document);
+  if (!governing) {
+    throw ValidationError.field('docid', 'no_approval_process', `No approval process governs ${input.doctype} ${input.docid}: attach one to its ${input.doctype === 'guide' ? 'category' : 'page'} first`);
+  }
+  const hash = await revisionHash(document.doctype, document.docid, document.revisionid);
+  if (!hash) throw new Error(`No snapshot of ${document.doctype} ${document.docid} revision ${document.revisionid}`);
+  const request: ApprovalRequestRecord = {
+    approval_requestid: await nextId('approval_request'),
+    doctype: document.doctype,
+    docid: document.docid,
+    title: document.title,
+    revisionid: document.revisionid,
+    revision_hash: hash,
+    approval_processid: governing.process.approval_processid,
+    process_name: governing.process.name,
+    stages: governing.process.stages,
+    status: 'pending',
+    current_stage: 1,
+    signatures: [],
+    signer_userids: [],
+    requested_by: caller.userid,
+    notes: input.notes?.trim() ?? '',
+    created_date: nowSeconds(),
+    completed_date: null,
+    superseded_by_revisionid: null,
+    version: 1,
+  };
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    try {
+      await appendAudit(
+        {
+          action: 'approval.requested',
+          actor_userid: caller.userid,
+          subjects: [documentSubject(document.doctype, document.docid), userSubject(caller.userid)],
+          details: {
+            approval_requestid: request.approval_requestid,
+            approval_processid: request.approval_processid,
+            revisionid: request.revisionid,
+            revision_hash: hash,
+            stages: request.stages,
+            new_status: 'pending',
+          },
+        },
+        [...requestCreateWrites(request), documentRevisionCheck(document.doctype, document.docid, document.revisionid)],
+      );
+      return requestView(request, caller);
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+      if (error.failedLabels.includes('document')) {
+        const current = await requireDocument(input.doctype, input.docid);
+        throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(current));
+      }
+      if (!error.failedLabels.includes('open')) throw error;
+      const open = await getOpenRequest(document.doctype, document.docid);
+      const existing = open ? await getRequest(open.approval_requestid) : undefined;
+      if (existing?.status === 'pending' && existing.revisionid === document.revisionid) {
+        throw new ConflictError(`Approval request ${existing.approval_requestid} for this revision is already open; the body is that request`, requestView(existing, caller));
+      }
+      // A request for an older revision that the revision hook did not reach: end it first.
+      if (existing) await supersedeApprovalRequest(existing, document.revisionid, caller.userid);
+    }
+  }
+  throw new ConflictError('Approval requests for this document kept changing; try again');
+}
+
+/** The caller's pending work (requests they may sign now) and the requests they made. */
+export async function listForCaller(caller: Caller, page: Page) {
+  const window = page.offset + page.limit;
+  const perTeam = await Promise.all(caller.teams.map((teamid) => listPendingForTeam(teamid, caller.userid, window)));
+  const pending = new Map<number, ApprovalRequestRecord>();
+  for (const request of perTeam.flat()) pending.set(request.approval_requestid, request);
+  const pendingPage = [...pending.values()].sort((a, b) => b.approval_requestid - a.approval_requestid).slice(page.offset, window);
+  const requested = await listRequestedBy(caller.userid, page);
+  return { pending: pendingPage.map((request) => requestView(request, caller)), requested: requested.map((request) => requestView(request, caller)) };
+}
+
+function mayRead(caller: Caller, request: ApprovalRequestRecord): boolean {
+  return isAdmin(caller) || request.requested_by === caller.userid || request.stages.some((stage) => caller.teams.includes(stage.teamid));
+}
+
+export async function get(caller: Caller, id: number) {
+  const request = await requireRequest(id);
+  if (!mayRead(caller, request)) throw new ForbiddenError('Only the requester, the approver teams and Admins see this request');
+  return requestView(request, caller);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signatures
+
+function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): void {
+  if (request.signer_userids.includes(signer.userid)) throw new ForbiddenError(`${signer.username} has already signed this request`);
+  const stage = request.stages[request.current_stage! - 1];
+  if (!signer.teams.includes(stage.teamid)) throw new ForbiddenError(`Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`);
+}
+
+/** POST /approvals/request/sign/{id}/token: the signer's password buys a single-use signing token. */
+export async function issueToken(auth: AuthContext, id: number, input: { password: string; login?: string }, sourceIp: string) {
+  const caller = auth.user!;
+  const request = await requireRequest(id);
+  refuseImpersonatedSignature(auth);
+  if (request.status !== 'pending') throw notPending(request, caller);
+  let signer: UserRecord;
+  if (input.login === undefined) {
+    const self = (await getUser(caller.userid))!;
+    refuseIneligible(request, self);
+    signer = await checkSignerPassword(self, input.password, sourceIp);
+  } else {
+    signer = await checkSignerPassword(await findSigner(input.login), input.password, sourceIp, input.login);
+    refuseIneligible(request, signer);
+  }
+  const token = await issueSigningToken(signer, id, caller.userid);
+  return { ...token, approval_requestid: id, signer: { userid: signer.userid, username: signer.username } };
+}
+
+export interface SignInput {
+  meaning: ApprovalMeaning;
+  reason: string;
+  password?: string;
+  signing_token?: string;
+}
+
+/** The signer and how they proved it: the caller's password, or a token (possibly someone else's). */
+async function authenticateSigner(caller: Caller, request: ApprovalRequestRecord, input: SignInput, sourceIp: string): Promise<{ signer: UserRecord; method: SignatureMethod; tokenHash?: string }> {
+  if ((input.password === undefined) === (input.signing_token === undefined)) {
+    throw ValidationError.field(input.password === undefined ? 'password' : 'signing_token', 'missing_field', 'Sign with exactly one of password and signing_token');
+  }
+  if (input.signing_token !== undefined) {
+    const { signer, tokenHash } = await signerFromToken(input.signing_token, request.approval_requestid);
+    refuseIneligible(request, signer);
+    return { signer, method: 'token', tokenHash };
+  }
+  const self = (await getUser(caller.userid))!;
+  refuseIneligible(request, self);
+  return { signer: await checkSignerPassword(self, input.password!, sourceIp), method: 'password' };
+}
+
+/** Supersedes a request whose document moved on, and answers 409 with it. */
+async function supersededConflict(request: ApprovalRequestRecord, caller: Caller): Promise<ConflictError> {
+  const document = await findDocument(request.doctype, request.docid);
+  const ended = await supersedeApprovalRequest(request, document?.revisionid ?? null, null);
+  return notPending(ended, caller);
+}
+
+export async function sign(auth: AuthContext, id: number, input: SignInput, expectedRevision: number | undefined, sourceIp: string) {
+  const caller = auth.user!;
+  let request = await requireRequest(id);
+  refuseImpersonatedSignature(auth);
+  if (request.status !== 'pending') throw notPending(request, caller);
+  if (expectedRevision !== undefined && expectedRevision !== request.revisionid) {
+    throw new ConflictError(`This request is for revision ${request.revisionid}, not ${expectedRevision}; the body is the request`, requestView(request, caller));
+  }
+  const reason = input.reason.trim();
+  if (!reason) throw ValidationError.field('reason', 'missing_field', 'A signature states its reason');
+  const { signer, method, tokenHash } = await authenticateSigner(caller, request, input, sourceIp);
+
+  const document = await findDocument(request.doctype, request.docid);
+  if (!document || document.revisionid !== request.revisionid) throw await supersededConflict(request, caller);
+  // The signature binds to the revision's fingerprint as computed now: it must still match.
+  const hash = await revisionHash(request.doctype, request.docid, request.revisionid);
+  if (hash !== request.revision_hash) throw new ConflictError('The stored revision no longer matches its fingerprint; it cannot be signed', requestView(request, caller));
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = nowSeconds();
+    const signature: ApprovalSignature = {
+      stage: request.current_stage!,
+      userid: signer.userid,
+      printed_name: signer.username,
+      meaning: input.meaning,
+      reason,
+      signed_at: now,
+      revisionid: request.revisionid,
+      revision_hash: request.revision_hash,
+      method,
+      entered_by_userid: caller.userid,
+    };
+    const state = afterSignature(request.stages, request, request.signatures, signature);
+    const after: ApprovalRequestRecord = {
+      ...request,
+      ...state,
+      signatures: [...request.signatures, signature],
+      signer_userids: [...request.signer_userids, signer.userid],
+      completed_date: state.status === 'pending' ? null : now,
+    };
+    try {
+      await appendAudit(
+        {
+          action: 'approval.signed',
+          actor_userid: signer.userid,
+          subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
+          details: {
+            approval_requestid: request.approval_requestid,
+            ...signature,
+            old: { status: request.status, current_stage: request.current_stage },
+            new: { status: after.status, current_stage: after.current_stage },
+          },
+        },
+        [
+          ...requestUpdateWrites(request, after),
+          documentRevisionCheck(request.doctype, request.docid, request.revisionid),
+          ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
+        ],
+      );
+      return requestView(after, caller);
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+      if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
+      if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
+      if (!error.failedLabels.includes('request')) throw error;
+      // Someone else signed first: decide again on the request as it is now.
+      request = await requireRequest(id);
+      if (request.status !== 'pending') throw notPending(request, caller);
+      refuseIneligible(request, signer);
+    }
+  }
+  throw new ConflictError('Signatures kept arriving at the same time; try again', requestView(request, caller));
+}

@@ -1,0 +1,197 @@
+/**
+ * Periodic review (spec "Periodic review"; bodies are ours, wire-format §3.24 found none):
+ * schedules (prsid) with documents (prdid), signed reviews of a document's current revision,
+ * change requests, and each user's due documents. Literal segments win over parameters, so
+ * /periodic_review/reviews/{userid} is never read as /periodic_review/{doctype}/{docid}.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import { PERIOD_UNITS } from '../../shared/domain/review-period.ts';
+import { DOCTYPES } from '../../shared/domain/doctypes.ts';
+import * as schedules from './schedules.service.ts';
+import * as reviews from './reviews.service.ts';
+import {
+  changeRequestSchema,
+  documentScheduleSchema,
+  reviewDocumentSchema,
+  reviewSchema,
+  scheduleSchema,
+  scheduleWithDocumentsSchema,
+} from './periodic-review.views.ts';
+
+const id = z.int().check(z.positive());
+const pageQuery = z.object(pagination);
+const documentInput = z.object({
+  doctype: z.enum(DOCTYPES),
+  docid: id,
+  reviewer_userid: z.optional(id),
+  due_date: z.optional(z.int().check(z.positive())),
+});
+const prdidList = z.array(id).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES));
+
+export const periodicReviewGroup = defineGroup({
+  name: 'periodic-review',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'POST',
+      path: '/periodic_review',
+      auth: 'admin',
+      summary: 'Create a review schedule (201): a period and a default reviewer; documents are added to it',
+      description: 'Documents in the schedule are due one period after they were added or last reviewed (calendar months and years in UTC).',
+      status: 201,
+      body: z.object({
+        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+        description: z.optional(z.string().check(z.maxLength(5000))),
+        frequency_quantity: z.int().check(z.minimum(1), z.maximum(1200)),
+        frequency_unit: z.enum(PERIOD_UNITS),
+        reviewer_userid: z.optional(id),
+      }),
+      example: { name: 'Annual SOP review', description: 'ISO 13485 §4.2.4', frequency_quantity: 12, frequency_unit: 'month', reviewer_userid: 1 },
+      response: scheduleSchema,
+      handler: ({ auth, body }) => schedules.createSchedule(auth.user!, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review',
+      auth: 'author',
+      summary: 'List review schedules by prsid: {"schedules": [...]}',
+      query: pageQuery,
+      response: z.object({ schedules: z.array(scheduleSchema) }),
+      handler: ({ query }) => schedules.list(query),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/{prsid}',
+      auth: 'author',
+      summary: 'A schedule and one page of its documents (limit/offset page the documents)',
+      params: idParams('prsid'),
+      query: pageQuery,
+      response: scheduleWithDocumentsSchema,
+      handler: ({ params, query }) => schedules.get(params.prsid, query),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/periodic_review/{prsid}',
+      auth: 'admin',
+      summary: 'Delete a schedule that has no documents (204; 422 has_documents otherwise)',
+      description: 'Reviews and change requests made under the schedule stay on record.',
+      status: 204,
+      params: idParams('prsid'),
+      handler: async ({ auth, params }) => {
+        await schedules.deleteSchedule(auth.user!, params.prsid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/periodic_review/documents',
+      auth: 'admin',
+      summary: `Add guides or wiki pages to a schedule (201), all or none, at most ${schedules.MAX_DOCUMENT_CHANGES} per request`,
+      description:
+        'Each document gets a prdid, a reviewer (its own reviewer_userid or the schedule\'s) and a first due date (due_date, or one period from now). A document is in at most one schedule: 422 already_scheduled.',
+      status: 201,
+      body: z.object({ prsid: id, documents: z.array(documentInput).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES)) }),
+      example: { prsid: 1, documents: [{ doctype: 'guide', docid: 1 }, { doctype: 'wiki', docid: 2, reviewer_userid: 1 }] },
+      response: z.object({ prsid: z.int(), documents: z.array(reviewDocumentSchema) }),
+      handler: ({ auth, body }) => schedules.addDocuments(auth.user!, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/periodic_review/documents',
+      auth: 'admin',
+      summary: `Remove documents from their schedules (204), all or none, at most ${schedules.MAX_DOCUMENT_CHANGES}: {"prdids": [...]}`,
+      status: 204,
+      body: z.object({ prdids: prdidList }),
+      example: { prdids: [1, 2] },
+      handler: async ({ auth, body }) => {
+        await schedules.removeDocuments(auth.user!, body.prdids);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/periodic_review/documents/{prdid}',
+      auth: 'admin',
+      summary: 'Remove one document from its schedule (204); its reviews stay on record',
+      status: 204,
+      params: idParams('prdid'),
+      handler: async ({ auth, params }) => {
+        await schedules.removeDocument(auth.user!, params.prdid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/search/{searchTerm}',
+      auth: 'author',
+      summary: 'Scheduled documents with a title word starting with the term: {"documents": [...]}',
+      params: z.object({ searchTerm: z.string().check(z.minLength(1), z.maxLength(200)) }),
+      query: pageQuery,
+      response: z.object({ documents: z.array(reviewDocumentSchema) }),
+      handler: ({ params, query }) => schedules.search(params.searchTerm, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/periodic_review/review',
+      auth: 'user',
+      summary: 'Review a document\'s current revision (201): an electronic signature with the reviewer\'s password',
+      description:
+        'The document\'s reviewer or an Admin. `revisionid` names the revision read (409 with the document\'s review state when it is no longer current). `changes_requested` needs `notes` and opens a change request for the document\'s owner; `approved` resolves an open one. The signature (meaning "review") records the printed name, the time and the SHA-256 of the revision. A wrong password is 422 (field password) and counts toward the login limit (429).',
+      status: 201,
+      body: z.object({
+        prdid: id,
+        revisionid: id,
+        outcome: z.enum(['approved', 'changes_requested']),
+        notes: z.optional(z.string().check(z.maxLength(5000))),
+        password: z.string().check(z.minLength(1), z.maxLength(1000)),
+      }),
+      example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },
+      response: reviewSchema,
+      handler: ({ auth, body, sourceIp }) => reviews.review(auth, body, sourceIp),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/reviews/{userid}',
+      auth: 'user',
+      summary: 'Reviews a user made, newest first: {"reviews": [...]} (the user and Admins)',
+      params: idParams('userid'),
+      query: pageQuery,
+      response: z.object({ reviews: z.array(reviewSchema) }),
+      handler: ({ auth, params, query }) => reviews.reviewsBy(auth.user!, params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/documents/{userid}',
+      auth: 'user',
+      summary: 'Documents a user is to review, soonest due first: {"documents": [...]} (the user and Admins)',
+      description: '`due_before` (Unix seconds) keeps only those due by then, e.g. now for the overdue ones.',
+      params: idParams('userid'),
+      query: z.object({ ...pagination, due_before: queryInt }),
+      response: z.object({ documents: z.array(reviewDocumentSchema) }),
+      handler: ({ auth, params, query }) => reviews.documentsFor(auth.user!, params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/requests/{userid}',
+      auth: 'user',
+      summary: 'Change requests on documents a user owns, newest first: {"change_requests": [...]} (the user and Admins)',
+      description: '`status`: open (default), resolved, or all.',
+      params: idParams('userid'),
+      query: z.object({ ...pagination, status: z._default(z.enum(['open', 'resolved', 'all']), 'open') }),
+      response: z.object({ change_requests: z.array(changeRequestSchema) }),
+      handler: ({ auth, params, query }) => reviews.changeRequestsFor(auth.user!, params.userid, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/periodic_review/{doctype}/{docid}',
+      auth: 'user',
+      summary: 'The schedule of a document, its review state and its latest reviews (schedule null when unscheduled)',
+      params: z.object({ doctype: z.enum(DOCTYPES), docid: pathId }),
+      response: documentScheduleSchema,
+      handler: ({ auth, params }) => reviews.documentSchedule(auth.user!, params.doctype, params.docid),
+    }),
+  ],
+});

@@ -1,0 +1,95 @@
+/**
+ * Electronic signatures (21 CFR Part 11 §11.200): each signature is made by its signer entering
+ * their password for that signature — directly, or through a signing token that the password
+ * bought minutes earlier for that one approval request (an over-the-shoulder signature: the
+ * signer types their login and password on someone else's device). Failed passwords count
+ * against the same per-account and per-address limits as logins (auth.service.ts), so a stolen
+ * session cannot be used to guess the password faster. A session minted by impersonation never
+ * signs: the Admin behind it is not the person whose name the signature would carry.
+ */
+import { randomBytes } from 'node:crypto';
+import { config } from '../config.ts';
+import { ForbiddenError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
+import { decoyPasswordHash, sha256Hex, verifyPassword } from '../domain/secrets.ts';
+import type { AuthContext } from '../http/auth-context.ts';
+import { nowSeconds } from '../db/keys.ts';
+import { clearAttempts, countAttempt, readAttempts } from '../db/entities/attempt-counter.ts';
+import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
+import { getSigningToken, putSigningToken, type SigningTokenRecord } from '../db/entities/signing-token.ts';
+
+export type SignatureMethod = 'password' | 'token';
+
+/** How long a signing token lives: long enough to sign, short enough not to linger. */
+export const SIGNING_TOKEN_TTL_SECONDS = 300;
+
+// The login throttle's counters (functions/auth/auth.service.ts uses the same purpose and subjects).
+const LOGIN = 'LOGIN';
+const accountSubject = (email: string) => `account#${email.trim().toLowerCase()}`;
+const addressSubject = (sourceIp: string) => `address#${sourceIp}`;
+
+const WRONG_PASSWORD = 'The login or password is not correct';
+
+export function refuseImpersonatedSignature(auth: AuthContext): void {
+  if (auth.impersonatorUserid !== undefined) {
+    throw new ForbiddenError('Electronic signatures cannot be made with an impersonation token');
+  }
+}
+
+async function refuseIfThrottled(subjects: Array<[string, number]>): Promise<void> {
+  const now = nowSeconds();
+  for (const [subject, maxFailures] of subjects) {
+    const window = await readAttempts(LOGIN, subject);
+    if (window.count >= maxFailures) throw new TooManyRequestsError('Too many wrong passwords; try again later', Math.max(1, window.resetsAt - now));
+  }
+}
+
+/**
+ * Checks a signer's password (throttled like a login): wrong → 422 on `password`, too many
+ * failures → 429. `user` undefined (an unknown login) costs the same and fails the same way.
+ */
+export async function checkSignerPassword(user: UserRecord | undefined, password: string, sourceIp: string, login?: string): Promise<UserRecord> {
+  const { STEPWISE_LOGIN_MAX_FAILURES, STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS, STEPWISE_LOGIN_WINDOW_SECONDS } = config();
+  const account = accountSubject(user?.email ?? login ?? '');
+  await refuseIfThrottled([
+    [account, STEPWISE_LOGIN_MAX_FAILURES],
+    [addressSubject(sourceIp), STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS],
+  ]);
+  const valid = await verifyPassword(password, user?.password_hash ?? (await decoyPasswordHash()));
+  if (!user || !valid) {
+    await Promise.all([countAttempt(LOGIN, account, STEPWISE_LOGIN_WINDOW_SECONDS), countAttempt(LOGIN, addressSubject(sourceIp), STEPWISE_LOGIN_WINDOW_SECONDS)]);
+    throw ValidationError.field('password', 'invalid_password', WRONG_PASSWORD);
+  }
+  await clearAttempts(LOGIN, account);
+  return user;
+}
+
+/** The account a login names: an email address or a unique_username. */
+export async function findSigner(login: string): Promise<UserRecord | undefined> {
+  const userid = (await findUserIdBy('EMAIL', login)) ?? (await findUserIdBy('UNIQUE_USERNAME', login));
+  return userid === undefined ? undefined : getUser(userid);
+}
+
+/** A single-use token that lets `signer` sign approval request `subjectid` within the TTL. */
+export async function issueSigningToken(signer: UserRecord, subjectid: number, issuedTo: number): Promise<{ signing_token: string; expires_at: number }> {
+  const signingToken = randomBytes(32).toString('hex');
+  const now = nowSeconds();
+  const record: SigningTokenRecord = {
+    userid: signer.userid,
+    purpose: 'approval_request',
+    subjectid,
+    issued_to_userid: issuedTo,
+    issued_date: now,
+    expires_at: now + SIGNING_TOKEN_TTL_SECONDS,
+  };
+  await putSigningToken(sha256Hex(signingToken), record);
+  return { signing_token: signingToken, expires_at: record.expires_at };
+}
+
+/** The signer a live token names for this request, and the token's hash (to use it up). */
+export async function signerFromToken(signingToken: string, subjectid: number): Promise<{ signer: UserRecord; tokenHash: string }> {
+  const tokenHash = sha256Hex(signingToken);
+  const record = await getSigningToken(tokenHash);
+  const signer = record && record.purpose === 'approval_request' && record.subjectid === subjectid ? await getUser(record.userid) : undefined;
+  if (!signer) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
+  return { signer, tokenHash };
+}

@@ -1,0 +1,71 @@
+/**
+ * A new revision of a document supersedes its open approval request: the signatures collected
+ * were for content that is no longer current. Content writes (changeGuide, the wiki service)
+ * call `noteNewDocumentRevision` after committing a revision; it costs one GetItem when the
+ * document has no open request. Signing checks the document's revision in its own transaction
+ * as well, so even if this hook never ran, no signature can land on superseded content.
+ */
+import { appendAudit } from '../db/audit.ts';
+import { nowSeconds } from '../db/keys.ts';
+import { TransactionConditionFailed } from '../db/transactions.ts';
+import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
+import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
+import { log } from '../http/logger.ts';
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Ends a pending request as superseded by `newRevisionid` (null: the document is gone), on the
+ * audit trail of the document (and of the user whose change caused it). Returns the request as
+ * it ends up (a request that ended meanwhile is returned as it is).
+ */
+export async function supersedeApprovalRequest(request: ApprovalRequestRecord, newRevisionid: number | null, actorUserid: number | null): Promise<ApprovalRequestRecord> {
+  let current: ApprovalRequestRecord | undefined = request;
+  for (let attempt = 0; current && attempt < MAX_ATTEMPTS; attempt++) {
+    if (current.status !== 'pending') return current;
+    const superseded: ApprovalRequestRecord = {
+      ...current,
+      status: 'superseded',
+      current_stage: null,
+      completed_date: nowSeconds(),
+      superseded_by_revisionid: newRevisionid,
+    };
+    try {
+      await appendAudit(
+        {
+          action: 'approval.superseded',
+          actor_userid: actorUserid,
+          subjects: [documentSubject(current.doctype, current.docid), ...(actorUserid !== null ? [userSubject(actorUserid)] : [])],
+          details: { approval_requestid: current.approval_requestid, revisionid: current.revisionid, new_revisionid: newRevisionid, old_status: 'pending', new_status: 'superseded' },
+        },
+        requestUpdateWrites(current, superseded),
+      );
+      return superseded;
+    } catch (error) {
+      // Someone signed meanwhile: look again (it may have ended on its own).
+      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('request')) throw error;
+      current = await getRequest(current.approval_requestid);
+    }
+  }
+  return current ?? request;
+}
+
+/** Supersedes the document's open request unless it is for `newRevisionid` itself. */
+export async function supersedeOpenApproval(doctype: Doctype, docid: number, newRevisionid: number | null, actorUserid: number | null): Promise<void> {
+  const open = await getOpenRequest(doctype, docid);
+  if (!open || open.revisionid === newRevisionid) return;
+  const request = await getRequest(open.approval_requestid);
+  if (request) await supersedeApprovalRequest(request, newRevisionid, actorUserid);
+}
+
+/**
+ * The hook for content writes, called after a new revision is committed. The revision is saved
+ * whatever happens here, so a failure is logged, not thrown (signing re-checks the revision).
+ */
+export async function noteNewDocumentRevision(doctype: Doctype, docid: number, revisionid: number, actorUserid: number | null): Promise<void> {
+  try {
+    await supersedeOpenApproval(doctype, docid, revisionid, actorUserid);
+  } catch (error) {
+    log().error('Could not supersede the open approval request', { doctype, docid, revisionid, error: error as Error });
+  }
+}

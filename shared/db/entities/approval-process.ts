@@ -1,0 +1,149 @@
+/**
+ * Approval process: pk APPROVAL_PROCESS#<id> / sk PROCESS, listed through gsi1
+ * (APPROVAL_PROCESSES, padded id) and found by name words through the PROCESS search
+ * partition. Its stages (1 to 10: name, approver teamid, quorum) are a list on the item.
+ * Changes are guarded by `version`.
+ * Attachment of a process to a wiki page: pk APPROVAL_ATTACHMENT#WIKI#<wikiid> / sk ATTACHMENT
+ * (one per page; a guide inherits the processes of its category page and that page's
+ * ancestors).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage } from '../paging.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { searchTokenWrites } from '../search-index.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { StageRule } from '../../domain/approval-flow.ts';
+
+export interface ApprovalProcessRecord {
+  approval_processid: number;
+  name: string;
+  description: string;
+  stages: StageRule[];
+  created_by: number;
+  created_date: number;
+  modified_by: number;
+  modified_date: number;
+  version: number;
+  search_tokens: string[];
+}
+
+export interface ApprovalAttachmentRecord {
+  wikiid: number;
+  approval_processid: number;
+  attached_by: number;
+  attached_date: number;
+}
+
+function processKey(id: number) {
+  return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' };
+}
+
+function attachmentKey(wikiid: number) {
+  return { pk: `APPROVAL_ATTACHMENT#WIKI#${wikiid}`, sk: 'ATTACHMENT' };
+}
+
+function processFromItem(item: Record<string, unknown>): ApprovalProcessRecord {
+  return withoutKeys(item) as unknown as ApprovalProcessRecord;
+}
+
+export function processCreateWrites(process: ApprovalProcessRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'process',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...processKey(process.approval_processid),
+            entity: 'ApprovalProcess',
+            [INDEXES.gsi1.pk]: 'APPROVAL_PROCESSES',
+            [INDEXES.gsi1.sk]: padId(process.approval_processid),
+            ...process,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    ...searchTokenWrites('PROCESS', process.approval_processid, [], process.search_tokens),
+  ];
+}
+
+/** Replaces a process read at `before.version` (label `process` fails if it changed since). */
+export function processReplaceWrites(before: ApprovalProcessRecord, after: ApprovalProcessRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'process',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: processKey(after.approval_processid),
+          UpdateExpression: 'SET #name = :name, description = :description, stages = :stages, modified_by = :by, modified_date = :date, version = :next, search_tokens = :tokens',
+          ConditionExpression: 'attribute_exists(pk) AND version = :expected',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: {
+            ':name': after.name,
+            ':description': after.description,
+            ':stages': after.stages,
+            ':by': after.modified_by,
+            ':date': after.modified_date,
+            ':next': before.version + 1,
+            ':tokens': after.search_tokens,
+            ':expected': before.version,
+          },
+        },
+      },
+    },
+    ...searchTokenWrites('PROCESS', after.approval_processid, before.search_tokens, after.search_tokens),
+  ];
+}
+
+export async function getProcess(id: number, options: { consistent?: boolean } = {}): Promise<ApprovalProcessRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: processKey(id), ConsistentRead: options.consistent }));
+  return result.Item ? processFromItem(result.Item) : undefined;
+}
+
+/** Processes in the order of the ids asked for; unknown ids are left out. */
+export async function getProcesses(ids: number[]): Promise<ApprovalProcessRecord[]> {
+  return (await batchGetInOrder([...new Set(ids)].map(processKey))).map(processFromItem);
+}
+
+export async function listProcesses(page: { limit: number; offset: number }): Promise<ApprovalProcessRecord[]> {
+  const items = await queryPage({ index: INDEXES.gsi1, partition: 'APPROVAL_PROCESSES' }, page);
+  return items.map(processFromItem);
+}
+
+/** Attaches (or re-attaches) a process to a page; the process must still exist (label `process`). */
+export function attachmentPutWrites(attachment: ApprovalAttachmentRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'attachment',
+      item: { Put: { TableName: tableName(), Item: { ...attachmentKey(attachment.wikiid), entity: 'ApprovalAttachment', ...attachment } } },
+    },
+    {
+      label: 'process',
+      item: { ConditionCheck: { TableName: tableName(), Key: processKey(attachment.approval_processid), ConditionExpression: 'attribute_exists(pk)' } },
+    },
+  ];
+}
+
+/** Detaches whatever process the page has (label `attachment` fails when it has none). */
+export function attachmentDeleteWrite(wikiid: number): LabelledWrite {
+  return {
+    label: 'attachment',
+    item: { Delete: { TableName: tableName(), Key: attachmentKey(wikiid), ConditionExpression: 'attribute_exists(pk)' } },
+  };
+}
+
+export async function getAttachment(wikiid: number): Promise<ApprovalAttachmentRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attachmentKey(wikiid) }));
+  return result.Item ? (withoutKeys(result.Item) as unknown as ApprovalAttachmentRecord) : undefined;
+}
+
+/** The attachments of several pages (a page and its ancestors), in the order asked for. */
+export async function getAttachments(wikiids: number[]): Promise<ApprovalAttachmentRecord[]> {
+  const items = await batchGetInOrder([...new Set(wikiids)].map(attachmentKey));
+  return items.map((item) => withoutKeys(item) as unknown as ApprovalAttachmentRecord);
+}

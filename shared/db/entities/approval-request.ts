@@ -1,0 +1,209 @@
+/**
+ * Approval request: pk APPROVAL_REQUEST#<id> / sk REQUEST. It copies its process's stages when
+ * made, and keeps its signatures (a list) on the item; every change is guarded by `version`.
+ * - The requester's requests: gsi1 APPROVAL_REQUESTS#BY#<userid>, padded id.
+ * - Waiting for a team: gsi2 APPROVAL_PENDING#TEAM#<teamid of the current stage>, padded id
+ *   (sparse: only pending requests carry it; it moves when the request moves to the next stage).
+ * - A document's open request: pk APPROVAL_OPEN#<DOCTYPE>#<docid> / sk OPEN, written with
+ *   attribute_not_exists in the request's transaction (one open request per document) and
+ *   deleted in the transaction that ends the request.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage } from '../paging.ts';
+import { batchGetInOrder } from '../batch.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
+import type { Doctype } from '../../domain/doctypes.ts';
+
+export interface ApprovalSignature {
+  /** 1-based stage the signature was given in. */
+  stage: number;
+  userid: number;
+  /** The signer's name as printed at signing time (§11.50). */
+  printed_name: string;
+  meaning: ApprovalMeaning;
+  reason: string;
+  signed_at: number;
+  revisionid: number;
+  /** SHA-256 of the signed revision's snapshot (shared/content/documents.ts). */
+  revision_hash: string;
+  method: 'password' | 'token';
+  /** Whose session the signature was entered in (differs from userid over the shoulder). */
+  entered_by_userid: number;
+}
+
+export interface ApprovalRequestRecord {
+  approval_requestid: number;
+  doctype: Doctype;
+  docid: number;
+  title: string;
+  revisionid: number;
+  revision_hash: string;
+  approval_processid: number;
+  process_name: string;
+  stages: StageRule[];
+  status: ApprovalStatus;
+  current_stage: number | null;
+  signatures: ApprovalSignature[];
+  signer_userids: number[];
+  requested_by: number;
+  notes: string;
+  created_date: number;
+  completed_date: number | null;
+  superseded_by_revisionid: number | null;
+  version: number;
+}
+
+export interface OpenRequestRef {
+  approval_requestid: number;
+  revisionid: number;
+}
+
+function requestKey(id: number) {
+  return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' };
+}
+
+function openKey(doctype: Doctype, docid: number) {
+  return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' };
+}
+
+const pendingPartition = (teamid: number) => `APPROVAL_PENDING#TEAM#${teamid}`;
+
+function pendingIndex(request: ApprovalRequestRecord): Record<string, string> {
+  if (request.status !== 'pending' || request.current_stage === null) return {};
+  return { [INDEXES.gsi2.pk]: pendingPartition(request.stages[request.current_stage - 1].teamid), [INDEXES.gsi2.sk]: padId(request.approval_requestid) };
+}
+
+function requestFromItem(item: Record<string, unknown>): ApprovalRequestRecord {
+  return withoutKeys(item) as unknown as ApprovalRequestRecord;
+}
+
+/** A new request and its document's open-request claim (label `open` fails if one is open). */
+export function requestCreateWrites(request: ApprovalRequestRecord): LabelledWrite[] {
+  return [
+    {
+      label: 'request',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...requestKey(request.approval_requestid),
+            entity: 'ApprovalRequest',
+            [INDEXES.gsi1.pk]: `APPROVAL_REQUESTS#BY#${request.requested_by}`,
+            [INDEXES.gsi1.sk]: padId(request.approval_requestid),
+            ...pendingIndex(request),
+            ...request,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      label: 'open',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...openKey(request.doctype, request.docid), entity: 'OpenApprovalRequest', approval_requestid: request.approval_requestid, revisionid: request.revisionid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * Moves a request read at `before.version` to `after`'s state (label `request` fails if anyone
+ * changed it since); an ended request also gives up its document's open-request claim.
+ */
+export function requestUpdateWrites(before: ApprovalRequestRecord, after: ApprovalRequestRecord): LabelledWrite[] {
+  const pending = pendingIndex(after);
+  const names: Record<string, string> = { '#status': 'status', '#g2pk': INDEXES.gsi2.pk, '#g2sk': INDEXES.gsi2.sk };
+  const values: Record<string, unknown> = {
+    ':status': after.status,
+    ':stage': after.current_stage,
+    ':signatures': after.signatures,
+    ':signers': after.signer_userids,
+    ':completed': after.completed_date,
+    ':superseded': after.superseded_by_revisionid,
+    ':next': before.version + 1,
+    ':expected': before.version,
+  };
+  let update =
+    'SET #status = :status, current_stage = :stage, signatures = :signatures, signer_userids = :signers, completed_date = :completed, superseded_by_revisionid = :superseded, version = :next';
+  if (pending[INDEXES.gsi2.pk]) {
+    values[':g2pk'] = pending[INDEXES.gsi2.pk];
+    values[':g2sk'] = pending[INDEXES.gsi2.sk];
+    update += ', #g2pk = :g2pk, #g2sk = :g2sk';
+  } else {
+    update += ' REMOVE #g2pk, #g2sk';
+  }
+  const writes: LabelledWrite[] = [
+    {
+      label: 'request',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: requestKey(after.approval_requestid),
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(pk) AND version = :expected',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    },
+  ];
+  if (before.status === 'pending' && after.status !== 'pending') {
+    writes.push({
+      label: 'open',
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: openKey(after.doctype, after.docid),
+          ConditionExpression: 'attribute_not_exists(pk) OR approval_requestid = :id',
+          ExpressionAttributeValues: { ':id': after.approval_requestid },
+        },
+      },
+    });
+  }
+  return writes;
+}
+
+export async function getRequest(id: number): Promise<ApprovalRequestRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: requestKey(id), ConsistentRead: true }));
+  return result.Item ? requestFromItem(result.Item) : undefined;
+}
+
+export async function getRequests(ids: number[]): Promise<ApprovalRequestRecord[]> {
+  return (await batchGetInOrder([...new Set(ids)].map(requestKey))).map(requestFromItem);
+}
+
+export async function getOpenRequest(doctype: Doctype, docid: number): Promise<OpenRequestRef | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: openKey(doctype, docid), ConsistentRead: true }));
+  return result.Item ? { approval_requestid: Number(result.Item.approval_requestid), revisionid: Number(result.Item.revisionid) } : undefined;
+}
+
+/** Requests a user made, newest first. */
+export async function listRequestedBy(userid: number, page: { limit: number; offset: number }): Promise<ApprovalRequestRecord[]> {
+  const items = await queryPage({ index: INDEXES.gsi1, partition: `APPROVAL_REQUESTS#BY#${userid}`, descending: true }, page);
+  return items.map(requestFromItem);
+}
+
+/**
+ * Pending requests whose current stage is a team's, that `userid` has not signed yet, newest
+ * first: the first `count` of them.
+ */
+export async function listPendingForTeam(teamid: number, userid: number, count: number): Promise<ApprovalRequestRecord[]> {
+  const items = await queryPage(
+    {
+      index: INDEXES.gsi2,
+      partition: pendingPartition(teamid),
+      descending: true,
+      filter: { FilterExpression: 'NOT contains(signer_userids, :me)', ExpressionAttributeValues: { ':me': userid } },
+    },
+    { limit: count, offset: 0 },
+  );
+  return items.map(requestFromItem);
+}

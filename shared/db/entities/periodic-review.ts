@@ -1,0 +1,147 @@
+/**
+ * Periodic reviews and the change requests they raise.
+ * - Review: pk PR_REVIEW#<reviewid> / sk REVIEW; by reviewer through gsi1
+ *   (PR_REVIEWS#USER#<userid>, padded id) and by document through gsi2
+ *   (PR_REVIEWS#<DOCTYPE>#<docid>, padded id). Written once, never changed: it is a signed record.
+ * - Change request: pk PR_CHANGE#<id> / sk CHANGE_REQUEST; by assignee (the document's owner)
+ *   through gsi1 (PR_CHANGES#USER#<userid>, <status>#<padded id>), so open ones are a prefix.
+ *   A document has at most one open change request (its id is on the schedule document).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage } from '../paging.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { Doctype } from '../../domain/doctypes.ts';
+import type { ReviewOutcome } from './review-schedule.ts';
+
+export interface PeriodicReviewRecord {
+  reviewid: number;
+  prdid: number;
+  prsid: number;
+  doctype: Doctype;
+  docid: number;
+  title: string;
+  revisionid: number;
+  revision_hash: string;
+  outcome: ReviewOutcome;
+  notes: string;
+  reviewer_userid: number;
+  /** The reviewer's name as printed at signing time. */
+  printed_name: string;
+  date: number;
+  method: 'password';
+  next_review_due: number;
+  /** The change request this review raised, added to, or resolved. */
+  change_requestid: number | null;
+}
+
+export type ChangeRequestStatus = 'open' | 'resolved';
+
+export interface ChangeRequestRecord {
+  change_requestid: number;
+  prdid: number;
+  prsid: number;
+  doctype: Doctype;
+  docid: number;
+  title: string;
+  /** The revision the change was asked for. */
+  revisionid: number;
+  requested_by: number;
+  assignee_userid: number;
+  notes: string;
+  status: ChangeRequestStatus;
+  created_date: number;
+  /** Every review that asked for this change (the first one opened it). */
+  reviewids: number[];
+  resolved_date: number | null;
+  resolved_by_reviewid: number | null;
+  resolved_revisionid: number | null;
+}
+
+function reviewKey(reviewid: number) {
+  return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' };
+}
+
+function changeKey(id: number) {
+  return { pk: `PR_CHANGE#${id}`, sk: 'CHANGE_REQUEST' };
+}
+
+const asReview = (item: Record<string, unknown>) => withoutKeys(item) as unknown as PeriodicReviewRecord;
+const asChange = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ChangeRequestRecord;
+
+export function reviewPutWrite(review: PeriodicReviewRecord): LabelledWrite {
+  return {
+    label: 'review',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...reviewKey(review.reviewid),
+          entity: 'PeriodicReview',
+          [INDEXES.gsi1.pk]: `PR_REVIEWS#USER#${review.reviewer_userid}`,
+          [INDEXES.gsi1.sk]: padId(review.reviewid),
+          [INDEXES.gsi2.pk]: `PR_REVIEWS#${review.doctype.toUpperCase()}#${review.docid}`,
+          [INDEXES.gsi2.sk]: padId(review.reviewid),
+          ...review,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** Reviews a user made, newest first. */
+export async function listReviewsBy(userid: number, page: { limit: number; offset: number }): Promise<PeriodicReviewRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: `PR_REVIEWS#USER#${userid}`, descending: true }, page)).map(asReview);
+}
+
+/** Reviews of a document, newest first (they outlive its schedule). */
+export async function listReviewsOf(doctype: Doctype, docid: number, page: { limit: number; offset: number }): Promise<PeriodicReviewRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi2, partition: `PR_REVIEWS#${doctype.toUpperCase()}#${docid}`, descending: true }, page)).map(asReview);
+}
+
+function changeIndex(change: ChangeRequestRecord) {
+  return { [INDEXES.gsi1.pk]: `PR_CHANGES#USER#${change.assignee_userid}`, [INDEXES.gsi1.sk]: `${change.status}#${padId(change.change_requestid)}` };
+}
+
+export function changeRequestPutWrite(change: ChangeRequestRecord): LabelledWrite {
+  return {
+    label: 'change-request',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...changeKey(change.change_requestid), entity: 'ChangeRequest', ...changeIndex(change), ...change },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** Replaces a change request that is still open (label `change-request`). */
+export function changeRequestUpdateWrite(change: ChangeRequestRecord): LabelledWrite {
+  return {
+    label: 'change-request',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...changeKey(change.change_requestid), entity: 'ChangeRequest', ...changeIndex(change), ...change },
+        ConditionExpression: 'attribute_exists(pk) AND #status = :open',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':open': 'open' },
+      },
+    },
+  };
+}
+
+export async function getChangeRequest(id: number): Promise<ChangeRequestRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: changeKey(id), ConsistentRead: true }));
+  return result.Item ? asChange(result.Item) : undefined;
+}
+
+/** Change requests assigned to a user, newest first; `status` narrows to open or resolved ones. */
+export async function listChangeRequestsFor(userid: number, status: ChangeRequestStatus | undefined, page: { limit: number; offset: number }): Promise<ChangeRequestRecord[]> {
+  const query = { index: INDEXES.gsi1, partition: `PR_CHANGES#USER#${userid}`, descending: true, ...(status ? { sortPrefix: `${status}#` } : {}) };
+  return (await queryPage(query, page)).map(asChange);
+}

@@ -1,0 +1,250 @@
+/**
+ * Periodic review schedules and their documents.
+ * - Schedule: pk PR_SCHEDULE#<prsid> / sk SCHEDULE, listed through gsi1 (PR_SCHEDULES, padded
+ *   prsid). It counts its documents (document_count), so a schedule with documents cannot be
+ *   deleted (the delete's condition).
+ * - Document in a schedule: pk PR_DOCUMENT#<prdid> / sk DOCUMENT (found by prdid alone), in its
+ *   schedule through gsi1 (PR_SCHEDULE#<prsid>#DOCUMENTS, padded prdid) and in its reviewer's
+ *   due list through gsi2 (PR_DUE#USER#<reviewer>, <padded due date>#<padded prdid>). A
+ *   document is in at most one schedule: the claim UNIQUE#PERIODIC_REVIEW_DOC#<doctype>#<docid>
+ *   (which also finds the prdid of a document) is written in the same transaction. Found by
+ *   title words through the REVIEW_DOC search partition.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { queryPage } from '../paging.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { searchTokenWrites } from '../search-index.ts';
+import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
+import type { LabelledWrite } from '../transactions.ts';
+import type { Doctype } from '../../domain/doctypes.ts';
+import type { FrequencyUnit } from '../../domain/stage-status.ts';
+
+export type ReviewOutcome = 'approved' | 'changes_requested';
+
+export interface ReviewScheduleRecord {
+  prsid: number;
+  name: string;
+  description: string;
+  frequency_quantity: number;
+  frequency_unit: FrequencyUnit;
+  /** Reviewer of documents added without one of their own. */
+  reviewer_userid: number;
+  created_by: number;
+  created_date: number;
+  document_count: number;
+}
+
+export interface ReviewDocumentRecord {
+  prdid: number;
+  prsid: number;
+  doctype: Doctype;
+  docid: number;
+  /** The document's title when added or last reviewed (what the search index holds). */
+  title: string;
+  reviewer_userid: number;
+  added_by: number;
+  added_date: number;
+  next_review_due: number;
+  last_reviewid: number | null;
+  last_reviewed_date: number | null;
+  last_reviewed_revisionid: number | null;
+  last_outcome: ReviewOutcome | null;
+  open_change_requestid: number | null;
+  search_tokens: string[];
+  version: number;
+}
+
+function scheduleKey(prsid: number) {
+  return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' };
+}
+
+function documentKey(prdid: number) {
+  return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' };
+}
+
+const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
+
+function dueIndex(document: Pick<ReviewDocumentRecord, 'reviewer_userid' | 'next_review_due' | 'prdid'>) {
+  return { [INDEXES.gsi2.pk]: `PR_DUE#USER#${document.reviewer_userid}`, [INDEXES.gsi2.sk]: `${padId(document.next_review_due)}#${padId(document.prdid)}` };
+}
+
+const asSchedule = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewScheduleRecord;
+const asDocument = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewDocumentRecord;
+
+// ---- schedules ----
+
+export function scheduleCreateWrite(schedule: ReviewScheduleRecord): LabelledWrite {
+  return {
+    label: 'schedule',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...scheduleKey(schedule.prsid), entity: 'ReviewSchedule', [INDEXES.gsi1.pk]: 'PR_SCHEDULES', [INDEXES.gsi1.sk]: padId(schedule.prsid), ...schedule },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** Deletes a schedule that has no documents (label `schedule`; the old item tells why it failed). */
+export function scheduleDeleteWrite(prsid: number): LabelledWrite {
+  return {
+    label: 'schedule',
+    item: {
+      Delete: {
+        TableName: tableName(),
+        Key: scheduleKey(prsid),
+        ConditionExpression: 'attribute_exists(pk) AND document_count = :none',
+        ExpressionAttributeValues: { ':none': 0 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+  };
+}
+
+/** Adds `delta` to a schedule's document count; the schedule must exist (label `schedule:<prsid>`). */
+export function scheduleCountWrite(prsid: number, delta: number): LabelledWrite {
+  return {
+    label: `schedule:${prsid}`,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: scheduleKey(prsid),
+        UpdateExpression: 'ADD document_count :delta',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    },
+  };
+}
+
+export async function getSchedule(prsid: number): Promise<ReviewScheduleRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: scheduleKey(prsid), ConsistentRead: true }));
+  return result.Item ? asSchedule(result.Item) : undefined;
+}
+
+export async function getSchedules(prsids: number[]): Promise<ReviewScheduleRecord[]> {
+  return (await batchGetInOrder([...new Set(prsids)].map(scheduleKey))).map(asSchedule);
+}
+
+export async function listSchedules(page: { limit: number; offset: number }): Promise<ReviewScheduleRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: 'PR_SCHEDULES' }, page)).map(asSchedule);
+}
+
+// ---- documents ----
+
+/** A document joins a schedule: its item, its claim (label `claim:<doctype>#<docid>`), its search words. */
+export function documentAddWrites(document: ReviewDocumentRecord): LabelledWrite[] {
+  return [
+    {
+      label: `document:${document.prdid}`,
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...documentKey(document.prdid),
+            entity: 'ReviewDocument',
+            [INDEXES.gsi1.pk]: `PR_SCHEDULE#${document.prsid}#DOCUMENTS`,
+            [INDEXES.gsi1.sk]: padId(document.prdid),
+            ...dueIndex(document),
+            ...document,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    { ...claimUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid), { prdid: document.prdid, prsid: document.prsid }), label: `claim:${claimValue(document.doctype, document.docid)}` },
+    ...searchTokenWrites('REVIEW_DOC', document.prdid, [], document.search_tokens).map((write) => ({ ...write, label: `${write.label}:${document.prdid}` })),
+  ];
+}
+
+/** A document leaves its schedule (its reviews and change requests stay on record). */
+export function documentRemoveWrites(document: ReviewDocumentRecord): LabelledWrite[] {
+  return [
+    {
+      label: `document:${document.prdid}`,
+      item: { Delete: { TableName: tableName(), Key: documentKey(document.prdid), ConditionExpression: 'attribute_exists(pk)' } },
+    },
+    { ...releaseUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid)), label: `release:${document.prdid}` },
+    ...searchTokenWrites('REVIEW_DOC', document.prdid, document.search_tokens, []).map((write) => ({ ...write, label: `${write.label}:${document.prdid}` })),
+  ];
+}
+
+/**
+ * Records a review on a document read at `before.version` (label `document`): its last review,
+ * next due date (moving it in the reviewer's due list), open change request, title and words.
+ * Label `review-document` fails when another review came first.
+ */
+export function documentReviewedWrites(before: ReviewDocumentRecord, after: ReviewDocumentRecord): LabelledWrite[] {
+  const due = dueIndex(after);
+  return [
+    {
+      label: 'review-document',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: documentKey(after.prdid),
+          UpdateExpression:
+            'SET title = :title, next_review_due = :due, last_reviewid = :reviewid, last_reviewed_date = :date, last_reviewed_revisionid = :revisionid, last_outcome = :outcome, open_change_requestid = :change, search_tokens = :tokens, version = :next, #g2sk = :g2sk',
+          ConditionExpression: 'attribute_exists(pk) AND version = :expected',
+          ExpressionAttributeNames: { '#g2sk': INDEXES.gsi2.sk },
+          ExpressionAttributeValues: {
+            ':title': after.title,
+            ':due': after.next_review_due,
+            ':reviewid': after.last_reviewid,
+            ':date': after.last_reviewed_date,
+            ':revisionid': after.last_reviewed_revisionid,
+            ':outcome': after.last_outcome,
+            ':change': after.open_change_requestid,
+            ':tokens': after.search_tokens,
+            ':next': before.version + 1,
+            ':expected': before.version,
+            ':g2sk': due[INDEXES.gsi2.sk],
+          },
+        },
+      },
+    },
+    ...searchTokenWrites('REVIEW_DOC', after.prdid, before.search_tokens, after.search_tokens),
+  ];
+}
+
+export async function getReviewDocument(prdid: number): Promise<ReviewDocumentRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: documentKey(prdid), ConsistentRead: true }));
+  return result.Item ? asDocument(result.Item) : undefined;
+}
+
+export async function getReviewDocuments(prdids: number[]): Promise<ReviewDocumentRecord[]> {
+  return (await batchGetInOrder([...new Set(prdids)].map(documentKey))).map(asDocument);
+}
+
+/** The schedule entry of a document, if it is in one. */
+export async function findReviewDocument(doctype: Doctype, docid: number): Promise<ReviewDocumentRecord | undefined> {
+  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('PERIODIC_REVIEW_DOC', claimValue(doctype, docid)), ConsistentRead: true }));
+  return claim.Item ? getReviewDocument(Number(claim.Item.prdid)) : undefined;
+}
+
+/** The claims of several documents (which are already in a schedule), in the order asked for. */
+export async function findScheduledClaims(documents: Array<{ doctype: Doctype; docid: number }>): Promise<Array<{ doctype: Doctype; docid: number; prsid: number; prdid: number }>> {
+  const items = await batchGetInOrder(documents.map((document) => uniqueKey('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid))));
+  return items.map((item) => {
+    const [doctype, docid] = String(item.pk).split('#').slice(-2);
+    return { doctype: doctype as Doctype, docid: Number(docid), prsid: Number(item.prsid), prdid: Number(item.prdid) };
+  });
+}
+
+export async function listScheduleDocuments(prsid: number, page: { limit: number; offset: number }): Promise<ReviewDocumentRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: `PR_SCHEDULE#${prsid}#DOCUMENTS` }, page)).map(asDocument);
+}
+
+/** A reviewer's documents, soonest due first; with `dueBefore`, only those due by then. */
+export async function listDueDocuments(reviewerid: number, page: { limit: number; offset: number }, dueBefore?: number): Promise<ReviewDocumentRecord[]> {
+  const query = {
+    index: INDEXES.gsi2,
+    partition: `PR_DUE#USER#${reviewerid}`,
+    ...(dueBefore !== undefined ? { sortBetween: { from: padId(0), to: `${padId(Math.max(0, dueBefore))}#\uffff` } } : {}),
+  };
+  return (await queryPage(query, page)).map(asDocument);
+}
