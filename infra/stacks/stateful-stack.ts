@@ -67,24 +67,27 @@ export class StatefulStack extends Stack {
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) }],
     });
 
+    // Browsers upload straight to S3 with presigned POST and read through presigned GET: media
+    // items, module packages (start/byUpload) and module content (the player).
+    const browserCors = [
+      {
+        allowedMethods: [HttpMethods.POST, HttpMethods.GET, HttpMethods.HEAD],
+        allowedOrigins: settings.corsOrigins,
+        allowedHeaders: ['*'],
+        exposedHeaders: ['ETag', 'Location'],
+        maxAge: Duration.hours(1).toSeconds(),
+      },
+    ];
     this.mediaBucket = new Bucket(this, 'MediaBucket', {
       ...privateBucketProps(),
       ...accessLogs(this.accessLogBucket, 'media/'),
-      // Browsers upload straight to S3 with presigned POST and read through presigned GET.
-      cors: [
-        {
-          allowedMethods: [HttpMethods.POST, HttpMethods.GET, HttpMethods.HEAD],
-          allowedOrigins: settings.corsOrigins,
-          allowedHeaders: ['*'],
-          exposedHeaders: ['ETag', 'Location'],
-          maxAge: Duration.hours(1).toSeconds(),
-        },
-      ],
+      cors: browserCors,
     });
 
     this.modulesBucket = new Bucket(this, 'ModulesBucket', {
       ...privateBucketProps(),
       ...accessLogs(this.accessLogBucket, 'modules/'),
+      cors: browserCors,
     });
 
     this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${settings.stackPrefix} alarms`, enforceSSL: true });

@@ -99,14 +99,16 @@ describe('stateful stack: buckets', () => {
     );
   });
 
-  it('let browsers of the configured origins upload media with presigned POST', () => {
-    const media = resourcesOfType(template, 'AWS::S3::Bucket')[stack.getLogicalId(stack.mediaBucket.node.defaultChild as never)];
-    expect(media.Properties.CorsConfiguration.CorsRules).toEqual([
-      expect.objectContaining({
-        AllowedMethods: expect.arrayContaining(['POST', 'GET']),
-        AllowedOrigins: ['https://training.example.com'],
-      }),
-    ]);
+  it('let browsers of the configured origins upload media and module packages with presigned POST', () => {
+    for (const bucket of [stack.mediaBucket, stack.modulesBucket]) {
+      const resource = resourcesOfType(template, 'AWS::S3::Bucket')[stack.getLogicalId(bucket.node.defaultChild as never)];
+      expect(resource.Properties.CorsConfiguration.CorsRules).toEqual([
+        expect.objectContaining({
+          AllowedMethods: expect.arrayContaining(['POST', 'GET']),
+          AllowedOrigins: ['https://training.example.com'],
+        }),
+      ]);
+    }
   });
 });
 
