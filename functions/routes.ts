@@ -19,5 +19,6 @@ import { userGuidesGroup } from './user-guides/user-guides.routes.ts';
 import { mediaGroup } from './media/media.routes.ts';
 import { modulesGroup } from './modules/modules.routes.ts';
 import { stepFormsGroup } from './step-forms/step-forms.routes.ts';
+import { workLogGroup } from './work-log/work-log.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, stepFormsGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, stepFormsGroup, workLogGroup, docsGroup];
