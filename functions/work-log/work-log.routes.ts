@@ -1,0 +1,113 @@
+/** Work log: entries (one run-through of a guide), their timing and their step data (spec "Work log"). */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import * as workLog from './work-log.service.ts';
+
+/** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
+const idValue = z.union([
+  z.int().check(z.positive()),
+  z.pipe(z.string().check(z.regex(/^\s*\d{1,15}\s*$/, 'must be an integer id')), z.transform((value: string) => Number.parseInt(value, 10))),
+]);
+/** Work order ids are strings; a number is read as its digits. */
+const workorderValue = z.union([z.string(), z.pipe(z.number(), z.transform((value: number) => String(value)))]);
+
+const entryParams = idParams('entryid');
+const conflictNote = 'An operation the entry\'s state does not allow is 409 with `{message, ...the entry}`; nothing changes.';
+
+function operation(name: workLog.EntryOperation, summary: string, description: string) {
+  return route({
+    method: 'POST',
+    path: `/work_log/{entryid}/${name}`,
+    auth: 'user',
+    summary,
+    description: `${description} Answers the entry. ${conflictNote}`,
+    params: entryParams,
+    handler: ({ auth, params }) => workLog.transition(auth.user!, params.entryid, name),
+  });
+}
+
+export const workLogGroup = defineGroup({
+  name: 'work-log',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/work_log',
+      auth: 'user',
+      summary: 'List work log entries, newest first, in `{"results": [...]}`',
+      description:
+        'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
+      query: z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) }),
+      handler: ({ auth, query }) => workLog.list(auth.user!, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/work_log',
+      auth: 'user',
+      status: 201,
+      summary: 'Start a work log entry on a guide for the caller',
+      description:
+        '`guideid` and `workorderid` (a string tying entries together, possibly across guides) in the JSON body or the query string. The caller must be able to view the guide. The entry starts `started` with empty `work_data` and `timingid` null.',
+      query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
+      body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
+      example: { guideid: 1, workorderid: 'WO-1234' },
+      handler: ({ auth, query, body }) =>
+        workLog.create(auth.user!, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
+    }),
+    route({
+      method: 'GET',
+      path: '/work_log/{entryid}',
+      auth: 'user',
+      summary: 'One work log entry with its work_data',
+      description: "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever can view the guide.",
+      params: entryParams,
+      handler: ({ auth, params }) => workLog.get(auth.user!, params.entryid),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/work_log/{entryid}',
+      auth: 'user',
+      status: 204,
+      summary: 'Delete a work log entry and all its data',
+      description: 'The creator, the user working it, or an Admin.',
+      params: entryParams,
+      handler: async ({ auth, params }) => {
+        await workLog.remove(auth.user!, params.entryid);
+        return reply(204);
+      },
+    }),
+    operation('finish', 'Complete the entry: end time now', 'Sets `endtime` to now and `guide_revisionid` to the guide\'s current revision; records the stage completion of any course stage on the guide. From started, paused or suspended; the user working the entry.'),
+    operation('cancel', 'Cancel the entry: end time now, cancelled 1', 'From started, paused or suspended; the user working the entry or an Admin.'),
+    operation('pause', 'Pause the timing: the active step becomes inactive, pause time counts up', 'Only from started; the user working the entry.'),
+    operation('resume', 'Resume a paused entry on the step that was active', 'Only from paused; the user working the entry.'),
+    operation('suspend', 'Suspend an entry in progress so that another user may assume it', 'Only from started; the user working the entry. Suspended time is not working time.'),
+    operation('assume', 'Assume a suspended entry: the caller works it from now on', 'Only from suspended; whoever can view the guide. The step that was active resumes.'),
+    route({
+      method: 'PUT',
+      path: '/work_log/{entryid}/stepData',
+      auth: 'user',
+      summary: 'Save step form values of the entry (answers 200 without a body)',
+      description:
+        '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no line breaks; Numeric Input: a number; Checkbox: true/false or 1/0; Radios and Select: one of the options; Image, Video, Document: the id of an item of that type in your media library); null removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused entries, by the user working the entry; 422 names every bad value.',
+      params: entryParams,
+      body: z.object({
+        fields: z.optional(z.record(z.string(), z.unknown())),
+        lasttimingid: z.optional(z.nullable(z.int().check(z.minimum(0)))),
+        stepid: z.optional(z.int().check(z.positive())),
+      }),
+      example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
+      handler: ({ auth, params, body }) => workLog.saveStepData(auth.user!, params.entryid, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/work_log/{guideid}/suspended',
+      auth: 'user',
+      summary: 'Suspended entries of a guide, newest first, in `{"results": [...]}` (whoever can view the guide)',
+      params: idParams('guideid'),
+      query: z.object(pagination),
+      handler: ({ auth, params, query }) => workLog.suspended(auth.user!, params.guideid, query),
+    }),
+  ],
+});
