@@ -20,5 +20,7 @@ import { mediaGroup } from './media/media.routes.ts';
 import { modulesGroup } from './modules/modules.routes.ts';
 import { stepFormsGroup } from './step-forms/step-forms.routes.ts';
 import { workLogGroup } from './work-log/work-log.routes.ts';
+import { quizzesGroup } from './quizzes/quizzes.routes.ts';
+import { quizImportGroup } from './quiz-import/quiz-import.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, stepFormsGroup, workLogGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, docsGroup];

@@ -14,12 +14,13 @@
  *   revisionid>). The newest attachment of a document is the one in force for its current and
  *   later revisions.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { guideKey } from './guide.ts';
 import type { GradedQuestion } from '../../domain/quiz-grading.ts';
 
 /** The most quizzes a site holds: lists read them all (one bounded Query), see docs/quizzes.md. */
@@ -50,6 +51,8 @@ export interface QuizRecord {
   guide_revisionid: number | null;
   /** Titles of the documents it is attached to (for the sessions `query` filter). */
   doc_titles: string[];
+  /** When it was last attached to a document (went live there); null before. */
+  released_date: number | null;
 }
 
 export interface QuizRevisionRecord {
@@ -98,7 +101,12 @@ export const quizzesCollection: PageQuery = { index: INDEXES.gsi1, partition: 'Q
 
 export function quizFromItem(item: Record<string, unknown>): QuizRecord {
   const record = withoutKeys(item) as unknown as QuizRecord;
-  return { ...record, doc_titles: record.doc_titles ?? [], sessions_submitted: Number(record.sessions_submitted ?? 0) };
+  return {
+    ...record,
+    doc_titles: record.doc_titles ?? [],
+    sessions_submitted: Number(record.sessions_submitted ?? 0),
+    released_date: record.released_date == null ? null : Number(record.released_date),
+  };
 }
 
 function quizItem(quiz: QuizRecord) {
@@ -216,8 +224,8 @@ export async function attachQuiz(
   quizFields: { guideid?: number; guide_title?: string; guide_revisionid?: number; doc_title: string },
   detachFrom?: { quizid: number; guideid: number },
 ): Promise<void> {
-  const sets = ['doc_titles = list_append(if_not_exists(doc_titles, :empty), :title)'];
-  const values: Record<string, unknown> = { ':empty': [], ':title': [quizFields.doc_title], ':revision': link.quiz_revisionid };
+  const sets = ['doc_titles = list_append(if_not_exists(doc_titles, :empty), :title)', 'released_date = :date'];
+  const values: Record<string, unknown> = { ':empty': [], ':title': [quizFields.doc_title], ':revision': link.quiz_revisionid, ':date': link.date };
   if (quizFields.guideid !== undefined) {
     sets.push('guideid = :guideid', 'guide_title = :guide_title', 'guide_revisionid = :guide_revisionid');
     Object.assign(values, { ':guideid': quizFields.guideid, ':guide_title': quizFields.guide_title, ':guide_revisionid': quizFields.guide_revisionid });
@@ -293,4 +301,26 @@ export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: 
     seen.set(`${doc.doctype}#${doc.docid}`, doc);
   }
   return [...seen.values()];
+}
+
+/**
+ * Current titles of guides, read with a projection (quiz lists sort and search by guide title;
+ * a quiz list names at most MAX_QUIZZES guides).
+ */
+export async function guideTitles(guideids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(guideids)];
+  const titles = new Map<number, string>();
+  for (let start = 0; start < unique.length; start += 100) {
+    const keys = unique.slice(start, start + 100).map(guideKey);
+    let pending: Array<Record<string, unknown>> | undefined = keys;
+    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
+      const result: BatchGetCommandOutput = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'guideid, title' } } }),
+      );
+      for (const item of result.Responses?.[tableName()] ?? []) titles.set(Number(item.guideid), String(item.title));
+      pending = result.UnprocessedKeys?.[tableName()]?.Keys;
+      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+  return titles;
 }

@@ -1,0 +1,40 @@
+/**
+ * POST /quizzes/import, on its own function: it is the only route that needs survey-core
+ * (1.4 MB minified), so the other quiz routes stay small (docs/decisions.md).
+ */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { importQuiz } from './quiz-import.service.ts';
+import { SAMPLE_QUIZ } from './sample-quiz.ts';
+
+export const quizImportGroup = defineGroup({
+  name: 'quiz-import',
+  access: { table: 'readwrite' },
+  memoryMb: 512,
+  routes: [
+    route({
+      method: 'POST',
+      path: '/quizzes/import',
+      auth: 'author',
+      summary: 'Creates a quiz and its first quiz revision from a SurveyJS survey definition (checked with survey-core)',
+      description:
+        'Body: `definition` (the SurveyJS JSON, or JSON text of it) with optional `quiz_title` (default: the survey title), ' +
+        '`category`, `pass_threshold` (percent of graded questions, default 80), `max_attempts` (failed submissions before the ' +
+        'quiz locks for a user; default unlimited) and `enabled` (default true). A body without `definition` that has `pages` ' +
+        'or `elements` is taken as the definition itself. The deprecated `questionsOrder` is stored as `questionOrder`. ' +
+        'A definition survey-core cannot load, that its linter finds errors in, or whose graded questions are not gradable by ' +
+        'comparing the answer with `correctAnswer` answers 422 with every reason in `errors`.',
+      status: 201,
+      body: z.looseObject({
+        definition: z.optional(z.unknown()),
+        quiz_title: z.optional(z.string().check(z.maxLength(255))),
+        category: z.optional(z.string().check(z.maxLength(100))),
+        pass_threshold: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+        max_attempts: z.optional(z.nullable(z.int().check(z.minimum(1), z.maximum(1000)))),
+        enabled: z.optional(z.boolean()),
+      }),
+      example: { definition: SAMPLE_QUIZ, category: 'Safety', pass_threshold: 75, max_attempts: 3 },
+      handler: ({ auth, body }) => importQuiz(auth.user!, body),
+    }),
+  ],
+});

@@ -1,0 +1,4 @@
+import { createGroupHandler } from '../../shared/http/router.ts';
+import { quizzesGroup } from './quizzes.routes.ts';
+
+export const handler = createGroupHandler(quizzesGroup);

@@ -1,0 +1,208 @@
+/**
+ * Quizzes (v1 and v2) and quiz sessions, except import (functions/quiz-import, the only
+ * function that bundles survey-core). Literal paths (/quizzes/categories, /quizzes/sessions)
+ * win over /quizzes/{quizid}. docs/quizzes.md describes the shapes.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import * as quizzes from './quizzes.service.ts';
+import * as sessions from './sessions.service.ts';
+
+const id = z.int().check(z.positive());
+const ids = z.array(id).check(z.minLength(1), z.maxLength(100));
+
+const direction = z.pipe(
+  z._default(z.string(), 'DESC'),
+  z.pipe(z.transform((value: string) => value.toUpperCase()), z.enum(['ASC', 'DESC'])),
+);
+const orderby = z._default(z.enum(quizzes.SORT_KEYS), 'release_date');
+const text = z.optional(z.string().check(z.maxLength(200)));
+
+const listEntry = z.object({
+  quizid: z.int(),
+  quiz_title: z.string(),
+  guideid: z.nullable(z.int()),
+  guide_title: z.nullable(z.string()),
+  guide_release_version: z.nullable(z.string()),
+  quizzes_submitted: z.int(),
+  category: z.string(),
+  quiz_last_released: z.nullable(z.int()),
+});
+
+const LIST_PARAMETERS =
+  'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +
+  '`direction` (`ASC` or `DESC`, default `DESC`), `orderby` (one of guideid, category, quiz_title, guide_title, release_date, ' +
+  'sessions_submitted; default release_date), `category` (exact category name, case-insensitive) and `search` (text contained in ' +
+  'quiz_title or guide_title, case-insensitive). release_date is when the quiz was last attached to a document ' +
+  '(`quiz_last_released`); quizzes never attached sort as oldest.';
+
+const sessionBody = z.object({ quizid: id, response_json: z.optional(z.unknown()) });
+const documentRef = z.object({ doctype: z.enum(['guide', 'wiki']), docid: id });
+
+export const quizzesGroup = defineGroup({
+  name: 'quizzes',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/quizzes',
+      auth: 'author',
+      summary: 'Quizzes v2: one page of quiz list entries, filtered, searched and sorted',
+      description: LIST_PARAMETERS,
+      query: z.object({ ...pagination, direction, orderby, category: text, search: text }),
+      response: z.array(listEntry),
+      handler: async ({ query }) => (await quizzes.listQuizzes({ ...query, sort: query.orderby })).entries,
+    }),
+    route({
+      method: 'GET',
+      path: '/quizzes/categories',
+      auth: 'author',
+      summary: 'Quizzes v2: every quiz category, also those of disabled or deleted quizzes',
+      response: z.array(z.object({ name: z.string() })),
+      handler: () => quizzes.categories(),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/getQuizzes',
+      auth: 'author',
+      summary: 'Quizzes: a page of quizzes, searched, filtered and sorted by criteria in the body',
+      description:
+        'Body: `limit` (1..200, default 20), `offset` (default 0), `orderby`, `direction`, `category`, `search` as for GET /quizzes, ' +
+        'plus `enabled` (boolean) and `guideid` filters. Answers `{quizzes: [quiz list entries], total, limit, offset}`.',
+      body: z.object({
+        limit: z._default(z.pipe(z.int().check(z.minimum(1)), z.transform((value: number) => Math.min(value, 200))), 20),
+        offset: z._default(z.int().check(z.minimum(0)), 0),
+        orderby,
+        direction,
+        category: text,
+        search: text,
+        enabled: z.optional(z.boolean()),
+        guideid: z.optional(id),
+      }),
+      example: { limit: 20, offset: 0, orderby: 'quiz_title', direction: 'ASC', search: 'lockout' },
+      handler: async ({ body }) => {
+        const { total, entries } = await quizzes.listQuizzes({ ...body, sort: body.orderby });
+        return { quizzes: entries, total, limit: body.limit, offset: body.offset };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/quizzes/{quizid}',
+      auth: 'user',
+      summary: 'The quiz as its SurveyJS definition (questionOrder, never the deprecated questionsOrder)',
+      description:
+        'The SurveyJS JSON as imported (survey-core loads it as it is) with the quiz fields alongside: quizid, quiz_revisionid, ' +
+        'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key (`correctAnswer`) is shown to ' +
+        'Authors and Admins only; a disabled quiz only to them.',
+      params: idParams('quizid'),
+      handler: ({ auth, params }) => quizzes.readQuiz(auth.user!, params.quizid),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/delete',
+      auth: 'author',
+      summary: 'Deletes each quiz (and its revisions) given; answers the deleted and the invalid ids',
+      body: z.object({ quizids: ids }),
+      example: { quizids: [12, 13] },
+      response: z.object({ deleted: z.array(z.int()), invalid: z.array(z.int()) }),
+      handler: ({ body }) => quizzes.deleteQuizzes(body.quizids),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/attach/guide',
+      auth: 'author',
+      summary: 'Attaches a quiz to a guide: a new guide revision and a guide quiz revision (new guide_revisionid, current quiz_revisionid)',
+      description: '`?revisionid=` (the guide\'s current revisionid) is required; a stale one answers 409 with the current guide.',
+      query: optionalRevisionQuery,
+      body: z.object({ quizid: id, guideid: id }),
+      example: { quizid: 12, guideid: 34 },
+      status: 201,
+      handler: ({ auth, query, body }) => quizzes.attachToGuide(auth.user!, body, query.revisionid),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/attach/wiki',
+      auth: 'author',
+      summary: 'Attaches a quiz to a wiki page (e.g. a course): a wiki quiz revision (current wiki_revisionid, current quiz_revisionid)',
+      body: z.object({ quizid: id, wikiid: id }),
+      example: { quizid: 12, wikiid: 56 },
+      status: 201,
+      handler: ({ auth, body }) => quizzes.attachToWiki(auth.user!, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/sessions/save',
+      auth: 'user',
+      summary: "Creates the caller's session for the quiz (201) or updates its response_json (200)",
+      description: '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per user and quiz.',
+      body: sessionBody,
+      example: { quizid: 12, response_json: { first_step: 'Notify' } },
+      handler: async ({ auth, body }) => {
+        const { created, body: session } = await sessions.save(auth.user!, body);
+        return reply(created ? 201 : 200, session);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/sessions/submit',
+      auth: 'user',
+      summary: "Submits the caller's session for the quiz: graded, counted against the attempt limit",
+      description:
+        'Stores `response_json` when given (opening a session if none is open) and grades it with each question\'s correctAnswer. ' +
+        'A failed attempt that reaches the quiz\'s max_attempts locks the quiz for the user (403 afterwards).',
+      body: sessionBody,
+      example: { quizid: 12, response_json: { first_step: 'Notify', verify: true } },
+      handler: ({ auth, body }) => sessions.submit(auth.user!, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/sessions/cancel',
+      auth: 'user',
+      summary: "Cancels the caller's open session for the quiz (cancelled, end_date); a plain ok when there is none",
+      body: z.object({ quizid: id }),
+      example: { quizid: 12 },
+      handler: ({ auth, body }) => sessions.cancel(auth.user!, body.quizid),
+    }),
+    route({
+      method: 'GET',
+      path: '/quizzes/submissions/{sessionid}',
+      auth: 'user',
+      summary: 'The graded results of a submitted session (its user, their Team Owners and Admins)',
+      params: idParams('sessionid'),
+      handler: ({ auth, params }) => sessions.submission(auth.user!, params.sessionid),
+    }),
+    route({
+      method: 'GET',
+      path: '/quizzes/sessions',
+      auth: 'user',
+      summary: 'Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members\', users their own',
+      description: '`query`: keeps sessions of quizzes whose title, guide title or attached documents\' titles (e.g. a course) contain it. Answers `{quizSessions: [...]}`.',
+      query: z.object({ ...pagination, query: text }),
+      handler: ({ auth, query }) => sessions.listSessions(auth.user!, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/quizzes/sessions/bulkCancel',
+      auth: 'user',
+      summary: 'Admins and Team Owners: cancels open sessions; answers the cancelled quiz_sessionids and the invalid ids',
+      body: z.object({ quiz_sessionids: ids }),
+      example: { quiz_sessionids: [101, 102] },
+      response: z.object({ cancelled: z.array(z.int()), invalid: z.array(z.int()) }),
+      handler: ({ auth, body }) => sessions.bulkCancel(auth.user!, body.quiz_sessionids),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/quizzes/sessions/userInvalidateAll/{userid}',
+      auth: 'admin',
+      summary: "Force-invalidates a user's quiz results (all, or those of the documents given); audited",
+      description: 'Body (optional): `documents: [{doctype, docid}]` limits it to the quizzes attached to those documents. The course stages on the quizzes\' documents are recomputed.',
+      params: idParams('userid'),
+      body: z.object({ documents: z.optional(z.array(documentRef).check(z.maxLength(100))) }),
+      example: {},
+      handler: ({ auth, params, body }) => sessions.invalidateUser(auth.user!, params.userid, body, auth.impersonatorUserid),
+    }),
+  ],
+});
