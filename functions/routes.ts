@@ -22,5 +22,8 @@ import { periodicReviewGroup } from './periodic-review/periodic-review.routes.ts
 import { approvalsGroup } from './approvals/approvals.routes.ts';
 import { auditGroup } from './audit/audit.routes.ts';
 import { stepFormsGroup } from './step-forms/step-forms.routes.ts';
+import { workLogGroup } from './work-log/work-log.routes.ts';
+import { quizzesGroup } from './quizzes/quizzes.routes.ts';
+import { quizImportGroup } from './quiz-import/quiz-import.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, docsGroup];
