@@ -106,6 +106,19 @@ function lintProblems(definition: Record<string, unknown>): FieldProblem[] {
     .map((finding) => problem(finding.path ? `definition.${finding.path}` : 'definition', finding.ruleId, finding.message));
 }
 
+/** Each element name's position in the JSON (pages, then nested panels), depth first. */
+function definitionOrder(definition: Record<string, unknown>): Map<string, number> {
+  const order = new Map<string, number>();
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const element = node as Record<string, unknown>;
+    if (typeof element.name === 'string' && !order.has(element.name)) order.set(element.name, order.size);
+    for (const key of ['pages', 'elements']) if (Array.isArray(element[key])) (element[key] as unknown[]).forEach(visit);
+  };
+  visit(definition);
+  return order;
+}
+
 /** The answer key survey-core grades with (select questions drop values that are not choices). */
 function effectiveCorrectAnswer(question: Question): unknown {
   return (question as unknown as { getCorrectAnswerValue(): unknown }).getCorrectAnswerValue();
@@ -132,8 +145,11 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
     }
     problems.push(...conditionalProblems(question));
   }
-  // ...and those survey-core counts (visible, with input, with an effective answer) are graded.
-  for (const question of model.getQuizQuestions() as Question[]) {
+  // ...and those survey-core counts (visible, with input, with an effective answer) are graded,
+  // in the definition's order (a page with questionOrder "random" is shuffled by survey-core).
+  const position = definitionOrder(definition);
+  const graded = (model.getQuizQuestions() as Question[]).sort((a, b) => (position.get(a.name) ?? 0) - (position.get(b.name) ?? 0));
+  for (const question of graded) {
     questions.push({
       name: question.name,
       valueName: question.getValueName(),

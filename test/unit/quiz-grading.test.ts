@@ -52,6 +52,13 @@ describe('grading real SurveyJS documents', () => {
     expect(analysis.title).toBe('Lockout/tagout basics');
   });
 
+  it('keeps the definition order of graded questions when pages shuffle them (questionOrder random)', () => {
+    const shuffled = { ...SAFETY_QUIZ, pages: [{ ...SAFETY_QUIZ.pages[0], questionOrder: 'random' }] };
+    for (let run = 0; run < 5; run++) {
+      expect(analyzeSurvey(shuffled).questions.map((question) => question.name)).toEqual(['first_step', 'energy', 'device', 'verify']);
+    }
+  });
+
   it('single choice, multiple choice (any order), text (case and spaces ignored), boolean', () => {
     const all = ourGrade(SAFETY_QUIZ, { first_step: 'Notify', energy: ['hydraulic', 'electric'], device: '  hasp ', verify: true, notes: 'x' });
     expect(all).toMatchObject({ correct_count: 4, question_count: 4, score: 100, passed: true });
