@@ -25,5 +25,6 @@ import { stepFormsGroup } from './step-forms/step-forms.routes.ts';
 import { workLogGroup } from './work-log/work-log.routes.ts';
 import { quizzesGroup } from './quizzes/quizzes.routes.ts';
 import { quizImportGroup } from './quiz-import/quiz-import.routes.ts';
+import { coursesGroup } from './courses/courses.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, coursesGroup, docsGroup];

@@ -45,7 +45,8 @@ export interface CourseRecord {
   stages: CourseStageRecord[];
   author_userid: number;
   created_date: number;
-  modified_date: number;
+  /** Null until the course is first changed. */
+  modified_date: number | null;
   search_tokens: string[];
   /** Active assignments (each names one assignee: a user or a team). */
   assignee_count: number;
@@ -228,7 +229,7 @@ export function coursePlacement(course: CourseRecord): SortedPlacement {
       title: course.title.toLowerCase(),
       status: String(course.enabled),
       stages_count: padId(course.stages.length),
-      modified_date: padId(course.modified_date),
+      modified_date: padId(course.modified_date ?? course.created_date),
       assignee_count: padId(course.assignee_count),
       completion_percentage: course.rows_total === 0 ? NULL_LAST : padId(percent),
     },
@@ -257,8 +258,9 @@ export async function reindexCourse(wikiid: number): Promise<void> {
               TableName: tableName(),
               Key: courseKey(wikiid),
               UpdateExpression: 'SET order_placement = :placement, order_version = :next',
-              ConditionExpression: course.order_version === 0 ? 'attribute_exists(pk) AND attribute_not_exists(order_version)' : 'order_version = :version',
-              ExpressionAttributeValues: { ':placement': placement, ':next': course.order_version + 1, ...(course.order_version === 0 ? {} : { ':version': course.order_version }) },
+              ConditionExpression:
+                course.order_version === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(order_version) OR order_version = :version)' : 'order_version = :version',
+              ExpressionAttributeValues: { ':placement': placement, ':next': course.order_version + 1, ':version': course.order_version },
             },
           },
         },
@@ -266,7 +268,7 @@ export async function reindexCourse(wikiid: number): Promise<void> {
       return;
     } catch (error) {
       const raced = error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
-      if (!raced) throw error;
+      if (!raced || attempt === 7) throw error;
     }
   }
 }

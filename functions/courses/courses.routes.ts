@@ -1,0 +1,119 @@
+/**
+ * Courses: COURSE-namespace wiki pages with ordered stages (wire notes §2.13, §3.17).
+ * POST answers 201 with the course (wikiid, revisionid); GET /courses answers
+ * {"courses": [...]} paged by page/pageSize; PATCH takes ?revisionid= like every wiki write.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { queryFlag, queryInt } from '../../shared/http/query.ts';
+import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import { direction, enumQuery, pageNumber, pageSize } from '../../shared/http/page-query.ts';
+import { COURSE_ORDERS } from '../../shared/db/entities/course.ts';
+import { MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
+import * as courses from './courses.service.ts';
+
+const id = z.int().check(z.positive());
+
+/** `guide`, `wiki` or `external_training_module`, any case (some clients send GUIDE). */
+const doctype = z.pipe(z.string(), z.pipe(z.transform((value: string) => value.toLowerCase()), z.enum(['guide', 'wiki', 'external_training_module'])));
+
+const stage = z.object({
+  course_stageid: z.optional(id),
+  doctype,
+  docid: id,
+  strictness: z.optional(z.nullable(z.enum(['major', 'minor']))),
+  frequency_quantity: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(1000)))),
+  frequency_unit: z.optional(z.nullable(z.enum(['day', 'week', 'month', 'year']))),
+  assessment: z.optional(z.nullable(z.object({ teamid: id }))),
+});
+
+const courseFields = {
+  title: z.string().check(z.maxLength(500)),
+  contents: z.string().check(z.maxLength(MAX_CONTENTS_LENGTH)),
+  stages: z.optional(z.array(stage).check(z.maxLength(courses.MAX_STAGES))),
+  publish_date: z.optional(z.int().check(z.nonnegative())),
+  enabled: z.optional(z.boolean()),
+  langid: z.optional(z.string()),
+};
+
+const stageDescription =
+  'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, frequency_quantity?, frequency_unit?: day|week|month|year, assessment?: {teamid} | null}` in course order (orderby from 0). ' +
+  'A stage with an assessment completes only after a signoff by a member of that team is acknowledged. Name `course_stageid` to keep a stage (and its trainees\' progress) when editing.';
+
+export const coursesGroup = defineGroup({
+  name: 'courses',
+  access: { table: 'readwrite' },
+  routes: [
+    route({
+      method: 'POST',
+      path: '/courses',
+      auth: 'author',
+      summary: 'Create a course (201 with wikiid and revisionid)',
+      description: stageDescription,
+      status: 201,
+      body: z.object(courseFields),
+      example: { title: 'Nozzle maintenance', contents: 'How we keep printers running.', stages: [] },
+      handler: ({ auth, body }) => courses.create(auth.user!, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/courses',
+      auth: 'user',
+      summary: 'Courses in pages: {"courses": [...]}',
+      description:
+        '`page` (1-based), `pageSize` (default 30, at most 200), `direction` ASC|DESC, `orderby` title|status|stages_count|modified_date|assignee_count|completion_percentage, ' +
+        '`query` (title words), `disabledOkay` (Authors and Admins: include disabled courses), `userid` (only courses assigned to that user: the user, their managers and Admins).',
+      query: z.object({
+        page: pageNumber,
+        pageSize: pageSize(30),
+        direction,
+        orderby: enumQuery(COURSE_ORDERS, 'title'),
+        query: z.optional(z.string().check(z.maxLength(200))),
+        disabledOkay: queryFlag,
+        userid: queryInt,
+      }),
+      handler: ({ auth, query }) => courses.list(auth.user!, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/courses/{wikiid}',
+      auth: 'user',
+      summary: 'A course with its stages (and the caller\'s stage statuses when it is assigned to them)',
+      params: idParams('wikiid'),
+      handler: ({ auth, params }) => courses.get(auth.user!, params.wikiid),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/courses/{wikiid}',
+      auth: 'author',
+      summary: 'Change a course (new revision); ?revisionid= is required, 409 with the current course when stale',
+      description: `${stageDescription} Giving \`stages\` replaces the whole list.`,
+      params: idParams('wikiid'),
+      query: optionalRevisionQuery,
+      body: z.object({
+        title: z.optional(courseFields.title),
+        contents: z.optional(courseFields.contents),
+        stages: courseFields.stages,
+        publish_date: courseFields.publish_date,
+        enabled: courseFields.enabled,
+      }),
+      example: { contents: 'Updated description.' },
+      handler: ({ auth, params, query, body }) => courses.patch(auth.user!, params.wikiid, query.revisionid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/courses/{wikiid}',
+      auth: 'author',
+      summary: 'Delete a course (204); its active assignments are cancelled first',
+      description: '`revisionid` is checked when given (409 with the current course when stale).',
+      status: 204,
+      params: idParams('wikiid'),
+      query: optionalRevisionQuery,
+      handler: async ({ auth, params, query }) => {
+        await courses.remove(auth.user!, params.wikiid, query.revisionid);
+        return reply(204);
+      },
+    }),
+  ],
+});

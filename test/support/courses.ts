@@ -1,0 +1,68 @@
+/** Course, team and assignment helpers for the course API tests. */
+import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from './api.ts';
+import { createGuide } from '../api/guide-fixtures.ts';
+
+export interface StageBody {
+  doctype: string;
+  docid: number;
+  strictness?: 'major' | 'minor' | null;
+  frequency_quantity?: number | null;
+  frequency_unit?: string | null;
+  assessment?: { teamid: number } | null;
+  course_stageid?: number;
+}
+
+/** A course made by the Admin (or `token`); throws unless 201. */
+export async function createCourse(body: Record<string, unknown> = {}, token?: string) {
+  const response = await api('POST', '/courses', {
+    token: token ?? (await loginAdmin()),
+    body: { title: `Course ${uniqueSuffix()}`, contents: 'What this course teaches.', stages: [], ...body },
+  });
+  if (response.status !== 201) throw new Error(`createCourse: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** A guide made by the Admin: a stage document. */
+export async function stageGuide(): Promise<{ guideid: number; title: string; revisionid: number }> {
+  return createGuide(await loginAdmin());
+}
+
+export async function createTeam(body: Record<string, unknown> = {}) {
+  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Team ${uniqueSuffix()}`, ...body } });
+  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
+  return response.body as { teamid: number; name: string; owner: number };
+}
+
+export async function assign(body: Record<string, unknown>, token?: string) {
+  const response = await api('POST', '/course_assignments', { token: token ?? (await loginAdmin()), body });
+  if (response.status !== 201) throw new Error(`assign: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** A course with one guide stage (and the given stage options), assigned to a fresh user. */
+export async function assignedTrainee(stage: Partial<StageBody> = {}, options: { due_within?: number } = {}) {
+  const guide = await stageGuide();
+  const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, ...stage }] });
+  const trainee = await createUser();
+  const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid, ...options });
+  return { guide, course, trainee, assignment };
+}
+
+export async function getAssignment(id: number, token?: string) {
+  return api('GET', `/course_assignments/${id}`, { token: token ?? (await loginAdmin()) });
+}
+
+/** The (only) stage entry of a user in an assignment record. */
+export function entryOf(record: any, userid: number, index = 0) {
+  const status = record.completion_status.find((entry: { userid: number }) => entry.userid === userid);
+  if (!status) throw new Error(`no completion_status for user ${userid}: ${JSON.stringify(record.completion_status)}`);
+  return status.stages[index];
+}
+
+export async function releaseGuide(guideid: number, release_type: 'major' | 'minor') {
+  const response = await api('POST', '/guides/releases', { token: await loginAdmin(), body: { guideid, release_type } });
+  if (response.status !== 201) throw new Error(`release: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+export type { TestUser };
