@@ -54,7 +54,10 @@ export const handler = importTask('ExtractPackage', async (state) => {
           else callback(null, chunk);
         },
       });
-      const stream = (await zip.openReadStreamPromise(entry)).pipe(counter);
+      const inflated = await zip.openReadStreamPromise(entry);
+      // pipe() does not pass errors on: a corrupt entry must fail the upload, not hang it.
+      inflated.on('error', (error) => counter.destroy(error));
+      const stream = inflated.pipe(counter);
       const upload = new Upload({
         client: s3Client(),
         params: { Bucket: state.bucket, Key: contentKey(state.importid, path), Body: stream, ContentType: contentTypeOf(path) },

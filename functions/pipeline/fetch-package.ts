@@ -27,7 +27,7 @@ export async function fetchIntoBucket(input: {
   const fetched = await safeFetch(input.url, input.limits);
   // The body's own failure (too large, too slow, cut off) is the reason, not what the upload makes of it.
   let bodyError: unknown;
-  fetched.body.once('error', (error) => (bodyError = error));
+  fetched.body.on('error', (error) => (bodyError ??= error));
   const upload = new Upload({
     client: s3Client(),
     params: { Bucket: input.bucket, Key: input.key, Body: fetched.body, ContentType: 'application/zip' },

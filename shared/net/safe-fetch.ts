@@ -129,7 +129,9 @@ function get(url: URL, target: { address: string; family: number }, signal: Abor
       headers: { 'user-agent': 'Stepwise module import', accept: '*/*' },
     });
     request.once('response', resolve);
-    request.once('error', (error) => reject(fetchError(error, signal, url)));
+    // `on`, not `once`: an abort while the body streams errors the request again, and an
+    // unheard 'error' would take the whole process down.
+    request.on('error', (error) => reject(fetchError(error, signal, url)));
   });
 }
 
@@ -155,7 +157,7 @@ function capped(response: http.IncomingMessage, maxBytes: number, signal: AbortS
   // Once over the cap, the counter has failed with download_too_large; the response's own
   // end (destroyed by us) must not replace that reason.
   const overCap = () => received > maxBytes;
-  response.once('error', (error) => {
+  response.on('error', (error) => {
     if (!overCap()) counter.destroy(signal.aborted ? new FetchRefusedError('fetch_timeout', 'The download took too long') : error);
   });
   response.once('aborted', () => {

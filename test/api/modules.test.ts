@@ -12,6 +12,7 @@ import { enrollmentWrite } from '../../shared/content/course-access.ts';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import {
   cmi5Package,
+  corruptEntryPackage,
   corruptPackage,
   scorm12Package,
   scorm2004Package,
@@ -73,14 +74,16 @@ describe('importing packages through the pipeline', () => {
 
   it.each([
     ['a corrupt zip', corruptPackage, 'not_a_zip'],
+    ['a zip with a corrupt entry (found while extracting)', corruptEntryPackage, 'not_a_zip', 'extracting'],
     ['a zip bomb', zipBombPackage, 'zip_bomb'],
     ['a zip without a manifest', () => zip({ 'index.html': '<p>hi</p>' }), 'manifest_missing'],
     ['a manifest that is not XML', () => zip({ 'imsmanifest.xml': '<manifest><broken>', 'index.html': 'x' }), 'manifest_invalid'],
     ['a manifest launching a missing file', () => zip({ 'imsmanifest.xml': '<manifest identifier="m"><metadata><schemaversion>1.2</schemaversion></metadata><organizations default="o"><organization identifier="o"><title>T</title><item identifier="i" identifierref="r"/></organization></organizations><resources><resource identifier="r" href="missing.html"/></resources></manifest>' }), 'launch_missing'],
-  ])('fails %s with its error code, and previews nothing', async (_name, build, code) => {
+  ])('fails %s with its error code, and previews nothing', async (_name, build, code, stage = 'validating') => {
     const { importid, result } = await importPackage(admin, await build());
     expect(result.status).toBe('failed');
     expect(result.error.code).toBe(code);
+    expect(result.stage).toBe(stage);
     expect(result.error.message.length).toBeGreaterThan(10);
     const preview = await api('GET', `/external_training_modules/imports/${importid}/preview`, { token: admin });
     expect(preview.status).toBe(422);

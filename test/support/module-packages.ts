@@ -132,3 +132,13 @@ export function largePackage(megabytes: number): Promise<Buffer> {
   for (let i = 0; i < megabytes; i++) files[`media/chunk-${String(i).padStart(3, '0')}.bin`] = randomBytes(1024 * 1024);
   return zip(files, { compress: false });
 }
+
+/** A sound central directory, but the last entry's compressed data is garbage: fails while extracting. */
+export async function corruptEntryPackage(): Promise<Buffer> {
+  const words = Array.from({ length: 40_000 }, (_, i) => `word${(i * 7919) % 1013}`).join(' ');
+  const good = await zip({ 'imsmanifest.xml': scorm12Manifest('Corrupt Entry'), 'index.html': page('Corrupt Entry'), 'notes.txt': words });
+  const centralDirectory = good.readUInt32LE(good.length - 22 + 16);
+  const broken = Buffer.from(good);
+  broken.fill(0xff, centralDirectory - 2000, centralDirectory - 1000);
+  return broken;
+}
