@@ -129,3 +129,18 @@ describe('chain verification', () => {
     expect(forged.body).toMatchObject({ valid: false, first_broken_seq: 3, problem: 'link_mismatch' });
   });
 });
+
+describe('OpenAPI', () => {
+  it('publishes the compliance routes with their bodies, and marks the beyond-spec ones', async () => {
+    const document = (await api('GET', '/openapi.json')).body;
+    const verify = document.paths['/audit/documents/{doctype}/{docid}/verify'].get;
+    expect(verify['x-beyond-spec']).toBe(true);
+    expect(verify.responses['200'].content['application/json'].schema.properties).toHaveProperty('first_broken_seq');
+    expect(document.paths['/approvals/requests'].post['x-beyond-spec']).toBe(true);
+    const sign = document.paths['/approvals/request/sign/{approval_requestid}'].post;
+    expect(sign['x-beyond-spec']).toBeUndefined();
+    expect(sign.requestBody.content['application/json'].schema.properties).toHaveProperty('signing_token');
+    expect(sign.responses['200'].content['application/json'].schema.properties).toHaveProperty('signatures');
+    expect(document.paths['/periodic_review/review'].post.requestBody.content['application/json'].example).toMatchObject({ outcome: 'approved' });
+  });
+});
