@@ -9,7 +9,7 @@
  *   none and the quiz is not locked, so concurrent saves can never open two sessions; submit and
  *   cancel clear it on condition that it still names their session.
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -345,18 +345,4 @@ export async function markSessionInvalidated(sessionid: number): Promise<void> {
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
   }
-}
-
-/** Sessions of a quiz by the users given, read through the quiz's links (for team owners). */
-export async function sessionIdsOfQuiz(quizid: number, limit: number): Promise<Array<{ quiz_sessionid: number; userid: number }>> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `QUIZSESSIONS#QUIZ#${quizid}` },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []).map((item) => ({ quiz_sessionid: Number(item.quiz_sessionid), userid: Number(item.userid) }));
 }
