@@ -204,7 +204,7 @@ async function planValues(caller: Caller, entry: WorkLogEntryRecord, guide: Guid
   const definitions = new Map((await getFieldRevisions(ids)).map((field) => [field.field_revisionid, field]));
   const guides = new Set([entry.guideid, ...(guide?.prerequisites ?? [])]);
   const planned: PlannedValue[] = [];
-  const media: Array<{ key: string; itemid: number; mediaType: string; put: PlannedValue }> = [];
+  const media: Array<{ key: string; itemid: number; mediaType: string }> = [];
   for (const key of keys) {
     if (!/^\d{1,15}$/.test(key)) {
       bad(key, 'invalid_field_revisionid', 'keys of fields are field_revisionids');
@@ -230,17 +230,17 @@ async function planValues(caller: Caller, entry: WorkLogEntryRecord, guide: Guid
       continue;
     }
     const value = checked.kind === 'text' ? checked.value : String(checked.itemid);
-    const put: PlannedValue = {
+    planned.push({
       put: { entryid: entry.entryid, field_revisionid: field.field_revisionid, stepid: field.stepid, label: field.label, field_type: field.field_type, value, userid: caller.userid },
-    };
-    planned.push(put);
-    if (checked.kind === 'media') media.push({ key, itemid: checked.itemid, mediaType: checked.mediaType, put });
+    });
+    if (checked.kind === 'media') media.push({ key, itemid: checked.itemid, mediaType: checked.mediaType });
   }
-  const items = await Promise.all(media.map((entry) => getMediaItem(entry.itemid)));
-  media.forEach((entry, index) => {
+  const items = await Promise.all(media.map((wanted) => getMediaItem(wanted.itemid)));
+  media.forEach((wanted, index) => {
     const item = items[index];
-    if (!item || item.userid !== caller.userid || item.type !== entry.mediaType || item.status === 'failed') {
-      bad(entry.key, 'not_owned_media', `media item ${entry.itemid} is not a usable ${entry.mediaType} in your library`);
+    // Usable once its file is stored (processing or ready): not while a browser upload is pending, nor after processing failed.
+    if (!item || item.userid !== caller.userid || item.type !== wanted.mediaType || (item.status !== 'ready' && item.status !== 'processing')) {
+      bad(wanted.key, 'not_owned_media', `media item ${wanted.itemid} is not a usable ${wanted.mediaType} in your library`);
     }
   });
   if (problems.length > 0) throw new ValidationError(`Invalid step data: ${problems[0].message}`, problems);
