@@ -246,10 +246,11 @@ async function ownedTeamMembers(caller: Caller): Promise<Set<number> | undefined
   return new Set([caller.userid, ...members.flat().map((member) => member.userid)]);
 }
 
-/** Whose sessions the caller sees: 'all' for Admins, else a set of userids. */
-async function visibleUsers(caller: Caller): Promise<'all' | Set<number>> {
-  if (isAdmin(caller)) return 'all';
-  return (await ownedTeamMembers(caller)) ?? new Set([caller.userid]);
+/** Whose sessions the caller sees: 'all' for Admins, else a set of userids (`manager`: a Team Owner). */
+async function visibleUsers(caller: Caller): Promise<{ users: 'all' | Set<number>; manager: boolean }> {
+  if (isAdmin(caller)) return { users: 'all', manager: true };
+  const members = await ownedTeamMembers(caller);
+  return members ? { users: members, manager: true } : { users: new Set([caller.userid]), manager: false };
 }
 
 async function canSeeSession(caller: Caller, session: QuizSessionRecord): Promise<boolean> {
@@ -274,7 +275,7 @@ const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_s
  * sessions of quizzes whose title, guide title or attached documents' titles contain it.
  */
 export async function listSessions(caller: Caller, query: Page & { query?: string }) {
-  const visible = await visibleUsers(caller);
+  const visible = (await visibleUsers(caller)).users;
   const text = query.query?.trim();
   let items: Array<Record<string, unknown>>;
   if (!text) {
@@ -303,8 +304,8 @@ export async function listSessions(caller: Caller, query: Page & { query?: strin
 
 /** POST /quizzes/sessions/bulkCancel (Admins and Team Owners): cancels each open session the caller may see. */
 export async function bulkCancel(caller: Caller, sessionids: number[]) {
-  const visible = await visibleUsers(caller);
-  if (visible !== 'all' && visible.size === 1) throw new ForbiddenError('Only Admins and Team Owners cancel sessions in bulk');
+  const { users: visible, manager } = await visibleUsers(caller);
+  if (!manager) throw new ForbiddenError('Only Admins and Team Owners cancel sessions in bulk');
   const unique = [...new Set(sessionids)];
   const found = new Map((await getSessions(unique)).map((session) => [session.quiz_sessionid, session]));
   const cancelled: number[] = [];
