@@ -15,6 +15,27 @@ const field = z.object({
   options: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
 });
 
+const formResponse = z.object({
+  form_revisionid: z.int(),
+  stepid: z.int(),
+  guideid: z.int(),
+  userid: z.int(),
+  date: z.int(),
+  previous_form_revisionid: z.nullable(z.int()),
+  fields: z.array(
+    z.object({
+      field_revisionid: z.int(),
+      field_guid: z.string(),
+      field_type: z.enum(FIELD_TYPES),
+      label: z.string(),
+      placeholder: z.string(),
+      textarea: z.string(),
+      options: z.nullable(z.string()),
+      orderby: z.int(),
+    }),
+  ),
+});
+
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 
 export const stepFormsGroup = defineGroup({
@@ -28,6 +49,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The current form of a step, with its fields (404 when the step has no form)',
       description: readNote,
       params: idParams('stepid'),
+      response: formResponse,
       handler: ({ auth, params }) => forms.byStep(auth.user, params.stepid),
     }),
     route({
@@ -37,6 +59,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'A form by its revision (old revisions stay readable)',
       description: readNote,
       params: idParams('form_revisionid'),
+      response: formResponse,
       handler: ({ auth, params }) => forms.byFormRevision(auth.user, params.form_revisionid),
     }),
     route({
@@ -46,6 +69,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The newest form containing a field revision (several field revisions may give the same form)',
       description: `Resolves old work-log data keyed on field_revisionid. ${readNote}`,
       params: idParams('field_revisionid'),
+      response: formResponse,
       handler: ({ auth, params }) => forms.byFieldRevision(auth.user, params.field_revisionid),
     }),
     route({
@@ -55,6 +79,7 @@ export const stepFormsGroup = defineGroup({
       summary: "Current forms of the guide's steps and of its prerequisite guides' steps (no order guaranteed)",
       description: `Steps without a form are left out. ${readNote}`,
       params: idParams('guideid'),
+      response: z.array(formResponse),
       handler: ({ auth, params }) => forms.byGuide(auth.user, params.guideid),
     }),
     route({
@@ -75,6 +100,7 @@ export const stepFormsGroup = defineGroup({
           { field_type: 'Select', label: 'Result', options: '["pass","fail"]' },
         ],
       },
+      response: formResponse,
       handler: ({ auth, params, query, body }) => forms.save(auth.user!, params.stepid, body, query.revisionid),
     }),
   ],

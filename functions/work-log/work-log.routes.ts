@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
+import { WORK_LOG_STATUSES } from '../../shared/domain/work-log-timing.ts';
 import * as workLog from './work-log.service.ts';
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
@@ -12,6 +13,27 @@ const idValue = z.union([
 ]);
 /** Work order ids are strings; a number is read as its digits. */
 const workorderValue = z.union([z.string(), z.pipe(z.number(), z.transform((value: number) => String(value)))]);
+
+const entryResponse = z.object({
+  entryid: z.int(),
+  guideid: z.int(),
+  userid: z.int(),
+  workorderid: z.string(),
+  starttime: z.int(),
+  endtime: z.nullable(z.int()),
+  max_form_revisionid: z.nullable(z.int()),
+  cancelled: z.int(),
+  guide_revisionid: z.int(),
+  duration: z.int(),
+  status: z.enum(WORK_LOG_STATUSES),
+  work_data: z.array(z.object({ label: z.string(), value: z.string(), field_revisionid: z.int(), stepid: z.int() })),
+  timingid: z.nullable(z.int()),
+  operator_userid: z.int(),
+  active_stepid: z.nullable(z.int()),
+  paused_duration: z.int(),
+  step_durations: z.array(z.object({ stepid: z.int(), duration: z.int() })),
+});
+const entriesResponse = z.object({ results: z.array(entryResponse) });
 
 const entryParams = idParams('entryid');
 const conflictNote = 'An operation the entry\'s state does not allow is 409 with `{message, ...the entry}`; nothing changes.';
@@ -24,6 +46,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
     summary,
     description: `${description} Answers the entry. ${conflictNote}`,
     params: entryParams,
+    response: entryResponse,
     handler: ({ auth, params }) => workLog.transition(auth.user!, params.entryid, name),
   });
 }
@@ -40,6 +63,7 @@ export const workLogGroup = defineGroup({
       description:
         'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
       query: z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) }),
+      response: entriesResponse,
       handler: ({ auth, query }) => workLog.list(auth.user!, query),
     }),
     route({
@@ -53,6 +77,7 @@ export const workLogGroup = defineGroup({
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
       body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
       example: { guideid: 1, workorderid: 'WO-1234' },
+      response: entryResponse,
       handler: ({ auth, query, body }) =>
         workLog.create(auth.user!, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
     }),
@@ -63,6 +88,7 @@ export const workLogGroup = defineGroup({
       summary: 'One work log entry with its work_data',
       description: "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever can view the guide.",
       params: entryParams,
+      response: entryResponse,
       handler: ({ auth, params }) => workLog.get(auth.user!, params.entryid),
     }),
     route({
@@ -107,6 +133,7 @@ export const workLogGroup = defineGroup({
       summary: 'Suspended entries of a guide, newest first, in `{"results": [...]}` (whoever can view the guide)',
       params: idParams('guideid'),
       query: z.object(pagination),
+      response: entriesResponse,
       handler: ({ auth, params, query }) => workLog.suspended(auth.user!, params.guideid, query),
     }),
   ],
