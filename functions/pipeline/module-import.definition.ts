@@ -32,7 +32,7 @@ const task = (stateName: string, file: string): PipelineTask => ({
 export const moduleImportTasks: PipelineTask[] = [
   task('FetchPackage', 'fetch-package'),
   task('AwaitUpload', 'await-upload'),
-  { substitution: 'InspectPackageFunctionArn', stateName: 'InspectPackage', entry: 'functions/pipeline/inspect-package.ts', exportName: 'handler' },
+  task('InspectPackage', 'inspect-package'),
   task('ValidatePackage', 'validate-package'),
   task('ExtractPackage', 'extract-package'),
   task('RecordVersion', 'record-version'),

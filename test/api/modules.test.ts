@@ -20,7 +20,7 @@ import {
   zip,
   zipBombPackage,
 } from '../support/module-packages.ts';
-import { createImport, finished, importPackage, uploadPackage } from '../support/modules.ts';
+import { createImport, finished, importPackage } from '../support/modules.ts';
 
 let admin: string;
 
