@@ -11,7 +11,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // Local-engine tests start servers in beforeAll.
-    hookTimeout: 30_000,
-    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Generous for a loaded CI machine; performance is measured by `npm run bench`, not here.
+    testTimeout: 60_000,
   },
 });

@@ -64,7 +64,8 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
   process.once('exit', kill);
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilReady(endpoint, child, 20000);
+    // Generous: on a loaded 2-core machine the JVM can take many seconds to listen.
+    await waitUntilReady(endpoint, child, 90_000);
   } catch (error) {
     kill();
     throw error;
