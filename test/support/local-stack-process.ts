@@ -33,7 +33,7 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
     if (process.env.STEPWISE_TEST_VERBOSE) process.stderr.write(chunk);
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Local stack did not start in 60 s\n${stderr}`)), 60000);
+    const timer = setTimeout(() => reject(new Error(`Local stack did not start in 120 s\n${stderr}`)), 120_000);
     child.once('exit', (code) => reject(new Error(`Local stack exited with ${code}\n${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (process.env.STEPWISE_TEST_VERBOSE) console.log(line);
