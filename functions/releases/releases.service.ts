@@ -32,6 +32,7 @@ import {
 } from '../../shared/db/entities/release.ts';
 import { assertCanEditGuide, assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
+import { refreshAfterRelease } from '../../shared/training/release-refresh.ts';
 
 type Page = { limit: number; offset: number };
 
@@ -91,12 +92,15 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
     const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
     try {
       await insertReleases(writes);
-      return releases;
     } catch (error) {
       const raced = error instanceof TransactionConditionFailed ? error.failedLabels.every((label) => label.startsWith('head:')) : (error as { name?: string }).name === 'TransactionCanceledException';
       if (!raced) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+      continue;
     }
+    // A new release may outdate trainees' completions (course stage strictness): refresh them.
+    for (const release of releases) await refreshAfterRelease(release.doctype, release.docid);
+    return releases;
   }
   throw new ConflictError('Other releases of this document were being made; try again');
 }

@@ -27,6 +27,7 @@ import {
   type TeamRecord,
 } from '../../shared/db/entities/team.ts';
 import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
+import { teamMembershipChanged } from '../../shared/training/team-membership.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { withoutKeys } from '../../shared/db/keys.ts';
 
@@ -89,6 +90,8 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
     }
     throw error;
   }
+  // Course assignments of the team cover new members and let go of leaving ones (docs/courses.md).
+  await teamMembershipChanged(team.teamid, addSet, removeSet, now);
   await Promise.all(addSet.map((userid) => awardBadge({ ...BADGES.teamPlayer, userid, date: now })));
 }
 

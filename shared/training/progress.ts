@@ -171,7 +171,7 @@ export async function completeDocument(input: CompleteInput): Promise<{ stages: 
         release_major: release?.major ?? null,
         release_minor: release?.minor ?? null,
       };
-      if (isInProgress(current)) {
+      if (isInProgress(current) && current.init_date <= at) {
         return {
           ...current,
           ...ending,

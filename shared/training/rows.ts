@@ -263,3 +263,16 @@ export async function refreshDueRows(limit = 25, now = nowSeconds()): Promise<vo
   const due = await listDueRows(now, limit);
   if (due.length > 0) await refreshRows(due, now);
 }
+
+/**
+ * Rows as they are now: those a recurrence has expired since they were stored are refreshed
+ * first (a page's worth at most), the others are returned as read.
+ */
+export async function currentRows(rows: TrainingRowRecord[], now = nowSeconds()): Promise<TrainingRowRecord[]> {
+  const due = rows.filter((row) => row.active && row.recurrent_date !== null && row.recurrent_date <= now);
+  if (due.length === 0) return rows;
+  const keys = due.map((row) => ({ course_assignmentid: row.course_assignmentid, userid: row.userid }));
+  await refreshRows(keys, now);
+  const fresh = new Map((await getRows(keys)).map((row) => [`${row.course_assignmentid}|${row.userid}`, row]));
+  return rows.map((row) => fresh.get(`${row.course_assignmentid}|${row.userid}`) ?? row);
+}

@@ -140,7 +140,8 @@ export function assigneeUrl(assignment: Pick<AssignmentRecord, 'assignee_userid'
 export function assignmentView(
   assignment: AssignmentRecord,
   completionStatus: Array<{ userid: number; stages: ReturnType<typeof stageEntry>[] }>,
-  course: CourseView,
+  /** Null once the course itself was deleted. */
+  course: CourseView | null,
 ) {
   return {
     course_assignmentid: assignment.course_assignmentid,
