@@ -20,6 +20,7 @@ import {
   guideTitles,
   listAllQuizzes,
   listCategories,
+  MAX_DOC_TITLES,
   type QuizLinkRecord,
   type QuizRecord,
 } from '../../shared/db/entities/quiz.ts';
@@ -85,6 +86,11 @@ function attachmentView(link: QuizLinkRecord) {
   };
 }
 
+/** A document title to remember on the quiz, unless it is known already (or the list is full). */
+function newDocTitle(quiz: QuizRecord, title: string): string | undefined {
+  return quiz.doc_titles.includes(title) || quiz.doc_titles.length >= MAX_DOC_TITLES ? undefined : title;
+}
+
 function attachFailure(error: unknown, quizid: number): never {
   if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz')) {
     throw new NotFoundError(`No quiz with quizid ${quizid}`);
@@ -119,13 +125,13 @@ export async function attachToGuide(caller: Caller, input: { quizid: number; gui
   try {
     await attachQuiz(
       link,
-      { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: guide.title },
+      { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: newDocTitle(quiz, guide.title) },
       previous ? { quizid: previous.quizid, guideid: guide.guideid } : undefined,
     );
   } catch (error) {
     // The quiz moved on meanwhile (or another quiz's guide changed): the new guide revision stays, harmless.
     if (error instanceof TransactionConditionFailed && error.failedLabels.every((label) => label === 'detach')) {
-      await attachQuiz(link, { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: guide.title });
+      await attachQuiz(link, { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: newDocTitle(quiz, guide.title) });
     } else attachFailure(error, quiz.quizid);
   }
   return { ...attachmentView(link), revisionid: guide.revisionid };
@@ -146,7 +152,7 @@ export async function attachToWiki(caller: Caller, input: { quizid: number; wiki
     date: nowSeconds(),
   };
   try {
-    await attachQuiz(link, { doc_title: wiki.title });
+    await attachQuiz(link, { doc_title: newDocTitle(quiz, wiki.title) });
   } catch (error) {
     attachFailure(error, quiz.quizid);
   }

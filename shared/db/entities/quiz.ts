@@ -23,6 +23,9 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideKey } from './guide.ts';
 import type { GradedQuestion } from '../../domain/quiz-grading.ts';
 
+/** Document titles kept on a quiz for the sessions `query` filter. */
+export const MAX_DOC_TITLES = 50;
+
 /** The most quizzes a site holds: lists read them all (one bounded Query), see docs/quizzes.md. */
 export const MAX_QUIZZES = 5000;
 
@@ -221,11 +224,15 @@ export function countSubmissionWrite(quizid: number): LabelledWrite {
  */
 export async function attachQuiz(
   link: QuizLinkRecord,
-  quizFields: { guideid?: number; guide_title?: string; guide_revisionid?: number; doc_title: string },
+  quizFields: { guideid?: number; guide_title?: string; guide_revisionid?: number; doc_title?: string },
   detachFrom?: { quizid: number; guideid: number },
 ): Promise<void> {
-  const sets = ['doc_titles = list_append(if_not_exists(doc_titles, :empty), :title)', 'released_date = :date'];
-  const values: Record<string, unknown> = { ':empty': [], ':title': [quizFields.doc_title], ':revision': link.quiz_revisionid, ':date': link.date };
+  const sets = ['released_date = :date'];
+  const values: Record<string, unknown> = { ':revision': link.quiz_revisionid, ':date': link.date };
+  if (quizFields.doc_title !== undefined) {
+    sets.push('doc_titles = list_append(if_not_exists(doc_titles, :empty), :title)');
+    Object.assign(values, { ':empty': [], ':title': [quizFields.doc_title] });
+  }
   if (quizFields.guideid !== undefined) {
     sets.push('guideid = :guideid', 'guide_title = :guide_title', 'guide_revisionid = :guide_revisionid');
     Object.assign(values, { ':guideid': quizFields.guideid, ':guide_title': quizFields.guide_title, ':guide_revisionid': quizFields.guide_revisionid });
