@@ -27,5 +27,6 @@ import { quizzesGroup } from './quizzes/quizzes.routes.ts';
 import { quizImportGroup } from './quiz-import/quiz-import.routes.ts';
 import { coursesGroup } from './courses/courses.routes.ts';
 import { courseAssignmentsGroup } from './course-assignments/course-assignments.routes.ts';
+import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, coursesGroup, courseAssignmentsGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, coursesGroup, courseAssignmentsGroup, signoffsGroup, docsGroup];

@@ -233,6 +233,11 @@ export async function recordDocumentCompleted(input: {
 }
 
 export async function refreshDocumentProgress(userid: number, doctype: 'guide' | 'wiki', docid: number): Promise<void> {
-  const stages = await activeStagesOn(userid, { doctype, docid });
+  await refreshProgressOn(userid, { doctype, docid });
+}
+
+/** refreshDocumentProgress for any stage document (signoffs on module stages too). */
+export async function refreshProgressOn(userid: number, doc: DocRef): Promise<void> {
+  const stages = await activeStagesOn(userid, doc);
   if (stages.length > 0) await refreshStages(stages);
 }

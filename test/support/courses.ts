@@ -1,4 +1,7 @@
 /** Course, team and assignment helpers for the course API tests. */
+import { inject } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from './api.ts';
 import { createGuide } from '../api/guide-fixtures.ts';
 
@@ -66,3 +69,33 @@ export async function releaseGuide(guideid: number, release_type: 'major' | 'min
 }
 
 export type { TestUser };
+
+let client: DynamoDBDocumentClient | undefined;
+
+/** The local stack's DynamoDB, for moving stored times into the past (no sleeping in tests). */
+export function ddb(): DynamoDBDocumentClient {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  return client;
+}
+
+const pad = (id: number) => String(id).padStart(12, '0');
+
+/** Moves a trainee's last completion of a document `seconds` into the past, as if time had passed. */
+export async function ageCompletion(userid: number, doctype: string, docid: number, seconds: number): Promise<void> {
+  const key = { pk: `USER#${userid}`, sk: `TRAINDOC#${doctype}#${pad(docid)}` };
+  const { Item } = await ddb().send(new GetCommand({ TableName: 'stepwise', Key: key }));
+  if (!Item) throw new Error(`no completion of ${doctype} ${docid} for ${userid}`);
+  Item.init_date -= seconds;
+  if (Item.end_date !== null) Item.end_date -= seconds;
+  await ddb().send(new PutCommand({ TableName: 'stepwise', Item }));
+}
+
+/** Moves a stored row's dates `seconds` into the past (its place in the due queue too). */
+export async function ageRow(course_assignmentid: number, userid: number, seconds: number): Promise<void> {
+  const key = { pk: `ASSIGNMENT#${course_assignmentid}`, sk: `ROW#${pad(userid)}` };
+  const { Item } = await ddb().send(new GetCommand({ TableName: 'stepwise', Key: key }));
+  if (!Item) throw new Error(`no row ${course_assignmentid}/${userid}`);
+  for (const field of ['assignment_date', 'due_date', 'course_completion_date', 'recurrent_date']) if (typeof Item[field] === 'number') Item[field] -= seconds;
+  if (Item.recurrent_date !== null) Item.gsi2sk = `${pad(Item.recurrent_date)}#${pad(course_assignmentid)}#${pad(userid)}`;
+  await ddb().send(new PutCommand({ TableName: 'stepwise', Item }));
+}

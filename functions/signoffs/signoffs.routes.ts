@@ -1,0 +1,139 @@
+/**
+ * Course stage signoffs, served under both published prefixes (wire notes §3.20, §4):
+ * /stage-sign-offs/... and /courses/stage-sign-offs/..., except the cancel path (unprefixed
+ * only) and the over-the-shoulder pair, initializeViaPassword and its finalize step (/courses
+ * only, where the newest docs put them). The spec's `:param` paths are `{param}` here.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route, type RouteDef } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import * as signoffs from './signoffs.service.ts';
+
+const id = z.int().check(z.positive());
+const comments = z.optional(z.string().check(z.maxLength(5000)));
+const listQuery = z.object(pagination);
+
+/** The same route under both prefixes. */
+function both(definition: RouteDef): RouteDef[] {
+  return [definition, { ...definition, path: `/courses${definition.path}` }];
+}
+
+const FLOW =
+  'Flow: request (trainee) → pending for the members of the assessment\'s team → response (a member: approve or reject) → unacknowledged → acknowledge (trainee). ' +
+  'An approved signoff completes the stage only when acknowledged.';
+
+export const signoffsGroup = defineGroup({
+  name: 'signoffs',
+  access: { table: 'readwrite' },
+  routes: [
+    ...both(
+      route({
+        method: 'POST',
+        path: '/stage-sign-offs/requests',
+        auth: 'user',
+        summary: 'Request a signoff for a course stage assessment (201); 409 with the open request when one is open',
+        description: `${FLOW} Body \`{stage_assessmentid, comments?}\`; the caller must be assigned the course.`,
+        status: 201,
+        body: z.object({ stage_assessmentid: id, comments }),
+        example: { stage_assessmentid: 1, comments: 'Ready when you are' },
+        handler: ({ auth, body }) => signoffs.requestSignoff(auth, body),
+      }),
+    ),
+    ...both(
+      route({
+        method: 'GET',
+        path: '/stage-sign-offs/requests/pending/{userid}',
+        auth: 'user',
+        summary: 'Signoff requests awaiting a response from that user (open requests of the teams they sign for)',
+        params: idParams('userid'),
+        query: listQuery,
+        handler: ({ auth, params, query }) => signoffs.pending(auth.user!, params.userid, query),
+      }),
+    ),
+    ...both(
+      route({
+        method: 'POST',
+        path: '/stage-sign-offs/{stage_assessmentid}/signers',
+        auth: 'user',
+        summary: 'The users who can sign for the assessment: members of its team (user summaries)',
+        params: idParams('stage_assessmentid'),
+        query: listQuery,
+        handler: ({ params, query }) => signoffs.signers(params.stage_assessmentid, query),
+      }),
+    ),
+    ...both(
+      route({
+        method: 'PATCH',
+        path: '/stage-sign-offs/responses',
+        auth: 'user',
+        summary: 'A signer answers a signoff request: `{signoff_requestid, approved (default true), comments?}`',
+        description: 'Members of the assessment\'s team, never the trainee. 409 with the request when it is not awaiting a response.',
+        body: z.object({ signoff_requestid: id, approved: z.optional(z.boolean()), comments }),
+        example: { signoff_requestid: 1, approved: true, comments: 'Well done' },
+        handler: ({ auth, body }) => signoffs.respond(auth, body),
+      }),
+    ),
+    ...both(
+      route({
+        method: 'GET',
+        path: '/stage-sign-offs/responses/unacknowledged/{userid}',
+        auth: 'user',
+        summary: 'The trainee\'s answered signoff requests not yet acknowledged',
+        params: idParams('userid'),
+        query: listQuery,
+        handler: ({ auth, params, query }) => signoffs.unacknowledged(auth.user!, params.userid, query),
+      }),
+    ),
+    ...both(
+      route({
+        method: 'PATCH',
+        path: '/stage-sign-offs/responses/{signoff_requestid}/acknowledge',
+        auth: 'user',
+        summary: 'The trainee acknowledges the response; an approval completes the course stage (not before)',
+        params: idParams('signoff_requestid'),
+        handler: ({ auth, params }) => signoffs.acknowledge(auth, params.signoff_requestid),
+      }),
+    ),
+    route({
+      method: 'DELETE',
+      path: '/stage-sign-offs/requests/{signoff_requestid}',
+      auth: 'user',
+      summary: 'The trainee cancels an open signoff request (204) and may request again',
+      status: 204,
+      params: idParams('signoff_requestid'),
+      handler: async ({ auth, params }) => {
+        await signoffs.cancel(auth, params.signoff_requestid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword',
+      auth: 'user',
+      summary: 'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with a single-use token',
+      description:
+        'Body `{login (email or unique_username) | email, password}`. The signed-in caller and that person must be the trainee and a signer, in either order. ' +
+        `Failed passwords count toward the login throttle (429 past it); a wrong one is 422 on \`password\`. The token lives ${signoffs.FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
+        'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize.',
+      status: 201,
+      params: idParams('signoff_requestid'),
+      body: z.object({ login: z.optional(z.string().check(z.minLength(1))), email: z.optional(z.string().check(z.minLength(1))), password: z.string().check(z.minLength(1)) }),
+      example: { login: 'signer@example.com', password: 'their password' },
+      extensions: { 'x-stepwise-next-step': 'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize' },
+      handler: ({ auth, params, body, sourceIp }) => signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/courses/stage-sign-offs/responses/{signoff_requestid}/finalize',
+      auth: 'user',
+      summary: 'Over-the-shoulder signoff, step 2: record the signer\'s response with the token from initializeViaPassword',
+      description: 'Body `{token, approved (default true), comments?}`; only the caller who initialized it, once, within its lifetime (403 otherwise). Beyond the spec: its path was not published.',
+      params: idParams('signoff_requestid'),
+      body: z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)), approved: z.optional(z.boolean()), comments }),
+      example: { token: '0123456789abcdef', approved: true },
+      extensions: { 'x-stepwise-beyond-spec': true },
+      handler: ({ auth, params, body }) => signoffs.finalize(auth, params.signoff_requestid, body),
+    }),
+  ],
+});

@@ -1,0 +1,302 @@
+/**
+ * Course stage signoffs (docs/courses.md "Signoffs"). A trainee requests a signoff for a stage
+ * assessed by a team; the team's members see it pending and one of them responds (approve or
+ * reject); the trainee acknowledges the response, and only then does an approved signoff
+ * complete the stage. Cancelling an open request lets the trainee request again. Over the
+ * shoulder, the person who is not signed in confirms with their password
+ * (initializeViaPassword) and the signed-in one finalizes the response with the single-use
+ * token it returns. Every step is appended to the audit trail (trainee and request chains) in
+ * the same transaction as the change: who, when, what, on which document revision.
+ */
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
+import { userSummary } from '../../shared/domain/user-view.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
+import { appendAudit } from '../../shared/db/audit.ts';
+import { nextId } from '../../shared/db/counters.ts';
+import { nowSeconds } from '../../shared/db/keys.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
+import { isMember, listMembers } from '../../shared/db/entities/team.ts';
+import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
+import { getUser, getUsers } from '../../shared/db/entities/user.ts';
+import {
+  consumeFinalizeToken,
+  getSignoffRequest,
+  getTraineeSignoff,
+  listPendingForTeam,
+  listUnacknowledged,
+  OPEN_STATES,
+  putFinalizeToken,
+  signoffRequestWrite,
+  traineeSignoffWrite,
+  type SignoffRequestRecord,
+  type SignoffResponse,
+} from '../../shared/db/entities/signoff.ts';
+import { requireCourse, siteUrl } from '../../shared/training/course-pages.ts';
+import { stageDocument, stageDocuments } from '../../shared/training/documents.ts';
+import { managesUser } from '../../shared/training/managers.ts';
+import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
+import { stageOutcomes } from '../../shared/training/stage-facts.ts';
+
+type Page = { limit: number; offset: number };
+
+/** How long an over-the-shoulder finalize token lives. */
+export const FINALIZE_TOKEN_SECONDS = 300;
+
+/** Stage outcomes that mean "the document itself is not done": acknowledging an approval completes it. */
+const DOCUMENT_NOT_DONE = new Set(['not_started', 'doc_in_progress', 'newer_release', 'manager_override', 'recurrence_expired']);
+
+async function views(requests: SignoffRequestRecord[]) {
+  const users = new Map((await getUsers([...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])]))])).map((u) => [u.userid, u]));
+  const courses = new Map((await getCourses([...new Set(requests.map((r) => r.wikiid))])).map((c) => [c.wikiid, c]));
+  const documents = await stageDocuments(requests);
+  return requests.map((request) => {
+    const document = documents.get(`${request.doctype}#${request.docid}`);
+    const responder = request.response ? users.get(request.response.responder_userid) : undefined;
+    return {
+      signoff_requestid: request.signoff_requestid,
+      stage_assessmentid: request.stage_assessmentid,
+      wikiid: request.wikiid,
+      course_title: courses.get(request.wikiid)?.title ?? null,
+      course_stageid: request.course_stageid,
+      doctype: request.doctype,
+      docid: request.docid,
+      doc_title: document?.title ?? null,
+      doc_url: document?.url ?? null,
+      doc_revisionid: request.doc_revisionid,
+      userid: request.userid,
+      username: users.get(request.userid)?.username ?? null,
+      teamid: request.teamid,
+      state: request.state,
+      comments: request.comments,
+      requested_date: request.requested_date,
+      response: request.response ? { ...request.response, responder_username: responder?.username ?? null } : null,
+      acknowledged_date: request.acknowledged_date,
+      cancelled_date: request.cancelled_date,
+      cancelled_by: request.cancelled_by,
+    };
+  });
+}
+
+const view = async (request: SignoffRequestRecord) => (await views([request]))[0];
+
+async function requireRequest(id: number): Promise<SignoffRequestRecord> {
+  const request = await getSignoffRequest(id);
+  if (!request) throw new NotFoundError(`No signoff request with signoff_requestid ${id}`);
+  return request;
+}
+
+async function requireAssessmentStage(stage_assessmentid: number): Promise<{ teamid: number; wikiid: number; stage: CourseStageRecord }> {
+  const assessment = await getAssessment(stage_assessmentid);
+  if (!assessment) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
+  const { course } = await requireCourse(assessment.wikiid);
+  const stage = course.stages.find((candidate) => candidate.stage_assessmentid === stage_assessmentid);
+  if (!stage || stage.assessment_teamid === null) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
+  return { teamid: stage.assessment_teamid, wikiid: course.wikiid, stage };
+}
+
+/**
+ * Moves a request to `next` (on condition of the version read) with the trainee's state and
+ * an audit record, all in one transaction. A concurrent move answers 409 with the request now.
+ */
+async function transition(auth: AuthContext, action: string, before: SignoffRequestRecord | null, next: SignoffRequestRecord, details: Record<string, unknown> = {}): Promise<void> {
+  const document = await stageDocument(next);
+  try {
+    await appendAudit(
+      {
+        action,
+        actor_userid: auth.user!.userid,
+        impersonator_userid: auth.impersonatorUserid ?? null,
+        subjects: [`USER#${next.userid}`, `SIGNOFF#${next.signoff_requestid}`],
+        details: {
+          signoff_requestid: next.signoff_requestid,
+          stage_assessmentid: next.stage_assessmentid,
+          wikiid: next.wikiid,
+          course_stageid: next.course_stageid,
+          doctype: next.doctype,
+          docid: next.docid,
+          requested_revisionid: next.doc_revisionid,
+          current_revisionid: document?.revisionid ?? null,
+          state: next.state,
+          response: next.response,
+          ...details,
+        },
+      },
+      [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next)],
+    );
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedLabels.includes('trainee-signoff') && before === null) {
+      const open = await getTraineeSignoff(next.userid, next.stage_assessmentid);
+      const current = open ? await getSignoffRequest(open.signoff_requestid) : undefined;
+      throw new ConflictError('A signoff request for this stage is already open; the body is that request', current ? await view(current) : undefined);
+    }
+    const current = await getSignoffRequest(next.signoff_requestid);
+    throw new ConflictError('The signoff request changed meanwhile; the body is the request now', current ? await view(current) : undefined);
+  }
+}
+
+function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRecord['state'][], doing: string): Promise<never> | undefined {
+  if (states.includes(request.state)) return undefined;
+  return view(request).then((current) => {
+    throw new ConflictError(`Cannot ${doing} a signoff request that is ${request.state}`, current);
+  });
+}
+
+export async function requestSignoff(auth: AuthContext, input: { stage_assessmentid: number; comments?: string }) {
+  const caller = auth.user!;
+  const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
+  if ((await listTraineeRows(caller.userid, wikiid)).length === 0) throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
+  const document = await stageDocument(stage);
+  const request: SignoffRequestRecord = {
+    signoff_requestid: await nextId('signoff_request'),
+    stage_assessmentid: input.stage_assessmentid,
+    wikiid,
+    course_stageid: stage.course_stageid,
+    doctype: stage.doctype,
+    docid: stage.docid,
+    doc_revisionid: document?.revisionid ?? null,
+    userid: caller.userid,
+    teamid,
+    state: 'requested',
+    comments: input.comments ?? '',
+    requested_date: nowSeconds(),
+    response: null,
+    acknowledged_date: null,
+    cancelled_date: null,
+    cancelled_by: null,
+    version: 1,
+  };
+  await transition(auth, 'signoff.requested', null, request);
+  await refreshProgressOn(request.userid, request);
+  return view(request);
+}
+
+/** Requests awaiting a response from the user: open requests of the teams they sign for, not their own. */
+export async function pending(caller: Caller, userid: number, page: Page) {
+  const user = await getUser(userid);
+  if (!user) throw new NotFoundError(`No user with userid ${userid}`);
+  if (caller.userid !== userid && !(await managesUser(caller, userid))) throw new ForbiddenError('Only the user, their managers and Admins see their pending signoffs');
+  const found = (await Promise.all(user.teams.map(listPendingForTeam))).flat().filter((request) => request.userid !== userid);
+  const unique = [...new Map(found.map((request) => [request.signoff_requestid, request])).values()].sort((a, b) => a.signoff_requestid - b.signoff_requestid);
+  return views(unique.slice(page.offset, page.offset + page.limit));
+}
+
+/** The trainee's answered requests they have not acknowledged yet. */
+export async function unacknowledged(caller: Caller, userid: number, page: Page) {
+  if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
+  if (caller.userid !== userid && !(await managesUser(caller, userid))) throw new ForbiddenError('Only the user, their managers and Admins see their signoff responses');
+  return views(await listUnacknowledged(userid, page));
+}
+
+/** Who can sign for the assessment: the members of its team. */
+export async function signers(stage_assessmentid: number, page: Page) {
+  const { teamid } = await requireAssessmentStage(stage_assessmentid);
+  const members = await listMembers(teamid, page);
+  return (await getUsers(members.map((member) => member.userid))).map((user) => userSummary(user, siteUrl()));
+}
+
+/** A signer answers: members of the assessment's team, never the trainee themself. */
+async function assertSigner(request: SignoffRequestRecord, userid: number): Promise<void> {
+  if (userid === request.userid) throw new ForbiddenError('A trainee cannot sign their own request');
+  if (!(await isMember(request.teamid, userid))) throw new ForbiddenError('Only members of the assessment\'s team sign this request');
+}
+
+async function respondAs(auth: AuthContext, request: SignoffRequestRecord, response: Omit<SignoffResponse, 'response_date'>, extra: Record<string, unknown> = {}) {
+  await conflictUnless(request, ['requested'], 'answer');
+  const next: SignoffRequestRecord = { ...request, state: 'responded', response: { ...response, response_date: nowSeconds() }, version: request.version + 1 };
+  await transition(auth, 'signoff.responded', request, next, extra);
+  await refreshProgressOn(next.userid, next);
+  return view(next);
+}
+
+export async function respond(auth: AuthContext, input: { signoff_requestid: number; approved?: boolean; comments?: string }) {
+  const request = await requireRequest(input.signoff_requestid);
+  await assertSigner(request, auth.user!.userid);
+  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user!.userid, method: 'signer' });
+}
+
+/**
+ * The trainee acknowledges the response. An approval then completes the stage: when the
+ * trainee's document itself is not done (not started, in progress, outdated, expired), the
+ * acknowledgement records its completion, dated from the request.
+ */
+export async function acknowledge(auth: AuthContext, signoff_requestid: number) {
+  const caller = auth.user!;
+  const request = await requireRequest(signoff_requestid);
+  if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee acknowledges a signoff response');
+  await conflictUnless(request, ['responded'], 'acknowledge');
+  const at = nowSeconds();
+  const next: SignoffRequestRecord = { ...request, state: 'acknowledged', acknowledged_date: at, version: request.version + 1 };
+  await transition(auth, 'signoff.acknowledged', request, next);
+  if (next.response?.approved) {
+    const { course } = await requireCourse(request.wikiid);
+    const stage = course.stages.find((candidate) => candidate.course_stageid === request.course_stageid);
+    const outcome = stage ? (await stageOutcomes([request.userid], [stage])).get(request.userid)![0] : undefined;
+    if (outcome && DOCUMENT_NOT_DONE.has(outcome.state.reason)) {
+      await completeDocument({ userid: request.userid, doctype: request.doctype, docid: request.docid, at, init_date: Math.min(request.requested_date, at), actor_userid: caller.userid, impersonator_userid: auth.impersonatorUserid });
+    }
+  }
+  await refreshProgressOn(next.userid, next);
+  return view(next);
+}
+
+export async function cancel(auth: AuthContext, signoff_requestid: number): Promise<void> {
+  const caller = auth.user!;
+  const request = await requireRequest(signoff_requestid);
+  if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee cancels their signoff request');
+  await conflictUnless(request, OPEN_STATES, 'cancel');
+  const next: SignoffRequestRecord = { ...request, state: 'cancelled', cancelled_date: nowSeconds(), cancelled_by: caller.userid, version: request.version + 1 };
+  await transition(auth, 'signoff.cancelled', request, next);
+  await refreshProgressOn(next.userid, next);
+}
+
+/**
+ * Over the shoulder: the signed-in caller and the person whose credentials are given must be
+ * the trainee and a signer, in either order. Answers a single-use token (stored hashed, 5
+ * minutes) that lets the caller finalize the response.
+ */
+export async function initializeViaPassword(auth: AuthContext, signoff_requestid: number, input: { login?: string; email?: string; password: string }, sourceIp: string) {
+  const caller = auth.user!;
+  const request = await requireRequest(signoff_requestid);
+  await conflictUnless(request, ['requested'], 'answer');
+  const login = input.login ?? input.email;
+  if (!login) throw ValidationError.field('login', 'missing_field', 'login (email or unique_username) is required');
+  const person = await verifyCredentials({ login, password: input.password, sourceIp });
+  let signer: number;
+  if (caller.userid === request.userid) signer = person.userid;
+  else if (person.userid === request.userid) signer = caller.userid;
+  else throw new ForbiddenError('Over-the-shoulder signoff needs the trainee and a signer: one signed in, the other confirming with their password');
+  await assertSigner(request, signer);
+  const token = newToken();
+  const expires = nowSeconds() + FINALIZE_TOKEN_SECONDS;
+  await putFinalizeToken(sha256Hex(token), { signoff_requestid, caller_userid: caller.userid, signer_userid: signer, expires });
+  await appendAudit({
+    action: 'signoff.password_confirmed',
+    actor_userid: caller.userid,
+    impersonator_userid: auth.impersonatorUserid ?? null,
+    subjects: [`USER#${request.userid}`, `SIGNOFF#${signoff_requestid}`],
+    details: { signoff_requestid, confirmed_userid: person.userid, signer_userid: signer, docid: request.docid, doctype: request.doctype, requested_revisionid: request.doc_revisionid },
+  });
+  return {
+    signoff_requestid,
+    signer_userid: signer,
+    token,
+    expires_in: FINALIZE_TOKEN_SECONDS,
+    expires_at: expires,
+    finalize: { method: 'PATCH', path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
+  };
+}
+
+/** Records the response the token authorizes (once): the signer answers, method `password`. */
+export async function finalize(auth: AuthContext, signoff_requestid: number, input: { token: string; approved?: boolean; comments?: string }) {
+  const request = await requireRequest(signoff_requestid);
+  const token = await consumeFinalizeToken(sha256Hex(input.token));
+  if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user!.userid) {
+    throw new ForbiddenError('The finalize token is invalid, expired or already used; confirm the password again');
+  }
+  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: token.signer_userid, method: 'password' }, { confirmed_by_password: true });
+}
+
