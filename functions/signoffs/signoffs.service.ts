@@ -10,6 +10,7 @@
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
+import { documentSubject } from '../../shared/domain/doctypes.ts';
 import { userSummary } from '../../shared/domain/user-view.ts';
 import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
@@ -97,6 +98,12 @@ async function requireAssessmentStage(stage_assessmentid: number): Promise<{ tea
   return { teamid: stage.assessment_teamid, wikiid: course.wikiid, stage };
 }
 
+/** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
+function subjectsOf(request: SignoffRequestRecord): string[] {
+  const document = request.doctype === 'external_training_module' ? [] : [documentSubject(request.doctype, request.docid)];
+  return [`USER#${request.userid}`, `SIGNOFF#${request.signoff_requestid}`, ...document];
+}
+
 /**
  * Moves a request to `next` (on condition of the version read) with the trainee's state and
  * an audit record, all in one transaction. A concurrent move answers 409 with the request now.
@@ -109,7 +116,7 @@ async function transition(auth: AuthContext, action: string, before: SignoffRequ
         action,
         actor_userid: auth.user!.userid,
         impersonator_userid: auth.impersonatorUserid ?? null,
-        subjects: [`USER#${next.userid}`, `SIGNOFF#${next.signoff_requestid}`],
+        subjects: subjectsOf(next),
         details: {
           signoff_requestid: next.signoff_requestid,
           stage_assessmentid: next.stage_assessmentid,
@@ -277,7 +284,7 @@ export async function initializeViaPassword(auth: AuthContext, signoff_requestid
     action: 'signoff.password_confirmed',
     actor_userid: caller.userid,
     impersonator_userid: auth.impersonatorUserid ?? null,
-    subjects: [`USER#${request.userid}`, `SIGNOFF#${signoff_requestid}`],
+    subjects: subjectsOf(request),
     details: { signoff_requestid, confirmed_userid: person.userid, signer_userid: signer, docid: request.docid, doctype: request.doctype, requested_revisionid: request.doc_revisionid },
   });
   return {
