@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { addStep, createGuide, ownSteps } from './guide-fixtures.ts';
+import { assignedTrainee, entryOf, getAssignment } from '../support/courses.ts';
 
 let admin: string;
 let writer: TestUser;
@@ -475,5 +476,28 @@ describe('GET and DELETE /work_log/{entryid}', () => {
     for (const operation of ['pause', 'finish']) expect((await move(entryid, operation)).status).toBe(404);
     const byAdmin = await start();
     expect((await api('DELETE', `/work_log/${byAdmin.entryid}`, { token: admin })).status).toBe(204);
+  });
+});
+
+describe('course stages', () => {
+  it('starting a work log on a stage guide starts the stage; finishing completes it with work_log_entryid', async () => {
+    const { guide: stage, trainee, assignment } = await assignedTrainee();
+    expect((await api('PUT', `/guides/${stage.guideid}/users/${trainee.userid}`, { token: admin })).status).toBe(200);
+    const started = await start(trainee.token, { guideid: stage.guideid });
+    const during = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
+    expect(during.stage_status).toEqual({ status: 'started', reason: 'doc_in_progress' });
+    expect(during.last_completion).toMatchObject({ end_date: null, work_log_entryid: null });
+
+    // Cancelling another run completes nothing.
+    const other = await start(trainee.token, { guideid: stage.guideid });
+    expect((await move(other.entryid, 'cancel', trainee.token)).status).toBe(200);
+    expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid).stage_status.status).toBe('started');
+
+    const finished = await move(started.entryid, 'finish', trainee.token);
+    expect(finished.status).toBe(200);
+    const after = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
+    expect(after.stage_status).toEqual({ status: 'completed', reason: 'completed' });
+    expect(after.last_completion).toMatchObject({ work_log_entryid: started.entryid, assignee_userid: trainee.userid, course_stage_doc_revisionid: finished.body.guide_revisionid });
+    expect(after.last_completion.end_date).toBe(finished.body.endtime);
   });
 });
