@@ -31,7 +31,17 @@ export async function requireTeam(teamid: number): Promise<TeamRecord> {
   return team;
 }
 
-export async function requireDocument(doctype: StageDoctype, docid: number): Promise<StageDocument> {
+const STAGE_DOCTYPES: readonly StageDoctype[] = ['guide', 'wiki', 'external_training_module'];
+
+/** A doctype named in a path (any case); anything else names no document: 404. */
+export function parseDoctype(raw: string): StageDoctype {
+  const doctype = raw.toLowerCase() as StageDoctype;
+  if (!STAGE_DOCTYPES.includes(doctype)) throw new NotFoundError(`Unknown doctype ${raw}`);
+  return doctype;
+}
+
+export async function requireDocument(rawDoctype: string, docid: number): Promise<StageDocument> {
+  const doctype = parseDoctype(rawDoctype);
   const document = await stageDocument({ doctype, docid });
   if (!document) throw new NotFoundError(`No ${doctype} with id ${docid}`);
   return document;

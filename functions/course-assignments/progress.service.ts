@@ -42,9 +42,9 @@ function notAssigned(doc: DocRef, userid: number): ValidationError {
   return ValidationError.field('docid', 'not_assigned', `User ${userid} has no active course assignment with a stage on ${doc.doctype} ${doc.docid}`);
 }
 
-export async function start(auth: AuthContext, doctype: StageDoctype, docid: number) {
+export async function start(auth: AuthContext, rawDoctype: string, docid: number) {
   const caller = auth.user!;
-  await requireDocument(doctype, docid);
+  const { doctype } = await requireDocument(rawDoctype, docid);
   const doc = { doctype, docid };
   const result = await startDocument({ userid: caller.userid, ...doc, impersonator_userid: auth.impersonatorUserid });
   if (result.stages.length === 0) throw notAssigned(doc, caller.userid);
@@ -58,9 +58,9 @@ export interface CompleteBody {
 }
 
 /** The caller completes a document; naming another `userid` is a manager override. */
-export async function complete(auth: AuthContext, doctype: StageDoctype, docid: number, body: CompleteBody) {
+export async function complete(auth: AuthContext, rawDoctype: string, docid: number, body: CompleteBody) {
   const caller = auth.user!;
-  await requireDocument(doctype, docid);
+  const { doctype } = await requireDocument(rawDoctype, docid);
   const userid = body.userid ?? caller.userid;
   const override = userid !== caller.userid;
   if (override) {
@@ -83,9 +83,9 @@ export async function complete(auth: AuthContext, doctype: StageDoctype, docid: 
   return progressView(userid, doc, result.completion, result.stages);
 }
 
-export async function invalidate(auth: AuthContext, doctype: StageDoctype, docid: number, userid: number) {
+export async function invalidate(auth: AuthContext, rawDoctype: string, docid: number, userid: number) {
   const caller = auth.user!;
-  await requireDocument(doctype, docid);
+  const { doctype } = await requireDocument(rawDoctype, docid);
   await requireUser(userid);
   await assertManagesUser(caller, userid);
   const doc = { doctype, docid };
