@@ -4,6 +4,7 @@
  *    vs a raw GetItem on the same DynamoDB Local, both at 10 concurrent clients.
  * 2. The minified bundle size of every function (ESM, AWS SDK external, as deployed).
  * 3. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
+ * 4. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
  */
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
@@ -13,6 +14,7 @@ import { startStackProcess } from '../support/local-stack-process.ts';
 import { routeGroups } from '../../functions/routes.ts';
 import { guideListLatency } from './guide-list-latency.ts';
 import { moduleImportBench } from './module-import.ts';
+import { courseAssigneesLatency } from './course-assignees-latency.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
@@ -102,6 +104,9 @@ try {
 
   // ---- Modules: import of a 50 MB package through the local pipeline, time and peak memory (test/bench/module-import.ts) ----
   await moduleImportBench(stack, authToken);
+
+  // ---- Courses: a team's assignees page with 10 vs 1,000 members (test/bench/course-assignees-latency.ts) ----
+  await courseAssigneesLatency(stack, authToken, DURATION_S);
 } finally {
   await stack.stop();
 }
