@@ -34,6 +34,7 @@ import {
 import { recurrenceDeadline } from '../domain/stage-status.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import { stageOutcomes, type StageOutcome } from './stage-facts.ts';
+import { log } from '../http/logger.ts';
 
 export const ROWS_PER_TRANSACTION = 20;
 const MAX_ATTEMPTS = 8;
@@ -141,6 +142,9 @@ const present = (...writes: Array<LabelledWrite | undefined>): LabelledWrite[] =
 
 const isRace = (error: unknown) => error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
 
+/** A short random pause before retrying a transaction that lost a race (grows with the attempt). */
+const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * (attempt + 1)));
+
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
@@ -179,6 +183,7 @@ export async function activateRows(assignment: AssignmentRecord, course: CourseR
         break;
       } catch (error) {
         if (!isRace(error) || attempt >= MAX_ATTEMPTS) throw error;
+        await backOff(attempt);
       }
     }
   }
@@ -209,6 +214,7 @@ export async function deactivateRows(assignment: AssignmentRecord, userids: numb
         break;
       } catch (error) {
         if (!isRace(error) || attempt >= MAX_ATTEMPTS) throw error;
+        await backOff(attempt);
       }
     }
   }
@@ -247,6 +253,11 @@ export async function refreshRows(keys: Array<{ course_assignmentid: number; use
       }
     }
     pending = retry;
+    if (pending.length > 0) await backOff(attempt);
+  }
+  if (pending.length > 0) {
+    // The facts are committed; the next refresh of these rows (any event, or the due queue) catches up.
+    log().warn('Training rows kept losing races and were left for the next refresh', { rows: pending });
   }
   await Promise.all([...touchedCourses].map(reindexCourse));
 }

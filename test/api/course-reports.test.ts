@@ -165,3 +165,31 @@ describe('completeAll / invalidateAll and stage_completions', () => {
     expect(entryOf((await getAssignment(s.teamAssignment.course_assignmentid)).body, s.members[1].userid, 1).stage_status.status).toBe('pending');
   });
 });
+
+describe('concurrency', () => {
+  it('members completing at once: the stored counters equal the rows', async () => {
+    const admin = await loginAdmin();
+    const members = await Promise.all(Array.from({ length: 8 }, () => createUser()));
+    const owner = await createUser();
+    const team = await createTeam({ owner: owner.userid, members: members.map((m) => m.userid) });
+    const guide = await stageGuide();
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    await assign({ wikiid: course.wikiid, teamid: team.teamid });
+    const results = await Promise.all(members.map((member) => complete(member, guide.guideid)));
+    expect(results.map((r) => r.status)).toEqual(members.map(() => 200));
+    const report = await api('GET', `/course_assignments/completion/course/${course.wikiid}`, { token: admin });
+    expect(report.body.progress).toEqual({ users: 9, completed: 8, in_progress: 0, not_started: 1, completion_percentage: 88.89 });
+    const teamSummary = await api('GET', `/course_assignments/teamSummaries/${team.teamid}`, { token: admin });
+    expect(teamSummary.body).toMatchObject({ users: 9, completed: 8 });
+  });
+
+  it('the same course assigned to the same user at once: exactly one assignment', async () => {
+    const admin = await loginAdmin();
+    const course = await createCourse();
+    const user = await createUser();
+    const responses = await Promise.all(Array.from({ length: 6 }, () => api('POST', '/course_assignments', { token: admin, body: { wikiid: course.wikiid, userid: user.userid } })));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 409)).toHaveLength(5);
+    expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body.assigneeCount).toBe(1);
+  });
+});
