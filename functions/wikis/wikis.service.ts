@@ -287,6 +287,13 @@ export async function create(caller: Caller, input: WikiInput) {
   return pageView(wiki, caller);
 }
 
+/** A course's title lives in its course item too (lists, search): courses are renamed through /courses. */
+function assertNotCourseRename(before: WikiRecord, title: string): void {
+  if (before.namespace === 'COURSE' && title !== before.title) {
+    throw ValidationError.field('title', 'immutable', 'A course is renamed through PATCH /courses/{wikiid}');
+  }
+}
+
 export interface WikiPatch {
   contents?: string;
   title?: string;
@@ -329,6 +336,7 @@ export async function patch(caller: Caller, rawNamespace: string, rawTitle: stri
   if (input.identification !== undefined && before.namespace !== 'CATEGORY') {
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
   }
+  assertNotCourseRename(before, title);
   const contents = input.contents ?? before.contents_raw;
   const after: WikiRecord = {
     ...before,
@@ -352,6 +360,7 @@ export async function revert(caller: Caller, rawNamespace: string, rawTitle: str
   const before = await requirePage(requireNamespace(rawNamespace), rawTitle);
   const target = await getWikiRevision(before.wikiid, targetRevision);
   if (!target) throw ValidationError.field('revisionid', 'not_found', `Page ${before.title} has no revision ${targetRevision}`);
+  assertNotCourseRename(before, target.title);
   if (targetRevision === before.revisionid && expectedRevision === before.revisionid) {
     throw ValidationError.field('revisionid', 'invalid', `Revision ${targetRevision} is already the current one`);
   }

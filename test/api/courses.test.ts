@@ -119,6 +119,13 @@ describe('POST /courses', () => {
     const course = await createCourse();
     const deleted = await api('DELETE', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid } });
     expect(deleted.status).toBe(422);
+    // Renamed only through /courses (its title is also in the course item); contents may change either way.
+    const renamed = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid }, body: { title: `Other ${uniqueSuffix()}` } });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors[0]).toMatchObject({ field: 'title', code: 'immutable' });
+    const edited = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid }, body: { contents: 'Edited as a page' } });
+    expect(edited.status).toBe(200);
+    expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body).toMatchObject({ contents_raw: 'Edited as a page', revisionid: edited.body.revisionid });
   });
 });
 
