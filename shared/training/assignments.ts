@@ -8,7 +8,8 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { transactWrite, TransactionConditionFailed } from '../db/transactions.ts';
+import { TransactionConditionFailed } from '../db/transactions.ts';
+import { appendAudit, type AuditEvent } from '../db/audit.ts';
 import {
   activeAssignmentIdFor,
   assignmentCancelWrites,
@@ -32,6 +33,16 @@ export class AlreadyAssigned extends Error {
 }
 
 const MEMBER_PAGE = 1000;
+
+/** Assignments are training records too: each change joins the assignee's audit chain in its transaction. */
+function auditEvent(action: string, assignment: AssignmentRecord, actor: number, details: Record<string, unknown>): AuditEvent {
+  return {
+    action,
+    actor_userid: actor,
+    subjects: [assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}` : `USER#${assignment.assignee_userid}`],
+    details: { course_assignmentid: assignment.course_assignmentid, wikiid: assignment.wikiid, due_within: assignment.due_within, ...details },
+  };
+}
 
 /** Every member of a team with when they joined, a page of 1000 at a time. */
 export async function teamMembers(teamid: number): Promise<Array<{ userid: number; joined: number }>> {
@@ -64,7 +75,7 @@ export async function assignCourse(input: { course: CourseRecord; assignee: Assi
     rows_in_progress: 0,
   };
   try {
-    await transactWrite(assignmentCreateWrites(assignment));
+    await appendAudit(auditEvent('course.assigned', assignment, input.by, {}), assignmentCreateWrites(assignment));
   } catch (error) {
     if (error instanceof TransactionConditionFailed) {
       if (error.failedLabels.includes('COURSE_ASSIGNEE')) {
@@ -85,7 +96,10 @@ export async function cancelAssignment(assignment: AssignmentRecord, cancel: { b
   let alreadyCancelled = assignment.cancelled === 1;
   if (!alreadyCancelled) {
     try {
-      await transactWrite(assignmentCancelWrites(assignment, { by: cancel.by, at: nowSeconds(), reason: cancel.reason }));
+      await appendAudit(
+        auditEvent('course.assignment_cancelled', assignment, cancel.by, { cancellation_reason: cancel.reason }),
+        assignmentCancelWrites(assignment, { by: cancel.by, at: nowSeconds(), reason: cancel.reason }),
+      );
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('assignment')) throw error;
       alreadyCancelled = true;

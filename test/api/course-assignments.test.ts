@@ -180,6 +180,11 @@ describe('DELETE /course_assignments/{id}', () => {
     expect(start.status).toBe(422);
     expect(start.body.errors[0].code).toBe('not_assigned');
     expect((await api('POST', '/course_assignments', { token: admin, body: { wikiid: course.wikiid, userid: trainee.userid } })).status).toBe(201);
+    // Assignments are training records: each change is in the trainee's audit trail.
+    const audit = await api('GET', `/audit/users/${trainee.userid}`, { token: admin, query: { limit: 200 } });
+    const mine = audit.body.records.filter((record: { details: { wikiid?: number } }) => record.details.wikiid === course.wikiid);
+    expect(mine.map((record: { action: string }) => record.action)).toEqual(['course.assigned', 'course.assignment_cancelled', 'course.assigned']);
+    expect(mine[1]).toMatchObject({ actor_userid: me.userid, details: { course_assignmentid: assignment.course_assignmentid, cancellation_reason: 'Obsolete' } });
   });
 
   it('only managers cancel (403); unknown id 404; a team cancel updates the team index', async () => {
