@@ -11,7 +11,6 @@ import { nextRevisionId } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { insertQuiz, MAX_QUIZZES, type QuizRecord, type QuizRevisionRecord } from '../../shared/db/entities/quiz.ts';
 import { quizDefinitionView } from '../quizzes/quiz-views.ts';
-import { analyzeSurvey } from './survey-analysis.ts';
 
 /** Largest definition stored (a DynamoDB item holds 400 KB). */
 export const MAX_DEFINITION_BYTES = 200_000;
@@ -52,6 +51,8 @@ function definitionOf(input: ImportInput): Record<string, unknown> {
 }
 
 export async function importQuiz(caller: Caller, input: ImportInput) {
+  // survey-core (1.4 MB) loads on the first import, not when the process starts.
+  const { analyzeSurvey } = await import('./survey-analysis.ts');
   const analysis = analyzeSurvey(definitionOf(input));
   if (analysis.problems.length > 0) {
     throw new ValidationError(`The survey definition is not a usable quiz: ${analysis.problems[0].message}`, analysis.problems);

@@ -3,7 +3,7 @@
  * an SVG layer). Used by the media processor (functions/pipeline/process-media.ts) and by
  * POST /user/media/images/edits.
  */
-import sharp from 'sharp';
+import type SharpFactory from 'sharp';
 import { IMAGE_SIZES } from '../domain/media.ts';
 
 /** Decoding stops past this many pixels (a decompression bomb would otherwise fill memory). */
@@ -28,12 +28,22 @@ export class UnreadableImageError extends Error {
   }
 }
 
-function open(input: Buffer) {
+let sharpLoading: Promise<typeof SharpFactory> | undefined;
+
+/** sharp loads its native library on first use: the API process starts without it. */
+function loadSharp(): Promise<typeof SharpFactory> {
+  sharpLoading ??= import('sharp').then((module) => module.default);
+  return sharpLoading;
+}
+
+async function open(input: Buffer) {
+  const sharp = await loadSharp();
   // rotate(): apply the EXIF orientation, so a phone photo is upright in every size.
   return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
 }
 
 async function metadataOf(input: Buffer): Promise<{ width: number; height: number; hasAlpha: boolean }> {
+  const sharp = await loadSharp();
   try {
     const metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (!metadata.width || !metadata.height) throw new Error('no dimensions');
@@ -56,7 +66,7 @@ export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
   const { width, height, hasAlpha } = await metadataOf(input);
   const sizes: RenderedSize[] = [];
   for (const size of IMAGE_SIZES) {
-    const resized = open(input).resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
+    const resized = (await open(input)).resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
     const body = hasAlpha ? await resized.png().toBuffer() : await resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
     sizes.push({ name: size.name, body, contentType: hasAlpha ? 'image/png' : 'image/jpeg' });
   }
@@ -105,7 +115,8 @@ export class InvalidEditError extends Error {
 /** Crops, then draws the markup onto the result; PNG out, so the drawing stays sharp. */
 export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ body: Buffer; width: number; height: number }> {
   const { width, height } = await metadataOf(input);
-  let image = open(input);
+  const sharp = await loadSharp();
+  let image = await open(input);
   let outWidth = width;
   let outHeight = height;
   if (edit.crop) {
