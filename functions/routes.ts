@@ -29,4 +29,35 @@ import { coursesGroup } from './courses/courses.routes.ts';
 import { courseAssignmentsGroup } from './course-assignments/course-assignments.routes.ts';
 import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 
-export const routeGroups: RouteGroup[] = [authGroup, usersGroup, teamsGroup, wikisGroup, glossaryGroup, commentsGroup, tagsGroup, viewHistoryGroup, guidesGroup, releasesGroup, userGuidesGroup, mediaGroup, modulesGroup, periodicReviewGroup, approvalsGroup, auditGroup, stepFormsGroup, workLogGroup, quizzesGroup, quizImportGroup, coursesGroup, courseAssignmentsGroup, signoffsGroup, docsGroup];
+export const routeGroups: RouteGroup[] = [
+  // platform
+  authGroup,
+  usersGroup,
+  teamsGroup,
+  docsGroup,
+  // content
+  guidesGroup,
+  releasesGroup,
+  userGuidesGroup,
+  wikisGroup,
+  tagsGroup,
+  commentsGroup,
+  viewHistoryGroup,
+  glossaryGroup,
+  // media and training modules
+  mediaGroup,
+  modulesGroup,
+  // training
+  coursesGroup,
+  courseAssignmentsGroup,
+  signoffsGroup,
+  quizzesGroup,
+  quizImportGroup,
+  // data capture
+  stepFormsGroup,
+  workLogGroup,
+  // compliance
+  periodicReviewGroup,
+  approvalsGroup,
+  auditGroup,
+];
