@@ -5,7 +5,7 @@ import { config } from '../config.ts';
 import { clearRequestCache } from './request-cache.ts';
 
 // Names of the low-level commands the document client sends.
-const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
