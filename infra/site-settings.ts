@@ -51,6 +51,15 @@ const SiteSettingsSchema = z.strictObject({
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   /** Sender of password-reset and invitation mail; the address or its domain must be verified in SES. */
   mailFrom: z.email().default('no-reply@example.com'),
+  /** Module packages: largest zip accepted, most bytes it may expand to, fetch time limit. */
+  moduleMaxPackageBytes: integer(1024 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
+  moduleMaxExtractedBytes: integer(4 * 1024 * 1024 * 1024, 1024, 40 * 1024 * 1024 * 1024),
+  moduleFetchTimeoutSeconds: integer(120, 5, 840),
+  /**
+   * Hosts a module import by URL may fetch although they resolve to private addresses (an
+   * intranet LMS). Empty by default: every private, loopback and metadata address is refused.
+   */
+  fetchAllowHosts: list([]),
 
   // --- Deployment settings: shape the infrastructure, not the application.
   /** Browser origins allowed by API CORS and by the media bucket (presigned POST uploads). */
@@ -123,6 +132,10 @@ export function siteEnvironment(settings: SiteSettings): Record<string, string> 
     STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS: String(settings.loginMaxFailuresPerAddress),
     STEPWISE_LOGIN_WINDOW_SECONDS: String(settings.loginWindowSeconds),
     STEPWISE_MAIL_FROM: settings.mailFrom,
+    STEPWISE_MODULE_MAX_PACKAGE_BYTES: String(settings.moduleMaxPackageBytes),
+    STEPWISE_MODULE_MAX_EXTRACTED_BYTES: String(settings.moduleMaxExtractedBytes),
+    STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: String(settings.moduleFetchTimeoutSeconds),
+    STEPWISE_FETCH_ALLOW_HOSTS: settings.fetchAllowHosts.join(','),
     LOG_LEVEL: settings.logLevel,
   };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStackProcess } from '../support/local-stack-process.ts';
 
-async function json(response: Response) {
+async function json(response: Response): Promise<{ status: number; body: any }> {
   return { status: response.status, body: await response.json() };
 }
 
