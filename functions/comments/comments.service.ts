@@ -12,15 +12,13 @@
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
-import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { commentViews } from '../../shared/content/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { getUsers } from '../../shared/db/entities/user.ts';
 import { getGuides, getStep } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import {
@@ -31,9 +29,7 @@ import {
   deleteReplies,
   editComment,
   getComment,
-  getComments,
   insertComment,
-  replyIds,
   stepCommentCountWrite,
   type CommentContext,
   type CommentRecord,
@@ -44,7 +40,6 @@ type Page = { limit: number; offset: number };
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;
 
-const site = () => config().STEPWISE_SITE_URL;
 
 /** guide, step, wiki, post, info, and the plural spellings of the spec ("guides, steps ..."). */
 const CONTEXTS: Record<string, CommentContext> = {
@@ -105,37 +100,6 @@ async function visibleTo(caller: Caller, comments: CommentRecord[]): Promise<Com
   });
 }
 
-/** Comments as the API shows them (§2.10), top-level ones with their replies nested. */
-async function views(comments: CommentRecord[]) {
-  const replyLists = await Promise.all(comments.map((comment) => (comment.reply_count > 0 && !comment.parentid ? replyIds(comment.commentid) : [])));
-  const replies = await getComments(replyLists.flat());
-  const repliesById = new Map(replies.map((reply) => [reply.commentid, reply]));
-  const authors = new Map((await getUsers([...new Set([...comments, ...replies].map((c) => c.author_userid))])).map((user) => [user.userid, user]));
-  const one = (comment: CommentRecord, nested: CommentRecord[]) => {
-    const author = authors.get(comment.author_userid);
-    return {
-      commentid: comment.commentid,
-      locale: comment.locale,
-      context: comment.context,
-      contextid: comment.contextid,
-      parentid: comment.parentid,
-      author: author ? userSummary(author, site()) : null,
-      title: comment.title,
-      text_raw: comment.text_raw,
-      text_rendered: renderWiki(comment.text_raw, { siteUrl: site() }).html,
-      rating: comment.rating,
-      date: comment.date,
-      modified_date: comment.modified_date,
-      replied_date: comment.replied_date,
-      status: comment.status,
-      replies: nested.map((reply): unknown => one(reply, [])),
-    };
-  };
-  return comments.map((comment, index) =>
-    one(comment, replyLists[index].map((id) => repliesById.get(id)).filter((reply): reply is CommentRecord => reply !== undefined)),
-  );
-}
-
 async function requireVisibleComment(caller: Caller, commentid: number): Promise<CommentRecord> {
   const comment = await getComment(commentid);
   if (!comment) throw new NotFoundError(`No comment with commentid ${commentid}`);
@@ -184,11 +148,11 @@ export async function list(caller: Caller, query: ListQuery) {
   const comments = await selectedPage({ ...commentsCollection, descending: query.order === 'DESC', filter }, query, async (items) =>
     visibleTo(caller, items.map(commentFromItem)),
   );
-  return views(comments);
+  return commentViews(comments);
 }
 
 export async function get(caller: Caller, commentid: number) {
-  const [view] = await views([await requireVisibleComment(caller, commentid)]);
+  const [view] = await commentViews([await requireVisibleComment(caller, commentid)]);
   return view;
 }
 
@@ -247,7 +211,7 @@ export async function create(caller: Caller, rawContext: string, contextid: numb
     }
     throw error;
   }
-  return (await views([comment]))[0];
+  return (await commentViews([comment]))[0];
 }
 
 export async function edit(caller: Caller, commentid: number, input: { text: string }) {
@@ -257,7 +221,7 @@ export async function edit(caller: Caller, commentid: number, input: { text: str
   if (result === 'missing') throw new NotFoundError(`No comment with commentid ${commentid}`);
   if (result === 'not_owner') throw new ForbiddenError('Only the author of a comment may edit it');
   if (result === 'too_late') throw new ForbiddenError(`A comment can only be edited within ${EDIT_WINDOW_SECONDS / 60} minutes of posting`);
-  return (await views([result]))[0];
+  return (await commentViews([result]))[0];
 }
 
 /** Step comments are counted on the step; other documents keep no count. */

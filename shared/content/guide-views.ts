@@ -2,6 +2,7 @@
  * Loads what the guide views need (authors, steps, prerequisites, the caller's marks) and
  * builds them: summaries for lists, the full guide, a step with its position.
  */
+import { documentCommentViews } from './comment-views.ts';
 import { config } from '../config.ts';
 import type { Caller } from '../http/auth-context.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
@@ -55,14 +56,23 @@ export async function fullGuide(caller: Caller | null, guide: GuideRecord, optio
     options.prerequisiteSteps === false ? Promise.resolve([] as StepRecord[]) : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
   ]);
   const inlined = options.prerequisiteSteps === false ? [] : visiblePrerequisites.flatMap((prerequisite) => ownStepViews(prerequisite, prerequisiteSteps));
-  return fullGuideView({
+  const steps = [...inlined, ...ownStepViews(guide, ownSteps)];
+  // Comments inline: the guide's, and only the steps' that have any (their comment_count says so).
+  const [guideComments, stepComments] = await Promise.all([
+    documentCommentViews('guide', guide.guideid),
+    Promise.all(steps.map((step) => (step.comment_count > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
+  ]);
+  steps.forEach((step, index) => (step.comments = stepComments[index]));
+  const view = fullGuideView({
     guide,
     author,
-    steps: [...inlined, ...ownStepViews(guide, ownSteps)],
+    steps,
     prerequisites,
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
     siteUrl: siteUrl(),
   });
+  view.comments = guideComments;
+  return view;
 }

@@ -377,3 +377,26 @@ it('a guide in a category created for it appears with the exact category title',
   const guide = await createGuide(await loginAdmin(), { category: cat });
   expect(guide.category).toBe(cat);
 });
+
+describe('comments inside the full guide', () => {
+  it('shows the guide\'s comments and each commented step\'s comments, with replies', async () => {
+    const admin = await loginAdmin();
+    const guide = await createGuide(admin);
+    const firstStep = (await addStep(admin, guide.guideid)).steps.at(-1);
+    await addStep(admin, guide.guideid);
+    const onGuide = await api('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: "Check the '''torque''' twice." } });
+    expect(onGuide.status).toBe(201);
+    const reply = await api('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'Done.', parentid: onGuide.body.commentid } });
+    expect(reply.status).toBe(201);
+    const onStep = await api('POST', `/comments/step/${firstStep.stepid}`, { token: admin, body: { text: 'Nozzle is hot here.' } });
+    expect(onStep.status).toBe(201);
+
+    const read = await api('GET', `/guides/${guide.guideid}`, { token: admin });
+    expect(read.body.comments).toEqual([
+      expect.objectContaining({ commentid: onGuide.body.commentid, text_rendered: expect.stringContaining('<strong>torque</strong>'), replies: [expect.objectContaining({ commentid: reply.body.commentid })] }),
+    ]);
+    const steps = read.body.steps.filter((step: { guideid: number }) => step.guideid === guide.guideid);
+    expect(steps[0]).toMatchObject({ comment_count: 1, comments: [expect.objectContaining({ commentid: onStep.body.commentid, context: 'step' })] });
+    expect(steps[1]).toMatchObject({ comment_count: 0, comments: [] });
+  });
+});
