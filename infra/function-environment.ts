@@ -20,6 +20,8 @@ export function functionEnvironment(settings: SiteSettings, resources: Environme
   return {
     ...siteEnvironment(settings),
     STEPWISE_RUNTIME: 'aws',
+    // One CloudWatch metrics namespace per site, so several sites in one account stay apart.
+    POWERTOOLS_METRICS_NAMESPACE: settings.stackPrefix,
     TABLE_NAME: resources.table.tableName,
     MEDIA_BUCKET: resources.mediaBucket.bucketName,
     MODULES_BUCKET: resources.modulesBucket.bucketName,

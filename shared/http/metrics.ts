@@ -8,11 +8,13 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 let metrics: Metrics | undefined;
 
 function instance(): Metrics {
-  metrics ??= new Metrics({ namespace: 'Stepwise', serviceName: 'stepwise' });
+  // The deployment names the namespace (its stack prefix) through POWERTOOLS_METRICS_NAMESPACE.
+  metrics ??= new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Stepwise', serviceName: 'stepwise' });
   return metrics;
 }
 
 export function recordRequest(group: string, status: number, durationMs: number): void {
+  if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
   const m = instance();
   m.addDimension('group', group);
   m.addMetric('Requests', MetricUnit.Count, 1);

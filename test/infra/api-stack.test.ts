@@ -107,6 +107,14 @@ describe('api stack: functions', () => {
     });
   });
 
+  it('names the metrics namespace after the site (its stack prefix)', () => {
+    const environments = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))
+      .map((fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables ?? {})
+      .filter((variables) => 'TABLE_NAME' in variables);
+    expect(environments.length).toBeGreaterThan(0);
+    for (const variables of environments) expect(variables.POWERTOOLS_METRICS_NAMESPACE).toBe('Stepwise');
+  });
+
   it('takes memory and timeout from the group, with defaults', () => {
     const props = (name: string) =>
       resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, describeGroup(name))].Properties;
