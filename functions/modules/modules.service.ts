@@ -39,8 +39,8 @@ import {
 import { batchGetInOrder } from '../../shared/db/batch.ts';
 import { importKey } from '../../shared/db/entities/module-import.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
-import { modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
-import { presignedUpload } from '../../shared/storage/objects.ts';
+import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
+import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
 import {
   describeImportExecution,
   importExecutionArn,
@@ -192,6 +192,8 @@ export async function cancel(caller: Caller, importid: number) {
   const cancelled = await markCancelled(importid, nowSeconds());
   if (!cancelled) throw new ConflictError(`Import ${importid} is ${record.status}; only a running import can be cancelled`, importView((await getImport(importid))!));
   if (cancelled.execution_arn) await stopImportExecution(cancelled.execution_arn, `Cancelled by user ${caller.userid}`);
+  // A stopped execution never reaches its failure path, which would remove extracted content.
+  await deleteByPrefixes(modulesBucket(), [contentPrefix(importid)]);
   return importView(cancelled);
 }
 

@@ -9,6 +9,8 @@ import { PackageRejection } from '../../shared/domain/module-package.ts';
 import { FetchRefusedError } from '../../shared/net/safe-fetch.ts';
 import { packageRejected, PipelineError, PipelineErrorName, storageError } from './errors.ts';
 import { requireImportState, type ImportState } from './import-state.ts';
+import { contentPrefix } from '../../shared/storage/module-objects.ts';
+import { deleteByPrefixes } from '../../shared/storage/objects.ts';
 
 export function importTask(name: string, work: (state: ImportState) => Promise<ImportState>) {
   return async (input: unknown): Promise<ImportState> => {
@@ -22,9 +24,14 @@ export function importTask(name: string, work: (state: ImportState) => Promise<I
   };
 }
 
-/** Records progress; a cancelled (no longer running) import stops the task. */
+/**
+ * Records progress; a cancelled (no longer running) import stops the task. The task removes
+ * what it extracted itself: after StopExecution no failure path runs, and a task still in
+ * flight may have written objects after the cancel's own clean-up.
+ */
 export async function progress(state: ImportState, stage: ImportStage, percent: number): Promise<void> {
   if (!(await setProgress(state.importid, stage, percent, nowSeconds()))) {
+    await deleteByPrefixes(state.bucket, [contentPrefix(state.importid)]);
     throw new PipelineError(PipelineErrorName.ImportCancelled, `Import ${state.importid} is no longer running`);
   }
 }

@@ -4,6 +4,8 @@
  * (the same ASL the CDK deploys) validates, extracts and records them.
  */
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { contentKey } from '../../shared/storage/module-objects.ts';
 import { inject, beforeAll, describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { transactWrite } from '../../shared/db/transactions.ts';
@@ -23,6 +25,18 @@ import {
 import { createImport, finished, importPackage } from '../support/modules.ts';
 
 let admin: string;
+
+/** The S3 emulator, as the functions reach it (object requests only: no bucket-path fix needed). */
+function localS3(): S3Client {
+  return new S3Client({
+    endpoint: inject('s3Endpoint'),
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
 
 beforeAll(async () => {
   admin = await loginAdmin();
@@ -183,9 +197,13 @@ describe('cancel and progress', () => {
 
     const running = await api('GET', `/external_training_modules/imports/${created.importid}/progress`, { token: admin });
     expect(running.body).toMatchObject({ status: 'running', stage: 'awaiting_upload' });
+    // Content an extraction already wrote must not outlive the cancel.
+    const extracted = { Bucket: 'stepwise-modules', Key: contentKey(created.importid, 'index.html') };
+    await localS3().send(new PutObjectCommand({ ...extracted, Body: '<html></html>' }));
     const cancelled = await api('POST', `/external_training_modules/imports/${created.importid}/cancel`, { token: admin });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+    await expect(localS3().send(new HeadObjectCommand(extracted))).rejects.toMatchObject({ name: 'NotFound' });
 
     // The execution is stopped: a late upload changes nothing.
     const form = new FormData();
