@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { routeGroups } from '../../functions/routes.ts';
+import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
+
+describe('the OpenAPI document built from the route table', () => {
+  const document = buildOpenApiDocument(routeGroups) as { paths: Record<string, Record<string, { operationId: string }>> };
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(document as object);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+  });
+
+  it('has one operation per route, with unique operation ids', () => {
+    const routes = routeGroups.flatMap((group) => group.routes);
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    expect(operations).toHaveLength(routes.length);
+    for (const route of routes) expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
