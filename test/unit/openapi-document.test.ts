@@ -7,7 +7,7 @@ describe('the OpenAPI document built from the route table', () => {
   const document = buildOpenApiDocument(routeGroups) as { paths: Record<string, Record<string, { operationId: string }>> };
 
   it('is a valid OpenAPI 3.1 document', async () => {
-    const result = await new Validator().validate(document as object);
+    const result = await new Validator().validate(document as Record<string, unknown>);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });
