@@ -1,16 +1,17 @@
 /**
  * Turning what clients write into stored guide and step content: rendering wiki syntax
  * (always through shared/domain/wiki-syntax, whose HTML is sanitized), line ids, media, parts
- * and tools, and the checks that need the store (category, prerequisites).
+ * and tools, and the checks that need the store (category, prerequisites, images).
  */
 import { config } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { getGuides, type GuideItem, type StepLine, type StepMedia } from '../../shared/db/entities/guide.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
+import { getMediaItems } from '../../shared/db/entities/media-item.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 
 const siteUrl = () => config().STEPWISE_SITE_URL;
@@ -102,3 +103,28 @@ export async function assertPrerequisites(caller: Caller, guideid: number | unde
   const bad = unique.filter((id) => !found.has(id) || !canViewGuideNow(caller, found.get(id)!));
   if (bad.length > 0) throw ValidationError.field('prerequisites', 'not_found', `No guide you can read with guideid ${bad.join(', ')}`);
 }
+
+/**
+ * Images named on a write (the guide's `image`, a step's `media.data`) must be ready GuideImages
+ * of the caller's library (any library for Admins): 422 naming `field` otherwise. Ids already
+ * in place (`kept`: the step's current images, the guide's current image) pass unchecked, so a
+ * co-editor can send back media another editor chose. One BatchGet for all of them.
+ */
+export async function assertUsableImages(caller: Caller, field: string, ids: number[], kept: number[] = []): Promise<void> {
+  const keptIds = new Set(kept);
+  const checked = [...new Set(ids.filter((id) => !keptIds.has(id)))];
+  if (checked.length === 0) return;
+  const items = new Map((await getMediaItems(checked)).map((item) => [item.itemid, item]));
+  for (const id of checked) {
+    const item = items.get(id);
+    if (!item || item.type !== 'GuideImage' || (item.userid !== caller.userid && !isAdmin(caller))) {
+      throw ValidationError.field(field, 'not_found', `No image ${id} in your media library (upload it with POST /user/media/uploads)`);
+    }
+    if (item.status !== 'ready') {
+      throw ValidationError.field(field, 'not_ready', `Image ${id} is ${item.status}; attach it once GET /user/media/GuideImage/${id} says isReady`);
+    }
+  }
+}
+
+/** The image ids of written step media (none for video and embed media). */
+export const mediaImageIds = (media: MediaInput | StepMedia | null | undefined): number[] => (media?.type === 'image' ? media.data : []);

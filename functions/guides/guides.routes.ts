@@ -51,6 +51,8 @@ const guideFields = {
   prerequisites: z.optional(z.array(id).check(z.maxLength(20))),
   flags: z.optional(z.array(text(100))),
   langid: z.optional(text(10)),
+  /** Written as an id (like step media), read as the Image object. */
+  image: z.optional(z.nullable(id)),
 };
 
 const category = z.string().check(z.minLength(1), z.maxLength(255));
@@ -84,7 +86,8 @@ const stepRevisionNote = "Requires `?revisionid=` with the STEP's current revisi
 
 export const guidesGroup = defineGroup({
   name: 'guides',
-  access: { table: 'readwrite' },
+  // The media bucket: guide and step images are shown with presigned GET URLs.
+  access: { table: 'readwrite', mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',
@@ -118,7 +121,7 @@ export const guidesGroup = defineGroup({
       path: '/guides',
       auth: 'author',
       summary: 'Create a guide (201, the whole guide) in an existing category',
-      description: '`category` must be the exact title of a CATEGORY wiki; `type` one of the site\'s guide types. New guides are private unless `public: true`.',
+      description: '`category` must be the exact title of a CATEGORY wiki; `type` one of the site\'s guide types; `image` the id of a ready GuideImage of your media library (read back as the Image object). New guides are private unless `public: true`.',
       status: 201,
       body: z.object({ category, type: guideType, ...guideFields }),
       example: { category: 'Printers', type: 'how-to', title: 'Replace the print nozzle', summary: 'Swap a worn nozzle', introduction: "You need a '''hex key'''." },

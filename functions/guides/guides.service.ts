@@ -26,7 +26,7 @@ import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../s
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, guideSummaries } from '../../shared/content/guide-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-import { assertCategoryExists, assertPrerequisites, checkIntroduction, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
+import { assertCategoryExists, assertPrerequisites, assertUsableImages, checkIntroduction, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
 
 type Page = { limit: number; offset: number };
 
@@ -108,10 +108,13 @@ export interface GuideInput {
   prerequisites?: number[];
   flags?: string[];
   langid?: string;
+  /** A GuideImage id, or null to remove the image. */
+  image?: number | null;
 }
 
-/** The checks a create or edit needs before anything is written (422/403). */
-async function checkInput(caller: Caller, guideid: number | undefined, input: GuideInput): Promise<void> {
+/** The checks a create or edit needs before anything is written (422/403); `current`: the guide edited. */
+async function checkInput(caller: Caller, current: GuideRecord | undefined, input: GuideInput): Promise<void> {
+  const guideid = current?.guideid;
   if (input.flags !== undefined) {
     if (!isAdmin(caller)) throw new ForbiddenError('Only Admins set guide flags');
     assertKnownFlags(input.flags);
@@ -123,12 +126,13 @@ async function checkInput(caller: Caller, guideid: number | undefined, input: Gu
   checkIntroduction(input.introduction);
   if (input.category !== undefined) await assertCategoryExists(input.category);
   if (input.prerequisites !== undefined) await assertPrerequisites(caller, guideid, input.prerequisites);
+  if (typeof input.image === 'number') await assertUsableImages(caller, 'image', [input.image], current?.image ? [current.image] : []);
 }
 
 /** The guide with the input's fields applied (rendering what is written in wiki syntax). */
 function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRecord {
   const next: GuideRecord = { ...guide };
-  for (const field of ['category', 'type', 'subject', 'title', 'summary', 'difficulty', 'time_required_min', 'time_required_max', 'documents', 'prerequisites', 'flags', 'langid'] as const) {
+  for (const field of ['category', 'type', 'subject', 'title', 'summary', 'difficulty', 'time_required_min', 'time_required_max', 'documents', 'prerequisites', 'flags', 'langid', 'image'] as const) {
     if (input[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = input[field];
   }
   if (input.introduction !== undefined) Object.assign(next, { introduction_raw: input.introduction, introduction_rendered: renderBlock(input.introduction) });
@@ -189,9 +193,9 @@ export async function create(caller: Caller, input: GuideInput & { category: str
 }
 
 export async function patch(caller: Caller, guideid: number, revisionid: number | undefined, input: GuideInput) {
-  await assertCanEditGuide(caller, guideid);
+  const current = await assertCanEditGuide(caller, guideid);
   const expectedRevision = requiredRevision(revisionid);
-  await checkInput(caller, guideid, input);
+  await checkInput(caller, current, input);
   const guide = await changeGuide(
     guideid,
     { expectedRevision, reason: 'guide.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },

@@ -13,7 +13,7 @@ import { getStep, stepCreateWrites, stepDeleteWrite, stepReplaceWrites, type Gui
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, stepOfGuide } from '../../shared/content/guide-views.ts';
-import { buildLines, previewLines, storedMedia, type MediaInput } from './guide-content.ts';
+import { assertUsableImages, buildLines, mediaImageIds, previewLines, storedMedia, type MediaInput } from './guide-content.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
 
 export interface StepInput {
@@ -29,8 +29,8 @@ async function requireStep(guideid: number, stepid: number): Promise<StepRecord>
   return step;
 }
 
-function staleStep(guide: GuideRecord, step: StepRecord): ConflictError {
-  return new ConflictError("The revisionid is not the step's current one; the body is the current step", stepOfGuide(guide, step));
+async function staleStep(guide: GuideRecord, step: StepRecord): Promise<ConflictError> {
+  return new ConflictError("The revisionid is not the step's current one; the body is the current step", await stepOfGuide(guide, step));
 }
 
 /** Turns a failed step guard inside a guide change into 409 with the step as it is now. */
@@ -49,6 +49,7 @@ function requireOwnStep(current: GuideRecord, stepid: number): void {
 /** Adds a step at `orderby` (1 .. steps + 1); later steps move down. Answers the whole guide. */
 export async function addStep(caller: Caller, guideid: number, guideRevision: number | undefined, input: StepInput & { orderby: number; lines: LineInput[] }) {
   await assertCanEditGuide(caller, guideid);
+  await assertUsableImages(caller, 'media', mediaImageIds(input.media));
   const step: StepRecord = {
     guideid,
     stepid: 0,
@@ -79,7 +80,8 @@ export async function patchStep(caller: Caller, guideid: number, stepid: number,
   const guideBefore = await assertCanEditGuide(caller, guideid);
   const before = await requireStep(guideid, stepid);
   const expected = requiredRevision(revisionid);
-  if (before.revisionid !== expected) throw staleStep(guideBefore, before);
+  if (before.revisionid !== expected) throw await staleStep(guideBefore, before);
+  await assertUsableImages(caller, 'media', mediaImageIds(input.media), mediaImageIds(before.media));
   const after: StepRecord = {
     ...before,
     revisionid: await nextRevisionId(),
@@ -104,7 +106,7 @@ export async function deleteStep(caller: Caller, guideid: number, stepid: number
   const guideBefore = await assertCanEditGuide(caller, guideid);
   const step = await requireStep(guideid, stepid);
   const expected = requiredRevision(revisionid);
-  if (step.revisionid !== expected) throw staleStep(guideBefore, step);
+  if (step.revisionid !== expected) throw await staleStep(guideBefore, step);
   try {
     const guide = await changeGuide(guideid, { reason: 'step.delete', changedBy: caller.userid, conflictView: guideConflictView(caller) }, (current) => {
       requireOwnStep(current, stepid);

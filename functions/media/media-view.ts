@@ -1,26 +1,11 @@
 /**
  * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9) plus
- * `id`, `type`, `isReady` and `status`. The bucket is private, so every URL is a presigned
- * GET that expires after URL_LIFETIME_SECONDS.
+ * `id`, `type`, `isReady` and `status`. Every URL is a presigned GET (shared/content/media-views.ts,
+ * which also builds the Image object the guide views use).
  */
-import { IMAGE_SIZES, extensionOf } from '../../shared/domain/media.ts';
+import { extensionOf } from '../../shared/domain/media.ts';
 import type { MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { derivedKey, mediaBucket } from '../../shared/storage/media-objects.ts';
-import { presignedGetUrl } from '../../shared/storage/objects.ts';
-
-export const URL_LIFETIME_SECONDS = 3600;
-
-const url = (key: string, downloadAs?: string) => presignedGetUrl(mediaBucket(), key, URL_LIFETIME_SECONDS, downloadAs);
-
-/** The Image object: id, guid, every size that exists, and `original`. */
-async function imageObject(item: MediaItemRecord): Promise<Record<string, unknown>> {
-  const image: Record<string, unknown> = { id: item.itemid, guid: item.guid };
-  for (const size of IMAGE_SIZES) {
-    if (item.sizes.includes(size.name)) image[size.name] = await url(derivedKey(item.itemid, item.guid, size.name));
-  }
-  image.original = await url(item.original_key);
-  return image;
-}
+import { imageObject, mediaUrl as url } from '../../shared/content/media-views.ts';
 
 export async function mediaItemView(item: MediaItemRecord): Promise<Record<string, unknown>> {
   const ready = item.status === 'ready';

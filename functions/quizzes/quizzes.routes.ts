@@ -44,7 +44,8 @@ const documentRef = z.object({ doctype: z.enum(['guide', 'wiki']), docid: id });
 
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
-  access: { table: 'readwrite' },
+  // The media bucket: a 409 answers the full guide, whose images have presigned GET URLs.
+  access: { table: 'readwrite', mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',

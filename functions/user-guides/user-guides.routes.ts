@@ -12,7 +12,8 @@ const pageQuery = z.object(pagination);
 
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
-  access: { table: 'readwrite' },
+  // The media bucket: guide summaries show the guide image with presigned GET URLs.
+  access: { table: 'readwrite', mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',

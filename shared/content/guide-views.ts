@@ -1,14 +1,25 @@
 /**
- * Loads what the guide views need (authors, steps, prerequisites, the caller's marks) and
- * builds them: summaries for lists, the full guide, a step with its position.
+ * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, images)
+ * and builds them: summaries for lists, the full guide, a step with its position. Images come
+ * from one BatchGet per view (shared/content/media-views.ts), never one read per image.
  */
 import { documentCommentViews } from './comment-views.ts';
+import { imageObjectsById } from './media-views.ts';
 import { config } from '../config.ts';
 import type { Caller } from '../http/auth-context.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
 import { guideMarksOf } from '../db/entities/guide-mark.ts';
-import { fullGuideView, guideSummary, stepView, type FullGuideView, type GuideSummary, type StepView } from '../domain/guide-view.ts';
+import {
+  fullGuideView,
+  guideSummary,
+  imageIdsOf,
+  stepView,
+  type FullGuideView,
+  type GuideSummary,
+  type ImagesById,
+  type StepView,
+} from '../domain/guide-view.ts';
 import { canEditGuide, canViewGuideNow } from './guide-access.ts';
 
 const siteUrl = () => config().STEPWISE_SITE_URL;
@@ -18,23 +29,29 @@ async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>
   return new Map(users.map((user) => [user.userid, user]));
 }
 
-/** Summaries of guides in the order given (one BatchGet for their authors). */
+function summariesOf(guides: GuideRecord[], authors: Map<number, UserRecord>, images: ImagesById): GuideSummary[] {
+  return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl(), images));
+}
+
+/** Summaries of guides in the order given (one BatchGet for their authors, one for their images). */
 export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
   if (guides.length === 0) return [];
-  const authors = await authorsOf(guides);
-  return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl()));
+  const [authors, images] = await Promise.all([authorsOf(guides), imageObjectsById(imageIdsOf(guides))]);
+  return summariesOf(guides, authors, images);
 }
 
 /** A step with its 1-based position among the guide's own steps. */
-export function stepOfGuide(guide: GuideRecord, step: StepRecord): StepView {
-  return stepView(step, guide.steps.findIndex((ref) => ref.stepid === step.stepid) + 1);
+export async function stepOfGuide(guide: GuideRecord, step: StepRecord): Promise<StepView> {
+  const images = await imageObjectsById(imageIdsOf([], [step]));
+  return stepView(step, guide.steps.findIndex((ref) => ref.stepid === step.stepid) + 1, images);
 }
 
-function ownStepViews(guide: GuideRecord, steps: StepRecord[]): StepView[] {
+/** The guide's steps in order (references whose step item is missing are left out). */
+function ownSteps(guide: GuideRecord, steps: StepRecord[]): Array<{ step: StepRecord; orderby: number }> {
   const byId = new Map(steps.map((step) => [step.stepid, step]));
   return guide.steps.flatMap((ref, index) => {
     const step = byId.get(ref.stepid);
-    return step ? [stepView(step, index + 1)] : [];
+    return step ? [{ step, orderby: index + 1 }] : [];
   });
 }
 
@@ -44,34 +61,37 @@ function ownStepViews(guide: GuideRecord, steps: StepRecord[]): StepView[] {
  * level of prerequisites is inlined, so a cycle cannot loop.
  */
 export async function fullGuide(caller: Caller | null, guide: GuideRecord, options: { prerequisiteSteps?: boolean } = {}): Promise<FullGuideView> {
-  const [author, ownSteps, marks, prerequisiteGuides] = await Promise.all([
+  const [author, guideSteps, marks, prerequisiteGuides] = await Promise.all([
     getUser(guide.userid),
     getSteps(guide.steps.map((ref) => ref.stepid)),
     caller ? guideMarksOf(caller.userid, guide.guideid) : Promise.resolve({ favorited: false, completed: false }),
     guide.prerequisites.length > 0 ? getGuides(guide.prerequisites) : Promise.resolve([] as GuideRecord[]),
   ]);
   const visiblePrerequisites = prerequisiteGuides.filter((prerequisite) => canViewGuideNow(caller, prerequisite));
-  const [prerequisites, prerequisiteSteps] = await Promise.all([
-    guideSummaries(visiblePrerequisites),
+  const [prerequisiteAuthors, prerequisiteSteps] = await Promise.all([
+    visiblePrerequisites.length > 0 ? authorsOf(visiblePrerequisites) : Promise.resolve(new Map<number, UserRecord>()),
     options.prerequisiteSteps === false ? Promise.resolve([] as StepRecord[]) : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
   ]);
-  const inlined = options.prerequisiteSteps === false ? [] : visiblePrerequisites.flatMap((prerequisite) => ownStepViews(prerequisite, prerequisiteSteps));
-  const steps = [...inlined, ...ownStepViews(guide, ownSteps)];
-  // Comments inline: the guide's, and only the steps' that have any (their comment_count says so).
-  const [guideComments, stepComments] = await Promise.all([
+  const inlined = options.prerequisiteSteps === false ? [] : visiblePrerequisites.flatMap((prerequisite) => ownSteps(prerequisite, prerequisiteSteps));
+  const stepRecords = [...inlined, ...ownSteps(guide, guideSteps)];
+  // Every image the view shows (guide, prerequisites, steps) in one BatchGet; comments inline:
+  // the guide's, and only the steps' that have any (their comment_count says so).
+  const [images, guideComments, stepComments] = await Promise.all([
+    imageObjectsById(imageIdsOf([guide, ...visiblePrerequisites], stepRecords.map(({ step }) => step))),
     documentCommentViews('guide', guide.guideid),
-    Promise.all(steps.map((step) => (step.comment_count > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
+    Promise.all(stepRecords.map(({ step }) => ((step.comment_count ?? 0) > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
   ]);
-  steps.forEach((step, index) => (step.comments = stepComments[index]));
+  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, images), comments: stepComments[index] as unknown[] }));
   const view = fullGuideView({
     guide,
     author,
     steps,
-    prerequisites,
+    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, images),
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
     siteUrl: siteUrl(),
+    images,
   });
   view.comments = guideComments;
   return view;

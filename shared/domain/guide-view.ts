@@ -5,6 +5,7 @@
  */
 import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
 import type { UserRecord } from '../db/entities/user.ts';
+import type { ImageObject } from './media.ts';
 import { flagView, timeRequiredText } from './guide-rules.ts';
 import { userSummary } from './user-view.ts';
 import { urlSlug } from './text.ts';
@@ -13,7 +14,24 @@ export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | '
   return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;
 }
 
-export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string) {
+/** Image objects of the ready images a view shows, by id (loaded in one BatchGet by the caller). */
+export type ImagesById = ReadonlyMap<number, ImageObject>;
+
+/** An image as shown: its Image object, or `{id}` alone while it cannot be shown (deleted, not ready). */
+export const imageRef = (id: number, images: ImagesById): ImageObject => images.get(id) ?? { id };
+
+/** The guide's `image`: an Image object, or null when it has none. */
+export const guideImage = (guide: Pick<GuideRecord, 'image'>, images: ImagesById): ImageObject | null =>
+  guide.image === null || guide.image === undefined ? null : imageRef(guide.image, images);
+
+/** Every image id a guide's views show: the guide's image and its steps' images. */
+export function imageIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Array<Pick<StepRecord, 'media'>> = []): number[] {
+  const ids = guides.flatMap((guide) => (typeof guide.image === 'number' ? [guide.image] : []));
+  for (const step of steps) if (step.media?.type === 'image') ids.push(...step.media.data);
+  return [...new Set(ids)];
+}
+
+export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, images: ImagesById) {
   return {
     dataType: 'guide' as const,
     guideid: guide.guideid,
@@ -35,21 +53,21 @@ export function guideSummary(guide: GuideRecord, author: UserRecord | undefined,
     userid: guide.userid,
     username: author?.username ?? null,
     flags: guide.flags,
-    image: guide.image,
+    image: guideImage(guide, images),
   };
 }
 
 export type GuideSummary = ReturnType<typeof guideSummary>;
 
-/** Read form of step media: image ids become image objects, a video is read back as `video`. */
-function mediaView(media: StepMedia | null) {
+/** Read form of step media: image ids become Image objects, a video is read back as `video`. */
+function mediaView(media: StepMedia | null, images: ImagesById) {
   if (!media) return { type: 'image', data: [] };
-  if (media.type === 'image') return { type: 'image', data: media.data.map((id) => ({ id })) };
+  if (media.type === 'image') return { type: 'image', data: media.data.map((id) => imageRef(id, images)) };
   if (media.type === 'video') return { type: 'video', data: { videoid: media.data } };
   return { type: 'embed', data: { embedid: media.data } };
 }
 
-export function stepView(step: StepRecord, orderby: number) {
+export function stepView(step: StepRecord, orderby: number, images: ImagesById) {
   return {
     guideid: step.guideid,
     stepid: step.stepid,
@@ -57,7 +75,7 @@ export function stepView(step: StepRecord, orderby: number) {
     revisionid: step.revisionid,
     title: step.title,
     lines: step.lines.map((line) => ({ lineid: line.lineid, bullet: line.bullet, level: line.level, text_raw: line.text_raw, text_rendered: line.text_rendered })),
-    media: mediaView(step.media),
+    media: mediaView(step.media, images),
     comments: [] as unknown[],
     comment_count: step.comment_count ?? 0,
   };
@@ -75,6 +93,7 @@ export interface FullGuideParts {
   completed: boolean;
   canEdit: boolean;
   siteUrl: string;
+  images: ImagesById;
 }
 
 export function fullGuideView(parts: FullGuideParts) {
@@ -104,7 +123,7 @@ export function fullGuideView(parts: FullGuideParts) {
     completed: parts.completed,
     patrol_threshold: 0,
     author: parts.author ? userSummary(parts.author, siteUrl) : null,
-    image: guide.image,
+    image: guideImage(guide, parts.images),
     flags: guide.flags.map(flagView),
     parts: guide.parts,
     tools: guide.tools,

@@ -4,6 +4,16 @@
  */
 
 /** The `{type}` values of /user/media/{type}/{itemId}, spelled as the real service spells them. */
+/**
+ * The Image object (wire-format §2.1): id, guid, a presigned URL per size that exists and
+ * `original`. An image that cannot be shown (deleted, not processed) is `{id}` alone.
+ */
+export interface ImageObject {
+  id: number;
+  guid?: string;
+  [size: string]: string | number | undefined;
+}
+
 export const MEDIA_TYPES = ['GuideImage', 'GuideVideoObject', 'GuideEmbedObject', 'Document'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 

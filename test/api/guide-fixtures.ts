@@ -1,4 +1,5 @@
 /** Fixtures for the guide API tests: categories, guides and steps made through the API. */
+import sharp from 'sharp';
 import { api, loginAdmin, uniqueSuffix } from '../support/api.ts';
 
 export const LINES = [
@@ -49,3 +50,20 @@ export async function publish(token: string, guide: { guideid: number; revisioni
 
 /** The guide's own steps (without inlined prerequisite steps). */
 export const ownSteps = (guide: { guideid: number; steps: any[] }): any[] => guide.steps.filter((step) => step.guideid === guide.guideid);
+
+/**
+ * Uploads a PNG to the user's media library (raw body) and waits until processing has made its
+ * sizes; returns the GuideImage id. Small images keep it fast.
+ */
+export async function uploadImage(token: string, width = 400, height = 300): Promise<number> {
+  const png = await sharp({ create: { width, height, channels: 3, background: '#cc6633' } }).png().toBuffer();
+  const upload = await api('POST', '/user/media/uploads', { token, query: { file: `photo-${uniqueSuffix()}.png` }, rawBody: png, headers: { 'content-type': 'application/octet-stream' } });
+  if (upload.status !== 200) throw new Error(`uploadImage: ${upload.status} ${upload.text}`);
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const item = await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token });
+    if (item.body.status === 'ready') return upload.body.id;
+    if (item.body.status === 'failed') throw new Error(`uploadImage: processing failed: ${item.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`uploadImage: image ${upload.body.id} still processing`);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
-import { addStep, createGuide, LINES, ownSteps } from './guide-fixtures.ts';
+import { addStep, createGuide, LINES, ownSteps, uploadImage } from './guide-fixtures.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
@@ -15,15 +15,15 @@ const titles = (guide: { guideid: number; steps: unknown[] }) => ownSteps(guide)
 describe('POST /guides/{guideid}/steps', () => {
   it('adds a step (201) and answers the whole guide with a new revisionid and rendered lines', async () => {
     const writer = await author();
-    const guide = await createGuide(writer.token);
+    const [guide, first, second] = await Promise.all([createGuide(writer.token), uploadImage(writer.token), uploadImage(writer.token)]);
     const response = await api('POST', `/guides/${guide.guideid}/steps`, {
       token: writer.token,
-      body: { orderby: 1, title: 'Cool down', lines: [{ text: "Wait '''five''' minutes.", bullet: 'black', level: 0 }, { text: 'Really.', bullet_styleid: 2, level: 1 }], media: { type: 'image', data: [41, 42] } },
+      body: { orderby: 1, title: 'Cool down', lines: [{ text: "Wait '''five''' minutes.", bullet: 'black', level: 0 }, { text: 'Really.', bullet_styleid: 2, level: 1 }], media: { type: 'image', data: [first, second] } },
     });
     expect(response.status).toBe(201);
     expect(response.body.revisionid).toBeGreaterThan(guide.revisionid);
     const [step] = response.body.steps;
-    expect(step).toMatchObject({ guideid: guide.guideid, orderby: 1, title: 'Cool down', comments: [], comment_count: 0, media: { type: 'image', data: [{ id: 41 }, { id: 42 }] } });
+    expect(step).toMatchObject({ guideid: guide.guideid, orderby: 1, title: 'Cool down', comments: [], comment_count: 0, media: { type: 'image', data: [{ id: first, guid: expect.any(String) }, { id: second, guid: expect.any(String) }] } });
     expect(step.lines).toEqual([
       { lineid: expect.any(Number), bullet: 'black', level: 0, text_raw: "Wait '''five''' minutes.", text_rendered: 'Wait <strong>five</strong> minutes.' },
       { lineid: expect.any(Number), bullet: 'red', level: 1, text_raw: 'Really.', text_rendered: 'Really.' },

@@ -62,7 +62,8 @@ export interface GuideRecord {
   public: boolean;
   /** The author. */
   userid: number;
-  image: Record<string, unknown> | null;
+  /** The guide's image: a GuideImage media item id (read as the Image object). */
+  image: number | null;
   created_date: number;
   published_date: number | null;
   modified_date: number;
