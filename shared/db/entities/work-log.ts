@@ -199,17 +199,24 @@ export function entryUpdateWrite(next: WorkLogEntryRecord, expectedVersion: numb
     update += ' REMOVE #ipk, #isk';
   }
   let condition = 'attribute_exists(pk) AND #version = :expectedVersion';
-  if (expectedTimingid !== undefined) {
-    names['#timingid'] = 'timingid';
-    values[':expectedTimingid'] = expectedTimingid;
-    condition += ' AND #timingid = :expectedTimingid';
-  }
+  condition += timingGuard(names, values, expectedTimingid);
   return {
     label: 'entry',
     item: {
       Update: { TableName: tableName(), Key: entryKey(next.entryid), UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values },
     },
   };
+}
+
+/**
+ * The clause that holds only while the entry's timingid is still `expectedTimingid` (a second
+ * device's stale view fails it); adds its names and values. Empty when no timingid is given.
+ */
+function timingGuard(names: Record<string, string>, values: Record<string, unknown>, expectedTimingid: number | undefined): string {
+  if (expectedTimingid === undefined) return '';
+  names['#timingid'] = 'timingid';
+  values[':expectedTimingid'] = expectedTimingid;
+  return ' AND #timingid = :expectedTimingid';
 }
 
 /**
@@ -221,11 +228,7 @@ export function entryAcceptsDataCheck(entryid: number, operator: number, expecte
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':started': 'started', ':paused': 'paused', ':operator': operator };
   let condition = 'attribute_exists(pk) AND #status IN (:started, :paused) AND operator_userid = :operator';
-  if (expectedTimingid !== undefined) {
-    names['#timingid'] = 'timingid';
-    values[':expectedTimingid'] = expectedTimingid;
-    condition += ' AND #timingid = :expectedTimingid';
-  }
+  condition += timingGuard(names, values, expectedTimingid);
   return {
     label: 'entry',
     item: { ConditionCheck: { TableName: tableName(), Key: entryKey(entryid), ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
