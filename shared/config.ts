@@ -103,6 +103,11 @@ export function config(): Config {
   return cached;
 }
 
+/** The site's public base URL (absolute links in payloads and mail). */
+export function siteUrl(): string {
+  return config().STEPWISE_SITE_URL;
+}
+
 /** Feature flags named in the spec (stage_status needs both). */
 export function featureEnabled(name: string): boolean {
   return config().STEPWISE_FEATURE_FLAGS.includes(name);

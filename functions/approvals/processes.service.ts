@@ -34,8 +34,7 @@ import {
 } from '../../shared/db/entities/approval-process.ts';
 import { attachmentView, processView, type ProcessView } from './approvals.views.ts';
 import { governingProcesses } from './document-processes.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 export interface StageInput {
   name?: string;

@@ -35,8 +35,7 @@ import {
 } from '../../shared/db/entities/approval-request.ts';
 import { requestView } from './approvals.views.ts';
 import { governingProcesses } from './document-processes.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 const MAX_ATTEMPTS = 5;
 

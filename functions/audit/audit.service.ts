@@ -12,8 +12,7 @@ import { findDocument } from '../../shared/content/documents.ts';
 import { chainHead, readAuditChain } from '../../shared/db/audit.ts';
 import { verifyAuditChain } from '../../shared/db/audit-verify.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** The chain's head; 404 when the chain is empty and its subject does not exist either. */
 async function requireChain(subject: string, exists: () => Promise<boolean>): Promise<{ seq: number; hash: string }> {

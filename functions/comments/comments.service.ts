@@ -34,8 +34,7 @@ import {
   type CommentContext,
   type CommentRecord,
 } from '../../shared/db/entities/comment.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;

@@ -20,8 +20,7 @@ import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { assigneeRowView, stageEntry } from '../../shared/training/views.ts';
 import { assertManagesTeam, assertReadsCourseTraining, assertReadsTeam, assertReadsUser, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments, progressOf } from './assignments.service.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 const NO_COUNTS: RowCounts = { rows_total: 0, rows_completed: 0, rows_in_progress: 0 };
 

@@ -2,7 +2,7 @@
  * A readable, dependency-free docs page rendered from the OpenAPI document: every operation
  * with its auth rule, parameters, body schema and example. Plain HTML, no scripts.
  */
-import { escapeHtml } from '../../shared/domain/text.ts';
+import { escapeHtml } from '../../shared/domain/wiki-syntax/escape.ts';
 
 type Json = Record<string, any>;
 

@@ -20,8 +20,7 @@ import {
   type GlossaryEntryRecord,
   type GlossaryTranslation,
 } from '../../shared/db/entities/glossary.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** Each change is at most 3 writes; a transaction holds 100. */
 export const MAX_GLOSSARY_CHANGES = 30;

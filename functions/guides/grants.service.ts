@@ -14,8 +14,8 @@ import type { GuideRecord } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide, assertCanManageGuideGrants } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { guideConflictView } from './guides.service.ts';
+import type { Page } from '../../shared/db/paging.ts';
 
-type Page = { limit: number; offset: number };
 type GrantKind = 'grant_userids' | 'grant_teamids';
 
 const ALL = { limit: 1000, offset: 0 };

@@ -3,7 +3,7 @@
  * (always through shared/domain/wiki-syntax, whose HTML is sanitized), line ids, media, parts
  * and tools, and the checks that need the store (category, prerequisites, images).
  */
-import { config } from '../../shared/config.ts';
+import { config, siteUrl } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
@@ -14,7 +14,6 @@ import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
 import { getMediaItems } from '../../shared/db/entities/media-item.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 
-const siteUrl = () => config().STEPWISE_SITE_URL;
 
 export function renderBlock(raw: string): string {
   return raw ? renderWiki(raw, { siteUrl: siteUrl() }).html : '';

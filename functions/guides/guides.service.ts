@@ -27,8 +27,7 @@ import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../
 import { fullGuide, guideSummaries } from '../../shared/content/guide-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { assertCategoryExists, assertPrerequisites, assertUsableImages, checkIntroduction, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** The `?revisionid=` of a write, required once the resource is known to exist. */
 export function requiredRevision(revisionid: number | undefined): number {

@@ -36,8 +36,7 @@ import { editImage, InvalidEditError, type ImageEdit } from '../../shared/media/
 import { deleteMediaObjects, mediaBucket, originalKey } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, presignedUpload, putObject } from '../../shared/storage/objects.ts';
 import { mediaItemView } from './media-view.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** How long a signed browser upload stays usable. */
 const UPLOAD_WINDOW_SECONDS = 900;

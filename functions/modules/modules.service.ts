@@ -15,7 +15,7 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { listModuleUsage, moduleUsageChunks } from '../../shared/db/entities/module-usage.ts';
-import { isUserAssignedToAnyCourse } from '../../shared/content/course-access.ts';
+import { isUserAssignedToAnyCourse } from '../../shared/db/entities/course-enrollment.ts';
 import {
   getImport,
   insertImport,
@@ -48,8 +48,7 @@ import {
   stopImportExecution,
 } from '../../shared/workflow/module-import-runs.ts';
 import { importView, moduleView, playerView, progressView } from './modules-view.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
 const UPLOAD_WINDOW_SECONDS = 900;

@@ -34,8 +34,7 @@ import {
 } from '../../shared/db/entities/periodic-review.ts';
 import { changeRequestView, reviewDocumentView, reviewView, scheduleView } from './periodic-review.views.ts';
 import { titleTokens } from './schedules.service.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** Reviews shown with a document's schedule (older ones: GET /periodic_review/reviews/{userid}, audit). */
 const RECENT_REVIEWS = 20;

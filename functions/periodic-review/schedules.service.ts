@@ -34,8 +34,7 @@ import {
   type ReviewScheduleRecord,
 } from '../../shared/db/entities/review-schedule.ts';
 import { reviewDocumentView, scheduleView } from './periodic-review.views.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /**
  * Documents added or removed per request: each costs up to 3 + MAX_TITLE_TOKENS transaction

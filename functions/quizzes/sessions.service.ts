@@ -36,8 +36,7 @@ import {
 import { refreshDocumentsOfQuizzes } from './stage-progress.ts';
 import { quizidsMatching, requireQuiz } from './quizzes.service.ts';
 import { sessionView, submissionView } from './quiz-views.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** Largest stored response (a DynamoDB item holds 400 KB; results and keys need room). */
 export const MAX_RESPONSE_BYTES = 100_000;

@@ -33,8 +33,7 @@ import {
 import { assertCanEditGuide, assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { refreshAfterRelease } from '../../shared/training/release-refresh.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** Each release is two writes; a transaction holds 100. */
 export const MAX_DUPLICATE_TARGETS = 45;

@@ -35,13 +35,13 @@ import {
   type SignoffRequestRecord,
   type SignoffResponse,
 } from '../../shared/db/entities/signoff.ts';
-import { requireCourse, siteUrl } from '../../shared/training/course-pages.ts';
+import { requireCourse } from '../../shared/training/course-pages.ts';
+import { siteUrl } from '../../shared/config.ts';
 import { stageDocument, stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
 import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;

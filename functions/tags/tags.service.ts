@@ -13,8 +13,7 @@ import { wikiKey, type WikiRecord } from '../../shared/db/entities/wiki.ts';
 import { addTag, listDocumentTags, listTags, removeTag, type TagTarget } from '../../shared/db/entities/tag.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 export const MAX_TAG_LENGTH = 64;
 

@@ -3,7 +3,7 @@
  * team a user may add or remove themself. Membership changes move the member item, the user's
  * team set and the team's aggregates in one transaction.
  */
-import { config } from '../../shared/config.ts';
+import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { teamAttributes, teamView } from '../../shared/domain/team-view.ts';
@@ -30,13 +30,11 @@ import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignme
 import { teamMembershipChanged } from '../../shared/training/team-membership.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { withoutKeys } from '../../shared/db/keys.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 /** Each change is 2 writes and a transaction holds 100: bounded so one request stays atomic. */
 export const MAX_MEMBER_CHANGES = 45;
 
-const site = () => config().STEPWISE_SITE_URL;
 
 async function requireTeam(teamid: number): Promise<TeamRecord> {
   const team = await getTeam(teamid);
@@ -135,7 +133,7 @@ export async function members(teamid: number, page: Page) {
   await requireTeam(teamid);
   const refs = await listMembers(teamid, page);
   const users = await getUsers(refs.map((ref) => ref.userid));
-  return users.map((user) => userSummary(user, site()));
+  return users.map((user) => userSummary(user, siteUrl()));
 }
 
 export async function attributes(teamid: number) {
@@ -163,7 +161,7 @@ export async function suggestedUsers(caller: Caller, teamid: number, page: Page)
     },
     page,
   );
-  return items.map((item) => userSummary({ ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) }, site()));
+  return items.map((item) => userSummary({ ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) }, siteUrl()));
 }
 
 function authorizeMemberChange(caller: Caller, team: TeamRecord, userids: number[]): void {

@@ -11,8 +11,7 @@ import { deleteGuideMark, guideMarksCollection, markFromItem, putGuideMark, type
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { guideSummaries } from '../../shared/content/guide-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-
-type Page = { limit: number; offset: number };
+import type { Page } from '../../shared/db/paging.ts';
 
 async function requireUser(userid: number): Promise<void> {
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);

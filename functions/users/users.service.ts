@@ -1,5 +1,5 @@
 /** User use cases: lookups, search, profile edits, badges, flags, bulk creation. */
-import { config } from '../../shared/config.ts';
+import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { userProfile, userSelf, userSummary } from '../../shared/domain/user-view.ts';
@@ -17,10 +17,8 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import type { UniqueKind } from '../../shared/db/uniqueness.ts';
+import type { Page } from '../../shared/db/paging.ts';
 
-type Page = { limit: number; offset: number };
-
-const site = () => config().STEPWISE_SITE_URL;
 
 async function requireUser(userid: number): Promise<UserRecord> {
   const user = await getUser(userid);
@@ -30,12 +28,12 @@ async function requireUser(userid: number): Promise<UserRecord> {
 
 export async function list(query: Page & { order?: 'ASC' | 'DESC'; joinedSince?: number }) {
   const users = await listUsers(query, query.order === 'DESC');
-  return users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince).map((user) => userSummary(user, site()));
+  return users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince).map((user) => userSummary(user, siteUrl()));
 }
 
 export async function search(term: string, page: Page) {
   const users = await getUsers(await searchIds('USER', term, page.limit, page.offset));
-  return users.map((user) => userSummary(user, site()));
+  return users.map((user) => userSummary(user, siteUrl()));
 }
 
 /** The deprecated name search: just ids and names. */
@@ -46,18 +44,18 @@ export async function searchNames(term: string, page: Page) {
 
 export async function profile(caller: Caller | null, userid: number) {
   const user = await requireUser(userid);
-  return userProfile(user, site(), { private: caller?.userid === userid || isAdmin(caller) });
+  return userProfile(user, siteUrl(), { private: caller?.userid === userid || isAdmin(caller) });
 }
 
 /** Lookup by a unique value (Admins only: it would otherwise reveal who has an account). */
 export async function findBy(kind: UniqueKind, value: string) {
   const userid = await findUserIdBy(kind, value);
   if (userid === undefined) throw new NotFoundError('No such user');
-  return userProfile(await requireUser(userid), site(), { private: true });
+  return userProfile(await requireUser(userid), siteUrl(), { private: true });
 }
 
 export async function self(caller: Caller) {
-  return userSelf(await requireUser(caller.userid), site());
+  return userSelf(await requireUser(caller.userid), siteUrl());
 }
 
 export async function badges(userid: number) {
@@ -133,7 +131,7 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch) 
       await awardBadge({ ...BADGES.autobiographer, userid, date: nowSeconds() });
     }
     const fresh = await requireUser(userid);
-    return userProfile(fresh, site(), { private: true });
+    return userProfile(fresh, siteUrl(), { private: true });
   }
   throw new ConflictError('The profile changed while it was being edited; try again');
 }
@@ -152,7 +150,7 @@ export async function suggestUniqueUsernames(names: string[]) {
 
 export async function createdUsers(caller: Caller, page: Page) {
   const users = await getUsers(await listCreatedUserIds(caller.userid, page));
-  return users.map((user) => userSummary(user, site()));
+  return users.map((user) => userSummary(user, siteUrl()));
 }
 
 /**
@@ -180,7 +178,7 @@ export async function createByEmails(caller: Caller, input: { emails: string[]; 
         created_by: caller.userid,
       });
       await requestPasswordReset(raw);
-      created.push(userSummary(user, site()));
+      created.push(userSummary(user, siteUrl()));
     } catch (error) {
       if (error instanceof ValidationError && error.errors.some((problem) => problem.field === 'email')) existing.push(raw);
       else throw error;

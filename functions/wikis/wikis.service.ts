@@ -6,7 +6,7 @@
  * transaction). CATEGORY and WIKI pages form trees: a move checks every new ancestor in the
  * same transaction, so no cycle can form even under concurrent moves.
  */
-import { config } from '../../shared/config.ts';
+import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
@@ -44,10 +44,8 @@ import {
   type WikiNode,
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
+import type { Page } from '../../shared/db/paging.ts';
 
-type Page = { limit: number; offset: number };
-
-const site = () => config().STEPWISE_SITE_URL;
 
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 const CHILDREN_IN_PAGE = 200;
@@ -78,7 +76,7 @@ export async function pageView(wiki: WikiRecord, caller: Caller | null, options:
     hierarchical && wiki.child_count > 0 ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : Promise.resolve([]),
   ]);
   return wikiView(wiki, {
-    siteUrl: site(),
+    siteUrl: siteUrl(),
     author,
     canEdit: canEdit(caller),
     parent: ancestors[0] ?? null,
@@ -94,7 +92,7 @@ async function staleConflict(error: unknown, caller: Caller) {
 }
 
 function excerptOf(contents: string): string {
-  return plainExcerpt(renderWiki(contents, { siteUrl: site() }).json);
+  return plainExcerpt(renderWiki(contents, { siteUrl: siteUrl() }).json);
 }
 
 function validLangid(langid: string | undefined): string {
@@ -146,7 +144,7 @@ export async function list(rawNamespace: string, query: Page & { display?: strin
   if (query.display === 'hierarchy' || query.display === 'hierarchyOrder') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
   if (query.display === 'titles') return pages.map((page) => page.title);
-  return pages.map((page) => wikiListItem(page, site()));
+  return pages.map((page) => wikiListItem(page, siteUrl()));
 }
 
 type TitleTree = { [title: string]: TitleTree | [] };
@@ -184,7 +182,7 @@ async function hierarchy(namespace: WikiNamespace, withDisplayTitles: boolean): 
 export async function children(title: string, page: Page) {
   const parent = await requirePage('CATEGORY', title);
   const pages = parent.child_count > 0 ? await listChildren(parent.wikiid, page) : [];
-  return pages.map((child) => wikiListItem(child, site()));
+  return pages.map((child) => wikiListItem(child, siteUrl()));
 }
 
 /**
@@ -198,11 +196,11 @@ export async function identification(title: string) {
     wikiid: category.wikiid,
     title: category.title,
     display_title: category.display_title,
-    url: wikiUrl(site(), category),
+    url: wikiUrl(siteUrl(), category),
     identification_raw: category.identification_raw,
-    identification_rendered: renderWiki(category.identification_raw, { siteUrl: site() }).html,
+    identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl() }).html,
     image: category.image,
-    children: kids.map((child) => ({ ...wikiRef(child, site()), image: child.image, description: child.description })),
+    children: kids.map((child) => ({ ...wikiRef(child, siteUrl()), image: child.image, description: child.description })),
   };
 }
 

@@ -124,7 +124,11 @@ export const workLogGroup = defineGroup({
         stepid: z.optional(z.int().check(z.positive())),
       }),
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
-      handler: ({ auth, params, body }) => workLog.saveStepData(auth.user!, params.entryid, body),
+      handler: async ({ auth, params, body }) => {
+        await workLog.saveStepData(auth.user!, params.entryid, body);
+        // The real service answers exactly 200 with no body.
+        return reply(200);
+      },
     }),
     route({
       method: 'GET',

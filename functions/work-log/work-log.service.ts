@@ -13,7 +13,6 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type Fie
 import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
-import { reply } from '../../shared/http/route.ts';
 import { assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -40,8 +39,8 @@ import {
 } from '../../shared/db/entities/work-log.ts';
 import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/training/progress.ts';
 import { entryView } from './work-log-view.ts';
+import type { Page } from '../../shared/db/paging.ts';
 
-type Page = { limit: number; offset: number };
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
 /** Step data of one request is one transaction with the entry's condition. */
@@ -261,7 +260,7 @@ async function assertStepOfGuide(guide: GuideRecord | undefined, stepid: number)
  * device last saw) must still be the entry's: otherwise 409 with the entry as it is, and nothing
  * is written. Answers 200 without a body, as the real service does.
  */
-export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput) {
+export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<void> {
   let planned: PlannedValue[] | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await loadEntry(entryid);
@@ -290,11 +289,11 @@ export async function saveStepData(caller: Caller, entryid: number, input: StepD
       }
     }
     // Nothing to write: the checks above were the whole request.
-    if (!timingWrite && writes.length === 0) return reply(200);
+    if (!timingWrite && writes.length === 0) return;
     writes.unshift(timingWrite ?? entryAcceptsDataCheck(entryid, caller.userid, expectedTimingid));
     try {
       await writeEntryChange(writes);
-      return reply(200);
+      return;
     } catch (error) {
       if (isLostRace(error)) continue;
       throw error;

@@ -5,7 +5,7 @@
  */
 import { documentCommentViews } from './comment-views.ts';
 import { imageObjectsById } from './media-views.ts';
-import { config } from '../config.ts';
+import { config, siteUrl } from '../config.ts';
 import type { Caller } from '../http/auth-context.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
@@ -22,7 +22,6 @@ import {
 } from '../domain/guide-view.ts';
 import { canEditGuide, canViewGuideNow } from './guide-access.ts';
 
-const siteUrl = () => config().STEPWISE_SITE_URL;
 
 async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {
   const users = await getUsers([...new Set(guides.map((guide) => guide.userid))]);

@@ -7,6 +7,9 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { KEY } from './table.ts';
 
+/** An offset page request (limit 1..200, offset >= 0; see shared/http/query.ts). */
+export type Page = { limit: number; offset: number };
+
 export interface PageQuery {
   index?: { name: string; pk: string; sk: string };
   partition: string;

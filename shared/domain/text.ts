@@ -1,7 +1,4 @@
-/** Small text helpers shared by views. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+/** Small text helpers shared by views (HTML escaping lives in wiki-syntax/escape.ts). */
 
 /** URL path segment for a display name: "Jane Doe" -> "Jane+Doe" (the real service's style). */
 export function urlSlug(text: string): string {

@@ -42,4 +42,4 @@ const offset = z.pipe(
 /** The legacy `limit`/`offset` pagination of list endpoints. */
 export const pagination = { limit, offset };
 
-export type Page = { limit: number; offset: number };
+export type { Page } from '../db/paging.ts';

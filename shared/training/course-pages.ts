@@ -3,7 +3,7 @@
  * its full view for a caller — live document titles, the caller's own stage states when the
  * course is assigned to them, aggregates for Authors and Admins.
  */
-import { config } from '../config.ts';
+import { config, siteUrl } from '../config.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { StageState } from '../domain/stage-status.ts';
 import { hasRole, type Caller } from '../http/auth-context.ts';
@@ -15,7 +15,7 @@ import { stageDocuments } from './documents.ts';
 import { stageOutcomes } from './stage-facts.ts';
 import { courseView, type CourseView } from './views.ts';
 
-export const siteUrl = () => config().STEPWISE_SITE_URL;
+
 
 export interface CoursePage {
   wiki: WikiRecord;

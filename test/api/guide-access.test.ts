@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { api, createUser, loginAdmin, uniqueSuffix, createTeam as createTeamWith } from '../support/api.ts';
 import { addStep, createGuide, LINES, publish } from './guide-fixtures.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
-async function createTeam(members: number[]) {
-  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Team ${uniqueSuffix()}`, members } });
-  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
-  return response.body;
-}
+const createTeam = (members: number[]) => createTeamWith({ members });
 
 describe('a private guide', () => {
   it('is read by its author, Admins, granted users and members of granted teams; 401 anonymous, 403 others', async () => {

@@ -10,7 +10,7 @@ import { inject, beforeAll, describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { transactWrite } from '../../shared/db/transactions.ts';
 import { moduleUsageWrite } from '../../shared/db/entities/module-usage.ts';
-import { enrollmentWrite } from '../../shared/content/course-access.ts';
+import { enrollmentWrite } from '../../shared/db/entities/course-enrollment.ts';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import {
   cmi5Package,

@@ -1,14 +1,10 @@
 /** Quiz sessions: save, submit (grading, attempts, lock), cancel, results, visibility, bulk cancel, invalidation. */
 import { describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
+import { api, createUser, loginAdmin, uniqueSuffix, type TestUser, createTeam as createTeamWith } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
 import { ALL_RIGHT, ALL_WRONG, HALF_RIGHT, importQuiz, safetyQuiz } from './quiz-fixtures.ts';
 
-async function createTeam(owner: TestUser, members: TestUser[]) {
-  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Crew ${uniqueSuffix()}`, owner: owner.userid, members: members.map((m) => m.userid) } });
-  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
-  return response.body;
-}
+const createTeam = (owner: TestUser, members: TestUser[]) => createTeamWith({ owner: owner.userid, members: members.map((m) => m.userid) });
 
 /** A fresh login: the token's caller carries the teams joined since the last one. */
 async function relogin(user: TestUser): Promise<TestUser> {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin } from '../support/api.ts';
+import { api, createUser, loginAdmin, createTeam as createTeamWith } from '../support/api.ts';
 
-async function createTeam(body: Record<string, unknown> = {}) {
-  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: 'Line 3', ...body } });
-  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
-  return response.body;
-}
+const createTeam = (body: Record<string, unknown> = {}) => createTeamWith({ name: 'Line 3', ...body });
 
 const ids = (users: Array<{ userid: number }>) => users.map((user) => user.userid).sort((a, b) => a - b);
 

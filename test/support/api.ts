@@ -84,3 +84,17 @@ export async function createUser(options: { privileges?: Array<'Admin' | 'Author
   const login = await api('POST', '/user/token', { body: { email, password } });
   return { userid, token: login.body.authToken, email, password, unique_username };
 }
+
+export interface TestTeam {
+  teamid: number;
+  name: string;
+  owner: number;
+  [field: string]: unknown;
+}
+
+/** A team created by the Admin (POST /teams); `body` overrides the defaults. */
+export async function createTeam(body: Record<string, unknown> = {}): Promise<TestTeam> {
+  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Team ${uniqueSuffix()}`, ...body } });
+  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
+  return response.body as TestTeam;
+}

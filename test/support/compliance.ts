@@ -1,14 +1,11 @@
 /** Fixtures for the compliance API tests: teams of signers, documents, processes. */
 import { expect } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from './api.ts';
+import { api, createUser, loginAdmin, uniqueSuffix, type TestUser, createTeam as createTeamWith } from './api.ts';
 
+/** A private team of signers owned by `owner`; its teamid. */
 export async function createTeam(owner: TestUser, members: TestUser[]): Promise<number> {
-  const response = await api('POST', '/teams', {
-    token: await loginAdmin(),
-    body: { name: `Signers ${uniqueSuffix()}`, owner: owner.userid, members: members.map((member) => member.userid), privacy: 'private' },
-  });
-  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
-  return response.body.teamid;
+  const team = await createTeamWith({ name: `Signers ${uniqueSuffix()}`, owner: owner.userid, members: members.map((member) => member.userid), privacy: 'private' });
+  return team.teamid;
 }
 
 export async function createUsers(count: number): Promise<TestUser[]> {

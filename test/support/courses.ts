@@ -30,11 +30,7 @@ export async function stageGuide(): Promise<{ guideid: number; title: string; re
   return createGuide(await loginAdmin());
 }
 
-export async function createTeam(body: Record<string, unknown> = {}) {
-  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Team ${uniqueSuffix()}`, ...body } });
-  if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
-  return response.body as { teamid: number; name: string; owner: number };
-}
+export { createTeam } from './api.ts';
 
 export async function assign(body: Record<string, unknown>, token?: string) {
   const response = await api('POST', '/course_assignments', { token: token ?? (await loginAdmin()), body });

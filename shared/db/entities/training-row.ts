@@ -12,7 +12,7 @@
  * course's row counts by status, the trainee's summary (pk USER#<id> / sk TRAINSUMMARY, listed
  * in gsi1 TRAINEES) and, for team rows, the team's summary (pk TEAM#<id> / sk TRAINSUMMARY,
  * gsi1 TRAINTEAMS). Coverage (pk USER#<id> / sk COVERAGE#COURSE#<padded wikiid>) counts the
- * active rows of a user on a course; the enrollment item of course-access.ts exists exactly
+ * active rows of a user on a course; the enrollment item of course-enrollment.ts exists exactly
  * while that count is positive.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -24,7 +24,7 @@ import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { SortedPlacement } from '../sorted-refs.ts';
 import type { StageReason, StageStatus } from '../../domain/stage-status.ts';
-import { enrollmentDelete, enrollmentWrite } from '../../content/course-access.ts';
+import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
 

@@ -1,5 +1,5 @@
 /**
- * Who is assigned to a course: pk USER#<userid> / sk ENROLLED#COURSE#<padded wikiid>.
+ * Course enrollment (who is assigned to a course): pk USER#<userid> / sk ENROLLED#COURSE#<padded wikiid>.
  *
  * CONTRACT with the courses code: when an assignment (to the user, or to a team the user is in)
  * comes to cover a user, write `enrollmentWrite(userid, wikiid)` in the same transaction as the
@@ -7,10 +7,10 @@
  * module player) only ask `isUserAssignedToCourse` / `isUserAssignedToAnyCourse`.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetInOrder } from '../db/batch.ts';
-import { db, tableName } from '../db/client.ts';
-import { padId } from '../db/keys.ts';
-import type { LabelledWrite } from '../db/transactions.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { db, tableName } from '../client.ts';
+import { padId } from '../keys.ts';
+import type { LabelledWrite } from '../transactions.ts';
 
 function enrollmentKey(userid: number, wikiid: number) {
   return { pk: `USER#${userid}`, sk: `ENROLLED#COURSE#${padId(wikiid)}` };
