@@ -72,6 +72,8 @@ export const requestSchema = z.object({
   created_date: z.int(),
   completed_date: z.nullable(z.int()),
   superseded_by_revisionid: z.nullable(id),
+  /** The release that opened the request (pending until it is approved); null when asked directly. */
+  releaseid: z.nullable(id),
   can_sign: z.boolean(),
 });
 
@@ -140,6 +142,7 @@ export function requestView(request: ApprovalRequestRecord, caller: Caller): Req
     created_date: request.created_date,
     completed_date: request.completed_date,
     superseded_by_revisionid: request.superseded_by_revisionid,
+    releaseid: request.releaseid,
     can_sign: canSign(request, caller),
   };
 }

@@ -33,7 +33,7 @@ import {
   type ApprovalProcessRecord,
 } from '../../shared/db/entities/approval-process.ts';
 import { attachmentView, processView, type ProcessView } from './approvals.views.ts';
-import { governingProcesses } from './document-processes.ts';
+import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 export interface StageInput {

@@ -15,16 +15,16 @@ import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-c
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
+import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
+import { afterReleaseOutcome, releaseOutcomeWrites } from '../../shared/content/release-approval.ts';
 import { checkSignerPassword, findSigner, issueSigningToken, refuseImpersonatedSignature, signerFromToken, type SignatureMethod } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
-import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
 import { consumeSigningTokenWrite } from '../../shared/db/entities/signing-token.ts';
 import { getUser, type UserRecord } from '../../shared/db/entities/user.ts';
 import {
-  getOpenRequest,
   getRequest,
   listPendingForTeam,
   listRequestedBy,
@@ -34,7 +34,7 @@ import {
   type ApprovalSignature,
 } from '../../shared/db/entities/approval-request.ts';
 import { requestView } from './approvals.views.ts';
-import { governingProcesses } from './document-processes.ts';
+import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 const MAX_ATTEMPTS = 5;
@@ -67,63 +67,11 @@ export async function create(caller: Caller, input: { doctype: Doctype; docid: n
   if (!governing) {
     throw ValidationError.field('docid', 'no_approval_process', `No approval process governs ${input.doctype} ${input.docid}: attach one to its ${input.doctype === 'guide' ? 'category' : 'page'} first`);
   }
-  const hash = await revisionHash(document.doctype, document.docid, document.revisionid);
-  if (!hash) throw new Error(`No snapshot of ${document.doctype} ${document.docid} revision ${document.revisionid}`);
-  const request: ApprovalRequestRecord = {
-    approval_requestid: await nextId('approval_request'),
-    doctype: document.doctype,
-    docid: document.docid,
-    title: document.title,
-    revisionid: document.revisionid,
-    revision_hash: hash,
-    approval_processid: governing.process.approval_processid,
-    process_name: governing.process.name,
-    stages: governing.process.stages,
-    status: 'pending',
-    current_stage: 1,
-    signatures: [],
-    signer_userids: [],
-    requested_by: caller.userid,
-    notes: input.notes?.trim() ?? '',
-    created_date: nowSeconds(),
-    completed_date: null,
-    superseded_by_revisionid: null,
-    version: 1,
-  };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    try {
-      await appendAudit(
-        {
-          action: 'approval.requested',
-          actor_userid: caller.userid,
-          subjects: [documentSubject(document.doctype, document.docid), userSubject(caller.userid)],
-          details: {
-            approval_requestid: request.approval_requestid,
-            approval_processid: request.approval_processid,
-            revisionid: request.revisionid,
-            revision_hash: hash,
-            stages: request.stages,
-            new_status: 'pending',
-          },
-        },
-        [...requestCreateWrites(request), documentRevisionCheck(document.doctype, document.docid, document.revisionid)],
-      );
-      return requestView(request, caller);
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      if (error.failedLabels.includes('document')) {
-        const current = await requireDocument(input.doctype, input.docid);
-        throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(current));
-      }
-      if (!error.failedLabels.includes('open')) throw error;
-      const open = await getOpenRequest(document.doctype, document.docid);
-      const existing = open ? await getRequest(open.approval_requestid) : undefined;
-      if (existing?.status === 'pending' && existing.revisionid === document.revisionid) {
-        throw new ConflictError(`Approval request ${existing.approval_requestid} for this revision is already open; the body is that request`, requestView(existing, caller));
-      }
-      // A request for an older revision that the revision hook did not reach: end it first.
-      if (existing) await supersedeApprovalRequest(existing, document.revisionid, caller.userid);
-    }
+  const outcome = await commitApprovalRequest(caller, await draftApprovalRequest(caller, document, governing, input.notes ?? '', null));
+  if ('opened' in outcome) return requestView(outcome.opened, caller);
+  if ('documentChanged' in outcome) throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(outcome.documentChanged));
+  if ('alreadyOpen' in outcome) {
+    throw new ConflictError(`Approval request ${outcome.alreadyOpen.approval_requestid} for this revision is already open; the body is that request`, requestView(outcome.alreadyOpen, caller));
   }
   throw new ConflictError('Approval requests for this document kept changing; try again');
 }
@@ -246,6 +194,8 @@ export async function sign(auth: AuthContext, id: number, input: SignInput, expe
       signer_userids: [...request.signer_userids, signer.userid],
       completed_date: state.status === 'pending' ? null : now,
     };
+    // The deciding signature ends the release that opened the request, in the same transaction.
+    const release = await releaseOutcomeWrites(request, after, now);
     try {
       await appendAudit(
         {
@@ -257,21 +207,25 @@ export async function sign(auth: AuthContext, id: number, input: SignInput, expe
             ...signature,
             old: { status: request.status, current_stage: request.current_stage },
             new: { status: after.status, current_stage: after.current_stage },
+            ...(release.release ? { release: { releaseid: release.release.releaseid, status: release.release.status, version: release.release.version } } : {}),
           },
         },
         [
           ...requestUpdateWrites(request, after),
           documentRevisionCheck(request.doctype, request.docid, request.revisionid),
           ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
+          ...release.writes,
         ],
       );
+      await afterReleaseOutcome(release);
       return requestView(after, caller);
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed)) throw error;
       if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
       if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
-      if (!error.failedLabels.includes('request')) throw error;
-      // Someone else signed first: decide again on the request as it is now.
+      const releaseRaced = error.failedLabels.some((label) => label.startsWith('version-head:') || label.startsWith('release:'));
+      if (!error.failedLabels.includes('request') && !releaseRaced) throw error;
+      // Someone else signed first, or another release took the next version: decide again on the request as it is now.
       request = await requireRequest(id);
       if (request.status !== 'pending') throw notPending(request, caller);
       refuseIneligible(request, signer);

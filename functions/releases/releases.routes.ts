@@ -1,7 +1,9 @@
 /**
  * Releases of guides and wikis: `{releaseid, doctype, docid, revisionid, version "MAJOR.MINOR",
  * major, minor, release_type, notes, date, userid}` plus the real service's guide-release names
- * (guideid, title "Release V2.1", status, type, init_date, release_date, user).
+ * (guideid, title "Release V2.1", status, type, init_date, release_date, user). `status` is
+ * "released", or "pending_approval" / "rejected" / "superseded" for a release made through an
+ * approval request (then `version`, `major`, `minor` and `release_date` are null until released).
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
@@ -37,8 +39,9 @@ export const releasesGroup = defineGroup({
       method: 'POST',
       path: '/guides/releases',
       auth: 'author',
-      summary: 'Release a guide revision (201): major → next MAJOR.0, minor → MAJOR.next',
-      description: '`revisionid` defaults to the guide\'s current revision; an earlier revision of the guide may be named. Whoever may edit the guide may release it.',
+      summary: 'Release a guide revision (201): major → next MAJOR.0, minor → MAJOR.next; through approval when a process governs the guide',
+      description:
+        '`revisionid` defaults to the guide\'s current revision; an earlier revision of the guide may be named. Whoever may edit the guide may release it. When an approval process governs the guide (attached to its category page or an ancestor), the release is made `status: "pending_approval"` (no version yet) with an approval request for the current revision (`approval_requestid`); it becomes the current release when the request is approved, and stays `rejected` or `superseded` otherwise. 409 while a request for the revision is open, or when an earlier revision is named.',
       status: 201,
       body: z.object({ guideid: id, release_type: releaseType, revisionid: z.optional(id), notes }),
       example: { guideid: 1, release_type: 'major', notes: 'First approved version' },
@@ -58,7 +61,7 @@ export const releasesGroup = defineGroup({
       method: 'DELETE',
       path: '/guides/releases/{releaseid}',
       auth: 'author',
-      summary: 'Delete a guide release (204); its version number is not handed out again',
+      summary: 'Delete a guide release (204); its version number is not handed out again. 409 while it waits for approval',
       status: 204,
       params: idParams('releaseid'),
       handler: async ({ auth, params }) => {
@@ -71,7 +74,7 @@ export const releasesGroup = defineGroup({
       path: '/guides/duplicateReleases',
       auth: 'author',
       summary: 'Apply a guide release to other guides: each gets a release of its current revision with the same type and notes (201)',
-      description: `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller. Answers {"releases": [...]} in the order of guideids.`,
+      description: `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller and governed by no approval process (422 \`approval_required\`: release those one by one). Answers {"releases": [...]} in the order of guideids.`,
       status: 201,
       body: z.object({ releaseid: id, guideids: z.array(id).check(z.minLength(1)), notes }),
       example: { releaseid: 1, guideids: [2, 3] },
@@ -81,8 +84,9 @@ export const releasesGroup = defineGroup({
       method: 'POST',
       path: '/wikis/{wikiid}/releases',
       auth: 'author',
-      summary: 'Release a wiki revision (201), numbered like guide releases',
-      description: '`revisionid` defaults to the wiki\'s current revision; an earlier revision of the wiki may be named.',
+      summary: 'Release a wiki revision (201), numbered like guide releases; through approval when a process governs the page',
+      description:
+        '`revisionid` defaults to the wiki\'s current revision; an earlier revision of the wiki may be named. A page governed by an approval process (its own or an ancestor\'s) is released through an approval request, as guides are: `status: "pending_approval"` until approved.',
       status: 201,
       params: idParams('wikiid'),
       body: z.object({ release_type: releaseType, revisionid: z.optional(id), notes }),
@@ -93,7 +97,7 @@ export const releasesGroup = defineGroup({
       method: 'DELETE',
       path: '/wikis/releases/{releaseid}',
       auth: 'author',
-      summary: 'Delete a wiki release (204)',
+      summary: 'Delete a wiki release (204); 409 while it waits for approval',
       status: 204,
       params: idParams('releaseid'),
       handler: async ({ auth, params }) => {

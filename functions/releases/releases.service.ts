@@ -4,6 +4,9 @@
  * The version comes from the document's version head, moved in the same transaction as the
  * release is written, so concurrent releases never share a version and a version is never reused.
  * Who releases a guide: whoever may edit it. Wikis: Authors and Admins.
+ * A document governed by an approval process (docs/compliance.md) is not released at once: the
+ * release is written `pending_approval` together with an approval request for its revision, and
+ * takes its version when the request is approved (shared/content/release-approval.ts).
  */
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
@@ -26,6 +29,8 @@ import {
   releaseCreateWrites,
   releaseFromItem,
   updateReleaseNotes,
+  pendingReleaseWrite,
+  type CurrentRelease,
   type ReleaseDoctype,
   type ReleaseRecord,
   type ReleaseType,
@@ -34,6 +39,9 @@ import { assertCanEditGuide, assertCanViewGuide, canEditGuide, canViewGuideNow }
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { refreshAfterRelease } from '../../shared/training/release-refresh.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { findDocument, requireDocument, type DocumentRef } from '../../shared/content/documents.ts';
+import { governingProcesses } from '../../shared/content/governing-processes.ts';
+import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
 
 /** Each release is two writes; a transaction holds 100. */
 export const MAX_DUPLICATE_TARGETS = 45;
@@ -56,12 +64,13 @@ async function releaseViews(releases: ReleaseRecord[]) {
       minor: release.minor,
       release_type: release.release_type,
       type: release.release_type,
-      title: `Release V${release.version}`,
-      status: 'released',
+      title: release.version === null ? `Release (${release.status.replace('_', ' ')})` : `Release V${release.version}`,
+      status: release.status,
+      approval_requestid: release.approval_requestid,
       notes: release.notes,
       date: release.date,
       init_date: release.date,
-      release_date: release.date,
+      release_date: release.release_date,
       userid: release.userid,
       user: user ? userSummary(user, config().STEPWISE_SITE_URL) : null,
     };
@@ -87,12 +96,21 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
     const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
     // Ids taken after reading the heads, so of one document's releases a higher id is a higher version.
     const ids = await Promise.all(drafts.map(() => nextId('release')));
-    const releases = drafts.map((draft, index) => ({ releaseid: ids[index], ...draft, ...nextVersion(heads[index], draft.release_type), date, userid: caller.userid }));
+    const releases: CurrentRelease[] = drafts.map((draft, index) => ({
+      releaseid: ids[index],
+      ...draft,
+      status: 'released',
+      ...nextVersion(heads[index], draft.release_type),
+      date,
+      release_date: date,
+      approval_requestid: null,
+      userid: caller.userid,
+    }));
     const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
     try {
       await insertReleases(writes);
     } catch (error) {
-      const raced = error instanceof TransactionConditionFailed ? error.failedLabels.every((label) => label.startsWith('head:')) : (error as { name?: string }).name === 'TransactionCanceledException';
+      const raced = error instanceof TransactionConditionFailed ? error.failedLabels.every((label) => label.startsWith('version-head:')) : (error as { name?: string }).name === 'TransactionCanceledException';
       if (!raced) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
       continue;
@@ -131,10 +149,59 @@ export async function listGuideReleases(caller: Caller | null, guideid: number) 
 export async function createGuideRelease(caller: Caller, input: { guideid: number; release_type: ReleaseType; revisionid?: number; notes?: string }) {
   const guide = await assertCanEditGuide(caller, input.guideid);
   const revisionid = await guideReleaseRevision(guide, input.revisionid);
-  const [release] = await commitReleases(caller, [
-    { doctype: 'guide', docid: guide.guideid, revisionid, langid: guide.langid, release_type: input.release_type, notes: input.notes ?? '' },
-  ]);
-  return (await releaseViews([release]))[0];
+  return releaseOrAskApproval(caller, { doctype: 'guide', docid: guide.guideid, revisionid, langid: guide.langid, release_type: input.release_type, notes: input.notes ?? '' });
+}
+
+function documentBody(document: DocumentRef) {
+  return { doctype: document.doctype, docid: document.docid, title: document.title, revisionid: document.revisionid };
+}
+
+/**
+ * Releases a document at once, or, when an approval process governs it, writes the release
+ * pending together with an approval request for its revision (one transaction). Approval is
+ * given to a current revision only (the request is superseded by the next one), so a governed
+ * release of an earlier revision is 409. One release waits per document: while a request is open
+ * for the revision, asking again is 409 with it.
+ */
+async function releaseOrAskApproval(caller: Caller, draft: ReleaseDraft) {
+  const document = await requireDocument(draft.doctype, draft.docid);
+  const [governing] = await governingProcesses(document);
+  if (!governing) {
+    const [release] = await commitReleases(caller, [draft]);
+    return (await releaseViews([release]))[0];
+  }
+  if (draft.revisionid !== document.revisionid) {
+    throw new ConflictError(
+      `${draft.doctype === 'guide' ? 'Guide' : 'Wiki'} ${draft.docid} is released through approval process "${governing.process.name}", which approves the current revision only; the body is the document as it is now`,
+      documentBody(document),
+    );
+  }
+  const releaseid = await nextId('release');
+  const request = await draftApprovalRequest(caller, document, governing, draft.notes, releaseid);
+  const release: ReleaseRecord = {
+    releaseid,
+    ...draft,
+    status: 'pending_approval',
+    version: null,
+    major: null,
+    minor: null,
+    date: request.created_date,
+    release_date: null,
+    approval_requestid: request.approval_requestid,
+    userid: caller.userid,
+  };
+  const outcome = await commitApprovalRequest(caller, request, [pendingReleaseWrite(release)]);
+  if ('opened' in outcome) return (await releaseViews([release]))[0];
+  if ('documentChanged' in outcome) throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentBody(outcome.documentChanged));
+  if ('alreadyOpen' in outcome) {
+    const open = outcome.alreadyOpen;
+    const waiting = open.releaseid === null ? undefined : await getRelease(open.releaseid);
+    throw new ConflictError(`Approval request ${open.approval_requestid} for this revision is open; a release can be asked for when it has ended`, {
+      approval_request: { approval_requestid: open.approval_requestid, revisionid: open.revisionid, status: open.status, releaseid: open.releaseid },
+      release: waiting ? (await releaseViews([waiting]))[0] : null,
+    });
+  }
+  throw new ConflictError('Approval requests for this document kept changing; try again');
 }
 
 /** A release of a document the caller may change (guide: edit rights; wiki: the route's Author role). */
@@ -153,9 +220,27 @@ export async function patchGuideRelease(caller: Caller, releaseid: number, input
   return (await releaseViews([updated]))[0];
 }
 
+/** A release waiting for approval is decided by its request (or ended by a new revision), not deleted. */
 export async function deleteReleaseOf(caller: Caller, releaseid: number, doctype: ReleaseDoctype): Promise<void> {
-  await requireReleaseToChange(caller, releaseid, doctype);
-  if (!(await deleteRelease(releaseid))) throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
+  const release = await requireReleaseToChange(caller, releaseid, doctype);
+  const outcome = await deleteRelease(releaseid);
+  if (outcome === 'missing') throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
+  if (outcome === 'pending') {
+    throw new ConflictError(`Release ${releaseid} waits for approval request ${release.approval_requestid}; its approvers decide it, or a new revision ends it`, (await releaseViews([{ ...release, status: 'pending_approval' }]))[0]);
+  }
+}
+
+/** Guides governed by an approval process are released one by one, each through its own request. */
+async function approvalRequiredProblems(guideids: number[]) {
+  const governed = await Promise.all(
+    guideids.map(async (guideid) => {
+      const document = await findDocument('guide', guideid);
+      return document ? (await governingProcesses(document)).length > 0 : false;
+    }),
+  );
+  return guideids
+    .filter((_, index) => governed[index])
+    .map((guideid) => ({ field: 'guideids', code: 'approval_required', message: `Guide ${guideid} is released through an approval process: release it with POST /guides/releases` }));
 }
 
 /**
@@ -176,6 +261,7 @@ export async function duplicateReleases(caller: Caller, input: { releaseid: numb
     if (!canEditGuide(caller, guide)) return [{ field: 'guideids', code: 'forbidden', message: `You may not release guide ${guideid}` }];
     return [];
   });
+  problems.push(...(await approvalRequiredProblems(problems.length === 0 ? targetIds : [])));
   if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
   const releases = await commitReleases(
     caller,
@@ -194,8 +280,5 @@ export async function createWikiRelease(caller: Caller, wikiid: number, input: {
   if (revisionid !== wiki.revisionid && !(await getWikiRevision(wikiid, revisionid))) {
     throw ValidationError.field('revisionid', 'not_found', `Wiki ${wikiid} has no revision ${revisionid}`);
   }
-  const [release] = await commitReleases(caller, [
-    { doctype: 'wiki', docid: wikiid, revisionid, langid: wiki.langid, release_type: input.release_type, notes: input.notes ?? '' },
-  ]);
-  return (await releaseViews([release]))[0];
+  return releaseOrAskApproval(caller, { doctype: 'wiki', docid: wikiid, revisionid, langid: wiki.langid, release_type: input.release_type, notes: input.notes ?? '' });
 }

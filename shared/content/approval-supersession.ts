@@ -4,6 +4,8 @@
  * call `noteNewDocumentRevision` after committing a revision; it costs one GetItem when the
  * document has no open request. Signing checks the document's revision in its own transaction
  * as well, so even if this hook never ran, no signature can land on superseded content.
+ * A request opened by a release supersedes that pending release in the same transaction: it
+ * never becomes current (shared/content/release-approval.ts).
  */
 import { appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../db/keys.ts';
@@ -11,6 +13,7 @@ import { TransactionConditionFailed } from '../db/transactions.ts';
 import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
 import { log } from '../http/logger.ts';
+import { releaseOutcomeWrites } from './release-approval.ts';
 
 const MAX_ATTEMPTS = 5;
 
@@ -23,27 +26,36 @@ export async function supersedeApprovalRequest(request: ApprovalRequestRecord, n
   let current: ApprovalRequestRecord | undefined = request;
   for (let attempt = 0; current && attempt < MAX_ATTEMPTS; attempt++) {
     if (current.status !== 'pending') return current;
+    const now = nowSeconds();
     const superseded: ApprovalRequestRecord = {
       ...current,
       status: 'superseded',
       current_stage: null,
-      completed_date: nowSeconds(),
+      completed_date: now,
       superseded_by_revisionid: newRevisionid,
     };
+    const release = await releaseOutcomeWrites(current, superseded, now);
     try {
       await appendAudit(
         {
           action: 'approval.superseded',
           actor_userid: actorUserid,
           subjects: [documentSubject(current.doctype, current.docid), ...(actorUserid !== null ? [userSubject(actorUserid)] : [])],
-          details: { approval_requestid: current.approval_requestid, revisionid: current.revisionid, new_revisionid: newRevisionid, old_status: 'pending', new_status: 'superseded' },
+          details: {
+            approval_requestid: current.approval_requestid,
+            revisionid: current.revisionid,
+            new_revisionid: newRevisionid,
+            old_status: 'pending',
+            new_status: 'superseded',
+            ...(release.release ? { releaseid: release.release.releaseid, release_status: release.release.status } : {}),
+          },
         },
-        requestUpdateWrites(current, superseded),
+        [...requestUpdateWrites(current, superseded), ...release.writes],
       );
       return superseded;
     } catch (error) {
       // Someone signed meanwhile: look again (it may have ended on its own).
-      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('request')) throw error;
+      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.some((label) => label === 'request' || label.startsWith('release:'))) throw error;
       current = await getRequest(current.approval_requestid);
     }
   }

@@ -4,6 +4,8 @@
  * - The requester's requests: gsi1 APPROVAL_REQUESTS#BY#<userid>, padded id.
  * - Waiting for a team: gsi2 APPROVAL_PENDING#TEAM#<teamid of the current stage>, padded id
  *   (sparse: only pending requests carry it; it moves when the request moves to the next stage).
+ * - `releaseid`: the release a request was opened by (set when made, never changed); the
+ *   transaction that ends the request ends that release too (shared/content/release-approval.ts).
  * - A document's open request: pk APPROVAL_OPEN#<DOCTYPE>#<docid> / sk OPEN, written with
  *   attribute_not_exists in the request's transaction (one open request per document) and
  *   deleted in the transaction that ends the request.
@@ -54,6 +56,8 @@ export interface ApprovalRequestRecord {
   created_date: number;
   completed_date: number | null;
   superseded_by_revisionid: number | null;
+  /** The release waiting for this request (POST /guides/releases, /wikis/{id}/releases); null when asked directly. */
+  releaseid: number | null;
   version: number;
 }
 
@@ -78,7 +82,8 @@ function pendingIndex(request: ApprovalRequestRecord): Record<string, string> {
 }
 
 function requestFromItem(item: Record<string, unknown>): ApprovalRequestRecord {
-  return withoutKeys(item) as unknown as ApprovalRequestRecord;
+  const record = withoutKeys(item) as unknown as ApprovalRequestRecord;
+  return { ...record, releaseid: record.releaseid ?? null };
 }
 
 /** A new request and its document's open-request claim (label `open` fails if one is open). */

@@ -3,6 +3,13 @@
  * - Release: pk RELEASE#<releaseid> / sk RELEASE; in gsi1 RELEASES#<doctype>#<docid> (one
  *   document's releases) and gsi2 RELEASES#<doctype> (every release of that doctype), both
  *   sorted: a document's by version (padded MAJOR.MINOR), all releases by padded releaseid.
+ *   A release that is not released (pending approval, rejected, superseded) has no version yet;
+ *   its gsi1sk is `~<padded releaseid>`, which sorts after every version, so the current release
+ *   is the highest gsi1sk below `~` and one Query with Limit 1 still finds it.
+ * - Approval (docs/compliance.md): a release of a document governed by an approval process is
+ *   written `pending_approval` with its approval request, and changes state only in the
+ *   transaction that ends that request (released: version taken from the head then; rejected;
+ *   superseded), each on condition that it is still pending.
  * - Version head: pk RELEASEHEAD#<doctype>#<docid> / sk HEAD {major, minor}: the last version
  *   handed out. A release moves it with a condition on the values read, in the same transaction,
  *   so two concurrent releases never get one version. Deleting a release keeps the head, so a
@@ -18,22 +25,36 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';
 
+export const RELEASE_STATUSES = ['released', 'pending_approval', 'rejected', 'superseded'] as const;
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
+/** How a pending release ends: with its approval request's outcome. */
+export type ReleaseEnding = Exclude<ReleaseStatus, 'pending_approval'>;
+
 export interface ReleaseRecord {
   releaseid: number;
   doctype: ReleaseDoctype;
   docid: number;
   revisionid: number;
-  /** "MAJOR.MINOR", e.g. "2.1". */
-  version: string;
-  major: number;
-  minor: number;
+  status: ReleaseStatus;
+  /** "MAJOR.MINOR", e.g. "2.1"; null until released. */
+  version: string | null;
+  major: number | null;
+  minor: number | null;
   release_type: ReleaseType;
   notes: string;
+  /** When it was asked for (made, for a release needing no approval). */
   date: number;
-  /** Who released it. */
+  /** When it became released; null until then. */
+  release_date: number | null;
+  /** The approval request it waits or waited for; null when none was needed. */
+  approval_requestid: number | null;
+  /** Who released it (asked for it). */
   userid: number;
   langid: string;
 }
+
+/** A release that is released: it has a version. */
+export type CurrentRelease = ReleaseRecord & { status: 'released'; version: string; major: number; minor: number };
 
 export interface VersionHead {
   major: number;
@@ -50,7 +71,7 @@ function headKey(doctype: ReleaseDoctype, docid: number) {
   return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' };
 }
 
-function versionSortKey(release: Pick<ReleaseRecord, 'major' | 'minor'>): string {
+function versionSortKey(release: { major: number; minor: number }): string {
   return `${padId(release.major)}.${padId(release.minor)}`;
 }
 
@@ -64,8 +85,22 @@ export function allReleasesCollection(doctype: ReleaseDoctype): PageQuery {
   return { index: INDEXES.gsi2, partition: `RELEASES#${doctype}` };
 }
 
+/** Releases written before approvals could hold them back were all released when made. */
 export function releaseFromItem(item: Record<string, unknown>): ReleaseRecord {
-  return withoutKeys(item) as unknown as ReleaseRecord;
+  const record = withoutKeys(item) as unknown as ReleaseRecord;
+  return {
+    ...record,
+    status: record.status ?? 'released',
+    release_date: record.release_date === undefined ? record.date : record.release_date,
+    approval_requestid: record.approval_requestid ?? null,
+  };
+}
+
+/** gsi1sk of a release not released: after every version (see the header). */
+const UNRELEASED_SORT_PREFIX = '~';
+
+function unreleasedSortKey(releaseid: number): string {
+  return `${UNRELEASED_SORT_PREFIX}${padId(releaseid)}`;
 }
 
 /** The version a new release of this type gets after `head`: major → (M+1).0, minor → M.(m+1). */
@@ -80,40 +115,79 @@ export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Pr
   return result.Item ? { major: Number(result.Item.major), minor: Number(result.Item.minor), exists: true } : { major: 0, minor: 0, exists: false };
 }
 
-/** The writes of a new release: the release item and its document's head moved from `head`. */
-export function releaseCreateWrites(release: ReleaseRecord, head: VersionHead): LabelledWrite[] {
-  const label = `head:${release.doctype}#${release.docid}`;
+function releaseItem(release: ReleaseRecord): Record<string, unknown> {
+  return {
+    ...releaseKey(release.releaseid),
+    entity: 'Release',
+    [INDEXES.gsi1.pk]: `RELEASES#${release.doctype}#${release.docid}`,
+    [INDEXES.gsi1.sk]: release.status === 'released' ? versionSortKey(release as CurrentRelease) : unreleasedSortKey(release.releaseid),
+    [INDEXES.gsi2.pk]: `RELEASES#${release.doctype}`,
+    [INDEXES.gsi2.sk]: padId(release.releaseid),
+    ...release,
+  };
+}
+
+/** The document's version head moved from `head` to `version` (label `version-head:<doctype>#<docid>`; not `head:`, which audit appends retry on). */
+function headMoveWrite(doctype: ReleaseDoctype, docid: number, head: VersionHead, version: { major: number; minor: number }): LabelledWrite {
+  return {
+    label: `version-head:${doctype}#${docid}`,
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...headKey(doctype, docid), entity: 'ReleaseHead', major: version.major, minor: version.minor },
+        ConditionExpression: head.exists ? 'major = :major AND minor = :minor' : 'attribute_not_exists(pk)',
+        ExpressionAttributeValues: head.exists ? { ':major': head.major, ':minor': head.minor } : undefined,
+      },
+    },
+  };
+}
+
+/** The writes of a new released release: the release item and its document's head moved from `head`. */
+export function releaseCreateWrites(release: CurrentRelease, head: VersionHead): LabelledWrite[] {
   return [
+    { label: `release:${release.releaseid}`, item: { Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    headMoveWrite(release.doctype, release.docid, head, release),
+  ];
+}
+
+/** A new release waiting for its approval request (no version, the head untouched). */
+export function pendingReleaseWrite(release: ReleaseRecord): LabelledWrite {
+  if (release.status !== 'pending_approval' || release.approval_requestid === null) throw new Error('A pending release waits for an approval request');
+  return { label: `release:${release.releaseid}`, item: { Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' } } };
+}
+
+/**
+ * Ends a pending release with its request's outcome: released at the next version after `head`
+ * (moving the head) on `at`, or rejected / superseded (kept for the record, no version). The
+ * release must still be pending (label `release:<id>`). Returns the writes and the record after.
+ */
+export function pendingReleaseEndWrites(release: ReleaseRecord, ending: ReleaseEnding, head: VersionHead, at: number): { writes: LabelledWrite[]; after: ReleaseRecord } {
+  const released = ending === 'released' ? nextVersion(head, release.release_type) : null;
+  const after: ReleaseRecord = released ? { ...release, status: 'released', ...released, release_date: at } : { ...release, status: ending };
+  const names: Record<string, string> = { '#status': 'status', '#g1sk': INDEXES.gsi1.sk };
+  const values: Record<string, unknown> = { ':status': after.status, ':pending': 'pending_approval' };
+  let update = 'SET #status = :status';
+  if (released) {
+    Object.assign(values, { ':version': released.version, ':major': released.major, ':minor': released.minor, ':at': at, ':g1sk': versionSortKey(released) });
+    update += ', version = :version, major = :major, minor = :minor, release_date = :at, #g1sk = :g1sk';
+  }
+  const writes: LabelledWrite[] = [
     {
       label: `release:${release.releaseid}`,
       item: {
-        Put: {
+        Update: {
           TableName: tableName(),
-          Item: {
-            ...releaseKey(release.releaseid),
-            entity: 'Release',
-            [INDEXES.gsi1.pk]: `RELEASES#${release.doctype}#${release.docid}`,
-            [INDEXES.gsi1.sk]: versionSortKey(release),
-            [INDEXES.gsi2.pk]: `RELEASES#${release.doctype}`,
-            [INDEXES.gsi2.sk]: padId(release.releaseid),
-            ...release,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
-    {
-      label,
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...headKey(release.doctype, release.docid), entity: 'ReleaseHead', major: release.major, minor: release.minor },
-          ConditionExpression: head.exists ? 'major = :major AND minor = :minor' : 'attribute_not_exists(pk)',
-          ExpressionAttributeValues: head.exists ? { ':major': head.major, ':minor': head.minor } : undefined,
+          Key: releaseKey(release.releaseid),
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(pk) AND #status = :pending',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         },
       },
     },
   ];
+  if (released) writes.push(headMoveWrite(release.doctype, release.docid, head, released));
+  return { writes, after };
 }
 
 export async function insertReleases(writes: LabelledWrite[]): Promise<void> {
@@ -145,32 +219,50 @@ export async function updateReleaseNotes(releaseid: number, notes: string): Prom
   }
 }
 
-/** Deletes a release; false when there was none. */
-export async function deleteRelease(releaseid: number): Promise<boolean> {
-  const result = await db().send(new DeleteCommand({ TableName: tableName(), Key: releaseKey(releaseid), ReturnValues: 'ALL_OLD' }));
-  return Boolean(result.Attributes);
+/**
+ * Deletes a release unless it waits for approval (its request decides it); 'missing' when there
+ * was none, 'pending' when it waits.
+ */
+export async function deleteRelease(releaseid: number): Promise<'deleted' | 'missing' | 'pending'> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: releaseKey(releaseid),
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status <> :pending)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending_approval' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'deleted';
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    return (error as { Item?: unknown }).Item ? 'pending' : 'missing';
+  }
 }
 
-/** The newest release of a document (the highest version), if any. */
-export async function latestRelease(doctype: ReleaseDoctype, docid: number): Promise<ReleaseRecord | undefined> {
+/** The current release of a document (the highest released version), if any; pending ones do not count. */
+export async function latestRelease(doctype: ReleaseDoctype, docid: number): Promise<CurrentRelease | undefined> {
   const query = documentReleasesCollection(doctype, docid);
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: query.index!.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': query.index!.pk },
-      ExpressionAttributeValues: { ':pk': query.partition },
+      KeyConditionExpression: '#pk = :pk AND #sk < :unreleased',
+      ExpressionAttributeNames: { '#pk': query.index!.pk, '#sk': query.index!.sk },
+      ExpressionAttributeValues: { ':pk': query.partition, ':unreleased': UNRELEASED_SORT_PREFIX },
       ScanIndexForward: false,
       Limit: 1,
     }),
   );
   const item = result.Items?.[0];
-  return item ? releaseFromItem(item) : undefined;
+  return item ? (releaseFromItem(item) as CurrentRelease) : undefined;
 }
 
 /**
- * A document's releases, newest first. Without a page: all of them (a document has few
+ * A document's releases, newest first: those not released (pending first) by id, then the
+ * released ones by version. Without a page: all of them (a document has few
  * releases; bounded by how often people release).
  */
 export async function listReleases(doctype: ReleaseDoctype, docid: number, page?: { limit: number; offset: number }): Promise<ReleaseRecord[]> {

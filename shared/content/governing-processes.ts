@@ -5,10 +5,10 @@
  * and that page's ancestors, nearest first. The nearest attachment is the effective one: it is
  * the process a new approval request follows.
  */
-import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
-import type { DocumentRef } from '../../shared/content/documents.ts';
-import { getWiki, getWikiByTitle, type WikiRecord } from '../../shared/db/entities/wiki.ts';
-import { getAttachments, getProcesses, type ApprovalAttachmentRecord, type ApprovalProcessRecord } from '../../shared/db/entities/approval-process.ts';
+import { MAX_HIERARCHY_DEPTH } from '../domain/wiki-namespaces.ts';
+import type { DocumentRef } from './documents.ts';
+import { getWiki, getWikiByTitle, type WikiRecord } from '../db/entities/wiki.ts';
+import { getAttachments, getProcesses, type ApprovalAttachmentRecord, type ApprovalProcessRecord } from '../db/entities/approval-process.ts';
 
 export interface GoverningProcess {
   process: ApprovalProcessRecord;
