@@ -164,10 +164,11 @@ export function pendingReleaseWrite(release: ReleaseRecord): LabelledWrite {
 export function pendingReleaseEndWrites(release: ReleaseRecord, ending: ReleaseEnding, head: VersionHead, at: number): { writes: LabelledWrite[]; after: ReleaseRecord } {
   const released = ending === 'released' ? nextVersion(head, release.release_type) : null;
   const after: ReleaseRecord = released ? { ...release, status: 'released', ...released, release_date: at } : { ...release, status: ending };
-  const names: Record<string, string> = { '#status': 'status', '#g1sk': INDEXES.gsi1.sk };
+  const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':status': after.status, ':pending': 'pending_approval' };
   let update = 'SET #status = :status';
   if (released) {
+    names['#g1sk'] = INDEXES.gsi1.sk;
     Object.assign(values, { ':version': released.version, ':major': released.major, ':minor': released.minor, ':at': at, ':g1sk': versionSortKey(released) });
     update += ', version = :version, major = :major, minor = :minor, release_date = :at, #g1sk = :g1sk';
   }
