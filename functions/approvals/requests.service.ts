@@ -25,6 +25,7 @@ import { documentRevisionCheck } from '../../shared/db/entities/document-check.t
 import { consumeSigningTokenWrite } from '../../shared/db/entities/signing-token.ts';
 import { getUser, type UserRecord } from '../../shared/db/entities/user.ts';
 import {
+  approvedRevisionWrite,
   getRequest,
   listPendingForTeam,
   listRequestedBy,
@@ -214,6 +215,7 @@ export async function sign(auth: AuthContext, id: number, input: SignInput, expe
           ...requestUpdateWrites(request, after),
           documentRevisionCheck(request.doctype, request.docid, request.revisionid),
           ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
+          ...(after.status === 'approved' ? [approvedRevisionWrite(after, now)] : []),
           ...release.writes,
         ],
       );

@@ -42,6 +42,7 @@ import type { Page } from '../../shared/db/paging.ts';
 import { findDocument, requireDocument, type DocumentRef } from '../../shared/content/documents.ts';
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
+import { getApprovedRevision } from '../../shared/db/entities/approval-request.ts';
 
 /** Each release is two writes; a transaction holds 100. */
 export const MAX_DUPLICATE_TARGETS = 45;
@@ -84,6 +85,8 @@ interface ReleaseDraft {
   langid: string;
   release_type: ReleaseType;
   notes: string;
+  /** The request that approved this revision, for a governed document's release. */
+  approval_requestid?: number;
 }
 
 /**
@@ -103,7 +106,7 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
       ...nextVersion(heads[index], draft.release_type),
       date,
       release_date: date,
-      approval_requestid: null,
+      approval_requestid: draft.approval_requestid ?? null,
       userid: caller.userid,
     }));
     const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
@@ -158,16 +161,18 @@ function documentBody(document: DocumentRef) {
 
 /**
  * Releases a document at once, or, when an approval process governs it, writes the release
- * pending together with an approval request for its revision (one transaction). Approval is
- * given to a current revision only (the request is superseded by the next one), so a governed
- * release of an earlier revision is 409. One release waits per document: while a request is open
- * for the revision, asking again is 409 with it.
+ * pending together with an approval request for its revision (one transaction). A revision
+ * already approved (by an earlier request, e.g. POST /approvals/requests) is released at once.
+ * Approval is given to a current revision only (the request is superseded by the next one), so a
+ * governed release of an earlier, unapproved revision is 409. One release waits per document:
+ * while a request is open for the revision, asking again is 409 with it.
  */
 async function releaseOrAskApproval(caller: Caller, draft: ReleaseDraft) {
   const document = await requireDocument(draft.doctype, draft.docid);
   const [governing] = await governingProcesses(document);
-  if (!governing) {
-    const [release] = await commitReleases(caller, [draft]);
+  const approved = governing ? await getApprovedRevision(draft.doctype, draft.docid, draft.revisionid) : undefined;
+  if (!governing || approved) {
+    const [release] = await commitReleases(caller, [{ ...draft, approval_requestid: approved?.approval_requestid }]);
     return (await releaseViews([release]))[0];
   }
   if (draft.revisionid !== document.revisionid) {

@@ -196,6 +196,27 @@ describe('a guide release governed by an approval process', () => {
     expect((await api('DELETE', `/guides/releases/${approved.releaseid}`, { token: author.token })).status).toBe(204);
   });
 
+  it('a revision already approved (POST /approvals/requests) is released at once, even after later edits; unapproved ones wait', async () => {
+    const guide = await createGuide(author.token, governed.title);
+    const direct = await api('POST', '/approvals/requests', { token: author.token, query: { revisionid: guide.revisionid }, body: { doctype: 'guide', docid: guide.guideid } });
+    expect(direct.status).toBe(201);
+    expect(direct.body.releaseid).toBeNull();
+    // While it is open, a release of that revision waits for it to end (409 with the request).
+    const early = await release(guide.guideid);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ approval_request: { approval_requestid: direct.body.approval_requestid, releaseid: null }, release: null });
+    expect((await sign(direct.body.approval_requestid, approvers[0])).body.status).toBe('approved');
+
+    const released = await release(guide.guideid);
+    expect(released.status).toBe(201);
+    expect(released.body).toMatchObject({ status: 'released', version: '1.0', approval_requestid: direct.body.approval_requestid });
+    const edited = await editGuide(author.token, guide);
+    const ofApproved = await release(guide.guideid, { revisionid: guide.revisionid, release_type: 'minor' });
+    expect(ofApproved.body).toMatchObject({ status: 'released', version: '1.1', revisionid: guide.revisionid });
+    const ofEdited = await release(guide.guideid, { release_type: 'minor' });
+    expect(ofEdited.body).toMatchObject({ status: 'pending_approval', revisionid: edited });
+  });
+
   it('refuses signatures from outside the stage team (403), from the requester (403), anonymous (401) and twice (409)', async () => {
     const guide = await createGuide(author.token, governed.title);
     const pending = await release(guide.guideid);

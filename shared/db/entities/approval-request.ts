@@ -6,6 +6,9 @@
  *   (sparse: only pending requests carry it; it moves when the request moves to the next stage).
  * - `releaseid`: the release a request was opened by (set when made, never changed); the
  *   transaction that ends the request ends that release too (shared/content/release-approval.ts).
+ * - An approved revision: pk APPROVAL_APPROVED#<DOCTYPE>#<docid> / sk REV#<padded revisionid>
+ *   {approval_requestid}, written in the transaction of the signature that approves a request and
+ *   never removed (an approval stays given): a release of that revision needs no new request.
  * - A document's open request: pk APPROVAL_OPEN#<DOCTYPE>#<docid> / sk OPEN, written with
  *   attribute_not_exists in the request's transaction (one open request per document) and
  *   deleted in the transaction that ends the request.
@@ -72,6 +75,10 @@ function requestKey(id: number) {
 
 function openKey(doctype: Doctype, docid: number) {
   return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' };
+}
+
+function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
+  return { pk: `APPROVAL_APPROVED#${doctype.toUpperCase()}#${docid}`, sk: `REV#${padId(revisionid)}` };
 }
 
 const pendingPartition = (teamid: number) => `APPROVAL_PENDING#TEAM#${teamid}`;
@@ -174,6 +181,25 @@ export function requestUpdateWrites(before: ApprovalRequestRecord, after: Approv
     });
   }
   return writes;
+}
+
+/** Records that `request`'s revision is approved (with the signature that approved it). */
+export function approvedRevisionWrite(request: ApprovalRequestRecord, at: number): LabelledWrite {
+  return {
+    label: 'approved-revision',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...approvedKey(request.doctype, request.docid, request.revisionid), entity: 'ApprovedRevision', approval_requestid: request.approval_requestid, revisionid: request.revisionid, approved_date: at },
+      },
+    },
+  };
+}
+
+/** The request that approved a document's revision, if one did. */
+export async function getApprovedRevision(doctype: Doctype, docid: number, revisionid: number): Promise<{ approval_requestid: number } | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: approvedKey(doctype, docid, revisionid), ConsistentRead: true }));
+  return result.Item ? { approval_requestid: Number(result.Item.approval_requestid) } : undefined;
 }
 
 export async function getRequest(id: number): Promise<ApprovalRequestRecord | undefined> {
