@@ -49,7 +49,14 @@ async function traineeWhoCompleted(doctype: 'guide' | 'wiki', docid: number, str
   expect(done.status).toBe(200);
   const stageState = async () => entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid).stage_status as { status: string; reason: string };
   expect(await stageState()).toEqual({ status: 'completed', reason: 'completed' });
-  return stageState;
+  return Object.assign(stageState, { trainee });
+}
+
+/** The trainee's stored course row (refreshed by the release hook), as the completion report shows it. */
+async function reportedCourse(userid: number) {
+  const report = await api('GET', `/course_assignments/completion/user/${userid}`, { token: admin });
+  expect(report.status).toBe(200);
+  return report.body.courses[0] as { status: string; completed_stages: number };
 }
 
 /** Releases a guide through approval (asked, then approved): the released view. */
@@ -97,6 +104,7 @@ describe('a guide release governed by an approval process', () => {
     const all = await api('GET', '/guides/releases', { token: author.token, query: { limit: 50 } });
     expect(all.body.releases.find((entry: { releaseid: number }) => entry.releaseid === pending.body.releaseid)).toMatchObject({ status: 'pending_approval' });
     expect(await stageState()).toEqual({ status: 'completed', reason: 'completed' });
+    expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({ completed_stages: 1 });
 
     // Each approver sees it as theirs to sign, with the release it came from; the author as theirs.
     for (const approver of approvers) {
@@ -122,6 +130,8 @@ describe('a guide release governed by an approval process', () => {
     expect(current).toMatchObject({ releaseid: pending.body.releaseid, status: 'released', version: '1.0', major: 1, minor: 0, title: 'Release V1.0', approval_requestid: requestid });
     expect(current.release_date).toBeGreaterThanOrEqual(current.date);
     expect(await stageState()).toEqual({ status: 'invalidated', reason: 'newer_release' });
+    // The stored row followed the approval (the release hook ran for it).
+    expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({ status: 'In Progress', completed_stages: 0 });
     expect((await pendingFor(approvers[0])).map((request) => request.approval_requestid)).not.toContain(requestid);
 
     // The signature, the request's end and the release are on the guide's audit chain.
