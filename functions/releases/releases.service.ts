@@ -97,7 +97,8 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const date = nowSeconds();
     const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
-    // Ids taken after reading the heads, so of one document's releases a higher id is a higher version.
+    // Ids taken after reading the heads, so of one document's immediate releases a higher id is a higher version
+    // (a release through approval takes its version later, when approved).
     const ids = await Promise.all(drafts.map(() => nextId('release')));
     const releases: CurrentRelease[] = drafts.map((draft, index) => ({
       releaseid: ids[index],
