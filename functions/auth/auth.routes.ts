@@ -48,6 +48,7 @@ export const authGroup = defineGroup({
       path: '/user/token/impersonate',
       auth: 'admin',
       summary: 'Create a token for another user without a password (Admins only; audited)',
+      description: 'The token and its audit record (`user.impersonated`, in the chains of both users) are written in one transaction. Your own userid: 422 on `userid`.',
       status: 201,
       body: z.object({ userid: z.int().check(z.positive()) }),
       example: { userid: 1 },

@@ -11,13 +11,14 @@ import {
   NotFoundError,
   TooManyRequestsError,
   UnauthenticatedError,
+  ValidationError,
 } from '../../shared/domain/errors.ts';
 import { decoyPasswordHash, verifyPassword } from '../../shared/domain/secrets.ts';
 import { userSelf } from '../../shared/domain/user-view.ts';
 import { isAdmin, type AuthContext } from '../../shared/http/auth-context.ts';
-import { createUserAccount, issueToken } from '../../shared/accounts/accounts.ts';
+import { createUserAccount, issueToken, newTokenRecord } from '../../shared/accounts/accounts.ts';
 import { clearAttempts, countAttempt, readAttempts } from '../../shared/db/entities/attempt-counter.ts';
-import { deleteToken } from '../../shared/db/entities/token.ts';
+import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -67,19 +68,30 @@ export async function logout(auth: AuthContext): Promise<void> {
   if (auth.tokenHash) await deleteToken(auth.tokenHash);
 }
 
+/**
+ * An Admin gets a token acting as another user. The token and its audit record are written in
+ * one transaction: no impersonation token exists that the audit trail does not show.
+ */
 export async function impersonate(auth: AuthContext, userid: number) {
   if (!isAdmin(auth.user)) throw new ForbiddenError('Only Admins may impersonate');
+  const admin = auth.user!;
+  if (userid === admin.userid) {
+    throw ValidationError.field('userid', 'self_impersonation', 'An Admin cannot impersonate themself; log in instead');
+  }
   const target = await getUser(userid);
   if (!target) throw new NotFoundError(`No user with userid ${userid}`);
-  const authToken = await issueToken(target.userid, auth.user!.userid);
-  await appendAudit({
-    action: 'user.impersonated',
-    actor_userid: auth.user!.userid,
-    subjects: [`USER#${target.userid}`, `USER#${auth.user!.userid}`],
-    details: { target_userid: target.userid, admin_userid: auth.user!.userid },
-    impersonator_userid: auth.impersonatorUserid ?? null,
-  });
-  return userSelf(target, config().STEPWISE_SITE_URL, authToken);
+  const { token, record } = newTokenRecord(target.userid, admin.userid);
+  await appendAudit(
+    {
+      action: 'user.impersonated',
+      actor_userid: admin.userid,
+      subjects: [`USER#${target.userid}`, `USER#${admin.userid}`],
+      details: { target_userid: target.userid, admin_userid: admin.userid },
+      impersonator_userid: auth.impersonatorUserid ?? null,
+    },
+    [tokenInsertWrite(record)],
+  );
+  return userSelf(target, config().STEPWISE_SITE_URL, token);
 }
 
 export interface Registration {

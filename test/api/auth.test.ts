@@ -3,13 +3,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { ADMIN, api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
 
 function localDb() {
   const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   return DynamoDBDocumentClient.from(client);
+}
+
+/** The stored token hashes of a user (through the user's token index). */
+async function tokensOf(userid: number): Promise<string[]> {
+  const result = await localDb().send(
+    new QueryCommand({ TableName: 'stepwise', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userid}#TOKENS` } }),
+  );
+  return (result.Items ?? []).map((item) => String(item.token_hash)).sort();
+}
+
+async function auditRecordsOf(userid: number) {
+  const result = await localDb().send(
+    new QueryCommand({ TableName: 'stepwise', KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)', ExpressionAttributeValues: { ':pk': `AUDIT#USER#${userid}`, ':seq': 'SEQ#' } }),
+  );
+  return result.Items ?? [];
 }
 
 function outboxMessagesTo(email: string): Array<{ to: string; kind: string; text: string }> {
@@ -151,6 +166,28 @@ describe('POST /user/token/impersonate', () => {
     );
     expect(audit.Items).toEqual([expect.objectContaining({ action: 'user.impersonated', actor_userid: 1, seq: 1 })]);
     expect(audit.Items![0].hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses an Admin impersonating themself (422 on userid) and mints no token', async () => {
+    const admin = await createUser({ privileges: ['Admin'] });
+    const before = await tokensOf(admin.userid);
+    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: admin.userid } });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ field: 'userid', code: 'self_impersonation' })]);
+    expect(await tokensOf(admin.userid)).toEqual(before);
+    expect((await auditRecordsOf(admin.userid)).filter((record) => record.action === 'user.impersonated')).toEqual([]);
+  });
+
+  it('writes the token only with its audit record: a failed audit append leaves no token', async () => {
+    const user = await createUser();
+    const admin = await createUser({ privileges: ['Admin'] });
+    const before = await tokensOf(user.userid);
+    // A record squatting the next position of the user's chain makes every append fail its condition.
+    await localDb().send(new PutCommand({ TableName: 'stepwise', Item: { pk: `AUDIT#USER#${user.userid}`, sk: `SEQ#${'1'.padStart(12, '0')}`, entity: 'AuditRecord' } }));
+    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: user.userid } });
+    expect(response.status).toBe(500);
+    expect(await tokensOf(user.userid)).toEqual(before);
+    expect((await auditRecordsOf(admin.userid)).filter((record) => record.action === 'user.impersonated')).toEqual([]);
   });
 
   it('is refused to a non-Admin (403) and for an unknown user (404)', async () => {
