@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { ADMIN, api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { ADMIN, api, createUser, freshLoopbackAddress, loginAdmin, uniqueSuffix } from '../support/api.ts';
 
 function localDb() {
   const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
@@ -61,15 +61,46 @@ describe('POST /user/token', () => {
     expect(unknown.body).toEqual({ message: 'Invalid login' });
   });
 
-  it('throttles repeated failures for one account with 429 and Retry-After', async () => {
+  it('holds back the address that failed an account with 429 and Retry-After, but never the owner from another address', async () => {
     const user = await createUser();
+    const attacker = freshLoopbackAddress();
+    const owner = freshLoopbackAddress();
+    // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
     for (let i = 0; i < 5; i++) {
-      const failed = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' } });
+      const failed = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
       expect(failed.status).toBe(401);
     }
-    const throttled = await api('POST', '/user/token', { body: { email: user.email, password: user.password } });
+    // Held back even with the right password, so the delay is no oracle.
+    const throttled = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: attacker });
     expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+
+    const ownLogin = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: owner });
+    expect(ownLogin.status).toBe(201);
+    // The owner's login ended the account's run: the attacker's address is back to plain answers.
+    const afterOwner = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
+    expect(afterOwner.status).toBe(401);
+  });
+
+  it('treats an unknown account exactly like a known one (401s, then the same 429)', async () => {
+    const known = await createUser();
+    const unknown = `nobody.${uniqueSuffix()}@example.com`;
+    const answers = async (email: string) => {
+      const address = freshLoopbackAddress();
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 6; i++) {
+        last = await api('POST', '/user/token', { body: { email, password: 'wrong-password' }, sourceAddress: address });
+        statuses.push(last.status);
+      }
+      return { statuses, body: last!.body, retryAfter: last!.headers.get('retry-after') !== null };
+    };
+    const forKnown = await answers(known.email);
+    expect(forKnown).toEqual({ statuses: [401, 401, 401, 401, 401, 429], body: { message: 'Too many failed logins; try again later' }, retryAfter: true });
+    expect(await answers(unknown)).toEqual(forKnown);
   });
 
   it('needs both fields (422 naming them)', async () => {
