@@ -25,7 +25,7 @@ export const authGroup = defineGroup({
       path: '/user/token',
       auth: 'public',
       summary: 'Log in: create an authorization token from credentials',
-      description: 'Answers 201 with the user and `authToken`. Bad credentials (or an unknown account): 401 "Invalid login". Throttled (docs/configuration.md, Login throttling): 429 with Retry-After once the client address has too many failures, or while the account's growing delay runs and the address has failures of its own; the owner from another address is not held back.',
+      description: 'Answers 201 with the user and `authToken`. Bad credentials (or an unknown account): 401 "Invalid login". Throttled (docs/configuration.md, Login throttling): 429 with Retry-After once the client address has too many failures, or while the account\'s growing delay runs and the address has failures of its own; the owner from another address is not held back.',
       status: 201,
       body: loginBody,
       example: { email: 'admin@example.com', password: 'stepwise-admin' },
