@@ -93,7 +93,7 @@ const ADMIN_ONLY_FIELDS: Array<keyof UserPatch> = ['sso_userid', 'employee_id', 
  * link sent to a new address. An Admin changing someone else's is exempt.
  */
 async function requireCurrentPassword(caller: Caller, userid: number, changes: UserPatch, sourceIp: string): Promise<void> {
-  if (caller.userid !== userid) return;
+  if (caller.userid !== userid || (changes.email === undefined && changes.password === undefined)) return;
   const user = await requireUser(userid);
   const changesEmail = changes.email !== undefined && changes.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
   if (!changesEmail && changes.password === undefined) return;

@@ -70,7 +70,11 @@ function requestFrom(localAddress: string, url: URL, init: { method: string; hea
   });
 }
 
-/** A loopback address no other test uses, to act as a client with its own address. */
+/**
+ * A loopback address no other test uses, to act as a client with its own address. Linux routes
+ * all of 127.0.0.0/8 to loopback; macOS answers only 127.0.0.1 unless aliases are added
+ * (`sudo ifconfig lo0 alias 127.x.y.z`).
+ */
 export function freshLoopbackAddress(): string {
   const bytes = randomBytes(3);
   return `127.${bytes[0]}.${bytes[1]}.${Math.max(2, bytes[2]! % 255)}`;
