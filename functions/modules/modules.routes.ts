@@ -102,7 +102,7 @@ export const modulesGroup = defineGroup({
       path: '/external_training_modules/imports/{importid}/start/byUrl',
       auth: 'user',
       summary: 'Start the import from a URL; the package is fetched server-side',
-      description: `${MANAGE} Only http(s) URLs of public addresses (422 url_not_allowed otherwise); redirects are checked again, size and time are capped. 409 if the import was started already.`,
+      description: `${MANAGE} Only http(s) URLs of public addresses: 422 url_not_allowed ("The URL is not allowed": another scheme, a literal private address) or fetch_failed ("The URL could not be fetched": a name that does not resolve or resolves to a private address); redirects are checked again, size and time are capped. 409 if the import was started already.`,
       params: idParams('importid'),
       body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
       example: { url: 'https://content.example.com/packages/lockout-tagout.zip' },

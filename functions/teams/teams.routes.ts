@@ -59,9 +59,10 @@ export const teamsGroup = defineGroup({
       path: '/teams/{teamid}',
       auth: 'user',
       summary: 'The members of a team (user summaries)',
+      description: 'Of a private team, only members, the owner and Admins see the members (403 otherwise).',
       params: idParams('teamid'),
       query: membersQuery,
-      handler: ({ params, query }) => teams.members(params.teamid, query),
+      handler: ({ auth, params, query }) => teams.members(auth.user!, params.teamid, query),
     }),
     route({
       method: 'GET',

@@ -128,9 +128,19 @@ export async function list(query: Page & { order?: 'ASC' | 'DESC'; newMemberSinc
   return teams.filter((team) => query.newMemberSince === undefined || (team.new_member_since ?? 0) >= query.newMemberSince).map(teamView);
 }
 
+/** Who may see a team's members: anyone on a public team; members, the owner and Admins on a private one. */
+function canSeeMembers(caller: Caller, team: TeamRecord): boolean {
+  return team.privacy !== 'private' || canManage(caller, team) || caller.teams.includes(team.teamid);
+}
+
 /** GET /teams/{teamid}: the members as user summaries (the real service's shape). */
-export async function members(teamid: number, page: Page) {
-  await requireTeam(teamid);
+export async function members(caller: Caller, teamid: number, page: Page) {
+  const team = await requireTeam(teamid);
+  if (!canSeeMembers(caller, team)) throw new ForbiddenError('Only members, the owner and Admins see the members of a private team');
+  return memberSummaries(teamid, page);
+}
+
+async function memberSummaries(teamid: number, page: Page) {
   const refs = await listMembers(teamid, page);
   const users = await getUsers(refs.map((ref) => ref.userid));
   return users.map((user) => userSummary(user, siteUrl()));
@@ -175,7 +185,7 @@ export async function addMember(caller: Caller, teamid: number, userid: number) 
   const team = await requireTeam(teamid);
   authorizeMemberChange(caller, team, [userid]);
   await changeMembers(team, [userid], []);
-  return members(teamid, { limit: 1000, offset: 0 });
+  return memberSummaries(teamid, { limit: 1000, offset: 0 });
 }
 
 export async function removeMember(caller: Caller, teamid: number, userid: number): Promise<void> {
@@ -198,6 +208,6 @@ export async function patchMembers(caller: Caller, teamid: number, input: { add?
   authorizeMemberChange(caller, team, [...add, ...remove]);
   if (remove.includes(team.owner)) throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
   await changeMembers(team, add, remove);
-  return members(teamid, { limit: 1000, offset: 0 });
+  return memberSummaries(teamid, { limit: 1000, offset: 0 });
 }
 

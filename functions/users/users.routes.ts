@@ -127,11 +127,11 @@ export const usersGroup = defineGroup({
       path: '/users/{userid}',
       auth: 'user',
       summary: 'Edit a profile (the user or an Admin; identity, role and flag fields Admins only)',
-      description: 'Changing your own password needs current_password; every token of the account is then revoked.',
+      description: 'Changing your own email or password needs current_password (missing or wrong: 422 on current_password; throttled like logins: 429); an Admin changing another user is exempt. A new password revokes every token of the account.',
       params: idParams('userid'),
       body: patchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
-      handler: ({ auth, params, body }) => users.patch(auth.user!, params.userid, body),
+      handler: ({ auth, params, body, sourceIp }) => users.patch(auth.user!, params.userid, body, sourceIp),
     }),
     route({
       method: 'POST',

@@ -4,11 +4,12 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { userProfile, userSelf, userSummary } from '../../shared/domain/user-view.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
-import { hashPassword, verifyPassword } from '../../shared/domain/secrets.ts';
+import { hashPassword } from '../../shared/domain/secrets.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
 import { isAdmin, type Caller, type Role } from '../../shared/http/auth-context.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
+import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import { findUserIdBy, getUser, getUsers, listCreatedUserIds, listUsers, replaceUser, type UserRecord } from '../../shared/db/entities/user.ts';
 import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
 import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
@@ -86,8 +87,28 @@ export interface UserPatch {
 
 const ADMIN_ONLY_FIELDS: Array<keyof UserPatch> = ['sso_userid', 'employee_id', 'privileges', 'flags'];
 
+/**
+ * Changing your own email or password needs current_password (checked under the login
+ * throttle): a stolen token alone must not be enough to take the account over through a reset
+ * link sent to a new address. An Admin changing someone else's is exempt.
+ */
+async function requireCurrentPassword(caller: Caller, userid: number, changes: UserPatch, sourceIp: string): Promise<void> {
+  if (caller.userid !== userid || (changes.email === undefined && changes.password === undefined)) return;
+  const user = await requireUser(userid);
+  const changesEmail = changes.email !== undefined && changes.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
+  if (!changesEmail && changes.password === undefined) return;
+  if (!changes.current_password) {
+    throw ValidationError.field('current_password', 'missing_field', 'current_password is required to change your email or password');
+  }
+  const accepted = await passwordAccepted(
+    { account: user.email, sourceIp, passwordHash: user.password_hash, password: changes.current_password },
+    'Too many wrong passwords; try again later',
+  );
+  if (!accepted) throw ValidationError.field('current_password', 'invalid_password', 'current_password is not correct');
+}
+
 /** Edits a profile: the user themself or an Admin; identity and role fields only by Admins. */
-export async function patch(caller: Caller, userid: number, changes: UserPatch) {
+export async function patch(caller: Caller, userid: number, changes: UserPatch, sourceIp: string) {
   const admin = isAdmin(caller);
   if (caller.userid !== userid && !admin) throw new ForbiddenError('You may only edit your own profile');
   const adminFields = ADMIN_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
@@ -95,14 +116,10 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch) 
   if (changes.privileges && caller.userid === userid && !changes.privileges.includes('Admin')) {
     throw ValidationError.field('privileges', 'self_demotion', 'Admins cannot remove their own Admin role');
   }
+  await requireCurrentPassword(caller, userid, changes, sourceIp);
 
   for (let attempt = 0; attempt < 5; attempt++) {
     const before = await requireUser(userid);
-    if (changes.password !== undefined && !admin) {
-      if (!changes.current_password || !(await verifyPassword(changes.current_password, before.password_hash))) {
-        throw ValidationError.field('current_password', 'invalid', 'current_password is required and must match to change the password');
-      }
-    }
     const { password, current_password, ...fields } = changes;
     const after: UserRecord = {
       ...before,

@@ -10,7 +10,7 @@ import { uniqueUsernameBase } from '../domain/user-rules.ts';
 import { nextId, moveCounterPast } from '../db/counters.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { getUser, insertUser, replaceUser, findUserIdBy, type UserRecord } from '../db/entities/user.ts';
-import { putToken, deleteAllTokensOf } from '../db/entities/token.ts';
+import { putToken, deleteAllTokensOf, type TokenRecord } from '../db/entities/token.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
 import { config } from '../config.ts';
 import type { Role } from '../http/auth-context.ts';
@@ -114,16 +114,25 @@ export async function setPassword(userid: number, password: string): Promise<voi
   throw new ConflictError('The account changed while its password was being set; try again');
 }
 
-/** Mints an API token for a user; only its hash is stored. */
-export async function issueToken(userid: number, impersonatorUserid: number | null = null): Promise<string> {
+/** A new API token for a user: the token to hand out and the record to store (its hash only). */
+export function newTokenRecord(userid: number, impersonatorUserid: number | null = null): { token: string; record: TokenRecord } {
   const token = newApiToken(userid);
   const created = nowSeconds();
-  await putToken({
-    token_hash: sha256Hex(token),
-    userid,
-    created,
-    expires: created + config().STEPWISE_TOKEN_TTL_DAYS * 86400,
-    impersonator_userid: impersonatorUserid,
-  });
+  return {
+    token,
+    record: {
+      token_hash: sha256Hex(token),
+      userid,
+      created,
+      expires: created + config().STEPWISE_TOKEN_TTL_DAYS * 86400,
+      impersonator_userid: impersonatorUserid,
+    },
+  };
+}
+
+/** Mints an API token for a user; only its hash is stored. */
+export async function issueToken(userid: number): Promise<string> {
+  const { token, record } = newTokenRecord(userid);
+  await putToken(record);
   return token;
 }

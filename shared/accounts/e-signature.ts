@@ -2,30 +2,24 @@
  * Electronic signatures (21 CFR Part 11 §11.200): each signature is made by its signer entering
  * their password for that signature — directly, or through a signing token that the password
  * bought minutes earlier for that one approval request (an over-the-shoulder signature: the
- * signer types their login and password on someone else's device). Failed passwords count
- * against the same per-account and per-address limits as logins (auth.service.ts), so a stolen
- * session cannot be used to guess the password faster. A session minted by impersonation never
+ * signer types their login and password on someone else's device). Passwords are checked under
+ * the login throttle (login-throttle.ts, the same counters as logins), so a stolen session cannot
+ * be used to guess the password faster. A session minted by impersonation never
  * signs: the Admin behind it is not the person whose name the signature would carry.
  */
 import { randomBytes } from 'node:crypto';
-import { config } from '../config.ts';
-import { ForbiddenError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
-import { decoyPasswordHash, sha256Hex, verifyPassword } from '../domain/secrets.ts';
+import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { sha256Hex } from '../domain/secrets.ts';
 import type { AuthContext } from '../http/auth-context.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { clearAttempts, countAttempt, readAttempts } from '../db/entities/attempt-counter.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
 import { getSigningToken, putSigningToken, type SigningTokenRecord } from '../db/entities/signing-token.ts';
+import { passwordAccepted } from './login-throttle.ts';
 
 export type SignatureMethod = 'password' | 'token';
 
 /** How long a signing token lives: long enough to sign, short enough not to linger. */
 export const SIGNING_TOKEN_TTL_SECONDS = 300;
-
-// The login throttle's counters (functions/auth/auth.service.ts uses the same purpose and subjects).
-const LOGIN = 'LOGIN';
-const accountSubject = (email: string) => `account#${email.trim().toLowerCase()}`;
-const addressSubject = (sourceIp: string) => `address#${sourceIp}`;
 
 const WRONG_PASSWORD = 'The login or password is not correct';
 
@@ -35,31 +29,16 @@ export function refuseImpersonatedSignature(auth: AuthContext): void {
   }
 }
 
-async function refuseIfThrottled(subjects: Array<[string, number]>): Promise<void> {
-  const now = nowSeconds();
-  for (const [subject, maxFailures] of subjects) {
-    const window = await readAttempts(LOGIN, subject);
-    if (window.count >= maxFailures) throw new TooManyRequestsError('Too many wrong passwords; try again later', Math.max(1, window.resetsAt - now));
-  }
-}
-
 /**
  * Checks a signer's password (throttled like a login): wrong → 422 on `password`, too many
  * failures → 429. `user` undefined (an unknown login) costs the same and fails the same way.
  */
 export async function checkSignerPassword(user: UserRecord | undefined, password: string, sourceIp: string, login?: string): Promise<UserRecord> {
-  const { STEPWISE_LOGIN_MAX_FAILURES, STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS, STEPWISE_LOGIN_WINDOW_SECONDS } = config();
-  const account = accountSubject(user?.email ?? login ?? '');
-  await refuseIfThrottled([
-    [account, STEPWISE_LOGIN_MAX_FAILURES],
-    [addressSubject(sourceIp), STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS],
-  ]);
-  const valid = await verifyPassword(password, user?.password_hash ?? (await decoyPasswordHash()));
-  if (!user || !valid) {
-    await Promise.all([countAttempt(LOGIN, account, STEPWISE_LOGIN_WINDOW_SECONDS), countAttempt(LOGIN, addressSubject(sourceIp), STEPWISE_LOGIN_WINDOW_SECONDS)]);
-    throw ValidationError.field('password', 'invalid_password', WRONG_PASSWORD);
-  }
-  await clearAttempts(LOGIN, account);
+  const accepted = await passwordAccepted(
+    { account: user?.email ?? login ?? '', sourceIp, passwordHash: user?.password_hash, password },
+    'Too many wrong passwords; try again later',
+  );
+  if (!user || !accepted) throw ValidationError.field('password', 'invalid_password', WRONG_PASSWORD);
   return user;
 }
 

@@ -7,7 +7,9 @@
  * - the connection goes to the vetted address itself (no second DNS lookup a rebinding
  *   attacker could answer differently); TLS still verifies the certificate for the host name;
  * - redirects are followed by hand, each hop vetted the same way;
- * - size (Content-Length and bytes actually read) and total time are capped.
+ * - size (Content-Length and bytes actually read) and total time are capped;
+ * - a refusal says only "not allowed" or "could not be fetched" (FetchRefusedError); the detail
+ *   is logged.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -15,17 +17,35 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { forbiddenAddressReason, isAllowListed } from '../domain/address-policy.ts';
+import { log } from '../http/logger.ts';
 
 export type FetchRefusalCode = 'url_not_allowed' | 'fetch_failed' | 'fetch_timeout' | 'download_too_large';
+
+/**
+ * What a refusal tells the caller, and through it the importer: nothing about the network.
+ * `url_not_allowed` is decided from the URL's own text (scheme, a literal forbidden address);
+ * everything that depends on name resolution or on the server, including a name that resolves
+ * to a forbidden address, "could not be fetched", so answers cannot tell an internal name from
+ * one that does not exist. The detail goes to the log only.
+ */
+export const NOT_ALLOWED_MESSAGE = 'The URL is not allowed';
+export const NOT_FETCHED_MESSAGE = 'The URL could not be fetched';
 
 export class FetchRefusedError extends Error {
   constructor(
     readonly code: FetchRefusalCode,
-    message: string,
+    /** For the operator's log, never for the answer: may name hosts, addresses and resolver errors. */
+    readonly detail: string,
   ) {
-    super(message);
+    super(code === 'url_not_allowed' ? NOT_ALLOWED_MESSAGE : NOT_FETCHED_MESSAGE);
     this.name = 'FetchRefusedError';
   }
+}
+
+/** A refusal, logged with its detail. */
+function refused(code: FetchRefusalCode, detail: string): FetchRefusedError {
+  log().warn('URL fetch refused', { code, detail });
+  return new FetchRefusedError(code, detail);
 }
 
 export interface SafeFetchOptions {
@@ -48,30 +68,32 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const defaultResolve = (hostname: string) => dnsLookup(hostname, { all: true, verbatim: true });
 
-/** Where a URL may be fetched from: its address, vetted; throws url_not_allowed otherwise. */
+/** Where a URL may be fetched from: its address, vetted; throws a FetchRefusedError otherwise. */
 export async function vetUrl(url: URL, options: Pick<SafeFetchOptions, 'allowHosts' | 'resolve'>): Promise<{ address: string; family: number }> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchRefusedError('url_not_allowed', `Only http and https URLs can be fetched, not ${url.protocol}`);
+    throw refused('url_not_allowed', `Only http and https URLs can be fetched, not ${url.protocol}`);
   }
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const allowListed = isAllowListed(hostname, port, options.allowHosts);
-  let addresses: Array<{ address: string; family: number }>;
   if (isIP(hostname)) {
-    addresses = [{ address: hostname, family: isIP(hostname) }];
-  } else {
-    try {
-      addresses = await (options.resolve ?? defaultResolve)(hostname);
-    } catch (error) {
-      throw new FetchRefusedError('fetch_failed', `${hostname} could not be resolved: ${(error as Error).message}`);
-    }
-    if (addresses.length === 0) throw new FetchRefusedError('fetch_failed', `${hostname} has no addresses`);
+    const reason = allowListed ? undefined : forbiddenAddressReason(hostname);
+    if (reason) throw refused('url_not_allowed', `${url.host} may not be fetched: ${reason}`);
+    return { address: hostname, family: isIP(hostname) };
   }
+  let addresses: Array<{ address: string; family: number }>;
+  try {
+    addresses = await (options.resolve ?? defaultResolve)(hostname);
+  } catch (error) {
+    throw refused('fetch_failed', `${hostname} could not be resolved: ${(error as Error).message}`);
+  }
+  if (addresses.length === 0) throw refused('fetch_failed', `${hostname} has no addresses`);
   if (!allowListed) {
     // Every address must be public: a name with one private address could be steered to it.
+    // Answered like an unresolvable name (fetch_failed), so importers cannot map internal names.
     for (const { address } of addresses) {
       const reason = forbiddenAddressReason(address);
-      if (reason) throw new FetchRefusedError('url_not_allowed', `${url.host} may not be fetched: ${reason}`);
+      if (reason) throw refused('fetch_failed', `${url.host} resolves to ${address}, which may not be fetched: ${reason}`);
     }
   }
   return addresses[0]!;
@@ -92,7 +114,7 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new FetchRefusedError('url_not_allowed', `Not a URL: ${rawUrl}`);
+    throw refused('url_not_allowed', `Not a URL: ${rawUrl}`);
   }
   const maxRedirects = options.maxRedirects ?? 5;
   for (let hop = 0; ; hop++) {
@@ -101,18 +123,22 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
     const status = response.statusCode ?? 0;
     if (REDIRECTS.has(status) && response.headers.location) {
       response.resume();
-      if (hop >= maxRedirects) throw new FetchRefusedError('fetch_failed', `More than ${maxRedirects} redirects`);
-      url = new URL(response.headers.location, url);
+      if (hop >= maxRedirects) throw refused('fetch_failed', `More than ${maxRedirects} redirects`);
+      try {
+        url = new URL(response.headers.location, url);
+      } catch {
+        throw refused('fetch_failed', `${url.host} redirected to an invalid location`);
+      }
       continue;
     }
     if (status < 200 || status > 299) {
       response.resume();
-      throw new FetchRefusedError('fetch_failed', `${url.host} answered HTTP ${status}`);
+      throw refused('fetch_failed', `${url.host} answered HTTP ${status}`);
     }
     const declared = response.headers['content-length'] ? Number(response.headers['content-length']) : undefined;
     if (declared !== undefined && declared > options.maxBytes) {
       response.destroy();
-      throw new FetchRefusedError('download_too_large', `The file is ${declared} bytes; at most ${options.maxBytes} are accepted`);
+      throw refused('download_too_large', `The file is ${declared} bytes; at most ${options.maxBytes} are accepted`);
     }
     return { body: capped(response, options.maxBytes, signal), contentLength: declared, contentType: response.headers['content-type'], finalUrl: url.toString() };
   }
@@ -136,8 +162,8 @@ function get(url: URL, target: { address: string; family: number }, signal: Abor
 }
 
 function fetchError(error: Error, signal: AbortSignal, url: URL): FetchRefusedError {
-  if (signal.aborted) return new FetchRefusedError('fetch_timeout', `${url.host} did not deliver the file in time`);
-  return new FetchRefusedError('fetch_failed', `Could not fetch from ${url.host}: ${error.message}`);
+  if (signal.aborted) return refused('fetch_timeout', `${url.host} did not deliver the file in time`);
+  return refused('fetch_failed', `Could not fetch from ${url.host}: ${error.message}`);
 }
 
 /** The response body, failing once more than maxBytes arrived (a lying or absent Content-Length). */
@@ -147,7 +173,7 @@ function capped(response: http.IncomingMessage, maxBytes: number, signal: AbortS
     transform(chunk: Buffer, _encoding, callback) {
       received += chunk.length;
       if (received > maxBytes) {
-        callback(new FetchRefusedError('download_too_large', `The file is more than ${maxBytes} bytes`));
+        callback(refused('download_too_large', `The file is more than ${maxBytes} bytes`));
         response.destroy();
         return;
       }
@@ -158,10 +184,10 @@ function capped(response: http.IncomingMessage, maxBytes: number, signal: AbortS
   // end (destroyed by us) must not replace that reason.
   const overCap = () => received > maxBytes;
   response.on('error', (error) => {
-    if (!overCap()) counter.destroy(signal.aborted ? new FetchRefusedError('fetch_timeout', 'The download took too long') : error);
+    if (!overCap()) counter.destroy(signal.aborted ? refused('fetch_timeout', 'The download took too long') : refused('fetch_failed', `The download failed: ${error.message}`));
   });
   response.once('aborted', () => {
-    if (!overCap()) counter.destroy(new FetchRefusedError('fetch_failed', 'The connection closed before the file was complete'));
+    if (!overCap()) counter.destroy(refused('fetch_failed', 'The connection closed before the file was complete'));
   });
   return response.pipe(counter);
 }

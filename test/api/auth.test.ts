@@ -3,13 +3,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { ADMIN, api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { ADMIN, api, createUser, freshLoopbackAddress, loginAdmin, uniqueSuffix } from '../support/api.ts';
 
 function localDb() {
   const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   return DynamoDBDocumentClient.from(client);
+}
+
+/** The stored token hashes of a user (through the user's token index). */
+async function tokensOf(userid: number): Promise<string[]> {
+  const result = await localDb().send(
+    new QueryCommand({ TableName: 'stepwise', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userid}#TOKENS` } }),
+  );
+  return (result.Items ?? []).map((item) => String(item.token_hash)).sort();
+}
+
+async function auditRecordsOf(userid: number) {
+  const result = await localDb().send(
+    new QueryCommand({ TableName: 'stepwise', KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)', ExpressionAttributeValues: { ':pk': `AUDIT#USER#${userid}`, ':seq': 'SEQ#' } }),
+  );
+  return result.Items ?? [];
 }
 
 function outboxMessagesTo(email: string): Array<{ to: string; kind: string; text: string }> {
@@ -46,15 +61,46 @@ describe('POST /user/token', () => {
     expect(unknown.body).toEqual({ message: 'Invalid login' });
   });
 
-  it('throttles repeated failures for one account with 429 and Retry-After', async () => {
+  it('holds back the address that failed an account with 429 and Retry-After, but never the owner from another address', async () => {
     const user = await createUser();
+    const attacker = freshLoopbackAddress();
+    const owner = freshLoopbackAddress();
+    // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
     for (let i = 0; i < 5; i++) {
-      const failed = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' } });
+      const failed = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
       expect(failed.status).toBe(401);
     }
-    const throttled = await api('POST', '/user/token', { body: { email: user.email, password: user.password } });
+    // Held back even with the right password, so the delay is no oracle.
+    const throttled = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: attacker });
     expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+
+    const ownLogin = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: owner });
+    expect(ownLogin.status).toBe(201);
+    // The owner's login ended the account's run: the attacker's address is back to plain answers.
+    const afterOwner = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
+    expect(afterOwner.status).toBe(401);
+  });
+
+  it('treats an unknown account exactly like a known one (401s, then the same 429)', async () => {
+    const known = await createUser();
+    const unknown = `nobody.${uniqueSuffix()}@example.com`;
+    const answers = async (email: string) => {
+      const address = freshLoopbackAddress();
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 6; i++) {
+        last = await api('POST', '/user/token', { body: { email, password: 'wrong-password' }, sourceAddress: address });
+        statuses.push(last.status);
+      }
+      return { statuses, body: last!.body, retryAfter: last!.headers.get('retry-after') !== null };
+    };
+    const forKnown = await answers(known.email);
+    expect(forKnown).toEqual({ statuses: [401, 401, 401, 401, 401, 429], body: { message: 'Too many failed logins; try again later' }, retryAfter: true });
+    expect(await answers(unknown)).toEqual(forKnown);
   });
 
   it('needs both fields (422 naming them)', async () => {
@@ -151,6 +197,28 @@ describe('POST /user/token/impersonate', () => {
     );
     expect(audit.Items).toEqual([expect.objectContaining({ action: 'user.impersonated', actor_userid: 1, seq: 1 })]);
     expect(audit.Items![0].hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses an Admin impersonating themself (422 on userid) and mints no token', async () => {
+    const admin = await createUser({ privileges: ['Admin'] });
+    const before = await tokensOf(admin.userid);
+    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: admin.userid } });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ field: 'userid', code: 'self_impersonation' })]);
+    expect(await tokensOf(admin.userid)).toEqual(before);
+    expect((await auditRecordsOf(admin.userid)).filter((record) => record.action === 'user.impersonated')).toEqual([]);
+  });
+
+  it('writes the token only with its audit record: a failed audit append leaves no token', async () => {
+    const user = await createUser();
+    const admin = await createUser({ privileges: ['Admin'] });
+    const before = await tokensOf(user.userid);
+    // A record squatting the next position of the user's chain makes every append fail its condition.
+    await localDb().send(new PutCommand({ TableName: 'stepwise', Item: { pk: `AUDIT#USER#${user.userid}`, sk: `SEQ#${'1'.padStart(12, '0')}`, entity: 'AuditRecord' } }));
+    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: user.userid } });
+    expect(response.status).toBe(500);
+    expect(await tokensOf(user.userid)).toEqual(before);
+    expect((await auditRecordsOf(admin.userid)).filter((record) => record.action === 'user.impersonated')).toEqual([]);
   });
 
   it('is refused to a non-Admin (403) and for an unknown user (404)', async () => {

@@ -39,6 +39,34 @@ describe('GET /teams', () => {
   });
 });
 
+describe('GET /teams/{teamid}', () => {
+  it('shows a private team\'s members to members, the owner and Admins only (403 for others)', async () => {
+    const owner = await createUser();
+    const member = await createUser();
+    const outsider = await createUser();
+    const team = await createTeam({ owner: owner.userid, members: [member.userid], privacy: 'private' });
+    const expected = [owner.userid, member.userid].sort((a, b) => a - b);
+    for (const token of [owner.token, member.token, await loginAdmin()]) {
+      const members = await api('GET', `/teams/${team.teamid}`, { token });
+      expect(members.status).toBe(200);
+      expect(ids(members.body)).toEqual(expected);
+    }
+    const refused = await api('GET', `/teams/${team.teamid}`, { token: outsider.token });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).not.toContain(String(member.unique_username));
+    expect((await api('GET', `/teams/${team.teamid}`)).status).toBe(401);
+  });
+
+  it('shows a public team\'s members to any user', async () => {
+    const owner = await createUser();
+    const outsider = await createUser();
+    const team = await createTeam({ owner: owner.userid, privacy: 'public' });
+    const members = await api('GET', `/teams/${team.teamid}`, { token: outsider.token });
+    expect(members.status).toBe(200);
+    expect(ids(members.body)).toEqual([owner.userid]);
+  });
+});
+
 describe('membership', () => {
   it('PUT adds a member and answers exactly 200 with the member list', async () => {
     const owner = await createUser();

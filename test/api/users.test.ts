@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { api, createUser, freshLoopbackAddress, loginAdmin, uniqueSuffix } from '../support/api.ts';
 
 describe('GET /users/{userid}', () => {
   it('shows a profile; email only to the user and Admins', async () => {
@@ -115,6 +115,47 @@ describe('PATCH /users/{userid}', () => {
     const ok = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { password: 'Another-pass-9', current_password: user.password } });
     expect(ok.status).toBe(200);
     expect((await api('POST', '/user/token', { body: { email: user.email, password: 'Another-pass-9' } })).status).toBe(201);
+  });
+
+  it('needs the current password to change your own email (422 on current_password when missing or wrong)', async () => {
+    const user = await createUser();
+    const newEmail = `moved.${uniqueSuffix()}@example.com`;
+    const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([expect.objectContaining({ field: 'current_password', code: 'missing_field' })]);
+    const wrong = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail, current_password: 'not-my-password' } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual([expect.objectContaining({ field: 'current_password', code: 'invalid_password' })]);
+    expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
+    // Sending the unchanged address back (a client saving the whole profile) needs nothing.
+    expect((await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: user.email, location: 'Bay 2' } })).status).toBe(200);
+    const ok = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail, current_password: user.password } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.email).toBe(newEmail);
+  });
+
+  it('checks current_password under the login throttle: guesses through a stolen token end in 429', async () => {
+    const user = await createUser();
+    const thief = freshLoopbackAddress();
+    const guess = (current_password: string) =>
+      api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: `stolen.${uniqueSuffix()}@example.com`, current_password }, sourceAddress: thief });
+    for (let i = 0; i < 5; i++) expect((await guess(`guess-${i}`)).status).toBe(422);
+    const held = await guess(user.password);
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
+  });
+
+  it('lets an Admin change another user\'s email without a password, but not their own', async () => {
+    const admin = await createUser({ privileges: ['Admin'] });
+    const user = await createUser();
+    const newEmail = `by.admin.${uniqueSuffix()}@example.com`;
+    const changed = await api('PATCH', `/users/${user.userid}`, { token: admin.token, body: { email: newEmail } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.email).toBe(newEmail);
+    const own = await api('PATCH', `/users/${admin.userid}`, { token: admin.token, body: { email: `self.${uniqueSuffix()}@example.com` } });
+    expect(own.status).toBe(422);
+    expect(own.body.errors[0].field).toBe('current_password');
   });
 
   it('awards the Autobiographer badge once for filling in About', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchIntoBucket } from '../../functions/pipeline/fetch-package.ts';
 import { startS3Emulator, type LocalS3 } from '../../infra/local/s3-emulator.ts';
 import { reloadConfig } from '../../shared/config.ts';
-import { FetchRefusedError } from '../../shared/net/safe-fetch.ts';
+import { FetchRefusedError, NOT_ALLOWED_MESSAGE } from '../../shared/net/safe-fetch.ts';
 import { resetS3ClientForTests, s3Client } from '../../shared/storage/s3-client.ts';
 
 const BUCKET = 'stepwise-fetch';
@@ -78,6 +78,8 @@ describe('fetchIntoBucket', () => {
   it('refuses the same loopback URL without the allow-list', async () => {
     const error = await refusal(fetchIntoBucket({ url: `${base}/package.zip`, bucket: BUCKET, key: 'imports/3/package.zip', limits: limits(10 * 1024 * 1024, []) }));
     expect(error.code).toBe('url_not_allowed');
+    expect(error.message).toBe(NOT_ALLOWED_MESSAGE);
+    expect(error.message).not.toContain('127.0.0.1');
     expect(await stored('imports/3/package.zip')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /** HTTP helpers for API tests against the local stack started by the global setup. */
 import { inject } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -16,6 +17,11 @@ export interface RequestOptions {
   rawBody?: string | Buffer;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
+  /**
+   * Send from this loopback address (127.x.y.z) instead of 127.0.0.1: the local gateway takes
+   * the client address from the socket, so this is how a test plays two different clients.
+   */
+  sourceAddress?: string;
 }
 
 export const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
@@ -30,7 +36,9 @@ export async function api<T = any>(method: string, path: string, options: Reques
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `api ${options.token}`;
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+  const response = options.sourceAddress
+    ? await requestFrom(options.sourceAddress, url, { method, headers, body })
+    : await fetch(url, { method, headers, body, redirect: 'manual' });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -39,6 +47,37 @@ export async function api<T = any>(method: string, path: string, options: Reques
     // not JSON (XML, HTML)
   }
   return { status: response.status, body: parsed as T, text, headers: response.headers };
+}
+
+/** One HTTP request from a given local address (fetch cannot choose it). */
+function requestFrom(localAddress: string, url: URL, init: { method: string; headers: Record<string, string>; body?: string | Buffer }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: init.method, headers: init.headers, localAddress }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const one of [value ?? []].flat()) headers.append(name, one);
+        }
+        const status = incoming.statusCode ?? 0;
+        resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers }));
+      });
+      incoming.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(init.body);
+  });
+}
+
+/**
+ * A loopback address no other test uses, to act as a client with its own address. Linux routes
+ * all of 127.0.0.0/8 to loopback; macOS answers only 127.0.0.1 unless aliases are added
+ * (`sudo ifconfig lo0 alias 127.x.y.z`).
+ */
+export function freshLoopbackAddress(): string {
+  const bytes = randomBytes(3);
+  return `127.${bytes[0]}.${bytes[1]}.${Math.max(2, bytes[2]! % 255)}`;
 }
 
 let adminToken: Promise<string> | undefined;

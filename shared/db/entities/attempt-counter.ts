@@ -1,6 +1,7 @@
 /**
  * Counters of recent attempts (failed logins per account and per address, reset requests):
- * pk ATTEMPTS#<purpose>#<subject>, counted with ADD inside a fixed window that TTL clears.
+ * pk ATTEMPTS#<purpose>#<subject>, counted with ADD inside a fixed window that TTL clears, or
+ * (countFailure) in a run that is forgotten a set time after its last failure.
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
@@ -59,4 +60,53 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
 
 export async function clearAttempts(purpose: string, subject: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
+}
+
+/** Failures in a sliding window: forgotten a while after the last one (per-account login delay). */
+export interface FailureRun {
+  count: number;
+  /** When the last failure was (epoch seconds); 0 without failures. */
+  lastAt: number;
+}
+
+export async function readFailureRun(purpose: string, subject: string): Promise<FailureRun> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
+  const item = result.Item;
+  if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, lastAt: 0 };
+  return { count: Number(item.count), lastAt: Number(item.last_at ?? 0) };
+}
+
+/**
+ * Counts one failure: ADD keeps concurrent failures exact, and each failure moves the time the
+ * run is forgotten to `forgetAfterSeconds` from now. A run TTL has not removed yet although it
+ * expired is restarted first, on condition, as in countAttempt.
+ */
+export async function countFailure(purpose: string, subject: string, forgetAfterSeconds: number, known: FailureRun): Promise<FailureRun> {
+  const now = nowSeconds();
+  const key = attemptsKey(purpose, subject);
+  if (known.count === 0) {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #count = :zero',
+        ConditionExpression: 'attribute_exists(pk) AND #ttl <= :now',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':zero': 0, ':now': now },
+      }),
+    ).catch((error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+  }
+  const result = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #ttl = :forget, last_at = :now ADD #count :one',
+      ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':now': now, ':forget': now + forgetAfterSeconds },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return { count: Number(result.Attributes!.count), lastAt: now };
 }

@@ -4,6 +4,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import type { LabelledWrite } from '../transactions.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../keys.ts';
@@ -23,21 +24,28 @@ export function tokenKey(tokenHash: string) {
   return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' };
 }
 
+function tokenInsert(token: TokenRecord) {
+  return {
+    TableName: tableName(),
+    Item: {
+      ...tokenKey(token.token_hash),
+      entity: 'Token',
+      [INDEXES.gsi1.pk]: `USER#${token.userid}#TOKENS`,
+      [INDEXES.gsi1.sk]: String(token.created),
+      [TTL_ATTRIBUTE]: token.expires,
+      ...token,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+}
+
 export async function putToken(token: TokenRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...tokenKey(token.token_hash),
-        entity: 'Token',
-        [INDEXES.gsi1.pk]: `USER#${token.userid}#TOKENS`,
-        [INDEXES.gsi1.sk]: String(token.created),
-        [TTL_ATTRIBUTE]: token.expires,
-        ...token,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await db().send(new PutCommand(tokenInsert(token)));
+}
+
+/** The same insert, labelled `token`, for a transaction (an impersonation and its audit record). */
+export function tokenInsertWrite(token: TokenRecord): LabelledWrite {
+  return { label: 'token', item: { Put: tokenInsert(token) } };
 }
 
 function isLive(token: TokenRecord | undefined): token is TokenRecord {
