@@ -73,6 +73,62 @@ export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
   return { width, height, sizes };
 }
 
+/** A video's poster card (16:9): we do not decode video, so the card shows a play symbol. */
+export async function renderVideoPoster(): Promise<{ original: Buffer; rendered: RenderedImage }> {
+  const sharp = await loadSharp();
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1280 720">' +
+    '<rect width="1280" height="720" fill="#1f2933"/><circle cx="640" cy="360" r="120" fill="#ffffff" fill-opacity="0.9"/>' +
+    '<path d="M600,290 L720,360 L600,430 z" fill="#1f2933"/></svg>';
+  const original = await sharp(Buffer.from(svg)).png().toBuffer();
+  return { original, rendered: await renderImageSizes(original) };
+}
+
+/**
+ * What an uploaded body is, read from its bytes (not its name or Content-Type): sharp reads the
+ * header, then decodes every pixel, so a truncated file is refused as well as a non-image.
+ */
+export async function inspectImage(input: Buffer): Promise<{ width: number; height: number; format: string }> {
+  const { width, height } = await metadataOf(input);
+  const sharp = await loadSharp();
+  try {
+    const metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' }).metadata();
+    await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' }).stats();
+    return { width, height, format: metadata.format ?? 'unknown' };
+  } catch (error) {
+    throw new UnreadableImageError(`Not a readable image: ${(error as Error).message}`);
+  }
+}
+
+/** The ratios POST /user/media/images?cropToRatio= takes; VARIABLE keeps the image as it is. */
+export const CROP_RATIOS = { ONE_ONE: 1, FOUR_THREE: 4 / 3, VARIABLE: null } as const;
+export type CropRatio = keyof typeof CROP_RATIOS;
+
+/** Formats sharp writes back as they came; anything else (BMP) is written as PNG. */
+const KEPT_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'tiff'] as const;
+type KeptFormat = (typeof KEPT_FORMATS)[number];
+
+/**
+ * The upright image cut to the largest centred box of that ratio, in its own format where sharp
+ * can write it (PNG otherwise: `format` says which).
+ */
+export async function cropImageToRatio(input: Buffer, ratio: CropRatio): Promise<{ body: Buffer; format: string }> {
+  const target = CROP_RATIOS[ratio];
+  const { width, height } = await metadataOf(input);
+  const sharp = await loadSharp();
+  const format = (await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format ?? 'png';
+  const outFormat: KeptFormat = (KEPT_FORMATS as readonly string[]).includes(format) ? (format as KeptFormat) : 'png';
+  if (target === null) return { body: input, format };
+  const boxWidth = Math.min(width, Math.round(height * target));
+  const boxHeight = Math.min(height, Math.round(width / target));
+  const upright = await (await open(input)).toBuffer();
+  const body = await sharp(upright, { limitInputPixels: MAX_INPUT_PIXELS })
+    .extract({ left: Math.floor((width - boxWidth) / 2), top: Math.floor((height - boxHeight) / 2), width: boxWidth, height: boxHeight })
+    .toFormat(outFormat)
+    .toBuffer();
+  return { body, format: outFormat };
+}
+
 export const MARKUP_COLORS: Record<string, string> = {
   red: '#e8352e',
   orange: '#f7941d',
