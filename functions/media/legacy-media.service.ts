@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { constraintForFilename, contentTypeForFilename, extensionOf, type MediaType } from '../../shared/domain/media.ts';
+import { constraintForFilename, contentTypeForFilename, type MediaType } from '../../shared/domain/media.ts';
 import { embedForUrl } from '../../shared/domain/embeds.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -85,8 +85,7 @@ export async function uploadImage(caller: Caller, input: { file?: string; cropTo
     if (input.cropToRatio && input.cropToRatio !== 'VARIABLE') {
       const cropped = await cropImageToRatio(body, input.cropToRatio);
       body = cropped.body;
-      const extension = cropped.format === 'jpeg' ? 'jpg' : cropped.format;
-      if (extensionOf(filename) !== extension && !(cropped.format === 'jpeg' && extensionOf(filename) === 'jpeg')) filename = `${filename.replace(/\.[^.]*$/, '')}.${extension}`;
+      filename = filenameForFormat(filename, cropped.format);
     }
   } catch (error) {
     if (error instanceof UnreadableImageError) throw ValidationError.field('file', 'not_an_image', `The body is not an image that can be read (${error.message.replace(/^Not a readable image: /, '')})`);
@@ -95,6 +94,12 @@ export async function uploadImage(caller: Caller, input: { file?: string; cropTo
   const item: MediaItemRecord = { ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)), status: 'processing' };
   await storeOriginal(item, body);
   return libraryImage(item);
+}
+
+/** The name with an extension that matches the format (a BMP cropped is written as PNG). */
+function filenameForFormat(filename: string, format: string): string {
+  if (contentTypeForFilename(filename) === `image/${format}`) return filename;
+  return `${filename.replace(/\.[^.]*$/, '')}.${format === 'jpeg' ? 'jpg' : format}`;
 }
 
 /** An item by numeric id or guid; 404 when there is none of that type. */

@@ -4,7 +4,7 @@
  * `status`. Every URL is a presigned GET.
  */
 import type { MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { documentObject, embedObject, imageObject, mediaUrl as url, videoObject } from '../../shared/content/media-views.ts';
+import { documentObject, embedObject, imageObject, mediaUrl as url, userImageItem, videoObject } from '../../shared/content/media-views.ts';
 
 export async function mediaItemView(item: MediaItemRecord): Promise<Record<string, unknown>> {
   const ready = item.status === 'ready';
@@ -19,18 +19,7 @@ export async function mediaItemView(item: MediaItemRecord): Promise<Record<strin
   };
   switch (item.type) {
     case 'GuideImage':
-      return {
-        ...common,
-        imageid: item.itemid,
-        guid: item.guid,
-        image: ready ? await imageObject(item) : null,
-        srcid: item.source_itemid,
-        width: item.width,
-        height: item.height,
-        ratio: 'VARIABLE',
-        markup: item.markup ?? null,
-        exif: { FileName: item.filename },
-      };
+      return { ...common, ...(await userImageItem(item)), image: ready ? await imageObject(item) : null };
     case 'GuideVideoObject':
       return { ...(await videoObject(item)), ...common };
     case 'Document':
