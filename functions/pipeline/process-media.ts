@@ -11,6 +11,7 @@ import { finishProcessing, getMediaItem, markOriginalStored, type MediaItemRecor
 import { renderImageSizes, renderVideoPoster, UnreadableImageError, type RenderedImage } from '../../shared/media/images.ts';
 import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
+import { readVideoFacts } from '../../shared/media/videos.ts';
 import { log } from '../../shared/http/logger.ts';
 
 /** Keys in S3 event records are URL-encoded, with `+` for spaces. */
@@ -43,7 +44,7 @@ async function processOriginal(bucket: string, key: string, size: number): Promi
   if (!recorded) await deleteMediaObjects(itemid); // deleted while we worked
 }
 
-type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; failure: string | null };
+type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; durationMs?: number | null; failure: string | null };
 
 async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
   const constraint = MEDIA_CONSTRAINTS.find((c) => c.type === item.type);
@@ -52,10 +53,10 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
   }
   if (item.type === 'GuideVideoObject') {
     // Videos are kept as uploaded; their Image (the poster) is a generated card in every size.
-    const poster = await renderVideoPoster();
+    const [facts, poster] = await Promise.all([readVideoFacts(mediaBucket(), item.original_key, size), renderVideoPoster()]);
     await putObject(mediaBucket(), derivedKey(item.itemid, item.guid, POSTER_SIZE), poster.original, 'image/png');
     const sizes = await storeSizes(item, poster.rendered);
-    return { status: 'ready', sizes: [...sizes, POSTER_SIZE], width: null, height: null, failure: null };
+    return { status: 'ready', sizes: [...sizes, POSTER_SIZE], width: facts.width, height: facts.height, durationMs: facts.durationMs, failure: null };
   }
   if (item.type !== 'GuideImage') return { status: 'ready', sizes: [], width: null, height: null, failure: null };
 

@@ -5,7 +5,7 @@
  * expires after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
-import { extensionOf, IMAGE_SIZES, POSTER_SIZE, type ImageObject, type MediaType, type ViewMedia, type ViewMediaIds } from '../domain/media.ts';
+import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type ImageObject, type MediaType, type ViewMedia, type ViewMediaIds } from '../domain/media.ts';
 import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
@@ -76,11 +76,19 @@ export async function videoObject(item: MediaItemRecord) {
     guid: item.guid,
     srcid: null,
     filename: item.filename,
-    duration: null,
+    duration: item.duration_ms ?? null,
     width: item.width,
     height: item.height,
-    image: poster ? { image: poster, srcid: null, width: null, height: null, ratio: 'VARIABLE', markup: null, exif: [] } : null,
-    meta: { id: item.itemid, format: extension, file_size_in_bytes: item.size, state: ready ? 'finished' : item.status },
+    image: poster ? { image: poster, srcid: null, width: POSTER_WIDTH, height: POSTER_HEIGHT, ratio: 'VARIABLE', markup: null, exif: [] } : null,
+    meta: {
+      id: item.itemid,
+      format: extension,
+      width: item.width,
+      height: item.height,
+      duration_in_ms: item.duration_ms ?? null,
+      file_size_in_bytes: item.size,
+      state: ready ? 'finished' : item.status,
+    },
     encodings: ready
       ? [
           {

@@ -138,6 +138,9 @@ export type ImageSizeName = (typeof IMAGE_SIZES)[number]['name'] | 'original';
 
 /** The name under which a video's poster card (its Image's `original`) is stored. */
 export const POSTER_SIZE = 'poster';
+/** The poster card's own size (16:9). */
+export const POSTER_WIDTH = 1280;
+export const POSTER_HEIGHT = 720;
 
 /**
  * The media objects a view shows, by id (built from one BatchGet by shared/content/media-views.ts).

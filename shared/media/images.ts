@@ -4,7 +4,7 @@
  * POST /user/media/images/edits.
  */
 import type SharpFactory from 'sharp';
-import { IMAGE_SIZES } from '../domain/media.ts';
+import { IMAGE_SIZES, POSTER_HEIGHT, POSTER_WIDTH } from '../domain/media.ts';
 
 /** Decoding stops past this many pixels (a decompression bomb would otherwise fill memory). */
 const MAX_INPUT_PIXELS = 12_000 * 12_000;
@@ -76,10 +76,11 @@ export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
 /** A video's poster card (16:9): we do not decode video, so the card shows a play symbol. */
 export async function renderVideoPoster(): Promise<{ original: Buffer; rendered: RenderedImage }> {
   const sharp = await loadSharp();
+  const [w, h] = [POSTER_WIDTH, POSTER_HEIGHT];
   const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1280 720">' +
-    '<rect width="1280" height="720" fill="#1f2933"/><circle cx="640" cy="360" r="120" fill="#ffffff" fill-opacity="0.9"/>' +
-    '<path d="M600,290 L720,360 L600,430 z" fill="#1f2933"/></svg>';
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+    `<rect width="${w}" height="${h}" fill="#1f2933"/><circle cx="${w / 2}" cy="${h / 2}" r="${h / 6}" fill="#ffffff" fill-opacity="0.9"/>` +
+    `<path d="M${w / 2 - 40},${h / 2 - 70} L${w / 2 + 80},${h / 2} L${w / 2 - 40},${h / 2 + 70} z" fill="#1f2933"/></svg>`;
   const original = await sharp(Buffer.from(svg)).png().toBuffer();
   return { original, rendered: await renderImageSizes(original) };
 }

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { addStep, createGuide, ownSteps, publish, uploadImage, uploadReadyFile } from './guide-fixtures.ts';
+import { minimalMp4 } from '../support/mp4.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
@@ -144,6 +145,18 @@ describe('GET /user/media/images|videos|embeds', () => {
     for (const path of ['/user/media/images', '/user/media/videos', '/user/media/embeds']) {
       expect((await api('GET', path)).status).toBe(401);
     }
+  });
+});
+
+describe('videos', () => {
+  it('reads width, height and duration from the MP4 boxes, even when moov comes after the media data', async () => {
+    const user = await createUser();
+    const file = minimalMp4({ width: 1280, height: 720, durationMs: 42_500, mdatBytes: 300_000 });
+    const videoid = await uploadReadyFile(user.token, 'bench.mp4', file);
+    const read = await api('GET', `/media/videos/${videoid}`, { token: user.token });
+    expect(read.body).toMatchObject({ videoid, width: 1280, height: 720, duration: 42_500, meta: { duration_in_ms: 42_500, width: 1280, height: 720 } });
+    expect(read.body.encodings[0]).toMatchObject({ width: 1280, height: 720, format: 'mp4' });
+    expect(read.body.image).toMatchObject({ width: 1280, height: 720, image: { id: videoid } });
   });
 });
 

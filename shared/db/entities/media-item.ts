@@ -41,6 +41,8 @@ export interface MediaItemRecord {
   sizes: string[];
   width: number | null;
   height: number | null;
+  /** Videos: their length in milliseconds, when their boxes say (absent before processing). */
+  duration_ms?: number | null;
   /** The image this one was made from by an edit (POST /user/media/images/edits). */
   source_itemid: number | null;
   /** The edit that made this image, as sent. */
@@ -186,7 +188,16 @@ export async function deleteMediaItem(itemid: number, userid: number): Promise<M
 export async function finishProcessing(
   itemid: number,
   originalKey: string,
-  outcome: { status: 'ready' | 'failed'; size: number; sizes: string[]; width: number | null; height: number | null; failure: string | null; now: number },
+  outcome: {
+    status: 'ready' | 'failed';
+    size: number;
+    sizes: string[];
+    width: number | null;
+    height: number | null;
+    durationMs?: number | null;
+    failure: string | null;
+    now: number;
+  },
 ): Promise<boolean> {
   try {
     await db().send(
@@ -194,7 +205,7 @@ export async function finishProcessing(
         TableName: tableName(),
         Key: mediaItemKey(itemid),
         UpdateExpression:
-          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, failure = :failure, modified_date = :now',
+          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, duration_ms = :duration, failure = :failure, modified_date = :now',
         ConditionExpression: 'attribute_exists(pk) AND original_key = :key',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -203,6 +214,7 @@ export async function finishProcessing(
           ':sizes': outcome.sizes,
           ':width': outcome.width,
           ':height': outcome.height,
+          ':duration': outcome.durationMs ?? null,
           ':failure': outcome.failure,
           ':now': outcome.now,
           ':key': originalKey,
