@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { constraintForFilename, contentTypeForFilename, type MediaType } from '../../shared/domain/media.ts';
+import { constraintForFilename, contentTypeForFilename, MEDIA_CONSTRAINTS, type MediaType } from '../../shared/domain/media.ts';
 import { embedForUrl } from '../../shared/domain/embeds.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -35,7 +35,7 @@ export type LibraryPage = Page & { order?: 'ASC' | 'DESC' };
 /** How many guides that show an item are checked for a reader of /media/* (the first ones recorded). */
 const MAX_GUIDES_CHECKED = 100;
 
-const imageConstraint = () => constraintForFilename('x.png')!;
+const imageConstraint = () => MEDIA_CONSTRAINTS.find((constraint) => constraint.type === 'GuideImage')!;
 
 async function library(caller: Caller, type: MediaType, page: LibraryPage): Promise<MediaItemRecord[]> {
   return listUserMediaOfType(caller.userid, type, page, { ascending: page.order === 'ASC' });

@@ -60,6 +60,13 @@ describe('POST /user/media/images (raw image body)', () => {
     expect(typed.body).toMatchObject({ id: upload.body.imageid, imageid: upload.body.imageid, isReady: true, guid: upload.body.guid });
     const current = await api('GET', '/user/media/current', { token: user.token });
     expect(current.body.map((entry: { id: number }) => entry.id)).toContain(upload.body.imageid);
+
+    // A browser upload (presigned flow) lands in the same list, not ready until its file arrives.
+    const signed = await api('POST', '/user/media/uploads/presigned', { token: user.token, body: { filename: 'later.png', content_type: 'image/png' } });
+    const listed = await api('GET', '/user/media/images', { token: user.token });
+    expect(listed.body.map((entry: { imageid: number }) => entry.imageid)).toEqual([signed.body.id, upload.body.imageid]);
+    expect(listed.body[0]).toMatchObject({ isReady: false, image: { id: signed.body.id, guid: expect.any(String) } });
+    expect(listed.body[0].image.original).toBeUndefined();
   });
 
   it('crops to ONE_ONE or FOUR_THREE around the centre', async () => {
