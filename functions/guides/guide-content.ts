@@ -11,7 +11,8 @@ import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { getGuides, type GuideItem, type StepLine, type StepMedia } from '../../shared/db/entities/guide.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
-import { getMediaItems } from '../../shared/db/entities/media-item.ts';
+import { getMediaItems, markMediaUsedBy } from '../../shared/db/entities/media-item.ts';
+import type { MediaType } from '../../shared/domain/media.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 
 
@@ -103,27 +104,56 @@ export async function assertPrerequisites(caller: Caller, guideid: number | unde
   if (bad.length > 0) throw ValidationError.field('prerequisites', 'not_found', `No guide you can read with guideid ${bad.join(', ')}`);
 }
 
+/** What each media type is called in messages, and where the caller finds its readiness. */
+const MEDIA_NOUNS: Record<MediaType, string> = { GuideImage: 'image', GuideVideoObject: 'video', Document: 'document', GuideEmbedObject: 'embed' };
+
 /**
- * Images named on a write (the guide's `image`, a step's `media.data`) must be ready GuideImages
- * of the caller's library (any library for Admins): 422 naming `field` otherwise. Ids already
- * in place (`kept`: the step's current images, the guide's current image) pass unchecked, so a
- * co-editor can send back media another editor chose. One BatchGet for all of them.
+ * Media named on a write (the guide's `image` and `documents`, a step's `media.data`) must be
+ * ready items of that type in the caller's library (any library for Admins): 422 naming
+ * `field` otherwise. Ids already in place (`kept`: the step's current media, the guide's current
+ * image or documents) pass unchecked, so a co-editor can send back media another editor chose.
+ * One BatchGet for all of them.
  */
-export async function assertUsableImages(caller: Caller, field: string, ids: number[], kept: number[] = []): Promise<void> {
+export async function assertUsableMedia(caller: Caller, field: string, type: MediaType, ids: number[], kept: number[] = []): Promise<void> {
   const keptIds = new Set(kept);
   const checked = [...new Set(ids.filter((id) => !keptIds.has(id)))];
   if (checked.length === 0) return;
+  const noun = MEDIA_NOUNS[type];
   const items = new Map((await getMediaItems(checked)).map((item) => [item.itemid, item]));
   for (const id of checked) {
     const item = items.get(id);
-    if (!item || item.type !== 'GuideImage' || (item.userid !== caller.userid && !isAdmin(caller))) {
-      throw ValidationError.field(field, 'not_found', `No image ${id} in your media library (upload it with POST /user/media/uploads)`);
+    if (!item || item.type !== type || (item.userid !== caller.userid && !isAdmin(caller))) {
+      throw ValidationError.field(field, 'not_found', `No ${noun} ${id} in your media library`);
     }
     if (item.status !== 'ready') {
-      throw ValidationError.field(field, 'not_ready', `Image ${id} is ${item.status}; attach it once GET /user/media/GuideImage/${id} says isReady`);
+      throw ValidationError.field(field, 'not_ready', `The ${noun} ${id} is ${item.status}; attach it once GET /user/media/${type}/${id} says isReady`);
     }
   }
 }
 
-/** The image ids of written step media (none for video and embed media). */
-export const mediaImageIds = (media: MediaInput | StepMedia | null | undefined): number[] => (media?.type === 'image' ? media.data : []);
+/** The media type of written (or stored) step media: images, one video or one embed. */
+export function stepMediaType(media: MediaInput | StepMedia | null | undefined): MediaType | undefined {
+  if (!media) return undefined;
+  if (media.type === 'image') return 'GuideImage';
+  if (media.type === 'embed') return 'GuideEmbedObject';
+  return 'GuideVideoObject';
+}
+
+/** The ids of written (or stored) step media. */
+export const stepMediaIds = (media: MediaInput | StepMedia | null | undefined): number[] =>
+  !media ? [] : media.type === 'image' ? media.data : [media.data];
+
+/** Step media must be ready items of the caller; what the step shows already passes. */
+export async function assertUsableStepMedia(caller: Caller, media: MediaInput | null | undefined, before: StepMedia | null = null): Promise<void> {
+  const type = stepMediaType(media);
+  if (!type) return;
+  await assertUsableMedia(caller, 'media', type, stepMediaIds(media), stepMediaType(before) === type ? stepMediaIds(before) : []);
+}
+
+/**
+ * Records that the guide shows these items, once the write that attached them has landed, so
+ * GET /media/* answers the guide's readers (shared/db/entities/media-item.ts `used_by_guideids`).
+ */
+export async function recordMediaUse(guideid: number, itemids: number[]): Promise<void> {
+  if (itemids.length > 0) await markMediaUsedBy(guideid, itemids);
+}

@@ -26,7 +26,7 @@ import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../s
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, guideSummaries } from '../../shared/content/guide-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-import { assertCategoryExists, assertPrerequisites, assertUsableImages, checkIntroduction, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
+import { assertCategoryExists, assertPrerequisites, assertUsableMedia, checkIntroduction, recordMediaUse, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** The `?revisionid=` of a write, required once the resource is known to exist. */
@@ -125,8 +125,15 @@ async function checkInput(caller: Caller, current: GuideRecord | undefined, inpu
   checkIntroduction(input.introduction);
   if (input.category !== undefined) await assertCategoryExists(input.category);
   if (input.prerequisites !== undefined) await assertPrerequisites(caller, guideid, input.prerequisites);
-  if (typeof input.image === 'number') await assertUsableImages(caller, 'image', [input.image], current?.image ? [current.image] : []);
+  if (typeof input.image === 'number') await assertUsableMedia(caller, 'image', 'GuideImage', [input.image], current?.image ? [current.image] : []);
+  if (input.documents !== undefined) {
+    if (new Set(input.documents).size !== input.documents.length) throw ValidationError.field('documents', 'duplicate', 'A document is listed twice');
+    await assertUsableMedia(caller, 'documents', 'Document', input.documents, current?.documents ?? []);
+  }
 }
+
+/** The media a guide write attached (its image and documents), for GET /media/* access. */
+const attachedMedia = (input: GuideInput): number[] => [...(typeof input.image === 'number' ? [input.image] : []), ...(input.documents ?? [])];
 
 /** The guide with the input's fields applied (rendering what is written in wiki syntax). */
 function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRecord {
@@ -188,6 +195,7 @@ export async function create(caller: Caller, input: GuideInput & { category: str
   if (!guide.title.trim()) guide.title = defaultGuideTitle(guide.type, guide.category, guide.subject);
   guide.search_tokens = guideSearchTokens(guide.title);
   await insertGuide(guide, caller.userid);
+  await recordMediaUse(guide.guideid, attachedMedia(input));
   return fullGuide(caller, guide);
 }
 
@@ -200,6 +208,7 @@ export async function patch(caller: Caller, guideid: number, revisionid: number 
     { expectedRevision, reason: 'guide.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
     (current) => ({ guide: applyInput(current, input, nowSeconds()) }),
   );
+  await recordMediaUse(guideid, attachedMedia(input));
   return fullGuide(caller, guide);
 }
 

@@ -13,7 +13,7 @@ import { getStep, stepCreateWrites, stepDeleteWrite, stepReplaceWrites, type Gui
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, stepOfGuide } from '../../shared/content/guide-views.ts';
-import { assertUsableImages, buildLines, mediaImageIds, previewLines, storedMedia, type MediaInput } from './guide-content.ts';
+import { assertUsableStepMedia, buildLines, previewLines, recordMediaUse, stepMediaIds, storedMedia, type MediaInput } from './guide-content.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
 
 export interface StepInput {
@@ -49,7 +49,7 @@ function requireOwnStep(current: GuideRecord, stepid: number): void {
 /** Adds a step at `orderby` (1 .. steps + 1); later steps move down. Answers the whole guide. */
 export async function addStep(caller: Caller, guideid: number, guideRevision: number | undefined, input: StepInput & { orderby: number; lines: LineInput[] }) {
   await assertCanEditGuide(caller, guideid);
-  await assertUsableImages(caller, 'media', mediaImageIds(input.media));
+  await assertUsableStepMedia(caller, input.media);
   const step: StepRecord = {
     guideid,
     stepid: 0,
@@ -72,6 +72,7 @@ export async function addStep(caller: Caller, guideid: number, guideRevision: nu
       return { guide: { ...current, steps }, writes: stepCreateWrites(step) };
     },
   );
+  await recordMediaUse(guideid, stepMediaIds(step.media));
   return fullGuide(caller, guide);
 }
 
@@ -81,7 +82,7 @@ export async function patchStep(caller: Caller, guideid: number, stepid: number,
   const before = await requireStep(guideid, stepid);
   const expected = requiredRevision(revisionid);
   if (before.revisionid !== expected) throw await staleStep(guideBefore, before);
-  await assertUsableImages(caller, 'media', mediaImageIds(input.media), mediaImageIds(before.media));
+  await assertUsableStepMedia(caller, input.media, before.media);
   const after: StepRecord = {
     ...before,
     revisionid: await nextRevisionId(),
@@ -95,6 +96,7 @@ export async function patchStep(caller: Caller, guideid: number, stepid: number,
       const steps = current.steps.map((ref) => (ref.stepid === stepid ? { stepid, revisionid: after.revisionid } : ref));
       return { guide: { ...current, steps }, writes: stepReplaceWrites(after, expected) };
     });
+    await recordMediaUse(guideid, stepMediaIds(after.media));
     return stepOfGuide(guide, after);
   } catch (error) {
     return rethrowAsStepConflict(guideBefore, error);

@@ -1,11 +1,10 @@
 /**
- * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9) plus
- * `id`, `type`, `isReady` and `status`. Every URL is a presigned GET (shared/content/media-views.ts,
- * which also builds the Image object the guide views use).
+ * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9, built in
+ * shared/content/media-views.ts, which the guide views share) plus `id`, `type`, `isReady` and
+ * `status`. Every URL is a presigned GET.
  */
-import { extensionOf } from '../../shared/domain/media.ts';
 import type { MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { imageObject, mediaUrl as url } from '../../shared/content/media-views.ts';
+import { documentObject, embedObject, imageObject, mediaUrl as url, userImageItem, videoObject } from '../../shared/content/media-views.ts';
 
 export async function mediaItemView(item: MediaItemRecord): Promise<Record<string, unknown>> {
   const ready = item.status === 'ready';
@@ -20,44 +19,13 @@ export async function mediaItemView(item: MediaItemRecord): Promise<Record<strin
   };
   switch (item.type) {
     case 'GuideImage':
-      return {
-        ...common,
-        guid: item.guid,
-        image: ready ? await imageObject(item) : null,
-        srcid: item.source_itemid,
-        width: item.width,
-        height: item.height,
-        ratio: 'VARIABLE',
-        markup: item.markup ?? null,
-        exif: { FileName: item.filename },
-      };
+      return { ...common, ...(await userImageItem(item)), image: ready ? await imageObject(item) : null };
     case 'GuideVideoObject':
-      return {
-        ...common,
-        videoid: item.itemid,
-        srcid: null,
-        duration: null,
-        width: item.width,
-        height: item.height,
-        image: null,
-        meta: { id: item.itemid, file_size_in_bytes: item.size, state: ready ? 'finished' : item.status },
-        // Uploaded as it is: no transcoding, so the one encoding is the original.
-        encodings: ready ? [{ column: 'ORIGINAL', label: 'Original', mime: item.content_type, url: await url(item.original_key), always_generate: false }] : [],
-      };
+      return { ...(await videoObject(item)), ...common };
     case 'Document':
-      return {
-        ...common,
-        documentid: item.itemid,
-        guid: item.guid,
-        size: item.size,
-        pages: null,
-        title: item.filename.replace(/\.[^.]*$/, ''),
-        document_extension: extensionOf(item.filename),
-        image: null,
-        url: ready ? await url(item.original_key) : null,
-        download_url: ready ? await url(item.original_key, item.filename) : null,
-        display: null,
-      };
+      return { ...(await documentObject(item)), ...common };
+    case 'GuideEmbedObject':
+      return { ...embedObject(item), ...common };
     default:
       return { ...common, url: ready ? await url(item.original_key) : null };
   }

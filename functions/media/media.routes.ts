@@ -1,4 +1,4 @@
-/** User media: the caller's library of images, videos and documents (spec "User media"). */
+/** User media: the caller's library of images, videos, documents and embeds (spec "User media"; legacy calls in legacy-media.routes.ts). */
 import * as z from 'zod/mini';
 import { MEDIA_CONSTRAINTS, MEDIA_TYPES } from '../../shared/domain/media.ts';
 import { MARKUP_COLORS } from '../../shared/media/images.ts';
@@ -6,6 +6,7 @@ import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { pathId } from '../../shared/http/schemas.ts';
 import * as media from './media.service.ts';
+import { legacyMediaRoutes } from './legacy-media.routes.ts';
 
 const itemParams = z.object({ type: z.string(), itemId: pathId });
 
@@ -120,5 +121,6 @@ export const mediaGroup = defineGroup({
       },
       handler: ({ auth, body }) => media.editImageItem(auth.user!, body),
     }),
+    ...legacyMediaRoutes,
   ],
 });

@@ -51,13 +51,13 @@ function requireConstraint(filename: string): MediaConstraint {
   return constraint;
 }
 
-function requireFilename(raw: string | undefined, field: string): string {
+export function requireFilename(raw: string | undefined, field: string): string {
   const filename = safeFilename(raw ?? '');
   if (!filename) throw ValidationError.field(field, 'missing_field', `${field} (the file name, with its extension) is required`);
   return filename;
 }
 
-function newItem(caller: Caller, itemid: number, filename: string, constraint: MediaConstraint, contentType: string): MediaItemRecord {
+export function newItem(caller: Caller, itemid: number, filename: string, constraint: MediaConstraint, contentType: string): MediaItemRecord {
   const now = nowSeconds();
   return {
     itemid,
@@ -81,7 +81,7 @@ function newItem(caller: Caller, itemid: number, filename: string, constraint: M
 }
 
 /** Stores an original the API received itself; the S3 event then starts processing. */
-async function storeOriginal(item: MediaItemRecord, body: Buffer): Promise<void> {
+export async function storeOriginal(item: MediaItemRecord, body: Buffer): Promise<void> {
   await insertMediaItem(item);
   try {
     await putObject(mediaBucket(), item.original_key, body, item.content_type);

@@ -1,16 +1,17 @@
 /**
  * Media processing: runs on S3 "object created" events for originals in the media bucket (S3
  * event notification -> Lambda on AWS; the S3 emulator's callback locally, with the same event
- * shape: events/s3/media-original-created.json). Images get every size of the Image object;
- * other types are ready once their original is stored.
+ * shape: events/s3/media-original-created.json). Images get every size of the Image object,
+ * videos a poster card in those sizes; other types are ready once their original is stored.
  */
 import type { S3Event } from 'aws-lambda';
-import { MEDIA_CONSTRAINTS } from '../../shared/domain/media.ts';
+import { MEDIA_CONSTRAINTS, POSTER_SIZE } from '../../shared/domain/media.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { finishProcessing, getMediaItem, markOriginalStored, type MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { renderImageSizes, UnreadableImageError } from '../../shared/media/images.ts';
+import { renderImageSizes, renderVideoPoster, UnreadableImageError, type RenderedImage } from '../../shared/media/images.ts';
 import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
+import { readVideoFacts } from '../../shared/media/videos.ts';
 import { log } from '../../shared/http/logger.ts';
 
 /** Keys in S3 event records are URL-encoded, with `+` for spaces. */
@@ -43,26 +44,38 @@ async function processOriginal(bucket: string, key: string, size: number): Promi
   if (!recorded) await deleteMediaObjects(itemid); // deleted while we worked
 }
 
-type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; failure: string | null };
+type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; durationMs?: number | null; failure: string | null };
 
 async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
   const constraint = MEDIA_CONSTRAINTS.find((c) => c.type === item.type);
   if (constraint && size > constraint.max_bytes) {
     return failed(`The file is ${size} bytes; ${item.type} items may have at most ${constraint.max_bytes}`);
   }
+  if (item.type === 'GuideVideoObject') {
+    // Videos are kept as uploaded; their Image (the poster) is a generated card in every size.
+    const [facts, poster] = await Promise.all([readVideoFacts(mediaBucket(), item.original_key, size), renderVideoPoster()]);
+    await putObject(mediaBucket(), derivedKey(item.itemid, item.guid, POSTER_SIZE), poster.original, 'image/png');
+    const sizes = await storeSizes(item, poster.rendered);
+    return { status: 'ready', sizes: [...sizes, POSTER_SIZE], width: facts.width, height: facts.height, durationMs: facts.durationMs, failure: null };
+  }
   if (item.type !== 'GuideImage') return { status: 'ready', sizes: [], width: null, height: null, failure: null };
 
   try {
     const original = await getObjectBytes(mediaBucket(), item.original_key, constraint!.max_bytes);
     const rendered = await renderImageSizes(original);
-    await Promise.all(
-      rendered.sizes.map((rendition) => putObject(mediaBucket(), derivedKey(item.itemid, item.guid, rendition.name), rendition.body, rendition.contentType)),
-    );
-    return { status: 'ready', sizes: rendered.sizes.map((rendition) => rendition.name), width: rendered.width, height: rendered.height, failure: null };
+    const sizes = await storeSizes(item, rendered);
+    return { status: 'ready', sizes, width: rendered.width, height: rendered.height, failure: null };
   } catch (error) {
     if (error instanceof UnreadableImageError || error instanceof ObjectTooLargeError) return failed(error.message);
     throw error; // S3 or DynamoDB trouble: the invocation fails and is retried
   }
+}
+
+async function storeSizes(item: MediaItemRecord, rendered: RenderedImage): Promise<string[]> {
+  await Promise.all(
+    rendered.sizes.map((rendition) => putObject(mediaBucket(), derivedKey(item.itemid, item.guid, rendition.name), rendition.body, rendition.contentType)),
+  );
+  return rendered.sizes.map((rendition) => rendition.name);
 }
 
 function failed(reason: string): Outcome {

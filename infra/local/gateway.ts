@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS } from '../../shared/http/respond.ts';
@@ -55,7 +56,9 @@ export function toEvent(request: IncomingMessage, body: Buffer, routeKey: string
     queryStringParameters[name] = queryStringParameters[name] !== undefined ? `${queryStringParameters[name]},${value}` : value;
   }
   const contentType = headers['content-type'] ?? '';
-  const isText = body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
+  // Bytes that are not UTF-8 travel base64-encoded whatever they are labelled (a client sends
+  // image bytes as application/json): decoding them as text would lose them.
+  const isText = body.length === 0 || ((contentType === '' || TEXT_TYPES.test(contentType)) && isUtf8(body));
   const requestId = randomUUID();
   const now = new Date();
   return {

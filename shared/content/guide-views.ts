@@ -1,10 +1,11 @@
 /**
- * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, images)
- * and builds them: summaries for lists, the full guide, a step with its position. Images come
- * from one BatchGet per view (shared/content/media-views.ts), never one read per image.
+ * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media)
+ * and builds them: summaries for lists, the full guide, a step with its position. Media objects
+ * (images, videos, documents, embeds) come from one BatchGet per view
+ * (shared/content/media-views.ts), never one read per item.
  */
 import { documentCommentViews } from './comment-views.ts';
-import { imageObjectsById } from './media-views.ts';
+import { viewMediaById } from './media-views.ts';
 import { config, siteUrl } from '../config.ts';
 import type { Caller } from '../http/auth-context.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
@@ -13,12 +14,12 @@ import { guideMarksOf } from '../db/entities/guide-mark.ts';
 import {
   fullGuideView,
   guideSummary,
-  imageIdsOf,
+  mediaIdsOf,
   stepView,
   type FullGuideView,
   type GuideSummary,
-  type ImagesById,
   type StepView,
+  type ViewMedia,
 } from '../domain/guide-view.ts';
 import { canEditGuide, canViewGuideNow } from './guide-access.ts';
 
@@ -28,21 +29,21 @@ async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>
   return new Map(users.map((user) => [user.userid, user]));
 }
 
-function summariesOf(guides: GuideRecord[], authors: Map<number, UserRecord>, images: ImagesById): GuideSummary[] {
-  return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl(), images));
+function summariesOf(guides: GuideRecord[], authors: Map<number, UserRecord>, media: ViewMedia): GuideSummary[] {
+  return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl(), media));
 }
 
 /** Summaries of guides in the order given (one BatchGet for their authors, one for their images). */
 export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
   if (guides.length === 0) return [];
-  const [authors, images] = await Promise.all([authorsOf(guides), imageObjectsById(imageIdsOf(guides))]);
-  return summariesOf(guides, authors, images);
+  const [authors, media] = await Promise.all([authorsOf(guides), viewMediaById(mediaIdsOf(guides))]);
+  return summariesOf(guides, authors, media);
 }
 
 /** A step with its 1-based position among the guide's own steps. */
 export async function stepOfGuide(guide: GuideRecord, step: StepRecord): Promise<StepView> {
-  const images = await imageObjectsById(imageIdsOf([], [step]));
-  return stepView(step, guide.steps.findIndex((ref) => ref.stepid === step.stepid) + 1, images);
+  const media = await viewMediaById(mediaIdsOf([], [step]));
+  return stepView(step, guide.steps.findIndex((ref) => ref.stepid === step.stepid) + 1, media);
 }
 
 /** The guide's steps in order (references whose step item is missing are left out). */
@@ -73,24 +74,27 @@ export async function fullGuide(caller: Caller | null, guide: GuideRecord, optio
   ]);
   const inlined = options.prerequisiteSteps === false ? [] : visiblePrerequisites.flatMap((prerequisite) => ownSteps(prerequisite, prerequisiteSteps));
   const stepRecords = [...inlined, ...ownSteps(guide, guideSteps)];
-  // Every image the view shows (guide, prerequisites, steps) in one BatchGet; comments inline:
-  // the guide's, and only the steps' that have any (their comment_count says so).
-  const [images, guideComments, stepComments] = await Promise.all([
-    imageObjectsById(imageIdsOf([guide, ...visiblePrerequisites], stepRecords.map(({ step }) => step))),
+  // Every media object the view shows (images of the guide, prerequisites and steps, step videos
+  // and embeds, the guide's documents) in one BatchGet; comments inline: the guide's, and only
+  // the steps' that have any (their comment_count says so).
+  const shownIds = mediaIdsOf([guide, ...visiblePrerequisites], stepRecords.map(({ step }) => step));
+  shownIds.documents.push(...guide.documents);
+  const [media, guideComments, stepComments] = await Promise.all([
+    viewMediaById(shownIds),
     documentCommentViews('guide', guide.guideid),
     Promise.all(stepRecords.map(({ step }) => ((step.comment_count ?? 0) > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
   ]);
-  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, images), comments: stepComments[index] as unknown[] }));
+  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, media), comments: stepComments[index] as unknown[] }));
   const view = fullGuideView({
     guide,
     author,
     steps,
-    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, images),
+    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, media),
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
     siteUrl: siteUrl(),
-    images,
+    media,
   });
   view.comments = guideComments;
   return view;

@@ -1,10 +1,11 @@
 /**
- * The Image object (reference/wire-format.md §2.1) of a media item, shared by the media group
- * and every view that shows an image (guides, steps). The bucket is private, so every URL is a
- * presigned GET that expires after URL_LIFETIME_SECONDS; signing is local (no request to S3),
- * but the signer needs s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
+ * The wire objects of media items (reference/wire-format.md §2.1 Image, §2.7 Document, §2.8
+ * Video, §2.9 user-media image item, embeds of §2.6), shared by the media group and every view
+ * that shows media (guides, steps). The bucket is private, so every URL is a presigned GET that
+ * expires after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
+ * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
-import { IMAGE_SIZES, type ImageObject } from '../domain/media.ts';
+import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type ImageObject, type MediaType, type ViewMedia, type ViewMediaIds } from '../domain/media.ts';
 import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
@@ -16,24 +17,159 @@ export function mediaUrl(key: string, downloadAs?: string): Promise<string> {
   return presignedGetUrl(mediaBucket(), key, URL_LIFETIME_SECONDS, downloadAs);
 }
 
-/** The Image object: id, guid, every size that exists, and `original`. */
-export async function imageObject(item: MediaItemRecord): Promise<ImageObject> {
-  const image: ImageObject = { id: item.itemid, guid: item.guid };
+async function sizeUrls(item: MediaItemRecord, image: ImageObject): Promise<void> {
   for (const size of IMAGE_SIZES) {
     if (item.sizes.includes(size.name)) image[size.name] = await mediaUrl(derivedKey(item.itemid, item.guid, size.name));
   }
+}
+
+/** The Image object: id, guid, every size that exists, and `original`. */
+export async function imageObject(item: MediaItemRecord): Promise<ImageObject> {
+  const image: ImageObject = { id: item.itemid, guid: item.guid };
+  await sizeUrls(item, image);
   image.original = await mediaUrl(item.original_key);
   return image;
 }
 
-/** Whether an item can be shown as an Image object. */
-export const isReadyImage = (item: MediaItemRecord): boolean => item.type === 'GuideImage' && item.status === 'ready';
+const ratioOf = (item: Pick<MediaItemRecord, 'width' | 'height'>): string => {
+  if (!item.width || !item.height) return 'VARIABLE';
+  const ratio = item.width / item.height;
+  if (Math.abs(ratio - 4 / 3) < 0.01) return 'FOUR_THREE';
+  if (Math.abs(ratio - 1) < 0.01) return 'ONE_ONE';
+  return 'VARIABLE';
+};
+
+/** The user-media image item (§2.9) with `imageid` and `guid` on top, as older clients read it. */
+export async function userImageItem(item: MediaItemRecord) {
+  return {
+    imageid: item.itemid,
+    guid: item.guid,
+    image: await imageObject(item),
+    srcid: item.source_itemid,
+    width: item.width,
+    height: item.height,
+    ratio: ratioOf(item),
+    markup: item.markup ?? null,
+    exif: { FileName: item.filename },
+  };
+}
+
+/** A video's poster as the Image object: the sizes of the poster card made at processing. */
+async function posterImage(item: MediaItemRecord): Promise<ImageObject | null> {
+  if (!item.sizes.includes(POSTER_SIZE)) return null;
+  const image: ImageObject = { id: item.itemid, guid: item.guid };
+  await sizeUrls(item, image);
+  image.original = await mediaUrl(derivedKey(item.itemid, item.guid, POSTER_SIZE));
+  return image;
+}
 
 /**
- * Image objects of the ready images among `ids`, by id, from one BatchGet. Ids that are absent
- * (deleted), not ready or not images are simply not in the map; views show them as `{id}`.
+ * The Video object (§2.8). Videos are stored as uploaded (no transcoding), so a ready video has
+ * one encoding, the original; its `image` is the poster card made when it was processed.
  */
+export async function videoObject(item: MediaItemRecord) {
+  const ready = item.status === 'ready';
+  const poster = ready ? await posterImage(item) : null;
+  const extension = extensionOf(item.filename);
+  return {
+    videoid: item.itemid,
+    guid: item.guid,
+    srcid: null,
+    filename: item.filename,
+    duration: item.duration_ms ?? null,
+    width: item.width,
+    height: item.height,
+    image: poster ? { image: poster, srcid: null, width: POSTER_WIDTH, height: POSTER_HEIGHT, ratio: 'VARIABLE', markup: null, exif: [] } : null,
+    meta: {
+      id: item.itemid,
+      format: extension,
+      width: item.width,
+      height: item.height,
+      duration_in_ms: item.duration_ms ?? null,
+      file_size_in_bytes: item.size,
+      state: ready ? 'finished' : item.status,
+    },
+    encodings: ready
+      ? [
+          {
+            column: 'ORIGINAL',
+            label: 'Original',
+            width: item.width,
+            height: item.height,
+            codecs: null,
+            mime: item.content_type,
+            always_generate: false,
+            url: await mediaUrl(item.original_key),
+            format: extension,
+          },
+        ]
+      : [],
+  };
+}
+
+/** The Document object (§2.7); `url` and `download_url` fetch the file (the latter as an attachment). */
+export async function documentObject(item: MediaItemRecord) {
+  const ready = item.status === 'ready';
+  return {
+    documentid: item.itemid,
+    guid: item.guid,
+    date: item.date,
+    size: item.size,
+    pages: null,
+    filename: item.filename,
+    title: item.filename.replace(/\.[^.]*$/, ''),
+    document_extension: extensionOf(item.filename),
+    image: null,
+    url: ready ? await mediaUrl(item.original_key) : null,
+    download_url: ready ? await mediaUrl(item.original_key, item.filename) : null,
+    display: null,
+  };
+}
+
+/** An embed as step media shows it (`{type: "embed", data: …}`) and GET /user/media/embeds lists it. */
+export function embedObject(item: MediaItemRecord) {
+  const embed = item.embed;
+  return {
+    embedid: item.itemid,
+    guid: item.guid,
+    type: embed?.type ?? 'link',
+    url: embed?.url ?? null,
+    html: embed?.html ?? '',
+    width: embed?.width ?? null,
+    height: embed?.height ?? null,
+    provider_name: embed?.provider_name ?? null,
+    title: embed?.title ?? null,
+  };
+}
+
+export type VideoObject = Awaited<ReturnType<typeof videoObject>>;
+export type DocumentObject = Awaited<ReturnType<typeof documentObject>>;
+export type EmbedObject = ReturnType<typeof embedObject>;
+
+/** Whether an item is ready and of the type a view expects. */
+export const isReady = (item: MediaItemRecord, type: MediaType): boolean => item.type === type && item.status === 'ready';
+
+/** Whether an item can be shown as an Image object. */
+export const isReadyImage = (item: MediaItemRecord): boolean => isReady(item, 'GuideImage');
+
+/** Every object a view shows, from ONE BatchGet of all its ids; each is built only if ready and of its kind. */
+export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
+  const items = await getMediaItems([...ids.images, ...ids.videos, ...ids.documents, ...ids.embeds]);
+  const build = async <T>(wanted: number[], type: MediaType, make: (item: MediaItemRecord) => T | Promise<T>): Promise<Map<number, T>> => {
+    const set = new Set(wanted);
+    const ready = items.filter((item) => set.has(item.itemid) && isReady(item, type));
+    return new Map(await Promise.all(ready.map(async (item) => [item.itemid, await make(item)] as const)));
+  };
+  const [images, videos, documents, embeds] = await Promise.all([
+    build(ids.images, 'GuideImage', imageObject),
+    build(ids.videos, 'GuideVideoObject', videoObject),
+    build(ids.documents, 'Document', documentObject),
+    build(ids.embeds, 'GuideEmbedObject', embedObject),
+  ]);
+  return { images, videos, documents, embeds };
+}
+
+/** Image objects of the ready images among `ids`, by id, from one BatchGet. */
 export async function imageObjectsById(ids: Iterable<number>): Promise<Map<number, ImageObject>> {
-  const items = (await getMediaItems([...ids])).filter(isReadyImage);
-  return new Map(await Promise.all(items.map(async (item) => [item.itemid, await imageObject(item)] as const)));
+  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<number, ImageObject>;
 }

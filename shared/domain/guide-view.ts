@@ -5,7 +5,7 @@
  */
 import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
 import type { UserRecord } from '../db/entities/user.ts';
-import type { ImageObject } from './media.ts';
+import type { ImageObject, ViewMedia, ViewMediaIds } from './media.ts';
 import { flagView, timeRequiredText } from './guide-rules.ts';
 import { userSummary } from './user-view.ts';
 import { urlSlug } from './text.ts';
@@ -14,24 +14,32 @@ export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | '
   return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;
 }
 
-/** Image objects of the ready images a view shows, by id (loaded in one BatchGet by the caller). */
-export type ImagesById = ReadonlyMap<number, ImageObject>;
+/** The media objects a view shows, by id (loaded in one BatchGet by the caller). */
+export type { ViewMedia } from './media.ts';
 
 /** An image as shown: its Image object, or `{id}` alone while it cannot be shown (deleted, not ready). */
-export const imageRef = (id: number, images: ImagesById): ImageObject => images.get(id) ?? { id };
+export const imageRef = (id: number, media: ViewMedia): ImageObject => media.images.get(id) ?? { id };
 
 /** The guide's `image`: an Image object, or null when it has none. */
-export const guideImage = (guide: Pick<GuideRecord, 'image'>, images: ImagesById): ImageObject | null =>
-  guide.image === null || guide.image === undefined ? null : imageRef(guide.image, images);
+export const guideImage = (guide: Pick<GuideRecord, 'image'>, media: ViewMedia): ImageObject | null =>
+  guide.image === null || guide.image === undefined ? null : imageRef(guide.image, media);
 
-/** Every image id a guide's views show: the guide's image and its steps' images. */
-export function imageIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Array<Pick<StepRecord, 'media'>> = []): number[] {
-  const ids = guides.flatMap((guide) => (typeof guide.image === 'number' ? [guide.image] : []));
-  for (const step of steps) if (step.media?.type === 'image') ids.push(...step.media.data);
-  return [...new Set(ids)];
+/**
+ * Every media id guide views show, by kind: the guides' images and their steps' images, videos
+ * and embeds (the full guide adds its own documents).
+ */
+export function mediaIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Array<Pick<StepRecord, 'media'>> = []): ViewMediaIds {
+  const ids: ViewMediaIds = { images: [], videos: [], documents: [], embeds: [] };
+  for (const guide of guides) if (typeof guide.image === 'number') ids.images.push(guide.image);
+  for (const step of steps) {
+    if (step.media?.type === 'image') ids.images.push(...step.media.data);
+    if (step.media?.type === 'video') ids.videos.push(step.media.data);
+    if (step.media?.type === 'embed') ids.embeds.push(step.media.data);
+  }
+  return ids;
 }
 
-export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, images: ImagesById) {
+export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, media: ViewMedia) {
   return {
     dataType: 'guide' as const,
     guideid: guide.guideid,
@@ -53,21 +61,25 @@ export function guideSummary(guide: GuideRecord, author: UserRecord | undefined,
     userid: guide.userid,
     username: author?.username ?? null,
     flags: guide.flags,
-    image: guideImage(guide, images),
+    image: guideImage(guide, media),
   };
 }
 
 export type GuideSummary = ReturnType<typeof guideSummary>;
 
-/** Read form of step media: image ids become Image objects, a video is read back as `video`. */
-function mediaView(media: StepMedia | null, images: ImagesById) {
+/**
+ * Read form of step media (§2.6): image ids become Image objects, a video (written as `object`)
+ * is read back as `video` with the Video object, an embed with its html. Media that cannot be
+ * shown (deleted, not ready) reads as its id alone.
+ */
+function mediaView(media: StepMedia | null, shown: ViewMedia) {
   if (!media) return { type: 'image', data: [] };
-  if (media.type === 'image') return { type: 'image', data: media.data.map((id) => imageRef(id, images)) };
-  if (media.type === 'video') return { type: 'video', data: { videoid: media.data } };
-  return { type: 'embed', data: { embedid: media.data } };
+  if (media.type === 'image') return { type: 'image', data: media.data.map((id) => imageRef(id, shown)) };
+  if (media.type === 'video') return { type: 'video', data: shown.videos.get(media.data) ?? { videoid: media.data } };
+  return { type: 'embed', data: shown.embeds.get(media.data) ?? { embedid: media.data } };
 }
 
-export function stepView(step: StepRecord, orderby: number, images: ImagesById) {
+export function stepView(step: StepRecord, orderby: number, media: ViewMedia) {
   return {
     guideid: step.guideid,
     stepid: step.stepid,
@@ -75,7 +87,7 @@ export function stepView(step: StepRecord, orderby: number, images: ImagesById) 
     revisionid: step.revisionid,
     title: step.title,
     lines: step.lines.map((line) => ({ lineid: line.lineid, bullet: line.bullet, level: line.level, text_raw: line.text_raw, text_rendered: line.text_rendered })),
-    media: mediaView(step.media, images),
+    media: mediaView(step.media, media),
     comments: [] as unknown[],
     comment_count: step.comment_count ?? 0,
   };
@@ -93,7 +105,7 @@ export interface FullGuideParts {
   completed: boolean;
   canEdit: boolean;
   siteUrl: string;
-  images: ImagesById;
+  media: ViewMedia;
 }
 
 export function fullGuideView(parts: FullGuideParts) {
@@ -123,11 +135,11 @@ export function fullGuideView(parts: FullGuideParts) {
     completed: parts.completed,
     patrol_threshold: 0,
     author: parts.author ? userSummary(parts.author, siteUrl) : null,
-    image: guideImage(guide, parts.images),
+    image: guideImage(guide, parts.media),
     flags: guide.flags.map(flagView),
     parts: guide.parts,
     tools: guide.tools,
-    documents: guide.documents.map((documentid) => ({ documentid })),
+    documents: guide.documents.map((documentid) => parts.media.documents.get(documentid) ?? { documentid }),
     prerequisites: parts.prerequisites,
     steps: parts.steps,
     comments: [] as unknown[],

@@ -135,3 +135,30 @@ export const IMAGE_SIZES = [
 ] as const;
 
 export type ImageSizeName = (typeof IMAGE_SIZES)[number]['name'] | 'original';
+
+/** The name under which a video's poster card (its Image's `original`) is stored. */
+export const POSTER_SIZE = 'poster';
+/** The poster card's own size (16:9). */
+export const POSTER_WIDTH = 1280;
+export const POSTER_HEIGHT = 720;
+
+/**
+ * The media objects a view shows, by id (built from one BatchGet by shared/content/media-views.ts).
+ * An id absent from its map (deleted, not ready, another type) is shown as `{id}` alone.
+ */
+export interface ViewMedia {
+  images: ReadonlyMap<number, ImageObject>;
+  videos: ReadonlyMap<number, Record<string, unknown>>;
+  documents: ReadonlyMap<number, Record<string, unknown>>;
+  embeds: ReadonlyMap<number, Record<string, unknown>>;
+}
+
+/** The ids a view shows, by the kind of object it shows them as. */
+export interface ViewMediaIds {
+  images: number[];
+  videos: number[];
+  documents: number[];
+  embeds: number[];
+}
+
+export const NO_MEDIA: ViewMedia = { images: new Map(), videos: new Map(), documents: new Map(), embeds: new Map() };

@@ -4,7 +4,7 @@
  * POST /user/media/images/edits.
  */
 import type SharpFactory from 'sharp';
-import { IMAGE_SIZES } from '../domain/media.ts';
+import { IMAGE_SIZES, POSTER_HEIGHT, POSTER_WIDTH } from '../domain/media.ts';
 
 /** Decoding stops past this many pixels (a decompression bomb would otherwise fill memory). */
 const MAX_INPUT_PIXELS = 12_000 * 12_000;
@@ -71,6 +71,63 @@ export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
     sizes.push({ name: size.name, body, contentType: hasAlpha ? 'image/png' : 'image/jpeg' });
   }
   return { width, height, sizes };
+}
+
+/** A video's poster card (16:9): we do not decode video, so the card shows a play symbol. */
+export async function renderVideoPoster(): Promise<{ original: Buffer; rendered: RenderedImage }> {
+  const sharp = await loadSharp();
+  const [w, h] = [POSTER_WIDTH, POSTER_HEIGHT];
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
+    `<rect width="${w}" height="${h}" fill="#1f2933"/><circle cx="${w / 2}" cy="${h / 2}" r="${h / 6}" fill="#ffffff" fill-opacity="0.9"/>` +
+    `<path d="M${w / 2 - 40},${h / 2 - 70} L${w / 2 + 80},${h / 2} L${w / 2 - 40},${h / 2 + 70} z" fill="#1f2933"/></svg>`;
+  const original = await sharp(Buffer.from(svg)).png().toBuffer();
+  return { original, rendered: await renderImageSizes(original) };
+}
+
+/**
+ * What an uploaded body is, read from its bytes (not its name or Content-Type): sharp reads the
+ * header, then decodes every pixel, so a truncated file is refused as well as a non-image.
+ */
+export async function inspectImage(input: Buffer): Promise<{ width: number; height: number; format: string }> {
+  const { width, height } = await metadataOf(input);
+  const sharp = await loadSharp();
+  try {
+    const metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' }).metadata();
+    await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'truncated' }).stats();
+    return { width, height, format: metadata.format ?? 'unknown' };
+  } catch (error) {
+    throw new UnreadableImageError(`Not a readable image: ${(error as Error).message}`);
+  }
+}
+
+/** The ratios POST /user/media/images?cropToRatio= takes; VARIABLE keeps the image as it is. */
+export const CROP_RATIOS = { ONE_ONE: 1, FOUR_THREE: 4 / 3, VARIABLE: null } as const;
+export type CropRatio = keyof typeof CROP_RATIOS;
+
+/** Formats sharp writes back as they came; anything else (BMP) is written as PNG. */
+const KEPT_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'tiff'] as const;
+type KeptFormat = (typeof KEPT_FORMATS)[number];
+
+/**
+ * The upright image cut to the largest centred box of that ratio, in its own format where sharp
+ * can write it (PNG otherwise: `format` says which).
+ */
+export async function cropImageToRatio(input: Buffer, ratio: CropRatio): Promise<{ body: Buffer; format: string }> {
+  const target = CROP_RATIOS[ratio];
+  const { width, height } = await metadataOf(input);
+  const sharp = await loadSharp();
+  const format = (await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format ?? 'png';
+  const outFormat: KeptFormat = (KEPT_FORMATS as readonly string[]).includes(format) ? (format as KeptFormat) : 'png';
+  if (target === null) return { body: input, format };
+  const boxWidth = Math.min(width, Math.round(height * target));
+  const boxHeight = Math.min(height, Math.round(width / target));
+  const upright = await (await open(input)).toBuffer();
+  const body = await sharp(upright, { limitInputPixels: MAX_INPUT_PIXELS })
+    .extract({ left: Math.floor((width - boxWidth) / 2), top: Math.floor((height - boxHeight) / 2), width: boxWidth, height: boxHeight })
+    .toFormat(outFormat)
+    .toBuffer();
+  return { body, format: outFormat };
 }
 
 export const MARKUP_COLORS: Record<string, string> = {

@@ -31,6 +31,12 @@ export async function getObjectBytes(bucket: string, key: string, maxBytes: numb
   return Buffer.concat(chunks);
 }
 
+/** Bytes `start`..`end` (inclusive) of an object; fewer when it ends sooner. */
+export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
+  const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }));
+  return Buffer.from(await result.Body!.transformToByteArray());
+}
+
 export async function putObject(bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }

@@ -67,3 +67,16 @@ export async function uploadImage(token: string, width = 400, height = 300): Pro
   }
   throw new Error(`uploadImage: image ${upload.body.id} still processing`);
 }
+
+/** Uploads any file (raw body) and waits until it is processed; returns its media item id. */
+export async function uploadReadyFile(token: string, filename: string, bytes: Buffer): Promise<number> {
+  const upload = await api('POST', '/user/media/uploads', { token, query: { file: filename }, rawBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  if (upload.status !== 200) throw new Error(`uploadReadyFile: ${upload.status} ${upload.text}`);
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const item = await api('GET', `/user/media/${upload.body.type}/${upload.body.id}`, { token });
+    if (item.body.status === 'ready') return upload.body.id;
+    if (item.body.status === 'failed') throw new Error(`uploadReadyFile: processing failed: ${item.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`uploadReadyFile: ${filename} still processing`);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
-import { addStep, createGuide, LINES, ownSteps, uploadImage } from './guide-fixtures.ts';
+import { addStep, createGuide, LINES, ownSteps, uploadImage, uploadReadyFile } from './guide-fixtures.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
@@ -101,8 +101,9 @@ describe('PATCH /guides/{guideid}/steps/{stepid}', () => {
     expect(after.body.revisionid).toBeGreaterThan(guide.revisionid);
     expect(after.body.steps[1]).toEqual(response.body);
     // A video is written as `object` and read back as `video` (the real service's asymmetry).
-    const video = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, { token: writer.token, query: { revisionid: response.body.revisionid }, body: { media: { type: 'object', data: 7 } } });
-    expect(video.body).toMatchObject({ title: 'Second', media: { type: 'video', data: { videoid: 7 } } });
+    const videoid = await uploadReadyFile(writer.token, 'clip.mp4', Buffer.alloc(64, 1));
+    const video = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, { token: writer.token, query: { revisionid: response.body.revisionid }, body: { media: { type: 'object', data: videoid } } });
+    expect(video.body).toMatchObject({ title: 'Second', media: { type: 'video', data: { videoid } } });
     expect(video.body.lines).toEqual(response.body.lines);
   });
 

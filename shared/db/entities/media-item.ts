@@ -1,19 +1,24 @@
 /**
  * User media item: pk MEDIA#<itemid> / sk MEDIA, one id space for every type (the counter
  * `media`). The owner's library is gsi1: USER#<userid>#MEDIA, padded itemid (newest first when
- * read descending). The objects live in the media bucket under keys from shared/storage/media-objects.ts.
+ * read descending); the same library by type is gsi2: USER#<userid>#MEDIA#<type>, padded itemid
+ * (GET /user/media/images|videos|embeds). A guid finds its item through MEDIAGUID#<guid>, written
+ * in the item's transaction. The objects live in the media bucket under keys from
+ * shared/storage/media-objects.ts.
  *
  * status: uploading (a browser upload was signed; nothing stored yet) -> processing (the
  * original is in S3) -> ready | failed. Only the processor moves an item out of processing.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { MediaType } from '../../domain/media.ts';
+import type { EmbedDetails } from '../../domain/embeds.ts';
 import { db, tableName } from '../client.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
+import { transactWrite } from '../transactions.ts';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -32,14 +37,20 @@ export interface MediaItemRecord {
   failure: string | null;
   /** S3 key of the original. */
   original_key: string;
-  /** Image sizes that exist (names of IMAGE_SIZES); empty for other types. */
+  /** Image sizes that exist (names of IMAGE_SIZES); a video's are those of its poster. */
   sizes: string[];
   width: number | null;
   height: number | null;
+  /** Videos: their length in milliseconds, when their boxes say (absent before processing). */
+  duration_ms?: number | null;
   /** The image this one was made from by an edit (POST /user/media/images/edits). */
   source_itemid: number | null;
   /** The edit that made this image, as sent. */
   markup: unknown;
+  /** Embeds (GuideEmbedObject): what the embed shows; absent for every other type. */
+  embed?: EmbedDetails;
+  /** Guides whose views show this item (added on guide and step writes; never removed). */
+  used_by_guideids?: Set<number> | number[];
   date: number;
   modified_date: number;
 }
@@ -48,24 +59,50 @@ export function mediaItemKey(itemid: number) {
   return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' };
 }
 
+function guidKey(guid: string) {
+  return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' };
+}
+
 function libraryPartition(userid: number): string {
   return `USER#${userid}#MEDIA`;
 }
 
+function typedLibraryPartition(userid: number, type: MediaType): string {
+  return `USER#${userid}#MEDIA#${type}`;
+}
+
+/** The item and its guid lookup, in one transaction (both new). */
 export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...mediaItemKey(item.itemid),
-        entity: 'MediaItem',
-        [INDEXES.gsi1.pk]: libraryPartition(item.userid),
-        [INDEXES.gsi1.sk]: padId(item.itemid),
-        ...item,
+  await transactWrite([
+    {
+      label: 'item',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...mediaItemKey(item.itemid),
+            entity: 'MediaItem',
+            [INDEXES.gsi1.pk]: libraryPartition(item.userid),
+            [INDEXES.gsi1.sk]: padId(item.itemid),
+            [INDEXES.gsi2.pk]: typedLibraryPartition(item.userid, item.type),
+            [INDEXES.gsi2.sk]: padId(item.itemid),
+            ...item,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+    {
+      label: 'guid',
+      item: { Put: { TableName: tableName(), Item: { ...guidKey(item.guid), entity: 'MediaGuid', itemid: item.itemid }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
+  ]);
+}
+
+/** The item id a guid names, or undefined. */
+export async function mediaItemIdByGuid(guid: string): Promise<number | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guidKey(guid) }));
+  return typeof result.Item?.itemid === 'number' ? result.Item.itemid : undefined;
 }
 
 export async function getMediaItem(itemid: number): Promise<MediaItemRecord | undefined> {
@@ -87,6 +124,41 @@ export async function listUserMedia(userid: number, page: { limit: number; offse
   return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
 }
 
+/** The owner's items of one type (gsi2), newest first unless `ascending`. */
+export async function listUserMediaOfType(
+  userid: number,
+  type: MediaType,
+  page: { limit: number; offset: number },
+  options: { ascending?: boolean } = {},
+): Promise<MediaItemRecord[]> {
+  const items = await queryPage({ index: INDEXES.gsi2, partition: typedLibraryPartition(userid, type), descending: !options.ascending }, page);
+  return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
+}
+
+/**
+ * Records that guide `guideid` shows these items (GET /media/* lets the guide's readers see
+ * them). Items deleted meanwhile are skipped.
+ */
+export async function markMediaUsedBy(guideid: number, itemids: number[]): Promise<void> {
+  await Promise.all(
+    [...new Set(itemids)].map(async (itemid) => {
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: mediaItemKey(itemid),
+            UpdateExpression: 'ADD used_by_guideids :guide',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':guide': new Set([guideid]) },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }),
+  );
+}
+
 /** Deletes the item if `userid` owns it; false when it was not there (any more). */
 export async function deleteMediaItem(itemid: number, userid: number): Promise<MediaItemRecord | undefined> {
   try {
@@ -99,7 +171,10 @@ export async function deleteMediaItem(itemid: number, userid: number): Promise<M
         ReturnValues: 'ALL_OLD',
       }),
     );
-    return result.Attributes ? (withoutKeys(result.Attributes) as unknown as MediaItemRecord) : undefined;
+    const deleted = result.Attributes ? (withoutKeys(result.Attributes) as unknown as MediaItemRecord) : undefined;
+    // The guid lookup goes after its item: a lookup left by a failure here finds no item (404).
+    if (deleted) await db().send(new DeleteCommand({ TableName: tableName(), Key: guidKey(deleted.guid) }));
+    return deleted;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
@@ -113,7 +188,16 @@ export async function deleteMediaItem(itemid: number, userid: number): Promise<M
 export async function finishProcessing(
   itemid: number,
   originalKey: string,
-  outcome: { status: 'ready' | 'failed'; size: number; sizes: string[]; width: number | null; height: number | null; failure: string | null; now: number },
+  outcome: {
+    status: 'ready' | 'failed';
+    size: number;
+    sizes: string[];
+    width: number | null;
+    height: number | null;
+    durationMs?: number | null;
+    failure: string | null;
+    now: number;
+  },
 ): Promise<boolean> {
   try {
     await db().send(
@@ -121,7 +205,7 @@ export async function finishProcessing(
         TableName: tableName(),
         Key: mediaItemKey(itemid),
         UpdateExpression:
-          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, failure = :failure, modified_date = :now',
+          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, duration_ms = :duration, failure = :failure, modified_date = :now',
         ConditionExpression: 'attribute_exists(pk) AND original_key = :key',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -130,6 +214,7 @@ export async function finishProcessing(
           ':sizes': outcome.sizes,
           ':width': outcome.width,
           ':height': outcome.height,
+          ':duration': outcome.durationMs ?? null,
           ':failure': outcome.failure,
           ':now': outcome.now,
           ':key': originalKey,

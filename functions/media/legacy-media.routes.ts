@@ -1,0 +1,170 @@
+/**
+ * Media the way older clients call it (wire-format §3.12, §3.13): the library by type, the raw
+ * image upload, copies, multi-deletes, embeds and /media/* reads by id or guid. Part of the media
+ * group (media.routes.ts); the same items as /user/media/uploads.
+ */
+import * as z from 'zod/mini';
+import { reply, route, type RouteDef } from '../../shared/http/route.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { orderQuery, pathId } from '../../shared/http/schemas.ts';
+import { CROP_RATIOS, type CropRatio } from '../../shared/media/images.ts';
+import * as legacy from './legacy-media.service.ts';
+
+/** A numeric id or a guid (letters and digits, as the Image object's `guid`). */
+const idOrGuid = z.string().check(z.regex(/^(\d{1,15}|[A-Za-z0-9]{16,64})$/, 'must be an id or a guid'));
+
+/** "1,2,3": up to 100 comma-separated ids. */
+const idList = z.pipe(
+  z.string().check(z.regex(/^\d{1,15}(,\d{1,15}){0,99}$/, 'must be up to 100 comma-separated ids')),
+  z.transform((value: string) => value.split(',').map((part) => Number.parseInt(part, 10))),
+);
+
+const libraryQuery = z.object({ ...pagination, order: orderQuery });
+
+const nullableInt = z.nullable(z.number());
+const image = z.looseObject({ id: z.number(), guid: z.optional(z.string()), original: z.optional(z.string()) });
+const imageItem = z.looseObject({
+  imageid: z.number(),
+  guid: z.string(),
+  image,
+  srcid: nullableInt,
+  width: nullableInt,
+  height: nullableInt,
+  ratio: z.enum(['ONE_ONE', 'FOUR_THREE', 'VARIABLE']),
+  markup: z.unknown(),
+  exif: z.unknown(),
+  isReady: z.boolean(),
+});
+const encoding = z.looseObject({ column: z.string(), label: z.string(), mime: z.string(), url: z.string(), format: z.string() });
+const video = z.looseObject({
+  videoid: z.number(),
+  guid: z.string(),
+  filename: z.string(),
+  image: z.nullable(z.looseObject({ image, ratio: z.string() })),
+  meta: z.looseObject({ state: z.string() }),
+  encodings: z.array(encoding),
+});
+const embed = z.looseObject({ embedid: z.number(), guid: z.string(), type: z.enum(['video', 'link']), url: z.nullable(z.string()), html: z.string() });
+const document = z.looseObject({
+  documentid: z.number(),
+  guid: z.string(),
+  date: z.number(),
+  size: z.number(),
+  filename: z.string(),
+  title: z.string(),
+  document_extension: z.string(),
+  url: z.nullable(z.string()),
+  download_url: z.nullable(z.string()),
+});
+
+export const legacyMediaRoutes: RouteDef[] = [
+  route({
+    method: 'GET',
+    path: '/user/media/images',
+    auth: 'user',
+    summary: "The caller's images (user-media image items), newest first",
+    description: 'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once processing is done: `isReady`).',
+    query: libraryQuery,
+    response: z.array(imageItem),
+    handler: ({ auth, query }) => legacy.listImages(auth.user!, query),
+  }),
+  route({
+    method: 'POST',
+    path: '/user/media/images',
+    auth: 'user',
+    summary: "Upload an image to the caller's library; the request body is the image",
+    description:
+      'Name it with `?file=` (an image extension); any Content-Type is accepted, the bytes decide: an empty, truncated or unreadable body is 422 and nothing is stored. `cropToRatio` ONE_ONE or FOUR_THREE keeps the largest centred box of that ratio. Answers the item (`imageid`, `image`); the sizes follow once processed. Bodies up to 4 MB; larger files: POST /user/media/uploads/presigned.',
+    rawBody: true,
+    query: z.object({
+      file: z.optional(z.string()),
+      cropToRatio: z.optional(z.enum(Object.keys(CROP_RATIOS) as [CropRatio, ...CropRatio[]])),
+    }),
+    response: imageItem,
+    handler: ({ auth, query, rawBody }) => legacy.uploadImage(auth.user!, { file: query.file, cropToRatio: query.cropToRatio, body: rawBody ?? Buffer.alloc(0) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/user/media/images/{imageid}',
+    auth: 'user',
+    summary: "Copy an image (by imageid or guid) into the caller's library",
+    description: 'The source must be an image the caller can see (own, or shown by a guide the caller can read): 403 otherwise, 404 when unknown. Answers the new item.',
+    params: z.object({ imageid: idOrGuid }),
+    response: imageItem,
+    handler: ({ auth, params }) => legacy.copyImage(auth.user!, params.imageid),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/user/media/images/{imageids}',
+    auth: 'user',
+    status: 204,
+    summary: "Delete the caller's images (comma-separated ids)",
+    description: "403 and nothing deleted when any id is another user's image; ids that name no image are skipped.",
+    params: z.object({ imageids: idList }),
+    handler: async ({ auth, params }) => {
+      await legacy.deleteImages(auth.user!, params.imageids);
+      return reply(204);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/user/media/videos',
+    auth: 'user',
+    summary: "The caller's videos (Video objects), newest first",
+    query: libraryQuery,
+    response: z.array(video),
+    handler: ({ auth, query }) => legacy.listVideos(auth.user!, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/user/media/embeds',
+    auth: 'user',
+    summary: "The caller's embeds, newest first",
+    query: libraryQuery,
+    response: z.array(embed),
+    handler: ({ auth, query }) => legacy.listEmbeds(auth.user!, query),
+  }),
+  route({
+    method: 'POST',
+    path: '/user/media/embeds',
+    auth: 'user',
+    status: 201,
+    summary: "Add an embed (a URL) to the caller's library",
+    description:
+      'Beyond the spec (its shape is not documented). YouTube and Vimeo URLs become the provider\'s player; any other http(s) URL a link. Nothing is fetched. Use it as step media `{type: "embed", data: embedid}`.',
+    body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2000)) }),
+    example: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+    response: embed,
+    handler: ({ auth, body }) => legacy.createEmbed(auth.user!, body),
+  }),
+  route({
+    method: 'GET',
+    path: '/media/images/{imageid}',
+    auth: 'public',
+    summary: 'An image by imageid or guid: `{image: Image}`',
+    description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
+    params: z.object({ imageid: idOrGuid }),
+    response: z.object({ image }),
+    handler: ({ auth, params }) => legacy.getImage(auth.user, params.imageid),
+  }),
+  route({
+    method: 'GET',
+    path: '/media/videos/{videoid}',
+    auth: 'public',
+    summary: 'A video by videoid or guid (the Video object)',
+    description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
+    params: z.object({ videoid: idOrGuid }),
+    response: video,
+    handler: ({ auth, params }) => legacy.getVideo(auth.user, params.videoid),
+  }),
+  route({
+    method: 'GET',
+    path: '/media/documents/{documentid}',
+    auth: 'public',
+    summary: 'A document by documentid (the Document object; `url` fetches the file)',
+    description: 'Its owner, Admins and readers of a guide that lists it see it; 403 for anyone else, 404 when unknown.',
+    params: z.object({ documentid: pathId }),
+    response: document,
+    handler: ({ auth, params }) => legacy.getDocument(auth.user, params.documentid),
+  }),
+];
