@@ -18,6 +18,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
 
+/** What a route-level `authorize` hook sees: the caller and the validated path params. */
+export interface AuthorizeRequest<P = any> {
+  params: P;
+  auth: AuthContext;
+  headers: Record<string, string>;
+}
+
 /** The request a handler sees: validated params, query and body plus the caller. */
 export interface RouteRequest<P = any, Q = any, B = any> {
   params: P;
@@ -59,6 +66,18 @@ export interface RouteDef<P = any, Q = any, B = any> {
   /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
   path: string;
   auth: RouteAuth;
+  /**
+   * Served to anonymous callers on a private site (STEPWISE_PRIVATE_SITE, the default): login,
+   * registration, the password-reset pair and the API's own docs. Every other route answers
+   * 401 without a valid token there, decided once in the router (shared/http/site-access.ts).
+   */
+  openOnPrivateSite?: boolean;
+  /**
+   * Per-route authorization that needs more than a role (`auth: 'custom'`): runs after the
+   * role check and before the query and body are validated, so a caller who may not call the
+   * route gets 401/403, never a 422 listing the fields it expects.
+   */
+  authorize?: (request: AuthorizeRequest<P>) => void | Promise<void>;
   summary: string;
   description?: string;
   tags?: string[];
