@@ -35,7 +35,8 @@ function parameters(route: RouteDef): JsonSchema[] {
     const querySchema = jsonSchema(route.query, 'input');
     const required = new Set((querySchema.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((querySchema.properties as Record<string, JsonSchema>) ?? {})) {
-      result.push({ name, in: 'query', required: required.has(name), schema });
+      const example = route.queryExample?.[name];
+      result.push({ name, in: 'query', required: required.has(name), schema, ...(example !== undefined ? { example } : {}) });
     }
   }
   return result;

@@ -91,6 +91,11 @@ export interface RouteDef<P = any, Q = any, B = any> {
   response?: z.ZodMiniType;
   /** A valid request body: shown in the docs and used by the test matrix. */
   example?: unknown;
+  /**
+   * Valid query parameters (as the strings a URL carries), shown in the docs as each
+   * parameter's example. Required when the query schema has required parameters.
+   */
+  queryExample?: Record<string, string>;
   /** Pass the body through as bytes instead of parsing JSON (uploads). */
   rawBody?: boolean;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
