@@ -1,7 +1,7 @@
 /**
  * Private and public sites (STEPWISE_PRIVATE_SITE). The shared test stack is a private site
  * (the default); two short-lived stacks, one after the other, show a public site and a private
- * site with public registration on.
+ * site with public registration on (and app ids listed, so X-App-Id is required).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, api, apiAt, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
@@ -9,6 +9,8 @@ import { startStackProcess, type RunningStack } from '../support/local-stack-pro
 import { createGuide, publish } from './guide-fixtures.ts';
 
 const INVALID_BODY = ['not', 'an', 'object'];
+/** The app id of the reference's curl example. */
+const APP_ID = 'FEDCBA0987654321';
 
 function registration() {
   const suffix = uniqueSuffix();
@@ -114,16 +116,30 @@ describe('a private site with public registration on', () => {
   const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) => apiAt(stack.url, method, path, options);
 
   beforeAll(async () => {
-    stack = await startStackProcess({ STEPWISE_PUBLIC_REGISTRATION: 'true', STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password });
+    stack = await startStackProcess({
+      STEPWISE_PUBLIC_REGISTRATION: 'true',
+      STEPWISE_APP_IDS: APP_ID,
+      STEPWISE_ADMIN_EMAIL: ADMIN.email,
+      STEPWISE_ADMIN_PASSWORD: ADMIN.password,
+    });
   }, 60_000);
   afterAll(() => stack?.stop());
 
-  it('lets anyone register (then the body is validated) and still closes every read', async () => {
-    const invalid = await call('POST', '/users', { body: {} });
+  it('lets anyone with an accepted X-App-Id register (then the body is validated) and still closes every read', async () => {
+    const withAppId = { 'x-app-id': APP_ID };
+    const noAppId = await call('POST', '/users', { body: registration() });
+    expect(noAppId.status).toBe(400);
+    expect(noAppId.body).toEqual({ message: 'Invalid app id' });
+    expect((await call('POST', '/users', { body: INVALID_BODY, headers: { 'x-app-id': 'FFFF000011112222' } })).status).toBe(400);
+    const invalid = await call('POST', '/users', { body: {}, headers: withAppId });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.length).toBeGreaterThan(0);
-    const registered = await call('POST', '/users', { body: registration() });
+    const account = registration();
+    const registered = await call('POST', '/users', { body: account, headers: withAppId });
     expect(registered.status).toBe(201);
+    // Login needs the app id too while public registration is on.
+    expect((await call('POST', '/user/token', { body: { email: account.email, password: account.password } })).status).toBe(400);
+    expect((await call('POST', '/user/token', { body: { email: account.email, password: account.password }, headers: withAppId })).status).toBe(201);
     expect(registered.body.authToken).toBeTruthy();
     expect((await call('GET', '/guides')).status).toBe(401);
     expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
