@@ -144,4 +144,15 @@ describe('a private site with public registration on', () => {
     expect((await call('GET', '/guides')).status).toBe(401);
     expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
   });
+
+  it('takes comments of 12–1024 characters, as the real service does on sites open to the public', async () => {
+    const admin = (await call('POST', '/user/token', { body: ADMIN, headers: { 'x-app-id': APP_ID } })).body.authToken as string;
+    expect((await call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: 'Open registration', contents: 'x' } })).status).toBe(201);
+    const guide = (await call('POST', '/guides', { token: admin, body: { category: 'Open registration', type: 'how-to', title: 'Commented guide' } })).body;
+    const short = await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(11) } });
+    expect(short.status).toBe(422);
+    expect(short.body.errors[0].field).toBe('text');
+    expect((await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(1025) } })).status).toBe(422);
+    expect((await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(12) } })).status).toBe(201);
+  });
 });
