@@ -13,8 +13,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - public: anyone; a valid token is still resolved so the handler knows the caller.
  * - user / author / admin: a signed-in user with at least that role (401 without a token,
  *   403 with a lesser role). Roles nest: Admin > Author > User.
- * - custom: the handler decides (e.g. POST /users is public or admin-only by site setting);
- *   a token, when sent, is resolved as for public.
+ * - custom: the route's `authorize` hook decides, before the body is validated (e.g. POST
+ *   /users is public or admin-only by site setting); a token, when sent, is resolved as for
+ *   public.
  */
 export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
 

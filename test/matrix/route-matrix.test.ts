@@ -113,6 +113,11 @@ it('only login, registration, the password-reset pair and the API docs are open 
   );
 });
 
+it('every custom route decides who may call it in an authorize hook (before its body is validated)', () => {
+  const undecided = routes.filter(({ route }) => route.auth === 'custom' && !route.authorize).map(({ route }) => `${route.method} ${route.path}`);
+  expect(undecided).toEqual([]);
+});
+
 it('every route declares a summary and a body example when it takes a body', () => {
   for (const { route } of routes) {
     expect(route.summary.length, `${route.method} ${route.path}`).toBeGreaterThan(5);
