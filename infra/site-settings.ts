@@ -38,6 +38,8 @@ const SiteSettingsSchema = z.strictObject({
   siteUrl: z.url().default('http://127.0.0.1:3000'),
   siteName: z.string().min(1).default('Stepwise'),
   publicRegistration: flag(false),
+  /** Anonymous callers get 401 everywhere but login, registration, password reset and the docs. */
+  privateSite: flag(true),
   languages: list(['en']).refine((languages) => languages.length > 0, 'at least one language'),
   appIds: list([]),
   featureFlags: list([]),
@@ -122,6 +124,7 @@ export function siteEnvironment(settings: SiteSettings): Record<string, string> 
     STEPWISE_SITE_URL: settings.siteUrl,
     STEPWISE_SITE_NAME: settings.siteName,
     STEPWISE_PUBLIC_REGISTRATION: String(settings.publicRegistration),
+    STEPWISE_PRIVATE_SITE: String(settings.privateSite),
     STEPWISE_LANGUAGES: settings.languages.join(','),
     STEPWISE_APP_IDS: settings.appIds.join(','),
     STEPWISE_FEATURE_FLAGS: settings.featureFlags.join(','),

@@ -49,6 +49,12 @@ const ConfigSchema = z.object({
   STEPWISE_SITE_URL: z._default(z.string(), 'http://127.0.0.1:3000'),
   STEPWISE_SITE_NAME: z._default(z.string(), 'Stepwise'),
   STEPWISE_PUBLIC_REGISTRATION: flag(false),
+  /**
+   * A private site answers 401 to anonymous callers on every route except login, registration
+   * (while public registration is on), the password-reset pair and the API docs. `false`: a
+   * public site, where published public guides are readable anonymously.
+   */
+  STEPWISE_PRIVATE_SITE: flag(true),
   /** Site languages; more than one enables the translation glossary. */
   STEPWISE_LANGUAGES: csv('en'),
   /** Accepted X-App-Id values; when public registration is on, login and register need one. */

@@ -74,14 +74,21 @@ export interface Registration {
   unique_username?: string;
 }
 
-/** With public registration off only an Admin registers users; with it on, anyone (app id checked). */
-export async function register(auth: AuthContext, input: Registration) {
+/**
+ * With public registration off only an Admin registers users; with it on, anyone (app id
+ * checked). The route runs this before the body is validated; register() runs it again.
+ */
+export function authorizeRegistration(auth: AuthContext): void {
   if (config().STEPWISE_PUBLIC_REGISTRATION) {
     if (!isAdmin(auth.user)) checkAppId(auth.appId);
   } else {
     if (!auth.user) throw new UnauthenticatedError('Registration is closed on this site; an Admin must create accounts');
     if (!isAdmin(auth.user)) throw new ForbiddenError('Only Admins may register users on this site');
   }
+}
+
+export async function register(auth: AuthContext, input: Registration) {
+  authorizeRegistration(auth);
   const user = await createUserAccount({
     email: input.email,
     username: input.username,

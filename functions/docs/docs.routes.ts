@@ -14,6 +14,7 @@ export const docsGroup = defineGroup({
       method: 'GET',
       path: '/openapi.json',
       auth: 'public',
+      openOnPrivateSite: true,
       summary: 'The OpenAPI 3.1 document of this API',
       handler: async () => embeddedOpenApi(),
     }),
@@ -21,6 +22,7 @@ export const docsGroup = defineGroup({
       method: 'GET',
       path: '/doc',
       auth: 'public',
+      openOnPrivateSite: true,
       summary: 'Readable API documentation (HTML)',
       handler: async () => {
         page ??= renderDocsPage(embeddedOpenApi());

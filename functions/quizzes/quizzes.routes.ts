@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { optionalRevisionQuery } from '../../shared/http/revision.ts';
+import { revisionQuery } from '../../shared/http/revision.ts';
 import * as quizzes from './quizzes.service.ts';
 import * as sessions from './sessions.service.ts';
 
@@ -117,7 +117,8 @@ export const quizzesGroup = defineGroup({
       auth: 'author',
       summary: 'Attaches a quiz to a guide: a new guide revision and a guide quiz revision (new guide_revisionid, current quiz_revisionid)',
       description: '`?revisionid=` (the guide\'s current revisionid) is required; a stale one answers 409 with the current guide.',
-      query: optionalRevisionQuery,
+      query: revisionQuery,
+      queryExample: { revisionid: '78' },
       body: z.object({ quizid: id, guideid: id }),
       example: { quizid: 12, guideid: 34 },
       status: 201,

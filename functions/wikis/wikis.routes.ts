@@ -141,6 +141,7 @@ export const wikisGroup = defineGroup({
       description: 'A new title renames the page (except CATEGORY pages, which guides name by title).',
       params: pageParams,
       query: revisionQuery,
+      queryExample: { revisionid: '42' },
       body: patchBody,
       example: { contents: 'Updated text.' },
       handler: ({ auth, params, query, body }) => wikis.patch(auth.user!, params.namespace, params.title, query.revisionid, body),
@@ -153,6 +154,7 @@ export const wikisGroup = defineGroup({
       summary: 'Delete a page (?revisionid= required); a page with child pages cannot be deleted (422)',
       params: pageParams,
       query: revisionQuery,
+      queryExample: { revisionid: '42' },
       handler: async ({ auth, params, query }) => {
         await wikis.remove(auth.user!, params.namespace, params.title, query.revisionid);
         return reply(204);
@@ -168,6 +170,7 @@ export const wikisGroup = defineGroup({
         '(?revisionid=<current>, 409 when stale), as every write does.',
       params: pageParams,
       query: revisionQuery,
+      queryExample: { revisionid: '42' },
       body: z.object({ revisionid: z.int().check(z.positive()) }),
       example: { revisionid: 1 },
       handler: ({ auth, params, query, body }) => wikis.revert(auth.user!, params.namespace, params.title, query.revisionid, body.revisionid),

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { API_BASE_PATH, type RouteDef, type RouteGroup } from './route.ts';
+import { openToAnonymous } from './site-access.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -34,10 +35,22 @@ function parameters(route: RouteDef): JsonSchema[] {
     const querySchema = jsonSchema(route.query, 'input');
     const required = new Set((querySchema.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((querySchema.properties as Record<string, JsonSchema>) ?? {})) {
-      result.push({ name, in: 'query', required: required.has(name), schema });
+      const example = route.queryExample?.[name];
+      result.push({ name, in: 'query', required: required.has(name), schema, ...(example !== undefined ? { example } : {}) });
     }
   }
   return result;
+}
+
+/**
+ * A token is optional (`{}` listed) where an anonymous caller may reach the route: always for
+ * routes open on a private site, only on a public site (STEPWISE_PRIVATE_SITE=false) for the
+ * other public and custom routes. None at all for the public routes open everywhere.
+ */
+function security(route: RouteDef): Array<Record<string, string[]>> {
+  if (route.auth === 'public' && openToAnonymous(route, true)) return [];
+  if (openToAnonymous(route, false) || openToAnonymous(route, true)) return [{ apiToken: [] }, {}];
+  return [{ apiToken: [] }];
 }
 
 function operation(group: RouteGroup, route: RouteDef): JsonSchema {
@@ -49,7 +62,7 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
     },
   };
   for (const [code, response] of Object.entries(ERROR_RESPONSES)) {
-    if (code === '401' && route.auth === 'public') continue;
+    if (code === '401' && route.auth === 'public' && route.openOnPrivateSite) continue;
     if (code === '403' && (route.auth === 'public' || route.auth === 'user')) continue;
     if ((code === '400' || code === '422') && !route.body && !route.query) continue;
     responses[code] = response;
@@ -61,8 +74,9 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
     ...(route.description ? { description: route.description } : {}),
     ...(route.deprecated ? { deprecated: true } : {}),
     'x-auth': route.auth,
+    'x-open-on-private-site': openToAnonymous(route, true),
     ...(route.extensions ?? {}),
-    security: route.auth === 'public' ? [] : [{ apiToken: [] }],
+    security: security(route),
     parameters: parameters(route),
     ...(route.body
       ? {
@@ -97,7 +111,7 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
       title: 'Stepwise — Training and Documentation Service API',
       version: '2.0',
       description:
-        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from POST /user/token. Append `?pretty` for indented JSON; send `Accept: application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and `offset`.',
+        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` answers 401 to a request without a valid token. Append `?pretty` for indented JSON; send `Accept: application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and `offset`.',
     },
     servers: [{ url: serverUrl }],
     components: {

@@ -13,10 +13,18 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - public: anyone; a valid token is still resolved so the handler knows the caller.
  * - user / author / admin: a signed-in user with at least that role (401 without a token,
  *   403 with a lesser role). Roles nest: Admin > Author > User.
- * - custom: the handler decides (e.g. POST /users is public or admin-only by site setting);
- *   a token, when sent, is resolved as for public.
+ * - custom: the route's `authorize` hook decides, before the body is validated (e.g. POST
+ *   /users is public or admin-only by site setting); a token, when sent, is resolved as for
+ *   public.
  */
 export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
+
+/** What a route-level `authorize` hook sees: the caller and the validated path params. */
+export interface AuthorizeRequest<P = any> {
+  params: P;
+  auth: AuthContext;
+  headers: Record<string, string>;
+}
 
 /** The request a handler sees: validated params, query and body plus the caller. */
 export interface RouteRequest<P = any, Q = any, B = any> {
@@ -59,6 +67,18 @@ export interface RouteDef<P = any, Q = any, B = any> {
   /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
   path: string;
   auth: RouteAuth;
+  /**
+   * Served to anonymous callers on a private site (STEPWISE_PRIVATE_SITE, the default): login,
+   * registration, the password-reset pair and the API's own docs. Every other route answers
+   * 401 without a valid token there, decided once in the router (shared/http/site-access.ts).
+   */
+  openOnPrivateSite?: boolean;
+  /**
+   * Per-route authorization that needs more than a role (`auth: 'custom'`): runs after the
+   * role check and before the query and body are validated, so a caller who may not call the
+   * route gets 401/403, never a 422 listing the fields it expects.
+   */
+  authorize?: (request: AuthorizeRequest<P>) => void | Promise<void>;
   summary: string;
   description?: string;
   tags?: string[];
@@ -72,6 +92,11 @@ export interface RouteDef<P = any, Q = any, B = any> {
   response?: z.ZodMiniType;
   /** A valid request body: shown in the docs and used by the test matrix. */
   example?: unknown;
+  /**
+   * Valid query parameters (as the strings a URL carries), shown in the docs as each
+   * parameter's example. Required when the query schema has required parameters.
+   */
+  queryExample?: Record<string, string>;
   /** Pass the body through as bytes instead of parsing JSON (uploads). */
   rawBody?: boolean;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */

@@ -1,10 +1,12 @@
 /**
  * A group's Lambda handler: a router over the group's slice of the route table, with middy
  * middleware for access logs and error mapping. Every route goes through the same steps:
- * match -> authenticate -> authorize -> validate params, query, body -> handler -> format.
+ * match -> authenticate -> authorize (private site, role) -> validate params -> the route's own
+ * authorize hook -> validate query, body -> handler -> format.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { config } from '../config.ts';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors.ts';
 import { hasRole, type Caller } from './auth-context.ts';
 import { authenticate } from './authenticate.ts';
@@ -13,13 +15,17 @@ import { log } from './logger.ts';
 import { recordRequest } from './metrics.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
-import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';
+import { API_BASE_PATH, isReply, type RouteDef, type RouteGroup } from './route.ts';
+import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
 import { runWithRequestCache } from '../db/request-cache.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-function authorize(required: RouteAuth, caller: Caller | null): void {
+/** The route's role rule, and on a private site the token every closed route needs. */
+function authorize(route: RouteDef, caller: Caller | null): void {
+  if (!caller && !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE)) throw new UnauthenticatedError('Authentication required');
+  const required = route.auth;
   if (required === 'public' || required === 'custom') return;
   if (!caller) throw new UnauthenticatedError('Authentication required');
   const role = required === 'admin' ? 'Admin' : required === 'author' ? 'Author' : 'User';
@@ -53,8 +59,10 @@ export function createRouter(routes: RouteDef[]) {
     }
     const route = match.value;
     const auth = await authenticate(headers);
-    authorize(route.auth, auth.user);
+    authorize(route, auth.user);
     const params = parseParams(route, match.params);
+    // Route-level authorization (custom routes) is decided before the query or body is read.
+    if (route.authorize) await route.authorize({ params, auth, headers });
     // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
     let body: unknown;
     let rawBody: Buffer | undefined;

@@ -17,6 +17,7 @@ import { nowSeconds } from '../db/keys.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
 import { getCourses, type CourseRecord, type CourseStageRecord, type StageDoctype } from '../db/entities/course.ts';
 import { completionWrite, getCompletion, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
+import { completedGuideMarkWrite } from '../db/entities/guide-mark.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../db/entities/training-row.ts';
 import { latestReleases, stageDocument } from './documents.ts';
 import { refreshRows } from './rows.ts';
@@ -55,6 +56,16 @@ export interface CompletionChange {
 }
 
 /**
+ * A guide completed in training is a completed guide for the user (GET /user/completions, the
+ * guide's `completed`): the mark is written in the completion's transaction. Invalidation and
+ * later releases change the stage status, not the fact that the user once completed the guide.
+ */
+function completionMarkWrites(record: CompletionRecord, change: CompletionChange) {
+  if (change.action !== 'training.completed' || record.doctype !== 'guide' || record.end_date === null) return [];
+  return [completedGuideMarkWrite(record.userid, record.docid, record.end_date)];
+}
+
+/**
  * Replaces the trainee's last completion of a document with `next(current)` (undefined: no
  * change), appending the change to the trainee's audit chain in the same transaction; a
  * concurrent change makes it read again. Returns the record now stored (or the unchanged one).
@@ -88,7 +99,7 @@ export async function changeCompletion(
             invalidated_at: record.invalidated_at,
           },
         },
-        [completionWrite(record, current?.version ?? null)],
+        [completionWrite(record, current?.version ?? null), ...completionMarkWrites(record, change)],
       );
       return record;
     } catch (error) {

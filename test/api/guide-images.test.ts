@@ -28,7 +28,8 @@ describe('guide and step images', () => {
     const current = await api('GET', `/guides/${created.guideid}`, { token: writer.token });
     await publish(writer.token, current.body);
 
-    const guide = await api('GET', `/guides/${created.guideid}`);
+    const reader = await createUser();
+    const guide = await api('GET', `/guides/${created.guideid}`, { token: reader.token });
     expect(guide.status).toBe(200);
     expect(guide.body.image).toMatchObject({ id: cover, standard: expect.stringContaining('http'), original: expect.stringContaining('http') });
     const [step] = ownSteps(guide.body);
@@ -44,7 +45,7 @@ describe('guide and step images', () => {
     expect(original.headers.get('content-type')).toBe('image/png');
     expect((await original.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
-    const listed = await api('GET', '/guides', { query: { guideids: String(created.guideid) } });
+    const listed = await api('GET', '/guides', { token: reader.token, query: { guideids: String(created.guideid) } });
     expect(listed.body).toHaveLength(1);
     expect(listed.body[0].image).toMatchObject({ id: cover, guid: guide.body.image.guid, original: expect.any(String) });
     const authored = await api('GET', '/user/guides', { token: writer.token });

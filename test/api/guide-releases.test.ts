@@ -92,7 +92,8 @@ describe('guide releases', () => {
     expect((await api('GET', '/guides/releases')).status).toBe(401);
     expect((await api('GET', `/guides/${hidden.guideid}/releases`, { token: outsider.token })).status).toBe(403);
     expect((await api('GET', `/guides/${hidden.guideid}/releases`)).status).toBe(401);
-    expect((await api('GET', `/guides/${shown.guideid}/releases`)).body.releases).toHaveLength(1);
+    expect((await api('GET', `/guides/${shown.guideid}/releases`)).status).toBe(401);
+    expect((await api('GET', `/guides/${shown.guideid}/releases`, { token: outsider.token })).body.releases).toHaveLength(1);
   });
 
   it('PATCH changes notes only; DELETE removes (204) and the version is not handed out again', async () => {

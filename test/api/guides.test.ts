@@ -141,13 +141,14 @@ describe('GET /guides/{guideid}', () => {
     expect(own.body.steps.map((step: { title: string }) => step.title)).toEqual(['Swap nozzle']);
   });
 
-  it('answers 404 for an unknown guide and a public guide to anyone', async () => {
-    expect((await api('GET', '/guides/999999999')).status).toBe(404);
+  it('answers 404 for an unknown guide and a public guide to any signed-in user (anonymous readers: site-access.test.ts)', async () => {
+    const reader = await createUser();
+    expect((await api('GET', '/guides/999999999', { token: reader.token })).status).toBe(404);
     const admin = await loginAdmin();
     const guide = await publish(admin, await createGuide(admin));
-    const anonymous = await api('GET', `/guides/${guide.guideid}`);
-    expect(anonymous.status).toBe(200);
-    expect(anonymous.body).toMatchObject({ public: true, can_edit: false, favorited: false });
+    const read = await api('GET', `/guides/${guide.guideid}`, { token: reader.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ public: true, can_edit: false, favorited: false });
   });
 
   it('records a signed-in read in the reader\'s view history', async () => {
@@ -263,13 +264,14 @@ describe('DELETE /guides/{guideid}', () => {
 
 describe('GET /guides', () => {
   it('lists public guide summaries by guideid, ASC by default, DESC on request, paged', async () => {
+    const { token } = await createUser();
     const admin = await loginAdmin();
     const a = await publish(admin, await createGuide(admin));
     const b = await publish(admin, await createGuide(admin));
     const hidden = await createGuide(admin);
     const all: Array<{ guideid: number }> = [];
     for (let offset = 0; ; offset += 200) {
-      const page = await api('GET', '/guides', { query: { limit: 200, offset } });
+      const page = await api('GET', '/guides', { token, query: { limit: 200, offset } });
       expect(page.status).toBe(200);
       if (page.body.length === 0) break;
       all.push(...page.body);
@@ -302,9 +304,9 @@ describe('GET /guides', () => {
       flags: [],
       image: null,
     });
-    const desc = await api('GET', '/guides', { query: { order: 'desc', limit: 2 } });
+    const desc = await api('GET', '/guides', { token, query: { order: 'desc', limit: 2 } });
     expect(desc.body[0].guideid).toBeGreaterThan(desc.body[1].guideid);
-    const second = await api('GET', '/guides', { query: { order: 'DESC', limit: 1, offset: 1 } });
+    const second = await api('GET', '/guides', { token, query: { order: 'DESC', limit: 1, offset: 1 } });
     expect(second.body[0].guideid).toBe(desc.body[1].guideid);
   });
 
@@ -312,46 +314,48 @@ describe('GET /guides', () => {
     const writer = await author();
     const mine = await createGuide(writer.token);
     const theirs = await createGuide(await loginAdmin());
-    const ids = async (token: string | undefined) => {
+    const ids = async (token: string) => {
       const page = await api('GET', '/guides', { token, query: { includePrivate: '', order: 'DESC', limit: 200 } });
       return page.body.map((guide: { guideid: number }) => guide.guideid);
     };
     expect(await ids(writer.token)).toContain(mine.guideid);
     expect(await ids(writer.token)).not.toContain(theirs.guideid);
     expect(await ids(await loginAdmin())).toEqual(expect.arrayContaining([mine.guideid, theirs.guideid]));
-    expect(await ids(undefined)).not.toContain(mine.guideid);
+    expect(await ids((await createUser()).token)).not.toContain(mine.guideid);
   });
 
   it('filters by guideids (first 50), type and modifiedSince', async () => {
+    const { token } = await createUser();
     const admin = await loginAdmin();
     const a = await publish(admin, await createGuide(admin));
     const b = await publish(admin, await createGuide(admin));
     const hidden = await createGuide(admin);
-    const picked = await api('GET', '/guides', { query: { guideids: `${b.guideid},${a.guideid},${hidden.guideid},999999999` } });
+    const picked = await api('GET', '/guides', { token, query: { guideids: `${b.guideid},${a.guideid},${hidden.guideid},999999999` } });
     expect(picked.body.map((guide: { guideid: number }) => guide.guideid)).toEqual([a.guideid, b.guideid]);
     const many = Array.from({ length: 60 }, (_, index) => 999999000 + index).join(',');
-    expect((await api('GET', '/guides', { query: { guideids: `${many},${a.guideid}` } })).body).toEqual([]);
-    expect((await api('GET', '/guides', { query: { guideids: 'x,1' } })).status).toBe(422);
-    const byType = await api('GET', '/guides', { query: { filter: 'how-to', order: 'DESC', limit: 5 } });
+    expect((await api('GET', '/guides', { token, query: { guideids: `${many},${a.guideid}` } })).body).toEqual([]);
+    expect((await api('GET', '/guides', { token, query: { guideids: 'x,1' } })).status).toBe(422);
+    const byType = await api('GET', '/guides', { token, query: { filter: 'how-to', order: 'DESC', limit: 5 } });
     expect(byType.body.length).toBeGreaterThan(0);
     expect(byType.body.every((guide: { type: string }) => guide.type === 'how-to')).toBe(true);
-    expect((await api('GET', '/guides', { query: { filter: 'teardown' } })).body).toEqual([]);
-    const future = await api('GET', '/guides', { query: { modifiedSince: Math.floor(Date.now() / 1000) + 3600 } });
+    expect((await api('GET', '/guides', { token, query: { filter: 'teardown' } })).body).toEqual([]);
+    const future = await api('GET', '/guides', { token, query: { modifiedSince: Math.floor(Date.now() / 1000) + 3600 } });
     expect(future.body).toEqual([]);
-    const recent = await api('GET', '/guides', { query: { modifiedSince: b.modified_date, order: 'DESC', limit: 200 } });
+    const recent = await api('GET', '/guides', { token, query: { modifiedSince: b.modified_date, order: 'DESC', limit: 200 } });
     expect(recent.body.map((guide: { guideid: number }) => guide.guideid)).toContain(b.guideid);
   });
 });
 
 describe('GET /guides/featured', () => {
   it('lists guides an Admin starred (flag GUIDE_STARRED) that the caller can read', async () => {
+    const { token } = await createUser();
     const admin = await loginAdmin();
     const guide = await publish(admin, await createGuide(admin));
     const starred = await api('PATCH', `/guides/${guide.guideid}`, { token: admin, query: { revisionid: guide.revisionid }, body: { flags: ['GUIDE_STARRED'] } });
     expect(starred.status).toBe(200);
     expect(starred.body.flags).toEqual([{ flagid: 'GUIDE_STARRED', title: 'Featured guide', text: 'This guide is featured.' }]);
     const privateStarred = await createGuide(admin, { flags: ['GUIDE_STARRED'] });
-    const featured = await api('GET', '/guides/featured', { query: { limit: 200 } });
+    const featured = await api('GET', '/guides/featured', { token, query: { limit: 200 } });
     expect(featured.status).toBe(200);
     const ids = featured.body.map((entry: { guideid: number }) => entry.guideid);
     expect(ids).toContain(guide.guideid);
@@ -367,7 +371,7 @@ describe('GET /guides/featured', () => {
 
     const unstarred = await api('PATCH', `/guides/${guide.guideid}`, { token: admin, query: { revisionid: starred.body.revisionid }, body: { flags: [] } });
     expect(unstarred.status).toBe(200);
-    const after = await api('GET', '/guides/featured', { query: { limit: 200 } });
+    const after = await api('GET', '/guides/featured', { token, query: { limit: 200 } });
     expect(after.body.map((entry: { guideid: number }) => entry.guideid)).not.toContain(guide.guideid);
   });
 });

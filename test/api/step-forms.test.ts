@@ -184,7 +184,7 @@ describe('GET /step_forms lookups', () => {
     expect((await api('GET', `/step_forms/guideid/${prerequisite.guideid}`, { token: writer.token })).body).toEqual([prereqForm]);
   });
 
-  it('follows the guide: private forms 401 anonymous and 403 to outsiders; public guides readable by anyone', async () => {
+  it('follows the guide: private forms 401 anonymous and 403 to outsiders; public guides readable by any signed-in user', async () => {
     const paths = [`/step_forms/stepid/${stepids[0]}`, `/step_forms/guideid/${guide.guideid}`];
     const form = (await api('GET', paths[0], { token: writer.token })).body;
     paths.push(`/step_forms/form_revisionid/${form.form_revisionid}`, `/step_forms/field_revisionid/${form.fields[0].field_revisionid}`);
@@ -197,7 +197,8 @@ describe('GET /step_forms lookups', () => {
     const openStep = ownSteps(open)[0].stepid;
     await post(openStep, { fields: [{ field_type: 'Video', label: 'Clip' }] });
     await publish(writer.token, (await api('GET', `/guides/${open.guideid}`, { token: writer.token })).body);
-    expect((await api('GET', `/step_forms/stepid/${openStep}`)).status).toBe(200);
+    // A private site (the default) wants a token even here: anonymous readers are shown in site-access.test.ts.
+    expect((await api('GET', `/step_forms/stepid/${openStep}`)).status).toBe(401);
     expect((await api('GET', `/step_forms/stepid/${openStep}`, { token: outsider.token })).status).toBe(200);
   });
 });

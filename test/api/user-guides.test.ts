@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import { createGuide, publish } from './guide-fixtures.ts';
+import { assign, createCourse, getAssignment, entryOf } from '../support/courses.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 const guideids = (entries: Array<{ guide: { guideid: number } }>) => entries.map((entry) => entry.guide.guideid);
@@ -61,6 +62,67 @@ describe('completions', () => {
     expect((await api('DELETE', `/guides/${guide.guideid}/completed`, { token: user.token })).status).toBe(204);
     expect((await api('GET', '/user/completions', { token: user.token })).body).toEqual([]);
     expect((await api('GET', `/guides/${guide.guideid}`, { token: user.token })).body.completed).toBe(false);
+  });
+
+  it('include guides completed in training: completing a guide stage marks the guide completed, one concept', async () => {
+    const admin = await loginAdmin();
+    const [trained, manual, untouched] = [
+      await publish(admin, await createGuide(admin)),
+      await publish(admin, await createGuide(admin)),
+      await publish(admin, await createGuide(admin)),
+    ];
+    const course = await createCourse({ stages: [trained, untouched].map((guide) => ({ doctype: 'guide', docid: guide.guideid })) });
+    const trainee = await createUser();
+    const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid });
+
+    // Started is not completed.
+    expect((await api('PATCH', `/course_assignments/start/guide/${trained.guideid}`, { token: trainee.token })).status).toBe(200);
+    expect((await api('GET', '/user/completions', { token: trainee.token })).body).toEqual([]);
+    expect((await api('GET', `/guides/${trained.guideid}`, { token: trainee.token })).body.completed).toBe(false);
+
+    const completed = await api('PATCH', `/course_assignments/complete/guide/${trained.guideid}`, { token: trainee.token, body: {} });
+    expect(completed.status).toBe(200);
+    expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid).status).toBe('completed');
+    expect((await api('PUT', `/guides/${manual.guideid}/completed`, { token: trainee.token })).status).toBe(204);
+
+    const mine = await api('GET', '/user/completions', { token: trainee.token });
+    expect(guideids(mine.body)).toEqual([trained.guideid, manual.guideid]);
+    expect(mine.body[0].date).toBeGreaterThan(0);
+    expect(guideids((await api('GET', `/users/${trainee.userid}/completions`, { token: admin })).body)).toEqual([trained.guideid, manual.guideid]);
+    expect(guideids((await api('GET', '/user/completions', { token: trainee.token, query: { limit: 1, offset: 1 } })).body)).toEqual([manual.guideid]);
+    expect((await api('GET', `/guides/${trained.guideid}`, { token: trainee.token })).body.completed).toBe(true);
+    expect((await api('GET', `/guides/${untouched.guideid}`, { token: trainee.token })).body.completed).toBe(false);
+    expect((await api('GET', `/guides/${trained.guideid}`, { token: admin })).body.completed).toBe(false);
+
+    // Completing again in training keeps the first date; un-marking is the user's own choice.
+    const firstDate = mine.body[0].date;
+    await api('PATCH', `/course_assignments/complete/guide/${trained.guideid}`, { token: trainee.token, body: {} });
+    expect((await api('GET', '/user/completions', { token: trainee.token })).body[0].date).toBe(firstDate);
+    expect((await api('DELETE', `/guides/${trained.guideid}/completed`, { token: trainee.token })).status).toBe(204);
+    expect(guideids((await api('GET', '/user/completions', { token: trainee.token })).body)).toEqual([manual.guideid]);
+    expect((await api('GET', `/guides/${trained.guideid}`, { token: trainee.token })).body.completed).toBe(false);
+  });
+
+  it('a manager completing a guide stage on a trainee\'s behalf counts for the trainee, not the manager', async () => {
+    const admin = await loginAdmin();
+    const guide = await publish(admin, await createGuide(admin));
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const trainee = await createUser();
+    await assign({ wikiid: course.wikiid, userid: trainee.userid });
+    const override = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: admin, body: { userid: trainee.userid } });
+    expect(override.status).toBe(200);
+    expect(guideids((await api('GET', `/users/${trainee.userid}/completions`, { token: admin })).body)).toEqual([guide.guideid]);
+    expect((await api('GET', `/guides/${guide.guideid}`, { token: trainee.token })).body.completed).toBe(true);
+    expect((await api('GET', `/guides/${guide.guideid}`, { token: admin })).body.completed).toBe(false);
+  });
+
+  it('completing a guide without an assignment on it records nothing (422 not_assigned)', async () => {
+    const admin = await loginAdmin();
+    const guide = await publish(admin, await createGuide(admin));
+    const user = await createUser();
+    const refused = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: user.token, body: {} });
+    expect(refused.status).toBe(422);
+    expect((await api('GET', '/user/completions', { token: user.token })).body).toEqual([]);
   });
 
   it('needs a guide the caller can read (403 private, 404 unknown) and a token (401)', async () => {

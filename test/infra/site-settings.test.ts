@@ -30,6 +30,7 @@ describe('site settings', () => {
     const settings = parseSiteSettings({
       siteUrl: 'https://training.example.com',
       publicRegistration: 'true',
+      privateSite: 'false',
       languages: 'en, de',
       appIds: ['app-1', 'app-2'],
       featureFlags: 'dev-unify-completion-status-logic',
@@ -40,6 +41,7 @@ describe('site settings', () => {
     const parsed = configFrom(siteEnvironment(settings));
     expect(parsed.STEPWISE_SITE_URL).toBe('https://training.example.com');
     expect(parsed.STEPWISE_PUBLIC_REGISTRATION).toBe(true);
+    expect(parsed.STEPWISE_PRIVATE_SITE).toBe(false);
     expect(parsed.STEPWISE_LANGUAGES).toEqual(['en', 'de']);
     expect(parsed.STEPWISE_APP_IDS).toEqual(['app-1', 'app-2']);
     expect(parsed.STEPWISE_TOKEN_TTL_DAYS).toBe(7);

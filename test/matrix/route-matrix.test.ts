@@ -2,15 +2,19 @@
  * The generic test matrix, generated from the route table: every route is checked for 401
  * without a token, 403 for a lesser role, 405 for a wrong method, 400 for invalid JSON, 422
  * for a wrong body and 404 for an unknown id. A new route is covered the moment it is declared.
+ * The test stack is a private site (the default): every route not open on a private site
+ * answers 401 anonymously, and authorization comes before body validation (401/403, not 422).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import type { HttpMethod, RouteDef } from '../../shared/http/route.ts';
+import { openToAnonymous } from '../../shared/http/site-access.ts';
 import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const UNKNOWN_ID = '999999999';
+const INVALID_BODY = ['not', 'an', 'object'];
 const routes = routeGroups.flatMap((group) => group.routes.map((route) => ({ group: group.name, route })));
 const matcher = new PathMatcher(routes.map(({ route }) => ({ method: route.method, path: route.path, value: route })));
 
@@ -44,18 +48,32 @@ beforeAll(async () => {
 
 describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
   const path = concretePath(route);
-  const protectedRoute = !['public', 'custom'].includes(route.auth);
+  const closedToAnonymous = !openToAnonymous(route, true);
+  const takesJson = route.body !== undefined && !route.rawBody;
 
-  if (protectedRoute)
-    it('401 without a token', async () => {
+  if (closedToAnonymous)
+    it('401 without a token (private site)', async () => {
     const response = await api(route.method, path, { body: route.example });
     expect(response.status).toBe(401);
     expect(response.body).toHaveProperty('message');
   });
 
+  if (closedToAnonymous && takesJson)
+    it('401 without a token, before the invalid body is looked at', async () => {
+    const response = await api(route.method, path, { body: INVALID_BODY });
+    expect(response.status).toBe(401);
+    expect(response.body).not.toHaveProperty('errors');
+  });
+
   if (route.auth === 'admin' || route.auth === 'author')
     it('403 for a plain User', async () => {
     const response = await api(route.method, path, { token: plainUser.token, body: route.example });
+    expect(response.status).toBe(403);
+  });
+
+  if ((route.auth === 'admin' || route.auth === 'author') && takesJson)
+    it('403 for a plain User, before the invalid body is looked at', async () => {
+    const response = await api(route.method, path, { token: plainUser.token, body: INVALID_BODY });
     expect(response.status).toBe(403);
   });
 
@@ -67,15 +85,15 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     expect(response.headers.get('allow')).toContain(route.method);
   });
 
-  if (route.body !== undefined && !route.rawBody)
+  if (takesJson)
     it('400 for invalid JSON', async () => {
     const response = await api(route.method, path, { token: admin, rawBody: '{"broken": ' });
     expect(response.status).toBe(400);
   });
 
-  if (route.body !== undefined && !route.rawBody)
+  if (takesJson)
     it('422 for a wrong body', async () => {
-    const response = await api(route.method, path, { token: admin, body: ['not', 'an', 'object'] });
+    const response = await api(route.method, path, { token: admin, body: INVALID_BODY });
     expect(response.status).toBe(422);
     expect(response.body.errors.length).toBeGreaterThan(0);
   });
@@ -86,6 +104,18 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     const response = await api(route.method, concretePath(route, UNKNOWN_ID), { token: admin, body: route.example });
     expect(response.status).toBe(404);
   });
+});
+
+it('only login, registration, the password-reset pair and the API docs are open on a private site', () => {
+  const open = routes.filter(({ route }) => openToAnonymous(route, true)).map(({ route }) => `${route.method} ${route.path}`);
+  expect(open.sort()).toEqual(
+    ['GET /doc', 'GET /openapi.json', 'POST /user/token', 'POST /users', 'POST /users/reset_password', 'POST /users/reset_password/complete'].sort(),
+  );
+});
+
+it('every custom route decides who may call it in an authorize hook (before its body is validated)', () => {
+  const undecided = routes.filter(({ route }) => route.auth === 'custom' && !route.authorize).map(({ route }) => `${route.method} ${route.path}`);
+  expect(undecided).toEqual([]);
 });
 
 it('every route declares a summary and a body example when it takes a body', () => {

@@ -30,8 +30,13 @@ export function apiUrl(): string {
   return inject('apiUrl');
 }
 
-export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const url = new URL(apiUrl() + path);
+export function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return apiAt<T>(apiUrl(), method, path, options);
+}
+
+/** The same request against another stack (a second stack started with other settings). */
+export async function apiAt<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const url = new URL(baseUrl + path);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `api ${options.token}`;

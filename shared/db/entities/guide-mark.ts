@@ -2,13 +2,15 @@
  * A user's marks on guides: favorites (pk USER#<userid> / sk FAVORITE#GUIDE#<padded guideid>)
  * and completions (pk USER#<userid> / sk COMPLETED#GUIDE#<padded guideid>), each with the date
  * it was set. One key per (user, guide), so marking twice is idempotent and a guide's
- * `favorited` / `completed` for the caller is one BatchGet.
+ * `favorited` / `completed` for the caller is one BatchGet. A completion mark is set by PUT
+ * /guides/{guideid}/completed and by completing the guide in training (one concept).
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
+import type { LabelledWrite } from '../transactions.ts';
 
 export type GuideMarkKind = 'FAVORITE' | 'COMPLETED';
 
@@ -44,6 +46,26 @@ export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promis
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
   }
+}
+
+/**
+ * The completion mark as a write in another transaction: training records it together with
+ * the stage completion (shared/training/progress.ts), so GET /user/completions and a guide's
+ * `completed` see guides completed in a course. An existing mark keeps its first date.
+ */
+export function completedGuideMarkWrite(userid: number, guideid: number, date: number): LabelledWrite {
+  return {
+    label: 'completed-guide',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: markKey('COMPLETED', userid, guideid),
+        UpdateExpression: 'SET #entity = :entity, #userid = :userid, #guideid = :guideid, #date = if_not_exists(#date, :date)',
+        ExpressionAttributeNames: { '#entity': 'entity', '#userid': 'userid', '#guideid': 'guideid', '#date': 'date' },
+        ExpressionAttributeValues: { ':entity': 'CompletedGuide', ':userid': userid, ':guideid': guideid, ':date': date },
+      },
+    },
+  };
 }
 
 export async function deleteGuideMark(kind: GuideMarkKind, userid: number, guideid: number): Promise<void> {
