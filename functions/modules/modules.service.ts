@@ -8,7 +8,7 @@
  * flag MANAGE_MODULES_FLAG (set by an Admin with PATCH /users/{userid} `flags`).
  */
 import { config } from '../../shared/config.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -21,7 +21,6 @@ import {
   insertImport,
   listModuleImports,
   markCancelled,
-  markFailed,
   markInterrupted,
   markRestarted,
   markRunning,
@@ -188,8 +187,10 @@ async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: 
       attempt,
     );
   } catch (error) {
-    await markFailed(record.importid, { code: 'internal', message: `The import could not be started: ${(error as Error).message}` }, nowSeconds());
-    throw error;
+    // No execution runs it: interrupted, so the same import can be started again.
+    log().error('module import: StartExecution failed', { importid: record.importid, error: (error as Error).message });
+    await markInterrupted(record.importid, changes.execution_arn, 'The import could not be started; start it again', nowSeconds());
+    throw new ServiceUnavailableError(`Import ${record.importid} could not be started (the workflow service did not answer); start it again`);
   }
   return running;
 }
