@@ -52,3 +52,6 @@ async function shutdown() {
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+// Run by a harness (tests, bench): stop when the harness is gone, however it ended (its end of
+// our stdin pipe closes), as the JVM does with us.
+if (process.env.STEPWISE_STOP_ON_STDIN_CLOSE === '1') process.stdin.on('end', shutdown).on('close', shutdown).resume();
