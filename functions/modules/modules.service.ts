@@ -177,20 +177,20 @@ async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: 
     const current = await requireImport(record.importid);
     throw new ConflictError(`Import ${record.importid} was already started (status ${current.status})`, importView(current));
   }
-  if (attempt > 1) {
-    // What the interrupted attempt left: an old package would pass AwaitUpload before the new upload.
-    await deleteByPrefixes(modulesBucket(), [packageKey(record.importid), contentPrefix(record.importid)]);
-  }
   try {
+    if (attempt > 1) {
+      // What the interrupted attempt left: an old package would pass AwaitUpload before the new upload.
+      await deleteByPrefixes(modulesBucket(), [packageKey(record.importid), contentPrefix(record.importid)]);
+    }
     await startImportExecution(
       { importid: record.importid, moduleid: record.moduleid, bucket: modulesBucket(), key: packageKey(record.importid), source, ...(url ? { url } : {}) },
       attempt,
     );
   } catch (error) {
     // No execution runs it: interrupted, so the same import can be started again.
-    log().error('module import: StartExecution failed', { importid: record.importid, error: (error as Error).message });
+    log().error('module import: could not start the execution', { importid: record.importid, error: (error as Error).message });
     await markInterrupted(record.importid, changes.execution_arn, 'The import could not be started; start it again', nowSeconds());
-    throw new ServiceUnavailableError(`Import ${record.importid} could not be started (the workflow service did not answer); start it again`);
+    throw new ServiceUnavailableError(`Import ${record.importid} could not be started ; start it again`);
   }
   return running;
 }
