@@ -22,13 +22,15 @@ function rawRequest(head: string, bodyPieces: Buffer[] = []): Promise<RawAnswer>
   return new Promise((resolve, reject) => {
     const socket: Socket = connect(Number(url.port), url.hostname);
     const received: Buffer[] = [];
-    socket.on('data', (chunk) => received.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
+    const answered = () => {
       const text = Buffer.concat(received).toString('utf8');
       const [headers = '', body = ''] = text.split('\r\n\r\n');
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers: headers.toLowerCase(), body, closed: true });
-    });
+    };
+    socket.on('data', (chunk) => received.push(chunk));
+    // A reset after the answer arrived (the server closed on unread bytes) still counts as answered.
+    socket.on('error', (error) => (received.length > 0 ? answered() : reject(error)));
+    socket.on('close', answered);
     socket.write(head);
     for (const piece of bodyPieces) socket.write(piece);
   });
