@@ -8,7 +8,7 @@
  * flag MANAGE_MODULES_FLAG (set by an Admin with PATCH /users/{userid} `flags`).
  */
 import { config } from '../../shared/config.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -21,7 +21,8 @@ import {
   insertImport,
   listModuleImports,
   markCancelled,
-  markFailed,
+  markInterrupted,
+  markRestarted,
   markRunning,
   type ModuleImportRecord,
 } from '../../shared/db/entities/module-import.ts';
@@ -41,9 +42,10 @@ import { importKey } from '../../shared/db/entities/module-import.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
+import { log } from '../../shared/http/logger.ts';
 import {
-  describeImportExecution,
   importExecutionArn,
+  interruptionOf,
   startImportExecution,
   stopImportExecution,
 } from '../../shared/workflow/module-import-runs.ts';
@@ -125,31 +127,81 @@ export async function createImport(caller: Caller, input: { moduleid?: number; t
   return importView(record);
 }
 
-/** Moves a created import to running and starts its execution; 409 if it was started already. */
+/**
+ * An execution that has just been asked for may not be visible yet (markRunning is written
+ * before StartExecution): "no such execution" counts as an interruption only this long after
+ * the import's last write.
+ */
+const START_GRACE_SECONDS = 15;
+
+function isRestartable(record: ModuleImportRecord): boolean {
+  return record.status === 'failed' && record.error?.code === 'interrupted' && record.execution_arn !== null;
+}
+
+/**
+ * A running import whose execution ended without the pipeline recording it (crash of the
+ * local runner, a stop from outside, a timeout, a failing failure path) is failed as
+ * `interrupted` and its partial output removed. Read-time reconciliation, locally and on AWS;
+ * the write is conditional on the execution it judged, so a newer attempt is never touched.
+ */
+async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecord> {
+  if (record.status !== 'running' || !record.execution_arn) return record;
+  let interruption: Awaited<ReturnType<typeof interruptionOf>>;
+  try {
+    interruption = await interruptionOf(record.execution_arn);
+  } catch (error) {
+    // Step Functions unreachable or throttling: answer what the table says; the next read retries.
+    log().warn('module import: could not describe the execution', { importid: record.importid, error: (error as Error).message });
+    return record;
+  }
+  if (!interruption) return record;
+  if (interruption.gone && nowSeconds() - record.modified_date < START_GRACE_SECONDS) return record;
+  const failed = await markInterrupted(record.importid, record.execution_arn, `The import was interrupted: ${interruption.reason}; start it again`, nowSeconds());
+  if (!failed) return requireImport(record.importid);
+  await deleteByPrefixes(modulesBucket(), [contentPrefix(record.importid)]);
+  return failed;
+}
+
+/**
+ * Moves a created import (or one failed as interrupted) to running and starts its execution;
+ * 409 if another start won.
+ */
 async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: string | null): Promise<ModuleImportRecord> {
-  const executionArn = importExecutionArn(record.importid);
-  const running = await markRunning(
-    record.importid,
-    { source, url, execution_arn: executionArn, stage: source === 'url' ? 'downloading' : 'awaiting_upload' },
-    nowSeconds(),
-  );
+  const attempt = record.status === 'created' ? 1 : (record.attempt ?? 1) + 1;
+  const changes = { source, url, execution_arn: importExecutionArn(record.importid, attempt), stage: source === 'url' ? ('downloading' as const) : ('awaiting_upload' as const) };
+  const running =
+    record.status === 'created'
+      ? await markRunning(record.importid, changes, nowSeconds())
+      : await markRestarted(record.importid, record.execution_arn!, { ...changes, attempt }, nowSeconds());
   if (!running) {
     const current = await requireImport(record.importid);
     throw new ConflictError(`Import ${record.importid} was already started (status ${current.status})`, importView(current));
   }
   try {
-    await startImportExecution({ importid: record.importid, moduleid: record.moduleid, bucket: modulesBucket(), key: packageKey(record.importid), source, ...(url ? { url } : {}) });
+    if (attempt > 1) {
+      // What the interrupted attempt left: an old package would pass AwaitUpload before the new upload.
+      await deleteByPrefixes(modulesBucket(), [packageKey(record.importid), contentPrefix(record.importid)]);
+    }
+    await startImportExecution(
+      { importid: record.importid, moduleid: record.moduleid, bucket: modulesBucket(), key: packageKey(record.importid), source, ...(url ? { url } : {}) },
+      attempt,
+    );
   } catch (error) {
-    await markFailed(record.importid, { code: 'internal', message: `The import could not be started: ${(error as Error).message}` }, nowSeconds());
-    throw error;
+    // No execution runs it: interrupted, so the same import can be started again.
+    log().error('module import: could not start the execution', { importid: record.importid, error: (error as Error).message });
+    await markInterrupted(record.importid, changes.execution_arn, 'The import could not be started; start it again', nowSeconds());
+    throw new ServiceUnavailableError(`Import ${record.importid} could not be started ; start it again`);
   }
   return running;
 }
 
+/** A created import, or one failed as interrupted (started again); 409 otherwise. */
 async function startable(caller: Caller, importid: number): Promise<ModuleImportRecord> {
   await requireManager(caller);
-  const record = await requireImport(importid);
-  if (record.status !== 'created') throw new ConflictError(`Import ${importid} was already started (status ${record.status})`, importView(record));
+  const record = await reconciled(await requireImport(importid));
+  if (record.status !== 'created' && !isRestartable(record)) {
+    throw new ConflictError(`Import ${importid} was already started (status ${record.status})`, importView(record));
+  }
   return record;
 }
 
@@ -199,15 +251,7 @@ export async function cancel(caller: Caller, importid: number) {
 /** For polling a running import; an execution that ended without its tasks saying so is reconciled here. */
 export async function progress(caller: Caller, importid: number) {
   await requireManager(caller);
-  let record = await requireImport(importid);
-  if (record.status === 'running' && record.execution_arn) {
-    const execution = await describeImportExecution(record.execution_arn);
-    if (execution && execution.status !== 'RUNNING' && execution.status !== 'SUCCEEDED') {
-      const code = execution.status === 'TIMED_OUT' ? 'timeout' : 'internal';
-      record = (await markFailed(importid, { code, message: `The import ${execution.status.toLowerCase()}: ${execution.error ?? ''} ${execution.cause ?? ''}`.trim() }, nowSeconds())) ?? (await requireImport(importid));
-    }
-  }
-  return progressView(record);
+  return progressView(await reconciled(await requireImport(importid)));
 }
 
 export async function preview(caller: Caller, importid: number) {

@@ -8,11 +8,30 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.ts';
 
 export interface LocalDynamo {
   endpoint: string;
+  /** The JVM's pid (it runs under parent-watchdog.mjs, whose pid is `watchdogPid`). */
+  pid: number;
+  watchdogPid: number;
   stop(): Promise<void>;
+}
+
+const WATCHDOG = fileURLToPath(new URL('./parent-watchdog.mjs', import.meta.url));
+
+/** The first line the watchdog prints: the pid of the command it started. */
+function commandPid(watchdog: ChildProcess): Promise<number> {
+  return new Promise((resolvePid, reject) => {
+    const lines = createInterface({ input: watchdog.stdout! });
+    lines.once('line', (line) => {
+      lines.close();
+      resolvePid(Number(line));
+    });
+    watchdog.once('exit', (code) => reject(new Error(`DynamoDB Local's watchdog exited with code ${code}`)));
+  });
 }
 
 const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx256m', '-Xss512k', '-XX:-UsePerfData'];
@@ -49,36 +68,49 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
 }
 
 /** Starts DynamoDB Local: in memory, or persistent in `dataDir` (created if missing). */
-export async function startDynamoDbLocal(options: { dataDir?: string; port?: number }): Promise<LocalDynamo> {
+export async function startDynamoDbLocal(options: {
+  dataDir?: string;
+  port?: number;
+  /** Told each process as soon as its pid is known (the data-dir lock records them). */
+  onProcess?: (role: 'dynamodb-watchdog' | 'dynamodb', pid: number) => void;
+}): Promise<LocalDynamo> {
   const port = options.port || (await freePort());
   const folder = jarFolder();
   const storage = options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory'];
   if (options.dataDir) mkdirSync(resolve(options.dataDir), { recursive: true });
+  // The JVM must never outlive us, whatever way this process ends (kill -9 included): it runs
+  // under a watchdog that stops it when the pipe on its stdin closes, i.e. when we are gone.
   const child = spawn(
-    'java',
-    [...JVM_FLAGS, `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`, '-jar', 'DynamoDBLocal.jar', '-sharedDb', '-disableTelemetry', '-port', String(port), ...storage],
-    { cwd: folder, stdio: 'ignore', env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
+    process.execPath,
+    [WATCHDOG, 'java', ...JVM_FLAGS, `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`, '-jar', 'DynamoDBLocal.jar', '-sharedDb', '-disableTelemetry', '-port', String(port), ...storage],
+    { cwd: folder, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
-  // The JVM must never outlive us, whatever way this process ends.
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
+  if (child.pid !== undefined) options.onProcess?.('dynamodb-watchdog', child.pid);
+  const exited = new Promise<void>((resolveExit) => (child.exitCode !== null ? resolveExit() : child.once('exit', () => resolveExit())));
+  let jvmPid = 0;
+  /** Closing the pipe is the stop signal; the watchdog exits once the JVM has. */
+  const stop = async () => {
+    child.stdin!.end();
+    const killer = setTimeout(() => {
+      try {
+        if (jvmPid) process.kill(jvmPid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      child.kill('SIGKILL');
+    }, 6000);
+    await exited;
+    clearTimeout(killer);
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   try {
+    jvmPid = await commandPid(child);
+    options.onProcess?.('dynamodb', jvmPid);
     // Generous: on a loaded 2-core machine the JVM can take many seconds to listen.
     await waitUntilReady(endpoint, child, 90_000);
   } catch (error) {
-    kill();
+    await stop();
     throw error;
   }
-  return {
-    endpoint,
-    stop: () =>
-      new Promise<void>((resolveStop) => {
-        process.removeListener('exit', kill);
-        if (child.exitCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.kill('SIGTERM');
-        setTimeout(kill, 2000).unref();
-      }),
-  };
+  return { endpoint, pid: jvmPid, watchdogPid: child.pid!, stop };
 }

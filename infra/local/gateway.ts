@@ -22,6 +22,13 @@ export interface GatewayOptions {
 
 const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/;
 
+/**
+ * API Gateway's payload quota (HTTP API: 10 MB request bodies). A bigger body is refused with
+ * 413 as soon as it is known to be too big: by its Content-Length before a byte of it is read,
+ * or, for a chunked body, at the byte that crosses the cap. Nothing past the cap is buffered.
+ */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+
 function lambdaContext(requestId: string, functionName: string): Context {
   return {
     awsRequestId: requestId,
@@ -39,10 +46,45 @@ function lambdaContext(requestId: string, functionName: string): Context {
   };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+function declaredTooLarge(request: IncomingMessage): boolean {
+  return Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES;
+}
+
+/**
+ * The whole body, or undefined once it passes MAX_REQUEST_BODY_BYTES: reading stops there
+ * (the request is paused, not drained). Not `for await`: leaving that loop early destroys the
+ * socket before the 413 could be written.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  if (declaredTooLarge(request)) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = () => {
+      request.off('data', onData).off('end', onEnd).off('error', reject);
+      request.pause();
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_REQUEST_BODY_BYTES) {
+        stop();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    request.on('data', onData).once('end', onEnd).once('error', reject);
+  });
+}
+
+/**
+ * 413 in API Gateway's shape; the connection is closed once the answer is out, so the rest
+ * of the body is never read (Node's server then ends the socket instead of draining it).
+ */
+function refuseTooLarge(response: ServerResponse): void {
+  const body = JSON.stringify({ message: `Request Entity Too Large: bodies are limited to ${MAX_REQUEST_BODY_BYTES} bytes` });
+  response.shouldKeepAlive = false;
+  response.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close', ...CORS_HEADERS });
+  response.end(body);
 }
 
 export function toEvent(request: IncomingMessage, body: Buffer, routeKey: string, pathParameters?: Record<string, string>): APIGatewayProxyEventV2 {
@@ -109,9 +151,10 @@ export function createGateway(options: GatewayOptions): Server {
   const matcher = new PathMatcher(
     options.groups.flatMap((group) => group.routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: { group: group.name, route } }))),
   );
-  return createServer(async (request, response) => {
+  const server = createServer(async (request, response) => {
     try {
       const body = await readBody(request);
+      if (!body) return refuseTooLarge(response);
       const method = request.method ?? 'GET';
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
@@ -137,4 +180,11 @@ export function createGateway(options: GatewayOptions): Server {
       response.end(JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
+  // `Expect: 100-continue`: a client announcing too large a body is refused before it sends it.
+  server.on('checkContinue', (request, response) => {
+    if (declaredTooLarge(request)) return refuseTooLarge(response);
+    response.writeContinue();
+    server.emit('request', request, response);
+  });
+  return server;
 }

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, mkdir } from 'node:fs/promises';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { startDynamoDbLocal } from './dynamodb.ts';
 import type { LambdaHandler } from './gateway.ts';
 
@@ -26,9 +27,21 @@ async function importTaskHandlers(tasks: Array<{ substitution: string; entry: st
   return handlers;
 }
 
+/**
+ * Throws DataDirInUseError (before anything starts) when another live stack holds `dataDir`.
+ * The lock is released by stop(); after a crash the next start reclaims it.
+ */
 export async function startLocalStack(options: { dataDir?: string; port: number; host: string }): Promise<LocalStack> {
+  let lock: DataDirLock | undefined;
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    lock = await lockDataDir(options.dataDir);
+  }
   // The JVM boots in its own process while this one loads the code (start-up time matters).
-  const dynamoStarting = startDynamoDbLocal({ dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  const dynamoStarting = startDynamoDbLocal({
+    dataDir: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined,
+    onProcess: (role, pid) => lock?.addChild(role, pid),
+  });
   dynamoStarting.catch(() => undefined);
   const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, pipeline, { objectCreatedTriggers }, { s3EventDispatcher }] =
     await Promise.all([
@@ -119,6 +132,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
+      lock?.release();
     },
   };
 }

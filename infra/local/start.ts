@@ -21,7 +21,12 @@ process.env.STEPWISE_DATA_DIR = dataDir;
 process.env.STEPWISE_OUTBOX_DIR ??= join(dataDir, 'outbox');
 
 const { startLocalStack } = await import('./stack.ts');
-const stack = await startLocalStack({ dataDir: inMemory ? undefined : dataDir, port, host });
+const { DataDirInUseError } = await import('./data-dir-lock.ts');
+const stack = await startLocalStack({ dataDir: inMemory ? undefined : dataDir, port, host }).catch((error: unknown) => {
+  if (!(error instanceof DataDirInUseError)) throw error;
+  console.error(`Stepwise cannot start: ${error.message}`);
+  process.exit(1);
+});
 
 const url = `http://${host}:${stack.port}/api/2.0`;
 console.log(
@@ -47,3 +52,6 @@ async function shutdown() {
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+// Run by a harness (tests, bench): stop when the harness is gone, however it ended (its end of
+// our stdin pipe closes), as the JVM does with us.
+if (process.env.STEPWISE_STOP_ON_STDIN_CLOSE === '1') process.stdin.on('end', shutdown).on('close', shutdown).resume();

@@ -78,3 +78,6 @@ export class UnsupportedMediaTypeError extends DomainError {}
 
 /** The feature is switched off on this site (e.g. the glossary on a one-language site). */
 export class FeatureUnavailableError extends DomainError {}
+
+/** A service this one depends on did not answer; the caller may try again (503). */
+export class ServiceUnavailableError extends DomainError {}

@@ -24,6 +24,8 @@ export const IMPORT_ERROR_CODES = [
   'storage_unavailable',
   'timeout',
   'internal',
+  /** Its execution ended without the pipeline recording an outcome (a crash, a stop, a timeout); can be started again. */
+  'interrupted',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 

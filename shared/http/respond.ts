@@ -10,6 +10,7 @@ import {
   FeatureUnavailableError,
   ForbiddenError,
   NotFoundError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   UnauthenticatedError,
   UnsupportedMediaTypeError,
@@ -81,6 +82,7 @@ export function errorResponse(error: unknown): { status: number; body: unknown; 
   if (error instanceof FeatureUnavailableError) return { status: 403, body: { message: error.message } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
   if (error instanceof ConflictError) return { status: 409, body: error.current ?? { message: error.message } };
+  if (error instanceof ServiceUnavailableError) return { status: 503, body: { message: error.message } };
   if (error instanceof TooManyRequestsError) {
     return { status: 429, body: { message: error.message }, headers: { 'retry-after': String(error.retryAfterSeconds) } };
   }

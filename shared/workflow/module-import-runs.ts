@@ -1,6 +1,8 @@
 /**
- * Executions of the module import state machine, one per import, named `import-<importid>`:
- * the name makes StartExecution idempotent and the execution ARN computable in advance.
+ * Executions of the module import state machine, one per attempt of an import, named
+ * `import-<importid>` (then `import-<importid>-<attempt>` for restarts after an interruption:
+ * Step Functions keeps a name taken for 90 days). The name makes StartExecution idempotent and
+ * the execution ARN computable in advance.
  */
 import { DescribeExecutionCommand, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { config } from '../config.ts';
@@ -15,15 +17,19 @@ export interface ImportExecutionInput {
   url?: string;
 }
 
-export function importExecutionArn(importid: number): string {
-  return `${config().MODULE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:import-${importid}`;
+function executionName(importid: number, attempt: number): string {
+  return attempt <= 1 ? `import-${importid}` : `import-${importid}-${attempt}`;
 }
 
-export async function startImportExecution(input: ImportExecutionInput): Promise<string> {
+export function importExecutionArn(importid: number, attempt = 1): string {
+  return `${config().MODULE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${executionName(importid, attempt)}`;
+}
+
+export async function startImportExecution(input: ImportExecutionInput, attempt = 1): Promise<string> {
   const result = await sfnClient().send(
     new StartExecutionCommand({
       stateMachineArn: config().MODULE_IMPORT_STATE_MACHINE_ARN,
-      name: `import-${input.importid}`,
+      name: executionName(input.importid, attempt),
       input: JSON.stringify(input),
     }),
   );
@@ -47,4 +53,18 @@ export async function describeImportExecution(executionArn: string): Promise<{ s
     if ((error as Error).name === 'ExecutionDoesNotExist') return undefined;
     throw error;
   }
+}
+
+/**
+ * Why an import the table still calls running can no longer finish, or undefined while its
+ * execution may still record an outcome. Gone (a local runner restarted; an execution past
+ * Step Functions' retention), TIMED_OUT, ABORTED (stopped other than by a cancel, which marks
+ * the import first) and FAILED (the failure path itself failed) all mean the pipeline will
+ * never write again. SUCCEEDED is left alone: RecordVersion wrote before the execution ended.
+ */
+export async function interruptionOf(executionArn: string): Promise<{ reason: string; gone: boolean } | undefined> {
+  const execution = await describeImportExecution(executionArn);
+  if (!execution) return { reason: 'Its execution no longer exists (the workflow runner was restarted)', gone: true };
+  if (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED' || execution.status === 'PENDING_REDRIVE') return undefined;
+  return { reason: `Its execution ended ${execution.status}${execution.error ? ` (${execution.error})` : ''} before the import was recorded`, gone: false };
 }

@@ -14,14 +14,19 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/**
+ * `npm start` in a child process, in memory unless `env` says otherwise (see
+ * startStackOnDataDir). Rejects with the process's stderr if it exits before it is ready.
+ */
 export function startStackProcess(env: Record<string, string> = {}): Promise<RunningStack> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, STEPWISE_IN_MEMORY: '1', PORT: '0', LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The stack stops when our end of its stdin closes: a killed test run leaves nothing behind.
+    env: { ...process.env, STEPWISE_IN_MEMORY: '1', PORT: '0', LOG_LEVEL: 'WARN', STEPWISE_STOP_ON_STDIN_CLOSE: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -43,4 +48,18 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
       }
     });
   });
+}
+
+/** A file-backed stack on `dataDir` (persistent, locked), as `npm start` runs by default. */
+export function startStackOnDataDir(dataDir: string, env: Record<string, string> = {}): Promise<RunningStack> {
+  return startStackProcess({ STEPWISE_IN_MEMORY: '0', STEPWISE_DATA_DIR: dataDir, ...env });
+}
+
+/** Resolves once `isGone()` holds, polling every 100 ms; rejects after `timeoutMs`. */
+export async function waitUntil(what: string, isGone: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!isGone()) {
+    if (Date.now() > deadline) throw new Error(`Still waiting after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -5,7 +5,10 @@
  *
  * status: created (no package yet) -> running (a Step Functions execution works on it) ->
  * complete | failed | cancelled. Every move is conditional on the status it leaves, so a
- * cancelled import is never overwritten by a task that was still running.
+ * cancelled import is never overwritten by a task that was still running. An import failed as
+ * `interrupted` (its execution ended without the pipeline recording it) moves back to running
+ * with a new execution (`attempt` + 1); both moves are conditional on the execution_arn they
+ * replace, so a stale reader never fails or restarts a newer execution.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -28,6 +31,8 @@ export interface ModuleImportRecord {
   source: 'upload' | 'url' | null;
   url: string | null;
   execution_arn: string | null;
+  /** Executions started for this import (1 + restarts after an interruption); absent on older records: 1. */
+  attempt?: number;
   /** Bytes of the package zip. */
   size: number | null;
   manifest: ManifestFacts | null;
@@ -82,6 +87,7 @@ async function transition(
   importid: number,
   from: ImportStatus[],
   changes: Partial<ModuleImportRecord>,
+  also?: { executionArn: string; errorCode?: string },
 ): Promise<ModuleImportRecord | undefined> {
   const entries = Object.entries(changes);
   const names: Record<string, string> = { '#status': 'status' };
@@ -92,13 +98,25 @@ async function transition(
     return `#a${i} = :v${i}`;
   });
   from.forEach((status, i) => (values[`:from${i}`] = status));
+  let condition = `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`;
+  if (also) {
+    names['#executionArn'] = 'execution_arn';
+    values[':executionArn'] = also.executionArn;
+    condition += ' AND #executionArn = :executionArn';
+    if (also.errorCode) {
+      names['#error'] = 'error';
+      names['#code'] = 'code';
+      values[':errorCode'] = also.errorCode;
+      condition += ' AND #error.#code = :errorCode';
+    }
+  }
   try {
     const result = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: importKey(importid),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -111,8 +129,30 @@ async function transition(
   }
 }
 
-export function markRunning(importid: number, changes: Pick<ModuleImportRecord, 'source' | 'url' | 'execution_arn' | 'stage'>, now: number) {
-  return transition(importid, ['created'], { ...changes, status: 'running', percent: 0, modified_date: now });
+type StartChanges = Pick<ModuleImportRecord, 'source' | 'url' | 'execution_arn' | 'stage'>;
+
+export function markRunning(importid: number, changes: StartChanges, now: number) {
+  return transition(importid, ['created'], { ...changes, attempt: 1, status: 'running', percent: 0, modified_date: now });
+}
+
+/** An import failed as `interrupted` runs again under a new execution; undefined if it moved on. */
+export function markRestarted(importid: number, previousExecutionArn: string, changes: StartChanges & { attempt: number }, now: number) {
+  return transition(
+    importid,
+    ['failed'],
+    { ...changes, status: 'running', percent: 0, error: null, completed_date: null, modified_date: now },
+    { executionArn: previousExecutionArn, errorCode: 'interrupted' },
+  );
+}
+
+/** A running import whose execution `executionArn` ended without recording it; undefined if it moved on. */
+export function markInterrupted(importid: number, executionArn: string, message: string, now: number) {
+  return transition(
+    importid,
+    ['running'],
+    { status: 'failed', error: { code: 'interrupted', message }, modified_date: now, completed_date: now },
+    { executionArn },
+  );
 }
 
 /** Progress of a running import; false when it is no longer running (e.g. cancelled). */

@@ -1,0 +1,42 @@
+/**
+ * Runs a command (DynamoDB Local's JVM) so that it ends when the process that started it ends,
+ * however that process ends (kill -9 included): `node parent-watchdog.mjs <command> [args...]`
+ * with stdin a pipe from the parent. Node cannot set PR_SET_PDEATHSIG, but the kernel closes
+ * the parent's end of the pipe when it dies; stdin then reaches EOF and the command is stopped
+ * (SIGTERM, SIGKILL after STOP_GRACE_MS). Closing the pipe is also the parent's way to stop it.
+ *
+ * Prints the command's pid on stdout (one line) and exits with the command's exit status.
+ * Plain JavaScript on purpose: it starts with a bare `node`, no TypeScript loader.
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+const STOP_GRACE_MS = 3000;
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error('usage: node parent-watchdog.mjs <command> [args...]');
+  process.exit(2);
+}
+
+const child = spawn(command, args, { stdio: 'ignore' });
+child.once('error', (error) => {
+  console.error(`parent-watchdog: cannot run ${command}: ${error.message}`);
+  process.exit(127);
+});
+child.once('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
+// The parent may be gone by the time this is flushed; that must not end the watchdog.
+process.stdout.on('error', () => undefined);
+if (child.pid !== undefined) process.stdout.write(`${child.pid}\n`);
+
+let stopping = false;
+function stopChild() {
+  if (stopping) return;
+  stopping = true;
+  child.kill('SIGTERM');
+  setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+}
+
+// The parent's end of the pipe closed: it exited, crashed or was killed.
+process.stdin.on('end', stopChild).on('close', stopChild).on('error', stopChild).resume();
+// Signals to the watchdog itself (Ctrl-C reaches the whole process group, or a plain kill).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stopChild);

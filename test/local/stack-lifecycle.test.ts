@@ -1,0 +1,67 @@
+/**
+ * The local stack's processes and its data directory (infra/local/dynamodb.ts,
+ * parent-watchdog.mjs, data-dir-lock.ts): `npm start` killed with SIGKILL leaves no JVM behind,
+ * a second start on a directory a live stack holds is refused with a clear message, and a
+ * start after a crash reclaims the directory and finds the data.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isProcessAlive, LOCK_FILE_NAME, type LockContent } from '../../infra/local/data-dir-lock.ts';
+import { startStackOnDataDir, waitUntil, type RunningStack } from '../support/local-stack-process.ts';
+
+const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
+const started: RunningStack[] = [];
+let dataDir: string;
+
+afterAll(async () => {
+  await Promise.all(started.map((stack) => stack.stop()));
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const readLock = (): LockContent => JSON.parse(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8'));
+
+async function login(stack: RunningStack): Promise<number> {
+  const response = await fetch(`${stack.url}/user/token`, { method: 'POST', body: JSON.stringify(ADMIN) });
+  return response.status;
+}
+
+describe('local stack lifecycle on a data directory', () => {
+  it('kill -9 ends the JVM too; a live holder is refused; a dead one is reclaimed', { timeout: 240_000 }, async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'stepwise-lifecycle-'));
+    const first = await startStackOnDataDir(dataDir);
+    started.push(first);
+    const lock = readLock();
+    expect(lock.pid).toBe(first.child.pid);
+    const jvm = lock.children.dynamodb!;
+    const watchdog = lock.children['dynamodb-watchdog']!;
+    expect(isProcessAlive(jvm)).toBe(true);
+    expect(await login(first)).toBe(201);
+
+    // A second stack on the same directory while the first lives: refused, by name, nothing started.
+    const refused = await startStackOnDataDir(dataDir).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(new RegExp(`in use by another Stepwise local stack \\(pid ${first.child.pid}`));
+    expect(readLock().pid).toBe(first.child.pid);
+
+    first.child.kill('SIGKILL');
+    await waitUntil(`JVM ${jvm} to end after its parent was killed`, () => !isProcessAlive(jvm));
+    await waitUntil(`watchdog ${watchdog} to end`, () => !isProcessAlive(watchdog));
+
+    // The dead holder's lock is reclaimed and the data is there (the Admin is not created again).
+    const again = await startStackOnDataDir(dataDir);
+    started.push(again);
+    const reclaimed = readLock();
+    expect(reclaimed.pid).toBe(again.child.pid);
+    expect(await login(again)).toBe(201);
+
+    // A clean stop ends the JVM before it gives the directory back.
+    await again.stop();
+    expect(isProcessAlive(reclaimed.children.dynamodb!)).toBe(false);
+    expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
+  });
+});
