@@ -16,7 +16,8 @@ import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
 import { checkSignerPassword, findSigner, issueSigningToken, refuseImpersonatedSignature, signerFromToken, type SignatureMethod } from '../../shared/accounts/e-signature.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -90,42 +91,46 @@ export async function create(caller: Caller, input: { doctype: Doctype; docid: n
     superseded_by_revisionid: null,
     version: 1,
   };
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    try {
-      await appendAudit(
-        {
-          action: 'approval.requested',
-          actor_userid: caller.userid,
-          subjects: [documentSubject(document.doctype, document.docid), userSubject(caller.userid)],
-          details: {
-            approval_requestid: request.approval_requestid,
-            approval_processid: request.approval_processid,
-            revisionid: request.revisionid,
-            revision_hash: hash,
-            stages: request.stages,
-            new_status: 'pending',
+  return retryOnLostRace(
+    async () => {
+      try {
+        await appendAudit(
+          {
+            action: 'approval.requested',
+            actor_userid: caller.userid,
+            subjects: [documentSubject(document.doctype, document.docid), userSubject(caller.userid)],
+            details: {
+              approval_requestid: request.approval_requestid,
+              approval_processid: request.approval_processid,
+              revisionid: request.revisionid,
+              revision_hash: hash,
+              stages: request.stages,
+              new_status: 'pending',
+            },
           },
-        },
-        [...requestCreateWrites(request), documentRevisionCheck(document.doctype, document.docid, document.revisionid)],
-      );
-      return requestView(request, caller);
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      if (error.failedLabels.includes('document')) {
-        const current = await requireDocument(input.doctype, input.docid);
-        throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(current));
+          [...requestCreateWrites(request), documentRevisionCheck(document.doctype, document.docid, document.revisionid)],
+        );
+        return requestView(request, caller);
+      } catch (error) {
+        if (!(error instanceof TransactionConditionFailed)) throw error;
+        if (error.failedLabels.includes('document')) {
+          const current = await requireDocument(input.doctype, input.docid);
+          throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(current));
+        }
+        if (!error.failedLabels.includes('open')) throw error;
+        // Another request holds the document's open slot: end it if it is for an older revision, then try again.
+        const open = await getOpenRequest(document.doctype, document.docid);
+        const existing = open ? await getRequest(open.approval_requestid) : undefined;
+        if (existing?.status === 'pending' && existing.revisionid === document.revisionid) {
+          throw new ConflictError(`Approval request ${existing.approval_requestid} for this revision is already open; the body is that request`, requestView(existing, caller));
+        }
+        // A request for an older revision that the revision hook did not reach: end it first.
+        if (existing) await supersedeApprovalRequest(existing, document.revisionid, caller.userid);
+        throw error;
       }
-      if (!error.failedLabels.includes('open')) throw error;
-      const open = await getOpenRequest(document.doctype, document.docid);
-      const existing = open ? await getRequest(open.approval_requestid) : undefined;
-      if (existing?.status === 'pending' && existing.revisionid === document.revisionid) {
-        throw new ConflictError(`Approval request ${existing.approval_requestid} for this revision is already open; the body is that request`, requestView(existing, caller));
-      }
-      // A request for an older revision that the revision hook did not reach: end it first.
-      if (existing) await supersedeApprovalRequest(existing, document.revisionid, caller.userid);
-    }
-  }
-  throw new ConflictError('Approval requests for this document kept changing; try again');
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('open', ...AUDIT_CHAIN_LABELS), message: 'Approval requests for this document kept changing; try again' },
+  );
 }
 
 /** The caller's pending work (requests they may sign now) and the requests they made. */
@@ -224,58 +229,68 @@ export async function sign(auth: AuthContext, id: number, input: SignInput, expe
   const hash = await revisionHash(request.doctype, request.docid, request.revisionid);
   if (hash !== request.revision_hash) throw new ConflictError('The stored revision no longer matches its fingerprint; it cannot be signed', requestView(request, caller));
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = nowSeconds();
-    const signature: ApprovalSignature = {
-      stage: request.current_stage!,
-      userid: signer.userid,
-      printed_name: signer.username,
-      meaning: input.meaning,
-      reason,
-      signed_at: now,
-      revisionid: request.revisionid,
-      revision_hash: request.revision_hash,
-      method,
-      entered_by_userid: caller.userid,
-    };
-    const state = afterSignature(request.stages, request, request.signatures, signature);
-    const after: ApprovalRequestRecord = {
-      ...request,
-      ...state,
-      signatures: [...request.signatures, signature],
-      signer_userids: [...request.signer_userids, signer.userid],
-      completed_date: state.status === 'pending' ? null : now,
-    };
-    try {
-      await appendAudit(
-        {
-          action: 'approval.signed',
-          actor_userid: signer.userid,
-          subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
-          details: {
-            approval_requestid: request.approval_requestid,
-            ...signature,
-            old: { status: request.status, current_stage: request.current_stage },
-            new: { status: after.status, current_stage: after.current_stage },
+  return retryOnLostRace(
+    async (attempt) => {
+      if (attempt > 0) {
+        // Someone else signed first: decide again on the request as it is now.
+        request = await requireRequest(id);
+        if (request.status !== 'pending') throw notPending(request, caller);
+        refuseIneligible(request, signer);
+      }
+      const now = nowSeconds();
+      const signature: ApprovalSignature = {
+        stage: request.current_stage!,
+        userid: signer.userid,
+        printed_name: signer.username,
+        meaning: input.meaning,
+        reason,
+        signed_at: now,
+        revisionid: request.revisionid,
+        revision_hash: request.revision_hash,
+        method,
+        entered_by_userid: caller.userid,
+      };
+      const state = afterSignature(request.stages, request, request.signatures, signature);
+      const after: ApprovalRequestRecord = {
+        ...request,
+        ...state,
+        signatures: [...request.signatures, signature],
+        signer_userids: [...request.signer_userids, signer.userid],
+        completed_date: state.status === 'pending' ? null : now,
+      };
+      try {
+        await appendAudit(
+          {
+            action: 'approval.signed',
+            actor_userid: signer.userid,
+            subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
+            details: {
+              approval_requestid: request.approval_requestid,
+              ...signature,
+              old: { status: request.status, current_stage: request.current_stage },
+              new: { status: after.status, current_stage: after.current_stage },
+            },
           },
-        },
-        [
-          ...requestUpdateWrites(request, after),
-          documentRevisionCheck(request.doctype, request.docid, request.revisionid),
-          ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
-        ],
-      );
-      return requestView(after, caller);
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
-      if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
-      if (!error.failedLabels.includes('request')) throw error;
-      // Someone else signed first: decide again on the request as it is now.
-      request = await requireRequest(id);
-      if (request.status !== 'pending') throw notPending(request, caller);
-      refuseIneligible(request, signer);
-    }
-  }
-  throw new ConflictError('Signatures kept arriving at the same time; try again', requestView(request, caller));
+          [
+            ...requestUpdateWrites(request, after),
+            documentRevisionCheck(request.doctype, request.docid, request.revisionid),
+            ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
+          ],
+        );
+        return requestView(after, caller);
+      } catch (error) {
+        if (!(error instanceof TransactionConditionFailed)) throw error;
+        if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
+        if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
+        throw error;
+      }
+    },
+    {
+      attempts: MAX_ATTEMPTS,
+      raceLabels: labelsIn('request', ...AUDIT_CHAIN_LABELS),
+      onExhausted: () => {
+        throw new ConflictError('Signatures kept arriving at the same time; try again', requestView(request, caller));
+      },
+    },
+  );
 }

@@ -5,9 +5,9 @@
  * document has no open request. Signing checks the document's revision in its own transaction
  * as well, so even if this hook never ran, no signature can land on superseded content.
  */
-import { appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { TransactionConditionFailed } from '../db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
 import { log } from '../http/logger.ts';
@@ -21,16 +21,18 @@ const MAX_ATTEMPTS = 5;
  */
 export async function supersedeApprovalRequest(request: ApprovalRequestRecord, newRevisionid: number | null, actorUserid: number | null): Promise<ApprovalRequestRecord> {
   let current: ApprovalRequestRecord | undefined = request;
-  for (let attempt = 0; current && attempt < MAX_ATTEMPTS; attempt++) {
-    if (current.status !== 'pending') return current;
-    const superseded: ApprovalRequestRecord = {
-      ...current,
-      status: 'superseded',
-      current_stage: null,
-      completed_date: nowSeconds(),
-      superseded_by_revisionid: newRevisionid,
-    };
-    try {
+  return retryOnLostRace(
+    async (attempt) => {
+      // Someone signed meanwhile: look again (it may have ended on its own, or be gone).
+      if (attempt > 0) current = await getRequest(request.approval_requestid);
+      if (!current || current.status !== 'pending') return current ?? request;
+      const superseded: ApprovalRequestRecord = {
+        ...current,
+        status: 'superseded',
+        current_stage: null,
+        completed_date: nowSeconds(),
+        superseded_by_revisionid: newRevisionid,
+      };
       await appendAudit(
         {
           action: 'approval.superseded',
@@ -41,13 +43,9 @@ export async function supersedeApprovalRequest(request: ApprovalRequestRecord, n
         requestUpdateWrites(current, superseded),
       );
       return superseded;
-    } catch (error) {
-      // Someone signed meanwhile: look again (it may have ended on its own).
-      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('request')) throw error;
-      current = await getRequest(current.approval_requestid);
-    }
-  }
-  return current ?? request;
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('request', ...AUDIT_CHAIN_LABELS), onExhausted: async () => (await getRequest(request.approval_requestid)) ?? request },
+  );
 }
 
 /** Supersedes the document's open request unless it is for `newRevisionid` itself. */

@@ -8,7 +8,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { padId, nowSeconds } from './keys.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from './transactions.ts';
+import { transactWrite, type LabelledWrite } from './transactions.ts';
+import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 
@@ -82,22 +83,20 @@ function appendWrites(subject: string, head: { seq: number; hash: string }, even
   ];
 }
 
+/** Labels of the chain writes: when only these fail, another append came first. */
+export const AUDIT_CHAIN_LABELS = ['head:', 'record:'];
+
 /** Appends an event to each subject's chain, retrying when another append won the race. */
 export async function appendAudit(event: AuditEvent, extraWrites: LabelledWrite[] = []): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const date = nowSeconds();
-    const heads = await Promise.all(event.subjects.map(chainHead));
-    const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
-    try {
+  await retryOnLostRace(
+    async () => {
+      const date = nowSeconds();
+      const heads = await Promise.all(event.subjects.map(chainHead));
+      const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
       await transactWrite([...writes, ...extraWrites]);
-      return;
-    } catch (error) {
-      const raced = error instanceof TransactionConditionFailed && error.failedLabels.every((label) => label.startsWith('head:') || label.startsWith('record:'));
-      const conflict = (error as { name?: string }).name === 'TransactionCanceledException';
-      if ((!raced && !conflict) || attempt >= 9) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
-    }
-  }
+    },
+    { attempts: 10, raceLabels: labelsIn(...AUDIT_CHAIN_LABELS), message: 'The audit trail kept changing while this change was recorded; try again' },
+  );
 }
 
 /** A subject's records in order (for the audit history endpoints). */

@@ -4,6 +4,7 @@
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { isConditionFailed } from '../retry.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 
@@ -41,7 +42,7 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
         ExpressionAttributeValues: { ':zero': 0, ':ends': now + windowSeconds, ':now': now },
       }),
     ).catch((error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
     });
   }
   const result = await db().send(

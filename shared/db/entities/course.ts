@@ -11,7 +11,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { retryOnLostRace } from '../retry.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
 import { moduleUsageDelete, moduleUsageWrite } from './module-usage.ts';
@@ -243,12 +244,12 @@ export function coursePlacement(course: CourseRecord): SortedPlacement {
  * course read after the last change of its values is always placed right.
  */
 export async function reindexCourse(wikiid: number): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const course = await getCourse(wikiid, { consistent: true });
-    if (!course) return;
-    const placement = coursePlacement(course);
-    if (canonicalJson(placement) === canonicalJson(course.order_placement)) return;
-    try {
+  await retryOnLostRace(
+    async () => {
+      const course = await getCourse(wikiid, { consistent: true });
+      if (!course) return;
+      const placement = coursePlacement(course);
+      if (canonicalJson(placement) === canonicalJson(course.order_placement)) return;
       await transactWrite([
         ...sortedRefWrites(COURSES_COLLECTION, padId(wikiid), course.order_placement, placement),
         {
@@ -265,10 +266,7 @@ export async function reindexCourse(wikiid: number): Promise<void> {
           },
         },
       ]);
-      return;
-    } catch (error) {
-      const raced = error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
-      if (!raced || attempt === 7) throw error;
-    }
-  }
+    },
+    { attempts: 8, message: 'The course kept changing while its list places moved; try again' },
+  );
 }

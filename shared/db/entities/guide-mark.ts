@@ -6,6 +6,7 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
@@ -42,7 +43,7 @@ export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promis
       }),
     );
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailed(error)) throw error;
   }
 }
 

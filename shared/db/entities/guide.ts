@@ -12,11 +12,11 @@
  * Guide items change only with a condition on `version` (bumped by every write), in one
  * transaction with their snapshot, links and steps (shared/content/guide-revisions.ts).
  */
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchDelete, batchGetInOrder } from '../batch.ts';
 import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { PageQuery } from '../paging.ts';
@@ -334,14 +334,5 @@ export function stepDeleteWrite(stepid: number, expectedRevision: number): Label
 
 /** Removes the step items of a deleted guide (their snapshots stay with the guide's history). */
 export async function deleteStepItems(stepids: number[]): Promise<void> {
-  for (let start = 0; start < stepids.length; start += 25) {
-    let pending: Array<Record<string, unknown>> | undefined = stepids
-      .slice(start, start + 25)
-      .map((stepid) => ({ DeleteRequest: { Key: stepKey(stepid) } }));
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = result.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
+  await batchDelete(stepids.map(stepKey));
 }

@@ -14,7 +14,8 @@
  *   revisionid>). The newest attachment of a document is the one in force for its current and
  *   later revisions.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../batch.ts';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -315,19 +316,6 @@ export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: 
  * a quiz list names at most MAX_QUIZZES guides).
  */
 export async function guideTitles(guideids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(guideids)];
-  const titles = new Map<number, string>();
-  for (let start = 0; start < unique.length; start += 100) {
-    const keys = unique.slice(start, start + 100).map(guideKey);
-    let pending: Array<Record<string, unknown>> | undefined = keys;
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result: BatchGetCommandOutput = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'guideid, title' } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) titles.set(Number(item.guideid), String(item.title));
-      pending = result.UnprocessedKeys?.[tableName()]?.Keys;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
-  return titles;
+  const guides = await batchGetInOrder<{ guideid: number; title: string }>([...new Set(guideids)].map(guideKey), { projection: ['guideid', 'title'] });
+  return new Map(guides.map((guide) => [Number(guide.guideid), String(guide.title)]));
 }

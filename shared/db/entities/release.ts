@@ -10,6 +10,7 @@
  */
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type PageQuery } from '../paging.ts';
@@ -140,7 +141,7 @@ export async function updateReleaseNotes(releaseid: number, notes: string): Prom
     );
     return releaseFromItem(result.Attributes!);
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailed(error)) return undefined;
     throw error;
   }
 }

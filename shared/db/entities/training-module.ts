@@ -8,6 +8,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../batch.ts';
 import { db, tableName } from '../client.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
@@ -136,6 +137,6 @@ export async function adoptTitle(moduleid: number, title: string, now: number): 
       }),
     )
     .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
     });
 }

@@ -12,7 +12,8 @@
  *   so every filter combination pages one partition, newest first. The creator (userid),
  *   guide and work order of an entry never change, so the links never move.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete } from '../batch.ts';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
@@ -264,15 +265,7 @@ export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
       item: { Delete: { TableName: tableName(), Key: { pk: partition, sk: padId(entry.entryid) } } },
     })),
   ]);
-  const remaining = await readAllKeys(entry.entryid);
-  for (let start = 0; start < remaining.length; start += 25) {
-    let pending: Array<Record<string, unknown>> | undefined = remaining.slice(start, start + 25).map((key) => ({ DeleteRequest: { Key: key } }));
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = result.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
+  await batchDelete(await readAllKeys(entry.entryid));
 }
 
 async function readAllKeys(entryid: number): Promise<Array<{ pk: string; sk: string }>> {
