@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from
 import { MAX_APPROVAL_STAGES, type StageRule } from '../../shared/domain/approval-flow.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -34,7 +34,7 @@ import {
   type ApprovalAttachmentRecord,
   type ApprovalProcessRecord,
 } from '../../shared/db/entities/approval-process.ts';
-import { attachmentView, processView, type ProcessView } from './approvals.views.ts';
+import { attachmentView, processView, type ProcessView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from './document-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

@@ -11,7 +11,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { afterSignature, type ApprovalMeaning } from '../../shared/domain/approval-flow.ts';
 import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
@@ -34,7 +34,7 @@ import {
   type ApprovalRequestRecord,
   type ApprovalSignature,
 } from '../../shared/db/entities/approval-request.ts';
-import { requestView } from './approvals.views.ts';
+import { requestView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from './document-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

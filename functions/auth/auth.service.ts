@@ -13,8 +13,8 @@ import {
   UnauthenticatedError,
 } from '../../shared/domain/errors.ts';
 import { decoyPasswordHash, verifyPassword } from '../../shared/domain/secrets.ts';
-import { userSelf } from '../../shared/domain/user-view.ts';
-import { isAdmin, type AuthContext } from '../../shared/http/auth-context.ts';
+import { userSelf } from '../../shared/views/user-views.ts';
+import { isAdmin, type AuthContext } from '../../shared/domain/caller.ts';
 import { createUserAccount, issueToken } from '../../shared/accounts/accounts.ts';
 import { clearAttempts, countAttempt, readAttempts } from '../../shared/db/entities/attempt-counter.ts';
 import { deleteToken } from '../../shared/db/entities/token.ts';

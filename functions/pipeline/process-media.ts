@@ -11,7 +11,7 @@ import { finishProcessing, getMediaItem, markOriginalStored, type MediaItemRecor
 import { renderImageSizes, UnreadableImageError } from '../../shared/media/images.ts';
 import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
-import { log } from '../../shared/http/logger.ts';
+import { log } from '../../shared/observability/logger.ts';
 
 /** Keys in S3 event records are URL-encoded, with `+` for spaces. */
 export function decodeEventKey(key: string): string {

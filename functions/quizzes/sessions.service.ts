@@ -5,7 +5,7 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds, padId } from '../../shared/db/keys.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
@@ -36,7 +36,7 @@ import {
 } from '../../shared/db/entities/quiz-session.ts';
 import { refreshDocumentsOfQuizzes } from './stage-progress.ts';
 import { quizidsMatching, requireQuiz } from './quizzes.service.ts';
-import { sessionView, submissionView } from './quiz-views.ts';
+import { sessionView, submissionView } from '../../shared/views/quiz-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** Largest stored response (a DynamoDB item holds 400 KB; results and keys need room). */

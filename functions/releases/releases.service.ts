@@ -7,8 +7,8 @@
  */
 import { config } from '../../shared/config.ts';
 import { NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import { userSummary } from '../../shared/views/user-views.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';

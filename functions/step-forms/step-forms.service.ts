@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { fieldContent, sameFieldContent, type FieldInput } from '../../shared/domain/step-forms.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';

@@ -2,11 +2,11 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { userProfile, userSelf, userSummary } from '../../shared/domain/user-view.ts';
+import { userProfile, userSelf, userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { hashPassword, verifyPassword } from '../../shared/domain/secrets.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
-import { isAdmin, type Caller, type Role } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller, type Role } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { findUserIdBy, getUser, getUsers, listCreatedUserIds, listUsers, replaceUser, type UserRecord } from '../../shared/db/entities/user.ts';

@@ -8,9 +8,9 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/domain/wiki-view.ts';
+import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/views/wiki-views.ts';
 import {
   CREATABLE_NAMESPACES,
   HIERARCHICAL_NAMESPACES,

@@ -12,7 +12,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -39,7 +39,7 @@ import {
   type WorkLogValueRecord,
 } from '../../shared/db/entities/work-log.ts';
 import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/training/progress.ts';
-import { entryView } from './work-log-view.ts';
+import { entryView } from '../../shared/views/work-log-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;

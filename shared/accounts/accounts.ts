@@ -14,7 +14,7 @@ import { putToken, deleteAllTokensOf } from '../db/entities/token.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { config } from '../config.ts';
-import type { Role } from '../http/auth-context.ts';
+import type { Role } from '../domain/caller.ts';
 
 export interface NewAccount {
   email: string;

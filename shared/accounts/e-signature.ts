@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
 import { ForbiddenError, TooManyRequestsError, ValidationError } from '../domain/errors.ts';
 import { decoyPasswordHash, sha256Hex, verifyPassword } from '../domain/secrets.ts';
-import type { AuthContext } from '../http/auth-context.ts';
+import type { AuthContext } from '../domain/caller.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { clearAttempts, countAttempt, readAttempts } from '../db/entities/attempt-counter.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';

@@ -10,7 +10,7 @@ import { nowSeconds } from '../db/keys.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
-import { log } from '../http/logger.ts';
+import { log } from '../observability/logger.ts';
 
 const MAX_ATTEMPTS = 5;
 

@@ -4,7 +4,7 @@
  * API stack, the local gateway, the OpenAPI document and the generic test matrix.
  */
 import type * as z from 'zod/mini';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext } from '../domain/caller.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

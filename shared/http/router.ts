@@ -6,11 +6,11 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors.ts';
-import { hasRole, type Caller } from './auth-context.ts';
+import { hasRole, type Caller } from '../domain/caller.ts';
 import { authenticate } from './authenticate.ts';
 import { bodyBytes, jsonBody, lowerCaseHeaders, normalizePath, queryObject } from './event.ts';
-import { log } from './logger.ts';
-import { recordRequest } from './metrics.ts';
+import { log } from '../observability/logger.ts';
+import { recordRequest } from '../observability/metrics.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';

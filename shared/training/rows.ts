@@ -35,7 +35,7 @@ import {
 import { recurrenceDeadline } from '../domain/stage-status.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import { stageOutcomes, type StageOutcome } from './stage-facts.ts';
-import { log } from '../http/logger.ts';
+import { log } from '../observability/logger.ts';
 
 export const ROWS_PER_TRANSACTION = 20;
 const MAX_ATTEMPTS = 8;

@@ -14,7 +14,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { readThrough, remember } from '../request-cache.ts';
-import type { Role } from '../../http/auth-context.ts';
+import type { Role } from '../../domain/caller.ts';
 
 export interface UserRecord {
   userid: number;

@@ -5,10 +5,10 @@
  */
 import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
 import type { UserRecord } from '../db/entities/user.ts';
-import type { ImageObject } from './media.ts';
-import { flagView, timeRequiredText } from './guide-rules.ts';
-import { userSummary } from './user-view.ts';
-import { urlSlug } from './text.ts';
+import type { ImageObject } from '../domain/media.ts';
+import { flagView, timeRequiredText } from '../domain/guide-rules.ts';
+import { userSummary } from './user-views.ts';
+import { urlSlug } from '../domain/text.ts';
 
 export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | 'title'>): string {
   return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;

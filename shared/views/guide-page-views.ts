@@ -1,12 +1,12 @@
 /**
  * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, images)
  * and builds them: summaries for lists, the full guide, a step with its position. Images come
- * from one BatchGet per view (shared/content/media-views.ts), never one read per image.
+ * from one BatchGet per view (shared/views/media-views.ts), never one read per image.
  */
 import { documentCommentViews } from './comment-views.ts';
 import { imageObjectsById } from './media-views.ts';
 import { config, siteUrl } from '../config.ts';
-import type { Caller } from '../http/auth-context.ts';
+import type { Caller } from '../domain/caller.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
 import { guideMarksOf } from '../db/entities/guide-mark.ts';
@@ -19,8 +19,8 @@ import {
   type GuideSummary,
   type ImagesById,
   type StepView,
-} from '../domain/guide-view.ts';
-import { canEditGuide, canViewGuideNow } from './guide-access.ts';
+} from './guide-views.ts';
+import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
 
 
 async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {

@@ -1,11 +1,11 @@
 /**
  * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9) plus
- * `id`, `type`, `isReady` and `status`. Every URL is a presigned GET (shared/content/media-views.ts,
+ * `id`, `type`, `isReady` and `status`. Every URL is a presigned GET (shared/views/media-views.ts,
  * which also builds the Image object the guide views use).
  */
-import { extensionOf } from '../../shared/domain/media.ts';
-import type { MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { imageObject, mediaUrl as url } from '../../shared/content/media-views.ts';
+import { extensionOf } from '../domain/media.ts';
+import type { MediaItemRecord } from '../db/entities/media-item.ts';
+import { imageObject, mediaUrl as url } from './media-views.ts';
 
 export async function mediaItemView(item: MediaItemRecord): Promise<Record<string, unknown>> {
   const ready = item.status === 'ready';
