@@ -5,8 +5,9 @@
  * the chain. The chain head (sk HEAD) moves with a condition on its seq, in the same
  * transaction, so two concurrent appends can never both claim one position.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
+import { getItem } from './items.ts';
+import { queryPage } from './paging.ts';
 import { padId, nowSeconds } from './keys.ts';
 import { transactWrite, type LabelledWrite } from './transactions.ts';
 import { labelsIn, retryOnLostRace } from './retry.ts';
@@ -42,10 +43,8 @@ export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
 
 /** The seq and hash of a chain's last record ({0, genesis} for an empty chain). */
 export async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
-  const result = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: `AUDIT#${subject}`, sk: 'HEAD' }, ConsistentRead: true }),
-  );
-  return result.Item ? { seq: Number(result.Item.seq), hash: String(result.Item.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
+  const head = await getItem({ pk: `AUDIT#${subject}`, sk: 'HEAD' }, { consistent: true });
+  return head ? { seq: Number(head.seq), hash: String(head.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
 }
 
 function appendWrites(subject: string, head: { seq: number; hash: string }, event: AuditEvent, date: number): LabelledWrite[] {
@@ -101,25 +100,7 @@ export async function appendAudit(event: AuditEvent, extraWrites: LabelledWrite[
 
 /** A subject's records in order (for the audit history endpoints). */
 export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0): Promise<AuditRecord[]> {
-  const records: AuditRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk > :after',
-        ExpressionAttributeValues: { ':pk': `AUDIT#${subject}`, ':after': `SEQ#${padId(afterSeq)}` },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      if (String(item.sk).startsWith('SEQ#')) {
-        const { pk, sk, entity, ...record } = item;
-        records.push(record as AuditRecord);
-      }
-    }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && records.length < limit);
-  return records.slice(0, limit);
+  // Sort keys after SEQ#<afterSeq> are records only (the HEAD item sorts before them).
+  const items = await queryPage({ partition: `AUDIT#${subject}`, sortAfter: `SEQ#${padId(afterSeq)}`, consistent: true }, { limit, offset: 0 });
+  return items.map(({ pk, sk, entity, ...record }) => record as unknown as AuditRecord);
 }

@@ -2,8 +2,9 @@
  * Counters of recent attempts (failed logins per account and per address, reset requests):
  * pk ATTEMPTS#<purpose>#<subject>, counted with ADD inside a fixed window that TTL clears.
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
@@ -19,8 +20,7 @@ export interface AttemptWindow {
 }
 
 export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
-  const item = result.Item;
+  const item = await getItem(attemptsKey(purpose, subject));
   if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, resetsAt: 0 };
   return { count: Number(item.count), resetsAt: Number(item[TTL_ATTRIBUTE]) };
 }

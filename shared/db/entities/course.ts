@@ -7,8 +7,8 @@
  * whose members sign. Courses are listed in several orders through sorted references
  * (sorted-refs.ts, collection COURSES), moved by `reindexCourse` after any change of a sort value.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
@@ -197,8 +197,8 @@ export function courseCounterWrite(wikiid: number, delta: CourseCounterDelta): L
 }
 
 export async function getCourse(wikiid: number, options: { consistent?: boolean } = {}): Promise<CourseRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: courseKey(wikiid), ConsistentRead: options.consistent }));
-  return result.Item ? courseFromItem(result.Item) : undefined;
+  const item = await getItem(courseKey(wikiid), { consistent: options.consistent });
+  return item ? courseFromItem(item) : undefined;
 }
 
 export async function getCourses(wikiids: number[]): Promise<CourseRecord[]> {
@@ -217,8 +217,8 @@ export async function getCoursePages(wikiids: number[]): Promise<Array<{ page: R
 }
 
 export async function getAssessment(stage_assessmentid: number): Promise<AssessmentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: assessmentKey(stage_assessmentid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as AssessmentRecord) : undefined;
+  const item = await getItem(assessmentKey(stage_assessmentid));
+  return item ? (withoutKeys(item) as unknown as AssessmentRecord) : undefined;
 }
 
 /** Where a course belongs in each list order, from its current fields and aggregates. */

@@ -4,9 +4,9 @@
  * it was set. One key per (user, guide), so marking twice is idempotent and a guide's
  * `favorited` / `completed` for the caller is one BatchGet.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { isConditionFailed } from '../retry.ts';
+import { putItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
@@ -34,17 +34,7 @@ export function markFromItem(item: Record<string, unknown>): GuideMark {
 
 /** Sets a mark; setting it again keeps the first date. */
 export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promise<void> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-  }
+  await putItem({ ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark }, { ifAbsent: true });
 }
 
 export async function deleteGuideMark(kind: GuideMarkKind, userid: number, guideid: number): Promise<void> {

@@ -8,12 +8,13 @@
  *   so two concurrent releases never get one version. Deleting a release keeps the head, so a
  *   version number is never reused.
  */
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryAll, queryPage, type PageQuery } from '../paging.ts';
+import { queryAll, queryFirst, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
@@ -77,8 +78,8 @@ export function nextVersion(head: Pick<VersionHead, 'major' | 'minor'>, type: Re
 }
 
 export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Promise<VersionHead> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: headKey(doctype, docid), ConsistentRead: true }));
-  return result.Item ? { major: Number(result.Item.major), minor: Number(result.Item.minor), exists: true } : { major: 0, minor: 0, exists: false };
+  const item = await getItem(headKey(doctype, docid), { consistent: true });
+  return item ? { major: Number(item.major), minor: Number(item.minor), exists: true } : { major: 0, minor: 0, exists: false };
 }
 
 /** The writes of a new release: the release item and its document's head moved from `head`. */
@@ -122,8 +123,8 @@ export async function insertReleases(writes: LabelledWrite[]): Promise<void> {
 }
 
 export async function getRelease(releaseid: number): Promise<ReleaseRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: releaseKey(releaseid) }));
-  return result.Item ? releaseFromItem(result.Item) : undefined;
+  const item = await getItem(releaseKey(releaseid));
+  return item ? releaseFromItem(item) : undefined;
 }
 
 /** Changes a release's notes; undefined when it no longer exists. */
@@ -154,19 +155,7 @@ export async function deleteRelease(releaseid: number): Promise<boolean> {
 
 /** The newest release of a document (the highest version), if any. */
 export async function latestRelease(doctype: ReleaseDoctype, docid: number): Promise<ReleaseRecord | undefined> {
-  const query = documentReleasesCollection(doctype, docid);
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: query.index!.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': query.index!.pk },
-      ExpressionAttributeValues: { ':pk': query.partition },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  const item = result.Items?.[0];
+  const item = await queryFirst({ ...documentReleasesCollection(doctype, docid), descending: true });
   return item ? releaseFromItem(item) : undefined;
 }
 

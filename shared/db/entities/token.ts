@@ -2,8 +2,9 @@
  * API token: pk TOKEN#<sha256 of the token> / sk TOKEN, expiring by TTL. The plain token is
  * never stored. A user's tokens are listed through gsi1 (USER#<id>#TOKENS) to revoke them all.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../keys.ts';
@@ -46,8 +47,7 @@ function isLive(token: TokenRecord | undefined): token is TokenRecord {
 
 /** The live token with this hash; expired ones count as absent even before TTL removes them. */
 export async function getLiveToken(tokenHash: string): Promise<TokenRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
-  const item = result.Item as TokenRecord | undefined;
+  const item = (await getItem(tokenKey(tokenHash))) as TokenRecord | undefined;
   return isLive(item) ? item : undefined;
 }
 
