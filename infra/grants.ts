@@ -11,7 +11,7 @@ import type { GroupAccess } from '../shared/http/route.ts';
 
 /**
  * Table actions by intent. Deliberately no dynamodb:Scan: no request path may scan
- * (ARCHITECTURE.md), and IAM is where that rule holds even if code forgets it.
+ * (docs/architecture.md), and IAM is where that rule holds even if code forgets it.
  */
 const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
 const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];

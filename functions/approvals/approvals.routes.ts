@@ -15,7 +15,7 @@ import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import { SIGNING_TOKEN_TTL_SECONDS } from '../../shared/accounts/e-signature.ts';
 import * as processes from './processes.service.ts';
 import * as requests from './requests.service.ts';
-import { attachmentSchema, guideProcessesSchema, processSchema, requestSchema } from './approvals.views.ts';
+import { attachmentSchema, guideProcessesSchema, processSchema, requestSchema } from '../../shared/views/approval-views.ts';
 
 const id = z.int().check(z.positive());
 const pageQuery = z.object(pagination);

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from
 import { MAX_APPROVAL_STAGES, type StageRule } from '../../shared/domain/approval-flow.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -17,6 +17,8 @@ import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
+import { AUDIT_CHAIN_LABELS } from '../../shared/db/audit.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { getOpenRequest } from '../../shared/db/entities/approval-request.ts';
@@ -32,7 +34,7 @@ import {
   type ApprovalAttachmentRecord,
   type ApprovalProcessRecord,
 } from '../../shared/db/entities/approval-process.ts';
-import { attachmentView, processView, type ProcessView } from './approvals.views.ts';
+import { attachmentView, processView, type ProcessView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -107,19 +109,20 @@ export async function patch(caller: Caller, id: number, input: { name?: string; 
     throw ValidationError.field('body', 'missing_field', 'Give at least one of name, description, stages');
   }
   const stages = input.stages ? await validStages(input.stages) : undefined;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await requireProcess(id, true);
-    const after: ApprovalProcessRecord = {
-      ...before,
-      name: input.name ?? before.name,
-      description: input.description ?? before.description,
-      stages: stages ?? before.stages,
-      modified_by: caller.userid,
-      modified_date: nowSeconds(),
-      version: before.version + 1,
-      search_tokens: processTokens(input.name ?? before.name),
-    };
-    try {
+  const after = await retryOnLostRace(
+    // Another Admin changing it meanwhile makes a lost race: these fields then apply to the fresh process.
+    async () => {
+      const before = await requireProcess(id, true);
+      const after: ApprovalProcessRecord = {
+        ...before,
+        name: input.name ?? before.name,
+        description: input.description ?? before.description,
+        stages: stages ?? before.stages,
+        modified_by: caller.userid,
+        modified_date: nowSeconds(),
+        version: before.version + 1,
+        search_tokens: processTokens(input.name ?? before.name),
+      };
       await appendAudit(
         {
           action: 'approval.process_changed',
@@ -133,13 +136,17 @@ export async function patch(caller: Caller, id: number, input: { name?: string; 
         },
         processReplaceWrites(before, after),
       );
-      return (await processViews([after]))[0];
-    } catch (error) {
-      // Another Admin changed it meanwhile: apply these fields to the fresh process.
-      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('process')) throw error;
-    }
-  }
-  throw new ConflictError('The process kept changing; try again', (await processViews([await requireProcess(id, true)]))[0]);
+      return after;
+    },
+    {
+      attempts: 5,
+      raceLabels: labelsIn('process', ...AUDIT_CHAIN_LABELS),
+      onExhausted: async () => {
+        throw new ConflictError('The process kept changing; try again', (await processViews([await requireProcess(id, true)]))[0]);
+      },
+    },
+  );
+  return (await processViews([after]))[0];
 }
 
 export async function get(id: number) {

@@ -11,14 +11,15 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { afterSignature, type ApprovalMeaning } from '../../shared/domain/approval-flow.ts';
 import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
 import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
 import { afterReleaseOutcome, releaseOutcomeWrites } from '../../shared/content/release-approval.ts';
 import { checkSignerPassword, findSigner, issueSigningToken, refuseImpersonatedSignature, signerFromToken, type SignatureMethod } from '../../shared/accounts/e-signature.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
@@ -34,7 +35,7 @@ import {
   type ApprovalRequestRecord,
   type ApprovalSignature,
 } from '../../shared/db/entities/approval-request.ts';
-import { requestView } from './approvals.views.ts';
+import { requestView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -173,65 +174,74 @@ export async function sign(auth: AuthContext, id: number, input: SignInput, expe
   const hash = await revisionHash(request.doctype, request.docid, request.revisionid);
   if (hash !== request.revision_hash) throw new ConflictError('The stored revision no longer matches its fingerprint; it cannot be signed', requestView(request, caller));
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = nowSeconds();
-    const signature: ApprovalSignature = {
-      stage: request.current_stage!,
-      userid: signer.userid,
-      printed_name: signer.username,
-      meaning: input.meaning,
-      reason,
-      signed_at: now,
-      revisionid: request.revisionid,
-      revision_hash: request.revision_hash,
-      method,
-      entered_by_userid: caller.userid,
-    };
-    const state = afterSignature(request.stages, request, request.signatures, signature);
-    const after: ApprovalRequestRecord = {
-      ...request,
-      ...state,
-      signatures: [...request.signatures, signature],
-      signer_userids: [...request.signer_userids, signer.userid],
-      completed_date: state.status === 'pending' ? null : now,
-    };
-    // The deciding signature ends the release that opened the request, in the same transaction.
-    const release = await releaseOutcomeWrites(request, after, now);
-    try {
-      await appendAudit(
-        {
-          action: 'approval.signed',
-          actor_userid: signer.userid,
-          subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
-          details: {
-            approval_requestid: request.approval_requestid,
-            ...signature,
-            old: { status: request.status, current_stage: request.current_stage },
-            new: { status: after.status, current_stage: after.current_stage },
-            ...(release.release ? { release: { releaseid: release.release.releaseid, status: release.release.status, version: release.release.version } } : {}),
+  return retryOnLostRace(
+    async (attempt) => {
+      if (attempt > 0) {
+        // Someone else signed first, or another release took the next version: decide again on the request as it is now.
+        request = await requireRequest(id);
+        if (request.status !== 'pending') throw notPending(request, caller);
+        refuseIneligible(request, signer);
+      }
+      const now = nowSeconds();
+      const signature: ApprovalSignature = {
+        stage: request.current_stage!,
+        userid: signer.userid,
+        printed_name: signer.username,
+        meaning: input.meaning,
+        reason,
+        signed_at: now,
+        revisionid: request.revisionid,
+        revision_hash: request.revision_hash,
+        method,
+        entered_by_userid: caller.userid,
+      };
+      const state = afterSignature(request.stages, request, request.signatures, signature);
+      const after: ApprovalRequestRecord = {
+        ...request,
+        ...state,
+        signatures: [...request.signatures, signature],
+        signer_userids: [...request.signer_userids, signer.userid],
+        completed_date: state.status === 'pending' ? null : now,
+      };
+      // The deciding signature ends the release that opened the request, in the same transaction.
+      const release = await releaseOutcomeWrites(request, after, now);
+      try {
+        await appendAudit(
+          {
+            action: 'approval.signed',
+            actor_userid: signer.userid,
+            subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
+            details: {
+              approval_requestid: request.approval_requestid,
+              ...signature,
+              old: { status: request.status, current_stage: request.current_stage },
+              new: { status: after.status, current_stage: after.current_stage },
+              ...(release.release ? { release: { releaseid: release.release.releaseid, status: release.release.status, version: release.release.version } } : {}),
+            },
           },
-        },
-        [
-          ...requestUpdateWrites(request, after),
-          documentRevisionCheck(request.doctype, request.docid, request.revisionid),
-          ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
-          ...(after.status === 'approved' ? [approvedRevisionWrite(after, now)] : []),
-          ...release.writes,
-        ],
-      );
+          [
+            ...requestUpdateWrites(request, after),
+            documentRevisionCheck(request.doctype, request.docid, request.revisionid),
+            ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
+            ...(after.status === 'approved' ? [approvedRevisionWrite(after, now)] : []),
+            ...release.writes,
+          ],
+        );
+      } catch (error) {
+        if (!(error instanceof TransactionConditionFailed)) throw error;
+        if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
+        if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
+        throw error;
+      }
       await afterReleaseOutcome(release);
       return requestView(after, caller);
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
-      if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
-      const releaseRaced = error.failedLabels.some((label) => label.startsWith('version-head:') || label.startsWith('release:'));
-      if (!error.failedLabels.includes('request') && !releaseRaced) throw error;
-      // Someone else signed first, or another release took the next version: decide again on the request as it is now.
-      request = await requireRequest(id);
-      if (request.status !== 'pending') throw notPending(request, caller);
-      refuseIneligible(request, signer);
-    }
-  }
-  throw new ConflictError('Signatures kept arriving at the same time; try again', requestView(request, caller));
+    },
+    {
+      attempts: MAX_ATTEMPTS,
+      raceLabels: labelsIn('request', 'version-head:', 'release:', ...AUDIT_CHAIN_LABELS),
+      onExhausted: () => {
+        throw new ConflictError('Signatures kept arriving at the same time; try again', requestView(request, caller));
+      },
+    },
+  );
 }

@@ -12,8 +12,8 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from '../../shared/domain/errors.ts';
-import { userSelf } from '../../shared/domain/user-view.ts';
-import { isAdmin, type AuthContext } from '../../shared/http/auth-context.ts';
+import { userSelf } from '../../shared/views/user-views.ts';
+import { isAdmin, type AuthContext } from '../../shared/domain/caller.ts';
 import { createUserAccount, issueToken, newTokenRecord } from '../../shared/accounts/accounts.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';

@@ -11,9 +11,9 @@
  */
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { commentViews } from '../../shared/content/comment-views.ts';
+import { commentViews } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';

@@ -5,7 +5,7 @@
  * and Admins read every course's assignee lists and reports.
  */
 import { ForbiddenError, NotFoundError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { getAssignment, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
 import type { StageDoctype } from '../../shared/db/entities/course.ts';
 import { getTeam, type TeamRecord } from '../../shared/db/entities/team.ts';

@@ -10,7 +10,7 @@
  * `is_overdue` is experimental (the spec says integrations must not rely on it).
  */
 import { NotFoundError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { PageQuery } from '../../shared/db/paging.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';
@@ -20,7 +20,7 @@ import { getRows, listAssignmentRows, type RowStatus } from '../../shared/db/ent
 import { requireCourse } from '../../shared/training/course-pages.ts';
 import { managesTeam } from '../../shared/training/managers.ts';
 import { currentRows, refreshDueRows, usersCollectionOf, type UserOrder } from '../../shared/training/rows.ts';
-import { assigneeRowView } from '../../shared/training/views.ts';
+import { assigneeRowView } from '../../shared/views/training-views.ts';
 import { assertReadsCourseTraining, requireTeam } from './access.ts';
 import { progressOf } from './assignments.service.ts';
 

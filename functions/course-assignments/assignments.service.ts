@@ -4,7 +4,7 @@
  * and where a user's or a team's assignments come from.
  */
 import { ConflictError, ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { completionPercent } from '../../shared/db/entities/course.ts';
 import { getAssignments, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
 import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
@@ -15,7 +15,7 @@ import { AlreadyAssigned, assignCourse, cancelAssignment } from '../../shared/tr
 import { courseViewFor, findCourse, type CoursePage } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import { assignmentView, stageEntry } from '../../shared/training/views.ts';
+import { assignmentView, stageEntry } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, assertReadsTeam, assertReadsUser, managesAssignment, requireAssignment, requireTeam, requireUser } from './access.ts';
 
 /** Longest due_within accepted: ten years. */

@@ -5,7 +5,7 @@
  * Every change goes through shared/training/progress.ts (audited, rows and aggregates moved).
  */
 import { ForbiddenError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import type { AuthContext, Caller } from '../../shared/http/auth-context.ts';
+import type { AuthContext, Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { StageDoctype } from '../../shared/db/entities/course.ts';
 import type { CompletionRecord, DocRef } from '../../shared/db/entities/training-record.ts';
@@ -14,7 +14,7 @@ import { getCourses, type CourseRecord } from '../../shared/db/entities/course.t
 import { activeStagesOn, completeDocument, invalidateDocument, startDocument, type StageOnDocument } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
-import { completionView, stageStatusShown } from '../../shared/training/views.ts';
+import { completionView, stageStatusShown } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, requireDocument, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments } from './assignments.service.ts';
 import { teamReport, userReport } from './reports.service.ts';

@@ -6,7 +6,7 @@
  * the counters without a sweep.
  */
 import { ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
@@ -17,7 +17,7 @@ import { requireCourse } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { currentRows, refreshDueRows } from '../../shared/training/rows.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import { assigneeRowView, stageEntry } from '../../shared/training/views.ts';
+import { assigneeRowView, stageEntry } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertReadsCourseTraining, assertReadsTeam, assertReadsUser, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments, progressOf } from './assignments.service.ts';
 import type { Page } from '../../shared/db/paging.ts';

@@ -7,7 +7,7 @@
  */
 import { config } from '../../shared/config.ts';
 import { ConflictError, FeatureUnavailableError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';

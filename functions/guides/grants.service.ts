@@ -5,9 +5,9 @@
  */
 import { config } from '../../shared/config.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
-import { teamView } from '../../shared/domain/team-view.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import { teamView } from '../../shared/views/team-views.ts';
+import { userSummary } from '../../shared/views/user-views.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { getTeam, getTeams } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import type { GuideRecord } from '../../shared/db/entities/guide.ts';

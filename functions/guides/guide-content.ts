@@ -7,7 +7,7 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { getGuides, type GuideItem, type StepLine, type StepMedia } from '../../shared/db/entities/guide.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';

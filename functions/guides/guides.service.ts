@@ -6,8 +6,8 @@
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
 import { assertGuideType, assertKnownFlags, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
-import { log } from '../../shared/http/logger.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
@@ -24,7 +24,7 @@ import {
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, guideSummaries } from '../../shared/content/guide-views.ts';
+import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { assertCategoryExists, assertPrerequisites, assertUsableMedia, checkIntroduction, recordMediaUse, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
 import type { Page } from '../../shared/db/paging.ts';

@@ -5,14 +5,14 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import type { LineInput } from '../../shared/domain/guide-rules.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { getStep, stepCreateWrites, stepDeleteWrite, stepReplaceWrites, type GuideRecord, type StepRecord } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, stepOfGuide } from '../../shared/content/guide-views.ts';
+import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
 import { assertUsableStepMedia, buildLines, previewLines, recordMediaUse, stepMediaIds, storedMedia, type MediaInput } from './guide-content.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { constraintForFilename, contentTypeForFilename, MEDIA_CONSTRAINTS, type MediaType } from '../../shared/domain/media.ts';
 import { embedForUrl } from '../../shared/domain/embeds.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
@@ -23,7 +23,7 @@ import {
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { documentObject, embedObject, userImageItem, videoObject } from '../../shared/content/media-views.ts';
+import { documentObject, embedObject, userImageItem, videoObject } from '../../shared/views/media-views.ts';
 import { cropImageToRatio, inspectImage, UnreadableImageError, type CropRatio } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes } from '../../shared/storage/objects.ts';

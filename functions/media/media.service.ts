@@ -22,7 +22,7 @@ import {
   safeFilename,
   type MediaConstraint,
 } from '../../shared/domain/media.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import {
@@ -35,7 +35,7 @@ import {
 import { editImage, InvalidEditError, type ImageEdit } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket, originalKey } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, presignedUpload, putObject } from '../../shared/storage/objects.ts';
-import { mediaItemView } from './media-view.ts';
+import { mediaItemView } from '../../shared/views/media-item-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** How long a signed browser upload stays usable. */

@@ -9,7 +9,7 @@
  */
 import { config } from '../../shared/config.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -42,14 +42,14 @@ import { importKey } from '../../shared/db/entities/module-import.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
-import { log } from '../../shared/http/logger.ts';
+import { log } from '../../shared/observability/logger.ts';
 import {
   importExecutionArn,
   interruptionOf,
   startImportExecution,
   stopImportExecution,
 } from '../../shared/workflow/module-import-runs.ts';
-import { importView, moduleView, playerView, progressView } from './modules-view.ts';
+import { importView, moduleView, playerView, progressView } from '../../shared/views/module-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';

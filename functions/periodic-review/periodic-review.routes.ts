@@ -19,7 +19,7 @@ import {
   reviewSchema,
   scheduleSchema,
   scheduleWithDocumentsSchema,
-} from './periodic-review.views.ts';
+} from '../../shared/views/periodic-review-views.ts';
 
 const id = z.int().check(z.positive());
 const pageQuery = z.object(pagination);

@@ -10,7 +10,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
 import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { canViewDocument, findDocument, requireDocument, revisionHash } from '../../shared/content/documents.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -32,7 +32,7 @@ import {
   type ChangeRequestStatus,
   type PeriodicReviewRecord,
 } from '../../shared/db/entities/periodic-review.ts';
-import { changeRequestView, reviewDocumentView, reviewView, scheduleView } from './periodic-review.views.ts';
+import { changeRequestView, reviewDocumentView, reviewView, scheduleView } from '../../shared/views/periodic-review-views.ts';
 import { titleTokens } from './schedules.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from
 import { nextReviewDue, type ReviewPeriod } from '../../shared/domain/review-period.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
@@ -33,7 +33,7 @@ import {
   type ReviewDocumentRecord,
   type ReviewScheduleRecord,
 } from '../../shared/db/entities/review-schedule.ts';
-import { reviewDocumentView, scheduleView } from './periodic-review.views.ts';
+import { reviewDocumentView, scheduleView } from '../../shared/views/periodic-review-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /**

@@ -12,7 +12,7 @@ import { renderImageSizes, renderVideoPoster, UnreadableImageError, type Rendere
 import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
 import { readVideoFacts } from '../../shared/media/videos.ts';
-import { log } from '../../shared/http/logger.ts';
+import { log } from '../../shared/observability/logger.ts';
 
 /** Keys in S3 event records are URL-encoded, with `+` for spaces. */
 export function decodeEventKey(key: string): string {

@@ -4,13 +4,13 @@
  * grade without survey-core.
  */
 import { ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { nextRevisionId } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { insertQuiz, MAX_QUIZZES, type QuizRecord, type QuizRevisionRecord } from '../../shared/db/entities/quiz.ts';
-import { quizDefinitionView } from '../quizzes/quiz-views.ts';
+import { quizDefinitionView } from '../../shared/views/quiz-views.ts';
 
 /** Largest definition stored (a DynamoDB item holds 400 KB). */
 export const MAX_DEFINITION_BYTES = 200_000;

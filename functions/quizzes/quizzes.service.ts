@@ -3,12 +3,12 @@
  * Import lives in functions/quiz-import (the only function that bundles survey-core).
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
-import { fullGuide } from '../../shared/content/guide-views.ts';
+import { fullGuide } from '../../shared/views/guide-page-views.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import {
@@ -24,7 +24,7 @@ import {
   type QuizLinkRecord,
   type QuizRecord,
 } from '../../shared/db/entities/quiz.ts';
-import { quizDefinitionView, quizListEntry, type QuizListEntry } from './quiz-views.ts';
+import { quizDefinitionView, quizListEntry, type QuizListEntry } from '../../shared/views/quiz-views.ts';
 
 export const SORT_KEYS = ['guideid', 'category', 'quiz_title', 'guide_title', 'release_date', 'sessions_submitted'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];

@@ -5,12 +5,13 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds, padId } from '../../shared/db/keys.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
@@ -35,7 +36,7 @@ import {
 } from '../../shared/db/entities/quiz-session.ts';
 import { refreshDocumentsOfQuizzes } from './stage-progress.ts';
 import { quizidsMatching, requireQuiz } from './quizzes.service.ts';
-import { sessionView, submissionView } from './quiz-views.ts';
+import { sessionView, submissionView } from '../../shared/views/quiz-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** Largest stored response (a DynamoDB item holds 400 KB; results and keys need room). */
@@ -84,46 +85,48 @@ async function usernameOf(userid: number): Promise<string | null> {
  * opens and the others update it.
  */
 async function saveResponse(caller: Caller, quiz: QuizRecord, responseText: string): Promise<{ session: QuizSessionRecord; created: boolean }> {
-  for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
-    const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
-    if (progress?.locked) throw lockedError();
-    const now = nowSeconds();
-    if (progress?.active_sessionid != null) {
-      const updated = await updateResponse(progress.active_sessionid, responseText, now);
-      if (updated) return { session: updated, created: false };
-      continue; // closed meanwhile
-    }
-    const session: QuizSessionRecord = {
-      quiz_sessionid: await nextId('quiz_session'),
-      quizid: quiz.quizid,
-      quiz_revisionid: quiz.quiz_revisionid,
-      quiz_title: quiz.title,
-      userid: caller.userid,
-      response_json: responseText,
-      start_date: now,
-      modified_date: now,
-      end_date: null,
-      submitted: 0,
-      cancelled: 0,
-      invalidated: 0,
-      attempt: null,
-      score: null,
-      correct_count: null,
-      question_count: null,
-      passed: null,
-      pass_threshold: null,
-      results: null,
-    };
-    try {
-      await openSession(session);
-      return { session, created: true };
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed) && (error as { name?: string }).name !== 'TransactionCanceledException') throw error;
-      if (error instanceof TransactionConditionFailed && error.oldItems.progress?.locked === true) throw lockedError();
-      // Another save opened the session first: update that one.
-    }
-  }
-  throw new Error('Could not save the quiz session: too many concurrent saves');
+  return retryOnLostRace(
+    async () => {
+      const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
+      if (progress?.locked) throw lockedError();
+      const now = nowSeconds();
+      if (progress?.active_sessionid != null) {
+        const updated = await updateResponse(progress.active_sessionid, responseText, now);
+        if (updated) return { session: updated, created: false };
+        throw new LostRace('The open session closed meanwhile');
+      }
+      const session: QuizSessionRecord = {
+        quiz_sessionid: await nextId('quiz_session'),
+        quizid: quiz.quizid,
+        quiz_revisionid: quiz.quiz_revisionid,
+        quiz_title: quiz.title,
+        userid: caller.userid,
+        response_json: responseText,
+        start_date: now,
+        modified_date: now,
+        end_date: null,
+        submitted: 0,
+        cancelled: 0,
+        invalidated: 0,
+        attempt: null,
+        score: null,
+        correct_count: null,
+        question_count: null,
+        passed: null,
+        pass_threshold: null,
+        results: null,
+      };
+      try {
+        await openSession(session);
+        return { session, created: true };
+      } catch (error) {
+        if (error instanceof TransactionConditionFailed && error.oldItems.progress?.locked === true) throw lockedError();
+        // Another save opened the session first (a lost race): the next attempt updates that one.
+        throw error;
+      }
+    },
+    { attempts: MAX_RACE_RETRIES, message: 'Could not save the quiz session: too many concurrent saves; try again' },
+  );
 }
 
 /** POST /quizzes/sessions/save: 201 with a new session, 200 with the updated open one. */
@@ -143,80 +146,82 @@ export async function submit(caller: Caller, input: { quizid: number; response_j
   const quiz = await requireTakeableQuiz(input.quizid);
   const given = input.response_json === undefined ? undefined : parseResponse(input.response_json);
   const givenText = given === undefined ? undefined : serialized(given);
-  for (let attempt = 0; attempt < MAX_RACE_RETRIES; attempt++) {
-    const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
-    if (progress?.locked) throw lockedError();
-    if (progress?.active_sessionid == null) {
-      if (givenText === undefined) throw ValidationError.field('response_json', 'missing_field', 'There is no open session for this quiz: send response_json to submit one');
-      await saveResponse(caller, quiz, givenText);
-      continue;
-    }
-    const session = await getSession(progress.active_sessionid, { consistent: true });
-    if (!session || session.submitted || session.cancelled) continue;
-    const revision = await getQuizRevision(session.quizid, session.quiz_revisionid);
-    if (!revision) throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
-    const responseText = givenText ?? session.response_json;
-    const data = given ?? parseResponse(session.response_json);
-    const malformed = malformedAnswers(revision.questions, data);
-    if (malformed.length > 0) {
-      throw new ValidationError(
-        'Answers to graded questions must be strings, numbers or booleans (arrays of them for checkbox and tagbox)',
-        malformed.map((name) => ({ field: `response_json.${name}`, code: 'invalid', message: `The answer to "${name}" has the wrong shape` })),
-      );
-    }
-    const grade = gradeResponse(revision.questions, data, revision.pass_threshold);
-    const attempts = progress.attempts + 1;
-    const passed = progress.passed || grade.passed;
-    const locked = !passed && revision.max_attempts !== null && attempts >= revision.max_attempts;
-    const best = Math.max(progress.best_score ?? 0, grade.score);
-    const end = nowSeconds();
-    try {
-      await submitSession(
-        session,
-        progress.attempts,
-        {
-          response_json: responseText,
-          end_date: end,
-          attempt: attempts,
-          score: grade.score,
-          correct_count: grade.correct_count,
-          question_count: grade.question_count,
-          passed: grade.passed,
-          pass_threshold: revision.pass_threshold,
-          results: grade.results,
-          progress: { attempts, passed, locked, best_score: best },
-        },
-        countSubmissionWrite(quiz.quizid),
-      );
-    } catch (error) {
-      if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz')) throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
-      if (error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException') continue;
-      throw error;
-    }
-    await refreshDocumentsOfQuizzes(caller.userid, [quiz.quizid]);
-    const stored: QuizSessionRecord = {
-      ...session,
-      response_json: responseText,
-      submitted: 1,
-      end_date: end,
-      modified_date: end,
-      attempt: attempts,
-      score: grade.score,
-      correct_count: grade.correct_count,
-      question_count: grade.question_count,
-      passed: grade.passed,
-      pass_threshold: revision.pass_threshold,
-      results: grade.results,
-    };
-    return {
-      ...submissionView(stored, caller.username),
-      attempts_used: attempts,
-      attempts_remaining: revision.max_attempts === null ? null : Math.max(0, revision.max_attempts - attempts),
-      quiz_passed: passed,
-      locked,
-    };
-  }
-  throw new Error('Could not submit the quiz session: too many concurrent changes');
+  const { session, responseText, end, grade, revision, attempts, passed, locked } = await retryOnLostRace(
+    async () => {
+      const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
+      if (progress?.locked) throw lockedError();
+      if (progress?.active_sessionid == null) {
+        if (givenText === undefined) throw ValidationError.field('response_json', 'missing_field', 'There is no open session for this quiz: send response_json to submit one');
+        await saveResponse(caller, quiz, givenText);
+        throw new LostRace('A session was opened for the answers: submit it');
+      }
+      const session = await getSession(progress.active_sessionid, { consistent: true });
+      if (!session || session.submitted || session.cancelled) throw new LostRace('The open session ended meanwhile');
+      const revision = await getQuizRevision(session.quizid, session.quiz_revisionid);
+      if (!revision) throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
+      const responseText = givenText ?? session.response_json;
+      const data = given ?? parseResponse(session.response_json);
+      const malformed = malformedAnswers(revision.questions, data);
+      if (malformed.length > 0) {
+        throw new ValidationError(
+          'Answers to graded questions must be strings, numbers or booleans (arrays of them for checkbox and tagbox)',
+          malformed.map((name) => ({ field: `response_json.${name}`, code: 'invalid', message: `The answer to "${name}" has the wrong shape` })),
+        );
+      }
+      const grade = gradeResponse(revision.questions, data, revision.pass_threshold);
+      const attempts = progress.attempts + 1;
+      const passed = progress.passed || grade.passed;
+      const locked = !passed && revision.max_attempts !== null && attempts >= revision.max_attempts;
+      const best = Math.max(progress.best_score ?? 0, grade.score);
+      const end = nowSeconds();
+      try {
+        await submitSession(
+          session,
+          progress.attempts,
+          {
+            response_json: responseText,
+            end_date: end,
+            attempt: attempts,
+            score: grade.score,
+            correct_count: grade.correct_count,
+            question_count: grade.question_count,
+            passed: grade.passed,
+            pass_threshold: revision.pass_threshold,
+            results: grade.results,
+            progress: { attempts, passed, locked, best_score: best },
+          },
+          countSubmissionWrite(quiz.quizid),
+        );
+      } catch (error) {
+        if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz')) throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
+        throw error;
+      }
+      return { session, responseText, end, grade, revision, attempts, passed, locked };
+    },
+    { attempts: MAX_RACE_RETRIES, message: 'Could not submit the quiz session: too many concurrent changes; try again' },
+  );
+  await refreshDocumentsOfQuizzes(caller.userid, [quiz.quizid]);
+  const stored: QuizSessionRecord = {
+    ...session,
+    response_json: responseText,
+    submitted: 1,
+    end_date: end,
+    modified_date: end,
+    attempt: attempts,
+    score: grade.score,
+    correct_count: grade.correct_count,
+    question_count: grade.question_count,
+    passed: grade.passed,
+    pass_threshold: revision.pass_threshold,
+    results: grade.results,
+  };
+  return {
+    ...submissionView(stored, caller.username),
+    attempts_used: attempts,
+    attempts_remaining: revision.max_attempts === null ? null : Math.max(0, revision.max_attempts - attempts),
+    quiz_passed: passed,
+    locked,
+  };
 }
 
 /** POST /quizzes/sessions/cancel: cancels the caller's open session; with none, a plain ok. */
@@ -231,7 +236,7 @@ export async function cancel(caller: Caller, quizid: number) {
       return { message: 'ok', quizSession: session ? sessionView(session, caller.username) : null };
     } catch (error) {
       // Submitted or cancelled meanwhile: nothing is open any more.
-      if (!(error instanceof TransactionConditionFailed) && (error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+      if (!isLostRace(error)) throw error;
     }
   }
   return { message: 'ok', quizSession: null };
@@ -321,7 +326,7 @@ export async function bulkCancel(caller: Caller, sessionids: number[]) {
       await cancelSession(session, now);
       cancelled.push(sessionid);
     } catch (error) {
-      if (!(error instanceof TransactionConditionFailed) && (error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+      if (!isLostRace(error)) throw error;
       invalid.push(sessionid);
     }
   }

@@ -7,7 +7,7 @@
  */
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
 import { documentsOfQuiz } from '../../shared/db/entities/quiz.ts';
-import { log } from '../../shared/http/logger.ts';
+import { log } from '../../shared/observability/logger.ts';
 
 export async function refreshDocumentsOfQuizzes(userid: number, quizids: number[]): Promise<void> {
   const documents = (await Promise.all(quizids.map(documentsOfQuiz))).flat();

@@ -10,11 +10,12 @@
  */
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import { userSummary } from '../../shared/views/user-views.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
-import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
+import type { LabelledWrite } from '../../shared/db/transactions.ts';
 import { getGuides, getGuideSnapshot, type GuideRecord } from '../../shared/db/entities/guide.ts';
 import { getUsers } from '../../shared/db/entities/user.ts';
 import { getWiki, getWikiRevision } from '../../shared/db/entities/wiki.ts';
@@ -94,36 +95,32 @@ interface ReleaseDraft {
  * version. A concurrent release of one of them makes the heads stale: read them again and retry.
  */
 async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<ReleaseRecord[]> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const date = nowSeconds();
-    const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
-    // Ids taken after reading the heads, so of one document's immediate releases a higher id is a higher version
-    // (a release through approval takes its version later, when approved).
-    const ids = await Promise.all(drafts.map(() => nextId('release')));
-    const releases: CurrentRelease[] = drafts.map((draft, index) => ({
-      releaseid: ids[index],
-      ...draft,
-      status: 'released',
-      ...nextVersion(heads[index], draft.release_type),
-      date,
-      release_date: date,
-      approval_requestid: draft.approval_requestid ?? null,
-      userid: caller.userid,
-    }));
-    const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
-    try {
+  const releases = await retryOnLostRace(
+    async () => {
+      const date = nowSeconds();
+      const heads = await Promise.all(drafts.map((draft) => getVersionHead(draft.doctype, draft.docid)));
+      // Ids taken after reading the heads, so of one document's immediate releases a higher id is a higher
+      // version (a release through approval takes its version later, when approved).
+      const ids = await Promise.all(drafts.map(() => nextId('release')));
+      const releases: CurrentRelease[] = drafts.map((draft, index) => ({
+        releaseid: ids[index],
+        ...draft,
+        status: 'released',
+        ...nextVersion(heads[index], draft.release_type),
+        date,
+        release_date: date,
+        approval_requestid: draft.approval_requestid ?? null,
+        userid: caller.userid,
+      }));
+      const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
       await insertReleases(writes);
-    } catch (error) {
-      const raced = error instanceof TransactionConditionFailed ? error.failedLabels.every((label) => label.startsWith('version-head:')) : (error as { name?: string }).name === 'TransactionCanceledException';
-      if (!raced) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-      continue;
-    }
-    // A new release may outdate trainees' completions (course stage strictness): refresh them.
-    for (const release of releases) await refreshAfterRelease(release.doctype, release.docid);
-    return releases;
-  }
-  throw new ConflictError('Other releases of this document were being made; try again');
+      return releases;
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('version-head:'), message: 'Other releases of this document were being made; try again' },
+  );
+  // A new release may outdate trainees' completions (course stage strictness): refresh them.
+  for (const release of releases) await refreshAfterRelease(release.doctype, release.docid);
+  return releases;
 }
 
 /** The revision a guide release names: the current one, or an earlier revision of that guide. */

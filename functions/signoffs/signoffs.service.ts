@@ -11,8 +11,8 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { documentSubject } from '../../shared/domain/doctypes.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/http/auth-context.ts';
+import { userSummary } from '../../shared/views/user-views.ts';
+import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';

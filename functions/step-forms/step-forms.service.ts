@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { fieldContent, sameFieldContent, type FieldInput } from '../../shared/domain/step-forms.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { isLostRace, labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { getGuide, getGuides, getStep } from '../../shared/db/entities/guide.ts';
 import {
   getCurrentForm,
@@ -27,6 +27,8 @@ import {
 /** A save is one transaction: the revision, the current form and one write per field (the routes enforce it). */
 export const MAX_FIELDS_PER_FORM = 60;
 const MAX_ATTEMPTS = 8;
+/** The step's current-form pointer moved: another save came first. */
+const formRace = labelsIn('current');
 const CLIENT_GUID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function formView(form: StepFormRecord) {
@@ -138,40 +140,41 @@ export async function save(caller: Caller, stepid: number, body: { fields?: Fiel
   const step = await getStep(stepid);
   if (!step) throw new NotFoundError(`No step with stepid ${stepid}`);
   await assertCanEditGuide(caller, step.guideid);
-  if (body.fields === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: the array of the form\'s fields');
+  const posted = body.fields;
+  if (posted === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: the array of the form\'s fields');
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await getCurrentForm(step.guideid, stepid, { consistent: true });
-    if (expectedRevision !== undefined && current?.form_revisionid !== expectedRevision) {
-      throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', current ? formView(current) : undefined);
-    }
-    const planned = planFields(body.fields, current);
-    const newCount = planned.filter((entry) => entry.field.field_revisionid === null).length;
-    const [formRevisionid, newIds] = await Promise.all([nextId('form_revision'), nextIds('form_field_revision', newCount)]);
-    const fields: FormFieldRecord[] = planned.map(({ field }) => ({ ...field, field_revisionid: field.field_revisionid ?? newIds.shift()! }));
-    const form: StepFormRecord = {
-      form_revisionid: formRevisionid,
-      stepid,
-      guideid: step.guideid,
-      userid: caller.userid,
-      date: nowSeconds(),
-      previous_form_revisionid: current?.form_revisionid ?? null,
-      fields,
-    };
-    const kept = planned.filter((entry) => entry.field.field_revisionid !== null).map((entry) => entry.field.field_revisionid!);
-    try {
-      await saveFormRevision(form, current?.form_revisionid ?? null, kept);
-      return formView(form);
-    } catch (error) {
-      const lostRace =
-        (error instanceof TransactionConditionFailed && error.failedLabels.includes('current')) ||
-        (error as { name?: string }).name === 'TransactionCanceledException';
-      if (!lostRace) throw error;
-      if (expectedRevision !== undefined) {
-        const now = await getCurrentForm(step.guideid, stepid, { consistent: true });
-        throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', now ? formView(now) : undefined);
+  return retryOnLostRace(
+    async () => {
+      const current = await getCurrentForm(step.guideid, stepid, { consistent: true });
+      if (expectedRevision !== undefined && current?.form_revisionid !== expectedRevision) {
+        throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', current ? formView(current) : undefined);
       }
-    }
-  }
-  throw new ConflictError('The form is being changed by others; try again');
+      const planned = planFields(posted, current);
+      const newCount = planned.filter((entry) => entry.field.field_revisionid === null).length;
+      const [formRevisionid, newIds] = await Promise.all([nextId('form_revision'), nextIds('form_field_revision', newCount)]);
+      const fields: FormFieldRecord[] = planned.map(({ field }) => ({ ...field, field_revisionid: field.field_revisionid ?? newIds.shift()! }));
+      const form: StepFormRecord = {
+        form_revisionid: formRevisionid,
+        stepid,
+        guideid: step.guideid,
+        userid: caller.userid,
+        date: nowSeconds(),
+        previous_form_revisionid: current?.form_revisionid ?? null,
+        fields,
+      };
+      const kept = planned.filter((entry) => entry.field.field_revisionid !== null).map((entry) => entry.field.field_revisionid!);
+      try {
+        await saveFormRevision(form, current?.form_revisionid ?? null, kept);
+      } catch (error) {
+        if (expectedRevision !== undefined && isLostRace(error, formRace)) {
+          // The named revision was replaced meanwhile: 409 with the form as it is now.
+          const now = await getCurrentForm(step.guideid, stepid, { consistent: true });
+          throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', now ? formView(now) : undefined);
+        }
+        throw error;
+      }
+      return formView(form);
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: formRace, message: 'The form is being changed by others; try again' },
+  );
 }

@@ -6,7 +6,7 @@
  * Anyone who can see the document reads its tags.
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { guideKey } from '../../shared/db/entities/guide.ts';
 import { wikiKey, type WikiRecord } from '../../shared/db/entities/wiki.ts';

@@ -6,10 +6,10 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { teamAttributes, teamView } from '../../shared/domain/team-view.ts';
-import { userSummary } from '../../shared/domain/user-view.ts';
+import { teamAttributes, teamView } from '../../shared/views/team-views.ts';
+import { userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { queryPage } from '../../shared/db/paging.ts';

@@ -3,13 +3,13 @@
  * caller can read (someone else's list never reveals a private guide), in guideid order.
  */
 import { NotFoundError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared/db/entities/guide.ts';
 import { deleteGuideMark, guideMarksCollection, markFromItem, putGuideMark, type GuideMarkKind } from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { guideSummaries } from '../../shared/content/guide-views.ts';
+import { guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

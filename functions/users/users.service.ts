@@ -1,12 +1,12 @@
 /** User use cases: lookups, search, profile edits, badges, flags, bulk creation. */
 import { config, siteUrl } from '../../shared/config.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { userProfile, userSelf, userSummary } from '../../shared/domain/user-view.ts';
+import { userProfile, userSelf, userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
-import { isAdmin, type Caller, type Role } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller, type Role } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
@@ -15,7 +15,7 @@ import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
 import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import type { UniqueKind } from '../../shared/db/uniqueness.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -118,39 +118,39 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch, 
   }
   await requireCurrentPassword(caller, userid, changes, sourceIp);
 
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = await requireUser(userid);
-    const { password, current_password, ...fields } = changes;
-    const after: UserRecord = {
-      ...before,
-      ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
-      ...(password !== undefined ? { password_hash: await hashPassword(password) } : {}),
-    };
-    after.search_tokens = searchTokens(after.username, after.unique_username);
-    try {
-      await replaceUser(before, after);
-    } catch (error) {
-      const problem = uniquenessProblem(error);
-      if (problem) throw problem;
-      if (error instanceof TransactionConditionFailed && error.failedLabels.includes('user')) continue;
-      throw error;
-    }
-    if (password !== undefined) await deleteAllTokensOf(userid);
-    if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
-      await appendAudit({
-        action: 'user.privileges_changed',
-        actor_userid: caller.userid,
-        subjects: [`USER#${userid}`],
-        details: { old: before.privileges, new: after.privileges },
-      });
-    }
-    if (after.about_raw && !before.about_raw) {
-      await awardBadge({ ...BADGES.autobiographer, userid, date: nowSeconds() });
-    }
-    const fresh = await requireUser(userid);
-    return userProfile(fresh, siteUrl(), { private: true });
+  const { before, after } = await retryOnLostRace(
+    async () => {
+      const before = await requireUser(userid);
+      const { password, current_password, ...fields } = changes;
+      const after: UserRecord = {
+        ...before,
+        ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+        ...(password !== undefined ? { password_hash: await hashPassword(password) } : {}),
+      };
+      after.search_tokens = searchTokens(after.username, after.unique_username);
+      try {
+        await replaceUser(before, after);
+      } catch (error) {
+        throw uniquenessProblem(error) ?? error;
+      }
+      return { before, after };
+    },
+    { attempts: 5, raceLabels: labelsIn('user'), message: 'The profile changed while it was being edited; try again' },
+  );
+  if (changes.password !== undefined) await deleteAllTokensOf(userid);
+  if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
+    await appendAudit({
+      action: 'user.privileges_changed',
+      actor_userid: caller.userid,
+      subjects: [`USER#${userid}`],
+      details: { old: before.privileges, new: after.privileges },
+    });
   }
-  throw new ConflictError('The profile changed while it was being edited; try again');
+  if (after.about_raw && !before.about_raw) {
+    await awardBadge({ ...BADGES.autobiographer, userid, date: nowSeconds() });
+  }
+  const fresh = await requireUser(userid);
+  return userProfile(fresh, siteUrl(), { private: true });
 }
 
 /** For each name, a unique_username nobody holds yet (and distinct within the batch). */

@@ -5,7 +5,7 @@
  * `userid`, a wiki page's is the user who created it).
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';

@@ -8,9 +8,9 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/http/auth-context.ts';
+import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/domain/wiki-view.ts';
+import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/views/wiki-views.ts';
 import {
   CREATABLE_NAMESPACES,
   HIERARCHICAL_NAMESPACES,
@@ -26,6 +26,7 @@ import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { retryOnLostRace } from '../../shared/db/retry.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import {
@@ -401,27 +402,25 @@ export async function remove(caller: Caller, rawNamespace: string, rawTitle: str
  * The hierarchy is not content: a move keeps the revisionid, which is checked when given.
  */
 export async function setParent(caller: Caller, namespace: WikiNamespace, rawTitle: string, parentTitle: string | null, expectedRevision?: number) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const wiki = await requirePage(namespace, rawTitle);
-    if (expectedRevision !== undefined && wiki.revisionid !== expectedRevision) {
-      throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(wiki, caller));
-    }
-    const parent = parentTitle === null ? null : await requireParent(namespace, parentTitle);
-    if ((parent?.wikiid ?? null) === wiki.parent_wikiid) return pageView(wiki, caller);
-    const chain = parent ? [parent, ...(await ancestorsOf(parent))] : [];
-    if (parent && (parent.wikiid === wiki.wikiid || chain.some((ancestor) => ancestor.wikiid === wiki.wikiid))) {
-      throw ValidationError.field('parent', 'cycle', `${parent.title} is ${wiki.title} itself or one of its descendants`);
-    }
-    if (chain.length >= MAX_HIERARCHY_DEPTH) {
-      throw ValidationError.field('parent', 'too_deep', `Pages nest at most ${MAX_HIERARCHY_DEPTH} levels deep`);
-    }
-    try {
+  // Something on the path moving (or the revision changing) meanwhile is a lost race: read again, decide again.
+  return retryOnLostRace(
+    async () => {
+      const wiki = await requirePage(namespace, rawTitle);
+      if (expectedRevision !== undefined && wiki.revisionid !== expectedRevision) {
+        throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(wiki, caller));
+      }
+      const parent = parentTitle === null ? null : await requireParent(namespace, parentTitle);
+      if ((parent?.wikiid ?? null) === wiki.parent_wikiid) return pageView(wiki, caller);
+      const chain = parent ? [parent, ...(await ancestorsOf(parent))] : [];
+      if (parent && (parent.wikiid === wiki.wikiid || chain.some((ancestor) => ancestor.wikiid === wiki.wikiid))) {
+        throw ValidationError.field('parent', 'cycle', `${parent.title} is ${wiki.title} itself or one of its descendants`);
+      }
+      if (chain.length >= MAX_HIERARCHY_DEPTH) {
+        throw ValidationError.field('parent', 'too_deep', `Pages nest at most ${MAX_HIERARCHY_DEPTH} levels deep`);
+      }
       await moveWiki(wiki, parent, chain, expectedRevision);
       return pageView({ ...wiki, parent_wikiid: parent?.wikiid ?? null }, caller);
-    } catch (error) {
-      // Something on the path moved (or the revision changed) meanwhile: read again, decide again.
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-    }
-  }
-  throw new ConflictError('The hierarchy kept changing during the move; try again');
+    },
+    { attempts: 5, message: 'The hierarchy kept changing during the move; try again' },
+  );
 }

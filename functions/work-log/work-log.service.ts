@@ -12,11 +12,12 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';
-import { isAdmin, type Caller } from '../../shared/http/auth-context.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { getGuide, getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';
 import { getFieldRevisions, listCurrentForms } from '../../shared/db/entities/step-form.ts';
 import { getMediaItem } from '../../shared/db/entities/media-item.ts';
@@ -38,7 +39,7 @@ import {
   type WorkLogValueRecord,
 } from '../../shared/db/entities/work-log.ts';
 import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/training/progress.ts';
-import { entryView } from './work-log-view.ts';
+import { entryView } from '../../shared/views/work-log-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
@@ -48,11 +49,8 @@ export const MAX_VALUES_PER_SAVE = 90;
 export const MAX_WORKORDERID_LENGTH = 128;
 const MAX_ATTEMPTS = 8;
 
-function isLostRace(error: unknown): boolean {
-  if (error instanceof TransactionConditionFailed) return error.failedLabels.includes('entry');
-  // Two transactions on one item at once: DynamoDB cancels one (TransactionConflict).
-  return (error as { name?: string }).name === 'TransactionCanceledException';
-}
+/** The entry's version guard failing (or a transaction conflict on it) means another change came first. */
+const entryRace = labelsIn('entry');
 
 async function loadEntry(entryid: number): Promise<StoredEntry> {
   const stored = await readEntry(entryid, { consistent: true });
@@ -152,37 +150,35 @@ async function authorizeOperation(caller: Caller, entry: WorkLogEntryRecord, ope
 
 /** finish, cancel, pause, resume, suspend, assume: the timing model's move, applied on condition of the version read. */
 export async function transition(caller: Caller, entryid: number, operation: EntryOperation) {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const stored = await loadEntry(entryid);
-    const { entry } = stored;
-    await authorizeOperation(caller, entry, operation);
-    const now = nowSeconds();
-    const result = applyOperation(entry, operation, now);
-    if (!result.ok) throw conflict(result.message, stored);
-    const guide = operation === 'finish' ? await getGuide(entry.guideid) : undefined;
-    const next: WorkLogEntryRecord = {
-      ...entry,
-      ...result.timing,
-      operator_userid: operation === 'assume' ? caller.userid : entry.operator_userid,
-      // Finishing records the guide's revision at the end (a change since the start means it was edited).
-      guide_revisionid: guide?.revisionid ?? entry.guide_revisionid,
-      timingid: await nextId('work_log_timing'),
-      version: entry.version + 1,
-    };
-    try {
+  const { stored, next, now } = await retryOnLostRace(
+    async () => {
+      const stored = await loadEntry(entryid);
+      const { entry } = stored;
+      await authorizeOperation(caller, entry, operation);
+      const now = nowSeconds();
+      const result = applyOperation(entry, operation, now);
+      if (!result.ok) throw conflict(result.message, stored);
+      const guide = operation === 'finish' ? await getGuide(entry.guideid) : undefined;
+      const next: WorkLogEntryRecord = {
+        ...entry,
+        ...result.timing,
+        operator_userid: operation === 'assume' ? caller.userid : entry.operator_userid,
+        // Finishing records the guide's revision at the end (a change since the start means it was edited).
+        guide_revisionid: guide?.revisionid ?? entry.guide_revisionid,
+        timingid: await nextId('work_log_timing'),
+        version: entry.version + 1,
+      };
       await writeEntryChange([entryUpdateWrite(next, entry.version)]);
-    } catch (error) {
-      if (isLostRace(error)) continue;
-      throw error;
-    }
-    if (operation === 'finish') {
-      await recordDocumentCompleted({ userid: next.operator_userid, doctype: 'guide', docid: next.guideid, work_log_entryid: next.entryid, revisionid: next.guide_revisionid, at: next.endtime ?? now });
-    } else if (operation === 'assume') {
-      await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: next.guideid, at: now });
-    }
-    return entryView({ entry: next, values: stored.values }, now);
+      return { stored, next, now };
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },
+  );
+  if (operation === 'finish') {
+    await recordDocumentCompleted({ userid: next.operator_userid, doctype: 'guide', docid: next.guideid, work_log_entryid: next.entryid, revisionid: next.guide_revisionid, at: next.endtime ?? now });
+  } else if (operation === 'assume') {
+    await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: next.guideid, at: now });
   }
-  throw new ConflictError('The entry is being changed by others; try again');
+  return entryView({ entry: next, values: stored.values }, now);
 }
 
 interface StepDataInput {
@@ -262,44 +258,40 @@ async function assertStepOfGuide(guide: GuideRecord | undefined, stepid: number)
  */
 export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<void> {
   let planned: PlannedValue[] | undefined;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const stored = await loadEntry(entryid);
-    const { entry } = stored;
-    assertOperator(caller, entry, 'save its step data');
-    if (input.fields === undefined && input.stepid === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: {"<field_revisionid>": value, ...}');
-    const expectedTimingid = input.lasttimingid === undefined ? undefined : (input.lasttimingid ?? 0);
-    if (expectedTimingid !== undefined && expectedTimingid !== entry.timingid) {
-      throw conflict(`lasttimingid ${input.lasttimingid} is stale: the entry's timingid is ${entry.timingid || null}; nothing was saved`, stored);
-    }
-    if (entry.status === 'suspended') throw conflict('The entry is suspended; assume it before saving step data', stored);
-    if (isEnded(entry.status)) throw conflict(`The entry is ${entry.status}; its step data can no longer change`, stored);
-
-    const guide = await getGuide(entry.guideid);
-    planned ??= await planValues(caller, entry, guide, input.fields ?? {});
-    const now = nowSeconds();
-    const writes: LabelledWrite[] = planned.map((value) => ('put' in value ? valuePut({ ...value.put, date: now }) : valueDelete(entryid, value.remove)));
-    let timingWrite: LabelledWrite | undefined;
-    if (input.stepid !== undefined) {
-      await assertStepOfGuide(guide, input.stepid);
-      const moved = activateStep(entry, input.stepid, now);
-      if (!moved.ok) throw conflict(moved.message, stored);
-      if (moved.changed) {
-        const next: WorkLogEntryRecord = { ...entry, ...moved.timing, timingid: await nextId('work_log_timing'), version: entry.version + 1 };
-        timingWrite = entryUpdateWrite(next, entry.version, expectedTimingid);
+  await retryOnLostRace(
+    async () => {
+      const stored = await loadEntry(entryid);
+      const { entry } = stored;
+      assertOperator(caller, entry, 'save its step data');
+      if (input.fields === undefined && input.stepid === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: {"<field_revisionid>": value, ...}');
+      const expectedTimingid = input.lasttimingid === undefined ? undefined : (input.lasttimingid ?? 0);
+      if (expectedTimingid !== undefined && expectedTimingid !== entry.timingid) {
+        throw conflict(`lasttimingid ${input.lasttimingid} is stale: the entry's timingid is ${entry.timingid || null}; nothing was saved`, stored);
       }
-    }
-    // Nothing to write: the checks above were the whole request.
-    if (!timingWrite && writes.length === 0) return;
-    writes.unshift(timingWrite ?? entryAcceptsDataCheck(entryid, caller.userid, expectedTimingid));
-    try {
+      if (entry.status === 'suspended') throw conflict('The entry is suspended; assume it before saving step data', stored);
+      if (isEnded(entry.status)) throw conflict(`The entry is ${entry.status}; its step data can no longer change`, stored);
+
+      const guide = await getGuide(entry.guideid);
+      planned ??= await planValues(caller, entry, guide, input.fields ?? {});
+      const now = nowSeconds();
+      const writes: LabelledWrite[] = planned.map((value) => ('put' in value ? valuePut({ ...value.put, date: now }) : valueDelete(entryid, value.remove)));
+      let timingWrite: LabelledWrite | undefined;
+      if (input.stepid !== undefined) {
+        await assertStepOfGuide(guide, input.stepid);
+        const moved = activateStep(entry, input.stepid, now);
+        if (!moved.ok) throw conflict(moved.message, stored);
+        if (moved.changed) {
+          const next: WorkLogEntryRecord = { ...entry, ...moved.timing, timingid: await nextId('work_log_timing'), version: entry.version + 1 };
+          timingWrite = entryUpdateWrite(next, entry.version, expectedTimingid);
+        }
+      }
+      // Nothing to write: the checks above were the whole request.
+      if (!timingWrite && writes.length === 0) return;
+      writes.unshift(timingWrite ?? entryAcceptsDataCheck(entryid, caller.userid, expectedTimingid));
       await writeEntryChange(writes);
-      return;
-    } catch (error) {
-      if (isLostRace(error)) continue;
-      throw error;
-    }
-  }
-  throw new ConflictError('The entry is being changed by others; try again');
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },
+  );
 }
 
 export async function remove(caller: Caller, entryid: number): Promise<void> {

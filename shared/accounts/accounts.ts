@@ -12,8 +12,9 @@ import { nowSeconds } from '../db/keys.ts';
 import { getUser, insertUser, replaceUser, findUserIdBy, type UserRecord } from '../db/entities/user.ts';
 import { putToken, deleteAllTokensOf, type TokenRecord } from '../db/entities/token.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { config } from '../config.ts';
-import type { Role } from '../http/auth-context.ts';
+import type { Role } from '../domain/caller.ts';
 
 export interface NewAccount {
   email: string;
@@ -100,18 +101,15 @@ export async function createUserAccount(account: NewAccount): Promise<UserRecord
 
 /** Sets a new password and revokes every token of the user (sessions end everywhere). */
 export async function setPassword(userid: number, password: string): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const user = await getUser(userid);
-    if (!user) throw new ValidationError('No such user');
-    try {
+  await retryOnLostRace(
+    async () => {
+      const user = await getUser(userid);
+      if (!user) throw new ValidationError('No such user');
       await replaceUser(user, { ...user, password_hash: await hashPassword(password) });
-      await deleteAllTokensOf(userid);
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed && error.failedLabels.includes('user'))) throw error;
-    }
-  }
-  throw new ConflictError('The account changed while its password was being set; try again');
+    },
+    { attempts: 5, raceLabels: labelsIn('user'), message: 'The account changed while its password was being set; try again' },
+  );
+  await deleteAllTokensOf(userid);
 }
 
 /** A new API token for a user: the token to hand out and the record to store (its hash only). */

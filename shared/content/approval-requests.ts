@@ -6,14 +6,15 @@
  * document's one open-request slot and holds only while the document is at that revision.
  * Outcomes are values, not HTTP errors: each caller answers its conflicts with its own body.
  */
-import { appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
+import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { documentRevisionCheck } from '../db/entities/document-check.ts';
 import { getOpenRequest, getRequest, requestCreateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject } from '../domain/doctypes.ts';
-import type { Caller } from '../http/auth-context.ts';
+import type { Caller } from '../domain/caller.ts';
 import { requireDocument, revisionHash, type DocumentRef } from './documents.ts';
 import type { GoverningProcess } from './governing-processes.ts';
 import { supersedeApprovalRequest } from './approval-supersession.ts';
@@ -62,36 +63,39 @@ export async function draftApprovalRequest(caller: Caller, document: DocumentRef
  * superseded first and the write tried again.
  */
 export async function commitApprovalRequest(caller: Caller, request: ApprovalRequestRecord, extraWrites: LabelledWrite[] = []): Promise<OpenRequestOutcome> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    try {
-      await appendAudit(
-        {
-          action: 'approval.requested',
-          actor_userid: caller.userid,
-          subjects: [documentSubject(request.doctype, request.docid), userSubject(caller.userid)],
-          details: {
-            approval_requestid: request.approval_requestid,
-            approval_processid: request.approval_processid,
-            revisionid: request.revisionid,
-            revision_hash: request.revision_hash,
-            stages: request.stages,
-            releaseid: request.releaseid,
-            new_status: 'pending',
+  return retryOnLostRace<OpenRequestOutcome>(
+    async () => {
+      try {
+        await appendAudit(
+          {
+            action: 'approval.requested',
+            actor_userid: caller.userid,
+            subjects: [documentSubject(request.doctype, request.docid), userSubject(caller.userid)],
+            details: {
+              approval_requestid: request.approval_requestid,
+              approval_processid: request.approval_processid,
+              revisionid: request.revisionid,
+              revision_hash: request.revision_hash,
+              stages: request.stages,
+              releaseid: request.releaseid,
+              new_status: 'pending',
+            },
           },
-        },
-        [...requestCreateWrites(request), documentRevisionCheck(request.doctype, request.docid, request.revisionid), ...extraWrites],
-      );
-      return { opened: request };
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed)) throw error;
-      if (error.failedLabels.includes('document')) return { documentChanged: await requireDocument(request.doctype, request.docid) };
-      if (!error.failedLabels.includes('open')) throw error;
-      const open = await getOpenRequest(request.doctype, request.docid);
-      const existing = open ? await getRequest(open.approval_requestid) : undefined;
-      if (existing?.status === 'pending' && existing.revisionid === request.revisionid) return { alreadyOpen: existing };
-      // A request for an older revision that the revision hook did not reach: end it first.
-      if (existing) await supersedeApprovalRequest(existing, request.revisionid, caller.userid);
-    }
-  }
-  return { busy: true };
+          [...requestCreateWrites(request), documentRevisionCheck(request.doctype, request.docid, request.revisionid), ...extraWrites],
+        );
+        return { opened: request };
+      } catch (error) {
+        if (!(error instanceof TransactionConditionFailed)) throw error;
+        if (error.failedLabels.includes('document')) return { documentChanged: await requireDocument(request.doctype, request.docid) };
+        if (!error.failedLabels.includes('open')) throw error;
+        const open = await getOpenRequest(request.doctype, request.docid);
+        const existing = open ? await getRequest(open.approval_requestid) : undefined;
+        if (existing?.status === 'pending' && existing.revisionid === request.revisionid) return { alreadyOpen: existing };
+        // A request for an older revision that the revision hook did not reach: end it, then try again.
+        if (existing) await supersedeApprovalRequest(existing, request.revisionid, caller.userid);
+        throw error;
+      }
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('open', ...AUDIT_CHAIN_LABELS), onExhausted: () => ({ busy: true }) },
+  );
 }

@@ -7,12 +7,12 @@
  * A request opened by a release supersedes that pending release in the same transaction: it
  * never becomes current (shared/content/release-approval.ts).
  */
-import { appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { TransactionConditionFailed } from '../db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
-import { log } from '../http/logger.ts';
+import { log } from '../observability/logger.ts';
 import { releaseOutcomeWrites } from './release-approval.ts';
 
 const MAX_ATTEMPTS = 5;
@@ -24,18 +24,20 @@ const MAX_ATTEMPTS = 5;
  */
 export async function supersedeApprovalRequest(request: ApprovalRequestRecord, newRevisionid: number | null, actorUserid: number | null): Promise<ApprovalRequestRecord> {
   let current: ApprovalRequestRecord | undefined = request;
-  for (let attempt = 0; current && attempt < MAX_ATTEMPTS; attempt++) {
-    if (current.status !== 'pending') return current;
-    const now = nowSeconds();
-    const superseded: ApprovalRequestRecord = {
-      ...current,
-      status: 'superseded',
-      current_stage: null,
-      completed_date: now,
-      superseded_by_revisionid: newRevisionid,
-    };
-    const release = await releaseOutcomeWrites(current, superseded, now);
-    try {
+  return retryOnLostRace(
+    async (attempt) => {
+      // Someone signed meanwhile: look again (it may have ended on its own, or be gone).
+      if (attempt > 0) current = await getRequest(request.approval_requestid);
+      if (!current || current.status !== 'pending') return current ?? request;
+      const now = nowSeconds();
+      const superseded: ApprovalRequestRecord = {
+        ...current,
+        status: 'superseded',
+        current_stage: null,
+        completed_date: now,
+        superseded_by_revisionid: newRevisionid,
+      };
+      const release = await releaseOutcomeWrites(current, superseded, now);
       await appendAudit(
         {
           action: 'approval.superseded',
@@ -53,13 +55,9 @@ export async function supersedeApprovalRequest(request: ApprovalRequestRecord, n
         [...requestUpdateWrites(current, superseded), ...release.writes],
       );
       return superseded;
-    } catch (error) {
-      // Someone signed meanwhile: look again (it may have ended on its own).
-      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.some((label) => label === 'request' || label.startsWith('release:'))) throw error;
-      current = await getRequest(current.approval_requestid);
-    }
-  }
-  return current ?? request;
+    },
+    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('request', 'release:', ...AUDIT_CHAIN_LABELS), onExhausted: async () => (await getRequest(request.approval_requestid)) ?? request },
+  );
 }
 
 /** Supersedes the document's open request unless it is for `newRevisionid` itself. */

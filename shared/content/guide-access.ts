@@ -8,7 +8,7 @@
  * Comments, tags, view history, work logs and courses call these, so the rule lives here once.
  */
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../domain/errors.ts';
-import { hasRole, isAdmin, type Caller } from '../http/auth-context.ts';
+import { hasRole, isAdmin, type Caller } from '../domain/caller.ts';
 import { getGuide, type GuideRecord } from '../db/entities/guide.ts';
 
 function isGranted(caller: Caller, guide: GuideRecord): boolean {

@@ -12,7 +12,8 @@ import { searchTokens } from '../domain/search-tokens.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { nextRevisionId } from '../db/revisions.ts';
 import { searchTokenWrites } from '../db/search-index.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
+import { retryOnLostRace, labelsIn } from '../db/retry.ts';
+import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { noteNewDocumentRevision } from './approval-supersession.ts';
 import {
   authoredLinkDelete,
@@ -31,7 +32,10 @@ import {
   type StepRecord,
 } from '../db/entities/guide.ts';
 
-const MAX_ATTEMPTS = 12;
+/** A write naming a revision: a few retries for transaction conflicts, then 409. */
+const NAMED_REVISION_ATTEMPTS = 12;
+/** A write for whatever is current (no `?revisionid`): retried until it lands, within a generous bound. */
+const UNNAMED_REVISION_ATTEMPTS = 60;
 
 export interface GuideChange {
   guide: GuideRecord;
@@ -55,55 +59,59 @@ export function guideSearchTokens(title: string): string[] {
   return searchTokens(title).slice(0, 24);
 }
 
-function isRace(error: unknown): boolean {
-  if (error instanceof TransactionConditionFailed) return error.failedLabels.includes('guide');
-  // Two transactions touching one item at once: DynamoDB cancels one with TransactionConflict.
-  return (error as { name?: string }).name === 'TransactionCanceledException';
-}
+/** Only the guide item's version guard failing is a lost race; other labelled conditions are real refusals. */
+const guideRace = labelsIn('guide');
 
-/** Applies `change` to the current guide and commits it as a new revision; returns the new record. */
+/**
+ * Applies `change` to the current guide and commits it as a new revision; returns the new record.
+ * Without `expectedRevision` the change is meant for whatever is current, so it retries (with
+ * backoff, a generous bound) until it lands; with one, only the named revision may be replaced.
+ */
 export async function changeGuide(
   guideid: number,
   options: ChangeOptions,
   change: (current: GuideRecord) => GuideChange | Promise<GuideChange>,
 ): Promise<GuideRecord> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await getGuide(guideid, { consistent: true });
-    if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
-    if (options.expectedRevision !== undefined && current.revisionid !== options.expectedRevision) {
-      throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
-    }
-    const changed = await change(current);
-    const now = nowSeconds();
-    const newRevision = options.newRevision !== false;
-    const record: GuideRecord = {
-      ...changed.guide,
-      guideid,
-      version: current.version + 1,
-      revisionid: newRevision ? await nextRevisionId() : current.revisionid,
-      modified_date: newRevision ? now : current.modified_date,
-      search_tokens: guideSearchTokens(changed.guide.title),
-    };
-    const writes: LabelledWrite[] = [guideReplace(record, current.version), ...(changed.writes ?? [])];
-    if (newRevision) writes.push(guideSnapshotPut(record, { reason: options.reason, changed_by: options.changedBy, date: now }));
-    const wasStarred = current.flags.includes(FEATURED_FLAG);
-    const starred = record.flags.includes(FEATURED_FLAG);
-    if (wasStarred !== starred) writes.push(featuredLinkWrite(record, starred));
-    writes.push(...searchTokenWrites('GUIDE', guideid, current.search_tokens, record.search_tokens));
-    try {
+  const newRevision = options.newRevision !== false;
+  const record = await retryOnLostRace(
+    async () => {
+      const current = await getGuide(guideid, { consistent: true });
+      if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
+      if (options.expectedRevision !== undefined && current.revisionid !== options.expectedRevision) {
+        throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
+      }
+      const changed = await change(current);
+      const now = nowSeconds();
+      const record: GuideRecord = {
+        ...changed.guide,
+        guideid,
+        version: current.version + 1,
+        revisionid: newRevision ? await nextRevisionId() : current.revisionid,
+        modified_date: newRevision ? now : current.modified_date,
+        search_tokens: guideSearchTokens(changed.guide.title),
+      };
+      const writes: LabelledWrite[] = [guideReplace(record, current.version), ...(changed.writes ?? [])];
+      if (newRevision) writes.push(guideSnapshotPut(record, { reason: options.reason, changed_by: options.changedBy, date: now }));
+      const wasStarred = current.flags.includes(FEATURED_FLAG);
+      const starred = record.flags.includes(FEATURED_FLAG);
+      if (wasStarred !== starred) writes.push(featuredLinkWrite(record, starred));
+      writes.push(...searchTokenWrites('GUIDE', guideid, current.search_tokens, record.search_tokens));
       await transactWrite(writes);
-    } catch (error) {
-      if (!isRace(error) || (error instanceof TransactionConditionFailed && error.failedLabels.some((label) => label !== 'guide'))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-      continue;
-    }
-    // New content supersedes an open approval request for the old revision.
-    if (newRevision) await noteNewDocumentRevision('guide', guideid, record.revisionid, options.changedBy);
-    return record;
-  }
-  const current = await getGuide(guideid, { consistent: true });
-  if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
-  throw new ConflictError('The guide kept changing while this change was applied; try again', await options.conflictView(current));
+      return record;
+    },
+    {
+      raceLabels: guideRace,
+      attempts: options.expectedRevision === undefined ? UNNAMED_REVISION_ATTEMPTS : NAMED_REVISION_ATTEMPTS,
+      onExhausted: async () => {
+        const current = await getGuide(guideid, { consistent: true });
+        if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
+        throw new ConflictError('The guide kept changing while this change was applied; try again', await options.conflictView(current));
+      },
+    },
+  );
+  // New content supersedes an open approval request for the old revision.
+  if (newRevision) await noteNewDocumentRevision('guide', guideid, record.revisionid, options.changedBy);
+  return record;
 }
 
 /** Stores a new guide (its first revision): the item, its snapshot, author link, featured link, search words. */
@@ -122,27 +130,24 @@ export async function insertGuide(guide: GuideRecord, changedBy: number): Promis
  * items. Revision snapshots stay (releases name them).
  */
 export async function deleteGuide(guideid: number, options: Pick<ChangeOptions, 'conflictView'> & { expectedRevision: number }): Promise<void> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await getGuide(guideid, { consistent: true });
-    if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
-    if (current.revisionid !== options.expectedRevision) {
-      throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
-    }
-    try {
+  const deleted = await retryOnLostRace(
+    async () => {
+      const current = await getGuide(guideid, { consistent: true });
+      if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
+      if (current.revisionid !== options.expectedRevision) {
+        throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
+      }
       await transactWrite([
         guideDelete(guideid, current.version),
         authoredLinkDelete(current),
         ...(current.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(current, false)] : []),
         ...searchTokenWrites('GUIDE', guideid, current.search_tokens, []),
       ]);
-    } catch (error) {
-      if (!isRace(error)) throw error;
-      continue;
-    }
-    await deleteStepItems(current.steps.map((ref) => ref.stepid));
-    return;
-  }
-  throw new ConflictError('The guide kept changing while it was being deleted; try again');
+      return current;
+    },
+    { raceLabels: guideRace, attempts: NAMED_REVISION_ATTEMPTS, message: 'The guide kept changing while it was being deleted; try again' },
+  );
+  await deleteStepItems(deleted.steps.map((ref) => ref.stepid));
 }
 
 /**

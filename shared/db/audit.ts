@@ -5,10 +5,12 @@
  * the chain. The chain head (sk HEAD) moves with a condition on its seq, in the same
  * transaction, so two concurrent appends can never both claim one position.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
+import { getItem } from './items.ts';
+import { queryPage } from './paging.ts';
 import { padId, nowSeconds } from './keys.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from './transactions.ts';
+import { transactWrite, type LabelledWrite } from './transactions.ts';
+import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 
@@ -41,10 +43,8 @@ export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
 
 /** The seq and hash of a chain's last record ({0, genesis} for an empty chain). */
 export async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
-  const result = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: `AUDIT#${subject}`, sk: 'HEAD' }, ConsistentRead: true }),
-  );
-  return result.Item ? { seq: Number(result.Item.seq), hash: String(result.Item.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
+  const head = await getItem({ pk: `AUDIT#${subject}`, sk: 'HEAD' }, { consistent: true });
+  return head ? { seq: Number(head.seq), hash: String(head.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
 }
 
 function appendWrites(subject: string, head: { seq: number; hash: string }, event: AuditEvent, date: number): LabelledWrite[] {
@@ -82,45 +82,25 @@ function appendWrites(subject: string, head: { seq: number; hash: string }, even
   ];
 }
 
+/** Labels of the chain writes: when only these fail, another append came first. */
+export const AUDIT_CHAIN_LABELS = ['head:', 'record:'];
+
 /** Appends an event to each subject's chain, retrying when another append won the race. */
 export async function appendAudit(event: AuditEvent, extraWrites: LabelledWrite[] = []): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const date = nowSeconds();
-    const heads = await Promise.all(event.subjects.map(chainHead));
-    const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
-    try {
+  await retryOnLostRace(
+    async () => {
+      const date = nowSeconds();
+      const heads = await Promise.all(event.subjects.map(chainHead));
+      const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
       await transactWrite([...writes, ...extraWrites]);
-      return;
-    } catch (error) {
-      const raced = error instanceof TransactionConditionFailed && error.failedLabels.every((label) => label.startsWith('head:') || label.startsWith('record:'));
-      const conflict = (error as { name?: string }).name === 'TransactionCanceledException';
-      if ((!raced && !conflict) || attempt >= 9) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
-    }
-  }
+    },
+    { attempts: 10, raceLabels: labelsIn(...AUDIT_CHAIN_LABELS), message: 'The audit trail kept changing while this change was recorded; try again' },
+  );
 }
 
 /** A subject's records in order (for the audit history endpoints). */
 export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0): Promise<AuditRecord[]> {
-  const records: AuditRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk > :after',
-        ExpressionAttributeValues: { ':pk': `AUDIT#${subject}`, ':after': `SEQ#${padId(afterSeq)}` },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      if (String(item.sk).startsWith('SEQ#')) {
-        const { pk, sk, entity, ...record } = item;
-        records.push(record as AuditRecord);
-      }
-    }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey && records.length < limit);
-  return records.slice(0, limit);
+  // Sort keys after SEQ#<afterSeq> are records only (the HEAD item sorts before them).
+  const items = await queryPage({ partition: `AUDIT#${subject}`, sortAfter: `SEQ#${padId(afterSeq)}`, consistent: true }, { limit, offset: 0 });
+  return items.map(({ pk, sk, entity, ...record }) => record as unknown as AuditRecord);
 }

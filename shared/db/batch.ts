@@ -1,21 +1,66 @@
-/** BatchGet by key, returning items in the order of the keys asked for (missing ones dropped). */
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * BatchGetItem and BatchWriteItem with their limits (100 keys, 25 writes per call) and their
+ * leftovers: DynamoDB may hand back part of a batch as unprocessed (throttling), which is sent
+ * again after a jittered pause until nothing is left.
+ */
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { backoffDelay } from './retry.ts';
 
-type Key = { pk: string; sk: string };
+export type Key = { pk: string; sk: string };
 
-export async function batchGetInOrder<T = Record<string, unknown>>(keys: Key[]): Promise<T[]> {
+const GET_BATCH = 100;
+const WRITE_BATCH = 25;
+/** Rounds of resending leftovers before giving up (DynamoDB's own advice: back off and retry). */
+const LEFTOVER_ROUNDS = 8;
+
+/**
+ * Sends `first`, then whatever `send` reports as left over, until nothing is left. Throws when
+ * leftovers remain after LEFTOVER_ROUNDS, so a partial batch never passes for a whole one.
+ */
+async function untilProcessed<T>(first: T[], send: (batch: T[]) => Promise<T[] | undefined>): Promise<void> {
+  let pending: T[] | undefined = first;
+  let round = 0;
+  while (pending && pending.length > 0) {
+    if (round === LEFTOVER_ROUNDS) throw new Error(`DynamoDB left ${pending.length} batch items unprocessed after ${LEFTOVER_ROUNDS} rounds`);
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, backoffDelay(round - 1, { baseDelayMs: 20, maxDelayMs: 1000 })));
+    pending = await send(pending);
+    round++;
+  }
+}
+
+function chunked<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}
+
+/**
+ * BatchGet by key, returning items in the order of the keys asked for (missing ones dropped).
+ * `projection` reads only the attributes named (plain names, no reserved words).
+ */
+export async function batchGetInOrder<T = Record<string, unknown>>(keys: Key[], options: { projection?: string[] } = {}): Promise<T[]> {
   const found = new Map<string, T>();
-  for (let start = 0; start < keys.length; start += 100) {
-    let pending: Key[] | undefined = keys.slice(start, start + 100);
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }));
-      for (const item of result.Responses?.[tableName()] ?? []) {
-        found.set(`${item.pk}|${item.sk}`, item as T);
-      }
-      pending = result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
+  const projection = options.projection?.length ? [...new Set([...options.projection, 'pk', 'sk'])].join(', ') : undefined;
+  for (const chunk of chunked(keys, GET_BATCH)) {
+    await untilProcessed(chunk, async (batch) => {
+      const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }));
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
+      return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
+    });
   }
   return keys.map((key) => found.get(`${key.pk}|${key.sk}`)).filter((item): item is T => item !== undefined);
+}
+
+/** Deletes items by key, 25 per call (no conditions: for items whose owner is already gone). */
+export async function batchDelete(keys: Key[]): Promise<void> {
+  for (const chunk of chunked(keys, WRITE_BATCH)) {
+    await untilProcessed(
+      chunk.map((key) => ({ DeleteRequest: { Key: key } })),
+      async (batch) => {
+        const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
+        return result.UnprocessedItems?.[tableName()] as typeof batch | undefined;
+      },
+    );
+  }
 }

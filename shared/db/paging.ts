@@ -17,12 +17,19 @@ export interface PageQuery {
   sortPrefix?: string;
   /** Restrict the sort key to an inclusive range (e.g. dates); not combined with sortPrefix. */
   sortBetween?: { from: string; to: string };
+  /** Only sort keys after this one (exclusive), e.g. the records after a sequence number. */
+  sortAfter?: string;
   /** Newest first when true. */
   descending?: boolean;
+  /** Strongly consistent reads (not on a GSI). */
+  consistent?: boolean;
+  /** Read only these attributes (any names: reserved words are aliased). */
+  projection?: string[];
   filter?: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
 }
 
-function baseInput(query: PageQuery): QueryCommandInput {
+/** The Query of `query`; `projected: false` leaves the projection to the caller (key-only skips). */
+function baseInput(query: PageQuery, projected = true): QueryCommandInput {
   const pkName = query.index?.pk ?? KEY.pk;
   const skName = query.index?.sk ?? KEY.sk;
   const names: Record<string, string> = { '#pk': pkName, ...(query.filter?.ExpressionAttributeNames ?? {}) };
@@ -37,6 +44,15 @@ function baseInput(query: PageQuery): QueryCommandInput {
     values[':from'] = query.sortBetween.from;
     values[':to'] = query.sortBetween.to;
     condition += ' AND #sk BETWEEN :from AND :to';
+  } else if (query.sortAfter !== undefined) {
+    names['#sk'] = skName;
+    values[':after'] = query.sortAfter;
+    condition += ' AND #sk > :after';
+  }
+  let projection: string | undefined;
+  if (projected && query.projection?.length) {
+    query.projection.forEach((name, index) => (names[`#p${index}`] = name));
+    projection = query.projection.map((_, index) => `#p${index}`).join(', ');
   }
   return {
     TableName: tableName(),
@@ -45,6 +61,8 @@ function baseInput(query: PageQuery): QueryCommandInput {
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     FilterExpression: query.filter?.FilterExpression,
+    ProjectionExpression: projection,
+    ConsistentRead: query.consistent || undefined,
     ScanIndexForward: !query.descending,
   };
 }
@@ -62,8 +80,9 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
   let remaining = offset;
   let startKey: Record<string, unknown> | undefined;
   while (remaining > 0) {
-    const input = baseInput(query);
-    keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
+    const input = baseInput(query, false);
+    // Unused attribute names are an error, so the key aliases come only with the key projection.
+    if (!query.filter) keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
     const result = await db().send(
       new QueryCommand({
         ...input,
@@ -101,6 +120,11 @@ export async function queryPage<T = Record<string, unknown>>(query: PageQuery, p
     startKey = result.LastEvaluatedKey;
   } while (startKey && items.length < page.limit);
   return items.slice(0, page.limit);
+}
+
+/** The first item of a collection in its order (e.g. the newest with `descending`), if any. */
+export async function queryFirst<T = Record<string, unknown>>(query: PageQuery): Promise<T | undefined> {
+  return (await queryPage<T>(query, { limit: 1, offset: 0 }))[0];
 }
 
 /** Every item of a (small, bounded) collection, e.g. a team's members for an aggregate. */

@@ -3,8 +3,8 @@
  * pk SEARCH#USER, sk "smith#000000000042". A Query with begins_with finds records by the
  * prefix of any of their words. Written in the same transaction as the record.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
+import { queryChunks } from './paging.ts';
 import { padId } from './keys.ts';
 import type { LabelledWrite } from './transactions.ts';
 import { normalizeSearchTerm } from '../domain/search-tokens.ts';
@@ -38,28 +38,10 @@ export function searchTokenWrites(scope: SearchScope, id: number, before: string
 export async function searchIds(scope: SearchScope, term: string, limit: number, offset = 0): Promise<number[]> {
   const prefix = normalizeSearchTerm(term);
   if (!prefix) return [];
-  const ids: number[] = [];
-  const seen = new Set<number>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `SEARCH#${scope}`, ':prefix': prefix },
-        ProjectionExpression: 'id',
-        Limit: 100,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const id = Number(item.id);
-      if (!seen.has(id)) {
-        seen.add(id);
-        ids.push(id);
-      }
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && ids.length < offset + limit);
-  return ids.slice(offset, offset + limit);
+  const ids = new Set<number>();
+  for await (const tokens of queryChunks({ partition: `SEARCH#${scope}`, sortPrefix: prefix, projection: ['id'] }, 100)) {
+    for (const token of tokens) ids.add(Number(token.id));
+    if (ids.size >= offset + limit) break;
+  }
+  return [...ids].slice(offset, offset + limit);
 }

@@ -1,5 +1,6 @@
 /** The badges Stepwise awards, and when. Pure rules; shared/db/entities/badge.ts stores them. */
-import type { BadgeLevel } from '../db/entities/badge.ts';
+
+export type BadgeLevel = 'bronze' | 'silver' | 'gold';
 
 export interface BadgeDefinition {
   badgeid: string;

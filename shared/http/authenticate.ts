@@ -6,7 +6,7 @@ import { UnauthenticatedError } from '../domain/errors.ts';
 import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
 import { getLiveTokenWithUser } from '../db/entities/token.ts';
 import { userFromItem } from '../db/entities/user.ts';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext } from '../domain/caller.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
 

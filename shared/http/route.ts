@@ -1,10 +1,10 @@
 /**
  * The route table: every endpoint is declared once, in its group's `<group>.routes.ts`, with
- * this shape. Five consumers read it (see ARCHITECTURE.md): the group's Lambda router, the CDK
+ * this shape. Five consumers read it (see docs/architecture.md): the group's Lambda router, the CDK
  * API stack, the local gateway, the OpenAPI document and the generic test matrix.
  */
 import type * as z from 'zod/mini';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext } from '../domain/caller.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -6,15 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { config } from '../config.ts';
-import { log } from '../http/logger.ts';
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /** Machine-readable purpose, e.g. password-reset (tests and logs use it). */
-  kind: string;
-}
+import { log } from '../observability/logger.ts';
+import type { MailMessage } from './message.ts';
 
 export async function sendMail(message: MailMessage): Promise<void> {
   const { STEPWISE_OUTBOX_DIR, STEPWISE_RUNTIME } = config();

@@ -1,7 +1,7 @@
 /** SES adapter of the mail port (deployed stacks). */
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { config } from '../config.ts';
-import type { MailMessage } from './mailer.ts';
+import type { MailMessage } from './message.ts';
 
 let client: SESv2Client | undefined;
 

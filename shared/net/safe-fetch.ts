@@ -17,7 +17,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { forbiddenAddressReason, isAllowListed } from '../domain/address-policy.ts';
-import { log } from '../http/logger.ts';
+import { log } from '../observability/logger.ts';
 
 export type FetchRefusalCode = 'url_not_allowed' | 'fetch_failed' | 'fetch_timeout' | 'download_too_large';
 

@@ -6,14 +6,14 @@
 import { config, siteUrl } from '../config.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { StageState } from '../domain/stage-status.ts';
-import { hasRole, type Caller } from '../http/auth-context.ts';
+import { hasRole, type Caller } from '../domain/caller.ts';
 import { getCoursePages, type CourseRecord } from '../db/entities/course.ts';
 import { listTraineeRows } from '../db/entities/training-row.ts';
 import { getUser, getUsers } from '../db/entities/user.ts';
 import { wikiFromItem, type WikiRecord } from '../db/entities/wiki.ts';
 import { stageDocuments } from './documents.ts';
 import { stageOutcomes } from './stage-facts.ts';
-import { courseView, type CourseView } from './views.ts';
+import { courseView, type CourseView } from '../views/training-views.ts';
 
 
 

@@ -3,7 +3,7 @@
  * and every member of it (assigns courses, completes or invalidates stages on their behalf,
  * reads their progress). Being a member or an Author grants nothing over others' training.
  */
-import { isAdmin, type Caller } from '../http/auth-context.ts';
+import { isAdmin, type Caller } from '../domain/caller.ts';
 import { getTeams, type TeamRecord } from '../db/entities/team.ts';
 import { getUser } from '../db/entities/user.ts';
 

@@ -11,10 +11,10 @@
  * Nothing is recorded for a trainee without an active assignment stage on the document: that
  * costs one Query (their active rows) and nothing else.
  */
-import { appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { TransactionConditionFailed } from '../db/transactions.ts';
+import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getCourses, type CourseRecord, type CourseStageRecord, type StageDoctype } from '../db/entities/course.ts';
 import { completionWrite, getCompletion, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
 import { completedGuideMarkWrite } from '../db/entities/guide-mark.ts';
@@ -76,11 +76,11 @@ export async function changeCompletion(
   next: (current: CompletionRecord | undefined) => Promise<CompletionRecord | undefined>,
   change: CompletionChange,
 ): Promise<CompletionRecord | undefined> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const current = await getCompletion(userid, doc);
-    const record = await next(current);
-    if (!record) return current;
-    try {
+  return retryOnLostRace(
+    async () => {
+      const current = await getCompletion(userid, doc);
+      const record = await next(current);
+      if (!record) return current;
       await appendAudit(
         {
           action: change.action,
@@ -102,11 +102,9 @@ export async function changeCompletion(
         [completionWrite(record, current?.version ?? null), ...completionMarkWrites(record, change)],
       );
       return record;
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('completion')) throw error;
-    }
-  }
-  throw new Error(`The completion of ${doc.doctype} ${doc.docid} for user ${userid} kept changing`);
+    },
+    { attempts: 8, raceLabels: labelsIn('completion', ...AUDIT_CHAIN_LABELS), message: `The completion of ${doc.doctype} ${doc.docid} for user ${userid} kept changing; try again` },
+  );
 }
 
 async function newCompletion(userid: number, doc: DocRef, previous: CompletionRecord | undefined, fields: Partial<CompletionRecord> & { init_date: number }): Promise<CompletionRecord> {

@@ -10,7 +10,8 @@
  *   after another, so the shared counters see one writer at a time.
  */
 import { nowSeconds, padId } from '../db/keys.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
+import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
+import { isLostRace, LostRace, retryOnLostRace } from '../db/retry.ts';
 import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../db/sorted-refs.ts';
 import { courseCounterWrite, getCourses, reindexCourse, type CourseRecord } from '../db/entities/course.ts';
 import { assignmentCounterWrite, getAssignments, type AssignmentRecord } from '../db/entities/course-assignment.ts';
@@ -34,7 +35,7 @@ import {
 import { recurrenceDeadline } from '../domain/stage-status.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import { stageOutcomes, type StageOutcome } from './stage-facts.ts';
-import { log } from '../http/logger.ts';
+import { log } from '../observability/logger.ts';
 
 export const ROWS_PER_TRANSACTION = 20;
 const MAX_ATTEMPTS = 8;
@@ -140,10 +141,8 @@ function sharedCounterWrites(assignment: AssignmentRecord, delta: RowCounts): La
 
 const present = (...writes: Array<LabelledWrite | undefined>): LabelledWrite[] => writes.filter((write): write is LabelledWrite => write !== undefined);
 
-const isRace = (error: unknown) => error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
-
-/** A short random pause before retrying a transaction that lost a race (grows with the attempt). */
-const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 15 * (attempt + 1)));
+/** Row transactions re-read the rows and counters they change when another write came first. */
+const RACE_OPTIONS = { attempts: MAX_ATTEMPTS + 1, message: 'Training rows kept changing while they were updated; try again' };
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -158,7 +157,7 @@ function chunks<T>(items: T[], size: number): T[][] {
  */
 export async function activateRows(assignment: AssignmentRecord, course: CourseRecord, members: Array<{ userid: number; assignment_date: number }>): Promise<void> {
   for (const chunk of chunks(members, ROWS_PER_TRANSACTION)) {
-    for (let attempt = 0; ; attempt++) {
+    await retryOnLostRace(async () => {
       const userids = chunk.map((member) => member.userid);
       const [existing, users, coverage, outcomes] = await Promise.all([
         getRows(userids.map((userid) => ({ course_assignmentid: assignment.course_assignmentid, userid }))),
@@ -177,15 +176,9 @@ export async function activateRows(assignment: AssignmentRecord, course: CourseR
         deltas.push(delta);
         writes.push(rowPutWrite(row, null), ...coverageGainWrites(member.userid, assignment.wikiid, coverage[index]), ...present(userSummaryWrite(member.userid, delta)), ...refs);
       });
-      if (writes.length === 0) break;
-      try {
-        await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
-        break;
-      } catch (error) {
-        if (!isRace(error) || attempt >= MAX_ATTEMPTS) throw error;
-        await backOff(attempt);
-      }
-    }
+      if (writes.length === 0) return;
+      await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
+    }, RACE_OPTIONS);
   }
   await reindexCourse(assignment.wikiid);
 }
@@ -196,7 +189,7 @@ export async function activateRows(assignment: AssignmentRecord, course: CourseR
  */
 export async function deactivateRows(assignment: AssignmentRecord, userids: number[], mode: 'cancel' | 'left'): Promise<void> {
   for (const chunk of chunks(userids, ROWS_PER_TRANSACTION)) {
-    for (let attempt = 0; ; attempt++) {
+    await retryOnLostRace(async () => {
       const rows = await getRows(chunk.map((userid) => ({ course_assignmentid: assignment.course_assignmentid, userid })));
       const active = rows.filter((row) => row.active);
       const coverage = await Promise.all(active.map((row) => getCoverageCount(row.userid, assignment.wikiid)));
@@ -208,15 +201,9 @@ export async function deactivateRows(assignment: AssignmentRecord, userids: numb
         deltas.push(delta);
         writes.push(after ? rowPutWrite(after, row.version) : rowDeleteWrite(row), ...coverageLossWrites(row.userid, assignment.wikiid, coverage[index]), ...present(userSummaryWrite(row.userid, delta)), ...refs);
       });
-      if (writes.length === 0) break;
-      try {
-        await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
-        break;
-      } catch (error) {
-        if (!isRace(error) || attempt >= MAX_ATTEMPTS) throw error;
-        await backOff(attempt);
-      }
-    }
+      if (writes.length === 0) return;
+      await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
+    }, RACE_OPTIONS);
   }
   await reindexCourse(assignment.wikiid);
 }
@@ -226,39 +213,47 @@ export async function deactivateRows(assignment: AssignmentRecord, userids: numb
  * the version read; a lost race reads again). Inactive and vanished rows are skipped.
  */
 export async function refreshRows(keys: Array<{ course_assignmentid: number; userid: number }>, now = nowSeconds()): Promise<void> {
+  if (keys.length === 0) return;
   let pending = keys;
   const touchedCourses = new Set<number>();
-  for (let attempt = 0; pending.length > 0 && attempt < MAX_ATTEMPTS; attempt++) {
-    const rows = (await getRows(pending)).filter((row) => row.active);
-    const assignments = new Map((await getAssignments([...new Set(rows.map((row) => row.course_assignmentid))])).map((a) => [a.course_assignmentid, a]));
-    const courses = new Map((await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]));
-    const users = new Map((await getUsers([...new Set(rows.map((row) => row.userid))])).map((user) => [user.userid, user]));
-    const retry: typeof keys = [];
-    for (const [wikiid, course] of courses) {
-      const courseRows = rows.filter((row) => row.wikiid === wikiid);
-      const outcomes = await stageOutcomes([...new Set(courseRows.map((row) => row.userid))], course.stages, now);
-      for (const row of courseRows) {
-        const assignment = assignments.get(row.course_assignmentid);
-        if (!assignment || assignment.cancelled) continue;
-        const next = buildRow({ assignment, userid: row.userid, user: users.get(row.userid), assignment_date: row.assignment_date }, outcomes.get(row.userid)!, row);
-        if (sameRow(row, next)) continue;
-        const { delta, refs } = aggregateWrites(row, next);
-        try {
-          await transactWrite([rowPutWrite(next, row.version), ...refs, ...present(userSummaryWrite(row.userid, delta)), ...sharedCounterWrites(assignment, delta)]);
-          if (delta.rows_completed || delta.rows_in_progress || delta.rows_total) touchedCourses.add(wikiid);
-        } catch (error) {
-          if (!isRace(error)) throw error;
-          retry.push({ course_assignmentid: row.course_assignmentid, userid: row.userid });
+  // Each row commits on its own; only the rows that lost a race are read again.
+  await retryOnLostRace(
+    async () => {
+      const rows = (await getRows(pending)).filter((row) => row.active);
+      const assignments = new Map((await getAssignments([...new Set(rows.map((row) => row.course_assignmentid))])).map((a) => [a.course_assignmentid, a]));
+      const courses = new Map((await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]));
+      const users = new Map((await getUsers([...new Set(rows.map((row) => row.userid))])).map((user) => [user.userid, user]));
+      const retry: typeof keys = [];
+      for (const [wikiid, course] of courses) {
+        const courseRows = rows.filter((row) => row.wikiid === wikiid);
+        const outcomes = await stageOutcomes([...new Set(courseRows.map((row) => row.userid))], course.stages, now);
+        for (const row of courseRows) {
+          const assignment = assignments.get(row.course_assignmentid);
+          if (!assignment || assignment.cancelled) continue;
+          const next = buildRow({ assignment, userid: row.userid, user: users.get(row.userid), assignment_date: row.assignment_date }, outcomes.get(row.userid)!, row);
+          if (sameRow(row, next)) continue;
+          const { delta, refs } = aggregateWrites(row, next);
+          try {
+            await transactWrite([rowPutWrite(next, row.version), ...refs, ...present(userSummaryWrite(row.userid, delta)), ...sharedCounterWrites(assignment, delta)]);
+            if (delta.rows_completed || delta.rows_in_progress || delta.rows_total) touchedCourses.add(wikiid);
+          } catch (error) {
+            if (!isLostRace(error)) throw error;
+            retry.push({ course_assignmentid: row.course_assignmentid, userid: row.userid });
+          }
         }
       }
-    }
-    pending = retry;
-    if (pending.length > 0) await backOff(attempt);
-  }
-  if (pending.length > 0) {
-    // The facts are committed; the next refresh of these rows (any event, or the due queue) catches up.
-    log().warn('Training rows kept losing races and were left for the next refresh', { rows: pending });
-  }
+      pending = retry;
+      // Only the rows that lost go round again.
+      if (pending.length > 0) throw new LostRace(`${pending.length} training rows lost a race`);
+    },
+    {
+      attempts: MAX_ATTEMPTS,
+      onExhausted: () => {
+        // The facts are committed; the next refresh of these rows (any event, or the due queue) catches up.
+        log().warn('Training rows kept losing races and were left for the next refresh', { rows: pending });
+      },
+    },
+  );
   await Promise.all([...touchedCourses].map(reindexCourse));
 }
 

@@ -79,6 +79,26 @@ describe('POST /guides/{guideid}/steps', () => {
     expect((await api('POST', `/guides/${guide.guideid}/steps`, { token: other.token, body: { orderby: 1, lines: LINES } })).status).toBe(403);
     expect((await api('POST', '/guides/999999999/steps', { token: writer.token, body: { orderby: 1, lines: LINES } })).status).toBe(404);
   });
+
+  it('lands every one of 20 concurrent adds without a revisionid (201 each, 20 more steps); a stale revisionid still gets 409', async () => {
+    const writer = await author();
+    const guide = await guideWithSteps(writer.token, ['Existing']);
+    const names = Array.from({ length: 20 }, (_, index) => `Concurrent ${index}`);
+    const responses = await Promise.all(
+      names.map((title) => api('POST', `/guides/${guide.guideid}/steps`, { token: writer.token, body: { orderby: 1, title, lines: LINES } })),
+    );
+    expect(responses.map((response) => response.status)).toEqual(names.map(() => 201));
+    const after = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
+    expect(ownSteps(after.body)).toHaveLength(21);
+    expect(new Set(titles(after.body))).toEqual(new Set(['Existing', ...names]));
+    // Each add was its own revision: 21 distinct step revisions, the guide past all of them.
+    expect(new Set(responses.map((response) => response.body.revisionid)).size).toBe(20);
+
+    const stale = await api('POST', `/guides/${guide.guideid}/steps`, { token: writer.token, query: { revisionid: guide.revisionid }, body: { orderby: 1, title: 'Late', lines: LINES } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ guideid: guide.guideid, revisionid: after.body.revisionid });
+    expect(ownSteps(stale.body)).toHaveLength(21);
+  });
 });
 
 describe('PATCH /guides/{guideid}/steps/{stepid}', () => {

@@ -36,7 +36,7 @@ import { startStepFunctionsEndpoint, type LocalStepFunctions } from '../../infra
 import { reloadConfig } from '../../shared/config.ts';
 import { db } from '../../shared/db/client.ts';
 import { getImport, type ModuleImportRecord } from '../../shared/db/entities/module-import.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { putObject } from '../../shared/storage/objects.ts';
 import { resetS3ClientForTests, s3Client } from '../../shared/storage/s3-client.ts';

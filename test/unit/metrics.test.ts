@@ -10,7 +10,7 @@ describe('request metrics', () => {
       lines.push(String(chunk));
       return true;
     });
-    const { recordRequest } = await import('../../shared/http/metrics.ts');
+    const { recordRequest } = await import('../../shared/observability/metrics.ts');
     recordRequest('users', 404, 12);
     const record = JSON.parse(lines.find((line) => line.includes('"_aws"'))!);
     expect(record.group).toBe('users');

@@ -7,8 +7,8 @@
  * (one per page; a guide inherits the processes of its category page and that page's
  * ancestors).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
@@ -101,8 +101,8 @@ export function processReplaceWrites(before: ApprovalProcessRecord, after: Appro
 }
 
 export async function getProcess(id: number, options: { consistent?: boolean } = {}): Promise<ApprovalProcessRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: processKey(id), ConsistentRead: options.consistent }));
-  return result.Item ? processFromItem(result.Item) : undefined;
+  const item = await getItem(processKey(id), { consistent: options.consistent });
+  return item ? processFromItem(item) : undefined;
 }
 
 /** Processes in the order of the ids asked for; unknown ids are left out. */
@@ -138,8 +138,8 @@ export function attachmentDeleteWrite(wikiid: number): LabelledWrite {
 }
 
 export async function getAttachment(wikiid: number): Promise<ApprovalAttachmentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attachmentKey(wikiid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as ApprovalAttachmentRecord) : undefined;
+  const item = await getItem(attachmentKey(wikiid));
+  return item ? (withoutKeys(item) as unknown as ApprovalAttachmentRecord) : undefined;
 }
 
 /** The attachments of several pages (a page and its ancestors), in the order asked for. */

@@ -13,8 +13,8 @@
  *   attribute_not_exists in the request's transaction (one open request per document) and
  *   deleted in the transaction that ends the request.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
@@ -198,13 +198,13 @@ export function approvedRevisionWrite(request: ApprovalRequestRecord, at: number
 
 /** The request that approved a document's revision, if one did. */
 export async function getApprovedRevision(doctype: Doctype, docid: number, revisionid: number): Promise<{ approval_requestid: number } | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: approvedKey(doctype, docid, revisionid), ConsistentRead: true }));
-  return result.Item ? { approval_requestid: Number(result.Item.approval_requestid) } : undefined;
+  const item = await getItem(approvedKey(doctype, docid, revisionid), { consistent: true });
+  return item ? { approval_requestid: Number(item.approval_requestid) } : undefined;
 }
 
 export async function getRequest(id: number): Promise<ApprovalRequestRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: requestKey(id), ConsistentRead: true }));
-  return result.Item ? requestFromItem(result.Item) : undefined;
+  const item = await getItem(requestKey(id), { consistent: true });
+  return item ? requestFromItem(item) : undefined;
 }
 
 export async function getRequests(ids: number[]): Promise<ApprovalRequestRecord[]> {
@@ -212,8 +212,8 @@ export async function getRequests(ids: number[]): Promise<ApprovalRequestRecord[
 }
 
 export async function getOpenRequest(doctype: Doctype, docid: number): Promise<OpenRequestRef | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: openKey(doctype, docid), ConsistentRead: true }));
-  return result.Item ? { approval_requestid: Number(result.Item.approval_requestid), revisionid: Number(result.Item.revisionid) } : undefined;
+  const item = await getItem(openKey(doctype, docid), { consistent: true });
+  return item ? { approval_requestid: Number(item.approval_requestid), revisionid: Number(item.revisionid) } : undefined;
 }
 
 /** Requests a user made, newest first. */

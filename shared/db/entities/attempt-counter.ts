@@ -3,8 +3,10 @@
  * pk ATTEMPTS#<purpose>#<subject>, counted with ADD inside a fixed window that TTL clears, or
  * (countFailure) in a run that is forgotten a set time after its last failure.
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
+import { isConditionFailed } from '../retry.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 
@@ -19,8 +21,7 @@ export interface AttemptWindow {
 }
 
 export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
-  const item = result.Item;
+  const item = await getItem(attemptsKey(purpose, subject));
   if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, resetsAt: 0 };
   return { count: Number(item.count), resetsAt: Number(item[TTL_ATTRIBUTE]) };
 }
@@ -42,7 +43,7 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
         ExpressionAttributeValues: { ':zero': 0, ':ends': now + windowSeconds, ':now': now },
       }),
     ).catch((error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
     });
   }
   const result = await db().send(
@@ -70,8 +71,7 @@ export interface FailureRun {
 }
 
 export async function readFailureRun(purpose: string, subject: string): Promise<FailureRun> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: attemptsKey(purpose, subject) }));
-  const item = result.Item;
+  const item = await getItem(attemptsKey(purpose, subject));
   if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, lastAt: 0 };
   return { count: Number(item.count), lastAt: Number(item.last_at ?? 0) };
 }

@@ -6,8 +6,7 @@ import { tableName } from '../client.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { userKey } from './user.ts';
-
-export type BadgeLevel = 'bronze' | 'silver' | 'gold';
+import type { BadgeLevel } from '../../domain/badges.ts';
 
 export interface BadgeRecord {
   badgeid: string;

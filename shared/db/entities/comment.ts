@@ -7,10 +7,11 @@
  * replies and keeps the date of the latest one (replied_date). The edit window and ownership
  * are conditions of the update itself, never a read-then-write.
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
@@ -149,8 +150,8 @@ export function stepCommentCountWrite(stepid: number, delta: number): LabelledWr
 }
 
 export async function getComment(commentid: number): Promise<CommentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: commentKey(commentid) }));
-  return result.Item ? commentFromItem(result.Item) : undefined;
+  const item = await getItem(commentKey(commentid));
+  return item ? commentFromItem(item) : undefined;
 }
 
 export async function getComments(commentids: number[]): Promise<CommentRecord[]> {

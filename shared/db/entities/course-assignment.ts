@@ -7,8 +7,8 @@
  * also has the team's side index item (course-assignment-index.ts), written in the same
  * transaction, as are the course's assignee count and (on cancel) the released claim.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -158,8 +158,8 @@ export function assignmentCounterWrite(course_assignmentid: number, delta: RowCo
 }
 
 export async function getAssignment(course_assignmentid: number, options: { consistent?: boolean } = {}): Promise<AssignmentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: assignmentKey(course_assignmentid), ConsistentRead: options.consistent }));
-  return result.Item ? assignmentFromItem(result.Item) : undefined;
+  const item = await getItem(assignmentKey(course_assignmentid), { consistent: options.consistent });
+  return item ? assignmentFromItem(item) : undefined;
 }
 
 export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]> {
@@ -169,8 +169,8 @@ export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]>
 /** The active assignment of the course to this user or team, if any (from the claim). */
 export async function activeAssignmentIdFor(assignee: { userid?: number | null; teamid?: number | null }, wikiid: number): Promise<number | undefined> {
   const claim = assigneeClaim({ assignee_userid: assignee.userid ?? null, assignee_teamid: assignee.teamid ?? null, wikiid });
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('COURSE_ASSIGNEE', claim) }));
-  return result.Item ? Number(result.Item.course_assignmentid) : undefined;
+  const item = await getItem(uniqueKey('COURSE_ASSIGNEE', claim));
+  return item ? Number(item.course_assignmentid) : undefined;
 }
 
 /** Active assignments of a course (team or user ones), oldest first unless descending. */

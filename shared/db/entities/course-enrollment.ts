@@ -6,9 +6,9 @@
  * assignment; `enrollmentDelete` when no assignment covers the user any more. Readers (the
  * module player) only ask `isUserAssignedToCourse` / `isUserAssignedToAnyCourse`.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../batch.ts';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { itemExists } from '../items.ts';
 import { padId } from '../keys.ts';
 import type { LabelledWrite } from '../transactions.ts';
 
@@ -28,8 +28,7 @@ export function enrollmentDelete(userid: number, wikiid: number): LabelledWrite 
 }
 
 export async function isUserAssignedToCourse(userid: number, wikiid: number): Promise<boolean> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: enrollmentKey(userid, wikiid), ProjectionExpression: 'pk' }));
-  return result.Item !== undefined;
+  return itemExists(enrollmentKey(userid, wikiid));
 }
 
 /** One BatchGet per 100 courses. */

@@ -7,11 +7,12 @@
  * whose members sign. Courses are listed in several orders through sorted references
  * (sorted-refs.ts, collection COURSES), moved by `reindexCourse` after any change of a sort value.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { retryOnLostRace } from '../retry.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
 import { moduleUsageDelete, moduleUsageWrite } from './module-usage.ts';
@@ -196,8 +197,8 @@ export function courseCounterWrite(wikiid: number, delta: CourseCounterDelta): L
 }
 
 export async function getCourse(wikiid: number, options: { consistent?: boolean } = {}): Promise<CourseRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: courseKey(wikiid), ConsistentRead: options.consistent }));
-  return result.Item ? courseFromItem(result.Item) : undefined;
+  const item = await getItem(courseKey(wikiid), { consistent: options.consistent });
+  return item ? courseFromItem(item) : undefined;
 }
 
 export async function getCourses(wikiids: number[]): Promise<CourseRecord[]> {
@@ -216,8 +217,8 @@ export async function getCoursePages(wikiids: number[]): Promise<Array<{ page: R
 }
 
 export async function getAssessment(stage_assessmentid: number): Promise<AssessmentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: assessmentKey(stage_assessmentid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as AssessmentRecord) : undefined;
+  const item = await getItem(assessmentKey(stage_assessmentid));
+  return item ? (withoutKeys(item) as unknown as AssessmentRecord) : undefined;
 }
 
 /** Where a course belongs in each list order, from its current fields and aggregates. */
@@ -243,12 +244,12 @@ export function coursePlacement(course: CourseRecord): SortedPlacement {
  * course read after the last change of its values is always placed right.
  */
 export async function reindexCourse(wikiid: number): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const course = await getCourse(wikiid, { consistent: true });
-    if (!course) return;
-    const placement = coursePlacement(course);
-    if (canonicalJson(placement) === canonicalJson(course.order_placement)) return;
-    try {
+  await retryOnLostRace(
+    async () => {
+      const course = await getCourse(wikiid, { consistent: true });
+      if (!course) return;
+      const placement = coursePlacement(course);
+      if (canonicalJson(placement) === canonicalJson(course.order_placement)) return;
       await transactWrite([
         ...sortedRefWrites(COURSES_COLLECTION, padId(wikiid), course.order_placement, placement),
         {
@@ -265,10 +266,7 @@ export async function reindexCourse(wikiid: number): Promise<void> {
           },
         },
       ]);
-      return;
-    } catch (error) {
-      const raced = error instanceof TransactionConditionFailed || (error as { name?: string }).name === 'TransactionCanceledException';
-      if (!raced || attempt === 7) throw error;
-    }
-  }
+    },
+    { attempts: 8, message: 'The course kept changing while its list places moved; try again' },
+  );
 }

@@ -5,8 +5,9 @@
  * `favorited` / `completed` for the caller is one BatchGet. A completion mark is set by PUT
  * /guides/{guideid}/completed and by completing the guide in training (one concept).
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { putItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
@@ -35,17 +36,7 @@ export function markFromItem(item: Record<string, unknown>): GuideMark {
 
 /** Sets a mark; setting it again keeps the first date. */
 export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promise<void> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await putItem({ ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark }, { ifAbsent: true });
 }
 
 /**

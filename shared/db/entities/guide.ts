@@ -12,11 +12,11 @@
  * Guide items change only with a condition on `version` (bumped by every write), in one
  * transaction with their snapshot, links and steps (shared/content/guide-revisions.ts).
  */
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchDelete, batchGetInOrder } from '../batch.ts';
 import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { PageQuery } from '../paging.ts';
@@ -168,8 +168,8 @@ function stepFromItem(item: Record<string, unknown>): StepRecord {
 }
 
 export async function getGuide(guideid: number, options: { consistent?: boolean } = {}): Promise<GuideRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guideKey(guideid), ConsistentRead: options.consistent }));
-  return result.Item ? guideFromItem(result.Item) : undefined;
+  const item = await getItem(guideKey(guideid), { consistent: options.consistent });
+  return item ? guideFromItem(item) : undefined;
 }
 
 /** Guides in the order of the ids asked for; unknown ids are left out. */
@@ -181,8 +181,8 @@ export async function getGuides(guideids: number[]): Promise<GuideRecord[]> {
 
 /** A step found by its id alone (comments and step forms know only the stepid). */
 export async function getStep(stepid: number): Promise<StepRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: stepKey(stepid) }));
-  return result.Item ? stepFromItem(result.Item) : undefined;
+  const item = await getItem(stepKey(stepid));
+  return item ? stepFromItem(item) : undefined;
 }
 
 /** Steps in the order of the ids asked for; unknown ids are left out. */
@@ -193,8 +193,8 @@ export async function getSteps(stepids: number[]): Promise<StepRecord[]> {
 
 /** A guide as it was at a revision (its snapshot), if that revision exists. */
 export async function getGuideSnapshot(guideid: number, revisionid: number): Promise<GuideSnapshot | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guideRevisionKey(guideid, revisionid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as GuideSnapshot) : undefined;
+  const item = await getItem(guideRevisionKey(guideid, revisionid));
+  return item ? (withoutKeys(item) as unknown as GuideSnapshot) : undefined;
 }
 
 /** Steps as they were at the given step revisions. */
@@ -334,14 +334,5 @@ export function stepDeleteWrite(stepid: number, expectedRevision: number): Label
 
 /** Removes the step items of a deleted guide (their snapshots stay with the guide's history). */
 export async function deleteStepItems(stepids: number[]): Promise<void> {
-  for (let start = 0; start < stepids.length; start += 25) {
-    let pending: Array<Record<string, unknown>> | undefined = stepids
-      .slice(start, start + 25)
-      .map((stepid) => ({ DeleteRequest: { Key: stepKey(stepid) } }));
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = result.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
+  await batchDelete(stepids.map(stepKey));
 }

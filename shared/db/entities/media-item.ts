@@ -9,11 +9,12 @@
  * status: uploading (a browser upload was signed; nothing stored yet) -> processing (the
  * original is in S3) -> ready | failed. Only the processor moves an item out of processing.
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { MediaType } from '../../domain/media.ts';
 import type { EmbedDetails } from '../../domain/embeds.ts';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
@@ -101,13 +102,13 @@ export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
 
 /** The item id a guid names, or undefined. */
 export async function mediaItemIdByGuid(guid: string): Promise<number | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: guidKey(guid) }));
-  return typeof result.Item?.itemid === 'number' ? result.Item.itemid : undefined;
+  const item = await getItem(guidKey(guid));
+  return typeof item?.itemid === 'number' ? item.itemid : undefined;
 }
 
 export async function getMediaItem(itemid: number): Promise<MediaItemRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: mediaItemKey(itemid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as MediaItemRecord) : undefined;
+  const item = await getItem(mediaItemKey(itemid));
+  return item ? (withoutKeys(item) as unknown as MediaItemRecord) : undefined;
 }
 
 /** Items by id in one BatchGet (per 100), in the order asked; missing ones are left out. */

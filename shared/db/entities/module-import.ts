@@ -11,9 +11,10 @@
  * replace, so a stale reader never fails or restarts a newer execution.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportErrorCode, ManifestFacts } from '../../domain/module-package.ts';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
@@ -70,8 +71,8 @@ export async function insertImport(record: ModuleImportRecord): Promise<void> {
 }
 
 export async function getImport(importid: number): Promise<ModuleImportRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: importKey(importid), ConsistentRead: true }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  const item = await getItem(importKey(importid), { consistent: true });
+  return item ? fromItem(item) : undefined;
 }
 
 /** A module's imports, newest provider_version_number first. */

@@ -7,8 +7,8 @@
  *   through gsi1 (PR_CHANGES#USER#<userid>, <status>#<padded id>), so open ones are a prefix.
  *   A document has at most one open change request (its id is on the schedule document).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
@@ -136,8 +136,8 @@ export function changeRequestUpdateWrite(change: ChangeRequestRecord): LabelledW
 }
 
 export async function getChangeRequest(id: number): Promise<ChangeRequestRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: changeKey(id), ConsistentRead: true }));
-  return result.Item ? asChange(result.Item) : undefined;
+  const item = await getItem(changeKey(id), { consistent: true });
+  return item ? asChange(item) : undefined;
 }
 
 /** Change requests assigned to a user, newest first; `status` narrows to open or resolved ones. */

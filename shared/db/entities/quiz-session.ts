@@ -9,8 +9,10 @@
  *   none and the quiz is not locked, so concurrent saves can never open two sessions; submit and
  *   cancel clear it on condition that it still names their session.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -95,8 +97,8 @@ function progressFromItem(item: Record<string, unknown>): QuizProgressRecord {
 }
 
 export async function getProgress(userid: number, quizid: number, options: { consistent?: boolean } = {}): Promise<QuizProgressRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: progressKey(userid, quizid), ConsistentRead: options.consistent }));
-  return result.Item ? progressFromItem(result.Item) : undefined;
+  const item = await getItem(progressKey(userid, quizid), { consistent: options.consistent });
+  return item ? progressFromItem(item) : undefined;
 }
 
 /** Every quiz a user has progress on (bounded by the quizzes they took). */
@@ -106,8 +108,8 @@ export async function listUserProgress(userid: number): Promise<QuizProgressReco
 }
 
 export async function getSession(sessionid: number, options: { consistent?: boolean } = {}): Promise<QuizSessionRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: sessionKey(sessionid), ConsistentRead: options.consistent }));
-  return result.Item ? sessionFromItem(result.Item) : undefined;
+  const item = await getItem(sessionKey(sessionid), { consistent: options.consistent });
+  return item ? sessionFromItem(item) : undefined;
 }
 
 export async function getSessions(sessionids: number[]): Promise<QuizSessionRecord[]> {
@@ -198,7 +200,7 @@ export async function updateResponse(sessionid: number, response_json: string, n
     );
     return sessionFromItem(result.Attributes!);
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailed(error)) return undefined;
     throw error;
   }
 }
@@ -343,6 +345,6 @@ export async function markSessionInvalidated(sessionid: number): Promise<void> {
       }),
     );
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailed(error)) throw error;
   }
 }

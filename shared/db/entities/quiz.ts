@@ -14,11 +14,12 @@
  *   revisionid>). The newest attachment of a document is the one in force for its current and
  *   later revisions.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryAll, type PageQuery } from '../paging.ts';
+import { queryAll, queryFirst, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideKey } from './guide.ts';
 import type { GradedQuestion } from '../../domain/quiz-grading.ts';
@@ -164,13 +165,13 @@ export async function insertQuiz(quiz: QuizRecord, revision: QuizRevisionRecord)
 }
 
 export async function getQuiz(quizid: number, options: { consistent?: boolean } = {}): Promise<QuizRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: quizKey(quizid), ConsistentRead: options.consistent }));
-  return result.Item ? quizFromItem(result.Item) : undefined;
+  const item = await getItem(quizKey(quizid), { consistent: options.consistent });
+  return item ? quizFromItem(item) : undefined;
 }
 
 export async function getQuizRevision(quizid: number, revisionid: number): Promise<QuizRevisionRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: revisionKey(quizid, revisionid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as QuizRevisionRecord) : undefined;
+  const item = await getItem(revisionKey(quizid, revisionid));
+  return item ? (withoutKeys(item) as unknown as QuizRevisionRecord) : undefined;
 }
 
 /** Every quiz of the site (at most MAX_QUIZZES small items), by quizid. */
@@ -286,16 +287,7 @@ export async function attachQuiz(
 
 /** The attachment in force for a document: its newest quiz revision link, if any. */
 export async function currentQuizLink(doctype: QuizDoctype, docid: number): Promise<QuizLinkRecord | undefined> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rev)',
-      ExpressionAttributeValues: { ':pk': `QUIZLINK#${doctype}#${docid}`, ':rev': 'REV#' },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  const item = result.Items?.[0];
+  const item = await queryFirst({ partition: `QUIZLINK#${doctype}#${docid}`, sortPrefix: 'REV#', descending: true });
   return item ? (withoutKeys(item) as unknown as QuizLinkRecord) : undefined;
 }
 
@@ -315,19 +307,6 @@ export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: 
  * a quiz list names at most MAX_QUIZZES guides).
  */
 export async function guideTitles(guideids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(guideids)];
-  const titles = new Map<number, string>();
-  for (let start = 0; start < unique.length; start += 100) {
-    const keys = unique.slice(start, start + 100).map(guideKey);
-    let pending: Array<Record<string, unknown>> | undefined = keys;
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result: BatchGetCommandOutput = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'guideid, title' } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) titles.set(Number(item.guideid), String(item.title));
-      pending = result.UnprocessedKeys?.[tableName()]?.Keys;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
-  return titles;
+  const guides = await batchGetInOrder<{ guideid: number; title: string }>([...new Set(guideids)].map(guideKey), { projection: ['guideid', 'title'] });
+  return new Map(guides.map((guide) => [Number(guide.guideid), String(guide.title)]));
 }

@@ -15,11 +15,13 @@
  *   so two concurrent releases never get one version. Deleting a release keeps the head, so a
  *   version number is never reused.
  */
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryAll, queryPage, type PageQuery } from '../paging.ts';
+import { queryAll, queryFirst, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
@@ -111,8 +113,8 @@ export function nextVersion(head: Pick<VersionHead, 'major' | 'minor'>, type: Re
 }
 
 export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Promise<VersionHead> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: headKey(doctype, docid), ConsistentRead: true }));
-  return result.Item ? { major: Number(result.Item.major), minor: Number(result.Item.minor), exists: true } : { major: 0, minor: 0, exists: false };
+  const item = await getItem(headKey(doctype, docid), { consistent: true });
+  return item ? { major: Number(item.major), minor: Number(item.minor), exists: true } : { major: 0, minor: 0, exists: false };
 }
 
 function releaseItem(release: ReleaseRecord): Record<string, unknown> {
@@ -196,8 +198,8 @@ export async function insertReleases(writes: LabelledWrite[]): Promise<void> {
 }
 
 export async function getRelease(releaseid: number): Promise<ReleaseRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: releaseKey(releaseid) }));
-  return result.Item ? releaseFromItem(result.Item) : undefined;
+  const item = await getItem(releaseKey(releaseid));
+  return item ? releaseFromItem(item) : undefined;
 }
 
 /** Changes a release's notes; undefined when it no longer exists. */
@@ -215,7 +217,7 @@ export async function updateReleaseNotes(releaseid: number, notes: string): Prom
     );
     return releaseFromItem(result.Attributes!);
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailed(error)) return undefined;
     throw error;
   }
 }
@@ -238,7 +240,7 @@ export async function deleteRelease(releaseid: number): Promise<'deleted' | 'mis
     );
     return 'deleted';
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailed(error)) throw error;
     return (error as { Item?: unknown }).Item ? 'pending' : 'missing';
   }
 }

@@ -1,6 +1,7 @@
 /** Password reset link: pk RESET#<sha256 of the link token>, single use, expiring by TTL. */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { putItem } from '../items.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 
@@ -9,12 +10,7 @@ function resetKey(tokenHash: string) {
 }
 
 export async function putResetLink(tokenHash: string, userid: number, expires: number): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...resetKey(tokenHash), entity: 'ResetLink', userid, [TTL_ATTRIBUTE]: expires },
-    }),
-  );
+  await putItem({ ...resetKey(tokenHash), entity: 'ResetLink', userid, [TTL_ATTRIBUTE]: expires });
 }
 
 /** Uses a link up: deletes it and returns its userid if it was live (one use only). */

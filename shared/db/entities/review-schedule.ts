@@ -10,8 +10,8 @@
  *   (which also finds the prdid of a document) is written in the same transaction. Found by
  *   title words through the REVIEW_DOC search partition.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
@@ -122,8 +122,8 @@ export function scheduleCountWrite(prsid: number, delta: number): LabelledWrite 
 }
 
 export async function getSchedule(prsid: number): Promise<ReviewScheduleRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: scheduleKey(prsid), ConsistentRead: true }));
-  return result.Item ? asSchedule(result.Item) : undefined;
+  const item = await getItem(scheduleKey(prsid), { consistent: true });
+  return item ? asSchedule(item) : undefined;
 }
 
 export async function getSchedules(prsids: number[]): Promise<ReviewScheduleRecord[]> {
@@ -212,8 +212,8 @@ export function documentReviewedWrites(before: ReviewDocumentRecord, after: Revi
 }
 
 export async function getReviewDocument(prdid: number): Promise<ReviewDocumentRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: documentKey(prdid), ConsistentRead: true }));
-  return result.Item ? asDocument(result.Item) : undefined;
+  const item = await getItem(documentKey(prdid), { consistent: true });
+  return item ? asDocument(item) : undefined;
 }
 
 export async function getReviewDocuments(prdids: number[]): Promise<ReviewDocumentRecord[]> {
@@ -222,8 +222,8 @@ export async function getReviewDocuments(prdids: number[]): Promise<ReviewDocume
 
 /** The schedule entry of a document, if it is in one. */
 export async function findReviewDocument(doctype: Doctype, docid: number): Promise<ReviewDocumentRecord | undefined> {
-  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('PERIODIC_REVIEW_DOC', claimValue(doctype, docid)), ConsistentRead: true }));
-  return claim.Item ? getReviewDocument(Number(claim.Item.prdid)) : undefined;
+  const claim = await getItem(uniqueKey('PERIODIC_REVIEW_DOC', claimValue(doctype, docid)), { consistent: true });
+  return claim ? getReviewDocument(Number(claim.prdid)) : undefined;
 }
 
 /** The claims of several documents (which are already in a schedule), in the order asked for. */

@@ -4,8 +4,8 @@
  * for a few minutes, once: the signature's transaction deletes it on condition that it is still
  * there and live (label `signing-token`), so it cannot be used twice.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem, putItem } from '../items.ts';
 import { nowSeconds, withoutKeys } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
@@ -27,20 +27,16 @@ function signingTokenKey(tokenHash: string) {
 }
 
 export async function putSigningToken(tokenHash: string, record: SigningTokenRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  if (!(await putItem({ ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record }, { ifAbsent: true }))) {
+    throw new Error('A signing token with this hash exists already');
+  }
 }
 
 /** A live token (TTL deletion lags, so expiry is checked here too). */
 export async function getSigningToken(tokenHash: string): Promise<SigningTokenRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: signingTokenKey(tokenHash), ConsistentRead: true }));
-  if (!result.Item || Number(result.Item.expires_at) <= nowSeconds()) return undefined;
-  return withoutKeys(result.Item) as unknown as SigningTokenRecord;
+  const item = await getItem(signingTokenKey(tokenHash), { consistent: true });
+  if (!item || Number(item.expires_at) <= nowSeconds()) return undefined;
+  return withoutKeys(item) as unknown as SigningTokenRecord;
 }
 
 /** Uses the token up inside a signature's transaction; fails if it is gone, used or expired. */

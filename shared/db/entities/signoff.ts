@@ -11,8 +11,9 @@
  * - Finalize token of an over-the-shoulder signoff: pk SIGNOFFTOKEN#<sha256> / sk TOKEN,
  *   expiring by TTL, deleted on use (single use).
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem, putItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -140,8 +141,8 @@ export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrit
 }
 
 export async function getSignoffRequest(signoff_requestid: number): Promise<SignoffRequestRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: requestKey(signoff_requestid), ConsistentRead: true }));
-  return result.Item ? requestFromItem(result.Item) : undefined;
+  const item = await getItem(requestKey(signoff_requestid), { consistent: true });
+  return item ? requestFromItem(item) : undefined;
 }
 
 export async function getSignoffRequests(ids: number[]): Promise<SignoffRequestRecord[]> {
@@ -149,8 +150,8 @@ export async function getSignoffRequests(ids: number[]): Promise<SignoffRequestR
 }
 
 export async function getTraineeSignoff(userid: number, stage_assessmentid: number): Promise<TraineeSignoffRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: traineeKey(userid, stage_assessmentid), ConsistentRead: true }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as TraineeSignoffRecord) : undefined;
+  const item = await getItem(traineeKey(userid, stage_assessmentid), { consistent: true });
+  return item ? (withoutKeys(item) as unknown as TraineeSignoffRecord) : undefined;
 }
 
 export async function getTraineeSignoffs(pairs: Array<{ userid: number; stage_assessmentid: number }>): Promise<TraineeSignoffRecord[]> {
@@ -168,13 +169,9 @@ export async function listUnacknowledged(userid: number, page: { limit: number; 
 }
 
 export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  if (!(await putItem({ ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token }, { ifAbsent: true }))) {
+    throw new Error('A finalize token with this hash exists already');
+  }
 }
 
 /** Takes the token out (single use): the record if it existed, whether or not it is expired. */

@@ -9,8 +9,8 @@
  *   guide, and the newest form revision that contains it (moved when a save keeps the field).
  * Ids come from the counters `form_revision` and `form_field_revision`.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
@@ -58,8 +58,8 @@ const formFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unk
 const fieldFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as FieldRevisionRecord;
 
 export async function getCurrentForm(guideid: number, stepid: number, options: { consistent?: boolean } = {}): Promise<StepFormRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: currentFormKey(guideid, stepid), ConsistentRead: options.consistent }));
-  return result.Item ? formFromItem(result.Item) : undefined;
+  const item = await getItem(currentFormKey(guideid, stepid), { consistent: options.consistent });
+  return item ? formFromItem(item) : undefined;
 }
 
 /** The current form of every step of a guide that has one (bounded by the guide's steps). */
@@ -69,13 +69,13 @@ export async function listCurrentForms(guideid: number): Promise<StepFormRecord[
 }
 
 export async function getFormRevision(formRevisionid: number): Promise<StepFormRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: formRevisionKey(formRevisionid) }));
-  return result.Item ? formFromItem(result.Item) : undefined;
+  const item = await getItem(formRevisionKey(formRevisionid));
+  return item ? formFromItem(item) : undefined;
 }
 
 export async function getFieldRevision(fieldRevisionid: number): Promise<FieldRevisionRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: fieldRevisionKey(fieldRevisionid) }));
-  return result.Item ? fieldFromItem(result.Item) : undefined;
+  const item = await getItem(fieldRevisionKey(fieldRevisionid));
+  return item ? fieldFromItem(item) : undefined;
 }
 
 /** Field revisions by id; unknown ids are left out. */

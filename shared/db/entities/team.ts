@@ -4,8 +4,8 @@
  * the user item, and the team keeps member_count and the members' summed reputation; all of
  * them change in one transaction, so they never disagree.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem, itemExists } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
@@ -66,8 +66,8 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
 }
 
 export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: teamKey(teamid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as TeamRecord) : undefined;
+  const item = await getItem(teamKey(teamid));
+  return item ? (withoutKeys(item) as unknown as TeamRecord) : undefined;
 }
 
 /** Teams in the order of the ids asked for; unknown ids are left out. */
@@ -87,8 +87,7 @@ export async function listMembers(teamid: number, page: { limit: number; offset:
 }
 
 export async function isMember(teamid: number, userid: number): Promise<boolean> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: memberKey(teamid, userid), ProjectionExpression: 'pk' }));
-  return Boolean(result.Item);
+  return itemExists(memberKey(teamid, userid));
 }
 
 /** A user joining: member item, user's team set, team aggregates — all or nothing. */

@@ -2,9 +2,10 @@
  * API token: pk TOKEN#<sha256 of the token> / sk TOKEN, expiring by TTL. The plain token is
  * never stored. A user's tokens are listed through gsi1 (USER#<id>#TOKENS) to revoke them all.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { getItem } from '../items.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../keys.ts';
@@ -54,8 +55,7 @@ function isLive(token: TokenRecord | undefined): token is TokenRecord {
 
 /** The live token with this hash; expired ones count as absent even before TTL removes them. */
 export async function getLiveToken(tokenHash: string): Promise<TokenRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
-  const item = result.Item as TokenRecord | undefined;
+  const item = (await getItem(tokenKey(tokenHash))) as TokenRecord | undefined;
   return isLive(item) ? item : undefined;
 }
 

@@ -5,9 +5,11 @@
  * through gsi2 (MODULES#DRAFT, padded id); the index keys exist only while the pointer does.
  * Course usage items share the partition (module-usage.ts).
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../batch.ts';
 import { db, tableName } from '../client.ts';
+import { getItem, putItem } from '../items.ts';
+import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
@@ -34,20 +36,16 @@ const CURRENT_PARTITION = 'MODULES#CURRENT';
 const DRAFT_PARTITION = 'MODULES#DRAFT';
 
 export async function insertModule(module: TrainingModuleRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  if (!(await putItem({ ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module }, { ifAbsent: true }))) {
+    throw new Error(`Training module ${module.moduleid} exists already`);
+  }
 }
 
 const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as TrainingModuleRecord;
 
 export async function getModule(moduleid: number): Promise<TrainingModuleRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: moduleKey(moduleid) }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  const item = await getItem(moduleKey(moduleid));
+  return item ? fromItem(item) : undefined;
 }
 
 export async function getModules(moduleids: number[]): Promise<TrainingModuleRecord[]> {
@@ -136,6 +134,6 @@ export async function adoptTitle(moduleid: number, title: string, now: number): 
       }),
     )
     .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
     });
 }

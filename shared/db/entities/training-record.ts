@@ -7,8 +7,8 @@
  * so a new release can refresh exactly the people it may affect. Earlier attempts live on in
  * the audit trail (every change is appended there in the same transaction).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -77,8 +77,8 @@ export function completionWrite(record: CompletionRecord, expectedVersion: numbe
 }
 
 export async function getCompletion(userid: number, doc: DocRef): Promise<CompletionRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: completionKey(userid, doc), ConsistentRead: true }));
-  return result.Item ? fromItem(result.Item) : undefined;
+  const item = await getItem(completionKey(userid, doc), { consistent: true });
+  return item ? fromItem(item) : undefined;
 }
 
 /** Last completions for every (user, document) pair asked for; absent pairs are left out. */

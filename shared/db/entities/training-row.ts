@@ -15,8 +15,8 @@
  * active rows of a user on a course; the enrollment item of course-enrollment.ts exists exactly
  * while that count is positive.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -168,8 +168,8 @@ function coverageKey(userid: number, wikiid: number) {
 }
 
 export async function getCoverageCount(userid: number, wikiid: number): Promise<number> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: coverageKey(userid, wikiid), ConsistentRead: true }));
-  return Number(result.Item?.count ?? 0);
+  const item = await getItem(coverageKey(userid, wikiid), { consistent: true });
+  return Number(item?.count ?? 0);
 }
 
 /**
@@ -212,8 +212,8 @@ export function coverageLossWrites(userid: number, wikiid: number, readCount: nu
 }
 
 export async function getRow(course_assignmentid: number, userid: number): Promise<TrainingRowRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: rowKey(course_assignmentid, userid), ConsistentRead: true }));
-  return result.Item ? rowFromItem(result.Item) : undefined;
+  const item = await getItem(rowKey(course_assignmentid, userid), { consistent: true });
+  return item ? rowFromItem(item) : undefined;
 }
 
 export async function getRows(keys: Array<{ course_assignmentid: number; userid: number }>): Promise<TrainingRowRecord[]> {
@@ -258,8 +258,8 @@ function summaryFromItem(item: Record<string, unknown>): SummaryRecord {
 
 export async function getSummary(owner: { userid: number } | { teamid: number }): Promise<SummaryRecord | undefined> {
   const key = 'userid' in owner ? { pk: `USER#${owner.userid}`, sk: 'TRAINSUMMARY' } : { pk: `TEAM#${owner.teamid}`, sk: 'TRAINSUMMARY' };
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
-  return result.Item ? summaryFromItem(result.Item) : undefined;
+  const item = await getItem(key);
+  return item ? summaryFromItem(item) : undefined;
 }
 
 /** Trainees (TRAINEES) or teams (TRAINTEAMS) with training summaries, by id. */

@@ -4,8 +4,9 @@
  * through the USER search partition. Users an account created: pk USER#<creator> /
  * sk CREATED#<userid>.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { claimUnique, releaseUnique, uniqueKey, type UniqueKind } from '../uniqueness.ts';
@@ -14,7 +15,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { readThrough, remember } from '../request-cache.ts';
-import type { Role } from '../../http/auth-context.ts';
+import type { Role } from '../../domain/caller.ts';
 
 export interface UserRecord {
   userid: number;
@@ -140,8 +141,8 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
 
 export async function getUser(userid: number): Promise<UserRecord | undefined> {
   return readThrough(userCacheKey(userid), async () => {
-    const result = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(userid) }));
-    return result.Item ? fromItem(result.Item) : undefined;
+    const item = await getItem(userKey(userid));
+    return item ? fromItem(item) : undefined;
   });
 }
 
@@ -163,8 +164,8 @@ export async function getUsers(userids: number[]): Promise<UserRecord[]> {
 
 /** The userid holding a unique value (email, unique_username, sso id, employee id). */
 export async function findUserIdBy(kind: UniqueKind, value: string): Promise<number | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey(kind, value) }));
-  return result.Item ? Number(result.Item.userid) : undefined;
+  const item = await getItem(uniqueKey(kind, value));
+  return item ? Number(item.userid) : undefined;
 }
 
 export async function listUsers(page: { limit: number; offset: number }, descending = false): Promise<UserRecord[]> {

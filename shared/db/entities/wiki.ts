@@ -9,11 +9,11 @@
  * releases can reach any earlier revision. A page counts its children (child_count), so a page
  * with children cannot be deleted, enforced by the delete's condition.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { tableName } from '../client.ts';
+import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryPage } from '../paging.ts';
+import { queryAll, queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
@@ -172,8 +172,8 @@ export function wikiCreateWrites(wiki: WikiRecord): LabelledWrite[] {
 }
 
 export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: wikiKey(wikiid) }));
-  return result.Item ? wikiFromItem(result.Item) : undefined;
+  const item = await getItem(wikiKey(wikiid));
+  return item ? wikiFromItem(item) : undefined;
 }
 
 /**
@@ -182,9 +182,9 @@ export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
  */
 export async function getWikiByTitle(namespace: WikiNamespace | string, title: string): Promise<WikiRecord | undefined> {
   const canonical = canonicalTitle(title);
-  const claim = await db().send(new GetCommand({ TableName: tableName(), Key: uniqueKey('WIKI_TITLE', uniqueTitle(namespace, canonical)) }));
-  if (!claim.Item) return undefined;
-  const wiki = await getWiki(Number(claim.Item.wikiid));
+  const claim = await getItem(uniqueKey('WIKI_TITLE', uniqueTitle(namespace, canonical)));
+  if (!claim) return undefined;
+  const wiki = await getWiki(Number(claim.wikiid));
   // A rename in flight could leave the claim briefly ahead of the page: trust the page.
   return wiki && wiki.namespace === namespace && wiki.title === canonical ? wiki : undefined;
 }
@@ -369,8 +369,8 @@ export async function moveWiki(wiki: WikiRecord, newParent: WikiRecord | null, n
 }
 
 export async function getWikiRevision(wikiid: number, revisionid: number): Promise<WikiRevisionRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: revisionKey(wikiid, revisionid) }));
-  return result.Item ? (withoutKeys(result.Item) as unknown as WikiRevisionRecord) : undefined;
+  const item = await getItem(revisionKey(wikiid, revisionid));
+  return item ? (withoutKeys(item) as unknown as WikiRevisionRecord) : undefined;
 }
 
 /** A page's revisions, newest first. */
@@ -400,24 +400,6 @@ export async function listChildren(parentid: number, page: { limit: number; offs
  * the hierarchy view, which by its nature returns the whole namespace.
  */
 export async function listWikiNodes(namespace: WikiNamespace): Promise<WikiNode[]> {
-  const nodes: WikiNode[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#title': 'title' },
-        ExpressionAttributeValues: { ':pk': `WIKIS#${namespace}` },
-        ProjectionExpression: 'wikiid, #title, display_title, parent_wikiid',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      nodes.push({ wikiid: Number(item.wikiid), title: String(item.title), display_title: String(item.display_title), parent_wikiid: Number(item.parent_wikiid) || null });
-    }
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return nodes;
+  const items = await queryAll({ index: INDEXES.gsi1, partition: `WIKIS#${namespace}`, projection: ['wikiid', 'title', 'display_title', 'parent_wikiid'] });
+  return items.map((item) => ({ wikiid: Number(item.wikiid), title: String(item.title), display_title: String(item.display_title), parent_wikiid: Number(item.parent_wikiid) || null }));
 }

@@ -12,10 +12,10 @@
  *   so every filter combination pages one partition, newest first. The creator (userid),
  *   guide and work order of an entry never change, so the links never move.
  */
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { batchDelete } from '../batch.ts';
+import { tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
-import { queryPage } from '../paging.ts';
+import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import type { WorkLogTiming } from '../../domain/work-log-timing.ts';
@@ -116,21 +116,7 @@ export async function insertEntry(entry: WorkLogEntryRecord): Promise<void> {
 
 /** The entry and its step data (one Query over its partition); undefined when there is no entry. */
 export async function readEntry(entryid: number, options: { consistent?: boolean } = {}): Promise<StoredEntry | undefined> {
-  const items: Array<Record<string, unknown>> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': entryPartition(entryid) },
-        ConsistentRead: options.consistent,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({ partition: entryPartition(entryid), consistent: options.consistent });
   const entryItem = items.find((item) => item.sk === 'ENTRY');
   if (!entryItem) return undefined;
   const values = items.filter((item) => String(item.sk).startsWith('DATA#')).map((item) => withoutKeys(item) as unknown as WorkLogValueRecord);
@@ -264,33 +250,9 @@ export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
       item: { Delete: { TableName: tableName(), Key: { pk: partition, sk: padId(entry.entryid) } } },
     })),
   ]);
-  const remaining = await readAllKeys(entry.entryid);
-  for (let start = 0; start < remaining.length; start += 25) {
-    let pending: Array<Record<string, unknown>> | undefined = remaining.slice(start, start + 25).map((key) => ({ DeleteRequest: { Key: key } }));
-    for (let attempt = 0; pending && pending.length > 0 && attempt < 8; attempt++) {
-      const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = result.UnprocessedItems?.[tableName()] as Array<Record<string, unknown>> | undefined;
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
+  await batchDelete(await readAllKeys(entry.entryid));
 }
 
 async function readAllKeys(entryid: number): Promise<Array<{ pk: string; sk: string }>> {
-  const keys: Array<{ pk: string; sk: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': entryPartition(entryid) },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    keys.push(...((result.Items ?? []) as Array<{ pk: string; sk: string }>));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return keys;
+  return queryAll<{ pk: string; sk: string }>({ partition: entryPartition(entryid), consistent: true, projection: ['pk', 'sk'] });
 }

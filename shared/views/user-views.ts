@@ -3,8 +3,8 @@
  * the profile form of GET /users/{userid}, and the self form of login, register and GET /user.
  */
 import type { UserRecord } from '../db/entities/user.ts';
-import { urlSlug } from './text.ts';
-import { renderWiki } from './wiki-syntax/index.ts';
+import { urlSlug } from '../domain/text.ts';
+import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
 export function userUrl(siteUrl: string, user: Pick<UserRecord, 'userid' | 'username'>): string {
   return `${siteUrl}/User/${user.userid}/${urlSlug(user.username)}`;

@@ -13,10 +13,10 @@ import type { UserRecord } from '../db/entities/user.ts';
 import type { WikiRecord } from '../db/entities/wiki.ts';
 import type { StageState } from '../domain/stage-status.ts';
 import { urlSlug } from '../domain/text.ts';
-import { userSummary } from '../domain/user-view.ts';
+import { userSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
-import type { StageDocument } from './documents.ts';
-import type { StageOutcome } from './stage-facts.ts';
+import type { StageDocument } from '../training/documents.ts';
+import type { StageOutcome } from '../training/stage-facts.ts';
 
 export const STAGE_STATUS_FLAGS = ['dev-unify-completion-status-logic', 'dev-use-status-and-reason'] as const;
 

@@ -1,9 +1,9 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; wire-format §3.22). */
-import { launchPath } from '../../shared/domain/module-package.ts';
-import type { ModuleImportRecord } from '../../shared/db/entities/module-import.ts';
-import type { TrainingModuleRecord } from '../../shared/db/entities/training-module.ts';
-import { contentKey, modulesBucket } from '../../shared/storage/module-objects.ts';
-import { presignedGetUrl } from '../../shared/storage/objects.ts';
+import { launchPath } from '../domain/module-package.ts';
+import type { ModuleImportRecord } from '../db/entities/module-import.ts';
+import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
+import { contentKey, modulesBucket } from '../storage/module-objects.ts';
+import { presignedGetUrl } from '../storage/objects.ts';
 
 /** Launch URLs are short-lived: a player opens them right away. */
 export const LAUNCH_URL_SECONDS = 300;

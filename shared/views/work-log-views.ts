@@ -5,8 +5,8 @@
  * every value a string; then Stepwise's additions (who works it now, the active step, pause
  * time and time per step).
  */
-import { timingTotals } from '../../shared/domain/work-log-timing.ts';
-import type { StoredEntry } from '../../shared/db/entities/work-log.ts';
+import { timingTotals } from '../domain/work-log-timing.ts';
+import type { StoredEntry } from '../db/entities/work-log.ts';
 
 export function entryView({ entry, values }: StoredEntry, now: number) {
   const totals = timingTotals(entry, now);

@@ -4,7 +4,7 @@
  * group and by the full guide view (guide and step `comments`).
  */
 import { config } from '../config.ts';
-import { userSummary } from '../domain/user-view.ts';
+import { userSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import { getUsers } from '../db/entities/user.ts';
 import { commentFromItem, documentCommentsCollection, getComments, replyIds, type CommentContext, type CommentRecord } from '../db/entities/comment.ts';

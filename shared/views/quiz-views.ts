@@ -1,6 +1,6 @@
 /** How quizzes, list entries and sessions look on the wire (docs/quizzes.md). */
-import type { QuizRecord, QuizRevisionRecord } from '../../shared/db/entities/quiz.ts';
-import type { QuizSessionRecord } from '../../shared/db/entities/quiz-session.ts';
+import type { QuizRecord, QuizRevisionRecord } from '../db/entities/quiz.ts';
+import type { QuizSessionRecord } from '../db/entities/quiz-session.ts';
 
 /** Removes every `correctAnswer` (the answer key) from a definition, at any depth. */
 export function withoutAnswers(value: unknown): unknown {

@@ -5,10 +5,10 @@
  */
 import type { WikiRecord } from '../db/entities/wiki.ts';
 import type { UserRecord } from '../db/entities/user.ts';
-import { renderWiki } from './wiki-syntax/index.ts';
-import type { DocNode } from './wiki-syntax/types.ts';
-import { userSummary } from './user-view.ts';
-import { HIERARCHICAL_NAMESPACES, wikiPath } from './wiki-namespaces.ts';
+import { renderWiki } from '../domain/wiki-syntax/index.ts';
+import type { DocNode } from '../domain/wiki-syntax/types.ts';
+import { userSummary } from './user-views.ts';
+import { HIERARCHICAL_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
 
 export function wikiUrl(siteUrl: string, wiki: Pick<WikiRecord, 'namespace' | 'title'>): string {
   return siteUrl.replace(/\/+$/, '') + wikiPath(wiki);

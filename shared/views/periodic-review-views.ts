@@ -4,10 +4,10 @@
  * build them, typed by those schemas so the two cannot drift apart.
  */
 import * as z from 'zod/mini';
-import { PERIOD_UNITS, reviewDocumentStatus } from '../../shared/domain/review-period.ts';
-import { DOCTYPES } from '../../shared/domain/doctypes.ts';
-import type { ReviewDocumentRecord, ReviewScheduleRecord } from '../../shared/db/entities/review-schedule.ts';
-import type { ChangeRequestRecord, PeriodicReviewRecord } from '../../shared/db/entities/periodic-review.ts';
+import { PERIOD_UNITS, reviewDocumentStatus } from '../domain/review-period.ts';
+import { DOCTYPES } from '../domain/doctypes.ts';
+import type { ReviewDocumentRecord, ReviewScheduleRecord } from '../db/entities/review-schedule.ts';
+import type { ChangeRequestRecord, PeriodicReviewRecord } from '../db/entities/periodic-review.ts';
 
 const id = z.int();
 const nullableId = z.nullable(z.int());

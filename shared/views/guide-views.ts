@@ -5,17 +5,17 @@
  */
 import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
 import type { UserRecord } from '../db/entities/user.ts';
-import type { ImageObject, ViewMedia, ViewMediaIds } from './media.ts';
-import { flagView, timeRequiredText } from './guide-rules.ts';
-import { userSummary } from './user-view.ts';
-import { urlSlug } from './text.ts';
+import type { ImageObject, ViewMedia, ViewMediaIds } from '../domain/media.ts';
+import { flagView, timeRequiredText } from '../domain/guide-rules.ts';
+import { userSummary } from './user-views.ts';
+import { urlSlug } from '../domain/text.ts';
 
 export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | 'title'>): string {
   return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;
 }
 
 /** The media objects a view shows, by id (loaded in one BatchGet by the caller). */
-export type { ViewMedia } from './media.ts';
+export type { ViewMedia } from '../domain/media.ts';
 
 /** An image as shown: its Image object, or `{id}` alone while it cannot be shown (deleted, not ready). */
 export const imageRef = (id: number, media: ViewMedia): ImageObject => media.images.get(id) ?? { id };

@@ -2,12 +2,12 @@
  * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media)
  * and builds them: summaries for lists, the full guide, a step with its position. Media objects
  * (images, videos, documents, embeds) come from one BatchGet per view
- * (shared/content/media-views.ts), never one read per item.
+ * (shared/views/media-views.ts), never one read per item.
  */
 import { documentCommentViews } from './comment-views.ts';
 import { viewMediaById } from './media-views.ts';
 import { config, siteUrl } from '../config.ts';
-import type { Caller } from '../http/auth-context.ts';
+import type { Caller } from '../domain/caller.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
 import { guideMarksOf } from '../db/entities/guide-mark.ts';
@@ -20,8 +20,8 @@ import {
   type GuideSummary,
   type StepView,
   type ViewMedia,
-} from '../domain/guide-view.ts';
-import { canEditGuide, canViewGuideNow } from './guide-access.ts';
+} from './guide-views.ts';
+import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
 
 
 async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {

@@ -3,11 +3,11 @@
  * per shape, published as the routes' responses in OpenAPI, and the functions that build them.
  */
 import * as z from 'zod/mini';
-import { APPROVAL_STATUSES, approvalsIn, stageProgress, type StageRule } from '../../shared/domain/approval-flow.ts';
-import { DOCTYPES } from '../../shared/domain/doctypes.ts';
-import type { Caller } from '../../shared/http/auth-context.ts';
-import type { ApprovalAttachmentRecord, ApprovalProcessRecord } from '../../shared/db/entities/approval-process.ts';
-import type { ApprovalRequestRecord } from '../../shared/db/entities/approval-request.ts';
+import { APPROVAL_STATUSES, approvalsIn, stageProgress, type StageRule } from '../domain/approval-flow.ts';
+import { DOCTYPES } from '../domain/doctypes.ts';
+import type { Caller } from '../domain/caller.ts';
+import type { ApprovalAttachmentRecord, ApprovalProcessRecord } from '../db/entities/approval-process.ts';
+import type { ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 
 const id = z.int();
 

@@ -1,10 +1,10 @@
 /**
  * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9, built in
- * shared/content/media-views.ts, which the guide views share) plus `id`, `type`, `isReady` and
+ * shared/views/media-views.ts, which the guide views share) plus `id`, `type`, `isReady` and
  * `status`. Every URL is a presigned GET.
  */
-import type { MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { documentObject, embedObject, imageObject, mediaUrl as url, userImageItem, videoObject } from '../../shared/content/media-views.ts';
+import type { MediaItemRecord } from '../db/entities/media-item.ts';
+import { documentObject, embedObject, imageObject, mediaUrl as url, userImageItem, videoObject } from './media-views.ts';
 
 export async function mediaItemView(item: MediaItemRecord): Promise<Record<string, unknown>> {
   const ready = item.status === 'ready';

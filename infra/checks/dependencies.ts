@@ -1,0 +1,167 @@
+/**
+ * The layering rules, checked on every relative import of infra/, functions/ and shared/
+ * (`npm run deps:check`; test/unit/layering.test.ts runs the same check in the suite):
+ *
+ *   infra -> functions (route table and pipeline definition only) -> shared
+ *   a group (functions/<group>/) never imports another group;
+ *   inside shared/, an import never runs up the ranks below;
+ *   shared/domain is pure: nothing but shared/domain, no AWS SDK, no file or network access.
+ *
+ * `npm run deps:check -- --graph` prints the folder-level dependency picture as well.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Ranks of the folders of shared/: an import may point at its own rank or a lower one. */
+export const SHARED_RANKS: Record<string, number> = {
+  domain: 0, // rules and types, no I/O
+  config: 1, // shared/config.ts: environment, parsed once
+  observability: 1, // logger, metrics
+  db: 2, // DynamoDB: the table, entity files, retry, batch, paging
+  storage: 2, // S3
+  mail: 2, // mail port and its adapters
+  net: 2, // SSRF-safe fetch
+  media: 2, // image work (sharp)
+  workflow: 2, // Step Functions client
+  views: 3, // records -> wire shapes
+  content: 3, // guide, wiki and document use cases several groups share
+  accounts: 3, // users, passwords, tokens
+  training: 3, // course progress
+  http: 4, // router glue: auth, errors -> HTTP, validation
+};
+
+/**
+ * What infra may take from functions/: the route table, the pipeline's definition, and (for the
+ * local gateway, which answers unmatched requests as the deployed $default route does) the fallback.
+ */
+const INFRA_MAY_IMPORT = [
+  /^functions\/routes\.ts$/,
+  /^functions\/[^/]+\/[^/]+\.routes\.ts$/,
+  /^functions\/pipeline\/[^/]+\.definition\.ts$/,
+  /^functions\/pipeline\/triggers\.ts$/,
+  /^functions\/fallback\/fallback\.ts$/,
+];
+/** functions/routes.ts gathers every group's slice of the route table, and nothing else. */
+const ROUTE_TABLE = 'functions/routes.ts';
+/** Packages that do I/O; shared/domain stays free of them. */
+const IO_PACKAGES = [/^@aws-sdk\//, /^node:(fs|net|http|https|child_process|dgram|dns)(\/|$)/, /^sharp$/];
+/** node:net's address parsers are pure functions; its sockets are not. */
+const PURE_NET_IMPORT = /^\s*import\s*\{\s*(?:(?:isIP|isIPv4|isIPv6)\s*,?\s*)+\}\s*from\s*['"]node:net['"]/;
+
+export interface Violation {
+  from: string;
+  to: string;
+  rule: string;
+}
+
+export interface Edge {
+  from: string;
+  to: string;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+
+function sourceFiles(root: string, folder: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) found.push(path);
+    }
+  };
+  walk(folder);
+  return found;
+}
+
+/** Every import of infra/, functions/ and shared/: relative ones resolved to repo paths, packages as named. */
+export function importsOf(root: string): Array<{ from: string; specifier: string; to?: string; statement: string }> {
+  const out: Array<{ from: string; specifier: string; to?: string; statement: string }> = [];
+  for (const file of ['infra', 'functions', 'shared'].flatMap((folder) => sourceFiles(root, folder))) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      const to = specifier.startsWith('.') ? relative(root, resolve(root, dirname(file), specifier)).split('\\').join('/') : undefined;
+      out.push({ from: file, specifier, to, statement: match[0] });
+    }
+  }
+  return out;
+}
+
+/** The folder a file belongs to for the rules: functions/<group>, shared/<folder>, infra, test. */
+export function unitOf(path: string): string {
+  const [top, second] = path.split('/');
+  if (top === 'functions') return path === ROUTE_TABLE ? ROUTE_TABLE : `functions/${second}`;
+  if (top === 'shared') return `shared/${second.replace(/\.ts$/, '')}`;
+  return top;
+}
+
+function ruleBroken(from: string, to: string): string | undefined {
+  const fromTop = from.split('/')[0];
+  const toTop = to.split('/')[0];
+  if (fromTop === 'shared') {
+    if (toTop !== 'shared') return 'shared imports nothing outside shared/';
+    const fromFolder = unitOf(from).slice('shared/'.length);
+    const toFolder = unitOf(to).slice('shared/'.length);
+    const fromRank = SHARED_RANKS[fromFolder];
+    const toRank = SHARED_RANKS[toFolder];
+    if (fromRank === undefined) return `shared/${fromFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
+    if (toRank === undefined) return `shared/${toFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
+    if (fromFolder === 'domain' && toFolder !== 'domain') return 'shared/domain imports only shared/domain';
+    if (toRank > fromRank) return `an arrow running up: shared/${fromFolder} (rank ${fromRank}) -> shared/${toFolder} (rank ${toRank})`;
+    return undefined;
+  }
+  if (fromTop === 'functions') {
+    if (toTop === 'shared') return undefined;
+    if (toTop !== 'functions') return 'functions import only functions/ and shared/';
+    if (from === ROUTE_TABLE) return /^functions\/[^/]+\/[^/]+\.routes\.ts$/.test(to) ? undefined : 'functions/routes.ts gathers routes files only';
+    if (unitOf(from) !== unitOf(to)) return `a group imports another group: ${unitOf(from)} -> ${unitOf(to)}`;
+    return undefined;
+  }
+  if (fromTop === 'infra') {
+    if (toTop === 'infra' || toTop === 'shared') return undefined;
+    if (toTop === 'functions') return INFRA_MAY_IMPORT.some((allowed) => allowed.test(to)) ? undefined : 'infra takes only the route table and the pipeline definition from functions/';
+    return 'infra imports only infra/, functions/ and shared/';
+  }
+  return undefined;
+}
+
+/** Every broken rule, and the folder-level edges (for the picture). */
+export function checkDependencies(root: string): { violations: Violation[]; edges: Edge[] } {
+  const violations: Violation[] = [];
+  const edges = new Map<string, Edge>();
+  for (const { from, specifier, to, statement } of importsOf(root)) {
+    if (to === undefined) {
+      if (from.startsWith('shared/domain/') && IO_PACKAGES.some((pattern) => pattern.test(specifier)) && !PURE_NET_IMPORT.test(statement)) {
+        violations.push({ from, to: specifier, rule: 'shared/domain does no I/O' });
+      }
+      continue;
+    }
+    const rule = ruleBroken(from, to);
+    if (rule) violations.push({ from, to, rule });
+    const edge = { from: unitOf(from), to: unitOf(to) };
+    if (edge.from !== edge.to) edges.set(`${edge.from} ${edge.to}`, edge);
+  }
+  return { violations, edges: [...edges.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to)) };
+}
+
+/** The picture: each folder with the folders it imports, shared/ by rank. */
+export function dependencyPicture(edges: Edge[]): string {
+  const targets = new Map<string, string[]>();
+  for (const edge of edges) targets.set(edge.from, [...(targets.get(edge.from) ?? []), edge.to]);
+  const rankOf = (unit: string) => (unit.startsWith('shared/') ? (SHARED_RANKS[unit.slice(7)] ?? 9) : unit === 'infra' ? 20 : 10);
+  return [...targets.keys()]
+    .sort((a, b) => rankOf(b) - rankOf(a) || a.localeCompare(b))
+    .map((unit) => `${unit} -> ${targets.get(unit)!.join(', ')}`)
+    .join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const { violations, edges } = checkDependencies(root);
+  if (process.argv.includes('--graph')) console.log(`${dependencyPicture(edges)}\n`);
+  for (const violation of violations) console.error(`${violation.from} -> ${violation.to}: ${violation.rule}`);
+  console.log(violations.length === 0 ? `Layering holds (${edges.length} folder-level arrows).` : `${violations.length} import(s) break the layering rules.`);
+  process.exitCode = violations.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkDependencies } from '../../infra/checks/dependencies.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A throwaway tree of files (path -> text) to show what the check refuses. */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'stepwise-layering-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe('layering (npm run deps:check)', () => {
+  it('holds for the repository: no arrow runs up, no group imports another', () => {
+    const { violations, edges } = checkDependencies(repoRoot);
+    expect(violations).toEqual([]);
+    expect(edges.length).toBeGreaterThan(50);
+  });
+
+  it('refuses a group importing another group, an arrow up inside shared, and I/O in shared/domain', () => {
+    const root = tree({
+      'infra/app.ts': "import { routes } from '../functions/routes.ts';\nimport { x } from '../functions/guides/guides.service.ts';\n",
+      'functions/routes.ts': "import { guideRoutes } from './guides/guides.routes.ts';\n",
+      'functions/guides/guides.routes.ts': "import { list } from './guides.service.ts';\n",
+      'functions/guides/guides.service.ts': "import { quizView } from '../quizzes/quiz-views.ts';\nimport { getGuide } from '../../shared/db/entities/guide.ts';\n",
+      'functions/quizzes/quiz-views.ts': 'export const quizView = 1;\n',
+      'shared/db/entities/guide.ts': "import type { Caller } from '../../http/caller.ts';\nimport { rule } from '../../domain/rule.ts';\n",
+      'shared/http/caller.ts': 'export type Caller = {};\n',
+      'shared/domain/rule.ts': "import { readFileSync } from 'node:fs';\nimport type { GuideRecord } from '../db/entities/guide.ts';\nimport { isIPv4 } from 'node:net';\n",
+      'shared/gadgets/thing.ts': "import { rule } from '../domain/rule.ts';\n",
+      'shared/views/x.ts': "import { list } from '../../functions/guides/guides.service.ts';\n",
+    });
+    const found = checkDependencies(root).violations.map((violation) => `${violation.from} -> ${violation.to}`);
+    expect(found.sort()).toEqual(
+      [
+        'functions/guides/guides.service.ts -> functions/quizzes/quiz-views.ts',
+        'infra/app.ts -> functions/guides/guides.service.ts',
+        'shared/db/entities/guide.ts -> shared/http/caller.ts',
+        'shared/domain/rule.ts -> node:fs',
+        'shared/domain/rule.ts -> shared/db/entities/guide.ts',
+        'shared/gadgets/thing.ts -> shared/domain/rule.ts',
+        'shared/views/x.ts -> functions/guides/guides.service.ts',
+      ].sort(),
+    );
+  });
+});
