@@ -8,7 +8,7 @@ import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { queryFlag, queryInt } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { direction, enumQuery, pageNumber, pageSize } from '../../shared/http/page-query.ts';
+import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
 import { COURSE_ORDERS } from '../../shared/db/entities/course.ts';
 import { MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import * as courses from './courses.service.ts';
@@ -72,7 +72,7 @@ export const coursesGroup = defineGroup({
         query: z.optional(z.string().check(z.maxLength(200))),
         disabledOkay: queryFlag,
         userid: queryInt,
-      }),
+      }).check(pageWithinMaxOffset('pageSize')),
       handler: ({ auth, query }) => courses.list(auth.user!, query),
     }),
     route({

@@ -15,6 +15,7 @@ import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { API_BASE_PATH, isReply, type RouteAuth, type RouteDef, type RouteGroup } from './route.ts';
 import { parseOrThrow } from './validation.ts';
+import { requireWellFormedText } from '../domain/json-text.ts';
 import { runWithRequestCache } from '../db/request-cache.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -54,13 +55,16 @@ export function createRouter(routes: RouteDef[]) {
     const route = match.value;
     const auth = await authenticate(headers);
     authorize(route.auth, auth.user);
-    const params = parseParams(route, match.params);
+    // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
+    // body alike, before any handler can store it (decision: well-formed text at the boundary).
+    const params = parseParams(route, requireWellFormedText(match.params, 'path'));
     // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (route.rawBody) rawBody = bodyBytes(event);
-    else body = jsonBody(event);
-    const parsedQuery = route.query ? parseOrThrow(route.query, queryObject(query), 'query') : {};
+    else body = requireWellFormedText(jsonBody(event), 'body');
+    const rawQuery = requireWellFormedText(queryObject(query), 'query');
+    const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
     if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
     const result = await route.handler({
       params,
