@@ -73,7 +73,9 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
   let startKey: Record<string, unknown> | undefined;
   while (remaining > 0) {
     const input = baseInput(query);
-    keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
+    // A filtered read needs the filter's attributes, so only an unfiltered one projects keys
+    // (DynamoDB refuses names the expressions do not use).
+    if (!query.filter) keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
     const result = await db().send(
       new QueryCommand({
         ...input,
