@@ -27,7 +27,11 @@ function authorize(required: RouteAuth, caller: Caller | null): void {
   if (!hasRole(caller, role)) throw new ForbiddenError(`This requires the ${role} role`);
 }
 
+/** Longer than any id, title or name a record may have: such a segment names nothing. */
+const MAX_PATH_PARAM_LENGTH = 1024;
+
 function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
+  if (Object.values(raw).some((value) => value.length > MAX_PATH_PARAM_LENGTH)) throw new RequestError(404, ENDPOINT_NOT_FOUND);
   if (!route.params) return raw;
   const parsed = route.params.safeParse(raw);
   // A path whose id is not even well-formed names no resource.
