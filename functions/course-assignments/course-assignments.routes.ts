@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { idParams, MAX_TIMESTAMP, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
 import { USER_ORDERS } from '../../shared/training/rows.ts';
@@ -87,7 +87,7 @@ export const courseAssignmentsGroup = defineGroup({
         teamid: z.optional(id),
         assignee_userid: z.optional(id),
         assignee_teamid: z.optional(id),
-        due_within: z.optional(z.nullable(z.int().check(z.positive()))),
+        due_within: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(MAX_TIMESTAMP)))),
       }),
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
       handler: ({ auth, body }) => assignments.create(auth.user!, body),
@@ -222,8 +222,8 @@ export const courseAssignmentsGroup = defineGroup({
               userid: id,
               doctype: z.enum(['guide', 'wiki', 'external_training_module']),
               docid: id,
-              init_date: z.optional(z.int().check(z.positive())),
-              end_date: z.optional(z.int().check(z.positive())),
+              init_date: z.optional(positiveTimestamp),
+              end_date: z.optional(positiveTimestamp),
               work_log_entryid: z.optional(z.nullable(id)),
             }),
           )

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams } from '../../shared/http/schemas.ts';
+import { idParams, timestamp } from '../../shared/http/schemas.ts';
 import { queryFlag, queryInt } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
@@ -32,7 +32,7 @@ const courseFields = {
   title: z.string().check(z.maxLength(500)),
   contents: z.string().check(z.maxLength(MAX_CONTENTS_LENGTH)),
   stages: z.optional(z.array(stage).check(z.maxLength(courses.MAX_STAGES))),
-  publish_date: z.optional(z.int().check(z.nonnegative())),
+  publish_date: z.optional(timestamp),
   enabled: z.optional(z.boolean()),
   langid: z.optional(z.string()),
 };

@@ -12,7 +12,7 @@ const positive = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
     z.pipe(z.transform((value: string) => Math.min(Number.parseInt(value, 10), max)), z.number().check(z.minimum(1, 'must be at least 1'))),
   );
 
-/** 1-based page number, default 1. */
+/** 1-based page number, default 1; its first item may not lie past MAX_OFFSET (pageWithinMaxOffset). */
 export const pageNumber = positive(1);
 
 /** A page size with its default, clamped to 200. */
