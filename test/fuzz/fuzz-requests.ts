@@ -54,6 +54,46 @@ export function adoptExample(value: unknown, key: string, world: FuzzWorld, rout
   return value;
 }
 
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; enum?: unknown[]; const?: unknown; minimum?: number; default?: unknown };
+
+/**
+ * A value for every field the body schema declares (optional ones too), from its JSON Schema:
+ * mutations then reach fields the example leaves out (e.g. a guide's parts[].quantity).
+ */
+export function sampleFromSchema(schema: JsonSchema | undefined, depth = 0): unknown {
+  if (!schema || depth > 8) return null;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const option = schema.anyOf ?? schema.oneOf;
+  if (option) return sampleFromSchema(option.find((entry) => entry.type !== 'null') ?? option[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type.find((entry) => entry !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, child]) => [key, sampleFromSchema(child, depth + 1)]));
+    case 'array':
+      return [sampleFromSchema(schema.items, depth + 1)];
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return true;
+    case 'string':
+      return 'sample';
+    default:
+      return null;
+  }
+}
+
+/** The example over the schema sample: every declared field present, the example's values kept. */
+export function mergeOver(sample: unknown, example: unknown): unknown {
+  if (example === undefined) return sample;
+  if (sample === null || typeof sample !== 'object' || Array.isArray(sample) || example === null || typeof example !== 'object' || Array.isArray(example)) return example;
+  const merged: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(example)) merged[key] = mergeOver(merged[key], value);
+  return merged;
+}
+
 /** Names of an object schema's keys (query and params schemas are z.object, possibly checked). */
 export function schemaKeys(schema: unknown): string[] {
   const shape = (schema as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
@@ -101,6 +141,8 @@ export type Mutation = (typeof MUTATIONS)[number];
 
 export interface Choice {
   mutation: Mutation;
+  /** Odd: add one declared field the example leaves out (which one: `extra` modulo their number). */
+  extra: number;
   /** Which leaf, key or variant: taken modulo the number of options. */
   pick: number;
   variant: number;
@@ -150,11 +192,29 @@ function pickOf<T>(items: readonly T[], index: number): T {
   return items[index % items.length]!;
 }
 
-/** Applies one hostile mutation to a valid request. */
-export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[]): FuzzRequest {
+/**
+ * The example body plus one more field the schema declares (so the rest stays valid), and the
+ * name of that field, which the mutation then aims at.
+ */
+function withOneMoreField(body: unknown, fullBody: unknown, extra: number, leafType?: 'number' | 'string'): { body: unknown; added?: string } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || fullBody === null || typeof fullBody !== 'object') return { body };
+  const holds = (key: string) => !leafType || nodePaths((fullBody as Record<string, unknown>)[key]).some((entry) => typeof entry.value === leafType);
+  const missing = Object.keys(fullBody).filter((key) => !(key in body) && holds(key));
+  if (missing.length === 0) return { body };
+  const added = missing[(extra >> 1) % missing.length]!;
+  return { body: { ...body, [added]: (fullBody as Record<string, unknown>)[added] }, added };
+}
+
+/** Applies one hostile mutation to a valid request (after adding one declared field, for odd `extra`). */
+export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[], fullBody?: unknown): FuzzRequest {
   const request: FuzzRequest = { ...base, params: { ...base.params }, query: { ...base.query } };
-  const body = base.body ?? {};
-  const nodes = nodePaths(body);
+  let added: string | undefined;
+  // Aim number and string mutations at a field that has such a leaf.
+  const leafType = choice.mutation === 'number' ? 'number' : ['long-string', 'lone-surrogate'].includes(choice.mutation) ? 'string' : undefined;
+  if (fullBody !== undefined && base.body !== undefined && choice.extra % 2 === 1) ({ body: request.body, added } = withOneMoreField(base.body, fullBody, choice.extra, leafType));
+  const body = request.body ?? {};
+  const allNodes = nodePaths(body);
+  const nodes = added === undefined ? allNodes : allNodes.filter((entry) => entry.path[0] === added);
   const node = pickOf(nodes, choice.pick);
   const strings = nodes.filter((entry) => typeof entry.value === 'string');
   const numbers = nodes.filter((entry) => typeof entry.value === 'number');
@@ -178,7 +238,8 @@ export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[]): 
       return request;
     }
     case 'number': {
-      const target = numbers.length > 0 && choice.variant % 2 === 0 ? pickOf(numbers, choice.pick) : node;
+      // Mostly a numeric leaf; now and then any node (a number where an object belongs).
+      const target = numbers.length > 0 && choice.variant % 4 !== 0 ? pickOf(numbers, choice.pick) : node;
       request.rawBody = withRawAt(body, target.path, pickOf(HOSTILE_NUMBERS, choice.variant));
       return request;
     }
