@@ -7,8 +7,9 @@
  * reads and the lists holding it answer 2xx.
  *
  * Fixed seed and a bounded run in `npm test`; STEPWISE_FUZZ_RUNS=<n> runs n mutations per route
- * (default 3), STEPWISE_FUZZ_SEED=<n> another seed, STEPWISE_FUZZ_VERBOSE=1 prints every request. The fuzz acts only on its own world
- * (test/fuzz/fuzz-fixtures.ts), so other test files running alongside are not disturbed.
+ * (default 3), STEPWISE_FUZZ_SEED=<n> another seed, STEPWISE_FUZZ_VERBOSE=1 prints every
+ * request. The fuzz acts only on its own world (test/fuzz/fuzz-fixtures.ts), so other test
+ * files running alongside are not disturbed. docs/hostile-input.md describes it.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
