@@ -60,7 +60,7 @@ export function createRouter(routes: RouteDef[]) {
     const auth = await authenticate(headers);
     authorize(route.auth, auth.user);
     // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
-    // body alike, before any handler can store it (decision: well-formed text at the boundary).
+    // body alike, before any handler can store it (docs/hostile-input.md).
     const params = parseParams(route, requireWellFormedText(match.params, 'path'));
     // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
     let body: unknown;
