@@ -167,9 +167,9 @@ export const wikisGroup = defineGroup({
       summary: 'Delete a page by its wikiid (?revisionid= required; Admins); beyond the spec',
       description:
         'For a page whose title no path can name (e.g. one stored with a lone UTF-16 surrogate before the API refused them). ' +
-        'The same rules as DELETE /wikis/{namespace}/{title}: 409 for a stale revisionid, 422 for a page with child pages or a COURSE page.',
+        'The same rules as DELETE /wikis/{namespace}/{title}: revisionid required (422; an unknown wikiid is 404 first), 409 when stale, 422 for a page with child pages or a COURSE page.',
       params: idParams('wikiid'),
-      query: revisionQuery,
+      query: optionalRevisionQuery,
       extensions: { 'x-beyond-spec': true },
       handler: async ({ auth, params, query }) => {
         await wikis.removeById(auth.user!, params.wikiid, query.revisionid);

@@ -387,9 +387,11 @@ export async function remove(caller: Caller, rawNamespace: string, rawTitle: str
  * Deletes a page named by its wikiid (Admins): also a page whose stored title no path can name,
  * such as one saved with a lone surrogate before the API refused them.
  */
-export async function removeById(caller: Caller, wikiid: number, expectedRevision: number): Promise<void> {
+export async function removeById(caller: Caller, wikiid: number, expectedRevision: number | undefined): Promise<void> {
   const wiki = await getWiki(wikiid);
   if (!wiki) throw new NotFoundError(`No page with wikiid ${wikiid}`);
+  // Required like on every page write, but an unknown id is a 404 first.
+  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
   await removePage(caller, wiki, expectedRevision);
 }
 

@@ -116,6 +116,7 @@ describe('records stored with a lone surrogate before the fix read back', () => 
     expect((await api('GET', '/wikis/WIKI', { token: admin, query: { limit: 200 } })).status).toBe(200);
 
     expect((await api('DELETE', `/wikis/id/${page.wikiid}`, { token: user.token, query: { revisionid: page.revisionid } })).status).toBe(403);
+    expect422On(await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin }), 'revisionid', 'missing_field');
     expect((await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid + 1000 } })).status).toBe(409);
     const deleted = await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid } });
     expect(deleted.status, deleted.text).toBe(204);
