@@ -5,7 +5,8 @@ import { emailSchema, passwordSchema, uniqueUsernameSchema, displayNameSchema } 
 import { messageResponse } from '../../shared/http/schemas.ts';
 import * as auth from './auth.service.ts';
 
-const loginBody = z.object({ email: z.string().check(z.minLength(1)), password: z.string().check(z.minLength(1)) });
+// Bounded like every stored value: a longer email or password names no account (422, not a lookup).
+const loginBody = z.object({ email: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(512)) });
 
 const registerBody = z.object({
   email: emailSchema,

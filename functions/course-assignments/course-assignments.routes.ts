@@ -5,9 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { idParams, MAX_TIMESTAMP, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { direction, enumQuery, pageNumber, pageSize } from '../../shared/http/page-query.ts';
+import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
 import { USER_ORDERS } from '../../shared/training/rows.ts';
 import * as assignments from './assignments.service.ts';
 import * as assignees from './assignees.service.ts';
@@ -87,7 +87,7 @@ export const courseAssignmentsGroup = defineGroup({
         teamid: z.optional(id),
         assignee_userid: z.optional(id),
         assignee_teamid: z.optional(id),
-        due_within: z.optional(z.nullable(z.int().check(z.positive()))),
+        due_within: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(MAX_TIMESTAMP)))),
       }),
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
       handler: ({ auth, body }) => assignments.create(auth.user!, body),
@@ -222,8 +222,8 @@ export const courseAssignmentsGroup = defineGroup({
               userid: id,
               doctype: z.enum(['guide', 'wiki', 'external_training_module']),
               docid: id,
-              init_date: z.optional(z.int().check(z.positive())),
-              end_date: z.optional(z.int().check(z.positive())),
+              init_date: z.optional(positiveTimestamp),
+              end_date: z.optional(positiveTimestamp),
               work_log_entryid: z.optional(z.nullable(id)),
             }),
           )
@@ -345,7 +345,7 @@ export const courseAssignmentsGroup = defineGroup({
         '`page` (1-based), `limit` (default 10, at most 200), `direction` ASC|DESC, `orderby` username|status|stage_progress|assignment_date|due_date|course_completion_date|recurrence_date, ' +
         '`status` (comma list of not_started, in_progress, completed), `search` (username). Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }),
+      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
       response: z.object({ response: z.array(assigneeRow) }),
       extensions: experimental,
       handler: ({ auth, params, query }) => assignees.users(auth.user!, params.wikiid, query),
@@ -358,7 +358,7 @@ export const courseAssignmentsGroup = defineGroup({
       description:
         `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. \`is_overdue\` is experimental.`,
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }),
+      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }).check(pageWithinMaxOffset('limit')),
       extensions: experimental,
       handler: ({ auth, params, query }) => assignees.teams(auth.user!, params.wikiid, query),
     }),
@@ -369,7 +369,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'A team\'s completion progress on a course with its members\' rows (paged): {"response": {...}}',
       description: '`page`, `limit` (default 10), `status`, `search`. Authors, Admins and the team\'s owner. Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid', 'teamid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }),
+      query: z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
       extensions: experimental,
       handler: ({ auth, params, query }) => assignees.team(auth.user!, params.wikiid, params.teamid, query),
     }),

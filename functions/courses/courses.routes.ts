@@ -5,10 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams } from '../../shared/http/schemas.ts';
+import { idParams, timestamp } from '../../shared/http/schemas.ts';
 import { queryFlag, queryInt } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { direction, enumQuery, pageNumber, pageSize } from '../../shared/http/page-query.ts';
+import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
 import { COURSE_ORDERS } from '../../shared/db/entities/course.ts';
 import { MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import * as courses from './courses.service.ts';
@@ -32,7 +32,7 @@ const courseFields = {
   title: z.string().check(z.maxLength(500)),
   contents: z.string().check(z.maxLength(MAX_CONTENTS_LENGTH)),
   stages: z.optional(z.array(stage).check(z.maxLength(courses.MAX_STAGES))),
-  publish_date: z.optional(z.int().check(z.nonnegative())),
+  publish_date: z.optional(timestamp),
   enabled: z.optional(z.boolean()),
   langid: z.optional(z.string()),
 };
@@ -72,7 +72,7 @@ export const coursesGroup = defineGroup({
         query: z.optional(z.string().check(z.maxLength(200))),
         disabledOkay: queryFlag,
         userid: queryInt,
-      }),
+      }).check(pageWithinMaxOffset('pageSize')),
       handler: ({ auth, query }) => courses.list(auth.user!, query),
     }),
     route({

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, orderQuery } from '../../shared/http/schemas.ts';
+import { boundedNumber, idParams, orderQuery } from '../../shared/http/schemas.ts';
 import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { BULLETS, DIFFICULTIES, MAX_LINES_PER_STEP } from '../../shared/domain/guide-rules.ts';
@@ -28,7 +28,7 @@ const item = z.object({
   text: z.string().check(z.minLength(1), z.maxLength(255)),
   notes: z.optional(z.nullable(text(1000))),
   type: z.optional(text(50)),
-  quantity: z.optional(z.number().check(z.minimum(0))),
+  quantity: z.optional(boundedNumber({ min: 0 })),
   url: z.optional(z.nullable(text(2000))),
   thumbnail: z.optional(z.nullable(text(2000))),
   isoptional: z.optional(z.boolean()),

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { idParams, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
 import { PERIOD_UNITS } from '../../shared/domain/review-period.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
@@ -27,7 +27,7 @@ const documentInput = z.object({
   doctype: z.enum(DOCTYPES),
   docid: id,
   reviewer_userid: z.optional(id),
-  due_date: z.optional(z.int().check(z.positive())),
+  due_date: z.optional(positiveTimestamp),
 });
 const prdidList = z.array(id).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES));
 

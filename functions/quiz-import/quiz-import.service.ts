@@ -3,6 +3,7 @@
  * becomes a quiz and its first quiz revision, with the graded questions recorded so sessions
  * grade without survey-core.
  */
+import { parseJsonText } from '../../shared/domain/json-text.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -38,11 +39,9 @@ function definitionOf(input: ImportInput): Record<string, unknown> {
     definition = Object.fromEntries(Object.entries(input).filter(([key]) => !(SETTINGS as readonly string[]).includes(key)));
   }
   if (typeof definition === 'string') {
-    try {
-      definition = JSON.parse(definition);
-    } catch (error) {
-      throw ValidationError.field('definition', 'invalid', `definition is not valid JSON: ${(error as Error).message}`);
-    }
+    const parsed = parseJsonText(definition, 'definition');
+    if (!parsed) throw ValidationError.field('definition', 'invalid', 'definition is not valid JSON');
+    definition = parsed.value;
   }
   if (!definition || typeof definition !== 'object' || Array.isArray(definition)) {
     throw ValidationError.field('definition', 'invalid', 'definition must be a SurveyJS survey JSON object');

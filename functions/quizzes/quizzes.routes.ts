@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { MAX_OFFSET, pagination } from '../../shared/http/query.ts';
 import { revisionQuery } from '../../shared/http/revision.ts';
 import * as quizzes from './quizzes.service.ts';
 import * as sessions from './sessions.service.ts';
@@ -71,11 +71,11 @@ export const quizzesGroup = defineGroup({
       auth: 'author',
       summary: 'Quizzes: a page of quizzes, searched, filtered and sorted by criteria in the body',
       description:
-        'Body: `limit` (1..200, default 20), `offset` (default 0), `orderby`, `direction`, `category`, `search` as for GET /quizzes, ' +
+        'Body: `limit` (1..200, default 20), `offset` (0..100000, default 0), `orderby`, `direction`, `category`, `search` as for GET /quizzes, ' +
         'plus `enabled` (boolean) and `guideid` filters. Answers `{quizzes: [quiz list entries], total, limit, offset}`.',
       body: z.object({
         limit: z._default(z.pipe(z.int().check(z.minimum(1)), z.transform((value: number) => Math.min(value, 200))), 20),
-        offset: z._default(z.int().check(z.minimum(0)), 0),
+        offset: z._default(z.int().check(z.minimum(0), z.maximum(MAX_OFFSET)), 0),
         orderby,
         direction,
         category: text,

@@ -3,6 +3,7 @@
  * an Admin's force-invalidation of a user's results. A user has at most one open session per
  * quiz; the progress item guards it in DynamoDB (shared/db/entities/quiz-session.ts).
  */
+import { parseJsonText } from '../../shared/domain/json-text.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
@@ -49,11 +50,9 @@ const MAX_RACE_RETRIES = 8;
 export function parseResponse(raw: unknown): Record<string, unknown> {
   let value = raw;
   if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw ValidationError.field('response_json', 'invalid', 'response_json must be a JSON object (or JSON text of one)');
-    }
+    const parsed = parseJsonText(raw, 'response_json');
+    if (!parsed) throw ValidationError.field('response_json', 'invalid', 'response_json must be a JSON object (or JSON text of one)');
+    value = parsed.value;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw ValidationError.field('response_json', 'invalid', 'response_json must be a JSON object (or JSON text of one)');

@@ -1,7 +1,7 @@
 /** Step forms: data-entry forms attached to guide steps, saved as revisions (spec "Step forms"). */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams } from '../../shared/http/schemas.ts';
+import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { FIELD_TYPES } from '../../shared/domain/step-forms.ts';
 import * as forms from './step-forms.service.ts';
@@ -10,7 +10,7 @@ const field = z.object({
   field_guid: z.optional(z.string()),
   field_type: z.optional(z.enum(FIELD_TYPES)),
   label: z.optional(z.string()),
-  placeholder: z.optional(z.nullable(z.union([z.string(), z.number(), z.boolean()]))),
+  placeholder: z.optional(z.nullable(z.union([z.string(), boundedNumber(), z.boolean()]))),
   textarea: z.optional(z.nullable(z.string())),
   options: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
 });

@@ -74,7 +74,7 @@ export const usersGroup = defineGroup({
       path: '/users/sso/{sso_userid}',
       auth: 'admin',
       summary: 'The user with this single-sign-on id (Admins)',
-      params: z.object({ sso_userid: z.string().check(z.minLength(1)) }),
+      params: z.object({ sso_userid: z.string().check(z.minLength(1), z.maxLength(200)) }),
       handler: ({ params }) => users.findBy('SSO', params.sso_userid),
     }),
     route({
@@ -82,7 +82,7 @@ export const usersGroup = defineGroup({
       path: '/users/email/{email}',
       auth: 'admin',
       summary: 'The user with this email address (Admins)',
-      params: z.object({ email: z.string().check(z.minLength(3)) }),
+      params: z.object({ email: z.string().check(z.minLength(3), z.maxLength(254)) }),
       handler: ({ params }) => users.findBy('EMAIL', params.email),
     }),
     route({
@@ -90,7 +90,7 @@ export const usersGroup = defineGroup({
       path: '/users/employee_id/{employee_id}',
       auth: 'admin',
       summary: 'The user with this employee id (Admins)',
-      params: z.object({ employee_id: z.string().check(z.minLength(1)) }),
+      params: z.object({ employee_id: z.string().check(z.minLength(1), z.maxLength(100)) }),
       handler: ({ params }) => users.findBy('EMPLOYEE_ID', params.employee_id),
     }),
     route({

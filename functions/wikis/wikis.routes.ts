@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
 import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
+import { idParams } from '../../shared/http/schemas.ts';
 import { MAX_CONTENTS_LENGTH, MAX_TITLE_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import * as wikis from './wikis.service.ts';
 
@@ -157,6 +158,23 @@ export const wikisGroup = defineGroup({
       queryExample: { revisionid: '42' },
       handler: async ({ auth, params, query }) => {
         await wikis.remove(auth.user!, params.namespace, params.title, query.revisionid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/wikis/id/{wikiid}',
+      auth: 'admin',
+      status: 204,
+      summary: 'Delete a page by its wikiid (?revisionid= required; Admins); beyond the spec',
+      description:
+        'For a page whose title no path can name (e.g. one stored with a lone UTF-16 surrogate before the API refused them). ' +
+        'The same rules as DELETE /wikis/{namespace}/{title}: revisionid required (422; an unknown wikiid is 404 first), 409 when stale, 422 for a page with child pages or a COURSE page.',
+      params: idParams('wikiid'),
+      query: optionalRevisionQuery,
+      extensions: { 'x-beyond-spec': true },
+      handler: async ({ auth, params, query }) => {
+        await wikis.removeById(auth.user!, params.wikiid, query.revisionid);
         return reply(204);
       },
     }),

@@ -381,7 +381,22 @@ export async function revert(caller: Caller, rawNamespace: string, rawTitle: str
 }
 
 export async function remove(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number): Promise<void> {
-  const wiki = await requirePage(requireNamespace(rawNamespace), rawTitle);
+  await removePage(caller, await requirePage(requireNamespace(rawNamespace), rawTitle), expectedRevision);
+}
+
+/**
+ * Deletes a page named by its wikiid (Admins): also a page whose stored title no path can name,
+ * such as one saved with a lone surrogate before the API refused them.
+ */
+export async function removeById(caller: Caller, wikiid: number, expectedRevision: number | undefined): Promise<void> {
+  const wiki = await getWiki(wikiid);
+  if (!wiki) throw new NotFoundError(`No page with wikiid ${wikiid}`);
+  // Required like on every page write, but an unknown id is a 404 first.
+  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
+  await removePage(caller, wiki, expectedRevision);
+}
+
+async function removePage(caller: Caller, wiki: WikiRecord, expectedRevision: number): Promise<void> {
   if (wiki.namespace === 'COURSE') throw ValidationError.field('namespace', 'invalid', 'Courses are deleted through /courses');
   try {
     await deleteWiki(wiki, expectedRevision);

@@ -1,7 +1,7 @@
 /** Work log: entries (one run-through of a guide), their timing and their step data (spec "Work log"). */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams } from '../../shared/http/schemas.ts';
+import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
 import { WORK_LOG_STATUSES } from '../../shared/domain/work-log-timing.ts';
 import * as workLog from './work-log.service.ts';
@@ -12,7 +12,7 @@ const idValue = z.union([
   z.pipe(z.string().check(z.regex(/^\s*\d{1,15}\s*$/, 'must be an integer id')), z.transform((value: string) => Number.parseInt(value, 10))),
 ]);
 /** Work order ids are strings; a number is read as its digits. */
-const workorderValue = z.union([z.string(), z.pipe(z.number(), z.transform((value: number) => String(value)))]);
+const workorderValue = z.union([z.string(), z.pipe(boundedNumber(), z.transform((value: number) => String(value)))]);
 
 const entryResponse = z.object({
   entryid: z.int(),

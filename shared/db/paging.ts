@@ -7,8 +7,18 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { KEY } from './table.ts';
 
-/** An offset page request (limit 1..200, offset >= 0; see shared/http/query.ts). */
+/** An offset page request (limit 1..200, offset 0..100,000; see shared/http/query.ts). */
 export type Page = { limit: number; offset: number };
+
+/**
+ * The largest Limit one Query is sent with. DynamoDB refuses a Limit above 2^31 - 1; a Query
+ * returns at most 1 MB anyway, so a larger skip or page is read in several Queries.
+ */
+const MAX_QUERY_LIMIT = 1000;
+
+function queryLimit(wanted: number): number {
+  return Math.max(1, Math.min(wanted, MAX_QUERY_LIMIT));
+}
 
 export interface PageQuery {
   index?: { name: string; pk: string; sk: string };
@@ -81,13 +91,14 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
   let startKey: Record<string, unknown> | undefined;
   while (remaining > 0) {
     const input = baseInput(query, false);
-    // Unused attribute names are an error, so the key aliases come only with the key projection.
+    // Unused attribute names are an error, so the key aliases come only with the key projection
+    // (a filtered read needs the filter's attributes, so only an unfiltered one projects keys).
     if (!query.filter) keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
     const result = await db().send(
       new QueryCommand({
         ...input,
         ProjectionExpression: query.filter ? undefined : keyNames.map((_, i) => `#k${i}`).join(', '),
-        Limit: query.filter ? undefined : remaining,
+        Limit: query.filter ? undefined : queryLimit(remaining),
         ExclusiveStartKey: startKey,
       }),
     );
@@ -114,7 +125,7 @@ export async function queryPage<T = Record<string, unknown>>(query: PageQuery, p
   const items: T[] = [];
   do {
     const result = await db().send(
-      new QueryCommand({ ...baseInput(query), Limit: query.filter ? undefined : page.limit - items.length, ExclusiveStartKey: startKey }),
+      new QueryCommand({ ...baseInput(query), Limit: query.filter ? undefined : queryLimit(page.limit - items.length), ExclusiveStartKey: startKey }),
     );
     items.push(...((result.Items ?? []) as T[]));
     startKey = result.LastEvaluatedKey;
@@ -146,7 +157,7 @@ export async function queryAll<T = Record<string, unknown>>(query: PageQuery): P
 export async function* queryChunks<T = Record<string, unknown>>(query: PageQuery, chunk = 100): AsyncGenerator<T[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await db().send(new QueryCommand({ ...baseInput(query), Limit: chunk, ExclusiveStartKey: startKey }));
+    const result = await db().send(new QueryCommand({ ...baseInput(query), Limit: queryLimit(chunk), ExclusiveStartKey: startKey }));
     const items = (result.Items ?? []) as T[];
     if (items.length > 0) yield items;
     startKey = result.LastEvaluatedKey;

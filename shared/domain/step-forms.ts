@@ -3,6 +3,7 @@
  * field types, what each field attribute means for each type, when a field has changed (a new
  * field_revisionid), and how a work-log value is checked and stored (always as a string).
  */
+import { parseJsonText } from './json-text.ts';
 import type { FieldProblem } from './errors.ts';
 
 export const FIELD_TYPES = ['Text Input', 'Text Area', 'Numeric Input', 'Checkbox', 'Radios', 'Select', 'Image', 'Video', 'Document'] as const;
@@ -58,11 +59,9 @@ const usesOptions = (type: FieldType) => type === 'Radios' || type === 'Select';
 function parseOptions(raw: string | string[], at: string): { options?: string[]; problem?: FieldProblem } {
   let value: unknown = raw;
   if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return { problem: problem(at, 'invalid_options', `${at} must be JSON of an array of options`) };
-    }
+    const parsed = parseJsonText(raw, at);
+    if (!parsed) return { problem: problem(at, 'invalid_options', `${at} must be JSON of an array of options`) };
+    value = parsed.value;
   }
   if (!Array.isArray(value) || value.length === 0) return { problem: problem(at, 'invalid_options', `${at} must be a non-empty array of options`) };
   if (value.length > MAX_OPTIONS) return { problem: problem(at, 'invalid_options', `${at} has more than ${MAX_OPTIONS} options`) };

@@ -111,7 +111,7 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
       title: 'Stepwise — Training and Documentation Service API',
       version: '2.0',
       description:
-        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` answers 401 to a request without a valid token. Append `?pretty` for indented JSON; send `Accept: application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and `offset`.',
+        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` answers 401 to a request without a valid token. Append `?pretty` for indented JSON; send `Accept: application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and `offset` (0-100000; larger is a 422). Strings must be well-formed Unicode (no lone surrogates) and bodies nest at most 64 levels (422 otherwise).',
     },
     servers: [{ url: serverUrl }],
     components: {

@@ -4,7 +4,7 @@
  * ASC/DESC (case-insensitive). Wire notes §1.5: they answer in a named envelope.
  */
 import * as z from 'zod/mini';
-import { MAX_PAGE_SIZE } from './query.ts';
+import { MAX_OFFSET, MAX_PAGE_SIZE } from './query.ts';
 
 const positive = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z.pipe(
@@ -12,11 +12,22 @@ const positive = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
     z.pipe(z.transform((value: string) => Math.min(Number.parseInt(value, 10), max)), z.number().check(z.minimum(1, 'must be at least 1'))),
   );
 
-/** 1-based page number, default 1. */
+/** 1-based page number, default 1; its first item may not lie past MAX_OFFSET (pageWithinMaxOffset). */
 export const pageNumber = positive(1);
 
 /** A page size with its default, clamped to 200. */
 export const pageSize = (fallback: number) => positive(fallback, MAX_PAGE_SIZE);
+
+/**
+ * A check for the whole query object: the page may not start past MAX_OFFSET items, the same
+ * bound as the legacy `offset` (422 on `page`). `sizeKey` names the page-size parameter.
+ */
+export function pageWithinMaxOffset<K extends string>(sizeKey: K) {
+  return z.refine<{ page: number } & Record<K, number>>((query) => (query.page - 1) * query[sizeKey] <= MAX_OFFSET, {
+    message: `must not start past item ${MAX_OFFSET}`,
+    path: ['page'],
+  });
+}
 
 /** ASC (default) or DESC, any case. */
 export const direction = z.pipe(

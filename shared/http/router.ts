@@ -18,6 +18,7 @@ import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, Reque
 import { API_BASE_PATH, isReply, type RouteDef, type RouteGroup } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
+import { requireWellFormedText } from '../domain/json-text.ts';
 import { runWithRequestCache } from '../db/request-cache.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -32,7 +33,11 @@ function authorize(route: RouteDef, caller: Caller | null): void {
   if (!hasRole(caller, role)) throw new ForbiddenError(`This requires the ${role} role`);
 }
 
+/** Longer than any id, title or name a record may have: such a segment names nothing. */
+const MAX_PATH_PARAM_LENGTH = 1024;
+
 function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
+  if (Object.values(raw).some((value) => value.length > MAX_PATH_PARAM_LENGTH)) throw new RequestError(404, ENDPOINT_NOT_FOUND);
   if (!route.params) return raw;
   const parsed = route.params.safeParse(raw);
   // A path whose id is not even well-formed names no resource.
@@ -60,15 +65,18 @@ export function createRouter(routes: RouteDef[]) {
     const route = match.value;
     const auth = await authenticate(headers);
     authorize(route, auth.user);
-    const params = parseParams(route, match.params);
+    // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
+    // body alike, before any handler can store it (docs/hostile-input.md).
+    const params = parseParams(route, requireWellFormedText(match.params, 'path'));
     // Route-level authorization (custom routes) is decided before the query or body is read.
     if (route.authorize) await route.authorize({ params, auth, headers });
     // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (route.rawBody) rawBody = bodyBytes(event);
-    else body = jsonBody(event);
-    const parsedQuery = route.query ? parseOrThrow(route.query, queryObject(query), 'query') : {};
+    else body = requireWellFormedText(jsonBody(event), 'body');
+    const rawQuery = requireWellFormedText(queryObject(query), 'query');
+    const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
     if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
     const result = await route.handler({
       params,

@@ -18,6 +18,7 @@ import { padId, withoutKeys } from '../keys.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { encodeUriComponentSafe } from '../../domain/text.ts';
 import type { WorkLogTiming } from '../../domain/work-log-timing.ts';
 import type { FieldType } from '../../domain/step-forms.ts';
 
@@ -81,7 +82,7 @@ export function filterPartition(filter: WorkLogFilter): string {
   let partition = 'WORKLOGS';
   if (filter.guideid !== undefined) partition += `#G${filter.guideid}`;
   if (filter.userid !== undefined) partition += `#U${filter.userid}`;
-  if (filter.workorderid !== undefined) partition += `#W${encodeURIComponent(filter.workorderid)}`;
+  if (filter.workorderid !== undefined) partition += `#W${encodeUriComponentSafe(filter.workorderid)}`;
   return partition;
 }
 

@@ -2,6 +2,7 @@
  * URL rules: which URLs a text may link to or show, and the site paths of guides, wikis and
  * images. The tree stores site paths (`/Guide/12`); the renderer makes them absolute.
  */
+import { encodeUriComponentSafe } from '../text.ts';
 import { decodeEntities } from './escape.ts';
 import { DEFAULT_IMAGE_SIZE, IMAGE_SIZES, WIKI_NAMESPACES, type ImageSize, type WikiNamespace } from './types.ts';
 
@@ -65,10 +66,13 @@ export function namespaceSegment(namespace: WikiNamespace): string {
   return namespace.charAt(0) + namespace.slice(1).toLowerCase();
 }
 
-/** Spaces become `_`, then the title is percent-encoded: `/Wiki/Battery_Care`. */
+/**
+ * Spaces become `_`, then the title is percent-encoded: `/Wiki/Battery_Care`. Never throws: a
+ * stored title with a lone surrogate encodes it as U+FFFD.
+ */
 export function wikiPath(namespace: WikiNamespace, title: string, fragment?: string): string {
-  const path = `/${namespaceSegment(namespace)}/${encodeURIComponent(title.replace(/ /g, '_'))}`;
-  return fragment ? `${path}#${encodeURIComponent(fragment.replace(/ /g, '_'))}` : path;
+  const path = `/${namespaceSegment(namespace)}/${encodeUriComponentSafe(title.replace(/ /g, '_'))}`;
+  return fragment ? `${path}#${encodeUriComponentSafe(fragment.replace(/ /g, '_'))}` : path;
 }
 
 /** Site path of a media-library image at one size: `/igi/42.medium`. */
