@@ -73,6 +73,7 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
   method: HttpMethod;
   /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
   path: string;
+  /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
   summary: string;
   description?: string;

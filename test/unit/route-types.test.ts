@@ -16,8 +16,9 @@ const signedIn = (level: 'user' | 'author' | 'admin') =>
     path: `/typed/${level}`,
     auth: level,
     summary: 'A signed-in route',
-    handler: async ({ caller }) => {
+    handler: async ({ caller, auth }) => {
       expectTypeOf(caller).toEqualTypeOf<Caller>();
+      expectTypeOf(auth.user).toEqualTypeOf<Caller>();
       return { userid: caller.userid };
     },
   });
@@ -27,8 +28,9 @@ const publicRoute = route({
   path: '/typed/public',
   auth: 'public',
   summary: 'A public route',
-  handler: async ({ caller }) => {
+  handler: async ({ caller, auth }) => {
     expectTypeOf(caller).toEqualTypeOf<Caller | null>();
+    expectTypeOf(auth.user).toEqualTypeOf<Caller | null>();
     // A public route may be called anonymously: reading the caller without a check does not compile.
     // @ts-expect-error 'caller' is possibly 'null'
     const unchecked = () => caller.userid;
