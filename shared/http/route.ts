@@ -24,7 +24,7 @@ export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
 /** The levels that admit anonymous requests; every other level guarantees a signed-in caller. */
 export type AnonymousAuth = 'public' | 'custom';
 
-/** The caller a handler of a route with auth `A` sees: never null unless `A` admits anonymous requests. */
+/** The caller a handler of a route with auth `A` sees: null only where `A` admits anonymous requests. */
 export type CallerFor<A extends RouteAuth> = A extends AnonymousAuth ? Caller | null : Caller;
 
 /** The authentication a handler of a route with auth `A` sees: `user` narrowed as in `CallerFor`. */
@@ -35,7 +35,7 @@ export interface RouteRequest<P = any, Q = any, B = any, A extends RouteAuth = R
   params: P;
   query: Q;
   body: B;
-  /** The signed-in user, typed by the route's auth level (always `auth.user`). */
+  /** Who is calling (`auth.user`): non-null on every route that requires a signed-in user. */
   caller: CallerFor<A>;
   /** The whole authentication result, for the token hash, the impersonator or the app id. */
   auth: AuthFor<A>;
@@ -103,9 +103,12 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
  * Declares a route with inferred types; the identity function keeps the table plain data.
  * `A` is inferred from the `auth` literal and decides the handler's `caller` type.
  */
-export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, const A extends RouteAuth = RouteAuth>(
-  definition: RouteDef<P, Q, B, A>,
-): RouteDef<P, Q, B, A> {
+export function route<
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  const A extends RouteAuth = RouteAuth,
+>(definition: RouteDef<P, Q, B, A>): RouteDef<P, Q, B, A> {
   return definition;
 }
 
