@@ -71,7 +71,7 @@ export const approvalsGroup = defineGroup({
       body: z.object({ name, description, stages }),
       example: { name: 'SOP release', description: 'QA, then the site lead', stages: [{ name: 'Quality', teamid: 1, quorum: 2 }, { name: 'Site lead', teamid: 2, quorum: 1 }] },
       response: processSchema,
-      handler: ({ auth, body }) => processes.create(auth.user!, body),
+      handler: ({ caller, body }) => processes.create(caller, body),
     }),
     route({
       method: 'PATCH',
@@ -83,7 +83,7 @@ export const approvalsGroup = defineGroup({
       body: z.object({ name: z.optional(name), description, stages: z.optional(stages) }),
       example: { name: 'SOP release (2 stages)' },
       response: processSchema,
-      handler: ({ auth, params, body }) => processes.patch(auth.user!, params.approval_processid, body),
+      handler: ({ caller, params, body }) => processes.patch(caller, params.approval_processid, body),
     }),
     route({
       method: 'PUT',
@@ -94,7 +94,7 @@ export const approvalsGroup = defineGroup({
         'The page\'s process governs the page and the pages below it; a CATEGORY page\'s process governs the guides in that category and in categories below it (the nearest attachment wins).',
       params: idParams('wikiid', 'approval_processid'),
       response: attachmentSchema,
-      handler: ({ auth, params }) => processes.attach(auth.user!, params.wikiid, params.approval_processid),
+      handler: ({ caller, params }) => processes.attach(caller, params.wikiid, params.approval_processid),
     }),
     route({
       method: 'DELETE',
@@ -103,8 +103,8 @@ export const approvalsGroup = defineGroup({
       summary: 'Detach the process of a wiki page (204; 404 when it has none)',
       status: 204,
       params: idParams('wikiid'),
-      handler: async ({ auth, params }) => {
-        await processes.detach(auth.user!, params.wikiid);
+      handler: async ({ caller, params }) => {
+        await processes.detach(caller, params.wikiid);
         return reply(204);
       },
     }),
@@ -115,7 +115,7 @@ export const approvalsGroup = defineGroup({
       summary: 'The approval processes governing a guide: those of its category page and that page\'s ancestors, nearest (effective) first',
       params: idParams('guideid'),
       response: guideProcessesSchema,
-      handler: ({ auth, params }) => processes.ofGuide(auth.user!, params.guideid),
+      handler: ({ caller, params }) => processes.ofGuide(caller, params.guideid),
     }),
     route({
       method: 'POST',
@@ -130,7 +130,7 @@ export const approvalsGroup = defineGroup({
       example: { doctype: 'guide', docid: 1, notes: 'Torque values updated' },
       response: requestSchema,
       extensions: { 'x-beyond-spec': true },
-      handler: ({ auth, body, query }) => requests.create(auth.user!, body, query.revisionid),
+      handler: ({ caller, body, query }) => requests.create(caller, body, query.revisionid),
     }),
     route({
       method: 'GET',
@@ -140,7 +140,7 @@ export const approvalsGroup = defineGroup({
       description: '`limit` and `offset` page each list.',
       query: pageQuery,
       response: z.object({ pending: z.array(requestSchema), requested: z.array(requestSchema) }),
-      handler: ({ auth, query }) => requests.listForCaller(auth.user!, query),
+      handler: ({ caller, query }) => requests.listForCaller(caller, query),
     }),
     route({
       method: 'GET',
@@ -149,7 +149,7 @@ export const approvalsGroup = defineGroup({
       summary: 'One approval request with its stages and signatures (the requester, the approver teams, Admins)',
       params: idParams('approval_requestid'),
       response: requestSchema,
-      handler: ({ auth, params }) => requests.get(auth.user!, params.approval_requestid),
+      handler: ({ caller, params }) => requests.get(caller, params.approval_requestid),
     }),
     route({
       method: 'POST',

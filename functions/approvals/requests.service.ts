@@ -11,7 +11,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { afterSignature, type ApprovalMeaning } from '../../shared/domain/approval-flow.ts';
 import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
@@ -109,8 +109,8 @@ function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): v
 }
 
 /** POST /approvals/request/sign/{id}/token: the signer's password buys a single-use signing token. */
-export async function issueToken(auth: AuthContext, id: number, input: { password: string; login?: string }, sourceIp: string) {
-  const caller = auth.user!;
+export async function issueToken(auth: SignedInAuth, id: number, input: { password: string; login?: string }, sourceIp: string) {
+  const caller = auth.user;
   const request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
   if (request.status !== 'pending') throw notPending(request, caller);
@@ -156,8 +156,8 @@ async function supersededConflict(request: ApprovalRequestRecord, caller: Caller
   return notPending(ended, caller);
 }
 
-export async function sign(auth: AuthContext, id: number, input: SignInput, expectedRevision: number | undefined, sourceIp: string) {
-  const caller = auth.user!;
+export async function sign(auth: SignedInAuth, id: number, input: SignInput, expectedRevision: number | undefined, sourceIp: string) {
+  const caller = auth.user;
   let request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
   if (request.status !== 'pending') throw notPending(request, caller);

@@ -13,7 +13,7 @@ import {
   ValidationError,
 } from '../../shared/domain/errors.ts';
 import { userSelf } from '../../shared/views/user-views.ts';
-import { isAdmin, type AuthContext } from '../../shared/domain/caller.ts';
+import { isAdmin, type AuthContext, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { createUserAccount, issueToken, newTokenRecord } from '../../shared/accounts/accounts.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';
@@ -45,9 +45,9 @@ export async function logout(auth: AuthContext): Promise<void> {
  * An Admin gets a token acting as another user. The token and its audit record are written in
  * one transaction: no impersonation token exists that the audit trail does not show.
  */
-export async function impersonate(auth: AuthContext, userid: number) {
-  if (!isAdmin(auth.user)) throw new ForbiddenError('Only Admins may impersonate');
-  const admin = auth.user!;
+export async function impersonate(auth: SignedInAuth, userid: number) {
+  const admin = auth.user;
+  if (!isAdmin(admin)) throw new ForbiddenError('Only Admins may impersonate');
   if (userid === admin.userid) {
     throw ValidationError.field('userid', 'self_impersonation', 'An Admin cannot impersonate themself; log in instead');
   }

@@ -30,7 +30,7 @@ export const commentsGroup = defineGroup({
         context: z.optional(z.string().check(z.maxLength(20))),
         langid: z.optional(z.string().check(z.maxLength(10))),
       }),
-      handler: ({ auth, query }) => comments.list(auth.user!, query),
+      handler: ({ caller, query }) => comments.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -38,7 +38,7 @@ export const commentsGroup = defineGroup({
       auth: 'user',
       summary: 'One comment (with its replies when it starts a thread)',
       params: idParams('commentid'),
-      handler: ({ auth, params }) => comments.get(auth.user!, params.commentid),
+      handler: ({ caller, params }) => comments.get(caller, params.commentid),
     }),
     route({
       method: 'POST',
@@ -57,7 +57,7 @@ export const commentsGroup = defineGroup({
         langId: z.optional(z.string().check(z.maxLength(10))),
       }),
       example: { text: 'Check the torque twice.' },
-      handler: ({ auth, params, body }) => comments.create(auth.user!, params.context, params.contextid, body),
+      handler: ({ caller, params, body }) => comments.create(caller, params.context, params.contextid, body),
     }),
     route({
       method: 'PATCH',
@@ -67,7 +67,7 @@ export const commentsGroup = defineGroup({
       params: idParams('commentid'),
       body: z.object({ text }),
       example: { text: 'Check the torque twice (25 Nm).' },
-      handler: ({ auth, params, body }) => comments.edit(auth.user!, params.commentid, body),
+      handler: ({ caller, params, body }) => comments.edit(caller, params.commentid, body),
     }),
     route({
       method: 'DELETE',
@@ -76,8 +76,8 @@ export const commentsGroup = defineGroup({
       status: 204,
       summary: 'Delete a comment and its replies: its author, or an Admin (moderation is audited)',
       params: idParams('commentid'),
-      handler: async ({ auth, params }) => {
-        await comments.remove(auth.user!, params.commentid);
+      handler: async ({ caller, params }) => {
+        await comments.remove(caller, params.commentid);
         return reply(204);
       },
     }),

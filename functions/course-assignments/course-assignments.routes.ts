@@ -90,7 +90,7 @@ export const courseAssignmentsGroup = defineGroup({
         due_within: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(MAX_TIMESTAMP)))),
       }),
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
-      handler: ({ auth, body }) => assignments.create(auth.user!, body),
+      handler: ({ caller, body }) => assignments.create(caller, body),
     }),
     route({
       method: 'GET',
@@ -100,7 +100,7 @@ export const courseAssignmentsGroup = defineGroup({
       description:
         'Stage entries carry `status` and, when the feature flags dev-unify-completion-status-logic and dev-use-status-and-reason are both on, `stage_status` {status, reason} — then the single source of truth.',
       params: idParams('course_assignmentid'),
-      handler: ({ auth, params }) => assignments.get(auth.user!, params.course_assignmentid),
+      handler: ({ caller, params }) => assignments.get(caller, params.course_assignmentid),
     }),
     route({
       method: 'GET',
@@ -109,7 +109,7 @@ export const courseAssignmentsGroup = defineGroup({
       deprecated: true,
       summary: 'Deprecated: same as GET /course_assignments/{course_assignmentid}',
       params: idParams('course_assignmentid'),
-      handler: ({ auth, params }) => assignments.get(auth.user!, params.course_assignmentid),
+      handler: ({ caller, params }) => assignments.get(caller, params.course_assignmentid),
     }),
     route({
       method: 'DELETE',
@@ -120,7 +120,7 @@ export const courseAssignmentsGroup = defineGroup({
       params: idParams('course_assignmentid'),
       body: z.object({ cancellation_reason: z.optional(z.nullable(z.string().check(z.maxLength(1000)))) }),
       example: { cancellation_reason: 'Replaced by the 2025 course' },
-      handler: ({ auth, params, body }) => assignments.cancel(auth.user!, params.course_assignmentid, body.cancellation_reason ?? null),
+      handler: ({ caller, params, body }) => assignments.cancel(caller, params.course_assignmentid, body.cancellation_reason ?? null),
     }),
     route({
       method: 'GET',
@@ -128,7 +128,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'An assignment without per-trainee entries: assignee, course and stored progress',
       params: idParams('course_assignmentid'),
-      handler: ({ auth, params }) => assignments.details(auth.user!, params.course_assignmentid),
+      handler: ({ caller, params }) => assignments.details(caller, params.course_assignmentid),
     }),
     route({
       method: 'GET',
@@ -136,7 +136,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Where a user\'s active course assignments come from (their own, or a team\'s)',
       params: idParams('assigneeid'),
-      handler: ({ auth, params }) => assignments.userSources(auth.user!, params.assigneeid),
+      handler: ({ caller, params }) => assignments.userSources(caller, params.assigneeid),
     }),
     route({
       method: 'GET',
@@ -144,7 +144,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A team\'s active course assignments with their stored progress',
       params: idParams('assigneeid'),
-      handler: ({ auth, params }) => assignments.teamSources(auth.user!, params.assigneeid),
+      handler: ({ caller, params }) => assignments.teamSources(caller, params.assigneeid),
     }),
 
     // ---- progress ----
@@ -248,7 +248,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A trainee\'s stored training counts (the user, their managers, Admins)',
       params: idParams('userid'),
-      handler: ({ auth, params }) => reports.individualSummary(auth.user!, params.userid),
+      handler: ({ caller, params }) => reports.individualSummary(caller, params.userid),
     }),
     route({
       method: 'GET',
@@ -264,7 +264,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A team\'s stored training counts (members, the owner, Admins)',
       params: idParams('teamid'),
-      handler: ({ auth, params }) => reports.teamSummary(auth.user!, params.teamid),
+      handler: ({ caller, params }) => reports.teamSummary(caller, params.teamid),
     }),
     route({
       method: 'GET',
@@ -273,7 +273,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion report of a course: stored totals and each active assignment\'s (Authors, Admins)',
       params: idParams('wikiid'),
       query: listQuery,
-      handler: ({ auth, params, query }) => reports.courseReport(auth.user!, params.wikiid, query),
+      handler: ({ caller, params, query }) => reports.courseReport(caller, params.wikiid, query),
     }),
     route({
       method: 'GET',
@@ -281,7 +281,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Completion report of a team: its stored totals and each active assignment\'s',
       params: idParams('teamid'),
-      handler: ({ auth, params }) => reports.teamReport(auth.user!, params.teamid),
+      handler: ({ caller, params }) => reports.teamReport(caller, params.teamid),
     }),
     route({
       method: 'GET',
@@ -289,7 +289,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Completion report of a user: stored totals and one row per active assignment',
       params: idParams('userid'),
-      handler: ({ auth, params }) => reports.userReport(auth.user!, params.userid),
+      handler: ({ caller, params }) => reports.userReport(caller, params.userid),
     }),
     route({
       method: 'GET',
@@ -297,7 +297,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A member\'s courses given through one team (the member, the team\'s owner, Admins)',
       params: idParams('teamid', 'userid'),
-      handler: ({ auth, params }) => reports.teamUserReport(auth.user!, params.teamid, params.userid),
+      handler: ({ caller, params }) => reports.teamUserReport(caller, params.teamid, params.userid),
     }),
     route({
       method: 'GET',
@@ -305,7 +305,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'One user on one course: their rows and each stage\'s entry as the stage rule decides it now',
       params: idParams('wikiid', 'userid'),
-      handler: ({ auth, params }) => reports.courseUserReport(auth.user!, params.wikiid, params.userid),
+      handler: ({ caller, params }) => reports.courseUserReport(caller, params.wikiid, params.userid),
     }),
     route({
       method: 'POST',
@@ -314,7 +314,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several courses: {"reports": [...]} (Authors, Admins)',
       body: z.object({ wikiids: ids }),
       example: { wikiids: [1] },
-      handler: ({ auth, body }) => reports.many(body.wikiids, 'wikiids', exists.course, (wikiid) => reports.courseReport(auth.user!, wikiid)),
+      handler: ({ caller, body }) => reports.many(body.wikiids, 'wikiids', exists.course, (wikiid) => reports.courseReport(caller, wikiid)),
     }),
     route({
       method: 'POST',
@@ -323,7 +323,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several teams: {"reports": [...]}',
       body: z.object({ teamids: ids }),
       example: { teamids: [1] },
-      handler: ({ auth, body }) => reports.many(body.teamids, 'teamids', exists.team, (teamid) => reports.teamReport(auth.user!, teamid)),
+      handler: ({ caller, body }) => reports.many(body.teamids, 'teamids', exists.team, (teamid) => reports.teamReport(caller, teamid)),
     }),
     route({
       method: 'POST',
@@ -332,7 +332,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several users: {"reports": [...]}',
       body: z.object({ userids: ids }),
       example: { userids: [1] },
-      handler: ({ auth, body }) => reports.many(body.userids, 'userids', exists.user, (userid) => reports.userReport(auth.user!, userid)),
+      handler: ({ caller, body }) => reports.many(body.userids, 'userids', exists.user, (userid) => reports.userReport(caller, userid)),
     }),
 
     // ---- course assignees ----
@@ -348,7 +348,7 @@ export const courseAssignmentsGroup = defineGroup({
       query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
       response: z.object({ response: z.array(assigneeRow) }),
       extensions: experimental,
-      handler: ({ auth, params, query }) => assignees.users(auth.user!, params.wikiid, query),
+      handler: ({ caller, params, query }) => assignees.users(caller, params.wikiid, query),
     }),
     route({
       method: 'GET',
@@ -360,7 +360,7 @@ export const courseAssignmentsGroup = defineGroup({
       params: idParams('wikiid'),
       query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }).check(pageWithinMaxOffset('limit')),
       extensions: experimental,
-      handler: ({ auth, params, query }) => assignees.teams(auth.user!, params.wikiid, query),
+      handler: ({ caller, params, query }) => assignees.teams(caller, params.wikiid, query),
     }),
     route({
       method: 'GET',
@@ -371,7 +371,7 @@ export const courseAssignmentsGroup = defineGroup({
       params: idParams('wikiid', 'teamid'),
       query: z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
       extensions: experimental,
-      handler: ({ auth, params, query }) => assignees.team(auth.user!, params.wikiid, params.teamid, query),
+      handler: ({ caller, params, query }) => assignees.team(caller, params.wikiid, params.teamid, query),
     }),
   ],
 });

@@ -5,7 +5,7 @@
  * Every change goes through shared/training/progress.ts (audited, rows and aggregates moved).
  */
 import { ForbiddenError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import type { AuthContext, Caller } from '../../shared/domain/caller.ts';
+import type { SignedInAuth } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { StageDoctype } from '../../shared/db/entities/course.ts';
 import type { CompletionRecord, DocRef } from '../../shared/db/entities/training-record.ts';
@@ -42,8 +42,8 @@ function notAssigned(doc: DocRef, userid: number): ValidationError {
   return ValidationError.field('docid', 'not_assigned', `User ${userid} has no active course assignment with a stage on ${doc.doctype} ${doc.docid}`);
 }
 
-export async function start(auth: AuthContext, rawDoctype: string, docid: number) {
-  const caller = auth.user!;
+export async function start(auth: SignedInAuth, rawDoctype: string, docid: number) {
+  const caller = auth.user;
   const { doctype } = await requireDocument(rawDoctype, docid);
   const doc = { doctype, docid };
   const result = await startDocument({ userid: caller.userid, ...doc, impersonator_userid: auth.impersonatorUserid });
@@ -58,8 +58,8 @@ export interface CompleteBody {
 }
 
 /** The caller completes a document; naming another `userid` is a manager override. */
-export async function complete(auth: AuthContext, rawDoctype: string, docid: number, body: CompleteBody) {
-  const caller = auth.user!;
+export async function complete(auth: SignedInAuth, rawDoctype: string, docid: number, body: CompleteBody) {
+  const caller = auth.user;
   const { doctype } = await requireDocument(rawDoctype, docid);
   const userid = body.userid ?? caller.userid;
   const override = userid !== caller.userid;
@@ -83,8 +83,8 @@ export async function complete(auth: AuthContext, rawDoctype: string, docid: num
   return progressView(userid, doc, result.completion, result.stages);
 }
 
-export async function invalidate(auth: AuthContext, rawDoctype: string, docid: number, userid: number) {
-  const caller = auth.user!;
+export async function invalidate(auth: SignedInAuth, rawDoctype: string, docid: number, userid: number) {
+  const caller = auth.user;
   const { doctype } = await requireDocument(rawDoctype, docid);
   await requireUser(userid);
   await assertManagesUser(caller, userid);
@@ -108,7 +108,7 @@ async function stageDocsOf(target: Target): Promise<{ rows: TrainingRowRecord[];
 }
 
 /** Completes, on the manager's authority, every stage of the target that is not completed now. */
-async function completeAllFor(auth: AuthContext, target: Target): Promise<number> {
+async function completeAllFor(auth: SignedInAuth, target: Target): Promise<number> {
   const { courses } = await stageDocsOf(target);
   const open = new Map<string, DocRef>();
   for (const course of courses.values()) {
@@ -121,8 +121,8 @@ async function completeAllFor(auth: AuthContext, target: Target): Promise<number
       userid: target.userid,
       doctype: doc.doctype,
       docid: doc.docid,
-      manager_override_userid: auth.user!.userid,
-      actor_userid: auth.user!.userid,
+      manager_override_userid: auth.user.userid,
+      actor_userid: auth.user.userid,
       impersonator_userid: auth.impersonatorUserid,
     });
   }
@@ -130,29 +130,29 @@ async function completeAllFor(auth: AuthContext, target: Target): Promise<number
 }
 
 /** Invalidates the target's valid completions of every stage document of their (team's) courses. */
-async function invalidateAllFor(auth: AuthContext, target: Target): Promise<number> {
+async function invalidateAllFor(auth: SignedInAuth, target: Target): Promise<number> {
   const { courses } = await stageDocsOf(target);
   const docs = new Map([...courses.values()].flatMap((course) => course.stages.map((stage) => [`${stage.doctype}#${stage.docid}`, { doctype: stage.doctype, docid: stage.docid }] as const)));
   let count = 0;
   for (const doc of docs.values()) {
-    const result = await invalidateDocument({ userid: target.userid, ...doc, by: auth.user!.userid, impersonator_userid: auth.impersonatorUserid });
+    const result = await invalidateDocument({ userid: target.userid, ...doc, by: auth.user.userid, impersonator_userid: auth.impersonatorUserid });
     if (result.invalidated) count++;
   }
   return count;
 }
 
-export async function userCompleteAll(auth: AuthContext, userid: number) {
+export async function userCompleteAll(auth: SignedInAuth, userid: number) {
   await requireUser(userid);
-  await assertManagesUser(auth.user!, userid);
+  await assertManagesUser(auth.user, userid);
   const changed = await completeAllFor(auth, { userid });
-  return { ...(await userReport(auth.user!, userid)), changed_documents: changed };
+  return { ...(await userReport(auth.user, userid)), changed_documents: changed };
 }
 
-export async function userInvalidateAll(auth: AuthContext, userid: number) {
+export async function userInvalidateAll(auth: SignedInAuth, userid: number) {
   await requireUser(userid);
-  await assertManagesUser(auth.user!, userid);
+  await assertManagesUser(auth.user, userid);
   const changed = await invalidateAllFor(auth, { userid });
-  return { ...(await userReport(auth.user!, userid)), changed_documents: changed };
+  return { ...(await userReport(auth.user, userid)), changed_documents: changed };
 }
 
 /** The members covered by the team's active assignments, with the team's courses. */
@@ -166,18 +166,18 @@ async function teamTargets(teamid: number): Promise<Target[]> {
   return [...members].map((userid) => ({ userid, wikiids }));
 }
 
-export async function teamCompleteAll(auth: AuthContext, teamid: number) {
+export async function teamCompleteAll(auth: SignedInAuth, teamid: number) {
   const team = await requireTeam(teamid);
-  assertManagesTeam(auth.user!, team);
+  assertManagesTeam(auth.user, team);
   const changed = await mapLimit(await teamTargets(teamid), 4, (target) => completeAllFor(auth, target));
-  return { ...(await teamReport(auth.user!, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
+  return { ...(await teamReport(auth.user, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
 }
 
-export async function teamInvalidateAll(auth: AuthContext, teamid: number) {
+export async function teamInvalidateAll(auth: SignedInAuth, teamid: number) {
   const team = await requireTeam(teamid);
-  assertManagesTeam(auth.user!, team);
+  assertManagesTeam(auth.user, team);
   const changed = await mapLimit(await teamTargets(teamid), 4, (target) => invalidateAllFor(auth, target));
-  return { ...(await teamReport(auth.user!, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
+  return { ...(await teamReport(auth.user, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
 }
 
 export interface StageCompletionInput {
@@ -194,8 +194,8 @@ export interface StageCompletionInput {
  * manager override. All are checked before any is written: each user managed by the caller,
  * each document a stage of one of their active assignments, dates not in the future.
  */
-export async function recordStageCompletions(auth: AuthContext, completions: StageCompletionInput[]) {
-  const caller: Caller = auth.user!;
+export async function recordStageCompletions(auth: SignedInAuth, completions: StageCompletionInput[]) {
+  const caller = auth.user;
   const now = nowSeconds();
   const problems: FieldProblem[] = [];
   await Promise.all(

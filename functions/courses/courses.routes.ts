@@ -54,7 +54,7 @@ export const coursesGroup = defineGroup({
       status: 201,
       body: z.object(courseFields),
       example: { title: 'Nozzle maintenance', contents: 'How we keep printers running.', stages: [] },
-      handler: ({ auth, body }) => courses.create(auth.user!, body),
+      handler: ({ caller, body }) => courses.create(caller, body),
     }),
     route({
       method: 'GET',
@@ -73,7 +73,7 @@ export const coursesGroup = defineGroup({
         disabledOkay: queryFlag,
         userid: queryInt,
       }).check(pageWithinMaxOffset('pageSize')),
-      handler: ({ auth, query }) => courses.list(auth.user!, query),
+      handler: ({ caller, query }) => courses.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -81,7 +81,7 @@ export const coursesGroup = defineGroup({
       auth: 'user',
       summary: 'A course with its stages (and the caller\'s stage statuses when it is assigned to them)',
       params: idParams('wikiid'),
-      handler: ({ auth, params }) => courses.get(auth.user!, params.wikiid),
+      handler: ({ caller, params }) => courses.get(caller, params.wikiid),
     }),
     route({
       method: 'PATCH',
@@ -99,7 +99,7 @@ export const coursesGroup = defineGroup({
         enabled: courseFields.enabled,
       }),
       example: { contents: 'Updated description.' },
-      handler: ({ auth, params, query, body }) => courses.patch(auth.user!, params.wikiid, query.revisionid, body),
+      handler: ({ caller, params, query, body }) => courses.patch(caller, params.wikiid, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -110,8 +110,8 @@ export const coursesGroup = defineGroup({
       status: 204,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
-      handler: async ({ auth, params, query }) => {
-        await courses.remove(auth.user!, params.wikiid, query.revisionid);
+      handler: async ({ caller, params, query }) => {
+        await courses.remove(caller, params.wikiid, query.revisionid);
         return reply(204);
       },
     }),

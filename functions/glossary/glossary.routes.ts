@@ -65,7 +65,7 @@ export const glossaryGroup = defineGroup({
         ],
         delete: [9],
       },
-      handler: ({ auth, body }) => glossary.apply(auth.user!, body),
+      handler: ({ caller, body }) => glossary.apply(caller, body),
     }),
     route({
       method: 'DELETE',

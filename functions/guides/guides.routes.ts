@@ -96,7 +96,7 @@ export const guidesGroup = defineGroup({
       summary: 'Guide summaries by guideid: public guides, or with includePrivate every guide the caller can read',
       description: '`filter` by guide type, `guideids` (comma list; the first 50; no paging), `modifiedSince` (Unix seconds), `order` ASC|DESC.',
       query: z.object({ ...pagination, order: orderQuery, filter: z.optional(guideType), guideids: idList, includePrivate: queryFlag, modifiedSince: queryInt }),
-      handler: ({ auth, query }) => guides.list(auth.user, query),
+      handler: ({ caller, query }) => guides.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -104,7 +104,7 @@ export const guidesGroup = defineGroup({
       auth: 'public',
       summary: 'Guides flagged GUIDE_STARRED (Admins set flags with PATCH /guides/{guideid})',
       query: pageQuery,
-      handler: ({ auth, query }) => guides.featured(auth.user, query),
+      handler: ({ caller, query }) => guides.featured(caller, query),
     }),
     route({
       method: 'GET',
@@ -114,7 +114,7 @@ export const guidesGroup = defineGroup({
       description: 'Private guides: 401 anonymous, 403 without access. A signed-in read is recorded in the view history.',
       params: idParams('guideid'),
       query: z.object({ excludePrerequisiteSteps: queryFlag, langid: z.optional(z.string()) }),
-      handler: ({ auth, params, query }) => guides.read(auth.user, params.guideid, query),
+      handler: ({ caller, params, query }) => guides.read(caller, params.guideid, query),
     }),
     route({
       method: 'POST',
@@ -125,7 +125,7 @@ export const guidesGroup = defineGroup({
       status: 201,
       body: z.object({ category, type: guideType, ...guideFields }),
       example: { category: 'Printers', type: 'how-to', title: 'Replace the print nozzle', summary: 'Swap a worn nozzle', introduction: "You need a '''hex key'''." },
-      handler: ({ auth, body }) => guides.create(auth.user!, body),
+      handler: ({ caller, body }) => guides.create(caller, body),
     }),
     route({
       method: 'PATCH',
@@ -137,7 +137,7 @@ export const guidesGroup = defineGroup({
       query: optionalRevisionQuery,
       body: z.object({ category: z.optional(category), type: z.optional(guideType), ...guideFields }),
       example: { title: 'Replace the print nozzle (v2)' },
-      handler: ({ auth, params, query, body }) => guides.patch(auth.user!, params.guideid, query.revisionid, body),
+      handler: ({ caller, params, query, body }) => guides.patch(caller, params.guideid, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -148,8 +148,8 @@ export const guidesGroup = defineGroup({
       status: 204,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
-      handler: async ({ auth, params, query }) => {
-        await guides.remove(auth.user!, params.guideid, query.revisionid);
+      handler: async ({ caller, params, query }) => {
+        await guides.remove(caller, params.guideid, query.revisionid);
         return reply(204);
       },
     }),
@@ -161,7 +161,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
-      handler: ({ auth, params, query }) => guides.setPublic(auth.user!, params.guideid, query.revisionid, true),
+      handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, true),
     }),
     route({
       method: 'DELETE',
@@ -171,7 +171,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
-      handler: ({ auth, params, query }) => guides.setPublic(auth.user!, params.guideid, query.revisionid, false),
+      handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, false),
     }),
     route({
       method: 'POST',
@@ -184,7 +184,7 @@ export const guidesGroup = defineGroup({
       query: optionalRevisionQuery,
       body: z.object({ orderby: z.int(), lines, ...stepFields }),
       example: { orderby: 1, title: 'Cool down', lines: exampleLines },
-      handler: ({ auth, params, query, body }) => steps.addStep(auth.user!, params.guideid, query.revisionid, body),
+      handler: ({ caller, params, query, body }) => steps.addStep(caller, params.guideid, query.revisionid, body),
     }),
     route({
       method: 'PATCH',
@@ -196,7 +196,7 @@ export const guidesGroup = defineGroup({
       query: optionalRevisionQuery,
       body: z.object({ lines: z.optional(lines), ...stepFields }),
       example: { title: 'Let it cool', lines: exampleLines },
-      handler: ({ auth, params, query, body }) => steps.patchStep(auth.user!, params.guideid, params.stepid, query.revisionid, body),
+      handler: ({ caller, params, query, body }) => steps.patchStep(caller, params.guideid, params.stepid, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -206,7 +206,7 @@ export const guidesGroup = defineGroup({
       description: stepRevisionNote,
       params: idParams('guideid', 'stepid'),
       query: optionalRevisionQuery,
-      handler: ({ auth, params, query }) => steps.deleteStep(auth.user!, params.guideid, params.stepid, query.revisionid),
+      handler: ({ caller, params, query }) => steps.deleteStep(caller, params.guideid, params.stepid, query.revisionid),
     }),
     route({
       method: 'PUT',
@@ -218,7 +218,7 @@ export const guidesGroup = defineGroup({
       query: z.object({ revisionid: optionalRevisionQuery.shape.revisionid, stepids: idList }),
       body: z.object({ stepids: z.optional(z.array(id).check(z.maxLength(1000))) }),
       example: { stepids: [12, 11, 13] },
-      handler: ({ auth, params, query, body }) => steps.reorderSteps(auth.user!, params.guideid, query.revisionid, body.stepids ?? query.stepids),
+      handler: ({ caller, params, query, body }) => steps.reorderSteps(caller, params.guideid, query.revisionid, body.stepids ?? query.stepids),
     }),
     route({
       method: 'POST',
@@ -236,7 +236,7 @@ export const guidesGroup = defineGroup({
       summary: 'Users granted the guide (user summaries; whoever may edit the guide)',
       params: idParams('guideid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => grants.listUsers(auth.user!, params.guideid, query),
+      handler: ({ caller, params, query }) => grants.listUsers(caller, params.guideid, query),
     }),
     route({
       method: 'PUT',
@@ -244,7 +244,7 @@ export const guidesGroup = defineGroup({
       auth: 'user',
       summary: 'Grant a user the guide (the author and Admins); answers the granted users',
       params: idParams('guideid', 'userid'),
-      handler: ({ auth, params }) => grants.grantUser(auth.user!, params.guideid, params.userid),
+      handler: ({ caller, params }) => grants.grantUser(caller, params.guideid, params.userid),
     }),
     route({
       method: 'DELETE',
@@ -253,8 +253,8 @@ export const guidesGroup = defineGroup({
       summary: 'Revoke a user\'s grant (204; 404 when there is none)',
       status: 204,
       params: idParams('guideid', 'userid'),
-      handler: async ({ auth, params }) => {
-        await grants.revokeUser(auth.user!, params.guideid, params.userid);
+      handler: async ({ caller, params }) => {
+        await grants.revokeUser(caller, params.guideid, params.userid);
         return reply(204);
       },
     }),
@@ -265,7 +265,7 @@ export const guidesGroup = defineGroup({
       summary: 'Teams granted the guide (whoever may edit the guide)',
       params: idParams('guideid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => grants.listTeams(auth.user!, params.guideid, query),
+      handler: ({ caller, params, query }) => grants.listTeams(caller, params.guideid, query),
     }),
     route({
       method: 'PUT',
@@ -273,7 +273,7 @@ export const guidesGroup = defineGroup({
       auth: 'user',
       summary: 'Grant a team the guide (the author and Admins); answers the granted teams',
       params: idParams('guideid', 'teamid'),
-      handler: ({ auth, params }) => grants.grantTeam(auth.user!, params.guideid, params.teamid),
+      handler: ({ caller, params }) => grants.grantTeam(caller, params.guideid, params.teamid),
     }),
     route({
       method: 'DELETE',
@@ -282,8 +282,8 @@ export const guidesGroup = defineGroup({
       summary: 'Revoke a team\'s grant (204; 404 when there is none)',
       status: 204,
       params: idParams('guideid', 'teamid'),
-      handler: async ({ auth, params }) => {
-        await grants.revokeTeam(auth.user!, params.guideid, params.teamid);
+      handler: async ({ caller, params }) => {
+        await grants.revokeTeam(caller, params.guideid, params.teamid);
         return reply(204);
       },
     }),

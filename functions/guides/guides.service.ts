@@ -35,7 +35,7 @@ export function requiredRevision(revisionid: number | undefined): number {
   return revisionid;
 }
 
-export const guideConflictView = (caller: Caller | null) => (current: GuideRecord) => fullGuide(caller, current);
+export const guideConflictView = (caller: Caller) => (current: GuideRecord) => fullGuide(caller, current);
 
 export interface ListQuery extends Page {
   order?: 'ASC' | 'DESC';

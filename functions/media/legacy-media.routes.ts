@@ -66,7 +66,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     description: 'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once processing is done: `isReady`).',
     query: libraryQuery,
     response: z.array(imageItem),
-    handler: ({ auth, query }) => legacy.listImages(auth.user!, query),
+    handler: ({ caller, query }) => legacy.listImages(caller, query),
   }),
   route({
     method: 'POST',
@@ -81,7 +81,7 @@ export const legacyMediaRoutes: RouteDef[] = [
       cropToRatio: z.optional(z.enum(Object.keys(CROP_RATIOS) as [CropRatio, ...CropRatio[]])),
     }),
     response: imageItem,
-    handler: ({ auth, query, rawBody }) => legacy.uploadImage(auth.user!, { file: query.file, cropToRatio: query.cropToRatio, body: rawBody ?? Buffer.alloc(0) }),
+    handler: ({ caller, query, rawBody }) => legacy.uploadImage(caller, { file: query.file, cropToRatio: query.cropToRatio, body: rawBody ?? Buffer.alloc(0) }),
   }),
   route({
     method: 'POST',
@@ -91,7 +91,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     description: 'The source must be an image the caller can see (own, or shown by a guide the caller can read): 403 otherwise, 404 when unknown. Answers the new item.',
     params: z.object({ imageid: idOrGuid }),
     response: imageItem,
-    handler: ({ auth, params }) => legacy.copyImage(auth.user!, params.imageid),
+    handler: ({ caller, params }) => legacy.copyImage(caller, params.imageid),
   }),
   route({
     method: 'DELETE',
@@ -101,8 +101,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "Delete the caller's images (comma-separated ids)",
     description: "403 and nothing deleted when any id is another user's image; ids that name no image are skipped.",
     params: z.object({ imageids: idList }),
-    handler: async ({ auth, params }) => {
-      await legacy.deleteImages(auth.user!, params.imageids);
+    handler: async ({ caller, params }) => {
+      await legacy.deleteImages(caller, params.imageids);
       return reply(204);
     },
   }),
@@ -113,7 +113,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "The caller's videos (Video objects), newest first",
     query: libraryQuery,
     response: z.array(video),
-    handler: ({ auth, query }) => legacy.listVideos(auth.user!, query),
+    handler: ({ caller, query }) => legacy.listVideos(caller, query),
   }),
   route({
     method: 'GET',
@@ -122,7 +122,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "The caller's embeds, newest first",
     query: libraryQuery,
     response: z.array(embed),
-    handler: ({ auth, query }) => legacy.listEmbeds(auth.user!, query),
+    handler: ({ caller, query }) => legacy.listEmbeds(caller, query),
   }),
   route({
     method: 'POST',
@@ -135,7 +135,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2000)) }),
     example: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
     response: embed,
-    handler: ({ auth, body }) => legacy.createEmbed(auth.user!, body),
+    handler: ({ caller, body }) => legacy.createEmbed(caller, body),
   }),
   route({
     method: 'GET',
@@ -145,7 +145,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ imageid: idOrGuid }),
     response: z.object({ image }),
-    handler: ({ auth, params }) => legacy.getImage(auth.user, params.imageid),
+    handler: ({ caller, params }) => legacy.getImage(caller, params.imageid),
   }),
   route({
     method: 'GET',
@@ -155,7 +155,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ videoid: idOrGuid }),
     response: video,
-    handler: ({ auth, params }) => legacy.getVideo(auth.user, params.videoid),
+    handler: ({ caller, params }) => legacy.getVideo(caller, params.videoid),
   }),
   route({
     method: 'GET',
@@ -165,6 +165,6 @@ export const legacyMediaRoutes: RouteDef[] = [
     description: 'Its owner, Admins and readers of a guide that lists it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ documentid: pathId }),
     response: document,
-    handler: ({ auth, params }) => legacy.getDocument(auth.user, params.documentid),
+    handler: ({ caller, params }) => legacy.getDocument(caller, params.documentid),
   }),
 ];

@@ -39,8 +39,8 @@ export const mediaGroup = defineGroup({
         'Send the bytes with `Content-Type: application/octet-stream` (400 without a Content-Type, 415 with another) and name the file with `?file=`; its extension decides the item type. Answers `{id, type}`; processing (image sizes) follows, see GET /user/media/{type}/{itemId}. Bodies are limited by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned.',
       rawBody: true,
       query: z.object({ file: z.optional(z.string()) }),
-      handler: ({ auth, query, headers, rawBody }) =>
-        media.uploadRaw(auth.user!, { file: query.file, contentType: headers['content-type'], body: rawBody ?? Buffer.alloc(0) }),
+      handler: ({ caller, query, headers, rawBody }) =>
+        media.uploadRaw(caller, { file: query.file, contentType: headers['content-type'], body: rawBody ?? Buffer.alloc(0) }),
     }),
     route({
       method: 'POST',
@@ -56,7 +56,7 @@ export const mediaGroup = defineGroup({
         size: z.optional(z.int().check(z.positive())),
       }),
       example: { filename: 'wiring.jpg', content_type: 'image/jpeg', size: 524288 },
-      handler: ({ auth, body }) => media.presignUpload(auth.user!, body),
+      handler: ({ caller, body }) => media.presignUpload(caller, body),
     }),
     route({
       method: 'GET',
@@ -64,7 +64,7 @@ export const mediaGroup = defineGroup({
       auth: 'user',
       summary: "The caller's media items, newest first",
       query: z.object(pagination),
-      handler: ({ auth, query }) => media.listCurrent(auth.user!, query),
+      handler: ({ caller, query }) => media.listCurrent(caller, query),
     }),
     route({
       method: 'GET',
@@ -82,7 +82,7 @@ export const mediaGroup = defineGroup({
       summary: 'A media item of the caller and its readiness (isReady)',
       description: `\`type\` is one of ${MEDIA_TYPES.join(', ')} (400 otherwise). 403 for another user's item.`,
       params: itemParams,
-      handler: ({ auth, params }) => media.getItem(auth.user!, params.type, params.itemId),
+      handler: ({ caller, params }) => media.getItem(caller, params.type, params.itemId),
     }),
     route({
       method: 'DELETE',
@@ -91,8 +91,8 @@ export const mediaGroup = defineGroup({
       status: 204,
       summary: 'Delete a media item of the caller and every stored object of it',
       params: itemParams,
-      handler: async ({ auth, params }) => {
-        await media.deleteItem(auth.user!, params.type, params.itemId);
+      handler: async ({ caller, params }) => {
+        await media.deleteItem(caller, params.type, params.itemId);
         return reply(204);
       },
     }),
@@ -119,7 +119,7 @@ export const mediaGroup = defineGroup({
           { shape: 'arrow', from: { x: 300, y: 250 }, to: { x: 150, y: 80 }, color: 'yellow', stroke_width: 6 },
         ],
       },
-      handler: ({ auth, body }) => media.editImageItem(auth.user!, body),
+      handler: ({ caller, body }) => media.editImageItem(caller, body),
     }),
     ...legacyMediaRoutes,
   ],

@@ -50,7 +50,7 @@ export const modulesGroup = defineGroup({
       summary: 'Player data of the current version, with a short-lived launch URL',
       description: 'Only for users assigned to a course that contains the module (403 otherwise).',
       params: idParams('id'),
-      handler: ({ auth, params }) => modules.player(auth.user!, params.id),
+      handler: ({ caller, params }) => modules.player(caller, params.id),
     }),
     route({
       method: 'PUT',
@@ -61,7 +61,7 @@ export const modulesGroup = defineGroup({
       params: idParams('id'),
       body: pointerBody,
       example: { importid: 1 },
-      handler: ({ auth, params, body }) => modules.setPointer(auth.user!, params.id, body.importid, 'current'),
+      handler: ({ caller, params, body }) => modules.setPointer(caller, params.id, body.importid, 'current'),
     }),
     route({
       method: 'PUT',
@@ -72,7 +72,7 @@ export const modulesGroup = defineGroup({
       params: idParams('id'),
       body: pointerBody,
       example: { importid: 1 },
-      handler: ({ auth, params, body }) => modules.setPointer(auth.user!, params.id, body.importid, 'draft'),
+      handler: ({ caller, params, body }) => modules.setPointer(caller, params.id, body.importid, 'draft'),
     }),
     route({
       method: 'GET',
@@ -95,7 +95,7 @@ export const modulesGroup = defineGroup({
         title: z.optional(z.string().check(z.maxLength(255))),
       }),
       example: { title: 'Lockout/Tagout refresher' },
-      handler: ({ auth, body }) => modules.createImport(auth.user!, body),
+      handler: ({ caller, body }) => modules.createImport(caller, body),
     }),
     route({
       method: 'POST',
@@ -106,7 +106,7 @@ export const modulesGroup = defineGroup({
       params: idParams('importid'),
       body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
       example: { url: 'https://content.example.com/packages/lockout-tagout.zip' },
-      handler: ({ auth, params, body }) => modules.startByUrl(auth.user!, params.importid, body),
+      handler: ({ caller, params, body }) => modules.startByUrl(caller, params.importid, body),
     }),
     route({
       method: 'POST',
@@ -115,7 +115,7 @@ export const modulesGroup = defineGroup({
       summary: 'Start the import from a file: answers a presigned upload target (`upload: {url, fields}`) for the zip',
       description: `${MANAGE} POST the zip to \`upload.url\` as a form with every field of \`upload.fields\` and then the file as \`file\`; the import continues once it is stored. 409 if the import was started already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
       params: idParams('importid'),
-      handler: ({ auth, params }) => modules.startByUpload(auth.user!, params.importid),
+      handler: ({ caller, params }) => modules.startByUpload(caller, params.importid),
     }),
     route({
       method: 'POST',
@@ -124,7 +124,7 @@ export const modulesGroup = defineGroup({
       summary: 'Cancel an import in progress (stops its execution); 409 once it has finished',
       description: MANAGE,
       params: idParams('importid'),
-      handler: ({ auth, params }) => modules.cancel(auth.user!, params.importid),
+      handler: ({ caller, params }) => modules.cancel(caller, params.importid),
     }),
     route({
       method: 'GET',
@@ -133,7 +133,7 @@ export const modulesGroup = defineGroup({
       summary: 'State and percent of a running import: `{importid, moduleid, status, stage, percent, error}`',
       description: `${MANAGE} A running import whose workflow ended without recording an outcome (a crash, a stop, a timeout) reads as failed with error code \`interrupted\`; start it again with start/byUpload or start/byUrl.`,
       params: idParams('importid'),
-      handler: ({ auth, params }) => modules.progress(auth.user!, params.importid),
+      handler: ({ caller, params }) => modules.progress(caller, params.importid),
     }),
     route({
       method: 'GET',
@@ -142,7 +142,7 @@ export const modulesGroup = defineGroup({
       summary: 'Player data for previewing a complete import',
       description: MANAGE,
       params: idParams('importid'),
-      handler: ({ auth, params }) => modules.preview(auth.user!, params.importid),
+      handler: ({ caller, params }) => modules.preview(caller, params.importid),
     }),
   ],
 });

@@ -51,7 +51,7 @@ export const periodicReviewGroup = defineGroup({
       }),
       example: { name: 'Annual SOP review', description: 'ISO 13485 §4.2.4', frequency_quantity: 12, frequency_unit: 'month', reviewer_userid: 1 },
       response: scheduleSchema,
-      handler: ({ auth, body }) => schedules.createSchedule(auth.user!, body),
+      handler: ({ caller, body }) => schedules.createSchedule(caller, body),
     }),
     route({
       method: 'GET',
@@ -80,8 +80,8 @@ export const periodicReviewGroup = defineGroup({
       description: 'Reviews and change requests made under the schedule stay on record.',
       status: 204,
       params: idParams('prsid'),
-      handler: async ({ auth, params }) => {
-        await schedules.deleteSchedule(auth.user!, params.prsid);
+      handler: async ({ caller, params }) => {
+        await schedules.deleteSchedule(caller, params.prsid);
         return reply(204);
       },
     }),
@@ -96,7 +96,7 @@ export const periodicReviewGroup = defineGroup({
       body: z.object({ prsid: id, documents: z.array(documentInput).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES)) }),
       example: { prsid: 1, documents: [{ doctype: 'guide', docid: 1 }, { doctype: 'wiki', docid: 2, reviewer_userid: 1 }] },
       response: z.object({ prsid: z.int(), documents: z.array(reviewDocumentSchema) }),
-      handler: ({ auth, body }) => schedules.addDocuments(auth.user!, body),
+      handler: ({ caller, body }) => schedules.addDocuments(caller, body),
     }),
     route({
       method: 'DELETE',
@@ -106,8 +106,8 @@ export const periodicReviewGroup = defineGroup({
       status: 204,
       body: z.object({ prdids: prdidList }),
       example: { prdids: [1, 2] },
-      handler: async ({ auth, body }) => {
-        await schedules.removeDocuments(auth.user!, body.prdids);
+      handler: async ({ caller, body }) => {
+        await schedules.removeDocuments(caller, body.prdids);
         return reply(204);
       },
     }),
@@ -118,8 +118,8 @@ export const periodicReviewGroup = defineGroup({
       summary: 'Remove one document from its schedule (204); its reviews stay on record',
       status: 204,
       params: idParams('prdid'),
-      handler: async ({ auth, params }) => {
-        await schedules.removeDocument(auth.user!, params.prdid);
+      handler: async ({ caller, params }) => {
+        await schedules.removeDocument(caller, params.prdid);
         return reply(204);
       },
     }),
@@ -160,7 +160,7 @@ export const periodicReviewGroup = defineGroup({
       params: idParams('userid'),
       query: pageQuery,
       response: z.object({ reviews: z.array(reviewSchema) }),
-      handler: ({ auth, params, query }) => reviews.reviewsBy(auth.user!, params.userid, query),
+      handler: ({ caller, params, query }) => reviews.reviewsBy(caller, params.userid, query),
     }),
     route({
       method: 'GET',
@@ -171,7 +171,7 @@ export const periodicReviewGroup = defineGroup({
       params: idParams('userid'),
       query: z.object({ ...pagination, due_before: queryInt }),
       response: z.object({ documents: z.array(reviewDocumentSchema) }),
-      handler: ({ auth, params, query }) => reviews.documentsFor(auth.user!, params.userid, query),
+      handler: ({ caller, params, query }) => reviews.documentsFor(caller, params.userid, query),
     }),
     route({
       method: 'GET',
@@ -182,7 +182,7 @@ export const periodicReviewGroup = defineGroup({
       params: idParams('userid'),
       query: z.object({ ...pagination, status: z._default(z.enum(['open', 'resolved', 'all']), 'open') }),
       response: z.object({ change_requests: z.array(changeRequestSchema) }),
-      handler: ({ auth, params, query }) => reviews.changeRequestsFor(auth.user!, params.userid, query),
+      handler: ({ caller, params, query }) => reviews.changeRequestsFor(caller, params.userid, query),
     }),
     route({
       method: 'GET',
@@ -191,7 +191,7 @@ export const periodicReviewGroup = defineGroup({
       summary: 'The schedule of a document, its review state and its latest reviews (schedule null when unscheduled)',
       params: z.object({ doctype: z.enum(DOCTYPES), docid: pathId }),
       response: documentScheduleSchema,
-      handler: ({ auth, params }) => reviews.documentSchedule(auth.user!, params.doctype, params.docid),
+      handler: ({ caller, params }) => reviews.documentSchedule(caller, params.doctype, params.docid),
     }),
   ],
 });

@@ -10,7 +10,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
 import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canViewDocument, findDocument, requireDocument, revisionHash } from '../../shared/content/documents.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -101,8 +101,8 @@ async function changeAfterReview(
   return { change: opened, write: changeRequestPutWrite(opened), openAfter: opened.change_requestid };
 }
 
-export async function review(auth: AuthContext, input: ReviewInput, sourceIp: string) {
-  const caller = auth.user!;
+export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: string) {
+  const caller = auth.user;
   const entry = await getReviewDocument(input.prdid);
   if (!entry) throw new NotFoundError(`No periodic review document with prdid ${input.prdid}`);
   refuseImpersonatedSignature(auth);

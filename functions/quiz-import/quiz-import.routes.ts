@@ -34,7 +34,7 @@ export const quizImportGroup = defineGroup({
         enabled: z.optional(z.boolean()),
       }),
       example: { definition: SAMPLE_QUIZ, category: 'Safety', pass_threshold: 75, max_attempts: 3 },
-      handler: ({ auth, body }) => importQuiz(auth.user!, body),
+      handler: ({ caller, body }) => importQuiz(caller, body),
     }),
   ],
 });

@@ -99,7 +99,7 @@ export const quizzesGroup = defineGroup({
         'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key (`correctAnswer`) is shown to ' +
         'Authors and Admins only; a disabled quiz only to them.',
       params: idParams('quizid'),
-      handler: ({ auth, params }) => quizzes.readQuiz(auth.user!, params.quizid),
+      handler: ({ caller, params }) => quizzes.readQuiz(caller, params.quizid),
     }),
     route({
       method: 'POST',
@@ -122,7 +122,7 @@ export const quizzesGroup = defineGroup({
       body: z.object({ quizid: id, guideid: id }),
       example: { quizid: 12, guideid: 34 },
       status: 201,
-      handler: ({ auth, query, body }) => quizzes.attachToGuide(auth.user!, body, query.revisionid),
+      handler: ({ caller, query, body }) => quizzes.attachToGuide(caller, body, query.revisionid),
     }),
     route({
       method: 'POST',
@@ -132,7 +132,7 @@ export const quizzesGroup = defineGroup({
       body: z.object({ quizid: id, wikiid: id }),
       example: { quizid: 12, wikiid: 56 },
       status: 201,
-      handler: ({ auth, body }) => quizzes.attachToWiki(auth.user!, body),
+      handler: ({ caller, body }) => quizzes.attachToWiki(caller, body),
     }),
     route({
       method: 'POST',
@@ -142,8 +142,8 @@ export const quizzesGroup = defineGroup({
       description: '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per user and quiz.',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify' } },
-      handler: async ({ auth, body }) => {
-        const { created, body: session } = await sessions.save(auth.user!, body);
+      handler: async ({ caller, body }) => {
+        const { created, body: session } = await sessions.save(caller, body);
         return reply(created ? 201 : 200, session);
       },
     }),
@@ -157,7 +157,7 @@ export const quizzesGroup = defineGroup({
         'A failed attempt that reaches the quiz\'s max_attempts locks the quiz for the user (403 afterwards).',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify', verify: true } },
-      handler: ({ auth, body }) => sessions.submit(auth.user!, body),
+      handler: ({ caller, body }) => sessions.submit(caller, body),
     }),
     route({
       method: 'POST',
@@ -166,7 +166,7 @@ export const quizzesGroup = defineGroup({
       summary: "Cancels the caller's open session for the quiz (cancelled, end_date); a plain ok when there is none",
       body: z.object({ quizid: id }),
       example: { quizid: 12 },
-      handler: ({ auth, body }) => sessions.cancel(auth.user!, body.quizid),
+      handler: ({ caller, body }) => sessions.cancel(caller, body.quizid),
     }),
     route({
       method: 'GET',
@@ -174,7 +174,7 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: 'The graded results of a submitted session (its user, their Team Owners and Admins)',
       params: idParams('sessionid'),
-      handler: ({ auth, params }) => sessions.submission(auth.user!, params.sessionid),
+      handler: ({ caller, params }) => sessions.submission(caller, params.sessionid),
     }),
     route({
       method: 'GET',
@@ -183,7 +183,7 @@ export const quizzesGroup = defineGroup({
       summary: 'Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members\', users their own',
       description: '`query`: keeps sessions of quizzes whose title, guide title or attached documents\' titles (e.g. a course) contain it. Answers `{quizSessions: [...]}`.',
       query: z.object({ ...pagination, query: text }),
-      handler: ({ auth, query }) => sessions.listSessions(auth.user!, query),
+      handler: ({ caller, query }) => sessions.listSessions(caller, query),
     }),
     route({
       method: 'POST',
@@ -193,7 +193,7 @@ export const quizzesGroup = defineGroup({
       body: z.object({ quiz_sessionids: ids }),
       example: { quiz_sessionids: [101, 102] },
       response: z.object({ cancelled: z.array(z.int()), invalid: z.array(z.int()) }),
-      handler: ({ auth, body }) => sessions.bulkCancel(auth.user!, body.quiz_sessionids),
+      handler: ({ caller, body }) => sessions.bulkCancel(caller, body.quiz_sessionids),
     }),
     route({
       method: 'PATCH',
@@ -204,7 +204,7 @@ export const quizzesGroup = defineGroup({
       params: idParams('userid'),
       body: z.object({ documents: z.optional(z.array(documentRef).check(z.maxLength(100))) }),
       example: {},
-      handler: ({ auth, params, body }) => sessions.invalidateUser(auth.user!, params.userid, body, auth.impersonatorUserid),
+      handler: ({ caller, auth, params, body }) => sessions.invalidateUser(caller, params.userid, body, auth.impersonatorUserid),
     }),
   ],
 });

@@ -25,7 +25,7 @@ export const releasesGroup = defineGroup({
       auth: 'user',
       summary: 'Releases of the guides the caller can read, newest first: {"releases": [...]}',
       query: z.object(pagination),
-      handler: ({ auth, query }) => releases.listAllGuideReleases(auth.user!, query),
+      handler: ({ caller, query }) => releases.listAllGuideReleases(caller, query),
     }),
     route({
       method: 'GET',
@@ -33,7 +33,7 @@ export const releasesGroup = defineGroup({
       auth: 'public',
       summary: 'Releases of one guide, newest first: {"releases": [...]}',
       params: idParams('guideid'),
-      handler: ({ auth, params }) => releases.listGuideReleases(auth.user, params.guideid),
+      handler: ({ caller, params }) => releases.listGuideReleases(caller, params.guideid),
     }),
     route({
       method: 'POST',
@@ -45,7 +45,7 @@ export const releasesGroup = defineGroup({
       status: 201,
       body: z.object({ guideid: id, release_type: releaseType, revisionid: z.optional(id), notes }),
       example: { guideid: 1, release_type: 'major', notes: 'First approved version' },
-      handler: ({ auth, body }) => releases.createGuideRelease(auth.user!, body),
+      handler: ({ caller, body }) => releases.createGuideRelease(caller, body),
     }),
     route({
       method: 'PATCH',
@@ -55,7 +55,7 @@ export const releasesGroup = defineGroup({
       params: idParams('releaseid'),
       body: z.object({ notes }),
       example: { notes: 'Approved by QA' },
-      handler: ({ auth, params, body }) => releases.patchGuideRelease(auth.user!, params.releaseid, body),
+      handler: ({ caller, params, body }) => releases.patchGuideRelease(caller, params.releaseid, body),
     }),
     route({
       method: 'DELETE',
@@ -64,8 +64,8 @@ export const releasesGroup = defineGroup({
       summary: 'Delete a guide release (204); its version number is not handed out again. 409 while it waits for approval',
       status: 204,
       params: idParams('releaseid'),
-      handler: async ({ auth, params }) => {
-        await releases.deleteReleaseOf(auth.user!, params.releaseid, 'guide');
+      handler: async ({ caller, params }) => {
+        await releases.deleteReleaseOf(caller, params.releaseid, 'guide');
         return reply(204);
       },
     }),
@@ -78,7 +78,7 @@ export const releasesGroup = defineGroup({
       status: 201,
       body: z.object({ releaseid: id, guideids: z.array(id).check(z.minLength(1)), notes }),
       example: { releaseid: 1, guideids: [2, 3] },
-      handler: ({ auth, body }) => releases.duplicateReleases(auth.user!, body),
+      handler: ({ caller, body }) => releases.duplicateReleases(caller, body),
     }),
     route({
       method: 'POST',
@@ -91,7 +91,7 @@ export const releasesGroup = defineGroup({
       params: idParams('wikiid'),
       body: z.object({ release_type: releaseType, revisionid: z.optional(id), notes }),
       example: { release_type: 'minor', notes: 'Typo fixes' },
-      handler: ({ auth, params, body }) => releases.createWikiRelease(auth.user!, params.wikiid, body),
+      handler: ({ caller, params, body }) => releases.createWikiRelease(caller, params.wikiid, body),
     }),
     route({
       method: 'DELETE',
@@ -100,8 +100,8 @@ export const releasesGroup = defineGroup({
       summary: 'Delete a wiki release (204); 409 while it waits for approval',
       status: 204,
       params: idParams('releaseid'),
-      handler: async ({ auth, params }) => {
-        await releases.deleteReleaseOf(auth.user!, params.releaseid, 'wiki');
+      handler: async ({ caller, params }) => {
+        await releases.deleteReleaseOf(caller, params.releaseid, 'wiki');
         return reply(204);
       },
     }),

@@ -48,7 +48,7 @@ export const signoffsGroup = defineGroup({
         summary: 'Signoff requests awaiting a response from that user (open requests of the teams they sign for)',
         params: idParams('userid'),
         query: listQuery,
-        handler: ({ auth, params, query }) => signoffs.pending(auth.user!, params.userid, query),
+        handler: ({ caller, params, query }) => signoffs.pending(caller, params.userid, query),
       }),
     ),
     ...both(
@@ -82,7 +82,7 @@ export const signoffsGroup = defineGroup({
         summary: 'The trainee\'s answered signoff requests not yet acknowledged',
         params: idParams('userid'),
         query: listQuery,
-        handler: ({ auth, params, query }) => signoffs.unacknowledged(auth.user!, params.userid, query),
+        handler: ({ caller, params, query }) => signoffs.unacknowledged(caller, params.userid, query),
       }),
     ),
     ...both(

@@ -12,7 +12,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { documentSubject } from '../../shared/domain/doctypes.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -108,13 +108,13 @@ function subjectsOf(request: SignoffRequestRecord): string[] {
  * Moves a request to `next` (on condition of the version read) with the trainee's state and
  * an audit record, all in one transaction. A concurrent move answers 409 with the request now.
  */
-async function transition(auth: AuthContext, action: string, before: SignoffRequestRecord | null, next: SignoffRequestRecord, details: Record<string, unknown> = {}): Promise<void> {
+async function transition(auth: SignedInAuth, action: string, before: SignoffRequestRecord | null, next: SignoffRequestRecord, details: Record<string, unknown> = {}): Promise<void> {
   const document = await stageDocument(next);
   try {
     await appendAudit(
       {
         action,
-        actor_userid: auth.user!.userid,
+        actor_userid: auth.user.userid,
         impersonator_userid: auth.impersonatorUserid ?? null,
         subjects: subjectsOf(next),
         details: {
@@ -152,8 +152,8 @@ function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRec
   });
 }
 
-export async function requestSignoff(auth: AuthContext, input: { stage_assessmentid: number; comments?: string }) {
-  const caller = auth.user!;
+export async function requestSignoff(auth: SignedInAuth, input: { stage_assessmentid: number; comments?: string }) {
+  const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
   if ((await listTraineeRows(caller.userid, wikiid)).length === 0) throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
   const document = await stageDocument(stage);
@@ -211,7 +211,7 @@ async function assertSigner(request: SignoffRequestRecord, userid: number): Prom
   if (!(await isMember(request.teamid, userid))) throw new ForbiddenError('Only members of the assessment\'s team sign this request');
 }
 
-async function respondAs(auth: AuthContext, request: SignoffRequestRecord, response: Omit<SignoffResponse, 'response_date'>, extra: Record<string, unknown> = {}) {
+async function respondAs(auth: SignedInAuth, request: SignoffRequestRecord, response: Omit<SignoffResponse, 'response_date'>, extra: Record<string, unknown> = {}) {
   await conflictUnless(request, ['requested'], 'answer');
   const next: SignoffRequestRecord = { ...request, state: 'responded', response: { ...response, response_date: nowSeconds() }, version: request.version + 1 };
   await transition(auth, 'signoff.responded', request, next, extra);
@@ -219,10 +219,10 @@ async function respondAs(auth: AuthContext, request: SignoffRequestRecord, respo
   return view(next);
 }
 
-export async function respond(auth: AuthContext, input: { signoff_requestid: number; approved?: boolean; comments?: string }) {
+export async function respond(auth: SignedInAuth, input: { signoff_requestid: number; approved?: boolean; comments?: string }) {
   const request = await requireRequest(input.signoff_requestid);
-  await assertSigner(request, auth.user!.userid);
-  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user!.userid, method: 'signer' });
+  await assertSigner(request, auth.user.userid);
+  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user.userid, method: 'signer' });
 }
 
 /**
@@ -230,8 +230,8 @@ export async function respond(auth: AuthContext, input: { signoff_requestid: num
  * trainee's document itself is not done (not started, in progress, outdated, expired), the
  * acknowledgement records its completion, dated from the request.
  */
-export async function acknowledge(auth: AuthContext, signoff_requestid: number) {
-  const caller = auth.user!;
+export async function acknowledge(auth: SignedInAuth, signoff_requestid: number) {
+  const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee acknowledges a signoff response');
   await conflictUnless(request, ['responded'], 'acknowledge');
@@ -250,8 +250,8 @@ export async function acknowledge(auth: AuthContext, signoff_requestid: number) 
   return view(next);
 }
 
-export async function cancel(auth: AuthContext, signoff_requestid: number): Promise<void> {
-  const caller = auth.user!;
+export async function cancel(auth: SignedInAuth, signoff_requestid: number): Promise<void> {
+  const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee cancels their signoff request');
   await conflictUnless(request, OPEN_STATES, 'cancel');
@@ -265,8 +265,8 @@ export async function cancel(auth: AuthContext, signoff_requestid: number): Prom
  * the trainee and a signer, in either order. Answers a single-use token (stored hashed, 5
  * minutes) that lets the caller finalize the response.
  */
-export async function initializeViaPassword(auth: AuthContext, signoff_requestid: number, input: { login?: string; email?: string; password: string }, sourceIp: string) {
-  const caller = auth.user!;
+export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: { login?: string; email?: string; password: string }, sourceIp: string) {
+  const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   await conflictUnless(request, ['requested'], 'answer');
   const login = input.login ?? input.email;
@@ -298,10 +298,10 @@ export async function initializeViaPassword(auth: AuthContext, signoff_requestid
 }
 
 /** Records the response the token authorizes (once): the signer answers, method `password`. */
-export async function finalize(auth: AuthContext, signoff_requestid: number, input: { token: string; approved?: boolean; comments?: string }) {
+export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: { token: string; approved?: boolean; comments?: string }) {
   const request = await requireRequest(signoff_requestid);
   const token = await consumeFinalizeToken(sha256Hex(input.token));
-  if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user!.userid) {
+  if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user.userid) {
     throw new ForbiddenError('The finalize token is invalid, expired or already used; confirm the password again');
   }
   return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: token.signer_userid, method: 'password' }, { confirmed_by_password: true });

@@ -50,7 +50,7 @@ export const stepFormsGroup = defineGroup({
       description: readNote,
       params: idParams('stepid'),
       response: formResponse,
-      handler: ({ auth, params }) => forms.byStep(auth.user, params.stepid),
+      handler: ({ caller, params }) => forms.byStep(caller, params.stepid),
     }),
     route({
       method: 'GET',
@@ -60,7 +60,7 @@ export const stepFormsGroup = defineGroup({
       description: readNote,
       params: idParams('form_revisionid'),
       response: formResponse,
-      handler: ({ auth, params }) => forms.byFormRevision(auth.user, params.form_revisionid),
+      handler: ({ caller, params }) => forms.byFormRevision(caller, params.form_revisionid),
     }),
     route({
       method: 'GET',
@@ -70,7 +70,7 @@ export const stepFormsGroup = defineGroup({
       description: `Resolves old work-log data keyed on field_revisionid. ${readNote}`,
       params: idParams('field_revisionid'),
       response: formResponse,
-      handler: ({ auth, params }) => forms.byFieldRevision(auth.user, params.field_revisionid),
+      handler: ({ caller, params }) => forms.byFieldRevision(caller, params.field_revisionid),
     }),
     route({
       method: 'GET',
@@ -80,7 +80,7 @@ export const stepFormsGroup = defineGroup({
       description: `Steps without a form are left out. ${readNote}`,
       params: idParams('guideid'),
       response: z.array(formResponse),
-      handler: ({ auth, params }) => forms.byGuide(auth.user, params.guideid),
+      handler: ({ caller, params }) => forms.byGuide(caller, params.guideid),
     }),
     route({
       method: 'POST',
@@ -101,7 +101,7 @@ export const stepFormsGroup = defineGroup({
         ],
       },
       response: formResponse,
-      handler: ({ auth, params, query, body }) => forms.save(auth.user!, params.stepid, body, query.revisionid),
+      handler: ({ caller, params, query, body }) => forms.save(caller, params.stepid, body, query.revisionid),
     }),
   ],
 });

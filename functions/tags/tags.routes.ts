@@ -39,7 +39,7 @@ export const tagsGroup = defineGroup({
       summary: 'Tags of a guide, alphabetical (anyone who can see the guide)',
       params: idParams('guideid'),
       query: documentTagsQuery,
-      handler: ({ auth, params, query }) => tags.guideTags(auth.user!, params.guideid, query),
+      handler: ({ caller, params, query }) => tags.guideTags(caller, params.guideid, query),
     }),
     route({
       method: 'PUT',
@@ -50,7 +50,7 @@ export const tagsGroup = defineGroup({
       params: idParams('guideid'),
       body: tagBody,
       example: { tag: 'battery' },
-      handler: ({ auth, params, body }) => tags.tagGuide(auth.user!, params.guideid, body.tag, FIRST_PAGE),
+      handler: ({ caller, params, body }) => tags.tagGuide(caller, params.guideid, body.tag, FIRST_PAGE),
     }),
     route({
       method: 'DELETE',
@@ -61,8 +61,8 @@ export const tagsGroup = defineGroup({
       params: idParams('guideid'),
       body: tagBody,
       example: { tag: 'battery' },
-      handler: async ({ auth, params, body }) => {
-        await tags.untagGuide(auth.user!, params.guideid, body.tag);
+      handler: async ({ caller, params, body }) => {
+        await tags.untagGuide(caller, params.guideid, body.tag);
         return reply(204);
       },
     }),
@@ -83,7 +83,7 @@ export const tagsGroup = defineGroup({
       params: wikiParams,
       body: tagBody,
       example: { tag: 'battery' },
-      handler: ({ auth, params, body }) => tags.tagWiki(auth.user!, params.namespace, params.title, body.tag, FIRST_PAGE),
+      handler: ({ caller, params, body }) => tags.tagWiki(caller, params.namespace, params.title, body.tag, FIRST_PAGE),
     }),
     route({
       method: 'DELETE',

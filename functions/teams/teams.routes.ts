@@ -36,7 +36,7 @@ export const teamsGroup = defineGroup({
         location: z.optional(z.nullable(z.string().check(z.maxLength(100)))),
       }),
       example: { name: 'Line 3 technicians', description: 'Night shift', privacy: 'private' },
-      handler: ({ auth, body }) => teams.create(auth.user!, body),
+      handler: ({ caller, body }) => teams.create(caller, body),
     }),
     route({
       method: 'GET',
@@ -62,7 +62,7 @@ export const teamsGroup = defineGroup({
       description: 'Of a private team, only members, the owner and Admins see the members (403 otherwise).',
       params: idParams('teamid'),
       query: membersQuery,
-      handler: ({ auth, params, query }) => teams.members(auth.user!, params.teamid, query),
+      handler: ({ caller, params, query }) => teams.members(caller, params.teamid, query),
     }),
     route({
       method: 'GET',
@@ -71,7 +71,7 @@ export const teamsGroup = defineGroup({
       summary: 'Course assignments of the team (members, the owner and Admins)',
       params: idParams('teamid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => teams.courseAssignments(auth.user!, params.teamid, query),
+      handler: ({ caller, params, query }) => teams.courseAssignments(caller, params.teamid, query),
     }),
     route({
       method: 'GET',
@@ -80,7 +80,7 @@ export const teamsGroup = defineGroup({
       summary: 'Users who are not members yet, newest first (the owner and Admins)',
       params: idParams('teamid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => teams.suggestedUsers(auth.user!, params.teamid, query),
+      handler: ({ caller, params, query }) => teams.suggestedUsers(caller, params.teamid, query),
     }),
     route({
       method: 'PUT',
@@ -89,7 +89,7 @@ export const teamsGroup = defineGroup({
       summary: 'Add a user to a team; answers 200 with the member list',
       description: 'The owner and Admins add anyone; on a public team a user may add themself.',
       params: idParams('teamid', 'userid'),
-      handler: ({ auth, params }) => teams.addMember(auth.user!, params.teamid, params.userid),
+      handler: ({ caller, params }) => teams.addMember(caller, params.teamid, params.userid),
     }),
     route({
       method: 'PATCH',
@@ -99,7 +99,7 @@ export const teamsGroup = defineGroup({
       params: idParams('teamid'),
       body: z.object({ add: z.optional(userids), remove: z.optional(userids) }),
       example: { add: [2, 3], remove: [4] },
-      handler: ({ auth, params, body }) => teams.patchMembers(auth.user!, params.teamid, body),
+      handler: ({ caller, params, body }) => teams.patchMembers(caller, params.teamid, body),
     }),
     route({
       method: 'DELETE',
@@ -108,8 +108,8 @@ export const teamsGroup = defineGroup({
       summary: 'Remove a user from a team',
       status: 204,
       params: idParams('teamid', 'userid'),
-      handler: async ({ auth, params }) => {
-        await teams.removeMember(auth.user!, params.teamid, params.userid);
+      handler: async ({ caller, params }) => {
+        await teams.removeMember(caller, params.teamid, params.userid);
         return reply(204);
       },
     }),

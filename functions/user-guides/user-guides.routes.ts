@@ -22,7 +22,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'Guides the user authored (summaries the caller can read), by guideid',
       params: idParams('userid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => userGuides.authoredGuides(auth.user!, params.userid, query),
+      handler: ({ caller, params, query }) => userGuides.authoredGuides(caller, params.userid, query),
     }),
     route({
       method: 'GET',
@@ -30,7 +30,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'Guides the signed-in user authored, by guideid',
       query: pageQuery,
-      handler: ({ auth, query }) => userGuides.authoredGuides(auth.user!, auth.user!.userid, query),
+      handler: ({ caller, query }) => userGuides.authoredGuides(caller, caller.userid, query),
     }),
     route({
       method: 'GET',
@@ -39,7 +39,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'A user\'s favorite guides: [{guide: GuideSummary, date}]',
       params: idParams('userid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => userGuides.markedGuides(auth.user!, 'FAVORITE', params.userid, query),
+      handler: ({ caller, params, query }) => userGuides.markedGuides(caller, 'FAVORITE', params.userid, query),
     }),
     route({
       method: 'GET',
@@ -47,7 +47,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'The signed-in user\'s favorite guides: [{guide: GuideSummary, date}]',
       query: pageQuery,
-      handler: ({ auth, query }) => userGuides.markedGuides(auth.user!, 'FAVORITE', auth.user!.userid, query),
+      handler: ({ caller, query }) => userGuides.markedGuides(caller, 'FAVORITE', caller.userid, query),
     }),
     route({
       method: 'PUT',
@@ -56,8 +56,8 @@ export const userGuidesGroup = defineGroup({
       summary: 'Favorite a guide (204; again is a no-op)',
       status: 204,
       params: idParams('guideid'),
-      handler: async ({ auth, params }) => {
-        await userGuides.setMark(auth.user!, 'FAVORITE', params.guideid, true);
+      handler: async ({ caller, params }) => {
+        await userGuides.setMark(caller, 'FAVORITE', params.guideid, true);
         return reply(204);
       },
     }),
@@ -68,8 +68,8 @@ export const userGuidesGroup = defineGroup({
       summary: 'Un-favorite a guide (204; also when it was not a favorite)',
       status: 204,
       params: idParams('guideid'),
-      handler: async ({ auth, params }) => {
-        await userGuides.setMark(auth.user!, 'FAVORITE', params.guideid, false);
+      handler: async ({ caller, params }) => {
+        await userGuides.setMark(caller, 'FAVORITE', params.guideid, false);
         return reply(204);
       },
     }),
@@ -80,7 +80,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'Guides the user marked completed: [{guide: GuideSummary, date}]',
       params: idParams('userid'),
       query: pageQuery,
-      handler: ({ auth, params, query }) => userGuides.markedGuides(auth.user!, 'COMPLETED', params.userid, query),
+      handler: ({ caller, params, query }) => userGuides.markedGuides(caller, 'COMPLETED', params.userid, query),
     }),
     route({
       method: 'GET',
@@ -88,7 +88,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'Guides the signed-in user marked completed: [{guide: GuideSummary, date}]',
       query: pageQuery,
-      handler: ({ auth, query }) => userGuides.markedGuides(auth.user!, 'COMPLETED', auth.user!.userid, query),
+      handler: ({ caller, query }) => userGuides.markedGuides(caller, 'COMPLETED', caller.userid, query),
     }),
     route({
       method: 'PUT',
@@ -97,8 +97,8 @@ export const userGuidesGroup = defineGroup({
       summary: 'Mark a guide completed by the signed-in user (204; again is a no-op)',
       status: 204,
       params: idParams('guideid'),
-      handler: async ({ auth, params }) => {
-        await userGuides.setMark(auth.user!, 'COMPLETED', params.guideid, true);
+      handler: async ({ caller, params }) => {
+        await userGuides.setMark(caller, 'COMPLETED', params.guideid, true);
         return reply(204);
       },
     }),
@@ -109,8 +109,8 @@ export const userGuidesGroup = defineGroup({
       summary: 'Un-mark a guide completed (204)',
       status: 204,
       params: idParams('guideid'),
-      handler: async ({ auth, params }) => {
-        await userGuides.setMark(auth.user!, 'COMPLETED', params.guideid, false);
+      handler: async ({ caller, params }) => {
+        await userGuides.setMark(caller, 'COMPLETED', params.guideid, false);
         return reply(204);
       },
     }),

@@ -67,7 +67,7 @@ export const usersGroup = defineGroup({
       auth: 'user',
       summary: 'A user profile; email and identity fields only for the user and Admins',
       params: idParams('userid'),
-      handler: ({ auth, params }) => users.profile(auth.user, params.userid),
+      handler: ({ caller, params }) => users.profile(caller, params.userid),
     }),
     route({
       method: 'GET',
@@ -106,21 +106,21 @@ export const usersGroup = defineGroup({
       path: '/user',
       auth: 'user',
       summary: 'The signed-in user (self form)',
-      handler: ({ auth }) => users.self(auth.user!),
+      handler: ({ caller }) => users.self(caller),
     }),
     route({
       method: 'GET',
       path: '/user/badges',
       auth: 'user',
       summary: 'Badges the signed-in user earned',
-      handler: ({ auth }) => users.badges(auth.user!.userid),
+      handler: ({ caller }) => users.badges(caller.userid),
     }),
     route({
       method: 'GET',
       path: '/user/flags',
       auth: 'user',
       summary: 'Feature flags in force for the signed-in user',
-      handler: ({ auth }) => users.flags(auth.user!),
+      handler: ({ caller }) => users.flags(caller),
     }),
     route({
       method: 'PATCH',
@@ -131,7 +131,7 @@ export const usersGroup = defineGroup({
       params: idParams('userid'),
       body: patchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
-      handler: ({ auth, params, body, sourceIp }) => users.patch(auth.user!, params.userid, body, sourceIp),
+      handler: ({ caller, params, body, sourceIp }) => users.patch(caller, params.userid, body, sourceIp),
     }),
     route({
       method: 'POST',
@@ -148,7 +148,7 @@ export const usersGroup = defineGroup({
       auth: 'admin',
       summary: 'Users the signed-in Admin created',
       query: pageQuery,
-      handler: ({ auth, query }) => users.createdUsers(auth.user!, query),
+      handler: ({ caller, query }) => users.createdUsers(caller, query),
     }),
     route({
       method: 'POST',
@@ -160,7 +160,7 @@ export const usersGroup = defineGroup({
         privileges: z.optional(roles),
       }),
       example: { emails: ['tech1@example.com', 'tech2@example.com'] },
-      handler: ({ auth, body }) => users.createByEmails(auth.user!, body),
+      handler: ({ caller, body }) => users.createByEmails(caller, body),
     }),
   ],
 });

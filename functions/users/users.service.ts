@@ -43,9 +43,9 @@ export async function searchNames(term: string, page: Page) {
   return users.map((user) => ({ userid: user.userid, username: user.username, unique_username: user.unique_username }));
 }
 
-export async function profile(caller: Caller | null, userid: number) {
+export async function profile(caller: Caller, userid: number) {
   const user = await requireUser(userid);
-  return userProfile(user, siteUrl(), { private: caller?.userid === userid || isAdmin(caller) });
+  return userProfile(user, siteUrl(), { private: caller.userid === userid || isAdmin(caller) });
 }
 
 /** Lookup by a unique value (Admins only: it would otherwise reveal who has an account). */

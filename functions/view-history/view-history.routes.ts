@@ -20,7 +20,7 @@ export const viewHistoryGroup = defineGroup({
       description: 'Optional start_date (views on or after) and end_date (on or before), Unix seconds; paged with offset/limit.',
       params: idParams('userid'),
       query: rangeQuery,
-      handler: ({ auth, params, query }) => history.ofUser(auth.user!, params.userid, query),
+      handler: ({ caller, params, query }) => history.ofUser(caller, params.userid, query),
     }),
     route({
       method: 'GET',
@@ -30,7 +30,7 @@ export const viewHistoryGroup = defineGroup({
       description: 'doc_type is guide or wiki (docid a guideid or wikiid); same filters and paging as the user history.',
       params: z.object({ doc_type: z.string().check(z.minLength(1), z.maxLength(20)), docid: pathId }),
       query: rangeQuery,
-      handler: ({ auth, params, query }) => history.ofDocument(auth.user!, params.doc_type, params.docid, query),
+      handler: ({ caller, params, query }) => history.ofDocument(caller, params.doc_type, params.docid, query),
     }),
   ],
 });

@@ -63,7 +63,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
     query: optionalRevisionQuery,
     body: parentBody,
     example: { parent: null },
-    handler: ({ auth, params, query, body }) => wikis.setParent(auth.user!, namespace, params.title, body.parent, query.revisionid),
+    handler: ({ caller, params, query, body }) => wikis.setParent(caller, namespace, params.title, body.parent, query.revisionid),
   });
 }
 
@@ -92,7 +92,7 @@ export const wikisGroup = defineGroup({
         'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, parent and 409 ' +
         'bodies carry the real revisionid (also listed by GET …/revisions), which PATCH and DELETE check.',
       params: pageParams,
-      handler: ({ auth, params }) => wikis.get(auth.user, params.namespace, params.title),
+      handler: ({ caller, params }) => wikis.get(caller, params.namespace, params.title),
     }),
     route({
       method: 'GET',
@@ -132,7 +132,7 @@ export const wikisGroup = defineGroup({
         'page of the same namespace (CATEGORY and WIKI only). identification: CATEGORY only.',
       body: createBody,
       example: { namespace: 'WIKI', title: 'Torque settings', contents: '== Torque ==\nUse the **calibrated** wrench.' },
-      handler: ({ auth, body }) => wikis.create(auth.user!, body),
+      handler: ({ caller, body }) => wikis.create(caller, body),
     }),
     route({
       method: 'PATCH',
@@ -145,7 +145,7 @@ export const wikisGroup = defineGroup({
       queryExample: { revisionid: '42' },
       body: patchBody,
       example: { contents: 'Updated text.' },
-      handler: ({ auth, params, query, body }) => wikis.patch(auth.user!, params.namespace, params.title, query.revisionid, body),
+      handler: ({ caller, params, query, body }) => wikis.patch(caller, params.namespace, params.title, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -156,8 +156,8 @@ export const wikisGroup = defineGroup({
       params: pageParams,
       query: revisionQuery,
       queryExample: { revisionid: '42' },
-      handler: async ({ auth, params, query }) => {
-        await wikis.remove(auth.user!, params.namespace, params.title, query.revisionid);
+      handler: async ({ caller, params, query }) => {
+        await wikis.remove(caller, params.namespace, params.title, query.revisionid);
         return reply(204);
       },
     }),
@@ -173,8 +173,8 @@ export const wikisGroup = defineGroup({
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
       extensions: { 'x-beyond-spec': true },
-      handler: async ({ auth, params, query }) => {
-        await wikis.removeById(auth.user!, params.wikiid, query.revisionid);
+      handler: async ({ caller, params, query }) => {
+        await wikis.removeById(caller, params.wikiid, query.revisionid);
         return reply(204);
       },
     }),
@@ -191,7 +191,7 @@ export const wikisGroup = defineGroup({
       queryExample: { revisionid: '42' },
       body: z.object({ revisionid: z.int().check(z.positive()) }),
       example: { revisionid: 1 },
-      handler: ({ auth, params, query, body }) => wikis.revert(auth.user!, params.namespace, params.title, query.revisionid, body.revisionid),
+      handler: ({ caller, params, query, body }) => wikis.revert(caller, params.namespace, params.title, query.revisionid, body.revisionid),
     }),
     parentRoute('CATEGORY'),
     parentRoute('WIKI'),

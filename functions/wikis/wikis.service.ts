@@ -51,7 +51,7 @@ import type { Page } from '../../shared/db/paging.ts';
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 const CHILDREN_IN_PAGE = 200;
 
-function canEdit(caller: Caller | null): boolean {
+function canEdit(caller: Caller): boolean {
   return hasRole(caller, 'Author');
 }
 
@@ -69,7 +69,7 @@ async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
 }
 
 /** The full page as the API shows it. */
-export async function pageView(wiki: WikiRecord, caller: Caller | null, options: { hideRevisionid?: boolean } = {}) {
+export async function pageView(wiki: WikiRecord, caller: Caller, options: { hideRevisionid?: boolean } = {}) {
   const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
   const [author, ancestors, children] = await Promise.all([
     getUser(wiki.author_userid),
@@ -129,13 +129,13 @@ function titleTaken(error: unknown, namespace: string, title: string): Validatio
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+export async function get(caller: Caller, rawNamespace: string, title: string) {
   const namespace = requireNamespace(rawNamespace);
   const wiki = await requirePage(namespace, title);
   const [view] = await Promise.all([
     // The real service shows `revisionid: null` on this read of a category (wire notes §1.6).
     pageView(wiki, caller, { hideRevisionid: namespace === 'CATEGORY' }),
-    caller ? recordView({ userid: caller.userid, username: caller.username, doc_type: 'WIKI', docid: wiki.wikiid, date: nowSeconds() }) : undefined,
+    recordView({ userid: caller.userid, username: caller.username, doc_type: 'WIKI', docid: wiki.wikiid, date: nowSeconds() }),
   ]);
   return view;
 }

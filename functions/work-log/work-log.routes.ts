@@ -47,7 +47,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
     description: `${description} Answers the entry. ${conflictNote}`,
     params: entryParams,
     response: entryResponse,
-    handler: ({ auth, params }) => workLog.transition(auth.user!, params.entryid, name),
+    handler: ({ caller, params }) => workLog.transition(caller, params.entryid, name),
   });
 }
 
@@ -64,7 +64,7 @@ export const workLogGroup = defineGroup({
         'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
       query: z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) }),
       response: entriesResponse,
-      handler: ({ auth, query }) => workLog.list(auth.user!, query),
+      handler: ({ caller, query }) => workLog.list(caller, query),
     }),
     route({
       method: 'POST',
@@ -78,8 +78,8 @@ export const workLogGroup = defineGroup({
       body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
       example: { guideid: 1, workorderid: 'WO-1234' },
       response: entryResponse,
-      handler: ({ auth, query, body }) =>
-        workLog.create(auth.user!, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
+      handler: ({ caller, query, body }) =>
+        workLog.create(caller, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
     }),
     route({
       method: 'GET',
@@ -89,7 +89,7 @@ export const workLogGroup = defineGroup({
       description: "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever can view the guide.",
       params: entryParams,
       response: entryResponse,
-      handler: ({ auth, params }) => workLog.get(auth.user!, params.entryid),
+      handler: ({ caller, params }) => workLog.get(caller, params.entryid),
     }),
     route({
       method: 'DELETE',
@@ -99,8 +99,8 @@ export const workLogGroup = defineGroup({
       summary: 'Delete a work log entry and all its data',
       description: 'The creator, the user working it, or an Admin.',
       params: entryParams,
-      handler: async ({ auth, params }) => {
-        await workLog.remove(auth.user!, params.entryid);
+      handler: async ({ caller, params }) => {
+        await workLog.remove(caller, params.entryid);
         return reply(204);
       },
     }),
@@ -124,8 +124,8 @@ export const workLogGroup = defineGroup({
         stepid: z.optional(z.int().check(z.positive())),
       }),
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
-      handler: async ({ auth, params, body }) => {
-        await workLog.saveStepData(auth.user!, params.entryid, body);
+      handler: async ({ caller, params, body }) => {
+        await workLog.saveStepData(caller, params.entryid, body);
         // The real service answers exactly 200 with no body.
         return reply(200);
       },
@@ -138,7 +138,7 @@ export const workLogGroup = defineGroup({
       params: idParams('guideid'),
       query: z.object(pagination),
       response: entriesResponse,
-      handler: ({ auth, params, query }) => workLog.suspended(auth.user!, params.guideid, query),
+      handler: ({ caller, params, query }) => workLog.suspended(caller, params.guideid, query),
     }),
   ],
 });

@@ -18,6 +18,11 @@ export interface AuthContext {
   appId?: string;
 }
 
+/** The authentication of a request to a user / author / admin route: the router admits no anonymous one. */
+export interface SignedInAuth extends AuthContext {
+  user: Caller;
+}
+
 const RANK: Record<Role, number> = { User: 1, Author: 2, Admin: 3 };
 
 /** The highest role a caller holds. Roles nest: Admin > Author > User. */

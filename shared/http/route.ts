@@ -4,7 +4,7 @@
  * API stack, the local gateway, the OpenAPI document and the generic test matrix.
  */
 import type * as z from 'zod/mini';
-import type { AuthContext } from '../domain/caller.ts';
+import type { AuthContext, Caller, SignedInAuth } from '../domain/caller.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -16,8 +16,20 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - custom: the route's `authorize` hook decides, before the body is validated (e.g. POST
  *   /users is public or admin-only by site setting); a token, when sent, is resolved as for
  *   public.
+ * The level also types the handler's request: `caller` is a `Caller` on user / author / admin
+ * routes (the router has rejected anonymous requests before the handler runs) and
+ * `Caller | null` on public and custom ones (see `CallerFor`).
  */
 export type RouteAuth = 'public' | 'user' | 'author' | 'admin' | 'custom';
+
+/** The levels that admit anonymous requests; every other level guarantees a signed-in caller. */
+export type AnonymousAuth = 'public' | 'custom';
+
+/** The caller a handler of a route with auth `A` sees: null only where `A` admits anonymous requests. */
+export type CallerFor<A extends RouteAuth> = A extends AnonymousAuth ? Caller | null : Caller;
+
+/** The authentication a handler of a route with auth `A` sees: `user` narrowed as in `CallerFor`. */
+export type AuthFor<A extends RouteAuth> = A extends AnonymousAuth ? AuthContext : SignedInAuth;
 
 /** What a route-level `authorize` hook sees: the caller and the validated path params. */
 export interface AuthorizeRequest<P = any> {
@@ -27,11 +39,14 @@ export interface AuthorizeRequest<P = any> {
 }
 
 /** The request a handler sees: validated params, query and body plus the caller. */
-export interface RouteRequest<P = any, Q = any, B = any> {
+export interface RouteRequest<P = any, Q = any, B = any, A extends RouteAuth = RouteAuth> {
   params: P;
   query: Q;
   body: B;
-  auth: AuthContext;
+  /** Who is calling (`auth.user`): non-null on every route that requires a signed-in user. */
+  caller: CallerFor<A>;
+  /** The whole authentication result, for the token hash, the impersonator or the app id. */
+  auth: AuthFor<A>;
   headers: Record<string, string>;
   /** The raw body bytes, only for routes declared with `rawBody: true`. */
   rawBody?: Buffer;
@@ -62,11 +77,12 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && (value as Reply).kind === 'reply';
 }
 
-export interface RouteDef<P = any, Q = any, B = any> {
+export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = RouteAuth> {
   method: HttpMethod;
   /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
   path: string;
-  auth: RouteAuth;
+  /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
+  auth: A;
   /**
    * Served to anonymous callers on a private site (STEPWISE_PRIVATE_SITE, the default): login,
    * registration, the password-reset pair and the API's own docs. Every other route answers
@@ -101,13 +117,23 @@ export interface RouteDef<P = any, Q = any, B = any> {
   rawBody?: boolean;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
   extensions?: Record<string, unknown>;
-  handler: (request: RouteRequest<P, Q, B>) => Promise<unknown>;
+  /*
+   * Method syntax on purpose: its parameter is checked bivariantly, so a route whose handler
+   * needs a non-null caller still fits the untyped `RouteDef[]` of a group's table.
+   */
+  handler(request: RouteRequest<P, Q, B, A>): Promise<unknown>;
 }
 
-/** Declares a route with inferred types; the identity function keeps the table plain data. */
-export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
-  definition: RouteDef<P, Q, B>,
-): RouteDef<P, Q, B> {
+/**
+ * Declares a route with inferred types; the identity function keeps the table plain data.
+ * `A` is inferred from the `auth` literal and decides the handler's `caller` type.
+ */
+export function route<
+  P = Record<string, never>,
+  Q = Record<string, never>,
+  B = undefined,
+  const A extends RouteAuth = RouteAuth,
+>(definition: RouteDef<P, Q, B, A>): RouteDef<P, Q, B, A> {
   return definition;
 }
 

@@ -83,6 +83,9 @@ export function createRouter(routes: RouteDef[]) {
       query: parsedQuery,
       body,
       rawBody,
+      // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
+      // non-null wherever the route's type says so.
+      caller: auth.user,
       auth,
       headers,
       requestId: event.requestContext.requestId,

@@ -42,11 +42,11 @@ export async function ownStates(userid: number, course: CourseRecord): Promise<M
 }
 
 /** The full course object (single reads): live document titles, the given or the viewer's states. */
-export async function courseViewFor(caller: Caller | null, page: CoursePage, states?: Map<number, StageState> | null): Promise<CourseView> {
+export async function courseViewFor(caller: Caller, page: CoursePage, states?: Map<number, StageState> | null): Promise<CourseView> {
   const [author, documents, own] = await Promise.all([
     getUser(page.wiki.author_userid),
     stageDocuments(page.course.stages),
-    states !== undefined || !caller ? Promise.resolve(states ?? null) : ownStates(caller.userid, page.course),
+    states !== undefined ? Promise.resolve(states) : ownStates(caller.userid, page.course),
   ]);
   return courseView(page.wiki, page.course, {
     siteUrl: siteUrl(),
