@@ -3,6 +3,7 @@
  * the profile form of GET /users/{userid}, and the self form of login, register and GET /user.
  */
 import type { UserRecord } from '../db/entities/user.ts';
+import type { ImageView, UserSummaryView } from './common-schemas.ts';
 import { urlSlug } from '../domain/text.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
@@ -10,13 +11,13 @@ export function userUrl(siteUrl: string, user: Pick<UserRecord, 'userid' | 'user
   return `${siteUrl}/User/${user.userid}/${urlSlug(user.username)}`;
 }
 
-export function userSummary(user: UserRecord, siteUrl: string) {
+export function userSummary(user: UserRecord, siteUrl: string): UserSummaryView {
   return {
     userid: user.userid,
     username: user.username,
     unique_username: user.unique_username,
     join_date: user.join_date,
-    image: user.image,
+    image: user.image as ImageView | null,
     reputation: user.reputation,
     url: userUrl(siteUrl, user),
     teams: user.teams,
