@@ -14,6 +14,9 @@ import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
+import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+import { outboxPut } from './outbox.ts';
+import { domainEvent } from '../../events/catalogue.ts';
 
 export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
 export type ImportStage = 'awaiting_package' | 'awaiting_upload' | 'downloading' | 'validating' | 'extracting' | 'recording' | 'done';
@@ -82,7 +85,9 @@ async function transition(
   importid: number,
   from: ImportStatus[],
   changes: Partial<ModuleImportRecord>,
+  ends?: 'module_import.finished' | 'module_import.failed',
 ): Promise<ModuleImportRecord | undefined> {
+  if (ends) return endWithEvent(importid, from, changes, ends);
   const entries = Object.entries(changes);
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = {};
@@ -111,6 +116,48 @@ async function transition(
   }
 }
 
+/** An import's end and its event (module_import.finished / failed) in one transaction. */
+async function endWithEvent(importid: number, from: ImportStatus[], changes: Partial<ModuleImportRecord>, name: 'module_import.finished' | 'module_import.failed') {
+  const current = await getImport(importid);
+  if (!current || !from.includes(current.status)) return undefined;
+  const after: ModuleImportRecord = { ...current, ...changes };
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(changes).map(([field, value], i) => {
+    names[`#a${i}`] = field;
+    values[`:v${i}`] = value;
+    return `#a${i} = :v${i}`;
+  });
+  from.forEach((status, i) => (values[`:from${i}`] = status));
+  const ref = { importid, moduleid: current.moduleid, provider_version_number: current.provider_version_number, userid: current.created_by };
+  const event =
+    name === 'module_import.finished'
+      ? domainEvent(name, `MODULE#${current.moduleid}`, ref)
+      : domainEvent(name, `MODULE#${current.moduleid}`, { ...ref, error: after.error?.message ?? null, code: after.error?.code ?? null });
+  try {
+    await transactWrite([
+      {
+        label: 'import',
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: importKey(importid),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+      },
+      outboxPut(event),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('import')) return undefined;
+    throw error;
+  }
+  return after;
+}
+
 export function markRunning(importid: number, changes: Pick<ModuleImportRecord, 'source' | 'url' | 'execution_arn' | 'stage'>, now: number) {
   return transition(importid, ['created'], { ...changes, status: 'running', percent: 0, modified_date: now });
 }
@@ -121,11 +168,11 @@ export async function setProgress(importid: number, stage: ImportStage, percent:
 }
 
 export function recordVersion(importid: number, facts: Pick<ModuleImportRecord, 'manifest' | 'repaired' | 'file_count' | 'extracted_bytes' | 'size'>, now: number) {
-  return transition(importid, ['running'], { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now });
+  return transition(importid, ['running'], { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now }, 'module_import.finished');
 }
 
 export function markFailed(importid: number, error: NonNullable<ModuleImportRecord['error']>, now: number) {
-  return transition(importid, ['created', 'running'], { status: 'failed', error, modified_date: now, completed_date: now });
+  return transition(importid, ['created', 'running'], { status: 'failed', error, modified_date: now, completed_date: now }, 'module_import.failed');
 }
 
 export function markCancelled(importid: number, now: number) {
