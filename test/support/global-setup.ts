@@ -28,6 +28,10 @@ export default async function setup(project: TestProject) {
     // Module imports by URL fetch test packages from a server on 127.0.0.1 (the SSRF rules refuse
     // loopback otherwise; test/api/modules-url.test.ts proves both sides).
     STEPWISE_FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // Webhook retries (1 s, 5 s, 30 s ...) run a thousand times faster; the deliverer polls often.
+    STEPWISE_WEBHOOK_DELAY_SCALE: '0.001',
+    STEPWISE_DELIVERER_POLL_MS: '100',
+    STEPWISE_WEBHOOK_TIMEOUT_SECONDS: '3',
   });
   project.provide('apiUrl', stack.url);
   project.provide('ddbEndpoint', stack.ddbEndpoint);

@@ -72,7 +72,10 @@ export function outboxKey(record: Pick<OutboxEventRecord, 'entity' | 'sequence' 
 
 /** The transaction item that records an event; add it to the transaction of the change. */
 export function outboxPut(event: DomainEvent, label = `event:${event.name}`): LabelledWrite {
-  const record = outboxRecord(event);
+  return recordPut(outboxRecord(event), label);
+}
+
+function recordPut(record: OutboxEventRecord, label: string): LabelledWrite {
   const { entity: subject, ...fields } = record;
   return {
     label,
@@ -93,6 +96,13 @@ export function outboxPut(event: DomainEvent, label = `event:${event.name}`): La
       },
     },
   };
+}
+
+/** Writes an event that is a change of its own (a webhook ping); returns it as stored. */
+export async function putEvent(event: DomainEvent): Promise<OutboxEventRecord> {
+  const record = outboxRecord(event);
+  await transactWrite([recordPut(record, 'event')]);
+  return record;
 }
 
 /** Outbox writes for several events (labels kept distinct within one transaction). */
