@@ -93,6 +93,10 @@ const ConfigSchema = z.object({
   STEPWISE_DELIVERER_POLL_MS: int(1000),
   /** EventBridge bus every event is put on (a deployed stack); unset: events are only logged. */
   STEPWISE_EVENT_BUS_NAME: z.optional(z.string()),
+  /** xAPI: the LRS endpoint (statements go to <endpoint>/statements) and its Basic credentials; unset: no statements. */
+  STEPWISE_XAPI_ENDPOINT: optionalUrl,
+  STEPWISE_XAPI_USERNAME: z.optional(z.string()),
+  STEPWISE_XAPI_PASSWORD: z.optional(z.string()),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

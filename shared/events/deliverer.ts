@@ -32,6 +32,7 @@ import { isDelivered, nextAttemptAt, signatureHeader } from '../domain/webhook-d
 import { safePost } from '../net/safe-post.ts';
 import { publishToBus } from './bus.ts';
 import { deliveryBody } from './envelope.ts';
+import { xapiStatements } from './xapi-statements.ts';
 
 /** One id per event and webhook: the X-Stepwise-Delivery header, the same on every retry. */
 export function deliveryIdOf(eventid: string, webhookid: number): string {
@@ -45,33 +46,40 @@ export function subscribes(webhook: WebhookRecord, record: OutboxEventRecord): b
 
 const site = () => ({ name: config().STEPWISE_SITE_NAME, url: config().STEPWISE_SITE_URL });
 
-/** Fans one outbox event out: bus, one delivery per subscribed webhook; then marks it dispatched. */
+/** The learning record store's deliveries are kept like a webhook's, under this reserved id (webhook ids start at 1). */
+export const XAPI_TARGET = 0;
+
+function newDelivery(record: OutboxEventRecord, targetid: number, body: string, nowMs: number): DeliveryRecord {
+  return {
+    deliveryid: deliveryIdOf(record.eventid, targetid),
+    webhookid: targetid,
+    eventid: record.eventid,
+    event: record.name,
+    subject: record.entity,
+    sequence: record.sequence,
+    body,
+    status: 'pending',
+    attempts: 0,
+    last_response_code: null,
+    last_error: null,
+    created_date: nowSeconds(),
+    next_attempt_at: nowMs,
+    lease_until: null,
+    first_attempt_at: null,
+    finished_date: null,
+  };
+}
+
+/** Fans one outbox event out: bus, one delivery per subscribed webhook, the xAPI statements; then marks it dispatched. */
 export async function dispatchEvent(record: OutboxEventRecord, webhooks?: WebhookRecord[], nowMs = Date.now()): Promise<void> {
   if (record.target_webhookid === undefined) await publishToBus(record);
   const body = deliveryBody(record, site());
   for (const webhook of webhooks ?? (await listAllWebhooks())) {
-    if (!subscribes(webhook, record)) continue;
-    await insertDelivery(
-      {
-        deliveryid: deliveryIdOf(record.eventid, webhook.webhookid),
-        webhookid: webhook.webhookid,
-        eventid: record.eventid,
-        event: record.name,
-        subject: record.entity,
-        sequence: record.sequence,
-        body,
-        status: 'pending',
-        attempts: 0,
-        last_response_code: null,
-        last_error: null,
-        created_date: nowSeconds(),
-        next_attempt_at: nowMs,
-        lease_until: null,
-        first_attempt_at: null,
-        finished_date: null,
-      },
-      nowMs,
-    );
+    if (subscribes(webhook, record)) await insertDelivery(newDelivery(record, webhook.webhookid, body, nowMs), nowMs);
+  }
+  if (config().STEPWISE_XAPI_ENDPOINT && record.target_webhookid === undefined) {
+    const statements = xapiStatements(record, site().url);
+    if (statements.length > 0) await insertDelivery(newDelivery(record, XAPI_TARGET, JSON.stringify(statements), nowMs), nowMs);
   }
   await markEventDispatched(record);
 }
@@ -85,27 +93,46 @@ export async function dispatchPending(limit = 100): Promise<number> {
   return pending.length;
 }
 
-/** One attempt of a claimed delivery; returns the outcome recorded. */
+/** Where a delivery goes and with which headers; undefined when its target is gone. */
+async function targetOf(claimed: DeliveryRecord): Promise<{ url: string; headers: Record<string, string> } | undefined> {
+  const settings = config();
+  if (claimed.webhookid === XAPI_TARGET) {
+    if (!settings.STEPWISE_XAPI_ENDPOINT) return undefined;
+    const credentials = Buffer.from(`${settings.STEPWISE_XAPI_USERNAME ?? ''}:${settings.STEPWISE_XAPI_PASSWORD ?? ''}`).toString('base64');
+    return {
+      url: new URL('statements', settings.STEPWISE_XAPI_ENDPOINT.replace(/\/?$/, '/')).toString(),
+      headers: { authorization: `Basic ${credentials}`, 'x-experience-api-version': '1.0.3', 'x-stepwise-delivery': claimed.deliveryid },
+    };
+  }
+  const webhook = await getWebhook(claimed.webhookid);
+  if (!webhook) return undefined;
+  return {
+    url: webhook.url,
+    headers: {
+      'x-stepwise-event': claimed.event,
+      'x-stepwise-delivery': claimed.deliveryid,
+      'x-stepwise-signature': signatureHeader(webhook.secret, claimed.body),
+    },
+  };
+}
+
+/** One attempt of a claimed delivery, its outcome recorded on condition of the claim. */
 async function attempt(claimed: DeliveryRecord): Promise<void> {
   const settings = config();
-  const webhook = await getWebhook(claimed.webhookid);
   const now = () => Date.now();
-  if (!webhook) {
-    await finishAttempt(claimed, { kind: 'failed', responseCode: null, error: 'The webhook was deleted', at: now() });
+  const target = await targetOf(claimed);
+  if (!target) {
+    const error = claimed.webhookid === XAPI_TARGET ? 'xAPI is no longer configured' : 'The webhook was deleted';
+    await finishAttempt(claimed, { kind: 'failed', responseCode: null, error, at: now() });
     return;
   }
   let responseCode: number | null = null;
   let error: string | null = null;
   try {
-    responseCode = await safePost(webhook.url, claimed.body, {
+    responseCode = await safePost(target.url, claimed.body, {
       allowHosts: settings.STEPWISE_FETCH_ALLOW_HOSTS,
       timeoutMs: settings.STEPWISE_WEBHOOK_TIMEOUT_SECONDS * 1000,
-      headers: {
-        'user-agent': 'Stepwise-Webhooks',
-        'x-stepwise-event': claimed.event,
-        'x-stepwise-delivery': claimed.deliveryid,
-        'x-stepwise-signature': signatureHeader(webhook.secret, claimed.body),
-      },
+      headers: { 'user-agent': 'Stepwise-Webhooks', ...target.headers },
     });
   } catch (failure) {
     error = (failure as Error).message;
