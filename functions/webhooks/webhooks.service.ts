@@ -12,7 +12,7 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { putEvent } from '../../shared/db/entities/outbox.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, replaceWebhook, type DeliveryRecord, type WebhookRecord } from '../../shared/db/entities/webhook.ts';
-import { domainEvent, isEventName } from '../../shared/events/catalogue.ts';
+import { domainEvent, isEventName } from '../../shared/domain/events/catalogue.ts';
 import { deliveryIdOf } from '../../shared/events/deliverer.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 

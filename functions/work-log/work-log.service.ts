@@ -10,7 +10,7 @@
  * a lost race reads again, and a change that is no longer legal is a 409 with the entry.
  */
 import { outboxPuts } from '../../shared/db/entities/outbox.ts';
-import { workLogEvents } from '../../shared/events/activity-events.ts';
+import { workLogEvents } from '../../shared/domain/events/activity-events.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';

@@ -6,8 +6,8 @@
  */
 import { emitOnce, emittedMarkers } from '../db/entities/outbox.ts';
 import type { ReviewDocumentRecord } from '../db/entities/review-schedule.ts';
-import { domainEvent } from '../events/catalogue.ts';
-import { documentEntity } from '../events/content-events.ts';
+import { domainEvent } from '../domain/events/catalogue.ts';
+import { documentEntity } from '../domain/events/content-events.ts';
 
 const markerOf = (document: ReviewDocumentRecord) => `periodic_review.due#${document.prdid}#${document.next_review_due}`;
 

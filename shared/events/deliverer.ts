@@ -31,8 +31,8 @@ import {
 import { isDelivered, nextAttemptAt, signatureHeader } from '../domain/webhook-delivery.ts';
 import { safePost } from '../net/safe-post.ts';
 import { publishToBus } from './bus.ts';
-import { deliveryBody } from './envelope.ts';
-import { xapiStatements } from './xapi-statements.ts';
+import { deliveryBody } from '../domain/events/envelope.ts';
+import { xapiStatements } from '../domain/events/xapi-statements.ts';
 
 /** One id per event and webhook: the X-Stepwise-Delivery header, the same on every retry. */
 export function deliveryIdOf(eventid: string, webhookid: number): string {

@@ -23,7 +23,7 @@ import { assignmentRowChunks } from '../db/entities/training-row.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import { activateRows, deactivateRows } from './rows.ts';
 import { outboxPut } from '../db/entities/outbox.ts';
-import { domainEvent } from '../events/catalogue.ts';
+import { domainEvent } from '../domain/events/catalogue.ts';
 
 export type Assignee = { kind: 'user'; user: UserRecord } | { kind: 'team'; team: TeamRecord };
 

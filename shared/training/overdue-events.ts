@@ -8,8 +8,8 @@
  */
 import { emitOnce, emittedMarkers } from '../db/entities/outbox.ts';
 import type { TrainingRowRecord } from '../db/entities/training-row.ts';
-import { domainEvent } from '../events/catalogue.ts';
-import { rowEntity } from '../events/training-events.ts';
+import { domainEvent } from '../domain/events/catalogue.ts';
+import { rowEntity } from '../domain/events/training-events.ts';
 
 const markerOf = (row: TrainingRowRecord) => `course_assignment.overdue#${row.course_assignmentid}#${row.userid}#${row.due_date}`;
 

@@ -21,8 +21,8 @@ import { listTraineeRows, type TrainingRowRecord } from '../db/entities/training
 import { latestReleases, stageDocument } from './documents.ts';
 import { refreshRows } from './rows.ts';
 import { outboxPuts } from '../db/entities/outbox.ts';
-import { stageEvents } from '../events/training-events.ts';
-import type { DomainEvent } from '../events/catalogue.ts';
+import { stageEvents } from '../domain/events/training-events.ts';
+import type { DomainEvent } from '../domain/events/catalogue.ts';
 
 export interface StageOnDocument {
   row: TrainingRowRecord;

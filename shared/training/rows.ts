@@ -36,7 +36,7 @@ import { canonicalJson } from '../domain/canonical-json.ts';
 import { stageOutcomes, type StageOutcome } from './stage-facts.ts';
 import { log } from '../http/logger.ts';
 import { outboxPuts } from '../db/entities/outbox.ts';
-import { rowEvents } from '../events/training-events.ts';
+import { rowEvents } from '../domain/events/training-events.ts';
 import { emitOverdueEvents } from './overdue-events.ts';
 
 export const ROWS_PER_TRANSACTION = 20;

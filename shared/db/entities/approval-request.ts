@@ -21,7 +21,7 @@ import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { outboxPuts } from './outbox.ts';
-import { requestChangedEvents, requestCreatedEvents } from '../../events/content-events.ts';
+import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
 import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 

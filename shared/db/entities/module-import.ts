@@ -16,7 +16,7 @@ import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
-import { domainEvent } from '../../events/catalogue.ts';
+import { domainEvent } from '../../domain/events/catalogue.ts';
 
 export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
 export type ImportStage = 'awaiting_package' | 'awaiting_upload' | 'downloading' | 'validating' | 'extracting' | 'recording' | 'done';

@@ -17,22 +17,14 @@ import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
-import type { DomainEvent, EventName } from '../../events/catalogue.ts';
+import type { DomainEvent, EventName, StoredEvent } from '../../domain/events/catalogue.ts';
 
 export const OUTBOX_ENTITY = 'OutboxEvent';
 const PENDING_PARTITION = 'OUTBOX#PENDING';
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
-export interface OutboxEventRecord {
-  eventid: string;
-  name: EventName;
-  entity: string;
-  /** Sorts the entity's events in the order they were written. */
-  sequence: string;
-  occurred_at: number;
-  data: Record<string, unknown>;
-  target_webhookid?: number;
-}
+/** An event as stored (the catalogue's StoredEvent). */
+export type OutboxEventRecord = StoredEvent;
 
 let lastMs = 0;
 let counter = 0;
@@ -151,8 +143,9 @@ export async function emitOnce(marker: string, event: DomainEvent, extraWrites: 
     return true;
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('emitted-marker')) return false;
-    // Two observers racing on the same marker cancel each other's transaction: the winner is
-    // whoever committed; a conflict only means someone else is emitting it now.
+    // A transaction conflict (another observer writing the same marker right now) writes
+    // nothing; whoever commits the marker emits the event, and if nobody does, the next
+    // observation tries again.
     if ((error as { name?: string }).name === 'TransactionCanceledException') return false;
     throw error;
   }

@@ -22,7 +22,7 @@ import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
-import { releasedEvent } from '../../events/content-events.ts';
+import { releasedEvent } from '../../domain/events/content-events.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';

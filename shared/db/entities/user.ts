@@ -5,7 +5,7 @@
  * sk CREATED#<userid>.
  */
 import { outboxPut } from './outbox.ts';
-import { domainEvent } from '../../events/catalogue.ts';
+import { domainEvent } from '../../domain/events/catalogue.ts';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';

@@ -3,7 +3,7 @@
  * lists them for integrators; a change here is a change of the public contract.
  *
  * Events are written to the outbox (shared/db/entities/outbox.ts) in the same transaction as
- * the change they report, and delivered from there (webhooks, EventBridge, xAPI).
+ * the change they report, and delivered from there (webhooks, EventBridge, xAPI). No I/O here.
  */
 
 export interface DocCompletion {
@@ -98,6 +98,18 @@ export interface DomainEvent<N extends EventName = EventName> {
   entity: string;
   data: EventPayloads[N];
   /** Deliver to this webhook only (ping). */
+  target_webhookid?: number;
+}
+
+/** An event as the outbox stores it (shared/db/entities/outbox.ts): what deliveries are built from. */
+export interface StoredEvent {
+  eventid: string;
+  name: EventName;
+  entity: string;
+  /** Sorts the entity's events in the order they were written. */
+  sequence: string;
+  occurred_at: number;
+  data: Record<string, unknown>;
   target_webhookid?: number;
 }
 

@@ -1,17 +1,31 @@
 /** Builders of the training events (no I/O): one per stage a completion concerns. */
-import type { CompletionRecord } from '../db/entities/training-record.ts';
-import type { CourseStageRecord } from '../db/entities/course.ts';
 import { domainEvent, type DomainEvent } from './catalogue.ts';
 
+/** The parts of a trainee's completion of a document (training-record.ts) the events carry. */
+interface CompletionState {
+  course_assignment_stage_completionid: number;
+  userid: number;
+  doctype: string;
+  docid: number;
+  init_date: number;
+  end_date: number | null;
+  invalidated_by: number | null;
+}
+
+interface StageState {
+  course_stageid: number;
+  title: string;
+}
+
 /** The trainee's completion of a document: events of one trainee and document keep their order. */
-export function completionEntity(record: Pick<CompletionRecord, 'userid' | 'doctype' | 'docid'>): string {
+export function completionEntity(record: Pick<CompletionState, 'userid' | 'doctype' | 'docid'>): string {
   return `COMPLETION#${record.userid}#${record.doctype}#${record.docid}`;
 }
 
 export function stageEvents(
   name: 'course_stage.completed' | 'course_stage.invalidated',
-  stages: Array<{ stage: CourseStageRecord; course: { wikiid: number } }>,
-  record: CompletionRecord,
+  stages: Array<{ stage: StageState; course: { wikiid: number } }>,
+  record: CompletionState,
 ): DomainEvent[] {
   return stages.map(({ stage, course }) => {
     const data = {

@@ -1,9 +1,18 @@
 /** Builders of data-capture events (no I/O). */
-import type { WorkLogEntryRecord } from '../db/entities/work-log.ts';
 import { domainEvent, type DomainEvent } from './catalogue.ts';
 
+interface EntryState {
+  entryid: number;
+  userid: number;
+  operator_userid: number;
+  guideid: number;
+  workorderid: string;
+  status: string;
+  endtime?: number | null;
+}
+
 /** work_log.finished when an entry moves to complete. */
-export function workLogEvents(before: WorkLogEntryRecord, after: WorkLogEntryRecord): DomainEvent[] {
+export function workLogEvents(before: EntryState, after: EntryState): DomainEvent[] {
   if (before.status === 'complete' || after.status !== 'complete') return [];
   return [
     domainEvent('work_log.finished', `WORK_LOG#${after.entryid}`, {

@@ -8,7 +8,7 @@
  * the same ids, and the LRS recognises them.
  */
 import { createHash } from 'node:crypto';
-import type { OutboxEventRecord } from '../db/entities/outbox.ts';
+import type { StoredEvent } from './catalogue.ts';
 
 const VERBS = {
   completed: { id: 'http://adlnet.gov/expapi/verbs/completed', display: { 'en-US': 'completed' } },
@@ -41,7 +41,7 @@ function activity(id: string, type: string, name?: unknown) {
 
 const isoTime = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
 
-export function xapiStatements(record: OutboxEventRecord, siteUrl: string): Array<Record<string, unknown>> {
+export function xapiStatements(record: StoredEvent, siteUrl: string): Array<Record<string, unknown>> {
   const api = `${siteUrl.replace(/\/$/, '')}/api/2.0`;
   const data = record.data as Record<string, any>;
   const base = (index: number) => ({ id: statementId(record.eventid, index), timestamp: isoTime(record.occurred_at) });

@@ -5,15 +5,14 @@
  * {course_stageid, docid, doctype, title, userid, doc_completion}; other events carry their
  * own `data` (docs/events.md). The event's name travels in the X-Stepwise-Event header.
  */
-import type { OutboxEventRecord } from '../db/entities/outbox.ts';
-import { EVENT_TITLES } from './catalogue.ts';
+import { EVENT_TITLES, type StoredEvent } from './catalogue.ts';
 
 export interface Site {
   name: string;
   url: string;
 }
 
-function eventData(record: OutboxEventRecord): Record<string, unknown> {
+function eventData(record: StoredEvent): Record<string, unknown> {
   if (record.name === 'course_stage.completed') {
     const { course_stageid, docid, doctype, title, userid, doc_completion } = record.data;
     return { course_stageid, docid, doctype, title, userid, doc_completion };
@@ -21,7 +20,7 @@ function eventData(record: OutboxEventRecord): Record<string, unknown> {
   return record.data;
 }
 
-export function deliveryBody(record: OutboxEventRecord, site: Site): string {
+export function deliveryBody(record: StoredEvent, site: Site): string {
   const { title, description } = EVENT_TITLES[record.name];
   return JSON.stringify({ siteName: site.name, siteDomain: new URL(site.url).host, title, description, data: eventData(record) });
 }
