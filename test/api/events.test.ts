@@ -10,6 +10,9 @@ import { ageRow, assignedTrainee, ddb } from '../support/courses.ts';
 import { attach, createCategory, createGuide, createProcess, createTeam } from '../support/compliance.ts';
 import { createWiki } from '../support/wikis.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
+import { importPackage } from '../support/modules.ts';
+import { scorm12Package } from '../support/module-packages.ts';
+import { ALL_RIGHT, importQuiz } from './quiz-fixtures.ts';
 
 let admin: string;
 let hook: Receiver;
@@ -22,7 +25,7 @@ beforeAll(async () => {
     token: admin,
     body: {
       url: hook.url,
-      events: ['course_assignment.created', 'course_stage.completed', 'course_assignment.completed', 'course_stage.invalidated', 'course_assignment.overdue', 'approval.requested', 'approval.signed', 'approval.approved', 'periodic_review.due', 'wiki.released'],
+      events: ['course_assignment.created', 'course_stage.completed', 'course_assignment.completed', 'course_stage.invalidated', 'course_assignment.overdue', 'approval.requested', 'approval.signed', 'approval.approved', 'periodic_review.due', 'wiki.released', 'work_log.finished', 'quiz_session.submitted', 'module_import.finished', 'module_import.failed'],
     },
   });
   expect(created.status).toBe(201);
@@ -112,5 +115,33 @@ describe('compliance and content events', () => {
     expect(released.status).toBe(201);
     const [event] = await eventsWhere((data) => data.wikiid === wiki.wikiid, ['wiki.released']);
     expect(event.data).toMatchObject({ releaseid: released.body.releaseid, version: released.body.version });
+  });
+
+  it('work_log.finished and quiz_session.submitted', async () => {
+    const category = await createCategory();
+    const guide = await createGuide(admin, category.title);
+    const started = await api('POST', '/work_log', { token: admin, body: { guideid: guide.guideid, workorderid: `WO-${uniqueSuffix()}` } });
+    expect(started.status).toBe(201);
+    expect((await api('POST', `/work_log/${started.body.entryid}/finish`, { token: admin })).status).toBe(200);
+    const [finished] = await eventsWhere((data) => data.work_log_entryid === started.body.entryid, ['work_log.finished']);
+    expect(finished.data).toMatchObject({ guideid: guide.guideid, userid: 1, end_date: expect.any(Number) });
+
+    const { quizid } = await importQuiz();
+    const user = await createUser();
+    const submitted = await api('POST', '/quizzes/sessions/submit', { token: user.token, body: { quizid, response_json: ALL_RIGHT } });
+    expect(submitted.status).toBeLessThan(300);
+    const [quiz] = await eventsWhere((data) => data.quizid === quizid && data.userid === user.userid, ['quiz_session.submitted']);
+    expect(quiz.data).toMatchObject({ quiz_sessionid: submitted.body.quiz_sessionid, attempt: 1, score: 100, passed: true });
+  });
+
+  it('module_import.finished and module_import.failed', async () => {
+    const good = await importPackage(admin, await scorm12Package(`Events ${uniqueSuffix()}`));
+    expect(good.result.status).toBe('complete');
+    const bad = await importPackage(admin, Buffer.from('just text, no zip at all'));
+    expect(bad.result.status).toBe('failed');
+    const [finished] = await eventsWhere((data) => data.importid === good.importid, ['module_import.finished']);
+    expect(finished.data).toMatchObject({ moduleid: good.moduleid, provider_version_number: good.provider_version_number, userid: 1 });
+    const [failed] = await eventsWhere((data) => data.importid === bad.importid, ['module_import.failed']);
+    expect(failed.data).toMatchObject({ moduleid: bad.moduleid, code: expect.any(String), error: expect.any(String) });
   });
 });
