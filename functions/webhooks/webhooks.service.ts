@@ -13,7 +13,7 @@ import type { Page } from '../../shared/db/paging.ts';
 import { putEvent } from '../../shared/db/entities/outbox.ts';
 import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, replaceWebhook, type DeliveryRecord, type WebhookRecord } from '../../shared/db/entities/webhook.ts';
 import { domainEvent, isEventName } from '../../shared/domain/events/catalogue.ts';
-import { deliveryIdOf } from '../../shared/events/deliverer.ts';
+import { deliveryIdOf } from '../../shared/domain/webhook-delivery.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 
 export interface WebhookInput {

@@ -7,7 +7,7 @@
  * are not hit by every sender at the same second. `scale` multiplies every wait and the 24 h
  * horizon (tests run the schedule in milliseconds; 1 in production).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const RETRY_WAITS_SECONDS = [1, 5, 30, 120, 600, 3600] as const;
 export const HOURLY_SECONDS = 3600;
@@ -24,6 +24,11 @@ export function nextAttemptAt(attemptsMade: number, firstAttemptAt: number, now:
   const factor = 1 - JITTER + 2 * JITTER * options.random;
   const next = now + Math.round(base * factor * options.scale * 1000);
   return next - firstAttemptAt > GIVE_UP_AFTER_SECONDS * options.scale * 1000 ? null : next;
+}
+
+/** One id per event and webhook: the X-Stepwise-Delivery header, the same on every retry. */
+export function deliveryIdOf(eventid: string, webhookid: number): string {
+  return createHash('sha256').update(`${eventid}:${webhookid}`).digest('hex').slice(0, 32);
 }
 
 /** The 2xx answers count as delivered; anything else (and no answer in time) is retried. */

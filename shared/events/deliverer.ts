@@ -12,7 +12,6 @@
  * Nothing here runs inside an API request: a slow or dead receiver only delays its own
  * deliveries.
  */
-import { createHash } from 'node:crypto';
 import { config } from '../config.ts';
 import { log } from '../http/logger.ts';
 import { nowSeconds } from '../db/keys.ts';
@@ -28,16 +27,11 @@ import {
   type DeliveryRecord,
   type WebhookRecord,
 } from '../db/entities/webhook.ts';
-import { isDelivered, nextAttemptAt, signatureHeader } from '../domain/webhook-delivery.ts';
+import { deliveryIdOf, isDelivered, nextAttemptAt, signatureHeader } from '../domain/webhook-delivery.ts';
 import { safePost } from '../net/safe-post.ts';
 import { publishToBus } from './bus.ts';
 import { deliveryBody } from '../domain/events/envelope.ts';
 import { xapiStatements } from '../domain/events/xapi-statements.ts';
-
-/** One id per event and webhook: the X-Stepwise-Delivery header, the same on every retry. */
-export function deliveryIdOf(eventid: string, webhookid: number): string {
-  return createHash('sha256').update(`${eventid}:${webhookid}`).digest('hex').slice(0, 32);
-}
 
 export function subscribes(webhook: WebhookRecord, record: OutboxEventRecord): boolean {
   if (record.target_webhookid !== undefined) return record.target_webhookid === webhook.webhookid;

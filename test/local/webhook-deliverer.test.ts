@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { deliveryIdOf } from '../../shared/domain/webhook-delivery.ts';
 
 const TABLE = 'stepwise-deliverer-test';
 let outbox: typeof import('../../shared/db/entities/outbox.ts');
@@ -52,7 +53,7 @@ describe('fan-out', () => {
     await deliverer.dispatchEvent(stored, [webhook]);
     const deliveries = await webhooks.listDeliveries(webhook.webhookid, { limit: 10, offset: 0 });
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ deliveryid: deliverer.deliveryIdOf(stored.eventid, webhook.webhookid), status: 'pending', attempts: 0 });
+    expect(deliveries[0]).toMatchObject({ deliveryid: deliveryIdOf(stored.eventid, webhook.webhookid), status: 'pending', attempts: 0 });
     const pending = await outbox.listPendingEvents(1000);
     expect(pending.map((event) => event.eventid)).not.toContain(stored.eventid);
   });
