@@ -28,6 +28,7 @@ import { quizImportGroup } from './quiz-import/quiz-import.routes.ts';
 import { coursesGroup } from './courses/courses.routes.ts';
 import { courseAssignmentsGroup } from './course-assignments/course-assignments.routes.ts';
 import { signoffsGroup } from './signoffs/signoffs.routes.ts';
+import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -60,4 +61,6 @@ export const routeGroups: RouteGroup[] = [
   periodicReviewGroup,
   approvalsGroup,
   auditGroup,
+  // integrations
+  webhooksGroup,
 ];

@@ -20,6 +20,7 @@ import { ProjectFunction } from './constructs/project-function.ts';
 import type { ApiStack } from './stacks/api-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
+import type { EventsStack } from './stacks/events-stack.ts';
 
 interface WildcardGrant {
   /** The finding, as cdk-nag prints it inside `AwsSolutions-IAM5[...]`. */
@@ -62,9 +63,15 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
     actions: /^states:(DescribeExecution|StopExecution)$/,
     reason: 'Executions of the module import state machine only; execution names are generated per import.',
   },
+  {
+    finding: /^Resource::\*$/,
+    actions: /^dynamodb:ListStreams$/,
+    reason: 'The event deliverer reads the table stream: dynamodb:ListStreams supports no resource-level permissions (the stream read itself is scoped to the table\'s stream ARN).',
+  },
 ];
 
 const REASONS = {
+  deadLetterQueue: 'This queue is itself the dead-letter queue of the event deliverer\'s stream; a dead-letter queue of a dead-letter queue would only move the same records again.',
   accessLogBucketLogs: 'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
     'Node.js 22 on purpose: the local stack and CI run Node 20/22 and esbuild targets node20; the runtime moves to 24 together with the local toolchain.',
@@ -78,9 +85,11 @@ export interface StepwiseStacks {
   stateful: StatefulStack;
   pipeline: PipelineStack;
   api: ApiStack;
+  events: EventsStack;
 }
 
-export function acknowledgeNagFindings({ stateful, pipeline, api }: StepwiseStacks): void {
+export function acknowledgeNagFindings({ stateful, pipeline, api, events }: StepwiseStacks): void {
+  Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
   Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
   for (const child of pipeline.node.children) {
@@ -91,7 +100,7 @@ export function acknowledgeNagFindings({ stateful, pipeline, api }: StepwiseStac
       });
     }
   }
-  for (const stack of [stateful, pipeline, api]) {
+  for (const stack of [stateful, pipeline, api, events]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });

@@ -10,6 +10,7 @@ import { FEATURE_FLAGS } from './feature-flags.ts';
 import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgements.ts';
 import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';
 import { ApiStack } from './stacks/api-stack.ts';
+import { EventsStack } from './stacks/events-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
 import { StatefulStack } from './stacks/stateful-stack.ts';
 
@@ -75,10 +76,18 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     alarmTopic: stateful.alarmTopic,
     entryFor: options.entryFor,
   });
+  const events = new EventsStack(app, `${prefix}-Events`, {
+    settings,
+    description: 'Stepwise events: the EventBridge bus and the webhook deliverer',
+    table: stateful.table,
+    mediaBucket: stateful.mediaBucket,
+    modulesBucket: stateful.modulesBucket,
+    alarmTopic: stateful.alarmTopic,
+  });
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api };
+  const stacks = { stateful, pipeline, api, events };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };

@@ -90,6 +90,19 @@ const ConfigSchema = z.object({
   STEPWISE_MODULE_MAX_EXTRACTED_BYTES: int(4 * 1024 * 1024 * 1024),
   /** A package fetched by URL must arrive within this time, redirects included. */
   STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: int(120),
+
+  /** Events and webhooks (docs/events.md). Multiplies every webhook retry wait (tests: 0.001). */
+  STEPWISE_WEBHOOK_DELAY_SCALE: z.pipe(z._default(z.string(), '1'), z.transform((value: string) => Number.parseFloat(value))),
+  /** A receiver must answer a delivery within this time, or the attempt is retried. */
+  STEPWISE_WEBHOOK_TIMEOUT_SECONDS: int(10),
+  /** How often the local deliverer polls the outbox and the due deliveries. */
+  STEPWISE_DELIVERER_POLL_MS: int(1000),
+  /** EventBridge bus every event is put on (a deployed stack); unset: events are only logged. */
+  STEPWISE_EVENT_BUS_NAME: z.optional(z.string()),
+  /** xAPI: the LRS endpoint (statements go to <endpoint>/statements) and its Basic credentials; unset: no statements. */
+  STEPWISE_XAPI_ENDPOINT: optionalUrl,
+  STEPWISE_XAPI_USERNAME: z.optional(z.string()),
+  STEPWISE_XAPI_PASSWORD: z.optional(z.string()),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

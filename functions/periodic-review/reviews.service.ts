@@ -16,6 +16,7 @@ import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/a
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
+import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -211,6 +212,7 @@ export async function documentsFor(caller: Caller, userid: number, query: Page &
   await requireListOwner(caller, userid);
   const documents = await listDueDocuments(userid, query, query.due_before);
   const now = nowSeconds();
+  await emitDueReviews(documents, now);
   return { documents: documents.map((document) => reviewDocumentView(document, now)) };
 }
 

@@ -14,6 +14,7 @@ import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
+import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { documentExistsCheck } from '../../shared/db/entities/document-check.ts';
@@ -102,6 +103,7 @@ export async function get(prsid: number, page: Page) {
   const schedule = await requireSchedule(prsid);
   const documents = await listScheduleDocuments(prsid, page);
   const now = nowSeconds();
+  await emitDueReviews(documents, now);
   return { ...scheduleView(schedule), documents: documents.map((document) => reviewDocumentView(document, now)) };
 }
 

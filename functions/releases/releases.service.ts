@@ -46,7 +46,8 @@ import { commitApprovalRequest, draftApprovalRequest } from '../../shared/conten
 import { getApprovedRevision } from '../../shared/db/entities/approval-request.ts';
 
 /** Each release is two writes; a transaction holds 100. */
-export const MAX_DUPLICATE_TARGETS = 45;
+/** Three transaction items a guide (release, version head, guide.released event) within DynamoDB's 100. */
+export const MAX_DUPLICATE_TARGETS = 33;
 const MAX_ATTEMPTS = 8;
 
 /** The wire shape: our fields plus the real service's guide-release names (§2.12). */

@@ -9,6 +9,8 @@
  * Every change is a conditional write on what was read (version, status, operator, timingid);
  * a lost race reads again, and a change that is no longer legal is a 409 with the entry.
  */
+import { outboxPuts } from '../../shared/db/entities/outbox.ts';
+import { workLogEvents } from '../../shared/domain/events/activity-events.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';
@@ -168,7 +170,7 @@ export async function transition(caller: Caller, entryid: number, operation: Ent
         timingid: await nextId('work_log_timing'),
         version: entry.version + 1,
       };
-      await writeEntryChange([entryUpdateWrite(next, entry.version)]);
+      await writeEntryChange([entryUpdateWrite(next, entry.version), ...outboxPuts(workLogEvents(entry, next))]);
       return { stored, next, now };
     },
     { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },

@@ -27,6 +27,7 @@ export const SHARED_RANKS: Record<string, number> = {
   views: 3, // records -> wire shapes
   content: 3, // guide, wiki and document use cases several groups share
   accounts: 3, // users, passwords, tokens
+  events: 3, // the outbox's deliverer, webhooks, the event bus
   training: 3, // course progress
   http: 4, // router glue: auth, errors -> HTTP, validation
 };

@@ -116,6 +116,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const { ensureFirstAdmin } = await import('../../shared/accounts/first-admin.ts');
   const admin = await ensureFirstAdmin(adminEmail, process.env.STEPWISE_ADMIN_PASSWORD ?? 'stepwise-admin');
 
+  // Webhooks and the event bus: the same deliverer code as on AWS, polling the outbox in-process.
+  const deliverer = (await import('../../shared/events/deliverer.ts')).startDeliverer();
+
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -129,6 +132,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     adminCreated: admin.created,
     adminEmail,
     stop: async () => {
+      await deliverer.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);

@@ -5,7 +5,7 @@
  * protection on the table.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, type ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
@@ -57,6 +57,8 @@ export class StatefulStack extends Stack {
           pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
           deletionProtection: true,
           timeToLiveAttribute: TTL_ATTRIBUTE,
+          // Feeds new outbox items to the event deliverer (events stack).
+          dynamoStream: StreamViewType.NEW_IMAGE,
           removalPolicy: RemovalPolicy.RETAIN,
         });
 

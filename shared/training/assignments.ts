@@ -22,6 +22,8 @@ import { listMembers, type TeamRecord } from '../db/entities/team.ts';
 import { assignmentRowChunks } from '../db/entities/training-row.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import { activateRows, deactivateRows } from './rows.ts';
+import { outboxPut } from '../db/entities/outbox.ts';
+import { domainEvent } from '../domain/events/catalogue.ts';
 
 export type Assignee = { kind: 'user'; user: UserRecord } | { kind: 'team'; team: TeamRecord };
 
@@ -75,7 +77,19 @@ export async function assignCourse(input: { course: CourseRecord; assignee: Assi
     rows_in_progress: 0,
   };
   try {
-    await appendAudit(auditEvent('course.assigned', assignment, input.by, {}), assignmentCreateWrites(assignment));
+    await appendAudit(auditEvent('course.assigned', assignment, input.by, {}), [
+      ...assignmentCreateWrites(assignment),
+      outboxPut(
+        domainEvent('course_assignment.created', `ASSIGNMENT#${assignment.course_assignmentid}`, {
+          course_assignmentid: assignment.course_assignmentid,
+          wikiid: assignment.wikiid,
+          userid: assignment.assignee_userid,
+          teamid: assignment.assignee_teamid,
+          due_within: assignment.due_within,
+          created_by: assignment.created_by,
+        }),
+      ),
+    ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) {
       if (error.failedLabels.includes('COURSE_ASSIGNEE')) {

@@ -21,6 +21,9 @@ import { completedGuideMarkWrite } from '../db/entities/guide-mark.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../db/entities/training-row.ts';
 import { latestReleases, stageDocument } from './documents.ts';
 import { refreshRows } from './rows.ts';
+import { outboxPuts } from '../db/entities/outbox.ts';
+import { stageEvents } from '../domain/events/training-events.ts';
+import type { DomainEvent } from '../domain/events/catalogue.ts';
 
 export interface StageOnDocument {
   row: TrainingRowRecord;
@@ -53,6 +56,8 @@ export interface CompletionChange {
   action: 'training.started' | 'training.completed' | 'training.invalidated';
   actor_userid: number | null;
   impersonator_userid?: number | null;
+  /** Events written in the change's transaction (docs/events.md). */
+  events?: (record: CompletionRecord) => DomainEvent[];
 }
 
 /**
@@ -99,7 +104,7 @@ export async function changeCompletion(
             invalidated_at: record.invalidated_at,
           },
         },
-        [completionWrite(record, current?.version ?? null), ...completionMarkWrites(record, change)],
+        [completionWrite(record, current?.version ?? null), ...completionMarkWrites(record, change), ...outboxPuts(change.events?.(record) ?? [])],
       );
       return record;
     },
@@ -196,6 +201,7 @@ export async function completeDocument(input: CompleteInput): Promise<{ stages: 
       action: 'training.completed',
       actor_userid: input.actor_userid ?? input.manager_override_userid ?? input.userid,
       impersonator_userid: input.impersonator_userid,
+      events: (record) => stageEvents('course_stage.completed', stages, record),
     },
   );
   await refreshStages(stages);
@@ -207,6 +213,7 @@ export async function invalidateDocument(input: { userid: number; doctype: Stage
   const doc = { doctype: input.doctype, docid: input.docid };
   const at = nowSeconds();
   let invalidated = false;
+  const stages = await activeStagesOn(input.userid, doc);
   const completion = await changeCompletion(
     input.userid,
     doc,
@@ -215,9 +222,8 @@ export async function invalidateDocument(input: { userid: number; doctype: Stage
       invalidated = true;
       return { ...current, invalidated_at: at, invalidated_by: input.by, version: current.version + 1 };
     },
-    { action: 'training.invalidated', actor_userid: input.by, impersonator_userid: input.impersonator_userid },
+    { action: 'training.invalidated', actor_userid: input.by, impersonator_userid: input.impersonator_userid, events: (record) => stageEvents('course_stage.invalidated', stages, record) },
   );
-  const stages = await activeStagesOn(input.userid, doc);
   await refreshStages(stages);
   return { completion, invalidated, stages };
 }

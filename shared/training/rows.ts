@@ -36,6 +36,9 @@ import { recurrenceDeadline } from '../domain/stage-status.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import { stageOutcomes, type StageOutcome } from './stage-facts.ts';
 import { log } from '../observability/logger.ts';
+import { outboxPuts } from '../db/entities/outbox.ts';
+import { rowEvents } from '../domain/events/training-events.ts';
+import { emitOverdueEvents } from './overdue-events.ts';
 
 export const ROWS_PER_TRANSACTION = 20;
 const MAX_ATTEMPTS = 8;
@@ -234,7 +237,7 @@ export async function refreshRows(keys: Array<{ course_assignmentid: number; use
           if (sameRow(row, next)) continue;
           const { delta, refs } = aggregateWrites(row, next);
           try {
-            await transactWrite([rowPutWrite(next, row.version), ...refs, ...present(userSummaryWrite(row.userid, delta)), ...sharedCounterWrites(assignment, delta)]);
+            await transactWrite([rowPutWrite(next, row.version), ...outboxPuts(rowEvents(row, next)), ...refs, ...present(userSummaryWrite(row.userid, delta)), ...sharedCounterWrites(assignment, delta)]);
             if (delta.rows_completed || delta.rows_in_progress || delta.rows_total) touchedCourses.add(wikiid);
           } catch (error) {
             if (!isLostRace(error)) throw error;
@@ -275,6 +278,7 @@ export async function refreshDueRows(limit = 25, now = nowSeconds()): Promise<vo
  * first (a page's worth at most), the others are returned as read.
  */
 export async function currentRows(rows: TrainingRowRecord[], now = nowSeconds()): Promise<TrainingRowRecord[]> {
+  await emitOverdueEvents(rows, now);
   const due = rows.filter((row) => row.active && row.recurrent_date !== null && row.recurrent_date <= now);
   if (due.length === 0) return rows;
   const keys = due.map((row) => ({ course_assignmentid: row.course_assignmentid, userid: row.userid }));

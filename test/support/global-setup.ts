@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStackProcess } from './local-stack-process.ts';
+import { LRS_CREDENTIALS, startLrs } from './lrs.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,11 +13,14 @@ declare module 'vitest' {
     s3Endpoint: string;
     sfnEndpoint: string;
     outboxDir: string;
+    lrsEndpoint: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const outboxDir = mkdtempSync(join(tmpdir(), 'stepwise-outbox-'));
+  // xAPI statements go to a small LRS of the test run (test/api/xapi.test.ts reads it back).
+  const lrs = await startLrs();
   const stack = await startStackProcess({
     STEPWISE_OUTBOX_DIR: outboxDir,
     STEPWISE_ADMIN_EMAIL: 'admin@example.com',
@@ -28,11 +32,22 @@ export default async function setup(project: TestProject) {
     // Module imports by URL fetch test packages from a server on 127.0.0.1 (the SSRF rules refuse
     // loopback otherwise; test/api/modules-url.test.ts proves both sides).
     STEPWISE_FETCH_ALLOW_HOSTS: '127.0.0.1',
+    // Webhook retries (1 s, 5 s, 30 s ...) run a thousand times faster; the deliverer polls often.
+    STEPWISE_WEBHOOK_DELAY_SCALE: '0.001',
+    STEPWISE_DELIVERER_POLL_MS: '100',
+    STEPWISE_WEBHOOK_TIMEOUT_SECONDS: '3',
+    STEPWISE_XAPI_ENDPOINT: lrs.endpoint,
+    STEPWISE_XAPI_USERNAME: LRS_CREDENTIALS.username,
+    STEPWISE_XAPI_PASSWORD: LRS_CREDENTIALS.password,
   });
   project.provide('apiUrl', stack.url);
   project.provide('ddbEndpoint', stack.ddbEndpoint);
   project.provide('s3Endpoint', stack.s3Endpoint);
   project.provide('sfnEndpoint', stack.sfnEndpoint);
   project.provide('outboxDir', outboxDir);
-  return () => stack.stop();
+  project.provide('lrsEndpoint', lrs.endpoint);
+  return async () => {
+    await stack.stop();
+    await lrs.close();
+  };
 }

@@ -20,6 +20,8 @@ import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { outboxPuts } from './outbox.ts';
+import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
 import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 
@@ -123,6 +125,7 @@ export function requestCreateWrites(request: ApprovalRequestRecord): LabelledWri
         },
       },
     },
+    ...outboxPuts(requestCreatedEvents(request)),
   ];
 }
 
@@ -180,6 +183,7 @@ export function requestUpdateWrites(before: ApprovalRequestRecord, after: Approv
       },
     });
   }
+  writes.push(...outboxPuts(requestChangedEvents(before, after)));
   return writes;
 }
 

@@ -10,7 +10,7 @@
  * with a new execution (`attempt` + 1); both moves are conditional on the execution_arn they
  * replace, so a stale reader never fails or restarts a newer execution.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { isConditionFailed } from '../retry.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportErrorCode, ManifestFacts } from '../../domain/module-package.ts';
 import { db, tableName } from '../client.ts';
@@ -18,6 +18,9 @@ import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
+import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+import { outboxPut } from './outbox.ts';
+import { domainEvent } from '../../domain/events/catalogue.ts';
 
 export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
 export type ImportStage = 'awaiting_package' | 'awaiting_upload' | 'downloading' | 'validating' | 'extracting' | 'recording' | 'done';
@@ -80,54 +83,80 @@ export async function listModuleImports(moduleid: number, page: { limit: number;
   return (await queryPage({ index: INDEXES.gsi1, partition: `MODULE#${moduleid}#IMPORTS`, descending: true }, page)).map(fromItem);
 }
 
-/**
- * Sets attributes when the import is in one of `from`. Returns the updated record, or
- * undefined when the status had moved on (someone else won).
- */
-async function transition(
-  importid: number,
-  from: ImportStatus[],
-  changes: Partial<ModuleImportRecord>,
-  also?: { executionArn: string; errorCode?: string },
-): Promise<ModuleImportRecord | undefined> {
-  const entries = Object.entries(changes);
+/** Only when the execution judged is still the import's own (a reconciliation; a restart also checks the error code). */
+type ExecutionGuard = { executionArn: string; errorCode?: string };
+type EndEvent = 'module_import.finished' | 'module_import.failed';
+
+/** The SET of `changes` on condition of the status being one of `from` (and the execution guard). */
+function transitionUpdate(importid: number, from: ImportStatus[], changes: Partial<ModuleImportRecord>, guard?: ExecutionGuard) {
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = {};
-  const sets = entries.map(([name, value], i) => {
+  const sets = Object.entries(changes).map(([name, value], i) => {
     names[`#a${i}`] = name;
     values[`:v${i}`] = value;
     return `#a${i} = :v${i}`;
   });
   from.forEach((status, i) => (values[`:from${i}`] = status));
   let condition = `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`;
-  if (also) {
+  if (guard) {
     names['#executionArn'] = 'execution_arn';
-    values[':executionArn'] = also.executionArn;
+    values[':executionArn'] = guard.executionArn;
     condition += ' AND #executionArn = :executionArn';
-    if (also.errorCode) {
+    if (guard.errorCode) {
       names['#error'] = 'error';
       names['#code'] = 'code';
-      values[':errorCode'] = also.errorCode;
+      values[':errorCode'] = guard.errorCode;
       condition += ' AND #error.#code = :errorCode';
     }
   }
+  return {
+    TableName: tableName(),
+    Key: importKey(importid),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Sets attributes when the import is in one of `from`. Returns the updated record, or
+ * undefined when the status had moved on (someone else won). An import's end writes its
+ * event (module_import.finished / failed) in the same transaction.
+ */
+async function transition(
+  importid: number,
+  from: ImportStatus[],
+  changes: Partial<ModuleImportRecord>,
+  guard?: ExecutionGuard,
+  ends?: EndEvent,
+): Promise<ModuleImportRecord | undefined> {
+  if (ends) return endWithEvent(importid, from, changes, guard, ends);
   try {
-    const result = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: importKey(importid),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const result = await db().send(new UpdateCommand({ ...transitionUpdate(importid, from, changes, guard), ReturnValues: 'ALL_NEW' }));
     return fromItem(result.Attributes!);
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (isConditionFailed(error)) return undefined;
     throw error;
   }
+}
+
+async function endWithEvent(importid: number, from: ImportStatus[], changes: Partial<ModuleImportRecord>, guard: ExecutionGuard | undefined, name: EndEvent) {
+  const current = await getImport(importid);
+  if (!current || !from.includes(current.status)) return undefined;
+  const after: ModuleImportRecord = { ...current, ...changes };
+  const ref = { importid, moduleid: current.moduleid, provider_version_number: current.provider_version_number, userid: current.created_by };
+  const event =
+    name === 'module_import.finished'
+      ? domainEvent(name, `MODULE#${current.moduleid}`, ref)
+      : domainEvent(name, `MODULE#${current.moduleid}`, { ...ref, error: after.error?.message ?? null, code: after.error?.code ?? null });
+  try {
+    await transactWrite([{ label: 'import', item: { Update: transitionUpdate(importid, from, changes, guard) } }, outboxPut(event)]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('import')) return undefined;
+    throw error;
+  }
+  return after;
 }
 
 type StartChanges = Pick<ModuleImportRecord, 'source' | 'url' | 'execution_arn' | 'stage'>;
@@ -153,6 +182,7 @@ export function markInterrupted(importid: number, executionArn: string, message:
     ['running'],
     { status: 'failed', error: { code: 'interrupted', message }, modified_date: now, completed_date: now },
     { executionArn },
+    'module_import.failed',
   );
 }
 
@@ -162,11 +192,11 @@ export async function setProgress(importid: number, stage: ImportStage, percent:
 }
 
 export function recordVersion(importid: number, facts: Pick<ModuleImportRecord, 'manifest' | 'repaired' | 'file_count' | 'extracted_bytes' | 'size'>, now: number) {
-  return transition(importid, ['running'], { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now });
+  return transition(importid, ['running'], { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now }, undefined, 'module_import.finished');
 }
 
 export function markFailed(importid: number, error: NonNullable<ModuleImportRecord['error']>, now: number) {
-  return transition(importid, ['created', 'running'], { status: 'failed', error, modified_date: now, completed_date: now });
+  return transition(importid, ['created', 'running'], { status: 'failed', error, modified_date: now, completed_date: now }, undefined, 'module_import.failed');
 }
 
 export function markCancelled(importid: number, now: number) {

@@ -9,6 +9,8 @@
  *   none and the quiz is not locked, so concurrent saves can never open two sessions; submit and
  *   cancel clear it on condition that it still names their session.
  */
+import { outboxPut } from './outbox.ts';
+import { domainEvent } from '../../domain/events/catalogue.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
@@ -310,6 +312,16 @@ export async function submitSession(
       condition: 'attempts = :previous',
     }),
     quizCountWrite,
+    outboxPut(
+      domainEvent('quiz_session.submitted', `QUIZ#${session.quizid}#USER#${session.userid}`, {
+        quiz_sessionid: session.quiz_sessionid,
+        quizid: session.quizid,
+        userid: session.userid,
+        attempt: outcome.attempt,
+        score: outcome.score,
+        passed: outcome.passed,
+      }),
+    ),
   ]);
 }
 

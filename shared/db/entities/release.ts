@@ -23,6 +23,8 @@ import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryFirst, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { outboxPut } from './outbox.ts';
+import { releasedEvent } from '../../domain/events/content-events.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';
@@ -149,6 +151,7 @@ export function releaseCreateWrites(release: CurrentRelease, head: VersionHead):
   return [
     { label: `release:${release.releaseid}`, item: { Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' } } },
     headMoveWrite(release.doctype, release.docid, head, release),
+    outboxPut(releasedEvent(release), `event:release:${release.releaseid}`),
   ];
 }
 
@@ -189,7 +192,7 @@ export function pendingReleaseEndWrites(release: ReleaseRecord, ending: ReleaseE
       },
     },
   ];
-  if (released) writes.push(headMoveWrite(release.doctype, release.docid, head, released));
+  if (released) writes.push(headMoveWrite(release.doctype, release.docid, head, released), outboxPut(releasedEvent(after), `event:release:${release.releaseid}`));
   return { writes, after };
 }
 

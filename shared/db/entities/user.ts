@@ -4,6 +4,8 @@
  * through the USER search partition. Users an account created: pk USER#<creator> /
  * sk CREATED#<userid>.
  */
+import { outboxPut } from './outbox.ts';
+import { domainEvent } from '../../domain/events/catalogue.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
@@ -85,6 +87,7 @@ export async function insertUser(user: UserRecord): Promise<void> {
     },
     ...uniqueValues(user).map(([kind, value]) => claimUnique(kind, value, { userid: user.userid })),
     ...searchTokenWrites('USER', user.userid, [], user.search_tokens),
+    outboxPut(domainEvent('user.created', `USER#${user.userid}`, { userid: user.userid, username: user.username })),
   ];
   if (user.created_by !== null) {
     writes.push({

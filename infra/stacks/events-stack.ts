@@ -1,0 +1,118 @@
+/**
+ * Events (docs/events.md): the EventBridge bus every event is put on, and the deliverer.
+ * - StreamDeliverer reads the table's stream, filtered to new outbox items (INSERT of
+ *   entity "OutboxEvent"), fans each event out (bus, one delivery per webhook) and makes the
+ *   first attempts. Batches that keep failing go to the dead-letter queue after 3 retries.
+ * - RetrySweep runs every minute: retries that are due, and events still on the pending index
+ *   (a batch that went to the DLQ, or a table adopted by name, which has no stream here).
+ * Both are least-privilege: the table actions the deliverer uses, PutEvents on this bus only.
+ */
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
+import { addAlarm } from '../constructs/alarm.ts';
+import { ProjectFunction } from '../constructs/project-function.ts';
+import { functionEnvironment } from '../function-environment.ts';
+import { repoPath } from '../repo-paths.ts';
+import type { SiteSettings } from '../site-settings.ts';
+
+/** Exactly what shared/events/deliverer.ts does on the table: no Scan, no deletes, no batch writes. */
+export const DELIVERER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+const DELIVERER_ENTRY = 'functions/webhooks/deliverer.handler.ts';
+/** A delivery may take STEPWISE_WEBHOOK_TIMEOUT_SECONDS (10 s); a batch delivers many queues side by side. */
+const STREAM_TIMEOUT_SECONDS = 120;
+const SWEEP_TIMEOUT_SECONDS = 300;
+
+export interface EventsStackProps extends StackProps {
+  settings: SiteSettings;
+  table: ITableV2;
+  mediaBucket: IBucket;
+  modulesBucket: IBucket;
+  alarmTopic: ITopic;
+}
+
+export class EventsStack extends Stack {
+  readonly bus: EventBus;
+  readonly streamDeliverer: ProjectFunction;
+  readonly retrySweep: ProjectFunction;
+  readonly deadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: EventsStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    this.bus = new EventBus(this, 'Bus', { eventBusName: `${settings.stackPrefix}-events`, description: 'Every Stepwise event (source "stepwise", detail-type the event name)' });
+    const environment = { ...functionEnvironment(settings, props), STEPWISE_EVENT_BUS_NAME: this.bus.eventBusName };
+    const common = { entry: repoPath(DELIVERER_ENTRY), environment, logRetention: settings.logRetentionDays, logLevel: settings.logLevel, alarmTopic: props.alarmTopic };
+
+    this.streamDeliverer = new ProjectFunction(this, 'StreamDeliverer', {
+      ...common,
+      handlerExport: 'onOutboxStream',
+      description: 'Stepwise event deliverer (new outbox items from the table stream)',
+      timeoutSeconds: STREAM_TIMEOUT_SECONDS,
+    });
+    this.retrySweep = new ProjectFunction(this, 'RetrySweep', {
+      ...common,
+      handlerExport: 'sweep',
+      description: 'Stepwise event deliverer (retries and pending events, every minute)',
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
+    });
+
+    for (const deliverer of [this.streamDeliverer, this.retrySweep]) {
+      props.table.grant(deliverer, ...DELIVERER_TABLE_ACTIONS);
+      this.bus.grantPutEventsTo(deliverer);
+    }
+
+    this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    if (props.table.tableStreamArn) {
+      this.streamDeliverer.function.addEventSource(
+        new DynamoEventSource(props.table, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: 25,
+          retryAttempts: 3,
+          reportBatchItemFailures: true,
+          onFailure: new SqsDlq(this.deadLetterQueue),
+          filters: [
+            FilterCriteria.filter({
+              eventName: FilterRule.isEqual('INSERT'),
+              dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(OUTBOX_ENTITY) } } },
+            }),
+          ],
+        }),
+      );
+      addAlarm(this, 'StreamIteratorAgeAlarm', {
+        metric: this.streamDeliverer.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+        threshold: Duration.minutes(5).toMilliseconds(),
+        description: 'Stepwise event deliverer: outbox events wait more than 5 minutes in the table stream.',
+        topic: props.alarmTopic,
+      });
+    }
+
+    new Rule(this, 'RetrySweepSchedule', {
+      description: 'Runs the Stepwise event deliverer sweep every minute',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(this.retrySweep.function, { retryAttempts: 0 })],
+    });
+
+    addAlarm(this, 'DeadLettersAlarm', {
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      description: 'Stepwise event deliverer: stream batches failed every retry (the sweep still delivers their events; see the DLQ for the records).',
+      topic: props.alarmTopic,
+    });
+  }
+}

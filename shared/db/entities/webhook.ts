@@ -1,0 +1,295 @@
+/**
+ * Webhooks and their deliveries.
+ * - Webhook: pk WEBHOOK#<webhookid> / sk WEBHOOK, listed through gsi1 (WEBHOOKS, padded id).
+ *   Its `secret` is stored as given (the deliverer needs it to sign; docs/decisions.md) and
+ *   never leaves the server after the create response.
+ * - Delivery (one per event and webhook): pk WEBHOOK#<webhookid> / sk DELIVERY#<event
+ *   sequence>#<deliveryid>, so a webhook's deliveries list newest first with one Query. The
+ *   deliveryid is derived from (eventid, webhookid): fanning an event out twice finds the
+ *   delivery already there (attribute_not_exists), so a restart never duplicates one.
+ *   While not finished a delivery is in two sparse indexes:
+ *   - due: gsi1 WEBHOOK#DUE / <padded epoch ms it is due>#<sequence>#<deliveryid> (a claimed
+ *     delivery is due again when its lease runs out, so a crashed deliverer's claim comes back);
+ *   - its queue: gsi2 WEBHOOK#<webhookid>#QUEUE#<event entity> / <sequence>#<deliveryid>: a
+ *     delivery waits while an earlier one of the same entity to the same webhook is unfinished.
+ * - Claim and ack are conditional updates: a claim takes a due delivery (pending and due, or
+ *   delivering with its lease run out) and counts the attempt; the ack applies only while the
+ *   delivery is still held by that attempt (status delivering and attempts unchanged).
+ */
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from '../client.ts';
+import { padId, withoutKeys } from '../keys.ts';
+import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
+import { queryPage } from '../paging.ts';
+
+export interface WebhookRecord {
+  webhookid: number;
+  url: string;
+  /** Event names, or ["*"] for every event. */
+  events: string[];
+  active: boolean;
+  secret: string;
+  created_by: number;
+  created_date: number;
+  modified_date: number;
+  version: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+export interface DeliveryRecord {
+  deliveryid: string;
+  webhookid: number;
+  eventid: string;
+  event: string;
+  /** The entity the event is about (its queue). */
+  subject: string;
+  sequence: string;
+  /** The exact body sent on every attempt (the signature covers these bytes). */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  created_date: number;
+  /** Epoch ms; null once finished. */
+  next_attempt_at: number | null;
+  lease_until: number | null;
+  first_attempt_at: number | null;
+  finished_date: number | null;
+}
+
+const DUE_PARTITION = 'WEBHOOK#DUE';
+const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
+
+function webhookKey(webhookid: number) {
+  return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' };
+}
+
+export function deliveryKey(delivery: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>) {
+  return { pk: `WEBHOOK#${delivery.webhookid}`, sk: `DELIVERY#${delivery.sequence}#${delivery.deliveryid}` };
+}
+
+const queuePartition = (delivery: Pick<DeliveryRecord, 'webhookid' | 'subject'>) => `WEBHOOK#${delivery.webhookid}#QUEUE#${delivery.subject}`;
+const queueSortKey = (delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) => `${delivery.sequence}#${delivery.deliveryid}`;
+const dueSortKey = (atMs: number, delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) => `${String(atMs).padStart(13, '0')}#${delivery.sequence}#${delivery.deliveryid}`;
+
+const asWebhook = (item: Record<string, unknown>) => withoutKeys(item) as unknown as WebhookRecord;
+const asDelivery = (item: Record<string, unknown>) => withoutKeys(item) as unknown as DeliveryRecord;
+
+// ---- webhooks ----
+
+export async function insertWebhook(webhook: WebhookRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...webhookKey(webhook.webhookid), entity: 'Webhook', [INDEXES.gsi1.pk]: 'WEBHOOKS', [INDEXES.gsi1.sk]: padId(webhook.webhookid), ...webhook },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getWebhook(webhookid: number): Promise<WebhookRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: webhookKey(webhookid), ConsistentRead: true }));
+  return result.Item ? asWebhook(result.Item) : undefined;
+}
+
+export async function listWebhooks(page: { limit: number; offset: number }): Promise<WebhookRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: 'WEBHOOKS' }, page)).map(asWebhook);
+}
+
+/** Every webhook (the deliverer's fan-out; a site has a handful). */
+export async function listAllWebhooks(): Promise<WebhookRecord[]> {
+  const webhooks: WebhookRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: INDEXES.gsi1.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
+        ExpressionAttributeValues: { ':pk': 'WEBHOOKS' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    webhooks.push(...(result.Items ?? []).map(asWebhook));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return webhooks;
+}
+
+/** Replaces a webhook read at `before.version`; false when it changed or went away meanwhile. */
+export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...webhookKey(after.webhookid), entity: 'Webhook', [INDEXES.gsi1.pk]: 'WEBHOOKS', [INDEXES.gsi1.sk]: padId(after.webhookid), ...after },
+        ConditionExpression: 'attribute_exists(pk) AND version = :version',
+        ExpressionAttributeValues: { ':version': before.version },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Deletes a webhook; false when there was none. Its unfinished deliveries fail when next due. */
+export async function deleteWebhook(webhookid: number): Promise<boolean> {
+  try {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: webhookKey(webhookid), ConditionExpression: 'attribute_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+// ---- deliveries ----
+
+/** Creates a delivery due at `dueAt` (epoch ms) unless it exists already; true when created. */
+export async function insertDelivery(delivery: DeliveryRecord, dueAt: number): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...deliveryKey(delivery),
+          entity: 'WebhookDelivery',
+          [INDEXES.gsi1.pk]: DUE_PARTITION,
+          [INDEXES.gsi1.sk]: dueSortKey(dueAt, delivery),
+          [INDEXES.gsi2.pk]: queuePartition(delivery),
+          [INDEXES.gsi2.sk]: queueSortKey(delivery),
+          [TTL_ATTRIBUTE]: delivery.created_date + DELIVERY_RETENTION_SECONDS,
+          ...delivery,
+          // Absent until the first claim sets it (if_not_exists).
+          first_attempt_at: undefined,
+          next_attempt_at: dueAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** A webhook's deliveries, newest first. */
+export async function listDeliveries(webhookid: number, page: { limit: number; offset: number }): Promise<DeliveryRecord[]> {
+  return (await queryPage({ partition: `WEBHOOK#${webhookid}`, sortPrefix: 'DELIVERY#', descending: true }, page)).map(asDelivery);
+}
+
+export async function getDelivery(key: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>): Promise<DeliveryRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: tableName(), Key: deliveryKey(key), ConsistentRead: true }));
+  return result.Item ? asDelivery(result.Item) : undefined;
+}
+
+/** Deliveries due by `nowMs` (claimable ones and expired claims), soonest first. */
+export async function listDueDeliveries(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: INDEXES.gsi1.name,
+      KeyConditionExpression: '#pk = :pk AND #sk <= :until',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#sk': INDEXES.gsi1.sk },
+      ExpressionAttributeValues: { ':pk': DUE_PARTITION, ':until': `${String(nowMs).padStart(13, '0')}~` },
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []).map(asDelivery);
+}
+
+/** True when an earlier delivery of the same entity to the same webhook is still unfinished. */
+export async function hasEarlierUnfinished(delivery: DeliveryRecord): Promise<boolean> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: INDEXES.gsi2.name,
+      KeyConditionExpression: '#pk = :pk AND #sk < :mine',
+      ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk, '#sk': INDEXES.gsi2.sk },
+      ExpressionAttributeValues: { ':pk': queuePartition(delivery), ':mine': queueSortKey(delivery) },
+      Limit: 1,
+    }),
+  );
+  return (result.Items ?? []).length > 0;
+}
+
+/**
+ * Claims a due delivery for one attempt, held until `leaseUntil` (epoch ms). Returns the
+ * delivery as claimed (attempts counted), or undefined when someone else holds it or it is
+ * no longer due.
+ */
+export async function claimDelivery(delivery: DeliveryRecord, nowMs: number, leaseUntil: number): Promise<DeliveryRecord | undefined> {
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deliveryKey(delivery),
+        UpdateExpression: 'SET #status = :delivering, attempts = attempts + :one, lease_until = :lease, #dsk = :dsk, first_attempt_at = if_not_exists(first_attempt_at, :now)',
+        ConditionExpression: '(#status = :pending AND next_attempt_at <= :now) OR (#status = :delivering AND lease_until <= :now)',
+        ExpressionAttributeNames: { '#status': 'status', '#dsk': INDEXES.gsi1.sk },
+        ExpressionAttributeValues: {
+          ':delivering': 'delivering',
+          ':pending': 'pending',
+          ':one': 1,
+          ':lease': leaseUntil,
+          ':dsk': dueSortKey(leaseUntil, delivery),
+          ':now': nowMs,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return asDelivery(result.Attributes!);
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+export type AttemptOutcome =
+  | { kind: 'succeeded'; responseCode: number; at: number }
+  | { kind: 'retry'; responseCode: number | null; error: string | null; nextAttemptAt: number }
+  | { kind: 'failed'; responseCode: number | null; error: string | null; at: number };
+
+/**
+ * Records the outcome of the attempt that claimed `claimed`; false when the claim was lost
+ * meanwhile (its lease ran out and another deliverer took it), in which case nothing changes.
+ */
+export async function finishAttempt(claimed: DeliveryRecord, outcome: AttemptOutcome): Promise<boolean> {
+  const names: Record<string, string> = { '#status': 'status', '#dsk': INDEXES.gsi1.sk };
+  const values: Record<string, unknown> = { ':delivering': 'delivering', ':attempts': claimed.attempts };
+  let update: string;
+  if (outcome.kind === 'retry') {
+    Object.assign(values, { ':pending': 'pending', ':code': outcome.responseCode, ':error': outcome.error, ':next': outcome.nextAttemptAt, ':dsk': dueSortKey(outcome.nextAttemptAt, claimed) });
+    update = 'SET #status = :pending, last_response_code = :code, last_error = :error, next_attempt_at = :next, #dsk = :dsk REMOVE lease_until';
+  } else {
+    const code = outcome.responseCode;
+    const error = outcome.kind === 'failed' ? outcome.error : null;
+    Object.assign(values, { ':final': outcome.kind, ':code': code, ':error': error, ':at': Math.floor(outcome.at / 1000), ':null': null });
+    Object.assign(names, { '#dpk': INDEXES.gsi1.pk, '#qpk': INDEXES.gsi2.pk, '#qsk': INDEXES.gsi2.sk });
+    update = 'SET #status = :final, last_response_code = :code, last_error = :error, finished_date = :at, next_attempt_at = :null REMOVE lease_until, #dpk, #dsk, #qpk, #qsk';
+  }
+  names['#attempts'] = 'attempts';
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deliveryKey(claimed),
+        UpdateExpression: update,
+        ConditionExpression: '#status = :delivering AND #attempts = :attempts',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

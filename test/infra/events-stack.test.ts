@@ -1,0 +1,75 @@
+/** The events stack: bus, stream-fed deliverer with DLQ, scheduled sweep, alarms, least privilege. */
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERER_TABLE_ACTIONS } from '../../infra/stacks/events-stack.ts';
+import { actionsOf, buildTestApp, functionIdByDescription, functionStatements, getAttId, resourcesOfType } from './support.ts';
+
+const STREAM = 'Stepwise event deliverer (new outbox items from the table stream)';
+const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
+
+let template: Template;
+let stateful: Template;
+beforeAll(() => {
+  const app = buildTestApp();
+  template = Template.fromStack(app.events);
+  stateful = Template.fromStack(app.stateful);
+});
+
+describe('events stack', () => {
+  it('the table streams new images', () => {
+    const table = Object.values(resourcesOfType(stateful, 'AWS::DynamoDB::GlobalTable'))[0].Properties;
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+  });
+
+  it('has a bus, and both deliverers know its name', () => {
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    const busId = Object.keys(resourcesOfType(template, 'AWS::Events::EventBus'))[0];
+    for (const description of [STREAM, SWEEP]) {
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, description)].Properties;
+      expect(fn.Environment.Variables.STEPWISE_EVENT_BUS_NAME).toEqual({ Ref: busId });
+      expect(fn.Environment.Variables.TABLE_NAME).toBeDefined();
+    }
+  });
+
+  it('feeds the stream deliverer only new outbox items, with a dead-letter queue on failure', () => {
+    const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0].Properties;
+    expect(mapping.FunctionName).toEqual({ Ref: functionIdByDescription(template, STREAM) });
+    expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.MaximumRetryAttempts).toBe(3);
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] } } } });
+    const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue'))[0];
+    expect(getAttId(mapping.DestinationConfig.OnFailure.Destination)).toBe(dlqId);
+  });
+
+  it('runs the sweep every minute', () => {
+    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(getAttId(rules[0].Properties.Targets[0].Arn)).toBe(functionIdByDescription(template, SWEEP));
+  });
+
+  it('alarms on dead letters and on a stream falling behind (besides each function\'s errors and throttles)', () => {
+    const metrics = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties.MetricName);
+    expect(metrics).toEqual(expect.arrayContaining(['ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Errors', 'Throttles']));
+  });
+
+  it('grants the deliverers only the table actions they use and PutEvents on this bus', () => {
+    const busId = Object.keys(resourcesOfType(template, 'AWS::Events::EventBus'))[0];
+    for (const description of [STREAM, SWEEP]) {
+      const statements = functionStatements(template, functionIdByDescription(template, description));
+      const actions = actionsOf(statements);
+      const STREAM_READ = /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/;
+      const tableActions = actions.filter((action) => action.startsWith('dynamodb:') && !STREAM_READ.test(action));
+      // Only the stream deliverer reads the stream.
+      expect(actions.some((action) => STREAM_READ.test(action))).toBe(description === STREAM);
+      expect(new Set(tableActions)).toEqual(new Set(DELIVERER_TABLE_ACTIONS));
+      expect(actions).not.toContain('dynamodb:Scan');
+      expect(actions).not.toContain('dynamodb:DeleteItem');
+      const putEvents = statements.filter((statement) => statement.Action === 'events:PutEvents');
+      expect(putEvents).toHaveLength(1);
+      expect(getAttId(putEvents[0].Resource)).toBe(busId);
+    }
+  });
+});
