@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { clearRequestCache } from './request-cache.ts';
+import { offerClientToHook } from '../sdk-client-hook.ts';
 
 // Names of the low-level commands the document client sends.
 const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
@@ -18,7 +19,7 @@ export function db(): DynamoDBDocumentClient {
         ? { endpoint: DDB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
     });
-    documentClient = DynamoDBDocumentClient.from(client, {
+    documentClient = DynamoDBDocumentClient.from(offerClientToHook(client), {
       marshallOptions: { removeUndefinedValues: true },
     });
     // Any write (or an attempted one) invalidates what this request has read.
