@@ -10,6 +10,22 @@ const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCo
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
+const writeListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` before and after every write (or attempted write) through the document
+ * client: container-level caches (the authentication cache) drop what they hold, so this
+ * container never serves something it has itself changed.
+ */
+export function onTableWrite(listener: () => void): void {
+  writeListeners.add(listener);
+}
+
+function tableWritten(): void {
+  clearRequestCache();
+  for (const listener of writeListeners) listener();
+}
+
 export function db(): DynamoDBDocumentClient {
   if (!documentClient) {
     const { DDB_ENDPOINT, AWS_REGION } = config();
@@ -26,11 +42,11 @@ export function db(): DynamoDBDocumentClient {
     documentClient.middlewareStack.add(
       (next, context) => async (args) => {
         const isRead = READ_COMMANDS.has(String(context.commandName));
-        if (!isRead) clearRequestCache();
+        if (!isRead) tableWritten();
         try {
           return await next(args);
         } finally {
-          if (!isRead) clearRequestCache();
+          if (!isRead) tableWritten();
         }
       },
       { step: 'initialize', name: 'clearRequestCacheOnWrite' },
