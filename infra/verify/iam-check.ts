@@ -93,11 +93,16 @@ export class IamLedger {
     lines.push(`IAM: ${this.denials.length} denied call(s), ${this.unattributed.length} call(s) outside any function, ${unused.length} granted action(s) no test exercised`);
     for (const denial of this.denials) lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
     for (const call of this.unattributed) lines.push(`IAM UNATTRIBUTED  ${call}`);
-    const byPrincipal = new Map<string, string[]>();
-    for (const grant of unused) byPrincipal.set(grant.principal, [...(byPrincipal.get(grant.principal) ?? []), `${grant.action} on ${grant.resource}`]);
-    for (const [principal, grants] of byPrincipal) {
+    // One line per principal and resource: the granted actions on it that no call used.
+    const byPrincipal = new Map<string, Map<string, string[]>>();
+    for (const grant of unused) {
+      const resources = byPrincipal.get(grant.principal) ?? new Map<string, string[]>();
+      resources.set(grant.resource, [...(resources.get(grant.resource) ?? []), grant.action]);
+      byPrincipal.set(grant.principal, resources);
+    }
+    for (const [principal, resources] of byPrincipal) {
       lines.push(`IAM unexercised  ${principal}:`);
-      for (const grant of grants) lines.push(`    ${grant}`);
+      for (const [resource, actions] of resources) lines.push(`    ${resource}: ${actions.join(', ')}`);
     }
     return { ok: this.denials.length === 0 && this.unattributed.length === 0, text: lines.join('\n') };
   }
