@@ -112,6 +112,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   function invoker(fn: SynthesizedFunction): Promise<Invoker> {
     let loading = loaded.get(fn.id);
     if (!loading) {
+      if (!fn.assetDir) throw new Error(`${fn.id}: the assembly was synthesized without bundling; there is no bundle to run`);
       const scope = scopeOf(fn);
       loading = runAs(scope, async () => {
         const module = await import(pathToFileURL(join(fn.assetDir, `${fn.handlerFile}.mjs`)).href);
