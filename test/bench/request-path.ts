@@ -2,7 +2,8 @@
  * Bench section: the request path against its floor, on the project's own `npm start` stack
  * (file-backed DynamoDB Local in a temp data dir) and, for comparison, the in-memory one.
  * - GET /users/{another user} through the gateway (what a client sees);
- * - the users handler invoked directly with a prebuilt API Gateway event (what Lambda runs);
+ * - the users handler invoked directly with a prebuilt API Gateway event: the synthesized
+ *   bundle with its template environment (what Lambda runs), or the source module standalone;
  * - a raw GetItem of the same user item through the same SDK client, same engine, same run.
  * All at 10 concurrent callers. Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
  * Runs on its own too: `npx tsx test/bench/request-path.ts`.
@@ -10,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -96,22 +98,49 @@ async function createOtherUser(stack: RunningStack, token: string): Promise<numb
   return ((await response.json()) as { userid: number }).userid;
 }
 
+type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknown>;
+
 /**
- * The users handler in this process, as Lambda would load it, pointed at the stack's engines.
- * Imported once per process (module-level clients read the first endpoint they see).
+ * The users handler in this process, pointed at the stack's engines: the synthesized bundle
+ * with its template environment when `cdkOut` is given (what Lambda runs), else the source
+ * module. Imported once per process (module-level clients read the first endpoint they see).
  */
-let directHandler: ((event: APIGatewayProxyEventV2, context: never) => Promise<unknown>) | undefined;
-async function loadUsersHandler(stack: RunningStack) {
+let directHandler: Handler | undefined;
+async function loadUsersHandler(stack: RunningStack, cdkOut?: string): Promise<Handler> {
+  if (directHandler) return directHandler;
+  const hostEnvironment = { ...process.env };
   const { applyLocalEnvironment } = await import('../../infra/local/environment.ts');
-  applyLocalEnvironment({ LOG_LEVEL: 'ERROR' });
-  process.env.DDB_ENDPOINT = stack.ddbEndpoint;
-  process.env.S3_ENDPOINT = stack.s3Endpoint;
-  process.env.SFN_ENDPOINT = stack.sfnEndpoint;
-  directHandler ??= (await import('../../functions/users/handler.ts')).handler as never;
+  let module: string = new URL('../../functions/users/handler.ts', import.meta.url).href;
+  if (cdkOut) {
+    const { readAssembly } = await import('../../infra/verify/template.ts');
+    const assembly = readAssembly(cdkOut, {
+      TABLE_NAME: 'stepwise',
+      MEDIA_BUCKET: 'stepwise-media',
+      MODULES_BUCKET: 'stepwise-modules',
+      MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+    });
+    const users = [...assembly.functions.values()].find((fn) => fn.description === 'Stepwise users endpoints')!;
+    Object.assign(process.env, users.environment);
+    module = pathToFileURL(join(users.assetDir, `${users.handlerFile}.mjs`)).href;
+  }
+  applyLocalEnvironment();
+  Object.assign(process.env, { LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', DDB_ENDPOINT: stack.ddbEndpoint, S3_ENDPOINT: stack.s3Endpoint, SFN_ENDPOINT: stack.sfnEndpoint });
+  const handler = (await import(module)).handler as Handler;
+  // One call reads the configuration and creates the clients; then the bench's own
+  // environment comes back, so stacks started later do not inherit the function's.
+  await handler(usersGetEvent(1, 'warm-up'), {} as never);
+  for (const name of Object.keys(process.env)) if (!(name in hostEnvironment)) delete process.env[name];
+  Object.assign(process.env, hostEnvironment);
+  directHandler = handler;
   return directHandler;
 }
 
-export async function measureRequestPath(stack: RunningStack, engine: string, seconds: number, options: { direct: boolean }): Promise<RequestPathFigures> {
+export async function measureRequestPath(
+  stack: RunningStack,
+  engine: string,
+  seconds: number,
+  options: { direct: boolean; cdkOut?: string },
+): Promise<RequestPathFigures> {
   const token = await login(stack);
   const otherId = await createOtherUser(stack, token);
   const self = await gatewayRate(`${stack.url}/users/1`, token, seconds);
@@ -119,7 +148,7 @@ export async function measureRequestPath(stack: RunningStack, engine: string, se
 
   let directRps = Number.NaN;
   if (options.direct) {
-    const handler = await loadUsersHandler(stack);
+    const handler = await loadUsersHandler(stack, options.cdkOut);
     const event = usersGetEvent(otherId, token);
     directRps = await loopRate(async () => {
       const result = (await handler(event, {} as never)) as { statusCode: number };

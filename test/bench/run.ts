@@ -30,7 +30,7 @@ const bundles = measureBundles(cdkOut);
 const fileBacked = await startFileBackedStack();
 let fileFigures;
 try {
-  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)', DURATION_S, { direct: true });
+  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)', DURATION_S, { direct: true, cdkOut });
 } finally {
   await fileBacked.cleanup();
 }
