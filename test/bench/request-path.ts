@@ -106,7 +106,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknow
  * module. Imported once per process (module-level clients read the first endpoint they see).
  */
 let directHandler: Handler | undefined;
-async function loadUsersHandler(stack: RunningStack, cdkOut?: string): Promise<Handler> {
+async function loadUsersHandler(stack: RunningStack, warmUp: APIGatewayProxyEventV2, cdkOut?: string): Promise<Handler> {
   if (directHandler) return directHandler;
   const hostEnvironment = { ...process.env };
   const { applyLocalEnvironment } = await import('../../infra/local/environment.ts');
@@ -128,7 +128,8 @@ async function loadUsersHandler(stack: RunningStack, cdkOut?: string): Promise<H
   const handler = (await import(module)).handler as Handler;
   // One call reads the configuration and creates the clients; then the bench's own
   // environment comes back, so stacks started later do not inherit the function's.
-  await handler(usersGetEvent(1, 'warm-up'), {} as never);
+  const warm = (await handler(warmUp, {} as never)) as { statusCode: number };
+  if (warm.statusCode !== 200) throw new Error(`direct handler warm-up answered ${warm.statusCode}`);
   for (const name of Object.keys(process.env)) if (!(name in hostEnvironment)) delete process.env[name];
   Object.assign(process.env, hostEnvironment);
   directHandler = handler;
@@ -148,8 +149,8 @@ export async function measureRequestPath(
 
   let directRps = Number.NaN;
   if (options.direct) {
-    const handler = await loadUsersHandler(stack, options.cdkOut);
     const event = usersGetEvent(otherId, token);
+    const handler = await loadUsersHandler(stack, event, options.cdkOut);
     directRps = await loopRate(async () => {
       const result = (await handler(event, {} as never)) as { statusCode: number };
       if (result.statusCode !== 200) throw new Error(`direct handler answered ${result.statusCode}`);
