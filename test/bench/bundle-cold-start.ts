@@ -21,10 +21,12 @@ const API_IMPORT_AIM_MS = 100;
 export function synthesize(outdir: string): void {
   const result = spawnSync('npx', ['cdk', 'synth', '--quiet', '-o', outdir], {
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' },
   });
-  if (result.status !== 0) throw new Error(`cdk synth failed (${result.status})`);
+  // esbuild reports every bundle on stderr: shown only when synthesis fails.
+  if (result.status !== 0) throw new Error(`cdk synth failed (${result.status})\n${result.stderr}`);
 }
 
 /** One fresh process: milliseconds from just before `import()` to the module evaluated. */
