@@ -6,7 +6,7 @@
  *   bundle with its template environment (what Lambda runs), or the source module standalone;
  * - a raw GetItem of the same user item through the same SDK client, same engine, same run.
  * All at 10 concurrent callers. Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
- * Runs on its own too: `npx tsx test/bench/request-path.ts`.
+ * Runs on its own too: `npx tsx test/bench/request-path.ts [cdk.out folder]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,6 +108,8 @@ type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknow
 let directHandler: Handler | undefined;
 async function loadUsersHandler(stack: RunningStack, warmUp: APIGatewayProxyEventV2, cdkOut?: string): Promise<Handler> {
   if (directHandler) return directHandler;
+  // As on the gateway path (npm start): no EMF metrics line per request on stdout.
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const hostEnvironment = { ...process.env };
   const { applyLocalEnvironment } = await import('../../infra/local/environment.ts');
   let module: string = new URL('../../functions/users/handler.ts', import.meta.url).href;
@@ -199,7 +201,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const fileBacked = await startFileBackedStack();
   try {
-    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', seconds, { direct: true })], seconds);
+    // With a cloud assembly folder as argument, the direct figure runs its users bundle.
+    const cdkOut = process.argv[2];
+    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', seconds, { direct: true, cdkOut })], seconds);
   } finally {
     await fileBacked.cleanup();
   }
