@@ -87,15 +87,23 @@ function refuseTooLarge(response: ServerResponse): void {
   response.end(body);
 }
 
-export function toEvent(request: IncomingMessage, body: Buffer, routeKey: string, pathParameters?: Record<string, string>): APIGatewayProxyEventV2 {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+export function toEvent(
+  request: IncomingMessage,
+  body: Buffer,
+  routeKey: string,
+  pathParameters?: Record<string, string>,
+  url = new URL(request.url ?? '/', 'http://localhost'),
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const queryStringParameters: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) {
-    queryStringParameters[name] = queryStringParameters[name] !== undefined ? `${queryStringParameters[name]},${value}` : value;
+  // Most requests have no query string: skip building a URLSearchParams for them.
+  if (url.search) {
+    for (const [name, value] of url.searchParams) {
+      queryStringParameters[name] = queryStringParameters[name] !== undefined ? `${queryStringParameters[name]},${value}` : value;
+    }
   }
   const contentType = headers['content-type'] ?? '';
   // Bytes that are not UTF-8 travel base64-encoded whatever they are labelled (a client sends
@@ -156,7 +164,9 @@ export function createGateway(options: GatewayOptions): Server {
       const body = await readBody(request);
       if (!body) return refuseTooLarge(response);
       const method = request.method ?? 'GET';
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      // Parsed once per request, here; toEvent reuses it.
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const path = url.pathname;
       if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
         response.writeHead(204, CORS_HEADERS);
         response.end();
@@ -167,11 +177,11 @@ export function createGateway(options: GatewayOptions): Server {
         const { group, route } = match.value;
         const routeKey = `${route.method} ${API_BASE_PATH}${route.path}`;
         const handler = options.handlers.get(group)!;
-        const event = toEvent(request, body, routeKey, match.params);
+        const event = toEvent(request, body, routeKey, match.params, url);
         send(response, await handler(event, lambdaContext(event.requestContext.requestId, group)));
         return;
       }
-      const event = toEvent(request, body, '$default');
+      const event = toEvent(request, body, '$default', undefined, url);
       send(response, await options.fallback(event, lambdaContext(event.requestContext.requestId, 'fallback')));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.

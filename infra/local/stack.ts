@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { mkdtemp, mkdir } from 'node:fs/promises';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { startDynamoDbLocal } from './dynamodb.ts';
-import type { LambdaHandler } from './gateway.ts';
 
 export interface LocalStack {
   port: number;
@@ -16,15 +15,6 @@ export interface LocalStack {
   adminCreated: boolean;
   adminEmail: string;
   stop(): Promise<void>;
-}
-
-async function importTaskHandlers(tasks: Array<{ substitution: string; entry: string; exportName: string }>): Promise<Record<string, (input: any) => Promise<any>>> {
-  const handlers: Record<string, (input: any) => Promise<any>> = {};
-  for (const task of tasks) {
-    const module = await import(`../../${task.entry}`);
-    handlers[task.substitution] = module[task.exportName];
-  }
-  return handlers;
 }
 
 /**
@@ -43,7 +33,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     onProcess: (role, pid) => lock?.addChild(role, pid),
   });
   dynamoStarting.catch(() => undefined);
-  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, pipeline, { objectCreatedTriggers }, { s3EventDispatcher }] =
+  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, functions, { s3EventDispatcher }] =
     await Promise.all([
       import('./create-table.ts'),
       import('./s3-emulator.ts'),
@@ -52,8 +42,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       import('../../functions/routes.ts'),
       import('../../shared/http/embedded.ts'),
       import('../../shared/http/openapi.ts'),
-      import('../../functions/pipeline/module-import.definition.ts'),
-      import('../../functions/pipeline/triggers.ts'),
+      import('./local-functions.ts').then(({ loadLocalFunctions }) => loadLocalFunctions()),
       import('./s3-events.ts'),
     ]);
 
@@ -68,15 +57,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       directory: s3Directory,
       buckets: [process.env.MEDIA_BUCKET!, process.env.MODULES_BUCKET!],
       // S3 event notifications -> the same handlers CDK subscribes to the buckets.
-      onObjectCreated: s3EventDispatcher(
-        objectCreatedTriggers.map((trigger) => ({
-          name: trigger.name,
-          bucketName: trigger.bucket === 'media' ? process.env.MEDIA_BUCKET! : process.env.MODULES_BUCKET!,
-          prefix: trigger.prefix,
-          handler: async () => (await import(`../../${trigger.entry}`))[trigger.exportName],
-        })),
-        process.env.AWS_REGION!,
-      ),
+      onObjectCreated: s3EventDispatcher(await functions.objectCreatedSubscriptions(), process.env.AWS_REGION!),
     }),
   ]);
   process.env.DDB_ENDPOINT = dynamo.endpoint;
@@ -86,9 +67,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     stateMachines: [
       {
         arn: process.env.MODULE_IMPORT_STATE_MACHINE_ARN!,
-        definition: pipeline.moduleImportDefinition,
-        substitutions: {},
-        taskHandlers: await importTaskHandlers(pipeline.moduleImportTasks),
+        ...(await functions.importStateMachine()),
         // A browser upload is awaited for 40 polls; locally 250 ms apart instead of 3-20 s.
         retryIntervalOverridesMs: { AwaitUpload: 250 },
       },
@@ -98,19 +77,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
 
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
 
-  const handlers = new Map<string, LambdaHandler>();
-  await Promise.all(
-    routeGroups.map(async (group) => {
-      const module = await import(`../../functions/${group.name}/handler.ts`);
-      handlers.set(group.name, module.handler);
-    }),
-  );
-  const { createFallback } = await import('../../functions/fallback/fallback.ts');
-  const { embeddedRouteManifest } = await import('../../shared/http/embedded.ts');
-  const fallback = createFallback(embeddedRouteManifest(), async (group, event) => {
-    const result = await handlers.get(group)!(event, {} as never);
-    return result as never;
-  });
+  const { groupHandlers: handlers, fallback } = await functions.api();
 
   const adminEmail = process.env.STEPWISE_ADMIN_EMAIL ?? 'admin@example.com';
   const { ensureFirstAdmin } = await import('../../shared/accounts/first-admin.ts');
@@ -136,6 +103,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
+      await functions.stop();
       lock?.release();
     },
   };

@@ -3,11 +3,28 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { clearRequestCache } from './request-cache.ts';
+import { offerClientToHook } from '../sdk-client-hook.ts';
 
 // Names of the low-level commands the document client sends.
 const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
 
 let documentClient: DynamoDBDocumentClient | undefined;
+
+const writeListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` before and after every write (or attempted write) through the document
+ * client: container-level caches (the authentication cache) drop what they hold, so this
+ * container never serves something it has itself changed.
+ */
+export function onTableWrite(listener: () => void): void {
+  writeListeners.add(listener);
+}
+
+function tableWritten(): void {
+  clearRequestCache();
+  for (const listener of writeListeners) listener();
+}
 
 export function db(): DynamoDBDocumentClient {
   if (!documentClient) {
@@ -18,18 +35,18 @@ export function db(): DynamoDBDocumentClient {
         ? { endpoint: DDB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
     });
-    documentClient = DynamoDBDocumentClient.from(client, {
+    documentClient = DynamoDBDocumentClient.from(offerClientToHook(client), {
       marshallOptions: { removeUndefinedValues: true },
     });
     // Any write (or an attempted one) invalidates what this request has read.
     documentClient.middlewareStack.add(
       (next, context) => async (args) => {
         const isRead = READ_COMMANDS.has(String(context.commandName));
-        if (!isRead) clearRequestCache();
+        if (!isRead) tableWritten();
         try {
           return await next(args);
         } finally {
-          if (!isRead) clearRequestCache();
+          if (!isRead) tableWritten();
         }
       },
       { step: 'initialize', name: 'clearRequestCacheOnWrite' },

@@ -6,6 +6,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config.ts';
 import { log } from '../observability/logger.ts';
+import { offerClientToHook } from '../sdk-client-hook.ts';
 import type { OutboxEventRecord } from '../db/entities/outbox.ts';
 
 let client: EventBridgeClient | undefined;
@@ -18,7 +19,7 @@ export async function publishToBus(record: OutboxEventRecord): Promise<void> {
     log().debug('Event (no bus configured)', { event: record.name, eventid: record.eventid });
     return;
   }
-  client ??= new EventBridgeClient({ region: config().AWS_REGION });
+  client ??= offerClientToHook(new EventBridgeClient({ region: config().AWS_REGION }));
   const result = await client.send(
     new PutEventsCommand({
       Entries: [

@@ -1,14 +1,48 @@
 /**
  * Resolves `Authorization: api <token>` to the caller. The token is looked up by its SHA-256
  * hash; an unknown or expired token is a 401 ("Invalid login"), whatever the route.
+ *
+ * Lookups are cached in the container for AUTH_CACHE_TTL_MS (docs/decisions.md): a warm
+ * container answers a repeated caller without reading the token and user items again. Any
+ * write this container makes to the table (logout, password change, role or team change, ...)
+ * empties the cache at once; a change made by another container reaches this one within the TTL.
  */
 import { UnauthenticatedError } from '../domain/errors.ts';
 import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
-import { getLiveTokenWithUser } from '../db/entities/token.ts';
+import { onTableWrite } from '../db/client.ts';
+import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
 import { userFromItem } from '../db/entities/user.ts';
 import type { AuthContext } from '../domain/caller.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
+
+/** How long another container's revocation (logout, password change, role change) may lag here. */
+export const AUTH_CACHE_TTL_MS = 1000;
+/** Bounds memory under a flood of distinct tokens; the oldest entries go first. */
+const AUTH_CACHE_MAX_ENTRIES = 1000;
+
+interface CachedLookup {
+  token: TokenRecord;
+  userItem: Record<string, unknown>;
+  /** Epoch ms: the cache TTL or the token's own expiry, whichever comes first. */
+  validUntil: number;
+}
+
+const lookups = new Map<string, CachedLookup>();
+onTableWrite(() => lookups.clear());
+
+async function lookUp(tokenHash: string, userid: number): Promise<CachedLookup | undefined> {
+  const now = Date.now();
+  const cached = lookups.get(tokenHash);
+  if (cached && cached.validUntil > now && cached.token.userid === userid) return cached;
+  if (cached) lookups.delete(tokenHash);
+  const found = await getLiveTokenWithUser(tokenHash, userid);
+  if (!found) return undefined;
+  const entry = { ...found, validUntil: Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000) };
+  if (lookups.size >= AUTH_CACHE_MAX_ENTRIES) lookups.delete(lookups.keys().next().value!);
+  lookups.set(tokenHash, entry);
+  return entry;
+}
 
 export async function authenticate(headers: Record<string, string>): Promise<AuthContext> {
   const appId = headers['x-app-id'];
@@ -19,9 +53,10 @@ export async function authenticate(headers: Record<string, string>): Promise<Aut
   const userid = apiTokenUserid(match[1]);
   if (userid === undefined) throw new UnauthenticatedError();
   const tokenHash = sha256Hex(match[1]);
-  const found = await getLiveTokenWithUser(tokenHash, userid);
+  const found = await lookUp(tokenHash, userid);
   if (!found) throw new UnauthenticatedError();
   const { token } = found;
+  // Also puts the caller's user record in the request cache (a GET of oneself reads nothing).
   const user = userFromItem(found.userItem);
   return {
     user: { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams },

@@ -112,14 +112,18 @@ function errorMapping(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   };
 }
 
-/** Middy middleware: one structured log line and one metrics record per request. */
+/** Middy middleware: one metrics record per request, and a log line for server errors. */
 function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   const started = new WeakMap<object, number>();
   const write = (request: middy.Request<APIGatewayProxyEventV2, Result>) => {
     const { http, requestId } = request.event.requestContext;
     const status = request.response?.statusCode ?? 500;
     const durationMs = Date.now() - (started.get(request) ?? Date.now());
-    log().info('request', { requestId, group, method: http.method, path: request.event.rawPath, status, durationMs });
+    // API Gateway's access log already has a line per request (docs/operations.md, "Logs");
+    // here only server errors, to join the function log to it by requestId (DEBUG: every request).
+    const line = { requestId, group, method: http.method, path: request.event.rawPath, status, durationMs };
+    if (status >= 500) log().warn('request', line);
+    else log().debug('request', line);
     recordRequest(group, status, durationMs);
   };
   return {

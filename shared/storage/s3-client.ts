@@ -9,6 +9,7 @@ import { S3Client, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-
 // Type-only (erased at runtime): @smithy/types ships with every @aws-sdk client.
 import type { BuildMiddleware } from '@smithy/types';
 import { config } from '../config.ts';
+import { offerClientToHook } from '../sdk-client-hook.ts';
 
 /** The only key pair @20minutes/s3rver accepts; any other key fails InvalidAccessKeyId. */
 const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -45,7 +46,7 @@ function createS3Client(): S3Client {
       override: true,
     });
   }
-  return s3;
+  return offerClientToHook(s3);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { config } from '../config.ts';
+import { offerClientToHook } from '../sdk-client-hook.ts';
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -13,10 +14,10 @@ let client: SFNClient | undefined;
 export function sfnClient(): SFNClient {
   if (!client) {
     const { SFN_ENDPOINT, AWS_REGION } = config();
-    client = new SFNClient({
+    client = offerClientToHook(new SFNClient({
       region: AWS_REGION,
       ...(SFN_ENDPOINT ? { endpoint: SFN_ENDPOINT, credentials: LOCAL_CREDENTIALS } : {}),
-    });
+    }));
   }
   return client;
 }

@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { ADMIN, api, createUser, freshLoopbackAddress, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
 
 function localDb() {
   const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
@@ -117,6 +118,11 @@ describe('DELETE /user/token', () => {
     const logout = await api('DELETE', '/user/token', { token: user.token });
     expect(logout.status).toBe(204);
     expect(logout.text).toBe('');
+    // At once in the function that revoked it; every other container within the
+    // authentication cache's TTL (decision 106), as deployed.
+    const again = await api('DELETE', '/user/token', { token: user.token });
+    expect(again.status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, AUTH_CACHE_TTL_MS + 100));
     const after = await api('GET', '/user', { token: user.token });
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ message: 'Invalid login' });

@@ -55,6 +55,15 @@ describe('function bundles', () => {
     expect(code).not.toContain('process.env.STEPWISE_ROUTE_MANIFEST');
   });
 
+  it('carry the environment credential provider, not the SDK chain a Lambda never reaches', () => {
+    const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
+    // The fallback's Lambda client is in the bundle, so a credential provider is too.
+    expect(code).toContain('No AWS credentials in the environment');
+    for (const unreachable of ['@aws-sdk/credential-provider-sso', '@aws-sdk/credential-provider-ini', '@aws-sdk/credential-provider-process']) {
+      expect(code).not.toContain(unreachable);
+    }
+  });
+
   it('carry the embedded route manifest: the fallback tells 405 from 404 with no environment', async () => {
     const { handler } = (await import(pathToFileURL(join(bundleDir, 'index.mjs')).href)) as { handler: Handler };
     const wrongMethod = await handler(event('PUT', '/api/2.0/things'));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStackProcess } from './local-stack-process.ts';
 import { LRS_CREDENTIALS, startLrs } from './lrs.ts';
+import { testSiteEnvironment } from './stack-settings.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,13 +26,7 @@ export default async function setup(project: TestProject) {
     STEPWISE_OUTBOX_DIR: outboxDir,
     STEPWISE_ADMIN_EMAIL: 'admin@example.com',
     STEPWISE_ADMIN_PASSWORD: 'stepwise-admin',
-    // Low enough that the throttling test trips it quickly.
-    STEPWISE_LOGIN_MAX_FAILURES: '5',
-    STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
-    STEPWISE_FEATURE_FLAGS: 'dev-unify-completion-status-logic,dev-use-status-and-reason',
-    // Module imports by URL fetch test packages from a server on 127.0.0.1 (the SSRF rules refuse
-    // loopback otherwise; test/api/modules-url.test.ts proves both sides).
-    STEPWISE_FETCH_ALLOW_HOSTS: '127.0.0.1',
+    ...testSiteEnvironment(),
     // Webhook retries (1 s, 5 s, 30 s ...) run a thousand times faster; the deliverer polls often.
     STEPWISE_WEBHOOK_DELAY_SCALE: '0.001',
     STEPWISE_DELIVERER_POLL_MS: '100',

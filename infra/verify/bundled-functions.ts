@@ -1,0 +1,249 @@
+/**
+ * The local stack's functions taken from a synthesized cloud assembly (STEPWISE_FUNCTIONS=
+ * bundles): every function is its cdk.out bundle and handler export, run with the environment
+ * the template gives it; the routes, the state machine definition and the S3 notification come
+ * from the template too. Every AWS call a bundle makes is checked against its role policy
+ * (infra/verify/iam-check.ts).
+ *
+ * The bundles' only local changes (documented in docs/deploy-verification.md): the engines'
+ * endpoints, the site URL of the local gateway, mail to the outbox folder, and the fallback's
+ * Lambda client pointed at a local Invoke endpoint.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
+import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
+import { API_BASE_PATH } from '../../shared/http/route.ts';
+import type { LambdaHandler } from '../local/gateway.ts';
+import type { LocalFunctions } from '../local/local-functions.ts';
+import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
+import { IamLedger, iamClientHook } from './iam-check.ts';
+import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction } from './template.ts';
+
+type Invoker = (event: unknown, context?: Partial<Context>) => Promise<unknown>;
+
+const STATE_MACHINE_PRINCIPAL = 'state-machine';
+
+/** Variables the Lambda runtime sets in every function (the template does not list them). */
+function runtimeEnvironment(fn: SynthesizedFunction, host: NodeJS.ProcessEnv): Record<string, string> {
+  const pick = (name: string) => (host[name] !== undefined ? { [name]: host[name]! } : {});
+  return {
+    ...pick('PATH'),
+    ...pick('HOME'),
+    ...pick('TMPDIR'),
+    AWS_REGION: FAKE_ARN_CONTEXT.region,
+    AWS_DEFAULT_REGION: FAKE_ARN_CONTEXT.region,
+    AWS_ACCESS_KEY_ID: host.AWS_ACCESS_KEY_ID ?? 'local',
+    AWS_SECRET_ACCESS_KEY: host.AWS_SECRET_ACCESS_KEY ?? 'local',
+    AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    LAMBDA_TASK_ROOT: fn.assetDir,
+  };
+}
+
+/** What differs from AWS locally; everything else is the template's. */
+function localOverrides(host: NodeJS.ProcessEnv, lambdaEndpoint: string): Record<string, string> {
+  const overrides: Record<string, string | undefined> = {
+    DDB_ENDPOINT: host.DDB_ENDPOINT,
+    S3_ENDPOINT: host.S3_ENDPOINT,
+    SFN_ENDPOINT: host.SFN_ENDPOINT,
+    // The fallback's LambdaClient (functions/fallback/lambda-invoker.ts) reaches group functions here.
+    AWS_ENDPOINT_URL_LAMBDA: lambdaEndpoint,
+    // The port of the local gateway is chosen at start; the template has the configured siteUrl.
+    STEPWISE_SITE_URL: host.STEPWISE_SITE_URL,
+    // Mail goes to files, not SES (shared/mail/mailer.ts).
+    STEPWISE_OUTBOX_DIR: host.STEPWISE_OUTBOX_DIR,
+    AWS_REQUEST_CHECKSUM_CALCULATION: host.AWS_REQUEST_CHECKSUM_CALCULATION,
+    AWS_RESPONSE_CHECKSUM_VALIDATION: host.AWS_RESPONSE_CHECKSUM_VALIDATION,
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
+  return Object.fromEntries(Object.entries(overrides).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+function lambdaContext(fn: SynthesizedFunction): Context {
+  return {
+    awsRequestId: crypto.randomUUID(),
+    functionName: fn.functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: fn.arn,
+    memoryLimitInMB: '512',
+    logGroupName: `/aws/lambda/${fn.functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 29000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export async function bundledFunctions(): Promise<LocalFunctions> {
+  const host = { ...process.env };
+  const cdkOut = resolve(host.STEPWISE_CDK_OUT ?? 'cdk.out');
+  const assembly = readAssembly(cdkOut, {
+    TABLE_NAME: host.TABLE_NAME!,
+    MEDIA_BUCKET: host.MEDIA_BUCKET!,
+    MODULES_BUCKET: host.MODULES_BUCKET!,
+    MODULE_IMPORT_STATE_MACHINE_ARN: host.MODULE_IMPORT_STATE_MACHINE_ARN!,
+  });
+
+  installScopedEnvironment();
+  const ledger = new IamLedger(assembly.bucketPolicies);
+  for (const fn of assembly.functions.values()) ledger.register({ id: fn.id, description: fn.description, statements: fn.statements });
+  ledger.register({ id: STATE_MACHINE_PRINCIPAL, description: 'Step Functions module import state machine', statements: assembly.stateMachine.statements });
+  (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = iamClientHook(ledger);
+
+  const lambdaEndpoint = await startInvokeEndpoint((name) => invokerByName(name));
+  const scopes = new Map<string, FunctionScope>();
+  const loaded = new Map<string, Promise<Invoker>>();
+
+  function scopeOf(fn: SynthesizedFunction): FunctionScope {
+    let scope = scopes.get(fn.id);
+    if (!scope) {
+      scope = { fn, env: { ...runtimeEnvironment(fn, host), ...fn.environment, ...localOverrides(process.env, lambdaEndpoint.url) } };
+      scopes.set(fn.id, scope);
+    }
+    return scope;
+  }
+
+  /** Imports the bundle in its function's scope (module-level code reads its environment). */
+  function invoker(fn: SynthesizedFunction): Promise<Invoker> {
+    let loading = loaded.get(fn.id);
+    if (!loading) {
+      if (!fn.assetDir) throw new Error(`${fn.id}: the assembly was synthesized without bundling; there is no bundle to run`);
+      const scope = scopeOf(fn);
+      loading = runAs(scope, async () => {
+        const module = await import(pathToFileURL(join(fn.assetDir, `${fn.handlerFile}.mjs`)).href);
+        const handler = module[fn.handlerExport];
+        if (typeof handler !== 'function') throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
+        return (event: unknown, context?: Partial<Context>) => runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+      });
+      loaded.set(fn.id, loading);
+    }
+    return loading;
+  }
+
+  function invokerByName(name: string): Promise<Invoker> | undefined {
+    const fn = [...assembly.functions.values()].find((candidate) => candidate.functionName === name || candidate.arn === name);
+    return fn && invoker(fn);
+  }
+
+  const byId = (id: string) => assembly.functions.get(id)!;
+  const asLambdaHandler =
+    (fn: SynthesizedFunction): LambdaHandler =>
+    async (event, context) =>
+      (await (await invoker(fn))(event, context)) as never;
+
+  return {
+    async objectCreatedSubscriptions() {
+      return assembly.objectCreatedNotifications.map((notification) => ({
+        name: byId(notification.functionId).logicalId,
+        bucketName: notification.bucket,
+        prefix: notification.prefix,
+        handler: async () => (await invoker(byId(notification.functionId))) as never,
+      }));
+    },
+
+    async importStateMachine() {
+      const { definition, substitutions } = assembly.stateMachine;
+      const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+      for (const [name, arn] of Object.entries(substitutions)) {
+        const fn = [...assembly.functions.values()].find((candidate) => candidate.arn === arn);
+        if (!fn) continue;
+        taskHandlers[name] = async (input) => {
+          // The state machine's own role must allow invoking the task function.
+          if (!ledger.authorize(STATE_MACHINE_PRINCIPAL, { action: 'lambda:InvokeFunction', resource: fn.arn })) {
+            throw new Error(`IAM: the state machine may not invoke ${fn.description}`);
+          }
+          return (await invoker(fn))(input);
+        };
+      }
+      return { definition, substitutions, taskHandlers };
+    },
+
+    async api() {
+      const { routeGroups } = await import('../../functions/routes.ts');
+      const groupHandlers = new Map<string, LambdaHandler>();
+      const functionByRouteKey = new Map(assembly.routes.map((route) => [route.routeKey, route.functionId]));
+      for (const group of routeGroups) {
+        const targets = new Set(group.routes.map((route) => functionByRouteKey.get(`${route.method} ${API_BASE_PATH}${route.path}`)));
+        if (targets.size !== 1 || targets.has(undefined)) {
+          throw new Error(`group ${group.name}: the synthesized routes do not send all its routes to one function (run the route parity test)`);
+        }
+        groupHandlers.set(group.name, asLambdaHandler(byId([...targets][0]!)));
+      }
+      warnAboutSettingDrift(host, assembly.functions.values());
+      const fallbackId = functionByRouteKey.get('$default');
+      if (!fallbackId) throw new Error('the synthesized HTTP API has no $default route');
+      // Load every bundle now: an import that fails should fail the start, not a test.
+      await Promise.all([...assembly.functions.values()].map((fn) => invoker(fn)));
+      return { groupHandlers, fallback: asLambdaHandler(byId(fallbackId)) };
+    },
+
+    async stop() {
+      await lambdaEndpoint.close();
+      const { ok, text } = ledger.report();
+      console.log(text);
+      if (host.STEPWISE_IAM_REPORT) writeFileSync(host.STEPWISE_IAM_REPORT, JSON.stringify({ ok, text }));
+    },
+  };
+}
+
+/** Host-only variables of the local stack, not site settings. */
+const HOST_ONLY = /^(STEPWISE_(ADMIN_\w+|IN_MEMORY|DATA_DIR|FUNCTIONS|CDK_OUT|IAM_REPORT|OUTBOX_DIR|SITE_URL|TEST_VERBOSE))$/;
+
+/**
+ * A setting the host (e.g. the test harness) runs with but the template gives the functions
+ * differently means the tests ran against another configuration than was synthesized.
+ */
+function warnAboutSettingDrift(host: NodeJS.ProcessEnv, functions: Iterable<SynthesizedFunction>): void {
+  const drift = new Set<string>();
+  for (const fn of functions) {
+    for (const [name, value] of Object.entries(host)) {
+      if (!/^(STEPWISE_|LOG_LEVEL$)/.test(name) || HOST_ONLY.test(name)) continue;
+      const deployed = fn.environment[name];
+      if (deployed !== undefined && deployed !== value) drift.add(`${name}: host ${JSON.stringify(value)}, template ${JSON.stringify(deployed)}`);
+    }
+  }
+  for (const line of drift) console.warn(`verify: setting differs from the synthesized template (synthesize with the matching -c stepwise:... context): ${line}`);
+}
+
+/**
+ * A local stand-in for the Lambda Invoke API (POST /2015-03-31/functions/<name>/invocations),
+ * enough for the fallback router's RequestResponse invocations of group functions.
+ */
+async function startInvokeEndpoint(find: (name: string) => Promise<Invoker> | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(async (request, response) => {
+    const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const found = match ? find(decodeURIComponent(match[1])) : undefined;
+    if (!found) {
+      response.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' });
+      response.end(JSON.stringify({ message: 'Function not found' }));
+      return;
+    }
+    try {
+      const payload = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      const result = await (await found)(payload);
+      response.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' });
+      response.end(JSON.stringify(result ?? null));
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      response.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' });
+      response.end(JSON.stringify({ errorType: failure.name, errorMessage: failure.message }));
+    }
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', () => resolveListen()));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}

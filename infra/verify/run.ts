@@ -1,0 +1,66 @@
+/**
+ * `npm run verify:deploy [test files...]`: what deploys is what was tested.
+ * 1. Synthesizes the CDK app (offline) into .verify/cdk.out, with the test stack's settings as
+ *    context (test/support/stack-settings.ts).
+ * 2. Runs the API tests (default: all of test/api) against the local stack serving every
+ *    route, the S3 trigger and the import pipeline from the synthesized bundles and template
+ *    (STEPWISE_FUNCTIONS=bundles), every AWS call checked against its function's role.
+ * 3. Prints the IAM report; fails on a failed test, a denied or unattributed call.
+ * Kept out of `npm test`: synthesis with bundling takes about half a minute.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../repo-paths.ts';
+import { TEST_SITE_SETTINGS } from '../../test/support/stack-settings.ts';
+
+// Inside the repository: sharp's JavaScript in a bundle's node_modules then finds the host's
+// native sharp (node_modules/@img/sharp-<platform>) by Node's parent-folder lookup, where the
+// bundle's own linux-arm64 binary cannot load (docs/deploy-verification.md).
+const VERIFY_DIR = join(REPO_ROOT, '.verify');
+const CDK_OUT = join(VERIFY_DIR, 'cdk.out');
+const IAM_REPORT = join(VERIFY_DIR, 'iam-report.json');
+
+function run(command: string, args: string[], env: Record<string, string> = {}): number {
+  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+const started = Date.now();
+mkdirSync(VERIFY_DIR, { recursive: true });
+rmSync(IAM_REPORT, { force: true });
+
+console.log('verify:deploy — 1/3 synthesizing the CDK app into .verify/cdk.out');
+const context = Object.entries(TEST_SITE_SETTINGS).flatMap(([key, { value }]) => ['-c', `stepwise:${key}=${value}`]);
+const synth = run('npx', ['cdk', 'synth', '--quiet', '-o', CDK_OUT, ...context], { CDK_DISABLE_VERSION_CHECK: '1' });
+if (synth !== 0) process.exit(synth);
+
+/**
+ * These start stacks of their own with settings the synthesized template does not carry (other
+ * languages, feature flags off) or test `npm start`'s data folder across restarts: they are
+ * about the local stack, not about what deploys.
+ */
+const NOT_ABOUT_THE_DEPLOYMENT = ['test/api/glossary.test.ts', 'test/api/course-flags-off.test.ts', 'test/api/persistence.test.ts'];
+
+const testFiles = process.argv.slice(2);
+console.log(`verify:deploy — 2/3 API tests against the synthesized bundles: ${testFiles.length ? testFiles.join(' ') : `test/api except ${NOT_ABOUT_THE_DEPLOYMENT.join(', ')}`}`);
+const testArgs = testFiles.length ? testFiles : ['test/api', ...NOT_ABOUT_THE_DEPLOYMENT.flatMap((file) => ['--exclude', file])];
+const tests = run('npx', ['vitest', 'run', ...testArgs], {
+  STEPWISE_FUNCTIONS: 'bundles',
+  STEPWISE_CDK_OUT: CDK_OUT,
+  STEPWISE_IAM_REPORT: IAM_REPORT,
+});
+
+console.log('\nverify:deploy — 3/3 IAM report (every AWS call of every function, checked against its role)');
+if (!existsSync(IAM_REPORT)) {
+  console.error('IAM: no report was written (did the local stack start and stop?)');
+  process.exit(1);
+}
+const report = JSON.parse(readFileSync(IAM_REPORT, 'utf8')) as { ok: boolean; text: string };
+console.log(report.text);
+const seconds = ((Date.now() - started) / 1000).toFixed(0);
+if (tests !== 0 || !report.ok) {
+  console.error(`\nverify:deploy FAILED in ${seconds} s: ${tests !== 0 ? 'API tests failed' : ''}${tests !== 0 && !report.ok ? '; ' : ''}${!report.ok ? 'IAM denied calls' : ''}`);
+  process.exit(1);
+}
+console.log(`\nverify:deploy passed in ${seconds} s: the synthesized bundles served the tests, and IAM allowed every call they made.`);

@@ -1,0 +1,93 @@
+/**
+ * Bench section: every deployed bundle as synthesized (cdk.out, AWS SDK included), its size
+ * and its import time, the median of several fresh `node` processes each importing the bundle
+ * once (what a cold start pays on top of the runtime's own start). Aim: <= 100 ms per API
+ * function on this machine.
+ * Runs on its own too: `npx tsx test/bench/bundle-cold-start.ts [cdk.out folder]`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../../infra/repo-paths.ts';
+import { readAssembly } from '../../infra/verify/template.ts';
+
+/** Fresh processes per bundle: API functions (the aim is theirs), pipeline functions. */
+const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 5);
+const PIPELINE_RUNS = Math.min(RUNS, 3);
+const API_IMPORT_AIM_MS = 100;
+
+/** Synthesizes the app (with bundling) into `outdir`; about half a minute. */
+export function synthesize(outdir: string): void {
+  const result = spawnSync('npx', ['cdk', 'synth', '--quiet', '-o', outdir], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' },
+  });
+  // esbuild reports every bundle on stderr: shown only when synthesis fails.
+  if (result.status !== 0) throw new Error(`cdk synth failed (${result.status})\n${result.stderr}`);
+}
+
+/** One fresh process: milliseconds from just before `import()` to the module evaluated. */
+function importOnce(file: string, env: Record<string, string>): number {
+  const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr}`);
+  return Number(result.stdout);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export interface BundleFigure {
+  function: string;
+  kind: 'api' | 'pipeline';
+  bytes: number;
+  importMs: number;
+}
+
+export function measureBundles(cdkOut: string): BundleFigure[] {
+  const assembly = readAssembly(cdkOut, {
+    TABLE_NAME: 'stepwise',
+    MEDIA_BUCKET: 'stepwise-media',
+    MODULES_BUCKET: 'stepwise-modules',
+    MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+  });
+  const figures: BundleFigure[] = [];
+  for (const fn of assembly.functions.values()) {
+    const file = join(fn.assetDir, `${fn.handlerFile}.mjs`);
+    const env = { ...fn.environment, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', AWS_LAMBDA_FUNCTION_NAME: fn.functionName };
+    const kind = fn.stack.endsWith('-Api') ? 'api' : 'pipeline';
+    const times = Array.from({ length: kind === 'api' ? RUNS : PIPELINE_RUNS }, () => importOnce(file, env));
+    figures.push({
+      function: fn.description.replace(/^Stepwise /, ''),
+      kind,
+      bytes: statSync(file).size,
+      importMs: median(times),
+    });
+  }
+  return figures.sort((a, b) => a.kind.localeCompare(b.kind) || b.importMs - a.importMs);
+}
+
+export function printBundles(figures: BundleFigure[]): void {
+  console.log(`\nDeployed bundles as synthesized (ESM, AWS SDK bundled): size and import time, median of ${RUNS} fresh node processes (pipeline functions ${PIPELINE_RUNS})`);
+  console.table(
+    figures.map((figure) => ({
+      function: figure.function,
+      KB: (figure.bytes / 1024).toFixed(0),
+      'import ms': figure.importMs.toFixed(0),
+      [`within ${API_IMPORT_AIM_MS} ms`]: figure.kind === 'api' ? (figure.importMs <= API_IMPORT_AIM_MS ? 'yes' : 'NO') : '-',
+    })),
+  );
+  const api = figures.filter((figure) => figure.kind === 'api');
+  console.log(
+    `API functions: median import ${median(api.map((figure) => figure.importMs)).toFixed(0)} ms, slowest ${Math.max(...api.map((figure) => figure.importMs)).toFixed(0)} ms; ` +
+      `${api.filter((figure) => figure.importMs > API_IMPORT_AIM_MS).length} of ${api.length} over ${API_IMPORT_AIM_MS} ms`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const cdkOut = process.argv[2] ?? join(REPO_ROOT, '.bench', 'cdk.out');
+  if (!process.argv[2] || !existsSync(join(cdkOut, 'manifest.json'))) synthesize(cdkOut);
+  printBundles(measureBundles(cdkOut));
+}
