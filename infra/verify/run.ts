@@ -1,7 +1,7 @@
 /**
  * `npm run verify:deploy [test files...]`: what deploys is what was tested.
  * 1. Synthesizes the CDK app (offline) into .verify/cdk.out, with the test stack's settings as
- *    context (test/support/stack-settings.ts).
+ *    context (infra/verify/test-site-settings.ts).
  * 2. Runs the API tests (default: all of test/api) against the local stack serving every
  *    route, the S3 trigger and the import pipeline from the synthesized bundles and template
  *    (STEPWISE_FUNCTIONS=bundles), every AWS call checked against its function's role.
@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo-paths.ts';
-import { TEST_SITE_SETTINGS } from '../../test/support/stack-settings.ts';
+import { TEST_SITE_SETTINGS } from './test-site-settings.ts';
 
 // Inside the repository: sharp's JavaScript in a bundle's node_modules then finds the host's
 // native sharp (node_modules/@img/sharp-<platform>) by Node's parent-folder lookup, where the

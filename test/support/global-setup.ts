@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStackProcess } from './local-stack-process.ts';
 import { LRS_CREDENTIALS, startLrs } from './lrs.ts';
-import { testSiteEnvironment } from './stack-settings.ts';
+import { testSiteEnvironment } from '../../infra/verify/test-site-settings.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
