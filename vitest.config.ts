@@ -9,6 +9,8 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**'],
     // One local stack (the real `npm start`, in memory) serves every API test file.
     globalSetup: ['test/support/global-setup.ts'],
+    // fast-check properties run with a fixed seed unless STEPWISE_PROPERTY_SEED says otherwise.
+    setupFiles: ['test/support/property-setup.ts'],
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // Local-engine tests start servers in beforeAll.
     hookTimeout: 60_000,

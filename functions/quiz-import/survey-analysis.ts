@@ -124,6 +124,18 @@ function effectiveCorrectAnswer(question: Question): unknown {
   return (question as unknown as { getCorrectAnswerValue(): unknown }).getCorrectAnswerValue();
 }
 
+/**
+ * The choice values survey-core matches an answer against when it loads data (valueFromData):
+ * all choices for radiogroup and dropdown (activeChoices), the visible ones, special items
+ * included and in display order, for checkbox and tagbox. Other kinds have none.
+ */
+function matchableChoices(question: Question): unknown[] | undefined {
+  const select = question as unknown as { activeChoices: Array<{ value: unknown }>; visibleChoices: Array<{ value: unknown }> };
+  const type = question.getType();
+  const items = type === 'radiogroup' || type === 'dropdown' ? select.activeChoices : type === 'checkbox' || type === 'tagbox' ? select.visibleChoices : undefined;
+  return items && JSON.parse(JSON.stringify(items.map((item) => item.value ?? null)));
+}
+
 /** Loads, checks and reads a definition; `problems` is empty when it is a usable quiz. */
 export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
   const definition = normalizeQuestionOrder(input);
@@ -150,12 +162,14 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
   const position = definitionOrder(definition);
   const graded = (model.getQuizQuestions() as Question[]).sort((a, b) => (position.get(a.name) ?? 0) - (position.get(b.name) ?? 0));
   for (const question of graded) {
+    const choices = matchableChoices(question);
     questions.push({
       name: question.name,
       valueName: question.getValueName(),
       title: question.title,
       type: question.getType() as GradedType,
       correctAnswer: JSON.parse(JSON.stringify(effectiveCorrectAnswer(question) ?? null)),
+      ...(choices && { choices }),
     });
   }
   if (problems.length === 0 && questions.length === 0) {

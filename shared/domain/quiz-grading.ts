@@ -4,6 +4,10 @@
  * the question kinds import admits (functions/quiz-import checks that with survey-core and
  * records each graded question's effective `correctAnswer`):
  * - a question counts when it is visible, takes input and has a non-empty correctAnswer;
+ * - the answer is first read the way survey-core loads data: a select answer that matches one
+ *   of the question's visible choices (recorded at import in `choices`) becomes that choice's
+ *   value, matched case-sensitively and untrimmed; checkbox and tagbox do so per element and
+ *   keep elements matching no choice (survey-core 3.1.1 keeps them too);
  * - it is correct when answered and equal to correctAnswer under survey-core's comparator
  *   (Helpers.checkIfValuesEqual: case-insensitive, trimmed strings, numbers compared as
  *   numbers, "true"/"false" as booleans; checkbox and tagbox ignore order).
@@ -21,6 +25,12 @@ export interface GradedQuestion {
   title: string;
   type: GradedType;
   correctAnswer: unknown;
+  /**
+   * Select kinds (radiogroup, dropdown, checkbox, tagbox): the values of the visible choices in
+   * survey-core's order. Absent on quizzes imported before it was recorded: their answers are
+   * graded as they come (no mapping to choice values), as they were when imported.
+   */
+  choices?: unknown[];
 }
 
 export interface QuestionResult {
@@ -61,22 +71,38 @@ function isConvertibleToNumber(value: unknown): boolean {
   }
 }
 
-function arraysEqual(x: unknown[], y: unknown[], ignoreOrder: boolean): boolean {
-  if (x.length !== y.length) return false;
-  // survey-core sorts copies with the default (string) sort.
-  const left = ignoreOrder ? [...x].sort() : x;
-  const right = ignoreOrder ? [...y].sort() : y;
-  return left.every((value, index) => valuesEqual(value, right[index], ignoreOrder));
+interface CompareOptions {
+  ignoreOrder: boolean;
+  caseSensitive: boolean;
+  trimStrings: boolean;
 }
 
-/** survey-core Helpers.checkIfValuesEqual with caseSensitive false and trimStrings true. */
-export function valuesEqual(x: unknown, y: unknown, ignoreOrder = false): boolean {
+/** Grading compares like survey-core's quiz (settings.comparator: case-insensitive, trimmed). */
+const GRADING: CompareOptions = { ignoreOrder: false, caseSensitive: false, trimStrings: true };
+/** ItemValue.getItemByValue finds an answer's choice case-sensitively and untrimmed. */
+const CHOICE_MATCH: CompareOptions = { ignoreOrder: false, caseSensitive: true, trimStrings: false };
+
+function arraysEqual(x: unknown[], y: unknown[], options: CompareOptions): boolean {
+  if (x.length !== y.length) return false;
+  // survey-core sorts copies with the default (string) sort.
+  const left = options.ignoreOrder ? [...x].sort() : x;
+  const right = options.ignoreOrder ? [...y].sort() : y;
+  return left.every((value, index) => compareValues(value, right[index], options));
+}
+
+/** survey-core Helpers.checkIfValuesEqual (no Dates or `equals` objects: answers are JSON). */
+function compareValues(x: unknown, y: unknown, options: CompareOptions): boolean {
   if (x === y) return true;
   if (Array.isArray(x) && x.length === 0 && y === undefined) return true;
   if (Array.isArray(y) && y.length === 0 && x === undefined) return true;
   if ((x === undefined || x === null) && y === '') return true;
   if ((y === undefined || y === null) && x === '') return true;
-  if (typeof x === 'string' && typeof y === 'string') return x.trim().toLowerCase() === y.trim().toLowerCase();
+  if (typeof x === 'string' && typeof y === 'string') {
+    let [left, right] = [x, y];
+    if (options.trimStrings) [left, right] = [left.trim(), right.trim()];
+    if (!options.caseSensitive) [left, right] = [left.toLowerCase(), right.toLowerCase()];
+    return left === right;
+  }
   if (isConvertibleToNumber(x) && isConvertibleToNumber(y)) {
     if (parseInt(x as string) === parseInt(y as string) && parseFloat(x as string) === parseFloat(y as string)) return true;
   }
@@ -88,11 +114,11 @@ export function valuesEqual(x: unknown, y: unknown, ignoreOrder = false): boolea
   // eslint-disable-next-line eqeqeq
   if (!xObject && !yObject) return x == y;
   if (!xObject || !yObject) return false;
-  if (Array.isArray(x) && Array.isArray(y)) return arraysEqual(x, y, ignoreOrder);
+  if (Array.isArray(x) && Array.isArray(y)) return arraysEqual(x, y, options);
   const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
   for (const key in x) {
     if (!own(x, key)) continue;
-    if (!own(y, key) || !valuesEqual(x[key], y[key], ignoreOrder)) return false;
+    if (!own(y, key) || !compareValues(x[key], y[key], options)) return false;
   }
   for (const key in y) {
     if (own(y, key) && !own(x, key)) return false;
@@ -100,19 +126,65 @@ export function valuesEqual(x: unknown, y: unknown, ignoreOrder = false): boolea
   return true;
 }
 
+/** survey-core Helpers.checkIfValuesEqual with caseSensitive false and trimStrings true. */
+export function valuesEqual(x: unknown, y: unknown, ignoreOrder = false): boolean {
+  return compareValues(x, y, { ...GRADING, ignoreOrder });
+}
+
+const NO_CHOICE = Symbol('no matching choice');
+
+/** survey-core ItemValue.getItemByValue: the first choice equal to the value (an empty one for an empty value). */
+function matchingChoice(choices: unknown[], value: unknown): unknown {
+  const valueIsEmpty = isValueEmpty(value);
+  for (const choice of choices) {
+    if (valueIsEmpty && isValueEmpty(choice)) return choice;
+    if (compareValues(choice, value, CHOICE_MATCH)) return choice;
+  }
+  return NO_CHOICE;
+}
+
+/** QuestionSelectBase.valueFromData: a value matching a choice becomes the choice's value. */
+function selectValueFromData(choices: unknown[], value: unknown): unknown {
+  const choice = matchingChoice(choices, value);
+  return choice === NO_CHOICE ? value : choice;
+}
+
 /**
- * The value a question holds after survey-core loads `data`: select questions keep only a
- * single value, multi-select ones wrap a single value in an array.
+ * QuestionCheckboxModel.valueFromData (tagbox extends it): a falsy value stays as it is, a
+ * single value is mapped and wrapped, each element of an array is mapped (kept when no choice
+ * matches it).
+ */
+function multiSelectValueFromData(choices: unknown[], value: unknown): unknown {
+  if (!value) return value;
+  if (!Array.isArray(value)) return [selectValueFromData(choices, value)];
+  return value.map((element) => selectValueFromData(choices, element));
+}
+
+function isMultiSelect(question: GradedQuestion): boolean {
+  return question.type === 'checkbox' || question.type === 'tagbox';
+}
+
+/**
+ * The value a question holds after survey-core loads `data` (Question.valueFromData). Objects
+ * (survey-core unwraps `{value}` and keeps comments) never get here: malformedAnswers refuses them.
  */
 function questionValue(question: GradedQuestion, data: Record<string, unknown>): unknown {
   const value = data[question.valueName];
-  if ((question.type === 'checkbox' || question.type === 'tagbox') && !isValueEmpty(value) && !Array.isArray(value)) return [value];
+  const { choices } = question;
+  if (!choices) return legacyQuestionValue(question, value);
+  if (isMultiSelect(question)) return multiSelectValueFromData(choices, value);
+  if (question.type === 'radiogroup' || question.type === 'dropdown') return selectValueFromData(choices, value);
+  return value;
+}
+
+/** Quizzes imported before `choices` was recorded: no choice mapping; a single multi-select value is wrapped. */
+function legacyQuestionValue(question: GradedQuestion, value: unknown): unknown {
+  if (isMultiSelect(question) && !isValueEmpty(value) && !Array.isArray(value)) return [value];
   return value;
 }
 
 function isCorrect(question: GradedQuestion, value: unknown): boolean {
-  const ignoreOrder = question.type === 'checkbox' || question.type === 'tagbox';
-  return valuesEqual(value, question.correctAnswer, ignoreOrder);
+  return valuesEqual(value, question.correctAnswer, isMultiSelect(question));
 }
 
 function isScalar(value: unknown): boolean {
@@ -129,8 +201,7 @@ export function malformedAnswers(questions: GradedQuestion[], data: Record<strin
     .filter((question) => {
       const value = data[question.valueName];
       if (value === undefined || value === null || isScalar(value)) return false;
-      const multi = question.type === 'checkbox' || question.type === 'tagbox';
-      return !(multi && Array.isArray(value) && value.every(isScalar));
+      return !(isMultiSelect(question) && Array.isArray(value) && value.every(isScalar));
     })
     .map((question) => question.name);
 }

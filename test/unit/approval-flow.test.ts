@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property.ts';
 import { afterSignature, approvalsIn, stageProgress, type ApprovalState, type StageRule, type StageSignature } from '../../shared/domain/approval-flow.ts';
 
 const twoOfThreeThenOne: StageRule[] = [
@@ -44,7 +45,7 @@ describe('afterSignature', () => {
         expect(state.status).toBe('approved');
         expect(count).toBe(quorums.reduce((a, b) => a + b, 0));
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     );
   });
 });

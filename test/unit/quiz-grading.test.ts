@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Model } from 'survey-core';
 import { analyzeSurvey } from '../../functions/quiz-import/survey-analysis.ts';
-import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
+import { gradeResponse, malformedAnswers, type GradedQuestion } from '../../shared/domain/quiz-grading.ts';
+import { propertyRuns } from '../support/property.ts';
 
 export const SAFETY_QUIZ = {
   title: 'Lockout/tagout basics',
@@ -113,14 +114,25 @@ describe('refused definitions', () => {
 });
 
 // Generated quizzes over the admitted kinds, and responses mixing right, wrong and odd values.
-const choiceValues = fc.constantFrom('a', 'b', 'c', 'A ', 1, 2, '2', true, 'true');
+// Choices mix values that survey-core's loose grading comparator equates but its strict choice
+// matching tells apart (case, spaces, 1 / "1" / true), in various display orders.
+const choicePool = ['a', 'b', 'c', 'A', ' b', 1, 2, '2', true, 'true'] as const;
+const choiceValues = fc.constantFrom('a', 'b', 'c', 'A ', 'A', ' b', 1, 2, '2', true, 'true', 'none');
+const choices = fc.oneof(fc.constant(['a', 'b', 'c', 1, 2] as unknown[]), fc.uniqueArray(fc.constantFrom<unknown>(...choicePool), { minLength: 2, maxLength: 6 }));
+const choicesOrder = fc.constantFrom('none', 'asc', 'desc');
 const question = fc.oneof(
-  fc.record({ type: fc.constantFrom('radiogroup', 'dropdown'), choices: fc.constant(['a', 'b', 'c', 1, 2]), correctAnswer: fc.constantFrom('a', 'b', 1, 2) }),
-  fc.record({
-    type: fc.constantFrom('checkbox', 'tagbox'),
-    choices: fc.constant(['a', 'b', 'c', 1, 2]),
-    correctAnswer: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 1, 2), { minLength: 1, maxLength: 3 }),
-  }),
+  choices.chain((values) =>
+    fc.record({ type: fc.constantFrom('radiogroup', 'dropdown'), choices: fc.constant(values), choicesOrder, correctAnswer: fc.constantFrom(...values) }),
+  ),
+  choices.chain((values) =>
+    fc.record({
+      type: fc.constantFrom('checkbox', 'tagbox'),
+      choices: fc.constant(values),
+      choicesOrder,
+      showNoneItem: fc.boolean(),
+      correctAnswer: fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }),
+    }),
+  ),
   fc.record({ type: fc.constant('boolean'), correctAnswer: fc.boolean() }),
   fc.record({ type: fc.constantFrom('text', 'comment'), correctAnswer: fc.constantFrom('Hasp', ' hasp', '42', 'yes') }),
   fc.record({ type: fc.constant('rating'), correctAnswer: fc.integer({ min: 1, max: 5 }) }),
@@ -129,7 +141,7 @@ const question = fc.oneof(
 const answer = fc.oneof(
   choiceValues,
   fc.uniqueArray(choiceValues, { maxLength: 4 }),
-  fc.constantFrom('Hasp', 'HASP  ', ' 42', 42, 'yes', 'no', '', 3, '3', false, 'false', 'c ', 'B'),
+  fc.constantFrom('Hasp', 'HASP  ', ' 42', 42, 'yes', 'no', '', 3, '3', false, 'false', 'c ', 'B', 0),
 );
 
 describe('parity with survey-core', () => {
@@ -144,7 +156,51 @@ describe('parity with survey-core', () => {
         const ours = gradeResponse(analysis.questions, data, 100);
         expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
+  });
+
+  // Found by the property (seed 119627391): survey-core maps true to the choice 1 when it loads
+  // the data, so ["b", true] is graded as ["b", 1].
+  it('reads a select answer as the choice it matches, as survey-core loads data', () => {
+    const definition = {
+      elements: [
+        { type: 'rating', name: 'q0', correctAnswer: 1 },
+        { type: 'checkbox', name: 'q1', choices: ['a', 'b', 'c', 1, 2], correctAnswer: ['b', 1] },
+        { type: 'rating', name: 'q2', correctAnswer: 1 },
+      ],
+    };
+    const data = { q1: ['b', true] };
+    const ours = ourGrade(definition, data);
+    expect(ours).toMatchObject({ correct_count: 1, question_count: 3 });
+    expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
+  });
+
+  it('records the choices a select answer is matched against, and dropdown and tagbox map like radiogroup and checkbox', () => {
+    const definition = {
+      elements: [
+        { type: 'dropdown', name: 'd', choices: ['a', 1], correctAnswer: 1 },
+        { type: 'tagbox', name: 't', choices: ['a', 'b', 1], correctAnswer: ['b', 1] },
+        { type: 'radiogroup', name: 'r', choices: [{ value: 2, text: 'Two' }, 'x'], correctAnswer: 2 },
+        { type: 'text', name: 'x', correctAnswer: '1' },
+      ],
+    };
+    expect(analyzeSurvey(definition).questions.map((question) => question.choices)).toEqual([['a', 1], ['a', 'b', 1], [2, 'x'], undefined]);
+    for (const data of [{ d: true, t: ['b', true], r: '2' }, { d: 'true', t: 'b', x: true }, { t: ['B', '1', 'z'] }, { t: [true, 1] }]) {
+      const ours = ourGrade(definition, data);
+      expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
+    }
+    expect(ourGrade(definition, { d: true, t: ['b', true] }).correct_count).toBe(2);
+  });
+
+  it('grades quizzes imported before choices were recorded as it did then (no choice mapping)', () => {
+    const legacy: GradedQuestion[] = [
+      { name: 'c', valueName: 'c', title: 'c', type: 'checkbox', correctAnswer: ['b', 1] },
+      { name: 'd', valueName: 'd', title: 'd', type: 'dropdown', correctAnswer: 1 },
+    ];
+    expect(gradeResponse(legacy, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([false, true]);
+    expect(gradeResponse(legacy, { c: 'b' }, 100).results[0]).toMatchObject({ answered: true, correct: false });
+    const recorded = legacy.map((question) => ({ ...question, choices: ['a', 'b', 1] }));
+    expect(gradeResponse(recorded, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([true, true]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property.ts';
 import {
   STAGE_REASONS,
   STAGE_STATE_PAIRS,
@@ -111,7 +112,7 @@ describe('stageStatus: properties', () => {
         expect(STAGE_REASONS).toContain(state.reason);
         expect(allowed.has(`${state.status}/${state.reason}`)).toBe(true);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -122,7 +123,7 @@ describe('stageStatus: properties', () => {
         expect(input.completion?.end_date).not.toBeNull();
         expect(input.completion?.invalidated_at).toBeNull();
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -134,7 +135,7 @@ describe('stageStatus: properties', () => {
         const bumped = { ...base, latestRelease: { major: latest.major, minor: latest.minor + 1 } };
         expect(stageStatus(bumped)).toEqual(stageStatus(base));
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -145,7 +146,7 @@ describe('stageStatus: properties', () => {
         const future = stageStatus({ ...input, now: input.now + later }).status;
         expect(['completed', 'expired']).toContain(future);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property.ts';
 import {
   parseInline,
   parseWiki,
@@ -171,7 +172,7 @@ describe('wiki syntax: properties', () => {
         expectInert(html);
         expectInert(renderInlineHtml(parseInline(raw), site));
       }),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
   });
 
@@ -186,7 +187,7 @@ describe('wiki syntax: properties', () => {
         // The tree survives a JSON round trip (it is what contents_json stores).
         expect(renderHtml(JSON.parse(JSON.stringify(first.json)) as DocNode, site)).toBe(first.html);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -198,7 +199,7 @@ describe('wiki syntax: properties', () => {
         expect(visibleText(html).replace(/\s+/g, ' ').trim()).toBe(raw.replace(/\s+/g, ' ').trim());
         expect(visibleText(renderInlineHtml(parseInline(raw), site))).toBe(raw);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -211,7 +212,7 @@ describe('wiki syntax: properties', () => {
         const shown = visibleText(renderWiki(raw, site).html);
         for (const p of pieces) if ('word' in p) expect(shown).toContain(p.word);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -253,7 +254,7 @@ describe('wiki syntax: properties', () => {
         expectInert(renderInlineHtml(tree.content ?? [tree], site));
         expect(sanitizeHtml(html)).toBe(html);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -269,7 +270,7 @@ describe('wiki syntax: properties', () => {
         expectInert(clean);
         expect(sanitizeHtml(clean)).toBe(clean);
       }),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
   });
 

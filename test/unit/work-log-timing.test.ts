@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property.ts';
 import {
   activateStep,
   applyOperation,
@@ -175,7 +176,7 @@ describe('work-log timing: properties', () => {
         }
         if (timing.status === 'complete' || timing.status === 'cancelled') expect(afterwards).toEqual(totals);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -191,7 +192,7 @@ describe('work-log timing: properties', () => {
         expect(totals.step_durations.every((step) => step.duration >= 0)).toBe(true);
         expect(totals.step_durations.reduce((sum, step) => sum + step.duration, 0)).toBeLessThanOrEqual(totals.duration);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 

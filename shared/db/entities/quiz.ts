@@ -4,7 +4,9 @@
  *   definition lives in the revision), so the whole bounded list reads in one or two Query
  *   pages (docs/quizzes.md "Lists").
  * - Revision: pk QUIZ#<quizid> / sk REV#<padded quiz_revisionid>: the definition as imported
- *   (a JSON string), the graded questions found at import, the pass threshold and attempt limit.
+ *   (a JSON string), the graded questions found at import (select kinds with their choice
+ *   values; revisions imported before those were recorded lack them), the pass threshold and
+ *   attempt limit.
  * - Site count: pk QUIZCOUNT / sk COUNT, moved in the create/delete transaction on condition
  *   `count < MAX_QUIZZES`, so the bound the lists rely on holds in DynamoDB.
  * - Category: pk QUIZCATEGORIES / sk <lower-case name>; never deleted, so the category list
