@@ -27,6 +27,8 @@ const publicRoute = route({
   method: 'GET',
   path: '/typed/public',
   auth: 'public',
+  // Anonymous requests reach it on a private site too (login-like), so the test sees `null`.
+  openOnPrivateSite: true,
   summary: 'A public route',
   handler: async ({ caller, auth }) => {
     expectTypeOf(caller).toEqualTypeOf<Caller | null>();
@@ -43,6 +45,7 @@ const customRoute = route({
   method: 'POST',
   path: '/typed/custom',
   auth: 'custom',
+  openOnPrivateSite: true,
   summary: 'A route that decides for itself',
   body: z.object({ name: z.string() }),
   handler: async ({ caller, body }) => {

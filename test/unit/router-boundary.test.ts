@@ -16,6 +16,8 @@ const dispatch = createRouter([
     method: 'POST',
     path: '/echo/{name}',
     auth: 'public',
+    // Served anonymously on a private site too: this test is about input, not access.
+    openOnPrivateSite: true,
     summary: 'Echo for the boundary test',
     params: z.object({ name: z.string() }),
     query: z.object({ q: z.optional(z.string()) }),
