@@ -31,7 +31,7 @@ export const webhooksGroup = defineGroup({
       body: createBody,
       example: { url: 'https://hooks.example.com/stepwise', events: ['course_stage.completed'] },
       extensions: BEYOND_SPEC,
-      handler: ({ auth, body }) => webhooks.create(auth.user!, body),
+      handler: ({ caller, body }) => webhooks.create(caller, body),
     }),
     route({
       method: 'GET',
