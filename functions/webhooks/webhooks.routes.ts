@@ -6,14 +6,10 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
+import { createdWebhookSchema, deliverySchema, pingSchema, webhookSchema } from '../../shared/views/webhook-views.ts';
+import { createWebhookBody, updateWebhookBody } from './webhooks.schemas.ts';
 import * as webhooks from './webhooks.service.ts';
 
-const url = z.string().check(z.minLength(1), z.maxLength(2000));
-const events = z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(30));
-const secret = z.string().check(z.minLength(16), z.maxLength(256));
-
-const createBody = z.object({ url, events, secret: z.optional(secret), active: z.optional(z.boolean()) });
-const updateBody = z.object({ url: z.optional(url), events: z.optional(events), secret: z.optional(secret), active: z.optional(z.boolean()) });
 const params = idParams('webhookid');
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 
@@ -28,7 +24,8 @@ export const webhooksGroup = defineGroup({
       status: 201,
       summary: 'Register a webhook: {url, events: [names or "*"], secret?}; the answer carries the signing secret, the only time it is shown',
       description: 'The URL must be http(s) and pass the SSRF rules of module imports (422 `url_not_allowed`); unknown event names are 422 `unknown_event`. Without a secret one is generated.',
-      body: createBody,
+      body: createWebhookBody,
+      response: createdWebhookSchema,
       example: { url: 'https://hooks.example.com/stepwise', events: ['course_stage.completed'] },
       extensions: BEYOND_SPEC,
       handler: ({ caller, body }) => webhooks.create(caller, body),
@@ -39,6 +36,7 @@ export const webhooksGroup = defineGroup({
       auth: 'admin',
       summary: 'The webhooks, oldest first: {"webhooks": [...]} (never their secrets)',
       query: z.object(pagination),
+      response: z.object({ webhooks: z.array(webhookSchema) }),
       extensions: BEYOND_SPEC,
       handler: ({ query }) => webhooks.list(query),
     }),
@@ -48,6 +46,7 @@ export const webhooksGroup = defineGroup({
       auth: 'admin',
       summary: 'One webhook (without its secret)',
       params,
+      response: webhookSchema,
       extensions: BEYOND_SPEC,
       handler: ({ params }) => webhooks.get(params.webhookid),
     }),
@@ -57,7 +56,8 @@ export const webhooksGroup = defineGroup({
       auth: 'admin',
       summary: 'Change a webhook\'s url, events, active flag or secret',
       params,
-      body: updateBody,
+      body: updateWebhookBody,
+      response: webhookSchema,
       example: { active: false },
       extensions: BEYOND_SPEC,
       handler: ({ params, body }) => webhooks.update(params.webhookid, body),
@@ -82,6 +82,7 @@ export const webhooksGroup = defineGroup({
       status: 202,
       summary: 'Send a ping event to this webhook (asynchronously): {event, eventid, deliveryid}',
       params,
+      response: pingSchema,
       extensions: BEYOND_SPEC,
       handler: ({ params }) => webhooks.ping(params.webhookid),
     }),
@@ -92,6 +93,7 @@ export const webhooksGroup = defineGroup({
       summary: 'The webhook\'s deliveries, newest first: {"deliveries": [{deliveryid, event, status, attempts, last_response_code, next_attempt, ...}]}',
       params,
       query: z.object(pagination),
+      response: z.object({ deliveries: z.array(deliverySchema) }),
       extensions: BEYOND_SPEC,
       handler: ({ params, query }) => webhooks.deliveries(params.webhookid, query),
     }),

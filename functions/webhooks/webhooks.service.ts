@@ -11,45 +11,13 @@ import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { putEvent } from '../../shared/db/entities/outbox.ts';
-import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, replaceWebhook, type DeliveryRecord, type WebhookRecord } from '../../shared/db/entities/webhook.ts';
+import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, replaceWebhook, type WebhookRecord } from '../../shared/db/entities/webhook.ts';
 import { domainEvent, isEventName } from '../../shared/domain/events/catalogue.ts';
 import { deliveryIdOf } from '../../shared/domain/webhook-delivery.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
+import { deliveryView, webhookView } from '../../shared/views/webhook-views.ts';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schemas.ts';
 
-export interface WebhookInput {
-  url?: string;
-  events?: string[];
-  secret?: string;
-  active?: boolean;
-}
-
-export function webhookView(webhook: WebhookRecord) {
-  return {
-    webhookid: webhook.webhookid,
-    url: webhook.url,
-    events: webhook.events,
-    active: webhook.active,
-    created_by: webhook.created_by,
-    created_date: webhook.created_date,
-    modified_date: webhook.modified_date,
-  };
-}
-
-export function deliveryView(delivery: DeliveryRecord) {
-  return {
-    deliveryid: delivery.deliveryid,
-    eventid: delivery.eventid,
-    event: delivery.event,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    last_response_code: delivery.last_response_code,
-    last_error: delivery.last_error,
-    /** Unix seconds; null once delivered or failed. */
-    next_attempt: delivery.status === 'pending' || delivery.status === 'delivering' ? Math.ceil((delivery.next_attempt_at ?? Date.now()) / 1000) : null,
-    created_date: delivery.created_date,
-    finished_date: delivery.finished_date,
-  };
-}
 
 /** 422 problems of the URL: not http(s), or a host the SSRF rules refuse. */
 async function urlProblem(raw: string): Promise<FieldProblem | undefined> {
@@ -77,7 +45,7 @@ function eventsProblems(events: string[]): FieldProblem[] {
   return problems;
 }
 
-async function checkInput(input: WebhookInput): Promise<void> {
+async function checkInput(input: UpdateWebhookInput): Promise<void> {
   const problems: FieldProblem[] = [];
   if (input.url !== undefined) {
     const problem = await urlProblem(input.url);
@@ -89,7 +57,7 @@ async function checkInput(input: WebhookInput): Promise<void> {
 
 const uniqueEvents = (events: string[]) => (events.includes('*') ? ['*'] : [...new Set(events)]);
 
-export async function create(caller: Caller, input: WebhookInput & { url: string; events: string[] }) {
+export async function create(caller: Caller, input: CreateWebhookInput) {
   await checkInput(input);
   const now = nowSeconds();
   const webhook: WebhookRecord = {
@@ -123,7 +91,7 @@ export async function list(page: Page) {
 }
 
 /** Changes url, events, active or the secret (a new secret is not shown back: the caller chose it). */
-export async function update(webhookid: number, input: WebhookInput) {
+export async function update(webhookid: number, input: UpdateWebhookInput) {
   const before = await requireWebhook(webhookid);
   await checkInput(input);
   const after: WebhookRecord = {
