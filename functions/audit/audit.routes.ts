@@ -7,32 +7,11 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
+import { auditHistorySchema, auditVerificationSchema } from '../../shared/views/audit-views.ts';
 import * as audit from './audit.service.ts';
 
 const beyondSpec = { 'x-beyond-spec': true };
 const documentParams = z.object({ doctype: z.enum(DOCTYPES), docid: pathId });
-
-const recordSchema = z.object({
-  subject: z.string(),
-  seq: z.int(),
-  date: z.int(),
-  action: z.string(),
-  actor_userid: z.nullable(z.int()),
-  impersonator_userid: z.nullable(z.int()),
-  subjects: z.array(z.string()),
-  details: z.record(z.string(), z.unknown()),
-  previous_hash: z.string(),
-  hash: z.string(),
-});
-const historySchema = z.object({ subject: z.string(), head_seq: z.int(), records: z.array(recordSchema) });
-const verificationSchema = z.object({
-  subject: z.string(),
-  valid: z.boolean(),
-  records_checked: z.int(),
-  head_seq: z.int(),
-  first_broken_seq: z.nullable(z.int()),
-  problem: z.nullable(z.enum(['missing_record', 'hash_mismatch', 'link_mismatch', 'head_mismatch'])),
-});
 
 const HISTORY_NOTE =
   'Oldest first by seq; `offset` skips that many records. Each record: who (actor_userid, impersonator_userid), what (action, details with old → new values), when (date), and its hash chained to the previous record\'s (previous_hash).';
@@ -51,7 +30,7 @@ export const auditGroup = defineGroup({
       description: HISTORY_NOTE,
       params: documentParams,
       query: z.object(pagination),
-      response: historySchema,
+      response: auditHistorySchema,
       extensions: beyondSpec,
       handler: ({ params, query }) => audit.documentHistory(params.doctype, params.docid, query),
     }),
@@ -62,7 +41,7 @@ export const auditGroup = defineGroup({
       summary: 'Verify the audit chain of a guide or wiki page',
       description: VERIFY_NOTE,
       params: documentParams,
-      response: verificationSchema,
+      response: auditVerificationSchema,
       extensions: beyondSpec,
       handler: ({ params }) => audit.documentVerify(params.doctype, params.docid),
     }),
@@ -74,7 +53,7 @@ export const auditGroup = defineGroup({
       description: HISTORY_NOTE,
       params: idParams('userid'),
       query: z.object(pagination),
-      response: historySchema,
+      response: auditHistorySchema,
       extensions: beyondSpec,
       handler: ({ params, query }) => audit.userHistory(params.userid, query),
     }),
@@ -85,7 +64,7 @@ export const auditGroup = defineGroup({
       summary: 'Verify the audit chain of a user',
       description: VERIFY_NOTE,
       params: idParams('userid'),
-      response: verificationSchema,
+      response: auditVerificationSchema,
       extensions: beyondSpec,
       handler: ({ params }) => audit.userVerify(params.userid),
     }),

@@ -13,6 +13,7 @@ import { chainHead, readAuditChain } from '../../shared/db/audit.ts';
 import { verifyAuditChain } from '../../shared/db/audit-verify.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { auditRecordView, type AuditHistoryView, type AuditVerificationView } from '../../shared/views/audit-views.ts';
 
 /** The chain's head; 404 when the chain is empty and its subject does not exist either. */
 async function requireChain(subject: string, exists: () => Promise<boolean>): Promise<{ seq: number; hash: string }> {
@@ -21,14 +22,14 @@ async function requireChain(subject: string, exists: () => Promise<boolean>): Pr
   return head;
 }
 
-async function history(subject: string, exists: () => Promise<boolean>, page: Page) {
+async function history(subject: string, exists: () => Promise<boolean>, page: Page): Promise<AuditHistoryView> {
   const head = await requireChain(subject, exists);
   // Seqs run 1, 2, 3 … so an offset is a seq to start after: O(page), not O(offset).
   const records = head.seq > page.offset ? await readAuditChain(subject, page.limit, page.offset) : [];
-  return { subject, head_seq: head.seq, records };
+  return { subject, head_seq: head.seq, records: records.map(auditRecordView) };
 }
 
-async function verify(subject: string, exists: () => Promise<boolean>) {
+async function verify(subject: string, exists: () => Promise<boolean>): Promise<AuditVerificationView> {
   await requireChain(subject, exists);
   return { subject, ...(await verifyAuditChain(subject)) };
 }

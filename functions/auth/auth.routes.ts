@@ -1,19 +1,14 @@
 /** Authentication: tokens, registration, impersonation, password reset. */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { emailSchema, passwordSchema, uniqueUsernameSchema, displayNameSchema } from '../../shared/domain/user-rules.ts';
+import { passwordSchema } from '../../shared/domain/user-rules.ts';
 import { messageResponse } from '../../shared/http/schemas.ts';
+import { userSelfWithTokenSchema } from '../../shared/views/user-views.ts';
+import { registerBody } from './auth.schemas.ts';
 import * as auth from './auth.service.ts';
 
 // Bounded like every stored value: a longer email or password names no account (422, not a lookup).
 const loginBody = z.object({ email: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(512)) });
-
-const registerBody = z.object({
-  email: emailSchema,
-  username: displayNameSchema,
-  password: passwordSchema,
-  unique_username: z.optional(uniqueUsernameSchema),
-});
 
 const RESET_SENT = 'If an account exists for that address, a password reset link has been sent to it';
 
@@ -31,6 +26,7 @@ export const authGroup = defineGroup({
       status: 201,
       body: loginBody,
       example: { email: 'admin@example.com', password: 'stepwise-admin' },
+      response: userSelfWithTokenSchema,
       handler: ({ body, headers, sourceIp }) =>
         auth.login({ email: body.email, password: body.password, appId: headers['x-app-id'], sourceIp }),
     }),
@@ -54,6 +50,7 @@ export const authGroup = defineGroup({
       status: 201,
       body: z.object({ userid: z.int().check(z.positive()) }),
       example: { userid: 1 },
+      response: userSelfWithTokenSchema,
       handler: ({ auth: context, body }) => auth.impersonate(context, body.userid),
     }),
     route({
@@ -69,6 +66,7 @@ export const authGroup = defineGroup({
       status: 201,
       body: registerBody,
       example: { email: 'new.user@example.com', username: 'New User', password: 'correct-horse-9', unique_username: 'new_user' },
+      response: userSelfWithTokenSchema,
       handler: ({ auth: context, body }) => auth.register(context, body),
     }),
     route({

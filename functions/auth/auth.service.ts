@@ -12,13 +12,14 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from '../../shared/domain/errors.ts';
-import { userSelf } from '../../shared/views/user-views.ts';
+import { userSelfWithToken } from '../../shared/views/user-views.ts';
 import { isAdmin, type AuthContext, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { createUserAccount, issueToken, newTokenRecord } from '../../shared/accounts/accounts.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
+import type { Registration } from './auth.schemas.ts';
 
 /** With public registration on, login and register must carry an accepted X-App-Id. */
 function checkAppId(appId: string | undefined): void {
@@ -34,7 +35,7 @@ export async function login(input: { email: string; password: string; appId?: st
   const accepted = await passwordAccepted({ account: input.email, sourceIp: input.sourceIp, passwordHash: user?.password_hash, password: input.password });
   if (!user || !accepted) throw new UnauthenticatedError('Invalid login');
   const authToken = await issueToken(user.userid);
-  return userSelf(user, config().STEPWISE_SITE_URL, authToken);
+  return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);
 }
 
 export async function logout(auth: AuthContext): Promise<void> {
@@ -64,14 +65,7 @@ export async function impersonate(auth: SignedInAuth, userid: number) {
     },
     [tokenInsertWrite(record)],
   );
-  return userSelf(target, config().STEPWISE_SITE_URL, token);
-}
-
-export interface Registration {
-  email: string;
-  username: string;
-  password: string;
-  unique_username?: string;
+  return userSelfWithToken(target, config().STEPWISE_SITE_URL, token);
 }
 
 /**
@@ -97,7 +91,7 @@ export async function register(auth: AuthContext, input: Registration) {
     created_by: auth.user?.userid ?? null,
   });
   const authToken = await issueToken(user.userid);
-  return userSelf(user, config().STEPWISE_SITE_URL, authToken);
+  return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);
 }
 
 export { requestPasswordReset, completePasswordReset } from '../../shared/accounts/password-reset.ts';

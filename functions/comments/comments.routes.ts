@@ -4,11 +4,10 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, orderQuery, pathId } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
+import { commentSchema } from '../../shared/views/comment-views.ts';
+import { commentEditBody, commentListQuery, newCommentBody } from './comments.schemas.ts';
 import * as comments from './comments.service.ts';
-
-const text = z.string().check(z.maxLength(20_000));
 
 export const commentsGroup = defineGroup({
   name: 'comments',
@@ -22,14 +21,8 @@ export const commentsGroup = defineGroup({
       description:
         'Filters: createdSince and modifiedSince (Unix seconds), context (guide, step, wiki, post, info), langid; ' +
         'order ASC (default) or DESC; offset/limit. Comments on guides and steps the caller cannot see are left out.',
-      query: z.object({
-        ...pagination,
-        order: orderQuery,
-        createdSince: queryInt,
-        modifiedSince: queryInt,
-        context: z.optional(z.string().check(z.maxLength(20))),
-        langid: z.optional(z.string().check(z.maxLength(10))),
-      }),
+      query: commentListQuery,
+      response: z.array(commentSchema),
       handler: ({ caller, query }) => comments.list(caller, query),
     }),
     route({
@@ -38,6 +31,7 @@ export const commentsGroup = defineGroup({
       auth: 'user',
       summary: 'One comment (with its replies when it starts a thread)',
       params: idParams('commentid'),
+      response: commentSchema,
       handler: ({ caller, params }) => comments.get(caller, params.commentid),
     }),
     route({
@@ -50,13 +44,9 @@ export const commentsGroup = defineGroup({
         'contextid is the guideid, stepid or wikiid (info: the wikiid of an INFO page; posts are not checked). ' +
         'The caller must be able to see the guide of a guide or step comment. langid (or langId) defaults to the site language.',
       params: z.object({ context: z.string().check(z.minLength(1), z.maxLength(20)), contextid: pathId }),
-      body: z.object({
-        text,
-        parentid: z.optional(z.nullable(z.int().check(z.positive()))),
-        langid: z.optional(z.string().check(z.maxLength(10))),
-        langId: z.optional(z.string().check(z.maxLength(10))),
-      }),
+      body: newCommentBody,
       example: { text: 'Check the torque twice.' },
+      response: commentSchema,
       handler: ({ caller, params, body }) => comments.create(caller, params.context, params.contextid, body),
     }),
     route({
@@ -65,8 +55,9 @@ export const commentsGroup = defineGroup({
       auth: 'user',
       summary: 'Edit a comment: only its author, within 5 minutes of its date (403 otherwise)',
       params: idParams('commentid'),
-      body: z.object({ text }),
+      body: commentEditBody,
       example: { text: 'Check the torque twice (25 Nm).' },
+      response: commentSchema,
       handler: ({ caller, params, body }) => comments.edit(caller, params.commentid, body),
     }),
     route({

@@ -13,7 +13,7 @@ import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { commentViews } from '../../shared/views/comment-views.ts';
+import { commentViews, type CommentView } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -34,7 +34,7 @@ import {
   type CommentContext,
   type CommentRecord,
 } from '../../shared/db/entities/comment.ts';
-import type { Page } from '../../shared/db/paging.ts';
+import type { CommentEdit, CommentListQuery, NewComment } from './comments.schemas.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;
@@ -108,16 +108,8 @@ async function requireVisibleComment(caller: Caller, commentid: number): Promise
 
 // ---------------------------------------------------------------------------------------------
 
-export interface ListQuery extends Page {
-  order?: 'ASC' | 'DESC';
-  createdSince?: number;
-  modifiedSince?: number;
-  context?: string;
-  langid?: string;
-}
-
 /** Top-level comments by commentid (replies nested), those the caller may read. */
-export async function list(caller: Caller, query: ListQuery) {
+export async function list(caller: Caller, query: CommentListQuery): Promise<CommentView[]> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -150,7 +142,7 @@ export async function list(caller: Caller, query: ListQuery) {
   return commentViews(comments);
 }
 
-export async function get(caller: Caller, commentid: number) {
+export async function get(caller: Caller, commentid: number): Promise<CommentView> {
   const [view] = await commentViews([await requireVisibleComment(caller, commentid)]);
   return view;
 }
@@ -170,7 +162,7 @@ function checkLangid(langid: string | undefined): string {
   return langid;
 }
 
-export async function create(caller: Caller, rawContext: string, contextid: number, input: { text: string; parentid?: number | null; langid?: string; langId?: string }) {
+export async function create(caller: Caller, rawContext: string, contextid: number, input: NewComment): Promise<CommentView> {
   const context = requireContext(rawContext);
   const target = await resolveTarget(caller, context, contextid);
   const text = checkText(input.text);
@@ -213,7 +205,7 @@ export async function create(caller: Caller, rawContext: string, contextid: numb
   return (await commentViews([comment]))[0];
 }
 
-export async function edit(caller: Caller, commentid: number, input: { text: string }) {
+export async function edit(caller: Caller, commentid: number, input: CommentEdit): Promise<CommentView> {
   const text = checkText(input.text);
   const now = nowSeconds();
   const result = await editComment(commentid, { userid: caller.userid, text_raw: text, modified_date: now, notBefore: now - EDIT_WINDOW_SECONDS });

@@ -1,6 +1,7 @@
 /** The API's own documentation: the OpenAPI document and a readable page (/api/2.0/doc). */
 import { defineGroup, rawReply, route } from '../../shared/http/route.ts';
 import { embeddedOpenApi } from '../../shared/http/embedded.ts';
+import { openApiDocumentSchema } from '../../shared/http/openapi.ts';
 import { renderDocsPage } from './docs-page.ts';
 
 let page: string | undefined;
@@ -16,6 +17,7 @@ export const docsGroup = defineGroup({
       auth: 'public',
       openOnPrivateSite: true,
       summary: 'The OpenAPI 3.1 document of this API',
+      response: openApiDocumentSchema,
       handler: async () => embeddedOpenApi(),
     }),
     route({

@@ -6,24 +6,9 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
+import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
+import { glossaryChangesBody, MAX_GLOSSARY_CHANGES } from './glossary.schemas.ts';
 import * as glossary from './glossary.service.ts';
-
-const translation = z.object({
-  langid: z.string().check(z.minLength(2), z.maxLength(10)),
-  translation: z.string().check(z.minLength(1), z.maxLength(500)),
-});
-
-const entry = z.object({
-  entryid: z.optional(z.int().check(z.positive())),
-  term: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  translations: z.optional(z.array(translation).check(z.maxLength(50))),
-  notes: z.optional(z.string().check(z.maxLength(2000))),
-});
-
-const putBody = z.object({
-  entries: z.optional(z.array(entry).check(z.maxLength(glossary.MAX_GLOSSARY_CHANGES))),
-  delete: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(glossary.MAX_GLOSSARY_CHANGES))),
-});
 
 /** "Returns all entries": whole by default, up to 1000 a page. */
 const listQuery = z.object({
@@ -45,6 +30,7 @@ export const glossaryGroup = defineGroup({
       summary: 'Every glossary entry, alphabetical by term: {entryid, term, langid, translations: [{langid, translation}], notes, created_date, modified_date}',
       description: 'Sites with one language answer 403. Up to 1000 entries per page (offset/limit).',
       query: listQuery,
+      response: z.array(glossaryEntrySchema),
       handler: ({ query }) => glossary.list(query),
     }),
     route({
@@ -56,8 +42,8 @@ export const glossaryGroup = defineGroup({
         '`entries` without `entryid` are added (`term` required). With `entryid`, the fields given replace the old ones; ' +
         '`translations` is the whole list wanted, so a language left out is deleted from the entry. `delete` lists entryids ' +
         'to delete. Terms are unique (case-insensitive); each translation langid must be another site language, once. ' +
-        `At most ${glossary.MAX_GLOSSARY_CHANGES} changes; all apply or none (422 names the failing field, e.g. entries.1.term).`,
-      body: putBody,
+        `At most ${MAX_GLOSSARY_CHANGES} changes; all apply or none (422 names the failing field, e.g. entries.1.term).`,
+      body: glossaryChangesBody,
       example: {
         entries: [
           { term: 'torque wrench', translations: [{ langid: 'de', translation: 'Drehmomentschlüssel' }], notes: 'Tool' },
@@ -65,6 +51,7 @@ export const glossaryGroup = defineGroup({
         ],
         delete: [9],
       },
+      response: glossaryChangesSchema,
       handler: ({ caller, body }) => glossary.apply(caller, body),
     }),
     route({

@@ -21,9 +21,8 @@ import {
   type GlossaryTranslation,
 } from '../../shared/db/entities/glossary.ts';
 import type { Page } from '../../shared/db/paging.ts';
-
-/** Each change is at most 3 writes; a transaction holds 100. */
-export const MAX_GLOSSARY_CHANGES = 30;
+import { glossaryEntryView, type GlossaryChangesView, type GlossaryEntryView } from '../../shared/views/glossary-views.ts';
+import { MAX_GLOSSARY_CHANGES, type GlossaryInput } from './glossary.schemas.ts';
 
 function languages() {
   const [source, ...targets] = config().STEPWISE_LANGUAGES;
@@ -37,33 +36,9 @@ function requireMultilingual(): void {
   }
 }
 
-export function entryView(entry: GlossaryEntryRecord) {
-  return {
-    entryid: entry.entryid,
-    term: entry.term,
-    langid: entry.langid,
-    translations: entry.translations,
-    notes: entry.notes,
-    created_date: entry.created_date,
-    modified_date: entry.modified_date,
-  };
-}
-
-export async function list(page: Page) {
+export async function list(page: Page): Promise<GlossaryEntryView[]> {
   requireMultilingual();
-  return (await listGlossaryEntries(page)).map(entryView);
-}
-
-export interface EntryInput {
-  entryid?: number;
-  term?: string;
-  translations?: GlossaryTranslation[];
-  notes?: string;
-}
-
-export interface GlossaryInput {
-  entries?: EntryInput[];
-  delete?: number[];
+  return (await listGlossaryEntries(page)).map(glossaryEntryView);
 }
 
 /** Problems of one request entry's translations, with field paths into the body. */
@@ -97,7 +72,7 @@ function fail(problems: FieldProblem[]): never {
  * old ones; `translations` is the whole list wanted, so a language left out is removed) and
  * deletes (`delete`: entryids), all in one transaction.
  */
-export async function apply(caller: Caller, input: GlossaryInput) {
+export async function apply(caller: Caller, input: GlossaryInput): Promise<GlossaryChangesView> {
   requireMultilingual();
   const entries = input.entries ?? [];
   const deletes = [...new Set(input.delete ?? [])];
@@ -184,7 +159,7 @@ export async function apply(caller: Caller, input: GlossaryInput) {
     throw new ConflictError('Another change to these glossary entries came first; read them again and retry');
   }
   return {
-    saved: [...changes.creates.map(({ entry }) => entry), ...changes.updates.map(({ after }) => after)].map(entryView),
+    saved: [...changes.creates.map(({ entry }) => entry), ...changes.updates.map(({ after }) => after)].map(glossaryEntryView),
     deleted: deletes,
   };
 }

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
+import { tagListSchema } from '../../shared/views/tag-views.ts';
 import * as tags from './tags.service.ts';
 
 const tagBody = z.object({ tag: z.string().check(z.minLength(1), z.maxLength(200)) });
@@ -30,6 +31,7 @@ export const tagsGroup = defineGroup({
       auth: 'user',
       summary: 'Every tag of the site, alphabetical (array of strings; offset/limit)',
       query: z.object(pagination),
+      response: tagListSchema,
       handler: ({ query }) => tags.all(query),
     }),
     route({
@@ -39,6 +41,7 @@ export const tagsGroup = defineGroup({
       summary: 'Tags of a guide, alphabetical (anyone who can see the guide)',
       params: idParams('guideid'),
       query: documentTagsQuery,
+      response: tagListSchema,
       handler: ({ caller, params, query }) => tags.guideTags(caller, params.guideid, query),
     }),
     route({
@@ -50,6 +53,7 @@ export const tagsGroup = defineGroup({
       params: idParams('guideid'),
       body: tagBody,
       example: { tag: 'battery' },
+      response: tagListSchema,
       handler: ({ caller, params, body }) => tags.tagGuide(caller, params.guideid, body.tag, FIRST_PAGE),
     }),
     route({
@@ -73,6 +77,7 @@ export const tagsGroup = defineGroup({
       summary: 'Tags of a wiki page, alphabetical',
       params: wikiParams,
       query: documentTagsQuery,
+      response: tagListSchema,
       handler: ({ params, query }) => tags.wikiTags(params.namespace, params.title, query),
     }),
     route({
@@ -83,6 +88,7 @@ export const tagsGroup = defineGroup({
       params: wikiParams,
       body: tagBody,
       example: { tag: 'battery' },
+      response: tagListSchema,
       handler: ({ caller, params, body }) => tags.tagWiki(caller, params.namespace, params.title, body.tag, FIRST_PAGE),
     }),
     route({

@@ -14,6 +14,7 @@ import { addTag, listDocumentTags, listTags, removeTag, type TagTarget } from '.
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { TagListView } from '../../shared/views/tag-views.ts';
 
 export const MAX_TAG_LENGTH = 64;
 
@@ -38,7 +39,7 @@ async function wikiTarget(rawNamespace: string, title: string): Promise<TagTarge
   return { docType: 'WIKI', docid: wiki.wikiid, key: wikiKey(wiki.wikiid), wiki };
 }
 
-async function tag(target: TagTarget, rawTag: string, caller: Caller, page: Page) {
+async function tag(target: TagTarget, rawTag: string, caller: Caller, page: Page): Promise<TagListView> {
   const name = normalizeTag(rawTag);
   try {
     await addTag(target, name, caller.userid);
@@ -56,11 +57,11 @@ async function untag(target: TagTarget, rawTag: string): Promise<void> {
   if (!(await removeTag(target, name))) throw new NotFoundError(`The ${target.docType.toLowerCase()} has no tag "${name}"`);
 }
 
-export function all(page: Page) {
+export function all(page: Page): Promise<TagListView> {
   return listTags(page);
 }
 
-export async function guideTags(caller: Caller, guideid: number, page: Page) {
+export async function guideTags(caller: Caller, guideid: number, page: Page): Promise<TagListView> {
   return listDocumentTags(await guideTarget(caller, guideid, false), page);
 }
 
@@ -72,7 +73,7 @@ export async function untagGuide(caller: Caller, guideid: number, rawTag: string
   return untag(await guideTarget(caller, guideid, true), rawTag);
 }
 
-export async function wikiTags(rawNamespace: string, title: string, page: Page) {
+export async function wikiTags(rawNamespace: string, title: string, page: Page): Promise<TagListView> {
   return listDocumentTags(await wikiTarget(rawNamespace, title), page);
 }
 

@@ -1,12 +1,14 @@
 /** Teams: create, list with aggregated reputation, members, attributes, membership changes. */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, orderQuery } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { userSummarySchema } from '../../shared/views/common-schemas.ts';
+import { teamAssignmentSchema, teamAttributesSchema, teamSchema } from '../../shared/views/team-views.ts';
+import { createTeamBody, memberChangesBody, teamListQuery } from './teams.schemas.ts';
 import * as teams from './teams.service.ts';
 
 const pageQuery = z.object(pagination);
-const userids = z.array(z.int().check(z.positive())).check(z.maxLength(teams.MAX_MEMBER_CHANGES));
 
 /** Members are listed whole by default, as the real service does, up to 1000 per page. */
 const membersQuery = z.object({
@@ -27,15 +29,9 @@ export const teamsGroup = defineGroup({
       auth: 'admin',
       summary: 'Create a team; the owner (default: the caller) becomes a member',
       status: 201,
-      body: z.object({
-        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
-        description: z.optional(z.string().check(z.maxLength(2000))),
-        owner: z.optional(z.int().check(z.positive())),
-        privacy: z.optional(z.enum(['public', 'private'])),
-        members: z.optional(userids),
-        location: z.optional(z.nullable(z.string().check(z.maxLength(100)))),
-      }),
+      body: createTeamBody,
       example: { name: 'Line 3 technicians', description: 'Night shift', privacy: 'private' },
+      response: teamSchema,
       handler: ({ caller, body }) => teams.create(caller, body),
     }),
     route({
@@ -43,7 +39,8 @@ export const teamsGroup = defineGroup({
       path: '/teams',
       auth: 'user',
       summary: 'List teams with owner and the members\' aggregated reputation',
-      query: z.object({ ...pagination, order: orderQuery, newMemberSince: queryInt }),
+      query: teamListQuery,
+      response: z.array(teamSchema),
       handler: ({ query }) => teams.list(query),
     }),
     route({
@@ -52,6 +49,7 @@ export const teamsGroup = defineGroup({
       auth: 'user',
       summary: 'Attributes of a team',
       params: idParams('teamid'),
+      response: teamAttributesSchema,
       handler: ({ params }) => teams.attributes(params.teamid),
     }),
     route({
@@ -62,6 +60,7 @@ export const teamsGroup = defineGroup({
       description: 'Of a private team, only members, the owner and Admins see the members (403 otherwise).',
       params: idParams('teamid'),
       query: membersQuery,
+      response: z.array(userSummarySchema),
       handler: ({ caller, params, query }) => teams.members(caller, params.teamid, query),
     }),
     route({
@@ -71,6 +70,7 @@ export const teamsGroup = defineGroup({
       summary: 'Course assignments of the team (members, the owner and Admins)',
       params: idParams('teamid'),
       query: pageQuery,
+      response: z.array(teamAssignmentSchema),
       handler: ({ caller, params, query }) => teams.courseAssignments(caller, params.teamid, query),
     }),
     route({
@@ -80,6 +80,7 @@ export const teamsGroup = defineGroup({
       summary: 'Users who are not members yet, newest first (the owner and Admins)',
       params: idParams('teamid'),
       query: pageQuery,
+      response: z.array(userSummarySchema),
       handler: ({ caller, params, query }) => teams.suggestedUsers(caller, params.teamid, query),
     }),
     route({
@@ -89,6 +90,7 @@ export const teamsGroup = defineGroup({
       summary: 'Add a user to a team; answers 200 with the member list',
       description: 'The owner and Admins add anyone; on a public team a user may add themself.',
       params: idParams('teamid', 'userid'),
+      response: z.array(userSummarySchema),
       handler: ({ caller, params }) => teams.addMember(caller, params.teamid, params.userid),
     }),
     route({
@@ -97,8 +99,9 @@ export const teamsGroup = defineGroup({
       auth: 'user',
       summary: 'Add and/or remove several users at once (atomic); at least one of add, remove',
       params: idParams('teamid'),
-      body: z.object({ add: z.optional(userids), remove: z.optional(userids) }),
+      body: memberChangesBody,
       example: { add: [2, 3], remove: [4] },
+      response: z.array(userSummarySchema),
       handler: ({ caller, params, body }) => teams.patchMembers(caller, params.teamid, body),
     }),
     route({

@@ -6,7 +6,8 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { teamAttributes, teamView } from '../../shared/views/team-views.ts';
+import { teamAssignmentView, teamAttributes, teamView, type TeamAssignmentView, type TeamAttributesView, type TeamView } from '../../shared/views/team-views.ts';
+import type { UserSummaryView } from '../../shared/views/common-schemas.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
@@ -31,9 +32,8 @@ import { teamMembershipChanged } from '../../shared/training/team-membership.ts'
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { withoutKeys } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { MAX_MEMBER_CHANGES, type CreateTeamInput, type MemberChanges, type TeamListQuery } from './teams.schemas.ts';
 
-/** Each change is 2 writes and a transaction holds 100: bounded so one request stays atomic. */
-export const MAX_MEMBER_CHANGES = 45;
 
 
 async function requireTeam(teamid: number): Promise<TeamRecord> {
@@ -93,10 +93,7 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
   await Promise.all(addSet.map((userid) => awardBadge({ ...BADGES.teamPlayer, userid, date: now })));
 }
 
-export async function create(
-  caller: Caller,
-  input: { name: string; description?: string; owner?: number; privacy?: 'public' | 'private'; members?: number[]; location?: string | null },
-) {
+export async function create(caller: Caller, input: CreateTeamInput): Promise<TeamView> {
   const owner = input.owner ?? caller.userid;
   await requireUsers([owner]);
   const team: TeamRecord = {
@@ -123,7 +120,7 @@ export async function create(
   return teamView(await requireTeam(team.teamid));
 }
 
-export async function list(query: Page & { order?: 'ASC' | 'DESC'; newMemberSince?: number }) {
+export async function list(query: TeamListQuery): Promise<TeamView[]> {
   const teams = await listTeams(query, query.order === 'DESC');
   return teams.filter((team) => query.newMemberSince === undefined || (team.new_member_since ?? 0) >= query.newMemberSince).map(teamView);
 }
@@ -146,14 +143,14 @@ async function memberSummaries(teamid: number, page: Page) {
   return users.map((user) => userSummary(user, siteUrl()));
 }
 
-export async function attributes(teamid: number) {
+export async function attributes(teamid: number): Promise<TeamAttributesView> {
   return teamAttributes(await requireTeam(teamid));
 }
 
-export async function courseAssignments(caller: Caller, teamid: number, page: Page) {
+export async function courseAssignments(caller: Caller, teamid: number, page: Page): Promise<TeamAssignmentView[]> {
   const team = await requireTeam(teamid);
   if (!canManage(caller, team) && !caller.teams.includes(teamid)) throw new ForbiddenError('Only members, the owner and Admins see the team\'s assignments');
-  return listTeamAssignmentRefs(teamid, page);
+  return (await listTeamAssignmentRefs(teamid, page)).map(teamAssignmentView);
 }
 
 /** Users not yet in the team, newest accounts first. */
@@ -195,7 +192,7 @@ export async function removeMember(caller: Caller, teamid: number, userid: numbe
   await changeMembers(team, [], [userid]);
 }
 
-export async function patchMembers(caller: Caller, teamid: number, input: { add?: number[]; remove?: number[] }) {
+export async function patchMembers(caller: Caller, teamid: number, input: MemberChanges): Promise<UserSummaryView[]> {
   const add = input.add ?? [];
   const remove = input.remove ?? [];
   if (add.length === 0 && remove.length === 0) {

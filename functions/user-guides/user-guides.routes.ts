@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
+import { guideMarkSchema, guideSummaryStandInSchema } from '../../shared/views/guide-mark-views.ts';
 import * as userGuides from './user-guides.service.ts';
 
 const pageQuery = z.object(pagination);
@@ -22,6 +23,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'Guides the user authored (summaries the caller can read), by guideid',
       params: idParams('userid'),
       query: pageQuery,
+      response: z.array(guideSummaryStandInSchema),
       handler: ({ caller, params, query }) => userGuides.authoredGuides(caller, params.userid, query),
     }),
     route({
@@ -30,6 +32,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'Guides the signed-in user authored, by guideid',
       query: pageQuery,
+      response: z.array(guideSummaryStandInSchema),
       handler: ({ caller, query }) => userGuides.authoredGuides(caller, caller.userid, query),
     }),
     route({
@@ -39,6 +42,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'A user\'s favorite guides: [{guide: GuideSummary, date}]',
       params: idParams('userid'),
       query: pageQuery,
+      response: z.array(guideMarkSchema),
       handler: ({ caller, params, query }) => userGuides.markedGuides(caller, 'FAVORITE', params.userid, query),
     }),
     route({
@@ -47,6 +51,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'The signed-in user\'s favorite guides: [{guide: GuideSummary, date}]',
       query: pageQuery,
+      response: z.array(guideMarkSchema),
       handler: ({ caller, query }) => userGuides.markedGuides(caller, 'FAVORITE', caller.userid, query),
     }),
     route({
@@ -80,6 +85,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'Guides the user marked completed: [{guide: GuideSummary, date}]',
       params: idParams('userid'),
       query: pageQuery,
+      response: z.array(guideMarkSchema),
       handler: ({ caller, params, query }) => userGuides.markedGuides(caller, 'COMPLETED', params.userid, query),
     }),
     route({
@@ -88,6 +94,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'Guides the signed-in user marked completed: [{guide: GuideSummary, date}]',
       query: pageQuery,
+      response: z.array(guideMarkSchema),
       handler: ({ caller, query }) => userGuides.markedGuides(caller, 'COMPLETED', caller.userid, query),
     }),
     route({

@@ -10,6 +10,7 @@ import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared
 import { deleteGuideMark, guideMarksCollection, markFromItem, putGuideMark, type GuideMarkKind } from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { guideSummaries } from '../../shared/views/guide-page-views.ts';
+import { guideMarkViews, type GuideMarkView } from '../../shared/views/guide-mark-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -27,15 +28,14 @@ export async function authoredGuides(caller: Caller, userid: number, page: Page)
 }
 
 /** `[{guide: GuideSummary, date}]` of a user's favorites or completions, guides the caller can read. */
-export async function markedGuides(caller: Caller, kind: GuideMarkKind, userid: number, page: Page) {
+export async function markedGuides(caller: Caller, kind: GuideMarkKind, userid: number, page: Page): Promise<GuideMarkView[]> {
   if (userid !== caller.userid) await requireUser(userid);
   const entries = await selectedPage(guideMarksCollection(kind, userid), page, async (items) => {
     const marks = items.map(markFromItem);
     const guides = new Map((await getGuides(marks.map((mark) => mark.guideid))).filter((guide) => canViewGuideNow(caller, guide)).map((guide) => [guide.guideid, guide]));
     return marks.filter((mark) => guides.has(mark.guideid)).map((mark) => ({ guide: guides.get(mark.guideid)!, date: mark.date }));
   });
-  const summaries = await guideSummaries(entries.map((entry) => entry.guide));
-  return entries.map((entry, index) => ({ guide: summaries[index], date: entry.date }));
+  return guideMarkViews(entries);
 }
 
 /** Sets or clears the caller's mark on a guide they can read; both idempotent. */

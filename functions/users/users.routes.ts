@@ -4,30 +4,15 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams, orderQuery } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
-import { displayNameSchema, emailSchema, passwordSchema, uniqueUsernameSchema } from '../../shared/domain/user-rules.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { userSummarySchema } from '../../shared/views/common-schemas.ts';
+import { createdByEmailsSchema, uniqueUsernameSuggestionSchema, userNameSchema, userProfileSchema, userSelfSchema } from '../../shared/views/user-views.ts';
+import { badgeSchema } from '../../shared/views/badge-views.ts';
+import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
 import * as users from './users.service.ts';
 
 const pageQuery = z.object(pagination);
-const roles = z.array(z.enum(['Admin', 'Author', 'User'])).check(z.minLength(1));
-const text = (max: number) => z.string().check(z.maxLength(max));
-
-const patchBody = z.object({
-  username: z.optional(displayNameSchema),
-  unique_username: z.optional(uniqueUsernameSchema),
-  email: z.optional(emailSchema),
-  password: z.optional(passwordSchema),
-  current_password: z.optional(z.string()),
-  location: z.optional(z.nullable(text(100))),
-  summary: z.optional(z.nullable(text(500))),
-  about_raw: z.optional(text(20000)),
-  sso_userid: z.optional(z.nullable(text(200))),
-  employee_id: z.optional(z.nullable(text(100))),
-  privileges: z.optional(roles),
-  flags: z.optional(z.array(text(100))),
-});
-
 const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLength(100)) });
 
 export const usersGroup = defineGroup({
@@ -39,7 +24,8 @@ export const usersGroup = defineGroup({
       path: '/users',
       auth: 'user',
       summary: 'List users (summary form), ordered by userid',
-      query: z.object({ ...pagination, order: orderQuery, joinedSince: queryInt }),
+      query: userListQuery,
+      response: z.array(userSummarySchema),
       handler: ({ query }) => users.list(query),
     }),
     route({
@@ -49,6 +35,7 @@ export const usersGroup = defineGroup({
       summary: 'Find users by the prefix of any word of their name or unique_username',
       params: searchParams,
       query: pageQuery,
+      response: z.array(userSummarySchema),
       handler: ({ params, query }) => users.search(params.search, query),
     }),
     route({
@@ -59,6 +46,7 @@ export const usersGroup = defineGroup({
       summary: 'Deprecated name search: ids and names only (use /users/search/{search})',
       params: searchParams,
       query: pageQuery,
+      response: z.array(userNameSchema),
       handler: ({ params, query }) => users.searchNames(params.search, query),
     }),
     route({
@@ -67,6 +55,7 @@ export const usersGroup = defineGroup({
       auth: 'user',
       summary: 'A user profile; email and identity fields only for the user and Admins',
       params: idParams('userid'),
+      response: userProfileSchema,
       handler: ({ caller, params }) => users.profile(caller, params.userid),
     }),
     route({
@@ -75,6 +64,7 @@ export const usersGroup = defineGroup({
       auth: 'admin',
       summary: 'The user with this single-sign-on id (Admins)',
       params: z.object({ sso_userid: z.string().check(z.minLength(1), z.maxLength(200)) }),
+      response: userProfileSchema,
       handler: ({ params }) => users.findBy('SSO', params.sso_userid),
     }),
     route({
@@ -83,6 +73,7 @@ export const usersGroup = defineGroup({
       auth: 'admin',
       summary: 'The user with this email address (Admins)',
       params: z.object({ email: z.string().check(z.minLength(3), z.maxLength(254)) }),
+      response: userProfileSchema,
       handler: ({ params }) => users.findBy('EMAIL', params.email),
     }),
     route({
@@ -91,6 +82,7 @@ export const usersGroup = defineGroup({
       auth: 'admin',
       summary: 'The user with this employee id (Admins)',
       params: z.object({ employee_id: z.string().check(z.minLength(1), z.maxLength(100)) }),
+      response: userProfileSchema,
       handler: ({ params }) => users.findBy('EMPLOYEE_ID', params.employee_id),
     }),
     route({
@@ -99,6 +91,7 @@ export const usersGroup = defineGroup({
       auth: 'user',
       summary: 'Badges a user earned',
       params: idParams('userid'),
+      response: z.array(badgeSchema),
       handler: ({ params }) => users.badges(params.userid),
     }),
     route({
@@ -106,6 +99,7 @@ export const usersGroup = defineGroup({
       path: '/user',
       auth: 'user',
       summary: 'The signed-in user (self form)',
+      response: userSelfSchema,
       handler: ({ caller }) => users.self(caller),
     }),
     route({
@@ -113,6 +107,7 @@ export const usersGroup = defineGroup({
       path: '/user/badges',
       auth: 'user',
       summary: 'Badges the signed-in user earned',
+      response: z.array(badgeSchema),
       handler: ({ caller }) => users.badges(caller.userid),
     }),
     route({
@@ -120,6 +115,7 @@ export const usersGroup = defineGroup({
       path: '/user/flags',
       auth: 'user',
       summary: 'Feature flags in force for the signed-in user',
+      response: z.array(z.string()),
       handler: ({ caller }) => users.flags(caller),
     }),
     route({
@@ -129,8 +125,9 @@ export const usersGroup = defineGroup({
       summary: 'Edit a profile (the user or an Admin; identity, role and flag fields Admins only)',
       description: 'Changing your own email or password needs current_password (missing or wrong: 422 on current_password; throttled like logins: 429); an Admin changing another user is exempt. A new password revokes every token of the account.',
       params: idParams('userid'),
-      body: patchBody,
+      body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
+      response: userProfileSchema,
       handler: ({ caller, params, body, sourceIp }) => users.patch(caller, params.userid, body, sourceIp),
     }),
     route({
@@ -140,6 +137,7 @@ export const usersGroup = defineGroup({
       summary: 'Suggest an available unique_username for each name given',
       body: z.object({ names: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)) }),
       example: { names: ['Jane Doe', 'John Smith'] },
+      response: z.array(uniqueUsernameSuggestionSchema),
       handler: ({ body }) => users.suggestUniqueUsernames(body.names),
     }),
     route({
@@ -148,6 +146,7 @@ export const usersGroup = defineGroup({
       auth: 'admin',
       summary: 'Users the signed-in Admin created',
       query: pageQuery,
+      response: z.array(userSummarySchema),
       handler: ({ caller, query }) => users.createdUsers(caller, query),
     }),
     route({
@@ -155,11 +154,9 @@ export const usersGroup = defineGroup({
       path: '/users/createByEmails',
       auth: 'admin',
       summary: 'Create accounts for a list of addresses; each gets a set-password link by mail',
-      body: z.object({
-        emails: z.array(z.string().check(z.maxLength(254))).check(z.minLength(1), z.maxLength(100)),
-        privileges: z.optional(roles),
-      }),
+      body: createByEmailsBody,
       example: { emails: ['tech1@example.com', 'tech2@example.com'] },
+      response: createdByEmailsSchema,
       handler: ({ caller, body }) => users.createByEmails(caller, body),
     }),
   ],

@@ -2,11 +2,12 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { userProfile, userSelf, userSummary } from '../../shared/views/user-views.ts';
+import { userName, userProfile, userSelf, userSummary, type CreatedByEmailsView } from '../../shared/views/user-views.ts';
+import { badgeView } from '../../shared/views/badge-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
-import { isAdmin, type Caller, type Role } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
@@ -19,6 +20,7 @@ import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import type { UniqueKind } from '../../shared/db/uniqueness.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { CreateByEmailsInput, UserListQuery, UserPatch } from './users.schemas.ts';
 
 
 async function requireUser(userid: number): Promise<UserRecord> {
@@ -27,7 +29,7 @@ async function requireUser(userid: number): Promise<UserRecord> {
   return user;
 }
 
-export async function list(query: Page & { order?: 'ASC' | 'DESC'; joinedSince?: number }) {
+export async function list(query: UserListQuery) {
   const users = await listUsers(query, query.order === 'DESC');
   return users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince).map((user) => userSummary(user, siteUrl()));
 }
@@ -40,7 +42,7 @@ export async function search(term: string, page: Page) {
 /** The deprecated name search: just ids and names. */
 export async function searchNames(term: string, page: Page) {
   const users = await getUsers(await searchIds('USER', term, page.limit, page.offset));
-  return users.map((user) => ({ userid: user.userid, username: user.username, unique_username: user.unique_username }));
+  return users.map(userName);
 }
 
 export async function profile(caller: Caller, userid: number) {
@@ -61,28 +63,13 @@ export async function self(caller: Caller) {
 
 export async function badges(userid: number) {
   await requireUser(userid);
-  return listBadges(userid);
+  return (await listBadges(userid)).map(badgeView);
 }
 
 /** The feature flags in force for the caller: the site's plus any set on the account. */
 export async function flags(caller: Caller) {
   const user = await requireUser(caller.userid);
   return [...new Set([...config().STEPWISE_FEATURE_FLAGS, ...user.flags])];
-}
-
-export interface UserPatch {
-  username?: string;
-  unique_username?: string;
-  email?: string;
-  password?: string;
-  current_password?: string;
-  location?: string | null;
-  summary?: string | null;
-  about_raw?: string;
-  sso_userid?: string | null;
-  employee_id?: string | null;
-  privileges?: Role[];
-  flags?: string[];
 }
 
 const ADMIN_ONLY_FIELDS: Array<keyof UserPatch> = ['sso_userid', 'employee_id', 'privileges', 'flags'];
@@ -174,8 +161,8 @@ export async function createdUsers(caller: Caller, page: Page) {
  * Creates accounts for a list of addresses; each new user gets a set-password link by mail.
  * Addresses that already have accounts, or are not addresses, are reported, not failed.
  */
-export async function createByEmails(caller: Caller, input: { emails: string[]; privileges?: Role[] }) {
-  const created: ReturnType<typeof userSummary>[] = [];
+export async function createByEmails(caller: Caller, input: CreateByEmailsInput): Promise<CreatedByEmailsView> {
+  const created: CreatedByEmailsView['created'] = [];
   const existing: string[] = [];
   const invalid: string[] = [];
   for (const raw of [...new Set(input.emails.map((email) => email.trim()))]) {

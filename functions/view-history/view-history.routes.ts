@@ -2,11 +2,9 @@
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
+import { viewHistoryEntrySchema } from '../../shared/views/view-history-views.ts';
+import { viewRangeQuery } from './view-history.schemas.ts';
 import * as history from './view-history.service.ts';
-
-/** start_date: views on or after; end_date: views on or before (Unix seconds, inclusive). */
-const rangeQuery = z.object({ ...pagination, start_date: queryInt, end_date: queryInt });
 
 export const viewHistoryGroup = defineGroup({
   name: 'view-history',
@@ -19,7 +17,8 @@ export const viewHistoryGroup = defineGroup({
       summary: 'Guides and wiki pages a user viewed, newest first (the user and Admins)',
       description: 'Optional start_date (views on or after) and end_date (on or before), Unix seconds; paged with offset/limit.',
       params: idParams('userid'),
-      query: rangeQuery,
+      query: viewRangeQuery,
+      response: z.array(viewHistoryEntrySchema),
       handler: ({ caller, params, query }) => history.ofUser(caller, params.userid, query),
     }),
     route({
@@ -29,7 +28,8 @@ export const viewHistoryGroup = defineGroup({
       summary: 'Who viewed a guide or wiki page, newest first (its author and Admins)',
       description: 'doc_type is guide or wiki (docid a guideid or wikiid); same filters and paging as the user history.',
       params: z.object({ doc_type: z.string().check(z.minLength(1), z.maxLength(20)), docid: pathId }),
-      query: rangeQuery,
+      query: viewRangeQuery,
+      response: z.array(viewHistoryEntrySchema),
       handler: ({ caller, params, query }) => history.ofDocument(caller, params.doc_type, params.docid, query),
     }),
   ],

@@ -9,13 +9,9 @@ import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
-import { listViewsByUser, listViewsOfDocument, type DateRange, type ViewDocType, type ViewRecord } from '../../shared/db/entities/view-history.ts';
-
-type Query = DateRange & { limit: number; offset: number };
-
-function entry(view: ViewRecord) {
-  return { userid: view.userid, username: view.username, doc_type: view.doc_type, docid: String(view.docid), date: view.date };
-}
+import { listViewsByUser, listViewsOfDocument, type DateRange, type ViewDocType } from '../../shared/db/entities/view-history.ts';
+import { viewHistoryEntry, type ViewHistoryEntryView } from '../../shared/views/view-history-views.ts';
+import type { ViewRangeQuery } from './view-history.schemas.ts';
 
 function checkRange(range: DateRange): void {
   if (range.start_date !== undefined && range.end_date !== undefined && range.start_date > range.end_date) {
@@ -23,11 +19,11 @@ function checkRange(range: DateRange): void {
   }
 }
 
-export async function ofUser(caller: Caller, userid: number, query: Query) {
+export async function ofUser(caller: Caller, userid: number, query: ViewRangeQuery): Promise<ViewHistoryEntryView[]> {
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
   if (caller.userid !== userid && !isAdmin(caller)) throw new ForbiddenError('Only the user and Admins see a user\'s view history');
   checkRange(query);
-  return (await listViewsByUser(userid, query, query)).map(entry);
+  return (await listViewsByUser(userid, query, query)).map(viewHistoryEntry);
 }
 
 export function parseDocType(raw: string): ViewDocType {
@@ -47,10 +43,10 @@ async function documentAuthor(docType: ViewDocType, docid: number): Promise<numb
   return wiki.author_userid;
 }
 
-export async function ofDocument(caller: Caller, rawDocType: string, docid: number, query: Query) {
+export async function ofDocument(caller: Caller, rawDocType: string, docid: number, query: ViewRangeQuery): Promise<ViewHistoryEntryView[]> {
   const docType = parseDocType(rawDocType);
   const author = await documentAuthor(docType, docid);
   if (caller.userid !== author && !isAdmin(caller)) throw new ForbiddenError('Only the document\'s author and Admins see who viewed it');
   checkRange(query);
-  return (await listViewsOfDocument(docType, docid, query, query)).map(entry);
+  return (await listViewsOfDocument(docType, docid, query, query)).map(viewHistoryEntry);
 }

@@ -97,6 +97,15 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   };
 }
 
+/** The outline of the document (GET /openapi.json's response schema); operations stay free-form. */
+export const openApiDocumentSchema = z.object({
+  openapi: z.string(),
+  info: z.object({ title: z.string(), version: z.string(), description: z.optional(z.string()) }),
+  servers: z.array(z.object({ url: z.string() })),
+  components: z.record(z.string(), z.unknown()),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
 export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_PATH): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {

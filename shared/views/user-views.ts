@@ -1,11 +1,61 @@
 /**
- * The wire shapes of a user (reference/wire-format.md §2.2): the summary form used in lists,
- * the profile form of GET /users/{userid}, and the self form of login, register and GET /user.
+ * The wire shapes of a user (reference/wire-format.md §2.2): the summary form used in lists
+ * (userSummarySchema, in common-schemas.ts), the profile form of GET /users/{userid}, the self
+ * form of GET /user, and the self form with a token that login, register and impersonate answer.
+ * Each shape is a zod schema (the routes' `response`, so OpenAPI and the API tests check it) and
+ * the builders below return its output type.
  */
+import * as z from 'zod/mini';
 import type { UserRecord } from '../db/entities/user.ts';
-import type { ImageView, UserSummaryView } from './common-schemas.ts';
+import { userSummarySchema, type ImageView, type UserSummaryView } from './common-schemas.ts';
 import { urlSlug } from '../domain/text.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
+
+/** About text on the wire: a string, or `false` (not null) when empty. */
+const aboutText = z.union([z.string(), z.literal(false)]);
+
+export const userProfileSchema = z.object({
+  ...userSummarySchema.shape,
+  location: z.nullable(z.string()),
+  summary: z.nullable(z.string()),
+  about_raw: aboutText,
+  about_rendered: aboutText,
+  certification_count: z.int(),
+  badge_counts: z.object({ bronze: z.int(), silver: z.int(), gold: z.int(), total: z.int() }),
+  // Contact and identity fields: only for the user themself and Admins.
+  email: z.optional(z.string()),
+  sso_userid: z.optional(z.nullable(z.string())),
+  employee_id: z.optional(z.nullable(z.string())),
+});
+
+/** GET /user: the profile with the private fields always present, plus links and position. */
+export const userSelfSchema = z.object({
+  ...userProfileSchema.shape,
+  email: z.string(),
+  sso_userid: z.nullable(z.string()),
+  employee_id: z.nullable(z.string()),
+  links: z.object({ manage: z.string() }),
+  latitude: z.nullable(z.number()),
+  longitude: z.nullable(z.number()),
+});
+
+/** POST /user/token, POST /users, POST /user/token/impersonate: the self form with the new token. */
+export const userSelfWithTokenSchema = z.object({ ...userSelfSchema.shape, authToken: z.string() });
+
+/** The deprecated GET /users/searchnames/{search}: ids and names only. */
+export const userNameSchema = z.object({ userid: z.int(), username: z.string(), unique_username: z.nullable(z.string()) });
+
+/** POST /users/unique_usernames: one available unique_username per name asked about. */
+export const uniqueUsernameSuggestionSchema = z.object({ name: z.string(), unique_username: z.string() });
+
+/** POST /users/createByEmails: accounts made, and the addresses that had one or were no address. */
+export const createdByEmailsSchema = z.object({ created: z.array(userSummarySchema), existing: z.array(z.string()), invalid: z.array(z.string()) });
+
+export type UserProfileView = z.output<typeof userProfileSchema>;
+export type UserSelfView = z.output<typeof userSelfSchema>;
+export type UserSelfWithTokenView = z.output<typeof userSelfWithTokenSchema>;
+export type UserNameView = z.output<typeof userNameSchema>;
+export type CreatedByEmailsView = z.output<typeof createdByEmailsSchema>;
 
 export function userUrl(siteUrl: string, user: Pick<UserRecord, 'userid' | 'username'>): string {
   return `${siteUrl}/User/${user.userid}/${urlSlug(user.username)}`;
@@ -25,13 +75,21 @@ export function userSummary(user: UserRecord, siteUrl: string): UserSummaryView 
   };
 }
 
+export function userName(user: UserRecord): UserNameView {
+  return { userid: user.userid, username: user.username, unique_username: user.unique_username };
+}
+
 /** About text is wiki syntax; the wire sends `false` (not null) when it is empty. */
 function renderAbout(raw: string, siteUrl: string): string | false {
   if (!raw) return false;
   return renderWiki(raw, { siteUrl }).html;
 }
 
-export function userProfile(user: UserRecord, siteUrl: string, options: { private: boolean }) {
+function privateFields(user: UserRecord) {
+  return { email: user.email, sso_userid: user.sso_userid, employee_id: user.employee_id };
+}
+
+export function userProfile(user: UserRecord, siteUrl: string, options: { private: boolean }): UserProfileView {
   return {
     ...userSummary(user, siteUrl),
     location: user.location,
@@ -40,17 +98,20 @@ export function userProfile(user: UserRecord, siteUrl: string, options: { privat
     about_rendered: renderAbout(user.about_raw, siteUrl),
     certification_count: 0,
     badge_counts: user.badge_counts,
-    // Contact and identity fields only for the user and Admins.
-    ...(options.private ? { email: user.email, sso_userid: user.sso_userid, employee_id: user.employee_id } : {}),
+    ...(options.private ? privateFields(user) : {}),
   };
 }
 
-export function userSelf(user: UserRecord, siteUrl: string, authToken?: string) {
+export function userSelf(user: UserRecord, siteUrl: string): UserSelfView {
   return {
     ...userProfile(user, siteUrl, { private: true }),
+    ...privateFields(user),
     links: { manage: '/Manage' },
     latitude: null,
     longitude: null,
-    ...(authToken ? { authToken } : {}),
   };
+}
+
+export function userSelfWithToken(user: UserRecord, siteUrl: string, authToken: string): UserSelfWithTokenView {
+  return { ...userSelf(user, siteUrl), authToken };
 }

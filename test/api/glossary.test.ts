@@ -4,7 +4,7 @@
  * checks the glossary itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { api, apiAt, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 
 describe('on a one-language site', () => {
@@ -27,15 +27,9 @@ describe('on a site with English and German', () => {
   let author: string;
   let user: string;
 
-  /** A request to the second stack. */
-  async function call(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
-    const response = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: options.token ? { authorization: `api ${options.token}` } : {},
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  /** A request to the second stack (through apiAt, so answers are checked against their response schemas). */
+  function call(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+    return apiAt(stack.url, method, path, options);
   }
 
   async function account(privileges: string[] | undefined) {
