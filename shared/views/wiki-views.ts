@@ -63,19 +63,12 @@ export const wikiListItemSchema = z.object({
   modified_date: z.int(),
 });
 
-/** A node of the hierarchy with display titles (withDisplayTitles); children nest to any depth. */
-interface WikiTreeNode {
-  title: string;
-  display_title: string;
-  children: WikiTreeNode[];
-}
-const wikiTreeNodeSchema: z.ZodMiniType<WikiTreeNode> = z.object({
-  title: z.string(),
-  display_title: z.string(),
-  get children() {
-    return z.array(wikiTreeNodeSchema);
-  },
-});
+/**
+ * A node of the hierarchy with display titles (withDisplayTitles). Its children are nodes to any
+ * depth; the schema checks the top level only, because the OpenAPI document inlines every
+ * schema and cannot carry a recursive one.
+ */
+const wikiTreeNodeSchema = z.object({ title: z.string(), display_title: z.string(), children: z.array(z.unknown()) });
 
 /**
  * GET /wikis/{namespace}: list items, titles (display=titles), or the hierarchy (display=hierarchy):
