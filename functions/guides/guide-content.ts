@@ -5,6 +5,7 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
+import type { GuideItemInput, StepMediaInput } from './guides.schemas.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
@@ -54,7 +55,8 @@ export function previewLines(lines: LineInput[]) {
   return lines.map((line, index) => ({ lineid: line.lineid ?? null, bullet: bullets[index], level: line.level, text_raw: line.text, text_rendered: renderLineText(line.text) }));
 }
 
-export type MediaInput = { type: 'image'; data: number[] } | { type: 'object' | 'video'; data: number } | { type: 'embed'; data: number };
+/** Step media as written (the step body's `media`, without null). */
+export type MediaInput = NonNullable<StepMediaInput>;
 
 /** Media as written (§2.6): a video is written as `object` and stored (and read) as `video`. */
 export function storedMedia(media: MediaInput | null | undefined): StepMedia | null {
@@ -64,18 +66,7 @@ export function storedMedia(media: MediaInput | null | undefined): StepMedia | n
   return { type: 'video', data: media.data };
 }
 
-export interface ItemInput {
-  text: string;
-  notes?: string | null;
-  type?: string;
-  quantity?: number;
-  url?: string | null;
-  thumbnail?: string | null;
-  isoptional?: boolean;
-  featured?: boolean;
-}
-
-export function storedItems(items: ItemInput[] | undefined, kind: 'part' | 'tool'): GuideItem[] | undefined {
+export function storedItems(items: GuideItemInput[] | undefined, kind: 'part' | 'tool'): GuideItem[] | undefined {
   return items?.map((item) => ({
     text: item.text,
     notes: item.notes ?? null,

@@ -4,78 +4,24 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { boundedNumber, idParams, orderQuery } from '../../shared/http/schemas.ts';
-import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { BULLETS, DIFFICULTIES, MAX_LINES_PER_STEP } from '../../shared/domain/guide-rules.ts';
+import { addStepBody, createGuideBody, guideListQuery, idList, patchGuideBody, patchStepBody, stepLines } from './guides.schemas.ts';
+import { guideSchema, guideSummarySchema, linePreviewSchema, stepSchema } from '../../shared/views/guide-views.ts';
+import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import * as guides from './guides.service.ts';
 import * as steps from './steps.service.ts';
 import * as grants from './grants.service.ts';
 
 const pageQuery = z.object(pagination);
 const id = z.int().check(z.positive());
-const text = (max: number) => z.string().check(z.maxLength(max));
 
-/** Comma-separated ids in a query string: "1,2,3". */
-const idList = z.optional(
-  z.pipe(
-    z.string().check(z.regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be comma-separated integer ids')),
-    z.transform((value: string) => value.split(',').map((part) => Number.parseInt(part.trim(), 10))),
-  ),
-);
-
-const item = z.object({
-  text: z.string().check(z.minLength(1), z.maxLength(255)),
-  notes: z.optional(z.nullable(text(1000))),
-  type: z.optional(text(50)),
-  quantity: z.optional(boundedNumber({ min: 0 })),
-  url: z.optional(z.nullable(text(2000))),
-  thumbnail: z.optional(z.nullable(text(2000))),
-  isoptional: z.optional(z.boolean()),
-  featured: z.optional(z.boolean()),
-});
-
-const guideFields = {
-  subject: z.optional(text(255)),
-  title: z.optional(z.string().check(z.trim(), z.maxLength(255))),
-  summary: z.optional(text(254)),
-  introduction: z.optional(text(50000)),
-  conclusion: z.optional(text(50000)),
-  public: z.optional(z.boolean()),
-  difficulty: z.optional(z.nullable(z.enum(DIFFICULTIES))),
-  time_required_min: z.optional(z.int().check(z.minimum(0))),
-  time_required_max: z.optional(z.int().check(z.minimum(0))),
-  parts: z.optional(z.array(item).check(z.maxLength(200))),
-  tools: z.optional(z.array(item).check(z.maxLength(200))),
-  documents: z.optional(z.array(id).check(z.maxLength(100))),
-  prerequisites: z.optional(z.array(id).check(z.maxLength(20))),
-  flags: z.optional(z.array(text(100))),
-  langid: z.optional(text(10)),
-  /** Written as an id (like step media), read as the Image object. */
-  image: z.optional(z.nullable(id)),
-};
-
-const category = z.string().check(z.minLength(1), z.maxLength(255));
-const guideType = z.string().check(z.minLength(1), z.maxLength(50));
-
-const line = z.object({
-  text: text(4000),
-  level: z.int(),
-  bullet: z.optional(z.enum(BULLETS)),
-  bullet_styleid: z.optional(z.int().check(z.minimum(1), z.maximum(BULLETS.length))),
-  lineid: z.optional(id),
-});
-const lines = z.array(line).check(z.minLength(1), z.maxLength(MAX_LINES_PER_STEP));
-
-const media = z.nullable(
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('image'), data: z.array(id).check(z.maxLength(20)) }),
-    z.object({ type: z.enum(['object', 'video']), data: id }),
-    z.object({ type: z.literal('embed'), data: id }),
-  ]),
-);
-
-const stepFields = { title: z.optional(text(255)), media: z.optional(media) };
+/**
+ * A team as grant lists show it (shared/views/team-views.ts, another area's, declares the
+ * team's own schema): checked here only as far as grants rely on it.
+ */
+const grantedTeamSchema = z.looseObject({ teamid: z.int(), name: z.string() });
 const exampleLines = [
   { text: 'Unplug the printer.', bullet: 'black', level: 0 },
   { text: 'Wait until the nozzle is cool.', bullet: 'icon_caution', level: 1 },
@@ -95,7 +41,8 @@ export const guidesGroup = defineGroup({
       auth: 'public',
       summary: 'Guide summaries by guideid: public guides, or with includePrivate every guide the caller can read',
       description: '`filter` by guide type, `guideids` (comma list; the first 50; no paging), `modifiedSince` (Unix seconds), `order` ASC|DESC.',
-      query: z.object({ ...pagination, order: orderQuery, filter: z.optional(guideType), guideids: idList, includePrivate: queryFlag, modifiedSince: queryInt }),
+      query: guideListQuery,
+      response: z.array(guideSummarySchema),
       handler: ({ caller, query }) => guides.list(caller, query),
     }),
     route({
@@ -104,6 +51,7 @@ export const guidesGroup = defineGroup({
       auth: 'public',
       summary: 'Guides flagged GUIDE_STARRED (Admins set flags with PATCH /guides/{guideid})',
       query: pageQuery,
+      response: z.array(guideSummarySchema),
       handler: ({ caller, query }) => guides.featured(caller, query),
     }),
     route({
@@ -114,6 +62,7 @@ export const guidesGroup = defineGroup({
       description: 'Private guides: 401 anonymous, 403 without access. A signed-in read is recorded in the view history.',
       params: idParams('guideid'),
       query: z.object({ excludePrerequisiteSteps: queryFlag, langid: z.optional(z.string()) }),
+      response: guideSchema,
       handler: ({ caller, params, query }) => guides.read(caller, params.guideid, query),
     }),
     route({
@@ -123,7 +72,8 @@ export const guidesGroup = defineGroup({
       summary: 'Create a guide (201, the whole guide) in an existing category',
       description: '`category` must be the exact title of a CATEGORY wiki; `type` one of the site\'s guide types; `image` the id of a ready GuideImage of your media library (read back as the Image object). New guides are private unless `public: true`.',
       status: 201,
-      body: z.object({ category, type: guideType, ...guideFields }),
+      body: createGuideBody,
+      response: guideSchema,
       example: { category: 'Printers', type: 'how-to', title: 'Replace the print nozzle', summary: 'Swap a worn nozzle', introduction: "You need a '''hex key'''." },
       handler: ({ caller, body }) => guides.create(caller, body),
     }),
@@ -135,7 +85,8 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
-      body: z.object({ category: z.optional(category), type: z.optional(guideType), ...guideFields }),
+      body: patchGuideBody,
+      response: guideSchema,
       example: { title: 'Replace the print nozzle (v2)' },
       handler: ({ caller, params, query, body }) => guides.patch(caller, params.guideid, query.revisionid, body),
     }),
@@ -161,6 +112,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      response: guideSchema,
       handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, true),
     }),
     route({
@@ -171,6 +123,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      response: guideSchema,
       handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, false),
     }),
     route({
@@ -182,7 +135,8 @@ export const guidesGroup = defineGroup({
       status: 201,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
-      body: z.object({ orderby: z.int(), lines, ...stepFields }),
+      body: addStepBody,
+      response: guideSchema,
       example: { orderby: 1, title: 'Cool down', lines: exampleLines },
       handler: ({ caller, params, query, body }) => steps.addStep(caller, params.guideid, query.revisionid, body),
     }),
@@ -194,7 +148,8 @@ export const guidesGroup = defineGroup({
       description: stepRevisionNote,
       params: idParams('guideid', 'stepid'),
       query: optionalRevisionQuery,
-      body: z.object({ lines: z.optional(lines), ...stepFields }),
+      body: patchStepBody,
+      response: stepSchema,
       example: { title: 'Let it cool', lines: exampleLines },
       handler: ({ caller, params, query, body }) => steps.patchStep(caller, params.guideid, params.stepid, query.revisionid, body),
     }),
@@ -206,6 +161,7 @@ export const guidesGroup = defineGroup({
       description: stepRevisionNote,
       params: idParams('guideid', 'stepid'),
       query: optionalRevisionQuery,
+      response: guideSchema,
       handler: ({ caller, params, query }) => steps.deleteStep(caller, params.guideid, params.stepid, query.revisionid),
     }),
     route({
@@ -217,6 +173,7 @@ export const guidesGroup = defineGroup({
       params: idParams('guideid'),
       query: z.object({ revisionid: optionalRevisionQuery.shape.revisionid, stepids: idList }),
       body: z.object({ stepids: z.optional(z.array(id).check(z.maxLength(1000))) }),
+      response: guideSchema,
       example: { stepids: [12, 11, 13] },
       handler: ({ caller, params, query, body }) => steps.reorderSteps(caller, params.guideid, query.revisionid, body.stepids ?? query.stepids),
     }),
@@ -225,7 +182,8 @@ export const guidesGroup = defineGroup({
       path: '/guides/steps/lines/preview',
       auth: 'user',
       summary: 'Render step lines without saving them: {lines: [{lineid, bullet, level, text_raw, text_rendered}]}',
-      body: z.object({ lines }),
+      body: z.object({ lines: stepLines }),
+      response: linePreviewSchema,
       example: { lines: exampleLines },
       handler: async ({ body }) => steps.preview(body.lines),
     }),
@@ -236,6 +194,7 @@ export const guidesGroup = defineGroup({
       summary: 'Users granted the guide (user summaries; whoever may edit the guide)',
       params: idParams('guideid'),
       query: pageQuery,
+      response: z.array(userSummarySchema),
       handler: ({ caller, params, query }) => grants.listUsers(caller, params.guideid, query),
     }),
     route({
@@ -244,6 +203,7 @@ export const guidesGroup = defineGroup({
       auth: 'user',
       summary: 'Grant a user the guide (the author and Admins); answers the granted users',
       params: idParams('guideid', 'userid'),
+      response: z.array(userSummarySchema),
       handler: ({ caller, params }) => grants.grantUser(caller, params.guideid, params.userid),
     }),
     route({
@@ -265,6 +225,7 @@ export const guidesGroup = defineGroup({
       summary: 'Teams granted the guide (whoever may edit the guide)',
       params: idParams('guideid'),
       query: pageQuery,
+      response: z.array(grantedTeamSchema),
       handler: ({ caller, params, query }) => grants.listTeams(caller, params.guideid, query),
     }),
     route({
@@ -273,6 +234,7 @@ export const guidesGroup = defineGroup({
       auth: 'user',
       summary: 'Grant a team the guide (the author and Admins); answers the granted teams',
       params: idParams('guideid', 'teamid'),
+      response: z.array(grantedTeamSchema),
       handler: ({ caller, params }) => grants.grantTeam(caller, params.guideid, params.teamid),
     }),
     route({

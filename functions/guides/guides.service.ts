@@ -26,7 +26,8 @@ import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../s
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-import { assertCategoryExists, assertPrerequisites, assertUsableMedia, checkIntroduction, recordMediaUse, renderBlock, storedItems, type ItemInput } from './guide-content.ts';
+import { assertCategoryExists, assertPrerequisites, assertUsableMedia, checkIntroduction, recordMediaUse, renderBlock, storedItems } from './guide-content.ts';
+import type { CreateGuideInput, GuideInput, GuideListQuery } from './guides.schemas.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** The `?revisionid=` of a write, required once the resource is known to exist. */
@@ -37,16 +38,8 @@ export function requiredRevision(revisionid: number | undefined): number {
 
 export const guideConflictView = (caller: Caller) => (current: GuideRecord) => fullGuide(caller, current);
 
-export interface ListQuery extends Page {
-  order?: 'ASC' | 'DESC';
-  filter?: string;
-  guideids?: number[];
-  includePrivate: boolean;
-  modifiedSince?: number;
-}
-
 /** Legacy list of guide summaries, by guideid: public guides, or every guide the caller can read. */
-export async function list(caller: Caller | null, query: ListQuery) {
+export async function list(caller: Caller | null, query: GuideListQuery) {
   const descending = query.order === 'DESC';
   const everyVisible = query.includePrivate && caller !== null;
   const matches = (guide: GuideRecord) =>
@@ -87,28 +80,6 @@ export async function read(caller: Caller | null, guideid: number, options: { ex
     : undefined;
   const [result] = await Promise.all([view, recorded]);
   return result;
-}
-
-export interface GuideInput {
-  category?: string;
-  type?: string;
-  subject?: string;
-  title?: string;
-  summary?: string;
-  introduction?: string;
-  conclusion?: string;
-  public?: boolean;
-  difficulty?: string | null;
-  time_required_min?: number;
-  time_required_max?: number;
-  parts?: ItemInput[];
-  tools?: ItemInput[];
-  documents?: number[];
-  prerequisites?: number[];
-  flags?: string[];
-  langid?: string;
-  /** A GuideImage id, or null to remove the image. */
-  image?: number | null;
 }
 
 /** The checks a create or edit needs before anything is written (422/403); `current`: the guide edited. */
@@ -155,7 +126,7 @@ function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRe
   return next;
 }
 
-export async function create(caller: Caller, input: GuideInput & { category: string; type: string }) {
+export async function create(caller: Caller, input: CreateGuideInput) {
   await checkInput(caller, undefined, input);
   const now = nowSeconds();
   const empty: GuideRecord = {

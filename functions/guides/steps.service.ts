@@ -13,14 +13,9 @@ import { getStep, stepCreateWrites, stepDeleteWrite, stepReplaceWrites, type Gui
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
-import { assertUsableStepMedia, buildLines, previewLines, recordMediaUse, stepMediaIds, storedMedia, type MediaInput } from './guide-content.ts';
+import { assertUsableStepMedia, buildLines, previewLines, recordMediaUse, stepMediaIds, storedMedia } from './guide-content.ts';
+import type { AddStepInput, StepInput } from './guides.schemas.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
-
-export interface StepInput {
-  title?: string;
-  lines?: LineInput[];
-  media?: MediaInput | null;
-}
 
 /** The step of this guide, or 404 (also when the step belongs to another guide). */
 async function requireStep(guideid: number, stepid: number): Promise<StepRecord> {
@@ -47,7 +42,7 @@ function requireOwnStep(current: GuideRecord, stepid: number): void {
 }
 
 /** Adds a step at `orderby` (1 .. steps + 1); later steps move down. Answers the whole guide. */
-export async function addStep(caller: Caller, guideid: number, guideRevision: number | undefined, input: StepInput & { orderby: number; lines: LineInput[] }) {
+export async function addStep(caller: Caller, guideid: number, guideRevision: number | undefined, input: AddStepInput) {
   await assertCanEditGuide(caller, guideid);
   await assertUsableStepMedia(caller, input.media);
   const step: StepRecord = {

@@ -9,6 +9,9 @@ import { pagination } from '../../shared/http/query.ts';
 import { orderQuery, pathId } from '../../shared/http/schemas.ts';
 import { CROP_RATIOS, type CropRatio } from '../../shared/media/images.ts';
 import * as legacy from './legacy-media.service.ts';
+import { embedBody } from './media.schemas.ts';
+import { imageSchema } from '../../shared/views/common-schemas.ts';
+import { documentSchema, embedSchema, libraryImageSchema, videoSchema } from '../../shared/views/media-views.ts';
 
 /** A numeric id or a guid (letters and digits, as the Image object's `guid`). */
 const idOrGuid = z.string().check(z.regex(/^(\d{1,15}|[A-Za-z0-9]{16,64})$/, 'must be an id or a guid'));
@@ -21,42 +24,6 @@ const idList = z.pipe(
 
 const libraryQuery = z.object({ ...pagination, order: orderQuery });
 
-const nullableInt = z.nullable(z.number());
-const image = z.looseObject({ id: z.number(), guid: z.optional(z.string()), original: z.optional(z.string()) });
-const imageItem = z.looseObject({
-  imageid: z.number(),
-  guid: z.string(),
-  image,
-  srcid: nullableInt,
-  width: nullableInt,
-  height: nullableInt,
-  ratio: z.enum(['ONE_ONE', 'FOUR_THREE', 'VARIABLE']),
-  markup: z.unknown(),
-  exif: z.unknown(),
-  isReady: z.boolean(),
-});
-const encoding = z.looseObject({ column: z.string(), label: z.string(), mime: z.string(), url: z.string(), format: z.string() });
-const video = z.looseObject({
-  videoid: z.number(),
-  guid: z.string(),
-  filename: z.string(),
-  image: z.nullable(z.looseObject({ image, ratio: z.string() })),
-  meta: z.looseObject({ state: z.string() }),
-  encodings: z.array(encoding),
-});
-const embed = z.looseObject({ embedid: z.number(), guid: z.string(), type: z.enum(['video', 'link']), url: z.nullable(z.string()), html: z.string() });
-const document = z.looseObject({
-  documentid: z.number(),
-  guid: z.string(),
-  date: z.number(),
-  size: z.number(),
-  filename: z.string(),
-  title: z.string(),
-  document_extension: z.string(),
-  url: z.nullable(z.string()),
-  download_url: z.nullable(z.string()),
-});
-
 export const legacyMediaRoutes: RouteDef[] = [
   route({
     method: 'GET',
@@ -65,7 +32,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "The caller's images (user-media image items), newest first",
     description: 'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once processing is done: `isReady`).',
     query: libraryQuery,
-    response: z.array(imageItem),
+    response: z.array(libraryImageSchema),
     handler: ({ caller, query }) => legacy.listImages(caller, query),
   }),
   route({
@@ -80,7 +47,7 @@ export const legacyMediaRoutes: RouteDef[] = [
       file: z.optional(z.string()),
       cropToRatio: z.optional(z.enum(Object.keys(CROP_RATIOS) as [CropRatio, ...CropRatio[]])),
     }),
-    response: imageItem,
+    response: libraryImageSchema,
     handler: ({ caller, query, rawBody }) => legacy.uploadImage(caller, { file: query.file, cropToRatio: query.cropToRatio, body: rawBody ?? Buffer.alloc(0) }),
   }),
   route({
@@ -90,7 +57,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "Copy an image (by imageid or guid) into the caller's library",
     description: 'The source must be an image the caller can see (own, or shown by a guide the caller can read): 403 otherwise, 404 when unknown. Answers the new item.',
     params: z.object({ imageid: idOrGuid }),
-    response: imageItem,
+    response: libraryImageSchema,
     handler: ({ caller, params }) => legacy.copyImage(caller, params.imageid),
   }),
   route({
@@ -112,7 +79,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     auth: 'user',
     summary: "The caller's videos (Video objects), newest first",
     query: libraryQuery,
-    response: z.array(video),
+    response: z.array(videoSchema),
     handler: ({ caller, query }) => legacy.listVideos(caller, query),
   }),
   route({
@@ -121,7 +88,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     auth: 'user',
     summary: "The caller's embeds, newest first",
     query: libraryQuery,
-    response: z.array(embed),
+    response: z.array(embedSchema),
     handler: ({ caller, query }) => legacy.listEmbeds(caller, query),
   }),
   route({
@@ -132,9 +99,9 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "Add an embed (a URL) to the caller's library",
     description:
       'Beyond the spec (its shape is not documented). YouTube and Vimeo URLs become the provider\'s player; any other http(s) URL a link. Nothing is fetched. Use it as step media `{type: "embed", data: embedid}`.',
-    body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2000)) }),
+    body: embedBody,
     example: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
-    response: embed,
+    response: embedSchema,
     handler: ({ caller, body }) => legacy.createEmbed(caller, body),
   }),
   route({
@@ -144,7 +111,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: 'An image by imageid or guid: `{image: Image}`',
     description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ imageid: idOrGuid }),
-    response: z.object({ image }),
+    response: z.object({ image: imageSchema }),
     handler: ({ caller, params }) => legacy.getImage(caller, params.imageid),
   }),
   route({
@@ -154,7 +121,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: 'A video by videoid or guid (the Video object)',
     description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ videoid: idOrGuid }),
-    response: video,
+    response: videoSchema,
     handler: ({ caller, params }) => legacy.getVideo(caller, params.videoid),
   }),
   route({
@@ -164,7 +131,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: 'A document by documentid (the Document object; `url` fetches the file)',
     description: 'Its owner, Admins and readers of a guide that lists it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ documentid: pathId }),
-    response: document,
+    response: documentSchema,
     handler: ({ caller, params }) => legacy.getDocument(caller, params.documentid),
   }),
 ];

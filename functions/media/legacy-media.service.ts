@@ -23,7 +23,9 @@ import {
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { documentObject, embedObject, userImageItem, videoObject } from '../../shared/views/media-views.ts';
+import { documentObject, embedObject, userImageItem, videoObject, type LibraryImageView } from '../../shared/views/media-views.ts';
+import type { EmbedInput } from './media.schemas.ts';
+import type { ImageView } from '../../shared/views/common-schemas.ts';
 import { cropImageToRatio, inspectImage, UnreadableImageError, type CropRatio } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes } from '../../shared/storage/objects.ts';
@@ -42,11 +44,12 @@ async function library(caller: Caller, type: MediaType, page: LibraryPage): Prom
 }
 
 /** A library image: the §2.9 item, its `image` holding what exists so far (sizes come with processing). */
-async function libraryImage(item: MediaItemRecord) {
+async function libraryImage(item: MediaItemRecord): Promise<LibraryImageView> {
   const view = await userImageItem(item);
   if (item.status === 'ready') return { ...view, isReady: true };
   // Not processed: no sizes yet, and no original until it is stored.
-  const image = item.status === 'processing' ? { id: item.itemid, guid: item.guid, original: view.image.original } : { id: item.itemid, guid: item.guid };
+  const image: ImageView = { id: item.itemid, guid: item.guid };
+  if (item.status === 'processing' && view.image.original !== undefined) image.original = view.image.original;
   return { ...view, image, isReady: false };
 }
 
@@ -179,7 +182,7 @@ export async function deleteImages(caller: Caller, imageids: number[]): Promise<
 }
 
 /** POST /user/media/embeds {url}: an embed in the caller's library (ready at once: nothing to process). */
-export async function createEmbed(caller: Caller, input: { url: string }) {
+export async function createEmbed(caller: Caller, input: EmbedInput) {
   const embed = embedForUrl(input.url);
   if (!embed) throw ValidationError.field('url', 'invalid_url', 'url must be an absolute http or https URL');
   const now = nowSeconds();

@@ -32,10 +32,11 @@ import {
   listUserMedia,
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
-import { editImage, InvalidEditError, type ImageEdit } from '../../shared/media/images.ts';
+import { editImage, InvalidEditError } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket, originalKey } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, presignedUpload, putObject } from '../../shared/storage/objects.ts';
 import { mediaItemView } from '../../shared/views/media-item-views.ts';
+import type { ImageEditInput, PresignInput } from './media.schemas.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 /** How long a signed browser upload stays usable. */
@@ -116,7 +117,7 @@ export async function uploadRaw(caller: Caller, input: { file?: string; contentT
 }
 
 /** POST /user/media/uploads/presigned: a browser upload target; S3 enforces type and size. */
-export async function presignUpload(caller: Caller, input: { filename: string; content_type?: string; size?: number }) {
+export async function presignUpload(caller: Caller, input: PresignInput) {
   const filename = requireFilename(input.filename, 'filename');
   const constraint = requireConstraint(filename);
   const contentType = (input.content_type ?? contentTypeForFilename(filename)).toLowerCase();
@@ -170,7 +171,7 @@ export async function deleteItem(caller: Caller, type: string, itemid: number): 
 }
 
 /** POST /user/media/images/edits: crop and markup drawn into a NEW image; the source stays. */
-export async function editImageItem(caller: Caller, input: { imageid: number } & ImageEdit) {
+export async function editImageItem(caller: Caller, input: ImageEditInput) {
   const source = await getMediaItem(input.imageid);
   if (!source || source.type !== 'GuideImage') throw new NotFoundError(`No GuideImage with id ${input.imageid}`);
   if (source.userid !== caller.userid) throw new ForbiddenError('This image belongs to another user');

@@ -7,6 +7,18 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import * as modules from './modules.service.ts';
+import { createImportBody, draftsBody, startByUrlBody } from './modules.schemas.ts';
+import {
+  moduleDraftListSchema,
+  moduleImportListSchema,
+  moduleImportProgressSchema,
+  moduleImportSchema,
+  moduleListSchema,
+  modulePlayerSchema,
+  moduleSchema,
+  moduleUploadStartSchema,
+  moduleUsageSchema,
+} from '../../shared/views/module-views.ts';
 
 const pageQuery = z.object(pagination);
 const pointerBody = z.object({ importid: z.int().check(z.positive()) });
@@ -22,6 +34,7 @@ export const modulesGroup = defineGroup({
       auth: 'user',
       summary: 'Current modules (those with a version promoted to current), as `{modules: [...]}`',
       query: pageQuery,
+      response: moduleListSchema,
       handler: ({ query }) => modules.currentModules(query),
     }),
     route({
@@ -30,7 +43,8 @@ export const modulesGroup = defineGroup({
       auth: 'author',
       summary: 'Data of draft modules, as `{drafts: [...]}`: those listed in `ids`, or every module with a draft',
       query: pageQuery,
-      body: z.object({ ids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(100))) }),
+      body: draftsBody,
+      response: moduleDraftListSchema,
       example: { ids: [1, 2] },
       handler: ({ body, query }) => modules.drafts(body, query),
     }),
@@ -41,6 +55,7 @@ export const modulesGroup = defineGroup({
       summary: 'Courses that contain the module, as `{usage: [{doctype, wikiid, title}]}`',
       params: idParams('id'),
       query: pageQuery,
+      response: moduleUsageSchema,
       handler: ({ params, query }) => modules.usage(params.id, query),
     }),
     route({
@@ -50,6 +65,7 @@ export const modulesGroup = defineGroup({
       summary: 'Player data of the current version, with a short-lived launch URL',
       description: 'Only for users assigned to a course that contains the module (403 otherwise).',
       params: idParams('id'),
+      response: modulePlayerSchema,
       handler: ({ caller, params }) => modules.player(caller, params.id),
     }),
     route({
@@ -61,6 +77,7 @@ export const modulesGroup = defineGroup({
       params: idParams('id'),
       body: pointerBody,
       example: { importid: 1 },
+      response: moduleSchema,
       handler: ({ caller, params, body }) => modules.setPointer(caller, params.id, body.importid, 'current'),
     }),
     route({
@@ -72,6 +89,7 @@ export const modulesGroup = defineGroup({
       params: idParams('id'),
       body: pointerBody,
       example: { importid: 1 },
+      response: moduleSchema,
       handler: ({ caller, params, body }) => modules.setPointer(caller, params.id, body.importid, 'draft'),
     }),
     route({
@@ -81,6 +99,7 @@ export const modulesGroup = defineGroup({
       summary: 'Import versions of the module, newest provider_version_number first, as `{imports: [...]}`',
       params: idParams('id'),
       query: pageQuery,
+      response: moduleImportListSchema,
       handler: ({ params, query }) => modules.imports(params.id, query),
     }),
     route({
@@ -90,10 +109,8 @@ export const modulesGroup = defineGroup({
       status: 201,
       summary: 'First step of an import: a new version of a module (a new module unless `moduleid` is given); answers the import',
       description: `${MANAGE} Then start it with start/byUpload or start/byUrl.`,
-      body: z.object({
-        moduleid: z.optional(z.int().check(z.positive())),
-        title: z.optional(z.string().check(z.maxLength(255))),
-      }),
+      body: createImportBody,
+      response: moduleImportSchema,
       example: { title: 'Lockout/Tagout refresher' },
       handler: ({ caller, body }) => modules.createImport(caller, body),
     }),
@@ -104,7 +121,8 @@ export const modulesGroup = defineGroup({
       summary: 'Start the import from a URL; the package is fetched server-side',
       description: `${MANAGE} Only http(s) URLs of public addresses: 422 url_not_allowed ("The URL is not allowed": another scheme, a literal private address) or fetch_failed ("The URL could not be fetched": a name that does not resolve or resolves to a private address); redirects are checked again, size and time are capped. 409 if the import was started already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
       params: idParams('importid'),
-      body: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2048)) }),
+      body: startByUrlBody,
+      response: moduleImportSchema,
       example: { url: 'https://content.example.com/packages/lockout-tagout.zip' },
       handler: ({ caller, params, body }) => modules.startByUrl(caller, params.importid, body),
     }),
@@ -115,6 +133,7 @@ export const modulesGroup = defineGroup({
       summary: 'Start the import from a file: answers a presigned upload target (`upload: {url, fields}`) for the zip',
       description: `${MANAGE} POST the zip to \`upload.url\` as a form with every field of \`upload.fields\` and then the file as \`file\`; the import continues once it is stored. 409 if the import was started already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
       params: idParams('importid'),
+      response: moduleUploadStartSchema,
       handler: ({ caller, params }) => modules.startByUpload(caller, params.importid),
     }),
     route({
@@ -124,6 +143,7 @@ export const modulesGroup = defineGroup({
       summary: 'Cancel an import in progress (stops its execution); 409 once it has finished',
       description: MANAGE,
       params: idParams('importid'),
+      response: moduleImportSchema,
       handler: ({ caller, params }) => modules.cancel(caller, params.importid),
     }),
     route({
@@ -133,6 +153,7 @@ export const modulesGroup = defineGroup({
       summary: 'State and percent of a running import: `{importid, moduleid, status, stage, percent, error}`',
       description: `${MANAGE} A running import whose workflow ended without recording an outcome (a crash, a stop, a timeout) reads as failed with error code \`interrupted\`; start it again with start/byUpload or start/byUrl.`,
       params: idParams('importid'),
+      response: moduleImportProgressSchema,
       handler: ({ caller, params }) => modules.progress(caller, params.importid),
     }),
     route({
@@ -142,6 +163,7 @@ export const modulesGroup = defineGroup({
       summary: 'Player data for previewing a complete import',
       description: MANAGE,
       params: idParams('importid'),
+      response: modulePlayerSchema,
       handler: ({ caller, params }) => modules.preview(caller, params.importid),
     }),
   ],

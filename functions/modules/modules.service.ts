@@ -51,6 +51,7 @@ import {
 } from '../../shared/workflow/module-import-runs.ts';
 import { importView, moduleView, playerView, progressView } from '../../shared/views/module-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { CreateImportInput, DraftsInput, StartByUrlInput } from './modules.schemas.ts';
 
 export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
 const UPLOAD_WINDOW_SECONDS = 900;
@@ -83,7 +84,7 @@ async function importsById(importids: Array<number | null>): Promise<Map<number,
 }
 
 /** POST /external_training_modules/imports: a new version of a module (a new module unless moduleid is given). */
-export async function createImport(caller: Caller, input: { moduleid?: number; title?: string }) {
+export async function createImport(caller: Caller, input: CreateImportInput) {
   await requireManager(caller);
   const now = nowSeconds();
   let moduleid = input.moduleid;
@@ -220,7 +221,7 @@ export async function startByUpload(caller: Caller, importid: number) {
 }
 
 /** start/byUrl: the URL is checked now (SSRF rules) and again, on every hop, when it is fetched. */
-export async function startByUrl(caller: Caller, importid: number, input: { url: string }) {
+export async function startByUrl(caller: Caller, importid: number, input: StartByUrlInput) {
   const record = await startable(caller, importid);
   let url: URL;
   try {
@@ -307,7 +308,7 @@ export async function currentModules(page: Page) {
 }
 
 /** POST drafts: the draft data of the modules asked for (`ids`), or of every module with a draft. */
-export async function drafts(input: { ids?: number[] }, page: Page) {
+export async function drafts(input: DraftsInput, page: Page) {
   const modules = input.ids ? (await getModules([...new Set(input.ids)])).filter((module) => module.draft_importid !== null) : await listDraftModules(page);
   const records = await importsById(modules.map((module) => module.draft_importid));
   return { drafts: modules.map((module) => moduleView(module, records)) };

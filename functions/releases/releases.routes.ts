@@ -10,10 +10,9 @@ import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as releases from './releases.service.ts';
+import { duplicateReleasesBody, guideReleaseBody, releaseNotesBody, wikiReleaseBody } from './releases.schemas.ts';
+import { releaseListSchema, releaseSchema } from '../../shared/views/release-views.ts';
 
-const id = z.int().check(z.positive());
-const releaseType = z.enum(['major', 'minor']);
-const notes = z.optional(z.string().check(z.maxLength(5000)));
 
 export const releasesGroup = defineGroup({
   name: 'releases',
@@ -25,6 +24,7 @@ export const releasesGroup = defineGroup({
       auth: 'user',
       summary: 'Releases of the guides the caller can read, newest first: {"releases": [...]}',
       query: z.object(pagination),
+      response: releaseListSchema,
       handler: ({ caller, query }) => releases.listAllGuideReleases(caller, query),
     }),
     route({
@@ -33,6 +33,7 @@ export const releasesGroup = defineGroup({
       auth: 'public',
       summary: 'Releases of one guide, newest first: {"releases": [...]}',
       params: idParams('guideid'),
+      response: releaseListSchema,
       handler: ({ caller, params }) => releases.listGuideReleases(caller, params.guideid),
     }),
     route({
@@ -43,7 +44,8 @@ export const releasesGroup = defineGroup({
       description:
         '`revisionid` defaults to the guide\'s current revision; an earlier revision of the guide may be named. Whoever may edit the guide may release it. When an approval process governs the guide (attached to its category page or an ancestor), the release is made `status: "pending_approval"` (no version yet) with an approval request for the current revision (`approval_requestid`); it becomes the current release when the request is approved, and stays `rejected` or `superseded` otherwise. 409 while a request for the revision is open, or when an earlier revision is named.',
       status: 201,
-      body: z.object({ guideid: id, release_type: releaseType, revisionid: z.optional(id), notes }),
+      body: guideReleaseBody,
+      response: releaseSchema,
       example: { guideid: 1, release_type: 'major', notes: 'First approved version' },
       handler: ({ caller, body }) => releases.createGuideRelease(caller, body),
     }),
@@ -53,7 +55,8 @@ export const releasesGroup = defineGroup({
       auth: 'author',
       summary: 'Change a guide release\'s notes (the version and revision of a release never change)',
       params: idParams('releaseid'),
-      body: z.object({ notes }),
+      body: releaseNotesBody,
+      response: releaseSchema,
       example: { notes: 'Approved by QA' },
       handler: ({ caller, params, body }) => releases.patchGuideRelease(caller, params.releaseid, body),
     }),
@@ -76,7 +79,8 @@ export const releasesGroup = defineGroup({
       summary: 'Apply a guide release to other guides: each gets a release of its current revision with the same type and notes (201)',
       description: `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller and governed by no approval process (422 \`approval_required\`: release those one by one). Answers {"releases": [...]} in the order of guideids.`,
       status: 201,
-      body: z.object({ releaseid: id, guideids: z.array(id).check(z.minLength(1)), notes }),
+      body: duplicateReleasesBody,
+      response: releaseListSchema,
       example: { releaseid: 1, guideids: [2, 3] },
       handler: ({ caller, body }) => releases.duplicateReleases(caller, body),
     }),
@@ -89,7 +93,8 @@ export const releasesGroup = defineGroup({
         '`revisionid` defaults to the wiki\'s current revision; an earlier revision of the wiki may be named. A page governed by an approval process (its own or an ancestor\'s) is released through an approval request, as guides are: `status: "pending_approval"` until approved.',
       status: 201,
       params: idParams('wikiid'),
-      body: z.object({ release_type: releaseType, revisionid: z.optional(id), notes }),
+      body: wikiReleaseBody,
+      response: releaseSchema,
       example: { release_type: 'minor', notes: 'Typo fixes' },
       handler: ({ caller, params, body }) => releases.createWikiRelease(caller, params.wikiid, body),
     }),

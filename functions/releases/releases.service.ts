@@ -10,7 +10,8 @@
  */
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { userSummary } from '../../shared/views/user-views.ts';
+import { releaseView, type ReleaseView } from '../../shared/views/release-views.ts';
+import type { DuplicateReleasesInput, GuideReleaseInput, ReleaseNotesInput, WikiReleaseInput } from './releases.schemas.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -50,34 +51,10 @@ import { getApprovedRevision } from '../../shared/db/entities/approval-request.t
 export const MAX_DUPLICATE_TARGETS = 33;
 const MAX_ATTEMPTS = 8;
 
-/** The wire shape: our fields plus the real service's guide-release names (§2.12). */
-async function releaseViews(releases: ReleaseRecord[]) {
+/** The wire shape of each release (their users from one BatchGet). */
+async function releaseViews(releases: ReleaseRecord[]): Promise<ReleaseView[]> {
   const users = new Map((await getUsers([...new Set(releases.map((release) => release.userid))])).map((user) => [user.userid, user]));
-  return releases.map((release) => {
-    const user = users.get(release.userid);
-    return {
-      releaseid: release.releaseid,
-      doctype: release.doctype,
-      docid: release.docid,
-      ...(release.doctype === 'guide' ? { guideid: release.docid } : { wikiid: release.docid }),
-      langid: release.langid,
-      revisionid: release.revisionid,
-      version: release.version,
-      major: release.major,
-      minor: release.minor,
-      release_type: release.release_type,
-      type: release.release_type,
-      title: release.version === null ? `Release (${release.status.replace('_', ' ')})` : `Release V${release.version}`,
-      status: release.status,
-      approval_requestid: release.approval_requestid,
-      notes: release.notes,
-      date: release.date,
-      init_date: release.date,
-      release_date: release.release_date,
-      userid: release.userid,
-      user: user ? userSummary(user, config().STEPWISE_SITE_URL) : null,
-    };
-  });
+  return releases.map((release) => releaseView(release, users.get(release.userid), config().STEPWISE_SITE_URL));
 }
 
 interface ReleaseDraft {
@@ -148,7 +125,7 @@ export async function listGuideReleases(caller: Caller | null, guideid: number) 
   return { releases: await releaseViews(await listReleases('guide', guideid)) };
 }
 
-export async function createGuideRelease(caller: Caller, input: { guideid: number; release_type: ReleaseType; revisionid?: number; notes?: string }) {
+export async function createGuideRelease(caller: Caller, input: GuideReleaseInput) {
   const guide = await assertCanEditGuide(caller, input.guideid);
   const revisionid = await guideReleaseRevision(guide, input.revisionid);
   return releaseOrAskApproval(caller, { doctype: 'guide', docid: guide.guideid, revisionid, langid: guide.langid, release_type: input.release_type, notes: input.notes ?? '' });
@@ -216,7 +193,7 @@ async function requireReleaseToChange(caller: Caller, releaseid: number, doctype
   return release;
 }
 
-export async function patchGuideRelease(caller: Caller, releaseid: number, input: { notes?: string }) {
+export async function patchGuideRelease(caller: Caller, releaseid: number, input: ReleaseNotesInput) {
   const release = await requireReleaseToChange(caller, releaseid, 'guide');
   if (input.notes === undefined) return (await releaseViews([release]))[0];
   const updated = await updateReleaseNotes(releaseid, input.notes);
@@ -252,7 +229,7 @@ async function approvalRequiredProblems(guideids: number[]) {
  * with the source release's type and notes (e.g. one change rolled out to a set of guides), all
  * in one transaction. The caller must be able to edit every target.
  */
-export async function duplicateReleases(caller: Caller, input: { releaseid: number; guideids: number[]; notes?: string }) {
+export async function duplicateReleases(caller: Caller, input: DuplicateReleasesInput) {
   const source = await getRelease(input.releaseid);
   if (!source || source.doctype !== 'guide') throw new NotFoundError(`No guide release with releaseid ${input.releaseid}`);
   await assertCanViewGuide(caller, source.docid);
@@ -277,7 +254,7 @@ export async function duplicateReleases(caller: Caller, input: { releaseid: numb
   return { releases: await releaseViews(releases) };
 }
 
-export async function createWikiRelease(caller: Caller, wikiid: number, input: { release_type: ReleaseType; revisionid?: number; notes?: string }) {
+export async function createWikiRelease(caller: Caller, wikiid: number, input: WikiReleaseInput) {
   const wiki = await getWiki(wikiid);
   if (!wiki) throw new NotFoundError(`No wiki with wikiid ${wikiid}`);
   const revisionid = input.revisionid ?? wiki.revisionid;

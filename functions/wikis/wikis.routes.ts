@@ -4,51 +4,18 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
+import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { MAX_CONTENTS_LENGTH, MAX_TITLE_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
+import { createWikiBody, patchWikiBody, titleText, wikiListQuery } from './wikis.schemas.ts';
+import { wikiIdentificationSchema, wikiListItemSchema, wikiListSchema, wikiRevisionSchema, wikiSchema } from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
-
-const text = (max: number) => z.string().check(z.maxLength(max));
-const titleText = z.string().check(z.minLength(1), z.maxLength(MAX_TITLE_LENGTH * 2));
-const flags = z.array(text(100)).check(z.maxLength(50));
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
 const pageParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: titleText });
 const titleParams = z.object({ title: titleText });
 
-const createBody = z.object({
-  namespace: z.string().check(z.minLength(1), z.maxLength(20)),
-  title: titleText,
-  contents: text(MAX_CONTENTS_LENGTH),
-  display_title: z.optional(text(MAX_TITLE_LENGTH)),
-  description: z.optional(text(1000)),
-  identification: z.optional(text(20_000)),
-  flags: z.optional(flags),
-  table_of_contents: z.optional(z.boolean()),
-  parent: z.optional(z.nullable(titleText)),
-  langid: z.optional(z.string().check(z.minLength(2), z.maxLength(10))),
-});
-
-const patchBody = z.object({
-  contents: z.optional(text(MAX_CONTENTS_LENGTH)),
-  title: z.optional(titleText),
-  display_title: z.optional(text(MAX_TITLE_LENGTH)),
-  description: z.optional(text(1000)),
-  identification: z.optional(text(20_000)),
-  flags: z.optional(flags),
-  table_of_contents: z.optional(z.boolean()),
-});
-
 const parentBody = z.object({ parent: z.nullable(titleText) });
-
-const listQuery = z.object({
-  ...pagination,
-  display: z.optional(z.enum(['titles', 'hierarchy', 'hierarchyOrder'])),
-  modifiedSince: queryInt,
-  withDisplayTitles: queryFlag,
-});
 
 function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
   return route({
@@ -62,6 +29,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
     params: titleParams,
     query: optionalRevisionQuery,
     body: parentBody,
+    response: wikiSchema,
     example: { parent: null },
     handler: ({ caller, params, query, body }) => wikis.setParent(caller, namespace, params.title, body.parent, query.revisionid),
   });
@@ -80,7 +48,8 @@ export const wikisGroup = defineGroup({
         'display=hierarchy (or hierarchyOrder) answers the whole CATEGORY (or WIKI) tree: an object keyed by title whose ' +
         'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. modifiedSince filters the list.',
       params: z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)) }),
-      query: listQuery,
+      query: wikiListQuery,
+      response: wikiListSchema,
       handler: ({ params, query }) => wikis.list(params.namespace, query),
     }),
     route({
@@ -92,6 +61,7 @@ export const wikisGroup = defineGroup({
         'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, parent and 409 ' +
         'bodies carry the real revisionid (also listed by GET …/revisions), which PATCH and DELETE check.',
       params: pageParams,
+      response: wikiSchema,
       handler: ({ caller, params }) => wikis.get(caller, params.namespace, params.title),
     }),
     route({
@@ -101,6 +71,7 @@ export const wikisGroup = defineGroup({
       summary: 'Direct child categories of a category, alphabetical',
       params: titleParams,
       query: z.object(pagination),
+      response: z.array(wikiListItemSchema),
       handler: ({ params, query }) => wikis.children(params.title, query),
     }),
     route({
@@ -109,6 +80,7 @@ export const wikisGroup = defineGroup({
       auth: 'user',
       summary: 'How to identify the device: the category\'s identification text and its child categories with images',
       params: titleParams,
+      response: wikiIdentificationSchema,
       handler: ({ params }) => wikis.identification(params.title),
     }),
     route({
@@ -118,6 +90,7 @@ export const wikisGroup = defineGroup({
       summary: 'Revisions of a page, newest first (beyond the spec: the ids revert and PATCH need)',
       params: pageParams,
       query: z.object(pagination),
+      response: z.array(wikiRevisionSchema),
       extensions: { 'x-beyond-spec': true },
       handler: ({ params, query }) => wikis.revisions(params.namespace, params.title, query),
     }),
@@ -130,7 +103,8 @@ export const wikisGroup = defineGroup({
       description:
         'namespace: CATEGORY, WIKI, INFO or ITEM. contents (wiki syntax) is required, even empty. parent: the title of a ' +
         'page of the same namespace (CATEGORY and WIKI only). identification: CATEGORY only.',
-      body: createBody,
+      body: createWikiBody,
+      response: wikiSchema,
       example: { namespace: 'WIKI', title: 'Torque settings', contents: '== Torque ==\nUse the **calibrated** wrench.' },
       handler: ({ caller, body }) => wikis.create(caller, body),
     }),
@@ -143,7 +117,8 @@ export const wikisGroup = defineGroup({
       params: pageParams,
       query: revisionQuery,
       queryExample: { revisionid: '42' },
-      body: patchBody,
+      body: patchWikiBody,
+      response: wikiSchema,
       example: { contents: 'Updated text.' },
       handler: ({ caller, params, query, body }) => wikis.patch(caller, params.namespace, params.title, query.revisionid, body),
     }),
@@ -190,6 +165,7 @@ export const wikisGroup = defineGroup({
       query: revisionQuery,
       queryExample: { revisionid: '42' },
       body: z.object({ revisionid: z.int().check(z.positive()) }),
+      response: wikiSchema,
       example: { revisionid: 1 },
       handler: ({ caller, params, query, body }) => wikis.revert(caller, params.namespace, params.title, query.revisionid, body.revisionid),
     }),

@@ -10,7 +10,8 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView } from '../../shared/views/wiki-views.ts';
+import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView, type WikiIdentification, type WikiRevisionView } from '../../shared/views/wiki-views.ts';
+import type { WikiInput, WikiListQuery, WikiPatch } from './wikis.schemas.ts';
 import {
   CREATABLE_NAMESPACES,
   HIERARCHICAL_NAMESPACES,
@@ -140,7 +141,7 @@ export async function get(caller: Caller, rawNamespace: string, title: string) {
   return view;
 }
 
-export async function list(rawNamespace: string, query: Page & { display?: string; modifiedSince?: number; withDisplayTitles: boolean }) {
+export async function list(rawNamespace: string, query: WikiListQuery) {
   const namespace = requireNamespace(rawNamespace);
   if (query.display === 'hierarchy' || query.display === 'hierarchyOrder') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
@@ -190,7 +191,7 @@ export async function children(title: string, page: Page) {
  * What tells this device or model apart: the category's identification text and its direct
  * children with their images (the choices a reader picks from).
  */
-export async function identification(title: string) {
+export async function identification(title: string): Promise<WikiIdentification> {
   const category = await requirePage('CATEGORY', title);
   const kids = category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
   return {
@@ -205,7 +206,7 @@ export async function identification(title: string) {
   };
 }
 
-export async function revisions(rawNamespace: string, title: string, page: Page) {
+export async function revisions(rawNamespace: string, title: string, page: Page): Promise<WikiRevisionView[]> {
   const wiki = await requirePage(requireNamespace(rawNamespace), title);
   const found = await listWikiRevisions(wiki.wikiid, page);
   const users = new Map((await getUsers([...new Set(found.map((revision) => revision.userid))])).map((user) => [user.userid, user]));
@@ -224,19 +225,6 @@ export async function revisions(rawNamespace: string, title: string, page: Page)
 
 // ---------------------------------------------------------------------------------------------
 // Writes
-
-export interface WikiInput {
-  namespace: string;
-  title: string;
-  contents: string;
-  display_title?: string;
-  description?: string;
-  identification?: string;
-  flags?: string[];
-  table_of_contents?: boolean;
-  parent?: string | null;
-  langid?: string;
-}
 
 export async function create(caller: Caller, input: WikiInput) {
   const namespace = parseNamespace(input.namespace);
@@ -291,16 +279,6 @@ function assertNotCourseRename(before: WikiRecord, title: string): void {
   if (before.namespace === 'COURSE' && title !== before.title) {
     throw ValidationError.field('title', 'immutable', 'A course is renamed through PATCH /courses/{wikiid}');
   }
-}
-
-export interface WikiPatch {
-  contents?: string;
-  title?: string;
-  display_title?: string;
-  description?: string;
-  identification?: string;
-  flags?: string[];
-  table_of_contents?: boolean;
 }
 
 /** Writes `after` as a new revision of `before`, mapping failures to 409/422/404. */

@@ -4,16 +4,6 @@
  */
 
 /** The `{type}` values of /user/media/{type}/{itemId}, spelled as the real service spells them. */
-/**
- * The Image object (wire-format §2.1): id, guid, a presigned URL per size that exists and
- * `original`. An image that cannot be shown (deleted, not processed) is `{id}` alone.
- */
-export interface ImageObject {
-  id: number;
-  guid?: string;
-  [size: string]: string | number | undefined;
-}
-
 export const MEDIA_TYPES = ['GuideImage', 'GuideVideoObject', 'GuideEmbedObject', 'Document'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
@@ -142,17 +132,6 @@ export const POSTER_SIZE = 'poster';
 export const POSTER_WIDTH = 1280;
 export const POSTER_HEIGHT = 720;
 
-/**
- * The media objects a view shows, by id (built from one BatchGet by shared/content/media-views.ts).
- * An id absent from its map (deleted, not ready, another type) is shown as `{id}` alone.
- */
-export interface ViewMedia {
-  images: ReadonlyMap<number, ImageObject>;
-  videos: ReadonlyMap<number, Record<string, unknown>>;
-  documents: ReadonlyMap<number, Record<string, unknown>>;
-  embeds: ReadonlyMap<number, Record<string, unknown>>;
-}
-
 /** The ids a view shows, by the kind of object it shows them as. */
 export interface ViewMediaIds {
   images: number[];
@@ -161,4 +140,3 @@ export interface ViewMediaIds {
   embeds: number[];
 }
 
-export const NO_MEDIA: ViewMedia = { images: new Map(), videos: new Map(), documents: new Map(), embeds: new Map() };

@@ -84,7 +84,7 @@ export async function fullGuide(caller: Caller | null, guide: GuideRecord, optio
     documentCommentViews('guide', guide.guideid),
     Promise.all(stepRecords.map(({ step }) => ((step.comment_count ?? 0) > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
   ]);
-  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, media), comments: stepComments[index] as unknown[] }));
+  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, media), comments: stepComments[index] }));
   const view = fullGuideView({
     guide,
     author,

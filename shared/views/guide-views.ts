@@ -3,25 +3,143 @@
  * as prerequisites, the full guide of GET /guides/{guideid}, and steps with their lines and
  * media. Pure: the caller loads the records.
  */
+import * as z from 'zod/mini';
 import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
 import type { UserRecord } from '../db/entities/user.ts';
-import type { ImageObject, ViewMedia, ViewMediaIds } from '../domain/media.ts';
+import type { ViewMediaIds } from '../domain/media.ts';
 import { flagView, timeRequiredText } from '../domain/guide-rules.ts';
 import { userSummary } from './user-views.ts';
+import { imageSchema, userSummarySchema, type ImageView } from './common-schemas.ts';
+import { documentSchema, embedSchema, videoSchema, type ViewMedia } from './media-views.ts';
 import { urlSlug } from '../domain/text.ts';
+
+/**
+ * Comments inline in a guide or step (built by shared/views/comment-views.ts, whose schema is
+ * another area's): checked here only as far as guide views rely on them.
+ */
+const inlineCommentsSchema = z.array(z.looseObject({ commentid: z.int() }));
+
+/** A guide as lists and prerequisites show it (§2.5). */
+export const guideSummarySchema = z.object({
+  dataType: z.literal('guide'),
+  guideid: z.int(),
+  locale: z.string(),
+  revisionid: z.int(),
+  modified_date: z.int(),
+  prereq_modified_date: z.int(),
+  url: z.string(),
+  type: z.string(),
+  category: z.string(),
+  subject: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  difficulty: z.nullable(z.string()),
+  time_required: z.string(),
+  time_required_min: z.int(),
+  time_required_max: z.int(),
+  public: z.boolean(),
+  userid: z.int(),
+  username: z.nullable(z.string()),
+  flags: z.array(z.string()),
+  image: z.nullable(imageSchema),
+});
+
+/** A step line as read: its bullet and level, the raw text and its rendered HTML. */
+export const stepLineSchema = z.object({ lineid: z.nullable(z.int()), bullet: z.string(), level: z.int(), text_raw: z.string(), text_rendered: z.string() });
+
+/** Step media as read (§2.6); media that cannot be shown (deleted, not ready) reads as its id alone. */
+export const stepMediaSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('image'), data: z.array(imageSchema) }),
+  z.object({ type: z.literal('video'), data: z.union([videoSchema, z.object({ videoid: z.int() })]) }),
+  z.object({ type: z.literal('embed'), data: z.union([embedSchema, z.object({ embedid: z.int() })]) }),
+]);
+
+/** A step (§2.6): PATCH /guides/{guideid}/steps/{stepid} answers it; the full guide lists them. */
+export const stepSchema = z.object({
+  guideid: z.int(),
+  stepid: z.int(),
+  orderby: z.int(),
+  revisionid: z.int(),
+  title: z.string(),
+  lines: z.array(stepLineSchema),
+  media: stepMediaSchema,
+  comments: inlineCommentsSchema,
+  comment_count: z.int(),
+});
+
+/** The answer of POST /guides/steps/lines/preview: the lines as they would be stored. */
+export const linePreviewSchema = z.object({ lines: z.array(stepLineSchema) });
+
+const guideItemSchema = z.object({
+  text: z.string(),
+  notes: z.nullable(z.string()),
+  type: z.string(),
+  quantity: z.number(),
+  url: z.nullable(z.string()),
+  thumbnail: z.nullable(z.string()),
+  isoptional: z.boolean(),
+  featured: z.boolean(),
+});
+
+/** The full guide of GET /guides/{guideid} (§2.4), also the answer of every guide write. */
+export const guideSchema = z.object({
+  guideid: z.int(),
+  langid: z.string(),
+  locale: z.string(),
+  revisionid: z.int(),
+  type: z.string(),
+  category: z.string(),
+  subject: z.string(),
+  title: z.string(),
+  url: z.string(),
+  summary: z.string(),
+  introduction_raw: z.string(),
+  introduction_rendered: z.string(),
+  conclusion_raw: z.string(),
+  conclusion_rendered: z.string(),
+  difficulty: z.nullable(z.string()),
+  time_required: z.string(),
+  time_required_min: z.int(),
+  time_required_max: z.int(),
+  public: z.boolean(),
+  can_edit: z.boolean(),
+  favorited: z.boolean(),
+  completed: z.boolean(),
+  patrol_threshold: z.int(),
+  author: z.nullable(userSummarySchema),
+  image: z.nullable(imageSchema),
+  flags: z.array(z.object({ flagid: z.string(), title: z.string(), text: z.string() })),
+  parts: z.array(guideItemSchema),
+  tools: z.array(guideItemSchema),
+  documents: z.array(z.union([documentSchema, z.object({ documentid: z.int() })])),
+  prerequisites: z.array(guideSummarySchema),
+  steps: z.array(stepSchema),
+  comments: inlineCommentsSchema,
+  created_date: z.int(),
+  published_date: z.nullable(z.int()),
+  modified_date: z.int(),
+  prereq_modified_date: z.int(),
+  featured_documentid: z.null(),
+  intro_video_url: z.null(),
+  intro_video: z.null(),
+});
+
+export type GuideSummary = z.output<typeof guideSummarySchema>;
+export type StepView = z.output<typeof stepSchema>;
+export type FullGuideView = z.output<typeof guideSchema>;
 
 export function guideUrl(siteUrl: string, guide: Pick<GuideRecord, 'guideid' | 'title'>): string {
   return `${siteUrl}/Guide/${urlSlug(guide.title)}/${guide.guideid}`;
 }
 
 /** The media objects a view shows, by id (loaded in one BatchGet by the caller). */
-export type { ViewMedia } from '../domain/media.ts';
+export type { ViewMedia } from './media-views.ts';
 
 /** An image as shown: its Image object, or `{id}` alone while it cannot be shown (deleted, not ready). */
-export const imageRef = (id: number, media: ViewMedia): ImageObject => media.images.get(id) ?? { id };
+export const imageRef = (id: number, media: ViewMedia): ImageView => media.images.get(id) ?? { id };
 
 /** The guide's `image`: an Image object, or null when it has none. */
-export const guideImage = (guide: Pick<GuideRecord, 'image'>, media: ViewMedia): ImageObject | null =>
+export const guideImage = (guide: Pick<GuideRecord, 'image'>, media: ViewMedia): ImageView | null =>
   guide.image === null || guide.image === undefined ? null : imageRef(guide.image, media);
 
 /**
@@ -39,9 +157,9 @@ export function mediaIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Arr
   return ids;
 }
 
-export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, media: ViewMedia) {
+export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, media: ViewMedia): GuideSummary {
   return {
-    dataType: 'guide' as const,
+    dataType: 'guide',
     guideid: guide.guideid,
     locale: guide.langid,
     revisionid: guide.revisionid,
@@ -65,21 +183,19 @@ export function guideSummary(guide: GuideRecord, author: UserRecord | undefined,
   };
 }
 
-export type GuideSummary = ReturnType<typeof guideSummary>;
-
 /**
  * Read form of step media (§2.6): image ids become Image objects, a video (written as `object`)
  * is read back as `video` with the Video object, an embed with its html. Media that cannot be
  * shown (deleted, not ready) reads as its id alone.
  */
-function mediaView(media: StepMedia | null, shown: ViewMedia) {
+function mediaView(media: StepMedia | null, shown: ViewMedia): StepView['media'] {
   if (!media) return { type: 'image', data: [] };
   if (media.type === 'image') return { type: 'image', data: media.data.map((id) => imageRef(id, shown)) };
   if (media.type === 'video') return { type: 'video', data: shown.videos.get(media.data) ?? { videoid: media.data } };
   return { type: 'embed', data: shown.embeds.get(media.data) ?? { embedid: media.data } };
 }
 
-export function stepView(step: StepRecord, orderby: number, media: ViewMedia) {
+export function stepView(step: StepRecord, orderby: number, media: ViewMedia): StepView {
   return {
     guideid: step.guideid,
     stepid: step.stepid,
@@ -88,12 +204,10 @@ export function stepView(step: StepRecord, orderby: number, media: ViewMedia) {
     title: step.title,
     lines: step.lines.map((line) => ({ lineid: line.lineid, bullet: line.bullet, level: line.level, text_raw: line.text_raw, text_rendered: line.text_rendered })),
     media: mediaView(step.media, media),
-    comments: [] as unknown[],
+    comments: [],
     comment_count: step.comment_count ?? 0,
   };
 }
-
-export type StepView = ReturnType<typeof stepView>;
 
 export interface FullGuideParts {
   guide: GuideRecord;
@@ -108,7 +222,7 @@ export interface FullGuideParts {
   media: ViewMedia;
 }
 
-export function fullGuideView(parts: FullGuideParts) {
+export function fullGuideView(parts: FullGuideParts): FullGuideView {
   const { guide, siteUrl } = parts;
   return {
     guideid: guide.guideid,
@@ -142,7 +256,7 @@ export function fullGuideView(parts: FullGuideParts) {
     documents: guide.documents.map((documentid) => parts.media.documents.get(documentid) ?? { documentid }),
     prerequisites: parts.prerequisites,
     steps: parts.steps,
-    comments: [] as unknown[],
+    comments: [],
     created_date: guide.created_date,
     published_date: guide.published_date,
     modified_date: guide.modified_date,
@@ -152,5 +266,3 @@ export function fullGuideView(parts: FullGuideParts) {
     intro_video: null,
   };
 }
-
-export type FullGuideView = ReturnType<typeof fullGuideView>;

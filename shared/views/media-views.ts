@@ -5,10 +5,113 @@
  * expires after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
-import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type ImageObject, type MediaType, type ViewMedia, type ViewMediaIds } from '../domain/media.ts';
+import * as z from 'zod/mini';
+import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType, type ViewMediaIds } from '../domain/media.ts';
 import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
+import { imageSchema, type ImageView } from './common-schemas.ts';
+
+const nullableNumber = z.nullable(z.number());
+
+/** The user-media image item (§2.9): `imageid` and `guid` on top, as older clients read it. */
+export const imageItemSchema = z.object({
+  imageid: z.int(),
+  guid: z.string(),
+  image: imageSchema,
+  srcid: z.nullable(z.int()),
+  width: nullableNumber,
+  height: nullableNumber,
+  ratio: z.enum(['ONE_ONE', 'FOUR_THREE', 'VARIABLE']),
+  markup: z.unknown(),
+  exif: z.object({ FileName: z.string() }),
+});
+
+/** A library image (GET/POST /user/media/images): the item and whether its sizes exist yet. */
+export const libraryImageSchema = z.extend(imageItemSchema, { isReady: z.boolean() });
+
+/** One encoding of a video: stored as uploaded, so a ready video has the original alone. */
+export const videoEncodingSchema = z.object({
+  column: z.string(),
+  label: z.string(),
+  width: nullableNumber,
+  height: nullableNumber,
+  codecs: z.nullable(z.string()),
+  mime: z.string(),
+  always_generate: z.boolean(),
+  url: z.string(),
+  format: z.string(),
+});
+
+/** The Video object (§2.8). */
+export const videoSchema = z.object({
+  videoid: z.int(),
+  guid: z.string(),
+  srcid: z.null(),
+  filename: z.string(),
+  duration: nullableNumber,
+  width: nullableNumber,
+  height: nullableNumber,
+  image: z.nullable(
+    z.object({ image: imageSchema, srcid: z.null(), width: z.number(), height: z.number(), ratio: z.string(), markup: z.null(), exif: z.array(z.unknown()) }),
+  ),
+  meta: z.object({
+    id: z.int(),
+    format: z.string(),
+    width: nullableNumber,
+    height: nullableNumber,
+    duration_in_ms: nullableNumber,
+    file_size_in_bytes: z.number(),
+    state: z.string(),
+  }),
+  encodings: z.array(videoEncodingSchema),
+});
+
+/** The Document object (§2.7); `url` and `download_url` are null until the file is stored. */
+export const documentSchema = z.object({
+  documentid: z.int(),
+  guid: z.string(),
+  date: z.int(),
+  size: z.number(),
+  pages: z.null(),
+  filename: z.string(),
+  title: z.string(),
+  document_extension: z.string(),
+  image: z.null(),
+  url: z.nullable(z.string()),
+  download_url: z.nullable(z.string()),
+  display: z.null(),
+});
+
+/** An embed as step media shows it and GET /user/media/embeds lists it. */
+export const embedSchema = z.object({
+  embedid: z.int(),
+  guid: z.string(),
+  type: z.enum(['video', 'link']),
+  url: z.nullable(z.string()),
+  html: z.string(),
+  width: nullableNumber,
+  height: nullableNumber,
+  provider_name: z.nullable(z.string()),
+  title: z.nullable(z.string()),
+});
+
+export type ImageItemView = z.output<typeof imageItemSchema>;
+export type LibraryImageView = z.output<typeof libraryImageSchema>;
+export type VideoObject = z.output<typeof videoSchema>;
+export type DocumentObject = z.output<typeof documentSchema>;
+export type EmbedObject = z.output<typeof embedSchema>;
+
+/**
+ * The media objects a view shows, by id (built from one BatchGet by viewMediaById). An id absent
+ * from its map (deleted, not ready, another type) is shown as its id alone.
+ */
+export interface ViewMedia {
+  images: ReadonlyMap<number, ImageView>;
+  videos: ReadonlyMap<number, VideoObject>;
+  documents: ReadonlyMap<number, DocumentObject>;
+  embeds: ReadonlyMap<number, EmbedObject>;
+}
 
 export const URL_LIFETIME_SECONDS = 3600;
 
@@ -17,21 +120,21 @@ export function mediaUrl(key: string, downloadAs?: string): Promise<string> {
   return presignedGetUrl(mediaBucket(), key, URL_LIFETIME_SECONDS, downloadAs);
 }
 
-async function sizeUrls(item: MediaItemRecord, image: ImageObject): Promise<void> {
+async function sizeUrls(item: MediaItemRecord, image: ImageView): Promise<void> {
   for (const size of IMAGE_SIZES) {
     if (item.sizes.includes(size.name)) image[size.name] = await mediaUrl(derivedKey(item.itemid, item.guid, size.name));
   }
 }
 
 /** The Image object: id, guid, every size that exists, and `original`. */
-export async function imageObject(item: MediaItemRecord): Promise<ImageObject> {
-  const image: ImageObject = { id: item.itemid, guid: item.guid };
+export async function imageObject(item: MediaItemRecord): Promise<ImageView> {
+  const image: ImageView = { id: item.itemid, guid: item.guid };
   await sizeUrls(item, image);
   image.original = await mediaUrl(item.original_key);
   return image;
 }
 
-const ratioOf = (item: Pick<MediaItemRecord, 'width' | 'height'>): string => {
+const ratioOf = (item: Pick<MediaItemRecord, 'width' | 'height'>): ImageItemView['ratio'] => {
   if (!item.width || !item.height) return 'VARIABLE';
   const ratio = item.width / item.height;
   if (Math.abs(ratio - 4 / 3) < 0.01) return 'FOUR_THREE';
@@ -40,7 +143,7 @@ const ratioOf = (item: Pick<MediaItemRecord, 'width' | 'height'>): string => {
 };
 
 /** The user-media image item (§2.9) with `imageid` and `guid` on top, as older clients read it. */
-export async function userImageItem(item: MediaItemRecord) {
+export async function userImageItem(item: MediaItemRecord): Promise<ImageItemView> {
   return {
     imageid: item.itemid,
     guid: item.guid,
@@ -55,9 +158,9 @@ export async function userImageItem(item: MediaItemRecord) {
 }
 
 /** A video's poster as the Image object: the sizes of the poster card made at processing. */
-async function posterImage(item: MediaItemRecord): Promise<ImageObject | null> {
+async function posterImage(item: MediaItemRecord): Promise<ImageView | null> {
   if (!item.sizes.includes(POSTER_SIZE)) return null;
-  const image: ImageObject = { id: item.itemid, guid: item.guid };
+  const image: ImageView = { id: item.itemid, guid: item.guid };
   await sizeUrls(item, image);
   image.original = await mediaUrl(derivedKey(item.itemid, item.guid, POSTER_SIZE));
   return image;
@@ -67,7 +170,7 @@ async function posterImage(item: MediaItemRecord): Promise<ImageObject | null> {
  * The Video object (§2.8). Videos are stored as uploaded (no transcoding), so a ready video has
  * one encoding, the original; its `image` is the poster card made when it was processed.
  */
-export async function videoObject(item: MediaItemRecord) {
+export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
   const ready = item.status === 'ready';
   const poster = ready ? await posterImage(item) : null;
   const extension = extensionOf(item.filename);
@@ -108,7 +211,7 @@ export async function videoObject(item: MediaItemRecord) {
 }
 
 /** The Document object (§2.7); `url` and `download_url` fetch the file (the latter as an attachment). */
-export async function documentObject(item: MediaItemRecord) {
+export async function documentObject(item: MediaItemRecord): Promise<DocumentObject> {
   const ready = item.status === 'ready';
   return {
     documentid: item.itemid,
@@ -127,7 +230,7 @@ export async function documentObject(item: MediaItemRecord) {
 }
 
 /** An embed as step media shows it (`{type: "embed", data: …}`) and GET /user/media/embeds lists it. */
-export function embedObject(item: MediaItemRecord) {
+export function embedObject(item: MediaItemRecord): EmbedObject {
   const embed = item.embed;
   return {
     embedid: item.itemid,
@@ -142,9 +245,6 @@ export function embedObject(item: MediaItemRecord) {
   };
 }
 
-export type VideoObject = Awaited<ReturnType<typeof videoObject>>;
-export type DocumentObject = Awaited<ReturnType<typeof documentObject>>;
-export type EmbedObject = ReturnType<typeof embedObject>;
 
 /** Whether an item is ready and of the type a view expects. */
 export const isReady = (item: MediaItemRecord, type: MediaType): boolean => item.type === type && item.status === 'ready';
@@ -170,6 +270,6 @@ export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
 }
 
 /** Image objects of the ready images among `ids`, by id, from one BatchGet. */
-export async function imageObjectsById(ids: Iterable<number>): Promise<Map<number, ImageObject>> {
-  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<number, ImageObject>;
+export async function imageObjectsById(ids: Iterable<number>): Promise<Map<number, ImageView>> {
+  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<number, ImageView>;
 }

@@ -1,14 +1,94 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; wire-format §3.22). */
+import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
 import { contentKey, modulesBucket } from '../storage/module-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 
+const nullableInt = z.nullable(z.int());
+
+/** One import (a version of a module) and how far it got. */
+export const moduleImportSchema = z.object({
+  id: z.int(),
+  importid: z.int(),
+  moduleid: z.int(),
+  provider_version_number: z.int(),
+  status: z.enum(['created', 'running', 'complete', 'failed', 'cancelled']),
+  stage: z.enum(['awaiting_package', 'awaiting_upload', 'downloading', 'validating', 'extracting', 'recording', 'done']),
+  percent: z.number(),
+  source: z.nullable(z.enum(['upload', 'url'])),
+  url: z.nullable(z.string()),
+  size: nullableInt,
+  title: z.nullable(z.string()),
+  standard: z.nullable(z.string()),
+  identifier: z.nullable(z.string()),
+  launch: z.nullable(z.string()),
+  schema_version: z.nullable(z.string()),
+  repaired: z.boolean(),
+  file_count: nullableInt,
+  extracted_bytes: nullableInt,
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  created_by: z.int(),
+  created_date: z.int(),
+  completed_date: nullableInt,
+});
+
+/** start/byUpload: the import plus where to POST the package. */
+export const moduleUploadStartSchema = z.extend(moduleImportSchema, {
+  upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()), expires: z.int(), max_bytes: z.int() }),
+});
+
+/** A module with its current and draft versions. */
+export const moduleSchema = z.object({
+  id: z.int(),
+  moduleid: z.int(),
+  title: z.string(),
+  current_importid: nullableInt,
+  draft_importid: nullableInt,
+  current: z.nullable(moduleImportSchema),
+  draft: z.nullable(moduleImportSchema),
+  created_by: z.int(),
+  created_date: z.int(),
+  modified_date: z.int(),
+});
+
+/** GET …/imports/{importid}/progress. */
+export const moduleImportProgressSchema = z.object({
+  importid: z.int(),
+  moduleid: z.int(),
+  status: moduleImportSchema.shape.status,
+  stage: moduleImportSchema.shape.stage,
+  percent: z.number(),
+  error: moduleImportSchema.shape.error,
+});
+
+/** What a player opens (GET …/player, …/imports/{importid}/preview). */
+export const modulePlayerSchema = z.object({
+  moduleid: z.int(),
+  importid: z.int(),
+  provider_version_number: z.int(),
+  title: z.string(),
+  standard: z.string(),
+  launch_url: z.string(),
+  launch_parameters: z.nullable(z.string()),
+  expires_in: z.int(),
+});
+
+export const moduleListSchema = z.object({ modules: z.array(moduleSchema) });
+export const moduleDraftListSchema = z.object({ drafts: z.array(moduleSchema) });
+export const moduleImportListSchema = z.object({ imports: z.array(moduleImportSchema) });
+export const moduleUsageSchema = z.object({ usage: z.array(z.object({ doctype: z.literal('course'), wikiid: z.int(), title: z.string() })) });
+
+export type ModuleImportView = z.output<typeof moduleImportSchema>;
+export type ModuleView = z.output<typeof moduleSchema>;
+export type ModuleImportProgress = z.output<typeof moduleImportProgressSchema>;
+export type ModulePlayerView = z.output<typeof modulePlayerSchema>;
+
 /** Launch URLs are short-lived: a player opens them right away. */
 export const LAUNCH_URL_SECONDS = 300;
 
-export function importView(record: ModuleImportRecord) {
+export function importView(record: ModuleImportRecord): ModuleImportView {
   return {
     id: record.importid,
     importid: record.importid,
@@ -35,7 +115,7 @@ export function importView(record: ModuleImportRecord) {
   };
 }
 
-export function moduleView(module: TrainingModuleRecord, imports: Map<number, ModuleImportRecord> = new Map()) {
+export function moduleView(module: TrainingModuleRecord, imports: Map<number, ModuleImportRecord> = new Map()): ModuleView {
   const summary = (importid: number | null) => {
     const found = importid === null ? undefined : imports.get(importid);
     return found ? importView(found) : null;
@@ -54,12 +134,12 @@ export function moduleView(module: TrainingModuleRecord, imports: Map<number, Mo
   };
 }
 
-export function progressView(record: ModuleImportRecord) {
+export function progressView(record: ModuleImportRecord): ModuleImportProgress {
   return { importid: record.importid, moduleid: record.moduleid, status: record.status, stage: record.stage, percent: record.percent, error: record.error };
 }
 
 /** What a player needs: the launch file as a short-lived URL, and the launch parameters apart (they are not part of the signed URL). */
-export async function playerView(record: ModuleImportRecord) {
+export async function playerView(record: ModuleImportRecord): Promise<ModulePlayerView> {
   const manifest = record.manifest!;
   const path = launchPath(manifest.launch);
   const query = manifest.launch.includes('?') ? manifest.launch.slice(manifest.launch.indexOf('?')) : null;

@@ -3,19 +3,120 @@
  * GET/POST/PATCH, and the list item of GET /wikis/{namespace}. Rendering goes through the wiki
  * syntax engine only; `contents_rendered` is its sanitized HTML, `contents_json` its tree.
  */
+import * as z from 'zod/mini';
 import type { WikiRecord } from '../db/entities/wiki.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { userSummary } from './user-views.ts';
-import { HIERARCHICAL_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
+import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
+import { userSummarySchema } from './common-schemas.ts';
+
+const namespaceSchema = z.enum(WIKI_NAMESPACES);
+/** A page's image as stored with it (the Image object when one is set). */
+const wikiImageSchema = z.nullable(z.record(z.string(), z.unknown()));
+
+/** A page named by another (parent, ancestors, identification children): enough to link to it. */
+export const wikiRefSchema = z.object({ wikiid: z.int(), namespace: namespaceSchema, title: z.string(), display_title: z.string(), url: z.string() });
+
+/** The full page of GET/POST/PATCH /wikis… (§2.11); hierarchical namespaces add ancestors and children. */
+export const wikiSchema = z.object({
+  wikiid: z.int(),
+  langid: z.string(),
+  namespace: namespaceSchema,
+  title: z.string(),
+  display_title: z.string(),
+  /** null on GET /wikis/CATEGORY/{title}, as the real service answers it. */
+  revisionid: z.nullable(z.int()),
+  source_revisionid: z.null(),
+  contents_raw: z.string(),
+  contents_rendered: z.string(),
+  /** The syntax tree of the contents (its root is the `doc` node). */
+  contents_json: z.object({ type: z.string() }),
+  description: z.string(),
+  can_edit: z.boolean(),
+  flags: z.array(z.string()),
+  image: wikiImageSchema,
+  documents: z.array(z.unknown()),
+  table_of_contents: z.boolean(),
+  url: z.string(),
+  fullUrl: z.string(),
+  author: z.nullable(userSummarySchema),
+  created_date: z.int(),
+  modified_date: z.int(),
+  parent: z.nullable(wikiRefSchema),
+  ancestors: z.optional(z.array(z.string())),
+  children: z.optional(z.array(z.string())),
+});
+
+/** An item of GET /wikis/{namespace} and GET /wikis/CATEGORY/{title}/children. */
+export const wikiListItemSchema = z.object({
+  dataType: z.literal('wiki'),
+  wikiid: z.int(),
+  namespace: namespaceSchema,
+  title: z.string(),
+  display_title: z.string(),
+  summary: z.string(),
+  url: z.string(),
+  text: z.string(),
+  image: wikiImageSchema,
+  modified_date: z.int(),
+});
+
+/**
+ * A node of the hierarchy with display titles (withDisplayTitles). Its children are nodes to any
+ * depth; the schema checks the top level only, because the OpenAPI document inlines every
+ * schema and cannot carry a recursive one.
+ */
+const wikiTreeNodeSchema = z.object({ title: z.string(), display_title: z.string(), children: z.array(z.unknown()) });
+
+/**
+ * GET /wikis/{namespace}: list items, titles (display=titles), or the hierarchy (display=hierarchy):
+ * an object keyed by title whose leaves are [], or with withDisplayTitles an array of nodes.
+ */
+export const wikiListSchema = z.union([
+  z.array(wikiListItemSchema),
+  z.array(z.string()),
+  z.array(wikiTreeNodeSchema),
+  z.record(z.string(), z.unknown()),
+]);
+
+/** GET /wikis/CATEGORY/{title}/identification. */
+export const wikiIdentificationSchema = z.object({
+  wikiid: z.int(),
+  title: z.string(),
+  display_title: z.string(),
+  url: z.string(),
+  identification_raw: z.string(),
+  identification_rendered: z.string(),
+  image: wikiImageSchema,
+  children: z.array(z.extend(wikiRefSchema, { image: wikiImageSchema, description: z.string() })),
+});
+
+/** A revision of GET /wikis/{namespace}/{title}/revisions. */
+export const wikiRevisionSchema = z.object({
+  wikiid: z.int(),
+  revisionid: z.int(),
+  title: z.string(),
+  display_title: z.string(),
+  date: z.int(),
+  userid: z.int(),
+  username: z.nullable(z.string()),
+  reverted_from: z.nullable(z.int()),
+  current: z.boolean(),
+});
+
+export type WikiView = z.output<typeof wikiSchema>;
+export type WikiListItem = z.output<typeof wikiListItemSchema>;
+export type WikiIdentification = z.output<typeof wikiIdentificationSchema>;
+export type WikiRevisionView = z.output<typeof wikiRevisionSchema>;
 
 export function wikiUrl(siteUrl: string, wiki: Pick<WikiRecord, 'namespace' | 'title'>): string {
   return siteUrl.replace(/\/+$/, '') + wikiPath(wiki);
 }
 
 /** A page named by another (parent, ancestors): enough to link to it. */
-export function wikiRef(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title' | 'display_title'>, siteUrl: string) {
+export function wikiRef(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title' | 'display_title'>, siteUrl: string): z.output<typeof wikiRefSchema> {
   return { wikiid: wiki.wikiid, namespace: wiki.namespace, title: wiki.title, display_title: wiki.display_title, url: wikiUrl(siteUrl, wiki) };
 }
 
@@ -35,7 +136,7 @@ export interface WikiViewContext {
   hideRevisionid?: boolean;
 }
 
-export function wikiView(wiki: WikiRecord, context: WikiViewContext) {
+export function wikiView(wiki: WikiRecord, context: WikiViewContext): WikiView {
   const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl });
   const url = wikiUrl(context.siteUrl, wiki);
   const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
@@ -67,7 +168,7 @@ export function wikiView(wiki: WikiRecord, context: WikiViewContext) {
 }
 
 /** GET /wikis/{namespace} item (ZAP sample shape). */
-export function wikiListItem(wiki: WikiRecord, siteUrl: string) {
+export function wikiListItem(wiki: WikiRecord, siteUrl: string): WikiListItem {
   return {
     dataType: 'wiki',
     wikiid: wiki.wikiid,
