@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { guideMarkSchema, guideSummaryStandInSchema } from '../../shared/views/guide-mark-views.ts';
+import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
+import { guideSummarySchema } from '../../shared/views/guide-views.ts';
 import * as userGuides from './user-guides.service.ts';
 
 const pageQuery = z.object(pagination);
@@ -23,7 +24,7 @@ export const userGuidesGroup = defineGroup({
       summary: 'Guides the user authored (summaries the caller can read), by guideid',
       params: idParams('userid'),
       query: pageQuery,
-      response: z.array(guideSummaryStandInSchema),
+      response: z.array(guideSummarySchema),
       handler: ({ caller, params, query }) => userGuides.authoredGuides(caller, params.userid, query),
     }),
     route({
@@ -32,7 +33,7 @@ export const userGuidesGroup = defineGroup({
       auth: 'user',
       summary: 'Guides the signed-in user authored, by guideid',
       query: pageQuery,
-      response: z.array(guideSummaryStandInSchema),
+      response: z.array(guideSummarySchema),
       handler: ({ caller, query }) => userGuides.authoredGuides(caller, caller.userid, query),
     }),
     route({

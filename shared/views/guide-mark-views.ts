@@ -5,15 +5,10 @@
 import * as z from 'zod/mini';
 import type { GuideRecord } from '../db/entities/guide.ts';
 import { guideSummaries } from './guide-page-views.ts';
-
-/**
- * The guide summary inside these answers. Permissive for now (only `guideid` is checked): the
- * guide summary's own schema belongs to the guide views and replaces this once it exists.
- */
-export const guideSummaryStandInSchema = z.looseObject({ guideid: z.int() });
+import { guideSummarySchema } from './guide-views.ts';
 
 /** A favorite or a completion: the guide and when the user marked it (Unix seconds). */
-export const guideMarkSchema = z.object({ guide: guideSummaryStandInSchema, date: z.int() });
+export const guideMarkSchema = z.object({ guide: guideSummarySchema, date: z.int() });
 
 export type GuideMarkView = z.output<typeof guideMarkSchema>;
 
