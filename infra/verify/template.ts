@@ -248,6 +248,12 @@ class Resolver {
         return `arn:${partition}:sns:${region}:${account}:${name}`;
       case 'AWS::StepFunctions::StateMachine':
         return name;
+      case 'AWS::Events::EventBus':
+        return this.arn('events', `event-bus/${name}`);
+      case 'AWS::Events::Rule':
+        return this.arn('events', `rule/${name}`);
+      case 'AWS::SQS::Queue':
+        return `arn:${partition}:sqs:${region}:${account}:${name}`;
       default:
         throw new Error(`Fn::GetAtt ${logicalId}.Arn: no fake ARN for ${Type}`);
     }
@@ -277,6 +283,8 @@ class Resolver {
           const [logicalId, attribute] = Array.isArray(argument) ? argument : String(argument).split('.');
           if (attribute === 'Arn') return this.arnOf(stackName, logicalId);
           if (attribute === 'Name') return this.physicalName(stackName, logicalId);
+          // The table's stream (the events deliverer's source): a fixed fake label.
+          if (attribute === 'StreamArn') return `${this.arnOf(stackName, logicalId)}/stream/local`;
           throw new Error(`Fn::GetAtt ${logicalId}.${attribute} is not supported`);
         }
         case 'Fn::ImportValue': {

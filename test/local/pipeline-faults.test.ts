@@ -113,6 +113,10 @@ function removeFaults(): void {
 /** Values an UpdateCommand sets (the entity's transition writes `:v<n>` values). */
 const setsValues = (input: any, ...values: unknown[]) => values.every((value) => Object.values(input.ExpressionAttributeValues ?? {}).includes(value));
 
+/** An import's end (complete or failed) is a transaction with its event: values its Update sets. */
+const endSets = (input: any, ...values: unknown[]) =>
+  (input.TransactItems ?? []).some((item: any) => item.Update && setsValues(item.Update, ...values));
+
 async function executionEnded(importid: number, attempt = 1): Promise<string> {
   for (let polls = 0; polls < 600; polls++) {
     const { status } = await sfnClient().send(new DescribeExecutionCommand({ executionArn: importExecutionArn(importid, attempt) }));
@@ -228,7 +232,7 @@ describe('import pipeline under injected AWS faults', () => {
     {
       name: 'RecordVersion: DynamoDB fails the version write',
       source: 'upload',
-      fault: { client: 'dynamodb', command: UpdateCommand, when: (input) => setsValues(input, 'complete', 'done'), error: dynamoInternal },
+      fault: { client: 'dynamodb', command: TransactWriteCommand, when: (input) => endSets(input, 'complete', 'done'), error: dynamoInternal },
       code: 'storage_unavailable',
       partial: true,
     },
@@ -247,8 +251,8 @@ describe('import pipeline under injected AWS faults', () => {
   it('MarkImportFailed: DynamoDB fails the failure write too; the next read fails it as interrupted and removes the output', async () => {
     const { record, status, left } = await importWithFault('upload', {
       client: 'dynamodb',
-      command: UpdateCommand,
-      when: (input) => setsValues(input, 'complete', 'done') || setsValues(input, 'failed'),
+      command: TransactWriteCommand,
+      when: (input) => endSets(input, 'complete', 'done') || endSets(input, 'failed'),
       error: dynamoInternal,
     });
     expect(status).toBe('FAILED');
