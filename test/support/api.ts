@@ -2,6 +2,8 @@
 import { inject } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { RouteDef } from '../../shared/http/route.ts';
+import { PathMatcher } from '../../shared/http/path-match.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -51,7 +53,46 @@ export async function apiAt<T = any>(baseUrl: string, method: string, path: stri
   } catch {
     // not JSON (XML, HTML)
   }
-  return { status: response.status, body: parsed as T, text, headers: response.headers };
+  const answer = { status: response.status, body: parsed as T, text, headers: response.headers };
+  await checkResponseSchema(baseUrl, method, url, answer);
+  return answer;
+}
+
+let responseRoutes: Promise<PathMatcher<RouteDef>> | undefined;
+
+/** The route table as the router matches it (loaded once per test file, on first use). */
+function routeMatcher(): Promise<PathMatcher<RouteDef>> {
+  responseRoutes ??= import('../../functions/routes.ts').then(
+    ({ routeGroups }) =>
+      new PathMatcher(routeGroups.flatMap((group) => group.routes.map((route) => ({ method: route.method, path: route.path, value: route })))),
+  );
+  return responseRoutes;
+}
+
+/**
+ * Every 2xx JSON answer must match its route's declared `response` schema, so the OpenAPI
+ * document describes what the API really sends. Routes without a response schema are not
+ * checked (test/unit/response-schemas.test.ts says which may still lack one).
+ */
+async function checkResponseSchema(baseUrl: string, method: string, url: URL, answer: ApiResponse): Promise<void> {
+  if (answer.status < 200 || answer.status > 299 || !answer.text) return;
+  if (!(answer.headers.get('content-type') ?? '').includes('application/json')) return;
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  if (!url.pathname.startsWith(basePath + '/')) return;
+  const matched = (await routeMatcher()).match(method.toUpperCase(), url.pathname.slice(basePath.length));
+  const schema = matched?.value.response;
+  if (!matched || !schema) return;
+  const result = schema.safeParse(answer.body);
+  if (result.success) return;
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `  at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('\n');
+  throw new Error(
+    `Response of ${matched.value.method} ${matched.value.path} (${answer.status}) does not match its response schema:\n` +
+      `${issues}${result.error.issues.length > 5 ? `\n  ...and ${result.error.issues.length - 5} more` : ''}\n` +
+      `body: ${answer.text.slice(0, 600)}`,
+  );
 }
 
 /** One HTTP request from a given local address (fetch cannot choose it). */
