@@ -12,6 +12,7 @@ import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from 
 import { COURSE_ORDERS } from '../../shared/db/entities/course.ts';
 import { MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import * as courses from './courses.service.ts';
+import { courseSchema } from '../../shared/views/training-views.ts';
 
 const id = z.int().check(z.positive());
 
@@ -54,6 +55,7 @@ export const coursesGroup = defineGroup({
       status: 201,
       body: z.object(courseFields),
       example: { title: 'Nozzle maintenance', contents: 'How we keep printers running.', stages: [] },
+      response: courseSchema,
       handler: ({ caller, body }) => courses.create(caller, body),
     }),
     route({
@@ -73,6 +75,7 @@ export const coursesGroup = defineGroup({
         disabledOkay: queryFlag,
         userid: queryInt,
       }).check(pageWithinMaxOffset('pageSize')),
+      response: z.object({ courses: z.array(courseSchema) }),
       handler: ({ caller, query }) => courses.list(caller, query),
     }),
     route({
@@ -81,6 +84,7 @@ export const coursesGroup = defineGroup({
       auth: 'user',
       summary: 'A course with its stages (and the caller\'s stage statuses when it is assigned to them)',
       params: idParams('wikiid'),
+      response: courseSchema,
       handler: ({ caller, params }) => courses.get(caller, params.wikiid),
     }),
     route({
@@ -99,6 +103,7 @@ export const coursesGroup = defineGroup({
         enabled: courseFields.enabled,
       }),
       example: { contents: 'Updated description.' },
+      response: courseSchema,
       handler: ({ caller, params, query, body }) => courses.patch(caller, params.wikiid, query.revisionid, body),
     }),
     route({

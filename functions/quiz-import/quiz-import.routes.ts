@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { importQuiz } from './quiz-import.service.ts';
+import { quizDefinitionSchema } from '../../shared/views/quiz-views.ts';
 import { SAMPLE_QUIZ } from './sample-quiz.ts';
 
 export const quizImportGroup = defineGroup({
@@ -34,6 +35,7 @@ export const quizImportGroup = defineGroup({
         enabled: z.optional(z.boolean()),
       }),
       example: { definition: SAMPLE_QUIZ, category: 'Safety', pass_threshold: 75, max_attempts: 3 },
+      response: quizDefinitionSchema,
       handler: ({ caller, body }) => importQuiz(caller, body),
     }),
   ],

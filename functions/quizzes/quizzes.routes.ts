@@ -10,6 +10,7 @@ import { MAX_OFFSET, pagination } from '../../shared/http/query.ts';
 import { revisionQuery } from '../../shared/http/revision.ts';
 import * as quizzes from './quizzes.service.ts';
 import * as sessions from './sessions.service.ts';
+import { quizAttachmentSchema, quizDefinitionSchema, quizListEntrySchema, quizSessionSchema, submissionSchema, submitResultSchema } from '../../shared/views/quiz-views.ts';
 
 const id = z.int().check(z.positive());
 const ids = z.array(id).check(z.minLength(1), z.maxLength(100));
@@ -20,17 +21,6 @@ const direction = z.pipe(
 );
 const orderby = z._default(z.enum(quizzes.SORT_KEYS), 'release_date');
 const text = z.optional(z.string().check(z.maxLength(200)));
-
-const listEntry = z.object({
-  quizid: z.int(),
-  quiz_title: z.string(),
-  guideid: z.nullable(z.int()),
-  guide_title: z.nullable(z.string()),
-  guide_release_version: z.nullable(z.string()),
-  quizzes_submitted: z.int(),
-  category: z.string(),
-  quiz_last_released: z.nullable(z.int()),
-});
 
 const LIST_PARAMETERS =
   'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +
@@ -54,7 +44,7 @@ export const quizzesGroup = defineGroup({
       summary: 'Quizzes v2: one page of quiz list entries, filtered, searched and sorted',
       description: LIST_PARAMETERS,
       query: z.object({ ...pagination, direction, orderby, category: text, search: text }),
-      response: z.array(listEntry),
+      response: z.array(quizListEntrySchema),
       handler: async ({ query }) => (await quizzes.listQuizzes({ ...query, sort: query.orderby })).entries,
     }),
     route({
@@ -84,6 +74,7 @@ export const quizzesGroup = defineGroup({
         guideid: z.optional(id),
       }),
       example: { limit: 20, offset: 0, orderby: 'quiz_title', direction: 'ASC', search: 'lockout' },
+      response: z.object({ quizzes: z.array(quizListEntrySchema), total: z.int(), limit: z.int(), offset: z.int() }),
       handler: async ({ body }) => {
         const { total, entries } = await quizzes.listQuizzes({ ...body, sort: body.orderby });
         return { quizzes: entries, total, limit: body.limit, offset: body.offset };
@@ -99,6 +90,7 @@ export const quizzesGroup = defineGroup({
         'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key (`correctAnswer`) is shown to ' +
         'Authors and Admins only; a disabled quiz only to them.',
       params: idParams('quizid'),
+      response: quizDefinitionSchema,
       handler: ({ caller, params }) => quizzes.readQuiz(caller, params.quizid),
     }),
     route({
@@ -122,6 +114,7 @@ export const quizzesGroup = defineGroup({
       body: z.object({ quizid: id, guideid: id }),
       example: { quizid: 12, guideid: 34 },
       status: 201,
+      response: quizAttachmentSchema,
       handler: ({ caller, query, body }) => quizzes.attachToGuide(caller, body, query.revisionid),
     }),
     route({
@@ -132,6 +125,7 @@ export const quizzesGroup = defineGroup({
       body: z.object({ quizid: id, wikiid: id }),
       example: { quizid: 12, wikiid: 56 },
       status: 201,
+      response: quizAttachmentSchema,
       handler: ({ caller, body }) => quizzes.attachToWiki(caller, body),
     }),
     route({
@@ -142,6 +136,7 @@ export const quizzesGroup = defineGroup({
       description: '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per user and quiz.',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify' } },
+      response: quizSessionSchema,
       handler: async ({ caller, body }) => {
         const { created, body: session } = await sessions.save(caller, body);
         return reply(created ? 201 : 200, session);
@@ -157,6 +152,7 @@ export const quizzesGroup = defineGroup({
         'A failed attempt that reaches the quiz\'s max_attempts locks the quiz for the user (403 afterwards).',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify', verify: true } },
+      response: submitResultSchema,
       handler: ({ caller, body }) => sessions.submit(caller, body),
     }),
     route({
@@ -166,6 +162,7 @@ export const quizzesGroup = defineGroup({
       summary: "Cancels the caller's open session for the quiz (cancelled, end_date); a plain ok when there is none",
       body: z.object({ quizid: id }),
       example: { quizid: 12 },
+      response: z.object({ message: z.literal('ok'), quizSession: z.nullable(quizSessionSchema) }),
       handler: ({ caller, body }) => sessions.cancel(caller, body.quizid),
     }),
     route({
@@ -174,6 +171,7 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: 'The graded results of a submitted session (its user, their Team Owners and Admins)',
       params: idParams('sessionid'),
+      response: submissionSchema,
       handler: ({ caller, params }) => sessions.submission(caller, params.sessionid),
     }),
     route({
@@ -183,6 +181,7 @@ export const quizzesGroup = defineGroup({
       summary: 'Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members\', users their own',
       description: '`query`: keeps sessions of quizzes whose title, guide title or attached documents\' titles (e.g. a course) contain it. Answers `{quizSessions: [...]}`.',
       query: z.object({ ...pagination, query: text }),
+      response: z.object({ quizSessions: z.array(quizSessionSchema) }),
       handler: ({ caller, query }) => sessions.listSessions(caller, query),
     }),
     route({
@@ -204,6 +203,7 @@ export const quizzesGroup = defineGroup({
       params: idParams('userid'),
       body: z.object({ documents: z.optional(z.array(documentRef).check(z.maxLength(100))) }),
       example: {},
+      response: z.object({ userid: z.int(), quizids: z.array(z.int()), quiz_sessionids: z.array(z.int()), documents: z.array(z.object({ doctype: z.enum(['guide', 'wiki']), docid: z.int() })) }),
       handler: ({ caller, auth, params, body }) => sessions.invalidateUser(caller, params.userid, body, auth.impersonatorUserid),
     }),
   ],

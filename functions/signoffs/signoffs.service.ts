@@ -42,6 +42,7 @@ import { managesUser } from '../../shared/training/managers.ts';
 import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { SignoffRequestView } from '../../shared/views/training-views.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;
@@ -49,7 +50,7 @@ export const FINALIZE_TOKEN_SECONDS = 300;
 /** Stage outcomes that mean "the document itself is not done": acknowledging an approval completes it. */
 const DOCUMENT_NOT_DONE = new Set(['not_started', 'doc_in_progress', 'newer_release', 'manager_override', 'recurrence_expired']);
 
-async function views(requests: SignoffRequestRecord[]) {
+async function views(requests: SignoffRequestRecord[]): Promise<SignoffRequestView[]> {
   const users = new Map((await getUsers([...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])]))])).map((u) => [u.userid, u]));
   const courses = new Map((await getCourses([...new Set(requests.map((r) => r.wikiid))])).map((c) => [c.wikiid, c]));
   const documents = await stageDocuments(requests);
@@ -293,7 +294,7 @@ export async function initializeViaPassword(auth: SignedInAuth, signoff_requesti
     token,
     expires_in: FINALIZE_TOKEN_SECONDS,
     expires_at: expires,
-    finalize: { method: 'PATCH', path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
+    finalize: { method: 'PATCH' as const, path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
   };
 }
 
