@@ -17,6 +17,7 @@ import { stageDocuments } from '../../shared/training/documents.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { assignmentView, stageEntry } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, assertReadsTeam, assertReadsUser, managesAssignment, requireAssignment, requireTeam, requireUser } from './access.ts';
+import type { AssignInput } from './course-assignments.schemas.ts';
 
 /** Longest due_within accepted: ten years. */
 export const MAX_DUE_WITHIN = 10 * 366 * 86400;
@@ -50,15 +51,6 @@ export async function recordFor(caller: Caller, assignment: AssignmentRecord) {
   const states = subject !== null && outcomes.has(subject) ? new Map(outcomes.get(subject)!.map((outcome) => [outcome.stage.course_stageid, outcome.state])) : null;
   const course = page ? await courseViewFor(caller, page, states) : null;
   return assignmentView(assignment, completionStatus, course);
-}
-
-export interface AssignInput {
-  wikiid: number;
-  userid?: number;
-  teamid?: number;
-  assignee_userid?: number;
-  assignee_teamid?: number;
-  due_within?: number | null;
 }
 
 export async function create(caller: Caller, input: AssignInput) {

@@ -5,10 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams, MAX_TIMESTAMP, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
-import { USER_ORDERS } from '../../shared/training/rows.ts';
 import * as assignments from './assignments.service.ts';
 import * as assignees from './assignees.service.ts';
 import * as progress from './progress.service.ts';
@@ -30,6 +28,7 @@ import {
   userSourceSchema,
   userSummaryReportSchema,
 } from '../../shared/views/training-views.ts';
+import { assignBody, completeBody, stageCompletionsBody, teamAssigneesQuery, teamMembersQuery, userAssigneesQuery } from './course-assignments.schemas.ts';
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -41,29 +40,12 @@ const doctype = z.string().check(z.maxLength(40));
 const docParams = z.object({ doctype, docid: pathId });
 const listQuery = z.object(pagination);
 
-const ROW_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
-/** `status=not_started,completed` (wire notes §3.19). */
-const statusFilter = z.optional(
-  z.pipe(
-    z.string(),
-    z.pipe(
-      z.transform((value: string) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)),
-      z.array(z.enum(ROW_STATUSES)),
-    ),
-  ),
-);
-const search = z.optional(z.string().check(z.maxLength(100)));
 
 /** What completeAll / invalidateAll answer: the report after the change and how many documents changed. */
 const userChangesSchema = z.object({ ...userReportSchema.shape, changed_documents: z.int() });
 const teamChangesSchema = z.object({ ...teamReportSchema.shape, changed_documents: z.int() });
 const experimental = { 'x-experimental-fields': ['is_overdue'] };
 
-const completeBody = z.object({
-  userid: z.optional(id),
-  work_log_entryid: z.optional(z.nullable(id)),
-  revisionid: z.optional(z.nullable(id)),
-});
 
 const exists = {
   course: async (wikiid: number) => Boolean(await getCourse(wikiid)),
@@ -84,14 +66,7 @@ export const courseAssignmentsGroup = defineGroup({
         'Body `{wikiid, userid | teamid, due_within?}` (also `assignee_userid` / `assignee_teamid`); `due_within` in seconds. Admins assign anyone; a team owner assigns the team and its members. ' +
         'A team assignment covers the members it has and those who join later (from when they join); a member who leaves keeps their completions.',
       status: 201,
-      body: z.object({
-        wikiid: id,
-        userid: z.optional(id),
-        teamid: z.optional(id),
-        assignee_userid: z.optional(id),
-        assignee_teamid: z.optional(id),
-        due_within: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(MAX_TIMESTAMP)))),
-      }),
+      body: assignBody,
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
       response: assignmentSchema,
       handler: ({ caller, body }) => assignments.create(caller, body),
@@ -232,20 +207,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Managers record completions on trainees\' behalf (1–25 at once, all or none); 201 with the completions',
       description: 'Body `{completions: [{userid, doctype, docid, init_date?, end_date?, work_log_entryid?}]}`; dates default to now and cannot be in the future.',
       status: 201,
-      body: z.object({
-        completions: z
-          .array(
-            z.object({
-              userid: id,
-              doctype: z.enum(['guide', 'wiki', 'external_training_module']),
-              docid: id,
-              init_date: z.optional(positiveTimestamp),
-              end_date: z.optional(positiveTimestamp),
-              work_log_entryid: z.optional(z.nullable(id)),
-            }),
-          )
-          .check(z.minLength(1), z.maxLength(25)),
-      }),
+      body: stageCompletionsBody,
       example: { completions: [{ userid: 2, doctype: 'guide', docid: 1 }] },
       response: z.object({ completions: z.array(z.nullable(completionSchema)) }),
       handler: ({ auth, body }) => progress.recordStageCompletions(auth, body.completions),
@@ -375,7 +337,7 @@ export const courseAssignmentsGroup = defineGroup({
         '`page` (1-based), `limit` (default 10, at most 200), `direction` ASC|DESC, `orderby` username|status|stage_progress|assignment_date|due_date|course_completion_date|recurrence_date, ' +
         '`status` (comma list of not_started, in_progress, completed), `search` (username). Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
+      query: userAssigneesQuery,
       response: z.object({ response: z.array(assigneeRowSchema) }),
       extensions: experimental,
       handler: ({ caller, params, query }) => assignees.users(caller, params.wikiid, query),
@@ -388,7 +350,7 @@ export const courseAssignmentsGroup = defineGroup({
       description:
         `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. \`is_overdue\` is experimental.`,
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }).check(pageWithinMaxOffset('limit')),
+      query: teamAssigneesQuery,
       extensions: experimental,
       response: z.object({ response: z.array(teamAssigneeSchema) }),
       handler: ({ caller, params, query }) => assignees.teams(caller, params.wikiid, query),
@@ -400,7 +362,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'A team\'s completion progress on a course with its members\' rows (paged): {"response": {...}}',
       description: '`page`, `limit` (default 10), `status`, `search`. Authors, Admins and the team\'s owner. Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid', 'teamid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
+      query: teamMembersQuery,
       extensions: experimental,
       response: z.object({ response: teamAssigneeSchema }),
       handler: ({ caller, params, query }) => assignees.team(caller, params.wikiid, params.teamid, query),
