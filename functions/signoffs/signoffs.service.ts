@@ -43,6 +43,7 @@ import { completeDocument, refreshProgressOn } from '../../shared/training/progr
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { SignoffRequestView } from '../../shared/views/training-views.ts';
+import type { FinalizeInput, InitializeViaPasswordInput, SignoffRequestInput, SignoffResponseInput } from './signoffs.schemas.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;
@@ -153,7 +154,7 @@ function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRec
   });
 }
 
-export async function requestSignoff(auth: SignedInAuth, input: { stage_assessmentid: number; comments?: string }) {
+export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
   const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
   if ((await listTraineeRows(caller.userid, wikiid)).length === 0) throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
@@ -220,7 +221,7 @@ async function respondAs(auth: SignedInAuth, request: SignoffRequestRecord, resp
   return view(next);
 }
 
-export async function respond(auth: SignedInAuth, input: { signoff_requestid: number; approved?: boolean; comments?: string }) {
+export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
   const request = await requireRequest(input.signoff_requestid);
   await assertSigner(request, auth.user.userid);
   return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user.userid, method: 'signer' });
@@ -266,7 +267,7 @@ export async function cancel(auth: SignedInAuth, signoff_requestid: number): Pro
  * the trainee and a signer, in either order. Answers a single-use token (stored hashed, 5
  * minutes) that lets the caller finalize the response.
  */
-export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: { login?: string; email?: string; password: string }, sourceIp: string) {
+export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: InitializeViaPasswordInput, sourceIp: string) {
   const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   await conflictUnless(request, ['requested'], 'answer');
@@ -299,7 +300,7 @@ export async function initializeViaPassword(auth: SignedInAuth, signoff_requesti
 }
 
 /** Records the response the token authorizes (once): the signer answers, method `password`. */
-export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: { token: string; approved?: boolean; comments?: string }) {
+export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: FinalizeInput) {
   const request = await requireRequest(signoff_requestid);
   const token = await consumeFinalizeToken(sha256Hex(input.token));
   if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user.userid) {

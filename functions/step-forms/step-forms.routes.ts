@@ -1,19 +1,12 @@
 /** Step forms: data-entry forms attached to guide steps, saved as revisions (spec "Step forms"). */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
+import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { FIELD_TYPES } from '../../shared/domain/step-forms.ts';
 import * as forms from './step-forms.service.ts';
+import { stepFormBody } from './step-forms.schemas.ts';
 
-const field = z.object({
-  field_guid: z.optional(z.string()),
-  field_type: z.optional(z.enum(FIELD_TYPES)),
-  label: z.optional(z.string()),
-  placeholder: z.optional(z.nullable(z.union([z.string(), boundedNumber(), z.boolean()]))),
-  textarea: z.optional(z.nullable(z.string())),
-  options: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
-});
 
 const formResponse = z.object({
   form_revisionid: z.int(),
@@ -92,7 +85,7 @@ export const stepFormsGroup = defineGroup({
         '`fields` is the whole form, in order. A field naming the `field_guid` of a field of the current form is that field: attributes left out keep their value, and it keeps its `field_revisionid` unless its content changes. A field without `field_guid` is new. `field_type` (one of the nine) and `label` are required for new fields; `options` (JSON of an array of options, or an array) for Radios and Select. `placeholder` is used by Text Input and Numeric Input (a Checkbox is checked by default when it is 1); `textarea` by Text Area; attributes a type does not use are dropped. 422 names every bad field (`fields.<index>.<attribute>`). Optional `?revisionid=` (the form_revisionid the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
       params: idParams('stepid'),
       query: optionalRevisionQuery,
-      body: z.object({ fields: z.optional(z.array(field).check(z.maxLength(forms.MAX_FIELDS_PER_FORM))) }),
+      body: stepFormBody,
       example: {
         fields: [
           { field_type: 'Text Input', label: 'Serial number', placeholder: 'SN-0000' },

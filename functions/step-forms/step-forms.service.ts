@@ -6,6 +6,7 @@
  * docs/work-log.md "Step forms".
  */
 import { randomUUID } from 'node:crypto';
+import type { StepFormBody } from './step-forms.schemas.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { fieldContent, sameFieldContent, type FieldInput } from '../../shared/domain/step-forms.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
@@ -24,8 +25,6 @@ import {
   type StepFormRecord,
 } from '../../shared/db/entities/step-form.ts';
 
-/** A save is one transaction: the revision, the current form and one write per field (the routes enforce it). */
-export const MAX_FIELDS_PER_FORM = 60;
 const MAX_ATTEMPTS = 8;
 /** The step's current-form pointer moved: another save came first. */
 const formRace = labelsIn('current');
@@ -136,7 +135,7 @@ function planFields(inputs: FieldInput[], current: StepFormRecord | undefined): 
  * the current form when another save came first. Without it, a lost race retries on the
  * newer form, so field identities are always worked out against the form being replaced.
  */
-export async function save(caller: Caller, stepid: number, body: { fields?: FieldInput[] }, expectedRevision?: number) {
+export async function save(caller: Caller, stepid: number, body: StepFormBody, expectedRevision?: number) {
   const step = await getStep(stepid);
   if (!step) throw new NotFoundError(`No step with stepid ${stepid}`);
   await assertCanEditGuide(caller, step.guideid);
