@@ -9,7 +9,6 @@ import { ConflictError, ForbiddenError, ValidationError, type FieldProblem } fro
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { canonicalTitle, titleProblem, MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
-import type { FrequencyUnit, Strictness } from '../../shared/domain/stage-status.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { plainExcerpt } from '../../shared/views/wiki-views.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
@@ -30,7 +29,6 @@ import {
   type CourseOrder,
   type CourseRecord,
   type CourseStageRecord,
-  type StageDoctype,
 } from '../../shared/db/entities/course.ts';
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';

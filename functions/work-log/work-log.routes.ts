@@ -2,8 +2,9 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
+import { pagination } from '../../shared/http/query.ts';
 import * as workLog from './work-log.service.ts';
+import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
@@ -43,7 +44,7 @@ export const workLogGroup = defineGroup({
       summary: 'List work log entries, newest first, in `{"results": [...]}`',
       description:
         'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
-      query: z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) }),
+      query: workLogListQuery,
       response: entriesResponse,
       handler: ({ caller, query }) => workLog.list(caller, query),
     }),
@@ -99,11 +100,7 @@ export const workLogGroup = defineGroup({
       description:
         '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no line breaks; Numeric Input: a number; Checkbox: true/false or 1/0; Radios and Select: one of the options; Image, Video, Document: the id of an item of that type in your media library); null removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused entries, by the user working the entry; 422 names every bad value.',
       params: entryParams,
-      body: z.object({
-        fields: z.optional(z.record(z.string(), z.unknown())),
-        lasttimingid: z.optional(z.nullable(z.int().check(z.minimum(0)))),
-        stepid: z.optional(z.int().check(z.positive())),
-      }),
+      body: stepDataBody,
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
       handler: async ({ caller, params, body }) => {
         await workLog.saveStepData(caller, params.entryid, body);
