@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
+import { checkResponseSchema, type ApiResponse } from '../support/api.ts';
 
 /** Routes whose success is not a JSON body (raw text/HTML, or no body with a 2xx other than 204): "METHOD /path" -> why. */
 const ANSWERS_WITHOUT_JSON: Record<string, string> = {
@@ -57,5 +58,28 @@ describe('response schemas', () => {
     expect(Object.keys(ANSWERS_WITHOUT_JSON).filter((key) => !keys.has(key))).toEqual([]);
     const groups = new Set(routeGroups.map((group) => group.name));
     expect([...GROUPS_STILL_WITHOUT_RESPONSE_SCHEMAS].filter((group) => !groups.has(group))).toEqual([]);
+  });
+});
+
+describe('the API tests\' response check', () => {
+  const base = 'http://localhost:1/api/2.0';
+  const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8'): ApiResponse => ({
+    status,
+    body,
+    text: JSON.stringify(body),
+    headers: new Headers({ 'content-type': contentType }),
+  });
+  const check = (path: string, response: ApiResponse) => checkResponseSchema(base, 'GET', new URL(base + path), response);
+
+  it('throws on a 2xx JSON body that does not match the route\'s schema, naming the route and the field', async () => {
+    await expect(check('/quizzes/sessions?limit=5', answer(200, { quizSessions: [{ quiz_sessionid: 'one' }] }))).rejects.toThrow(
+      /GET \/quizzes\/sessions \(200\)[\s\S]*quizSessions\.0\.quiz_sessionid/,
+    );
+  });
+
+  it('passes a matching body, error answers and non-JSON answers', async () => {
+    await expect(check('/quizzes/sessions', answer(200, { quizSessions: [] }))).resolves.toBeUndefined();
+    await expect(check('/quizzes/sessions', answer(404, { message: 'nope' }))).resolves.toBeUndefined();
+    await expect(check('/quizzes/sessions', answer(200, '<xml/>', 'application/xml'))).resolves.toBeUndefined();
   });
 });
