@@ -20,7 +20,7 @@ import { getRows, listAssignmentRows } from '../../shared/db/entities/training-r
 import { requireCourse } from '../../shared/training/course-pages.ts';
 import { managesTeam } from '../../shared/training/managers.ts';
 import { currentRows, refreshDueRows, usersCollectionOf } from '../../shared/training/rows.ts';
-import { assigneeRowView } from '../../shared/views/training-views.ts';
+import { assigneeRowView, type TeamAssigneeView } from '../../shared/views/training-views.ts';
 import { assertReadsCourseTraining, requireTeam } from './access.ts';
 import { progressOf } from './assignments.service.ts';
 import type { TeamAssigneesQuery, TeamMembersQuery, UserAssigneesQuery } from './course-assignments.schemas.ts';
@@ -60,7 +60,7 @@ export async function users(caller: Caller, wikiid: number, query: UserAssignees
   return { response: rows.map((row) => assigneeRowView(row, now)) };
 }
 
-function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, now: number) {
+function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, now: number): Omit<TeamAssigneeView, 'members'> {
   const due_date = assignment.due_within === null ? null : assignment.created_date + assignment.due_within;
   const progress = progressOf(assignment);
   return {

@@ -13,7 +13,7 @@ import { getCourses, type CourseRecord } from '../../shared/db/entities/course.t
 import { activeStagesOn, completeDocument, invalidateDocument, startDocument, type StageOnDocument } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
-import { completionView, stageStatusShown } from '../../shared/views/training-views.ts';
+import { completionView, stageStatusShown, type ProgressChangeView } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, requireDocument, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments } from './assignments.service.ts';
 import { teamReport, userReport } from './reports.service.ts';
@@ -21,7 +21,7 @@ import { assignmentRowChunks } from '../../shared/db/entities/training-row.ts';
 import type { CompleteBody, StageCompletionInput } from './course-assignments.schemas.ts';
 
 /** The stages a progress change touched, with their statuses now. */
-async function progressView(userid: number, doc: DocRef, completion: CompletionRecord | undefined, stages: StageOnDocument[]) {
+async function progressView(userid: number, doc: DocRef, completion: CompletionRecord | undefined, stages: StageOnDocument[]): Promise<ProgressChangeView> {
   const views = await Promise.all(
     stages.map(async ({ row, course, stage }) => {
       const [outcome] = (await stageOutcomes([userid], [stage])).get(userid)!;

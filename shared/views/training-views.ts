@@ -325,6 +325,18 @@ export const signoffFinalizeTokenSchema = z.object({
 });
 
 export type SignoffRequestView = z.output<typeof signoffRequestSchema>;
+export type CourseRowReportView = z.output<typeof courseRowReportSchema>;
+export type UserReportView = z.output<typeof userReportSchema>;
+export type TeamReportView = z.output<typeof teamReportSchema>;
+export type CourseReportView = z.output<typeof courseReportSchema>;
+export type CourseUserReportView = z.output<typeof courseUserReportSchema>;
+export type UserSummaryReportView = z.output<typeof userSummaryReportSchema>;
+export type TeamSummaryReportView = z.output<typeof teamSummaryReportSchema>;
+export type AssignmentDetailsView = z.output<typeof assignmentDetailsSchema>;
+export type UserSourceView = z.output<typeof userSourceSchema>;
+export type TeamSourceView = z.output<typeof teamSourceSchema>;
+export type ProgressChangeView = z.output<typeof progressChangeSchema>;
+export type TeamAssigneeView = z.output<typeof teamAssigneeSchema>;
 export type CompletionView = z.output<typeof completionSchema>;
 export type StageView = z.output<typeof stageSchema>;
 export type CourseView = z.output<typeof courseSchema>;
