@@ -42,7 +42,7 @@ import { managesUser } from '../../shared/training/managers.ts';
 import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
-import type { SignoffRequestView } from '../../shared/views/training-views.ts';
+import { signoffRequestView, type SignoffRequestView } from '../../shared/views/training-views.ts';
 import type { FinalizeInput, InitializeViaPasswordInput, SignoffRequestInput, SignoffResponseInput } from './signoffs.schemas.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
@@ -55,32 +55,14 @@ async function views(requests: SignoffRequestRecord[]): Promise<SignoffRequestVi
   const users = new Map((await getUsers([...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])]))])).map((u) => [u.userid, u]));
   const courses = new Map((await getCourses([...new Set(requests.map((r) => r.wikiid))])).map((c) => [c.wikiid, c]));
   const documents = await stageDocuments(requests);
-  return requests.map((request) => {
-    const document = documents.get(`${request.doctype}#${request.docid}`);
-    const responder = request.response ? users.get(request.response.responder_userid) : undefined;
-    return {
-      signoff_requestid: request.signoff_requestid,
-      stage_assessmentid: request.stage_assessmentid,
-      wikiid: request.wikiid,
-      course_title: courses.get(request.wikiid)?.title ?? null,
-      course_stageid: request.course_stageid,
-      doctype: request.doctype,
-      docid: request.docid,
-      doc_title: document?.title ?? null,
-      doc_url: document?.url ?? null,
-      doc_revisionid: request.doc_revisionid,
-      userid: request.userid,
+  return requests.map((request) =>
+    signoffRequestView(request, {
+      courseTitle: courses.get(request.wikiid)?.title ?? null,
+      document: documents.get(`${request.doctype}#${request.docid}`),
       username: users.get(request.userid)?.username ?? null,
-      teamid: request.teamid,
-      state: request.state,
-      comments: request.comments,
-      requested_date: request.requested_date,
-      response: request.response ? { ...request.response, responder_username: responder?.username ?? null } : null,
-      acknowledged_date: request.acknowledged_date,
-      cancelled_date: request.cancelled_date,
-      cancelled_by: request.cancelled_by,
-    };
-  });
+      responderUsername: request.response ? (users.get(request.response.responder_userid)?.username ?? null) : null,
+    }),
+  );
 }
 
 const view = async (request: SignoffRequestRecord) => (await views([request]))[0];

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { featureEnabled } from '../config.ts';
 import type { AssignmentRecord } from '../db/entities/course-assignment.ts';
+import type { SignoffRequestRecord } from '../db/entities/signoff.ts';
 import { completionPercent, type CourseRecord, type CourseStageRecord } from '../db/entities/course.ts';
 import type { CompletionRecord } from '../db/entities/training-record.ts';
 import type { TrainingRowRecord } from '../db/entities/training-row.ts';
@@ -510,5 +511,34 @@ export function assigneeRowView(row: TrainingRowRecord, now: number): AssigneeRo
     recurrent_date: row.recurrent_date,
     due_date: row.due_date,
     is_overdue: row.due_date !== null && row.status !== 'completed' && now > row.due_date,
+  };
+}
+
+/** A signoff request as the signoff routes answer it, with the names and titles looked up by the caller. */
+export function signoffRequestView(
+  request: SignoffRequestRecord,
+  names: { courseTitle: string | null; document: StageDocument | undefined; username: string | null; responderUsername: string | null },
+): SignoffRequestView {
+  return {
+    signoff_requestid: request.signoff_requestid,
+    stage_assessmentid: request.stage_assessmentid,
+    wikiid: request.wikiid,
+    course_title: names.courseTitle,
+    course_stageid: request.course_stageid,
+    doctype: request.doctype,
+    docid: request.docid,
+    doc_title: names.document?.title ?? null,
+    doc_url: names.document?.url ?? null,
+    doc_revisionid: request.doc_revisionid,
+    userid: request.userid,
+    username: names.username,
+    teamid: request.teamid,
+    state: request.state,
+    comments: request.comments,
+    requested_date: request.requested_date,
+    response: request.response ? { ...request.response, responder_username: names.responderUsername } : null,
+    acknowledged_date: request.acknowledged_date,
+    cancelled_date: request.cancelled_date,
+    cancelled_by: request.cancelled_by,
   };
 }
