@@ -3,31 +3,10 @@ import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { FIELD_TYPES } from '../../shared/domain/step-forms.ts';
 import * as forms from './step-forms.service.ts';
 import { stepFormBody } from './step-forms.schemas.ts';
+import { stepFormSchema } from '../../shared/views/step-form-views.ts';
 
-
-const formResponse = z.object({
-  form_revisionid: z.int(),
-  stepid: z.int(),
-  guideid: z.int(),
-  userid: z.int(),
-  date: z.int(),
-  previous_form_revisionid: z.nullable(z.int()),
-  fields: z.array(
-    z.object({
-      field_revisionid: z.int(),
-      field_guid: z.string(),
-      field_type: z.enum(FIELD_TYPES),
-      label: z.string(),
-      placeholder: z.string(),
-      textarea: z.string(),
-      options: z.nullable(z.string()),
-      orderby: z.int(),
-    }),
-  ),
-});
 
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 
@@ -42,7 +21,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The current form of a step, with its fields (404 when the step has no form)',
       description: readNote,
       params: idParams('stepid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byStep(caller, params.stepid),
     }),
     route({
@@ -52,7 +31,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'A form by its revision (old revisions stay readable)',
       description: readNote,
       params: idParams('form_revisionid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byFormRevision(caller, params.form_revisionid),
     }),
     route({
@@ -62,7 +41,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The newest form containing a field revision (several field revisions may give the same form)',
       description: `Resolves old work-log data keyed on field_revisionid. ${readNote}`,
       params: idParams('field_revisionid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byFieldRevision(caller, params.field_revisionid),
     }),
     route({
@@ -72,7 +51,7 @@ export const stepFormsGroup = defineGroup({
       summary: "Current forms of the guide's steps and of its prerequisite guides' steps (no order guaranteed)",
       description: `Steps without a form are left out. ${readNote}`,
       params: idParams('guideid'),
-      response: z.array(formResponse),
+      response: z.array(stepFormSchema),
       handler: ({ caller, params }) => forms.byGuide(caller, params.guideid),
     }),
     route({
@@ -93,7 +72,7 @@ export const stepFormsGroup = defineGroup({
           { field_type: 'Select', label: 'Result', options: '["pass","fail"]' },
         ],
       },
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params, query, body }) => forms.save(caller, params.stepid, body, query.revisionid),
     }),
   ],
