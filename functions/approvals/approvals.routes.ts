@@ -11,23 +11,13 @@ import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { MAX_APPROVAL_STAGES } from '../../shared/domain/approval-flow.ts';
-import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import { SIGNING_TOKEN_TTL_SECONDS } from '../../shared/accounts/e-signature.ts';
 import * as processes from './processes.service.ts';
 import * as requests from './requests.service.ts';
+import { approvalRequestBody, processCreateBody, processPatchBody, signBody, signingTokenBody } from './approvals.schemas.ts';
 import { attachmentSchema, guideProcessesSchema, processSchema, requestSchema } from '../../shared/views/approval-views.ts';
 
-const id = z.int().check(z.positive());
 const pageQuery = z.object(pagination);
-const stage = z.object({
-  name: z.optional(z.string().check(z.trim(), z.maxLength(200))),
-  teamid: id,
-  quorum: z.int().check(z.minimum(1), z.maximum(100)),
-});
-const stages = z.array(stage).check(z.minLength(1), z.maxLength(MAX_APPROVAL_STAGES));
-const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
-const description = z.optional(z.string().check(z.maxLength(5000)));
-const password = z.string().check(z.minLength(1), z.maxLength(1000));
 
 export const approvalsGroup = defineGroup({
   name: 'approvals',
@@ -68,7 +58,7 @@ export const approvalsGroup = defineGroup({
       summary: `Create an approval process (201): 1 to ${MAX_APPROVAL_STAGES} ordered stages, each an approver team and a quorum`,
       description: 'A stage is passed when `quorum` members of its team have approved; quorum may not exceed the team\'s size (422 exceeds_team).',
       status: 201,
-      body: z.object({ name, description, stages }),
+      body: processCreateBody,
       example: { name: 'SOP release', description: 'QA, then the site lead', stages: [{ name: 'Quality', teamid: 1, quorum: 2 }, { name: 'Site lead', teamid: 2, quorum: 1 }] },
       response: processSchema,
       handler: ({ caller, body }) => processes.create(caller, body),
@@ -80,7 +70,7 @@ export const approvalsGroup = defineGroup({
       summary: 'Change a process\'s name, description or stages (stages are replaced whole)',
       description: 'Requests already made keep the stages they were made with.',
       params: idParams('approval_processid'),
-      body: z.object({ name: z.optional(name), description, stages: z.optional(stages) }),
+      body: processPatchBody,
       example: { name: 'SOP release (2 stages)' },
       response: processSchema,
       handler: ({ caller, params, body }) => processes.patch(caller, params.approval_processid, body),
@@ -126,7 +116,7 @@ export const approvalsGroup = defineGroup({
         '`?revisionid=` (required) names the revision to approve: 409 with the document when it is not the current one, 409 with the open request when one is already open for it. The request follows the document\'s effective process (422 no_approval_process when none). A new revision of the document supersedes the request.',
       status: 201,
       query: optionalRevisionQuery,
-      body: z.object({ doctype: z.enum(DOCTYPES), docid: id, notes: z.optional(z.string().check(z.maxLength(5000))) }),
+      body: approvalRequestBody,
       example: { doctype: 'guide', docid: 1, notes: 'Torque values updated' },
       response: requestSchema,
       extensions: { 'x-beyond-spec': true },
@@ -160,12 +150,7 @@ export const approvalsGroup = defineGroup({
         'The signer enters their `password` for this signature, or gives a `signing_token` from POST …/token (then the signer is the token\'s owner, who may be someone other than the caller). Only members of the current stage\'s team who have not signed yet (403). The signature keeps the printed name, the time, the meaning and the SHA-256 of the signed revision. Quorum approvals move the request to the next stage; one rejection ends it. 409 with the request when it is no longer pending, or when the document has a new revision (the request is then superseded), or when `?revisionid=` is given and is not the request\'s. A wrong password is 422 (field password) and counts toward the login limit (429). Impersonation tokens cannot sign.',
       params: idParams('approval_requestid'),
       query: optionalRevisionQuery,
-      body: z.object({
-        meaning: z.enum(['approve', 'reject']),
-        reason: z.string().check(z.minLength(1), z.maxLength(5000)),
-        password: z.optional(password),
-        signing_token: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
-      }),
+      body: signBody,
       example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
       response: requestSchema,
       handler: ({ auth, params, body, query, sourceIp }) => requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
@@ -179,7 +164,7 @@ export const approvalsGroup = defineGroup({
         'The signer types their `login` (email or unique_username; default: the caller) and `password`; the answer\'s `signing_token` signs this request once, as that signer, through POST /approvals/request/sign/{approval_requestid}. The signer must be able to sign the request now (403 otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429).',
       status: 201,
       params: idParams('approval_requestid'),
-      body: z.object({ password, login: z.optional(z.string().check(z.minLength(1), z.maxLength(254))) }),
+      body: signingTokenBody,
       example: { login: 'qa.lead@example.com', password: 'their password' },
       response: z.object({ signing_token: z.string(), expires_at: z.int(), approval_requestid: z.int(), signer: z.object({ userid: z.int(), username: z.string() }) }),
       handler: ({ auth, params, body, sourceIp }) => requests.issueToken(auth, params.approval_requestid, body, sourceIp),

@@ -37,12 +37,8 @@ import {
 import { attachmentView, processView, type ProcessView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { ProcessCreateInput, ProcessPatchInput, StageInput } from './approvals.schemas.ts';
 
-export interface StageInput {
-  name?: string;
-  teamid: number;
-  quorum: number;
-}
 
 export const processSubject = (id: number) => `APPROVAL_PROCESS#${id}`;
 
@@ -76,7 +72,7 @@ async function validStages(stages: StageInput[]): Promise<StageRule[]> {
 
 const processTokens = (name: string) => searchTokens(name).slice(0, 20);
 
-export async function create(caller: Caller, input: { name: string; description?: string; stages: StageInput[] }) {
+export async function create(caller: Caller, input: ProcessCreateInput) {
   const stages = await validStages(input.stages);
   const now = nowSeconds();
   const process: ApprovalProcessRecord = {
@@ -103,7 +99,7 @@ export async function create(caller: Caller, input: { name: string; description?
   return (await processViews([process]))[0];
 }
 
-export async function patch(caller: Caller, id: number, input: { name?: string; description?: string; stages?: StageInput[] }) {
+export async function patch(caller: Caller, id: number, input: ProcessPatchInput) {
   await requireProcess(id);
   if (input.name === undefined && input.description === undefined && input.stages === undefined) {
     throw ValidationError.field('body', 'missing_field', 'Give at least one of name, description, stages');

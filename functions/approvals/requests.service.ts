@@ -9,8 +9,8 @@
  * that the request is as read and the document is still at the signed revision.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { afterSignature, type ApprovalMeaning } from '../../shared/domain/approval-flow.ts';
-import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
+import { afterSignature } from '../../shared/domain/approval-flow.ts';
+import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
@@ -38,6 +38,7 @@ import {
 import { requestView } from '../../shared/views/approval-views.ts';
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { ApprovalRequestInput, SignInput, SigningTokenInput } from './approvals.schemas.ts';
 
 const MAX_ATTEMPTS = 5;
 
@@ -58,7 +59,7 @@ function notPending(request: ApprovalRequestRecord, caller: Caller): ConflictErr
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-export async function create(caller: Caller, input: { doctype: Doctype; docid: number; notes?: string }, expectedRevision: number | undefined) {
+export async function create(caller: Caller, input: ApprovalRequestInput, expectedRevision: number | undefined) {
   const document = await requireDocument(input.doctype, input.docid);
   if (document.guide && !canEditGuide(caller, document.guide)) throw new ForbiddenError('Only those who may edit the guide ask for its approval');
   if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the revision to approve) is required');
@@ -109,7 +110,7 @@ function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): v
 }
 
 /** POST /approvals/request/sign/{id}/token: the signer's password buys a single-use signing token. */
-export async function issueToken(auth: SignedInAuth, id: number, input: { password: string; login?: string }, sourceIp: string) {
+export async function issueToken(auth: SignedInAuth, id: number, input: SigningTokenInput, sourceIp: string) {
   const caller = auth.user;
   const request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
@@ -127,12 +128,6 @@ export async function issueToken(auth: SignedInAuth, id: number, input: { passwo
   return { ...token, approval_requestid: id, signer: { userid: signer.userid, username: signer.username } };
 }
 
-export interface SignInput {
-  meaning: ApprovalMeaning;
-  reason: string;
-  password?: string;
-  signing_token?: string;
-}
 
 /** The signer and how they proved it: the caller's password, or a token (possibly someone else's). */
 async function authenticateSigner(caller: Caller, request: ApprovalRequestRecord, input: SignInput, sourceIp: string): Promise<{ signer: UserRecord; method: SignatureMethod; tokenHash?: string }> {

@@ -16,21 +16,16 @@ import type { PageQuery } from '../../shared/db/paging.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';
 import { activeAssignmentIdFor, getAssignment, listCourseAssignments, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams, type TeamRecord } from '../../shared/db/entities/team.ts';
-import { getRows, listAssignmentRows, type RowStatus } from '../../shared/db/entities/training-row.ts';
+import { getRows, listAssignmentRows } from '../../shared/db/entities/training-row.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
 import { managesTeam } from '../../shared/training/managers.ts';
-import { currentRows, refreshDueRows, usersCollectionOf, type UserOrder } from '../../shared/training/rows.ts';
-import { assigneeRowView } from '../../shared/views/training-views.ts';
+import { currentRows, refreshDueRows, usersCollectionOf } from '../../shared/training/rows.ts';
+import { assigneeRowView, type TeamAssigneeView } from '../../shared/views/training-views.ts';
 import { assertReadsCourseTraining, requireTeam } from './access.ts';
 import { progressOf } from './assignments.service.ts';
+import type { TeamAssigneesQuery, TeamMembersQuery, UserAssigneesQuery } from './course-assignments.schemas.ts';
 
-export interface AssigneeQuery {
-  page: number;
-  limit: number;
-  direction: 'ASC' | 'DESC';
-  status?: RowStatus[];
-  search?: string;
-}
+type AssigneeQuery = Pick<UserAssigneesQuery, 'page' | 'limit' | 'status' | 'search'>;
 
 /** Members shown inline with each team of the teams list. */
 export const MEMBERS_PREVIEW = 10;
@@ -55,7 +50,7 @@ function rowFilter(query: Pick<AssigneeQuery, 'status' | 'search'>): PageQuery['
   return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: Object.keys(names).length ? names : undefined, ExpressionAttributeValues: values };
 }
 
-export async function users(caller: Caller, wikiid: number, query: AssigneeQuery & { orderby: UserOrder }) {
+export async function users(caller: Caller, wikiid: number, query: UserAssigneesQuery) {
   await requireCourse(wikiid);
   assertReadsCourseTraining(caller);
   await refreshDueRows();
@@ -65,7 +60,7 @@ export async function users(caller: Caller, wikiid: number, query: AssigneeQuery
   return { response: rows.map((row) => assigneeRowView(row, now)) };
 }
 
-function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, now: number) {
+function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, now: number): Omit<TeamAssigneeView, 'members'> {
   const due_date = assignment.due_within === null ? null : assignment.created_date + assignment.due_within;
   const progress = progressOf(assignment);
   return {
@@ -85,7 +80,7 @@ function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, n
   };
 }
 
-export async function teams(caller: Caller, wikiid: number, query: AssigneeQuery) {
+export async function teams(caller: Caller, wikiid: number, query: TeamAssigneesQuery) {
   await requireCourse(wikiid);
   assertReadsCourseTraining(caller);
   await refreshDueRows();
@@ -103,7 +98,7 @@ export async function teams(caller: Caller, wikiid: number, query: AssigneeQuery
 }
 
 /** One team's progress on the course: Authors, Admins and the team's owner. */
-export async function team(caller: Caller, wikiid: number, teamid: number, query: Omit<AssigneeQuery, 'direction'>) {
+export async function team(caller: Caller, wikiid: number, teamid: number, query: TeamMembersQuery) {
   await requireCourse(wikiid);
   const found = await requireTeam(teamid);
   if (!hasRole(caller, 'Author') && !managesTeam(caller, found)) assertReadsCourseTraining(caller);

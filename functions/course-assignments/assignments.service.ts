@@ -15,8 +15,9 @@ import { AlreadyAssigned, assignCourse, cancelAssignment } from '../../shared/tr
 import { courseViewFor, findCourse, type CoursePage } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import { assignmentView, stageEntry } from '../../shared/views/training-views.ts';
+import { assignmentView, stageEntry, type AssignmentDetailsView, type ProgressView, type TeamSourceView, type UserSourceView } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, assertReadsTeam, assertReadsUser, managesAssignment, requireAssignment, requireTeam, requireUser } from './access.ts';
+import type { AssignInput } from './course-assignments.schemas.ts';
 
 /** Longest due_within accepted: ten years. */
 export const MAX_DUE_WITHIN = 10 * 366 * 86400;
@@ -50,15 +51,6 @@ export async function recordFor(caller: Caller, assignment: AssignmentRecord) {
   const states = subject !== null && outcomes.has(subject) ? new Map(outcomes.get(subject)!.map((outcome) => [outcome.stage.course_stageid, outcome.state])) : null;
   const course = page ? await courseViewFor(caller, page, states) : null;
   return assignmentView(assignment, completionStatus, course);
-}
-
-export interface AssignInput {
-  wikiid: number;
-  userid?: number;
-  teamid?: number;
-  assignee_userid?: number;
-  assignee_teamid?: number;
-  due_within?: number | null;
 }
 
 export async function create(caller: Caller, input: AssignInput) {
@@ -113,7 +105,7 @@ export async function cancel(caller: Caller, id: number, reason: string | null) 
 }
 
 /** The assignment without per-trainee entries: who, which course, the stored aggregates. */
-export async function details(caller: Caller, id: number) {
+export async function details(caller: Caller, id: number): Promise<AssignmentDetailsView> {
   const assignment = await requireAssignment(id);
   if (!(await managesAssignment(caller, assignment))) {
     const own = (await listTraineeRows(caller.userid, assignment.wikiid)).some((row) => row.course_assignmentid === id);
@@ -129,7 +121,7 @@ export async function details(caller: Caller, id: number) {
   };
 }
 
-export function progressOf(counts: { rows_total: number; rows_completed: number; rows_in_progress: number }) {
+export function progressOf(counts: { rows_total: number; rows_completed: number; rows_in_progress: number }): ProgressView {
   return {
     users: counts.rows_total,
     completed: counts.rows_completed,
@@ -140,7 +132,7 @@ export function progressOf(counts: { rows_total: number; rows_completed: number;
 }
 
 /** Where a user's courses come from: their own assignments and their teams'. */
-export async function userSources(caller: Caller, userid: number) {
+export async function userSources(caller: Caller, userid: number): Promise<UserSourceView[]> {
   await requireUser(userid);
   await assertReadsUser(caller, userid);
   const rows = await listTraineeRows(userid);
@@ -154,7 +146,7 @@ export async function userSources(caller: Caller, userid: number) {
     course_assignmentid: row.course_assignmentid,
     wikiid: row.wikiid,
     course_title: titleOf.get(row.wikiid) ?? null,
-    source: row.teamid === null ? 'user' : 'team',
+    source: row.teamid === null ? ('user' as const) : ('team' as const),
     assignee_userid: row.teamid === null ? userid : null,
     assignee_teamid: row.teamid,
     team_name: row.teamid === null ? null : (teamOf.get(row.teamid) ?? null),
@@ -164,14 +156,14 @@ export async function userSources(caller: Caller, userid: number) {
 }
 
 /** A team's active assignments with their stored progress. */
-export async function teamSources(caller: Caller, teamid: number) {
+export async function teamSources(caller: Caller, teamid: number): Promise<TeamSourceView[]> {
   const team = await requireTeam(teamid);
   assertReadsTeam(caller, team);
   return (await activeTeamAssignments(teamid)).map(({ assignment, title }) => ({
     course_assignmentid: assignment.course_assignmentid,
     wikiid: assignment.wikiid,
     course_title: title,
-    source: 'team',
+    source: 'team' as const,
     assignee_teamid: teamid,
     due_within: assignment.due_within,
     created_date: assignment.created_date,

@@ -5,14 +5,30 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { idParams, MAX_TIMESTAMP, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
-import { USER_ORDERS } from '../../shared/training/rows.ts';
 import * as assignments from './assignments.service.ts';
 import * as assignees from './assignees.service.ts';
 import * as progress from './progress.service.ts';
 import * as reports from './reports.service.ts';
+import {
+  assigneeRowSchema,
+  assignmentDetailsSchema,
+  assignmentSchema,
+  completionSchema,
+  courseReportSchema,
+  courseUserReportSchema,
+  progressChangeSchema,
+  teamAssigneeSchema,
+  teamReportSchema,
+  teamSourceSchema,
+  teamSummaryReportSchema,
+  teamUserReportSchema,
+  userReportSchema,
+  userSourceSchema,
+  userSummaryReportSchema,
+} from '../../shared/views/training-views.ts';
+import { assignBody, completeBody, stageCompletionsBody, teamAssigneesQuery, teamMembersQuery, userAssigneesQuery } from './course-assignments.schemas.ts';
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -24,43 +40,12 @@ const doctype = z.string().check(z.maxLength(40));
 const docParams = z.object({ doctype, docid: pathId });
 const listQuery = z.object(pagination);
 
-const ROW_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
-/** `status=not_started,completed` (wire notes §3.19). */
-const statusFilter = z.optional(
-  z.pipe(
-    z.string(),
-    z.pipe(
-      z.transform((value: string) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)),
-      z.array(z.enum(ROW_STATUSES)),
-    ),
-  ),
-);
-const search = z.optional(z.string().check(z.maxLength(100)));
 
-const EXPERIMENTAL = 'EXPERIMENTAL: must not be used for integrations (the spec says so); true when the due date has passed and the course is not completed.';
-const assigneeRow = z.object({
-  course_assignmentid: z.int(),
-  userid: z.int(),
-  teamid: z.nullable(z.int()),
-  username: z.string(),
-  user_avatar: z.nullable(z.string()),
-  total_stages: z.int(),
-  completed_stages: z.int(),
-  status: z.enum(['Not Started', 'In Progress', 'Completed']),
-  status_code: z.enum(ROW_STATUSES),
-  course_completion_date: z.nullable(z.int()),
-  assignment_date: z.int(),
-  recurrent_date: z.nullable(z.int()),
-  due_date: z.nullable(z.int()),
-  is_overdue: z.boolean().check(z.meta({ description: EXPERIMENTAL, 'x-experimental': true })),
-});
+/** What completeAll / invalidateAll answer: the report after the change and how many documents changed. */
+const userChangesSchema = z.object({ ...userReportSchema.shape, changed_documents: z.int() });
+const teamChangesSchema = z.object({ ...teamReportSchema.shape, changed_documents: z.int() });
 const experimental = { 'x-experimental-fields': ['is_overdue'] };
 
-const completeBody = z.object({
-  userid: z.optional(id),
-  work_log_entryid: z.optional(z.nullable(id)),
-  revisionid: z.optional(z.nullable(id)),
-});
 
 const exists = {
   course: async (wikiid: number) => Boolean(await getCourse(wikiid)),
@@ -81,15 +66,9 @@ export const courseAssignmentsGroup = defineGroup({
         'Body `{wikiid, userid | teamid, due_within?}` (also `assignee_userid` / `assignee_teamid`); `due_within` in seconds. Admins assign anyone; a team owner assigns the team and its members. ' +
         'A team assignment covers the members it has and those who join later (from when they join); a member who leaves keeps their completions.',
       status: 201,
-      body: z.object({
-        wikiid: id,
-        userid: z.optional(id),
-        teamid: z.optional(id),
-        assignee_userid: z.optional(id),
-        assignee_teamid: z.optional(id),
-        due_within: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(MAX_TIMESTAMP)))),
-      }),
+      body: assignBody,
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
+      response: assignmentSchema,
       handler: ({ caller, body }) => assignments.create(caller, body),
     }),
     route({
@@ -100,6 +79,7 @@ export const courseAssignmentsGroup = defineGroup({
       description:
         'Stage entries carry `status` and, when the feature flags dev-unify-completion-status-logic and dev-use-status-and-reason are both on, `stage_status` {status, reason} — then the single source of truth.',
       params: idParams('course_assignmentid'),
+      response: assignmentSchema,
       handler: ({ caller, params }) => assignments.get(caller, params.course_assignmentid),
     }),
     route({
@@ -109,6 +89,7 @@ export const courseAssignmentsGroup = defineGroup({
       deprecated: true,
       summary: 'Deprecated: same as GET /course_assignments/{course_assignmentid}',
       params: idParams('course_assignmentid'),
+      response: assignmentSchema,
       handler: ({ caller, params }) => assignments.get(caller, params.course_assignmentid),
     }),
     route({
@@ -120,6 +101,7 @@ export const courseAssignmentsGroup = defineGroup({
       params: idParams('course_assignmentid'),
       body: z.object({ cancellation_reason: z.optional(z.nullable(z.string().check(z.maxLength(1000)))) }),
       example: { cancellation_reason: 'Replaced by the 2025 course' },
+      response: assignmentSchema,
       handler: ({ caller, params, body }) => assignments.cancel(caller, params.course_assignmentid, body.cancellation_reason ?? null),
     }),
     route({
@@ -128,6 +110,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'An assignment without per-trainee entries: assignee, course and stored progress',
       params: idParams('course_assignmentid'),
+      response: assignmentDetailsSchema,
       handler: ({ caller, params }) => assignments.details(caller, params.course_assignmentid),
     }),
     route({
@@ -136,6 +119,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Where a user\'s active course assignments come from (their own, or a team\'s)',
       params: idParams('assigneeid'),
+      response: z.array(userSourceSchema),
       handler: ({ caller, params }) => assignments.userSources(caller, params.assigneeid),
     }),
     route({
@@ -144,6 +128,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A team\'s active course assignments with their stored progress',
       params: idParams('assigneeid'),
+      response: z.array(teamSourceSchema),
       handler: ({ caller, params }) => assignments.teamSources(caller, params.assigneeid),
     }),
 
@@ -155,6 +140,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'The caller starts a stage document (a new attempt unless one is in progress)',
       description: 'doctype: guide, wiki or external_training_module. 422 `not_assigned` when no active assignment of the caller has a stage on it.',
       params: docParams,
+      response: progressChangeSchema,
       handler: ({ auth, params }) => progress.start(auth, params.doctype, params.docid),
     }),
     route({
@@ -166,6 +152,7 @@ export const courseAssignmentsGroup = defineGroup({
       params: docParams,
       body: completeBody,
       example: {},
+      response: progressChangeSchema,
       handler: ({ auth, params, body }) => progress.complete(auth, params.doctype, params.docid, body),
     }),
     route({
@@ -174,6 +161,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A manager invalidates a trainee\'s last completion of a document (status invalidated, reason manager_override)',
       params: z.object({ doctype, docid: pathId, userid: pathId }),
+      response: progressChangeSchema,
       handler: ({ auth, params }) => progress.invalidate(auth, params.doctype, params.docid, params.userid),
     }),
     route({
@@ -182,6 +170,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A manager completes every stage of the user\'s active assignments that is not completed (manager override)',
       params: idParams('assignee_userid'),
+      response: userChangesSchema,
       handler: ({ auth, params }) => progress.userCompleteAll(auth, params.assignee_userid),
     }),
     route({
@@ -190,6 +179,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'The team\'s owner or an Admin completes every open stage of the team\'s assignments for every member',
       params: idParams('assignee_teamid'),
+      response: teamChangesSchema,
       handler: ({ auth, params }) => progress.teamCompleteAll(auth, params.assignee_teamid),
     }),
     route({
@@ -198,6 +188,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A manager invalidates the user\'s completions of every stage document of their active assignments',
       params: idParams('assignee_userid'),
+      response: userChangesSchema,
       handler: ({ auth, params }) => progress.userInvalidateAll(auth, params.assignee_userid),
     }),
     route({
@@ -206,6 +197,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'The team\'s owner or an Admin invalidates the members\' completions of the team\'s courses',
       params: idParams('assignee_teamid'),
+      response: teamChangesSchema,
       handler: ({ auth, params }) => progress.teamInvalidateAll(auth, params.assignee_teamid),
     }),
     route({
@@ -215,21 +207,9 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Managers record completions on trainees\' behalf (1–25 at once, all or none); 201 with the completions',
       description: 'Body `{completions: [{userid, doctype, docid, init_date?, end_date?, work_log_entryid?}]}`; dates default to now and cannot be in the future.',
       status: 201,
-      body: z.object({
-        completions: z
-          .array(
-            z.object({
-              userid: id,
-              doctype: z.enum(['guide', 'wiki', 'external_training_module']),
-              docid: id,
-              init_date: z.optional(positiveTimestamp),
-              end_date: z.optional(positiveTimestamp),
-              work_log_entryid: z.optional(z.nullable(id)),
-            }),
-          )
-          .check(z.minLength(1), z.maxLength(25)),
-      }),
+      body: stageCompletionsBody,
       example: { completions: [{ userid: 2, doctype: 'guide', docid: 1 }] },
+      response: z.object({ completions: z.array(z.nullable(completionSchema)) }),
       handler: ({ auth, body }) => progress.recordStageCompletions(auth, body.completions),
     }),
 
@@ -240,6 +220,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'admin',
       summary: 'Every trainee\'s stored training counts (limit/offset pages, by userid)',
       query: listQuery,
+      response: z.array(userSummaryReportSchema),
       handler: ({ query }) => reports.individualSummaries(query),
     }),
     route({
@@ -248,6 +229,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A trainee\'s stored training counts (the user, their managers, Admins)',
       params: idParams('userid'),
+      response: userSummaryReportSchema,
       handler: ({ caller, params }) => reports.individualSummary(caller, params.userid),
     }),
     route({
@@ -256,6 +238,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'admin',
       summary: 'Every team\'s stored training counts (limit/offset pages, by teamid)',
       query: listQuery,
+      response: z.array(teamSummaryReportSchema),
       handler: ({ query }) => reports.teamSummaries(query),
     }),
     route({
@@ -264,6 +247,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A team\'s stored training counts (members, the owner, Admins)',
       params: idParams('teamid'),
+      response: teamSummaryReportSchema,
       handler: ({ caller, params }) => reports.teamSummary(caller, params.teamid),
     }),
     route({
@@ -273,6 +257,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion report of a course: stored totals and each active assignment\'s (Authors, Admins)',
       params: idParams('wikiid'),
       query: listQuery,
+      response: courseReportSchema,
       handler: ({ caller, params, query }) => reports.courseReport(caller, params.wikiid, query),
     }),
     route({
@@ -281,6 +266,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Completion report of a team: its stored totals and each active assignment\'s',
       params: idParams('teamid'),
+      response: teamReportSchema,
       handler: ({ caller, params }) => reports.teamReport(caller, params.teamid),
     }),
     route({
@@ -289,6 +275,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Completion report of a user: stored totals and one row per active assignment',
       params: idParams('userid'),
+      response: userReportSchema,
       handler: ({ caller, params }) => reports.userReport(caller, params.userid),
     }),
     route({
@@ -297,6 +284,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'A member\'s courses given through one team (the member, the team\'s owner, Admins)',
       params: idParams('teamid', 'userid'),
+      response: teamUserReportSchema,
       handler: ({ caller, params }) => reports.teamUserReport(caller, params.teamid, params.userid),
     }),
     route({
@@ -305,6 +293,7 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'One user on one course: their rows and each stage\'s entry as the stage rule decides it now',
       params: idParams('wikiid', 'userid'),
+      response: courseUserReportSchema,
       handler: ({ caller, params }) => reports.courseUserReport(caller, params.wikiid, params.userid),
     }),
     route({
@@ -314,6 +303,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several courses: {"reports": [...]} (Authors, Admins)',
       body: z.object({ wikiids: ids }),
       example: { wikiids: [1] },
+      response: z.object({ reports: z.array(courseReportSchema) }),
       handler: ({ caller, body }) => reports.many(body.wikiids, 'wikiids', exists.course, (wikiid) => reports.courseReport(caller, wikiid)),
     }),
     route({
@@ -323,6 +313,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several teams: {"reports": [...]}',
       body: z.object({ teamids: ids }),
       example: { teamids: [1] },
+      response: z.object({ reports: z.array(teamReportSchema) }),
       handler: ({ caller, body }) => reports.many(body.teamids, 'teamids', exists.team, (teamid) => reports.teamReport(caller, teamid)),
     }),
     route({
@@ -332,6 +323,7 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'Completion reports of several users: {"reports": [...]}',
       body: z.object({ userids: ids }),
       example: { userids: [1] },
+      response: z.object({ reports: z.array(userReportSchema) }),
       handler: ({ caller, body }) => reports.many(body.userids, 'userids', exists.user, (userid) => reports.userReport(caller, userid)),
     }),
 
@@ -345,8 +337,8 @@ export const courseAssignmentsGroup = defineGroup({
         '`page` (1-based), `limit` (default 10, at most 200), `direction` ASC|DESC, `orderby` username|status|stage_progress|assignment_date|due_date|course_completion_date|recurrence_date, ' +
         '`status` (comma list of not_started, in_progress, completed), `search` (username). Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
-      response: z.object({ response: z.array(assigneeRow) }),
+      query: userAssigneesQuery,
+      response: z.object({ response: z.array(assigneeRowSchema) }),
       extensions: experimental,
       handler: ({ caller, params, query }) => assignees.users(caller, params.wikiid, query),
     }),
@@ -358,8 +350,9 @@ export const courseAssignmentsGroup = defineGroup({
       description:
         `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. \`is_overdue\` is experimental.`,
       params: idParams('wikiid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }).check(pageWithinMaxOffset('limit')),
+      query: teamAssigneesQuery,
       extensions: experimental,
+      response: z.object({ response: z.array(teamAssigneeSchema) }),
       handler: ({ caller, params, query }) => assignees.teams(caller, params.wikiid, query),
     }),
     route({
@@ -369,8 +362,9 @@ export const courseAssignmentsGroup = defineGroup({
       summary: 'A team\'s completion progress on a course with its members\' rows (paged): {"response": {...}}',
       description: '`page`, `limit` (default 10), `status`, `search`. Authors, Admins and the team\'s owner. Field `is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid', 'teamid'),
-      query: z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }).check(pageWithinMaxOffset('limit')),
+      query: teamMembersQuery,
       extensions: experimental,
+      response: z.object({ response: teamAssigneeSchema }),
       handler: ({ caller, params, query }) => assignees.team(caller, params.wikiid, params.teamid, query),
     }),
   ],

@@ -7,21 +7,21 @@
 import { ForbiddenError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { SignedInAuth } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
-import type { StageDoctype } from '../../shared/db/entities/course.ts';
 import type { CompletionRecord, DocRef } from '../../shared/db/entities/training-record.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../../shared/db/entities/training-row.ts';
 import { getCourses, type CourseRecord } from '../../shared/db/entities/course.ts';
 import { activeStagesOn, completeDocument, invalidateDocument, startDocument, type StageOnDocument } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
-import { completionView, stageStatusShown } from '../../shared/views/training-views.ts';
+import { completionView, stageStatusShown, type ProgressChangeView } from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertManagesUser, requireDocument, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments } from './assignments.service.ts';
 import { teamReport, userReport } from './reports.service.ts';
 import { assignmentRowChunks } from '../../shared/db/entities/training-row.ts';
+import type { CompleteBody, StageCompletionInput } from './course-assignments.schemas.ts';
 
 /** The stages a progress change touched, with their statuses now. */
-async function progressView(userid: number, doc: DocRef, completion: CompletionRecord | undefined, stages: StageOnDocument[]) {
+async function progressView(userid: number, doc: DocRef, completion: CompletionRecord | undefined, stages: StageOnDocument[]): Promise<ProgressChangeView> {
   const views = await Promise.all(
     stages.map(async ({ row, course, stage }) => {
       const [outcome] = (await stageOutcomes([userid], [stage])).get(userid)!;
@@ -51,11 +51,6 @@ export async function start(auth: SignedInAuth, rawDoctype: string, docid: numbe
   return progressView(caller.userid, doc, result.completion, result.stages);
 }
 
-export interface CompleteBody {
-  userid?: number;
-  work_log_entryid?: number | null;
-  revisionid?: number | null;
-}
 
 /** The caller completes a document; naming another `userid` is a manager override. */
 export async function complete(auth: SignedInAuth, rawDoctype: string, docid: number, body: CompleteBody) {
@@ -180,14 +175,6 @@ export async function teamInvalidateAll(auth: SignedInAuth, teamid: number) {
   return { ...(await teamReport(auth.user, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
 }
 
-export interface StageCompletionInput {
-  userid: number;
-  doctype: StageDoctype;
-  docid: number;
-  init_date?: number;
-  end_date?: number;
-  work_log_entryid?: number | null;
-}
 
 /**
  * Records completions on trainees' behalf (e.g. training done away from the site), each a

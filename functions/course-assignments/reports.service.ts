@@ -17,7 +17,17 @@ import { requireCourse } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { currentRows, refreshDueRows } from '../../shared/training/rows.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import { assigneeRowView, stageEntry } from '../../shared/views/training-views.ts';
+import {
+  assigneeRowView,
+  stageEntry,
+  type CourseReportView,
+  type CourseRowReportView,
+  type CourseUserReportView,
+  type TeamReportView,
+  type TeamSummaryReportView,
+  type UserReportView,
+  type UserSummaryReportView,
+} from '../../shared/views/training-views.ts';
 import { assertManagesTeam, assertReadsCourseTraining, assertReadsTeam, assertReadsUser, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments, progressOf } from './assignments.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -25,15 +35,15 @@ import type { Page } from '../../shared/db/paging.ts';
 const NO_COUNTS: RowCounts = { rows_total: 0, rows_completed: 0, rows_in_progress: 0 };
 
 /** One of a trainee's courses in a report. */
-async function rowReports(rows: TrainingRowRecord[]) {
+async function rowReports(rows: TrainingRowRecord[]): Promise<CourseRowReportView[]> {
   const now = nowSeconds();
   const fresh = await currentRows(rows, now);
   const titles = new Map((await getCourses([...new Set(fresh.map((row) => row.wikiid))])).map((course) => [course.wikiid, course.title]));
-  return fresh.map((row) => ({ ...assigneeRowView(row, now), wikiid: row.wikiid, course_title: titles.get(row.wikiid) ?? null, source: row.teamid === null ? 'user' : 'team' }));
+  return fresh.map((row) => ({ ...assigneeRowView(row, now), wikiid: row.wikiid, course_title: titles.get(row.wikiid) ?? null, source: row.teamid === null ? ('user' as const) : ('team' as const) }));
 }
 
 /** A trainee's courses and counters (all of them, or those given through one team). */
-async function buildUserReport(userid: number, onlyTeam?: number) {
+async function buildUserReport(userid: number, onlyTeam?: number): Promise<UserReportView> {
   const user = await requireUser(userid);
   await refreshDueRows();
   const rows = (await listTraineeRows(userid)).filter((row) => onlyTeam === undefined || row.teamid === onlyTeam);
@@ -64,7 +74,7 @@ export async function teamUserReport(caller: Caller, teamid: number, userid: num
   return { teamid, ...(await buildUserReport(userid, teamid)) };
 }
 
-export async function teamReport(caller: Caller, teamid: number) {
+export async function teamReport(caller: Caller, teamid: number): Promise<TeamReportView> {
   const team = await requireTeam(teamid);
   assertReadsTeam(caller, team);
   await refreshDueRows();
@@ -86,7 +96,7 @@ export async function teamReport(caller: Caller, teamid: number) {
   };
 }
 
-export async function courseReport(caller: Caller, wikiid: number, page: Page = { limit: 20, offset: 0 }) {
+export async function courseReport(caller: Caller, wikiid: number, page: Page = { limit: 20, offset: 0 }): Promise<CourseReportView> {
   const { wiki, course } = await requireCourse(wikiid);
   assertReadsCourseTraining(caller);
   await refreshDueRows();
@@ -111,7 +121,7 @@ export async function courseReport(caller: Caller, wikiid: number, page: Page = 
 }
 
 /** One trainee on one course: their row(s) and each stage's entry, decided now by the stage rule. */
-export async function courseUserReport(caller: Caller, wikiid: number, userid: number) {
+export async function courseUserReport(caller: Caller, wikiid: number, userid: number): Promise<CourseUserReportView> {
   const { course } = await requireCourse(wikiid);
   const user = await requireUser(userid);
   await assertReadsUser(caller, userid);
@@ -140,28 +150,28 @@ export async function many<T>(ids: number[], field: string, exists: (id: number)
   return { reports: await Promise.all(unique.map(report)) };
 }
 
-export async function individualSummaries(page: Page) {
+export async function individualSummaries(page: Page): Promise<UserSummaryReportView[]> {
   await refreshDueRows();
   const summaries = await listSummaries('users', page);
   const users = new Map((await getUsers(summaries.map((summary) => summary.userid!))).map((user) => [user.userid, user]));
   return summaries.map((summary) => ({ userid: summary.userid!, username: users.get(summary.userid!)?.username ?? null, ...progressOf(summary) }));
 }
 
-export async function individualSummary(caller: Caller, userid: number) {
+export async function individualSummary(caller: Caller, userid: number): Promise<UserSummaryReportView> {
   const user = await requireUser(userid);
   await assertReadsUser(caller, userid);
   await refreshDueRows();
   return { userid, username: user.username, ...progressOf((await getSummary({ userid })) ?? NO_COUNTS) };
 }
 
-export async function teamSummaries(page: Page) {
+export async function teamSummaries(page: Page): Promise<TeamSummaryReportView[]> {
   await refreshDueRows();
   const summaries = await listSummaries('teams', page);
   const teams = new Map((await getTeams(summaries.map((summary) => summary.teamid!))).map((team) => [team.teamid, team]));
   return summaries.map((summary) => ({ teamid: summary.teamid!, name: teams.get(summary.teamid!)?.name ?? null, ...progressOf(summary) }));
 }
 
-export async function teamSummary(caller: Caller, teamid: number) {
+export async function teamSummary(caller: Caller, teamid: number): Promise<TeamSummaryReportView> {
   const team = await requireTeam(teamid);
   assertReadsTeam(caller, team);
   await refreshDueRows();

@@ -5,37 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, timestamp } from '../../shared/http/schemas.ts';
-import { queryFlag, queryInt } from '../../shared/http/query.ts';
+import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
-import { COURSE_ORDERS } from '../../shared/db/entities/course.ts';
-import { MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import * as courses from './courses.service.ts';
-
-const id = z.int().check(z.positive());
-
-/** `guide`, `wiki` or `external_training_module`, any case (some clients send GUIDE). */
-const doctype = z.pipe(z.string(), z.pipe(z.transform((value: string) => value.toLowerCase()), z.enum(['guide', 'wiki', 'external_training_module'])));
-
-const stage = z.object({
-  course_stageid: z.optional(id),
-  doctype,
-  docid: id,
-  strictness: z.optional(z.nullable(z.enum(['major', 'minor']))),
-  frequency_quantity: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(1000)))),
-  frequency_unit: z.optional(z.nullable(z.enum(['day', 'week', 'month', 'year']))),
-  assessment: z.optional(z.nullable(z.object({ teamid: id }))),
-});
-
-const courseFields = {
-  title: z.string().check(z.maxLength(500)),
-  contents: z.string().check(z.maxLength(MAX_CONTENTS_LENGTH)),
-  stages: z.optional(z.array(stage).check(z.maxLength(courses.MAX_STAGES))),
-  publish_date: z.optional(timestamp),
-  enabled: z.optional(z.boolean()),
-  langid: z.optional(z.string()),
-};
+import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
+import { courseSchema } from '../../shared/views/training-views.ts';
 
 const stageDescription =
   'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, frequency_quantity?, frequency_unit?: day|week|month|year, assessment?: {teamid} | null}` in course order (orderby from 0). ' +
@@ -52,8 +26,9 @@ export const coursesGroup = defineGroup({
       summary: 'Create a course (201 with wikiid and revisionid)',
       description: stageDescription,
       status: 201,
-      body: z.object(courseFields),
+      body: courseCreateBody,
       example: { title: 'Nozzle maintenance', contents: 'How we keep printers running.', stages: [] },
+      response: courseSchema,
       handler: ({ caller, body }) => courses.create(caller, body),
     }),
     route({
@@ -64,15 +39,8 @@ export const coursesGroup = defineGroup({
       description:
         '`page` (1-based), `pageSize` (default 30, at most 200), `direction` ASC|DESC, `orderby` title|status|stages_count|modified_date|assignee_count|completion_percentage, ' +
         '`query` (title words), `disabledOkay` (Authors and Admins: include disabled courses), `userid` (only courses assigned to that user: the user, their managers and Admins).',
-      query: z.object({
-        page: pageNumber,
-        pageSize: pageSize(30),
-        direction,
-        orderby: enumQuery(COURSE_ORDERS, 'title'),
-        query: z.optional(z.string().check(z.maxLength(200))),
-        disabledOkay: queryFlag,
-        userid: queryInt,
-      }).check(pageWithinMaxOffset('pageSize')),
+      query: courseListQuery,
+      response: z.object({ courses: z.array(courseSchema) }),
       handler: ({ caller, query }) => courses.list(caller, query),
     }),
     route({
@@ -81,6 +49,7 @@ export const coursesGroup = defineGroup({
       auth: 'user',
       summary: 'A course with its stages (and the caller\'s stage statuses when it is assigned to them)',
       params: idParams('wikiid'),
+      response: courseSchema,
       handler: ({ caller, params }) => courses.get(caller, params.wikiid),
     }),
     route({
@@ -91,14 +60,9 @@ export const coursesGroup = defineGroup({
       description: `${stageDescription} Giving \`stages\` replaces the whole list.`,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
-      body: z.object({
-        title: z.optional(courseFields.title),
-        contents: z.optional(courseFields.contents),
-        stages: courseFields.stages,
-        publish_date: courseFields.publish_date,
-        enabled: courseFields.enabled,
-      }),
+      body: coursePatchBody,
       example: { contents: 'Updated description.' },
+      response: courseSchema,
       handler: ({ caller, params, query, body }) => courses.patch(caller, params.wikiid, query.revisionid, body),
     }),
     route({

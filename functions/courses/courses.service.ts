@@ -9,7 +9,6 @@ import { ConflictError, ForbiddenError, ValidationError, type FieldProblem } fro
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { canonicalTitle, titleProblem, MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
-import type { FrequencyUnit, Strictness } from '../../shared/domain/stage-status.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { plainExcerpt } from '../../shared/views/wiki-views.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
@@ -30,7 +29,6 @@ import {
   type CourseOrder,
   type CourseRecord,
   type CourseStageRecord,
-  type StageDoctype,
 } from '../../shared/db/entities/course.ts';
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';
@@ -40,33 +38,11 @@ import { cancelAssignment } from '../../shared/training/assignments.ts';
 import { courseListViews, courseViewFor, requireCourse, type CoursePage } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
+import { MAX_STAGES, type CourseInput, type CourseListQuery, type CoursePatch, type StageInput } from './courses.schemas.ts';
 import { refreshDueRows, refreshRows } from '../../shared/training/rows.ts';
 
-/** Each stage may add an assessment and a module usage item to the course's transaction (limit 100). */
-export const MAX_STAGES = 25;
 /** A title search reads at most this many matching courses, then sorts and pages them. */
 const SEARCH_CAP = 1000;
-
-export interface StageInput {
-  course_stageid?: number;
-  doctype: StageDoctype;
-  docid: number;
-  strictness?: Strictness;
-  frequency_quantity?: number | null;
-  frequency_unit?: FrequencyUnit | null;
-  assessment?: { teamid: number } | null;
-}
-
-export interface CourseInput {
-  title: string;
-  contents: string;
-  stages?: StageInput[];
-  publish_date?: number;
-  enabled?: boolean;
-  langid?: string;
-}
-
-export type CoursePatch = Partial<CourseInput>;
 
 function validTitle(raw: string): string {
   const title = canonicalTitle(raw);
@@ -216,16 +192,6 @@ export async function get(caller: Caller, wikiid: number) {
   return courseViewFor(caller, page);
 }
 
-export interface ListQuery {
-  page: number;
-  pageSize: number;
-  direction: 'ASC' | 'DESC';
-  orderby: CourseOrder;
-  query?: string;
-  disabledOkay: boolean;
-  userid?: number;
-}
-
 /** Sorts bounded candidate sets (a user's courses, a title search) the way the order references do. */
 function sortPages(pages: CoursePage[], orderby: CourseOrder, descending: boolean): CoursePage[] {
   const key = (page: CoursePage) => `${coursePlacement(page.course).values[orderby]}#${String(page.wiki.wikiid).padStart(12, '0')}`;
@@ -238,7 +204,7 @@ async function pagesOf(wikiids: number[]): Promise<CoursePage[]> {
 }
 
 /** GET /courses: {"courses": [...]} in pages of `pageSize`, sorted by `orderby` (wire notes §3.17). */
-export async function list(caller: Caller, query: ListQuery) {
+export async function list(caller: Caller, query: CourseListQuery) {
   const includeDisabled = query.disabledOkay && hasRole(caller, 'Author');
   if (hasRole(caller, 'Author')) await refreshDueRows();
   const offset = (query.page - 1) * query.pageSize;

@@ -6,12 +6,20 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
-import { idParams, pathId, positiveTimestamp } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
-import { PERIOD_UNITS } from '../../shared/domain/review-period.ts';
+import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import * as schedules from './schedules.service.ts';
 import * as reviews from './reviews.service.ts';
+import {
+  addDocumentsBody,
+  changeRequestsQuery,
+  dueDocumentsQuery,
+  MAX_DOCUMENT_CHANGES,
+  pageQuery,
+  removeDocumentsBody,
+  reviewBody,
+  scheduleBody,
+} from './periodic-review.schemas.ts';
 import {
   changeRequestSchema,
   documentScheduleSchema,
@@ -21,15 +29,6 @@ import {
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
 
-const id = z.int().check(z.positive());
-const pageQuery = z.object(pagination);
-const documentInput = z.object({
-  doctype: z.enum(DOCTYPES),
-  docid: id,
-  reviewer_userid: z.optional(id),
-  due_date: z.optional(positiveTimestamp),
-});
-const prdidList = z.array(id).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES));
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
@@ -42,13 +41,7 @@ export const periodicReviewGroup = defineGroup({
       summary: 'Create a review schedule (201): a period and a default reviewer; documents are added to it',
       description: 'Documents in the schedule are due one period after they were added or last reviewed (calendar months and years in UTC).',
       status: 201,
-      body: z.object({
-        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-        description: z.optional(z.string().check(z.maxLength(5000))),
-        frequency_quantity: z.int().check(z.minimum(1), z.maximum(1200)),
-        frequency_unit: z.enum(PERIOD_UNITS),
-        reviewer_userid: z.optional(id),
-      }),
+      body: scheduleBody,
       example: { name: 'Annual SOP review', description: 'ISO 13485 §4.2.4', frequency_quantity: 12, frequency_unit: 'month', reviewer_userid: 1 },
       response: scheduleSchema,
       handler: ({ caller, body }) => schedules.createSchedule(caller, body),
@@ -89,11 +82,11 @@ export const periodicReviewGroup = defineGroup({
       method: 'POST',
       path: '/periodic_review/documents',
       auth: 'admin',
-      summary: `Add guides or wiki pages to a schedule (201), all or none, at most ${schedules.MAX_DOCUMENT_CHANGES} per request`,
+      summary: `Add guides or wiki pages to a schedule (201), all or none, at most ${MAX_DOCUMENT_CHANGES} per request`,
       description:
         'Each document gets a prdid, a reviewer (its own reviewer_userid or the schedule\'s) and a first due date (due_date, or one period from now). A document is in at most one schedule: 422 already_scheduled.',
       status: 201,
-      body: z.object({ prsid: id, documents: z.array(documentInput).check(z.minLength(1), z.maxLength(schedules.MAX_DOCUMENT_CHANGES)) }),
+      body: addDocumentsBody,
       example: { prsid: 1, documents: [{ doctype: 'guide', docid: 1 }, { doctype: 'wiki', docid: 2, reviewer_userid: 1 }] },
       response: z.object({ prsid: z.int(), documents: z.array(reviewDocumentSchema) }),
       handler: ({ caller, body }) => schedules.addDocuments(caller, body),
@@ -102,9 +95,9 @@ export const periodicReviewGroup = defineGroup({
       method: 'DELETE',
       path: '/periodic_review/documents',
       auth: 'admin',
-      summary: `Remove documents from their schedules (204), all or none, at most ${schedules.MAX_DOCUMENT_CHANGES}: {"prdids": [...]}`,
+      summary: `Remove documents from their schedules (204), all or none, at most ${MAX_DOCUMENT_CHANGES}: {"prdids": [...]}`,
       status: 204,
-      body: z.object({ prdids: prdidList }),
+      body: removeDocumentsBody,
       example: { prdids: [1, 2] },
       handler: async ({ caller, body }) => {
         await schedules.removeDocuments(caller, body.prdids);
@@ -141,13 +134,7 @@ export const periodicReviewGroup = defineGroup({
       description:
         'The document\'s reviewer or an Admin. `revisionid` names the revision read (409 with the document\'s review state when it is no longer current). `changes_requested` needs `notes` and opens a change request for the document\'s owner; `approved` resolves an open one. The signature (meaning "review") records the printed name, the time and the SHA-256 of the revision. A wrong password is 422 (field password) and counts toward the login limit (429).',
       status: 201,
-      body: z.object({
-        prdid: id,
-        revisionid: id,
-        outcome: z.enum(['approved', 'changes_requested']),
-        notes: z.optional(z.string().check(z.maxLength(5000))),
-        password: z.string().check(z.minLength(1), z.maxLength(1000)),
-      }),
+      body: reviewBody,
       example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },
       response: reviewSchema,
       handler: ({ auth, body, sourceIp }) => reviews.review(auth, body, sourceIp),
@@ -169,7 +156,7 @@ export const periodicReviewGroup = defineGroup({
       summary: 'Documents a user is to review, soonest due first: {"documents": [...]} (the user and Admins)',
       description: '`due_before` (Unix seconds) keeps only those due by then, e.g. now for the overdue ones.',
       params: idParams('userid'),
-      query: z.object({ ...pagination, due_before: queryInt }),
+      query: dueDocumentsQuery,
       response: z.object({ documents: z.array(reviewDocumentSchema) }),
       handler: ({ caller, params, query }) => reviews.documentsFor(caller, params.userid, query),
     }),
@@ -180,7 +167,7 @@ export const periodicReviewGroup = defineGroup({
       summary: 'Change requests on documents a user owns, newest first: {"change_requests": [...]} (the user and Admins)',
       description: '`status`: open (default), resolved, or all.',
       params: idParams('userid'),
-      query: z.object({ ...pagination, status: z._default(z.enum(['open', 'resolved', 'all']), 'open') }),
+      query: changeRequestsQuery,
       response: z.object({ change_requests: z.array(changeRequestSchema) }),
       handler: ({ caller, params, query }) => reviews.changeRequestsFor(caller, params.userid, query),
     }),

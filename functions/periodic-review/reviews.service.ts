@@ -30,12 +30,12 @@ import {
   listReviewsOf,
   reviewPutWrite,
   type ChangeRequestRecord,
-  type ChangeRequestStatus,
   type PeriodicReviewRecord,
 } from '../../shared/db/entities/periodic-review.ts';
 import { changeRequestView, reviewDocumentView, reviewView, scheduleView } from '../../shared/views/periodic-review-views.ts';
 import { titleTokens } from './schedules.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { ChangeRequestsQuery, DueDocumentsQuery, ReviewInput } from './periodic-review.schemas.ts';
 
 /** Reviews shown with a document's schedule (older ones: GET /periodic_review/reviews/{userid}, audit). */
 const RECENT_REVIEWS = 20;
@@ -58,13 +58,6 @@ export async function documentSchedule(caller: Caller, doctype: Doctype, docid: 
   };
 }
 
-export interface ReviewInput {
-  prdid: number;
-  revisionid: number;
-  outcome: ReviewOutcome;
-  notes?: string;
-  password: string;
-}
 
 /** The change request after this review (opened, added to, resolved, or none) and its write. */
 async function changeAfterReview(
@@ -208,7 +201,7 @@ export async function reviewsBy(caller: Caller, userid: number, page: Page) {
   return { reviews: (await listReviewsBy(userid, page)).map(reviewView) };
 }
 
-export async function documentsFor(caller: Caller, userid: number, query: Page & { due_before?: number }) {
+export async function documentsFor(caller: Caller, userid: number, query: DueDocumentsQuery) {
   await requireListOwner(caller, userid);
   const documents = await listDueDocuments(userid, query, query.due_before);
   const now = nowSeconds();
@@ -216,7 +209,7 @@ export async function documentsFor(caller: Caller, userid: number, query: Page &
   return { documents: documents.map((document) => reviewDocumentView(document, now)) };
 }
 
-export async function changeRequestsFor(caller: Caller, userid: number, query: Page & { status: ChangeRequestStatus | 'all' }) {
+export async function changeRequestsFor(caller: Caller, userid: number, query: ChangeRequestsQuery) {
   await requireListOwner(caller, userid);
   const changes = await listChangeRequestsFor(userid, query.status === 'all' ? undefined : query.status, query);
   return { change_requests: changes.map(changeRequestView) };

@@ -6,9 +6,9 @@
  * schedule and of the Admin who changed it.
  */
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import { nextReviewDue, type ReviewPeriod } from '../../shared/domain/review-period.ts';
+import { nextReviewDue } from '../../shared/domain/review-period.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
+import { userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -36,12 +36,8 @@ import {
 } from '../../shared/db/entities/review-schedule.ts';
 import { reviewDocumentView, scheduleView } from '../../shared/views/periodic-review-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { AddDocumentsInput, DocumentInput, ScheduleInput } from './periodic-review.schemas.ts';
 
-/**
- * Documents added or removed per request: each costs up to 3 + MAX_TITLE_TOKENS transaction
- * items, and one transaction holds 100 (with the audit records and schedule counts).
- */
-export const MAX_DOCUMENT_CHANGES = 8;
 /** Title words a document is found by (the first ones; the transaction budget above). */
 const MAX_TITLE_TOKENS = 6;
 
@@ -63,11 +59,6 @@ async function requireUsers(userids: number[], field: string): Promise<void> {
   if (missing.length > 0) throw ValidationError.field(field, 'not_found', `No user with userid ${missing.join(', ')}`);
 }
 
-export interface ScheduleInput extends ReviewPeriod {
-  name: string;
-  description?: string;
-  reviewer_userid?: number;
-}
 
 export async function createSchedule(caller: Caller, input: ScheduleInput) {
   const reviewer = input.reviewer_userid ?? caller.userid;
@@ -127,13 +118,6 @@ export async function deleteSchedule(caller: Caller, prsid: number): Promise<voi
   }
 }
 
-export interface DocumentInput {
-  doctype: Doctype;
-  docid: number;
-  reviewer_userid?: number;
-  /** First due date; default: one period from now. */
-  due_date?: number;
-}
 
 function refuseDuplicates(documents: DocumentInput[]): void {
   const seen = new Set<string>();
@@ -146,7 +130,7 @@ function refuseDuplicates(documents: DocumentInput[]): void {
   if (problems.length > 0) throw new ValidationError(problems[0].message, problems);
 }
 
-export async function addDocuments(caller: Caller, input: { prsid: number; documents: DocumentInput[] }) {
+export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
   const schedule = await requireSchedule(input.prsid);
   refuseDuplicates(input.documents);
   const found = await Promise.all(input.documents.map((document) => findDocument(document.doctype, document.docid)));

@@ -2,9 +2,10 @@
  * POST /quizzes/import, on its own function: it is the only route that needs survey-core
  * (1.4 MB minified), so the other quiz routes stay small (docs/decisions.md).
  */
-import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { importQuiz } from './quiz-import.service.ts';
+import { quizImportBody } from './quiz-import.schemas.ts';
+import { quizDefinitionSchema } from '../../shared/views/quiz-views.ts';
 import { SAMPLE_QUIZ } from './sample-quiz.ts';
 
 export const quizImportGroup = defineGroup({
@@ -25,15 +26,9 @@ export const quizImportGroup = defineGroup({
         'A definition survey-core cannot load, that its linter finds errors in, or whose graded questions are not gradable by ' +
         'comparing the answer with `correctAnswer` answers 422 with every reason in `errors`.',
       status: 201,
-      body: z.looseObject({
-        definition: z.optional(z.unknown()),
-        quiz_title: z.optional(z.string().check(z.maxLength(255))),
-        category: z.optional(z.string().check(z.maxLength(100))),
-        pass_threshold: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
-        max_attempts: z.optional(z.nullable(z.int().check(z.minimum(1), z.maximum(1000)))),
-        enabled: z.optional(z.boolean()),
-      }),
+      body: quizImportBody,
       example: { definition: SAMPLE_QUIZ, category: 'Safety', pass_threshold: 75, max_attempts: 3 },
+      response: quizDefinitionSchema,
       handler: ({ caller, body }) => importQuiz(caller, body),
     }),
   ],

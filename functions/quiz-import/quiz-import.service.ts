@@ -12,6 +12,7 @@ import { nextRevisionId } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { insertQuiz, MAX_QUIZZES, type QuizRecord, type QuizRevisionRecord } from '../../shared/db/entities/quiz.ts';
 import { quizDefinitionView } from '../../shared/views/quiz-views.ts';
+import type { ImportInput } from './quiz-import.schemas.ts';
 
 /** Largest definition stored (a DynamoDB item holds 400 KB). */
 export const MAX_DEFINITION_BYTES = 200_000;
@@ -20,15 +21,6 @@ export const DEFAULT_PASS_THRESHOLD = 80;
 /** The quiz's own settings; everything else in a body without `definition` is the survey. */
 const SETTINGS = ['definition', 'category', 'pass_threshold', 'max_attempts', 'enabled', 'quiz_title'] as const;
 
-export interface ImportInput {
-  definition?: unknown;
-  quiz_title?: string;
-  category?: string;
-  pass_threshold?: number;
-  max_attempts?: number | null;
-  enabled?: boolean;
-  [key: string]: unknown;
-}
 
 function definitionOf(input: ImportInput): Record<string, unknown> {
   let definition = input.definition;

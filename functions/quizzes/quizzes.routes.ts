@@ -6,31 +6,22 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { MAX_OFFSET, pagination } from '../../shared/http/query.ts';
 import { revisionQuery } from '../../shared/http/revision.ts';
 import * as quizzes from './quizzes.service.ts';
 import * as sessions from './sessions.service.ts';
-
-const id = z.int().check(z.positive());
-const ids = z.array(id).check(z.minLength(1), z.maxLength(100));
-
-const direction = z.pipe(
-  z._default(z.string(), 'DESC'),
-  z.pipe(z.transform((value: string) => value.toUpperCase()), z.enum(['ASC', 'DESC'])),
-);
-const orderby = z._default(z.enum(quizzes.SORT_KEYS), 'release_date');
-const text = z.optional(z.string().check(z.maxLength(200)));
-
-const listEntry = z.object({
-  quizid: z.int(),
-  quiz_title: z.string(),
-  guideid: z.nullable(z.int()),
-  guide_title: z.nullable(z.string()),
-  guide_release_version: z.nullable(z.string()),
-  quizzes_submitted: z.int(),
-  category: z.string(),
-  quiz_last_released: z.nullable(z.int()),
-});
+import {
+  attachGuideBody,
+  attachWikiBody,
+  invalidateUserBody,
+  quizIdBody,
+  quizIdsBody,
+  quizListQuery,
+  quizSearchBody,
+  sessionBody,
+  sessionIdsBody,
+  sessionListQuery,
+} from './quizzes.schemas.ts';
+import { quizAttachmentSchema, quizDefinitionSchema, quizListEntrySchema, quizSessionSchema, submissionSchema, submitResultSchema } from '../../shared/views/quiz-views.ts';
 
 const LIST_PARAMETERS =
   'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +
@@ -38,9 +29,6 @@ const LIST_PARAMETERS =
   'sessions_submitted; default release_date), `category` (exact category name, case-insensitive) and `search` (text contained in ' +
   'quiz_title or guide_title, case-insensitive). release_date is when the quiz was last attached to a document ' +
   '(`quiz_last_released`); quizzes never attached sort as oldest.';
-
-const sessionBody = z.object({ quizid: id, response_json: z.optional(z.unknown()) });
-const documentRef = z.object({ doctype: z.enum(['guide', 'wiki']), docid: id });
 
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
@@ -53,8 +41,8 @@ export const quizzesGroup = defineGroup({
       auth: 'author',
       summary: 'Quizzes v2: one page of quiz list entries, filtered, searched and sorted',
       description: LIST_PARAMETERS,
-      query: z.object({ ...pagination, direction, orderby, category: text, search: text }),
-      response: z.array(listEntry),
+      query: quizListQuery,
+      response: z.array(quizListEntrySchema),
       handler: async ({ query }) => (await quizzes.listQuizzes({ ...query, sort: query.orderby })).entries,
     }),
     route({
@@ -73,17 +61,9 @@ export const quizzesGroup = defineGroup({
       description:
         'Body: `limit` (1..200, default 20), `offset` (0..100000, default 0), `orderby`, `direction`, `category`, `search` as for GET /quizzes, ' +
         'plus `enabled` (boolean) and `guideid` filters. Answers `{quizzes: [quiz list entries], total, limit, offset}`.',
-      body: z.object({
-        limit: z._default(z.pipe(z.int().check(z.minimum(1)), z.transform((value: number) => Math.min(value, 200))), 20),
-        offset: z._default(z.int().check(z.minimum(0), z.maximum(MAX_OFFSET)), 0),
-        orderby,
-        direction,
-        category: text,
-        search: text,
-        enabled: z.optional(z.boolean()),
-        guideid: z.optional(id),
-      }),
+      body: quizSearchBody,
       example: { limit: 20, offset: 0, orderby: 'quiz_title', direction: 'ASC', search: 'lockout' },
+      response: z.object({ quizzes: z.array(quizListEntrySchema), total: z.int(), limit: z.int(), offset: z.int() }),
       handler: async ({ body }) => {
         const { total, entries } = await quizzes.listQuizzes({ ...body, sort: body.orderby });
         return { quizzes: entries, total, limit: body.limit, offset: body.offset };
@@ -99,6 +79,7 @@ export const quizzesGroup = defineGroup({
         'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key (`correctAnswer`) is shown to ' +
         'Authors and Admins only; a disabled quiz only to them.',
       params: idParams('quizid'),
+      response: quizDefinitionSchema,
       handler: ({ caller, params }) => quizzes.readQuiz(caller, params.quizid),
     }),
     route({
@@ -106,7 +87,7 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/delete',
       auth: 'author',
       summary: 'Deletes each quiz (and its revisions) given; answers the deleted and the invalid ids',
-      body: z.object({ quizids: ids }),
+      body: quizIdsBody,
       example: { quizids: [12, 13] },
       response: z.object({ deleted: z.array(z.int()), invalid: z.array(z.int()) }),
       handler: ({ body }) => quizzes.deleteQuizzes(body.quizids),
@@ -119,9 +100,10 @@ export const quizzesGroup = defineGroup({
       description: '`?revisionid=` (the guide\'s current revisionid) is required; a stale one answers 409 with the current guide.',
       query: revisionQuery,
       queryExample: { revisionid: '78' },
-      body: z.object({ quizid: id, guideid: id }),
+      body: attachGuideBody,
       example: { quizid: 12, guideid: 34 },
       status: 201,
+      response: quizAttachmentSchema,
       handler: ({ caller, query, body }) => quizzes.attachToGuide(caller, body, query.revisionid),
     }),
     route({
@@ -129,9 +111,10 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/attach/wiki',
       auth: 'author',
       summary: 'Attaches a quiz to a wiki page (e.g. a course): a wiki quiz revision (current wiki_revisionid, current quiz_revisionid)',
-      body: z.object({ quizid: id, wikiid: id }),
+      body: attachWikiBody,
       example: { quizid: 12, wikiid: 56 },
       status: 201,
+      response: quizAttachmentSchema,
       handler: ({ caller, body }) => quizzes.attachToWiki(caller, body),
     }),
     route({
@@ -142,6 +125,7 @@ export const quizzesGroup = defineGroup({
       description: '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per user and quiz.',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify' } },
+      response: quizSessionSchema,
       handler: async ({ caller, body }) => {
         const { created, body: session } = await sessions.save(caller, body);
         return reply(created ? 201 : 200, session);
@@ -157,6 +141,7 @@ export const quizzesGroup = defineGroup({
         'A failed attempt that reaches the quiz\'s max_attempts locks the quiz for the user (403 afterwards).',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify', verify: true } },
+      response: submitResultSchema,
       handler: ({ caller, body }) => sessions.submit(caller, body),
     }),
     route({
@@ -164,8 +149,9 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/sessions/cancel',
       auth: 'user',
       summary: "Cancels the caller's open session for the quiz (cancelled, end_date); a plain ok when there is none",
-      body: z.object({ quizid: id }),
+      body: quizIdBody,
       example: { quizid: 12 },
+      response: z.object({ message: z.literal('ok'), quizSession: z.nullable(quizSessionSchema) }),
       handler: ({ caller, body }) => sessions.cancel(caller, body.quizid),
     }),
     route({
@@ -174,6 +160,7 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: 'The graded results of a submitted session (its user, their Team Owners and Admins)',
       params: idParams('sessionid'),
+      response: submissionSchema,
       handler: ({ caller, params }) => sessions.submission(caller, params.sessionid),
     }),
     route({
@@ -182,7 +169,8 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: 'Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members\', users their own',
       description: '`query`: keeps sessions of quizzes whose title, guide title or attached documents\' titles (e.g. a course) contain it. Answers `{quizSessions: [...]}`.',
-      query: z.object({ ...pagination, query: text }),
+      query: sessionListQuery,
+      response: z.object({ quizSessions: z.array(quizSessionSchema) }),
       handler: ({ caller, query }) => sessions.listSessions(caller, query),
     }),
     route({
@@ -190,7 +178,7 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/sessions/bulkCancel',
       auth: 'user',
       summary: 'Admins and Team Owners: cancels open sessions; answers the cancelled quiz_sessionids and the invalid ids',
-      body: z.object({ quiz_sessionids: ids }),
+      body: sessionIdsBody,
       example: { quiz_sessionids: [101, 102] },
       response: z.object({ cancelled: z.array(z.int()), invalid: z.array(z.int()) }),
       handler: ({ caller, body }) => sessions.bulkCancel(caller, body.quiz_sessionids),
@@ -202,8 +190,9 @@ export const quizzesGroup = defineGroup({
       summary: "Force-invalidates a user's quiz results (all, or those of the documents given); audited",
       description: 'Body (optional): `documents: [{doctype, docid}]` limits it to the quizzes attached to those documents. The course stages on the quizzes\' documents are recomputed.',
       params: idParams('userid'),
-      body: z.object({ documents: z.optional(z.array(documentRef).check(z.maxLength(100))) }),
+      body: invalidateUserBody,
       example: {},
+      response: z.object({ userid: z.int(), quizids: z.array(z.int()), quiz_sessionids: z.array(z.int()), documents: z.array(z.object({ doctype: z.enum(['guide', 'wiki']), docid: z.int() })) }),
       handler: ({ caller, auth, params, body }) => sessions.invalidateUser(caller, params.userid, body, auth.impersonatorUserid),
     }),
   ],

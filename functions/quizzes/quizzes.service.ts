@@ -25,21 +25,7 @@ import {
   type QuizRecord,
 } from '../../shared/db/entities/quiz.ts';
 import { quizDefinitionView, quizListEntry, type QuizListEntry } from '../../shared/views/quiz-views.ts';
-
-export const SORT_KEYS = ['guideid', 'category', 'quiz_title', 'guide_title', 'release_date', 'sessions_submitted'] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
-
-export interface ListCriteria {
-  limit: number;
-  offset: number;
-  direction: 'ASC' | 'DESC';
-  sort: SortKey;
-  category?: string;
-  search?: string;
-  /** v1 filters. */
-  enabled?: boolean;
-  guideid?: number;
-}
+import type { AttachGuideInput, AttachWikiInput, ListCriteria, SortKey } from './quizzes.schemas.ts';
 
 export async function requireQuiz(quizid: number, options: { consistent?: boolean } = {}): Promise<QuizRecord> {
   const quiz = await getQuiz(quizid, options);
@@ -103,7 +89,7 @@ function attachFailure(error: unknown, quizid: number): never {
  * guide quiz revision naming it and the quiz's current revision. The guide's `?revisionid=`
  * is required (409 with the current guide when stale).
  */
-export async function attachToGuide(caller: Caller, input: { quizid: number; guideid: number }, expectedRevision: number | undefined) {
+export async function attachToGuide(caller: Caller, input: AttachGuideInput, expectedRevision: number | undefined) {
   const quiz = await requireQuiz(input.quizid, { consistent: true });
   await assertCanEditGuide(caller, input.guideid);
   if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the guide\'s current revision) is required');
@@ -138,7 +124,7 @@ export async function attachToGuide(caller: Caller, input: { quizid: number; gui
 }
 
 /** POST /quizzes/attach/wiki: a wiki quiz revision naming the wiki's and the quiz's current revisions. */
-export async function attachToWiki(caller: Caller, input: { quizid: number; wikiid: number }) {
+export async function attachToWiki(caller: Caller, input: AttachWikiInput) {
   const quiz = await requireQuiz(input.quizid, { consistent: true });
   const wiki = await getWiki(input.wikiid);
   if (!wiki) throw new NotFoundError(`No wiki with wikiid ${input.wikiid}`);

@@ -16,7 +16,7 @@ import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts'
 import { appendAudit } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
-import { countSubmissionWrite, currentQuizLink, documentsOfQuiz, getQuizRevision, type QuizDoctype, type QuizRecord } from '../../shared/db/entities/quiz.ts';
+import { countSubmissionWrite, currentQuizLink, documentsOfQuiz, getQuizRevision, type QuizRecord } from '../../shared/db/entities/quiz.ts';
 import {
   allSessionsCollection,
   cancelSession,
@@ -38,7 +38,7 @@ import {
 import { refreshDocumentsOfQuizzes } from './stage-progress.ts';
 import { quizidsMatching, requireQuiz } from './quizzes.service.ts';
 import { sessionView, submissionView } from '../../shared/views/quiz-views.ts';
-import type { Page } from '../../shared/db/paging.ts';
+import type { InvalidateUserInput, SessionInput, SessionListQuery } from './quizzes.schemas.ts';
 
 /** Largest stored response (a DynamoDB item holds 400 KB; results and keys need room). */
 export const MAX_RESPONSE_BYTES = 100_000;
@@ -129,7 +129,7 @@ async function saveResponse(caller: Caller, quiz: QuizRecord, responseText: stri
 }
 
 /** POST /quizzes/sessions/save: 201 with a new session, 200 with the updated open one. */
-export async function save(caller: Caller, input: { quizid: number; response_json?: unknown }) {
+export async function save(caller: Caller, input: SessionInput) {
   const quiz = await requireTakeableQuiz(input.quizid);
   const responseText = serialized(input.response_json === undefined ? {} : parseResponse(input.response_json));
   const { session, created } = await saveResponse(caller, quiz, responseText);
@@ -141,7 +141,7 @@ export async function save(caller: Caller, input: { quizid: number; response_jso
  * given; with no open session and a response, one is opened and submitted at once), counts the
  * attempt, passes or locks, and refreshes the course stages on the quiz's documents.
  */
-export async function submit(caller: Caller, input: { quizid: number; response_json?: unknown }) {
+export async function submit(caller: Caller, input: SessionInput) {
   const quiz = await requireTakeableQuiz(input.quizid);
   const given = input.response_json === undefined ? undefined : parseResponse(input.response_json);
   const givenText = given === undefined ? undefined : serialized(given);
@@ -277,7 +277,7 @@ const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_s
  * own; Team Owners theirs and their members' (the members' own lists merged). `query` keeps
  * sessions of quizzes whose title, guide title or attached documents' titles contain it.
  */
-export async function listSessions(caller: Caller, query: Page & { query?: string }) {
+export async function listSessions(caller: Caller, query: SessionListQuery) {
   const visible = (await visibleUsers(caller)).users;
   const text = query.query?.trim();
   let items: Array<Record<string, unknown>>;
@@ -344,7 +344,7 @@ const RESETS_PER_TRANSACTION = 90;
 export async function invalidateUser(
   caller: Caller,
   userid: number,
-  input: { documents?: Array<{ doctype: QuizDoctype; docid: number }> },
+  input: InvalidateUserInput,
   impersonator?: number,
 ) {
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);

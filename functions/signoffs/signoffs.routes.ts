@@ -9,9 +9,10 @@ import { defineGroup, reply, route, type RouteDef } from '../../shared/http/rout
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as signoffs from './signoffs.service.ts';
+import { finalizeBody, initializeViaPasswordBody, signoffRequestBody, signoffResponseBody } from './signoffs.schemas.ts';
+import { userSummarySchema } from '../../shared/views/common-schemas.ts';
+import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
 
-const id = z.int().check(z.positive());
-const comments = z.optional(z.string().check(z.maxLength(5000)));
 const listQuery = z.object(pagination);
 
 /** The same route under both prefixes. */
@@ -35,8 +36,9 @@ export const signoffsGroup = defineGroup({
         summary: 'Request a signoff for a course stage assessment (201); 409 with the open request when one is open',
         description: `${FLOW} Body \`{stage_assessmentid, comments?}\`; the caller must be assigned the course.`,
         status: 201,
-        body: z.object({ stage_assessmentid: id, comments }),
+        body: signoffRequestBody,
         example: { stage_assessmentid: 1, comments: 'Ready when you are' },
+        response: signoffRequestSchema,
         handler: ({ auth, body }) => signoffs.requestSignoff(auth, body),
       }),
     ),
@@ -48,6 +50,7 @@ export const signoffsGroup = defineGroup({
         summary: 'Signoff requests awaiting a response from that user (open requests of the teams they sign for)',
         params: idParams('userid'),
         query: listQuery,
+        response: z.array(signoffRequestSchema),
         handler: ({ caller, params, query }) => signoffs.pending(caller, params.userid, query),
       }),
     ),
@@ -59,6 +62,7 @@ export const signoffsGroup = defineGroup({
         summary: 'The users who can sign for the assessment: members of its team (user summaries)',
         params: idParams('stage_assessmentid'),
         query: listQuery,
+        response: z.array(userSummarySchema),
         handler: ({ params, query }) => signoffs.signers(params.stage_assessmentid, query),
       }),
     ),
@@ -69,8 +73,9 @@ export const signoffsGroup = defineGroup({
         auth: 'user',
         summary: 'A signer answers a signoff request: `{signoff_requestid, approved (default true), comments?}`',
         description: 'Members of the assessment\'s team, never the trainee. 409 with the request when it is not awaiting a response.',
-        body: z.object({ signoff_requestid: id, approved: z.optional(z.boolean()), comments }),
+        body: signoffResponseBody,
         example: { signoff_requestid: 1, approved: true, comments: 'Well done' },
+        response: signoffRequestSchema,
         handler: ({ auth, body }) => signoffs.respond(auth, body),
       }),
     ),
@@ -82,6 +87,7 @@ export const signoffsGroup = defineGroup({
         summary: 'The trainee\'s answered signoff requests not yet acknowledged',
         params: idParams('userid'),
         query: listQuery,
+        response: z.array(signoffRequestSchema),
         handler: ({ caller, params, query }) => signoffs.unacknowledged(caller, params.userid, query),
       }),
     ),
@@ -92,6 +98,7 @@ export const signoffsGroup = defineGroup({
         auth: 'user',
         summary: 'The trainee acknowledges the response; an approval completes the course stage (not before)',
         params: idParams('signoff_requestid'),
+        response: signoffRequestSchema,
         handler: ({ auth, params }) => signoffs.acknowledge(auth, params.signoff_requestid),
       }),
     ),
@@ -118,9 +125,10 @@ export const signoffsGroup = defineGroup({
         'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize.',
       status: 201,
       params: idParams('signoff_requestid'),
-      body: z.object({ login: z.optional(z.string().check(z.minLength(1))), email: z.optional(z.string().check(z.minLength(1))), password: z.string().check(z.minLength(1)) }),
+      body: initializeViaPasswordBody,
       example: { login: 'signer@example.com', password: 'their password' },
       extensions: { 'x-stepwise-next-step': 'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize' },
+      response: signoffFinalizeTokenSchema,
       handler: ({ auth, params, body, sourceIp }) => signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
     }),
     route({
@@ -130,9 +138,10 @@ export const signoffsGroup = defineGroup({
       summary: 'Over-the-shoulder signoff, step 2: record the signer\'s response with the token from initializeViaPassword',
       description: 'Body `{token, approved (default true), comments?}`; only the caller who initialized it, once, within its lifetime (403 otherwise). Beyond the spec: its path was not published.',
       params: idParams('signoff_requestid'),
-      body: z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)), approved: z.optional(z.boolean()), comments }),
+      body: finalizeBody,
       example: { token: '0123456789abcdef', approved: true },
       extensions: { 'x-stepwise-beyond-spec': true },
+      response: signoffRequestSchema,
       handler: ({ auth, params, body }) => signoffs.finalize(auth, params.signoff_requestid, body),
     }),
   ],

@@ -42,6 +42,8 @@ import { managesUser } from '../../shared/training/managers.ts';
 import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { signoffRequestView, type SignoffRequestView } from '../../shared/views/training-views.ts';
+import type { FinalizeInput, InitializeViaPasswordInput, SignoffRequestInput, SignoffResponseInput } from './signoffs.schemas.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;
@@ -49,36 +51,18 @@ export const FINALIZE_TOKEN_SECONDS = 300;
 /** Stage outcomes that mean "the document itself is not done": acknowledging an approval completes it. */
 const DOCUMENT_NOT_DONE = new Set(['not_started', 'doc_in_progress', 'newer_release', 'manager_override', 'recurrence_expired']);
 
-async function views(requests: SignoffRequestRecord[]) {
+async function views(requests: SignoffRequestRecord[]): Promise<SignoffRequestView[]> {
   const users = new Map((await getUsers([...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])]))])).map((u) => [u.userid, u]));
   const courses = new Map((await getCourses([...new Set(requests.map((r) => r.wikiid))])).map((c) => [c.wikiid, c]));
   const documents = await stageDocuments(requests);
-  return requests.map((request) => {
-    const document = documents.get(`${request.doctype}#${request.docid}`);
-    const responder = request.response ? users.get(request.response.responder_userid) : undefined;
-    return {
-      signoff_requestid: request.signoff_requestid,
-      stage_assessmentid: request.stage_assessmentid,
-      wikiid: request.wikiid,
-      course_title: courses.get(request.wikiid)?.title ?? null,
-      course_stageid: request.course_stageid,
-      doctype: request.doctype,
-      docid: request.docid,
-      doc_title: document?.title ?? null,
-      doc_url: document?.url ?? null,
-      doc_revisionid: request.doc_revisionid,
-      userid: request.userid,
+  return requests.map((request) =>
+    signoffRequestView(request, {
+      courseTitle: courses.get(request.wikiid)?.title ?? null,
+      document: documents.get(`${request.doctype}#${request.docid}`),
       username: users.get(request.userid)?.username ?? null,
-      teamid: request.teamid,
-      state: request.state,
-      comments: request.comments,
-      requested_date: request.requested_date,
-      response: request.response ? { ...request.response, responder_username: responder?.username ?? null } : null,
-      acknowledged_date: request.acknowledged_date,
-      cancelled_date: request.cancelled_date,
-      cancelled_by: request.cancelled_by,
-    };
-  });
+      responderUsername: request.response ? (users.get(request.response.responder_userid)?.username ?? null) : null,
+    }),
+  );
 }
 
 const view = async (request: SignoffRequestRecord) => (await views([request]))[0];
@@ -152,7 +136,7 @@ function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRec
   });
 }
 
-export async function requestSignoff(auth: SignedInAuth, input: { stage_assessmentid: number; comments?: string }) {
+export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
   const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
   if ((await listTraineeRows(caller.userid, wikiid)).length === 0) throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
@@ -219,7 +203,7 @@ async function respondAs(auth: SignedInAuth, request: SignoffRequestRecord, resp
   return view(next);
 }
 
-export async function respond(auth: SignedInAuth, input: { signoff_requestid: number; approved?: boolean; comments?: string }) {
+export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
   const request = await requireRequest(input.signoff_requestid);
   await assertSigner(request, auth.user.userid);
   return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user.userid, method: 'signer' });
@@ -265,7 +249,7 @@ export async function cancel(auth: SignedInAuth, signoff_requestid: number): Pro
  * the trainee and a signer, in either order. Answers a single-use token (stored hashed, 5
  * minutes) that lets the caller finalize the response.
  */
-export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: { login?: string; email?: string; password: string }, sourceIp: string) {
+export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: InitializeViaPasswordInput, sourceIp: string) {
   const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   await conflictUnless(request, ['requested'], 'answer');
@@ -293,12 +277,12 @@ export async function initializeViaPassword(auth: SignedInAuth, signoff_requesti
     token,
     expires_in: FINALIZE_TOKEN_SECONDS,
     expires_at: expires,
-    finalize: { method: 'PATCH', path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
+    finalize: { method: 'PATCH' as const, path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
   };
 }
 
 /** Records the response the token authorizes (once): the signer answers, method `password`. */
-export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: { token: string; approved?: boolean; comments?: string }) {
+export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: FinalizeInput) {
   const request = await requireRequest(signoff_requestid);
   const token = await consumeFinalizeToken(sha256Hex(input.token));
   if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user.userid) {

@@ -1,40 +1,12 @@
 /** Step forms: data-entry forms attached to guide steps, saved as revisions (spec "Step forms"). */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
+import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { FIELD_TYPES } from '../../shared/domain/step-forms.ts';
 import * as forms from './step-forms.service.ts';
+import { stepFormBody } from './step-forms.schemas.ts';
+import { stepFormSchema } from '../../shared/views/step-form-views.ts';
 
-const field = z.object({
-  field_guid: z.optional(z.string()),
-  field_type: z.optional(z.enum(FIELD_TYPES)),
-  label: z.optional(z.string()),
-  placeholder: z.optional(z.nullable(z.union([z.string(), boundedNumber(), z.boolean()]))),
-  textarea: z.optional(z.nullable(z.string())),
-  options: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
-});
-
-const formResponse = z.object({
-  form_revisionid: z.int(),
-  stepid: z.int(),
-  guideid: z.int(),
-  userid: z.int(),
-  date: z.int(),
-  previous_form_revisionid: z.nullable(z.int()),
-  fields: z.array(
-    z.object({
-      field_revisionid: z.int(),
-      field_guid: z.string(),
-      field_type: z.enum(FIELD_TYPES),
-      label: z.string(),
-      placeholder: z.string(),
-      textarea: z.string(),
-      options: z.nullable(z.string()),
-      orderby: z.int(),
-    }),
-  ),
-});
 
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 
@@ -49,7 +21,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The current form of a step, with its fields (404 when the step has no form)',
       description: readNote,
       params: idParams('stepid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byStep(caller, params.stepid),
     }),
     route({
@@ -59,7 +31,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'A form by its revision (old revisions stay readable)',
       description: readNote,
       params: idParams('form_revisionid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byFormRevision(caller, params.form_revisionid),
     }),
     route({
@@ -69,7 +41,7 @@ export const stepFormsGroup = defineGroup({
       summary: 'The newest form containing a field revision (several field revisions may give the same form)',
       description: `Resolves old work-log data keyed on field_revisionid. ${readNote}`,
       params: idParams('field_revisionid'),
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params }) => forms.byFieldRevision(caller, params.field_revisionid),
     }),
     route({
@@ -79,7 +51,7 @@ export const stepFormsGroup = defineGroup({
       summary: "Current forms of the guide's steps and of its prerequisite guides' steps (no order guaranteed)",
       description: `Steps without a form are left out. ${readNote}`,
       params: idParams('guideid'),
-      response: z.array(formResponse),
+      response: z.array(stepFormSchema),
       handler: ({ caller, params }) => forms.byGuide(caller, params.guideid),
     }),
     route({
@@ -92,7 +64,7 @@ export const stepFormsGroup = defineGroup({
         '`fields` is the whole form, in order. A field naming the `field_guid` of a field of the current form is that field: attributes left out keep their value, and it keeps its `field_revisionid` unless its content changes. A field without `field_guid` is new. `field_type` (one of the nine) and `label` are required for new fields; `options` (JSON of an array of options, or an array) for Radios and Select. `placeholder` is used by Text Input and Numeric Input (a Checkbox is checked by default when it is 1); `textarea` by Text Area; attributes a type does not use are dropped. 422 names every bad field (`fields.<index>.<attribute>`). Optional `?revisionid=` (the form_revisionid the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
       params: idParams('stepid'),
       query: optionalRevisionQuery,
-      body: z.object({ fields: z.optional(z.array(field).check(z.maxLength(forms.MAX_FIELDS_PER_FORM))) }),
+      body: stepFormBody,
       example: {
         fields: [
           { field_type: 'Text Input', label: 'Serial number', placeholder: 'SN-0000' },
@@ -100,7 +72,7 @@ export const stepFormsGroup = defineGroup({
           { field_type: 'Select', label: 'Result', options: '["pass","fail"]' },
         ],
       },
-      response: formResponse,
+      response: stepFormSchema,
       handler: ({ caller, params, query, body }) => forms.save(caller, params.stepid, body, query.revisionid),
     }),
   ],

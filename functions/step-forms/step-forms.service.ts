@@ -6,6 +6,8 @@
  * docs/work-log.md "Step forms".
  */
 import { randomUUID } from 'node:crypto';
+import type { StepFormBody } from './step-forms.schemas.ts';
+import { formView } from '../../shared/views/step-form-views.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { fieldContent, sameFieldContent, type FieldInput } from '../../shared/domain/step-forms.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
@@ -24,33 +26,10 @@ import {
   type StepFormRecord,
 } from '../../shared/db/entities/step-form.ts';
 
-/** A save is one transaction: the revision, the current form and one write per field (the routes enforce it). */
-export const MAX_FIELDS_PER_FORM = 60;
 const MAX_ATTEMPTS = 8;
 /** The step's current-form pointer moved: another save came first. */
 const formRace = labelsIn('current');
 const CLIENT_GUID = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function formView(form: StepFormRecord) {
-  return {
-    form_revisionid: form.form_revisionid,
-    stepid: form.stepid,
-    guideid: form.guideid,
-    userid: form.userid,
-    date: form.date,
-    previous_form_revisionid: form.previous_form_revisionid,
-    fields: form.fields.map((field, index) => ({
-      field_revisionid: field.field_revisionid,
-      field_guid: field.field_guid,
-      field_type: field.field_type,
-      label: field.label,
-      placeholder: field.placeholder,
-      textarea: field.textarea,
-      options: field.options,
-      orderby: index,
-    })),
-  };
-}
 
 /**
  * Reading a form follows its guide. A form of a deleted guide stays readable by Admins, so old
@@ -136,7 +115,7 @@ function planFields(inputs: FieldInput[], current: StepFormRecord | undefined): 
  * the current form when another save came first. Without it, a lost race retries on the
  * newer form, so field identities are always worked out against the form being replaced.
  */
-export async function save(caller: Caller, stepid: number, body: { fields?: FieldInput[] }, expectedRevision?: number) {
+export async function save(caller: Caller, stepid: number, body: StepFormBody, expectedRevision?: number) {
   const step = await getStep(stepid);
   if (!step) throw new NotFoundError(`No step with stepid ${stepid}`);
   await assertCanEditGuide(caller, step.guideid);

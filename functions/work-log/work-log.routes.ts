@@ -2,9 +2,10 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
-import { pagination, queryInt } from '../../shared/http/query.ts';
-import { WORK_LOG_STATUSES } from '../../shared/domain/work-log-timing.ts';
+import { pagination } from '../../shared/http/query.ts';
 import * as workLog from './work-log.service.ts';
+import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
+import { entrySchema } from '../../shared/views/work-log-views.ts';
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
@@ -14,26 +15,7 @@ const idValue = z.union([
 /** Work order ids are strings; a number is read as its digits. */
 const workorderValue = z.union([z.string(), z.pipe(boundedNumber(), z.transform((value: number) => String(value)))]);
 
-const entryResponse = z.object({
-  entryid: z.int(),
-  guideid: z.int(),
-  userid: z.int(),
-  workorderid: z.string(),
-  starttime: z.int(),
-  endtime: z.nullable(z.int()),
-  max_form_revisionid: z.nullable(z.int()),
-  cancelled: z.int(),
-  guide_revisionid: z.int(),
-  duration: z.int(),
-  status: z.enum(WORK_LOG_STATUSES),
-  work_data: z.array(z.object({ label: z.string(), value: z.string(), field_revisionid: z.int(), stepid: z.int() })),
-  timingid: z.nullable(z.int()),
-  operator_userid: z.int(),
-  active_stepid: z.nullable(z.int()),
-  paused_duration: z.int(),
-  step_durations: z.array(z.object({ stepid: z.int(), duration: z.int() })),
-});
-const entriesResponse = z.object({ results: z.array(entryResponse) });
+const entriesResponse = z.object({ results: z.array(entrySchema) });
 
 const entryParams = idParams('entryid');
 const conflictNote = 'An operation the entry\'s state does not allow is 409 with `{message, ...the entry}`; nothing changes.';
@@ -46,7 +28,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
     summary,
     description: `${description} Answers the entry. ${conflictNote}`,
     params: entryParams,
-    response: entryResponse,
+    response: entrySchema,
     handler: ({ caller, params }) => workLog.transition(caller, params.entryid, name),
   });
 }
@@ -62,7 +44,7 @@ export const workLogGroup = defineGroup({
       summary: 'List work log entries, newest first, in `{"results": [...]}`',
       description:
         'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
-      query: z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) }),
+      query: workLogListQuery,
       response: entriesResponse,
       handler: ({ caller, query }) => workLog.list(caller, query),
     }),
@@ -77,7 +59,7 @@ export const workLogGroup = defineGroup({
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
       body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
       example: { guideid: 1, workorderid: 'WO-1234' },
-      response: entryResponse,
+      response: entrySchema,
       handler: ({ caller, query, body }) =>
         workLog.create(caller, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
     }),
@@ -88,7 +70,7 @@ export const workLogGroup = defineGroup({
       summary: 'One work log entry with its work_data',
       description: "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever can view the guide.",
       params: entryParams,
-      response: entryResponse,
+      response: entrySchema,
       handler: ({ caller, params }) => workLog.get(caller, params.entryid),
     }),
     route({
@@ -118,11 +100,7 @@ export const workLogGroup = defineGroup({
       description:
         '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no line breaks; Numeric Input: a number; Checkbox: true/false or 1/0; Radios and Select: one of the options; Image, Video, Document: the id of an item of that type in your media library); null removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused entries, by the user working the entry; 422 names every bad value.',
       params: entryParams,
-      body: z.object({
-        fields: z.optional(z.record(z.string(), z.unknown())),
-        lasttimingid: z.optional(z.nullable(z.int().check(z.minimum(0)))),
-        stepid: z.optional(z.int().check(z.positive())),
-      }),
+      body: stepDataBody,
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
       handler: async ({ caller, params, body }) => {
         await workLog.saveStepData(caller, params.entryid, body);

@@ -43,6 +43,7 @@ import {
 import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/training/progress.ts';
 import { entryView } from '../../shared/views/work-log-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import type { StepDataInput, WorkLogListQuery } from './work-log.schemas.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
@@ -118,7 +119,7 @@ export async function get(caller: Caller, entryid: number) {
  * GET /work_log. Admins and the guide's editors (with `guideid`) see everyone's entries;
  * anyone else sees the entries they started (another `userid` is 403).
  */
-export async function list(caller: Caller, query: WorkLogFilter & Page) {
+export async function list(caller: Caller, query: WorkLogListQuery) {
   const filter: WorkLogFilter = { guideid: query.guideid, userid: query.userid, workorderid: query.workorderid };
   if (!isAdmin(caller)) {
     const guide = query.guideid === undefined ? undefined : await getGuide(query.guideid);
@@ -183,11 +184,6 @@ export async function transition(caller: Caller, entryid: number, operation: Ent
   return entryView({ entry: next, values: stored.values }, now);
 }
 
-interface StepDataInput {
-  fields?: Record<string, unknown>;
-  lasttimingid?: number | null;
-  stepid?: number;
-}
 
 type PlannedValue = { put: Omit<WorkLogValueRecord, 'date'> } | { remove: number };
 

@@ -1,6 +1,98 @@
-/** How quizzes, list entries and sessions look on the wire (docs/quizzes.md). */
+/**
+ * How quizzes, list entries and sessions look on the wire (docs/quizzes.md): a zod schema per
+ * shape (the routes' responses) and the builders typed by them.
+ */
+import * as z from 'zod/mini';
 import type { QuizRecord, QuizRevisionRecord } from '../db/entities/quiz.ts';
 import type { QuizSessionRecord } from '../db/entities/quiz-session.ts';
+
+const id = z.int();
+
+/**
+ * GET /quizzes/{quizid}: the SurveyJS definition's own keys (any: survey-core defines them)
+ * with the quiz's fields alongside.
+ */
+export const quizDefinitionSchema = z.looseObject({
+  quizid: id,
+  quiz_revisionid: id,
+  quiz_title: z.string(),
+  category: z.string(),
+  pass_threshold: z.number(),
+  max_attempts: z.nullable(z.int()),
+  enabled: z.boolean(),
+  guideid: z.nullable(id),
+  question_count: z.int(),
+  created_date: z.int(),
+  modified_date: z.int(),
+});
+
+/** The spec's Quiz list entry, exactly its fields. */
+export const quizListEntrySchema = z.object({
+  quizid: id,
+  quiz_title: z.string(),
+  guideid: z.nullable(id),
+  guide_title: z.nullable(z.string()),
+  guide_release_version: z.nullable(z.string()),
+  quizzes_submitted: z.int(),
+  category: z.string(),
+  quiz_last_released: z.nullable(z.int()),
+});
+
+export const quizSessionSchema = z.object({
+  quiz_sessionid: id,
+  quizid: id,
+  quiz_revisionid: id,
+  quiz_title: z.string(),
+  userid: id,
+  username: z.nullable(z.string()),
+  /** The SurveyJS response data as stored (an object; {} when unreadable). */
+  response_json: z.unknown(),
+  start_date: z.int(),
+  modified_date: z.int(),
+  end_date: z.nullable(z.int()),
+  submitted: z.int(),
+  cancelled: z.int(),
+  invalidated: z.int(),
+  attempt: z.nullable(z.int()),
+  score: z.nullable(z.number()),
+  passed: z.nullable(z.boolean()),
+});
+
+export const submissionSchema = z.object({
+  ...quizSessionSchema.shape,
+  correct_count: z.nullable(z.int()),
+  question_count: z.nullable(z.int()),
+  pass_threshold: z.nullable(z.number()),
+  results: z.array(z.object({ name: z.string(), title: z.string(), answered: z.boolean(), correct: z.boolean() })),
+});
+
+/** POST /quizzes/sessions/submit: the graded submission and where the user stands now. */
+export const submitResultSchema = z.object({
+  ...submissionSchema.shape,
+  attempts_used: z.int(),
+  attempts_remaining: z.nullable(z.int()),
+  quiz_passed: z.boolean(),
+  locked: z.boolean(),
+});
+
+/** A quiz attached to a guide or wiki revision (guideid/guide_revisionid or wikiid/wiki_revisionid). */
+export const quizAttachmentSchema = z.object({
+  quizid: id,
+  quiz_revisionid: id,
+  doctype: z.enum(['guide', 'wiki']),
+  guideid: z.optional(id),
+  guide_revisionid: z.optional(id),
+  wikiid: z.optional(id),
+  wiki_revisionid: z.optional(id),
+  date: z.int(),
+  /** The guide's revision after the attachment (guides only). */
+  revisionid: z.optional(id),
+});
+
+export type QuizDefinitionView = z.output<typeof quizDefinitionSchema>;
+export type QuizListEntry = z.output<typeof quizListEntrySchema>;
+export type QuizSessionView = z.output<typeof quizSessionSchema>;
+export type SubmissionView = z.output<typeof submissionSchema>;
 
 /** Removes every `correctAnswer` (the answer key) from a definition, at any depth. */
 export function withoutAnswers(value: unknown): unknown {
@@ -16,7 +108,7 @@ export function withoutAnswers(value: unknown): unknown {
  * with `questionOrder` (never the deprecated `questionsOrder`) and the quiz's own fields
  * alongside. The answer key is shown to Authors and Admins only.
  */
-export function quizDefinitionView(quiz: QuizRecord, revision: QuizRevisionRecord, options: { withAnswers: boolean }) {
+export function quizDefinitionView(quiz: QuizRecord, revision: QuizRevisionRecord, options: { withAnswers: boolean }): QuizDefinitionView {
   const definition = JSON.parse(revision.definition_json) as Record<string, unknown>;
   return {
     ...(options.withAnswers ? definition : (withoutAnswers(definition) as Record<string, unknown>)),
@@ -32,17 +124,6 @@ export function quizDefinitionView(quiz: QuizRecord, revision: QuizRevisionRecor
     created_date: quiz.created_date,
     modified_date: quiz.modified_date,
   };
-}
-
-export interface QuizListEntry {
-  quizid: number;
-  quiz_title: string;
-  guideid: number | null;
-  guide_title: string | null;
-  guide_release_version: string | null;
-  quizzes_submitted: number;
-  category: string;
-  quiz_last_released: number | null;
 }
 
 /** The spec's Quiz list entry, exactly its fields. */
@@ -68,7 +149,7 @@ function parsedResponse(session: QuizSessionRecord): unknown {
 }
 
 /** A session in lists and save/cancel answers. */
-export function sessionView(session: QuizSessionRecord, username: string | null) {
+export function sessionView(session: QuizSessionRecord, username: string | null): QuizSessionView {
   return {
     quiz_sessionid: session.quiz_sessionid,
     quizid: session.quizid,
@@ -90,7 +171,7 @@ export function sessionView(session: QuizSessionRecord, username: string | null)
 }
 
 /** GET /quizzes/submissions/{sessionid}: the session with its grade, question by question. */
-export function submissionView(session: QuizSessionRecord, username: string | null) {
+export function submissionView(session: QuizSessionRecord, username: string | null): SubmissionView {
   return {
     ...sessionView(session, username),
     correct_count: session.correct_count,

@@ -5,10 +5,32 @@
  * every value a string; then Stepwise's additions (who works it now, the active step, pause
  * time and time per step).
  */
-import { timingTotals } from '../domain/work-log-timing.ts';
+import * as z from 'zod/mini';
+import { timingTotals, WORK_LOG_STATUSES } from '../domain/work-log-timing.ts';
 import type { StoredEntry } from '../db/entities/work-log.ts';
 
-export function entryView({ entry, values }: StoredEntry, now: number) {
+export const entrySchema = z.object({
+  entryid: z.int(),
+  guideid: z.int(),
+  userid: z.int(),
+  workorderid: z.string(),
+  starttime: z.int(),
+  endtime: z.nullable(z.int()),
+  max_form_revisionid: z.nullable(z.int()),
+  cancelled: z.int(),
+  guide_revisionid: z.int(),
+  duration: z.int(),
+  status: z.enum(WORK_LOG_STATUSES),
+  work_data: z.array(z.object({ label: z.string(), value: z.string(), field_revisionid: z.int(), stepid: z.int() })),
+  timingid: z.nullable(z.int()),
+  operator_userid: z.int(),
+  active_stepid: z.nullable(z.int()),
+  paused_duration: z.int(),
+  step_durations: z.array(z.object({ stepid: z.int(), duration: z.int() })),
+});
+export type EntryView = z.output<typeof entrySchema>;
+
+export function entryView({ entry, values }: StoredEntry, now: number): EntryView {
   const totals = timingTotals(entry, now);
   return {
     entryid: entry.entryid,
@@ -32,5 +54,3 @@ export function entryView({ entry, values }: StoredEntry, now: number) {
     step_durations: totals.step_durations,
   };
 }
-
-export type EntryView = ReturnType<typeof entryView>;

@@ -74,7 +74,7 @@ function routeMatcher(): Promise<PathMatcher<RouteDef>> {
  * document describes what the API really sends. Routes without a response schema are not
  * checked (test/unit/response-schemas.test.ts says which may still lack one).
  */
-async function checkResponseSchema(baseUrl: string, method: string, url: URL, answer: ApiResponse): Promise<void> {
+export async function checkResponseSchema(baseUrl: string, method: string, url: URL, answer: ApiResponse): Promise<void> {
   if (answer.status < 200 || answer.status > 299 || !answer.text) return;
   if (!(answer.headers.get('content-type') ?? '').includes('application/json')) return;
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
