@@ -13,8 +13,19 @@ import type { GroupAccess } from '../shared/http/route.ts';
  * Table actions by intent. Deliberately no dynamodb:Scan: no request path may scan
  * (docs/architecture.md), and IAM is where that rule holds even if code forgets it.
  */
-const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
-const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+];
+const TABLE_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
 
 export interface GrantTargets {
   table: ITableV2;
@@ -47,7 +58,9 @@ export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: G
     Grant.addToPrincipal({
       grantee,
       actions: ['ses:SendEmail'],
-      resourceArns: identities.map((identity) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`),
+      resourceArns: identities.map(
+        (identity) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`,
+      ),
     });
   }
 }

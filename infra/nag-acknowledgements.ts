@@ -34,24 +34,31 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
   {
     finding: /^Resource::\*$/,
     actions: /^xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)$/,
-    reason: 'Active X-Ray tracing: these X-Ray actions support no resource-level permissions, so AWS requires Resource "*".',
+    reason:
+      'Active X-Ray tracing: these X-Ray actions support no resource-level permissions, so AWS requires Resource "*".',
   },
   {
     finding: /^Resource::\*$/,
-    actions:
-      /^logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)$/,
-    reason: 'Step Functions execution logging: the CloudWatch Logs delivery actions support no resource-level permissions.',
+    actions: new RegExp(
+      '^logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|' +
+        'PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)$',
+    ),
+    reason:
+      'Step Functions execution logging: the CloudWatch Logs delivery actions support no resource-level permissions.',
   },
   {
     finding: /^Resource::.+\/index\/\*$/,
     actions: /^dynamodb:[A-Za-z]+$/,
-    reason: "Queries on the Stepwise table's own global secondary indexes (gsi1, gsi2); the pattern is scoped to this one table's ARN.",
+    reason:
+      "Queries on the Stepwise table's own global secondary indexes (gsi1, gsi2); the pattern is scoped to " +
+      "this one table's ARN.",
   },
   {
     finding: /^Resource::.+\/\*$/,
     actions: /^s3:[A-Za-z*]+$/,
     reason:
-      'Objects of one Stepwise bucket (media or modules), granted read or read-write by the route table; object keys are per-upload, so no narrower prefix exists.',
+      'Objects of one Stepwise bucket (media or modules), granted read or read-write by the route table; ' +
+      'object keys are per-upload, so no narrower prefix exists.',
   },
   {
     finding: /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort)\*$/,
@@ -66,19 +73,29 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
   {
     finding: /^Resource::\*$/,
     actions: /^dynamodb:ListStreams$/,
-    reason: 'The event deliverer reads the table stream: dynamodb:ListStreams supports no resource-level permissions (the stream read itself is scoped to the table\'s stream ARN).',
+    reason:
+      'The event deliverer reads the table stream: dynamodb:ListStreams supports no resource-level ' +
+      "permissions (the stream read itself is scoped to the table's stream ARN).",
   },
 ];
 
 const REASONS = {
-  deadLetterQueue: 'This queue is itself the dead-letter queue of the event deliverer\'s stream; a dead-letter queue of a dead-letter queue would only move the same records again.',
-  accessLogBucketLogs: 'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
+  deadLetterQueue:
+    "This queue is itself the dead-letter queue of the event deliverer's stream; a dead-letter queue of a " +
+    'dead-letter queue would only move the same records again.',
+  accessLogBucketLogs:
+    'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
-    'Node.js 22 on purpose: the local stack and CI run Node 20/22 and esbuild targets node20; the runtime moves to 24 together with the local toolchain.',
+    'Node.js 22 on purpose: the local stack and CI run Node 20/22 and esbuild targets node20; the runtime ' +
+    'moves to 24 together with the local toolchain.',
   bucketNotificationsHandler:
-    "CDK's own BucketNotificationsHandler, the custom resource that puts the S3 event notification of the media processor on the media bucket: CDK gives its role the AWSLambdaBasicExecutionRole managed policy and offers no way to replace it; the role only writes that handler's logs.",
+    "CDK's own BucketNotificationsHandler, the custom resource that puts the S3 event notification of the " +
+    'media processor on the media bucket: CDK gives its role the AWSLambdaBasicExecutionRole managed policy ' +
+    "and offers no way to replace it; the role only writes that handler's logs.",
   apiAuthorization:
-    'Authorization happens in the functions: the shared auth middleware resolves the spec\'s "Authorization: api <token>" header against hashed tokens in DynamoDB and applies each route\'s auth level. Some routes are public by the spec.',
+    "Authorization happens in the functions: the shared auth middleware resolves the spec's " +
+    '"Authorization: api <token>" header against hashed tokens in DynamoDB and applies each route\'s auth ' +
+    'level. Some routes are public by the spec.',
 };
 
 export interface StepwiseStacks {
@@ -143,7 +160,8 @@ function acknowledgeWildcardGrants(construct: IConstruct): void {
     }
   }
   for (const [finding, reasons] of accepted) {
-    if (reasons) Validations.of(construct).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: [...reasons].join(' ') });
+    if (reasons)
+      Validations.of(construct).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason: [...reasons].join(' ') });
   }
 }
 

@@ -24,7 +24,8 @@ export function routeTableProblems(groups: RouteGroup[]): string[] {
   const groupNames = new Set<string>();
   for (const group of groups) {
     if (!GROUP_NAME.test(group.name)) problems.push(`group "${group.name}": name must match ${GROUP_NAME}`);
-    if (group.name === FALLBACK_FUNCTION_NAME) problems.push(`group "${group.name}": the name is reserved for the $default route`);
+    if (group.name === FALLBACK_FUNCTION_NAME)
+      problems.push(`group "${group.name}": the name is reserved for the $default route`);
     if (groupNames.has(group.name)) problems.push(`group "${group.name}" is declared twice`);
     groupNames.add(group.name);
   }

@@ -23,7 +23,8 @@ const flag = (fallback: boolean) =>
     .default(fallback)
     .transform((value) => value === true || value === 'true');
 
-const integer = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
 
 const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((value) => typeof value === 'number'));
 
@@ -96,7 +97,8 @@ export function parseSiteSettings(raw: Record<string, unknown>): SiteSettings {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown setting ${issue.keys.map((key) => CONTEXT_PREFIX + key).join(', ')} (known: ${SITE_SETTING_KEYS.join(', ')})`
+        ? `unknown setting ${issue.keys.map((key) => CONTEXT_PREFIX + key).join(', ')} (known: ` +
+          `${SITE_SETTING_KEYS.join(', ')})`
         : `${CONTEXT_PREFIX}${issue.path.join('.')}: ${issue.message}`,
     );
     throw new Error(`Invalid Stepwise deployment settings:\n  ${problems.join('\n  ')}`);

@@ -100,7 +100,8 @@ function warnAboutLocalDefaults(api: ApiStack, settings: SiteSettings): void {
     if (settings[key] === defaults[key]) {
       Annotations.of(api).addWarningV2(
         `stepwise:${key}`,
-        `stepwise:${key} is still the local default (${defaults[key]}); set it with -c stepwise:${key}=... (docs/operations.md).`,
+        `stepwise:${key} is still the local default (${defaults[key]}); set it with -c stepwise:${key}=... ` +
+          `(docs/operations.md).`,
       );
     }
   }

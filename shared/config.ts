@@ -23,7 +23,10 @@ const flag = (fallback: boolean) =>
   );
 
 const int = (fallback: number) =>
-  z.pipe(z._default(z.string(), String(fallback)), z.transform((value: string) => Number.parseInt(value, 10)));
+  z.pipe(
+    z._default(z.string(), String(fallback)),
+    z.transform((value: string) => Number.parseInt(value, 10)),
+  );
 
 const optionalUrl = z.optional(z.string().check(z.url()));
 
@@ -92,14 +95,19 @@ const ConfigSchema = z.object({
   STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: int(120),
 
   /** Events and webhooks (docs/events.md). Multiplies every webhook retry wait (tests: 0.001). */
-  STEPWISE_WEBHOOK_DELAY_SCALE: z.pipe(z._default(z.string(), '1'), z.transform((value: string) => Number.parseFloat(value))),
+  STEPWISE_WEBHOOK_DELAY_SCALE: z.pipe(
+    z._default(z.string(), '1'),
+    z.transform((value: string) => Number.parseFloat(value)),
+  ),
   /** A receiver must answer a delivery within this time, or the attempt is retried. */
   STEPWISE_WEBHOOK_TIMEOUT_SECONDS: int(10),
   /** How often the local deliverer polls the outbox and the due deliveries. */
   STEPWISE_DELIVERER_POLL_MS: int(1000),
   /** EventBridge bus every event is put on (a deployed stack); unset: events are only logged. */
   STEPWISE_EVENT_BUS_NAME: z.optional(z.string()),
-  /** xAPI: the LRS endpoint (statements go to <endpoint>/statements) and its Basic credentials; unset: no statements. */
+  /**
+   * xAPI: the LRS endpoint (statements go to <endpoint>/statements) and its Basic credentials; unset: no statements.
+   */
   STEPWISE_XAPI_ENDPOINT: optionalUrl,
   STEPWISE_XAPI_USERNAME: z.optional(z.string()),
   STEPWISE_XAPI_PASSWORD: z.optional(z.string()),

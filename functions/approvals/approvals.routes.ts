@@ -14,8 +14,19 @@ import { MAX_APPROVAL_STAGES } from '../../shared/domain/approval-flow.ts';
 import { SIGNING_TOKEN_TTL_SECONDS } from '../../shared/accounts/e-signature.ts';
 import * as processes from './processes.service.ts';
 import * as requests from './requests.service.ts';
-import { approvalRequestBody, processCreateBody, processPatchBody, signBody, signingTokenBody } from './approvals.schemas.ts';
-import { attachmentSchema, guideProcessesSchema, processSchema, requestSchema } from '../../shared/views/approval-views.ts';
+import {
+  approvalRequestBody,
+  processCreateBody,
+  processPatchBody,
+  signBody,
+  signingTokenBody,
+} from './approvals.schemas.ts';
+import {
+  attachmentSchema,
+  guideProcessesSchema,
+  processSchema,
+  requestSchema,
+} from '../../shared/views/approval-views.ts';
 
 const pageQuery = z.object(pagination);
 
@@ -55,11 +66,22 @@ export const approvalsGroup = defineGroup({
       method: 'POST',
       path: '/approvals/process',
       auth: 'admin',
-      summary: `Create an approval process (201): 1 to ${MAX_APPROVAL_STAGES} ordered stages, each an approver team and a quorum`,
-      description: 'A stage is passed when `quorum` members of its team have approved; quorum may not exceed the team\'s size (422 exceeds_team).',
+      summary:
+        `Create an approval process (201): 1 to ${MAX_APPROVAL_STAGES} ordered stages, each an approver team ` +
+        `and a quorum`,
+      description:
+        'A stage is passed when `quorum` members of its team have approved; quorum may not exceed the ' +
+        "team's size (422 exceeds_team).",
       status: 201,
       body: processCreateBody,
-      example: { name: 'SOP release', description: 'QA, then the site lead', stages: [{ name: 'Quality', teamid: 1, quorum: 2 }, { name: 'Site lead', teamid: 2, quorum: 1 }] },
+      example: {
+        name: 'SOP release',
+        description: 'QA, then the site lead',
+        stages: [
+          { name: 'Quality', teamid: 1, quorum: 2 },
+          { name: 'Site lead', teamid: 2, quorum: 1 },
+        ],
+      },
       response: processSchema,
       handler: ({ caller, body }) => processes.create(caller, body),
     }),
@@ -67,7 +89,7 @@ export const approvalsGroup = defineGroup({
       method: 'PATCH',
       path: '/approvals/process/{approval_processid}',
       auth: 'admin',
-      summary: 'Change a process\'s name, description or stages (stages are replaced whole)',
+      summary: "Change a process's name, description or stages (stages are replaced whole)",
       description: 'Requests already made keep the stages they were made with.',
       params: idParams('approval_processid'),
       body: processPatchBody,
@@ -81,7 +103,8 @@ export const approvalsGroup = defineGroup({
       auth: 'admin',
       summary: 'Attach a process to a wiki page, replacing its previous one',
       description:
-        'The page\'s process governs the page and the pages below it; a CATEGORY page\'s process governs the guides in that category and in categories below it (the nearest attachment wins).',
+        "The page's process governs the page and the pages below it; a CATEGORY page's process governs the " +
+        'guides in that category and in categories below it (the nearest attachment wins).',
       params: idParams('wikiid', 'approval_processid'),
       response: attachmentSchema,
       handler: ({ caller, params }) => processes.attach(caller, params.wikiid, params.approval_processid),
@@ -102,7 +125,9 @@ export const approvalsGroup = defineGroup({
       method: 'GET',
       path: '/guides/{guideid}/approvalProcesses',
       auth: 'user',
-      summary: 'The approval processes governing a guide: those of its category page and that page\'s ancestors, nearest (effective) first',
+      summary:
+        "The approval processes governing a guide: those of its category page and that page's ancestors, " +
+        'nearest (effective) first',
       params: idParams('guideid'),
       response: guideProcessesSchema,
       handler: ({ caller, params }) => processes.ofGuide(caller, params.guideid),
@@ -111,9 +136,12 @@ export const approvalsGroup = defineGroup({
       method: 'POST',
       path: '/approvals/requests',
       auth: 'author',
-      summary: 'Ask for approval of a document\'s current revision (201); beyond the spec',
+      summary: "Ask for approval of a document's current revision (201); beyond the spec",
       description:
-        '`?revisionid=` (required) names the revision to approve: 409 with the document when it is not the current one, 409 with the open request when one is already open for it. The request follows the document\'s effective process (422 no_approval_process when none). A new revision of the document supersedes the request.',
+        '`?revisionid=` (required) names the revision to approve: 409 with the document when it is not the ' +
+        'current one, 409 with the open request when one is already open for it. The request follows the ' +
+        "document's effective process (422 no_approval_process when none). A new revision of the document " +
+        'supersedes the request.',
       status: 201,
       query: optionalRevisionQuery,
       body: approvalRequestBody,
@@ -126,7 +154,9 @@ export const approvalsGroup = defineGroup({
       method: 'GET',
       path: '/approvals/requests',
       auth: 'user',
-      summary: 'The caller\'s approval work: {"pending": [requests they may sign now], "requested": [requests they made]}, newest first',
+      summary:
+        'The caller\'s approval work: {"pending": [requests they may sign now], "requested": [requests they ' +
+        'made]}, newest first',
       description: '`limit` and `offset` page each list.',
       query: pageQuery,
       response: z.object({ pending: z.array(requestSchema), requested: z.array(requestSchema) }),
@@ -147,27 +177,46 @@ export const approvalsGroup = defineGroup({
       auth: 'user',
       summary: 'Sign a request (approve or reject, with a reason): an electronic signature',
       description:
-        'The signer enters their `password` for this signature, or gives a `signing_token` from POST …/token (then the signer is the token\'s owner, who may be someone other than the caller). Only members of the current stage\'s team who have not signed yet (403). The signature keeps the printed name, the time, the meaning and the SHA-256 of the signed revision. Quorum approvals move the request to the next stage; one rejection ends it. 409 with the request when it is no longer pending, or when the document has a new revision (the request is then superseded), or when `?revisionid=` is given and is not the request\'s. A wrong password is 422 (field password) and counts toward the login limit (429). Impersonation tokens cannot sign.',
+        'The signer enters their `password` for this signature, or gives a `signing_token` from POST ' +
+        "…/token (then the signer is the token's owner, who may be someone other than the caller). Only " +
+        "members of the current stage's team who have not signed yet (403). The signature keeps the printed " +
+        'name, the time, the meaning and the SHA-256 of the signed revision. Quorum approvals move the ' +
+        'request to the next stage; one rejection ends it. 409 with the request when it is no longer ' +
+        'pending, or when the document has a new revision (the request is then superseded), or when ' +
+        "`?revisionid=` is given and is not the request's. A wrong password is 422 (field password) and " +
+        'counts toward the login limit (429). Impersonation tokens cannot sign.',
       params: idParams('approval_requestid'),
       query: optionalRevisionQuery,
       body: signBody,
       example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
       response: requestSchema,
-      handler: ({ auth, params, body, query, sourceIp }) => requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
+      handler: ({ auth, params, body, query, sourceIp }) =>
+        requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
     }),
     route({
       method: 'POST',
       path: '/approvals/request/sign/{approval_requestid}/token',
       auth: 'user',
-      summary: `A single-use signing token for this request (201), valid ${SIGNING_TOKEN_TTL_SECONDS / 60} minutes: the over-the-shoulder signature`,
+      summary:
+        `A single-use signing token for this request (201), valid ${SIGNING_TOKEN_TTL_SECONDS / 60} minutes: ` +
+        `the over-the-shoulder signature`,
       description:
-        'The signer types their `login` (email or unique_username; default: the caller) and `password`; the answer\'s `signing_token` signs this request once, as that signer, through POST /approvals/request/sign/{approval_requestid}. The signer must be able to sign the request now (403 otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429).',
+        'The signer types their `login` (email or unique_username; default: the caller) and `password`; the ' +
+        "answer's `signing_token` signs this request once, as that signer, through POST " +
+        '/approvals/request/sign/{approval_requestid}. The signer must be able to sign the request now (403 ' +
+        'otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429).',
       status: 201,
       params: idParams('approval_requestid'),
       body: signingTokenBody,
       example: { login: 'qa.lead@example.com', password: 'their password' },
-      response: z.object({ signing_token: z.string(), expires_at: z.int(), approval_requestid: z.int(), signer: z.object({ userid: z.int(), username: z.string() }) }),
-      handler: ({ auth, params, body, sourceIp }) => requests.issueToken(auth, params.approval_requestid, body, sourceIp),
+      response: z.object({
+        signing_token: z.string(),
+        expires_at: z.int(),
+        approval_requestid: z.int(),
+        signer: z.object({ userid: z.int(), username: z.string() }),
+      }),
+      handler: ({ auth, params, body, sourceIp }) =>
+        requests.issueToken(auth, params.approval_requestid, body, sourceIp),
     }),
   ],
 });

@@ -19,14 +19,21 @@ const password = z.string().check(z.minLength(1), z.maxLength(1000));
 
 export const processCreateBody = z.object({ name, description, stages });
 export const processPatchBody = z.object({ name: z.optional(name), description, stages: z.optional(stages) });
-export const approvalRequestBody = z.object({ doctype: z.enum(DOCTYPES), docid: id, notes: z.optional(z.string().check(z.maxLength(5000))) });
+export const approvalRequestBody = z.object({
+  doctype: z.enum(DOCTYPES),
+  docid: id,
+  notes: z.optional(z.string().check(z.maxLength(5000))),
+});
 export const signBody = z.object({
   meaning: z.enum(['approve', 'reject']),
   reason: z.string().check(z.minLength(1), z.maxLength(5000)),
   password: z.optional(password),
   signing_token: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
-export const signingTokenBody = z.object({ password, login: z.optional(z.string().check(z.minLength(1), z.maxLength(254))) });
+export const signingTokenBody = z.object({
+  password,
+  login: z.optional(z.string().check(z.minLength(1), z.maxLength(254))),
+});
 
 export type StageInput = z.output<typeof stage>;
 export type ProcessCreateInput = z.output<typeof processCreateBody>;

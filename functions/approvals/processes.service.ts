@@ -6,7 +6,7 @@
  * a request keeps the stages it was made with.
  */
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import { MAX_APPROVAL_STAGES, type StageRule } from '../../shared/domain/approval-flow.ts';
+import type { StageRule } from '../../shared/domain/approval-flow.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
@@ -39,7 +39,6 @@ import { governingProcesses } from '../../shared/content/governing-processes.ts'
 import type { Page } from '../../shared/db/paging.ts';
 import type { ProcessCreateInput, ProcessPatchInput, StageInput } from './approvals.schemas.ts';
 
-
 export const processSubject = (id: number) => `APPROVAL_PROCESS#${id}`;
 
 /** Process views with their teams' names, read in one batch. */
@@ -57,17 +56,34 @@ export async function requireProcess(id: number, consistent = false): Promise<Ap
 
 /** Stages as stored: each team must exist and have at least `quorum` members. */
 async function validStages(stages: StageInput[]): Promise<StageRule[]> {
-  const teams = new Map((await getTeams([...new Set(stages.map((stage) => stage.teamid))])).map((team) => [team.teamid, team]));
+  const teams = new Map(
+    (await getTeams([...new Set(stages.map((stage) => stage.teamid))])).map((team) => [team.teamid, team]),
+  );
   const problems: FieldProblem[] = [];
   stages.forEach((stage, index) => {
     const team = teams.get(stage.teamid);
-    if (!team) problems.push({ field: `stages.${index}.teamid`, code: 'not_found', message: `No team with teamid ${stage.teamid}` });
+    if (!team)
+      problems.push({
+        field: `stages.${index}.teamid`,
+        code: 'not_found',
+        message: `No team with teamid ${stage.teamid}`,
+      });
     else if (stage.quorum > team.member_count) {
-      problems.push({ field: `stages.${index}.quorum`, code: 'exceeds_team', message: `Stage ${index + 1} needs ${stage.quorum} approvals but team ${team.name} has ${team.member_count} member(s)` });
+      problems.push({
+        field: `stages.${index}.quorum`,
+        code: 'exceeds_team',
+        message:
+          `Stage ${index + 1} needs ${stage.quorum} approvals but team ${team.name} has ${team.member_count} ` +
+          `member(s)`,
+      });
     }
   });
   if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
-  return stages.map((stage, index) => ({ name: stage.name?.trim() || `Stage ${index + 1}`, teamid: stage.teamid, quorum: stage.quorum }));
+  return stages.map((stage, index) => ({
+    name: stage.name?.trim() || `Stage ${index + 1}`,
+    teamid: stage.teamid,
+    quorum: stage.quorum,
+  }));
 }
 
 const processTokens = (name: string) => searchTokens(name).slice(0, 20);
@@ -92,7 +108,10 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
       action: 'approval.process_created',
       actor_userid: caller.userid,
       subjects: [processSubject(process.approval_processid), userSubject(caller.userid)],
-      details: { approval_processid: process.approval_processid, new: { name: process.name, description: process.description, stages } },
+      details: {
+        approval_processid: process.approval_processid,
+        new: { name: process.name, description: process.description, stages },
+      },
     },
     processCreateWrites(process),
   );
@@ -138,7 +157,10 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
       attempts: 5,
       raceLabels: labelsIn('process', ...AUDIT_CHAIN_LABELS),
       onExhausted: async () => {
-        throw new ConflictError('The process kept changing; try again', (await processViews([await requireProcess(id, true)]))[0]);
+        throw new ConflictError(
+          'The process kept changing; try again',
+          (await processViews([await requireProcess(id, true)]))[0],
+        );
       },
     },
   );
@@ -160,21 +182,35 @@ export async function search(phrase: string, page: Page) {
 
 /** PUT /approvals/{wikiid}/{approval_processid}: attaches (or replaces) the page's process. */
 export async function attach(caller: Caller, wikiid: number, approvalProcessid: number) {
-  const [wiki, process, previous] = await Promise.all([getWiki(wikiid), requireProcess(approvalProcessid), getAttachment(wikiid)]);
+  const [wiki, process, previous] = await Promise.all([
+    getWiki(wikiid),
+    requireProcess(approvalProcessid),
+    getAttachment(wikiid),
+  ]);
   if (!wiki) throw new NotFoundError(`No wiki page with wikiid ${wikiid}`);
-  const attachment: ApprovalAttachmentRecord = { wikiid, approval_processid: approvalProcessid, attached_by: caller.userid, attached_date: nowSeconds() };
+  const attachment: ApprovalAttachmentRecord = {
+    wikiid,
+    approval_processid: approvalProcessid,
+    attached_by: caller.userid,
+    attached_date: nowSeconds(),
+  };
   try {
     await appendAudit(
       {
         action: 'approval.process_attached',
         actor_userid: caller.userid,
         subjects: [documentSubject('wiki', wikiid), processSubject(approvalProcessid), userSubject(caller.userid)],
-        details: { wikiid, old_approval_processid: previous?.approval_processid ?? null, new_approval_processid: approvalProcessid },
+        details: {
+          wikiid,
+          old_approval_processid: previous?.approval_processid ?? null,
+          new_approval_processid: approvalProcessid,
+        },
       },
       attachmentPutWrites(attachment),
     );
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('process')) throw new NotFoundError(`No approval process with approval_processid ${approvalProcessid}`);
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('process'))
+      throw new NotFoundError(`No approval process with approval_processid ${approvalProcessid}`);
     throw error;
   }
   return attachmentView(attachment, (await processViews([process]))[0]);
@@ -189,13 +225,18 @@ export async function detach(caller: Caller, wikiid: number): Promise<void> {
       {
         action: 'approval.process_detached',
         actor_userid: caller.userid,
-        subjects: [documentSubject('wiki', wikiid), processSubject(attachment.approval_processid), userSubject(caller.userid)],
+        subjects: [
+          documentSubject('wiki', wikiid),
+          processSubject(attachment.approval_processid),
+          userSubject(caller.userid),
+        ],
         details: { wikiid, old_approval_processid: attachment.approval_processid, new_approval_processid: null },
       },
       [attachmentDeleteWrite(wikiid)],
     );
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('attachment')) throw new NotFoundError(`No approval process is attached to wiki page ${wikiid}`);
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('attachment'))
+      throw new NotFoundError(`No approval process is attached to wiki page ${wikiid}`);
     throw error;
   }
 }

@@ -17,7 +17,14 @@ import { findDocument, requireDocument, revisionHash, type DocumentRef } from '.
 import { supersedeApprovalRequest } from '../../shared/content/approval-supersession.ts';
 import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
 import { afterReleaseOutcome, releaseOutcomeWrites } from '../../shared/content/release-approval.ts';
-import { checkSignerPassword, findSigner, issueSigningToken, refuseImpersonatedSignature, signerFromToken, type SignatureMethod } from '../../shared/accounts/e-signature.ts';
+import {
+  checkSignerPassword,
+  findSigner,
+  issueSigningToken,
+  refuseImpersonatedSignature,
+  signerFromToken,
+  type SignatureMethod,
+} from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -30,7 +37,6 @@ import {
   getRequest,
   listPendingForTeam,
   listRequestedBy,
-  requestCreateWrites,
   requestUpdateWrites,
   type ApprovalRequestRecord,
   type ApprovalSignature,
@@ -49,11 +55,20 @@ async function requireRequest(id: number): Promise<ApprovalRequestRecord> {
 }
 
 function documentRef(document: DocumentRef) {
-  return { doctype: document.doctype, docid: document.docid, title: document.title, url: document.url, revisionid: document.revisionid };
+  return {
+    doctype: document.doctype,
+    docid: document.docid,
+    title: document.title,
+    url: document.url,
+    revisionid: document.revisionid,
+  };
 }
 
 function notPending(request: ApprovalRequestRecord, caller: Caller): ConflictError {
-  return new ConflictError(`Approval request ${request.approval_requestid} is ${request.status}; the body is its current state`, requestView(request, caller));
+  return new ConflictError(
+    `Approval request ${request.approval_requestid} is ${request.status}; the body is its current state`,
+    requestView(request, caller),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -61,20 +76,41 @@ function notPending(request: ApprovalRequestRecord, caller: Caller): ConflictErr
 
 export async function create(caller: Caller, input: ApprovalRequestInput, expectedRevision: number | undefined) {
   const document = await requireDocument(input.doctype, input.docid);
-  if (document.guide && !canEditGuide(caller, document.guide)) throw new ForbiddenError('Only those who may edit the guide ask for its approval');
-  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the revision to approve) is required');
+  if (document.guide && !canEditGuide(caller, document.guide))
+    throw new ForbiddenError('Only those who may edit the guide ask for its approval');
+  if (expectedRevision === undefined)
+    throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the revision to approve) is required');
   if (expectedRevision !== document.revisionid) {
-    throw new ConflictError('The revisionid is not the current one; the body is the document as it is now', documentRef(document));
+    throw new ConflictError(
+      'The revisionid is not the current one; the body is the document as it is now',
+      documentRef(document),
+    );
   }
   const [governing] = await governingProcesses(document);
   if (!governing) {
-    throw ValidationError.field('docid', 'no_approval_process', `No approval process governs ${input.doctype} ${input.docid}: attach one to its ${input.doctype === 'guide' ? 'category' : 'page'} first`);
+    throw ValidationError.field(
+      'docid',
+      'no_approval_process',
+      `No approval process governs ${input.doctype} ${input.docid}: attach one to its ` +
+        `${input.doctype === 'guide' ? 'category' : 'page'} first`,
+    );
   }
-  const outcome = await commitApprovalRequest(caller, await draftApprovalRequest(caller, document, governing, input.notes ?? '', null));
+  const outcome = await commitApprovalRequest(
+    caller,
+    await draftApprovalRequest(caller, document, governing, input.notes ?? '', null),
+  );
   if ('opened' in outcome) return requestView(outcome.opened, caller);
-  if ('documentChanged' in outcome) throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentRef(outcome.documentChanged));
+  if ('documentChanged' in outcome)
+    throw new ConflictError(
+      'The document changed meanwhile; the body is the document as it is now',
+      documentRef(outcome.documentChanged),
+    );
   if ('alreadyOpen' in outcome) {
-    throw new ConflictError(`Approval request ${outcome.alreadyOpen.approval_requestid} for this revision is already open; the body is that request`, requestView(outcome.alreadyOpen, caller));
+    throw new ConflictError(
+      `Approval request ${outcome.alreadyOpen.approval_requestid} for this revision is already open; the ` +
+        `body is that request`,
+      requestView(outcome.alreadyOpen, caller),
+    );
   }
   throw new ConflictError('Approval requests for this document kept changing; try again');
 }
@@ -85,18 +121,28 @@ export async function listForCaller(caller: Caller, page: Page) {
   const perTeam = await Promise.all(caller.teams.map((teamid) => listPendingForTeam(teamid, caller.userid, window)));
   const pending = new Map<number, ApprovalRequestRecord>();
   for (const request of perTeam.flat()) pending.set(request.approval_requestid, request);
-  const pendingPage = [...pending.values()].sort((a, b) => b.approval_requestid - a.approval_requestid).slice(page.offset, window);
+  const pendingPage = [...pending.values()]
+    .sort((a, b) => b.approval_requestid - a.approval_requestid)
+    .slice(page.offset, window);
   const requested = await listRequestedBy(caller.userid, page);
-  return { pending: pendingPage.map((request) => requestView(request, caller)), requested: requested.map((request) => requestView(request, caller)) };
+  return {
+    pending: pendingPage.map((request) => requestView(request, caller)),
+    requested: requested.map((request) => requestView(request, caller)),
+  };
 }
 
 function mayRead(caller: Caller, request: ApprovalRequestRecord): boolean {
-  return isAdmin(caller) || request.requested_by === caller.userid || request.stages.some((stage) => caller.teams.includes(stage.teamid));
+  return (
+    isAdmin(caller) ||
+    request.requested_by === caller.userid ||
+    request.stages.some((stage) => caller.teams.includes(stage.teamid))
+  );
 }
 
 export async function get(caller: Caller, id: number) {
   const request = await requireRequest(id);
-  if (!mayRead(caller, request)) throw new ForbiddenError('Only the requester, the approver teams and Admins see this request');
+  if (!mayRead(caller, request))
+    throw new ForbiddenError('Only the requester, the approver teams and Admins see this request');
   return requestView(request, caller);
 }
 
@@ -104,9 +150,13 @@ export async function get(caller: Caller, id: number) {
 // Signatures
 
 function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): void {
-  if (request.signer_userids.includes(signer.userid)) throw new ForbiddenError(`${signer.username} has already signed this request`);
+  if (request.signer_userids.includes(signer.userid))
+    throw new ForbiddenError(`${signer.username} has already signed this request`);
   const stage = request.stages[request.current_stage! - 1];
-  if (!signer.teams.includes(stage.teamid)) throw new ForbiddenError(`Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`);
+  if (!signer.teams.includes(stage.teamid))
+    throw new ForbiddenError(
+      `Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`,
+    );
 }
 
 /** POST /approvals/request/sign/{id}/token: the signer's password buys a single-use signing token. */
@@ -128,11 +178,19 @@ export async function issueToken(auth: SignedInAuth, id: number, input: SigningT
   return { ...token, approval_requestid: id, signer: { userid: signer.userid, username: signer.username } };
 }
 
-
 /** The signer and how they proved it: the caller's password, or a token (possibly someone else's). */
-async function authenticateSigner(caller: Caller, request: ApprovalRequestRecord, input: SignInput, sourceIp: string): Promise<{ signer: UserRecord; method: SignatureMethod; tokenHash?: string }> {
+async function authenticateSigner(
+  caller: Caller,
+  request: ApprovalRequestRecord,
+  input: SignInput,
+  sourceIp: string,
+): Promise<{ signer: UserRecord; method: SignatureMethod; tokenHash?: string }> {
   if ((input.password === undefined) === (input.signing_token === undefined)) {
-    throw ValidationError.field(input.password === undefined ? 'password' : 'signing_token', 'missing_field', 'Sign with exactly one of password and signing_token');
+    throw ValidationError.field(
+      input.password === undefined ? 'password' : 'signing_token',
+      'missing_field',
+      'Sign with exactly one of password and signing_token',
+    );
   }
   if (input.signing_token !== undefined) {
     const { signer, tokenHash } = await signerFromToken(input.signing_token, request.approval_requestid);
@@ -151,13 +209,22 @@ async function supersededConflict(request: ApprovalRequestRecord, caller: Caller
   return notPending(ended, caller);
 }
 
-export async function sign(auth: SignedInAuth, id: number, input: SignInput, expectedRevision: number | undefined, sourceIp: string) {
+export async function sign(
+  auth: SignedInAuth,
+  id: number,
+  input: SignInput,
+  expectedRevision: number | undefined,
+  sourceIp: string,
+) {
   const caller = auth.user;
   let request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
   if (request.status !== 'pending') throw notPending(request, caller);
   if (expectedRevision !== undefined && expectedRevision !== request.revisionid) {
-    throw new ConflictError(`This request is for revision ${request.revisionid}, not ${expectedRevision}; the body is the request`, requestView(request, caller));
+    throw new ConflictError(
+      `This request is for revision ${request.revisionid}, not ${expectedRevision}; the body is the request`,
+      requestView(request, caller),
+    );
   }
   const reason = input.reason.trim();
   if (!reason) throw ValidationError.field('reason', 'missing_field', 'A signature states its reason');
@@ -167,12 +234,17 @@ export async function sign(auth: SignedInAuth, id: number, input: SignInput, exp
   if (!document || document.revisionid !== request.revisionid) throw await supersededConflict(request, caller);
   // The signature binds to the revision's fingerprint as computed now: it must still match.
   const hash = await revisionHash(request.doctype, request.docid, request.revisionid);
-  if (hash !== request.revision_hash) throw new ConflictError('The stored revision no longer matches its fingerprint; it cannot be signed', requestView(request, caller));
+  if (hash !== request.revision_hash)
+    throw new ConflictError(
+      'The stored revision no longer matches its fingerprint; it cannot be signed',
+      requestView(request, caller),
+    );
 
   return retryOnLostRace(
     async (attempt) => {
       if (attempt > 0) {
-        // Someone else signed first, or another release took the next version: decide again on the request as it is now.
+        // Someone else signed first, or another release took the next version: decide again on the request as it is
+        // now.
         request = await requireRequest(id);
         if (request.status !== 'pending') throw notPending(request, caller);
         refuseIneligible(request, signer);
@@ -205,13 +277,25 @@ export async function sign(auth: SignedInAuth, id: number, input: SignInput, exp
           {
             action: 'approval.signed',
             actor_userid: signer.userid,
-            subjects: [documentSubject(request.doctype, request.docid), userSubject(signer.userid), ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : [])],
+            subjects: [
+              documentSubject(request.doctype, request.docid),
+              userSubject(signer.userid),
+              ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : []),
+            ],
             details: {
               approval_requestid: request.approval_requestid,
               ...signature,
               old: { status: request.status, current_stage: request.current_stage },
               new: { status: after.status, current_stage: after.current_stage },
-              ...(release.release ? { release: { releaseid: release.release.releaseid, status: release.release.status, version: release.release.version } } : {}),
+              ...(release.release
+                ? {
+                    release: {
+                      releaseid: release.release.releaseid,
+                      status: release.release.status,
+                      version: release.release.version,
+                    },
+                  }
+                : {}),
             },
           },
           [
@@ -224,8 +308,14 @@ export async function sign(auth: SignedInAuth, id: number, input: SignInput, exp
         );
       } catch (error) {
         if (!(error instanceof TransactionConditionFailed)) throw error;
-        if (error.failedLabels.includes('signing-token')) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
-        if (error.failedLabels.includes('document')) throw await supersededConflict((await getRequest(id)) ?? request, caller);
+        if (error.failedLabels.includes('signing-token'))
+          throw ValidationError.field(
+            'signing_token',
+            'invalid_token',
+            'The signing token is unknown, already used, expired, or for another request',
+          );
+        if (error.failedLabels.includes('document'))
+          throw await supersededConflict((await getRequest(id)) ?? request, caller);
         throw error;
       }
       await afterReleaseOutcome(release);

@@ -14,9 +14,13 @@ const beyondSpec = { 'x-beyond-spec': true };
 const documentParams = z.object({ doctype: z.enum(DOCTYPES), docid: pathId });
 
 const HISTORY_NOTE =
-  'Oldest first by seq; `offset` skips that many records. Each record: who (actor_userid, impersonator_userid), what (action, details with old → new values), when (date), and its hash chained to the previous record\'s (previous_hash).';
+  'Oldest first by seq; `offset` skips that many records. Each record: who (actor_userid, ' +
+  'impersonator_userid), what (action, details with old → new values), when (date), and its hash chained to ' +
+  "the previous record's (previous_hash).";
 const VERIFY_NOTE =
-  'Reads the whole chain and recomputes every record\'s hash (SHA-256 of its canonical JSON) and every link; `first_broken_seq` is the first record that is missing or does not verify (problem: missing_record, hash_mismatch, link_mismatch, head_mismatch).';
+  "Reads the whole chain and recomputes every record's hash (SHA-256 of its canonical JSON) and every link; " +
+  '`first_broken_seq` is the first record that is missing or does not verify (problem: missing_record, ' +
+  'hash_mismatch, link_mismatch, head_mismatch).';
 
 export const auditGroup = defineGroup({
   name: 'audit',

@@ -34,10 +34,13 @@ async function verify(subject: string, exists: () => Promise<boolean>): Promise<
   return { subject, ...(await verifyAuditChain(subject)) };
 }
 
-const documentExists = (doctype: Doctype, docid: number) => async () => (await findDocument(doctype, docid)) !== undefined;
+const documentExists = (doctype: Doctype, docid: number) => async () =>
+  (await findDocument(doctype, docid)) !== undefined;
 const userExists = (userid: number) => async () => (await getUser(userid)) !== undefined;
 
-export const documentHistory = (doctype: Doctype, docid: number, page: Page) => history(documentSubject(doctype, docid), documentExists(doctype, docid), page);
-export const documentVerify = (doctype: Doctype, docid: number) => verify(documentSubject(doctype, docid), documentExists(doctype, docid));
+export const documentHistory = (doctype: Doctype, docid: number, page: Page) =>
+  history(documentSubject(doctype, docid), documentExists(doctype, docid), page);
+export const documentVerify = (doctype: Doctype, docid: number) =>
+  verify(documentSubject(doctype, docid), documentExists(doctype, docid));
 export const userHistory = (userid: number, page: Page) => history(userSubject(userid), userExists(userid), page);
 export const userVerify = (userid: number) => verify(userSubject(userid), userExists(userid));

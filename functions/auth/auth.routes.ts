@@ -8,7 +8,10 @@ import { registerBody } from './auth.schemas.ts';
 import * as auth from './auth.service.ts';
 
 // Bounded like every stored value: a longer email or password names no account (422, not a lookup).
-const loginBody = z.object({ email: z.string().check(z.minLength(1), z.maxLength(254)), password: z.string().check(z.minLength(1), z.maxLength(512)) });
+const loginBody = z.object({
+  email: z.string().check(z.minLength(1), z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(512)),
+});
 
 const RESET_SENT = 'If an account exists for that address, a password reset link has been sent to it';
 
@@ -22,7 +25,11 @@ export const authGroup = defineGroup({
       auth: 'public',
       openOnPrivateSite: true,
       summary: 'Log in: create an authorization token from credentials',
-      description: 'Answers 201 with the user and `authToken`. Bad credentials (or an unknown account): 401 "Invalid login". Throttled (docs/configuration.md, Login throttling): 429 with Retry-After once the client address has too many failures, or while the account\'s growing delay runs and the address has failures of its own; the owner from another address is not held back.',
+      description:
+        'Answers 201 with the user and `authToken`. Bad credentials (or an unknown account): 401 "Invalid ' +
+        'login". Throttled (docs/configuration.md, Login throttling): 429 with Retry-After once the client ' +
+        "address has too many failures, or while the account's growing delay runs and the address has " +
+        'failures of its own; the owner from another address is not held back.',
       status: 201,
       body: loginBody,
       example: { email: 'admin@example.com', password: 'stepwise-admin' },
@@ -46,7 +53,9 @@ export const authGroup = defineGroup({
       path: '/user/token/impersonate',
       auth: 'admin',
       summary: 'Create a token for another user without a password (Admins only; audited)',
-      description: 'The token and its audit record (`user.impersonated`, in the chains of both users) are written in one transaction. Your own userid: 422 on `userid`.',
+      description:
+        'The token and its audit record (`user.impersonated`, in the chains of both users) are written in ' +
+        'one transaction. Your own userid: 422 on `userid`.',
       status: 201,
       body: z.object({ userid: z.int().check(z.positive()) }),
       example: { userid: 1 },
@@ -62,10 +71,17 @@ export const authGroup = defineGroup({
       openOnPrivateSite: true,
       authorize: ({ auth: context }) => auth.authorizeRegistration(context),
       summary: 'Register a user account',
-      description: 'With public registration off, only an Admin may call it (401/403). With it on, an accepted X-App-Id is required when the site lists app ids. Answers 201 with the user and `authToken`.',
+      description:
+        'With public registration off, only an Admin may call it (401/403). With it on, an accepted ' +
+        'X-App-Id is required when the site lists app ids. Answers 201 with the user and `authToken`.',
       status: 201,
       body: registerBody,
-      example: { email: 'new.user@example.com', username: 'New User', password: 'correct-horse-9', unique_username: 'new_user' },
+      example: {
+        email: 'new.user@example.com',
+        username: 'New User',
+        password: 'correct-horse-9',
+        unique_username: 'new_user',
+      },
       response: userSelfWithTokenSchema,
       handler: ({ auth: context, body }) => auth.register(context, body),
     }),

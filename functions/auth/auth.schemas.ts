@@ -1,6 +1,11 @@
 /** Request schemas the auth routes validate and the auth service takes as input types (z.output). */
 import * as z from 'zod/mini';
-import { displayNameSchema, emailSchema, passwordSchema, uniqueUsernameSchema } from '../../shared/domain/user-rules.ts';
+import {
+  displayNameSchema,
+  emailSchema,
+  passwordSchema,
+  uniqueUsernameSchema,
+} from '../../shared/domain/user-rules.ts';
 
 export const registerBody = z.object({
   email: emailSchema,

@@ -32,7 +32,12 @@ export async function login(input: { email: string; password: string; appId?: st
   checkAppId(input.appId);
   const userid = await findUserIdBy('EMAIL', input.email);
   const user = userid === undefined ? undefined : await getUser(userid);
-  const accepted = await passwordAccepted({ account: input.email, sourceIp: input.sourceIp, passwordHash: user?.password_hash, password: input.password });
+  const accepted = await passwordAccepted({
+    account: input.email,
+    sourceIp: input.sourceIp,
+    passwordHash: user?.password_hash,
+    password: input.password,
+  });
   if (!user || !accepted) throw new UnauthenticatedError('Invalid login');
   const authToken = await issueToken(user.userid);
   return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);
@@ -76,7 +81,8 @@ export function authorizeRegistration(auth: AuthContext): void {
   if (config().STEPWISE_PUBLIC_REGISTRATION) {
     if (!isAdmin(auth.user)) checkAppId(auth.appId);
   } else {
-    if (!auth.user) throw new UnauthenticatedError('Registration is closed on this site; an Admin must create accounts');
+    if (!auth.user)
+      throw new UnauthenticatedError('Registration is closed on this site; an Admin must create accounts');
     if (!isAdmin(auth.user)) throw new ForbiddenError('Only Admins may register users on this site');
   }
 }

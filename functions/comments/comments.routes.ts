@@ -39,10 +39,12 @@ export const commentsGroup = defineGroup({
       path: '/comments/{context}/{contextid}',
       auth: 'user',
       status: 201,
-      summary: 'Comment on a guide, step, wiki, post or info page (singular or plural spelling); parentid answers a comment',
+      summary:
+        'Comment on a guide, step, wiki, post or info page (singular or plural spelling); parentid answers a comment',
       description:
         'contextid is the guideid, stepid or wikiid (info: the wikiid of an INFO page; posts are not checked). ' +
-        'The caller must be able to see the guide of a guide or step comment. langid (or langId) defaults to the site language.',
+        'The caller must be able to see the guide of a guide or step comment. langid (or langId) defaults ' +
+        'to the site language.',
       params: z.object({ context: z.string().check(z.minLength(1), z.maxLength(20)), contextid: pathId }),
       body: newCommentBody,
       example: { text: 'Check the torque twice.' },

@@ -39,14 +39,18 @@ import type { CommentEdit, CommentListQuery, NewComment } from './comments.schem
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;
 
-
 /** guide, step, wiki, post, info, and the plural spellings of the spec ("guides, steps ..."). */
 const CONTEXTS: Record<string, CommentContext> = {
-  guide: 'guide', guides: 'guide',
-  step: 'step', steps: 'step',
-  wiki: 'wiki', wikis: 'wiki',
-  post: 'post', posts: 'post',
-  info: 'info', infos: 'info',
+  guide: 'guide',
+  guides: 'guide',
+  step: 'step',
+  steps: 'step',
+  wiki: 'wiki',
+  wikis: 'wiki',
+  post: 'post',
+  posts: 'post',
+  info: 'info',
+  infos: 'info',
 };
 
 export function parseContext(raw: string): CommentContext | undefined {
@@ -80,7 +84,8 @@ async function resolveTarget(caller: Caller, context: CommentContext, contextid:
     case 'wiki':
     case 'info': {
       const wiki = await getWiki(contextid);
-      if (!wiki || (context === 'info' && wiki.namespace !== 'INFO')) throw new NotFoundError(`No ${context} page with wikiid ${contextid}`);
+      if (!wiki || (context === 'info' && wiki.namespace !== 'INFO'))
+        throw new NotFoundError(`No ${context} page with wikiid ${contextid}`);
       return { title: wiki.display_title, guideid: null };
     }
     case 'post':
@@ -102,7 +107,8 @@ async function visibleTo(caller: Caller, comments: CommentRecord[]): Promise<Com
 async function requireVisibleComment(caller: Caller, commentid: number): Promise<CommentRecord> {
   const comment = await getComment(commentid);
   if (!comment) throw new NotFoundError(`No comment with commentid ${commentid}`);
-  if ((await visibleTo(caller, [comment])).length === 0) throw new ForbiddenError('You do not have access to the document of this comment');
+  if ((await visibleTo(caller, [comment])).length === 0)
+    throw new ForbiddenError('You do not have access to the document of this comment');
   return comment;
 }
 
@@ -124,7 +130,8 @@ export async function list(caller: Caller, query: CommentListQuery): Promise<Com
   }
   if (query.context !== undefined) {
     const context = parseContext(query.context);
-    if (!context) throw ValidationError.field('context', 'invalid', 'context must be one of guide, step, wiki, post, info');
+    if (!context)
+      throw ValidationError.field('context', 'invalid', 'context must be one of guide, step, wiki, post, info');
     conditions.push('#context = :context');
     names['#context'] = 'context';
     values[':context'] = context;
@@ -134,10 +141,16 @@ export async function list(caller: Caller, query: CommentListQuery): Promise<Com
     values[':langid'] = query.langid;
   }
   const filter = conditions.length
-    ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: Object.keys(names).length ? names : undefined, ExpressionAttributeValues: values }
+    ? {
+        FilterExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+        ExpressionAttributeValues: values,
+      }
     : undefined;
-  const comments = await selectedPage({ ...commentsCollection, descending: query.order === 'DESC', filter }, query, async (items) =>
-    visibleTo(caller, items.map(commentFromItem)),
+  const comments = await selectedPage(
+    { ...commentsCollection, descending: query.order === 'DESC', filter },
+    query,
+    async (items) => visibleTo(caller, items.map(commentFromItem)),
   );
   return commentViews(comments);
 }
@@ -151,18 +164,25 @@ function checkText(text: string): string {
   const trimmed = text.trim();
   // Sites open to the public take 12–1024 characters, as the real service does there.
   const [min, max] = config().STEPWISE_PUBLIC_REGISTRATION ? [12, 1024] : [1, 10_000];
-  if (trimmed.length < min || trimmed.length > max) throw ValidationError.field('text', 'invalid', `text must be ${min} to ${max} characters`);
+  if (trimmed.length < min || trimmed.length > max)
+    throw ValidationError.field('text', 'invalid', `text must be ${min} to ${max} characters`);
   return trimmed;
 }
 
 function checkLangid(langid: string | undefined): string {
   const languages = config().STEPWISE_LANGUAGES;
   if (langid === undefined) return languages[0] ?? 'en';
-  if (!languages.includes(langid)) throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
+  if (!languages.includes(langid))
+    throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
   return langid;
 }
 
-export async function create(caller: Caller, rawContext: string, contextid: number, input: NewComment): Promise<CommentView> {
+export async function create(
+  caller: Caller,
+  rawContext: string,
+  contextid: number,
+  input: NewComment,
+): Promise<CommentView> {
   const context = requireContext(rawContext);
   const target = await resolveTarget(caller, context, contextid);
   const text = checkText(input.text);
@@ -171,9 +191,18 @@ export async function create(caller: Caller, rawContext: string, contextid: numb
     const parent = await getComment(input.parentid);
     if (!parent) throw ValidationError.field('parentid', 'not_found', `No comment with commentid ${input.parentid}`);
     if (parent.context !== context || parent.contextid !== contextid) {
-      throw ValidationError.field('parentid', 'invalid', 'A reply must be on the same document as the comment it answers');
+      throw ValidationError.field(
+        'parentid',
+        'invalid',
+        'A reply must be on the same document as the comment it answers',
+      );
     }
-    if (parent.parentid) throw ValidationError.field('parentid', 'invalid', 'Reply to the first comment of the thread; replies do not nest');
+    if (parent.parentid)
+      throw ValidationError.field(
+        'parentid',
+        'invalid',
+        'Reply to the first comment of the thread; replies do not nest',
+      );
   }
   const now = nowSeconds();
   const comment: CommentRecord = {
@@ -196,7 +225,8 @@ export async function create(caller: Caller, rawContext: string, contextid: numb
   try {
     await insertComment(comment, commentedDocumentWrites(context, contextid));
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('document')) throw new NotFoundError(`The ${context} ${contextid} no longer exists`);
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('document'))
+      throw new NotFoundError(`The ${context} ${contextid} no longer exists`);
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('parent')) {
       throw ValidationError.field('parentid', 'not_found', `Comment ${input.parentid} no longer exists`);
     }
@@ -208,10 +238,16 @@ export async function create(caller: Caller, rawContext: string, contextid: numb
 export async function edit(caller: Caller, commentid: number, input: CommentEdit): Promise<CommentView> {
   const text = checkText(input.text);
   const now = nowSeconds();
-  const result = await editComment(commentid, { userid: caller.userid, text_raw: text, modified_date: now, notBefore: now - EDIT_WINDOW_SECONDS });
+  const result = await editComment(commentid, {
+    userid: caller.userid,
+    text_raw: text,
+    modified_date: now,
+    notBefore: now - EDIT_WINDOW_SECONDS,
+  });
   if (result === 'missing') throw new NotFoundError(`No comment with commentid ${commentid}`);
   if (result === 'not_owner') throw new ForbiddenError('Only the author of a comment may edit it');
-  if (result === 'too_late') throw new ForbiddenError(`A comment can only be edited within ${EDIT_WINDOW_SECONDS / 60} minutes of posting`);
+  if (result === 'too_late')
+    throw new ForbiddenError(`A comment can only be edited within ${EDIT_WINDOW_SECONDS / 60} minutes of posting`);
   return (await commentViews([result]))[0];
 }
 
@@ -239,7 +275,13 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
           action: 'comment.deleted_by_admin',
           actor_userid: caller.userid,
           subjects: [`COMMENT#${comment.commentid}`, `USER#${comment.author_userid}`],
-          details: { commentid: comment.commentid, context: comment.context, contextid: comment.contextid, parentid: comment.parentid, text_raw: comment.text_raw },
+          details: {
+            commentid: comment.commentid,
+            context: comment.context,
+            contextid: comment.contextid,
+            parentid: comment.parentid,
+            text_raw: comment.text_raw,
+          },
         },
         writes,
       );
@@ -255,6 +297,7 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
   }
   if (!comment.parentid && comment.reply_count > 0) {
     const removed = await deleteReplies(comment.commentid);
-    if (removed > 0 && comment.context === 'step') await transactWrite(counterWrites(comment, removed)).catch(() => undefined);
+    if (removed > 0 && comment.context === 'step')
+      await transactWrite(counterWrites(comment, removed)).catch(() => undefined);
   }
 }

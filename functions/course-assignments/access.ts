@@ -56,11 +56,12 @@ export async function managesAssignment(caller: Caller, assignment: AssignmentRe
 }
 
 export async function assertManagesUser(caller: Caller, userid: number): Promise<void> {
-  if (!(await managesUser(caller, userid))) throw new ForbiddenError('Only Admins and owners of the user\'s teams manage their training');
+  if (!(await managesUser(caller, userid)))
+    throw new ForbiddenError("Only Admins and owners of the user's teams manage their training");
 }
 
 export function assertManagesTeam(caller: Caller, team: TeamRecord): void {
-  if (!managesTeam(caller, team)) throw new ForbiddenError('Only Admins and the team owner manage the team\'s training');
+  if (!managesTeam(caller, team)) throw new ForbiddenError("Only Admins and the team owner manage the team's training");
 }
 
 /** The user themself, their managers and Admins read a user's training. */
@@ -70,10 +71,11 @@ export async function assertReadsUser(caller: Caller, userid: number): Promise<v
 
 /** Members, the owner and Admins read a team's training. */
 export function assertReadsTeam(caller: Caller, team: TeamRecord): void {
-  if (!managesTeam(caller, team) && !caller.teams.includes(team.teamid)) throw new ForbiddenError('Only members, the owner and Admins see the team\'s training');
+  if (!managesTeam(caller, team) && !caller.teams.includes(team.teamid))
+    throw new ForbiddenError("Only members, the owner and Admins see the team's training");
 }
 
 /** Course-wide assignee lists and reports: Authors and Admins. */
 export function assertReadsCourseTraining(caller: Caller): void {
-  if (!hasRole(caller, 'Author')) throw new ForbiddenError('Only Authors and Admins see a course\'s assignees');
+  if (!hasRole(caller, 'Author')) throw new ForbiddenError("Only Authors and Admins see a course's assignees");
 }

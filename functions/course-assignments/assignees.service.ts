@@ -14,7 +14,12 @@ import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { PageQuery } from '../../shared/db/paging.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';
-import { activeAssignmentIdFor, getAssignment, listCourseAssignments, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
+import {
+  activeAssignmentIdFor,
+  getAssignment,
+  listCourseAssignments,
+  type AssignmentRecord,
+} from '../../shared/db/entities/course-assignment.ts';
 import { getTeams, type TeamRecord } from '../../shared/db/entities/team.ts';
 import { getRows, listAssignmentRows } from '../../shared/db/entities/training-row.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
@@ -30,7 +35,10 @@ type AssigneeQuery = Pick<UserAssigneesQuery, 'page' | 'limit' | 'status' | 'sea
 /** Members shown inline with each team of the teams list. */
 export const MEMBERS_PREVIEW = 10;
 
-const pageOf = (query: Pick<AssigneeQuery, 'page' | 'limit'>) => ({ limit: query.limit, offset: (query.page - 1) * query.limit });
+const pageOf = (query: Pick<AssigneeQuery, 'page' | 'limit'>) => ({
+  limit: query.limit,
+  offset: (query.page - 1) * query.limit,
+});
 
 /** The status/search filter of a rows or references Query. */
 function rowFilter(query: Pick<AssigneeQuery, 'status' | 'search'>): PageQuery['filter'] {
@@ -39,7 +47,7 @@ function rowFilter(query: Pick<AssigneeQuery, 'status' | 'search'>): PageQuery['
   const values: Record<string, unknown> = {};
   if (query.status?.length) {
     names['#status'] = 'status';
-    query.status.forEach((status, index) => (values[`:status${index}`] = status));
+    for (const [index, status] of query.status.entries()) values[`:status${index}`] = status;
     parts.push(`#status IN (${query.status.map((_, index) => `:status${index}`).join(', ')})`);
   }
   if (query.search) {
@@ -47,7 +55,11 @@ function rowFilter(query: Pick<AssigneeQuery, 'status' | 'search'>): PageQuery['
     parts.push('contains(username_search, :search)');
   }
   if (parts.length === 0) return undefined;
-  return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: Object.keys(names).length ? names : undefined, ExpressionAttributeValues: values };
+  return {
+    FilterExpression: parts.join(' AND '),
+    ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+    ExpressionAttributeValues: values,
+  };
 }
 
 export async function users(caller: Caller, wikiid: number, query: UserAssigneesQuery) {
@@ -55,12 +67,26 @@ export async function users(caller: Caller, wikiid: number, query: UserAssignees
   assertReadsCourseTraining(caller);
   await refreshDueRows();
   const now = nowSeconds();
-  const refs = await sortedRefPage(usersCollectionOf(wikiid), query.orderby, { descending: query.direction === 'DESC', filter: rowFilter(query) }, pageOf(query));
-  const rows = await currentRows(await getRows(refs.map((ref) => ({ course_assignmentid: Number(ref.course_assignmentid), userid: Number(ref.userid) }))), now);
+  const refs = await sortedRefPage(
+    usersCollectionOf(wikiid),
+    query.orderby,
+    { descending: query.direction === 'DESC', filter: rowFilter(query) },
+    pageOf(query),
+  );
+  const rows = await currentRows(
+    await getRows(
+      refs.map((ref) => ({ course_assignmentid: Number(ref.course_assignmentid), userid: Number(ref.userid) })),
+    ),
+    now,
+  );
   return { response: rows.map((row) => assigneeRowView(row, now)) };
 }
 
-function teamEntry(assignment: AssignmentRecord, team: TeamRecord | undefined, now: number): Omit<TeamAssigneeView, 'members'> {
+function teamEntry(
+  assignment: AssignmentRecord,
+  team: TeamRecord | undefined,
+  now: number,
+): Omit<TeamAssigneeView, 'members'> {
   const due_date = assignment.due_within === null ? null : assignment.created_date + assignment.due_within;
   const progress = progressOf(assignment);
   return {
@@ -85,10 +111,24 @@ export async function teams(caller: Caller, wikiid: number, query: TeamAssignees
   assertReadsCourseTraining(caller);
   await refreshDueRows();
   const now = nowSeconds();
-  const filter = query.search ? { FilterExpression: 'contains(assignee_search, :search)', ExpressionAttributeValues: { ':search': query.search.trim().toLowerCase() } } : undefined;
-  const assignments = await listCourseAssignments(wikiid, 'TEAM', pageOf(query), { descending: query.direction === 'DESC', filter });
-  const teamOf = new Map((await getTeams(assignments.map((a) => a.assignee_teamid!))).map((team) => [team.teamid, team]));
-  const previews = await Promise.all(assignments.map(async (a) => currentRows(await listAssignmentRows(a.course_assignmentid, { limit: MEMBERS_PREVIEW, offset: 0 }), now)));
+  const filter = query.search
+    ? {
+        FilterExpression: 'contains(assignee_search, :search)',
+        ExpressionAttributeValues: { ':search': query.search.trim().toLowerCase() },
+      }
+    : undefined;
+  const assignments = await listCourseAssignments(wikiid, 'TEAM', pageOf(query), {
+    descending: query.direction === 'DESC',
+    filter,
+  });
+  const teamOf = new Map(
+    (await getTeams(assignments.map((a) => a.assignee_teamid!))).map((team) => [team.teamid, team]),
+  );
+  const previews = await Promise.all(
+    assignments.map(async (a) =>
+      currentRows(await listAssignmentRows(a.course_assignmentid, { limit: MEMBERS_PREVIEW, offset: 0 }), now),
+    ),
+  );
   return {
     response: assignments.map((assignment, index) => ({
       ...teamEntry(assignment, teamOf.get(assignment.assignee_teamid!), now),
@@ -106,8 +146,12 @@ export async function team(caller: Caller, wikiid: number, teamid: number, query
   if (id === undefined) throw new NotFoundError(`The course ${wikiid} is not assigned to team ${teamid}`);
   await refreshDueRows();
   const assignment = await getAssignment(id, { consistent: true });
-  if (!assignment || assignment.cancelled) throw new NotFoundError(`The course ${wikiid} is not assigned to team ${teamid}`);
+  if (!assignment || assignment.cancelled)
+    throw new NotFoundError(`The course ${wikiid} is not assigned to team ${teamid}`);
   const now = nowSeconds();
-  const rows = await currentRows(await listAssignmentRows(assignment.course_assignmentid, pageOf(query), rowFilter(query)), now);
+  const rows = await currentRows(
+    await listAssignmentRows(assignment.course_assignmentid, pageOf(query), rowFilter(query)),
+    now,
+  );
   return { response: { ...teamEntry(assignment, found, now), members: rows.map((row) => assigneeRowView(row, now)) } };
 }

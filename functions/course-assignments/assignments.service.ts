@@ -15,8 +15,24 @@ import { AlreadyAssigned, assignCourse, cancelAssignment } from '../../shared/tr
 import { courseViewFor, findCourse, type CoursePage } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import { assignmentView, stageEntry, type AssignmentDetailsView, type ProgressView, type TeamSourceView, type UserSourceView } from '../../shared/views/training-views.ts';
-import { assertManagesTeam, assertManagesUser, assertReadsTeam, assertReadsUser, managesAssignment, requireAssignment, requireTeam, requireUser } from './access.ts';
+import {
+  assignmentView,
+  stageEntry,
+  type AssignmentDetailsView,
+  type ProgressView,
+  type TeamSourceView,
+  type UserSourceView,
+} from '../../shared/views/training-views.ts';
+import {
+  assertManagesTeam,
+  assertManagesUser,
+  assertReadsTeam,
+  assertReadsUser,
+  managesAssignment,
+  requireAssignment,
+  requireTeam,
+  requireUser,
+} from './access.ts';
 import type { AssignInput } from './course-assignments.schemas.ts';
 
 /** Longest due_within accepted: ten years. */
@@ -41,14 +57,26 @@ export async function recordFor(caller: Caller, assignment: AssignmentRecord) {
   }
   const page: CoursePage | undefined = await findCourse(assignment.wikiid);
   const stages = page?.course.stages ?? [];
-  const [outcomes, documents] = await Promise.all([stageOutcomes(rows.map((row) => row.userid), stages), stageDocuments(stages)]);
+  const [outcomes, documents] = await Promise.all([
+    stageOutcomes(
+      rows.map((row) => row.userid),
+      stages,
+    ),
+    stageDocuments(stages),
+  ]);
   const completionStatus = rows.map((row) => ({
     userid: row.userid,
-    stages: outcomes.get(row.userid)!.map((outcome) => stageEntry(outcome, row, documents.get(`${outcome.stage.doctype}#${outcome.stage.docid}`))),
+    stages: outcomes
+      .get(row.userid)!
+      .map((outcome) => stageEntry(outcome, row, documents.get(`${outcome.stage.doctype}#${outcome.stage.docid}`))),
   }));
   // The course's stage statuses are those of the assigned user, or of the caller when covered.
-  const subject = assignment.assignee_userid ?? (rows.some((row) => row.userid === caller.userid) ? caller.userid : null);
-  const states = subject !== null && outcomes.has(subject) ? new Map(outcomes.get(subject)!.map((outcome) => [outcome.stage.course_stageid, outcome.state])) : null;
+  const subject =
+    assignment.assignee_userid ?? (rows.some((row) => row.userid === caller.userid) ? caller.userid : null);
+  const states =
+    subject !== null && outcomes.has(subject)
+      ? new Map(outcomes.get(subject)!.map((outcome) => [outcome.stage.course_stageid, outcome.state]))
+      : null;
   const course = page ? await courseViewFor(caller, page, states) : null;
   return assignmentView(assignment, completionStatus, course);
 }
@@ -58,13 +86,22 @@ export async function create(caller: Caller, input: AssignInput) {
   const teamid = input.teamid ?? input.assignee_teamid;
   if ((userid === undefined) === (teamid === undefined)) {
     throw new ValidationError('Name exactly one assignee: userid or teamid', [
-      { field: 'userid', code: userid === undefined ? 'missing_field' : 'invalid', message: 'Give userid or teamid, not both' },
-      { field: 'teamid', code: teamid === undefined ? 'missing_field' : 'invalid', message: 'Give userid or teamid, not both' },
+      {
+        field: 'userid',
+        code: userid === undefined ? 'missing_field' : 'invalid',
+        message: 'Give userid or teamid, not both',
+      },
+      {
+        field: 'teamid',
+        code: teamid === undefined ? 'missing_field' : 'invalid',
+        message: 'Give userid or teamid, not both',
+      },
     ]);
   }
   const page = await findCourse(input.wikiid);
   if (!page) throw ValidationError.field('wikiid', 'not_found', `No course with wikiid ${input.wikiid}`);
-  if (input.due_within != null && input.due_within > MAX_DUE_WITHIN) throw ValidationError.field('due_within', 'too_large', `due_within is at most ${MAX_DUE_WITHIN} seconds`);
+  if (input.due_within != null && input.due_within > MAX_DUE_WITHIN)
+    throw ValidationError.field('due_within', 'too_large', `due_within is at most ${MAX_DUE_WITHIN} seconds`);
   let assignee: Parameters<typeof assignCourse>[0]['assignee'];
   if (userid !== undefined) {
     const user = await requireUser(userid).catch(() => {
@@ -80,12 +117,22 @@ export async function create(caller: Caller, input: AssignInput) {
     assignee = { kind: 'team', team };
   }
   try {
-    const assignment = await assignCourse({ course: page.course, assignee, due_within: input.due_within ?? null, by: caller.userid });
+    const assignment = await assignCourse({
+      course: page.course,
+      assignee,
+      due_within: input.due_within ?? null,
+      by: caller.userid,
+    });
     return recordFor(caller, assignment);
   } catch (error) {
     if (!(error instanceof AlreadyAssigned)) throw error;
-    const current = error.course_assignmentid ? await requireAssignment(error.course_assignmentid).catch(() => undefined) : undefined;
-    throw new ConflictError('The course is already assigned to this assignee; the body is that assignment', current ? await recordFor(caller, current) : undefined);
+    const current = error.course_assignmentid
+      ? await requireAssignment(error.course_assignmentid).catch(() => undefined)
+      : undefined;
+    throw new ConflictError(
+      'The course is already assigned to this assignee; the body is that assignment',
+      current ? await recordFor(caller, current) : undefined,
+    );
   }
 }
 
@@ -95,11 +142,13 @@ export async function get(caller: Caller, id: number) {
 
 export async function cancel(caller: Caller, id: number, reason: string | null) {
   const assignment = await requireAssignment(id);
-  if (!(await managesAssignment(caller, assignment))) throw new ForbiddenError('Only the assignee\'s managers and Admins cancel an assignment');
+  if (!(await managesAssignment(caller, assignment)))
+    throw new ForbiddenError("Only the assignee's managers and Admins cancel an assignment");
   try {
     return await recordFor(caller, await cancelAssignment(assignment, { by: caller.userid, reason }));
   } catch (error) {
-    if (error instanceof ConflictError) throw new ConflictError(error.message, await recordFor(caller, await requireAssignment(id)));
+    if (error instanceof ConflictError)
+      throw new ConflictError(error.message, await recordFor(caller, await requireAssignment(id)));
     throw error;
   }
 }
@@ -116,12 +165,23 @@ export async function details(caller: Caller, id: number): Promise<AssignmentDet
   return {
     ...record,
     due_date: assignment.due_within === null ? null : assignment.created_date + assignment.due_within,
-    course: page ? { wikiid: page.wiki.wikiid, title: page.wiki.title, revisionid: page.wiki.revisionid, stage_count: page.course.stages.length } : null,
+    course: page
+      ? {
+          wikiid: page.wiki.wikiid,
+          title: page.wiki.title,
+          revisionid: page.wiki.revisionid,
+          stage_count: page.course.stages.length,
+        }
+      : null,
     progress: progressOf(assignment),
   };
 }
 
-export function progressOf(counts: { rows_total: number; rows_completed: number; rows_in_progress: number }): ProgressView {
+export function progressOf(counts: {
+  rows_total: number;
+  rows_completed: number;
+  rows_in_progress: number;
+}): ProgressView {
   return {
     users: counts.rows_total,
     completed: counts.rows_completed,
@@ -172,7 +232,9 @@ export async function teamSources(caller: Caller, teamid: number): Promise<TeamS
 }
 
 /** The team's active assignments (bounded by how many courses a team is given) with course titles. */
-export async function activeTeamAssignments(teamid: number): Promise<Array<{ assignment: AssignmentRecord; title: string | null }>> {
+export async function activeTeamAssignments(
+  teamid: number,
+): Promise<Array<{ assignment: AssignmentRecord; title: string | null }>> {
   const ids: number[] = [];
   for (let offset = 0; ; offset += 200) {
     const refs = await listTeamAssignmentRefs(teamid, { limit: 200, offset });
@@ -180,7 +242,8 @@ export async function activeTeamAssignments(teamid: number): Promise<Array<{ ass
     if (refs.length < 200) break;
   }
   const assignments = (await getAssignments(ids)).filter((assignment) => !assignment.cancelled);
-  const titles = new Map((await getCourses([...new Set(assignments.map((a) => a.wikiid))])).map((course) => [course.wikiid, course.title]));
+  const titles = new Map(
+    (await getCourses([...new Set(assignments.map((a) => a.wikiid))])).map((course) => [course.wikiid, course.title]),
+  );
   return assignments.map((assignment) => ({ assignment, title: titles.get(assignment.wikiid) ?? null }));
 }
-

@@ -28,7 +28,14 @@ import {
   userSourceSchema,
   userSummaryReportSchema,
 } from '../../shared/views/training-views.ts';
-import { assignBody, completeBody, stageCompletionsBody, teamAssigneesQuery, teamMembersQuery, userAssigneesQuery } from './course-assignments.schemas.ts';
+import {
+  assignBody,
+  completeBody,
+  stageCompletionsBody,
+  teamAssigneesQuery,
+  teamMembersQuery,
+  userAssigneesQuery,
+} from './course-assignments.schemas.ts';
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -40,12 +47,10 @@ const doctype = z.string().check(z.maxLength(40));
 const docParams = z.object({ doctype, docid: pathId });
 const listQuery = z.object(pagination);
 
-
 /** What completeAll / invalidateAll answer: the report after the change and how many documents changed. */
 const userChangesSchema = z.object({ ...userReportSchema.shape, changed_documents: z.int() });
 const teamChangesSchema = z.object({ ...teamReportSchema.shape, changed_documents: z.int() });
 const experimental = { 'x-experimental-fields': ['is_overdue'] };
-
 
 const exists = {
   course: async (wikiid: number) => Boolean(await getCourse(wikiid)),
@@ -61,10 +66,14 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'POST',
       path: '/course_assignments',
       auth: 'user',
-      summary: 'Assign a course to a user or a team (201 with the assignment record); 409 with the active one when already assigned',
+      summary:
+        'Assign a course to a user or a team (201 with the assignment record); 409 with the active one when ' +
+        'already assigned',
       description:
-        'Body `{wikiid, userid | teamid, due_within?}` (also `assignee_userid` / `assignee_teamid`); `due_within` in seconds. Admins assign anyone; a team owner assigns the team and its members. ' +
-        'A team assignment covers the members it has and those who join later (from when they join); a member who leaves keeps their completions.',
+        'Body `{wikiid, userid | teamid, due_within?}` (also `assignee_userid` / `assignee_teamid`); ' +
+        '`due_within` in seconds. Admins assign anyone; a team owner assigns the team and its members. ' +
+        'A team assignment covers the members it has and those who join later (from when they join); a ' +
+        'member who leaves keeps their completions.',
       status: 201,
       body: assignBody,
       example: { wikiid: 1, userid: 2, due_within: 1209600 },
@@ -75,9 +84,11 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/{course_assignmentid}',
       auth: 'user',
-      summary: 'A course assignment record with completion_status per user (its managers; a trainee sees their own entry)',
+      summary:
+        'A course assignment record with completion_status per user (its managers; a trainee sees their own entry)',
       description:
-        'Stage entries carry `status` and, when the feature flags dev-unify-completion-status-logic and dev-use-status-and-reason are both on, `stage_status` {status, reason} — then the single source of truth.',
+        'Stage entries carry `status` and, when the feature flags dev-unify-completion-status-logic and ' +
+        'dev-use-status-and-reason are both on, `stage_status` {status, reason} — then the single source of truth.',
       params: idParams('course_assignmentid'),
       response: assignmentSchema,
       handler: ({ caller, params }) => assignments.get(caller, params.course_assignmentid),
@@ -97,12 +108,13 @@ export const courseAssignmentsGroup = defineGroup({
       path: '/course_assignments/{course_assignmentid}',
       auth: 'user',
       summary: 'Cancel an assignment; answers 200 with the record (cancelled = 1); 409 when already cancelled',
-      description: 'Optional body `{cancellation_reason}`. The trainees\' completions and rows stay as records.',
+      description: "Optional body `{cancellation_reason}`. The trainees' completions and rows stay as records.",
       params: idParams('course_assignmentid'),
       body: z.object({ cancellation_reason: z.optional(z.nullable(z.string().check(z.maxLength(1000)))) }),
       example: { cancellation_reason: 'Replaced by the 2025 course' },
       response: assignmentSchema,
-      handler: ({ caller, params, body }) => assignments.cancel(caller, params.course_assignmentid, body.cancellation_reason ?? null),
+      handler: ({ caller, params, body }) =>
+        assignments.cancel(caller, params.course_assignmentid, body.cancellation_reason ?? null),
     }),
     route({
       method: 'GET',
@@ -117,7 +129,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/sources/user/{assigneeid}',
       auth: 'user',
-      summary: 'Where a user\'s active course assignments come from (their own, or a team\'s)',
+      summary: "Where a user's active course assignments come from (their own, or a team's)",
       params: idParams('assigneeid'),
       response: z.array(userSourceSchema),
       handler: ({ caller, params }) => assignments.userSources(caller, params.assigneeid),
@@ -126,7 +138,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/sources/team/{assigneeid}',
       auth: 'user',
-      summary: 'A team\'s active course assignments with their stored progress',
+      summary: "A team's active course assignments with their stored progress",
       params: idParams('assigneeid'),
       response: z.array(teamSourceSchema),
       handler: ({ caller, params }) => assignments.teamSources(caller, params.assigneeid),
@@ -138,7 +150,9 @@ export const courseAssignmentsGroup = defineGroup({
       path: '/course_assignments/start/{doctype}/{docid}',
       auth: 'user',
       summary: 'The caller starts a stage document (a new attempt unless one is in progress)',
-      description: 'doctype: guide, wiki or external_training_module. 422 `not_assigned` when no active assignment of the caller has a stage on it.',
+      description:
+        'doctype: guide, wiki or external_training_module. 422 `not_assigned` when no active assignment of ' +
+        'the caller has a stage on it.',
       params: docParams,
       response: progressChangeSchema,
       handler: ({ auth, params }) => progress.start(auth, params.doctype, params.docid),
@@ -147,8 +161,12 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/complete/{doctype}/{docid}',
       auth: 'user',
-      summary: 'Complete a stage document: the caller\'s own, or (body `userid`) a trainee\'s as their manager (manager_override_userid)',
-      description: 'Body (optional): `{userid?, work_log_entryid?, revisionid?}`. Managers: Admins and owners of a team the trainee is in.',
+      summary:
+        "Complete a stage document: the caller's own, or (body `userid`) a trainee's as their manager " +
+        '(manager_override_userid)',
+      description:
+        'Body (optional): `{userid?, work_log_entryid?, revisionid?}`. Managers: Admins and owners of a ' +
+        'team the trainee is in.',
       params: docParams,
       body: completeBody,
       example: {},
@@ -159,7 +177,8 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/invalidate/{doctype}/{docid}/{userid}',
       auth: 'user',
-      summary: 'A manager invalidates a trainee\'s last completion of a document (status invalidated, reason manager_override)',
+      summary:
+        "A manager invalidates a trainee's last completion of a document (status invalidated, reason manager_override)",
       params: z.object({ doctype, docid: pathId, userid: pathId }),
       response: progressChangeSchema,
       handler: ({ auth, params }) => progress.invalidate(auth, params.doctype, params.docid, params.userid),
@@ -168,7 +187,8 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/User/completeAll/{assignee_userid}',
       auth: 'user',
-      summary: 'A manager completes every stage of the user\'s active assignments that is not completed (manager override)',
+      summary:
+        "A manager completes every stage of the user's active assignments that is not completed (manager override)",
       params: idParams('assignee_userid'),
       response: userChangesSchema,
       handler: ({ auth, params }) => progress.userCompleteAll(auth, params.assignee_userid),
@@ -177,7 +197,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/Team/completeAll/{assignee_teamid}',
       auth: 'user',
-      summary: 'The team\'s owner or an Admin completes every open stage of the team\'s assignments for every member',
+      summary: "The team's owner or an Admin completes every open stage of the team's assignments for every member",
       params: idParams('assignee_teamid'),
       response: teamChangesSchema,
       handler: ({ auth, params }) => progress.teamCompleteAll(auth, params.assignee_teamid),
@@ -186,7 +206,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/User/invalidateAll/{assignee_userid}',
       auth: 'user',
-      summary: 'A manager invalidates the user\'s completions of every stage document of their active assignments',
+      summary: "A manager invalidates the user's completions of every stage document of their active assignments",
       params: idParams('assignee_userid'),
       response: userChangesSchema,
       handler: ({ auth, params }) => progress.userInvalidateAll(auth, params.assignee_userid),
@@ -195,7 +215,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'PATCH',
       path: '/course_assignments/Team/invalidateAll/{assignee_teamid}',
       auth: 'user',
-      summary: 'The team\'s owner or an Admin invalidates the members\' completions of the team\'s courses',
+      summary: "The team's owner or an Admin invalidates the members' completions of the team's courses",
       params: idParams('assignee_teamid'),
       response: teamChangesSchema,
       handler: ({ auth, params }) => progress.teamInvalidateAll(auth, params.assignee_teamid),
@@ -204,8 +224,10 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'POST',
       path: '/course_assignments/stage_completions',
       auth: 'user',
-      summary: 'Managers record completions on trainees\' behalf (1–25 at once, all or none); 201 with the completions',
-      description: 'Body `{completions: [{userid, doctype, docid, init_date?, end_date?, work_log_entryid?}]}`; dates default to now and cannot be in the future.',
+      summary: "Managers record completions on trainees' behalf (1–25 at once, all or none): 201, the completions",
+      description:
+        'Body `{completions: [{userid, doctype, docid, init_date?, end_date?, work_log_entryid?}]}`; dates ' +
+        'default to now and cannot be in the future.',
       status: 201,
       body: stageCompletionsBody,
       example: { completions: [{ userid: 2, doctype: 'guide', docid: 1 }] },
@@ -218,7 +240,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/individualSummaries',
       auth: 'admin',
-      summary: 'Every trainee\'s stored training counts (limit/offset pages, by userid)',
+      summary: "Every trainee's stored training counts (limit/offset pages, by userid)",
       query: listQuery,
       response: z.array(userSummaryReportSchema),
       handler: ({ query }) => reports.individualSummaries(query),
@@ -227,7 +249,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/individualSummaries/{userid}',
       auth: 'user',
-      summary: 'A trainee\'s stored training counts (the user, their managers, Admins)',
+      summary: "A trainee's stored training counts (the user, their managers, Admins)",
       params: idParams('userid'),
       response: userSummaryReportSchema,
       handler: ({ caller, params }) => reports.individualSummary(caller, params.userid),
@@ -236,7 +258,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/teamSummaries',
       auth: 'admin',
-      summary: 'Every team\'s stored training counts (limit/offset pages, by teamid)',
+      summary: "Every team's stored training counts (limit/offset pages, by teamid)",
       query: listQuery,
       response: z.array(teamSummaryReportSchema),
       handler: ({ query }) => reports.teamSummaries(query),
@@ -245,7 +267,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/teamSummaries/{teamid}',
       auth: 'user',
-      summary: 'A team\'s stored training counts (members, the owner, Admins)',
+      summary: "A team's stored training counts (members, the owner, Admins)",
       params: idParams('teamid'),
       response: teamSummaryReportSchema,
       handler: ({ caller, params }) => reports.teamSummary(caller, params.teamid),
@@ -254,7 +276,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/completion/course/{wikiid}',
       auth: 'user',
-      summary: 'Completion report of a course: stored totals and each active assignment\'s (Authors, Admins)',
+      summary: "Completion report of a course: stored totals and each active assignment's (Authors, Admins)",
       params: idParams('wikiid'),
       query: listQuery,
       response: courseReportSchema,
@@ -264,7 +286,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/completion/team/{teamid}',
       auth: 'user',
-      summary: 'Completion report of a team: its stored totals and each active assignment\'s',
+      summary: "Completion report of a team: its stored totals and each active assignment's",
       params: idParams('teamid'),
       response: teamReportSchema,
       handler: ({ caller, params }) => reports.teamReport(caller, params.teamid),
@@ -282,7 +304,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/completion/team/{teamid}/user/{userid}',
       auth: 'user',
-      summary: 'A member\'s courses given through one team (the member, the team\'s owner, Admins)',
+      summary: "A member's courses given through one team (the member, the team's owner, Admins)",
       params: idParams('teamid', 'userid'),
       response: teamUserReportSchema,
       handler: ({ caller, params }) => reports.teamUserReport(caller, params.teamid, params.userid),
@@ -291,7 +313,7 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignments/completion/{wikiid}/{userid}',
       auth: 'user',
-      summary: 'One user on one course: their rows and each stage\'s entry as the stage rule decides it now',
+      summary: "One user on one course: their rows and each stage's entry as the stage rule decides it now",
       params: idParams('wikiid', 'userid'),
       response: courseUserReportSchema,
       handler: ({ caller, params }) => reports.courseUserReport(caller, params.wikiid, params.userid),
@@ -304,7 +326,8 @@ export const courseAssignmentsGroup = defineGroup({
       body: z.object({ wikiids: ids }),
       example: { wikiids: [1] },
       response: z.object({ reports: z.array(courseReportSchema) }),
-      handler: ({ caller, body }) => reports.many(body.wikiids, 'wikiids', exists.course, (wikiid) => reports.courseReport(caller, wikiid)),
+      handler: ({ caller, body }) =>
+        reports.many(body.wikiids, 'wikiids', exists.course, (wikiid) => reports.courseReport(caller, wikiid)),
     }),
     route({
       method: 'POST',
@@ -314,7 +337,8 @@ export const courseAssignmentsGroup = defineGroup({
       body: z.object({ teamids: ids }),
       example: { teamids: [1] },
       response: z.object({ reports: z.array(teamReportSchema) }),
-      handler: ({ caller, body }) => reports.many(body.teamids, 'teamids', exists.team, (teamid) => reports.teamReport(caller, teamid)),
+      handler: ({ caller, body }) =>
+        reports.many(body.teamids, 'teamids', exists.team, (teamid) => reports.teamReport(caller, teamid)),
     }),
     route({
       method: 'POST',
@@ -324,7 +348,8 @@ export const courseAssignmentsGroup = defineGroup({
       body: z.object({ userids: ids }),
       example: { userids: [1] },
       response: z.object({ reports: z.array(userReportSchema) }),
-      handler: ({ caller, body }) => reports.many(body.userids, 'userids', exists.user, (userid) => reports.userReport(caller, userid)),
+      handler: ({ caller, body }) =>
+        reports.many(body.userids, 'userids', exists.user, (userid) => reports.userReport(caller, userid)),
     }),
 
     // ---- course assignees ----
@@ -334,8 +359,10 @@ export const courseAssignmentsGroup = defineGroup({
       auth: 'user',
       summary: 'Active user assignments of a course, one row each: {"response": [...]} (Authors, Admins)',
       description:
-        '`page` (1-based), `limit` (default 10, at most 200), `direction` ASC|DESC, `orderby` username|status|stage_progress|assignment_date|due_date|course_completion_date|recurrence_date, ' +
-        '`status` (comma list of not_started, in_progress, completed), `search` (username). Field `is_overdue` is experimental and must not be used for integrations.',
+        '`page` (1-based), `limit` (default 10, at most 200), `direction` ASC|DESC, `orderby` ' +
+        'username|status|stage_progress|assignment_date|due_date|course_completion_date|recurrence_date, ' +
+        '`status` (comma list of not_started, in_progress, completed), `search` (username). Field ' +
+        '`is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid'),
       query: userAssigneesQuery,
       response: z.object({ response: z.array(assigneeRowSchema) }),
@@ -346,9 +373,12 @@ export const courseAssignmentsGroup = defineGroup({
       method: 'GET',
       path: '/course_assignees/course/{wikiid}/teams',
       auth: 'user',
-      summary: 'Active team assignments of a course with stored progress and the first members\' rows: {"response": [...]}',
+      summary:
+        'Active team assignments of a course with stored progress and the first members\' rows: {"response": [...]}',
       description:
-        `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. \`is_overdue\` is experimental.`,
+        `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each ` +
+        `entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. ` +
+        `\`is_overdue\` is experimental.`,
       params: idParams('wikiid'),
       query: teamAssigneesQuery,
       extensions: experimental,
@@ -360,7 +390,9 @@ export const courseAssignmentsGroup = defineGroup({
       path: '/course_assignees/course/{wikiid}/teams/{teamid}',
       auth: 'user',
       summary: 'A team\'s completion progress on a course with its members\' rows (paged): {"response": {...}}',
-      description: '`page`, `limit` (default 10), `status`, `search`. Authors, Admins and the team\'s owner. Field `is_overdue` is experimental and must not be used for integrations.',
+      description:
+        "`page`, `limit` (default 10), `status`, `search`. Authors, Admins and the team's owner. Field " +
+        '`is_overdue` is experimental and must not be used for integrations.',
       params: idParams('wikiid', 'teamid'),
       query: teamMembersQuery,
       extensions: experimental,

@@ -15,7 +15,12 @@ const statusFilter = z.optional(
   z.pipe(
     z.string(),
     z.pipe(
-      z.transform((value: string) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)),
+      z.transform((value: string) =>
+        value
+          .split(',')
+          .map((part) => part.trim().toLowerCase())
+          .filter(Boolean),
+      ),
       z.array(z.enum(ROW_STATUSES)),
     ),
   ),
@@ -52,9 +57,28 @@ export const stageCompletionsBody = z.object({
     .check(z.minLength(1), z.maxLength(25)),
 });
 
-export const userAssigneesQuery = z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(USER_ORDERS, 'username'), status: statusFilter, search }).check(pageWithinMaxOffset('limit'));
-export const teamAssigneesQuery = z.object({ page: pageNumber, limit: pageSize(10), direction, orderby: enumQuery(['assignment_date'], 'assignment_date'), search }).check(pageWithinMaxOffset('limit'));
-export const teamMembersQuery = z.object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search }).check(pageWithinMaxOffset('limit'));
+export const userAssigneesQuery = z
+  .object({
+    page: pageNumber,
+    limit: pageSize(10),
+    direction,
+    orderby: enumQuery(USER_ORDERS, 'username'),
+    status: statusFilter,
+    search,
+  })
+  .check(pageWithinMaxOffset('limit'));
+export const teamAssigneesQuery = z
+  .object({
+    page: pageNumber,
+    limit: pageSize(10),
+    direction,
+    orderby: enumQuery(['assignment_date'], 'assignment_date'),
+    search,
+  })
+  .check(pageWithinMaxOffset('limit'));
+export const teamMembersQuery = z
+  .object({ page: pageNumber, limit: pageSize(10), status: statusFilter, search })
+  .check(pageWithinMaxOffset('limit'));
 
 export type AssignInput = z.output<typeof assignBody>;
 export type CompleteBody = z.output<typeof completeBody>;

@@ -10,7 +10,13 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import type { CompletionRecord, DocRef } from '../../shared/db/entities/training-record.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../../shared/db/entities/training-row.ts';
 import { getCourses, type CourseRecord } from '../../shared/db/entities/course.ts';
-import { activeStagesOn, completeDocument, invalidateDocument, startDocument, type StageOnDocument } from '../../shared/training/progress.ts';
+import {
+  activeStagesOn,
+  completeDocument,
+  invalidateDocument,
+  startDocument,
+  type StageOnDocument,
+} from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
 import { completionView, stageStatusShown, type ProgressChangeView } from '../../shared/views/training-views.ts';
@@ -21,7 +27,12 @@ import { assignmentRowChunks } from '../../shared/db/entities/training-row.ts';
 import type { CompleteBody, StageCompletionInput } from './course-assignments.schemas.ts';
 
 /** The stages a progress change touched, with their statuses now. */
-async function progressView(userid: number, doc: DocRef, completion: CompletionRecord | undefined, stages: StageOnDocument[]): Promise<ProgressChangeView> {
+async function progressView(
+  userid: number,
+  doc: DocRef,
+  completion: CompletionRecord | undefined,
+  stages: StageOnDocument[],
+): Promise<ProgressChangeView> {
   const views = await Promise.all(
     stages.map(async ({ row, course, stage }) => {
       const [outcome] = (await stageOutcomes([userid], [stage])).get(userid)!;
@@ -35,11 +46,21 @@ async function progressView(userid: number, doc: DocRef, completion: CompletionR
       };
     }),
   );
-  return { userid, doctype: doc.doctype, docid: doc.docid, last_completion: completionView(completion ?? null), stages: views };
+  return {
+    userid,
+    doctype: doc.doctype,
+    docid: doc.docid,
+    last_completion: completionView(completion ?? null),
+    stages: views,
+  };
 }
 
 function notAssigned(doc: DocRef, userid: number): ValidationError {
-  return ValidationError.field('docid', 'not_assigned', `User ${userid} has no active course assignment with a stage on ${doc.doctype} ${doc.docid}`);
+  return ValidationError.field(
+    'docid',
+    'not_assigned',
+    `User ${userid} has no active course assignment with a stage on ${doc.doctype} ${doc.docid}`,
+  );
 }
 
 export async function start(auth: SignedInAuth, rawDoctype: string, docid: number) {
@@ -50,7 +71,6 @@ export async function start(auth: SignedInAuth, rawDoctype: string, docid: numbe
   if (result.stages.length === 0) throw notAssigned(doc, caller.userid);
   return progressView(caller.userid, doc, result.completion, result.stages);
 }
-
 
 /** The caller completes a document; naming another `userid` is a manager override. */
 export async function complete(auth: SignedInAuth, rawDoctype: string, docid: number, body: CompleteBody) {
@@ -84,8 +104,18 @@ export async function invalidate(auth: SignedInAuth, rawDoctype: string, docid: 
   await requireUser(userid);
   await assertManagesUser(caller, userid);
   const doc = { doctype, docid };
-  const result = await invalidateDocument({ userid, ...doc, by: caller.userid, impersonator_userid: auth.impersonatorUserid });
-  if (!result.invalidated) throw ValidationError.field('docid', 'no_completion', `User ${userid} has no valid completion of ${doctype} ${docid} to invalidate`);
+  const result = await invalidateDocument({
+    userid,
+    ...doc,
+    by: caller.userid,
+    impersonator_userid: auth.impersonatorUserid,
+  });
+  if (!result.invalidated)
+    throw ValidationError.field(
+      'docid',
+      'no_completion',
+      `User ${userid} has no valid completion of ${doctype} ${docid} to invalidate`,
+    );
   return progressView(userid, doc, result.completion, result.stages);
 }
 
@@ -97,8 +127,12 @@ interface Target {
 
 /** The stage documents of a user's active assignments (optionally only some courses), each once. */
 async function stageDocsOf(target: Target): Promise<{ rows: TrainingRowRecord[]; courses: Map<number, CourseRecord> }> {
-  const rows = (await listTraineeRows(target.userid)).filter((row) => !target.wikiids || target.wikiids.has(row.wikiid));
-  const courses = new Map((await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]));
+  const rows = (await listTraineeRows(target.userid)).filter(
+    (row) => !target.wikiids || target.wikiids.has(row.wikiid),
+  );
+  const courses = new Map(
+    (await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]),
+  );
   return { rows, courses };
 }
 
@@ -108,7 +142,8 @@ async function completeAllFor(auth: SignedInAuth, target: Target): Promise<numbe
   const open = new Map<string, DocRef>();
   for (const course of courses.values()) {
     for (const outcome of (await stageOutcomes([target.userid], course.stages)).get(target.userid)!) {
-      if (outcome.state.status !== 'completed') open.set(`${outcome.stage.doctype}#${outcome.stage.docid}`, outcome.stage);
+      if (outcome.state.status !== 'completed')
+        open.set(`${outcome.stage.doctype}#${outcome.stage.docid}`, outcome.stage);
     }
   }
   for (const doc of open.values()) {
@@ -127,10 +162,21 @@ async function completeAllFor(auth: SignedInAuth, target: Target): Promise<numbe
 /** Invalidates the target's valid completions of every stage document of their (team's) courses. */
 async function invalidateAllFor(auth: SignedInAuth, target: Target): Promise<number> {
   const { courses } = await stageDocsOf(target);
-  const docs = new Map([...courses.values()].flatMap((course) => course.stages.map((stage) => [`${stage.doctype}#${stage.docid}`, { doctype: stage.doctype, docid: stage.docid }] as const)));
+  const docs = new Map(
+    [...courses.values()].flatMap((course) =>
+      course.stages.map(
+        (stage) => [`${stage.doctype}#${stage.docid}`, { doctype: stage.doctype, docid: stage.docid }] as const,
+      ),
+    ),
+  );
   let count = 0;
   for (const doc of docs.values()) {
-    const result = await invalidateDocument({ userid: target.userid, ...doc, by: auth.user.userid, impersonator_userid: auth.impersonatorUserid });
+    const result = await invalidateDocument({
+      userid: target.userid,
+      ...doc,
+      by: auth.user.userid,
+      impersonator_userid: auth.impersonatorUserid,
+    });
     if (result.invalidated) count++;
   }
   return count;
@@ -156,7 +202,8 @@ async function teamTargets(teamid: number): Promise<Target[]> {
   const wikiids = new Set(assignments.map(({ assignment }) => assignment.wikiid));
   const members = new Set<number>();
   for (const { assignment } of assignments) {
-    for await (const rows of assignmentRowChunks(assignment.course_assignmentid)) rows.filter((row) => row.active).forEach((row) => members.add(row.userid));
+    for await (const rows of assignmentRowChunks(assignment.course_assignmentid))
+      for (const row of rows) if (row.active) members.add(row.userid);
   }
   return [...members].map((userid) => ({ userid, wikiids }));
 }
@@ -175,7 +222,6 @@ export async function teamInvalidateAll(auth: SignedInAuth, teamid: number) {
   return { ...(await teamReport(auth.user, teamid)), changed_documents: changed.reduce((sum, n) => sum + n, 0) };
 }
 
-
 /**
  * Records completions on trainees' behalf (e.g. training done away from the site), each a
  * manager override. All are checked before any is written: each user managed by the caller,
@@ -188,18 +234,45 @@ export async function recordStageCompletions(auth: SignedInAuth, completions: St
   await Promise.all(
     completions.map(async (entry, index) => {
       const field = (name: string) => `completions[${index}].${name}`;
-      if ((entry.end_date ?? now) > now) problems.push({ field: field('end_date'), code: 'invalid', message: 'end_date cannot be in the future' });
-      if (entry.init_date !== undefined && entry.init_date > (entry.end_date ?? now)) problems.push({ field: field('init_date'), code: 'invalid', message: 'init_date must not be after end_date' });
-      if (!(await requireUser(entry.userid).then(() => true, () => false))) return problems.push({ field: field('userid'), code: 'not_found', message: `No user with userid ${entry.userid}` });
-      if (!(await requireDocument(entry.doctype, entry.docid).then(() => true, () => false))) {
-        return problems.push({ field: field('docid'), code: 'not_found', message: `No ${entry.doctype} with id ${entry.docid}` });
+      if ((entry.end_date ?? now) > now)
+        problems.push({ field: field('end_date'), code: 'invalid', message: 'end_date cannot be in the future' });
+      if (entry.init_date !== undefined && entry.init_date > (entry.end_date ?? now))
+        problems.push({ field: field('init_date'), code: 'invalid', message: 'init_date must not be after end_date' });
+      if (
+        !(await requireUser(entry.userid).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return problems.push({
+          field: field('userid'),
+          code: 'not_found',
+          message: `No user with userid ${entry.userid}`,
+        });
+      if (
+        !(await requireDocument(entry.doctype, entry.docid).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        return problems.push({
+          field: field('docid'),
+          code: 'not_found',
+          message: `No ${entry.doctype} with id ${entry.docid}`,
+        });
       }
-      if ((await activeStagesOn(entry.userid, entry)).length === 0) problems.push({ field: field('docid'), code: 'not_assigned', message: `User ${entry.userid} has no active stage on ${entry.doctype} ${entry.docid}` });
+      if ((await activeStagesOn(entry.userid, entry)).length === 0)
+        problems.push({
+          field: field('docid'),
+          code: 'not_assigned',
+          message: `User ${entry.userid} has no active stage on ${entry.doctype} ${entry.docid}`,
+        });
     }),
   );
   if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
   for (const userid of new Set(completions.map((entry) => entry.userid))) {
-    if (userid === caller.userid && !caller.privileges.includes('Admin')) throw new ForbiddenError('Record your own completions with PATCH /course_assignments/complete/{doctype}/{docid}');
+    if (userid === caller.userid && !caller.privileges.includes('Admin'))
+      throw new ForbiddenError('Record your own completions with PATCH /course_assignments/complete/{doctype}/{docid}');
     await assertManagesUser(caller, userid);
   }
   const recorded = [];

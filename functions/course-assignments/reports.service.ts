@@ -11,7 +11,13 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';
-import { getSummary, listSummaries, listTraineeRows, type RowCounts, type TrainingRowRecord } from '../../shared/db/entities/training-row.ts';
+import {
+  getSummary,
+  listSummaries,
+  listTraineeRows,
+  type RowCounts,
+  type TrainingRowRecord,
+} from '../../shared/db/entities/training-row.ts';
 import { getUsers } from '../../shared/db/entities/user.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
@@ -28,7 +34,14 @@ import {
   type UserReportView,
   type UserSummaryReportView,
 } from '../../shared/views/training-views.ts';
-import { assertManagesTeam, assertReadsCourseTraining, assertReadsTeam, assertReadsUser, requireTeam, requireUser } from './access.ts';
+import {
+  assertManagesTeam,
+  assertReadsCourseTraining,
+  assertReadsTeam,
+  assertReadsUser,
+  requireTeam,
+  requireUser,
+} from './access.ts';
 import { activeTeamAssignments, progressOf } from './assignments.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -38,8 +51,15 @@ const NO_COUNTS: RowCounts = { rows_total: 0, rows_completed: 0, rows_in_progres
 async function rowReports(rows: TrainingRowRecord[]): Promise<CourseRowReportView[]> {
   const now = nowSeconds();
   const fresh = await currentRows(rows, now);
-  const titles = new Map((await getCourses([...new Set(fresh.map((row) => row.wikiid))])).map((course) => [course.wikiid, course.title]));
-  return fresh.map((row) => ({ ...assigneeRowView(row, now), wikiid: row.wikiid, course_title: titles.get(row.wikiid) ?? null, source: row.teamid === null ? ('user' as const) : ('team' as const) }));
+  const titles = new Map(
+    (await getCourses([...new Set(fresh.map((row) => row.wikiid))])).map((course) => [course.wikiid, course.title]),
+  );
+  return fresh.map((row) => ({
+    ...assigneeRowView(row, now),
+    wikiid: row.wikiid,
+    course_title: titles.get(row.wikiid) ?? null,
+    source: row.teamid === null ? ('user' as const) : ('team' as const),
+  }));
 }
 
 /** A trainee's courses and counters (all of them, or those given through one team). */
@@ -96,7 +116,11 @@ export async function teamReport(caller: Caller, teamid: number): Promise<TeamRe
   };
 }
 
-export async function courseReport(caller: Caller, wikiid: number, page: Page = { limit: 20, offset: 0 }): Promise<CourseReportView> {
+export async function courseReport(
+  caller: Caller,
+  wikiid: number,
+  page: Page = { limit: 20, offset: 0 },
+): Promise<CourseReportView> {
   const { wiki, course } = await requireCourse(wikiid);
   assertReadsCourseTraining(caller);
   await refreshDueRows();
@@ -126,7 +150,10 @@ export async function courseUserReport(caller: Caller, wikiid: number, userid: n
   const user = await requireUser(userid);
   await assertReadsUser(caller, userid);
   const rows = await rowReports(await listTraineeRows(userid, wikiid));
-  const [outcomes, documents] = await Promise.all([stageOutcomes([userid], course.stages), stageDocuments(course.stages)]);
+  const [outcomes, documents] = await Promise.all([
+    stageOutcomes([userid], course.stages),
+    stageDocuments(course.stages),
+  ]);
   const due = rows.map((row) => row.due_date).filter((date): date is number => date !== null);
   const dueRow = { due_date: due.length ? Math.min(...due) : null };
   return {
@@ -135,17 +162,27 @@ export async function courseUserReport(caller: Caller, wikiid: number, userid: n
     username: user.username,
     assigned: rows.length > 0,
     courses: rows,
-    stages: outcomes.get(userid)!.map((outcome) => stageEntry(outcome, dueRow, documents.get(`${outcome.stage.doctype}#${outcome.stage.docid}`))),
+    stages: outcomes
+      .get(userid)!
+      .map((outcome) => stageEntry(outcome, dueRow, documents.get(`${outcome.stage.doctype}#${outcome.stage.docid}`))),
   };
 }
 
 /** Reports for several ids at once (POST variants); unknown ids are 422, not a partial answer. */
-export async function many<T>(ids: number[], field: string, exists: (id: number) => Promise<boolean>, report: (id: number) => Promise<T>) {
+export async function many<T>(
+  ids: number[],
+  field: string,
+  exists: (id: number) => Promise<boolean>,
+  report: (id: number) => Promise<T>,
+) {
   const unique = [...new Set(ids)];
   const known = await Promise.all(unique.map(exists));
   const missing = unique.filter((_, index) => !known[index]);
   if (missing.length > 0) {
-    throw new ValidationError(`Unknown ${field}: ${missing.join(', ')}`, missing.map((id) => ({ field, code: 'not_found', message: `No record with id ${id}` })));
+    throw new ValidationError(
+      `Unknown ${field}: ${missing.join(', ')}`,
+      missing.map((id) => ({ field, code: 'not_found', message: `No record with id ${id}` })),
+    );
   }
   return { reports: await Promise.all(unique.map(report)) };
 }
@@ -153,8 +190,14 @@ export async function many<T>(ids: number[], field: string, exists: (id: number)
 export async function individualSummaries(page: Page): Promise<UserSummaryReportView[]> {
   await refreshDueRows();
   const summaries = await listSummaries('users', page);
-  const users = new Map((await getUsers(summaries.map((summary) => summary.userid!))).map((user) => [user.userid, user]));
-  return summaries.map((summary) => ({ userid: summary.userid!, username: users.get(summary.userid!)?.username ?? null, ...progressOf(summary) }));
+  const users = new Map(
+    (await getUsers(summaries.map((summary) => summary.userid!))).map((user) => [user.userid, user]),
+  );
+  return summaries.map((summary) => ({
+    userid: summary.userid!,
+    username: users.get(summary.userid!)?.username ?? null,
+    ...progressOf(summary),
+  }));
 }
 
 export async function individualSummary(caller: Caller, userid: number): Promise<UserSummaryReportView> {
@@ -167,13 +210,24 @@ export async function individualSummary(caller: Caller, userid: number): Promise
 export async function teamSummaries(page: Page): Promise<TeamSummaryReportView[]> {
   await refreshDueRows();
   const summaries = await listSummaries('teams', page);
-  const teams = new Map((await getTeams(summaries.map((summary) => summary.teamid!))).map((team) => [team.teamid, team]));
-  return summaries.map((summary) => ({ teamid: summary.teamid!, name: teams.get(summary.teamid!)?.name ?? null, ...progressOf(summary) }));
+  const teams = new Map(
+    (await getTeams(summaries.map((summary) => summary.teamid!))).map((team) => [team.teamid, team]),
+  );
+  return summaries.map((summary) => ({
+    teamid: summary.teamid!,
+    name: teams.get(summary.teamid!)?.name ?? null,
+    ...progressOf(summary),
+  }));
 }
 
 export async function teamSummary(caller: Caller, teamid: number): Promise<TeamSummaryReportView> {
   const team = await requireTeam(teamid);
   assertReadsTeam(caller, team);
   await refreshDueRows();
-  return { teamid, name: team.name, member_count: team.member_count, ...progressOf((await getSummary({ teamid })) ?? NO_COUNTS) };
+  return {
+    teamid,
+    name: team.name,
+    member_count: team.member_count,
+    ...progressOf((await getSummary({ teamid })) ?? NO_COUNTS),
+  };
 }

@@ -12,8 +12,11 @@ import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.sc
 import { courseSchema } from '../../shared/views/training-views.ts';
 
 const stageDescription =
-  'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, frequency_quantity?, frequency_unit?: day|week|month|year, assessment?: {teamid} | null}` in course order (orderby from 0). ' +
-  'A stage with an assessment completes only after a signoff by a member of that team is acknowledged. Name `course_stageid` to keep a stage (and its trainees\' progress) when editing.';
+  'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, ' +
+  'frequency_quantity?, frequency_unit?: day|week|month|year, assessment?: {teamid} | null}` in course ' +
+  'order (orderby from 0). ' +
+  'A stage with an assessment completes only after a signoff by a member of that team is acknowledged. Name ' +
+  "`course_stageid` to keep a stage (and its trainees' progress) when editing.";
 
 export const coursesGroup = defineGroup({
   name: 'courses',
@@ -37,8 +40,10 @@ export const coursesGroup = defineGroup({
       auth: 'user',
       summary: 'Courses in pages: {"courses": [...]}',
       description:
-        '`page` (1-based), `pageSize` (default 30, at most 200), `direction` ASC|DESC, `orderby` title|status|stages_count|modified_date|assignee_count|completion_percentage, ' +
-        '`query` (title words), `disabledOkay` (Authors and Admins: include disabled courses), `userid` (only courses assigned to that user: the user, their managers and Admins).',
+        '`page` (1-based), `pageSize` (default 30, at most 200), `direction` ASC|DESC, `orderby` ' +
+        'title|status|stages_count|modified_date|assignee_count|completion_percentage, ' +
+        '`query` (title words), `disabledOkay` (Authors and Admins: include disabled courses), `userid` ' +
+        '(only courses assigned to that user: the user, their managers and Admins).',
       query: courseListQuery,
       response: z.object({ courses: z.array(courseSchema) }),
       handler: ({ caller, query }) => courses.list(caller, query),
@@ -47,7 +52,7 @@ export const coursesGroup = defineGroup({
       method: 'GET',
       path: '/courses/{wikiid}',
       auth: 'user',
-      summary: 'A course with its stages (and the caller\'s stage statuses when it is assigned to them)',
+      summary: "A course with its stages (and the caller's stage statuses when it is assigned to them)",
       params: idParams('wikiid'),
       response: courseSchema,
       handler: ({ caller, params }) => courses.get(caller, params.wikiid),

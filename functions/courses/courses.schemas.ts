@@ -15,7 +15,13 @@ export const MAX_STAGES = 25;
 const id = z.int().check(z.positive());
 
 /** `guide`, `wiki` or `external_training_module`, any case (some clients send GUIDE). */
-const doctype = z.pipe(z.string(), z.pipe(z.transform((value: string) => value.toLowerCase()), z.enum(['guide', 'wiki', 'external_training_module'])));
+const doctype = z.pipe(
+  z.string(),
+  z.pipe(
+    z.transform((value: string) => value.toLowerCase()),
+    z.enum(['guide', 'wiki', 'external_training_module']),
+  ),
+);
 
 const stage = z.object({
   course_stageid: z.optional(id),
@@ -46,15 +52,17 @@ export const coursePatchBody = z.object({
   enabled: courseFields.enabled,
 });
 
-export const courseListQuery = z.object({
-  page: pageNumber,
-  pageSize: pageSize(30),
-  direction,
-  orderby: enumQuery(COURSE_ORDERS, 'title'),
-  query: z.optional(z.string().check(z.maxLength(200))),
-  disabledOkay: queryFlag,
-  userid: queryInt,
-}).check(pageWithinMaxOffset('pageSize'));
+export const courseListQuery = z
+  .object({
+    page: pageNumber,
+    pageSize: pageSize(30),
+    direction,
+    orderby: enumQuery(COURSE_ORDERS, 'title'),
+    query: z.optional(z.string().check(z.maxLength(200))),
+    disabledOkay: queryFlag,
+    userid: queryInt,
+  })
+  .check(pageWithinMaxOffset('pageSize'));
 
 export type StageInput = z.output<typeof stage>;
 export type CourseInput = z.output<typeof courseCreateBody>;

@@ -33,12 +33,24 @@ import {
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';
 import { assignmentRowChunks, listTraineeRows } from '../../shared/db/entities/training-row.ts';
-import { wikiContentUpdateWrites, wikiCreateWrites, wikiDeleteWrites, wikiFromItem, type WikiRecord } from '../../shared/db/entities/wiki.ts';
+import {
+  wikiContentUpdateWrites,
+  wikiCreateWrites,
+  wikiDeleteWrites,
+  wikiFromItem,
+  type WikiRecord,
+} from '../../shared/db/entities/wiki.ts';
 import { cancelAssignment } from '../../shared/training/assignments.ts';
 import { courseListViews, courseViewFor, requireCourse, type CoursePage } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
-import { MAX_STAGES, type CourseInput, type CourseListQuery, type CoursePatch, type StageInput } from './courses.schemas.ts';
+import {
+  MAX_STAGES,
+  type CourseInput,
+  type CourseListQuery,
+  type CoursePatch,
+  type StageInput,
+} from './courses.schemas.ts';
 import { refreshDueRows, refreshRows } from '../../shared/training/rows.ts';
 
 /** A title search reads at most this many matching courses, then sorts and pages them. */
@@ -52,14 +64,16 @@ function validTitle(raw: string): string {
 }
 
 function validContents(contents: string): string {
-  if (contents.length > MAX_CONTENTS_LENGTH) throw ValidationError.field('contents', 'too_long', `contents must be at most ${MAX_CONTENTS_LENGTH} characters`);
+  if (contents.length > MAX_CONTENTS_LENGTH)
+    throw ValidationError.field('contents', 'too_long', `contents must be at most ${MAX_CONTENTS_LENGTH} characters`);
   return contents;
 }
 
 function validLangid(langid: string | undefined): string {
   const languages = config().STEPWISE_LANGUAGES;
   if (langid === undefined) return languages[0] ?? 'en';
-  if (!languages.includes(langid)) throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
+  if (!languages.includes(langid))
+    throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
   return langid;
 }
 
@@ -69,19 +83,33 @@ function validLangid(langid: string | undefined): string {
  * keeps its course_stageid (and assessment id) when the input names it; new stages get new ids.
  */
 async function resolveStages(inputs: StageInput[], previous: CourseStageRecord[]): Promise<CourseStageRecord[]> {
-  if (inputs.length > MAX_STAGES) throw ValidationError.field('stages', 'too_many', `A course has at most ${MAX_STAGES} stages`);
+  if (inputs.length > MAX_STAGES)
+    throw ValidationError.field('stages', 'too_many', `A course has at most ${MAX_STAGES} stages`);
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   const before = new Map(previous.map((stage) => [stage.course_stageid, stage]));
   inputs.forEach((stage, index) => {
     const key = `${stage.doctype}#${stage.docid}`;
-    if (seen.has(key)) problems.push({ field: `stages[${index}].docid`, code: 'duplicate', message: `${stage.doctype} ${stage.docid} is already a stage of this course` });
+    if (seen.has(key))
+      problems.push({
+        field: `stages[${index}].docid`,
+        code: 'duplicate',
+        message: `${stage.doctype} ${stage.docid} is already a stage of this course`,
+      });
     seen.add(key);
     if ((stage.frequency_quantity == null) !== (stage.frequency_unit == null)) {
-      problems.push({ field: `stages[${index}].frequency_unit`, code: 'invalid', message: 'A recurrence needs both frequency_quantity and frequency_unit' });
+      problems.push({
+        field: `stages[${index}].frequency_unit`,
+        code: 'invalid',
+        message: 'A recurrence needs both frequency_quantity and frequency_unit',
+      });
     }
     if (stage.course_stageid !== undefined && !before.has(stage.course_stageid)) {
-      problems.push({ field: `stages[${index}].course_stageid`, code: 'not_found', message: `The course has no stage ${stage.course_stageid}` });
+      problems.push({
+        field: `stages[${index}].course_stageid`,
+        code: 'not_found',
+        message: `The course has no stage ${stage.course_stageid}`,
+      });
     }
   });
   const [documents, teams] = await Promise.all([
@@ -90,14 +118,31 @@ async function resolveStages(inputs: StageInput[], previous: CourseStageRecord[]
   ]);
   const teamIds = new Set(teams.map((team) => team.teamid));
   inputs.forEach((stage, index) => {
-    if (!documents.has(`${stage.doctype}#${stage.docid}`)) problems.push({ field: `stages[${index}].docid`, code: 'not_found', message: `No ${stage.doctype} with id ${stage.docid}` });
+    if (!documents.has(`${stage.doctype}#${stage.docid}`))
+      problems.push({
+        field: `stages[${index}].docid`,
+        code: 'not_found',
+        message: `No ${stage.doctype} with id ${stage.docid}`,
+      });
     if (stage.assessment && !teamIds.has(stage.assessment.teamid)) {
-      problems.push({ field: `stages[${index}].assessment.teamid`, code: 'not_found', message: `No team with teamid ${stage.assessment.teamid}` });
+      problems.push({
+        field: `stages[${index}].assessment.teamid`,
+        code: 'not_found',
+        message: `No team with teamid ${stage.assessment.teamid}`,
+      });
     }
   });
   if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
-  const newStageIds = await nextIds('course_stage', inputs.filter((stage) => stage.course_stageid === undefined).length);
-  const newAssessmentIds = await nextIds('stage_assessment', inputs.filter((stage) => stage.assessment && !(stage.course_stageid && before.get(stage.course_stageid)?.stage_assessmentid)).length);
+  const newStageIds = await nextIds(
+    'course_stage',
+    inputs.filter((stage) => stage.course_stageid === undefined).length,
+  );
+  const newAssessmentIds = await nextIds(
+    'stage_assessment',
+    inputs.filter(
+      (stage) => stage.assessment && !(stage.course_stageid && before.get(stage.course_stageid)?.stage_assessmentid),
+    ).length,
+  );
   return inputs.map((stage, index) => {
     const old = stage.course_stageid !== undefined ? before.get(stage.course_stageid) : undefined;
     const stage_assessmentid = stage.assessment ? (old?.stage_assessmentid ?? newAssessmentIds.shift()!) : null;
@@ -116,7 +161,8 @@ async function resolveStages(inputs: StageInput[], previous: CourseStageRecord[]
   });
 }
 
-const excerptOf = (contents: string) => plainExcerpt(renderWiki(contents, { siteUrl: config().STEPWISE_SITE_URL }).json);
+const excerptOf = (contents: string) =>
+  plainExcerpt(renderWiki(contents, { siteUrl: config().STEPWISE_SITE_URL }).json);
 
 function titleTaken(error: unknown, title: string): ValidationError | undefined {
   if (error instanceof TransactionConditionFailed && error.failedLabels.includes('WIKI_TITLE')) {
@@ -194,7 +240,8 @@ export async function get(caller: Caller, wikiid: number) {
 
 /** Sorts bounded candidate sets (a user's courses, a title search) the way the order references do. */
 function sortPages(pages: CoursePage[], orderby: CourseOrder, descending: boolean): CoursePage[] {
-  const key = (page: CoursePage) => `${coursePlacement(page.course).values[orderby]}#${String(page.wiki.wikiid).padStart(12, '0')}`;
+  const key = (page: CoursePage) =>
+    `${coursePlacement(page.course).values[orderby]}#${String(page.wiki.wikiid).padStart(12, '0')}`;
   const sorted = [...pages].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return descending ? sorted.reverse() : sorted;
 }
@@ -213,7 +260,8 @@ export async function list(caller: Caller, query: CourseListQuery) {
   if (query.userid !== undefined || query.query) {
     let ids: number[];
     if (query.userid !== undefined) {
-      if (query.userid !== caller.userid && !(await managesUser(caller, query.userid))) throw new ForbiddenError('Only the user, their managers and Admins see their courses');
+      if (query.userid !== caller.userid && !(await managesUser(caller, query.userid)))
+        throw new ForbiddenError('Only the user, their managers and Admins see their courses');
       ids = [...new Set((await listTraineeRows(query.userid)).map((row) => row.wikiid))];
     } else {
       ids = await searchIds('COURSE', query.query!, SEARCH_CAP);
@@ -224,7 +272,12 @@ export async function list(caller: Caller, query: CourseListQuery) {
     const refs = await sortedRefPage(
       COURSES_COLLECTION,
       query.orderby,
-      { descending, filter: includeDisabled ? undefined : { FilterExpression: 'enabled = :one', ExpressionAttributeValues: { ':one': 1 } } },
+      {
+        descending,
+        filter: includeDisabled
+          ? undefined
+          : { FilterExpression: 'enabled = :one', ExpressionAttributeValues: { ':one': 1 } },
+      },
       { limit: query.pageSize, offset },
     );
     pages = await pagesOf(refs.map((ref) => Number(ref.wikiid)));
@@ -238,7 +291,11 @@ async function refreshCourseRows(wikiid: number): Promise<void> {
     const assignments = await listCourseAssignments(wikiid, undefined, { limit: 200, offset });
     for (const assignment of assignments) {
       for await (const rows of assignmentRowChunks(assignment.course_assignmentid)) {
-        await refreshRows(rows.filter((row) => row.active).map((row) => ({ course_assignmentid: row.course_assignmentid, userid: row.userid })));
+        await refreshRows(
+          rows
+            .filter((row) => row.active)
+            .map((row) => ({ course_assignmentid: row.course_assignmentid, userid: row.userid })),
+        );
       }
     }
     if (assignments.length < 200) return;
@@ -247,9 +304,18 @@ async function refreshCourseRows(wikiid: number): Promise<void> {
 
 export async function patch(caller: Caller, wikiid: number, expectedRevision: number | undefined, input: CoursePatch) {
   const page = await requireCourse(wikiid);
-  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required (the current revisionid of the course)');
+  if (expectedRevision === undefined)
+    throw ValidationError.field(
+      'revisionid',
+      'missing_field',
+      'revisionid is required (the current revisionid of the course)',
+    );
   if (Object.values(input).every((value) => value === undefined)) {
-    throw ValidationError.field('body', 'missing_field', 'Give at least one of title, contents, stages, enabled, publish_date');
+    throw ValidationError.field(
+      'body',
+      'missing_field',
+      'Give at least one of title, contents, stages, enabled, publish_date',
+    );
   }
   const { wiki, course } = page;
   const title = input.title === undefined ? wiki.title : validTitle(input.title);
@@ -276,9 +342,14 @@ export async function patch(caller: Caller, wikiid: number, expectedRevision: nu
     search_tokens: searchTokens(title),
   };
   try {
-    await transactWrite([...wikiContentUpdateWrites(wiki, afterWiki, expectedRevision, { reverted_from: null }), ...courseUpdateWrites(course, afterCourse)]);
+    await transactWrite([
+      ...wikiContentUpdateWrites(wiki, afterWiki, expectedRevision, { reverted_from: null }),
+      ...courseUpdateWrites(course, afterCourse),
+    ]);
   } catch (error) {
-    const conflict = await staleRevisionConflict(error, 'wiki', async (item) => courseViewFor(caller, { wiki: wikiFromItem(item), course }));
+    const conflict = await staleRevisionConflict(error, 'wiki', async (item) =>
+      courseViewFor(caller, { wiki: wikiFromItem(item), course }),
+    );
     if (conflict) throw conflict;
     throw titleTaken(error, title) ?? error;
   }
@@ -295,7 +366,10 @@ export async function patch(caller: Caller, wikiid: number, expectedRevision: nu
 export async function remove(caller: Caller, wikiid: number, expectedRevision: number | undefined): Promise<void> {
   const page = await requireCourse(wikiid);
   if (expectedRevision !== undefined && expectedRevision !== page.wiki.revisionid) {
-    throw new ConflictError('The revisionid is not the current one; the body is the current version', await courseViewFor(caller, page));
+    throw new ConflictError(
+      'The revisionid is not the current one; the body is the current version',
+      await courseViewFor(caller, page),
+    );
   }
   for (;;) {
     const active = await listCourseAssignments(wikiid, undefined, { limit: 100, offset: 0 });
@@ -308,11 +382,15 @@ export async function remove(caller: Caller, wikiid: number, expectedRevision: n
   }
   const current = await requireCourse(wikiid);
   try {
-    await transactWrite([...wikiDeleteWrites(current.wiki, expectedRevision ?? current.wiki.revisionid), ...courseDeleteWrites(current.course)]);
+    await transactWrite([
+      ...wikiDeleteWrites(current.wiki, expectedRevision ?? current.wiki.revisionid),
+      ...courseDeleteWrites(current.course),
+    ]);
   } catch (error) {
-    const conflict = await staleRevisionConflict(error, 'wiki', async (item) => courseViewFor(caller, { wiki: wikiFromItem(item), course: current.course }));
+    const conflict = await staleRevisionConflict(error, 'wiki', async (item) =>
+      courseViewFor(caller, { wiki: wikiFromItem(item), course: current.course }),
+    );
     if (conflict) throw conflict;
     throw error;
   }
 }
-

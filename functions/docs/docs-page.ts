@@ -10,6 +10,20 @@ function schemaBlock(schema: unknown): string {
   return `<pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>`;
 }
 
+function parameterTable(parameters: Json[]): string {
+  const rows = parameters.map(
+    (p) =>
+      `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td>` +
+      `<td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`,
+  );
+  return `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${rows.join('')}</table>`;
+}
+
+function requestBodyBlock(body: Json): string {
+  const example = body.example !== undefined ? `<p>Example</p>${schemaBlock(body.example)}` : '';
+  return `<details><summary>Request body</summary>${schemaBlock(body.schema)}${example}</details>`;
+}
+
 function operationHtml(method: string, path: string, operation: Json): string {
   const parameters = (operation.parameters as Json[]) ?? [];
   const body = operation.requestBody?.content?.['application/json'];
@@ -18,9 +32,11 @@ function operationHtml(method: string, path: string, operation: Json): string {
 <p>${escapeHtml(operation.summary ?? '')}${operation.deprecated ? ' <strong>(deprecated)</strong>' : ''}</p>
 ${operation.description ? `<p>${escapeHtml(operation.description)}</p>` : ''}
 <p class="auth">Auth: <code>${escapeHtml(String(operation['x-auth']))}</code></p>
-${parameters.length ? `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${parameters.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`).join('')}</table>` : ''}
-${body ? `<details><summary>Request body</summary>${schemaBlock(body.schema)}${body.example !== undefined ? `<p>Example</p>${schemaBlock(body.example)}` : ''}</details>` : ''}
-<p class="responses">Responses: ${Object.keys(operation.responses ?? {}).map((code) => `<code>${code}</code>`).join(' ')}</p>
+${parameters.length ? parameterTable(parameters) : ''}
+${body ? requestBodyBlock(body) : ''}
+<p class="responses">Responses: ${Object.keys(operation.responses ?? {})
+    .map((code) => `<code>${code}</code>`)
+    .join(' ')}</p>
 </section>`;
 }
 
@@ -37,7 +53,10 @@ export function renderDocsPage(document: Json): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([tag, operations]) => `<h2 id="${escapeHtml(tag)}">${escapeHtml(tag)}</h2>\n${operations.join('\n')}`)
     .join('\n');
-  const toc = [...byTag.keys()].sort().map((tag) => `<a href="#${escapeHtml(tag)}">${escapeHtml(tag)}</a>`).join(' · ');
+  const toc = [...byTag.keys()]
+    .sort()
+    .map((tag) => `<a href="#${escapeHtml(tag)}">${escapeHtml(tag)}</a>`)
+    .join(' · ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -46,8 +65,10 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:1100px;margin:2rem auto;paddin
 h2{border-bottom:2px solid #ddd;margin-top:2.5rem;text-transform:capitalize}
 .op{border:1px solid #e3e3e3;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
 .op.deprecated{opacity:.7}
-.method{display:inline-block;min-width:4.5rem;text-align:center;border-radius:4px;color:#fff;font-size:.8rem;padding:.1rem .4rem}
-.get{background:#2b7bb9}.post{background:#3a9a4b}.put{background:#b9892b}.patch{background:#8a5bb9}.delete{background:#b93a3a}
+.method{display:inline-block;min-width:4.5rem;text-align:center;border-radius:4px;color:#fff;
+  font-size:.8rem;padding:.1rem .4rem}
+.get{background:#2b7bb9}.post{background:#3a9a4b}.put{background:#b9892b}
+.patch{background:#8a5bb9}.delete{background:#b93a3a}
 table{border-collapse:collapse;font-size:.9rem}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left}
 pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:.85rem}
 </style></head><body>

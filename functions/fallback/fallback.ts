@@ -14,7 +14,9 @@ import { API_BASE_PATH } from '../../shared/http/route.ts';
 export type GroupInvoker = (group: string, event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvoker) {
-  const matcher = new PathMatcher(manifest.map((entry) => ({ method: entry.method, path: API_BASE_PATH + entry.path, value: entry })));
+  const matcher = new PathMatcher(
+    manifest.map((entry) => ({ method: entry.method, path: API_BASE_PATH + entry.path, value: entry })),
+  );
 
   return async function fallback(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method.toUpperCase();

@@ -14,7 +14,10 @@ import * as glossary from './glossary.service.ts';
 const listQuery = z.object({
   limit: z.pipe(
     z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
-    z.pipe(z.transform((value: string) => Math.min(Number(value), 1000)), z.number().check(z.minimum(1))),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number(value), 1000)),
+      z.number().check(z.minimum(1)),
+    ),
   ),
   offset: pagination.offset,
 });
@@ -27,7 +30,9 @@ export const glossaryGroup = defineGroup({
       method: 'GET',
       path: '/translation_glossary/entries',
       auth: 'user',
-      summary: 'Every glossary entry, alphabetical by term: {entryid, term, langid, translations: [{langid, translation}], notes, created_date, modified_date}',
+      summary:
+        'Every glossary entry, alphabetical by term: {entryid, term, langid, translations: [{langid, ' +
+        'translation}], notes, created_date, modified_date}',
       description: 'Sites with one language answer 403. Up to 1000 entries per page (offset/limit).',
       query: listQuery,
       response: z.array(glossaryEntrySchema),
@@ -39,14 +44,22 @@ export const glossaryGroup = defineGroup({
       auth: 'author',
       summary: 'Add, change and delete entries in one atomic request; answers {saved: [entries], deleted: [entryids]}',
       description:
-        '`entries` without `entryid` are added (`term` required). With `entryid`, the fields given replace the old ones; ' +
-        '`translations` is the whole list wanted, so a language left out is deleted from the entry. `delete` lists entryids ' +
-        'to delete. Terms are unique (case-insensitive); each translation langid must be another site language, once. ' +
-        `At most ${MAX_GLOSSARY_CHANGES} changes; all apply or none (422 names the failing field, e.g. entries.1.term).`,
+        '`entries` without `entryid` are added (`term` required). With `entryid`, the fields given replace ' +
+        'the old ones; ' +
+        '`translations` is the whole list wanted, so a language left out is deleted from the entry. ' +
+        '`delete` lists entryids ' +
+        'to delete. Terms are unique (case-insensitive); each translation langid must be another site ' +
+        'language, once. ' +
+        `At most ${MAX_GLOSSARY_CHANGES} changes; all apply or none (422 names the failing field, e.g. ` +
+        `entries.1.term).`,
       body: glossaryChangesBody,
       example: {
         entries: [
-          { term: 'torque wrench', translations: [{ langid: 'de', translation: 'Drehmomentschlüssel' }], notes: 'Tool' },
+          {
+            term: 'torque wrench',
+            translations: [{ langid: 'de', translation: 'Drehmomentschlüssel' }],
+            notes: 'Tool',
+          },
           { entryid: 7, translations: [] },
         ],
         delete: [9],

@@ -6,7 +6,13 @@
  * signed-in user reads; Authors and Admins change entries.
  */
 import { config } from '../../shared/config.ts';
-import { ConflictError, FeatureUnavailableError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
+import {
+  ConflictError,
+  FeatureUnavailableError,
+  NotFoundError,
+  ValidationError,
+  type FieldProblem,
+} from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -21,7 +27,11 @@ import {
   type GlossaryTranslation,
 } from '../../shared/db/entities/glossary.ts';
 import type { Page } from '../../shared/db/paging.ts';
-import { glossaryEntryView, type GlossaryChangesView, type GlossaryEntryView } from '../../shared/views/glossary-views.ts';
+import {
+  glossaryEntryView,
+  type GlossaryChangesView,
+  type GlossaryEntryView,
+} from '../../shared/views/glossary-views.ts';
 import { MAX_GLOSSARY_CHANGES, type GlossaryInput } from './glossary.schemas.ts';
 
 function languages() {
@@ -32,7 +42,9 @@ function languages() {
 /** 403 unless the site has several languages. */
 function requireMultilingual(): void {
   if (config().STEPWISE_LANGUAGES.length < 2) {
-    throw new FeatureUnavailableError('The translation glossary is only available on sites with several languages (STEPWISE_LANGUAGES)');
+    throw new FeatureUnavailableError(
+      'The translation glossary is only available on sites with several languages (STEPWISE_LANGUAGES)',
+    );
   }
 }
 
@@ -49,18 +61,29 @@ function translationProblems(prefix: string, translations: GlossaryTranslation[]
   translations.forEach((translation, index) => {
     const field = `${prefix}.translations.${index}`;
     if (!targets.includes(translation.langid)) {
-      const why = translation.langid === source ? `${source} is the language of the term` : `langid must be one of: ${targets.join(', ')}`;
+      const why =
+        translation.langid === source
+          ? `${source} is the language of the term`
+          : `langid must be one of: ${targets.join(', ')}`;
       problems.push({ field: `${field}.langid`, code: 'invalid', message: why });
     }
-    if (seen.has(translation.langid)) problems.push({ field: `${field}.langid`, code: 'duplicate', message: `Two translations for ${translation.langid}` });
+    if (seen.has(translation.langid))
+      problems.push({
+        field: `${field}.langid`,
+        code: 'duplicate',
+        message: `Two translations for ${translation.langid}`,
+      });
     seen.add(translation.langid);
-    if (translation.translation.trim() === '') problems.push({ field: `${field}.translation`, code: 'invalid', message: 'translation must not be empty' });
+    if (translation.translation.trim() === '')
+      problems.push({ field: `${field}.translation`, code: 'invalid', message: 'translation must not be empty' });
   });
   return problems;
 }
 
 function cleanTranslations(translations: GlossaryTranslation[]): GlossaryTranslation[] {
-  return translations.map((t) => ({ langid: t.langid, translation: t.translation.trim() })).sort((a, b) => a.langid.localeCompare(b.langid));
+  return translations
+    .map((t) => ({ langid: t.langid, translation: t.translation.trim() }))
+    .sort((a, b) => a.langid.localeCompare(b.langid));
 }
 
 function fail(problems: FieldProblem[]): never {
@@ -76,33 +99,64 @@ export async function apply(caller: Caller, input: GlossaryInput): Promise<Gloss
   requireMultilingual();
   const entries = input.entries ?? [];
   const deletes = [...new Set(input.delete ?? [])];
-  if (entries.length + deletes.length === 0) fail([{ field: 'entries', code: 'missing_field', message: 'Give entries to add or change, entryids to delete, or both' }]);
-  if (entries.length + deletes.length > MAX_GLOSSARY_CHANGES) fail([{ field: 'entries', code: 'too_many', message: `At most ${MAX_GLOSSARY_CHANGES} changes per request` }]);
+  if (entries.length + deletes.length === 0)
+    fail([
+      {
+        field: 'entries',
+        code: 'missing_field',
+        message: 'Give entries to add or change, entryids to delete, or both',
+      },
+    ]);
+  if (entries.length + deletes.length > MAX_GLOSSARY_CHANGES)
+    fail([{ field: 'entries', code: 'too_many', message: `At most ${MAX_GLOSSARY_CHANGES} changes per request` }]);
 
   const problems: FieldProblem[] = [];
   const changedIds = entries.map((entry) => entry.entryid).filter((id): id is number => id !== undefined);
   const named = new Set<number>();
   entries.forEach((entry, index) => {
     const prefix = `entries.${index}`;
-    if (entry.entryid === undefined && entry.term === undefined) problems.push({ field: `${prefix}.term`, code: 'missing_field', message: `${prefix}.term is required for a new entry` });
-    if (entry.term !== undefined && entry.term.trim() === '') problems.push({ field: `${prefix}.term`, code: 'invalid', message: 'term must not be empty' });
+    if (entry.entryid === undefined && entry.term === undefined)
+      problems.push({
+        field: `${prefix}.term`,
+        code: 'missing_field',
+        message: `${prefix}.term is required for a new entry`,
+      });
+    if (entry.term !== undefined && entry.term.trim() === '')
+      problems.push({ field: `${prefix}.term`, code: 'invalid', message: 'term must not be empty' });
     if (entry.entryid !== undefined) {
-      if (named.has(entry.entryid) || deletes.includes(entry.entryid)) problems.push({ field: `${prefix}.entryid`, code: 'duplicate', message: `entryid ${entry.entryid} is named twice` });
+      if (named.has(entry.entryid) || deletes.includes(entry.entryid))
+        problems.push({
+          field: `${prefix}.entryid`,
+          code: 'duplicate',
+          message: `entryid ${entry.entryid} is named twice`,
+        });
       named.add(entry.entryid);
       if (entry.term === undefined && entry.translations === undefined && entry.notes === undefined) {
-        problems.push({ field: prefix, code: 'missing_field', message: `${prefix}: give term, translations or notes to change` });
+        problems.push({
+          field: prefix,
+          code: 'missing_field',
+          message: `${prefix}: give term, translations or notes to change`,
+        });
       }
     }
     problems.push(...translationProblems(prefix, entry.translations ?? []));
   });
   if (problems.length > 0) fail(problems);
 
-  const existing = new Map((await getGlossaryEntries([...changedIds, ...deletes])).map((entry) => [entry.entryid, entry]));
+  const existing = new Map(
+    (await getGlossaryEntries([...changedIds, ...deletes])).map((entry) => [entry.entryid, entry]),
+  );
   entries.forEach((entry, index) => {
-    if (entry.entryid !== undefined && !existing.has(entry.entryid)) problems.push({ field: `entries.${index}.entryid`, code: 'not_found', message: `No glossary entry ${entry.entryid}` });
+    if (entry.entryid !== undefined && !existing.has(entry.entryid))
+      problems.push({
+        field: `entries.${index}.entryid`,
+        code: 'not_found',
+        message: `No glossary entry ${entry.entryid}`,
+      });
   });
   deletes.forEach((entryid, index) => {
-    if (!existing.has(entryid)) problems.push({ field: `delete.${index}`, code: 'not_found', message: `No glossary entry ${entryid}` });
+    if (!existing.has(entryid))
+      problems.push({ field: `delete.${index}`, code: 'not_found', message: `No glossary entry ${entryid}` });
   });
   if (problems.length > 0) fail(problems);
 
@@ -141,25 +195,43 @@ export async function apply(caller: Caller, input: GlossaryInput): Promise<Gloss
       changes.updates.push({ index, before, after });
     }
   });
-  deletes.forEach((entryid, index) => changes.deletes.push({ index: entries.length + index, entry: existing.get(entryid)! }));
+  for (const [index, entryid] of deletes.entries()) {
+    changes.deletes.push({ index: entries.length + index, entry: existing.get(entryid)! });
+  }
 
   const keys = touchedKeys(changes);
   if (new Set(keys).size !== keys.length) {
-    fail([{ field: 'entries', code: 'conflict', message: 'Two changes of this request name the same term; split them into two requests' }]);
+    fail([
+      {
+        field: 'entries',
+        code: 'conflict',
+        message: 'Two changes of this request name the same term; split them into two requests',
+      },
+    ]);
   }
   try {
     await applyGlossaryChanges(changes);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     const field = (index: number) => (index < entries.length ? `entries.${index}` : `delete.${index - entries.length}`);
-    const taken = error.failedLabels.filter((label) => label.startsWith('term:')).map((label) => Number(label.slice(5)));
+    const taken = error.failedLabels
+      .filter((label) => label.startsWith('term:'))
+      .map((label) => Number(label.slice(5)));
     if (taken.length > 0) {
-      fail(taken.map((index) => ({ field: `${field(index)}.term`, code: 'already_exists', message: `The term ${entries[index].term} is already in the glossary` })));
+      fail(
+        taken.map((index) => ({
+          field: `${field(index)}.term`,
+          code: 'already_exists',
+          message: `The term ${entries[index].term} is already in the glossary`,
+        })),
+      );
     }
     throw new ConflictError('Another change to these glossary entries came first; read them again and retry');
   }
   return {
-    saved: [...changes.creates.map(({ entry }) => entry), ...changes.updates.map(({ after }) => after)].map(glossaryEntryView),
+    saved: [...changes.creates.map(({ entry }) => entry), ...changes.updates.map(({ after }) => after)].map(
+      glossaryEntryView,
+    ),
     deleted: deletes,
   };
 }

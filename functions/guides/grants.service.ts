@@ -35,11 +35,22 @@ async function teamsView(guide: GuideRecord, page: Page) {
 }
 
 /** Adds or removes one id in a grant list; no write when nothing changes. */
-async function changeGrant(caller: Caller, guide: GuideRecord, kind: GrantKind, id: number, granted: boolean): Promise<GuideRecord> {
+async function changeGrant(
+  caller: Caller,
+  guide: GuideRecord,
+  kind: GrantKind,
+  id: number,
+  granted: boolean,
+): Promise<GuideRecord> {
   if (guide[kind].includes(id) === granted) return guide;
   return changeGuide(
     guide.guideid,
-    { reason: granted ? 'guide.grant' : 'guide.revoke', changedBy: caller.userid, newRevision: false, conflictView: guideConflictView(caller) },
+    {
+      reason: granted ? 'guide.grant' : 'guide.revoke',
+      changedBy: caller.userid,
+      newRevision: false,
+      conflictView: guideConflictView(caller),
+    },
     (current) => {
       const ids = current[kind].filter((existing) => existing !== id);
       return { guide: { ...current, [kind]: granted ? [...ids, id].sort((a, b) => a - b) : ids } };

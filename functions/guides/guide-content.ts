@@ -3,7 +3,7 @@
  * (always through shared/domain/wiki-syntax, whose HTML is sanitized), line ids, media, parts
  * and tools, and the checks that need the store (category, prerequisites, images).
  */
-import { config, siteUrl } from '../../shared/config.ts';
+import { siteUrl } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import type { GuideItemInput, StepMediaInput } from './guides.schemas.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
@@ -16,7 +16,6 @@ import { getMediaItems, markMediaUsedBy } from '../../shared/db/entities/media-i
 import type { MediaType } from '../../shared/domain/media.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 
-
 export function renderBlock(raw: string): string {
   return raw ? renderWiki(raw, { siteUrl: siteUrl() }).html : '';
 }
@@ -27,7 +26,11 @@ export function renderLineText(text: string): string {
 
 export function checkIntroduction(raw: string | undefined): void {
   if (raw !== undefined && raw.split('\n').length > MAX_INTRODUCTION_LINES) {
-    throw ValidationError.field('introduction', 'too_long', `The introduction has at most ${MAX_INTRODUCTION_LINES} lines`);
+    throw ValidationError.field(
+      'introduction',
+      'too_long',
+      `The introduction has at most ${MAX_INTRODUCTION_LINES} lines`,
+    );
   }
 }
 
@@ -52,7 +55,13 @@ export async function buildLines(lines: LineInput[], existing: StepLine[] = []):
 /** Lines rendered without saving (POST /guides/steps/lines/preview). */
 export function previewLines(lines: LineInput[]) {
   const bullets = checkLines(lines);
-  return lines.map((line, index) => ({ lineid: line.lineid ?? null, bullet: bullets[index], level: line.level, text_raw: line.text, text_rendered: renderLineText(line.text) }));
+  return lines.map((line, index) => ({
+    lineid: line.lineid ?? null,
+    bullet: bullets[index],
+    level: line.level,
+    text_raw: line.text,
+    text_rendered: renderLineText(line.text),
+  }));
 }
 
 /** Step media as written (the step body's `media`, without null). */
@@ -82,21 +91,38 @@ export function storedItems(items: GuideItemInput[] | undefined, kind: 'part' | 
 /** A guide's category must be an existing CATEGORY wiki (exact title). */
 export async function assertCategoryExists(category: string): Promise<void> {
   const wiki = await getWikiByTitle('CATEGORY', category);
-  if (!wiki) throw ValidationError.field('category', 'not_found', `No category titled "${category}"; create it with POST /wikis (namespace CATEGORY) first`);
+  if (!wiki)
+    throw ValidationError.field(
+      'category',
+      'not_found',
+      `No category titled "${category}"; create it with POST /wikis (namespace CATEGORY) first`,
+    );
 }
 
 /** Prerequisites must be other existing guides the caller can read. */
-export async function assertPrerequisites(caller: Caller, guideid: number | undefined, prerequisites: number[]): Promise<void> {
+export async function assertPrerequisites(
+  caller: Caller,
+  guideid: number | undefined,
+  prerequisites: number[],
+): Promise<void> {
   const unique = [...new Set(prerequisites)];
-  if (unique.length !== prerequisites.length) throw ValidationError.field('prerequisites', 'duplicate', 'A prerequisite is listed twice');
-  if (guideid !== undefined && unique.includes(guideid)) throw ValidationError.field('prerequisites', 'self', 'A guide cannot be its own prerequisite');
+  if (unique.length !== prerequisites.length)
+    throw ValidationError.field('prerequisites', 'duplicate', 'A prerequisite is listed twice');
+  if (guideid !== undefined && unique.includes(guideid))
+    throw ValidationError.field('prerequisites', 'self', 'A guide cannot be its own prerequisite');
   const found = new Map((await getGuides(unique)).map((guide) => [guide.guideid, guide]));
   const bad = unique.filter((id) => !found.has(id) || !canViewGuideNow(caller, found.get(id)!));
-  if (bad.length > 0) throw ValidationError.field('prerequisites', 'not_found', `No guide you can read with guideid ${bad.join(', ')}`);
+  if (bad.length > 0)
+    throw ValidationError.field('prerequisites', 'not_found', `No guide you can read with guideid ${bad.join(', ')}`);
 }
 
 /** What each media type is called in messages, and where the caller finds its readiness. */
-const MEDIA_NOUNS: Record<MediaType, string> = { GuideImage: 'image', GuideVideoObject: 'video', Document: 'document', GuideEmbedObject: 'embed' };
+const MEDIA_NOUNS: Record<MediaType, string> = {
+  GuideImage: 'image',
+  GuideVideoObject: 'video',
+  Document: 'document',
+  GuideEmbedObject: 'embed',
+};
 
 /**
  * Media named on a write (the guide's `image` and `documents`, a step's `media.data`) must be
@@ -105,7 +131,13 @@ const MEDIA_NOUNS: Record<MediaType, string> = { GuideImage: 'image', GuideVideo
  * image or documents) pass unchecked, so a co-editor can send back media another editor chose.
  * One BatchGet for all of them.
  */
-export async function assertUsableMedia(caller: Caller, field: string, type: MediaType, ids: number[], kept: number[] = []): Promise<void> {
+export async function assertUsableMedia(
+  caller: Caller,
+  field: string,
+  type: MediaType,
+  ids: number[],
+  kept: number[] = [],
+): Promise<void> {
   const keptIds = new Set(kept);
   const checked = [...new Set(ids.filter((id) => !keptIds.has(id)))];
   if (checked.length === 0) return;
@@ -117,7 +149,11 @@ export async function assertUsableMedia(caller: Caller, field: string, type: Med
       throw ValidationError.field(field, 'not_found', `No ${noun} ${id} in your media library`);
     }
     if (item.status !== 'ready') {
-      throw ValidationError.field(field, 'not_ready', `The ${noun} ${id} is ${item.status}; attach it once GET /user/media/${type}/${id} says isReady`);
+      throw ValidationError.field(
+        field,
+        'not_ready',
+        `The ${noun} ${id} is ${item.status}; attach it once GET /user/media/${type}/${id} says isReady`,
+      );
     }
   }
 }
@@ -135,10 +171,20 @@ export const stepMediaIds = (media: MediaInput | StepMedia | null | undefined): 
   !media ? [] : media.type === 'image' ? media.data : [media.data];
 
 /** Step media must be ready items of the caller; what the step shows already passes. */
-export async function assertUsableStepMedia(caller: Caller, media: MediaInput | null | undefined, before: StepMedia | null = null): Promise<void> {
+export async function assertUsableStepMedia(
+  caller: Caller,
+  media: MediaInput | null | undefined,
+  before: StepMedia | null = null,
+): Promise<void> {
   const type = stepMediaType(media);
   if (!type) return;
-  await assertUsableMedia(caller, 'media', type, stepMediaIds(media), stepMediaType(before) === type ? stepMediaIds(before) : []);
+  await assertUsableMedia(
+    caller,
+    'media',
+    type,
+    stepMediaIds(media),
+    stepMediaType(before) === type ? stepMediaIds(before) : [],
+  );
 }
 
 /**

@@ -7,7 +7,15 @@ import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import { addStepBody, createGuideBody, guideListQuery, idList, patchGuideBody, patchStepBody, stepLines } from './guides.schemas.ts';
+import {
+  addStepBody,
+  createGuideBody,
+  guideListQuery,
+  idList,
+  patchGuideBody,
+  patchStepBody,
+  stepLines,
+} from './guides.schemas.ts';
 import { guideSchema, guideSummarySchema, linePreviewSchema, stepSchema } from '../../shared/views/guide-views.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import * as guides from './guides.service.ts';
@@ -27,8 +35,10 @@ const exampleLines = [
   { text: 'Wait until the nozzle is cool.', bullet: 'icon_caution', level: 1 },
 ];
 
-const revisionNote = 'Requires `?revisionid=` (the current guide revisionid): 422 without it, 409 with the current guide when stale.';
-const stepRevisionNote = "Requires `?revisionid=` with the STEP's current revisionid: 422 without it, 409 with the current step when stale.";
+const revisionNote =
+  'Requires `?revisionid=` (the current guide revisionid): 422 without it, 409 with the current guide when stale.';
+const stepRevisionNote =
+  "Requires `?revisionid=` with the STEP's current revisionid: 422 without it, 409 with the current step when stale.";
 
 export const guidesGroup = defineGroup({
   name: 'guides',
@@ -40,7 +50,9 @@ export const guidesGroup = defineGroup({
       path: '/guides',
       auth: 'public',
       summary: 'Guide summaries by guideid: public guides, or with includePrivate every guide the caller can read',
-      description: '`filter` by guide type, `guideids` (comma list; the first 50; no paging), `modifiedSince` (Unix seconds), `order` ASC|DESC.',
+      description:
+        '`filter` by guide type, `guideids` (comma list; the first 50; no paging), `modifiedSince` (Unix ' +
+        'seconds), `order` ASC|DESC.',
       query: guideListQuery,
       response: z.array(guideSummarySchema),
       handler: ({ caller, query }) => guides.list(caller, query),
@@ -58,8 +70,9 @@ export const guidesGroup = defineGroup({
       method: 'GET',
       path: '/guides/{guideid}',
       auth: 'public',
-      summary: 'The full guide; prerequisite guides\' steps come first unless excludePrerequisiteSteps',
-      description: 'Private guides: 401 anonymous, 403 without access. A signed-in read is recorded in the view history.',
+      summary: "The full guide; prerequisite guides' steps come first unless excludePrerequisiteSteps",
+      description:
+        'Private guides: 401 anonymous, 403 without access. A signed-in read is recorded in the view history.',
       params: idParams('guideid'),
       query: z.object({ excludePrerequisiteSteps: queryFlag, langid: z.optional(z.string()) }),
       response: guideSchema,
@@ -70,11 +83,20 @@ export const guidesGroup = defineGroup({
       path: '/guides',
       auth: 'author',
       summary: 'Create a guide (201, the whole guide) in an existing category',
-      description: '`category` must be the exact title of a CATEGORY wiki; `type` one of the site\'s guide types; `image` the id of a ready GuideImage of your media library (read back as the Image object). New guides are private unless `public: true`.',
+      description:
+        "`category` must be the exact title of a CATEGORY wiki; `type` one of the site's guide types; " +
+        '`image` the id of a ready GuideImage of your media library (read back as the Image object). New ' +
+        'guides are private unless `public: true`.',
       status: 201,
       body: createGuideBody,
       response: guideSchema,
-      example: { category: 'Printers', type: 'how-to', title: 'Replace the print nozzle', summary: 'Swap a worn nozzle', introduction: "You need a '''hex key'''." },
+      example: {
+        category: 'Printers',
+        type: 'how-to',
+        title: 'Replace the print nozzle',
+        summary: 'Swap a worn nozzle',
+        introduction: "You need a '''hex key'''.",
+      },
       handler: ({ caller, body }) => guides.create(caller, body),
     }),
     route({
@@ -131,7 +153,9 @@ export const guidesGroup = defineGroup({
       path: '/guides/{guideid}/steps',
       auth: 'user',
       summary: 'Add a step at `orderby` (1 .. steps + 1); answers 201 with the whole guide',
-      description: 'Lines: `text`, integer `level` (the first 0, each at most one deeper than the previous, at most 2) and `bullet` or `bullet_styleid`; 1–8 lines. `?revisionid=` (the guide\'s) is checked when given.',
+      description:
+        'Lines: `text`, integer `level` (the first 0, each at most one deeper than the previous, at most 2) ' +
+        "and `bullet` or `bullet_styleid`; 1–8 lines. `?revisionid=` (the guide's) is checked when given.",
       status: 201,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
@@ -151,7 +175,8 @@ export const guidesGroup = defineGroup({
       body: patchStepBody,
       response: stepSchema,
       example: { title: 'Let it cool', lines: exampleLines },
-      handler: ({ caller, params, query, body }) => steps.patchStep(caller, params.guideid, params.stepid, query.revisionid, body),
+      handler: ({ caller, params, query, body }) =>
+        steps.patchStep(caller, params.guideid, params.stepid, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -168,14 +193,16 @@ export const guidesGroup = defineGroup({
       method: 'PUT',
       path: '/guides/{guideid}/steporder',
       auth: 'user',
-      summary: 'Reorder the steps in one write: `stepids` lists every step once (JSON body, or a comma list in the query)',
+      summary:
+        'Reorder the steps in one write: `stepids` lists every step once (JSON body, or a comma list in the query)',
       description: revisionNote,
       params: idParams('guideid'),
       query: z.object({ revisionid: optionalRevisionQuery.shape.revisionid, stepids: idList }),
       body: z.object({ stepids: z.optional(z.array(id).check(z.maxLength(1000))) }),
       response: guideSchema,
       example: { stepids: [12, 11, 13] },
-      handler: ({ caller, params, query, body }) => steps.reorderSteps(caller, params.guideid, query.revisionid, body.stepids ?? query.stepids),
+      handler: ({ caller, params, query, body }) =>
+        steps.reorderSteps(caller, params.guideid, query.revisionid, body.stepids ?? query.stepids),
     }),
     route({
       method: 'POST',
@@ -210,7 +237,7 @@ export const guidesGroup = defineGroup({
       method: 'DELETE',
       path: '/guides/{guideid}/users/{userid}',
       auth: 'user',
-      summary: 'Revoke a user\'s grant (204; 404 when there is none)',
+      summary: "Revoke a user's grant (204; 404 when there is none)",
       status: 204,
       params: idParams('guideid', 'userid'),
       handler: async ({ caller, params }) => {
@@ -241,7 +268,7 @@ export const guidesGroup = defineGroup({
       method: 'DELETE',
       path: '/guides/{guideid}/teams/{teamid}',
       auth: 'user',
-      summary: 'Revoke a team\'s grant (204; 404 when there is none)',
+      summary: "Revoke a team's grant (204; 404 when there is none)",
       status: 204,
       params: idParams('guideid', 'teamid'),
       handler: async ({ caller, params }) => {

@@ -23,7 +23,14 @@ export const guideType = z.string().check(z.minLength(1), z.maxLength(50));
 const category = z.string().check(z.minLength(1), z.maxLength(255));
 
 /** GET /guides: paging, order, and the filters. */
-export const guideListQuery = z.object({ ...pagination, order: orderQuery, filter: z.optional(guideType), guideids: idList, includePrivate: queryFlag, modifiedSince: queryInt });
+export const guideListQuery = z.object({
+  ...pagination,
+  order: orderQuery,
+  filter: z.optional(guideType),
+  guideids: idList,
+  includePrivate: queryFlag,
+  modifiedSince: queryInt,
+});
 
 /** A part or tool as written. */
 export const guideItemInput = z.object({

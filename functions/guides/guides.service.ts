@@ -26,7 +26,15 @@ import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../s
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-import { assertCategoryExists, assertPrerequisites, assertUsableMedia, checkIntroduction, recordMediaUse, renderBlock, storedItems } from './guide-content.ts';
+import {
+  assertCategoryExists,
+  assertPrerequisites,
+  assertUsableMedia,
+  checkIntroduction,
+  recordMediaUse,
+  renderBlock,
+  storedItems,
+} from './guide-content.ts';
 import type { CreateGuideInput, GuideInput, GuideListQuery } from './guides.schemas.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -54,7 +62,8 @@ export async function list(caller: Caller | null, query: GuideListQuery) {
     return guideSummaries(guides);
   }
   const collection: PageQuery = { ...(everyVisible ? allGuidesCollection : publicGuidesCollection), descending };
-  const needsSelection = query.filter !== undefined || query.modifiedSince !== undefined || (everyVisible && !isAdmin(caller));
+  const needsSelection =
+    query.filter !== undefined || query.modifiedSince !== undefined || (everyVisible && !isAdmin(caller));
   const guides = needsSelection
     ? await selectedPage(collection, query, async (items) => items.map(guideFromItem).filter(matches))
     : (await queryPage(collection, query)).map(guideFromItem);
@@ -74,9 +83,13 @@ export async function read(caller: Caller | null, guideid: number, options: { ex
   const guide = await assertCanViewGuide(caller, guideid);
   const view = fullGuide(caller, guide, { prerequisiteSteps: !options.excludePrerequisiteSteps });
   const recorded = caller
-    ? recordView({ userid: caller.userid, username: caller.username, doc_type: 'GUIDE', docid: guideid, date: nowSeconds() }).catch((error: Error) =>
-        log().warn('Could not record a guide view', { error, guideid }),
-      )
+    ? recordView({
+        userid: caller.userid,
+        username: caller.username,
+        doc_type: 'GUIDE',
+        docid: guideid,
+        date: nowSeconds(),
+      }).catch((error: Error) => log().warn('Could not record a guide view', { error, guideid }))
     : undefined;
   const [result] = await Promise.all([view, recorded]);
   return result;
@@ -91,29 +104,57 @@ async function checkInput(caller: Caller, current: GuideRecord | undefined, inpu
   }
   if (input.type !== undefined) assertGuideType(input.type, config().STEPWISE_GUIDE_TYPES);
   if (input.langid !== undefined && !config().STEPWISE_LANGUAGES.includes(input.langid)) {
-    throw ValidationError.field('langid', 'invalid_value', `langid must be one of ${config().STEPWISE_LANGUAGES.join(', ')}`);
+    throw ValidationError.field(
+      'langid',
+      'invalid_value',
+      `langid must be one of ${config().STEPWISE_LANGUAGES.join(', ')}`,
+    );
   }
   checkIntroduction(input.introduction);
   if (input.category !== undefined) await assertCategoryExists(input.category);
   if (input.prerequisites !== undefined) await assertPrerequisites(caller, guideid, input.prerequisites);
-  if (typeof input.image === 'number') await assertUsableMedia(caller, 'image', 'GuideImage', [input.image], current?.image ? [current.image] : []);
+  if (typeof input.image === 'number')
+    await assertUsableMedia(caller, 'image', 'GuideImage', [input.image], current?.image ? [current.image] : []);
   if (input.documents !== undefined) {
-    if (new Set(input.documents).size !== input.documents.length) throw ValidationError.field('documents', 'duplicate', 'A document is listed twice');
+    if (new Set(input.documents).size !== input.documents.length)
+      throw ValidationError.field('documents', 'duplicate', 'A document is listed twice');
     await assertUsableMedia(caller, 'documents', 'Document', input.documents, current?.documents ?? []);
   }
 }
 
 /** The media a guide write attached (its image and documents), for GET /media/* access. */
-const attachedMedia = (input: GuideInput): number[] => [...(typeof input.image === 'number' ? [input.image] : []), ...(input.documents ?? [])];
+const attachedMedia = (input: GuideInput): number[] => [
+  ...(typeof input.image === 'number' ? [input.image] : []),
+  ...(input.documents ?? []),
+];
 
 /** The guide with the input's fields applied (rendering what is written in wiki syntax). */
 function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRecord {
   const next: GuideRecord = { ...guide };
-  for (const field of ['category', 'type', 'subject', 'title', 'summary', 'difficulty', 'time_required_min', 'time_required_max', 'documents', 'prerequisites', 'flags', 'langid', 'image'] as const) {
+  for (const field of [
+    'category',
+    'type',
+    'subject',
+    'title',
+    'summary',
+    'difficulty',
+    'time_required_min',
+    'time_required_max',
+    'documents',
+    'prerequisites',
+    'flags',
+    'langid',
+    'image',
+  ] as const) {
     if (input[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = input[field];
   }
-  if (input.introduction !== undefined) Object.assign(next, { introduction_raw: input.introduction, introduction_rendered: renderBlock(input.introduction) });
-  if (input.conclusion !== undefined) Object.assign(next, { conclusion_raw: input.conclusion, conclusion_rendered: renderBlock(input.conclusion) });
+  if (input.introduction !== undefined)
+    Object.assign(next, {
+      introduction_raw: input.introduction,
+      introduction_rendered: renderBlock(input.introduction),
+    });
+  if (input.conclusion !== undefined)
+    Object.assign(next, { conclusion_raw: input.conclusion, conclusion_rendered: renderBlock(input.conclusion) });
   next.parts = storedItems(input.parts, 'part') ?? next.parts;
   next.tools = storedItems(input.tools, 'tool') ?? next.tools;
   if (input.public !== undefined) {
@@ -121,7 +162,11 @@ function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRe
     if (input.public && next.published_date === null) next.published_date = now;
   }
   if (next.time_required_min > next.time_required_max && next.time_required_max > 0) {
-    throw ValidationError.field('time_required_max', 'invalid_range', 'time_required_max must not be less than time_required_min');
+    throw ValidationError.field(
+      'time_required_max',
+      'invalid_range',
+      'time_required_max must not be less than time_required_min',
+    );
   }
   return next;
 }
@@ -188,7 +233,12 @@ export async function setPublic(caller: Caller, guideid: number, revisionid: num
   const expectedRevision = requiredRevision(revisionid);
   const guide = await changeGuide(
     guideid,
-    { expectedRevision, reason: isPublic ? 'guide.publish' : 'guide.unpublish', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+    {
+      expectedRevision,
+      reason: isPublic ? 'guide.publish' : 'guide.unpublish',
+      changedBy: caller.userid,
+      conflictView: guideConflictView(caller),
+    },
     (current) => ({ guide: applyInput(current, { public: isPublic }, nowSeconds()) }),
   );
   return fullGuide(caller, guide);
@@ -196,5 +246,8 @@ export async function setPublic(caller: Caller, guideid: number, revisionid: num
 
 export async function remove(caller: Caller, guideid: number, revisionid: number | undefined): Promise<void> {
   await assertCanEditGuide(caller, guideid);
-  await deleteGuide(guideid, { expectedRevision: requiredRevision(revisionid), conflictView: guideConflictView(caller) });
+  await deleteGuide(guideid, {
+    expectedRevision: requiredRevision(revisionid),
+    conflictView: guideConflictView(caller),
+  });
 }

@@ -9,11 +9,25 @@ import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
-import { getStep, stepCreateWrites, stepDeleteWrite, stepReplaceWrites, type GuideRecord, type StepRecord } from '../../shared/db/entities/guide.ts';
+import {
+  getStep,
+  stepCreateWrites,
+  stepDeleteWrite,
+  stepReplaceWrites,
+  type GuideRecord,
+  type StepRecord,
+} from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
-import { assertUsableStepMedia, buildLines, previewLines, recordMediaUse, stepMediaIds, storedMedia } from './guide-content.ts';
+import {
+  assertUsableStepMedia,
+  buildLines,
+  previewLines,
+  recordMediaUse,
+  stepMediaIds,
+  storedMedia,
+} from './guide-content.ts';
 import type { AddStepInput, StepInput } from './guides.schemas.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
 
@@ -25,20 +39,27 @@ async function requireStep(guideid: number, stepid: number): Promise<StepRecord>
 }
 
 async function staleStep(guide: GuideRecord, step: StepRecord): Promise<ConflictError> {
-  return new ConflictError("The revisionid is not the step's current one; the body is the current step", await stepOfGuide(guide, step));
+  return new ConflictError(
+    "The revisionid is not the step's current one; the body is the current step",
+    await stepOfGuide(guide, step),
+  );
 }
 
 /** Turns a failed step guard inside a guide change into 409 with the step as it is now. */
 async function rethrowAsStepConflict(guide: GuideRecord, error: unknown): Promise<never> {
-  const conflict = await staleRevisionConflict(error, 'step', (item) => stepOfGuide(guide, item as unknown as StepRecord));
+  const conflict = await staleRevisionConflict(error, 'step', (item) =>
+    stepOfGuide(guide, item as unknown as StepRecord),
+  );
   if (conflict) throw conflict;
   // The guard failed without an item: the step was deleted meanwhile.
-  if (error instanceof TransactionConditionFailed && error.failedLabels.includes('step')) throw new NotFoundError('The step no longer exists');
+  if (error instanceof TransactionConditionFailed && error.failedLabels.includes('step'))
+    throw new NotFoundError('The step no longer exists');
   throw error;
 }
 
 function requireOwnStep(current: GuideRecord, stepid: number): void {
-  if (!current.steps.some((ref) => ref.stepid === stepid)) throw new NotFoundError(`No step ${stepid} in guide ${current.guideid}`);
+  if (!current.steps.some((ref) => ref.stepid === stepid))
+    throw new NotFoundError(`No step ${stepid} in guide ${current.guideid}`);
 }
 
 /** Adds a step at `orderby` (1 .. steps + 1); later steps move down. Answers the whole guide. */
@@ -55,10 +76,19 @@ export async function addStep(caller: Caller, guideid: number, guideRevision: nu
   };
   const guide = await changeGuide(
     guideid,
-    { expectedRevision: guideRevision, reason: 'step.add', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+    {
+      expectedRevision: guideRevision,
+      reason: 'step.add',
+      changedBy: caller.userid,
+      conflictView: guideConflictView(caller),
+    },
     async (current) => {
       if (input.orderby < 1 || input.orderby > current.steps.length + 1) {
-        throw ValidationError.field('orderby', 'out_of_range', `orderby must be between 1 and ${current.steps.length + 1}`);
+        throw ValidationError.field(
+          'orderby',
+          'out_of_range',
+          `orderby must be between 1 and ${current.steps.length + 1}`,
+        );
       }
       step.stepid ||= await nextId('step');
       step.revisionid ||= await nextRevisionId();
@@ -72,7 +102,13 @@ export async function addStep(caller: Caller, guideid: number, guideRevision: nu
 }
 
 /** Edits a step named at its current revision; answers the step. */
-export async function patchStep(caller: Caller, guideid: number, stepid: number, revisionid: number | undefined, input: StepInput) {
+export async function patchStep(
+  caller: Caller,
+  guideid: number,
+  stepid: number,
+  revisionid: number | undefined,
+  input: StepInput,
+) {
   const guideBefore = await assertCanEditGuide(caller, guideid);
   const before = await requireStep(guideid, stepid);
   const expected = requiredRevision(revisionid);
@@ -86,11 +122,17 @@ export async function patchStep(caller: Caller, guideid: number, stepid: number,
     media: input.media !== undefined ? storedMedia(input.media) : before.media,
   };
   try {
-    const guide = await changeGuide(guideid, { reason: 'step.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) }, (current) => {
-      requireOwnStep(current, stepid);
-      const steps = current.steps.map((ref) => (ref.stepid === stepid ? { stepid, revisionid: after.revisionid } : ref));
-      return { guide: { ...current, steps }, writes: stepReplaceWrites(after, expected) };
-    });
+    const guide = await changeGuide(
+      guideid,
+      { reason: 'step.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+      (current) => {
+        requireOwnStep(current, stepid);
+        const steps = current.steps.map((ref) =>
+          ref.stepid === stepid ? { stepid, revisionid: after.revisionid } : ref,
+        );
+        return { guide: { ...current, steps }, writes: stepReplaceWrites(after, expected) };
+      },
+    );
     await recordMediaUse(guideid, stepMediaIds(after.media));
     return stepOfGuide(guide, after);
   } catch (error) {
@@ -105,10 +147,17 @@ export async function deleteStep(caller: Caller, guideid: number, stepid: number
   const expected = requiredRevision(revisionid);
   if (step.revisionid !== expected) throw await staleStep(guideBefore, step);
   try {
-    const guide = await changeGuide(guideid, { reason: 'step.delete', changedBy: caller.userid, conflictView: guideConflictView(caller) }, (current) => {
-      requireOwnStep(current, stepid);
-      return { guide: { ...current, steps: current.steps.filter((ref) => ref.stepid !== stepid) }, writes: [stepDeleteWrite(stepid, expected)] };
-    });
+    const guide = await changeGuide(
+      guideid,
+      { reason: 'step.delete', changedBy: caller.userid, conflictView: guideConflictView(caller) },
+      (current) => {
+        requireOwnStep(current, stepid);
+        return {
+          guide: { ...current, steps: current.steps.filter((ref) => ref.stepid !== stepid) },
+          writes: [stepDeleteWrite(stepid, expected)],
+        };
+      },
+    );
     return fullGuide(caller, guide);
   } catch (error) {
     return rethrowAsStepConflict(guideBefore, error);
@@ -116,18 +165,32 @@ export async function deleteStep(caller: Caller, guideid: number, stepid: number
 }
 
 /** Reorders the steps in one write; `stepids` must list each of the guide's steps once. */
-export async function reorderSteps(caller: Caller, guideid: number, revisionid: number | undefined, stepids: number[] | undefined) {
+export async function reorderSteps(
+  caller: Caller,
+  guideid: number,
+  revisionid: number | undefined,
+  stepids: number[] | undefined,
+) {
   await assertCanEditGuide(caller, guideid);
   const expectedRevision = requiredRevision(revisionid);
-  if (stepids === undefined) throw ValidationError.field('stepids', 'missing_field', 'stepids is required (JSON body or query)');
+  if (stepids === undefined)
+    throw ValidationError.field('stepids', 'missing_field', 'stepids is required (JSON body or query)');
   const guide = await changeGuide(
     guideid,
     { expectedRevision, reason: 'step.reorder', changedBy: caller.userid, conflictView: guideConflictView(caller) },
     (current) => {
       const byId = new Map(current.steps.map((ref) => [ref.stepid, ref]));
-      const isPermutation = stepids.length === current.steps.length && new Set(stepids).size === stepids.length && stepids.every((id) => byId.has(id));
+      const isPermutation =
+        stepids.length === current.steps.length &&
+        new Set(stepids).size === stepids.length &&
+        stepids.every((id) => byId.has(id));
       if (!isPermutation) {
-        throw ValidationError.field('stepids', 'not_a_permutation', `stepids must list each step of the guide exactly once: ${current.steps.map((ref) => ref.stepid).join(', ') || 'none'}`);
+        throw ValidationError.field(
+          'stepids',
+          'not_a_permutation',
+          `stepids must list each step of the guide exactly once: ` +
+            `${current.steps.map((ref) => ref.stepid).join(', ') || 'none'}`,
+        );
       }
       return { guide: { ...current, steps: stepids.map((id) => byId.get(id)!) } };
     },

@@ -30,7 +30,9 @@ export const legacyMediaRoutes: RouteDef[] = [
     path: '/user/media/images',
     auth: 'user',
     summary: "The caller's images (user-media image items), newest first",
-    description: 'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once processing is done: `isReady`).',
+    description:
+      'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once ' +
+      'processing is done: `isReady`).',
     query: libraryQuery,
     response: z.array(libraryImageSchema),
     handler: ({ caller, query }) => legacy.listImages(caller, query),
@@ -41,21 +43,31 @@ export const legacyMediaRoutes: RouteDef[] = [
     auth: 'user',
     summary: "Upload an image to the caller's library; the request body is the image",
     description:
-      'Name it with `?file=` (an image extension); any Content-Type is accepted, the bytes decide: an empty, truncated or unreadable body is 422 and nothing is stored. `cropToRatio` ONE_ONE or FOUR_THREE keeps the largest centred box of that ratio. Answers the item (`imageid`, `image`); the sizes follow once processed. Bodies up to 4 MB; larger files: POST /user/media/uploads/presigned.',
+      'Name it with `?file=` (an image extension); any Content-Type is accepted, the bytes decide: an ' +
+      'empty, truncated or unreadable body is 422 and nothing is stored. `cropToRatio` ONE_ONE or ' +
+      'FOUR_THREE keeps the largest centred box of that ratio. Answers the item (`imageid`, `image`); the ' +
+      'sizes follow once processed. Bodies up to 4 MB; larger files: POST /user/media/uploads/presigned.',
     rawBody: true,
     query: z.object({
       file: z.optional(z.string()),
       cropToRatio: z.optional(z.enum(Object.keys(CROP_RATIOS) as [CropRatio, ...CropRatio[]])),
     }),
     response: libraryImageSchema,
-    handler: ({ caller, query, rawBody }) => legacy.uploadImage(caller, { file: query.file, cropToRatio: query.cropToRatio, body: rawBody ?? Buffer.alloc(0) }),
+    handler: ({ caller, query, rawBody }) =>
+      legacy.uploadImage(caller, {
+        file: query.file,
+        cropToRatio: query.cropToRatio,
+        body: rawBody ?? Buffer.alloc(0),
+      }),
   }),
   route({
     method: 'POST',
     path: '/user/media/images/{imageid}',
     auth: 'user',
     summary: "Copy an image (by imageid or guid) into the caller's library",
-    description: 'The source must be an image the caller can see (own, or shown by a guide the caller can read): 403 otherwise, 404 when unknown. Answers the new item.',
+    description:
+      'The source must be an image the caller can see (own, or shown by a guide the caller can read): 403 ' +
+      'otherwise, 404 when unknown. Answers the new item.',
     params: z.object({ imageid: idOrGuid }),
     response: libraryImageSchema,
     handler: ({ caller, params }) => legacy.copyImage(caller, params.imageid),
@@ -98,7 +110,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     status: 201,
     summary: "Add an embed (a URL) to the caller's library",
     description:
-      'Beyond the spec (its shape is not documented). YouTube and Vimeo URLs become the provider\'s player; any other http(s) URL a link. Nothing is fetched. Use it as step media `{type: "embed", data: embedid}`.',
+      "Beyond the spec (its shape is not documented). YouTube and Vimeo URLs become the provider's player; " +
+      'any other http(s) URL a link. Nothing is fetched. Use it as step media `{type: "embed", data: embedid}`.',
     body: embedBody,
     example: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
     response: embedSchema,
@@ -109,7 +122,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     path: '/media/images/{imageid}',
     auth: 'public',
     summary: 'An image by imageid or guid: `{image: Image}`',
-    description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
+    description:
+      'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ imageid: idOrGuid }),
     response: z.object({ image: imageSchema }),
     handler: ({ caller, params }) => legacy.getImage(caller, params.imageid),
@@ -119,7 +133,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     path: '/media/videos/{videoid}',
     auth: 'public',
     summary: 'A video by videoid or guid (the Video object)',
-    description: 'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
+    description:
+      'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ videoid: idOrGuid }),
     response: videoSchema,
     handler: ({ caller, params }) => legacy.getVideo(caller, params.videoid),
@@ -129,7 +144,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     path: '/media/documents/{documentid}',
     auth: 'public',
     summary: 'A document by documentid (the Document object; `url` fetches the file)',
-    description: 'Its owner, Admins and readers of a guide that lists it see it; 403 for anyone else, 404 when unknown.',
+    description:
+      'Its owner, Admins and readers of a guide that lists it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ documentid: pathId }),
     response: documentSchema,
     handler: ({ caller, params }) => legacy.getDocument(caller, params.documentid),

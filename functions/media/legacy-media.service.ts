@@ -7,7 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { constraintForFilename, contentTypeForFilename, MEDIA_CONSTRAINTS, type MediaType } from '../../shared/domain/media.ts';
+import {
+  constraintForFilename,
+  contentTypeForFilename,
+  MEDIA_CONSTRAINTS,
+  type MediaType,
+} from '../../shared/domain/media.ts';
 import { embedForUrl } from '../../shared/domain/embeds.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -23,7 +28,13 @@ import {
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { documentObject, embedObject, userImageItem, videoObject, type LibraryImageView } from '../../shared/views/media-views.ts';
+import {
+  documentObject,
+  embedObject,
+  userImageItem,
+  videoObject,
+  type LibraryImageView,
+} from '../../shared/views/media-views.ts';
 import type { EmbedInput } from './media.schemas.ts';
 import type { ImageView } from '../../shared/views/common-schemas.ts';
 import { cropImageToRatio, inspectImage, UnreadableImageError, type CropRatio } from '../../shared/media/images.ts';
@@ -76,11 +87,20 @@ export async function uploadImage(caller: Caller, input: { file?: string; cropTo
   let filename = requireFilename(input.file, 'file');
   const constraint = constraintForFilename(filename);
   if (constraint?.type !== 'GuideImage') {
-    throw ValidationError.field('file', 'unsupported_extension', `"${filename}" is not an image name; allowed extensions: ${imageConstraint().extensions.join(', ')}`);
+    throw ValidationError.field(
+      'file',
+      'unsupported_extension',
+      `"${filename}" is not an image name; allowed extensions: ${imageConstraint().extensions.join(', ')}`,
+    );
   }
   if (input.body.length === 0) throw ValidationError.field('file', 'empty', 'The request body (the image) is empty');
   if (input.body.length > constraint.max_raw_upload_bytes) {
-    throw ValidationError.field('file', 'too_large', `The body is ${input.body.length} bytes; uploads through the API take at most ${constraint.max_raw_upload_bytes}. Larger files: POST /user/media/uploads/presigned`);
+    throw ValidationError.field(
+      'file',
+      'too_large',
+      `The body is ${input.body.length} bytes; uploads through the API take at most ` +
+        `${constraint.max_raw_upload_bytes}. Larger files: POST /user/media/uploads/presigned`,
+    );
   }
   let body = input.body;
   try {
@@ -91,10 +111,18 @@ export async function uploadImage(caller: Caller, input: { file?: string; cropTo
       filename = filenameForFormat(filename, cropped.format);
     }
   } catch (error) {
-    if (error instanceof UnreadableImageError) throw ValidationError.field('file', 'not_an_image', `The body is not an image that can be read (${error.message.replace(/^Not a readable image: /, '')})`);
+    if (error instanceof UnreadableImageError)
+      throw ValidationError.field(
+        'file',
+        'not_an_image',
+        `The body is not an image that can be read (${error.message.replace(/^Not a readable image: /, '')})`,
+      );
     throw error;
   }
-  const item: MediaItemRecord = { ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)), status: 'processing' };
+  const item: MediaItemRecord = {
+    ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)),
+    status: 'processing',
+  };
   await storeOriginal(item, body);
   return libraryImage(item);
 }
@@ -121,7 +149,8 @@ async function assertCanSee(caller: Caller | null, item: MediaItemRecord): Promi
   if (caller && (caller.userid === item.userid || isAdmin(caller))) return;
   const guideids = [...(item.used_by_guideids ?? [])].slice(0, MAX_GUIDES_CHECKED);
   const guides = guideids.length > 0 ? await getGuides(guideids) : [];
-  if (!guides.some((guide) => canViewGuideNow(caller, guide))) throw new ForbiddenError('This media item is not shown by anything you can read');
+  if (!guides.some((guide) => canViewGuideNow(caller, guide)))
+    throw new ForbiddenError('This media item is not shown by anything you can read');
 }
 
 /** GET /media/images/{imageid|guid}: `{image: Image}`. */
@@ -152,7 +181,12 @@ export async function getDocument(caller: Caller | null, documentid: number) {
 export async function copyImage(caller: Caller, idOrGuid: string) {
   const source = await findItem(idOrGuid, 'GuideImage');
   await assertCanSee(caller, source);
-  if (source.status !== 'ready') throw ValidationError.field('imageid', 'not_ready', `Image ${source.itemid} is ${source.status}; copy it once it is ready`);
+  if (source.status !== 'ready')
+    throw ValidationError.field(
+      'imageid',
+      'not_ready',
+      `Image ${source.itemid} is ${source.status}; copy it once it is ready`,
+    );
   const constraint = imageConstraint();
   const original = await getObjectBytes(mediaBucket(), source.original_key, constraint.max_bytes);
   const item: MediaItemRecord = {

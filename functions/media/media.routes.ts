@@ -1,9 +1,17 @@
-/** User media: the caller's library of images, videos, documents and embeds (spec "User media"; legacy calls in legacy-media.routes.ts). */
+/**
+ * User media: the caller's library of images, videos, documents and embeds (spec "User media"; legacy calls in
+ * legacy-media.routes.ts).
+ */
 import * as z from 'zod/mini';
 import { MEDIA_CONSTRAINTS, MEDIA_TYPES } from '../../shared/domain/media.ts';
 import { MARKUP_COLORS } from '../../shared/media/images.ts';
 import { imageEditBody, presignBody } from './media.schemas.ts';
-import { mediaConstraintSchema, mediaItemSchema, presignedUploadSchema, uploadedItemSchema } from '../../shared/views/media-item-views.ts';
+import {
+  mediaConstraintSchema,
+  mediaItemSchema,
+  presignedUploadSchema,
+  uploadedItemSchema,
+} from '../../shared/views/media-item-views.ts';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { pathId } from '../../shared/http/schemas.ts';
@@ -26,12 +34,19 @@ export const mediaGroup = defineGroup({
       auth: 'user',
       summary: "Upload a file to the caller's media library; the request body is the file",
       description:
-        'Send the bytes with `Content-Type: application/octet-stream` (400 without a Content-Type, 415 with another) and name the file with `?file=`; its extension decides the item type. Answers `{id, type}`; processing (image sizes) follows, see GET /user/media/{type}/{itemId}. Bodies are limited by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned.',
+        'Send the bytes with `Content-Type: application/octet-stream` (400 without a Content-Type, 415 with ' +
+        'another) and name the file with `?file=`; its extension decides the item type. Answers `{id, ' +
+        'type}`; processing (image sizes) follows, see GET /user/media/{type}/{itemId}. Bodies are limited ' +
+        'by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned.',
       rawBody: true,
       query: z.object({ file: z.optional(z.string()) }),
       response: uploadedItemSchema,
       handler: ({ caller, query, headers, rawBody }) =>
-        media.uploadRaw(caller, { file: query.file, contentType: headers['content-type'], body: rawBody ?? Buffer.alloc(0) }),
+        media.uploadRaw(caller, {
+          file: query.file,
+          contentType: headers['content-type'],
+          body: rawBody ?? Buffer.alloc(0),
+        }),
     }),
     route({
       method: 'POST',
@@ -40,7 +55,10 @@ export const mediaGroup = defineGroup({
       status: 201,
       summary: 'Start a browser upload straight to storage (presigned POST; type and size enforced by S3)',
       description:
-        'Beyond the spec. Answers `{id, type, upload: {url, fields, expires, max_bytes}}`: POST a multipart form to `url` with every field of `fields` and then the file as `file`. S3 refuses a file over the limit of its type (400 EntityTooLarge) or with another Content-Type (403). Processing starts when the file is stored.',
+        'Beyond the spec. Answers `{id, type, upload: {url, fields, expires, max_bytes}}`: POST a multipart ' +
+        'form to `url` with every field of `fields` and then the file as `file`. S3 refuses a file over the ' +
+        'limit of its type (400 EntityTooLarge) or with another Content-Type (403). Processing starts when ' +
+        'the file is stored.',
       body: presignBody,
       response: presignedUploadSchema,
       example: { filename: 'wiring.jpg', content_type: 'image/jpeg', size: 524288 },
@@ -60,7 +78,9 @@ export const mediaGroup = defineGroup({
       path: '/user/media/constraints',
       auth: 'user',
       summary: 'Media constraints of the site (extensions, content types, sizes); filter by media item name',
-      description: `\`?name=\` is one of ${MEDIA_CONSTRAINTS.map((c) => c.name).join(', ')} or an item type (${MEDIA_TYPES.join(', ')}).`,
+      description:
+        `\`?name=\` is one of ${MEDIA_CONSTRAINTS.map((c) => c.name).join(', ')} or an item type ` +
+        `(${MEDIA_TYPES.join(', ')}).`,
       query: z.object({ name: z.optional(z.string()) }),
       response: z.array(mediaConstraintSchema),
       handler: async ({ query }) => media.constraints(query.name),
@@ -94,7 +114,8 @@ export const mediaGroup = defineGroup({
       status: 201,
       summary: 'Crop and/or mark up an image of the caller into a new image',
       description:
-        '`crop` is in pixels of the upright original; `markup` shapes (rectangle, circle, line, arrow) are in pixels of the cropped image, coloured by name (' +
+        '`crop` is in pixels of the upright original; `markup` shapes (rectangle, circle, line, arrow) are ' +
+        'in pixels of the cropped image, coloured by name (' +
         Object.keys(MARKUP_COLORS).join(', ') +
         ') or #rrggbb. Answers the new GuideImage item (processing); the source image is unchanged.',
       body: imageEditBody,

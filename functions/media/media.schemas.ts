@@ -14,7 +14,10 @@ export const presignBody = z.object({
 const pixel = z.int().check(z.minimum(0), z.maximum(100_000));
 const extent = z.int().check(z.minimum(1), z.maximum(100_000));
 const point = z.object({ x: pixel, y: pixel });
-const color = z.union([z.enum(Object.keys(MARKUP_COLORS) as [string, ...string[]]), z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/))]);
+const color = z.union([
+  z.enum(Object.keys(MARKUP_COLORS) as [string, ...string[]]),
+  z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/)),
+]);
 const stroke = { color, stroke_width: z.optional(z.int().check(z.minimum(1), z.maximum(200))) };
 const shape = z.discriminatedUnion('shape', [
   z.object({ shape: z.literal('rectangle'), x: pixel, y: pixel, width: extent, height: extent, ...stroke }),

@@ -47,18 +47,29 @@ function requireConstraint(filename: string): MediaConstraint {
   const constraint = constraintForFilename(filename);
   if (!constraint) {
     const allowed = MEDIA_CONSTRAINTS.flatMap((c) => c.extensions).join(', ');
-    throw ValidationError.field('file', 'unsupported_extension', `Files like "${filename}" are not accepted; allowed extensions: ${allowed}`);
+    throw ValidationError.field(
+      'file',
+      'unsupported_extension',
+      `Files like "${filename}" are not accepted; allowed extensions: ${allowed}`,
+    );
   }
   return constraint;
 }
 
 export function requireFilename(raw: string | undefined, field: string): string {
   const filename = safeFilename(raw ?? '');
-  if (!filename) throw ValidationError.field(field, 'missing_field', `${field} (the file name, with its extension) is required`);
+  if (!filename)
+    throw ValidationError.field(field, 'missing_field', `${field} (the file name, with its extension) is required`);
   return filename;
 }
 
-export function newItem(caller: Caller, itemid: number, filename: string, constraint: MediaConstraint, contentType: string): MediaItemRecord {
+export function newItem(
+  caller: Caller,
+  itemid: number,
+  filename: string,
+  constraint: MediaConstraint,
+  contentType: string,
+): MediaItemRecord {
   const now = nowSeconds();
   return {
     itemid,
@@ -99,7 +110,9 @@ export async function uploadRaw(caller: Caller, input: { file?: string; contentT
     throw new BadRequestError(`Send the file as the request body with the header "Content-Type: ${RAW_CONTENT_TYPE}"`);
   }
   if (contentType !== RAW_CONTENT_TYPE) {
-    throw new UnsupportedMediaTypeError(`Content-Type ${contentType} is not accepted here; send the file bytes as ${RAW_CONTENT_TYPE}`);
+    throw new UnsupportedMediaTypeError(
+      `Content-Type ${contentType} is not accepted here; send the file bytes as ${RAW_CONTENT_TYPE}`,
+    );
   }
   const filename = requireFilename(input.file, 'file');
   const constraint = requireConstraint(filename);
@@ -108,10 +121,14 @@ export async function uploadRaw(caller: Caller, input: { file?: string; contentT
     throw ValidationError.field(
       'file',
       'too_large',
-      `The body is ${input.body.length} bytes; uploads through the API take at most ${constraint.max_raw_upload_bytes}. Larger files go straight to storage: POST /user/media/uploads/presigned`,
+      `The body is ${input.body.length} bytes; uploads through the API take at most ` +
+        `${constraint.max_raw_upload_bytes}. Larger files go straight to storage: POST /user/media/uploads/presigned`,
     );
   }
-  const item: MediaItemRecord = { ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)), status: 'processing' };
+  const item: MediaItemRecord = {
+    ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)),
+    status: 'processing',
+  };
   await storeOriginal(item, input.body);
   return { id: item.itemid, type: item.type };
 }
@@ -122,10 +139,18 @@ export async function presignUpload(caller: Caller, input: PresignInput) {
   const constraint = requireConstraint(filename);
   const contentType = (input.content_type ?? contentTypeForFilename(filename)).toLowerCase();
   if (!constraint.content_types.includes(contentType)) {
-    throw ValidationError.field('content_type', 'unsupported_type', `${contentType} is not accepted for ${constraint.name} files; allowed: ${constraint.content_types.join(', ')}`);
+    throw ValidationError.field(
+      'content_type',
+      'unsupported_type',
+      `${contentType} is not accepted for ${constraint.name} files; allowed: ${constraint.content_types.join(', ')}`,
+    );
   }
   if (input.size !== undefined && input.size > constraint.max_bytes) {
-    throw ValidationError.field('size', 'too_large', `${constraint.name} files may have at most ${constraint.max_bytes} bytes`);
+    throw ValidationError.field(
+      'size',
+      'too_large',
+      `${constraint.name} files may have at most ${constraint.max_bytes} bytes`,
+    );
   }
   const item = newItem(caller, await nextId('media'), filename, constraint, contentType);
   await insertMediaItem(item);
@@ -173,17 +198,21 @@ export async function deleteItem(caller: Caller, type: string, itemid: number): 
 /** POST /user/media/images/edits: crop and markup drawn into a NEW image; the source stays. */
 export async function editImageItem(caller: Caller, input: ImageEditInput) {
   const source = await getMediaItem(input.imageid);
-  if (!source || source.type !== 'GuideImage') throw new NotFoundError(`No GuideImage with id ${input.imageid}`);
+  if (source?.type !== 'GuideImage') throw new NotFoundError(`No GuideImage with id ${input.imageid}`);
   if (source.userid !== caller.userid) throw new ForbiddenError('This image belongs to another user');
   if (!input.crop && !input.markup?.length) {
     throw ValidationError.field('crop', 'missing_field', 'Send crop, markup or both');
   }
   if (source.status !== 'ready') {
-    throw ValidationError.field('imageid', 'not_ready', `Image ${source.itemid} is ${source.status}; edit it once it is ready`);
+    throw ValidationError.field(
+      'imageid',
+      'not_ready',
+      `Image ${source.itemid} is ${source.status}; edit it once it is ready`,
+    );
   }
   const constraint = constraintForFilename(source.filename)!;
   const original = await getObjectBytes(mediaBucket(), source.original_key, constraint.max_bytes);
-  let edited;
+  let edited: Awaited<ReturnType<typeof editImage>>;
   try {
     edited = await editImage(original, input);
   } catch (error) {

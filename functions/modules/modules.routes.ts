@@ -22,7 +22,9 @@ import {
 
 const pageQuery = z.object(pagination);
 const pointerBody = z.object({ importid: z.int().check(z.positive()) });
-const MANAGE = `Needs the permission to manage external training modules (Admins, and users flagged \`${modules.MANAGE_MODULES_FLAG}\`).`;
+const MANAGE =
+  `Needs the permission to manage external training modules (Admins, and users flagged ` +
+  `\`${modules.MANAGE_MODULES_FLAG}\`).`;
 
 export const modulesGroup = defineGroup({
   name: 'modules',
@@ -107,7 +109,9 @@ export const modulesGroup = defineGroup({
       path: '/external_training_modules/imports',
       auth: 'user',
       status: 201,
-      summary: 'First step of an import: a new version of a module (a new module unless `moduleid` is given); answers the import',
+      summary:
+        'First step of an import: a new version of a module (a new module unless `moduleid` is given); ' +
+        'answers the import',
       description: `${MANAGE} Then start it with start/byUpload or start/byUrl.`,
       body: createImportBody,
       response: moduleImportSchema,
@@ -119,7 +123,12 @@ export const modulesGroup = defineGroup({
       path: '/external_training_modules/imports/{importid}/start/byUrl',
       auth: 'user',
       summary: 'Start the import from a URL; the package is fetched server-side',
-      description: `${MANAGE} Only http(s) URLs of public addresses: 422 url_not_allowed ("The URL is not allowed": another scheme, a literal private address) or fetch_failed ("The URL could not be fetched": a name that does not resolve or resolves to a private address); redirects are checked again, size and time are capped. 409 if the import was started already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
+      description:
+        `${MANAGE} Only http(s) URLs of public addresses: 422 url_not_allowed ("The URL is not allowed": ` +
+        `another scheme, a literal private address) or fetch_failed ("The URL could not be fetched": a name ` +
+        `that does not resolve or resolves to a private address); redirects are checked again, size and ` +
+        `time are capped. 409 if the import was started already, unless it failed as \`interrupted\` (then ` +
+        `it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
       params: idParams('importid'),
       body: startByUrlBody,
       response: moduleImportSchema,
@@ -131,7 +140,11 @@ export const modulesGroup = defineGroup({
       path: '/external_training_modules/imports/{importid}/start/byUpload',
       auth: 'user',
       summary: 'Start the import from a file: answers a presigned upload target (`upload: {url, fields}`) for the zip',
-      description: `${MANAGE} POST the zip to \`upload.url\` as a form with every field of \`upload.fields\` and then the file as \`file\`; the import continues once it is stored. 409 if the import was started already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not be started (the import is then interrupted).`,
+      description:
+        `${MANAGE} POST the zip to \`upload.url\` as a form with every field of \`upload.fields\` and then ` +
+        `the file as \`file\`; the import continues once it is stored. 409 if the import was started ` +
+        `already, unless it failed as \`interrupted\` (then it starts again); 503 if the workflow could not ` +
+        `be started (the import is then interrupted).`,
       params: idParams('importid'),
       response: moduleUploadStartSchema,
       handler: ({ caller, params }) => modules.startByUpload(caller, params.importid),
@@ -151,7 +164,9 @@ export const modulesGroup = defineGroup({
       path: '/external_training_modules/imports/{importid}/progress',
       auth: 'user',
       summary: 'State and percent of a running import: `{importid, moduleid, status, stage, percent, error}`',
-      description: `${MANAGE} A running import whose workflow ended without recording an outcome (a crash, a stop, a timeout) reads as failed with error code \`interrupted\`; start it again with start/byUpload or start/byUrl.`,
+      description:
+        `${MANAGE} A running import whose workflow ended without recording an outcome (a crash, a stop, a ` +
+        `timeout) reads as failed with error code \`interrupted\`; start it again with start/byUpload or start/byUrl.`,
       params: idParams('importid'),
       response: moduleImportProgressSchema,
       handler: ({ caller, params }) => modules.progress(caller, params.importid),

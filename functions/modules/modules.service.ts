@@ -8,7 +8,13 @@
  * flag MANAGE_MODULES_FLAG (set by an Admin with PATCH /users/{userid} `flags`).
  */
 import { config } from '../../shared/config.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/domain/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -62,7 +68,8 @@ export async function canManageModules(caller: Caller): Promise<boolean> {
 }
 
 async function requireManager(caller: Caller): Promise<void> {
-  if (!(await canManageModules(caller))) throw new ForbiddenError('This needs the permission to manage external training modules');
+  if (!(await canManageModules(caller)))
+    throw new ForbiddenError('This needs the permission to manage external training modules');
 }
 
 async function requireModule(moduleid: number): Promise<TrainingModuleRecord> {
@@ -152,12 +159,20 @@ async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecor
     interruption = await interruptionOf(record.execution_arn);
   } catch (error) {
     // Step Functions unreachable or throttling: answer what the table says; the next read retries.
-    log().warn('module import: could not describe the execution', { importid: record.importid, error: (error as Error).message });
+    log().warn('module import: could not describe the execution', {
+      importid: record.importid,
+      error: (error as Error).message,
+    });
     return record;
   }
   if (!interruption) return record;
   if (interruption.gone && nowSeconds() - record.modified_date < START_GRACE_SECONDS) return record;
-  const failed = await markInterrupted(record.importid, record.execution_arn, `The import was interrupted: ${interruption.reason}; start it again`, nowSeconds());
+  const failed = await markInterrupted(
+    record.importid,
+    record.execution_arn,
+    `The import was interrupted: ${interruption.reason}; start it again`,
+    nowSeconds(),
+  );
   if (!failed) return requireImport(record.importid);
   await deleteByPrefixes(modulesBucket(), [contentPrefix(record.importid)]);
   return failed;
@@ -167,16 +182,28 @@ async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecor
  * Moves a created import (or one failed as interrupted) to running and starts its execution;
  * 409 if another start won.
  */
-async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: string | null): Promise<ModuleImportRecord> {
+async function start(
+  record: ModuleImportRecord,
+  source: 'upload' | 'url',
+  url: string | null,
+): Promise<ModuleImportRecord> {
   const attempt = record.status === 'created' ? 1 : (record.attempt ?? 1) + 1;
-  const changes = { source, url, execution_arn: importExecutionArn(record.importid, attempt), stage: source === 'url' ? ('downloading' as const) : ('awaiting_upload' as const) };
+  const changes = {
+    source,
+    url,
+    execution_arn: importExecutionArn(record.importid, attempt),
+    stage: source === 'url' ? ('downloading' as const) : ('awaiting_upload' as const),
+  };
   const running =
     record.status === 'created'
       ? await markRunning(record.importid, changes, nowSeconds())
       : await markRestarted(record.importid, record.execution_arn!, { ...changes, attempt }, nowSeconds());
   if (!running) {
     const current = await requireImport(record.importid);
-    throw new ConflictError(`Import ${record.importid} was already started (status ${current.status})`, importView(current));
+    throw new ConflictError(
+      `Import ${record.importid} was already started (status ${current.status})`,
+      importView(current),
+    );
   }
   try {
     if (attempt > 1) {
@@ -184,13 +211,28 @@ async function start(record: ModuleImportRecord, source: 'upload' | 'url', url: 
       await deleteByPrefixes(modulesBucket(), [packageKey(record.importid), contentPrefix(record.importid)]);
     }
     await startImportExecution(
-      { importid: record.importid, moduleid: record.moduleid, bucket: modulesBucket(), key: packageKey(record.importid), source, ...(url ? { url } : {}) },
+      {
+        importid: record.importid,
+        moduleid: record.moduleid,
+        bucket: modulesBucket(),
+        key: packageKey(record.importid),
+        source,
+        ...(url ? { url } : {}),
+      },
       attempt,
     );
   } catch (error) {
     // No execution runs it: interrupted, so the same import can be started again.
-    log().error('module import: could not start the execution', { importid: record.importid, error: (error as Error).message });
-    await markInterrupted(record.importid, changes.execution_arn, 'The import could not be started; start it again', nowSeconds());
+    log().error('module import: could not start the execution', {
+      importid: record.importid,
+      error: (error as Error).message,
+    });
+    await markInterrupted(
+      record.importid,
+      changes.execution_arn,
+      'The import could not be started; start it again',
+      nowSeconds(),
+    );
     throw new ServiceUnavailableError(`Import ${record.importid} could not be started ; start it again`);
   }
   return running;
@@ -242,7 +284,11 @@ export async function cancel(caller: Caller, importid: number) {
   await requireManager(caller);
   const record = await requireImport(importid);
   const cancelled = await markCancelled(importid, nowSeconds());
-  if (!cancelled) throw new ConflictError(`Import ${importid} is ${record.status}; only a running import can be cancelled`, importView((await getImport(importid))!));
+  if (!cancelled)
+    throw new ConflictError(
+      `Import ${importid} is ${record.status}; only a running import can be cancelled`,
+      importView((await getImport(importid))!),
+    );
   if (cancelled.execution_arn) await stopImportExecution(cancelled.execution_arn, `Cancelled by user ${caller.userid}`);
   // A stopped execution never reaches its failure path, which would remove extracted content.
   await deleteByPrefixes(modulesBucket(), [contentPrefix(importid)]);
@@ -258,7 +304,12 @@ export async function progress(caller: Caller, importid: number) {
 export async function preview(caller: Caller, importid: number) {
   await requireManager(caller);
   const record = await requireImport(importid);
-  if (record.status !== 'complete') throw ValidationError.field('importid', 'not_complete', `Import ${importid} is ${record.status}; only a complete import can be previewed`);
+  if (record.status !== 'complete')
+    throw ValidationError.field(
+      'importid',
+      'not_complete',
+      `Import ${importid} is ${record.status}; only a complete import can be previewed`,
+    );
   return playerView(record);
 }
 
@@ -267,7 +318,12 @@ export async function player(caller: Caller, moduleid: number) {
   const module = await requireModule(moduleid);
   let assigned = false;
   for await (const courses of moduleUsageChunks(moduleid)) {
-    if (await isUserAssignedToAnyCourse(caller.userid, courses.map((course) => course.wikiid))) {
+    if (
+      await isUserAssignedToAnyCourse(
+        caller.userid,
+        courses.map((course) => course.wikiid),
+      )
+    ) {
       assigned = true;
       break;
     }
@@ -289,13 +345,22 @@ export async function setPointer(caller: Caller, moduleid: number, importid: num
     await pointAtImport(moduleid, importid, pointer, nowSeconds());
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failedLabels.includes('module')) throw new NotFoundError(`No external training module with id ${moduleid}`);
+    if (error.failedLabels.includes('module'))
+      throw new NotFoundError(`No external training module with id ${moduleid}`);
     const old = error.oldItems.import as Partial<ModuleImportRecord> | undefined;
     if (!old) throw ValidationError.field('importid', 'not_found', `No module import with id ${importid}`);
     if (old.moduleid !== moduleid) {
-      throw ValidationError.field('importid', 'wrong_module', `Import ${importid} belongs to module ${old.moduleid}, not ${moduleid}`);
+      throw ValidationError.field(
+        'importid',
+        'wrong_module',
+        `Import ${importid} belongs to module ${old.moduleid}, not ${moduleid}`,
+      );
     }
-    throw ValidationError.field('importid', 'not_complete', `Import ${importid} is ${old.status}; only a complete import can be made ${pointer}`);
+    throw ValidationError.field(
+      'importid',
+      'not_complete',
+      `Import ${importid} is ${old.status}; only a complete import can be made ${pointer}`,
+    );
   }
   const module = await requireModule(moduleid);
   return moduleView(module, await importsById([module.current_importid, module.draft_importid]));
@@ -309,13 +374,20 @@ export async function currentModules(page: Page) {
 
 /** POST drafts: the draft data of the modules asked for (`ids`), or of every module with a draft. */
 export async function drafts(input: DraftsInput, page: Page) {
-  const modules = input.ids ? (await getModules([...new Set(input.ids)])).filter((module) => module.draft_importid !== null) : await listDraftModules(page);
+  const modules = input.ids
+    ? (await getModules([...new Set(input.ids)])).filter((module) => module.draft_importid !== null)
+    : await listDraftModules(page);
   const records = await importsById(modules.map((module) => module.draft_importid));
   return { drafts: modules.map((module) => moduleView(module, records)) };
 }
 
 export async function usage(moduleid: number, page: Page) {
   await requireModule(moduleid);
-  return { usage: (await listModuleUsage(moduleid, page)).map((course) => ({ doctype: 'course', wikiid: course.wikiid, title: course.title })) };
+  return {
+    usage: (await listModuleUsage(moduleid, page)).map((course) => ({
+      doctype: 'course',
+      wikiid: course.wikiid,
+      title: course.title,
+    })),
+  };
 }
-

@@ -29,7 +29,6 @@ import {
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
 
-
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
   access: { table: 'readwrite' },
@@ -39,10 +38,18 @@ export const periodicReviewGroup = defineGroup({
       path: '/periodic_review',
       auth: 'admin',
       summary: 'Create a review schedule (201): a period and a default reviewer; documents are added to it',
-      description: 'Documents in the schedule are due one period after they were added or last reviewed (calendar months and years in UTC).',
+      description:
+        'Documents in the schedule are due one period after they were added or last reviewed (calendar ' +
+        'months and years in UTC).',
       status: 201,
       body: scheduleBody,
-      example: { name: 'Annual SOP review', description: 'ISO 13485 §4.2.4', frequency_quantity: 12, frequency_unit: 'month', reviewer_userid: 1 },
+      example: {
+        name: 'Annual SOP review',
+        description: 'ISO 13485 §4.2.4',
+        frequency_quantity: 12,
+        frequency_unit: 'month',
+        reviewer_userid: 1,
+      },
       response: scheduleSchema,
       handler: ({ caller, body }) => schedules.createSchedule(caller, body),
     }),
@@ -84,10 +91,17 @@ export const periodicReviewGroup = defineGroup({
       auth: 'admin',
       summary: `Add guides or wiki pages to a schedule (201), all or none, at most ${MAX_DOCUMENT_CHANGES} per request`,
       description:
-        'Each document gets a prdid, a reviewer (its own reviewer_userid or the schedule\'s) and a first due date (due_date, or one period from now). A document is in at most one schedule: 422 already_scheduled.',
+        "Each document gets a prdid, a reviewer (its own reviewer_userid or the schedule's) and a first due " +
+        'date (due_date, or one period from now). A document is in at most one schedule: 422 already_scheduled.',
       status: 201,
       body: addDocumentsBody,
-      example: { prsid: 1, documents: [{ doctype: 'guide', docid: 1 }, { doctype: 'wiki', docid: 2, reviewer_userid: 1 }] },
+      example: {
+        prsid: 1,
+        documents: [
+          { doctype: 'guide', docid: 1 },
+          { doctype: 'wiki', docid: 2, reviewer_userid: 1 },
+        ],
+      },
       response: z.object({ prsid: z.int(), documents: z.array(reviewDocumentSchema) }),
       handler: ({ caller, body }) => schedules.addDocuments(caller, body),
     }),
@@ -95,7 +109,9 @@ export const periodicReviewGroup = defineGroup({
       method: 'DELETE',
       path: '/periodic_review/documents',
       auth: 'admin',
-      summary: `Remove documents from their schedules (204), all or none, at most ${MAX_DOCUMENT_CHANGES}: {"prdids": [...]}`,
+      summary:
+        `Remove documents from their schedules (204), all or none, at most ${MAX_DOCUMENT_CHANGES}: ` +
+        `{"prdids": [...]}`,
       status: 204,
       body: removeDocumentsBody,
       example: { prdids: [1, 2] },
@@ -130,9 +146,13 @@ export const periodicReviewGroup = defineGroup({
       method: 'POST',
       path: '/periodic_review/review',
       auth: 'user',
-      summary: 'Review a document\'s current revision (201): an electronic signature with the reviewer\'s password',
+      summary: "Review a document's current revision (201): an electronic signature with the reviewer's password",
       description:
-        'The document\'s reviewer or an Admin. `revisionid` names the revision read (409 with the document\'s review state when it is no longer current). `changes_requested` needs `notes` and opens a change request for the document\'s owner; `approved` resolves an open one. The signature (meaning "review") records the printed name, the time and the SHA-256 of the revision. A wrong password is 422 (field password) and counts toward the login limit (429).',
+        "The document's reviewer or an Admin. `revisionid` names the revision read (409 with the document's " +
+        'review state when it is no longer current). `changes_requested` needs `notes` and opens a change ' +
+        "request for the document's owner; `approved` resolves an open one. The signature (meaning " +
+        '"review") records the printed name, the time and the SHA-256 of the revision. A wrong password is ' +
+        '422 (field password) and counts toward the login limit (429).',
       status: 201,
       body: reviewBody,
       example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },
@@ -164,7 +184,8 @@ export const periodicReviewGroup = defineGroup({
       method: 'GET',
       path: '/periodic_review/requests/{userid}',
       auth: 'user',
-      summary: 'Change requests on documents a user owns, newest first: {"change_requests": [...]} (the user and Admins)',
+      summary:
+        'Change requests on documents a user owns, newest first: {"change_requests": [...]} (the user and Admins)',
       description: '`status`: open (default), resolved, or all.',
       params: idParams('userid'),
       query: changeRequestsQuery,

@@ -32,7 +32,10 @@ export const scheduleBody = z.object({
   reviewer_userid: z.optional(id),
 });
 
-export const addDocumentsBody = z.object({ prsid: id, documents: z.array(documentInput).check(z.minLength(1), z.maxLength(MAX_DOCUMENT_CHANGES)) });
+export const addDocumentsBody = z.object({
+  prsid: id,
+  documents: z.array(documentInput).check(z.minLength(1), z.maxLength(MAX_DOCUMENT_CHANGES)),
+});
 export const removeDocumentsBody = z.object({ prdids: prdidList });
 export const reviewBody = z.object({
   prdid: id,
@@ -43,7 +46,10 @@ export const reviewBody = z.object({
 });
 
 export const dueDocumentsQuery = z.object({ ...pagination, due_before: queryInt });
-export const changeRequestsQuery = z.object({ ...pagination, status: z._default(z.enum(['open', 'resolved', 'all']), 'open') });
+export const changeRequestsQuery = z.object({
+  ...pagination,
+  status: z._default(z.enum(['open', 'resolved', 'all']), 'open'),
+});
 
 export type ScheduleInput = z.output<typeof scheduleBody>;
 export type DocumentInput = z.output<typeof documentInput>;

@@ -20,7 +20,15 @@ import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-import { documentReviewedWrites, findReviewDocument, getReviewDocument, getSchedule, listDueDocuments, type ReviewDocumentRecord, type ReviewOutcome } from '../../shared/db/entities/review-schedule.ts';
+import {
+  documentReviewedWrites,
+  findReviewDocument,
+  getReviewDocument,
+  getSchedule,
+  listDueDocuments,
+  type ReviewDocumentRecord,
+  type ReviewOutcome,
+} from '../../shared/db/entities/review-schedule.ts';
 import {
   changeRequestPutWrite,
   changeRequestUpdateWrite,
@@ -32,7 +40,12 @@ import {
   type ChangeRequestRecord,
   type PeriodicReviewRecord,
 } from '../../shared/db/entities/periodic-review.ts';
-import { changeRequestView, reviewDocumentView, reviewView, scheduleView } from '../../shared/views/periodic-review-views.ts';
+import {
+  changeRequestView,
+  reviewDocumentView,
+  reviewView,
+  scheduleView,
+} from '../../shared/views/periodic-review-views.ts';
 import { titleTokens } from './schedules.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { ChangeRequestsQuery, DueDocumentsQuery, ReviewInput } from './periodic-review.schemas.ts';
@@ -44,7 +57,10 @@ const RECENT_REVIEWS = 20;
 export async function documentSchedule(caller: Caller, doctype: Doctype, docid: number) {
   const document = await requireDocument(doctype, docid);
   if (!canViewDocument(caller, document)) throw new ForbiddenError('You do not have access to this document');
-  const [entry, reviews] = await Promise.all([findReviewDocument(doctype, docid), listReviewsOf(doctype, docid, { limit: RECENT_REVIEWS, offset: 0 })]);
+  const [entry, reviews] = await Promise.all([
+    findReviewDocument(doctype, docid),
+    listReviewsOf(doctype, docid, { limit: RECENT_REVIEWS, offset: 0 }),
+  ]);
   const schedule = entry ? await getSchedule(entry.prsid) : undefined;
   return {
     doctype,
@@ -58,16 +74,29 @@ export async function documentSchedule(caller: Caller, doctype: Doctype, docid: 
   };
 }
 
-
 /** The change request after this review (opened, added to, resolved, or none) and its write. */
 async function changeAfterReview(
   entry: ReviewDocumentRecord,
   open: ChangeRequestRecord | undefined,
-  review: { reviewid: number; outcome: ReviewOutcome; notes: string; revisionid: number; date: number; reviewer: number; owner: number },
+  review: {
+    reviewid: number;
+    outcome: ReviewOutcome;
+    notes: string;
+    revisionid: number;
+    date: number;
+    reviewer: number;
+    owner: number;
+  },
 ): Promise<{ change: ChangeRequestRecord | null; write: LabelledWrite | null; openAfter: number | null }> {
   if (review.outcome === 'approved') {
     if (!open) return { change: null, write: null, openAfter: null };
-    const resolved: ChangeRequestRecord = { ...open, status: 'resolved', resolved_date: review.date, resolved_by_reviewid: review.reviewid, resolved_revisionid: review.revisionid };
+    const resolved: ChangeRequestRecord = {
+      ...open,
+      status: 'resolved',
+      resolved_date: review.date,
+      resolved_by_reviewid: review.reviewid,
+      resolved_revisionid: review.revisionid,
+    };
     return { change: resolved, write: changeRequestUpdateWrite(resolved), openAfter: null };
   }
   if (open) {
@@ -100,15 +129,25 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
   const entry = await getReviewDocument(input.prdid);
   if (!entry) throw new NotFoundError(`No periodic review document with prdid ${input.prdid}`);
   refuseImpersonatedSignature(auth);
-  if (entry.reviewer_userid !== caller.userid && !isAdmin(caller)) throw new ForbiddenError('Only the document\'s reviewer or an Admin may review it');
+  if (entry.reviewer_userid !== caller.userid && !isAdmin(caller))
+    throw new ForbiddenError("Only the document's reviewer or an Admin may review it");
   const document = await findDocument(entry.doctype, entry.docid);
-  if (!document) throw ValidationError.field('prdid', 'document_missing', `The ${entry.doctype} ${entry.docid} of this schedule entry no longer exists`);
+  if (!document)
+    throw ValidationError.field(
+      'prdid',
+      'document_missing',
+      `The ${entry.doctype} ${entry.docid} of this schedule entry no longer exists`,
+    );
   if (!canViewDocument(caller, document)) throw new ForbiddenError('You do not have access to this document');
   if (input.revisionid !== document.revisionid) {
-    throw new ConflictError(`Revision ${input.revisionid} is not the current one; the body is the document's current review state`, await documentSchedule(caller, entry.doctype, entry.docid));
+    throw new ConflictError(
+      `Revision ${input.revisionid} is not the current one; the body is the document's current review state`,
+      await documentSchedule(caller, entry.doctype, entry.docid),
+    );
   }
   const notes = input.notes?.trim() ?? '';
-  if (input.outcome === 'changes_requested' && !notes) throw ValidationError.field('notes', 'missing_field', 'Say what must change when requesting changes');
+  if (input.outcome === 'changes_requested' && !notes)
+    throw ValidationError.field('notes', 'missing_field', 'Say what must change when requesting changes');
   const signer = await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
 
   const [schedule, hash, open] = await Promise.all([
@@ -116,14 +155,22 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
     revisionHash(entry.doctype, entry.docid, document.revisionid),
     entry.open_change_requestid !== null ? getChangeRequest(entry.open_change_requestid) : Promise.resolve(undefined),
   ]);
-  if (!schedule || !hash) throw new Error(`Schedule ${entry.prsid} or the snapshot of ${entry.doctype} ${entry.docid} revision ${document.revisionid} is missing`);
+  if (!schedule || !hash)
+    throw new Error(
+      `Schedule ${entry.prsid} or the snapshot of ${entry.doctype} ${entry.docid} revision ` +
+        `${document.revisionid} is missing`,
+    );
   const now = nowSeconds();
   const reviewid = await nextId('periodic_review');
-  const { change, write, openAfter } = await changeAfterReview(
-    entry,
-    open?.status === 'open' ? open : undefined,
-    { reviewid, outcome: input.outcome, notes, revisionid: document.revisionid, date: now, reviewer: caller.userid, owner: document.owner_userid },
-  );
+  const { change, write, openAfter } = await changeAfterReview(entry, open?.status === 'open' ? open : undefined, {
+    reviewid,
+    outcome: input.outcome,
+    notes,
+    revisionid: document.revisionid,
+    date: now,
+    reviewer: caller.userid,
+    owner: document.owner_userid,
+  });
   const record: PeriodicReviewRecord = {
     reviewid,
     prdid: entry.prdid,
@@ -171,19 +218,33 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
           revision_hash: hash,
           method: 'password',
           next_review_due: { old: entry.next_review_due, new: record.next_review_due },
-          change_request: change ? { change_requestid: change.change_requestid, old_status: open?.status ?? null, new_status: change.status } : null,
+          change_request: change
+            ? { change_requestid: change.change_requestid, old_status: open?.status ?? null, new_status: change.status }
+            : null,
         },
       },
-      [reviewPutWrite(record), ...documentReviewedWrites(entry, after), ...(write ? [write] : []), documentRevisionCheck(entry.doctype, entry.docid, document.revisionid)],
+      [
+        reviewPutWrite(record),
+        ...documentReviewedWrites(entry, after),
+        ...(write ? [write] : []),
+        documentRevisionCheck(entry.doctype, entry.docid, document.revisionid),
+      ],
     );
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     if (error.failedLabels.includes('document')) {
-      throw new ConflictError('The document changed while it was reviewed; the body is its current review state', await documentSchedule(caller, entry.doctype, entry.docid));
+      throw new ConflictError(
+        'The document changed while it was reviewed; the body is its current review state',
+        await documentSchedule(caller, entry.doctype, entry.docid),
+      );
     }
     if (error.failedLabels.includes('review-document') || error.failedLabels.includes('change-request')) {
-      if (!(await getReviewDocument(entry.prdid))) throw new NotFoundError(`No periodic review document with prdid ${entry.prdid}`);
-      throw new ConflictError('Another review of this document was recorded meanwhile; the body is its current review state', await documentSchedule(caller, entry.doctype, entry.docid));
+      if (!(await getReviewDocument(entry.prdid)))
+        throw new NotFoundError(`No periodic review document with prdid ${entry.prdid}`);
+      throw new ConflictError(
+        'Another review of this document was recorded meanwhile; the body is its current review state',
+        await documentSchedule(caller, entry.doctype, entry.docid),
+      );
     }
     throw error;
   }

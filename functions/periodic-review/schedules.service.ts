@@ -59,7 +59,6 @@ async function requireUsers(userids: number[], field: string): Promise<void> {
   if (missing.length > 0) throw ValidationError.field(field, 'not_found', `No user with userid ${missing.join(', ')}`);
 }
 
-
 export async function createSchedule(caller: Caller, input: ScheduleInput) {
   const reviewer = input.reviewer_userid ?? caller.userid;
   await requireUsers([reviewer], 'reviewer_userid');
@@ -114,17 +113,25 @@ export async function deleteSchedule(caller: Caller, prsid: number): Promise<voi
     if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('schedule')) throw error;
     const current = error.oldItems.schedule;
     if (!current) throw new NotFoundError(`No periodic review schedule with prsid ${prsid}`);
-    throw ValidationError.field('prsid', 'has_documents', `Schedule ${prsid} still has ${current.document_count} document(s); remove them first`);
+    throw ValidationError.field(
+      'prsid',
+      'has_documents',
+      `Schedule ${prsid} still has ${current.document_count} document(s); remove them first`,
+    );
   }
 }
-
 
 function refuseDuplicates(documents: DocumentInput[]): void {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   documents.forEach((document, index) => {
     const key = `${document.doctype}#${document.docid}`;
-    if (seen.has(key)) problems.push({ field: `documents.${index}`, code: 'duplicate', message: `${document.doctype} ${document.docid} is listed twice` });
+    if (seen.has(key))
+      problems.push({
+        field: `documents.${index}`,
+        code: 'duplicate',
+        message: `${document.doctype} ${document.docid} is listed twice`,
+      });
     seen.add(key);
   });
   if (problems.length > 0) throw new ValidationError(problems[0].message, problems);
@@ -135,7 +142,15 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
   refuseDuplicates(input.documents);
   const found = await Promise.all(input.documents.map((document) => findDocument(document.doctype, document.docid)));
   const missing: FieldProblem[] = found.flatMap((document, index) =>
-    document ? [] : [{ field: `documents.${index}.docid`, code: 'not_found', message: `No ${input.documents[index].doctype} with id ${input.documents[index].docid}` }],
+    document
+      ? []
+      : [
+          {
+            field: `documents.${index}.docid`,
+            code: 'not_found',
+            message: `No ${input.documents[index].doctype} with id ${input.documents[index].docid}`,
+          },
+        ],
   );
   if (missing.length > 0) throw new ValidationError(missing.map((problem) => problem.message).join('; '), missing);
   const scheduled = await findScheduledClaims(input.documents);
@@ -143,11 +158,16 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
     const problems = scheduled.map((claim) => ({
       field: 'documents',
       code: 'already_scheduled',
-      message: `${claim.doctype} ${claim.docid} is already in periodic review schedule ${claim.prsid} (prdid ${claim.prdid})`,
+      message:
+        `${claim.doctype} ${claim.docid} is already in periodic review schedule ${claim.prsid} (prdid ` +
+        `${claim.prdid})`,
     }));
     throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
   }
-  await requireUsers(input.documents.map((document) => document.reviewer_userid ?? schedule.reviewer_userid), 'reviewer_userid');
+  await requireUsers(
+    input.documents.map((document) => document.reviewer_userid ?? schedule.reviewer_userid),
+    'reviewer_userid',
+  );
 
   const now = nowSeconds();
   const prdids = await nextIds('periodic_review_document', input.documents.length);
@@ -177,19 +197,34 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
         subjects: [scheduleSubject(schedule.prsid), userSubject(caller.userid)],
         details: {
           prsid: schedule.prsid,
-          documents: records.map((record) => ({ prdid: record.prdid, doctype: record.doctype, docid: record.docid, reviewer_userid: record.reviewer_userid, next_review_due: record.next_review_due })),
+          documents: records.map((record) => ({
+            prdid: record.prdid,
+            doctype: record.doctype,
+            docid: record.docid,
+            reviewer_userid: record.reviewer_userid,
+            next_review_due: record.next_review_due,
+          })),
         },
       },
       [
-        ...records.flatMap((record) => [...documentAddWrites(record), documentExistsCheck(record.doctype, record.docid)]),
+        ...records.flatMap((record) => [
+          ...documentAddWrites(record),
+          documentExistsCheck(record.doctype, record.docid),
+        ]),
         scheduleCountWrite(schedule.prsid, records.length),
       ],
     );
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failedLabels.some((label) => label.startsWith('schedule:'))) throw new NotFoundError(`No periodic review schedule with prsid ${schedule.prsid}`);
+    if (error.failedLabels.some((label) => label.startsWith('schedule:')))
+      throw new NotFoundError(`No periodic review schedule with prsid ${schedule.prsid}`);
     const taken = error.failedLabels.filter((label) => label.startsWith('claim:')).map((label) => label.slice(6));
-    if (taken.length > 0) throw ValidationError.field('documents', 'already_scheduled', `Already in a periodic review schedule: ${taken.join(', ')}`);
+    if (taken.length > 0)
+      throw ValidationError.field(
+        'documents',
+        'already_scheduled',
+        `Already in a periodic review schedule: ${taken.join(', ')}`,
+      );
     const gone = error.failedLabels.filter((label) => label.startsWith('exists:')).map((label) => label.slice(7));
     if (gone.length > 0) throw ValidationError.field('documents', 'not_found', `No longer exists: ${gone.join(', ')}`);
     throw error;
@@ -202,7 +237,8 @@ export async function removeDocuments(caller: Caller, prdids: number[]): Promise
   const unique = [...new Set(prdids)];
   const documents = await getReviewDocuments(unique);
   const missing = unique.filter((prdid) => !documents.some((document) => document.prdid === prdid));
-  if (missing.length > 0) throw ValidationError.field('prdids', 'not_found', `No periodic review document with prdid ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw ValidationError.field('prdids', 'not_found', `No periodic review document with prdid ${missing.join(', ')}`);
   await removeFound(caller, documents);
 }
 
@@ -221,12 +257,25 @@ async function removeFound(caller: Caller, documents: ReviewDocumentRecord[]): P
         action: 'periodic_review.documents_removed',
         actor_userid: caller.userid,
         subjects: [...[...perSchedule.keys()].map(scheduleSubject), userSubject(caller.userid)],
-        details: { documents: documents.map((document) => ({ prdid: document.prdid, prsid: document.prsid, doctype: document.doctype, docid: document.docid })) },
+        details: {
+          documents: documents.map((document) => ({
+            prdid: document.prdid,
+            prsid: document.prsid,
+            doctype: document.doctype,
+            docid: document.docid,
+          })),
+        },
       },
-      [...documents.flatMap(documentRemoveWrites), ...[...perSchedule].map(([prsid, count]) => scheduleCountWrite(prsid, -count))],
+      [
+        ...documents.flatMap(documentRemoveWrites),
+        ...[...perSchedule].map(([prsid, count]) => scheduleCountWrite(prsid, -count)),
+      ],
     );
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.some((label) => label.startsWith('document:'))) {
+    if (
+      error instanceof TransactionConditionFailed &&
+      error.failedLabels.some((label) => label.startsWith('document:'))
+    ) {
       throw new ConflictError('A document was removed by someone else meanwhile; nothing was changed');
     }
     throw error;

@@ -14,7 +14,10 @@ export const handler = importTask('AwaitUpload', async (state) => {
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status === 404 || (error as Error).name === 'NotFound') {
-      throw new PipelineError(PipelineErrorName.PackageNotUploaded, `No package at s3://${state.bucket}/${state.key} yet`);
+      throw new PipelineError(
+        PipelineErrorName.PackageNotUploaded,
+        `No package at s3://${state.bucket}/${state.key} yet`,
+      );
     }
     throw error;
   }

@@ -77,7 +77,9 @@ export function rejectionOf(message: string): { code: ImportErrorCode; message: 
 /** S3 trouble worth a retry becomes TransientStorageError; anything else is rethrown as it is. */
 export function storageError(error: unknown, what: string): unknown {
   if (isTransientStorageError(error)) {
-    return new PipelineError(PipelineErrorName.TransientStorage, `${what}: ${(error as Error).message}`, { cause: error });
+    return new PipelineError(PipelineErrorName.TransientStorage, `${what}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return error;
 }

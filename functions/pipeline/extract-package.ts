@@ -19,11 +19,33 @@ const FIRST_PERCENT = 30;
 const LAST_PERCENT = 95;
 
 const CONTENT_TYPES: Record<string, string> = {
-  html: 'text/html', htm: 'text/html', js: 'text/javascript', mjs: 'text/javascript', css: 'text/css', json: 'application/json',
-  xml: 'application/xml', xsd: 'application/xml', txt: 'text/plain', svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg',
-  jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', ico: 'image/x-icon', mp4: 'video/mp4', webm: 'video/webm',
-  mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', woff: 'font/woff', woff2: 'font/woff2', ttf: 'font/ttf', pdf: 'application/pdf',
-  swf: 'application/x-shockwave-flash', vtt: 'text/vtt',
+  html: 'text/html',
+  htm: 'text/html',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  json: 'application/json',
+  xml: 'application/xml',
+  xsd: 'application/xml',
+  txt: 'text/plain',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  ico: 'image/x-icon',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  pdf: 'application/pdf',
+  swf: 'application/x-shockwave-flash',
+  vtt: 'text/vtt',
 };
 
 function contentTypeOf(path: string): string {
@@ -32,7 +54,11 @@ function contentTypeOf(path: string): string {
 
 export const handler = importTask('ExtractPackage', async (state) => {
   const size = requireSize(state);
-  if (!state.layout) throw new PipelineError(PipelineErrorName.InvalidInput, 'The package layout is missing (ValidatePackage runs first)');
+  if (!state.layout)
+    throw new PipelineError(
+      PipelineErrorName.InvalidInput,
+      'The package layout is missing (ValidatePackage runs first)',
+    );
   const { rootPrefix } = state.layout;
   const limits = packageLimits();
   const expected = Math.max(state.totalBytes ?? 0, 1);
@@ -50,7 +76,8 @@ export const handler = importTask('ExtractPackage', async (state) => {
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           bytes += chunk.length;
-          if (bytes > limits.maxExtractedBytes) callback(new PackageRejection('zip_bomb', `The package expands past ${limits.maxExtractedBytes} bytes`));
+          if (bytes > limits.maxExtractedBytes)
+            callback(new PackageRejection('zip_bomb', `The package expands past ${limits.maxExtractedBytes} bytes`));
           else callback(null, chunk);
         },
       });
@@ -60,7 +87,12 @@ export const handler = importTask('ExtractPackage', async (state) => {
       const stream = inflated.pipe(counter);
       const upload = new Upload({
         client: s3Client(),
-        params: { Bucket: state.bucket, Key: contentKey(state.importid, path), Body: stream, ContentType: contentTypeOf(path) },
+        params: {
+          Bucket: state.bucket,
+          Key: contentKey(state.importid, path),
+          Body: stream,
+          ContentType: contentTypeOf(path),
+        },
         partSize: 5 * 1024 * 1024,
         queueSize: 1,
         leavePartsOnError: false,

@@ -37,7 +37,8 @@ export async function fetchIntoBucket(input: {
   });
   const pending: Array<Promise<void>> = [];
   upload.on('httpUploadProgress', ({ loaded }) => {
-    if (input.onProgress && fetched.contentLength && loaded) pending.push(input.onProgress(loaded / fetched.contentLength));
+    if (input.onProgress && fetched.contentLength && loaded)
+      pending.push(input.onProgress(loaded / fetched.contentLength));
   });
   try {
     await upload.done();

@@ -39,12 +39,16 @@ export function requireImportState(input: unknown): ImportState {
     typeof state.key !== 'string' ||
     (state.source !== 'upload' && state.source !== 'url')
   ) {
-    throw new PipelineError(PipelineErrorName.InvalidInput, 'Expected input { importid, moduleid, bucket, key, source }');
+    throw new PipelineError(
+      PipelineErrorName.InvalidInput,
+      'Expected input { importid, moduleid, bucket, key, source }',
+    );
   }
   return state as ImportState;
 }
 
 export function requireSize(state: ImportState): number {
-  if (typeof state.size !== 'number') throw new PipelineError(PipelineErrorName.InvalidInput, 'The package size is missing (InspectPackage runs first)');
+  if (typeof state.size !== 'number')
+    throw new PipelineError(PipelineErrorName.InvalidInput, 'The package size is missing (InspectPackage runs first)');
   return state.size;
 }

@@ -18,7 +18,8 @@ export function importTask(name: string, work: (state: ImportState) => Promise<I
     try {
       return await work(state);
     } catch (error) {
-      if (error instanceof PackageRejection || error instanceof FetchRefusedError) throw packageRejected(error.code, error.message, error);
+      if (error instanceof PackageRejection || error instanceof FetchRefusedError)
+        throw packageRejected(error.code, error.message, error);
       throw storageError(error, `${name} of import ${state.importid}`);
     }
   };

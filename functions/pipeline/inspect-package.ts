@@ -33,12 +33,18 @@ export async function handler<T extends InspectPackageInput>(input: T): Promise<
     // would mean the function lacks s3:ListBucket; that is a deployment bug, not retried.)
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') {
-      throw new PipelineError(PipelineErrorName.PackageNotFound, `No package at s3://${bucket}/${key}`, { cause: error });
-    }
-    if (isTransientStorageError(error)) {
-      throw new PipelineError(PipelineErrorName.TransientStorage, `Could not inspect s3://${bucket}/${key}: ${(error as Error).message}`, {
+      throw new PipelineError(PipelineErrorName.PackageNotFound, `No package at s3://${bucket}/${key}`, {
         cause: error,
       });
+    }
+    if (isTransientStorageError(error)) {
+      throw new PipelineError(
+        PipelineErrorName.TransientStorage,
+        `Could not inspect s3://${bucket}/${key}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

@@ -13,7 +13,10 @@ import { PipelineErrorName, rejectionOf } from './errors.ts';
 import { importTask } from './import-task.ts';
 
 /** What the failure means for the user, from Step Functions' Error and Cause. */
-export function failureReason(failure: { Error?: string; Cause?: string } | undefined): { code: ImportErrorCode; message: string } {
+export function failureReason(failure: { Error?: string; Cause?: string } | undefined): {
+  code: ImportErrorCode;
+  message: string;
+} {
   const error = failure?.Error ?? 'States.Runtime';
   let message = failure?.Cause ?? '';
   try {
@@ -26,7 +29,8 @@ export function failureReason(failure: { Error?: string; Cause?: string } | unde
   if (error === PipelineErrorName.PackageNotUploaded || error === PipelineErrorName.PackageNotFound) {
     return { code: 'upload_missing', message: 'The package was never uploaded; start the import again' };
   }
-  if (error === PipelineErrorName.TransientStorage) return { code: 'storage_unavailable', message: `Storage kept failing: ${message}` };
+  if (error === PipelineErrorName.TransientStorage)
+    return { code: 'storage_unavailable', message: `Storage kept failing: ${message}` };
   if (error === 'States.Timeout') return { code: 'timeout', message: 'A step of the import took too long' };
   return { code: 'internal', message: `${error}: ${message}`.slice(0, 1000) };
 }

@@ -91,7 +91,13 @@ function lambdaTask(
         JitterStrategy: 'FULL',
       },
     ],
-    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: options.catchTo === IMPORT_FAILED ? '$.markFailure' : '$.failure', Next: options.catchTo ?? MARK_IMPORT_FAILED }],
+    Catch: [
+      {
+        ErrorEquals: ['States.ALL'],
+        ResultPath: options.catchTo === IMPORT_FAILED ? '$.markFailure' : '$.failure',
+        Next: options.catchTo ?? MARK_IMPORT_FAILED,
+      },
+    ],
     ...next,
   };
 }
@@ -114,9 +120,21 @@ export const moduleImportDefinition = {
       Default: 'AwaitUpload',
     },
     FetchPackage: lambdaTask(taskFor('FetchPackage'), { Next: 'InspectPackage' }, { timeoutSeconds: 300 }),
-    AwaitUpload: lambdaTask(taskFor('AwaitUpload'), { Next: 'InspectPackage' }, {
-      retry: [{ ErrorEquals: [PipelineErrorName.PackageNotUploaded], IntervalSeconds: 3, MaxAttempts: 40, BackoffRate: 1.5, MaxDelaySeconds: 20 }],
-    }),
+    AwaitUpload: lambdaTask(
+      taskFor('AwaitUpload'),
+      { Next: 'InspectPackage' },
+      {
+        retry: [
+          {
+            ErrorEquals: [PipelineErrorName.PackageNotUploaded],
+            IntervalSeconds: 3,
+            MaxAttempts: 40,
+            BackoffRate: 1.5,
+            MaxDelaySeconds: 20,
+          },
+        ],
+      },
+    ),
     InspectPackage: lambdaTask(taskFor('InspectPackage'), { Next: 'ValidatePackage' }),
     ValidatePackage: lambdaTask(taskFor('ValidatePackage'), { Next: 'ExtractPackage' }, { timeoutSeconds: 120 }),
     ExtractPackage: lambdaTask(taskFor('ExtractPackage'), { Next: 'RecordVersion' }, { timeoutSeconds: 900 }),

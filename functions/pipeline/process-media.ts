@@ -7,9 +7,24 @@
 import type { S3Event } from 'aws-lambda';
 import { MEDIA_CONSTRAINTS, POSTER_SIZE } from '../../shared/domain/media.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
-import { finishProcessing, getMediaItem, markOriginalStored, type MediaItemRecord } from '../../shared/db/entities/media-item.ts';
-import { renderImageSizes, renderVideoPoster, UnreadableImageError, type RenderedImage } from '../../shared/media/images.ts';
-import { derivedKey, deleteMediaObjects, itemIdOfOriginalKey, mediaBucket } from '../../shared/storage/media-objects.ts';
+import {
+  finishProcessing,
+  getMediaItem,
+  markOriginalStored,
+  type MediaItemRecord,
+} from '../../shared/db/entities/media-item.ts';
+import {
+  renderImageSizes,
+  renderVideoPoster,
+  UnreadableImageError,
+  type RenderedImage,
+} from '../../shared/media/images.ts';
+import {
+  derivedKey,
+  deleteMediaObjects,
+  itemIdOfOriginalKey,
+  mediaBucket,
+} from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/storage/objects.ts';
 import { readVideoFacts } from '../../shared/media/videos.ts';
 import { log } from '../../shared/observability/logger.ts';
@@ -44,7 +59,14 @@ async function processOriginal(bucket: string, key: string, size: number): Promi
   if (!recorded) await deleteMediaObjects(itemid); // deleted while we worked
 }
 
-type Outcome = { status: 'ready' | 'failed'; sizes: string[]; width: number | null; height: number | null; durationMs?: number | null; failure: string | null };
+type Outcome = {
+  status: 'ready' | 'failed';
+  sizes: string[];
+  width: number | null;
+  height: number | null;
+  durationMs?: number | null;
+  failure: string | null;
+};
 
 async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
   const constraint = MEDIA_CONSTRAINTS.find((c) => c.type === item.type);
@@ -53,10 +75,20 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
   }
   if (item.type === 'GuideVideoObject') {
     // Videos are kept as uploaded; their Image (the poster) is a generated card in every size.
-    const [facts, poster] = await Promise.all([readVideoFacts(mediaBucket(), item.original_key, size), renderVideoPoster()]);
+    const [facts, poster] = await Promise.all([
+      readVideoFacts(mediaBucket(), item.original_key, size),
+      renderVideoPoster(),
+    ]);
     await putObject(mediaBucket(), derivedKey(item.itemid, item.guid, POSTER_SIZE), poster.original, 'image/png');
     const sizes = await storeSizes(item, poster.rendered);
-    return { status: 'ready', sizes: [...sizes, POSTER_SIZE], width: facts.width, height: facts.height, durationMs: facts.durationMs, failure: null };
+    return {
+      status: 'ready',
+      sizes: [...sizes, POSTER_SIZE],
+      width: facts.width,
+      height: facts.height,
+      durationMs: facts.durationMs,
+      failure: null,
+    };
   }
   if (item.type !== 'GuideImage') return { status: 'ready', sizes: [], width: null, height: null, failure: null };
 
@@ -73,7 +105,14 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
 
 async function storeSizes(item: MediaItemRecord, rendered: RenderedImage): Promise<string[]> {
   await Promise.all(
-    rendered.sizes.map((rendition) => putObject(mediaBucket(), derivedKey(item.itemid, item.guid, rendition.name), rendition.body, rendition.contentType)),
+    rendered.sizes.map((rendition) =>
+      putObject(
+        mediaBucket(),
+        derivedKey(item.itemid, item.guid, rendition.name),
+        rendition.body,
+        rendition.contentType,
+      ),
+    ),
   );
   return rendered.sizes.map((rendition) => rendition.name);
 }

@@ -10,7 +10,11 @@ import { PipelineError, PipelineErrorName } from './errors.ts';
 import { importTask } from './import-task.ts';
 
 export const handler = importTask('RecordVersion', async (state) => {
-  if (!state.manifest || !state.layout) throw new PipelineError(PipelineErrorName.InvalidInput, 'The manifest facts are missing (ValidatePackage runs first)');
+  if (!state.manifest || !state.layout)
+    throw new PipelineError(
+      PipelineErrorName.InvalidInput,
+      'The manifest facts are missing (ValidatePackage runs first)',
+    );
   const now = nowSeconds();
   const recorded = await recordVersion(
     state.importid,
@@ -23,7 +27,8 @@ export const handler = importTask('RecordVersion', async (state) => {
     },
     now,
   );
-  if (!recorded) throw new PipelineError(PipelineErrorName.ImportCancelled, `Import ${state.importid} is no longer running`);
+  if (!recorded)
+    throw new PipelineError(PipelineErrorName.ImportCancelled, `Import ${state.importid} is no longer running`);
   await adoptTitle(state.moduleid, state.manifest.title, now);
   return state;
 });

@@ -62,7 +62,9 @@ export class S3RangeReader extends yauzl.RandomAccessReader {
     const to = Math.min(from + BLOCK_BYTES, this.size) - 1;
     this.requests++;
     try {
-      const result = await s3Client().send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key, Range: `bytes=${from}-${to}` }));
+      const result = await s3Client().send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.key, Range: `bytes=${from}-${to}` }),
+      );
       return Buffer.from(await result.Body!.transformToByteArray());
     } catch (error) {
       throw storageError(error, `Reading bytes ${from}-${to} of s3://${this.bucket}/${this.key}`);
@@ -75,9 +77,11 @@ const UNSAFE_NAME = /absolute path|invalid relative path|invalid characters in f
 
 /** yauzl's complaints as import error codes; storage errors pass through untouched. */
 export function zipError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name === 'TransientStorageError' || error.name === 'PipelineError') return error;
+  if (!(error instanceof Error) || error.name === 'TransientStorageError' || error.name === 'PipelineError')
+    return error;
   if ((error as { $metadata?: unknown }).$metadata) return error;
-  if (UNSAFE_NAME.test(error.message)) return new PackageRejection('unsafe_path', `Unsafe entry name: ${error.message}`);
+  if (UNSAFE_NAME.test(error.message))
+    return new PackageRejection('unsafe_path', `Unsafe entry name: ${error.message}`);
   return new PackageRejection('not_a_zip', `Not a readable zip file: ${error.message}`);
 }
 
@@ -87,7 +91,8 @@ export async function openZip(reader: S3RangeReader, size: number): Promise<yauz
       lazyEntries: true,
       autoClose: false,
       decodeStrings: true,
-      // An entry inflating to more than its central-directory size fails: declared sizes are what the bomb checks trust.
+      // An entry inflating to more than its central-directory size fails: declared sizes are what the bomb checks
+      // trust.
       validateEntrySizes: true,
       strictFileNames: false,
     });

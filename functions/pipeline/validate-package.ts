@@ -23,7 +23,11 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 export const handler = importTask('ValidatePackage', async (state) => {
   const size = requireSize(state);
   const limits = packageLimits();
-  if (size > limits.maxPackageBytes) throw new PackageRejection('package_too_large', `The package is ${size} bytes; at most ${limits.maxPackageBytes} are accepted`);
+  if (size > limits.maxPackageBytes)
+    throw new PackageRejection(
+      'package_too_large',
+      `The package is ${size} bytes; at most ${limits.maxPackageBytes} are accepted`,
+    );
   if (size === 0) throw new PackageRejection('not_a_zip', 'The package is empty');
   await progress(state, 'validating', 22);
 
@@ -31,7 +35,11 @@ export const handler = importTask('ValidatePackage', async (state) => {
   try {
     const entries = await listEntries(zip);
     const { files, totalBytes } = checkEntries(
-      entries.map((entry) => ({ name: entry.fileName, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize })),
+      entries.map((entry) => ({
+        name: entry.fileName,
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+      })),
       { ...DEFAULT_ENTRY_LIMITS, maxExtractedBytes: limits.maxExtractedBytes },
     );
     const names = entries.map((entry) => entry.fileName);
@@ -43,14 +51,24 @@ export const handler = importTask('ValidatePackage', async (state) => {
       throw new PackageRejection('launch_missing', `The manifest launches "${launch}", which is not in the package`);
     }
     await progress(state, 'validating', 25);
-    return { ...state, layout: { manifestPath: layout.manifestPath, rootPrefix: layout.rootPrefix, repaired: layout.repaired }, manifest, files, totalBytes };
+    return {
+      ...state,
+      layout: { manifestPath: layout.manifestPath, rootPrefix: layout.rootPrefix, repaired: layout.repaired },
+      manifest,
+      files,
+      totalBytes,
+    };
   } finally {
     zip.close();
   }
 });
 
 async function readManifest(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
-  if (entry.uncompressedSize > MAX_MANIFEST_BYTES) throw new PackageRejection('manifest_invalid', `The manifest is ${entry.uncompressedSize} bytes; at most ${MAX_MANIFEST_BYTES}`);
+  if (entry.uncompressedSize > MAX_MANIFEST_BYTES)
+    throw new PackageRejection(
+      'manifest_invalid',
+      `The manifest is ${entry.uncompressedSize} bytes; at most ${MAX_MANIFEST_BYTES}`,
+    );
   try {
     return await text(await zip.openReadStreamPromise(entry));
   } catch (error) {

@@ -17,13 +17,19 @@ export const quizImportGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/import',
       auth: 'author',
-      summary: 'Creates a quiz and its first quiz revision from a SurveyJS survey definition (checked with survey-core)',
+      summary:
+        'Creates a quiz and its first quiz revision from a SurveyJS survey definition (checked with survey-core)',
       description:
-        'Body: `definition` (the SurveyJS JSON, or JSON text of it) with optional `quiz_title` (default: the survey title), ' +
-        '`category`, `pass_threshold` (percent of graded questions, default 80), `max_attempts` (failed submissions before the ' +
-        'quiz locks for a user; default unlimited) and `enabled` (default true). A body without `definition` that has `pages` ' +
-        'or `elements` is taken as the definition itself. The deprecated `questionsOrder` is stored as `questionOrder`. ' +
-        'A definition survey-core cannot load, that its linter finds errors in, or whose graded questions are not gradable by ' +
+        'Body: `definition` (the SurveyJS JSON, or JSON text of it) with optional `quiz_title` (default: ' +
+        'the survey title), ' +
+        '`category`, `pass_threshold` (percent of graded questions, default 80), `max_attempts` (failed ' +
+        'submissions before the ' +
+        'quiz locks for a user; default unlimited) and `enabled` (default true). A body without ' +
+        '`definition` that has `pages` ' +
+        'or `elements` is taken as the definition itself. The deprecated `questionsOrder` is stored as ' +
+        '`questionOrder`. ' +
+        'A definition survey-core cannot load, that its linter finds errors in, or whose graded questions ' +
+        'are not gradable by ' +
         'comparing the answer with `correctAnswer` answers 422 with every reason in `errors`.',
       status: 201,
       body: quizImportBody,

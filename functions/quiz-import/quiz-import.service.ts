@@ -21,14 +21,15 @@ export const DEFAULT_PASS_THRESHOLD = 80;
 /** The quiz's own settings; everything else in a body without `definition` is the survey. */
 const SETTINGS = ['definition', 'category', 'pass_threshold', 'max_attempts', 'enabled', 'quiz_title'] as const;
 
-
 function definitionOf(input: ImportInput): Record<string, unknown> {
   let definition = input.definition;
   if (definition === undefined) {
     if (!('pages' in input) && !('elements' in input)) {
       throw ValidationError.field('definition', 'missing_field', 'definition (the SurveyJS JSON) is required');
     }
-    definition = Object.fromEntries(Object.entries(input).filter(([key]) => !(SETTINGS as readonly string[]).includes(key)));
+    definition = Object.fromEntries(
+      Object.entries(input).filter(([key]) => !(SETTINGS as readonly string[]).includes(key)),
+    );
   }
   if (typeof definition === 'string') {
     const parsed = parseJsonText(definition, 'definition');
@@ -46,14 +47,22 @@ export async function importQuiz(caller: Caller, input: ImportInput) {
   const { analyzeSurvey } = await import('./survey-analysis.ts');
   const analysis = analyzeSurvey(definitionOf(input));
   if (analysis.problems.length > 0) {
-    throw new ValidationError(`The survey definition is not a usable quiz: ${analysis.problems[0].message}`, analysis.problems);
+    throw new ValidationError(
+      `The survey definition is not a usable quiz: ${analysis.problems[0].message}`,
+      analysis.problems,
+    );
   }
   const definitionJson = JSON.stringify(analysis.definition);
   if (Buffer.byteLength(definitionJson) > MAX_DEFINITION_BYTES) {
-    throw ValidationError.field('definition', 'too_large', `The definition is larger than ${MAX_DEFINITION_BYTES} bytes`);
+    throw ValidationError.field(
+      'definition',
+      'too_large',
+      `The definition is larger than ${MAX_DEFINITION_BYTES} bytes`,
+    );
   }
   const title = input.quiz_title?.trim() || analysis.title;
-  if (!title) throw ValidationError.field('quiz_title', 'missing_field', 'Give quiz_title, or a title in the survey definition');
+  if (!title)
+    throw ValidationError.field('quiz_title', 'missing_field', 'Give quiz_title, or a title in the survey definition');
   const now = nowSeconds();
   const [quizid, revisionid] = await Promise.all([nextId('quiz'), nextRevisionId()]);
   const quiz: QuizRecord = {
@@ -90,7 +99,11 @@ export async function importQuiz(caller: Caller, input: ImportInput) {
     await insertQuiz(quiz, revision);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('count')) {
-      throw ValidationError.field('definition', 'too_many', `A site holds at most ${MAX_QUIZZES} quizzes; delete some first`);
+      throw ValidationError.field(
+        'definition',
+        'too_many',
+        `A site holds at most ${MAX_QUIZZES} quizzes; delete some first`,
+      );
     }
     throw error;
   }

@@ -5,7 +5,13 @@ export const SAMPLE_QUIZ = {
     {
       name: 'page1',
       elements: [
-        { type: 'radiogroup', name: 'first_step', title: 'What comes first?', choices: ['Notify', 'Isolate', 'Test'], correctAnswer: 'Notify' },
+        {
+          type: 'radiogroup',
+          name: 'first_step',
+          title: 'What comes first?',
+          choices: ['Notify', 'Isolate', 'Test'],
+          correctAnswer: 'Notify',
+        },
         { type: 'boolean', name: 'verify', title: 'Verify zero energy before work?', correctAnswer: true },
       ],
     },

@@ -28,7 +28,15 @@ export interface SurveyAnalysis {
 const REFUSED_RULES = new Set(['element/unknown-type', 'property/not-an-array']);
 
 /** Properties that make a question's visibility or choices depend on answers or on the network. */
-const CONDITIONAL_PROPERTIES = ['visibleIf', 'choicesVisibleIf', 'choicesFromQuestion', 'choicesByUrl', 'showOtherItem', 'hasOther', 'valueName'];
+const CONDITIONAL_PROPERTIES = [
+  'visibleIf',
+  'choicesVisibleIf',
+  'choicesFromQuestion',
+  'choicesByUrl',
+  'showOtherItem',
+  'hasOther',
+  'valueName',
+];
 
 function problem(field: string, code: string, message: string): FieldProblem {
   return { field, code, message };
@@ -45,7 +53,9 @@ export function normalizeQuestionOrder(definition: Record<string, unknown>): Rec
   if (!Array.isArray(survey.pages)) return survey;
   return {
     ...survey,
-    pages: survey.pages.map((page) => (page && typeof page === 'object' && !Array.isArray(page) ? rename(page as Record<string, unknown>) : page)),
+    pages: survey.pages.map((page) =>
+      page && typeof page === 'object' && !Array.isArray(page) ? rename(page as Record<string, unknown>) : page,
+    ),
   };
 }
 
@@ -76,16 +86,39 @@ function conditionalProblems(question: Question): FieldProblem[] {
   const [own, ...containers] = containersOf(question);
   for (const property of CONDITIONAL_PROPERTIES) {
     if (own[property] !== undefined) {
-      problems.push(problem(`definition.${question.name}`, 'ungradable', `Graded question "${question.name}" uses ${property}, which a graded question cannot use: its visibility, choices and answer must not depend on other answers`));
+      problems.push(
+        problem(
+          `definition.${question.name}`,
+          'ungradable',
+          `Graded question "${question.name}" uses ${property}, which a graded question cannot use: its ` +
+            `visibility, choices and answer must not depend on other answers`,
+        ),
+      );
     }
   }
   const choices = Array.isArray(own.choices) ? own.choices : [];
-  if (choices.some((choice) => choice && typeof choice === 'object' && (choice as Record<string, unknown>).visibleIf !== undefined)) {
-    problems.push(problem(`definition.${question.name}`, 'ungradable', `Graded question "${question.name}" has choices with visibleIf`));
+  if (
+    choices.some(
+      (choice) => choice && typeof choice === 'object' && (choice as Record<string, unknown>).visibleIf !== undefined,
+    )
+  ) {
+    problems.push(
+      problem(
+        `definition.${question.name}`,
+        'ungradable',
+        `Graded question "${question.name}" has choices with visibleIf`,
+      ),
+    );
   }
   for (const container of containers) {
     if (container.visibleIf !== undefined) {
-      problems.push(problem(`definition.${question.name}`, 'ungradable', `Graded question "${question.name}" is inside "${String(container.name)}", which has visibleIf`));
+      problems.push(
+        problem(
+          `definition.${question.name}`,
+          'ungradable',
+          `Graded question "${question.name}" is inside "${String(container.name)}", which has visibleIf`,
+        ),
+      );
     }
   }
   return problems;
@@ -101,9 +134,13 @@ function lintProblems(definition: Record<string, unknown>): FieldProblem[] {
   return lintSurvey(definition)
     .findings.filter(
       (finding) =>
-        finding.severity === 'error' || REFUSED_RULES.has(finding.ruleId) || (finding.ruleId === 'value/not-a-choice' && finding.path.endsWith('.correctAnswer')),
+        finding.severity === 'error' ||
+        REFUSED_RULES.has(finding.ruleId) ||
+        (finding.ruleId === 'value/not-a-choice' && finding.path.endsWith('.correctAnswer')),
     )
-    .map((finding) => problem(finding.path ? `definition.${finding.path}` : 'definition', finding.ruleId, finding.message));
+    .map((finding) =>
+      problem(finding.path ? `definition.${finding.path}` : 'definition', finding.ruleId, finding.message),
+    );
 }
 
 /** Each element name's position in the JSON (pages, then nested panels), depth first. */
@@ -113,7 +150,8 @@ function definitionOrder(definition: Record<string, unknown>): Map<string, numbe
     if (!node || typeof node !== 'object') return;
     const element = node as Record<string, unknown>;
     if (typeof element.name === 'string' && !order.has(element.name)) order.set(element.name, order.size);
-    for (const key of ['pages', 'elements']) if (Array.isArray(element[key])) (element[key] as unknown[]).forEach(visit);
+    for (const key of ['pages', 'elements'])
+      if (Array.isArray(element[key])) (element[key] as unknown[]).forEach(visit);
   };
   visit(definition);
   return order;
@@ -130,9 +168,17 @@ function effectiveCorrectAnswer(question: Question): unknown {
  * included and in display order, for checkbox and tagbox. Other kinds have none.
  */
 function matchableChoices(question: Question): unknown[] | undefined {
-  const select = question as unknown as { activeChoices: Array<{ value: unknown }>; visibleChoices: Array<{ value: unknown }> };
+  const select = question as unknown as {
+    activeChoices: Array<{ value: unknown }>;
+    visibleChoices: Array<{ value: unknown }>;
+  };
   const type = question.getType();
-  const items = type === 'radiogroup' || type === 'dropdown' ? select.activeChoices : type === 'checkbox' || type === 'tagbox' ? select.visibleChoices : undefined;
+  const items =
+    type === 'radiogroup' || type === 'dropdown'
+      ? select.activeChoices
+      : type === 'checkbox' || type === 'tagbox'
+        ? select.visibleChoices
+        : undefined;
   return items && JSON.parse(JSON.stringify(items.map((item) => item.value ?? null)));
 }
 
@@ -144,7 +190,14 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
   try {
     model = new Model(definition);
   } catch (error) {
-    return { definition, title, questions: [], problems: [problem('definition', 'invalid', `survey-core cannot load the definition: ${(error as Error).message}`)] };
+    return {
+      definition,
+      title,
+      questions: [],
+      problems: [
+        problem('definition', 'invalid', `survey-core cannot load the definition: ${(error as Error).message}`),
+      ],
+    };
   }
   const problems = [...loadProblems(model), ...lintProblems(definition)];
   const questions: GradedQuestion[] = [];
@@ -152,7 +205,14 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
   for (const question of model.getAllQuestions(false, false, true)) {
     if (isValueEmpty(question.correctAnswer)) continue;
     if (!(GRADED_TYPES as readonly string[]).includes(question.getType())) {
-      problems.push(problem(`definition.${question.name}`, 'ungradable', `Question "${question.name}" of type ${question.getType()} cannot be graded; graded types: ${GRADED_TYPES.join(', ')}`));
+      problems.push(
+        problem(
+          `definition.${question.name}`,
+          'ungradable',
+          `Question "${question.name}" of type ${question.getType()} cannot be graded; graded types: ` +
+            `${GRADED_TYPES.join(', ')}`,
+        ),
+      );
       continue;
     }
     problems.push(...conditionalProblems(question));
@@ -160,7 +220,9 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
   // ...and those survey-core counts (visible, with input, with an effective answer) are graded,
   // in the definition's order (a page with questionOrder "random" is shuffled by survey-core).
   const position = definitionOrder(definition);
-  const graded = (model.getQuizQuestions() as Question[]).sort((a, b) => (position.get(a.name) ?? 0) - (position.get(b.name) ?? 0));
+  const graded = (model.getQuizQuestions() as Question[]).sort(
+    (a, b) => (position.get(a.name) ?? 0) - (position.get(b.name) ?? 0),
+  );
   for (const question of graded) {
     const choices = matchableChoices(question);
     questions.push({
@@ -173,7 +235,13 @@ export function analyzeSurvey(input: Record<string, unknown>): SurveyAnalysis {
     });
   }
   if (problems.length === 0 && questions.length === 0) {
-    problems.push(problem('definition', 'no_graded_question', 'The quiz has no graded question: give at least one visible question a correctAnswer'));
+    problems.push(
+      problem(
+        'definition',
+        'no_graded_question',
+        'The quiz has no graded question: give at least one visible question a correctAnswer',
+      ),
+    );
   }
   return { definition, title, questions, problems };
 }

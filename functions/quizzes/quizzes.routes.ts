@@ -21,12 +21,21 @@ import {
   sessionIdsBody,
   sessionListQuery,
 } from './quizzes.schemas.ts';
-import { quizAttachmentSchema, quizDefinitionSchema, quizListEntrySchema, quizSessionSchema, submissionSchema, submitResultSchema } from '../../shared/views/quiz-views.ts';
+import {
+  quizAttachmentSchema,
+  quizDefinitionSchema,
+  quizListEntrySchema,
+  quizSessionSchema,
+  submissionSchema,
+  submitResultSchema,
+} from '../../shared/views/quiz-views.ts';
 
 const LIST_PARAMETERS =
   'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +
-  '`direction` (`ASC` or `DESC`, default `DESC`), `orderby` (one of guideid, category, quiz_title, guide_title, release_date, ' +
-  'sessions_submitted; default release_date), `category` (exact category name, case-insensitive) and `search` (text contained in ' +
+  '`direction` (`ASC` or `DESC`, default `DESC`), `orderby` (one of guideid, category, quiz_title, ' +
+  'guide_title, release_date, ' +
+  'sessions_submitted; default release_date), `category` (exact category name, case-insensitive) and ' +
+  '`search` (text contained in ' +
   'quiz_title or guide_title, case-insensitive). release_date is when the quiz was last attached to a document ' +
   '(`quiz_last_released`); quizzes never attached sort as oldest.';
 
@@ -59,8 +68,10 @@ export const quizzesGroup = defineGroup({
       auth: 'author',
       summary: 'Quizzes: a page of quizzes, searched, filtered and sorted by criteria in the body',
       description:
-        'Body: `limit` (1..200, default 20), `offset` (0..100000, default 0), `orderby`, `direction`, `category`, `search` as for GET /quizzes, ' +
-        'plus `enabled` (boolean) and `guideid` filters. Answers `{quizzes: [quiz list entries], total, limit, offset}`.',
+        'Body: `limit` (1..200, default 20), `offset` (0..100000, default 0), `orderby`, `direction`, ' +
+        '`category`, `search` as for GET /quizzes, ' +
+        'plus `enabled` (boolean) and `guideid` filters. Answers `{quizzes: [quiz list entries], total, ' +
+        'limit, offset}`.',
       body: quizSearchBody,
       example: { limit: 20, offset: 0, orderby: 'quiz_title', direction: 'ASC', search: 'lockout' },
       response: z.object({ quizzes: z.array(quizListEntrySchema), total: z.int(), limit: z.int(), offset: z.int() }),
@@ -75,8 +86,10 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: 'The quiz as its SurveyJS definition (questionOrder, never the deprecated questionsOrder)',
       description:
-        'The SurveyJS JSON as imported (survey-core loads it as it is) with the quiz fields alongside: quizid, quiz_revisionid, ' +
-        'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key (`correctAnswer`) is shown to ' +
+        'The SurveyJS JSON as imported (survey-core loads it as it is) with the quiz fields alongside: ' +
+        'quizid, quiz_revisionid, ' +
+        'quiz_title, category, pass_threshold, max_attempts, enabled, guideid. The answer key ' +
+        '(`correctAnswer`) is shown to ' +
         'Authors and Admins only; a disabled quiz only to them.',
       params: idParams('quizid'),
       response: quizDefinitionSchema,
@@ -96,8 +109,11 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/attach/guide',
       auth: 'author',
-      summary: 'Attaches a quiz to a guide: a new guide revision and a guide quiz revision (new guide_revisionid, current quiz_revisionid)',
-      description: '`?revisionid=` (the guide\'s current revisionid) is required; a stale one answers 409 with the current guide.',
+      summary:
+        'Attaches a quiz to a guide: a new guide revision and a guide quiz revision (new guide_revisionid, ' +
+        'current quiz_revisionid)',
+      description:
+        "`?revisionid=` (the guide's current revisionid) is required; a stale one answers 409 with the current guide.",
       query: revisionQuery,
       queryExample: { revisionid: '78' },
       body: attachGuideBody,
@@ -110,7 +126,9 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/attach/wiki',
       auth: 'author',
-      summary: 'Attaches a quiz to a wiki page (e.g. a course): a wiki quiz revision (current wiki_revisionid, current quiz_revisionid)',
+      summary:
+        'Attaches a quiz to a wiki page (e.g. a course): a wiki quiz revision (current wiki_revisionid, ' +
+        'current quiz_revisionid)',
       body: attachWikiBody,
       example: { quizid: 12, wikiid: 56 },
       status: 201,
@@ -122,7 +140,9 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/sessions/save',
       auth: 'user',
       summary: "Creates the caller's session for the quiz (201) or updates its response_json (200)",
-      description: '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per user and quiz.',
+      description:
+        '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per ' +
+        'user and quiz.',
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify' } },
       response: quizSessionSchema,
@@ -137,8 +157,9 @@ export const quizzesGroup = defineGroup({
       auth: 'user',
       summary: "Submits the caller's session for the quiz: graded, counted against the attempt limit",
       description:
-        'Stores `response_json` when given (opening a session if none is open) and grades it with each question\'s correctAnswer. ' +
-        'A failed attempt that reaches the quiz\'s max_attempts locks the quiz for the user (403 afterwards).',
+        'Stores `response_json` when given (opening a session if none is open) and grades it with each ' +
+        "question's correctAnswer. " +
+        "A failed attempt that reaches the quiz's max_attempts locks the quiz for the user (403 afterwards).",
       body: sessionBody,
       example: { quizid: 12, response_json: { first_step: 'Notify', verify: true } },
       response: submitResultSchema,
@@ -167,8 +188,11 @@ export const quizzesGroup = defineGroup({
       method: 'GET',
       path: '/quizzes/sessions',
       auth: 'user',
-      summary: 'Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members\', users their own',
-      description: '`query`: keeps sessions of quizzes whose title, guide title or attached documents\' titles (e.g. a course) contain it. Answers `{quizSessions: [...]}`.',
+      summary:
+        "Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members', users their own",
+      description:
+        "`query`: keeps sessions of quizzes whose title, guide title or attached documents' titles (e.g. a " +
+        'course) contain it. Answers `{quizSessions: [...]}`.',
       query: sessionListQuery,
       response: z.object({ quizSessions: z.array(quizSessionSchema) }),
       handler: ({ caller, query }) => sessions.listSessions(caller, query),
@@ -177,7 +201,8 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/sessions/bulkCancel',
       auth: 'user',
-      summary: 'Admins and Team Owners: cancels open sessions; answers the cancelled quiz_sessionids and the invalid ids',
+      summary:
+        'Admins and Team Owners: cancels open sessions; answers the cancelled quiz_sessionids and the invalid ids',
       body: sessionIdsBody,
       example: { quiz_sessionids: [101, 102] },
       response: z.object({ cancelled: z.array(z.int()), invalid: z.array(z.int()) }),
@@ -188,12 +213,20 @@ export const quizzesGroup = defineGroup({
       path: '/quizzes/sessions/userInvalidateAll/{userid}',
       auth: 'admin',
       summary: "Force-invalidates a user's quiz results (all, or those of the documents given); audited",
-      description: 'Body (optional): `documents: [{doctype, docid}]` limits it to the quizzes attached to those documents. The course stages on the quizzes\' documents are recomputed.',
+      description:
+        'Body (optional): `documents: [{doctype, docid}]` limits it to the quizzes attached to those ' +
+        "documents. The course stages on the quizzes' documents are recomputed.",
       params: idParams('userid'),
       body: invalidateUserBody,
       example: {},
-      response: z.object({ userid: z.int(), quizids: z.array(z.int()), quiz_sessionids: z.array(z.int()), documents: z.array(z.object({ doctype: z.enum(['guide', 'wiki']), docid: z.int() })) }),
-      handler: ({ caller, auth, params, body }) => sessions.invalidateUser(caller, params.userid, body, auth.impersonatorUserid),
+      response: z.object({
+        userid: z.int(),
+        quizids: z.array(z.int()),
+        quiz_sessionids: z.array(z.int()),
+        documents: z.array(z.object({ doctype: z.enum(['guide', 'wiki']), docid: z.int() })),
+      }),
+      handler: ({ caller, auth, params, body }) =>
+        sessions.invalidateUser(caller, params.userid, body, auth.impersonatorUserid),
     }),
   ],
 });

@@ -5,7 +5,14 @@
 import * as z from 'zod/mini';
 import { MAX_OFFSET, pagination } from '../../shared/http/query.ts';
 
-export const SORT_KEYS = ['guideid', 'category', 'quiz_title', 'guide_title', 'release_date', 'sessions_submitted'] as const;
+export const SORT_KEYS = [
+  'guideid',
+  'category',
+  'quiz_title',
+  'guide_title',
+  'release_date',
+  'sessions_submitted',
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
 const id = z.int().check(z.positive());
@@ -13,14 +20,23 @@ const ids = z.array(id).check(z.minLength(1), z.maxLength(100));
 
 const direction = z.pipe(
   z._default(z.string(), 'DESC'),
-  z.pipe(z.transform((value: string) => value.toUpperCase()), z.enum(['ASC', 'DESC'])),
+  z.pipe(
+    z.transform((value: string) => value.toUpperCase()),
+    z.enum(['ASC', 'DESC']),
+  ),
 );
 const orderby = z._default(z.enum(SORT_KEYS), 'release_date');
 const text = z.optional(z.string().check(z.maxLength(200)));
 
 export const quizListQuery = z.object({ ...pagination, direction, orderby, category: text, search: text });
 export const quizSearchBody = z.object({
-  limit: z._default(z.pipe(z.int().check(z.minimum(1)), z.transform((value: number) => Math.min(value, 200))), 20),
+  limit: z._default(
+    z.pipe(
+      z.int().check(z.minimum(1)),
+      z.transform((value: number) => Math.min(value, 200)),
+    ),
+    20,
+  ),
   offset: z._default(z.int().check(z.minimum(0), z.maximum(MAX_OFFSET)), 0),
   orderby,
   direction,

@@ -92,11 +92,17 @@ function attachFailure(error: unknown, quizid: number): never {
 export async function attachToGuide(caller: Caller, input: AttachGuideInput, expectedRevision: number | undefined) {
   const quiz = await requireQuiz(input.quizid, { consistent: true });
   await assertCanEditGuide(caller, input.guideid);
-  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid (the guide\'s current revision) is required');
+  if (expectedRevision === undefined)
+    throw ValidationError.field('revisionid', 'missing_field', "revisionid (the guide's current revision) is required");
   const previous = await currentQuizLink('guide', input.guideid);
   const guide = await changeGuide(
     input.guideid,
-    { expectedRevision, reason: 'quiz.attach', changedBy: caller.userid, conflictView: (current) => fullGuide(caller, current) },
+    {
+      expectedRevision,
+      reason: 'quiz.attach',
+      changedBy: caller.userid,
+      conflictView: (current) => fullGuide(caller, current),
+    },
     (current) => ({ guide: current }),
   );
   const link: QuizLinkRecord = {
@@ -111,13 +117,23 @@ export async function attachToGuide(caller: Caller, input: AttachGuideInput, exp
   try {
     await attachQuiz(
       link,
-      { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: newDocTitle(quiz, guide.title) },
+      {
+        guideid: guide.guideid,
+        guide_title: guide.title,
+        guide_revisionid: guide.revisionid,
+        doc_title: newDocTitle(quiz, guide.title),
+      },
       previous ? { quizid: previous.quizid, guideid: guide.guideid } : undefined,
     );
   } catch (error) {
     // The quiz moved on meanwhile (or another quiz's guide changed): the new guide revision stays, harmless.
     if (error instanceof TransactionConditionFailed && error.failedLabels.every((label) => label === 'detach')) {
-      await attachQuiz(link, { guideid: guide.guideid, guide_title: guide.title, guide_revisionid: guide.revisionid, doc_title: newDocTitle(quiz, guide.title) });
+      await attachQuiz(link, {
+        guideid: guide.guideid,
+        guide_title: guide.title,
+        guide_revisionid: guide.revisionid,
+        doc_title: newDocTitle(quiz, guide.title),
+      });
     } else attachFailure(error, quiz.quizid);
   }
   return { ...attachmentView(link), revisionid: guide.revisionid };
@@ -174,7 +190,9 @@ async function listEntries(quizzes: QuizRecord[], titles: Map<number, string>): 
   const missing = guideids.filter((guideid) => !titles.has(guideid));
   const [fresh, releases] = await Promise.all([
     guideTitles(missing),
-    Promise.all(guideids.map(async (guideid) => [guideid, (await latestRelease('guide', guideid))?.version ?? null] as const)),
+    Promise.all(
+      guideids.map(async (guideid) => [guideid, (await latestRelease('guide', guideid))?.version ?? null] as const),
+    ),
   ]);
   const allTitles = new Map([...titles, ...fresh]);
   const versions = new Map(releases);
@@ -195,7 +213,9 @@ async function listEntries(quizzes: QuizRecord[], titles: Map<number, string>): 
 export async function listQuizzes(criteria: ListCriteria): Promise<{ total: number; entries: QuizListEntry[] }> {
   const quizzes = await listAllQuizzes();
   const needsAllTitles = criteria.sort === 'guide_title' || Boolean(criteria.search);
-  const titles = needsAllTitles ? await guideTitles(quizzes.flatMap((quiz) => (quiz.guideid === null ? [] : [quiz.guideid]))) : new Map<number, string>();
+  const titles = needsAllTitles
+    ? await guideTitles(quizzes.flatMap((quiz) => (quiz.guideid === null ? [] : [quiz.guideid])))
+    : new Map<number, string>();
   const search = criteria.search?.trim().toLowerCase();
   const category = criteria.category?.trim().toLowerCase();
   const selected = quizzes.filter(
@@ -203,7 +223,9 @@ export async function listQuizzes(criteria: ListCriteria): Promise<{ total: numb
       (category === undefined || category === '' || quiz.category.toLowerCase() === category) &&
       (criteria.enabled === undefined || quiz.enabled === criteria.enabled) &&
       (criteria.guideid === undefined || quiz.guideid === criteria.guideid) &&
-      (!search || quiz.title.toLowerCase().includes(search) || (titleOf(quiz, titles) ?? '').toLowerCase().includes(search)),
+      (!search ||
+        quiz.title.toLowerCase().includes(search) ||
+        (titleOf(quiz, titles) ?? '').toLowerCase().includes(search)),
   );
   const compare = compareBy(criteria.sort, titles);
   const sign = criteria.direction === 'ASC' ? 1 : -1;
@@ -223,7 +245,9 @@ export async function quizidsMatching(text: string): Promise<Set<number>> {
   const quizzes = await listAllQuizzes();
   return new Set(
     quizzes
-      .filter((quiz) => [quiz.title, quiz.guide_title ?? '', ...quiz.doc_titles].some((title) => title.toLowerCase().includes(needle)))
+      .filter((quiz) =>
+        [quiz.title, quiz.guide_title ?? '', ...quiz.doc_titles].some((title) => title.toLowerCase().includes(needle)),
+      )
       .map((quiz) => quiz.quizid),
   );
 }

@@ -16,7 +16,13 @@ import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts'
 import { appendAudit } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
-import { countSubmissionWrite, currentQuizLink, documentsOfQuiz, getQuizRevision, type QuizRecord } from '../../shared/db/entities/quiz.ts';
+import {
+  countSubmissionWrite,
+  currentQuizLink,
+  documentsOfQuiz,
+  getQuizRevision,
+  type QuizRecord,
+} from '../../shared/db/entities/quiz.ts';
 import {
   allSessionsCollection,
   cancelSession,
@@ -51,18 +57,32 @@ export function parseResponse(raw: unknown): Record<string, unknown> {
   let value = raw;
   if (typeof raw === 'string') {
     const parsed = parseJsonText(raw, 'response_json');
-    if (!parsed) throw ValidationError.field('response_json', 'invalid', 'response_json must be a JSON object (or JSON text of one)');
+    if (!parsed)
+      throw ValidationError.field(
+        'response_json',
+        'invalid',
+        'response_json must be a JSON object (or JSON text of one)',
+      );
     value = parsed.value;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw ValidationError.field('response_json', 'invalid', 'response_json must be a JSON object (or JSON text of one)');
+    throw ValidationError.field(
+      'response_json',
+      'invalid',
+      'response_json must be a JSON object (or JSON text of one)',
+    );
   }
   return value as Record<string, unknown>;
 }
 
 function serialized(response: Record<string, unknown>): string {
   const text = JSON.stringify(response);
-  if (Buffer.byteLength(text) > MAX_RESPONSE_BYTES) throw ValidationError.field('response_json', 'too_large', `response_json is larger than ${MAX_RESPONSE_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_RESPONSE_BYTES)
+    throw ValidationError.field(
+      'response_json',
+      'too_large',
+      `response_json is larger than ${MAX_RESPONSE_BYTES} bytes`,
+    );
   return text;
 }
 
@@ -83,7 +103,11 @@ async function usernameOf(userid: number): Promise<string | null> {
  * opens one. Concurrent saves meet at the progress item's condition, so exactly one session
  * opens and the others update it.
  */
-async function saveResponse(caller: Caller, quiz: QuizRecord, responseText: string): Promise<{ session: QuizSessionRecord; created: boolean }> {
+async function saveResponse(
+  caller: Caller,
+  quiz: QuizRecord,
+  responseText: string,
+): Promise<{ session: QuizSessionRecord; created: boolean }> {
   return retryOnLostRace(
     async () => {
       const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
@@ -119,7 +143,8 @@ async function saveResponse(caller: Caller, quiz: QuizRecord, responseText: stri
         await openSession(session);
         return { session, created: true };
       } catch (error) {
-        if (error instanceof TransactionConditionFailed && error.oldItems.progress?.locked === true) throw lockedError();
+        if (error instanceof TransactionConditionFailed && error.oldItems.progress?.locked === true)
+          throw lockedError();
         // Another save opened the session first (a lost race): the next attempt updates that one.
         throw error;
       }
@@ -150,7 +175,12 @@ export async function submit(caller: Caller, input: SessionInput) {
       const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
       if (progress?.locked) throw lockedError();
       if (progress?.active_sessionid == null) {
-        if (givenText === undefined) throw ValidationError.field('response_json', 'missing_field', 'There is no open session for this quiz: send response_json to submit one');
+        if (givenText === undefined)
+          throw ValidationError.field(
+            'response_json',
+            'missing_field',
+            'There is no open session for this quiz: send response_json to submit one',
+          );
         await saveResponse(caller, quiz, givenText);
         throw new LostRace('A session was opened for the answers: submit it');
       }
@@ -164,7 +194,11 @@ export async function submit(caller: Caller, input: SessionInput) {
       if (malformed.length > 0) {
         throw new ValidationError(
           'Answers to graded questions must be strings, numbers or booleans (arrays of them for checkbox and tagbox)',
-          malformed.map((name) => ({ field: `response_json.${name}`, code: 'invalid', message: `The answer to "${name}" has the wrong shape` })),
+          malformed.map((name) => ({
+            field: `response_json.${name}`,
+            code: 'invalid',
+            message: `The answer to "${name}" has the wrong shape`,
+          })),
         );
       }
       const grade = gradeResponse(revision.questions, data, revision.pass_threshold);
@@ -192,12 +226,16 @@ export async function submit(caller: Caller, input: SessionInput) {
           countSubmissionWrite(quiz.quizid),
         );
       } catch (error) {
-        if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz')) throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
+        if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz'))
+          throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
         throw error;
       }
       return { session, responseText, end, grade, revision, attempts, passed, locked };
     },
-    { attempts: MAX_RACE_RETRIES, message: 'Could not submit the quiz session: too many concurrent changes; try again' },
+    {
+      attempts: MAX_RACE_RETRIES,
+      message: 'Could not submit the quiz session: too many concurrent changes; try again',
+    },
   );
   await refreshDocumentsOfQuizzes(caller.userid, [quiz.quizid]);
   const stored: QuizSessionRecord = {
@@ -245,7 +283,9 @@ export async function cancel(caller: Caller, quizid: number) {
 async function ownedTeamMembers(caller: Caller): Promise<Set<number> | undefined> {
   const owned = (await getTeams(caller.teams)).filter((team) => team.owner === caller.userid);
   if (owned.length === 0) return undefined;
-  const members = await Promise.all(owned.map((team) => listMembers(team.teamid, { limit: MAX_MEMBERS_PER_TEAM, offset: 0 })));
+  const members = await Promise.all(
+    owned.map((team) => listMembers(team.teamid, { limit: MAX_MEMBERS_PER_TEAM, offset: 0 })),
+  );
   return new Set([caller.userid, ...members.flat().map((member) => member.userid)]);
 }
 
@@ -283,25 +323,41 @@ export async function listSessions(caller: Caller, query: SessionListQuery) {
   let items: Array<Record<string, unknown>>;
   if (!text) {
     if (visible === 'all') items = await queryPage({ ...allSessionsCollection, descending: true }, query);
-    else if (visible.size === 1) items = await queryPage({ ...userSessionsCollection([...visible][0]), descending: true }, query);
+    else if (visible.size === 1)
+      items = await queryPage({ ...userSessionsCollection([...visible][0]), descending: true }, query);
     else items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query);
   } else {
     const quizids = await quizidsMatching(text);
     const needle = text.toLowerCase();
-    const keepQuiz = (item: Record<string, unknown>) => quizids.has(Number(item.quizid)) || String(item.quiz_title ?? '').toLowerCase().includes(needle);
+    const keepQuiz = (item: Record<string, unknown>) =>
+      quizids.has(Number(item.quizid)) ||
+      String(item.quiz_title ?? '')
+        .toLowerCase()
+        .includes(needle);
     if (visible === 'all') {
       const links = await mergedPageDescending([...quizids].map(quizSessionsCollection), sessionOrder, query);
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<Record<string, unknown>>;
+      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
+        Record<string, unknown>
+      >;
     } else if (quizids.size > 0 && quizids.size < visible.size) {
       const sources: PageQuery[] = [...quizids].map(quizSessionsCollection);
-      const links = await mergedPageDescending(sources, sessionOrder, query, (link) => visible.has(Number(link.userid)));
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<Record<string, unknown>>;
+      const links = await mergedPageDescending(sources, sessionOrder, query, (link) =>
+        visible.has(Number(link.userid)),
+      );
+      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
+        Record<string, unknown>
+      >;
     } else {
       items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
     }
   }
   const sessions = items.map(sessionFromItem);
-  const users = new Map((await getUsers([...new Set(sessions.map((session) => session.userid))])).map((user) => [user.userid, user.username]));
+  const users = new Map(
+    (await getUsers([...new Set(sessions.map((session) => session.userid))])).map((user) => [
+      user.userid,
+      user.username,
+    ]),
+  );
   return { quizSessions: sessions.map((session) => sessionView(session, users.get(session.userid) ?? null)) };
 }
 
@@ -354,7 +410,9 @@ export async function invalidateUser(
     const quizids = new Set(links.flatMap((link) => (link ? [link.quizid] : [])));
     progress = progress.filter((item) => quizids.has(item.quizid));
   }
-  const affected = progress.filter((item) => item.attempts > 0 || item.passed || item.locked).map((item) => item.quizid);
+  const affected = progress
+    .filter((item) => item.attempts > 0 || item.passed || item.locked)
+    .map((item) => item.quizid);
   const now = nowSeconds();
   for (let start = 0; start < affected.length; start += RESETS_PER_TRANSACTION) {
     const chunk = affected.slice(start, start + RESETS_PER_TRANSACTION);
@@ -370,9 +428,13 @@ export async function invalidateUser(
     );
   }
   const quizSet = new Set(affected);
-  const sessions = (await listAllUserSessions(userid)).filter((session) => quizSet.has(session.quizid) && session.submitted && !session.invalidated);
+  const sessions = (await listAllUserSessions(userid)).filter(
+    (session) => quizSet.has(session.quizid) && session.submitted && !session.invalidated,
+  );
   for (let start = 0; start < sessions.length; start += 25) {
-    await Promise.all(sessions.slice(start, start + 25).map((session) => markSessionInvalidated(session.quiz_sessionid)));
+    await Promise.all(
+      sessions.slice(start, start + 25).map((session) => markSessionInvalidated(session.quiz_sessionid)),
+    );
   }
   const documents = (await Promise.all(affected.map(documentsOfQuiz))).flat();
   await refreshDocumentsOfQuizzes(userid, affected);

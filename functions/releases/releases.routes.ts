@@ -13,7 +13,6 @@ import * as releases from './releases.service.ts';
 import { duplicateReleasesBody, guideReleaseBody, releaseNotesBody, wikiReleaseBody } from './releases.schemas.ts';
 import { releaseListSchema, releaseSchema } from '../../shared/views/release-views.ts';
 
-
 export const releasesGroup = defineGroup({
   name: 'releases',
   access: { table: 'readwrite' },
@@ -40,9 +39,16 @@ export const releasesGroup = defineGroup({
       method: 'POST',
       path: '/guides/releases',
       auth: 'author',
-      summary: 'Release a guide revision (201): major → next MAJOR.0, minor → MAJOR.next; through approval when a process governs the guide',
+      summary:
+        'Release a guide revision (201): major → next MAJOR.0, minor → MAJOR.next; through approval when a ' +
+        'process governs the guide',
       description:
-        '`revisionid` defaults to the guide\'s current revision; an earlier revision of the guide may be named. Whoever may edit the guide may release it. When an approval process governs the guide (attached to its category page or an ancestor), the release is made `status: "pending_approval"` (no version yet) with an approval request for the current revision (`approval_requestid`); it becomes the current release when the request is approved, and stays `rejected` or `superseded` otherwise. 409 while a request for the revision is open, or when an earlier revision is named.',
+        "`revisionid` defaults to the guide's current revision; an earlier revision of the guide may be " +
+        'named. Whoever may edit the guide may release it. When an approval process governs the guide ' +
+        '(attached to its category page or an ancestor), the release is made `status: "pending_approval"` ' +
+        '(no version yet) with an approval request for the current revision (`approval_requestid`); it ' +
+        'becomes the current release when the request is approved, and stays `rejected` or `superseded` ' +
+        'otherwise. 409 while a request for the revision is open, or when an earlier revision is named.',
       status: 201,
       body: guideReleaseBody,
       response: releaseSchema,
@@ -53,7 +59,7 @@ export const releasesGroup = defineGroup({
       method: 'PATCH',
       path: '/guides/releases/{releaseid}',
       auth: 'author',
-      summary: 'Change a guide release\'s notes (the version and revision of a release never change)',
+      summary: "Change a guide release's notes (the version and revision of a release never change)",
       params: idParams('releaseid'),
       body: releaseNotesBody,
       response: releaseSchema,
@@ -64,7 +70,8 @@ export const releasesGroup = defineGroup({
       method: 'DELETE',
       path: '/guides/releases/{releaseid}',
       auth: 'author',
-      summary: 'Delete a guide release (204); its version number is not handed out again. 409 while it waits for approval',
+      summary:
+        'Delete a guide release (204); its version number is not handed out again. 409 while it waits for approval',
       status: 204,
       params: idParams('releaseid'),
       handler: async ({ caller, params }) => {
@@ -76,8 +83,13 @@ export const releasesGroup = defineGroup({
       method: 'POST',
       path: '/guides/duplicateReleases',
       auth: 'author',
-      summary: 'Apply a guide release to other guides: each gets a release of its current revision with the same type and notes (201)',
-      description: `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller and governed by no approval process (422 \`approval_required\`: release those one by one). Answers {"releases": [...]} in the order of guideids.`,
+      summary:
+        'Apply a guide release to other guides: each gets a release of its current revision with the same ' +
+        'type and notes (201)',
+      description:
+        `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller and ` +
+        `governed by no approval process (422 \`approval_required\`: release those one by one). Answers ` +
+        `{"releases": [...]} in the order of guideids.`,
       status: 201,
       body: duplicateReleasesBody,
       response: releaseListSchema,
@@ -88,9 +100,12 @@ export const releasesGroup = defineGroup({
       method: 'POST',
       path: '/wikis/{wikiid}/releases',
       auth: 'author',
-      summary: 'Release a wiki revision (201), numbered like guide releases; through approval when a process governs the page',
+      summary:
+        'Release a wiki revision (201), numbered like guide releases; through approval when a process governs the page',
       description:
-        '`revisionid` defaults to the wiki\'s current revision; an earlier revision of the wiki may be named. A page governed by an approval process (its own or an ancestor\'s) is released through an approval request, as guides are: `status: "pending_approval"` until approved.',
+        "`revisionid` defaults to the wiki's current revision; an earlier revision of the wiki may be " +
+        "named. A page governed by an approval process (its own or an ancestor's) is released through an " +
+        'approval request, as guides are: `status: "pending_approval"` until approved.',
       status: 201,
       params: idParams('wikiid'),
       body: wikiReleaseBody,

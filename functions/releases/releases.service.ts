@@ -11,7 +11,12 @@
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { releaseView, type ReleaseView } from '../../shared/views/release-views.ts';
-import type { DuplicateReleasesInput, GuideReleaseInput, ReleaseNotesInput, WikiReleaseInput } from './releases.schemas.ts';
+import type {
+  DuplicateReleasesInput,
+  GuideReleaseInput,
+  ReleaseNotesInput,
+  WikiReleaseInput,
+} from './releases.schemas.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
@@ -37,7 +42,12 @@ import {
   type ReleaseRecord,
   type ReleaseType,
 } from '../../shared/db/entities/release.ts';
-import { assertCanEditGuide, assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import {
+  assertCanEditGuide,
+  assertCanViewGuide,
+  canEditGuide,
+  canViewGuideNow,
+} from '../../shared/content/guide-access.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { refreshAfterRelease } from '../../shared/training/release-refresh.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -53,7 +63,9 @@ const MAX_ATTEMPTS = 8;
 
 /** The wire shape of each release (their users from one BatchGet). */
 async function releaseViews(releases: ReleaseRecord[]): Promise<ReleaseView[]> {
-  const users = new Map((await getUsers([...new Set(releases.map((release) => release.userid))])).map((user) => [user.userid, user]));
+  const users = new Map(
+    (await getUsers([...new Set(releases.map((release) => release.userid))])).map((user) => [user.userid, user]),
+  );
   return releases.map((release) => releaseView(release, users.get(release.userid), config().STEPWISE_SITE_URL));
 }
 
@@ -94,7 +106,11 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
       await insertReleases(writes);
       return releases;
     },
-    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('version-head:'), message: 'Other releases of this document were being made; try again' },
+    {
+      attempts: MAX_ATTEMPTS,
+      raceLabels: labelsIn('version-head:'),
+      message: 'Other releases of this document were being made; try again',
+    },
   );
   // A new release may outdate trainees' completions (course stage strictness): refresh them.
   for (const release of releases) await refreshAfterRelease(release.doctype, release.docid);
@@ -114,7 +130,11 @@ async function guideReleaseRevision(guide: GuideRecord, revisionid: number | und
 export async function listAllGuideReleases(caller: Caller, page: Page) {
   const releases = await selectedPage({ ...allReleasesCollection('guide'), descending: true }, page, async (items) => {
     const found = items.map(releaseFromItem);
-    const readable = new Set((await getGuides(found.map((release) => release.docid))).filter((guide) => canViewGuideNow(caller, guide)).map((guide) => guide.guideid));
+    const readable = new Set(
+      (await getGuides(found.map((release) => release.docid)))
+        .filter((guide) => canViewGuideNow(caller, guide))
+        .map((guide) => guide.guideid),
+    );
     return found.filter((release) => readable.has(release.docid));
   });
   return { releases: await releaseViews(releases) };
@@ -128,7 +148,14 @@ export async function listGuideReleases(caller: Caller | null, guideid: number) 
 export async function createGuideRelease(caller: Caller, input: GuideReleaseInput) {
   const guide = await assertCanEditGuide(caller, input.guideid);
   const revisionid = await guideReleaseRevision(guide, input.revisionid);
-  return releaseOrAskApproval(caller, { doctype: 'guide', docid: guide.guideid, revisionid, langid: guide.langid, release_type: input.release_type, notes: input.notes ?? '' });
+  return releaseOrAskApproval(caller, {
+    doctype: 'guide',
+    docid: guide.guideid,
+    revisionid,
+    langid: guide.langid,
+    release_type: input.release_type,
+    notes: input.notes ?? '',
+  });
 }
 
 function documentBody(document: DocumentRef) {
@@ -153,7 +180,8 @@ async function releaseOrAskApproval(caller: Caller, draft: ReleaseDraft) {
   }
   if (draft.revisionid !== document.revisionid) {
     throw new ConflictError(
-      `${draft.doctype === 'guide' ? 'Guide' : 'Wiki'} ${draft.docid} is released through approval process "${governing.process.name}", which approves the current revision only; the body is the document as it is now`,
+      `${draft.doctype === 'guide' ? 'Guide' : 'Wiki'} ${draft.docid} is released through approval process ` +
+        `"${governing.process.name}", which approves the current revision only; the body is the document as it is now`,
       documentBody(document),
     );
   }
@@ -173,22 +201,40 @@ async function releaseOrAskApproval(caller: Caller, draft: ReleaseDraft) {
   };
   const outcome = await commitApprovalRequest(caller, request, [pendingReleaseWrite(release)]);
   if ('opened' in outcome) return (await releaseViews([release]))[0];
-  if ('documentChanged' in outcome) throw new ConflictError('The document changed meanwhile; the body is the document as it is now', documentBody(outcome.documentChanged));
+  if ('documentChanged' in outcome)
+    throw new ConflictError(
+      'The document changed meanwhile; the body is the document as it is now',
+      documentBody(outcome.documentChanged),
+    );
   if ('alreadyOpen' in outcome) {
     const open = outcome.alreadyOpen;
     const waiting = open.releaseid === null ? undefined : await getRelease(open.releaseid);
-    throw new ConflictError(`Approval request ${open.approval_requestid} for this revision is open; a release can be asked for when it has ended`, {
-      approval_request: { approval_requestid: open.approval_requestid, revisionid: open.revisionid, status: open.status, releaseid: open.releaseid },
-      release: waiting ? (await releaseViews([waiting]))[0] : null,
-    });
+    throw new ConflictError(
+      `Approval request ${open.approval_requestid} for this revision is open; a release can be asked for ` +
+        `when it has ended`,
+      {
+        approval_request: {
+          approval_requestid: open.approval_requestid,
+          revisionid: open.revisionid,
+          status: open.status,
+          releaseid: open.releaseid,
+        },
+        release: waiting ? (await releaseViews([waiting]))[0] : null,
+      },
+    );
   }
   throw new ConflictError('Approval requests for this document kept changing; try again');
 }
 
 /** A release of a document the caller may change (guide: edit rights; wiki: the route's Author role). */
-async function requireReleaseToChange(caller: Caller, releaseid: number, doctype: ReleaseDoctype): Promise<ReleaseRecord> {
+async function requireReleaseToChange(
+  caller: Caller,
+  releaseid: number,
+  doctype: ReleaseDoctype,
+): Promise<ReleaseRecord> {
   const release = await getRelease(releaseid);
-  if (!release || release.doctype !== doctype) throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
+  if (!release || release.doctype !== doctype)
+    throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
   if (doctype === 'guide') await assertCanEditGuide(caller, release.docid);
   return release;
 }
@@ -207,7 +253,11 @@ export async function deleteReleaseOf(caller: Caller, releaseid: number, doctype
   const outcome = await deleteRelease(releaseid);
   if (outcome === 'missing') throw new NotFoundError(`No ${doctype} release with releaseid ${releaseid}`);
   if (outcome === 'pending') {
-    throw new ConflictError(`Release ${releaseid} waits for approval request ${release.approval_requestid}; its approvers decide it, or a new revision ends it`, (await releaseViews([{ ...release, status: 'pending_approval' }]))[0]);
+    throw new ConflictError(
+      `Release ${releaseid} waits for approval request ${release.approval_requestid}; its approvers decide ` +
+        `it, or a new revision ends it`,
+      (await releaseViews([{ ...release, status: 'pending_approval' }]))[0],
+    );
   }
 }
 
@@ -221,7 +271,11 @@ async function approvalRequiredProblems(guideids: number[]) {
   );
   return guideids
     .filter((_, index) => governed[index])
-    .map((guideid) => ({ field: 'guideids', code: 'approval_required', message: `Guide ${guideid} is released through an approval process: release it with POST /guides/releases` }));
+    .map((guideid) => ({
+      field: 'guideids',
+      code: 'approval_required',
+      message: `Guide ${guideid} is released through an approval process: release it with POST /guides/releases`,
+    }));
 }
 
 /**
@@ -231,15 +285,17 @@ async function approvalRequiredProblems(guideids: number[]) {
  */
 export async function duplicateReleases(caller: Caller, input: DuplicateReleasesInput) {
   const source = await getRelease(input.releaseid);
-  if (!source || source.doctype !== 'guide') throw new NotFoundError(`No guide release with releaseid ${input.releaseid}`);
+  if (source?.doctype !== 'guide') throw new NotFoundError(`No guide release with releaseid ${input.releaseid}`);
   await assertCanViewGuide(caller, source.docid);
   const targetIds = [...new Set(input.guideids)];
-  if (targetIds.length > MAX_DUPLICATE_TARGETS) throw ValidationError.field('guideids', 'too_many', `At most ${MAX_DUPLICATE_TARGETS} guides per request`);
+  if (targetIds.length > MAX_DUPLICATE_TARGETS)
+    throw ValidationError.field('guideids', 'too_many', `At most ${MAX_DUPLICATE_TARGETS} guides per request`);
   const targets = new Map((await getGuides(targetIds)).map((guide) => [guide.guideid, guide]));
   const problems = targetIds.flatMap((guideid) => {
     const guide = targets.get(guideid);
     if (!guide) return [{ field: 'guideids', code: 'not_found', message: `No guide with guideid ${guideid}` }];
-    if (!canEditGuide(caller, guide)) return [{ field: 'guideids', code: 'forbidden', message: `You may not release guide ${guideid}` }];
+    if (!canEditGuide(caller, guide))
+      return [{ field: 'guideids', code: 'forbidden', message: `You may not release guide ${guideid}` }];
     return [];
   });
   problems.push(...(await approvalRequiredProblems(problems.length === 0 ? targetIds : [])));
@@ -248,7 +304,14 @@ export async function duplicateReleases(caller: Caller, input: DuplicateReleases
     caller,
     targetIds.map((guideid) => {
       const guide = targets.get(guideid)!;
-      return { doctype: 'guide' as const, docid: guideid, revisionid: guide.revisionid, langid: guide.langid, release_type: source.release_type, notes: input.notes ?? source.notes };
+      return {
+        doctype: 'guide' as const,
+        docid: guideid,
+        revisionid: guide.revisionid,
+        langid: guide.langid,
+        release_type: source.release_type,
+        notes: input.notes ?? source.notes,
+      };
     }),
   );
   return { releases: await releaseViews(releases) };
@@ -261,5 +324,12 @@ export async function createWikiRelease(caller: Caller, wikiid: number, input: W
   if (revisionid !== wiki.revisionid && !(await getWikiRevision(wikiid, revisionid))) {
     throw ValidationError.field('revisionid', 'not_found', `Wiki ${wikiid} has no revision ${revisionid}`);
   }
-  return releaseOrAskApproval(caller, { doctype: 'wiki', docid: wikiid, revisionid, langid: wiki.langid, release_type: input.release_type, notes: input.notes ?? '' });
+  return releaseOrAskApproval(caller, {
+    doctype: 'wiki',
+    docid: wikiid,
+    revisionid,
+    langid: wiki.langid,
+    release_type: input.release_type,
+    notes: input.notes ?? '',
+  });
 }

@@ -9,7 +9,12 @@ import { defineGroup, reply, route, type RouteDef } from '../../shared/http/rout
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as signoffs from './signoffs.service.ts';
-import { finalizeBody, initializeViaPasswordBody, signoffRequestBody, signoffResponseBody } from './signoffs.schemas.ts';
+import {
+  finalizeBody,
+  initializeViaPasswordBody,
+  signoffRequestBody,
+  signoffResponseBody,
+} from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
 
@@ -21,7 +26,8 @@ function both(definition: RouteDef): RouteDef[] {
 }
 
 const FLOW =
-  'Flow: request (trainee) → pending for the members of the assessment\'s team → response (a member: approve or reject) → unacknowledged → acknowledge (trainee). ' +
+  "Flow: request (trainee) → pending for the members of the assessment's team → response (a member: approve " +
+  'or reject) → unacknowledged → acknowledge (trainee). ' +
   'An approved signoff completes the stage only when acknowledged.';
 
 export const signoffsGroup = defineGroup({
@@ -72,7 +78,9 @@ export const signoffsGroup = defineGroup({
         path: '/stage-sign-offs/responses',
         auth: 'user',
         summary: 'A signer answers a signoff request: `{signoff_requestid, approved (default true), comments?}`',
-        description: 'Members of the assessment\'s team, never the trainee. 409 with the request when it is not awaiting a response.',
+        description:
+          "Members of the assessment's team, never the trainee. 409 with the request when it is not " +
+          'awaiting a response.',
         body: signoffResponseBody,
         example: { signoff_requestid: 1, approved: true, comments: 'Well done' },
         response: signoffRequestSchema,
@@ -84,7 +92,7 @@ export const signoffsGroup = defineGroup({
         method: 'GET',
         path: '/stage-sign-offs/responses/unacknowledged/{userid}',
         auth: 'user',
-        summary: 'The trainee\'s answered signoff requests not yet acknowledged',
+        summary: "The trainee's answered signoff requests not yet acknowledged",
         params: idParams('userid'),
         query: listQuery,
         response: z.array(signoffRequestSchema),
@@ -118,10 +126,14 @@ export const signoffsGroup = defineGroup({
       method: 'POST',
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword',
       auth: 'user',
-      summary: 'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with a single-use token',
+      summary:
+        'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with ' +
+        'a single-use token',
       description:
-        'Body `{login (email or unique_username) | email, password}`. The signed-in caller and that person must be the trainee and a signer, in either order. ' +
-        `Failed passwords count toward the login throttle (429 past it); a wrong one is 422 on \`password\`. The token lives ${signoffs.FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
+        'Body `{login (email or unique_username) | email, password}`. The signed-in caller and that person ' +
+        'must be the trainee and a signer, in either order. ' +
+        `Failed passwords count toward the login throttle (429 past it); a wrong one is 422 on ` +
+        `\`password\`. The token lives ${signoffs.FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
         'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize.',
       status: 201,
       params: idParams('signoff_requestid'),
@@ -129,14 +141,18 @@ export const signoffsGroup = defineGroup({
       example: { login: 'signer@example.com', password: 'their password' },
       extensions: { 'x-stepwise-next-step': 'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize' },
       response: signoffFinalizeTokenSchema,
-      handler: ({ auth, params, body, sourceIp }) => signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
+      handler: ({ auth, params, body, sourceIp }) =>
+        signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
     }),
     route({
       method: 'PATCH',
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/finalize',
       auth: 'user',
-      summary: 'Over-the-shoulder signoff, step 2: record the signer\'s response with the token from initializeViaPassword',
-      description: 'Body `{token, approved (default true), comments?}`; only the caller who initialized it, once, within its lifetime (403 otherwise). Beyond the spec: its path was not published.',
+      summary:
+        "Over-the-shoulder signoff, step 2: record the signer's response with the token from initializeViaPassword",
+      description:
+        'Body `{token, approved (default true), comments?}`; only the caller who initialized it, once, ' +
+        'within its lifetime (403 otherwise). Beyond the spec: its path was not published.',
       params: idParams('signoff_requestid'),
       body: finalizeBody,
       example: { token: '0123456789abcdef', approved: true },

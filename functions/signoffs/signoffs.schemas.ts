@@ -12,7 +12,11 @@ export const initializeViaPasswordBody = z.object({
   email: z.optional(z.string().check(z.minLength(1))),
   password: z.string().check(z.minLength(1)),
 });
-export const finalizeBody = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)), approved: z.optional(z.boolean()), comments });
+export const finalizeBody = z.object({
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
+  approved: z.optional(z.boolean()),
+  comments,
+});
 
 export type SignoffRequestInput = z.output<typeof signoffRequestBody>;
 export type SignoffResponseInput = z.output<typeof signoffResponseBody>;

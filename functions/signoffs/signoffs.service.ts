@@ -43,16 +43,33 @@ import { completeDocument, refreshProgressOn } from '../../shared/training/progr
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { signoffRequestView, type SignoffRequestView } from '../../shared/views/training-views.ts';
-import type { FinalizeInput, InitializeViaPasswordInput, SignoffRequestInput, SignoffResponseInput } from './signoffs.schemas.ts';
+import type {
+  FinalizeInput,
+  InitializeViaPasswordInput,
+  SignoffRequestInput,
+  SignoffResponseInput,
+} from './signoffs.schemas.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;
 
 /** Stage outcomes that mean "the document itself is not done": acknowledging an approval completes it. */
-const DOCUMENT_NOT_DONE = new Set(['not_started', 'doc_in_progress', 'newer_release', 'manager_override', 'recurrence_expired']);
+const DOCUMENT_NOT_DONE = new Set([
+  'not_started',
+  'doc_in_progress',
+  'newer_release',
+  'manager_override',
+  'recurrence_expired',
+]);
 
 async function views(requests: SignoffRequestRecord[]): Promise<SignoffRequestView[]> {
-  const users = new Map((await getUsers([...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])]))])).map((u) => [u.userid, u]));
+  const users = new Map(
+    (
+      await getUsers([
+        ...new Set(requests.flatMap((r) => [r.userid, ...(r.response ? [r.response.responder_userid] : [])])),
+      ])
+    ).map((u) => [u.userid, u]),
+  );
   const courses = new Map((await getCourses([...new Set(requests.map((r) => r.wikiid))])).map((c) => [c.wikiid, c]));
   const documents = await stageDocuments(requests);
   return requests.map((request) =>
@@ -73,18 +90,22 @@ async function requireRequest(id: number): Promise<SignoffRequestRecord> {
   return request;
 }
 
-async function requireAssessmentStage(stage_assessmentid: number): Promise<{ teamid: number; wikiid: number; stage: CourseStageRecord }> {
+async function requireAssessmentStage(
+  stage_assessmentid: number,
+): Promise<{ teamid: number; wikiid: number; stage: CourseStageRecord }> {
   const assessment = await getAssessment(stage_assessmentid);
   if (!assessment) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
   const { course } = await requireCourse(assessment.wikiid);
   const stage = course.stages.find((candidate) => candidate.stage_assessmentid === stage_assessmentid);
-  if (!stage || stage.assessment_teamid === null) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
+  if (!stage || stage.assessment_teamid === null)
+    throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
   return { teamid: stage.assessment_teamid, wikiid: course.wikiid, stage };
 }
 
 /** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
 function subjectsOf(request: SignoffRequestRecord): string[] {
-  const document = request.doctype === 'external_training_module' ? [] : [documentSubject(request.doctype, request.docid)];
+  const document =
+    request.doctype === 'external_training_module' ? [] : [documentSubject(request.doctype, request.docid)];
   return [`USER#${request.userid}`, `SIGNOFF#${request.signoff_requestid}`, ...document];
 }
 
@@ -92,7 +113,13 @@ function subjectsOf(request: SignoffRequestRecord): string[] {
  * Moves a request to `next` (on condition of the version read) with the trainee's state and
  * an audit record, all in one transaction. A concurrent move answers 409 with the request now.
  */
-async function transition(auth: SignedInAuth, action: string, before: SignoffRequestRecord | null, next: SignoffRequestRecord, details: Record<string, unknown> = {}): Promise<void> {
+async function transition(
+  auth: SignedInAuth,
+  action: string,
+  before: SignoffRequestRecord | null,
+  next: SignoffRequestRecord,
+  details: Record<string, unknown> = {},
+): Promise<void> {
   const document = await stageDocument(next);
   try {
     await appendAudit(
@@ -122,14 +149,24 @@ async function transition(auth: SignedInAuth, action: string, before: SignoffReq
     if (error.failedLabels.includes('trainee-signoff') && before === null) {
       const open = await getTraineeSignoff(next.userid, next.stage_assessmentid);
       const current = open ? await getSignoffRequest(open.signoff_requestid) : undefined;
-      throw new ConflictError('A signoff request for this stage is already open; the body is that request', current ? await view(current) : undefined);
+      throw new ConflictError(
+        'A signoff request for this stage is already open; the body is that request',
+        current ? await view(current) : undefined,
+      );
     }
     const current = await getSignoffRequest(next.signoff_requestid);
-    throw new ConflictError('The signoff request changed meanwhile; the body is the request now', current ? await view(current) : undefined);
+    throw new ConflictError(
+      'The signoff request changed meanwhile; the body is the request now',
+      current ? await view(current) : undefined,
+    );
   }
 }
 
-function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRecord['state'][], doing: string): Promise<never> | undefined {
+function conflictUnless(
+  request: SignoffRequestRecord,
+  states: SignoffRequestRecord['state'][],
+  doing: string,
+): Promise<never> | undefined {
   if (states.includes(request.state)) return undefined;
   return view(request).then((current) => {
     throw new ConflictError(`Cannot ${doing} a signoff request that is ${request.state}`, current);
@@ -139,7 +176,8 @@ function conflictUnless(request: SignoffRequestRecord, states: SignoffRequestRec
 export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
   const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
-  if ((await listTraineeRows(caller.userid, wikiid)).length === 0) throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
+  if ((await listTraineeRows(caller.userid, wikiid)).length === 0)
+    throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
   const document = await stageDocument(stage);
   const request: SignoffRequestRecord = {
     signoff_requestid: await nextId('signoff_request'),
@@ -169,16 +207,22 @@ export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestIn
 export async function pending(caller: Caller, userid: number, page: Page) {
   const user = await getUser(userid);
   if (!user) throw new NotFoundError(`No user with userid ${userid}`);
-  if (caller.userid !== userid && !(await managesUser(caller, userid))) throw new ForbiddenError('Only the user, their managers and Admins see their pending signoffs');
-  const found = (await Promise.all(user.teams.map(listPendingForTeam))).flat().filter((request) => request.userid !== userid);
-  const unique = [...new Map(found.map((request) => [request.signoff_requestid, request])).values()].sort((a, b) => a.signoff_requestid - b.signoff_requestid);
+  if (caller.userid !== userid && !(await managesUser(caller, userid)))
+    throw new ForbiddenError('Only the user, their managers and Admins see their pending signoffs');
+  const found = (await Promise.all(user.teams.map(listPendingForTeam)))
+    .flat()
+    .filter((request) => request.userid !== userid);
+  const unique = [...new Map(found.map((request) => [request.signoff_requestid, request])).values()].sort(
+    (a, b) => a.signoff_requestid - b.signoff_requestid,
+  );
   return views(unique.slice(page.offset, page.offset + page.limit));
 }
 
 /** The trainee's answered requests they have not acknowledged yet. */
 export async function unacknowledged(caller: Caller, userid: number, page: Page) {
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
-  if (caller.userid !== userid && !(await managesUser(caller, userid))) throw new ForbiddenError('Only the user, their managers and Admins see their signoff responses');
+  if (caller.userid !== userid && !(await managesUser(caller, userid)))
+    throw new ForbiddenError('Only the user, their managers and Admins see their signoff responses');
   return views(await listUnacknowledged(userid, page));
 }
 
@@ -192,12 +236,23 @@ export async function signers(stage_assessmentid: number, page: Page) {
 /** A signer answers: members of the assessment's team, never the trainee themself. */
 async function assertSigner(request: SignoffRequestRecord, userid: number): Promise<void> {
   if (userid === request.userid) throw new ForbiddenError('A trainee cannot sign their own request');
-  if (!(await isMember(request.teamid, userid))) throw new ForbiddenError('Only members of the assessment\'s team sign this request');
+  if (!(await isMember(request.teamid, userid)))
+    throw new ForbiddenError("Only members of the assessment's team sign this request");
 }
 
-async function respondAs(auth: SignedInAuth, request: SignoffRequestRecord, response: Omit<SignoffResponse, 'response_date'>, extra: Record<string, unknown> = {}) {
+async function respondAs(
+  auth: SignedInAuth,
+  request: SignoffRequestRecord,
+  response: Omit<SignoffResponse, 'response_date'>,
+  extra: Record<string, unknown> = {},
+) {
   await conflictUnless(request, ['requested'], 'answer');
-  const next: SignoffRequestRecord = { ...request, state: 'responded', response: { ...response, response_date: nowSeconds() }, version: request.version + 1 };
+  const next: SignoffRequestRecord = {
+    ...request,
+    state: 'responded',
+    response: { ...response, response_date: nowSeconds() },
+    version: request.version + 1,
+  };
   await transition(auth, 'signoff.responded', request, next, extra);
   await refreshProgressOn(next.userid, next);
   return view(next);
@@ -206,7 +261,12 @@ async function respondAs(auth: SignedInAuth, request: SignoffRequestRecord, resp
 export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
   const request = await requireRequest(input.signoff_requestid);
   await assertSigner(request, auth.user.userid);
-  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: auth.user.userid, method: 'signer' });
+  return respondAs(auth, request, {
+    approved: input.approved ?? true,
+    comments: input.comments ?? '',
+    responder_userid: auth.user.userid,
+    method: 'signer',
+  });
 }
 
 /**
@@ -217,17 +277,31 @@ export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
 export async function acknowledge(auth: SignedInAuth, signoff_requestid: number) {
   const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
-  if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee acknowledges a signoff response');
+  if (caller.userid !== request.userid && !isAdmin(caller))
+    throw new ForbiddenError('Only the trainee acknowledges a signoff response');
   await conflictUnless(request, ['responded'], 'acknowledge');
   const at = nowSeconds();
-  const next: SignoffRequestRecord = { ...request, state: 'acknowledged', acknowledged_date: at, version: request.version + 1 };
+  const next: SignoffRequestRecord = {
+    ...request,
+    state: 'acknowledged',
+    acknowledged_date: at,
+    version: request.version + 1,
+  };
   await transition(auth, 'signoff.acknowledged', request, next);
   if (next.response?.approved) {
     const { course } = await requireCourse(request.wikiid);
     const stage = course.stages.find((candidate) => candidate.course_stageid === request.course_stageid);
     const outcome = stage ? (await stageOutcomes([request.userid], [stage])).get(request.userid)![0] : undefined;
     if (outcome && DOCUMENT_NOT_DONE.has(outcome.state.reason)) {
-      await completeDocument({ userid: request.userid, doctype: request.doctype, docid: request.docid, at, init_date: Math.min(request.requested_date, at), actor_userid: caller.userid, impersonator_userid: auth.impersonatorUserid });
+      await completeDocument({
+        userid: request.userid,
+        doctype: request.doctype,
+        docid: request.docid,
+        at,
+        init_date: Math.min(request.requested_date, at),
+        actor_userid: caller.userid,
+        impersonator_userid: auth.impersonatorUserid,
+      });
     }
   }
   await refreshProgressOn(next.userid, next);
@@ -237,9 +311,16 @@ export async function acknowledge(auth: SignedInAuth, signoff_requestid: number)
 export async function cancel(auth: SignedInAuth, signoff_requestid: number): Promise<void> {
   const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
-  if (caller.userid !== request.userid && !isAdmin(caller)) throw new ForbiddenError('Only the trainee cancels their signoff request');
+  if (caller.userid !== request.userid && !isAdmin(caller))
+    throw new ForbiddenError('Only the trainee cancels their signoff request');
   await conflictUnless(request, OPEN_STATES, 'cancel');
-  const next: SignoffRequestRecord = { ...request, state: 'cancelled', cancelled_date: nowSeconds(), cancelled_by: caller.userid, version: request.version + 1 };
+  const next: SignoffRequestRecord = {
+    ...request,
+    state: 'cancelled',
+    cancelled_date: nowSeconds(),
+    cancelled_by: caller.userid,
+    version: request.version + 1,
+  };
   await transition(auth, 'signoff.cancelled', request, next);
   await refreshProgressOn(next.userid, next);
 }
@@ -249,7 +330,12 @@ export async function cancel(auth: SignedInAuth, signoff_requestid: number): Pro
  * the trainee and a signer, in either order. Answers a single-use token (stored hashed, 5
  * minutes) that lets the caller finalize the response.
  */
-export async function initializeViaPassword(auth: SignedInAuth, signoff_requestid: number, input: InitializeViaPasswordInput, sourceIp: string) {
+export async function initializeViaPassword(
+  auth: SignedInAuth,
+  signoff_requestid: number,
+  input: InitializeViaPasswordInput,
+  sourceIp: string,
+) {
   const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   await conflictUnless(request, ['requested'], 'answer');
@@ -259,17 +345,33 @@ export async function initializeViaPassword(auth: SignedInAuth, signoff_requesti
   let signer: number;
   if (caller.userid === request.userid) signer = person.userid;
   else if (person.userid === request.userid) signer = caller.userid;
-  else throw new ForbiddenError('Over-the-shoulder signoff needs the trainee and a signer: one signed in, the other confirming with their password');
+  else
+    throw new ForbiddenError(
+      'Over-the-shoulder signoff needs the trainee and a signer: one signed in, the other confirming with ' +
+        'their password',
+    );
   await assertSigner(request, signer);
   const token = newToken();
   const expires = nowSeconds() + FINALIZE_TOKEN_SECONDS;
-  await putFinalizeToken(sha256Hex(token), { signoff_requestid, caller_userid: caller.userid, signer_userid: signer, expires });
+  await putFinalizeToken(sha256Hex(token), {
+    signoff_requestid,
+    caller_userid: caller.userid,
+    signer_userid: signer,
+    expires,
+  });
   await appendAudit({
     action: 'signoff.password_confirmed',
     actor_userid: caller.userid,
     impersonator_userid: auth.impersonatorUserid ?? null,
     subjects: subjectsOf(request),
-    details: { signoff_requestid, confirmed_userid: person.userid, signer_userid: signer, docid: request.docid, doctype: request.doctype, requested_revisionid: request.doc_revisionid },
+    details: {
+      signoff_requestid,
+      confirmed_userid: person.userid,
+      signer_userid: signer,
+      docid: request.docid,
+      doctype: request.doctype,
+      requested_revisionid: request.doc_revisionid,
+    },
   });
   return {
     signoff_requestid,
@@ -285,9 +387,23 @@ export async function initializeViaPassword(auth: SignedInAuth, signoff_requesti
 export async function finalize(auth: SignedInAuth, signoff_requestid: number, input: FinalizeInput) {
   const request = await requireRequest(signoff_requestid);
   const token = await consumeFinalizeToken(sha256Hex(input.token));
-  if (!token || token.expires <= nowSeconds() || token.signoff_requestid !== signoff_requestid || token.caller_userid !== auth.user.userid) {
+  if (
+    !token ||
+    token.expires <= nowSeconds() ||
+    token.signoff_requestid !== signoff_requestid ||
+    token.caller_userid !== auth.user.userid
+  ) {
     throw new ForbiddenError('The finalize token is invalid, expired or already used; confirm the password again');
   }
-  return respondAs(auth, request, { approved: input.approved ?? true, comments: input.comments ?? '', responder_userid: token.signer_userid, method: 'password' }, { confirmed_by_password: true });
+  return respondAs(
+    auth,
+    request,
+    {
+      approved: input.approved ?? true,
+      comments: input.comments ?? '',
+      responder_userid: token.signer_userid,
+      method: 'password',
+    },
+    { confirmed_by_password: true },
+  );
 }
-

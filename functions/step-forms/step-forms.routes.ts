@@ -7,7 +7,6 @@ import * as forms from './step-forms.service.ts';
 import { stepFormBody } from './step-forms.schemas.ts';
 import { stepFormSchema } from '../../shared/views/step-form-views.ts';
 
-
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 
 export const stepFormsGroup = defineGroup({
@@ -61,7 +60,14 @@ export const stepFormsGroup = defineGroup({
       status: 201,
       summary: "Save the step's form as a new form revision; answers the saved form",
       description:
-        '`fields` is the whole form, in order. A field naming the `field_guid` of a field of the current form is that field: attributes left out keep their value, and it keeps its `field_revisionid` unless its content changes. A field without `field_guid` is new. `field_type` (one of the nine) and `label` are required for new fields; `options` (JSON of an array of options, or an array) for Radios and Select. `placeholder` is used by Text Input and Numeric Input (a Checkbox is checked by default when it is 1); `textarea` by Text Area; attributes a type does not use are dropped. 422 names every bad field (`fields.<index>.<attribute>`). Optional `?revisionid=` (the form_revisionid the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
+        '`fields` is the whole form, in order. A field naming the `field_guid` of a field of the current ' +
+        'form is that field: attributes left out keep their value, and it keeps its `field_revisionid` ' +
+        'unless its content changes. A field without `field_guid` is new. `field_type` (one of the nine) ' +
+        'and `label` are required for new fields; `options` (JSON of an array of options, or an array) for ' +
+        'Radios and Select. `placeholder` is used by Text Input and Numeric Input (a Checkbox is checked by ' +
+        'default when it is 1); `textarea` by Text Area; attributes a type does not use are dropped. 422 ' +
+        'names every bad field (`fields.<index>.<attribute>`). Optional `?revisionid=` (the form_revisionid ' +
+        'the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
       params: idParams('stepid'),
       query: optionalRevisionQuery,
       body: stepFormBody,

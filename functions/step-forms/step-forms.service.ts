@@ -70,7 +70,9 @@ export async function byFieldRevision(caller: Caller | null, fieldRevisionid: nu
 /** Current forms of the guide's steps and of its prerequisite guides' steps (those the caller can view). */
 export async function byGuide(caller: Caller | null, guideid: number) {
   const guide = await assertCanViewGuide(caller, guideid);
-  const prerequisites = (await getGuides(guide.prerequisites)).filter((prerequisite) => canViewGuideNow(caller, prerequisite));
+  const prerequisites = (await getGuides(guide.prerequisites)).filter((prerequisite) =>
+    canViewGuideNow(caller, prerequisite),
+  );
   const perGuide = await Promise.all(
     [guide, ...prerequisites].map(async (each) => {
       const stepids = new Set(each.steps.map((step) => step.stepid));
@@ -94,8 +96,18 @@ function planFields(inputs: FieldInput[], current: StepFormRecord | undefined): 
     const at = `fields.${index}`;
     const guid = input.field_guid?.trim();
     if (guid !== undefined) {
-      if (!CLIENT_GUID.test(guid)) problems.push({ field: `${at}.field_guid`, code: 'invalid_field_guid', message: `${at}.field_guid: 1 to 64 letters, digits, - or _` });
-      else if (seen.has(guid)) problems.push({ field: `${at}.field_guid`, code: 'duplicate_field', message: `${at}.field_guid names a field already in this form` });
+      if (!CLIENT_GUID.test(guid))
+        problems.push({
+          field: `${at}.field_guid`,
+          code: 'invalid_field_guid',
+          message: `${at}.field_guid: 1 to 64 letters, digits, - or _`,
+        });
+      else if (seen.has(guid))
+        problems.push({
+          field: `${at}.field_guid`,
+          code: 'duplicate_field',
+          message: `${at}.field_guid names a field already in this form`,
+        });
       seen.add(guid);
     }
     const existing = guid === undefined ? undefined : byGuid.get(guid);
@@ -120,18 +132,28 @@ export async function save(caller: Caller, stepid: number, body: StepFormBody, e
   if (!step) throw new NotFoundError(`No step with stepid ${stepid}`);
   await assertCanEditGuide(caller, step.guideid);
   const posted = body.fields;
-  if (posted === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: the array of the form\'s fields');
+  if (posted === undefined)
+    throw ValidationError.field('fields', 'missing_field', "fields is required: the array of the form's fields");
 
   return retryOnLostRace(
     async () => {
       const current = await getCurrentForm(step.guideid, stepid, { consistent: true });
       if (expectedRevision !== undefined && current?.form_revisionid !== expectedRevision) {
-        throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', current ? formView(current) : undefined);
+        throw new ConflictError(
+          'The revisionid is not the current form_revisionid; the body is the current form',
+          current ? formView(current) : undefined,
+        );
       }
       const planned = planFields(posted, current);
       const newCount = planned.filter((entry) => entry.field.field_revisionid === null).length;
-      const [formRevisionid, newIds] = await Promise.all([nextId('form_revision'), nextIds('form_field_revision', newCount)]);
-      const fields: FormFieldRecord[] = planned.map(({ field }) => ({ ...field, field_revisionid: field.field_revisionid ?? newIds.shift()! }));
+      const [formRevisionid, newIds] = await Promise.all([
+        nextId('form_revision'),
+        nextIds('form_field_revision', newCount),
+      ]);
+      const fields: FormFieldRecord[] = planned.map(({ field }) => ({
+        ...field,
+        field_revisionid: field.field_revisionid ?? newIds.shift()!,
+      }));
       const form: StepFormRecord = {
         form_revisionid: formRevisionid,
         stepid,
@@ -141,14 +163,19 @@ export async function save(caller: Caller, stepid: number, body: StepFormBody, e
         previous_form_revisionid: current?.form_revisionid ?? null,
         fields,
       };
-      const kept = planned.filter((entry) => entry.field.field_revisionid !== null).map((entry) => entry.field.field_revisionid!);
+      const kept = planned
+        .filter((entry) => entry.field.field_revisionid !== null)
+        .map((entry) => entry.field.field_revisionid!);
       try {
         await saveFormRevision(form, current?.form_revisionid ?? null, kept);
       } catch (error) {
         if (expectedRevision !== undefined && isLostRace(error, formRace)) {
           // The named revision was replaced meanwhile: 409 with the form as it is now.
           const now = await getCurrentForm(step.guideid, stepid, { consistent: true });
-          throw new ConflictError('The revisionid is not the current form_revisionid; the body is the current form', now ? formView(now) : undefined);
+          throw new ConflictError(
+            'The revisionid is not the current form_revisionid; the body is the current form',
+            now ? formView(now) : undefined,
+          );
         }
         throw error;
       }

@@ -10,12 +10,18 @@ import { tagListSchema } from '../../shared/views/tag-views.ts';
 import * as tags from './tags.service.ts';
 
 const tagBody = z.object({ tag: z.string().check(z.minLength(1), z.maxLength(200)) });
-const wikiParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: z.string().check(z.minLength(1), z.maxLength(400)) });
+const wikiParams = z.object({
+  namespace: z.string().check(z.minLength(1), z.maxLength(20)),
+  title: z.string().check(z.minLength(1), z.maxLength(400)),
+});
 /** A document's tags come whole by default (up to 200 a page). */
 const documentTagsQuery = z.object({
   limit: z.pipe(
     z._default(z.string().check(z.regex(/^\d+$/)), '200'),
-    z.pipe(z.transform((value: string) => Math.min(Number(value), 200)), z.number().check(z.minimum(1))),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number(value), 200)),
+      z.number().check(z.minimum(1)),
+    ),
   ),
   offset: pagination.offset,
 });
@@ -48,8 +54,8 @@ export const tagsGroup = defineGroup({
       method: 'PUT',
       path: '/guides/{guideid}/tag',
       auth: 'user',
-      summary: 'Tag a guide (creating the tag if needed); answers the guide\'s tags',
-      description: 'The guide\'s author, Authors who can see it, and Admins. Tagging twice is harmless.',
+      summary: "Tag a guide (creating the tag if needed); answers the guide's tags",
+      description: "The guide's author, Authors who can see it, and Admins. Tagging twice is harmless.",
       params: idParams('guideid'),
       body: tagBody,
       example: { tag: 'battery' },
@@ -84,7 +90,7 @@ export const tagsGroup = defineGroup({
       method: 'PUT',
       path: '/wikis/{namespace}/{title}/tag',
       auth: 'author',
-      summary: 'Tag a wiki page (creating the tag if needed); answers the page\'s tags',
+      summary: "Tag a wiki page (creating the tag if needed); answers the page's tags",
       params: wikiParams,
       body: tagBody,
       example: { tag: 'battery' },

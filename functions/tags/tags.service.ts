@@ -21,15 +21,17 @@ export const MAX_TAG_LENGTH = 64;
 export function normalizeTag(raw: string): string {
   const tag = raw.replace(/\s+/g, ' ').trim().toLowerCase();
   if (tag === '') throw ValidationError.field('tag', 'invalid', 'tag must not be empty');
-  if (tag.length > MAX_TAG_LENGTH) throw ValidationError.field('tag', 'invalid', `tag must be at most ${MAX_TAG_LENGTH} characters`);
-  if (/[\u0000-\u001f\u007f#]/.test(tag)) throw ValidationError.field('tag', 'invalid', 'tag must not contain # or control characters');
+  if (tag.length > MAX_TAG_LENGTH)
+    throw ValidationError.field('tag', 'invalid', `tag must be at most ${MAX_TAG_LENGTH} characters`);
+  if (/[\u0000-\u001f\u007f#]/.test(tag))
+    throw ValidationError.field('tag', 'invalid', 'tag must not contain # or control characters');
   return tag;
 }
 
 async function guideTarget(caller: Caller, guideid: number, forChange: boolean): Promise<TagTarget> {
   const guide = await assertCanViewGuide(caller, guideid);
   if (forChange && !(hasRole(caller, 'Author') || guide.userid === caller.userid)) {
-    throw new ForbiddenError('Only the guide\'s author, Authors and Admins tag guides');
+    throw new ForbiddenError("Only the guide's author, Authors and Admins tag guides");
   }
   return { docType: 'GUIDE', docid: guideid, key: guideKey(guideid) };
 }
@@ -54,7 +56,8 @@ async function tag(target: TagTarget, rawTag: string, caller: Caller, page: Page
 
 async function untag(target: TagTarget, rawTag: string): Promise<void> {
   const name = normalizeTag(rawTag);
-  if (!(await removeTag(target, name))) throw new NotFoundError(`The ${target.docType.toLowerCase()} has no tag "${name}"`);
+  if (!(await removeTag(target, name)))
+    throw new NotFoundError(`The ${target.docType.toLowerCase()} has no tag "${name}"`);
 }
 
 export function all(page: Page): Promise<TagListView> {

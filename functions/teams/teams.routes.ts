@@ -14,7 +14,10 @@ const pageQuery = z.object(pagination);
 const membersQuery = z.object({
   limit: z.pipe(
     z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
-    z.pipe(z.transform((value: string) => Math.min(Number(value), 1000)), z.number().check(z.minimum(1))),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number(value), 1000)),
+      z.number().check(z.minimum(1)),
+    ),
   ),
   offset: pagination.offset,
 });
@@ -38,7 +41,7 @@ export const teamsGroup = defineGroup({
       method: 'GET',
       path: '/teams',
       auth: 'user',
-      summary: 'List teams with owner and the members\' aggregated reputation',
+      summary: "List teams with owner and the members' aggregated reputation",
       query: teamListQuery,
       response: z.array(teamSchema),
       handler: ({ query }) => teams.list(query),

@@ -3,10 +3,17 @@
  * team a user may add or remove themself. Membership changes move the member item, the user's
  * team set and the team's aggregates in one transaction.
  */
-import { config, siteUrl } from '../../shared/config.ts';
+import { siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { teamAssignmentView, teamAttributes, teamView, type TeamAssignmentView, type TeamAttributesView, type TeamView } from '../../shared/views/team-views.ts';
+import {
+  teamAssignmentView,
+  teamAttributes,
+  teamView,
+  type TeamAssignmentView,
+  type TeamAttributesView,
+  type TeamView,
+} from '../../shared/views/team-views.ts';
 import type { UserSummaryView } from '../../shared/views/common-schemas.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
@@ -34,8 +41,6 @@ import { withoutKeys } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { MAX_MEMBER_CHANGES, type CreateTeamInput, type MemberChanges, type TeamListQuery } from './teams.schemas.ts';
 
-
-
 async function requireTeam(teamid: number): Promise<TeamRecord> {
   const team = await getTeam(teamid);
   if (!team) throw new NotFoundError(`No team with teamid ${teamid}`);
@@ -50,7 +55,10 @@ async function requireUsers(userids: number[]): Promise<Map<number, UserRecord>>
   const found = new Map((await getUsers(userids)).map((user) => [user.userid, user]));
   const missing = userids.filter((userid) => !found.has(userid));
   if (missing.length > 0) {
-    throw new ValidationError(`Unknown userid ${missing.join(', ')}`, missing.map((userid) => ({ field: 'userid', code: 'not_found', message: `No user with userid ${userid}` })));
+    throw new ValidationError(
+      `Unknown userid ${missing.join(', ')}`,
+      missing.map((userid) => ({ field: 'userid', code: 'not_found', message: `No user with userid ${userid}` })),
+    );
   }
   return found;
 }
@@ -63,27 +71,45 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
     throw ValidationError.field('add', 'too_many', `At most ${MAX_MEMBER_CHANGES} member changes per request`);
   }
   const both = addSet.filter((userid) => removeSet.includes(userid));
-  if (both.length > 0) throw ValidationError.field('remove', 'conflict', `userid ${both.join(', ')} both added and removed`);
+  if (both.length > 0)
+    throw ValidationError.field('remove', 'conflict', `userid ${both.join(', ')} both added and removed`);
   const users = await requireUsers([...addSet, ...removeSet]);
   const now = nowSeconds();
   const reputationDelta =
-    addSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0) - removeSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0);
+    addSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0) -
+    removeSet.reduce((sum, userid) => sum + users.get(userid)!.reputation, 0);
   try {
     await applyMembershipChanges([
       ...addSet.flatMap((userid) => addMemberWrites(team.teamid, userid, now)),
       ...removeSet.flatMap((userid) => removeMemberWrites(team.teamid, userid)),
-      teamAggregateWrite(team.teamid, addSet.length - removeSet.length, reputationDelta, addSet.length > 0 ? now : null),
+      teamAggregateWrite(
+        team.teamid,
+        addSet.length - removeSet.length,
+        reputationDelta,
+        addSet.length > 0 ? now : null,
+      ),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) {
-      const members = error.failedLabels.filter((label) => label.startsWith('member:')).map((label) => Number(label.slice(7)));
+      const members = error.failedLabels
+        .filter((label) => label.startsWith('member:'))
+        .map((label) => Number(label.slice(7)));
       const already = members.filter((userid) => addSet.includes(userid));
       const notIn = members.filter((userid) => removeSet.includes(userid));
       const problems = [
-        ...already.map((userid) => ({ field: 'add', code: 'already_member', message: `userid ${userid} is already a member` })),
-        ...notIn.map((userid) => ({ field: 'remove', code: 'not_member', message: `userid ${userid} is not a member` })),
+        ...already.map((userid) => ({
+          field: 'add',
+          code: 'already_member',
+          message: `userid ${userid} is already a member`,
+        })),
+        ...notIn.map((userid) => ({
+          field: 'remove',
+          code: 'not_member',
+          message: `userid ${userid} is not a member`,
+        })),
       ];
-      if (problems.length > 0) throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
+      if (problems.length > 0)
+        throw new ValidationError(problems.map((problem) => problem.message).join('; '), problems);
       if (error.failedLabels.includes('team')) throw new NotFoundError(`No team with teamid ${team.teamid}`);
     }
     throw error;
@@ -113,7 +139,8 @@ export async function create(caller: Caller, input: CreateTeamInput): Promise<Te
     privacy: input.privacy ?? 'public',
   };
   const members = [...new Set([owner, ...(input.members ?? [])])];
-  if (members.length > MAX_MEMBER_CHANGES) throw ValidationError.field('members', 'too_many', `At most ${MAX_MEMBER_CHANGES} initial members`);
+  if (members.length > MAX_MEMBER_CHANGES)
+    throw ValidationError.field('members', 'too_many', `At most ${MAX_MEMBER_CHANGES} initial members`);
   await requireUsers(members);
   await insertTeam(team, searchTokens(team.name));
   await changeMembers(team, members, []);
@@ -122,7 +149,9 @@ export async function create(caller: Caller, input: CreateTeamInput): Promise<Te
 
 export async function list(query: TeamListQuery): Promise<TeamView[]> {
   const teams = await listTeams(query, query.order === 'DESC');
-  return teams.filter((team) => query.newMemberSince === undefined || (team.new_member_since ?? 0) >= query.newMemberSince).map(teamView);
+  return teams
+    .filter((team) => query.newMemberSince === undefined || (team.new_member_since ?? 0) >= query.newMemberSince)
+    .map(teamView);
 }
 
 /** Who may see a team's members: anyone on a public team; members, the owner and Admins on a private one. */
@@ -133,7 +162,8 @@ function canSeeMembers(caller: Caller, team: TeamRecord): boolean {
 /** GET /teams/{teamid}: the members as user summaries (the real service's shape). */
 export async function members(caller: Caller, teamid: number, page: Page) {
   const team = await requireTeam(teamid);
-  if (!canSeeMembers(caller, team)) throw new ForbiddenError('Only members, the owner and Admins see the members of a private team');
+  if (!canSeeMembers(caller, team))
+    throw new ForbiddenError('Only members, the owner and Admins see the members of a private team');
   return memberSummaries(teamid, page);
 }
 
@@ -149,7 +179,8 @@ export async function attributes(teamid: number): Promise<TeamAttributesView> {
 
 export async function courseAssignments(caller: Caller, teamid: number, page: Page): Promise<TeamAssignmentView[]> {
   const team = await requireTeam(teamid);
-  if (!canManage(caller, team) && !caller.teams.includes(teamid)) throw new ForbiddenError('Only members, the owner and Admins see the team\'s assignments');
+  if (!canManage(caller, team) && !caller.teams.includes(teamid))
+    throw new ForbiddenError("Only members, the owner and Admins see the team's assignments");
   return (await listTeamAssignmentRefs(teamid, page)).map(teamAssignmentView);
 }
 
@@ -168,7 +199,12 @@ export async function suggestedUsers(caller: Caller, teamid: number, page: Page)
     },
     page,
   );
-  return items.map((item) => userSummary({ ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) }, siteUrl()));
+  return items.map((item) =>
+    userSummary(
+      { ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) },
+      siteUrl(),
+    ),
+  );
 }
 
 function authorizeMemberChange(caller: Caller, team: TeamRecord, userids: number[]): void {
@@ -203,8 +239,8 @@ export async function patchMembers(caller: Caller, teamid: number, input: Member
   }
   const team = await requireTeam(teamid);
   authorizeMemberChange(caller, team, [...add, ...remove]);
-  if (remove.includes(team.owner)) throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
+  if (remove.includes(team.owner))
+    throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
   await changeMembers(team, add, remove);
   return memberSummaries(teamid, { limit: 1000, offset: 0 });
 }
-

@@ -7,7 +7,13 @@ import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared/db/entities/guide.ts';
-import { deleteGuideMark, guideMarksCollection, markFromItem, putGuideMark, type GuideMarkKind } from '../../shared/db/entities/guide-mark.ts';
+import {
+  deleteGuideMark,
+  guideMarksCollection,
+  markFromItem,
+  putGuideMark,
+  type GuideMarkKind,
+} from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { guideMarkViews, type GuideMarkView } from '../../shared/views/guide-mark-views.ts';
@@ -28,12 +34,23 @@ export async function authoredGuides(caller: Caller, userid: number, page: Page)
 }
 
 /** `[{guide: GuideSummary, date}]` of a user's favorites or completions, guides the caller can read. */
-export async function markedGuides(caller: Caller, kind: GuideMarkKind, userid: number, page: Page): Promise<GuideMarkView[]> {
+export async function markedGuides(
+  caller: Caller,
+  kind: GuideMarkKind,
+  userid: number,
+  page: Page,
+): Promise<GuideMarkView[]> {
   if (userid !== caller.userid) await requireUser(userid);
   const entries = await selectedPage(guideMarksCollection(kind, userid), page, async (items) => {
     const marks = items.map(markFromItem);
-    const guides = new Map((await getGuides(marks.map((mark) => mark.guideid))).filter((guide) => canViewGuideNow(caller, guide)).map((guide) => [guide.guideid, guide]));
-    return marks.filter((mark) => guides.has(mark.guideid)).map((mark) => ({ guide: guides.get(mark.guideid)!, date: mark.date }));
+    const guides = new Map(
+      (await getGuides(marks.map((mark) => mark.guideid)))
+        .filter((guide) => canViewGuideNow(caller, guide))
+        .map((guide) => [guide.guideid, guide]),
+    );
+    return marks
+      .filter((mark) => guides.has(mark.guideid))
+      .map((mark) => ({ guide: guides.get(mark.guideid)!, date: mark.date }));
   });
   return guideMarkViews(entries);
 }

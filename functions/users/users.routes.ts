@@ -7,7 +7,13 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
-import { createdByEmailsSchema, uniqueUsernameSuggestionSchema, userNameSchema, userProfileSchema, userSelfSchema } from '../../shared/views/user-views.ts';
+import {
+  createdByEmailsSchema,
+  uniqueUsernameSuggestionSchema,
+  userNameSchema,
+  userProfileSchema,
+  userSelfSchema,
+} from '../../shared/views/user-views.ts';
 import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
 import * as users from './users.service.ts';
@@ -123,7 +129,10 @@ export const usersGroup = defineGroup({
       path: '/users/{userid}',
       auth: 'user',
       summary: 'Edit a profile (the user or an Admin; identity, role and flag fields Admins only)',
-      description: 'Changing your own email or password needs current_password (missing or wrong: 422 on current_password; throttled like logins: 429); an Admin changing another user is exempt. A new password revokes every token of the account.',
+      description:
+        'Changing your own email or password needs current_password (missing or wrong: 422 on ' +
+        'current_password; throttled like logins: 429); an Admin changing another user is exempt. A new ' +
+        'password revokes every token of the account.',
       params: idParams('userid'),
       body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
@@ -135,7 +144,9 @@ export const usersGroup = defineGroup({
       path: '/users/unique_usernames',
       auth: 'admin',
       summary: 'Suggest an available unique_username for each name given',
-      body: z.object({ names: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)) }),
+      body: z.object({
+        names: z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)),
+      }),
       example: { names: ['Jane Doe', 'John Smith'] },
       response: z.array(uniqueUsernameSuggestionSchema),
       handler: ({ body }) => users.suggestUniqueUsernames(body.names),

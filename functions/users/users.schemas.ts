@@ -5,7 +5,12 @@
 import * as z from 'zod/mini';
 import { orderQuery } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
-import { displayNameSchema, emailSchema, passwordSchema, uniqueUsernameSchema } from '../../shared/domain/user-rules.ts';
+import {
+  displayNameSchema,
+  emailSchema,
+  passwordSchema,
+  uniqueUsernameSchema,
+} from '../../shared/domain/user-rules.ts';
 
 const roles = z.array(z.enum(['Admin', 'Author', 'User'])).check(z.minLength(1));
 const text = (max: number) => z.string().check(z.maxLength(max));

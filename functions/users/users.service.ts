@@ -2,7 +2,13 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { userName, userProfile, userSelf, userSummary, type CreatedByEmailsView } from '../../shared/views/user-views.ts';
+import {
+  userName,
+  userProfile,
+  userSelf,
+  userSummary,
+  type CreatedByEmailsView,
+} from '../../shared/views/user-views.ts';
 import { badgeView } from '../../shared/views/badge-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
@@ -11,7 +17,15 @@ import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
-import { findUserIdBy, getUser, getUsers, listCreatedUserIds, listUsers, replaceUser, type UserRecord } from '../../shared/db/entities/user.ts';
+import {
+  findUserIdBy,
+  getUser,
+  getUsers,
+  listCreatedUserIds,
+  listUsers,
+  replaceUser,
+  type UserRecord,
+} from '../../shared/db/entities/user.ts';
 import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
 import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
@@ -22,7 +36,6 @@ import type { UniqueKind } from '../../shared/db/uniqueness.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { CreateByEmailsInput, UserListQuery, UserPatch } from './users.schemas.ts';
 
-
 async function requireUser(userid: number): Promise<UserRecord> {
   const user = await getUser(userid);
   if (!user) throw new NotFoundError(`No user with userid ${userid}`);
@@ -31,7 +44,9 @@ async function requireUser(userid: number): Promise<UserRecord> {
 
 export async function list(query: UserListQuery) {
   const users = await listUsers(query, query.order === 'DESC');
-  return users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince).map((user) => userSummary(user, siteUrl()));
+  return users
+    .filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince)
+    .map((user) => userSummary(user, siteUrl()));
 }
 
 export async function search(term: string, page: Page) {
@@ -79,13 +94,23 @@ const ADMIN_ONLY_FIELDS: Array<keyof UserPatch> = ['sso_userid', 'employee_id', 
  * throttle): a stolen token alone must not be enough to take the account over through a reset
  * link sent to a new address. An Admin changing someone else's is exempt.
  */
-async function requireCurrentPassword(caller: Caller, userid: number, changes: UserPatch, sourceIp: string): Promise<void> {
+async function requireCurrentPassword(
+  caller: Caller,
+  userid: number,
+  changes: UserPatch,
+  sourceIp: string,
+): Promise<void> {
   if (caller.userid !== userid || (changes.email === undefined && changes.password === undefined)) return;
   const user = await requireUser(userid);
-  const changesEmail = changes.email !== undefined && changes.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
+  const changesEmail =
+    changes.email !== undefined && changes.email.trim().toLowerCase() !== user.email.trim().toLowerCase();
   if (!changesEmail && changes.password === undefined) return;
   if (!changes.current_password) {
-    throw ValidationError.field('current_password', 'missing_field', 'current_password is required to change your email or password');
+    throw ValidationError.field(
+      'current_password',
+      'missing_field',
+      'current_password is required to change your email or password',
+    );
   }
   const accepted = await passwordAccepted(
     { account: user.email, sourceIp, passwordHash: user.password_hash, password: changes.current_password },
@@ -184,10 +209,10 @@ export async function createByEmails(caller: Caller, input: CreateByEmailsInput)
       await requestPasswordReset(raw);
       created.push(userSummary(user, siteUrl()));
     } catch (error) {
-      if (error instanceof ValidationError && error.errors.some((problem) => problem.field === 'email')) existing.push(raw);
+      if (error instanceof ValidationError && error.errors.some((problem) => problem.field === 'email'))
+        existing.push(raw);
       else throw error;
     }
   }
   return { created, existing, invalid };
 }
-

@@ -15,7 +15,8 @@ export const viewHistoryGroup = defineGroup({
       path: '/user_view_history/user/{userid}',
       auth: 'user',
       summary: 'Guides and wiki pages a user viewed, newest first (the user and Admins)',
-      description: 'Optional start_date (views on or after) and end_date (on or before), Unix seconds; paged with offset/limit.',
+      description:
+        'Optional start_date (views on or after) and end_date (on or before), Unix seconds; paged with offset/limit.',
       params: idParams('userid'),
       query: viewRangeQuery,
       response: z.array(viewHistoryEntrySchema),
@@ -26,7 +27,8 @@ export const viewHistoryGroup = defineGroup({
       path: '/user_view_history/{doc_type}/{docid}',
       auth: 'user',
       summary: 'Who viewed a guide or wiki page, newest first (its author and Admins)',
-      description: 'doc_type is guide or wiki (docid a guideid or wikiid); same filters and paging as the user history.',
+      description:
+        'doc_type is guide or wiki (docid a guideid or wikiid); same filters and paging as the user history.',
       params: z.object({ doc_type: z.string().check(z.minLength(1), z.maxLength(20)), docid: pathId }),
       query: viewRangeQuery,
       response: z.array(viewHistoryEntrySchema),

@@ -9,7 +9,12 @@ import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
-import { listViewsByUser, listViewsOfDocument, type DateRange, type ViewDocType } from '../../shared/db/entities/view-history.ts';
+import {
+  listViewsByUser,
+  listViewsOfDocument,
+  type DateRange,
+  type ViewDocType,
+} from '../../shared/db/entities/view-history.ts';
 import { viewHistoryEntry, type ViewHistoryEntryView } from '../../shared/views/view-history-views.ts';
 import type { ViewRangeQuery } from './view-history.schemas.ts';
 
@@ -21,7 +26,8 @@ function checkRange(range: DateRange): void {
 
 export async function ofUser(caller: Caller, userid: number, query: ViewRangeQuery): Promise<ViewHistoryEntryView[]> {
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
-  if (caller.userid !== userid && !isAdmin(caller)) throw new ForbiddenError('Only the user and Admins see a user\'s view history');
+  if (caller.userid !== userid && !isAdmin(caller))
+    throw new ForbiddenError("Only the user and Admins see a user's view history");
   checkRange(query);
   return (await listViewsByUser(userid, query, query)).map(viewHistoryEntry);
 }
@@ -43,10 +49,16 @@ async function documentAuthor(docType: ViewDocType, docid: number): Promise<numb
   return wiki.author_userid;
 }
 
-export async function ofDocument(caller: Caller, rawDocType: string, docid: number, query: ViewRangeQuery): Promise<ViewHistoryEntryView[]> {
+export async function ofDocument(
+  caller: Caller,
+  rawDocType: string,
+  docid: number,
+  query: ViewRangeQuery,
+): Promise<ViewHistoryEntryView[]> {
   const docType = parseDocType(rawDocType);
   const author = await documentAuthor(docType, docid);
-  if (caller.userid !== author && !isAdmin(caller)) throw new ForbiddenError('Only the document\'s author and Admins see who viewed it');
+  if (caller.userid !== author && !isAdmin(caller))
+    throw new ForbiddenError("Only the document's author and Admins see who viewed it");
   checkRange(query);
   return (await listViewsOfDocument(docType, docid, query, query)).map(viewHistoryEntry);
 }

@@ -22,8 +22,12 @@ export const webhooksGroup = defineGroup({
       path: '/webhooks',
       auth: 'admin',
       status: 201,
-      summary: 'Register a webhook: {url, events: [names or "*"], secret?}; the answer carries the signing secret, the only time it is shown',
-      description: 'The URL must be http(s) and pass the SSRF rules of module imports (422 `url_not_allowed`); unknown event names are 422 `unknown_event`. Without a secret one is generated.',
+      summary:
+        'Register a webhook: {url, events: [names or "*"], secret?}; the answer carries the signing secret, ' +
+        'the only time it is shown',
+      description:
+        'The URL must be http(s) and pass the SSRF rules of module imports (422 `url_not_allowed`); unknown ' +
+        'event names are 422 `unknown_event`. Without a secret one is generated.',
       body: createWebhookBody,
       response: createdWebhookSchema,
       example: { url: 'https://hooks.example.com/stepwise', events: ['course_stage.completed'] },
@@ -54,7 +58,7 @@ export const webhooksGroup = defineGroup({
       method: 'PATCH',
       path: '/webhooks/{webhookid}',
       auth: 'admin',
-      summary: 'Change a webhook\'s url, events, active flag or secret',
+      summary: "Change a webhook's url, events, active flag or secret",
       params,
       body: updateWebhookBody,
       response: webhookSchema,
@@ -90,7 +94,9 @@ export const webhooksGroup = defineGroup({
       method: 'GET',
       path: '/webhooks/{webhookid}/deliveries',
       auth: 'admin',
-      summary: 'The webhook\'s deliveries, newest first: {"deliveries": [{deliveryid, event, status, attempts, last_response_code, next_attempt, ...}]}',
+      summary:
+        'The webhook\'s deliveries, newest first: {"deliveries": [{deliveryid, event, status, attempts, ' +
+        'last_response_code, next_attempt, ...}]}',
       params,
       query: z.object(pagination),
       response: z.object({ deliveries: z.array(deliverySchema) }),

@@ -11,13 +11,20 @@ import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { putEvent } from '../../shared/db/entities/outbox.ts';
-import { deleteWebhook, getWebhook, insertWebhook, listDeliveries, listWebhooks, replaceWebhook, type WebhookRecord } from '../../shared/db/entities/webhook.ts';
+import {
+  deleteWebhook,
+  getWebhook,
+  insertWebhook,
+  listDeliveries,
+  listWebhooks,
+  replaceWebhook,
+  type WebhookRecord,
+} from '../../shared/db/entities/webhook.ts';
 import { domainEvent, isEventName } from '../../shared/domain/events/catalogue.ts';
 import { deliveryIdOf } from '../../shared/domain/webhook-delivery.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { deliveryView, webhookView } from '../../shared/views/webhook-views.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schemas.ts';
-
 
 /** 422 problems of the URL: not http(s), or a host the SSRF rules refuse. */
 async function urlProblem(raw: string): Promise<FieldProblem | undefined> {
@@ -27,12 +34,22 @@ async function urlProblem(raw: string): Promise<FieldProblem | undefined> {
   } catch {
     return { field: 'url', code: 'invalid', message: 'Not a URL' };
   }
-  if (url.username || url.password) return { field: 'url', code: 'url_not_allowed', message: 'The URL may not carry credentials; sign with the secret instead' };
+  if (url.username || url.password)
+    return {
+      field: 'url',
+      code: 'url_not_allowed',
+      message: 'The URL may not carry credentials; sign with the secret instead',
+    };
   try {
     await vetUrl(url, { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS });
     return undefined;
   } catch (error) {
-    if (error instanceof FetchRefusedError) return { field: 'url', code: error.code === 'url_not_allowed' ? 'url_not_allowed' : 'url_not_resolvable', message: error.message };
+    if (error instanceof FetchRefusedError)
+      return {
+        field: 'url',
+        code: error.code === 'url_not_allowed' ? 'url_not_allowed' : 'url_not_resolvable',
+        message: error.message,
+      };
     throw error;
   }
 }
@@ -40,7 +57,12 @@ async function urlProblem(raw: string): Promise<FieldProblem | undefined> {
 function eventsProblems(events: string[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
   events.forEach((name, index) => {
-    if (name !== '*' && !isEventName(name)) problems.push({ field: `events.${index}`, code: 'unknown_event', message: `Unknown event "${name}" (docs/events.md lists them; "*" is every event)` });
+    if (name !== '*' && !isEventName(name))
+      problems.push({
+        field: `events.${index}`,
+        code: 'unknown_event',
+        message: `Unknown event "${name}" (docs/events.md lists them; "*" is every event)`,
+      });
   });
   return problems;
 }
@@ -105,7 +127,10 @@ export async function update(webhookid: number, input: UpdateWebhookInput) {
   };
   if (!(await replaceWebhook(before, after))) {
     if (!(await getWebhook(webhookid))) throw new NotFoundError(`No webhook with webhookid ${webhookid}`);
-    throw new ConflictError('The webhook was changed meanwhile; read it and try again', webhookView((await getWebhook(webhookid))!));
+    throw new ConflictError(
+      'The webhook was changed meanwhile; read it and try again',
+      webhookView((await getWebhook(webhookid))!),
+    );
   }
   return webhookView(after);
 }
@@ -117,7 +142,14 @@ export async function remove(webhookid: number): Promise<void> {
 /** Queues a ping to this webhook only, through the same outbox and deliverer as every event. */
 export async function ping(webhookid: number) {
   const webhook = await requireWebhook(webhookid);
-  const record = await putEvent(domainEvent('ping', `WEBHOOK#${webhook.webhookid}`, { webhookid: webhook.webhookid }, { target_webhookid: webhook.webhookid }));
+  const record = await putEvent(
+    domainEvent(
+      'ping',
+      `WEBHOOK#${webhook.webhookid}`,
+      { webhookid: webhook.webhookid },
+      { target_webhookid: webhook.webhookid },
+    ),
+  );
   return { event: 'ping', eventid: record.eventid, deliveryid: deliveryIdOf(record.eventid, webhook.webhookid) };
 }
 

@@ -8,7 +8,13 @@ import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { createWikiBody, patchWikiBody, titleText, wikiListQuery } from './wikis.schemas.ts';
-import { wikiIdentificationSchema, wikiListItemSchema, wikiListSchema, wikiRevisionSchema, wikiSchema } from '../../shared/views/wiki-views.ts';
+import {
+  wikiIdentificationSchema,
+  wikiListItemSchema,
+  wikiListSchema,
+  wikiRevisionSchema,
+  wikiSchema,
+} from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
@@ -24,14 +30,16 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
     auth: 'author',
     summary: `Put a ${namespace} page under another ${namespace} page (parent null: at the top)`,
     description:
-      'Refuses a parent inside the page\'s own subtree (422 code cycle) and trees deeper than 40 levels. The hierarchy is ' +
+      "Refuses a parent inside the page's own subtree (422 code cycle) and trees deeper than 40 levels. The " +
+      'hierarchy is ' +
       'not content: the revisionid stays; when ?revisionid= is given it must be the current one (409 otherwise).',
     params: titleParams,
     query: optionalRevisionQuery,
     body: parentBody,
     response: wikiSchema,
     example: { parent: null },
-    handler: ({ caller, params, query, body }) => wikis.setParent(caller, namespace, params.title, body.parent, query.revisionid),
+    handler: ({ caller, params, query, body }) =>
+      wikis.setParent(caller, namespace, params.title, body.parent, query.revisionid),
   });
 }
 
@@ -43,10 +51,14 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/wikis/{namespace}',
       auth: 'user',
-      summary: 'Pages of a namespace, alphabetical (bare array); display=titles for titles only; display=hierarchy for the tree',
+      summary:
+        'Pages of a namespace, alphabetical (bare array); display=titles for titles only; display=hierarchy ' +
+        'for the tree',
       description:
-        'display=hierarchy (or hierarchyOrder) answers the whole CATEGORY (or WIKI) tree: an object keyed by title whose ' +
-        'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. modifiedSince filters the list.',
+        'display=hierarchy (or hierarchyOrder) answers the whole CATEGORY (or WIKI) tree: an object keyed ' +
+        'by title whose ' +
+        'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. ' +
+        'modifiedSince filters the list.',
       params: z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)) }),
       query: wikiListQuery,
       response: wikiListSchema,
@@ -56,9 +68,10 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/wikis/{namespace}/{title}',
       auth: 'user',
-      summary: 'A wiki page with its rendered contents; records a view in the reader\'s history',
+      summary: "A wiki page with its rendered contents; records a view in the reader's history",
       description:
-        'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, parent and 409 ' +
+        'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, ' +
+        'parent and 409 ' +
         'bodies carry the real revisionid (also listed by GET …/revisions), which PATCH and DELETE check.',
       params: pageParams,
       response: wikiSchema,
@@ -78,7 +91,7 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/wikis/CATEGORY/{title}/identification',
       auth: 'user',
-      summary: 'How to identify the device: the category\'s identification text and its child categories with images',
+      summary: "How to identify the device: the category's identification text and its child categories with images",
       params: titleParams,
       response: wikiIdentificationSchema,
       handler: ({ params }) => wikis.identification(params.title),
@@ -101,11 +114,16 @@ export const wikisGroup = defineGroup({
       status: 201,
       summary: 'Create a page; the title is unique within its namespace',
       description:
-        'namespace: CATEGORY, WIKI, INFO or ITEM. contents (wiki syntax) is required, even empty. parent: the title of a ' +
+        'namespace: CATEGORY, WIKI, INFO or ITEM. contents (wiki syntax) is required, even empty. parent: ' +
+        'the title of a ' +
         'page of the same namespace (CATEGORY and WIKI only). identification: CATEGORY only.',
       body: createWikiBody,
       response: wikiSchema,
-      example: { namespace: 'WIKI', title: 'Torque settings', contents: '== Torque ==\nUse the **calibrated** wrench.' },
+      example: {
+        namespace: 'WIKI',
+        title: 'Torque settings',
+        contents: '== Torque ==\nUse the **calibrated** wrench.',
+      },
       handler: ({ caller, body }) => wikis.create(caller, body),
     }),
     route({
@@ -120,7 +138,8 @@ export const wikisGroup = defineGroup({
       body: patchWikiBody,
       response: wikiSchema,
       example: { contents: 'Updated text.' },
-      handler: ({ caller, params, query, body }) => wikis.patch(caller, params.namespace, params.title, query.revisionid, body),
+      handler: ({ caller, params, query, body }) =>
+        wikis.patch(caller, params.namespace, params.title, query.revisionid, body),
     }),
     route({
       method: 'DELETE',
@@ -143,8 +162,10 @@ export const wikisGroup = defineGroup({
       status: 204,
       summary: 'Delete a page by its wikiid (?revisionid= required; Admins); beyond the spec',
       description:
-        'For a page whose title no path can name (e.g. one stored with a lone UTF-16 surrogate before the API refused them). ' +
-        'The same rules as DELETE /wikis/{namespace}/{title}: revisionid required (422; an unknown wikiid is 404 first), 409 when stale, 422 for a page with child pages or a COURSE page.',
+        'For a page whose title no path can name (e.g. one stored with a lone UTF-16 surrogate before the ' +
+        'API refused them). ' +
+        'The same rules as DELETE /wikis/{namespace}/{title}: revisionid required (422; an unknown wikiid ' +
+        'is 404 first), 409 when stale, 422 for a page with child pages or a COURSE page.',
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
       extensions: { 'x-beyond-spec': true },
@@ -167,7 +188,8 @@ export const wikisGroup = defineGroup({
       body: z.object({ revisionid: z.int().check(z.positive()) }),
       response: wikiSchema,
       example: { revisionid: 1 },
-      handler: ({ caller, params, query, body }) => wikis.revert(caller, params.namespace, params.title, query.revisionid, body.revisionid),
+      handler: ({ caller, params, query, body }) =>
+        wikis.revert(caller, params.namespace, params.title, query.revisionid, body.revisionid),
     }),
     parentRoute('CATEGORY'),
     parentRoute('WIKI'),

@@ -10,7 +10,15 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { plainExcerpt, wikiListItem, wikiRef, wikiUrl, wikiView, type WikiIdentification, type WikiRevisionView } from '../../shared/views/wiki-views.ts';
+import {
+  plainExcerpt,
+  wikiListItem,
+  wikiRef,
+  wikiUrl,
+  wikiView,
+  type WikiIdentification,
+  type WikiRevisionView,
+} from '../../shared/views/wiki-views.ts';
 import type { WikiInput, WikiListQuery, WikiPatch } from './wikis.schemas.ts';
 import {
   CREATABLE_NAMESPACES,
@@ -48,7 +56,6 @@ import {
 } from '../../shared/db/entities/wiki.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
-
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 const CHILDREN_IN_PAGE = 200;
 
@@ -75,7 +82,9 @@ export async function pageView(wiki: WikiRecord, caller: Caller, options: { hide
   const [author, ancestors, children] = await Promise.all([
     getUser(wiki.author_userid),
     hierarchical ? ancestorsOf(wiki) : Promise.resolve([]),
-    hierarchical && wiki.child_count > 0 ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : Promise.resolve([]),
+    hierarchical && wiki.child_count > 0
+      ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 })
+      : Promise.resolve([]),
   ]);
   return wikiView(wiki, {
     siteUrl: siteUrl(),
@@ -100,7 +109,8 @@ function excerptOf(contents: string): string {
 function validLangid(langid: string | undefined): string {
   const languages = config().STEPWISE_LANGUAGES;
   if (langid === undefined) return languages[0] ?? 'en';
-  if (!languages.includes(langid)) throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
+  if (!languages.includes(langid))
+    throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
   return langid;
 }
 
@@ -113,10 +123,15 @@ function validTitle(raw: string, field = 'title'): string {
 
 async function requireParent(namespace: WikiNamespace, title: string): Promise<WikiRecord> {
   if (!HIERARCHICAL_NAMESPACES.includes(namespace)) {
-    throw ValidationError.field('parent', 'invalid', `${namespace} pages have no parent; only ${HIERARCHICAL_NAMESPACES.join(' and ')} pages nest`);
+    throw ValidationError.field(
+      'parent',
+      'invalid',
+      `${namespace} pages have no parent; only ${HIERARCHICAL_NAMESPACES.join(' and ')} pages nest`,
+    );
   }
   const parent = await getWikiByTitle(namespace, title);
-  if (!parent) throw ValidationError.field('parent', 'not_found', `No ${namespace} page titled ${canonicalTitle(title)}`);
+  if (!parent)
+    throw ValidationError.field('parent', 'not_found', `No ${namespace} page titled ${canonicalTitle(title)}`);
   return parent;
 }
 
@@ -136,14 +151,21 @@ export async function get(caller: Caller, rawNamespace: string, title: string) {
   const [view] = await Promise.all([
     // The real service shows `revisionid: null` on this read of a category (wire notes §1.6).
     pageView(wiki, caller, { hideRevisionid: namespace === 'CATEGORY' }),
-    recordView({ userid: caller.userid, username: caller.username, doc_type: 'WIKI', docid: wiki.wikiid, date: nowSeconds() }),
+    recordView({
+      userid: caller.userid,
+      username: caller.username,
+      doc_type: 'WIKI',
+      docid: wiki.wikiid,
+      date: nowSeconds(),
+    }),
   ]);
   return view;
 }
 
 export async function list(rawNamespace: string, query: WikiListQuery) {
   const namespace = requireNamespace(rawNamespace);
-  if (query.display === 'hierarchy' || query.display === 'hierarchyOrder') return hierarchy(namespace, query.withDisplayTitles);
+  if (query.display === 'hierarchy' || query.display === 'hierarchyOrder')
+    return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
   if (query.display === 'titles') return pages.map((page) => page.title);
   return pages.map((page) => wikiListItem(page, siteUrl()));
@@ -159,7 +181,11 @@ type DisplayTree = Array<{ title: string; display_title: string; children: Displ
  */
 async function hierarchy(namespace: WikiNamespace, withDisplayTitles: boolean): Promise<TitleTree | DisplayTree> {
   if (!HIERARCHICAL_NAMESPACES.includes(namespace)) {
-    throw ValidationError.field('display', 'invalid', `display=hierarchy is for ${HIERARCHICAL_NAMESPACES.join(' and ')} pages`);
+    throw ValidationError.field(
+      'display',
+      'invalid',
+      `display=hierarchy is for ${HIERARCHICAL_NAMESPACES.join(' and ')} pages`,
+    );
   }
   const nodes = await listWikiNodes(namespace);
   const known = new Set(nodes.map((node) => node.wikiid));
@@ -172,7 +198,11 @@ async function hierarchy(namespace: WikiNamespace, withDisplayTitles: boolean): 
   const build = (parent: number, depth: number): DisplayTree =>
     depth > MAX_HIERARCHY_DEPTH
       ? []
-      : (childrenOf.get(parent) ?? []).map((node) => ({ title: node.title, display_title: node.display_title, children: build(node.wikiid, depth + 1) }));
+      : (childrenOf.get(parent) ?? []).map((node) => ({
+          title: node.title,
+          display_title: node.display_title,
+          children: build(node.wikiid, depth + 1),
+        }));
   const tree = build(0, 0);
   if (withDisplayTitles) return tree;
   const asTitles = (branch: DisplayTree): TitleTree | [] =>
@@ -193,7 +223,8 @@ export async function children(title: string, page: Page) {
  */
 export async function identification(title: string): Promise<WikiIdentification> {
   const category = await requirePage('CATEGORY', title);
-  const kids = category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
+  const kids =
+    category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
   return {
     wikiid: category.wikiid,
     title: category.title,
@@ -202,14 +233,20 @@ export async function identification(title: string): Promise<WikiIdentification>
     identification_raw: category.identification_raw,
     identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl() }).html,
     image: category.image,
-    children: kids.map((child) => ({ ...wikiRef(child, siteUrl()), image: child.image, description: child.description })),
+    children: kids.map((child) => ({
+      ...wikiRef(child, siteUrl()),
+      image: child.image,
+      description: child.description,
+    })),
   };
 }
 
 export async function revisions(rawNamespace: string, title: string, page: Page): Promise<WikiRevisionView[]> {
   const wiki = await requirePage(requireNamespace(rawNamespace), title);
   const found = await listWikiRevisions(wiki.wikiid, page);
-  const users = new Map((await getUsers([...new Set(found.map((revision) => revision.userid))])).map((user) => [user.userid, user]));
+  const users = new Map(
+    (await getUsers([...new Set(found.map((revision) => revision.userid))])).map((user) => [user.userid, user]),
+  );
   return found.map((revision) => ({
     wikiid: revision.wikiid,
     revisionid: revision.revisionid,
@@ -230,7 +267,11 @@ export async function create(caller: Caller, input: WikiInput) {
   const namespace = parseNamespace(input.namespace);
   if (!namespace || !CREATABLE_NAMESPACES.includes(namespace)) {
     const hint = namespace === 'COURSE' ? ' (courses are created with POST /courses)' : '';
-    throw ValidationError.field('namespace', 'invalid', `namespace must be one of: ${CREATABLE_NAMESPACES.join(', ')}${hint}`);
+    throw ValidationError.field(
+      'namespace',
+      'invalid',
+      `namespace must be one of: ${CREATABLE_NAMESPACES.join(', ')}${hint}`,
+    );
   }
   const title = validTitle(input.title);
   const langid = validLangid(input.langid);
@@ -282,7 +323,13 @@ function assertNotCourseRename(before: WikiRecord, title: string): void {
 }
 
 /** Writes `after` as a new revision of `before`, mapping failures to 409/422/404. */
-async function saveRevision(caller: Caller, before: WikiRecord, after: WikiRecord, expectedRevision: number, revertedFrom: number | null) {
+async function saveRevision(
+  caller: Caller,
+  before: WikiRecord,
+  after: WikiRecord,
+  expectedRevision: number,
+  revertedFrom: number | null,
+) {
   try {
     await updateWikiContent(before, after, expectedRevision, { reverted_from: revertedFrom });
   } catch (error) {
@@ -300,15 +347,29 @@ async function saveRevision(caller: Caller, before: WikiRecord, after: WikiRecor
   return pageView(after, caller);
 }
 
-export async function patch(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number, input: WikiPatch) {
+export async function patch(
+  caller: Caller,
+  rawNamespace: string,
+  rawTitle: string,
+  expectedRevision: number,
+  input: WikiPatch,
+) {
   const before = await requirePage(requireNamespace(rawNamespace), rawTitle);
   if (Object.values(input).every((value) => value === undefined)) {
-    throw ValidationError.field('body', 'missing_field', 'Give at least one of contents, title, display_title, description, identification, flags, table_of_contents');
+    throw ValidationError.field(
+      'body',
+      'missing_field',
+      'Give at least one of contents, title, display_title, description, identification, flags, table_of_contents',
+    );
   }
   const title = input.title === undefined ? before.title : validTitle(input.title);
   if (title !== before.title && before.namespace === 'CATEGORY') {
     // Guides name their category by title; a rename would leave them pointing nowhere.
-    throw ValidationError.field('title', 'immutable', 'A CATEGORY page cannot be renamed: guides name their category by title');
+    throw ValidationError.field(
+      'title',
+      'immutable',
+      'A CATEGORY page cannot be renamed: guides name their category by title',
+    );
   }
   if (input.identification !== undefined && before.namespace !== 'CATEGORY') {
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
@@ -318,7 +379,9 @@ export async function patch(caller: Caller, rawNamespace: string, rawTitle: stri
   const after: WikiRecord = {
     ...before,
     title,
-    display_title: input.display_title?.trim() || (input.title !== undefined && before.display_title === before.title ? title : before.display_title),
+    display_title:
+      input.display_title?.trim() ||
+      (input.title !== undefined && before.display_title === before.title ? title : before.display_title),
     contents_raw: contents,
     excerpt: input.contents === undefined ? before.excerpt : excerptOf(contents),
     description: input.description ?? before.description,
@@ -333,10 +396,17 @@ export async function patch(caller: Caller, rawNamespace: string, rawTitle: stri
 }
 
 /** Restores an earlier revision's content as a new revision (history is never rewritten). */
-export async function revert(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number, targetRevision: number) {
+export async function revert(
+  caller: Caller,
+  rawNamespace: string,
+  rawTitle: string,
+  expectedRevision: number,
+  targetRevision: number,
+) {
   const before = await requirePage(requireNamespace(rawNamespace), rawTitle);
   const target = await getWikiRevision(before.wikiid, targetRevision);
-  if (!target) throw ValidationError.field('revisionid', 'not_found', `Page ${before.title} has no revision ${targetRevision}`);
+  if (!target)
+    throw ValidationError.field('revisionid', 'not_found', `Page ${before.title} has no revision ${targetRevision}`);
   assertNotCourseRename(before, target.title);
   if (targetRevision === before.revisionid && expectedRevision === before.revisionid) {
     throw ValidationError.field('revisionid', 'invalid', `Revision ${targetRevision} is already the current one`);
@@ -358,7 +428,12 @@ export async function revert(caller: Caller, rawNamespace: string, rawTitle: str
   return saveRevision(caller, before, after, expectedRevision, targetRevision);
 }
 
-export async function remove(caller: Caller, rawNamespace: string, rawTitle: string, expectedRevision: number): Promise<void> {
+export async function remove(
+  caller: Caller,
+  rawNamespace: string,
+  rawTitle: string,
+  expectedRevision: number,
+): Promise<void> {
   await removePage(caller, await requirePage(requireNamespace(rawNamespace), rawTitle), expectedRevision);
 }
 
@@ -370,12 +445,14 @@ export async function removeById(caller: Caller, wikiid: number, expectedRevisio
   const wiki = await getWiki(wikiid);
   if (!wiki) throw new NotFoundError(`No page with wikiid ${wikiid}`);
   // Required like on every page write, but an unknown id is a 404 first.
-  if (expectedRevision === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
+  if (expectedRevision === undefined)
+    throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
   await removePage(caller, wiki, expectedRevision);
 }
 
 async function removePage(caller: Caller, wiki: WikiRecord, expectedRevision: number): Promise<void> {
-  if (wiki.namespace === 'COURSE') throw ValidationError.field('namespace', 'invalid', 'Courses are deleted through /courses');
+  if (wiki.namespace === 'COURSE')
+    throw ValidationError.field('namespace', 'invalid', 'Courses are deleted through /courses');
   try {
     await deleteWiki(wiki, expectedRevision);
   } catch (error) {
@@ -383,9 +460,16 @@ async function removePage(caller: Caller, wiki: WikiRecord, expectedRevision: nu
     const current = error.oldItems.wiki ? wikiFromItem(error.oldItems.wiki) : undefined;
     if (!current) throw new NotFoundError(`No ${wiki.namespace} page titled ${wiki.title}`);
     if (current.revisionid !== expectedRevision) {
-      throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(current, caller));
+      throw new ConflictError(
+        'The revisionid is not the current one; the body is the current version',
+        await pageView(current, caller),
+      );
     }
-    throw ValidationError.field('title', 'has_children', `${current.title} has ${current.child_count} child page(s); move or delete them first`);
+    throw ValidationError.field(
+      'title',
+      'has_children',
+      `${current.title} has ${current.child_count} child page(s); move or delete them first`,
+    );
   }
 }
 
@@ -394,19 +478,32 @@ async function removePage(caller: Caller, wiki: WikiRecord, expectedRevision: nu
  * a parent inside the page's own subtree (a cycle) and trees deeper than MAX_HIERARCHY_DEPTH.
  * The hierarchy is not content: a move keeps the revisionid, which is checked when given.
  */
-export async function setParent(caller: Caller, namespace: WikiNamespace, rawTitle: string, parentTitle: string | null, expectedRevision?: number) {
+export async function setParent(
+  caller: Caller,
+  namespace: WikiNamespace,
+  rawTitle: string,
+  parentTitle: string | null,
+  expectedRevision?: number,
+) {
   // Something on the path moving (or the revision changing) meanwhile is a lost race: read again, decide again.
   return retryOnLostRace(
     async () => {
       const wiki = await requirePage(namespace, rawTitle);
       if (expectedRevision !== undefined && wiki.revisionid !== expectedRevision) {
-        throw new ConflictError('The revisionid is not the current one; the body is the current version', await pageView(wiki, caller));
+        throw new ConflictError(
+          'The revisionid is not the current one; the body is the current version',
+          await pageView(wiki, caller),
+        );
       }
       const parent = parentTitle === null ? null : await requireParent(namespace, parentTitle);
       if ((parent?.wikiid ?? null) === wiki.parent_wikiid) return pageView(wiki, caller);
       const chain = parent ? [parent, ...(await ancestorsOf(parent))] : [];
       if (parent && (parent.wikiid === wiki.wikiid || chain.some((ancestor) => ancestor.wikiid === wiki.wikiid))) {
-        throw ValidationError.field('parent', 'cycle', `${parent.title} is ${wiki.title} itself or one of its descendants`);
+        throw ValidationError.field(
+          'parent',
+          'cycle',
+          `${parent.title} is ${wiki.title} itself or one of its descendants`,
+        );
       }
       if (chain.length >= MAX_HIERARCHY_DEPTH) {
         throw ValidationError.field('parent', 'too_deep', `Pages nest at most ${MAX_HIERARCHY_DEPTH} levels deep`);

@@ -10,15 +10,25 @@ import { entrySchema } from '../../shared/views/work-log-views.ts';
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
   z.int().check(z.positive()),
-  z.pipe(z.string().check(z.regex(/^\s*\d{1,15}\s*$/, 'must be an integer id')), z.transform((value: string) => Number.parseInt(value, 10))),
+  z.pipe(
+    z.string().check(z.regex(/^\s*\d{1,15}\s*$/, 'must be an integer id')),
+    z.transform((value: string) => Number.parseInt(value, 10)),
+  ),
 ]);
 /** Work order ids are strings; a number is read as its digits. */
-const workorderValue = z.union([z.string(), z.pipe(boundedNumber(), z.transform((value: number) => String(value)))]);
+const workorderValue = z.union([
+  z.string(),
+  z.pipe(
+    boundedNumber(),
+    z.transform((value: number) => String(value)),
+  ),
+]);
 
 const entriesResponse = z.object({ results: z.array(entrySchema) });
 
 const entryParams = idParams('entryid');
-const conflictNote = 'An operation the entry\'s state does not allow is 409 with `{message, ...the entry}`; nothing changes.';
+const conflictNote =
+  "An operation the entry's state does not allow is 409 with `{message, ...the entry}`; nothing changes.";
 
 function operation(name: workLog.EntryOperation, summary: string, description: string) {
   return route({
@@ -43,7 +53,9 @@ export const workLogGroup = defineGroup({
       auth: 'user',
       summary: 'List work log entries, newest first, in `{"results": [...]}`',
       description:
-        'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; `limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by `guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
+        'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; ' +
+        '`limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by ' +
+        '`guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
       query: workLogListQuery,
       response: entriesResponse,
       handler: ({ caller, query }) => workLog.list(caller, query),
@@ -55,20 +67,27 @@ export const workLogGroup = defineGroup({
       status: 201,
       summary: 'Start a work log entry on a guide for the caller',
       description:
-        '`guideid` and `workorderid` (a string tying entries together, possibly across guides) in the JSON body or the query string. The caller must be able to view the guide. The entry starts `started` with empty `work_data` and `timingid` null.',
+        '`guideid` and `workorderid` (a string tying entries together, possibly across guides) in the JSON ' +
+        'body or the query string. The caller must be able to view the guide. The entry starts `started` ' +
+        'with empty `work_data` and `timingid` null.',
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
       body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
       example: { guideid: 1, workorderid: 'WO-1234' },
       response: entrySchema,
       handler: ({ caller, query, body }) =>
-        workLog.create(caller, { guideid: body.guideid ?? query.guideid, workorderid: body.workorderid ?? query.workorderid }),
+        workLog.create(caller, {
+          guideid: body.guideid ?? query.guideid,
+          workorderid: body.workorderid ?? query.workorderid,
+        }),
     }),
     route({
       method: 'GET',
       path: '/work_log/{entryid}',
       auth: 'user',
       summary: 'One work log entry with its work_data',
-      description: "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever can view the guide.",
+      description:
+        "The creator, the user working it, Admins and the guide's editors; a suspended entry also whoever " +
+        'can view the guide.',
       params: entryParams,
       response: entrySchema,
       handler: ({ caller, params }) => workLog.get(caller, params.entryid),
@@ -86,19 +105,50 @@ export const workLogGroup = defineGroup({
         return reply(204);
       },
     }),
-    operation('finish', 'Complete the entry: end time now', 'Sets `endtime` to now and `guide_revisionid` to the guide\'s current revision; records the stage completion of any course stage on the guide. From started, paused or suspended; the user working the entry.'),
-    operation('cancel', 'Cancel the entry: end time now, cancelled 1', 'From started, paused or suspended; the user working the entry or an Admin.'),
-    operation('pause', 'Pause the timing: the active step becomes inactive, pause time counts up', 'Only from started; the user working the entry.'),
-    operation('resume', 'Resume a paused entry on the step that was active', 'Only from paused; the user working the entry.'),
-    operation('suspend', 'Suspend an entry in progress so that another user may assume it', 'Only from started; the user working the entry. Suspended time is not working time.'),
-    operation('assume', 'Assume a suspended entry: the caller works it from now on', 'Only from suspended; whoever can view the guide. The step that was active resumes.'),
+    operation(
+      'finish',
+      'Complete the entry: end time now',
+      "Sets `endtime` to now and `guide_revisionid` to the guide's current revision; records the stage " +
+        'completion of any course stage on the guide. From started, paused or suspended; the user working the entry.',
+    ),
+    operation(
+      'cancel',
+      'Cancel the entry: end time now, cancelled 1',
+      'From started, paused or suspended; the user working the entry or an Admin.',
+    ),
+    operation(
+      'pause',
+      'Pause the timing: the active step becomes inactive, pause time counts up',
+      'Only from started; the user working the entry.',
+    ),
+    operation(
+      'resume',
+      'Resume a paused entry on the step that was active',
+      'Only from paused; the user working the entry.',
+    ),
+    operation(
+      'suspend',
+      'Suspend an entry in progress so that another user may assume it',
+      'Only from started; the user working the entry. Suspended time is not working time.',
+    ),
+    operation(
+      'assume',
+      'Assume a suspended entry: the caller works it from now on',
+      'Only from suspended; whoever can view the guide. The step that was active resumes.',
+    ),
     route({
       method: 'PUT',
       path: '/work_log/{entryid}/stepData',
       auth: 'user',
       summary: 'Save step form values of the entry (answers 200 without a body)',
       description:
-        '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no line breaks; Numeric Input: a number; Checkbox: true/false or 1/0; Radios and Select: one of the options; Image, Video, Document: the id of an item of that type in your media library); null removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused entries, by the user working the entry; 422 names every bad value.',
+        '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no ' +
+        'line breaks; Numeric Input: a number; Checkbox: true/false or 1/0; Radios and Select: one of the ' +
+        'options; Image, Video, Document: the id of an item of that type in your media library); null ' +
+        'removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the ' +
+        'timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is ' +
+        'saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused ' +
+        'entries, by the user working the entry; 422 names every bad value.',
       params: entryParams,
       body: stepDataBody,
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },

@@ -2,7 +2,12 @@
 import * as z from 'zod/mini';
 import { pagination, queryInt } from '../../shared/http/query.ts';
 
-export const workLogListQuery = z.object({ ...pagination, guideid: queryInt, userid: queryInt, workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))) });
+export const workLogListQuery = z.object({
+  ...pagination,
+  guideid: queryInt,
+  userid: queryInt,
+  workorderid: z.optional(z.string().check(z.trim(), z.minLength(1))),
+});
 
 export const stepDataBody = z.object({
   fields: z.optional(z.record(z.string(), z.unknown())),

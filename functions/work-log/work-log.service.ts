@@ -11,8 +11,20 @@
  */
 import { outboxPuts } from '../../shared/db/entities/outbox.ts';
 import { workLogEvents } from '../../shared/domain/events/activity-events.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import { activateStep, applyOperation, isEnded, startTiming, type TimingOperation } from '../../shared/domain/work-log-timing.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  type FieldProblem,
+} from '../../shared/domain/errors.ts';
+import {
+  activateStep,
+  applyOperation,
+  isEnded,
+  startTiming,
+  type TimingOperation,
+} from '../../shared/domain/work-log-timing.ts';
 import { stepValue } from '../../shared/domain/step-forms.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
@@ -73,7 +85,8 @@ function canRead(caller: Caller, entry: WorkLogEntryRecord, guide: GuideRecord |
 }
 
 function assertOperator(caller: Caller, entry: WorkLogEntryRecord, what: string): void {
-  if (caller.userid !== entry.operator_userid) throw new ForbiddenError(`Only the user working this entry (userid ${entry.operator_userid}) may ${what}`);
+  if (caller.userid !== entry.operator_userid)
+    throw new ForbiddenError(`Only the user working this entry (userid ${entry.operator_userid}) may ${what}`);
 }
 
 /** The highest form revision among the current forms of the guide and its prerequisites (null without forms). */
@@ -83,12 +96,18 @@ async function maxFormRevision(guide: GuideRecord): Promise<number | null> {
 }
 
 export async function create(caller: Caller, input: { guideid?: number; workorderid?: string }) {
-  if (input.guideid === undefined) throw ValidationError.field('guideid', 'missing_field', 'guideid is required (JSON body or query string)');
+  if (input.guideid === undefined)
+    throw ValidationError.field('guideid', 'missing_field', 'guideid is required (JSON body or query string)');
   const guide = await assertCanViewGuide(caller, input.guideid);
   const workorderid = input.workorderid?.trim();
-  if (!workorderid) throw ValidationError.field('workorderid', 'missing_field', 'workorderid is required (JSON body or query string)');
+  if (!workorderid)
+    throw ValidationError.field('workorderid', 'missing_field', 'workorderid is required (JSON body or query string)');
   if (workorderid.length > MAX_WORKORDERID_LENGTH || /[\u0000-\u001f]/.test(workorderid)) {
-    throw ValidationError.field('workorderid', 'invalid_workorderid', `workorderid is one line of at most ${MAX_WORKORDERID_LENGTH} characters`);
+    throw ValidationError.field(
+      'workorderid',
+      'invalid_workorderid',
+      `workorderid is one line of at most ${MAX_WORKORDERID_LENGTH} characters`,
+    );
   }
   const [entryid, maxForm] = await Promise.all([nextId('work_log_entry'), maxFormRevision(guide)]);
   const now = nowSeconds();
@@ -111,7 +130,8 @@ export async function create(caller: Caller, input: { guideid?: number; workorde
 
 export async function get(caller: Caller, entryid: number) {
   const stored = await loadEntry(entryid);
-  if (!canRead(caller, stored.entry, await getGuide(stored.entry.guideid))) throw new ForbiddenError('You may not see this work log entry');
+  if (!canRead(caller, stored.entry, await getGuide(stored.entry.guideid)))
+    throw new ForbiddenError('You may not see this work log entry');
   return entryView(stored, nowSeconds());
 }
 
@@ -139,7 +159,9 @@ export async function suspended(caller: Caller, guideid: number, page: Page) {
   await assertCanViewGuide(caller, guideid);
   const entries = await readEntries(await listSuspendedEntryIds(guideid, page));
   const now = nowSeconds();
-  return { results: entries.filter((stored) => stored.entry.status === 'suspended').map((stored) => entryView(stored, now)) };
+  return {
+    results: entries.filter((stored) => stored.entry.status === 'suspended').map((stored) => entryView(stored, now)),
+  };
 }
 
 async function authorizeOperation(caller: Caller, entry: WorkLogEntryRecord, operation: EntryOperation): Promise<void> {
@@ -151,7 +173,9 @@ async function authorizeOperation(caller: Caller, entry: WorkLogEntryRecord, ope
   assertOperator(caller, entry, `${operation} it`);
 }
 
-/** finish, cancel, pause, resume, suspend, assume: the timing model's move, applied on condition of the version read. */
+/**
+ * finish, cancel, pause, resume, suspend, assume: the timing model's move, applied on condition of the version read.
+ */
 export async function transition(caller: Caller, entryid: number, operation: EntryOperation) {
   const { stored, next, now } = await retryOnLostRace(
     async () => {
@@ -177,22 +201,35 @@ export async function transition(caller: Caller, entryid: number, operation: Ent
     { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },
   );
   if (operation === 'finish') {
-    await recordDocumentCompleted({ userid: next.operator_userid, doctype: 'guide', docid: next.guideid, work_log_entryid: next.entryid, revisionid: next.guide_revisionid, at: next.endtime ?? now });
+    await recordDocumentCompleted({
+      userid: next.operator_userid,
+      doctype: 'guide',
+      docid: next.guideid,
+      work_log_entryid: next.entryid,
+      revisionid: next.guide_revisionid,
+      at: next.endtime ?? now,
+    });
   } else if (operation === 'assume') {
     await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: next.guideid, at: now });
   }
   return entryView({ entry: next, values: stored.values }, now);
 }
 
-
 type PlannedValue = { put: Omit<WorkLogValueRecord, 'date'> } | { remove: number };
 
 /** Checks every value against its field (422 naming each bad one); null removes a value. */
-async function planValues(caller: Caller, entry: WorkLogEntryRecord, guide: GuideRecord | undefined, fields: Record<string, unknown>): Promise<PlannedValue[]> {
+async function planValues(
+  caller: Caller,
+  entry: WorkLogEntryRecord,
+  guide: GuideRecord | undefined,
+  fields: Record<string, unknown>,
+): Promise<PlannedValue[]> {
   const keys = Object.keys(fields);
-  if (keys.length > MAX_VALUES_PER_SAVE) throw ValidationError.field('fields', 'too_many', `At most ${MAX_VALUES_PER_SAVE} values per request`);
+  if (keys.length > MAX_VALUES_PER_SAVE)
+    throw ValidationError.field('fields', 'too_many', `At most ${MAX_VALUES_PER_SAVE} values per request`);
   const problems: FieldProblem[] = [];
-  const bad = (key: string, code: string, message: string) => problems.push({ field: `fields.${key}`, code, message: `fields.${key}: ${message}` });
+  const bad = (key: string, code: string, message: string) =>
+    problems.push({ field: `fields.${key}`, code, message: `fields.${key}: ${message}` });
   const ids = keys.filter((key) => /^\d{1,15}$/.test(key)).map(Number);
   const definitions = new Map((await getFieldRevisions(ids)).map((field) => [field.field_revisionid, field]));
   const guides = new Set([entry.guideid, ...(guide?.prerequisites ?? [])]);
@@ -224,16 +261,34 @@ async function planValues(caller: Caller, entry: WorkLogEntryRecord, guide: Guid
     }
     const value = checked.kind === 'text' ? checked.value : String(checked.itemid);
     planned.push({
-      put: { entryid: entry.entryid, field_revisionid: field.field_revisionid, stepid: field.stepid, label: field.label, field_type: field.field_type, value, userid: caller.userid },
+      put: {
+        entryid: entry.entryid,
+        field_revisionid: field.field_revisionid,
+        stepid: field.stepid,
+        label: field.label,
+        field_type: field.field_type,
+        value,
+        userid: caller.userid,
+      },
     });
     if (checked.kind === 'media') media.push({ key, itemid: checked.itemid, mediaType: checked.mediaType });
   }
   const items = await Promise.all(media.map((wanted) => getMediaItem(wanted.itemid)));
   media.forEach((wanted, index) => {
     const item = items[index];
-    // Usable once its file is stored (processing or ready): not while a browser upload is pending, nor after processing failed.
-    if (!item || item.userid !== caller.userid || item.type !== wanted.mediaType || (item.status !== 'ready' && item.status !== 'processing')) {
-      bad(wanted.key, 'not_owned_media', `media item ${wanted.itemid} is not a usable ${wanted.mediaType} in your library`);
+    // Usable once its file is stored (processing or ready): not while a browser upload is pending, nor after processing
+    // failed.
+    if (
+      !item ||
+      item.userid !== caller.userid ||
+      item.type !== wanted.mediaType ||
+      (item.status !== 'ready' && item.status !== 'processing')
+    ) {
+      bad(
+        wanted.key,
+        'not_owned_media',
+        `media item ${wanted.itemid} is not a usable ${wanted.mediaType} in your library`,
+      );
     }
   });
   if (problems.length > 0) throw new ValidationError(`Invalid step data: ${problems[0].message}`, problems);
@@ -244,7 +299,11 @@ async function planValues(caller: Caller, entry: WorkLogEntryRecord, guide: Guid
 async function assertStepOfGuide(guide: GuideRecord | undefined, stepid: number): Promise<void> {
   const guides = guide ? [guide, ...(await getGuides(guide.prerequisites))] : [];
   if (!guides.some((each) => each.steps.some((step) => step.stepid === stepid))) {
-    throw ValidationError.field('stepid', 'not_in_guide', `Step ${stepid} is not a step of this entry's guide or its prerequisites`);
+    throw ValidationError.field(
+      'stepid',
+      'not_in_guide',
+      `Step ${stepid} is not a step of this entry's guide or its prerequisites`,
+    );
   }
 }
 
@@ -261,25 +320,43 @@ export async function saveStepData(caller: Caller, entryid: number, input: StepD
       const stored = await loadEntry(entryid);
       const { entry } = stored;
       assertOperator(caller, entry, 'save its step data');
-      if (input.fields === undefined && input.stepid === undefined) throw ValidationError.field('fields', 'missing_field', 'fields is required: {"<field_revisionid>": value, ...}');
+      if (input.fields === undefined && input.stepid === undefined)
+        throw ValidationError.field(
+          'fields',
+          'missing_field',
+          'fields is required: {"<field_revisionid>": value, ...}',
+        );
       const expectedTimingid = input.lasttimingid === undefined ? undefined : (input.lasttimingid ?? 0);
       if (expectedTimingid !== undefined && expectedTimingid !== entry.timingid) {
-        throw conflict(`lasttimingid ${input.lasttimingid} is stale: the entry's timingid is ${entry.timingid || null}; nothing was saved`, stored);
+        throw conflict(
+          `lasttimingid ${input.lasttimingid} is stale: the entry's timingid is ${entry.timingid || null}; ` +
+            `nothing was saved`,
+          stored,
+        );
       }
-      if (entry.status === 'suspended') throw conflict('The entry is suspended; assume it before saving step data', stored);
-      if (isEnded(entry.status)) throw conflict(`The entry is ${entry.status}; its step data can no longer change`, stored);
+      if (entry.status === 'suspended')
+        throw conflict('The entry is suspended; assume it before saving step data', stored);
+      if (isEnded(entry.status))
+        throw conflict(`The entry is ${entry.status}; its step data can no longer change`, stored);
 
       const guide = await getGuide(entry.guideid);
       planned ??= await planValues(caller, entry, guide, input.fields ?? {});
       const now = nowSeconds();
-      const writes: LabelledWrite[] = planned.map((value) => ('put' in value ? valuePut({ ...value.put, date: now }) : valueDelete(entryid, value.remove)));
+      const writes: LabelledWrite[] = planned.map((value) =>
+        'put' in value ? valuePut({ ...value.put, date: now }) : valueDelete(entryid, value.remove),
+      );
       let timingWrite: LabelledWrite | undefined;
       if (input.stepid !== undefined) {
         await assertStepOfGuide(guide, input.stepid);
         const moved = activateStep(entry, input.stepid, now);
         if (!moved.ok) throw conflict(moved.message, stored);
         if (moved.changed) {
-          const next: WorkLogEntryRecord = { ...entry, ...moved.timing, timingid: await nextId('work_log_timing'), version: entry.version + 1 };
+          const next: WorkLogEntryRecord = {
+            ...entry,
+            ...moved.timing,
+            timingid: await nextId('work_log_timing'),
+            version: entry.version + 1,
+          };
           timingWrite = entryUpdateWrite(next, entry.version, expectedTimingid);
         }
       }
@@ -300,7 +377,8 @@ export async function remove(caller: Caller, entryid: number): Promise<void> {
   try {
     await deleteEntry(entry);
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('entry')) throw new NotFoundError(`No work log entry with entryid ${entryid}`);
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('entry'))
+      throw new NotFoundError(`No work log entry with entryid ${entryid}`);
     throw error;
   }
 }

@@ -62,7 +62,15 @@ export interface Edge {
   to: string;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+/** `import … from 'x'` / `export … from 'x'`, `import('x')` and a bare `import 'x'`. */
+const IMPORT = new RegExp(
+  [
+    String.raw`(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]`,
+    String.raw`import\(\s*['"]([^'"]+)['"]\s*\)`,
+    String.raw`(?:^|\n)\s*import\s*['"]([^'"]+)['"]`,
+  ].join('|'),
+  'g',
+);
 
 function sourceFiles(root: string, folder: string): string[] {
   const found: string[] = [];
@@ -84,7 +92,11 @@ export function importsOf(root: string): Array<{ from: string; specifier: string
     const text = readFileSync(join(root, file), 'utf8');
     for (const match of text.matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2] ?? match[3];
-      const to = specifier.startsWith('.') ? relative(root, resolve(root, dirname(file), specifier)).split('\\').join('/') : undefined;
+      const to = specifier.startsWith('.')
+        ? relative(root, resolve(root, dirname(file), specifier))
+            .split('\\')
+            .join('/')
+        : undefined;
       out.push({ from: file, specifier, to, statement: match[0] });
     }
   }
@@ -108,22 +120,30 @@ function ruleBroken(from: string, to: string): string | undefined {
     const toFolder = unitOf(to).slice('shared/'.length);
     const fromRank = SHARED_RANKS[fromFolder];
     const toRank = SHARED_RANKS[toFolder];
-    if (fromRank === undefined) return `shared/${fromFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
+    if (fromRank === undefined)
+      return `shared/${fromFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
     if (toRank === undefined) return `shared/${toFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
     if (fromFolder === 'domain' && toFolder !== 'domain') return 'shared/domain imports only shared/domain';
-    if (toRank > fromRank) return `an arrow running up: shared/${fromFolder} (rank ${fromRank}) -> shared/${toFolder} (rank ${toRank})`;
+    if (toRank > fromRank)
+      return `an arrow running up: shared/${fromFolder} (rank ${fromRank}) -> shared/${toFolder} (rank ${toRank})`;
     return undefined;
   }
   if (fromTop === 'functions') {
     if (toTop === 'shared') return undefined;
     if (toTop !== 'functions') return 'functions import only functions/ and shared/';
-    if (from === ROUTE_TABLE) return /^functions\/[^/]+\/[^/]+\.routes\.ts$/.test(to) ? undefined : 'functions/routes.ts gathers routes files only';
+    if (from === ROUTE_TABLE)
+      return /^functions\/[^/]+\/[^/]+\.routes\.ts$/.test(to)
+        ? undefined
+        : 'functions/routes.ts gathers routes files only';
     if (unitOf(from) !== unitOf(to)) return `a group imports another group: ${unitOf(from)} -> ${unitOf(to)}`;
     return undefined;
   }
   if (fromTop === 'infra') {
     if (toTop === 'infra' || toTop === 'shared') return undefined;
-    if (toTop === 'functions') return INFRA_MAY_IMPORT.some((allowed) => allowed.test(to)) ? undefined : 'infra takes only the route table and the pipeline definition from functions/';
+    if (toTop === 'functions')
+      return INFRA_MAY_IMPORT.some((allowed) => allowed.test(to))
+        ? undefined
+        : 'infra takes only the route table and the pipeline definition from functions/';
     return 'infra imports only infra/, functions/ and shared/';
   }
   return undefined;
@@ -135,7 +155,11 @@ export function checkDependencies(root: string): { violations: Violation[]; edge
   const edges = new Map<string, Edge>();
   for (const { from, specifier, to, statement } of importsOf(root)) {
     if (to === undefined) {
-      if (from.startsWith('shared/domain/') && IO_PACKAGES.some((pattern) => pattern.test(specifier)) && !PURE_NET_IMPORT.test(statement)) {
+      if (
+        from.startsWith('shared/domain/') &&
+        IO_PACKAGES.some((pattern) => pattern.test(specifier)) &&
+        !PURE_NET_IMPORT.test(statement)
+      ) {
         violations.push({ from, to: specifier, rule: 'shared/domain does no I/O' });
       }
       continue;
@@ -145,14 +169,18 @@ export function checkDependencies(root: string): { violations: Violation[]; edge
     const edge = { from: unitOf(from), to: unitOf(to) };
     if (edge.from !== edge.to) edges.set(`${edge.from} ${edge.to}`, edge);
   }
-  return { violations, edges: [...edges.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to)) };
+  return {
+    violations,
+    edges: [...edges.values()].sort((a, b) => a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
+  };
 }
 
 /** The picture: each folder with the folders it imports, shared/ by rank. */
 export function dependencyPicture(edges: Edge[]): string {
   const targets = new Map<string, string[]>();
   for (const edge of edges) targets.set(edge.from, [...(targets.get(edge.from) ?? []), edge.to]);
-  const rankOf = (unit: string) => (unit.startsWith('shared/') ? (SHARED_RANKS[unit.slice(7)] ?? 9) : unit === 'infra' ? 20 : 10);
+  const rankOf = (unit: string) =>
+    unit.startsWith('shared/') ? (SHARED_RANKS[unit.slice(7)] ?? 9) : unit === 'infra' ? 20 : 10;
   return [...targets.keys()]
     .sort((a, b) => rankOf(b) - rankOf(a) || a.localeCompare(b))
     .map((unit) => `${unit} -> ${targets.get(unit)!.join(', ')}`)
@@ -164,6 +192,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { violations, edges } = checkDependencies(root);
   if (process.argv.includes('--graph')) console.log(`${dependencyPicture(edges)}\n`);
   for (const violation of violations) console.error(`${violation.from} -> ${violation.to}: ${violation.rule}`);
-  console.log(violations.length === 0 ? `Layering holds (${edges.length} folder-level arrows).` : `${violations.length} import(s) break the layering rules.`);
+  console.log(
+    violations.length === 0
+      ? `Layering holds (${edges.length} folder-level arrows).`
+      : `${violations.length} import(s) break the layering rules.`,
+  );
   process.exitCode = violations.length === 0 ? 0 : 1;
 }

@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 export const MAX_LINE_LENGTH = 120;
 const SOURCE = /\.(ts|mts|mjs|js)$/;
 
-export function longLines(files: string[], read: (file: string) => string = (file) => readFileSync(file, 'utf8')): string[] {
+export function longLines(
+  files: string[],
+  read: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): string[] {
   const found: string[] = [];
   for (const file of files) {
     read(file)

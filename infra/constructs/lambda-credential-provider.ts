@@ -17,7 +17,9 @@ export function defaultProvider(_init?: unknown): () => Promise<EnvCredentials> 
   return async () => {
     const { AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_CREDENTIAL_EXPIRATION } = process.env;
     if (!AWS_ACCESS_KEY_ID || !AWS_SECRET_ACCESS_KEY) {
-      throw new Error('No AWS credentials in the environment: the Lambda runtime sets AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+      throw new Error(
+        'No AWS credentials in the environment: the Lambda runtime sets AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+      );
     }
     return {
       accessKeyId: AWS_ACCESS_KEY_ID,

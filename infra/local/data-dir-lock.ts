@@ -93,7 +93,8 @@ async function waitForChildren(content: LockContent, path: string): Promise<void
     if (alive.length === 0) return;
     if (Date.now() > deadline) {
       throw new DataDirInUseError(
-        `The local stack that held ${path} (pid ${content.pid}) is gone, but its ${alive.map(([role, pid]) => `${role} (pid ${pid})`).join(', ')} still runs. Stop it, then start again.`,
+        `The local stack that held ${path} (pid ${content.pid}) is gone, but its ` +
+          `${alive.map(([role, pid]) => `${role} (pid ${pid})`).join(', ')} still runs. Stop it, then start again.`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -130,7 +131,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const refuseIfHeld = (holder: LockContent | undefined) => {
     if (holder && holder.pid !== 0 && isProcessAlive(holder.pid)) {
       throw new DataDirInUseError(
-        `The data directory ${dataDir} is in use by another Stepwise local stack (pid ${holder.pid}, started ${holder.started}). ` +
+        `The data directory ${dataDir} is in use by another Stepwise local stack (pid ${holder.pid}, ` +
+          `started ${holder.started}). ` +
           `Stop that one first, or use another STEPWISE_DATA_DIR.`,
       );
     }

@@ -54,7 +54,9 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
         headers: {
           'content-type': 'application/x-amz-json-1.0',
           'x-amz-target': 'DynamoDB_20120810.ListTables',
-          authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, ' +
+            'SignedHeaders=host, Signature=0',
         },
         body: '{}',
       });
@@ -82,11 +84,25 @@ export async function startDynamoDbLocal(options: {
   // under a watchdog that stops it when the pipe on its stdin closes, i.e. when we are gone.
   const child = spawn(
     process.execPath,
-    [WATCHDOG, 'java', ...JVM_FLAGS, `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`, '-jar', 'DynamoDBLocal.jar', '-sharedDb', '-disableTelemetry', '-port', String(port), ...storage],
+    [
+      WATCHDOG,
+      'java',
+      ...JVM_FLAGS,
+      `-Djava.library.path=${join(folder, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      'DynamoDBLocal.jar',
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+      ...storage,
+    ],
     { cwd: folder, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
   if (child.pid !== undefined) options.onProcess?.('dynamodb-watchdog', child.pid);
-  const exited = new Promise<void>((resolveExit) => (child.exitCode !== null ? resolveExit() : child.once('exit', () => resolveExit())));
+  const exited = new Promise<void>((resolveExit) =>
+    child.exitCode !== null ? resolveExit() : child.once('exit', () => resolveExit()),
+  );
   let jvmPid = 0;
   /** Closing the pipe is the stop signal; the watchdog exits once the JVM has. */
   const stop = async () => {

@@ -12,7 +12,10 @@ import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS } from '../../shared/http/respond.ts';
 import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
 
-export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined | void>;
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined | undefined>;
 
 export interface GatewayOptions {
   groups: RouteGroup[];
@@ -81,9 +84,16 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
  * of the body is never read (Node's server then ends the socket instead of draining it).
  */
 function refuseTooLarge(response: ServerResponse): void {
-  const body = JSON.stringify({ message: `Request Entity Too Large: bodies are limited to ${MAX_REQUEST_BODY_BYTES} bytes` });
+  const body = JSON.stringify({
+    message: `Request Entity Too Large: bodies are limited to ${MAX_REQUEST_BODY_BYTES} bytes`,
+  });
   response.shouldKeepAlive = false;
-  response.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close', ...CORS_HEADERS });
+  response.writeHead(413, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+    ...CORS_HEADERS,
+  });
   response.end(body);
 }
 
@@ -102,7 +112,8 @@ export function toEvent(
   // Most requests have no query string: skip building a URLSearchParams for them.
   if (url.search) {
     for (const [name, value] of url.searchParams) {
-      queryStringParameters[name] = queryStringParameters[name] !== undefined ? `${queryStringParameters[name]},${value}` : value;
+      queryStringParameters[name] =
+        queryStringParameters[name] !== undefined ? `${queryStringParameters[name]},${value}` : value;
     }
   }
   const contentType = headers['content-type'] ?? '';
@@ -142,7 +153,10 @@ export function toEvent(
   };
 }
 
-function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string | undefined | void): void {
+function send(
+  response: ServerResponse,
+  result: APIGatewayProxyStructuredResultV2 | string | undefined | undefined,
+): void {
   if (result === undefined || typeof result === 'string') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(result ?? '');
@@ -157,7 +171,13 @@ function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV
 
 export function createGateway(options: GatewayOptions): Server {
   const matcher = new PathMatcher(
-    options.groups.flatMap((group) => group.routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: { group: group.name, route } }))),
+    options.groups.flatMap((group) =>
+      group.routes.map((route) => ({
+        method: route.method,
+        path: API_BASE_PATH + route.path,
+        value: { group: group.name, route },
+      })),
+    ),
   );
   const server = createServer(async (request, response) => {
     try {

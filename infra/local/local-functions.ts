@@ -20,7 +20,11 @@ export interface LocalFunctions {
   /** Subscriptions to objects created in the buckets (S3 event notifications). */
   objectCreatedSubscriptions(): Promise<ObjectCreatedSubscription[]>;
   /** The import state machine: definition, placeholder values and one handler per task function. */
-  importStateMachine(): Promise<{ definition: object; substitutions: Record<string, string>; taskHandlers: Record<string, TaskHandler> }>;
+  importStateMachine(): Promise<{
+    definition: object;
+    substitutions: Record<string, string>;
+    taskHandlers: Record<string, TaskHandler>;
+  }>;
   /** Called once the engines' endpoints are in process.env: the route groups' handlers and the fallback. */
   api(): Promise<{ groupHandlers: Map<string, LambdaHandler>; fallback: LambdaHandler }>;
   stop(): Promise<void>;
@@ -63,7 +67,10 @@ function sourceFunctions(): LocalFunctions {
       );
       const { createFallback } = await import('../../functions/fallback/fallback.ts');
       const { embeddedRouteManifest } = await import('../../shared/http/embedded.ts');
-      const fallback = createFallback(embeddedRouteManifest(), async (group, event) => (await groupHandlers.get(group)!(event, {} as never)) as never);
+      const fallback = createFallback(
+        embeddedRouteManifest(),
+        async (group, event) => (await groupHandlers.get(group)!(event, {} as never)) as never,
+      );
       return { groupHandlers, fallback };
     },
     async stop() {},

@@ -67,7 +67,7 @@ export async function startS3Emulator(options: S3EmulatorOptions): Promise<Local
   });
   const { port: upstreamPort } = await s3rver.run();
 
-  let proxy;
+  let proxy: Awaited<ReturnType<typeof startS3PostPolicyProxy>>;
   try {
     proxy = await startS3PostPolicyProxy({
       upstream: { host: '127.0.0.1', port: upstreamPort },

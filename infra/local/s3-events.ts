@@ -8,7 +8,10 @@ import type { S3Event } from 'aws-lambda';
 import type { ObjectCreatedNotice } from './s3-emulator.ts';
 
 /** The event of one object created, as S3 delivers it (key URL-encoded, spaces as `+`). */
-export function objectCreatedEvent(notice: ObjectCreatedNotice, options: { region: string; configurationId: string }): S3Event {
+export function objectCreatedEvent(
+  notice: ObjectCreatedNotice,
+  options: { region: string; configurationId: string },
+): S3Event {
   const encodedKey = encodeURIComponent(notice.key)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+')
@@ -30,7 +33,11 @@ export function objectCreatedEvent(notice: ObjectCreatedNotice, options: { regio
         s3: {
           s3SchemaVersion: '1.0',
           configurationId: options.configurationId,
-          bucket: { name: notice.bucket, ownerIdentity: { principalId: 'LOCAL' }, arn: `arn:aws:s3:::${notice.bucket}` },
+          bucket: {
+            name: notice.bucket,
+            ownerIdentity: { principalId: 'LOCAL' },
+            arn: `arn:aws:s3:::${notice.bucket}`,
+          },
           object: {
             key: encodedKey,
             size: notice.size,

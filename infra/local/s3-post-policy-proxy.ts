@@ -33,7 +33,11 @@ export interface S3PostPolicyProxyOptions {
 export interface CreatedObject {
   bucket: string;
   key: string;
-  eventName: 'ObjectCreated:Put' | 'ObjectCreated:Post' | 'ObjectCreated:Copy' | 'ObjectCreated:CompleteMultipartUpload';
+  eventName:
+    | 'ObjectCreated:Put'
+    | 'ObjectCreated:Post'
+    | 'ObjectCreated:Copy'
+    | 'ObjectCreated:CompleteMultipartUpload';
   sourceIp: string;
 }
 
@@ -102,11 +106,22 @@ function objectCreatedBy(req: http.IncomingMessage, url: URL): CreatedObject | u
   const match = /^\/([^/]+)\/(.+)$/.exec(url.pathname);
   if (!match) return undefined;
   const query = url.searchParams;
-  const target = { bucket: decodeURIComponent(match[1]!), key: decodeURIComponent(match[2]!), sourceIp: sourceIpOf(req) };
-  if (req.method === 'PUT' && !query.has('uploadId') && !query.has('partNumber') && !query.has('tagging') && !query.has('acl')) {
+  const target = {
+    bucket: decodeURIComponent(match[1]!),
+    key: decodeURIComponent(match[2]!),
+    sourceIp: sourceIpOf(req),
+  };
+  if (
+    req.method === 'PUT' &&
+    !query.has('uploadId') &&
+    !query.has('partNumber') &&
+    !query.has('tagging') &&
+    !query.has('acl')
+  ) {
     return { ...target, eventName: req.headers['x-amz-copy-source'] ? 'ObjectCreated:Copy' : 'ObjectCreated:Put' };
   }
-  if (req.method === 'POST' && query.has('uploadId')) return { ...target, eventName: 'ObjectCreated:CompleteMultipartUpload' };
+  if (req.method === 'POST' && query.has('uploadId'))
+    return { ...target, eventName: 'ObjectCreated:CompleteMultipartUpload' };
   return undefined;
 }
 
@@ -126,6 +141,7 @@ async function handleBrowserUpload(
     sendS3Error(res, outcome.error);
   } else {
     // s3rver stores the object from the very same form.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's POST policy placeholder, not a template
     const key = (outcome.fields.get('key') ?? '').replaceAll('${filename}', outcome.filename);
     forward(req, res, outcome.body, { bucket, key, eventName: 'ObjectCreated:Post', sourceIp: sourceIpOf(req) });
   }
@@ -234,7 +250,11 @@ function readUploadForm(
 }
 
 function malformedForm(): S3ErrorAnswer {
-  return { status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' };
+  return {
+    status: 400,
+    code: 'MalformedPOSTRequest',
+    message: 'The body of your POST request is not well-formed multipart/form-data.',
+  };
 }
 
 function forwardToUpstream(
@@ -294,5 +314,8 @@ function sendS3Error(res: http.ServerResponse, error: S3ErrorAnswer): void {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+  return text.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
 }

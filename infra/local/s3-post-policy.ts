@@ -49,7 +49,11 @@ export function evaluatePostPolicy(input: {
     return fail(accessDenied('Access Denied'));
   }
   if (fields.get('x-amz-algorithm') !== 'AWS4-HMAC-SHA256') {
-    return fail({ status: 400, code: 'InvalidArgument', message: 'Only AWS4-HMAC-SHA256 POST policies are supported locally' });
+    return fail({
+      status: 400,
+      code: 'InvalidArgument',
+      message: 'Only AWS4-HMAC-SHA256 POST policies are supported locally',
+    });
   }
 
   const signature = verifySignature(policyBase64, fields, secretFor);
@@ -62,9 +66,9 @@ export function evaluatePostPolicy(input: {
     return fail(invalidPolicy('Invalid Policy: Invalid JSON.'));
   }
   const expiresAt = typeof policy.expiration === 'string' ? Date.parse(policy.expiration) : Number.NaN;
-  if (Number.isNaN(expiresAt)) return fail(invalidPolicy('Invalid Policy: Invalid \'expiration\' value.'));
+  if (Number.isNaN(expiresAt)) return fail(invalidPolicy("Invalid Policy: Invalid 'expiration' value."));
   if (expiresAt <= now.getTime()) return fail(accessDenied('Invalid according to Policy: Policy expired.'));
-  if (!Array.isArray(policy.conditions)) return fail(invalidPolicy('Invalid Policy: Missing \'conditions\'.'));
+  if (!Array.isArray(policy.conditions)) return fail(invalidPolicy("Invalid Policy: Missing 'conditions'."));
 
   const conditions: Condition[] = [];
   for (const raw of policy.conditions) {
@@ -73,10 +77,10 @@ export function evaluatePostPolicy(input: {
     conditions.push(condition);
   }
 
-  const valueOf = (field: string) => (field === 'bucket' ? bucket : fields.get(field));
+  const fieldValue = (field: string) => (field === 'bucket' ? bucket : fields.get(field));
   for (const condition of conditions) {
     if (condition.kind === 'content-length-range') continue;
-    const actual = valueOf(condition.field);
+    const actual = fieldValue(condition.field);
     const holds =
       actual !== undefined &&
       (condition.kind === 'eq' ? actual === condition.value : actual.startsWith(condition.value));
@@ -139,7 +143,11 @@ function verifySignature(
     };
   }
   if (!/^\d{8}$/.test(date) || !region || service !== 's3' || terminator !== 'aws4_request') {
-    return { status: 400, code: 'AuthorizationQueryParametersError', message: 'Error parsing the X-Amz-Credential parameter' };
+    return {
+      status: 400,
+      code: 'AuthorizationQueryParametersError',
+      message: 'Error parsing the X-Amz-Credential parameter',
+    };
   }
   const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
   const signingKey = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), terminator);
@@ -150,7 +158,8 @@ function verifySignature(
       status: 403,
       code: 'SignatureDoesNotMatch',
       message:
-        'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+        'The request signature we calculated does not match the signature you provided. Check your key and ' +
+        'signing method.',
     };
   }
   return undefined;
@@ -170,7 +179,12 @@ function parseCondition(raw: unknown): Condition | undefined {
         ? { kind: op, min, max }
         : undefined;
     }
-    if ((op === 'eq' || op === 'starts-with') && typeof subject === 'string' && subject.startsWith('$') && typeof value === 'string') {
+    if (
+      (op === 'eq' || op === 'starts-with') &&
+      typeof subject === 'string' &&
+      subject.startsWith('$') &&
+      typeof value === 'string'
+    ) {
       return { kind: op, field: subject.slice(1).toLowerCase(), value, text };
     }
     return undefined;

@@ -156,7 +156,9 @@ async function answer(
   };
   try {
     const target = String(req.headers['x-amz-target'] ?? '');
-    const operation = target.startsWith('AWSStepFunctions.') ? operations[target.slice('AWSStepFunctions.'.length)] : undefined;
+    const operation = target.startsWith('AWSStepFunctions.')
+      ? operations[target.slice('AWSStepFunctions.'.length)]
+      : undefined;
     const text = await readBody(req);
     if (req.method !== 'POST' || !operation) {
       throw new ServiceError('UnknownOperationException', `Operation ${target || '(none)'} is not supported locally`);
@@ -192,7 +194,8 @@ function startExecution(
   request: { stateMachineArn?: string; name?: string; input?: string },
 ) {
   const loaded = machines.get(String(request.stateMachineArn));
-  if (!loaded) throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
+  if (!loaded)
+    throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
   const name = request.name ?? randomUUID();
   if (!EXECUTION_NAME.test(name)) throw new ServiceError('InvalidName', `Invalid Name: '${name}'`);
   const input = request.input ?? '{}';
@@ -206,7 +209,7 @@ function startExecution(
     throw new ServiceError('InvalidExecutionInput', `Invalid State Machine Execution Input: '${input}'`);
   }
 
-  const executionArn = loaded.options.arn.replace(':stateMachine:', ':execution:') + `:${name}`;
+  const executionArn = `${loaded.options.arn.replace(':stateMachine:', ':execution:')}:${name}`;
   const existing = executions.get(executionArn);
   if (existing) {
     // StartExecution is idempotent for the same name and input while the execution runs.

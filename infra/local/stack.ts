@@ -33,18 +33,27 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     onProcess: (role, pid) => lock?.addChild(role, pid),
   });
   dynamoStarting.catch(() => undefined);
-  const [{ ensureTable }, { startS3Emulator }, { startStepFunctionsEndpoint }, { createGateway }, { routeGroups }, { EMBED_ENV, routeManifest }, { buildOpenApiDocument }, functions, { s3EventDispatcher }] =
-    await Promise.all([
-      import('./create-table.ts'),
-      import('./s3-emulator.ts'),
-      import('./sfn-local.ts'),
-      import('./gateway.ts'),
-      import('../../functions/routes.ts'),
-      import('../../shared/http/embedded.ts'),
-      import('../../shared/http/openapi.ts'),
-      import('./local-functions.ts').then(({ loadLocalFunctions }) => loadLocalFunctions()),
-      import('./s3-events.ts'),
-    ]);
+  const [
+    { ensureTable },
+    { startS3Emulator },
+    { startStepFunctionsEndpoint },
+    { createGateway },
+    { routeGroups },
+    { EMBED_ENV, routeManifest },
+    { buildOpenApiDocument },
+    functions,
+    { s3EventDispatcher },
+  ] = await Promise.all([
+    import('./create-table.ts'),
+    import('./s3-emulator.ts'),
+    import('./sfn-local.ts'),
+    import('./gateway.ts'),
+    import('../../functions/routes.ts'),
+    import('../../shared/http/embedded.ts'),
+    import('../../shared/http/openapi.ts'),
+    import('./local-functions.ts').then(({ loadLocalFunctions }) => loadLocalFunctions()),
+    import('./s3-events.ts'),
+  ]);
 
   // Build-time embeds (RouteGroup.embeds), set as CDK's esbuild defines would.
   process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));

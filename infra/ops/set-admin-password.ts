@@ -19,7 +19,8 @@ if (values.table) process.env.TABLE_NAME = values.table;
 if (values.region) process.env.AWS_REGION = values.region;
 
 async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('New Admin password (input hidden is not supported; paste it and press Enter): ');
+  if (process.stdin.isTTY)
+    process.stderr.write('New Admin password (input hidden is not supported; paste it and press Enter): ');
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) return line;
   return '';
@@ -34,4 +35,8 @@ if (!checked.success) {
 }
 const { setAdminPassword } = await import('../../shared/accounts/first-admin.ts');
 const result = await setAdminPassword(values.email, password);
-console.log(result.created ? `Created Admin ${values.email} (userid ${result.userid}).` : `Password set for ${values.email} (userid ${result.userid}); its tokens were revoked.`);
+console.log(
+  result.created
+    ? `Created Admin ${values.email} (userid ${result.userid}).`
+    : `Password set for ${values.email} (userid ${result.userid}); its tokens were revoked.`,
+);

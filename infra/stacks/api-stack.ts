@@ -94,7 +94,10 @@ export class ApiStack extends Stack {
     const groupScope = new Construct(this, 'Groups');
     for (const group of groups) {
       if ((group.timeoutSeconds ?? 0) > MAX_GROUP_TIMEOUT_SECONDS) {
-        throw new Error(`group "${group.name}": timeoutSeconds ${group.timeoutSeconds} exceeds the API Gateway limit of ${MAX_GROUP_TIMEOUT_SECONDS}`);
+        throw new Error(
+          `group "${group.name}": timeoutSeconds ${group.timeoutSeconds} exceeds the API Gateway limit of ` +
+            `${MAX_GROUP_TIMEOUT_SECONDS}`,
+        );
       }
       const groupFunction = new ProjectFunction(groupScope, group.name, {
         ...functionDefaults,
@@ -162,7 +165,9 @@ export class ApiStack extends Stack {
       autoDeploy: true,
       throttle: { rateLimit: settings.throttleRateLimit, burstLimit: settings.throttleBurstLimit },
       accessLogSettings: {
-        destination: new LogGroupLogDestination(new LogGroup(this, 'AccessLogs', { retention: settings.logRetentionDays })),
+        destination: new LogGroupLogDestination(
+          new LogGroup(this, 'AccessLogs', { retention: settings.logRetentionDays }),
+        ),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
@@ -193,4 +198,3 @@ export function corsMethods(groups: RouteGroup[]): CorsHttpMethod[] {
   const methods = [...new Set(routeManifest(groups).map((entry) => entry.method))].sort();
   return (methods.length > 0 ? methods : ['GET' as const]).map((method) => CorsHttpMethod[method]);
 }
-

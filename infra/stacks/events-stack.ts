@@ -25,7 +25,13 @@ import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /** Exactly what shared/events/deliverer.ts does on the table: no Scan, no deletes, no batch writes. */
-export const DELIVERER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+export const DELIVERER_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+];
 
 const DELIVERER_ENTRY = 'functions/webhooks/deliverer.handler.ts';
 /** A delivery may take STEPWISE_WEBHOOK_TIMEOUT_SECONDS (10 s); a batch delivers many queues side by side. */
@@ -50,9 +56,18 @@ export class EventsStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
 
-    this.bus = new EventBus(this, 'Bus', { eventBusName: `${settings.stackPrefix}-events`, description: 'Every Stepwise event (source "stepwise", detail-type the event name)' });
+    this.bus = new EventBus(this, 'Bus', {
+      eventBusName: `${settings.stackPrefix}-events`,
+      description: 'Every Stepwise event (source "stepwise", detail-type the event name)',
+    });
     const environment = { ...functionEnvironment(settings, props), STEPWISE_EVENT_BUS_NAME: this.bus.eventBusName };
-    const common = { entry: repoPath(DELIVERER_ENTRY), environment, logRetention: settings.logRetentionDays, logLevel: settings.logLevel, alarmTopic: props.alarmTopic };
+    const common = {
+      entry: repoPath(DELIVERER_ENTRY),
+      environment,
+      logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
+      alarmTopic: props.alarmTopic,
+    };
 
     this.streamDeliverer = new ProjectFunction(this, 'StreamDeliverer', {
       ...common,
@@ -95,7 +110,10 @@ export class EventsStack extends Stack {
         }),
       );
       addAlarm(this, 'StreamIteratorAgeAlarm', {
-        metric: this.streamDeliverer.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+        metric: this.streamDeliverer.function.metric('IteratorAge', {
+          statistic: 'Maximum',
+          period: Duration.minutes(5),
+        }),
         threshold: Duration.minutes(5).toMilliseconds(),
         description: 'Stepwise event deliverer: outbox events wait more than 5 minutes in the table stream.',
         topic: props.alarmTopic,
@@ -109,9 +127,14 @@ export class EventsStack extends Stack {
     });
 
     addAlarm(this, 'DeadLettersAlarm', {
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       threshold: 1,
-      description: 'Stepwise event deliverer: stream batches failed every retry (the sweep still delivers their events; see the DLQ for the records).',
+      description:
+        'Stepwise event deliverer: stream batches failed every retry (the sweep still delivers their ' +
+        'events; see the DLQ for the records).',
       topic: props.alarmTopic,
     });
   }

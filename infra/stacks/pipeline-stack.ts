@@ -79,7 +79,10 @@ export class PipelineStack extends Stack {
     const definitionSubstitutions: Record<string, string> = {};
     for (const task of moduleImportTasks) {
       const access = PIPELINE_TASK_ACCESS[task.stateName];
-      if (!access) throw new Error(`Pipeline task ${task.stateName} has no entry in PIPELINE_TASK_ACCESS (infra/stacks/pipeline-stack.ts)`);
+      if (!access)
+        throw new Error(
+          `Pipeline task ${task.stateName} has no entry in PIPELINE_TASK_ACCESS (infra/stacks/pipeline-stack.ts)`,
+        );
 
       const taskFunction = new ProjectFunction(this, task.stateName, {
         entry: repoPath(task.entry),
@@ -99,11 +102,13 @@ export class PipelineStack extends Stack {
 
     for (const trigger of objectCreatedTriggers) {
       const access = TRIGGER_ACCESS[trigger.name];
-      if (!access) throw new Error(`S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/stacks/pipeline-stack.ts)`);
+      if (!access)
+        throw new Error(`S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/stacks/pipeline-stack.ts)`);
       const triggerFunction = new ProjectFunction(this, trigger.name, {
         entry: repoPath(trigger.entry),
         handlerExport: trigger.exportName,
-        description: `Stepwise ${trigger.name} (S3 objects created under ${trigger.prefix} in the ${trigger.bucket} bucket)`,
+        description:
+          `Stepwise ${trigger.name} (S3 objects created under ${trigger.prefix} in the ` + `${trigger.bucket} bucket)`,
         environment,
         memoryMb: trigger.memoryMb,
         timeoutSeconds: trigger.timeoutSeconds,
@@ -117,11 +122,12 @@ export class PipelineStack extends Stack {
       // Referenced by name: a notification added to the stateful stack's own Bucket object
       // would be created in that stack, which would then depend on this one (a cycle). On a
       // referenced bucket CDK adds it from here and leaves other notifications in place.
-      Bucket.fromBucketAttributes(this, `${trigger.name}Bucket`, { bucketName: bucket.bucketName, bucketArn: bucket.bucketArn }).addEventNotification(
-        EventType.OBJECT_CREATED,
-        new LambdaDestination(triggerFunction.function),
-        { prefix: trigger.prefix },
-      );
+      Bucket.fromBucketAttributes(this, `${trigger.name}Bucket`, {
+        bucketName: bucket.bucketName,
+        bucketArn: bucket.bucketArn,
+      }).addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(triggerFunction.function), {
+        prefix: trigger.prefix,
+      });
       this.triggerFunctions[trigger.name] = triggerFunction;
     }
 

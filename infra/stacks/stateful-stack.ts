@@ -66,7 +66,9 @@ export class StatefulStack extends Stack {
     // the one bucket without access logs (acknowledged in nag-acknowledgements.ts).
     this.accessLogBucket = new Bucket(this, 'AccessLogBucket', {
       ...privateBucketProps(),
-      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) }],
+      lifecycleRules: [
+        { id: 'expire-access-logs', expiration: Duration.days(365), noncurrentVersionExpiration: Duration.days(30) },
+      ],
     });
 
     // Browsers upload straight to S3 with presigned POST and read through presigned GET: media
@@ -92,7 +94,10 @@ export class StatefulStack extends Stack {
       cors: browserCors,
     });
 
-    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${settings.stackPrefix} alarms`, enforceSSL: true });
+    this.alarmTopic = new Topic(this, 'AlarmTopic', {
+      displayName: `${settings.stackPrefix} alarms`,
+      enforceSSL: true,
+    });
     // The enforce-SSL statement replaces the default topic policy, so CloudWatch alarms of this
     // account are allowed to publish explicitly.
     this.alarmTopic.addToResourcePolicy(
@@ -131,6 +136,9 @@ function privateBucketProps(): BucketProps {
   };
 }
 
-function accessLogs(target: Bucket, prefix: string): Pick<BucketProps, 'serverAccessLogsBucket' | 'serverAccessLogsPrefix'> {
+function accessLogs(
+  target: Bucket,
+  prefix: string,
+): Pick<BucketProps, 'serverAccessLogsBucket' | 'serverAccessLogsPrefix'> {
   return { serverAccessLogsBucket: target, serverAccessLogsPrefix: prefix };
 }

@@ -59,7 +59,9 @@ function localOverrides(host: NodeJS.ProcessEnv, lambdaEndpoint: string): Record
     AWS_RESPONSE_CHECKSUM_VALIDATION: host.AWS_RESPONSE_CHECKSUM_VALIDATION,
     POWERTOOLS_METRICS_DISABLED: 'true',
   };
-  return Object.fromEntries(Object.entries(overrides).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(overrides).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function lambdaContext(fn: SynthesizedFunction): Context {
@@ -91,8 +93,13 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
 
   installScopedEnvironment();
   const ledger = new IamLedger(assembly.bucketPolicies);
-  for (const fn of assembly.functions.values()) ledger.register({ id: fn.id, description: fn.description, statements: fn.statements });
-  ledger.register({ id: STATE_MACHINE_PRINCIPAL, description: 'Step Functions module import state machine', statements: assembly.stateMachine.statements });
+  for (const fn of assembly.functions.values())
+    ledger.register({ id: fn.id, description: fn.description, statements: fn.statements });
+  ledger.register({
+    id: STATE_MACHINE_PRINCIPAL,
+    description: 'Step Functions module import state machine',
+    statements: assembly.stateMachine.statements,
+  });
   (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = iamClientHook(ledger);
 
   const lambdaEndpoint = await startInvokeEndpoint((name) => invokerByName(name));
@@ -102,7 +109,10 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   function scopeOf(fn: SynthesizedFunction): FunctionScope {
     let scope = scopes.get(fn.id);
     if (!scope) {
-      scope = { fn, env: { ...runtimeEnvironment(fn, host), ...fn.environment, ...localOverrides(process.env, lambdaEndpoint.url) } };
+      scope = {
+        fn,
+        env: { ...runtimeEnvironment(fn, host), ...fn.environment, ...localOverrides(process.env, lambdaEndpoint.url) },
+      };
       scopes.set(fn.id, scope);
     }
     return scope;
@@ -112,13 +122,16 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   function invoker(fn: SynthesizedFunction): Promise<Invoker> {
     let loading = loaded.get(fn.id);
     if (!loading) {
-      if (!fn.assetDir) throw new Error(`${fn.id}: the assembly was synthesized without bundling; there is no bundle to run`);
+      if (!fn.assetDir)
+        throw new Error(`${fn.id}: the assembly was synthesized without bundling; there is no bundle to run`);
       const scope = scopeOf(fn);
       loading = runAs(scope, async () => {
         const module = await import(pathToFileURL(join(fn.assetDir, `${fn.handlerFile}.mjs`)).href);
         const handler = module[fn.handlerExport];
-        if (typeof handler !== 'function') throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
-        return (event: unknown, context?: Partial<Context>) => runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+        if (typeof handler !== 'function')
+          throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
+        return (event: unknown, context?: Partial<Context>) =>
+          runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
       });
       loaded.set(fn.id, loading);
     }
@@ -126,7 +139,9 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   }
 
   function invokerByName(name: string): Promise<Invoker> | undefined {
-    const fn = [...assembly.functions.values()].find((candidate) => candidate.functionName === name || candidate.arn === name);
+    const fn = [...assembly.functions.values()].find(
+      (candidate) => candidate.functionName === name || candidate.arn === name,
+    );
     return fn && invoker(fn);
   }
 
@@ -134,7 +149,9 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   const asLambdaHandler =
     (fn: SynthesizedFunction): LambdaHandler =>
     async (event, context) =>
-      (await (await invoker(fn))(event, context)) as never;
+      (await (
+        await invoker(fn)
+      )(event, context)) as never;
 
   return {
     async objectCreatedSubscriptions() {
@@ -168,9 +185,14 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
       const groupHandlers = new Map<string, LambdaHandler>();
       const functionByRouteKey = new Map(assembly.routes.map((route) => [route.routeKey, route.functionId]));
       for (const group of routeGroups) {
-        const targets = new Set(group.routes.map((route) => functionByRouteKey.get(`${route.method} ${API_BASE_PATH}${route.path}`)));
+        const targets = new Set(
+          group.routes.map((route) => functionByRouteKey.get(`${route.method} ${API_BASE_PATH}${route.path}`)),
+        );
         if (targets.size !== 1 || targets.has(undefined)) {
-          throw new Error(`group ${group.name}: the synthesized routes do not send all its routes to one function (run the route parity test)`);
+          throw new Error(
+            `group ${group.name}: the synthesized routes do not send all its routes to one function (run ` +
+              `the route parity test)`,
+          );
         }
         groupHandlers.set(group.name, asLambdaHandler(byId([...targets][0]!)));
       }
@@ -192,7 +214,8 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
 }
 
 /** Host-only variables of the local stack, not site settings. */
-const HOST_ONLY = /^(STEPWISE_(ADMIN_\w+|IN_MEMORY|DATA_DIR|FUNCTIONS|CDK_OUT|IAM_REPORT|OUTBOX_DIR|SITE_URL|TEST_VERBOSE))$/;
+const HOST_ONLY =
+  /^(STEPWISE_(ADMIN_\w+|IN_MEMORY|DATA_DIR|FUNCTIONS|CDK_OUT|IAM_REPORT|OUTBOX_DIR|SITE_URL|TEST_VERBOSE))$/;
 
 /**
  * A setting the host (e.g. the test harness) runs with but the template gives the functions
@@ -204,19 +227,28 @@ function warnAboutSettingDrift(host: NodeJS.ProcessEnv, functions: Iterable<Synt
     for (const [name, value] of Object.entries(host)) {
       if (!/^(STEPWISE_|LOG_LEVEL$)/.test(name) || HOST_ONLY.test(name)) continue;
       const deployed = fn.environment[name];
-      if (deployed !== undefined && deployed !== value) drift.add(`${name}: host ${JSON.stringify(value)}, template ${JSON.stringify(deployed)}`);
+      if (deployed !== undefined && deployed !== value)
+        drift.add(`${name}: host ${JSON.stringify(value)}, template ${JSON.stringify(deployed)}`);
     }
   }
-  for (const line of drift) console.warn(`verify: setting differs from the synthesized template (synthesize with the matching -c stepwise:... context): ${line}`);
+  for (const line of drift)
+    console.warn(
+      `verify: setting differs from the synthesized template (synthesize with the matching -c stepwise:... ` +
+        `context): ${line}`,
+    );
 }
 
 /**
  * A local stand-in for the Lambda Invoke API (POST /2015-03-31/functions/<name>/invocations),
  * enough for the fallback router's RequestResponse invocations of group functions.
  */
-async function startInvokeEndpoint(find: (name: string) => Promise<Invoker> | undefined): Promise<{ url: string; close(): Promise<void> }> {
+async function startInvokeEndpoint(
+  find: (name: string) => Promise<Invoker> | undefined,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (request, response) => {
-    const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(
+      new URL(request.url ?? '/', 'http://localhost').pathname,
+    );
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const found = match ? find(decodeURIComponent(match[1])) : undefined;

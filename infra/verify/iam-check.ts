@@ -42,26 +42,42 @@ export class IamLedger {
   authorize(principalId: string, permission: RequiredPermission): boolean {
     const principal = this.principals.get(principalId);
     if (!principal) throw new Error(`IAM: unknown principal ${principalId}`);
-    const alternatives = permission.action === 'ses:SendEmail' ? sesIdentityAlternatives(permission.resource) : [permission.resource];
+    const alternatives =
+      permission.action === 'ses:SendEmail' ? sesIdentityAlternatives(permission.resource) : [permission.resource];
     const resourceDenies = this.resourcePolicyDenies(permission.resource);
     for (const resource of alternatives) {
-      const result = evaluate([...principal.statements, ...resourceDenies], { action: permission.action, resource, context: REQUEST_CONTEXT });
+      const result = evaluate([...principal.statements, ...resourceDenies], {
+        action: permission.action,
+        resource,
+        context: REQUEST_CONTEXT,
+      });
       if (result.decision === 'allow') {
         const used = this.exercised.get(principalId) ?? new Set<string>();
         for (const statement of result.matched) {
           for (const pair of grantedPairs([statement])) {
-            if (wildcardMatch(pair.action, permission.action, true) && wildcardMatch(pair.resource, resource)) used.add(pairKey(pair));
+            if (wildcardMatch(pair.action, permission.action, true) && wildcardMatch(pair.resource, resource))
+              used.add(pairKey(pair));
           }
         }
         this.exercised.set(principalId, used);
         return true;
       }
       if (result.decision === 'explicit-deny') {
-        this.denials.push({ principal: principal.description, action: permission.action, resource, decision: result.decision });
+        this.denials.push({
+          principal: principal.description,
+          action: permission.action,
+          resource,
+          decision: result.decision,
+        });
         return false;
       }
     }
-    this.denials.push({ principal: principal.description, action: permission.action, resource: permission.resource, decision: 'implicit-deny' });
+    this.denials.push({
+      principal: principal.description,
+      action: permission.action,
+      resource: permission.resource,
+      decision: 'implicit-deny',
+    });
     return false;
   }
 
@@ -71,7 +87,14 @@ export class IamLedger {
     const statements = bucket ? (this.bucketPolicies.get(bucket) ?? []) : [];
     return statements
       .filter((statement) => statement.Effect === 'Deny')
-      .map(({ Effect, Action, NotAction, Resource, NotResource, Condition }) => ({ Effect, Action, NotAction, Resource, NotResource, Condition }));
+      .map(({ Effect, Action, NotAction, Resource, NotResource, Condition }) => ({
+        Effect,
+        Action,
+        NotAction,
+        Resource,
+        NotResource,
+        Condition,
+      }));
   }
 
   /** Granted (action, resource) pairs no call used, per principal; log and X-Ray grants are the runtime's. */
@@ -90,8 +113,12 @@ export class IamLedger {
   report(): { ok: boolean; text: string } {
     const lines: string[] = [];
     const unused = this.unexercisedGrants();
-    lines.push(`IAM: ${this.denials.length} denied call(s), ${this.unattributed.length} call(s) outside any function, ${unused.length} granted action(s) no test exercised`);
-    for (const denial of this.denials) lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
+    lines.push(
+      `IAM: ${this.denials.length} denied call(s), ${this.unattributed.length} call(s) outside any ` +
+        `function, ${unused.length} granted action(s) no test exercised`,
+    );
+    for (const denial of this.denials)
+      lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
     for (const call of this.unattributed) lines.push(`IAM UNATTRIBUTED  ${call}`);
     // One line per principal and resource: the granted actions on it that no call used.
     const byPrincipal = new Map<string, Map<string, string[]>>();
@@ -131,23 +158,30 @@ export function iamClientHook(ledger: IamLedger) {
   return (client: HookableClient) => {
     if (!currentFunction()) return;
     client.middlewareStack.add(
-      (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => async (args: { input: Record<string, unknown> }) => {
-        const scope = currentFunction();
-        const call = `${context.clientName} ${context.commandName}`;
-        if (!scope) {
-          ledger.unattributed.push(call);
-          return next(args);
-        }
-        const permissions = requiredPermissions(String(context.clientName), String(context.commandName), args.input, FAKE_ARN_CONTEXT);
-        for (const permission of permissions) {
-          if (!ledger.authorize(scope.fn.id, permission)) {
-            throw new AccessDeniedException(
-              `IAM: ${scope.fn.description} is not authorized to perform ${permission.action} on ${permission.resource} (${call})`,
-            );
+      (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
+        async (args: { input: Record<string, unknown> }) => {
+          const scope = currentFunction();
+          const call = `${context.clientName} ${context.commandName}`;
+          if (!scope) {
+            ledger.unattributed.push(call);
+            return next(args);
           }
-        }
-        return next(args);
-      },
+          const permissions = requiredPermissions(
+            String(context.clientName),
+            String(context.commandName),
+            args.input,
+            FAKE_ARN_CONTEXT,
+          );
+          for (const permission of permissions) {
+            if (!ledger.authorize(scope.fn.id, permission)) {
+              throw new AccessDeniedException(
+                `IAM: ${scope.fn.description} is not authorized to perform ${permission.action} on ` +
+                  `${permission.resource} (${call})`,
+              );
+            }
+          }
+          return next(args);
+        },
       { step: 'initialize', name: 'stepwiseIamCheck', priority: 'high' },
     );
   };

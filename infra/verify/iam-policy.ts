@@ -33,23 +33,34 @@ export interface Evaluation {
   matched: PolicyStatement[];
 }
 
-const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 /** IAM wildcard match: `*` any run of characters, `?` one character. */
 export function wildcardMatch(pattern: string, value: string, caseInsensitive = false): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, caseInsensitive ? 'is' : 's').test(value);
 }
 
 // Action names are case-insensitive in IAM; resource ARNs are not.
-const actionMatches = (patterns: string[], action: string) => patterns.some((pattern) => wildcardMatch(pattern, action, true));
-const resourceMatches = (patterns: string[], resource: string) => patterns.some((pattern) => wildcardMatch(pattern, resource));
+const actionMatches = (patterns: string[], action: string) =>
+  patterns.some((pattern) => wildcardMatch(pattern, action, true));
+const resourceMatches = (patterns: string[], resource: string) =>
+  patterns.some((pattern) => wildcardMatch(pattern, resource));
 
 function statementApplies(statement: PolicyStatement, request: AuthorizationRequest): boolean {
-  const action = statement.Action !== undefined ? actionMatches(list(statement.Action), request.action) : !actionMatches(list(statement.NotAction), request.action);
+  const action =
+    statement.Action !== undefined
+      ? actionMatches(list(statement.Action), request.action)
+      : !actionMatches(list(statement.NotAction), request.action);
   if (!action) return false;
   const resource =
-    statement.Resource !== undefined ? resourceMatches(list(statement.Resource), request.resource) : !resourceMatches(list(statement.NotResource), request.resource);
+    statement.Resource !== undefined
+      ? resourceMatches(list(statement.Resource), request.resource)
+      : !resourceMatches(list(statement.NotResource), request.resource);
   if (!resource) return false;
   return conditionsHold(statement.Condition ?? {}, request.context ?? {});
 }
@@ -77,7 +88,10 @@ const COMPARATORS: Record<string, Comparator> = {
 const NEGATED = new Set(['StringNotEquals', 'StringNotLike', 'ArnNotEquals', 'ArnNotLike', 'NumericNotEquals']);
 
 /** Every operator's every key must hold (AND); a key's values are alternatives (OR). */
-export function conditionsHold(conditions: NonNullable<PolicyStatement['Condition']>, context: Record<string, string | string[]>): boolean {
+export function conditionsHold(
+  conditions: NonNullable<PolicyStatement['Condition']>,
+  context: Record<string, string | string[]>,
+): boolean {
   for (const [rawOperator, keys] of Object.entries(conditions)) {
     const ifExists = rawOperator.endsWith('IfExists');
     const operator = ifExists ? rawOperator.slice(0, -'IfExists'.length) : rawOperator;
@@ -114,5 +128,9 @@ export function evaluate(statements: PolicyStatement[], request: AuthorizationRe
 export function grantedPairs(statements: PolicyStatement[]): Array<{ action: string; resource: string }> {
   return statements
     .filter((statement) => statement.Effect === 'Allow' && statement.Action !== undefined)
-    .flatMap((statement) => list(statement.Action).flatMap((action) => list(statement.Resource ?? '*').map((resource) => ({ action, resource }))));
+    .flatMap((statement) =>
+      list(statement.Action).flatMap((action) =>
+        list(statement.Resource ?? '*').map((resource) => ({ action, resource })),
+      ),
+    );
 }

@@ -14,7 +14,8 @@ export const FALLBACK_FUNCTION_DESCRIPTION = 'Stepwise fallback router ($default
 export function routeParityProblems(routes: Map<string, string>, groups: RouteGroup[]): string[] {
   const problems: string[] = [];
   const expected = new Map<string, string>([['$default', FALLBACK_FUNCTION_DESCRIPTION]]);
-  for (const entry of routeManifest(groups)) expected.set(`${entry.method} ${API_BASE_PATH}${entry.path}`, groupFunctionDescription(entry.group));
+  for (const entry of routeManifest(groups))
+    expected.set(`${entry.method} ${API_BASE_PATH}${entry.path}`, groupFunctionDescription(entry.group));
   for (const [routeKey, target] of expected) {
     const actual = routes.get(routeKey);
     if (actual === undefined) problems.push(`${routeKey}: in the route table, not in the HTTP API`);

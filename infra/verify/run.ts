@@ -40,11 +40,20 @@ if (synth !== 0) process.exit(synth);
  * languages, feature flags off) or test `npm start`'s data folder across restarts: they are
  * about the local stack, not about what deploys.
  */
-const NOT_ABOUT_THE_DEPLOYMENT = ['test/api/glossary.test.ts', 'test/api/course-flags-off.test.ts', 'test/api/persistence.test.ts'];
+const NOT_ABOUT_THE_DEPLOYMENT = [
+  'test/api/glossary.test.ts',
+  'test/api/course-flags-off.test.ts',
+  'test/api/persistence.test.ts',
+];
 
 const testFiles = process.argv.slice(2);
-console.log(`verify:deploy — 2/3 API tests against the synthesized bundles: ${testFiles.length ? testFiles.join(' ') : `test/api except ${NOT_ABOUT_THE_DEPLOYMENT.join(', ')}`}`);
-const testArgs = testFiles.length ? testFiles : ['test/api', ...NOT_ABOUT_THE_DEPLOYMENT.flatMap((file) => ['--exclude', file])];
+console.log(
+  `verify:deploy — 2/3 API tests against the synthesized bundles: ` +
+    `${testFiles.length ? testFiles.join(' ') : `test/api except ${NOT_ABOUT_THE_DEPLOYMENT.join(', ')}`}`,
+);
+const testArgs = testFiles.length
+  ? testFiles
+  : ['test/api', ...NOT_ABOUT_THE_DEPLOYMENT.flatMap((file) => ['--exclude', file])];
 const tests = run('npx', ['vitest', 'run', ...testArgs], {
   STEPWISE_FUNCTIONS: 'bundles',
   STEPWISE_CDK_OUT: CDK_OUT,
@@ -60,7 +69,11 @@ const report = JSON.parse(readFileSync(IAM_REPORT, 'utf8')) as { ok: boolean; te
 console.log(report.text);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 if (tests !== 0 || !report.ok) {
-  console.error(`\nverify:deploy FAILED in ${seconds} s: ${tests !== 0 ? 'API tests failed' : ''}${tests !== 0 && !report.ok ? '; ' : ''}${!report.ok ? 'IAM denied calls' : ''}`);
+  const reasons = [...(tests !== 0 ? ['API tests failed'] : []), ...(!report.ok ? ['IAM denied calls'] : [])];
+  console.error(`\nverify:deploy FAILED in ${seconds} s: ${reasons.join('; ')}`);
   process.exit(1);
 }
-console.log(`\nverify:deploy passed in ${seconds} s: the synthesized bundles served the tests, and IAM allowed every call they made.`);
+console.log(
+  `\nverify:deploy passed in ${seconds} s: the synthesized bundles served the tests, and IAM allowed every ` +
+    `call they made.`,
+);

@@ -18,7 +18,8 @@ export interface RequiredPermission {
 type Input = Record<string, any>;
 type Mapper = (input: Input, arn: ArnContext) => RequiredPermission[];
 
-const tableArn = (name: string, arn: ArnContext) => `arn:${arn.partition}:dynamodb:${arn.region}:${arn.account}:table/${name}`;
+const tableArn = (name: string, arn: ArnContext) =>
+  `arn:${arn.partition}:dynamodb:${arn.region}:${arn.account}:table/${name}`;
 const indexArn = (table: string, index: string, arn: ArnContext) => `${tableArn(table, arn)}/index/${index}`;
 const bucketArn = (bucket: string, arn: ArnContext) => `arn:${arn.partition}:s3:::${bucket}`;
 const objectArn = (bucket: string, key: string, arn: ArnContext) => `${bucketArn(bucket, arn)}/${key}`;
@@ -43,17 +44,32 @@ const DYNAMODB: Record<string, Mapper> = {
   DeleteItemCommand: onTable('DeleteItem'),
   DescribeTableCommand: onTable('DescribeTable'),
   ScanCommand: (input, arn) => [
-    { action: 'dynamodb:Scan', resource: input.IndexName ? indexArn(input.TableName, input.IndexName, arn) : tableArn(input.TableName, arn) },
+    {
+      action: 'dynamodb:Scan',
+      resource: input.IndexName ? indexArn(input.TableName, input.IndexName, arn) : tableArn(input.TableName, arn),
+    },
   ],
   QueryCommand: (input, arn) => [
-    { action: 'dynamodb:Query', resource: input.IndexName ? indexArn(input.TableName, input.IndexName, arn) : tableArn(input.TableName, arn) },
+    {
+      action: 'dynamodb:Query',
+      resource: input.IndexName ? indexArn(input.TableName, input.IndexName, arn) : tableArn(input.TableName, arn),
+    },
   ],
   BatchGetItemCommand: (input, arn) =>
-    Object.keys(input.RequestItems ?? {}).map((table) => ({ action: 'dynamodb:BatchGetItem', resource: tableArn(table, arn) })),
+    Object.keys(input.RequestItems ?? {}).map((table) => ({
+      action: 'dynamodb:BatchGetItem',
+      resource: tableArn(table, arn),
+    })),
   BatchWriteItemCommand: (input, arn) =>
-    Object.keys(input.RequestItems ?? {}).map((table) => ({ action: 'dynamodb:BatchWriteItem', resource: tableArn(table, arn) })),
+    Object.keys(input.RequestItems ?? {}).map((table) => ({
+      action: 'dynamodb:BatchWriteItem',
+      resource: tableArn(table, arn),
+    })),
   TransactGetItemsCommand: (input, arn) =>
-    (input.TransactItems ?? []).map((item: Input) => ({ action: 'dynamodb:GetItem', resource: tableArn(item.Get.TableName, arn) })),
+    (input.TransactItems ?? []).map((item: Input) => ({
+      action: 'dynamodb:GetItem',
+      resource: tableArn(item.Get.TableName, arn),
+    })),
   TransactWriteItemsCommand: (input, arn) =>
     (input.TransactItems ?? []).map((item: Input) => {
       const [kind, operation] = Object.entries(item).find(([, value]) => value !== undefined)!;
@@ -85,7 +101,10 @@ const S3: Record<string, Mapper> = {
   GetObjectTaggingCommand: onObject('GetObjectTagging'),
   PutObjectTaggingCommand: onObject('PutObjectTagging'),
   DeleteObjectsCommand: (input, arn) =>
-    (input.Delete?.Objects ?? []).map((object: Input) => ({ action: 's3:DeleteObject', resource: objectArn(input.Bucket, object.Key, arn) })),
+    (input.Delete?.Objects ?? []).map((object: Input) => ({
+      action: 's3:DeleteObject',
+      resource: objectArn(input.Bucket, object.Key, arn),
+    })),
   CopyObjectCommand: (input, arn) => {
     const source = decodeURIComponent(String(input.CopySource).replace(/^\//, ''));
     const slash = source.indexOf('/');
@@ -110,7 +129,9 @@ const SFN: Record<string, Mapper> = {
 const LAMBDA: Record<string, Mapper> = {
   InvokeCommand: (input, arn) => {
     const name = String(input.FunctionName);
-    const resource = name.startsWith('arn:') ? name : `arn:${arn.partition}:lambda:${arn.region}:${arn.account}:function:${name}`;
+    const resource = name.startsWith('arn:')
+      ? name
+      : `arn:${arn.partition}:lambda:${arn.region}:${arn.account}:function:${name}`;
     return [{ action: 'lambda:InvokeFunction', resource }];
   },
 };
@@ -123,7 +144,9 @@ const LAMBDA: Record<string, Mapper> = {
 const SESV2: Record<string, Mapper> = {
   SendEmailCommand: (input, arn) => {
     const from = String(input.FromEmailAddress).replace(/^.*</, '').replace(/>.*$/, '');
-    return [{ action: 'ses:SendEmail', resource: `arn:${arn.partition}:ses:${arn.region}:${arn.account}:identity/${from}` }];
+    return [
+      { action: 'ses:SendEmail', resource: `arn:${arn.partition}:ses:${arn.region}:${arn.account}:identity/${from}` },
+    ];
   },
 };
 
@@ -137,9 +160,15 @@ const BY_CLIENT: Record<string, Record<string, Mapper>> = {
 
 export class UnmappedCallError extends Error {}
 
-export function requiredPermissions(clientName: string, commandName: string, input: Input, arn: ArnContext): RequiredPermission[] {
+export function requiredPermissions(
+  clientName: string,
+  commandName: string,
+  input: Input,
+  arn: ArnContext,
+): RequiredPermission[] {
   const mapper = BY_CLIENT[clientName]?.[commandName];
-  if (!mapper) throw new UnmappedCallError(`${clientName} ${commandName} has no IAM mapping (infra/verify/sdk-actions.ts)`);
+  if (!mapper)
+    throw new UnmappedCallError(`${clientName} ${commandName} has no IAM mapping (infra/verify/sdk-actions.ts)`);
   return mapper(input, arn);
 }
 

@@ -60,7 +60,12 @@ export interface SynthesizedRoute {
 export interface SynthesizedAssembly {
   functions: Map<string, SynthesizedFunction>;
   routes: SynthesizedRoute[];
-  stateMachine: { arn: string; definition: Record<string, unknown>; substitutions: Record<string, string>; statements: PolicyStatement[] };
+  stateMachine: {
+    arn: string;
+    definition: Record<string, unknown>;
+    substitutions: Record<string, string>;
+    statements: PolicyStatement[];
+  };
   objectCreatedNotifications: Array<{ bucket: string; prefix: string; functionId: string }>;
   /** Statements of bucket policies, by bucket name (resource policies: their Denies apply to everyone). */
   bucketPolicies: Map<string, PolicyStatement[]>;
@@ -82,7 +87,10 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
   for (const stack of stacks.values()) {
     for (const [logicalId, resource] of Object.entries(stack.resources)) {
       if (resource.Type !== 'AWS::IAM::Policy') continue;
-      const statements = resolver.resolve(stack.name, resource.Properties!.PolicyDocument.Statement) as PolicyStatement[];
+      const statements = resolver.resolve(
+        stack.name,
+        resource.Properties!.PolicyDocument.Statement,
+      ) as PolicyStatement[];
       for (const role of resource.Properties!.Roles as Json[]) {
         const key = `${stack.name}/${role.Ref}`;
         policiesByRole.set(key, [...(policiesByRole.get(key) ?? []), ...statements]);
@@ -128,8 +136,10 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
       if (resource.Type === 'AWS::ApiGatewayV2::Route') {
         const integrationId = /^integrations\/(.+)$/.exec(resolver.resolve(stack.name, properties.Target))?.[1];
         const integration = integrationId ? stack.resources[integrationId] : undefined;
-        const target = integration && functionIdByArn(resolver.resolve(stack.name, integration.Properties!.IntegrationUri));
-        if (!target) throw new Error(`route ${properties.RouteKey}: its integration invokes none of the bundled functions`);
+        const target =
+          integration && functionIdByArn(resolver.resolve(stack.name, integration.Properties!.IntegrationUri));
+        if (!target)
+          throw new Error(`route ${properties.RouteKey}: its integration invokes none of the bundled functions`);
         routes.push({ routeKey: properties.RouteKey, functionId: target });
       }
       if (resource.Type === 'AWS::StepFunctions::StateMachine') {
@@ -148,7 +158,11 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
           const rules: Json[] = configuration.Filter?.Key?.FilterRules ?? [];
           const functionId = functionIdByArn(resolver.resolve(stack.name, configuration.LambdaFunctionArn));
           if (!functionId) throw new Error(`S3 notification on ${bucket}: target is none of the bundled functions`);
-          objectCreatedNotifications.push({ bucket, prefix: rules.find((rule) => rule.Name === 'prefix')?.Value ?? '', functionId });
+          objectCreatedNotifications.push({
+            bucket,
+            prefix: rules.find((rule) => rule.Name === 'prefix')?.Value ?? '',
+            functionId,
+          });
         }
       }
       if (resource.Type === 'AWS::S3::BucketPolicy') {
@@ -158,7 +172,8 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
       void logicalId;
     }
   }
-  if (stateMachines.length !== 1) throw new Error(`expected one state machine in the assembly, found ${stateMachines.length}`);
+  if (stateMachines.length !== 1)
+    throw new Error(`expected one state machine in the assembly, found ${stateMachines.length}`);
   return { functions, routes, stateMachine: stateMachines[0], objectCreatedNotifications, bucketPolicies };
 }
 
@@ -266,7 +281,12 @@ class Resolver {
 
   private pseudo(name: string): string | undefined {
     const { partition, region, account } = FAKE_ARN_CONTEXT;
-    return { 'AWS::Partition': partition, 'AWS::Region': region, 'AWS::AccountId': account, 'AWS::URLSuffix': 'amazonaws.com' }[name];
+    return {
+      'AWS::Partition': partition,
+      'AWS::Region': region,
+      'AWS::AccountId': account,
+      'AWS::URLSuffix': 'amazonaws.com',
+    }[name];
   }
 
   resolve(stackName: string, value: Json): Json {
@@ -311,7 +331,9 @@ class Resolver {
             const pseudo = this.pseudo(name);
             if (pseudo) return pseudo;
             const [logicalId, attribute] = name.split('.');
-            return attribute ? this.resolve(stackName, { 'Fn::GetAtt': [logicalId, attribute] }) : this.physicalName(stackName, logicalId);
+            return attribute
+              ? this.resolve(stackName, { 'Fn::GetAtt': [logicalId, attribute] })
+              : this.physicalName(stackName, logicalId);
           });
         }
       }

@@ -44,7 +44,11 @@ export function uniquenessProblem(error: unknown): ValidationError | undefined {
   if (taken.length === 0) return undefined;
   return new ValidationError(
     `${taken.map((label) => FIELD_OF_UNIQUE[label]).join(', ')} already in use`,
-    taken.map((label) => ({ field: FIELD_OF_UNIQUE[label], code: 'already_exists', message: `${FIELD_OF_UNIQUE[label]} is already in use` })),
+    taken.map((label) => ({
+      field: FIELD_OF_UNIQUE[label],
+      code: 'already_exists',
+      message: `${FIELD_OF_UNIQUE[label]} is already in use`,
+    })),
   );
 }
 
@@ -107,13 +111,20 @@ export async function setPassword(userid: number, password: string): Promise<voi
       if (!user) throw new ValidationError('No such user');
       await replaceUser(user, { ...user, password_hash: await hashPassword(password) });
     },
-    { attempts: 5, raceLabels: labelsIn('user'), message: 'The account changed while its password was being set; try again' },
+    {
+      attempts: 5,
+      raceLabels: labelsIn('user'),
+      message: 'The account changed while its password was being set; try again',
+    },
   );
   await deleteAllTokensOf(userid);
 }
 
 /** A new API token for a user: the token to hand out and the record to store (its hash only). */
-export function newTokenRecord(userid: number, impersonatorUserid: number | null = null): { token: string; record: TokenRecord } {
+export function newTokenRecord(
+  userid: number,
+  impersonatorUserid: number | null = null,
+): { token: string; record: TokenRecord } {
   const token = newApiToken(userid);
   const created = nowSeconds();
   return {

@@ -9,11 +9,20 @@ import { ValidationError } from '../domain/errors.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
 import { passwordAccepted } from './login-throttle.ts';
 
-export async function verifyCredentials(input: { login: string; password: string; sourceIp: string }): Promise<UserRecord> {
+export async function verifyCredentials(input: {
+  login: string;
+  password: string;
+  sourceIp: string;
+}): Promise<UserRecord> {
   const login = input.login.trim();
   const userid = await findUserIdBy(login.includes('@') ? 'EMAIL' : 'UNIQUE_USERNAME', login);
   const user = userid === undefined ? undefined : await getUser(userid);
-  const accepted = await passwordAccepted({ account: user?.email ?? login, sourceIp: input.sourceIp, passwordHash: user?.password_hash, password: input.password });
+  const accepted = await passwordAccepted({
+    account: user?.email ?? login,
+    sourceIp: input.sourceIp,
+    passwordHash: user?.password_hash,
+    password: input.password,
+  });
   if (!user || !accepted) throw ValidationError.field('password', 'invalid_login', 'Invalid login');
   return user;
 }

@@ -33,7 +33,12 @@ export function refuseImpersonatedSignature(auth: AuthContext): void {
  * Checks a signer's password (throttled like a login): wrong → 422 on `password`, too many
  * failures → 429. `user` undefined (an unknown login) costs the same and fails the same way.
  */
-export async function checkSignerPassword(user: UserRecord | undefined, password: string, sourceIp: string, login?: string): Promise<UserRecord> {
+export async function checkSignerPassword(
+  user: UserRecord | undefined,
+  password: string,
+  sourceIp: string,
+  login?: string,
+): Promise<UserRecord> {
   const accepted = await passwordAccepted(
     { account: user?.email ?? login ?? '', sourceIp, passwordHash: user?.password_hash, password },
     'Too many wrong passwords; try again later',
@@ -49,7 +54,11 @@ export async function findSigner(login: string): Promise<UserRecord | undefined>
 }
 
 /** A single-use token that lets `signer` sign approval request `subjectid` within the TTL. */
-export async function issueSigningToken(signer: UserRecord, subjectid: number, issuedTo: number): Promise<{ signing_token: string; expires_at: number }> {
+export async function issueSigningToken(
+  signer: UserRecord,
+  subjectid: number,
+  issuedTo: number,
+): Promise<{ signing_token: string; expires_at: number }> {
   const signingToken = randomBytes(32).toString('hex');
   const now = nowSeconds();
   const record: SigningTokenRecord = {
@@ -65,10 +74,21 @@ export async function issueSigningToken(signer: UserRecord, subjectid: number, i
 }
 
 /** The signer a live token names for this request, and the token's hash (to use it up). */
-export async function signerFromToken(signingToken: string, subjectid: number): Promise<{ signer: UserRecord; tokenHash: string }> {
+export async function signerFromToken(
+  signingToken: string,
+  subjectid: number,
+): Promise<{ signer: UserRecord; tokenHash: string }> {
   const tokenHash = sha256Hex(signingToken);
   const record = await getSigningToken(tokenHash);
-  const signer = record && record.purpose === 'approval_request' && record.subjectid === subjectid ? await getUser(record.userid) : undefined;
-  if (!signer) throw ValidationError.field('signing_token', 'invalid_token', 'The signing token is unknown, already used, expired, or for another request');
+  const signer =
+    record && record.purpose === 'approval_request' && record.subjectid === subjectid
+      ? await getUser(record.userid)
+      : undefined;
+  if (!signer)
+    throw ValidationError.field(
+      'signing_token',
+      'invalid_token',
+      'The signing token is unknown, already used, expired, or for another request',
+    );
   return { signer, tokenHash };
 }

@@ -8,11 +8,20 @@ import { appendAudit } from '../db/audit.ts';
 import { createUserAccount, setPassword } from './accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 
-export async function ensureFirstAdmin(email: string, password: string): Promise<{ created: boolean; userid?: number }> {
+export async function ensureFirstAdmin(
+  email: string,
+  password: string,
+): Promise<{ created: boolean; userid?: number }> {
   const anyone = await listUsers({ limit: 1, offset: 0 });
   if (anyone.length > 0) return { created: false };
   try {
-    const admin = await createUserAccount({ email, username: 'Admin', password, unique_username: 'admin', privileges: ['Admin'] });
+    const admin = await createUserAccount({
+      email,
+      username: 'Admin',
+      password,
+      unique_username: 'admin',
+      privileges: ['Admin'],
+    });
     return { created: true, userid: admin.userid };
   } catch (error) {
     // Another process created it first.

@@ -15,7 +15,13 @@ import { TooManyRequestsError } from '../domain/errors.ts';
 import { accountWaitSeconds, MAX_DELAY_SECONDS } from '../domain/login-delay.ts';
 import { decoyPasswordHash, verifyPassword } from '../domain/secrets.ts';
 import { nowSeconds } from '../db/keys.ts';
-import { clearAttempts, countAttempt, countFailure, readAttempts, readFailureRun } from '../db/entities/attempt-counter.ts';
+import {
+  clearAttempts,
+  countAttempt,
+  countFailure,
+  readAttempts,
+  readFailureRun,
+} from '../db/entities/attempt-counter.ts';
 
 const LOGIN = 'LOGIN';
 
@@ -35,8 +41,12 @@ const addressSubject = (sourceIp: string) => `address#${sourceIp}`;
  * Whether the password is right, once the throttle lets the attempt through; a held-back
  * attempt is 429 (TooManyRequestsError with the seconds to wait) and checks nothing.
  */
-export async function passwordAccepted(attempt: PasswordAttempt, tooManyMessage = 'Too many failed logins; try again later'): Promise<boolean> {
-  const { STEPWISE_LOGIN_MAX_FAILURES, STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS, STEPWISE_LOGIN_WINDOW_SECONDS } = config();
+export async function passwordAccepted(
+  attempt: PasswordAttempt,
+  tooManyMessage = 'Too many failed logins; try again later',
+): Promise<boolean> {
+  const { STEPWISE_LOGIN_MAX_FAILURES, STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS, STEPWISE_LOGIN_WINDOW_SECONDS } =
+    config();
   const account = accountSubject(attempt.account);
   const address = addressSubject(attempt.sourceIp);
   const [addressWindow, accountRun] = await Promise.all([readAttempts(LOGIN, address), readFailureRun(LOGIN, account)]);

@@ -32,12 +32,17 @@ export async function requestPasswordReset(email: string): Promise<void> {
     to: user.email,
     kind: 'password-reset',
     subject: `Reset your ${STEPWISE_SITE_NAME} password`,
-    text: `Someone asked to reset the password of your ${STEPWISE_SITE_NAME} account.\n\nTo choose a new password, open ${link}\nor send the token ${token} with your new password to POST /api/2.0/users/reset_password/complete.\n\nThe link works once, for ${STEPWISE_RESET_TOKEN_TTL_MINUTES} minutes. If you did not ask, ignore this message.`,
+    text:
+      `Someone asked to reset the password of your ${STEPWISE_SITE_NAME} account.\n\nTo choose a new ` +
+      `password, open ${link}\nor send the token ${token} with your new password to POST ` +
+      `/api/2.0/users/reset_password/complete.\n\nThe link works once, for ` +
+      `${STEPWISE_RESET_TOKEN_TTL_MINUTES} minutes. If you did not ask, ignore this message.`,
   });
 }
 
 export async function completePasswordReset(token: string, password: string): Promise<void> {
   const userid = await consumeResetLink(sha256Hex(token));
-  if (userid === undefined) throw ValidationError.field('token', 'invalid_token', 'The reset link is invalid, used or expired');
+  if (userid === undefined)
+    throw ValidationError.field('token', 'invalid_token', 'The reset link is invalid, used or expired');
   await setPassword(userid, password);
 }

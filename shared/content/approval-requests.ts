@@ -12,7 +12,12 @@ import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { documentRevisionCheck } from '../db/entities/document-check.ts';
-import { getOpenRequest, getRequest, requestCreateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
+import {
+  getOpenRequest,
+  getRequest,
+  requestCreateWrites,
+  type ApprovalRequestRecord,
+} from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject } from '../domain/doctypes.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireDocument, revisionHash, type DocumentRef } from './documents.ts';
@@ -30,7 +35,13 @@ export type OpenRequestOutcome =
   | { busy: true };
 
 /** A new pending request (id taken, revision fingerprinted) for the document's current revision. */
-export async function draftApprovalRequest(caller: Caller, document: DocumentRef, governing: GoverningProcess, notes: string, releaseid: number | null): Promise<ApprovalRequestRecord> {
+export async function draftApprovalRequest(
+  caller: Caller,
+  document: DocumentRef,
+  governing: GoverningProcess,
+  notes: string,
+  releaseid: number | null,
+): Promise<ApprovalRequestRecord> {
   const hash = await revisionHash(document.doctype, document.docid, document.revisionid);
   if (!hash) throw new Error(`No snapshot of ${document.doctype} ${document.docid} revision ${document.revisionid}`);
   return {
@@ -62,7 +73,11 @@ export async function draftApprovalRequest(caller: Caller, document: DocumentRef
  * transaction. A stale open request for an older revision (the revision hook missed it) is
  * superseded first and the write tried again.
  */
-export async function commitApprovalRequest(caller: Caller, request: ApprovalRequestRecord, extraWrites: LabelledWrite[] = []): Promise<OpenRequestOutcome> {
+export async function commitApprovalRequest(
+  caller: Caller,
+  request: ApprovalRequestRecord,
+  extraWrites: LabelledWrite[] = [],
+): Promise<OpenRequestOutcome> {
   return retryOnLostRace<OpenRequestOutcome>(
     async () => {
       try {
@@ -81,21 +96,31 @@ export async function commitApprovalRequest(caller: Caller, request: ApprovalReq
               new_status: 'pending',
             },
           },
-          [...requestCreateWrites(request), documentRevisionCheck(request.doctype, request.docid, request.revisionid), ...extraWrites],
+          [
+            ...requestCreateWrites(request),
+            documentRevisionCheck(request.doctype, request.docid, request.revisionid),
+            ...extraWrites,
+          ],
         );
         return { opened: request };
       } catch (error) {
         if (!(error instanceof TransactionConditionFailed)) throw error;
-        if (error.failedLabels.includes('document')) return { documentChanged: await requireDocument(request.doctype, request.docid) };
+        if (error.failedLabels.includes('document'))
+          return { documentChanged: await requireDocument(request.doctype, request.docid) };
         if (!error.failedLabels.includes('open')) throw error;
         const open = await getOpenRequest(request.doctype, request.docid);
         const existing = open ? await getRequest(open.approval_requestid) : undefined;
-        if (existing?.status === 'pending' && existing.revisionid === request.revisionid) return { alreadyOpen: existing };
+        if (existing?.status === 'pending' && existing.revisionid === request.revisionid)
+          return { alreadyOpen: existing };
         // A request for an older revision that the revision hook did not reach: end it, then try again.
         if (existing) await supersedeApprovalRequest(existing, request.revisionid, caller.userid);
         throw error;
       }
     },
-    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('open', ...AUDIT_CHAIN_LABELS), onExhausted: () => ({ busy: true }) },
+    {
+      attempts: MAX_ATTEMPTS,
+      raceLabels: labelsIn('open', ...AUDIT_CHAIN_LABELS),
+      onExhausted: () => ({ busy: true }),
+    },
   );
 }

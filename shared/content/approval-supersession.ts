@@ -10,7 +10,12 @@
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
-import { getOpenRequest, getRequest, requestUpdateWrites, type ApprovalRequestRecord } from '../db/entities/approval-request.ts';
+import {
+  getOpenRequest,
+  getRequest,
+  requestUpdateWrites,
+  type ApprovalRequestRecord,
+} from '../db/entities/approval-request.ts';
 import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
 import { log } from '../observability/logger.ts';
 import { releaseOutcomeWrites } from './release-approval.ts';
@@ -22,13 +27,17 @@ const MAX_ATTEMPTS = 5;
  * audit trail of the document (and of the user whose change caused it). Returns the request as
  * it ends up (a request that ended meanwhile is returned as it is).
  */
-export async function supersedeApprovalRequest(request: ApprovalRequestRecord, newRevisionid: number | null, actorUserid: number | null): Promise<ApprovalRequestRecord> {
+export async function supersedeApprovalRequest(
+  request: ApprovalRequestRecord,
+  newRevisionid: number | null,
+  actorUserid: number | null,
+): Promise<ApprovalRequestRecord> {
   let current: ApprovalRequestRecord | undefined = request;
   return retryOnLostRace(
     async (attempt) => {
       // Someone signed meanwhile: look again (it may have ended on its own, or be gone).
       if (attempt > 0) current = await getRequest(request.approval_requestid);
-      if (!current || current.status !== 'pending') return current ?? request;
+      if (current?.status !== 'pending') return current ?? request;
       const now = nowSeconds();
       const superseded: ApprovalRequestRecord = {
         ...current,
@@ -42,26 +51,40 @@ export async function supersedeApprovalRequest(request: ApprovalRequestRecord, n
         {
           action: 'approval.superseded',
           actor_userid: actorUserid,
-          subjects: [documentSubject(current.doctype, current.docid), ...(actorUserid !== null ? [userSubject(actorUserid)] : [])],
+          subjects: [
+            documentSubject(current.doctype, current.docid),
+            ...(actorUserid !== null ? [userSubject(actorUserid)] : []),
+          ],
           details: {
             approval_requestid: current.approval_requestid,
             revisionid: current.revisionid,
             new_revisionid: newRevisionid,
             old_status: 'pending',
             new_status: 'superseded',
-            ...(release.release ? { releaseid: release.release.releaseid, release_status: release.release.status } : {}),
+            ...(release.release
+              ? { releaseid: release.release.releaseid, release_status: release.release.status }
+              : {}),
           },
         },
         [...requestUpdateWrites(current, superseded), ...release.writes],
       );
       return superseded;
     },
-    { attempts: MAX_ATTEMPTS, raceLabels: labelsIn('request', 'release:', ...AUDIT_CHAIN_LABELS), onExhausted: async () => (await getRequest(request.approval_requestid)) ?? request },
+    {
+      attempts: MAX_ATTEMPTS,
+      raceLabels: labelsIn('request', 'release:', ...AUDIT_CHAIN_LABELS),
+      onExhausted: async () => (await getRequest(request.approval_requestid)) ?? request,
+    },
   );
 }
 
 /** Supersedes the document's open request unless it is for `newRevisionid` itself. */
-export async function supersedeOpenApproval(doctype: Doctype, docid: number, newRevisionid: number | null, actorUserid: number | null): Promise<void> {
+export async function supersedeOpenApproval(
+  doctype: Doctype,
+  docid: number,
+  newRevisionid: number | null,
+  actorUserid: number | null,
+): Promise<void> {
   const open = await getOpenRequest(doctype, docid);
   if (!open || open.revisionid === newRevisionid) return;
   const request = await getRequest(open.approval_requestid);
@@ -72,7 +95,12 @@ export async function supersedeOpenApproval(doctype: Doctype, docid: number, new
  * The hook for content writes, called after a new revision is committed. The revision is saved
  * whatever happens here, so a failure is logged, not thrown (signing re-checks the revision).
  */
-export async function noteNewDocumentRevision(doctype: Doctype, docid: number, revisionid: number, actorUserid: number | null): Promise<void> {
+export async function noteNewDocumentRevision(
+  doctype: Doctype,
+  docid: number,
+  revisionid: number,
+  actorUserid: number | null,
+): Promise<void> {
   try {
     await supersedeOpenApproval(doctype, docid, revisionid, actorUserid);
   } catch (error) {

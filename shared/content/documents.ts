@@ -37,11 +37,27 @@ export async function findDocument(doctype: Doctype, docid: number): Promise<Doc
   if (doctype === 'guide') {
     const guide = await getGuide(docid, { consistent: true });
     if (!guide) return undefined;
-    return { doctype, docid, title: guide.title, url: guideUrl(siteUrl, guide), revisionid: guide.revisionid, owner_userid: guide.userid, guide };
+    return {
+      doctype,
+      docid,
+      title: guide.title,
+      url: guideUrl(siteUrl, guide),
+      revisionid: guide.revisionid,
+      owner_userid: guide.userid,
+      guide,
+    };
   }
   const wiki = await getWiki(docid);
   if (!wiki) return undefined;
-  return { doctype, docid, title: wiki.display_title || wiki.title, url: wikiUrl(siteUrl, wiki), revisionid: wiki.revisionid, owner_userid: wiki.author_userid, wiki };
+  return {
+    doctype,
+    docid,
+    title: wiki.display_title || wiki.title,
+    url: wikiUrl(siteUrl, wiki),
+    revisionid: wiki.revisionid,
+    owner_userid: wiki.author_userid,
+    wiki,
+  };
 }
 
 export async function requireDocument(doctype: Doctype, docid: number): Promise<DocumentRef> {
@@ -57,7 +73,8 @@ export function canViewDocument(caller: Caller, document: DocumentRef): boolean 
 
 /** SHA-256 of the canonical JSON of a revision's snapshot; undefined if there is no such revision. */
 export async function revisionHash(doctype: Doctype, docid: number, revisionid: number): Promise<string | undefined> {
-  const snapshot = doctype === 'guide' ? await getGuideRevision(docid, revisionid) : await getWikiRevision(docid, revisionid);
+  const snapshot =
+    doctype === 'guide' ? await getGuideRevision(docid, revisionid) : await getWikiRevision(docid, revisionid);
   if (!snapshot) return undefined;
   return sha256Hex(canonicalJson({ doctype, docid, revisionid, snapshot }));
 }

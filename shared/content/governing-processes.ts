@@ -8,7 +8,12 @@
 import { MAX_HIERARCHY_DEPTH } from '../domain/wiki-namespaces.ts';
 import type { DocumentRef } from './documents.ts';
 import { getWiki, getWikiByTitle, type WikiRecord } from '../db/entities/wiki.ts';
-import { getAttachments, getProcesses, type ApprovalAttachmentRecord, type ApprovalProcessRecord } from '../db/entities/approval-process.ts';
+import {
+  getAttachments,
+  getProcesses,
+  type ApprovalAttachmentRecord,
+  type ApprovalProcessRecord,
+} from '../db/entities/approval-process.ts';
 
 export interface GoverningProcess {
   process: ApprovalProcessRecord;
@@ -39,7 +44,12 @@ async function governingPages(document: DocumentRef): Promise<WikiRecord[]> {
 export async function governingProcesses(document: DocumentRef): Promise<GoverningProcess[]> {
   const pages = await governingPages(document);
   const attachments = await getAttachments(pages.map((page) => page.wikiid));
-  const processes = new Map((await getProcesses(attachments.map((attachment) => attachment.approval_processid))).map((process) => [process.approval_processid, process]));
+  const processes = new Map(
+    (await getProcesses(attachments.map((attachment) => attachment.approval_processid))).map((process) => [
+      process.approval_processid,
+      process,
+    ]),
+  );
   return attachments.flatMap((attachment) => {
     const process = processes.get(attachment.approval_processid);
     const page = pages.find((candidate) => candidate.wikiid === attachment.wikiid)!;

@@ -12,7 +12,9 @@ import { hasRole, isAdmin, type Caller } from '../domain/caller.ts';
 import { getGuide, type GuideRecord } from '../db/entities/guide.ts';
 
 function isGranted(caller: Caller, guide: GuideRecord): boolean {
-  return guide.grant_userids.includes(caller.userid) || caller.teams.some((teamid) => guide.grant_teamids.includes(teamid));
+  return (
+    guide.grant_userids.includes(caller.userid) || caller.teams.some((teamid) => guide.grant_teamids.includes(teamid))
+  );
 }
 
 export function canViewGuideNow(caller: Caller | null, guide: GuideRecord): boolean {

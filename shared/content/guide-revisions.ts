@@ -78,7 +78,10 @@ export async function changeGuide(
       const current = await getGuide(guideid, { consistent: true });
       if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
       if (options.expectedRevision !== undefined && current.revisionid !== options.expectedRevision) {
-        throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
+        throw new ConflictError(
+          'The revisionid is not the current one; the body is the current guide',
+          await options.conflictView(current),
+        );
       }
       const changed = await change(current);
       const now = nowSeconds();
@@ -91,7 +94,8 @@ export async function changeGuide(
         search_tokens: guideSearchTokens(changed.guide.title),
       };
       const writes: LabelledWrite[] = [guideReplace(record, current.version), ...(changed.writes ?? [])];
-      if (newRevision) writes.push(guideSnapshotPut(record, { reason: options.reason, changed_by: options.changedBy, date: now }));
+      if (newRevision)
+        writes.push(guideSnapshotPut(record, { reason: options.reason, changed_by: options.changedBy, date: now }));
       const wasStarred = current.flags.includes(FEATURED_FLAG);
       const starred = record.flags.includes(FEATURED_FLAG);
       if (wasStarred !== starred) writes.push(featuredLinkWrite(record, starred));
@@ -105,7 +109,10 @@ export async function changeGuide(
       onExhausted: async () => {
         const current = await getGuide(guideid, { consistent: true });
         if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
-        throw new ConflictError('The guide kept changing while this change was applied; try again', await options.conflictView(current));
+        throw new ConflictError(
+          'The guide kept changing while this change was applied; try again',
+          await options.conflictView(current),
+        );
       },
     },
   );
@@ -129,13 +136,19 @@ export async function insertGuide(guide: GuideRecord, changedBy: number): Promis
  * Deletes a guide named at its current revision: the item and its links at once, then its step
  * items. Revision snapshots stay (releases name them).
  */
-export async function deleteGuide(guideid: number, options: Pick<ChangeOptions, 'conflictView'> & { expectedRevision: number }): Promise<void> {
+export async function deleteGuide(
+  guideid: number,
+  options: Pick<ChangeOptions, 'conflictView'> & { expectedRevision: number },
+): Promise<void> {
   const deleted = await retryOnLostRace(
     async () => {
       const current = await getGuide(guideid, { consistent: true });
       if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
       if (current.revisionid !== options.expectedRevision) {
-        throw new ConflictError('The revisionid is not the current one; the body is the current guide', await options.conflictView(current));
+        throw new ConflictError(
+          'The revisionid is not the current one; the body is the current guide',
+          await options.conflictView(current),
+        );
       }
       await transactWrite([
         guideDelete(guideid, current.version),
@@ -145,7 +158,11 @@ export async function deleteGuide(guideid: number, options: Pick<ChangeOptions, 
       ]);
       return current;
     },
-    { raceLabels: guideRace, attempts: NAMED_REVISION_ATTEMPTS, message: 'The guide kept changing while it was being deleted; try again' },
+    {
+      raceLabels: guideRace,
+      attempts: NAMED_REVISION_ATTEMPTS,
+      message: 'The guide kept changing while it was being deleted; try again',
+    },
   );
   await deleteStepItems(deleted.steps.map((ref) => ref.stepid));
 }
@@ -154,13 +171,24 @@ export async function deleteGuide(guideid: number, options: Pick<ChangeOptions, 
  * Makes a new revision of a guide without changing its content (e.g. a quiz was attached and
  * the pairing must name a guide revision of its own). Returns the new revisionid.
  */
-export async function createGuideRevision(guideid: number, reason: string, changedBy: number | null = null): Promise<number> {
-  const record = await changeGuide(guideid, { reason, changedBy, conflictView: async (current) => current }, (current) => ({ guide: current }));
+export async function createGuideRevision(
+  guideid: number,
+  reason: string,
+  changedBy: number | null = null,
+): Promise<number> {
+  const record = await changeGuide(
+    guideid,
+    { reason, changedBy, conflictView: async (current) => current },
+    (current) => ({ guide: current }),
+  );
   return record.revisionid;
 }
 
 /** A guide as it was at a revision, with its steps as they were then; undefined if no such revision. */
-export async function getGuideRevision(guideid: number, revisionid: number): Promise<{ guide: GuideSnapshot; steps: StepRecord[] } | undefined> {
+export async function getGuideRevision(
+  guideid: number,
+  revisionid: number,
+): Promise<{ guide: GuideSnapshot; steps: StepRecord[] } | undefined> {
   const guide = await getGuideSnapshot(guideid, revisionid);
   if (!guide) return undefined;
   return { guide, steps: await getStepSnapshots(guide.steps) };

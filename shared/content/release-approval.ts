@@ -9,11 +9,22 @@
  */
 import type { LabelledWrite } from '../db/transactions.ts';
 import type { ApprovalRequestRecord } from '../db/entities/approval-request.ts';
-import { getRelease, getVersionHead, pendingReleaseEndWrites, type ReleaseEnding, type ReleaseRecord } from '../db/entities/release.ts';
+import {
+  getRelease,
+  getVersionHead,
+  pendingReleaseEndWrites,
+  type ReleaseEnding,
+  type ReleaseRecord,
+} from '../db/entities/release.ts';
 import type { ApprovalStatus } from '../domain/approval-flow.ts';
 import { refreshAfterRelease } from '../training/release-refresh.ts';
 
-const ENDINGS: Record<ApprovalStatus, ReleaseEnding | null> = { pending: null, approved: 'released', rejected: 'rejected', superseded: 'superseded' };
+const ENDINGS: Record<ApprovalStatus, ReleaseEnding | null> = {
+  pending: null,
+  approved: 'released',
+  rejected: 'rejected',
+  superseded: 'superseded',
+};
 
 export interface ReleaseOutcome {
   writes: LabelledWrite[];
@@ -27,12 +38,17 @@ export interface ReleaseOutcome {
  * and, for an approval, the version head; a head moved meanwhile fails the transaction with a
  * `version-head:` label (read again and retry).
  */
-export async function releaseOutcomeWrites(before: ApprovalRequestRecord, after: ApprovalRequestRecord, at: number): Promise<ReleaseOutcome> {
+export async function releaseOutcomeWrites(
+  before: ApprovalRequestRecord,
+  after: ApprovalRequestRecord,
+  at: number,
+): Promise<ReleaseOutcome> {
   const ending = ENDINGS[after.status];
   if (before.status !== 'pending' || ending === null || after.releaseid === null) return { writes: [] };
   const release = await getRelease(after.releaseid);
   // Only its own request ends a pending release; a release in any other state is left alone.
-  if (!release || release.status !== 'pending_approval' || release.approval_requestid !== after.approval_requestid) return { writes: [] };
+  if (release?.status !== 'pending_approval' || release.approval_requestid !== after.approval_requestid)
+    return { writes: [] };
   const head = await getVersionHead(release.doctype, release.docid);
   const { writes, after: ended } = pendingReleaseEndWrites(release, ending, head, at);
   return { writes, release: ended };

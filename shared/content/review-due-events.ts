@@ -9,7 +9,8 @@ import type { ReviewDocumentRecord } from '../db/entities/review-schedule.ts';
 import { domainEvent } from '../domain/events/catalogue.ts';
 import { documentEntity } from '../domain/events/content-events.ts';
 
-const markerOf = (document: ReviewDocumentRecord) => `periodic_review.due#${document.prdid}#${document.next_review_due}`;
+const markerOf = (document: ReviewDocumentRecord) =>
+  `periodic_review.due#${document.prdid}#${document.next_review_due}`;
 
 export async function emitDueReviews(documents: ReviewDocumentRecord[], now: number): Promise<void> {
   const due = documents.filter((document) => document.next_review_due <= now);
@@ -19,7 +20,13 @@ export async function emitDueReviews(documents: ReviewDocumentRecord[], now: num
     if (known.has(markerOf(document))) continue;
     await emitOnce(
       markerOf(document),
-      domainEvent('periodic_review.due', documentEntity(document.doctype, document.docid), { prdid: document.prdid, doctype: document.doctype, docid: document.docid, reviewer_userid: document.reviewer_userid, due_date: document.next_review_due }),
+      domainEvent('periodic_review.due', documentEntity(document.doctype, document.docid), {
+        prdid: document.prdid,
+        doctype: document.doctype,
+        docid: document.docid,
+        reviewer_userid: document.reviewer_userid,
+        due_date: document.next_review_due,
+      }),
     );
   }
 }

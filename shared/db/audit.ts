@@ -47,7 +47,12 @@ export async function chainHead(subject: string): Promise<{ seq: number; hash: s
   return head ? { seq: Number(head.seq), hash: String(head.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
 }
 
-function appendWrites(subject: string, head: { seq: number; hash: string }, event: AuditEvent, date: number): LabelledWrite[] {
+function appendWrites(
+  subject: string,
+  head: { seq: number; hash: string },
+  event: AuditEvent,
+  date: number,
+): LabelledWrite[] {
   const unsigned: Omit<AuditRecord, 'hash'> = {
     ...event,
     impersonator_userid: event.impersonator_userid ?? null,
@@ -94,13 +99,20 @@ export async function appendAudit(event: AuditEvent, extraWrites: LabelledWrite[
       const writes = event.subjects.flatMap((subject, index) => appendWrites(subject, heads[index], event, date));
       await transactWrite([...writes, ...extraWrites]);
     },
-    { attempts: 10, raceLabels: labelsIn(...AUDIT_CHAIN_LABELS), message: 'The audit trail kept changing while this change was recorded; try again' },
+    {
+      attempts: 10,
+      raceLabels: labelsIn(...AUDIT_CHAIN_LABELS),
+      message: 'The audit trail kept changing while this change was recorded; try again',
+    },
   );
 }
 
 /** A subject's records in order (for the audit history endpoints). */
 export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0): Promise<AuditRecord[]> {
   // Sort keys after SEQ#<afterSeq> are records only (the HEAD item sorts before them).
-  const items = await queryPage({ partition: `AUDIT#${subject}`, sortAfter: `SEQ#${padId(afterSeq)}`, consistent: true }, { limit, offset: 0 });
+  const items = await queryPage(
+    { partition: `AUDIT#${subject}`, sortAfter: `SEQ#${padId(afterSeq)}`, consistent: true },
+    { limit, offset: 0 },
+  );
   return items.map(({ pk, sk, entity, ...record }) => record as unknown as AuditRecord);
 }

@@ -22,8 +22,12 @@ async function untilProcessed<T>(first: T[], send: (batch: T[]) => Promise<T[] |
   let pending: T[] | undefined = first;
   let round = 0;
   while (pending && pending.length > 0) {
-    if (round === LEFTOVER_ROUNDS) throw new Error(`DynamoDB left ${pending.length} batch items unprocessed after ${LEFTOVER_ROUNDS} rounds`);
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, backoffDelay(round - 1, { baseDelayMs: 20, maxDelayMs: 1000 })));
+    if (round === LEFTOVER_ROUNDS)
+      throw new Error(`DynamoDB left ${pending.length} batch items unprocessed after ${LEFTOVER_ROUNDS} rounds`);
+    if (round > 0)
+      await new Promise((resolve) =>
+        setTimeout(resolve, backoffDelay(round - 1, { baseDelayMs: 20, maxDelayMs: 1000 })),
+      );
     pending = await send(pending);
     round++;
   }
@@ -39,12 +43,19 @@ function chunked<T>(items: T[], size: number): T[][] {
  * BatchGet by key, returning items in the order of the keys asked for (missing ones dropped).
  * `projection` reads only the attributes named (plain names, no reserved words).
  */
-export async function batchGetInOrder<T = Record<string, unknown>>(keys: Key[], options: { projection?: string[] } = {}): Promise<T[]> {
+export async function batchGetInOrder<T = Record<string, unknown>>(
+  keys: Key[],
+  options: { projection?: string[] } = {},
+): Promise<T[]> {
   const found = new Map<string, T>();
-  const projection = options.projection?.length ? [...new Set([...options.projection, 'pk', 'sk'])].join(', ') : undefined;
+  const projection = options.projection?.length
+    ? [...new Set([...options.projection, 'pk', 'sk'])].join(', ')
+    : undefined;
   for (const chunk of chunked(keys, GET_BATCH)) {
     await untilProcessed(chunk, async (batch) => {
-      const result = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }));
+      const result = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }),
+      );
       for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
       return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
     });

@@ -42,7 +42,13 @@ export async function itemExists(key: Key, options: Pick<GetOptions, 'consistent
  */
 export async function putItem(item: Item & Key, options: { ifAbsent?: boolean } = {}): Promise<boolean> {
   try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: options.ifAbsent ? 'attribute_not_exists(pk)' : undefined }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: item,
+        ConditionExpression: options.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
+      }),
+    );
     return true;
   } catch (error) {
     if (options.ifAbsent && isConditionFailed(error)) return false;

@@ -11,7 +11,9 @@ export function nowSeconds(): number {
 }
 
 /** Strips the key attributes from a stored item, leaving the entity's own fields. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'entity' | 'ttl'> {
+export function withoutKeys<T extends Record<string, unknown>>(
+  item: T,
+): Omit<T, 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk' | 'entity' | 'ttl'> {
   const { pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, entity, ttl, ...rest } = item;
   return rest;
 }

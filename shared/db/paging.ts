@@ -43,7 +43,10 @@ function baseInput(query: PageQuery, projected = true): QueryCommandInput {
   const pkName = query.index?.pk ?? KEY.pk;
   const skName = query.index?.sk ?? KEY.sk;
   const names: Record<string, string> = { '#pk': pkName, ...(query.filter?.ExpressionAttributeNames ?? {}) };
-  const values: Record<string, unknown> = { ':pk': query.partition, ...(query.filter?.ExpressionAttributeValues ?? {}) };
+  const values: Record<string, unknown> = {
+    ':pk': query.partition,
+    ...(query.filter?.ExpressionAttributeValues ?? {}),
+  };
   let condition = '#pk = :pk';
   if (query.sortPrefix) {
     names['#sk'] = skName;
@@ -61,7 +64,7 @@ function baseInput(query: PageQuery, projected = true): QueryCommandInput {
   }
   let projection: string | undefined;
   if (projected && query.projection?.length) {
-    query.projection.forEach((name, index) => (names[`#p${index}`] = name));
+    for (const [index, name] of query.projection.entries()) names[`#p${index}`] = name;
     projection = query.projection.map((_, index) => `#p${index}`).join(', ');
   }
   return {
@@ -93,7 +96,7 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
     const input = baseInput(query, false);
     // Unused attribute names are an error, so the key aliases come only with the key projection
     // (a filtered read needs the filter's attributes, so only an unfiltered one projects keys).
-    if (!query.filter) keyNames.forEach((name, i) => (input.ExpressionAttributeNames![`#k${i}`] = name));
+    if (!query.filter) for (const [i, name] of keyNames.entries()) input.ExpressionAttributeNames![`#k${i}`] = name;
     const result = await db().send(
       new QueryCommand({
         ...input,
@@ -116,7 +119,10 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
 }
 
 /** One page of items for offset/limit pagination. */
-export async function queryPage<T = Record<string, unknown>>(query: PageQuery, page: { limit: number; offset: number }): Promise<T[]> {
+export async function queryPage<T = Record<string, unknown>>(
+  query: PageQuery,
+  page: { limit: number; offset: number },
+): Promise<T[]> {
   let startKey: Record<string, unknown> | undefined;
   if (page.offset > 0) {
     startKey = await skip(query, page.offset);
@@ -125,7 +131,11 @@ export async function queryPage<T = Record<string, unknown>>(query: PageQuery, p
   const items: T[] = [];
   do {
     const result = await db().send(
-      new QueryCommand({ ...baseInput(query), Limit: query.filter ? undefined : queryLimit(page.limit - items.length), ExclusiveStartKey: startKey }),
+      new QueryCommand({
+        ...baseInput(query),
+        Limit: query.filter ? undefined : queryLimit(page.limit - items.length),
+        ExclusiveStartKey: startKey,
+      }),
     );
     items.push(...((result.Items ?? []) as T[]));
     startKey = result.LastEvaluatedKey;
@@ -157,7 +167,9 @@ export async function queryAll<T = Record<string, unknown>>(query: PageQuery): P
 export async function* queryChunks<T = Record<string, unknown>>(query: PageQuery, chunk = 100): AsyncGenerator<T[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const result = await db().send(new QueryCommand({ ...baseInput(query), Limit: queryLimit(chunk), ExclusiveStartKey: startKey }));
+    const result = await db().send(
+      new QueryCommand({ ...baseInput(query), Limit: queryLimit(chunk), ExclusiveStartKey: startKey }),
+    );
     const items = (result.Items ?? []) as T[];
     if (items.length > 0) yield items;
     startKey = result.LastEvaluatedKey;

@@ -59,7 +59,8 @@ export function isLostRace(error: unknown, raceLabels?: (label: string) => boole
 
 /** Labels that pass when they are one of `labels` or start with one of `prefixes`. */
 export function labelsIn(...labelsOrPrefixes: string[]): (label: string) => boolean {
-  return (label) => labelsOrPrefixes.some((wanted) => (wanted.endsWith(':') ? label.startsWith(wanted) : label === wanted));
+  return (label) =>
+    labelsOrPrefixes.some((wanted) => (wanted.endsWith(':') ? label.startsWith(wanted) : label === wanted));
 }
 
 export interface RetryOptions<T> {
@@ -92,7 +93,10 @@ export const DEFAULT_CONFLICT_MESSAGE = 'The record kept changing while this cha
  * The pause before retry number `retry` (0 = the first retry): full jitter, uniformly in
  * [0, min(maxDelayMs, baseDelayMs * 2^retry)), so colliding writers spread out.
  */
-export function backoffDelay(retry: number, options: Pick<RetryOptions<unknown>, 'baseDelayMs' | 'maxDelayMs' | 'random'> = {}): number {
+export function backoffDelay(
+  retry: number,
+  options: Pick<RetryOptions<unknown>, 'baseDelayMs' | 'maxDelayMs' | 'random'> = {},
+): number {
   const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   const cap = Math.min(options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS, base * 2 ** retry);
   return (options.random ?? Math.random)() * cap;
@@ -104,7 +108,10 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Runs `attempt` (given its 0-based number) until it returns. A lost race (see `isLostRace`)
  * starts it again after a jittered pause; any other error passes through at once.
  */
-export async function retryOnLostRace<T>(attempt: (number: number) => Promise<T>, options: RetryOptions<T> = {}): Promise<T> {
+export async function retryOnLostRace<T>(
+  attempt: (number: number) => Promise<T>,
+  options: RetryOptions<T> = {},
+): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS);
   const sleep = options.sleep ?? pause;
   let lastError: unknown;

@@ -39,8 +39,12 @@ export async function staleRevisionConflict(
 ): Promise<ConflictError | undefined> {
   let item: Record<string, unknown> | undefined;
   if (error instanceof ConditionalCheckFailedException) item = error.Item ? unmarshall(error.Item) : undefined;
-  else if (error instanceof TransactionConditionFailed && error.failedLabels.includes(label)) item = error.oldItems[label];
+  else if (error instanceof TransactionConditionFailed && error.failedLabels.includes(label))
+    item = error.oldItems[label];
   else return undefined;
   if (!item) return undefined;
-  return new ConflictError('The revisionid is not the current one; the body is the current version', await currentView(item));
+  return new ConflictError(
+    'The revisionid is not the current one; the body is the current version',
+    await currentView(item),
+  );
 }

@@ -39,7 +39,10 @@ export async function searchIds(scope: SearchScope, term: string, limit: number,
   const prefix = normalizeSearchTerm(term);
   if (!prefix) return [];
   const ids = new Set<number>();
-  for await (const tokens of queryChunks({ partition: `SEARCH#${scope}`, sortPrefix: prefix, projection: ['id'] }, 100)) {
+  for await (const tokens of queryChunks(
+    { partition: `SEARCH#${scope}`, sortPrefix: prefix, projection: ['id'] },
+    100,
+  )) {
     for (const token of tokens) ids.add(Number(token.id));
     if (ids.size >= offset + limit) break;
   }

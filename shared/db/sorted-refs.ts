@@ -31,7 +31,12 @@ function sameAttributes(a: Record<string, unknown>, b: Record<string, unknown>):
  * The writes that move a record's references from `before` to `after` (null: absent). Only
  * orders whose value or whose filter attributes changed are written.
  */
-export function sortedRefWrites(collection: string, refId: string, before: SortedPlacement | null, after: SortedPlacement | null): LabelledWrite[] {
+export function sortedRefWrites(
+  collection: string,
+  refId: string,
+  before: SortedPlacement | null,
+  after: SortedPlacement | null,
+): LabelledWrite[] {
   const orders = new Set([...Object.keys(before?.values ?? {}), ...Object.keys(after?.values ?? {})]);
   const writes: LabelledWrite[] = [];
   const attributesChanged = !before || !after || !sameAttributes(before.attributes, after.attributes);
@@ -39,12 +44,20 @@ export function sortedRefWrites(collection: string, refId: string, before: Sorte
     const oldValue = before?.values[order];
     const newValue = after?.values[order];
     if (oldValue !== undefined && oldValue !== newValue) {
-      writes.push({ label: `ref-remove:${collection}:${order}`, item: { Delete: { TableName: tableName(), Key: refKey(collection, order, oldValue, refId) } } });
+      writes.push({
+        label: `ref-remove:${collection}:${order}`,
+        item: { Delete: { TableName: tableName(), Key: refKey(collection, order, oldValue, refId) } },
+      });
     }
     if (newValue !== undefined && (oldValue !== newValue || attributesChanged)) {
       writes.push({
         label: `ref-put:${collection}:${order}`,
-        item: { Put: { TableName: tableName(), Item: { ...refKey(collection, order, newValue, refId), entity: 'SortedRef', ...after!.attributes } } },
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...refKey(collection, order, newValue, refId), entity: 'SortedRef', ...after!.attributes },
+          },
+        },
       });
     }
   }
@@ -58,5 +71,8 @@ export async function sortedRefPage(
   options: { descending?: boolean; filter?: PageQuery['filter'] },
   page: { limit: number; offset: number },
 ): Promise<Array<Record<string, unknown>>> {
-  return queryPage({ partition: `${collection}#BY#${order}`, descending: options.descending, filter: options.filter }, page);
+  return queryPage(
+    { partition: `${collection}#BY#${order}`, descending: options.descending, filter: options.filter },
+    page,
+  );
 }

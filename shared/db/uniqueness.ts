@@ -5,7 +5,15 @@
 import { tableName } from './client.ts';
 import type { LabelledWrite } from './transactions.ts';
 
-export type UniqueKind = 'EMAIL' | 'UNIQUE_USERNAME' | 'SSO' | 'EMPLOYEE_ID' | 'WIKI_TITLE' | 'GLOSSARY_TERM' | 'PERIODIC_REVIEW_DOC' | 'COURSE_ASSIGNEE';
+export type UniqueKind =
+  | 'EMAIL'
+  | 'UNIQUE_USERNAME'
+  | 'SSO'
+  | 'EMPLOYEE_ID'
+  | 'WIKI_TITLE'
+  | 'GLOSSARY_TERM'
+  | 'PERIODIC_REVIEW_DOC'
+  | 'COURSE_ASSIGNEE';
 
 export function normalizeUnique(kind: UniqueKind, value: string): string {
   return kind === 'EMAIL' || kind === 'UNIQUE_USERNAME' ? value.trim().toLowerCase() : value.trim();

@@ -49,7 +49,7 @@ export function ipv6Bytes(address: string): number[] {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     tail.push(...dotted[1]!.split('.').map(Number));
-    text = text.slice(0, -dotted[1]!.length) + '0:0';
+    text = `${text.slice(0, -dotted[1]!.length)}0:0`;
   }
   const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
   const groups = (part: string | undefined) => (part ? part.split(':').filter((g) => g !== '') : []);
@@ -86,7 +86,8 @@ function ipv6Verdict(address: string): AddressVerdict {
   if (startsWith(bytes, prefix('64:ff9b::'), 96)) return embedded(address, ipv4Of(bytes, 12)); // NAT64
   if (startsWith(bytes, prefix('64:ff9b:1::'), 48)) return `${address} is local-use NAT64`;
   if (startsWith(bytes, prefix('2002::'), 16)) return embedded(address, ipv4Of(bytes, 2)); // 6to4
-  if (startsWith(bytes, prefix('fc00::'), 7)) return `${address} is unique-local (includes the EC2 metadata address fd00:ec2::254)`;
+  if (startsWith(bytes, prefix('fc00::'), 7))
+    return `${address} is unique-local (includes the EC2 metadata address fd00:ec2::254)`;
   if (startsWith(bytes, prefix('fe80::'), 10)) return `${address} is link-local`;
   if (startsWith(bytes, prefix('fec0::'), 10)) return `${address} is site-local`;
   if (startsWith(bytes, prefix('ff00::'), 8)) return `${address} is multicast`;

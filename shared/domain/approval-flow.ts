@@ -42,17 +42,29 @@ export function approvalsIn(signatures: StageSignature[], stage: number): number
 }
 
 /** The state after `signature` was added to a pending request at `state.current_stage`. */
-export function afterSignature(stages: StageRule[], state: ApprovalState, signatures: StageSignature[], signature: StageSignature): ApprovalState {
-  if (state.status !== 'pending' || state.current_stage === null) throw new Error('Only a pending request takes signatures');
+export function afterSignature(
+  stages: StageRule[],
+  state: ApprovalState,
+  signatures: StageSignature[],
+  signature: StageSignature,
+): ApprovalState {
+  if (state.status !== 'pending' || state.current_stage === null)
+    throw new Error('Only a pending request takes signatures');
   if (signature.stage !== state.current_stage) throw new Error('A signature belongs to the current stage');
   if (signature.meaning === 'reject') return { status: 'rejected', current_stage: null };
   const stage = state.current_stage;
   if (approvalsIn([...signatures, signature], stage) < stages[stage - 1].quorum) return state;
-  return stage === stages.length ? { status: 'approved', current_stage: null } : { status: 'pending', current_stage: stage + 1 };
+  return stage === stages.length
+    ? { status: 'approved', current_stage: null }
+    : { status: 'pending', current_stage: stage + 1 };
 }
 
 /** How far each stage got, for the request view. */
-export function stageProgress(stages: StageRule[], state: ApprovalState, signatures: StageSignature[]): StageProgress[] {
+export function stageProgress(
+  stages: StageRule[],
+  state: ApprovalState,
+  signatures: StageSignature[],
+): StageProgress[] {
   const rejectedIn = signatures.find((signature) => signature.meaning === 'reject')?.stage;
   return stages.map((rule, index) => {
     const stage = index + 1;

@@ -43,7 +43,9 @@ function player(src: string, provider: string, url: string): EmbedDetails {
     type: 'video',
     provider_name: provider,
     title: null,
-    html: `<iframe src="${escapeHtml(src)}" width="${PLAYER_WIDTH}" height="${PLAYER_HEIGHT}" frameborder="0" allow="fullscreen; picture-in-picture" allowfullscreen></iframe>`,
+    html:
+      `<iframe src="${escapeHtml(src)}" width="${PLAYER_WIDTH}" height="${PLAYER_HEIGHT}" frameborder="0" ` +
+      `allow="fullscreen; picture-in-picture" allowfullscreen></iframe>`,
     width: PLAYER_WIDTH,
     height: PLAYER_HEIGHT,
   };
@@ -61,7 +63,8 @@ export function embedForUrl(raw: string): EmbedDetails | undefined {
   if (url.username || url.password) return undefined;
   const href = url.toString();
   const youtube = youtubeId(url);
-  if (youtube && VIDEO_ID.test(youtube)) return player(`https://www.youtube-nocookie.com/embed/${youtube}`, 'YouTube', href);
+  if (youtube && VIDEO_ID.test(youtube))
+    return player(`https://www.youtube-nocookie.com/embed/${youtube}`, 'YouTube', href);
   const vimeo = vimeoId(url);
   if (vimeo) return player(`https://player.vimeo.com/video/${vimeo}`, 'Vimeo', href);
   return {

@@ -6,7 +6,19 @@
 import { ValidationError } from './errors.ts';
 
 /** Bullet colours and icons of step lines; `bullet_styleid` n (1-based) names BULLETS[n - 1]. */
-export const BULLETS = ['black', 'red', 'orange', 'yellow', 'green', 'blue', 'light_blue', 'violet', 'icon_note', 'icon_caution', 'icon_reminder'] as const;
+export const BULLETS = [
+  'black',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'light_blue',
+  'violet',
+  'icon_note',
+  'icon_caution',
+  'icon_reminder',
+] as const;
 export type Bullet = (typeof BULLETS)[number];
 
 export const DIFFICULTIES = ['Very easy', 'Easy', 'Moderate', 'Difficult', 'Very difficult'] as const;
@@ -18,7 +30,10 @@ export const MAX_INTRODUCTION_LINES = 50;
 /** Flags a guide may carry; Admins set them (GUIDE_STARRED puts a guide on GET /guides/featured). */
 export const GUIDE_FLAGS: Record<string, { title: string; text: string }> = {
   GUIDE_STARRED: { title: 'Featured guide', text: 'This guide is featured.' },
-  GUIDE_USER_CONTRIBUTED: { title: 'User-contributed guide', text: 'This guide was written by a member of the community.' },
+  GUIDE_USER_CONTRIBUTED: {
+    title: 'User-contributed guide',
+    text: 'This guide was written by a member of the community.',
+  },
   GUIDE_INCOMPLETE: { title: 'Incomplete guide', text: 'This guide is not finished yet.' },
   GUIDE_NEEDS_REVIEW: { title: 'Needs review', text: 'This guide should be reviewed before use.' },
 };
@@ -38,7 +53,11 @@ export function assertGuideType(type: string, allowed: string[]): void {
 export function assertKnownFlags(flags: string[]): void {
   const unknown = flags.filter((flag) => !(flag in GUIDE_FLAGS));
   if (unknown.length > 0) {
-    throw ValidationError.field('flags', 'invalid_value', `Unknown flag ${unknown.join(', ')}; known flags: ${Object.keys(GUIDE_FLAGS).join(', ')}`);
+    throw ValidationError.field(
+      'flags',
+      'invalid_value',
+      `Unknown flag ${unknown.join(', ')}; known flags: ${Object.keys(GUIDE_FLAGS).join(', ')}`,
+    );
   }
 }
 
@@ -70,8 +89,13 @@ export function checkLines(lines: LineInput[], field = 'lines'): Bullet[] {
     const bullet = line.bullet ?? (line.bullet_styleid !== undefined ? BULLETS[line.bullet_styleid - 1] : undefined);
     if (bullet === undefined || !(BULLETS as readonly string[]).includes(bullet)) {
       const given = line.bullet ?? line.bullet_styleid;
-      const message = given === undefined ? 'bullet or bullet_styleid is required' : `Unknown bullet ${given}; one of ${BULLETS.join(', ')} (bullet_styleid 1–${BULLETS.length})`;
-      throw new ValidationError(message, [{ field: `${field}.${index}.bullet`, code: given === undefined ? 'missing_field' : 'invalid_value', message }]);
+      const message =
+        given === undefined
+          ? 'bullet or bullet_styleid is required'
+          : `Unknown bullet ${given}; one of ${BULLETS.join(', ')} (bullet_styleid 1–${BULLETS.length})`;
+      throw new ValidationError(message, [
+        { field: `${field}.${index}.bullet`, code: given === undefined ? 'missing_field' : 'invalid_value', message },
+      ]);
     }
     bullets.push(bullet as Bullet);
   });

@@ -68,7 +68,11 @@ export function malformedTextPaths(value: unknown, root: string): string[] {
 }
 
 function malformedTextProblem(field: string): FieldProblem {
-  return { field, code: 'invalid_unicode', message: `${field} is not well-formed Unicode (it contains a lone UTF-16 surrogate)` };
+  return {
+    field,
+    code: 'invalid_unicode',
+    message: `${field} is not well-formed Unicode (it contains a lone UTF-16 surrogate)`,
+  };
 }
 
 /** Throws a 422 naming every string or key of `value` that is not well-formed Unicode. */
@@ -86,7 +90,11 @@ export function requireWellFormedText<T>(value: T, what: string, root = what, pr
  */
 export function parseJsonText(text: string, field: string): { value: unknown } | undefined {
   if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw ValidationError.field(field, 'too_deep', `${field} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+    throw ValidationError.field(
+      field,
+      'too_deep',
+      `${field} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   let value: unknown;
   try {

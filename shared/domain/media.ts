@@ -12,7 +12,8 @@ export function isMediaType(value: string): value is MediaType {
 }
 
 /** The real service's text for a bad `{type}` (LIVE, answered with 400). */
-export const INVALID_MEDIA_TYPE_MESSAGE = `Invalid type provided in the route. Type must one of: ${MEDIA_TYPES.join(', ')}.`;
+const MEDIA_TYPE_LIST = MEDIA_TYPES.join(', ');
+export const INVALID_MEDIA_TYPE_MESSAGE = `Invalid type provided in the route. Type must one of: ${MEDIA_TYPE_LIST}.`;
 
 const MB = 1024 * 1024;
 
@@ -57,7 +58,25 @@ export const MEDIA_CONSTRAINTS: MediaConstraint[] = [
   constraint({
     name: 'document',
     type: 'Document',
-    extensions: ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'txt', 'csv', 'rtf', 'stl', 'step', 'stp', 'obj'],
+    extensions: [
+      'pdf',
+      'doc',
+      'docx',
+      'xls',
+      'xlsx',
+      'ppt',
+      'pptx',
+      'odt',
+      'ods',
+      'odp',
+      'txt',
+      'csv',
+      'rtf',
+      'stl',
+      'step',
+      'stp',
+      'obj',
+    ],
     content_types: [
       'application/pdf',
       'application/msword',
@@ -94,9 +113,23 @@ export function constraintForFilename(filename: string): MediaConstraint | undef
 export function contentTypeForFilename(filename: string): string {
   const extension = extensionOf(filename);
   const known: Record<string, string> = {
-    jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff',
-    webp: 'image/webp', mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', ogv: 'video/ogg',
-    pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv', rtf: 'application/rtf',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    gif: 'image/gif',
+    bmp: 'image/bmp',
+    tif: 'image/tiff',
+    tiff: 'image/tiff',
+    webp: 'image/webp',
+    mp4: 'video/mp4',
+    m4v: 'video/mp4',
+    mov: 'video/quicktime',
+    webm: 'video/webm',
+    ogv: 'video/ogg',
+    pdf: 'application/pdf',
+    txt: 'text/plain',
+    csv: 'text/csv',
+    rtf: 'application/rtf',
   };
   return known[extension] ?? 'application/octet-stream';
 }
@@ -139,4 +172,3 @@ export interface ViewMediaIds {
   documents: number[];
   embeds: number[];
 }
-

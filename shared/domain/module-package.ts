@@ -24,7 +24,9 @@ export const IMPORT_ERROR_CODES = [
   'storage_unavailable',
   'timeout',
   'internal',
-  /** Its execution ended without the pipeline recording an outcome (a crash, a stop, a timeout); can be started again. */
+  /**
+   * Its execution ended without the pipeline recording an outcome (a crash, a stop, a timeout); can be started again.
+   */
   'interrupted',
 ] as const;
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
@@ -110,7 +112,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   processEntities: true,
-  isArray: (name) => ['organization', 'item', 'resource', 'au', 'block', 'activity', 'langstring', 'name', 'launch'].includes(name),
+  isArray: (name) =>
+    ['organization', 'item', 'resource', 'au', 'block', 'activity', 'langstring', 'name', 'launch'].includes(name),
 });
 
 type Node = Record<string, any>;
@@ -131,7 +134,10 @@ function text(value: unknown): string {
 export function parseManifest(kind: PackageLayout['kind'], xml: string): ManifestFacts {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
-    throw new PackageRejection('manifest_invalid', `The manifest is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+    throw new PackageRejection(
+      'manifest_invalid',
+      `The manifest is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
+    );
   }
   const document = parser.parse(xml) as Node;
   if (kind === 'scorm') return parseScorm(document, xml);
@@ -143,11 +149,18 @@ function scormStandard(schemaVersion: string, xml: string): PackageStandard {
   const version = schemaVersion.toLowerCase();
   if (version === '1.2') return 'scorm12';
   if (version.includes('2004') || version === 'cam 1.3') return 'scorm2004';
-  if (version) throw new PackageRejection('unsupported_version', `SCORM schema version "${schemaVersion}" is not supported (1.2 and 2004 are)`);
+  if (version)
+    throw new PackageRejection(
+      'unsupported_version',
+      `SCORM schema version "${schemaVersion}" is not supported (1.2 and 2004 are)`,
+    );
   // No declared version: the binding namespaces tell them apart.
   if (/adlcp_rootv1p2/i.test(xml)) return 'scorm12';
   if (/adlcp_v1p3|adlseq_v1p3|imsss/i.test(xml)) return 'scorm2004';
-  throw new PackageRejection('unsupported_version', 'The manifest declares no SCORM version and uses neither the 1.2 nor the 2004 namespaces');
+  throw new PackageRejection(
+    'unsupported_version',
+    'The manifest declares no SCORM version and uses neither the 1.2 nor the 2004 namespaces',
+  );
 }
 
 function joinBase(...parts: Array<string | undefined>): string {
@@ -156,7 +169,8 @@ function joinBase(...parts: Array<string | undefined>): string {
 
 function parseScorm(document: Node, xml: string): ManifestFacts {
   const manifest = document.manifest as Node | undefined;
-  if (!manifest || typeof manifest !== 'object') throw new PackageRejection('manifest_invalid', 'imsmanifest.xml has no <manifest> element');
+  if (!manifest || typeof manifest !== 'object')
+    throw new PackageRejection('manifest_invalid', 'imsmanifest.xml has no <manifest> element');
   const schemaVersion = text(manifest.metadata?.schemaversion);
   const standard = scormStandard(schemaVersion, xml);
 
@@ -178,19 +192,37 @@ function parseScorm(document: Node, xml: string): ManifestFacts {
     return undefined;
   };
   const found = firstLaunchable(organization?.item as Node[] | undefined);
-  const resource = found?.resource ?? resources.find((r) => r['@_href'] && /^sco$/i.test(String(r['@_scormtype'] ?? r['@_scormType'] ?? '')));
-  if (!resource) throw new PackageRejection('manifest_invalid', 'imsmanifest.xml names no launchable resource (an item pointing at a resource with an href)');
+  const resource =
+    found?.resource ??
+    resources.find((r) => r['@_href'] && /^sco$/i.test(String(r['@_scormtype'] ?? r['@_scormType'] ?? '')));
+  if (!resource)
+    throw new PackageRejection(
+      'manifest_invalid',
+      'imsmanifest.xml names no launchable resource (an item pointing at a resource with an href)',
+    );
 
   const parameters = String(found?.item['@_parameters'] ?? '');
   const href = joinBase(manifest['@_base'], resourcesNode['@_base'], resource['@_base'], String(resource['@_href']));
-  const launch = parameters ? `${href}${parameters.startsWith('?') || parameters.startsWith('#') ? '' : '?'}${parameters}` : href;
-  const title = text(organization?.title) || text(manifest.metadata?.lom?.general?.title) || String(manifest['@_identifier'] ?? 'Untitled module');
-  return { standard, identifier: manifest['@_identifier'] ? String(manifest['@_identifier']) : null, title, launch, schema_version: schemaVersion || null };
+  const launch = parameters
+    ? `${href}${parameters.startsWith('?') || parameters.startsWith('#') ? '' : '?'}${parameters}`
+    : href;
+  const title =
+    text(organization?.title) ||
+    text(manifest.metadata?.lom?.general?.title) ||
+    String(manifest['@_identifier'] ?? 'Untitled module');
+  return {
+    standard,
+    identifier: manifest['@_identifier'] ? String(manifest['@_identifier']) : null,
+    title,
+    launch,
+    schema_version: schemaVersion || null,
+  };
 }
 
 function parseCmi5(document: Node): ManifestFacts {
   const structure = document.courseStructure as Node | undefined;
-  if (!structure || typeof structure !== 'object') throw new PackageRejection('manifest_invalid', 'cmi5.xml has no <courseStructure> element');
+  if (!structure || typeof structure !== 'object')
+    throw new PackageRejection('manifest_invalid', 'cmi5.xml has no <courseStructure> element');
   const findAu = (node: Node | undefined): Node | undefined => {
     const direct = (node?.au as Node[] | undefined)?.find((au) => text(au.url));
     if (direct) return direct;
@@ -214,7 +246,9 @@ function parseCmi5(document: Node): ManifestFacts {
 
 function parseTinCan(document: Node): ManifestFacts {
   const activities = (document.tincan?.activities?.activity ?? []) as Node[];
-  const course = activities.find((a) => String(a['@_type'] ?? '').endsWith('/course') && text(a.launch)) ?? activities.find((a) => text(a.launch));
+  const course =
+    activities.find((a) => String(a['@_type'] ?? '').endsWith('/course') && text(a.launch)) ??
+    activities.find((a) => text(a.launch));
   if (!course) throw new PackageRejection('manifest_invalid', 'tincan.xml has no activity with a <launch>');
   return {
     standard: 'tincan',
@@ -259,12 +293,16 @@ export const DEFAULT_ENTRY_LIMITS: Omit<PackageLimits, 'maxExtractedBytes'> = {
 /** Refuses unsafe names and zip bombs from the central directory, before anything is extracted. */
 export function checkEntries(entries: EntryFacts[], limits: PackageLimits): { files: number; totalBytes: number } {
   if (entries.length > limits.maxEntries) {
-    throw new PackageRejection('too_many_files', `The package has ${entries.length} entries; at most ${limits.maxEntries} are accepted`);
+    throw new PackageRejection(
+      'too_many_files',
+      `The package has ${entries.length} entries; at most ${limits.maxEntries} are accepted`,
+    );
   }
   let totalBytes = 0;
   let files = 0;
   for (const entry of entries) {
-    if (!isSafeEntryName(entry.name)) throw new PackageRejection('unsafe_path', `Entry "${entry.name}" points outside the package`);
+    if (!isSafeEntryName(entry.name))
+      throw new PackageRejection('unsafe_path', `Entry "${entry.name}" points outside the package`);
     if (entry.name.endsWith('/')) continue;
     files++;
     totalBytes += entry.uncompressedSize;
@@ -272,7 +310,8 @@ export function checkEntries(entries: EntryFacts[], limits: PackageLimits): { fi
     if (entry.uncompressedSize >= limits.ratioCheckFromBytes && ratio > limits.maxRatio) {
       throw new PackageRejection(
         'zip_bomb',
-        `Entry "${entry.name}" expands ${Math.round(ratio)} times (${entry.compressedSize} -> ${entry.uncompressedSize} bytes); at most ${limits.maxRatio} times is accepted`,
+        `Entry "${entry.name}" expands ${Math.round(ratio)} times (${entry.compressedSize} -> ` +
+          `${entry.uncompressedSize} bytes); at most ${limits.maxRatio} times is accepted`,
       );
     }
     if (totalBytes > limits.maxExtractedBytes) {

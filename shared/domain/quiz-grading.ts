@@ -15,7 +15,16 @@
  */
 
 /** Question types whose grading import admits. */
-export const GRADED_TYPES = ['radiogroup', 'dropdown', 'checkbox', 'tagbox', 'boolean', 'text', 'comment', 'rating'] as const;
+export const GRADED_TYPES = [
+  'radiogroup',
+  'dropdown',
+  'checkbox',
+  'tagbox',
+  'boolean',
+  'text',
+  'comment',
+  'rating',
+] as const;
 export type GradedType = (typeof GRADED_TYPES)[number];
 
 export interface GradedQuestion {
@@ -65,7 +74,7 @@ export function isValueEmpty(value: unknown): boolean {
 function isConvertibleToNumber(value: unknown): boolean {
   if (value === undefined || value === null || Array.isArray(value)) return false;
   try {
-    return !isNaN(value as number);
+    return !Number.isNaN(value as number);
   } catch {
     return false;
   }
@@ -104,7 +113,8 @@ function compareValues(x: unknown, y: unknown, options: CompareOptions): boolean
     return left === right;
   }
   if (isConvertibleToNumber(x) && isConvertibleToNumber(y)) {
-    if (parseInt(x as string) === parseInt(y as string) && parseFloat(x as string) === parseFloat(y as string)) return true;
+    if (parseInt(x as string, 10) === parseInt(y as string, 10) && parseFloat(x as string) === parseFloat(y as string))
+      return true;
   }
   if (isValueEmpty(x) !== isValueEmpty(y)) return false;
   if ((x === true || x === false) && typeof y === 'string') return x.toString() === y.toLocaleLowerCase();
@@ -112,10 +122,10 @@ function compareValues(x: unknown, y: unknown, options: CompareOptions): boolean
   const xObject = isValueObject(x);
   const yObject = isValueObject(y);
   // eslint-disable-next-line eqeqeq
-  if (!xObject && !yObject) return x == y;
+  if (!xObject && !yObject) return x === y;
   if (!xObject || !yObject) return false;
   if (Array.isArray(x) && Array.isArray(y)) return arraysEqual(x, y, options);
-  const own = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+  const own = (object: object, key: string) => Object.hasOwn(object, key);
   for (const key in x) {
     if (!own(x, key)) continue;
     if (!own(y, key) || !compareValues(x[key], y[key], options)) return false;
@@ -207,7 +217,11 @@ export function malformedAnswers(questions: GradedQuestion[], data: Record<strin
 }
 
 /** Grades a response; passes when at least `passThreshold` percent are correct. */
-export function gradeResponse(questions: GradedQuestion[], data: Record<string, unknown>, passThreshold: number): Grade {
+export function gradeResponse(
+  questions: GradedQuestion[],
+  data: Record<string, unknown>,
+  passThreshold: number,
+): Grade {
   const results = questions.map((question) => {
     const value = questionValue(question, data);
     const answered = !isValueEmpty(value);

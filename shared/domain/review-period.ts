@@ -24,7 +24,10 @@ export type ReviewDocumentStatus = 'current' | 'overdue' | 'changes_requested';
  * The state a periodic review document is in: `changes_requested` while a reviewer's change
  * request is open, otherwise `overdue` once its due date has come, otherwise `current`.
  */
-export function reviewDocumentStatus(facts: { next_review_due: number; open_change_requestid: number | null }, now: number): ReviewDocumentStatus {
+export function reviewDocumentStatus(
+  facts: { next_review_due: number; open_change_requestid: number | null },
+  now: number,
+): ReviewDocumentStatus {
   if (facts.open_change_requestid !== null) return 'changes_requested';
   return now >= facts.next_review_due ? 'overdue' : 'current';
 }

@@ -3,7 +3,10 @@ export function searchTokens(...texts: Array<string | null | undefined>): string
   const tokens = new Set<string>();
   for (const text of texts) {
     if (!text) continue;
-    const folded = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    const folded = text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
     for (const word of folded.split(/[^a-z0-9@._-]+/)) {
       if (word.length > 0) tokens.add(word.slice(0, 64));
     }
@@ -15,5 +18,10 @@ export function searchTokens(...texts: Array<string | null | undefined>): string
 
 /** The normalized form of a search term, to compare with tokens. */
 export function normalizeSearchTerm(term: string): string {
-  return term.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim().replace(/\s+/g, ' ');
+  return term
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, ' ');
 }

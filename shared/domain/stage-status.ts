@@ -84,7 +84,11 @@ export const STAGE_STATE_PAIRS: ReadonlyArray<StageState> = [
  * major strictness: only a new major version; minor strictness: any newer version;
  * no strictness: releases never invalidate.
  */
-export function isOutdatedBy(strictness: Strictness, completed: ReleaseVersion | null, latest: ReleaseVersion | null): boolean {
+export function isOutdatedBy(
+  strictness: Strictness,
+  completed: ReleaseVersion | null,
+  latest: ReleaseVersion | null,
+): boolean {
   if (strictness === null || latest === null) return false;
   const base = completed ?? { major: 0, minor: 0 };
   if (strictness === 'major') return latest.major > base.major;
@@ -112,19 +116,22 @@ export function recurrenceDeadline(rule: StageRule, endDate: number): number | n
 
 export function stageStatus(facts: StageFacts): StageState {
   const { rule, completion, now } = facts;
-  const overridden = completion?.manager_override_userid != null && completion.end_date !== null && completion.invalidated_at === null;
+  const overridden =
+    completion?.manager_override_userid != null && completion.end_date !== null && completion.invalidated_at === null;
 
   if (facts.quiz === 'locked' && !overridden) return { status: 'blocked', reason: 'quiz_locked' };
   if (!completion) return { status: 'pending', reason: 'not_started' };
   if (completion.invalidated_at !== null) return { status: 'invalidated', reason: 'manager_override' };
   if (completion.end_date === null) return { status: 'started', reason: 'doc_in_progress' };
-  if (isOutdatedBy(rule.strictness, completion.release, facts.latestRelease)) return { status: 'invalidated', reason: 'newer_release' };
+  if (isOutdatedBy(rule.strictness, completion.release, facts.latestRelease))
+    return { status: 'invalidated', reason: 'newer_release' };
   const deadline = recurrenceDeadline(rule, completion.end_date);
   if (deadline !== null && now >= deadline) return { status: 'expired', reason: 'recurrence_expired' };
   if (overridden) return { status: 'completed', reason: 'manager_override' };
   if (rule.requires_quiz && facts.quiz !== 'passed') return { status: 'started', reason: 'incomplete_assessment' };
   if (rule.requires_signoff) {
-    if (facts.signoff === 'requested' || facts.signoff === 'responded') return { status: 'blocked', reason: 'requested_signoff' };
+    if (facts.signoff === 'requested' || facts.signoff === 'responded')
+      return { status: 'blocked', reason: 'requested_signoff' };
     if (facts.signoff === 'acknowledged') return { status: 'completed', reason: 'signoff_approved' };
     return { status: 'started', reason: 'incomplete_assessment' };
   }

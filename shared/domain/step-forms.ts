@@ -6,7 +6,17 @@
 import { parseJsonText } from './json-text.ts';
 import type { FieldProblem } from './errors.ts';
 
-export const FIELD_TYPES = ['Text Input', 'Text Area', 'Numeric Input', 'Checkbox', 'Radios', 'Select', 'Image', 'Video', 'Document'] as const;
+export const FIELD_TYPES = [
+  'Text Input',
+  'Text Area',
+  'Numeric Input',
+  'Checkbox',
+  'Radios',
+  'Select',
+  'Image',
+  'Video',
+  'Document',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Media fields take the id of a media item of this type from the user's own library. */
@@ -63,13 +73,30 @@ function parseOptions(raw: string | string[], at: string): { options?: string[];
     if (!parsed) return { problem: problem(at, 'invalid_options', `${at} must be JSON of an array of options`) };
     value = parsed.value;
   }
-  if (!Array.isArray(value) || value.length === 0) return { problem: problem(at, 'invalid_options', `${at} must be a non-empty array of options`) };
-  if (value.length > MAX_OPTIONS) return { problem: problem(at, 'invalid_options', `${at} has more than ${MAX_OPTIONS} options`) };
+  if (!Array.isArray(value) || value.length === 0)
+    return { problem: problem(at, 'invalid_options', `${at} must be a non-empty array of options`) };
+  if (value.length > MAX_OPTIONS)
+    return { problem: problem(at, 'invalid_options', `${at} has more than ${MAX_OPTIONS} options`) };
   const options = value.map((option) => (typeof option === 'number' ? String(option) : option));
-  if (!options.every((option) => typeof option === 'string' && option.trim() !== '' && option.length <= MAX_OPTION_LENGTH && !LINE_BREAK.test(option))) {
-    return { problem: problem(at, 'invalid_options', `${at}: every option is a non-empty line of at most ${MAX_OPTION_LENGTH} characters`) };
+  if (
+    !options.every(
+      (option) =>
+        typeof option === 'string' &&
+        option.trim() !== '' &&
+        option.length <= MAX_OPTION_LENGTH &&
+        !LINE_BREAK.test(option),
+    )
+  ) {
+    return {
+      problem: problem(
+        at,
+        'invalid_options',
+        `${at}: every option is a non-empty line of at most ${MAX_OPTION_LENGTH} characters`,
+      ),
+    };
   }
-  if (new Set(options).size !== options.length) return { problem: problem(at, 'invalid_options', `${at} lists an option twice`) };
+  if (new Set(options).size !== options.length)
+    return { problem: problem(at, 'invalid_options', `${at} lists an option twice`) };
   return { options: options as string[] };
 }
 
@@ -86,44 +113,80 @@ function checkboxDefault(raw: string | number | boolean | null | undefined): str
  * (placeholder of a Text Area, textarea of a Text Input, options of anything but Radios and
  * Select). `at` names the field in problems, e.g. "fields.2".
  */
-export function fieldContent(input: FieldInput, current: FieldContent | undefined, at: string): { content?: FieldContent; problems: FieldProblem[] } {
+export function fieldContent(
+  input: FieldInput,
+  current: FieldContent | undefined,
+  at: string,
+): { content?: FieldContent; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
   const type = input.field_type ?? current?.field_type;
   const label = input.label ?? current?.label;
-  if (type === undefined) problems.push(problem(`${at}.field_type`, 'missing_field', `${at}.field_type is required: one of ${FIELD_TYPES.join(', ')}`));
+  if (type === undefined)
+    problems.push(
+      problem(`${at}.field_type`, 'missing_field', `${at}.field_type is required: one of ${FIELD_TYPES.join(', ')}`),
+    );
   if (label === undefined) problems.push(problem(`${at}.label`, 'missing_field', `${at}.label is required`));
   else if (label.trim() === '' || label.length > MAX_LABEL_LENGTH || LINE_BREAK.test(label)) {
-    problems.push(problem(`${at}.label`, 'invalid_label', `${at}.label is one non-empty line of at most ${MAX_LABEL_LENGTH} characters`));
+    problems.push(
+      problem(
+        `${at}.label`,
+        'invalid_label',
+        `${at}.label is one non-empty line of at most ${MAX_LABEL_LENGTH} characters`,
+      ),
+    );
   }
   if (type === undefined) return { problems };
 
   // An attribute sent as null clears it; one left out keeps the current value.
-  const pick = <K extends 'placeholder' | 'textarea' | 'options'>(key: K) => (key in input ? input[key] : current?.[key]);
+  const pick = <K extends 'placeholder' | 'textarea' | 'options'>(key: K) =>
+    key in input ? input[key] : current?.[key];
 
   let placeholder = '';
   if (type === 'Checkbox') {
     const value = checkboxDefault(pick('placeholder') as string | number | boolean | null | undefined);
-    if (value === undefined) problems.push(problem(`${at}.placeholder`, 'invalid_placeholder', `${at}.placeholder of a Checkbox is 1 (checked by default) or 0`));
+    if (value === undefined)
+      problems.push(
+        problem(
+          `${at}.placeholder`,
+          'invalid_placeholder',
+          `${at}.placeholder of a Checkbox is 1 (checked by default) or 0`,
+        ),
+      );
     placeholder = value ?? '0';
   } else if (usesPlaceholder(type)) {
     const raw = pick('placeholder');
     placeholder = raw === undefined || raw === null ? '' : String(raw);
     if (placeholder.length > MAX_PLACEHOLDER_LENGTH || LINE_BREAK.test(placeholder)) {
-      problems.push(problem(`${at}.placeholder`, 'invalid_placeholder', `${at}.placeholder is one line of at most ${MAX_PLACEHOLDER_LENGTH} characters`));
+      problems.push(
+        problem(
+          `${at}.placeholder`,
+          'invalid_placeholder',
+          `${at}.placeholder is one line of at most ${MAX_PLACEHOLDER_LENGTH} characters`,
+        ),
+      );
     }
   }
 
   let textarea = '';
   if (type === 'Text Area') {
     textarea = (pick('textarea') as string | null | undefined) ?? '';
-    if (textarea.length > MAX_TEXTAREA_LENGTH) problems.push(problem(`${at}.textarea`, 'too_long', `${at}.textarea has more than ${MAX_TEXTAREA_LENGTH} characters`));
+    if (textarea.length > MAX_TEXTAREA_LENGTH)
+      problems.push(
+        problem(`${at}.textarea`, 'too_long', `${at}.textarea has more than ${MAX_TEXTAREA_LENGTH} characters`),
+      );
   }
 
   let options: string | null = null;
   if (usesOptions(type)) {
     const raw = pick('options') as string | string[] | null | undefined;
     if (raw === undefined || raw === null || raw === '') {
-      problems.push(problem(`${at}.options`, 'missing_field', `${at}.options is required for ${type} fields: JSON of an array of options`));
+      problems.push(
+        problem(
+          `${at}.options`,
+          'missing_field',
+          `${at}.options is required for ${type} fields: JSON of an array of options`,
+        ),
+      );
     } else {
       const parsed = parseOptions(raw, `${at}.options`);
       if (parsed.problem) problems.push(parsed.problem);
@@ -136,7 +199,13 @@ export function fieldContent(input: FieldInput, current: FieldContent | undefine
 }
 
 export function sameFieldContent(a: FieldContent, b: FieldContent): boolean {
-  return a.field_type === b.field_type && a.label === b.label && a.placeholder === b.placeholder && a.textarea === b.textarea && a.options === b.options;
+  return (
+    a.field_type === b.field_type &&
+    a.label === b.label &&
+    a.placeholder === b.placeholder &&
+    a.textarea === b.textarea &&
+    a.options === b.options
+  );
 }
 
 /** The options of a stored Radios/Select field. */
@@ -164,14 +233,16 @@ export function stepValue(field: Pick<FieldContent, 'field_type' | 'options'>, r
     case 'Text Area': {
       const value = typeof raw === 'number' ? String(raw) : raw;
       if (typeof value !== 'string') return { kind: 'problem', code: 'invalid_value', message: 'must be text' };
-      if (field.field_type === 'Text Input' && LINE_BREAK.test(value)) return { kind: 'problem', code: 'line_breaks', message: 'a Text Input value may not contain line breaks' };
+      if (field.field_type === 'Text Input' && LINE_BREAK.test(value))
+        return { kind: 'problem', code: 'line_breaks', message: 'a Text Input value may not contain line breaks' };
       const max = field.field_type === 'Text Input' ? MAX_TEXT_INPUT_VALUE : MAX_TEXT_AREA_VALUE;
       if (value.length > max) return { kind: 'problem', code: 'too_long', message: `at most ${max} characters` };
       return { kind: 'text', value };
     }
     case 'Numeric Input': {
       if (typeof raw === 'number' && Number.isFinite(raw)) return { kind: 'text', value: String(raw) };
-      if (typeof raw === 'string' && NUMBER.test(raw.trim()) && Number.isFinite(Number(raw))) return { kind: 'text', value: raw.trim() };
+      if (typeof raw === 'string' && NUMBER.test(raw.trim()) && Number.isFinite(Number(raw)))
+        return { kind: 'text', value: raw.trim() };
       return { kind: 'problem', code: 'not_numeric', message: 'must be a number' };
     }
     case 'Checkbox': {
@@ -183,15 +254,25 @@ export function stepValue(field: Pick<FieldContent, 'field_type' | 'options'>, r
     case 'Select': {
       const value = typeof raw === 'number' ? String(raw) : raw;
       if (typeof value !== 'string' || !fieldOptions(field).includes(value)) {
-        return { kind: 'problem', code: 'not_an_option', message: `must be one of ${JSON.stringify(fieldOptions(field))}` };
+        return {
+          kind: 'problem',
+          code: 'not_an_option',
+          message: `must be one of ${JSON.stringify(fieldOptions(field))}`,
+        };
       }
       return { kind: 'text', value };
     }
     case 'Image':
     case 'Video':
     case 'Document': {
-      const itemid = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-      if (!Number.isSafeInteger(itemid) || itemid <= 0) return { kind: 'problem', code: 'invalid_media', message: 'must be the id of a media item in your library' };
+      const itemid =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim())
+            ? Number(raw.trim())
+            : NaN;
+      if (!Number.isSafeInteger(itemid) || itemid <= 0)
+        return { kind: 'problem', code: 'invalid_media', message: 'must be the id of a media item in your library' };
       return { kind: 'media', itemid, mediaType: MEDIA_FIELD_TYPES[field.field_type]! };
     }
   }

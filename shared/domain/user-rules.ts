@@ -4,9 +4,9 @@ import * as z from 'zod/mini';
 /** The real service's unique_username rule (verified live): lowercase, 3-30 chars. */
 export const UNIQUE_USERNAME = /^[a-z0-9][a-z0-9_]{2,29}$/;
 
-export const uniqueUsernameSchema = z.string().check(
-  z.regex(UNIQUE_USERNAME, 'must be 3-30 characters of a-z, 0-9 and _, starting with a letter or digit'),
-);
+export const uniqueUsernameSchema = z
+  .string()
+  .check(z.regex(UNIQUE_USERNAME, 'must be 3-30 characters of a-z, 0-9 and _, starting with a letter or digit'));
 
 export const emailSchema = z.string().check(z.trim(), z.maxLength(254), z.email('must be an email address'));
 

@@ -51,7 +51,7 @@ export interface VideoFacts {
 export function videoFactsFromMoov(moov: Buffer): VideoFacts {
   const facts: VideoFacts = { width: null, height: null, durationMs: null };
   const top = readBoxHeader(moov, 0);
-  if (!top || top.type !== 'moov') return facts;
+  if (top?.type !== 'moov') return facts;
   for (const box of children(moov, top.headerSize, Math.min(top.size, moov.length))) {
     const body = box.at + box.headerSize;
     if (box.type === 'mvhd' && body + 32 <= moov.length) {

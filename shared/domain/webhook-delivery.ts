@@ -19,7 +19,12 @@ export const JITTER = 0.2;
  * which was at `firstAttemptAt`; null when the delivery has failed for good.
  * `random` is in [0, 1).
  */
-export function nextAttemptAt(attemptsMade: number, firstAttemptAt: number, now: number, options: { scale: number; random: number }): number | null {
+export function nextAttemptAt(
+  attemptsMade: number,
+  firstAttemptAt: number,
+  now: number,
+  options: { scale: number; random: number },
+): number | null {
   const base = attemptsMade <= RETRY_WAITS_SECONDS.length ? RETRY_WAITS_SECONDS[attemptsMade - 1] : HOURLY_SECONDS;
   const factor = 1 - JITTER + 2 * JITTER * options.random;
   const next = now + Math.round(base * factor * options.scale * 1000);

@@ -71,7 +71,8 @@ function momentOf(timing: WorkLogTiming, now: number): number {
 
 /** Ends the active step's stretch at `at`, adding it to that step's seconds. */
 function closeStep(timing: WorkLogTiming, at: number): WorkLogTiming {
-  if (timing.active_stepid === null || timing.step_since === null) return { ...timing, active_stepid: null, step_since: null };
+  if (timing.active_stepid === null || timing.step_since === null)
+    return { ...timing, active_stepid: null, step_since: null };
   const key = String(timing.active_stepid);
   const seconds = (timing.step_seconds[key] ?? 0) + (at - timing.step_since);
   return { ...timing, active_stepid: null, step_since: null, step_seconds: { ...timing.step_seconds, [key]: seconds } };
@@ -88,7 +89,10 @@ function refuse(code: string, message: string): TransitionResult {
 }
 
 function endedRefusal(timing: WorkLogTiming): TransitionResult {
-  return refuse(`entry_${timing.status}`, `The entry is ${timing.status === 'complete' ? 'complete' : 'cancelled'}; its timing can no longer change`);
+  return refuse(
+    `entry_${timing.status}`,
+    `The entry is ${timing.status === 'complete' ? 'complete' : 'cancelled'}; its timing can no longer change`,
+  );
 }
 
 /** Stops the clock (pause or suspend): the active step becomes inactive and is remembered. */
@@ -100,12 +104,20 @@ function stopClock(timing: WorkLogTiming, at: number, status: 'paused' | 'suspen
 /** Restarts the clock (resume or assume) on the step that was active. */
 function restartClock(timing: WorkLogTiming, at: number): WorkLogTiming {
   const step = timing.resume_stepid;
-  return { ...closeIdle(timing, at), status: 'started', active_stepid: step, step_since: step === null ? null : at, resume_stepid: null, last_event: at };
+  return {
+    ...closeIdle(timing, at),
+    status: 'started',
+    active_stepid: step,
+    step_since: step === null ? null : at,
+    resume_stepid: null,
+    last_event: at,
+  };
 }
 
 export function pause(timing: WorkLogTiming, now: number): TransitionResult {
   if (timing.status === 'paused') return refuse('already_paused', 'The entry is already paused');
-  if (timing.status === 'suspended') return refuse('entry_suspended', 'The entry is suspended; it must be assumed before it can be paused');
+  if (timing.status === 'suspended')
+    return refuse('entry_suspended', 'The entry is suspended; it must be assumed before it can be paused');
   if (isEnded(timing.status)) return endedRefusal(timing);
   return { ok: true, changed: true, timing: stopClock(timing, momentOf(timing, now), 'paused') };
 }
@@ -119,7 +131,8 @@ export function resume(timing: WorkLogTiming, now: number): TransitionResult {
 
 export function suspend(timing: WorkLogTiming, now: number): TransitionResult {
   if (timing.status === 'suspended') return refuse('already_suspended', 'The entry is already suspended');
-  if (timing.status === 'paused') return refuse('not_in_progress', 'Only an entry in progress can be suspended; resume it first');
+  if (timing.status === 'paused')
+    return refuse('not_in_progress', 'Only an entry in progress can be suspended; resume it first');
   if (isEnded(timing.status)) return endedRefusal(timing);
   return { ok: true, changed: true, timing: stopClock(timing, momentOf(timing, now), 'suspended') };
 }
@@ -149,16 +162,26 @@ export function cancel(timing: WorkLogTiming, now: number): TransitionResult {
 
 /** Makes `stepid` the one active step (the previous one's stretch ends). Only while started. */
 export function activateStep(timing: WorkLogTiming, stepid: number, now: number): TransitionResult {
-  if (timing.status === 'paused') return refuse('entry_paused', 'The entry is paused; resume it before moving to another step');
-  if (timing.status === 'suspended') return refuse('entry_suspended', 'The entry is suspended; assume it before moving to another step');
+  if (timing.status === 'paused')
+    return refuse('entry_paused', 'The entry is paused; resume it before moving to another step');
+  if (timing.status === 'suspended')
+    return refuse('entry_suspended', 'The entry is suspended; assume it before moving to another step');
   if (isEnded(timing.status)) return endedRefusal(timing);
   if (timing.active_stepid === stepid) return { ok: true, changed: false, timing };
   const at = momentOf(timing, now);
-  return { ok: true, changed: true, timing: { ...closeStep(timing, at), active_stepid: stepid, step_since: at, last_event: at } };
+  return {
+    ok: true,
+    changed: true,
+    timing: { ...closeStep(timing, at), active_stepid: stepid, step_since: at, last_event: at },
+  };
 }
 
 /** Applies a named operation (the work-log routes map one to one onto these). */
-export function applyOperation(timing: WorkLogTiming, operation: Exclude<TimingOperation, 'activateStep'>, now: number): TransitionResult {
+export function applyOperation(
+  timing: WorkLogTiming,
+  operation: Exclude<TimingOperation, 'activateStep'>,
+  now: number,
+): TransitionResult {
   switch (operation) {
     case 'pause':
       return pause(timing, now);
@@ -206,11 +229,14 @@ export function timingProblems(timing: WorkLogTiming): string[] {
   if (timing.last_event < timing.starttime) problems.push('last_event before starttime');
   if (timing.paused_seconds < 0) problems.push('negative paused_seconds');
   if (Object.values(timing.step_seconds).some((seconds) => seconds < 0)) problems.push('negative step seconds');
-  if ((timing.active_stepid === null) !== (timing.step_since === null)) problems.push('active step without its start (or the reverse)');
+  if ((timing.active_stepid === null) !== (timing.step_since === null))
+    problems.push('active step without its start (or the reverse)');
   if (status === 'started' && timing.idle_since !== null) problems.push('started but idle');
   if (status === 'started' && timing.resume_stepid !== null) problems.push('started with a step to resume');
-  if ((status === 'paused' || status === 'suspended') && (timing.idle_since === null || timing.active_stepid !== null)) problems.push(`${status} without a stopped clock`);
-  if (isEnded(status) && (timing.endtime === null || timing.idle_since !== null || timing.active_stepid !== null)) problems.push(`${status} but still timing`);
+  if ((status === 'paused' || status === 'suspended') && (timing.idle_since === null || timing.active_stepid !== null))
+    problems.push(`${status} without a stopped clock`);
+  if (isEnded(status) && (timing.endtime === null || timing.idle_since !== null || timing.active_stepid !== null))
+    problems.push(`${status} but still timing`);
   if (!isEnded(status) && timing.endtime !== null) problems.push('open entry with an end time');
   if (timing.endtime !== null && timing.endtime < timing.starttime) problems.push('endtime before starttime');
   const totals = timingTotals(timing, timing.last_event);

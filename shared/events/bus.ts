@@ -28,11 +28,21 @@ export async function publishToBus(record: OutboxEventRecord): Promise<void> {
           Source: BUS_SOURCE,
           DetailType: record.name,
           Time: new Date(record.occurred_at * 1000),
-          Detail: JSON.stringify({ eventid: record.eventid, name: record.name, entity: record.entity, sequence: record.sequence, occurred_at: record.occurred_at, data: record.data }),
+          Detail: JSON.stringify({
+            eventid: record.eventid,
+            name: record.name,
+            entity: record.entity,
+            sequence: record.sequence,
+            occurred_at: record.occurred_at,
+            data: record.data,
+          }),
         },
       ],
     }),
   );
   // PutEvents answers 200 with per-entry failures; a failed entry must fail the fan-out so it is retried.
-  if (result.FailedEntryCount) throw new Error(`EventBridge refused the event: ${result.Entries?.[0]?.ErrorCode} ${result.Entries?.[0]?.ErrorMessage}`);
+  if (result.FailedEntryCount)
+    throw new Error(
+      `EventBridge refused the event: ${result.Entries?.[0]?.ErrorCode} ${result.Entries?.[0]?.ErrorMessage}`,
+    );
 }

@@ -40,7 +40,9 @@ export function subscribes(webhook: WebhookRecord, record: OutboxEventRecord): b
 
 const site = () => ({ name: config().STEPWISE_SITE_NAME, url: config().STEPWISE_SITE_URL });
 
-/** The learning record store's deliveries are kept like a webhook's, under this reserved id (webhook ids start at 1). */
+/**
+ * The learning record store's deliveries are kept like a webhook's, under this reserved id (webhook ids start at 1).
+ */
 export const XAPI_TARGET = 0;
 
 function newDelivery(record: OutboxEventRecord, targetid: number, body: string, nowMs: number): DeliveryRecord {
@@ -64,8 +66,14 @@ function newDelivery(record: OutboxEventRecord, targetid: number, body: string, 
   };
 }
 
-/** Fans one outbox event out: bus, one delivery per subscribed webhook, the xAPI statements; then marks it dispatched. */
-export async function dispatchEvent(record: OutboxEventRecord, webhooks?: WebhookRecord[], nowMs = Date.now()): Promise<void> {
+/**
+ * Fans one outbox event out: bus, one delivery per subscribed webhook, the xAPI statements; then marks it dispatched.
+ */
+export async function dispatchEvent(
+  record: OutboxEventRecord,
+  webhooks?: WebhookRecord[],
+  nowMs = Date.now(),
+): Promise<void> {
   if (record.target_webhookid === undefined) await publishToBus(record);
   const body = deliveryBody(record, site());
   for (const webhook of webhooks ?? (await listAllWebhooks())) {
@@ -73,7 +81,8 @@ export async function dispatchEvent(record: OutboxEventRecord, webhooks?: Webhoo
   }
   if (config().STEPWISE_XAPI_ENDPOINT && record.target_webhookid === undefined) {
     const statements = xapiStatements(record, site().url);
-    if (statements.length > 0) await insertDelivery(newDelivery(record, XAPI_TARGET, JSON.stringify(statements), nowMs), nowMs);
+    if (statements.length > 0)
+      await insertDelivery(newDelivery(record, XAPI_TARGET, JSON.stringify(statements), nowMs), nowMs);
   }
   await markEventDispatched(record);
 }
@@ -88,14 +97,22 @@ export async function dispatchPending(limit = 100): Promise<number> {
 }
 
 /** Where a delivery goes and with which headers; undefined when its target is gone. */
-async function targetOf(claimed: DeliveryRecord): Promise<{ url: string; headers: Record<string, string> } | undefined> {
+async function targetOf(
+  claimed: DeliveryRecord,
+): Promise<{ url: string; headers: Record<string, string> } | undefined> {
   const settings = config();
   if (claimed.webhookid === XAPI_TARGET) {
     if (!settings.STEPWISE_XAPI_ENDPOINT) return undefined;
-    const credentials = Buffer.from(`${settings.STEPWISE_XAPI_USERNAME ?? ''}:${settings.STEPWISE_XAPI_PASSWORD ?? ''}`).toString('base64');
+    const credentials = Buffer.from(
+      `${settings.STEPWISE_XAPI_USERNAME ?? ''}:${settings.STEPWISE_XAPI_PASSWORD ?? ''}`,
+    ).toString('base64');
     return {
       url: new URL('statements', settings.STEPWISE_XAPI_ENDPOINT.replace(/\/?$/, '/')).toString(),
-      headers: { authorization: `Basic ${credentials}`, 'x-experience-api-version': '1.0.3', 'x-stepwise-delivery': claimed.deliveryid },
+      headers: {
+        authorization: `Basic ${credentials}`,
+        'x-experience-api-version': '1.0.3',
+        'x-stepwise-delivery': claimed.deliveryid,
+      },
     };
   }
   const webhook = await getWebhook(claimed.webhookid);
@@ -136,8 +153,16 @@ async function attempt(claimed: DeliveryRecord): Promise<void> {
     return;
   }
   error ??= `HTTP ${responseCode}`;
-  const next = nextAttemptAt(claimed.attempts, claimed.first_attempt_at ?? now(), now(), { scale: settings.STEPWISE_WEBHOOK_DELAY_SCALE, random: Math.random() });
-  await finishAttempt(claimed, next === null ? { kind: 'failed', responseCode, error, at: now() } : { kind: 'retry', responseCode, error, nextAttemptAt: next });
+  const next = nextAttemptAt(claimed.attempts, claimed.first_attempt_at ?? now(), now(), {
+    scale: settings.STEPWISE_WEBHOOK_DELAY_SCALE,
+    random: Math.random(),
+  });
+  await finishAttempt(
+    claimed,
+    next === null
+      ? { kind: 'failed', responseCode, error, at: now() }
+      : { kind: 'retry', responseCode, error, nextAttemptAt: next },
+  );
 }
 
 /** The lease of one attempt: the receiver's time plus a margin. */

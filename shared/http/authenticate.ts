@@ -46,7 +46,7 @@ async function lookUp(tokenHash: string, userid: number): Promise<CachedLookup |
 
 export async function authenticate(headers: Record<string, string>): Promise<AuthContext> {
   const appId = headers['x-app-id'];
-  const header = headers['authorization'];
+  const header = headers.authorization;
   if (!header) return { user: null, appId };
   const match = SCHEME.exec(header);
   if (!match) throw new UnauthenticatedError();

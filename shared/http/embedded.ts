@@ -18,7 +18,9 @@ export interface ManifestEntry {
 
 /** Which group serves each method and path: the route table without its code. */
 export function routeManifest(groups: RouteGroup[]): ManifestEntry[] {
-  return groups.flatMap((group) => group.routes.map((route) => ({ group: group.name, method: route.method, path: route.path })));
+  return groups.flatMap((group) =>
+    group.routes.map((route) => ({ group: group.name, method: route.method, path: route.path })),
+  );
 }
 
 function readEmbedded<T>(name: string): T {

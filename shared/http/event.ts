@@ -37,7 +37,11 @@ export function jsonBody(event: APIGatewayProxyEventV2): unknown {
   const text = bodyBytes(event).toString('utf8');
   if (text.trim() === '') return undefined;
   if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw ValidationError.field('body', 'too_deep', `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+    throw ValidationError.field(
+      'body',
+      'too_deep',
+      `The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   try {
     return JSON.parse(text);

@@ -36,7 +36,13 @@ function parameters(route: RouteDef): JsonSchema[] {
     const required = new Set((querySchema.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((querySchema.properties as Record<string, JsonSchema>) ?? {})) {
       const example = route.queryExample?.[name];
-      result.push({ name, in: 'query', required: required.has(name), schema, ...(example !== undefined ? { example } : {}) });
+      result.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema,
+        ...(example !== undefined ? { example } : {}),
+      });
     }
   }
   return result;
@@ -58,7 +64,9 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   const responses: Record<string, unknown> = {
     [status]: {
       description: status === '204' ? 'No content' : 'Success',
-      ...(route.response && status !== '204' ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } } : {}),
+      ...(route.response && status !== '204'
+        ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }
+        : {}),
     },
   };
   for (const [code, response] of Object.entries(ERROR_RESPONSES)) {
@@ -68,7 +76,10 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
     responses[code] = response;
   }
   return {
-    operationId: `${group.name}_${route.method.toLowerCase()}_${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    operationId: `${group.name}_${route.method.toLowerCase()}_${route.path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '')}`,
     tags: route.tags ?? [group.name],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
@@ -91,7 +102,12 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
           },
         }
       : route.rawBody
-        ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }
         : {}),
     responses,
   };
@@ -110,7 +126,8 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
   const paths: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {
     for (const route of group.routes) {
-      const path = (paths[route.path] ??= {});
+      paths[route.path] ??= {};
+      const path = paths[route.path];
       path[route.method.toLowerCase()] = operation(group, route);
     }
   }
@@ -120,11 +137,18 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
       title: 'Stepwise — Training and Documentation Service API',
       version: '2.0',
       description:
-        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` answers 401 to a request without a valid token. Append `?pretty` for indented JSON; send `Accept: application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and `offset` (0-100000; larger is a 422). Strings must be well-formed Unicode (no lone surrogates) and bodies nest at most 64 levels (422 otherwise).',
+        'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from ' +
+        'POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` ' +
+        'answers 401 to a request without a valid token. Append `?pretty` for indented JSON; send `Accept: ' +
+        'application/xml` or `?format=xml` for XML. Lists page with `limit` (1-200, default 20) and ' +
+        '`offset` (0-100000; larger is a 422). Strings must be well-formed Unicode (no lone surrogates) and ' +
+        'bodies nest at most 64 levels (422 otherwise).',
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The value `api <token>`' } },
+      securitySchemes: {
+        apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The value `api <token>`' },
+      },
     },
     paths,
   };

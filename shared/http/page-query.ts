@@ -9,7 +9,10 @@ import { MAX_OFFSET, MAX_PAGE_SIZE } from './query.ts';
 const positive = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z.pipe(
     z._default(z.string().check(z.regex(/^\d{1,9}$/, 'must be a positive integer')), String(fallback)),
-    z.pipe(z.transform((value: string) => Math.min(Number.parseInt(value, 10), max)), z.number().check(z.minimum(1, 'must be at least 1'))),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number.parseInt(value, 10), max)),
+      z.number().check(z.minimum(1, 'must be at least 1')),
+    ),
   );
 
 /** 1-based page number, default 1; its first item may not lie past MAX_OFFSET (pageWithinMaxOffset). */
@@ -32,10 +35,19 @@ export function pageWithinMaxOffset<K extends string>(sizeKey: K) {
 /** ASC (default) or DESC, any case. */
 export const direction = z.pipe(
   z._default(z.string(), 'ASC'),
-  z.pipe(z.transform((value: string) => value.toUpperCase()), z.enum(['ASC', 'DESC'])),
+  z.pipe(
+    z.transform((value: string) => value.toUpperCase()),
+    z.enum(['ASC', 'DESC']),
+  ),
 );
 
 /** An enum given in any case, with a default. */
 export function enumQuery<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
-  return z.pipe(z._default(z.string(), fallback), z.pipe(z.transform((value: string) => value.toLowerCase()), z.enum(values)));
+  return z.pipe(
+    z._default(z.string(), fallback),
+    z.pipe(
+      z.transform((value: string) => value.toLowerCase()),
+      z.enum(values),
+    ),
+  );
 }

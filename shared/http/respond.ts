@@ -30,8 +30,10 @@ export const CORS_HEADERS: Record<string, string> = {
 /** Reads ?format / ?pretty / Accept (a flag counts when present without a value). */
 export function negotiateFormat(query: URLSearchParams, headers: Record<string, string>): Format {
   const format = query.get('format')?.toLowerCase();
-  const accept = headers['accept'] ?? '';
-  const xml = format === 'xml' || (format !== 'json' && /application\/xml|text\/xml/.test(accept) && !/application\/json/.test(accept));
+  const accept = headers.accept ?? '';
+  const xml =
+    format === 'xml' ||
+    (format !== 'json' && /application\/xml|text\/xml/.test(accept) && !/application\/json/.test(accept));
   const prettyValue = query.get('pretty');
   const pretty = prettyValue !== null && !['0', 'false'].includes(prettyValue.toLowerCase());
   return { xml, pretty };
@@ -62,7 +64,11 @@ export function respond(
     return { statusCode: status, headers: base, body: '' };
   }
   if (format.xml) {
-    return { statusCode: status, headers: { ...base, 'content-type': 'application/xml; charset=utf-8' }, body: toXml(body) };
+    return {
+      statusCode: status,
+      headers: { ...base, 'content-type': 'application/xml; charset=utf-8' },
+      body: toXml(body),
+    };
   }
   return {
     statusCode: status,
@@ -72,8 +78,14 @@ export function respond(
 }
 
 /** Maps a thrown error to status, body and headers; unknown errors are a 500 without details. */
-export function errorResponse(error: unknown): { status: number; body: unknown; headers?: Record<string, string>; unexpected?: boolean } {
-  if (error instanceof RequestError) return { status: error.status, body: { message: error.message }, headers: error.headers };
+export function errorResponse(error: unknown): {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  unexpected?: boolean;
+} {
+  if (error instanceof RequestError)
+    return { status: error.status, body: { message: error.message }, headers: error.headers };
   if (error instanceof BadRequestError) return { status: 400, body: { message: error.message } };
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, body: { message: error.message } };
   if (error instanceof ValidationError) return { status: 422, body: { message: error.message, errors: error.errors } };
@@ -84,7 +96,11 @@ export function errorResponse(error: unknown): { status: number; body: unknown; 
   if (error instanceof ConflictError) return { status: 409, body: error.current ?? { message: error.message } };
   if (error instanceof ServiceUnavailableError) return { status: 503, body: { message: error.message } };
   if (error instanceof TooManyRequestsError) {
-    return { status: 429, body: { message: error.message }, headers: { 'retry-after': String(error.retryAfterSeconds) } };
+    return {
+      status: 429,
+      body: { message: error.message },
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
   }
   return { status: 500, body: { message: 'Internal server error' }, unexpected: true };
 }

@@ -69,7 +69,12 @@ export function reply(status: number, body?: unknown, headers?: Record<string, s
 }
 
 /** A non-JSON body (HTML, text) sent as it is with its content type. */
-export function rawReply(status: number, text: string, contentType: string, headers: Record<string, string> = {}): Reply {
+export function rawReply(
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Reply {
   return { kind: 'reply', status, body: text, raw: true, headers: { ...headers, 'content-type': contentType } };
 }
 

@@ -25,7 +25,8 @@ type Result = APIGatewayProxyStructuredResultV2;
 
 /** The route's role rule, and on a private site the token every closed route needs. */
 function authorize(route: RouteDef, caller: Caller | null): void {
-  if (!caller && !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE)) throw new UnauthenticatedError('Authentication required');
+  if (!caller && !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE))
+    throw new UnauthenticatedError('Authentication required');
   const required = route.auth;
   if (required === 'public' || required === 'custom') return;
   if (!caller) throw new UnauthenticatedError('Authentication required');
@@ -37,7 +38,8 @@ function authorize(route: RouteDef, caller: Caller | null): void {
 const MAX_PATH_PARAM_LENGTH = 1024;
 
 function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
-  if (Object.values(raw).some((value) => value.length > MAX_PATH_PARAM_LENGTH)) throw new RequestError(404, ENDPOINT_NOT_FOUND);
+  if (Object.values(raw).some((value) => value.length > MAX_PATH_PARAM_LENGTH))
+    throw new RequestError(404, ENDPOINT_NOT_FOUND);
   if (!route.params) return raw;
   const parsed = route.params.safeParse(raw);
   // A path whose id is not even well-formed names no resource.
@@ -46,7 +48,9 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
 }
 
 export function createRouter(routes: RouteDef[]) {
-  const matcher = new PathMatcher(routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: route })));
+  const matcher = new PathMatcher(
+    routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: route })),
+  );
 
   return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {
     const method = event.requestContext.http.method.toUpperCase();
@@ -59,7 +63,8 @@ export function createRouter(routes: RouteDef[]) {
     const match = matcher.match(method, path);
     if (!match) {
       const allowed = matcher.allowedMethods(path);
-      if (allowed.length > 0) throw new RequestError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
+      if (allowed.length > 0)
+        throw new RequestError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
       throw new RequestError(404, ENDPOINT_NOT_FOUND);
     }
     const route = match.value;
@@ -92,7 +97,12 @@ export function createRouter(routes: RouteDef[]) {
       sourceIp: event.requestContext.http.sourceIp,
     });
     if (isReply(result)) {
-      if (result.raw) return { statusCode: result.status, headers: { ...CORS_HEADERS, ...result.headers }, body: String(result.body) };
+      if (result.raw)
+        return {
+          statusCode: result.status,
+          headers: { ...CORS_HEADERS, ...result.headers },
+          body: String(result.body),
+        };
       return respond(result.status, result.body, format, result.headers);
     }
     return respond(route.status ?? 200, result, format);

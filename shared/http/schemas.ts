@@ -4,7 +4,10 @@ import * as z from 'zod/mini';
 /** A positive integer id in a path segment. */
 export const pathId = z.pipe(
   z.string().check(z.regex(/^\d{1,15}$/)),
-  z.pipe(z.transform((value: string) => Number.parseInt(value, 10)), z.number().check(z.minimum(1))),
+  z.pipe(
+    z.transform((value: string) => Number.parseInt(value, 10)),
+    z.number().check(z.minimum(1)),
+  ),
 );
 
 /** Path params object with the given integer ids: idParams('userid') -> { userid: number }. */
@@ -18,7 +21,10 @@ export const messageResponse = z.object({ message: z.string() });
 export const orderQuery = z.optional(
   z.pipe(
     z.string(),
-    z.pipe(z.transform((value: string) => value.toUpperCase()), z.enum(['ASC', 'DESC'])),
+    z.pipe(
+      z.transform((value: string) => value.toUpperCase()),
+      z.enum(['ASC', 'DESC']),
+    ),
   ),
 );
 
@@ -40,7 +46,10 @@ export function boundedNumber(options: { min?: number; max?: number } = {}) {
   return z.number().check(
     z.minimum(min),
     z.maximum(max),
-    z.refine((value: number) => value === 0 || Math.abs(value) >= MIN_NONZERO_MAGNITUDE, `must be 0 or at least ${MIN_NONZERO_MAGNITUDE} in magnitude`),
+    z.refine(
+      (value: number) => value === 0 || Math.abs(value) >= MIN_NONZERO_MAGNITUDE,
+      `must be 0 or at least ${MIN_NONZERO_MAGNITUDE} in magnitude`,
+    ),
   );
 }
 

@@ -67,7 +67,9 @@ export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
   const sizes: RenderedSize[] = [];
   for (const size of IMAGE_SIZES) {
     const resized = (await open(input)).resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
-    const body = hasAlpha ? await resized.png().toBuffer() : await resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+    const body = hasAlpha
+      ? await resized.png().toBuffer()
+      : await resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
     sizes.push({ name: size.name, body, contentType: hasAlpha ? 'image/png' : 'image/jpeg' });
   }
   return { width, height, sizes };
@@ -79,8 +81,10 @@ export async function renderVideoPoster(): Promise<{ original: Buffer; rendered:
   const [w, h] = [POSTER_WIDTH, POSTER_HEIGHT];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">` +
-    `<rect width="${w}" height="${h}" fill="#1f2933"/><circle cx="${w / 2}" cy="${h / 2}" r="${h / 6}" fill="#ffffff" fill-opacity="0.9"/>` +
-    `<path d="M${w / 2 - 40},${h / 2 - 70} L${w / 2 + 80},${h / 2} L${w / 2 - 40},${h / 2 + 70} z" fill="#1f2933"/></svg>`;
+    `<rect width="${w}" height="${h}" fill="#1f2933"/><circle cx="${w / 2}" cy="${h / 2}" r="${h / 6}" ` +
+    `fill="#ffffff" fill-opacity="0.9"/>` +
+    `<path d="M${w / 2 - 40},${h / 2 - 70} L${w / 2 + 80},${h / 2} L${w / 2 - 40},${h / 2 + 70} z" ` +
+    `fill="#1f2933"/></svg>`;
   const original = await sharp(Buffer.from(svg)).png().toBuffer();
   return { original, rendered: await renderImageSizes(original) };
 }
@@ -124,7 +128,12 @@ export async function cropImageToRatio(input: Buffer, ratio: CropRatio): Promise
   const boxHeight = Math.min(height, Math.round(width / target));
   const upright = await (await open(input)).toBuffer();
   const body = await sharp(upright, { limitInputPixels: MAX_INPUT_PIXELS })
-    .extract({ left: Math.floor((width - boxWidth) / 2), top: Math.floor((height - boxHeight) / 2), width: boxWidth, height: boxHeight })
+    .extract({
+      left: Math.floor((width - boxWidth) / 2),
+      top: Math.floor((height - boxHeight) / 2),
+      width: boxWidth,
+      height: boxHeight,
+    })
     .toFormat(outFormat)
     .toBuffer();
   return { body, format: outFormat };
@@ -170,7 +179,10 @@ export class InvalidEditError extends Error {
 }
 
 /** Crops, then draws the markup onto the result; PNG out, so the drawing stays sharp. */
-export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ body: Buffer; width: number; height: number }> {
+export async function editImage(
+  input: Buffer,
+  edit: ImageEdit,
+): Promise<{ body: Buffer; width: number; height: number }> {
   const { width, height } = await metadataOf(input);
   const sharp = await loadSharp();
   let image = await open(input);
@@ -182,13 +194,20 @@ export async function editImage(input: Buffer, edit: ImageEdit): Promise<{ body:
       throw new InvalidEditError('crop', `The crop (${x},${y} ${w}x${h}) leaves the ${width}x${height} image`);
     }
     // rotate() and extract() in one pipeline would extract first; materialise the upright image.
-    image = sharp(await image.toBuffer(), { limitInputPixels: MAX_INPUT_PIXELS }).extract({ left: x, top: y, width: w, height: h });
+    image = sharp(await image.toBuffer(), { limitInputPixels: MAX_INPUT_PIXELS }).extract({
+      left: x,
+      top: y,
+      width: w,
+      height: h,
+    });
     outWidth = w;
     outHeight = h;
   }
   if (edit.markup?.length) {
     const svg = markupSvg(edit.markup, outWidth, outHeight);
-    image = sharp(await image.toBuffer(), { limitInputPixels: MAX_INPUT_PIXELS }).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]);
+    image = sharp(await image.toBuffer(), { limitInputPixels: MAX_INPUT_PIXELS }).composite([
+      { input: Buffer.from(svg), top: 0, left: 0 },
+    ]);
   }
   return { body: await image.png().toBuffer(), width: outWidth, height: outHeight };
 }
@@ -213,12 +232,19 @@ export function markupSvg(shapes: MarkupShape[], width: number, height: number):
       case 'arrow': {
         const id = `head${index}`;
         return (
-          `<defs><marker id="${id}" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto" markerUnits="strokeWidth">` +
+          `<defs><marker id="${id}" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto" ` +
+          `markerUnits="strokeWidth">` +
           `<path d="M0,0 L4,2 L0,4 z" fill="${color}"/></marker></defs>` +
-          `<line x1="${shape.from.x}" y1="${shape.from.y}" x2="${shape.to.x}" y2="${shape.to.y}" ${stroke} marker-end="url(#${id})"/>`
+          `<line x1="${shape.from.x}" y1="${shape.from.y}" x2="${shape.to.x}" y2="${shape.to.y}" ${stroke} ` +
+          `marker-end="url(#${id})"/>`
         );
       }
+      default:
+        return '';
     }
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join('')}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ` +
+    `${height}">${parts.join('')}</svg>`
+  );
 }

@@ -19,10 +19,14 @@ export async function readVideoFacts(bucket: string, key: string, fileSize: numb
     const bytes = offset + 16 <= head.length ? head : await getObjectRange(bucket, key, offset, offset + 15);
     const box = readBoxHeader(bytes, bytes === head ? offset : 0, bytes === head ? 0 : offset, fileSize);
     if (!box) return UNKNOWN;
-    if (count === 0 && box.type !== 'ftyp' && box.type !== 'moov' && box.type !== 'wide' && box.type !== 'mdat') return UNKNOWN;
+    if (count === 0 && box.type !== 'ftyp' && box.type !== 'moov' && box.type !== 'wide' && box.type !== 'mdat')
+      return UNKNOWN;
     if (box.type === 'moov') {
       if (box.size > MAX_MOOV_BYTES) return UNKNOWN;
-      const moov = box.start + box.size <= head.length ? head.subarray(box.start, box.start + box.size) : await getObjectRange(bucket, key, box.start, box.start + box.size - 1);
+      const moov =
+        box.start + box.size <= head.length
+          ? head.subarray(box.start, box.start + box.size)
+          : await getObjectRange(bucket, key, box.start, box.start + box.size - 1);
       return videoFactsFromMoov(moov);
     }
     offset = box.start + box.size;

@@ -69,7 +69,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const defaultResolve = (hostname: string) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /** Where a URL may be fetched from: its address, vetted; throws a FetchRefusedError otherwise. */
-export async function vetUrl(url: URL, options: Pick<SafeFetchOptions, 'allowHosts' | 'resolve'>): Promise<{ address: string; family: number }> {
+export async function vetUrl(
+  url: URL,
+  options: Pick<SafeFetchOptions, 'allowHosts' | 'resolve'>,
+): Promise<{ address: string; family: number }> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw refused('url_not_allowed', `Only http and https URLs can be fetched, not ${url.protocol}`);
   }
@@ -93,7 +96,8 @@ export async function vetUrl(url: URL, options: Pick<SafeFetchOptions, 'allowHos
     // Answered like an unresolvable name (fetch_failed), so importers cannot map internal names.
     for (const { address } of addresses) {
       const reason = forbiddenAddressReason(address);
-      if (reason) throw refused('fetch_failed', `${url.host} resolves to ${address}, which may not be fetched: ${reason}`);
+      if (reason)
+        throw refused('fetch_failed', `${url.host} resolves to ${address}, which may not be fetched: ${reason}`);
     }
   }
   return addresses[0]!;
@@ -140,11 +144,20 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
       response.destroy();
       throw refused('download_too_large', `The file is ${declared} bytes; at most ${options.maxBytes} are accepted`);
     }
-    return { body: capped(response, options.maxBytes, signal), contentLength: declared, contentType: response.headers['content-type'], finalUrl: url.toString() };
+    return {
+      body: capped(response, options.maxBytes, signal),
+      contentLength: declared,
+      contentType: response.headers['content-type'],
+      finalUrl: url.toString(),
+    };
   }
 }
 
-function get(url: URL, target: { address: string; family: number }, signal: AbortSignal): Promise<http.IncomingMessage> {
+function get(
+  url: URL,
+  target: { address: string; family: number },
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.get(url, {
@@ -184,7 +197,12 @@ function capped(response: http.IncomingMessage, maxBytes: number, signal: AbortS
   // end (destroyed by us) must not replace that reason.
   const overCap = () => received > maxBytes;
   response.on('error', (error) => {
-    if (!overCap()) counter.destroy(signal.aborted ? refused('fetch_timeout', 'The download took too long') : refused('fetch_failed', `The download failed: ${error.message}`));
+    if (!overCap())
+      counter.destroy(
+        signal.aborted
+          ? refused('fetch_timeout', 'The download took too long')
+          : refused('fetch_failed', `The download failed: ${error.message}`),
+      );
   });
   response.once('aborted', () => {
     if (!overCap()) counter.destroy(refused('fetch_failed', 'The connection closed before the file was complete'));

@@ -41,7 +41,11 @@ export async function safePost(rawUrl: string, body: string, options: PostOption
       agent: false,
       lookup: pinnedLookup(target.address, target.family),
       signal,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...options.headers },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        ...options.headers,
+      },
     });
     request.on('response', (response) => {
       let received = 0;
@@ -53,7 +57,11 @@ export async function safePost(rawUrl: string, body: string, options: PostOption
       response.on('error', () => resolve(response.statusCode ?? 0));
     });
     request.on('error', (error) =>
-      reject(signal.aborted ? new FetchRefusedError('fetch_timeout', `${url.host} did not answer in time`) : new FetchRefusedError('fetch_failed', `Could not reach ${url.host}: ${error.message}`)),
+      reject(
+        signal.aborted
+          ? new FetchRefusedError('fetch_timeout', `${url.host} did not answer in time`)
+          : new FetchRefusedError('fetch_failed', `Could not reach ${url.host}: ${error.message}`),
+      ),
     );
     request.end(body);
   });

@@ -9,7 +9,10 @@ let metrics: Metrics | undefined;
 
 function instance(): Metrics {
   // The deployment names the namespace (its stack prefix) through POWERTOOLS_METRICS_NAMESPACE.
-  metrics ??= new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Stepwise', serviceName: 'stepwise' });
+  metrics ??= new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Stepwise',
+    serviceName: 'stepwise',
+  });
   return metrics;
 }
 

@@ -18,7 +18,9 @@ export class ObjectTooLargeError extends Error {
 export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {
   const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   if ((result.ContentLength ?? 0) > maxBytes) {
-    result.Body?.transformToWebStream().cancel().catch(() => undefined);
+    result.Body?.transformToWebStream()
+      .cancel()
+      .catch(() => undefined);
     throw new ObjectTooLargeError(`s3://${bucket}/${key} is ${result.ContentLength} bytes, more than ${maxBytes}`);
   }
   const chunks: Buffer[] = [];
@@ -33,11 +35,18 @@ export async function getObjectBytes(bucket: string, key: string, maxBytes: numb
 
 /** Bytes `start`..`end` (inclusive) of an object; fewer when it ends sooner. */
 export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
-  const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }));
+  const result = await s3Client().send(
+    new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }),
+  );
   return Buffer.from(await result.Body!.transformToByteArray());
 }
 
-export async function putObject(bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
+export async function putObject(
+  bucket: string,
+  key: string,
+  body: Buffer | string,
+  contentType: string,
+): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
 }
 
@@ -47,7 +56,9 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
   for (const prefix of prefixes) {
     let token: string | undefined;
     do {
-      const page = await s3Client().send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await s3Client().send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
       if (keys.length > 0) {
         await s3Client().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
@@ -60,13 +71,24 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
 }
 
 /** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
-export function presignedGetUrl(bucket: string, key: string, expiresInSeconds: number, downloadAs?: string): Promise<string> {
+export function presignedGetUrl(
+  bucket: string,
+  key: string,
+  expiresInSeconds: number,
+  downloadAs?: string,
+): Promise<string> {
   // Plain ASCII in a quoted filename: RFC 5987's `filename*=UTF-8''` form carries characters
   // (' and *) whose query encoding the S3 emulator signs differently from the SDK.
-  const disposition = downloadAs ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"` : undefined;
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }), {
-    expiresIn: expiresInSeconds,
-  });
+  const disposition = downloadAs
+    ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`
+    : undefined;
+  return getSignedUrl(
+    s3Client(),
+    new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }),
+    {
+      expiresIn: expiresInSeconds,
+    },
+  );
 }
 
 export interface UploadTarget {

@@ -37,12 +37,24 @@ export class AlreadyAssigned extends Error {
 const MEMBER_PAGE = 1000;
 
 /** Assignments are training records too: each change joins the assignee's audit chain in its transaction. */
-function auditEvent(action: string, assignment: AssignmentRecord, actor: number, details: Record<string, unknown>): AuditEvent {
+function auditEvent(
+  action: string,
+  assignment: AssignmentRecord,
+  actor: number,
+  details: Record<string, unknown>,
+): AuditEvent {
   return {
     action,
     actor_userid: actor,
-    subjects: [assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}` : `USER#${assignment.assignee_userid}`],
-    details: { course_assignmentid: assignment.course_assignmentid, wikiid: assignment.wikiid, due_within: assignment.due_within, ...details },
+    subjects: [
+      assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}` : `USER#${assignment.assignee_userid}`,
+    ],
+    details: {
+      course_assignmentid: assignment.course_assignmentid,
+      wikiid: assignment.wikiid,
+      due_within: assignment.due_within,
+      ...details,
+    },
   };
 }
 
@@ -56,7 +68,12 @@ export async function teamMembers(teamid: number): Promise<Array<{ userid: numbe
   }
 }
 
-export async function assignCourse(input: { course: CourseRecord; assignee: Assignee; due_within: number | null; by: number }): Promise<AssignmentRecord> {
+export async function assignCourse(input: {
+  course: CourseRecord;
+  assignee: Assignee;
+  due_within: number | null;
+  by: number;
+}): Promise<AssignmentRecord> {
   const { course, assignee } = input;
   const now = nowSeconds();
   const assignment: AssignmentRecord = {
@@ -93,20 +110,32 @@ export async function assignCourse(input: { course: CourseRecord; assignee: Assi
   } catch (error) {
     if (error instanceof TransactionConditionFailed) {
       if (error.failedLabels.includes('COURSE_ASSIGNEE')) {
-        throw new AlreadyAssigned(await activeAssignmentIdFor({ userid: assignment.assignee_userid, teamid: assignment.assignee_teamid }, course.wikiid));
+        throw new AlreadyAssigned(
+          await activeAssignmentIdFor(
+            { userid: assignment.assignee_userid, teamid: assignment.assignee_teamid },
+            course.wikiid,
+          ),
+        );
       }
-      if (error.failedLabels.some((label) => label.startsWith('course-counters'))) throw new NotFoundError(`No course with wikiid ${course.wikiid}`);
+      if (error.failedLabels.some((label) => label.startsWith('course-counters')))
+        throw new NotFoundError(`No course with wikiid ${course.wikiid}`);
     }
     throw error;
   }
   // A team assignment covers the members it has now from now on; later members from when they join.
-  const members = assignee.kind === 'user' ? [{ userid: assignee.user.userid, assignment_date: now }] : (await teamMembers(assignee.team.teamid)).map((member) => ({ userid: member.userid, assignment_date: now }));
+  const members =
+    assignee.kind === 'user'
+      ? [{ userid: assignee.user.userid, assignment_date: now }]
+      : (await teamMembers(assignee.team.teamid)).map((member) => ({ userid: member.userid, assignment_date: now }));
   await activateRows(assignment, course, members);
   return assignment;
 }
 
 /** Cancels (or finishes cancelling) an assignment; 409 when it was cancelled before this call. */
-export async function cancelAssignment(assignment: AssignmentRecord, cancel: { by: number; reason: string | null }): Promise<AssignmentRecord> {
+export async function cancelAssignment(
+  assignment: AssignmentRecord,
+  cancel: { by: number; reason: string | null },
+): Promise<AssignmentRecord> {
   let alreadyCancelled = assignment.cancelled === 1;
   if (!alreadyCancelled) {
     try {
@@ -124,6 +153,7 @@ export async function cancelAssignment(assignment: AssignmentRecord, cancel: { b
     const active = rows.filter((row) => row.active).map((row) => row.userid);
     if (active.length > 0) await deactivateRows(cancelled, active, 'cancel');
   }
-  if (alreadyCancelled) throw new ConflictError(`Course assignment ${assignment.course_assignmentid} is already cancelled`);
+  if (alreadyCancelled)
+    throw new ConflictError(`Course assignment ${assignment.course_assignmentid} is already cancelled`);
   return cancelled;
 }

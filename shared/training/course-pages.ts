@@ -3,7 +3,7 @@
  * its full view for a caller — live document titles, the caller's own stage states when the
  * course is assigned to them, aggregates for Authors and Admins.
  */
-import { config, siteUrl } from '../config.ts';
+import { siteUrl } from '../config.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import type { StageState } from '../domain/stage-status.ts';
 import { hasRole, type Caller } from '../domain/caller.ts';
@@ -14,8 +14,6 @@ import { wikiFromItem, type WikiRecord } from '../db/entities/wiki.ts';
 import { stageDocuments } from './documents.ts';
 import { stageOutcomes } from './stage-facts.ts';
 import { courseView, type CourseView } from '../views/training-views.ts';
-
-
 
 export interface CoursePage {
   wiki: WikiRecord;
@@ -42,7 +40,11 @@ export async function ownStates(userid: number, course: CourseRecord): Promise<M
 }
 
 /** The full course object (single reads): live document titles, the given or the viewer's states. */
-export async function courseViewFor(caller: Caller, page: CoursePage, states?: Map<number, StageState> | null): Promise<CourseView> {
+export async function courseViewFor(
+  caller: Caller,
+  page: CoursePage,
+  states?: Map<number, StageState> | null,
+): Promise<CourseView> {
   const [author, documents, own] = await Promise.all([
     getUser(page.wiki.author_userid),
     stageDocuments(page.course.stages),
@@ -60,7 +62,9 @@ export async function courseViewFor(caller: Caller, page: CoursePage, states?: M
 
 /** List items: stored stage titles, no per-viewer states. */
 export async function courseListViews(caller: Caller, pages: CoursePage[]): Promise<CourseView[]> {
-  const authors = new Map((await getUsers([...new Set(pages.map((page) => page.wiki.author_userid))])).map((user) => [user.userid, user]));
+  const authors = new Map(
+    (await getUsers([...new Set(pages.map((page) => page.wiki.author_userid))])).map((user) => [user.userid, user]),
+  );
   return pages.map((page) =>
     courseView(page.wiki, page.course, {
       siteUrl: siteUrl(),

@@ -32,20 +32,41 @@ export function modulePath(moduleid: number): string {
 
 /** The documents that exist, keyed by `doctype#docid`; wiki pages of the COURSE namespace do not count. */
 export async function stageDocuments(docs: DocRef[]): Promise<Map<string, StageDocument>> {
-  const ids = (doctype: StageDoctype) => [...new Set(docs.filter((doc) => doc.doctype === doctype).map((doc) => doc.docid))];
+  const ids = (doctype: StageDoctype) => [
+    ...new Set(docs.filter((doc) => doc.doctype === doctype).map((doc) => doc.docid)),
+  ];
   const [guides, wikiItems, modules] = await Promise.all([
     getGuides(ids('guide')),
     batchGetInOrder(ids('wiki').map(wikiKey)),
     getModules(ids('external_training_module')),
   ]);
   const found = new Map<string, StageDocument>();
-  for (const guide of guides) found.set(`guide#${guide.guideid}`, { doctype: 'guide', docid: guide.guideid, title: guide.title, url: guidePath(guide), revisionid: guide.revisionid });
+  for (const guide of guides)
+    found.set(`guide#${guide.guideid}`, {
+      doctype: 'guide',
+      docid: guide.guideid,
+      title: guide.title,
+      url: guidePath(guide),
+      revisionid: guide.revisionid,
+    });
   for (const wiki of wikiItems.map(wikiFromItem)) {
     if (wiki.namespace === 'COURSE') continue;
-    found.set(`wiki#${wiki.wikiid}`, { doctype: 'wiki', docid: wiki.wikiid, title: wiki.display_title || wiki.title, url: wikiPath(wiki), revisionid: wiki.revisionid });
+    found.set(`wiki#${wiki.wikiid}`, {
+      doctype: 'wiki',
+      docid: wiki.wikiid,
+      title: wiki.display_title || wiki.title,
+      url: wikiPath(wiki),
+      revisionid: wiki.revisionid,
+    });
   }
   for (const module of modules) {
-    found.set(`external_training_module#${module.moduleid}`, { doctype: 'external_training_module', docid: module.moduleid, title: module.title, url: modulePath(module.moduleid), revisionid: module.current_importid });
+    found.set(`external_training_module#${module.moduleid}`, {
+      doctype: 'external_training_module',
+      docid: module.moduleid,
+      title: module.title,
+      url: modulePath(module.moduleid),
+      revisionid: module.current_importid,
+    });
   }
   return found;
 }

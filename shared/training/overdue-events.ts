@@ -11,17 +11,25 @@ import type { TrainingRowRecord } from '../db/entities/training-row.ts';
 import { domainEvent } from '../domain/events/catalogue.ts';
 import { rowEntity } from '../domain/events/training-events.ts';
 
-const markerOf = (row: TrainingRowRecord) => `course_assignment.overdue#${row.course_assignmentid}#${row.userid}#${row.due_date}`;
+const markerOf = (row: TrainingRowRecord) =>
+  `course_assignment.overdue#${row.course_assignmentid}#${row.userid}#${row.due_date}`;
 
 export async function emitOverdueEvents(rows: TrainingRowRecord[], now: number): Promise<void> {
-  const overdue = rows.filter((row) => row.active && row.due_date !== null && row.due_date <= now && row.status !== 'completed');
+  const overdue = rows.filter(
+    (row) => row.active && row.due_date !== null && row.due_date <= now && row.status !== 'completed',
+  );
   if (overdue.length === 0) return;
   const known = await emittedMarkers(overdue.map(markerOf));
   for (const row of overdue) {
     if (known.has(markerOf(row))) continue;
     await emitOnce(
       markerOf(row),
-      domainEvent('course_assignment.overdue', rowEntity(row), { course_assignmentid: row.course_assignmentid, wikiid: row.wikiid, userid: row.userid, due_date: row.due_date! }),
+      domainEvent('course_assignment.overdue', rowEntity(row), {
+        course_assignmentid: row.course_assignmentid,
+        wikiid: row.wikiid,
+        userid: row.userid,
+        due_date: row.due_date!,
+      }),
     );
   }
 }

@@ -35,7 +35,9 @@ export interface StageOnDocument {
 export async function activeStagesOn(userid: number, doc: DocRef): Promise<StageOnDocument[]> {
   const rows = await listTraineeRows(userid);
   if (rows.length === 0) return [];
-  const courses = new Map((await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]));
+  const courses = new Map(
+    (await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]),
+  );
   return rows.flatMap((row) => {
     const course = courses.get(row.wikiid);
     const stages = course?.stages.filter((stage) => stage.doctype === doc.doctype && stage.docid === doc.docid) ?? [];
@@ -45,7 +47,12 @@ export async function activeStagesOn(userid: number, doc: DocRef): Promise<Stage
 
 /** Recomputes the stored rows behind these stages (each row once). */
 async function refreshStages(stages: StageOnDocument[]): Promise<void> {
-  const keys = new Map(stages.map(({ row }) => [`${row.course_assignmentid}|${row.userid}`, { course_assignmentid: row.course_assignmentid, userid: row.userid }]));
+  const keys = new Map(
+    stages.map(({ row }) => [
+      `${row.course_assignmentid}|${row.userid}`,
+      { course_assignmentid: row.course_assignmentid, userid: row.userid },
+    ]),
+  );
   await refreshRows([...keys.values()]);
 }
 
@@ -104,15 +111,28 @@ export async function changeCompletion(
             invalidated_at: record.invalidated_at,
           },
         },
-        [completionWrite(record, current?.version ?? null), ...completionMarkWrites(record, change), ...outboxPuts(change.events?.(record) ?? [])],
+        [
+          completionWrite(record, current?.version ?? null),
+          ...completionMarkWrites(record, change),
+          ...outboxPuts(change.events?.(record) ?? []),
+        ],
       );
       return record;
     },
-    { attempts: 8, raceLabels: labelsIn('completion', ...AUDIT_CHAIN_LABELS), message: `The completion of ${doc.doctype} ${doc.docid} for user ${userid} kept changing; try again` },
+    {
+      attempts: 8,
+      raceLabels: labelsIn('completion', ...AUDIT_CHAIN_LABELS),
+      message: `The completion of ${doc.doctype} ${doc.docid} for user ${userid} kept changing; try again`,
+    },
   );
 }
 
-async function newCompletion(userid: number, doc: DocRef, previous: CompletionRecord | undefined, fields: Partial<CompletionRecord> & { init_date: number }): Promise<CompletionRecord> {
+async function newCompletion(
+  userid: number,
+  doc: DocRef,
+  previous: CompletionRecord | undefined,
+  fields: Partial<CompletionRecord> & { init_date: number },
+): Promise<CompletionRecord> {
   const document = await stageDocument(doc);
   return {
     course_assignment_stage_completionid: await nextId('stage_completion'),
@@ -142,7 +162,9 @@ export interface StartInput {
 }
 
 /** Starts an attempt unless one is in progress; returns the stages it concerns (empty: not assigned). */
-export async function startDocument(input: StartInput): Promise<{ stages: StageOnDocument[]; completion: CompletionRecord | undefined }> {
+export async function startDocument(
+  input: StartInput,
+): Promise<{ stages: StageOnDocument[]; completion: CompletionRecord | undefined }> {
   const doc = { doctype: input.doctype, docid: input.docid };
   const stages = await activeStagesOn(input.userid, doc);
   if (stages.length === 0) return { stages, completion: undefined };
@@ -150,8 +172,13 @@ export async function startDocument(input: StartInput): Promise<{ stages: StageO
   const completion = await changeCompletion(
     input.userid,
     doc,
-    async (current) => (isInProgress(current) ? undefined : newCompletion(input.userid, doc, current, { init_date: at })),
-    { action: 'training.started', actor_userid: input.actor_userid ?? input.userid, impersonator_userid: input.impersonator_userid },
+    async (current) =>
+      isInProgress(current) ? undefined : newCompletion(input.userid, doc, current, { init_date: at }),
+    {
+      action: 'training.started',
+      actor_userid: input.actor_userid ?? input.userid,
+      impersonator_userid: input.impersonator_userid,
+    },
   );
   await refreshStages(stages);
   return { stages, completion };
@@ -169,7 +196,9 @@ export interface CompleteInput extends StartInput {
  * Finishes the attempt in progress, or records one that starts and ends now. The document's
  * latest release at this moment is kept with it (a later release may outdate it).
  */
-export async function completeDocument(input: CompleteInput): Promise<{ stages: StageOnDocument[]; completion: CompletionRecord | undefined }> {
+export async function completeDocument(
+  input: CompleteInput,
+): Promise<{ stages: StageOnDocument[]; completion: CompletionRecord | undefined }> {
   const doc = { doctype: input.doctype, docid: input.docid };
   const stages = await activeStagesOn(input.userid, doc);
   if (stages.length === 0) return { stages, completion: undefined };
@@ -194,7 +223,11 @@ export async function completeDocument(input: CompleteInput): Promise<{ stages: 
           version: current.version + 1,
         };
       }
-      const created = await newCompletion(input.userid, doc, current, { init_date: Math.min(input.init_date ?? at, at), ...ending, work_log_entryid: input.work_log_entryid ?? null });
+      const created = await newCompletion(input.userid, doc, current, {
+        init_date: Math.min(input.init_date ?? at, at),
+        ...ending,
+        work_log_entryid: input.work_log_entryid ?? null,
+      });
       return input.revisionid ? { ...created, course_stage_doc_revisionid: input.revisionid } : created;
     },
     {
@@ -209,7 +242,13 @@ export async function completeDocument(input: CompleteInput): Promise<{ stages: 
 }
 
 /** A manager invalidates the trainee's last completion; undefined when there is none to invalidate. */
-export async function invalidateDocument(input: { userid: number; doctype: StageDoctype; docid: number; by: number; impersonator_userid?: number | null }) {
+export async function invalidateDocument(input: {
+  userid: number;
+  doctype: StageDoctype;
+  docid: number;
+  by: number;
+  impersonator_userid?: number | null;
+}) {
   const doc = { doctype: input.doctype, docid: input.docid };
   const at = nowSeconds();
   let invalidated = false;
@@ -222,7 +261,12 @@ export async function invalidateDocument(input: { userid: number; doctype: Stage
       invalidated = true;
       return { ...current, invalidated_at: at, invalidated_by: input.by, version: current.version + 1 };
     },
-    { action: 'training.invalidated', actor_userid: input.by, impersonator_userid: input.impersonator_userid, events: (record) => stageEvents('course_stage.invalidated', stages, record) },
+    {
+      action: 'training.invalidated',
+      actor_userid: input.by,
+      impersonator_userid: input.impersonator_userid,
+      events: (record) => stageEvents('course_stage.invalidated', stages, record),
+    },
   );
   await refreshStages(stages);
   return { completion, invalidated, stages };
@@ -231,7 +275,12 @@ export async function invalidateDocument(input: { userid: number; doctype: Stage
 // ---------------------------------------------------------------------------------------------
 // The contract
 
-export async function recordDocumentStarted(input: { userid: number; doctype: 'guide' | 'wiki'; docid: number; at?: number }): Promise<void> {
+export async function recordDocumentStarted(input: {
+  userid: number;
+  doctype: 'guide' | 'wiki';
+  docid: number;
+  at?: number;
+}): Promise<void> {
   await startDocument(input);
 }
 

@@ -18,10 +18,14 @@ export function quizStateOf(progress: QuizProgressRecord | undefined): QuizState
   return progress.attempts > 0 ? 'failed' : 'not_started';
 }
 
-export async function quizStateFor(userid: number, doctype: 'guide' | 'wiki', docid: number): Promise<{ required: boolean; state: QuizState }> {
+export async function quizStateFor(
+  userid: number,
+  doctype: 'guide' | 'wiki',
+  docid: number,
+): Promise<{ required: boolean; state: QuizState }> {
   const link = await currentQuizLink(doctype, docid);
   if (!link) return { required: false, state: 'not_started' };
   const [quiz, progress] = await Promise.all([getQuiz(link.quizid), getProgress(userid, link.quizid)]);
-  if (!quiz || !quiz.enabled) return { required: false, state: 'not_started' };
+  if (!quiz?.enabled) return { required: false, state: 'not_started' };
   return { required: true, state: quizStateOf(progress) };
 }

@@ -44,7 +44,15 @@ export const ROWS_PER_TRANSACTION = 20;
 const MAX_ATTEMPTS = 8;
 
 export const usersCollectionOf = (wikiid: number) => `COURSE#${wikiid}#USERS`;
-export const USER_ORDERS = ['username', 'status', 'stage_progress', 'assignment_date', 'due_date', 'course_completion_date', 'recurrence_date'] as const;
+export const USER_ORDERS = [
+  'username',
+  'status',
+  'stage_progress',
+  'assignment_date',
+  'due_date',
+  'course_completion_date',
+  'recurrence_date',
+] as const;
 export type UserOrder = (typeof USER_ORDERS)[number];
 const STATUS_RANK: Record<RowStatus, string> = { not_started: '0', in_progress: '1', completed: '2' };
 
@@ -59,10 +67,22 @@ export function summarizeOutcomes(outcomes: StageOutcome[]) {
   const untouched = outcomes.every((outcome) => outcome.state.status === 'pending');
   const status: RowStatus = allDone ? 'completed' : untouched ? 'not_started' : 'in_progress';
   const deadlines = completed
-    .map((outcome) => (outcome.completion?.end_date ? recurrenceDeadline({ ...outcome.stage, requires_quiz: false, requires_signoff: false }, outcome.completion.end_date) : null))
+    .map((outcome) =>
+      outcome.completion?.end_date
+        ? recurrenceDeadline(
+            { ...outcome.stage, requires_quiz: false, requires_signoff: false },
+            outcome.completion.end_date,
+          )
+        : null,
+    )
     .filter((deadline): deadline is number => deadline !== null);
   return {
-    stages: outcomes.map((outcome) => ({ course_stageid: outcome.stage.course_stageid, status: outcome.state.status, reason: outcome.state.reason, end_date: outcome.completion?.end_date ?? null })),
+    stages: outcomes.map((outcome) => ({
+      course_stageid: outcome.stage.course_stageid,
+      status: outcome.state.status,
+      reason: outcome.state.reason,
+      end_date: outcome.completion?.end_date ?? null,
+    })),
     total_stages: outcomes.length,
     completed_stages: completed.length,
     status,
@@ -85,7 +105,12 @@ export function userRowPlacement(row: Omit<TrainingRowRecord, 'placement'>): Sor
       course_completion_date: date(row.course_completion_date),
       recurrence_date: date(row.recurrent_date),
     },
-    attributes: { course_assignmentid: row.course_assignmentid, userid: row.userid, status: row.status, username_search: row.username.toLowerCase() },
+    attributes: {
+      course_assignmentid: row.course_assignmentid,
+      userid: row.userid,
+      status: row.status,
+      username_search: row.username.toLowerCase(),
+    },
   };
 }
 
@@ -97,7 +122,11 @@ export interface RowBase {
 }
 
 /** A row as it should be now: active, with `version` one past `previous` (0 for a new row). */
-export function buildRow(base: RowBase, outcomes: StageOutcome[], previous: TrainingRowRecord | null): TrainingRowRecord {
+export function buildRow(
+  base: RowBase,
+  outcomes: StageOutcome[],
+  previous: TrainingRowRecord | null,
+): TrainingRowRecord {
   const { assignment } = base;
   const row: Omit<TrainingRowRecord, 'placement'> = {
     course_assignmentid: assignment.course_assignmentid,
@@ -118,19 +147,30 @@ export function buildRow(base: RowBase, outcomes: StageOutcome[], previous: Trai
 }
 
 /** Everything besides the row item that moves when a row goes from `before` to `after`. */
-function aggregateWrites(before: TrainingRowRecord | null, after: TrainingRowRecord | null): { delta: RowCounts; refs: LabelledWrite[] } {
+function aggregateWrites(
+  before: TrainingRowRecord | null,
+  after: TrainingRowRecord | null,
+): { delta: RowCounts; refs: LabelledWrite[] } {
   const sample = (after ?? before)!;
   const delta = countsDelta(rowCounts(before), rowCounts(after));
-  const refs = sortedRefWrites(usersCollectionOf(sample.wikiid), padId(sample.course_assignmentid), before?.placement ?? null, after?.placement ?? null);
+  const refs = sortedRefWrites(
+    usersCollectionOf(sample.wikiid),
+    padId(sample.course_assignmentid),
+    before?.placement ?? null,
+    after?.placement ?? null,
+  );
   return { delta, refs };
 }
 
 function sumCounts(deltas: RowCounts[]): RowCounts {
-  return deltas.reduce((sum, delta) => ({
-    rows_total: sum.rows_total + delta.rows_total,
-    rows_completed: sum.rows_completed + delta.rows_completed,
-    rows_in_progress: sum.rows_in_progress + delta.rows_in_progress,
-  }), { rows_total: 0, rows_completed: 0, rows_in_progress: 0 });
+  return deltas.reduce(
+    (sum, delta) => ({
+      rows_total: sum.rows_total + delta.rows_total,
+      rows_completed: sum.rows_completed + delta.rows_completed,
+      rows_in_progress: sum.rows_in_progress + delta.rows_in_progress,
+    }),
+    { rows_total: 0, rows_completed: 0, rows_in_progress: 0 },
+  );
 }
 
 /** The shared counters of one assignment after its rows' counts moved by `delta`. */
@@ -142,10 +182,14 @@ function sharedCounterWrites(assignment: AssignmentRecord, delta: RowCounts): La
   );
 }
 
-const present = (...writes: Array<LabelledWrite | undefined>): LabelledWrite[] => writes.filter((write): write is LabelledWrite => write !== undefined);
+const present = (...writes: Array<LabelledWrite | undefined>): LabelledWrite[] =>
+  writes.filter((write): write is LabelledWrite => write !== undefined);
 
 /** Row transactions re-read the rows and counters they change when another write came first. */
-const RACE_OPTIONS = { attempts: MAX_ATTEMPTS + 1, message: 'Training rows kept changing while they were updated; try again' };
+const RACE_OPTIONS = {
+  attempts: MAX_ATTEMPTS + 1,
+  message: 'Training rows kept changing while they were updated; try again',
+};
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -158,7 +202,11 @@ function chunks<T>(items: T[], size: number): T[][] {
  * computed from their current facts, their coverage and enrollment, and the counters move.
  * Users who already have a row of this assignment are left as they are. Idempotent.
  */
-export async function activateRows(assignment: AssignmentRecord, course: CourseRecord, members: Array<{ userid: number; assignment_date: number }>): Promise<void> {
+export async function activateRows(
+  assignment: AssignmentRecord,
+  course: CourseRecord,
+  members: Array<{ userid: number; assignment_date: number }>,
+): Promise<void> {
   for (const chunk of chunks(members, ROWS_PER_TRANSACTION)) {
     await retryOnLostRace(async () => {
       const userids = chunk.map((member) => member.userid);
@@ -174,10 +222,24 @@ export async function activateRows(assignment: AssignmentRecord, course: CourseR
       const deltas: RowCounts[] = [];
       chunk.forEach((member, index) => {
         if (have.has(member.userid)) return;
-        const row = buildRow({ assignment, userid: member.userid, user: userOf.get(member.userid), assignment_date: member.assignment_date }, outcomes.get(member.userid)!, null);
+        const row = buildRow(
+          {
+            assignment,
+            userid: member.userid,
+            user: userOf.get(member.userid),
+            assignment_date: member.assignment_date,
+          },
+          outcomes.get(member.userid)!,
+          null,
+        );
         const { delta, refs } = aggregateWrites(null, row);
         deltas.push(delta);
-        writes.push(rowPutWrite(row, null), ...coverageGainWrites(member.userid, assignment.wikiid, coverage[index]), ...present(userSummaryWrite(member.userid, delta)), ...refs);
+        writes.push(
+          rowPutWrite(row, null),
+          ...coverageGainWrites(member.userid, assignment.wikiid, coverage[index]),
+          ...present(userSummaryWrite(member.userid, delta)),
+          ...refs,
+        );
       });
       if (writes.length === 0) return;
       await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
@@ -190,19 +252,31 @@ export async function activateRows(assignment: AssignmentRecord, course: CourseR
  * Stops covering users: on cancel the rows stay (inactive, for the record); a member who left
  * the team loses the row (their completions stay). Coverage, enrollment and counters follow.
  */
-export async function deactivateRows(assignment: AssignmentRecord, userids: number[], mode: 'cancel' | 'left'): Promise<void> {
+export async function deactivateRows(
+  assignment: AssignmentRecord,
+  userids: number[],
+  mode: 'cancel' | 'left',
+): Promise<void> {
   for (const chunk of chunks(userids, ROWS_PER_TRANSACTION)) {
     await retryOnLostRace(async () => {
-      const rows = await getRows(chunk.map((userid) => ({ course_assignmentid: assignment.course_assignmentid, userid })));
+      const rows = await getRows(
+        chunk.map((userid) => ({ course_assignmentid: assignment.course_assignmentid, userid })),
+      );
       const active = rows.filter((row) => row.active);
       const coverage = await Promise.all(active.map((row) => getCoverageCount(row.userid, assignment.wikiid)));
       const writes: LabelledWrite[] = [];
       const deltas: RowCounts[] = [];
       active.forEach((row, index) => {
-        const after: TrainingRowRecord | null = mode === 'cancel' ? { ...row, active: 0, placement: null, version: row.version + 1 } : null;
+        const after: TrainingRowRecord | null =
+          mode === 'cancel' ? { ...row, active: 0, placement: null, version: row.version + 1 } : null;
         const { delta, refs } = aggregateWrites(row, after);
         deltas.push(delta);
-        writes.push(after ? rowPutWrite(after, row.version) : rowDeleteWrite(row), ...coverageLossWrites(row.userid, assignment.wikiid, coverage[index]), ...present(userSummaryWrite(row.userid, delta)), ...refs);
+        writes.push(
+          after ? rowPutWrite(after, row.version) : rowDeleteWrite(row),
+          ...coverageLossWrites(row.userid, assignment.wikiid, coverage[index]),
+          ...present(userSummaryWrite(row.userid, delta)),
+          ...refs,
+        );
       });
       if (writes.length === 0) return;
       await transactWrite([...writes, ...sharedCounterWrites(assignment, sumCounts(deltas))]);
@@ -215,7 +289,10 @@ export async function deactivateRows(assignment: AssignmentRecord, userids: numb
  * Recomputes rows from the current facts and stores those that changed (each on condition of
  * the version read; a lost race reads again). Inactive and vanished rows are skipped.
  */
-export async function refreshRows(keys: Array<{ course_assignmentid: number; userid: number }>, now = nowSeconds()): Promise<void> {
+export async function refreshRows(
+  keys: Array<{ course_assignmentid: number; userid: number }>,
+  now = nowSeconds(),
+): Promise<void> {
   if (keys.length === 0) return;
   let pending = keys;
   const touchedCourses = new Set<number>();
@@ -223,9 +300,18 @@ export async function refreshRows(keys: Array<{ course_assignmentid: number; use
   await retryOnLostRace(
     async () => {
       const rows = (await getRows(pending)).filter((row) => row.active);
-      const assignments = new Map((await getAssignments([...new Set(rows.map((row) => row.course_assignmentid))])).map((a) => [a.course_assignmentid, a]));
-      const courses = new Map((await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]));
-      const users = new Map((await getUsers([...new Set(rows.map((row) => row.userid))])).map((user) => [user.userid, user]));
+      const assignments = new Map(
+        (await getAssignments([...new Set(rows.map((row) => row.course_assignmentid))])).map((a) => [
+          a.course_assignmentid,
+          a,
+        ]),
+      );
+      const courses = new Map(
+        (await getCourses([...new Set(rows.map((row) => row.wikiid))])).map((course) => [course.wikiid, course]),
+      );
+      const users = new Map(
+        (await getUsers([...new Set(rows.map((row) => row.userid))])).map((user) => [user.userid, user]),
+      );
       const retry: typeof keys = [];
       for (const [wikiid, course] of courses) {
         const courseRows = rows.filter((row) => row.wikiid === wikiid);
@@ -233,11 +319,21 @@ export async function refreshRows(keys: Array<{ course_assignmentid: number; use
         for (const row of courseRows) {
           const assignment = assignments.get(row.course_assignmentid);
           if (!assignment || assignment.cancelled) continue;
-          const next = buildRow({ assignment, userid: row.userid, user: users.get(row.userid), assignment_date: row.assignment_date }, outcomes.get(row.userid)!, row);
+          const next = buildRow(
+            { assignment, userid: row.userid, user: users.get(row.userid), assignment_date: row.assignment_date },
+            outcomes.get(row.userid)!,
+            row,
+          );
           if (sameRow(row, next)) continue;
           const { delta, refs } = aggregateWrites(row, next);
           try {
-            await transactWrite([rowPutWrite(next, row.version), ...outboxPuts(rowEvents(row, next)), ...refs, ...present(userSummaryWrite(row.userid, delta)), ...sharedCounterWrites(assignment, delta)]);
+            await transactWrite([
+              rowPutWrite(next, row.version),
+              ...outboxPuts(rowEvents(row, next)),
+              ...refs,
+              ...present(userSummaryWrite(row.userid, delta)),
+              ...sharedCounterWrites(assignment, delta),
+            ]);
             if (delta.rows_completed || delta.rows_in_progress || delta.rows_total) touchedCourses.add(wikiid);
           } catch (error) {
             if (!isLostRace(error)) throw error;

@@ -11,7 +11,14 @@ import { nowSeconds } from '../db/keys.ts';
 import { getCompletions, docKeyOf, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
 import { getTraineeSignoffs, type TraineeSignoffRecord } from '../db/entities/signoff.ts';
 import type { CourseStageRecord } from '../db/entities/course.ts';
-import { stageStatus, type CompletionFacts, type QuizState, type SignoffState, type StageRule, type StageState } from '../domain/stage-status.ts';
+import {
+  stageStatus,
+  type CompletionFacts,
+  type QuizState,
+  type SignoffState,
+  type StageRule,
+  type StageState,
+} from '../domain/stage-status.ts';
 import { latestReleases } from './documents.ts';
 import { quizStateFor } from './quiz-state.ts';
 import { mapLimit } from './map-limit.ts';
@@ -30,7 +37,10 @@ const docOf = (stage: CourseStageRecord): DocRef => ({ doctype: stage.doctype, d
  * The signoff fact. An acknowledged answer covers the attempt it was given for: once the
  * trainee starts the document again after it (a new completion), the stage needs a new signoff.
  */
-export function signoffFact(record: TraineeSignoffRecord | undefined, completion: CompletionRecord | null): SignoffState {
+export function signoffFact(
+  record: TraineeSignoffRecord | undefined,
+  completion: CompletionRecord | null,
+): SignoffState {
   if (!record) return 'none';
   switch (record.state) {
     case 'requested':
@@ -40,7 +50,8 @@ export function signoffFact(record: TraineeSignoffRecord | undefined, completion
     case 'cancelled':
       return 'none';
     case 'acknowledged':
-      if (completion && record.acknowledged_date !== null && completion.init_date > record.acknowledged_date) return 'none';
+      if (completion && record.acknowledged_date !== null && completion.init_date > record.acknowledged_date)
+        return 'none';
       return record.approved ? 'acknowledged' : 'rejected';
   }
 }
@@ -51,7 +62,10 @@ export function completionFacts(completion: CompletionRecord | null): Completion
     init_date: completion.init_date,
     end_date: completion.end_date,
     manager_override_userid: completion.manager_override_userid,
-    release: completion.release_major === null ? null : { major: completion.release_major, minor: completion.release_minor ?? 0 },
+    release:
+      completion.release_major === null
+        ? null
+        : { major: completion.release_major, minor: completion.release_minor ?? 0 },
     invalidated_at: completion.invalidated_at,
   };
 }
@@ -63,7 +77,9 @@ export function completionFacts(completion: CompletionRecord | null): Completion
  */
 async function quizFacts(userids: number[], docs: DocRef[]): Promise<Map<string, QuizFacts>> {
   const facts = new Map<string, QuizFacts>();
-  const quizDocs = docs.filter((doc): doc is DocRef & { doctype: 'guide' | 'wiki' } => doc.doctype !== 'external_training_module');
+  const quizDocs = docs.filter(
+    (doc): doc is DocRef & { doctype: 'guide' | 'wiki' } => doc.doctype !== 'external_training_module',
+  );
   await mapLimit(quizDocs, 8, async (doc) => {
     if (userids.length === 0) return;
     const first = await quizStateFor(userids[0], doc.doctype, doc.docid);
@@ -72,22 +88,34 @@ async function quizFacts(userids: number[], docs: DocRef[]): Promise<Map<string,
       for (const userid of userids) facts.set(`${userid}|${docKeyOf(doc)}`, first);
       return;
     }
-    await mapLimit(userids.slice(1), 16, async (userid) => facts.set(`${userid}|${docKeyOf(doc)}`, await quizStateFor(userid, doc.doctype, doc.docid)));
+    await mapLimit(userids.slice(1), 16, async (userid) =>
+      facts.set(`${userid}|${docKeyOf(doc)}`, await quizStateFor(userid, doc.doctype, doc.docid)),
+    );
   });
   return facts;
 }
 
 /** Every trainee's outcome on every stage, in stage order. */
-export async function stageOutcomes(userids: number[], stages: CourseStageRecord[], now = nowSeconds()): Promise<Map<number, StageOutcome[]>> {
+export async function stageOutcomes(
+  userids: number[],
+  stages: CourseStageRecord[],
+  now = nowSeconds(),
+): Promise<Map<number, StageOutcome[]>> {
   const docs = [...new Map(stages.map((stage) => [docKeyOf(docOf(stage)), docOf(stage)])).values()];
   const assessments = stages.map((stage) => stage.stage_assessmentid).filter((id): id is number => id !== null);
   const [releases, completions, signoffs, quizzes] = await Promise.all([
     latestReleases(docs),
     getCompletions(userids.flatMap((userid) => docs.map((doc) => ({ userid, doc })))),
-    assessments.length ? getTraineeSignoffs(userids.flatMap((userid) => assessments.map((stage_assessmentid) => ({ userid, stage_assessmentid })))) : Promise.resolve([]),
+    assessments.length
+      ? getTraineeSignoffs(
+          userids.flatMap((userid) => assessments.map((stage_assessmentid) => ({ userid, stage_assessmentid }))),
+        )
+      : Promise.resolve([]),
     quizFacts(userids, docs),
   ]);
-  const completionOf = new Map(completions.map((completion) => [`${completion.userid}|${docKeyOf(completion)}`, completion]));
+  const completionOf = new Map(
+    completions.map((completion) => [`${completion.userid}|${docKeyOf(completion)}`, completion]),
+  );
   const signoffOf = new Map(signoffs.map((signoff) => [`${signoff.userid}|${signoff.stage_assessmentid}`, signoff]));
   const ordered = [...stages].sort((a, b) => a.orderby - b.orderby);
   return new Map(
@@ -104,8 +132,18 @@ export async function stageOutcomes(userids: number[], stages: CourseStageRecord
           requires_signoff: stage.stage_assessmentid !== null,
           requires_quiz: quiz.required,
         };
-        const signoff = stage.stage_assessmentid === null ? 'none' : signoffFact(signoffOf.get(`${userid}|${stage.stage_assessmentid}`), completion);
-        const state = stageStatus({ rule, latestRelease: releases.get(key) ?? null, completion: completionFacts(completion), signoff, quiz: quiz.state, now });
+        const signoff =
+          stage.stage_assessmentid === null
+            ? 'none'
+            : signoffFact(signoffOf.get(`${userid}|${stage.stage_assessmentid}`), completion);
+        const state = stageStatus({
+          rule,
+          latestRelease: releases.get(key) ?? null,
+          completion: completionFacts(completion),
+          signoff,
+          quiz: quiz.state,
+          now,
+        });
         return { stage, state, completion };
       }),
     ]),

@@ -20,7 +20,12 @@ async function activeAssignmentIds(teamid: number): Promise<number[]> {
   }
 }
 
-export async function teamMembershipChanged(teamid: number, joined: number[], left: number[], at: number): Promise<void> {
+export async function teamMembershipChanged(
+  teamid: number,
+  joined: number[],
+  left: number[],
+  at: number,
+): Promise<void> {
   if (joined.length === 0 && left.length === 0) return;
   for (const id of await activeAssignmentIds(teamid)) {
     const assignment = await getAssignment(id, { consistent: true });
@@ -28,6 +33,11 @@ export async function teamMembershipChanged(teamid: number, joined: number[], le
     const course = await getCourse(assignment.wikiid);
     if (!course) continue;
     if (left.length > 0) await deactivateRows(assignment, left, 'left');
-    if (joined.length > 0) await activateRows(assignment, course, joined.map((userid) => ({ userid, assignment_date: at })));
+    if (joined.length > 0)
+      await activateRows(
+        assignment,
+        course,
+        joined.map((userid) => ({ userid, assignment_date: at })),
+      );
   }
 }

@@ -11,7 +11,13 @@ import type { ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 
 const id = z.int();
 
-export const processStageSchema = z.object({ stage: z.int(), name: z.string(), teamid: id, team_name: z.nullable(z.string()), quorum: z.int() });
+export const processStageSchema = z.object({
+  stage: z.int(),
+  name: z.string(),
+  teamid: id,
+  team_name: z.nullable(z.string()),
+  quorum: z.int(),
+});
 
 export const processSchema = z.object({
   approval_processid: id,
@@ -97,7 +103,13 @@ export function processView(process: ApprovalProcessRecord, teamNames: Map<numbe
     approval_processid: process.approval_processid,
     name: process.name,
     description: process.description,
-    stages: process.stages.map((stage: StageRule, index) => ({ stage: index + 1, name: stage.name, teamid: stage.teamid, team_name: teamNames.get(stage.teamid) ?? null, quorum: stage.quorum })),
+    stages: process.stages.map((stage: StageRule, index) => ({
+      stage: index + 1,
+      name: stage.name,
+      teamid: stage.teamid,
+      team_name: teamNames.get(stage.teamid) ?? null,
+      quorum: stage.quorum,
+    })),
     created_by: process.created_by,
     created_date: process.created_date,
     modified_by: process.modified_by,
@@ -106,13 +118,22 @@ export function processView(process: ApprovalProcessRecord, teamNames: Map<numbe
 }
 
 export function attachmentView(attachment: ApprovalAttachmentRecord, process: ProcessView) {
-  return { wikiid: attachment.wikiid, approval_processid: attachment.approval_processid, attached_by: attachment.attached_by, attached_date: attachment.attached_date, process };
+  return {
+    wikiid: attachment.wikiid,
+    approval_processid: attachment.approval_processid,
+    attached_by: attachment.attached_by,
+    attached_date: attachment.attached_date,
+    process,
+  };
 }
 
 /** Whether `caller` may sign the request now: pending, in the current stage's team, not signed yet. */
 export function canSign(request: ApprovalRequestRecord, signer: Pick<Caller, 'userid' | 'teams'>): boolean {
   if (request.status !== 'pending' || request.current_stage === null) return false;
-  return signer.teams.includes(request.stages[request.current_stage - 1].teamid) && !request.signer_userids.includes(signer.userid);
+  return (
+    signer.teams.includes(request.stages[request.current_stage - 1].teamid) &&
+    !request.signer_userids.includes(signer.userid)
+  );
 }
 
 export function requestView(request: ApprovalRequestRecord, caller: Caller): RequestView {

@@ -18,7 +18,11 @@ export const auditRecordSchema = z.object({
   hash: z.string(),
 });
 
-export const auditHistorySchema = z.object({ subject: z.string(), head_seq: z.int(), records: z.array(auditRecordSchema) });
+export const auditHistorySchema = z.object({
+  subject: z.string(),
+  head_seq: z.int(),
+  records: z.array(auditRecordSchema),
+});
 
 export const auditVerificationSchema = z.object({
   subject: z.string(),

@@ -17,5 +17,12 @@ export const badgeSchema = z.object({
 export type BadgeView = z.output<typeof badgeSchema>;
 
 export function badgeView(badge: BadgeRecord): BadgeView {
-  return { badgeid: badge.badgeid, title: badge.title, description: badge.description, level: badge.level, userid: badge.userid, date: badge.date };
+  return {
+    badgeid: badge.badgeid,
+    title: badge.title,
+    description: badge.description,
+    level: badge.level,
+    userid: badge.userid,
+    date: badge.date,
+  };
 }

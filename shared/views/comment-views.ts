@@ -10,7 +10,14 @@ import { userSummarySchema } from './common-schemas.ts';
 import { userSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import { getUsers, type UserRecord } from '../db/entities/user.ts';
-import { commentFromItem, documentCommentsCollection, getComments, replyIds, type CommentContext, type CommentRecord } from '../db/entities/comment.ts';
+import {
+  commentFromItem,
+  documentCommentsCollection,
+  getComments,
+  replyIds,
+  type CommentContext,
+  type CommentRecord,
+} from '../db/entities/comment.ts';
 import { queryPage } from '../db/paging.ts';
 
 /** How many top-level comments a guide or step shows inline; the rest are in GET /comments. */
@@ -45,14 +52,25 @@ export type CommentView = z.output<typeof commentSchema>;
 
 export async function commentViews(comments: CommentRecord[]): Promise<CommentView[]> {
   const siteUrl = config().STEPWISE_SITE_URL;
-  const replyLists = await Promise.all(comments.map((comment) => (comment.reply_count > 0 && !comment.parentid ? replyIds(comment.commentid) : [])));
+  const replyLists = await Promise.all(
+    comments.map((comment) => (comment.reply_count > 0 && !comment.parentid ? replyIds(comment.commentid) : [])),
+  );
   const replies = await getComments(replyLists.flat());
   const repliesById = new Map(replies.map((reply) => [reply.commentid, reply]));
-  const authors = new Map((await getUsers([...new Set([...comments, ...replies].map((c) => c.author_userid))])).map((user) => [user.userid, user]));
-  const view = (comment: CommentRecord): CommentReplyView => commentView(comment, authors.get(comment.author_userid), siteUrl);
+  const authors = new Map(
+    (await getUsers([...new Set([...comments, ...replies].map((c) => c.author_userid))])).map((user) => [
+      user.userid,
+      user,
+    ]),
+  );
+  const view = (comment: CommentRecord): CommentReplyView =>
+    commentView(comment, authors.get(comment.author_userid), siteUrl);
   return comments.map((comment, index) => ({
     ...view(comment),
-    replies: replyLists[index].map((id) => repliesById.get(id)).filter((reply): reply is CommentRecord => reply !== undefined).map(view),
+    replies: replyLists[index]
+      .map((id) => repliesById.get(id))
+      .filter((reply): reply is CommentRecord => reply !== undefined)
+      .map(view),
   }));
 }
 

@@ -6,7 +6,7 @@
  */
 import { documentCommentViews } from './comment-views.ts';
 import { viewMediaById } from './media-views.ts';
-import { config, siteUrl } from '../config.ts';
+import { siteUrl } from '../config.ts';
 import type { Caller } from '../domain/caller.ts';
 import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
@@ -22,7 +22,6 @@ import {
   type ViewMedia,
 } from './guide-views.ts';
 import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
-
 
 async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {
   const users = await getUsers([...new Set(guides.map((guide) => guide.userid))]);
@@ -60,7 +59,11 @@ function ownSteps(guide: GuideRecord, steps: StepRecord[]): Array<{ step: StepRe
  * their steps come first (each keeps its own guideid and orderby) unless excluded. Only one
  * level of prerequisites is inlined, so a cycle cannot loop.
  */
-export async function fullGuide(caller: Caller | null, guide: GuideRecord, options: { prerequisiteSteps?: boolean } = {}): Promise<FullGuideView> {
+export async function fullGuide(
+  caller: Caller | null,
+  guide: GuideRecord,
+  options: { prerequisiteSteps?: boolean } = {},
+): Promise<FullGuideView> {
   const [author, guideSteps, marks, prerequisiteGuides] = await Promise.all([
     getUser(guide.userid),
     getSteps(guide.steps.map((ref) => ref.stepid)),
@@ -70,21 +73,36 @@ export async function fullGuide(caller: Caller | null, guide: GuideRecord, optio
   const visiblePrerequisites = prerequisiteGuides.filter((prerequisite) => canViewGuideNow(caller, prerequisite));
   const [prerequisiteAuthors, prerequisiteSteps] = await Promise.all([
     visiblePrerequisites.length > 0 ? authorsOf(visiblePrerequisites) : Promise.resolve(new Map<number, UserRecord>()),
-    options.prerequisiteSteps === false ? Promise.resolve([] as StepRecord[]) : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
+    options.prerequisiteSteps === false
+      ? Promise.resolve([] as StepRecord[])
+      : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
   ]);
-  const inlined = options.prerequisiteSteps === false ? [] : visiblePrerequisites.flatMap((prerequisite) => ownSteps(prerequisite, prerequisiteSteps));
+  const inlined =
+    options.prerequisiteSteps === false
+      ? []
+      : visiblePrerequisites.flatMap((prerequisite) => ownSteps(prerequisite, prerequisiteSteps));
   const stepRecords = [...inlined, ...ownSteps(guide, guideSteps)];
   // Every media object the view shows (images of the guide, prerequisites and steps, step videos
   // and embeds, the guide's documents) in one BatchGet; comments inline: the guide's, and only
   // the steps' that have any (their comment_count says so).
-  const shownIds = mediaIdsOf([guide, ...visiblePrerequisites], stepRecords.map(({ step }) => step));
+  const shownIds = mediaIdsOf(
+    [guide, ...visiblePrerequisites],
+    stepRecords.map(({ step }) => step),
+  );
   shownIds.documents.push(...guide.documents);
   const [media, guideComments, stepComments] = await Promise.all([
     viewMediaById(shownIds),
     documentCommentViews('guide', guide.guideid),
-    Promise.all(stepRecords.map(({ step }) => ((step.comment_count ?? 0) > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([])))),
+    Promise.all(
+      stepRecords.map(({ step }) =>
+        (step.comment_count ?? 0) > 0 ? documentCommentViews('step', step.stepid) : Promise.resolve([]),
+      ),
+    ),
   ]);
-  const steps = stepRecords.map(({ step, orderby }, index) => ({ ...stepView(step, orderby, media), comments: stepComments[index] }));
+  const steps = stepRecords.map(({ step, orderby }, index) => ({
+    ...stepView(step, orderby, media),
+    comments: stepComments[index],
+  }));
   const view = fullGuideView({
     guide,
     author,

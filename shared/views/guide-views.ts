@@ -45,7 +45,13 @@ export const guideSummarySchema = z.object({
 });
 
 /** A step line as read: its bullet and level, the raw text and its rendered HTML. */
-export const stepLineSchema = z.object({ lineid: z.nullable(z.int()), bullet: z.string(), level: z.int(), text_raw: z.string(), text_rendered: z.string() });
+export const stepLineSchema = z.object({
+  lineid: z.nullable(z.int()),
+  bullet: z.string(),
+  level: z.int(),
+  text_raw: z.string(),
+  text_rendered: z.string(),
+});
 
 /** Step media as read (§2.6); media that cannot be shown (deleted, not ready) reads as its id alone. */
 export const stepMediaSchema = z.discriminatedUnion('type', [
@@ -146,7 +152,10 @@ export const guideImage = (guide: Pick<GuideRecord, 'image'>, media: ViewMedia):
  * Every media id guide views show, by kind: the guides' images and their steps' images, videos
  * and embeds (the full guide adds its own documents).
  */
-export function mediaIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Array<Pick<StepRecord, 'media'>> = []): ViewMediaIds {
+export function mediaIdsOf(
+  guides: Array<Pick<GuideRecord, 'image'>>,
+  steps: Array<Pick<StepRecord, 'media'>> = [],
+): ViewMediaIds {
   const ids: ViewMediaIds = { images: [], videos: [], documents: [], embeds: [] };
   for (const guide of guides) if (typeof guide.image === 'number') ids.images.push(guide.image);
   for (const step of steps) {
@@ -157,7 +166,12 @@ export function mediaIdsOf(guides: Array<Pick<GuideRecord, 'image'>>, steps: Arr
   return ids;
 }
 
-export function guideSummary(guide: GuideRecord, author: UserRecord | undefined, siteUrl: string, media: ViewMedia): GuideSummary {
+export function guideSummary(
+  guide: GuideRecord,
+  author: UserRecord | undefined,
+  siteUrl: string,
+  media: ViewMedia,
+): GuideSummary {
   return {
     dataType: 'guide',
     guideid: guide.guideid,
@@ -202,7 +216,13 @@ export function stepView(step: StepRecord, orderby: number, media: ViewMedia): S
     orderby,
     revisionid: step.revisionid,
     title: step.title,
-    lines: step.lines.map((line) => ({ lineid: line.lineid, bullet: line.bullet, level: line.level, text_raw: line.text_raw, text_rendered: line.text_rendered })),
+    lines: step.lines.map((line) => ({
+      lineid: line.lineid,
+      bullet: line.bullet,
+      level: line.level,
+      text_raw: line.text_raw,
+      text_rendered: line.text_rendered,
+    })),
     media: mediaView(step.media, media),
     comments: [],
     comment_count: step.comment_count ?? 0,
@@ -260,7 +280,10 @@ export function fullGuideView(parts: FullGuideParts): FullGuideView {
     created_date: guide.created_date,
     published_date: guide.published_date,
     modified_date: guide.modified_date,
-    prereq_modified_date: parts.prerequisites.reduce((latest, prerequisite) => Math.max(latest, prerequisite.modified_date), 0),
+    prereq_modified_date: parts.prerequisites.reduce(
+      (latest, prerequisite) => Math.max(latest, prerequisite.modified_date),
+      0,
+    ),
     featured_documentid: null,
     intro_video_url: null,
     intro_video: null,

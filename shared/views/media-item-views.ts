@@ -7,7 +7,17 @@ import * as z from 'zod/mini';
 import { MEDIA_TYPES } from '../domain/media.ts';
 import type { MediaItemRecord } from '../db/entities/media-item.ts';
 import { imageSchema } from './common-schemas.ts';
-import { documentObject, documentSchema, embedObject, embedSchema, imageItemSchema, imageObject, userImageItem, videoObject, videoSchema } from './media-views.ts';
+import {
+  documentObject,
+  documentSchema,
+  embedObject,
+  embedSchema,
+  imageItemSchema,
+  imageObject,
+  userImageItem,
+  videoObject,
+  videoSchema,
+} from './media-views.ts';
 
 /** What every media item shows besides its type's own object. */
 const mediaItemCommon = {
@@ -20,7 +30,9 @@ const mediaItemCommon = {
   date: z.int(),
 };
 
-/** A media item of GET /user/media/{type}/{itemId} and /user/media/current: its type's object plus the common fields. */
+/**
+ * A media item of GET /user/media/{type}/{itemId} and /user/media/current: its type's object plus the common fields.
+ */
 export const mediaItemSchema = z.union([
   // An image not processed yet has no Image object.
   z.extend(imageItemSchema, { ...mediaItemCommon, image: z.nullable(imageSchema) }),

@@ -6,7 +6,15 @@
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
 import * as z from 'zod/mini';
-import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType, type ViewMediaIds } from '../domain/media.ts';
+import {
+  extensionOf,
+  IMAGE_SIZES,
+  POSTER_HEIGHT,
+  POSTER_SIZE,
+  POSTER_WIDTH,
+  type MediaType,
+  type ViewMediaIds,
+} from '../domain/media.ts';
 import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
@@ -53,7 +61,15 @@ export const videoSchema = z.object({
   width: nullableNumber,
   height: nullableNumber,
   image: z.nullable(
-    z.object({ image: imageSchema, srcid: z.null(), width: z.number(), height: z.number(), ratio: z.string(), markup: z.null(), exif: z.array(z.unknown()) }),
+    z.object({
+      image: imageSchema,
+      srcid: z.null(),
+      width: z.number(),
+      height: z.number(),
+      ratio: z.string(),
+      markup: z.null(),
+      exif: z.array(z.unknown()),
+    }),
   ),
   meta: z.object({
     id: z.int(),
@@ -122,7 +138,8 @@ export function mediaUrl(key: string, downloadAs?: string): Promise<string> {
 
 async function sizeUrls(item: MediaItemRecord, image: ImageView): Promise<void> {
   for (const size of IMAGE_SIZES) {
-    if (item.sizes.includes(size.name)) image[size.name] = await mediaUrl(derivedKey(item.itemid, item.guid, size.name));
+    if (item.sizes.includes(size.name))
+      image[size.name] = await mediaUrl(derivedKey(item.itemid, item.guid, size.name));
   }
 }
 
@@ -182,7 +199,17 @@ export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
     duration: item.duration_ms ?? null,
     width: item.width,
     height: item.height,
-    image: poster ? { image: poster, srcid: null, width: POSTER_WIDTH, height: POSTER_HEIGHT, ratio: 'VARIABLE', markup: null, exif: [] } : null,
+    image: poster
+      ? {
+          image: poster,
+          srcid: null,
+          width: POSTER_WIDTH,
+          height: POSTER_HEIGHT,
+          ratio: 'VARIABLE',
+          markup: null,
+          exif: [],
+        }
+      : null,
     meta: {
       id: item.itemid,
       format: extension,
@@ -245,9 +272,9 @@ export function embedObject(item: MediaItemRecord): EmbedObject {
   };
 }
 
-
 /** Whether an item is ready and of the type a view expects. */
-export const isReady = (item: MediaItemRecord, type: MediaType): boolean => item.type === type && item.status === 'ready';
+export const isReady = (item: MediaItemRecord, type: MediaType): boolean =>
+  item.type === type && item.status === 'ready';
 
 /** Whether an item can be shown as an Image object. */
 export const isReadyImage = (item: MediaItemRecord): boolean => isReady(item, 'GuideImage');
@@ -255,7 +282,11 @@ export const isReadyImage = (item: MediaItemRecord): boolean => isReady(item, 'G
 /** Every object a view shows, from ONE BatchGet of all its ids; each is built only if ready and of its kind. */
 export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
   const items = await getMediaItems([...ids.images, ...ids.videos, ...ids.documents, ...ids.embeds]);
-  const build = async <T>(wanted: number[], type: MediaType, make: (item: MediaItemRecord) => T | Promise<T>): Promise<Map<number, T>> => {
+  const build = async <T>(
+    wanted: number[],
+    type: MediaType,
+    make: (item: MediaItemRecord) => T | Promise<T>,
+  ): Promise<Map<number, T>> => {
     const set = new Set(wanted);
     const ready = items.filter((item) => set.has(item.itemid) && isReady(item, type));
     return new Map(await Promise.all(ready.map(async (item) => [item.itemid, await make(item)] as const)));
@@ -271,5 +302,8 @@ export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
 
 /** Image objects of the ready images among `ids`, by id, from one BatchGet. */
 export async function imageObjectsById(ids: Iterable<number>): Promise<Map<number, ImageView>> {
-  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<number, ImageView>;
+  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<
+    number,
+    ImageView
+  >;
 }

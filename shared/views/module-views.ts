@@ -15,7 +15,15 @@ export const moduleImportSchema = z.object({
   moduleid: z.int(),
   provider_version_number: z.int(),
   status: z.enum(['created', 'running', 'complete', 'failed', 'cancelled']),
-  stage: z.enum(['awaiting_package', 'awaiting_upload', 'downloading', 'validating', 'extracting', 'recording', 'done']),
+  stage: z.enum([
+    'awaiting_package',
+    'awaiting_upload',
+    'downloading',
+    'validating',
+    'extracting',
+    'recording',
+    'done',
+  ]),
   percent: z.number(),
   source: z.nullable(z.enum(['upload', 'url'])),
   url: z.nullable(z.string()),
@@ -78,7 +86,9 @@ export const modulePlayerSchema = z.object({
 export const moduleListSchema = z.object({ modules: z.array(moduleSchema) });
 export const moduleDraftListSchema = z.object({ drafts: z.array(moduleSchema) });
 export const moduleImportListSchema = z.object({ imports: z.array(moduleImportSchema) });
-export const moduleUsageSchema = z.object({ usage: z.array(z.object({ doctype: z.literal('course'), wikiid: z.int(), title: z.string() })) });
+export const moduleUsageSchema = z.object({
+  usage: z.array(z.object({ doctype: z.literal('course'), wikiid: z.int(), title: z.string() })),
+});
 
 export type ModuleImportView = z.output<typeof moduleImportSchema>;
 export type ModuleView = z.output<typeof moduleSchema>;
@@ -115,7 +125,10 @@ export function importView(record: ModuleImportRecord): ModuleImportView {
   };
 }
 
-export function moduleView(module: TrainingModuleRecord, imports: Map<number, ModuleImportRecord> = new Map()): ModuleView {
+export function moduleView(
+  module: TrainingModuleRecord,
+  imports: Map<number, ModuleImportRecord> = new Map(),
+): ModuleView {
   const summary = (importid: number | null) => {
     const found = importid === null ? undefined : imports.get(importid);
     return found ? importView(found) : null;
@@ -135,10 +148,20 @@ export function moduleView(module: TrainingModuleRecord, imports: Map<number, Mo
 }
 
 export function progressView(record: ModuleImportRecord): ModuleImportProgress {
-  return { importid: record.importid, moduleid: record.moduleid, status: record.status, stage: record.stage, percent: record.percent, error: record.error };
+  return {
+    importid: record.importid,
+    moduleid: record.moduleid,
+    status: record.status,
+    stage: record.stage,
+    percent: record.percent,
+    error: record.error,
+  };
 }
 
-/** What a player needs: the launch file as a short-lived URL, and the launch parameters apart (they are not part of the signed URL). */
+/**
+ * What a player needs: the launch file as a short-lived URL, and the launch parameters apart (they are not part of the
+ * signed URL).
+ */
 export async function playerView(record: ModuleImportRecord): Promise<ModulePlayerView> {
   const manifest = record.manifest!;
   const path = launchPath(manifest.launch);
@@ -149,7 +172,10 @@ export async function playerView(record: ModuleImportRecord): Promise<ModulePlay
     provider_version_number: record.provider_version_number,
     title: manifest.title,
     standard: manifest.standard,
-    launch_url: path === null ? manifest.launch : await presignedGetUrl(modulesBucket(), contentKey(record.importid, path), LAUNCH_URL_SECONDS),
+    launch_url:
+      path === null
+        ? manifest.launch
+        : await presignedGetUrl(modulesBucket(), contentKey(record.importid, path), LAUNCH_URL_SECONDS),
     launch_parameters: path === null ? null : query,
     expires_in: LAUNCH_URL_SECONDS,
   };

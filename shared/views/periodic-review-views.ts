@@ -87,7 +87,10 @@ export const changeRequestSchema = z.object({
   resolved_revisionid: nullableId,
 });
 
-export const scheduleWithDocumentsSchema = z.object({ ...scheduleSchema.shape, documents: z.array(reviewDocumentSchema) });
+export const scheduleWithDocumentsSchema = z.object({
+  ...scheduleSchema.shape,
+  documents: z.array(reviewDocumentSchema),
+});
 
 export const documentScheduleSchema = z.object({
   doctype,
@@ -134,7 +137,12 @@ export function reviewDocumentView(document: ReviewDocumentRecord, now: number):
     last_review:
       document.last_reviewid === null
         ? null
-        : { reviewid: document.last_reviewid, date: document.last_reviewed_date!, revisionid: document.last_reviewed_revisionid!, outcome: document.last_outcome! },
+        : {
+            reviewid: document.last_reviewid,
+            date: document.last_reviewed_date!,
+            revisionid: document.last_reviewed_revisionid!,
+            outcome: document.last_outcome!,
+          },
     open_change_requestid: document.open_change_requestid,
   };
 }

@@ -98,7 +98,11 @@ export type SubmissionView = z.output<typeof submissionSchema>;
 export function withoutAnswers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAnswers);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'correctAnswer').map(([key, inner]) => [key, withoutAnswers(inner)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'correctAnswer')
+        .map(([key, inner]) => [key, withoutAnswers(inner)]),
+    );
   }
   return value;
 }
@@ -108,7 +112,11 @@ export function withoutAnswers(value: unknown): unknown {
  * with `questionOrder` (never the deprecated `questionsOrder`) and the quiz's own fields
  * alongside. The answer key is shown to Authors and Admins only.
  */
-export function quizDefinitionView(quiz: QuizRecord, revision: QuizRevisionRecord, options: { withAnswers: boolean }): QuizDefinitionView {
+export function quizDefinitionView(
+  quiz: QuizRecord,
+  revision: QuizRevisionRecord,
+  options: { withAnswers: boolean },
+): QuizDefinitionView {
   const definition = JSON.parse(revision.definition_json) as Record<string, unknown>;
   return {
     ...(options.withAnswers ? definition : (withoutAnswers(definition) as Record<string, unknown>)),
@@ -127,7 +135,10 @@ export function quizDefinitionView(quiz: QuizRecord, revision: QuizRevisionRecor
 }
 
 /** The spec's Quiz list entry, exactly its fields. */
-export function quizListEntry(quiz: QuizRecord, guide: { title: string | null; release_version: string | null }): QuizListEntry {
+export function quizListEntry(
+  quiz: QuizRecord,
+  guide: { title: string | null; release_version: string | null },
+): QuizListEntry {
   return {
     quizid: quiz.quizid,
     quiz_title: quiz.title,

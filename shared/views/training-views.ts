@@ -30,7 +30,9 @@ const frequencyUnit = z.enum(['day', 'week', 'month', 'year']);
 const ROW_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
 
 /** The parsed wiki tree of `contents_json` (its nodes are described in docs/wikis.md). */
-const docNodeSchema = z.custom<DocNode>((value) => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string');
+const docNodeSchema = z.custom<DocNode>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string',
+);
 
 /** The legacy `status` and, when both flags are on, `stage_status` (same rule, with its reason). */
 const stageStatusFields = {
@@ -124,7 +126,9 @@ export const assignmentSchema = z.object({
   course: z.nullable(courseSchema),
 });
 
-const EXPERIMENTAL = 'EXPERIMENTAL: must not be used for integrations (the spec says so); true when the due date has passed and the course is not completed.';
+const EXPERIMENTAL =
+  'EXPERIMENTAL: must not be used for integrations (the spec says so); true when the due date has passed ' +
+  'and the course is not completed.';
 
 /** A row of the assignee lists (wire notes §3.19). */
 export const assigneeRowSchema = z.object({
@@ -161,7 +165,12 @@ export const courseRowReportSchema = z.object({
   source: z.enum(['user', 'team']),
 });
 
-export const userReportSchema = z.object({ userid: id, username: z.string(), progress: progressSchema, courses: z.array(courseRowReportSchema) });
+export const userReportSchema = z.object({
+  userid: id,
+  username: z.string(),
+  progress: progressSchema,
+  courses: z.array(courseRowReportSchema),
+});
 export const teamUserReportSchema = z.object({ teamid: id, ...userReportSchema.shape });
 
 export const teamReportSchema = z.object({
@@ -210,8 +219,17 @@ export const courseUserReportSchema = z.object({
   stages: z.array(stageEntrySchema),
 });
 
-export const userSummaryReportSchema = z.object({ userid: id, username: z.nullable(z.string()), ...progressSchema.shape });
-export const teamSummaryReportSchema = z.object({ teamid: id, name: z.nullable(z.string()), member_count: z.optional(z.int()), ...progressSchema.shape });
+export const userSummaryReportSchema = z.object({
+  userid: id,
+  username: z.nullable(z.string()),
+  ...progressSchema.shape,
+});
+export const teamSummaryReportSchema = z.object({
+  teamid: id,
+  name: z.nullable(z.string()),
+  member_count: z.optional(z.int()),
+  ...progressSchema.shape,
+});
 
 /** GET /course_assignments/courseAssignmentDetails/{id}: the record without per-trainee entries. */
 export const assignmentDetailsSchema = z.object({
@@ -261,7 +279,16 @@ export const progressChangeSchema = z.object({
   doctype: stageDoctype,
   docid: id,
   last_completion: z.nullable(completionSchema),
-  stages: z.array(z.object({ course_assignmentid: id, wikiid: id, course_stageid: id, title: z.string(), ...stageStatusFields, status: z.enum(STAGE_STATUSES) })),
+  stages: z.array(
+    z.object({
+      course_assignmentid: id,
+      wikiid: id,
+      course_stageid: id,
+      title: z.string(),
+      ...stageStatusFields,
+      status: z.enum(STAGE_STATUSES),
+    }),
+  ),
 });
 
 /** A team's assignment in the course assignee lists, with (some of) its members' rows. */
@@ -375,7 +402,10 @@ export function completionView(completion: CompletionRecord | null): CompletionV
 }
 
 function statusFields(state: StageState | null | undefined) {
-  return { status: state?.status ?? null, ...(stageStatusShown() ? { stage_status: state ? { status: state.status, reason: state.reason } : null } : {}) };
+  return {
+    status: state?.status ?? null,
+    ...(stageStatusShown() ? { stage_status: state ? { status: state.status, reason: state.reason } : null } : {}),
+  };
 }
 
 /** A stage (`stage` of a stage entry, element of course.stages without the status fields). */
@@ -392,7 +422,10 @@ export function stageView(stage: CourseStageRecord, document: StageDocument | un
     frequency_unit: stage.frequency_unit,
     completion: null,
     stage_assessmentid: stage.stage_assessmentid,
-    assessment: stage.stage_assessmentid === null ? null : { stage_assessmentid: stage.stage_assessmentid, type: 'signoff' as const, teamid: stage.assessment_teamid },
+    assessment:
+      stage.stage_assessmentid === null
+        ? null
+        : { stage_assessmentid: stage.stage_assessmentid, type: 'signoff' as const, teamid: stage.assessment_teamid },
   };
 }
 
@@ -429,7 +462,10 @@ export function courseView(wiki: WikiRecord, course: CourseRecord, context: Cour
     created_date: wiki.created_date,
     modified_date: course.modified_date,
     enabled: course.enabled,
-    stages: stages.map((stage) => ({ ...stageView(stage, context.documents?.get(`${stage.doctype}#${stage.docid}`)), ...statusFields(context.states?.get(stage.course_stageid)) })),
+    stages: stages.map((stage) => ({
+      ...stageView(stage, context.documents?.get(`${stage.doctype}#${stage.docid}`)),
+      ...statusFields(context.states?.get(stage.course_stageid)),
+    })),
     stage_count: stages.length,
     assigneeCount: context.canSeeAggregates ? course.assignee_count : null,
     assignees: null,
@@ -442,9 +478,12 @@ export function courseView(wiki: WikiRecord, course: CourseRecord, context: Cour
   };
 }
 
-
 /** One element of completion_status[].stages. */
-export function stageEntry(outcome: StageOutcome, row: Pick<TrainingRowRecord, 'due_date'> | null, document: StageDocument | undefined): StageEntryView {
+export function stageEntry(
+  outcome: StageOutcome,
+  row: Pick<TrainingRowRecord, 'due_date'> | null,
+  document: StageDocument | undefined,
+): StageEntryView {
   return {
     course_stageid: outcome.stage.course_stageid,
     due_date: row?.due_date ?? null,
@@ -457,7 +496,9 @@ export function stageEntry(outcome: StageOutcome, row: Pick<TrainingRowRecord, '
   };
 }
 
-export function assigneeUrl(assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'assignee_name'>): string {
+export function assigneeUrl(
+  assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'assignee_name'>,
+): string {
   return assignment.assignee_teamid !== null
     ? `/Team/Contributions/${assignment.assignee_teamid}/${urlSlug(assignment.assignee_name)}`
     : `/User/${assignment.assignee_userid}/${urlSlug(assignment.assignee_name)}`;
@@ -517,7 +558,12 @@ export function assigneeRowView(row: TrainingRowRecord, now: number): AssigneeRo
 /** A signoff request as the signoff routes answer it, with the names and titles looked up by the caller. */
 export function signoffRequestView(
   request: SignoffRequestRecord,
-  names: { courseTitle: string | null; document: StageDocument | undefined; username: string | null; responderUsername: string | null },
+  names: {
+    courseTitle: string | null;
+    document: StageDocument | undefined;
+    username: string | null;
+    responderUsername: string | null;
+  },
 ): SignoffRequestView {
   return {
     signoff_requestid: request.signoff_requestid,

@@ -43,13 +43,21 @@ export const userSelfSchema = z.object({
 export const userSelfWithTokenSchema = z.object({ ...userSelfSchema.shape, authToken: z.string() });
 
 /** The deprecated GET /users/searchnames/{search}: ids and names only. */
-export const userNameSchema = z.object({ userid: z.int(), username: z.string(), unique_username: z.nullable(z.string()) });
+export const userNameSchema = z.object({
+  userid: z.int(),
+  username: z.string(),
+  unique_username: z.nullable(z.string()),
+});
 
 /** POST /users/unique_usernames: one available unique_username per name asked about. */
 export const uniqueUsernameSuggestionSchema = z.object({ name: z.string(), unique_username: z.string() });
 
 /** POST /users/createByEmails: accounts made, and the addresses that had one or were no address. */
-export const createdByEmailsSchema = z.object({ created: z.array(userSummarySchema), existing: z.array(z.string()), invalid: z.array(z.string()) });
+export const createdByEmailsSchema = z.object({
+  created: z.array(userSummarySchema),
+  existing: z.array(z.string()),
+  invalid: z.array(z.string()),
+});
 
 export type UserProfileView = z.output<typeof userProfileSchema>;
 export type UserSelfView = z.output<typeof userSelfSchema>;

@@ -16,5 +16,11 @@ export const viewHistoryEntrySchema = z.object({
 export type ViewHistoryEntryView = z.output<typeof viewHistoryEntrySchema>;
 
 export function viewHistoryEntry(view: ViewRecord): ViewHistoryEntryView {
-  return { userid: view.userid, username: view.username, doc_type: view.doc_type, docid: String(view.docid), date: view.date };
+  return {
+    userid: view.userid,
+    username: view.username,
+    doc_type: view.doc_type,
+    docid: String(view.docid),
+    date: view.date,
+  };
 }

@@ -17,7 +17,13 @@ const namespaceSchema = z.enum(WIKI_NAMESPACES);
 const wikiImageSchema = z.nullable(z.record(z.string(), z.unknown()));
 
 /** A page named by another (parent, ancestors, identification children): enough to link to it. */
-export const wikiRefSchema = z.object({ wikiid: z.int(), namespace: namespaceSchema, title: z.string(), display_title: z.string(), url: z.string() });
+export const wikiRefSchema = z.object({
+  wikiid: z.int(),
+  namespace: namespaceSchema,
+  title: z.string(),
+  display_title: z.string(),
+  url: z.string(),
+});
 
 /** The full page of GET/POST/PATCH /wikis… (§2.11); hierarchical namespaces add ancestors and children. */
 export const wikiSchema = z.object({
@@ -116,8 +122,17 @@ export function wikiUrl(siteUrl: string, wiki: Pick<WikiRecord, 'namespace' | 't
 }
 
 /** A page named by another (parent, ancestors): enough to link to it. */
-export function wikiRef(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title' | 'display_title'>, siteUrl: string): z.output<typeof wikiRefSchema> {
-  return { wikiid: wiki.wikiid, namespace: wiki.namespace, title: wiki.title, display_title: wiki.display_title, url: wikiUrl(siteUrl, wiki) };
+export function wikiRef(
+  wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title' | 'display_title'>,
+  siteUrl: string,
+): z.output<typeof wikiRefSchema> {
+  return {
+    wikiid: wiki.wikiid,
+    namespace: wiki.namespace,
+    title: wiki.title,
+    display_title: wiki.display_title,
+    url: wikiUrl(siteUrl, wiki),
+  };
 }
 
 export interface WikiViewContext {

@@ -46,7 +46,12 @@ export function entryView({ entry, values }: StoredEntry, now: number): EntryVie
     status: entry.status,
     work_data: [...values]
       .sort((a, b) => a.field_revisionid - b.field_revisionid)
-      .map((value) => ({ label: value.label, value: value.value, field_revisionid: value.field_revisionid, stepid: value.stepid })),
+      .map((value) => ({
+        label: value.label,
+        value: value.value,
+        field_revisionid: value.field_revisionid,
+        stepid: value.stepid,
+      })),
     timingid: entry.timingid || null,
     operator_userid: entry.operator_userid,
     active_stepid: entry.active_stepid,

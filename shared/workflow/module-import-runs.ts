@@ -22,7 +22,8 @@ function executionName(importid: number, attempt: number): string {
 }
 
 export function importExecutionArn(importid: number, attempt = 1): string {
-  return `${config().MODULE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:${executionName(importid, attempt)}`;
+  const executionsOf = config().MODULE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:');
+  return `${executionsOf}:${executionName(importid, attempt)}`;
 }
 
 export async function startImportExecution(input: ImportExecutionInput, attempt = 1): Promise<string> {
@@ -45,7 +46,9 @@ export async function stopImportExecution(executionArn: string, cause: string): 
   }
 }
 
-export async function describeImportExecution(executionArn: string): Promise<{ status: string; error?: string; cause?: string } | undefined> {
+export async function describeImportExecution(
+  executionArn: string,
+): Promise<{ status: string; error?: string; cause?: string } | undefined> {
   try {
     const result = await sfnClient().send(new DescribeExecutionCommand({ executionArn }));
     return { status: result.status ?? 'RUNNING', error: result.error, cause: result.cause };
@@ -65,6 +68,12 @@ export async function describeImportExecution(executionArn: string): Promise<{ s
 export async function interruptionOf(executionArn: string): Promise<{ reason: string; gone: boolean } | undefined> {
   const execution = await describeImportExecution(executionArn);
   if (!execution) return { reason: 'Its execution no longer exists (the workflow runner was restarted)', gone: true };
-  if (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED' || execution.status === 'PENDING_REDRIVE') return undefined;
-  return { reason: `Its execution ended ${execution.status}${execution.error ? ` (${execution.error})` : ''} before the import was recorded`, gone: false };
+  if (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED' || execution.status === 'PENDING_REDRIVE')
+    return undefined;
+  return {
+    reason:
+      `Its execution ended ${execution.status}${execution.error ? ` (${execution.error})` : ''} before the ` +
+      `import was recorded`,
+    gone: false,
+  };
 }

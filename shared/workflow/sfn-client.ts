@@ -14,10 +14,12 @@ let client: SFNClient | undefined;
 export function sfnClient(): SFNClient {
   if (!client) {
     const { SFN_ENDPOINT, AWS_REGION } = config();
-    client = offerClientToHook(new SFNClient({
-      region: AWS_REGION,
-      ...(SFN_ENDPOINT ? { endpoint: SFN_ENDPOINT, credentials: LOCAL_CREDENTIALS } : {}),
-    }));
+    client = offerClientToHook(
+      new SFNClient({
+        region: AWS_REGION,
+        ...(SFN_ENDPOINT ? { endpoint: SFN_ENDPOINT, credentials: LOCAL_CREDENTIALS } : {}),
+      }),
+    );
   }
   return client;
 }

@@ -13,17 +13,31 @@ let signer: TestUser;
 let processid: number;
 
 function localDb() {
-  const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({
+    endpoint: inject('ddbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   return DynamoDBDocumentClient.from(client);
 }
 
-const seqKey = (subject: string, seq: number) => ({ pk: `AUDIT#${subject}`, sk: `SEQ#${String(seq).padStart(12, '0')}` });
+const seqKey = (subject: string, seq: number) => ({
+  pk: `AUDIT#${subject}`,
+  sk: `SEQ#${String(seq).padStart(12, '0')}`,
+});
 
 /** A wiki page with three audit records: process attached, approval requested, signed. */
 async function auditedPage() {
-  const page = await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: `Audited ${uniqueSuffix()}`, contents: 'Lockout, tagout.' } });
+  const page = await api('POST', '/wikis', {
+    token: admin,
+    body: { namespace: 'WIKI', title: `Audited ${uniqueSuffix()}`, contents: 'Lockout, tagout.' },
+  });
   await attach(page.body.wikiid, processid);
-  const request = await api('POST', '/approvals/requests', { token: admin, query: { revisionid: page.body.revisionid }, body: { doctype: 'wiki', docid: page.body.wikiid } });
+  const request = await api('POST', '/approvals/requests', {
+    token: admin,
+    query: { revisionid: page.body.revisionid },
+    body: { doctype: 'wiki', docid: page.body.wikiid },
+  });
   const signed = await api('POST', `/approvals/request/sign/${request.body.approval_requestid}`, {
     token: signer.token,
     body: { meaning: 'approve', reason: 'Matches the procedure', password: signer.password },
@@ -40,7 +54,7 @@ beforeAll(async () => {
 });
 
 describe('audit history', () => {
-  it('lists a document\'s records oldest first, paged, each chained to the previous one', async () => {
+  it("lists a document's records oldest first, paged, each chained to the previous one", async () => {
     const page = await auditedPage();
     const history = await api('GET', `/audit/documents/wiki/${page.wikiid}`, { token: admin });
     expect(history.status).toBe(200);
@@ -54,22 +68,41 @@ describe('audit history', () => {
     expect(signed.previous_hash).toBe(requested.hash);
     expect(signed).toMatchObject({
       actor_userid: signer.userid,
-      details: { meaning: 'approve', reason: 'Matches the procedure', revisionid: page.revisionid, printed_name: expect.any(String), old: { status: 'pending' }, new: { status: 'approved' } },
+      details: {
+        meaning: 'approve',
+        reason: 'Matches the procedure',
+        revisionid: page.revisionid,
+        printed_name: expect.any(String),
+        old: { status: 'pending' },
+        new: { status: 'approved' },
+      },
     });
     expect(signed.details.revision_hash).toBe(requested.details.revision_hash);
-    const second = await api('GET', `/audit/documents/wiki/${page.wikiid}`, { token: admin, query: { limit: 1, offset: 1 } });
+    const second = await api('GET', `/audit/documents/wiki/${page.wikiid}`, {
+      token: admin,
+      query: { limit: 1, offset: 1 },
+    });
     expect(second.body.records.map((r: any) => r.seq)).toEqual([2]);
     const past = await api('GET', `/audit/documents/wiki/${page.wikiid}`, { token: admin, query: { offset: 3 } });
     expect(past.body.records).toEqual([]);
   });
 
-  it('lists a user\'s records, and verifies the user\'s chain', async () => {
+  it("lists a user's records, and verifies the user's chain", async () => {
     await auditedPage();
     const history = await api('GET', `/audit/users/${signer.userid}`, { token: admin, query: { limit: 200 } });
     expect(history.status).toBe(200);
-    expect(history.body.records.at(-1)).toMatchObject({ subject: `USER#${signer.userid}`, action: 'approval.signed', actor_userid: signer.userid });
+    expect(history.body.records.at(-1)).toMatchObject({
+      subject: `USER#${signer.userid}`,
+      action: 'approval.signed',
+      actor_userid: signer.userid,
+    });
     const verified = await api('GET', `/audit/users/${signer.userid}/verify`, { token: admin });
-    expect(verified.body).toMatchObject({ subject: `USER#${signer.userid}`, valid: true, first_broken_seq: null, records_checked: history.body.head_seq });
+    expect(verified.body).toMatchObject({
+      subject: `USER#${signer.userid}`,
+      valid: true,
+      first_broken_seq: null,
+      records_checked: history.body.head_seq,
+    });
   });
 
   it('is for Admins (403) and 404 for a subject that neither exists nor has records', async () => {
@@ -80,7 +113,10 @@ describe('audit history', () => {
     expect((await api('GET', '/audit/users/99999999/verify', { token: admin })).status).toBe(404);
     // A user who exists but has no records has an empty, valid chain.
     const quiet = await createUser();
-    expect((await api('GET', `/audit/users/${quiet.userid}`, { token: admin })).body).toMatchObject({ head_seq: 0, records: [] });
+    expect((await api('GET', `/audit/users/${quiet.userid}`, { token: admin })).body).toMatchObject({
+      head_seq: 0,
+      records: [],
+    });
   });
 });
 
@@ -89,7 +125,14 @@ describe('chain verification', () => {
     const page = await auditedPage();
     const verified = await api('GET', `/audit/documents/wiki/${page.wikiid}/verify`, { token: admin });
     expect(verified.status).toBe(200);
-    expect(verified.body).toEqual({ subject: `WIKI#${page.wikiid}`, valid: true, records_checked: 3, head_seq: 3, first_broken_seq: null, problem: null });
+    expect(verified.body).toEqual({
+      subject: `WIKI#${page.wikiid}`,
+      valid: true,
+      records_checked: 3,
+      head_seq: 3,
+      first_broken_seq: null,
+      problem: null,
+    });
   });
 
   it('detects a record edited directly in DynamoDB and names its seq', async () => {
@@ -97,7 +140,12 @@ describe('chain verification', () => {
     const subject = `WIKI#${page.wikiid}`;
     // Someone with table access turns the approval into a rejection after the fact.
     await localDb().send(
-      new UpdateCommand({ TableName: 'stepwise', Key: seqKey(subject, 3), UpdateExpression: 'SET details.meaning = :reject', ExpressionAttributeValues: { ':reject': 'reject' } }),
+      new UpdateCommand({
+        TableName: 'stepwise',
+        Key: seqKey(subject, 3),
+        UpdateExpression: 'SET details.meaning = :reject',
+        ExpressionAttributeValues: { ':reject': 'reject' },
+      }),
     );
     const verified = await api('GET', `/audit/documents/wiki/${page.wikiid}/verify`, { token: admin });
     expect(verified.body).toMatchObject({ valid: false, first_broken_seq: 3, problem: 'hash_mismatch' });
@@ -141,6 +189,8 @@ describe('OpenAPI', () => {
     expect(sign['x-beyond-spec']).toBeUndefined();
     expect(sign.requestBody.content['application/json'].schema.properties).toHaveProperty('signing_token');
     expect(sign.responses['200'].content['application/json'].schema.properties).toHaveProperty('signatures');
-    expect(document.paths['/periodic_review/review'].post.requestBody.content['application/json'].example).toMatchObject({ outcome: 'approved' });
+    expect(
+      document.paths['/periodic_review/review'].post.requestBody.content['application/json'].example,
+    ).toMatchObject({ outcome: 'approved' });
   });
 });

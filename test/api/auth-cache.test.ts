@@ -21,11 +21,15 @@ describe('authentication cache', () => {
     const admin = await loginAdmin();
     const adminOnly = `/users/email/${encodeURIComponent(user.email)}`;
     expect((await api('GET', adminOnly, { token: user.token })).status).toBe(403);
-    expect((await api('PATCH', `/users/${user.userid}`, { token: admin, body: { privileges: ['Admin'] } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/users/${user.userid}`, { token: admin, body: { privileges: ['Admin'] } })).status,
+    ).toBe(200);
     const promoted = await api('GET', adminOnly, { token: user.token });
     expect(promoted.status).toBe(200);
     expect(promoted.body.userid).toBe(user.userid);
-    expect((await api('PATCH', `/users/${user.userid}`, { token: admin, body: { privileges: ['User'] } })).status).toBe(200);
+    expect((await api('PATCH', `/users/${user.userid}`, { token: admin, body: { privileges: ['User'] } })).status).toBe(
+      200,
+    );
     expect((await api('GET', adminOnly, { token: user.token })).status).toBe(403);
   });
 });

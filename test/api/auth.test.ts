@@ -5,25 +5,46 @@ import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { ADMIN, api, createUser, freshLoopbackAddress, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import {
+  ADMIN,
+  type ApiResponse,
+  api,
+  createUser,
+  freshLoopbackAddress,
+  loginAdmin,
+  uniqueSuffix,
+} from '../support/api.ts';
 import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
 
 function localDb() {
-  const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({
+    endpoint: inject('ddbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   return DynamoDBDocumentClient.from(client);
 }
 
 /** The stored token hashes of a user (through the user's token index). */
 async function tokensOf(userid: number): Promise<string[]> {
   const result = await localDb().send(
-    new QueryCommand({ TableName: 'stepwise', IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userid}#TOKENS` } }),
+    new QueryCommand({
+      TableName: 'stepwise',
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userid}#TOKENS` },
+    }),
   );
   return (result.Items ?? []).map((item) => String(item.token_hash)).sort();
 }
 
 async function auditRecordsOf(userid: number) {
   const result = await localDb().send(
-    new QueryCommand({ TableName: 'stepwise', KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)', ExpressionAttributeValues: { ':pk': `AUDIT#USER#${userid}`, ':seq': 'SEQ#' } }),
+    new QueryCommand({
+      TableName: 'stepwise',
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)',
+      ExpressionAttributeValues: { ':pk': `AUDIT#USER#${userid}`, ':seq': 'SEQ#' },
+    }),
   );
   return result.Items ?? [];
 }
@@ -39,7 +60,13 @@ describe('POST /user/token', () => {
   it('answers 201 with the self form, authToken and userid', async () => {
     const response = await api('POST', '/user/token', { body: ADMIN });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ userid: 1, username: 'Admin', unique_username: 'admin', privileges: ['Admin'], links: { manage: '/Manage' } });
+    expect(response.body).toMatchObject({
+      userid: 1,
+      username: 'Admin',
+      unique_username: 'admin',
+      privileges: ['Admin'],
+      links: { manage: '/Manage' },
+    });
     expect(response.body.authToken).toMatch(/^[0-9a-f]{64}\.\d+$/);
     expect(response.body.about_raw).toBe(false);
   });
@@ -47,7 +74,9 @@ describe('POST /user/token', () => {
   it('stores only the SHA-256 of the token, with a TTL', async () => {
     const response = await api('POST', '/user/token', { body: ADMIN });
     const hash = createHash('sha256').update(response.body.authToken).digest('hex');
-    const stored = await localDb().send(new GetCommand({ TableName: 'stepwise', Key: { pk: `TOKEN#${hash}`, sk: 'TOKEN' } }));
+    const stored = await localDb().send(
+      new GetCommand({ TableName: 'stepwise', Key: { pk: `TOKEN#${hash}`, sk: 'TOKEN' } }),
+    );
     expect(stored.Item?.userid).toBe(1);
     expect(stored.Item?.ttl).toBeGreaterThan(Date.now() / 1000);
     expect(JSON.stringify(stored.Item)).not.toContain(response.body.authToken);
@@ -55,36 +84,54 @@ describe('POST /user/token', () => {
 
   it('refuses a wrong password and an unknown account with the same 401', async () => {
     const wrong = await api('POST', '/user/token', { body: { email: ADMIN.email, password: 'nope-nope' } });
-    const unknown = await api('POST', '/user/token', { body: { email: `nobody.${uniqueSuffix()}@example.com`, password: 'nope-nope' } });
+    const unknown = await api('POST', '/user/token', {
+      body: { email: `nobody.${uniqueSuffix()}@example.com`, password: 'nope-nope' },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ message: 'Invalid login' });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual({ message: 'Invalid login' });
   });
 
-  it('holds back the address that failed an account with 429 and Retry-After, but never the owner from another address', async () => {
-    const user = await createUser();
-    const attacker = freshLoopbackAddress();
-    const owner = freshLoopbackAddress();
-    // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
-    for (let i = 0; i < 5; i++) {
-      const failed = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
-      expect(failed.status).toBe(401);
-    }
-    // Held back even with the right password, so the delay is no oracle.
-    const throttled = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: attacker });
-    expect(throttled.status).toBe(429);
-    expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
-    const retryAfter = Number(throttled.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(30);
+  it(
+    'holds back the address that failed an account with 429 and Retry-After, but never the owner from ' +
+      'another address',
+    async () => {
+      const user = await createUser();
+      const attacker = freshLoopbackAddress();
+      const owner = freshLoopbackAddress();
+      // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
+      for (let i = 0; i < 5; i++) {
+        const failed = await api('POST', '/user/token', {
+          body: { email: user.email, password: 'wrong-password' },
+          sourceAddress: attacker,
+        });
+        expect(failed.status).toBe(401);
+      }
+      // Held back even with the right password, so the delay is no oracle.
+      const throttled = await api('POST', '/user/token', {
+        body: { email: user.email, password: user.password },
+        sourceAddress: attacker,
+      });
+      expect(throttled.status).toBe(429);
+      expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
+      const retryAfter = Number(throttled.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(30);
 
-    const ownLogin = await api('POST', '/user/token', { body: { email: user.email, password: user.password }, sourceAddress: owner });
-    expect(ownLogin.status).toBe(201);
-    // The owner's login ended the account's run: the attacker's address is back to plain answers.
-    const afterOwner = await api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress: attacker });
-    expect(afterOwner.status).toBe(401);
-  });
+      const ownLogin = await api('POST', '/user/token', {
+        body: { email: user.email, password: user.password },
+        sourceAddress: owner,
+      });
+      expect(ownLogin.status).toBe(201);
+      // The owner's login ended the account's run: the attacker's address is back to plain answers.
+      const afterOwner = await api('POST', '/user/token', {
+        body: { email: user.email, password: 'wrong-password' },
+        sourceAddress: attacker,
+      });
+      expect(afterOwner.status).toBe(401);
+    },
+  );
 
   it('treats an unknown account exactly like a known one (401s, then the same 429)', async () => {
     const known = await createUser();
@@ -92,15 +139,22 @@ describe('POST /user/token', () => {
     const answers = async (email: string) => {
       const address = freshLoopbackAddress();
       const statuses: number[] = [];
-      let last;
+      let last: ApiResponse | undefined;
       for (let i = 0; i < 6; i++) {
-        last = await api('POST', '/user/token', { body: { email, password: 'wrong-password' }, sourceAddress: address });
+        last = await api('POST', '/user/token', {
+          body: { email, password: 'wrong-password' },
+          sourceAddress: address,
+        });
         statuses.push(last.status);
       }
       return { statuses, body: last!.body, retryAfter: last!.headers.get('retry-after') !== null };
     };
     const forKnown = await answers(known.email);
-    expect(forKnown).toEqual({ statuses: [401, 401, 401, 401, 401, 429], body: { message: 'Too many failed logins; try again later' }, retryAfter: true });
+    expect(forKnown).toEqual({
+      statuses: [401, 401, 401, 401, 401, 429],
+      body: { message: 'Too many failed logins; try again later' },
+      retryAfter: true,
+    });
     expect(await answers(unknown)).toEqual(forKnown);
   });
 
@@ -134,10 +188,19 @@ describe('POST /users (registration)', () => {
     const suffix = uniqueSuffix();
     const response = await api('POST', '/users', {
       token: await loginAdmin(),
-      body: { email: `reg.${suffix}@example.com`, username: 'Reg User', password: 'Secret-pass-1', unique_username: `reg_${suffix}` },
+      body: {
+        email: `reg.${suffix}@example.com`,
+        username: 'Reg User',
+        password: 'Secret-pass-1',
+        unique_username: `reg_${suffix}`,
+      },
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ username: 'Reg User', unique_username: `reg_${suffix}`, privileges: ['User'] });
+    expect(response.body).toMatchObject({
+      username: 'Reg User',
+      unique_username: `reg_${suffix}`,
+      privileges: ['User'],
+    });
     expect(response.body.authToken).toMatch(/^[0-9a-f]{64}\.\d+$/);
     const me = await api('GET', '/user', { token: response.body.authToken });
     expect(me.body.userid).toBe(response.body.userid);
@@ -161,7 +224,12 @@ describe('POST /users (registration)', () => {
     expect(sameEmail.body.errors).toEqual([expect.objectContaining({ field: 'email', code: 'already_exists' })]);
     const sameName = await api('POST', '/users', {
       token: admin,
-      body: { email: `n.${uniqueSuffix()}@example.com`, username: 'Dup', password: 'Secret-pass-1', unique_username: user.unique_username },
+      body: {
+        email: `n.${uniqueSuffix()}@example.com`,
+        username: 'Dup',
+        password: 'Secret-pass-1',
+        unique_username: user.unique_username,
+      },
     });
     expect(sameName.status).toBe(422);
     expect(sameName.body.errors[0].field).toBe('unique_username');
@@ -171,7 +239,9 @@ describe('POST /users (registration)', () => {
     const admin = await loginAdmin();
     const email = `race.${uniqueSuffix()}@example.com`;
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => api('POST', '/users', { token: admin, body: { email, username: `Racer ${i}`, password: 'Secret-pass-1' } })),
+      Array.from({ length: 8 }, (_, i) =>
+        api('POST', '/users', { token: admin, body: { email, username: `Racer ${i}`, password: 'Secret-pass-1' } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 422)).toHaveLength(7);
@@ -182,7 +252,12 @@ describe('POST /users (registration)', () => {
     for (const bad of ['ab', 'has-hyphen', 'Upper', '_lead', 'x'.repeat(31)]) {
       const response = await api('POST', '/users', {
         token: admin,
-        body: { email: `v.${uniqueSuffix()}@example.com`, username: 'V', password: 'Secret-pass-1', unique_username: bad },
+        body: {
+          email: `v.${uniqueSuffix()}@example.com`,
+          username: 'V',
+          password: 'Secret-pass-1',
+          unique_username: bad,
+        },
       });
       expect(response.status, bad).toBe(422);
       expect(response.body.errors[0].field).toBe('unique_username');
@@ -193,13 +268,20 @@ describe('POST /users (registration)', () => {
 describe('POST /user/token/impersonate', () => {
   it('lets an Admin act as a user, and leaves an audit record', async () => {
     const user = await createUser();
-    const response = await api('POST', '/user/token/impersonate', { token: await loginAdmin(), body: { userid: user.userid } });
+    const response = await api('POST', '/user/token/impersonate', {
+      token: await loginAdmin(),
+      body: { userid: user.userid },
+    });
     expect(response.status).toBe(201);
     expect(response.body.userid).toBe(user.userid);
     const me = await api('GET', '/user', { token: response.body.authToken });
     expect(me.body.userid).toBe(user.userid);
     const audit = await localDb().send(
-      new QueryCommand({ TableName: 'stepwise', KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)', ExpressionAttributeValues: { ':pk': `AUDIT#USER#${user.userid}`, ':seq': 'SEQ#' } }),
+      new QueryCommand({
+        TableName: 'stepwise',
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :seq)',
+        ExpressionAttributeValues: { ':pk': `AUDIT#USER#${user.userid}`, ':seq': 'SEQ#' },
+      }),
     );
     expect(audit.Items).toEqual([expect.objectContaining({ action: 'user.impersonated', actor_userid: 1, seq: 1 })]);
     expect(audit.Items![0].hash).toMatch(/^[0-9a-f]{64}$/);
@@ -208,7 +290,10 @@ describe('POST /user/token/impersonate', () => {
   it('refuses an Admin impersonating themself (422 on userid) and mints no token', async () => {
     const admin = await createUser({ privileges: ['Admin'] });
     const before = await tokensOf(admin.userid);
-    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: admin.userid } });
+    const response = await api('POST', '/user/token/impersonate', {
+      token: admin.token,
+      body: { userid: admin.userid },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual([expect.objectContaining({ field: 'userid', code: 'self_impersonation' })]);
     expect(await tokensOf(admin.userid)).toEqual(before);
@@ -220,8 +305,16 @@ describe('POST /user/token/impersonate', () => {
     const admin = await createUser({ privileges: ['Admin'] });
     const before = await tokensOf(user.userid);
     // A record squatting the next position of the user's chain makes every append fail its condition.
-    await localDb().send(new PutCommand({ TableName: 'stepwise', Item: { pk: `AUDIT#USER#${user.userid}`, sk: `SEQ#${'1'.padStart(12, '0')}`, entity: 'AuditRecord' } }));
-    const response = await api('POST', '/user/token/impersonate', { token: admin.token, body: { userid: user.userid } });
+    await localDb().send(
+      new PutCommand({
+        TableName: 'stepwise',
+        Item: { pk: `AUDIT#USER#${user.userid}`, sk: `SEQ#${'1'.padStart(12, '0')}`, entity: 'AuditRecord' },
+      }),
+    );
+    const response = await api('POST', '/user/token/impersonate', {
+      token: admin.token,
+      body: { userid: user.userid },
+    });
     // The append reads as a lost race on the chain (shared/db/retry.ts) until its attempts run out: 409.
     expect(response.status).toBe(409);
     expect(await tokensOf(user.userid)).toEqual(before);
@@ -231,7 +324,9 @@ describe('POST /user/token/impersonate', () => {
   it('is refused to a non-Admin (403) and for an unknown user (404)', async () => {
     const user = await createUser();
     expect((await api('POST', '/user/token/impersonate', { token: user.token, body: { userid: 1 } })).status).toBe(403);
-    expect((await api('POST', '/user/token/impersonate', { token: await loginAdmin(), body: { userid: 99999999 } })).status).toBe(404);
+    expect(
+      (await api('POST', '/user/token/impersonate', { token: await loginAdmin(), body: { userid: 99999999 } })).status,
+    ).toBe(404);
   });
 });
 
@@ -239,7 +334,9 @@ describe('password reset', () => {
   it('answers the same whether or not the address has an account', async () => {
     const user = await createUser();
     const known = await api('POST', '/users/reset_password', { body: { email: user.email } });
-    const unknown = await api('POST', '/users/reset_password', { body: { email: `ghost.${uniqueSuffix()}@example.com` } });
+    const unknown = await api('POST', '/users/reset_password', {
+      body: { email: `ghost.${uniqueSuffix()}@example.com` },
+    });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
@@ -254,7 +351,9 @@ describe('password reset', () => {
     const done = await api('POST', '/users/reset_password/complete', { body: { token, password: 'Brand-new-pass-2' } });
     expect(done.status).toBe(200);
     expect((await api('GET', '/user', { token: user.token })).status).toBe(401);
-    expect((await api('POST', '/user/token', { body: { email: user.email, password: 'Brand-new-pass-2' } })).status).toBe(201);
+    expect(
+      (await api('POST', '/user/token', { body: { email: user.email, password: 'Brand-new-pass-2' } })).status,
+    ).toBe(201);
     const again = await api('POST', '/users/reset_password/complete', { body: { token, password: 'Another-pass-3' } });
     expect(again.status).toBe(422);
   });

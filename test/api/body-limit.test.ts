@@ -25,7 +25,12 @@ function rawRequest(head: string, bodyPieces: Buffer[] = []): Promise<RawAnswer>
     const answered = () => {
       const text = Buffer.concat(received).toString('utf8');
       const [headers = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers: headers.toLowerCase(), body, closed: true });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]),
+        headers: headers.toLowerCase(),
+        body,
+        closed: true,
+      });
     };
     socket.on('data', (chunk) => received.push(chunk));
     // A reset after the answer arrived (the server closed on unread bytes) still counts as answered.
@@ -46,7 +51,8 @@ describe('request body cap (API Gateway payload quota)', () => {
 
   it('answers 413 to a Content-Length over the cap before the body is sent, and closes', async () => {
     const answer = await rawRequest(
-      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_REQUEST_BODY_BYTES + 1}\r\n\r\n`,
+      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${MAX_REQUEST_BODY_BYTES + 1}\r\n\r\n`,
     );
     expect(answer.status).toBe(413);
     expect(answer.headers).toContain('connection: close');
@@ -60,10 +66,13 @@ describe('request body cap (API Gateway payload quota)', () => {
     const pieces: Buffer[] = [];
     for (let sent = 0; sent <= MAX_REQUEST_BODY_BYTES; sent += piece.length) {
       const size = Math.min(piece.length, MAX_REQUEST_BODY_BYTES + 1 - sent);
-      pieces.push(Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from('\r\n')]));
+      pieces.push(
+        Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from('\r\n')]),
+      );
     }
     const answer = await rawRequest(
-      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: ` +
+        `application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
       pieces,
     );
     expect(answer.status).toBe(413);
@@ -72,16 +81,23 @@ describe('request body cap (API Gateway payload quota)', () => {
 
   it('refuses an announced oversize body without asking for it (Expect: 100-continue)', async () => {
     const answer = await rawRequest(
-      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${MAX_REQUEST_BODY_BYTES + 1}\r\n\r\n`,
+      `POST ${tokenPath()} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nExpect: ` +
+        `100-continue\r\nContent-Length: ${MAX_REQUEST_BODY_BYTES + 1}\r\n\r\n`,
     );
     expect(answer.status).toBe(413);
     expect(answer.headers).not.toContain('100 continue');
   });
 
   it('still serves a body at the cap and small requests after refusals', async () => {
-    const padded = JSON.stringify({ ...ADMIN, padding: 'x'.repeat(MAX_REQUEST_BODY_BYTES - JSON.stringify(ADMIN).length - 13) });
+    const padded = JSON.stringify({
+      ...ADMIN,
+      padding: 'x'.repeat(MAX_REQUEST_BODY_BYTES - JSON.stringify(ADMIN).length - 13),
+    });
     expect(Buffer.byteLength(padded)).toBe(MAX_REQUEST_BODY_BYTES);
-    const atCap = await api('POST', '/user/token', { rawBody: padded, headers: { 'content-type': 'application/json' } });
+    const atCap = await api('POST', '/user/token', {
+      rawBody: padded,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(atCap.status).not.toBe(413);
     const login = await api('POST', '/user/token', { body: ADMIN });
     expect(login.status).toBe(201);

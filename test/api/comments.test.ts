@@ -14,18 +14,33 @@ let stepid: number;
 let privateGuideid: number;
 
 function localDb() {
-  const client = new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({
+    endpoint: inject('ddbEndpoint'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  });
   return DynamoDBDocumentClient.from(client);
 }
 
 async function createGuide(isPublic: boolean): Promise<number> {
-  const response = await api('POST', '/guides', { token: author.token, body: { category: category.title, type: 'how-to', title: `Commented ${uniqueSuffix()}`, public: isPublic } });
+  const response = await api('POST', '/guides', {
+    token: author.token,
+    body: { category: category.title, type: 'how-to', title: `Commented ${uniqueSuffix()}`, public: isPublic },
+  });
   if (response.status !== 201) throw new Error(`createGuide: ${response.status} ${response.text}`);
   return response.body.guideid;
 }
 
-async function comment(context: string, contextid: number, body: Record<string, unknown> = {}, token = commenter.token) {
-  const response = await api('POST', `/comments/${context}/${contextid}`, { token, body: { text: `Comment ${uniqueSuffix()}`, ...body } });
+async function comment(
+  context: string,
+  contextid: number,
+  body: Record<string, unknown> = {},
+  token = commenter.token,
+) {
+  const response = await api('POST', `/comments/${context}/${contextid}`, {
+    token,
+    body: { text: `Comment ${uniqueSuffix()}`, ...body },
+  });
   if (response.status !== 201) throw new Error(`comment: ${response.status} ${response.text}`);
   return response.body;
 }
@@ -35,7 +50,10 @@ beforeAll(async () => {
   [author, commenter, outsider] = await Promise.all([anAuthor(), createUser(), createUser()]);
   category = await createWiki({ namespace: 'CATEGORY' }, author.token);
   guideid = await createGuide(true);
-  const withStep = await api('POST', `/guides/${guideid}/steps`, { token: author.token, body: { orderby: 1, lines: [{ text: 'Unplug it', level: 0, bullet: 'black' }] } });
+  const withStep = await api('POST', `/guides/${guideid}/steps`, {
+    token: author.token,
+    body: { orderby: 1, lines: [{ text: 'Unplug it', level: 0, bullet: 'black' }] },
+  });
   expect(withStep.status).toBe(201);
   stepid = withStep.body.steps[0].stepid;
   privateGuideid = await createGuide(false);
@@ -43,7 +61,10 @@ beforeAll(async () => {
 
 describe('POST /comments/{context}/{contextid}', () => {
   it('comments on a guide (201) in the documented shape', async () => {
-    const response = await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: "Check the '''torque''' twice." } });
+    const response = await api('POST', `/comments/guide/${guideid}`, {
+      token: commenter.token,
+      body: { text: "Check the '''torque''' twice." },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       locale: 'en',
@@ -77,26 +98,45 @@ describe('POST /comments/{context}/{contextid}', () => {
     expect((await comment('wiki', page.wikiid)).title).toBe(page.title);
     const info = await createWiki({ namespace: 'INFO' }, author.token);
     expect((await comment('info', info.wikiid)).context).toBe('info');
-    expect((await api('POST', `/comments/info/${page.wikiid}`, { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
+    expect(
+      (await api('POST', `/comments/info/${page.wikiid}`, { token: commenter.token, body: { text: 'x' } })).status,
+    ).toBe(404);
     expect((await comment('post', 4242)).contextid).toBe(4242);
   });
 
   it('404 for an unknown context or document; 403 on a guide the caller cannot see; 422 for bad input', async () => {
-    expect((await api('POST', `/comments/story/${guideid}`, { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
-    expect((await api('POST', '/comments/guide/999999999', { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
-    expect((await api('POST', '/comments/step/999999999', { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
-    expect((await api('POST', '/comments/wiki/999999999', { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
-    expect((await api('POST', `/comments/guide/${privateGuideid}`, { token: outsider.token, body: { text: 'x' } })).status).toBe(403);
+    expect(
+      (await api('POST', `/comments/story/${guideid}`, { token: commenter.token, body: { text: 'x' } })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', '/comments/guide/999999999', { token: commenter.token, body: { text: 'x' } })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', '/comments/step/999999999', { token: commenter.token, body: { text: 'x' } })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', '/comments/wiki/999999999', { token: commenter.token, body: { text: 'x' } })).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', `/comments/guide/${privateGuideid}`, { token: outsider.token, body: { text: 'x' } })).status,
+    ).toBe(403);
     const missing = await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: {} });
     expect(missing.status).toBe(422);
     expect(missing.body.errors[0]).toMatchObject({ field: 'text', code: 'missing_field' });
-    expect((await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: '   ' } })).status).toBe(422);
-    expect((await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: 'x', langid: 'xx' } })).status).toBe(422);
+    expect(
+      (await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: '   ' } })).status,
+    ).toBe(422);
+    expect(
+      (await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: 'x', langid: 'xx' } }))
+        .status,
+    ).toBe(422);
     expect((await api('POST', `/comments/guide/${guideid}`, { body: { text: 'x' } })).status).toBe(401);
   });
 
   it('renders hostile text inert', async () => {
-    const text = '<script>alert(1)</script> <img src=x onerror=alert(1)> <a href="javascript:alert(1)">x</a> [javascript:alert(1) y]';
+    const text =
+      '<script>alert(1)</script> <img src=x onerror=alert(1)> <a href="javascript:alert(1)">x</a> ' +
+      '[javascript:alert(1) y]';
     const created = await comment('guide', guideid, { text });
     const read = await api('GET', `/comments/${created.commentid}`, { token: commenter.token });
     for (const html of [created.text_rendered as string, read.body.text_rendered as string]) {
@@ -118,11 +158,20 @@ describe('replies', () => {
     expect(read.body.replies[0].author.userid).toBe(author.userid);
     expect(read.body.replied_date).toBeGreaterThan(0);
 
-    const deeper = await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: 'x', parentid: answer.commentid } });
+    const deeper = await api('POST', `/comments/guide/${guideid}`, {
+      token: commenter.token,
+      body: { text: 'x', parentid: answer.commentid },
+    });
     expect(deeper.status).toBe(422);
-    const elsewhere = await api('POST', `/comments/step/${stepid}`, { token: commenter.token, body: { text: 'x', parentid: thread.commentid } });
+    const elsewhere = await api('POST', `/comments/step/${stepid}`, {
+      token: commenter.token,
+      body: { text: 'x', parentid: thread.commentid },
+    });
     expect(elsewhere.body.errors[0].field).toBe('parentid');
-    const unknown = await api('POST', `/comments/guide/${guideid}`, { token: commenter.token, body: { text: 'x', parentid: 999999999 } });
+    const unknown = await api('POST', `/comments/guide/${guideid}`, {
+      token: commenter.token,
+      body: { text: 'x', parentid: 999999999 },
+    });
     expect(unknown.body.errors[0]).toMatchObject({ field: 'parentid', code: 'not_found' });
   });
 });
@@ -133,21 +182,32 @@ describe('GET /comments', () => {
     const first = await comment('guide', guideid);
     const second = await comment('guide', guideid);
     const reply = await comment('guide', guideid, { parentid: first.commentid });
-    const ascending = await api('GET', '/comments', { token: commenter.token, query: { createdSince: since, limit: 200 } });
+    const ascending = await api('GET', '/comments', {
+      token: commenter.token,
+      query: { createdSince: since, limit: 200 },
+    });
     expect(ascending.status).toBe(200);
     const ids = ascending.body.map((entry: { commentid: number }) => entry.commentid);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
     expect(ids).toContain(first.commentid);
     expect(ids).not.toContain(reply.commentid);
-    expect(ascending.body.find((entry: { commentid: number }) => entry.commentid === first.commentid).replies[0].commentid).toBe(reply.commentid);
-    const descending = await api('GET', '/comments', { token: commenter.token, query: { createdSince: since, order: 'DESC', limit: 1 } });
+    expect(
+      ascending.body.find((entry: { commentid: number }) => entry.commentid === first.commentid).replies[0].commentid,
+    ).toBe(reply.commentid);
+    const descending = await api('GET', '/comments', {
+      token: commenter.token,
+      query: { createdSince: since, order: 'DESC', limit: 1 },
+    });
     expect(descending.body[0].commentid).toBeGreaterThanOrEqual(second.commentid);
     const future = await api('GET', '/comments', { token: commenter.token, query: { createdSince: since + 3600 } });
     expect(future.body).toEqual([]);
     const steps = await api('GET', '/comments', { token: commenter.token, query: { context: 'step', limit: 200 } });
     expect(steps.body.every((entry: { context: string }) => entry.context === 'step')).toBe(true);
     expect((await api('GET', '/comments', { token: commenter.token, query: { context: 'story' } })).status).toBe(422);
-    const page2 = await api('GET', '/comments', { token: commenter.token, query: { createdSince: since, limit: 1, offset: 1 } });
+    const page2 = await api('GET', '/comments', {
+      token: commenter.token,
+      query: { createdSince: since, limit: 1, offset: 1 },
+    });
     expect(page2.body[0].commentid).toBe(ids[1]);
   });
 
@@ -165,17 +225,28 @@ describe('GET /comments', () => {
 describe('PATCH /comments/{commentid}', () => {
   it('the author edits within 5 minutes; others get 403', async () => {
     const created = await comment('guide', guideid);
-    const edited = await api('PATCH', `/comments/${created.commentid}`, { token: commenter.token, body: { text: "''Edited''" } });
+    const edited = await api('PATCH', `/comments/${created.commentid}`, {
+      token: commenter.token,
+      body: { text: "''Edited''" },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ commentid: created.commentid, text_raw: "''Edited''", date: created.date });
     expect(edited.body.text_rendered).toContain('<em>Edited</em>');
-    expect((await api('PATCH', `/comments/${created.commentid}`, { token: outsider.token, body: { text: 'x' } })).status).toBe(403);
-    expect((await api('PATCH', `/comments/${created.commentid}`, { token: admin, body: { text: 'x' } })).status).toBe(403);
-    expect((await api('PATCH', '/comments/999999999', { token: commenter.token, body: { text: 'x' } })).status).toBe(404);
-    expect((await api('PATCH', `/comments/${created.commentid}`, { token: commenter.token, body: {} })).status).toBe(422);
+    expect(
+      (await api('PATCH', `/comments/${created.commentid}`, { token: outsider.token, body: { text: 'x' } })).status,
+    ).toBe(403);
+    expect((await api('PATCH', `/comments/${created.commentid}`, { token: admin, body: { text: 'x' } })).status).toBe(
+      403,
+    );
+    expect((await api('PATCH', '/comments/999999999', { token: commenter.token, body: { text: 'x' } })).status).toBe(
+      404,
+    );
+    expect((await api('PATCH', `/comments/${created.commentid}`, { token: commenter.token, body: {} })).status).toBe(
+      422,
+    );
   });
 
-  it('refuses an edit more than 5 minutes after the comment\'s date (403), at the boundary too', async () => {
+  it("refuses an edit more than 5 minutes after the comment's date (403), at the boundary too", async () => {
     const created = await comment('guide', guideid);
     const setDate = (date: number) =>
       localDb().send(
@@ -189,9 +260,19 @@ describe('PATCH /comments/{commentid}', () => {
       );
     const now = Math.floor(Date.now() / 1000);
     await setDate(now - 290);
-    expect((await api('PATCH', `/comments/${created.commentid}`, { token: commenter.token, body: { text: 'Still in time' } })).status).toBe(200);
+    expect(
+      (
+        await api('PATCH', `/comments/${created.commentid}`, {
+          token: commenter.token,
+          body: { text: 'Still in time' },
+        })
+      ).status,
+    ).toBe(200);
     await setDate(now - 301);
-    const late = await api('PATCH', `/comments/${created.commentid}`, { token: commenter.token, body: { text: 'Too late' } });
+    const late = await api('PATCH', `/comments/${created.commentid}`, {
+      token: commenter.token,
+      body: { text: 'Too late' },
+    });
     expect(late.status).toBe(403);
     expect(late.body.message).toMatch(/5 minutes/);
     const unchanged = await api('GET', `/comments/${created.commentid}`, { token: commenter.token });
@@ -221,11 +302,19 @@ describe('DELETE /comments/{commentid}', () => {
     expect(read.body.replies).toEqual([]);
   });
 
-  it('an Admin may delete anyone\'s comment, and that is on the audit trail', async () => {
+  it("an Admin may delete anyone's comment, and that is on the audit trail", async () => {
     const created = await comment('guide', guideid);
     expect((await api('DELETE', `/comments/${created.commentid}`, { token: admin })).status).toBe(204);
-    const record = await localDb().send(new GetCommand({ TableName: 'stepwise', Key: { pk: `AUDIT#COMMENT#${created.commentid}`, sk: 'SEQ#000000000001' } }));
-    expect(record.Item).toMatchObject({ action: 'comment.deleted_by_admin', details: { commentid: created.commentid, text_raw: created.text_raw } });
+    const record = await localDb().send(
+      new GetCommand({
+        TableName: 'stepwise',
+        Key: { pk: `AUDIT#COMMENT#${created.commentid}`, sk: 'SEQ#000000000001' },
+      }),
+    );
+    expect(record.Item).toMatchObject({
+      action: 'comment.deleted_by_admin',
+      details: { commentid: created.commentid, text_raw: created.text_raw },
+    });
     expect(typeof record.Item!.hash).toBe('string');
   });
 });

@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { ageCompletion, ageRow, assign, createCourse, createTeam, stageGuide } from '../support/courses.ts';
 
-const complete = (user: TestUser, guideid: number) => api('PATCH', `/course_assignments/complete/guide/${guideid}`, { token: user.token, body: {} });
-const names = (response: { body: { response: Array<{ username: string }> } }) => response.body.response.map((row) => row.username);
+const complete = (user: TestUser, guideid: number) =>
+  api('PATCH', `/course_assignments/complete/guide/${guideid}`, { token: user.token, body: {} });
+const names = (response: { body: { response: Array<{ username: string }> } }) =>
+  response.body.response.map((row) => row.username);
 
 describe('GET /course_assignees/course/{wikiid}/users', () => {
   const tag = uniqueSuffix();
@@ -18,7 +20,11 @@ describe('GET /course_assignees/course/{wikiid}/users', () => {
     // Names sort as a < b < c < d; progress: a both stages, b one, c none, d started one.
     for (const name of ['c', 'a', 'd', 'b']) {
       users[name] = await createUser({ username: `${tag} ${name}` });
-      assignments[name] = await assign({ wikiid: course.wikiid, userid: users[name].userid, due_within: 86400 * (name.charCodeAt(0) - 96) });
+      assignments[name] = await assign({
+        wikiid: course.wikiid,
+        userid: users[name].userid,
+        due_within: 86400 * (name.charCodeAt(0) - 96),
+      });
     }
     await complete(users.a, guides[0].guideid);
     await complete(users.a, guides[1].guideid);
@@ -36,29 +42,63 @@ describe('GET /course_assignees/course/{wikiid}/users', () => {
     expect(response.status).toBe(200);
     expect(names(response)).toEqual([`${tag} a`, `${tag} b`, `${tag} c`, `${tag} d`]);
     const [a, b, c, d] = response.body.response;
-    expect(a).toMatchObject({ total_stages: 2, completed_stages: 2, status: 'Completed', userid: users.a.userid, course_assignmentid: assignments.a.course_assignmentid, recurrent_date: null, is_overdue: false, user_avatar: null });
+    expect(a).toMatchObject({
+      total_stages: 2,
+      completed_stages: 2,
+      status: 'Completed',
+      userid: users.a.userid,
+      course_assignmentid: assignments.a.course_assignmentid,
+      recurrent_date: null,
+      is_overdue: false,
+      user_avatar: null,
+    });
     expect(a.course_completion_date).toBeGreaterThan(0);
     expect(a.due_date).toBe(a.assignment_date + 86400);
     expect(b).toMatchObject({ completed_stages: 1, status: 'In Progress', course_completion_date: null });
     expect(c).toMatchObject({ completed_stages: 0, status: 'Not Started' });
     expect(d).toMatchObject({ completed_stages: 0, status: 'In Progress' });
-    expect(Object.keys(a)).toEqual(expect.arrayContaining(['total_stages', 'username', 'user_avatar', 'completed_stages', 'status', 'course_completion_date', 'assignment_date', 'recurrent_date', 'due_date', 'is_overdue']));
+    expect(Object.keys(a)).toEqual(
+      expect.arrayContaining([
+        'total_stages',
+        'username',
+        'user_avatar',
+        'completed_stages',
+        'status',
+        'course_completion_date',
+        'assignment_date',
+        'recurrent_date',
+        'due_date',
+        'is_overdue',
+      ]),
+    );
   });
 
   it('pages by page/limit; sorts by each order either way; filters by status and search', async () => {
     const admin = await loginAdmin();
-    const get = (query: Record<string, string | number>) => api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin, query });
+    const get = (query: Record<string, string | number>) =>
+      api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin, query });
     expect(names(await get({ limit: 2, page: 2 }))).toEqual([`${tag} c`, `${tag} d`]);
     expect(names(await get({ direction: 'DESC' }))).toEqual([`${tag} d`, `${tag} c`, `${tag} b`, `${tag} a`]);
-    expect(names(await get({ orderby: 'stage_progress', direction: 'DESC' })).slice(0, 2)).toEqual([`${tag} a`, `${tag} b`]);
+    expect(names(await get({ orderby: 'stage_progress', direction: 'DESC' })).slice(0, 2)).toEqual([
+      `${tag} a`,
+      `${tag} b`,
+    ]);
     expect(names(await get({ orderby: 'status' }))).toEqual([`${tag} c`, `${tag} b`, `${tag} d`, `${tag} a`]);
     expect(names(await get({ orderby: 'due_date' }))).toEqual([`${tag} a`, `${tag} b`, `${tag} c`, `${tag} d`]);
-    expect(names(await get({ orderby: 'due_date', direction: 'desc' }))).toEqual([`${tag} d`, `${tag} c`, `${tag} b`, `${tag} a`]);
+    expect(names(await get({ orderby: 'due_date', direction: 'desc' }))).toEqual([
+      `${tag} d`,
+      `${tag} c`,
+      `${tag} b`,
+      `${tag} a`,
+    ]);
     expect(names(await get({ orderby: 'course_completion_date' }))[0]).toBe(`${tag} a`);
     expect(names(await get({ orderby: 'assignment_date' }))).toHaveLength(4);
     expect(names(await get({ orderby: 'recurrence_date' }))).toHaveLength(4);
     expect(names(await get({ status: 'not_started,completed' }))).toEqual([`${tag} a`, `${tag} c`]);
-    expect(names(await get({ status: 'in_progress', orderby: 'username', direction: 'DESC' }))).toEqual([`${tag} d`, `${tag} b`]);
+    expect(names(await get({ status: 'in_progress', orderby: 'username', direction: 'DESC' }))).toEqual([
+      `${tag} d`,
+      `${tag} b`,
+    ]);
     expect(names(await get({ search: `${tag} b`.toUpperCase() }))).toEqual([`${tag} b`]);
     expect((await get({ orderby: 'shoe_size' })).status).toBe(422);
     expect((await get({ status: 'asleep' })).status).toBe(422);
@@ -67,7 +107,8 @@ describe('GET /course_assignees/course/{wikiid}/users', () => {
   it('is_overdue (experimental): past the due date and not completed', async () => {
     await ageRow(assignments.c.course_assignmentid, users.c.userid, 86400 * 5);
     await ageRow(assignments.a.course_assignmentid, users.a.userid, 86400 * 5);
-    const rows = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: await loginAdmin() })).body.response;
+    const rows = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: await loginAdmin() }))
+      .body.response;
     expect(rows.find((row: { userid: number }) => row.userid === users.c.userid).is_overdue).toBe(true);
     expect(rows.find((row: { userid: number }) => row.userid === users.a.userid).is_overdue).toBe(false);
     const openapi = await api('GET', '/openapi.json');
@@ -77,28 +118,41 @@ describe('GET /course_assignees/course/{wikiid}/users', () => {
   });
 
   it('Authors and Admins only (403); unknown course 404', async () => {
-    expect((await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: users.a.token })).status).toBe(403);
-    expect((await api('GET', '/course_assignees/course/99999999/users', { token: await loginAdmin() })).status).toBe(404);
+    expect((await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: users.a.token })).status).toBe(
+      403,
+    );
+    expect((await api('GET', '/course_assignees/course/99999999/users', { token: await loginAdmin() })).status).toBe(
+      404,
+    );
   });
 });
 
 describe('stored rows follow time: a recurrence expiry is applied before aggregates are read', () => {
-  it('the expired row is recomputed (status, counts) and the course\'s completion follows', async () => {
+  it("the expired row is recomputed (status, counts) and the course's completion follows", async () => {
     const admin = await loginAdmin();
     const guide = await stageGuide();
-    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, frequency_quantity: 1, frequency_unit: 'week' }] });
+    const course = await createCourse({
+      stages: [{ doctype: 'guide', docid: guide.guideid, frequency_quantity: 1, frequency_unit: 'week' }],
+    });
     const trainee = await createUser();
     const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid });
     await complete(trainee, guide.guideid);
-    const before = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin })).body.response[0];
+    const before = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin })).body
+      .response[0];
     expect(before).toMatchObject({ status: 'Completed', completed_stages: 1 });
     expect(before.recurrent_date).toBe(before.course_completion_date + 7 * 86400);
     expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body.completionPercent).toBe(100);
     // Eight days pass.
     await ageCompletion(trainee.userid, 'guide', guide.guideid, 8 * 86400);
     await ageRow(assignment.course_assignmentid, trainee.userid, 8 * 86400);
-    const after = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin })).body.response[0];
-    expect(after).toMatchObject({ status: 'In Progress', completed_stages: 0, recurrent_date: null, course_completion_date: null });
+    const after = (await api('GET', `/course_assignees/course/${course.wikiid}/users`, { token: admin })).body
+      .response[0];
+    expect(after).toMatchObject({
+      status: 'In Progress',
+      completed_stages: 0,
+      recurrent_date: null,
+      course_completion_date: null,
+    });
     expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body.completionPercent).toBe(0);
   });
 });
@@ -131,9 +185,25 @@ describe('GET /course_assignees/course/{wikiid}/teams and /teams/{teamid}', () =
       is_overdue: false,
     });
     expect(entry.team).toMatchObject({ teamid: team.teamid, owner: owner.userid });
-    expect(entry.members.map((m: { userid: number }) => m.userid).sort()).toEqual([owner.userid, ...members.map((m) => m.userid)].sort());
-    expect((await api('GET', `/course_assignees/course/${course.wikiid}/teams`, { token: admin, query: { search: team.name.slice(-6) } })).body.response).toHaveLength(1);
-    expect((await api('GET', `/course_assignees/course/${course.wikiid}/teams`, { token: admin, query: { search: 'no such team' } })).body.response).toHaveLength(0);
+    expect(entry.members.map((m: { userid: number }) => m.userid).sort()).toEqual(
+      [owner.userid, ...members.map((m) => m.userid)].sort(),
+    );
+    expect(
+      (
+        await api('GET', `/course_assignees/course/${course.wikiid}/teams`, {
+          token: admin,
+          query: { search: team.name.slice(-6) },
+        })
+      ).body.response,
+    ).toHaveLength(1);
+    expect(
+      (
+        await api('GET', `/course_assignees/course/${course.wikiid}/teams`, {
+          token: admin,
+          query: { search: 'no such team' },
+        })
+      ).body.response,
+    ).toHaveLength(0);
 
     const detail = `/course_assignees/course/${course.wikiid}/teams/${team.teamid}`;
     const first = await api('GET', detail, { token: owner.token, query: { limit: 2 } });
@@ -145,8 +215,13 @@ describe('GET /course_assignees/course/{wikiid}/teams and /teams/{teamid}', () =
     const completed = await api('GET', detail, { token: admin, query: { status: 'completed' } });
     expect(completed.body.response.members.map((m: { userid: number }) => m.userid)).toEqual([members[0].userid]);
     expect((await api('GET', detail, { token: members[1].token })).status).toBe(403);
-    expect((await api('GET', `/course_assignees/course/${course.wikiid}/teams/99999999`, { token: admin })).status).toBe(404);
+    expect(
+      (await api('GET', `/course_assignees/course/${course.wikiid}/teams/99999999`, { token: admin })).status,
+    ).toBe(404);
     const unassigned = await createTeam();
-    expect((await api('GET', `/course_assignees/course/${course.wikiid}/teams/${unassigned.teamid}`, { token: admin })).status).toBe(404);
+    expect(
+      (await api('GET', `/course_assignees/course/${course.wikiid}/teams/${unassigned.teamid}`, { token: admin }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -16,7 +16,13 @@ describe('POST /courses', () => {
         title,
         contents: "Keep the '''nozzle''' clean.",
         stages: [
-          { doctype: 'GUIDE', docid: guide.guideid, strictness: 'major', frequency_quantity: 6, frequency_unit: 'month' },
+          {
+            doctype: 'GUIDE',
+            docid: guide.guideid,
+            strictness: 'major',
+            frequency_quantity: 6,
+            frequency_unit: 'month',
+          },
           { doctype: 'wiki', docid: page.wikiid, assessment: { teamid: team.teamid } },
         ],
       },
@@ -63,8 +69,17 @@ describe('POST /courses', () => {
       status: null,
     });
     expect(first.course_stageid).toBeGreaterThan(0);
-    expect(first.doc_url).toBe(`/Guide/${encodeURIComponent(guide.title.replace(/ /g, '+')).replace(/%2B/g, '+')}/${guide.guideid}`);
-    expect(second).toMatchObject({ doctype: 'wiki', docid: page.wikiid, orderby: 1, strictness: null, frequency_quantity: null, frequency_unit: null });
+    expect(first.doc_url).toBe(
+      `/Guide/${encodeURIComponent(guide.title.replace(/ /g, '+')).replace(/%2B/g, '+')}/${guide.guideid}`,
+    );
+    expect(second).toMatchObject({
+      doctype: 'wiki',
+      docid: page.wikiid,
+      orderby: 1,
+      strictness: null,
+      frequency_quantity: null,
+      frequency_unit: null,
+    });
     expect(second.doc_url).toBe(`/Wiki/${encodeURIComponent(page.title.replace(/ /g, '_'))}`);
     expect(second.assessment).toMatchObject({ type: 'signoff', teamid: team.teamid });
     expect(second.stage_assessmentid).toBeGreaterThan(0);
@@ -77,7 +92,10 @@ describe('POST /courses', () => {
   it('is for Authors and Admins; plain users read courses without aggregates', async () => {
     const user = await createUser();
     const author = await createUser({ privileges: ['Author'] });
-    expect((await api('POST', '/courses', { token: user.token, body: { title: `X ${uniqueSuffix()}`, contents: 'x' } })).status).toBe(403);
+    expect(
+      (await api('POST', '/courses', { token: user.token, body: { title: `X ${uniqueSuffix()}`, contents: 'x' } }))
+        .status,
+    ).toBe(403);
     const course = await createCourse({}, author.token);
     const read = await api('GET', `/courses/${course.wikiid}`, { token: user.token });
     expect(read.status).toBe(200);
@@ -91,41 +109,87 @@ describe('POST /courses', () => {
     const missing = await api('POST', '/courses', { token: admin, body: { title: `T ${uniqueSuffix()}` } });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toContainEqual(expect.objectContaining({ field: 'contents', code: 'missing_field' }));
-    const unknownDoc = await api('POST', '/courses', { token: admin, body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'guide', docid: 99999999 }] } });
+    const unknownDoc = await api('POST', '/courses', {
+      token: admin,
+      body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'guide', docid: 99999999 }] },
+    });
     expect(unknownDoc.status).toBe(422);
-    expect(unknownDoc.body.errors).toContainEqual(expect.objectContaining({ field: 'stages[0].docid', code: 'not_found' }));
+    expect(unknownDoc.body.errors).toContainEqual(
+      expect.objectContaining({ field: 'stages[0].docid', code: 'not_found' }),
+    );
     const twice = await api('POST', '/courses', {
       token: admin,
-      body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'guide', docid: guide.guideid }, { doctype: 'guide', docid: guide.guideid }] },
+      body: {
+        title: `T ${uniqueSuffix()}`,
+        contents: 'x',
+        stages: [
+          { doctype: 'guide', docid: guide.guideid },
+          { doctype: 'guide', docid: guide.guideid },
+        ],
+      },
     });
     expect(twice.status).toBe(422);
     expect(twice.body.errors).toContainEqual(expect.objectContaining({ field: 'stages[1].docid', code: 'duplicate' }));
-    const half = await api('POST', '/courses', { token: admin, body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'guide', docid: guide.guideid, frequency_quantity: 3 }] } });
+    const half = await api('POST', '/courses', {
+      token: admin,
+      body: {
+        title: `T ${uniqueSuffix()}`,
+        contents: 'x',
+        stages: [{ doctype: 'guide', docid: guide.guideid, frequency_quantity: 3 }],
+      },
+    });
     expect(half.status).toBe(422);
-    const badTeam = await api('POST', '/courses', { token: admin, body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'guide', docid: guide.guideid, assessment: { teamid: 99999999 } }] } });
+    const badTeam = await api('POST', '/courses', {
+      token: admin,
+      body: {
+        title: `T ${uniqueSuffix()}`,
+        contents: 'x',
+        stages: [{ doctype: 'guide', docid: guide.guideid, assessment: { teamid: 99999999 } }],
+      },
+    });
     expect(badTeam.status).toBe(422);
     const course = await createCourse();
     const taken = await api('POST', '/courses', { token: admin, body: { title: course.title, contents: 'x' } });
     expect(taken.status).toBe(422);
     expect(taken.body.errors[0]).toMatchObject({ field: 'title', code: 'already_exists' });
-    const courseAsStage = await api('POST', '/courses', { token: admin, body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'wiki', docid: course.wikiid }] } });
+    const courseAsStage = await api('POST', '/courses', {
+      token: admin,
+      body: { title: `T ${uniqueSuffix()}`, contents: 'x', stages: [{ doctype: 'wiki', docid: course.wikiid }] },
+    });
     expect(courseAsStage.status).toBe(422);
   });
 
   it('courses are not created or deleted through /wikis', async () => {
     const admin = await loginAdmin();
-    const viaWikis = await api('POST', '/wikis', { token: admin, body: { namespace: 'COURSE', title: `C ${uniqueSuffix()}`, contents: 'x' } });
+    const viaWikis = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'COURSE', title: `C ${uniqueSuffix()}`, contents: 'x' },
+    });
     expect(viaWikis.status).toBe(422);
     const course = await createCourse();
-    const deleted = await api('DELETE', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid } });
+    const deleted = await api('DELETE', `/wikis/COURSE/${encodeURIComponent(course.title)}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+    });
     expect(deleted.status).toBe(422);
     // Renamed only through /courses (its title is also in the course item); contents may change either way.
-    const renamed = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid }, body: { title: `Other ${uniqueSuffix()}` } });
+    const renamed = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+      body: { title: `Other ${uniqueSuffix()}` },
+    });
     expect(renamed.status).toBe(422);
     expect(renamed.body.errors[0]).toMatchObject({ field: 'title', code: 'immutable' });
-    const edited = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, { token: admin, query: { revisionid: course.revisionid }, body: { contents: 'Edited as a page' } });
+    const edited = await api('PATCH', `/wikis/COURSE/${encodeURIComponent(course.title)}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+      body: { contents: 'Edited as a page' },
+    });
     expect(edited.status).toBe(200);
-    expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body).toMatchObject({ contents_raw: 'Edited as a page', revisionid: edited.body.revisionid });
+    expect((await api('GET', `/courses/${course.wikiid}`, { token: admin })).body).toMatchObject({
+      contents_raw: 'Edited as a page',
+      revisionid: edited.body.revisionid,
+    });
   });
 });
 
@@ -141,7 +205,11 @@ describe('GET /courses', () => {
     const second = await api('GET', '/courses', { token: admin, query: { query: tag, pageSize: 2, page: 2 } });
     expect(second.body.courses.map((c: { title: string }) => c.title)).toEqual([`${tag} c course`]);
     const descending = await api('GET', '/courses', { token: admin, query: { query: tag, direction: 'desc' } });
-    expect(descending.body.courses.map((c: { title: string }) => c.title)).toEqual([`${tag} c course`, `${tag} b course`, `${tag} a course`]);
+    expect(descending.body.courses.map((c: { title: string }) => c.title)).toEqual([
+      `${tag} c course`,
+      `${tag} b course`,
+      `${tag} a course`,
+    ]);
     expect(descending.body.courses[0]).toMatchObject({ url: `/Courses/View/${made[0].wikiid}`, namespace: 'COURSE' });
     expect(descending.body.courses[0].author.userid).toBe(1);
 
@@ -155,14 +223,25 @@ describe('GET /courses', () => {
   it('orders by modified_date and hides disabled courses unless disabledOkay (Authors)', async () => {
     const admin = await loginAdmin();
     const disabled = await createCourse({ enabled: false });
-    const recent = await api('GET', '/courses', { token: admin, query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5 } });
+    const recent = await api('GET', '/courses', {
+      token: admin,
+      query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5 },
+    });
     expect(recent.body.courses.some((c: { wikiid: number }) => c.wikiid === disabled.wikiid)).toBe(false);
-    const withDisabled = await api('GET', '/courses', { token: admin, query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5, disabledOkay: 1 } });
+    const withDisabled = await api('GET', '/courses', {
+      token: admin,
+      query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5, disabledOkay: 1 },
+    });
     expect(withDisabled.body.courses[0].wikiid).toBe(disabled.wikiid);
-    const dates = withDisabled.body.courses.map((c: { created_date: number; modified_date: number | null }) => c.modified_date ?? c.created_date);
+    const dates = withDisabled.body.courses.map(
+      (c: { created_date: number; modified_date: number | null }) => c.modified_date ?? c.created_date,
+    );
     expect(dates).toEqual([...dates].sort((a: number, b: number) => b - a));
     const user = await createUser();
-    const asUser = await api('GET', '/courses', { token: user.token, query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5, disabledOkay: 1 } });
+    const asUser = await api('GET', '/courses', {
+      token: user.token,
+      query: { orderby: 'modified_date', direction: 'DESC', pageSize: 5, disabledOkay: 1 },
+    });
     expect(asUser.body.courses.some((c: { wikiid: number }) => c.wikiid === disabled.wikiid)).toBe(false);
     expect((await api('GET', `/courses/${disabled.wikiid}`, { token: user.token })).status).toBe(403);
   });
@@ -183,7 +262,13 @@ describe('PATCH /courses/{wikiid}', () => {
     const changed = await api('PATCH', `/courses/${course.wikiid}`, {
       token: admin,
       query: { revisionid: course.revisionid },
-      body: { contents: 'New text', stages: [{ doctype: 'guide', docid: other.guideid }, { doctype: 'guide', docid: guide.guideid, course_stageid: stageid, strictness: 'minor' }] },
+      body: {
+        contents: 'New text',
+        stages: [
+          { doctype: 'guide', docid: other.guideid },
+          { doctype: 'guide', docid: guide.guideid, course_stageid: stageid, strictness: 'minor' },
+        ],
+      },
     });
     expect(changed.status).toBe(200);
     expect(changed.body.revisionid).toBeGreaterThan(course.revisionid);
@@ -196,9 +281,17 @@ describe('PATCH /courses/{wikiid}', () => {
     expect(changed.body.stages[1]).toMatchObject({ course_stageid: stageid, strictness: 'minor' });
     expect(changed.body.stages[0].course_stageid).not.toBe(stageid);
 
-    const stale = await api('PATCH', `/courses/${course.wikiid}`, { token: admin, query: { revisionid: course.revisionid }, body: { contents: 'Lost' } });
+    const stale = await api('PATCH', `/courses/${course.wikiid}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+      body: { contents: 'Lost' },
+    });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ wikiid: course.wikiid, revisionid: changed.body.revisionid, contents_raw: 'New text' });
+    expect(stale.body).toMatchObject({
+      wikiid: course.wikiid,
+      revisionid: changed.body.revisionid,
+      contents_raw: 'New text',
+    });
     const missing = await api('PATCH', `/courses/${course.wikiid}`, { token: admin, body: { contents: 'x' } });
     expect(missing.status).toBe(422);
     expect(missing.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'missing_field' });
@@ -209,12 +302,24 @@ describe('PATCH /courses/{wikiid}', () => {
     });
     expect(unknownStage.status).toBe(422);
     const user = await createUser();
-    expect((await api('PATCH', `/courses/${course.wikiid}`, { token: user.token, query: { revisionid: changed.body.revisionid }, body: { contents: 'x' } })).status).toBe(403);
+    expect(
+      (
+        await api('PATCH', `/courses/${course.wikiid}`, {
+          token: user.token,
+          query: { revisionid: changed.body.revisionid },
+          body: { contents: 'x' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('404 for a wiki that is not a course', async () => {
     const page = await createWiki();
-    const response = await api('PATCH', `/courses/${page.wikiid}`, { token: await loginAdmin(), query: { revisionid: page.revisionid }, body: { contents: 'x' } });
+    const response = await api('PATCH', `/courses/${page.wikiid}`, {
+      token: await loginAdmin(),
+      query: { revisionid: page.revisionid },
+      body: { contents: 'x' },
+    });
     expect(response.status).toBe(404);
     expect((await api('GET', `/courses/${page.wikiid}`, { token: await loginAdmin() })).status).toBe(404);
   });
@@ -224,7 +329,10 @@ describe('DELETE /courses/{wikiid}', () => {
   it('deletes (204) without a revisionid; a stale one is 409; the title is free again', async () => {
     const admin = await loginAdmin();
     const course = await createCourse();
-    const stale = await api('DELETE', `/courses/${course.wikiid}`, { token: admin, query: { revisionid: course.revisionid + 1000 } });
+    const stale = await api('DELETE', `/courses/${course.wikiid}`, {
+      token: admin,
+      query: { revisionid: course.revisionid + 1000 },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.wikiid).toBe(course.wikiid);
     const deleted = await api('DELETE', `/courses/${course.wikiid}`, { token: admin });

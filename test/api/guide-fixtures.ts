@@ -10,7 +10,10 @@ export const LINES = [
 /** A CATEGORY wiki (guides need an existing category); returns its title. */
 export async function createCategory(): Promise<string> {
   const title = `Printers ${uniqueSuffix()}`;
-  const response = await api('POST', '/wikis', { token: await loginAdmin(), body: { namespace: 'CATEGORY', title, contents: 'Desktop printers.' } });
+  const response = await api('POST', '/wikis', {
+    token: await loginAdmin(),
+    body: { namespace: 'CATEGORY', title, contents: 'Desktop printers.' },
+  });
   if (response.status !== 201) throw new Error(`createCategory: ${response.status} ${response.text}`);
   return title;
 }
@@ -36,28 +39,44 @@ export async function addStep(token: string, guideid: number, body: Record<strin
   const current = await api('GET', `/guides/${guideid}`, { token });
   const response = await api('POST', `/guides/${guideid}/steps`, {
     token,
-    body: { orderby: current.body.steps.filter((step: { guideid: number }) => step.guideid === guideid).length + 1, lines: LINES, ...body },
+    body: {
+      orderby: current.body.steps.filter((step: { guideid: number }) => step.guideid === guideid).length + 1,
+      lines: LINES,
+      ...body,
+    },
   });
   if (response.status !== 201) throw new Error(`addStep: ${response.status} ${response.text}`);
   return response.body;
 }
 
 export async function publish(token: string, guide: { guideid: number; revisionid: number }) {
-  const response = await api('PUT', `/guides/${guide.guideid}/public`, { token, query: { revisionid: guide.revisionid }, body: {} });
+  const response = await api('PUT', `/guides/${guide.guideid}/public`, {
+    token,
+    query: { revisionid: guide.revisionid },
+    body: {},
+  });
   if (response.status !== 200) throw new Error(`publish: ${response.status} ${response.text}`);
   return response.body;
 }
 
 /** The guide's own steps (without inlined prerequisite steps). */
-export const ownSteps = (guide: { guideid: number; steps: any[] }): any[] => guide.steps.filter((step) => step.guideid === guide.guideid);
+export const ownSteps = (guide: { guideid: number; steps: any[] }): any[] =>
+  guide.steps.filter((step) => step.guideid === guide.guideid);
 
 /**
  * Uploads a PNG to the user's media library (raw body) and waits until processing has made its
  * sizes; returns the GuideImage id. Small images keep it fast.
  */
 export async function uploadImage(token: string, width = 400, height = 300): Promise<number> {
-  const png = await sharp({ create: { width, height, channels: 3, background: '#cc6633' } }).png().toBuffer();
-  const upload = await api('POST', '/user/media/uploads', { token, query: { file: `photo-${uniqueSuffix()}.png` }, rawBody: png, headers: { 'content-type': 'application/octet-stream' } });
+  const png = await sharp({ create: { width, height, channels: 3, background: '#cc6633' } })
+    .png()
+    .toBuffer();
+  const upload = await api('POST', '/user/media/uploads', {
+    token,
+    query: { file: `photo-${uniqueSuffix()}.png` },
+    rawBody: png,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   if (upload.status !== 200) throw new Error(`uploadImage: ${upload.status} ${upload.text}`);
   for (let attempt = 0; attempt < 400; attempt++) {
     const item = await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token });
@@ -70,7 +89,12 @@ export async function uploadImage(token: string, width = 400, height = 300): Pro
 
 /** Uploads any file (raw body) and waits until it is processed; returns its media item id. */
 export async function uploadReadyFile(token: string, filename: string, bytes: Buffer): Promise<number> {
-  const upload = await api('POST', '/user/media/uploads', { token, query: { file: filename }, rawBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  const upload = await api('POST', '/user/media/uploads', {
+    token,
+    query: { file: filename },
+    rawBody: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   if (upload.status !== 200) throw new Error(`uploadReadyFile: ${upload.status} ${upload.text}`);
   for (let attempt = 0; attempt < 400; attempt++) {
     const item = await api('GET', `/user/media/${upload.body.type}/${upload.body.id}`, { token });

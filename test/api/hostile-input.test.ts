@@ -36,50 +36,85 @@ describe('lone surrogates are refused before anything is stored', () => {
     expect(after.status).toBe(200);
     expect(after.body.username).toBe(before.body.username);
     expect((await api('GET', '/users', { token: admin })).status).toBe(200);
-    expect((await api('GET', `/users/search/${encodeURIComponent(before.body.username)}`, { token: admin })).status).toBe(200);
-    expect((await api('POST', '/user/token', { body: { email: user.email, password: user.password } })).status).toBe(201);
+    expect(
+      (await api('GET', `/users/search/${encodeURIComponent(before.body.username)}`, { token: admin })).status,
+    ).toBe(200);
+    expect((await api('POST', '/user/token', { body: { email: user.email, password: user.password } })).status).toBe(
+      201,
+    );
   });
 
   it('[[links]] in about text: 422 on about_raw', async () => {
-    const patched = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { about_raw: `See [[${LONE}]]` } });
+    const patched = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { about_raw: `See [[${LONE}]]` },
+    });
     expect422On(patched, 'about_raw');
   });
 
   it('POST /users with a lone surrogate in the username: 422, no user', async () => {
     const email = `lone.${uniqueSuffix()}@example.com`;
-    const created = await api('POST', '/users', { token: admin, body: { email, username: LONE, password: `pw-${uniqueSuffix()}-Secret` } });
+    const created = await api('POST', '/users', {
+      token: admin,
+      body: { email, username: LONE, password: `pw-${uniqueSuffix()}-Secret` },
+    });
     expect422On(created, 'username');
     expect((await api('GET', `/users/email/${encodeURIComponent(email)}`, { token: admin })).status).toBe(404);
   });
 
   it('POST /wikis with a lone surrogate in the title or in a [[link]]: 422, no page', async () => {
     const title = `${LONE} ${uniqueSuffix()}`;
-    expect422On(await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title, contents: 'Text.' } }), 'title');
-    expect422On(await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: `Ok ${uniqueSuffix()}`, contents: `See [[${LONE}]].` } }), 'contents');
+    expect422On(
+      await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title, contents: 'Text.' } }),
+      'title',
+    );
+    expect422On(
+      await api('POST', '/wikis', {
+        token: admin,
+        body: { namespace: 'WIKI', title: `Ok ${uniqueSuffix()}`, contents: `See [[${LONE}]].` },
+      }),
+      'contents',
+    );
     const list = await api('GET', '/wikis/WIKI', { token: admin, query: { display: 'titles', limit: 200 } });
     expect(list.status).toBe(200);
   });
 
   it('PATCH /wikis with a lone surrogate in the title: 422, the page keeps its title', async () => {
     const page = await createWiki();
-    const patched = await api('PATCH', `/wikis/WIKI/${encodeURIComponent(page.title)}`, { token: admin, query: { revisionid: page.revisionid }, body: { title: LONE } });
+    const patched = await api('PATCH', `/wikis/WIKI/${encodeURIComponent(page.title)}`, {
+      token: admin,
+      query: { revisionid: page.revisionid },
+      body: { title: LONE },
+    });
     expect422On(patched, 'title');
     expect((await api('GET', `/wikis/WIKI/${encodeURIComponent(page.title)}`, { token: admin })).status).toBe(200);
   });
 
   it('POST /courses and POST /guides with a lone surrogate in the title: 422', async () => {
-    expect422On(await api('POST', '/courses', { token: admin, body: { title: LONE, contents: 'x', stages: [] } }), 'title');
-    expect422On(await api('POST', '/guides', { token: admin, body: { category: await category(), type: 'how-to', title: LONE } }), 'title');
+    expect422On(
+      await api('POST', '/courses', { token: admin, body: { title: LONE, contents: 'x', stages: [] } }),
+      'title',
+    );
+    expect422On(
+      await api('POST', '/guides', { token: admin, body: { category: await category(), type: 'how-to', title: LONE } }),
+      'title',
+    );
   });
 
   it('POST /work_log with a lone surrogate workorderid: 422; the work log lists', async () => {
     const guide = await createGuide(admin);
-    expect422On(await api('POST', '/work_log', { token: user.token, body: { guideid: guide.guideid, workorderid: LONE } }), 'workorderid');
+    expect422On(
+      await api('POST', '/work_log', { token: user.token, body: { guideid: guide.guideid, workorderid: LONE } }),
+      'workorderid',
+    );
     expect((await api('GET', '/work_log', { token: admin })).status).toBe(200);
   });
 
   it('a lone surrogate in a key or deep in an array is named by its path', async () => {
-    const response = await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: 'T', contents: 'x', flags: ['ok', LONE], [LONE]: 1 } });
+    const response = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'WIKI', title: 'T', contents: 'x', flags: ['ok', LONE], [LONE]: 1 },
+    });
     expect(response.status).toBe(422);
     const fields = response.body.errors.map((error: { field: string }) => error.field);
     expect(fields).toContain('flags.1');
@@ -90,7 +125,10 @@ describe('lone surrogates are refused before anything is stored', () => {
 
   it('a lone surrogate inside JSON text of a field (quiz response_json) is a 422 on that field', async () => {
     const quiz = await importQuiz();
-    const saved = await api('POST', '/quizzes/sessions/save', { token: user.token, body: { quizid: quiz.quizid, response_json: JSON.stringify({ device: LONE }) } });
+    const saved = await api('POST', '/quizzes/sessions/save', {
+      token: user.token,
+      body: { quizid: quiz.quizid, response_json: JSON.stringify({ device: LONE }) },
+    });
     expect422On(saved, 'response_json.device');
   });
 });
@@ -98,8 +136,17 @@ describe('lone surrogates are refused before anything is stored', () => {
 describe('records stored with a lone surrogate before the fix read back', () => {
   it('a user whose username has one: the user reads, lists and logs in', async () => {
     const poisoned = await createUser();
-    await ddb().send(new UpdateCommand({ TableName: 'stepwise', Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' }, UpdateExpression: 'SET username = :name', ExpressionAttributeValues: { ':name': LONE } }));
-    const stored = await ddb().send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: 'stepwise',
+        Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' },
+        UpdateExpression: 'SET username = :name',
+        ExpressionAttributeValues: { ':name': LONE },
+      }),
+    );
+    const stored = await ddb().send(
+      new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' } }),
+    );
     expect(stored.Item?.username).toBe(LONE);
 
     const read = await api('GET', `/users/${poisoned.userid}`, { token: admin });
@@ -107,22 +154,45 @@ describe('records stored with a lone surrogate before the fix read back', () => 
     expect(read.body.url).toContain('x%EF%BF%BD');
     expect((await api('GET', '/users', { token: admin, query: { order: 'DESC' } })).status).toBe(200);
     expect((await api('GET', '/user', { token: poisoned.token })).status).toBe(200);
-    expect((await api('POST', '/user/token', { body: { email: poisoned.email, password: poisoned.password } })).status).toBe(201);
+    expect(
+      (await api('POST', '/user/token', { body: { email: poisoned.email, password: poisoned.password } })).status,
+    ).toBe(201);
   });
 
   it('a wiki page whose title has one: the list reads and an Admin deletes it by wikiid', async () => {
     const page = await createWiki();
-    await ddb().send(new UpdateCommand({ TableName: 'stepwise', Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' }, UpdateExpression: 'SET title = :title', ExpressionAttributeValues: { ':title': LONE } }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: 'stepwise',
+        Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' },
+        UpdateExpression: 'SET title = :title',
+        ExpressionAttributeValues: { ':title': LONE },
+      }),
+    );
     expect((await api('GET', '/wikis/WIKI', { token: admin, query: { limit: 200 } })).status).toBe(200);
 
-    expect((await api('DELETE', `/wikis/id/${page.wikiid}`, { token: user.token, query: { revisionid: page.revisionid } })).status).toBe(403);
+    expect(
+      (await api('DELETE', `/wikis/id/${page.wikiid}`, { token: user.token, query: { revisionid: page.revisionid } }))
+        .status,
+    ).toBe(403);
     expect422On(await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin }), 'revisionid', 'missing_field');
-    expect((await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid + 1000 } })).status).toBe(409);
-    const deleted = await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid } });
+    expect(
+      (await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid + 1000 } }))
+        .status,
+    ).toBe(409);
+    const deleted = await api('DELETE', `/wikis/id/${page.wikiid}`, {
+      token: admin,
+      query: { revisionid: page.revisionid },
+    });
     expect(deleted.status, deleted.text).toBe(204);
-    const gone = await ddb().send(new GetCommand({ TableName: 'stepwise', Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' } }));
+    const gone = await ddb().send(
+      new GetCommand({ TableName: 'stepwise', Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' } }),
+    );
     expect(gone.Item).toBeUndefined();
-    expect((await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid } })).status).toBe(404);
+    expect(
+      (await api('DELETE', `/wikis/id/${page.wikiid}`, { token: admin, query: { revisionid: page.revisionid } }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -135,7 +205,11 @@ describe('offsets, nesting and numbers are bounded', () => {
   });
 
   it('a page past item 100000 is a 422 on page (courses, course assignees)', async () => {
-    expect422On(await api('GET', '/courses', { token: admin, query: { page: 999999999, pageSize: 200 } }), 'page', 'custom');
+    expect422On(
+      await api('GET', '/courses', { token: admin, query: { page: 999999999, pageSize: 200 } }),
+      'page',
+      'custom',
+    );
     expect((await api('GET', '/courses', { token: admin, query: { page: 2, pageSize: 200 } })).status).toBe(200);
   });
 
@@ -144,22 +218,40 @@ describe('offsets, nesting and numbers are bounded', () => {
     const response = await api('POST', '/quizzes/sessions/save', { token: user.token, rawBody: deep });
     expect422On(response, 'body', 'too_deep');
     // Brackets inside strings do not count.
-    const flat = await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: `Brackets ${uniqueSuffix()}`, contents: '['.repeat(10_000) } });
+    const flat = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'WIKI', title: `Brackets ${uniqueSuffix()}`, contents: '['.repeat(10_000) },
+    });
     expect(flat.status, flat.text).toBe(201);
   });
 
   it('JSON text nested 10,000 deep inside response_json is a 422 on that field', async () => {
     const quiz = await importQuiz();
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    expect422On(await api('POST', '/quizzes/sessions/save', { token: user.token, body: { quizid: quiz.quizid, response_json: deep } }), 'response_json', 'too_deep');
+    expect422On(
+      await api('POST', '/quizzes/sessions/save', {
+        token: user.token,
+        body: { quizid: quiz.quizid, response_json: deep },
+      }),
+      'response_json',
+      'too_deep',
+    );
   });
 
   it('parts[].quantity 1e300 is a 422 on that field; a sane quantity is stored', async () => {
     const guide = await createGuide(admin);
-    const huge = await api('PATCH', `/guides/${guide.guideid}`, { token: admin, query: { revisionid: guide.revisionid }, rawBody: '{"parts": [{"text": "Bolt", "quantity": 1e300}]}' });
+    const huge = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: admin,
+      query: { revisionid: guide.revisionid },
+      rawBody: '{"parts": [{"text": "Bolt", "quantity": 1e300}]}',
+    });
     expect(huge.status, huge.text).toBe(422);
     expect(huge.body.errors[0].field).toBe('parts.0.quantity');
-    const fine = await api('PATCH', `/guides/${guide.guideid}`, { token: admin, query: { revisionid: guide.revisionid }, body: { parts: [{ text: 'Bolt', quantity: 2.5 }] } });
+    const fine = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: admin,
+      query: { revisionid: guide.revisionid },
+      body: { parts: [{ text: 'Bolt', quantity: 2.5 }] },
+    });
     expect(fine.status, fine.text).toBe(200);
   });
 });

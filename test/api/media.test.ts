@@ -7,10 +7,23 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, createUser, type TestUser } from '../support/api.ts';
 
-const SIZE_NAMES = ['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge', 'original'];
+const SIZE_NAMES = [
+  'mini',
+  'thumbnail',
+  '140x105',
+  '200x150',
+  'standard',
+  '440x330',
+  'medium',
+  'large',
+  'huge',
+  'original',
+];
 
 async function png(width: number, height: number, background = '#3366cc'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 async function uploadRaw(user: TestUser, file: string, body: Buffer) {
@@ -33,7 +46,12 @@ async function processed(user: TestUser, type: string, id: number) {
   throw new Error(`${type} ${id} still processing`);
 }
 
-async function browserUpload(target: { url: string; fields: Record<string, string> }, file: Buffer, filename: string, type: string) {
+async function browserUpload(
+  target: { url: string; fields: Record<string, string> },
+  file: Buffer,
+  filename: string,
+  type: string,
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(target.fields)) form.append(name, value);
   form.append('file', new Blob([file], { type }), filename);
@@ -49,7 +67,14 @@ describe('POST /user/media/uploads (raw body)', () => {
     expect(upload.body).toEqual({ id: expect.any(Number), type: 'GuideImage' });
 
     const item = await processed(user, 'GuideImage', upload.body.id);
-    expect(item).toMatchObject({ id: upload.body.id, type: 'GuideImage', isReady: true, width: 1200, height: 900, filename: 'board photo.png' });
+    expect(item).toMatchObject({
+      id: upload.body.id,
+      type: 'GuideImage',
+      isReady: true,
+      width: 1200,
+      height: 900,
+      filename: 'board photo.png',
+    });
     expect(Object.keys(item.image).sort()).toEqual(['id', 'guid', ...SIZE_NAMES].sort());
     expect(item.image.guid).toBe(item.guid);
 
@@ -67,18 +92,32 @@ describe('POST /user/media/uploads (raw body)', () => {
     const pdf = await uploadRaw(user, 'manual.pdf', bytes);
     expect(pdf.body.type).toBe('Document');
     const document = await processed(user, 'Document', pdf.body.id);
-    expect(document).toMatchObject({ documentid: pdf.body.id, isReady: true, document_extension: 'pdf', title: 'manual', size: bytes.length });
+    expect(document).toMatchObject({
+      documentid: pdf.body.id,
+      isReady: true,
+      document_extension: 'pdf',
+      title: 'manual',
+      size: bytes.length,
+    });
     expect(await (await fetch(document.download_url)).text()).toContain('%PDF-1.4');
 
     const video = await uploadRaw(user, 'clip.mp4', Buffer.alloc(64, 1));
     expect(video.body.type).toBe('GuideVideoObject');
     const ready = await processed(user, 'GuideVideoObject', video.body.id);
-    expect(ready).toMatchObject({ videoid: video.body.id, isReady: true, meta: { state: 'finished', file_size_in_bytes: 64 } });
+    expect(ready).toMatchObject({
+      videoid: video.body.id,
+      isReady: true,
+      meta: { state: 'finished', file_size_in_bytes: 64 },
+    });
   });
 
   it('needs application/octet-stream: 400 without a Content-Type, 415 with another', async () => {
     const user = await createUser();
-    const none = await api('POST', '/user/media/uploads', { token: user.token, query: { file: 'a.png' }, rawBody: new Uint8Array([1, 2]) as unknown as Buffer });
+    const none = await api('POST', '/user/media/uploads', {
+      token: user.token,
+      query: { file: 'a.png' },
+      rawBody: new Uint8Array([1, 2]) as unknown as Buffer,
+    });
     expect(none.status).toBe(400);
     expect(none.body.message).toContain('application/octet-stream');
     const other = await api('POST', '/user/media/uploads', {
@@ -93,7 +132,11 @@ describe('POST /user/media/uploads (raw body)', () => {
 
   it('answers 422 without ?file=, for an extension the site takes no files of, and for an empty body', async () => {
     const user = await createUser();
-    const noName = await api('POST', '/user/media/uploads', { token: user.token, rawBody: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' } });
+    const noName = await api('POST', '/user/media/uploads', {
+      token: user.token,
+      rawBody: Buffer.from('x'),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(noName.status).toBe(422);
     expect(noName.body.errors[0]).toMatchObject({ field: 'file', code: 'missing_field' });
     const exe = await uploadRaw(user, 'tool.exe', Buffer.from('MZ'));
@@ -121,7 +164,10 @@ describe('POST /user/media/uploads/presigned (browser uploads to S3)', () => {
       body: { filename: 'panel.png', content_type: 'image/png', size: file.length },
     });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ type: 'GuideImage', upload: { url: expect.stringMatching(/^http/), max_bytes: file.length } });
+    expect(started.body).toMatchObject({
+      type: 'GuideImage',
+      upload: { url: expect.stringMatching(/^http/), max_bytes: file.length },
+    });
     const before = await api('GET', `/user/media/GuideImage/${started.body.id}`, { token: user.token });
     expect(before.body).toMatchObject({ status: 'uploading', isReady: false });
 
@@ -131,36 +177,53 @@ describe('POST /user/media/uploads/presigned (browser uploads to S3)', () => {
     expect(item).toMatchObject({ isReady: true, width: 640, height: 480 });
   });
 
-  it('S3 refuses an oversize file (400 EntityTooLarge) and a different Content-Type (403); nothing is processed', async () => {
-    const user = await createUser();
-    const started = await api('POST', '/user/media/uploads/presigned', { token: user.token, body: { filename: 'small.png', size: 1000 } });
-    expect(started.status).toBe(201);
+  it(
+    'S3 refuses an oversize file (400 EntityTooLarge) and a different Content-Type (403); nothing is ' + 'processed',
+    async () => {
+      const user = await createUser();
+      const started = await api('POST', '/user/media/uploads/presigned', {
+        token: user.token,
+        body: { filename: 'small.png', size: 1000 },
+      });
+      expect(started.status).toBe(201);
 
-    const oversize = await browserUpload(started.body.upload, Buffer.alloc(5000, 7), 'small.png', 'image/png');
-    expect(oversize.status).toBe(400);
-    expect(oversize.body).toContain('<Code>EntityTooLarge</Code>');
+      const oversize = await browserUpload(started.body.upload, Buffer.alloc(5000, 7), 'small.png', 'image/png');
+      expect(oversize.status).toBe(400);
+      expect(oversize.body).toContain('<Code>EntityTooLarge</Code>');
 
-    const target = started.body.upload;
-    const wrongType = await browserUpload({ ...target, fields: { ...target.fields, 'Content-Type': 'text/html' } }, Buffer.alloc(10), 'small.png', 'text/html');
-    expect(wrongType.status).toBe(403);
+      const target = started.body.upload;
+      const wrongType = await browserUpload(
+        { ...target, fields: { ...target.fields, 'Content-Type': 'text/html' } },
+        Buffer.alloc(10),
+        'small.png',
+        'text/html',
+      );
+      expect(wrongType.status).toBe(403);
 
-    const item = await api('GET', `/user/media/GuideImage/${started.body.id}`, { token: user.token });
-    expect(item.body).toMatchObject({ status: 'uploading', isReady: false });
-  });
+      const item = await api('GET', `/user/media/GuideImage/${started.body.id}`, { token: user.token });
+      expect(item.body).toMatchObject({ status: 'uploading', isReady: false });
+    },
+  );
 
   it('refuses what the type does not take (422) before signing anything', async () => {
     const user = await createUser();
-    const wrongType = await api('POST', '/user/media/uploads/presigned', { token: user.token, body: { filename: 'a.png', content_type: 'text/html' } });
+    const wrongType = await api('POST', '/user/media/uploads/presigned', {
+      token: user.token,
+      body: { filename: 'a.png', content_type: 'text/html' },
+    });
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.errors[0]).toMatchObject({ field: 'content_type', code: 'unsupported_type' });
-    const tooBig = await api('POST', '/user/media/uploads/presigned', { token: user.token, body: { filename: 'a.png', size: 50 * 1024 * 1024 } });
+    const tooBig = await api('POST', '/user/media/uploads/presigned', {
+      token: user.token,
+      body: { filename: 'a.png', size: 50 * 1024 * 1024 },
+    });
     expect(tooBig.status).toBe(422);
     expect(tooBig.body.errors[0]).toMatchObject({ field: 'size', code: 'too_large' });
   });
 });
 
 describe('GET /user/media/current, GET and DELETE /user/media/{type}/{itemId}', () => {
-  it('lists only the caller\'s items, newest first, paged', async () => {
+  it("lists only the caller's items, newest first, paged", async () => {
     const user = await createUser();
     const other = await createUser();
     const first = await uploadRaw(user, 'one.txt', Buffer.from('one'));
@@ -174,19 +237,25 @@ describe('GET /user/media/current, GET and DELETE /user/media/{type}/{itemId}', 
     expect(page.body.map((item: { id: number }) => item.id)).toEqual([first.body.id]);
   });
 
-  it('400 for a type the service does not know, 404 for an unknown id or another type, 403 for another user\'s item', async () => {
-    const user = await createUser();
-    const other = await createUser();
-    const upload = await uploadRaw(user, 'notes.txt', Buffer.from('notes'));
+  it(
+    '400 for a type the service does not know, 404 for an unknown id or another type, 403 for another ' + "user's item",
+    async () => {
+      const user = await createUser();
+      const other = await createUser();
+      const upload = await uploadRaw(user, 'notes.txt', Buffer.from('notes'));
 
-    const badType = await api('GET', `/user/media/GuideSound/${upload.body.id}`, { token: user.token });
-    expect(badType.status).toBe(400);
-    expect(badType.body.message).toBe('Invalid type provided in the route. Type must one of: GuideImage, GuideVideoObject, GuideEmbedObject, Document.');
-    expect((await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token: user.token })).status).toBe(404);
-    expect((await api('GET', '/user/media/Document/999999999', { token: user.token })).status).toBe(404);
-    expect((await api('GET', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
-    expect((await api('DELETE', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
-  });
+      const badType = await api('GET', `/user/media/GuideSound/${upload.body.id}`, { token: user.token });
+      expect(badType.status).toBe(400);
+      expect(badType.body.message).toBe(
+        'Invalid type provided in the route. Type must one of: GuideImage, GuideVideoObject, ' +
+          'GuideEmbedObject, Document.',
+      );
+      expect((await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token: user.token })).status).toBe(404);
+      expect((await api('GET', '/user/media/Document/999999999', { token: user.token })).status).toBe(404);
+      expect((await api('GET', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
+      expect((await api('DELETE', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
+    },
+  );
 
   it('DELETE removes the item and its stored objects (204)', async () => {
     const user = await createUser();
@@ -209,7 +278,9 @@ describe('GET /user/media/constraints', () => {
     const all = await api('GET', '/user/media/constraints', { token: user.token });
     expect(all.body.map((c: { name: string }) => c.name)).toEqual(['image', 'video', 'document']);
     const image = await api('GET', '/user/media/constraints', { token: user.token, query: { name: 'image' } });
-    expect(image.body).toEqual([expect.objectContaining({ name: 'image', type: 'GuideImage', max_raw_upload_bytes: 4 * 1024 * 1024 })]);
+    expect(image.body).toEqual([
+      expect.objectContaining({ name: 'image', type: 'GuideImage', max_raw_upload_bytes: 4 * 1024 * 1024 }),
+    ]);
     expect(image.body[0].extensions).toContain('png');
     const none = await api('GET', '/user/media/constraints', { token: user.token, query: { name: 'hologram' } });
     expect(none.body).toEqual([]);
@@ -241,7 +312,8 @@ describe('POST /user/media/images/edits', () => {
 
     const original = Buffer.from(await (await fetch(edited.image.original)).arrayBuffer());
     const { data, info } = await sharp(original).raw().toBuffer({ resolveWithObject: true });
-    const pixel = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
+    const pixel = (x: number, y: number) =>
+      Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
     const [r, g, b] = pixel(12, 40); // on the rectangle's left edge
     expect(r).toBeGreaterThan(200);
     expect(g).toBeLessThan(100);
@@ -252,25 +324,43 @@ describe('POST /user/media/images/edits', () => {
     expect(sourceAfter.body).toMatchObject({ width: 800, height: 600 });
   });
 
-  it('answers 404 for an unknown image, 403 for another user\'s, 422 for an empty edit or a crop off the image', async () => {
-    const user = await createUser();
-    const other = await createUser();
-    const source = await uploadRaw(user, 'small.png', await png(200, 100));
-    await processed(user, 'GuideImage', source.body.id);
+  it(
+    "answers 404 for an unknown image, 403 for another user's, 422 for an empty edit or a crop off " + 'the image',
+    async () => {
+      const user = await createUser();
+      const other = await createUser();
+      const source = await uploadRaw(user, 'small.png', await png(200, 100));
+      await processed(user, 'GuideImage', source.body.id);
 
-    const unknown = await api('POST', '/user/media/images/edits', { token: user.token, body: { imageid: 999999999, crop: { x: 0, y: 0, width: 1, height: 1 } } });
-    expect(unknown.status).toBe(404);
-    const theirs = await api('POST', '/user/media/images/edits', { token: other.token, body: { imageid: source.body.id, crop: { x: 0, y: 0, width: 1, height: 1 } } });
-    expect(theirs.status).toBe(403);
-    const empty = await api('POST', '/user/media/images/edits', { token: user.token, body: { imageid: source.body.id } });
-    expect(empty.status).toBe(422);
-    const offImage = await api('POST', '/user/media/images/edits', { token: user.token, body: { imageid: source.body.id, crop: { x: 150, y: 0, width: 100, height: 50 } } });
-    expect(offImage.status).toBe(422);
-    expect(offImage.body.errors[0]).toMatchObject({ field: 'crop', code: 'out_of_bounds' });
-    const badColor = await api('POST', '/user/media/images/edits', {
-      token: user.token,
-      body: { imageid: source.body.id, markup: [{ shape: 'line', from: { x: 0, y: 0 }, to: { x: 5, y: 5 }, color: 'url(#x)' }] },
-    });
-    expect(badColor.status).toBe(422);
-  });
+      const unknown = await api('POST', '/user/media/images/edits', {
+        token: user.token,
+        body: { imageid: 999999999, crop: { x: 0, y: 0, width: 1, height: 1 } },
+      });
+      expect(unknown.status).toBe(404);
+      const theirs = await api('POST', '/user/media/images/edits', {
+        token: other.token,
+        body: { imageid: source.body.id, crop: { x: 0, y: 0, width: 1, height: 1 } },
+      });
+      expect(theirs.status).toBe(403);
+      const empty = await api('POST', '/user/media/images/edits', {
+        token: user.token,
+        body: { imageid: source.body.id },
+      });
+      expect(empty.status).toBe(422);
+      const offImage = await api('POST', '/user/media/images/edits', {
+        token: user.token,
+        body: { imageid: source.body.id, crop: { x: 150, y: 0, width: 100, height: 50 } },
+      });
+      expect(offImage.status).toBe(422);
+      expect(offImage.body.errors[0]).toMatchObject({ field: 'crop', code: 'out_of_bounds' });
+      const badColor = await api('POST', '/user/media/images/edits', {
+        token: user.token,
+        body: {
+          imageid: source.body.id,
+          markup: [{ shape: 'line', from: { x: 0, y: 0 }, to: { x: 5, y: 5 }, color: 'url(#x)' }],
+        },
+      });
+      expect(badColor.status).toBe(422);
+    },
+  );
 });

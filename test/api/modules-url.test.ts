@@ -43,7 +43,10 @@ afterAll(async () => {
 
 async function startByUrl(url: string) {
   const { importid, moduleid } = await createImport(admin);
-  const response = await api('POST', `/external_training_modules/imports/${importid}/start/byUrl`, { token: admin, body: { url } });
+  const response = await api('POST', `/external_training_modules/imports/${importid}/start/byUrl`, {
+    token: admin,
+    body: { url },
+  });
   return { importid, moduleid, response };
 }
 
@@ -54,7 +57,8 @@ describe('POST /external_training_modules/imports/{importid}/start/byUrl', () =>
     expect(response.body).toMatchObject({ status: 'running', source: 'url', url: `${base}/course.zip` });
     const result = await finished(admin, importid);
     expect(result).toMatchObject({ status: 'complete', percent: 100 });
-    const [version] = (await api('GET', `/external_training_modules/${moduleid}/imports`, { token: admin })).body.imports;
+    const [version] = (await api('GET', `/external_training_modules/${moduleid}/imports`, { token: admin })).body
+      .imports;
     expect(version).toMatchObject({ title: 'Fetched Course', size: packageZip.length, source: 'url' });
   });
 
@@ -68,7 +72,9 @@ describe('POST /external_training_modules/imports/{importid}/start/byUrl', () =>
     ]) {
       const { response } = await startByUrl(url);
       expect(response.status, url).toBe(422);
-      expect(response.body.errors, url).toEqual([{ field: 'url', code: 'url_not_allowed', message: 'The URL is not allowed' }]);
+      expect(response.body.errors, url).toEqual([
+        { field: 'url', code: 'url_not_allowed', message: 'The URL is not allowed' },
+      ]);
     }
     const { response } = await startByUrl('not a url');
     expect(response.body.errors[0]).toMatchObject({ field: 'url', code: 'invalid_url' });
@@ -81,27 +87,47 @@ describe('POST /external_training_modules/imports/{importid}/start/byUrl', () =>
     const missing = (await startByUrl(`http://no-such-host.invalid:${port}/course.zip`)).response;
     expect(internal.status).toBe(422);
     expect(internal.body).toEqual(missing.body);
-    expect(internal.body.errors).toEqual([{ field: 'url', code: 'fetch_failed', message: 'The URL could not be fetched' }]);
+    expect(internal.body.errors).toEqual([
+      { field: 'url', code: 'fetch_failed', message: 'The URL could not be fetched' },
+    ]);
   });
 
-  it('re-checks redirects when fetching: a redirect to the metadata service fails the import, naming nothing', async () => {
-    const { importid, response } = await startByUrl(`${base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`);
-    expect(response.status).toBe(200);
-    const result = await finished(admin, importid);
-    expect(result.status).toBe('failed');
-    expect(result.error).toMatchObject({ code: 'url_not_allowed', message: 'The URL is not allowed' });
-  });
+  it(
+    're-checks redirects when fetching: a redirect to the metadata service fails the import, ' + 'naming nothing',
+    async () => {
+      const { importid, response } = await startByUrl(
+        `${base}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+      );
+      expect(response.status).toBe(200);
+      const result = await finished(admin, importid);
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatchObject({ code: 'url_not_allowed', message: 'The URL is not allowed' });
+    },
+  );
 
   it('fails the import when the server does not deliver the file, saying only that', async () => {
     const { importid } = await startByUrl(`${base}/missing.zip`);
     const result = await finished(admin, importid);
-    expect(result).toMatchObject({ status: 'failed', error: { code: 'fetch_failed', message: 'The URL could not be fetched' } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: { code: 'fetch_failed', message: 'The URL could not be fetched' },
+    });
   });
 
   it('404 for an unknown import, 409 once it was started', async () => {
-    expect((await api('POST', '/external_training_modules/imports/999999999/start/byUrl', { token: admin, body: { url: `${base}/course.zip` } })).status).toBe(404);
+    expect(
+      (
+        await api('POST', '/external_training_modules/imports/999999999/start/byUrl', {
+          token: admin,
+          body: { url: `${base}/course.zip` },
+        })
+      ).status,
+    ).toBe(404);
     const { importid } = await startByUrl(`${base}/course.zip`);
-    const again = await api('POST', `/external_training_modules/imports/${importid}/start/byUrl`, { token: admin, body: { url: `${base}/course.zip` } });
+    const again = await api('POST', `/external_training_modules/imports/${importid}/start/byUrl`, {
+      token: admin,
+      body: { url: `${base}/course.zip` },
+    });
     expect(again.status).toBe(409);
     await finished(admin, importid);
   });

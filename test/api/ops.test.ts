@@ -4,11 +4,21 @@ import { spawnSync } from 'node:child_process';
 import { api, createUser, uniqueSuffix } from '../support/api.ts';
 
 function setAdminPassword(email: string, password: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'infra/ops/set-admin-password.ts', '--email', email, '--table', 'stepwise'], {
-    input: `${password}\n`,
-    encoding: 'utf8',
-    env: { ...process.env, DDB_ENDPOINT: inject('ddbEndpoint'), AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', LOG_LEVEL: 'ERROR' },
-  });
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'infra/ops/set-admin-password.ts', '--email', email, '--table', 'stepwise'],
+    {
+      input: `${password}\n`,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DDB_ENDPOINT: inject('ddbEndpoint'),
+        AWS_ACCESS_KEY_ID: 'x',
+        AWS_SECRET_ACCESS_KEY: 'x',
+        LOG_LEVEL: 'ERROR',
+      },
+    },
+  );
 }
 
 describe('npm run admin:set-password', () => {

@@ -21,7 +21,12 @@ describe('persistent local data', () => {
       let token: string;
       let userid: number;
       try {
-        const login = await json(await fetch(`${first.url}/user/token`, { method: 'POST', body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }) }));
+        const login = await json(
+          await fetch(`${first.url}/user/token`, {
+            method: 'POST',
+            body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
+          }),
+        );
         expect(login.status).toBe(201);
         token = login.body.authToken;
         const created = await json(
@@ -39,11 +44,17 @@ describe('persistent local data', () => {
 
       const second = await startStackProcess(env);
       try {
-        const read = await json(await fetch(`${second.url}/users/${userid}`, { headers: { authorization: `api ${token}` } }));
+        const read = await json(
+          await fetch(`${second.url}/users/${userid}`, { headers: { authorization: `api ${token}` } }),
+        );
         expect(read.status).toBe(200);
         expect(read.body.username).toBe('Kept User');
-        const admins = await json(await fetch(`${second.url}/users/search/admin`, { headers: { authorization: `api ${token}` } }));
-        expect(admins.body.filter((user: { privileges: string[] }) => user.privileges.includes('Admin'))).toHaveLength(1);
+        const admins = await json(
+          await fetch(`${second.url}/users/search/admin`, { headers: { authorization: `api ${token}` } }),
+        );
+        expect(admins.body.filter((user: { privileges: string[] }) => user.privileges.includes('Admin'))).toHaveLength(
+          1,
+        );
       } finally {
         await second.stop();
       }

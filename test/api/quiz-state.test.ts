@@ -25,7 +25,13 @@ beforeAll(() => {
 async function stageOf(userid: number, guideid: number) {
   const quiz = await quizStateFor(userid, 'guide', guideid);
   const facts: StageFacts = {
-    rule: { strictness: null, frequency_quantity: null, frequency_unit: null, requires_signoff: false, requires_quiz: quiz.required },
+    rule: {
+      strictness: null,
+      frequency_quantity: null,
+      frequency_unit: null,
+      requires_signoff: false,
+      requires_quiz: quiz.required,
+    },
     latestRelease: null,
     completion: { init_date: 1, end_date: 2, manager_override_userid: null, release: null, invalidated_at: null },
     signoff: 'none',
@@ -39,40 +45,69 @@ async function guideWithQuiz(quizBody: Record<string, unknown> = {}) {
   const token = await loginAdmin();
   const guide = await createGuide(token);
   const quiz = await importQuiz(quizBody);
-  const attached = await api('POST', '/quizzes/attach/guide', { token, query: { revisionid: guide.revisionid }, body: { quizid: quiz.quizid, guideid: guide.guideid } });
+  const attached = await api('POST', '/quizzes/attach/guide', {
+    token,
+    query: { revisionid: guide.revisionid },
+    body: { quizid: quiz.quizid, guideid: guide.guideid },
+  });
   expect(attached.status).toBe(201);
   return { guide, quiz };
 }
 
-const submit = (token: string, quizid: number, response_json: unknown) => api('POST', '/quizzes/sessions/submit', { token, body: { quizid, response_json } });
+const submit = (token: string, quizid: number, response_json: unknown) =>
+  api('POST', '/quizzes/sessions/submit', { token, body: { quizid, response_json } });
 
 describe('quizStateFor and the stage status', () => {
   it('a document without a quiz requires none', async () => {
     const guide = await createGuide(await loginAdmin());
     const user = await createUser();
-    expect(await stageOf(user.userid, guide.guideid)).toEqual({ quiz: { required: false, state: 'not_started' }, stage: { status: 'completed', reason: 'completed' } });
+    expect(await stageOf(user.userid, guide.guideid)).toEqual({
+      quiz: { required: false, state: 'not_started' },
+      stage: { status: 'completed', reason: 'completed' },
+    });
   });
 
   it('not_started → in_progress → failed (incomplete_assessment) → passed (completed)', async () => {
     const { guide, quiz } = await guideWithQuiz();
     const user = await createUser();
-    expect(await stageOf(user.userid, guide.guideid)).toEqual({ quiz: { required: true, state: 'not_started' }, stage: { status: 'started', reason: 'incomplete_assessment' } });
-    await api('POST', '/quizzes/sessions/save', { token: user.token, body: { quizid: quiz.quizid, response_json: {} } });
+    expect(await stageOf(user.userid, guide.guideid)).toEqual({
+      quiz: { required: true, state: 'not_started' },
+      stage: { status: 'started', reason: 'incomplete_assessment' },
+    });
+    await api('POST', '/quizzes/sessions/save', {
+      token: user.token,
+      body: { quizid: quiz.quizid, response_json: {} },
+    });
     expect((await stageOf(user.userid, guide.guideid)).quiz.state).toBe('in_progress');
     await submit(user.token, quiz.quizid, ALL_WRONG);
-    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({ quiz: { state: 'failed' }, stage: { reason: 'incomplete_assessment' } });
+    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({
+      quiz: { state: 'failed' },
+      stage: { reason: 'incomplete_assessment' },
+    });
     await submit(user.token, quiz.quizid, ALL_RIGHT);
-    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({ quiz: { state: 'passed' }, stage: { status: 'completed', reason: 'completed' } });
+    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({
+      quiz: { state: 'passed' },
+      stage: { status: 'completed', reason: 'completed' },
+    });
   });
 
   it('used-up attempts lock the quiz: blocked / quiz_locked, until an Admin invalidates (audited)', async () => {
     const { guide, quiz } = await guideWithQuiz({ max_attempts: 1 });
     const user = await createUser();
     await submit(user.token, quiz.quizid, ALL_WRONG);
-    expect(await stageOf(user.userid, guide.guideid)).toEqual({ quiz: { required: true, state: 'locked' }, stage: { status: 'blocked', reason: 'quiz_locked' } });
-    const invalidated = await api('PATCH', `/quizzes/sessions/userInvalidateAll/${user.userid}`, { token: await loginAdmin(), body: { documents: [{ doctype: 'guide', docid: guide.guideid }] } });
+    expect(await stageOf(user.userid, guide.guideid)).toEqual({
+      quiz: { required: true, state: 'locked' },
+      stage: { status: 'blocked', reason: 'quiz_locked' },
+    });
+    const invalidated = await api('PATCH', `/quizzes/sessions/userInvalidateAll/${user.userid}`, {
+      token: await loginAdmin(),
+      body: { documents: [{ doctype: 'guide', docid: guide.guideid }] },
+    });
     expect(invalidated.body.documents).toEqual([{ doctype: 'guide', docid: guide.guideid }]);
-    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({ quiz: { state: 'not_started' }, stage: { reason: 'incomplete_assessment' } });
+    expect(await stageOf(user.userid, guide.guideid)).toMatchObject({
+      quiz: { state: 'not_started' },
+      stage: { reason: 'incomplete_assessment' },
+    });
     const chain = await readAuditChain(`USER#${user.userid}`);
     const record = chain.find((entry) => entry.action === 'quiz.results_invalidated');
     expect(record).toMatchObject({ details: { quizids: [quiz.quizid] } });
@@ -88,7 +123,10 @@ describe('quizStateFor and the stage status', () => {
     expect((await stageOf(user.userid, deleted.guide.guideid)).quiz.required).toBe(false);
     const course = await createWiki({ title: `Course ${uniqueSuffix()}` });
     const quiz = await importQuiz();
-    await api('POST', '/quizzes/attach/wiki', { token: await loginAdmin(), body: { quizid: quiz.quizid, wikiid: course.wikiid } });
+    await api('POST', '/quizzes/attach/wiki', {
+      token: await loginAdmin(),
+      body: { quizid: quiz.quizid, wikiid: course.wikiid },
+    });
     expect(await quizStateFor(user.userid, 'wiki', course.wikiid)).toEqual({ required: true, state: 'not_started' });
   });
 
@@ -98,12 +136,18 @@ describe('quizStateFor and the stage status', () => {
     const { guide, quiz: first } = await guideWithQuiz({ category });
     const second = await importQuiz({ category });
     const current = await api('GET', `/guides/${guide.guideid}`, { token });
-    await api('POST', '/quizzes/attach/guide', { token, query: { revisionid: current.body.revisionid }, body: { quizid: second.quizid, guideid: guide.guideid } });
+    await api('POST', '/quizzes/attach/guide', {
+      token,
+      query: { revisionid: current.body.revisionid },
+      body: { quizid: second.quizid, guideid: guide.guideid },
+    });
     const user = await createUser();
     await submit(user.token, second.quizid, ALL_RIGHT);
     expect((await stageOf(user.userid, guide.guideid)).quiz.state).toBe('passed');
     const list = await api('GET', '/quizzes', { token, query: { category, orderby: 'guideid' } });
-    const byId = new Map(list.body.map((entry: { quizid: number; guideid: number | null }) => [entry.quizid, entry.guideid]));
+    const byId = new Map(
+      list.body.map((entry: { quizid: number; guideid: number | null }) => [entry.quizid, entry.guideid]),
+    );
     expect(byId.get(second.quizid)).toBe(guide.guideid);
     expect(byId.get(first.quizid)).toBeNull();
   });

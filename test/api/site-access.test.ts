@@ -14,7 +14,12 @@ const APP_ID = 'FEDCBA0987654321';
 
 function registration() {
   const suffix = uniqueSuffix();
-  return { email: `site.${suffix}@example.com`, username: `Site ${suffix}`, password: `pw-${suffix}-Secret`, unique_username: `s_${suffix}` };
+  return {
+    email: `site.${suffix}@example.com`,
+    username: `Site ${suffix}`,
+    password: `pw-${suffix}-Secret`,
+    unique_username: `s_${suffix}`,
+  };
 }
 
 describe('a private site (the default)', () => {
@@ -26,10 +31,18 @@ describe('a private site (the default)', () => {
     const anonymous = await api('GET', `/guides/${guide.guideid}`);
     expect(anonymous.status).toBe(401);
     expect(Object.keys(anonymous.body)).toEqual(['message']);
-    for (const path of ['/guides', '/guides/featured', `/guides/${guide.guideid}/releases`, '/wikis/CATEGORY', '/user']) {
+    for (const path of [
+      '/guides',
+      '/guides/featured',
+      `/guides/${guide.guideid}/releases`,
+      '/wikis/CATEGORY',
+      '/user',
+    ]) {
       expect((await api('GET', path)).status, path).toBe(401);
     }
-    expect((await api('GET', `/guides/${guide.guideid}`, { headers: { authorization: 'api not-a-token' } })).status).toBe(401);
+    expect(
+      (await api('GET', `/guides/${guide.guideid}`, { headers: { authorization: 'api not-a-token' } })).status,
+    ).toBe(401);
 
     const user = await createUser();
     const signedIn = await api('GET', `/guides/${guide.guideid}`, { token: user.token });
@@ -39,9 +52,15 @@ describe('a private site (the default)', () => {
 
   it('keeps login, the password-reset pair and the API docs open', async () => {
     expect((await api('POST', '/user/token', { body: ADMIN })).status).toBe(201);
-    expect((await api('POST', '/user/token', { body: { email: ADMIN.email, password: 'wrong-password' } })).status).toBe(401);
-    expect((await api('POST', '/users/reset_password', { body: { email: `nobody.${uniqueSuffix()}@example.com` } })).status).toBe(200);
-    const complete = await api('POST', '/users/reset_password/complete', { body: { token: 'not-a-reset-token', password: 'Brand-new-pass-2' } });
+    expect(
+      (await api('POST', '/user/token', { body: { email: ADMIN.email, password: 'wrong-password' } })).status,
+    ).toBe(401);
+    expect(
+      (await api('POST', '/users/reset_password', { body: { email: `nobody.${uniqueSuffix()}@example.com` } })).status,
+    ).toBe(200);
+    const complete = await api('POST', '/users/reset_password/complete', {
+      body: { token: 'not-a-reset-token', password: 'Brand-new-pass-2' },
+    });
     expect(complete.status).toBe(422);
     expect((await api('GET', '/doc')).status).toBe(200);
     const document = await api('GET', '/openapi.json');
@@ -63,7 +82,9 @@ describe('a private site (the default)', () => {
     expect(forbidden.body).not.toHaveProperty('errors');
     const admin = await api('POST', '/users', { token: await loginAdmin(), body: {} });
     expect(admin.status).toBe(422);
-    expect(admin.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(admin.body.errors.map((error: { field: string }) => error.field)).toEqual(
+      expect.arrayContaining(['email', 'password']),
+    );
   });
 
   it('answers the same through the $default fallback (a trailing slash) as through the route', async () => {
@@ -79,19 +100,45 @@ describe('a private site (the default)', () => {
 
 describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
   let stack: RunningStack;
-  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) => apiAt(stack.url, method, path, options);
+  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) =>
+    apiAt(stack.url, method, path, options);
 
   beforeAll(async () => {
-    stack = await startStackProcess({ STEPWISE_PRIVATE_SITE: 'false', STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password });
+    stack = await startStackProcess({
+      STEPWISE_PRIVATE_SITE: 'false',
+      STEPWISE_ADMIN_EMAIL: ADMIN.email,
+      STEPWISE_ADMIN_PASSWORD: ADMIN.password,
+    });
   }, 60_000);
   afterAll(() => stack?.stop());
 
   it('serves published public guides to anonymous readers and nothing else', async () => {
     const admin = (await call('POST', '/user/token', { body: ADMIN })).body.authToken as string;
-    expect((await call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: 'Open site', contents: 'x' } })).status).toBe(201);
-    const draft = (await call('POST', '/guides', { token: admin, body: { category: 'Open site', type: 'how-to', title: 'Open guide' } })).body;
-    const hidden = (await call('POST', '/guides', { token: admin, body: { category: 'Open site', type: 'how-to', title: 'Hidden guide' } })).body;
-    const published = await call('PUT', `/guides/${draft.guideid}/public`, { token: admin, query: { revisionid: draft.revisionid }, body: {} });
+    expect(
+      (
+        await call('POST', '/wikis', {
+          token: admin,
+          body: { namespace: 'CATEGORY', title: 'Open site', contents: 'x' },
+        })
+      ).status,
+    ).toBe(201);
+    const draft = (
+      await call('POST', '/guides', {
+        token: admin,
+        body: { category: 'Open site', type: 'how-to', title: 'Open guide' },
+      })
+    ).body;
+    const hidden = (
+      await call('POST', '/guides', {
+        token: admin,
+        body: { category: 'Open site', type: 'how-to', title: 'Hidden guide' },
+      })
+    ).body;
+    const published = await call('PUT', `/guides/${draft.guideid}/public`, {
+      token: admin,
+      query: { revisionid: draft.revisionid },
+      body: {},
+    });
     expect(published.status).toBe(200);
 
     const read = await call('GET', `/guides/${draft.guideid}`);
@@ -113,7 +160,8 @@ describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
 
 describe('a private site with public registration on', () => {
   let stack: RunningStack;
-  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) => apiAt(stack.url, method, path, options);
+  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) =>
+    apiAt(stack.url, method, path, options);
 
   beforeAll(async () => {
     stack = await startStackProcess({
@@ -125,34 +173,69 @@ describe('a private site with public registration on', () => {
   }, 60_000);
   afterAll(() => stack?.stop());
 
-  it('lets anyone with an accepted X-App-Id register (then the body is validated) and still closes every read', async () => {
-    const withAppId = { 'x-app-id': APP_ID };
-    const noAppId = await call('POST', '/users', { body: registration() });
-    expect(noAppId.status).toBe(400);
-    expect(noAppId.body).toEqual({ message: 'Invalid app id' });
-    expect((await call('POST', '/users', { body: INVALID_BODY, headers: { 'x-app-id': 'FFFF000011112222' } })).status).toBe(400);
-    const invalid = await call('POST', '/users', { body: {}, headers: withAppId });
-    expect(invalid.status).toBe(422);
-    expect(invalid.body.errors.length).toBeGreaterThan(0);
-    const account = registration();
-    const registered = await call('POST', '/users', { body: account, headers: withAppId });
-    expect(registered.status).toBe(201);
-    // Login needs the app id too while public registration is on.
-    expect((await call('POST', '/user/token', { body: { email: account.email, password: account.password } })).status).toBe(400);
-    expect((await call('POST', '/user/token', { body: { email: account.email, password: account.password }, headers: withAppId })).status).toBe(201);
-    expect(registered.body.authToken).toBeTruthy();
-    expect((await call('GET', '/guides')).status).toBe(401);
-    expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
-  });
+  it(
+    'lets anyone with an accepted X-App-Id register (then the body is validated) and still closes ' + 'every read',
+    async () => {
+      const withAppId = { 'x-app-id': APP_ID };
+      const noAppId = await call('POST', '/users', { body: registration() });
+      expect(noAppId.status).toBe(400);
+      expect(noAppId.body).toEqual({ message: 'Invalid app id' });
+      expect(
+        (await call('POST', '/users', { body: INVALID_BODY, headers: { 'x-app-id': 'FFFF000011112222' } })).status,
+      ).toBe(400);
+      const invalid = await call('POST', '/users', { body: {}, headers: withAppId });
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.errors.length).toBeGreaterThan(0);
+      const account = registration();
+      const registered = await call('POST', '/users', { body: account, headers: withAppId });
+      expect(registered.status).toBe(201);
+      // Login needs the app id too while public registration is on.
+      expect(
+        (await call('POST', '/user/token', { body: { email: account.email, password: account.password } })).status,
+      ).toBe(400);
+      expect(
+        (
+          await call('POST', '/user/token', {
+            body: { email: account.email, password: account.password },
+            headers: withAppId,
+          })
+        ).status,
+      ).toBe(201);
+      expect(registered.body.authToken).toBeTruthy();
+      expect((await call('GET', '/guides')).status).toBe(401);
+      expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
+    },
+  );
 
   it('takes comments of 12–1024 characters, as the real service does on sites open to the public', async () => {
-    const admin = (await call('POST', '/user/token', { body: ADMIN, headers: { 'x-app-id': APP_ID } })).body.authToken as string;
-    expect((await call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: 'Open registration', contents: 'x' } })).status).toBe(201);
-    const guide = (await call('POST', '/guides', { token: admin, body: { category: 'Open registration', type: 'how-to', title: 'Commented guide' } })).body;
-    const short = await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(11) } });
+    const admin = (await call('POST', '/user/token', { body: ADMIN, headers: { 'x-app-id': APP_ID } })).body
+      .authToken as string;
+    expect(
+      (
+        await call('POST', '/wikis', {
+          token: admin,
+          body: { namespace: 'CATEGORY', title: 'Open registration', contents: 'x' },
+        })
+      ).status,
+    ).toBe(201);
+    const guide = (
+      await call('POST', '/guides', {
+        token: admin,
+        body: { category: 'Open registration', type: 'how-to', title: 'Commented guide' },
+      })
+    ).body;
+    const short = await call('POST', `/comments/guide/${guide.guideid}`, {
+      token: admin,
+      body: { text: 'x'.repeat(11) },
+    });
     expect(short.status).toBe(422);
     expect(short.body.errors[0].field).toBe('text');
-    expect((await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(1025) } })).status).toBe(422);
-    expect((await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(12) } })).status).toBe(201);
+    expect(
+      (await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(1025) } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (await call('POST', `/comments/guide/${guide.guideid}`, { token: admin, body: { text: 'x'.repeat(12) } })).status,
+    ).toBe(201);
   });
 });

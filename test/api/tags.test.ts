@@ -9,7 +9,10 @@ let reader: TestUser;
 let category: CreatedWiki;
 
 async function createGuide(token: string, isPublic: boolean): Promise<number> {
-  const response = await api('POST', '/guides', { token, body: { category: category.title, type: 'how-to', title: `Tagged ${uniqueSuffix()}`, public: isPublic } });
+  const response = await api('POST', '/guides', {
+    token,
+    body: { category: category.title, type: 'how-to', title: `Tagged ${uniqueSuffix()}`, public: isPublic },
+  });
   if (response.status !== 201) throw new Error(`createGuide: ${response.status} ${response.text}`);
   return response.body.guideid;
 }
@@ -21,13 +24,16 @@ beforeAll(async () => {
 });
 
 describe('guide tags', () => {
-  it('PUT creates the tag on first use, lower-cased; GET lists the guide\'s tags; DELETE removes (204)', async () => {
+  it("PUT creates the tag on first use, lower-cased; GET lists the guide's tags; DELETE removes (204)", async () => {
     const guideid = await createGuide(author.token, true);
     const word = `Battery ${uniqueSuffix()}`;
     const tagged = await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: { tag: `  ${word}  ` } });
     expect(tagged.status).toBe(200);
     expect(tagged.body).toEqual([word.toLowerCase()]);
-    const again = await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: { tag: word.toUpperCase() } });
+    const again = await api('PUT', `/guides/${guideid}/tag`, {
+      token: author.token,
+      body: { tag: word.toUpperCase() },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual([word.toLowerCase()]);
     await api('PUT', `/guides/${guideid}/tag`, { token: admin, body: { tag: 'aaa first' } });
@@ -51,11 +57,19 @@ describe('guide tags', () => {
 
   it('who may tag: the author, Authors who can see the guide, Admins; not plain users (403)', async () => {
     const publicGuide = await createGuide(author.token, true);
-    expect((await api('PUT', `/guides/${publicGuide}/tag`, { token: reader.token, body: { tag: 'nope' } })).status).toBe(403);
-    expect((await api('DELETE', `/guides/${publicGuide}/tag`, { token: reader.token, body: { tag: 'nope' } })).status).toBe(403);
-    expect((await api('PUT', `/guides/${publicGuide}/tag`, { token: otherAuthor.token, body: { tag: 'fine' } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/guides/${publicGuide}/tag`, { token: reader.token, body: { tag: 'nope' } })).status,
+    ).toBe(403);
+    expect(
+      (await api('DELETE', `/guides/${publicGuide}/tag`, { token: reader.token, body: { tag: 'nope' } })).status,
+    ).toBe(403);
+    expect(
+      (await api('PUT', `/guides/${publicGuide}/tag`, { token: otherAuthor.token, body: { tag: 'fine' } })).status,
+    ).toBe(200);
     const privateGuide = await createGuide(author.token, false);
-    expect((await api('PUT', `/guides/${privateGuide}/tag`, { token: otherAuthor.token, body: { tag: 'x' } })).status).toBe(403);
+    expect(
+      (await api('PUT', `/guides/${privateGuide}/tag`, { token: otherAuthor.token, body: { tag: 'x' } })).status,
+    ).toBe(403);
     expect((await api('GET', `/guides/${privateGuide}/tags`, { token: reader.token })).status).toBe(403);
     expect((await api('PUT', `/guides/${privateGuide}/tag`, { token: admin, body: { tag: 'x' } })).status).toBe(200);
   });
@@ -65,7 +79,9 @@ describe('guide tags', () => {
     const empty = await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: { tag: '   ' } });
     expect(empty.status).toBe(422);
     expect(empty.body.errors[0].field).toBe('tag');
-    expect((await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: { tag: 'x'.repeat(65) } })).status).toBe(422);
+    expect(
+      (await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: { tag: 'x'.repeat(65) } })).status,
+    ).toBe(422);
     const missing = await api('PUT', `/guides/${guideid}/tag`, { token: author.token, body: {} });
     expect(missing.body.errors[0]).toMatchObject({ field: 'tag', code: 'missing_field' });
     expect((await api('PUT', '/guides/999999999/tag', { token: admin, body: { tag: 'x' } })).status).toBe(404);
@@ -83,9 +99,13 @@ describe('wiki tags', () => {
     const list = await api('GET', wikiPath(page, '/tags'), { token: reader.token });
     expect(list.body).toEqual(['torque']);
     expect((await api('PUT', wikiPath(page, '/tag'), { token: reader.token, body: { tag: 'x' } })).status).toBe(403);
-    expect((await api('DELETE', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'torque' } })).status).toBe(204);
+    expect((await api('DELETE', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'torque' } })).status).toBe(
+      204,
+    );
     expect((await api('GET', wikiPath(page, '/tags'), { token: reader.token })).body).toEqual([]);
-    expect((await api('DELETE', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'torque' } })).status).toBe(404);
+    expect((await api('DELETE', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'torque' } })).status).toBe(
+      404,
+    );
   });
 
   it('404 for an unknown page or namespace', async () => {
@@ -96,7 +116,9 @@ describe('wiki tags', () => {
   it("a page re-created under a deleted page's title starts without tags", async () => {
     const page = await createWiki({}, author.token);
     await api('PUT', wikiPath(page, '/tag'), { token: author.token, body: { tag: 'gone' } });
-    expect((await api('DELETE', wikiPath(page), { token: author.token, query: { revisionid: page.revisionid } })).status).toBe(204);
+    expect(
+      (await api('DELETE', wikiPath(page), { token: author.token, query: { revisionid: page.revisionid } })).status,
+    ).toBe(204);
     const reborn = await createWiki({ title: page.title }, author.token);
     expect((await api('GET', wikiPath(reborn, '/tags'), { token: reader.token })).body).toEqual([]);
   });

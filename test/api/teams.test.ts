@@ -10,7 +10,13 @@ describe('POST /teams', () => {
     const owner = await createUser();
     const member = await createUser();
     const team = await createTeam({ owner: owner.userid, members: [member.userid], description: 'Night shift' });
-    expect(team).toMatchObject({ name: 'Line 3', owner: owner.userid, member_count: 2, reputation: 2, description: 'Night shift' });
+    expect(team).toMatchObject({
+      name: 'Line 3',
+      owner: owner.userid,
+      member_count: 2,
+      reputation: 2,
+      description: 'Night shift',
+    });
     const members = await api('GET', `/teams/${team.teamid}`, { token: owner.token });
     expect(ids(members.body)).toEqual([owner.userid, member.userid].sort((a, b) => a - b));
     const me = await api('GET', '/user', { token: member.token });
@@ -22,7 +28,10 @@ describe('POST /teams', () => {
     expect((await api('POST', '/teams', { token: user.token, body: { name: 'X' } })).status).toBe(403);
     const bad = await api('POST', '/teams', { token: await loginAdmin(), body: { name: '' } });
     expect(bad.status).toBe(422);
-    const unknownMember = await api('POST', '/teams', { token: await loginAdmin(), body: { name: 'X', members: [99999999] } });
+    const unknownMember = await api('POST', '/teams', {
+      token: await loginAdmin(),
+      body: { name: 'X', members: [99999999] },
+    });
     expect(unknownMember.status).toBe(422);
   });
 });
@@ -40,7 +49,7 @@ describe('GET /teams', () => {
 });
 
 describe('GET /teams/{teamid}', () => {
-  it('shows a private team\'s members to members, the owner and Admins only (403 for others)', async () => {
+  it("shows a private team's members to members, the owner and Admins only (403 for others)", async () => {
     const owner = await createUser();
     const member = await createUser();
     const outsider = await createUser();
@@ -57,7 +66,7 @@ describe('GET /teams/{teamid}', () => {
     expect((await api('GET', `/teams/${team.teamid}`)).status).toBe(401);
   });
 
-  it('shows a public team\'s members to any user', async () => {
+  it("shows a public team's members to any user", async () => {
     const owner = await createUser();
     const outsider = await createUser();
     const team = await createTeam({ owner: owner.userid, privacy: 'public' });
@@ -86,12 +95,18 @@ describe('membership', () => {
     const owner = await createUser();
     const outsider = await createUser();
     const privateTeam = await createTeam({ owner: owner.userid, privacy: 'private' });
-    expect((await api('PUT', `/teams/${privateTeam.teamid}/users/${outsider.userid}`, { token: outsider.token })).status).toBe(403);
+    expect(
+      (await api('PUT', `/teams/${privateTeam.teamid}/users/${outsider.userid}`, { token: outsider.token })).status,
+    ).toBe(403);
     const publicTeam = await createTeam({ owner: owner.userid, privacy: 'public' });
-    expect((await api('PUT', `/teams/${publicTeam.teamid}/users/${outsider.userid}`, { token: outsider.token })).status).toBe(200);
+    expect(
+      (await api('PUT', `/teams/${publicTeam.teamid}/users/${outsider.userid}`, { token: outsider.token })).status,
+    ).toBe(200);
     // Adding someone else is still the owner's call.
     const third = await createUser();
-    expect((await api('PUT', `/teams/${publicTeam.teamid}/users/${third.userid}`, { token: outsider.token })).status).toBe(403);
+    expect(
+      (await api('PUT', `/teams/${publicTeam.teamid}/users/${third.userid}`, { token: outsider.token })).status,
+    ).toBe(403);
   });
 
   it('PATCH adds and removes atomically and needs at least one of add/remove', async () => {
@@ -101,14 +116,23 @@ describe('membership', () => {
     const empty = await api('PATCH', `/teams/${team.teamid}/users`, { token: owner.token, body: {} });
     expect(empty.status).toBe(422);
     expect(empty.body.errors.map((e: { field: string }) => e.field)).toEqual(['add', 'remove']);
-    const changed = await api('PATCH', `/teams/${team.teamid}/users`, { token: owner.token, body: { add: [b.userid, c.userid], remove: [a.userid] } });
+    const changed = await api('PATCH', `/teams/${team.teamid}/users`, {
+      token: owner.token,
+      body: { add: [b.userid, c.userid], remove: [a.userid] },
+    });
     expect(changed.status).toBe(200);
     expect(ids(changed.body)).toEqual(ids([owner, b, c]));
     // Removing a non-member refuses the whole request: the valid add is not applied either.
-    const refused = await api('PATCH', `/teams/${team.teamid}/users`, { token: owner.token, body: { add: [a.userid], remove: [outsider.userid] } });
+    const refused = await api('PATCH', `/teams/${team.teamid}/users`, {
+      token: owner.token,
+      body: { add: [a.userid], remove: [outsider.userid] },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([expect.objectContaining({ field: 'remove', code: 'not_member' })]);
-    const unknown = await api('PATCH', `/teams/${team.teamid}/users`, { token: owner.token, body: { add: [99999999] } });
+    const unknown = await api('PATCH', `/teams/${team.teamid}/users`, {
+      token: owner.token,
+      body: { add: [99999999] },
+    });
     expect(unknown.status).toBe(422);
     const members = await api('GET', `/teams/${team.teamid}`, { token: owner.token });
     const attributes = await api('GET', `/teams/${team.teamid}/attributes`, { token: owner.token });
@@ -125,15 +149,21 @@ describe('membership', () => {
     expect(removed.status).toBe(204);
     const me = await api('GET', '/user', { token: member.token });
     expect(me.body.teams).not.toContain(team.teamid);
-    expect((await api('DELETE', `/teams/${team.teamid}/users/${owner.userid}`, { token: owner.token })).status).toBe(422);
-    expect((await api('DELETE', `/teams/${team.teamid}/users/${member.userid}`, { token: owner.token })).status).toBe(422);
+    expect((await api('DELETE', `/teams/${team.teamid}/users/${owner.userid}`, { token: owner.token })).status).toBe(
+      422,
+    );
+    expect((await api('DELETE', `/teams/${team.teamid}/users/${member.userid}`, { token: owner.token })).status).toBe(
+      422,
+    );
   });
 
   it('keeps aggregates right under concurrent joins', async () => {
     const owner = await createUser();
     const team = await createTeam({ owner: owner.userid, privacy: 'public' });
     const joiners = await Promise.all(Array.from({ length: 6 }, () => createUser()));
-    const results = await Promise.all(joiners.map((user) => api('PUT', `/teams/${team.teamid}/users/${user.userid}`, { token: user.token })));
+    const results = await Promise.all(
+      joiners.map((user) => api('PUT', `/teams/${team.teamid}/users/${user.userid}`, { token: user.token })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const attributes = await api('GET', `/teams/${team.teamid}/attributes`, { token: owner.token });
     expect(attributes.body.member_count).toBe(7);
@@ -147,7 +177,10 @@ describe('suggested users and course assignments', () => {
     const member = await createUser();
     const outsider = await createUser();
     const team = await createTeam({ owner: owner.userid, members: [member.userid] });
-    const suggested = await api('GET', `/teams/${team.teamid}/suggested_users`, { token: owner.token, query: { limit: 200 } });
+    const suggested = await api('GET', `/teams/${team.teamid}/suggested_users`, {
+      token: owner.token,
+      query: { limit: 200 },
+    });
     expect(suggested.status).toBe(200);
     const suggestedIds = ids(suggested.body);
     expect(suggestedIds).toContain(outsider.userid);
@@ -156,7 +189,7 @@ describe('suggested users and course assignments', () => {
     expect((await api('GET', `/teams/${team.teamid}/suggested_users`, { token: member.token })).status).toBe(403);
   });
 
-  it('lists the team\'s course assignments to members only', async () => {
+  it("lists the team's course assignments to members only", async () => {
     const owner = await createUser();
     const outsider = await createUser();
     const team = await createTeam({ owner: owner.userid });

@@ -30,14 +30,23 @@ describe('lookups by unique values (Admins only)', () => {
     const user = await createUser();
     const sso = `sso-${uniqueSuffix()}`;
     const employee = `E-${uniqueSuffix()}`;
-    const patched = await api('PATCH', `/users/${user.userid}`, { token: admin, body: { sso_userid: sso, employee_id: employee } });
+    const patched = await api('PATCH', `/users/${user.userid}`, {
+      token: admin,
+      body: { sso_userid: sso, employee_id: employee },
+    });
     expect(patched.status).toBe(200);
-    for (const path of [`/users/email/${encodeURIComponent(user.email)}`, `/users/sso/${sso}`, `/users/employee_id/${employee}`]) {
+    for (const path of [
+      `/users/email/${encodeURIComponent(user.email)}`,
+      `/users/sso/${sso}`,
+      `/users/employee_id/${employee}`,
+    ]) {
       const found = await api('GET', path, { token: admin });
       expect(found.status, path).toBe(200);
       expect(found.body.userid).toBe(user.userid);
     }
-    expect((await api('GET', `/users/email/${encodeURIComponent(user.email)}`, { token: user.token })).status).toBe(403);
+    expect((await api('GET', `/users/email/${encodeURIComponent(user.email)}`, { token: user.token })).status).toBe(
+      403,
+    );
     expect((await api('GET', '/users/email/nobody%40example.com', { token: admin })).status).toBe(404);
   });
 
@@ -84,13 +93,18 @@ describe('GET /users and search', () => {
     expect(found.status).toBe(200);
     expect(found.body.map((u: { userid: number }) => u.userid)).toEqual([user.userid]);
     const names = await api('GET', `/users/searchnames/${marker.toUpperCase()}`, { token: user.token });
-    expect(names.body).toEqual([{ userid: user.userid, username: `Marta ${marker}son`, unique_username: user.unique_username }]);
+    expect(names.body).toEqual([
+      { userid: user.userid, username: `Marta ${marker}son`, unique_username: user.unique_username },
+    ]);
   });
 
   it('follows renames in search', async () => {
     const user = await createUser();
     const newWord = `renamed${uniqueSuffix()}`;
-    expect((await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { username: `Someone ${newWord}` } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { username: `Someone ${newWord}` } }))
+        .status,
+    ).toBe(200);
     const found = await api('GET', `/users/search/${newWord}`, { token: user.token });
     expect(found.body).toHaveLength(1);
   });
@@ -100,45 +114,84 @@ describe('PATCH /users/{userid}', () => {
   it('lets a user edit their profile but not another user or admin-only fields', async () => {
     const user = await createUser();
     const other = await createUser();
-    const ok = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { location: 'Line 3', summary: 'Tech' } });
+    const ok = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { location: 'Line 3', summary: 'Tech' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ location: 'Line 3', summary: 'Tech' });
-    expect((await api('PATCH', `/users/${other.userid}`, { token: user.token, body: { location: 'X' } })).status).toBe(403);
-    expect((await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { privileges: ['Admin'] } })).status).toBe(403);
+    expect((await api('PATCH', `/users/${other.userid}`, { token: user.token, body: { location: 'X' } })).status).toBe(
+      403,
+    );
+    expect(
+      (await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { privileges: ['Admin'] } })).status,
+    ).toBe(403);
   });
 
   it('needs the current password to change your own password', async () => {
     const user = await createUser();
-    const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { password: 'Another-pass-9' } });
+    const missing = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { password: 'Another-pass-9' },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.errors[0].field).toBe('current_password');
-    const ok = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { password: 'Another-pass-9', current_password: user.password } });
+    const ok = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { password: 'Another-pass-9', current_password: user.password },
+    });
     expect(ok.status).toBe(200);
-    expect((await api('POST', '/user/token', { body: { email: user.email, password: 'Another-pass-9' } })).status).toBe(201);
+    expect((await api('POST', '/user/token', { body: { email: user.email, password: 'Another-pass-9' } })).status).toBe(
+      201,
+    );
   });
 
-  it('needs the current password to change your own email (422 on current_password when missing or wrong)', async () => {
-    const user = await createUser();
-    const newEmail = `moved.${uniqueSuffix()}@example.com`;
-    const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail } });
-    expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual([expect.objectContaining({ field: 'current_password', code: 'missing_field' })]);
-    const wrong = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail, current_password: 'not-my-password' } });
-    expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([expect.objectContaining({ field: 'current_password', code: 'invalid_password' })]);
-    expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
-    // Sending the unchanged address back (a client saving the whole profile) needs nothing.
-    expect((await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: user.email, location: 'Bay 2' } })).status).toBe(200);
-    const ok = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail, current_password: user.password } });
-    expect(ok.status).toBe(200);
-    expect(ok.body.email).toBe(newEmail);
-  });
+  it(
+    'needs the current password to change your own email (422 on current_password when missing ' + 'or wrong)',
+    async () => {
+      const user = await createUser();
+      const newEmail = `moved.${uniqueSuffix()}@example.com`;
+      const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail } });
+      expect(missing.status).toBe(422);
+      expect(missing.body.errors).toEqual([
+        expect.objectContaining({ field: 'current_password', code: 'missing_field' }),
+      ]);
+      const wrong = await api('PATCH', `/users/${user.userid}`, {
+        token: user.token,
+        body: { email: newEmail, current_password: 'not-my-password' },
+      });
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.errors).toEqual([
+        expect.objectContaining({ field: 'current_password', code: 'invalid_password' }),
+      ]);
+      expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
+      // Sending the unchanged address back (a client saving the whole profile) needs nothing.
+      expect(
+        (
+          await api('PATCH', `/users/${user.userid}`, {
+            token: user.token,
+            body: { email: user.email, location: 'Bay 2' },
+          })
+        ).status,
+      ).toBe(200);
+      const ok = await api('PATCH', `/users/${user.userid}`, {
+        token: user.token,
+        body: { email: newEmail, current_password: user.password },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.body.email).toBe(newEmail);
+    },
+  );
 
   it('checks current_password under the login throttle: guesses through a stolen token end in 429', async () => {
     const user = await createUser();
     const thief = freshLoopbackAddress();
     const guess = (current_password: string) =>
-      api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: `stolen.${uniqueSuffix()}@example.com`, current_password }, sourceAddress: thief });
+      api('PATCH', `/users/${user.userid}`, {
+        token: user.token,
+        body: { email: `stolen.${uniqueSuffix()}@example.com`, current_password },
+        sourceAddress: thief,
+      });
     for (let i = 0; i < 5; i++) expect((await guess(`guess-${i}`)).status).toBe(422);
     const held = await guess(user.password);
     expect(held.status).toBe(429);
@@ -146,14 +199,17 @@ describe('PATCH /users/{userid}', () => {
     expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
   });
 
-  it('lets an Admin change another user\'s email without a password, but not their own', async () => {
+  it("lets an Admin change another user's email without a password, but not their own", async () => {
     const admin = await createUser({ privileges: ['Admin'] });
     const user = await createUser();
     const newEmail = `by.admin.${uniqueSuffix()}@example.com`;
     const changed = await api('PATCH', `/users/${user.userid}`, { token: admin.token, body: { email: newEmail } });
     expect(changed.status).toBe(200);
     expect(changed.body.email).toBe(newEmail);
-    const own = await api('PATCH', `/users/${admin.userid}`, { token: admin.token, body: { email: `self.${uniqueSuffix()}@example.com` } });
+    const own = await api('PATCH', `/users/${admin.userid}`, {
+      token: admin.token,
+      body: { email: `self.${uniqueSuffix()}@example.com` },
+    });
     expect(own.status).toBe(422);
     expect(own.body.errors[0].field).toBe('current_password');
   });
@@ -184,7 +240,9 @@ describe('GET /user/flags', () => {
   it('lists the site feature flags in force', async () => {
     const user = await createUser();
     const flags = await api('GET', '/user/flags', { token: user.token });
-    expect(flags.body).toEqual(expect.arrayContaining(['dev-unify-completion-status-logic', 'dev-use-status-and-reason']));
+    expect(flags.body).toEqual(
+      expect.arrayContaining(['dev-unify-completion-status-logic', 'dev-use-status-and-reason']),
+    );
   });
 });
 
@@ -192,7 +250,10 @@ describe('Admin bulk tools', () => {
   it('suggests free unique_usernames, distinct within the batch', async () => {
     const user = await createUser();
     const admin = await loginAdmin();
-    const response = await api('POST', '/users/unique_usernames', { token: admin, body: { names: [user.unique_username, user.unique_username, 'Jane Doe'] } });
+    const response = await api('POST', '/users/unique_usernames', {
+      token: admin,
+      body: { names: [user.unique_username, user.unique_username, 'Jane Doe'] },
+    });
     expect(response.status).toBe(200);
     const names = response.body.map((entry: { unique_username: string }) => entry.unique_username);
     expect(names[0]).not.toBe(user.unique_username);
@@ -204,7 +265,10 @@ describe('Admin bulk tools', () => {
     const admin = await loginAdmin();
     const existing = await createUser();
     const fresh = `invitee.${uniqueSuffix()}@example.com`;
-    const response = await api('POST', '/users/createByEmails', { token: admin, body: { emails: [fresh, existing.email, 'not-an-email'] } });
+    const response = await api('POST', '/users/createByEmails', {
+      token: admin,
+      body: { emails: [fresh, existing.email, 'not-an-email'] },
+    });
     expect(response.status).toBe(200);
     expect(response.body.created).toHaveLength(1);
     expect(response.body.existing).toEqual([existing.email]);

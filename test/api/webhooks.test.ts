@@ -29,7 +29,10 @@ async function receiver(): Promise<Receiver> {
 }
 
 async function register(url: string, events: string[], secret?: string) {
-  const response = await api('POST', '/webhooks', { token: admin, body: { url, events, ...(secret ? { secret } : {}) } });
+  const response = await api('POST', '/webhooks', {
+    token: admin,
+    body: { url, events, ...(secret ? { secret } : {}) },
+  });
   expect(response.status).toBe(201);
   webhookids.push(response.body.webhookid);
   return response.body as { webhookid: number; secret: string };
@@ -37,13 +40,19 @@ async function register(url: string, events: string[], secret?: string) {
 
 /** What a receiver does with the secret: HMAC-SHA256 of the raw body. */
 function signatureValid(secret: string, delivery: ReceivedDelivery): boolean {
-  return delivery.headers['x-stepwise-signature'] === `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`;
+  return (
+    delivery.headers['x-stepwise-signature'] ===
+    `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`
+  );
 }
 
 describe('webhook CRUD', () => {
   it('creates (secret shown once), reads, lists, changes and deletes a webhook', async () => {
     const hook = await receiver();
-    const created = await api('POST', '/webhooks', { token: admin, body: { url: hook.url, events: ['user.created', 'guide.released'] } });
+    const created = await api('POST', '/webhooks', {
+      token: admin,
+      body: { url: hook.url, events: ['user.created', 'guide.released'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ url: hook.url, events: ['user.created', 'guide.released'], active: true });
     expect(created.body.secret).toMatch(/^[0-9a-f]{64}$/);
@@ -72,28 +81,43 @@ describe('webhook CRUD', () => {
 
   it('is for Admins only', async () => {
     const author = await createUser({ privileges: ['Author'] });
-    const response = await api('POST', '/webhooks', { token: author.token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const response = await api('POST', '/webhooks', {
+      token: author.token,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(response.status).toBe(403);
     expect((await api('GET', '/webhooks', { token: author.token })).status).toBe(403);
   });
 
   it('refuses URLs the SSRF rules refuse and unknown event names (422)', async () => {
-    const metadata = await api('POST', '/webhooks', { token: admin, body: { url: 'http://169.254.169.254/latest/meta-data', events: ['*'] } });
+    const metadata = await api('POST', '/webhooks', {
+      token: admin,
+      body: { url: 'http://169.254.169.254/latest/meta-data', events: ['*'] },
+    });
     expect(metadata.status).toBe(422);
     expect(metadata.body.errors).toContainEqual(expect.objectContaining({ field: 'url', code: 'url_not_allowed' }));
 
-    const privateNet = await api('POST', '/webhooks', { token: admin, body: { url: 'http://10.1.2.3/hook', events: ['*'] } });
+    const privateNet = await api('POST', '/webhooks', {
+      token: admin,
+      body: { url: 'http://10.1.2.3/hook', events: ['*'] },
+    });
     expect(privateNet.status).toBe(422);
 
     const ftp = await api('POST', '/webhooks', { token: admin, body: { url: 'ftp://127.0.0.1/hook', events: ['*'] } });
     expect(ftp.status).toBe(422);
 
-    const unknown = await api('POST', '/webhooks', { token: admin, body: { url: 'http://127.0.0.1:9/hook', events: ['user.created', 'user.exploded'] } });
+    const unknown = await api('POST', '/webhooks', {
+      token: admin,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['user.created', 'user.exploded'] },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors).toContainEqual(expect.objectContaining({ field: 'events.1', code: 'unknown_event' }));
 
     const hook = await register('http://127.0.0.1:9/hook', ['user.created']);
-    const badPatch = await api('PATCH', `/webhooks/${hook.webhookid}`, { token: admin, body: { url: 'http://[::1]:8080/' } });
+    const badPatch = await api('PATCH', `/webhooks/${hook.webhookid}`, {
+      token: admin,
+      body: { url: 'http://[::1]:8080/' },
+    });
     expect(badPatch.status).toBe(422);
   });
 
@@ -118,25 +142,52 @@ describe('deliveries', () => {
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(signatureValid(secret, delivery)).toBe(true);
     expect(signatureValid('another secret', delivery)).toBe(false);
-    expect(delivery.json).toMatchObject({ siteName: expect.any(String), siteDomain: expect.any(String), title: 'Ping', data: { webhookid } });
+    expect(delivery.json).toMatchObject({
+      siteName: expect.any(String),
+      siteDomain: expect.any(String),
+      title: 'Ping',
+      data: { webhookid },
+    });
   });
 
   it('sends course_stage.completed in exactly the §3.28 shape', async () => {
     const hook = await receiver();
     const { secret } = await register(hook.url, ['course_stage.completed']);
     const { guide, course, trainee } = await assignedTrainee();
-    const done = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    const done = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, {
+      token: trainee.token,
+      body: {},
+    });
     expect(done.status).toBe(200);
 
-    const received = await hook.waitFor((all) => all.some((delivery) => delivery.json?.data?.userid === trainee.userid));
+    const received = await hook.waitFor((all) =>
+      all.some((delivery) => delivery.json?.data?.userid === trainee.userid),
+    );
     const delivery = received.find((candidate) => candidate.json.data.userid === trainee.userid)!;
     expect(delivery.headers['x-stepwise-event']).toBe('course_stage.completed');
     expect(signatureValid(secret, delivery)).toBe(true);
     const body = delivery.json;
     expect(Object.keys(body).sort()).toEqual(['data', 'description', 'siteDomain', 'siteName', 'title']);
-    expect(Object.keys(body.data).sort()).toEqual(['course_stageid', 'doc_completion', 'docid', 'doctype', 'title', 'userid']);
-    expect(Object.keys(body.data.doc_completion).sort()).toEqual(['course_assignment_stage_completionid', 'end_date', 'init_date']);
-    expect(body.data).toMatchObject({ course_stageid: course.stages[0].course_stageid, docid: guide.guideid, doctype: 'guide', title: guide.title, userid: trainee.userid });
+    expect(Object.keys(body.data).sort()).toEqual([
+      'course_stageid',
+      'doc_completion',
+      'docid',
+      'doctype',
+      'title',
+      'userid',
+    ]);
+    expect(Object.keys(body.data.doc_completion).sort()).toEqual([
+      'course_assignment_stage_completionid',
+      'end_date',
+      'init_date',
+    ]);
+    expect(body.data).toMatchObject({
+      course_stageid: course.stages[0].course_stageid,
+      docid: guide.guideid,
+      doctype: 'guide',
+      title: guide.title,
+      userid: trainee.userid,
+    });
     expect(body.data.doc_completion.course_assignment_stage_completionid).toEqual(expect.any(Number));
     expect(body.data.doc_completion.end_date).toBeGreaterThanOrEqual(body.data.doc_completion.init_date);
     expect(body.title).toBe('Course Stage Completed');
@@ -153,11 +204,16 @@ describe('deliveries', () => {
     };
     const { webhookid } = await register(hook.url, ['user.created']);
     const user = await createUser();
-    const received = await hook.waitFor((all) => all.filter((delivery) => delivery.json?.data?.userid === user.userid).length >= 4);
+    const received = await hook.waitFor(
+      (all) => all.filter((delivery) => delivery.json?.data?.userid === user.userid).length >= 4,
+    );
     const mine = received.filter((delivery) => delivery.json.data.userid === user.userid);
     expect(new Set(mine.map((delivery) => delivery.headers['x-stepwise-delivery'])).size).toBe(1);
     expect(new Set(mine.map((delivery) => delivery.body)).size).toBe(1);
-    expect(mine[0].json).toMatchObject({ title: 'User Created', data: { userid: user.userid, username: expect.any(String) } });
+    expect(mine[0].json).toMatchObject({
+      title: 'User Created',
+      data: { userid: user.userid, username: expect.any(String) },
+    });
 
     let deliveries: any[] = [];
     for (let poll = 0; poll < 100; poll++) {
@@ -166,7 +222,13 @@ describe('deliveries', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const delivery = deliveries.find((candidate) => candidate.deliveryid === mine[0].headers['x-stepwise-delivery']);
-    expect(delivery).toMatchObject({ event: 'user.created', status: 'succeeded', attempts: 4, last_response_code: 204, next_attempt: null });
+    expect(delivery).toMatchObject({
+      event: 'user.created',
+      status: 'succeeded',
+      attempts: 4,
+      last_response_code: 204,
+      next_attempt: null,
+    });
   });
 
   it('delivers the events of one entity in order, holding later ones while an earlier one is retried', async () => {
@@ -182,8 +244,12 @@ describe('deliveries', () => {
     };
     const versions = [];
     for (let release = 0; release < 3; release++) versions.push((await releaseGuide(guide.guideid, 'major')).version);
-    const received = await hook.waitFor((all) => all.filter((delivery) => delivery.json?.data?.guideid === guide.guideid).length >= 4);
-    const order = received.filter((delivery) => delivery.json.data.guideid === guide.guideid).map((delivery) => delivery.json.data.version);
+    const received = await hook.waitFor(
+      (all) => all.filter((delivery) => delivery.json?.data?.guideid === guide.guideid).length >= 4,
+    );
+    const order = received
+      .filter((delivery) => delivery.json.data.guideid === guide.guideid)
+      .map((delivery) => delivery.json.data.version);
     expect(order).toEqual([versions[0], versions[0], versions[1], versions[2]]);
   });
 
@@ -193,7 +259,15 @@ describe('deliveries', () => {
     await register(dead.url, ['user.created']);
     await register('http://127.0.0.1:9/unreachable', ['user.created']);
     const suffix = uniqueSuffix();
-    const response = await api('POST', '/users', { token: admin, body: { email: `dead-${suffix}@example.com`, username: `Dead ${suffix}`, password: `pw-${suffix}-Secret`, unique_username: `dead_${suffix}` } });
+    const response = await api('POST', '/users', {
+      token: admin,
+      body: {
+        email: `dead-${suffix}@example.com`,
+        username: `Dead ${suffix}`,
+        password: `pw-${suffix}-Secret`,
+        unique_username: `dead_${suffix}`,
+      },
+    });
     expect(response.status).toBe(201);
     await dead.waitFor((all) => all.some((delivery) => delivery.json?.data?.userid === response.body.userid));
   });

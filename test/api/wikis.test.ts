@@ -16,11 +16,24 @@ describe('POST /wikis', () => {
     const title = `Torque ${uniqueSuffix()}`;
     const response = await api('POST', '/wikis', {
       token: author.token,
-      body: { namespace: 'WIKI', title, contents: "== Torque ==\nUse the '''calibrated''' wrench.", description: 'Settings' },
+      body: {
+        namespace: 'WIKI',
+        title,
+        contents: "== Torque ==\nUse the '''calibrated''' wrench.",
+        description: 'Settings',
+      },
     });
     expect(response.status).toBe(201);
     const wiki = response.body;
-    expect(wiki).toMatchObject({ namespace: 'WIKI', title, display_title: title, langid: 'en', description: 'Settings', can_edit: true, source_revisionid: null });
+    expect(wiki).toMatchObject({
+      namespace: 'WIKI',
+      title,
+      display_title: title,
+      langid: 'en',
+      description: 'Settings',
+      can_edit: true,
+      source_revisionid: null,
+    });
     expect(wiki.wikiid).toBeGreaterThan(0);
     expect(wiki.revisionid).toBeGreaterThan(0);
     expect(wiki.contents_rendered).toContain('<h2>Torque</h2>');
@@ -32,14 +45,20 @@ describe('POST /wikis', () => {
   });
 
   it('requires contents (422 missing_field), like the real service', async () => {
-    const response = await api('POST', '/wikis', { token: author.token, body: { namespace: 'CATEGORY', title: `C ${uniqueSuffix()}` } });
+    const response = await api('POST', '/wikis', {
+      token: author.token,
+      body: { namespace: 'CATEGORY', title: `C ${uniqueSuffix()}` },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toContainEqual(expect.objectContaining({ field: 'contents', code: 'missing_field' }));
   });
 
   it('validates namespace, title and parent (422) and is for Authors (403)', async () => {
     const bad = async (body: Record<string, unknown>, field: string) => {
-      const response = await api('POST', '/wikis', { token: author.token, body: { namespace: 'WIKI', title: `T ${uniqueSuffix()}`, contents: '', ...body } });
+      const response = await api('POST', '/wikis', {
+        token: author.token,
+        body: { namespace: 'WIKI', title: `T ${uniqueSuffix()}`, contents: '', ...body },
+      });
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.body.errors[0].field).toBe(field);
     };
@@ -50,24 +69,35 @@ describe('POST /wikis', () => {
     await bad({ parent: `Missing ${uniqueSuffix()}` }, 'parent');
     await bad({ namespace: 'INFO', parent: 'Anything' }, 'parent');
     await bad({ langid: 'xx' }, 'langid');
-    const forbidden = await api('POST', '/wikis', { token: reader.token, body: { namespace: 'WIKI', title: 'X', contents: '' } });
+    const forbidden = await api('POST', '/wikis', {
+      token: reader.token,
+      body: { namespace: 'WIKI', title: 'X', contents: '' },
+    });
     expect(forbidden.status).toBe(403);
   });
 
   it('keeps titles unique within a namespace only', async () => {
     const title = `Shared ${uniqueSuffix()}`;
     await createWiki({ namespace: 'WIKI', title });
-    const again = await api('POST', '/wikis', { token: admin, body: { namespace: 'WIKI', title: title.replace(/ /g, '_'), contents: 'x' } });
+    const again = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'WIKI', title: title.replace(/ /g, '_'), contents: 'x' },
+    });
     expect(again.status).toBe(422);
     expect(again.body.errors[0]).toMatchObject({ field: 'title', code: 'already_exists' });
-    const otherNamespace = await api('POST', '/wikis', { token: admin, body: { namespace: 'INFO', title, contents: 'x' } });
+    const otherNamespace = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'INFO', title, contents: 'x' },
+    });
     expect(otherNamespace.status).toBe(201);
   });
 
   it('concurrent creates of one namespace+title: exactly one 201', async () => {
     const title = `Race ${uniqueSuffix()}`;
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, index) => api('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title, contents: `writer ${index}` } })),
+      Array.from({ length: 8 }, (_, index) =>
+        api('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title, contents: `writer ${index}` } }),
+      ),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
@@ -104,9 +134,16 @@ describe('POST /wikis', () => {
 describe('GET /wikis/{namespace}/{title}', () => {
   it('reads a page by title (underscores read as spaces); CATEGORY reads show revisionid null', async () => {
     const category = await createWiki({ namespace: 'CATEGORY', title: `Camera ${uniqueSuffix()}` });
-    const read = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(category.title.replace(/ /g, '_'))}`, { token: reader.token });
+    const read = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(category.title.replace(/ /g, '_'))}`, {
+      token: reader.token,
+    });
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ wikiid: category.wikiid, title: category.title, revisionid: null, can_edit: false });
+    expect(read.body).toMatchObject({
+      wikiid: category.wikiid,
+      title: category.title,
+      revisionid: null,
+      can_edit: false,
+    });
     expect(category.revisionid).toBeGreaterThan(0);
     const wiki = await createWiki();
     const wikiRead = await api('GET', wikiPath(wiki), { token: reader.token });
@@ -125,18 +162,29 @@ describe('GET /wikis/{namespace}', () => {
   it('lists pages alphabetically with offset/limit; display=titles; modifiedSince', async () => {
     const prefix = `Aaa list ${uniqueSuffix()}`;
     const created = [];
-    for (const letter of ['c', 'a', 'b']) created.push(await createWiki({ namespace: 'ITEM', title: `${prefix} ${letter}`, contents: `Text of ${letter}` }));
+    for (const letter of ['c', 'a', 'b'])
+      created.push(
+        await createWiki({ namespace: 'ITEM', title: `${prefix} ${letter}`, contents: `Text of ${letter}` }),
+      );
     const all = await api('GET', '/wikis/ITEM', { token: reader.token, query: { limit: 200 } });
     expect(all.status).toBe(200);
     const mine = all.body.filter((item: { title: string }) => item.title.startsWith(prefix));
-    expect(mine.map((item: { title: string }) => item.title)).toEqual(['a', 'b', 'c'].map((letter) => `${prefix} ${letter}`));
+    expect(mine.map((item: { title: string }) => item.title)).toEqual(
+      ['a', 'b', 'c'].map((letter) => `${prefix} ${letter}`),
+    );
     expect(mine[0]).toMatchObject({ dataType: 'wiki', namespace: 'ITEM', text: 'Text of a' });
     const titles = await api('GET', '/wikis/ITEM', { token: reader.token, query: { display: 'titles', limit: 200 } });
     expect(titles.body).toEqual(expect.arrayContaining([`${prefix} a`, `${prefix} b`]));
     const index = titles.body.indexOf(`${prefix} a`);
-    const second = await api('GET', '/wikis/ITEM', { token: reader.token, query: { display: 'titles', offset: index + 1, limit: 1 } });
+    const second = await api('GET', '/wikis/ITEM', {
+      token: reader.token,
+      query: { display: 'titles', offset: index + 1, limit: 1 },
+    });
     expect(second.body).toEqual([`${prefix} b`]);
-    const future = await api('GET', '/wikis/ITEM', { token: reader.token, query: { modifiedSince: Math.floor(Date.now() / 1000) + 3600 } });
+    const future = await api('GET', '/wikis/ITEM', {
+      token: reader.token,
+      query: { modifiedSince: Math.floor(Date.now() / 1000) + 3600 },
+    });
     expect(future.body).toEqual([]);
     const badLimit = await api('GET', '/wikis/ITEM', { token: reader.token, query: { limit: 'x' } });
     expect(badLimit.status).toBe(422);
@@ -164,9 +212,18 @@ describe('category hierarchy', () => {
       expect(tree.status).toBe(200);
       expect(tree.body[root]).toEqual({ [middle]: { [leaf]: [] } });
     }
-    const withTitles = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display: 'hierarchy', withDisplayTitles: 1 } });
+    const withTitles = await api('GET', '/wikis/CATEGORY', {
+      token: reader.token,
+      query: { display: 'hierarchy', withDisplayTitles: 1 },
+    });
     const node = withTitles.body.find((entry: { title: string }) => entry.title === root);
-    expect(node).toEqual({ title: root, display_title: root, children: [{ title: middle, display_title: middle, children: [{ title: leaf, display_title: leaf, children: [] }] }] });
+    expect(node).toEqual({
+      title: root,
+      display_title: root,
+      children: [
+        { title: middle, display_title: middle, children: [{ title: leaf, display_title: leaf, children: [] }] },
+      ],
+    });
     const notHierarchical = await api('GET', '/wikis/INFO', { token: reader.token, query: { display: 'hierarchy' } });
     expect(notHierarchical.status).toBe(422);
   });
@@ -184,13 +241,22 @@ describe('category hierarchy', () => {
     expect(kids.body.map((item: { title: string }) => item.title)).toEqual([middle]);
     const none = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(leaf)}/children`, { token: reader.token });
     expect(none.body).toEqual([]);
-    const identification = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(root)}/identification`, { token: reader.token });
+    const identification = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(root)}/identification`, {
+      token: reader.token,
+    });
     expect(identification.status).toBe(200);
-    expect(identification.body).toMatchObject({ title: root, identification_raw: 'Look at the label under the battery.' });
+    expect(identification.body).toMatchObject({
+      title: root,
+      identification_raw: 'Look at the label under the battery.',
+    });
     expect(identification.body.identification_rendered).toContain('Look at the label');
     expect(identification.body.children.map((child: { title: string }) => child.title)).toEqual([middle]);
-    expect((await api('GET', `/wikis/CATEGORY/Missing_${uniqueSuffix()}/children`, { token: reader.token })).status).toBe(404);
-    expect((await api('GET', `/wikis/CATEGORY/Missing_${uniqueSuffix()}/identification`, { token: reader.token })).status).toBe(404);
+    expect(
+      (await api('GET', `/wikis/CATEGORY/Missing_${uniqueSuffix()}/children`, { token: reader.token })).status,
+    ).toBe(404);
+    expect(
+      (await api('GET', `/wikis/CATEGORY/Missing_${uniqueSuffix()}/identification`, { token: reader.token })).status,
+    ).toBe(404);
   });
 
   it('PUT …/parent moves a page and refuses cycles', async () => {
@@ -208,7 +274,9 @@ describe('category hierarchy', () => {
     expect(self.body.errors[0].code).toBe('cycle');
     const unknown = await api('PUT', path(a), { token: author.token, body: { parent: `Nope ${suffix}` } });
     expect(unknown.body.errors[0]).toMatchObject({ field: 'parent', code: 'not_found' });
-    expect((await api('PUT', path(`Nope ${suffix}`), { token: author.token, body: { parent: null } })).status).toBe(404);
+    expect((await api('PUT', path(`Nope ${suffix}`), { token: author.token, body: { parent: null } })).status).toBe(
+      404,
+    );
     expect((await api('PUT', path(a), { token: reader.token, body: { parent: null } })).status).toBe(403);
 
     const moved = await api('PUT', path(c), { token: author.token, body: { parent: a } });
@@ -242,7 +310,11 @@ describe('category hierarchy', () => {
 
   it('PUT …/parent with a stale ?revisionid= answers 409 with the page', async () => {
     const page = await createWiki({ namespace: 'WIKI' });
-    const stale = await api('PUT', wikiPath(page, '/parent'), { token: author.token, query: { revisionid: page.revisionid + 1000 }, body: { parent: null } });
+    const stale = await api('PUT', wikiPath(page, '/parent'), {
+      token: author.token,
+      query: { revisionid: page.revisionid + 1000 },
+      body: { parent: null },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ wikiid: page.wikiid, revisionid: page.revisionid });
   });
@@ -250,7 +322,10 @@ describe('category hierarchy', () => {
   it('a page with children cannot be deleted (422)', async () => {
     const parent = await createWiki({ namespace: 'CATEGORY' });
     await createWiki({ namespace: 'CATEGORY', parent: parent.title });
-    const response = await api('DELETE', wikiPath(parent), { token: author.token, query: { revisionid: parent.revisionid } });
+    const response = await api('DELETE', wikiPath(parent), {
+      token: author.token,
+      query: { revisionid: parent.revisionid },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors[0].code).toBe('has_children');
   });
@@ -259,20 +334,36 @@ describe('category hierarchy', () => {
 describe('PATCH /wikis/{namespace}/{title}', () => {
   it('makes a new revision; a stale revisionid answers 409 with the current page', async () => {
     const wiki = await createWiki({ contents: 'First' });
-    const edited = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: "''Second''" } });
+    const edited = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { contents: "''Second''" },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.revisionid).toBeGreaterThan(wiki.revisionid);
     expect(edited.body.contents_rendered).toContain('<em>Second</em>');
-    const stale = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: 'Lost' } });
+    const stale = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { contents: 'Lost' },
+    });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ wikiid: wiki.wikiid, revisionid: edited.body.revisionid, contents_raw: "''Second''" });
+    expect(stale.body).toMatchObject({
+      wikiid: wiki.wikiid,
+      revisionid: edited.body.revisionid,
+      contents_raw: "''Second''",
+    });
   });
 
   it('of concurrent edits naming one revision exactly one succeeds', async () => {
     const wiki = await createWiki({ contents: 'Base' });
     const responses = await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
-        api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: `Writer ${index}` } }),
+        api('PATCH', wikiPath(wiki), {
+          token: author.token,
+          query: { revisionid: wiki.revisionid },
+          body: { contents: `Writer ${index}` },
+        }),
       ),
     );
     const statuses = responses.map((response) => response.status).sort();
@@ -284,7 +375,11 @@ describe('PATCH /wikis/{namespace}/{title}', () => {
 
   it('a CATEGORY 409 body carries the real revisionid (the GET shows null)', async () => {
     const category = await createWiki({ namespace: 'CATEGORY' });
-    const stale = await api('PATCH', wikiPath(category), { token: author.token, query: { revisionid: 1 }, body: { description: 'x' } });
+    const stale = await api('PATCH', wikiPath(category), {
+      token: author.token,
+      query: { revisionid: 1 },
+      body: { description: 'x' },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.revisionid).toBe(category.revisionid);
   });
@@ -294,26 +389,58 @@ describe('PATCH /wikis/{namespace}/{title}', () => {
     const missing = await api('PATCH', wikiPath(wiki), { token: author.token, body: { contents: 'x' } });
     expect(missing.status).toBe(422);
     expect(missing.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'missing_field' });
-    const empty = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: {} });
+    const empty = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: {},
+    });
     expect(empty.status).toBe(422);
-    expect((await api('PATCH', wikiPath(wiki), { token: reader.token, query: { revisionid: wiki.revisionid }, body: { contents: 'x' } })).status).toBe(403);
-    expect((await api('PATCH', `/wikis/WIKI/Missing_${uniqueSuffix()}`, { token: author.token, query: { revisionid: 1 }, body: { contents: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await api('PATCH', wikiPath(wiki), {
+          token: reader.token,
+          query: { revisionid: wiki.revisionid },
+          body: { contents: 'x' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('PATCH', `/wikis/WIKI/Missing_${uniqueSuffix()}`, {
+          token: author.token,
+          query: { revisionid: 1 },
+          body: { contents: 'x' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('renames a WIKI page (the old title is free again), not a CATEGORY page', async () => {
     const wiki = await createWiki();
     const newTitle = `Renamed ${uniqueSuffix()}`;
-    const renamed = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { title: newTitle } });
+    const renamed = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { title: newTitle },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ title: newTitle, display_title: newTitle });
     expect((await api('GET', wikiPath(wiki), { token: reader.token })).status).toBe(404);
     expect((await api('GET', `/wikis/WIKI/${encodeURIComponent(newTitle)}`, { token: reader.token })).status).toBe(200);
     await createWiki({ title: wiki.title });
-    const taken = await api('PATCH', `/wikis/WIKI/${encodeURIComponent(newTitle)}`, { token: author.token, query: { revisionid: renamed.body.revisionid }, body: { title: wiki.title } });
+    const taken = await api('PATCH', `/wikis/WIKI/${encodeURIComponent(newTitle)}`, {
+      token: author.token,
+      query: { revisionid: renamed.body.revisionid },
+      body: { title: wiki.title },
+    });
     expect(taken.status).toBe(422);
     expect(taken.body.errors[0].code).toBe('already_exists');
     const category = await createWiki({ namespace: 'CATEGORY' });
-    const refused = await api('PATCH', wikiPath(category), { token: author.token, query: { revisionid: category.revisionid }, body: { title: `Other ${uniqueSuffix()}` } });
+    const refused = await api('PATCH', wikiPath(category), {
+      token: author.token,
+      query: { revisionid: category.revisionid },
+      body: { title: `Other ${uniqueSuffix()}` },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({ field: 'title', code: 'immutable' });
   });
@@ -322,13 +449,24 @@ describe('PATCH /wikis/{namespace}/{title}', () => {
 describe('revisions and revert', () => {
   it('lists revisions and restores an earlier one as a new revision', async () => {
     const wiki = await createWiki({ contents: 'Version one' });
-    const second = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: 'Version two' } });
+    const second = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { contents: 'Version two' },
+    });
     const history = await api('GET', wikiPath(wiki, '/revisions'), { token: reader.token });
     expect(history.status).toBe(200);
-    expect(history.body.map((revision: { revisionid: number }) => revision.revisionid)).toEqual([second.body.revisionid, wiki.revisionid]);
+    expect(history.body.map((revision: { revisionid: number }) => revision.revisionid)).toEqual([
+      second.body.revisionid,
+      wiki.revisionid,
+    ]);
     expect(history.body[0]).toMatchObject({ current: true, userid: author.userid });
 
-    const reverted = await api('POST', wikiPath(wiki, '/revert'), { token: author.token, query: { revisionid: second.body.revisionid }, body: { revisionid: wiki.revisionid } });
+    const reverted = await api('POST', wikiPath(wiki, '/revert'), {
+      token: author.token,
+      query: { revisionid: second.body.revisionid },
+      body: { revisionid: wiki.revisionid },
+    });
     expect(reverted.status).toBe(200);
     expect(reverted.body.contents_raw).toBe('Version one');
     expect(reverted.body.revisionid).toBeGreaterThan(second.body.revisionid);
@@ -338,16 +476,35 @@ describe('revisions and revert', () => {
 
   it('revert: stale 409, unknown revision 422, missing ?revisionid= 422, Authors only', async () => {
     const wiki = await createWiki({ contents: 'One' });
-    const second = await api('PATCH', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid }, body: { contents: 'Two' } });
-    const stale = await api('POST', wikiPath(wiki, '/revert'), { token: author.token, query: { revisionid: wiki.revisionid }, body: { revisionid: wiki.revisionid } });
+    const second = await api('PATCH', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { contents: 'Two' },
+    });
+    const stale = await api('POST', wikiPath(wiki, '/revert'), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+      body: { revisionid: wiki.revisionid },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.revisionid).toBe(second.body.revisionid);
-    const unknown = await api('POST', wikiPath(wiki, '/revert'), { token: author.token, query: { revisionid: second.body.revisionid }, body: { revisionid: 999999999 } });
+    const unknown = await api('POST', wikiPath(wiki, '/revert'), {
+      token: author.token,
+      query: { revisionid: second.body.revisionid },
+      body: { revisionid: 999999999 },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'not_found' });
-    const missing = await api('POST', wikiPath(wiki, '/revert'), { token: author.token, body: { revisionid: wiki.revisionid } });
+    const missing = await api('POST', wikiPath(wiki, '/revert'), {
+      token: author.token,
+      body: { revisionid: wiki.revisionid },
+    });
     expect(missing.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'missing_field' });
-    const forbidden = await api('POST', wikiPath(wiki, '/revert'), { token: reader.token, query: { revisionid: second.body.revisionid }, body: { revisionid: wiki.revisionid } });
+    const forbidden = await api('POST', wikiPath(wiki, '/revert'), {
+      token: reader.token,
+      query: { revisionid: second.body.revisionid },
+      body: { revisionid: wiki.revisionid },
+    });
     expect(forbidden.status).toBe(403);
   });
 });
@@ -358,15 +515,25 @@ describe('DELETE /wikis/{namespace}/{title}', () => {
     const missing = await api('DELETE', wikiPath(wiki), { token: author.token });
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toContainEqual(expect.objectContaining({ field: 'revisionid', code: 'missing_field' }));
-    const stale = await api('DELETE', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid + 1000 } });
+    const stale = await api('DELETE', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid + 1000 },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ wikiid: wiki.wikiid, revisionid: wiki.revisionid });
-    expect((await api('DELETE', wikiPath(wiki), { token: reader.token, query: { revisionid: wiki.revisionid } })).status).toBe(403);
-    const deleted = await api('DELETE', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid } });
+    expect(
+      (await api('DELETE', wikiPath(wiki), { token: reader.token, query: { revisionid: wiki.revisionid } })).status,
+    ).toBe(403);
+    const deleted = await api('DELETE', wikiPath(wiki), {
+      token: author.token,
+      query: { revisionid: wiki.revisionid },
+    });
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe('');
     expect((await api('GET', wikiPath(wiki), { token: reader.token })).status).toBe(404);
-    expect((await api('DELETE', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid } })).status).toBe(404);
+    expect(
+      (await api('DELETE', wikiPath(wiki), { token: author.token, query: { revisionid: wiki.revisionid } })).status,
+    ).toBe(404);
     // The title is free again.
     await createWiki({ namespace: 'CATEGORY', title: wiki.title });
   });
@@ -374,7 +541,11 @@ describe('DELETE /wikis/{namespace}/{title}', () => {
   it('deleting a child frees its parent for deletion', async () => {
     const parent = await createWiki({ namespace: 'CATEGORY' });
     const child = await createWiki({ namespace: 'CATEGORY', parent: parent.title });
-    expect((await api('DELETE', wikiPath(child), { token: author.token, query: { revisionid: child.revisionid } })).status).toBe(204);
-    expect((await api('DELETE', wikiPath(parent), { token: author.token, query: { revisionid: parent.revisionid } })).status).toBe(204);
+    expect(
+      (await api('DELETE', wikiPath(child), { token: author.token, query: { revisionid: child.revisionid } })).status,
+    ).toBe(204);
+    expect(
+      (await api('DELETE', wikiPath(parent), { token: author.token, query: { revisionid: parent.revisionid } })).status,
+    ).toBe(204);
   });
 });

@@ -31,12 +31,18 @@ describe('request bodies', () => {
   it('parses JSON whatever the Content-Type says, or none', async () => {
     const none = await api('POST', '/user/token', { rawBody: JSON.stringify(ADMIN) });
     expect(none.status).toBe(201);
-    const form = await api('POST', '/user/token', { rawBody: JSON.stringify(ADMIN), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await api('POST', '/user/token', {
+      rawBody: JSON.stringify(ADMIN),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(201);
   });
 
   it('answers 400 for invalid JSON', async () => {
-    const response = await api('POST', '/user/token', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const response = await api('POST', '/user/token', {
+      rawBody: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ message: 'Invalid JSON in request body' });
   });
@@ -98,7 +104,11 @@ describe('CORS', () => {
   it('answers preflight requests', async () => {
     const response = await fetch(`${apiUrl()}/users/1`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
@@ -111,9 +121,14 @@ describe('documentation', () => {
     const response = await api('GET', '/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
-    expect(response.body.paths['/user/token'].post.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(response.body.paths['/user/token'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'email',
+      'password',
+    ]);
     expect(response.body.paths['/users/searchnames/{search}'].get.deprecated).toBe(true);
-    expect(response.body.paths['/teams/{teamid}/users/{userid}'].put.parameters.map((p: { name: string }) => p.name)).toEqual(['teamid', 'userid']);
+    expect(
+      response.body.paths['/teams/{teamid}/users/{userid}'].put.parameters.map((p: { name: string }) => p.name),
+    ).toEqual(['teamid', 'userid']);
   });
 
   it('serves a readable docs page at /api/2.0/doc', async () => {

@@ -31,8 +31,13 @@ export function synthesize(outdir: string): void {
 
 /** One fresh process: milliseconds from just before `import()` to the module evaluated. */
 function importOnce(file: string, env: Record<string, string>): number {
-  const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const script =
+    `const t=performance.now();await ` +
+    `import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(performance.now()-t));`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr}`);
   return Number(result.stdout);
 }
@@ -56,7 +61,13 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
   const figures: BundleFigure[] = [];
   for (const fn of assembly.functions.values()) {
     const file = join(fn.assetDir, `${fn.handlerFile}.mjs`);
-    const env = { ...fn.environment, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', AWS_LAMBDA_FUNCTION_NAME: fn.functionName };
+    const env = {
+      ...fn.environment,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+      AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
+    };
     const kind = fn.stack.endsWith('-Api') ? 'api' : 'pipeline';
     const times = Array.from({ length: kind === 'api' ? RUNS : PIPELINE_RUNS }, () => importOnce(file, env));
     figures.push({
@@ -70,19 +81,25 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
 }
 
 export function printBundles(figures: BundleFigure[]): void {
-  console.log(`\nDeployed bundles as synthesized (ESM, AWS SDK bundled): size and import time, median of ${RUNS} fresh node processes (pipeline functions ${PIPELINE_RUNS})`);
+  console.log(
+    `\nDeployed bundles as synthesized (ESM, AWS SDK bundled): size and import time, median of ${RUNS} ` +
+      `fresh node processes (pipeline functions ${PIPELINE_RUNS})`,
+  );
   console.table(
     figures.map((figure) => ({
       function: figure.function,
       KB: (figure.bytes / 1024).toFixed(0),
       'import ms': figure.importMs.toFixed(0),
-      [`within ${API_IMPORT_AIM_MS} ms`]: figure.kind === 'api' ? (figure.importMs <= API_IMPORT_AIM_MS ? 'yes' : 'NO') : '-',
+      [`within ${API_IMPORT_AIM_MS} ms`]:
+        figure.kind === 'api' ? (figure.importMs <= API_IMPORT_AIM_MS ? 'yes' : 'NO') : '-',
     })),
   );
   const api = figures.filter((figure) => figure.kind === 'api');
   console.log(
-    `API functions: median import ${median(api.map((figure) => figure.importMs)).toFixed(0)} ms, slowest ${Math.max(...api.map((figure) => figure.importMs)).toFixed(0)} ms; ` +
-      `${api.filter((figure) => figure.importMs > API_IMPORT_AIM_MS).length} of ${api.length} over ${API_IMPORT_AIM_MS} ms`,
+    `API functions: median import ${median(api.map((figure) => figure.importMs)).toFixed(0)} ms, slowest ` +
+      `${Math.max(...api.map((figure) => figure.importMs)).toFixed(0)} ms; ` +
+      `${api.filter((figure) => figure.importMs > API_IMPORT_AIM_MS).length} of ${api.length} over ` +
+      `${API_IMPORT_AIM_MS} ms`,
   );
 }
 

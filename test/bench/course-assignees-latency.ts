@@ -19,7 +19,11 @@ interface Stack {
 }
 
 async function call(stack: Stack, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${stack.url}${path}`, { method, headers: { authorization: `api ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { authorization: `api ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = await response.json();
   if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
   return json;
@@ -42,7 +46,12 @@ async function batchPut(db: DynamoDBDocumentClient, items: Array<Record<string, 
 }
 
 /** `count` users straight into the table, each a member of the team. */
-async function seedMembers(db: DynamoDBDocumentClient, teamid: number, firstUserid: number, count: number): Promise<void> {
+async function seedMembers(
+  db: DynamoDBDocumentClient,
+  teamid: number,
+  firstUserid: number,
+  count: number,
+): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const items: Array<Record<string, unknown>> = [];
   for (let index = 0; index < count; index++) {
@@ -74,10 +83,24 @@ async function seedMembers(db: DynamoDBDocumentClient, teamid: number, firstUser
       search_tokens: [],
       version: 1,
     });
-    items.push({ pk: `TEAM#${teamid}`, sk: `MEMBER#${pad(userid)}`, entity: 'TeamMember', teamid, userid, joined: now });
+    items.push({
+      pk: `TEAM#${teamid}`,
+      sk: `MEMBER#${pad(userid)}`,
+      entity: 'TeamMember',
+      teamid,
+      userid,
+      joined: now,
+    });
   }
   await batchPut(db, items);
-  await db.send(new UpdateCommand({ TableName: TABLE, Key: { pk: `TEAM#${teamid}`, sk: 'TEAM' }, UpdateExpression: 'ADD member_count :n, reputation :n', ExpressionAttributeValues: { ':n': count } }));
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: { pk: `TEAM#${teamid}`, sk: 'TEAM' },
+      UpdateExpression: 'ADD member_count :n, reputation :n',
+      ExpressionAttributeValues: { ':n': count },
+    }),
+  );
 }
 
 async function pageLatency(url: string, token: string, seconds: number) {
@@ -88,10 +111,24 @@ async function pageLatency(url: string, token: string, seconds: number) {
 }
 
 export async function courseAssigneesLatency(stack: Stack, token: string, seconds: number): Promise<void> {
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: stack.ddbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } }));
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.ddbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    }),
+  );
   await call(stack, token, 'POST', '/wikis', { namespace: 'CATEGORY', title: 'Bench courses', contents: 'Bench.' });
-  const guide = await call(stack, token, 'POST', '/guides', { category: 'Bench courses', type: 'how-to', title: 'Bench stage guide' });
-  const course = await call(stack, token, 'POST', '/courses', { title: 'Bench course', contents: 'Bench.', stages: [{ doctype: 'guide', docid: guide.guideid }] });
+  const guide = await call(stack, token, 'POST', '/guides', {
+    category: 'Bench courses',
+    type: 'how-to',
+    title: 'Bench stage guide',
+  });
+  const course = await call(stack, token, 'POST', '/courses', {
+    title: 'Bench course',
+    contents: 'Bench.',
+    stages: [{ doctype: 'guide', docid: guide.guideid }],
+  });
 
   const sizes = [10, 1000];
   const results = [];
@@ -104,12 +141,22 @@ export async function courseAssigneesLatency(stack: Stack, token: string, second
     await call(stack, token, 'POST', '/course_assignments', { wikiid: course.wikiid, teamid: team.teamid });
     const assignSeconds = (Date.now() - assignStarted) / 1000;
     const page = `${stack.url}/course_assignees/course/${course.wikiid}/teams/${team.teamid}?limit=10`;
-    const check = await call(stack, token, 'GET', `/course_assignees/course/${course.wikiid}/teams/${team.teamid}?limit=10`);
-    if (check.response.members.length !== 10 || check.response.member_count !== size + 1) throw new Error(`unexpected page: ${JSON.stringify(check).slice(0, 300)}`);
+    const check = await call(
+      stack,
+      token,
+      'GET',
+      `/course_assignees/course/${course.wikiid}/teams/${team.teamid}?limit=10`,
+    );
+    if (check.response.members.length !== 10 || check.response.member_count !== size + 1)
+      throw new Error(`unexpected page: ${JSON.stringify(check).slice(0, 300)}`);
     results.push({ size, assignSeconds, first: await pageLatency(page, token, seconds) });
   }
 
-  console.log('\nGET /course_assignees/course/{wikiid}/teams/{teamid}?limit=10 latency (4 concurrent clients, %d s each), teams of 10 vs 1,000 members', seconds);
+  console.log(
+    '\nGET /course_assignees/course/{wikiid}/teams/{teamid}?limit=10 latency (4 concurrent clients, %d s ' +
+      'each), teams of 10 vs 1,000 members',
+    seconds,
+  );
   console.table(
     results.map(({ size, assignSeconds, first }) => ({
       members: size,
@@ -120,6 +167,8 @@ export async function courseAssigneesLatency(stack: Stack, token: string, second
     })),
   );
   const ratio = results[1].first.mean / results[0].first.mean;
-  console.log(`Latency ratio 1,000 / 10 members: ${ratio.toFixed(2)}  (aim <= 1.5: an assignees page costs O(page), not O(team))`);
+  console.log(
+    `Latency ratio 1,000 / 10 members: ${ratio.toFixed(2)}  (aim <= 1.5: an assignees page costs O(page), not O(team))`,
+  );
   db.destroy();
 }

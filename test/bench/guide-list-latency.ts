@@ -52,7 +52,11 @@ function benchGuide(guideid: number, authorid: number): GuideRecord {
 async function seed(db: DynamoDBDocumentClient, from: number, count: number, authorid: number): Promise<void> {
   const batches: Array<Array<Record<string, unknown>>> = [];
   for (let start = 0; start < count; start += 25) {
-    batches.push(Array.from({ length: Math.min(25, count - start) }, (_, index) => guideToItem(benchGuide(from + start + index, authorid))));
+    batches.push(
+      Array.from({ length: Math.min(25, count - start) }, (_, index) =>
+        guideToItem(benchGuide(from + start + index, authorid)),
+      ),
+    );
   }
   const workers = Array.from({ length: 8 }, async () => {
     for (let batch = batches.shift(); batch; batch = batches.shift()) {
@@ -66,26 +70,53 @@ async function seed(db: DynamoDBDocumentClient, from: number, count: number, aut
   await Promise.all(workers);
 }
 
-async function pageLatency(url: string, token: string, seconds: number): Promise<{ mean: number; p99: number; rps: number; errors: number }> {
+async function pageLatency(
+  url: string,
+  token: string,
+  seconds: number,
+): Promise<{ mean: number; p99: number; rps: number; errors: number }> {
   const options = { url, connections: 4, headers: { authorization: `api ${token}` } };
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: seconds });
-  return { mean: result.latency.average, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx };
+  return {
+    mean: result.latency.average,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.non2xx,
+  };
 }
 
-export async function guideListLatency(stack: { url: string; ddbEndpoint: string }, token: string, authorid: number, seconds: number): Promise<void> {
+export async function guideListLatency(
+  stack: { url: string; ddbEndpoint: string },
+  token: string,
+  authorid: number,
+  seconds: number,
+): Promise<void> {
   const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stack.ddbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } }),
+    new DynamoDBClient({
+      endpoint: stack.ddbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    }),
   );
   const pages = { first: `${stack.url}/guides?limit=20`, newest: `${stack.url}/guides?limit=20&order=DESC` };
   await seed(db, FIRST_GUIDEID, 100, authorid);
-  const small = { first: await pageLatency(pages.first, token, seconds), newest: await pageLatency(pages.newest, token, seconds) };
+  const small = {
+    first: await pageLatency(pages.first, token, seconds),
+    newest: await pageLatency(pages.newest, token, seconds),
+  };
   const seedStarted = Date.now();
   await seed(db, FIRST_GUIDEID + 100, 9_900, authorid);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
-  const large = { first: await pageLatency(pages.first, token, seconds), newest: await pageLatency(pages.newest, token, seconds) };
+  const large = {
+    first: await pageLatency(pages.first, token, seconds),
+    newest: await pageLatency(pages.newest, token, seconds),
+  };
 
-  console.log('\nGET /guides page latency (limit 20, 4 concurrent clients, %d s each) with 100 vs 10,000 guides stored', seconds);
+  console.log(
+    '\nGET /guides page latency (limit 20, 4 concurrent clients, %d s each) with 100 vs 10,000 guides stored',
+    seconds,
+  );
   console.log(`(9,900 guides seeded with BatchWrite in ${seedSeconds.toFixed(1)} s)`);
   console.table(
     (['first', 'newest'] as const).map((page) => ({
@@ -99,6 +130,8 @@ export async function guideListLatency(stack: { url: string; ddbEndpoint: string
     })),
   );
   const worst = Math.max(...(['first', 'newest'] as const).map((page) => large[page].mean / small[page].mean));
-  console.log(`Worst latency ratio 10,000 / 100 guides: ${worst.toFixed(2)}  (aim <= 1.5: a page costs O(page), not O(table))`);
+  console.log(
+    `Worst latency ratio 10,000 / 100 guides: ${worst.toFixed(2)}  (aim <= 1.5: a page costs O(page), not O(table))`,
+  );
   db.destroy();
 }

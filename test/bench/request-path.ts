@@ -93,7 +93,11 @@ async function createOtherUser(stack: RunningStack, token: string): Promise<numb
   const response = await fetch(`${stack.url}/users`, {
     method: 'POST',
     headers: { authorization: `api ${token}` },
-    body: JSON.stringify({ email: `bench.${Date.now()}@example.com`, username: 'Bench User', password: 'Bench-pass-123' }),
+    body: JSON.stringify({
+      email: `bench.${Date.now()}@example.com`,
+      username: 'Bench User',
+      password: 'Bench-pass-123',
+    }),
   });
   return ((await response.json()) as { userid: number }).userid;
 }
@@ -106,7 +110,11 @@ type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknow
  * module. Imported once per process (module-level clients read the first endpoint they see).
  */
 let directHandler: Handler | undefined;
-async function loadUsersHandler(stack: RunningStack, warmUp: APIGatewayProxyEventV2, cdkOut?: string): Promise<Handler> {
+async function loadUsersHandler(
+  stack: RunningStack,
+  warmUp: APIGatewayProxyEventV2,
+  cdkOut?: string,
+): Promise<Handler> {
   if (directHandler) return directHandler;
   // As on the gateway path (npm start): no EMF metrics line per request on stdout.
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -126,7 +134,13 @@ async function loadUsersHandler(stack: RunningStack, warmUp: APIGatewayProxyEven
     module = pathToFileURL(join(users.assetDir, `${users.handlerFile}.mjs`)).href;
   }
   applyLocalEnvironment();
-  Object.assign(process.env, { LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', DDB_ENDPOINT: stack.ddbEndpoint, S3_ENDPOINT: stack.s3Endpoint, SFN_ENDPOINT: stack.sfnEndpoint });
+  Object.assign(process.env, {
+    LOG_LEVEL: 'ERROR',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    DDB_ENDPOINT: stack.ddbEndpoint,
+    S3_ENDPOINT: stack.s3Endpoint,
+    SFN_ENDPOINT: stack.sfnEndpoint,
+  });
   const handler = (await import(module)).handler as Handler;
   // One call reads the configuration and creates the clients; then the bench's own
   // environment comes back, so stacks started later do not inherit the function's.
@@ -160,11 +174,26 @@ export async function measureRequestPath(
   }
 
   const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stack.ddbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } }),
+    new DynamoDBClient({
+      endpoint: stack.ddbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    }),
   );
-  const rawRps = await loopRate(() => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } })), seconds);
+  const rawRps = await loopRate(
+    () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } })),
+    seconds,
+  );
   db.destroy();
-  return { engine, selfRps: self.rps, otherRps: other.rps, directRps, rawRps, p99: other.p99, errors: self.errors + other.errors };
+  return {
+    engine,
+    selfRps: self.rps,
+    otherRps: other.rps,
+    directRps,
+    rawRps,
+    p99: other.p99,
+    errors: self.errors + other.errors,
+  };
 }
 
 /** `npm start` as a newcomer runs it: DynamoDB Local on files in a fresh data dir. */
@@ -181,7 +210,9 @@ export async function startFileBackedStack(): Promise<{ stack: RunningStack; cle
 }
 
 export function printRequestPath(rows: RequestPathFigures[], seconds: number): void {
-  console.log(`\nRequest path vs its floor (${CONNECTIONS} concurrent callers, ${seconds} s each; same engine, same run)`);
+  console.log(
+    `\nRequest path vs its floor (${CONNECTIONS} concurrent callers, ${seconds} s each; same engine, same run)`,
+  );
   console.table(
     rows.map((row) => ({
       engine: row.engine,
@@ -203,7 +234,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     // With a cloud assembly folder as argument, the direct figure runs its users bundle.
     const cdkOut = process.argv[2];
-    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', seconds, { direct: true, cdkOut })], seconds);
+    printRequestPath(
+      [await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', seconds, { direct: true, cdkOut })],
+      seconds,
+    );
   } finally {
     await fileBacked.cleanup();
   }

@@ -28,16 +28,21 @@ const bundles = measureBundles(cdkOut);
 
 // ---- Request path: npm start as a newcomer runs it (file-backed), then the in-memory stack ----
 const fileBacked = await startFileBackedStack();
-let fileFigures;
+let fileFigures: Awaited<ReturnType<typeof measureRequestPath>>;
 try {
-  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)', DURATION_S, { direct: true, cdkOut });
+  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)', DURATION_S, {
+    direct: true,
+    cdkOut,
+  });
 } finally {
   await fileBacked.cleanup();
 }
 
 const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
 try {
-  const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)', DURATION_S, { direct: false });
+  const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)', DURATION_S, {
+    direct: false,
+  });
   printRequestPath([fileFigures, memoryFigures], DURATION_S);
   console.log(
     'Note: on 2 cores the gateway runs share them between the load generator, the API process and DynamoDB Local;\n' +
@@ -54,7 +59,8 @@ try {
   // ---- Guides: GET /guides page latency, 100 vs 10,000 guides stored (test/bench/guide-list-latency.ts) ----
   await guideListLatency(stack, authToken, 1, DURATION_S);
 
-  // ---- Modules: import of a 50 MB package through the local pipeline, time and peak memory (test/bench/module-import.ts) ----
+  // ---- Modules: import of a 50 MB package through the local pipeline, time and peak memory
+  // (test/bench/module-import.ts) ----
   await moduleImportBench(stack, authToken);
 
   // ---- Courses: a team's assignees page with 10 vs 1,000 members (test/bench/course-assignees-latency.ts) ----

@@ -28,7 +28,8 @@ export interface FuzzWorld {
 
 async function created(response: Promise<{ status: number; body: any; text: string }>, what: string): Promise<any> {
   const result = await response;
-  if (result.status !== 200 && result.status !== 201) throw new Error(`fuzz fixture ${what}: ${result.status} ${result.text}`);
+  if (result.status !== 200 && result.status !== 201)
+    throw new Error(`fuzz fixture ${what}: ${result.status} ${result.text}`);
   return result.body;
 }
 
@@ -40,20 +41,44 @@ export async function buildWorld(): Promise<FuzzWorld> {
     createUser({ username: `Fuzz Victim ${suffix}` }),
     createUser({ username: `Fuzz Login ${suffix}` }),
   ]);
-  const team = await created(api('POST', '/teams', { token: admin.token, body: { name: `Fuzz team ${suffix}` } }), 'team');
+  const team = await created(
+    api('POST', '/teams', { token: admin.token, body: { name: `Fuzz team ${suffix}` } }),
+    'team',
+  );
   await created(api('PUT', `/teams/${team.teamid}/users/${victim.userid}`, { token: admin.token }), 'team member');
   const category = `Fuzz category ${suffix}`;
   await createWiki({ namespace: 'CATEGORY', title: category, contents: 'Fuzzed.' }, admin.token);
   const wiki = await createWiki({ title: `Fuzz page ${suffix}`, contents: 'See [[Fuzz page]].' }, admin.token);
-  const guide = await created(api('POST', '/guides', { token: admin.token, body: { category, type: 'how-to', title: `Fuzz guide ${suffix}`, public: true } }), 'guide');
+  const guide = await created(
+    api('POST', '/guides', {
+      token: admin.token,
+      body: { category, type: 'how-to', title: `Fuzz guide ${suffix}`, public: true },
+    }),
+    'guide',
+  );
   const withStep = await created(
-    api('POST', `/guides/${guide.guideid}/steps`, { token: admin.token, body: { orderby: 1, title: 'Step', lines: [{ text: 'Line', bullet: 'black', level: 0 }] } }),
+    api('POST', `/guides/${guide.guideid}/steps`, {
+      token: admin.token,
+      body: { orderby: 1, title: 'Step', lines: [{ text: 'Line', bullet: 'black', level: 0 }] },
+    }),
     'step',
   );
-  const course = await created(api('POST', '/courses', { token: admin.token, body: { title: `Fuzz course ${suffix}`, contents: 'Fuzzed.', stages: [] } }), 'course');
+  const course = await created(
+    api('POST', '/courses', {
+      token: admin.token,
+      body: { title: `Fuzz course ${suffix}`, contents: 'Fuzzed.', stages: [] },
+    }),
+    'course',
+  );
   const quiz = await importQuiz({}, admin.token);
-  const entry = await created(api('POST', '/work_log', { token: user.token, body: { guideid: guide.guideid, workorderid: `WO-fuzz-${suffix}` } }), 'work log entry');
-  const comment = await created(api('POST', `/comments/guide/${guide.guideid}`, { token: user.token, body: { text: 'Fuzz comment' } }), 'comment');
+  const entry = await created(
+    api('POST', '/work_log', { token: user.token, body: { guideid: guide.guideid, workorderid: `WO-fuzz-${suffix}` } }),
+    'work log entry',
+  );
+  const comment = await created(
+    api('POST', `/comments/guide/${guide.guideid}`, { token: user.token, body: { text: 'Fuzz comment' } }),
+    'comment',
+  );
   return {
     suffix,
     admin,

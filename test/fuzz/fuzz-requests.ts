@@ -39,7 +39,9 @@ function isIdKey(key: string): boolean {
 export function adoptExample(value: unknown, key: string, world: FuzzWorld, route: RouteDef): unknown {
   if (Array.isArray(value)) return value.map((item) => adoptExample(item, singular(key), world, route));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, adoptExample(child, name, world, route)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([name, child]) => [name, adoptExample(child, name, world, route)]),
+    );
   }
   if (typeof value === 'number' && Number.isInteger(value) && isIdKey(key)) {
     const mapped = worldValue(world, key);
@@ -54,7 +56,17 @@ export function adoptExample(value: unknown, key: string, world: FuzzWorld, rout
   return value;
 }
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; enum?: unknown[]; const?: unknown; minimum?: number; default?: unknown };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  default?: unknown;
+};
 
 /**
  * A value for every field the body schema declares (optional ones too), from its JSON Schema:
@@ -70,7 +82,9 @@ export function sampleFromSchema(schema: JsonSchema | undefined, depth = 0): unk
   const type = Array.isArray(schema.type) ? schema.type.find((entry) => entry !== 'null') : schema.type;
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, child]) => [key, sampleFromSchema(child, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, child]) => [key, sampleFromSchema(child, depth + 1)]),
+      );
     case 'array':
       return [sampleFromSchema(schema.items, depth + 1)];
     case 'integer':
@@ -88,7 +102,15 @@ export function sampleFromSchema(schema: JsonSchema | undefined, depth = 0): unk
 /** The example over the schema sample: every declared field present, the example's values kept. */
 export function mergeOver(sample: unknown, example: unknown): unknown {
   if (example === undefined) return sample;
-  if (sample === null || typeof sample !== 'object' || Array.isArray(sample) || example === null || typeof example !== 'object' || Array.isArray(example)) return example;
+  if (
+    sample === null ||
+    typeof sample !== 'object' ||
+    Array.isArray(sample) ||
+    example === null ||
+    typeof example !== 'object' ||
+    Array.isArray(example)
+  )
+    return example;
   const merged: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
   for (const [key, value] of Object.entries(example)) merged[key] = mergeOver(merged[key], value);
   return merged;
@@ -127,16 +149,36 @@ export function pathParamNames(route: RouteDef): string[] {
 }
 
 export function validParams(route: RouteDef, world: FuzzWorld): Record<string, string> {
-  return Object.fromEntries(pathParamNames(route).map((name) => [name, String(worldValue(world, name) ?? (/id$/i.test(name) ? UNKNOWN_ID : 'sample'))]));
+  return Object.fromEntries(
+    pathParamNames(route).map((name) => [
+      name,
+      String(worldValue(world, name) ?? (/id$/i.test(name) ? UNKNOWN_ID : 'sample')),
+    ]),
+  );
 }
 
 export function concretePath(route: RouteDef, request: FuzzRequest): string {
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => request.rawParams?.[name] ?? encodeURIComponent(request.params[name] ?? ''));
+  return route.path.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => request.rawParams?.[name] ?? encodeURIComponent(request.params[name] ?? ''),
+  );
 }
 
 // ---- mutations --------------------------------------------------------------------------
 
-export const MUTATIONS = ['none', 'lone-surrogate', 'deep', 'number', 'query', 'long-string', 'wrong-type', 'proto', 'content-type', 'drop', 'path'] as const;
+export const MUTATIONS = [
+  'none',
+  'lone-surrogate',
+  'deep',
+  'number',
+  'query',
+  'long-string',
+  'wrong-type',
+  'proto',
+  'content-type',
+  'drop',
+  'path',
+] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
 export interface Choice {
@@ -148,13 +190,60 @@ export interface Choice {
   variant: number;
 }
 
-const HOSTILE_NUMBERS = ['1e300', '-1e300', '2147483648', '9007199254740993', '18446744073709551616', '-1', '-2147483649', '0', '1e-300', '0.5', '123456789012345678901234567890'];
-const HOSTILE_QUERY = ['2147483648', '99999999999999999999', '-1', '1e5', '0x10', '', 'NaN', '100001', 'a'.repeat(5000), '%ED%A0%80', 'x\ud800'];
-const HOSTILE_PATH = ['%ED%A0%80', 'x%F0', '-1', '0', '2147483648', '99999999999999999999', 'a'.repeat(3000), '%00', '..', '%2F'];
+const HOSTILE_NUMBERS = [
+  '1e300',
+  '-1e300',
+  '2147483648',
+  '9007199254740993',
+  '18446744073709551616',
+  '-1',
+  '-2147483649',
+  '0',
+  '1e-300',
+  '0.5',
+  '123456789012345678901234567890',
+];
+const HOSTILE_QUERY = [
+  '2147483648',
+  '99999999999999999999',
+  '-1',
+  '1e5',
+  '0x10',
+  '',
+  'NaN',
+  '100001',
+  'a'.repeat(5000),
+  '%ED%A0%80',
+  'x\ud800',
+];
+const HOSTILE_PATH = [
+  '%ED%A0%80',
+  'x%F0',
+  '-1',
+  '0',
+  '2147483648',
+  '99999999999999999999',
+  'a'.repeat(3000),
+  '%00',
+  '..',
+  '%2F',
+];
 const LONG_LENGTHS = [256, 5_000, 120_000, 450_000];
 const WRONG_VALUES: unknown[] = [null, true, {}, [], 'text', 42, [1, 2], { nested: { deeper: [] } }];
-const ODD_TYPES = ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/octet-stream', 'application/json; charset=latin1'];
-const ODD_BODIES = ['a=1&b=2', '<xml><a>1</a></xml>', '\u0000\u0001\u0002', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--'];
+const ODD_TYPES = [
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'application/octet-stream',
+  'application/json; charset=latin1',
+];
+const ODD_BODIES = [
+  'a=1&b=2',
+  '<xml><a>1</a></xml>',
+  '\u0000\u0001\u0002',
+  '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+];
 
 type Path = Array<string | number>;
 
@@ -166,7 +255,8 @@ function nodePaths(value: unknown): Array<{ path: Path; value: unknown }> {
     const node = queue.shift()!;
     nodes.push(node);
     if (node.value !== null && typeof node.value === 'object') {
-      for (const [key, child] of Object.entries(node.value)) queue.push({ path: [...node.path, Array.isArray(node.value) ? Number(key) : key], value: child });
+      for (const [key, child] of Object.entries(node.value))
+        queue.push({ path: [...node.path, Array.isArray(node.value) ? Number(key) : key], value: child });
     }
   }
   return nodes;
@@ -196,9 +286,22 @@ function pickOf<T>(items: readonly T[], index: number): T {
  * The example body plus one more field the schema declares (so the rest stays valid), and the
  * name of that field, which the mutation then aims at.
  */
-function withOneMoreField(body: unknown, fullBody: unknown, extra: number, leafType?: 'number' | 'string'): { body: unknown; added?: string } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || fullBody === null || typeof fullBody !== 'object') return { body };
-  const holds = (key: string) => !leafType || nodePaths((fullBody as Record<string, unknown>)[key]).some((entry) => typeof entry.value === leafType);
+function withOneMoreField(
+  body: unknown,
+  fullBody: unknown,
+  extra: number,
+  leafType?: 'number' | 'string',
+): { body: unknown; added?: string } {
+  if (
+    body === null ||
+    typeof body !== 'object' ||
+    Array.isArray(body) ||
+    fullBody === null ||
+    typeof fullBody !== 'object'
+  )
+    return { body };
+  const holds = (key: string) =>
+    !leafType || nodePaths((fullBody as Record<string, unknown>)[key]).some((entry) => typeof entry.value === leafType);
   const missing = Object.keys(fullBody).filter((key) => !(key in body) && holds(key));
   if (missing.length === 0) return { body };
   const added = missing[(extra >> 1) % missing.length]!;
@@ -210,8 +313,14 @@ export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[], f
   const request: FuzzRequest = { ...base, params: { ...base.params }, query: { ...base.query } };
   let added: string | undefined;
   // Aim number and string mutations at a field that has such a leaf.
-  const leafType = choice.mutation === 'number' ? 'number' : ['long-string', 'lone-surrogate'].includes(choice.mutation) ? 'string' : undefined;
-  if (fullBody !== undefined && base.body !== undefined && choice.extra % 2 === 1) ({ body: request.body, added } = withOneMoreField(base.body, fullBody, choice.extra, leafType));
+  const leafType =
+    choice.mutation === 'number'
+      ? 'number'
+      : ['long-string', 'lone-surrogate'].includes(choice.mutation)
+        ? 'string'
+        : undefined;
+  if (fullBody !== undefined && base.body !== undefined && choice.extra % 2 === 1)
+    ({ body: request.body, added } = withOneMoreField(base.body, fullBody, choice.extra, leafType));
   const body = request.body ?? {};
   const allNodes = nodePaths(body);
   const nodes = added === undefined ? allNodes : allNodes.filter((entry) => entry.path[0] === added);
@@ -224,7 +333,10 @@ export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[], f
     case 'lone-surrogate': {
       const lone = pickOf(['\ud800', '\udfff', 'a\udbff', '\udc00z'], choice.variant);
       if (choice.variant % 3 === 2 || strings.length === 0) {
-        request.body = { ...(typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}), [`key${lone}`]: 'value' };
+        request.body = {
+          ...(typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}),
+          [`key${lone}`]: 'value',
+        };
       } else {
         const target = pickOf(strings, choice.pick);
         request.body = setAt(body, target.path, `${target.value as string}${lone}`);
@@ -233,7 +345,10 @@ export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[], f
     }
     case 'deep': {
       const depth = pickOf([65, 1_000, 10_000], choice.variant);
-      const deep = choice.variant % 2 === 0 ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const deep =
+        choice.variant % 2 === 0
+          ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+          : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
       request.rawBody = withRawAt(body, node.path, deep);
       return request;
     }
@@ -257,7 +372,8 @@ export function mutate(base: FuzzRequest, choice: Choice, queryKeys: string[], f
       request.body = setAt(body, node.path, pickOf(WRONG_VALUES, choice.variant));
       return request;
     case 'proto': {
-      const hostile = '"__proto__":{"isAdmin":true,"privileges":["Admin"]},"constructor":{"prototype":{"polluted":true}}';
+      const hostile =
+        '"__proto__":{"isAdmin":true,"privileges":["Admin"]},"constructor":{"prototype":{"polluted":true}}';
       const text = JSON.stringify(body);
       request.rawBody = text.startsWith('{') && text !== '{}' ? `{${hostile},${text.slice(1)}` : `{${hostile}}`;
       return request;

@@ -36,7 +36,8 @@ const RUNS = Number(process.env.STEPWISE_FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.STEPWISE_FUZZ_SEED ?? 20261123);
 
 /** Routes that remove or end things (DELETE, …/delete, …/cancel, …/invalidate…) run last. */
-const isDestructive = (route: RouteDef) => route.method === 'DELETE' || /\/(delete|cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
+const isDestructive = (route: RouteDef) =>
+  route.method === 'DELETE' || /\/(delete|cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
 
 // Destructive routes last, so the world's objects live while the other routes are fuzzed.
 const routes = routeGroups
@@ -59,8 +60,15 @@ async function send(route: RouteDef, request: FuzzRequest, token: string): Promi
   for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
   const headers: Record<string, string> = { authorization: `api ${token}` };
   if (request.contentType) headers['content-type'] = request.contentType;
-  const body = request.rawBody ?? (request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body));
-  const response = await fetch(url, { method: request.method, headers, body: request.method === 'GET' ? undefined : body, redirect: 'manual' });
+  const body =
+    request.rawBody ??
+    (request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body));
+  const response = await fetch(url, {
+    method: request.method,
+    headers,
+    body: request.method === 'GET' ? undefined : body,
+    redirect: 'manual',
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -81,7 +89,8 @@ async function baseRequest(route: RouteDef): Promise<FuzzRequest> {
     const segments = concretePath(route, { method: 'GET', params, query: {} }).split('/');
     for (let length = segments.length; length > 2 && known.revisionid === undefined; length--) {
       const current = await api('GET', segments.slice(0, length).join('/'), { token: tokens.admin });
-      if (current.status === 200 && current.body?.revisionid != null) known.revisionid = String(current.body.revisionid);
+      if (current.status === 200 && current.body?.revisionid != null)
+        known.revisionid = String(current.body.revisionid);
     }
   }
   const body = route.body && !route.rawBody ? adoptExample(route.example ?? {}, '', world, route) : undefined;
@@ -109,12 +118,21 @@ function touched(name: string, request: FuzzRequest, body: any): number | undefi
 function readsAfterWrite(group: string, request: FuzzRequest, body: any): Read[] {
   const reads: Read[] = [];
   if (['auth', 'users', 'teams'].includes(group)) {
-    reads.push({ path: '/users' }, { path: `/users/${world.victim.userid}` }, { path: '/users/search/Fuzz' }, { path: '/user' });
+    reads.push(
+      { path: '/users' },
+      { path: `/users/${world.victim.userid}` },
+      { path: '/users/search/Fuzz' },
+      { path: '/user' },
+    );
     const userid = touched('userid', request, body);
     if (userid) reads.push({ path: `/users/${userid}` });
   }
   if (['wikis', 'tags', 'releases'].includes(group)) {
-    reads.push({ path: '/wikis/WIKI' }, { path: '/wikis/CATEGORY' }, { path: `/wikis/WIKI/${encodeURIComponent(world.wiki.title)}` });
+    reads.push(
+      { path: '/wikis/WIKI' },
+      { path: '/wikis/CATEGORY' },
+      { path: `/wikis/WIKI/${encodeURIComponent(world.wiki.title)}` },
+    );
     if (typeof body?.namespace === 'string' && typeof body?.title === 'string' && body.namespace !== 'COURSE') {
       reads.push({ path: `/wikis/${body.namespace}/${encodeURIComponent(body.title)}` });
     }
@@ -142,14 +160,28 @@ function readsAfterWrite(group: string, request: FuzzRequest, body: any): Read[]
   return reads;
 }
 
-async function checkReadsAfterWrite(group: string, route: RouteDef, request: FuzzRequest, response: ApiResponse): Promise<void> {
+async function checkReadsAfterWrite(
+  group: string,
+  route: RouteDef,
+  request: FuzzRequest,
+  response: ApiResponse,
+): Promise<void> {
   for (const read of readsAfterWrite(group, request, response.body)) {
     const result = await api('GET', read.path, { token: tokens.admin, query: read.query });
-    expect(result.status, `after ${route.method} ${route.path} (${response.status}): GET ${read.path} answered ${result.status} ${result.text.slice(0, 300)}`).toBeLessThan(300);
+    expect(
+      result.status,
+      `after ${route.method} ${route.path} (${response.status}): GET ${read.path} answered ${result.status} ` +
+        `${result.text.slice(0, 300)}`,
+    ).toBeLessThan(300);
   }
   if (['auth', 'users', 'teams'].includes(group)) {
-    const login = await api('POST', '/user/token', { body: { email: world.victim.email, password: world.victim.password } });
-    expect(login.status, `after ${route.method} ${route.path}: the victim's login answered ${login.status} ${login.text.slice(0, 300)}`).toBe(201);
+    const login = await api('POST', '/user/token', {
+      body: { email: world.victim.email, password: world.victim.password },
+    });
+    expect(
+      login.status,
+      `after ${route.method} ${route.path}: the victim's login answered ${login.status} ${login.text.slice(0, 300)}`,
+    ).toBe(201);
   }
 }
 
@@ -171,40 +203,58 @@ const choice: fc.Arbitrary<Choice & { role: 'admin' | 'user' }> = fc.record({
   variant: fc.nat({ max: 1000 }),
 });
 
-describe.each(routes.map((entry, index) => ({ ...entry, index })))('$group: $route.method $route.path', ({ group, route, index }) => {
-  it('never answers 5xx; accepted writes leave the entity readable', async () => {
-    const base = await baseRequest(route);
-    const fullBody = base.body === undefined ? undefined : adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', world, route);
-    const queryKeys = schemaKeys(route.query);
-    const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
-    const attempt = async (request: FuzzRequest, role: 'admin' | 'user', label: string) => {
-      // A write guarded by ?revisionid= names the current one, or every attempt after the first accepted one is a 409.
-      if (request.query.revisionid === base.query.revisionid && base.query.revisionid !== undefined) {
-        request.query.revisionid = (await baseRequest(route)).query.revisionid ?? base.query.revisionid;
-      }
-      const response = await send(route, request, tokens[role]);
-      if (process.env.STEPWISE_FUZZ_VERBOSE) console.log(label, response.status, (request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200), response.text.slice(0, 150));
-      expect(response.status, `${label} as ${role}: ${response.status} ${response.text.slice(0, 500)}`).toBeLessThan(500);
-      if (isWrite && response.status < 300) {
-        acceptedWrites.add(`${route.method} ${route.path}`);
-        await checkReadsAfterWrite(group, route, request, response);
-      }
-    };
-    // The valid request first, so every route has at least one chance of an accepted write.
-    await attempt(base, 'admin', 'the valid request');
-    await fc.assert(
-      fc.asyncProperty(choice, async ({ role, ...mutation }) => {
-        await attempt(mutate(base, mutation, queryKeys, fullBody), role, `mutation ${JSON.stringify(mutation)}`);
-      }),
-      { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
-    );
-    if (isDestructive(route)) await refreshTokens();
-  });
-});
+describe.each(routes.map((entry, index) => ({ ...entry, index })))(
+  '$group: $route.method $route.path',
+  ({ group, route, index }) => {
+    it('never answers 5xx; accepted writes leave the entity readable', async () => {
+      const base = await baseRequest(route);
+      const fullBody =
+        base.body === undefined
+          ? undefined
+          : adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', world, route);
+      const queryKeys = schemaKeys(route.query);
+      const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
+      const attempt = async (request: FuzzRequest, role: 'admin' | 'user', label: string) => {
+        // A write guarded by ?revisionid= names the current one, or every attempt after the first accepted one is a
+        // 409.
+        if (request.query.revisionid === base.query.revisionid && base.query.revisionid !== undefined) {
+          request.query.revisionid = (await baseRequest(route)).query.revisionid ?? base.query.revisionid;
+        }
+        const response = await send(route, request, tokens[role]);
+        if (process.env.STEPWISE_FUZZ_VERBOSE)
+          console.log(
+            label,
+            response.status,
+            (request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200),
+            response.text.slice(0, 150),
+          );
+        expect(response.status, `${label} as ${role}: ${response.status} ${response.text.slice(0, 500)}`).toBeLessThan(
+          500,
+        );
+        if (isWrite && response.status < 300) {
+          acceptedWrites.add(`${route.method} ${route.path}`);
+          await checkReadsAfterWrite(group, route, request, response);
+        }
+      };
+      // The valid request first, so every route has at least one chance of an accepted write.
+      await attempt(base, 'admin', 'the valid request');
+      await fc.assert(
+        fc.asyncProperty(choice, async ({ role, ...mutation }) => {
+          await attempt(mutate(base, mutation, queryKeys, fullBody), role, `mutation ${JSON.stringify(mutation)}`);
+        }),
+        { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
+      );
+      if (isDestructive(route)) await refreshTokens();
+    });
+  },
+);
 
 it('the valid requests reach the handlers: many write routes accept one', () => {
   const writeRoutes = routes.filter(({ route }) => ['POST', 'PUT', 'PATCH'].includes(route.method));
-  console.log(`fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request:`, [...acceptedWrites].join(', '));
+  console.log(
+    `fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request:`,
+    [...acceptedWrites].join(', '),
+  );
   // The rest need state the fuzz world does not build (signoff requests, approval requests...).
   expect(acceptedWrites.size).toBeGreaterThan(writeRoutes.length * 0.4);
 });

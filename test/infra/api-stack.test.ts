@@ -83,7 +83,10 @@ describe('api stack: routes from the route table', () => {
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 100 },
     });
-    expect(JSON.parse(AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(JSON.parse(AccessLogSettings.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+    });
     expect(getAttId(AccessLogSettings.DestinationArn)).toMatch(/^AccessLogs/);
   });
 
@@ -109,7 +112,11 @@ describe('api stack: functions', () => {
 
   it('names the metrics namespace after the site (its stack prefix)', () => {
     const environments = Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))
-      .map((fn) => (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment?.Variables ?? {})
+      .map(
+        (fn) =>
+          (fn as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }).Properties.Environment
+            ?.Variables ?? {},
+      )
       .filter((variables) => 'TABLE_NAME' in variables);
     expect(environments.length).toBeGreaterThan(0);
     for (const variables of environments) expect(variables.POWERTOOLS_METRICS_NAMESPACE).toBe('Stepwise');
@@ -117,7 +124,8 @@ describe('api stack: functions', () => {
 
   it('takes memory and timeout from the group, with defaults', () => {
     const props = (name: string) =>
-      resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, describeGroup(name))].Properties;
+      resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, describeGroup(name))]
+        .Properties;
     expect([props('imports').MemorySize, props('imports').Timeout]).toEqual([1024, 20]);
     expect([props('status').MemorySize, props('status').Timeout]).toEqual([512, 10]);
   });
@@ -137,7 +145,7 @@ describe('api stack: functions', () => {
     }
   });
 
-  it('alarms on every function\'s errors and throttles, and on API 5xx', () => {
+  it("alarms on every function's errors and throttles, and on API 5xx", () => {
     const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     const functions = Object.keys(resourcesOfType(template, 'AWS::Lambda::Function'));
     for (const metric of ['Errors', 'Throttles']) {
@@ -145,7 +153,8 @@ describe('api stack: functions', () => {
       expect(watched.sort(), metric).toEqual(functions.sort());
     }
     expect(alarms.filter((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toHaveLength(1);
-    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }]);
+    for (const alarm of alarms)
+      expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }]);
   });
 });
 
@@ -155,7 +164,8 @@ describe('api stack: least privilege by intent', () => {
     expect(JSON.stringify(Template.fromStack(api).toJSON())).not.toContain('dynamodb:Scan');
   });
 
-  const statementsOf = (name: string) => functionStatements(template, functionIdByDescription(template, describeGroup(name)));
+  const statementsOf = (name: string) =>
+    functionStatements(template, functionIdByDescription(template, describeGroup(name)));
   const WRITES = /^(dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)|s3:(PutObject.*|DeleteObject.*|Abort.*))$/;
 
   it('read-only groups get read actions and no write action', () => {
@@ -165,7 +175,9 @@ describe('api stack: least privilege by intent', () => {
   });
 
   it('read-write groups can write the table and their bucket', () => {
-    expect(actionsOf(statementsOf('things'))).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject']));
+    expect(actionsOf(statementsOf('things'))).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject']),
+    );
   });
 
   it('groups without access get nothing beyond logs and tracing', () => {
@@ -176,7 +188,9 @@ describe('api stack: least privilege by intent', () => {
   it('only startImport groups may start, describe and stop imports', () => {
     for (const group of FIXTURE_GROUPS) {
       const states = actionsOf(statementsOf(group.name)).filter((action) => action.startsWith('states:'));
-      expect(states.sort(), group.name).toEqual(group.access.startImport ? ['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution'] : []);
+      expect(states.sort(), group.name).toEqual(
+        group.access.startImport ? ['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution'] : [],
+      );
     }
   });
 
@@ -207,13 +221,17 @@ describe('api stack: least privilege by intent', () => {
     expect(invokes[0].Resource.map(getAttId).sort()).toEqual(groupFunctions.sort());
   });
 
-  it('tells the fallback each group\'s function name in GROUP_FUNCTIONS', () => {
+  it("tells the fallback each group's function name in GROUP_FUNCTIONS", () => {
     const fallback = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, FALLBACK)];
     // Fn::Join of literal JSON and { Ref: <function> }: put the logical ids in to read it back.
     const [, parts] = fallback.Properties.Environment.Variables.GROUP_FUNCTIONS['Fn::Join'];
-    const json = (parts as Array<string | { Ref: string }>).map((part) => (typeof part === 'string' ? part : part.Ref)).join('');
+    const json = (parts as Array<string | { Ref: string }>)
+      .map((part) => (typeof part === 'string' ? part : part.Ref))
+      .join('');
     expect(JSON.parse(json)).toEqual(
-      Object.fromEntries(FIXTURE_GROUPS.map((group) => [group.name, functionIdByDescription(template, describeGroup(group.name))])),
+      Object.fromEntries(
+        FIXTURE_GROUPS.map((group) => [group.name, functionIdByDescription(template, describeGroup(group.name))]),
+      ),
     );
   });
 });

@@ -31,7 +31,10 @@ beforeAll(() => {
     embeds: embedBundling(['routeManifest'], FIXTURE_GROUPS),
   });
   const assembly = app.synth();
-  const resources = Object.values(assembly.getStackByName('Bundle').template.Resources) as Array<{ Type: string; Properties: any }>;
+  const resources = Object.values(assembly.getStackByName('Bundle').template.Resources) as Array<{
+    Type: string;
+    Properties: any;
+  }>;
   const fn = resources.find((resource) => resource.Type === 'AWS::Lambda::Function');
   // The asset's S3 key is `<hash>.zip`; the cloud assembly keeps it unzipped as `asset.<hash>`.
   bundleDir = join(assembly.directory, `asset.${fn!.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
@@ -44,7 +47,10 @@ const event = (method: string, path: string) => ({
   rawQueryString: '',
   headers: {},
   isBase64Encoded: false,
-  requestContext: { http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'vitest' }, requestId: 'test' },
+  requestContext: {
+    http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'vitest' },
+    requestId: 'test',
+  },
 });
 
 describe('function bundles', () => {
@@ -59,7 +65,11 @@ describe('function bundles', () => {
     const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
     // The fallback's Lambda client is in the bundle, so a credential provider is too.
     expect(code).toContain('No AWS credentials in the environment');
-    for (const unreachable of ['@aws-sdk/credential-provider-sso', '@aws-sdk/credential-provider-ini', '@aws-sdk/credential-provider-process']) {
+    for (const unreachable of [
+      '@aws-sdk/credential-provider-sso',
+      '@aws-sdk/credential-provider-ini',
+      '@aws-sdk/credential-provider-process',
+    ]) {
       expect(code).not.toContain(unreachable);
     }
   });

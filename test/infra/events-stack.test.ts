@@ -2,7 +2,14 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERER_TABLE_ACTIONS } from '../../infra/stacks/events-stack.ts';
-import { actionsOf, buildTestApp, functionIdByDescription, functionStatements, getAttId, resourcesOfType } from './support.ts';
+import {
+  actionsOf,
+  buildTestApp,
+  functionIdByDescription,
+  functionStatements,
+  getAttId,
+  resourcesOfType,
+} from './support.ts';
 
 const STREAM = 'Stepwise event deliverer (new outbox items from the table stream)';
 const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
@@ -25,7 +32,8 @@ describe('events stack', () => {
     template.resourceCountIs('AWS::Events::EventBus', 1);
     const busId = Object.keys(resourcesOfType(template, 'AWS::Events::EventBus'))[0];
     for (const description of [STREAM, SWEEP]) {
-      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, description)].Properties;
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, description)]
+        .Properties;
       expect(fn.Environment.Variables.STEPWISE_EVENT_BUS_NAME).toEqual({ Ref: busId });
       expect(fn.Environment.Variables.TABLE_NAME).toBeDefined();
     }
@@ -38,7 +46,10 @@ describe('events stack', () => {
     expect(mapping.FunctionName).toEqual({ Ref: functionIdByDescription(template, STREAM) });
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.MaximumRetryAttempts).toBe(3);
-    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] } } } });
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] } } },
+    });
     const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue'))[0];
     expect(getAttId(mapping.DestinationConfig.OnFailure.Destination)).toBe(dlqId);
   });
@@ -50,9 +61,13 @@ describe('events stack', () => {
     expect(getAttId(rules[0].Properties.Targets[0].Arn)).toBe(functionIdByDescription(template, SWEEP));
   });
 
-  it('alarms on dead letters and on a stream falling behind (besides each function\'s errors and throttles)', () => {
-    const metrics = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties.MetricName);
-    expect(metrics).toEqual(expect.arrayContaining(['ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Errors', 'Throttles']));
+  it("alarms on dead letters and on a stream falling behind (besides each function's errors and throttles)", () => {
+    const metrics = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map(
+      (alarm) => alarm.Properties.MetricName,
+    );
+    expect(metrics).toEqual(
+      expect.arrayContaining(['ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Errors', 'Throttles']),
+    );
   });
 
   it('grants the deliverers only the table actions they use and PutEvents on this bus', () => {

@@ -22,7 +22,9 @@ function acknowledgements(root: IConstruct): Array<[string, string]> {
 /** The rule ids the AwsSolutions checks reported, from the validation report of a failed synth. */
 function reportedRules(dir: string): string[] {
   const report = JSON.parse(readFileSync(join(dir, 'validation-report.json'), 'utf8'));
-  return report.pluginReports.flatMap((plugin: { violations: Array<{ ruleName: string }> }) => plugin.violations.map((v) => v.ruleName));
+  return report.pluginReports.flatMap((plugin: { violations: Array<{ ruleName: string }> }) =>
+    plugin.violations.map((v) => v.ruleName),
+  );
 }
 
 describe('cdk-nag AwsSolutions checks', () => {
@@ -52,14 +54,18 @@ describe('cdk-nag AwsSolutions checks', () => {
     const { app, api } = buildTestApp({ nag: true, outdir: dir });
     api.groupFunctions.things.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
     expect(() => app.synth()).toThrow();
-    expect(reportedRules(dir)).toEqual(expect.arrayContaining(['AwsSolutions-IAM5[Action::s3:*]', 'AwsSolutions-IAM5[Resource::*]']));
+    expect(reportedRules(dir)).toEqual(
+      expect.arrayContaining(['AwsSolutions-IAM5[Action::s3:*]', 'AwsSolutions-IAM5[Resource::*]']),
+    );
   });
 
   it('fail when an unknown action shares a finding with an accepted wildcard', () => {
     const dir = outdir();
     const { app, api } = buildTestApp({ nag: true, outdir: dir });
     // Same finding id as the accepted X-Ray grant on the same role: Resource::*.
-    api.groupFunctions.status.function.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:DeleteTable'], resources: ['*'] }));
+    api.groupFunctions.status.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:DeleteTable'], resources: ['*'] }),
+    );
     expect(() => app.synth()).toThrow();
     expect(reportedRules(dir)).toEqual(['AwsSolutions-IAM5[Resource::*]']);
   });

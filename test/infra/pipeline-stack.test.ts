@@ -2,7 +2,14 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleImportDefinition, moduleImportTasks } from '../../functions/pipeline/module-import.definition.ts';
 import { PIPELINE_TASK_ACCESS } from '../../infra/stacks/pipeline-stack.ts';
-import { actionsOf, buildTestApp, functionIdByDescription, functionStatements, getAttId, resourcesOfType } from './support.ts';
+import {
+  actionsOf,
+  buildTestApp,
+  functionIdByDescription,
+  functionStatements,
+  getAttId,
+  resourcesOfType,
+} from './support.ts';
 
 const describeTask = (stateName: string) => `Stepwise module import step ${stateName}`;
 
@@ -19,17 +26,23 @@ describe('pipeline stack: state machine', () => {
     const { DefinitionString, DefinitionSubstitutions, StateMachineType } = stateMachine();
     expect(StateMachineType).toBe('STANDARD');
     expect(DefinitionString).toBe(JSON.stringify(moduleImportDefinition));
-    expect(Object.keys(DefinitionSubstitutions).sort()).toEqual(moduleImportTasks.map((task) => task.substitution).sort());
+    expect(Object.keys(DefinitionSubstitutions).sort()).toEqual(
+      moduleImportTasks.map((task) => task.substitution).sort(),
+    );
     for (const task of moduleImportTasks) {
       expect(DefinitionString).toContain(`\${${task.substitution}}`);
-      expect(getAttId(DefinitionSubstitutions[task.substitution])).toBe(functionIdByDescription(template, describeTask(task.stateName)));
+      expect(getAttId(DefinitionSubstitutions[task.substitution])).toBe(
+        functionIdByDescription(template, describeTask(task.stateName)),
+      );
     }
   });
 
   it('logs every event with execution data and traces with X-Ray', () => {
     const { LoggingConfiguration, TracingConfiguration } = stateMachine();
     expect(LoggingConfiguration).toMatchObject({ Level: 'ALL', IncludeExecutionData: true });
-    expect(getAttId(LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn)).toMatch(/^ModuleImportLogs/);
+    expect(getAttId(LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn)).toMatch(
+      /^ModuleImportLogs/,
+    );
     expect(TracingConfiguration).toEqual({ Enabled: true });
   });
 
@@ -58,7 +71,9 @@ describe('pipeline stack: task functions', () => {
     const states = moduleImportDefinition.States as Record<string, { TimeoutSeconds?: number }>;
     for (const task of moduleImportTasks) {
       expect(PIPELINE_TASK_ACCESS[task.stateName], task.stateName).toBeDefined();
-      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, describeTask(task.stateName))];
+      const fn = resourcesOfType(template, 'AWS::Lambda::Function')[
+        functionIdByDescription(template, describeTask(task.stateName))
+      ];
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
       expect(fn.Properties.Timeout).toBeLessThan(states[task.stateName].TimeoutSeconds ?? 60);
     }
@@ -81,19 +96,27 @@ describe('pipeline stack: module import tasks', () => {
   const resources = (stateName: string) => JSON.stringify(dataStatements(stateName).map((s) => s.Resource));
 
   it('ExtractPackage may write the modules bucket and the table, never the media bucket', () => {
-    expect(actionsOf(dataStatements('ExtractPackage'))).toEqual(expect.arrayContaining(['s3:PutObject', 's3:Abort*', 'dynamodb:UpdateItem']));
+    expect(actionsOf(dataStatements('ExtractPackage'))).toEqual(
+      expect.arrayContaining(['s3:PutObject', 's3:Abort*', 'dynamodb:UpdateItem']),
+    );
     expect(resources('ExtractPackage')).toMatch(/ModulesBucket/);
     expect(resources('ExtractPackage')).not.toMatch(/MediaBucket/);
   });
 
   it('RecordVersion touches the table only; ValidatePackage only reads the bucket', () => {
     expect(resources('RecordVersion')).not.toMatch(/Bucket/);
-    expect(actionsOf(dataStatements('ValidatePackage')).filter((action) => action.startsWith('s3:'))).not.toContain('s3:PutObject');
+    expect(actionsOf(dataStatements('ValidatePackage')).filter((action) => action.startsWith('s3:'))).not.toContain(
+      's3:PutObject',
+    );
   });
 });
 
 describe('pipeline stack: S3-triggered media processing', () => {
-  const processMedia = () => functionIdByDescription(template, 'Stepwise ProcessMedia (S3 objects created under originals/ in the media bucket)');
+  const processMedia = () =>
+    functionIdByDescription(
+      template,
+      'Stepwise ProcessMedia (S3 objects created under originals/ in the media bucket)',
+    );
 
   it('subscribes the media processor to objects created under originals/ of the media bucket', () => {
     const notifications = Object.values(resourcesOfType(template, 'Custom::S3BucketNotifications'));
@@ -118,7 +141,9 @@ describe('pipeline stack: S3-triggered media processing', () => {
   it('runs arm64 with room for sharp, and may use the media bucket and the table only', () => {
     const fn = resourcesOfType(template, 'AWS::Lambda::Function')[processMedia()]!;
     expect(fn.Properties).toMatchObject({ Architectures: ['arm64'], MemorySize: 2048, Timeout: 120 });
-    const statements = functionStatements(template, processMedia()).filter((s) => !actionsOf([s]).every((action) => /^(logs|xray):/.test(action)));
+    const statements = functionStatements(template, processMedia()).filter(
+      (s) => !actionsOf([s]).every((action) => /^(logs|xray):/.test(action)),
+    );
     expect(JSON.stringify(statements.map((s) => s.Resource))).toMatch(/MediaBucket/);
     expect(JSON.stringify(statements.map((s) => s.Resource))).not.toMatch(/ModulesBucket/);
   });

@@ -35,7 +35,10 @@ describe('routeTableProblems', () => {
   });
 
   it('reports a method and path declared by two groups', () => {
-    const problems = routeTableProblems([group('a', ['GET', '/x/{id}']), group('b', ['GET', '/x/{id}'], ['POST', '/x/{id}'])]);
+    const problems = routeTableProblems([
+      group('a', ['GET', '/x/{id}']),
+      group('b', ['GET', '/x/{id}'], ['POST', '/x/{id}']),
+    ]);
     expect(problems).toEqual(['GET /x/{id} is declared by both "a" and "b"']);
   });
 
@@ -47,7 +50,9 @@ describe('routeTableProblems', () => {
   });
 
   it('reports paths API Gateway would reject', () => {
-    expect(routeTableProblems([group('a', ['GET', 'users'], ['GET', '/users/{id'], ['GET', '/users//x'])])).toHaveLength(3);
+    expect(
+      routeTableProblems([group('a', ['GET', 'users'], ['GET', '/users/{id'], ['GET', '/users//x'])]),
+    ).toHaveLength(3);
     expect(routeTableProblems([group('a', ['GET', '/files/{path+}'], ['GET', '/v1.2/x-y_z'])])).toEqual([]);
   });
 });

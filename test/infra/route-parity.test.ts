@@ -22,7 +22,9 @@ beforeAll(() => {
     MODULES_BUCKET: 'stepwise-modules',
     MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
   });
-  routes = new Map(assembly.routes.map((route) => [route.routeKey, assembly.functions.get(route.functionId)!.description]));
+  routes = new Map(
+    assembly.routes.map((route) => [route.routeKey, assembly.functions.get(route.functionId)!.description]),
+  );
 });
 
 describe('route parity: synthesized HTTP API vs the route table', () => {
@@ -40,7 +42,8 @@ describe('route parity: synthesized HTTP API vs the route table', () => {
     const problems = routeParityProblems(broken, routeGroups);
     expect(problems).toEqual([
       `${first.method} /api/2.0${first.path}: in the route table, not in the HTTP API`,
-      `${second.method} /api/2.0${second.path}: invokes "Stepwise fallback router ($default route)", the route table says "Stepwise ${routeGroups[0].name} endpoints"`,
+      `${second.method} /api/2.0${second.path}: invokes "Stepwise fallback router ($default route)", the ` +
+        `route table says "Stepwise ${routeGroups[0].name} endpoints"`,
       'ANY /api/2.0/{proxy+}: in the HTTP API (on "Stepwise fallback router ($default route)"), not in the route table',
     ]);
   });

@@ -90,18 +90,28 @@ describe('stateful stack: buckets', () => {
   it('send the data buckets server access logs to the access log bucket', () => {
     const logBucket = stack.getLogicalId(stack.accessLogBucket.node.defaultChild as never);
     for (const bucket of [stack.mediaBucket, stack.modulesBucket]) {
-      const properties = resourcesOfType(template, 'AWS::S3::Bucket')[stack.getLogicalId(bucket.node.defaultChild as never)].Properties;
+      const properties = resourcesOfType(template, 'AWS::S3::Bucket')[
+        stack.getLogicalId(bucket.node.defaultChild as never)
+      ].Properties;
       expect(properties.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logBucket });
     }
-    const logPolicy = Object.values(resourcesOfType(template, 'AWS::S3::BucketPolicy')).find((p) => p.Properties.Bucket.Ref === logBucket);
+    const logPolicy = Object.values(resourcesOfType(template, 'AWS::S3::BucketPolicy')).find(
+      (p) => p.Properties.Bucket.Ref === logBucket,
+    );
     expect(logPolicy?.Properties.PolicyDocument.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'logging.s3.amazonaws.com' }, Action: 's3:PutObject' }),
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+        Action: 's3:PutObject',
+      }),
     );
   });
 
   it('let browsers of the configured origins upload media and module packages with presigned POST', () => {
     for (const bucket of [stack.mediaBucket, stack.modulesBucket]) {
-      const resource = resourcesOfType(template, 'AWS::S3::Bucket')[stack.getLogicalId(bucket.node.defaultChild as never)];
+      const resource = resourcesOfType(template, 'AWS::S3::Bucket')[
+        stack.getLogicalId(bucket.node.defaultChild as never)
+      ];
       expect(resource.Properties.CorsConfiguration.CorsRules).toEqual([
         expect.objectContaining({
           AllowedMethods: expect.arrayContaining(['POST', 'GET']),
@@ -118,7 +128,11 @@ describe('stateful stack: alarm topic', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish' }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+          }),
         ]),
       },
     });
@@ -127,7 +141,10 @@ describe('stateful stack: alarm topic', () => {
 
   it('subscribes stepwise:alarmEmail when set', () => {
     const { stateful } = buildTestApp({ context: { 'stepwise:alarmEmail': 'ops@example.com' } });
-    Template.fromStack(stateful).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    Template.fromStack(stateful).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
   });
 });
 
@@ -140,8 +157,12 @@ describe('stateful stack: restored table', () => {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: 'stepwise-restored-20260101' }) },
     });
     // Grants name the restored table and its indexes, in the deploying account and region.
-    const statements = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy')).flatMap((p) => p.Properties.PolicyDocument.Statement);
-    const tableResources = JSON.stringify(statements.filter((s) => String(s.Action).includes('dynamodb:')).map((s) => s.Resource));
+    const statements = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy')).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement,
+    );
+    const tableResources = JSON.stringify(
+      statements.filter((s) => String(s.Action).includes('dynamodb:')).map((s) => s.Resource),
+    );
     expect(tableResources).toContain(':table/stepwise-restored-20260101');
     expect(tableResources).toContain(':table/stepwise-restored-20260101/index/*');
     expect(tableResources).not.toContain('ImportValue');

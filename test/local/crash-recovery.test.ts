@@ -94,19 +94,26 @@ async function settled(api: ReturnType<typeof client>, importid: number, timeout
 }
 
 describe('a crash of the whole local stack', () => {
-  it('loses no acknowledged write, leaves nothing half-written, and interrupts (restartably) the import in flight', { timeout: 240_000 }, async () => {
+  it('loses no acknowledged write, leaves nothing half-written, and interrupts (restartably) the import in flight', {
+    timeout: 240_000,
+  }, async () => {
     const first = await startStackOnDataDir(dataDir, ENV);
     stacks.push(first);
     const before = client(first);
     await before.login();
     const category = `Printers crash`;
-    expect((await before.call('POST', '/wikis', { namespace: 'CATEGORY', title: category, contents: 'Printers.' })).status).toBe(201);
+    expect(
+      (await before.call('POST', '/wikis', { namespace: 'CATEGORY', title: category, contents: 'Printers.' })).status,
+    ).toBe(201);
 
     // The import: started by URL from a server that stalls halfway.
     const created = await before.call('POST', '/external_training_modules/imports', { title: 'Crash course' });
     expect(created.status).toBe(201);
     const { importid, moduleid } = created.body;
-    expect((await before.call('POST', `/external_training_modules/imports/${importid}/start/byUrl`, { url: stallingUrl })).status).toBe(200);
+    expect(
+      (await before.call('POST', `/external_training_modules/imports/${importid}/start/byUrl`, { url: stallingUrl }))
+        .status,
+    ).toBe(200);
     await waitUntil('the download to begin', () => downloadsBegun > 0, 60_000);
 
     // The batch: writers each create a guide and add steps; the stack dies while they work.
@@ -114,12 +121,20 @@ describe('a crash of the whole local stack', () => {
     let answered = 0;
     const writers = Array.from({ length: WRITERS }, async (_, writer) => {
       try {
-        const guide = await before.call('POST', '/guides', { category, type: 'how-to', title: `Crash guide ${writer}` });
+        const guide = await before.call('POST', '/guides', {
+          category,
+          type: 'how-to',
+          title: `Crash guide ${writer}`,
+        });
         if (guide.status !== 201) return;
         acknowledged.set(guide.body.guideid, 0);
         answered++;
         for (let orderby = 1; orderby <= STEPS_PER_GUIDE; orderby++) {
-          const step = await before.call('POST', `/guides/${guide.body.guideid}/steps`, { orderby, lines: LINES, title: `Step ${orderby}` });
+          const step = await before.call('POST', `/guides/${guide.body.guideid}/steps`, {
+            orderby,
+            lines: LINES,
+            title: `Step ${orderby}`,
+          });
           if (step.status !== 201) return;
           acknowledged.set(guide.body.guideid, orderby);
           answered++;
@@ -159,7 +174,9 @@ describe('a crash of the whole local stack', () => {
 
     // The import lost its execution: failed as interrupted, then started again it completes.
     expect(await settled(after, importid)).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
-    const restarted = await after.call('POST', `/external_training_modules/imports/${importid}/start/byUrl`, { url: goodPackage.url });
+    const restarted = await after.call('POST', `/external_training_modules/imports/${importid}/start/byUrl`, {
+      url: goodPackage.url,
+    });
     expect(restarted.status).toBe(200);
     expect(await settled(after, importid)).toMatchObject({ status: 'complete', percent: 100, error: null });
     expect((await after.call('PUT', `/external_training_modules/${moduleid}/current`, { importid })).status).toBe(200);

@@ -64,19 +64,38 @@ async function refusal(promise: Promise<unknown>): Promise<FetchRefusedError> {
 
 describe('fetchIntoBucket', () => {
   it('streams the download into the bucket as a multipart upload', async () => {
-    await fetchIntoBucket({ url: `${base}/package.zip`, bucket: BUCKET, key: 'imports/1/package.zip', limits: limits(10 * 1024 * 1024) });
+    await fetchIntoBucket({
+      url: `${base}/package.zip`,
+      bucket: BUCKET,
+      key: 'imports/1/package.zip',
+      limits: limits(10 * 1024 * 1024),
+    });
     const object = await s3Client().send(new GetObjectCommand({ Bucket: BUCKET, Key: 'imports/1/package.zip' }));
     expect(Buffer.from(await object.Body!.transformToByteArray()).equals(PACKAGE)).toBe(true);
   });
 
   it('stops a download past the size cap and leaves nothing behind', async () => {
-    const error = await refusal(fetchIntoBucket({ url: `${base}/package.zip`, bucket: BUCKET, key: 'imports/2/package.zip', limits: limits(6 * 1024 * 1024) }));
+    const error = await refusal(
+      fetchIntoBucket({
+        url: `${base}/package.zip`,
+        bucket: BUCKET,
+        key: 'imports/2/package.zip',
+        limits: limits(6 * 1024 * 1024),
+      }),
+    );
     expect(error.code).toBe('download_too_large');
     expect(await stored('imports/2/package.zip')).toBe(false);
   });
 
   it('refuses the same loopback URL without the allow-list', async () => {
-    const error = await refusal(fetchIntoBucket({ url: `${base}/package.zip`, bucket: BUCKET, key: 'imports/3/package.zip', limits: limits(10 * 1024 * 1024, []) }));
+    const error = await refusal(
+      fetchIntoBucket({
+        url: `${base}/package.zip`,
+        bucket: BUCKET,
+        key: 'imports/3/package.zip',
+        limits: limits(10 * 1024 * 1024, []),
+      }),
+    );
     expect(error.code).toBe('url_not_allowed');
     expect(error.message).toBe(NOT_ALLOWED_MESSAGE);
     expect(error.message).not.toContain('127.0.0.1');

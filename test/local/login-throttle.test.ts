@@ -35,7 +35,8 @@ function advance(seconds: number): void {
 }
 
 const account = () => `victim.${randomUUID()}@example.com`;
-const address = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const address = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 /** true/false for a checked password, or the seconds to wait when the attempt is held back. */
 async function attempt(email: string, sourceIp: string, password: string): Promise<boolean | { retryAfter: number }> {

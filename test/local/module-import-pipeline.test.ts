@@ -43,7 +43,13 @@ function passThroughTasks(): Record<string, (input: any) => Promise<any>> {
   return Object.fromEntries(
     moduleImportTasks
       .filter((task) => task !== inspectTask)
-      .map((task) => [task.substitution, async (input: unknown) => (visited.push(task.stateName), input)]),
+      .map((task) => [
+        task.substitution,
+        async (input: unknown) => {
+          visited.push(task.stateName);
+          return input;
+        },
+      ]),
   );
 }
 
@@ -104,35 +110,50 @@ async function finished(executionArn: string): Promise<DescribeExecutionCommandO
 describe('module import pipeline on the local Step Functions endpoint', () => {
   it('runs an uploaded package through every step: SUCCEEDED with its size and type', async () => {
     await s3Client().send(
-      new PutObjectCommand({ Bucket: BUCKET, Key: 'imports/course.zip', Body: Buffer.alloc(2048), ContentType: 'application/zip' }),
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: 'imports/course.zip',
+        Body: Buffer.alloc(2048),
+        ContentType: 'application/zip',
+      }),
     );
     visited.length = 0;
 
     const execution = await finished(await start(MACHINE, importInput('imports/course.zip')));
 
     expect(execution.status).toBe('SUCCEEDED');
-    expect(JSON.parse(execution.output!)).toEqual({ ...importInput('imports/course.zip'), size: 2048, contentType: 'application/zip' });
+    expect(JSON.parse(execution.output!)).toEqual({
+      ...importInput('imports/course.zip'),
+      size: 2048,
+      contentType: 'application/zip',
+    });
     expect(visited).toEqual(['AwaitUpload', 'ValidatePackage', 'ExtractPackage', 'RecordVersion']);
   });
 
   it('takes the fetch branch for an import by URL', async () => {
     visited.length = 0;
-    await finished(await start(MACHINE, { ...importInput('imports/course.zip'), source: 'url', url: 'https://example.com/p.zip' }));
+    await finished(
+      await start(MACHINE, { ...importInput('imports/course.zip'), source: 'url', url: 'https://example.com/p.zip' }),
+    );
     expect(visited[0]).toBe('FetchPackage');
   });
 
-  it('fails with PackageNotFound when the object is missing, through MarkImportFailed, with Lambda\'s error document as cause', async () => {
-    visited.length = 0;
-    const execution = await finished(await start(MACHINE, importInput('imports/missing.zip')));
+  it(
+    "fails with PackageNotFound when the object is missing, through MarkImportFailed, with Lambda's error " +
+      'document as cause',
+    async () => {
+      visited.length = 0;
+      const execution = await finished(await start(MACHINE, importInput('imports/missing.zip')));
 
-    expect(visited).toEqual(['AwaitUpload', 'MarkImportFailed']);
-    expect(execution.status).toBe('FAILED');
-    expect(execution.error).toBe('PackageNotFound');
-    expect(JSON.parse(execution.cause!)).toMatchObject({
-      errorType: 'PackageNotFound',
-      errorMessage: `No package at s3://${BUCKET}/imports/missing.zip`,
-    });
-  });
+      expect(visited).toEqual(['AwaitUpload', 'MarkImportFailed']);
+      expect(execution.status).toBe('FAILED');
+      expect(execution.error).toBe('PackageNotFound');
+      expect(JSON.parse(execution.cause!)).toMatchObject({
+        errorType: 'PackageNotFound',
+        errorMessage: `No package at s3://${BUCKET}/imports/missing.zip`,
+      });
+    },
+  );
 
   it('retries TransientStorageError and then succeeds', async () => {
     let calls = 0;
@@ -169,7 +190,9 @@ describe('module import pipeline on the local Step Functions endpoint', () => {
 
     const executionArn = await start(SCRIPTED_MACHINE, importInput('slow.zip'));
     expect((await sfnClient().send(new DescribeExecutionCommand({ executionArn }))).status).toBe('RUNNING');
-    await sfnClient().send(new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'user cancelled the import' }));
+    await sfnClient().send(
+      new StopExecutionCommand({ executionArn, error: 'Cancelled', cause: 'user cancelled the import' }),
+    );
 
     const execution = await sfnClient().send(new DescribeExecutionCommand({ executionArn }));
     expect(execution).toMatchObject({ status: 'ABORTED', error: 'Cancelled', cause: 'user cancelled the import' });

@@ -51,15 +51,35 @@ const ADMIN: Caller = { userid: 1, username: 'admin', privileges: ['Admin'], tea
 
 type CommandClass = new (input: any) => any;
 const S3_COMMANDS: CommandClass[] = [
-  HeadObjectCommand, GetObjectCommand, PutObjectCommand, CreateMultipartUploadCommand, UploadPartCommand,
-  CompleteMultipartUploadCommand, AbortMultipartUploadCommand, ListObjectsV2Command, DeleteObjectsCommand,
+  HeadObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  CreateMultipartUploadCommand,
+  UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  AbortMultipartUploadCommand,
+  ListObjectsV2Command,
+  DeleteObjectsCommand,
 ];
-const DDB_COMMANDS: CommandClass[] = [GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand, BatchGetCommand, TransactGetCommand, TransactWriteCommand];
+const DDB_COMMANDS: CommandClass[] = [
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  DeleteCommand,
+  QueryCommand,
+  BatchGetCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+];
 const SFN_COMMANDS: CommandClass[] = [StartExecutionCommand, DescribeExecutionCommand, StopExecutionCommand];
 
 // Errors as the SDK raises them: a name, the HTTP status, and the fault side.
 const sdkError = (name: string, status: number) =>
-  Object.assign(new Error(`${name} (injected)`), { name, $metadata: { httpStatusCode: status }, $fault: status >= 500 ? 'server' : 'client' });
+  Object.assign(new Error(`${name} (injected)`), {
+    name,
+    $metadata: { httpStatusCode: status },
+    $fault: status >= 500 ? 'server' : 'client',
+  });
 const s3Unavailable = () => sdkError('ServiceUnavailable', 503);
 const s3Denied = () => sdkError('AccessDenied', 403);
 const dynamoInternal = () => sdkError('InternalServerError', 500);
@@ -111,7 +131,8 @@ function removeFaults(): void {
 }
 
 /** Values an UpdateCommand sets (the entity's transition writes `:v<n>` values). */
-const setsValues = (input: any, ...values: unknown[]) => values.every((value) => Object.values(input.ExpressionAttributeValues ?? {}).includes(value));
+const setsValues = (input: any, ...values: unknown[]) =>
+  values.every((value) => Object.values(input.ExpressionAttributeValues ?? {}).includes(value));
 
 /** An import's end (complete or failed) is a transaction with its event: values its Update sets. */
 const endSets = (input: any, ...values: unknown[]) =>
@@ -119,7 +140,9 @@ const endSets = (input: any, ...values: unknown[]) =>
 
 async function executionEnded(importid: number, attempt = 1): Promise<string> {
   for (let polls = 0; polls < 600; polls++) {
-    const { status } = await sfnClient().send(new DescribeExecutionCommand({ executionArn: importExecutionArn(importid, attempt) }));
+    const { status } = await sfnClient().send(
+      new DescribeExecutionCommand({ executionArn: importExecutionArn(importid, attempt) }),
+    );
     if (status !== 'RUNNING') return status!;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -127,12 +150,17 @@ async function executionEnded(importid: number, attempt = 1): Promise<string> {
 }
 
 async function contentLeft(importid: number): Promise<number> {
-  const page = await s3Client().send(new ListObjectsV2Command({ Bucket: modulesBucket(), Prefix: contentPrefix(importid) }));
+  const page = await s3Client().send(
+    new ListObjectsV2Command({ Bucket: modulesBucket(), Prefix: contentPrefix(importid) }),
+  );
   return page.KeyCount ?? 0;
 }
 
 /** Creates an import, injects the fault, runs the import to its end; answers the record and what is left. */
-async function importWithFault(source: 'upload' | 'url', fault: Fault): Promise<{ record: ModuleImportRecord; status: string; left: number }> {
+async function importWithFault(
+  source: 'upload' | 'url',
+  fault: Fault,
+): Promise<{ record: ModuleImportRecord; status: string; left: number }> {
   const { importid } = await modules.createImport(ADMIN, { title: 'Faulty package' });
   if (source === 'upload') await putObject(modulesBucket(), packageKey(importid), packageZip, 'application/zip');
   contentWrites = 0;
@@ -149,7 +177,10 @@ async function importWithFault(source: 'upload' | 'url', fault: Fault): Promise<
 
 beforeAll(async () => {
   // Several files, so extraction has stored some of them when a later one fails.
-  const files: Record<string, string> = { 'imsmanifest.xml': scorm12Manifest('Faulty package'), 'index.html': '<h1>Lesson</h1>' };
+  const files: Record<string, string> = {
+    'imsmanifest.xml': scorm12Manifest('Faulty package'),
+    'index.html': '<h1>Lesson</h1>',
+  };
   for (let index = 0; index < 8; index++) files[`assets/part-${index}.js`] = `// part ${index}\n${'x'.repeat(40_000)}`;
   packageZip = await zip(files, { compress: false });
   packages = await servePackage(packageZip);
@@ -158,7 +189,8 @@ beforeAll(async () => {
   process.env.S3_ENDPOINT = inject('s3Endpoint');
   process.env.STEPWISE_FETCH_ALLOW_HOSTS = '127.0.0.1';
   const taskHandlers: Record<string, (input: any) => Promise<any>> = {};
-  for (const task of moduleImportTasks) taskHandlers[task.substitution] = (await import(/* @vite-ignore */ `../../${task.entry}`))[task.exportName];
+  for (const task of moduleImportTasks)
+    taskHandlers[task.substitution] = (await import(/* @vite-ignore */ `../../${task.entry}`))[task.exportName];
   stepFunctions = await startStepFunctionsEndpoint({
     stateMachines: [
       {
@@ -187,19 +219,39 @@ afterAll(async () => {
 
 describe('import pipeline under injected AWS faults', () => {
   it('runs clean without a fault (the harness itself passes everything through)', async () => {
-    const { record, status, left } = await importWithFault('upload', { client: 's3', command: HeadObjectCommand, when: () => false, error: s3Denied });
+    const { record, status, left } = await importWithFault('upload', {
+      client: 's3',
+      command: HeadObjectCommand,
+      when: () => false,
+      error: s3Denied,
+    });
     expect(status).toBe('SUCCEEDED');
     expect(record).toMatchObject({ status: 'complete', file_count: 10 });
     expect(left).toBe(10);
   });
 
   const cases: Array<{ name: string; source: 'upload' | 'url'; fault: Fault; code: string; partial?: boolean }> = [
-    { name: 'FetchPackage: S3 refuses the package upload', source: 'url', fault: { client: 's3', command: PutObjectCommand, error: s3Denied }, code: 'internal' },
-    { name: 'AwaitUpload: S3 keeps answering 503', source: 'upload', fault: { client: 's3', command: HeadObjectCommand, error: s3Unavailable }, code: 'storage_unavailable' },
+    {
+      name: 'FetchPackage: S3 refuses the package upload',
+      source: 'url',
+      fault: { client: 's3', command: PutObjectCommand, error: s3Denied },
+      code: 'internal',
+    },
+    {
+      name: 'AwaitUpload: S3 keeps answering 503',
+      source: 'upload',
+      fault: { client: 's3', command: HeadObjectCommand, error: s3Unavailable },
+      code: 'storage_unavailable',
+    },
     {
       name: 'AwaitUpload: DynamoDB fails the progress write',
       source: 'upload',
-      fault: { client: 'dynamodb', command: UpdateCommand, when: (input) => setsValues(input, 'validating', 20), error: dynamoInternal },
+      fault: {
+        client: 'dynamodb',
+        command: UpdateCommand,
+        when: (input) => setsValues(input, 'validating', 20),
+        error: dynamoInternal,
+      },
       code: 'storage_unavailable',
     },
     {
@@ -208,31 +260,56 @@ describe('import pipeline under injected AWS faults', () => {
       fault: { client: 's3', command: HeadObjectCommand, when: (_input, nth) => nth >= 2, error: s3Denied },
       code: 'internal',
     },
-    { name: 'ValidatePackage: S3 ranged reads answer 503', source: 'upload', fault: { client: 's3', command: GetObjectCommand, error: s3Unavailable }, code: 'storage_unavailable' },
+    {
+      name: 'ValidatePackage: S3 ranged reads answer 503',
+      source: 'upload',
+      fault: { client: 's3', command: GetObjectCommand, error: s3Unavailable },
+      code: 'storage_unavailable',
+    },
     {
       name: 'ValidatePackage: DynamoDB fails the progress write',
       source: 'upload',
-      fault: { client: 'dynamodb', command: UpdateCommand, when: (input) => setsValues(input, 'validating', 22), error: dynamoInternal },
+      fault: {
+        client: 'dynamodb',
+        command: UpdateCommand,
+        when: (input) => setsValues(input, 'validating', 22),
+        error: dynamoInternal,
+      },
       code: 'storage_unavailable',
     },
     {
       name: 'ExtractPackage: S3 fails the uploads after the first files',
       source: 'upload',
-      fault: { client: 's3', command: PutObjectCommand, when: (input) => String(input.Key).includes('part-3'), error: s3Unavailable },
+      fault: {
+        client: 's3',
+        command: PutObjectCommand,
+        when: (input) => String(input.Key).includes('part-3'),
+        error: s3Unavailable,
+      },
       code: 'storage_unavailable',
       partial: true,
     },
     {
       name: 'ExtractPackage: DynamoDB fails a progress write mid-extraction',
       source: 'upload',
-      fault: { client: 'dynamodb', command: UpdateCommand, when: (input) => setsValues(input, 'extracting') && !setsValues(input, 30), error: dynamoInternal },
+      fault: {
+        client: 'dynamodb',
+        command: UpdateCommand,
+        when: (input) => setsValues(input, 'extracting') && !setsValues(input, 30),
+        error: dynamoInternal,
+      },
       code: 'storage_unavailable',
       partial: true,
     },
     {
       name: 'RecordVersion: DynamoDB fails the version write',
       source: 'upload',
-      fault: { client: 'dynamodb', command: TransactWriteCommand, when: (input) => endSets(input, 'complete', 'done'), error: dynamoInternal },
+      fault: {
+        client: 'dynamodb',
+        command: TransactWriteCommand,
+        when: (input) => endSets(input, 'complete', 'done'),
+        error: dynamoInternal,
+      },
       code: 'storage_unavailable',
       partial: true,
     },
@@ -248,26 +325,32 @@ describe('import pipeline under injected AWS faults', () => {
     });
   }
 
-  it('MarkImportFailed: DynamoDB fails the failure write too; the next read fails it as interrupted and removes the output', async () => {
-    const { record, status, left } = await importWithFault('upload', {
-      client: 'dynamodb',
-      command: TransactWriteCommand,
-      when: (input) => endSets(input, 'complete', 'done') || endSets(input, 'failed'),
-      error: dynamoInternal,
-    });
-    expect(status).toBe('FAILED');
-    expect(record.status).toBe('running'); // nobody could record the outcome
-    expect(left).toBeGreaterThan(0);
+  it(
+    'MarkImportFailed: DynamoDB fails the failure write too; the next read fails it as interrupted and ' +
+      'removes the output',
+    async () => {
+      const { record, status, left } = await importWithFault('upload', {
+        client: 'dynamodb',
+        command: TransactWriteCommand,
+        when: (input) => endSets(input, 'complete', 'done') || endSets(input, 'failed'),
+        error: dynamoInternal,
+      });
+      expect(status).toBe('FAILED');
+      expect(record.status).toBe('running'); // nobody could record the outcome
+      expect(left).toBeGreaterThan(0);
 
-    const progress = await modules.progress(ADMIN, record.importid);
-    expect(progress).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
-    expect(await contentLeft(record.importid)).toBe(0);
-  });
+      const progress = await modules.progress(ADMIN, record.importid);
+      expect(progress).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
+      expect(await contentLeft(record.importid)).toBe(0);
+    },
+  );
 
   it('Step Functions refuses StartExecution: 503, the import is interrupted and starts again', async () => {
     const { importid } = await modules.createImport(ADMIN, { title: 'Never started' });
     injectFault({ client: 'sfn', command: StartExecutionCommand, error: () => sdkError('ServiceUnavailable', 503) });
-    await expect(modules.startByUrl(ADMIN, importid, { url: packages.url })).rejects.toMatchObject({ name: 'ServiceUnavailableError' });
+    await expect(modules.startByUrl(ADMIN, importid, { url: packages.url })).rejects.toMatchObject({
+      name: 'ServiceUnavailableError',
+    });
     removeFaults();
     expect(await getImport(importid)).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
 
@@ -279,7 +362,11 @@ describe('import pipeline under injected AWS faults', () => {
   it('Step Functions fails DescribeExecution: progress answers what the table says, not an error', async () => {
     const { importid } = await modules.createImport(ADMIN, { title: 'Unobservable' });
     await modules.startByUrl(ADMIN, importid, { url: packages.url });
-    injectFault({ client: 'sfn', command: DescribeExecutionCommand, error: () => sdkError('ThrottlingException', 400) });
+    injectFault({
+      client: 'sfn',
+      command: DescribeExecutionCommand,
+      error: () => sdkError('ThrottlingException', 400),
+    });
     expect((await modules.progress(ADMIN, importid)).importid).toBe(importid);
     removeFaults();
     expect(await executionEnded(importid)).toBe('SUCCEEDED');

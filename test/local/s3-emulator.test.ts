@@ -56,7 +56,9 @@ async function exists(key: string): Promise<boolean> {
 
 describe('s3Client against the emulator', () => {
   it('puts, gets and lists objects (bucket-level requests are signed correctly too)', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'notes/a.txt', Body: 'hello', ContentType: 'text/plain' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'notes/a.txt', Body: 'hello', ContentType: 'text/plain' }),
+    );
 
     const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'notes/a.txt' }));
     expect(await object.Body!.transformToString()).toBe('hello');
@@ -95,7 +97,9 @@ describe('presigned PUT', () => {
   });
 
   it('refuses a URL whose key was changed (403) and stores nothing', async () => {
-    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: BUCKET, Key: 'put/signed.txt' }), { expiresIn: 60 });
+    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: BUCKET, Key: 'put/signed.txt' }), {
+      expiresIn: 60,
+    });
     const tampered = url.replace('put/signed.txt', 'put/other.txt');
 
     const response = await fetch(tampered, { method: 'PUT', body: 'sneaky' });

@@ -39,7 +39,7 @@ beforeAll(async () => {
       notices.push(notice);
       const waiters = waiting;
       waiting = [];
-      waiters.forEach((wake) => wake());
+      for (const wake of waiters) wake();
     },
   });
   process.env.S3_ENDPOINT = emulator.endpoint;
@@ -56,16 +56,35 @@ afterAll(async () => {
 describe('S3 emulator notifications', () => {
   it('reports a PUT with the stored size and ETag, and a copy', async () => {
     const put = nextNotice();
-    await s3Client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'originals/7/wiring diagram (rev 2).jpg', Body: 'twelve bytes' }));
-    expect(await put).toMatchObject({ bucket: BUCKET, key: 'originals/7/wiring diagram (rev 2).jpg', eventName: 'ObjectCreated:Put', size: 12, eTag: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    await s3Client().send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'originals/7/wiring diagram (rev 2).jpg', Body: 'twelve bytes' }),
+    );
+    expect(await put).toMatchObject({
+      bucket: BUCKET,
+      key: 'originals/7/wiring diagram (rev 2).jpg',
+      eventName: 'ObjectCreated:Put',
+      size: 12,
+      eTag: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
 
     const copy = nextNotice();
-    await s3Client().send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copies/a.jpg', CopySource: `${BUCKET}/originals/7/wiring%20diagram%20%28rev%202%29.jpg` }));
+    await s3Client().send(
+      new CopyObjectCommand({
+        Bucket: BUCKET,
+        Key: 'copies/a.jpg',
+        CopySource: `${BUCKET}/originals/7/wiring%20diagram%20%28rev%202%29.jpg`,
+      }),
+    );
     expect(await copy).toMatchObject({ key: 'copies/a.jpg', eventName: 'ObjectCreated:Copy', size: 12 });
   });
 
   it('reports a browser POST, and nothing for one S3 refused', async () => {
-    const post = await createPresignedPost(s3Client(), { Bucket: BUCKET, Key: 'uploads/form.bin', Conditions: [['content-length-range', 1, 100]], Expires: 60 });
+    const post = await createPresignedPost(s3Client(), {
+      Bucket: BUCKET,
+      Key: 'uploads/form.bin',
+      Conditions: [['content-length-range', 1, 100]],
+      Expires: 60,
+    });
     const send = (size: number) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(post.fields)) form.append(name, value);
@@ -102,7 +121,11 @@ describe('objectCreatedEvent', () => {
     const recorded = JSON.parse(readFileSync('events/s3/media-original-created.json', 'utf8'));
     const built = objectCreatedEvent(notice, { region: 'eu-west-1', configurationId: 'ProcessMedia' });
     // versionId only exists on versioned buckets; the emulator's are not versioned.
-    expect(shape(built).sort()).toEqual(shape(recorded).filter((p) => !p.endsWith('versionId')).sort());
+    expect(shape(built).sort()).toEqual(
+      shape(recorded)
+        .filter((p) => !p.endsWith('versionId'))
+        .sort(),
+    );
     expect(built.Records[0]!.s3.object.key).toBe(recorded.Records[0].s3.object.key);
     expect(decodeEventKey(built.Records[0]!.s3.object.key)).toBe(notice.key);
   });
@@ -111,8 +134,18 @@ describe('objectCreatedEvent', () => {
     const seen: string[] = [];
     const dispatch = s3EventDispatcher(
       [
-        { name: 'Originals', bucketName: 'stepwise-media', prefix: 'originals/', handler: async () => async (event) => seen.push(`originals:${event.Records[0]!.s3.object.key}`) },
-        { name: 'Modules', bucketName: 'stepwise-modules', prefix: '', handler: async () => async () => seen.push('modules') },
+        {
+          name: 'Originals',
+          bucketName: 'stepwise-media',
+          prefix: 'originals/',
+          handler: async () => async (event) => seen.push(`originals:${event.Records[0]!.s3.object.key}`),
+        },
+        {
+          name: 'Modules',
+          bucketName: 'stepwise-modules',
+          prefix: '',
+          handler: async () => async () => seen.push('modules'),
+        },
       ],
       'us-east-1',
     );

@@ -28,7 +28,10 @@ const fanOutDefinition = {
   States: {
     Prepare: {
       Type: 'Parallel',
-      Branches: [{ StartAt: 'Double', States: { Double: { Type: 'Task', Resource: '${DoubleFunctionArn}', End: true } } }],
+      Branches: [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: an ASL definition substitution
+        { StartAt: 'Double', States: { Double: { Type: 'Task', Resource: '${DoubleFunctionArn}', End: true } } },
+      ],
       OutputPath: '$[0]',
       Next: 'Cooldown',
     },
@@ -50,6 +53,7 @@ const fanOutDefinition = {
 
 const failingDefinition = {
   StartAt: 'Explode',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: an ASL definition substitution
   States: { Explode: { Type: 'Task', Resource: '${ExplodeFunctionArn}', End: true } },
 };
 
@@ -137,7 +141,9 @@ describe('local Step Functions endpoint', () => {
     const execution = await run('fan-out', { items: [] }, 'import-42');
     expect(execution.executionArn).toBe('arn:aws:states:us-east-1:000000000000:execution:fan-out:import-42');
     await expect(
-      sfn.send(new StartExecutionCommand({ stateMachineArn: `${ARN}fan-out`, name: 'import-42', input: '{"items":[]}' })),
+      sfn.send(
+        new StartExecutionCommand({ stateMachineArn: `${ARN}fan-out`, name: 'import-42', input: '{"items":[]}' }),
+      ),
     ).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
 
     // Still waiting (300 s, not overridden); endpoint.close() aborts it.
@@ -150,13 +156,15 @@ describe('local Step Functions endpoint', () => {
   });
 
   it('lists executions newest first, filtered by status', async () => {
-    const listed = await sfn.send(new ListExecutionsCommand({ stateMachineArn: `${ARN}failing`, statusFilter: 'FAILED' }));
+    const listed = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn: `${ARN}failing`, statusFilter: 'FAILED' }),
+    );
 
     expect(listed.executions?.length).toBeGreaterThanOrEqual(2);
     expect(listed.executions?.every((e) => e.status === 'FAILED' && e.stopDate instanceof Date)).toBe(true);
   });
 
-  it('answers unknown machines and executions with the service\'s error names', async () => {
+  it("answers unknown machines and executions with the service's error names", async () => {
     await expect(
       sfn.send(new StartExecutionCommand({ stateMachineArn: `${ARN}nope`, input: '{}' })),
     ).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
@@ -164,7 +172,9 @@ describe('local Step Functions endpoint', () => {
       sfn.send(new StartExecutionCommand({ stateMachineArn: `${ARN}fan-out`, input: 'not json' })),
     ).rejects.toMatchObject({ name: 'InvalidExecutionInput' });
     await expect(
-      sfn.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:000000000000:execution:fan-out:nope' })),
+      sfn.send(
+        new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:000000000000:execution:fan-out:nope' }),
+      ),
     ).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
   });
 

@@ -25,7 +25,13 @@ afterAll(() => {
 });
 
 beforeAll(async () => {
-  Object.assign(process.env, { DDB_ENDPOINT: inject('ddbEndpoint'), TABLE_NAME: TABLE, STEPWISE_RUNTIME: 'local', AWS_REGION: 'us-east-1', LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, {
+    DDB_ENDPOINT: inject('ddbEndpoint'),
+    TABLE_NAME: TABLE,
+    STEPWISE_RUNTIME: 'local',
+    AWS_REGION: 'us-east-1',
+    LOG_LEVEL: 'ERROR',
+  });
   const { ensureTable } = await import('../../infra/local/create-table.ts');
   await ensureTable(inject('ddbEndpoint'), TABLE);
   outbox = await import('../../shared/db/entities/outbox.ts');
@@ -37,9 +43,23 @@ beforeAll(async () => {
 let nextWebhookId = Date.now() % 1_000_000_000;
 
 async function webhookAndEvent() {
-  const webhook = { webhookid: ++nextWebhookId, url: 'http://127.0.0.1:9/never-called', events: ['user.created'], active: true, secret: 's'.repeat(32), created_by: 1, created_date: 1, modified_date: 1, version: 1 };
+  const webhook = {
+    webhookid: ++nextWebhookId,
+    url: 'http://127.0.0.1:9/never-called',
+    events: ['user.created'],
+    active: true,
+    secret: 's'.repeat(32),
+    created_by: 1,
+    created_date: 1,
+    modified_date: 1,
+    version: 1,
+  };
   await webhooks.insertWebhook(webhook);
-  const event = { name: 'user.created' as const, entity: `USER#${webhook.webhookid}`, data: { userid: webhook.webhookid, username: 'someone' } };
+  const event = {
+    name: 'user.created' as const,
+    entity: `USER#${webhook.webhookid}`,
+    data: { userid: webhook.webhookid, username: 'someone' },
+  };
   const write = outbox.outboxPut(event);
   await transactions.transactWrite([write]);
   const stored = outbox.outboxFromItem(write.item.Put!.Item as Record<string, unknown>);
@@ -47,22 +67,44 @@ async function webhookAndEvent() {
 }
 
 describe('fan-out', () => {
-  it('is idempotent: dispatching an event twice (a restart between fan-out and dispatched) makes one delivery', async () => {
-    const { webhook, stored } = await webhookAndEvent();
-    await deliverer.dispatchEvent(stored, [webhook]);
-    await deliverer.dispatchEvent(stored, [webhook]);
-    const deliveries = await webhooks.listDeliveries(webhook.webhookid, { limit: 10, offset: 0 });
-    expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ deliveryid: deliveryIdOf(stored.eventid, webhook.webhookid), status: 'pending', attempts: 0 });
-    const pending = await outbox.listPendingEvents(1000);
-    expect(pending.map((event) => event.eventid)).not.toContain(stored.eventid);
-  });
+  it(
+    'is idempotent: dispatching an event twice (a restart between fan-out and dispatched) makes ' + 'one delivery',
+    async () => {
+      const { webhook, stored } = await webhookAndEvent();
+      await deliverer.dispatchEvent(stored, [webhook]);
+      await deliverer.dispatchEvent(stored, [webhook]);
+      const deliveries = await webhooks.listDeliveries(webhook.webhookid, { limit: 10, offset: 0 });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({
+        deliveryid: deliveryIdOf(stored.eventid, webhook.webhookid),
+        status: 'pending',
+        attempts: 0,
+      });
+      const pending = await outbox.listPendingEvents(1000);
+      expect(pending.map((event) => event.eventid)).not.toContain(stored.eventid);
+    },
+  );
 
   it('an outbox item written in a transaction that fails is not written at all', async () => {
     const { webhook } = await webhookAndEvent();
-    const event = outbox.outboxPut({ name: 'user.created', entity: `USER#x${webhook.webhookid}`, data: { userid: 1, username: 'x' } });
-    const failing = { label: 'change', item: { ConditionCheck: { TableName: TABLE, Key: { pk: 'NOPE', sk: 'NOPE' }, ConditionExpression: 'attribute_exists(pk)' } } };
-    await expect(transactions.transactWrite([failing, event])).rejects.toBeInstanceOf(transactions.TransactionConditionFailed);
+    const event = outbox.outboxPut({
+      name: 'user.created',
+      entity: `USER#x${webhook.webhookid}`,
+      data: { userid: 1, username: 'x' },
+    });
+    const failing = {
+      label: 'change',
+      item: {
+        ConditionCheck: {
+          TableName: TABLE,
+          Key: { pk: 'NOPE', sk: 'NOPE' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    };
+    await expect(transactions.transactWrite([failing, event])).rejects.toBeInstanceOf(
+      transactions.TransactionConditionFailed,
+    );
     const pending = await outbox.listPendingEvents(1000);
     expect(pending.map((record) => record.entity)).not.toContain(`USER#x${webhook.webhookid}`);
   });
@@ -79,29 +121,43 @@ describe('claim and ack', () => {
   it('only one of two concurrent claims wins', async () => {
     const delivery = await dueDelivery();
     const now = Date.now();
-    const claims = await Promise.all([webhooks.claimDelivery(delivery, now, now + 10_000), webhooks.claimDelivery(delivery, now, now + 10_000)]);
+    const claims = await Promise.all([
+      webhooks.claimDelivery(delivery, now, now + 10_000),
+      webhooks.claimDelivery(delivery, now, now + 10_000),
+    ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(claims.find(Boolean)).toMatchObject({ status: 'delivering', attempts: 1 });
   });
 
-  it('a deliverer that died mid-delivery: its claim is held until the lease runs out, then retried with the same id, and its late ack is refused', async () => {
-    const delivery = await dueDelivery();
-    const start = Date.now();
-    const dead = (await webhooks.claimDelivery(delivery, start, start + 10_000))!;
-    expect(dead).toBeDefined();
-    // Restarted deliverer, lease still running: nothing to claim, so no second POST.
-    expect(await webhooks.claimDelivery(delivery, start + 5_000, start + 15_000)).toBeUndefined();
-    // Lease over: the delivery comes back in the due list and is claimed again, same delivery id.
-    const due = await webhooks.listDueDeliveries(start + 10_000, 1000);
-    expect(due.map((candidate) => candidate.deliveryid)).toContain(delivery.deliveryid);
-    const again = (await webhooks.claimDelivery(delivery, start + 10_000, start + 20_000))!;
-    expect(again).toMatchObject({ deliveryid: delivery.deliveryid, attempts: 2, status: 'delivering' });
-    // The first deliverer's ack arrives late: refused, nothing changes.
-    expect(await webhooks.finishAttempt(dead, { kind: 'succeeded', responseCode: 200, at: start })).toBe(false);
-    expect(await webhooks.finishAttempt(again, { kind: 'succeeded', responseCode: 200, at: start + 11_000 })).toBe(true);
-    const stored = await webhooks.getDelivery(delivery);
-    expect(stored).toMatchObject({ status: 'succeeded', attempts: 2, last_response_code: 200, next_attempt_at: null });
-  });
+  it(
+    'a deliverer that died mid-delivery: its claim is held until the lease runs out, then retried with the ' +
+      'same id, and its late ack is refused',
+    async () => {
+      const delivery = await dueDelivery();
+      const start = Date.now();
+      const dead = (await webhooks.claimDelivery(delivery, start, start + 10_000))!;
+      expect(dead).toBeDefined();
+      // Restarted deliverer, lease still running: nothing to claim, so no second POST.
+      expect(await webhooks.claimDelivery(delivery, start + 5_000, start + 15_000)).toBeUndefined();
+      // Lease over: the delivery comes back in the due list and is claimed again, same delivery id.
+      const due = await webhooks.listDueDeliveries(start + 10_000, 1000);
+      expect(due.map((candidate) => candidate.deliveryid)).toContain(delivery.deliveryid);
+      const again = (await webhooks.claimDelivery(delivery, start + 10_000, start + 20_000))!;
+      expect(again).toMatchObject({ deliveryid: delivery.deliveryid, attempts: 2, status: 'delivering' });
+      // The first deliverer's ack arrives late: refused, nothing changes.
+      expect(await webhooks.finishAttempt(dead, { kind: 'succeeded', responseCode: 200, at: start })).toBe(false);
+      expect(await webhooks.finishAttempt(again, { kind: 'succeeded', responseCode: 200, at: start + 11_000 })).toBe(
+        true,
+      );
+      const stored = await webhooks.getDelivery(delivery);
+      expect(stored).toMatchObject({
+        status: 'succeeded',
+        attempts: 2,
+        last_response_code: 200,
+        next_attempt_at: null,
+      });
+    },
+  );
 
   it('a delivered delivery is never claimed again and leaves the due list', async () => {
     const delivery = await dueDelivery();
@@ -110,7 +166,9 @@ describe('claim and ack', () => {
     expect(await webhooks.finishAttempt(claimed, { kind: 'succeeded', responseCode: 204, at: now })).toBe(true);
     const far = now + 48 * 3600 * 1000;
     expect(await webhooks.claimDelivery(delivery, far, far + 10_000)).toBeUndefined();
-    expect((await webhooks.listDueDeliveries(far, 1000)).map((candidate) => candidate.deliveryid)).not.toContain(delivery.deliveryid);
+    expect((await webhooks.listDueDeliveries(far, 1000)).map((candidate) => candidate.deliveryid)).not.toContain(
+      delivery.deliveryid,
+    );
     expect(await webhooks.hasEarlierUnfinished({ ...delivery, sequence: '9999999999999#9999' })).toBe(false);
   });
 
@@ -118,9 +176,18 @@ describe('claim and ack', () => {
     const delivery = await dueDelivery();
     const now = Date.now();
     const claimed = (await webhooks.claimDelivery(delivery, now, now + 10_000))!;
-    expect(await webhooks.finishAttempt(claimed, { kind: 'retry', responseCode: 500, error: 'HTTP 500', nextAttemptAt: now + 60_000 })).toBe(true);
+    expect(
+      await webhooks.finishAttempt(claimed, {
+        kind: 'retry',
+        responseCode: 500,
+        error: 'HTTP 500',
+        nextAttemptAt: now + 60_000,
+      }),
+    ).toBe(true);
     expect(await webhooks.claimDelivery(delivery, now + 30_000, now + 40_000)).toBeUndefined();
-    expect(await webhooks.hasEarlierUnfinished({ ...delivery, sequence: '9999999999999#9999', deliveryid: 'later' })).toBe(true);
+    expect(
+      await webhooks.hasEarlierUnfinished({ ...delivery, sequence: '9999999999999#9999', deliveryid: 'later' }),
+    ).toBe(true);
     expect(await webhooks.claimDelivery(delivery, now + 60_000, now + 70_000)).toMatchObject({ attempts: 2 });
   });
 });

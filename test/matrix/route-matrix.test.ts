@@ -53,68 +53,79 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
 
   if (closedToAnonymous)
     it('401 without a token (private site)', async () => {
-    const response = await api(route.method, path, { body: route.example });
-    expect(response.status).toBe(401);
-    expect(response.body).toHaveProperty('message');
-  });
+      const response = await api(route.method, path, { body: route.example });
+      expect(response.status).toBe(401);
+      expect(response.body).toHaveProperty('message');
+    });
 
   if (closedToAnonymous && takesJson)
     it('401 without a token, before the invalid body is looked at', async () => {
-    const response = await api(route.method, path, { body: INVALID_BODY });
-    expect(response.status).toBe(401);
-    expect(response.body).not.toHaveProperty('errors');
-  });
+      const response = await api(route.method, path, { body: INVALID_BODY });
+      expect(response.status).toBe(401);
+      expect(response.body).not.toHaveProperty('errors');
+    });
 
   if (route.auth === 'admin' || route.auth === 'author')
     it('403 for a plain User', async () => {
-    const response = await api(route.method, path, { token: plainUser.token, body: route.example });
-    expect(response.status).toBe(403);
-  });
+      const response = await api(route.method, path, { token: plainUser.token, body: route.example });
+      expect(response.status).toBe(403);
+    });
 
   if ((route.auth === 'admin' || route.auth === 'author') && takesJson)
     it('403 for a plain User, before the invalid body is looked at', async () => {
-    const response = await api(route.method, path, { token: plainUser.token, body: INVALID_BODY });
-    expect(response.status).toBe(403);
-  });
+      const response = await api(route.method, path, { token: plainUser.token, body: INVALID_BODY });
+      expect(response.status).toBe(403);
+    });
 
   const wrongMethod = METHODS.find((method) => !matcher.match(method, path));
   if (wrongMethod !== undefined)
     it(`405 for ${wrongMethod}`, async () => {
-    const response = await api(wrongMethod!, path, { token: admin, body: wrongMethod === 'GET' ? undefined : {} });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toContain(route.method);
-  });
+      const response = await api(wrongMethod!, path, { token: admin, body: wrongMethod === 'GET' ? undefined : {} });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toContain(route.method);
+    });
 
   if (takesJson)
     it('400 for invalid JSON', async () => {
-    const response = await api(route.method, path, { token: admin, rawBody: '{"broken": ' });
-    expect(response.status).toBe(400);
-  });
+      const response = await api(route.method, path, { token: admin, rawBody: '{"broken": ' });
+      expect(response.status).toBe(400);
+    });
 
   if (takesJson)
     it('422 for a wrong body', async () => {
-    const response = await api(route.method, path, { token: admin, body: INVALID_BODY });
-    expect(response.status).toBe(422);
-    expect(response.body.errors.length).toBeGreaterThan(0);
-  });
+      const response = await api(route.method, path, { token: admin, body: INVALID_BODY });
+      expect(response.status).toBe(422);
+      expect(response.body.errors.length).toBeGreaterThan(0);
+    });
 
   const hasIdParam = paramNames(route).some((name) => isIdParam(route, name));
   if (hasIdParam)
     it('404 for an unknown id', async () => {
-    const response = await api(route.method, concretePath(route, UNKNOWN_ID), { token: admin, body: route.example });
-    expect(response.status).toBe(404);
-  });
+      const response = await api(route.method, concretePath(route, UNKNOWN_ID), { token: admin, body: route.example });
+      expect(response.status).toBe(404);
+    });
 });
 
 it('only login, registration, the password-reset pair and the API docs are open on a private site', () => {
-  const open = routes.filter(({ route }) => openToAnonymous(route, true)).map(({ route }) => `${route.method} ${route.path}`);
+  const open = routes
+    .filter(({ route }) => openToAnonymous(route, true))
+    .map(({ route }) => `${route.method} ${route.path}`);
   expect(open.sort()).toEqual(
-    ['GET /doc', 'GET /openapi.json', 'POST /user/token', 'POST /users', 'POST /users/reset_password', 'POST /users/reset_password/complete'].sort(),
+    [
+      'GET /doc',
+      'GET /openapi.json',
+      'POST /user/token',
+      'POST /users',
+      'POST /users/reset_password',
+      'POST /users/reset_password/complete',
+    ].sort(),
   );
 });
 
 it('every custom route decides who may call it in an authorize hook (before its body is validated)', () => {
-  const undecided = routes.filter(({ route }) => route.auth === 'custom' && !route.authorize).map(({ route }) => `${route.method} ${route.path}`);
+  const undecided = routes
+    .filter(({ route }) => route.auth === 'custom' && !route.authorize)
+    .map(({ route }) => `${route.method} ${route.path}`);
   expect(undecided).toEqual([]);
 });
 

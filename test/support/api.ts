@@ -37,7 +37,12 @@ export function api<T = any>(method: string, path: string, options: RequestOptio
 }
 
 /** The same request against another stack (a second stack started with other settings). */
-export async function apiAt<T = any>(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function apiAt<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const url = new URL(baseUrl + path);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
@@ -64,7 +69,11 @@ let responseRoutes: Promise<PathMatcher<RouteDef>> | undefined;
 function routeMatcher(): Promise<PathMatcher<RouteDef>> {
   responseRoutes ??= import('../../functions/routes.ts').then(
     ({ routeGroups }) =>
-      new PathMatcher(routeGroups.flatMap((group) => group.routes.map((route) => ({ method: route.method, path: route.path, value: route })))),
+      new PathMatcher(
+        routeGroups.flatMap((group) =>
+          group.routes.map((route) => ({ method: route.method, path: route.path, value: route })),
+        ),
+      ),
   );
   return responseRoutes;
 }
@@ -74,11 +83,16 @@ function routeMatcher(): Promise<PathMatcher<RouteDef>> {
  * document describes what the API really sends. Routes without a response schema are not
  * checked (test/unit/response-schemas.test.ts says which may still lack one).
  */
-export async function checkResponseSchema(baseUrl: string, method: string, url: URL, answer: ApiResponse): Promise<void> {
+export async function checkResponseSchema(
+  baseUrl: string,
+  method: string,
+  url: URL,
+  answer: ApiResponse,
+): Promise<void> {
   if (answer.status < 200 || answer.status > 299 || !answer.text) return;
   if (!(answer.headers.get('content-type') ?? '').includes('application/json')) return;
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  if (!url.pathname.startsWith(basePath + '/')) return;
+  if (!url.pathname.startsWith(`${basePath}/`)) return;
   const matched = (await routeMatcher()).match(method.toUpperCase(), url.pathname.slice(basePath.length));
   const schema = matched?.value.response;
   if (!matched || !schema) return;
@@ -89,14 +103,19 @@ export async function checkResponseSchema(baseUrl: string, method: string, url: 
     .map((issue) => `  at ${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
     .join('\n');
   throw new Error(
-    `Response of ${matched.value.method} ${matched.value.path} (${answer.status}) does not match its response schema:\n` +
+    `Response of ${matched.value.method} ${matched.value.path} (${answer.status}) does not match its ` +
+      `response schema:\n` +
       `${issues}${result.error.issues.length > 5 ? `\n  ...and ${result.error.issues.length - 5} more` : ''}\n` +
       `body: ${answer.text.slice(0, 600)}`,
   );
 }
 
 /** One HTTP request from a given local address (fetch cannot choose it). */
-function requestFrom(localAddress: string, url: URL, init: { method: string; headers: Record<string, string>; body?: string | Buffer }): Promise<Response> {
+function requestFrom(
+  localAddress: string,
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string | Buffer },
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: init.method, headers: init.headers, localAddress }, (incoming) => {
       const chunks: Buffer[] = [];
@@ -150,7 +169,9 @@ export interface TestUser {
 }
 
 /** A fresh user created by the Admin, with its own token. */
-export async function createUser(options: { privileges?: Array<'Admin' | 'Author' | 'User'>; username?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  options: { privileges?: Array<'Admin' | 'Author' | 'User'>; username?: string } = {},
+): Promise<TestUser> {
   const suffix = uniqueSuffix();
   const email = `user.${suffix}@example.com`;
   const password = `pw-${suffix}-Secret`;
@@ -179,7 +200,10 @@ export interface TestTeam {
 
 /** A team created by the Admin (POST /teams); `body` overrides the defaults. */
 export async function createTeam(body: Record<string, unknown> = {}): Promise<TestTeam> {
-  const response = await api('POST', '/teams', { token: await loginAdmin(), body: { name: `Team ${uniqueSuffix()}`, ...body } });
+  const response = await api('POST', '/teams', {
+    token: await loginAdmin(),
+    body: { name: `Team ${uniqueSuffix()}`, ...body },
+  });
   if (response.status !== 201) throw new Error(`createTeam: ${response.status} ${response.text}`);
   return response.body as TestTeam;
 }

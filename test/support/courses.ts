@@ -59,7 +59,10 @@ export function entryOf(record: any, userid: number, index = 0) {
 }
 
 export async function releaseGuide(guideid: number, release_type: 'major' | 'minor') {
-  const response = await api('POST', '/guides/releases', { token: await loginAdmin(), body: { guideid, release_type } });
+  const response = await api('POST', '/guides/releases', {
+    token: await loginAdmin(),
+    body: { guideid, release_type },
+  });
   if (response.status !== 201) throw new Error(`release: ${response.status} ${response.text}`);
   return response.body;
 }
@@ -70,7 +73,13 @@ let client: DynamoDBDocumentClient | undefined;
 
 /** The local stack's DynamoDB, for moving stored times into the past (no sleeping in tests). */
 export function ddb(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: inject('ddbEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  client ??= DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('ddbEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
   return client;
 }
 
@@ -91,7 +100,9 @@ export async function ageRow(course_assignmentid: number, userid: number, second
   const key = { pk: `ASSIGNMENT#${course_assignmentid}`, sk: `ROW#${pad(userid)}` };
   const { Item } = await ddb().send(new GetCommand({ TableName: 'stepwise', Key: key }));
   if (!Item) throw new Error(`no row ${course_assignmentid}/${userid}`);
-  for (const field of ['assignment_date', 'due_date', 'course_completion_date', 'recurrent_date']) if (typeof Item[field] === 'number') Item[field] -= seconds;
-  if (Item.recurrent_date !== null) Item.gsi2sk = `${pad(Item.recurrent_date)}#${pad(course_assignmentid)}#${pad(userid)}`;
+  for (const field of ['assignment_date', 'due_date', 'course_completion_date', 'recurrent_date'])
+    if (typeof Item[field] === 'number') Item[field] -= seconds;
+  if (Item.recurrent_date !== null)
+    Item.gsi2sk = `${pad(Item.recurrent_date)}#${pad(course_assignmentid)}#${pad(userid)}`;
   await ddb().send(new PutCommand({ TableName: 'stepwise', Item }));
 }

@@ -21,7 +21,14 @@ export interface RunningStack {
 export function startStackProcess(env: Record<string, string> = {}): Promise<RunningStack> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     // The stack stops when our end of its stdin closes: a killed test run leaves nothing behind.
-    env: { ...process.env, STEPWISE_IN_MEMORY: '1', PORT: '0', LOG_LEVEL: 'WARN', STEPWISE_STOP_ON_STDIN_CLOSE: '1', ...env },
+    env: {
+      ...process.env,
+      STEPWISE_IN_MEMORY: '1',
+      PORT: '0',
+      LOG_LEVEL: 'WARN',
+      STEPWISE_STOP_ON_STDIN_CLOSE: '1',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stop = () =>

@@ -21,10 +21,14 @@ export async function startLrs(): Promise<{ endpoint: string; close(): Promise<v
       if (!request.url?.startsWith('/xapi/statements')) return answer(404, { message: 'Not found' });
       if (request.method === 'GET') return answer(200, { statements: [...statements.values()] });
       if (request.headers.authorization !== expected) return answer(401, { message: 'Unauthorized' });
-      if (request.headers['x-experience-api-version'] !== '1.0.3') return answer(400, { message: 'X-Experience-API-Version required' });
+      if (request.headers['x-experience-api-version'] !== '1.0.3')
+        return answer(400, { message: 'X-Experience-API-Version required' });
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<{ id: string }>;
       for (const statement of [body].flat()) statements.set(statement.id, statement);
-      return answer(200, [body].flat().map((statement) => statement.id));
+      return answer(
+        200,
+        [body].flat().map((statement) => statement.id),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -11,7 +11,9 @@ export type PackageFiles = Record<string, string | Buffer>;
 export function zip(files: PackageFiles, options: { compress?: boolean } = {}): Promise<Buffer> {
   const archive = new yazl.ZipFile();
   for (const [name, content] of Object.entries(files)) {
-    archive.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, { compress: options.compress ?? true });
+    archive.addBuffer(Buffer.isBuffer(content) ? content : Buffer.from(content), name, {
+      compress: options.compress ?? true,
+    });
   }
   archive.end();
   return new Promise((resolve, reject) => {
@@ -91,14 +93,25 @@ export function tincanXml(title: string): string {
 </tincan>`;
 }
 
-const page = (title: string) => `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="style.css"></head><body>${title}</body></html>`;
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" ` +
+  `href="style.css"></head><body>${title}</body></html>`;
 
 export function scorm12Package(title = 'Lockout Tagout'): Promise<Buffer> {
-  return zip({ 'imsmanifest.xml': scorm12Manifest(title), 'index.html': page(title), 'style.css': 'body{font:14px sans-serif}', 'img/logo.png': randomBytes(512) });
+  return zip({
+    'imsmanifest.xml': scorm12Manifest(title),
+    'index.html': page(title),
+    'style.css': 'body{font:14px sans-serif}',
+    'img/logo.png': randomBytes(512),
+  });
 }
 
 export function scorm2004Package(title = 'Forklift Operation'): Promise<Buffer> {
-  return zip({ 'imsmanifest.xml': scorm2004Manifest(title), 'content/start.html': page(title), 'content/app.js': 'console.log(1)' });
+  return zip({
+    'imsmanifest.xml': scorm2004Manifest(title),
+    'content/start.html': page(title),
+    'content/app.js': 'console.log(1)',
+  });
 }
 
 export function cmi5Package(title = 'Safety Basics'): Promise<Buffer> {
@@ -117,7 +130,11 @@ export function tooDeepPackage(title = 'Nested Export'): Promise<Buffer> {
 
 /** A valid zip whose one entry inflates a thousand times over. */
 export function zipBombPackage(): Promise<Buffer> {
-  return zip({ 'imsmanifest.xml': scorm12Manifest('Bomb'), 'index.html': page('Bomb'), 'padding.bin': Buffer.alloc(32 * 1024 * 1024) });
+  return zip({
+    'imsmanifest.xml': scorm12Manifest('Bomb'),
+    'index.html': page('Bomb'),
+    'padding.bin': Buffer.alloc(32 * 1024 * 1024),
+  });
 }
 
 /** Starts like a zip, then is garbage. */
@@ -128,7 +145,10 @@ export async function corruptPackage(): Promise<Buffer> {
 
 /** About `megabytes` MB of incompressible content in 1 MB files plus a SCORM 1.2 manifest. */
 export function largePackage(megabytes: number): Promise<Buffer> {
-  const files: PackageFiles = { 'imsmanifest.xml': scorm12Manifest('Large Module'), 'index.html': page('Large Module') };
+  const files: PackageFiles = {
+    'imsmanifest.xml': scorm12Manifest('Large Module'),
+    'index.html': page('Large Module'),
+  };
   for (let i = 0; i < megabytes; i++) files[`media/chunk-${String(i).padStart(3, '0')}.bin`] = randomBytes(1024 * 1024);
   return zip(files, { compress: false });
 }
@@ -136,7 +156,11 @@ export function largePackage(megabytes: number): Promise<Buffer> {
 /** A sound central directory, but the last entry's compressed data is garbage: fails while extracting. */
 export async function corruptEntryPackage(): Promise<Buffer> {
   const words = Array.from({ length: 40_000 }, (_, i) => `word${(i * 7919) % 1013}`).join(' ');
-  const good = await zip({ 'imsmanifest.xml': scorm12Manifest('Corrupt Entry'), 'index.html': page('Corrupt Entry'), 'notes.txt': words });
+  const good = await zip({
+    'imsmanifest.xml': scorm12Manifest('Corrupt Entry'),
+    'index.html': page('Corrupt Entry'),
+    'notes.txt': words,
+  });
   const centralDirectory = good.readUInt32LE(good.length - 22 + 16);
   const broken = Buffer.from(good);
   broken.fill(0xff, centralDirectory - 2000, centralDirectory - 1000);

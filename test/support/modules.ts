@@ -13,7 +13,8 @@ export async function uploadPackage(token: string, importid: number, zip: Buffer
   const started = await api('POST', `/external_training_modules/imports/${importid}/start/byUpload`, { token });
   expect(started.status, started.text).toBe(200);
   const form = new FormData();
-  for (const [name, value] of Object.entries(started.body.upload.fields as Record<string, string>)) form.append(name, value);
+  for (const [name, value] of Object.entries(started.body.upload.fields as Record<string, string>))
+    form.append(name, value);
   form.append('file', new Blob([zip], { type: 'application/zip' }), 'package.zip');
   const response = await fetch(started.body.upload.url, { method: 'POST', body: form });
   return response.status;

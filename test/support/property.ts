@@ -13,7 +13,8 @@ export function propertySeed(): number | undefined {
   const configured = process.env.STEPWISE_PROPERTY_SEED;
   if (configured === 'random') return undefined;
   const seed = Number(configured ?? DEFAULT_PROPERTY_SEED);
-  if (!Number.isInteger(seed)) throw new Error(`STEPWISE_PROPERTY_SEED must be an integer or "random", got ${configured}`);
+  if (!Number.isInteger(seed))
+    throw new Error(`STEPWISE_PROPERTY_SEED must be an integer or "random", got ${configured}`);
   return seed;
 }
 
@@ -22,6 +23,7 @@ export function propertyRuns(defaultRuns: number): number {
   const configured = process.env.STEPWISE_PROPERTY_RUNS;
   if (configured === undefined || configured === '') return defaultRuns;
   const runs = Number(configured);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`STEPWISE_PROPERTY_RUNS must be a positive integer, got ${configured}`);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`STEPWISE_PROPERTY_RUNS must be a positive integer, got ${configured}`);
   return runs;
 }

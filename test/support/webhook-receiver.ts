@@ -30,7 +30,11 @@ export async function startReceiver(): Promise<Receiver> {
     async waitFor(predicate, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(receiver.received)) {
-        if (Date.now() > deadline) throw new Error(`The receiver did not get what was expected; got ${JSON.stringify(receiver.received.map((r) => [r.headers['x-stepwise-event'], r.json?.data]))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `The receiver did not get what was expected; got ` +
+              `${JSON.stringify(receiver.received.map((r) => [r.headers['x-stepwise-event'], r.json?.data]))}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return receiver.received;

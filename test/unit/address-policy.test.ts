@@ -30,7 +30,14 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason(address)).toContain(reason);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:93.184.216.34', '64:ff9b::8.8.8.8'])('allows the public address %s', (address) => {
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:93.184.216.34',
+    '64:ff9b::8.8.8.8',
+  ])('allows the public address %s', (address) => {
     expect(forbiddenAddressReason(address)).toBeNull();
   });
 

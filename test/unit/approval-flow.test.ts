@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propertyRuns } from '../support/property.ts';
-import { afterSignature, approvalsIn, stageProgress, type ApprovalState, type StageRule, type StageSignature } from '../../shared/domain/approval-flow.ts';
+import {
+  afterSignature,
+  approvalsIn,
+  stageProgress,
+  type ApprovalState,
+  type StageRule,
+  type StageSignature,
+} from '../../shared/domain/approval-flow.ts';
 
 const twoOfThreeThenOne: StageRule[] = [
   { name: 'Quality', teamid: 10, quorum: 2 },
@@ -21,12 +28,18 @@ describe('afterSignature', () => {
   });
 
   it('ends the request at the first rejection, whatever the quorum', () => {
-    const rejected = afterSignature(twoOfThreeThenOne, start, [approve(1, 1)], { stage: 1, userid: 2, meaning: 'reject' });
+    const rejected = afterSignature(twoOfThreeThenOne, start, [approve(1, 1)], {
+      stage: 1,
+      userid: 2,
+      meaning: 'reject',
+    });
     expect(rejected).toEqual({ status: 'rejected', current_stage: null });
   });
 
   it('refuses signatures for an ended request or another stage', () => {
-    expect(() => afterSignature(twoOfThreeThenOne, { status: 'approved', current_stage: null }, [], approve(1, 1))).toThrow();
+    expect(() =>
+      afterSignature(twoOfThreeThenOne, { status: 'approved', current_stage: null }, [], approve(1, 1)),
+    ).toThrow();
     expect(() => afterSignature(twoOfThreeThenOne, start, [], approve(2, 1))).toThrow();
   });
 
@@ -53,13 +66,19 @@ describe('afterSignature', () => {
 describe('stageProgress', () => {
   it('shows approved, pending and waiting stages of a request in progress', () => {
     const signatures = [approve(1, 1), approve(1, 2)];
-    expect(stageProgress(twoOfThreeThenOne, { status: 'pending', current_stage: 2 }, signatures)).toEqual(['approved', 'pending']);
+    expect(stageProgress(twoOfThreeThenOne, { status: 'pending', current_stage: 2 }, signatures)).toEqual([
+      'approved',
+      'pending',
+    ]);
     expect(stageProgress(twoOfThreeThenOne, start, [])).toEqual(['pending', 'waiting']);
     expect(approvalsIn(signatures, 1)).toBe(2);
   });
 
   it('shows where a request was rejected and that later stages never ran', () => {
     const signatures: StageSignature[] = [approve(1, 1), { stage: 1, userid: 2, meaning: 'reject' }];
-    expect(stageProgress(twoOfThreeThenOne, { status: 'rejected', current_stage: null }, signatures)).toEqual(['rejected', 'skipped']);
+    expect(stageProgress(twoOfThreeThenOne, { status: 'rejected', current_stage: null }, signatures)).toEqual([
+      'rejected',
+      'skipped',
+    ]);
   });
 });

@@ -30,8 +30,13 @@ describe('data directory lock', () => {
   it('is taken once: a second take while the owner lives is refused, naming the owner', async () => {
     const directory = dataDir();
     const lock = await lockDataDir(directory);
-    expect(JSON.parse(readFileSync(join(directory, LOCK_FILE_NAME), 'utf8'))).toMatchObject({ pid: process.pid, children: {} });
-    await expect(lockDataDir(directory)).rejects.toThrow(new RegExp(`in use by another Stepwise local stack \\(pid ${process.pid}`));
+    expect(JSON.parse(readFileSync(join(directory, LOCK_FILE_NAME), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      children: {},
+    });
+    await expect(lockDataDir(directory)).rejects.toThrow(
+      new RegExp(`in use by another Stepwise local stack \\(pid ${process.pid}`),
+    );
     await expect(lockDataDir(directory)).rejects.toBeInstanceOf(DataDirInUseError);
 
     lock.addChild('dynamodb', 12345);
@@ -45,7 +50,10 @@ describe('data directory lock', () => {
     const directory = dataDir();
     const dead = deadPid();
     expect(isProcessAlive(dead)).toBe(false);
-    writeFileSync(join(directory, LOCK_FILE_NAME), JSON.stringify({ pid: dead, started: '2026-01-01T00:00:00.000Z', children: { dynamodb: deadPid() } }));
+    writeFileSync(
+      join(directory, LOCK_FILE_NAME),
+      JSON.stringify({ pid: dead, started: '2026-01-01T00:00:00.000Z', children: { dynamodb: deadPid() } }),
+    );
     const lock = await lockDataDir(directory);
     expect(JSON.parse(readFileSync(join(directory, LOCK_FILE_NAME), 'utf8')).pid).toBe(process.pid);
     lock.release();

@@ -9,7 +9,11 @@ const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/stepwise';
 
 // What grants.ts gives a read-only group: no Scan, table and its indexes.
 const readOnly: PolicyStatement[] = [
-  { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'], Resource: [TABLE, `${TABLE}/index/*`] },
+  {
+    Effect: 'Allow',
+    Action: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+    Resource: [TABLE, `${TABLE}/index/*`],
+  },
   { Effect: 'Allow', Action: ['s3:GetObject*', 's3:List*'], Resource: ['arn:aws:s3:::media', 'arn:aws:s3:::media/*'] },
 ];
 
@@ -17,43 +21,95 @@ describe('IAM policy evaluation', () => {
   it('allows a granted action on a granted resource, index ARNs through the wildcard', () => {
     expect(evaluate(readOnly, { action: 'dynamodb:GetItem', resource: TABLE }).decision).toBe('allow');
     expect(evaluate(readOnly, { action: 'dynamodb:Query', resource: `${TABLE}/index/gsi1` }).decision).toBe('allow');
-    expect(evaluate(readOnly, { action: 's3:GetObject', resource: 'arn:aws:s3:::media/originals/1.png' }).decision).toBe('allow');
+    expect(
+      evaluate(readOnly, { action: 's3:GetObject', resource: 'arn:aws:s3:::media/originals/1.png' }).decision,
+    ).toBe('allow');
   });
 
   it('denies what no statement grants: another action, another table, another bucket', () => {
     expect(evaluate(readOnly, { action: 'dynamodb:Scan', resource: TABLE }).decision).toBe('implicit-deny');
     expect(evaluate(readOnly, { action: 'dynamodb:PutItem', resource: TABLE }).decision).toBe('implicit-deny');
-    expect(evaluate(readOnly, { action: 'dynamodb:GetItem', resource: `${TABLE}-other` }).decision).toBe('implicit-deny');
-    expect(evaluate(readOnly, { action: 's3:GetObject', resource: 'arn:aws:s3:::media-private/x' }).decision).toBe('implicit-deny');
+    expect(evaluate(readOnly, { action: 'dynamodb:GetItem', resource: `${TABLE}-other` }).decision).toBe(
+      'implicit-deny',
+    );
+    expect(evaluate(readOnly, { action: 's3:GetObject', resource: 'arn:aws:s3:::media-private/x' }).decision).toBe(
+      'implicit-deny',
+    );
   });
 
   it('matches actions case-insensitively, resources case-sensitively', () => {
     expect(evaluate(readOnly, { action: 'DynamoDB:getitem', resource: TABLE }).decision).toBe('allow');
-    expect(evaluate(readOnly, { action: 'dynamodb:GetItem', resource: TABLE.toUpperCase() }).decision).toBe('implicit-deny');
+    expect(evaluate(readOnly, { action: 'dynamodb:GetItem', resource: TABLE.toUpperCase() }).decision).toBe(
+      'implicit-deny',
+    );
   });
 
   it('lets an explicit Deny with a holding condition win over an Allow', () => {
     const withBucketPolicy: PolicyStatement[] = [
       ...readOnly,
-      { Effect: 'Deny', Action: 's3:*', Resource: ['arn:aws:s3:::media', 'arn:aws:s3:::media/*'], Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
-      { Effect: 'Deny', Action: 's3:*', Resource: 'arn:aws:s3:::media/*', Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } } },
+      {
+        Effect: 'Deny',
+        Action: 's3:*',
+        Resource: ['arn:aws:s3:::media', 'arn:aws:s3:::media/*'],
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      },
+      {
+        Effect: 'Deny',
+        Action: 's3:*',
+        Resource: 'arn:aws:s3:::media/*',
+        Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+      },
     ];
     const request = { action: 's3:GetObject', resource: 'arn:aws:s3:::media/a' };
-    expect(evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3' } }).decision).toBe('allow');
-    expect(evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'false', 's3:TlsVersion': '1.3' } }).decision).toBe('explicit-deny');
-    expect(evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.1' } }).decision).toBe('explicit-deny');
+    expect(
+      evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.3' } })
+        .decision,
+    ).toBe('allow');
+    expect(
+      evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'false', 's3:TlsVersion': '1.3' } })
+        .decision,
+    ).toBe('explicit-deny');
+    expect(
+      evaluate(withBucketPolicy, { ...request, context: { 'aws:SecureTransport': 'true', 's3:TlsVersion': '1.1' } })
+        .decision,
+    ).toBe('explicit-deny');
   });
 
   it('evaluates String conditions, IfExists and NotAction', () => {
     const statements: PolicyStatement[] = [
-      { Effect: 'Allow', Action: 'ses:SendEmail', Resource: '*', Condition: { StringLike: { 'ses:FromAddress': '*@example.com' } } },
-      { Effect: 'Allow', NotAction: ['iam:*', 'ses:*'], Resource: '*', Condition: { StringEqualsIfExists: { 'aws:RequestedRegion': 'us-east-1' } } },
+      {
+        Effect: 'Allow',
+        Action: 'ses:SendEmail',
+        Resource: '*',
+        Condition: { StringLike: { 'ses:FromAddress': '*@example.com' } },
+      },
+      {
+        Effect: 'Allow',
+        NotAction: ['iam:*', 'ses:*'],
+        Resource: '*',
+        Condition: { StringEqualsIfExists: { 'aws:RequestedRegion': 'us-east-1' } },
+      },
     ];
-    expect(evaluate(statements, { action: 'ses:SendEmail', resource: 'x', context: { 'ses:FromAddress': 'no-reply@example.com' } }).decision).toBe('allow');
-    expect(evaluate(statements, { action: 'ses:SendEmail', resource: 'x', context: { 'ses:FromAddress': 'x@evil.test' } }).decision).toBe('implicit-deny');
+    expect(
+      evaluate(statements, {
+        action: 'ses:SendEmail',
+        resource: 'x',
+        context: { 'ses:FromAddress': 'no-reply@example.com' },
+      }).decision,
+    ).toBe('allow');
+    expect(
+      evaluate(statements, { action: 'ses:SendEmail', resource: 'x', context: { 'ses:FromAddress': 'x@evil.test' } })
+        .decision,
+    ).toBe('implicit-deny');
     expect(evaluate(statements, { action: 'ses:SendEmail', resource: 'x' }).decision).toBe('implicit-deny');
     expect(evaluate(statements, { action: 'sqs:SendMessage', resource: 'q' }).decision).toBe('allow');
-    expect(evaluate(statements, { action: 'sqs:SendMessage', resource: 'q', context: { 'aws:RequestedRegion': 'eu-west-1' } }).decision).toBe('implicit-deny');
+    expect(
+      evaluate(statements, {
+        action: 'sqs:SendMessage',
+        resource: 'q',
+        context: { 'aws:RequestedRegion': 'eu-west-1' },
+      }).decision,
+    ).toBe('implicit-deny');
     expect(evaluate(statements, { action: 'iam:PassRole', resource: 'r' }).decision).toBe('implicit-deny');
   });
 });
@@ -83,9 +139,9 @@ describe('SDK call -> IAM action and resource', () => {
   });
 
   it('maps index queries, object reads and executions to their ARNs', () => {
-    expect(requiredPermissions('DynamoDBClient', 'QueryCommand', { TableName: 'stepwise', IndexName: 'gsi1' }, ARN)).toEqual([
-      { action: 'dynamodb:Query', resource: `${TABLE}/index/gsi1` },
-    ]);
+    expect(
+      requiredPermissions('DynamoDBClient', 'QueryCommand', { TableName: 'stepwise', IndexName: 'gsi1' }, ARN),
+    ).toEqual([{ action: 'dynamodb:Query', resource: `${TABLE}/index/gsi1` }]);
     expect(requiredPermissions('S3Client', 'HeadObjectCommand', { Bucket: 'media', Key: 'a/b.png' }, ARN)).toEqual([
       { action: 's3:GetObject', resource: 'arn:aws:s3:::media/a/b.png' },
     ]);
@@ -93,12 +149,17 @@ describe('SDK call -> IAM action and resource', () => {
       { action: 's3:ListBucket', resource: 'arn:aws:s3:::media' },
     ]);
     expect(requiredPermissions('LambdaClient', 'InvokeCommand', { FunctionName: 'Stepwise-Api-users' }, ARN)).toEqual([
-      { action: 'lambda:InvokeFunction', resource: 'arn:aws:lambda:us-east-1:000000000000:function:Stepwise-Api-users' },
+      {
+        action: 'lambda:InvokeFunction',
+        resource: 'arn:aws:lambda:us-east-1:000000000000:function:Stepwise-Api-users',
+      },
     ]);
   });
 
   it('refuses a call it has no mapping for', () => {
-    expect(() => requiredPermissions('S3Client', 'PutBucketPolicyCommand', { Bucket: 'media' }, ARN)).toThrow(UnmappedCallError);
+    expect(() => requiredPermissions('S3Client', 'PutBucketPolicyCommand', { Bucket: 'media' }, ARN)).toThrow(
+      UnmappedCallError,
+    );
   });
 });
 

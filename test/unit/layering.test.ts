@@ -26,14 +26,21 @@ describe('layering (npm run deps:check)', () => {
 
   it('refuses a group importing another group, an arrow up inside shared, and I/O in shared/domain', () => {
     const root = tree({
-      'infra/app.ts': "import { routes } from '../functions/routes.ts';\nimport { x } from '../functions/guides/guides.service.ts';\n",
+      'infra/app.ts':
+        "import { routes } from '../functions/routes.ts';\nimport { x } from " +
+        "'../functions/guides/guides.service.ts';\n",
       'functions/routes.ts': "import { guideRoutes } from './guides/guides.routes.ts';\n",
       'functions/guides/guides.routes.ts': "import { list } from './guides.service.ts';\n",
-      'functions/guides/guides.service.ts': "import { quizView } from '../quizzes/quiz-views.ts';\nimport { getGuide } from '../../shared/db/entities/guide.ts';\n",
+      'functions/guides/guides.service.ts':
+        "import { quizView } from '../quizzes/quiz-views.ts';\nimport { getGuide } from " +
+        "'../../shared/db/entities/guide.ts';\n",
       'functions/quizzes/quiz-views.ts': 'export const quizView = 1;\n',
-      'shared/db/entities/guide.ts': "import type { Caller } from '../../http/caller.ts';\nimport { rule } from '../../domain/rule.ts';\n",
+      'shared/db/entities/guide.ts':
+        "import type { Caller } from '../../http/caller.ts';\nimport { rule } from '../../domain/rule.ts';\n",
       'shared/http/caller.ts': 'export type Caller = {};\n',
-      'shared/domain/rule.ts': "import { readFileSync } from 'node:fs';\nimport type { GuideRecord } from '../db/entities/guide.ts';\nimport { isIPv4 } from 'node:net';\n",
+      'shared/domain/rule.ts':
+        "import { readFileSync } from 'node:fs';\nimport type { GuideRecord } from " +
+        "'../db/entities/guide.ts';\nimport { isIPv4 } from 'node:net';\n",
       'shared/gadgets/thing.ts': "import { rule } from '../domain/rule.ts';\n",
       'shared/views/x.ts': "import { list } from '../../functions/guides/guides.service.ts';\n",
     });

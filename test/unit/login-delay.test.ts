@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { accountDelaySeconds, accountWaitSeconds, FIRST_DELAY_SECONDS, MAX_DELAY_SECONDS } from '../../shared/domain/login-delay.ts';
+import {
+  accountDelaySeconds,
+  accountWaitSeconds,
+  FIRST_DELAY_SECONDS,
+  MAX_DELAY_SECONDS,
+} from '../../shared/domain/login-delay.ts';
 
 describe('accountDelaySeconds', () => {
   it('costs nothing for the free failures, then doubles from the first delay to the cap', () => {
     expect([0, 1, 9].map((failures) => accountDelaySeconds(failures, 10))).toEqual([0, 0, 0]);
-    expect([10, 11, 12, 13, 14, 15].map((failures) => accountDelaySeconds(failures, 10))).toEqual([30, 60, 120, 240, 480, 900]);
+    expect([10, 11, 12, 13, 14, 15].map((failures) => accountDelaySeconds(failures, 10))).toEqual([
+      30, 60, 120, 240, 480, 900,
+    ]);
     expect(accountDelaySeconds(10, 10)).toBe(FIRST_DELAY_SECONDS);
   });
 
   it('stays at the cap for any number of failures (no overflow to Infinity or NaN)', () => {
-    for (const failures of [16, 100, 10_000, Number.MAX_SAFE_INTEGER]) expect(accountDelaySeconds(failures, 10)).toBe(MAX_DELAY_SECONDS);
+    for (const failures of [16, 100, 10_000, Number.MAX_SAFE_INTEGER])
+      expect(accountDelaySeconds(failures, 10)).toBe(MAX_DELAY_SECONDS);
   });
 });
 

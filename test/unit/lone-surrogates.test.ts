@@ -5,14 +5,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseInline, renderHtml, renderInlineHtml, renderWiki, wikiPath as syntaxWikiPath } from '../../shared/domain/wiki-syntax/index.ts';
+import {
+  parseInline,
+  renderHtml,
+  renderInlineHtml,
+  renderWiki,
+  wikiPath as syntaxWikiPath,
+} from '../../shared/domain/wiki-syntax/index.ts';
 import { encodeUriComponentSafe, isWellFormedText, urlSlug } from '../../shared/domain/text.ts';
 import { wikiPath } from '../../shared/domain/wiki-namespaces.ts';
 import { userUrl } from '../../shared/views/user-views.ts';
 import { guideUrl } from '../../shared/views/guide-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { filterPartition } from '../../shared/db/entities/work-log.ts';
-import { jsonNestsDeeperThan, malformedTextPaths, MAX_JSON_DEPTH, parseJsonText } from '../../shared/domain/json-text.ts';
+import {
+  jsonNestsDeeperThan,
+  malformedTextPaths,
+  MAX_JSON_DEPTH,
+  parseJsonText,
+} from '../../shared/domain/json-text.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 
 const SITE = 'http://127.0.0.1:3000';
@@ -20,7 +31,14 @@ const LONE = ['\ud800', '\udbff', '\udc00', '\udfff'];
 
 /** Text with lone surrogates mixed into arbitrary characters and wiki markup. */
 const poisoned = fc
-  .array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...LONE), fc.constantFrom('[[', ']]', '|', '#', ' ', '[', ']', '/', 'CATEGORY:', 'guide|', 'http://x.test/')), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(...LONE),
+      fc.constantFrom('[[', ']]', '|', '#', ' ', '[', ']', '/', 'CATEGORY:', 'guide|', 'http://x.test/'),
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => parts.join(''));
 
 describe('URL builders and renderers take any stored text', () => {
@@ -36,7 +54,8 @@ describe('URL builders and renderers take any stored text', () => {
           guideUrl(SITE, { guideid: 1, title: text }),
           wikiUrl(SITE, { namespace: 'WIKI', title: text }),
           filterPartition({ workorderid: text }),
-          renderWiki(`== ${text} ==\n[[${text}]] [[${text}|${text}]] [guide|1|${text}] ${text}`, { siteUrl: SITE }).html,
+          renderWiki(`== ${text} ==\n[[${text}]] [[${text}|${text}]] [guide|1|${text}] ${text}`, { siteUrl: SITE })
+            .html,
           renderInlineHtml(parseInline(`[[${text}]] ${text}`), { siteUrl: SITE }),
           renderHtml(renderWiki(`* [[WIKI:${text}#${text}]]`, { siteUrl: SITE }).json, { siteUrl: SITE }),
         ];
@@ -57,14 +76,19 @@ describe('boundary checks on JSON input', () => {
     let deep: unknown = 'x\ud800';
     for (let i = 0; i < 3_000; i++) deep = [deep];
     expect(malformedTextPaths(deep, 'body')).toHaveLength(1);
-    expect(malformedTextPaths({ a: ['ok', 'b\udfff'], ['k\ud800']: 1, fine: 'é😀' }, 'body').sort()).toEqual(['a.1', 'k\ufffd']);
+    expect(malformedTextPaths({ a: ['ok', 'b\udfff'], 'k\ud800': 1, fine: 'é😀' }, 'body').sort()).toEqual([
+      'a.1',
+      'k\ufffd',
+    ]);
     expect(malformedTextPaths('\ud800', 'body')).toEqual(['body']);
     expect(malformedTextPaths({ emoji: '😀', text: 'plain' }, 'body')).toEqual([]);
   });
 
   it('measures nesting depth on the text, ignoring brackets inside strings', () => {
     expect(jsonNestsDeeperThan('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
-    expect(jsonNestsDeeperThan('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(jsonNestsDeeperThan('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(
+      true,
+    );
     expect(jsonNestsDeeperThan(JSON.stringify({ text: '[{'.repeat(1000), escaped: '\\"[[[' }), 2)).toBe(false);
     expect(jsonNestsDeeperThan('['.repeat(1_000_000), MAX_JSON_DEPTH)).toBe(true);
   });
@@ -88,7 +112,9 @@ describe('boundary checks on JSON input', () => {
       parseJsonText('{"a":{"b":"\\ud800"}}', 'response_json');
       expect.unreachable();
     } catch (error) {
-      expect((error as ValidationError).errors).toEqual([expect.objectContaining({ field: 'response_json.a.b', code: 'invalid_unicode' })]);
+      expect((error as ValidationError).errors).toEqual([
+        expect.objectContaining({ field: 'response_json.a.b', code: 'invalid_unicode' }),
+      ]);
     }
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { failureReason } from '../../functions/pipeline/mark-import-failed.ts';
-import { constraintForFilename, contentTypeForFilename, IMAGE_SIZES, isMediaType, safeFilename } from '../../shared/domain/media.ts';
+import {
+  constraintForFilename,
+  contentTypeForFilename,
+  IMAGE_SIZES,
+  isMediaType,
+  safeFilename,
+} from '../../shared/domain/media.ts';
 import { markupSvg } from '../../shared/media/images.ts';
 
 describe('media rules', () => {
@@ -23,7 +29,17 @@ describe('media rules', () => {
   it('names the four item types of the real service, and the Image sizes from mini to huge', () => {
     expect(['GuideImage', 'GuideVideoObject', 'GuideEmbedObject', 'Document'].every(isMediaType)).toBe(true);
     expect(isMediaType('GuideSound')).toBe(false);
-    expect(IMAGE_SIZES.map((size) => size.name)).toEqual(['mini', 'thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large', 'huge']);
+    expect(IMAGE_SIZES.map((size) => size.name)).toEqual([
+      'mini',
+      'thumbnail',
+      '140x105',
+      '200x150',
+      'standard',
+      '440x330',
+      'medium',
+      'large',
+      'huge',
+    ]);
   });
 
   it('draws markup as SVG with named or hex colours', () => {
@@ -43,20 +59,33 @@ describe('media rules', () => {
 });
 
 describe('failureReason (MarkImportFailed)', () => {
-  const lambdaCause = (errorType: string, errorMessage: string) => JSON.stringify({ errorType, errorMessage, trace: [] });
+  const lambdaCause = (errorType: string, errorMessage: string) =>
+    JSON.stringify({ errorType, errorMessage, trace: [] });
 
-  it('reads the code of a rejected package from Lambda\'s error document', () => {
-    expect(failureReason({ Error: 'PackageRejected', Cause: lambdaCause('PackageRejected', '[zip_bomb] Entry "x" expands 1000 times') })).toEqual({
+  it("reads the code of a rejected package from Lambda's error document", () => {
+    expect(
+      failureReason({
+        Error: 'PackageRejected',
+        Cause: lambdaCause('PackageRejected', '[zip_bomb] Entry "x" expands 1000 times'),
+      }),
+    ).toEqual({
       code: 'zip_bomb',
       message: 'Entry "x" expands 1000 times',
     });
   });
 
   it('maps a package never uploaded, storage trouble, timeouts and the unknown', () => {
-    expect(failureReason({ Error: 'PackageNotUploaded', Cause: lambdaCause('PackageNotUploaded', 'No package') }).code).toBe('upload_missing');
-    expect(failureReason({ Error: 'TransientStorageError', Cause: lambdaCause('TransientStorageError', 'SlowDown') }).code).toBe('storage_unavailable');
+    expect(
+      failureReason({ Error: 'PackageNotUploaded', Cause: lambdaCause('PackageNotUploaded', 'No package') }).code,
+    ).toBe('upload_missing');
+    expect(
+      failureReason({ Error: 'TransientStorageError', Cause: lambdaCause('TransientStorageError', 'SlowDown') }).code,
+    ).toBe('storage_unavailable');
     expect(failureReason({ Error: 'States.Timeout', Cause: 'Task timed out' }).code).toBe('timeout');
-    expect(failureReason({ Error: 'TypeError', Cause: lambdaCause('TypeError', 'x is undefined') })).toEqual({ code: 'internal', message: 'TypeError: x is undefined' });
+    expect(failureReason({ Error: 'TypeError', Cause: lambdaCause('TypeError', 'x is undefined') })).toEqual({
+      code: 'internal',
+      message: 'TypeError: x is undefined',
+    });
     expect(failureReason(undefined).code).toBe('internal');
   });
 });

@@ -47,27 +47,53 @@ describe('parseManifest', () => {
   });
 
   it('reads cmi5 and tincan', () => {
-    expect(parseManifest('cmi5', cmi5Xml('Safety'))).toMatchObject({ standard: 'cmi5', title: 'Safety', launch: 'au1/index.html', identifier: 'https://example.com/courses/safety' });
-    expect(parseManifest('tincan', tincanXml('Story'))).toMatchObject({ standard: 'tincan', title: 'Story', launch: 'story.html' });
+    expect(parseManifest('cmi5', cmi5Xml('Safety'))).toMatchObject({
+      standard: 'cmi5',
+      title: 'Safety',
+      launch: 'au1/index.html',
+      identifier: 'https://example.com/courses/safety',
+    });
+    expect(parseManifest('tincan', tincanXml('Story'))).toMatchObject({
+      standard: 'tincan',
+      title: 'Story',
+      launch: 'story.html',
+    });
   });
 
-  it('refuses broken XML, an unknown SCORM version and a manifest without a launchable resource, each with its code', () => {
-    expect(rejection(() => parseManifest('scorm', '<manifest><oops></manifest>')).code).toBe('manifest_invalid');
-    expect(rejection(() => parseManifest('scorm', scorm12Manifest('X').replace('<schemaversion>1.2', '<schemaversion>1.1'))).code).toBe('unsupported_version');
-    const noHref = scorm12Manifest('X').replace(/href="index.html"/g, '');
-    expect(rejection(() => parseManifest('scorm', noHref)).code).toBe('manifest_invalid');
-    expect(rejection(() => parseManifest('cmi5', '<courseStructure><course id="c"/></courseStructure>')).code).toBe('manifest_invalid');
-  });
+  it(
+    'refuses broken XML, an unknown SCORM version and a manifest without a launchable resource, each ' +
+      'with its code',
+    () => {
+      expect(rejection(() => parseManifest('scorm', '<manifest><oops></manifest>')).code).toBe('manifest_invalid');
+      expect(
+        rejection(() =>
+          parseManifest('scorm', scorm12Manifest('X').replace('<schemaversion>1.2', '<schemaversion>1.1')),
+        ).code,
+      ).toBe('unsupported_version');
+      const noHref = scorm12Manifest('X').replace(/href="index.html"/g, '');
+      expect(rejection(() => parseManifest('scorm', noHref)).code).toBe('manifest_invalid');
+      expect(rejection(() => parseManifest('cmi5', '<courseStructure><course id="c"/></courseStructure>')).code).toBe(
+        'manifest_invalid',
+      );
+    },
+  );
 });
 
 describe('locateManifest', () => {
   it('finds the manifest at the top', () => {
-    expect(locateManifest(['index.html', 'imsmanifest.xml', 'css/'])).toEqual({ manifestPath: 'imsmanifest.xml', kind: 'scorm', rootPrefix: '', repaired: false });
+    expect(locateManifest(['index.html', 'imsmanifest.xml', 'css/'])).toEqual({
+      manifestPath: 'imsmanifest.xml',
+      kind: 'scorm',
+      rootPrefix: '',
+      repaired: false,
+    });
     expect(locateManifest(['cmi5.xml', 'au/index.html']).kind).toBe('cmi5');
   });
 
   it('repairs a package zipped one folder too deep (macOS clutter ignored)', () => {
-    expect(locateManifest(['course/', 'course/imsmanifest.xml', 'course/index.html', '__MACOSX/course/._index.html'])).toEqual({
+    expect(
+      locateManifest(['course/', 'course/imsmanifest.xml', 'course/index.html', '__MACOSX/course/._index.html']),
+    ).toEqual({
       manifestPath: 'course/imsmanifest.xml',
       kind: 'scorm',
       rootPrefix: 'course/',
@@ -86,15 +112,25 @@ describe('locateManifest', () => {
 
 describe('checkEntries', () => {
   const limits = { ...DEFAULT_ENTRY_LIMITS, maxExtractedBytes: 10 * 1024 * 1024 };
-  const entry = (name: string, compressedSize: number, uncompressedSize: number) => ({ name, compressedSize, uncompressedSize });
+  const entry = (name: string, compressedSize: number, uncompressedSize: number) => ({
+    name,
+    compressedSize,
+    uncompressedSize,
+  });
 
   it('counts files and bytes of an ordinary package', () => {
-    expect(checkEntries([entry('a/', 0, 0), entry('a/x.html', 100, 400), entry('big.mp4', 5_000_000, 5_100_000)], limits)).toEqual({ files: 2, totalBytes: 5_100_400 });
+    expect(
+      checkEntries([entry('a/', 0, 0), entry('a/x.html', 100, 400), entry('big.mp4', 5_000_000, 5_100_000)], limits),
+    ).toEqual({ files: 2, totalBytes: 5_100_400 });
   });
 
   it('stops a zip bomb by ratio and by total size, before extracting', () => {
     expect(rejection(() => checkEntries([entry('zeros.bin', 10_000, 5_000_000)], limits)).code).toBe('zip_bomb');
-    expect(rejection(() => checkEntries([entry('a.bin', 6_000_000, 6_000_000), entry('b.bin', 6_000_000, 6_000_000)], limits)).code).toBe('zip_bomb');
+    expect(
+      rejection(() =>
+        checkEntries([entry('a.bin', 6_000_000, 6_000_000), entry('b.bin', 6_000_000, 6_000_000)], limits),
+      ).code,
+    ).toBe('zip_bomb');
     // A small, very compressible file is not a bomb.
     expect(checkEntries([entry('data.json', 100, 50_000)], limits).files).toBe(1);
   });

@@ -4,7 +4,9 @@ import { routeGroups } from '../../functions/routes.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 
 describe('the OpenAPI document built from the route table', () => {
-  const document = buildOpenApiDocument(routeGroups) as { paths: Record<string, Record<string, { operationId: string }>> };
+  const document = buildOpenApiDocument(routeGroups) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(document as Record<string, unknown>);
@@ -16,7 +18,8 @@ describe('the OpenAPI document built from the route table', () => {
     const routes = routeGroups.flatMap((group) => group.routes);
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
     expect(operations).toHaveLength(routes.length);
-    for (const route of routes) expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of routes)
+      expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });

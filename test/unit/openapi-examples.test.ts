@@ -9,11 +9,13 @@ import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 
 const routes = routeGroups.flatMap((group) => group.routes);
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
-  result.success ? [] : result.error!.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  result.success
+    ? []
+    : result.error!.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
 
 const named = (list: typeof routes) => list.map((route) => ({ name: `${route.method} ${route.path}`, route }));
 
-describe('request examples pass their own route\'s schemas', () => {
+describe("request examples pass their own route's schemas", () => {
   it.each(named(routes.filter((route) => route.body && route.example !== undefined)))('body of $name', ({ route }) => {
     expect(issues(route.body!.safeParse(route.example))).toEqual([]);
   });
@@ -23,13 +25,18 @@ describe('request examples pass their own route\'s schemas', () => {
     expect(issues(route.query!.safeParse(route.queryExample))).toEqual([]);
   });
 
-  it.each(named(routes.filter((route) => route.query && !route.query.safeParse({}).success)))('$name has a query example (its query has required parameters)', ({ route }) => {
-    expect(route.queryExample).toBeDefined();
-  });
+  it.each(named(routes.filter((route) => route.query && !route.query.safeParse({}).success)))(
+    '$name has a query example (its query has required parameters)',
+    ({ route }) => {
+      expect(route.queryExample).toBeDefined();
+    },
+  );
 });
 
 it('every route with a JSON body has a body example', () => {
-  const missing = routes.filter((route) => route.body && !route.rawBody && route.example === undefined).map((route) => `${route.method} ${route.path}`);
+  const missing = routes
+    .filter((route) => route.body && !route.rawBody && route.example === undefined)
+    .map((route) => `${route.method} ${route.path}`);
   expect(missing).toEqual([]);
 });
 

@@ -10,15 +10,27 @@ import { analyzeSurvey } from '../../functions/quiz-import/survey-analysis.ts';
 import { gradeResponse, malformedAnswers, type GradedQuestion } from '../../shared/domain/quiz-grading.ts';
 import { propertyRuns } from '../support/property.ts';
 
-export const SAFETY_QUIZ = {
+const SAFETY_QUIZ = {
   title: 'Lockout/tagout basics',
   questionsOrder: 'initial',
   pages: [
     {
       name: 'page1',
       elements: [
-        { type: 'radiogroup', name: 'first_step', title: 'What comes first?', choices: ['Notify', 'Isolate', 'Test'], correctAnswer: 'Notify' },
-        { type: 'checkbox', name: 'energy', title: 'Which are energy sources?', choices: ['electric', 'hydraulic', 'paper'], correctAnswer: ['electric', 'hydraulic'] },
+        {
+          type: 'radiogroup',
+          name: 'first_step',
+          title: 'What comes first?',
+          choices: ['Notify', 'Isolate', 'Test'],
+          correctAnswer: 'Notify',
+        },
+        {
+          type: 'checkbox',
+          name: 'energy',
+          title: 'Which are energy sources?',
+          choices: ['electric', 'hydraulic', 'paper'],
+          correctAnswer: ['electric', 'hydraulic'],
+        },
         { type: 'text', name: 'device', title: 'Name the device that holds the lock', correctAnswer: 'Hasp' },
         { type: 'boolean', name: 'verify', title: 'Verify zero energy before work?', correctAnswer: true },
         { type: 'comment', name: 'notes', title: 'Anything else?' },
@@ -56,19 +68,41 @@ describe('grading real SurveyJS documents', () => {
   it('keeps the definition order of graded questions when pages shuffle them (questionOrder random)', () => {
     const shuffled = { ...SAFETY_QUIZ, pages: [{ ...SAFETY_QUIZ.pages[0], questionOrder: 'random' }] };
     for (let run = 0; run < 5; run++) {
-      expect(analyzeSurvey(shuffled).questions.map((question) => question.name)).toEqual(['first_step', 'energy', 'device', 'verify']);
+      expect(analyzeSurvey(shuffled).questions.map((question) => question.name)).toEqual([
+        'first_step',
+        'energy',
+        'device',
+        'verify',
+      ]);
     }
   });
 
   it('single choice, multiple choice (any order), text (case and spaces ignored), boolean', () => {
-    const all = ourGrade(SAFETY_QUIZ, { first_step: 'Notify', energy: ['hydraulic', 'electric'], device: '  hasp ', verify: true, notes: 'x' });
+    const all = ourGrade(SAFETY_QUIZ, {
+      first_step: 'Notify',
+      energy: ['hydraulic', 'electric'],
+      device: '  hasp ',
+      verify: true,
+      notes: 'x',
+    });
     expect(all).toMatchObject({ correct_count: 4, question_count: 4, score: 100, passed: true });
-    const wrong = ourGrade(SAFETY_QUIZ, { first_step: 'Test', energy: ['electric'], device: 'padlock', verify: false }, 50);
+    const wrong = ourGrade(
+      SAFETY_QUIZ,
+      { first_step: 'Test', energy: ['electric'], device: 'padlock', verify: false },
+      50,
+    );
     expect(wrong).toMatchObject({ correct_count: 0, score: 0, passed: false });
     expect(wrong.results.map((result) => result.correct)).toEqual([false, false, false, false]);
-    const partly = ourGrade(SAFETY_QUIZ, { first_step: 'Notify', energy: ['electric', 'hydraulic', 'paper'], verify: true }, 50);
+    const partly = ourGrade(
+      SAFETY_QUIZ,
+      { first_step: 'Notify', energy: ['electric', 'hydraulic', 'paper'], verify: true },
+      50,
+    );
     expect(partly).toMatchObject({ correct_count: 2, score: 50, passed: true });
-    expect(partly.results.find((result) => result.name === 'device')).toMatchObject({ answered: false, correct: false });
+    expect(partly.results.find((result) => result.name === 'device')).toMatchObject({
+      answered: false,
+      correct: false,
+    });
   });
 
   it('passes at the threshold exactly, computed without rounding', () => {
@@ -79,7 +113,14 @@ describe('grading real SurveyJS documents', () => {
   });
 
   it('matches survey-core on the real documents', () => {
-    for (const data of [{}, { first_step: 'notify' }, { energy: 'electric' }, { verify: 'true' }, { device: 42 }, { energy: [true, 'Electric '] }]) {
+    for (const data of [
+      {},
+      { first_step: 'notify' },
+      { energy: 'electric' },
+      { verify: 'true' },
+      { device: 42 },
+      { energy: [true, 'Electric '] },
+    ]) {
       const ours = ourGrade(SAFETY_QUIZ, data);
       expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(SAFETY_QUIZ, data));
     }
@@ -89,27 +130,65 @@ describe('grading real SurveyJS documents', () => {
 describe('answers survey-core would reshape', () => {
   it('are refused by name: arrays for single-value questions, objects, nested arrays', () => {
     const { questions } = analyzeSurvey(SAFETY_QUIZ);
-    expect(malformedAnswers(questions, { device: ['Hasp'], first_step: { a: 1 }, energy: [['electric']], verify: true })).toEqual(['first_step', 'energy', 'device']);
-    expect(malformedAnswers(questions, { device: 'Hasp', first_step: 2, energy: 'electric', verify: null, notes: ['free', 'form'] })).toEqual([]);
+    expect(
+      malformedAnswers(questions, { device: ['Hasp'], first_step: { a: 1 }, energy: [['electric']], verify: true }),
+    ).toEqual(['first_step', 'energy', 'device']);
+    expect(
+      malformedAnswers(questions, {
+        device: 'Hasp',
+        first_step: 2,
+        energy: 'electric',
+        verify: null,
+        notes: ['free', 'form'],
+      }),
+    ).toEqual([]);
   });
 });
 
 describe('refused definitions', () => {
-  const codes = (definition: Record<string, unknown>) => analyzeSurvey(definition).problems.map((problem) => problem.code);
+  const codes = (definition: Record<string, unknown>) =>
+    analyzeSurvey(definition).problems.map((problem) => problem.code);
 
   it('names the reason survey-core or its linter gives', () => {
     expect(codes({ elements: [{ type: 'text' }] })).toContain('requiredproperty');
-    expect(codes({ elements: [{ type: 'text', name: 'q', correctAnswer: 'a' }, { type: 'text', name: 'q' }] })).toContain('name/duplicate');
-    expect(codes({ elements: [{ type: 'text', name: 'q', correctAnswer: 'a', visibleIf: '{x} = ' }] })).toContain('expression/syntax');
-    expect(codes({ elements: [{ type: 'radiogroup', name: 'q', choices: ['a'], correctAnswer: 'z' }] })).toContain('value/not-a-choice');
+    expect(
+      codes({
+        elements: [
+          { type: 'text', name: 'q', correctAnswer: 'a' },
+          { type: 'text', name: 'q' },
+        ],
+      }),
+    ).toContain('name/duplicate');
+    expect(codes({ elements: [{ type: 'text', name: 'q', correctAnswer: 'a', visibleIf: '{x} = ' }] })).toContain(
+      'expression/syntax',
+    );
+    expect(codes({ elements: [{ type: 'radiogroup', name: 'q', choices: ['a'], correctAnswer: 'z' }] })).toContain(
+      'value/not-a-choice',
+    );
     expect(codes({ elements: [{ type: 'bogus', name: 'q' }] }).length).toBeGreaterThan(0);
   });
 
   it('refuses ungradable quizzes', () => {
     expect(codes({ elements: [{ type: 'comment', name: 'q' }] })).toEqual(['no_graded_question']);
-    expect(codes({ elements: [{ type: 'matrix', name: 'm', rows: ['r'], columns: ['c'], correctAnswer: { r: 'c' } }] })).toEqual(['ungradable']);
-    expect(codes({ elements: [{ type: 'text', name: 'x' }, { type: 'text', name: 'q', correctAnswer: 'a', visibleIf: "{x} = 'y'" }] })).toEqual(['ungradable']);
-    expect(codes({ pages: [{ name: 'p', visibleIf: "{x} = 'y'", elements: [{ type: 'text', name: 'q', correctAnswer: 'a' }] }, { name: 'p2', elements: [{ type: 'text', name: 'x' }] }] })).toEqual(['ungradable']);
+    expect(
+      codes({ elements: [{ type: 'matrix', name: 'm', rows: ['r'], columns: ['c'], correctAnswer: { r: 'c' } }] }),
+    ).toEqual(['ungradable']);
+    expect(
+      codes({
+        elements: [
+          { type: 'text', name: 'x' },
+          { type: 'text', name: 'q', correctAnswer: 'a', visibleIf: "{x} = 'y'" },
+        ],
+      }),
+    ).toEqual(['ungradable']);
+    expect(
+      codes({
+        pages: [
+          { name: 'p', visibleIf: "{x} = 'y'", elements: [{ type: 'text', name: 'q', correctAnswer: 'a' }] },
+          { name: 'p2', elements: [{ type: 'text', name: 'x' }] },
+        ],
+      }),
+    ).toEqual(['ungradable']);
   });
 });
 
@@ -118,11 +197,19 @@ describe('refused definitions', () => {
 // matching tells apart (case, spaces, 1 / "1" / true), in various display orders.
 const choicePool = ['a', 'b', 'c', 'A', ' b', 1, 2, '2', true, 'true'] as const;
 const choiceValues = fc.constantFrom('a', 'b', 'c', 'A ', 'A', ' b', 1, 2, '2', true, 'true', 'none');
-const choices = fc.oneof(fc.constant(['a', 'b', 'c', 1, 2] as unknown[]), fc.uniqueArray(fc.constantFrom<unknown>(...choicePool), { minLength: 2, maxLength: 6 }));
+const choices = fc.oneof(
+  fc.constant(['a', 'b', 'c', 1, 2] as unknown[]),
+  fc.uniqueArray(fc.constantFrom<unknown>(...choicePool), { minLength: 2, maxLength: 6 }),
+);
 const choicesOrder = fc.constantFrom('none', 'asc', 'desc');
 const question = fc.oneof(
   choices.chain((values) =>
-    fc.record({ type: fc.constantFrom('radiogroup', 'dropdown'), choices: fc.constant(values), choicesOrder, correctAnswer: fc.constantFrom(...values) }),
+    fc.record({
+      type: fc.constantFrom('radiogroup', 'dropdown'),
+      choices: fc.constant(values),
+      choicesOrder,
+      correctAnswer: fc.constantFrom(...values),
+    }),
   ),
   choices.chain((values) =>
     fc.record({
@@ -147,15 +234,23 @@ const answer = fc.oneof(
 describe('parity with survey-core', () => {
   it('grades every generated response exactly as survey-core does', () => {
     fc.assert(
-      fc.property(fc.array(question, { minLength: 1, maxLength: 6 }), fc.array(fc.option(answer), { minLength: 6, maxLength: 6 }), (questions, answers) => {
-        const definition = { elements: questions.map((q, index) => ({ ...q, name: `q${index}` })) };
-        const analysis = analyzeSurvey(definition);
-        if (analysis.problems.length > 0) return; // e.g. every graded question hidden
-        const data = Object.fromEntries(answers.flatMap((value, index) => (value === null ? [] : [[`q${index}`, value]])));
-        if (malformedAnswers(analysis.questions, data).length > 0) return;
-        const ours = gradeResponse(analysis.questions, data, 100);
-        expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
-      }),
+      fc.property(
+        fc.array(question, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.option(answer), { minLength: 6, maxLength: 6 }),
+        (questions, answers) => {
+          const definition = { elements: questions.map((q, index) => ({ ...q, name: `q${index}` })) };
+          const analysis = analyzeSurvey(definition);
+          if (analysis.problems.length > 0) return; // e.g. every graded question hidden
+          const data = Object.fromEntries(
+            answers.flatMap((value, index) => (value === null ? [] : [[`q${index}`, value]])),
+          );
+          if (malformedAnswers(analysis.questions, data).length > 0) return;
+          const ours = gradeResponse(analysis.questions, data, 100);
+          expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(
+            surveyCoreGrade(definition, data),
+          );
+        },
+      ),
       { numRuns: propertyRuns(150) },
     );
   });
@@ -176,31 +271,51 @@ describe('parity with survey-core', () => {
     expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
   });
 
-  it('records the choices a select answer is matched against, and dropdown and tagbox map like radiogroup and checkbox', () => {
-    const definition = {
-      elements: [
-        { type: 'dropdown', name: 'd', choices: ['a', 1], correctAnswer: 1 },
-        { type: 'tagbox', name: 't', choices: ['a', 'b', 1], correctAnswer: ['b', 1] },
-        { type: 'radiogroup', name: 'r', choices: [{ value: 2, text: 'Two' }, 'x'], correctAnswer: 2 },
-        { type: 'text', name: 'x', correctAnswer: '1' },
-      ],
-    };
-    expect(analyzeSurvey(definition).questions.map((question) => question.choices)).toEqual([['a', 1], ['a', 'b', 1], [2, 'x'], undefined]);
-    for (const data of [{ d: true, t: ['b', true], r: '2' }, { d: 'true', t: 'b', x: true }, { t: ['B', '1', 'z'] }, { t: [true, 1] }]) {
-      const ours = ourGrade(definition, data);
-      expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
-    }
-    expect(ourGrade(definition, { d: true, t: ['b', true] }).correct_count).toBe(2);
-  });
+  it(
+    'records the choices a select answer is matched against, and dropdown and tagbox map like radiogroup ' +
+      'and checkbox',
+    () => {
+      const definition = {
+        elements: [
+          { type: 'dropdown', name: 'd', choices: ['a', 1], correctAnswer: 1 },
+          { type: 'tagbox', name: 't', choices: ['a', 'b', 1], correctAnswer: ['b', 1] },
+          { type: 'radiogroup', name: 'r', choices: [{ value: 2, text: 'Two' }, 'x'], correctAnswer: 2 },
+          { type: 'text', name: 'x', correctAnswer: '1' },
+        ],
+      };
+      expect(analyzeSurvey(definition).questions.map((question) => question.choices)).toEqual([
+        ['a', 1],
+        ['a', 'b', 1],
+        [2, 'x'],
+        undefined,
+      ]);
+      for (const data of [
+        { d: true, t: ['b', true], r: '2' },
+        { d: 'true', t: 'b', x: true },
+        { t: ['B', '1', 'z'] },
+        { t: [true, 1] },
+      ]) {
+        const ours = ourGrade(definition, data);
+        expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
+      }
+      expect(ourGrade(definition, { d: true, t: ['b', true] }).correct_count).toBe(2);
+    },
+  );
 
   it('grades quizzes imported before choices were recorded as it did then (no choice mapping)', () => {
     const legacy: GradedQuestion[] = [
       { name: 'c', valueName: 'c', title: 'c', type: 'checkbox', correctAnswer: ['b', 1] },
       { name: 'd', valueName: 'd', title: 'd', type: 'dropdown', correctAnswer: 1 },
     ];
-    expect(gradeResponse(legacy, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([false, true]);
+    expect(gradeResponse(legacy, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([
+      false,
+      true,
+    ]);
     expect(gradeResponse(legacy, { c: 'b' }, 100).results[0]).toMatchObject({ answered: true, correct: false });
     const recorded = legacy.map((question) => ({ ...question, choices: ['a', 'b', 1] }));
-    expect(gradeResponse(recorded, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([true, true]);
+    expect(gradeResponse(recorded, { c: ['b', true], d: true }, 100).results.map((result) => result.correct)).toEqual([
+      true,
+      true,
+    ]);
   });
 });

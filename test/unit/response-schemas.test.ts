@@ -8,13 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import { checkResponseSchema, type ApiResponse } from '../support/api.ts';
 
-/** Routes whose success is not a JSON body (raw text/HTML, or no body with a 2xx other than 204): "METHOD /path" -> why. */
+/**
+ * Routes whose success is not a JSON body (raw text/HTML, or no body with a 2xx other than 204): "METHOD /path" -> why.
+ */
 const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /doc': 'a readable HTML page rendered from the OpenAPI document (rawReply)',
   'PUT /work_log/{entryid}/stepData': 'the real service answers exactly 200 with no body',
 };
 
-const routes = routeGroups.flatMap((group) => group.routes.map((route) => ({ group: group.name, route, key: `${route.method} ${route.path}` })));
+const routes = routeGroups.flatMap((group) =>
+  group.routes.map((route) => ({ group: group.name, route, key: `${route.method} ${route.path}` })),
+);
 
 describe('response schemas', () => {
   it('every route declares its response, unless it answers 204 or raw text', () => {
@@ -35,7 +39,7 @@ describe('response schemas', () => {
   });
 });
 
-describe('the API tests\' response check', () => {
+describe("the API tests' response check", () => {
   const base = 'http://localhost:1/api/2.0';
   const answer = (status: number, body: unknown, contentType = 'application/json; charset=utf-8'): ApiResponse => ({
     status,
@@ -43,12 +47,13 @@ describe('the API tests\' response check', () => {
     text: JSON.stringify(body),
     headers: new Headers({ 'content-type': contentType }),
   });
-  const check = (path: string, response: ApiResponse) => checkResponseSchema(base, 'GET', new URL(base + path), response);
+  const check = (path: string, response: ApiResponse) =>
+    checkResponseSchema(base, 'GET', new URL(base + path), response);
 
-  it('throws on a 2xx JSON body that does not match the route\'s schema, naming the route and the field', async () => {
-    await expect(check('/quizzes/sessions?limit=5', answer(200, { quizSessions: [{ quiz_sessionid: 'one' }] }))).rejects.toThrow(
-      /GET \/quizzes\/sessions \(200\)[\s\S]*quizSessions\.0\.quiz_sessionid/,
-    );
+  it("throws on a 2xx JSON body that does not match the route's schema, naming the route and the field", async () => {
+    await expect(
+      check('/quizzes/sessions?limit=5', answer(200, { quizSessions: [{ quiz_sessionid: 'one' }] })),
+    ).rejects.toThrow(/GET \/quizzes\/sessions \(200\)[\s\S]*quizSessions\.0\.quiz_sessionid/);
   });
 
   it('passes a matching body, error answers and non-JSON answers', async () => {

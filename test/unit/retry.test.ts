@@ -6,8 +6,13 @@ import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 
 const meta = { $metadata: {} };
 const canceled = (...codes: string[]) =>
-  new TransactionCanceledException({ ...meta, message: 'Transaction cancelled', CancellationReasons: codes.map((Code) => ({ Code })) });
-const conditionFailed = () => new ConditionalCheckFailedException({ ...meta, message: 'The conditional request failed' });
+  new TransactionCanceledException({
+    ...meta,
+    message: 'Transaction cancelled',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+const conditionFailed = () =>
+  new ConditionalCheckFailedException({ ...meta, message: 'The conditional request failed' });
 
 /** Records the pauses instead of waiting. */
 function recorder() {
@@ -33,7 +38,10 @@ describe('isLostRace', () => {
   });
 
   it('recognises a cancellation by name when it comes from another copy of the SDK', () => {
-    const foreign = Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'TransactionConflict' }] });
+    const foreign = Object.assign(new Error('cancelled'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'TransactionConflict' }],
+    });
     expect(isLostRace(foreign)).toBe(true);
   });
 

@@ -69,7 +69,9 @@ function event(method: string, path: string, body?: unknown): APIGatewayProxyEve
 describe('route types', () => {
   it('infers the auth literal and derives the caller type from it', () => {
     type NoParams = Record<string, never>;
-    expectTypeOf(signedIn('user')).toEqualTypeOf<RouteDef<NoParams, NoParams, undefined, 'user' | 'author' | 'admin'>>();
+    expectTypeOf(signedIn('user')).toEqualTypeOf<
+      RouteDef<NoParams, NoParams, undefined, 'user' | 'author' | 'admin'>
+    >();
     expectTypeOf(publicRoute.auth).toEqualTypeOf<'public'>();
     expectTypeOf<CallerFor<'user'>>().toEqualTypeOf<Caller>();
     expectTypeOf<CallerFor<'author'>>().toEqualTypeOf<Caller>();

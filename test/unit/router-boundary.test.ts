@@ -38,7 +38,10 @@ function event(rawPath: string, rawQueryString = '', body?: string): APIGatewayP
     headers: {},
     body,
     isBase64Encoded: false,
-    requestContext: { http: { method: 'POST', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r' },
+    requestContext: {
+      http: { method: 'POST', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+      requestId: 'r',
+    },
   } as unknown as APIGatewayProxyEventV2;
 }
 
@@ -77,10 +80,13 @@ describe('router input boundary', () => {
     expect(response.body.query.q).not.toContain('\ud800');
   });
 
-  it('refuses a body nested deeper than 64 with 422 too_deep, and a path segment over 1024 characters with 404', async () => {
-    const deep = await call(event('/api/2.0/echo/ok', '', `{"nested":${'['.repeat(10_000)}${']'.repeat(10_000)}}`));
-    expect(deep.status).toBe(422);
-    expect(deep.body.errors).toEqual([expect.objectContaining({ field: 'body', code: 'too_deep' })]);
-    expect((await call(event(`/api/2.0/echo/${'a'.repeat(1025)}`, '', '{}'))).status).toBe(404);
-  });
+  it(
+    'refuses a body nested deeper than 64 with 422 too_deep, and a path segment over 1024 ' + 'characters with 404',
+    async () => {
+      const deep = await call(event('/api/2.0/echo/ok', '', `{"nested":${'['.repeat(10_000)}${']'.repeat(10_000)}}`));
+      expect(deep.status).toBe(422);
+      expect(deep.body.errors).toEqual([expect.objectContaining({ field: 'body', code: 'too_deep' })]);
+      expect((await call(event(`/api/2.0/echo/${'a'.repeat(1025)}`, '', '{}'))).status).toBe(404);
+    },
+  );
 });

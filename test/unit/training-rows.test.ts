@@ -15,7 +15,9 @@ type Key = string;
 
 /** The reference keys a placement stands for. */
 function keysOf(collection: string, id: string, placement: SortedPlacement | null): Set<Key> {
-  return new Set(Object.entries(placement?.values ?? {}).map(([order, value]) => `${collection}#BY#${order}|${value}#${id}`));
+  return new Set(
+    Object.entries(placement?.values ?? {}).map(([order, value]) => `${collection}#BY#${order}|${value}#${id}`),
+  );
 }
 
 function apply(start: Set<Key>, writes: ReturnType<typeof sortedRefWrites>): Set<Key> {
@@ -41,7 +43,9 @@ describe('sortedRefWrites', () => {
       fc.property(placement, placement, (before, after) => {
         const writes = sortedRefWrites('C', '000000000007', before, after);
         expect(apply(keysOf('C', '000000000007', before), writes)).toEqual(keysOf('C', '000000000007', after));
-        const touched = writes.map(({ item }) => (item.Delete ? `${item.Delete.Key!.pk}|${item.Delete.Key!.sk}` : `${item.Put!.Item!.pk}|${item.Put!.Item!.sk}`));
+        const touched = writes.map(({ item }) =>
+          item.Delete ? `${item.Delete.Key!.pk}|${item.Delete.Key!.sk}` : `${item.Put!.Item!.pk}|${item.Put!.Item!.sk}`,
+        );
         expect(new Set(touched).size).toBe(touched.length);
       }),
     );
@@ -95,17 +99,31 @@ describe('summarizeOutcomes', () => {
   it('counts, status and dates agree with the stage outcomes', () => {
     fc.assert(
       fc.property(fc.array(outcomeArb, { maxLength: 8 }), (raw) => {
-        const outcomes: StageOutcome[] = raw.map((entry, index) => ({ stage: stage(index + 1, entry.quantity), state: entry.pair, completion: entry.end === null ? null : completion(entry.end) }));
+        const outcomes: StageOutcome[] = raw.map((entry, index) => ({
+          stage: stage(index + 1, entry.quantity),
+          state: entry.pair,
+          completion: entry.end === null ? null : completion(entry.end),
+        }));
         const row = summarizeOutcomes(outcomes);
         const completed = outcomes.filter((outcome) => outcome.state.status === 'completed');
         expect(row.total_stages).toBe(outcomes.length);
         expect(row.completed_stages).toBe(completed.length);
         expect(row.status === 'completed').toBe(outcomes.length > 0 && completed.length === outcomes.length);
-        expect(row.status === 'not_started').toBe(outcomes.every((outcome) => outcome.state.status === 'pending') && !(outcomes.length > 0 && completed.length === outcomes.length));
+        expect(row.status === 'not_started').toBe(
+          outcomes.every((outcome) => outcome.state.status === 'pending') &&
+            !(outcomes.length > 0 && completed.length === outcomes.length),
+        );
         expect(row.course_completion_date !== null).toBe(row.status === 'completed');
-        const recurring = completed.filter((outcome) => outcome.stage.frequency_quantity && outcome.completion?.end_date);
+        const recurring = completed.filter(
+          (outcome) => outcome.stage.frequency_quantity && outcome.completion?.end_date,
+        );
         expect(row.recurrent_date !== null).toBe(recurring.length > 0);
-        if (recurring.length > 0) expect(row.recurrent_date).toBe(Math.min(...recurring.map((outcome) => outcome.completion!.end_date! + outcome.stage.frequency_quantity! * 86400)));
+        if (recurring.length > 0)
+          expect(row.recurrent_date).toBe(
+            Math.min(
+              ...recurring.map((outcome) => outcome.completion!.end_date! + outcome.stage.frequency_quantity! * 86400),
+            ),
+          );
       }),
     );
   });
@@ -113,16 +131,32 @@ describe('summarizeOutcomes', () => {
 
 describe('userRowPlacement', () => {
   it('orders statuses not started < in progress < completed and puts missing dates last', () => {
-    const base = { username: 'Ann', total_stages: 2, completed_stages: 0, assignment_date: 5, due_date: null, course_completion_date: null, recurrent_date: null } as unknown as TrainingRowRecord;
+    const base = {
+      username: 'Ann',
+      total_stages: 2,
+      completed_stages: 0,
+      assignment_date: 5,
+      due_date: null,
+      course_completion_date: null,
+      recurrent_date: null,
+    } as unknown as TrainingRowRecord;
     const values = (status: string) => userRowPlacement({ ...base, status } as TrainingRowRecord).values.status;
-    expect([values('completed'), values('not_started'), values('in_progress')].sort()).toEqual([values('not_started'), values('in_progress'), values('completed')]);
+    expect([values('completed'), values('not_started'), values('in_progress')].sort()).toEqual([
+      values('not_started'),
+      values('in_progress'),
+      values('completed'),
+    ]);
     const dated = userRowPlacement({ ...base, due_date: 99 } as TrainingRowRecord).values.due_date;
     expect(dated < userRowPlacement(base).values.due_date).toBe(true);
   });
 });
 
 describe('signoffFact', () => {
-  const record = (state: 'requested' | 'responded' | 'acknowledged' | 'cancelled', approved: boolean | null = null, acknowledged_date: number | null = null) => ({
+  const record = (
+    state: 'requested' | 'responded' | 'acknowledged' | 'cancelled',
+    approved: boolean | null = null,
+    acknowledged_date: number | null = null,
+  ) => ({
     userid: 1,
     stage_assessmentid: 1,
     signoff_requestid: 1,

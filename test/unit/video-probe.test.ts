@@ -19,7 +19,11 @@ describe('videoFactsFromMoov', () => {
   });
 
   it('gives nulls for bytes that are not a moov box, or a cut-off one', () => {
-    expect(videoFactsFromMoov(Buffer.from('not a video at all'))).toEqual({ width: null, height: null, durationMs: null });
+    expect(videoFactsFromMoov(Buffer.from('not a video at all'))).toEqual({
+      width: null,
+      height: null,
+      durationMs: null,
+    });
     const moov = moovOf(minimalMp4({ width: 640, height: 480, durationMs: 1000 }));
     expect(videoFactsFromMoov(moov.subarray(0, 40)).width).toBeNull();
   });

@@ -15,9 +15,31 @@ const site = { siteUrl: 'http://127.0.0.1:3000' };
 
 /** Tags and attributes the renderer may emit (the sanitizer's allow-list). */
 const ALLOWED: Record<string, string[]> = {
-  p: [], h2: [], h3: [], h4: [], h5: [], h6: [], strong: [], em: [], u: [], s: [], sub: [], sup: [], code: [], pre: [],
-  ul: [], ol: [], li: [], br: [], hr: [], blockquote: ['class'], footer: [], figure: ['class'], figcaption: [],
-  a: ['href', 'rel', 'target'], img: ['src', 'alt', 'class'],
+  p: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  strong: [],
+  em: [],
+  u: [],
+  s: [],
+  sub: [],
+  sup: [],
+  code: [],
+  pre: [],
+  ul: [],
+  ol: [],
+  li: [],
+  br: [],
+  hr: [],
+  blockquote: ['class'],
+  footer: [],
+  figure: ['class'],
+  figcaption: [],
+  a: ['href', 'rel', 'target'],
+  img: ['src', 'alt', 'class'],
 };
 
 function decode(value: string): string {
@@ -124,8 +146,14 @@ describe('sanitizeHtml (defense in depth over any HTML)', () => {
     ['<a href="jav&#x09;ascript:alert(1)">t</a>', '<a>t</a>'],
     ['<a href=" &#106;avascript:alert(1)">t</a>', '<a>t</a>'],
     ['<a href="JaVaScRiPt&colon;alert(1)">t</a>', '<a>t</a>'],
-    ['<a href="https://ok.example/" target="_blank">t</a>', '<a href="https://ok.example/" target="_blank" rel="noopener">t</a>'],
-    ['<a href="https://ok.example/" rel="opener nofollow" target="_top">t</a>', '<a href="https://ok.example/" rel="nofollow">t</a>'],
+    [
+      '<a href="https://ok.example/" target="_blank">t</a>',
+      '<a href="https://ok.example/" target="_blank" rel="noopener">t</a>',
+    ],
+    [
+      '<a href="https://ok.example/" rel="opener nofollow" target="_top">t</a>',
+      '<a href="https://ok.example/" rel="nofollow">t</a>',
+    ],
     ['<svg onload=alert(1)><circle/></svg>after', 'after'],
     ['<style>p{}</style><iframe src="https://x"></iframe><object data="x"></object><embed src="x">', ''],
     ['<!-- <script>alert(1)</script> --> text', ' text'],
@@ -136,7 +164,10 @@ describe('sanitizeHtml (defense in depth over any HTML)', () => {
     ['<p>a < b & c > d</p>', '<p>a &lt; b &amp; c &gt; d</p>'],
     ['<scr<script>ipt>alert(1)</script>', 'ipt&gt;alert(1)'],
     ['<p title="x>y">t</p>', '<p>t</p>'],
-    ['<figure class="a b" onmouseover="x"><img src="https://e.com/a.png" alt="&quot;x"></figure>', '<figure class="a b"><img src="https://e.com/a.png" alt="&quot;x"></figure>'],
+    [
+      '<figure class="a b" onmouseover="x"><img src="https://e.com/a.png" alt="&quot;x"></figure>',
+      '<figure class="a b"><img src="https://e.com/a.png" alt="&quot;x"></figure>',
+    ],
     ['<a href="https://e.com/x?a=1&amp;b=2">q</a>', '<a href="https://e.com/x?a=1&amp;b=2">q</a>'],
   ];
   it.each(cases)('%j', (input, output) => {
@@ -151,14 +182,74 @@ describe('sanitizeHtml (defense in depth over any HTML)', () => {
 
 /** Pieces of real and broken markup, so random strings hit every construct and its edges. */
 const fragments = [
-  "'", "''", "'''", "''''", "'''''", '++', '~~', ',,', '^^', '``', '[', ']', '[[', ']]', '|', '=', '==', '===', '*', '**', '#', '##',
-  '----', '\n', '\n\n', '[br]', '[quote]', '[quote|Who]', '[/quote]', '[code]', '[/code]', '[link|', '[guide|', '[guide|12]',
-  '[image|', '[image|5|size=medium|align=right|cap]', 'https://', 'http://example.com/x', 'https://e.com|', 'mailto:a@b.c',
-  'javascript:', 'JaVaScRiPt&#58;', 'data:', 'vbscript:', '&#106;', '&colon;', '<script>', '</script>', '<img src=x onerror=alert(1)>',
-  '<svg onload=alert(1)>', 'onclick=', ' onload = ', '"', '<', '>', '&', '&amp;', '\t', ' ', 'CATEGORY:', 'WIKI:', 'new_window=true',
+  "'",
+  "''",
+  "'''",
+  "''''",
+  "'''''",
+  '++',
+  '~~',
+  ',,',
+  '^^',
+  '``',
+  '[',
+  ']',
+  '[[',
+  ']]',
+  '|',
+  '=',
+  '==',
+  '===',
+  '*',
+  '**',
+  '#',
+  '##',
+  '----',
+  '\n',
+  '\n\n',
+  '[br]',
+  '[quote]',
+  '[quote|Who]',
+  '[/quote]',
+  '[code]',
+  '[/code]',
+  '[link|',
+  '[guide|',
+  '[guide|12]',
+  '[image|',
+  '[image|5|size=medium|align=right|cap]',
+  'https://',
+  'http://example.com/x',
+  'https://e.com|',
+  'mailto:a@b.c',
+  'javascript:',
+  'JaVaScRiPt&#58;',
+  'data:',
+  'vbscript:',
+  '&#106;',
+  '&colon;',
+  '<script>',
+  '</script>',
+  '<img src=x onerror=alert(1)>',
+  '<svg onload=alert(1)>',
+  'onclick=',
+  ' onload = ',
+  '"',
+  '<',
+  '>',
+  '&',
+  '&amp;',
+  '\t',
+  ' ',
+  'CATEGORY:',
+  'WIKI:',
+  'new_window=true',
 ];
 const soup = fc
-  .array(fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 40 })
+  .array(
+    fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })),
+    { maxLength: 40 },
+  )
   .map((parts) => parts.join(''));
 const anyText = fc.oneof(soup, fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }));
 
@@ -192,7 +283,10 @@ describe('wiki syntax: properties', () => {
   });
 
   it('keeps every character of text without markup, escaped', () => {
-    const plain = fc.string({ unit: fc.constantFrom(...Array.from('abcXYZ019 <>&";!?.()/\\%@{}\u00e9\u4e2d\ud83d\ude00')), maxLength: 120 });
+    const plain = fc.string({
+      unit: fc.constantFrom(...Array.from('abcXYZ019 <>&";!?.()/\\%@{}\u00e9\u4e2d\ud83d\ude00')),
+      maxLength: 120,
+    });
     fc.assert(
       fc.property(plain, (raw) => {
         const html = renderWiki(raw, site).html;
@@ -205,7 +299,10 @@ describe('wiki syntax: properties', () => {
 
   it('keeps every plain word that sits among markup', () => {
     const word = fc.stringMatching(/^w[a-z0-9<>&"]{1,8}$/);
-    const piece = fc.oneof(word.map((w) => ({ word: w })), fc.constantFrom(...fragments).map((f) => ({ markup: f })));
+    const piece = fc.oneof(
+      word.map((w) => ({ word: w })),
+      fc.constantFrom(...fragments).map((f) => ({ markup: f })),
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom(' ', '\n', '\n\n'), (pieces, gap) => {
         const raw = pieces.map((p) => ('word' in p ? p.word : p.markup)).join(gap);
@@ -218,14 +315,26 @@ describe('wiki syntax: properties', () => {
 
   it('renders any tree (contents_json from a client) without throwing, inert', () => {
     const nasty = fc.constantFrom(
-      'javascript:alert(1)', 'JaVaScRiPt&#58;alert(1)', ' java\tscript:x', 'data:text/html,<script>x</script>', 'vbscript:x',
-      '//evil.example', '/Guide/1', 'https://ok.example/" onload="x', '&#106;avascript:x', '<script>alert(1)</script>', '" onerror="x',
+      'javascript:alert(1)',
+      'JaVaScRiPt&#58;alert(1)',
+      ' java\tscript:x',
+      'data:text/html,<script>x</script>',
+      'vbscript:x',
+      '//evil.example',
+      '/Guide/1',
+      'https://ok.example/" onload="x',
+      '&#106;avascript:x',
+      '<script>alert(1)</script>',
+      '" onerror="x',
     );
     const value = fc.oneof(nasty, fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
     const mark = fc.record(
       {
         type: fc.constantFrom('bold', 'italic', 'code', 'link', 'script', 'onclick', 'underline'),
-        attrs: fc.record({ href: value, kind: fc.constantFrom('external', 'guide', 'wiki', 'x'), newWindow: fc.boolean() }, { requiredKeys: [] }),
+        attrs: fc.record(
+          { href: value, kind: fc.constantFrom('external', 'guide', 'wiki', 'x'), newWindow: fc.boolean() },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: ['type'] },
     );
@@ -233,11 +342,36 @@ describe('wiki syntax: properties', () => {
       node: fc.record(
         {
           type: fc.constantFrom(
-            'doc', 'paragraph', 'heading', 'bullet_list', 'ordered_list', 'list_item', 'horizontal_rule', 'image', 'hard_break',
-            'text', 'code_block', 'blockquote', 'script', 'iframe', 'div',
+            'doc',
+            'paragraph',
+            'heading',
+            'bullet_list',
+            'ordered_list',
+            'list_item',
+            'horizontal_rule',
+            'image',
+            'hard_break',
+            'text',
+            'code_block',
+            'blockquote',
+            'script',
+            'iframe',
+            'div',
           ),
           attrs: fc.dictionary(
-            fc.constantFrom('level', 'src', 'alt', 'caption', 'align', 'size', 'imageid', 'format', 'attribution', 'onclick', 'href'),
+            fc.constantFrom(
+              'level',
+              'src',
+              'alt',
+              'caption',
+              'align',
+              'size',
+              'imageid',
+              'format',
+              'attribution',
+              'onclick',
+              'href',
+            ),
             value,
           ),
           text: fc.oneof(nasty, fc.string({ maxLength: 20 })),
@@ -260,9 +394,34 @@ describe('wiki syntax: properties', () => {
 
   it('sanitizes any HTML soup into inert, stable HTML', () => {
     const htmlBits = fc.constantFrom(
-      '<p>', '</p>', '<a href="https://e.com">', '<a href="javascript:x">', '</a>', '<img src="https://e.com/i.png" alt="x">',
-      '<img src=x onerror=alert(1)>', '<script>', '</script>', '<svg>', '<style>', '<!--', '-->', '<', '>', '"', "'", '=', '&',
-      '&#58;', 'javascript:', ' onclick=', '<strong>', '</strong>', '<div class="c">', '<br/>', '<iframe src=x>', 'text ',
+      '<p>',
+      '</p>',
+      '<a href="https://e.com">',
+      '<a href="javascript:x">',
+      '</a>',
+      '<img src="https://e.com/i.png" alt="x">',
+      '<img src=x onerror=alert(1)>',
+      '<script>',
+      '</script>',
+      '<svg>',
+      '<style>',
+      '<!--',
+      '-->',
+      '<',
+      '>',
+      '"',
+      "'",
+      '=',
+      '&',
+      '&#58;',
+      'javascript:',
+      ' onclick=',
+      '<strong>',
+      '</strong>',
+      '<div class="c">',
+      '<br/>',
+      '<iframe src=x>',
+      'text ',
     );
     fc.assert(
       fc.property(fc.array(fc.oneof(htmlBits, fc.string({ maxLength: 5 })), { maxLength: 30 }), (bits) => {
@@ -275,7 +434,13 @@ describe('wiki syntax: properties', () => {
   });
 
   it('stays fast on pathological input', () => {
-    const inputs = ['['.repeat(20_000), "''a".repeat(5_000), '[quote]\n'.repeat(3_000), '[link|'.repeat(3_000) + ']', '*'.repeat(3_000) + ' x'];
+    const inputs = [
+      '['.repeat(20_000),
+      "''a".repeat(5_000),
+      '[quote]\n'.repeat(3_000),
+      `${'[link|'.repeat(3_000)}]`,
+      `${'*'.repeat(3_000)} x`,
+    ];
     const started = performance.now();
     for (const raw of inputs) expectInert(renderWiki(raw, site).html);
     expect(performance.now() - started).toBeLessThan(1_500);

@@ -42,10 +42,30 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
     html: '<p>one\ntwo</p>\n<p>three</p>',
   },
   { name: 'CRLF line endings', raw: 'a\r\n\r\nb', json: [p(text('a')), p(text('b'))], html: '<p>a</p>\n<p>b</p>' },
-  { name: 'h2', raw: '== Tools ==', json: [{ type: 'heading', attrs: { level: 2 }, content: [text('Tools')] }], html: '<h2>Tools</h2>' },
-  { name: 'h3', raw: '=== Parts ===', json: [{ type: 'heading', attrs: { level: 3 }, content: [text('Parts')] }], html: '<h3>Parts</h3>' },
-  { name: 'h4', raw: '====Notes====', json: [{ type: 'heading', attrs: { level: 4 }, content: [text('Notes')] }], html: '<h4>Notes</h4>' },
-  { name: 'h6', raw: '====== Six ======', json: [{ type: 'heading', attrs: { level: 6 }, content: [text('Six')] }], html: '<h6>Six</h6>' },
+  {
+    name: 'h2',
+    raw: '== Tools ==',
+    json: [{ type: 'heading', attrs: { level: 2 }, content: [text('Tools')] }],
+    html: '<h2>Tools</h2>',
+  },
+  {
+    name: 'h3',
+    raw: '=== Parts ===',
+    json: [{ type: 'heading', attrs: { level: 3 }, content: [text('Parts')] }],
+    html: '<h3>Parts</h3>',
+  },
+  {
+    name: 'h4',
+    raw: '====Notes====',
+    json: [{ type: 'heading', attrs: { level: 4 }, content: [text('Notes')] }],
+    html: '<h4>Notes</h4>',
+  },
+  {
+    name: 'h6',
+    raw: '====== Six ======',
+    json: [{ type: 'heading', attrs: { level: 6 }, content: [text('Six')] }],
+    html: '<h6>Six</h6>',
+  },
   {
     name: 'heading with marks',
     raw: "== '''Bold''' ''Italic'' ==",
@@ -65,28 +85,58 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
     json: [p(text('= Level one =\n== Two ==='))],
     html: '<p>= Level one &#61;\n== Two ===</p>',
   },
-  { name: 'horizontal rule', raw: 'a\n----\nb', json: [p(text('a')), { type: 'horizontal_rule' }, p(text('b'))], html: '<p>a</p>\n<hr>\n<p>b</p>' },
+  {
+    name: 'horizontal rule',
+    raw: 'a\n----\nb',
+    json: [p(text('a')), { type: 'horizontal_rule' }, p(text('b'))],
+    html: '<p>a</p>\n<hr>\n<p>b</p>',
+  },
   { name: 'bold', raw: "'''x'''", json: [p(text('x', bold))], html: '<p><strong>x</strong></p>' },
   { name: 'italic', raw: "''x''", json: [p(text('x', italic))], html: '<p><em>x</em></p>' },
-  { name: 'bold italic', raw: "'''''x'''''", json: [p(text('x', bold, italic))], html: '<p><strong><em>x</em></strong></p>' },
+  {
+    name: 'bold italic',
+    raw: "'''''x'''''",
+    json: [p(text('x', bold, italic))],
+    html: '<p><strong><em>x</em></strong></p>',
+  },
   {
     name: 'overlapping bold and italic',
     raw: "'''a ''b''' c''",
     json: [p(text('a ', bold), text('b', bold, italic), text(' c', italic))],
     html: '<p><strong>a <em>b</em></strong><em> c</em></p>',
   },
-  { name: 'four quotes: an apostrophe, then bold', raw: "''''x'''", json: [p(text("'"), text('x', bold))], html: '<p>&#39;<strong>x</strong></p>' },
+  {
+    name: 'four quotes: an apostrophe, then bold',
+    raw: "''''x'''",
+    json: [p(text("'"), text('x', bold))],
+    html: '<p>&#39;<strong>x</strong></p>',
+  },
   { name: 'underline', raw: '++u++', json: [p(text('u', { type: 'underline' }))], html: '<p><u>u</u></p>' },
   { name: 'strikethrough', raw: '~~s~~', json: [p(text('s', { type: 'strike' }))], html: '<p><s>s</s></p>' },
-  { name: 'subscript', raw: 'H,,2,,O', json: [p(text('H'), text('2', { type: 'subscript' }), text('O'))], html: '<p>H<sub>2</sub>O</p>' },
-  { name: 'superscript', raw: 'x^^2^^', json: [p(text('x'), text('2', { type: 'superscript' }))], html: '<p>x<sup>2</sup></p>' },
+  {
+    name: 'subscript',
+    raw: 'H,,2,,O',
+    json: [p(text('H'), text('2', { type: 'subscript' }), text('O'))],
+    html: '<p>H<sub>2</sub>O</p>',
+  },
+  {
+    name: 'superscript',
+    raw: 'x^^2^^',
+    json: [p(text('x'), text('2', { type: 'superscript' }))],
+    html: '<p>x<sup>2</sup></p>',
+  },
   {
     name: 'inline code is literal inside',
     raw: "run ``npm '''test'''`` now",
     json: [p(text('run '), text("npm '''test'''", { type: 'code' }), text(' now'))],
     html: '<p>run <code>npm &#39;&#39;&#39;test&#39;&#39;&#39;</code> now</p>',
   },
-  { name: 'delimiters next to spaces do not pair (C++)', raw: 'C++ and C++', json: [p(text('C++ and C++'))], html: '<p>C++ and C++</p>' },
+  {
+    name: 'delimiters next to spaces do not pair (C++)',
+    raw: 'C++ and C++',
+    json: [p(text('C++ and C++'))],
+    html: '<p>C++ and C++</p>',
+  },
   {
     name: 'hard break [br] (its newline belongs to it)',
     raw: 'line one[br]\nline two',
@@ -99,7 +149,10 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
     json: [
       {
         type: 'bullet_list',
-        content: [item(p(text('one')), { type: 'bullet_list', content: [item(p(text('one.one')))] }), item(p(text('two')))],
+        content: [
+          item(p(text('one')), { type: 'bullet_list', content: [item(p(text('one.one')))] }),
+          item(p(text('two'))),
+        ],
       },
     ],
     html: '<ul><li>one<ul><li>one.one</li></ul></li><li>two</li></ul>',
@@ -111,7 +164,10 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       {
         type: 'ordered_list',
         attrs: { order: 1 },
-        content: [item(p(text('first')), { type: 'ordered_list', attrs: { order: 1 }, content: [item(p(text('sub')))] }), item(p(text('second')))],
+        content: [
+          item(p(text('first')), { type: 'ordered_list', attrs: { order: 1 }, content: [item(p(text('sub')))] }),
+          item(p(text('second'))),
+        ],
       },
     ],
     html: '<ol><li>first<ol><li>sub</li></ol></li><li>second</li></ol>',
@@ -123,7 +179,9 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       {
         type: 'ordered_list',
         attrs: { order: 1 },
-        content: [item(p(text('step')), { type: 'bullet_list', content: [item(p(text('detail'))), item(p(text('other')))] })],
+        content: [
+          item(p(text('step')), { type: 'bullet_list', content: [item(p(text('detail'))), item(p(text('other')))] }),
+        ],
       },
     ],
     html: '<ol><li>step<ul><li>detail</li><li>other</li></ul></li></ol>',
@@ -131,7 +189,9 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
   {
     name: 'a level jump is one level deeper',
     raw: '* a\n*** c',
-    json: [{ type: 'bullet_list', content: [item(p(text('a')), { type: 'bullet_list', content: [item(p(text('c')))] })] }],
+    json: [
+      { type: 'bullet_list', content: [item(p(text('a')), { type: 'bullet_list', content: [item(p(text('c')))] })] },
+    ],
     html: '<ul><li>a<ul><li>c</li></ul></li></ul>',
   },
   {
@@ -146,10 +206,18 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
   {
     name: 'list item continued after [br]; a plain line ends the list',
     raw: '* a[br]\nmore\nafter',
-    json: [{ type: 'bullet_list', content: [item(p(text('a'), { type: 'hard_break' }, text('more')))] }, p(text('after'))],
+    json: [
+      { type: 'bullet_list', content: [item(p(text('a'), { type: 'hard_break' }, text('more')))] },
+      p(text('after')),
+    ],
     html: '<ul><li>a<br>more</li></ul>\n<p>after</p>',
   },
-  { name: 'markers need a space (#hashtag)', raw: '#hashtag *star', json: [p(text('#hashtag *star'))], html: '<p>#hashtag *star</p>' },
+  {
+    name: 'markers need a space (#hashtag)',
+    raw: '#hashtag *star',
+    json: [p(text('#hashtag *star'))],
+    html: '<p>#hashtag *star</p>',
+  },
   {
     name: 'external link [link|url|text]',
     raw: '[link|https://example.com|Example]',
@@ -159,8 +227,17 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
   {
     name: 'external link without text shows the URL',
     raw: '[link|https://example.com/a?b=1&c=2]',
-    json: [p(text('https://example.com/a?b=1&c=2', link('https://example.com/a?b=1&c=2', 'external', 'https://example.com/a?b=1&c=2')))],
-    html: '<p><a href="https://example.com/a?b=1&amp;c=2" rel="nofollow noopener">https://example.com/a?b=1&amp;c=2</a></p>',
+    json: [
+      p(
+        text(
+          'https://example.com/a?b=1&c=2',
+          link('https://example.com/a?b=1&c=2', 'external', 'https://example.com/a?b=1&c=2'),
+        ),
+      ),
+    ],
+    html:
+      '<p><a href="https://example.com/a?b=1&amp;c=2" rel="nofollow ' +
+      'noopener">https://example.com/a?b=1&amp;c=2</a></p>',
   },
   {
     name: "iFixit's [url|text|new_window=true] form",
@@ -177,13 +254,24 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
   {
     name: 'bare URL, trailing punctuation left out',
     raw: 'See https://example.com/a_(b). Done',
-    json: [p(text('See '), text('https://example.com/a_(b)', link('https://example.com/a_(b)', 'external', 'https://example.com/a_(b)')), text('. Done'))],
+    json: [
+      p(
+        text('See '),
+        text('https://example.com/a_(b)', link('https://example.com/a_(b)', 'external', 'https://example.com/a_(b)')),
+        text('. Done'),
+      ),
+    ],
     html: '<p>See <a href="https://example.com/a_(b)" rel="nofollow noopener">https://example.com/a_(b)</a>. Done</p>',
   },
   {
     name: 'link text with marks',
     raw: "[link|https://e.com|'''bold''' text]",
-    json: [p(text('bold', link('https://e.com', 'external', 'https://e.com'), bold), text(' text', link('https://e.com', 'external', 'https://e.com')))],
+    json: [
+      p(
+        text('bold', link('https://e.com', 'external', 'https://e.com'), bold),
+        text(' text', link('https://e.com', 'external', 'https://e.com')),
+      ),
+    ],
     html: '<p><a href="https://e.com" rel="nofollow noopener"><strong>bold</strong> text</a></p>',
   },
   {
@@ -222,7 +310,9 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
         text('Safety 101', link('/Course/Safety_101#Part_2', 'wiki', 'COURSE:Safety 101')),
       ),
     ],
-    html: `<p><a href="${S}/Category/iPhone_6">iPhone 6</a> <a href="${S}/Wiki/Glossary">Glossary</a> <a href="${S}/Course/Safety_101#Part_2">Safety 101</a></p>`,
+    html:
+      `<p><a href="${S}/Category/iPhone_6">iPhone 6</a> <a href="${S}/Wiki/Glossary">Glossary</a> <a ` +
+      `href="${S}/Course/Safety_101#Part_2">Safety 101</a></p>`,
   },
   {
     name: 'titles are url-encoded; an unknown prefix stays part of a WIKI title',
@@ -234,7 +324,9 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
         text('Foo:Bar', link('/Wiki/Foo%3ABar', 'wiki', 'WIKI:Foo:Bar')),
       ),
     ],
-    html: `<p><a href="${S}/Wiki/%C3%87a_%26_%C3%A7a%3F">Ça &amp; ça?</a> <a href="${S}/Wiki/Foo%3ABar">Foo:Bar</a></p>`,
+    html:
+      `<p><a href="${S}/Wiki/%C3%87a_%26_%C3%A7a%3F">Ça &amp; ça?</a> <a ` +
+      `href="${S}/Wiki/Foo%3ABar">Foo:Bar</a></p>`,
   },
   {
     name: 'image by id, its own block',
@@ -242,31 +334,65 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
     json: [
       {
         type: 'image',
-        attrs: { src: '/igi/42.medium', imageid: 42, size: 'medium', align: 'right', alt: 'The back cover', caption: 'The back cover' },
+        attrs: {
+          src: '/igi/42.medium',
+          imageid: 42,
+          size: 'medium',
+          align: 'right',
+          alt: 'The back cover',
+          caption: 'The back cover',
+        },
       },
     ],
-    html: `<figure class="wiki-image size-medium align-right"><img src="${S}/igi/42.medium" alt="The back cover"><figcaption>The back cover</figcaption></figure>`,
+    html:
+      `<figure class="wiki-image size-medium align-right"><img src="${S}/igi/42.medium" alt="The back ` +
+      `cover"><figcaption>The back cover</figcaption></figure>`,
   },
   {
     name: 'image by URL with defaults',
     raw: '[image|https://cdn.example.com/a.jpg]',
-    json: [{ type: 'image', attrs: { src: 'https://cdn.example.com/a.jpg', imageid: null, size: 'standard', align: 'none', alt: '', caption: null } }],
-    html: '<figure class="wiki-image size-standard align-none"><img src="https://cdn.example.com/a.jpg" alt=""></figure>',
+    json: [
+      {
+        type: 'image',
+        attrs: {
+          src: 'https://cdn.example.com/a.jpg',
+          imageid: null,
+          size: 'standard',
+          align: 'none',
+          alt: '',
+          caption: null,
+        },
+      },
+    ],
+    html:
+      '<figure class="wiki-image size-standard align-none"><img src="https://cdn.example.com/a.jpg" ' +
+      'alt=""></figure>',
   },
   {
     name: 'image inside a paragraph splits it',
     raw: 'before [image|7|alt=Seven] after',
     json: [
       p(text('before ')),
-      { type: 'image', attrs: { src: '/igi/7.standard', imageid: 7, size: 'standard', align: 'none', alt: 'Seven', caption: null } },
+      {
+        type: 'image',
+        attrs: { src: '/igi/7.standard', imageid: 7, size: 'standard', align: 'none', alt: 'Seven', caption: null },
+      },
       p(text(' after')),
     ],
-    html: `<p>before </p>\n<figure class="wiki-image size-standard align-none"><img src="${S}/igi/7.standard" alt="Seven"></figure>\n<p> after</p>`,
+    html:
+      `<p>before </p>\n<figure class="wiki-image size-standard align-none"><img src="${S}/igi/7.standard" ` +
+      `alt="Seven"></figure>\n<p> after</p>`,
   },
   {
     name: 'blockquote with attribution',
     raw: '[quote|Abraham Lincoln]\nThis is a quote.\n[/quote]',
-    json: [{ type: 'blockquote', attrs: { attribution: 'Abraham Lincoln', format: null }, content: [p(text('This is a quote.'))] }],
+    json: [
+      {
+        type: 'blockquote',
+        attrs: { attribution: 'Abraham Lincoln', format: null },
+        content: [p(text('This is a quote.'))],
+      },
+    ],
     html: '<blockquote><p>This is a quote.</p><footer>Abraham Lincoln</footer></blockquote>',
   },
   {
@@ -329,7 +455,9 @@ describe('wiki syntax: block documents', () => {
   });
 
   it('resolves site paths against a siteUrl given with a trailing slash', () => {
-    expect(renderWiki('[guide|5]', { siteUrl: 'https://docs.example.com/' }).html).toBe('<p><a href="https://docs.example.com/Guide/5">Guide 5</a></p>');
+    expect(renderWiki('[guide|5]', { siteUrl: 'https://docs.example.com/' }).html).toBe(
+      '<p><a href="https://docs.example.com/Guide/5">Guide 5</a></p>',
+    );
   });
 });
 
@@ -340,7 +468,10 @@ describe('wiki syntax: inline (step lines)', () => {
     { raw: '== not a heading ==', html: '== not a heading ==' },
     { raw: '* not a list', html: '* not a list' },
     { raw: 'a[br]b', html: 'a<br>b' },
-    { raw: 'x [image|3|size=thumbnail] y', html: `x <img src="${S}/igi/3.thumbnail" alt="" class="wiki-image size-thumbnail align-none"> y` },
+    {
+      raw: 'x [image|3|size=thumbnail] y',
+      html: `x <img src="${S}/igi/3.thumbnail" alt="" class="wiki-image size-thumbnail align-none"> y`,
+    },
   ];
   it.each(cases)('$raw', ({ raw, html }) => {
     expect(renderInlineHtml(parseInline(raw), site)).toBe(html);
@@ -355,7 +486,8 @@ describe('wiki syntax: inline (step lines)', () => {
 describe('wiki syntax: wikiLinks', () => {
   it('lists each linked guide and wiki once, in order', () => {
     const doc = parseWiki(
-      '[guide|12] [[Battery]]\n* [[CATEGORY:iPhone_6|phone]] [guide|12|again]\n[link|https://e.com|x] [[Battery|again]] [guide|7]',
+      '[guide|12] [[Battery]]\n* [[CATEGORY:iPhone_6|phone]] [guide|12|again]\n[link|https://e.com|x] ' +
+        '[[Battery|again]] [guide|7]',
     );
     expect(wikiLinks(doc)).toEqual([
       { kind: 'guide', target: 12 },
@@ -373,7 +505,10 @@ describe('wiki syntax: rendering trees from elsewhere (contents_json)', () => {
       type: 'doc',
       content: [
         { type: 'heading', attrs: { level: 9 }, content: [text('Clamped')] },
-        { type: 'paragraph', content: [text('x', { type: 'blink' }, bold), { type: 'mystery', content: [text('kept')] }] },
+        {
+          type: 'paragraph',
+          content: [text('x', { type: 'blink' }, bold), { type: 'mystery', content: [text('kept')] }],
+        },
         text('stray inline'),
         { type: 'table', content: [p(text('cell'))] },
         { type: 'image', attrs: { src: 'https://e.com/i.png', size: 'giant', align: 'sideways', alt: 'i' } },

@@ -12,7 +12,8 @@ import { uniqueUsernameBase, UNIQUE_USERNAME } from '../../shared/domain/user-ru
 describe('XML', () => {
   it('escapes text and turns non-XML keys into entry elements', () => {
     expect(toXml({ a: '<b>&', '140x105': 'u', list: [1, null] })).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?>\n<response><a>&lt;b&gt;&amp;</a><entry key="140x105">u</entry><list><item>1</item><item/></list></response>',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<response><a>&lt;b&gt;&amp;</a><entry ' +
+        'key="140x105">u</entry><list><item>1</item><item/></list></response>',
     );
   });
 });

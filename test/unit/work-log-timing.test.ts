@@ -41,11 +41,46 @@ function timingIn(status: WorkLogStatus): WorkLogTiming {
 
 // The states-and-transitions table of docs/work-log.md: the status each move leads to, or the refusal code.
 const TABLE: Record<WorkLogStatus, Record<Operation, string>> = {
-  started: { pause: 'paused', resume: '!not_paused', suspend: 'suspended', assume: '!not_suspended', finish: 'complete', cancel: 'cancelled' },
-  paused: { pause: '!already_paused', resume: 'started', suspend: '!not_in_progress', assume: '!not_suspended', finish: 'complete', cancel: 'cancelled' },
-  suspended: { pause: '!entry_suspended', resume: '!entry_suspended', suspend: '!already_suspended', assume: 'started', finish: 'complete', cancel: 'cancelled' },
-  complete: { pause: '!entry_complete', resume: '!entry_complete', suspend: '!entry_complete', assume: '!entry_complete', finish: '!entry_complete', cancel: '!entry_complete' },
-  cancelled: { pause: '!entry_cancelled', resume: '!entry_cancelled', suspend: '!entry_cancelled', assume: '!entry_cancelled', finish: '!entry_cancelled', cancel: '!entry_cancelled' },
+  started: {
+    pause: 'paused',
+    resume: '!not_paused',
+    suspend: 'suspended',
+    assume: '!not_suspended',
+    finish: 'complete',
+    cancel: 'cancelled',
+  },
+  paused: {
+    pause: '!already_paused',
+    resume: 'started',
+    suspend: '!not_in_progress',
+    assume: '!not_suspended',
+    finish: 'complete',
+    cancel: 'cancelled',
+  },
+  suspended: {
+    pause: '!entry_suspended',
+    resume: '!entry_suspended',
+    suspend: '!already_suspended',
+    assume: 'started',
+    finish: 'complete',
+    cancel: 'cancelled',
+  },
+  complete: {
+    pause: '!entry_complete',
+    resume: '!entry_complete',
+    suspend: '!entry_complete',
+    assume: '!entry_complete',
+    finish: '!entry_complete',
+    cancel: '!entry_complete',
+  },
+  cancelled: {
+    pause: '!entry_cancelled',
+    resume: '!entry_cancelled',
+    suspend: '!entry_cancelled',
+    assume: '!entry_cancelled',
+    finish: '!entry_cancelled',
+    cancel: '!entry_cancelled',
+  },
 };
 
 describe('work-log timing: the transition table', () => {
@@ -118,8 +153,16 @@ describe('work-log timing: examples', () => {
 type Move = { kind: 'op'; operation: Operation; delta: number } | { kind: 'step'; stepid: number; delta: number };
 
 const moveArbitrary: fc.Arbitrary<Move> = fc.oneof(
-  fc.record({ kind: fc.constant('op' as const), operation: fc.constantFrom(...OPERATIONS), delta: fc.integer({ min: -30, max: 5000 }) }),
-  fc.record({ kind: fc.constant('step' as const), stepid: fc.integer({ min: 1, max: 5 }), delta: fc.integer({ min: -30, max: 5000 }) }),
+  fc.record({
+    kind: fc.constant('op' as const),
+    operation: fc.constantFrom(...OPERATIONS),
+    delta: fc.integer({ min: -30, max: 5000 }),
+  }),
+  fc.record({
+    kind: fc.constant('step' as const),
+    stepid: fc.integer({ min: 1, max: 5 }),
+    delta: fc.integer({ min: -30, max: 5000 }),
+  }),
 );
 
 /**
@@ -134,7 +177,8 @@ function replay(moves: Move[]) {
   for (const move of moves) {
     wall += move.delta;
     const before = structuredClone(timing);
-    const result = move.kind === 'op' ? applyOperation(timing, move.operation, wall) : activateStep(timing, move.stepid, wall);
+    const result =
+      move.kind === 'op' ? applyOperation(timing, move.operation, wall) : activateStep(timing, move.stepid, wall);
     // An illegal move changes nothing, not even the object it was given.
     expect(timing).toEqual(before);
     // A move that changes nothing (the active step again) happens at no moment, like a refused one.
@@ -144,7 +188,8 @@ function replay(moves: Move[]) {
       const elapsed = at - clock;
       if (timing.status === 'started') {
         reference.working += elapsed;
-        if (timing.active_stepid !== null) reference.steps.set(timing.active_stepid, (reference.steps.get(timing.active_stepid) ?? 0) + elapsed);
+        if (timing.active_stepid !== null)
+          reference.steps.set(timing.active_stepid, (reference.steps.get(timing.active_stepid) ?? 0) + elapsed);
       } else if (timing.status === 'paused' || timing.status === 'suspended') {
         reference.idle += elapsed;
       }
@@ -170,9 +215,16 @@ describe('work-log timing: properties', () => {
         const afterwards = timingTotals(timing, clock + later);
         expect(afterwards.duration).toBeGreaterThanOrEqual(0);
         expect(afterwards.paused_duration).toBeGreaterThanOrEqual(0);
-        if (timing.status === 'started') expect(afterwards).toMatchObject({ duration: totals.duration + later, paused_duration: totals.paused_duration });
+        if (timing.status === 'started')
+          expect(afterwards).toMatchObject({
+            duration: totals.duration + later,
+            paused_duration: totals.paused_duration,
+          });
         if (timing.status === 'paused' || timing.status === 'suspended') {
-          expect(afterwards).toMatchObject({ duration: totals.duration, paused_duration: totals.paused_duration + later });
+          expect(afterwards).toMatchObject({
+            duration: totals.duration,
+            paused_duration: totals.paused_duration + later,
+          });
         }
         if (timing.status === 'complete' || timing.status === 'cancelled') expect(afterwards).toEqual(totals);
       }),
@@ -190,7 +242,9 @@ describe('work-log timing: properties', () => {
         expect(totals.paused_duration).toBeGreaterThanOrEqual(0);
         expect(totals.duration + totals.paused_duration).toBe(end - timing.starttime);
         expect(totals.step_durations.every((step) => step.duration >= 0)).toBe(true);
-        expect(totals.step_durations.reduce((sum, step) => sum + step.duration, 0)).toBeLessThanOrEqual(totals.duration);
+        expect(totals.step_durations.reduce((sum, step) => sum + step.duration, 0)).toBeLessThanOrEqual(
+          totals.duration,
+        );
       }),
       { numRuns: propertyRuns(500) },
     );
@@ -198,14 +252,19 @@ describe('work-log timing: properties', () => {
 
   it('resume and assume return to the step that was active when the clock stopped', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99 }), fc.constantFrom('pause' as const, 'suspend' as const), fc.nat(10_000), (stepid, stop, wait) => {
-        const running = ok(activateStep(startTiming(T0), stepid, T0 + 1));
-        const stopped = ok(applyOperation(running, stop, T0 + 2));
-        expect(stopped.active_stepid).toBeNull();
-        const restarted = ok(applyOperation(stopped, stop === 'pause' ? 'resume' : 'assume', T0 + 2 + wait));
-        expect(restarted.active_stepid).toBe(stepid);
-        expect(timingTotals(restarted, T0 + 2 + wait)).toMatchObject({ duration: 2, paused_duration: wait });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99 }),
+        fc.constantFrom('pause' as const, 'suspend' as const),
+        fc.nat(10_000),
+        (stepid, stop, wait) => {
+          const running = ok(activateStep(startTiming(T0), stepid, T0 + 1));
+          const stopped = ok(applyOperation(running, stop, T0 + 2));
+          expect(stopped.active_stepid).toBeNull();
+          const restarted = ok(applyOperation(stopped, stop === 'pause' ? 'resume' : 'assume', T0 + 2 + wait));
+          expect(restarted.active_stepid).toBe(stepid);
+          expect(timingTotals(restarted, T0 + 2 + wait)).toMatchObject({ duration: 2, paused_duration: wait });
+        },
+      ),
     );
   });
 });

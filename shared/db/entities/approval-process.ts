@@ -80,7 +80,9 @@ export function processReplaceWrites(before: ApprovalProcessRecord, after: Appro
         Update: {
           TableName: tableName(),
           Key: processKey(after.approval_processid),
-          UpdateExpression: 'SET #name = :name, description = :description, stages = :stages, modified_by = :by, modified_date = :date, version = :next, search_tokens = :tokens',
+          UpdateExpression:
+            'SET #name = :name, description = :description, stages = :stages, modified_by = :by, ' +
+            'modified_date = :date, version = :next, search_tokens = :tokens',
           ConditionExpression: 'attribute_exists(pk) AND version = :expected',
           ExpressionAttributeNames: { '#name': 'name' },
           ExpressionAttributeValues: {
@@ -100,7 +102,10 @@ export function processReplaceWrites(before: ApprovalProcessRecord, after: Appro
   ];
 }
 
-export async function getProcess(id: number, options: { consistent?: boolean } = {}): Promise<ApprovalProcessRecord | undefined> {
+export async function getProcess(
+  id: number,
+  options: { consistent?: boolean } = {},
+): Promise<ApprovalProcessRecord | undefined> {
   const item = await getItem(processKey(id), { consistent: options.consistent });
   return item ? processFromItem(item) : undefined;
 }
@@ -120,11 +125,22 @@ export function attachmentPutWrites(attachment: ApprovalAttachmentRecord): Label
   return [
     {
       label: 'attachment',
-      item: { Put: { TableName: tableName(), Item: { ...attachmentKey(attachment.wikiid), entity: 'ApprovalAttachment', ...attachment } } },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...attachmentKey(attachment.wikiid), entity: 'ApprovalAttachment', ...attachment },
+        },
+      },
     },
     {
       label: 'process',
-      item: { ConditionCheck: { TableName: tableName(), Key: processKey(attachment.approval_processid), ConditionExpression: 'attribute_exists(pk)' } },
+      item: {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key: processKey(attachment.approval_processid),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
     },
   ];
 }
@@ -133,7 +149,9 @@ export function attachmentPutWrites(attachment: ApprovalAttachmentRecord): Label
 export function attachmentDeleteWrite(wikiid: number): LabelledWrite {
   return {
     label: 'attachment',
-    item: { Delete: { TableName: tableName(), Key: attachmentKey(wikiid), ConditionExpression: 'attribute_exists(pk)' } },
+    item: {
+      Delete: { TableName: tableName(), Key: attachmentKey(wikiid), ConditionExpression: 'attribute_exists(pk)' },
+    },
   };
 }
 

@@ -87,7 +87,10 @@ const pendingPartition = (teamid: number) => `APPROVAL_PENDING#TEAM#${teamid}`;
 
 function pendingIndex(request: ApprovalRequestRecord): Record<string, string> {
   if (request.status !== 'pending' || request.current_stage === null) return {};
-  return { [INDEXES.gsi2.pk]: pendingPartition(request.stages[request.current_stage - 1].teamid), [INDEXES.gsi2.sk]: padId(request.approval_requestid) };
+  return {
+    [INDEXES.gsi2.pk]: pendingPartition(request.stages[request.current_stage - 1].teamid),
+    [INDEXES.gsi2.sk]: padId(request.approval_requestid),
+  };
 }
 
 function requestFromItem(item: Record<string, unknown>): ApprovalRequestRecord {
@@ -120,7 +123,12 @@ export function requestCreateWrites(request: ApprovalRequestRecord): LabelledWri
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...openKey(request.doctype, request.docid), entity: 'OpenApprovalRequest', approval_requestid: request.approval_requestid, revisionid: request.revisionid },
+          Item: {
+            ...openKey(request.doctype, request.docid),
+            entity: 'OpenApprovalRequest',
+            approval_requestid: request.approval_requestid,
+            revisionid: request.revisionid,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -147,7 +155,8 @@ export function requestUpdateWrites(before: ApprovalRequestRecord, after: Approv
     ':expected': before.version,
   };
   let update =
-    'SET #status = :status, current_stage = :stage, signatures = :signatures, signer_userids = :signers, completed_date = :completed, superseded_by_revisionid = :superseded, version = :next';
+    'SET #status = :status, current_stage = :stage, signatures = :signatures, signer_userids = :signers, ' +
+    'completed_date = :completed, superseded_by_revisionid = :superseded, version = :next';
   if (pending[INDEXES.gsi2.pk]) {
     values[':g2pk'] = pending[INDEXES.gsi2.pk];
     values[':g2sk'] = pending[INDEXES.gsi2.sk];
@@ -194,14 +203,24 @@ export function approvedRevisionWrite(request: ApprovalRequestRecord, at: number
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...approvedKey(request.doctype, request.docid, request.revisionid), entity: 'ApprovedRevision', approval_requestid: request.approval_requestid, revisionid: request.revisionid, approved_date: at },
+        Item: {
+          ...approvedKey(request.doctype, request.docid, request.revisionid),
+          entity: 'ApprovedRevision',
+          approval_requestid: request.approval_requestid,
+          revisionid: request.revisionid,
+          approved_date: at,
+        },
       },
     },
   };
 }
 
 /** The request that approved a document's revision, if one did. */
-export async function getApprovedRevision(doctype: Doctype, docid: number, revisionid: number): Promise<{ approval_requestid: number } | undefined> {
+export async function getApprovedRevision(
+  doctype: Doctype,
+  docid: number,
+  revisionid: number,
+): Promise<{ approval_requestid: number } | undefined> {
   const item = await getItem(approvedKey(doctype, docid, revisionid), { consistent: true });
   return item ? { approval_requestid: Number(item.approval_requestid) } : undefined;
 }
@@ -217,12 +236,20 @@ export async function getRequests(ids: number[]): Promise<ApprovalRequestRecord[
 
 export async function getOpenRequest(doctype: Doctype, docid: number): Promise<OpenRequestRef | undefined> {
   const item = await getItem(openKey(doctype, docid), { consistent: true });
-  return item ? { approval_requestid: Number(item.approval_requestid), revisionid: Number(item.revisionid) } : undefined;
+  return item
+    ? { approval_requestid: Number(item.approval_requestid), revisionid: Number(item.revisionid) }
+    : undefined;
 }
 
 /** Requests a user made, newest first. */
-export async function listRequestedBy(userid: number, page: { limit: number; offset: number }): Promise<ApprovalRequestRecord[]> {
-  const items = await queryPage({ index: INDEXES.gsi1, partition: `APPROVAL_REQUESTS#BY#${userid}`, descending: true }, page);
+export async function listRequestedBy(
+  userid: number,
+  page: { limit: number; offset: number },
+): Promise<ApprovalRequestRecord[]> {
+  const items = await queryPage(
+    { index: INDEXES.gsi1, partition: `APPROVAL_REQUESTS#BY#${userid}`, descending: true },
+    page,
+  );
   return items.map(requestFromItem);
 }
 
@@ -230,7 +257,11 @@ export async function listRequestedBy(userid: number, page: { limit: number; off
  * Pending requests whose current stage is a team's, that `userid` has not signed yet, newest
  * first: the first `count` of them.
  */
-export async function listPendingForTeam(teamid: number, userid: number, count: number): Promise<ApprovalRequestRecord[]> {
+export async function listPendingForTeam(
+  teamid: number,
+  userid: number,
+  count: number,
+): Promise<ApprovalRequestRecord[]> {
   const items = await queryPage(
     {
       index: INDEXES.gsi2,

@@ -33,18 +33,20 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
   const existing = await readAttempts(purpose, subject);
   if (existing.count === 0) {
     // Start a fresh window (replacing an expired one TTL has not removed yet).
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET #count = :zero, #ttl = :ends',
-        ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':zero': 0, ':ends': now + windowSeconds, ':now': now },
-      }),
-    ).catch((error) => {
-      if (!isConditionFailed(error)) throw error;
-    });
+    await db()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #count = :zero, #ttl = :ends',
+          ConditionExpression: 'attribute_not_exists(pk) OR #ttl <= :now',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':zero': 0, ':ends': now + windowSeconds, ':now': now },
+        }),
+      )
+      .catch((error) => {
+        if (!isConditionFailed(error)) throw error;
+      });
   }
   const result = await db().send(
     new UpdateCommand({
@@ -56,7 +58,10 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return { count: Number(result.Attributes!.count), resetsAt: Number(result.Attributes![TTL_ATTRIBUTE] ?? now + windowSeconds) };
+  return {
+    count: Number(result.Attributes!.count),
+    resetsAt: Number(result.Attributes![TTL_ATTRIBUTE] ?? now + windowSeconds),
+  };
 }
 
 export async function clearAttempts(purpose: string, subject: string): Promise<void> {
@@ -81,22 +86,29 @@ export async function readFailureRun(purpose: string, subject: string): Promise<
  * run is forgotten to `forgetAfterSeconds` from now. A run TTL has not removed yet although it
  * expired is restarted first, on condition, as in countAttempt.
  */
-export async function countFailure(purpose: string, subject: string, forgetAfterSeconds: number, known: FailureRun): Promise<FailureRun> {
+export async function countFailure(
+  purpose: string,
+  subject: string,
+  forgetAfterSeconds: number,
+  known: FailureRun,
+): Promise<FailureRun> {
   const now = nowSeconds();
   const key = attemptsKey(purpose, subject);
   if (known.count === 0) {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET #count = :zero',
-        ConditionExpression: 'attribute_exists(pk) AND #ttl <= :now',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':zero': 0, ':now': now },
-      }),
-    ).catch((error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+    await db()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #count = :zero',
+          ConditionExpression: 'attribute_exists(pk) AND #ttl <= :now',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':zero': 0, ':now': now },
+        }),
+      )
+      .catch((error) => {
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      });
   }
   const result = await db().send(
     new UpdateCommand({

@@ -37,7 +37,8 @@ export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
           Update: {
             TableName: tableName(),
             Key: userKey(badge.userid),
-            UpdateExpression: 'SET badge_counts.#level = badge_counts.#level + :one, badge_counts.#total = badge_counts.#total + :one',
+            UpdateExpression:
+              'SET badge_counts.#level = badge_counts.#level + :one, badge_counts.#total = badge_counts.#total + :one',
             ExpressionAttributeNames: { '#level': badge.level, '#total': 'total' },
             ExpressionAttributeValues: { ':one': 1 },
           },
@@ -52,6 +53,12 @@ export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
 }
 
 export async function listBadges(userid: number): Promise<BadgeRecord[]> {
-  const items = await queryAll<BadgeRecord & { pk: string; sk: string }>({ partition: `USER#${userid}`, sortPrefix: 'BADGE#' });
-  return items.map(({ pk, sk, ...badge }) => { const { entity, ...rest } = badge as typeof badge & { entity?: string }; return rest; });
+  const items = await queryAll<BadgeRecord & { pk: string; sk: string }>({
+    partition: `USER#${userid}`,
+    sortPrefix: 'BADGE#',
+  });
+  return items.map(({ pk, sk, ...badge }) => {
+    const { entity, ...rest } = badge as typeof badge & { entity?: string };
+    return rest;
+  });
 }

@@ -61,7 +61,12 @@ export function documentCommentsCollection(context: CommentContext, contextid: n
 
 export function commentFromItem(item: Record<string, unknown>): CommentRecord {
   const record = withoutKeys(item) as unknown as CommentRecord;
-  return { ...record, parentid: Number(record.parentid) || null, guideid: Number(record.guideid) || null, reply_count: Number(record.reply_count ?? 0) };
+  return {
+    ...record,
+    parentid: Number(record.parentid) || null,
+    guideid: Number(record.guideid) || null,
+    reply_count: Number(record.reply_count ?? 0),
+  };
 }
 
 function toItem(comment: CommentRecord): Record<string, unknown> {
@@ -74,7 +79,14 @@ function toItem(comment: CommentRecord): Record<string, unknown> {
         [INDEXES.gsi2.pk]: `COMMENTS#${comment.context}#${comment.contextid}`,
         [INDEXES.gsi2.sk]: sortKey,
       };
-  return { ...commentKey(comment.commentid), entity: 'Comment', ...listed, ...comment, parentid: comment.parentid ?? 0, guideid: comment.guideid ?? 0 };
+  return {
+    ...commentKey(comment.commentid),
+    entity: 'Comment',
+    ...listed,
+    ...comment,
+    parentid: comment.parentid ?? 0,
+    guideid: comment.guideid ?? 0,
+  };
 }
 
 /**
@@ -84,14 +96,26 @@ function toItem(comment: CommentRecord): Record<string, unknown> {
  */
 export async function insertComment(comment: CommentRecord, sideWrites: LabelledWrite[]): Promise<void> {
   const writes: LabelledWrite[] = [
-    { label: 'comment', item: { Put: { TableName: tableName(), Item: toItem(comment), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      label: 'comment',
+      item: { Put: { TableName: tableName(), Item: toItem(comment), ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
     ...sideWrites,
   ];
   if (comment.parentid) {
     writes.push(
       {
         label: 'reply-link',
-        item: { Put: { TableName: tableName(), Item: { ...replyLinkKey(comment.parentid, comment.commentid), entity: 'CommentReply', commentid: comment.commentid } } },
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...replyLinkKey(comment.parentid, comment.commentid),
+              entity: 'CommentReply',
+              commentid: comment.commentid,
+            },
+          },
+        },
       },
       {
         label: 'parent',
@@ -130,7 +154,10 @@ export function commentedDocumentWrites(context: CommentContext, contextid: numb
 }
 
 function existsCheck(key: { pk: string; sk: string }): LabelledWrite {
-  return { label: 'document', item: { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' } } };
+  return {
+    label: 'document',
+    item: { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: 'attribute_exists(pk)' } },
+  };
 }
 
 /** Moves a step's comment_count (label 'document'; the step must exist). */
@@ -182,7 +209,12 @@ export async function editComment(
         UpdateExpression: 'SET text_raw = :text, modified_date = :now',
         ConditionExpression: 'attribute_exists(pk) AND author_userid = :userid AND #date >= :notBefore',
         ExpressionAttributeNames: { '#date': 'date' },
-        ExpressionAttributeValues: { ':text': edit.text_raw, ':now': edit.modified_date, ':userid': edit.userid, ':notBefore': edit.notBefore },
+        ExpressionAttributeValues: {
+          ':text': edit.text_raw,
+          ':now': edit.modified_date,
+          ':userid': edit.userid,
+          ':notBefore': edit.notBefore,
+        },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -209,7 +241,8 @@ export function deleteCommentWrites(comment: CommentRecord, expectedAuthor?: num
         Delete: {
           TableName: tableName(),
           Key: commentKey(comment.commentid),
-          ConditionExpression: expectedAuthor === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND author_userid = :userid',
+          ConditionExpression:
+            expectedAuthor === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND author_userid = :userid',
           ExpressionAttributeValues: expectedAuthor === undefined ? undefined : { ':userid': expectedAuthor },
         },
       },
@@ -217,7 +250,10 @@ export function deleteCommentWrites(comment: CommentRecord, expectedAuthor?: num
   ];
   if (comment.parentid) {
     writes.push(
-      { label: 'reply-link', item: { Delete: { TableName: tableName(), Key: replyLinkKey(comment.parentid, comment.commentid) } } },
+      {
+        label: 'reply-link',
+        item: { Delete: { TableName: tableName(), Key: replyLinkKey(comment.parentid, comment.commentid) } },
+      },
       {
         label: 'parent',
         item: {

@@ -23,13 +23,21 @@ export function teamAssignmentRefWrite(ref: TeamAssignmentRef): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { pk: `TEAM#${ref.teamid}`, sk: `ASSIGNMENT#${padId(ref.course_assignmentid)}`, entity: 'TeamAssignmentRef', ...ref },
+        Item: {
+          pk: `TEAM#${ref.teamid}`,
+          sk: `ASSIGNMENT#${padId(ref.course_assignmentid)}`,
+          entity: 'TeamAssignmentRef',
+          ...ref,
+        },
       },
     },
   };
 }
 
-export async function listTeamAssignmentRefs(teamid: number, page: { limit: number; offset: number }): Promise<TeamAssignmentRef[]> {
+export async function listTeamAssignmentRefs(
+  teamid: number,
+  page: { limit: number; offset: number },
+): Promise<TeamAssignmentRef[]> {
   const items = await queryPage<TeamAssignmentRef & { pk?: string; sk?: string; entity?: string }>(
     { partition: `TEAM#${teamid}`, sortPrefix: 'ASSIGNMENT#' },
     page,

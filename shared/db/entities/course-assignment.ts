@@ -43,7 +43,9 @@ export function assignmentKey(course_assignmentid: number) {
 }
 
 function assigneeClaim(assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'wikiid'>): string {
-  return assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}#COURSE#${assignment.wikiid}` : `USER#${assignment.assignee_userid}#COURSE#${assignment.wikiid}`;
+  return assignment.assignee_teamid !== null
+    ? `TEAM#${assignment.assignee_teamid}#COURSE#${assignment.wikiid}`
+    : `USER#${assignment.assignee_userid}#COURSE#${assignment.wikiid}`;
 }
 
 function kindOf(assignment: Pick<AssignmentRecord, 'assignee_teamid'>): 'TEAM' | 'USER' {
@@ -55,7 +57,9 @@ export function courseAssignmentsCollection(wikiid: number, kind?: 'TEAM' | 'USE
 }
 
 export function assignmentFromItem(item: Record<string, unknown>): AssignmentRecord {
-  const { assignee_search, ...record } = withoutKeys(item) as unknown as AssignmentRecord & { assignee_search?: string };
+  const { assignee_search, ...record } = withoutKeys(item) as unknown as AssignmentRecord & {
+    assignee_search?: string;
+  };
   return {
     ...record,
     rows_total: Number(record.rows_total ?? 0),
@@ -113,7 +117,10 @@ export function assignmentCreateWrites(assignment: AssignmentRecord): LabelledWr
  * Cancels an active assignment (label 'assignment' fails when it is cancelled already): it
  * leaves its course's list, frees the claim, and the team index says cancelled.
  */
-export function assignmentCancelWrites(assignment: AssignmentRecord, cancel: { by: number; at: number; reason: string | null }): LabelledWrite[] {
+export function assignmentCancelWrites(
+  assignment: AssignmentRecord,
+  cancel: { by: number; at: number; reason: string | null },
+): LabelledWrite[] {
   return [
     {
       label: 'assignment',
@@ -121,16 +128,26 @@ export function assignmentCancelWrites(assignment: AssignmentRecord, cancel: { b
         Update: {
           TableName: tableName(),
           Key: assignmentKey(assignment.course_assignmentid),
-          UpdateExpression: 'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason REMOVE #g1pk, #g1sk',
+          UpdateExpression:
+            'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason ' +
+            'REMOVE #g1pk, #g1sk',
           ConditionExpression: 'attribute_exists(pk) AND cancelled = :zero',
           ExpressionAttributeNames: { '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':at': cancel.at, ':by': cancel.by, ':reason': cancel.reason },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':zero': 0,
+            ':at': cancel.at,
+            ':by': cancel.by,
+            ':reason': cancel.reason,
+          },
         },
       },
     },
     releaseUnique('COURSE_ASSIGNEE', assigneeClaim(assignment)),
     ...teamRef(assignment, 1),
-    ...[courseCounterWrite(assignment.wikiid, { assignee_count: -1 })].filter((write): write is LabelledWrite => write !== undefined),
+    ...[courseCounterWrite(assignment.wikiid, { assignee_count: -1 })].filter(
+      (write): write is LabelledWrite => write !== undefined,
+    ),
   ];
 }
 
@@ -157,7 +174,10 @@ export function assignmentCounterWrite(course_assignmentid: number, delta: RowCo
   };
 }
 
-export async function getAssignment(course_assignmentid: number, options: { consistent?: boolean } = {}): Promise<AssignmentRecord | undefined> {
+export async function getAssignment(
+  course_assignmentid: number,
+  options: { consistent?: boolean } = {},
+): Promise<AssignmentRecord | undefined> {
   const item = await getItem(assignmentKey(course_assignmentid), { consistent: options.consistent });
   return item ? assignmentFromItem(item) : undefined;
 }
@@ -167,8 +187,15 @@ export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]>
 }
 
 /** The active assignment of the course to this user or team, if any (from the claim). */
-export async function activeAssignmentIdFor(assignee: { userid?: number | null; teamid?: number | null }, wikiid: number): Promise<number | undefined> {
-  const claim = assigneeClaim({ assignee_userid: assignee.userid ?? null, assignee_teamid: assignee.teamid ?? null, wikiid });
+export async function activeAssignmentIdFor(
+  assignee: { userid?: number | null; teamid?: number | null },
+  wikiid: number,
+): Promise<number | undefined> {
+  const claim = assigneeClaim({
+    assignee_userid: assignee.userid ?? null,
+    assignee_teamid: assignee.teamid ?? null,
+    wikiid,
+  });
   const item = await getItem(uniqueKey('COURSE_ASSIGNEE', claim));
   return item ? Number(item.course_assignmentid) : undefined;
 }
@@ -180,6 +207,9 @@ export async function listCourseAssignments(
   page: { limit: number; offset: number },
   options: { descending?: boolean; filter?: PageQuery['filter'] } = {},
 ): Promise<AssignmentRecord[]> {
-  const items = await queryPage({ ...courseAssignmentsCollection(wikiid, kind), descending: options.descending, filter: options.filter }, page);
+  const items = await queryPage(
+    { ...courseAssignmentsCollection(wikiid, kind), descending: options.descending, filter: options.filter },
+    page,
+  );
   return items.map(assignmentFromItem);
 }

@@ -19,12 +19,20 @@ function enrollmentKey(userid: number, wikiid: number) {
 export function enrollmentWrite(userid: number, wikiid: number): LabelledWrite {
   return {
     label: `enrollment:${userid}:${wikiid}`,
-    item: { Put: { TableName: tableName(), Item: { ...enrollmentKey(userid, wikiid), entity: 'CourseEnrollment', userid, wikiid } } },
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...enrollmentKey(userid, wikiid), entity: 'CourseEnrollment', userid, wikiid },
+      },
+    },
   };
 }
 
 export function enrollmentDelete(userid: number, wikiid: number): LabelledWrite {
-  return { label: `enrollment:${userid}:${wikiid}`, item: { Delete: { TableName: tableName(), Key: enrollmentKey(userid, wikiid) } } };
+  return {
+    label: `enrollment:${userid}:${wikiid}`,
+    item: { Delete: { TableName: tableName(), Key: enrollmentKey(userid, wikiid) } },
+  };
 }
 
 export async function isUserAssignedToCourse(userid: number, wikiid: number): Promise<boolean> {

@@ -67,7 +67,14 @@ export interface AssessmentRecord {
   teamid: number;
 }
 
-export const COURSE_ORDERS = ['title', 'status', 'stages_count', 'modified_date', 'assignee_count', 'completion_percentage'] as const;
+export const COURSE_ORDERS = [
+  'title',
+  'status',
+  'stages_count',
+  'modified_date',
+  'assignee_count',
+  'completion_percentage',
+] as const;
 export type CourseOrder = (typeof COURSE_ORDERS)[number];
 export const COURSES_COLLECTION = 'COURSES';
 
@@ -96,7 +103,8 @@ export function completionPercent(course: Pick<CourseRecord, 'rows_total' | 'row
   return course.rows_total === 0 ? 0 : Math.round((course.rows_completed / course.rows_total) * 10000) / 100;
 }
 
-const moduleIds = (stages: CourseStageRecord[]) => new Set(stages.filter((stage) => stage.doctype === 'external_training_module').map((stage) => stage.docid));
+const moduleIds = (stages: CourseStageRecord[]) =>
+  new Set(stages.filter((stage) => stage.doctype === 'external_training_module').map((stage) => stage.docid));
 
 function assessmentWrites(wikiid: number, before: CourseStageRecord[], after: CourseStageRecord[]): LabelledWrite[] {
   const kept = new Set(after.map((stage) => stage.stage_assessmentid).filter(Boolean));
@@ -108,25 +116,57 @@ function assessmentWrites(wikiid: number, before: CourseStageRecord[], after: Co
     return !old || old.assessment_teamid !== stage.assessment_teamid || old.course_stageid !== stage.course_stageid;
   });
   return [
-    ...removed.map((stage) => ({ label: `assessment:${stage.stage_assessmentid}`, item: { Delete: { TableName: tableName(), Key: assessmentKey(stage.stage_assessmentid!) } } })),
+    ...removed.map((stage) => ({
+      label: `assessment:${stage.stage_assessmentid}`,
+      item: { Delete: { TableName: tableName(), Key: assessmentKey(stage.stage_assessmentid!) } },
+    })),
     ...written.map((stage) => {
-      const assessment: AssessmentRecord = { stage_assessmentid: stage.stage_assessmentid!, wikiid, course_stageid: stage.course_stageid, teamid: stage.assessment_teamid! };
-      return { label: `assessment:${stage.stage_assessmentid}`, item: { Put: { TableName: tableName(), Item: { ...assessmentKey(assessment.stage_assessmentid), entity: 'StageAssessment', ...assessment } } } };
+      const assessment: AssessmentRecord = {
+        stage_assessmentid: stage.stage_assessmentid!,
+        wikiid,
+        course_stageid: stage.course_stageid,
+        teamid: stage.assessment_teamid!,
+      };
+      return {
+        label: `assessment:${stage.stage_assessmentid}`,
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...assessmentKey(assessment.stage_assessmentid), entity: 'StageAssessment', ...assessment },
+          },
+        },
+      };
     }),
   ];
 }
 
 /** Module usage items follow the course's module stages (module-usage.ts contract). */
-function moduleUsageWrites(course: { wikiid: number; title: string }, before: CourseStageRecord[], after: CourseStageRecord[]): LabelledWrite[] {
+function moduleUsageWrites(
+  course: { wikiid: number; title: string },
+  before: CourseStageRecord[],
+  after: CourseStageRecord[],
+): LabelledWrite[] {
   const old = moduleIds(before);
   const now = moduleIds(after);
-  return [...[...old].filter((id) => !now.has(id)).map((id) => moduleUsageDelete(id, course.wikiid)), ...[...now].map((id) => moduleUsageWrite(id, course))];
+  return [
+    ...[...old].filter((id) => !now.has(id)).map((id) => moduleUsageDelete(id, course.wikiid)),
+    ...[...now].map((id) => moduleUsageWrite(id, course)),
+  ];
 }
 
 /** The course item, its assessments, module usages and title search words (join the wiki page's transaction). */
 export function courseCreateWrites(course: CourseRecord): LabelledWrite[] {
   return [
-    { label: 'course', item: { Put: { TableName: tableName(), Item: { ...courseKey(course.wikiid), entity: 'Course', ...course }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      label: 'course',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...courseKey(course.wikiid), entity: 'Course', ...course },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
     ...assessmentWrites(course.wikiid, [], course.stages),
     ...moduleUsageWrites(course, [], course.stages),
     ...searchTokenWrites('COURSE', course.wikiid, [], course.search_tokens),
@@ -142,7 +182,9 @@ export function courseUpdateWrites(before: CourseRecord, after: CourseRecord): L
         Update: {
           TableName: tableName(),
           Key: courseKey(after.wikiid),
-          UpdateExpression: 'SET title = :title, enabled = :enabled, publish_date = :publish, stages = :stages, modified_date = :modified, search_tokens = :tokens',
+          UpdateExpression:
+            'SET title = :title, enabled = :enabled, publish_date = :publish, stages = :stages, ' +
+            'modified_date = :modified, search_tokens = :tokens',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: {
             ':title': after.title,
@@ -196,7 +238,10 @@ export function courseCounterWrite(wikiid: number, delta: CourseCounterDelta): L
   };
 }
 
-export async function getCourse(wikiid: number, options: { consistent?: boolean } = {}): Promise<CourseRecord | undefined> {
+export async function getCourse(
+  wikiid: number,
+  options: { consistent?: boolean } = {},
+): Promise<CourseRecord | undefined> {
   const item = await getItem(courseKey(wikiid), { consistent: options.consistent });
   return item ? courseFromItem(item) : undefined;
 }
@@ -206,7 +251,9 @@ export async function getCourses(wikiids: number[]): Promise<CourseRecord[]> {
 }
 
 /** The wiki page and the course item of each id (pages first, then courses, in id order). */
-export async function getCoursePages(wikiids: number[]): Promise<Array<{ page: Record<string, unknown>; course: CourseRecord }>> {
+export async function getCoursePages(
+  wikiids: number[],
+): Promise<Array<{ page: Record<string, unknown>; course: CourseRecord }>> {
   const items = await batchGetInOrder(wikiids.flatMap((wikiid) => [wikiKey(wikiid), courseKey(wikiid)]));
   const byKey = new Map(items.map((item) => [`${item.pk}|${item.sk}`, item]));
   return wikiids.flatMap((wikiid) => {
@@ -260,8 +307,14 @@ export async function reindexCourse(wikiid: number): Promise<void> {
               Key: courseKey(wikiid),
               UpdateExpression: 'SET order_placement = :placement, order_version = :next',
               ConditionExpression:
-                course.order_version === 0 ? 'attribute_exists(pk) AND (attribute_not_exists(order_version) OR order_version = :version)' : 'order_version = :version',
-              ExpressionAttributeValues: { ':placement': placement, ':next': course.order_version + 1, ':version': course.order_version },
+                course.order_version === 0
+                  ? 'attribute_exists(pk) AND (attribute_not_exists(order_version) OR order_version = :version)'
+                  : 'order_version = :version',
+              ExpressionAttributeValues: {
+                ':placement': placement,
+                ':next': course.order_version + 1,
+                ':version': course.order_version,
+              },
             },
           },
         },

@@ -29,7 +29,11 @@ export function documentExistsCheck(doctype: Doctype, docid: number): LabelledWr
   return {
     label: `exists:${doctype}#${docid}`,
     item: {
-      ConditionCheck: { TableName: tableName(), Key: doctype === 'guide' ? guideKey(docid) : wikiKey(docid), ConditionExpression: 'attribute_exists(pk)' },
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: doctype === 'guide' ? guideKey(docid) : wikiKey(docid),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
     },
   };
 }

@@ -54,7 +54,9 @@ export function touchedKeys(changes: GlossaryChanges): string[] {
   return [
     ...changes.creates.flatMap(({ entry }) => [keyOf(entryKey(entry.entryid)), term(entry)]),
     ...changes.updates.flatMap(({ before, after }) =>
-      termKeyValue(before) === termKeyValue(after) ? [keyOf(entryKey(after.entryid))] : [keyOf(entryKey(after.entryid)), term(before), term(after)],
+      termKeyValue(before) === termKeyValue(after)
+        ? [keyOf(entryKey(after.entryid))]
+        : [keyOf(entryKey(after.entryid)), term(before), term(after)],
     ),
     ...changes.deletes.flatMap(({ entry }) => [keyOf(entryKey(entry.entryid)), term(entry)]),
   ];
@@ -85,7 +87,10 @@ export async function applyGlossaryChanges(changes: GlossaryChanges): Promise<vo
   });
   const writes: LabelledWrite[] = [];
   for (const { index, entry } of changes.creates) {
-    writes.push({ label: `entry:${index}`, item: { Put: { TableName: tableName(), Item: toItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } } });
+    writes.push({
+      label: `entry:${index}`,
+      item: { Put: { TableName: tableName(), Item: toItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
+    });
     writes.push(claim(index, entry));
   }
   for (const { index, before, after } of changes.updates) {
@@ -108,7 +113,9 @@ export async function applyGlossaryChanges(changes: GlossaryChanges): Promise<vo
   for (const { index, entry } of changes.deletes) {
     writes.push({
       label: `entry:${index}`,
-      item: { Delete: { TableName: tableName(), Key: entryKey(entry.entryid), ConditionExpression: 'attribute_exists(pk)' } },
+      item: {
+        Delete: { TableName: tableName(), Key: entryKey(entry.entryid), ConditionExpression: 'attribute_exists(pk)' },
+      },
     });
     writes.push({ ...releaseUnique('GLOSSARY_TERM', termKeyValue(entry)), label: `release-deleted:${index}` });
   }

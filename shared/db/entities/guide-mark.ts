@@ -36,7 +36,14 @@ export function markFromItem(item: Record<string, unknown>): GuideMark {
 
 /** Sets a mark; setting it again keeps the first date. */
 export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promise<void> {
-  await putItem({ ...markKey(kind, mark.userid, mark.guideid), entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide', ...mark }, { ifAbsent: true });
+  await putItem(
+    {
+      ...markKey(kind, mark.userid, mark.guideid),
+      entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide',
+      ...mark,
+    },
+    { ifAbsent: true },
+  );
 }
 
 /**
@@ -51,9 +58,15 @@ export function completedGuideMarkWrite(userid: number, guideid: number, date: n
       Update: {
         TableName: tableName(),
         Key: markKey('COMPLETED', userid, guideid),
-        UpdateExpression: 'SET #entity = :entity, #userid = :userid, #guideid = :guideid, #date = if_not_exists(#date, :date)',
+        UpdateExpression:
+          'SET #entity = :entity, #userid = :userid, #guideid = :guideid, #date = if_not_exists(#date, :date)',
         ExpressionAttributeNames: { '#entity': 'entity', '#userid': 'userid', '#guideid': 'guideid', '#date': 'date' },
-        ExpressionAttributeValues: { ':entity': 'CompletedGuide', ':userid': userid, ':guideid': guideid, ':date': date },
+        ExpressionAttributeValues: {
+          ':entity': 'CompletedGuide',
+          ':userid': userid,
+          ':guideid': guideid,
+          ':date': date,
+        },
       },
     },
   };
@@ -64,7 +77,10 @@ export async function deleteGuideMark(kind: GuideMarkKind, userid: number, guide
 }
 
 /** Whether the user favorited and completed the guide (one BatchGet). */
-export async function guideMarksOf(userid: number, guideid: number): Promise<{ favorited: boolean; completed: boolean }> {
+export async function guideMarksOf(
+  userid: number,
+  guideid: number,
+): Promise<{ favorited: boolean; completed: boolean }> {
   const items = await batchGetInOrder([markKey('FAVORITE', userid, guideid), markKey('COMPLETED', userid, guideid)]);
   const kinds = new Set(items.map((item) => String(item.sk).split('#')[0]));
   return { favorited: kinds.has('FAVORITE'), completed: kinds.has('COMPLETED') };

@@ -85,7 +85,10 @@ export interface StepLine {
 }
 
 /** Step media as written: image ids, or one video / embed id (§2.6 write form). */
-export type StepMedia = { type: 'image'; data: number[] } | { type: 'video'; data: number } | { type: 'embed'; data: number };
+export type StepMedia =
+  | { type: 'image'; data: number[] }
+  | { type: 'video'; data: number }
+  | { type: 'embed'; data: number };
 
 export interface StepRecord {
   guideid: number;
@@ -167,7 +170,10 @@ function stepFromItem(item: Record<string, unknown>): StepRecord {
   return withoutKeys(item) as unknown as StepRecord;
 }
 
-export async function getGuide(guideid: number, options: { consistent?: boolean } = {}): Promise<GuideRecord | undefined> {
+export async function getGuide(
+  guideid: number,
+  options: { consistent?: boolean } = {},
+): Promise<GuideRecord | undefined> {
   const item = await getItem(guideKey(guideid), { consistent: options.consistent });
   return item ? guideFromItem(item) : undefined;
 }
@@ -207,7 +213,12 @@ export async function getStepSnapshots(refs: StepRef[]): Promise<StepRecord[]> {
 
 /** Creates a guide item; fails (label `guide`) if the id is taken. */
 export function guideCreate(guide: GuideRecord): LabelledWrite {
-  return { label: 'guide', item: { Put: { TableName: tableName(), Item: guideToItem(guide), ConditionExpression: 'attribute_not_exists(pk)' } } };
+  return {
+    label: 'guide',
+    item: {
+      Put: { TableName: tableName(), Item: guideToItem(guide), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+  };
 }
 
 /**
@@ -225,7 +236,7 @@ export function guideReplace(guide: GuideRecord, expectedVersion: number): Label
     return `#f${index} = :v${index}`;
   });
   const removals = guide.public ? [] : [INDEXES.gsi2.pk, INDEXES.gsi2.sk];
-  removals.forEach((field, index) => (names[`#r${index}`] = field));
+  for (const [index, field] of removals.entries()) names[`#r${index}`] = field;
   const remove = removals.length > 0 ? ` REMOVE ${removals.map((_, index) => `#r${index}`).join(', ')}` : '';
   return {
     label: 'guide',
@@ -257,9 +268,17 @@ export function guideDelete(guideid: number, expectedVersion: number): LabelledW
   };
 }
 
-export function guideSnapshotPut(guide: GuideRecord, meta: { reason: string; changed_by: number | null; date: number }): LabelledWrite {
+export function guideSnapshotPut(
+  guide: GuideRecord,
+  meta: { reason: string; changed_by: number | null; date: number },
+): LabelledWrite {
   const { version, grant_userids, grant_teamids, search_tokens, ...content } = guide;
-  const snapshot: GuideSnapshot = { ...content, reason: meta.reason, changed_by: meta.changed_by, snapshot_date: meta.date };
+  const snapshot: GuideSnapshot = {
+    ...content,
+    reason: meta.reason,
+    changed_by: meta.changed_by,
+    snapshot_date: meta.date,
+  };
   return {
     label: 'guide-revision',
     item: {
@@ -275,33 +294,63 @@ export function guideSnapshotPut(guide: GuideRecord, meta: { reason: string; cha
 /** The featured link follows the GUIDE_STARRED flag. */
 export function featuredLinkWrite(guide: GuideRecord, starred: boolean): LabelledWrite {
   return starred
-    ? { label: 'featured', item: { Put: { TableName: tableName(), Item: { ...featuredKey(guide.guideid), entity: 'FeaturedGuide', guideid: guide.guideid } } } }
+    ? {
+        label: 'featured',
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...featuredKey(guide.guideid), entity: 'FeaturedGuide', guideid: guide.guideid },
+          },
+        },
+      }
     : { label: 'featured', item: { Delete: { TableName: tableName(), Key: featuredKey(guide.guideid) } } };
 }
 
 export function authoredLinkPut(guide: GuideRecord): LabelledWrite {
   return {
     label: 'authored',
-    item: { Put: { TableName: tableName(), Item: { ...authoredKey(guide.userid, guide.guideid), entity: 'AuthoredGuide', guideid: guide.guideid } } },
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...authoredKey(guide.userid, guide.guideid), entity: 'AuthoredGuide', guideid: guide.guideid },
+      },
+    },
   };
 }
 
 export function authoredLinkDelete(guide: GuideRecord): LabelledWrite {
-  return { label: 'authored', item: { Delete: { TableName: tableName(), Key: authoredKey(guide.userid, guide.guideid) } } };
+  return {
+    label: 'authored',
+    item: { Delete: { TableName: tableName(), Key: authoredKey(guide.userid, guide.guideid) } },
+  };
 }
 
 function stepSnapshotPut(step: StepRecord): LabelledWrite {
   const { comment_count, ...content } = step;
   return {
     label: `step-revision:${step.stepid}`,
-    item: { Put: { TableName: tableName(), Item: { ...stepRevisionKey(step.stepid, step.revisionid), entity: 'StepRevision', ...content } } },
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...stepRevisionKey(step.stepid, step.revisionid), entity: 'StepRevision', ...content },
+      },
+    },
   };
 }
 
 /** A new step with its first snapshot. */
 export function stepCreateWrites(step: StepRecord): LabelledWrite[] {
   return [
-    { label: 'step', item: { Put: { TableName: tableName(), Item: { ...stepKey(step.stepid), entity: 'Step', ...step }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      label: 'step',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...stepKey(step.stepid), entity: 'Step', ...step },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
     stepSnapshotPut(step),
   ];
 }
@@ -318,8 +367,19 @@ export function stepReplaceWrites(step: StepRecord, expectedRevision: number): L
           Key: stepKey(step.stepid),
           UpdateExpression: 'SET #revisionid = :revisionid, #title = :title, #lines = :lines, #media = :media',
           ...guard,
-          ExpressionAttributeNames: { ...guard.ExpressionAttributeNames, '#title': 'title', '#lines': 'lines', '#media': 'media' },
-          ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':revisionid': step.revisionid, ':title': step.title, ':lines': step.lines, ':media': step.media },
+          ExpressionAttributeNames: {
+            ...guard.ExpressionAttributeNames,
+            '#title': 'title',
+            '#lines': 'lines',
+            '#media': 'media',
+          },
+          ExpressionAttributeValues: {
+            ...guard.ExpressionAttributeValues,
+            ':revisionid': step.revisionid,
+            ':title': step.title,
+            ':lines': step.lines,
+            ':media': step.media,
+          },
         },
       },
     },
@@ -329,7 +389,10 @@ export function stepReplaceWrites(step: StepRecord, expectedRevision: number): L
 
 /** Deletes a step if its revision is still `expectedRevision` (label `step`); snapshots stay. */
 export function stepDeleteWrite(stepid: number, expectedRevision: number): LabelledWrite {
-  return { label: 'step', item: { Delete: { TableName: tableName(), Key: stepKey(stepid), ...revisionGuard(expectedRevision) } } };
+  return {
+    label: 'step',
+    item: { Delete: { TableName: tableName(), Key: stepKey(stepid), ...revisionGuard(expectedRevision) } },
+  };
 }
 
 /** Removes the step items of a deleted guide (their snapshots stay with the guide's history). */

@@ -9,7 +9,7 @@
  * status: uploading (a browser upload was signed; nothing stored yet) -> processing (the
  * original is in S3) -> ready | failed. Only the processor moves an item out of processing.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { MediaType } from '../../domain/media.ts';
 import type { EmbedDetails } from '../../domain/embeds.ts';
@@ -95,7 +95,13 @@ export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
     },
     {
       label: 'guid',
-      item: { Put: { TableName: tableName(), Item: { ...guidKey(item.guid), entity: 'MediaGuid', itemid: item.itemid }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...guidKey(item.guid), entity: 'MediaGuid', itemid: item.itemid },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     },
   ]);
 }
@@ -120,7 +126,10 @@ export async function getMediaItems(itemids: number[]): Promise<MediaItemRecord[
 }
 
 /** The owner's items, newest first. */
-export async function listUserMedia(userid: number, page: { limit: number; offset: number }): Promise<MediaItemRecord[]> {
+export async function listUserMedia(
+  userid: number,
+  page: { limit: number; offset: number },
+): Promise<MediaItemRecord[]> {
   const items = await queryPage({ index: INDEXES.gsi1, partition: libraryPartition(userid), descending: true }, page);
   return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
 }
@@ -132,7 +141,10 @@ export async function listUserMediaOfType(
   page: { limit: number; offset: number },
   options: { ascending?: boolean } = {},
 ): Promise<MediaItemRecord[]> {
-  const items = await queryPage({ index: INDEXES.gsi2, partition: typedLibraryPartition(userid, type), descending: !options.ascending }, page);
+  const items = await queryPage(
+    { index: INDEXES.gsi2, partition: typedLibraryPartition(userid, type), descending: !options.ascending },
+    page,
+  );
   return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
 }
 
@@ -206,7 +218,8 @@ export async function finishProcessing(
         TableName: tableName(),
         Key: mediaItemKey(itemid),
         UpdateExpression:
-          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, duration_ms = :duration, failure = :failure, modified_date = :now',
+          'SET #status = :status, size = :size, sizes = :sizes, width = :width, height = :height, ' +
+          'duration_ms = :duration, failure = :failure, modified_date = :now',
         ConditionExpression: 'attribute_exists(pk) AND original_key = :key',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -230,7 +243,12 @@ export async function finishProcessing(
 }
 
 /** The original arrived: uploading -> processing (a no-op when already past uploading). */
-export async function markOriginalStored(itemid: number, originalKey: string, size: number, now: number): Promise<void> {
+export async function markOriginalStored(
+  itemid: number,
+  originalKey: string,
+  size: number,
+  now: number,
+): Promise<void> {
   try {
     await db().send(
       new UpdateCommand({
@@ -239,7 +257,13 @@ export async function markOriginalStored(itemid: number, originalKey: string, si
         UpdateExpression: 'SET #status = :processing, size = :size, modified_date = :now',
         ConditionExpression: 'original_key = :key AND #status = :uploading',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':processing': 'processing', ':uploading': 'uploading', ':size': size, ':now': now, ':key': originalKey },
+        ExpressionAttributeValues: {
+          ':processing': 'processing',
+          ':uploading': 'uploading',
+          ':size': size,
+          ':now': now,
+          ':key': originalKey,
+        },
       }),
     );
   } catch (error) {

@@ -23,7 +23,14 @@ import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
 
 export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
-export type ImportStage = 'awaiting_package' | 'awaiting_upload' | 'downloading' | 'validating' | 'extracting' | 'recording' | 'done';
+export type ImportStage =
+  | 'awaiting_package'
+  | 'awaiting_upload'
+  | 'downloading'
+  | 'validating'
+  | 'extracting'
+  | 'recording'
+  | 'done';
 
 export interface ModuleImportRecord {
   importid: number;
@@ -79,16 +86,28 @@ export async function getImport(importid: number): Promise<ModuleImportRecord | 
 }
 
 /** A module's imports, newest provider_version_number first. */
-export async function listModuleImports(moduleid: number, page: { limit: number; offset: number }): Promise<ModuleImportRecord[]> {
-  return (await queryPage({ index: INDEXES.gsi1, partition: `MODULE#${moduleid}#IMPORTS`, descending: true }, page)).map(fromItem);
+export async function listModuleImports(
+  moduleid: number,
+  page: { limit: number; offset: number },
+): Promise<ModuleImportRecord[]> {
+  return (
+    await queryPage({ index: INDEXES.gsi1, partition: `MODULE#${moduleid}#IMPORTS`, descending: true }, page)
+  ).map(fromItem);
 }
 
-/** Only when the execution judged is still the import's own (a reconciliation; a restart also checks the error code). */
+/**
+ * Only when the execution judged is still the import's own (a reconciliation; a restart also checks the error code).
+ */
 type ExecutionGuard = { executionArn: string; errorCode?: string };
 type EndEvent = 'module_import.finished' | 'module_import.failed';
 
 /** The SET of `changes` on condition of the status being one of `from` (and the execution guard). */
-function transitionUpdate(importid: number, from: ImportStatus[], changes: Partial<ModuleImportRecord>, guard?: ExecutionGuard) {
+function transitionUpdate(
+  importid: number,
+  from: ImportStatus[],
+  changes: Partial<ModuleImportRecord>,
+  guard?: ExecutionGuard,
+) {
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = {};
   const sets = Object.entries(changes).map(([name, value], i) => {
@@ -96,7 +115,7 @@ function transitionUpdate(importid: number, from: ImportStatus[], changes: Parti
     values[`:v${i}`] = value;
     return `#a${i} = :v${i}`;
   });
-  from.forEach((status, i) => (values[`:from${i}`] = status));
+  for (const [i, status] of from.entries()) values[`:from${i}`] = status;
   let condition = `#status IN (${from.map((_, i) => `:from${i}`).join(', ')})`;
   if (guard) {
     names['#executionArn'] = 'execution_arn';
@@ -133,7 +152,9 @@ async function transition(
 ): Promise<ModuleImportRecord | undefined> {
   if (ends) return endWithEvent(importid, from, changes, guard, ends);
   try {
-    const result = await db().send(new UpdateCommand({ ...transitionUpdate(importid, from, changes, guard), ReturnValues: 'ALL_NEW' }));
+    const result = await db().send(
+      new UpdateCommand({ ...transitionUpdate(importid, from, changes, guard), ReturnValues: 'ALL_NEW' }),
+    );
     return fromItem(result.Attributes!);
   } catch (error) {
     if (isConditionFailed(error)) return undefined;
@@ -141,17 +162,35 @@ async function transition(
   }
 }
 
-async function endWithEvent(importid: number, from: ImportStatus[], changes: Partial<ModuleImportRecord>, guard: ExecutionGuard | undefined, name: EndEvent) {
+async function endWithEvent(
+  importid: number,
+  from: ImportStatus[],
+  changes: Partial<ModuleImportRecord>,
+  guard: ExecutionGuard | undefined,
+  name: EndEvent,
+) {
   const current = await getImport(importid);
   if (!current || !from.includes(current.status)) return undefined;
   const after: ModuleImportRecord = { ...current, ...changes };
-  const ref = { importid, moduleid: current.moduleid, provider_version_number: current.provider_version_number, userid: current.created_by };
+  const ref = {
+    importid,
+    moduleid: current.moduleid,
+    provider_version_number: current.provider_version_number,
+    userid: current.created_by,
+  };
   const event =
     name === 'module_import.finished'
       ? domainEvent(name, `MODULE#${current.moduleid}`, ref)
-      : domainEvent(name, `MODULE#${current.moduleid}`, { ...ref, error: after.error?.message ?? null, code: after.error?.code ?? null });
+      : domainEvent(name, `MODULE#${current.moduleid}`, {
+          ...ref,
+          error: after.error?.message ?? null,
+          code: after.error?.code ?? null,
+        });
   try {
-    await transactWrite([{ label: 'import', item: { Update: transitionUpdate(importid, from, changes, guard) } }, outboxPut(event)]);
+    await transactWrite([
+      { label: 'import', item: { Update: transitionUpdate(importid, from, changes, guard) } },
+      outboxPut(event),
+    ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('import')) return undefined;
     throw error;
@@ -162,11 +201,22 @@ async function endWithEvent(importid: number, from: ImportStatus[], changes: Par
 type StartChanges = Pick<ModuleImportRecord, 'source' | 'url' | 'execution_arn' | 'stage'>;
 
 export function markRunning(importid: number, changes: StartChanges, now: number) {
-  return transition(importid, ['created'], { ...changes, attempt: 1, status: 'running', percent: 0, modified_date: now });
+  return transition(importid, ['created'], {
+    ...changes,
+    attempt: 1,
+    status: 'running',
+    percent: 0,
+    modified_date: now,
+  });
 }
 
 /** An import failed as `interrupted` runs again under a new execution; undefined if it moved on. */
-export function markRestarted(importid: number, previousExecutionArn: string, changes: StartChanges & { attempt: number }, now: number) {
+export function markRestarted(
+  importid: number,
+  previousExecutionArn: string,
+  changes: StartChanges & { attempt: number },
+  now: number,
+) {
   return transition(
     importid,
     ['failed'],
@@ -187,16 +237,41 @@ export function markInterrupted(importid: number, executionArn: string, message:
 }
 
 /** Progress of a running import; false when it is no longer running (e.g. cancelled). */
-export async function setProgress(importid: number, stage: ImportStage, percent: number, now: number, extra: Partial<ModuleImportRecord> = {}): Promise<boolean> {
-  return (await transition(importid, ['running'], { ...extra, stage, percent: Math.round(percent), modified_date: now })) !== undefined;
+export async function setProgress(
+  importid: number,
+  stage: ImportStage,
+  percent: number,
+  now: number,
+  extra: Partial<ModuleImportRecord> = {},
+): Promise<boolean> {
+  return (
+    (await transition(importid, ['running'], { ...extra, stage, percent: Math.round(percent), modified_date: now })) !==
+    undefined
+  );
 }
 
-export function recordVersion(importid: number, facts: Pick<ModuleImportRecord, 'manifest' | 'repaired' | 'file_count' | 'extracted_bytes' | 'size'>, now: number) {
-  return transition(importid, ['running'], { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now }, undefined, 'module_import.finished');
+export function recordVersion(
+  importid: number,
+  facts: Pick<ModuleImportRecord, 'manifest' | 'repaired' | 'file_count' | 'extracted_bytes' | 'size'>,
+  now: number,
+) {
+  return transition(
+    importid,
+    ['running'],
+    { ...facts, status: 'complete', stage: 'done', percent: 100, modified_date: now, completed_date: now },
+    undefined,
+    'module_import.finished',
+  );
 }
 
 export function markFailed(importid: number, error: NonNullable<ModuleImportRecord['error']>, now: number) {
-  return transition(importid, ['created', 'running'], { status: 'failed', error, modified_date: now, completed_date: now }, undefined, 'module_import.failed');
+  return transition(
+    importid,
+    ['created', 'running'],
+    { status: 'failed', error, modified_date: now, completed_date: now },
+    undefined,
+    'module_import.failed',
+  );
 }
 
 export function markCancelled(importid: number, now: number) {

@@ -24,7 +24,10 @@ function usageKey(moduleid: number, wikiid: number) {
   return { pk: `MODULE#${moduleid}`, sk: `USAGE#COURSE#${padId(wikiid)}` };
 }
 
-const usageCollection = (moduleid: number): PageQuery => ({ partition: `MODULE#${moduleid}`, sortPrefix: 'USAGE#COURSE#' });
+const usageCollection = (moduleid: number): PageQuery => ({
+  partition: `MODULE#${moduleid}`,
+  sortPrefix: 'USAGE#COURSE#',
+});
 
 /** Put (create or refresh the title) in the course stage's transaction. */
 export function moduleUsageWrite(moduleid: number, course: { wikiid: number; title: string }): LabelledWrite {
@@ -33,19 +36,35 @@ export function moduleUsageWrite(moduleid: number, course: { wikiid: number; tit
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...usageKey(moduleid, course.wikiid), entity: 'ModuleUsage', moduleid, wikiid: course.wikiid, title: course.title },
+        Item: {
+          ...usageKey(moduleid, course.wikiid),
+          entity: 'ModuleUsage',
+          moduleid,
+          wikiid: course.wikiid,
+          title: course.title,
+        },
       },
     },
   };
 }
 
 export function moduleUsageDelete(moduleid: number, wikiid: number): LabelledWrite {
-  return { label: `module-usage:${moduleid}:${wikiid}`, item: { Delete: { TableName: tableName(), Key: usageKey(moduleid, wikiid) } } };
+  return {
+    label: `module-usage:${moduleid}:${wikiid}`,
+    item: { Delete: { TableName: tableName(), Key: usageKey(moduleid, wikiid) } },
+  };
 }
 
-const toUsage = (item: Record<string, unknown>): ModuleUsage => ({ moduleid: Number(item.moduleid), wikiid: Number(item.wikiid), title: String(item.title ?? '') });
+const toUsage = (item: Record<string, unknown>): ModuleUsage => ({
+  moduleid: Number(item.moduleid),
+  wikiid: Number(item.wikiid),
+  title: String(item.title ?? ''),
+});
 
-export async function listModuleUsage(moduleid: number, page: { limit: number; offset: number }): Promise<ModuleUsage[]> {
+export async function listModuleUsage(
+  moduleid: number,
+  page: { limit: number; offset: number },
+): Promise<ModuleUsage[]> {
   return (await queryPage(usageCollection(moduleid), page)).map(toUsage);
 }
 

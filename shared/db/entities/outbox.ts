@@ -124,7 +124,11 @@ export function isOutboxItem(item: Record<string, unknown>): boolean {
  * attribute_not_exists in the event's transaction, so however many readers observe the state
  * at once, one transaction wins. Returns whether this call emitted it.
  */
-export async function emitOnce(marker: string, event: DomainEvent, extraWrites: LabelledWrite[] = []): Promise<boolean> {
+export async function emitOnce(
+  marker: string,
+  event: DomainEvent,
+  extraWrites: LabelledWrite[] = [],
+): Promise<boolean> {
   try {
     await transactWrite([
       {
@@ -132,7 +136,13 @@ export async function emitOnce(marker: string, event: DomainEvent, extraWrites: 
         item: {
           Put: {
             TableName: tableName(),
-            Item: { pk: `EMITTED#${marker}`, sk: 'EMITTED', entity: 'EmittedMarker', name: event.name, [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600 },
+            Item: {
+              pk: `EMITTED#${marker}`,
+              sk: 'EMITTED',
+              entity: 'EmittedMarker',
+              name: event.name,
+              [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -175,16 +185,18 @@ export async function listPendingEvents(limit: number): Promise<OutboxEventRecor
 
 /** Takes a fanned-out event off the pending index (idempotent). */
 export async function markEventDispatched(record: OutboxEventRecord): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: outboxKey(record),
-      UpdateExpression: 'REMOVE #gpk, #gsk SET dispatched_at = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#gpk': INDEXES.gsi1.pk, '#gsk': INDEXES.gsi1.sk },
-      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
-    }),
-  ).catch((error) => {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: outboxKey(record),
+        UpdateExpression: 'REMOVE #gpk, #gsk SET dispatched_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#gpk': INDEXES.gsi1.pk, '#gsk': INDEXES.gsi1.sk },
+        ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+      }),
+    )
+    .catch((error) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

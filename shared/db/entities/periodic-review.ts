@@ -93,17 +93,34 @@ export function reviewPutWrite(review: PeriodicReviewRecord): LabelledWrite {
 }
 
 /** Reviews a user made, newest first. */
-export async function listReviewsBy(userid: number, page: { limit: number; offset: number }): Promise<PeriodicReviewRecord[]> {
-  return (await queryPage({ index: INDEXES.gsi1, partition: `PR_REVIEWS#USER#${userid}`, descending: true }, page)).map(asReview);
+export async function listReviewsBy(
+  userid: number,
+  page: { limit: number; offset: number },
+): Promise<PeriodicReviewRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi1, partition: `PR_REVIEWS#USER#${userid}`, descending: true }, page)).map(
+    asReview,
+  );
 }
 
 /** Reviews of a document, newest first (they outlive its schedule). */
-export async function listReviewsOf(doctype: Doctype, docid: number, page: { limit: number; offset: number }): Promise<PeriodicReviewRecord[]> {
-  return (await queryPage({ index: INDEXES.gsi2, partition: `PR_REVIEWS#${doctype.toUpperCase()}#${docid}`, descending: true }, page)).map(asReview);
+export async function listReviewsOf(
+  doctype: Doctype,
+  docid: number,
+  page: { limit: number; offset: number },
+): Promise<PeriodicReviewRecord[]> {
+  return (
+    await queryPage(
+      { index: INDEXES.gsi2, partition: `PR_REVIEWS#${doctype.toUpperCase()}#${docid}`, descending: true },
+      page,
+    )
+  ).map(asReview);
 }
 
 function changeIndex(change: ChangeRequestRecord) {
-  return { [INDEXES.gsi1.pk]: `PR_CHANGES#USER#${change.assignee_userid}`, [INDEXES.gsi1.sk]: `${change.status}#${padId(change.change_requestid)}` };
+  return {
+    [INDEXES.gsi1.pk]: `PR_CHANGES#USER#${change.assignee_userid}`,
+    [INDEXES.gsi1.sk]: `${change.status}#${padId(change.change_requestid)}`,
+  };
 }
 
 export function changeRequestPutWrite(change: ChangeRequestRecord): LabelledWrite {
@@ -141,7 +158,16 @@ export async function getChangeRequest(id: number): Promise<ChangeRequestRecord 
 }
 
 /** Change requests assigned to a user, newest first; `status` narrows to open or resolved ones. */
-export async function listChangeRequestsFor(userid: number, status: ChangeRequestStatus | undefined, page: { limit: number; offset: number }): Promise<ChangeRequestRecord[]> {
-  const query = { index: INDEXES.gsi1, partition: `PR_CHANGES#USER#${userid}`, descending: true, ...(status ? { sortPrefix: `${status}#` } : {}) };
+export async function listChangeRequestsFor(
+  userid: number,
+  status: ChangeRequestStatus | undefined,
+  page: { limit: number; offset: number },
+): Promise<ChangeRequestRecord[]> {
+  const query = {
+    index: INDEXES.gsi1,
+    partition: `PR_CHANGES#USER#${userid}`,
+    descending: true,
+    ...(status ? { sortPrefix: `${status}#` } : {}),
+  };
   return (await queryPage(query, page)).map(asChange);
 }

@@ -98,7 +98,11 @@ function progressFromItem(item: Record<string, unknown>): QuizProgressRecord {
   };
 }
 
-export async function getProgress(userid: number, quizid: number, options: { consistent?: boolean } = {}): Promise<QuizProgressRecord | undefined> {
+export async function getProgress(
+  userid: number,
+  quizid: number,
+  options: { consistent?: boolean } = {},
+): Promise<QuizProgressRecord | undefined> {
   const item = await getItem(progressKey(userid, quizid), { consistent: options.consistent });
   return item ? progressFromItem(item) : undefined;
 }
@@ -109,7 +113,10 @@ export async function listUserProgress(userid: number): Promise<QuizProgressReco
   return items.map(progressFromItem);
 }
 
-export async function getSession(sessionid: number, options: { consistent?: boolean } = {}): Promise<QuizSessionRecord | undefined> {
+export async function getSession(
+  sessionid: number,
+  options: { consistent?: boolean } = {},
+): Promise<QuizSessionRecord | undefined> {
   const item = await getItem(sessionKey(sessionid), { consistent: options.consistent });
   return item ? sessionFromItem(item) : undefined;
 }
@@ -137,8 +144,11 @@ export async function openSession(session: QuizSessionRecord): Promise<void> {
           TableName: tableName(),
           Key: progressKey(session.userid, session.quizid),
           UpdateExpression:
-            'SET active_sessionid = :sid, userid = :userid, quizid = :quizid, attempts = if_not_exists(attempts, :zero), passed = if_not_exists(passed, :false), locked = if_not_exists(locked, :false), entity = :entity',
-          ConditionExpression: 'attribute_not_exists(active_sessionid) AND (attribute_not_exists(locked) OR locked = :false)',
+            'SET active_sessionid = :sid, userid = :userid, quizid = :quizid, attempts = ' +
+            'if_not_exists(attempts, :zero), passed = if_not_exists(passed, :false), locked = ' +
+            'if_not_exists(locked, :false), entity = :entity',
+          ConditionExpression:
+            'attribute_not_exists(active_sessionid) AND (attribute_not_exists(locked) OR locked = :false)',
           ExpressionAttributeValues: {
             ':sid': session.quiz_sessionid,
             ':userid': session.userid,
@@ -188,7 +198,11 @@ export async function openSession(session: QuizSessionRecord): Promise<void> {
 }
 
 /** Replaces an open session's response; undefined when it is no longer open. */
-export async function updateResponse(sessionid: number, response_json: string, now: number): Promise<QuizSessionRecord | undefined> {
+export async function updateResponse(
+  sessionid: number,
+  response_json: string,
+  now: number,
+): Promise<QuizSessionRecord | undefined> {
   try {
     const result = await db().send(
       new UpdateCommand({
@@ -208,7 +222,12 @@ export async function updateResponse(sessionid: number, response_json: string, n
 }
 
 /** Closes the open session in the progress item (label 'progress': it no longer names it). */
-function closeProgress(userid: number, quizid: number, sessionid: number, extra?: { sets: string[]; values: Record<string, unknown>; condition: string }): LabelledWrite {
+function closeProgress(
+  userid: number,
+  quizid: number,
+  sessionid: number,
+  extra?: { sets: string[]; values: Record<string, unknown>; condition: string },
+): LabelledWrite {
   return {
     label: 'progress',
     item: {
@@ -238,10 +257,18 @@ function openSessionUpdate(sessionid: number, sets: string[], values: Record<str
   };
 }
 
-/** Cancels an open session and frees the user's slot. Labels 'session' / 'progress' fail when it was closed meanwhile. */
-export async function cancelSession(session: Pick<QuizSessionRecord, 'quiz_sessionid' | 'userid' | 'quizid'>, now: number): Promise<void> {
+/**
+ * Cancels an open session and frees the user's slot. Labels 'session' / 'progress' fail when it was closed meanwhile.
+ */
+export async function cancelSession(
+  session: Pick<QuizSessionRecord, 'quiz_sessionid' | 'userid' | 'quizid'>,
+  now: number,
+): Promise<void> {
   await transactWrite([
-    openSessionUpdate(session.quiz_sessionid, ['cancelled = :one', 'end_date = :now', 'modified_date = :now'], { ':one': 1, ':now': now }),
+    openSessionUpdate(session.quiz_sessionid, ['cancelled = :one', 'end_date = :now', 'modified_date = :now'], {
+      ':one': 1,
+      ':now': now,
+    }),
     closeProgress(session.userid, session.quizid, session.quiz_sessionid),
   ]);
 }
@@ -301,7 +328,13 @@ export async function submitSession(
       },
     ),
     closeProgress(session.userid, session.quizid, session.quiz_sessionid, {
-      sets: ['attempts = :attempts', 'passed = :progressPassed', 'locked = :locked', 'best_score = :best', 'last_sessionid = :sid'],
+      sets: [
+        'attempts = :attempts',
+        'passed = :progressPassed',
+        'locked = :locked',
+        'best_score = :best',
+        'last_sessionid = :sid',
+      ],
       values: {
         ':attempts': outcome.progress.attempts,
         ':progressPassed': outcome.progress.passed,
@@ -336,7 +369,8 @@ export function resetProgressWrites(userid: number, quizids: number[], now: numb
       Update: {
         TableName: tableName(),
         Key: progressKey(userid, quizid),
-        UpdateExpression: 'SET attempts = :zero, passed = :false, locked = :false, best_score = :null, invalidated_date = :now',
+        UpdateExpression:
+          'SET attempts = :zero, passed = :false, locked = :false, best_score = :null, invalidated_date = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':zero': 0, ':false': false, ':null': null, ':now': now },
       },

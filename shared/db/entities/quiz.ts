@@ -116,7 +116,13 @@ export function quizFromItem(item: Record<string, unknown>): QuizRecord {
 }
 
 function quizItem(quiz: QuizRecord) {
-  return { ...quizKey(quiz.quizid), entity: 'Quiz', [INDEXES.gsi1.pk]: 'QUIZZES', [INDEXES.gsi1.sk]: padId(quiz.quizid), ...quiz };
+  return {
+    ...quizKey(quiz.quizid),
+    entity: 'Quiz',
+    [INDEXES.gsi1.pk]: 'QUIZZES',
+    [INDEXES.gsi1.sk]: padId(quiz.quizid),
+    ...quiz,
+  };
 }
 
 function revisionPut(revision: QuizRevisionRecord): LabelledWrite {
@@ -149,7 +155,10 @@ function countMove(delta: 1 | -1): LabelledWrite {
 }
 
 function categoryPut(name: string): LabelledWrite {
-  return { label: 'category', item: { Put: { TableName: tableName(), Item: { ...categoryKey(name), entity: 'QuizCategory', name } } } };
+  return {
+    label: 'category',
+    item: { Put: { TableName: tableName(), Item: { ...categoryKey(name), entity: 'QuizCategory', name } } },
+  };
 }
 
 /**
@@ -158,7 +167,10 @@ function categoryPut(name: string): LabelledWrite {
  */
 export async function insertQuiz(quiz: QuizRecord, revision: QuizRevisionRecord): Promise<void> {
   const writes: LabelledWrite[] = [
-    { label: 'quiz', item: { Put: { TableName: tableName(), Item: quizItem(quiz), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      label: 'quiz',
+      item: { Put: { TableName: tableName(), Item: quizItem(quiz), ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
     revisionPut(revision),
     countMove(1),
   ];
@@ -195,7 +207,10 @@ export async function listCategories(): Promise<string[]> {
 export async function deleteQuiz(quizid: number): Promise<void> {
   const revisions = await queryAll({ partition: `QUIZ#${quizid}`, sortPrefix: 'REV#' });
   await transactWrite([
-    { label: 'quiz', item: { Delete: { TableName: tableName(), Key: quizKey(quizid), ConditionExpression: 'attribute_exists(pk)' } } },
+    {
+      label: 'quiz',
+      item: { Delete: { TableName: tableName(), Key: quizKey(quizid), ConditionExpression: 'attribute_exists(pk)' } },
+    },
     countMove(-1),
     // A quiz has few revisions (one per import); a transaction holds 100 writes.
     ...revisions.slice(0, 98).map((item, index) => ({
@@ -238,7 +253,11 @@ export async function attachQuiz(
   }
   if (quizFields.guideid !== undefined) {
     sets.push('guideid = :guideid', 'guide_title = :guide_title', 'guide_revisionid = :guide_revisionid');
-    Object.assign(values, { ':guideid': quizFields.guideid, ':guide_title': quizFields.guide_title, ':guide_revisionid': quizFields.guide_revisionid });
+    Object.assign(values, {
+      ':guideid': quizFields.guideid,
+      ':guide_title': quizFields.guide_title,
+      ':guide_revisionid': quizFields.guide_revisionid,
+    });
   }
   const writes: LabelledWrite[] = [
     {
@@ -309,6 +328,8 @@ export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: 
  * a quiz list names at most MAX_QUIZZES guides).
  */
 export async function guideTitles(guideids: number[]): Promise<Map<number, string>> {
-  const guides = await batchGetInOrder<{ guideid: number; title: string }>([...new Set(guideids)].map(guideKey), { projection: ['guideid', 'title'] });
+  const guides = await batchGetInOrder<{ guideid: number; title: string }>([...new Set(guideids)].map(guideKey), {
+    projection: ['guideid', 'title'],
+  });
   return new Map(guides.map((guide) => [Number(guide.guideid), String(guide.title)]));
 }

@@ -21,7 +21,7 @@ import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryAll, queryFirst, queryPage, type PageQuery } from '../paging.ts';
+import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { releasedEvent } from '../../domain/events/content-events.ts';
@@ -108,7 +108,10 @@ function unreleasedSortKey(releaseid: number): string {
 }
 
 /** The version a new release of this type gets after `head`: major → (M+1).0, minor → M.(m+1). */
-export function nextVersion(head: Pick<VersionHead, 'major' | 'minor'>, type: ReleaseType): { major: number; minor: number; version: string } {
+export function nextVersion(
+  head: Pick<VersionHead, 'major' | 'minor'>,
+  type: ReleaseType,
+): { major: number; minor: number; version: string } {
   const major = type === 'major' ? head.major + 1 : head.major;
   const minor = type === 'major' ? 0 : head.minor + 1;
   return { major, minor, version: `${major}.${minor}` };
@@ -116,7 +119,9 @@ export function nextVersion(head: Pick<VersionHead, 'major' | 'minor'>, type: Re
 
 export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Promise<VersionHead> {
   const item = await getItem(headKey(doctype, docid), { consistent: true });
-  return item ? { major: Number(item.major), minor: Number(item.minor), exists: true } : { major: 0, minor: 0, exists: false };
+  return item
+    ? { major: Number(item.major), minor: Number(item.minor), exists: true }
+    : { major: 0, minor: 0, exists: false };
 }
 
 function releaseItem(release: ReleaseRecord): Record<string, unknown> {
@@ -124,15 +129,24 @@ function releaseItem(release: ReleaseRecord): Record<string, unknown> {
     ...releaseKey(release.releaseid),
     entity: 'Release',
     [INDEXES.gsi1.pk]: `RELEASES#${release.doctype}#${release.docid}`,
-    [INDEXES.gsi1.sk]: release.status === 'released' ? versionSortKey(release as CurrentRelease) : unreleasedSortKey(release.releaseid),
+    [INDEXES.gsi1.sk]:
+      release.status === 'released' ? versionSortKey(release as CurrentRelease) : unreleasedSortKey(release.releaseid),
     [INDEXES.gsi2.pk]: `RELEASES#${release.doctype}`,
     [INDEXES.gsi2.sk]: padId(release.releaseid),
     ...release,
   };
 }
 
-/** The document's version head moved from `head` to `version` (label `version-head:<doctype>#<docid>`; not `head:`, which audit appends retry on). */
-function headMoveWrite(doctype: ReleaseDoctype, docid: number, head: VersionHead, version: { major: number; minor: number }): LabelledWrite {
+/**
+ * The document's version head moved from `head` to `version` (label `version-head:<doctype>#<docid>`; not `head:`,
+ * which audit appends retry on).
+ */
+function headMoveWrite(
+  doctype: ReleaseDoctype,
+  docid: number,
+  head: VersionHead,
+  version: { major: number; minor: number },
+): LabelledWrite {
   return {
     label: `version-head:${doctype}#${docid}`,
     item: {
@@ -149,7 +163,12 @@ function headMoveWrite(doctype: ReleaseDoctype, docid: number, head: VersionHead
 /** The writes of a new released release: the release item and its document's head moved from `head`. */
 export function releaseCreateWrites(release: CurrentRelease, head: VersionHead): LabelledWrite[] {
   return [
-    { label: `release:${release.releaseid}`, item: { Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      label: `release:${release.releaseid}`,
+      item: {
+        Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+    },
     headMoveWrite(release.doctype, release.docid, head, release),
     outboxPut(releasedEvent(release), `event:release:${release.releaseid}`),
   ];
@@ -157,8 +176,14 @@ export function releaseCreateWrites(release: CurrentRelease, head: VersionHead):
 
 /** A new release waiting for its approval request (no version, the head untouched). */
 export function pendingReleaseWrite(release: ReleaseRecord): LabelledWrite {
-  if (release.status !== 'pending_approval' || release.approval_requestid === null) throw new Error('A pending release waits for an approval request');
-  return { label: `release:${release.releaseid}`, item: { Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' } } };
+  if (release.status !== 'pending_approval' || release.approval_requestid === null)
+    throw new Error('A pending release waits for an approval request');
+  return {
+    label: `release:${release.releaseid}`,
+    item: {
+      Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+  };
 }
 
 /**
@@ -166,15 +191,28 @@ export function pendingReleaseWrite(release: ReleaseRecord): LabelledWrite {
  * (moving the head) on `at`, or rejected / superseded (kept for the record, no version). The
  * release must still be pending (label `release:<id>`). Returns the writes and the record after.
  */
-export function pendingReleaseEndWrites(release: ReleaseRecord, ending: ReleaseEnding, head: VersionHead, at: number): { writes: LabelledWrite[]; after: ReleaseRecord } {
+export function pendingReleaseEndWrites(
+  release: ReleaseRecord,
+  ending: ReleaseEnding,
+  head: VersionHead,
+  at: number,
+): { writes: LabelledWrite[]; after: ReleaseRecord } {
   const released = ending === 'released' ? nextVersion(head, release.release_type) : null;
-  const after: ReleaseRecord = released ? { ...release, status: 'released', ...released, release_date: at } : { ...release, status: ending };
+  const after: ReleaseRecord = released
+    ? { ...release, status: 'released', ...released, release_date: at }
+    : { ...release, status: ending };
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':status': after.status, ':pending': 'pending_approval' };
   let update = 'SET #status = :status';
   if (released) {
     names['#g1sk'] = INDEXES.gsi1.sk;
-    Object.assign(values, { ':version': released.version, ':major': released.major, ':minor': released.minor, ':at': at, ':g1sk': versionSortKey(released) });
+    Object.assign(values, {
+      ':version': released.version,
+      ':major': released.major,
+      ':minor': released.minor,
+      ':at': at,
+      ':g1sk': versionSortKey(released),
+    });
     update += ', version = :version, major = :major, minor = :minor, release_date = :at, #g1sk = :g1sk';
   }
   const writes: LabelledWrite[] = [
@@ -192,7 +230,11 @@ export function pendingReleaseEndWrites(release: ReleaseRecord, ending: ReleaseE
       },
     },
   ];
-  if (released) writes.push(headMoveWrite(release.doctype, release.docid, head, released), outboxPut(releasedEvent(after), `event:release:${release.releaseid}`));
+  if (released)
+    writes.push(
+      headMoveWrite(release.doctype, release.docid, head, released),
+      outboxPut(releasedEvent(after), `event:release:${release.releaseid}`),
+    );
   return { writes, after };
 }
 
@@ -271,7 +313,11 @@ export async function latestRelease(doctype: ReleaseDoctype, docid: number): Pro
  * released ones by version. Without a page: all of them (a document has few
  * releases; bounded by how often people release).
  */
-export async function listReleases(doctype: ReleaseDoctype, docid: number, page?: { limit: number; offset: number }): Promise<ReleaseRecord[]> {
+export async function listReleases(
+  doctype: ReleaseDoctype,
+  docid: number,
+  page?: { limit: number; offset: number },
+): Promise<ReleaseRecord[]> {
   const query = { ...documentReleasesCollection(doctype, docid), descending: true };
   const items = page ? await queryPage(query, page) : await queryAll(query);
   return items.map(releaseFromItem);

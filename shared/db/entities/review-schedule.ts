@@ -68,7 +68,10 @@ function documentKey(prdid: number) {
 const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
 
 function dueIndex(document: Pick<ReviewDocumentRecord, 'reviewer_userid' | 'next_review_due' | 'prdid'>) {
-  return { [INDEXES.gsi2.pk]: `PR_DUE#USER#${document.reviewer_userid}`, [INDEXES.gsi2.sk]: `${padId(document.next_review_due)}#${padId(document.prdid)}` };
+  return {
+    [INDEXES.gsi2.pk]: `PR_DUE#USER#${document.reviewer_userid}`,
+    [INDEXES.gsi2.sk]: `${padId(document.next_review_due)}#${padId(document.prdid)}`,
+  };
 }
 
 const asSchedule = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewScheduleRecord;
@@ -82,7 +85,13 @@ export function scheduleCreateWrite(schedule: ReviewScheduleRecord): LabelledWri
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...scheduleKey(schedule.prsid), entity: 'ReviewSchedule', [INDEXES.gsi1.pk]: 'PR_SCHEDULES', [INDEXES.gsi1.sk]: padId(schedule.prsid), ...schedule },
+        Item: {
+          ...scheduleKey(schedule.prsid),
+          entity: 'ReviewSchedule',
+          [INDEXES.gsi1.pk]: 'PR_SCHEDULES',
+          [INDEXES.gsi1.sk]: padId(schedule.prsid),
+          ...schedule,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -156,8 +165,17 @@ export function documentAddWrites(document: ReviewDocumentRecord): LabelledWrite
         },
       },
     },
-    { ...claimUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid), { prdid: document.prdid, prsid: document.prsid }), label: `claim:${claimValue(document.doctype, document.docid)}` },
-    ...searchTokenWrites('REVIEW_DOC', document.prdid, [], document.search_tokens).map((write) => ({ ...write, label: `${write.label}:${document.prdid}` })),
+    {
+      ...claimUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid), {
+        prdid: document.prdid,
+        prsid: document.prsid,
+      }),
+      label: `claim:${claimValue(document.doctype, document.docid)}`,
+    },
+    ...searchTokenWrites('REVIEW_DOC', document.prdid, [], document.search_tokens).map((write) => ({
+      ...write,
+      label: `${write.label}:${document.prdid}`,
+    })),
   ];
 }
 
@@ -166,10 +184,22 @@ export function documentRemoveWrites(document: ReviewDocumentRecord): LabelledWr
   return [
     {
       label: `document:${document.prdid}`,
-      item: { Delete: { TableName: tableName(), Key: documentKey(document.prdid), ConditionExpression: 'attribute_exists(pk)' } },
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: documentKey(document.prdid),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
     },
-    { ...releaseUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid)), label: `release:${document.prdid}` },
-    ...searchTokenWrites('REVIEW_DOC', document.prdid, document.search_tokens, []).map((write) => ({ ...write, label: `${write.label}:${document.prdid}` })),
+    {
+      ...releaseUnique('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid)),
+      label: `release:${document.prdid}`,
+    },
+    ...searchTokenWrites('REVIEW_DOC', document.prdid, document.search_tokens, []).map((write) => ({
+      ...write,
+      label: `${write.label}:${document.prdid}`,
+    })),
   ];
 }
 
@@ -188,7 +218,9 @@ export function documentReviewedWrites(before: ReviewDocumentRecord, after: Revi
           TableName: tableName(),
           Key: documentKey(after.prdid),
           UpdateExpression:
-            'SET title = :title, next_review_due = :due, last_reviewid = :reviewid, last_reviewed_date = :date, last_reviewed_revisionid = :revisionid, last_outcome = :outcome, open_change_requestid = :change, search_tokens = :tokens, version = :next, #g2sk = :g2sk',
+            'SET title = :title, next_review_due = :due, last_reviewid = :reviewid, last_reviewed_date = ' +
+            ':date, last_reviewed_revisionid = :revisionid, last_outcome = :outcome, open_change_requestid ' +
+            '= :change, search_tokens = :tokens, version = :next, #g2sk = :g2sk',
           ConditionExpression: 'attribute_exists(pk) AND version = :expected',
           ExpressionAttributeNames: { '#g2sk': INDEXES.gsi2.sk },
           ExpressionAttributeValues: {
@@ -227,24 +259,37 @@ export async function findReviewDocument(doctype: Doctype, docid: number): Promi
 }
 
 /** The claims of several documents (which are already in a schedule), in the order asked for. */
-export async function findScheduledClaims(documents: Array<{ doctype: Doctype; docid: number }>): Promise<Array<{ doctype: Doctype; docid: number; prsid: number; prdid: number }>> {
-  const items = await batchGetInOrder(documents.map((document) => uniqueKey('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid))));
+export async function findScheduledClaims(
+  documents: Array<{ doctype: Doctype; docid: number }>,
+): Promise<Array<{ doctype: Doctype; docid: number; prsid: number; prdid: number }>> {
+  const items = await batchGetInOrder(
+    documents.map((document) => uniqueKey('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid))),
+  );
   return items.map((item) => {
     const [doctype, docid] = String(item.pk).split('#').slice(-2);
     return { doctype: doctype as Doctype, docid: Number(docid), prsid: Number(item.prsid), prdid: Number(item.prdid) };
   });
 }
 
-export async function listScheduleDocuments(prsid: number, page: { limit: number; offset: number }): Promise<ReviewDocumentRecord[]> {
+export async function listScheduleDocuments(
+  prsid: number,
+  page: { limit: number; offset: number },
+): Promise<ReviewDocumentRecord[]> {
   return (await queryPage({ index: INDEXES.gsi1, partition: `PR_SCHEDULE#${prsid}#DOCUMENTS` }, page)).map(asDocument);
 }
 
 /** A reviewer's documents, soonest due first; with `dueBefore`, only those due by then. */
-export async function listDueDocuments(reviewerid: number, page: { limit: number; offset: number }, dueBefore?: number): Promise<ReviewDocumentRecord[]> {
+export async function listDueDocuments(
+  reviewerid: number,
+  page: { limit: number; offset: number },
+  dueBefore?: number,
+): Promise<ReviewDocumentRecord[]> {
   const query = {
     index: INDEXES.gsi2,
     partition: `PR_DUE#USER#${reviewerid}`,
-    ...(dueBefore !== undefined ? { sortBetween: { from: padId(0), to: `${padId(Math.max(0, dueBefore))}#\uffff` } } : {}),
+    ...(dueBefore !== undefined
+      ? { sortBetween: { from: padId(0), to: `${padId(Math.max(0, dueBefore))}#\uffff` } }
+      : {}),
   };
   return (await queryPage(query, page)).map(asDocument);
 }

@@ -27,7 +27,12 @@ function signingTokenKey(tokenHash: string) {
 }
 
 export async function putSigningToken(tokenHash: string, record: SigningTokenRecord): Promise<void> {
-  if (!(await putItem({ ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record }, { ifAbsent: true }))) {
+  if (
+    !(await putItem(
+      { ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record },
+      { ifAbsent: true },
+    ))
+  ) {
     throw new Error('A signing token with this hash exists already');
   }
 }

@@ -88,8 +88,16 @@ function tokenKey(hash: string) {
 }
 
 function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
-  if (request.state === 'requested') return { [INDEXES.gsi1.pk]: `SIGNOFFS#PENDING#TEAM#${request.teamid}`, [INDEXES.gsi1.sk]: padId(request.signoff_requestid) };
-  if (request.state === 'responded') return { [INDEXES.gsi2.pk]: `SIGNOFFS#UNACK#USER#${request.userid}`, [INDEXES.gsi2.sk]: padId(request.signoff_requestid) };
+  if (request.state === 'requested')
+    return {
+      [INDEXES.gsi1.pk]: `SIGNOFFS#PENDING#TEAM#${request.teamid}`,
+      [INDEXES.gsi1.sk]: padId(request.signoff_requestid),
+    };
+  if (request.state === 'responded')
+    return {
+      [INDEXES.gsi2.pk]: `SIGNOFFS#UNACK#USER#${request.userid}`,
+      [INDEXES.gsi2.sk]: padId(request.signoff_requestid),
+    };
   return {};
 }
 
@@ -102,7 +110,12 @@ export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersi
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...requestKey(request.signoff_requestid), entity: 'SignoffRequest', ...requestIndexes(request), ...request },
+        Item: {
+          ...requestKey(request.signoff_requestid),
+          entity: 'SignoffRequest',
+          ...requestIndexes(request),
+          ...request,
+        },
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -132,9 +145,13 @@ export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrit
       Put: {
         TableName: tableName(),
         Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record },
-        ConditionExpression: opening ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))' : 'signoff_requestid = :id',
+        ConditionExpression: opening
+          ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))'
+          : 'signoff_requestid = :id',
         ExpressionAttributeNames: opening ? { '#state': 'state' } : undefined,
-        ExpressionAttributeValues: opening ? { ':requested': 'requested', ':responded': 'responded' } : { ':id': request.signoff_requestid },
+        ExpressionAttributeValues: opening
+          ? { ':requested': 'requested', ':responded': 'responded' }
+          : { ':id': request.signoff_requestid },
       },
     },
   };
@@ -149,13 +166,20 @@ export async function getSignoffRequests(ids: number[]): Promise<SignoffRequestR
   return (await batchGetInOrder(ids.map(requestKey))).map(requestFromItem);
 }
 
-export async function getTraineeSignoff(userid: number, stage_assessmentid: number): Promise<TraineeSignoffRecord | undefined> {
+export async function getTraineeSignoff(
+  userid: number,
+  stage_assessmentid: number,
+): Promise<TraineeSignoffRecord | undefined> {
   const item = await getItem(traineeKey(userid, stage_assessmentid), { consistent: true });
   return item ? (withoutKeys(item) as unknown as TraineeSignoffRecord) : undefined;
 }
 
-export async function getTraineeSignoffs(pairs: Array<{ userid: number; stage_assessmentid: number }>): Promise<TraineeSignoffRecord[]> {
-  return (await batchGetInOrder(pairs.map((pair) => traineeKey(pair.userid, pair.stage_assessmentid)))).map((item) => withoutKeys(item) as unknown as TraineeSignoffRecord);
+export async function getTraineeSignoffs(
+  pairs: Array<{ userid: number; stage_assessmentid: number }>,
+): Promise<TraineeSignoffRecord[]> {
+  return (await batchGetInOrder(pairs.map((pair) => traineeKey(pair.userid, pair.stage_assessmentid)))).map(
+    (item) => withoutKeys(item) as unknown as TraineeSignoffRecord,
+  );
 }
 
 /** Requests awaiting a response from the members of a team (bounded: open requests only). */
@@ -164,18 +188,30 @@ export async function listPendingForTeam(teamid: number): Promise<SignoffRequest
 }
 
 /** The trainee's answered, unacknowledged requests, oldest first. */
-export async function listUnacknowledged(userid: number, page: { limit: number; offset: number }): Promise<SignoffRequestRecord[]> {
-  return (await queryPage({ index: INDEXES.gsi2, partition: `SIGNOFFS#UNACK#USER#${userid}` }, page)).map(requestFromItem);
+export async function listUnacknowledged(
+  userid: number,
+  page: { limit: number; offset: number },
+): Promise<SignoffRequestRecord[]> {
+  return (await queryPage({ index: INDEXES.gsi2, partition: `SIGNOFFS#UNACK#USER#${userid}` }, page)).map(
+    requestFromItem,
+  );
 }
 
 export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
-  if (!(await putItem({ ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token }, { ifAbsent: true }))) {
+  if (
+    !(await putItem(
+      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token },
+      { ifAbsent: true },
+    ))
+  ) {
     throw new Error('A finalize token with this hash exists already');
   }
 }
 
 /** Takes the token out (single use): the record if it existed, whether or not it is expired. */
 export async function consumeFinalizeToken(hash: string): Promise<FinalizeTokenRecord | undefined> {
-  const result = await db().send(new DeleteCommand({ TableName: tableName(), Key: tokenKey(hash), ReturnValues: 'ALL_OLD' }));
+  const result = await db().send(
+    new DeleteCommand({ TableName: tableName(), Key: tokenKey(hash), ReturnValues: 'ALL_OLD' }),
+  );
   return result.Attributes ? (withoutKeys(result.Attributes) as unknown as FinalizeTokenRecord) : undefined;
 }

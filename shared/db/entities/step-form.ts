@@ -57,7 +57,11 @@ function fieldRevisionKey(fieldRevisionid: number) {
 const formFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as StepFormRecord;
 const fieldFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as FieldRevisionRecord;
 
-export async function getCurrentForm(guideid: number, stepid: number, options: { consistent?: boolean } = {}): Promise<StepFormRecord | undefined> {
+export async function getCurrentForm(
+  guideid: number,
+  stepid: number,
+  options: { consistent?: boolean } = {},
+): Promise<StepFormRecord | undefined> {
   const item = await getItem(currentFormKey(guideid, stepid), { consistent: options.consistent });
   return item ? formFromItem(item) : undefined;
 }
@@ -89,7 +93,11 @@ export async function getFieldRevisions(fieldRevisionids: number[]): Promise<Fie
  * form (label `current`: only if the current one is still `basedOn`, or absent when null), a
  * new item per new field revision, and the newest-form pointer of each kept field revision.
  */
-export async function saveFormRevision(form: StepFormRecord, basedOn: number | null, keptFieldRevisionids: number[]): Promise<void> {
+export async function saveFormRevision(
+  form: StepFormRecord,
+  basedOn: number | null,
+  keptFieldRevisionids: number[],
+): Promise<void> {
   const keptSet = new Set(keptFieldRevisionids);
   const current: LabelledWrite = {
     label: 'current',
@@ -138,7 +146,13 @@ export async function saveFormRevision(form: StepFormRecord, basedOn: number | n
   await transactWrite([
     {
       label: 'revision',
-      item: { Put: { TableName: tableName(), Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     },
     current,
     ...fieldWrites,

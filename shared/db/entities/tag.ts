@@ -43,8 +43,15 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
           Update: {
             TableName: tableName(),
             Key: tagKey(tag),
-            UpdateExpression: 'SET #entity = :entity, #tag = :tag, #g1pk = :g1pk, #g1sk = :tag, created_date = if_not_exists(created_date, :now)',
-            ExpressionAttributeNames: { '#entity': 'entity', '#tag': 'tag', '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
+            UpdateExpression:
+              'SET #entity = :entity, #tag = :tag, #g1pk = :g1pk, #g1sk = :tag, created_date = ' +
+              'if_not_exists(created_date, :now)',
+            ExpressionAttributeNames: {
+              '#entity': 'entity',
+              '#tag': 'tag',
+              '#g1pk': INDEXES.gsi1.pk,
+              '#g1sk': INDEXES.gsi1.sk,
+            },
             ExpressionAttributeValues: { ':entity': 'Tag', ':tag': tag, ':g1pk': 'TAGS', ':now': now },
           },
         },
@@ -54,16 +61,34 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
         item: {
           Put: {
             TableName: tableName(),
-            Item: { ...linkKey(target, tag), entity: 'DocumentTag', tag, doc_type: target.docType, docid: target.docid, userid, date: now },
+            Item: {
+              ...linkKey(target, tag),
+              entity: 'DocumentTag',
+              tag,
+              doc_type: target.docType,
+              docid: target.docid,
+              userid,
+              date: now,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
       },
-      { label: 'document', item: { ConditionCheck: { TableName: tableName(), Key: target.key, ConditionExpression: 'attribute_exists(pk)' } } },
+      {
+        label: 'document',
+        item: {
+          ConditionCheck: { TableName: tableName(), Key: target.key, ConditionExpression: 'attribute_exists(pk)' },
+        },
+      },
     ]);
     return true;
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.length === 1 && error.failedLabels[0] === 'link') return false;
+    if (
+      error instanceof TransactionConditionFailed &&
+      error.failedLabels.length === 1 &&
+      error.failedLabels[0] === 'link'
+    )
+      return false;
     throw error;
   }
 }
@@ -71,7 +96,13 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
 /** Takes `tag` off the document; false when it was not there. */
 export async function removeTag(target: TagTarget, tag: string): Promise<boolean> {
   try {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: linkKey(target, tag), ConditionExpression: 'attribute_exists(pk)' }));
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: linkKey(target, tag),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
@@ -80,7 +111,10 @@ export async function removeTag(target: TagTarget, tag: string): Promise<boolean
 }
 
 /** A document's tags, alphabetical. */
-export async function listDocumentTags(target: Pick<TagTarget, 'docType' | 'docid'>, page: { limit: number; offset: number }): Promise<string[]> {
+export async function listDocumentTags(
+  target: Pick<TagTarget, 'docType' | 'docid'>,
+  page: { limit: number; offset: number },
+): Promise<string[]> {
   const query: PageQuery = { partition: `TAGGED#${target.docType}#${target.docid}`, sortPrefix: 'TAG#' };
   return (await queryPage(query, page)).map((item) => String(item.tag));
 }

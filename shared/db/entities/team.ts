@@ -56,7 +56,13 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...teamKey(team.teamid), entity: 'Team', [INDEXES.gsi1.pk]: 'TEAMS', [INDEXES.gsi1.sk]: padId(team.teamid), ...team },
+          Item: {
+            ...teamKey(team.teamid),
+            entity: 'Team',
+            [INDEXES.gsi1.pk]: 'TEAMS',
+            [INDEXES.gsi1.sk]: padId(team.teamid),
+            ...team,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -83,7 +89,11 @@ export async function listTeams(page: { limit: number; offset: number }, descend
 
 export async function listMembers(teamid: number, page: { limit: number; offset: number }): Promise<MemberRecord[]> {
   const items = await queryPage<MemberRecord>({ partition: `TEAM#${teamid}`, sortPrefix: 'MEMBER#' }, page);
-  return items.map((item) => ({ teamid: Number(item.teamid), userid: Number(item.userid), joined: Number(item.joined) }));
+  return items.map((item) => ({
+    teamid: Number(item.teamid),
+    userid: Number(item.userid),
+    joined: Number(item.joined),
+  }));
 }
 
 export async function isMember(teamid: number, userid: number): Promise<boolean> {
@@ -123,7 +133,9 @@ export function removeMemberWrites(teamid: number, userid: number): LabelledWrit
   return [
     {
       label: `member:${userid}`,
-      item: { Delete: { TableName: tableName(), Key: memberKey(teamid, userid), ConditionExpression: 'attribute_exists(pk)' } },
+      item: {
+        Delete: { TableName: tableName(), Key: memberKey(teamid, userid), ConditionExpression: 'attribute_exists(pk)' },
+      },
     },
     {
       label: `user:${userid}`,
@@ -140,16 +152,28 @@ export function removeMemberWrites(teamid: number, userid: number): LabelledWrit
 }
 
 /** The team's aggregates after members joined (+) or left (-). */
-export function teamAggregateWrite(teamid: number, memberDelta: number, reputationDelta: number, now: number | null): LabelledWrite {
+export function teamAggregateWrite(
+  teamid: number,
+  memberDelta: number,
+  reputationDelta: number,
+  now: number | null,
+): LabelledWrite {
   return {
     label: 'team',
     item: {
       Update: {
         TableName: tableName(),
         Key: teamKey(teamid),
-        UpdateExpression: now !== null ? 'ADD member_count :members, reputation :rep SET new_member_since = :now' : 'ADD member_count :members, reputation :rep',
+        UpdateExpression:
+          now !== null
+            ? 'ADD member_count :members, reputation :rep SET new_member_since = :now'
+            : 'ADD member_count :members, reputation :rep',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':members': memberDelta, ':rep': reputationDelta, ...(now !== null ? { ':now': now } : {}) },
+        ExpressionAttributeValues: {
+          ':members': memberDelta,
+          ':rep': reputationDelta,
+          ...(now !== null ? { ':now': now } : {}),
+        },
       },
     },
   };

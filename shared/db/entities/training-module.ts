@@ -74,7 +74,12 @@ export type ImportPointer = 'current' | 'draft';
  * the import belongs to the module and is complete. Labels: `module`, `import` (failed check;
  * its old item tells why).
  */
-export async function pointAtImport(moduleid: number, importid: number, pointer: ImportPointer, now: number): Promise<void> {
+export async function pointAtImport(
+  moduleid: number,
+  importid: number,
+  pointer: ImportPointer,
+  now: number,
+): Promise<void> {
   const index = pointer === 'current' ? INDEXES.gsi1 : INDEXES.gsi2;
   await transactWrite([
     {
@@ -129,7 +134,7 @@ export async function adoptTitle(moduleid: number, title: string, now: number): 
         TableName: tableName(),
         Key: moduleKey(moduleid),
         UpdateExpression: 'SET title = :title, modified_date = :now',
-        ConditionExpression: "attribute_exists(pk) AND title = :empty",
+        ConditionExpression: 'attribute_exists(pk) AND title = :empty',
         ExpressionAttributeValues: { ':title': title, ':now': now, ':empty': '' },
       }),
     )

@@ -88,7 +88,10 @@ export async function getCompletions(pairs: Array<{ userid: number; doc: DocRef 
 
 /** Users with a completion (of any state) of the document, 100 at a time. */
 export async function* documentTraineeChunks(doc: DocRef): AsyncGenerator<number[]> {
-  for await (const items of queryChunks({ index: INDEXES.gsi1, partition: `TRAINDOC#${doc.doctype}#${doc.docid}` }, 100)) {
+  for await (const items of queryChunks(
+    { index: INDEXES.gsi1, partition: `TRAINDOC#${doc.doctype}#${doc.docid}` },
+    100,
+  )) {
     yield items.map((item) => Number(item.userid));
   }
 }

@@ -81,7 +81,10 @@ function rowIndexes(row: TrainingRowRecord): Record<string, string> {
     [INDEXES.gsi1.pk]: `TRAINEE#${row.userid}`,
     [INDEXES.gsi1.sk]: `${padId(row.wikiid)}#${padId(row.course_assignmentid)}`,
     ...(row.recurrent_date !== null
-      ? { [INDEXES.gsi2.pk]: DUE_PARTITION, [INDEXES.gsi2.sk]: `${padId(row.recurrent_date)}#${padId(row.course_assignmentid)}#${padId(row.userid)}` }
+      ? {
+          [INDEXES.gsi2.pk]: DUE_PARTITION,
+          [INDEXES.gsi2.sk]: `${padId(row.recurrent_date)}#${padId(row.course_assignmentid)}#${padId(row.userid)}`,
+        }
       : {}),
   };
 }
@@ -92,8 +95,12 @@ export function rowFromItem(item: Record<string, unknown>): TrainingRowRecord {
 
 /** How one row counts in the aggregates (zero when inactive). */
 export function rowCounts(row: TrainingRowRecord | null): RowCounts {
-  if (!row || !row.active) return { rows_total: 0, rows_completed: 0, rows_in_progress: 0 };
-  return { rows_total: 1, rows_completed: row.status === 'completed' ? 1 : 0, rows_in_progress: row.status === 'in_progress' ? 1 : 0 };
+  if (!row?.active) return { rows_total: 0, rows_completed: 0, rows_in_progress: 0 };
+  return {
+    rows_total: 1,
+    rows_completed: row.status === 'completed' ? 1 : 0,
+    rows_in_progress: row.status === 'in_progress' ? 1 : 0,
+  };
 }
 
 export function countsDelta(before: RowCounts, after: RowCounts): RowCounts {
@@ -125,12 +132,23 @@ export function rowDeleteWrite(row: TrainingRowRecord): LabelledWrite {
   return {
     label: `row:${row.course_assignmentid}:${row.userid}`,
     item: {
-      Delete: { TableName: tableName(), Key: rowKey(row.course_assignmentid, row.userid), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': row.version } },
+      Delete: {
+        TableName: tableName(),
+        Key: rowKey(row.course_assignmentid, row.userid),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': row.version },
+      },
     },
   };
 }
 
-function summaryWrite(key: { pk: string; sk: string }, index: { partition: string; sort: string }, id: { name: string; value: number }, delta: RowCounts, label: string): LabelledWrite | undefined {
+function summaryWrite(
+  key: { pk: string; sk: string },
+  index: { partition: string; sort: string },
+  id: { name: string; value: number },
+  delta: RowCounts,
+  label: string,
+): LabelledWrite | undefined {
   if (isZeroDelta(delta)) return undefined;
   return {
     label,
@@ -138,7 +156,9 @@ function summaryWrite(key: { pk: string; sk: string }, index: { partition: strin
       Update: {
         TableName: tableName(),
         Key: key,
-        UpdateExpression: 'ADD rows_total :total, rows_completed :completed, rows_in_progress :progress SET #g1pk = :g1pk, #g1sk = :g1sk, #id = :id',
+        UpdateExpression:
+          'ADD rows_total :total, rows_completed :completed, rows_in_progress :progress SET #g1pk = :g1pk, ' +
+          '#g1sk = :g1sk, #id = :id',
         ExpressionAttributeNames: { '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk, '#id': id.name },
         ExpressionAttributeValues: {
           ':total': delta.rows_total,
@@ -155,12 +175,24 @@ function summaryWrite(key: { pk: string; sk: string }, index: { partition: strin
 
 /** The trainee's summary counters after one of their rows' counts moved. */
 export function userSummaryWrite(userid: number, delta: RowCounts): LabelledWrite | undefined {
-  return summaryWrite({ pk: `USER#${userid}`, sk: 'TRAINSUMMARY' }, { partition: 'TRAINEES', sort: padId(userid) }, { name: 'userid', value: userid }, delta, `user-summary:${userid}`);
+  return summaryWrite(
+    { pk: `USER#${userid}`, sk: 'TRAINSUMMARY' },
+    { partition: 'TRAINEES', sort: padId(userid) },
+    { name: 'userid', value: userid },
+    delta,
+    `user-summary:${userid}`,
+  );
 }
 
 /** A team's summary counters after its members' rows' counts moved. */
 export function teamSummaryWrite(teamid: number, delta: RowCounts): LabelledWrite | undefined {
-  return summaryWrite({ pk: `TEAM#${teamid}`, sk: 'TRAINSUMMARY' }, { partition: 'TRAINTEAMS', sort: padId(teamid) }, { name: 'teamid', value: teamid }, delta, `team-summary:${teamid}`);
+  return summaryWrite(
+    { pk: `TEAM#${teamid}`, sk: 'TRAINSUMMARY' },
+    { partition: 'TRAINTEAMS', sort: padId(teamid) },
+    { name: 'teamid', value: teamid },
+    delta,
+    `team-summary:${teamid}`,
+  );
 }
 
 function coverageKey(userid: number, wikiid: number) {
@@ -196,17 +228,34 @@ export function coverageGainWrites(userid: number, wikiid: number, readCount: nu
 
 /** A row stopped being active: coverage −1 (from `readCount`), and the enrollment goes with the last one. */
 export function coverageLossWrites(userid: number, wikiid: number, readCount: number): LabelledWrite[] {
-  const guard = { ConditionExpression: '#count = :count', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':count': readCount } };
+  const guard = {
+    ConditionExpression: '#count = :count',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':count': readCount },
+  };
   if (readCount <= 1) {
     return [
-      { label: `coverage:${userid}:${wikiid}`, item: { Delete: { TableName: tableName(), Key: coverageKey(userid, wikiid), ...(readCount === 1 ? guard : {}) } } },
+      {
+        label: `coverage:${userid}:${wikiid}`,
+        item: {
+          Delete: { TableName: tableName(), Key: coverageKey(userid, wikiid), ...(readCount === 1 ? guard : {}) },
+        },
+      },
       enrollmentDelete(userid, wikiid),
     ];
   }
   return [
     {
       label: `coverage:${userid}:${wikiid}`,
-      item: { Update: { TableName: tableName(), Key: coverageKey(userid, wikiid), UpdateExpression: 'SET #count = :next', ...guard, ExpressionAttributeValues: { ':count': readCount, ':next': readCount - 1 } } },
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: coverageKey(userid, wikiid),
+          UpdateExpression: 'SET #count = :next',
+          ...guard,
+          ExpressionAttributeValues: { ':count': readCount, ':next': readCount - 1 },
+        },
+      },
     },
   ];
 }
@@ -216,7 +265,9 @@ export async function getRow(course_assignmentid: number, userid: number): Promi
   return item ? rowFromItem(item) : undefined;
 }
 
-export async function getRows(keys: Array<{ course_assignmentid: number; userid: number }>): Promise<TrainingRowRecord[]> {
+export async function getRows(
+  keys: Array<{ course_assignmentid: number; userid: number }>,
+): Promise<TrainingRowRecord[]> {
   return (await batchGetInOrder(keys.map((key) => rowKey(key.course_assignmentid, key.userid)))).map(rowFromItem);
 }
 
@@ -225,24 +276,39 @@ export function assignmentRowsCollection(course_assignmentid: number): PageQuery
 }
 
 /** One page of an assignment's rows by userid, optionally filtered (status, search). */
-export async function listAssignmentRows(course_assignmentid: number, page: { limit: number; offset: number }, filter?: PageQuery['filter']): Promise<TrainingRowRecord[]> {
+export async function listAssignmentRows(
+  course_assignmentid: number,
+  page: { limit: number; offset: number },
+  filter?: PageQuery['filter'],
+): Promise<TrainingRowRecord[]> {
   return (await queryPage({ ...assignmentRowsCollection(course_assignmentid), filter }, page)).map(rowFromItem);
 }
 
 /** Every row of an assignment, 100 at a time (cancel, course changes, the full record). */
 export async function* assignmentRowChunks(course_assignmentid: number): AsyncGenerator<TrainingRowRecord[]> {
-  for await (const items of queryChunks(assignmentRowsCollection(course_assignmentid), 100)) yield items.map(rowFromItem);
+  for await (const items of queryChunks(assignmentRowsCollection(course_assignmentid), 100))
+    yield items.map(rowFromItem);
 }
 
 /** The trainee's active rows (bounded by how many courses they are assigned), by course. */
 export async function listTraineeRows(userid: number, wikiid?: number): Promise<TrainingRowRecord[]> {
-  const items = await queryAll({ index: INDEXES.gsi1, partition: `TRAINEE#${userid}`, sortPrefix: wikiid === undefined ? undefined : `${padId(wikiid)}#` });
+  const items = await queryAll({
+    index: INDEXES.gsi1,
+    partition: `TRAINEE#${userid}`,
+    sortPrefix: wikiid === undefined ? undefined : `${padId(wikiid)}#`,
+  });
   return items.map(rowFromItem);
 }
 
 /** Rows whose recurrence deadline has passed by `now`, soonest first. */
-export async function listDueRows(now: number, limit: number): Promise<Array<{ course_assignmentid: number; userid: number }>> {
-  const items = await queryPage({ index: INDEXES.gsi2, partition: DUE_PARTITION, sortBetween: { from: '0', to: `${padId(now)}#~` } }, { limit, offset: 0 });
+export async function listDueRows(
+  now: number,
+  limit: number,
+): Promise<Array<{ course_assignmentid: number; userid: number }>> {
+  const items = await queryPage(
+    { index: INDEXES.gsi2, partition: DUE_PARTITION, sortBetween: { from: '0', to: `${padId(now)}#~` } },
+    { limit, offset: 0 },
+  );
   return items.map((item) => ({ course_assignmentid: Number(item.course_assignmentid), userid: Number(item.userid) }));
 }
 
@@ -253,17 +319,28 @@ export interface SummaryRecord extends RowCounts {
 
 function summaryFromItem(item: Record<string, unknown>): SummaryRecord {
   const record = withoutKeys(item) as unknown as SummaryRecord;
-  return { ...record, rows_total: Number(record.rows_total ?? 0), rows_completed: Number(record.rows_completed ?? 0), rows_in_progress: Number(record.rows_in_progress ?? 0) };
+  return {
+    ...record,
+    rows_total: Number(record.rows_total ?? 0),
+    rows_completed: Number(record.rows_completed ?? 0),
+    rows_in_progress: Number(record.rows_in_progress ?? 0),
+  };
 }
 
 export async function getSummary(owner: { userid: number } | { teamid: number }): Promise<SummaryRecord | undefined> {
-  const key = 'userid' in owner ? { pk: `USER#${owner.userid}`, sk: 'TRAINSUMMARY' } : { pk: `TEAM#${owner.teamid}`, sk: 'TRAINSUMMARY' };
+  const key =
+    'userid' in owner
+      ? { pk: `USER#${owner.userid}`, sk: 'TRAINSUMMARY' }
+      : { pk: `TEAM#${owner.teamid}`, sk: 'TRAINSUMMARY' };
   const item = await getItem(key);
   return item ? summaryFromItem(item) : undefined;
 }
 
 /** Trainees (TRAINEES) or teams (TRAINTEAMS) with training summaries, by id. */
-export async function listSummaries(kind: 'users' | 'teams', page: { limit: number; offset: number }): Promise<SummaryRecord[]> {
+export async function listSummaries(
+  kind: 'users' | 'teams',
+  page: { limit: number; offset: number },
+): Promise<SummaryRecord[]> {
   const items = await queryPage({ index: INDEXES.gsi1, partition: kind === 'users' ? 'TRAINEES' : 'TRAINTEAMS' }, page);
   return items.map(summaryFromItem);
 }

@@ -68,7 +68,9 @@ function toItem(user: UserRecord): Record<string, unknown> {
 }
 
 /** The unique values a user holds, each claimed by a uniqueness item. */
-function uniqueValues(user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id'>): Array<[UniqueKind, string]> {
+function uniqueValues(
+  user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id'>,
+): Array<[UniqueKind, string]> {
   const values: Array<[UniqueKind, string | null]> = [
     ['EMAIL', user.email],
     ['UNIQUE_USERNAME', user.unique_username],
@@ -95,7 +97,12 @@ export async function insertUser(user: UserRecord): Promise<void> {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: `USER#${user.created_by}`, sk: `CREATED#${padId(user.userid)}`, entity: 'CreatedUser', userid: user.userid },
+          Item: {
+            pk: `USER#${user.created_by}`,
+            sk: `CREATED#${padId(user.userid)}`,
+            entity: 'CreatedUser',
+            userid: user.userid,
+          },
         },
       },
     });
@@ -115,7 +122,8 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
     if (newUnique.get(kind)?.toLowerCase() !== value.toLowerCase()) writes.push(releaseUnique(kind, value));
   }
   for (const [kind, value] of newUnique) {
-    if (oldUnique.get(kind)?.toLowerCase() !== value.toLowerCase()) writes.push(claimUnique(kind, value, { userid: after.userid }));
+    if (oldUnique.get(kind)?.toLowerCase() !== value.toLowerCase())
+      writes.push(claimUnique(kind, value, { userid: after.userid }));
   }
   writes.push(...searchTokenWrites('USER', after.userid, before.search_tokens, after.search_tokens));
   const { teams, userid, version, ...fields } = { ...after, version: before.version + 1 };

@@ -37,7 +37,13 @@ function documentPartition(docType: ViewDocType, docid: number): string {
 }
 
 /** Records that a user viewed a document: one cheap Put, indexed both ways. */
-export async function recordView(view: { userid: number; username: string; doc_type: 'GUIDE' | 'WIKI'; docid: number; date: number }): Promise<void> {
+export async function recordView(view: {
+  userid: number;
+  username: string;
+  doc_type: 'GUIDE' | 'WIKI';
+  docid: number;
+  date: number;
+}): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
@@ -75,7 +81,11 @@ function fromItem(item: Record<string, unknown>): ViewRecord {
 }
 
 /** A user's views, newest first, within the date range. */
-export async function listViewsByUser(userid: number, range: DateRange, page: { limit: number; offset: number }): Promise<ViewRecord[]> {
+export async function listViewsByUser(
+  userid: number,
+  range: DateRange,
+  page: { limit: number; offset: number },
+): Promise<ViewRecord[]> {
   const query: PageQuery = { partition: userPartition(userid), sortBetween: dateBounds(range), descending: true };
   return (await queryPage(query, page)).map(fromItem);
 }
@@ -87,6 +97,11 @@ export async function listViewsOfDocument(
   range: DateRange,
   page: { limit: number; offset: number },
 ): Promise<ViewRecord[]> {
-  const query: PageQuery = { index: INDEXES.gsi1, partition: documentPartition(docType, docid), sortBetween: dateBounds(range), descending: true };
+  const query: PageQuery = {
+    index: INDEXES.gsi1,
+    partition: documentPartition(docType, docid),
+    sortBetween: dateBounds(range),
+    descending: true,
+  };
   return (await queryPage(query, page)).map(fromItem);
 }

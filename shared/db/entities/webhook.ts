@@ -71,9 +71,12 @@ export function deliveryKey(delivery: Pick<DeliveryRecord, 'webhookid' | 'sequen
   return { pk: `WEBHOOK#${delivery.webhookid}`, sk: `DELIVERY#${delivery.sequence}#${delivery.deliveryid}` };
 }
 
-const queuePartition = (delivery: Pick<DeliveryRecord, 'webhookid' | 'subject'>) => `WEBHOOK#${delivery.webhookid}#QUEUE#${delivery.subject}`;
-const queueSortKey = (delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) => `${delivery.sequence}#${delivery.deliveryid}`;
-const dueSortKey = (atMs: number, delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) => `${String(atMs).padStart(13, '0')}#${delivery.sequence}#${delivery.deliveryid}`;
+const queuePartition = (delivery: Pick<DeliveryRecord, 'webhookid' | 'subject'>) =>
+  `WEBHOOK#${delivery.webhookid}#QUEUE#${delivery.subject}`;
+const queueSortKey = (delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) =>
+  `${delivery.sequence}#${delivery.deliveryid}`;
+const dueSortKey = (atMs: number, delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) =>
+  `${String(atMs).padStart(13, '0')}#${delivery.sequence}#${delivery.deliveryid}`;
 
 const asWebhook = (item: Record<string, unknown>) => withoutKeys(item) as unknown as WebhookRecord;
 const asDelivery = (item: Record<string, unknown>) => withoutKeys(item) as unknown as DeliveryRecord;
@@ -84,14 +87,22 @@ export async function insertWebhook(webhook: WebhookRecord): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...webhookKey(webhook.webhookid), entity: 'Webhook', [INDEXES.gsi1.pk]: 'WEBHOOKS', [INDEXES.gsi1.sk]: padId(webhook.webhookid), ...webhook },
+      Item: {
+        ...webhookKey(webhook.webhookid),
+        entity: 'Webhook',
+        [INDEXES.gsi1.pk]: 'WEBHOOKS',
+        [INDEXES.gsi1.sk]: padId(webhook.webhookid),
+        ...webhook,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
 export async function getWebhook(webhookid: number): Promise<WebhookRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: webhookKey(webhookid), ConsistentRead: true }));
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: webhookKey(webhookid), ConsistentRead: true }),
+  );
   return result.Item ? asWebhook(result.Item) : undefined;
 }
 
@@ -126,7 +137,13 @@ export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...webhookKey(after.webhookid), entity: 'Webhook', [INDEXES.gsi1.pk]: 'WEBHOOKS', [INDEXES.gsi1.sk]: padId(after.webhookid), ...after },
+        Item: {
+          ...webhookKey(after.webhookid),
+          entity: 'Webhook',
+          [INDEXES.gsi1.pk]: 'WEBHOOKS',
+          [INDEXES.gsi1.sk]: padId(after.webhookid),
+          ...after,
+        },
         ConditionExpression: 'attribute_exists(pk) AND version = :version',
         ExpressionAttributeValues: { ':version': before.version },
       }),
@@ -141,7 +158,13 @@ export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord
 /** Deletes a webhook; false when there was none. Its unfinished deliveries fail when next due. */
 export async function deleteWebhook(webhookid: number): Promise<boolean> {
   try {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: webhookKey(webhookid), ConditionExpression: 'attribute_exists(pk)' }));
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: webhookKey(webhookid),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
@@ -181,12 +204,21 @@ export async function insertDelivery(delivery: DeliveryRecord, dueAt: number): P
 }
 
 /** A webhook's deliveries, newest first. */
-export async function listDeliveries(webhookid: number, page: { limit: number; offset: number }): Promise<DeliveryRecord[]> {
-  return (await queryPage({ partition: `WEBHOOK#${webhookid}`, sortPrefix: 'DELIVERY#', descending: true }, page)).map(asDelivery);
+export async function listDeliveries(
+  webhookid: number,
+  page: { limit: number; offset: number },
+): Promise<DeliveryRecord[]> {
+  return (await queryPage({ partition: `WEBHOOK#${webhookid}`, sortPrefix: 'DELIVERY#', descending: true }, page)).map(
+    asDelivery,
+  );
 }
 
-export async function getDelivery(key: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>): Promise<DeliveryRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: tableName(), Key: deliveryKey(key), ConsistentRead: true }));
+export async function getDelivery(
+  key: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>,
+): Promise<DeliveryRecord | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: tableName(), Key: deliveryKey(key), ConsistentRead: true }),
+  );
   return result.Item ? asDelivery(result.Item) : undefined;
 }
 
@@ -225,14 +257,21 @@ export async function hasEarlierUnfinished(delivery: DeliveryRecord): Promise<bo
  * delivery as claimed (attempts counted), or undefined when someone else holds it or it is
  * no longer due.
  */
-export async function claimDelivery(delivery: DeliveryRecord, nowMs: number, leaseUntil: number): Promise<DeliveryRecord | undefined> {
+export async function claimDelivery(
+  delivery: DeliveryRecord,
+  nowMs: number,
+  leaseUntil: number,
+): Promise<DeliveryRecord | undefined> {
   try {
     const result = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: deliveryKey(delivery),
-        UpdateExpression: 'SET #status = :delivering, attempts = attempts + :one, lease_until = :lease, #dsk = :dsk, first_attempt_at = if_not_exists(first_attempt_at, :now)',
-        ConditionExpression: '(#status = :pending AND next_attempt_at <= :now) OR (#status = :delivering AND lease_until <= :now)',
+        UpdateExpression:
+          'SET #status = :delivering, attempts = attempts + :one, lease_until = :lease, #dsk = :dsk, ' +
+          'first_attempt_at = if_not_exists(first_attempt_at, :now)',
+        ConditionExpression:
+          '(#status = :pending AND next_attempt_at <= :now) OR (#status = :delivering AND lease_until <= :now)',
         ExpressionAttributeNames: { '#status': 'status', '#dsk': INDEXES.gsi1.sk },
         ExpressionAttributeValues: {
           ':delivering': 'delivering',
@@ -266,14 +305,30 @@ export async function finishAttempt(claimed: DeliveryRecord, outcome: AttemptOut
   const values: Record<string, unknown> = { ':delivering': 'delivering', ':attempts': claimed.attempts };
   let update: string;
   if (outcome.kind === 'retry') {
-    Object.assign(values, { ':pending': 'pending', ':code': outcome.responseCode, ':error': outcome.error, ':next': outcome.nextAttemptAt, ':dsk': dueSortKey(outcome.nextAttemptAt, claimed) });
-    update = 'SET #status = :pending, last_response_code = :code, last_error = :error, next_attempt_at = :next, #dsk = :dsk REMOVE lease_until';
+    Object.assign(values, {
+      ':pending': 'pending',
+      ':code': outcome.responseCode,
+      ':error': outcome.error,
+      ':next': outcome.nextAttemptAt,
+      ':dsk': dueSortKey(outcome.nextAttemptAt, claimed),
+    });
+    update =
+      'SET #status = :pending, last_response_code = :code, last_error = :error, next_attempt_at = :next, ' +
+      '#dsk = :dsk REMOVE lease_until';
   } else {
     const code = outcome.responseCode;
     const error = outcome.kind === 'failed' ? outcome.error : null;
-    Object.assign(values, { ':final': outcome.kind, ':code': code, ':error': error, ':at': Math.floor(outcome.at / 1000), ':null': null });
+    Object.assign(values, {
+      ':final': outcome.kind,
+      ':code': code,
+      ':error': error,
+      ':at': Math.floor(outcome.at / 1000),
+      ':null': null,
+    });
     Object.assign(names, { '#dpk': INDEXES.gsi1.pk, '#qpk': INDEXES.gsi2.pk, '#qsk': INDEXES.gsi2.sk });
-    update = 'SET #status = :final, last_response_code = :code, last_error = :error, finished_date = :at, next_attempt_at = :null REMOVE lease_until, #dpk, #dsk, #qpk, #qsk';
+    update =
+      'SET #status = :final, last_response_code = :code, last_error = :error, finished_date = :at, ' +
+      'next_attempt_at = :null REMOVE lease_until, #dpk, #dsk, #qpk, #qsk';
   }
   names['#attempts'] = 'attempts';
   try {

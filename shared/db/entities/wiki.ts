@@ -19,6 +19,8 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
 import { canonicalTitle, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
 
+const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
+
 export interface WikiRecord {
   wikiid: number;
   namespace: WikiNamespace;
@@ -47,7 +49,17 @@ export interface WikiRecord {
 }
 
 /** The content fields a revision snapshot keeps. */
-export type WikiContent = Pick<WikiRecord, 'title' | 'display_title' | 'contents_raw' | 'excerpt' | 'description' | 'identification_raw' | 'flags' | 'table_of_contents'>;
+export type WikiContent = Pick<
+  WikiRecord,
+  | 'title'
+  | 'display_title'
+  | 'contents_raw'
+  | 'excerpt'
+  | 'description'
+  | 'identification_raw'
+  | 'flags'
+  | 'table_of_contents'
+>;
 
 export interface WikiRevisionRecord extends WikiContent {
   wikiid: number;
@@ -90,17 +102,26 @@ function indexAttributes(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title'
   return {
     [INDEXES.gsi1.pk]: `WIKIS#${wiki.namespace}`,
     [INDEXES.gsi1.sk]: sortKey,
-    ...(wiki.parent_wikiid ? { [INDEXES.gsi2.pk]: `WIKI_CHILDREN#${wiki.parent_wikiid}`, [INDEXES.gsi2.sk]: sortKey } : {}),
+    ...(wiki.parent_wikiid
+      ? { [INDEXES.gsi2.pk]: `WIKI_CHILDREN#${wiki.parent_wikiid}`, [INDEXES.gsi2.sk]: sortKey }
+      : {}),
   };
 }
 
 /** A stored page item (e.g. the old item of a failed condition) as a record. */
 export function wikiFromItem(item: Record<string, unknown>): WikiRecord {
   const record = withoutKeys(item) as unknown as WikiRecord;
-  return { ...record, parent_wikiid: Number(record.parent_wikiid) || null, child_count: Number(record.child_count ?? 0) };
+  return {
+    ...record,
+    parent_wikiid: Number(record.parent_wikiid) || null,
+    child_count: Number(record.child_count ?? 0),
+  };
 }
 
-function revisionItem(wiki: WikiRecord, revision: { userid: number; date: number; reverted_from: number | null }): LabelledWrite {
+function revisionItem(
+  wiki: WikiRecord,
+  revision: { userid: number; date: number; reverted_from: number | null },
+): LabelledWrite {
   const snapshot: WikiRevisionRecord = {
     wikiid: wiki.wikiid,
     revisionid: wiki.revisionid,
@@ -159,7 +180,13 @@ export function wikiCreateWrites(wiki: WikiRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...wikiKey(wiki.wikiid), entity: 'Wiki', ...indexAttributes(wiki), ...wiki, parent_wikiid: wiki.parent_wikiid ?? NO_PARENT },
+          Item: {
+            ...wikiKey(wiki.wikiid),
+            entity: 'Wiki',
+            ...indexAttributes(wiki),
+            ...wiki,
+            parent_wikiid: wiki.parent_wikiid ?? NO_PARENT,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -180,7 +207,10 @@ export async function getWiki(wikiid: number): Promise<WikiRecord | undefined> {
  * The page with this title in the namespace. Titles are case-sensitive; underscores read as
  * spaces and whitespace collapses (canonicalTitle), so `iPhone_6` finds "iPhone 6".
  */
-export async function getWikiByTitle(namespace: WikiNamespace | string, title: string): Promise<WikiRecord | undefined> {
+export async function getWikiByTitle(
+  namespace: WikiNamespace | string,
+  title: string,
+): Promise<WikiRecord | undefined> {
   const canonical = canonicalTitle(title);
   const claim = await getItem(uniqueKey('WIKI_TITLE', uniqueTitle(namespace, canonical)));
   if (!claim) return undefined;
@@ -246,7 +276,11 @@ export function wikiContentUpdateWrites(
         },
       },
     },
-    revisionItem(after, { userid: after.modified_by, date: after.modified_date, reverted_from: revision.reverted_from }),
+    revisionItem(after, {
+      userid: after.modified_by,
+      date: after.modified_date,
+      reverted_from: revision.reverted_from,
+    }),
   ];
   if (before.title !== after.title) {
     writes.push(releaseUnique('WIKI_TITLE', uniqueTitle(before.namespace, before.title)));
@@ -274,7 +308,8 @@ export function wikiDeleteWrites(wiki: WikiRecord, expectedRevision: number): La
         Delete: {
           TableName: tableName(),
           Key: wikiKey(wiki.wikiid),
-          ConditionExpression: `${guard.ConditionExpression} AND (attribute_not_exists(child_count) OR child_count = :noChildren)`,
+          // Only a page without children goes.
+          ConditionExpression: `${guard.ConditionExpression} AND ${NO_CHILDREN}`,
           ExpressionAttributeNames: guard.ExpressionAttributeNames,
           ExpressionAttributeValues: { ...guard.ExpressionAttributeValues, ':noChildren': 0 },
           ReturnValuesOnConditionCheckFailure: guard.ReturnValuesOnConditionCheckFailure,
@@ -286,7 +321,15 @@ export function wikiDeleteWrites(wiki: WikiRecord, expectedRevision: number): La
   if (wiki.parent_wikiid) {
     writes.push({
       label: 'parent',
-      item: { Update: { TableName: tableName(), Key: wikiKey(wiki.parent_wikiid), UpdateExpression: 'ADD child_count :delta', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':delta': -1 } } },
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: wikiKey(wiki.parent_wikiid),
+          UpdateExpression: 'ADD child_count :delta',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':delta': -1 },
+        },
+      },
     });
   }
   return writes;
@@ -299,10 +342,18 @@ export function wikiDeleteWrites(wiki: WikiRecord, expectedRevision: number): La
  * cycle. The page itself must still have its old parent (label 'wiki'), and, when
  * `expectedRevision` is given, that revision.
  */
-export async function moveWiki(wiki: WikiRecord, newParent: WikiRecord | null, newAncestors: WikiRecord[], expectedRevision?: number): Promise<void> {
+export async function moveWiki(
+  wiki: WikiRecord,
+  newParent: WikiRecord | null,
+  newAncestors: WikiRecord[],
+  expectedRevision?: number,
+): Promise<void> {
   const moved = { ...wiki, parent_wikiid: newParent?.wikiid ?? null };
   const names: Record<string, string> = { '#parent': 'parent_wikiid' };
-  const values: Record<string, unknown> = { ':oldParent': wiki.parent_wikiid ?? NO_PARENT, ':newParent': moved.parent_wikiid ?? NO_PARENT };
+  const values: Record<string, unknown> = {
+    ':oldParent': wiki.parent_wikiid ?? NO_PARENT,
+    ':newParent': moved.parent_wikiid ?? NO_PARENT,
+  };
   let condition = 'attribute_exists(pk) AND #parent = :oldParent';
   if (expectedRevision !== undefined) {
     const guard = revisionGuard(expectedRevision);
@@ -361,7 +412,13 @@ export async function moveWiki(wiki: WikiRecord, newParent: WikiRecord | null, n
       label: `ancestor:${wikiid}`,
       item:
         delta !== 0
-          ? { Update: { ...base, UpdateExpression: 'ADD child_count :delta', ExpressionAttributeValues: { ...parentValue, ':delta': delta } } }
+          ? {
+              Update: {
+                ...base,
+                UpdateExpression: 'ADD child_count :delta',
+                ExpressionAttributeValues: { ...parentValue, ':delta': delta },
+              },
+            }
           : { ConditionCheck: { ...base, ExpressionAttributeValues: parentValue } },
     });
   }
@@ -374,13 +431,20 @@ export async function getWikiRevision(wikiid: number, revisionid: number): Promi
 }
 
 /** A page's revisions, newest first. */
-export async function listWikiRevisions(wikiid: number, page: { limit: number; offset: number }): Promise<WikiRevisionRecord[]> {
+export async function listWikiRevisions(
+  wikiid: number,
+  page: { limit: number; offset: number },
+): Promise<WikiRevisionRecord[]> {
   const items = await queryPage({ partition: `WIKI#${wikiid}`, sortPrefix: 'REV#', descending: true }, page);
   return items.map((item) => withoutKeys(item) as unknown as WikiRevisionRecord);
 }
 
 /** One page of a namespace, alphabetical by title; `modifiedSince` filters the same Query. */
-export async function listWikis(namespace: WikiNamespace, page: { limit: number; offset: number }, modifiedSince?: number): Promise<WikiRecord[]> {
+export async function listWikis(
+  namespace: WikiNamespace,
+  page: { limit: number; offset: number },
+  modifiedSince?: number,
+): Promise<WikiRecord[]> {
   const filter =
     modifiedSince === undefined
       ? undefined
@@ -400,6 +464,15 @@ export async function listChildren(parentid: number, page: { limit: number; offs
  * the hierarchy view, which by its nature returns the whole namespace.
  */
 export async function listWikiNodes(namespace: WikiNamespace): Promise<WikiNode[]> {
-  const items = await queryAll({ index: INDEXES.gsi1, partition: `WIKIS#${namespace}`, projection: ['wikiid', 'title', 'display_title', 'parent_wikiid'] });
-  return items.map((item) => ({ wikiid: Number(item.wikiid), title: String(item.title), display_title: String(item.display_title), parent_wikiid: Number(item.parent_wikiid) || null }));
+  const items = await queryAll({
+    index: INDEXES.gsi1,
+    partition: `WIKIS#${namespace}`,
+    projection: ['wikiid', 'title', 'display_title', 'parent_wikiid'],
+  });
+  return items.map((item) => ({
+    wikiid: Number(item.wikiid),
+    title: String(item.title),
+    display_title: String(item.display_title),
+    parent_wikiid: Number(item.parent_wikiid) || null,
+  }));
 }

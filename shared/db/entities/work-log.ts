@@ -91,14 +91,17 @@ function linkPartitions(entry: Pick<WorkLogEntryRecord, 'guideid' | 'userid' | '
   const partitions: string[] = [];
   for (const guideid of [undefined, entry.guideid]) {
     for (const userid of [undefined, entry.userid]) {
-      for (const workorderid of [undefined, entry.workorderid]) partitions.push(filterPartition({ guideid, userid, workorderid }));
+      for (const workorderid of [undefined, entry.workorderid])
+        partitions.push(filterPartition({ guideid, userid, workorderid }));
     }
   }
   return partitions;
 }
 
 function suspendedIndexKeys(entry: WorkLogEntryRecord): Record<string, string> {
-  return entry.status === 'suspended' ? { [INDEXES.gsi1.pk]: suspendedPartition(entry.guideid), [INDEXES.gsi1.sk]: padId(entry.entryid) } : {};
+  return entry.status === 'suspended'
+    ? { [INDEXES.gsi1.pk]: suspendedPartition(entry.guideid), [INDEXES.gsi1.sk]: padId(entry.entryid) }
+    : {};
 }
 
 /** Creates the entry with its list links (label `entry` if the id is taken). */
@@ -106,21 +109,37 @@ export async function insertEntry(entry: WorkLogEntryRecord): Promise<void> {
   await transactWrite([
     {
       label: 'entry',
-      item: { Put: { TableName: tableName(), Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     },
     ...linkPartitions(entry).map((partition, index) => ({
       label: `link:${index}`,
-      item: { Put: { TableName: tableName(), Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid } } },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid },
+        },
+      },
     })),
   ]);
 }
 
 /** The entry and its step data (one Query over its partition); undefined when there is no entry. */
-export async function readEntry(entryid: number, options: { consistent?: boolean } = {}): Promise<StoredEntry | undefined> {
+export async function readEntry(
+  entryid: number,
+  options: { consistent?: boolean } = {},
+): Promise<StoredEntry | undefined> {
   const items = await queryAll({ partition: entryPartition(entryid), consistent: options.consistent });
   const entryItem = items.find((item) => item.sk === 'ENTRY');
   if (!entryItem) return undefined;
-  const values = items.filter((item) => String(item.sk).startsWith('DATA#')).map((item) => withoutKeys(item) as unknown as WorkLogValueRecord);
+  const values = items
+    .filter((item) => String(item.sk).startsWith('DATA#'))
+    .map((item) => withoutKeys(item) as unknown as WorkLogValueRecord);
   return { entry: withoutKeys(entryItem) as unknown as WorkLogEntryRecord, values };
 }
 
@@ -140,8 +159,14 @@ export async function listEntryIds(filter: WorkLogFilter, page: { limit: number;
 }
 
 /** One page of the suspended entries of a guide, newest first. */
-export async function listSuspendedEntryIds(guideid: number, page: { limit: number; offset: number }): Promise<number[]> {
-  const items = await queryPage({ index: INDEXES.gsi1, partition: suspendedPartition(guideid), descending: true }, page);
+export async function listSuspendedEntryIds(
+  guideid: number,
+  page: { limit: number; offset: number },
+): Promise<number[]> {
+  const items = await queryPage(
+    { index: INDEXES.gsi1, partition: suspendedPartition(guideid), descending: true },
+    page,
+  );
   return items.map((item) => Number(item.entryid));
 }
 
@@ -166,7 +191,11 @@ const MUTABLE_FIELDS = [
  * `expectedVersion` and, when given, its timingid is still `expectedTimingid`. The suspended
  * index key comes and goes with the status.
  */
-export function entryUpdateWrite(next: WorkLogEntryRecord, expectedVersion: number, expectedTimingid?: number): LabelledWrite {
+export function entryUpdateWrite(
+  next: WorkLogEntryRecord,
+  expectedVersion: number,
+  expectedTimingid?: number,
+): LabelledWrite {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':expectedVersion': expectedVersion };
   const sets = MUTABLE_FIELDS.map((field, index) => {
@@ -190,7 +219,14 @@ export function entryUpdateWrite(next: WorkLogEntryRecord, expectedVersion: numb
   return {
     label: 'entry',
     item: {
-      Update: { TableName: tableName(), Key: entryKey(next.entryid), UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+      Update: {
+        TableName: tableName(),
+        Key: entryKey(next.entryid),
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
     },
   };
 }
@@ -199,7 +235,11 @@ export function entryUpdateWrite(next: WorkLogEntryRecord, expectedVersion: numb
  * The clause that holds only while the entry's timingid is still `expectedTimingid` (a second
  * device's stale view fails it); adds its names and values. Empty when no timingid is given.
  */
-function timingGuard(names: Record<string, string>, values: Record<string, unknown>, expectedTimingid: number | undefined): string {
+function timingGuard(
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+  expectedTimingid: number | undefined,
+): string {
   if (expectedTimingid === undefined) return '';
   names['#timingid'] = 'timingid';
   values[':expectedTimingid'] = expectedTimingid;
@@ -218,19 +258,35 @@ export function entryAcceptsDataCheck(entryid: number, operator: number, expecte
   condition += timingGuard(names, values, expectedTimingid);
   return {
     label: 'entry',
-    item: { ConditionCheck: { TableName: tableName(), Key: entryKey(entryid), ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values } },
+    item: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: entryKey(entryid),
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
   };
 }
 
 export function valuePut(value: WorkLogValueRecord): LabelledWrite {
   return {
     label: `value:${value.field_revisionid}`,
-    item: { Put: { TableName: tableName(), Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value } } },
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value },
+      },
+    },
   };
 }
 
 export function valueDelete(entryid: number, fieldRevisionid: number): LabelledWrite {
-  return { label: `value:${fieldRevisionid}`, item: { Delete: { TableName: tableName(), Key: valueKey(entryid, fieldRevisionid) } } };
+  return {
+    label: `value:${fieldRevisionid}`,
+    item: { Delete: { TableName: tableName(), Key: valueKey(entryid, fieldRevisionid) } },
+  };
 }
 
 /** Commits an entry change (timing and/or step data) atomically. */
@@ -245,7 +301,12 @@ export async function writeEntryChange(writes: LabelledWrite[]): Promise<void> {
  */
 export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
   await transactWrite([
-    { label: 'entry', item: { Delete: { TableName: tableName(), Key: entryKey(entry.entryid), ConditionExpression: 'attribute_exists(pk)' } } },
+    {
+      label: 'entry',
+      item: {
+        Delete: { TableName: tableName(), Key: entryKey(entry.entryid), ConditionExpression: 'attribute_exists(pk)' },
+      },
+    },
     ...linkPartitions(entry).map((partition, index) => ({
       label: `link:${index}`,
       item: { Delete: { TableName: tableName(), Key: { pk: partition, sk: padId(entry.entryid) } } },
@@ -255,5 +316,9 @@ export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
 }
 
 async function readAllKeys(entryid: number): Promise<Array<{ pk: string; sk: string }>> {
-  return queryAll<{ pk: string; sk: string }>({ partition: entryPartition(entryid), consistent: true, projection: ['pk', 'sk'] });
+  return queryAll<{ pk: string; sk: string }>({
+    partition: entryPartition(entryid),
+    consistent: true,
+    projection: ['pk', 'sk'],
+  });
 }

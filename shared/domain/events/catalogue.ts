@@ -27,20 +27,59 @@ export interface CourseStageEventData {
 export interface EventPayloads {
   'course_stage.completed': CourseStageEventData;
   'course_stage.invalidated': CourseStageEventData & { invalidated_by: number | null };
-  'course_assignment.created': { course_assignmentid: number; wikiid: number; userid: number | null; teamid: number | null; due_within: number | null; created_by: number | null };
-  'course_assignment.completed': { course_assignmentid: number; wikiid: number; userid: number; course_completion_date: number | null };
+  'course_assignment.created': {
+    course_assignmentid: number;
+    wikiid: number;
+    userid: number | null;
+    teamid: number | null;
+    due_within: number | null;
+    created_by: number | null;
+  };
+  'course_assignment.completed': {
+    course_assignmentid: number;
+    wikiid: number;
+    userid: number;
+    course_completion_date: number | null;
+  };
   'course_assignment.overdue': { course_assignmentid: number; wikiid: number; userid: number; due_date: number };
   'guide.released': { guideid: number; releaseid: number; revisionid: number | null; version: string | null };
   'wiki.released': { wikiid: number; releaseid: number; revisionid: number | null; version: string | null };
-  'approval.requested': { approval_requestid: number; doctype: string; docid: number; revisionid: number | null; requested_by: number | null };
+  'approval.requested': {
+    approval_requestid: number;
+    doctype: string;
+    docid: number;
+    revisionid: number | null;
+    requested_by: number | null;
+  };
   'approval.signed': { approval_requestid: number; doctype: string; docid: number; userid: number; decision: string };
   'approval.approved': { approval_requestid: number; doctype: string; docid: number; revisionid: number | null };
   'approval.rejected': { approval_requestid: number; doctype: string; docid: number; revisionid: number | null };
   'periodic_review.due': { prdid: number; doctype: string; docid: number; reviewer_userid: number; due_date: number };
-  'work_log.finished': { work_log_entryid: number; userid: number; operator_userid: number; guideid: number; workorderid: string; end_date: number | null };
-  'quiz_session.submitted': { quiz_sessionid: number; quizid: number; userid: number; attempt: number | null; score: number | null; passed: boolean | null };
+  'work_log.finished': {
+    work_log_entryid: number;
+    userid: number;
+    operator_userid: number;
+    guideid: number;
+    workorderid: string;
+    end_date: number | null;
+  };
+  'quiz_session.submitted': {
+    quiz_sessionid: number;
+    quizid: number;
+    userid: number;
+    attempt: number | null;
+    score: number | null;
+    passed: boolean | null;
+  };
   'module_import.finished': { importid: number; moduleid: number; provider_version_number: number; userid: number };
-  'module_import.failed': { importid: number; moduleid: number; provider_version_number: number; userid: number; code: string | null; error: string | null };
+  'module_import.failed': {
+    importid: number;
+    moduleid: number;
+    provider_version_number: number;
+    userid: number;
+    code: string | null;
+    error: string | null;
+  };
   'user.created': { userid: number; username: string };
   /** POST /webhooks/{id}/test: sent to that webhook only. */
   ping: { webhookid: number };
@@ -72,20 +111,38 @@ export const EVENT_NAMES = [
 /** Human titles used in the delivery envelope (`title`, `description`). */
 export const EVENT_TITLES: Record<EventName, { title: string; description: string }> = {
   'course_stage.completed': { title: 'Course Stage Completed', description: 'A trainee completed a course stage.' },
-  'course_stage.invalidated': { title: 'Course Stage Invalidated', description: 'A manager invalidated a trainee\'s completion of a course stage.' },
-  'course_assignment.created': { title: 'Course Assignment Created', description: 'A course was assigned to a user or a team.' },
-  'course_assignment.completed': { title: 'Course Assignment Completed', description: 'A trainee completed every stage of an assigned course.' },
-  'course_assignment.overdue': { title: 'Course Assignment Overdue', description: 'A trainee\'s course assignment passed its due date unfinished.' },
+  'course_stage.invalidated': {
+    title: 'Course Stage Invalidated',
+    description: "A manager invalidated a trainee's completion of a course stage.",
+  },
+  'course_assignment.created': {
+    title: 'Course Assignment Created',
+    description: 'A course was assigned to a user or a team.',
+  },
+  'course_assignment.completed': {
+    title: 'Course Assignment Completed',
+    description: 'A trainee completed every stage of an assigned course.',
+  },
+  'course_assignment.overdue': {
+    title: 'Course Assignment Overdue',
+    description: "A trainee's course assignment passed its due date unfinished.",
+  },
   'guide.released': { title: 'Guide Released', description: 'A guide revision was released.' },
   'wiki.released': { title: 'Wiki Released', description: 'A wiki page revision was released.' },
   'approval.requested': { title: 'Approval Requested', description: 'An approval request was opened.' },
   'approval.signed': { title: 'Approval Signed', description: 'An approver signed an approval request.' },
   'approval.approved': { title: 'Approval Approved', description: 'An approval request was approved.' },
   'approval.rejected': { title: 'Approval Rejected', description: 'An approval request was rejected.' },
-  'periodic_review.due': { title: 'Periodic Review Due', description: 'A document\'s periodic review fell due.' },
+  'periodic_review.due': { title: 'Periodic Review Due', description: "A document's periodic review fell due." },
   'work_log.finished': { title: 'Work Log Finished', description: 'A work log entry was finished.' },
-  'quiz_session.submitted': { title: 'Quiz Session Submitted', description: 'A quiz session was submitted and graded.' },
-  'module_import.finished': { title: 'Module Import Finished', description: 'An external training module was imported.' },
+  'quiz_session.submitted': {
+    title: 'Quiz Session Submitted',
+    description: 'A quiz session was submitted and graded.',
+  },
+  'module_import.finished': {
+    title: 'Module Import Finished',
+    description: 'An external training module was imported.',
+  },
   'module_import.failed': { title: 'Module Import Failed', description: 'An external training module import failed.' },
   'user.created': { title: 'User Created', description: 'A user account was created.' },
   ping: { title: 'Ping', description: 'A test delivery requested through POST /webhooks/{webhookid}/test.' },
@@ -94,7 +151,10 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
 /** An event about to be written: its name, payload and the entity whose order it keeps. */
 export interface DomainEvent<N extends EventName = EventName> {
   name: N;
-  /** The entity the event is about, e.g. `USER#12`, `COMPLETION#12#guide#7`: events of one entity are delivered in order. */
+  /**
+   * The entity the event is about, e.g. `USER#12`, `COMPLETION#12#guide#7`: events of one entity are delivered in
+   * order.
+   */
   entity: string;
   data: EventPayloads[N];
   /** Deliver to this webhook only (ping). */
@@ -113,7 +173,12 @@ export interface StoredEvent {
   target_webhookid?: number;
 }
 
-export function domainEvent<N extends EventName>(name: N, entity: string, data: EventPayloads[N], extra: { target_webhookid?: number } = {}): DomainEvent<N> {
+export function domainEvent<N extends EventName>(
+  name: N,
+  entity: string,
+  data: EventPayloads[N],
+  extra: { target_webhookid?: number } = {},
+): DomainEvent<N> {
   return { name, entity, data, ...extra };
 }
 

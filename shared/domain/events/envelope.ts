@@ -22,5 +22,11 @@ function eventData(record: StoredEvent): Record<string, unknown> {
 
 export function deliveryBody(record: StoredEvent, site: Site): string {
   const { title, description } = EVENT_TITLES[record.name];
-  return JSON.stringify({ siteName: site.name, siteDomain: new URL(site.url).host, title, description, data: eventData(record) });
+  return JSON.stringify({
+    siteName: site.name,
+    siteDomain: new URL(site.url).host,
+    title,
+    description,
+    data: eventData(record),
+  });
 }

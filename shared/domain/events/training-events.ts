@@ -55,7 +55,14 @@ export function rowEntity(row: { course_assignmentid: number; userid: number }):
 /** course_assignment.completed when a row becomes completed (from any other state or new). */
 export function rowEvents(
   before: { status: string } | null,
-  after: { course_assignmentid: number; wikiid: number; userid: number; status: string; course_completion_date: number | null; active: number },
+  after: {
+    course_assignmentid: number;
+    wikiid: number;
+    userid: number;
+    status: string;
+    course_completion_date: number | null;
+    active: number;
+  },
 ): DomainEvent[] {
   if (!after.active || after.status !== 'completed' || before?.status === 'completed') return [];
   return [

@@ -36,7 +36,11 @@ function actor(site: string, userid: unknown) {
 }
 
 function activity(id: string, type: string, name?: unknown) {
-  return { objectType: 'Activity', id, definition: { type, ...(typeof name === 'string' && name ? { name: { 'en-US': name } } : {}) } };
+  return {
+    objectType: 'Activity',
+    id,
+    definition: { type, ...(typeof name === 'string' && name ? { name: { 'en-US': name } } : {}) },
+  };
 }
 
 const isoTime = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
@@ -47,20 +51,36 @@ export function xapiStatements(record: StoredEvent, siteUrl: string): Array<Reco
   const base = (index: number) => ({ id: statementId(record.eventid, index), timestamp: isoTime(record.occurred_at) });
   switch (record.name) {
     case 'work_log.finished':
-      return [{ ...base(0), actor: actor(siteUrl, data.operator_userid), verb: VERBS.completed, object: activity(`${api}/guides/${data.guideid}`, ACTIVITY_TYPES.guide) }];
+      return [
+        {
+          ...base(0),
+          actor: actor(siteUrl, data.operator_userid),
+          verb: VERBS.completed,
+          object: activity(`${api}/guides/${data.guideid}`, ACTIVITY_TYPES.guide),
+        },
+      ];
     case 'course_stage.completed':
       return [
         {
           ...base(0),
           actor: actor(siteUrl, data.userid),
           verb: VERBS.completed,
-          object: activity(`${api}/courses/${data.wikiid}/stages/${data.course_stageid}`, ACTIVITY_TYPES.stage, data.title),
-          context: { contextActivities: { parent: [activity(`${api}/courses/${data.wikiid}`, ACTIVITY_TYPES.course)] } },
+          object: activity(
+            `${api}/courses/${data.wikiid}/stages/${data.course_stageid}`,
+            ACTIVITY_TYPES.stage,
+            data.title,
+          ),
+          context: {
+            contextActivities: { parent: [activity(`${api}/courses/${data.wikiid}`, ACTIVITY_TYPES.course)] },
+          },
         },
       ];
     case 'quiz_session.submitted': {
       if (data.passed === null || data.passed === undefined) return [];
-      const score = typeof data.score === 'number' ? { score: { scaled: Math.max(0, Math.min(1, data.score / 100)), raw: data.score, min: 0, max: 100 } } : {};
+      const score =
+        typeof data.score === 'number'
+          ? { score: { scaled: Math.max(0, Math.min(1, data.score / 100)), raw: data.score, min: 0, max: 100 } }
+          : {};
       return [
         {
           ...base(0),

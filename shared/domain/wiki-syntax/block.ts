@@ -41,7 +41,8 @@ interface Fences {
 function prescan(lines: string[]): Fences {
   const nextCodeClose = new Int32Array(lines.length + 1);
   nextCodeClose[lines.length] = -1;
-  for (let k = lines.length - 1; k >= 0; k -= 1) nextCodeClose[k] = CODE_CLOSE.test(lines[k]!) ? k : nextCodeClose[k + 1]!;
+  for (let k = lines.length - 1; k >= 0; k -= 1)
+    nextCodeClose[k] = CODE_CLOSE.test(lines[k]!) ? k : nextCodeClose[k + 1]!;
   const quoteClose = new Map<number, number>();
   const stack: number[] = [];
   for (let k = 0; k < lines.length; k += 1) {
@@ -66,7 +67,11 @@ function parseBlocks(lines: string[], start: number, end: number, fences: Fences
     return close !== undefined && close < end ? close : -1;
   };
   const startsBlock = (k: number) =>
-    heading(lines[k]!) !== undefined || RULE.test(lines[k]!) || LIST_ITEM.test(lines[k]!) || codeEnd(k) >= 0 || quoteEnd(k) >= 0;
+    heading(lines[k]!) !== undefined ||
+    RULE.test(lines[k]!) ||
+    LIST_ITEM.test(lines[k]!) ||
+    codeEnd(k) >= 0 ||
+    quoteEnd(k) >= 0;
 
   let i = start;
   while (i < end) {
@@ -85,13 +90,19 @@ function parseBlocks(lines: string[], start: number, end: number, fences: Fences
     const quoteClose = quoteEnd(i);
     if (quoteClose >= 0) {
       const inner = parseBlocks(lines, i + 1, quoteClose, fences, depth + 1);
-      out.push({ type: 'blockquote', attrs: quoteAttrs(QUOTE_OPEN.exec(line)![1]), content: inner.length > 0 ? inner : [{ type: 'paragraph' }] });
+      out.push({
+        type: 'blockquote',
+        attrs: quoteAttrs(QUOTE_OPEN.exec(line)![1]),
+        content: inner.length > 0 ? inner : [{ type: 'paragraph' }],
+      });
       i = quoteClose + 1;
       continue;
     }
     const title = heading(line);
     if (title) {
-      out.push(...inlineBlocks('paragraph', parseInlineWith(title.text), { type: 'heading', attrs: { level: title.level } }));
+      out.push(
+        ...inlineBlocks('paragraph', parseInlineWith(title.text), { type: 'heading', attrs: { level: title.level } }),
+      );
       i += 1;
       continue;
     }

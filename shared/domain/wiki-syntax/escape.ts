@@ -20,9 +20,30 @@ export function neutralize(escaped: string): string {
 }
 
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', semi: ';', sol: '/', bsol: '\\',
-  lpar: '(', rpar: ')', period: '.', comma: ',', excl: '!', quest: '?', equals: '=', num: '#',
-  percnt: '%', Tab: '\t', NewLine: '\n', nbsp: '\u00a0', grave: '`', lsqb: '[', rsqb: ']',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  colon: ':',
+  semi: ';',
+  sol: '/',
+  bsol: '\\',
+  lpar: '(',
+  rpar: ')',
+  period: '.',
+  comma: ',',
+  excl: '!',
+  quest: '?',
+  equals: '=',
+  num: '#',
+  percnt: '%',
+  Tab: '\t',
+  NewLine: '\n',
+  nbsp: '\u00a0',
+  grave: '`',
+  lsqb: '[',
+  rsqb: ']',
 };
 
 /**

@@ -19,7 +19,11 @@ export { guidePath, wikiPath, imagePath, parseWikiTarget } from './urls.ts';
 
 /** Inline nodes of one line of text (a step line): no headings, lists or paragraphs. */
 export function parseInline(raw: string): DocNode[] {
-  return parseInlineWith(String(raw ?? '').replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''));
+  return parseInlineWith(
+    String(raw ?? '')
+      .replace(/\r\n?/g, '\n')
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ''),
+  );
 }
 
 /** Parse and render in one go: `{ json: contents_json, html: *_rendered }`. */

@@ -7,7 +7,15 @@
  * parse stay literal text: the parser never fails and never drops a character of plain text.
  * Cost is linear in the input (bracket look-ups use precomputed tables, constructs are capped).
  */
-import { DEFAULT_IMAGE_SIZE, IMAGE_ALIGNS, MARK_ORDER, type DocNode, type ImageSize, type Mark, type MarkType } from './types.ts';
+import {
+  DEFAULT_IMAGE_SIZE,
+  IMAGE_ALIGNS,
+  MARK_ORDER,
+  type DocNode,
+  type ImageSize,
+  type Mark,
+  type MarkType,
+} from './types.ts';
 import { externalUrl, guidePath, imagePath, isImageSize, parseId, parseWikiTarget, wikiPath } from './urls.ts';
 
 export interface InlineOptions {
@@ -217,7 +225,10 @@ function bracket(
     const guideid = parseId(parts[1]!);
     if (guideid === undefined) return undefined;
     const { text, newWindow } = linkOptions(parts.slice(2));
-    const mark: Mark = { type: 'link', attrs: { href: guidePath(guideid), kind: 'guide', target: guideid, ...(newWindow ? { newWindow } : {}) } };
+    const mark: Mark = {
+      type: 'link',
+      attrs: { href: guidePath(guideid), kind: 'guide', target: guideid, ...(newWindow ? { newWindow } : {}) },
+    };
     return { nodes: linkNodes(text, `Guide ${guideid}`, mark), end };
   }
   const url = externalUrl(parts[0]!);
@@ -266,7 +277,9 @@ function linkNodes(text: string, fallback: string, mark: Mark): DocNode[] {
 }
 
 function withLink(nodes: DocNode[], link: Mark): DocNode[] {
-  return nodes.map((node) => (node.type === 'image' ? node : { ...node, marks: sortMarks([...(node.marks ?? []), link]) }));
+  return nodes.map((node) =>
+    node.type === 'image' ? node : { ...node, marks: sortMarks([...(node.marks ?? []), link]) },
+  );
 }
 
 /** `[image|<id or URL>|size=…|align=…|alt=…|caption text]`; unknown `key=value` options are ignored. */
@@ -308,7 +321,14 @@ function imageNode(parts: string[]): DocNode | undefined {
   };
 }
 
-const DELIM_BITS: Record<DelimKind, number> = { bold: 1, italic: 2, underline: 4, strike: 8, subscript: 16, superscript: 32 };
+const DELIM_BITS: Record<DelimKind, number> = {
+  bold: 1,
+  italic: 2,
+  underline: 4,
+  strike: 8,
+  subscript: 16,
+  superscript: 32,
+};
 
 /** Pairs delimiters per kind, then emits nodes with the marks each position falls under. */
 function resolve(tokens: Token[]): DocNode[] {
@@ -334,7 +354,8 @@ function resolve(tokens: Token[]): DocNode[] {
   const push = (node: DocNode) => {
     const key = node.type === 'text' ? marksKey(node.marks) : undefined;
     const previous = out.at(-1);
-    if (key !== undefined && key === lastKey && previous !== undefined) previous.text = (previous.text ?? '') + (node.text ?? '');
+    if (key !== undefined && key === lastKey && previous !== undefined)
+      previous.text = (previous.text ?? '') + (node.text ?? '');
     else out.push(node);
     lastKey = key;
   };
@@ -343,7 +364,9 @@ function resolve(tokens: Token[]): DocNode[] {
     if (token.t === 'delim') {
       if (toggled[index]) {
         active ^= toggled[index]!;
-        current = MARK_ORDER.filter((type) => type !== 'link' && type !== 'code' && active & DELIM_BITS[type]).map((type) => ({ type }));
+        current = MARK_ORDER.filter((type) => type !== 'link' && type !== 'code' && active & DELIM_BITS[type]).map(
+          (type) => ({ type }),
+        );
       } else {
         push(textNode(token.raw, current));
       }
@@ -369,7 +392,9 @@ function withMarks(node: DocNode, marks: Mark[]): DocNode {
 export function sortMarks(marks: Mark[]): Mark[] {
   const seen = new Set<string>();
   return marks
-    .filter((mark) => (MARK_ORDER as readonly string[]).includes(mark.type) && !seen.has(mark.type) && seen.add(mark.type))
+    .filter(
+      (mark) => (MARK_ORDER as readonly string[]).includes(mark.type) && !seen.has(mark.type) && seen.add(mark.type),
+    )
     .sort((a, b) => MARK_ORDER.indexOf(a.type as MarkType) - MARK_ORDER.indexOf(b.type as MarkType));
 }
 

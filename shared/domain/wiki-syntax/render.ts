@@ -66,7 +66,9 @@ function block(node: DocNode, ctx: Context, depth: number): string {
     case 'bullet_list':
     case 'ordered_list': {
       const tag = node.type === 'bullet_list' ? 'ul' : 'ol';
-      return `<${tag}>${children(node).map((child) => listItem(child, ctx, depth + 1)).join('')}</${tag}>`;
+      return `<${tag}>${children(node)
+        .map((child) => listItem(child, ctx, depth + 1))
+        .join('')}</${tag}>`;
     }
     case 'list_item':
       return blocks(node.content, ctx, depth + 1);
@@ -77,7 +79,10 @@ function block(node: DocNode, ctx: Context, depth: number): string {
     case 'code_block':
       return `<pre><code>${escapeHtml(plainText(node, depth))}</code></pre>`;
     case 'blockquote': {
-      const format = typeof node.attrs?.format === 'string' && /^[a-z_-]{1,32}$/.test(node.attrs.format) ? node.attrs.format : undefined;
+      const format =
+        typeof node.attrs?.format === 'string' && /^[a-z_-]{1,32}$/.test(node.attrs.format)
+          ? node.attrs.format
+          : undefined;
       const attribution = typeof node.attrs?.attribution === 'string' ? node.attrs.attribution.trim() : '';
       const open = format ? `<blockquote class="quote-${format}">` : '<blockquote>';
       const footer = attribution ? `<footer>${escapeHtml(attribution)}</footer>` : '';
@@ -104,8 +109,12 @@ function listItem(node: DocNode, ctx: Context, depth: number): string {
 function image(node: DocNode, ctx: Context, context: 'block' | 'inline'): string {
   const attrs = node.attrs ?? {};
   const size = typeof attrs.size === 'string' && isImageSize(attrs.size) ? attrs.size : 'standard';
-  const align = typeof attrs.align === 'string' && (IMAGE_ALIGNS as readonly string[]).includes(attrs.align) ? attrs.align : 'none';
-  const imageid = typeof attrs.imageid === 'number' && Number.isSafeInteger(attrs.imageid) && attrs.imageid > 0 ? attrs.imageid : undefined;
+  const align =
+    typeof attrs.align === 'string' && (IMAGE_ALIGNS as readonly string[]).includes(attrs.align) ? attrs.align : 'none';
+  const imageid =
+    typeof attrs.imageid === 'number' && Number.isSafeInteger(attrs.imageid) && attrs.imageid > 0
+      ? attrs.imageid
+      : undefined;
   const src =
     imageid !== undefined
       ? ctx.site + imagePath(imageid, size)

@@ -11,18 +11,54 @@ import { decodeEntities, escapeHtml, neutralize } from './escape.ts';
 import { safeAttributeUrl } from './urls.ts';
 
 const ALLOWED: Record<string, readonly string[]> = {
-  p: [], h2: [], h3: [], h4: [], h5: [], h6: [],
-  strong: [], em: [], u: [], s: [], sub: [], sup: [], code: [], pre: [],
-  ul: [], ol: [], li: [], br: [], hr: [],
-  blockquote: ['class'], footer: [],
-  figure: ['class'], figcaption: [],
+  p: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  strong: [],
+  em: [],
+  u: [],
+  s: [],
+  sub: [],
+  sup: [],
+  code: [],
+  pre: [],
+  ul: [],
+  ol: [],
+  li: [],
+  br: [],
+  hr: [],
+  blockquote: ['class'],
+  footer: [],
+  figure: ['class'],
+  figcaption: [],
   a: ['href', 'rel', 'target'],
   img: ['src', 'alt', 'class'],
 };
 const VOID = new Set(['br', 'hr', 'img']);
 const DROP_WITH_CONTENT = new Set([
-  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'noscript', 'noembed',
-  'noframes', 'template', 'textarea', 'title', 'xmp', 'plaintext', 'svg', 'math', 'select', 'head',
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'noscript',
+  'noembed',
+  'noframes',
+  'template',
+  'textarea',
+  'title',
+  'xmp',
+  'plaintext',
+  'svg',
+  'math',
+  'select',
+  'head',
 ]);
 const REL_TOKENS = new Set(['nofollow', 'noopener', 'noreferrer', 'ugc']);
 
@@ -153,7 +189,13 @@ function cleanAttributes(tag: Tag, allowed: readonly string[]): string | undefin
     let clean: string | undefined;
     if (name === 'href') clean = safeAttributeUrl(raw, 'link');
     else if (name === 'src') clean = safeAttributeUrl(raw, 'image');
-    else if (name === 'rel') clean = value.toLowerCase().split(/\s+/).filter((token) => REL_TOKENS.has(token)).join(' ') || undefined;
+    else if (name === 'rel')
+      clean =
+        value
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((token) => REL_TOKENS.has(token))
+          .join(' ') || undefined;
     else if (name === 'target') clean = value === '_blank' ? value : undefined;
     else if (name === 'class') clean = /^[A-Za-z0-9 _-]{1,200}$/.test(value) ? value.trim() : undefined;
     else clean = value;

@@ -22,7 +22,16 @@ export interface RenderOptions {
 }
 
 /** Inline marks, outermost first: the renderer nests tags in this order. */
-export const MARK_ORDER = ['link', 'bold', 'italic', 'underline', 'strike', 'subscript', 'superscript', 'code'] as const;
+export const MARK_ORDER = [
+  'link',
+  'bold',
+  'italic',
+  'underline',
+  'strike',
+  'subscript',
+  'superscript',
+  'code',
+] as const;
 export type MarkType = (typeof MARK_ORDER)[number];
 
 export const MARK_TAGS: Record<Exclude<MarkType, 'link'>, string> = {

@@ -17,7 +17,9 @@ export function externalUrl(raw: string, kind: 'link' | 'image' = 'link'): strin
   const url = raw.trim();
   // No whitespace, quotes, angle brackets or backticks anywhere: such a "URL" is text.
   const shape =
-    kind === 'link' ? /^(?:https?:\/\/[^\s"'<>`/?#]+[^\s"<>`]*|mailto:[^\s"'<>`@]+@[^\s"'<>`]+)$/i : /^https?:\/\/[^\s"'<>`/?#]+[^\s"<>`]*$/i;
+    kind === 'link'
+      ? /^(?:https?:\/\/[^\s"'<>`/?#]+[^\s"<>`]*|mailto:[^\s"'<>`@]+@[^\s"'<>`]+)$/i
+      : /^https?:\/\/[^\s"'<>`/?#]+[^\s"<>`]*$/i;
   if (url.length > 2048 || !shape.test(url)) return undefined;
   let parsed: URL;
   try {
@@ -32,7 +34,8 @@ export function externalUrl(raw: string, kind: 'link' | 'image' = 'link'): strin
 }
 
 /** Characters a browser drops from a URL (or treats as a separator) before reading its scheme. */
-const INVISIBLE = /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const INVISIBLE =
+  /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 /**
  * Checks a URL that is about to go into an attribute (or already is one, entity-encoded), after
@@ -99,7 +102,9 @@ const BAD_TITLE = /[<>[\]{}|\u0000-\u001f\u007f]/;
  * `CATEGORY:iPhone 6#Battery` → namespace, canonical title (underscores read as spaces, runs of
  * whitespace collapsed) and fragment. Unknown prefixes stay part of a WIKI title.
  */
-export function parseWikiTarget(raw: string): { namespace: WikiNamespace; title: string; fragment?: string } | undefined {
+export function parseWikiTarget(
+  raw: string,
+): { namespace: WikiNamespace; title: string; fragment?: string } | undefined {
   let text = raw;
   let fragment: string | undefined;
   const hash = text.indexOf('#');
