@@ -74,7 +74,9 @@ export function isValueEmpty(value: unknown): boolean {
 function isConvertibleToNumber(value: unknown): boolean {
   if (value === undefined || value === null || Array.isArray(value)) return false;
   try {
-    return !Number.isNaN(value as number);
+    // survey-core's own test: the global isNaN coerces ('abc' is NaN), Number.isNaN would not.
+    // biome-ignore lint/suspicious/noGlobalIsNan: parity with survey-core's Helpers.isConvertibleToNumber
+    return !isNaN(value as number);
   } catch {
     return false;
   }
@@ -113,7 +115,8 @@ function compareValues(x: unknown, y: unknown, options: CompareOptions): boolean
     return left === right;
   }
   if (isConvertibleToNumber(x) && isConvertibleToNumber(y)) {
-    if (parseInt(x as string, 10) === parseInt(y as string, 10) && parseFloat(x as string) === parseFloat(y as string))
+    // biome-ignore lint/correctness/useParseIntRadix: survey-core calls parseInt without a radix ('0x1A' is 26)
+    if (parseInt(x as string) === parseInt(y as string) && parseFloat(x as string) === parseFloat(y as string))
       return true;
   }
   if (isValueEmpty(x) !== isValueEmpty(y)) return false;
@@ -122,7 +125,8 @@ function compareValues(x: unknown, y: unknown, options: CompareOptions): boolean
   const xObject = isValueObject(x);
   const yObject = isValueObject(y);
   // eslint-disable-next-line eqeqeq
-  if (!xObject && !yObject) return x === y;
+  // biome-ignore lint/suspicious/noDoubleEquals: survey-core compares scalars loosely (1 == true)
+  if (!xObject && !yObject) return x == y;
   if (!xObject || !yObject) return false;
   if (Array.isArray(x) && Array.isArray(y)) return arraysEqual(x, y, options);
   const own = (object: object, key: string) => Object.hasOwn(object, key);
