@@ -175,7 +175,8 @@ export function createGateway(options: GatewayOptions): Server {
       group.routes.map((route) => ({
         method: route.method,
         path: API_BASE_PATH + route.path,
-        value: { group: group.name, route },
+        // The event's routeKey, built once rather than per request.
+        value: { group: group.name, routeKey: `${route.method} ${API_BASE_PATH}${route.path}` },
       })),
     ),
   );
@@ -194,8 +195,7 @@ export function createGateway(options: GatewayOptions): Server {
       }
       const match = matcher.match(method, path);
       if (match) {
-        const { group, route } = match.value;
-        const routeKey = `${route.method} ${API_BASE_PATH}${route.path}`;
+        const { group, routeKey } = match.value;
         const handler = options.handlers.get(group)!;
         const event = toEvent(request, body, routeKey, match.params, url);
         send(response, await handler(event, lambdaContext(event.requestContext.requestId, group)));

@@ -5,6 +5,7 @@
  * authorize hook -> validate query, body -> handler -> format.
  */
 import middy from '@middy/core';
+import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import { ForbiddenError, UnauthenticatedError } from '../domain/errors.ts';
@@ -126,14 +127,18 @@ function errorMapping(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
 function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   const started = new WeakMap<object, number>();
   const write = (request: middy.Request<APIGatewayProxyEventV2, Result>) => {
-    const { http, requestId } = request.event.requestContext;
     const status = request.response?.statusCode ?? 500;
     const durationMs = Date.now() - (started.get(request) ?? Date.now());
     // API Gateway's access log already has a line per request (docs/operations.md, "Logs");
     // here only server errors, to join the function log to it by requestId (DEBUG: every request).
-    const line = { requestId, group, method: http.method, path: request.event.rawPath, status, durationMs };
-    if (status >= 500) log().warn('request', line);
-    else log().debug('request', line);
+    // The level is checked first: Powertools reads the environment for every call, even one it drops.
+    const server = status >= 500;
+    if (server || log().level <= LogLevelThreshold.DEBUG) {
+      const { http, requestId } = request.event.requestContext;
+      const line = { requestId, group, method: http.method, path: request.event.rawPath, status, durationMs };
+      if (server) log().warn('request', line);
+      else log().debug('request', line);
+    }
     recordRequest(group, status, durationMs);
   };
   return {

@@ -87,10 +87,25 @@ export function userName(user: UserRecord): UserNameView {
   return { userid: user.userid, username: user.username, unique_username: user.unique_username };
 }
 
+/**
+ * Rendered about texts by site and raw text: rendering is a pure function of the two, and a
+ * profile read would otherwise parse and render the same text on every request. Bounded; the
+ * oldest entry goes first.
+ */
+const renderedAbout = new Map<string, string>();
+const RENDERED_ABOUT_MAX_ENTRIES = 500;
+
 /** About text is wiki syntax; the wire sends `false` (not null) when it is empty. */
 function renderAbout(raw: string, siteUrl: string): string | false {
   if (!raw) return false;
-  return renderWiki(raw, { siteUrl }).html;
+  const key = `${siteUrl}\n${raw}`;
+  let html = renderedAbout.get(key);
+  if (html === undefined) {
+    html = renderWiki(raw, { siteUrl }).html;
+    if (renderedAbout.size >= RENDERED_ABOUT_MAX_ENTRIES) renderedAbout.delete(renderedAbout.keys().next().value!);
+    renderedAbout.set(key, html);
+  }
+  return html;
 }
 
 function privateFields(user: UserRecord) {

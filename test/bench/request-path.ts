@@ -4,7 +4,8 @@
  * - GET /users/{another user} through the gateway (what a client sees);
  * - the users handler invoked directly with a prebuilt API Gateway event: the synthesized
  *   bundle with its template environment (what Lambda runs), or the source module standalone;
- * - a raw GetItem of the same user item through the same SDK client, same engine, same run.
+ * - a raw GetItem of the same user item through the same SDK client, same engine, same run,
+ *   measured before and after the request path (the mean is the floor; both are printed).
  * All at 10 concurrent callers. Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
  * Runs on its own too: `npx tsx test/bench/request-path.ts [cdk.out folder]`.
  */
@@ -26,6 +27,8 @@ export interface RequestPathFigures {
   otherRps: number;
   directRps: number;
   rawRps: number;
+  rawBeforeRps: number;
+  rawAfterRps: number;
   p99: number;
   errors: number;
 }
@@ -160,6 +163,17 @@ export async function measureRequestPath(
 ): Promise<RequestPathFigures> {
   const token = await login(stack);
   const otherId = await createOtherUser(stack, token);
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.ddbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    }),
+  );
+  const rawGet = () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } }));
+  // The floor is measured before and after the request path and averaged: on a shared machine
+  // the load drifts within a run, and one raw figure taken at the end skews every ratio.
+  const rawBefore = await loopRate(rawGet, seconds);
   const self = await gatewayRate(`${stack.url}/users/1`, token, seconds);
   const other = await gatewayRate(`${stack.url}/users/${otherId}`, token, seconds);
 
@@ -173,24 +187,17 @@ export async function measureRequestPath(
     }, seconds);
   }
 
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
-  const rawRps = await loopRate(
-    () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } })),
-    seconds,
-  );
+  const rawAfter = await loopRate(rawGet, seconds);
   db.destroy();
+  const rawRps = (rawBefore + rawAfter) / 2;
   return {
     engine,
     selfRps: self.rps,
     otherRps: other.rps,
     directRps,
     rawRps,
+    rawBeforeRps: rawBefore,
+    rawAfterRps: rawAfter,
     p99: other.p99,
     errors: self.errors + other.errors,
   };
@@ -217,6 +224,7 @@ export function printRequestPath(rows: RequestPathFigures[], seconds: number): v
     rows.map((row) => ({
       engine: row.engine,
       'raw GetItem req/s': Math.round(row.rawRps),
+      'raw before / after': `${Math.round(row.rawBeforeRps)} / ${Math.round(row.rawAfterRps)}`,
       'GET /users/{other} req/s': Math.round(row.otherRps),
       'gateway ratio (aim >= 0.8)': (row.otherRps / row.rawRps).toFixed(2),
       'direct handler req/s': Number.isNaN(row.directRps) ? '-' : Math.round(row.directRps),
