@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
+import { isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import type { DomainEvent, EventName, StoredEvent } from '../../domain/events/catalogue.ts';
 
@@ -156,7 +157,7 @@ export async function emitOnce(
     // A transaction conflict (another observer writing the same marker right now) writes
     // nothing; whoever commits the marker emits the event, and if nobody does, the next
     // observation tries again.
-    if ((error as { name?: string }).name === 'TransactionCanceledException') return false;
+    if (isLostRace(error)) return false;
     throw error;
   }
 }
