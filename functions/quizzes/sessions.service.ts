@@ -170,7 +170,7 @@ export async function submit(caller: Caller, input: SessionInput) {
   const quiz = await requireTakeableQuiz(input.quizid);
   const given = input.response_json === undefined ? undefined : parseResponse(input.response_json);
   const givenText = given === undefined ? undefined : serialized(given);
-  const { session, responseText, end, grade, revision, attempts, passed, locked } = await retryOnLostRace(
+  const { session, outcome, end, revision, attempts, passed, locked } = await retryOnLostRace(
     async () => {
       const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
       if (progress?.locked) throw lockedError();
@@ -207,22 +207,23 @@ export async function submit(caller: Caller, input: SessionInput) {
       const locked = !passed && revision.max_attempts !== null && attempts >= revision.max_attempts;
       const best = Math.max(progress.best_score ?? 0, grade.score);
       const end = nowSeconds();
+      // What the submission records: written with the progress, and read back as the session.
+      const outcome = {
+        response_json: responseText,
+        end_date: end,
+        attempt: attempts,
+        score: grade.score,
+        correct_count: grade.correct_count,
+        question_count: grade.question_count,
+        passed: grade.passed,
+        pass_threshold: revision.pass_threshold,
+        results: grade.results,
+      };
       try {
         await submitSession(
           session,
           progress.attempts,
-          {
-            response_json: responseText,
-            end_date: end,
-            attempt: attempts,
-            score: grade.score,
-            correct_count: grade.correct_count,
-            question_count: grade.question_count,
-            passed: grade.passed,
-            pass_threshold: revision.pass_threshold,
-            results: grade.results,
-            progress: { attempts, passed, locked, best_score: best },
-          },
+          { ...outcome, progress: { attempts, passed, locked, best_score: best } },
           countSubmissionWrite(quiz.quizid),
         );
       } catch (error) {
@@ -230,7 +231,7 @@ export async function submit(caller: Caller, input: SessionInput) {
           throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
         throw error;
       }
-      return { session, responseText, end, grade, revision, attempts, passed, locked };
+      return { session, outcome, end, revision, attempts, passed, locked };
     },
     {
       attempts: MAX_RACE_RETRIES,
@@ -238,20 +239,8 @@ export async function submit(caller: Caller, input: SessionInput) {
     },
   );
   await refreshDocumentsOfQuizzes(caller.userid, [quiz.quizid]);
-  const stored: QuizSessionRecord = {
-    ...session,
-    response_json: responseText,
-    submitted: 1,
-    end_date: end,
-    modified_date: end,
-    attempt: attempts,
-    score: grade.score,
-    correct_count: grade.correct_count,
-    question_count: grade.question_count,
-    passed: grade.passed,
-    pass_threshold: revision.pass_threshold,
-    results: grade.results,
-  };
+  const stored: QuizSessionRecord = { ...session, ...outcome, submitted: 1, modified_date: end };
+
   return {
     ...submissionView(stored, caller.username),
     attempts_used: attempts,
