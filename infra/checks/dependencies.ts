@@ -30,6 +30,7 @@ export const SHARED_RANKS: Record<string, number> = {
   accounts: 3, // users, passwords, tokens
   events: 3, // the outbox's deliverer, webhooks, the event bus
   training: 3, // course progress
+  'site-archive': 3, // the site file (export, import, migration): records, table and bucket streams
   http: 4, // router glue: auth, errors -> HTTP, validation
 };
 

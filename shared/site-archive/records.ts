@@ -1,0 +1,121 @@
+/**
+ * The site file: JSON Lines, one typed record per line (docs/export-format.md). Exports write it,
+ * imports read it, and the migration crawler produces the same records from a live API 2.0 site.
+ *
+ * A record holds one table item verbatim, in DynamoDB JSON (the AttributeValue map the low-level
+ * client reads and writes), so nothing is lost in transit: ids, revisions, dates, authorship,
+ * audit chains and credential hashes come back exactly as they were. S3 objects (media files,
+ * module packages) travel in the same file as base64 chunks, so one file is the whole site.
+ */
+import * as z from 'zod/mini';
+
+export const SITE_FORMAT = 'stepwise-site';
+export const SITE_FORMAT_VERSION = 1;
+/** Raw bytes per `object_chunk` record (base64 makes a line of about 350 KB). */
+export const OBJECT_CHUNK_BYTES = 256 * 1024;
+
+/** Which bucket an object came from; the importer writes it back to the same role's bucket. */
+export const bucketRoleSchema = z.enum(['media', 'modules']);
+export type BucketRole = z.infer<typeof bucketRoleSchema>;
+
+const attributeValueMap = z.record(z.string(), z.unknown());
+
+export const headerRecordSchema = z.object({
+  type: z.literal('header'),
+  format: z.literal(SITE_FORMAT),
+  format_version: z.literal(SITE_FORMAT_VERSION),
+  created_at: z.string(),
+  source: z.object({
+    /** `export`: a Stepwise site's own export; `migration`: crawled from a live API 2.0 site. */
+    kind: z.enum(['export', 'migration']),
+    base_url: z.nullable(z.string()),
+  }),
+});
+
+export const itemRecordSchema = z.object({
+  type: z.literal('item'),
+  /** The item's `entity` attribute, or the name `entityOf` derives from its key. */
+  entity: z.string().check(z.minLength(1)),
+  item: attributeValueMap,
+});
+
+export const objectRecordSchema = z.object({
+  type: z.literal('object'),
+  bucket: bucketRoleSchema,
+  key: z.string().check(z.minLength(1)),
+  content_type: z.nullable(z.string()),
+  size: z.int().check(z.nonnegative()),
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  /** How many `object_chunk` records follow, in order, right after this one. */
+  chunks: z.int().check(z.nonnegative()),
+});
+
+export const objectChunkRecordSchema = z.object({
+  type: z.literal('object_chunk'),
+  bucket: bucketRoleSchema,
+  key: z.string().check(z.minLength(1)),
+  index: z.int().check(z.nonnegative()),
+  data: z.string(),
+});
+
+export const endRecordSchema = z.object({
+  type: z.literal('end'),
+  /** Records before this one, the header included: a shorter file was cut. */
+  records: z.int().check(z.nonnegative()),
+  counts: z.record(z.string(), z.int()),
+  objects: z.int().check(z.nonnegative()),
+});
+
+export const siteRecordSchema = z.discriminatedUnion('type', [
+  headerRecordSchema,
+  itemRecordSchema,
+  objectRecordSchema,
+  objectChunkRecordSchema,
+  endRecordSchema,
+]);
+
+export type HeaderRecord = z.infer<typeof headerRecordSchema>;
+export type ItemRecord = z.infer<typeof itemRecordSchema>;
+export type ObjectRecord = z.infer<typeof objectRecordSchema>;
+export type ObjectChunkRecord = z.infer<typeof objectChunkRecordSchema>;
+export type EndRecord = z.infer<typeof endRecordSchema>;
+export type SiteRecord = z.infer<typeof siteRecordSchema>;
+
+/** Items written without an `entity` attribute, named by their partition key's prefix. */
+const ENTITY_BY_KEY_PREFIX: Record<string, string> = {
+  COUNTER: 'Counter',
+  ATTEMPTS: 'AttemptCounter',
+  OUTBOX: 'OutboxEvent',
+  EMITTED: 'EmittedMarker',
+};
+
+/** The record name of a table item (plain or DynamoDB JSON): its `entity`, else its key prefix. */
+export function entityOf(item: Record<string, unknown>): string {
+  const entity = plainString(item.entity);
+  if (entity) return entity;
+  const pk = plainString(item.pk) ?? '';
+  const prefix = pk.split('#')[0];
+  return ENTITY_BY_KEY_PREFIX[prefix] ?? `Unknown:${prefix}`;
+}
+
+/**
+ * Entities an export leaves out: short-lived secrets and counters of attempts that expire on
+ * their own (a restored site starts without them), and events already handed to the outbox (a
+ * restore must not send webhooks a second time).
+ */
+export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
+  'AttemptCounter',
+  'ResetLink',
+  'SigningToken',
+  'SignoffFinalizeToken',
+  'OutboxEvent',
+  'WebhookDelivery',
+]);
+
+function plainString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { S?: unknown }).S === 'string') {
+    return (value as { S: string }).S;
+  }
+  return undefined;
+}
