@@ -138,7 +138,9 @@ describe('migration runner', () => {
     const objectAt = list.findIndex((record) => record.type === 'object');
     expect(list[objectAt]).toMatchObject({ size: OBJECT_CHUNK_BYTES + 5, chunks: 2 });
     expect(list.slice(objectAt + 1, objectAt + 3).map((record) => (record as { index: number }).index)).toEqual([0, 1]);
-    expect(report.unexposed).toEqual([{ what: 'thing secrets', detail: 'API 2.0 has no read for them', count: THINGS }]);
+    expect(report.unexposed).toEqual([
+      { what: 'thing secrets', detail: 'API 2.0 has no read for them', count: THINGS },
+    ]);
     expect(report.counts).toEqual(end.type === 'end' ? end.counts : {});
     const saved = JSON.parse(await readFile(`${out}.report.json`, 'utf8'));
     expect(saved.counts.Thing).toBe(THINGS);
@@ -158,7 +160,13 @@ describe('migration runner', () => {
     expect(checkpoint.done).not.toContain('thing:17');
 
     detailRequests.length = 0;
-    const resumed = await new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(), out: cut, resume: true }).run();
+    const resumed = await new MigrationRun({
+      api: client(),
+      baseUrl,
+      crawlers: crawlers(),
+      out: cut,
+      resume: true,
+    }).run();
     expect(resumed.resumed).toBe(true);
     // Done units were not fetched again.
     for (const unit of checkpoint.done as string[]) {
@@ -179,7 +187,13 @@ describe('migration runner', () => {
       new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(3), out, checkpointEveryMs: 0 }).run(),
     ).rejects.toThrow();
     await expect(
-      new MigrationRun({ api: client(), baseUrl: 'http://other/api/2.0', crawlers: crawlers(), out, resume: true }).run(),
+      new MigrationRun({
+        api: client(),
+        baseUrl: 'http://other/api/2.0',
+        crawlers: crawlers(),
+        out,
+        resume: true,
+      }).run(),
     ).rejects.toThrow('belongs to a crawl of');
   });
 });
@@ -195,7 +209,9 @@ describe('crawler order', () => {
 
   it('refuses unknown names, missing dependencies, duplicates and cycles', () => {
     expect(() => orderCrawlers([named('users')], ['usrs'])).toThrow('No crawler usrs');
-    expect(() => orderCrawlers([named('guides', ['users'])])).toThrow('guides runs after users, which is not registered');
+    expect(() => orderCrawlers([named('guides', ['users'])])).toThrow(
+      'guides runs after users, which is not registered',
+    );
     expect(() => orderCrawlers([named('users'), named('users')])).toThrow('Two resource crawlers');
     expect(() => orderCrawlers([named('a', ['b']), named('b', ['a'])])).toThrow('cycle');
   });

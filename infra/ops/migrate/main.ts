@@ -64,11 +64,18 @@ try {
   fail(`Sign-in to ${baseUrl} failed: ${(error as Error).message}`);
 }
 
-const run = new MigrationRun({ api: client, baseUrl, crawlers: resourceCrawlers, only, out: values.out, resume: values.resume });
+const run = new MigrationRun({
+  api: client,
+  baseUrl,
+  crawlers: resourceCrawlers,
+  only,
+  out: values.out,
+  resume: values.resume,
+});
 const progress = startProgress({
   describe: () =>
-    `migrate ${run.progress.crawler || '...'} | requests ${client.stats.requests} (retries ${client.stats.retries}) | ` +
-    `records ${run.progress.records} | ${formatBytes(run.progress.bytes)}`,
+    `migrate ${run.progress.crawler || '...'} | requests ${client.stats.requests} ` +
+    `(retries ${client.stats.retries}) | records ${run.progress.records} | ${formatBytes(run.progress.bytes)}`,
 });
 try {
   const report = await run.run();

@@ -60,7 +60,11 @@ export class MigrationRun {
     const known = new KnownIdSets(restored?.known ?? {});
     const counters = new Map(Object.entries(restored?.counters ?? {}));
     const report = new ReportCollector(restored ?? undefined);
-    const earlier = { requests: restored?.requests ?? 0, retries: restored?.retries ?? 0, ms: restored?.elapsed_ms ?? 0 };
+    const earlier = {
+      requests: restored?.requests ?? 0,
+      retries: restored?.retries ?? 0,
+      ms: restored?.elapsed_ms ?? 0,
+    };
     const stats = () => options.api.stats ?? { requests: 0, retries: 0, bytes: 0 };
     const interval = options.checkpointEveryMs ?? 1000;
     let lastSaved = Date.now();
@@ -153,7 +157,9 @@ export class MigrationRun {
       throw new Error(`${checkpointPath} belongs to a crawl of ${checkpoint.base_url}, not ${this.options.baseUrl}`);
     }
     if (JSON.stringify(checkpoint.only) !== JSON.stringify(only)) {
-      throw new Error(`${checkpointPath} was made with --only ${checkpoint.only?.join(',') ?? '(all)'}: resume with the same`);
+      throw new Error(
+        `${checkpointPath} was made with --only ${checkpoint.only?.join(',') ?? '(all)'}: resume with the same`,
+      );
     }
     return checkpoint;
   }
@@ -173,9 +179,9 @@ class KnownIdSets implements KnownIds {
   }
 
   add(kind: string, id: number): void {
-    let set = this.sets.get(kind);
-    if (!set) this.sets.set(kind, (set = new Set()));
+    const set = this.sets.get(kind) ?? new Set<number>();
     set.add(id);
+    this.sets.set(kind, set);
   }
 
   all(kind: string): number[] {
@@ -203,7 +209,9 @@ export function orderCrawlers(crawlers: ResourceCrawler[], only?: string[]): Res
     const crawler = byName.get(name);
     if (!crawler) {
       const known = [...byName.keys()].join(', ') || '(none)';
-      throw new Error(neededBy ? `${neededBy} runs after ${name}, which is not registered` : `No crawler ${name} (${known})`);
+      throw new Error(
+        neededBy ? `${neededBy} runs after ${name}, which is not registered` : `No crawler ${name} (${known})`,
+      );
     }
     if (state.get(name) === 'done') return;
     if (state.get(name) === 'visiting') throw new Error(`Crawlers wait for each other in a cycle through ${name}`);

@@ -92,7 +92,9 @@ export class SiteFileWriter {
       this.objectKeys.add(objectKey);
       const chunks = Math.ceil(bytes.length / OBJECT_CHUNK_BYTES);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      await this.append([{ type: 'object', bucket, key, content_type: contentType, size: bytes.length, sha256, chunks }]);
+      await this.append([
+        { type: 'object', bucket, key, content_type: contentType, size: bytes.length, sha256, chunks },
+      ]);
       for (let first = 0; first < chunks; first += CHUNKS_PER_WRITE) {
         const batch: SiteRecord[] = [];
         for (let index = first; index < Math.min(chunks, first + CHUNKS_PER_WRITE); index += 1) {
@@ -139,7 +141,10 @@ export class SiteFileWriter {
   }
 
   private async readBack(path: string, length: number): Promise<void> {
-    const lines = createInterface({ input: createReadStream(path, { start: 0, end: length - 1 }), crlfDelay: Infinity });
+    const lines = createInterface({
+      input: createReadStream(path, { start: 0, end: length - 1 }),
+      crlfDelay: Infinity,
+    });
     for await (const line of lines) {
       if (!line) continue;
       const record = siteRecordSchema.parse(JSON.parse(line));
