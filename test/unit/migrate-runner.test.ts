@@ -178,14 +178,14 @@ describe('migration runner', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('refuses to resume without a checkpoint or against another source', async () => {
+  it('refuses to resume without a checkpoint or against another source, and to overwrite an interrupted crawl', async () => {
     const out = path.join(await workDir(), 'site.jsonl');
     await expect(
       new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(), out, resume: true }).run(),
     ).rejects.toThrow('Nothing to resume');
     await expect(
       new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(3), out, checkpointEveryMs: 0 }).run(),
-    ).rejects.toThrow();
+    ).rejects.toThrow('source fell over at thing 3');
     await expect(
       new MigrationRun({
         api: client(),
@@ -195,6 +195,9 @@ describe('migration runner', () => {
         resume: true,
       }).run(),
     ).rejects.toThrow('belongs to a crawl of');
+    await expect(new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(), out }).run()).rejects.toThrow(
+      'holds an interrupted crawl: add --resume',
+    );
   });
 });
 

@@ -46,6 +46,10 @@ export class MigrationRun {
     const checkpointPath = checkpointPathOf(options.out);
     const started = Date.now();
     const restored = options.resume ? await this.restore(checkpointPath, only) : undefined;
+    if (!restored && (await readCheckpoint(checkpointPath))) {
+      // Hours of crawling are not thrown away by a forgotten flag.
+      throw new Error(`${checkpointPath} holds an interrupted crawl: add --resume, or delete it to start over`);
+    }
     const writer = restored
       ? await SiteFileWriter.resume(options.out, restored.length)
       : await SiteFileWriter.create(options.out, {

@@ -34,6 +34,7 @@ export class SiteFileWriter {
   private readonly itemKeys = new Set<string>();
   private readonly objectKeys = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
   private constructor(private readonly file: FileHandle) {}
 
@@ -64,6 +65,8 @@ export class SiteFileWriter {
 
   /** Runs `operation` after every operation queued before it; the queue stops at the first failure. */
   enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    // Work a failed crawl left running must not touch the file (or the checkpoint) any more.
+    if (this.closed) return Promise.reject(new Error('The site file is closed'));
     const next = this.queue.then(operation);
     this.queue = next;
     return next;
@@ -71,14 +74,17 @@ export class SiteFileWriter {
 
   /** Plain table items, marshalled to DynamoDB JSON; a key already in the file is left out. */
   items(items: Record<string, unknown>[]): Promise<void> {
+    // Marshalled before queueing: an item that cannot be (a crawler's bug) fails its caller only.
+    const marshalled = items.map((item) => ({
+      key: itemKey(item),
+      record: { type: 'item', entity: entityOf(item), item: marshall(item, { removeUndefinedValues: true }) } as const,
+    }));
     return this.enqueue(() => {
       const records: SiteRecord[] = [];
-      for (const item of items) {
-        const key = itemKey(item);
+      for (const { key, record } of marshalled) {
         if (this.itemKeys.has(key)) continue;
         this.itemKeys.add(key);
-        const entity = entityOf(item);
-        records.push({ type: 'item', entity, item: marshall(item, { removeUndefinedValues: true }) });
+        records.push(record);
       }
       return this.append(records);
     });
@@ -108,14 +114,17 @@ export class SiteFileWriter {
 
   /** The `end` record, then closes the file. */
   finish(): Promise<void> {
-    return this.enqueue(async () => {
+    const finished = this.enqueue(async () => {
       await this.append([{ type: 'end', records: this.records, counts: { ...this.counts }, objects: this.objects }]);
       await this.file.sync();
       await this.file.close();
     });
+    this.closed = true;
+    return finished;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.queue.catch(() => undefined);
     await this.file.close().catch(() => undefined);
   }
