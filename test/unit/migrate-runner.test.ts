@@ -178,7 +178,7 @@ describe('migration runner', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('refuses to resume without a checkpoint or against another source, and to overwrite an interrupted crawl', async () => {
+  it('refuses a resume without checkpoint or of another source, and a fresh run over a checkpoint', async () => {
     const out = path.join(await workDir(), 'site.jsonl');
     await expect(
       new MigrationRun({ api: client(), baseUrl, crawlers: crawlers(), out, resume: true }).run(),
