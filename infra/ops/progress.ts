@@ -20,7 +20,7 @@ export function startProgress(options: ProgressOptions): ProgressDisplay {
   const draw = () => {
     const line = options.describe();
     if (interactive) {
-      const width = Math.max(20, (stream.columns ?? 100) - 1);
+      const width = Math.max(20, (stream.columns || 100) - 1);
       stream.write(`\r\x1b[2K${line.slice(0, width)}`);
     } else {
       stream.write(`${new Date().toISOString()} ${line}\n`);
