@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SourceError } from '../../infra/ops/migrate/crawl.ts';
-import { HttpSourceClient, retryAfterMs } from '../../infra/ops/migrate/source-client.ts';
+import { HttpSourceClient, retryAfterMs, type Clock } from '../../infra/ops/migrate/source-client.ts';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
@@ -58,11 +58,28 @@ afterAll(async () => {
   await other.close();
 });
 
-function client(options: { maxAttempts?: number; concurrency?: number; sleeps?: number[] } = {}) {
+/** The rate limiter's time: stands still until waited on, then jumps; the waits are recorded. */
+function fakeClock() {
+  let now = 1_000_000;
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    wait: async (ms: number) => {
+      waits.push(ms);
+      now += ms;
+    },
+  };
+}
+
+function client(
+  options: { maxAttempts?: number; concurrency?: number; sleeps?: number[]; rate?: number; clock?: Clock } = {},
+) {
   return new HttpSourceClient({
     baseUrl: `${source.url}/api/2.0`,
     token: 'source-token',
-    ratePerSecond: 1000,
+    ratePerSecond: options.rate ?? 1000,
+    clock: options.clock ?? fakeClock(),
     concurrency: options.concurrency ?? 4,
     maxAttempts: options.maxAttempts ?? 5,
     baseDelayMs: 100,
@@ -82,8 +99,11 @@ describe('source client retries', () => {
     ];
     source.answer((_request, response) => script.shift()!(response));
     const sleeps: number[] = [];
-    const api = client({ sleeps });
+    const clock = fakeClock();
+    const api = client({ sleeps, clock });
     await expect(api.get('guides/7')).resolves.toEqual({ guideid: 7 });
+    // The Retry-After also held back the rate limiter, for every request.
+    expect(clock.waits).toContain(2000);
     expect(source.seen.map((request) => request.url)).toEqual(Array(3).fill('/api/2.0/guides/7'));
     // Retry-After: 2 → 2000 ms; then the second attempt's backoff: 200 ms ceiling, half fixed + half jitter.
     expect(sleeps).toEqual([2000, 150]);
@@ -183,6 +203,17 @@ describe('source client reads', () => {
     expect([...redirected.bytes]).toEqual([1, 2, 3]);
     expect(source.seen.map((request) => request.authorization)).toEqual(['api source-token']);
     expect(other.seen.map((request) => request.authorization)).toEqual([undefined, undefined]);
+  });
+
+  it('starts at most `rate` requests per second', async () => {
+    source.answer((_request, response) => json(response, 200, {}));
+    const clock = fakeClock();
+    const api = client({ rate: 4, concurrency: 10, clock });
+    await Promise.all(Array.from({ length: 9 }, (_, index) => api.get(`guides/${index}`)));
+    expect(source.seen).toHaveLength(9);
+    // The first goes at once; each of the other eight waits its quarter second on the limiter's clock.
+    expect(clock.waits.reduce((sum, ms) => sum + ms, 0)).toBe(2000);
+    expect(clock.waits.every((ms) => ms <= 250)).toBe(true);
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {

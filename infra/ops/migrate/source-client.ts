@@ -27,7 +27,16 @@ export interface SourceClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** In [0, 1): the jitter's source. */
   random?: () => number;
+  /** The rate limiter's time (tests pass one that advances when waited on). */
+  clock?: Clock;
 }
+
+export interface Clock {
+  now(): number;
+  wait(ms: number): Promise<void>;
+}
+
+const realClock: Clock = { now: () => Date.now(), wait: (ms) => wait(ms) };
 
 /** What the progress display and the closing report show. */
 export interface SourceStats {
@@ -60,7 +69,7 @@ export class HttpSourceClient implements SourceApi {
   constructor(private readonly options: SourceClientOptions) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, ''));
     this.slots = new Semaphore(Math.max(1, options.concurrency ?? 4));
-    this.bucket = new TokenBucket(Math.max(0.01, options.ratePerSecond ?? 10));
+    this.bucket = new TokenBucket(Math.max(0.01, options.ratePerSecond ?? 10), options.clock ?? realClock);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 6);
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
@@ -252,19 +261,22 @@ class TokenBucket {
   private nextFreeAt = 0;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly rate: number) {}
+  constructor(
+    private readonly rate: number,
+    private readonly clock: Clock,
+  ) {}
 
   take(): Promise<void> {
     const turn = this.queue.then(async () => {
-      const delay = this.nextFreeAt - Date.now();
-      if (delay > 0) await wait(delay);
-      this.nextFreeAt = Math.max(Date.now(), this.nextFreeAt) + 1000 / this.rate;
+      const delay = this.nextFreeAt - this.clock.now();
+      if (delay > 0) await this.clock.wait(delay);
+      this.nextFreeAt = Math.max(this.clock.now(), this.nextFreeAt) + 1000 / this.rate;
     });
     this.queue = turn;
     return turn;
   }
 
   pauseFor(ms: number): void {
-    this.nextFreeAt = Math.max(this.nextFreeAt, Date.now() + ms);
+    this.nextFreeAt = Math.max(this.nextFreeAt, this.clock.now() + ms);
   }
 }
