@@ -17,6 +17,7 @@ const PART_2 = '{"type":"end"}\n';
 
 interface Scenario {
   exportFails: boolean;
+  partFailures: number;
   importFails: boolean;
   exportReads: number;
   importReads: number;
@@ -31,6 +32,7 @@ let scenario: Scenario;
 beforeEach(() => {
   scenario = {
     exportFails: false,
+    partFailures: 0,
     importFails: false,
     exportReads: 0,
     importReads: 0,
@@ -70,8 +72,15 @@ beforeAll(async () => {
   storage = http.createServer((request, response) => {
     scenario.storageAuthorization.push(request.headers.authorization);
     if (request.method === 'GET' && request.url === '/parts/1') response.end(PART_1);
-    else if (request.method === 'GET' && request.url === '/parts/2') response.end(PART_2);
-    else if (request.method === 'POST' && request.url === '/upload') {
+    else if (request.method === 'GET' && request.url === '/parts/2') {
+      if (scenario.partFailures > 0) {
+        scenario.partFailures -= 1;
+        // Half the part, then the connection drops: the retry must not keep the half.
+        response.writeHead(200, { 'content-length': String(PART_2.length) });
+        response.write(PART_2.slice(0, 5));
+        setTimeout(() => response.socket?.destroy(), 10);
+      } else response.end(PART_2);
+    } else if (request.method === 'POST' && request.url === '/upload') {
       const form = busboy({ headers: request.headers });
       form.on('field', (name) => scenario.uploadFields.push(name));
       form.on('file', (name, stream) => {
@@ -169,6 +178,15 @@ describe('npm run export', () => {
     expect(scenario.apiAuthorization.every((value) => value === `api ${TOKEN}`)).toBe(true);
     // Presigned URLs carry their own authorization; the token stays with the site.
     expect(scenario.storageAuthorization).toEqual([undefined, undefined]);
+  });
+
+  it('starts a part again when its download breaks off', async () => {
+    scenario.partFailures = 1;
+    const out = path.join(dir, 'retried.jsonl');
+    const run = await command('export-main.ts', ['--from', siteUrl, '--token', TOKEN, '--out', out, '--poll', '0.02']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(scenario.partFailures).toBe(0);
+    expect(await readFile(out, 'utf8')).toBe(PART_1 + PART_2);
   });
 
   it('exits 1 with the job status when the export fails, leaving no file', async () => {

@@ -4,10 +4,7 @@
  * order into one file; an import gets a presigned upload, streams the file to it, is started and
  * polled until it completes, validates (dry run) or fails.
  */
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { setTimeout as wait } from 'node:timers/promises';
 import { HttpSourceClient } from '../migrate/source-client.ts';
 import { uploadFile, type UploadTarget } from './multipart-upload.ts';
@@ -110,32 +107,60 @@ export async function runExport(site: JobSite, out: string, progress: JobProgres
   progress.totalBytes = files.reduce((sum, file) => sum + file.size, 0);
   progress.bytes = 0;
   const partial = `${out}.download`;
+  const target = await open(partial, 'w');
   try {
-    const target = createWriteStream(partial);
-    for (const file of files) await downloadPart(file.url, target, progress);
-    await new Promise<void>((resolve, reject) =>
-      target.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    if (progress.bytes !== progress.totalBytes) {
-      throw new Error(`The download holds ${progress.bytes} bytes, the export announced ${progress.totalBytes}`);
+    let position = 0;
+    for (const file of files) position = await downloadPart(file, target, position, progress);
+    await target.truncate(position);
+    await target.close();
+    if (position !== progress.totalBytes) {
+      throw new Error(`The download holds ${position} bytes, the export announced ${progress.totalBytes}`);
     }
     await rename(partial, out);
   } catch (error) {
+    await target.close().catch(() => undefined);
     await rm(partial, { force: true });
     throw error;
   }
   return { exportid, counts: done.counts ?? {}, bytes: progress.bytes, parts: files.length };
 }
 
-/** One part, streamed onto the end of `target`. A presigned URL carries its own authorization. */
-async function downloadPart(url: string, target: NodeJS.WritableStream, progress: JobProgress): Promise<void> {
-  const response = await fetch(url);
-  if (!response.ok || !response.body) throw new Error(`Downloading an export part failed (${response.status})`);
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  body.on('data', (chunk: Buffer) => {
-    progress.bytes += chunk.length;
-  });
-  await pipeline(body, target, { end: false });
+const PART_ATTEMPTS = 4;
+
+/**
+ * One part, streamed into `target` from `start`; answers where the next part starts. A failed
+ * attempt (a dropped connection, a 5xx) starts the part again at the same place. A presigned URL
+ * carries its own authorization.
+ */
+async function downloadPart(
+  file: { part: number; url: string },
+  target: FileHandle,
+  start: number,
+  progress: JobProgress,
+  attempt = 1,
+): Promise<number> {
+  const bytesBefore = progress.bytes;
+  let position = start;
+  try {
+    const response = await fetch(file.url);
+    if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      let written = 0;
+      while (written < chunk.length) {
+        written += (await target.write(chunk, written, chunk.length - written, position + written)).bytesWritten;
+      }
+      position += chunk.length;
+      progress.bytes += chunk.length;
+    }
+    return position;
+  } catch (error) {
+    if (attempt >= PART_ATTEMPTS) {
+      throw new Error(`Downloading part ${file.part} failed after ${attempt} attempts: ${(error as Error).message}`);
+    }
+    progress.bytes = bytesBefore;
+    await wait(1000 * 2 ** (attempt - 1));
+    return downloadPart(file, target, start, progress, attempt + 1);
+  }
 }
 
 export interface ImportOptions {
