@@ -112,6 +112,14 @@ describe('npm run migrate', () => {
     expect(run.stderr).toContain('the source refused the credentials (401');
   });
 
+  it('warns when the account is not an Admin (the file holds only what it may see)', async () => {
+    const out = path.join(outDir, 'plain-user.jsonl');
+    const run = await startMigrate(['--from', apiUrl(), '--token', users[1]!.token, '--out', out, '--rate', '100'])
+      .done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('this account is not an Admin');
+  });
+
   it('refuses bad arguments with the usage and exit code 2', async () => {
     const run = await startMigrate(['--from', 'http://example.com/', '--token', 't', '--out', 'x.jsonl']).done;
     expect(run.code).toBe(2);
