@@ -17,6 +17,11 @@ export interface BadgeRecord {
   date: number;
 }
 
+/** The badge's table item (also what the migration crawler carries over). */
+export function badgeItem(badge: BadgeRecord): Record<string, unknown> {
+  return { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge };
+}
+
 /** Awards a badge once; a second award of the same badge is a no-op. */
 export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
   try {
@@ -26,7 +31,7 @@ export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
         item: {
           Put: {
             TableName: tableName(),
-            Item: { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge },
+            Item: badgeItem(badge),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

@@ -1,0 +1,53 @@
+/**
+ * `npm run export -- --from <Stepwise URL> --token <Admin token> --out site.jsonl [--poll 2]`
+ * Runs an export job on the site and downloads the site file (docs/operations.md, "Backup").
+ * Exit codes: 0 done, 1 failed (the job's status is printed), 2 bad arguments.
+ */
+import { parseArgs } from 'node:util';
+import { bar, formatBytes, startProgress } from '../progress.ts';
+import { JobFailedError, runExport, type JobProgress } from './site-jobs.ts';
+
+const USAGE = 'Usage: npm run export -- --from <https://stepwise.example.com> --token <Admin token> --out <site.jsonl>';
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+let values: { from?: string; token?: string; out?: string; poll?: string };
+try {
+  values = parseArgs({
+    options: { from: { type: 'string' }, token: { type: 'string' }, out: { type: 'string' }, poll: { type: 'string' } },
+  }).values;
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`, 2);
+}
+if (!values.from || !values.token || !values.out) fail(USAGE, 2);
+const pollSeconds = Number(values.poll ?? '2');
+if (!(pollSeconds > 0)) fail('--poll is a number of seconds above 0', 2);
+
+const state: JobProgress = { phase: 'starting', percent: 0, bytes: 0, totalBytes: 0 };
+const progress = startProgress({
+  describe: () =>
+    state.phase === 'downloading'
+      ? `export downloading ${bar(state.totalBytes ? (state.bytes / state.totalBytes) * 100 : 100)} ` +
+        `${formatBytes(state.bytes)} of ${formatBytes(state.totalBytes)}`
+      : `export ${state.phase} ${bar(state.percent)}`,
+});
+try {
+  const result = await runExport(
+    { baseUrl: values.from, token: values.token, pollMs: pollSeconds * 1000 },
+    values.out,
+    state,
+  );
+  progress.stop();
+  const counts = Object.entries(result.counts).map(([entity, count]) => `  ${entity}: ${count}`);
+  process.stdout.write(
+    `Export ${result.exportid}: ${formatBytes(result.bytes)} in ${result.parts} part(s) → ${values.out}\n` +
+      `${counts.join('\n')}\n`,
+  );
+} catch (error) {
+  progress.stop();
+  const status = error instanceof JobFailedError ? `\n${JSON.stringify(error.status, null, 2)}` : '';
+  fail(`${(error as Error).message}${status}`);
+}
