@@ -433,7 +433,9 @@ describe('wiki syntax: properties', () => {
     );
   });
 
-  it('stays fast on pathological input', () => {
+  // Inert output on inputs that blow up naive parsers. No clock here (speed belongs to the bench);
+  // a parser gone super-linear would run into the test timeout instead.
+  it('renders pathological input inertly', () => {
     const inputs = [
       '['.repeat(20_000),
       "''a".repeat(5_000),
@@ -441,8 +443,6 @@ describe('wiki syntax: properties', () => {
       `${'[link|'.repeat(3_000)}]`,
       `${'*'.repeat(3_000)} x`,
     ];
-    const started = performance.now();
     for (const raw of inputs) expectInert(renderWiki(raw, site).html);
-    expect(performance.now() - started).toBeLessThan(1_500);
   });
 });
