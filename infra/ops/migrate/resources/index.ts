@@ -1,0 +1,4 @@
+import type { ResourceCrawler } from '../crawl.ts';
+import { usersCrawler } from './users.ts';
+
+export const resourceCrawlers: ResourceCrawler[] = [usersCrawler];
