@@ -169,8 +169,8 @@ export async function storedPartition(pk: string, sortPrefix = ''): Promise<Reco
     const result = await stackTable().send(
       new QueryCommand({
         TableName: 'stepwise',
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': sortPrefix },
+        KeyConditionExpression: sortPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: sortPrefix ? { ':pk': pk, ':prefix': sortPrefix } : { ':pk': pk },
         ExclusiveStartKey: start,
         ConsistentRead: true,
       }),

@@ -1,4 +1,5 @@
 import type { ResourceCrawler } from '../crawl.ts';
+import { guidesCrawler } from './guides.ts';
 import { usersCrawler } from './users.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [usersCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [usersCrawler, guidesCrawler];
