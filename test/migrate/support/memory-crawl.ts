@@ -7,6 +7,7 @@
 import { inject } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   SourceError,
   type CrawlContext,
@@ -39,6 +40,8 @@ export interface MemoryCrawl {
   completedUnits: string[];
   /** Runs crawlers in order, as the runner would. */
   run(...crawlers: ResourceCrawler[]): Promise<void>;
+  /** Runs crawlers with a context of the test's making (e.g. a source that refuses some reads). */
+  runWith(context: CrawlContext, ...crawlers: ResourceCrawler[]): Promise<void>;
   item(pk: string, sk: string): Record<string, unknown> | undefined;
 }
 
@@ -136,6 +139,9 @@ export function memoryCrawl(token: string, options: { done?: Iterable<string> } 
     async run(...crawlers) {
       for (const crawler of crawlers) await crawler.crawl(context);
     },
+    async runWith(custom, ...crawlers) {
+      for (const crawler of crawlers) await crawler.crawl(custom);
+    },
     item: (pk, sk) => items.get(itemKey(pk, sk)),
   };
 }
@@ -190,4 +196,46 @@ export function withoutAttributes(
   const copy = { ...item };
   for (const name of names) delete copy[name];
   return copy;
+}
+
+/** The bytes of an object in the test stack's media bucket, or undefined. */
+export async function storedMediaObject(key: string): Promise<Buffer | undefined> {
+  const s3 = new S3Client({
+    endpoint: inject('s3Endpoint'),
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  try {
+    const object = await s3.send(new GetObjectCommand({ Bucket: 'stepwise-media', Key: key }));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** A source that answers 403 to every GET under the given path prefixes (an account refused them). */
+export function refusing(context: CrawlContext, prefixes: string[]): CrawlContext {
+  const refused = (path: string) => prefixes.some((prefix) => path.startsWith(prefix));
+  const forbidden = (path: string) => new SourceError(403, path, `GET ${path}: 403`);
+  const { api: source } = context;
+  return {
+    ...context,
+    api: {
+      ...source,
+      get: (path, query) => (refused(path) ? Promise.reject(forbidden(path)) : source.get(path, query)),
+      find: (path, query) => (refused(path) ? Promise.resolve(undefined) : source.find(path, query)),
+      pages: (path, options) => {
+        if (!refused(path)) return source.pages(path, options);
+        return (async function* () {
+          yield* [];
+          throw forbidden(path);
+        })();
+      },
+      download: (url) => source.download(url),
+    },
+  };
 }
