@@ -1,6 +1,7 @@
 import type { ResourceCrawler } from '../crawl.ts';
 import { guidesCrawler } from './guides.ts';
 import { mediaCrawler } from './media.ts';
+import { teamsCrawler } from './teams.ts';
 import { usersCrawler } from './users.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [usersCrawler, guidesCrawler, mediaCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [usersCrawler, teamsCrawler, guidesCrawler, mediaCrawler];
