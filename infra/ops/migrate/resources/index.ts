@@ -3,5 +3,12 @@ import { guidesCrawler } from './guides.ts';
 import { mediaCrawler } from './media.ts';
 import { teamsCrawler } from './teams.ts';
 import { usersCrawler } from './users.ts';
+import { wikisCrawler } from './wikis.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [usersCrawler, teamsCrawler, guidesCrawler, mediaCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [
+  usersCrawler,
+  teamsCrawler,
+  wikisCrawler,
+  guidesCrawler,
+  mediaCrawler,
+];
