@@ -19,11 +19,11 @@ export async function listOrUnexposed<T>(
   context: CrawlContext,
   what: string,
   path: string,
-  query?: Record<string, QueryValue>,
+  options: { query?: Record<string, QueryValue>; itemsOf?: (body: unknown) => T[] } = {},
 ): Promise<T[] | undefined> {
   const all: T[] = [];
   try {
-    for await (const page of context.api.pages<T>(path, { query })) all.push(...page);
+    for await (const page of context.api.pages<T>(path, options)) all.push(...page);
   } catch (error) {
     if (!isNotExposed(error)) throw error;
     context.report.unexposed(what, `GET ${path} answered ${(error as SourceError).status}`);

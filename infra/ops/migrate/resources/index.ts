@@ -1,6 +1,7 @@
 import type { ResourceCrawler } from '../crawl.ts';
 import { guidesCrawler } from './guides.ts';
 import { mediaCrawler } from './media.ts';
+import { releasesCrawler } from './releases.ts';
 import { teamsCrawler } from './teams.ts';
 import { usersCrawler } from './users.ts';
 import { wikisCrawler } from './wikis.ts';
