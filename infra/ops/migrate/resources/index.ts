@@ -1,5 +1,6 @@
 import type { ResourceCrawler } from '../crawl.ts';
 import { guidesCrawler } from './guides.ts';
+import { marksCrawler } from './marks.ts';
 import { mediaCrawler } from './media.ts';
 import { releasesCrawler } from './releases.ts';
 import { teamsCrawler } from './teams.ts';
