@@ -15,7 +15,7 @@ export interface ContentSite {
   documentid: number;
   embedid: number;
   prerequisite: { guideid: number };
-  guide: { guideid: number; revisionid: number; steps: Array<{ stepid: number }> };
+  guide: { guideid: number; revisionid: number; steps: Array<{ stepid: number; guideid: number }> };
 }
 
 let site: Promise<ContentSite> | undefined;
@@ -81,7 +81,12 @@ async function build(): Promise<ContentSite> {
     documentid,
     embedid: embed.embedid,
     prerequisite,
-    guide: { guideid: published.guideid, revisionid: published.revisionid, steps: published.steps },
+    guide: {
+      guideid: published.guideid,
+      revisionid: published.revisionid,
+      // The guide's own steps (a full guide shows its prerequisites' steps first).
+      steps: published.steps.filter((step: { guideid: number }) => step.guideid === published.guideid),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ResourceCrawler } from '../crawl.ts';
+import { commentsCrawler } from './comments.ts';
 import { guidesCrawler } from './guides.ts';
 import { marksCrawler } from './marks.ts';
 import { mediaCrawler } from './media.ts';
