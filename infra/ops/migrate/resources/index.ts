@@ -4,6 +4,7 @@ import { guidesCrawler } from './guides.ts';
 import { marksCrawler } from './marks.ts';
 import { mediaCrawler } from './media.ts';
 import { releasesCrawler } from './releases.ts';
+import { tagsCrawler } from './tags.ts';
 import { teamsCrawler } from './teams.ts';
 import { usersCrawler } from './users.ts';
 import { wikisCrawler } from './wikis.ts';
