@@ -7,6 +7,7 @@ import { releasesCrawler } from './releases.ts';
 import { tagsCrawler } from './tags.ts';
 import { teamsCrawler } from './teams.ts';
 import { usersCrawler } from './users.ts';
+import { viewHistoryCrawler } from './view-history.ts';
 import { wikisCrawler } from './wikis.ts';
 
 export const resourceCrawlers: ResourceCrawler[] = [
@@ -15,4 +16,9 @@ export const resourceCrawlers: ResourceCrawler[] = [
   wikisCrawler,
   guidesCrawler,
   mediaCrawler,
+  releasesCrawler,
+  marksCrawler,
+  commentsCrawler,
+  tagsCrawler,
+  viewHistoryCrawler,
 ];
