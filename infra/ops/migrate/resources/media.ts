@@ -22,7 +22,8 @@ import { ownSteps } from './guides.ts';
  * Media item attributes API 2.0 does not hand out for an item of another account (the owner's
  * own library shows them): when it was uploaded and last changed (date, modified_date; a
  * document's date is shown), which image it was edited from and the edit (source_itemid,
- * markup). test/migrate/media.test.ts compares every other attribute.
+ * markup); the crawler writes 0, 0, null and null. test/migrate/media.test.ts compares every
+ * other attribute.
  */
 export const MEDIA_ATTRIBUTES_NOT_EXPOSED = ['date', 'modified_date', 'source_itemid', 'markup'] as const;
 
