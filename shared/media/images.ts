@@ -58,6 +58,12 @@ async function metadataOf(input: Buffer): Promise<{ width: number; height: numbe
   }
 }
 
+/** The upright width and height of an image, as processing records them (EXIF orientation applied). */
+export async function imageDimensions(input: Buffer): Promise<{ width: number; height: number }> {
+  const { width, height } = await metadataOf(input);
+  return { width, height };
+}
+
 /**
  * Every size of the Image object, each fitted inside its box without enlarging. JPEG unless
  * the image has transparency (PNG then), so a logo keeps its alpha channel.

@@ -4,7 +4,7 @@
  */
 import { tableName } from '../client.ts';
 import { queryAll } from '../paging.ts';
-import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import type { BadgeLevel } from '../../domain/badges.ts';
 
@@ -17,25 +17,25 @@ export interface BadgeRecord {
   date: number;
 }
 
-/** The badge's table item (also what the migration crawler carries over). */
-export function badgeItem(badge: BadgeRecord): Record<string, unknown> {
-  return { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge };
+/** The badge item, only if the user has not earned it yet (pure; the award also moves badge_counts). */
+export function badgePut(badge: BadgeRecord): LabelledWrite {
+  return {
+    label: 'badge',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
 }
 
 /** Awards a badge once; a second award of the same badge is a no-op. */
 export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
   try {
     await transactWrite([
-      {
-        label: 'badge',
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: badgeItem(badge),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      },
+      badgePut(badge),
       {
         label: 'user',
         item: {

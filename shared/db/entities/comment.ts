@@ -90,17 +90,16 @@ function toItem(comment: CommentRecord): Record<string, unknown> {
 }
 
 /**
- * Writes a new comment with `sideWrites` (the commented document's check or counter). A reply
- * also writes its link and moves the parent's reply count and replied_date; the parent must
- * still exist and be top-level (label 'parent').
+ * The items of a new comment (pure: a migration passes the source's ids). A reply also writes its
+ * link and moves the parent's reply count and replied_date; the parent must still exist and be
+ * top-level (label 'parent').
  */
-export async function insertComment(comment: CommentRecord, sideWrites: LabelledWrite[]): Promise<void> {
+export function commentCreateWrites(comment: CommentRecord): LabelledWrite[] {
   const writes: LabelledWrite[] = [
     {
       label: 'comment',
       item: { Put: { TableName: tableName(), Item: toItem(comment), ConditionExpression: 'attribute_not_exists(pk)' } },
     },
-    ...sideWrites,
   ];
   if (comment.parentid) {
     writes.push(
@@ -131,7 +130,12 @@ export async function insertComment(comment: CommentRecord, sideWrites: Labelled
       },
     );
   }
-  await transactWrite(writes);
+  return writes;
+}
+
+/** Writes a new comment with `sideWrites` (the commented document's check or counter). */
+export async function insertComment(comment: CommentRecord, sideWrites: LabelledWrite[]): Promise<void> {
+  await transactWrite([...commentCreateWrites(comment), ...sideWrites]);
 }
 
 /**

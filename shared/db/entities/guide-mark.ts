@@ -34,16 +34,18 @@ export function markFromItem(item: Record<string, unknown>): GuideMark {
   return { userid: Number(item.userid), guideid: Number(item.guideid), date: Number(item.date) };
 }
 
+/** The stored item of a mark (pure: a migration builds it with the source's dates). */
+export function guideMarkItem(kind: GuideMarkKind, mark: GuideMark) {
+  return {
+    ...markKey(kind, mark.userid, mark.guideid),
+    entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide',
+    ...mark,
+  };
+}
+
 /** Sets a mark; setting it again keeps the first date. */
 export async function putGuideMark(kind: GuideMarkKind, mark: GuideMark): Promise<void> {
-  await putItem(
-    {
-      ...markKey(kind, mark.userid, mark.guideid),
-      entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide',
-      ...mark,
-    },
-    { ifAbsent: true },
-  );
+  await putItem(guideMarkItem(kind, mark), { ifAbsent: true });
 }
 
 /**

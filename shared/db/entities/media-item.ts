@@ -19,7 +19,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
-import { transactWrite } from '../transactions.ts';
+import { transactWrite, type LabelledWrite } from '../transactions.ts';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -72,9 +72,12 @@ function typedLibraryPartition(userid: number, type: MediaType): string {
   return `USER#${userid}#MEDIA#${type}`;
 }
 
-/** The item and its guid lookup, in one transaction (both new). */
-export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
-  await transactWrite([
+/**
+ * The item and its guid lookup, each only if new (pure: uploads pass a fresh id, a migration
+ * the source's).
+ */
+export function mediaItemCreateWrites(item: MediaItemRecord): LabelledWrite[] {
+  return [
     {
       label: 'item',
       item: {
@@ -103,7 +106,12 @@ export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
         },
       },
     },
-  ]);
+  ];
+}
+
+/** The item and its guid lookup, in one transaction (both new). */
+export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
+  await transactWrite(mediaItemCreateWrites(item));
 }
 
 /** The item id a guid names, or undefined. */

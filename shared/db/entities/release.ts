@@ -141,7 +141,7 @@ function releaseItem(release: ReleaseRecord): Record<string, unknown> {
  * The document's version head moved from `head` to `version` (label `version-head:<doctype>#<docid>`; not `head:`,
  * which audit appends retry on).
  */
-function headMoveWrite(
+export function headMoveWrite(
   doctype: ReleaseDoctype,
   docid: number,
   head: VersionHead,
@@ -160,15 +160,20 @@ function headMoveWrite(
   };
 }
 
+/** A release item in whatever status it is (pure: a migration carries released and ended ones alike). */
+export function releasePut(release: ReleaseRecord): LabelledWrite {
+  return {
+    label: `release:${release.releaseid}`,
+    item: {
+      Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+  };
+}
+
 /** The writes of a new released release: the release item and its document's head moved from `head`. */
 export function releaseCreateWrites(release: CurrentRelease, head: VersionHead): LabelledWrite[] {
   return [
-    {
-      label: `release:${release.releaseid}`,
-      item: {
-        Put: { TableName: tableName(), Item: releaseItem(release), ConditionExpression: 'attribute_not_exists(pk)' },
-      },
-    },
+    releasePut(release),
     headMoveWrite(release.doctype, release.docid, head, release),
     outboxPut(releasedEvent(release), `event:release:${release.releaseid}`),
   ];

@@ -10,7 +10,7 @@ import { db, tableName } from '../client.ts';
 import { nowSeconds } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
-import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
+import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
 
@@ -25,8 +25,55 @@ function tagKey(tag: string) {
   return { pk: `TAG#${tag}`, sk: 'TAG' };
 }
 
-function linkKey(target: TagTarget, tag: string) {
+function linkKey(target: Pick<TagTarget, 'docType' | 'docid'>, tag: string) {
   return { pk: `TAGGED#${target.docType}#${target.docid}`, sk: `TAG#${tag}` };
+}
+
+/** A tag's item as first use creates it (pure: a migration writes it directly). */
+export function tagPut(tag: string, createdDate: number): LabelledWrite {
+  return {
+    label: 'tag',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...tagKey(tag),
+          entity: 'Tag',
+          tag,
+          [INDEXES.gsi1.pk]: 'TAGS',
+          [INDEXES.gsi1.sk]: tag,
+          created_date: createdDate,
+        },
+      },
+    },
+  };
+}
+
+/** The link putting `tag` on a document, only if it is not there yet (pure). */
+export function documentTagPut(
+  target: Pick<TagTarget, 'docType' | 'docid'>,
+  tag: string,
+  userid: number,
+  date: number,
+): LabelledWrite {
+  return {
+    label: 'link',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...linkKey(target, tag),
+          entity: 'DocumentTag',
+          tag,
+          doc_type: target.docType,
+          docid: target.docid,
+          userid,
+          date,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
 }
 
 /**
@@ -56,24 +103,7 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
           },
         },
       },
-      {
-        label: 'link',
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...linkKey(target, tag),
-              entity: 'DocumentTag',
-              tag,
-              doc_type: target.docType,
-              docid: target.docid,
-              userid,
-              date: now,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      },
+      documentTagPut(target, tag, userid, now),
       {
         label: 'document',
         item: {

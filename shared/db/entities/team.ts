@@ -49,8 +49,9 @@ function memberKey(teamid: number, userid: number) {
 
 export const teamsCollection: PageQuery = { index: INDEXES.gsi1, partition: 'TEAMS' };
 
-export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promise<void> {
-  await transactWrite([
+/** A new team (only if its id is free) and its name's search words (pure: a migration passes the source's id). */
+export function teamCreateWrites(team: TeamRecord, nameTokens: string[]): LabelledWrite[] {
+  return [
     {
       label: 'team',
       item: {
@@ -68,7 +69,11 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
       },
     },
     ...searchTokenWrites('TEAM', team.teamid, [], nameTokens),
-  ]);
+  ];
+}
+
+export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promise<void> {
+  await transactWrite(teamCreateWrites(team, nameTokens));
 }
 
 export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {

@@ -80,8 +80,11 @@ function uniqueValues(
   return values.filter((entry): entry is [UniqueKind, string] => Boolean(entry[1]));
 }
 
-/** Creates a user with its uniqueness claims, search tokens and creator link, atomically. */
-export async function insertUser(user: UserRecord): Promise<void> {
+/**
+ * The items of a new user: the user (only if its id is free), its uniqueness claims, search
+ * words and creator link. Pure: the service adds its event; a migration passes the source's ids.
+ */
+export function userCreateWrites(user: UserRecord): LabelledWrite[] {
   const writes: LabelledWrite[] = [
     {
       label: 'user',
@@ -89,7 +92,6 @@ export async function insertUser(user: UserRecord): Promise<void> {
     },
     ...uniqueValues(user).map(([kind, value]) => claimUnique(kind, value, { userid: user.userid })),
     ...searchTokenWrites('USER', user.userid, [], user.search_tokens),
-    outboxPut(domainEvent('user.created', `USER#${user.userid}`, { userid: user.userid, username: user.username })),
   ];
   if (user.created_by !== null) {
     writes.push({
@@ -107,7 +109,15 @@ export async function insertUser(user: UserRecord): Promise<void> {
       },
     });
   }
-  await transactWrite(writes);
+  return writes;
+}
+
+/** Creates a user with its uniqueness claims, search tokens and creator link, atomically. */
+export async function insertUser(user: UserRecord): Promise<void> {
+  await transactWrite([
+    ...userCreateWrites(user),
+    outboxPut(domainEvent('user.created', `USER#${user.userid}`, { userid: user.userid, username: user.username })),
+  ]);
 }
 
 /**

@@ -36,31 +36,25 @@ function documentPartition(docType: ViewDocType, docid: number): string {
   return `VIEWS#${docType}#${docid}`;
 }
 
+/** The stored item of one view (pure: a migration builds it from the source's history). */
+export function viewItem(view: ViewRecord) {
+  return {
+    pk: userPartition(view.userid),
+    sk: `${padId(view.date)}#${view.doc_type}#${padId(view.docid)}`,
+    [INDEXES.gsi1.pk]: documentPartition(view.doc_type, view.docid),
+    [INDEXES.gsi1.sk]: `${padId(view.date)}#${padId(view.userid)}`,
+    entity: 'View',
+    userid: view.userid,
+    username: view.username,
+    doc_type: view.doc_type,
+    docid: view.docid,
+    date: view.date,
+  };
+}
+
 /** Records that a user viewed a document: one cheap Put, indexed both ways. */
-export async function recordView(view: {
-  userid: number;
-  username: string;
-  doc_type: 'GUIDE' | 'WIKI';
-  docid: number;
-  date: number;
-}): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        pk: userPartition(view.userid),
-        sk: `${padId(view.date)}#${view.doc_type}#${padId(view.docid)}`,
-        [INDEXES.gsi1.pk]: documentPartition(view.doc_type, view.docid),
-        [INDEXES.gsi1.sk]: `${padId(view.date)}#${padId(view.userid)}`,
-        entity: 'View',
-        userid: view.userid,
-        username: view.username,
-        doc_type: view.doc_type,
-        docid: view.docid,
-        date: view.date,
-      },
-    }),
-  );
+export async function recordView(view: ViewRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: viewItem(view) }));
 }
 
 /** Sort-key bounds for a date range: every key starts with the padded date then '#'. */

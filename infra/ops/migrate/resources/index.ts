@@ -1,8 +1,24 @@
-/**
- * Every resource crawler the migration runs, in one list (the runner orders them by `after`).
- * Add a crawler by importing it and appending it to the list.
- */
 import type { ResourceCrawler } from '../crawl.ts';
-import { badgesCrawler } from './badges.ts';
+import { commentsCrawler } from './comments.ts';
+import { guidesCrawler } from './guides.ts';
+import { marksCrawler } from './marks.ts';
+import { mediaCrawler } from './media.ts';
+import { releasesCrawler } from './releases.ts';
+import { tagsCrawler } from './tags.ts';
+import { teamsCrawler } from './teams.ts';
+import { usersCrawler } from './users.ts';
+import { viewHistoryCrawler } from './view-history.ts';
+import { wikisCrawler } from './wikis.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [badgesCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [
+  usersCrawler,
+  teamsCrawler,
+  wikisCrawler,
+  guidesCrawler,
+  mediaCrawler,
+  releasesCrawler,
+  marksCrawler,
+  commentsCrawler,
+  tagsCrawler,
+  viewHistoryCrawler,
+];
