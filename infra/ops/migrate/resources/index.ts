@@ -1,4 +1,5 @@
 import type { ResourceCrawler } from '../crawl.ts';
+import { coursesCrawler } from './courses.ts';
 import { workLogCrawler } from './work-log.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [workLogCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, workLogCrawler];
