@@ -1,5 +1,6 @@
 import type { ResourceCrawler } from '../crawl.ts';
+import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
 import { workLogCrawler } from './work-log.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, workLogCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, assignmentsCrawler, workLogCrawler];
