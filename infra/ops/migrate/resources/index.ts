@@ -1,6 +1,7 @@
 import type { ResourceCrawler } from '../crawl.ts';
 import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
+import { quizzesCrawler } from './quizzes.ts';
 import { workLogCrawler } from './work-log.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, assignmentsCrawler, workLogCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, assignmentsCrawler, quizzesCrawler, workLogCrawler];
