@@ -2,6 +2,13 @@ import type { ResourceCrawler } from '../crawl.ts';
 import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
 import { quizzesCrawler } from './quizzes.ts';
+import { stepFormsCrawler } from './step-forms.ts';
 import { workLogCrawler } from './work-log.ts';
 
-export const resourceCrawlers: ResourceCrawler[] = [coursesCrawler, assignmentsCrawler, quizzesCrawler, workLogCrawler];
+export const resourceCrawlers: ResourceCrawler[] = [
+  coursesCrawler,
+  assignmentsCrawler,
+  quizzesCrawler,
+  stepFormsCrawler,
+  workLogCrawler,
+];
