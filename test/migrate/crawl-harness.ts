@@ -36,9 +36,15 @@ export interface CrawlRun {
 
 export const itemKey = (item: { pk: unknown; sk: unknown }) => `${String(item.pk)}|${String(item.sk)}`;
 
-/** GETs against the test stack with `token`; `deny` paths (prefixes) answer 403 as a locked-down source would. */
-export function httpSource(token: string, options: { deny?: string[]; requests?: string[] } = {}): SourceApi {
-  const base = apiUrl();
+/**
+ * GETs against the test stack (or the stack at `baseUrl`) with `token`; `deny` paths (prefixes)
+ * answer 403 as a locked-down source would.
+ */
+export function httpSource(
+  token: string,
+  options: { deny?: string[]; requests?: string[]; baseUrl?: string } = {},
+): SourceApi {
+  const base = options.baseUrl ?? apiUrl();
   async function request(path: string, query: Record<string, QueryValue> = {}): Promise<Response> {
     const url = new URL(base + path);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
@@ -141,21 +147,28 @@ export async function runCrawler(
   return run;
 }
 
-let client: DynamoDBDocumentClient | undefined;
+const clients = new Map<string, DynamoDBDocumentClient>();
 
-function table(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('ddbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-  );
-  return client;
+/** The test stack's table, or that of another stack at `endpoint`. */
+function table(endpoint: string = inject('ddbEndpoint')): DynamoDBDocumentClient {
+  if (!clients.has(endpoint)) {
+    clients.set(
+      endpoint,
+      DynamoDBDocumentClient.from(
+        new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
+      ),
+    );
+  }
+  return clients.get(endpoint)!;
 }
 
-export async function storedItem(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table().send(new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }));
+export async function storedItem(
+  key: { pk: string; sk: string },
+  ddbEndpoint?: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await table(ddbEndpoint).send(
+    new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }),
+  );
   return Item;
 }
 
@@ -187,11 +200,14 @@ export async function crawledAndStored(
   run: CrawlRun,
   select: (item: Record<string, unknown>) => boolean,
   ignored: Record<string, readonly string[]> = {},
+  ddbEndpoint?: string,
 ): Promise<{ crawled: Record<string, unknown>[]; stored: Array<Record<string, unknown> | undefined> }> {
   const chosen = [...run.items.values()]
     .filter(select)
     .sort((a, b) => itemKey(a as never).localeCompare(itemKey(b as never)));
-  const stored = await Promise.all(chosen.map((item) => storedItem({ pk: String(item.pk), sk: String(item.sk) })));
+  const stored = await Promise.all(
+    chosen.map((item) => storedItem({ pk: String(item.pk), sk: String(item.sk) }, ddbEndpoint)),
+  );
   const strip = (item: Record<string, unknown> | undefined) => {
     if (!item) return item;
     const skip = ignored[String(item.entity)] ?? [];

@@ -1,6 +1,7 @@
 import type { ResourceCrawler } from '../crawl.ts';
 import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
+import { glossaryCrawler } from './glossary.ts';
 import { quizzesCrawler } from './quizzes.ts';
 import { stepFormsCrawler } from './step-forms.ts';
 import { workLogCrawler } from './work-log.ts';
