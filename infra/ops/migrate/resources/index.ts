@@ -12,4 +12,5 @@ export const resourceCrawlers: ResourceCrawler[] = [
   quizzesCrawler,
   stepFormsCrawler,
   workLogCrawler,
+  glossaryCrawler,
 ];
