@@ -4,6 +4,7 @@ import { coursesCrawler } from './courses.ts';
 import { glossaryCrawler } from './glossary.ts';
 import { quizzesCrawler } from './quizzes.ts';
 import { stepFormsCrawler } from './step-forms.ts';
+import { webhooksCrawler } from './webhooks.ts';
 import { workLogCrawler } from './work-log.ts';
 
 export const resourceCrawlers: ResourceCrawler[] = [
@@ -13,4 +14,5 @@ export const resourceCrawlers: ResourceCrawler[] = [
   stepFormsCrawler,
   workLogCrawler,
   glossaryCrawler,
+  webhooksCrawler,
 ];
