@@ -2,6 +2,7 @@ import type { ResourceCrawler } from '../crawl.ts';
 import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
 import { glossaryCrawler } from './glossary.ts';
+import { periodicReviewCrawler } from './periodic-review.ts';
 import { quizzesCrawler } from './quizzes.ts';
 import { stepFormsCrawler } from './step-forms.ts';
 import { webhooksCrawler } from './webhooks.ts';
@@ -13,6 +14,7 @@ export const resourceCrawlers: ResourceCrawler[] = [
   quizzesCrawler,
   stepFormsCrawler,
   workLogCrawler,
+  periodicReviewCrawler,
   glossaryCrawler,
   webhooksCrawler,
 ];
