@@ -43,7 +43,7 @@ beforeAll(async () => {
 const ignored = { Course: Object.keys(COURSE_UNEXPOSED.Course) };
 
 describe('courses crawler', () => {
-  it('carries a course's items as stored: page, revision, claim, course, assessment, search, places', async () => {
+  it('carries the items of a course as stored: page, revision, claim, course, assessment, search, places', async () => {
     const { crawled, stored } = await crawledAndStored(run, () => true, ignored);
     expect(crawled.length).toBeGreaterThan(10);
     expect(crawled).toEqual(stored);
