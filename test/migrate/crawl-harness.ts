@@ -138,7 +138,7 @@ export async function runCrawler(
       },
       all: (kind) => [...(known.get(kind) ?? [])].sort((a, b) => a - b),
     },
-    isDone: (unit) => (options.onlyUnits ? !options.onlyUnits(unit) : false),
+    isDone: (unit) => run.completed.includes(unit) || (options.onlyUnits ? !options.onlyUnits(unit) : false),
     async completed(unit) {
       run.completed.push(unit);
     },

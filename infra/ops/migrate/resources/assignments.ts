@@ -281,7 +281,7 @@ async function crawlCourse(crawl: CourseCrawl, wikiid: number): Promise<void> {
   for (const assignment of assignments) context.sink.idSeen('course_assignment', assignment.course_assignmentid);
   const unit = `course-assignments:${wikiid}`;
   if (context.isDone(unit)) return;
-  const ids = assignments.map((assignment) => assignment.course_assignmentid);
+  const ids = [...new Set(assignments.map((assignment) => assignment.course_assignmentid))];
   await context.sink.items(await courseItems(crawl, wikiid, ids));
   await context.completed(unit);
 }

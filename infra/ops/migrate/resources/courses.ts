@@ -162,9 +162,13 @@ export const coursesCrawler: ResourceCrawler = {
   name: 'courses',
   after: ['users', 'guides', 'wikis', 'teams'],
   async crawl(context) {
+    // A course created or renamed while the list is paged shifts it: one may come twice.
+    const read = new Set<number>();
     try {
       for await (const page of courseList(context)) {
         for (const view of page) {
+          if (read.has(view.wikiid)) continue;
+          read.add(view.wikiid);
           const unit = `course:${view.wikiid}`;
           context.sink.idSeen('wiki', view.wikiid);
           for (const stage of view.stages) {

@@ -154,6 +154,8 @@ async function crawlQuizzes(context: CrawlContext): Promise<Map<number, QuizReco
   const categories = new Set<string>();
   for await (const page of context.api.pages<QuizListEntry>('/quizzes', { pageSize: PAGE })) {
     for (const entry of page) {
+      // A quiz created while the list is paged shifts it: one already read comes again.
+      if (quizzes.has(entry.quizid)) continue;
       const view = await context.api.find<QuizDefinitionView>(`/quizzes/${entry.quizid}`);
       if (!view) {
         context.report.skipped(`quiz ${entry.quizid}`, 'gone from the source while it was read');
@@ -186,19 +188,22 @@ async function crawlQuizzes(context: CrawlContext): Promise<Map<number, QuizReco
 }
 
 async function crawlSessions(context: CrawlContext, quizzes: Map<number, QuizRecord>): Promise<void> {
-  const sessions: QuizSessionRecord[] = [];
+  const read = new Map<number, QuizSessionRecord>();
   for await (const page of context.api.pages<QuizSessionView>('/quizzes/sessions', {
     pageSize: PAGE,
     itemsOf: (body) => (body as { quizSessions: QuizSessionView[] }).quizSessions,
   })) {
     for (const view of page) {
+      // Newest first: a session opened while the list is paged shifts it, so one may come twice.
+      if (read.has(view.quiz_sessionid)) continue;
       context.sink.idSeen('quiz_session', view.quiz_sessionid);
       const graded = view.submitted
         ? await context.api.find<SubmissionView>(`/quizzes/submissions/${view.quiz_sessionid}`)
         : undefined;
-      sessions.push(sessionRecordOf(view, graded));
+      read.set(view.quiz_sessionid, sessionRecordOf(view, graded));
     }
   }
+  const sessions = [...read.values()];
   if (context.isDone('quiz-sessions')) return;
   const byProgress = new Map<string, QuizSessionRecord[]>();
   for (const session of sessions.sort((a, b) => a.quiz_sessionid - b.quiz_sessionid)) {

@@ -139,12 +139,16 @@ export const workLogCrawler: ResourceCrawler = {
     const types = new FieldTypes(context);
     let sawData = false;
     let sawOpen = false;
+    // Newest first: an entry started while the list is paged shifts it, so one may come twice.
+    const read = new Set<number>();
     try {
       for await (const page of context.api.pages<EntryView>('/work_log', {
         pageSize: PAGE_SIZE,
         itemsOf: (body) => (body as { results: EntryView[] }).results,
       })) {
         for (const view of page) {
+          if (read.has(view.entryid)) continue;
+          read.add(view.entryid);
           const unit = `work_log:${view.entryid}`;
           context.sink.idSeen('work_log_entry', view.entryid);
           if (view.timingid) context.sink.idSeen('work_log_timing', view.timingid);
