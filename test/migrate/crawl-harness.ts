@@ -194,12 +194,12 @@ export async function storedPartition(pk: string, skPrefix = ''): Promise<Record
 
 /**
  * The crawled items whose keys match `select`, each paired with the stored item of the same key;
- * `ignored` attributes (per entity) are left out of both, for what API 2.0 cannot expose.
+ * `ignored` attributes (per entity: names, or a crawler's `*_UNEXPOSED` map) are left out of both.
  */
 export async function crawledAndStored(
   run: CrawlRun,
   select: (item: Record<string, unknown>) => boolean,
-  ignored: Record<string, readonly string[]> = {},
+  ignored: Record<string, readonly string[] | Record<string, string>> = {},
   ddbEndpoint?: string,
 ): Promise<{ crawled: Record<string, unknown>[]; stored: Array<Record<string, unknown> | undefined> }> {
   const chosen = [...run.items.values()]
@@ -210,7 +210,8 @@ export async function crawledAndStored(
   );
   const strip = (item: Record<string, unknown> | undefined) => {
     if (!item) return item;
-    const skip = ignored[String(item.entity)] ?? [];
+    const listed = ignored[String(item.entity)] ?? [];
+    const skip: readonly string[] = Array.isArray(listed) ? listed : Object.keys(listed);
     return Object.fromEntries(Object.entries(item).filter(([name]) => !skip.includes(name)));
   };
   return { crawled: chosen.map(strip) as Record<string, unknown>[], stored: stored.map(strip) };
