@@ -1,4 +1,5 @@
 import type { ResourceCrawler } from '../crawl.ts';
+import { approvalsCrawler } from './approvals.ts';
 import { assignmentsCrawler } from './assignments.ts';
 import { coursesCrawler } from './courses.ts';
 import { glossaryCrawler } from './glossary.ts';
@@ -15,6 +16,7 @@ export const resourceCrawlers: ResourceCrawler[] = [
   stepFormsCrawler,
   workLogCrawler,
   periodicReviewCrawler,
+  approvalsCrawler,
   glossaryCrawler,
   webhooksCrawler,
 ];
