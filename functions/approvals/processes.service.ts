@@ -7,7 +7,6 @@
  */
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { StageRule } from '../../shared/domain/approval-flow.ts';
-import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
@@ -31,6 +30,7 @@ import {
   listProcesses,
   processCreateWrites,
   processReplaceWrites,
+  processSearchTokens,
   type ApprovalAttachmentRecord,
   type ApprovalProcessRecord,
 } from '../../shared/db/entities/approval-process.ts';
@@ -86,8 +86,6 @@ async function validStages(stages: StageInput[]): Promise<StageRule[]> {
   }));
 }
 
-const processTokens = (name: string) => searchTokens(name).slice(0, 20);
-
 export async function create(caller: Caller, input: ProcessCreateInput) {
   const stages = await validStages(input.stages);
   const now = nowSeconds();
@@ -101,7 +99,7 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
     modified_by: caller.userid,
     modified_date: now,
     version: 1,
-    search_tokens: processTokens(input.name),
+    search_tokens: processSearchTokens(input.name),
   };
   await appendAudit(
     {
@@ -136,7 +134,7 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
         modified_by: caller.userid,
         modified_date: nowSeconds(),
         version: before.version + 1,
-        search_tokens: processTokens(input.name ?? before.name),
+        search_tokens: processSearchTokens(input.name ?? before.name),
       };
       await appendAudit(
         {

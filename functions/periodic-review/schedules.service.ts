@@ -7,7 +7,6 @@
  */
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
-import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
@@ -28,6 +27,7 @@ import {
   getSchedule,
   listScheduleDocuments,
   listSchedules,
+  reviewTitleTokens,
   scheduleCountWrite,
   scheduleCreateWrite,
   scheduleDeleteWrite,
@@ -39,12 +39,11 @@ import type { Page } from '../../shared/db/paging.ts';
 import type { AddDocumentsInput, DocumentInput, ScheduleInput } from './periodic-review.schemas.ts';
 
 /** Title words a document is found by (the first ones; the transaction budget above). */
-const MAX_TITLE_TOKENS = 6;
 
 export const scheduleSubject = (prsid: number) => `PERIODIC_REVIEW_SCHEDULE#${prsid}`;
 
 export function titleTokens(title: string): string[] {
-  return searchTokens(title).slice(0, MAX_TITLE_TOKENS);
+  return reviewTitleTokens(title);
 }
 
 export async function requireSchedule(prsid: number): Promise<ReviewScheduleRecord> {

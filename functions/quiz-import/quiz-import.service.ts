@@ -44,7 +44,7 @@ function definitionOf(input: ImportInput): Record<string, unknown> {
 
 export async function importQuiz(caller: Caller, input: ImportInput) {
   // survey-core (1.4 MB) loads on the first import, not when the process starts.
-  const { analyzeSurvey } = await import('./survey-analysis.ts');
+  const { analyzeSurvey } = await import('../../shared/domain/survey-analysis.ts');
   const analysis = analyzeSurvey(definitionOf(input));
   if (analysis.problems.length > 0) {
     throw new ValidationError(

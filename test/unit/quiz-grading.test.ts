@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Model } from 'survey-core';
-import { analyzeSurvey } from '../../functions/quiz-import/survey-analysis.ts';
+import { analyzeSurvey } from '../../shared/domain/survey-analysis.ts';
 import { gradeResponse, malformedAnswers, type GradedQuestion } from '../../shared/domain/quiz-grading.ts';
 import { propertyRuns } from '../support/property.ts';
 

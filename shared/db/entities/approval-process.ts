@@ -14,6 +14,7 @@ import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { searchTokenWrites } from '../search-index.ts';
+import { searchTokens } from '../../domain/search-tokens.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageRule } from '../../domain/approval-flow.ts';
 
@@ -35,6 +36,11 @@ export interface ApprovalAttachmentRecord {
   approval_processid: number;
   attached_by: number;
   attached_date: number;
+}
+
+/** The search words a process is stored with: at most 20 of its name's. */
+export function processSearchTokens(name: string): string[] {
+  return searchTokens(name).slice(0, 20);
 }
 
 function processKey(id: number) {

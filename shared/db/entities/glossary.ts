@@ -76,6 +76,17 @@ function fromItem(item: Record<string, unknown>): GlossaryEntryRecord {
   return withoutKeys(item) as unknown as GlossaryEntryRecord;
 }
 
+/** A new entry and its term claim (labels `entry:<index>`, `term:<index>`); also the explicit-id path. */
+export function glossaryCreateWrites(entry: GlossaryEntryRecord, index = 0): LabelledWrite[] {
+  return [
+    {
+      label: `entry:${index}`,
+      item: { Put: { TableName: tableName(), Item: toItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
+    },
+    { ...claimUnique('GLOSSARY_TERM', termKeyValue(entry), { entryid: entry.entryid }), label: `term:${index}` },
+  ];
+}
+
 /**
  * Applies every change or none. Labels on failure: `term:<index>` (the term is taken),
  * `entry:<index>` (the entry changed or went away since it was read, or already exists).
@@ -86,13 +97,7 @@ export async function applyGlossaryChanges(changes: GlossaryChanges): Promise<vo
     label: `term:${index}`,
   });
   const writes: LabelledWrite[] = [];
-  for (const { index, entry } of changes.creates) {
-    writes.push({
-      label: `entry:${index}`,
-      item: { Put: { TableName: tableName(), Item: toItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
-    });
-    writes.push(claim(index, entry));
-  }
+  for (const { index, entry } of changes.creates) writes.push(...glossaryCreateWrites(entry, index));
   for (const { index, before, after } of changes.updates) {
     writes.push({
       label: `entry:${index}`,

@@ -161,6 +161,13 @@ export async function openSession(session: QuizSessionRecord): Promise<void> {
         },
       },
     },
+    ...sessionCreateWrites(session),
+  ]);
+}
+
+/** The session item and its quiz link (openSession's writes besides the progress; the explicit-id path). */
+export function sessionCreateWrites(session: QuizSessionRecord): LabelledWrite[] {
+  return [
     {
       label: 'session',
       item: {
@@ -194,7 +201,26 @@ export async function openSession(session: QuizSessionRecord): Promise<void> {
         },
       },
     },
-  ]);
+  ];
+}
+
+/**
+ * A progress item written whole, as the session changes leave it (the explicit-id path: a
+ * migration rebuilds it from the user's sessions). Absent fields are left out, as never set.
+ */
+export function progressPutWrite(
+  progress: Partial<QuizProgressRecord> & { userid: number; quizid: number },
+): LabelledWrite {
+  const fields = Object.fromEntries(Object.entries(progress).filter(([, value]) => value !== undefined));
+  return {
+    label: 'progress',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...progressKey(progress.userid, progress.quizid), ...fields, entity: 'QuizProgress' },
+      },
+    },
+  };
 }
 
 /** Replaces an open session's response; undefined when it is no longer open. */

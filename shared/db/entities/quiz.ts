@@ -166,6 +166,11 @@ function categoryPut(name: string): LabelledWrite {
  * (label 'count' fails when the site is full).
  */
 export async function insertQuiz(quiz: QuizRecord, revision: QuizRevisionRecord): Promise<void> {
+  await transactWrite(quizCreateWrites(quiz, revision));
+}
+
+/** The writes of insertQuiz (the explicit-id path: a migration writes a source's quiz with its ids). */
+export function quizCreateWrites(quiz: QuizRecord, revision: QuizRevisionRecord): LabelledWrite[] {
   const writes: LabelledWrite[] = [
     {
       label: 'quiz',
@@ -175,8 +180,16 @@ export async function insertQuiz(quiz: QuizRecord, revision: QuizRevisionRecord)
     countMove(1),
   ];
   if (quiz.category) writes.push(categoryPut(quiz.category));
-  await transactWrite(writes);
+  return writes;
 }
+
+/** The site's quiz count written whole (a migration counts the quizzes it carried). */
+export function quizCountPutWrite(count: number): LabelledWrite {
+  return { label: 'count', item: { Put: { TableName: tableName(), Item: { ...COUNT_KEY, count } } } };
+}
+
+/** A category item (a migration carries categories no quiz names any more, too). */
+export const quizCategoryWrite = (name: string): LabelledWrite => categoryPut(name);
 
 export async function getQuiz(quizid: number, options: { consistent?: boolean } = {}): Promise<QuizRecord | undefined> {
   const item = await getItem(quizKey(quizid), { consistent: options.consistent });

@@ -17,6 +17,7 @@ import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { searchTokenWrites } from '../search-index.ts';
+import { searchTokens } from '../../domain/search-tokens.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
@@ -55,6 +56,14 @@ export interface ReviewDocumentRecord {
   open_change_requestid: number | null;
   search_tokens: string[];
   version: number;
+}
+
+/** A scheduled document is found by at most this many of its title's words. */
+const MAX_TITLE_TOKENS = 6;
+
+/** The search words a scheduled document is stored with. */
+export function reviewTitleTokens(title: string): string[] {
+  return searchTokens(title).slice(0, MAX_TITLE_TOKENS);
 }
 
 function scheduleKey(prsid: number) {

@@ -99,18 +99,6 @@ export async function saveFormRevision(
   keptFieldRevisionids: number[],
 ): Promise<void> {
   const keptSet = new Set(keptFieldRevisionids);
-  const current: LabelledWrite = {
-    label: 'current',
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form },
-        ...(basedOn === null
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
-      },
-    },
-  };
   const fieldWrites: LabelledWrite[] = form.fields.map((field) =>
     keptSet.has(field.field_revisionid)
       ? {
@@ -125,36 +113,56 @@ export async function saveFormRevision(
             },
           },
         }
-      : {
-          label: `field:${field.field_revisionid}`,
-          item: {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...fieldRevisionKey(field.field_revisionid),
-                entity: 'StepFormField',
-                ...field,
-                stepid: form.stepid,
-                guideid: form.guideid,
-                form_revisionid: form.form_revisionid,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        },
+      : fieldRevisionPut({
+          ...field,
+          stepid: form.stepid,
+          guideid: form.guideid,
+          form_revisionid: form.form_revisionid,
+        }),
   );
-  await transactWrite([
-    {
-      label: 'revision',
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+  await transactWrite([formRevisionPut(form), currentFormPut(form, basedOn), ...fieldWrites]);
+}
+
+/** A form revision item (immutable once written). */
+export function formRevisionPut(form: StepFormRecord): LabelledWrite {
+  return {
+    label: 'revision',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    current,
-    ...fieldWrites,
-  ]);
+  };
+}
+
+/** The step's current form (label `current`: only if the current one is still `basedOn`, or absent when null). */
+export function currentFormPut(form: StepFormRecord, basedOn: number | null): LabelledWrite {
+  return {
+    label: 'current',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form },
+        ...(basedOn === null
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
+      },
+    },
+  };
+}
+
+/** A new field revision item, naming the newest form revision that contains it. */
+export function fieldRevisionPut(field: FieldRevisionRecord): LabelledWrite {
+  return {
+    label: `field:${field.field_revisionid}`,
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
 }

@@ -173,6 +173,33 @@ function summaryWrite(
   };
 }
 
+/**
+ * A summary item as its counter updates leave it, written whole (the explicit-id path: a
+ * migration carries the source's stored counts).
+ */
+export function summaryPutWrite(owner: { userid: number } | { teamid: number }, counts: RowCounts): LabelledWrite {
+  const isUser = 'userid' in owner;
+  const id = isUser ? owner.userid : owner.teamid;
+  return {
+    label: `${isUser ? 'user' : 'team'}-summary:${id}`,
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          pk: `${isUser ? 'USER' : 'TEAM'}#${id}`,
+          sk: 'TRAINSUMMARY',
+          [INDEXES.gsi1.pk]: isUser ? 'TRAINEES' : 'TRAINTEAMS',
+          [INDEXES.gsi1.sk]: padId(id),
+          [isUser ? 'userid' : 'teamid']: id,
+          rows_total: counts.rows_total,
+          rows_completed: counts.rows_completed,
+          rows_in_progress: counts.rows_in_progress,
+        },
+      },
+    },
+  };
+}
+
 /** The trainee's summary counters after one of their rows' counts moved. */
 export function userSummaryWrite(userid: number, delta: RowCounts): LabelledWrite | undefined {
   return summaryWrite(

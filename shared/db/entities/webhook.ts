@@ -22,6 +22,7 @@ import { db, tableName } from '../client.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryPage } from '../paging.ts';
+import type { LabelledWrite } from '../transactions.ts';
 
 export interface WebhookRecord {
   webhookid: number;
@@ -84,19 +85,27 @@ const asDelivery = (item: Record<string, unknown>) => withoutKeys(item) as unkno
 // ---- webhooks ----
 
 export async function insertWebhook(webhook: WebhookRecord): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...webhookKey(webhook.webhookid),
-        entity: 'Webhook',
-        [INDEXES.gsi1.pk]: 'WEBHOOKS',
-        [INDEXES.gsi1.sk]: padId(webhook.webhookid),
-        ...webhook,
+  await db().send(new PutCommand(webhookCreateWrite(webhook).item.Put!));
+}
+
+/** The put of insertWebhook (the explicit-id path: a migration writes a source's webhook with its id). */
+export function webhookCreateWrite(webhook: WebhookRecord): LabelledWrite {
+  return {
+    label: 'webhook',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...webhookKey(webhook.webhookid),
+          entity: 'Webhook',
+          [INDEXES.gsi1.pk]: 'WEBHOOKS',
+          [INDEXES.gsi1.sk]: padId(webhook.webhookid),
+          ...webhook,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  };
 }
 
 export async function getWebhook(webhookid: number): Promise<WebhookRecord | undefined> {

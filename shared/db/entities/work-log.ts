@@ -106,7 +106,12 @@ function suspendedIndexKeys(entry: WorkLogEntryRecord): Record<string, string> {
 
 /** Creates the entry with its list links (label `entry` if the id is taken). */
 export async function insertEntry(entry: WorkLogEntryRecord): Promise<void> {
-  await transactWrite([
+  await transactWrite(entryCreateWrites(entry));
+}
+
+/** The writes of insertEntry (the explicit-id path: a migration writes a source's entry with its id). */
+export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
+  return [
     {
       label: 'entry',
       item: {
@@ -126,7 +131,7 @@ export async function insertEntry(entry: WorkLogEntryRecord): Promise<void> {
         },
       },
     })),
-  ]);
+  ];
 }
 
 /** The entry and its step data (one Query over its partition); undefined when there is no entry. */

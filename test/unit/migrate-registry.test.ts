@@ -1,11 +1,11 @@
 /**
- * The content crawlers' registry: every crawler is registered once, under a stable unique name,
+ * The crawlers' registry: every crawler is registered once, under a stable unique name,
  * and each crawler it must run after is registered too (the runner orders by `after`).
  */
 import { describe, expect, it } from 'vitest';
 import { resourceCrawlers } from '../../infra/ops/migrate/resources/index.ts';
 
-const CONTENT_CRAWLERS = [
+const EVERY_CRAWLER = [
   'users',
   'teams',
   'wikis',
@@ -16,12 +16,22 @@ const CONTENT_CRAWLERS = [
   'comments',
   'tags',
   'view-history',
+  'courses',
+  'assignments',
+  'quizzes',
+  'step-forms',
+  'work-log',
+  'periodic-review',
+  'approvals',
+  'glossary',
+  'webhooks',
 ];
 
-describe('content resource crawlers', () => {
+describe('resource crawlers', () => {
   it('are all registered, each name once', () => {
     const names = resourceCrawlers.map((crawler) => crawler.name);
-    for (const name of CONTENT_CRAWLERS) expect(names.filter((registered) => registered === name)).toEqual([name]);
+    expect(names).toHaveLength(EVERY_CRAWLER.length);
+    for (const name of EVERY_CRAWLER) expect(names.filter((registered) => registered === name)).toEqual([name]);
   });
 
   it('run after crawlers that are registered, and never after themselves', () => {

@@ -1,7 +1,8 @@
 /**
- * Checks a SurveyJS definition with survey-core and finds its graded questions. Only this
- * group's function bundles survey-core (1.4 MB minified, docs/decisions.md): the sessions
- * function grades with shared/domain/quiz-grading.ts from what is recorded here.
+ * Checks a SurveyJS definition with survey-core and finds its graded questions. Only the
+ * quiz-import function bundles survey-core (1.4 MB minified, docs/decisions.md; it imports this
+ * file lazily), and the migration crawler, which finds a crawled revision's graded questions;
+ * the sessions function grades with shared/domain/quiz-grading.ts from what is recorded here.
  *
  * A definition is refused (422, each reason in `errors[]`) when survey-core cannot load it
  * (wrong property types, missing names, unknown question types), when its linter finds an
@@ -13,8 +14,8 @@
  */
 import { Model, type Question } from 'survey-core';
 import { lintSurvey } from 'survey-core/linter';
-import type { FieldProblem } from '../../shared/domain/errors.ts';
-import { GRADED_TYPES, isValueEmpty, type GradedQuestion, type GradedType } from '../../shared/domain/quiz-grading.ts';
+import type { FieldProblem } from './errors.ts';
+import { GRADED_TYPES, isValueEmpty, type GradedQuestion, type GradedType } from './quiz-grading.ts';
 
 export interface SurveyAnalysis {
   /** The definition with `questionsOrder` renamed `questionOrder` (survey and pages). */
