@@ -1,10 +1,10 @@
 /** Site export and import over HTTP, against any local stack (the tests start their own). */
 import { createHash } from 'node:crypto';
-import { ADMIN, apiAt, type RequestOptions } from './api.ts';
+import { ADMIN, apiAt, type ApiResponse, type RequestOptions } from './api.ts';
 
 export interface Site {
   url: string;
-  call(method: string, path: string, options?: RequestOptions): ReturnType<typeof apiAt>;
+  call(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<any>>;
   admin(): Promise<string>;
 }
 
