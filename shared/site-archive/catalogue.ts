@@ -21,7 +21,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'StageAssessment', 'StageCompletion', 'Step', 'StepForm', 'StepFormField', 'StepFormRevision', 'StepRevision',
   'Team', 'TeamAssignmentRef', 'TeamMember', 'Token', 'TraineeSignoff', 'TrainingModule', 'TrainingRow', 'Unique',
   'User', 'View', 'Webhook', 'WebhookDelivery', 'WikiRevision', 'Wiki', 'WorkLogEntry', 'WorkLogLink',
-  'WorkLogValue',
+  'WorkLogValue', 'FavoriteGuide', 'CompletedGuide', 'QuizProgress', 'Tag', 'QuizCount', 'TrainingSummary',
 ]);
 
 type Key = { pk: string; sk: string };

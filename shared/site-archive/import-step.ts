@@ -9,14 +9,14 @@ import { requestPasswordReset } from '../accounts/password-reset.ts';
 import { config } from '../config.ts';
 import { verifyAuditChain } from '../db/audit-verify.ts';
 import { moveCounterPast } from '../db/counters.ts';
-import { getItem } from '../db/items.ts';
+import { deleteItem, getItem } from '../db/items.ts';
 import { nowSeconds } from '../db/keys.ts';
 import {
   getImport,
   saveImportStep,
   type SiteImportRecord,
 } from '../db/entities/site-transfer-job.ts';
-import { repointTokens } from '../db/entities/token.ts';
+import { deleteAllTokensOf } from '../db/entities/token.ts';
 import { userKey } from '../db/entities/user.ts';
 import { ImportRefused, type ImportStep } from './import-context.ts';
 import { dropScratch, loadScratch, saveScratch } from './import-scratch.ts';
@@ -123,8 +123,12 @@ async function finish(step: ImportStep): Promise<Partial<SiteImportRecord>> {
     await moveCounterPast(type, Math.max(scratch.counters[type] ?? 0, scratch.highest[type] ?? 0));
   }
   const fileUserid = pass.operator_in_file;
-  if (typeof fileUserid === 'number' && fileUserid !== job.operator.userid) {
-    await repointTokens(job.operator.userid, fileUserid);
+  if (job.mode === 'empty' && typeof fileUserid === 'number' && fileUserid !== job.operator.userid) {
+    // The operator's account now has the file's userid. Tokens name their userid, so the old
+    // ones cannot follow: they go, and the operator logs in again with the same password. The
+    // old account item goes too unless the file wrote another account under that id.
+    await deleteAllTokensOf(job.operator.userid);
+    if (!scratch.defined.user?.has(job.operator.userid)) await deleteItem(userKey(job.operator.userid));
   }
   const broken: string[] = [];
   const subjects = [...new Set(scratch.chains)];

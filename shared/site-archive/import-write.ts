@@ -14,6 +14,7 @@ import { untilProcessed } from '../db/batch.ts';
 import { rawDb, tableName } from '../db/client.ts';
 import { isConditionFailed } from '../db/retry.ts';
 import { s3Client } from '../storage/s3-client.ts';
+import { userKey } from '../db/entities/user.ts';
 import { FIRST_ADMIN_FOOTPRINT } from './catalogue.ts';
 import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
 import { ImportRefused, isOperatorUser, parseRecord, targetObjectMatches, type ImportStep } from './import-context.ts';
@@ -41,6 +42,9 @@ async function batchWrite(requests: WriteRequests): Promise<void> {
  */
 export async function clearFirstAdminStep(step: ImportStep): Promise<boolean> {
   const clear = (step.pass.clear ??= { segment: 0, last_key: null });
+  // The operator's own account item stays until the file's accounts are written, so the job's
+  // caller is never locked out meanwhile (see the finishing step).
+  const operatorKey = userKey(step.job.operator.userid);
   while (clear.segment < SCAN_SEGMENTS) {
     const page = await rawDb().send(
       new ScanCommand({
@@ -53,6 +57,7 @@ export async function clearFirstAdminStep(step: ImportStep): Promise<boolean> {
     );
     const deletes = (page.Items ?? [])
       .filter((item) => FIRST_ADMIN_FOOTPRINT.has(entityOf(unmarshall(item))))
+      .filter((item) => !(item.pk?.S === operatorKey.pk && item.sk?.S === operatorKey.sk))
       .map((item) => ({ DeleteRequest: { Key: { pk: item.pk!, sk: item.sk! } } }));
     await batchWrite(deletes);
     clear.last_key = page.LastEvaluatedKey ?? null;

@@ -82,17 +82,3 @@ export async function deleteAllTokensOf(userid: number): Promise<void> {
   const tokens = await queryAll<TokenRecord>({ index: INDEXES.gsi1, partition: `USER#${userid}#TOKENS` });
   await Promise.all(tokens.map((token) => deleteToken(token.token_hash)));
 }
-
-/**
- * Moves every live token of one userid to another (a site import gives the operator's account
- * the file's userid): each token is rewritten with the new owner and its listing key.
- */
-export async function repointTokens(fromUserid: number, toUserid: number): Promise<number> {
-  const tokens = await queryAll<TokenRecord>({ index: INDEXES.gsi1, partition: `USER#${fromUserid}#TOKENS` });
-  for (const token of tokens) {
-    await db().send(
-      new PutCommand({ ...tokenInsert({ ...token, userid: toUserid }), ConditionExpression: undefined }),
-    );
-  }
-  return tokens.length;
-}
