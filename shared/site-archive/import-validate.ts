@@ -203,12 +203,13 @@ async function compareWithTarget(step: ImportStep, items: PendingItem[]): Promis
     const ignoring = isOperatorUser(plain, job.operator.email) ? ['password_hash'] : [];
     if (sameItem(raw, existing, ignoring)) {
       report.already_present += 1;
+      // Counted as the target scan counts (tokens are left out there, so here too).
+      if (LEFT_IN_PLACE.has(entity)) continue;
       if (FIRST_ADMIN_FOOTPRINT.has(entity)) pass.same_footprint += 1;
       else pass.same_other += 1;
       if (entity === 'User') pass.same_users += 1;
     } else {
       listIn(report.collisions, `${entity} ${itemLabel(raw)}`);
-      if (!FIRST_ADMIN_FOOTPRINT.has(entity)) pass.colliding_other += 1;
     }
   }
 }

@@ -14,6 +14,7 @@ import {
   fileOf,
   importSite,
   recordsOf,
+  sha256,
   siteAt,
   untilSettled,
   uploadSiteFile,
@@ -226,7 +227,11 @@ function withoutHosts(body: unknown): unknown {
 }
 
 beforeAll(async () => {
-  stacks = await Promise.all([startStackProcess(ADMIN_ENV), startStackProcess(ADMIN_ENV)]);
+  // Small parts on the source, so its export spans several.
+  stacks = await Promise.all([
+    startStackProcess({ ...ADMIN_ENV, STEPWISE_TRANSFER_PART_BYTES: String(16 * 1024) }),
+    startStackProcess(ADMIN_ENV),
+  ]);
   source = siteAt(stacks[0]!.url);
   target = siteAt(stacks[1]!.url);
   await populate();
@@ -239,11 +244,49 @@ afterAll(async () => {
 describe('round trip into an empty site', () => {
   let file: Buffer;
   let records: any[];
+  let exported: any;
 
   beforeAll(async () => {
-    file = (await exportSite(source)).file;
+    ({ view: exported, file } = await exportSite(source));
     records = recordsOf(file);
   }, 120_000);
+
+  it('exports the populated site as parts that parse, with counts that match and no unknown entity', () => {
+    expect(exported.files.length).toBeGreaterThan(1);
+    expect(exported.files.every((part: any) => part.size > 0 && part.expires_at > exported.completed_at)).toBe(true);
+    expect(records[0]).toMatchObject({ type: 'header', format: 'stepwise-site', format_version: 1 });
+    const end = records.at(-1);
+    expect(end.type).toBe('end');
+    expect(end.records).toBe(records.length - 1);
+    const counts: Record<string, number> = {};
+    for (const record of records.filter((r) => r.type === 'item')) counts[record.entity] = (counts[record.entity] ?? 0) + 1;
+    expect(end.counts).toEqual(counts);
+    expect(exported.counts).toEqual(counts);
+    expect(Object.keys(counts).filter((name) => name.startsWith('Unknown:'))).toEqual([]);
+    for (const entity of ['User', 'Team', 'Guide', 'Step', 'MediaItem', 'Release', 'Wiki', 'Comment', 'Course',
+      'CourseAssignment', 'WorkLogEntry', 'QuizSession', 'ApprovalRequest', 'AuditRecord', 'FavoriteGuide', 'Tag']) {
+      expect(counts[entity], entity).toBeGreaterThan(0);
+    }
+    // Left out: short-lived secrets, attempt counters, the outbox, and the export job itself.
+    for (const entity of ['AttemptCounter', 'ResetLink', 'SigningToken', 'OutboxEvent', 'WebhookDelivery', 'SiteExport']) {
+      expect(counts[entity], entity).toBeUndefined();
+    }
+  });
+
+  it("an object's chunks reassemble to its bytes and sha256", async () => {
+    const objects = records.filter((r) => r.type === 'object');
+    expect(objects.length).toBe(records.at(-1).objects);
+    const original = objects.find((o) => o.bucket === 'media' && o.key.startsWith('originals/'));
+    const chunks = records.filter((r) => r.type === 'object_chunk' && r.key === original.key);
+    expect(chunks.map((c) => c.index)).toEqual([...Array(original.chunks).keys()]);
+    const bytes = Buffer.concat(chunks.map((c) => Buffer.from(c.data, 'base64')));
+    expect(bytes.length).toBe(original.size);
+    expect(sha256(bytes)).toBe(original.sha256);
+    const [author] = made.people as [Person];
+    const item = await source.call('GET', `/user/media/GuideImage/${made.imageid}`, { token: author.token });
+    const served = Buffer.from(await (await fetch(item.body.image.original)).arrayBuffer());
+    expect(sha256(served)).toBe(original.sha256);
+  });
 
   it('a dry run validates the file and writes nothing', async () => {
     const dry = await importSite(target, file, { dry_run: true });
@@ -254,12 +297,26 @@ describe('round trip into an empty site', () => {
     expect((await target.call('GET', `/guides/${made.guideid}`, { token: await target.admin() })).status).toBe(404);
   });
 
-  it('imports everything: every GET answers the same on both sites', async () => {
+  it('imports the file: written, chains re-verified', async () => {
     const done = await importSite(target, file);
+    expect(done.error).toBeNull();
     expect(done.status).toBe('complete');
     expect(done.report.written).toBeGreaterThan(50);
     expect(done.report.chains.broken).toEqual([]);
     expect(done.report.chains.verified).toBeGreaterThan(0);
+  });
+
+  it('the same file imported again changes nothing: everything is already present (before any reads add views)', async () => {
+    const again = await importSite(target, file);
+    expect(again.error).toBeNull();
+    expect(again.status).toBe('complete');
+    expect(again.report.written).toBe(0);
+    expect(again.report.collisions.total).toBe(0);
+    const items = records.filter((r) => r.type === 'item' && r.entity !== 'Counter').length;
+    expect(again.report.already_present).toBe(items + records.at(-1).objects);
+  });
+
+  it('every GET of every entity answers the same on both sites', async () => {
     const tokenOn = async (site: Site, token: string) => (token === 'admin' ? site.admin() : token);
     for (const [path, token] of readings()) {
       const before = await source.call('GET', path, { token: await tokenOn(source, token) });
@@ -289,15 +346,6 @@ describe('round trip into an empty site', () => {
     expect(after.equals(before)).toBe(true);
   });
 
-  it('the same file imported again changes nothing: everything is already present', async () => {
-    const again = await importSite(target, file);
-    expect(again.status).toBe('complete');
-    expect(again.report.written).toBe(0);
-    expect(again.report.collisions.total).toBe(0);
-    const items = records.filter((r) => r.type === 'item' && r.entity !== 'Counter').length;
-    expect(again.report.already_present).toBe(items + records.at(-1).objects);
-  });
-
   it('the operator still logs in, and new ids continue past the imported ones', async () => {
     const login = await target.call('POST', '/user/token', { body: ADMIN });
     expect(login.status).toBe(201);
@@ -313,5 +361,116 @@ describe('round trip into an empty site', () => {
       body: { email: 'after@example.com', username: 'After', password: 'pw-after-Secret', unique_username: 'after' },
     });
     expect(user.body.userid).toBeGreaterThan(Math.max(...made.people.map((p) => p.userid)));
+  });
+});
+
+describe('refusals', () => {
+  let file: Buffer;
+  let records: any[];
+  /** A file of a header, these items and a correct end record. */
+  const fileWith = (items: Array<{ entity: string; item: Record<string, unknown> }>) => {
+    const body = [records[0], ...items.map((entry) => ({ type: 'item', ...entry }))];
+    const counts: Record<string, number> = {};
+    for (const entry of items) counts[entry.entity] = (counts[entry.entity] ?? 0) + 1;
+    return fileOf([...body, { type: 'end', records: body.length, counts, objects: 0 }]);
+  };
+
+  beforeAll(async () => {
+    file = (await exportSite(source)).file;
+    records = recordsOf(file);
+  }, 120_000);
+
+  it('empty mode refuses a site that holds more than its first Admin and the file', async () => {
+    const refused = await importSite(target, file);
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toMatch(/not empty/);
+    expect(refused.report.refusal).toBe(refused.error);
+  });
+
+  it('merge mode refuses a collision up front and writes nothing', async () => {
+    const admin = await target.admin();
+    const trainee = made.people[1]!.userid;
+    const moved = await target.call('PATCH', `/users/${trainee}`, { token: admin, body: { location: 'Plant 2' } });
+    expect(moved.status).toBe(200);
+    const refused = await importSite(target, file, { mode: 'merge' });
+    expect(refused.status).toBe('failed');
+    expect(refused.report.collisions.total).toBeGreaterThan(0);
+    expect(refused.report.collisions.items).toContain(`User USER#${trainee} / USER`);
+    expect(refused.report.written).toBe(0);
+    expect((await target.call('GET', `/users/${trainee}`, { token: admin })).body.location).toBe('Plant 2');
+  });
+
+  it('a dry run reports broken references without refusing', async () => {
+    const step = records.find((r) => r.type === 'item' && r.entity === 'Step').item;
+    const orphan = { ...step, pk: { S: 'STEP#999999' }, stepid: { N: '999999' }, guideid: { N: '888888' } };
+    const report = await importSite(target, fileWith([{ entity: 'Step', item: orphan }]), { mode: 'merge', dry_run: true });
+    expect(report.status).toBe('validated');
+    expect(report.report.broken_references).toEqual({
+      items: ['Step STEP#999999 / STEP -> guide 888888'],
+      total: 1,
+    });
+    expect((await target.call('GET', '/guides/888888', { token: await target.admin() })).status).toBe(404);
+  });
+
+  it('a dry run names unknown item types and refuses them', async () => {
+    const gizmo = { pk: { S: 'GIZMO#1' }, sk: { S: 'GIZMO' }, entity: { S: 'Gizmo' } };
+    const report = await importSite(target, fileWith([{ entity: 'Gizmo', item: gizmo }]), { mode: 'merge', dry_run: true });
+    expect(report.status).toBe('failed');
+    expect(report.report.unknown_types).toEqual(['Gizmo']);
+    expect(report.error).toMatch(/does not know: Gizmo/);
+  });
+
+  it('a dry run lists collisions: an item under an existing key with other content', async () => {
+    const user = records.find((r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === String(made.people[1]!.userid));
+    const changed = { ...user.item, username: { S: 'Someone else' } };
+    const report = await importSite(target, fileWith([{ entity: 'User', item: changed }]), { mode: 'merge', dry_run: true });
+    expect(report.status).toBe('failed');
+    expect(report.report.collisions).toEqual({ items: [`User USER#${made.people[1]!.userid} / USER`], total: 1 });
+  });
+
+  it('a cut file fails with the reason', async () => {
+    const cut = file.subarray(0, Math.floor(file.length / 2));
+    const report = await importSite(target, cut, { mode: 'merge', dry_run: true });
+    expect(report.status).toBe('failed');
+    expect(report.error).toMatch(/cut short|is not JSON/);
+  });
+
+  it('a file of a newer format version is refused with the version named', async () => {
+    const newer = fileOf([{ ...records[0], format_version: 2 }, records.at(-1)]);
+    const report = await importSite(target, newer, { mode: 'merge', dry_run: true });
+    expect(report.error).toMatch(/format version 2/);
+  });
+
+  it('start answers 409 before the upload and once started', async () => {
+    const admin = await target.admin();
+    const created = await target.call('POST', '/admin/imports', { token: admin, body: { dry_run: true, mode: 'merge' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'awaiting_upload', mode: 'merge', dry_run: true });
+    const early = await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin });
+    expect(early.status).toBe(409);
+    await uploadSiteFile(created.body.upload, file);
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(202);
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(409);
+    await untilSettled(target, `/admin/imports/${created.body.importid}`, ['validating', 'writing', 'finishing']);
+  });
+});
+
+describe('authorization', () => {
+  it('answers 401 without a token and 403 to anyone but an Admin', async () => {
+    const user = made.people[1]!.token;
+    const requests: Array<[string, string]> = [
+      ['POST', '/admin/exports'],
+      ['GET', '/admin/exports/1'],
+      ['POST', '/admin/imports'],
+      ['POST', '/admin/imports/1/start'],
+      ['GET', '/admin/imports/1'],
+    ];
+    for (const [method, path] of requests) {
+      const body = method === 'POST' ? {} : undefined;
+      expect((await source.call(method, path, { body })).status, path).toBe(401);
+      expect((await source.call(method, path, { token: user, body })).status, path).toBe(403);
+    }
+    // The shared test stack answers the same (its Admin may read an unknown job: 404).
+    expect((await api('GET', '/admin/exports/999999', { token: await loginAdmin() })).status).toBe(404);
   });
 });
