@@ -58,7 +58,8 @@ export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: G
 
   if (access.startSiteTransfer) {
     const machines = targets.siteTransferStateMachines;
-    if (!machines?.length) throw new Error('startSiteTransfer was granted where the site transfer machines are not available');
+    if (!machines?.length)
+      throw new Error('startSiteTransfer was granted where the site transfer machines are not available');
     for (const machine of machines) machine.grantStartExecution(grantee);
   }
 

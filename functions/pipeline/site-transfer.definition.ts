@@ -45,9 +45,21 @@ function invoke(substitution: string, timeoutSeconds: number, next: object, catc
     OutputPath: '$.Payload',
     TimeoutSeconds: timeoutSeconds,
     Retry: [
-      { ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 1, MaxAttempts: 3, BackoffRate: 2, JitterStrategy: 'FULL' },
+      {
+        ErrorEquals: LAMBDA_SERVICE_ERRORS,
+        IntervalSeconds: 1,
+        MaxAttempts: 3,
+        BackoffRate: 2,
+        JitterStrategy: 'FULL',
+      },
       // A step saves nothing until its part is written, so running it again is safe.
-      { ErrorEquals: ['TransientStorageError'], IntervalSeconds: 2, MaxAttempts: 4, BackoffRate: 2, JitterStrategy: 'FULL' },
+      {
+        ErrorEquals: ['TransientStorageError'],
+        IntervalSeconds: 2,
+        MaxAttempts: 4,
+        BackoffRate: 2,
+        JitterStrategy: 'FULL',
+      },
     ],
     ...(catchTo ? { Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: catchTo }] } : {}),
     ...next,

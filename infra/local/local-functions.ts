@@ -70,12 +70,21 @@ function sourceFunctions(): LocalFunctions {
       const transfer = await import('../../functions/pipeline/site-transfer.definition.ts');
       const machine = async (arn: string, definition: object, tasks: typeof transfer.siteExportTasks) => {
         const taskHandlers: Record<string, TaskHandler> = {};
-        for (const task of tasks) taskHandlers[task.substitution] = (await import(`../../${task.entry}`))[task.exportName];
+        for (const task of tasks)
+          taskHandlers[task.substitution] = (await import(`../../${task.entry}`))[task.exportName];
         return { arn, definition, substitutions: {}, taskHandlers };
       };
       return [
-        await machine(process.env.SITE_EXPORT_STATE_MACHINE_ARN!, transfer.siteExportDefinition, transfer.siteExportTasks),
-        await machine(process.env.SITE_IMPORT_STATE_MACHINE_ARN!, transfer.siteImportDefinition, transfer.siteImportTasks),
+        await machine(
+          process.env.SITE_EXPORT_STATE_MACHINE_ARN!,
+          transfer.siteExportDefinition,
+          transfer.siteExportTasks,
+        ),
+        await machine(
+          process.env.SITE_IMPORT_STATE_MACHINE_ARN!,
+          transfer.siteImportDefinition,
+          transfer.siteImportTasks,
+        ),
       ];
     },
     async api() {

@@ -30,7 +30,13 @@ export const SITE_TRANSFER_TASK_ACCESS: Record<string, GroupAccess> = {
   MarkExportFailed: { table: 'readwrite' },
   // Reads the uploaded file, compares and writes items and objects, scans the target (empty mode),
   // moves counters, re-points the operator's tokens and may mail reset links.
-  ImportStep: { table: 'readwrite', scanTable: true, mediaBucket: 'readwrite', modulesBucket: 'readwrite', sendMail: true },
+  ImportStep: {
+    table: 'readwrite',
+    scanTable: true,
+    mediaBucket: 'readwrite',
+    modulesBucket: 'readwrite',
+    sendMail: true,
+  },
   MarkSiteImportFailed: { table: 'readwrite' },
 };
 
@@ -54,7 +60,8 @@ export function siteTransferStateMachines(
         description: `Stepwise ${name} step ${task.stateName}`,
         environment: props.environment,
         memoryMb: TASK_MEMORY_MB,
-        timeoutSeconds: (states[task.stateName]?.TimeoutSeconds ?? STEP_TASK_TIMEOUT_SECONDS) - TASK_TIMEOUT_MARGIN_SECONDS,
+        timeoutSeconds:
+          (states[task.stateName]?.TimeoutSeconds ?? STEP_TASK_TIMEOUT_SECONDS) - TASK_TIMEOUT_MARGIN_SECONDS,
         logRetention: props.settings.logRetentionDays,
         logLevel: props.settings.logLevel,
         alarmTopic: props.alarmTopic,
@@ -76,7 +83,10 @@ export function siteTransferStateMachines(
       tracingEnabled: true,
     });
     stateMachine.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: functions.map((fn) => fn.function.functionArn) }),
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: functions.map((fn) => fn.function.functionArn),
+      }),
     );
     addAlarm(stack, `${name}FailedAlarm`, {
       metric: stateMachine.metricFailed({ period: Duration.minutes(5) }),

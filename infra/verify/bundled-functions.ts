@@ -191,7 +191,10 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     },
 
     async siteTransferStateMachines() {
-      return assembly.otherStateMachines.map((machine) => ({ arn: machine.arn, ...machineWithTasks(machine, machine.arn) }));
+      return assembly.otherStateMachines.map((machine) => ({
+        arn: machine.arn,
+        ...machineWithTasks(machine, machine.arn),
+      }));
     },
 
     async api() {

@@ -184,7 +184,14 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
   if (moduleImport.length !== 1)
     throw new Error(`expected one module import state machine in the assembly, found ${moduleImport.length}`);
   const otherStateMachines = stateMachines.filter((machine) => machine !== moduleImport[0]);
-  return { functions, routes, stateMachine: moduleImport[0]!, otherStateMachines, objectCreatedNotifications, bucketPolicies };
+  return {
+    functions,
+    routes,
+    stateMachine: moduleImport[0]!,
+    otherStateMachines,
+    objectCreatedNotifications,
+    bucketPolicies,
+  };
 }
 
 function splitHandler(handler: string): [string, string] {

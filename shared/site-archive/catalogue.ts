@@ -11,17 +11,83 @@ import { wikiKey } from '../db/entities/wiki.ts';
 
 /** Every entity name a table item of this version can carry (the `entity` attribute or its key prefix). */
 export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
-  'ApprovalAttachment', 'ApprovalProcess', 'ApprovalRequest', 'ApprovedRevision', 'AttemptCounter', 'AuditHead',
-  'AuditRecord', 'AuthoredGuide', 'Badge', 'ChangeRequest', 'Comment', 'CommentReply', 'Counter', 'Course',
-  'CourseAssignment', 'CourseCoverage', 'CourseEnrollment', 'CreatedUser', 'DocumentTag', 'EmittedMarker',
-  'FeaturedGuide', 'GlossaryEntry', 'Guide', 'GuideRevision', 'MediaGuid', 'MediaItem', 'ModuleImport',
-  'ModuleUsage', 'OpenApprovalRequest', 'OutboxEvent', 'PeriodicReview', 'Quiz', 'QuizCategory', 'QuizLink',
-  'QuizRevision', 'QuizSession', 'QuizSessionLink', 'Release', 'ReleaseHead', 'ResetLink', 'ReviewDocument',
-  'ReviewSchedule', 'SearchToken', 'SignoffFinalizeToken', 'SignoffRequest', 'SigningToken', 'SortedRef',
-  'StageAssessment', 'StageCompletion', 'Step', 'StepForm', 'StepFormField', 'StepFormRevision', 'StepRevision',
-  'Team', 'TeamAssignmentRef', 'TeamMember', 'Token', 'TraineeSignoff', 'TrainingModule', 'TrainingRow', 'Unique',
-  'User', 'View', 'Webhook', 'WebhookDelivery', 'WikiRevision', 'Wiki', 'WorkLogEntry', 'WorkLogLink',
-  'WorkLogValue', 'FavoriteGuide', 'CompletedGuide', 'QuizProgress', 'Tag', 'QuizCount', 'TrainingSummary',
+  'ApprovalAttachment',
+  'ApprovalProcess',
+  'ApprovalRequest',
+  'ApprovedRevision',
+  'AttemptCounter',
+  'AuditHead',
+  'AuditRecord',
+  'AuthoredGuide',
+  'Badge',
+  'ChangeRequest',
+  'Comment',
+  'CommentReply',
+  'Counter',
+  'Course',
+  'CourseAssignment',
+  'CourseCoverage',
+  'CourseEnrollment',
+  'CreatedUser',
+  'DocumentTag',
+  'EmittedMarker',
+  'FeaturedGuide',
+  'GlossaryEntry',
+  'Guide',
+  'GuideRevision',
+  'MediaGuid',
+  'MediaItem',
+  'ModuleImport',
+  'ModuleUsage',
+  'OpenApprovalRequest',
+  'OutboxEvent',
+  'PeriodicReview',
+  'Quiz',
+  'QuizCategory',
+  'QuizLink',
+  'QuizRevision',
+  'QuizSession',
+  'QuizSessionLink',
+  'Release',
+  'ReleaseHead',
+  'ResetLink',
+  'ReviewDocument',
+  'ReviewSchedule',
+  'SearchToken',
+  'SignoffFinalizeToken',
+  'SignoffRequest',
+  'SigningToken',
+  'SortedRef',
+  'StageAssessment',
+  'StageCompletion',
+  'Step',
+  'StepForm',
+  'StepFormField',
+  'StepFormRevision',
+  'StepRevision',
+  'Team',
+  'TeamAssignmentRef',
+  'TeamMember',
+  'Token',
+  'TraineeSignoff',
+  'TrainingModule',
+  'TrainingRow',
+  'Unique',
+  'User',
+  'View',
+  'Webhook',
+  'WebhookDelivery',
+  'WikiRevision',
+  'Wiki',
+  'WorkLogEntry',
+  'WorkLogLink',
+  'WorkLogValue',
+  'FavoriteGuide',
+  'CompletedGuide',
+  'QuizProgress',
+  'Tag',
+  'QuizCount',
+  'TrainingSummary',
 ]);
 
 type Key = { pk: string; sk: string };
@@ -74,18 +140,25 @@ export const REFERENCES: Record<string, Reference[]> = {
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */
-export function referencesOf(entity: string, item: Record<string, unknown>): Array<{ target: ReferenceTarget; id: number }> {
+export function referencesOf(
+  entity: string,
+  item: Record<string, unknown>,
+): Array<{ target: ReferenceTarget; id: number }> {
   const found: Array<{ target: ReferenceTarget; id: number }> = [];
   for (const reference of REFERENCES[entity] ?? []) {
     if (reference.when && !reference.when(item)) continue;
     const value = item[reference.attribute];
-    if (typeof value === 'number' && Number.isInteger(value) && value > 0) found.push({ target: reference.target, id: value });
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0)
+      found.push({ target: reference.target, id: value });
   }
   return found;
 }
 
 /** The id a main item defines for reference checks (a User defines user <userid>...). */
-export function definedTarget(entity: string, item: Record<string, unknown>): { target: ReferenceTarget; id: number } | undefined {
+export function definedTarget(
+  entity: string,
+  item: Record<string, unknown>,
+): { target: ReferenceTarget; id: number } | undefined {
   for (const [target, name] of Object.entries(TARGET_ENTITY) as Array<[ReferenceTarget, string]>) {
     if (name !== entity) continue;
     const key = REFERENCE_TARGET_KEY[target];

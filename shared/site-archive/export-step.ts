@@ -46,7 +46,7 @@ function percentOf(cursor: ExportCursor): number {
 
 export async function runExportStep(exportid: number): Promise<{ done: boolean }> {
   const job = await getExport(exportid);
-  if (!job || job.status !== 'running') return { done: true };
+  if (job?.status !== 'running') return { done: true };
   const settings = config();
   const deadline = Date.now() + settings.STEPWISE_TRANSFER_STEP_SECONDS * 1000;
   const partNumber = job.parts.length + 1;

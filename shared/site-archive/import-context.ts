@@ -1,7 +1,8 @@
 /** What the phases of an import step share: the job, its scratch, the time budget, refusals. */
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { ImportReport, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
+import { objectSize } from '../storage/objects.ts';
 import { s3Client } from '../storage/s3-client.ts';
 import type { ImportScratch } from './import-scratch.ts';
 import { bucketOf } from './objects.ts';
@@ -43,7 +44,9 @@ export function parseRecord(text: string, lineNumber: number): SiteRecord {
   const parsed = siteRecordSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ImportRefused(`Line ${lineNumber} is not a site record: ${issue?.path.join('.') || 'record'}: ${issue?.message}`);
+    throw new ImportRefused(
+      `Line ${lineNumber} is not a site record: ${issue?.path.join('.') || 'record'}: ${issue?.message}`,
+    );
   }
   return parsed.data;
 }
@@ -61,15 +64,9 @@ export async function targetObjectMatches(
   sha256: string,
 ): Promise<boolean | undefined> {
   const bucket = bucketOf(role);
-  let head;
-  try {
-    head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
-    throw error;
-  }
-  if (head.ContentLength !== size) return false;
+  const existing = await objectSize(bucket, key);
+  if (existing === undefined) return undefined;
+  if (existing !== size) return false;
   const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   const hash = createHash('sha256');
   for await (const chunk of result.Body as AsyncIterable<Uint8Array>) hash.update(chunk);

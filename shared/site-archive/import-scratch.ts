@@ -24,7 +24,9 @@ const scratchKey = (importid: number) => `${SITE_TRANSFER_PREFIX}imports/${impor
 
 export async function loadScratch(importid: number): Promise<ImportScratch> {
   try {
-    const result = await s3Client().send(new GetObjectCommand({ Bucket: bucketOf('modules'), Key: scratchKey(importid) }));
+    const result = await s3Client().send(
+      new GetObjectCommand({ Bucket: bucketOf('modules'), Key: scratchKey(importid) }),
+    );
     const stored = JSON.parse(await result.Body!.transformToString()) as Omit<ImportScratch, 'defined'> & {
       defined: Record<string, number[]>;
     };

@@ -55,7 +55,7 @@ interface OpenObject {
 
 /** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
 export async function validateFileStep(step: ImportStep): Promise<{ offset: number; finished: boolean }> {
-  const { job, pass, report, scratch } = step;
+  const { job, pass, report } = step;
   const pending: PendingItem[] = [];
   let open: OpenObject | undefined;
   let offset = job.offset;
@@ -94,7 +94,9 @@ export async function validateFileStep(step: ImportStep): Promise<{ offset: numb
         break;
       case 'object_chunk': {
         if (!open || open.key !== record.key || open.bucket !== record.bucket || open.next !== record.index) {
-          throw new ImportRefused(`Line ${lineNumber}: chunk ${record.index} of ${record.bucket}/${record.key} is out of order`);
+          throw new ImportRefused(
+            `Line ${lineNumber}: chunk ${record.index} of ${record.bucket}/${record.key} is out of order`,
+          );
         }
         const bytes = Buffer.from(record.data, 'base64');
         open.hash.update(bytes);
@@ -177,13 +179,16 @@ function noteItem(step: ImportStep, entity: string, item: RawItem, plain: Record
   }
   const defined = definedTarget(entity, plain);
   if (defined) {
-    (scratch.defined[defined.target] ??= new Set()).add(defined.id);
+    const ids = scratch.defined[defined.target] ?? new Set<number>();
+    ids.add(defined.id);
+    scratch.defined[defined.target] = ids;
     delete scratch.wanted[defined.target]?.[defined.id];
   }
   for (const reference of referencesOf(entity, plain)) {
     if (scratch.defined[reference.target]?.has(reference.id)) continue;
-    const wanted = (scratch.wanted[reference.target] ??= {});
+    const wanted = scratch.wanted[reference.target] ?? {};
     wanted[reference.id] ??= `${entity} ${itemLabel(item)}`;
+    scratch.wanted[reference.target] = wanted;
   }
   if (entity === 'AuditHead') scratch.chains.push(String(plain.pk).slice('AUDIT#'.length));
   if (entity === 'User') {

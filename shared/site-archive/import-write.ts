@@ -41,7 +41,8 @@ async function batchWrite(requests: WriteRequests): Promise<void> {
  * leaving counters and live tokens: the file's accounts take their place.
  */
 export async function clearFirstAdminStep(step: ImportStep): Promise<boolean> {
-  const clear = (step.pass.clear ??= { segment: 0, last_key: null });
+  step.pass.clear ??= { segment: 0, last_key: null };
+  const clear = step.pass.clear;
   // The operator's own account item stays until the file's accounts are written, so the job's
   // caller is never locked out meanwhile (see the finishing step).
   const operatorKey = userKey(step.job.operator.userid);
@@ -166,7 +167,8 @@ async function putItems(step: ImportStep, items: RawItem[]): Promise<void> {
           new PutItemCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
         );
       } catch (error) {
-        if (isConditionFailed(error)) throw new ImportRefused(`${itemLabel(item)} appeared in the site during the import`);
+        if (isConditionFailed(error))
+          throw new ImportRefused(`${itemLabel(item)} appeared in the site during the import`);
         throw error;
       }
     }

@@ -33,7 +33,9 @@ export async function listObjectKeys(
   const page = await s3Client().send(
     new ListObjectsV2Command({ Bucket: bucketOf(role), StartAfter: afterKey ?? undefined, MaxKeys: pageSize }),
   );
-  const keys = (page.Contents ?? []).map((object) => object.Key!).filter((key) => !key.startsWith(SITE_TRANSFER_PREFIX));
+  const keys = (page.Contents ?? [])
+    .map((object) => object.Key!)
+    .filter((key) => !key.startsWith(SITE_TRANSFER_PREFIX));
   return { keys, more: page.IsTruncated === true, lastKey: page.Contents?.at(-1)?.Key ?? afterKey };
 }
 

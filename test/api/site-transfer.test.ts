@@ -64,10 +64,14 @@ async function person(privileges?: string[]): Promise<Person> {
   const email = `p.${suffix}@example.com`;
   const password = `pw-${suffix}-Secret`;
   const created = await ok(
-    source.call('POST', '/users', { token: admin, body: { email, username: `P ${suffix}`, password, unique_username: `p_${suffix}` } }),
+    source.call('POST', '/users', {
+      token: admin,
+      body: { email, username: `P ${suffix}`, password, unique_username: `p_${suffix}` },
+    }),
     'user',
   );
-  if (privileges) await ok(source.call('PATCH', `/users/${created.userid}`, { token: admin, body: { privileges } }), 'privileges');
+  if (privileges)
+    await ok(source.call('PATCH', `/users/${created.userid}`, { token: admin, body: { privileges } }), 'privileges');
   const token = (await ok(source.call('POST', '/user/token', { body: { email, password } }), 'login')).authToken;
   return { userid: created.userid, token, email, password };
 }
@@ -79,19 +83,36 @@ async function populate(): Promise<void> {
   const [author, trainee, approver] = await Promise.all([person(['Author']), person(), person()]);
   made.people = [author, trainee, approver];
 
-  const team = await ok(call('POST', '/teams', { token: admin, body: { name: 'Line 3', description: 'Night shift' } }), 'team');
+  const team = await ok(
+    call('POST', '/teams', { token: admin, body: { name: 'Line 3', description: 'Night shift' } }),
+    'team',
+  );
   made.teamid = team.teamid;
-  await ok(call('PATCH', `/teams/${team.teamid}/users`, { token: admin, body: { add: [trainee.userid, approver.userid] } }), 'members');
+  await ok(
+    call('PATCH', `/teams/${team.teamid}/users`, { token: admin, body: { add: [trainee.userid, approver.userid] } }),
+    'members',
+  );
 
   made.category = 'Printers';
   const category = await ok(
-    call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: made.category, contents: 'Desktop printers.' } }),
+    call('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'CATEGORY', title: made.category, contents: 'Desktop printers.' },
+    }),
     'category',
   );
   made.wiki = 'Torque table';
-  await ok(call('POST', '/wikis', { token: author.token, body: { namespace: 'WIKI', title: made.wiki, contents: 'M4: 2 Nm' } }), 'wiki');
+  await ok(
+    call('POST', '/wikis', {
+      token: author.token,
+      body: { namespace: 'WIKI', title: made.wiki, contents: 'M4: 2 Nm' },
+    }),
+    'wiki',
+  );
 
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#cc6633' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#cc6633' } })
+    .png()
+    .toBuffer();
   const upload = await ok(
     call('POST', '/user/media/uploads', {
       token: author.token,
@@ -109,7 +130,10 @@ async function populate(): Promise<void> {
   }
 
   let guide = await ok(
-    call('POST', '/guides', { token: author.token, body: { category: made.category, type: 'how-to', title: 'Replace the nozzle' } }),
+    call('POST', '/guides', {
+      token: author.token,
+      body: { category: made.category, type: 'how-to', title: 'Replace the nozzle' },
+    }),
     'guide',
   );
   made.guideid = guide.guideid;
@@ -127,23 +151,48 @@ async function populate(): Promise<void> {
     );
   }
   made.stepids = guide.steps.map((step: { stepid: number }) => step.stepid);
-  await ok(call('PUT', `/guides/${guide.guideid}/public`, { token: author.token, query: { revisionid: guide.revisionid }, body: {} }), 'publish');
+  await ok(
+    call('PUT', `/guides/${guide.guideid}/public`, {
+      token: author.token,
+      query: { revisionid: guide.revisionid },
+      body: {},
+    }),
+    'publish',
+  );
   made.releaseid = (
-    await ok(call('POST', '/guides/releases', { token: author.token, body: { guideid: guide.guideid, release_type: 'major', notes: 'First' } }), 'release')
+    await ok(
+      call('POST', '/guides/releases', {
+        token: author.token,
+        body: { guideid: guide.guideid, release_type: 'major', notes: 'First' },
+      }),
+      'release',
+    )
   ).releaseid;
   await ok(call('PUT', `/guides/${guide.guideid}/tag`, { token: author.token, body: { tag: 'nozzle' } }), 'tag');
   await ok(call('PUT', `/user/favorites/guides/${guide.guideid}`, { token: trainee.token }), 'favorite');
   await ok(call('PUT', `/guides/${guide.guideid}/users/${trainee.userid}`, { token: author.token }), 'grant');
   made.commentid = (
-    await ok(call('POST', `/comments/guide/${guide.guideid}`, { token: trainee.token, body: { text: 'Check the torque twice.' } }), 'comment')
+    await ok(
+      call('POST', `/comments/guide/${guide.guideid}`, {
+        token: trainee.token,
+        body: { text: 'Check the torque twice.' },
+      }),
+      'comment',
+    )
   ).commentid;
 
   const form = await ok(
-    call('POST', `/step_forms/${made.stepids[0]}`, { token: author.token, body: { fields: [{ field_type: 'Text Input', label: 'Serial' }] } }),
+    call('POST', `/step_forms/${made.stepids[0]}`, {
+      token: author.token,
+      body: { fields: [{ field_type: 'Text Input', label: 'Serial' }] },
+    }),
     'form',
   );
   const fieldRevisionid = form.fields[0].field_revisionid;
-  const entry = await ok(call('POST', '/work_log', { token: trainee.token, body: { guideid: guide.guideid, workorderid: 'WO-7' } }), 'work log');
+  const entry = await ok(
+    call('POST', '/work_log', { token: trainee.token, body: { guideid: guide.guideid, workorderid: 'WO-7' } }),
+    'work log',
+  );
   made.entryid = entry.entryid;
   await ok(
     call('PUT', `/work_log/${entry.entryid}/stepData`, {
@@ -155,20 +204,42 @@ async function populate(): Promise<void> {
   await ok(call('POST', `/work_log/${entry.entryid}/finish`, { token: trainee.token }), 'finish');
 
   const course = await ok(
-    call('POST', '/courses', { token: admin, body: { title: 'Nozzle care', contents: 'Keep printers running.', stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }] } }),
+    call('POST', '/courses', {
+      token: admin,
+      body: {
+        title: 'Nozzle care',
+        contents: 'Keep printers running.',
+        stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }],
+      },
+    }),
     'course',
   );
   made.courseid = course.wikiid;
   made.assignmentid = (
-    await ok(call('POST', '/course_assignments', { token: admin, body: { wikiid: course.wikiid, userid: trainee.userid } }), 'assignment')
+    await ok(
+      call('POST', '/course_assignments', { token: admin, body: { wikiid: course.wikiid, userid: trainee.userid } }),
+      'assignment',
+    )
   ).course_assignmentid;
 
-  const quiz = await ok(call('POST', '/quizzes/import', { token: admin, body: { definition: safetyQuiz('Lockout') } }), 'quiz');
+  const quiz = await ok(
+    call('POST', '/quizzes/import', { token: admin, body: { definition: safetyQuiz('Lockout') } }),
+    'quiz',
+  );
   made.quizid = quiz.quizid;
-  await ok(call('POST', '/quizzes/sessions/submit', { token: trainee.token, body: { quizid: quiz.quizid, response_json: ALL_RIGHT } }), 'quiz session');
+  await ok(
+    call('POST', '/quizzes/sessions/submit', {
+      token: trainee.token,
+      body: { quizid: quiz.quizid, response_json: ALL_RIGHT },
+    }),
+    'quiz session',
+  );
 
   const process = await ok(
-    call('POST', '/approvals/process', { token: admin, body: { name: 'Quality', stages: [{ teamid: team.teamid, quorum: 1 }] } }),
+    call('POST', '/approvals/process', {
+      token: admin,
+      body: { name: 'Quality', stages: [{ teamid: team.teamid, quorum: 1 }] },
+    }),
     'process',
   );
   await ok(call('PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, { token: admin }), 'govern');
@@ -259,16 +330,40 @@ describe('round trip into an empty site', () => {
     expect(end.type).toBe('end');
     expect(end.records).toBe(records.length - 1);
     const counts: Record<string, number> = {};
-    for (const record of records.filter((r) => r.type === 'item')) counts[record.entity] = (counts[record.entity] ?? 0) + 1;
+    for (const record of records.filter((r) => r.type === 'item'))
+      counts[record.entity] = (counts[record.entity] ?? 0) + 1;
     expect(end.counts).toEqual(counts);
     expect(exported.counts).toEqual(counts);
     expect(Object.keys(counts).filter((name) => name.startsWith('Unknown:'))).toEqual([]);
-    for (const entity of ['User', 'Team', 'Guide', 'Step', 'MediaItem', 'Release', 'Wiki', 'Comment', 'Course',
-      'CourseAssignment', 'WorkLogEntry', 'QuizSession', 'ApprovalRequest', 'AuditRecord', 'FavoriteGuide', 'Tag']) {
+    for (const entity of [
+      'User',
+      'Team',
+      'Guide',
+      'Step',
+      'MediaItem',
+      'Release',
+      'Wiki',
+      'Comment',
+      'Course',
+      'CourseAssignment',
+      'WorkLogEntry',
+      'QuizSession',
+      'ApprovalRequest',
+      'AuditRecord',
+      'FavoriteGuide',
+      'Tag',
+    ]) {
       expect(counts[entity], entity).toBeGreaterThan(0);
     }
     // Left out: short-lived secrets, attempt counters, the outbox, and the export job itself.
-    for (const entity of ['AttemptCounter', 'ResetLink', 'SigningToken', 'OutboxEvent', 'WebhookDelivery', 'SiteExport']) {
+    for (const entity of [
+      'AttemptCounter',
+      'ResetLink',
+      'SigningToken',
+      'OutboxEvent',
+      'WebhookDelivery',
+      'SiteExport',
+    ]) {
       expect(counts[entity], entity).toBeUndefined();
     }
   });
@@ -306,7 +401,8 @@ describe('round trip into an empty site', () => {
     expect(done.report.chains.verified).toBeGreaterThan(0);
   });
 
-  it('the same file imported again changes nothing: everything is already present (before any reads add views)', async () => {
+  // Before any reads: a read records a view, which the file does not hold.
+  it('the same file imported again changes nothing: everything is already present', async () => {
     const again = await importSite(target, file);
     expect(again.error).toBeNull();
     expect(again.status).toBe('complete');
@@ -403,7 +499,10 @@ describe('refusals', () => {
   it('a dry run reports broken references without refusing', async () => {
     const step = records.find((r) => r.type === 'item' && r.entity === 'Step').item;
     const orphan = { ...step, pk: { S: 'STEP#999999' }, stepid: { N: '999999' }, guideid: { N: '888888' } };
-    const report = await importSite(target, fileWith([{ entity: 'Step', item: orphan }]), { mode: 'merge', dry_run: true });
+    const report = await importSite(target, fileWith([{ entity: 'Step', item: orphan }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
     expect(report.status).toBe('validated');
     expect(report.report.broken_references).toEqual({
       items: ['Step STEP#999999 / STEP -> guide 888888'],
@@ -414,16 +513,24 @@ describe('refusals', () => {
 
   it('a dry run names unknown item types and refuses them', async () => {
     const gizmo = { pk: { S: 'GIZMO#1' }, sk: { S: 'GIZMO' }, entity: { S: 'Gizmo' } };
-    const report = await importSite(target, fileWith([{ entity: 'Gizmo', item: gizmo }]), { mode: 'merge', dry_run: true });
+    const report = await importSite(target, fileWith([{ entity: 'Gizmo', item: gizmo }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
     expect(report.status).toBe('failed');
     expect(report.report.unknown_types).toEqual(['Gizmo']);
     expect(report.error).toMatch(/does not know: Gizmo/);
   });
 
   it('a dry run lists collisions: an item under an existing key with other content', async () => {
-    const user = records.find((r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === String(made.people[1]!.userid));
+    const user = records.find(
+      (r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === String(made.people[1]!.userid),
+    );
     const changed = { ...user.item, username: { S: 'Someone else' } };
-    const report = await importSite(target, fileWith([{ entity: 'User', item: changed }]), { mode: 'merge', dry_run: true });
+    const report = await importSite(target, fileWith([{ entity: 'User', item: changed }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
     expect(report.status).toBe('failed');
     expect(report.report.collisions).toEqual({ items: [`User USER#${made.people[1]!.userid} / USER`], total: 1 });
   });
@@ -443,14 +550,21 @@ describe('refusals', () => {
 
   it('start answers 409 before the upload and once started', async () => {
     const admin = await target.admin();
-    const created = await target.call('POST', '/admin/imports', { token: admin, body: { dry_run: true, mode: 'merge' } });
+    const created = await target.call('POST', '/admin/imports', {
+      token: admin,
+      body: { dry_run: true, mode: 'merge' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ status: 'awaiting_upload', mode: 'merge', dry_run: true });
     const early = await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin });
     expect(early.status).toBe(409);
     await uploadSiteFile(created.body.upload, file);
-    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(202);
-    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(409);
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(
+      202,
+    );
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(
+      409,
+    );
     await untilSettled(target, `/admin/imports/${created.body.importid}`, ['validating', 'writing', 'finishing']);
   });
 });

@@ -54,7 +54,14 @@ export interface SiteExportRecord {
   completed_at: number | null;
 }
 
-export type ImportStatus = 'awaiting_upload' | 'validating' | 'writing' | 'finishing' | 'validated' | 'complete' | 'failed';
+export type ImportStatus =
+  | 'awaiting_upload'
+  | 'validating'
+  | 'writing'
+  | 'finishing'
+  | 'validated'
+  | 'complete'
+  | 'failed';
 export type ImportMode = 'empty' | 'merge';
 
 export interface ImportReport {
@@ -170,30 +177,42 @@ export function saveExportStep(
 }
 
 export function setExportExecution(exportid: number, executionArn: string): Promise<boolean> {
-  return conditionalSet(exportKey(exportid), { execution_arn: executionArn }, {
-    names: { '#status': 'status' },
-    values: { ':running': 'running' },
-    expression: '#status = :running',
-  });
+  return conditionalSet(
+    exportKey(exportid),
+    { execution_arn: executionArn },
+    {
+      names: { '#status': 'status' },
+      values: { ':running': 'running' },
+      expression: '#status = :running',
+    },
+  );
 }
 
 export function failExport(exportid: number, error: string, now: number): Promise<boolean> {
-  return conditionalSet(exportKey(exportid), { status: 'failed', error, completed_at: now }, {
-    names: { '#status': 'status' },
-    values: { ':running': 'running' },
-    expression: '#status = :running',
-  });
+  return conditionalSet(
+    exportKey(exportid),
+    { status: 'failed', error, completed_at: now },
+    {
+      names: { '#status': 'status' },
+      values: { ':running': 'running' },
+      expression: '#status = :running',
+    },
+  );
 }
 
 const IMPORT_WORKING: ImportStatus[] = ['validating', 'writing', 'finishing'];
 
 /** Moves an upload-awaiting import to validating (the start); false when it had left that status. */
 export function startImportJob(importid: number, size: number, executionArn: string): Promise<boolean> {
-  return conditionalSet(importKey(importid), { status: 'validating', size, execution_arn: executionArn }, {
-    names: { '#status': 'status' },
-    values: { ':awaiting': 'awaiting_upload' },
-    expression: '#status = :awaiting',
-  });
+  return conditionalSet(
+    importKey(importid),
+    { status: 'validating', size, execution_arn: executionArn },
+    {
+      names: { '#status': 'status' },
+      values: { ':awaiting': 'awaiting_upload' },
+      expression: '#status = :awaiting',
+    },
+  );
 }
 
 /** Saves an import step: only a working import still at `stepsBefore` steps moves. */
@@ -202,17 +221,25 @@ export function saveImportStep(
   stepsBefore: number,
   changes: Partial<SiteImportRecord>,
 ): Promise<boolean> {
-  return conditionalSet(importKey(importid), { ...changes, steps: stepsBefore + 1 }, {
-    names: { '#status': 'status', '#steps': 'steps' },
-    values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2], ':steps': stepsBefore },
-    expression: '#status IN (:s0, :s1, :s2) AND #steps = :steps',
-  });
+  return conditionalSet(
+    importKey(importid),
+    { ...changes, steps: stepsBefore + 1 },
+    {
+      names: { '#status': 'status', '#steps': 'steps' },
+      values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2], ':steps': stepsBefore },
+      expression: '#status IN (:s0, :s1, :s2) AND #steps = :steps',
+    },
+  );
 }
 
 export function failImport(importid: number, error: string, now: number): Promise<boolean> {
-  return conditionalSet(importKey(importid), { status: 'failed', error, completed_at: now }, {
-    names: { '#status': 'status' },
-    values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2] },
-    expression: '#status IN (:s0, :s1, :s2)',
-  });
+  return conditionalSet(
+    importKey(importid),
+    { status: 'failed', error, completed_at: now },
+    {
+      names: { '#status': 'status' },
+      values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2] },
+      expression: '#status IN (:s0, :s1, :s2)',
+    },
+  );
 }
