@@ -58,6 +58,9 @@ function localOverrides(host: NodeJS.ProcessEnv, lambdaEndpoint: string): Record
     AWS_REQUEST_CHECKSUM_CALCULATION: host.AWS_REQUEST_CHECKSUM_CALCULATION,
     AWS_RESPONSE_CHECKSUM_VALIDATION: host.AWS_RESPONSE_CHECKSUM_VALIDATION,
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // Site export/import steps and parts are small locally, so a small site spans several.
+    STEPWISE_TRANSFER_STEP_SECONDS: host.STEPWISE_TRANSFER_STEP_SECONDS,
+    STEPWISE_TRANSFER_PART_BYTES: host.STEPWISE_TRANSFER_PART_BYTES,
   };
   return Object.fromEntries(
     Object.entries(overrides).filter((entry): entry is [string, string] => entry[1] !== undefined),
