@@ -6,6 +6,8 @@ import type { Caller } from '../../shared/domain/caller.ts';
 import { ConflictError, NotFoundError } from '../../shared/domain/errors.ts';
 import { nowSeconds } from '../../shared/db/keys.ts';
 import {
+  failExport,
+  failImport,
   getExport,
   getImport,
   insertExport,
@@ -51,8 +53,13 @@ export async function createExport(caller: Caller, input: CreateExportInput) {
     completed_at: null,
   };
   await insertExport(record);
-  const executionArn = await startExportExecution(exportid);
-  await setExportExecution(exportid, executionArn);
+  try {
+    await setExportExecution(exportid, await startExportExecution(exportid));
+  } catch (error) {
+    // No execution: the export would otherwise stay running forever.
+    await failExport(exportid, 'The export job could not be started', nowSeconds());
+    throw error;
+  }
   return siteExportView(record, now);
 }
 
@@ -124,6 +131,11 @@ export async function startImport(importid: number) {
   if (!(await startImportJob(importid, size, importExecutionArn(importid)))) {
     throw new ConflictError(`Import ${importid} has already started`);
   }
-  await startSiteImportExecution(importid);
+  try {
+    await startSiteImportExecution(importid);
+  } catch (error) {
+    await failImport(importid, 'The import job could not be started', nowSeconds());
+    throw error;
+  }
   return siteImportView({ ...record, status: 'validating', size, execution_arn: importExecutionArn(importid) });
 }

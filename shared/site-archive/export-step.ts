@@ -22,7 +22,7 @@ import {
 import { counterTypeOf } from './catalogue.ts';
 import { bucketOf, exportPartKey, listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
-import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES } from './records.ts';
+import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
 
 /** Parallel-scan segments, read one after the other (each resumable from its last key). */
 export const SCAN_SEGMENTS = 4;
@@ -44,6 +44,64 @@ function percentOf(cursor: ExportCursor): number {
   return cursor.bucket === 'media' ? TABLE_SHARE : TABLE_SHARE + 10;
 }
 
+/** What one step carries: the cursor and running totals, written to one part. */
+interface ExportRun {
+  cursor: ExportCursor;
+  counts: Record<string, number>;
+  records: number;
+  objects: number;
+  includeObjects: boolean;
+  writer: PartWriter;
+  full(): boolean;
+}
+
+async function write(run: ExportRun, record: SiteRecord): Promise<void> {
+  await run.writer.write(record);
+  run.records += 1;
+}
+
+/** One Scan page of the current segment; past the last segment, on to the objects (or done). */
+async function exportTablePage(run: ExportRun): Promise<void> {
+  const { cursor } = run;
+  const page = await rawDb().send(
+    new ScanCommand({
+      TableName: tableName(),
+      Segment: cursor.segment,
+      TotalSegments: SCAN_SEGMENTS,
+      Limit: SCAN_PAGE_ITEMS,
+      ExclusiveStartKey: (cursor.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
+    }),
+  );
+  for (const item of page.Items ?? []) {
+    const plain = unmarshall(item);
+    if (staysHome(plain)) continue;
+    const entity = entityOf(plain);
+    await write(run, { type: 'item', entity, item });
+    run.counts[entity] = (run.counts[entity] ?? 0) + 1;
+  }
+  cursor.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
+  if (cursor.last_key) return;
+  cursor.segment += 1;
+  if (cursor.segment >= SCAN_SEGMENTS) cursor.phase = run.includeObjects ? 'objects' : 'done';
+}
+
+/** Objects of one listing page, whole, until the step is full; then the next bucket (or done). */
+async function exportObjectsPage(run: ExportRun): Promise<void> {
+  const { cursor } = run;
+  const page = await listObjectKeys(cursor.bucket, cursor.after_key, LIST_PAGE_KEYS);
+  for (const key of page.keys) {
+    for await (const record of objectRecords(cursor.bucket, key)) await write(run, record);
+    run.objects += 1;
+    cursor.after_key = key;
+    if (run.full()) return;
+  }
+  // Past the whole page, the site-transfer keys it skipped included.
+  cursor.after_key = page.lastKey;
+  if (page.more) return;
+  if (cursor.bucket === 'media') Object.assign(cursor, { bucket: 'modules', after_key: null });
+  else cursor.phase = 'done';
+}
+
 export async function runExportStep(exportid: number): Promise<{ done: boolean }> {
   const job = await getExport(exportid);
   if (job?.status !== 'running') return { done: true };
@@ -52,83 +110,50 @@ export async function runExportStep(exportid: number): Promise<{ done: boolean }
   const partNumber = job.parts.length + 1;
   const partKey = exportPartKey(exportid, partNumber);
   const writer = new PartWriter(bucketOf('modules'), partKey);
-  const cursor: ExportCursor = structuredClone(job.cursor);
-  const counts = { ...job.counts };
-  let records = job.records;
-  let objects = job.objects;
-  const full = () => Date.now() >= deadline || writer.bytes >= settings.STEPWISE_TRANSFER_PART_BYTES;
-  const write = async (record: Parameters<PartWriter['write']>[0]) => {
-    await writer.write(record);
-    records += 1;
+  const run: ExportRun = {
+    cursor: structuredClone(job.cursor),
+    counts: { ...job.counts },
+    records: job.records,
+    objects: job.objects,
+    includeObjects: job.include_objects,
+    writer,
+    full: () => Date.now() >= deadline || writer.bytes >= settings.STEPWISE_TRANSFER_PART_BYTES,
   };
-
-  if (partNumber === 1) {
-    await write({
-      type: 'header',
-      format: SITE_FORMAT,
-      format_version: SITE_FORMAT_VERSION,
-      created_at: new Date().toISOString(),
-      source: { kind: 'export', base_url: settings.STEPWISE_SITE_URL },
-    });
-  }
-  do {
-    if (cursor.phase === 'table') {
-      const page = await rawDb().send(
-        new ScanCommand({
-          TableName: tableName(),
-          Segment: cursor.segment,
-          TotalSegments: SCAN_SEGMENTS,
-          Limit: SCAN_PAGE_ITEMS,
-          ExclusiveStartKey: (cursor.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const plain = unmarshall(item);
-        if (staysHome(plain)) continue;
-        const entity = entityOf(plain);
-        await write({ type: 'item', entity, item });
-        counts[entity] = (counts[entity] ?? 0) + 1;
-      }
-      cursor.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
-      if (!cursor.last_key) {
-        cursor.segment += 1;
-        if (cursor.segment >= SCAN_SEGMENTS) Object.assign(cursor, { phase: job.include_objects ? 'objects' : 'done' });
-      }
-    } else if (cursor.phase === 'objects') {
-      const page = await listObjectKeys(cursor.bucket, cursor.after_key, LIST_PAGE_KEYS);
-      let stopped = false;
-      for (const key of page.keys) {
-        for await (const record of objectRecords(cursor.bucket, key)) await write(record);
-        objects += 1;
-        cursor.after_key = key;
-        if (full()) {
-          stopped = true;
-          break;
-        }
-      }
-      if (!stopped) {
-        // Past the whole page, the site-transfer keys it skipped included.
-        cursor.after_key = page.lastKey;
-        if (!page.more) {
-          if (cursor.bucket === 'media') Object.assign(cursor, { bucket: 'modules', after_key: null });
-          else cursor.phase = 'done';
-        }
-      }
+  try {
+    if (partNumber === 1) {
+      await write(run, {
+        type: 'header',
+        format: SITE_FORMAT,
+        format_version: SITE_FORMAT_VERSION,
+        created_at: new Date().toISOString(),
+        source: { kind: 'export', base_url: settings.STEPWISE_SITE_URL },
+      });
     }
-  } while (cursor.phase !== 'done' && !full());
-
-  const done = cursor.phase === 'done';
-  if (done) await writer.write({ type: 'end', records, counts, objects });
+    // At least one page per step, so every step moves the export on.
+    do {
+      if (run.cursor.phase === 'table') await exportTablePage(run);
+      else if (run.cursor.phase === 'objects') await exportObjectsPage(run);
+    } while (run.cursor.phase !== 'done' && !run.full());
+    if (run.cursor.phase === 'done') {
+      await writer.write({ type: 'end', records: run.records, counts: run.counts, objects: run.objects });
+      run.records += 1;
+    }
+  } catch (error) {
+    writer.abort(error);
+    throw error;
+  }
   const size = await writer.close();
+  const done = run.cursor.phase === 'done';
   const changes: Partial<SiteExportRecord> = {
-    cursor,
+    cursor: run.cursor,
     parts: [...job.parts, { part: partNumber, key: partKey, size }],
-    records: done ? records + 1 : records,
-    counts,
-    objects,
-    percent: percentOf(cursor),
+    records: run.records,
+    counts: run.counts,
+    objects: run.objects,
+    percent: percentOf(run.cursor),
     ...(done ? { status: 'complete' as const, completed_at: nowSeconds() } : {}),
   };
+  // Saved on condition of the part count: a retried step that lost to an earlier attempt moves nothing.
   const saved = await saveExportStep(exportid, job.parts.length, changes);
   return { done: done || !saved };
 }

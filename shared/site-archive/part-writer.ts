@@ -47,6 +47,11 @@ export class PartWriter {
     }
   }
 
+  /** Gives up the object (a failed step): the multipart upload is aborted, nothing is stored. */
+  abort(error: unknown): void {
+    this.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+  }
+
   /** Ends the object and waits until S3 holds it. */
   async close(): Promise<number> {
     this.stream.end();
