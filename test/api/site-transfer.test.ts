@@ -5,6 +5,9 @@
  * still logs in. Then the refusals: dry-run reports, empty and merge modes, the same file twice.
  * Both stacks are started here (the shared one changes while other files run).
  */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, api, loginAdmin } from '../support/api.ts';
@@ -24,6 +27,8 @@ import { safetyQuiz, ALL_RIGHT } from './quiz-fixtures.ts';
 
 const ADMIN_ENV = { STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password };
 let stacks: RunningStack[] = [];
+/** Mail the target sends (reset links of migrated accounts). */
+const targetOutbox = mkdtempSync(join(tmpdir(), 'stepwise-transfer-outbox-'));
 let source: Site;
 let target: Site;
 
@@ -301,7 +306,7 @@ beforeAll(async () => {
   // Small parts on the source, so its export spans several.
   stacks = await Promise.all([
     startStackProcess({ ...ADMIN_ENV, STEPWISE_TRANSFER_PART_BYTES: String(16 * 1024) }),
-    startStackProcess(ADMIN_ENV),
+    startStackProcess({ ...ADMIN_ENV, STEPWISE_OUTBOX_DIR: targetOutbox }),
   ]);
   source = siteAt(stacks[0]!.url);
   target = siteAt(stacks[1]!.url);
@@ -546,6 +551,49 @@ describe('refusals', () => {
     const newer = fileOf([{ ...records[0], format_version: 2 }, records.at(-1)]);
     const report = await importSite(target, newer, { mode: 'merge', dry_run: true });
     expect(report.error).toMatch(/format version 2/);
+  });
+
+  it('merge mode adds new accounts; one without a password gets a reset link when asked', async () => {
+    const user = records.find((r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === '2').item;
+    const email = 'migrated@example.com';
+    const migrated = {
+      ...user,
+      pk: { S: 'USER#7001' },
+      userid: { N: '7001' },
+      email: { S: email },
+      password_hash: { S: '' },
+      unique_username: { NULL: true },
+      gsi1sk: { S: '000000007001' },
+    };
+    const unique = {
+      pk: { S: `UNIQUE#EMAIL#${email}` },
+      sk: { S: 'UNIQUE' },
+      entity: { S: 'Unique' },
+      userid: { N: '7001' },
+    };
+    const done = await importSite(
+      target,
+      fileWith([
+        { entity: 'User', item: migrated },
+        { entity: 'Unique', item: unique },
+      ]),
+      { mode: 'merge', mail_password_resets: true },
+    );
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('complete');
+    expect(done.report.written).toBe(2);
+    const admin = await target.admin();
+    expect((await target.call('GET', '/users/7001', { token: admin })).body.email).toBe(email);
+    const mails = readdirSync(targetOutbox)
+      .map((file) => JSON.parse(readFileSync(join(targetOutbox, file), 'utf8')))
+      .filter((message) => message.to === email);
+    expect(mails).toHaveLength(1);
+    // The next user gets an id past the imported one.
+    const next = await target.call('POST', '/users', {
+      token: admin,
+      body: { email: 'next@example.com', username: 'Next', password: 'pw-next-Secret', unique_username: 'next' },
+    });
+    expect(next.body.userid).toBeGreaterThan(7001);
   });
 
   it('start answers 409 before the upload and once started', async () => {
