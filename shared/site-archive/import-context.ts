@@ -16,11 +16,59 @@ export class ImportRefused extends Error {
   }
 }
 
-export interface ImportStep {
+/** A Scan read across steps: the segment and its LastEvaluatedKey. */
+export interface ScanCursor {
+  segment: number;
+  last_key: Record<string, unknown> | null;
+}
+
+/** The validation's state between steps (saved in the job item). */
+export interface ValidationPass {
+  phase: 'file' | 'target';
+  /** Records read so far. */
+  records: number;
+  /** The end record was read. */
+  end: boolean;
+  /** The file's items the target holds identically: the first Admin's kinds, the others, accounts. */
+  same_footprint: number;
+  same_other: number;
+  same_users: number;
+  /** The userid the file gives the operator's account (matched by email). */
+  operator_in_file: number | null;
+  /** `empty` mode: what the target holds, counted the same way. */
+  target: (ScanCursor & { footprint: number; other: number; users: number }) | null;
+}
+
+/** The writing's state between steps. */
+export interface WritingPass {
+  phase: 'clear' | 'items';
+  records: number;
+  written: number;
+  present: number;
+  /** The operator's password hash, given to the file's account with their email. */
+  operator_hash: string;
+  operator_in_file: number | null;
+  clear: ScanCursor;
+}
+
+export function freshValidationPass(): ValidationPass {
+  return {
+    phase: 'file',
+    records: 0,
+    end: false,
+    same_footprint: 0,
+    same_other: 0,
+    same_users: 0,
+    operator_in_file: null,
+    target: null,
+  };
+}
+
+export interface ImportStep<Pass = ValidationPass | WritingPass> {
   job: SiteImportRecord;
   report: ImportReport;
   /** The current phase's small state (saved with the job). */
-  pass: Record<string, any>;
+  pass: Pass;
   scratch: ImportScratch;
   full(): boolean;
 }

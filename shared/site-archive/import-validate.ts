@@ -27,6 +27,7 @@ import {
   parseRecord,
   targetObjectMatches,
   type ImportStep,
+  type ValidationPass,
 } from './import-context.ts';
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
 import { readLines } from './line-reader.ts';
@@ -54,7 +55,9 @@ interface OpenObject {
 }
 
 /** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
-export async function validateFileStep(step: ImportStep): Promise<{ offset: number; finished: boolean }> {
+export async function validateFileStep(
+  step: ImportStep<ValidationPass>,
+): Promise<{ offset: number; finished: boolean }> {
   const { job, pass, report } = step;
   const pending: PendingItem[] = [];
   let open: OpenObject | undefined;
@@ -146,7 +149,10 @@ function checkHeaderLine(text: string): void {
   }
 }
 
-function checkEnd(step: ImportStep, end: { records: number; counts: Record<string, number>; objects: number }): void {
+function checkEnd(
+  step: ImportStep<ValidationPass>,
+  end: { records: number; counts: Record<string, number>; objects: number },
+): void {
   const { pass, report } = step;
   if (end.records !== pass.records) {
     throw new ImportRefused(`The end record counts ${end.records} records before it; the file holds ${pass.records}`);
@@ -165,7 +171,12 @@ function checkEnd(step: ImportStep, end: { records: number; counts: Record<strin
 }
 
 /** What one item tells the checks: its type, the ids it defines and refers to, chains, counters. */
-function noteItem(step: ImportStep, entity: string, item: RawItem, plain: Record<string, unknown>): void {
+function noteItem(
+  step: ImportStep<ValidationPass>,
+  entity: string,
+  item: RawItem,
+  plain: Record<string, unknown>,
+): void {
   const { job, pass, report, scratch } = step;
   if (!KNOWN_ENTITIES.has(entity) && !report.unknown_types.includes(entity)) report.unknown_types.push(entity);
   const counter = counterTypeOf(plain);
@@ -192,13 +203,15 @@ function noteItem(step: ImportStep, entity: string, item: RawItem, plain: Record
   }
   if (entity === 'AuditHead') scratch.chains.push(String(plain.pk).slice('AUDIT#'.length));
   if (entity === 'User') {
-    if (isOperatorUser(plain, job.operator.email)) pass.operator_in_file = plain.userid;
+    if (isOperatorUser(plain, job.operator.email) && typeof plain.userid === 'number') {
+      pass.operator_in_file = plain.userid;
+    }
     if (!plain.password_hash && typeof plain.email === 'string') scratch.resets.push(plain.email);
   }
 }
 
 /** Counts the file's items the target holds identically and those it holds differently (collisions). */
-async function compareWithTarget(step: ImportStep, items: PendingItem[]): Promise<void> {
+async function compareWithTarget(step: ImportStep<ValidationPass>, items: PendingItem[]): Promise<void> {
   if (items.length === 0) return;
   const { job, pass, report } = step;
   const found = await targetItems(items.map((item) => item.raw));
@@ -219,7 +232,7 @@ async function compareWithTarget(step: ImportStep, items: PendingItem[]): Promis
   }
 }
 
-async function closeObject(step: ImportStep, open: OpenObject): Promise<void> {
+async function closeObject(step: ImportStep<ValidationPass>, open: OpenObject): Promise<void> {
   const sha256 = open.hash.digest('hex');
   if (open.bytes !== open.size || sha256 !== open.sha256) {
     throw new ImportRefused(`Object ${open.bucket}/${open.key} does not match its size and sha256`);
@@ -230,7 +243,7 @@ async function closeObject(step: ImportStep, open: OpenObject): Promise<void> {
 }
 
 /** References the file does not satisfy itself must find their item in the target table. */
-async function checkWantedReferences(step: ImportStep): Promise<void> {
+async function checkWantedReferences(step: ImportStep<ValidationPass>): Promise<void> {
   const { scratch, report } = step;
   for (const [target, wanted] of Object.entries(scratch.wanted) as Array<[ReferenceTarget, Record<string, string>]>) {
     const ids = Object.keys(wanted).map(Number);
@@ -249,10 +262,10 @@ async function checkWantedReferences(step: ImportStep): Promise<void> {
  * `empty` mode: scans the target (segment by segment, resumable) counting what it holds besides
  * counters and tokens. Answers true once the whole table was read.
  */
-export async function scanTargetStep(step: ImportStep): Promise<boolean> {
+export async function scanTargetStep(step: ImportStep<ValidationPass>): Promise<boolean> {
   const { pass } = step;
   pass.target ??= { segment: 0, last_key: null, footprint: 0, other: 0, users: 0 };
-  const target = pass.target;
+  const { target } = pass;
   while (target.segment < SCAN_SEGMENTS) {
     const page = await rawDb().send(
       new ScanCommand({
@@ -271,7 +284,7 @@ export async function scanTargetStep(step: ImportStep): Promise<boolean> {
       else target.other += 1;
       if (entity === 'User') target.users += 1;
     }
-    target.last_key = page.LastEvaluatedKey ?? null;
+    target.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
     if (!target.last_key) target.segment += 1;
     if (target.other > pass.same_other) break;
     if (step.full()) return false;
@@ -280,8 +293,9 @@ export async function scanTargetStep(step: ImportStep): Promise<boolean> {
 }
 
 /** Why an `empty` import is refused by what the target holds, or undefined. */
-export function emptyTargetRefusal(step: ImportStep): string | undefined {
+export function emptyTargetRefusal(step: ImportStep<ValidationPass>): string | undefined {
   const { pass } = step;
+  if (!pass.target) return undefined;
   const extra = pass.target.other - pass.same_other;
   if (extra > 0) {
     return (
@@ -296,6 +310,6 @@ export function emptyTargetRefusal(step: ImportStep): string | undefined {
 }
 
 /** Whether `empty` mode must clear the first Admin's items before writing (some differ from the file's). */
-export function firstAdminToClear(step: ImportStep): boolean {
-  return step.pass.target.footprint > step.pass.same_footprint;
+export function firstAdminToClear(step: ImportStep<ValidationPass>): boolean {
+  return (step.pass.target?.footprint ?? 0) > step.pass.same_footprint;
 }

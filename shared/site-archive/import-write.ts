@@ -17,7 +17,14 @@ import { s3Client } from '../storage/s3-client.ts';
 import { userKey } from '../db/entities/user.ts';
 import { FIRST_ADMIN_FOOTPRINT } from './catalogue.ts';
 import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
-import { ImportRefused, isOperatorUser, parseRecord, targetObjectMatches, type ImportStep } from './import-context.ts';
+import {
+  ImportRefused,
+  isOperatorUser,
+  parseRecord,
+  targetObjectMatches,
+  type ImportStep,
+  type WritingPass,
+} from './import-context.ts';
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
 import { readLines } from './line-reader.ts';
 import { bucketOf } from './objects.ts';
@@ -40,9 +47,8 @@ async function batchWrite(requests: WriteRequests): Promise<void> {
  * Deletes the first Admin's items (account, uniqueness, search and list entries, its audit chain),
  * leaving counters and live tokens: the file's accounts take their place.
  */
-export async function clearFirstAdminStep(step: ImportStep): Promise<boolean> {
-  step.pass.clear ??= { segment: 0, last_key: null };
-  const clear = step.pass.clear;
+export async function clearFirstAdminStep(step: ImportStep<WritingPass>): Promise<boolean> {
+  const { clear } = step.pass;
   // The operator's own account item stays until the file's accounts are written, so the job's
   // caller is never locked out meanwhile (see the finishing step).
   const operatorKey = userKey(step.job.operator.userid);
@@ -61,7 +67,7 @@ export async function clearFirstAdminStep(step: ImportStep): Promise<boolean> {
       .filter((item) => !(item.pk?.S === operatorKey.pk && item.sk?.S === operatorKey.sk))
       .map((item) => ({ DeleteRequest: { Key: { pk: item.pk!, sk: item.sk! } } }));
     await batchWrite(deletes);
-    clear.last_key = page.LastEvaluatedKey ?? null;
+    clear.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
     if (!clear.last_key) clear.segment += 1;
     if (step.full()) return clear.segment >= SCAN_SEGMENTS;
   }
@@ -76,7 +82,7 @@ interface OpenUpload {
 }
 
 /** Writes the file's items and objects from the job's offset on; answers the offset reached and whether done. */
-export async function writeFileStep(step: ImportStep): Promise<{ offset: number; finished: boolean }> {
+export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ offset: number; finished: boolean }> {
   const { job, pass } = step;
   const pending: RawItem[] = [];
   let upload: OpenUpload | undefined;
@@ -92,7 +98,7 @@ export async function writeFileStep(step: ImportStep): Promise<{ offset: number;
       const plain = unmarshall(record.item as RawItem);
       if (!staysHome(plain) && record.entity !== 'Counter') {
         const item = { ...(record.item as RawItem) };
-        if (isOperatorUser(plain, job.operator.email)) item.password_hash = { S: String(pass.operator_hash ?? '') };
+        if (isOperatorUser(plain, job.operator.email)) item.password_hash = { S: pass.operator_hash };
         pending.push(item);
         if (pending.length >= WRITE_BATCH) await putItems(step, pending.splice(0));
       }
@@ -146,7 +152,7 @@ function startUpload(role: 'media' | 'modules', key: string, contentType: string
 }
 
 /** Puts the items the target does not hold identically yet. */
-async function putItems(step: ImportStep, items: RawItem[]): Promise<void> {
+async function putItems(step: ImportStep<WritingPass>, items: RawItem[]): Promise<void> {
   if (items.length === 0) return;
   const { job, pass } = step;
   const found = await targetItems(items);
