@@ -29,6 +29,7 @@ import { coursesGroup } from './courses/courses.routes.ts';
 import { courseAssignmentsGroup } from './course-assignments/course-assignments.routes.ts';
 import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
+import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -63,4 +64,6 @@ export const routeGroups: RouteGroup[] = [
   auditGroup,
   // integrations
   webhooksGroup,
+  // site backup, restore and moves (beyond the spec)
+  siteTransferGroup,
 ];

@@ -14,6 +14,9 @@ export interface EnvironmentResources {
   modulesBucket: IBucket;
   /** Omitted for the state machine's own tasks (it would be a circular reference). */
   importStateMachineArn?: string;
+  /** The site export and import machines: API functions only, like the import machine. */
+  siteExportStateMachineArn?: string;
+  siteImportStateMachineArn?: string;
 }
 
 export function functionEnvironment(settings: SiteSettings, resources: EnvironmentResources): Record<string, string> {
@@ -26,5 +29,11 @@ export function functionEnvironment(settings: SiteSettings, resources: Environme
     MEDIA_BUCKET: resources.mediaBucket.bucketName,
     MODULES_BUCKET: resources.modulesBucket.bucketName,
     ...(resources.importStateMachineArn ? { MODULE_IMPORT_STATE_MACHINE_ARN: resources.importStateMachineArn } : {}),
+    ...(resources.siteExportStateMachineArn
+      ? { SITE_EXPORT_STATE_MACHINE_ARN: resources.siteExportStateMachineArn }
+      : {}),
+    ...(resources.siteImportStateMachineArn
+      ? { SITE_IMPORT_STATE_MACHINE_ARN: resources.siteImportStateMachineArn }
+      : {}),
   };
 }

@@ -33,6 +33,8 @@ export interface GrantTargets {
   modulesBucket: IBucket;
   /** Absent where the state machine cannot be referenced (its own task functions). */
   importStateMachine?: IStateMachine;
+  /** The site export and import state machines (absent for their own task functions). */
+  siteTransferStateMachines?: IStateMachine[];
   /** The configured sender; mail may be sent from this address only. */
   mailFrom: string;
 }
@@ -40,6 +42,8 @@ export interface GrantTargets {
 export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: GrantTargets): void {
   if (access.table === 'read') targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
   if (access.table === 'readwrite') targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS);
+  // Only the site export and import jobs scan (background work, never a request path).
+  if (access.scanTable) targets.table.grant(grantee, 'dynamodb:Scan');
 
   grantBucket(grantee, targets.mediaBucket, access.mediaBucket);
   grantBucket(grantee, targets.modulesBucket, access.modulesBucket);
@@ -50,6 +54,13 @@ export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: G
     stateMachine.grantStartExecution(grantee);
     // Report progress and let a user cancel their own import.
     stateMachine.grantExecution(grantee, 'states:DescribeExecution', 'states:StopExecution');
+  }
+
+  if (access.startSiteTransfer) {
+    const machines = targets.siteTransferStateMachines;
+    if (!machines?.length)
+      throw new Error('startSiteTransfer was granted where the site transfer machines are not available');
+    for (const machine of machines) machine.grantStartExecution(grantee);
   }
 
   if (access.sendMail) {

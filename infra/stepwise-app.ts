@@ -59,7 +59,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
   });
   const pipeline = new PipelineStack(app, `${prefix}-Pipeline`, {
     settings,
-    description: 'Stepwise module import state machine and its task functions',
+    description: 'Stepwise module import, site export and site import state machines and their task functions',
     table: stateful.table,
     mediaBucket: stateful.mediaBucket,
     modulesBucket: stateful.modulesBucket,
@@ -73,6 +73,8 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     mediaBucket: stateful.mediaBucket,
     modulesBucket: stateful.modulesBucket,
     importStateMachine: pipeline.importStateMachine,
+    siteExportStateMachine: pipeline.siteExportStateMachine,
+    siteImportStateMachine: pipeline.siteImportStateMachine,
     alarmTopic: stateful.alarmTopic,
     entryFor: options.entryFor,
   });

@@ -41,6 +41,15 @@ const ConfigSchema = z.object({
     z.string(),
     'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
   ),
+  /** The site export and import jobs (functions/pipeline/site-transfer.definition.ts). */
+  SITE_EXPORT_STATE_MACHINE_ARN: z._default(
+    z.string(),
+    'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-site-export',
+  ),
+  SITE_IMPORT_STATE_MACHINE_ARN: z._default(
+    z.string(),
+    'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-site-import',
+  ),
   /** Local engines only; unset in Lambda. */
   DDB_ENDPOINT: optionalUrl,
   S3_ENDPOINT: optionalUrl,
@@ -93,6 +102,16 @@ const ConfigSchema = z.object({
   STEPWISE_MODULE_MAX_EXTRACTED_BYTES: int(4 * 1024 * 1024 * 1024),
   /** A package fetched by URL must arrive within this time, redirects included. */
   STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: int(120),
+
+  /**
+   * Site export and import (docs/export-format.md): one job step stops after this many seconds
+   * (well under the task Lambda's 900 s) or once its part object holds this many bytes.
+   */
+  STEPWISE_TRANSFER_STEP_SECONDS: z.pipe(
+    z._default(z.string(), '600'),
+    z.transform((value: string) => Number.parseFloat(value)),
+  ),
+  STEPWISE_TRANSFER_PART_BYTES: int(1024 * 1024 * 1024),
 
   /** Events and webhooks (docs/events.md). Multiplies every webhook retry wait (tests: 0.001). */
   STEPWISE_WEBHOOK_DELAY_SCALE: z.pipe(

@@ -53,6 +53,9 @@ async function processOriginal(bucket: string, key: string, size: number): Promi
     if (!item) await deleteMediaObjects(itemid);
     return;
   }
+  // Already made from this original: a re-delivered event, or a site import restoring the item
+  // and then its objects (its sizes come from the file too).
+  if (item.status === 'ready' && item.size === size) return;
   await markOriginalStored(itemid, key, size, nowSeconds());
   const outcome = await process(item, size);
   const recorded = await finishProcessing(itemid, key, { ...outcome, size, now: nowSeconds() });

@@ -10,6 +10,11 @@ export function applyLocalEnvironment(overrides: Record<string, string | undefin
     MEDIA_BUCKET: 'stepwise-media',
     MODULES_BUCKET: 'stepwise-modules',
     MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+    SITE_EXPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-site-export',
+    SITE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-site-import',
+    // Site export/import steps are short locally, so a small site still spans several parts and steps.
+    STEPWISE_TRANSFER_STEP_SECONDS: '2',
+    STEPWISE_TRANSFER_PART_BYTES: String(64 * 1024),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',

@@ -25,6 +25,15 @@ export interface LocalFunctions {
     substitutions: Record<string, string>;
     taskHandlers: Record<string, TaskHandler>;
   }>;
+  /** The site export and import state machines (functions/pipeline/site-transfer.definition.ts), with their ARNs. */
+  siteTransferStateMachines(): Promise<
+    Array<{
+      arn: string;
+      definition: object;
+      substitutions: Record<string, string>;
+      taskHandlers: Record<string, TaskHandler>;
+    }>
+  >;
   /** Called once the engines' endpoints are in process.env: the route groups' handlers and the fallback. */
   api(): Promise<{ groupHandlers: Map<string, LambdaHandler>; fallback: LambdaHandler }>;
   stop(): Promise<void>;
@@ -56,6 +65,27 @@ function sourceFunctions(): LocalFunctions {
         taskHandlers[task.substitution] = (await import(`../../${task.entry}`))[task.exportName];
       }
       return { definition: pipeline.moduleImportDefinition, substitutions: {}, taskHandlers };
+    },
+    async siteTransferStateMachines() {
+      const transfer = await import('../../functions/pipeline/site-transfer.definition.ts');
+      const machine = async (arn: string, definition: object, tasks: typeof transfer.siteExportTasks) => {
+        const taskHandlers: Record<string, TaskHandler> = {};
+        for (const task of tasks)
+          taskHandlers[task.substitution] = (await import(`../../${task.entry}`))[task.exportName];
+        return { arn, definition, substitutions: {}, taskHandlers };
+      };
+      return [
+        await machine(
+          process.env.SITE_EXPORT_STATE_MACHINE_ARN!,
+          transfer.siteExportDefinition,
+          transfer.siteExportTasks,
+        ),
+        await machine(
+          process.env.SITE_IMPORT_STATE_MACHINE_ARN!,
+          transfer.siteImportDefinition,
+          transfer.siteImportTasks,
+        ),
+      ];
     },
     async api() {
       const { routeGroups } = await import('../../functions/routes.ts');

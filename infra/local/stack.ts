@@ -80,6 +80,11 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
         // A browser upload is awaited for 40 polls; locally 250 ms apart instead of 3-20 s.
         retryIntervalOverridesMs: { AwaitUpload: 250 },
       },
+      // Site export and import: step loops, retried after 100 ms locally.
+      ...(await functions.siteTransferStateMachines()).map((machine) => ({
+        ...machine,
+        retryIntervalOverridesMs: { ExportStep: 100, ImportStep: 100 },
+      })),
     ],
   });
   process.env.SFN_ENDPOINT = sfn.endpoint;

@@ -64,6 +64,8 @@ export interface ApiStackProps extends StackProps {
   mediaBucket: IBucket;
   modulesBucket: IBucket;
   importStateMachine: IStateMachine;
+  siteExportStateMachine: IStateMachine;
+  siteImportStateMachine: IStateMachine;
   alarmTopic: ITopic;
   /** Where a function's entry file is; tests point fixture groups at a fixture handler. */
   entryFor?: (functionName: string) => string;
@@ -82,6 +84,8 @@ export class ApiStack extends Stack {
     const environment = functionEnvironment(settings, {
       ...props,
       importStateMachineArn: props.importStateMachine.stateMachineArn,
+      siteExportStateMachineArn: props.siteExportStateMachine.stateMachineArn,
+      siteImportStateMachineArn: props.siteImportStateMachine.stateMachineArn,
     });
     const functionDefaults = {
       environment,
@@ -108,7 +112,11 @@ export class ApiStack extends Stack {
         embeds: embedBundling(group.embeds ?? [], groups),
         nodeModules: group.nodeModules,
       });
-      grantAccess(groupFunction, group.access, { ...props, mailFrom: settings.mailFrom });
+      grantAccess(groupFunction, group.access, {
+        ...props,
+        siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
+        mailFrom: settings.mailFrom,
+      });
       this.groupFunctions[group.name] = groupFunction;
     }
 

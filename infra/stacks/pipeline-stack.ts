@@ -25,6 +25,7 @@ import { grantAccess } from '../grants.ts';
 import type { GroupAccess } from '../../shared/http/route.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
+import { siteTransferStateMachines } from './site-transfer-machines.ts';
 
 /**
  * What each task may touch, by state name. A task missing here fails synth, so a new step
@@ -68,6 +69,8 @@ export interface PipelineStackProps extends StackProps {
 
 export class PipelineStack extends Stack {
   readonly importStateMachine: StateMachine;
+  readonly siteExportStateMachine: StateMachine;
+  readonly siteImportStateMachine: StateMachine;
   readonly taskFunctions: Record<string, ProjectFunction> = {};
   readonly triggerFunctions: Record<string, ProjectFunction> = {};
 
@@ -150,6 +153,16 @@ export class PipelineStack extends Stack {
         resources: Object.values(this.taskFunctions).map((taskFunction) => taskFunction.function.functionArn),
       }),
     );
+
+    // Site export and import (site-transfer-machines.ts).
+    const transfer = siteTransferStateMachines(this, {
+      settings,
+      environment,
+      alarmTopic: props.alarmTopic,
+      grants: { ...props, mailFrom: settings.mailFrom },
+    });
+    this.siteExportStateMachine = transfer.exportMachine;
+    this.siteImportStateMachine = transfer.importMachine;
 
     addAlarm(this, 'ImportsFailedAlarm', {
       metric: this.importStateMachine.metricFailed({ period: Duration.minutes(5) }),

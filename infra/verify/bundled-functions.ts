@@ -20,7 +20,7 @@ import type { LambdaHandler } from '../local/gateway.ts';
 import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
 import { IamLedger, iamClientHook } from './iam-check.ts';
-import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction } from './template.ts';
+import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction, type SynthesizedStateMachine } from './template.ts';
 
 type Invoker = (event: unknown, context?: Partial<Context>) => Promise<unknown>;
 
@@ -58,6 +58,9 @@ function localOverrides(host: NodeJS.ProcessEnv, lambdaEndpoint: string): Record
     AWS_REQUEST_CHECKSUM_CALCULATION: host.AWS_REQUEST_CHECKSUM_CALCULATION,
     AWS_RESPONSE_CHECKSUM_VALIDATION: host.AWS_RESPONSE_CHECKSUM_VALIDATION,
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // Site export/import steps and parts are small locally, so a small site spans several.
+    STEPWISE_TRANSFER_STEP_SECONDS: host.STEPWISE_TRANSFER_STEP_SECONDS,
+    STEPWISE_TRANSFER_PART_BYTES: host.STEPWISE_TRANSFER_PART_BYTES,
   };
   return Object.fromEntries(
     Object.entries(overrides).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -89,6 +92,8 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     MEDIA_BUCKET: host.MEDIA_BUCKET!,
     MODULES_BUCKET: host.MODULES_BUCKET!,
     MODULE_IMPORT_STATE_MACHINE_ARN: host.MODULE_IMPORT_STATE_MACHINE_ARN!,
+    SITE_EXPORT_STATE_MACHINE_ARN: host.SITE_EXPORT_STATE_MACHINE_ARN!,
+    SITE_IMPORT_STATE_MACHINE_ARN: host.SITE_IMPORT_STATE_MACHINE_ARN!,
   });
 
   installScopedEnvironment();
@@ -100,6 +105,9 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     description: 'Step Functions module import state machine',
     statements: assembly.stateMachine.statements,
   });
+  for (const machine of assembly.otherStateMachines) {
+    ledger.register({ id: machine.arn, description: `Step Functions ${machine.arn}`, statements: machine.statements });
+  }
   (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = iamClientHook(ledger);
 
   const lambdaEndpoint = await startInvokeEndpoint((name) => invokerByName(name));
@@ -146,6 +154,24 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   }
 
   const byId = (id: string) => assembly.functions.get(id)!;
+
+  /** A state machine's definition and its task functions, each invocation checked against the machine's role. */
+  function machineWithTasks(machine: SynthesizedStateMachine, principal: string) {
+    const { definition, substitutions } = machine;
+    const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+    for (const [name, arn] of Object.entries(substitutions)) {
+      const fn = [...assembly.functions.values()].find((candidate) => candidate.arn === arn);
+      if (!fn) continue;
+      taskHandlers[name] = async (input) => {
+        // The state machine's own role must allow invoking the task function.
+        if (!ledger.authorize(principal, { action: 'lambda:InvokeFunction', resource: fn.arn })) {
+          throw new Error(`IAM: the state machine may not invoke ${fn.description}`);
+        }
+        return (await invoker(fn))(input);
+      };
+    }
+    return { definition, substitutions, taskHandlers };
+  }
   const asLambdaHandler =
     (fn: SynthesizedFunction): LambdaHandler =>
     async (event, context) =>
@@ -164,20 +190,14 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     },
 
     async importStateMachine() {
-      const { definition, substitutions } = assembly.stateMachine;
-      const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
-      for (const [name, arn] of Object.entries(substitutions)) {
-        const fn = [...assembly.functions.values()].find((candidate) => candidate.arn === arn);
-        if (!fn) continue;
-        taskHandlers[name] = async (input) => {
-          // The state machine's own role must allow invoking the task function.
-          if (!ledger.authorize(STATE_MACHINE_PRINCIPAL, { action: 'lambda:InvokeFunction', resource: fn.arn })) {
-            throw new Error(`IAM: the state machine may not invoke ${fn.description}`);
-          }
-          return (await invoker(fn))(input);
-        };
-      }
-      return { definition, substitutions, taskHandlers };
+      return machineWithTasks(assembly.stateMachine, STATE_MACHINE_PRINCIPAL);
+    },
+
+    async siteTransferStateMachines() {
+      return assembly.otherStateMachines.map((machine) => ({
+        arn: machine.arn,
+        ...machineWithTasks(machine, machine.arn),
+      }));
     },
 
     async api() {

@@ -30,6 +30,9 @@ export interface LocalResourceNames {
   MEDIA_BUCKET: string;
   MODULES_BUCKET: string;
   MODULE_IMPORT_STATE_MACHINE_ARN: string;
+  /** Optional: left out, the site transfer state machines keep generated names. */
+  SITE_EXPORT_STATE_MACHINE_ARN?: string;
+  SITE_IMPORT_STATE_MACHINE_ARN?: string;
 }
 
 export interface SynthesizedFunction {
@@ -57,15 +60,20 @@ export interface SynthesizedRoute {
   functionId: string;
 }
 
+export interface SynthesizedStateMachine {
+  arn: string;
+  definition: Record<string, unknown>;
+  substitutions: Record<string, string>;
+  statements: PolicyStatement[];
+}
+
 export interface SynthesizedAssembly {
   functions: Map<string, SynthesizedFunction>;
   routes: SynthesizedRoute[];
-  stateMachine: {
-    arn: string;
-    definition: Record<string, unknown>;
-    substitutions: Record<string, string>;
-    statements: PolicyStatement[];
-  };
+  /** The module import state machine. */
+  stateMachine: SynthesizedStateMachine;
+  /** Every other one (the site export and import jobs). */
+  otherStateMachines: SynthesizedStateMachine[];
   objectCreatedNotifications: Array<{ bucket: string; prefix: string; functionId: string }>;
   /** Statements of bucket policies, by bucket name (resource policies: their Denies apply to everyone). */
   bucketPolicies: Map<string, PolicyStatement[]>;
@@ -126,7 +134,7 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
   }
 
   const routes: SynthesizedRoute[] = [];
-  const stateMachines: SynthesizedAssembly['stateMachine'][] = [];
+  const stateMachines: SynthesizedStateMachine[] = [];
   const objectCreatedNotifications: SynthesizedAssembly['objectCreatedNotifications'] = [];
   const bucketPolicies = new Map<string, PolicyStatement[]>();
   const functionIdByArn = (arn: string) => [...functions.values()].find((fn) => fn.arn === arn)?.id;
@@ -172,9 +180,18 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
       void logicalId;
     }
   }
-  if (stateMachines.length !== 1)
-    throw new Error(`expected one state machine in the assembly, found ${stateMachines.length}`);
-  return { functions, routes, stateMachine: stateMachines[0], objectCreatedNotifications, bucketPolicies };
+  const moduleImport = stateMachines.filter((machine) => machine.arn === local.MODULE_IMPORT_STATE_MACHINE_ARN);
+  if (moduleImport.length !== 1)
+    throw new Error(`expected one module import state machine in the assembly, found ${moduleImport.length}`);
+  const otherStateMachines = stateMachines.filter((machine) => machine !== moduleImport[0]);
+  return {
+    functions,
+    routes,
+    stateMachine: moduleImport[0]!,
+    otherStateMachines,
+    objectCreatedNotifications,
+    bucketPolicies,
+  };
 }
 
 function splitHandler(handler: string): [string, string] {
@@ -199,7 +216,8 @@ class Resolver {
         const variables = resource.Properties?.Environment?.Variables ?? {};
         for (const name of Object.keys(this.local) as Array<keyof LocalResourceNames>) {
           const target = variables[name] !== undefined ? this.refTarget(stack.name, variables[name]) : undefined;
-          if (target) this.names.set(target, this.local[name]);
+          const localName = this.local[name];
+          if (target && localName) this.names.set(target, localName);
         }
       }
     }

@@ -18,7 +18,7 @@ const LEFTOVER_ROUNDS = 8;
  * Sends `first`, then whatever `send` reports as left over, until nothing is left. Throws when
  * leftovers remain after LEFTOVER_ROUNDS, so a partial batch never passes for a whole one.
  */
-async function untilProcessed<T>(first: T[], send: (batch: T[]) => Promise<T[] | undefined>): Promise<void> {
+export async function untilProcessed<T>(first: T[], send: (batch: T[]) => Promise<T[] | undefined>): Promise<void> {
   let pending: T[] | undefined = first;
   let round = 0;
   while (pending && pending.length > 0) {

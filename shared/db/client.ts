@@ -9,6 +9,7 @@ import { offerClientToHook } from '../sdk-client-hook.ts';
 const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
 
 let documentClient: DynamoDBDocumentClient | undefined;
+let lowLevelClient: DynamoDBClient | undefined;
 
 const writeListeners = new Set<() => void>();
 
@@ -35,7 +36,8 @@ export function db(): DynamoDBDocumentClient {
         ? { endpoint: DDB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
     });
-    documentClient = DynamoDBDocumentClient.from(offerClientToHook(client), {
+    lowLevelClient = offerClientToHook(client);
+    documentClient = DynamoDBDocumentClient.from(lowLevelClient, {
       marshallOptions: { removeUndefinedValues: true },
     });
     // Any write (or an attempted one) invalidates what this request has read.
@@ -53,6 +55,15 @@ export function db(): DynamoDBDocumentClient {
     );
   }
   return documentClient;
+}
+
+/**
+ * The low-level client under db() (same middleware, so writes clear caches too): items in
+ * DynamoDB JSON, copied verbatim by the site export and import (shared/site-archive/).
+ */
+export function rawDb(): DynamoDBClient {
+  db();
+  return lowLevelClient!;
 }
 
 export function tableName(): string {

@@ -4,7 +4,7 @@
  * labelled multi-item writes). Entity files own their keys and item shapes; these functions only
  * spare them the command plumbing.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { isConditionFailed } from './retry.ts';
 
@@ -54,4 +54,9 @@ export async function putItem(item: Item & Key, options: { ifAbsent?: boolean } 
     if (options.ifAbsent && isConditionFailed(error)) return false;
     throw error;
   }
+}
+
+/** Deletes the item at `key` (nothing happens when there is none). */
+export async function deleteItem(key: Key): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
 }

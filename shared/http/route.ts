@@ -148,6 +148,10 @@ export interface GroupAccess {
   mediaBucket?: 'read' | 'readwrite';
   modulesBucket?: 'read' | 'readwrite';
   startImport?: boolean;
+  /** Starts and reads the site export and import jobs (functions/site-transfer). */
+  startSiteTransfer?: boolean;
+  /** dynamodb:Scan: background jobs only (the site export and import), never a request path. */
+  scanTable?: boolean;
   /** Sends mail through the mail port (SES on AWS): reset links, invitations. */
   sendMail?: boolean;
 }

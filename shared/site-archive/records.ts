@@ -87,12 +87,20 @@ const ENTITY_BY_KEY_PREFIX: Record<string, string> = {
   ATTEMPTS: 'AttemptCounter',
   OUTBOX: 'OutboxEvent',
   EMITTED: 'EmittedMarker',
+  QUIZCOUNT: 'QuizCount',
+};
+
+/** Items written without an `entity` attribute under another entity's partition, named by sort key. */
+const ENTITY_BY_SORT_KEY: Record<string, string> = {
+  TRAINSUMMARY: 'TrainingSummary',
 };
 
 /** The record name of a table item (plain or DynamoDB JSON): its `entity`, else its key prefix. */
 export function entityOf(item: Record<string, unknown>): string {
   const entity = plainString(item.entity);
   if (entity) return entity;
+  const bySortKey = ENTITY_BY_SORT_KEY[plainString(item.sk) ?? ''];
+  if (bySortKey) return bySortKey;
   const pk = plainString(item.pk) ?? '';
   const prefix = pk.split('#')[0];
   return ENTITY_BY_KEY_PREFIX[prefix] ?? `Unknown:${prefix}`;

@@ -2,7 +2,13 @@
  * Object operations every S3 user here needs: bounded reads, prefix deletes and presigned
  * URLs. Presigning uses s3Client(), so locally the URLs point at the emulator's proxy.
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from './s3-client.ts';
@@ -68,6 +74,18 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
     } while (token);
   }
   return deleted;
+}
+
+/** An object's size in bytes, or undefined when there is no object under the key. */
+export async function objectSize(bucket: string, key: string): Promise<number | undefined> {
+  try {
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return head.ContentLength ?? 0;
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
+    throw error;
+  }
 }
 
 /** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */

@@ -18,11 +18,16 @@ beforeAll(() => {
   template = Template.fromStack(buildTestApp().pipeline);
 });
 
-const stateMachine = () => Object.values(resourcesOfType(template, 'AWS::StepFunctions::StateMachine'))[0].Properties;
+/** The module import machine (the stack also holds the site export and import machines). */
+const stateMachine = () =>
+  Object.entries(resourcesOfType(template, 'AWS::StepFunctions::StateMachine')).find(([id]) =>
+    id.startsWith('ModuleImport'),
+  )![1].Properties;
 
 describe('pipeline stack: state machine', () => {
   it('deploys the ASL object of module-import.definition.ts, with every task ARN substituted', () => {
-    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    // Module import, site export, site import.
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 3);
     const { DefinitionString, DefinitionSubstitutions, StateMachineType } = stateMachine();
     expect(StateMachineType).toBe('STANDARD');
     expect(DefinitionString).toBe(JSON.stringify(moduleImportDefinition));
@@ -62,7 +67,8 @@ describe('pipeline stack: state machine', () => {
     const metrics = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'))
       .filter((alarm) => alarm.Properties.Namespace === 'AWS/States')
       .map((alarm) => alarm.Properties.MetricName);
-    expect(metrics.sort()).toEqual(['ExecutionsFailed', 'ExecutionsTimedOut']);
+    // The module import's two, and a failed-executions alarm of each site transfer machine.
+    expect(metrics.sort()).toEqual(['ExecutionsFailed', 'ExecutionsFailed', 'ExecutionsFailed', 'ExecutionsTimedOut']);
   });
 });
 

@@ -1,0 +1,101 @@
+/**
+ * The site export and site import jobs, each ONE Amazon States Language object read by the CDK
+ * pipeline stack and by the local runner (infra/local/sfn-local.ts), like the module import.
+ * Both are a loop: a step task works until its time budget or part size is used up, saves its
+ * cursor in the job item and answers `{ ..., done }`; a Choice runs it again until done. Any
+ * error left after the retries goes to the job's Mark...Failed task, then to Fail.
+ *
+ * Execution input: `{ exportid }` or `{ importid }` (shared/workflow/site-transfer-runs.ts).
+ */
+import type { PipelineTask } from './module-import.definition.ts';
+
+const task = (stateName: string, file: string): PipelineTask => ({
+  substitution: `${stateName}FunctionArn`,
+  stateName,
+  entry: `functions/pipeline/${file}.ts`,
+  exportName: 'handler',
+});
+
+export const siteExportTasks: PipelineTask[] = [
+  task('ExportStep', 'site-export-step'),
+  task('MarkExportFailed', 'site-export-failed'),
+];
+
+export const siteImportTasks: PipelineTask[] = [
+  task('ImportStep', 'site-import-step'),
+  task('MarkSiteImportFailed', 'site-import-failed'),
+];
+
+/** Seconds a step task may run: the budget (STEPWISE_TRANSFER_STEP_SECONDS, 600) plus room to close its part. */
+export const STEP_TASK_TIMEOUT_SECONDS = 900;
+
+const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+function invoke(substitution: string, timeoutSeconds: number, next: object, catchTo: string | null) {
+  return {
+    Type: 'Task',
+    Resource: 'arn:aws:states:::lambda:invoke',
+    Parameters: { FunctionName: `\${${substitution}}`, 'Payload.$': '$' },
+    OutputPath: '$.Payload',
+    TimeoutSeconds: timeoutSeconds,
+    Retry: [
+      {
+        ErrorEquals: LAMBDA_SERVICE_ERRORS,
+        IntervalSeconds: 1,
+        MaxAttempts: 3,
+        BackoffRate: 2,
+        JitterStrategy: 'FULL',
+      },
+      // A step saves nothing until its part is written, so running it again is safe.
+      {
+        ErrorEquals: ['TransientStorageError'],
+        IntervalSeconds: 2,
+        MaxAttempts: 4,
+        BackoffRate: 2,
+        JitterStrategy: 'FULL',
+      },
+    ],
+    ...(catchTo ? { Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: catchTo }] } : {}),
+    ...next,
+  };
+}
+
+function jobDefinition(kind: 'export' | 'import', tasks: PipelineTask[], comment: string) {
+  const [step, markFailed] = tasks as [PipelineTask, PipelineTask];
+  const failed = `${kind === 'export' ? 'Export' : 'Import'}Failed`;
+  return {
+    Comment: comment,
+    StartAt: step.stateName,
+    // A 10 GB site at a few MB/s stays well within a day.
+    TimeoutSeconds: 86_400,
+    States: {
+      [step.stateName]: invoke(step.substitution, STEP_TASK_TIMEOUT_SECONDS, { Next: 'Done?' }, markFailed.stateName),
+      'Done?': {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.done', BooleanEquals: true, Next: 'Finished' }],
+        Default: step.stateName,
+      },
+      Finished: { Type: 'Succeed' },
+      [markFailed.stateName]: invoke(markFailed.substitution, 60, { Next: failed }, null),
+      [failed]: { Type: 'Fail', ErrorPath: '$.failure.Error', CausePath: '$.failure.Cause' },
+    },
+  };
+}
+
+export const siteExportDefinition = jobDefinition(
+  'export',
+  siteExportTasks,
+  'Export the whole site (table items and bucket objects) as site-file parts, step by step',
+);
+
+export const siteImportDefinition = jobDefinition(
+  'import',
+  siteImportTasks,
+  'Validate an uploaded site file, then write its items and objects, step by step',
+);

@@ -1,0 +1,74 @@
+/**
+ * Site export and import (Admins, beyond the spec): jobs that write the whole site as a site
+ * file and read one back, keeping every id (docs/export-format.md).
+ */
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
+import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
+import * as transfer from './site-transfer.service.ts';
+
+export const siteTransferGroup = defineGroup({
+  name: 'site-transfer',
+  // Creates job items, signs the upload and download URLs, starts the two state machines.
+  access: { table: 'readwrite', modulesBucket: 'readwrite', startSiteTransfer: true },
+  routes: [
+    route({
+      method: 'POST',
+      path: '/admin/exports',
+      auth: 'admin',
+      summary: 'Start an export of the whole site (a job; poll GET /admin/exports/{exportid})',
+      description:
+        'Writes every table item (ids, revisions, audit chains, credential hashes) and, unless ' +
+        '`include_objects` is false, every media file and module package, as a site file in parts ' +
+        '(docs/export-format.md).',
+      body: createExportBody,
+      status: 202,
+      response: siteExportSchema,
+      example: { include_objects: true },
+      handler: ({ caller, body }) => transfer.createExport(caller, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/exports/{exportid}',
+      auth: 'admin',
+      summary: 'An export: progress, counts per entity and, once complete, download URLs of its parts',
+      params: idParams('exportid'),
+      response: siteExportSchema,
+      handler: ({ params }) => transfer.exportStatus(params.exportid),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/imports',
+      auth: 'admin',
+      summary: 'Create an import: answers where to POST the site file (a presigned upload form)',
+      description:
+        'mode `empty` (default) needs a site holding only its first Admin; `merge` refuses any id ' +
+        'collision. `dry_run` validates and reports only. Then POST …/start.',
+      body: createImportBody,
+      status: 201,
+      response: siteImportCreatedSchema,
+      example: { mode: 'empty', dry_run: true },
+      handler: ({ caller, body }) => transfer.createImport(caller, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/imports/{importid}/start',
+      auth: 'admin',
+      summary: 'Start an uploaded import (409 before the upload or once started)',
+      params: idParams('importid'),
+      status: 202,
+      response: siteImportSchema,
+      handler: ({ params }) => transfer.startImport(params.importid),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/imports/{importid}',
+      auth: 'admin',
+      summary: 'An import: status, percent and the validation report',
+      params: idParams('importid'),
+      response: siteImportSchema,
+      handler: ({ params }) => transfer.importStatus(params.importid),
+    }),
+  ],
+});

@@ -1,0 +1,19 @@
+/** Request bodies of the site export and import routes (the service's input types). */
+import * as z from 'zod/mini';
+
+export const createExportBody = z.object({
+  /** false: table items only, no media files or module packages. */
+  include_objects: z.optional(z.boolean()),
+});
+
+export const createImportBody = z.object({
+  /** empty (default): the site must hold only its first Admin; merge: refuses any id collision. */
+  mode: z.optional(z.enum(['empty', 'merge'])),
+  /** Validate and report, write nothing. */
+  dry_run: z.optional(z.boolean()),
+  /** Mail a reset link to imported accounts without a password (migrated ones). */
+  mail_password_resets: z.optional(z.boolean()),
+});
+
+export type CreateExportInput = z.output<typeof createExportBody>;
+export type CreateImportInput = z.output<typeof createImportBody>;

@@ -1,0 +1,103 @@
+/**
+ * The site export and import state machines (functions/pipeline/site-transfer.definition.ts),
+ * deployed in the pipeline stack next to the module import: the same ASL objects the local
+ * runner executes, with the ARNs of their task functions filled in.
+ */
+import { Duration, type Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import {
+  siteExportDefinition,
+  siteExportTasks,
+  siteImportDefinition,
+  siteImportTasks,
+  STEP_TASK_TIMEOUT_SECONDS,
+} from '../../functions/pipeline/site-transfer.definition.ts';
+import type { PipelineTask } from '../../functions/pipeline/module-import.definition.ts';
+import { addAlarm } from '../constructs/alarm.ts';
+import { ProjectFunction } from '../constructs/project-function.ts';
+import { grantAccess, type GrantTargets } from '../grants.ts';
+import type { GroupAccess } from '../../shared/http/route.ts';
+import { repoPath } from '../repo-paths.ts';
+import type { SiteSettings } from '../site-settings.ts';
+
+/** What each site transfer task may touch, by state name (a task missing here fails synth). */
+export const SITE_TRANSFER_TASK_ACCESS: Record<string, GroupAccess> = {
+  // Scans the table, reads both buckets, writes its parts under site-transfer/ and saves its cursor.
+  ExportStep: { table: 'readwrite', scanTable: true, mediaBucket: 'read', modulesBucket: 'readwrite' },
+  MarkExportFailed: { table: 'readwrite' },
+  // Reads the uploaded file, compares and writes items and objects, scans the target (empty mode),
+  // moves counters, re-points the operator's tokens and may mail reset links.
+  ImportStep: {
+    table: 'readwrite',
+    scanTable: true,
+    mediaBucket: 'readwrite',
+    modulesBucket: 'readwrite',
+    sendMail: true,
+  },
+  MarkSiteImportFailed: { table: 'readwrite' },
+};
+
+const TASK_MEMORY_MB = 1024;
+const TASK_TIMEOUT_MARGIN_SECONDS = 5;
+
+export function siteTransferStateMachines(
+  stack: Stack,
+  props: { settings: SiteSettings; environment: Record<string, string>; alarmTopic: ITopic; grants: GrantTargets },
+): { exportMachine: StateMachine; importMachine: StateMachine } {
+  const machine = (name: string, definition: object, tasks: PipelineTask[]) => {
+    const substitutions: Record<string, string> = {};
+    const functions: ProjectFunction[] = [];
+    for (const task of tasks) {
+      const access = SITE_TRANSFER_TASK_ACCESS[task.stateName];
+      if (!access) throw new Error(`Site transfer task ${task.stateName} has no entry in SITE_TRANSFER_TASK_ACCESS`);
+      const states = (definition as { States: Record<string, { TimeoutSeconds?: number }> }).States;
+      const taskFunction = new ProjectFunction(stack, task.stateName, {
+        entry: repoPath(task.entry),
+        handlerExport: task.exportName,
+        description: `Stepwise ${name} step ${task.stateName}`,
+        environment: props.environment,
+        memoryMb: TASK_MEMORY_MB,
+        timeoutSeconds:
+          (states[task.stateName]?.TimeoutSeconds ?? STEP_TASK_TIMEOUT_SECONDS) - TASK_TIMEOUT_MARGIN_SECONDS,
+        logRetention: props.settings.logRetentionDays,
+        logLevel: props.settings.logLevel,
+        alarmTopic: props.alarmTopic,
+      });
+      grantAccess(taskFunction, access, props.grants);
+      substitutions[task.substitution] = taskFunction.function.functionArn;
+      functions.push(taskFunction);
+    }
+    const stateMachine = new StateMachine(stack, name, {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromString(JSON.stringify(definition)),
+      definitionSubstitutions: substitutions,
+      logs: {
+        destination: new LogGroup(stack, `${name}Logs`, { retention: props.settings.logRetentionDays }),
+        level: LogLevel.ALL,
+        // Execution data is `{ exportid | importid, done }`; job state stays in the table.
+        includeExecutionData: true,
+      },
+      tracingEnabled: true,
+    });
+    stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: functions.map((fn) => fn.function.functionArn),
+      }),
+    );
+    addAlarm(stack, `${name}FailedAlarm`, {
+      metric: stateMachine.metricFailed({ period: Duration.minutes(5) }),
+      threshold: 1,
+      description: `Stepwise ${name}: executions failed (see the state machine log group).`,
+      topic: props.alarmTopic,
+    });
+    return stateMachine;
+  };
+  return {
+    exportMachine: machine('SiteExport', siteExportDefinition, siteExportTasks),
+    importMachine: machine('SiteImport', siteImportDefinition, siteImportTasks),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * One step of a site export (docs/export-format.md): reads on from the job's cursor, writes the
+ * records to the next part object, and stops after the time budget or the part size, saving the
+ * cursor with the part. The table is read with a paginated parallel Scan, one segment after the
+ * other (a background job, never a request path); then the media and modules buckets are listed
+ * and each object streamed. Memory holds one Scan page or one object chunk.
+ */
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { config } from '../config.ts';
+import { rawDb, tableName } from '../db/client.ts';
+import { nowSeconds } from '../db/keys.ts';
+import {
+  getExport,
+  JOB_COUNTER_TYPES,
+  saveExportStep,
+  SITE_EXPORT_ENTITY,
+  SITE_IMPORT_ENTITY,
+  type ExportCursor,
+  type SiteExportRecord,
+} from '../db/entities/site-transfer-job.ts';
+import { counterTypeOf } from './catalogue.ts';
+import { bucketOf, exportPartKey, listObjectKeys, objectRecords } from './objects.ts';
+import { PartWriter } from './part-writer.ts';
+import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
+
+/** Parallel-scan segments, read one after the other (each resumable from its last key). */
+export const SCAN_SEGMENTS = 4;
+const SCAN_PAGE_ITEMS = 200;
+const LIST_PAGE_KEYS = 100;
+const TABLE_SHARE = 80;
+
+/** Whether an item stays out of every site file (docs/export-format.md, "What is left out"). */
+export function staysHome(item: Record<string, unknown>): boolean {
+  const entity = entityOf(item);
+  if (TRANSIENT_ENTITIES.has(entity) || entity === SITE_EXPORT_ENTITY || entity === SITE_IMPORT_ENTITY) return true;
+  const counter = counterTypeOf(item);
+  return counter !== undefined && (JOB_COUNTER_TYPES as readonly string[]).includes(counter);
+}
+
+function percentOf(cursor: ExportCursor): number {
+  if (cursor.phase === 'done') return 100;
+  if (cursor.phase === 'table') return Math.floor((cursor.segment / SCAN_SEGMENTS) * TABLE_SHARE);
+  return cursor.bucket === 'media' ? TABLE_SHARE : TABLE_SHARE + 10;
+}
+
+/** What one step carries: the cursor and running totals, written to one part. */
+interface ExportRun {
+  cursor: ExportCursor;
+  counts: Record<string, number>;
+  records: number;
+  objects: number;
+  includeObjects: boolean;
+  writer: PartWriter;
+  full(): boolean;
+}
+
+async function write(run: ExportRun, record: SiteRecord): Promise<void> {
+  await run.writer.write(record);
+  run.records += 1;
+}
+
+/** One Scan page of the current segment; past the last segment, on to the objects (or done). */
+async function exportTablePage(run: ExportRun): Promise<void> {
+  const { cursor } = run;
+  const page = await rawDb().send(
+    new ScanCommand({
+      TableName: tableName(),
+      Segment: cursor.segment,
+      TotalSegments: SCAN_SEGMENTS,
+      Limit: SCAN_PAGE_ITEMS,
+      ExclusiveStartKey: (cursor.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
+    }),
+  );
+  for (const item of page.Items ?? []) {
+    const plain = unmarshall(item);
+    if (staysHome(plain)) continue;
+    const entity = entityOf(plain);
+    await write(run, { type: 'item', entity, item });
+    run.counts[entity] = (run.counts[entity] ?? 0) + 1;
+  }
+  cursor.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
+  if (cursor.last_key) return;
+  cursor.segment += 1;
+  if (cursor.segment >= SCAN_SEGMENTS) cursor.phase = run.includeObjects ? 'objects' : 'done';
+}
+
+/** Objects of one listing page, whole, until the step is full; then the next bucket (or done). */
+async function exportObjectsPage(run: ExportRun): Promise<void> {
+  const { cursor } = run;
+  const page = await listObjectKeys(cursor.bucket, cursor.after_key, LIST_PAGE_KEYS);
+  for (const key of page.keys) {
+    for await (const record of objectRecords(cursor.bucket, key)) await write(run, record);
+    run.objects += 1;
+    cursor.after_key = key;
+    if (run.full()) return;
+  }
+  // Past the whole page, the site-transfer keys it skipped included.
+  cursor.after_key = page.lastKey;
+  if (page.more) return;
+  if (cursor.bucket === 'media') Object.assign(cursor, { bucket: 'modules', after_key: null });
+  else cursor.phase = 'done';
+}
+
+export async function runExportStep(exportid: number): Promise<{ done: boolean }> {
+  const job = await getExport(exportid);
+  if (job?.status !== 'running') return { done: true };
+  const settings = config();
+  const deadline = Date.now() + settings.STEPWISE_TRANSFER_STEP_SECONDS * 1000;
+  const partNumber = job.parts.length + 1;
+  const partKey = exportPartKey(exportid, partNumber);
+  const writer = new PartWriter(bucketOf('modules'), partKey);
+  const run: ExportRun = {
+    cursor: structuredClone(job.cursor),
+    counts: { ...job.counts },
+    records: job.records,
+    objects: job.objects,
+    includeObjects: job.include_objects,
+    writer,
+    full: () => Date.now() >= deadline || writer.bytes >= settings.STEPWISE_TRANSFER_PART_BYTES,
+  };
+  try {
+    if (partNumber === 1) {
+      await write(run, {
+        type: 'header',
+        format: SITE_FORMAT,
+        format_version: SITE_FORMAT_VERSION,
+        created_at: new Date().toISOString(),
+        source: { kind: 'export', base_url: settings.STEPWISE_SITE_URL },
+      });
+    }
+    // At least one page per step, so every step moves the export on.
+    do {
+      if (run.cursor.phase === 'table') await exportTablePage(run);
+      else if (run.cursor.phase === 'objects') await exportObjectsPage(run);
+    } while (run.cursor.phase !== 'done' && !run.full());
+    if (run.cursor.phase === 'done') {
+      await writer.write({ type: 'end', records: run.records, counts: run.counts, objects: run.objects });
+      run.records += 1;
+    }
+  } catch (error) {
+    writer.abort(error);
+    throw error;
+  }
+  const size = await writer.close();
+  const done = run.cursor.phase === 'done';
+  const changes: Partial<SiteExportRecord> = {
+    cursor: run.cursor,
+    parts: [...job.parts, { part: partNumber, key: partKey, size }],
+    records: run.records,
+    counts: run.counts,
+    objects: run.objects,
+    percent: percentOf(run.cursor),
+    ...(done ? { status: 'complete' as const, completed_at: nowSeconds() } : {}),
+  };
+  // Saved on condition of the part count: a retried step that lost to an earlier attempt moves nothing.
+  const saved = await saveExportStep(exportid, job.parts.length, changes);
+  return { done: done || !saved };
+}

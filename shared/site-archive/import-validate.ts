@@ -1,0 +1,315 @@
+/**
+ * Import, first phase: the whole file is read and checked before anything is written
+ * (format, every line, chunk order and sha256 of objects, the end record and its counts,
+ * unknown entity names, broken references, collisions with the target), then, in `empty` mode,
+ * the target is scanned to make sure it holds nothing but its first Admin and the file's items.
+ */
+import { createHash } from 'node:crypto';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { rawDb, tableName } from '../db/client.ts';
+import {
+  counterTypeOf,
+  definedTarget,
+  FIRST_ADMIN_FOOTPRINT,
+  ID_COUNTERS,
+  KNOWN_ENTITIES,
+  LEFT_IN_PLACE,
+  REFERENCE_TARGET_KEY,
+  referencesOf,
+  type ReferenceTarget,
+} from './catalogue.ts';
+import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
+import {
+  ImportRefused,
+  isOperatorUser,
+  listIn,
+  parseRecord,
+  targetObjectMatches,
+  type ImportStep,
+  type ValidationPass,
+} from './import-context.ts';
+import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
+import { readLines } from './line-reader.ts';
+import { bucketOf } from './objects.ts';
+import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION } from './records.ts';
+
+const COMPARE_BATCH = 100;
+const SCAN_PAGE_ITEMS = 500;
+
+interface PendingItem {
+  raw: RawItem;
+  plain: Record<string, unknown>;
+  entity: string;
+}
+
+interface OpenObject {
+  bucket: 'media' | 'modules';
+  key: string;
+  size: number;
+  sha256: string;
+  chunks: number;
+  next: number;
+  bytes: number;
+  hash: ReturnType<typeof createHash>;
+}
+
+/** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
+export async function validateFileStep(
+  step: ImportStep<ValidationPass>,
+): Promise<{ offset: number; finished: boolean }> {
+  const { job, pass, report } = step;
+  const pending: PendingItem[] = [];
+  let open: OpenObject | undefined;
+  let offset = job.offset;
+  const size = job.size ?? 0;
+
+  for await (const line of readLines(bucketOf('modules'), job.key, job.offset, size)) {
+    const lineNumber = pass.records + 1;
+    if (pass.end) throw new ImportRefused(`Line ${lineNumber} follows the end record`);
+    if (lineNumber === 1) checkHeaderLine(line.text);
+    const record = parseRecord(line.text, lineNumber);
+    if (lineNumber > 1 && record.type === 'header') throw new ImportRefused(`Line ${lineNumber} is a second header`);
+    if (open && record.type !== 'object_chunk') {
+      throw new ImportRefused(`Object ${open.bucket}/${open.key} stops at chunk ${open.next} of ${open.chunks}`);
+    }
+    switch (record.type) {
+      case 'item': {
+        const item = record.item as RawItem;
+        let plain: Record<string, unknown>;
+        try {
+          plain = unmarshall(item);
+        } catch (error) {
+          throw new ImportRefused(`Line ${lineNumber} does not hold a DynamoDB item: ${(error as Error).message}`);
+        }
+        if (typeof plain.pk !== 'string' || typeof plain.sk !== 'string') {
+          throw new ImportRefused(`Line ${lineNumber}: the item has no string pk and sk`);
+        }
+        report.counts[record.entity] = (report.counts[record.entity] ?? 0) + 1;
+        noteItem(step, record.entity, item, plain);
+        if (!staysHome(plain) && record.entity !== 'Counter') pending.push({ raw: item, plain, entity: record.entity });
+        if (pending.length >= COMPARE_BATCH) await compareWithTarget(step, pending.splice(0));
+        break;
+      }
+      case 'object':
+        report.objects += 1;
+        open = { ...record, next: 0, bytes: 0, hash: createHash('sha256') };
+        break;
+      case 'object_chunk': {
+        if (!open || open.key !== record.key || open.bucket !== record.bucket || open.next !== record.index) {
+          throw new ImportRefused(
+            `Line ${lineNumber}: chunk ${record.index} of ${record.bucket}/${record.key} is out of order`,
+          );
+        }
+        const bytes = Buffer.from(record.data, 'base64');
+        open.hash.update(bytes);
+        open.bytes += bytes.length;
+        open.next += 1;
+        break;
+      }
+      case 'end':
+        checkEnd(step, record);
+        pass.end = true;
+        break;
+      case 'header':
+        break;
+    }
+    if (open && open.next === open.chunks) {
+      await closeObject(step, open);
+      open = undefined;
+    }
+    pass.records += 1;
+    offset = line.next;
+    if (!open && step.full()) break;
+  }
+  await compareWithTarget(step, pending);
+  if (open) throw new ImportRefused(`The file is cut short inside object ${open.bucket}/${open.key}`);
+  const finished = offset >= size;
+  if (finished && !pass.end) {
+    throw new ImportRefused(`The file is cut short: it has no end record (${pass.records} records read)`);
+  }
+  if (finished) await checkWantedReferences(step);
+  return { offset, finished };
+}
+
+function checkHeaderLine(text: string): void {
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new ImportRefused('Line 1 is not JSON: this is not a site file');
+  }
+  if (header?.type !== 'header' || header.format !== SITE_FORMAT) {
+    throw new ImportRefused(`Line 1 is not a ${SITE_FORMAT} header: this is not a site file`);
+  }
+  if (typeof header.format_version === 'number' && header.format_version > SITE_FORMAT_VERSION) {
+    throw new ImportRefused(
+      `The file is format version ${header.format_version}; this site reads up to version ${SITE_FORMAT_VERSION}`,
+    );
+  }
+}
+
+function checkEnd(
+  step: ImportStep<ValidationPass>,
+  end: { records: number; counts: Record<string, number>; objects: number },
+): void {
+  const { pass, report } = step;
+  if (end.records !== pass.records) {
+    throw new ImportRefused(`The end record counts ${end.records} records before it; the file holds ${pass.records}`);
+  }
+  const names = new Set([...Object.keys(end.counts), ...Object.keys(report.counts)]);
+  for (const name of names) {
+    if ((end.counts[name] ?? 0) !== (report.counts[name] ?? 0)) {
+      throw new ImportRefused(
+        `The end record counts ${end.counts[name] ?? 0} ${name} items; the file holds ${report.counts[name] ?? 0}`,
+      );
+    }
+  }
+  if (end.objects !== report.objects) {
+    throw new ImportRefused(`The end record counts ${end.objects} objects; the file holds ${report.objects}`);
+  }
+}
+
+/** What one item tells the checks: its type, the ids it defines and refers to, chains, counters. */
+function noteItem(
+  step: ImportStep<ValidationPass>,
+  entity: string,
+  item: RawItem,
+  plain: Record<string, unknown>,
+): void {
+  const { job, pass, report, scratch } = step;
+  if (!KNOWN_ENTITIES.has(entity) && !report.unknown_types.includes(entity)) report.unknown_types.push(entity);
+  const counter = counterTypeOf(plain);
+  if (counter !== undefined && typeof plain.value === 'number') {
+    scratch.counters[counter] = Math.max(scratch.counters[counter] ?? 0, plain.value);
+  }
+  const idCounter = ID_COUNTERS[entity];
+  const id = idCounter ? plain[idCounter.attribute] : undefined;
+  if (idCounter && typeof id === 'number') {
+    scratch.highest[idCounter.counter] = Math.max(scratch.highest[idCounter.counter] ?? 0, id);
+  }
+  const defined = definedTarget(entity, plain);
+  if (defined) {
+    const ids = scratch.defined[defined.target] ?? new Set<number>();
+    ids.add(defined.id);
+    scratch.defined[defined.target] = ids;
+    delete scratch.wanted[defined.target]?.[defined.id];
+  }
+  for (const reference of referencesOf(entity, plain)) {
+    if (scratch.defined[reference.target]?.has(reference.id)) continue;
+    const wanted = scratch.wanted[reference.target] ?? {};
+    wanted[reference.id] ??= `${entity} ${itemLabel(item)}`;
+    scratch.wanted[reference.target] = wanted;
+  }
+  if (entity === 'AuditHead') scratch.chains.push(String(plain.pk).slice('AUDIT#'.length));
+  if (entity === 'User') {
+    if (isOperatorUser(plain, job.operator.email) && typeof plain.userid === 'number') {
+      pass.operator_in_file = plain.userid;
+    }
+    if (!plain.password_hash && typeof plain.email === 'string') scratch.resets.push(plain.email);
+  }
+}
+
+/** Counts the file's items the target holds identically and those it holds differently (collisions). */
+async function compareWithTarget(step: ImportStep<ValidationPass>, items: PendingItem[]): Promise<void> {
+  if (items.length === 0) return;
+  const { job, pass, report } = step;
+  const found = await targetItems(items.map((item) => item.raw));
+  for (const { raw, plain, entity } of items) {
+    const existing = targetOf(found, raw);
+    if (!existing) continue;
+    const ignoring = isOperatorUser(plain, job.operator.email) ? ['password_hash'] : [];
+    if (sameItem(raw, existing, ignoring)) {
+      report.already_present += 1;
+      // Counted as the target scan counts (tokens are left out there, so here too).
+      if (LEFT_IN_PLACE.has(entity)) continue;
+      if (FIRST_ADMIN_FOOTPRINT.has(entity)) pass.same_footprint += 1;
+      else pass.same_other += 1;
+      if (entity === 'User') pass.same_users += 1;
+    } else {
+      listIn(report.collisions, `${entity} ${itemLabel(raw)}`);
+    }
+  }
+}
+
+async function closeObject(step: ImportStep<ValidationPass>, open: OpenObject): Promise<void> {
+  const sha256 = open.hash.digest('hex');
+  if (open.bytes !== open.size || sha256 !== open.sha256) {
+    throw new ImportRefused(`Object ${open.bucket}/${open.key} does not match its size and sha256`);
+  }
+  const matches = await targetObjectMatches(open.bucket, open.key, open.size, open.sha256);
+  if (matches === true) step.report.already_present += 1;
+  if (matches === false) listIn(step.report.collisions, `object ${open.bucket}/${open.key}`);
+}
+
+/** References the file does not satisfy itself must find their item in the target table. */
+async function checkWantedReferences(step: ImportStep<ValidationPass>): Promise<void> {
+  const { scratch, report } = step;
+  for (const [target, wanted] of Object.entries(scratch.wanted) as Array<[ReferenceTarget, Record<string, string>]>) {
+    const ids = Object.keys(wanted).map(Number);
+    const keys = ids.map((id) => {
+      const key = REFERENCE_TARGET_KEY[target](id);
+      return { pk: { S: key.pk }, sk: { S: key.sk } } as RawItem;
+    });
+    const found = await targetItems(keys);
+    ids.forEach((id, index) => {
+      if (!targetOf(found, keys[index]!)) listIn(report.broken_references, `${wanted[id]} -> ${target} ${id}`);
+    });
+  }
+}
+
+/**
+ * `empty` mode: scans the target (segment by segment, resumable) counting what it holds besides
+ * counters and tokens. Answers true once the whole table was read.
+ */
+export async function scanTargetStep(step: ImportStep<ValidationPass>): Promise<boolean> {
+  const { pass } = step;
+  pass.target ??= { segment: 0, last_key: null, footprint: 0, other: 0, users: 0 };
+  const { target } = pass;
+  while (target.segment < SCAN_SEGMENTS) {
+    const page = await rawDb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        Segment: target.segment,
+        TotalSegments: SCAN_SEGMENTS,
+        Limit: SCAN_PAGE_ITEMS,
+        ExclusiveStartKey: (target.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const plain = unmarshall(item);
+      const entity = entityOf(plain);
+      if (staysHome(plain) || LEFT_IN_PLACE.has(entity)) continue;
+      if (FIRST_ADMIN_FOOTPRINT.has(entity)) target.footprint += 1;
+      else target.other += 1;
+      if (entity === 'User') target.users += 1;
+    }
+    target.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
+    if (!target.last_key) target.segment += 1;
+    if (target.other > pass.same_other) break;
+    if (step.full()) return false;
+  }
+  return true;
+}
+
+/** Why an `empty` import is refused by what the target holds, or undefined. */
+export function emptyTargetRefusal(step: ImportStep<ValidationPass>): string | undefined {
+  const { pass } = step;
+  if (!pass.target) return undefined;
+  const extra = pass.target.other - pass.same_other;
+  if (extra > 0) {
+    return (
+      `The site is not empty: it holds items besides its first Admin that the file does not hold identically ` +
+      `(at least ${extra}). Import into an empty site, or use mode merge.`
+    );
+  }
+  if (pass.target.users - pass.same_users > 1) {
+    return 'The site is not empty: it holds more than one account the file does not hold. Use mode merge.';
+  }
+  return undefined;
+}
+
+/** Whether `empty` mode must clear the first Admin's items before writing (some differ from the file's). */
+export function firstAdminToClear(step: ImportStep<ValidationPass>): boolean {
+  return (step.pass.target?.footprint ?? 0) > step.pass.same_footprint;
+}

@@ -1,0 +1,183 @@
+/**
+ * Import, second phase: writes the file through the explicit-id path. Each item is put verbatim
+ * with the low-level client (a batch write in `empty` mode; in `merge` mode a conditional put, so
+ * an item that appeared since validation is refused, not overwritten); items the target already
+ * holds identically are skipped, so a second run writes nothing. Objects are streamed to their
+ * bucket. `empty` mode first clears what the first Admin left when it differs from the file.
+ */
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { BatchWriteItemCommand, PutItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { Upload } from '@aws-sdk/lib-storage';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { untilProcessed } from '../db/batch.ts';
+import { rawDb, tableName } from '../db/client.ts';
+import { isConditionFailed } from '../db/retry.ts';
+import { s3Client } from '../storage/s3-client.ts';
+import { userKey } from '../db/entities/user.ts';
+import { FIRST_ADMIN_FOOTPRINT } from './catalogue.ts';
+import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
+import {
+  ImportRefused,
+  isOperatorUser,
+  parseRecord,
+  targetObjectMatches,
+  type ImportStep,
+  type WritingPass,
+} from './import-context.ts';
+import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
+import { readLines } from './line-reader.ts';
+import { bucketOf } from './objects.ts';
+import { entityOf } from './records.ts';
+
+const WRITE_BATCH = 25;
+
+type WriteRequests = NonNullable<BatchWriteItemCommand['input']['RequestItems']>[string];
+
+async function batchWrite(requests: WriteRequests): Promise<void> {
+  for (let start = 0; start < requests.length; start += WRITE_BATCH) {
+    await untilProcessed(requests.slice(start, start + WRITE_BATCH), async (batch) => {
+      const result = await rawDb().send(new BatchWriteItemCommand({ RequestItems: { [tableName()]: batch } }));
+      return result.UnprocessedItems?.[tableName()];
+    });
+  }
+}
+
+/**
+ * Deletes the first Admin's items (account, uniqueness, search and list entries, its audit chain),
+ * leaving counters and live tokens: the file's accounts take their place.
+ */
+export async function clearFirstAdminStep(step: ImportStep<WritingPass>): Promise<boolean> {
+  const { clear } = step.pass;
+  // The operator's own account item stays until the file's accounts are written, so the job's
+  // caller is never locked out meanwhile (see the finishing step).
+  const operatorKey = userKey(step.job.operator.userid);
+  while (clear.segment < SCAN_SEGMENTS) {
+    const page = await rawDb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        Segment: clear.segment,
+        TotalSegments: SCAN_SEGMENTS,
+        Limit: 500,
+        ExclusiveStartKey: (clear.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
+      }),
+    );
+    const deletes = (page.Items ?? [])
+      .filter((item) => FIRST_ADMIN_FOOTPRINT.has(entityOf(unmarshall(item))))
+      .filter((item) => !(item.pk?.S === operatorKey.pk && item.sk?.S === operatorKey.sk))
+      .map((item) => ({ DeleteRequest: { Key: { pk: item.pk!, sk: item.sk! } } }));
+    await batchWrite(deletes);
+    clear.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
+    if (!clear.last_key) clear.segment += 1;
+    if (step.full()) return clear.segment >= SCAN_SEGMENTS;
+  }
+  return true;
+}
+
+interface OpenUpload {
+  stream: PassThrough;
+  done: Promise<unknown>;
+  chunks: number;
+  next: number;
+}
+
+/** Writes the file's items and objects from the job's offset on; answers the offset reached and whether done. */
+export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ offset: number; finished: boolean }> {
+  const { job, pass } = step;
+  const pending: RawItem[] = [];
+  let upload: OpenUpload | undefined;
+  let skipping: { chunks: number; next: number } | undefined;
+  let offset = job.offset;
+  let lineNumber = pass.records;
+  const size = job.size ?? 0;
+
+  for await (const line of readLines(bucketOf('modules'), job.key, job.offset, size)) {
+    lineNumber += 1;
+    const record = parseRecord(line.text, lineNumber);
+    if (record.type === 'item') {
+      const plain = unmarshall(record.item as RawItem);
+      if (!staysHome(plain) && record.entity !== 'Counter') {
+        const item = { ...(record.item as RawItem) };
+        if (isOperatorUser(plain, job.operator.email)) item.password_hash = { S: pass.operator_hash };
+        pending.push(item);
+        if (pending.length >= WRITE_BATCH) await putItems(step, pending.splice(0));
+      }
+    } else if (record.type === 'object') {
+      const matches = await targetObjectMatches(record.bucket, record.key, record.size, record.sha256);
+      if (matches === true) {
+        pass.present += 1;
+        skipping = { chunks: record.chunks, next: 0 };
+      } else {
+        if (matches === false && job.mode === 'merge') {
+          throw new ImportRefused(`Object ${record.bucket}/${record.key} appeared in the site during the import`);
+        }
+        upload = startUpload(record.bucket, record.key, record.content_type);
+        upload.chunks = record.chunks;
+        pass.written += 1;
+      }
+    } else if (record.type === 'object_chunk') {
+      if (skipping) skipping.next += 1;
+      else if (upload) {
+        if (!upload.stream.write(Buffer.from(record.data, 'base64'))) {
+          await Promise.race([once(upload.stream, 'drain'), upload.done]);
+        }
+        upload.next += 1;
+      }
+    }
+    if (upload && upload.next >= upload.chunks) {
+      upload.stream.end();
+      await upload.done;
+      upload = undefined;
+    }
+    if (skipping && skipping.next >= skipping.chunks) skipping = undefined;
+    offset = line.next;
+    if (!upload && !skipping && step.full()) break;
+  }
+  await putItems(step, pending);
+  pass.records = lineNumber;
+  return { offset, finished: offset >= size };
+}
+
+function startUpload(role: 'media' | 'modules', key: string, contentType: string | null): OpenUpload {
+  const stream = new PassThrough();
+  const done = new Upload({
+    client: s3Client(),
+    params: { Bucket: bucketOf(role), Key: key, Body: stream, ContentType: contentType ?? undefined },
+    partSize: 5 * 1024 * 1024,
+    queueSize: 1,
+    leavePartsOnError: false,
+  }).done();
+  done.catch(() => stream.destroy());
+  return { stream, done, chunks: 0, next: 0 };
+}
+
+/** Puts the items the target does not hold identically yet. */
+async function putItems(step: ImportStep<WritingPass>, items: RawItem[]): Promise<void> {
+  if (items.length === 0) return;
+  const { job, pass } = step;
+  const found = await targetItems(items);
+  const missing = items.filter((item) => {
+    const existing = targetOf(found, item);
+    if (existing && sameItem(item, existing)) {
+      pass.present += 1;
+      return false;
+    }
+    return true;
+  });
+  if (job.mode === 'empty') {
+    await batchWrite(missing.map((item) => ({ PutRequest: { Item: item } })));
+  } else {
+    for (const item of missing) {
+      try {
+        await rawDb().send(
+          new PutItemCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+        );
+      } catch (error) {
+        if (isConditionFailed(error))
+          throw new ImportRefused(`${itemLabel(item)} appeared in the site during the import`);
+        throw error;
+      }
+    }
+  }
+  pass.written += missing.length;
+}

@@ -1,0 +1,59 @@
+/**
+ * Reads a JSON Lines object from a byte offset (an S3 Range read, streamed), giving each line
+ * with the offset of the line after it, so a job can stop anywhere between lines and resume
+ * there in its next step. Memory holds one line and one network chunk.
+ */
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '../storage/s3-client.ts';
+
+export interface Line {
+  text: string;
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past its newline (where the next line starts). */
+  next: number;
+  /** False for a last line without a newline (a cut file, or a file written by hand). */
+  terminated: boolean;
+}
+
+export async function* readLines(bucket: string, key: string, offset: number, size: number): AsyncGenerator<Line> {
+  if (offset >= size) return;
+  const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${offset}-` }));
+  const body = result.Body as AsyncIterable<Uint8Array>;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let position = offset;
+  try {
+    for await (const chunk of body) {
+      let buffer = Buffer.from(chunk);
+      let newline = buffer.indexOf(10);
+      while (newline !== -1) {
+        const piece = buffer.subarray(0, newline);
+        const lineBytes = pendingBytes + piece.length;
+        const text = Buffer.concat([...pending, piece]).toString('utf8');
+        pending = [];
+        pendingBytes = 0;
+        const start = position;
+        position += lineBytes + 1;
+        yield { text, start, next: position, terminated: true };
+        buffer = buffer.subarray(newline + 1);
+        newline = buffer.indexOf(10);
+      }
+      if (buffer.length > 0) {
+        pending.push(buffer);
+        pendingBytes += buffer.length;
+      }
+    }
+  } finally {
+    // A consumer that stops early (a time budget) must not leave the socket open.
+    (result.Body as { destroy?: () => void } | undefined)?.destroy?.();
+  }
+  if (pendingBytes > 0) {
+    yield {
+      text: Buffer.concat(pending).toString('utf8'),
+      start: position,
+      next: position + pendingBytes,
+      terminated: false,
+    };
+  }
+}

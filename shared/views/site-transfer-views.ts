@@ -1,0 +1,105 @@
+/** How site export and import jobs are shown (beyond the spec: docs/export-format.md). */
+import * as z from 'zod/mini';
+import type { SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
+import { bucketOf } from '../site-archive/objects.ts';
+import { presignedGetUrl } from '../storage/objects.ts';
+
+/** Download links of a finished export stay valid this long (a GET answers fresh ones). */
+export const EXPORT_URL_SECONDS = 3600;
+
+export const siteExportSchema = z.object({
+  exportid: z.int(),
+  status: z.enum(['running', 'complete', 'failed']),
+  include_objects: z.boolean(),
+  percent: z.number(),
+  counts: z.record(z.string(), z.int()),
+  objects: z.int(),
+  created_at: z.int(),
+  completed_at: z.nullable(z.int()),
+  error: z.nullable(z.string()),
+  /** Only once complete: the site file is these parts concatenated in `part` order. */
+  files: z.array(z.object({ part: z.int(), url: z.string(), size: z.int(), expires_at: z.int() })),
+});
+
+const reportList = z.object({ items: z.array(z.string()), total: z.int() });
+
+export const siteImportReportSchema = z.object({
+  counts: z.record(z.string(), z.int()),
+  objects: z.int(),
+  unknown_types: z.array(z.string()),
+  broken_references: reportList,
+  collisions: reportList,
+  already_present: z.int(),
+  chains: z.nullable(z.object({ verified: z.int(), broken: z.array(z.string()) })),
+  written: z.int(),
+  refusal: z.nullable(z.string()),
+});
+
+export const siteImportSchema = z.object({
+  importid: z.int(),
+  status: z.enum(['awaiting_upload', 'validating', 'writing', 'finishing', 'validated', 'complete', 'failed']),
+  mode: z.enum(['empty', 'merge']),
+  dry_run: z.boolean(),
+  mail_password_resets: z.boolean(),
+  percent: z.number(),
+  size: z.nullable(z.int()),
+  report: siteImportReportSchema,
+  error: z.nullable(z.string()),
+  created_at: z.int(),
+  completed_at: z.nullable(z.int()),
+});
+
+/** POST /admin/imports: the import plus where to POST the site file. */
+export const siteImportCreatedSchema = z.extend(siteImportSchema, {
+  upload: z.object({ url: z.string(), fields: z.record(z.string(), z.string()), expires: z.int(), max_bytes: z.int() }),
+});
+
+export type SiteExportView = z.output<typeof siteExportSchema>;
+export type SiteImportView = z.output<typeof siteImportSchema>;
+
+export async function siteExportView(record: SiteExportRecord, now: number): Promise<SiteExportView> {
+  const files =
+    record.status === 'complete'
+      ? await Promise.all(
+          record.parts.map(async (part) => ({
+            part: part.part,
+            url: await presignedGetUrl(
+              bucketOf('modules'),
+              part.key,
+              EXPORT_URL_SECONDS,
+              `site-${record.exportid}-part-${part.part}.jsonl`,
+            ),
+            size: part.size,
+            expires_at: now + EXPORT_URL_SECONDS,
+          })),
+        )
+      : [];
+  return {
+    exportid: record.exportid,
+    status: record.status,
+    include_objects: record.include_objects,
+    percent: record.percent,
+    counts: record.counts,
+    objects: record.objects,
+    created_at: record.created_at,
+    completed_at: record.completed_at,
+    error: record.error,
+    files,
+  };
+}
+
+export function siteImportView(record: SiteImportRecord): SiteImportView {
+  return {
+    importid: record.importid,
+    status: record.status,
+    mode: record.mode,
+    dry_run: record.dry_run,
+    mail_password_resets: record.mail_password_resets,
+    percent: record.percent,
+    size: record.size,
+    report: record.report,
+    error: record.error,
+    created_at: record.created_at,
+    completed_at: record.completed_at,
+  };
+}

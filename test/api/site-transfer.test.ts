@@ -1,0 +1,638 @@
+/**
+ * Site import over HTTP (issue 15's proof): a source stack is populated with every kind of
+ * entity the API creates, exported, and the file imported into a second, EMPTY stack; every GET
+ * answers the same on both, chains verify, ids continue past the imported ones and the operator
+ * still logs in. Then the refusals: dry-run reports, empty and merge modes, the same file twice.
+ * Both stacks are started here (the shared one changes while other files run).
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, api, loginAdmin } from '../support/api.ts';
+import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import {
+  exportSite,
+  fileOf,
+  importSite,
+  recordsOf,
+  sha256,
+  siteAt,
+  untilSettled,
+  uploadSiteFile,
+  type Site,
+} from '../support/site-transfer.ts';
+import { safetyQuiz, ALL_RIGHT } from './quiz-fixtures.ts';
+
+const ADMIN_ENV = { STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password };
+let stacks: RunningStack[] = [];
+/** Mail the target sends (reset links of migrated accounts). */
+const targetOutbox = mkdtempSync(join(tmpdir(), 'stepwise-transfer-outbox-'));
+let source: Site;
+let target: Site;
+
+interface Person {
+  userid: number;
+  token: string;
+  email: string;
+  password: string;
+}
+
+/** What the populated source holds, for the comparisons. */
+const made = {
+  people: [] as Person[],
+  teamid: 0,
+  category: '',
+  guideid: 0,
+  stepids: [] as number[],
+  imageid: 0,
+  releaseid: 0,
+  wiki: '',
+  commentid: 0,
+  courseid: 0,
+  assignmentid: 0,
+  quizid: 0,
+  entryid: 0,
+  approvalRequestid: 0,
+};
+
+async function ok(response: Promise<{ status: number; body: any; text: string }>, what: string) {
+  const answer = await response;
+  if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+async function person(privileges?: string[]): Promise<Person> {
+  const admin = await source.admin();
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const email = `p.${suffix}@example.com`;
+  const password = `pw-${suffix}-Secret`;
+  const created = await ok(
+    source.call('POST', '/users', {
+      token: admin,
+      body: { email, username: `P ${suffix}`, password, unique_username: `p_${suffix}` },
+    }),
+    'user',
+  );
+  if (privileges)
+    await ok(source.call('PATCH', `/users/${created.userid}`, { token: admin, body: { privileges } }), 'privileges');
+  const token = (await ok(source.call('POST', '/user/token', { body: { email, password } }), 'login')).authToken;
+  return { userid: created.userid, token, email, password };
+}
+
+/** Every kind of entity a test can reasonably create through the API, on the source site. */
+async function populate(): Promise<void> {
+  const admin = await source.admin();
+  const call = source.call;
+  const [author, trainee, approver] = await Promise.all([person(['Author']), person(), person()]);
+  made.people = [author, trainee, approver];
+
+  const team = await ok(
+    call('POST', '/teams', { token: admin, body: { name: 'Line 3', description: 'Night shift' } }),
+    'team',
+  );
+  made.teamid = team.teamid;
+  await ok(
+    call('PATCH', `/teams/${team.teamid}/users`, { token: admin, body: { add: [trainee.userid, approver.userid] } }),
+    'members',
+  );
+
+  made.category = 'Printers';
+  const category = await ok(
+    call('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'CATEGORY', title: made.category, contents: 'Desktop printers.' },
+    }),
+    'category',
+  );
+  made.wiki = 'Torque table';
+  await ok(
+    call('POST', '/wikis', {
+      token: author.token,
+      body: { namespace: 'WIKI', title: made.wiki, contents: 'M4: 2 Nm' },
+    }),
+    'wiki',
+  );
+
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#cc6633' } })
+    .png()
+    .toBuffer();
+  const upload = await ok(
+    call('POST', '/user/media/uploads', {
+      token: author.token,
+      query: { file: 'nozzle.png' },
+      rawBody: png,
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+    'upload',
+  );
+  made.imageid = upload.id;
+  for (let attempt = 0; attempt < 400; attempt++) {
+    const item = await call('GET', `/user/media/GuideImage/${upload.id}`, { token: author.token });
+    if (item.body.status === 'ready') break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
+  let guide = await ok(
+    call('POST', '/guides', {
+      token: author.token,
+      body: { category: made.category, type: 'how-to', title: 'Replace the nozzle' },
+    }),
+    'guide',
+  );
+  made.guideid = guide.guideid;
+  for (const [index, text] of ['Unplug the printer.', 'Wait until cool.'].entries()) {
+    guide = await ok(
+      call('POST', `/guides/${guide.guideid}/steps`, {
+        token: author.token,
+        body: {
+          orderby: index + 1,
+          lines: [{ text, bullet: 'black', level: 0 }],
+          ...(index === 0 ? { media: { type: 'image', data: [made.imageid] } } : {}),
+        },
+      }),
+      'step',
+    );
+  }
+  made.stepids = guide.steps.map((step: { stepid: number }) => step.stepid);
+  await ok(
+    call('PUT', `/guides/${guide.guideid}/public`, {
+      token: author.token,
+      query: { revisionid: guide.revisionid },
+      body: {},
+    }),
+    'publish',
+  );
+  made.releaseid = (
+    await ok(
+      call('POST', '/guides/releases', {
+        token: author.token,
+        body: { guideid: guide.guideid, release_type: 'major', notes: 'First' },
+      }),
+      'release',
+    )
+  ).releaseid;
+  await ok(call('PUT', `/guides/${guide.guideid}/tag`, { token: author.token, body: { tag: 'nozzle' } }), 'tag');
+  await ok(call('PUT', `/user/favorites/guides/${guide.guideid}`, { token: trainee.token }), 'favorite');
+  await ok(call('PUT', `/guides/${guide.guideid}/users/${trainee.userid}`, { token: author.token }), 'grant');
+  made.commentid = (
+    await ok(
+      call('POST', `/comments/guide/${guide.guideid}`, {
+        token: trainee.token,
+        body: { text: 'Check the torque twice.' },
+      }),
+      'comment',
+    )
+  ).commentid;
+
+  const form = await ok(
+    call('POST', `/step_forms/${made.stepids[0]}`, {
+      token: author.token,
+      body: { fields: [{ field_type: 'Text Input', label: 'Serial' }] },
+    }),
+    'form',
+  );
+  const fieldRevisionid = form.fields[0].field_revisionid;
+  const entry = await ok(
+    call('POST', '/work_log', { token: trainee.token, body: { guideid: guide.guideid, workorderid: 'WO-7' } }),
+    'work log',
+  );
+  made.entryid = entry.entryid;
+  await ok(
+    call('PUT', `/work_log/${entry.entryid}/stepData`, {
+      token: trainee.token,
+      body: { stepid: made.stepids[0], fields: { [fieldRevisionid]: 'SN-42' } },
+    }),
+    'step data',
+  );
+  await ok(call('POST', `/work_log/${entry.entryid}/finish`, { token: trainee.token }), 'finish');
+
+  const course = await ok(
+    call('POST', '/courses', {
+      token: admin,
+      body: {
+        title: 'Nozzle care',
+        contents: 'Keep printers running.',
+        stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }],
+      },
+    }),
+    'course',
+  );
+  made.courseid = course.wikiid;
+  made.assignmentid = (
+    await ok(
+      call('POST', '/course_assignments', { token: admin, body: { wikiid: course.wikiid, userid: trainee.userid } }),
+      'assignment',
+    )
+  ).course_assignmentid;
+
+  const quiz = await ok(
+    call('POST', '/quizzes/import', { token: admin, body: { definition: safetyQuiz('Lockout') } }),
+    'quiz',
+  );
+  made.quizid = quiz.quizid;
+  await ok(
+    call('POST', '/quizzes/sessions/submit', {
+      token: trainee.token,
+      body: { quizid: quiz.quizid, response_json: ALL_RIGHT },
+    }),
+    'quiz session',
+  );
+
+  const process = await ok(
+    call('POST', '/approvals/process', {
+      token: admin,
+      body: { name: 'Quality', stages: [{ teamid: team.teamid, quorum: 1 }] },
+    }),
+    'process',
+  );
+  await ok(call('PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, { token: admin }), 'govern');
+  const current = await ok(call('GET', `/guides/${guide.guideid}`, { token: author.token }), 'guide read');
+  const request = await ok(
+    call('POST', '/approvals/requests', {
+      token: author.token,
+      query: { revisionid: current.revisionid },
+      body: { doctype: 'guide', docid: guide.guideid, notes: 'New torque values' },
+    }),
+    'approval request',
+  );
+  made.approvalRequestid = request.approval_requestid;
+  await ok(
+    call('POST', `/approvals/request/sign/${request.approval_requestid}`, {
+      token: approver.token,
+      body: { meaning: 'approve', reason: 'Checked', password: approver.password },
+    }),
+    'sign',
+  );
+}
+
+/** The GETs compared on both sites, each with the token that may read it. */
+function readings(): Array<[string, string]> {
+  const [author, trainee] = made.people as [Person, Person, Person];
+  return [
+    ...made.people.map((p): [string, string] => [`/users/${p.userid}`, 'admin']),
+    [`/teams/${made.teamid}`, 'admin'],
+    [`/guides/${made.guideid}`, 'admin'],
+    [`/guides/${made.guideid}/releases`, 'admin'],
+    [`/guides/${made.guideid}/tags`, 'admin'],
+    [`/wikis/CATEGORY/${made.category}`, 'admin'],
+    [`/wikis/WIKI/${encodeURIComponent(made.wiki)}`, 'admin'],
+    [`/wikis/WIKI/${encodeURIComponent(made.wiki)}/revisions`, 'admin'],
+    [`/comments/${made.commentid}`, 'admin'],
+    [`/user/media/GuideImage/${made.imageid}`, author.token],
+    ['/user/favorites/guides', trainee.token],
+    [`/courses/${made.courseid}`, 'admin'],
+    [`/course_assignments/${made.assignmentid}`, 'admin'],
+    [`/work_log/${made.entryid}`, 'admin'],
+    ['/quizzes/sessions', trainee.token],
+    [`/approvals/request/${made.approvalRequestid}`, 'admin'],
+    [`/audit/documents/guide/${made.guideid}`, 'admin'],
+    [`/audit/users/${trainee.userid}`, 'admin'],
+    ['/tags', 'admin'],
+  ];
+}
+
+/** A body with hosts and presigned query strings out of its URLs (they differ between stacks). */
+function withoutHosts(body: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(body)
+      .replace(/https?:\/\/[^/"\\]+/g, 'HOST')
+      .replace(/\?X-Amz-[^"\\]*/g, ''),
+  );
+}
+
+beforeAll(async () => {
+  // Small parts on the source, so its export spans several.
+  stacks = await Promise.all([
+    startStackProcess({ ...ADMIN_ENV, STEPWISE_TRANSFER_PART_BYTES: String(16 * 1024) }),
+    startStackProcess({ ...ADMIN_ENV, STEPWISE_OUTBOX_DIR: targetOutbox }),
+  ]);
+  source = siteAt(stacks[0]!.url);
+  target = siteAt(stacks[1]!.url);
+  await populate();
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(stacks.map((stack) => stack.stop()));
+});
+
+describe('round trip into an empty site', () => {
+  let file: Buffer;
+  let records: any[];
+  let exported: any;
+
+  beforeAll(async () => {
+    ({ view: exported, file } = await exportSite(source));
+    records = recordsOf(file);
+  }, 120_000);
+
+  it('exports the populated site as parts that parse, with counts that match and no unknown entity', () => {
+    expect(exported.files.length).toBeGreaterThan(1);
+    expect(exported.files.every((part: any) => part.size > 0 && part.expires_at > exported.completed_at)).toBe(true);
+    expect(records[0]).toMatchObject({ type: 'header', format: 'stepwise-site', format_version: 1 });
+    const end = records.at(-1);
+    expect(end.type).toBe('end');
+    expect(end.records).toBe(records.length - 1);
+    const counts: Record<string, number> = {};
+    for (const record of records.filter((r) => r.type === 'item'))
+      counts[record.entity] = (counts[record.entity] ?? 0) + 1;
+    expect(end.counts).toEqual(counts);
+    expect(exported.counts).toEqual(counts);
+    expect(Object.keys(counts).filter((name) => name.startsWith('Unknown:'))).toEqual([]);
+    for (const entity of [
+      'User',
+      'Team',
+      'Guide',
+      'Step',
+      'MediaItem',
+      'Release',
+      'Wiki',
+      'Comment',
+      'Course',
+      'CourseAssignment',
+      'WorkLogEntry',
+      'QuizSession',
+      'ApprovalRequest',
+      'AuditRecord',
+      'FavoriteGuide',
+      'Tag',
+    ]) {
+      expect(counts[entity], entity).toBeGreaterThan(0);
+    }
+    // Left out: short-lived secrets, attempt counters, the outbox, and the export job itself.
+    for (const entity of [
+      'AttemptCounter',
+      'ResetLink',
+      'SigningToken',
+      'OutboxEvent',
+      'WebhookDelivery',
+      'SiteExport',
+    ]) {
+      expect(counts[entity], entity).toBeUndefined();
+    }
+  });
+
+  it("an object's chunks reassemble to its bytes and sha256", async () => {
+    const objects = records.filter((r) => r.type === 'object');
+    expect(objects.length).toBe(records.at(-1).objects);
+    const original = objects.find((o) => o.bucket === 'media' && o.key.startsWith('originals/'));
+    const chunks = records.filter((r) => r.type === 'object_chunk' && r.key === original.key);
+    expect(chunks.map((c) => c.index)).toEqual([...Array(original.chunks).keys()]);
+    const bytes = Buffer.concat(chunks.map((c) => Buffer.from(c.data, 'base64')));
+    expect(bytes.length).toBe(original.size);
+    expect(sha256(bytes)).toBe(original.sha256);
+    const [author] = made.people as [Person];
+    const item = await source.call('GET', `/user/media/GuideImage/${made.imageid}`, { token: author.token });
+    const served = Buffer.from(await (await fetch(item.body.image.original)).arrayBuffer());
+    expect(sha256(served)).toBe(original.sha256);
+  });
+
+  it('a dry run validates the file and writes nothing', async () => {
+    const dry = await importSite(target, file, { dry_run: true });
+    expect(dry).toMatchObject({ status: 'validated', dry_run: true, percent: 100, error: null });
+    expect(dry.report.counts).toEqual(records.at(-1).counts);
+    expect(dry.report.objects).toBe(records.at(-1).objects);
+    expect(dry.report).toMatchObject({ unknown_types: [], broken_references: { total: 0 }, refusal: null });
+    expect((await target.call('GET', `/guides/${made.guideid}`, { token: await target.admin() })).status).toBe(404);
+  });
+
+  it('imports the file: written, chains re-verified', async () => {
+    const done = await importSite(target, file);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('complete');
+    expect(done.report.written).toBeGreaterThan(50);
+    expect(done.report.chains.broken).toEqual([]);
+    expect(done.report.chains.verified).toBeGreaterThan(0);
+  });
+
+  // Before any reads: a read records a view, which the file does not hold.
+  it('the same file imported again changes nothing: everything is already present', async () => {
+    const again = await importSite(target, file);
+    expect(again.error).toBeNull();
+    expect(again.status).toBe('complete');
+    expect(again.report.written).toBe(0);
+    expect(again.report.collisions.total).toBe(0);
+    const items = records.filter((r) => r.type === 'item' && r.entity !== 'Counter').length;
+    expect(again.report.already_present).toBe(items + records.at(-1).objects);
+  });
+
+  it('every GET of every entity answers the same on both sites', async () => {
+    const tokenOn = async (site: Site, token: string) => (token === 'admin' ? site.admin() : token);
+    for (const [path, token] of readings()) {
+      const before = await source.call('GET', path, { token: await tokenOn(source, token) });
+      const after = await target.call('GET', path, { token: await tokenOn(target, token) });
+      expect(before.status, path).toBe(200);
+      expect(withoutHosts(after.body), path).toEqual(withoutHosts(before.body));
+    }
+  });
+
+  it('the audit chains verify on the new site', async () => {
+    const admin = await target.admin();
+    const document = await target.call('GET', `/audit/documents/guide/${made.guideid}/verify`, { token: admin });
+    expect(document.body).toMatchObject({ valid: true });
+    const user = await target.call('GET', `/audit/users/${made.people[2]!.userid}/verify`, { token: admin });
+    expect(user.body).toMatchObject({ valid: true });
+  });
+
+  it('media files come back byte for byte', async () => {
+    const [author] = made.people as [Person];
+    const read = async (site: Site) => {
+      const item = await site.call('GET', `/user/media/GuideImage/${made.imageid}`, { token: author.token });
+      const url = item.body.image?.original ?? item.body.original ?? Object.values(item.body.image ?? {})[0];
+      return Buffer.from(await (await fetch(String(url))).arrayBuffer());
+    };
+    const [before, after] = await Promise.all([read(source), read(target)]);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.equals(before)).toBe(true);
+  });
+
+  it('the operator still logs in, and new ids continue past the imported ones', async () => {
+    const login = await target.call('POST', '/user/token', { body: ADMIN });
+    expect(login.status).toBe(201);
+    const [author] = made.people as [Person];
+    const guide = await target.call('POST', '/guides', {
+      token: author.token,
+      body: { category: made.category, type: 'how-to', title: 'After the move' },
+    });
+    expect(guide.status).toBe(201);
+    expect(guide.body.guideid).toBeGreaterThan(made.guideid);
+    const user = await target.call('POST', '/users', {
+      token: login.body.authToken,
+      body: { email: 'after@example.com', username: 'After', password: 'pw-after-Secret', unique_username: 'after' },
+    });
+    expect(user.body.userid).toBeGreaterThan(Math.max(...made.people.map((p) => p.userid)));
+  });
+});
+
+describe('refusals', () => {
+  let file: Buffer;
+  let records: any[];
+  /** A file of a header, these items and a correct end record. */
+  const fileWith = (items: Array<{ entity: string; item: Record<string, unknown> }>) => {
+    const body = [records[0], ...items.map((entry) => ({ type: 'item', ...entry }))];
+    const counts: Record<string, number> = {};
+    for (const entry of items) counts[entry.entity] = (counts[entry.entity] ?? 0) + 1;
+    return fileOf([...body, { type: 'end', records: body.length, counts, objects: 0 }]);
+  };
+
+  beforeAll(async () => {
+    file = (await exportSite(source)).file;
+    records = recordsOf(file);
+  }, 120_000);
+
+  it('empty mode refuses a site that holds more than its first Admin and the file', async () => {
+    const refused = await importSite(target, file);
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toMatch(/not empty/);
+    expect(refused.report.refusal).toBe(refused.error);
+  });
+
+  it('merge mode refuses a collision up front and writes nothing', async () => {
+    const admin = await target.admin();
+    const trainee = made.people[1]!.userid;
+    const moved = await target.call('PATCH', `/users/${trainee}`, { token: admin, body: { location: 'Plant 2' } });
+    expect(moved.status).toBe(200);
+    const refused = await importSite(target, file, { mode: 'merge' });
+    expect(refused.status).toBe('failed');
+    expect(refused.report.collisions.total).toBeGreaterThan(0);
+    expect(refused.report.collisions.items).toContain(`User USER#${trainee} / USER`);
+    expect(refused.report.written).toBe(0);
+    expect((await target.call('GET', `/users/${trainee}`, { token: admin })).body.location).toBe('Plant 2');
+  });
+
+  it('a dry run reports broken references without refusing', async () => {
+    const step = records.find((r) => r.type === 'item' && r.entity === 'Step').item;
+    const orphan = { ...step, pk: { S: 'STEP#999999' }, stepid: { N: '999999' }, guideid: { N: '888888' } };
+    const report = await importSite(target, fileWith([{ entity: 'Step', item: orphan }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
+    expect(report.status).toBe('validated');
+    expect(report.report.broken_references).toEqual({
+      items: ['Step STEP#999999 / STEP -> guide 888888'],
+      total: 1,
+    });
+    expect((await target.call('GET', '/guides/888888', { token: await target.admin() })).status).toBe(404);
+  });
+
+  it('a dry run names unknown item types and refuses them', async () => {
+    const gizmo = { pk: { S: 'GIZMO#1' }, sk: { S: 'GIZMO' }, entity: { S: 'Gizmo' } };
+    const report = await importSite(target, fileWith([{ entity: 'Gizmo', item: gizmo }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
+    expect(report.status).toBe('failed');
+    expect(report.report.unknown_types).toEqual(['Gizmo']);
+    expect(report.error).toMatch(/does not know: Gizmo/);
+  });
+
+  it('a dry run lists collisions: an item under an existing key with other content', async () => {
+    const user = records.find(
+      (r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === String(made.people[1]!.userid),
+    );
+    const changed = { ...user.item, username: { S: 'Someone else' } };
+    const report = await importSite(target, fileWith([{ entity: 'User', item: changed }]), {
+      mode: 'merge',
+      dry_run: true,
+    });
+    expect(report.status).toBe('failed');
+    expect(report.report.collisions).toEqual({ items: [`User USER#${made.people[1]!.userid} / USER`], total: 1 });
+  });
+
+  it('a cut file fails with the reason', async () => {
+    const cut = file.subarray(0, Math.floor(file.length / 2));
+    const report = await importSite(target, cut, { mode: 'merge', dry_run: true });
+    expect(report.status).toBe('failed');
+    expect(report.error).toMatch(/cut short|is not JSON/);
+  });
+
+  it('a file of a newer format version is refused with the version named', async () => {
+    const newer = fileOf([{ ...records[0], format_version: 2 }, records.at(-1)]);
+    const report = await importSite(target, newer, { mode: 'merge', dry_run: true });
+    expect(report.error).toMatch(/format version 2/);
+  });
+
+  it('merge mode adds new accounts; one without a password gets a reset link when asked', async () => {
+    const user = records.find((r) => r.type === 'item' && r.entity === 'User' && r.item.userid.N === '2').item;
+    const email = 'migrated@example.com';
+    const migrated = {
+      ...user,
+      pk: { S: 'USER#7001' },
+      userid: { N: '7001' },
+      email: { S: email },
+      password_hash: { S: '' },
+      unique_username: { NULL: true },
+      gsi1sk: { S: '000000007001' },
+    };
+    const unique = {
+      pk: { S: `UNIQUE#EMAIL#${email}` },
+      sk: { S: 'UNIQUE' },
+      entity: { S: 'Unique' },
+      userid: { N: '7001' },
+    };
+    const done = await importSite(
+      target,
+      fileWith([
+        { entity: 'User', item: migrated },
+        { entity: 'Unique', item: unique },
+      ]),
+      { mode: 'merge', mail_password_resets: true },
+    );
+    expect(done.error).toBeNull();
+    expect(done.status).toBe('complete');
+    expect(done.report.written).toBe(2);
+    const admin = await target.admin();
+    expect((await target.call('GET', '/users/7001', { token: admin })).body.email).toBe(email);
+    const mails = readdirSync(targetOutbox)
+      .map((file) => JSON.parse(readFileSync(join(targetOutbox, file), 'utf8')))
+      .filter((message) => message.to === email);
+    expect(mails).toHaveLength(1);
+    // The next user gets an id past the imported one.
+    const next = await target.call('POST', '/users', {
+      token: admin,
+      body: { email: 'next@example.com', username: 'Next', password: 'pw-next-Secret', unique_username: 'next' },
+    });
+    expect(next.body.userid).toBeGreaterThan(7001);
+  });
+
+  it('start answers 409 before the upload and once started', async () => {
+    const admin = await target.admin();
+    const created = await target.call('POST', '/admin/imports', {
+      token: admin,
+      body: { dry_run: true, mode: 'merge' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'awaiting_upload', mode: 'merge', dry_run: true });
+    const early = await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin });
+    expect(early.status).toBe(409);
+    await uploadSiteFile(created.body.upload, file);
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(
+      202,
+    );
+    expect((await target.call('POST', `/admin/imports/${created.body.importid}/start`, { token: admin })).status).toBe(
+      409,
+    );
+    await untilSettled(target, `/admin/imports/${created.body.importid}`, ['validating', 'writing', 'finishing']);
+  });
+});
+
+describe('authorization', () => {
+  it('answers 401 without a token and 403 to anyone but an Admin', async () => {
+    const user = made.people[1]!.token;
+    const requests: Array<[string, string]> = [
+      ['POST', '/admin/exports'],
+      ['GET', '/admin/exports/1'],
+      ['POST', '/admin/imports'],
+      ['POST', '/admin/imports/1/start'],
+      ['GET', '/admin/imports/1'],
+    ];
+    for (const [method, path] of requests) {
+      const body = method === 'POST' ? {} : undefined;
+      expect((await source.call(method, path, { body })).status, path).toBe(401);
+      expect((await source.call(method, path, { token: user, body })).status, path).toBe(403);
+    }
+    // The shared test stack answers the same (its Admin may read an unknown job: 404).
+    expect((await api('GET', '/admin/exports/999999', { token: await loginAdmin() })).status).toBe(404);
+  });
+});
