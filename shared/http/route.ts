@@ -142,11 +142,31 @@ export function route<
   return definition;
 }
 
+/** DynamoDB item actions a group may be granted (infra/grants.ts). */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+/**
+ * Object access by key prefix (shared/storage/*-objects.ts): `read` GetObject (and presigned
+ * GETs), `write` PutObject (and presigned POST uploads), `delete` DeleteObject with the listing
+ * a prefix delete needs. 'read' is GetObject on the whole bucket; 'readwrite' all three on it.
+ */
+export interface BucketAccess {
+  read?: string[];
+  write?: string[];
+  delete?: string[];
+}
+
 /** What a group's function may touch; the CDK turns it into least-privilege grants. */
 export interface GroupAccess {
-  table: 'none' | 'read' | 'readwrite';
-  mediaBucket?: 'read' | 'readwrite';
-  modulesBucket?: 'read' | 'readwrite';
+  /**
+   * 'read': GetItem, BatchGetItem, Query; 'readwrite' adds PutItem, UpdateItem, DeleteItem and
+   * ConditionCheckItem (transactions). A list names exactly the actions (no transactions).
+   */
+  table: 'none' | 'read' | 'readwrite' | TableAction[];
+  /** dynamodb:BatchWriteItem besides readwrite: bulk deletes through shared/db/batch.ts batchDelete. */
+  batchWrite?: boolean;
+  mediaBucket?: 'read' | 'readwrite' | BucketAccess;
+  modulesBucket?: 'read' | 'readwrite' | BucketAccess;
   startImport?: boolean;
   /** Sends mail through the mail port (SES on AWS): reset links, invitations. */
   sendMail?: boolean;
