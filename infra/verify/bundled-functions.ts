@@ -20,6 +20,7 @@ import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
 import { reachableActions } from './bundle-reach.ts';
 import { IamLedger, iamClientHook } from './iam-check.ts';
+import { presignedRequests } from './presigned-check.ts';
 import { startServiceEndpoint } from './service-endpoint.ts';
 import { startStreamFeed } from './stream-feed.ts';
 import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction } from './template.ts';
@@ -161,8 +162,17 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
         const handler = module[fn.handlerExport];
         if (typeof handler !== 'function')
           throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
-        return (event: unknown, context?: Partial<Context>) =>
-          runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+        return async (event: unknown, context?: Partial<Context>) => {
+          const result = await runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+          // Presigned URLs and forms are authorized by S3 at use time, as this function's role.
+          for (const permission of presignedRequests(result, FAKE_ARN_CONTEXT.partition)) {
+            if (!ledger.authorize(fn.id, permission))
+              console.error(
+                `IAM: ${fn.description} handed out a presigned ${permission.action} its role does not allow`,
+              );
+          }
+          return result;
+        };
       });
       loaded.set(fn.id, loading);
     }
