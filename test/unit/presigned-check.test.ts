@@ -25,7 +25,7 @@ const reply = (body: unknown, headers: Record<string, string> = {}) => ({
 });
 
 describe('presigned requests in a response', () => {
-  it('reads GetObject on the object of a presigned GET, virtual-hosted or path-style, anywhere in the body', async () => {
+  it('reads GetObject on the object of a presigned GET, virtual-hosted or path-style, anywhere', async () => {
     const key = 'derived/12/a b.thumbnail';
     const hosted = await getSignedUrl(awsClient, new GetObjectCommand({ Bucket: 'media', Key: key }));
     const pathStyle = await getSignedUrl(localClient, new GetObjectCommand({ Bucket: 'media', Key: key }));

@@ -41,7 +41,7 @@ describe('the local stream feed', () => {
     expect(() => matchesFilter({ a: [{ prefix: 'x' }] }, { a: 'xy' })).toThrow(/not supported/);
   });
 
-  it('feeds each new item once, in order and in batches; retries from a failed record; dead-letters after the retries', async () => {
+  it('feeds new items once, in order, in batches; retries from a failed one; dead-letters after retries', async () => {
     let pending = [outbox(1), outbox(2), outbox(3), { pk: 'USER#1', sk: 'USER', entity: 'User' }];
     const batches: string[][] = [];
     const authorized: string[] = [];
