@@ -2,7 +2,7 @@
  * Bench section: every deployed bundle as synthesized (cdk.out, AWS SDK included), its size
  * and its import time, the median of several fresh `node` processes each importing the bundle
  * once (what a cold start pays on top of the runtime's own start), with the function's template
- * environment (NODE_OPTIONS=--enable-source-maps included). Wall time is the aim's measure (<=
+ * environment. Wall time is the aim's measure (<=
  * 100 ms per API function on this machine); the process's CPU time for the import is printed
  * beside it, because on a shared machine wall time mostly measures the neighbours.
  * Runs on its own too: `npx tsx test/bench/bundle-cold-start.ts [cdk.out folder]`.

@@ -35,7 +35,15 @@ function label(source: string): string {
   return source.replace(/^(\.\.\/)+/, '');
 }
 
-export function profileImport(fn: SynthesizedFunction): Array<{ source: string; selfMs: number }> {
+export interface ImportCost {
+  source: string;
+  /** Samples whose own frame is in this source. */
+  selfMs: number;
+  /** Samples with this source anywhere on the stack: its module's evaluation and what it calls. */
+  totalMs: number;
+}
+
+export function profileImport(fn: SynthesizedFunction): ImportCost[] {
   const file = join(fn.assetDir, `${fn.handlerFile}.mjs`);
   const dir = mkdtempSync(join(tmpdir(), 'stepwise-import-profile-'));
   try {
@@ -59,19 +67,31 @@ export function profileImport(fn: SynthesizedFunction): Array<{ source: string; 
     const map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')));
     const bundleUrl = pathToFileURL(file).href;
     const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
-    const selfUs = new Map<string, number>();
-    profile.samples.forEach((nodeId, index) => {
-      const node = byNode.get(nodeId)!;
+    const parentOf = new Map<number, number>();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+    const sourceOf = (node: ProfileNode): string => {
       const { url, lineNumber, columnNumber, functionName } = node.callFrame;
-      let source: string;
       if (url === bundleUrl) {
         const entry = map.findEntry(lineNumber, columnNumber) as { originalSource?: string };
-        source = entry.originalSource ? label(entry.originalSource) : '(bundle, unmapped)';
-      } else if (url) source = url.startsWith('node:') ? url : '(other script)';
-      else source = functionName ? `(${functionName})` : '(engine)';
-      selfUs.set(source, (selfUs.get(source) ?? 0) + (profile.timeDeltas[index] ?? 0));
+        return entry.originalSource ? label(entry.originalSource) : '(bundle, unmapped)';
+      }
+      if (url) return url.startsWith('node:') ? url : '(other script)';
+      return functionName ? `(${functionName})` : '(engine)';
+    };
+    const selfUs = new Map<string, number>();
+    const totalUs = new Map<string, number>();
+    profile.samples.forEach((nodeId, index) => {
+      const delta = profile.timeDeltas[index] ?? 0;
+      const own = sourceOf(byNode.get(nodeId)!);
+      selfUs.set(own, (selfUs.get(own) ?? 0) + delta);
+      const onStack = new Set<string>();
+      for (let id: number | undefined = nodeId; id !== undefined; id = parentOf.get(id))
+        onStack.add(sourceOf(byNode.get(id)!));
+      for (const source of onStack) totalUs.set(source, (totalUs.get(source) ?? 0) + delta);
     });
-    return [...selfUs].map(([source, us]) => ({ source, selfMs: us / 1000 })).sort((a, b) => b.selfMs - a.selfMs);
+    return [...totalUs]
+      .map(([source, us]) => ({ source, selfMs: (selfUs.get(source) ?? 0) / 1000, totalMs: us / 1000 }))
+      .sort((a, b) => b.selfMs - a.selfMs);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,7 +110,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (filters.length && !filters.some((filter) => fn.description.includes(filter))) continue;
     const rows = profileImport(fn);
     const total = rows.reduce((sum, row) => sum + row.selfMs, 0);
-    console.log(`\n${fn.description}: ${total.toFixed(0)} ms sampled`);
-    for (const row of rows.slice(0, 12)) console.log(`  ${row.selfMs.toFixed(1).padStart(7)} ms  ${row.source}`);
+    console.log(`\n${fn.description}: ${total.toFixed(0)} ms sampled; by own time:`);
+    for (const row of rows.slice(0, 10)) console.log(`  ${row.selfMs.toFixed(1).padStart(7)} ms  ${row.source}`);
+    console.log('  project files by time on the stack (their module evaluation and what it calls):');
+    const project = rows.filter((row) => /^(functions|shared|infra)\//.test(row.source));
+    for (const row of project.sort((a, b) => b.totalMs - a.totalMs).slice(0, 10))
+      console.log(`  ${row.totalMs.toFixed(1).padStart(7)} ms  ${row.source}`);
   }
 }

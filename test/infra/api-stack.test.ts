@@ -137,8 +137,9 @@ describe('api stack: functions', () => {
         STEPWISE_RUNTIME: 'aws',
         STEPWISE_SITE_URL: 'http://127.0.0.1:3000',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        NODE_OPTIONS: '--enable-source-maps',
       });
+      // Source maps are not parsed at every cold start (decision 145).
+      expect(variables.NODE_OPTIONS).toBeUndefined();
       for (const name of ['TABLE_NAME', 'MEDIA_BUCKET', 'MODULES_BUCKET', 'MODULE_IMPORT_STATE_MACHINE_ARN']) {
         expect(variables[name], name).toHaveProperty('Fn::ImportValue');
       }
