@@ -14,13 +14,12 @@ import type { BucketAccess, GroupAccess, TableAction as GroupTableAction } from 
 
 /**
  * Deliberately no Scan (no request path may scan: docs/architecture.md) and no DescribeTable
- * (nothing reads it). ConditionCheckItem and BatchWriteItem go with 'readwrite' and batchWrite.
+ * (nothing reads it). ConditionCheckItem and BatchWriteItem only where declared.
  */
 export type TableAction = GroupTableAction | 'ConditionCheckItem' | 'BatchWriteItem';
 
 const TABLE_READ_ACTIONS: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
-/** ConditionCheckItem only ever travels in a TransactWriteItems, which only writers send. */
-const TABLE_WRITE_ACTIONS: TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'];
+const TABLE_WRITE_ACTIONS: TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 export type BucketName = 'media' | 'modules';
 export type ObjectAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'AbortMultipartUpload';
@@ -65,6 +64,7 @@ export function groupFunctionAccess(access: GroupAccess): FunctionAccess {
         : access.table === 'readwrite'
           ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS]
           : []),
+    ...(access.conditionChecks ? (['ConditionCheckItem'] as const) : []),
     ...(access.batchWrite ? (['BatchWriteItem'] as const) : []),
   ];
   const objects: ObjectGrant[] = [];

@@ -33,6 +33,7 @@ export const modulesGroup = defineGroup({
   // cancelling an import removes its objects.
   access: {
     table: 'readwrite',
+    conditionChecks: true,
     modulesBucket: {
       read: [MODULE_CONTENT_PREFIX],
       write: [MODULE_PACKAGES_PREFIX],

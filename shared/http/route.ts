@@ -159,10 +159,15 @@ export interface BucketAccess {
 /** What a group's function may touch; the CDK turns it into least-privilege grants. */
 export interface GroupAccess {
   /**
-   * 'read': GetItem, BatchGetItem, Query; 'readwrite' adds PutItem, UpdateItem, DeleteItem and
-   * ConditionCheckItem (transactions). A list names exactly the actions (no transactions).
+   * 'read': GetItem, BatchGetItem, Query; 'readwrite' adds PutItem, UpdateItem and DeleteItem
+   * (also as transaction items). A list names exactly the actions.
    */
   table: 'none' | 'read' | 'readwrite' | TableAction[];
+  /**
+   * dynamodb:ConditionCheckItem: transactions that check another item (the entities of comments,
+   * tags, wikis, work logs, approval processes, training modules, shared/db/entities/document-check.ts).
+   */
+  conditionChecks?: boolean;
   /** dynamodb:BatchWriteItem besides readwrite: bulk deletes through shared/db/batch.ts batchDelete. */
   batchWrite?: boolean;
   mediaBucket?: 'read' | 'readwrite' | BucketAccess;

@@ -184,7 +184,9 @@ describe('api stack: least privilege by intent', () => {
       const actions = actionsOf(statementsOf(group.name));
       expect(actions).not.toContain('dynamodb:DescribeTable');
       expect(actions).not.toContain('dynamodb:Scan');
+      // Only where declared (conditionChecks, batchWrite): no fixture group declares them.
       expect(actions).not.toContain('dynamodb:BatchWriteItem');
+      expect(actions).not.toContain('dynamodb:ConditionCheckItem');
     }
   });
 
