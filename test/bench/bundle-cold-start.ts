@@ -15,7 +15,7 @@ import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import { readAssembly } from '../../infra/verify/template.ts';
 
 /** Fresh processes per bundle: API functions (the aim is theirs), pipeline functions. */
-const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
 const PIPELINE_RUNS = Math.min(RUNS, 3);
 const API_IMPORT_AIM_MS = 100;
 
