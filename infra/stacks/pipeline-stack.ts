@@ -27,12 +27,6 @@ import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/stor
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
-/**
- * What each task may touch, by state name: the exact table actions and, per key prefix, the
- * object actions its code uses. A task missing here fails synth, so a new step cannot ship
- * without someone deciding its permissions. `npm run verify:deploy` fails on a grant its bundle
- * cannot use (docs/deploy-verification.md).
- */
 const PACKAGES = [MODULE_PACKAGES_PREFIX];
 const CONTENT = [MODULE_CONTENT_PREFIX];
 /**
@@ -46,6 +40,12 @@ const PROGRESS: FunctionAccess = {
   list: [{ bucket: 'modules', prefixes: CONTENT }],
 };
 
+/**
+ * What each task may touch, by state name: the exact table actions and, per key prefix, the
+ * object actions its code uses. A task missing here fails synth, so a new step cannot ship
+ * without someone deciding its permissions. `npm run verify:deploy` fails on a grant its bundle
+ * cannot use (docs/deploy-verification.md).
+ */
 export const PIPELINE_TASK_ACCESS: Record<string, FunctionAccess> = {
   // Streams the fetched package into imports/ (multipart; a failed upload aborts its parts); progress.
   FetchPackage: withProgress({
@@ -85,6 +85,7 @@ function withProgress(access: FunctionAccess): FunctionAccess {
   return {
     table: [...(PROGRESS.table ?? []), ...(access.table ?? [])],
     objects: [...(access.objects ?? []), ...(PROGRESS.objects ?? [])],
+    // A task that may list the whole bucket (HeadObject) needs no content/ listing besides.
     list: access.list ?? PROGRESS.list,
   };
 }
