@@ -1,31 +1,100 @@
 /**
- * Least privilege by intent: a group (or pipeline task) declares what it needs in
- * `GroupAccess`, and this is the only place that turns the declaration into IAM grants.
+ * Least privilege by intent: an endpoint group declares what it needs in `GroupAccess`, a
+ * pipeline task or trigger in a `FunctionAccess` (exact table actions, object actions per key
+ * prefix), and this is the only place that turns either into IAM grants. `npm run
+ * verify:deploy` checks every call against them and fails on a grant no code in the function's
+ * bundle can use (docs/deploy-verification.md).
  */
 import { Aws } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import type { GroupAccess } from '../shared/http/route.ts';
+import type { BucketAccess, GroupAccess, TableAction as GroupTableAction } from '../shared/http/route.ts';
 
 /**
- * Table actions by intent. Deliberately no dynamodb:Scan: no request path may scan
- * (docs/architecture.md), and IAM is where that rule holds even if code forgets it.
+ * No DescribeTable (nothing reads it). ConditionCheckItem and BatchWriteItem only where declared;
+ * Scan only in a FunctionAccess, which no endpoint group has (no request path may scan): the
+ * site export and import steps (infra/stacks/site-transfer-machines.ts).
  */
-const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-];
-const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
+export type TableAction = GroupTableAction | 'ConditionCheckItem' | 'BatchWriteItem' | 'Scan';
+
+const TABLE_READ_ACTIONS: TableAction[] = ['GetItem', 'BatchGetItem', 'Query'];
+const TABLE_WRITE_ACTIONS: TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
+
+export type BucketName = 'media' | 'modules';
+export type ObjectAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'AbortMultipartUpload';
+
+export interface ObjectGrant {
+  bucket: BucketName;
+  /** Key prefixes (`content/`): the actions apply to objects under these only ('' the whole bucket). */
+  prefixes: string[];
+  actions: ObjectAction[];
+}
+
+export interface ListGrant {
+  bucket: BucketName;
+  /**
+   * s3:ListBucket limited to listings under these prefixes (the s3:prefix condition). Absent:
+   * the whole bucket, which a HeadObject needs so that a missing key answers 404, not 403.
+   */
+  prefixes?: string[];
+}
+
+/** Exactly what one function may do. */
+export interface FunctionAccess {
+  /** Item actions on the table; Query also on its global secondary indexes. */
+  table?: TableAction[];
+  objects?: ObjectGrant[];
+  list?: ListGrant[];
+  startImport?: boolean;
+  startSiteTransfer?: boolean;
+  sendMail?: boolean;
+}
+
+/**
+ * An endpoint group's declaration as exact grants. Buckets: reads are presigned GETs (and
+ * copies), writes are uploads (presigned POSTs are authorized as the signer's s3:PutObject),
+ * deletes are prefix deletes (list, then delete).
+ */
+export function groupFunctionAccess(access: GroupAccess): FunctionAccess {
+  const table: TableAction[] = [
+    ...(Array.isArray(access.table)
+      ? access.table
+      : access.table === 'read'
+        ? TABLE_READ_ACTIONS
+        : access.table === 'readwrite'
+          ? [...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS]
+          : []),
+    ...(access.conditionChecks ? (['ConditionCheckItem'] as const) : []),
+    ...(access.batchWrite ? (['BatchWriteItem'] as const) : []),
+  ];
+  const objects: ObjectGrant[] = [];
+  const list: ListGrant[] = [];
+  for (const bucket of ['media', 'modules'] as const) {
+    const level = bucket === 'media' ? access.mediaBucket : access.modulesBucket;
+    if (!level) continue;
+    const byPrefix: BucketAccess =
+      level === 'read' ? { read: [''] } : level === 'readwrite' ? { read: [''], write: [''], delete: [''] } : level;
+    const add = (prefixes: string[] | undefined, action: ObjectAction) => {
+      if (prefixes?.length) objects.push({ bucket, prefixes, actions: [action] });
+    };
+    add(byPrefix.read, 'GetObject');
+    add(byPrefix.write, 'PutObject');
+    add(byPrefix.delete, 'DeleteObject');
+    if (byPrefix.headMissing) list.push({ bucket });
+    else if (byPrefix.delete?.length)
+      list.push({ bucket, prefixes: byPrefix.delete.includes('') ? undefined : byPrefix.delete });
+  }
+  return {
+    table,
+    objects,
+    list,
+    startImport: access.startImport,
+    startSiteTransfer: access.startSiteTransfer,
+    sendMail: access.sendMail,
+  };
+}
 
 export interface GrantTargets {
   table: ITableV2;
@@ -40,13 +109,33 @@ export interface GrantTargets {
 }
 
 export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: GrantTargets): void {
-  if (access.table === 'read') targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
-  if (access.table === 'readwrite') targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS);
-  // Only the site export and import jobs scan (background work, never a request path).
-  if (access.scanTable) targets.table.grant(grantee, 'dynamodb:Scan');
+  grantFunctionAccess(grantee, groupFunctionAccess(access), targets);
+}
 
-  grantBucket(grantee, targets.mediaBucket, access.mediaBucket);
-  grantBucket(grantee, targets.modulesBucket, access.modulesBucket);
+export function grantFunctionAccess(grantee: IGrantable, access: FunctionAccess, targets: GrantTargets): void {
+  if (access.table?.length) grantTable(grantee, targets.table, access.table);
+
+  const bucketOf = (name: BucketName) => (name === 'media' ? targets.mediaBucket : targets.modulesBucket);
+  for (const grant of access.objects ?? []) {
+    Grant.addToPrincipal({
+      grantee,
+      actions: grant.actions.map((action) => `s3:${action}`),
+      resourceArns: grant.prefixes.map((prefix) => bucketOf(grant.bucket).arnForObjects(`${prefix}*`)),
+    });
+  }
+  for (const grant of access.list ?? []) {
+    const statement = {
+      grantee,
+      actions: ['s3:ListBucket'],
+      resourceArns: [bucketOf(grant.bucket).bucketArn],
+    };
+    if (!grant.prefixes) Grant.addToPrincipal(statement);
+    else
+      Grant.addToPrincipal({
+        ...statement,
+        conditions: { StringLike: { 's3:prefix': grant.prefixes.map((prefix) => `${prefix}*`) } },
+      });
+  }
 
   if (access.startImport) {
     const stateMachine = targets.importStateMachine;
@@ -76,8 +165,22 @@ export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: G
   }
 }
 
-function grantBucket(grantee: IGrantable, bucket: IBucket, level: 'read' | 'readwrite' | undefined): void {
-  if (level === 'read') bucket.grantRead(grantee);
-  // Writers also sign presigned POST uploads, which S3 authorizes with the signer's s3:PutObject.
-  if (level === 'readwrite') bucket.grantReadWrite(grantee);
+/**
+ * Item actions on the table itself; Query also on `<table>/index/*` (or only there, with
+ * `queryIndexes`). CDK's table.grant puts every action on the indexes too, where only Query and
+ * Scan mean anything.
+ */
+export function grantTable(
+  grantee: IGrantable,
+  table: ITableV2,
+  actions: TableAction[],
+  options: { queryIndexes?: boolean } = {},
+): void {
+  Grant.addToPrincipal({
+    grantee,
+    actions: actions.map((action) => `dynamodb:${action}`),
+    resourceArns: [table.tableArn],
+  });
+  if (actions.includes('Query') || options.queryIndexes)
+    Grant.addToPrincipal({ grantee, actions: ['dynamodb:Query'], resourceArns: [`${table.tableArn}/index/*`] });
 }

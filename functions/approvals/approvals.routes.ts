@@ -32,7 +32,7 @@ const pageQuery = z.object(pagination);
 
 export const approvalsGroup = defineGroup({
   name: 'approvals',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

@@ -11,7 +11,7 @@ import * as comments from './comments.service.ts';
 
 export const commentsGroup = defineGroup({
   name: 'comments',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

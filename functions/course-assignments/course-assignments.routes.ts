@@ -60,7 +60,7 @@ const exists = {
 
 export const courseAssignmentsGroup = defineGroup({
   name: 'course-assignments',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'POST',

@@ -20,7 +20,7 @@ const stageDescription =
 
 export const coursesGroup = defineGroup({
   name: 'courses',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'POST',

@@ -43,7 +43,7 @@ const stepRevisionNote =
 export const guidesGroup = defineGroup({
   name: 'guides',
   // The media bucket: guide and step images are shown with presigned GET URLs.
-  access: { table: 'readwrite', mediaBucket: 'read' },
+  access: { table: 'readwrite', conditionChecks: true, batchWrite: true, mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',

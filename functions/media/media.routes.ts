@@ -15,6 +15,7 @@ import {
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { pathId } from '../../shared/http/schemas.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
 import * as media from './media.service.ts';
 import { legacyMediaRoutes } from './legacy-media.routes.ts';
 
@@ -22,7 +23,16 @@ const itemParams = z.object({ type: z.string(), itemId: pathId });
 
 export const mediaGroup = defineGroup({
   name: 'media',
-  access: { table: 'readwrite', mediaBucket: 'readwrite' },
+  // Originals are uploaded (raw body, presigned POST, copies read one); views presign GETs of originals and sizes;
+  // deleting an item removes both. Sizes are written by ProcessMedia only.
+  access: {
+    table: 'readwrite',
+    mediaBucket: {
+      read: [MEDIA_ORIGINALS_PREFIX, MEDIA_DERIVED_PREFIX],
+      write: [MEDIA_ORIGINALS_PREFIX],
+      delete: [MEDIA_ORIGINALS_PREFIX, MEDIA_DERIVED_PREFIX],
+    },
+  },
   // sharp decodes and encodes images in memory (edits); more memory is also more CPU.
   memoryMb: 1536,
   timeoutSeconds: 29,

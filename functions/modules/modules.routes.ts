@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { idParams } from '../../shared/http/schemas.ts';
+import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/storage/module-objects.ts';
 import * as modules from './modules.service.ts';
 import { createImportBody, draftsBody, startByUrlBody } from './modules.schemas.ts';
 import {
@@ -28,7 +29,18 @@ const MANAGE =
 
 export const modulesGroup = defineGroup({
   name: 'modules',
-  access: { table: 'readwrite', modulesBucket: 'readwrite', startImport: true },
+  // Packages are uploaded with presigned POSTs to imports/; launch URLs are presigned GETs of content/; deleting or
+  // cancelling an import removes its objects.
+  access: {
+    table: 'readwrite',
+    conditionChecks: true,
+    modulesBucket: {
+      read: [MODULE_CONTENT_PREFIX],
+      write: [MODULE_PACKAGES_PREFIX],
+      delete: [MODULE_PACKAGES_PREFIX, MODULE_CONTENT_PREFIX],
+    },
+    startImport: true,
+  },
   routes: [
     route({
       method: 'GET',

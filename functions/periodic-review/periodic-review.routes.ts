@@ -31,7 +31,7 @@ import {
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'POST',

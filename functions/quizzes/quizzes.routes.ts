@@ -42,7 +42,7 @@ const LIST_PARAMETERS =
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
   // The media bucket: a 409 answers the full guide, whose images have presigned GET URLs.
-  access: { table: 'readwrite', mediaBucket: 'read' },
+  access: { table: 'readwrite', conditionChecks: true, mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',

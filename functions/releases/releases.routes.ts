@@ -15,7 +15,7 @@ import { releaseListSchema, releaseSchema } from '../../shared/views/release-vie
 
 export const releasesGroup = defineGroup({
   name: 'releases',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

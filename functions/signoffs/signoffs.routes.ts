@@ -32,7 +32,7 @@ const FLOW =
 
 export const signoffsGroup = defineGroup({
   name: 'signoffs',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     ...both(
       route({

@@ -4,14 +4,20 @@
  */
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
+import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/objects.ts';
 import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
 import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
 import * as transfer from './site-transfer.service.ts';
 
 export const siteTransferGroup = defineGroup({
   name: 'site-transfer',
-  // Creates job items, signs the upload and download URLs, starts the two state machines.
-  access: { table: 'readwrite', modulesBucket: 'readwrite', startSiteTransfer: true },
+  // Creates job items, signs the upload (POST) and part download (GET) URLs under site-transfer/,
+  // checks the uploaded file's size (HEAD), starts the two state machines.
+  access: {
+    table: 'readwrite',
+    modulesBucket: { read: [SITE_TRANSFER_PREFIX], write: [SITE_TRANSFER_PREFIX], headMissing: true },
+    startSiteTransfer: true,
+  },
   routes: [
     route({
       method: 'POST',

@@ -29,7 +29,7 @@ const FIRST_PAGE = { limit: 200, offset: 0 };
 
 export const tagsGroup = defineGroup({
   name: 'tags',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

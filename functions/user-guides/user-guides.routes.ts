@@ -14,8 +14,9 @@ const pageQuery = z.object(pagination);
 
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
-  // The media bucket: guide summaries show the guide image with presigned GET URLs.
-  access: { table: 'readwrite', mediaBucket: 'read' },
+  // Favorites are single puts and deletes (no transactions). The media bucket: guide summaries show the guide
+  // image with presigned GET URLs.
+  access: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], mediaBucket: 'read' },
   routes: [
     route({
       method: 'GET',

@@ -45,7 +45,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
 
 export const wikisGroup = defineGroup({
   name: 'wikis',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

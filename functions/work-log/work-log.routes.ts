@@ -45,7 +45,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
 
 export const workLogGroup = defineGroup({
   name: 'work-log',
-  access: { table: 'readwrite' },
+  access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   routes: [
     route({
       method: 'GET',

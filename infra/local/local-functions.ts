@@ -36,6 +36,8 @@ export interface LocalFunctions {
   >;
   /** Called once the engines' endpoints are in process.env: the route groups' handlers and the fallback. */
   api(): Promise<{ groupHandlers: Map<string, LambdaHandler>; fallback: LambdaHandler }>;
+  /** Starts the events deliverer (webhooks, the bus); called once the API and its engines run. */
+  deliverer(): Promise<{ stop(): Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +104,10 @@ function sourceFunctions(): LocalFunctions {
         async (group, event) => (await groupHandlers.get(group)!(event, {} as never)) as never,
       );
       return { groupHandlers, fallback };
+    },
+    async deliverer() {
+      // The same deliverer code as on AWS, polling the outbox in-process.
+      return (await import('../../shared/events/deliverer.ts')).startDeliverer();
     },
     async stop() {},
   };

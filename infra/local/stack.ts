@@ -97,8 +97,8 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const { ensureFirstAdmin } = await import('../../shared/accounts/first-admin.ts');
   const admin = await ensureFirstAdmin(adminEmail, process.env.STEPWISE_ADMIN_PASSWORD ?? 'stepwise-admin');
 
-  // Webhooks and the event bus: the same deliverer code as on AWS, polling the outbox in-process.
-  const deliverer = (await import('../../shared/events/deliverer.ts')).startDeliverer();
+  // Webhooks and the event bus: the deliverer from source, or its bundles fed as the stream would feed them.
+  const deliverer = await functions.deliverer();
 
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   await new Promise<void>((resolve, reject) => {

@@ -21,17 +21,15 @@ import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
+import { grantTable, type TableAction } from '../grants.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
-/** Exactly what shared/events/deliverer.ts does on the table: no Scan, no deletes, no batch writes. */
-export const DELIVERER_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-];
+/**
+ * Exactly what shared/events/deliverer.ts does on the table: item reads and writes, and Queries
+ * of the pending, due and per-entity indexes only (no table Query, no Scan, deletes or batches).
+ */
+export const DELIVERER_TABLE_ACTIONS: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
 const DELIVERER_ENTRY = 'functions/webhooks/deliverer.handler.ts';
 /** A delivery may take STEPWISE_WEBHOOK_TIMEOUT_SECONDS (10 s); a batch delivers many queues side by side. */
@@ -83,7 +81,7 @@ export class EventsStack extends Stack {
     });
 
     for (const deliverer of [this.streamDeliverer, this.retrySweep]) {
-      props.table.grant(deliverer, ...DELIVERER_TABLE_ACTIONS);
+      grantTable(deliverer, props.table, DELIVERER_TABLE_ACTIONS, { queryIndexes: true });
       this.bus.grantPutEventsTo(deliverer);
     }
 

@@ -21,37 +21,89 @@ import { objectCreatedTriggers } from '../../functions/pipeline/triggers.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
-import { grantAccess } from '../grants.ts';
-import type { GroupAccess } from '../../shared/http/route.ts';
+import { type FunctionAccess, grantFunctionAccess } from '../grants.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
+import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/storage/module-objects.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 import { siteTransferStateMachines } from './site-transfer-machines.ts';
 
+const PACKAGES = [MODULE_PACKAGES_PREFIX];
+const CONTENT = [MODULE_CONTENT_PREFIX];
 /**
- * What each task may touch, by state name. A task missing here fails synth, so a new step
- * cannot ship without someone deciding its permissions.
+ * progress() (functions/pipeline/import-task.ts): an UpdateItem; when the import was cancelled
+ * meanwhile, the task removes what was extracted (list content/<importid>/, delete it). That
+ * clean-up is the rare path of every task that reports progress.
  */
-export const PIPELINE_TASK_ACCESS: Record<string, GroupAccess> = {
-  // Streams the fetched package into the bucket (multipart) and records progress.
-  FetchPackage: { table: 'readwrite', modulesBucket: 'readwrite' },
-  // HeadObject until the browser's upload is there, then records progress.
-  AwaitUpload: { table: 'readwrite', modulesBucket: 'read' },
-  // HeadObject on the uploaded package; s3:ListBucket lets a missing key answer 404, not 403.
-  InspectPackage: { table: 'none', modulesBucket: 'read' },
-  // Ranged reads of the zip; progress.
-  ValidatePackage: { table: 'readwrite', modulesBucket: 'read' },
-  // Reads the zip, writes content/<importid>/...; progress.
-  ExtractPackage: { table: 'readwrite', modulesBucket: 'readwrite' },
-  // The import becomes a version; the module may take its title.
-  RecordVersion: { table: 'readwrite' },
-  // Marks the import failed and removes partly extracted content.
-  MarkImportFailed: { table: 'readwrite', modulesBucket: 'readwrite' },
+const PROGRESS: FunctionAccess = {
+  table: ['UpdateItem'],
+  objects: [{ bucket: 'modules', prefixes: CONTENT, actions: ['DeleteObject'] }],
+  list: [{ bucket: 'modules', prefixes: CONTENT }],
 };
 
+/**
+ * What each task may touch, by state name: the exact table actions and, per key prefix, the
+ * object actions its code uses. A task missing here fails synth, so a new step cannot ship
+ * without someone deciding its permissions. `npm run verify:deploy` fails on a grant its bundle
+ * cannot use (docs/deploy-verification.md).
+ */
+export const PIPELINE_TASK_ACCESS: Record<string, FunctionAccess> = {
+  // Streams the fetched package into imports/ (multipart; a failed upload aborts its parts); progress.
+  FetchPackage: withProgress({
+    objects: [{ bucket: 'modules', prefixes: PACKAGES, actions: ['PutObject', 'AbortMultipartUpload'] }],
+  }),
+  // HeadObject until the browser's upload is there (ListBucket: a missing key answers 404, not 403); progress.
+  AwaitUpload: withProgress({
+    objects: [{ bucket: 'modules', prefixes: PACKAGES, actions: ['GetObject'] }],
+    list: [{ bucket: 'modules' }],
+  }),
+  // HeadObject on the uploaded package, with ListBucket for the same reason.
+  InspectPackage: {
+    objects: [{ bucket: 'modules', prefixes: PACKAGES, actions: ['GetObject'] }],
+    list: [{ bucket: 'modules' }],
+  },
+  // Ranged reads of the zip; progress.
+  ValidatePackage: withProgress({ objects: [{ bucket: 'modules', prefixes: PACKAGES, actions: ['GetObject'] }] }),
+  // Ranged reads of the zip, each entry uploaded under content/<importid>/ (multipart); progress.
+  ExtractPackage: withProgress({
+    objects: [
+      { bucket: 'modules', prefixes: PACKAGES, actions: ['GetObject'] },
+      { bucket: 'modules', prefixes: CONTENT, actions: ['PutObject', 'AbortMultipartUpload'] },
+    ],
+  }),
+  // The import becomes a version: read it, update it with its outbox event (one transaction); the module may take
+  // its title.
+  RecordVersion: { table: ['GetItem', 'UpdateItem', 'PutItem'] },
+  // Marks the import failed (read, then update with its outbox event) and removes partly extracted content.
+  MarkImportFailed: {
+    table: ['GetItem', 'UpdateItem', 'PutItem'],
+    objects: [{ bucket: 'modules', prefixes: CONTENT, actions: ['DeleteObject'] }],
+    list: [{ bucket: 'modules', prefixes: CONTENT }],
+  },
+};
+
+function withProgress(access: FunctionAccess): FunctionAccess {
+  return {
+    table: [...(PROGRESS.table ?? []), ...(access.table ?? [])],
+    objects: [...(access.objects ?? []), ...(PROGRESS.objects ?? [])],
+    // A task that may list the whole bucket (HeadObject) needs no content/ listing besides.
+    list: access.list ?? PROGRESS.list,
+  };
+}
+
 /** What each S3-triggered function (functions/pipeline/triggers.ts) may touch, by trigger name. */
-export const TRIGGER_ACCESS: Record<string, GroupAccess> = {
-  // Reads originals, writes the image sizes, records the result on the media item.
-  ProcessMedia: { table: 'readwrite', mediaBucket: 'readwrite' },
+export const TRIGGER_ACCESS: Record<string, FunctionAccess> = {
+  // Reads the item and the original (whole, or ranges of a video), writes the sizes and posters, records the
+  // result on the item. Rare path: an item deleted before or during processing has its objects removed
+  // (shared/storage/media-objects.ts deleteMediaObjects: list and delete both prefixes of the item).
+  ProcessMedia: {
+    table: ['GetItem', 'UpdateItem'],
+    objects: [
+      { bucket: 'media', prefixes: [MEDIA_ORIGINALS_PREFIX], actions: ['GetObject', 'DeleteObject'] },
+      { bucket: 'media', prefixes: [MEDIA_DERIVED_PREFIX], actions: ['PutObject', 'DeleteObject'] },
+    ],
+    list: [{ bucket: 'media', prefixes: [MEDIA_ORIGINALS_PREFIX, MEDIA_DERIVED_PREFIX] }],
+  },
 };
 
 const TASK_MEMORY_MB = 1024;
@@ -98,7 +150,7 @@ export class PipelineStack extends Stack {
         logLevel: settings.logLevel,
         alarmTopic: props.alarmTopic,
       });
-      grantAccess(taskFunction, access, { ...props, mailFrom: settings.mailFrom });
+      grantFunctionAccess(taskFunction, access, { ...props, mailFrom: settings.mailFrom });
       this.taskFunctions[task.stateName] = taskFunction;
       definitionSubstitutions[task.substitution] = taskFunction.function.functionArn;
     }
@@ -120,7 +172,7 @@ export class PipelineStack extends Stack {
         logLevel: settings.logLevel,
         alarmTopic: props.alarmTopic,
       });
-      grantAccess(triggerFunction, access, { ...props, mailFrom: settings.mailFrom });
+      grantFunctionAccess(triggerFunction, access, { ...props, mailFrom: settings.mailFrom });
       const bucket = trigger.bucket === 'media' ? props.mediaBucket : props.modulesBucket;
       // Referenced by name: a notification added to the stateful stack's own Bucket object
       // would be created in that stack, which would then depend on this one (a cycle). On a

@@ -18,26 +18,58 @@ import {
 import type { PipelineTask } from '../../functions/pipeline/module-import.definition.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
-import { grantAccess, type GrantTargets } from '../grants.ts';
-import type { GroupAccess } from '../../shared/http/route.ts';
+import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';
+import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/objects.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
-/** What each site transfer task may touch, by state name (a task missing here fails synth). */
-export const SITE_TRANSFER_TASK_ACCESS: Record<string, GroupAccess> = {
-  // Scans the table, reads both buckets, writes its parts under site-transfer/ and saves its cursor.
-  ExportStep: { table: 'readwrite', scanTable: true, mediaBucket: 'read', modulesBucket: 'readwrite' },
-  MarkExportFailed: { table: 'readwrite' },
-  // Reads the uploaded file, compares and writes items and objects, scans the target (empty mode),
-  // moves counters, re-points the operator's tokens and may mail reset links.
+const TRANSFER = [SITE_TRANSFER_PREFIX];
+const WHOLE_BUCKET = [''];
+const JOB: FunctionAccess = { table: ['GetItem', 'UpdateItem'] };
+
+/**
+ * What each site transfer task may do, by state name (a task missing here fails synth). The two
+ * steps are the only functions granted dynamodb:Scan: background jobs, never a request path.
+ */
+export const SITE_TRANSFER_TASK_ACCESS: Record<string, FunctionAccess> = {
+  // Scans the table and reads every object of both buckets (site-transfer/ itself left out);
+  // streams its parts under site-transfer/ (multipart; a failed part aborts); saves its cursor.
+  ExportStep: {
+    table: ['Scan', 'GetItem', 'UpdateItem'],
+    objects: [
+      { bucket: 'media', prefixes: WHOLE_BUCKET, actions: ['GetObject'] },
+      { bucket: 'modules', prefixes: WHOLE_BUCKET, actions: ['GetObject'] },
+      { bucket: 'modules', prefixes: TRANSFER, actions: ['PutObject', 'AbortMultipartUpload'] },
+    ],
+    list: [{ bucket: 'media' }, { bucket: 'modules' }],
+  },
+  MarkExportFailed: JOB,
+  // Reads the uploaded file and its scratch under site-transfer/; compares and writes items (the
+  // target scanned in empty mode, the first Admin's items cleared, counters moved, the operator's
+  // tokens dropped when the file gives them another userid, audit chains verified); restores
+  // objects under their own keys in both buckets (a HEAD first: identical ones are skipped);
+  // mails reset links on request.
   ImportStep: {
-    table: 'readwrite',
-    scanTable: true,
-    mediaBucket: 'readwrite',
-    modulesBucket: 'readwrite',
+    table: [
+      'Scan',
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    objects: [
+      { bucket: 'media', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
+      { bucket: 'modules', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
+      { bucket: 'modules', prefixes: TRANSFER, actions: ['DeleteObject'] },
+    ],
+    list: [{ bucket: 'media' }, { bucket: 'modules' }],
     sendMail: true,
   },
-  MarkSiteImportFailed: { table: 'readwrite' },
+  MarkSiteImportFailed: JOB,
 };
 
 const TASK_MEMORY_MB = 1024;
@@ -66,7 +98,7 @@ export function siteTransferStateMachines(
         logLevel: props.settings.logLevel,
         alarmTopic: props.alarmTopic,
       });
-      grantAccess(taskFunction, access, props.grants);
+      grantFunctionAccess(taskFunction, access, props.grants);
       substitutions[task.substitution] = taskFunction.function.functionArn;
       functions.push(taskFunction);
     }

@@ -10,21 +10,35 @@
  * Lambda client pointed at a local Invoke endpoint.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Context } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse } from 'aws-lambda';
 import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
 import { API_BASE_PATH } from '../../shared/http/route.ts';
 import type { LambdaHandler } from '../local/gateway.ts';
 import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
+import { reachableActions } from './bundle-reach.ts';
 import { IamLedger, iamClientHook } from './iam-check.ts';
+import { presignedRequests } from './presigned-check.ts';
+import { startServiceEndpoint } from './service-endpoint.ts';
+import { startStreamFeed } from './stream-feed.ts';
 import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction, type SynthesizedStateMachine } from './template.ts';
 
 type Invoker = (event: unknown, context?: Partial<Context>) => Promise<unknown>;
 
 const STATE_MACHINE_PRINCIPAL = 'state-machine';
+
+/** What Lambda's event source mapping does with a stream subscriber's role: read the stream, dead-letter batches. */
+const EVENT_SOURCE_MAPPING_ACTIONS = [
+  'dynamodb:DescribeStream',
+  'dynamodb:GetShardIterator',
+  'dynamodb:GetRecords',
+  'dynamodb:ListStreams',
+  'sqs:SendMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+];
 
 /** Variables the Lambda runtime sets in every function (the template does not list them). */
 function runtimeEnvironment(fn: SynthesizedFunction, host: NodeJS.ProcessEnv): Record<string, string> {
@@ -44,13 +58,18 @@ function runtimeEnvironment(fn: SynthesizedFunction, host: NodeJS.ProcessEnv): R
 }
 
 /** What differs from AWS locally; everything else is the template's. */
-function localOverrides(host: NodeJS.ProcessEnv, lambdaEndpoint: string): Record<string, string> {
+function localOverrides(host: NodeJS.ProcessEnv, serviceEndpoint: string): Record<string, string> {
   const overrides: Record<string, string | undefined> = {
     DDB_ENDPOINT: host.DDB_ENDPOINT,
     S3_ENDPOINT: host.S3_ENDPOINT,
     SFN_ENDPOINT: host.SFN_ENDPOINT,
     // The fallback's LambdaClient (functions/fallback/lambda-invoker.ts) reaches group functions here.
-    AWS_ENDPOINT_URL_LAMBDA: lambdaEndpoint,
+    AWS_ENDPOINT_URL_LAMBDA: serviceEndpoint,
+    // The deliverers' EventBridge client puts events on a local stand-in of the template's bus.
+    AWS_ENDPOINT_URL_EVENTBRIDGE: serviceEndpoint,
+    // Test time: webhook retries a thousand times sooner, receivers given less time (test/support/global-setup.ts).
+    STEPWISE_WEBHOOK_DELAY_SCALE: host.STEPWISE_WEBHOOK_DELAY_SCALE,
+    STEPWISE_WEBHOOK_TIMEOUT_SECONDS: host.STEPWISE_WEBHOOK_TIMEOUT_SECONDS,
     // The port of the local gateway is chosen at start; the template has the configured siteUrl.
     STEPWISE_SITE_URL: host.STEPWISE_SITE_URL,
     // Mail goes to files, not SES (shared/mail/mailer.ts).
@@ -98,8 +117,13 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
 
   installScopedEnvironment();
   const ledger = new IamLedger(assembly.bucketPolicies);
-  for (const fn of assembly.functions.values())
-    ledger.register({ id: fn.id, description: fn.description, statements: fn.statements });
+  for (const fn of assembly.functions.values()) {
+    const reachable = fn.assetDir ? reachableActions(fn.assetDir, fn.handlerFile) : undefined;
+    // A stream subscription's reads and its failed batches are the Lambda service's calls, made with this role.
+    if (reachable && assembly.streamSubscriptions.some((subscription) => subscription.functionId === fn.id))
+      for (const action of EVENT_SOURCE_MAPPING_ACTIONS) reachable.add(action);
+    ledger.register({ id: fn.id, description: fn.description, statements: fn.statements, reachable });
+  }
   ledger.register({
     id: STATE_MACHINE_PRINCIPAL,
     description: 'Step Functions module import state machine',
@@ -110,8 +134,12 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   }
   (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = iamClientHook(ledger);
 
-  const lambdaEndpoint = await startInvokeEndpoint((name) => invokerByName(name));
+  const serviceEndpoint = await startServiceEndpoint({
+    findFunction: (name) => invokerByName(name),
+    buses: assembly.eventBuses,
+  });
   const scopes = new Map<string, FunctionScope>();
+  let feedSummary = '';
   const loaded = new Map<string, Promise<Invoker>>();
 
   function scopeOf(fn: SynthesizedFunction): FunctionScope {
@@ -119,7 +147,11 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     if (!scope) {
       scope = {
         fn,
-        env: { ...runtimeEnvironment(fn, host), ...fn.environment, ...localOverrides(process.env, lambdaEndpoint.url) },
+        env: {
+          ...runtimeEnvironment(fn, host),
+          ...fn.environment,
+          ...localOverrides(process.env, serviceEndpoint.url),
+        },
       };
       scopes.set(fn.id, scope);
     }
@@ -138,8 +170,17 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
         const handler = module[fn.handlerExport];
         if (typeof handler !== 'function')
           throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
-        return (event: unknown, context?: Partial<Context>) =>
-          runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+        return async (event: unknown, context?: Partial<Context>) => {
+          const result = await runAs(scope, () => handler(event, { ...lambdaContext(fn), ...context }));
+          // Presigned URLs and forms are authorized by S3 at use time, as this function's role.
+          for (const permission of presignedRequests(result, FAKE_ARN_CONTEXT.partition)) {
+            if (!ledger.authorize(fn.id, permission))
+              console.error(
+                `IAM: ${fn.description} handed out a presigned ${permission.action} its role does not allow`,
+              );
+          }
+          return result;
+        };
       });
       loaded.set(fn.id, loading);
     }
@@ -224,11 +265,49 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
       return { groupHandlers, fallback: asLambdaHandler(byId(fallbackId)) };
     },
 
+    async deliverer() {
+      const [subscription, ...others] = assembly.streamSubscriptions;
+      if (!subscription || others.length > 0)
+        throw new Error(
+          `expected one stream subscription in the assembly, found ${assembly.streamSubscriptions.length}`,
+        );
+      const sweeper = assembly.schedules[0];
+      const { pendingOutboxItems } = await import('../../shared/db/entities/outbox.ts');
+      const pollMs = Number(host.STEPWISE_DELIVERER_POLL_MS ?? 1000);
+      const streamFn = byId(subscription.functionId);
+      const feed = startStreamFeed({
+        subscription,
+        region: FAKE_ARN_CONTEXT.region,
+        // The local stack's own read (no function's): what the stream would carry.
+        readNewItems: () => pendingOutboxItems(100),
+        invoke: async (event) => (await (await invoker(streamFn))(event)) as DynamoDBBatchResponse | undefined,
+        // The schedule's minute is test time here: ten polls (decision 141).
+        sweep: sweeper && {
+          invoke: async (event) => (await invoker(byId(sweeper.functionId)))(event),
+          everyMs: pollMs * 10,
+        },
+        authorize: (action, resource) => ledger.authorize(streamFn.id, { action, resource }),
+        pollMs,
+        onError: (error) => console.error('verify: the stream deliverer failed', error),
+      });
+      return {
+        async stop() {
+          const summary = await feed.stop();
+          const busEvents = [...serviceEndpoint.eventsByBus.values()].reduce((sum, count) => sum + count, 0);
+          feedSummary =
+            `Events: the stream fed ${summary.records} outbox record(s) in ${summary.batches} batch(es) to ` +
+            `${streamFn.description} (${summary.retriedBatches} retried, ${summary.deadLettered} dead-lettered); ` +
+            `the sweep ran ${summary.sweeps} time(s); ${busEvents} event(s) put on the bus.`;
+        },
+      };
+    },
+
     async stop() {
-      await lambdaEndpoint.close();
-      const { ok, text } = ledger.report();
+      await serviceEndpoint.close();
+      const report = ledger.report();
+      const text = feedSummary ? `${report.text}\n${feedSummary}` : report.text;
       console.log(text);
-      if (host.STEPWISE_IAM_REPORT) writeFileSync(host.STEPWISE_IAM_REPORT, JSON.stringify({ ok, text }));
+      if (host.STEPWISE_IAM_REPORT) writeFileSync(host.STEPWISE_IAM_REPORT, JSON.stringify({ ok: report.ok, text }));
     },
   };
 }
@@ -256,46 +335,4 @@ function warnAboutSettingDrift(host: NodeJS.ProcessEnv, functions: Iterable<Synt
       `verify: setting differs from the synthesized template (synthesize with the matching -c stepwise:... ` +
         `context): ${line}`,
     );
-}
-
-/**
- * A local stand-in for the Lambda Invoke API (POST /2015-03-31/functions/<name>/invocations),
- * enough for the fallback router's RequestResponse invocations of group functions.
- */
-async function startInvokeEndpoint(
-  find: (name: string) => Promise<Invoker> | undefined,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(async (request, response) => {
-    const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(
-      new URL(request.url ?? '/', 'http://localhost').pathname,
-    );
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const found = match ? find(decodeURIComponent(match[1])) : undefined;
-    if (!found) {
-      response.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' });
-      response.end(JSON.stringify({ message: 'Function not found' }));
-      return;
-    }
-    try {
-      const payload = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-      const result = await (await found)(payload);
-      response.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' });
-      response.end(JSON.stringify(result ?? null));
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      response.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' });
-      response.end(JSON.stringify({ errorType: failure.name, errorMessage: failure.message }));
-    }
-  });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', () => resolveListen()));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
-  };
 }

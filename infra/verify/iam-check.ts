@@ -5,6 +5,7 @@
  * (AccessDeniedException) and is recorded; the report at the end lists denials, calls made
  * outside any function, and the grants no call exercised.
  */
+import { isReachable } from './bundle-reach.ts';
 import { evaluate, grantedPairs, wildcardMatch, type PolicyStatement } from './iam-policy.ts';
 import { requiredPermissions, sesIdentityAlternatives, type RequiredPermission } from './sdk-actions.ts';
 import { currentFunction } from './function-scope.ts';
@@ -17,6 +18,16 @@ export interface Principal {
   id: string;
   description: string;
   statements: PolicyStatement[];
+  /** The actions its code can need (bundle-reach.ts); unknown for principals without a bundle. */
+  reachable?: Set<string>;
+}
+
+interface UnusedGrant {
+  principal: string;
+  action: string;
+  resource: string;
+  /** Some command in the bundle could use it (a path no test took); false: nothing can. */
+  reachable: boolean;
 }
 
 interface Denial {
@@ -49,7 +60,7 @@ export class IamLedger {
       const result = evaluate([...principal.statements, ...resourceDenies], {
         action: permission.action,
         resource,
-        context: REQUEST_CONTEXT,
+        context: { ...REQUEST_CONTEXT, ...permission.context },
       });
       if (result.decision === 'allow') {
         const used = this.exercised.get(principalId) ?? new Set<string>();
@@ -98,13 +109,15 @@ export class IamLedger {
   }
 
   /** Granted (action, resource) pairs no call used, per principal; log and X-Ray grants are the runtime's. */
-  unexercisedGrants(): Array<{ principal: string; action: string; resource: string }> {
-    const unused = [];
+  unexercisedGrants(): UnusedGrant[] {
+    const unused: UnusedGrant[] = [];
     for (const principal of this.principals.values()) {
       const used = this.exercised.get(principal.id) ?? new Set<string>();
       for (const pair of grantedPairs(principal.statements)) {
         if (/^(logs|xray):/.test(pair.action)) continue;
-        if (!used.has(pairKey(pair))) unused.push({ principal: principal.description, ...pair });
+        if (used.has(pairKey(pair))) continue;
+        const reachable = !principal.reachable || isReachable(pair.action, principal.reachable);
+        unused.push({ principal: principal.description, ...pair, reachable });
       }
     }
     return unused;
@@ -112,27 +125,39 @@ export class IamLedger {
 
   report(): { ok: boolean; text: string } {
     const lines: string[] = [];
-    const unused = this.unexercisedGrants();
+    const unexercised = this.unexercisedGrants();
+    const unused = unexercised.filter((grant) => grant.reachable);
+    const unreachable = unexercised.filter((grant) => !grant.reachable);
     lines.push(
       `IAM: ${this.denials.length} denied call(s), ${this.unattributed.length} call(s) outside any ` +
-        `function, ${unused.length} granted action(s) no test exercised`,
+        `function, ${unreachable.length} grant(s) no code in the bundle can use, ${unused.length} granted ` +
+        `action(s) no test exercised (paths the tests did not take)`,
     );
     for (const denial of this.denials)
       lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
     for (const call of this.unattributed) lines.push(`IAM UNATTRIBUTED  ${call}`);
-    // One line per principal and resource: the granted actions on it that no call used.
-    const byPrincipal = new Map<string, Map<string, string[]>>();
-    for (const grant of unused) {
-      const resources = byPrincipal.get(grant.principal) ?? new Map<string, string[]>();
-      resources.set(grant.resource, [...(resources.get(grant.resource) ?? []), grant.action]);
-      byPrincipal.set(grant.principal, resources);
-    }
-    for (const [principal, resources] of byPrincipal) {
-      lines.push(`IAM unexercised  ${principal}:`);
-      for (const [resource, actions] of resources) lines.push(`    ${resource}: ${actions.join(', ')}`);
-    }
-    return { ok: this.denials.length === 0 && this.unattributed.length === 0, text: lines.join('\n') };
+    lines.push(...grantLines('IAM UNREACHABLE', unreachable), ...grantLines('IAM unexercised', unused));
+    return {
+      ok: this.denials.length === 0 && this.unattributed.length === 0 && unreachable.length === 0,
+      text: lines.join('\n'),
+    };
   }
+}
+
+/** One line per principal and resource: the granted actions on it. */
+function grantLines(heading: string, grants: UnusedGrant[]): string[] {
+  const byPrincipal = new Map<string, Map<string, string[]>>();
+  for (const grant of grants) {
+    const resources = byPrincipal.get(grant.principal) ?? new Map<string, string[]>();
+    resources.set(grant.resource, [...(resources.get(grant.resource) ?? []), grant.action]);
+    byPrincipal.set(grant.principal, resources);
+  }
+  const lines: string[] = [];
+  for (const [principal, resources] of byPrincipal) {
+    lines.push(`${heading}  ${principal}:`);
+    for (const [resource, actions] of resources) lines.push(`    ${resource}: ${actions.join(', ')}`);
+  }
+  return lines;
 }
 
 const pairKey = (pair: { action: string; resource: string }) => `${pair.action} ${pair.resource}`;

@@ -13,6 +13,8 @@ export interface ArnContext {
 export interface RequiredPermission {
   action: string;
   resource: string;
+  /** Condition keys this request sets (s3:prefix of a listing). */
+  context?: Record<string, string>;
 }
 
 type Input = Record<string, any>;
@@ -87,6 +89,15 @@ const onBucket =
   (action: string): Mapper =>
   (input, arn) => [{ action: `s3:${action}`, resource: bucketArn(input.Bucket, arn) }];
 
+/** A listing is authorized on the bucket, with the listed prefix as s3:prefix (absent: none). */
+const listing: Mapper = (input, arn) => [
+  {
+    action: 's3:ListBucket',
+    resource: bucketArn(input.Bucket, arn),
+    ...(input.Prefix !== undefined ? { context: { 's3:prefix': String(input.Prefix) } } : {}),
+  },
+];
+
 const S3: Record<string, Mapper> = {
   GetObjectCommand: onObject('GetObject'),
   // HEAD is authorized as a GET of the object.
@@ -113,8 +124,8 @@ const S3: Record<string, Mapper> = {
       { action: 's3:PutObject', resource: objectArn(input.Bucket, input.Key, arn) },
     ];
   },
-  ListObjectsV2Command: onBucket('ListBucket'),
-  ListObjectsCommand: onBucket('ListBucket'),
+  ListObjectsV2Command: listing,
+  ListObjectsCommand: listing,
   HeadBucketCommand: onBucket('ListBucket'),
   ListMultipartUploadsCommand: onBucket('ListBucketMultipartUploads'),
 };
@@ -150,12 +161,27 @@ const SESV2: Record<string, Mapper> = {
   },
 };
 
+/** PutEvents is authorized on each entry's bus (by name or ARN; no name: the default bus). */
+const EVENTBRIDGE: Record<string, Mapper> = {
+  PutEventsCommand: (input, arn) =>
+    (input.Entries ?? []).map((entry: Input) => {
+      const bus = String(entry.EventBusName ?? 'default');
+      return {
+        action: 'events:PutEvents',
+        resource: bus.startsWith('arn:')
+          ? bus
+          : `arn:${arn.partition}:events:${arn.region}:${arn.account}:event-bus/${bus}`,
+      };
+    }),
+};
+
 const BY_CLIENT: Record<string, Record<string, Mapper>> = {
   DynamoDBClient: DYNAMODB,
   S3Client: S3,
   SFNClient: SFN,
   LambdaClient: LAMBDA,
   SESv2Client: SESV2,
+  EventBridgeClient: EVENTBRIDGE,
 };
 
 export class UnmappedCallError extends Error {}

@@ -77,6 +77,23 @@ export interface SynthesizedAssembly {
   objectCreatedNotifications: Array<{ bucket: string; prefix: string; functionId: string }>;
   /** Statements of bucket policies, by bucket name (resource policies: their Denies apply to everyone). */
   bucketPolicies: Map<string, PolicyStatement[]>;
+  /** Stream event source mappings (the table's stream feeding a function). */
+  streamSubscriptions: StreamSubscription[];
+  /** Functions an EventBridge schedule rule invokes. */
+  schedules: Array<{ functionId: string; expression: string }>;
+  eventBuses: Array<{ name: string; arn: string }>;
+}
+
+export interface StreamSubscription {
+  functionId: string;
+  streamArn: string;
+  batchSize: number;
+  /** Lambda filter patterns (JSON text), any of which a record must match. */
+  filterPatterns: string[];
+  maximumRetryAttempts: number;
+  /** Where a batch goes after its last retry (an SQS queue ARN). */
+  onFailureArn?: string;
+  reportsItemFailures: boolean;
 }
 
 export function readAssembly(cdkOut: string, local: LocalResourceNames): SynthesizedAssembly {
@@ -137,6 +154,10 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
   const stateMachines: SynthesizedStateMachine[] = [];
   const objectCreatedNotifications: SynthesizedAssembly['objectCreatedNotifications'] = [];
   const bucketPolicies = new Map<string, PolicyStatement[]>();
+  const streamSubscriptions: StreamSubscription[] = [];
+  const schedules: SynthesizedAssembly['schedules'] = [];
+  const eventBuses: SynthesizedAssembly['eventBuses'] = [];
+  const functionIdByName = (name: string) => [...functions.values()].find((fn) => fn.functionName === name)?.id;
   const functionIdByArn = (arn: string) => [...functions.values()].find((fn) => fn.arn === arn)?.id;
   for (const stack of stacks.values()) {
     for (const [logicalId, resource] of Object.entries(stack.resources)) {
@@ -173,6 +194,31 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
           });
         }
       }
+      if (resource.Type === 'AWS::Lambda::EventSourceMapping') {
+        const functionId = functionIdByName(resolver.resolve(stack.name, properties.FunctionName));
+        if (!functionId) throw new Error(`event source mapping ${logicalId}: target is none of the bundled functions`);
+        streamSubscriptions.push({
+          functionId,
+          streamArn: resolver.resolve(stack.name, properties.EventSourceArn),
+          batchSize: properties.BatchSize ?? 100,
+          filterPatterns: (properties.FilterCriteria?.Filters ?? []).map((filter: Json) => filter.Pattern),
+          // CloudFormation's default is -1: retry until the record expires.
+          maximumRetryAttempts: properties.MaximumRetryAttempts ?? -1,
+          onFailureArn: resolver.resolve(stack.name, properties.DestinationConfig?.OnFailure?.Destination),
+          reportsItemFailures: (properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+        });
+      }
+      if (resource.Type === 'AWS::Events::EventBus')
+        eventBuses.push({
+          name: resolver.physicalName(stack.name, logicalId),
+          arn: resolver.arnOf(stack.name, logicalId),
+        });
+      if (resource.Type === 'AWS::Events::Rule' && properties.ScheduleExpression) {
+        for (const target of properties.Targets ?? []) {
+          const functionId = functionIdByArn(resolver.resolve(stack.name, target.Arn));
+          if (functionId) schedules.push({ functionId, expression: properties.ScheduleExpression });
+        }
+      }
       if (resource.Type === 'AWS::S3::BucketPolicy') {
         const bucket = resolver.resolve(stack.name, properties.Bucket);
         bucketPolicies.set(bucket, resolver.resolve(stack.name, properties.PolicyDocument.Statement));
@@ -191,6 +237,9 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
     otherStateMachines,
     objectCreatedNotifications,
     bucketPolicies,
+    streamSubscriptions,
+    schedules,
+    eventBuses,
   };
 }
 

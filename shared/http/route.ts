@@ -142,16 +142,41 @@ export function route<
   return definition;
 }
 
+/** DynamoDB item actions a group may be granted (infra/grants.ts). */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
+/**
+ * Object access by key prefix (shared/storage/*-objects.ts): `read` GetObject (and presigned
+ * GETs), `write` PutObject (and presigned POST uploads), `delete` DeleteObject with the listing
+ * a prefix delete needs. 'read' is GetObject on the whole bucket; 'readwrite' all three on it.
+ */
+export interface BucketAccess {
+  read?: string[];
+  write?: string[];
+  delete?: string[];
+  /** s3:ListBucket on the whole bucket, so that a HEAD of a missing key answers 404, not 403. */
+  headMissing?: boolean;
+}
+
 /** What a group's function may touch; the CDK turns it into least-privilege grants. */
 export interface GroupAccess {
-  table: 'none' | 'read' | 'readwrite';
-  mediaBucket?: 'read' | 'readwrite';
-  modulesBucket?: 'read' | 'readwrite';
+  /**
+   * 'read': GetItem, BatchGetItem, Query; 'readwrite' adds PutItem, UpdateItem and DeleteItem
+   * (also as transaction items). A list names exactly the actions.
+   */
+  table: 'none' | 'read' | 'readwrite' | TableAction[];
+  /**
+   * dynamodb:ConditionCheckItem: transactions that check another item (the entities of comments,
+   * tags, wikis, work logs, approval processes, training modules, shared/db/entities/document-check.ts).
+   */
+  conditionChecks?: boolean;
+  /** dynamodb:BatchWriteItem besides readwrite: bulk deletes through shared/db/batch.ts batchDelete. */
+  batchWrite?: boolean;
+  mediaBucket?: 'read' | 'readwrite' | BucketAccess;
+  modulesBucket?: 'read' | 'readwrite' | BucketAccess;
   startImport?: boolean;
   /** Starts and reads the site export and import jobs (functions/site-transfer). */
   startSiteTransfer?: boolean;
-  /** dynamodb:Scan: background jobs only (the site export and import), never a request path. */
-  scanTable?: boolean;
   /** Sends mail through the mail port (SES on AWS): reset links, invitations. */
   sendMail?: boolean;
 }

@@ -8,7 +8,8 @@ import { deleteByPrefixes } from './objects.ts';
 
 /** The S3 event notification filter of the media processor (CDK and the local stack). */
 export const MEDIA_ORIGINALS_PREFIX = 'originals/';
-const DERIVED_PREFIX = 'derived/';
+/** The sizes and posters processing writes. */
+export const MEDIA_DERIVED_PREFIX = 'derived/';
 
 export function mediaBucket(): string {
   return config().MEDIA_BUCKET;
@@ -19,7 +20,7 @@ export function originalKey(itemid: number, filename: string): string {
 }
 
 export function derivedKey(itemid: number, guid: string, size: string): string {
-  return `${DERIVED_PREFIX}${itemid}/${guid}.${size}`;
+  return `${MEDIA_DERIVED_PREFIX}${itemid}/${guid}.${size}`;
 }
 
 /** The item an original belongs to, from its key; undefined for any other key. */
@@ -29,5 +30,5 @@ export function itemIdOfOriginalKey(key: string): number | undefined {
 }
 
 export async function deleteMediaObjects(itemid: number): Promise<void> {
-  await deleteByPrefixes(mediaBucket(), [`${MEDIA_ORIGINALS_PREFIX}${itemid}/`, `${DERIVED_PREFIX}${itemid}/`]);
+  await deleteByPrefixes(mediaBucket(), [`${MEDIA_ORIGINALS_PREFIX}${itemid}/`, `${MEDIA_DERIVED_PREFIX}${itemid}/`]);
 }

@@ -5,12 +5,16 @@ export function modulesBucket(): string {
   return config().MODULES_BUCKET;
 }
 
+/** Uploaded or fetched packages; the extracted content. Each function's IAM grant names the ones it uses. */
+export const MODULE_PACKAGES_PREFIX = 'imports/';
+export const MODULE_CONTENT_PREFIX = 'content/';
+
 export function packageKey(importid: number): string {
-  return `imports/${importid}/package.zip`;
+  return `${MODULE_PACKAGES_PREFIX}${importid}/package.zip`;
 }
 
 export function contentPrefix(importid: number): string {
-  return `content/${importid}/`;
+  return `${MODULE_CONTENT_PREFIX}${importid}/`;
 }
 
 export function contentKey(importid: number, path: string): string {

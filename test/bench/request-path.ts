@@ -4,9 +4,12 @@
  * - GET /users/{another user} through the gateway (what a client sees);
  * - the users handler invoked directly with a prebuilt API Gateway event: the synthesized
  *   bundle with its template environment (what Lambda runs), or the source module standalone;
- * - a raw GetItem of the same user item through the same SDK client, same engine, same run,
- *   measured before and after the request path (the mean is the floor; both are printed).
- * All at 10 concurrent callers. Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
+ * - a raw GetItem of the same user item through the same SDK client, same engine, same run.
+ * Interleaved: short rounds of raw, other, self, direct, again and again, so load that drifts
+ * during the run (a shared machine) hits the floor and the measured paths alike; each ratio is
+ * the median of the per-round ratios (decision 144). All at 10 concurrent callers.
+ * Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
+ * BENCH_ROUNDS (default 5) rounds of BENCH_ROUND_SECONDS (default 1.5) per measurement.
  * Runs on its own too: `npx tsx test/bench/request-path.ts [cdk.out folder]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,23 +23,35 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 
 const CONNECTIONS = 10;
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
+const WARM_UP_SECONDS = 1;
 
 export interface RequestPathFigures {
   engine: string;
+  /** Medians over the rounds, requests per second. */
   selfRps: number;
   otherRps: number;
   directRps: number;
   rawRps: number;
-  rawBeforeRps: number;
-  rawAfterRps: number;
+  rawMinRps: number;
+  rawMaxRps: number;
+  /** Medians of the per-round ratios to that round's raw GetItem. */
+  otherRatio: number;
+  selfRatio: number;
+  directRatio: number;
   p99: number;
   errors: number;
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
 /** Runs `call` from CONNECTIONS concurrent loops for `seconds`; calls per second. */
 async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<number> {
-  const warmUntil = Date.now() + 1500;
-  while (Date.now() < warmUntil) await call();
   let count = 0;
   const started = Date.now();
   const until = started + seconds * 1000;
@@ -53,7 +68,6 @@ async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<
 
 async function gatewayRate(url: string, token: string, seconds: number) {
   const options = { url, connections: CONNECTIONS, headers: { authorization: `api ${token}` } };
-  await autocannon({ ...options, duration: 1.5 });
   const result = await autocannon({ ...options, duration: seconds });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
@@ -158,7 +172,6 @@ async function loadUsersHandler(
 export async function measureRequestPath(
   stack: RunningStack,
   engine: string,
-  seconds: number,
   options: { direct: boolean; cdkOut?: string },
 ): Promise<RequestPathFigures> {
   const token = await login(stack);
@@ -171,35 +184,54 @@ export async function measureRequestPath(
     }),
   );
   const rawGet = () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } }));
-  // The floor is measured before and after the request path and averaged: on a shared machine
-  // the load drifts within a run, and one raw figure taken at the end skews every ratio.
-  const rawBefore = await loopRate(rawGet, seconds);
-  const self = await gatewayRate(`${stack.url}/users/1`, token, seconds);
-  const other = await gatewayRate(`${stack.url}/users/${otherId}`, token, seconds);
+  const selfUrl = `${stack.url}/users/1`;
+  const otherUrl = `${stack.url}/users/${otherId}`;
 
-  let directRps = Number.NaN;
+  let direct: (() => Promise<void>) | undefined;
   if (options.direct) {
     const event = usersGetEvent(otherId, token);
     const handler = await loadUsersHandler(stack, event, options.cdkOut);
-    directRps = await loopRate(async () => {
+    direct = async () => {
       const result = (await handler(event, {} as never)) as { statusCode: number };
       if (result.statusCode !== 200) throw new Error(`direct handler answered ${result.statusCode}`);
-    }, seconds);
+    };
   }
 
-  const rawAfter = await loopRate(rawGet, seconds);
+  // Warm every path once (connections, caches, JIT), then interleave short rounds.
+  await loopRate(rawGet, WARM_UP_SECONDS);
+  await gatewayRate(otherUrl, token, WARM_UP_SECONDS);
+  await gatewayRate(selfUrl, token, WARM_UP_SECONDS);
+  if (direct) await loopRate(direct, WARM_UP_SECONDS);
+  const rounds: Array<{ raw: number; other: number; self: number; direct: number; p99: number; errors: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const raw = await loopRate(rawGet, ROUND_SECONDS);
+    const other = await gatewayRate(otherUrl, token, ROUND_SECONDS);
+    const self = await gatewayRate(selfUrl, token, ROUND_SECONDS);
+    const directRps = direct ? await loopRate(direct, ROUND_SECONDS) : Number.NaN;
+    rounds.push({
+      raw,
+      other: other.rps,
+      self: self.rps,
+      direct: directRps,
+      p99: other.p99,
+      errors: other.errors + self.errors,
+    });
+  }
   db.destroy();
-  const rawRps = (rawBefore + rawAfter) / 2;
+  const of = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
   return {
     engine,
-    selfRps: self.rps,
-    otherRps: other.rps,
-    directRps,
-    rawRps,
-    rawBeforeRps: rawBefore,
-    rawAfterRps: rawAfter,
-    p99: other.p99,
-    errors: self.errors + other.errors,
+    rawRps: of((round) => round.raw),
+    rawMinRps: Math.min(...rounds.map((round) => round.raw)),
+    rawMaxRps: Math.max(...rounds.map((round) => round.raw)),
+    otherRps: of((round) => round.other),
+    selfRps: of((round) => round.self),
+    directRps: of((round) => round.direct),
+    otherRatio: of((round) => round.other / round.raw),
+    selfRatio: of((round) => round.self / round.raw),
+    directRatio: of((round) => round.direct / round.raw),
+    p99: of((round) => round.p99),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
   };
 }
 
@@ -216,20 +248,21 @@ export async function startFileBackedStack(): Promise<{ stack: RunningStack; cle
   };
 }
 
-export function printRequestPath(rows: RequestPathFigures[], seconds: number): void {
+export function printRequestPath(rows: RequestPathFigures[]): void {
   console.log(
-    `\nRequest path vs its floor (${CONNECTIONS} concurrent callers, ${seconds} s each; same engine, same run)`,
+    `\nRequest path vs its floor (${CONNECTIONS} concurrent callers; ${ROUNDS} interleaved rounds of ` +
+      `${ROUND_SECONDS} s per path; medians; ratios are medians of per-round ratios; same engine, same run)`,
   );
   console.table(
     rows.map((row) => ({
       engine: row.engine,
       'raw GetItem req/s': Math.round(row.rawRps),
-      'raw before / after': `${Math.round(row.rawBeforeRps)} / ${Math.round(row.rawAfterRps)}`,
+      'raw min / max': `${Math.round(row.rawMinRps)} / ${Math.round(row.rawMaxRps)}`,
       'GET /users/{other} req/s': Math.round(row.otherRps),
-      'gateway ratio (aim >= 0.8)': (row.otherRps / row.rawRps).toFixed(2),
+      'gateway ratio (aim >= 0.8)': row.otherRatio.toFixed(2),
       'direct handler req/s': Number.isNaN(row.directRps) ? '-' : Math.round(row.directRps),
-      'direct ratio (aim >= 0.9)': Number.isNaN(row.directRps) ? '-' : (row.directRps / row.rawRps).toFixed(2),
-      'GET /users/{self} ratio': (row.selfRps / row.rawRps).toFixed(2),
+      'direct ratio (aim >= 0.9)': Number.isNaN(row.directRatio) ? '-' : row.directRatio.toFixed(2),
+      'GET /users/{self} ratio': row.selfRatio.toFixed(2),
       'p99 ms (other)': row.p99,
       errors: row.errors,
     })),
@@ -237,15 +270,11 @@ export function printRequestPath(rows: RequestPathFigures[], seconds: number): v
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const fileBacked = await startFileBackedStack();
   try {
     // With a cloud assembly folder as argument, the direct figure runs its users bundle.
     const cdkOut = process.argv[2];
-    printRequestPath(
-      [await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', seconds, { direct: true, cdkOut })],
-      seconds,
-    );
+    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', { direct: true, cdkOut })]);
   } finally {
     await fileBacked.cleanup();
   }

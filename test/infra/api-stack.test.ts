@@ -137,8 +137,9 @@ describe('api stack: functions', () => {
         STEPWISE_RUNTIME: 'aws',
         STEPWISE_SITE_URL: 'http://127.0.0.1:3000',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        NODE_OPTIONS: '--enable-source-maps',
       });
+      // Source maps are not parsed at every cold start (decision 145).
+      expect(variables.NODE_OPTIONS).toBeUndefined();
       for (const name of ['TABLE_NAME', 'MEDIA_BUCKET', 'MODULES_BUCKET', 'MODULE_IMPORT_STATE_MACHINE_ARN']) {
         expect(variables[name], name).toHaveProperty('Fn::ImportValue');
       }
@@ -170,8 +171,42 @@ describe('api stack: least privilege by intent', () => {
 
   it('read-only groups get read actions and no write action', () => {
     const actions = actionsOf(statementsOf('catalog-entries'));
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject*']));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject']));
     expect(actions.filter((action) => WRITES.test(action))).toEqual([]);
+  });
+
+  it('puts item actions on the table only and Query alone on its indexes; no DescribeTable, no Scan', () => {
+    for (const group of FIXTURE_GROUPS) {
+      for (const statement of statementsOf(group.name)) {
+        const indexes = JSON.stringify(statement.Resource).includes('/index/*');
+        if (indexes) expect(statement.Action, group.name).toBe('dynamodb:Query');
+      }
+      const actions = actionsOf(statementsOf(group.name));
+      expect(actions).not.toContain('dynamodb:DescribeTable');
+      expect(actions).not.toContain('dynamodb:Scan');
+      // Only where declared (conditionChecks, batchWrite): no fixture group declares them.
+      expect(actions).not.toContain('dynamodb:BatchWriteItem');
+      expect(actions).not.toContain('dynamodb:ConditionCheckItem');
+    }
+  });
+
+  it('scopes object grants to the prefixes a group declares', () => {
+    const uploader: RouteGroup = {
+      ...FIXTURE_GROUPS[3],
+      name: 'uploader',
+      access: { table: 'none', modulesBucket: { read: ['content/'], write: ['imports/'], delete: ['content/'] } },
+    };
+    const { api } = buildTestApp({ groups: [uploader] });
+    const scoped = Template.fromStack(api);
+    const statements = functionStatements(scoped, functionIdByDescription(scoped, describeGroup('uploader')));
+    const resourceOf = (action: string) =>
+      JSON.stringify(statements.filter((statement) => actionsOf([statement]).includes(action)).map((s) => s.Resource));
+    expect(resourceOf('s3:GetObject')).toMatch(/\/content\/\*/);
+    expect(resourceOf('s3:GetObject')).not.toMatch(/imports/);
+    expect(resourceOf('s3:PutObject')).toMatch(/\/imports\/\*/);
+    expect(resourceOf('s3:PutObject')).not.toMatch(/content/);
+    const list = statements.find((statement) => actionsOf([statement]).includes('s3:ListBucket'));
+    expect(list?.Condition).toEqual({ StringLike: { 's3:prefix': ['content/*'] } });
   });
 
   it('read-write groups can write the table and their bucket', () => {

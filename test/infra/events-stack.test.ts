@@ -79,7 +79,12 @@ describe('events stack', () => {
       const tableActions = actions.filter((action) => action.startsWith('dynamodb:') && !STREAM_READ.test(action));
       // Only the stream deliverer reads the stream.
       expect(actions.some((action) => STREAM_READ.test(action))).toBe(description === STREAM);
-      expect(new Set(tableActions)).toEqual(new Set(DELIVERER_TABLE_ACTIONS));
+      expect(new Set(tableActions)).toEqual(
+        new Set([...DELIVERER_TABLE_ACTIONS.map((action) => `dynamodb:${action}`), 'dynamodb:Query']),
+      );
+      // Queries of the indexes only.
+      const query = statements.filter((statement) => statement.Action === 'dynamodb:Query');
+      expect(JSON.stringify(query.map((statement) => statement.Resource))).toMatch(/\/index\/\*/);
       expect(actions).not.toContain('dynamodb:Scan');
       expect(actions).not.toContain('dynamodb:DeleteItem');
       const putEvents = statements.filter((statement) => statement.Action === 'events:PutEvents');

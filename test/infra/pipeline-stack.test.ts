@@ -88,7 +88,9 @@ describe('pipeline stack: task functions', () => {
   it('InspectPackage may read the modules bucket and nothing else', () => {
     const statements = functionStatements(template, functionIdByDescription(template, describeTask('InspectPackage')));
     const data = statements.filter((s) => !actionsOf([s]).every((action) => /^(logs|xray):/.test(action)));
-    expect(actionsOf(data).sort()).toEqual(['s3:GetBucket*', 's3:GetObject*', 's3:List*']);
+    // ListBucket on the whole bucket: a HeadObject of a missing key then answers 404, not 403.
+    expect(actionsOf(data).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+    expect(JSON.stringify(data.map((s) => s.Resource))).toMatch(/\/imports\/\*/);
     expect(JSON.stringify(data.map((s) => s.Resource))).toMatch(/ModulesBucket/);
     expect(JSON.stringify(data.map((s) => s.Resource))).not.toMatch(/MediaBucket|Table/);
   });
@@ -103,8 +105,14 @@ describe('pipeline stack: module import tasks', () => {
 
   it('ExtractPackage may write the modules bucket and the table, never the media bucket', () => {
     expect(actionsOf(dataStatements('ExtractPackage'))).toEqual(
-      expect.arrayContaining(['s3:PutObject', 's3:Abort*', 'dynamodb:UpdateItem']),
+      expect.arrayContaining(['s3:PutObject', 's3:AbortMultipartUpload', 'dynamodb:UpdateItem']),
     );
+    // It writes extracted content only, never packages; it may list content/ only (a cancelled import's clean-up).
+    const writes = dataStatements('ExtractPackage').filter((s) => actionsOf([s]).includes('s3:PutObject'));
+    expect(JSON.stringify(writes.map((s) => s.Resource))).toMatch(/\/content\/\*/);
+    expect(JSON.stringify(writes.map((s) => s.Resource))).not.toMatch(/imports/);
+    const list = dataStatements('ExtractPackage').find((s) => actionsOf([s]).includes('s3:ListBucket'));
+    expect(list?.Condition).toEqual({ StringLike: { 's3:prefix': ['content/*'] } });
     expect(resources('ExtractPackage')).toMatch(/ModulesBucket/);
     expect(resources('ExtractPackage')).not.toMatch(/MediaBucket/);
   });
@@ -152,5 +160,14 @@ describe('pipeline stack: S3-triggered media processing', () => {
     );
     expect(JSON.stringify(statements.map((s) => s.Resource))).toMatch(/MediaBucket/);
     expect(JSON.stringify(statements.map((s) => s.Resource))).not.toMatch(/ModulesBucket/);
+    // Reads originals, writes sizes: never an original, never a table action it does not use.
+    const writes = statements.filter((s) => actionsOf([s]).includes('s3:PutObject'));
+    expect(JSON.stringify(writes.map((s) => s.Resource))).toMatch(/\/derived\/\*/);
+    expect(JSON.stringify(writes.map((s) => s.Resource))).not.toMatch(/originals/);
+    expect(
+      actionsOf(statements)
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 });

@@ -76,6 +76,7 @@ export interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
 /** Every statement of every policy attached to the function's role. */

@@ -145,8 +145,9 @@ describe('SDK call -> IAM action and resource', () => {
     expect(requiredPermissions('S3Client', 'HeadObjectCommand', { Bucket: 'media', Key: 'a/b.png' }, ARN)).toEqual([
       { action: 's3:GetObject', resource: 'arn:aws:s3:::media/a/b.png' },
     ]);
+    // A listing carries its prefix as the s3:prefix condition key.
     expect(requiredPermissions('S3Client', 'ListObjectsV2Command', { Bucket: 'media', Prefix: 'a/' }, ARN)).toEqual([
-      { action: 's3:ListBucket', resource: 'arn:aws:s3:::media' },
+      { action: 's3:ListBucket', resource: 'arn:aws:s3:::media', context: { 's3:prefix': 'a/' } },
     ]);
     expect(requiredPermissions('LambdaClient', 'InvokeCommand', { FunctionName: 'Stepwise-Api-users' }, ARN)).toEqual([
       {
@@ -176,5 +177,44 @@ describe('IAM ledger', () => {
     // GetItem on the table was used; the rest of the grant was not.
     expect(report.text).toContain(`    ${TABLE}: dynamodb:Query, dynamodb:BatchGetItem\n`);
     expect(report.text).toContain(`    ${TABLE}/index/*: dynamodb:GetItem, dynamodb:Query, dynamodb:BatchGetItem\n`);
+  });
+
+  it('fails on a grant no command in the bundle can use; a reachable unexercised grant only reports', () => {
+    const ledger = new IamLedger(new Map());
+    ledger.register({
+      id: 'fn',
+      description: 'Stepwise tags endpoints',
+      statements: readOnly,
+      reachable: new Set(['dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject']),
+    });
+    expect(ledger.authorize('fn', { action: 'dynamodb:GetItem', resource: TABLE })).toBe(true);
+    const report = ledger.report();
+    expect(report.ok).toBe(false);
+    // BatchGetItem: no BatchGetItemCommand in the bundle; s3:List*: no listing command.
+    expect(report.text).toContain(`IAM UNREACHABLE  Stepwise tags endpoints:\n    ${TABLE}: dynamodb:BatchGetItem\n`);
+    expect(report.text).toContain('arn:aws:s3:::media: s3:List*');
+    const unexercised = report.text.slice(report.text.indexOf('IAM unexercised  Stepwise tags endpoints:'));
+    expect(unexercised).toContain(`    ${TABLE}: dynamodb:Query\n`);
+    expect(unexercised).not.toContain('BatchGetItem');
+  });
+
+  it('checks a listing against an s3:prefix condition', () => {
+    const ledger = new IamLedger(new Map());
+    ledger.register({
+      id: 'task',
+      description: 'Stepwise module import step ExtractPackage',
+      statements: [
+        {
+          Effect: 'Allow',
+          Action: 's3:ListBucket',
+          Resource: 'arn:aws:s3:::modules',
+          Condition: { StringLike: { 's3:prefix': ['content/*'] } },
+        },
+      ],
+    });
+    const listing = (prefix: string) =>
+      requiredPermissions('S3Client', 'ListObjectsV2Command', { Bucket: 'modules', Prefix: prefix }, ARN)[0];
+    expect(ledger.authorize('task', listing('content/7/'))).toBe(true);
+    expect(ledger.authorize('task', listing('imports/7/'))).toBe(false);
   });
 });

@@ -171,6 +171,11 @@ export async function emittedMarkers(markers: string[]): Promise<Set<string>> {
 
 /** Events not yet fanned out, oldest first (a Query on the sparse pending index). */
 export async function listPendingEvents(limit: number): Promise<OutboxEventRecord[]> {
+  return (await pendingOutboxItems(limit)).map(outboxFromItem);
+}
+
+/** The pending outbox items as stored (what the table's stream carries as their NewImage). */
+export async function pendingOutboxItems(limit: number): Promise<Record<string, unknown>[]> {
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -181,7 +186,7 @@ export async function listPendingEvents(limit: number): Promise<OutboxEventRecor
       Limit: limit,
     }),
   );
-  return (result.Items ?? []).map(outboxFromItem);
+  return result.Items ?? [];
 }
 
 /** Takes a fanned-out event off the pending index (idempotent). */
