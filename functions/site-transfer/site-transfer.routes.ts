@@ -14,7 +14,7 @@ export const siteTransferGroup = defineGroup({
   // Creates job items, signs the upload (POST) and part download (GET) URLs under site-transfer/,
   // checks the uploaded file's size (HEAD), starts the two state machines.
   access: {
-    table: 'readwrite',
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
     modulesBucket: { read: [SITE_TRANSFER_PREFIX], write: [SITE_TRANSFER_PREFIX], headMissing: true },
     startSiteTransfer: true,
   },

@@ -50,17 +50,7 @@ export const SITE_TRANSFER_TASK_ACCESS: Record<string, FunctionAccess> = {
   // objects under their own keys in both buckets (a HEAD first: identical ones are skipped);
   // mails reset links on request.
   ImportStep: {
-    table: [
-      'Scan',
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
+    table: ['Scan', 'GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
     objects: [
       { bucket: 'media', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
       { bucket: 'modules', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
