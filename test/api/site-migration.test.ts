@@ -134,6 +134,36 @@ describe('npm run export, then npm run import into an empty site', () => {
   });
 });
 
+/**
+ * What a migrated site answers differently, by reading (the readings' ids as `{id}`), each with its
+ * reason; docs/migration-content.md and docs/migration-training.md list these as not exposed.
+ */
+const MIGRATION_UNEXPOSED: Record<string, { paths: string[]; reason: string }> = {
+  '/audit/documents/guide/{id}': {
+    paths: ['head_seq', 'records'],
+    reason: 'the audit trail is beyond API 2.0: a migrated document starts a new, empty chain',
+  },
+  '/audit/users/{id}': {
+    paths: ['head_seq', 'records'],
+    reason: 'the audit trail is beyond API 2.0: a migrated user starts a new, empty chain',
+  },
+  '/user/media/GuideImage/{id}': {
+    paths: ['date'],
+    reason: "an image's upload date shows only in its owner's library, not to the migrating Admin",
+  },
+};
+
+/** A difference is expected when its reading and its JSON path (or a parent of it) are listed. */
+function unexpected(differences: Record<string, string[]>): Record<string, string[]> {
+  const left: Record<string, string[]> = {};
+  for (const [path, paths] of Object.entries(differences)) {
+    const listed = MIGRATION_UNEXPOSED[path.replace(/\/\d+(?=\/|$)/g, '/{id}')]?.paths ?? [];
+    const rest = paths.filter((at) => !listed.some((known) => at === known || at.startsWith(`${known}[`)));
+    if (rest.length > 0) left[path] = rest;
+  }
+  return left;
+}
+
 describe('npm run migrate from a live API 2.0 site, then npm run import', () => {
   const file = join(work, 'migrated.jsonl');
   let differences: Record<string, string[]>;
@@ -163,8 +193,86 @@ describe('npm run migrate from a live API 2.0 site, then npm run import', () => 
     if (imported.code !== 0) throw new Error(`import exited ${imported.code}: ${imported.stderr}`);
   }, 120_000);
 
+  /** Each person's token on the migrated site, by their token on the source. */
+  const migratedTokens = new Map<string, string>();
+  const NEW_PASSWORD = 'Moved-house-2026';
+
+  it('the operator (matched by email) still logs in; migrated users cannot with their old password', async () => {
+    expect((await migrated.call('POST', '/user/token', { body: ADMIN })).status).toBe(201);
+    for (const person of made.people) {
+      const old = await migrated.call('POST', '/user/token', {
+        body: { email: person.email, password: person.password },
+      });
+      expect(old.status, person.email).toBe(401);
+    }
+  });
+
+  it('after the reset flow, migrated users log in with their new password', async () => {
+    for (const person of made.people) {
+      const asked = await migrated.call('POST', '/users/reset_password', { body: { email: person.email } });
+      expect(asked.status).toBe(200);
+      const mail = readdirSync(migrationOutbox)
+        .map((name) => JSON.parse(readFileSync(join(migrationOutbox, name), 'utf8')))
+        .find((message) => message.to === person.email && message.kind === 'password-reset');
+      const token = /token=([0-9a-f]{64})/.exec(mail?.text ?? '')?.[1];
+      expect(token, person.email).toBeDefined();
+      const set = await migrated.call('POST', '/users/reset_password/complete', {
+        body: { token, password: NEW_PASSWORD },
+      });
+      expect(set.status).toBe(200);
+      const login = await migrated.call('POST', '/user/token', {
+        body: { email: person.email, password: NEW_PASSWORD },
+      });
+      expect(login.status).toBe(201);
+      expect(login.body.userid).toBe(person.userid);
+      migratedTokens.set(person.token, login.body.authToken);
+    }
+  });
+
   it('every GET answers the same, except what API 2.0 does not expose', async () => {
-    differences = await compare(source, migrated, adminOr);
-    expect(differences).toEqual({});
+    const tokenOn = async (site: Site, token: string) =>
+      token === 'admin' ? site.admin() : site === migrated ? migratedTokens.get(token)! : token;
+    const differences = await compare(source, migrated, tokenOn);
+    expect(unexpected(differences)).toEqual({});
+    // The exceptions still hold: a listed difference that no longer exists should leave the list.
+    for (const pattern of Object.keys(MIGRATION_UNEXPOSED)) {
+      expect(Object.keys(differences).some((path) => path.replace(/\/\d+(?=\/|$)/g, '/{id}') === pattern)).toBe(
+        true,
+      );
+    }
+  });
+
+  it("ids, revisionids and dates are the source's; the chains verify", async () => {
+    const read = async (site: Site) =>
+      (await site.call('GET', `/guides/${made.guideid}`, { token: await site.admin() })).body;
+    const [before, after] = await Promise.all([read(source), read(migrated)]);
+    expect(after).toMatchObject({
+      guideid: before.guideid,
+      revisionid: before.revisionid,
+      created_date: before.created_date,
+      modified_date: before.modified_date,
+    });
+    expect(after.steps.map((step: any) => [step.stepid, step.revisionid])).toEqual(
+      before.steps.map((step: any) => [step.stepid, step.revisionid]),
+    );
+    const admin = await migrated.admin();
+    const verified = await migrated.call('GET', `/audit/documents/guide/${made.guideid}/verify`, { token: admin });
+    expect(verified.body).toMatchObject({ valid: true });
+  });
+
+  it('a new guide and a new user get ids past the highest imported', async () => {
+    const [author] = made.people;
+    const guide = await migrated.call('POST', '/guides', {
+      token: migratedTokens.get(author!.token),
+      body: { category: made.category, type: 'how-to', title: 'After the migration' },
+    });
+    expect(guide.status).toBe(201);
+    expect(guide.body.guideid).toBeGreaterThan(made.guideid);
+    const user = await migrated.call('POST', '/users', {
+      token: await migrated.admin(),
+      body: { email: 'new@example.com', username: 'New', password: 'pw-new-Secret', unique_username: 'new_one' },
+    });
+    expect(user.status).toBe(201);
+    expect(user.body.userid).toBeGreaterThan(Math.max(...made.people.map((person) => person.userid)));
   });
 });
