@@ -282,7 +282,6 @@ export function withoutHosts(body: unknown): unknown {
   );
 }
 
-
 /** The JSON paths (`a.b[0].c`) where two bodies differ; hosts are taken out first. */
 export function differingPaths(before: unknown, after: unknown): string[] {
   const paths: string[] = [];
