@@ -270,6 +270,12 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/audit/documents/guide/${made.guideid}`, 'admin'],
     [`/audit/users/${trainee.userid}`, 'admin'],
     ['/tags', 'admin'],
+    [`/quizzes/${made.quizid}`, 'admin'],
+    [`/step_forms/stepid/${made.stepids[0]}`, 'admin'],
+    ['/approvals/processes', 'admin'],
+    [`/guides/${made.guideid}/approvalProcesses`, 'admin'],
+    [`/guides/${made.guideid}/users`, 'admin'],
+    [`/teams/${made.teamid}/course_assignments`, 'admin'],
   ];
 }
 
