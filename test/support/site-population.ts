@@ -31,6 +31,7 @@ function emptyPopulation() {
     quizid: 0,
     entryid: 0,
     approvalRequestid: 0,
+    scheduleid: 0,
   };
 }
 export type Population = ReturnType<typeof emptyPopulation>;
@@ -244,6 +245,23 @@ export async function populateSite(site: Site): Promise<Population> {
     }),
     'sign',
   );
+
+  await ok(call('PUT', `/guides/${guide.guideid}/completed`, { token: trainee.token }), 'completion');
+  const schedule = await ok(
+    call('POST', '/periodic_review', {
+      token: admin,
+      body: { name: 'Annual review', frequency_quantity: 12, frequency_unit: 'month', reviewer_userid: author.userid },
+    }),
+    'review schedule',
+  );
+  made.scheduleid = schedule.prsid;
+  await ok(
+    call('POST', '/periodic_review/documents', {
+      token: admin,
+      body: { prsid: schedule.prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] },
+    }),
+    'reviewed document',
+  );
   return made;
 }
 
@@ -276,6 +294,8 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/guides/${made.guideid}/approvalProcesses`, 'admin'],
     [`/guides/${made.guideid}/users`, 'admin'],
     [`/teams/${made.teamid}/course_assignments`, 'admin'],
+    [`/users/${trainee.userid}/completions`, 'admin'],
+    [`/periodic_review/${made.scheduleid}`, 'admin'],
   ];
 }
 
