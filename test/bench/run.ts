@@ -7,6 +7,7 @@
  * 3. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
  * 4. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
  * 5. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
+ * 6. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak memory.
  * BENCH_SECONDS (default 5) sets each throughput measurement's length.
  */
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts
 import { guideListLatency } from './guide-list-latency.ts';
 import { moduleImportBench } from './module-import.ts';
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
+import { siteTransferBench } from './site-transfer.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -68,4 +70,6 @@ try {
 } finally {
   await stack.stop();
 }
+// ---- Site export and import, each on stacks of its own (test/bench/site-transfer.ts) ----
+await siteTransferBench();
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -300,6 +300,8 @@ async function importFrom(stack: RunningStack, site: Site, file: string): Promis
 interface SizeFigures {
   guides: number;
   items: number;
+  /** Items written by this size's seeding (the larger size adds to the smaller) and its time. */
+  seedItems: number;
   seedSeconds: number;
   exported: ExportFigures;
   imported: ImportFigures;
@@ -323,7 +325,8 @@ export async function siteTransferBench(): Promise<void> {
     for (const guides of [...SIZES].sort((a, b) => a - b)) {
       // One source grows from the smaller size to the larger; each import gets a fresh empty stack.
       const seedStarted = performance.now();
-      items += await seedGuides(source, FIRST_GUIDEID + seeded, guides - seeded, authorid);
+      const seedItems = await seedGuides(source, FIRST_GUIDEID + seeded, guides - seeded, authorid);
+      items += seedItems;
       const seedSeconds = (performance.now() - seedStarted) / 1000;
       seeded = guides;
       const file = join(directory, `site-${guides}.jsonl`);
@@ -331,7 +334,7 @@ export async function siteTransferBench(): Promise<void> {
       const target = await startStackProcess(JOB_ENV);
       try {
         const imported = await importFrom(target, siteAt(target.url), file);
-        figures.push({ guides, items, seedSeconds, exported, imported });
+        figures.push({ guides, items, seedItems, seedSeconds, exported, imported });
       } finally {
         await target.stop();
       }
@@ -356,6 +359,9 @@ function printFigures(figures: SizeFigures[]): void {
   );
   console.table([
     row('table items seeded (BatchWrite)', (size) => size.items),
+    row("seeding: items / s (8 writers, the store's write pace)", (size) =>
+      Math.round(size.seedItems / size.seedSeconds),
+    ),
     row('export: POST -> complete, s', (size) => s(size.exported.seconds)),
     row('export: records / s', (size) => Math.round(size.exported.records / size.exported.seconds)),
     row('export: parts downloaded, s', (size) => s(size.exported.downloadSeconds)),
@@ -372,6 +378,9 @@ function printFigures(figures: SizeFigures[]): void {
     row('import: finishing, s', (size) => s(size.imported.phases.finishing)),
     row('import: start -> complete, s', (size) => s(size.imported.seconds)),
     row('import: records / s', (size) => Math.round(size.exported.records / size.imported.seconds)),
+    row('import: items written / s while writing', (size) =>
+      Math.round(size.imported.written / (size.imported.phases.writing ?? Number.NaN)),
+    ),
     row('import: items and objects written', (size) => size.imported.written),
     row(
       'import: stack RSS start -> peak MB',
