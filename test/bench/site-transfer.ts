@@ -329,8 +329,10 @@ export async function siteTransferBench(): Promise<void> {
       items += seedItems;
       const seedSeconds = (performance.now() - seedStarted) / 1000;
       seeded = guides;
+      console.log(`site transfer bench: ${guides} guides seeded, exporting`);
       const file = join(directory, `site-${guides}.jsonl`);
       const exported = await exportTo(source, sourceSite, file);
+      console.log(`site transfer bench: ${guides} guides exported in ${exported.seconds.toFixed(0)} s, importing`);
       const target = await startStackProcess(JOB_ENV);
       try {
         const imported = await importFrom(target, siteAt(target.url), file);
