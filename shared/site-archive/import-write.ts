@@ -3,7 +3,8 @@
  * with the low-level client (a batch write in `empty` mode; in `merge` mode a conditional put, so
  * an item that appeared since validation is refused, not overwritten); items the target already
  * holds identically are skipped, so a second run writes nothing. Objects are streamed to their
- * bucket. `empty` mode first clears what the first Admin left when it differs from the file.
+ * bucket, after the items read before them are written (decision 150). `empty` mode first clears
+ * what the first Admin left when it differs from the file.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -122,6 +123,9 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
         if (pending.length >= PUT_CHUNK) await putItems(step, pending.splice(0));
       }
     } else if (record.type === 'object') {
+      // Items first: a stored object wakes the media processor, which must find its media item
+      // already written (decision 121), or it processes the original again.
+      await putItems(step, pending.splice(0));
       const matches = await targetObjectMatches(record.bucket, record.key, record.size, record.sha256);
       if (matches === true) {
         pass.present += 1;

@@ -146,7 +146,7 @@ function guideItems(guideid: number, authorid: number): Array<Record<string, unk
   ]);
 }
 
-async function seedGuides(stack: RunningStack, from: number, count: number, authorid: number): Promise<number> {
+export async function seedGuides(stack: RunningStack, from: number, count: number, authorid: number): Promise<number> {
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint: stack.ddbEndpoint,
