@@ -10,6 +10,8 @@
  * 3. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
  * 4. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
  * 5. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
+ * 6. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
+ *    memory (about 5 minutes alone: `npx tsx test/bench/site-transfer.ts`).
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -21,6 +23,7 @@ import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
 import { moduleImportBench } from './module-import.ts';
+import { siteTransferBench } from './site-transfer.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 
 const ALL = process.argv.includes('--all');
@@ -77,7 +80,9 @@ try {
 } finally {
   await stack.stop();
 }
+// ---- Site export and import, each on stacks of its own (test/bench/site-transfer.ts) ----
+if (ALL) await siteTransferBench();
 console.log(
   `\nbench finished in ${((Date.now() - started) / 1000).toFixed(0)} s; load average at start ${loadAtStart}, ` +
-    `at end ${load()}${ALL ? '' : ' (guides, module import, course assignees: npm run bench -- --all)'}`,
+    `at end ${load()}${ALL ? '' : ' (guides, module import, course assignees, site transfer: npm run bench -- --all)'}`,
 );
