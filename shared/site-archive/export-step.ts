@@ -5,10 +5,8 @@
  * other (a background job, never a request path); then the media and modules buckets are listed
  * and each object streamed. Memory holds one Scan page or one object chunk.
  */
-import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../config.ts';
-import { rawDb, tableName } from '../db/client.ts';
 import { nowSeconds } from '../db/keys.ts';
 import {
   getExport,
@@ -23,9 +21,8 @@ import { counterTypeOf } from './catalogue.ts';
 import { bucketOf, exportPartKey, listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
+import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';
 
-/** Parallel-scan segments, read one after the other (each resumable from its last key). */
-export const SCAN_SEGMENTS = 4;
 const SCAN_PAGE_ITEMS = 200;
 const LIST_PAGE_KEYS = 100;
 const TABLE_SHARE = 80;
@@ -63,26 +60,14 @@ async function write(run: ExportRun, record: SiteRecord): Promise<void> {
 /** One Scan page of the current segment; past the last segment, on to the objects (or done). */
 async function exportTablePage(run: ExportRun): Promise<void> {
   const { cursor } = run;
-  const page = await rawDb().send(
-    new ScanCommand({
-      TableName: tableName(),
-      Segment: cursor.segment,
-      TotalSegments: SCAN_SEGMENTS,
-      Limit: SCAN_PAGE_ITEMS,
-      ExclusiveStartKey: (cursor.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
-    }),
-  );
-  for (const item of page.Items ?? []) {
+  for (const item of await nextScanPage(cursor, SCAN_PAGE_ITEMS)) {
     const plain = unmarshall(item);
     if (staysHome(plain)) continue;
     const entity = entityOf(plain);
     await write(run, { type: 'item', entity, item });
     run.counts[entity] = (run.counts[entity] ?? 0) + 1;
   }
-  cursor.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
-  if (cursor.last_key) return;
-  cursor.segment += 1;
-  if (cursor.segment >= SCAN_SEGMENTS) cursor.phase = run.includeObjects ? 'objects' : 'done';
+  if (scanFinished(cursor)) cursor.phase = run.includeObjects ? 'objects' : 'done';
 }
 
 /** Objects of one listing page, whole, until the step is full; then the next bucket (or done). */

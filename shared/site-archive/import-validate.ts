@@ -5,9 +5,7 @@
  * the target is scanned to make sure it holds nothing but its first Admin and the file's items.
  */
 import { createHash } from 'node:crypto';
-import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { rawDb, tableName } from '../db/client.ts';
 import {
   counterTypeOf,
   definedTarget,
@@ -19,7 +17,8 @@ import {
   referencesOf,
   type ReferenceTarget,
 } from './catalogue.ts';
-import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
+import { staysHome } from './export-step.ts';
+import { nextScanPage, scanFinished } from './table-scan.ts';
 import {
   ImportRefused,
   isOperatorUser,
@@ -266,17 +265,8 @@ export async function scanTargetStep(step: ImportStep<ValidationPass>): Promise<
   const { pass } = step;
   pass.target ??= { segment: 0, last_key: null, footprint: 0, other: 0, users: 0 };
   const { target } = pass;
-  while (target.segment < SCAN_SEGMENTS) {
-    const page = await rawDb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        Segment: target.segment,
-        TotalSegments: SCAN_SEGMENTS,
-        Limit: SCAN_PAGE_ITEMS,
-        ExclusiveStartKey: (target.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  while (!scanFinished(target)) {
+    for (const item of await nextScanPage(target, SCAN_PAGE_ITEMS)) {
       const plain = unmarshall(item);
       const entity = entityOf(plain);
       if (staysHome(plain) || LEFT_IN_PLACE.has(entity)) continue;
@@ -284,8 +274,6 @@ export async function scanTargetStep(step: ImportStep<ValidationPass>): Promise<
       else target.other += 1;
       if (entity === 'User') target.users += 1;
     }
-    target.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
-    if (!target.last_key) target.segment += 1;
     if (target.other > pass.same_other) break;
     if (step.full()) return false;
   }

@@ -8,7 +8,7 @@
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { BatchWriteItemCommand, PutItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { Upload } from '@aws-sdk/lib-storage';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { untilProcessed } from '../db/batch.ts';
@@ -17,7 +17,8 @@ import { isConditionFailed } from '../db/retry.ts';
 import { s3Client } from '../storage/s3-client.ts';
 import { userKey } from '../db/entities/user.ts';
 import { FIRST_ADMIN_FOOTPRINT } from './catalogue.ts';
-import { SCAN_SEGMENTS, staysHome } from './export-step.ts';
+import { staysHome } from './export-step.ts';
+import { nextScanPage, scanFinished } from './table-scan.ts';
 import {
   ImportRefused,
   isOperatorUser,
@@ -32,6 +33,8 @@ import { bucketOf } from './objects.ts';
 import { entityOf } from './records.ts';
 
 const WRITE_BATCH = 25;
+/** Items per Scan page while clearing the first Admin's items. */
+const CLEAR_PAGE_ITEMS = 500;
 /** Items read before they are compared with the target (one BatchGet of 100 keys) and written. */
 const PUT_CHUNK = 100;
 /**
@@ -72,24 +75,13 @@ export async function clearFirstAdminStep(step: ImportStep<WritingPass>): Promis
   // The operator's own account item stays until the file's accounts are written, so the job's
   // caller is never locked out meanwhile (see the finishing step).
   const operatorKey = userKey(step.job.operator.userid);
-  while (clear.segment < SCAN_SEGMENTS) {
-    const page = await rawDb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        Segment: clear.segment,
-        TotalSegments: SCAN_SEGMENTS,
-        Limit: 500,
-        ExclusiveStartKey: (clear.last_key ?? undefined) as Record<string, AttributeValue> | undefined,
-      }),
-    );
-    const deletes = (page.Items ?? [])
+  while (!scanFinished(clear)) {
+    const deletes = (await nextScanPage(clear, CLEAR_PAGE_ITEMS))
       .filter((item) => FIRST_ADMIN_FOOTPRINT.has(entityOf(unmarshall(item))))
       .filter((item) => !(item.pk?.S === operatorKey.pk && item.sk?.S === operatorKey.sk))
       .map((item) => ({ DeleteRequest: { Key: { pk: item.pk!, sk: item.sk! } } }));
     await batchWrite(deletes);
-    clear.last_key = (page.LastEvaluatedKey as Record<string, unknown> | undefined) ?? null;
-    if (!clear.last_key) clear.segment += 1;
-    if (step.full()) return clear.segment >= SCAN_SEGMENTS;
+    if (step.full()) return scanFinished(clear);
   }
   return true;
 }
