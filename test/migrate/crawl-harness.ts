@@ -5,10 +5,8 @@
  * The crawler sees every record of the shared stack; `onlyUnits` marks every other unit as done,
  * so a test crawls the records it created and nothing another test file is changing meanwhile.
  */
-import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { apiUrl } from '../support/api.ts';
+import { storedItem } from './support/stored-site.ts';
 import {
   SourceError,
   type CrawlContext,
@@ -147,51 +145,6 @@ export async function runCrawler(
   return run;
 }
 
-const clients = new Map<string, DynamoDBDocumentClient>();
-
-/** The test stack's table, or that of another stack at `endpoint`. */
-function table(endpoint: string = inject('ddbEndpoint')): DynamoDBDocumentClient {
-  if (!clients.has(endpoint)) {
-    clients.set(
-      endpoint,
-      DynamoDBDocumentClient.from(
-        new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }),
-      ),
-    );
-  }
-  return clients.get(endpoint)!;
-}
-
-export async function storedItem(
-  key: { pk: string; sk: string },
-  ddbEndpoint?: string,
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table(ddbEndpoint).send(
-    new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }),
-  );
-  return Item;
-}
-
-/** Every item of a partition, as stored. */
-export async function storedPartition(pk: string, skPrefix = ''): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table().send(
-      new QueryCommand({
-        TableName: 'stepwise',
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :sk)' : 'pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':sk': skPrefix } : { ':pk': pk },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /**
  * The crawled items whose keys match `select`, each paired with the stored item of the same key;
  * `ignored` attributes (per entity: names, or a crawler's `*_UNEXPOSED` map) are left out of both.
@@ -216,3 +169,5 @@ export async function crawledAndStored(
   };
   return { crawled: chosen.map(strip) as Record<string, unknown>[], stored: stored.map(strip) };
 }
+
+export { storedItem, storedPartition } from './support/stored-site.ts';

@@ -5,8 +5,6 @@
  * read the same keys straight from the stack's table and compare.
  */
 import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   SourceError,
@@ -18,6 +16,7 @@ import {
 } from '../../../infra/ops/migrate/crawl.ts';
 import type { BucketRole } from '../../../shared/site-archive/records.ts';
 import { api } from '../../support/api.ts';
+import { storedItem as storedItemOfKey } from './stored-site.ts';
 
 const PAGE_SIZE = 50;
 
@@ -146,46 +145,12 @@ export function memoryCrawl(token: string, options: { done?: Iterable<string> } 
   };
 }
 
-let documentClient: DynamoDBDocumentClient | undefined;
-
-/** The test stack's table, read directly (the local DynamoDB the global setup started). */
-export function stackTable(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('ddbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-  );
-  return documentClient;
-}
-
+/** The stored item of a key in the test stack's table. */
 export async function storedItem(pk: string, sk: string): Promise<Record<string, unknown> | undefined> {
-  const result = await stackTable().send(
-    new GetCommand({ TableName: 'stepwise', Key: { pk, sk }, ConsistentRead: true }),
-  );
-  return result.Item;
+  return storedItemOfKey({ pk, sk });
 }
 
-/** Every stored item of a partition whose sort key starts with `sortPrefix`. */
-export async function storedPartition(pk: string, sortPrefix = ''): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await stackTable().send(
-      new QueryCommand({
-        TableName: 'stepwise',
-        KeyConditionExpression: sortPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: sortPrefix ? { ':pk': pk, ':prefix': sortPrefix } : { ':pk': pk },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    found.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return found;
-}
+export { stackTable, storedPartition } from './stored-site.ts';
 
 /** An item without the attributes a test knows API 2.0 cannot expose. */
 export function withoutAttributes(
