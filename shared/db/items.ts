@@ -4,8 +4,10 @@
  * labelled multi-item writes). Entity files own their keys and item shapes; these functions only
  * spare them the command plumbing.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { db, keyReadClient, tableName } from './client.ts';
 import { isConditionFailed } from './retry.ts';
 
 export type Key = { pk: string; sk: string };
@@ -18,17 +20,20 @@ export interface GetOptions {
   projection?: string[];
 }
 
-/** The item at `key`, or undefined when there is none. */
+/**
+ * The item at `key`, or undefined when there is none. Through the key-read client (client.ts):
+ * marshalled and unmarshalled here as the document client would (numbers as numbers, sets as Sets).
+ */
 export async function getItem(key: Key, options: GetOptions = {}): Promise<Item | undefined> {
-  const result = await db().send(
-    new GetCommand({
+  const result = await keyReadClient().send(
+    new GetItemCommand({
       TableName: tableName(),
-      Key: key,
+      Key: marshall(key),
       ConsistentRead: options.consistent || undefined,
       ProjectionExpression: options.projection?.length ? options.projection.join(', ') : undefined,
     }),
   );
-  return result.Item;
+  return result.Item && unmarshall(result.Item);
 }
 
 /** Whether an item exists at `key` (reads the key only). */

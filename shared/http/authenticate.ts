@@ -9,17 +9,15 @@
  */
 import { UnauthenticatedError } from '../domain/errors.ts';
 import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
-import { onTableWrite } from '../db/client.ts';
+import { CONTAINER_CACHE_TTL_MS, ContainerCache } from '../db/container-cache.ts';
 import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
-import { userFromItem } from '../db/entities/user.ts';
+import { callerFromItem } from '../db/entities/user.ts';
 import type { AuthContext } from '../domain/caller.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
 
 /** How long another container's revocation (logout, password change, role change) may lag here. */
-export const AUTH_CACHE_TTL_MS = 1000;
-/** Bounds memory under a flood of distinct tokens; the oldest entries go first. */
-const AUTH_CACHE_MAX_ENTRIES = 1000;
+export const AUTH_CACHE_TTL_MS = CONTAINER_CACHE_TTL_MS;
 
 interface CachedLookup {
   token: TokenRecord;
@@ -28,19 +26,17 @@ interface CachedLookup {
   validUntil: number;
 }
 
-const lookups = new Map<string, CachedLookup>();
-onTableWrite(() => lookups.clear());
+/** By token hash; at most 1,000 entries under a flood of distinct tokens. */
+const lookups = new ContainerCache<CachedLookup>(1000);
 
 async function lookUp(tokenHash: string, userid: number): Promise<CachedLookup | undefined> {
   const now = Date.now();
-  const cached = lookups.get(tokenHash);
-  if (cached && cached.validUntil > now && cached.token.userid === userid) return cached;
-  if (cached) lookups.delete(tokenHash);
+  const cached = lookups.get(tokenHash, now);
+  if (cached?.token.userid === userid) return cached;
   const found = await getLiveTokenWithUser(tokenHash, userid);
   if (!found) return undefined;
   const entry = { ...found, validUntil: Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000) };
-  if (lookups.size >= AUTH_CACHE_MAX_ENTRIES) lookups.delete(lookups.keys().next().value!);
-  lookups.set(tokenHash, entry);
+  lookups.set(tokenHash, entry, entry.validUntil);
   return entry;
 }
 
@@ -56,8 +52,8 @@ export async function authenticate(headers: Record<string, string>): Promise<Aut
   const found = await lookUp(tokenHash, userid);
   if (!found) throw new UnauthenticatedError();
   const { token } = found;
-  // Also puts the caller's user record in the request cache (a GET of oneself reads nothing).
-  const user = userFromItem(found.userItem);
+  // getUser of the caller is then served from this item (a GET of oneself reads nothing).
+  const user = callerFromItem(found.userItem, found.validUntil);
   return {
     user: { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams },
     tokenHash,

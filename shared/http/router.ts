@@ -20,7 +20,6 @@ import { API_BASE_PATH, isReply, type RouteDef, type RouteGroup } from './route.
 import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
-import { runWithRequestCache } from '../db/request-cache.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
@@ -156,5 +155,5 @@ export function createGroupHandler(group: RouteGroup) {
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
     .use(accessLog(group.name))
     .use(errorMapping())
-    .handler((event) => runWithRequestCache(() => dispatch(event)));
+    .handler(dispatch);
 }

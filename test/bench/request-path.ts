@@ -73,7 +73,7 @@ async function gatewayRate(url: string, token: string, seconds: number) {
 }
 
 /** The event API Gateway hands the users function for GET /users/{userid}. */
-function usersGetEvent(userid: number, token: string): APIGatewayProxyEventV2 {
+export function usersGetEvent(userid: number, token: string): APIGatewayProxyEventV2 {
   const path = `/api/2.0/users/${userid}`;
   return {
     version: '2.0',
@@ -127,7 +127,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknow
  * module. Imported once per process (module-level clients read the first endpoint they see).
  */
 let directHandler: Handler | undefined;
-async function loadUsersHandler(
+export async function loadUsersHandler(
   stack: RunningStack,
   warmUp: APIGatewayProxyEventV2,
   cdkOut?: string,

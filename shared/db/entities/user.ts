@@ -16,7 +16,7 @@ import { searchTokenWrites } from '../search-index.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { readThrough, remember } from '../request-cache.ts';
+import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
 
 export interface UserRecord {
@@ -160,21 +160,22 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
   await transactWrite(writes);
 }
 
+/**
+ * User items authentication read with a caller's token, by userid: a handler asking for the
+ * caller (GET /user, GET /users/{self}, a signature check) gets that copy, as old as the
+ * authentication cache allows (container-cache.ts). Other users are always read.
+ */
+const callerItems = new ContainerCache<Record<string, unknown>>(1000);
+
 export async function getUser(userid: number): Promise<UserRecord | undefined> {
-  return readThrough(userCacheKey(userid), async () => {
-    const item = await getItem(userKey(userid));
-    return item ? fromItem(item) : undefined;
-  });
+  const item = callerItems.get(String(userid)) ?? (await getItem(userKey(userid)));
+  return item ? fromItem(item) : undefined;
 }
 
-function userCacheKey(userid: number): string {
-  return `user#${userid}`;
-}
-
-/** A user item read some other way (e.g. with the token) joins the request cache. */
-export function userFromItem(item: Record<string, unknown>): UserRecord {
+/** A caller's user item read with their token; getUser serves it until `validUntil`. */
+export function callerFromItem(item: Record<string, unknown>, validUntil: number): UserRecord {
   const user = fromItem(item);
-  remember(userCacheKey(user.userid), user);
+  callerItems.set(String(user.userid), item, validUntil);
   return user;
 }
 
