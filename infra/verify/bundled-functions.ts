@@ -19,7 +19,7 @@ import type { LambdaHandler } from '../local/gateway.ts';
 import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
 import { reachableActions } from './bundle-reach.ts';
-import { IamLedger, iamClientHook } from './iam-check.ts';
+import { IamLedger, iamClientHook, type StackIamFile } from './iam-check.ts';
 import { presignedRequests } from './presigned-check.ts';
 import { startServiceEndpoint } from './service-endpoint.ts';
 import { startStreamFeed } from './stream-feed.ts';
@@ -304,17 +304,20 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
 
     async stop() {
       await serviceEndpoint.close();
-      const report = ledger.report();
-      const text = feedSummary ? `${report.text}\n${feedSummary}` : report.text;
-      console.log(text);
-      if (host.STEPWISE_IAM_REPORT) writeFileSync(host.STEPWISE_IAM_REPORT, JSON.stringify({ ok: report.ok, text }));
+      const findings = ledger.findings();
+      // One file per stack: verify:deploy merges them (a test may start stacks of its own).
+      if (host.STEPWISE_IAM_REPORT_DIR)
+        writeFileSync(
+          join(host.STEPWISE_IAM_REPORT_DIR, `stack-${process.pid}.json`),
+          JSON.stringify({ findings, feedSummary } satisfies StackIamFile),
+        );
     },
   };
 }
 
 /** Host-only variables of the local stack, not site settings. */
 const HOST_ONLY =
-  /^(STEPWISE_(ADMIN_\w+|IN_MEMORY|DATA_DIR|FUNCTIONS|CDK_OUT|IAM_REPORT|OUTBOX_DIR|SITE_URL|TEST_VERBOSE))$/;
+  /^(STEPWISE_(ADMIN_\w+|IN_MEMORY|DATA_DIR|FUNCTIONS|CDK_OUT|IAM_REPORT_DIR|OUTBOX_DIR|SITE_URL|TEST_VERBOSE))$/;
 
 /**
  * A setting the host (e.g. the test harness) runs with but the template gives the functions

@@ -22,7 +22,7 @@ export interface Principal {
   reachable?: Set<string>;
 }
 
-interface UnusedGrant {
+export interface UnusedGrant {
   principal: string;
   action: string;
   resource: string;
@@ -30,7 +30,7 @@ interface UnusedGrant {
   reachable: boolean;
 }
 
-interface Denial {
+export interface Denial {
   principal: string;
   action: string;
   resource: string;
@@ -123,25 +123,57 @@ export class IamLedger {
     return unused;
   }
 
-  report(): { ok: boolean; text: string } {
-    const lines: string[] = [];
-    const unexercised = this.unexercisedGrants();
-    const unused = unexercised.filter((grant) => grant.reachable);
-    const unreachable = unexercised.filter((grant) => !grant.reachable);
-    lines.push(
-      `IAM: ${this.denials.length} denied call(s), ${this.unattributed.length} call(s) outside any ` +
-        `function, ${unreachable.length} grant(s) no code in the bundle can use, ${unused.length} granted ` +
-        `action(s) no test exercised (paths the tests did not take)`,
-    );
-    for (const denial of this.denials)
-      lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
-    for (const call of this.unattributed) lines.push(`IAM UNATTRIBUTED  ${call}`);
-    lines.push(...grantLines('IAM UNREACHABLE', unreachable), ...grantLines('IAM unexercised', unused));
-    return {
-      ok: this.denials.length === 0 && this.unattributed.length === 0 && unreachable.length === 0,
-      text: lines.join('\n'),
-    };
+  /** What this stack saw, as data: verify:deploy merges the findings of every stack a test started. */
+  findings(): IamFindings {
+    return { denials: this.denials, unattributed: this.unattributed, unexercised: this.unexercisedGrants() };
   }
+
+  report(): { ok: boolean; text: string } {
+    return iamReport([this.findings()]);
+  }
+}
+
+export interface IamFindings {
+  denials: Denial[];
+  unattributed: string[];
+  unexercised: UnusedGrant[];
+}
+
+/** What each bundle-mode stack writes when it stops (STEPWISE_IAM_REPORT_DIR/stack-<pid>.json). */
+export interface StackIamFile {
+  findings: IamFindings;
+  /** The events deliverer's feed counts; empty when the stack fed nothing. */
+  feedSummary: string;
+}
+
+/**
+ * The report over one or more stacks' findings (tests start stacks of their own: the site
+ * transfer runs two). Every stack loads every bundle under the same roles, so a grant counts as
+ * exercised when any stack used it; denials and unattributed calls add up.
+ */
+export function iamReport(stacks: IamFindings[]): { ok: boolean; text: string } {
+  const denials = stacks.flatMap((stack) => stack.denials);
+  const unattributed = stacks.flatMap((stack) => stack.unattributed);
+  const grantKey = (grant: UnusedGrant) => `${grant.principal} ${pairKey(grant)}`;
+  const unexercisedEverywhere = stacks.slice(1).reduce((unexercised, stack) => {
+    const there = new Set(stack.unexercised.map(grantKey));
+    return unexercised.filter((grant) => there.has(grantKey(grant)));
+  }, stacks[0]?.unexercised ?? []);
+  const unused = unexercisedEverywhere.filter((grant) => grant.reachable);
+  const unreachable = unexercisedEverywhere.filter((grant) => !grant.reachable);
+  const lines = [
+    `IAM: ${denials.length} denied call(s), ${unattributed.length} call(s) outside any ` +
+      `function, ${unreachable.length} grant(s) no code in the bundle can use, ${unused.length} granted ` +
+      `action(s) no test exercised (paths the tests did not take), over ${stacks.length} stack(s)`,
+  ];
+  for (const denial of denials)
+    lines.push(`IAM DENIED  ${denial.principal}: ${denial.action} on ${denial.resource} (${denial.decision})`);
+  for (const call of unattributed) lines.push(`IAM UNATTRIBUTED  ${call}`);
+  lines.push(...grantLines('IAM UNREACHABLE', unreachable), ...grantLines('IAM unexercised', unused));
+  return {
+    ok: stacks.length > 0 && denials.length === 0 && unattributed.length === 0 && unreachable.length === 0,
+    text: lines.join('\n'),
+  };
 }
 
 /** One line per principal and resource: the granted actions on it. */

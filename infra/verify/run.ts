@@ -10,9 +10,10 @@
  * Kept out of `npm test`: synthesis with bundling takes about half a minute.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo-paths.ts';
+import { iamReport, type StackIamFile } from './iam-check.ts';
 import { TEST_SITE_SETTINGS } from './test-site-settings.ts';
 
 // Inside the repository: sharp's JavaScript in a bundle's node_modules then finds the host's
@@ -20,7 +21,8 @@ import { TEST_SITE_SETTINGS } from './test-site-settings.ts';
 // bundle's own linux-arm64 binary cannot load (docs/deploy-verification.md).
 const VERIFY_DIR = join(REPO_ROOT, '.verify');
 const CDK_OUT = join(VERIFY_DIR, 'cdk.out');
-const IAM_REPORT = join(VERIFY_DIR, 'iam-report.json');
+/** Each bundle-mode stack writes its findings here when it stops; merged below. */
+const IAM_REPORT_DIR = join(VERIFY_DIR, 'iam');
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -28,8 +30,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
 }
 
 const started = Date.now();
-mkdirSync(VERIFY_DIR, { recursive: true });
-rmSync(IAM_REPORT, { force: true });
+rmSync(IAM_REPORT_DIR, { recursive: true, force: true });
+mkdirSync(IAM_REPORT_DIR, { recursive: true });
 
 console.log('verify:deploy — 1/3 synthesizing the CDK app into .verify/cdk.out');
 const context = Object.entries(TEST_SITE_SETTINGS).flatMap(([key, { value }]) => ['-c', `stepwise:${key}=${value}`]);
@@ -60,16 +62,20 @@ const testArgs = testFiles.length
 const tests = run('npx', ['vitest', 'run', ...testArgs], {
   STEPWISE_FUNCTIONS: 'bundles',
   STEPWISE_CDK_OUT: CDK_OUT,
-  STEPWISE_IAM_REPORT: IAM_REPORT,
+  STEPWISE_IAM_REPORT_DIR: IAM_REPORT_DIR,
 });
 
 console.log('\nverify:deploy — 3/3 IAM report (every AWS call of every function, checked against its role)');
-if (!existsSync(IAM_REPORT)) {
-  console.error('IAM: no report was written (did the local stack start and stop?)');
+const stackFiles = readdirSync(IAM_REPORT_DIR).map(
+  (file) => JSON.parse(readFileSync(join(IAM_REPORT_DIR, file), 'utf8')) as StackIamFile,
+);
+if (stackFiles.length === 0) {
+  console.error('IAM: no stack wrote its findings (did the local stack start and stop?)');
   process.exit(1);
 }
-const report = JSON.parse(readFileSync(IAM_REPORT, 'utf8')) as { ok: boolean; text: string };
+const report = iamReport(stackFiles.map((file) => file.findings));
 console.log(report.text);
+for (const { feedSummary } of stackFiles) if (feedSummary) console.log(feedSummary);
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 if (tests !== 0 || !report.ok) {
   const reasons = [

@@ -1,7 +1,7 @@
 /** The IAM evaluator and call mapping behind the IAM check of `npm run verify:deploy`. */
 import { describe, expect, it } from 'vitest';
 import { evaluate, type PolicyStatement } from '../../infra/verify/iam-policy.ts';
-import { IamLedger } from '../../infra/verify/iam-check.ts';
+import { IamLedger, iamReport } from '../../infra/verify/iam-check.ts';
 import { requiredPermissions, UnmappedCallError } from '../../infra/verify/sdk-actions.ts';
 
 const ARN = { partition: 'aws', region: 'us-east-1', account: '000000000000' };
@@ -216,5 +216,29 @@ describe('IAM ledger', () => {
       requiredPermissions('S3Client', 'ListObjectsV2Command', { Bucket: 'modules', Prefix: prefix }, ARN)[0];
     expect(ledger.authorize('task', listing('content/7/'))).toBe(true);
     expect(ledger.authorize('task', listing('imports/7/'))).toBe(false);
+  });
+});
+
+describe('IAM report over several stacks', () => {
+  // Tests start stacks of their own (the site transfer runs two): each loads every bundle.
+  const stackUsing = (...actions: string[]) => {
+    const ledger = new IamLedger(new Map());
+    ledger.register({ id: 'fn', description: 'Stepwise tags endpoints', statements: readOnly });
+    for (const action of actions) ledger.authorize('fn', { action, resource: TABLE });
+    return ledger.findings();
+  };
+
+  it('counts a grant exercised when any stack used it, and adds up denials', () => {
+    const report = iamReport([stackUsing('dynamodb:GetItem'), stackUsing('dynamodb:Query', 'dynamodb:Scan')]);
+    expect(report.ok).toBe(false);
+    expect(report.text).toContain('1 denied call(s)');
+    expect(report.text).toContain('over 2 stack(s)');
+    expect(report.text).toContain(`    ${TABLE}: dynamodb:BatchGetItem\n`);
+    expect(report.text).not.toContain(`${TABLE}: dynamodb:Query`);
+  });
+
+  it('is not ok when no stack reported', () => {
+    expect(iamReport([]).ok).toBe(false);
+    expect(iamReport([stackUsing('dynamodb:GetItem')]).ok).toBe(true);
   });
 });
