@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export function loadsAsEsModule(file: string): boolean {
@@ -23,12 +23,12 @@ export function loadsAsEsModule(file: string): boolean {
 
 export async function loadBundle(file: string): Promise<Record<string, unknown>> {
   if (loadsAsEsModule(file)) return import(pathToFileURL(file).href);
-  return createRequire(import.meta.url)(file);
+  return createRequire(import.meta.url)(resolve(file));
 }
 
 /** The same, as a statement for a fresh `node --input-type=module -e` process (the bench's cold imports). */
 export function loadStatement(file: string): string {
   return loadsAsEsModule(file)
     ? `await import(${JSON.stringify(pathToFileURL(file).href)});`
-    : `process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(file)});`;
+    : `process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(resolve(file))});`;
 }
