@@ -57,7 +57,7 @@ describe('function bundles', () => {
   it('are CommonJS, marked so by their own package.json inside this "type": "module" repo, with a source map', () => {
     const code = readFileSync(join(bundleDir, 'index.js'), 'utf8');
     expect(code).not.toContain('import.meta');
-    expect(JSON.parse(readFileSync(join(bundleDir, 'package.json'), 'utf8'))).toEqual(JSON.parse(BUNDLE_PACKAGE_JSON));
+    expect(JSON.parse(readFileSync(join(bundleDir, 'package.json'), 'utf8'))).toMatchObject(BUNDLE_PACKAGE_JSON);
     expect(existsSync(join(bundleDir, 'index.js.map'))).toBe(true);
     expect(code).not.toContain('process.env.STEPWISE_ROUTE_MANIFEST');
   });
