@@ -43,8 +43,9 @@ function definitionOf(input: ImportInput): Record<string, unknown> {
 }
 
 export async function importQuiz(caller: Caller, input: ImportInput) {
-  // survey-core (1.4 MB) loads on the first import, not when the process starts.
-  const { analyzeSurvey } = await import('../../shared/domain/survey-analysis.ts');
+  // survey-core (1.4 MB) loads on the first import, from a file of its own in the deployed asset
+  // (package.json "imports", decision 155): not even parsed when the process starts.
+  const { analyzeSurvey } = await import('#survey-analysis');
   const analysis = analyzeSurvey(definitionOf(input));
   if (analysis.problems.length > 0) {
     throw new ValidationError(

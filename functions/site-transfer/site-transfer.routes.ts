@@ -4,7 +4,7 @@
  */
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/objects.ts';
+import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
 import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
 import * as transfer from './site-transfer.service.ts';

@@ -18,7 +18,7 @@ import {
   startImportJob,
 } from '../../shared/db/entities/site-transfer-job.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-import { bucketOf, importFileKey } from '../../shared/site-archive/objects.ts';
+import { bucketOf, importFileKey } from '../../shared/site-archive/keys.ts';
 import { objectSize, presignedUpload } from '../../shared/storage/objects.ts';
 import { siteExportView, siteImportView } from '../../shared/views/site-transfer-views.ts';
 import {

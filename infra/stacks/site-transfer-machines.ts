@@ -19,7 +19,7 @@ import type { PipelineTask } from '../../functions/pipeline/module-import.defini
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';
-import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/objects.ts';
+import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { repoPath } from '../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 

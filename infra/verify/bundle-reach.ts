@@ -6,8 +6,8 @@
  * did not take could use (kept, and named), and those nothing in the bundle can use (avoidable:
  * they fail the run). It is an upper bound: a command in the bundle may sit on a dead branch.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { wildcardMatch } from './iam-policy.ts';
 
 /** Every action a command (or presigner) in the bundle implies, as sdk-actions.ts authorizes it. */
@@ -59,9 +59,13 @@ const ACTIONS_BY_NAME: Record<string, string[]> = {
 
 const NAME_PATTERN = new RegExp(`\\b(${Object.keys(ACTIONS_BY_NAME).join('|')})\\b`, 'g');
 
-/** The actions the bundle's code can need (read from the bundle file). */
-export function reachableActions(assetDir: string, handlerFile: string): Set<string> {
-  const code = readFileSync(join(assetDir, `${handlerFile}.mjs`), 'utf8');
+/** The actions the bundle's code can need (read from the bundle file and its side bundles, decision 155). */
+export function reachableActions(bundleFile: string): Set<string> {
+  const dir = dirname(bundleFile);
+  const code = readdirSync(dir)
+    .filter((file) => /\.[cm]?js$/.test(file))
+    .map((file) => readFileSync(join(dir, file), 'utf8'))
+    .join('\n');
   const actions = new Set<string>();
   for (const [name] of code.matchAll(NAME_PATTERN)) for (const action of ACTIONS_BY_NAME[name]) actions.add(action);
   return actions;

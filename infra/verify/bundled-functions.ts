@@ -9,9 +9,9 @@
  * endpoints, the site URL of the local gateway, mail to the outbox folder, and the fallback's
  * Lambda client pointed at a local Invoke endpoint.
  */
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Context, DynamoDBBatchResponse } from 'aws-lambda';
 import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
 import { API_BASE_PATH } from '../../shared/http/route.ts';
@@ -19,6 +19,7 @@ import type { LambdaHandler } from '../local/gateway.ts';
 import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
 import { reachableActions } from './bundle-reach.ts';
+import { loadBundle } from './load-bundle.ts';
 import { IamLedger, iamClientHook, type StackIamFile } from './iam-check.ts';
 import { presignedRequests } from './presigned-check.ts';
 import { startServiceEndpoint } from './service-endpoint.ts';
@@ -118,7 +119,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   installScopedEnvironment();
   const ledger = new IamLedger(assembly.bucketPolicies);
   for (const fn of assembly.functions.values()) {
-    const reachable = fn.assetDir ? reachableActions(fn.assetDir, fn.handlerFile) : undefined;
+    const reachable = fn.assetDir ? reachableActions(fn.bundleFile) : undefined;
     // A stream subscription's reads and its failed batches are the Lambda service's calls, made with this role.
     if (reachable && assembly.streamSubscriptions.some((subscription) => subscription.functionId === fn.id))
       for (const action of EVENT_SOURCE_MAPPING_ACTIONS) reachable.add(action);
@@ -166,7 +167,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
         throw new Error(`${fn.id}: the assembly was synthesized without bundling; there is no bundle to run`);
       const scope = scopeOf(fn);
       loading = runAs(scope, async () => {
-        const module = await import(pathToFileURL(join(fn.assetDir, `${fn.handlerFile}.mjs`)).href);
+        const module = await loadBundle(fn.bundleFile);
         const handler = module[fn.handlerExport];
         if (typeof handler !== 'function')
           throw new Error(`${fn.id}: the bundle exports no function ${fn.handlerExport}`);
@@ -308,7 +309,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
       // One file per stack: verify:deploy merges them (a test may start stacks of its own).
       if (host.STEPWISE_IAM_REPORT_DIR)
         writeFileSync(
-          join(host.STEPWISE_IAM_REPORT_DIR, `stack-${process.pid}.json`),
+          join(host.STEPWISE_IAM_REPORT_DIR, `stack-${process.pid}-${randomUUID()}.json`),
           JSON.stringify({ findings, feedSummary } satisfies StackIamFile),
         );
     },

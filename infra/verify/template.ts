@@ -5,7 +5,7 @@
  * and the state machine resolve to the names the local stack uses, so what the template hands
  * a function is what the local engines serve.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PolicyStatement } from './iam-policy.ts';
 import type { ArnContext } from './sdk-actions.ts';
@@ -49,6 +49,8 @@ export interface SynthesizedFunction {
   /** `index.handler` -> file `index`, export `handler`. */
   handlerFile: string;
   handlerExport: string;
+  /** Absolute path of the bundle Lambda loads for `handlerFile` (index.js, .mjs or .cjs); empty when not bundled. */
+  bundleFile: string;
   environment: Record<string, string>;
   /** Every statement of every policy attached to the function's role. */
   statements: PolicyStatement[];
@@ -144,6 +146,7 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
         assetDir: assetPath ? join(cdkOut, assetPath) : '',
         handlerFile,
         handlerExport,
+        bundleFile: assetPath ? bundleFileOf(join(cdkOut, assetPath), handlerFile) : '',
         environment: resolver.resolve(stack.name, properties.Environment?.Variables ?? {}),
         statements: policiesByRole.get(`${stack.name}/${roleId}`) ?? [],
       });
@@ -241,6 +244,12 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
     schedules,
     eventBuses,
   };
+}
+
+/** The Node.js runtime's own lookup order for a handler's file. */
+function bundleFileOf(assetDir: string, handlerFile: string): string {
+  const candidates = ['.js', '.mjs', '.cjs'].map((extension) => join(assetDir, `${handlerFile}${extension}`));
+  return candidates.find((file) => existsSync(file)) ?? candidates[0];
 }
 
 function splitHandler(handler: string): [string, string] {

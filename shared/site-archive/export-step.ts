@@ -18,7 +18,8 @@ import {
   type SiteExportRecord,
 } from '../db/entities/site-transfer-job.ts';
 import { counterTypeOf } from './catalogue.ts';
-import { bucketOf, exportPartKey, listObjectKeys, objectRecords } from './objects.ts';
+import { bucketOf, exportPartKey } from './keys.ts';
+import { listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
 import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';

@@ -5,7 +5,7 @@ import type { ImportReport, SiteImportRecord } from '../db/entities/site-transfe
 import { objectSize } from '../storage/objects.ts';
 import { s3Client } from '../storage/s3-client.ts';
 import type { ImportScratch } from './import-scratch.ts';
-import { bucketOf } from './objects.ts';
+import { bucketOf } from './keys.ts';
 import { entityOf, siteRecordSchema, type SiteRecord } from './records.ts';
 
 /** A reason the file or the target refuses the import: the job fails with it, nothing is written. */

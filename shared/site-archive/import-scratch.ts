@@ -7,7 +7,7 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../storage/s3-client.ts';
 import type { ReferenceTarget } from './catalogue.ts';
-import { bucketOf, SITE_TRANSFER_PREFIX } from './objects.ts';
+import { bucketOf, SITE_TRANSFER_PREFIX } from './keys.ts';
 
 export interface ImportScratch {
   defined: Partial<Record<ReferenceTarget, Set<number>>>;

@@ -30,7 +30,7 @@ import {
 } from './import-context.ts';
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
 import { readLines } from './line-reader.ts';
-import { bucketOf } from './objects.ts';
+import { bucketOf } from './keys.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION } from './records.ts';
 
 const COMPARE_BATCH = 100;

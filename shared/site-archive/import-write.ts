@@ -29,7 +29,7 @@ import {
 } from './import-context.ts';
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
 import { readLines } from './line-reader.ts';
-import { bucketOf } from './objects.ts';
+import { bucketOf } from './keys.ts';
 import { entityOf } from './records.ts';
 
 const WRITE_BATCH = 25;

@@ -5,24 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { config } from '../config.ts';
 import { s3Client } from '../storage/s3-client.ts';
+import { bucketOf, SITE_TRANSFER_PREFIX } from './keys.ts';
 import { OBJECT_CHUNK_BYTES, type BucketRole, type SiteRecord } from './records.ts';
-
-/** Export parts and uploaded site files live here in the modules bucket; no trigger watches it. */
-export const SITE_TRANSFER_PREFIX = 'site-transfer/';
-
-export function bucketOf(role: BucketRole): string {
-  return role === 'media' ? config().MEDIA_BUCKET : config().MODULES_BUCKET;
-}
-
-export function exportPartKey(exportid: number, part: number): string {
-  return `${SITE_TRANSFER_PREFIX}exports/${exportid}/part-${String(part).padStart(5, '0')}.jsonl`;
-}
-
-export function importFileKey(importid: number): string {
-  return `${SITE_TRANSFER_PREFIX}imports/${importid}/site.jsonl`;
-}
 
 /** One page of a bucket's keys after `afterKey`, the site-transfer area left out. */
 export async function listObjectKeys(

@@ -1,50 +1,24 @@
 /**
- * Object operations every S3 user here needs: bounded reads, prefix deletes and presigned
- * URLs. Presigning uses s3Client(), so locally the URLs point at the emulator's proxy.
+ * Object operations every S3 user here needs: bounded reads, prefix deletes and presigned URLs.
+ * The S3 client and presigners (about a fifth of an API bundle) load on the first call, not at
+ * import: most requests of the functions carrying them never touch S3, and a cold start pays
+ * for compiling and evaluating what is imported (decision 154, docs/operations.md "Cold start").
  */
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3Client } from './s3-client.ts';
+import type { UploadRequest, UploadTarget } from './object-types.ts';
 
-export class ObjectTooLargeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ObjectTooLargeError';
-  }
-}
+export { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './object-types.ts';
+
+/** esbuild keeps a dynamic import's modules in the bundle but evaluates them only when first called. */
+const s3Objects = () => import('./s3-objects.ts');
 
 /** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
 export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {
-  const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  if ((result.ContentLength ?? 0) > maxBytes) {
-    result.Body?.transformToWebStream()
-      .cancel()
-      .catch(() => undefined);
-    throw new ObjectTooLargeError(`s3://${bucket}/${key} is ${result.ContentLength} bytes, more than ${maxBytes}`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of result.Body as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > maxBytes) throw new ObjectTooLargeError(`s3://${bucket}/${key} is more than ${maxBytes} bytes`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
+  return (await s3Objects()).getObjectBytes(bucket, key, maxBytes);
 }
 
 /** Bytes `start`..`end` (inclusive) of an object; fewer when it ends sooner. */
 export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
-  const result = await s3Client().send(
-    new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` }),
-  );
-  return Buffer.from(await result.Body!.transformToByteArray());
+  return (await s3Objects()).getObjectRange(bucket, key, start, end);
 }
 
 export async function putObject(
@@ -53,96 +27,33 @@ export async function putObject(
   body: Buffer | string,
   contentType: string,
 ): Promise<void> {
-  await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+  return (await s3Objects()).putObject(bucket, key, body, contentType);
 }
 
 /** Deletes every object under each prefix, 1000 keys per request. Returns how many went. */
 export async function deleteByPrefixes(bucket: string, prefixes: string[]): Promise<number> {
-  let deleted = 0;
-  for (const prefix of prefixes) {
-    let token: string | undefined;
-    do {
-      const page = await s3Client().send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-      );
-      const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
-      if (keys.length > 0) {
-        await s3Client().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
-        deleted += keys.length;
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-  }
-  return deleted;
+  return (await s3Objects()).deleteByPrefixes(bucket, prefixes);
 }
 
 /** An object's size in bytes, or undefined when there is no object under the key. */
 export async function objectSize(bucket: string, key: string): Promise<number | undefined> {
-  try {
-    const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return head.ContentLength ?? 0;
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
-    throw error;
-  }
+  return (await s3Objects()).objectSize(bucket, key);
 }
 
 /** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
-export function presignedGetUrl(
+export async function presignedGetUrl(
   bucket: string,
   key: string,
   expiresInSeconds: number,
   downloadAs?: string,
 ): Promise<string> {
-  // Plain ASCII in a quoted filename: RFC 5987's `filename*=UTF-8''` form carries characters
-  // (' and *) whose query encoding the S3 emulator signs differently from the SDK.
-  const disposition = downloadAs
-    ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`
-    : undefined;
-  return getSignedUrl(
-    s3Client(),
-    new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }),
-    {
-      expiresIn: expiresInSeconds,
-    },
-  );
-}
-
-export interface UploadTarget {
-  /** POST a multipart form here: every field of `fields`, then the file as `file`. */
-  url: string;
-  fields: Record<string, string>;
-  /** Unix seconds after which S3 refuses the form. */
-  expires: number;
-  max_bytes: number;
+  return (await s3Objects()).presignedGetUrl(bucket, key, expiresInSeconds, downloadAs);
 }
 
 /**
  * A browser upload (presigned POST) for exactly this key and Content-Type, with S3 enforcing
  * the size range: an oversize file is refused by S3 itself (400 EntityTooLarge).
  */
-export async function presignedUpload(input: {
-  bucket: string;
-  key: string;
-  contentType: string;
-  maxBytes: number;
-  expiresInSeconds: number;
-}): Promise<UploadTarget> {
-  const post = await createPresignedPost(s3Client(), {
-    Bucket: input.bucket,
-    Key: input.key,
-    Conditions: [
-      ['content-length-range', 1, input.maxBytes],
-      ['eq', '$Content-Type', input.contentType],
-    ],
-    Fields: { 'Content-Type': input.contentType },
-    Expires: input.expiresInSeconds,
-  });
-  return {
-    url: post.url,
-    fields: post.fields,
-    expires: Math.floor(Date.now() / 1000) + input.expiresInSeconds,
-    max_bytes: input.maxBytes,
-  };
+export async function presignedUpload(input: UploadRequest): Promise<UploadTarget> {
+  return (await s3Objects()).presignedUpload(input);
 }

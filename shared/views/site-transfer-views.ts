@@ -1,7 +1,7 @@
 /** How site export and import jobs are shown (beyond the spec: docs/export-format.md). */
 import * as z from 'zod/mini';
 import type { SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
-import { bucketOf } from '../site-archive/objects.ts';
+import { bucketOf } from '../site-archive/keys.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 
 /** Download links of a finished export stay valid this long (a GET answers fresh ones). */

@@ -4,9 +4,8 @@
  * Step Functions keeps a name taken for 90 days). The name makes StartExecution idempotent and
  * the execution ARN computable in advance.
  */
-import { DescribeExecutionCommand, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { config } from '../config.ts';
-import { sfnClient } from './sfn-client.ts';
+import { sfn } from './sfn.ts';
 
 export interface ImportExecutionInput {
   importid: number;
@@ -27,8 +26,9 @@ export function importExecutionArn(importid: number, attempt = 1): string {
 }
 
 export async function startImportExecution(input: ImportExecutionInput, attempt = 1): Promise<string> {
-  const result = await sfnClient().send(
-    new StartExecutionCommand({
+  const { client, sdk } = await sfn();
+  const result = await client.send(
+    new sdk.StartExecutionCommand({
       stateMachineArn: config().MODULE_IMPORT_STATE_MACHINE_ARN,
       name: executionName(input.importid, attempt),
       input: JSON.stringify(input),
@@ -39,7 +39,8 @@ export async function startImportExecution(input: ImportExecutionInput, attempt 
 
 export async function stopImportExecution(executionArn: string, cause: string): Promise<void> {
   try {
-    await sfnClient().send(new StopExecutionCommand({ executionArn, error: 'ImportCancelled', cause }));
+    const { client, sdk } = await sfn();
+    await client.send(new sdk.StopExecutionCommand({ executionArn, error: 'ImportCancelled', cause }));
   } catch (error) {
     // Never started, or already gone: nothing left to stop.
     if ((error as Error).name !== 'ExecutionDoesNotExist') throw error;
@@ -50,7 +51,8 @@ export async function describeImportExecution(
   executionArn: string,
 ): Promise<{ status: string; error?: string; cause?: string } | undefined> {
   try {
-    const result = await sfnClient().send(new DescribeExecutionCommand({ executionArn }));
+    const { client, sdk } = await sfn();
+    const result = await client.send(new sdk.DescribeExecutionCommand({ executionArn }));
     return { status: result.status ?? 'RUNNING', error: result.error, cause: result.cause };
   } catch (error) {
     if ((error as Error).name === 'ExecutionDoesNotExist') return undefined;

@@ -2,13 +2,13 @@
  * Executions of the site export and import state machines, one per job, named
  * `export-<exportid>` / `import-<importid>` (StartExecution is then idempotent per job).
  */
-import { StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { config } from '../config.ts';
-import { sfnClient } from './sfn-client.ts';
+import { sfn } from './sfn.ts';
 
 export async function startExportExecution(exportid: number): Promise<string> {
-  const result = await sfnClient().send(
-    new StartExecutionCommand({
+  const { client, sdk } = await sfn();
+  const result = await client.send(
+    new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_EXPORT_STATE_MACHINE_ARN,
       name: `export-${exportid}`,
       input: JSON.stringify({ exportid }),
@@ -22,8 +22,9 @@ export function importExecutionArn(importid: number): string {
 }
 
 export async function startSiteImportExecution(importid: number): Promise<string> {
-  const result = await sfnClient().send(
-    new StartExecutionCommand({
+  const { client, sdk } = await sfn();
+  const result = await client.send(
+    new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_IMPORT_STATE_MACHINE_ARN,
       name: `import-${importid}`,
       input: JSON.stringify({ importid }),

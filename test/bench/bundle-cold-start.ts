@@ -10,8 +10,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
+import { loadStatement } from '../../infra/verify/load-bundle.ts';
 import { readAssembly } from '../../infra/verify/template.ts';
 
 /** Fresh processes per bundle: API functions (the aim is theirs), pipeline functions. */
@@ -31,10 +31,13 @@ export function synthesize(outdir: string): void {
   if (result.status !== 0) throw new Error(`cdk synth failed (${result.status})\n${result.stderr}`);
 }
 
-/** One fresh process: wall and CPU milliseconds from just before `import()` to the module evaluated. */
+/**
+ * One fresh process: wall and CPU milliseconds from just before loading the bundle to the module
+ * evaluated, loaded as the Lambda runtime loads it (CommonJS required, ES modules imported).
+ */
 function importOnce(file: string, env: Record<string, string>): { wallMs: number; cpuMs: number } {
   const script =
-    `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});` +
+    `const c=process.cpuUsage(),t=performance.now();${loadStatement(file)}` +
     `const w=performance.now()-t,u=process.cpuUsage(c);` +
     `process.stdout.write(JSON.stringify([w,(u.user+u.system)/1e3]));`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -65,7 +68,7 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
   });
   const figures: BundleFigure[] = [];
   for (const fn of assembly.functions.values()) {
-    const file = join(fn.assetDir, `${fn.handlerFile}.mjs`);
+    const file = fn.bundleFile;
     const env = {
       ...fn.environment,
       AWS_REGION: 'us-east-1',
@@ -88,7 +91,7 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
 
 export function printBundles(figures: BundleFigure[]): void {
   console.log(
-    `\nDeployed bundles as synthesized (ESM, AWS SDK bundled): size and import time, median of ${RUNS} ` +
+    `\nDeployed bundles as synthesized (AWS SDK bundled): size and import time, median of ${RUNS} ` +
       `fresh node processes (pipeline functions ${PIPELINE_RUNS})`,
   );
   console.table(

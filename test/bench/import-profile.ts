@@ -12,6 +12,7 @@ import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadStatement } from '../../infra/verify/load-bundle.ts';
 import { readAssembly, type SynthesizedFunction } from '../../infra/verify/template.ts';
 
 interface ProfileNode {
@@ -44,10 +45,10 @@ export interface ImportCost {
 }
 
 export function profileImport(fn: SynthesizedFunction): ImportCost[] {
-  const file = join(fn.assetDir, `${fn.handlerFile}.mjs`);
+  const file = fn.bundleFile;
   const dir = mkdtempSync(join(tmpdir(), 'stepwise-import-profile-'));
   try {
-    const script = `await import(${JSON.stringify(pathToFileURL(file).href)});`;
+    const script = loadStatement(file);
     const result = spawnSync(
       process.execPath,
       ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '100', '--input-type=module', '-e', script],

@@ -15,7 +15,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -137,9 +136,10 @@ export async function loadUsersHandler(
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const hostEnvironment = { ...process.env };
   const { applyLocalEnvironment } = await import('../../infra/local/environment.ts');
-  let module: string = new URL('../../functions/users/handler.ts', import.meta.url).href;
+  let load = () => import('../../functions/users/handler.ts') as Promise<Record<string, unknown>>;
   if (cdkOut) {
     const { readAssembly } = await import('../../infra/verify/template.ts');
+    const { loadBundle } = await import('../../infra/verify/load-bundle.ts');
     const assembly = readAssembly(cdkOut, {
       TABLE_NAME: 'stepwise',
       MEDIA_BUCKET: 'stepwise-media',
@@ -148,7 +148,7 @@ export async function loadUsersHandler(
     });
     const users = [...assembly.functions.values()].find((fn) => fn.description === 'Stepwise users endpoints')!;
     Object.assign(process.env, users.environment);
-    module = pathToFileURL(join(users.assetDir, `${users.handlerFile}.mjs`)).href;
+    load = () => loadBundle(users.bundleFile);
   }
   applyLocalEnvironment();
   Object.assign(process.env, {
@@ -158,7 +158,7 @@ export async function loadUsersHandler(
     S3_ENDPOINT: stack.s3Endpoint,
     SFN_ENDPOINT: stack.sfnEndpoint,
   });
-  const handler = (await import(module)).handler as Handler;
+  const handler = (await load()).handler as Handler;
   // One call reads the configuration and creates the clients; then the bench's own
   // environment comes back, so stacks started later do not inherit the function's.
   const warm = (await handler(warmUp, {} as never)) as { statusCode: number };

@@ -1,17 +1,17 @@
 /**
- * The one infra test that runs esbuild: the fallback bundled exactly as deployed (ESM, banner,
- * embedded route manifest), then executed, so bundling options and embeds are proven to work.
+ * The one infra test that runs esbuild: the fallback bundled exactly as deployed (CommonJS with its
+ * package.json, embedded route manifest), then executed, so bundling options and embeds are proven to work.
  */
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ESM_REQUIRE_BANNER, ProjectFunction } from '../../infra/constructs/project-function.ts';
+import { BUNDLE_PACKAGE_JSON, ProjectFunction } from '../../infra/constructs/project-function.ts';
 import { embedBundling } from '../../infra/embeds.ts';
+import { loadBundle } from '../../infra/verify/load-bundle.ts';
 import { functionEntry } from '../../infra/repo-paths.ts';
 import { FIXTURE_GROUPS } from './support.ts';
 
@@ -54,15 +54,16 @@ const event = (method: string, path: string) => ({
 });
 
 describe('function bundles', () => {
-  it('are ESM with the createRequire banner and a source map', () => {
-    const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
-    expect(code.startsWith(ESM_REQUIRE_BANNER)).toBe(true);
-    expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
+  it('are CommonJS, marked so by their own package.json inside this "type": "module" repo, with a source map', () => {
+    const code = readFileSync(join(bundleDir, 'index.js'), 'utf8');
+    expect(code).not.toContain('import.meta');
+    expect(JSON.parse(readFileSync(join(bundleDir, 'package.json'), 'utf8'))).toMatchObject(BUNDLE_PACKAGE_JSON);
+    expect(existsSync(join(bundleDir, 'index.js.map'))).toBe(true);
     expect(code).not.toContain('process.env.STEPWISE_ROUTE_MANIFEST');
   });
 
   it('carry the environment credential provider, not the SDK chain a Lambda never reaches', () => {
-    const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
+    const code = readFileSync(join(bundleDir, 'index.js'), 'utf8');
     // The fallback's Lambda client is in the bundle, so a credential provider is too.
     expect(code).toContain('No AWS credentials in the environment');
     for (const unreachable of [
@@ -75,7 +76,7 @@ describe('function bundles', () => {
   });
 
   it('carry the embedded route manifest: the fallback tells 405 from 404 with no environment', async () => {
-    const { handler } = (await import(pathToFileURL(join(bundleDir, 'index.mjs')).href)) as { handler: Handler };
+    const { handler } = (await loadBundle(join(bundleDir, 'index.js'))) as { handler: Handler };
     const wrongMethod = await handler(event('PUT', '/api/2.0/things'));
     expect(wrongMethod.statusCode).toBe(405);
     const unknown = await handler(event('GET', '/api/2.0/no-such-thing'));

@@ -1,0 +1,25 @@
+/** What objects.ts hands out without loading the S3 client. */
+
+export class ObjectTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ObjectTooLargeError';
+  }
+}
+
+export interface UploadTarget {
+  /** POST a multipart form here: every field of `fields`, then the file as `file`. */
+  url: string;
+  fields: Record<string, string>;
+  /** Unix seconds after which S3 refuses the form. */
+  expires: number;
+  max_bytes: number;
+}
+
+export interface UploadRequest {
+  bucket: string;
+  key: string;
+  contentType: string;
+  maxBytes: number;
+  expiresInSeconds: number;
+}
