@@ -161,7 +161,10 @@ export class ProjectFunction extends Construct implements IGrantable {
         // processes, STS web identity, IMDS): ~100 KB less per bundle (lambda-credential-provider.ts).
         esbuildArgs: {
           [`--alias:${SDK_DEFAULT_CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIAL_PROVIDER,
-          ...Object.fromEntries(Object.keys(SIDE_BUNDLES).map((name) => [`--external:${name}`, true])),
+          // Functions with `nodeModules` get npm's package.json: their bundle keeps the side bundles' code.
+          ...(props.nodeModules?.length
+            ? {}
+            : Object.fromEntries(Object.keys(SIDE_BUNDLES).map((name) => [`--external:${name}`, true]))),
           // An import() left to run time (side bundles, sharp) becomes require(): Node then loads the
           // CommonJS file directly instead of scanning it for export names first.
           '--supported:dynamic-import': 'false',

@@ -47,6 +47,8 @@ const ACTIONS_BY_NAME: Record<string, string[]> = {
   PutObjectTaggingCommand: ['s3:PutObjectTagging'],
   // A presigned POST is authorized at upload time as the signer's s3:PutObject.
   createPresignedPost: ['s3:PutObject'],
+  // A presigned GET (shared/storage/presigned-get.ts, no command class) as the signer's s3:GetObject.
+  presignGetObject: ['s3:GetObject'],
   // Step Functions, Lambda, SES, EventBridge.
   StartExecutionCommand: ['states:StartExecution'],
   DescribeExecutionCommand: ['states:DescribeExecution'],

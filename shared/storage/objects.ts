@@ -1,15 +1,18 @@
 /**
  * Object operations every S3 user here needs: bounded reads, prefix deletes and presigned URLs.
- * The S3 client and presigners (about a fifth of an API bundle) load on the first call, not at
- * import: most requests of the functions carrying them never touch S3, and a cold start pays
- * for compiling and evaluating what is imported (decision 154, docs/operations.md "Cold start").
+ * Presigned GETs, which the views hand out on every read, need no S3 client (presigned-get.ts).
+ * Everything else loads the S3 client on the first call, from a side bundle of its own in the
+ * deployed asset (`#s3-objects`, decision 155): most requests of the functions carrying it never
+ * touch S3, and a cold start pays for parsing and evaluating what the bundle file holds
+ * (decisions 154 and 160, docs/operations.md "Cold start").
  */
 import type { UploadRequest, UploadTarget } from './object-types.ts';
+import { presignGetObject } from './presigned-get.ts';
 
 export { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './object-types.ts';
 
-/** esbuild keeps a dynamic import's modules in the bundle but evaluates them only when first called. */
-const s3Objects = () => import('./s3-objects.ts');
+/** `#s3-objects` is shared/storage/s3-objects.ts (package.json "imports"); a file of its own when deployed. */
+const s3Objects = () => import('#s3-objects');
 
 /** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
 export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {
@@ -40,14 +43,22 @@ export async function objectSize(bucket: string, key: string): Promise<number | 
   return (await s3Objects()).objectSize(bucket, key);
 }
 
-/** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
+/**
+ * A time-limited GET URL; `downloadAs` makes browsers save the file under that name. Signed
+ * without the S3 client (presigned-get.ts): the views hand these out on every read.
+ */
 export async function presignedGetUrl(
   bucket: string,
   key: string,
   expiresInSeconds: number,
   downloadAs?: string,
 ): Promise<string> {
-  return (await s3Objects()).presignedGetUrl(bucket, key, expiresInSeconds, downloadAs);
+  // Plain ASCII in a quoted filename: RFC 5987's `filename*=UTF-8''` form carries characters
+  // (' and *) whose query encoding the S3 emulator signs differently from the SDK.
+  const contentDisposition = downloadAs
+    ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`
+    : undefined;
+  return presignGetObject({ bucket, key, expiresInSeconds, contentDisposition });
 }
 
 /**

@@ -10,9 +10,7 @@ import { S3Client, type ServiceInputTypes, type ServiceOutputTypes } from '@aws-
 import type { BuildMiddleware } from '@smithy/types';
 import { config } from '../config.ts';
 import { offerClientToHook } from '../sdk-client-hook.ts';
-
-/** The only key pair @20minutes/s3rver accepts; any other key fails InvalidAccessKeyId. */
-const EMULATOR_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+import { EMULATOR_CREDENTIALS } from './emulator-credentials.ts';
 
 let client: S3Client | undefined;
 

@@ -1,6 +1,7 @@
 /**
- * The S3 side of objects.ts, loaded by it on first use (import it through objects.ts). Presigning
- * uses s3Client(), so locally the URLs point at the emulator's proxy.
+ * The S3 side of objects.ts, loaded by it on first use as `#s3-objects` (a side bundle when
+ * deployed; import it through objects.ts). Presigned POSTs use s3Client(), so locally the forms
+ * point at the emulator's proxy.
  */
 import {
   DeleteObjectsCommand,
@@ -10,7 +11,6 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './object-types.ts';
 import { s3Client } from './s3-client.ts';
 
@@ -80,27 +80,6 @@ export async function objectSize(bucket: string, key: string): Promise<number | 
     if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
     throw error;
   }
-}
-
-/** A time-limited GET URL; `downloadAs` makes browsers save the file under that name. */
-export function presignedGetUrl(
-  bucket: string,
-  key: string,
-  expiresInSeconds: number,
-  downloadAs?: string,
-): Promise<string> {
-  // Plain ASCII in a quoted filename: RFC 5987's `filename*=UTF-8''` form carries characters
-  // (' and *) whose query encoding the S3 emulator signs differently from the SDK.
-  const disposition = downloadAs
-    ? `attachment; filename="${downloadAs.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`
-    : undefined;
-  return getSignedUrl(
-    s3Client(),
-    new GetObjectCommand({ Bucket: bucket, Key: key, ResponseContentDisposition: disposition }),
-    {
-      expiresIn: expiresInSeconds,
-    },
-  );
 }
 
 /**
