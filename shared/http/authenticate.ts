@@ -12,7 +12,7 @@ import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
 import { CONTAINER_CACHE_TTL_MS, ContainerCache } from '../db/container-cache.ts';
 import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
 import { callerFromItem } from '../db/entities/user.ts';
-import type { AuthContext } from '../domain/caller.ts';
+import type { AuthContext, Caller } from '../domain/caller.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
 
@@ -21,22 +21,31 @@ export const AUTH_CACHE_TTL_MS = CONTAINER_CACHE_TTL_MS;
 
 interface CachedLookup {
   token: TokenRecord;
-  userItem: Record<string, unknown>;
+  tokenHash: string;
+  caller: Caller;
   /** Epoch ms: the cache TTL or the token's own expiry, whichever comes first. */
   validUntil: number;
 }
 
-/** By token hash; at most 1,000 entries under a flood of distinct tokens. */
+/**
+ * By the presented token (in this container's memory only, as the request itself is), so a hit
+ * costs no hashing; at most 1,000 entries under a flood of distinct tokens.
+ */
 const lookups = new ContainerCache<CachedLookup>(1000);
 
-async function lookUp(tokenHash: string, userid: number): Promise<CachedLookup | undefined> {
+async function lookUp(presented: string, userid: number): Promise<CachedLookup | undefined> {
   const now = Date.now();
-  const cached = lookups.get(tokenHash, now);
+  const cached = lookups.get(presented, now);
   if (cached?.token.userid === userid) return cached;
+  const tokenHash = sha256Hex(presented);
   const found = await getLiveTokenWithUser(tokenHash, userid);
   if (!found) return undefined;
-  const entry = { ...found, validUntil: Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000) };
-  lookups.set(tokenHash, entry, entry.validUntil);
+  const validUntil = Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000);
+  // getUser of the caller is then served from this item (a GET of oneself reads nothing).
+  const user = callerFromItem(found.userItem, validUntil);
+  const caller = { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams };
+  const entry = { token: found.token, tokenHash, caller, validUntil };
+  lookups.set(presented, entry, validUntil);
   return entry;
 }
 
@@ -48,16 +57,12 @@ export async function authenticate(headers: Record<string, string>): Promise<Aut
   if (!match) throw new UnauthenticatedError();
   const userid = apiTokenUserid(match[1]);
   if (userid === undefined) throw new UnauthenticatedError();
-  const tokenHash = sha256Hex(match[1]);
-  const found = await lookUp(tokenHash, userid);
+  const found = await lookUp(match[1], userid);
   if (!found) throw new UnauthenticatedError();
-  const { token } = found;
-  // getUser of the caller is then served from this item (a GET of oneself reads nothing).
-  const user = callerFromItem(found.userItem, found.validUntil);
   return {
-    user: { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams },
-    tokenHash,
-    impersonatorUserid: token.impersonator_userid ?? undefined,
+    user: { ...found.caller },
+    tokenHash: found.tokenHash,
+    impersonatorUserid: found.token.impersonator_userid ?? undefined,
     appId,
   };
 }
