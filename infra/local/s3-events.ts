@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { S3Event } from 'aws-lambda';
+import { encodeRfc3986 } from '../../shared/domain/text.ts';
 import type { ObjectCreatedNotice } from './s3-emulator.ts';
 
 /** The event of one object created, as S3 delivers it (key URL-encoded, spaces as `+`). */
@@ -12,10 +13,7 @@ export function objectCreatedEvent(
   notice: ObjectCreatedNotice,
   options: { region: string; configurationId: string },
 ): S3Event {
-  const encodedKey = encodeURIComponent(notice.key)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+')
-    .replace(/%2F/g, '/');
+  const encodedKey = encodeRfc3986(notice.key).replace(/%20/g, '+').replace(/%2F/g, '/');
   return {
     Records: [
       {

@@ -24,6 +24,14 @@ export function encodeUriComponentSafe(text: string): string {
   return encodeURIComponent(toWellFormedText(text));
 }
 
+/**
+ * RFC 3986 escaping as AWS signs and S3 reports it: encodeURIComponent plus `!'()*`, which
+ * encodeURIComponent leaves alone. Never throws (lone surrogates as in encodeUriComponentSafe).
+ */
+export function encodeRfc3986(text: string): string {
+  return encodeUriComponentSafe(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** URL path segment for a display name: "Jane Doe" -> "Jane+Doe" (the real service's style). */
 export function urlSlug(text: string): string {
   return encodeUriComponentSafe(text.trim().replace(/\s+/g, '+')).replace(/%2B/g, '+');

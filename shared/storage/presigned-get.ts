@@ -12,6 +12,7 @@ import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, Checksum, So
 // In the bundles this is infra/constructs/lambda-credential-provider.ts (esbuild alias), as for every client.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { config } from '../config.ts';
+import { encodeRfc3986 } from '../domain/text.ts';
 import { EMULATOR_CREDENTIALS } from './emulator-credentials.ts';
 
 export interface PresignGetRequest {
@@ -61,16 +62,12 @@ export interface S3Site {
 
 export type GetPresigner = (input: PresignGetRequest) => Promise<string>;
 
-/** RFC 3986 escaping as S3 expects it in paths and queries (encodeURIComponent leaves !'()* alone). */
-const escapeUri = (text: string) =>
-  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
 /**
  * Where S3 serves the object: the emulator path-style; in AWS the bucket's virtual host on the
  * regional endpoint, as the SDK addresses a bucket whose name is one DNS label (path-style otherwise).
  */
 function objectLocation(site: S3Site, bucket: string, key: string) {
-  const encodedKey = key.split('/').map(escapeUri).join('/');
+  const encodedKey = key.split('/').map(encodeRfc3986).join('/');
   if (site.endpoint) {
     const endpoint = new URL(site.endpoint);
     const basePath = endpoint.pathname.replace(/\/$/, '');
@@ -91,7 +88,7 @@ function queryString(query: Record<string, string | string[] | null | undefined>
     .flatMap((name) => {
       const value = query[name];
       const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-      return values.map((one) => `${escapeUri(name)}=${escapeUri(one)}`);
+      return values.map((one) => `${encodeRfc3986(name)}=${encodeRfc3986(one)}`);
     })
     .join('&');
 }
