@@ -34,7 +34,7 @@ const bytesOf = (data: SourceData): string | Uint8Array =>
       : new Uint8Array(data);
 
 /** The SHA-256 the signer asks for: a hash, or an HMAC when given a key. */
-class NodeSha256 implements Checksum {
+export class NodeSha256 implements Checksum {
   private hash: Hash | Hmac;
   constructor(private readonly secret?: SourceData) {
     this.hash = this.fresh();
