@@ -89,7 +89,8 @@ export function signedJsonHeaders(request: JsonRequestToSign): Record<string, st
   const signature = createHmac('sha256', signingKey(secretAccessKey, day, request.region))
     .update(stringToSign)
     .digest('hex');
-  headers.authorization = `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  const credential = `Credential=${accessKeyId}/${scope}`;
+  headers.authorization = `AWS4-HMAC-SHA256 ${credential}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return headers;
 }
 
