@@ -19,7 +19,7 @@ import {
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { EmbedBundling } from '../embeds.ts';
+import type { EmbedBundling, EmbedFile } from '../embeds.ts';
 import { LOCK_FILE, REPO_ROOT } from '../repo-paths.ts';
 import { addAlarm } from './alarm.ts';
 
@@ -43,23 +43,34 @@ export const BUNDLE_PACKAGE_JSON = { type: 'commonjs' };
  * the bundles and, in an asset whose bundle loads it, built into a file of its own (`name.js`)
  * that the asset's package.json maps `#name` to. Code an `import('#name')` reaches is then not
  * even parsed at cold start; esbuild's lazily evaluated modules inside the bundle still are
- * (about 55 ms per MB here). Not for functions with `nodeModules` (their package.json is npm's).
+ * (about 55 ms per MB here). Functions with `nodeModules` keep npm's package.json (no "type":
+ * CommonJS as well), with the "imports" added after the install.
  */
 export const SIDE_BUNDLES: Record<string, string> =
   JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).imports ?? {};
 
 const ESBUILD = join(REPO_ROOT, 'node_modules', '.bin', 'esbuild');
 
-function assetPackageJson(): string {
-  const imports = Object.fromEntries(Object.keys(SIDE_BUNDLES).map((name) => [name, `./${name.slice(1)}.js`]));
-  return JSON.stringify({ ...BUNDLE_PACKAGE_JSON, imports });
+const SIDE_BUNDLE_IMPORTS = Object.fromEntries(
+  Object.keys(SIDE_BUNDLES).map((name) => [name, `./${name.slice(1)}.js`]),
+);
+
+/** Writes the asset's package.json, or with `nodeModules` adds the "imports" to npm's. */
+function packageJsonCommand(packageJson: string, hasNodeModules: boolean): string {
+  if (!hasNodeModules)
+    return `echo '${JSON.stringify({ ...BUNDLE_PACKAGE_JSON, imports: SIDE_BUNDLE_IMPORTS })}' > "${packageJson}"`;
+  const merge =
+    `const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f,"utf8"));` +
+    `p.imports=${JSON.stringify(SIDE_BUNDLE_IMPORTS)};require("fs").writeFileSync(f,JSON.stringify(p))`;
+  return `"${process.execPath}" -e '${merge}' "${packageJson}"`;
 }
 
-/** The shell commands writing the asset's package.json and the side bundles its bundle loads. */
-function afterBundling(outputDir: string): string[] {
+/** The shell commands writing the asset's package.json, its embeds and the side bundles its bundle loads. */
+function afterBundling(outputDir: string, hasNodeModules: boolean, embeds: EmbedFile[]): string[] {
   const bundle = join(outputDir, 'index.js');
   return [
-    `echo '${assetPackageJson()}' > "${join(outputDir, 'package.json')}"`,
+    packageJsonCommand(join(outputDir, 'package.json'), hasNodeModules),
+    ...embeds.map((embed) => `cp "${embed.source}" "${join(outputDir, embed.name)}"`),
     ...Object.entries(SIDE_BUNDLES).map(
       ([name, entry]) =>
         `if grep -q '"${name}"' "${bundle}"; then "${ESBUILD}" "${join(REPO_ROOT, entry)}" --bundle --platform=node ` +
@@ -83,7 +94,7 @@ export interface ProjectFunctionProps {
   logRetention: RetentionDays;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   alarmTopic: ITopic;
-  /** Build-time data compiled into the bundle (infra/embeds.ts). */
+  /** Build-time data shipped as files beside the bundle (infra/embeds.ts). */
   embeds?: EmbedBundling;
   /**
    * Packages with native code (sharp) left out of the bundle and installed beside it by
@@ -96,11 +107,12 @@ export interface ProjectFunctionProps {
 /** npm's platform overrides: optional native packages (@img/sharp-linux-arm64 ...) for Lambda arm64. */
 export const LAMBDA_NPM_PLATFORM = { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' };
 
-const commonJsPackageHooks = {
+/** CDK runs afterBundling after the `nodeModules` install, so npm's package.json exists by then. */
+const assetHooks = (hasNodeModules: boolean, embeds: EmbedFile[]) => ({
   beforeBundling: () => [],
   beforeInstall: () => [],
-  afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir),
-};
+  afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir, hasNodeModules, embeds),
+});
 
 export class ProjectFunction extends Construct implements IGrantable {
   readonly function: NodejsFunction;
@@ -156,23 +168,17 @@ export class ProjectFunction extends Construct implements IGrantable {
         sourcesContent: false,
         // Bundle the SDK at the version package.json pins (docs/operations.md, "Bundling").
         bundleAwsSDK: true,
-        define: props.embeds?.define,
         // The SDK's default credential chain minus what a Lambda never reaches (SSO, ini files,
         // processes, STS web identity, IMDS): ~100 KB less per bundle (lambda-credential-provider.ts).
         esbuildArgs: {
           [`--alias:${SDK_DEFAULT_CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIAL_PROVIDER,
-          // Functions with `nodeModules` get npm's package.json: their bundle keeps the side bundles' code.
-          ...(props.nodeModules?.length
-            ? {}
-            : Object.fromEntries(Object.keys(SIDE_BUNDLES).map((name) => [`--external:${name}`, true]))),
+          ...Object.fromEntries(Object.keys(SIDE_BUNDLES).map((name) => [`--external:${name}`, true])),
           // An import() left to run time (side bundles, sharp) becomes require(): Node then loads the
           // CommonJS file directly instead of scanning it for export names first.
           '--supported:dynamic-import': 'false',
         },
-        inject: props.embeds?.inject,
-        ...(props.nodeModules?.length
-          ? { nodeModules: props.nodeModules, environment: LAMBDA_NPM_PLATFORM }
-          : { commandHooks: commonJsPackageHooks }),
+        commandHooks: assetHooks(Boolean(props.nodeModules?.length), props.embeds?.files ?? []),
+        ...(props.nodeModules?.length ? { nodeModules: props.nodeModules, environment: LAMBDA_NPM_PLATFORM } : {}),
       },
     });
 

@@ -55,7 +55,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     import('./s3-events.ts'),
   ]);
 
-  // Build-time embeds (RouteGroup.embeds), set as CDK's esbuild defines would.
+  // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle, the environment here.
   process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));
   process.env[EMBED_ENV.openApi] = JSON.stringify(buildOpenApiDocument(routeGroups));
 

@@ -19,6 +19,8 @@ export async function sendMail(message: MailMessage): Promise<void> {
     log().info('mail written to outbox', { to: message.to, kind: message.kind, file });
     return;
   }
-  const { sendWithSes } = await import('./ses.ts');
+  // `#ses-mail` is ./ses.ts (package.json "imports"), a file of its own when deployed (decision 155):
+  // the SES client is parsed by the first message a container sends, not by every cold start.
+  const { sendWithSes } = await import('#ses-mail');
   await sendWithSes(message);
 }

@@ -1,6 +1,7 @@
 /**
  * The one infra test that runs esbuild: the fallback bundled exactly as deployed (CommonJS with its
- * package.json, embedded route manifest), then executed, so bundling options and embeds are proven to work.
+ * package.json, the route manifest in a file beside it), then executed, so bundling options and embeds
+ * are proven to work.
  */
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_PACKAGE_JSON, ProjectFunction } from '../../infra/constructs/project-function.ts';
 import { embedBundling } from '../../infra/embeds.ts';
 import { loadBundle } from '../../infra/verify/load-bundle.ts';
+import { EMBED_ENV, EMBED_FILE } from '../../shared/http/embedded.ts';
 import { functionEntry } from '../../infra/repo-paths.ts';
 import { FIXTURE_GROUPS } from './support.ts';
 
@@ -75,7 +77,10 @@ describe('function bundles', () => {
     }
   });
 
-  it('carry the embedded route manifest: the fallback tells 405 from 404 with no environment', async () => {
+  it('carry the route manifest in a file beside them: the fallback tells 405 from 404, no environment', async () => {
+    expect(existsSync(join(bundleDir, EMBED_FILE.routeManifest))).toBe(true);
+    expect(readFileSync(join(bundleDir, 'index.js'), 'utf8')).not.toContain('/things');
+    delete process.env[EMBED_ENV.routeManifest];
     const { handler } = (await loadBundle(join(bundleDir, 'index.js'))) as { handler: Handler };
     const wrongMethod = await handler(event('PUT', '/api/2.0/things'));
     expect(wrongMethod.statusCode).toBe(405);

@@ -1,34 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { embedBundling } from '../../infra/embeds.ts';
 import { routeManifest } from '../../infra/route-manifest.ts';
+import { EMBED_FILE } from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import { FIXTURE_GROUPS } from './support.ts';
 
 describe('embedBundling', () => {
   it('adds nothing for a group without embeds', () => {
-    expect(embedBundling([], FIXTURE_GROUPS)).toEqual({ define: {}, inject: [] });
+    expect(embedBundling([], FIXTURE_GROUPS)).toEqual({ files: [] });
   });
 
-  it('points process.env.<NAME> at an injected export holding the JSON text', async () => {
-    const { define, inject } = embedBundling(['routeManifest', 'openApi'], FIXTURE_GROUPS);
-    expect(define).toEqual({
-      'process.env.STEPWISE_OPENAPI': '__stepwise_embed_STEPWISE_OPENAPI',
-      'process.env.STEPWISE_ROUTE_MANIFEST': '__stepwise_embed_STEPWISE_ROUTE_MANIFEST',
-    });
-    expect(inject).toHaveLength(1);
-    const injected = await import(pathToFileURL(inject[0]).href);
-    expect(JSON.parse(injected.__stepwise_embed_STEPWISE_ROUTE_MANIFEST)).toEqual(routeManifest(FIXTURE_GROUPS));
-    expect(JSON.parse(injected.__stepwise_embed_STEPWISE_OPENAPI)).toEqual(
+  it('writes each embed as a JSON file, named as the bundle reads it', () => {
+    const { files } = embedBundling(['routeManifest', 'openApi', 'openApi'], FIXTURE_GROUPS);
+    expect(files.map((file) => file.name)).toEqual([EMBED_FILE.openApi, EMBED_FILE.routeManifest]);
+    const text = (name: string) => readFileSync(files.find((file) => file.name === name)!.source, 'utf8');
+    expect(JSON.parse(text(EMBED_FILE.routeManifest))).toEqual(routeManifest(FIXTURE_GROUPS));
+    expect(JSON.parse(text(EMBED_FILE.openApi))).toEqual(
       JSON.parse(JSON.stringify(buildOpenApiDocument(FIXTURE_GROUPS))),
     );
   });
 
-  it('names the injected file by its content', () => {
-    const first = embedBundling(['routeManifest'], FIXTURE_GROUPS).inject[0];
-    expect(embedBundling(['routeManifest'], FIXTURE_GROUPS).inject[0]).toBe(first);
-    expect(embedBundling(['routeManifest'], FIXTURE_GROUPS.slice(1)).inject[0]).not.toBe(first);
-    expect(readFileSync(first, 'utf8')).toMatch(/^export const __stepwise_embed_STEPWISE_ROUTE_MANIFEST = "/);
+  it('names the written file by its content', () => {
+    const first = embedBundling(['routeManifest'], FIXTURE_GROUPS).files[0].source;
+    expect(embedBundling(['routeManifest'], FIXTURE_GROUPS).files[0].source).toBe(first);
+    expect(embedBundling(['routeManifest'], FIXTURE_GROUPS.slice(1)).files[0].source).not.toBe(first);
   });
 });
