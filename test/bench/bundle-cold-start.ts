@@ -66,32 +66,39 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
     MODULES_BUCKET: 'stepwise-modules',
     MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
   });
-  const figures: BundleFigure[] = [];
-  for (const fn of assembly.functions.values()) {
-    const file = fn.bundleFile;
-    const env = {
+  const bundles = [...assembly.functions.values()].map((fn) => ({
+    fn,
+    kind: fn.stack.endsWith('-Api') ? ('api' as const) : ('pipeline' as const),
+    env: {
       ...fn.environment,
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'bench',
       AWS_SECRET_ACCESS_KEY: 'bench',
       AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
-    };
-    const kind = fn.stack.endsWith('-Api') ? 'api' : 'pipeline';
-    const times = Array.from({ length: kind === 'api' ? RUNS : PIPELINE_RUNS }, () => importOnce(file, env));
-    figures.push({
-      function: fn.description.replace(/^Stepwise /, ''),
-      kind,
-      bytes: statSync(file).size,
-      importMs: median(times.map((time) => time.wallMs)),
-      cpuMs: median(times.map((time) => time.cpuMs)),
-    });
+    },
+    times: [] as Array<{ wallMs: number; cpuMs: number }>,
+  }));
+  // Round by round over every bundle, not one bundle's runs in a row: load that comes and goes on
+  // this machine then slows every bundle alike instead of whichever was being timed (decision 144).
+  for (let round = 0; round < Math.max(RUNS, PIPELINE_RUNS); round++) {
+    for (const bundle of bundles) {
+      if (round < (bundle.kind === 'api' ? RUNS : PIPELINE_RUNS))
+        bundle.times.push(importOnce(bundle.fn.bundleFile, bundle.env));
+    }
   }
+  const figures: BundleFigure[] = bundles.map(({ fn, kind, times }) => ({
+    function: fn.description.replace(/^Stepwise /, ''),
+    kind,
+    bytes: statSync(fn.bundleFile).size,
+    importMs: median(times.map((time) => time.wallMs)),
+    cpuMs: median(times.map((time) => time.cpuMs)),
+  }));
   return figures.sort((a, b) => a.kind.localeCompare(b.kind) || b.importMs - a.importMs);
 }
 
 export function printBundles(figures: BundleFigure[]): void {
   console.log(
-    `\nDeployed bundles as synthesized (AWS SDK bundled): size and import time, median of ${RUNS} ` +
+    `\nDeployed bundles as synthesized (AWS SDK bundled): size and import time, median of ${RUNS} rounds of ` +
       `fresh node processes (pipeline functions ${PIPELINE_RUNS})`,
   );
   console.table(
