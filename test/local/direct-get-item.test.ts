@@ -15,6 +15,7 @@ import {
   PutItemCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
+import { createServer, type AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { answerGetItemDirectly, signedJsonHeaders } from '../../shared/db/direct-get-item.ts';
@@ -185,6 +186,41 @@ describe('the direct GetItem against DynamoDB Local', () => {
     );
     await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundException);
     expect(sdkRequests).toBeGreaterThan(0);
+  });
+
+  it('leaves a request the socket loses to the SDK (a keep-alive socket closed while frozen)', async () => {
+    // A server that drops every connection: the direct request fails on the socket, then the
+    // SDK's own request (and its retries) reach the same server and fail as the SDK reports it.
+    const dropping = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    let requests = 0;
+    const sdkOnly = new DynamoDBClient({ ...options, endpoint: url, maxAttempts: 2 });
+    const client = answerGetItemDirectly(
+      new DynamoDBClient({
+        ...options,
+        endpoint: url,
+        maxAttempts: 2,
+        requestHandler: {
+          handle: (...args: Parameters<typeof sdkOnly.config.requestHandler.handle>) => {
+            requests++;
+            return sdkOnly.config.requestHandler.handle(...args);
+          },
+        },
+      }),
+      url,
+    );
+    try {
+      const read = client.send(
+        new GetItemCommand({ TableName: table, Key: { pk: { S: 'USER#1' }, sk: { S: 'USER' } } }),
+      );
+      await expect(read).rejects.toThrow();
+      expect(requests).toBe(2);
+    } finally {
+      client.destroy();
+      sdkOnly.destroy();
+      dropping.close();
+    }
   });
 
   it('leaves binary keys and other commands to the SDK', async () => {
