@@ -5,11 +5,9 @@
  * built with the entity's own item builder so they are exactly what the API stores.
  */
 import autocannon from 'autocannon';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { guideToItem, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { writeItems } from './seed-table.ts';
 
-const TABLE = 'stepwise';
 const FIRST_GUIDEID = 1_000_000;
 
 function benchGuide(guideid: number, authorid: number): GuideRecord {
@@ -49,25 +47,9 @@ function benchGuide(guideid: number, authorid: number): GuideRecord {
   };
 }
 
-async function seed(db: DynamoDBDocumentClient, from: number, count: number, authorid: number): Promise<void> {
-  const batches: Array<Array<Record<string, unknown>>> = [];
-  for (let start = 0; start < count; start += 25) {
-    batches.push(
-      Array.from({ length: Math.min(25, count - start) }, (_, index) =>
-        guideToItem(benchGuide(from + start + index, authorid)),
-      ),
-    );
-  }
-  const workers = Array.from({ length: 8 }, async () => {
-    for (let batch = batches.shift(); batch; batch = batches.shift()) {
-      let pending: Array<Record<string, unknown>> | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending && pending.length > 0) {
-        const result = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending as never } }));
-        pending = result.UnprocessedItems?.[TABLE] as Array<Record<string, unknown>> | undefined;
-      }
-    }
-  });
-  await Promise.all(workers);
+/** Guides `from` .. `from + count - 1`, as the guide entity stores them. */
+function* benchGuideItems(from: number, count: number, authorid: number): Generator<Record<string, unknown>> {
+  for (let guideid = from; guideid < from + count; guideid++) yield guideToItem(benchGuide(guideid, authorid));
 }
 
 async function pageLatency(
@@ -92,21 +74,14 @@ export async function guideListLatency(
   authorid: number,
   seconds: number,
 ): Promise<void> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
   const pages = { first: `${stack.url}/guides?limit=20`, newest: `${stack.url}/guides?limit=20&order=DESC` };
-  await seed(db, FIRST_GUIDEID, 100, authorid);
+  await writeItems(stack.ddbEndpoint, benchGuideItems(FIRST_GUIDEID, 100, authorid));
   const small = {
     first: await pageLatency(pages.first, token, seconds),
     newest: await pageLatency(pages.newest, token, seconds),
   };
   const seedStarted = Date.now();
-  await seed(db, FIRST_GUIDEID + 100, 9_900, authorid);
+  await writeItems(stack.ddbEndpoint, benchGuideItems(FIRST_GUIDEID + 100, 9_900, authorid));
   const seedSeconds = (Date.now() - seedStarted) / 1000;
   const large = {
     first: await pageLatency(pages.first, token, seconds),
@@ -133,5 +108,4 @@ export async function guideListLatency(
   console.log(
     `Worst latency ratio 10,000 / 100 guides: ${worst.toFixed(2)}  (aim <= 1.5: a page costs O(page), not O(table))`,
   );
-  db.destroy();
 }

@@ -17,8 +17,6 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { guideSearchTokens } from '../../shared/content/guide-revisions.ts';
 import {
   authoredLinkPut,
@@ -32,6 +30,7 @@ import { searchTokenWrites } from '../../shared/db/search-index.ts';
 import type { LabelledWrite } from '../../shared/db/transactions.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { siteAt, type Site } from '../support/site-transfer.ts';
+import { writeItems } from './seed-table.ts';
 
 const SIZES = (process.env.BENCH_TRANSFER_GUIDES ?? '1000,10000').split(',').map(Number);
 const STEPS_PER_GUIDE = 3;
@@ -146,36 +145,13 @@ function guideItems(guideid: number, authorid: number): Array<Record<string, unk
   ]);
 }
 
-export async function seedGuides(stack: RunningStack, from: number, count: number, authorid: number): Promise<number> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
-  let next = from;
-  let written = 0;
-  const queue: Array<Record<string, unknown>> = [];
-  const takeBatch = () => {
-    while (queue.length < 25 && next < from + count) queue.push(...guideItems(next++, authorid));
-    return queue.splice(0, 25);
-  };
-  const workers = Array.from({ length: 8 }, async () => {
-    for (let batch = takeBatch(); batch.length > 0; batch = takeBatch()) {
-      let pending: unknown[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending && pending.length > 0) {
-        const result: { UnprocessedItems?: Record<string, unknown[]> } = await db.send(
-          new BatchWriteCommand({ RequestItems: { stepwise: pending as never } }),
-        );
-        pending = result.UnprocessedItems?.stepwise;
-      }
-      written += batch.length;
-    }
-  });
-  await Promise.all(workers);
-  db.destroy();
-  return written;
+/** Guides `from` .. `from + count - 1` with their steps, snapshots, links and search words. */
+function* benchSiteItems(from: number, count: number, authorid: number): Generator<Record<string, unknown>> {
+  for (let guideid = from; guideid < from + count; guideid++) yield* guideItems(guideid, authorid);
+}
+
+function seedGuides(stack: RunningStack, from: number, count: number, authorid: number): Promise<number> {
+  return writeItems(stack.ddbEndpoint, benchSiteItems(from, count, authorid));
 }
 
 /** A few noisy (hard to compress) images through the media API, so the file carries objects. */
