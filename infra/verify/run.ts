@@ -2,6 +2,7 @@
  * `npm run verify:deploy [test files...]`: what deploys is what was tested.
  * 1. Synthesizes the CDK app (offline) into .verify/cdk.out, with the test stack's settings as
  *    context (infra/verify/test-site-settings.ts).
+ *    Every side bundle of every function must load (infra/verify/side-bundles.ts).
  * 2. Runs the API tests (default: all of test/api) against the local stack serving every
  *    route, the S3 trigger and the import pipeline from the synthesized bundles and template
  *    (STEPWISE_FUNCTIONS=bundles), every AWS call checked against its function's role.
@@ -14,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../repo-paths.ts';
 import { iamReport, type StackIamFile } from './iam-check.ts';
+import { checkSideBundles } from './side-bundles.ts';
 import { TEST_SITE_SETTINGS } from './test-site-settings.ts';
 
 // Inside the repository: sharp's JavaScript in a bundle's node_modules then finds the host's
@@ -37,6 +39,10 @@ console.log('verify:deploy — 1/3 synthesizing the CDK app into .verify/cdk.out
 const context = Object.entries(TEST_SITE_SETTINGS).flatMap(([key, { value }]) => ['-c', `stepwise:${key}=${value}`]);
 const synth = run('npx', ['cdk', 'synth', '--quiet', '-o', CDK_OUT, ...context], { CDK_DISABLE_VERSION_CHECK: '1' });
 if (synth !== 0) process.exit(synth);
+const sideBundles = checkSideBundles(CDK_OUT);
+for (const failure of sideBundles.failures) console.error(`Side bundle: ${failure}`);
+if (sideBundles.failures.length > 0) process.exit(1);
+console.log(`verify:deploy — ${sideBundles.loaded} side bundle(s) load with their function's environment`);
 
 /**
  * These start stacks of their own with settings the synthesized template does not carry (other
