@@ -3,6 +3,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  ResourceInUseException,
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -20,7 +21,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
-  await client.send(
+  const creating = client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
@@ -39,6 +40,13 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       })),
     }),
   );
+  try {
+    await creating;
+  } catch (error) {
+    // The SDK resends a create whose answer was lost (a busy machine, a reset socket); the resent
+    // one then finds the table the first one made. Seen once in verify:deploy's stack starts.
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,
