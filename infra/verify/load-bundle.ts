@@ -5,6 +5,7 @@
  * run and time is what a cold start runs: an ES-module `import()` of a CommonJS bundle would add
  * a scan of the whole file for its exports that Lambda never does.
  */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -31,4 +32,26 @@ export function loadStatement(file: string): string {
   return loadsAsEsModule(file)
     ? `await import(${JSON.stringify(pathToFileURL(file).href)});`
     : `process.getBuiltinModule('node:module').createRequire(import.meta.url)(${JSON.stringify(resolve(file))});`;
+}
+
+/**
+ * Runs `script` (an ES module, e.g. around loadStatement) in a fresh `node` with a function's
+ * template environment and what the Lambda runtime adds (region, credentials, function name):
+ * a cold start's process, for the bench's import times and verify:deploy's side-bundle check.
+ */
+export function runInFreshNode(
+  script: string,
+  fn: { environment: Record<string, string>; functionName: string },
+): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...fn.environment,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
+    },
+    encoding: 'utf8',
+  });
 }

@@ -35,6 +35,14 @@ export interface LocalResourceNames {
   SITE_IMPORT_STATE_MACHINE_ARN?: string;
 }
 
+/** The names `npm start` gives them (infra/local/environment.ts): for hosts that only load bundles. */
+export const LOCAL_RESOURCE_NAMES: LocalResourceNames = {
+  TABLE_NAME: 'stepwise',
+  MEDIA_BUCKET: 'stepwise-media',
+  MODULES_BUCKET: 'stepwise-modules',
+  MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
+};
+
 export interface SynthesizedFunction {
   /** `<stack>/<logical id>`: unique in the assembly. */
   id: string;

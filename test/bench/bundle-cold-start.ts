@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
-import { loadStatement } from '../../infra/verify/load-bundle.ts';
-import { readAssembly } from '../../infra/verify/template.ts';
+import { loadStatement, runInFreshNode } from '../../infra/verify/load-bundle.ts';
+import { LOCAL_RESOURCE_NAMES, readAssembly, type SynthesizedFunction } from '../../infra/verify/template.ts';
 
 /** Fresh processes per bundle: API functions (the aim is theirs), pipeline functions. */
 const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
@@ -35,16 +35,13 @@ export function synthesize(outdir: string): void {
  * One fresh process: wall and CPU milliseconds from just before loading the bundle to the module
  * evaluated, loaded as the Lambda runtime loads it (CommonJS required, ES modules imported).
  */
-function importOnce(file: string, env: Record<string, string>): { wallMs: number; cpuMs: number } {
+function importOnce(fn: SynthesizedFunction): { wallMs: number; cpuMs: number } {
   const script =
-    `const c=process.cpuUsage(),t=performance.now();${loadStatement(file)}` +
+    `const c=process.cpuUsage(),t=performance.now();${loadStatement(fn.bundleFile)}` +
     `const w=performance.now()-t,u=process.cpuUsage(c);` +
     `process.stdout.write(JSON.stringify([w,(u.user+u.system)/1e3]));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`importing ${file} failed: ${result.stderr}`);
+  const result = runInFreshNode(script, fn);
+  if (result.status !== 0) throw new Error(`importing ${fn.bundleFile} failed: ${result.stderr}`);
   const [wallMs, cpuMs] = JSON.parse(result.stdout) as [number, number];
   return { wallMs, cpuMs };
 }
@@ -60,30 +57,17 @@ export interface BundleFigure {
 }
 
 export function measureBundles(cdkOut: string): BundleFigure[] {
-  const assembly = readAssembly(cdkOut, {
-    TABLE_NAME: 'stepwise',
-    MEDIA_BUCKET: 'stepwise-media',
-    MODULES_BUCKET: 'stepwise-modules',
-    MODULE_IMPORT_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:stepwise-module-import',
-  });
+  const assembly = readAssembly(cdkOut, LOCAL_RESOURCE_NAMES);
   const bundles = [...assembly.functions.values()].map((fn) => ({
     fn,
     kind: fn.stack.endsWith('-Api') ? ('api' as const) : ('pipeline' as const),
-    env: {
-      ...fn.environment,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'bench',
-      AWS_SECRET_ACCESS_KEY: 'bench',
-      AWS_LAMBDA_FUNCTION_NAME: fn.functionName,
-    },
     times: [] as Array<{ wallMs: number; cpuMs: number }>,
   }));
   // Round by round over every bundle, not one bundle's runs in a row: load that comes and goes on
   // this machine then slows every bundle alike instead of whichever was being timed (decision 144).
   for (let round = 0; round < Math.max(RUNS, PIPELINE_RUNS); round++) {
     for (const bundle of bundles) {
-      if (round < (bundle.kind === 'api' ? RUNS : PIPELINE_RUNS))
-        bundle.times.push(importOnce(bundle.fn.bundleFile, bundle.env));
+      if (round < (bundle.kind === 'api' ? RUNS : PIPELINE_RUNS)) bundle.times.push(importOnce(bundle.fn));
     }
   }
   const figures: BundleFigure[] = bundles.map(({ fn, kind, times }) => ({

@@ -99,20 +99,51 @@ describe('the direct GetItem request', () => {
   });
 });
 
+type ClientOptions = {
+  region: string;
+  endpoint: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+};
+
+/**
+ * A client with the direct GetItem whose SDK requests go through the SDK's own handler, counted:
+ * `sdkRequests()` is how many requests reached the SDK's path.
+ */
+function countingDirectClient(options: ClientOptions & { maxAttempts?: number }) {
+  const inner = new DynamoDBClient(options);
+  let count = 0;
+  const client = answerGetItemDirectly(
+    new DynamoDBClient({
+      ...options,
+      requestHandler: {
+        handle: (...args: Parameters<typeof inner.config.requestHandler.handle>) => {
+          count++;
+          return inner.config.requestHandler.handle(...args);
+        },
+      },
+    }),
+    options.endpoint,
+  );
+  return {
+    client,
+    sdkRequests: () => count,
+    resetCount: () => {
+      count = 0;
+    },
+    destroy: () => {
+      client.destroy();
+      inner.destroy();
+    },
+  };
+}
+
 describe('the direct GetItem against DynamoDB Local', () => {
   const table = `direct-get-${process.pid}-${Date.now()}`;
   const endpoint = inject('ddbEndpoint');
   const options = { region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   const sdk = new DynamoDBClient(options);
-  // The SDK's own handler, counting what goes through it.
-  let sdkRequests = 0;
-  const countingHandler = {
-    handle: (...args: Parameters<typeof sdk.config.requestHandler.handle>) => {
-      sdkRequests++;
-      return sdk.config.requestHandler.handle(...args);
-    },
-  };
-  const direct = answerGetItemDirectly(new DynamoDBClient({ ...options, requestHandler: countingHandler }), endpoint);
+  const counted = countingDirectClient(options);
+  const direct = counted.client;
 
   const items = {
     plain: { pk: { S: 'USER#1' }, sk: { S: 'USER' }, name: { S: 'Ünïcode "quoted" \u2028' }, n: { N: '42.5' } },
@@ -150,7 +181,7 @@ describe('the direct GetItem against DynamoDB Local', () => {
   afterAll(async () => {
     await sdk.send(new DeleteTableCommand({ TableName: table }));
     sdk.destroy();
-    direct.destroy();
+    counted.destroy();
   });
 
   const reads: Array<[string, GetItemCommandInput]> = [
@@ -170,22 +201,22 @@ describe('the direct GetItem against DynamoDB Local', () => {
 
   for (const [name, input] of reads) {
     it(`answers ${name} as the SDK does, without the SDK's request`, async () => {
-      sdkRequests = 0;
+      counted.resetCount();
       const ours = await direct.send(new GetItemCommand(input));
       const theirs = await sdk.send(new GetItemCommand(input));
-      expect(sdkRequests).toBe(0);
+      expect(counted.sdkRequests()).toBe(0);
       expect(ours.Item).toEqual(theirs.Item);
       expect(ours.$metadata.httpStatusCode).toBe(200);
     });
   }
 
   it('leaves an error to the SDK, which throws its typed exception', async () => {
-    sdkRequests = 0;
+    counted.resetCount();
     const missing = direct.send(
       new GetItemCommand({ TableName: `${table}-missing`, Key: { pk: { S: 'a' }, sk: { S: 'b' } } }),
     );
     await expect(missing).rejects.toBeInstanceOf(ResourceNotFoundException);
-    expect(sdkRequests).toBeGreaterThan(0);
+    expect(counted.sdkRequests()).toBeGreaterThan(0);
   });
 
   it('leaves a request the socket loses to the SDK (a keep-alive socket closed while frozen)', async () => {
@@ -194,45 +225,30 @@ describe('the direct GetItem against DynamoDB Local', () => {
     const dropping = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
-    let requests = 0;
-    const sdkOnly = new DynamoDBClient({ ...options, endpoint: url, maxAttempts: 2 });
-    const client = answerGetItemDirectly(
-      new DynamoDBClient({
-        ...options,
-        endpoint: url,
-        maxAttempts: 2,
-        requestHandler: {
-          handle: (...args: Parameters<typeof sdkOnly.config.requestHandler.handle>) => {
-            requests++;
-            return sdkOnly.config.requestHandler.handle(...args);
-          },
-        },
-      }),
-      url,
-    );
+    const dropped = countingDirectClient({ ...options, endpoint: url, maxAttempts: 2 });
+    const client = dropped.client;
     try {
       const read = client.send(
         new GetItemCommand({ TableName: table, Key: { pk: { S: 'USER#1' }, sk: { S: 'USER' } } }),
       );
       await expect(read).rejects.toThrow();
-      expect(requests).toBe(2);
+      expect(dropped.sdkRequests()).toBe(2);
     } finally {
-      client.destroy();
-      sdkOnly.destroy();
+      dropped.destroy();
       dropping.close();
     }
   });
 
   it('leaves binary keys and other commands to the SDK', async () => {
-    sdkRequests = 0;
+    counted.resetCount();
     // A binary key is refused by this table's schema: the SDK's request, the SDK's error.
     const binaryKey = direct.send(
       new GetItemCommand({ TableName: table, Key: { pk: { B: new Uint8Array([1]) }, sk: { S: 'x' } } }),
     );
     await expect(binaryKey).rejects.toThrow();
-    expect(sdkRequests).toBe(1);
+    expect(counted.sdkRequests()).toBe(1);
     const described = await direct.send(new DescribeTableCommand({ TableName: table }));
     expect(described.Table?.TableName).toBe(table);
-    expect(sdkRequests).toBe(2);
+    expect(counted.sdkRequests()).toBe(2);
   });
 });
