@@ -27,7 +27,10 @@ beforeAll(async () => {
   };
   stack.child.stdout!.on('data', collect);
   stack.child.stderr!.on('data', collect);
-  const login = await call('POST', '/user/token', undefined, { email: 'admin@example.com', password: 'stepwise-admin' });
+  const login = await call('POST', '/user/token', undefined, {
+    email: 'admin@example.com',
+    password: 'stepwise-admin',
+  });
   token = ((await login.json()) as { authToken: string }).authToken;
 }, 60_000);
 

@@ -51,7 +51,10 @@ const other = await call('POST /users', {
   token,
   body: { email: `trips.${stamp}@example.com`, username: `Trips ${stamp}`, password: 'Bench-pass-123' },
 });
-await call('POST /wikis', { token, body: { namespace: 'CATEGORY', title: `Printers ${stamp}`, contents: 'Printers.' } });
+await call('POST /wikis', {
+  token,
+  body: { namespace: 'CATEGORY', title: `Printers ${stamp}`, contents: 'Printers.' },
+});
 const wiki = await call('POST /wikis', {
   token,
   body: { ...(exampleOf('POST /wikis') as object), title: `Torque ${stamp}` },
@@ -65,7 +68,10 @@ await call('POST /guides/{guideid}/steps', {
   params: { guideid: String(guide.guideid) },
   body: exampleOf('POST /guides/{guideid}/steps'),
 });
-const team = await call('POST /teams', { token, body: { ...(exampleOf('POST /teams') as object), name: `Trips ${stamp}` } });
+const team = await call('POST /teams', {
+  token,
+  body: { ...(exampleOf('POST /teams') as object), name: `Trips ${stamp}` },
+});
 await call('PUT /teams/{teamid}/users/{userid}', {
   token,
   params: { teamid: String(team.teamid), userid: String(other.userid) },

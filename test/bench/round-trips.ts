@@ -72,7 +72,9 @@ export function printRoundTrips(rows: RoundTripRow[]): void {
             : 'over',
     })),
   );
-  const over = rows.filter((row) => typeof row.measured !== 'number' || row.minimum === undefined || row.measured > row.minimum);
+  const over = rows.filter(
+    (row) => typeof row.measured !== 'number' || row.minimum === undefined || row.measured > row.minimum,
+  );
   console.log(`round trips: ${rows.length - over.length} of ${rows.length} routes at their minimum`);
 }
 

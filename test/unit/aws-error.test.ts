@@ -32,9 +32,9 @@ describe('isAwsError', () => {
   });
 
   it('is false for another name, and for anything that is not an object', () => {
-    expect(isAwsError(new ForeignCopy('ProvisionedThroughputExceededException'), 'ConditionalCheckFailedException')).toBe(
-      false,
-    );
+    expect(
+      isAwsError(new ForeignCopy('ProvisionedThroughputExceededException'), 'ConditionalCheckFailedException'),
+    ).toBe(false);
     expect(isAwsError(new Error('NoSuchKey'), 'NoSuchKey')).toBe(false);
     for (const value of [undefined, null, 'NoSuchKey', 404, { message: 'NoSuchKey' }])
       expect(isAwsError(value, 'NoSuchKey')).toBe(false);
