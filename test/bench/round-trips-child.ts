@@ -3,21 +3,23 @@
  * group's handler from source against the stack's engines given in the environment, every
  * DynamoDB client counted by a middleware offered through the SDK client hook (one count per
  * HTTP attempt, retries included). For each route: a warm-up call (authentication cached, as in a
- * warm container), then the counted call. Prints one JSON line: route -> round trips.
+ * warm container), then the counted call. Prints one JSON line: route -> round trips and commands.
  */
 import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
 import { apiEvent } from './api-event.ts';
 import { ROUND_TRIP_ROUTES, type Fixtures } from './round-trip-routes.ts';
 
-let roundTrips = 0;
+/** The DynamoDB commands sent (one entry per attempt) since the last reset. */
+let sent: string[] = [];
 (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = (client: {
   middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
 }) => {
   client.middlewareStack.add(
-    (next: (args: unknown) => Promise<unknown>, context: { clientName?: string }) => (args: unknown) => {
-      if (context.clientName === 'DynamoDBClient') roundTrips++;
-      return next(args);
-    },
+    (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
+      (args: unknown) => {
+        if (context.clientName === 'DynamoDBClient') sent.push(String(context.commandName).replace(/Command$/, ''));
+        return next(args);
+      },
     // Below the retry middleware (finalizeRequest): every attempt is a round trip.
     { step: 'deserialize', name: 'countRoundTrips' },
   );
@@ -86,7 +88,7 @@ const fixtures: Fixtures = {
   search: `Trips`,
 };
 
-const measured: Record<string, number | string> = {};
+const measured: Record<string, { count: number; commands: string[] } | string> = {};
 for (const route of ROUND_TRIP_ROUTES) {
   const options = { token, ...route.request(fixtures) };
   try {
@@ -95,9 +97,9 @@ for (const route of ROUND_TRIP_ROUTES) {
     await call('GET /user', { token });
     if (route.key.startsWith('GET ')) await call(route.key, options);
     await call('GET /user', { token });
-    roundTrips = 0;
+    sent = [];
     await call(route.key, options);
-    measured[route.key] = roundTrips;
+    measured[route.key] = { count: sent.length, commands: sent };
   } catch (error) {
     measured[route.key] = (error as Error).message.slice(0, 120);
   }

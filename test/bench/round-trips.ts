@@ -31,7 +31,10 @@ export function minimumRoundTrips(): Map<string, number> {
 
 export interface RoundTripRow {
   route: string;
+  /** Round trips, or the error the route answered. */
   measured: number | string;
+  /** The commands sent, in order (GetItem, BatchGetItem, Query...). */
+  commands: string[];
   minimum: number | undefined;
 }
 
@@ -49,9 +52,17 @@ export function measureRoundTrips(stack: RunningStack): RoundTripRow[] {
   });
   const line = child.stdout.split('\n').find((text) => text.startsWith('ROUND_TRIPS '));
   if (!line) throw new Error(`round-trip counter failed:\n${child.stderr}`);
-  const measured = JSON.parse(line.slice('ROUND_TRIPS '.length)) as Record<string, number | string>;
+  const measured = JSON.parse(line.slice('ROUND_TRIPS '.length)) as Record<
+    string,
+    { count: number; commands: string[] } | string
+  >;
   const minimums = minimumRoundTrips();
-  return ROUND_TRIP_ROUTES.map(({ key }) => ({ route: key, measured: measured[key], minimum: minimums.get(key) }));
+  return ROUND_TRIP_ROUTES.map(({ key }) => {
+    const result = measured[key];
+    return typeof result === 'string'
+      ? { route: key, measured: result, commands: [], minimum: minimums.get(key) }
+      : { route: key, measured: result.count, commands: result.commands, minimum: minimums.get(key) };
+  });
 }
 
 export function printRoundTrips(rows: RoundTripRow[]): void {
@@ -64,6 +75,7 @@ export function printRoundTrips(rows: RoundTripRow[]): void {
       route: row.route,
       measured: row.measured,
       minimum: row.minimum ?? '?',
+      commands: row.commands.join(', '),
       verdict:
         typeof row.measured !== 'number' || row.minimum === undefined
           ? 'error'
