@@ -99,7 +99,7 @@ for (const route of ROUND_TRIP_ROUTES) {
     await call('GET /user', { token });
     sent = [];
     await call(route.key, options);
-    measured[route.key] = { count: sent.length, commands: sent };
+    measured[route.key] = { count: sent.length, commands: [...sent] };
   } catch (error) {
     measured[route.key] = (error as Error).message.slice(0, 120);
   }
