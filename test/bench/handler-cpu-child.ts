@@ -16,9 +16,11 @@ const { BENCH_TOKEN, BENCH_USERID, DDB_ENDPOINT, S3_ENDPOINT, SFN_ENDPOINT } = p
 const CONNECTIONS = 10;
 const event = () => apiEvent('GET', '/users/{userid}', { params: { userid: BENCH_USERID! }, token: BENCH_TOKEN });
 
+/** UDP datagrams (X-Ray segment documents) received by this process's stand-in daemon. */
+let segments = 0;
 if (variant === 'ours-traced') {
   const daemon = createSocket('udp4');
-  daemon.on('message', () => undefined);
+  daemon.on('message', () => segments++);
   await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', () => resolve()));
   Object.assign(process.env, {
     STEPWISE_TRACING: 'true',
@@ -45,6 +47,7 @@ if (variant === 'peer') {
 
 async function measure(seconds: number) {
   let count = 0;
+  const segmentsBefore = segments;
   const until = Date.now() + seconds * 1000;
   const cpu = process.cpuUsage();
   await Promise.all(
@@ -57,7 +60,11 @@ async function measure(seconds: number) {
     }),
   );
   const used = process.cpuUsage(cpu);
-  return { cpuUs: (used.user + used.system) / count, rps: count / seconds };
+  return {
+    cpuUs: (used.user + used.system) / count,
+    rps: count / seconds,
+    segments: (segments - segmentsBefore) / count,
+  };
 }
 
 process.on('message', async (message: { seconds: number }) => {

@@ -28,6 +28,8 @@ export interface HandlerCpuFigures {
   /** Medians of per-round ratios to the peer. */
   ratio: number;
   tracedRatio: number;
+  /** X-Ray documents the traced variant sent per request (0 would mean tracing did not run). */
+  segmentsPerRequest: number;
   source: string;
 }
 
@@ -37,7 +39,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-type Reply = { ready?: boolean; ok?: boolean; error?: string; cpuUs: number; rps: number };
+type Reply = { ready?: boolean; ok?: boolean; error?: string; cpuUs: number; rps: number; segments: number };
 
 function nextMessage(child: ChildProcess): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -108,6 +110,7 @@ export async function measureHandlerCpu(stack: RunningStack, cdkOut?: string): P
       rps: Object.fromEntries(VARIANTS.map((v) => [v, of((row) => row[v].rps)])) as Record<Variant, number>,
       ratio: of((row) => row.ours.cpuUs / row.peer.cpuUs),
       tracedRatio: of((row) => row['ours-traced'].cpuUs / row.peer.cpuUs),
+      segmentsPerRequest: of((row) => row['ours-traced'].segments),
       source: cdkOut ? 'the synthesized users bundle' : 'the users handler source',
     };
   } finally {
@@ -136,7 +139,7 @@ export function printHandlerCpu(figures: HandlerCpuFigures): void {
       verdict: figures.ratio <= CPU_RATIO_GOAL ? `ok (≤ ${CPU_RATIO_GOAL})` : `over ${CPU_RATIO_GOAL}`,
     },
     {
-      handler: 'users function, tracing on',
+      handler: `users function, tracing on (${figures.segmentsPerRequest.toFixed(1)} X-Ray documents/request)`,
       'CPU µs/request': Math.round(figures.cpuUs['ours-traced']),
       'req/s': Math.round(figures.rps['ours-traced']),
       'ratio to peer': figures.tracedRatio.toFixed(2),
