@@ -7,7 +7,7 @@
  *   and (Powertools' injectLambdaContext) the Lambda request id and cold start. They are the
  *   logger's temporary keys, reset after each request: no request-scoped store (decision 159).
  *   Lambda runs one request at a time per container; the local stack serves concurrent
- *   requests through one logger, so there a line may carry a neighbour's keys, except the lines
+ *   requests through one logger, so there a line may carry a neighbour's keys (or none), except the lines
  *   that name their requestId themselves (the 5xx line and the unhandled error).
  */
 import type middy from '@middy/core';
