@@ -89,6 +89,11 @@ const ConfigSchema = z.object({
   /** Folder of local data (DynamoDB file, S3 objects, outbox); `npm start` only. */
   STEPWISE_DATA_DIR: z._default(z.string(), '.data'),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+  /**
+   * X-Ray tracing of the handler and of every AWS SDK client (Powertools tracer). Unset: on for
+   * STEPWISE_RUNTIME=aws, off locally (tracingEnabled()).
+   */
+  STEPWISE_TRACING: z.optional(z.enum(['true', 'false'])),
 
   /**
    * Hosts (`host` or `host:port`, as written in URLs) that module imports by URL may fetch
@@ -157,6 +162,12 @@ export function siteUrl(): string {
 /** Feature flags named in the spec (stage_status needs both). */
 export function featureEnabled(name: string): boolean {
   return config().STEPWISE_FEATURE_FLAGS.includes(name);
+}
+
+/** Whether the handler and the AWS clients are traced (decision 184). */
+export function tracingEnabled(): boolean {
+  const { STEPWISE_TRACING, STEPWISE_RUNTIME } = config();
+  return STEPWISE_TRACING === undefined ? STEPWISE_RUNTIME === 'aws' : STEPWISE_TRACING === 'true';
 }
 
 /** For tests that change the environment of the current process. */

@@ -10,6 +10,7 @@ import yauzl from 'yauzl';
 import { PackageRejection } from '../../shared/domain/module-package.ts';
 import { s3Client } from '../../shared/storage/s3-client.ts';
 import { storageError } from './errors.ts';
+import { isAwsError } from '../../shared/domain/aws-error.ts';
 
 const BLOCK_BYTES = 1024 * 1024;
 const MAX_BLOCKS = 8;
@@ -77,7 +78,8 @@ const UNSAFE_NAME = /absolute path|invalid relative path|invalid characters in f
 
 /** yauzl's complaints as import error codes; storage errors pass through untouched. */
 export function zipError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name === 'TransientStorageError' || error.name === 'PipelineError')
+  // Our own errors too may come from another bundle's copy of their class: checked by name.
+  if (!(error instanceof Error) || isAwsError(error, 'TransientStorageError') || isAwsError(error, 'PipelineError'))
     return error;
   if ((error as { $metadata?: unknown }).$metadata) return error;
   if (UNSAFE_NAME.test(error.message))

@@ -15,7 +15,6 @@ export function applyLocalEnvironment(overrides: Record<string, string | undefin
     // Site export/import steps are short locally, so a small site still spans several parts and steps.
     STEPWISE_TRANSFER_STEP_SECONDS: '2',
     STEPWISE_TRANSFER_PART_BYTES: String(64 * 1024),
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',

@@ -181,6 +181,9 @@ export function createGateway(options: GatewayOptions): Server {
     ),
   );
   const server = createServer(async (request, response) => {
+    // Every answer names its request, the gateway's own too (preflight, 413, a failed integration);
+    // once the event exists, its requestId (what the handler logs and also sets).
+    response.setHeader('x-request-id', randomUUID());
     try {
       const body = await readBody(request);
       if (!body) return refuseTooLarge(response);
@@ -198,10 +201,12 @@ export function createGateway(options: GatewayOptions): Server {
         const { group, routeKey } = match.value;
         const handler = options.handlers.get(group)!;
         const event = toEvent(request, body, routeKey, match.params, url);
+        response.setHeader('x-request-id', event.requestContext.requestId);
         send(response, await handler(event, lambdaContext(event.requestContext.requestId, group)));
         return;
       }
       const event = toEvent(request, body, '$default', undefined, url);
+      response.setHeader('x-request-id', event.requestContext.requestId);
       send(response, await options.fallback(event, lambdaContext(event.requestContext.requestId, 'fallback')));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.

@@ -34,6 +34,7 @@ console.log(
     `Stepwise is running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  docs:   ${url}/doc`,
     `  data:   ${inMemory ? 'in memory (nothing kept)' : dataDir}`,
+    `  node:   ${process.version} (Lambda runs Node 22)`,
     stack.adminCreated ? `  first Admin created: ${stack.adminEmail} (local default password; see README)` : '',
     '  Ctrl-C stops everything.',
   ]

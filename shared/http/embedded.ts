@@ -2,24 +2,24 @@
  * Data built with a bundle (see RouteGroup.embeds): the JSON text of each embed is a file beside
  * the deployed bundle (infra/embeds.ts), read on first use rather than parsed with the code at
  * every cold start (an 800 KB OpenAPI document as a string literal cost the docs function about
- * 25 ms of import). The local stack runs the sources and sets the same text in the environment.
+ * 25 ms of import). The local stack runs the sources: it writes the same files into a folder of
+ * its own and names that folder in STEPWISE_EMBED_DIR (not the text itself: an environment
+ * variable over 128 KB makes every later child process fail to spawn with E2BIG).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpMethod, RouteGroup } from './route.ts';
 
-export const EMBED_ENV = {
-  routeManifest: 'STEPWISE_ROUTE_MANIFEST',
-  openApi: 'STEPWISE_OPENAPI',
-} as const;
+/** The folder holding the embed files when the code does not run as a deployed bundle. */
+export const EMBED_DIR_ENV = 'STEPWISE_EMBED_DIR';
 
-/** The file beside a deployed bundle that holds each embed. */
+/** The file beside a deployed bundle (or in STEPWISE_EMBED_DIR) that holds each embed. */
 export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
 } as const;
 
-export type EmbedName = keyof typeof EMBED_ENV;
+export type EmbedName = keyof typeof EMBED_FILE;
 
 export interface ManifestEntry {
   group: string;
@@ -35,11 +35,18 @@ export function routeManifest(groups: RouteGroup[]): ManifestEntry[] {
 }
 
 function readEmbedded<T>(name: EmbedName): T {
-  const fromEnvironment = process.env[EMBED_ENV[name]];
-  if (fromEnvironment) return JSON.parse(fromEnvironment) as T;
   // A deployed bundle is CommonJS: __dirname is its asset folder (undefined in the ES-module sources).
-  if (typeof __dirname !== 'string') throw new Error(`${name} was not embedded: ${EMBED_ENV[name]} is not set`);
-  return JSON.parse(readFileSync(join(__dirname, EMBED_FILE[name]), 'utf8')) as T;
+  const folder = process.env[EMBED_DIR_ENV] || (typeof __dirname === 'string' ? __dirname : undefined);
+  if (!folder) throw new Error(`${name} was not embedded: ${EMBED_DIR_ENV} is not set`);
+  return JSON.parse(readFileSync(join(folder, EMBED_FILE[name]), 'utf8')) as T;
+}
+
+/** Writes the embed files into `folder` (the local stack, which runs the sources) and names it. */
+export function writeEmbedFiles(folder: string, embeds: Record<EmbedName, unknown>): void {
+  mkdirSync(folder, { recursive: true });
+  for (const name of Object.keys(EMBED_FILE) as EmbedName[])
+    writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
+  process.env[EMBED_DIR_ENV] = folder;
 }
 
 export function embeddedRouteManifest(): ManifestEntry[] {
