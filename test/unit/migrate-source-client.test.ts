@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SourceError } from '../../infra/ops/migrate/crawl.ts';
+import { signIn } from '../../infra/ops/migrate/sign-in.ts';
 import { HttpSourceClient, retryAfterMs, type Clock } from '../../infra/ops/migrate/source-client.ts';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
@@ -73,11 +74,19 @@ function fakeClock() {
 }
 
 function client(
-  options: { maxAttempts?: number; concurrency?: number; sleeps?: number[]; rate?: number; clock?: Clock } = {},
+  options: {
+    maxAttempts?: number;
+    concurrency?: number;
+    sleeps?: number[];
+    rate?: number;
+    clock?: Clock;
+    allowHosts?: string[];
+  } = {},
 ) {
   return new HttpSourceClient({
     baseUrl: `${source.url}/api/2.0`,
     token: 'source-token',
+    allowHosts: options.allowHosts,
     ratePerSecond: options.rate ?? 1000,
     clock: options.clock ?? fakeClock(),
     concurrency: options.concurrency ?? 4,
@@ -195,7 +204,8 @@ describe('source client reads', () => {
       response.writeHead(302, { location: `${other.url}/bucket/key.png?signature=abc` });
       response.end();
     });
-    const api = client();
+    // The other server is on loopback: the operator allows it, as they would the source's S3 emulator.
+    const api = client({ allowHosts: [new URL(other.url).host] });
     const direct = await api.download(`${other.url}/bucket/direct.png`);
     expect([...direct.bytes]).toEqual([1, 2, 3]);
     expect(direct.contentType).toBe('image/png');
@@ -225,5 +235,96 @@ describe('source client reads', () => {
     expect(source.seen).toHaveLength(12);
     expect(source.maxInFlight()).toBeLessThanOrEqual(3);
     expect(source.maxInFlight()).toBeGreaterThan(1);
+  });
+});
+
+/** Issue 23 item 6: the source names redirects and media URLs; the client must not trust them. */
+describe('source client trust', () => {
+  it('refuses a 307 on the login that points at another origin: the password never leaves', async () => {
+    other.answer((request, response) => {
+      request.resume();
+      json(response, 201, { authToken: 'stolen' });
+    });
+    source.answer((_request, response) => {
+      response.writeHead(307, { location: `${other.url}/api/2.0/user/token` });
+      response.end();
+    });
+    const api = client();
+    const failure = await signIn(api, { email: 'admin@example.com', password: 'secret' }).catch((error) => error);
+    expect(failure).toBeInstanceOf(SourceError);
+    expect((failure as Error).message).toContain(`redirected (307) to ${other.url}`);
+    expect(other.seen).toHaveLength(0);
+    expect(source.seen).toHaveLength(1);
+  });
+
+  it('follows a redirect within the source origin, body and token kept', async () => {
+    const bodies: string[] = [];
+    source.answer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      bodies.push(body);
+      if (request.url === '/api/2.0/user/token') {
+        response.writeHead(308, { location: '/api/2.0/user/token2' });
+        response.end();
+      } else json(response, 201, { authToken: 'fresh' });
+    });
+    await expect(client().post('user/token', { email: 'a@b.c', password: 'pw' })).resolves.toEqual({
+      authToken: 'fresh',
+    });
+    expect(source.seen.map((request) => request.url)).toEqual(['/api/2.0/user/token', '/api/2.0/user/token2']);
+    expect(bodies).toEqual([JSON.stringify({ email: 'a@b.c', password: 'pw' }), JSON.stringify({ email: 'a@b.c', password: 'pw' })]);
+  });
+
+  it('refuses an API read redirected off the origin (its answer would be trusted as the source)', async () => {
+    other.answer((_request, response) => json(response, 200, [{ userid: 1 }]));
+    source.answer((_request, response) => {
+      response.writeHead(302, { location: `${other.url}/api/2.0/users` });
+      response.end();
+    });
+    await expect(client().get('users')).rejects.toThrow(/never followed off/);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('refuses a media URL on a loopback address of another port unless --allow-host names it', async () => {
+    other.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('internal secrets');
+    });
+    const failure = await client()
+      .download(`${other.url}/latest/meta-data/`)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SourceError);
+    expect((failure as Error).message).toContain('loopback');
+    expect((failure as Error).message).toContain(`--allow-host ${new URL(other.url).host}`);
+    expect(other.seen).toHaveLength(0);
+
+    const allowed = await client({ allowHosts: [new URL(other.url).host] }).download(`${other.url}/cdn/a.txt`);
+    expect(allowed.bytes.toString()).toBe('internal secrets');
+  });
+
+  it('vets every hop: a source media URL redirected to loopback elsewhere is refused', async () => {
+    other.answer((_request, response) => response.end('internal'));
+    source.answer((_request, response) => {
+      response.writeHead(302, { location: `${other.url}/admin` });
+      response.end();
+    });
+    await expect(client().download(`${source.url}/media/1/original`)).rejects.toThrow(/Refusing to download/);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('refuses a name that resolves to any private address; an allow-listed name is fetched as is', async () => {
+    other.answer((_request, response) => response.end('pinned'));
+    const port = new URL(other.url).port;
+    const lying = (addresses: string[]) =>
+      new HttpSourceClient({
+        baseUrl: `${source.url}/api/2.0`,
+        resolve: async () => addresses.map((address) => ({ address, family: 4 })),
+      });
+    await expect(lying(['93.184.216.34', '10.0.0.7']).download(`http://cdn.example:${port}/x`)).rejects.toThrow(
+      /resolves to 10\.0\.0\.7 is private/,
+    );
+    // An allow-listed name is fetched as is (the operator vouched for it).
+    const allowed = new HttpSourceClient({ baseUrl: `${source.url}/api/2.0`, allowHosts: ['localhost'] });
+    expect((await allowed.download(`http://localhost:${port}/x`)).bytes.toString()).toBe('pinned');
   });
 });
