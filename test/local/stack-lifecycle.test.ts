@@ -4,6 +4,7 @@
  * a second start on a directory a live stack holds is refused with a clear message, and a
  * start after a crash reclaims the directory and finds the data.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,11 @@ import { startStackOnDataDir, waitUntil, type RunningStack } from '../support/lo
 const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
 const started: RunningStack[] = [];
 let dataDir: string;
+const jvms: number[] = [];
 
 afterAll(async () => {
   await Promise.all(started.map((stack) => stack.stop()));
+  for (const pid of jvms.filter(isProcessAlive)) process.kill(pid, 'SIGKILL');
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -63,5 +66,28 @@ describe('local stack lifecycle on a data directory', () => {
     await again.stop();
     expect(isProcessAlive(reclaimed.children.dynamodb!)).toBe(false);
     expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
+  });
+
+  // Issue 23 item 10: the watchdog alone killed must not leave a JVM on the files a next stack opens.
+  it('kill -9 on the watchdog alone: the JVM is gone before the directory is given back', { timeout: 240_000 }, async () => {
+    const first = await startStackOnDataDir(dataDir);
+    started.push(first);
+    const { dynamodb: jvm, 'dynamodb-watchdog': watchdog } = readLock().children;
+    jvms.push(jvm!);
+    process.kill(watchdog!, 'SIGKILL');
+    await waitUntil(`watchdog ${watchdog} to end`, () => !isProcessAlive(watchdog!));
+    // Where `setpriv --pdeathsig` exists (Linux) the kernel ends the JVM with its watchdog.
+    if (spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true']).status === 0) {
+      await waitUntil(`JVM ${jvm} to end with its watchdog`, () => !isProcessAlive(jvm!));
+    }
+    // Everywhere: the stack's stop ends the JVM before it releases the lock.
+    await first.stop();
+    expect(isProcessAlive(jvm!)).toBe(false);
+    expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
+
+    const second = await startStackOnDataDir(dataDir);
+    started.push(second);
+    expect(await login(second)).toBe(201);
+    await second.stop();
   });
 });
