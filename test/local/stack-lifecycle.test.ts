@@ -17,11 +17,12 @@ const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
 const started: RunningStack[] = [];
 let dataDir: string;
 const jvms: number[] = [];
+const dirs: string[] = [];
 
 afterAll(async () => {
   await Promise.all(started.map((stack) => stack.stop()));
   for (const pid of jvms.filter(isProcessAlive)) process.kill(pid, 'SIGKILL');
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 const readLock = (): LockContent => JSON.parse(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8'));
@@ -34,6 +35,7 @@ async function login(stack: RunningStack): Promise<number> {
 describe('local stack lifecycle on a data directory', () => {
   it('kill -9 ends the JVM too; a live holder is refused; a dead one is reclaimed', { timeout: 240_000 }, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'stepwise-lifecycle-'));
+    dirs.push(dataDir);
     const first = await startStackOnDataDir(dataDir);
     started.push(first);
     const lock = readLock();
@@ -70,6 +72,8 @@ describe('local stack lifecycle on a data directory', () => {
 
   // Issue 23 item 10: the watchdog alone killed must not leave a JVM on the files a next stack opens.
   it('kill -9 on the watchdog alone: the JVM is gone before the directory is given back', { timeout: 240_000 }, async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'stepwise-watchdog-'));
+    dirs.push(dataDir);
     const first = await startStackOnDataDir(dataDir);
     started.push(first);
     const { dynamodb: jvm, 'dynamodb-watchdog': watchdog } = readLock().children;
