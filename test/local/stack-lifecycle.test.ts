@@ -71,7 +71,9 @@ describe('local stack lifecycle on a data directory', () => {
   });
 
   // Issue 23 item 10: the watchdog alone killed must not leave a JVM on the files a next stack opens.
-  it('kill -9 on the watchdog alone: the JVM is gone before the directory is given back', { timeout: 240_000 }, async () => {
+  it('kill -9 on the watchdog alone: the JVM is gone before the directory is given back', {
+    timeout: 240_000,
+  }, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'stepwise-watchdog-'));
     dirs.push(dataDir);
     const first = await startStackOnDataDir(dataDir);

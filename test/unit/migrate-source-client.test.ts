@@ -217,7 +217,7 @@ describe('source client reads', () => {
         json(response, 429, { message: 'Slow down' }, { 'retry-after': '30' });
       } else json(response, 200, { url: request.url });
     });
-    let endWait = () => undefined as void;
+    let endWait: () => void = () => {};
     const waited: number[] = [];
     const api = client({
       sleep: (ms) => {
@@ -285,7 +285,10 @@ describe('source client trust', () => {
       authToken: 'fresh',
     });
     expect(source.seen.map((request) => request.url)).toEqual(['/api/2.0/user/token', '/api/2.0/user/token2']);
-    expect(bodies).toEqual([JSON.stringify({ email: 'a@b.c', password: 'pw' }), JSON.stringify({ email: 'a@b.c', password: 'pw' })]);
+    expect(bodies).toEqual([
+      JSON.stringify({ email: 'a@b.c', password: 'pw' }),
+      JSON.stringify({ email: 'a@b.c', password: 'pw' }),
+    ]);
   });
 
   it('refuses an API read redirected off the origin (its answer would be trusted as the source)', async () => {

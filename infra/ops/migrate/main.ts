@@ -18,10 +18,12 @@ import { HttpSourceClient } from './source-client.ts';
 import { signIn } from './sign-in.ts';
 
 const USAGE =
-  'Usage: npm run migrate -- --from <https://site/api/2.0> (--token <token> | --email <email> [--password-stdin])\n' +
+  'Usage: npm run migrate -- --from <https://site/api/2.0>\n' +
+  '         (--token <token> | --email <email> [--password-stdin])\n' +
   '         --out <site.jsonl> [--resume | --force] [--allow-host <host[:port]>]... [--concurrency 4] [--rate 10]\n' +
   '         [--only users,guides,...]\n' +
-  '       With --email the password is read from STEPWISE_MIGRATE_PASSWORD, or from standard input with --password-stdin.';
+  '       With --email the password is read from STEPWISE_MIGRATE_PASSWORD,\n' +
+  '       or from standard input with --password-stdin.';
 const PASSWORD_ENV = 'STEPWISE_MIGRATE_PASSWORD';
 
 function fail(message: string, code = 1): never {
@@ -96,9 +98,7 @@ async function readPassword(): Promise<string> {
   if (!password) fail('--password-stdin read no password from standard input', 2);
   return password;
 }
-const credentials = values.token
-  ? { token: values.token }
-  : { email: values.email!, password: await readPassword() };
+const credentials = values.token ? { token: values.token } : { email: values.email!, password: await readPassword() };
 
 const client = new HttpSourceClient({ baseUrl, token: values.token, concurrency, ratePerSecond: rate, allowHosts });
 try {

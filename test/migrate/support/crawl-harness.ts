@@ -115,8 +115,18 @@ export interface RecorderOptions {
 }
 
 /** A crawl context writing into a fresh CrawlRun. */
-export function recordingContext(api: SourceApi, options: RecorderOptions = {}): { context: CrawlContext; run: CrawlRun } {
-  const run: CrawlRun = { items: new Map(), objects: new Map(), ids: new Map(), unexposed: [], skipped: [], completed: [] };
+export function recordingContext(
+  api: SourceApi,
+  options: RecorderOptions = {},
+): { context: CrawlContext; run: CrawlRun } {
+  const run: CrawlRun = {
+    items: new Map(),
+    objects: new Map(),
+    ids: new Map(),
+    unexposed: [],
+    skipped: [],
+    completed: [],
+  };
   const done = new Set(options.done ?? []);
   const known = new Map<string, Set<number>>();
   for (const [kind, ids] of Object.entries(options.known ?? {})) known.set(kind, new Set(ids));
