@@ -26,7 +26,8 @@ if (!command) {
 
 /** `setpriv --pdeathsig KILL --` when it works here (it execs the command: the pid stays the command's). */
 function deathSignalPrefix() {
-  if (platform() !== 'linux') return [];
+  // Tests turn it off to prove the other layers (a platform without setpriv behaves so).
+  if (platform() !== 'linux' || process.env.STEPWISE_WATCHDOG_NO_PDEATHSIG === '1') return [];
   const probe = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5000 });
   return probe.status === 0 ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
 }

@@ -4,7 +4,6 @@
  * a second start on a directory a live stack holds is refused with a clear message, and a
  * start after a crash reclaims the directory and finds the data.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,22 +70,22 @@ describe('local stack lifecycle on a data directory', () => {
   });
 
   // Issue 23 item 10: the watchdog alone killed must not leave a JVM on the files a next stack opens.
+  // setpriv is turned off here, as on a platform without it: the stop and the lock must hold alone
+  // (test/local/parent-watchdog.test.ts proves the kernel's part).
   it('kill -9 on the watchdog alone: the JVM is gone before the directory is given back', {
     timeout: 240_000,
   }, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'stepwise-watchdog-'));
     dirs.push(dataDir);
-    const first = await startStackOnDataDir(dataDir);
+    const first = await startStackOnDataDir(dataDir, { STEPWISE_WATCHDOG_NO_PDEATHSIG: '1' });
     started.push(first);
     const { dynamodb: jvm, 'dynamodb-watchdog': watchdog } = readLock().children;
     jvms.push(jvm!);
     process.kill(watchdog!, 'SIGKILL');
     await waitUntil(`watchdog ${watchdog} to end`, () => !isProcessAlive(watchdog!));
-    // Where `setpriv --pdeathsig` exists (Linux) the kernel ends the JVM with its watchdog.
-    if (spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true']).status === 0) {
-      await waitUntil(`JVM ${jvm} to end with its watchdog`, () => !isProcessAlive(jvm!));
-    }
-    // Everywhere: the stack's stop ends the JVM before it releases the lock.
+    // The hazard itself: the JVM outlived its watchdog and still has the files open.
+    expect(isProcessAlive(jvm!)).toBe(true);
+    // The stack's stop ends the JVM before it releases the lock.
     await first.stop();
     expect(isProcessAlive(jvm!)).toBe(false);
     expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
