@@ -140,12 +140,15 @@ describe('migrate trusts the source with nothing', () => {
       expect(refused.stderr).toContain(`--allow-host ${new URL(elsewhere.url).host}`);
       expect(elsewhere.seen).toHaveLength(0);
 
+      // An existing file is overwritten with --force.
       const out = path.join(work, 'allowed.jsonl');
-      const allowed = await migrate([...args, '--out', out, '--allow-host', new URL(elsewhere.url).host]);
+      await writeFile(out, 'an older crawl\n');
+      const allowed = await migrate([...args, '--out', out, '--force', '--allow-host', new URL(elsewhere.url).host]);
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(elsewhere.seen.map((request) => request.url)).toEqual(['/latest/meta-data/iam.png']);
       const objects = (await readFile(out, 'utf8')).split('\n').filter((line) => line.includes('"object"'));
       expect(objects.length).toBeGreaterThan(0);
+      expect(await readFile(out, 'utf8')).not.toContain('an older crawl');
     } finally {
       await source.close();
     }
