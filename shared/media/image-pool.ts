@@ -54,9 +54,22 @@ function spawnChild(): ChildProcess {
   const needsTsx = entry.endsWith('.ts') && !process.execArgv.some((arg) => arg.includes('tsx'));
   return fork(entry, [], {
     execArgv: entry.endsWith('.ts') ? [...process.execArgv, ...(needsTsx ? ['--import', 'tsx'] : [])] : [],
+    // Not the parent's environment: the local stack carries embeds there (hundreds of KB, past the
+    // kernel's limit for one variable), and the child needs none of the configuration.
+    env: childEnvironment(),
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+}
+
+const CHILD_ENVIRONMENT = /^(PATH|HOME|TMPDIR|LANG|LC_\w+|NODE_OPTIONS|TSX_\w+|VIPS_\w+)$/;
+
+function childEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => CHILD_ENVIRONMENT.test(entry[0]) && entry[1] !== undefined,
+    ),
+  );
 }
 
 /** Lets an idle child (and its IPC channel) not hold the process open, or holds it again. */
