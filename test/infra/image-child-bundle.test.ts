@@ -5,6 +5,9 @@
  * Synthesizes with `nodeModules: ['sharp']`, so npm installs sharp into the asset (the registry is
  * needed, as for any synth of the media functions). The asset sits inside the repository, so
  * sharp's JavaScript there finds this machine's native sharp (as verify:deploy does).
+ * About 40 s (npm's install of sharp), so it runs when STEPWISE_SYNTH_SHARP=1; `npm run
+ * verify:deploy` covers the same on every run (its side-bundle check loads image-child.js, and
+ * test/api/media-bombs.test.ts runs against the synthesized media bundles).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +24,10 @@ import { SVG_BLUR_BOMB } from '../support/image-bombs.ts';
 const OUT = join(REPO_ROOT, 'node_modules', '.cache', 'stepwise-image-child-bundle');
 let assetDir: string;
 
+const enabled = process.env.STEPWISE_SYNTH_SHARP === '1';
+
 beforeAll(() => {
+  if (!enabled) return;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const app = new App({ outdir: OUT });
@@ -42,7 +48,7 @@ beforeAll(() => {
   assetDir = join(assembly.directory, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
 }, 300_000);
 
-describe('the image child in a bundle', () => {
+describe.runIf(enabled)('the image child in a bundle', () => {
   it('is built beside the bundle with sharp left external, and the asset maps #image-child to it', () => {
     expect(existsSync(join(assetDir, 'image-child.js'))).toBe(true);
     expect(JSON.parse(readFileSync(join(assetDir, 'package.json'), 'utf8')).imports).toMatchObject({
