@@ -146,7 +146,7 @@ describe('POST /user/media/uploads (raw body)', () => {
     expect(empty.status).toBe(422);
   });
 
-  it('refuses bytes that are no accepted image before storing (422); pixels that do not decode fail processing', async () => {
+  it('refuses bytes that are no image before storing (422); pixels that do not decode fail processing', async () => {
     const user = await createUser();
     const garbage = await uploadRaw(user, 'broken.png', Buffer.from('not an image at all'));
     expect(garbage.status).toBe(422);

@@ -96,10 +96,40 @@ export interface ImageBomb {
 /** Every bomb, as the tests and the bench send them. */
 export async function imageBombs(): Promise<ImageBomb[]> {
   return [
-    { name: 'SVG blur under .png', filename: 'x.png', contentType: 'image/png', bytes: SVG_BLUR_BOMB, code: 'unsupported_format' },
-    { name: 'PNG 12000x12000', filename: 'big.png', contentType: 'image/png', bytes: solidPng(12_000, 12_000), code: 'too_many_pixels' },
-    { name: 'WebP 12000x12000', filename: 'big.webp', contentType: 'image/webp', bytes: await bigWebp(12_000, 12_000), code: 'too_many_pixels' },
-    { name: 'GIF 12000x12000', filename: 'big.gif', contentType: 'image/gif', bytes: await bigGif(12_000, 12_000), code: 'too_many_pixels' },
-    { name: 'PNG bomb 40000x40000', filename: 'bomb.png', contentType: 'image/png', bytes: pngBomb(), code: 'too_many_pixels' },
+    {
+      name: 'SVG blur under .png',
+      filename: 'x.png',
+      contentType: 'image/png',
+      bytes: SVG_BLUR_BOMB,
+      code: 'unsupported_format',
+    },
+    {
+      name: 'PNG 12000x12000',
+      filename: 'big.png',
+      contentType: 'image/png',
+      bytes: solidPng(12_000, 12_000),
+      code: 'too_many_pixels',
+    },
+    {
+      name: 'WebP 12000x12000',
+      filename: 'big.webp',
+      contentType: 'image/webp',
+      bytes: await bigWebp(12_000, 12_000),
+      code: 'too_many_pixels',
+    },
+    {
+      name: 'GIF 12000x12000',
+      filename: 'big.gif',
+      contentType: 'image/gif',
+      bytes: await bigGif(12_000, 12_000),
+      code: 'too_many_pixels',
+    },
+    {
+      name: 'PNG bomb 40000x40000',
+      filename: 'bomb.png',
+      contentType: 'image/png',
+      bytes: pngBomb(),
+      code: 'too_many_pixels',
+    },
   ];
 }

@@ -5,12 +5,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_IMAGE_PIXELS,
-  refusalOfFormat,
-  refusalOfSize,
-  sniffImageFormat,
-} from '../../shared/media/image-format.ts';
+import { MAX_IMAGE_PIXELS, refusalOfFormat, refusalOfSize, sniffImageFormat } from '../../shared/media/image-format.ts';
 import { imageBombs, SVG_BLUR_BOMB } from '../support/image-bombs.ts';
 
 const solid = (format: 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff') =>

@@ -39,7 +39,7 @@ async function busyPid(of: ImagePool): Promise<number> {
 }
 
 describe('ImagePool', () => {
-  it('kills a decode past its deadline: the process is gone when the job is refused, and the slot is free', async () => {
+  it('kills a decode past its deadline: its process is gone when the job is refused; the slot is free', async () => {
     const images = pool();
     // A warm child, so the deadline below is spent decoding, not starting.
     await expect(images.run({ op: 'inspect', input: SMALL, decode: true })).resolves.toMatchObject({ width: 64 });
