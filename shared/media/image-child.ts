@@ -5,7 +5,7 @@
  * Deployed, it is a side bundle beside the function's bundle (`#image-child`, decision 155).
  */
 import { InvalidEditError } from './image-markup.ts';
-import { type ImageJob, ImageRefusedError, runImageJob } from './image-ops.ts';
+import { type ImageJob, ImageRefusedError, runImageJob, warmUp } from './image-ops.ts';
 
 export type ChildAnswer =
   | { ok: true; value: unknown }
@@ -30,4 +30,6 @@ if (process.send) {
   });
   // The parent is gone (its end of the IPC channel closed): nothing is left to answer.
   process.on('disconnect', () => process.exit(0));
+  // Ready once sharp is loaded: the pool starts a job's deadline only then.
+  void warmUp().then(() => process.send?.({ ready: true }));
 }

@@ -63,6 +63,11 @@ function loadSharp(): Promise<typeof SharpFactory> {
   return sharpLoading;
 }
 
+/** Loads sharp, so a fresh child's first job is not charged for it (the deadline is for decoding). */
+export async function warmUp(): Promise<void> {
+  await loadSharp();
+}
+
 const bytesOf = (input: Uint8Array) => Buffer.from(input.buffer, input.byteOffset, input.byteLength);
 
 interface Checked {

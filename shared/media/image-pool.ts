@@ -5,7 +5,8 @@
  * leaves no render running. A worker thread would not do: Worker.terminate() waits for the
  * native call in progress (a 3000 px SVG blur went on for 8 s after terminate()), and sharp's
  * own timeout() stops output operations only. A job that waits longer than `queueWaitMs` for a
- * slot is refused with ImageBusyError (503). Children are reused; idle ones do not keep the
+ * slot is refused with ImageBusyError (503). A job's deadline starts once its child is ready
+ * (sharp loaded), not while a new child starts. Children are reused; idle ones do not keep the
  * process alive.
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -72,6 +73,30 @@ function childEnvironment(): Record<string, string> {
   );
 }
 
+/** How long a new child may take to load sharp and say it is ready. */
+const START_TIMEOUT_MS = 30_000;
+
+/** Resolves once the child has loaded sharp; a child that dies or hangs first is an error (500). */
+function started(child: ChildProcess): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.off('message', onReady);
+      child.kill('SIGKILL');
+      reject(new Error(`The image child did not start: ${reason}`));
+    };
+    const onExit = (code: number | null) => fail(`it exited (${code})`);
+    const onReady = () => {
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve(child);
+    };
+    const timer = setTimeout(() => fail(`not ready after ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    child.once('message', onReady);
+    child.once('exit', onExit);
+  });
+}
+
 /** Lets an idle child (and its IPC channel) not hold the process open, or holds it again. */
 function hold(child: ChildProcess, held: boolean): void {
   const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
@@ -100,8 +125,10 @@ export class ImagePool {
     return { running: this.running, waiting: this.waiting.length };
   }
 
-  async run<T>(job: ImageJob, deadlineMs = this.options.deadlineMs): Promise<T> {
-    await this.acquire();
+  /** Runs one job; `deadlineMs` and `queueWaitMs` override the pool's for this job. */
+  async run<T>(job: ImageJob, limits: { deadlineMs?: number; queueWaitMs?: number } = {}): Promise<T> {
+    const deadlineMs = limits.deadlineMs ?? this.options.deadlineMs;
+    await this.acquire(limits.queueWaitMs ?? this.options.queueWaitMs);
     try {
       return (await this.runOnChild(job, deadlineMs)) as T;
     } finally {
@@ -114,7 +141,7 @@ export class ImagePool {
     for (const child of this.idle.splice(0)) child.kill('SIGKILL');
   }
 
-  private acquire(): Promise<void> {
+  private acquire(queueWaitMs: number): Promise<void> {
     if (this.running < this.options.concurrency) {
       this.running++;
       return Promise.resolve();
@@ -127,8 +154,8 @@ export class ImagePool {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(start), 1);
-        reject(new ImageBusyError(this.options.queueWaitMs));
-      }, this.options.queueWaitMs);
+        reject(new ImageBusyError(queueWaitMs));
+      }, queueWaitMs);
       this.waiting.push(start);
     });
   }
@@ -138,12 +165,11 @@ export class ImagePool {
     this.waiting.shift()?.();
   }
 
-  private runOnChild(job: ImageJob, deadlineMs: number): Promise<unknown> {
+  private async runOnChild(job: ImageJob, deadlineMs: number): Promise<unknown> {
     let child = this.idle.pop();
     while (child && gone(child)) child = this.idle.pop();
-    child ??= spawnChild();
-    hold(child, true);
-    const worker = child;
+    const worker = child ?? (await started(spawnChild()));
+    hold(worker, true);
     if (worker.pid !== undefined) this.busyPids.add(worker.pid);
     return new Promise<unknown>((resolve, reject) => {
       let settled = false;
@@ -216,7 +242,12 @@ export function imagePool(): ImagePool {
   return pool;
 }
 
-/** Processing (S3 events) may take longer than a request: STEPWISE_IMAGE_PROCESSING_DEADLINE_MS. */
-export function processingDeadlineMs(): number {
-  return config().STEPWISE_IMAGE_PROCESSING_DEADLINE_MS;
+/**
+ * Processing (S3 events) may take longer than a request: STEPWISE_IMAGE_PROCESSING_DEADLINE_MS,
+ * and, off the request path, it waits for a slot up to half of that (wait plus work stay within
+ * the processor's 120 s timeout at the default 60 s).
+ */
+export function processingLimits(): { deadlineMs: number; queueWaitMs: number } {
+  const deadlineMs = config().STEPWISE_IMAGE_PROCESSING_DEADLINE_MS;
+  return { deadlineMs, queueWaitMs: Math.max(config().STEPWISE_IMAGE_QUEUE_MS, deadlineMs / 2) };
 }

@@ -9,7 +9,7 @@
 import { refusalOfFormat, sniffImageFormat } from './image-format.ts';
 import type { ImageEdit } from './image-markup.ts';
 import { type CropRatio, ImageRefusedError, type ImageJob, type RenderedImage } from './image-ops.ts';
-import { imagePool, processingDeadlineMs } from './image-pool.ts';
+import { imagePool, processingLimits } from './image-pool.ts';
 
 export { ACCEPTED_IMAGE_FORMATS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-format.ts';
 export { type ImageEdit, InvalidEditError, MARKUP_COLORS, type MarkupShape, markupSvg } from './image-markup.ts';
@@ -26,9 +26,9 @@ function requireAcceptedFormat(input: Uint8Array): void {
   throw new ImageRefusedError(refusal.code, refusal.message);
 }
 
-function run<T>(job: ImageJob, deadlineMs?: number): Promise<T> {
+function run<T>(job: ImageJob, limits?: { deadlineMs: number; queueWaitMs: number }): Promise<T> {
   if ('input' in job) requireAcceptedFormat(job.input);
-  return imagePool().run<T>(job, deadlineMs);
+  return imagePool().run<T>(job, limits);
 }
 
 function renderedOf(rendered: RenderedImage): RenderedImage {
@@ -58,12 +58,12 @@ export async function imageDimensions(input: Buffer): Promise<{ width: number; h
  * with alpha). Processing work: it gets the processing deadline.
  */
 export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
-  return renderedOf(await run<RenderedImage>({ op: 'render', input }, processingDeadlineMs()));
+  return renderedOf(await run<RenderedImage>({ op: 'render', input }, processingLimits()));
 }
 
 /** A video's poster card (16:9) and its sizes: we do not decode video, so the card shows a play symbol. */
 export async function renderVideoPoster(): Promise<{ original: Buffer; rendered: RenderedImage }> {
-  const poster = await run<{ original: Uint8Array; rendered: RenderedImage }>({ op: 'poster' }, processingDeadlineMs());
+  const poster = await run<{ original: Uint8Array; rendered: RenderedImage }>({ op: 'poster' }, processingLimits());
   return { original: asBuffer(poster.original), rendered: renderedOf(poster.rendered) };
 }
 

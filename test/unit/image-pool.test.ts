@@ -44,7 +44,7 @@ describe('ImagePool', () => {
     // A warm child, so the deadline below is spent decoding, not starting.
     await expect(images.run({ op: 'inspect', input: SMALL, decode: true })).resolves.toMatchObject({ width: 64 });
     const started = Date.now();
-    const job = images.run({ op: 'render', input: SLOW }, 50);
+    const job = images.run({ op: 'render', input: SLOW }, { deadlineMs: 50 });
     const pid = await busyPid(images);
     expect(alive(pid)).toBe(true);
     const refused = await job.catch((error: unknown) => error);
