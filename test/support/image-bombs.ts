@@ -38,10 +38,13 @@ function png(width: number, height: number, bitDepth: number, colourType: number
   ]);
 }
 
-/** A complete, valid black-and-white PNG of that size (1 bit per pixel): 12000² is about 20 KB. */
-export function solidPng(width: number, height: number): Buffer {
-  const row = 1 + Math.ceil(width / 8); // filter byte, then the bits
-  return png(width, height, 1, 0, deflateSync(Buffer.alloc(row * height), { level: 9 }));
+/**
+ * A complete, valid black PNG of that size, greyscale: 1 bit per pixel (12000² is about 20 KB),
+ * or 8 (slower to decode: work for the deadline and concurrency tests).
+ */
+export function solidPng(width: number, height: number, bitDepth: 1 | 8 = 1): Buffer {
+  const row = 1 + Math.ceil((width * bitDepth) / 8); // filter byte, then the samples
+  return png(width, height, bitDepth, 0, deflateSync(Buffer.alloc(row * height), { level: 9 }));
 }
 
 /**
