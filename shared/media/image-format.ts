@@ -35,7 +35,7 @@ const KNOWN_OTHERS: Array<[string, (bytes: Uint8Array) => boolean]> = [
   ['TIFF', (bytes) => startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])],
   ['BMP', (bytes) => startsWith(bytes, ascii('BM'))],
   ['PDF', (bytes) => startsWith(bytes, ascii('%PDF'))],
-  ['HEIF/AVIF', (bytes) => startsWith(bytes, ascii('ftyp'), 4)],
+  ['HEIF, AVIF or another ISO media file', (bytes) => startsWith(bytes, ascii('ftyp'), 4)],
   ['gzip (SVGZ?)', (bytes) => startsWith(bytes, [0x1f, 0x8b])],
 ];
 
