@@ -135,6 +135,11 @@ const ConfigSchema = z.object({
   STEPWISE_XAPI_ENDPOINT: optionalUrl,
   STEPWISE_XAPI_USERNAME: z.optional(z.string()),
   STEPWISE_XAPI_PASSWORD: z.optional(z.string()),
+  /** Image work (decision 162): jobs at once per container, wait for a slot, deadlines per job. */
+  STEPWISE_IMAGE_CONCURRENCY: int(2),
+  STEPWISE_IMAGE_QUEUE_MS: int(5000),
+  STEPWISE_IMAGE_DEADLINE_MS: int(10_000),
+  STEPWISE_IMAGE_PROCESSING_DEADLINE_MS: int(60_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -44,7 +44,10 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "Upload an image to the caller's library; the request body is the image",
     description:
       'Name it with `?file=` (an image extension); any Content-Type is accepted, the bytes decide: an ' +
-      'empty, truncated or unreadable body is 422 and nothing is stored. `cropToRatio` ONE_ONE or ' +
+      'empty, truncated or unreadable body is 422 and nothing is stored, as is any format but JPEG, PNG, GIF ' +
+      'or WebP (`unsupported_format`: SVG too), more than 50,000,000 pixels or 12,000 on a side ' +
+      '(`too_many_pixels`) and a decode past its deadline (`too_slow_to_decode`); 503 when image work stays ' +
+      'busy. `cropToRatio` ONE_ONE or ' +
       'FOUR_THREE keeps the largest centred box of that ratio. Answers the item (`imageid`, `image`); the ' +
       'sizes follow once processed. Bodies up to 4 MB; larger files: POST /user/media/uploads/presigned.',
     rawBody: true,

@@ -47,7 +47,10 @@ export const mediaGroup = defineGroup({
         'Send the bytes with `Content-Type: application/octet-stream` (400 without a Content-Type, 415 with ' +
         'another) and name the file with `?file=`; its extension decides the item type. Answers `{id, ' +
         'type}`; processing (image sizes) follows, see GET /user/media/{type}/{itemId}. Bodies are limited ' +
-        'by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned.',
+        'by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned. Images must be ' +
+        'JPEG, PNG, GIF or WebP by their bytes, at most 50,000,000 pixels and 12,000 on a side: 422 ' +
+        '`unsupported_format` / `not_an_image` / `too_many_pixels` before anything is stored; 503 when image ' +
+        'work stays busy.',
       rawBody: true,
       query: z.object({ file: z.optional(z.string()) }),
       response: uploadedItemSchema,

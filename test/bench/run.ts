@@ -13,7 +13,9 @@
  * 5. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
  * 6. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
  * 7. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
- * 8. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
+ * 8. (test/bench/media-bombs.ts) hostile images (SVG filter, 12000 px PNG/WebP/GIF, a PNG bomb)
+ *    through each upload route: time to refusal, peak RSS of the stack and its image children.
+ * 9. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
  *    memory (about 5 minutes alone: `npx tsx test/bench/site-transfer.ts`).
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
@@ -25,6 +27,7 @@ import { startStackProcess } from '../support/local-stack-process.ts';
 import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts';
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
+import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
 import { siteTransferBench } from './site-transfer.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
@@ -83,6 +86,8 @@ try {
     await moduleImportBench(stack, authToken);
     // ---- Courses: a team's assignees page with 10 vs 1,000 members ----
     await courseAssigneesLatency(stack, authToken, DURATION_S);
+    // ---- Media bombs: hostile images refused, time and peak memory (issue 23) ----
+    await mediaBombsBench(stack, authToken);
   }
 } finally {
   await stack.stop();
