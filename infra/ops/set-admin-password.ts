@@ -50,9 +50,9 @@ const CREDENTIALS_HINT =
  */
 async function checkCredentials(): Promise<void> {
   if (process.env.DDB_ENDPOINT) return;
-  const { fromNodeProviderChain } = await import('@aws-sdk/credential-provider-node');
+  const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
   try {
-    await fromNodeProviderChain()();
+    await defaultProvider()();
   } catch {
     fail(CREDENTIALS_HINT);
   }

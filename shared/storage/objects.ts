@@ -38,6 +38,11 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
   return (await s3Objects()).deleteByPrefixes(bucket, prefixes);
 }
 
+/** Resolves when the bucket answers a HEAD (it exists and may be listed); rejects otherwise. */
+export async function headBucket(bucket: string): Promise<void> {
+  return (await s3Objects()).headBucket(bucket);
+}
+
 /** An object's size in bytes, or undefined when there is no object under the key. */
 export async function objectSize(bucket: string, key: string): Promise<number | undefined> {
   return (await s3Objects()).objectSize(bucket, key);
