@@ -3,7 +3,6 @@
  * Each store gets its cheapest call (a GetItem of a key no item has, a HeadBucket), all at once,
  * each bounded in time so the route answers within a few seconds whatever hangs.
  */
-import packageJson from '../../package.json' with { type: 'json' };
 import { config } from '../../shared/config.ts';
 import { readProbeKey } from '../../shared/db/entities/health-probe.ts';
 import { log } from '../../shared/observability/logger.ts';
@@ -30,7 +29,7 @@ async function answers(name: string, check: () => Promise<void>): Promise<'ok' |
 }
 
 export async function health(): Promise<Health> {
-  const { MEDIA_BUCKET, MODULES_BUCKET } = config();
+  const { MEDIA_BUCKET, MODULES_BUCKET, STEPWISE_VERSION } = config();
   const [table, media_bucket, modules_bucket] = await Promise.all([
     answers('table', readProbeKey),
     answers('media_bucket', () => headBucket(MEDIA_BUCKET)),
@@ -38,5 +37,5 @@ export async function health(): Promise<Health> {
   ]);
   const checks = { table, media_bucket, modules_bucket };
   const status = Object.values(checks).every((answer) => answer === 'ok') ? 'ok' : 'unavailable';
-  return { status, version: packageJson.version, checks };
+  return { status, version: STEPWISE_VERSION, checks };
 }

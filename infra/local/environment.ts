@@ -1,3 +1,5 @@
+import { projectVersion } from '../repo-paths.ts';
+
 /**
  * Environment defaults for running locally (npm start, tests, bench). Set before any module
  * that reads shared/config is used: SDK clients are created from it on first use.
@@ -5,6 +7,7 @@
 export function applyLocalEnvironment(overrides: Record<string, string | undefined> = {}): void {
   const defaults: Record<string, string> = {
     STEPWISE_RUNTIME: 'local',
+    STEPWISE_VERSION: projectVersion(),
     AWS_REGION: 'us-east-1',
     TABLE_NAME: 'stepwise',
     MEDIA_BUCKET: 'stepwise-media',
