@@ -63,7 +63,7 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
     finding: /^Resource::\*$/,
     actions: /^(s3:ListAllMyBuckets|cloudwatch:PutMetricData)$/,
     reason:
-      'The health canary\'s role as CDK makes it: s3:ListAllMyBuckets and cloudwatch:PutMetricData support no ' +
+      "The health canary's role as CDK makes it: s3:ListAllMyBuckets and cloudwatch:PutMetricData support no " +
       'resource-level permissions; PutMetricData is limited to the CloudWatchSynthetics namespace by a condition.',
   },
   {
@@ -132,7 +132,10 @@ export interface StepwiseStacks {
 export function acknowledgeNagFindings({ stateful, pipeline, api, events, monitoring }: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
-  Validations.of(monitoring.artifactsBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.canaryArtifactsLogs });
+  Validations.of(monitoring.artifactsBucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: REASONS.canaryArtifactsLogs,
+  });
   Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
   for (const child of pipeline.node.children) {
     if (child.node.id.startsWith('BucketNotificationsHandler')) {

@@ -21,7 +21,11 @@ async function answers(name: string, check: () => Promise<void>): Promise<'ok' |
     await Promise.race([check(), timeout]);
     return 'ok';
   } catch (error) {
-    log().warn('health: a check failed', { check: name, error: (error as Error).name, reason: (error as Error).message });
+    log().warn('health: a check failed', {
+      check: name,
+      error: (error as Error).name,
+      reason: (error as Error).message,
+    });
     return 'unavailable';
   } finally {
     clearTimeout(timer);

@@ -19,7 +19,7 @@ export function applyLocalEnvironment(overrides: Record<string, string | undefin
     STEPWISE_TRANSFER_STEP_SECONDS: '2',
     STEPWISE_TRANSFER_PART_BYTES: String(64 * 1024),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
+    // The S3 emulator cannot check the SDK's default streaming checksums (docs/local-stack.md, "Measured facts").
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
     // EMF metrics are for CloudWatch; locally they would only clutter the output.

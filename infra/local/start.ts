@@ -33,7 +33,8 @@ function javaOnPath(): boolean {
 
 const JDK_HINT =
   'no `java` on PATH. DynamoDB Local runs on a JDK 17+: install one ' +
-  '(`sudo apt-get install openjdk-17-jre-headless`, `brew install openjdk@17`, or https://adoptium.net) and start again';
+  '(`sudo apt-get install openjdk-17-jre-headless`, `brew install openjdk@17`, or https://adoptium.net) ' +
+  'and start again';
 
 /** Resolves whether `port` on `host` can be listened on now (a port another program holds cannot). */
 function portIsFree(port: number, host: string): Promise<boolean> {
@@ -45,7 +46,8 @@ function portIsFree(port: number, host: string): Promise<boolean> {
 }
 
 const portBusy = (port: number) =>
-  `port ${port} is in use by another program. Set PORT to another port (PORT=3001 npm start, or PORT=0 for any free one)`;
+  `port ${port} is in use by another program. ` +
+  'Set PORT to another port (PORT=3001 npm start, or PORT=0 for any free one)';
 
 const started = Date.now();
 const host = process.env.HOST ?? '127.0.0.1';

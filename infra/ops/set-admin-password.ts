@@ -89,13 +89,14 @@ function reasonOf(error: Error): string {
   if (error.name === 'CredentialsProviderError') return CREDENTIALS_HINT;
   if (/region is missing/i.test(error.message)) return 'No AWS region set: pass --region <region> (or set AWS_REGION).';
   if (error.name === 'ResourceNotFoundException') {
-    return `Table ${table} not found in ${region ?? 'the default region'}: pass --table <TableName output> and --region.`;
+    const where = region ?? 'the default region';
+    return `Table ${table} not found in ${where}: pass --table <the TableName output> and --region.`;
   }
   if (['UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException'].includes(error.name)) {
     return `The AWS credentials were refused (${error.name}): renew them (\`aws sso login\`) and run this again.`;
   }
   if (error.name === 'AccessDeniedException') {
-    return `These AWS credentials may not read and write table ${table} (AccessDeniedException): use an account Admin's.`;
+    return `These AWS credentials may not read and write table ${table} (AccessDeniedException): use an Admin's.`;
   }
   return `Setting the password failed: ${error.name}: ${error.message}`;
 }

@@ -21,7 +21,7 @@ describe('monitoring stack', () => {
     const canary = canaries[0].Properties;
     expect(canary.Schedule.Expression).toBe(`rate(${CANARY_MINUTES} minutes)`);
     expect(canary.StartCanaryAfterCreation).toBe(true);
-    expect(canary.Code.Script).toContain("status !== 200");
+    expect(canary.Code.Script).toContain('status !== 200');
     // The URL is the HTTP API's own endpoint (imported from the API stack) + /api/2.0/health.
     const url = JSON.stringify(canary.RunConfig.EnvironmentVariables.HEALTH_URL);
     expect(url).toContain('Fn::ImportValue');
@@ -51,7 +51,10 @@ describe('monitoring stack', () => {
   it("keeps the canary's run artifacts in a private bucket of its own, for 30 days", () => {
     const buckets = Object.values(resourcesOfType(template, 'AWS::S3::Bucket')).map((b) => b.Properties);
     expect(buckets).toHaveLength(1);
-    expect(buckets[0].PublicAccessBlockConfiguration).toMatchObject({ BlockPublicAcls: true, RestrictPublicBuckets: true });
+    expect(buckets[0].PublicAccessBlockConfiguration).toMatchObject({
+      BlockPublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(buckets[0].LifecycleConfiguration.Rules).toEqual([
       expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' }),
     ]);

@@ -44,7 +44,9 @@ try {
 }
 const { values, positionals } = parsed;
 if (values.help) {
-  process.stdout.write(`${USAGE}\nUploads a site file and runs the import job. Exit codes: 0 done, 1 failed, 2 bad arguments.\n`);
+  process.stdout.write(
+    `${USAGE}\nUploads a site file and runs the import job. Exit codes: 0 done, 1 failed, 2 bad arguments.\n`,
+  );
   process.exit(0);
 }
 const file = positionals[0];
