@@ -68,6 +68,8 @@ export class MonitoringStack extends Stack {
       timeout: Duration.seconds(30),
       successRetentionPeriod: Duration.days(7),
       failureRetentionPeriod: Duration.days(30),
+      // The Lambda function and layer Synthetics makes for the canary go with it when the stack is destroyed.
+      provisionedResourceCleanup: true,
     });
     addAlarm(this, 'HealthCanaryAlarm', {
       metric: this.canary.metricFailed({ period: Duration.minutes(CANARY_MINUTES), statistic: 'Sum' }),

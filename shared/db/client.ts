@@ -70,7 +70,7 @@ export function db(): DynamoDBDocumentClient {
  * path. A low-level client with `cacheMiddleware`: the SDK resolves its middleware stack once per
  * command class instead of on every call (decision 158), and a GetItem is sent as one signed POST
  * by direct-get-item.ts, the SDK's own path taking over whatever that does not answer (decision
- * 161; docs/operations.md, "Request path cost"). The document client cannot do this: its commands
+ * 161; docs/benchmarks.md, "Request path cost"). The document client cannot do this: its commands
  * capture their own input in the handler the cache would keep. Reads clear no cache, so the write
  * listener is not needed.
  */

@@ -4,7 +4,7 @@
  * Everything else loads the S3 client on the first call, from a side bundle of its own in the
  * deployed asset (`#s3-objects`, decision 155): most requests of the functions carrying it never
  * touch S3, and a cold start pays for parsing and evaluating what the bundle file holds
- * (decisions 154 and 160, docs/operations.md "Cold start").
+ * (decisions 154 and 160, docs/benchmarks.md "Cold start").
  */
 import type { UploadRequest, UploadTarget } from './object-types.ts';
 import { presignGetObject } from './presigned-get.ts';
