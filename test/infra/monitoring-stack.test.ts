@@ -28,6 +28,9 @@ describe('monitoring stack', () => {
     expect(url).toContain('/api/2.0/health');
     const apiId = Object.keys(resourcesOfType(api, 'AWS::ApiGatewayV2::Api'))[0];
     expect(url).toContain(apiId);
+    // What Synthetics provisions goes with the canary; no custom-resource function does it.
+    expect(canary.ProvisionedResourceCleanup).toBe('AUTOMATIC');
+    template.resourceCountIs('AWS::Lambda::Function', 0);
   });
 
   it('alarms on the first failed run, to the alarm topic', () => {
