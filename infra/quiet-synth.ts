@@ -22,7 +22,7 @@ child.on('close', (code, signal) => {
     process.stderr.write(`\nnpx ${args.join(' ')} failed (${signal ?? `exit code ${code}`})\n`);
     process.exit(code ?? 1);
   }
-  const warnings = text.split('\n').filter((line) => /^\[Warning at /.test(line));
+  const warnings = text.split('\n').filter((line) => /^(WARNING |\[Warning at )/.test(line));
   if (warnings.length > 0) process.stderr.write(`${warnings.join('\n')}\n`);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   process.stdout.write(`Synthesized to cdk.out in ${seconds} s (npx ${args.join(' ')}).\n`);
