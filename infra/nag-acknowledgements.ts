@@ -21,6 +21,7 @@ import type { ApiStack } from './stacks/api-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
 import type { EventsStack } from './stacks/events-stack.ts';
+import type { MonitoringStack } from './stacks/monitoring-stack.ts';
 
 interface WildcardGrant {
   /** The finding, as cdk-nag prints it inside `AwsSolutions-IAM5[...]`. */
@@ -52,6 +53,25 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
     reason:
       "Queries on the Stepwise table's own global secondary indexes (gsi1, gsi2); the pattern is scoped to " +
       "this one table's ARN.",
+  },
+  {
+    finding: /^Resource::<CanaryArtifacts[A-Za-z0-9]+\.Arn>\/\*$/,
+    actions: /^s3:PutObject$/,
+    reason: "The health canary writes each run's artifacts (its log, the answer) as new objects of its own bucket.",
+  },
+  {
+    finding: /^Resource::\*$/,
+    actions: /^(s3:ListAllMyBuckets|cloudwatch:PutMetricData)$/,
+    reason:
+      "The health canary's role as CDK makes it: s3:ListAllMyBuckets and cloudwatch:PutMetricData support no " +
+      'resource-level permissions; PutMetricData is limited to the CloudWatchSynthetics namespace by a condition.',
+  },
+  {
+    finding: /^Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:\/aws\/lambda\/cwsyn-\*$/,
+    actions: /^logs:(CreateLogGroup|CreateLogStream|PutLogEvents)$/,
+    reason:
+      "The health canary's own log groups: Synthetics names them /aws/lambda/cwsyn-<canary>-<id>, the id " +
+      'unknown at synth.',
   },
   {
     finding: /^Resource::.+\/\*$/,
@@ -92,6 +112,9 @@ const REASONS = {
     "CDK's own BucketNotificationsHandler, the custom resource that puts the S3 event notification of the " +
     'media processor on the media bucket: CDK gives its role the AWSLambdaBasicExecutionRole managed policy ' +
     "and offers no way to replace it; the role only writes that handler's logs.",
+  canaryArtifactsLogs:
+    "The health canary's artifacts bucket holds only its runs' logs, expired after 30 days. Its access logs " +
+    "would go to the stateful stack's log bucket, whose policy would then name this stack: a dependency cycle.",
   apiAuthorization:
     "Authorization happens in the functions: the shared auth middleware resolves the spec's " +
     '"Authorization: api <token>" header against hashed tokens in DynamoDB and applies each route\'s auth ' +
@@ -103,11 +126,16 @@ export interface StepwiseStacks {
   pipeline: PipelineStack;
   api: ApiStack;
   events: EventsStack;
+  monitoring: MonitoringStack;
 }
 
-export function acknowledgeNagFindings({ stateful, pipeline, api, events }: StepwiseStacks): void {
+export function acknowledgeNagFindings({ stateful, pipeline, api, events, monitoring }: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
+  Validations.of(monitoring.artifactsBucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: REASONS.canaryArtifactsLogs,
+  });
   Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
   for (const child of pipeline.node.children) {
     if (child.node.id.startsWith('BucketNotificationsHandler')) {
@@ -117,7 +145,7 @@ export function acknowledgeNagFindings({ stateful, pipeline, api, events }: Step
       });
     }
   }
-  for (const stack of [stateful, pipeline, api, events]) {
+  for (const stack of [stateful, pipeline, api, events, monitoring]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });

@@ -39,7 +39,7 @@ const SiteSettingsSchema = z.strictObject({
   siteUrl: z.url().default('http://127.0.0.1:3000'),
   siteName: z.string().min(1).default('Stepwise'),
   publicRegistration: flag(false),
-  /** Anonymous callers get 401 everywhere but login, registration, password reset and the docs. */
+  /** Anonymous callers get 401 everywhere but login, registration, password reset, the docs and /health. */
   privateSite: flag(true),
   languages: list(['en']).refine((languages) => languages.length > 0, 'at least one language'),
   appIds: list([]),

@@ -1,5 +1,5 @@
 /**
- * Builds the whole app: the three stacks, their nag acknowledgements and the AwsSolutions
+ * Builds the whole app: the five stacks, their nag acknowledgements and the AwsSolutions
  * checks. `infra/app.ts` (what `cdk synth` runs) and the infra tests both call this, so the
  * tests check exactly what gets deployed.
  */
@@ -11,6 +11,7 @@ import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgeme
 import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';
 import { ApiStack } from './stacks/api-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
+import { MonitoringStack } from './stacks/monitoring-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
 import { StatefulStack } from './stacks/stateful-stack.ts';
 
@@ -86,10 +87,15 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
+  const monitoring = new MonitoringStack(app, `${prefix}-Monitoring`, {
+    description: 'Stepwise monitoring: a Synthetics canary on GET /api/2.0/health and its alarm',
+    httpApi: api.httpApi,
+    alarmTopic: stateful.alarmTopic,
+  });
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api, events };
+  const stacks = { stateful, pipeline, api, events, monitoring };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };

@@ -88,6 +88,8 @@ const ConfigSchema = z.object({
   STEPWISE_MAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
   /** Folder of local data (DynamoDB file, S3 objects, outbox); `npm start` only. */
   STEPWISE_DATA_DIR: z._default(z.string(), '.data'),
+  /** The release (package.json `version`): set at synth on AWS, from package.json locally; GET /health shows it. */
+  STEPWISE_VERSION: z._default(z.string(), 'unknown'),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   /**
    * X-Ray tracing of the handler and of every AWS SDK client (Powertools tracer). Unset: on for

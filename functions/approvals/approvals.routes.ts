@@ -1,5 +1,5 @@
 /**
- * Approvals (spec "Additional endpoints: Approvals"; bodies are ours, wire-format §3.25 found
+ * Approvals (spec "Additional endpoints: Approvals"; bodies are ours, docs/wire-fidelity.md §3.25 found
  * none): processes of 1 to 10 stages (approver team + quorum), attached to wiki pages (guides
  * follow their category page), and approval requests signed stage by stage with electronic
  * signatures. POST /approvals/requests (asking for approval) is beyond the spec: the spec lists

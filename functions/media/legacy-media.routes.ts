@@ -1,5 +1,5 @@
 /**
- * Media the way older clients call it (wire-format §3.12, §3.13): the library by type, the raw
+ * Media the way older clients call it (docs/wire-fidelity.md §3.12, §3.13): the library by type, the raw
  * image upload, copies, multi-deletes, embeds and /media/* reads by id or guid. Part of the media
  * group (media.routes.ts); the same items as /user/media/uploads.
  */

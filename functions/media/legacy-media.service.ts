@@ -1,5 +1,5 @@
 /**
- * The media calls older clients make (wire-format §3.12, §3.13): the library by type
+ * The media calls older clients make (docs/wire-fidelity.md §3.12, §3.13): the library by type
  * (/user/media/images|videos|embeds), the raw image upload with `?file=`, copying an image into
  * one's library, deleting several images, and /media/* reads by id or guid. They work on the
  * same items as /user/media/uploads (one library, one processing path: an original stored under

@@ -1,5 +1,5 @@
 /**
- * Periodic review (spec "Periodic review"; bodies are ours, wire-format §3.24 found none):
+ * Periodic review (spec "Periodic review"; bodies are ours, docs/wire-fidelity.md §3.24 found none):
  * schedules (prsid) with documents (prdid), signed reviews of a document's current revision,
  * change requests, and each user's due documents. Literal segments win over parameters, so
  * /periodic_review/reviews/{userid} is never read as /periodic_review/{doctype}/{docid}.

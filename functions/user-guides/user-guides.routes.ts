@@ -1,5 +1,5 @@
 /**
- * Users and guides: guides a user authored, favorites and completions (reference/wire-format.md
+ * Users and guides: guides a user authored, favorites and completions (docs/wire-fidelity.md
  * §3.2, §3.26). Guides themselves carry `favorited` and `completed` for the caller.
  */
 import * as z from 'zod/mini';

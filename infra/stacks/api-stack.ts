@@ -22,6 +22,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { CORS_MAX_AGE_SECONDS } from '../../shared/http/respond.ts';
 import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
@@ -152,7 +153,7 @@ export class ApiStack extends Stack {
         allowOrigins: settings.corsOrigins,
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: corsMethods(groups),
-        maxAge: Duration.hours(1),
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
     });
 

@@ -1,5 +1,5 @@
 /**
- * The wire shapes of a user (reference/wire-format.md §2.2): the summary form used in lists
+ * The wire shapes of a user (docs/wire-fidelity.md §2.2): the summary form used in lists
  * (userSummarySchema, in common-schemas.ts), the profile form of GET /users/{userid}, the self
  * form of GET /user, and the self form with a token that login, register and impersonate answer.
  * Each shape is a zod schema (the routes' `response`, so OpenAPI and the API tests check it) and

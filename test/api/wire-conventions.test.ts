@@ -113,6 +113,8 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
     expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    // The deployed HTTP API says the same (test/infra/api-stack.test.ts): one CORS_MAX_AGE_SECONDS.
+    expect(response.headers.get('access-control-max-age')).toBe('3600');
   });
 });
 

@@ -106,13 +106,14 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     });
 });
 
-it('only login, registration, the password-reset pair and the API docs are open on a private site', () => {
+it('only login, registration, the password-reset pair, the API docs and health are open on a private site', () => {
   const open = routes
     .filter(({ route }) => openToAnonymous(route, true))
     .map(({ route }) => `${route.method} ${route.path}`);
   expect(open.sort()).toEqual(
     [
       'GET /doc',
+      'GET /health',
       'GET /openapi.json',
       'POST /user/token',
       'POST /users',
