@@ -137,7 +137,8 @@ export const usersGroup = defineGroup({
       body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
       response: userProfileSchema,
-      handler: ({ caller, params, body, sourceIp }) => users.patch(caller, params.userid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        users.patch(caller, params.userid, body, sourceIp, auth.tokenHash),
     }),
     route({
       method: 'POST',

@@ -119,8 +119,18 @@ async function requireCurrentPassword(
   if (!accepted) throw ValidationError.field('current_password', 'invalid_password', 'current_password is not correct');
 }
 
-/** Edits a profile: the user themself or an Admin; identity and role fields only by Admins. */
-export async function patch(caller: Caller, userid: number, changes: UserPatch, sourceIp: string) {
+/**
+ * Edits a profile: the user themself or an Admin; identity and role fields only by Admins.
+ * A new email or password ends every other session of the account (the one making the change,
+ * `sessionTokenHash`, survives when it is the account's own).
+ */
+export async function patch(
+  caller: Caller,
+  userid: number,
+  changes: UserPatch,
+  sourceIp: string,
+  sessionTokenHash?: string,
+) {
   const admin = isAdmin(caller);
   if (caller.userid !== userid && !admin) throw new ForbiddenError('You may only edit your own profile');
   const adminFields = ADMIN_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
@@ -149,7 +159,10 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch, 
     },
     { attempts: 5, raceLabels: labelsIn('user'), message: 'The profile changed while it was being edited; try again' },
   );
-  if (changes.password !== undefined) await deleteAllTokensOf(userid);
+  const emailChanged = before.email.trim().toLowerCase() !== after.email.trim().toLowerCase();
+  if (changes.password !== undefined || emailChanged) {
+    await deleteAllTokensOf(userid, caller.userid === userid ? sessionTokenHash : undefined);
+  }
   if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
     await appendAudit({
       action: 'user.privileges_changed',
