@@ -2,27 +2,17 @@
  * The migration's HTTP client for the source site (SourceApi): every request waits for a
  * concurrency slot and a token of the rate limiter, and is retried with exponential backoff and
  * jitter on 429 (honouring Retry-After), 5xx and network errors, a bounded number of times.
- * The source is trusted with nothing it did not prove (decision 124): API requests (which carry
- * the token, or the login's email and password) follow redirects within the source's origin only;
- * downloads of the media URLs it names go without the token off its origin, and only to its
- * origin, `allowHosts` and public addresses (./download-hosts.ts).
+ * The API token goes only to the source's own origin: media URLs the source hands out (presigned
+ * S3 URLs, a CDN) are fetched without it, and so is any redirect that leaves the origin.
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { SourceError, type QueryValue, type SourceApi } from './crawl.ts';
-import { DownloadRefusedError, pinnedGet, vetDownloadHost, type Resolve } from './download-hosts.ts';
 
 export interface SourceClientOptions {
   /** The source's API root, ending in `/api/2.0`. */
   baseUrl: string;
   /** Sent as `Authorization: api <token>` to the source's origin only. */
   token?: string;
-  /**
-   * Hosts (`host` or `host:port`) downloads may reach besides the source's origin and public
-   * addresses, even when private or loopback: the source's CDN or S3 (`--allow-host`).
-   */
-  allowHosts?: string[];
-  /** Name resolution for download hosts (tests may stand in for DNS). */
-  resolve?: Resolve;
   /** Requests in flight at once. */
   concurrency?: number;
   /** Requests started per second (token bucket, burst of one). */
@@ -64,9 +54,6 @@ interface RawAnswer {
 const RETRY_AFTER_CAP_MS = 5 * 60_000;
 const MAX_REDIRECTS = 5;
 
-/** An API request (credentials on board) or a download of a URL the source named. */
-type Purpose = 'api' | 'download';
-
 export class HttpSourceClient implements SourceApi {
   readonly stats: SourceStats = { requests: 0, retries: 0, bytes: 0 };
   private readonly base: URL;
@@ -92,7 +79,7 @@ export class HttpSourceClient implements SourceApi {
   }
 
   async get<T = unknown>(path: string, query?: Record<string, QueryValue>): Promise<T> {
-    const answer = await this.send(this.urlOf(path, query), path, { method: 'GET' }, 'api');
+    const answer = await this.send(this.urlOf(path, query), path, { method: 'GET' });
     return parseJson(answer, path) as T;
   }
 
@@ -128,14 +115,17 @@ export class HttpSourceClient implements SourceApi {
       throw new SourceError(0, url, `Refusing to download ${target.protocol} URL`);
     }
     // Named without its query: a presigned URL's signature stays out of errors and reports.
-    const answer = await this.send(target, `${target.origin}${target.pathname}`, { method: 'GET' }, 'download');
+    const answer = await this.send(target, `${target.origin}${target.pathname}`, { method: 'GET' });
     return { bytes: answer.body, contentType: answer.headers.get('content-type') };
   }
 
   /** A POST to the source (the login); not retried on 4xx like any other request. */
   async post<T = unknown>(path: string, body: unknown): Promise<T> {
-    const init = { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-    const answer = await this.send(this.urlOf(path), path, init, 'api');
+    const answer = await this.send(this.urlOf(path), path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     return parseJson(answer, path) as T;
   }
 
@@ -150,16 +140,15 @@ export class HttpSourceClient implements SourceApi {
   }
 
   /** One request with its retries; resolves with a 2xx answer or throws SourceError. */
-  private async send(url: URL, label: string, init: RequestInit, purpose: Purpose, attempt = 1): Promise<RawAnswer> {
+  private async send(url: URL, label: string, init: RequestInit, attempt = 1): Promise<RawAnswer> {
     let answer: RawAnswer | undefined;
     let failure: string;
     try {
-      answer = await this.attempt(url, label, init, purpose);
+      answer = await this.attempt(url, init);
       if (answer.status >= 200 && answer.status < 300) return answer;
       failure = `${answer.status} ${errorMessageOf(answer)}`;
     } catch (error) {
       if (error instanceof SourceError) throw error;
-      if (error instanceof DownloadRefusedError) throw new SourceError(0, label, error.message);
       failure = `network error: ${(error as Error).message}`;
     }
     const retryable = answer === undefined || answer.status === 429 || answer.status >= 500;
@@ -171,7 +160,7 @@ export class HttpSourceClient implements SourceApi {
     if (retryAfter !== undefined) this.bucket.pauseFor(retryAfter);
     this.stats.retries += 1;
     await this.sleep(retryAfter ?? this.backoffMs(attempt));
-    return this.send(url, label, init, purpose, attempt + 1);
+    return this.send(url, label, init, attempt + 1);
   }
 
   /** Exponential backoff with jitter: half fixed, half random, so retrying clients spread out. */
@@ -180,55 +169,37 @@ export class HttpSourceClient implements SourceApi {
     return Math.round(ceiling / 2 + (ceiling / 2) * this.random());
   }
 
-  /**
-   * One attempt, redirects followed by hand (at most MAX_REDIRECTS). An API request never leaves
-   * the source's origin: a redirect elsewhere would hand the token, or a login's email and
-   * password, to a host the operator did not name, so it fails the request (not retried).
-   */
-  private async attempt(url: URL, label: string, init: RequestInit, purpose: Purpose): Promise<RawAnswer> {
+  /** One attempt, redirects followed by hand so the token never leaves the source's origin. */
+  private async attempt(url: URL, init: RequestInit): Promise<RawAnswer> {
     await this.slots.acquire();
     try {
       let target = url;
       for (let hop = 0; ; hop += 1) {
         await this.bucket.take();
         this.stats.requests += 1;
-        const answer = await this.hop(target, init, purpose);
-        const location = answer.headers.get('location');
-        if (answer.status < 300 || answer.status >= 400 || !location || hop >= MAX_REDIRECTS) {
-          this.stats.bytes += answer.body.length;
-          return answer;
+        const headers = new Headers(init.headers);
+        if (this.options.token && target.origin === this.base.origin) {
+          headers.set('authorization', `api ${this.options.token}`);
         }
-        const next = new URL(location, target);
-        if (purpose === 'api' && next.origin !== this.base.origin) {
-          throw new SourceError(
-            answer.status,
-            label,
-            `${init.method} ${label}: the source redirected (${answer.status}) to ${next.origin}; a request ` +
-              `carrying credentials is never followed off ${this.base.origin} (give --from the site's own address)`,
-          );
+        const response = await fetch(target, {
+          ...init,
+          headers,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
+          await response.body?.cancel();
+          target = new URL(location, target);
+          continue;
         }
-        target = next;
+        const body = Buffer.from(await response.arrayBuffer());
+        this.stats.bytes += body.length;
+        return { status: response.status, headers: response.headers, body };
       }
     } finally {
       this.slots.release();
     }
-  }
-
-  /** One request, no redirect followed: the token only to the source's origin; other download hosts vetted. */
-  private async hop(target: URL, init: RequestInit, purpose: Purpose): Promise<RawAnswer> {
-    const headers = new Headers(init.headers);
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    if (target.origin === this.base.origin) {
-      if (this.options.token) headers.set('authorization', `api ${this.options.token}`);
-    } else if (purpose === 'download') {
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new DownloadRefusedError(target, `${target.protocol} is not http or https`);
-      }
-      const pinned = await vetDownloadHost(target, this.options.allowHosts ?? [], this.options.resolve);
-      if (pinned) return pinnedGet(target, pinned, headers, signal);
-    }
-    const response = await fetch(target, { ...init, headers, redirect: 'manual', signal });
-    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
   }
 }
 
