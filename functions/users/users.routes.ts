@@ -32,7 +32,7 @@ export const usersGroup = defineGroup({
       summary: 'List users (summary form), ordered by userid',
       query: userListQuery,
       response: z.array(userSummarySchema),
-      handler: ({ query }) => users.list(query),
+      handler: ({ caller, query }) => users.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -42,7 +42,7 @@ export const usersGroup = defineGroup({
       params: searchParams,
       query: pageQuery,
       response: z.array(userSummarySchema),
-      handler: ({ params, query }) => users.search(params.search, query),
+      handler: ({ caller, params, query }) => users.search(caller, params.search, query),
     }),
     route({
       method: 'GET',
