@@ -47,9 +47,7 @@ async function minterStillEntitled(token: TokenRecord): Promise<boolean> {
   if (!token.impersonator_credential) return false;
   const minter = await getUser(token.impersonator_userid);
   return (
-    minter !== undefined &&
-    isAdmin(minter) &&
-    credentialStamp(minter.password_hash) === token.impersonator_credential
+    minter !== undefined && isAdmin(minter) && credentialStamp(minter.password_hash) === token.impersonator_credential
   );
 }
 

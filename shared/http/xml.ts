@@ -12,8 +12,14 @@
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** Everything XML 1.0's `Char` production leaves out. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML_CHAR = new RegExp(
+  [
+    '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]', // C0 but tab, LF, CR; two non-characters
+    '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])', // a high surrogate without its low half
+    '(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]', // a low surrogate without its high half
+  ].join('|'),
+  'g',
+);
 
 /** The text with every character XML 1.0 cannot carry replaced by U+FFFD. */
 export function xmlSafeText(value: string): string {
@@ -22,11 +28,7 @@ export function xmlSafeText(value: string): string {
 
 function escapeText(value: string): string {
   // A carriage return as a reference: a parser would turn a CR LF pair into one line feed.
-  return xmlSafeText(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r/g, '&#13;');
+  return xmlSafeText(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 function escapeAttribute(value: string): string {

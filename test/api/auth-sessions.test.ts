@@ -64,9 +64,7 @@ describe('impersonation tokens end with their minter', () => {
       (await api('POST', '/user/token', { body: { email: minter.email, password } })).body.authToken as string;
     await api('POST', '/users/reset_password', { body: { email: minter.email } });
     const [link] = resetTokensMailedTo(minter.email);
-    expect((await api('POST', '/users/reset_password/complete', { body: { token: link, password } })).status).toBe(
-      200,
-    );
+    expect((await api('POST', '/users/reset_password/complete', { body: { token: link, password } })).status).toBe(200);
     const admin = await freshLogin();
     const byReset = await impersonationToken(admin, target.userid);
     expect(await status(byReset)).toBe(200);
@@ -158,9 +156,9 @@ describe('reset links', () => {
     });
     expect(second.status).toBe(422);
     expect(second.body.errors[0]).toMatchObject({ field: 'token', code: 'invalid_token' });
-    expect((await api('POST', '/user/token', { body: { email: user.email, password: 'First-new-pass-1' } })).status).toBe(
-      201,
-    );
+    expect(
+      (await api('POST', '/user/token', { body: { email: user.email, password: 'First-new-pass-1' } })).status,
+    ).toBe(201);
   });
 
   it('a password change through the profile ends outstanding links too', async () => {
@@ -172,7 +170,9 @@ describe('reset links', () => {
       body: { password: 'Changed-pass-1', current_password: user.password },
     });
     expect(changed.status).toBe(200);
-    const used = await api('POST', '/users/reset_password/complete', { body: { token: link, password: 'Other-pass-2' } });
+    const used = await api('POST', '/users/reset_password/complete', {
+      body: { token: link, password: 'Other-pass-2' },
+    });
     expect(used.status).toBe(422);
   });
 });

@@ -202,7 +202,7 @@ describe('suggested users and course assignments', () => {
 });
 
 describe('teams in user summaries (filtered per viewer)', () => {
-  it("lists a private team only to its members, its owner and Admins, wherever a member's summary appears", async () => {
+  it("lists a private team only to its members, its owner and Admins, in every member's summary", async () => {
     const owner = await createUser();
     const member = await createUser();
     const otherMember = await createUser();
