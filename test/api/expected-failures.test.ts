@@ -15,7 +15,23 @@ import { assignedTrainee } from '../support/courses.ts';
 const hooks = vi.hoisted(() => ({
   failStepCounter: false,
   stuckCancels: 0,
+  /** Pretend the course has this many active assignments (a list answers up to its limit). */
+  activeAssignments: 0,
+  cancels: 0,
 }));
+
+vi.mock('../../shared/db/entities/course-assignment.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../shared/db/entities/course-assignment.ts')>();
+  return {
+    ...actual,
+    listCourseAssignments: async (...args: Parameters<typeof actual.listCourseAssignments>) => {
+      if (hooks.activeAssignments === 0) return actual.listCourseAssignments(...args);
+      const real = await actual.listCourseAssignments(...args);
+      const count = Math.min(hooks.activeAssignments, args[2].limit);
+      return Array.from({ length: count }, (_, index) => real[index % real.length]!);
+    },
+  };
+});
 
 vi.mock('../../shared/db/transactions.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../shared/db/transactions.ts')>();
@@ -39,6 +55,7 @@ vi.mock('../../shared/training/assignments.ts', async (importOriginal) => {
   return {
     ...actual,
     cancelAssignment: async (...args: Parameters<typeof actual.cancelAssignment>) => {
+      hooks.cancels++;
       if (hooks.stuckCancels > 0) {
         hooks.stuckCancels++;
         if (hooks.stuckCancels > 500) throw new Error('endless cancel loop');
@@ -108,5 +125,26 @@ describe('course delete', () => {
       hooks.stuckCancels = 0;
     }
     expect((await api('GET', `/courses/${course.wikiid}`, { token: await loginAdmin() })).status).toBe(200);
+  }, 30_000);
+
+  it('past the ceiling of 1,000 active assignments is refused (409) before anything is cancelled', async () => {
+    const { course, assignment } = await assignedTrainee();
+    hooks.activeAssignments = courses.MAX_ASSIGNMENTS_CANCELLED_ON_DELETE + 1;
+    hooks.cancels = 0;
+    try {
+      await expect(courses.remove(admin, course.wikiid, undefined)).rejects.toMatchObject({
+        name: 'ConflictError',
+        message: expect.stringMatching(/more than 1000 active assignments/),
+      });
+    } finally {
+      hooks.activeAssignments = 0;
+    }
+    expect(hooks.cancels).toBe(0);
+    const token = await loginAdmin();
+    expect((await api('GET', `/courses/${course.wikiid}`, { token })).status).toBe(200);
+    const kept = await api('GET', `/course_assignments/${assignment.course_assignmentid}`, { token });
+    expect(kept.status).toBe(200);
+    expect(kept.body.cancelled).toBeFalsy();
+    expect(kept.body.cancelled_at).toBeNull();
   }, 30_000);
 });
