@@ -32,7 +32,7 @@ export const usersGroup = defineGroup({
       summary: 'List users (summary form), ordered by userid',
       query: userListQuery,
       response: z.array(userSummarySchema),
-      handler: ({ query }) => users.list(query),
+      handler: ({ caller, query }) => users.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -42,7 +42,7 @@ export const usersGroup = defineGroup({
       params: searchParams,
       query: pageQuery,
       response: z.array(userSummarySchema),
-      handler: ({ params, query }) => users.search(params.search, query),
+      handler: ({ caller, params, query }) => users.search(caller, params.search, query),
     }),
     route({
       method: 'GET',
@@ -137,7 +137,8 @@ export const usersGroup = defineGroup({
       body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
       response: userProfileSchema,
-      handler: ({ caller, params, body, sourceIp }) => users.patch(caller, params.userid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        users.patch(caller, params.userid, body, sourceIp, auth.tokenHash),
     }),
     route({
       method: 'POST',
