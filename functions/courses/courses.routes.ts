@@ -65,6 +65,7 @@ export const coursesGroup = defineGroup({
       description: `${stageDescription} Giving \`stages\` replaces the whole list.`,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       body: coursePatchBody,
       example: { contents: 'Updated description.' },
       response: courseSchema,
@@ -79,6 +80,7 @@ export const coursesGroup = defineGroup({
       status: 204,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
+      revision: 'when-given',
       handler: async ({ caller, params, query }) => {
         await courses.remove(caller, params.wikiid, query.revisionid);
         return reply(204);

@@ -115,6 +115,7 @@ export const quizzesGroup = defineGroup({
       description:
         "`?revisionid=` (the guide's current revisionid) is required; a stale one answers 409 with the current guide.",
       query: revisionQuery,
+      revision: 'required',
       queryExample: { revisionid: '78' },
       body: attachGuideBody,
       example: { quizid: 12, guideid: 34 },

@@ -70,6 +70,7 @@ export const stepFormsGroup = defineGroup({
         'the edit started from): 409 with the current form when stale. Whoever may edit the guide.',
       params: idParams('stepid'),
       query: optionalRevisionQuery,
+      revision: 'when-given',
       body: stepFormBody,
       example: {
         fields: [

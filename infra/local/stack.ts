@@ -58,6 +58,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle, the environment here.
   process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));
   process.env[EMBED_ENV.openApi] = JSON.stringify(buildOpenApiDocument(routeGroups));
+  process.env[EMBED_ENV.docsRenderer] = (await import('../embeds.ts')).DOCS_RENDERER_SOURCE;
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([

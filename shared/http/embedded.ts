@@ -11,15 +11,24 @@ import type { HttpMethod, RouteGroup } from './route.ts';
 export const EMBED_ENV = {
   routeManifest: 'STEPWISE_ROUTE_MANIFEST',
   openApi: 'STEPWISE_OPENAPI',
+  // A path, not the text: the renderer is 4 MB of JavaScript from node_modules.
+  docsRenderer: 'STEPWISE_DOCS_RENDERER_FILE',
 } as const;
 
 /** The file beside a deployed bundle that holds each embed. */
 export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
+  docsRenderer: 'docs-renderer.js',
 } as const;
 
 export type EmbedName = keyof typeof EMBED_ENV;
+
+/**
+ * The API reference renderer the docs page loads (decision 176): Scalar's self-contained browser
+ * build, copied from its npm package beside the docs bundle, never fetched from a CDN.
+ */
+export const DOCS_RENDERER_PACKAGE_FILE = '@scalar/api-reference/dist/browser/standalone.js';
 
 export interface ManifestEntry {
   group: string;
@@ -48,4 +57,12 @@ export function embeddedRouteManifest(): ManifestEntry[] {
 
 export function embeddedOpenApi(): Record<string, unknown> {
   return readEmbedded<Record<string, unknown>>('openApi');
+}
+
+/** The renderer's JavaScript: the file beside the bundle, or locally the package file the environment names. */
+export function embeddedDocsRenderer(): Buffer {
+  const fromEnvironment = process.env[EMBED_ENV.docsRenderer];
+  if (fromEnvironment) return readFileSync(fromEnvironment);
+  if (typeof __dirname !== 'string') throw new Error(`docsRenderer was not embedded: ${EMBED_ENV.docsRenderer} is not set`);
+  return readFileSync(join(__dirname, EMBED_FILE.docsRenderer));
 }
