@@ -9,9 +9,22 @@ import { openToAnonymous } from './site-access.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+/** zod's `z.int()` bounds: the safe-integer range, noise in the docs (renderers show it as the example). */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const result: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    result[key] = withoutSafeIntegerBounds(value);
+  }
+  return result;
+}
+
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 }
 
 const ERROR_RESPONSES: Record<string, { description: string }> = {
