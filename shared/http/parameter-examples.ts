@@ -51,7 +51,7 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   approval_processid: ['8'],
   approval_requestid: ['57'],
   webhookid: ['5'],
-  exportid: ['c0ffee00-1234-4abc-8def-001122334455'],
+  exportid: ['3'],
   // Common query parameters
   limit: ['20'],
   offset: ['0'],

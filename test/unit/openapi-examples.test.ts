@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
+import { parameterExample } from '../../shared/http/parameter-examples.ts';
+import responseExamplesToWrite from './response-examples-to-write.json' with { type: 'json' };
 
 const routes = routeGroups.flatMap((group) => group.routes);
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
@@ -46,4 +48,52 @@ it('the document carries the examples: POST /quizzes/attach/guide shows the revi
   const revisionid = attach.parameters.find((parameter: { name: string }) => parameter.name === 'revisionid');
   expect(revisionid).toMatchObject({ in: 'query', required: true, example: '78' });
   expect(attach.requestBody.content['application/json'].example).toEqual({ quizid: 12, guideid: 34 });
+});
+
+const pathNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+
+describe('every operation shows a request example (decision 177)', () => {
+  it.each(named(routes.filter((route) => pathNames(route.path).length > 0)))(
+    'path parameters of $name',
+    ({ route }) => {
+      const example = Object.fromEntries(pathNames(route.path).map((name) => [name, parameterExample(name, route.params)]));
+      expect(
+        Object.entries(example).filter(([, value]) => value === undefined),
+        'no candidate in shared/http/parameter-examples.ts',
+      ).toEqual([]);
+      if (route.params) expect(issues(route.params.safeParse(example))).toEqual([]);
+    },
+  );
+
+  it.each(named(routes.filter((route) => route.query && route.queryExample === undefined)))(
+    'query parameters of $name (from the table)',
+    ({ route }) => {
+      const document = buildOpenApiDocument([{ name: 'one', access: { table: 'none' }, routes: [route] }]) as any;
+      const operation = document.paths[route.path][route.method.toLowerCase()];
+      const example = Object.fromEntries(
+        operation.parameters
+          .filter((parameter: { in: string; example?: string }) => parameter.in === 'query' && parameter.example)
+          .map((parameter: { name: string; example: string }) => [parameter.name, parameter.example]),
+      );
+      expect(issues(route.query!.safeParse(example))).toEqual([]);
+    },
+  );
+});
+
+describe('response examples', () => {
+  it.each(named(routes.filter((route) => route.responseExample !== undefined)))('$name: valid for its schema', ({ route }) => {
+    expect(route.response, 'a response example needs a response schema').toBeDefined();
+    expect(issues(route.response!.safeParse(route.responseExample))).toEqual([]);
+  });
+
+  // The routes still without one are listed in response-examples-to-write.json: a new route
+  // cannot join the list, and a route that gets its example must leave it.
+  it('every route with a response schema has one, but for the listed routes that are still to be written', () => {
+    const todo = new Set(responseExamplesToWrite as string[]);
+    const answering = routes.filter((route) => route.response && route.status !== 204);
+    const missing = answering.filter((route) => route.responseExample === undefined).map((r) => `${r.method} ${r.path}`);
+    expect(missing.filter((name) => !todo.has(name)), 'new routes need a responseExample').toEqual([]);
+    const written = [...todo].filter((name) => !missing.includes(name));
+    expect(written, 'written (or gone): remove from response-examples-to-write.json').toEqual([]);
+  });
 });
