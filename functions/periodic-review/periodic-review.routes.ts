@@ -175,7 +175,8 @@ export const periodicReviewGroup = defineGroup({
       path: '/periodic_review/documents/{id}',
       auth: 'user',
       summary:
-        'Documents a user (`id` is the userid) is to review, soonest due first: {"documents": [...]} (the user and Admins)',
+        'Documents a user (`id`: the userid) is to review, soonest due first: {"documents": [...]} ' +
+        '(the user and Admins)',
       description: '`due_before` (Unix seconds) keeps only those due by then, e.g. now for the overdue ones.',
       params: idParams('id'),
       query: dueDocumentsQuery,

@@ -63,6 +63,7 @@ export function embeddedOpenApi(): Record<string, unknown> {
 export function embeddedDocsRenderer(): Buffer {
   const fromEnvironment = process.env[EMBED_ENV.docsRenderer];
   if (fromEnvironment) return readFileSync(fromEnvironment);
-  if (typeof __dirname !== 'string') throw new Error(`docsRenderer was not embedded: ${EMBED_ENV.docsRenderer} is not set`);
+  if (typeof __dirname !== 'string')
+    throw new Error(`docsRenderer was not embedded: ${EMBED_ENV.docsRenderer} is not set`);
   return readFileSync(join(__dirname, EMBED_FILE.docsRenderer));
 }

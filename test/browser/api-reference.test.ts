@@ -31,11 +31,16 @@ it('renders the reference: an operation with its schema and example, no request 
 
   await page.goto(`${apiUrl()}/doc#tag/users/POST/user/token`, { waitUntil: 'load' });
   // The login operation, with its body schema's fields and its examples.
+  // (Functions run in the page: `globalThis.document` there; this project compiles without DOM types.)
+  const pageText = () => (globalThis as any).document.body.innerText as string;
   await page.waitForFunction(
-    () => document.body.innerText.includes('Log in') && document.body.innerText.includes('Dana Fisher'),
+    () => {
+      const shown = (globalThis as any).document.body.innerText as string;
+      return shown.includes('Log in') && shown.includes('Dana Fisher');
+    },
     { timeout: 20_000 },
   );
-  const text = await page.evaluate(() => document.body.innerText);
+  const text = await page.evaluate(pageText);
   expect(text).toContain('/user/token');
   expect(text).toMatch(/email/);
   expect(text).toContain('Public, on every site (also private ones).');

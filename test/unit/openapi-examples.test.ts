@@ -56,7 +56,9 @@ describe('every operation shows a request example (decision 177)', () => {
   it.each(named(routes.filter((route) => pathNames(route.path).length > 0)))(
     'path parameters of $name',
     ({ route }) => {
-      const example = Object.fromEntries(pathNames(route.path).map((name) => [name, parameterExample(name, route.params)]));
+      const example = Object.fromEntries(
+        pathNames(route.path).map((name) => [name, parameterExample(name, route.params)]),
+      );
       expect(
         Object.entries(example).filter(([, value]) => value === undefined),
         'no candidate in shared/http/parameter-examples.ts',
@@ -81,18 +83,26 @@ describe('every operation shows a request example (decision 177)', () => {
 });
 
 describe('response examples', () => {
-  it.each(named(routes.filter((route) => route.responseExample !== undefined)))('$name: valid for its schema', ({ route }) => {
-    expect(route.response, 'a response example needs a response schema').toBeDefined();
-    expect(issues(route.response!.safeParse(route.responseExample))).toEqual([]);
-  });
+  it.each(named(routes.filter((route) => route.responseExample !== undefined)))(
+    '$name: valid for its schema',
+    ({ route }) => {
+      expect(route.response, 'a response example needs a response schema').toBeDefined();
+      expect(issues(route.response!.safeParse(route.responseExample))).toEqual([]);
+    },
+  );
 
   // The routes still without one are listed in response-examples-to-write.json: a new route
   // cannot join the list, and a route that gets its example must leave it.
   it('every route with a response schema has one, but for the listed routes that are still to be written', () => {
     const todo = new Set(responseExamplesToWrite as string[]);
     const answering = routes.filter((route) => route.response && route.status !== 204);
-    const missing = answering.filter((route) => route.responseExample === undefined).map((r) => `${r.method} ${r.path}`);
-    expect(missing.filter((name) => !todo.has(name)), 'new routes need a responseExample').toEqual([]);
+    const missing = answering
+      .filter((route) => route.responseExample === undefined)
+      .map((r) => `${r.method} ${r.path}`);
+    expect(
+      missing.filter((name) => !todo.has(name)),
+      'new routes need a responseExample',
+    ).toEqual([]);
     const written = [...todo].filter((name) => !missing.includes(name));
     expect(written, 'written (or gone): remove from response-examples-to-write.json').toEqual([]);
   });
