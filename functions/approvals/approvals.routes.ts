@@ -27,11 +27,13 @@ import {
   processSchema,
   requestSchema,
 } from '../../shared/views/approval-views.ts';
+import responseExamples from './approvals.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 
 export const approvalsGroup = defineGroup({
   name: 'approvals',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -10,6 +10,7 @@ import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import * as courses from './courses.service.ts';
 import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
 import { courseSchema } from '../../shared/views/training-views.ts';
+import responseExamples from './courses.response-examples.json' with { type: 'json' };
 
 const stageDescription =
   'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, ' +
@@ -20,6 +21,7 @@ const stageDescription =
 
 export const coursesGroup = defineGroup({
   name: 'courses',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

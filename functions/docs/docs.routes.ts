@@ -9,6 +9,7 @@ import { embeddedDocsRenderer, embeddedOpenApi } from '../../shared/http/embedde
 import { openApiDocumentSchema } from '../../shared/http/openapi.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { type ReferencePage, renderReferencePage } from './reference-page.ts';
+import responseExamples from './docs.response-examples.json' with { type: 'json' };
 
 let staticPage: string | undefined;
 let referencePage: ReferencePage | undefined;
@@ -26,6 +27,7 @@ function loadRenderer() {
 
 export const docsGroup = defineGroup({
   name: 'docs',
+  responseExamples,
   access: { table: 'none' },
   embeds: ['openApi', 'docsRenderer'],
   routes: [

@@ -21,6 +21,7 @@ import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import * as guides from './guides.service.ts';
 import * as steps from './steps.service.ts';
 import * as grants from './grants.service.ts';
+import responseExamples from './guides.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 const id = z.int().check(z.positive());
@@ -42,6 +43,7 @@ const stepRevisionNote =
 
 export const guidesGroup = defineGroup({
   name: 'guides',
+  responseExamples,
   // The media bucket: guide and step images are shown with presigned GET URLs.
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true, mediaBucket: 'read' },
   routes: [

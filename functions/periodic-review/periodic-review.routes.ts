@@ -28,9 +28,11 @@ import {
   scheduleSchema,
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
+import responseExamples from './periodic-review.response-examples.json' with { type: 'json' };
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -16,6 +16,7 @@ import {
   wikiSchema,
 } from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
+import responseExamples from './wikis.response-examples.json' with { type: 'json' };
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
 const pageParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: titleText });
@@ -46,6 +47,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
 
 export const wikisGroup = defineGroup({
   name: 'wikis',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

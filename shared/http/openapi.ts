@@ -106,9 +106,15 @@ function security(route: RouteDef): Array<Record<string, string[]>> {
   return [{ apiToken: [] }];
 }
 
+/** The route's own response example, else its group's by `METHOD /path`. */
+export function responseExampleOf(group: RouteGroup, route: RouteDef): unknown {
+  return route.responseExample ?? group.responseExamples?.[`${route.method} ${route.path}`];
+}
+
 function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   const status = String(route.status ?? 200);
-  const example = route.responseExample !== undefined ? { example: route.responseExample } : {};
+  const responseExample = responseExampleOf(group, route);
+  const example = responseExample !== undefined ? { example: responseExample } : {};
   const responses: Record<string, unknown> = {
     [status]: {
       description: status === '204' ? 'No content' : 'Success',

@@ -204,6 +204,12 @@ export interface RouteGroup {
    * know the whole table without bundling every other group's code.
    */
   embeds?: Array<'routeManifest' | 'openApi' | 'docsRenderer'>;
+  /**
+   * Success bodies shown in the docs, by `METHOD /path` (`<group>.response-examples.json` beside
+   * the routes file, so adding one does not touch the route table); a route's own
+   * `responseExample` comes first. Checked against each route's `response` schema.
+   */
+  responseExamples?: Record<string, unknown>;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;

@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
-import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
+import { buildOpenApiDocument, responseExampleOf } from '../../shared/http/openapi.ts';
 import { parameterExample } from '../../shared/http/parameter-examples.ts';
-import responseExamplesToWrite from './response-examples-to-write.json' with { type: 'json' };
 
 const routes = routeGroups.flatMap((group) => group.routes);
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
@@ -82,28 +81,28 @@ describe('every operation shows a request example (decision 177)', () => {
   );
 });
 
-describe('response examples', () => {
-  it.each(named(routes.filter((route) => route.responseExample !== undefined)))(
-    '$name: valid for its schema',
-    ({ route }) => {
-      expect(route.response, 'a response example needs a response schema').toBeDefined();
-      expect(issues(route.response!.safeParse(route.responseExample))).toEqual([]);
-    },
-  );
+const answering = routeGroups.flatMap((group) =>
+  group.routes
+    .filter((route) => route.response && route.status !== 204)
+    .map((route) => ({ name: `${route.method} ${route.path}`, route, example: responseExampleOf(group, route) })),
+);
 
-  // The routes still without one are listed in response-examples-to-write.json: a new route
-  // cannot join the list, and a route that gets its example must leave it.
-  it('every route with a response schema has one, but for the listed routes that are still to be written', () => {
-    const todo = new Set(responseExamplesToWrite as string[]);
-    const answering = routes.filter((route) => route.response && route.status !== 204);
-    const missing = answering
-      .filter((route) => route.responseExample === undefined)
-      .map((r) => `${r.method} ${r.path}`);
-    expect(
-      missing.filter((name) => !todo.has(name)),
-      'new routes need a responseExample',
-    ).toEqual([]);
-    const written = [...todo].filter((name) => !missing.includes(name));
-    expect(written, 'written (or gone): remove from response-examples-to-write.json').toEqual([]);
+describe('response examples (decision 177)', () => {
+  it.each(answering)('$name has one, valid for its response schema', ({ route, example }) => {
+    expect(example, 'a responseExample, or an entry in <group>.response-examples.json').toBeDefined();
+    expect(issues(route.response!.safeParse(example))).toEqual([]);
+  });
+
+  it('every entry of a group examples file names one of its routes', () => {
+    for (const group of routeGroups) {
+      const names = new Set(group.routes.map((route) => `${route.method} ${route.path}`));
+      const stray = Object.keys(group.responseExamples ?? {}).filter((name) => !names.has(name));
+      expect(stray, group.name).toEqual([]);
+    }
+  });
+
+  it('only routes that answer a body have one', () => {
+    const silent = routes.filter((route) => route.responseExample !== undefined && !route.response);
+    expect(silent.map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 });
