@@ -77,14 +77,15 @@ export const legacyMediaRoutes: RouteDef[] = [
   }),
   route({
     method: 'DELETE',
-    path: '/user/media/images/{imageids}',
+    // Named {imageid} like the copy route on the same path (OpenAPI allows one name per path): an id list here.
+    path: '/user/media/images/{imageid}',
     auth: 'user',
     status: 204,
     summary: "Delete the caller's images (comma-separated ids)",
     description: "403 and nothing deleted when any id is another user's image; ids that name no image are skipped.",
-    params: z.object({ imageids: idList }),
+    params: z.object({ imageid: idList }),
     handler: async ({ caller, params }) => {
-      await legacy.deleteImages(caller, params.imageids);
+      await legacy.deleteImages(caller, params.imageid);
       return reply(204);
     },
   }),

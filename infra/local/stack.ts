@@ -63,7 +63,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   writeEmbedFiles(embedDirectory, {
     routeManifest: routeManifest(routeGroups),
     openApi: buildOpenApiDocument(routeGroups),
-  });
+  }, (await import('../embeds.ts')).DOCS_RENDERER_SOURCE);
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([

@@ -6,7 +6,7 @@
  * its own and names that folder in STEPWISE_EMBED_DIR (not the text itself: an environment
  * variable over 128 KB makes every later child process fail to spawn with E2BIG).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpMethod, RouteGroup } from './route.ts';
 
@@ -17,9 +17,16 @@ export const EMBED_DIR_ENV = 'STEPWISE_EMBED_DIR';
 export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
+  docsRenderer: 'docs-renderer.js',
 } as const;
 
 export type EmbedName = keyof typeof EMBED_FILE;
+
+/**
+ * The API reference renderer the docs page loads (decision 176): Scalar's self-contained browser
+ * build, copied from its npm package beside the docs bundle, never fetched from a CDN.
+ */
+export const DOCS_RENDERER_PACKAGE_FILE = '@scalar/api-reference/dist/browser/standalone.js';
 
 export interface ManifestEntry {
   group: string;
@@ -34,18 +41,31 @@ export function routeManifest(groups: RouteGroup[]): ManifestEntry[] {
   );
 }
 
-function readEmbedded<T>(name: EmbedName): T {
+/** Where the embed files are: beside a deployed bundle, or the folder the local stack names. */
+function embedFolder(name: EmbedName): string {
   // A deployed bundle is CommonJS: __dirname is its asset folder (undefined in the ES-module sources).
   const folder = process.env[EMBED_DIR_ENV] || (typeof __dirname === 'string' ? __dirname : undefined);
   if (!folder) throw new Error(`${name} was not embedded: ${EMBED_DIR_ENV} is not set`);
-  return JSON.parse(readFileSync(join(folder, EMBED_FILE[name]), 'utf8')) as T;
+  return folder;
 }
 
-/** Writes the embed files into `folder` (the local stack, which runs the sources) and names it. */
-export function writeEmbedFiles(folder: string, embeds: Record<EmbedName, unknown>): void {
+function readEmbedded<T>(name: EmbedName): T {
+  return JSON.parse(readFileSync(join(embedFolder(name), EMBED_FILE[name]), 'utf8')) as T;
+}
+
+/**
+ * Writes the embed files into `folder` (the local stack, which runs the sources) and names it:
+ * the JSON embeds, and a copy of the docs renderer's package file.
+ */
+export function writeEmbedFiles(
+  folder: string,
+  embeds: { routeManifest: unknown; openApi: unknown },
+  docsRendererSource: string,
+): void {
   mkdirSync(folder, { recursive: true });
-  for (const name of Object.keys(EMBED_FILE) as EmbedName[])
+  for (const name of ['routeManifest', 'openApi'] as const)
     writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
+  copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
   process.env[EMBED_DIR_ENV] = folder;
 }
 
@@ -55,4 +75,9 @@ export function embeddedRouteManifest(): ManifestEntry[] {
 
 export function embeddedOpenApi(): Record<string, unknown> {
   return readEmbedded<Record<string, unknown>>('openApi');
+}
+
+/** The renderer's JavaScript (not JSON): the file beside the bundle, or in the local stack's folder. */
+export function embeddedDocsRenderer(): Buffer {
+  return readFileSync(join(embedFolder('docsRenderer'), EMBED_FILE.docsRenderer));
 }

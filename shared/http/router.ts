@@ -101,12 +101,15 @@ export function createRouter(routes: RouteDef[]) {
       sourceIp: event.requestContext.http.sourceIp,
     });
     if (isReply(result)) {
-      if (result.raw)
+      if (result.raw) {
+        const bytes = Buffer.isBuffer(result.body);
         return {
           statusCode: result.status,
           headers: { ...CORS_HEADERS, ...result.headers },
-          body: String(result.body),
+          body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
+          ...(bytes ? { isBase64Encoded: true } : {}),
         };
+      }
       return respond(result.status, result.body, format, result.headers);
     }
     return respond(route.status ?? 200, result, format);

@@ -133,8 +133,8 @@ describe('documentation', () => {
     ).toEqual(['teamid', 'userid']);
   });
 
-  it('serves a readable docs page at /api/2.0/doc', async () => {
-    const response = await api('GET', '/doc');
+  it('serves a readable static docs page at /api/2.0/doc/static (test/api/api-docs.test.ts: the rest)', async () => {
+    const response = await api('GET', '/doc/static');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(response.text).toContain('<code>/user/token/impersonate</code>');

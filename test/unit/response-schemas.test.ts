@@ -12,7 +12,9 @@ import { checkResponseSchema, type ApiResponse } from '../support/api.ts';
  * Routes whose success is not a JSON body (raw text/HTML, or no body with a 2xx other than 204): "METHOD /path" -> why.
  */
 const ANSWERS_WITHOUT_JSON: Record<string, string> = {
-  'GET /doc': 'a readable HTML page rendered from the OpenAPI document (rawReply)',
+  'GET /doc': 'the interactive reference page, HTML (rawReply)',
+  'GET /doc/static': 'a readable HTML page rendered from the OpenAPI document (rawReply)',
+  'GET /doc/renderer.js': "the reference page's script (rawReply)",
   'PUT /work_log/{entryid}/stepData': 'the real service answers exactly 200 with no body',
 };
 
