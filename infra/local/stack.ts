@@ -60,10 +60,14 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const embedDirectory = options.dataDir
     ? join(options.dataDir, 'embeds')
     : await mkdtemp(join(tmpdir(), 'stepwise-embeds-'));
-  writeEmbedFiles(embedDirectory, {
-    routeManifest: routeManifest(routeGroups),
-    openApi: buildOpenApiDocument(routeGroups),
-  }, (await import('../embeds.ts')).DOCS_RENDERER_SOURCE);
+  writeEmbedFiles(
+    embedDirectory,
+    {
+      routeManifest: routeManifest(routeGroups),
+      openApi: buildOpenApiDocument(routeGroups),
+    },
+    (await import('../embeds.ts')).DOCS_RENDERER_SOURCE,
+  );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([
