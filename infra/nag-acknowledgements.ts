@@ -17,7 +17,7 @@ import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
 import { ProjectFunction } from './constructs/project-function.ts';
-import type { ApiStack } from './stacks/api-stack.ts';
+import type { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
 import type { EventsStack } from './stacks/events-stack.ts';
@@ -102,13 +102,26 @@ export interface StepwiseStacks {
   stateful: StatefulStack;
   pipeline: PipelineStack;
   api: ApiStack;
+  apiAreas: ApiAreaStack[];
+  apiFallback: ApiFallbackStack;
+  /** Every endpoint group's function, across the area stacks. */
+  groupFunctions: Record<string, ProjectFunction>;
   events: EventsStack;
 }
 
-export function acknowledgeNagFindings({ stateful, pipeline, api, events }: StepwiseStacks): void {
+export function acknowledgeNagFindings({
+  stateful,
+  pipeline,
+  api,
+  apiAreas,
+  apiFallback,
+  events,
+}: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
-  Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  for (const routes of [api.httpApi, ...apiAreas.map((area) => area.routes), apiFallback.defaultRoute]) {
+    Validations.of(routes).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  }
   for (const child of pipeline.node.children) {
     if (child.node.id.startsWith('BucketNotificationsHandler')) {
       Validations.of(child).acknowledge({
@@ -117,7 +130,7 @@ export function acknowledgeNagFindings({ stateful, pipeline, api, events }: Step
       });
     }
   }
-  for (const stack of [stateful, pipeline, api, events]) {
+  for (const stack of [stateful, pipeline, api, ...apiAreas, apiFallback, events]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });
