@@ -12,6 +12,7 @@ import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-s
 import type { ProjectFunction } from './constructs/project-function.ts';
 import { areaOfGroup } from './stacks/api-areas.ts';
 import { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
+import { SiteStack } from './stacks/site-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
 import { StatefulStack } from './stacks/stateful-stack.ts';
@@ -104,6 +105,11 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     groups: options.groups,
     groupFunctions,
   });
+  const site = new SiteStack(app, `${prefix}-Site`, {
+    settings,
+    description: 'Stepwise site entry: one CloudFront distribution for the site and its API',
+    httpApi: api.httpApi,
+  });
   const events = new EventsStack(app, `${prefix}-Events`, {
     settings,
     description: 'Stepwise events: the EventBridge bus and the webhook deliverer',
@@ -115,7 +121,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, events };
+  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, site, events };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };

@@ -76,7 +76,8 @@ export function renderRouteIndex(groups: RouteGroup[], declarations: Declaration
         throw new Error(`${key} (group ${group.name}): found ${sites.length} declarations in its routes files`);
       }
       const site = `[${sites[0].file}:${sites[0].line}](../${sites[0].file}#L${sites[0].line})`;
-      const cells = [route.method, `\`${route.path}\``, group.name, route.auth, escapeCell(route.summary), site];
+      const path = route.site ? `\`${route.path}\` (site root)` : `\`${route.path}\``;
+      const cells = [route.method, path, group.name, route.auth, escapeCell(route.summary), site];
       rows.push(`| ${cells.join(' | ')} |`);
     }
   }
@@ -84,7 +85,8 @@ export function renderRouteIndex(groups: RouteGroup[], declarations: Declaration
     '# Route index',
     '',
     'Generated from the route table by `npm run routes:index`; do not edit by hand',
-    '(test/unit/route-index.test.ts fails while it is stale). Paths are under `/api/2.0`.',
+    '(test/unit/route-index.test.ts fails while it is stale). Paths are under `/api/2.0`, except',
+    'site paths (decision 187), marked "(site root)".',
     'The readable reference, with schemas and examples, is `/api/2.0/doc`.',
     '',
     `${rows.length} routes.`,

@@ -6,7 +6,18 @@
  * deletes and re-creates its function and routes on the next deploy.
  */
 export const API_AREAS = {
-  Content: ['guides', 'releases', 'wikis', 'media', 'tags', 'comments', 'glossary', 'view-history', 'user-guides'],
+  Content: [
+    'guides',
+    'releases',
+    'wikis',
+    'media',
+    'tags',
+    'comments',
+    'glossary',
+    'view-history',
+    'user-guides',
+    'pages',
+  ],
   Training: [
     'courses',
     'course-assignments',

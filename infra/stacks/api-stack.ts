@@ -23,7 +23,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { embedBundling } from '../embeds.ts';
@@ -181,7 +181,7 @@ export class ApiAreaStack extends Stack {
       for (const route of group.routes) {
         new HttpRoute(this.routes, `${route.method} ${route.path}`, {
           httpApi: props.httpApi,
-          routeKey: HttpRouteKey.with(`${API_BASE_PATH}${route.path}`, HttpMethod[route.method]),
+          routeKey: HttpRouteKey.with(routeUrlPath(route), HttpMethod[route.method]),
           integration,
         });
       }
