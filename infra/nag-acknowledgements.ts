@@ -17,7 +17,8 @@ import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
 import { ProjectFunction } from './constructs/project-function.ts';
-import type { ApiStack } from './stacks/api-stack.ts';
+import type { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
+import type { SiteStack } from './stacks/site-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
 import type { EventsStack } from './stacks/events-stack.ts';
@@ -100,6 +101,18 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
 ];
 
 const REASONS = {
+  siteGeoRestriction:
+    'A training site serves its own staff and contractors wherever they work; where they may sign in from is ' +
+    "decided by the site's accounts and private-site setting, not by the viewer's country.",
+  siteFirewall:
+    'The API behind the distribution throttles per stage and authenticates every non-public route itself; a ' +
+    'WAF web ACL is an operator choice with its own cost, attached to the distribution when a site wants one.',
+  siteAccessLogs:
+    "Every request the distribution forwards is logged by the HTTP API's JSON access logs (the origin); " +
+    "CloudFront's standard logs need an ACL-enabled bucket, which the access-log bucket refuses by design.",
+  siteDefaultCertificate:
+    "Without stepwise:siteCertificateArn the site answers at CloudFront's own name, whose default " +
+    'certificate fixes the viewer TLS policy; setting a domain and certificate raises it to TLS 1.2.',
   deadLetterQueue:
     "This queue is itself the dead-letter queue of the event deliverer's stream; a dead-letter queue of a " +
     'dead-letter queue would only move the same records again.',
@@ -125,18 +138,34 @@ export interface StepwiseStacks {
   stateful: StatefulStack;
   pipeline: PipelineStack;
   api: ApiStack;
+  apiAreas: ApiAreaStack[];
+  apiFallback: ApiFallbackStack;
+  /** Every endpoint group's function, across the area stacks. */
+  groupFunctions: Record<string, ProjectFunction>;
+  site: SiteStack;
   events: EventsStack;
   monitoring: MonitoringStack;
 }
 
-export function acknowledgeNagFindings({ stateful, pipeline, api, events, monitoring }: StepwiseStacks): void {
+export function acknowledgeNagFindings({
+  stateful,
+  pipeline,
+  api,
+  apiAreas,
+  apiFallback,
+  site,
+  events,
+  monitoring,
+}: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
   Validations.of(monitoring.artifactsBucket).acknowledge({
     id: 'AwsSolutions-S1',
     reason: REASONS.canaryArtifactsLogs,
   });
-  Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  for (const routes of [api.httpApi, ...apiAreas.map((area) => area.routes), apiFallback.defaultRoute]) {
+    Validations.of(routes).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  }
   for (const child of pipeline.node.children) {
     if (child.node.id.startsWith('BucketNotificationsHandler')) {
       Validations.of(child).acknowledge({
@@ -145,7 +174,8 @@ export function acknowledgeNagFindings({ stateful, pipeline, api, events, monito
       });
     }
   }
-  for (const stack of [stateful, pipeline, api, events, monitoring]) {
+  acknowledgeSiteEntry(site);
+  for (const stack of [stateful, pipeline, api, ...apiAreas, apiFallback, site, events, monitoring]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });
@@ -215,4 +245,16 @@ function wildcardFindings(actions: string[], resources: unknown[]): string[] {
 function toArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+function acknowledgeSiteEntry(site: SiteStack): void {
+  const distribution = Validations.of(site.distribution);
+  distribution.acknowledge({ id: 'AwsSolutions-CFR1', reason: REASONS.siteGeoRestriction });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR2', reason: REASONS.siteFirewall });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR3', reason: REASONS.siteAccessLogs });
+  // CloudFront's default certificate accepts TLSv1 viewers; a site with its own domain and
+  // certificate (stepwise:siteCertificateArn) gets TLS 1.2 at least, and no acknowledgement.
+  if (!site.settings.siteCertificateArn) {
+    distribution.acknowledge({ id: 'AwsSolutions-CFR4', reason: REASONS.siteDefaultCertificate });
+  }
 }

@@ -9,7 +9,10 @@ import type { RouteGroup } from '../shared/http/route.ts';
 import { FEATURE_FLAGS } from './feature-flags.ts';
 import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgements.ts';
 import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';
-import { ApiStack } from './stacks/api-stack.ts';
+import type { ProjectFunction } from './constructs/project-function.ts';
+import { areaOfGroup } from './stacks/api-areas.ts';
+import { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
+import { SiteStack } from './stacks/site-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
 import { MonitoringStack } from './stacks/monitoring-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
@@ -66,10 +69,8 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
-  const api = new ApiStack(app, `${prefix}-Api`, {
+  const apiResources = {
     settings,
-    description: 'Stepwise HTTP API: one function per endpoint group',
-    groups: options.groups,
     table: stateful.table,
     mediaBucket: stateful.mediaBucket,
     modulesBucket: stateful.modulesBucket,
@@ -78,6 +79,37 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     siteImportStateMachine: pipeline.siteImportStateMachine,
     alarmTopic: stateful.alarmTopic,
     entryFor: options.entryFor,
+  };
+  const api = new ApiStack(app, `${prefix}-Api`, {
+    settings,
+    description: 'Stepwise HTTP API: CORS, stage, access logs',
+    groups: options.groups,
+    alarmTopic: stateful.alarmTopic,
+  });
+  const apiAreas: ApiAreaStack[] = [];
+  const groupFunctions: Record<string, ProjectFunction> = {};
+  for (const [area, groups] of groupsByArea(options.groups)) {
+    const areaStack = new ApiAreaStack(app, `${prefix}-Api-${area}`, {
+      ...apiResources,
+      description: `Stepwise HTTP API, ${area}: ${groups.map((group) => group.name).join(', ')}`,
+      httpApi: api.httpApi,
+      groups,
+      allGroups: options.groups,
+    });
+    apiAreas.push(areaStack);
+    Object.assign(groupFunctions, areaStack.groupFunctions);
+  }
+  const apiFallback = new ApiFallbackStack(app, `${prefix}-Api-Fallback`, {
+    ...apiResources,
+    description: 'Stepwise HTTP API: the $default route and its fallback function',
+    httpApi: api.httpApi,
+    groups: options.groups,
+    groupFunctions,
+  });
+  const site = new SiteStack(app, `${prefix}-Site`, {
+    settings,
+    description: 'Stepwise site entry: one CloudFront distribution for the site and its API',
+    httpApi: api.httpApi,
   });
   const events = new EventsStack(app, `${prefix}-Events`, {
     settings,
@@ -95,7 +127,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api, events, monitoring };
+  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, site, events, monitoring };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };
@@ -113,4 +145,14 @@ function warnAboutLocalDefaults(api: ApiStack, settings: SiteSettings): void {
       );
     }
   }
+}
+
+/** The route table's groups by area, areas in first-seen order so stack order is stable. */
+function groupsByArea(groups: RouteGroup[]): Map<string, RouteGroup[]> {
+  const byArea = new Map<string, RouteGroup[]>();
+  for (const group of groups) {
+    const area = areaOfGroup(group.name);
+    byArea.set(area, [...(byArea.get(area) ?? []), group]);
+  }
+  return byArea;
 }

@@ -10,13 +10,13 @@ import { lowerCaseHeaders, normalizePath } from '../../shared/http/event.ts';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, negotiateFormat, respond } from '../../shared/http/respond.ts';
 import { withRequestId } from '../../shared/http/request-context.ts';
-import { API_BASE_PATH } from '../../shared/http/route.ts';
+import { routeUrlPath } from '../../shared/http/route.ts';
 
 export type GroupInvoker = (group: string, event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvoker) {
   const matcher = new PathMatcher(
-    manifest.map((entry) => ({ method: entry.method, path: API_BASE_PATH + entry.path, value: entry })),
+    manifest.map((entry) => ({ method: entry.method, path: routeUrlPath(entry), value: entry })),
   );
 
   // Every answer names the request (X-Request-Id), as the groups' answers do.
@@ -35,7 +35,7 @@ export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvo
       return invokeGroup(entry.group, {
         ...event,
         rawPath: path,
-        routeKey: `${entry.method} ${API_BASE_PATH}${entry.path}`,
+        routeKey: `${entry.method} ${routeUrlPath(entry)}`,
         pathParameters: match.params,
       });
     }

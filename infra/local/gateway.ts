@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS } from '../../shared/http/respond.ts';
-import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -174,9 +174,9 @@ export function createGateway(options: GatewayOptions): Server {
     options.groups.flatMap((group) =>
       group.routes.map((route) => ({
         method: route.method,
-        path: API_BASE_PATH + route.path,
+        path: routeUrlPath(route),
         // The event's routeKey, built once rather than per request.
-        value: { group: group.name, routeKey: `${route.method} ${API_BASE_PATH}${route.path}` },
+        value: { group: group.name, routeKey: `${route.method} ${routeUrlPath(route)}` },
       })),
     ),
   );

@@ -32,12 +32,19 @@ export interface ManifestEntry {
   group: string;
   method: HttpMethod;
   path: string;
+  /** A site path, outside /api/2.0 (see RouteDef.site). */
+  site?: true;
 }
 
 /** Which group serves each method and path: the route table without its code. */
 export function routeManifest(groups: RouteGroup[]): ManifestEntry[] {
   return groups.flatMap((group) =>
-    group.routes.map((route) => ({ group: group.name, method: route.method, path: route.path })),
+    group.routes.map((route) => ({
+      group: group.name,
+      method: route.method,
+      path: route.path,
+      ...(route.site ? { site: true as const } : {}),
+    })),
   );
 }
 

@@ -181,6 +181,8 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
   const paths: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {
     for (const route of group.routes) {
+      // Site paths (pages, images) are not operations of the API.
+      if (route.site) continue;
       paths[route.path] ??= {};
       const path = paths[route.path];
       path[route.method.toLowerCase()] = operation(group, route);

@@ -84,8 +84,14 @@ export function isReply(value: unknown): value is Reply {
 
 export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = RouteAuth> {
   method: HttpMethod;
-  /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
+  /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}` (to the site root for `site` routes). */
   path: string;
+  /**
+   * A path of the site rather than of the API: served at `path` itself, outside /api/2.0
+   * (pages, images, SCIM; decision 187). Routed, authenticated and tested like any route, but
+   * not an operation of the OpenAPI document.
+   */
+  site?: boolean;
   /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
   /**
@@ -225,3 +231,8 @@ export function defineGroup(group: RouteGroup): RouteGroup {
 }
 
 export const API_BASE_PATH = '/api/2.0';
+
+/** The URL path a route (or a manifest entry) answers at: under /api/2.0 unless it is a site path. */
+export function routeUrlPath(route: { path: string; site?: boolean }): string {
+  return route.site ? route.path : API_BASE_PATH + route.path;
+}

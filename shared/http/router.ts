@@ -19,7 +19,7 @@ import { tracing } from '../observability/tracing.ts';
 import { logCaller, requestContext, requestIdOf } from './request-context.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
-import { API_BASE_PATH, isReply, type RouteDef, type RouteGroup } from './route.ts';
+import { isReply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
@@ -52,7 +52,7 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
 
 export function createRouter(routes: RouteDef[]) {
   const matcher = new PathMatcher(
-    routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: route })),
+    routes.map((route) => ({ method: route.method, path: routeUrlPath(route), value: route })),
   );
 
   return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {

@@ -14,8 +14,11 @@ describe('the OpenAPI document built from the route table', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('has one operation per route, with unique operation ids', () => {
-    const routes = routeGroups.flatMap((group) => group.routes);
+  it('has one operation per API route, with unique operation ids, and no site path', () => {
+    const routes = routeGroups.flatMap((group) => group.routes.filter((route) => !route.site));
+    const sitePaths = routeGroups.flatMap((group) => group.routes.filter((route) => route.site));
+    expect(sitePaths.length).toBeGreaterThan(0);
+    for (const route of sitePaths) expect(document.paths[route.path], route.path).toBeUndefined();
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
     expect(operations).toHaveLength(routes.length);
     for (const route of routes)
