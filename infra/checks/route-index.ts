@@ -20,10 +20,11 @@ interface Declaration {
 }
 
 /**
- * `method: 'GET',` followed by `path: '/x'` on the next line, as the formatter writes a route(...);
+ * `method: 'GET',` followed by `path: '/x'` on the next line (comment lines between allowed), as the
+ * formatter writes a route(...);
  * a template literal path (`/wikis/${namespace}/...`) matches any one segment where it interpolates.
  */
-const DECLARATION = /^\s*method: '([A-Z]+)',\n\s*path: ['`]([^'`]+)['`],/gm;
+const DECLARATION = /^\s*method: '([A-Z]+)',\n(?:\s*\/\/.*\n)*\s*path: ['`]([^'`]+)['`],/gm;
 
 export function routeDeclarations(files: string[], read = (file: string) => readFileSync(file, 'utf8')): Declaration[] {
   const found: Declaration[] = [];
