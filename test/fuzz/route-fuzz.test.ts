@@ -17,6 +17,7 @@ import { routeGroups } from '../../functions/routes.ts';
 import type { RouteDef } from '../../shared/http/route.ts';
 import { api, apiUrl, type ApiResponse } from '../support/api.ts';
 import { buildWorld, type FuzzWorld } from './fuzz-fixtures.ts';
+import { PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
 import * as z from 'zod/mini';
 import {
   adoptExample,
@@ -79,9 +80,25 @@ async function send(route: RouteDef, request: FuzzRequest, token: string): Promi
   return { status: response.status, body: parsed, text, headers: response.headers };
 }
 
-/** The valid request: world ids in the path, a schema-valid query, the adopted example. */
-async function baseRequest(route: RouteDef): Promise<FuzzRequest> {
-  const params = validParams(route, world);
+/** One request's world: the shared one, with the values the route's preparation made for it. */
+interface Scene {
+  world: FuzzWorld;
+  preparation: Preparation;
+}
+
+const routeKey = (route: RouteDef) => `${route.method} ${route.path}`;
+
+/** Runs the route's preparation (fresh objects for this one request), if it has one. */
+async function scene(route: RouteDef): Promise<Scene> {
+  const prepare = PREPARATIONS[routeKey(route)];
+  if (!prepare) return { world, preparation: {} };
+  const preparation = await prepare(world);
+  return { world: { ...world, bound: preparation.values }, preparation };
+}
+
+/** The valid request: the scene's ids in the path, a schema-valid query, the adopted example. */
+async function baseRequest(route: RouteDef, { world: here, preparation }: Scene): Promise<FuzzRequest> {
+  const params = validParams(route, here);
   const known: Record<string, string> = {};
   if (schemaKeys(route.query).includes('revisionid')) {
     // Writes name the current revision: read it from the GET at the same path, or at the
@@ -93,8 +110,23 @@ async function baseRequest(route: RouteDef): Promise<FuzzRequest> {
         known.revisionid = String(current.body.revisionid);
     }
   }
-  const body = route.body && !route.rawBody ? adoptExample(route.example ?? {}, '', world, route) : undefined;
-  return { method: route.method, params, query: validQuery(route, world, known), body };
+  const adopted = route.body && !route.rawBody ? adoptExample(route.example ?? {}, '', here, route) : undefined;
+  const body = preparation.body && adopted !== undefined ? mergeOver(adopted, preparation.body) : adopted;
+  return {
+    method: route.method,
+    params,
+    query: validQuery(route, here, { ...known, ...preparation.query }),
+    body,
+    rawBody: preparation.rawBody,
+    contentType: preparation.contentType,
+  };
+}
+
+/** Every field the body schema declares, the example's (and the preparation's) values kept. */
+function fullBodyOf(route: RouteDef, { world: here, preparation }: Scene): unknown {
+  if (!route.body || route.rawBody) return undefined;
+  const full = adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', here, route);
+  return preparation.body ? mergeOver(full, preparation.body) : full;
 }
 
 function bodySchema(route: RouteDef): Parameters<typeof sampleFromSchema>[0] {
@@ -207,19 +239,9 @@ describe.each(routes.map((entry, index) => ({ ...entry, index })))(
   '$group: $route.method $route.path',
   ({ group, route, index }) => {
     it('never answers 5xx; accepted writes leave the entity readable', async () => {
-      const base = await baseRequest(route);
-      const fullBody =
-        base.body === undefined
-          ? undefined
-          : adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', world, route);
       const queryKeys = schemaKeys(route.query);
       const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
       const attempt = async (request: FuzzRequest, role: 'admin' | 'user', label: string) => {
-        // A write guarded by ?revisionid= names the current one, or every attempt after the first accepted one is a
-        // 409.
-        if (request.query.revisionid === base.query.revisionid && base.query.revisionid !== undefined) {
-          request.query.revisionid = (await baseRequest(route)).query.revisionid ?? base.query.revisionid;
-        }
         const response = await send(route, request, tokens[role]);
         if (process.env.STEPWISE_FUZZ_VERBOSE)
           console.log(
@@ -232,15 +254,19 @@ describe.each(routes.map((entry, index) => ({ ...entry, index })))(
           500,
         );
         if (isWrite && response.status < 300) {
-          acceptedWrites.add(`${route.method} ${route.path}`);
+          acceptedWrites.add(routeKey(route));
           await checkReadsAfterWrite(group, route, request, response);
         }
       };
-      // The valid request first, so every route has at least one chance of an accepted write.
-      await attempt(base, 'admin', 'the valid request');
+      // The valid request first, so every route has at least one chance of an accepted write. Each request
+      // is built anew (a fresh scene, the current revisionid), so an earlier accepted write cannot stale it.
+      const first = await scene(route);
+      await attempt(await baseRequest(route, first), first.preparation.role ?? 'admin', 'the valid request');
       await fc.assert(
         fc.asyncProperty(choice, async ({ role, ...mutation }) => {
-          await attempt(mutate(base, mutation, queryKeys, fullBody), role, `mutation ${JSON.stringify(mutation)}`);
+          const here = await scene(route);
+          const request = mutate(await baseRequest(route, here), mutation, queryKeys, fullBodyOf(route, here));
+          await attempt(request, role, `mutation ${JSON.stringify(mutation)}`);
         }),
         { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
       );
