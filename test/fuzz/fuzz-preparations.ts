@@ -8,51 +8,527 @@
  * - Routes that need a chain of state (a signoff request needs a course stage with an
  *   assessment, an assignment and a request) get it built here, so every write route of the
  *   table can accept its valid request (route-fuzz.test.ts asserts that coverage).
+ * - A password in a fuzzed body is always a fresh throwaway user's: wrong-password mutations
+ *   count toward the login throttle of that account only, never the fuzz Admin's or anyone's
+ *   another request needs.
+ *
+ * Read-only state several requests share (a processed image, a finished module import, the
+ * HTTP servers a webhook or an import by URL reaches) is made once, on first use.
  *
  * A preparation answers values for path parameters and body ids (`values`, they win over the
- * world's), fields laid over the example body (`body`), query values, the role that sends the
+ * world's), fields laid over the example body (`body`), query values, the token that sends the
  * valid request, or a raw body. Keyed by `METHOD path` as declared in the route table.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { inject } from 'vitest';
 import { api, uniqueSuffix } from '../support/api.ts';
+import { scorm12Package } from '../support/module-packages.ts';
+import { servePackage, type PackageServer } from '../support/package-server.ts';
+import { uploadSiteFile } from '../support/site-transfer.ts';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
 
 export interface Preparation {
   values?: Record<string, string | number>;
   body?: Record<string, unknown>;
   query?: Record<string, string>;
-  /** Who sends the valid request (mutations go as either role). Default: the fuzz Admin. */
+  /**
+   * Who sends the valid request: the fuzz plain user, or a prepared actor's token (a signer, a
+   * reviewer). Default: the fuzz Admin. A prepared token also stands in for the Admin in this
+   * request's mutations, so they reach the handler's checks past authorization.
+   */
   role?: 'admin' | 'user';
-  rawBody?: string;
+  token?: string;
+  rawBody?: string | Buffer;
   contentType?: string;
 }
 
 type Prepare = (world: FuzzWorld) => Promise<Preparation>;
 
 /** The body of a 2xx answer, or an error that names the preparation step. */
-async function made(what: string, method: string, path: string, token: string, body?: unknown): Promise<any> {
-  const response = await api(method, path, { token, body });
+async function made(
+  what: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  query?: Record<string, string | number>,
+): Promise<any> {
+  const response = await api(method, path, { token, body, query });
   if (response.status >= 300) throw new Error(`fuzz preparation ${what}: ${response.status} ${response.text}`);
   return response.body;
+}
+
+// ---- shared, made once ------------------------------------------------------------------------
+
+const shared = new Map<string, Promise<unknown>>();
+function once<T>(name: string, make: () => Promise<T>): Promise<T> {
+  if (!shared.has(name)) shared.set(name, make());
+  return shared.get(name) as Promise<T>;
+}
+
+const servers: Array<PackageServer | Receiver> = [];
+
+/** Closes the HTTP servers the preparations started. */
+export async function closePreparations(): Promise<void> {
+  await Promise.all(servers.map((server) => server.close()));
+}
+
+async function png(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#e9c46a' } })
+    .png()
+    .toBuffer();
+}
+
+/** A processed 800×600 image in the fuzz Admin's library (edits and copies read it, never change it). */
+function processedImage(world: FuzzWorld): Promise<number> {
+  return once('image', async () => {
+    const response = await api('POST', '/user/media/uploads', {
+      token: world.admin.token,
+      query: { file: 'fuzz.png' },
+      rawBody: await png(800, 600),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    if (response.status >= 300) throw new Error(`fuzz preparation image: ${response.status} ${response.text}`);
+    const id = response.body.id as number;
+    for (let attempt = 0; attempt < 400; attempt++) {
+      const item = await made('image status', 'GET', `/user/media/GuideImage/${id}`, world.admin.token);
+      if (item.status === 'ready') return id;
+      if (item.status === 'failed') throw new Error('fuzz preparation image: processing failed');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`fuzz preparation image: ${id} still processing`);
+  });
+}
+
+function packageServer(): Promise<PackageServer> {
+  return once('package server', async () => {
+    const server = await servePackage(await scorm12Package(`Fuzz module ${uniqueSuffix()}`));
+    servers.push(server);
+    return server;
+  });
+}
+
+/** A module with one finished import (the pointers current/draft may name it any number of times). */
+function finishedModule(world: FuzzWorld): Promise<{ id: number; importid: number }> {
+  return once('module', async () => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    const path = `/external_training_modules/imports/${created.importid}`;
+    await made('module import start', 'POST', `${path}/start/byUrl`, world.admin.token, {
+      url: (await packageServer()).url,
+    });
+    for (let attempt = 0; attempt < 1200; attempt++) {
+      const progress = await made('module import progress', 'GET', `${path}/progress`, world.admin.token);
+      if (progress.status === 'complete') return { id: created.moduleid, importid: created.importid };
+      if (!['created', 'running'].includes(progress.status))
+        throw new Error(`fuzz preparation module import: ${JSON.stringify(progress)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('fuzz preparation module import: still running');
+  });
+}
+
+function webhookReceiver(): Promise<Receiver> {
+  return once('webhook receiver', async () => {
+    const receiver = await startReceiver();
+    servers.push(receiver);
+    return receiver;
+  });
+}
+
+// ---- fresh for one request ------------------------------------------------------------------
+
+interface FreshUser {
+  userid: number;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** A throwaway user (with a token when `signIn`): its password may be fuzzed. */
+async function freshUser(world: FuzzWorld, signIn = false): Promise<FreshUser> {
+  const suffix = uniqueSuffix();
+  const email = `fuzz.fresh.${suffix}@example.com`;
+  const password = `pw-${suffix}-Fuzz`;
+  const user = await made('user', 'POST', '/users', world.admin.token, {
+    email,
+    username: `Fuzz fresh ${suffix}`,
+    password,
+    unique_username: `fuzz_fresh_${suffix}`,
+  });
+  const token = signIn ? (await made('login', 'POST', '/user/token', '', { email, password })).authToken : '';
+  return { userid: user.userid, email, password, token };
+}
+
+async function ownTeam(world: FuzzWorld, owner: number, members: number[] = []): Promise<number> {
+  const team = await made('team', 'POST', '/teams', world.admin.token, {
+    name: `Fuzz own team ${uniqueSuffix()}`,
+    owner,
+    members,
+  });
+  return team.teamid;
+}
+
+async function ownCategory(world: FuzzWorld): Promise<{ wikiid: number; title: string }> {
+  const title = `Fuzz own category ${uniqueSuffix()}`;
+  const page = await made('category', 'POST', '/wikis', world.admin.token, {
+    namespace: 'CATEGORY',
+    title,
+    contents: 'Fuzzed.',
+  });
+  return { wikiid: page.wikiid, title };
+}
+
+async function ownGuide(world: FuzzWorld, category = world.category): Promise<{ guideid: number; revisionid: number }> {
+  const guide = await made('guide', 'POST', '/guides', world.admin.token, {
+    category,
+    type: 'how-to',
+    title: `Fuzz own guide ${uniqueSuffix()}`,
+    public: true,
+  });
+  return { guideid: guide.guideid, revisionid: guide.revisionid };
 }
 
 /** A WIKI page of its own, with two revisions (the first one to revert to). */
 async function ownPage(world: FuzzWorld) {
   const title = `Fuzz own page ${uniqueSuffix()}`;
   const page = await made('page', 'POST', '/wikis', world.admin.token, { namespace: 'WIKI', title, contents: 'One.' });
-  const path = `/wikis/WIKI/${encodeURIComponent(title)}?revisionid=${page.revisionid}`;
-  await made('page edit', 'PATCH', path, world.admin.token, { contents: 'Two.' });
+  await made('page edit', 'PATCH', `/wikis/WIKI/${encodeURIComponent(title)}`, world.admin.token, { contents: 'Two.' }, {
+    revisionid: page.revisionid,
+  });
   return { title, firstRevision: page.revisionid as number };
 }
 
+/** A course with one stage on a guide of its own (assessed by `assessmentTeam`), assigned to `trainees`. */
+async function assignedStage(world: FuzzWorld, trainees: number[], assessmentTeam?: number) {
+  const guide = await ownGuide(world);
+  const course = await made('course', 'POST', '/courses', world.admin.token, {
+    title: `Fuzz own course ${uniqueSuffix()}`,
+    contents: 'Fuzzed.',
+    stages: [
+      { doctype: 'guide', docid: guide.guideid, ...(assessmentTeam ? { assessment: { teamid: assessmentTeam } } : {}) },
+    ],
+  });
+  for (const userid of trainees)
+    await made('assignment', 'POST', '/course_assignments', world.admin.token, { wikiid: course.wikiid, userid });
+  return { guide, wikiid: course.wikiid as number, stage_assessmentid: course.stages[0].stage_assessmentid as number };
+}
+
+/**
+ * A stage assessed by a team of the fuzz Admin and a fresh signer, assigned to the fuzz plain
+ * user (the trainee); with `request`, the trainee's open signoff request.
+ */
+async function assessment(world: FuzzWorld, request: boolean) {
+  const signer = await freshUser(world);
+  const team = await ownTeam(world, world.admin.userid, [signer.userid]);
+  const stage = await assignedStage(world, [world.user.userid], team);
+  if (!request) return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: 0 };
+  const opened = await made('signoff request', 'POST', '/stage-sign-offs/requests', world.user.token, {
+    stage_assessmentid: stage.stage_assessmentid,
+  });
+  return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: opened.signoff_requestid as number };
+}
+
+/** A guide in a category governed by a one-stage process whose team is one fresh signer. */
+async function governedGuide(world: FuzzWorld, withRequest: boolean) {
+  const signer = await freshUser(world, true);
+  const team = await ownTeam(world, signer.userid);
+  const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
+    name: `Fuzz own process ${uniqueSuffix()}`,
+    stages: [{ teamid: team, quorum: 1 }],
+  });
+  const category = await ownCategory(world);
+  await made('attach process', 'PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, world.admin.token);
+  const guide = await ownGuide(world, category.title);
+  if (!withRequest) return { signer, guide, approval_requestid: 0 };
+  const request = await made(
+    'approval request',
+    'POST',
+    '/approvals/requests',
+    world.admin.token,
+    { doctype: 'guide', docid: guide.guideid },
+    { revisionid: guide.revisionid },
+  );
+  return { signer, guide, approval_requestid: request.approval_requestid as number };
+}
+
+/** A work-log entry of `owner` in the given state. */
+async function entry(world: FuzzWorld, state: 'started' | 'paused' | 'suspended', owner = world.admin.token) {
+  const started = await made('work log entry', 'POST', '/work_log', owner, {
+    guideid: world.guideid,
+    workorderid: `WO-fuzz-${uniqueSuffix()}`,
+  });
+  if (state === 'paused') await made('pause', 'POST', `/work_log/${started.entryid}/pause`, owner);
+  if (state === 'suspended') await made('suspend', 'POST', `/work_log/${started.entryid}/suspend`, owner);
+  return started.entryid as number;
+}
+
+async function processTeamOfOne(world: FuzzWorld): Promise<number> {
+  const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
+    name: `Fuzz own process ${uniqueSuffix()}`,
+    stages: [{ teamid: await ownTeam(world, world.admin.userid), quorum: 1 }],
+  });
+  return process.approval_processid;
+}
+
+/** The reset token mailed to `email` (the local stack writes mail to the outbox folder). */
+async function mailedResetToken(email: string): Promise<string> {
+  const folder = inject('outboxDir');
+  for (let attempt = 0; attempt < 100; attempt++) {
+    for (const file of readdirSync(folder)) {
+      const message = JSON.parse(readFileSync(join(folder, file), 'utf8'));
+      const token = message.to === email ? /token=([0-9a-f]{64})/.exec(message.text)?.[1] : undefined;
+      if (token) return token;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fuzz preparation: no reset mail to ${email}`);
+}
+
+/** A site file with nothing but its header and end records. */
+function emptySiteFile(): Buffer {
+  const records = [
+    {
+      type: 'header',
+      format: 'stepwise-site',
+      format_version: 1,
+      created_at: new Date().toISOString(),
+      source: { kind: 'export', base_url: 'https://fuzz.example.com' },
+    },
+    { type: 'end', records: 1, counts: {}, objects: 0 },
+  ];
+  return Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+}
+
+// ---- per route --------------------------------------------------------------------------------
+
+/** A signoff route under both of its prefixes (/stage-sign-offs/… and /courses/stage-sign-offs/…). */
+function bothPrefixes(method: string, path: string, prepare: Prepare): Record<string, Prepare> {
+  return { [`${method} ${path}`]: prepare, [`${method} /courses${path}`]: prepare };
+}
+
 export const PREPARATIONS: Record<string, Prepare> = {
+  // ---- auth and teams
+  'POST /user/token': async (world) => ({ body: { password: world.loginTarget.password } }),
+  'POST /users/reset_password/complete': async (world) => {
+    const user = await freshUser(world);
+    await made('reset mail', 'POST', '/users/reset_password', '', { email: user.email });
+    return { body: { token: await mailedResetToken(user.email) } };
+  },
+  'PUT /teams/{teamid}/users/{userid}': async (world) => ({ values: { teamid: await ownTeam(world, world.admin.userid) } }),
+  'PATCH /teams/{teamid}/users': async (world) => ({
+    values: { teamid: await ownTeam(world, world.admin.userid, [world.victim.userid]) },
+    body: { add: [world.user.userid], remove: [world.victim.userid] },
+  }),
+
+  // ---- guides, releases, wikis, comments
+  'PATCH /guides/{guideid}/steps/{stepid}': async (world) => {
+    const guide = await made('guide', 'GET', `/guides/${world.guideid}`, world.admin.token);
+    const step = guide.steps.find((each: { stepid: number }) => each.stepid === world.stepid);
+    return { query: { revisionid: String(step.revisionid) } };
+  },
+  'PUT /guides/{guideid}/steporder': async (world) => {
+    const guide = await made('guide', 'GET', `/guides/${world.guideid}`, world.admin.token);
+    return { body: { stepids: guide.steps.map((step: { stepid: number }) => step.stepid).reverse() } };
+  },
+  'PATCH /guides/releases/{releaseid}': async (world) => {
+    const guide = await ownGuide(world);
+    const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
+      guideid: guide.guideid,
+      release_type: 'major',
+    });
+    return { values: { releaseid: release.releaseid } };
+  },
+  'POST /guides/duplicateReleases': async (world) => {
+    const [source, target] = await Promise.all([ownGuide(world), ownGuide(world)]);
+    const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
+      guideid: source.guideid,
+      release_type: 'major',
+    });
+    return { body: { releaseid: release.releaseid, guideids: [target.guideid] } };
+  },
   // A fuzzed PATCH may rename the page (a body title) and a revert may bring back another one:
   // each request has its own page, so the world's page keeps its title.
-  'PATCH /wikis/{namespace}/{title}': async (world) => {
-    const page = await ownPage(world);
-    return { values: { title: page.title } };
-  },
+  'PATCH /wikis/{namespace}/{title}': async (world) => ({ values: { title: (await ownPage(world)).title } }),
   'POST /wikis/{namespace}/{title}/revert': async (world) => {
     const page = await ownPage(world);
     return { values: { title: page.title }, body: { revisionid: page.firstRevision } };
   },
+  'PUT /wikis/CATEGORY/{title}/parent': async (world) => ({ values: { title: (await ownCategory(world)).title } }),
+  // The world's comment is the plain user's.
+  'PATCH /comments/{commentid}': async () => ({ role: 'user' }),
+
+  // ---- media and modules
+  'POST /user/media/uploads': async () => ({
+    query: { file: 'fuzz.png' },
+    rawBody: await png(40, 30),
+    contentType: 'application/octet-stream',
+  }),
+  'POST /user/media/images': async () => ({
+    query: { file: 'fuzz.png' },
+    rawBody: await png(40, 30),
+    contentType: 'image/png',
+  }),
+  'POST /user/media/images/edits': async (world) => ({ values: { imageid: await processedImage(world) } }),
+  'POST /user/media/images/{imageid}': async (world) => ({ values: { imageid: await processedImage(world) } }),
+  'PUT /external_training_modules/{id}/current': async (world) => ({ values: { ...(await finishedModule(world)) } }),
+  'PUT /external_training_modules/{id}/draft': async (world) => ({ values: { ...(await finishedModule(world)) } }),
+  'POST /external_training_modules/imports/{importid}/start/byUrl': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid }, body: { url: (await packageServer()).url } };
+  },
+  'POST /external_training_modules/imports/{importid}/start/byUpload': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid } };
+  },
+  'POST /external_training_modules/imports/{importid}/cancel': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid } };
+  },
+
+  // ---- course assignments and signoffs
+  'PATCH /course_assignments/start/{doctype}/{docid}': async (world) => {
+    const stage = await assignedStage(world, [world.admin.userid]);
+    return { values: { docid: stage.guide.guideid } };
+  },
+  'PATCH /course_assignments/complete/{doctype}/{docid}': async (world) => {
+    const stage = await assignedStage(world, [world.admin.userid]);
+    return { values: { docid: stage.guide.guideid } };
+  },
+  'POST /course_assignments/stage_completions': async (world) => {
+    const stage = await assignedStage(world, [world.victim.userid]);
+    return { body: { completions: [{ userid: world.victim.userid, doctype: 'guide', docid: stage.guide.guideid }] } };
+  },
+  'PATCH /course_assignments/invalidate/{doctype}/{docid}/{userid}': async (world) => {
+    const stage = await assignedStage(world, [world.victim.userid]);
+    await made('stage completion', 'POST', '/course_assignments/stage_completions', world.admin.token, {
+      completions: [{ userid: world.victim.userid, doctype: 'guide', docid: stage.guide.guideid }],
+    });
+    return { values: { docid: stage.guide.guideid } };
+  },
+  ...bothPrefixes('POST', '/stage-sign-offs/requests', async (world) => {
+    const { stage_assessmentid } = await assessment(world, false);
+    return { role: 'user', values: { stage_assessmentid } };
+  }),
+  ...bothPrefixes('POST', '/stage-sign-offs/{stage_assessmentid}/signers', async (world) => {
+    const { stage_assessmentid } = await assessment(world, false);
+    return { values: { stage_assessmentid } };
+  }),
+  ...bothPrefixes('PATCH', '/stage-sign-offs/responses', async (world) => {
+    const { signoff_requestid } = await assessment(world, true);
+    return { values: { signoff_requestid } };
+  }),
+  ...bothPrefixes('PATCH', '/stage-sign-offs/responses/{signoff_requestid}/acknowledge', async (world) => {
+    const { signoff_requestid } = await assessment(world, true);
+    await made('signoff response', 'PATCH', '/stage-sign-offs/responses', world.admin.token, {
+      signoff_requestid,
+      approved: true,
+    });
+    return { role: 'user', values: { signoff_requestid } };
+  }),
+  // Over the shoulder: the trainee is signed in, the fresh signer types their password.
+  'POST /courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword': async (world) => {
+    const { signer, signoff_requestid } = await assessment(world, true);
+    return { role: 'user', values: { signoff_requestid }, body: { login: signer.email, password: signer.password } };
+  },
+  'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize': async (world) => {
+    const { signer, signoff_requestid } = await assessment(world, true);
+    const path = `/courses/stage-sign-offs/responses/${signoff_requestid}/initializeViaPassword`;
+    const initialized = await made('signoff initialize', 'POST', path, world.user.token, {
+      login: signer.email,
+      password: signer.password,
+    });
+    return { role: 'user', values: { signoff_requestid }, body: { token: initialized.token } };
+  },
+
+  // ---- quizzes and work log
+  'POST /quizzes/attach/guide': async (world) => {
+    const guide = await ownGuide(world);
+    return { values: { guideid: guide.guideid }, query: { revisionid: String(guide.revisionid) } };
+  },
+  'POST /work_log/{entryid}/finish': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/cancel': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/pause': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/resume': async (world) => ({ values: { entryid: await entry(world, 'paused') } }),
+  'POST /work_log/{entryid}/suspend': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  // Another user's suspended entry, taken over.
+  'POST /work_log/{entryid}/assume': async (world) => ({
+    values: { entryid: await entry(world, 'suspended', world.user.token) },
+  }),
+  'PUT /work_log/{entryid}/stepData': async (world) => ({
+    values: { entryid: await entry(world, 'started') },
+    body: { fields: {} },
+  }),
+
+  // ---- compliance
+  'POST /periodic_review/documents': async (world) => {
+    const schedule = await made('review schedule', 'POST', '/periodic_review', world.admin.token, {
+      name: `Fuzz own schedule ${uniqueSuffix()}`,
+      frequency_quantity: 12,
+      frequency_unit: 'month',
+    });
+    const guide = await ownGuide(world);
+    return { body: { prsid: schedule.prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] } };
+  },
+  'POST /periodic_review/review': async (world) => {
+    const reviewer = await freshUser(world, true);
+    const schedule = await made('review schedule', 'POST', '/periodic_review', world.admin.token, {
+      name: `Fuzz own schedule ${uniqueSuffix()}`,
+      frequency_quantity: 12,
+      frequency_unit: 'month',
+      reviewer_userid: reviewer.userid,
+    });
+    const guide = await ownGuide(world);
+    const added = await made('review document', 'POST', '/periodic_review/documents', world.admin.token, {
+      prsid: schedule.prsid,
+      documents: [{ doctype: 'guide', docid: guide.guideid }],
+    });
+    return {
+      token: reviewer.token,
+      body: { prdid: added.documents[0].prdid, revisionid: guide.revisionid, password: reviewer.password },
+    };
+  },
+  'PATCH /approvals/process/{approval_processid}': async (world) => ({
+    values: { approval_processid: await processTeamOfOne(world) },
+  }),
+  'PUT /approvals/{wikiid}/{approval_processid}': async (world) => {
+    const [category, approval_processid] = await Promise.all([ownCategory(world), processTeamOfOne(world)]);
+    return { values: { wikiid: category.wikiid, approval_processid } };
+  },
+  'POST /approvals/requests': async (world) => {
+    const { guide } = await governedGuide(world, false);
+    return { body: { docid: guide.guideid }, query: { revisionid: String(guide.revisionid) } };
+  },
+  'POST /approvals/request/sign/{approval_requestid}': async (world) => {
+    const { signer, approval_requestid } = await governedGuide(world, true);
+    return { token: signer.token, values: { approval_requestid }, body: { password: signer.password } };
+  },
+  'POST /approvals/request/sign/{approval_requestid}/token': async (world) => {
+    const { signer, approval_requestid } = await governedGuide(world, true);
+    return { values: { approval_requestid }, body: { login: signer.email, password: signer.password } };
+  },
+
+  // ---- webhooks and site transfer
+  'POST /webhooks': async () => ({ body: { url: (await webhookReceiver()).url } }),
+  'PATCH /webhooks/{webhookid}': async (world) => ({ values: { webhookid: await ownWebhook(world) } }),
+  'POST /webhooks/{webhookid}/test': async (world) => ({ values: { webhookid: await ownWebhook(world) } }),
+  // A dry run in merge mode: validation reads the file and writes nothing to the shared stack.
+  'POST /admin/imports/{importid}/start': async (world) => {
+    const created = await made('site import', 'POST', '/admin/imports', world.admin.token, {
+      mode: 'merge',
+      dry_run: true,
+    });
+    await uploadSiteFile(created.upload, emptySiteFile());
+    return { values: { importid: created.importid } };
+  },
 };
+
+async function ownWebhook(world: FuzzWorld): Promise<number> {
+  const hook = await made('webhook', 'POST', '/webhooks', world.admin.token, {
+    url: (await webhookReceiver()).url,
+    events: ['course_stage.completed'],
+  });
+  return hook.webhookid;
+}

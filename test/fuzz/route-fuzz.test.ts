@@ -12,12 +12,12 @@
  * files running alongside are not disturbed. docs/hostile-input.md describes it.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import type { RouteDef } from '../../shared/http/route.ts';
 import { api, apiUrl, type ApiResponse } from '../support/api.ts';
 import { buildWorld, type FuzzWorld } from './fuzz-fixtures.ts';
-import { PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
+import { closePreparations, PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
 import * as z from 'zod/mini';
 import {
   adoptExample,
@@ -36,14 +36,18 @@ import {
 const RUNS = Number(process.env.STEPWISE_FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.STEPWISE_FUZZ_SEED ?? 20261123);
 
-/** Routes that remove or end things (DELETE, …/delete, …/cancel, …/invalidate…) run last. */
-const isDestructive = (route: RouteDef) =>
-  route.method === 'DELETE' || /\/(delete|cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
+/** Routes that remove things (DELETE, …/delete): they run last. */
+const removes = (route: RouteDef) => route.method === 'DELETE' || /\/delete(\/|$)/i.test(route.path);
+/** Routes that end things (…/cancel, …/invalidate…): they run after the others, before the removals. */
+const ends = (route: RouteDef) => /\/(cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
+const isDestructive = (route: RouteDef) => removes(route) || ends(route);
+const tier = (route: RouteDef) => (removes(route) ? 2 : ends(route) ? 1 : 0);
 
-// Destructive routes last, so the world's objects live while the other routes are fuzzed.
+// Destructive routes last, so the world's objects live while the other routes are fuzzed, and the
+// world's quiz, guide and entry still exist when the routes that end things run.
 const routes = routeGroups
   .flatMap((group) => group.routes.map((route) => ({ group: group.name, route })))
-  .sort((a, b) => Number(isDestructive(a.route)) - Number(isDestructive(b.route)));
+  .sort((a, b) => tier(a.route) - tier(b.route));
 
 let world: FuzzWorld;
 /** Write routes that accepted at least one request (the post-write reads ran for them). */
@@ -55,6 +59,8 @@ beforeAll(async () => {
   tokens.admin = world.admin.token;
   tokens.user = world.user.token;
 }, 120_000);
+
+afterAll(closePreparations);
 
 async function send(route: RouteDef, request: FuzzRequest, token: string): Promise<ApiResponse> {
   const url = new URL(apiUrl() + concretePath(route, request));
@@ -241,13 +247,14 @@ describe.each(routes.map((entry, index) => ({ ...entry, index })))(
     it('never answers 5xx; accepted writes leave the entity readable', async () => {
       const queryKeys = schemaKeys(route.query);
       const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
-      const attempt = async (request: FuzzRequest, role: 'admin' | 'user', label: string) => {
-        const response = await send(route, request, tokens[role]);
+      const attempt = async (request: FuzzRequest, as: { role: 'admin' | 'user'; token?: string }, label: string) => {
+        const role = as.token ? 'prepared actor' : as.role;
+        const response = await send(route, request, as.token ?? tokens[as.role]);
         if (process.env.STEPWISE_FUZZ_VERBOSE)
           console.log(
             label,
             response.status,
-            (request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200),
+            String(request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200),
             response.text.slice(0, 150),
           );
         expect(response.status, `${label} as ${role}: ${response.status} ${response.text.slice(0, 500)}`).toBeLessThan(
@@ -261,12 +268,15 @@ describe.each(routes.map((entry, index) => ({ ...entry, index })))(
       // The valid request first, so every route has at least one chance of an accepted write. Each request
       // is built anew (a fresh scene, the current revisionid), so an earlier accepted write cannot stale it.
       const first = await scene(route);
-      await attempt(await baseRequest(route, first), first.preparation.role ?? 'admin', 'the valid request');
+      const { role: firstRole = 'admin', token: firstToken } = first.preparation;
+      await attempt(await baseRequest(route, first), { role: firstRole, token: firstToken }, 'the valid request');
       await fc.assert(
         fc.asyncProperty(choice, async ({ role, ...mutation }) => {
           const here = await scene(route);
           const request = mutate(await baseRequest(route, here), mutation, queryKeys, fullBodyOf(route, here));
-          await attempt(request, role, `mutation ${JSON.stringify(mutation)}`);
+          // A prepared actor (a signer, a reviewer) stands in for the Admin.
+          const token = role === 'admin' ? here.preparation.token : undefined;
+          await attempt(request, { role, token }, `mutation ${JSON.stringify(mutation)}`);
         }),
         { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
       );
@@ -275,12 +285,30 @@ describe.each(routes.map((entry, index) => ({ ...entry, index })))(
   },
 );
 
-it('the valid requests reach the handlers: many write routes accept one', () => {
-  const writeRoutes = routes.filter(({ route }) => ['POST', 'PUT', 'PATCH'].includes(route.method));
+/**
+ * Write routes whose valid request cannot be accepted on the shared test stack, by design.
+ * Each entry says why; an entry that names no route, or a route that did accept a request,
+ * fails the test, so the list cannot go stale.
+ */
+const NEVER_ACCEPTED: Record<string, string> = {
+  'PUT /translation_glossary/entries':
+    'the glossary exists only on sites with several languages; the shared test stack has one (en), ' +
+    'so every request is 403 (test/api/glossary.test.ts checks it on a second stack)',
+};
+
+it('every write route accepted its valid request (the post-write reads ran for each)', () => {
+  const writeRoutes = routes
+    .filter(({ route }) => ['POST', 'PUT', 'PATCH'].includes(route.method))
+    .map(({ route }) => routeKey(route));
+  const missing = writeRoutes.filter((key) => !acceptedWrites.has(key) && !(key in NEVER_ACCEPTED));
   console.log(
-    `fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request:`,
-    [...acceptedWrites].join(', '),
+    `fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request` +
+      ` (${Object.keys(NEVER_ACCEPTED).length} excluded by design)` +
+      (missing.length > 0 ? `; never accepted: ${missing.join(', ')}` : ''),
   );
-  // The rest need state the fuzz world does not build (signoff requests, approval requests...).
-  expect(acceptedWrites.size).toBeGreaterThan(writeRoutes.length * 0.4);
+  expect(missing).toEqual([]);
+  for (const key of Object.keys(NEVER_ACCEPTED)) {
+    expect(writeRoutes, `NEVER_ACCEPTED names ${key}`).toContain(key);
+    expect(acceptedWrites.has(key), `${key} is in NEVER_ACCEPTED but accepted a request`).toBe(false);
+  }
 });
