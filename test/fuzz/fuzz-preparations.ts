@@ -12,8 +12,9 @@
  *   count toward the login throttle of that account only, never the fuzz Admin's or anyone's
  *   another request needs.
  *
- * Read-only state several requests share (a processed image, a finished module import, the
- * HTTP servers a webhook or an import by URL reaches) is made once, on first use.
+ * What requests can share without using it up (a processed image, a finished module import, a
+ * signer, a team, an approval process, a review schedule, the HTTP servers a webhook or an import
+ * by URL reaches) is made once, on first use, so the per-request part stays one to four calls.
  *
  * A preparation answers values for path parameters and body ids (`values`, they win over the
  * world's), fields laid over the example body (`body`), query values, the token that sends the
@@ -201,9 +202,12 @@ async function ownPage(world: FuzzWorld) {
   return { title, firstRevision: page.revisionid as number };
 }
 
-/** A course with one stage on a guide of its own (assessed by `assessmentTeam`), assigned to `trainees`. */
+/** The guide of every prepared course stage (courses are made per request, the guide is shared). */
+const trainingGuide = (world: FuzzWorld) => once('training guide', () => ownGuide(world));
+
+/** A course with one stage on the training guide (assessed by `assessmentTeam`), assigned to `trainees`. */
 async function assignedStage(world: FuzzWorld, trainees: number[], assessmentTeam?: number) {
-  const guide = await ownGuide(world);
+  const guide = await trainingGuide(world);
   const course = await made('course', 'POST', '/courses', world.admin.token, {
     title: `Fuzz own course ${uniqueSuffix()}`,
     contents: 'Fuzzed.',
@@ -216,13 +220,19 @@ async function assignedStage(world: FuzzWorld, trainees: number[], assessmentTea
   return { guide, wikiid: course.wikiid as number, stage_assessmentid: course.stages[0].stage_assessmentid as number };
 }
 
+/** The signoff team: the fuzz Admin and a throwaway signer (whose password over-the-shoulder requests type). */
+const signoffTeam = (world: FuzzWorld) =>
+  once('signoff team', async () => {
+    const signer = await freshUser(world);
+    return { signer, teamid: await ownTeam(world, world.admin.userid, [signer.userid]) };
+  });
+
 /**
- * A stage assessed by a team of the fuzz Admin and a fresh signer, assigned to the fuzz plain
- * user (the trainee); with `request`, the trainee's open signoff request.
+ * A stage assessed by the signoff team, assigned to the fuzz plain user (the trainee); with
+ * `request`, the trainee's open signoff request.
  */
 async function assessment(world: FuzzWorld, request: boolean) {
-  const signer = await freshUser(world);
-  const team = await ownTeam(world, world.admin.userid, [signer.userid]);
+  const { signer, teamid: team } = await signoffTeam(world);
   const stage = await assignedStage(world, [world.user.userid], team);
   if (!request) return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: 0 };
   const opened = await made('signoff request', 'POST', '/stage-sign-offs/requests', world.user.token, {
@@ -231,17 +241,25 @@ async function assessment(world: FuzzWorld, request: boolean) {
   return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: opened.signoff_requestid as number };
 }
 
-/** A guide in a category governed by a one-stage process whose team is one fresh signer. */
-async function governedGuide(world: FuzzWorld, withRequest: boolean) {
-  const signer = await freshUser(world, true);
-  const team = await ownTeam(world, signer.userid);
-  const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
-    name: `Fuzz own process ${uniqueSuffix()}`,
-    stages: [{ teamid: team, quorum: 1 }],
+/** A category governed by a one-stage process whose team is one throwaway signer. */
+const governedCategory = (world: FuzzWorld) =>
+  once('governed category', async () => {
+    const signer = await freshUser(world, true);
+    const team = await ownTeam(world, signer.userid);
+    const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
+      name: `Fuzz own process ${uniqueSuffix()}`,
+      stages: [{ teamid: team, quorum: 1 }],
+    });
+    const category = await ownCategory(world);
+    const path = `/approvals/${category.wikiid}/${process.approval_processid}`;
+    await made('attach process', 'PUT', path, world.admin.token);
+    return { signer, category: category.title };
   });
-  const category = await ownCategory(world);
-  await made('attach process', 'PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, world.admin.token);
-  const guide = await ownGuide(world, category.title);
+
+/** A guide of its own in the governed category; with `withRequest`, an open approval request for it. */
+async function governedGuide(world: FuzzWorld, withRequest: boolean) {
+  const { signer, category } = await governedCategory(world);
+  const guide = await ownGuide(world, category);
   if (!withRequest) return { signer, guide, approval_requestid: 0 };
   const request = await made(
     'approval request',
@@ -265,19 +283,63 @@ async function entry(world: FuzzWorld, state: 'started' | 'paused' | 'suspended'
   return started.entryid as number;
 }
 
-async function processTeamOfOne(world: FuzzWorld): Promise<number> {
-  const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
-    name: `Fuzz own process ${uniqueSuffix()}`,
-    stages: [{ teamid: await ownTeam(world, world.admin.userid), quorum: 1 }],
+/** An approval process of the fuzz Admin's team (renamed and attached any number of times). */
+const adminProcess = (world: FuzzWorld): Promise<number> =>
+  once('admin process', async () => {
+    const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
+      name: `Fuzz own process ${uniqueSuffix()}`,
+      stages: [{ teamid: await ownTeam(world, world.admin.userid), quorum: 1 }],
+    });
+    return process.approval_processid;
   });
-  return process.approval_processid;
-}
 
-/** The reset token mailed to `email` (the local stack writes mail to the outbox folder). */
-async function mailedResetToken(email: string): Promise<string> {
+/** A review schedule (of `reviewer`, or the Admin); documents are added per request. */
+const reviewSchedule = (world: FuzzWorld, reviewer?: FreshUser): Promise<number> =>
+  once(`review schedule ${reviewer?.userid ?? 'admin'}`, async () => {
+    const schedule = await made('review schedule', 'POST', '/periodic_review', world.admin.token, {
+      name: `Fuzz own schedule ${uniqueSuffix()}`,
+      frequency_quantity: 12,
+      frequency_unit: 'month',
+      ...(reviewer ? { reviewer_userid: reviewer.userid } : {}),
+    });
+    return schedule.prsid;
+  });
+
+const reviewer = (world: FuzzWorld) => once('reviewer', () => freshUser(world, true));
+
+/** A guide release whose notes may change any number of times. */
+const sharedRelease = (world: FuzzWorld): Promise<number> =>
+  once('release', async () => {
+    const guide = await ownGuide(world);
+    const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
+      guideid: guide.guideid,
+      release_type: 'major',
+    });
+    return release.releaseid;
+  });
+
+/** A throwaway user whose password is reset again and again. */
+const resetUser = (world: FuzzWorld) => once('reset user', () => freshUser(world));
+
+/** A webhook on the receiver (PATCH and test leave it usable). */
+const sharedWebhook = (world: FuzzWorld): Promise<number> =>
+  once('webhook', async () => {
+    const hook = await made('webhook', 'POST', '/webhooks', world.admin.token, {
+      url: (await webhookReceiver()).url,
+      events: ['course_stage.completed'],
+    });
+    return hook.webhookid;
+  });
+
+/**
+ * The reset token mailed to `email` since `since` (ms): the local stack writes each mail to the
+ * outbox folder as `<ms>-<uuid>.json`, so only the newer files are read.
+ */
+async function mailedResetToken(email: string, since: number): Promise<string> {
   const folder = inject('outboxDir');
   for (let attempt = 0; attempt < 100; attempt++) {
-    for (const file of readdirSync(folder)) {
+    const newer = readdirSync(folder).filter((file) => Number(file.split('-')[0]) >= since);
+    for (const file of newer.sort().reverse()) {
       const message = JSON.parse(readFileSync(join(folder, file), 'utf8'));
       const token = message.to === email ? /token=([0-9a-f]{64})/.exec(message.text)?.[1] : undefined;
       if (token) return token;
@@ -313,9 +375,10 @@ export const PREPARATIONS: Record<string, Prepare> = {
   // ---- auth and teams
   'POST /user/token': async (world) => ({ body: { password: world.loginTarget.password } }),
   'POST /users/reset_password/complete': async (world) => {
-    const user = await freshUser(world);
+    const user = await resetUser(world);
+    const since = Date.now() - 1000;
     await made('reset mail', 'POST', '/users/reset_password', '', { email: user.email });
-    return { body: { token: await mailedResetToken(user.email) } };
+    return { body: { token: await mailedResetToken(user.email, since) } };
   },
   'PUT /teams/{teamid}/users/{userid}': async (world) => ({ values: { teamid: await ownTeam(world, world.admin.userid) } }),
   'PATCH /teams/{teamid}/users': async (world) => ({
@@ -333,21 +396,11 @@ export const PREPARATIONS: Record<string, Prepare> = {
     const guide = await made('guide', 'GET', `/guides/${world.guideid}`, world.admin.token);
     return { body: { stepids: guide.steps.map((step: { stepid: number }) => step.stepid).reverse() } };
   },
-  'PATCH /guides/releases/{releaseid}': async (world) => {
-    const guide = await ownGuide(world);
-    const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
-      guideid: guide.guideid,
-      release_type: 'major',
-    });
-    return { values: { releaseid: release.releaseid } };
-  },
+  'PATCH /guides/releases/{releaseid}': async (world) => ({ values: { releaseid: await sharedRelease(world) } }),
+  // Each target guide gets a release of its current revision: a guide of its own per request.
   'POST /guides/duplicateReleases': async (world) => {
-    const [source, target] = await Promise.all([ownGuide(world), ownGuide(world)]);
-    const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
-      guideid: source.guideid,
-      release_type: 'major',
-    });
-    return { body: { releaseid: release.releaseid, guideids: [target.guideid] } };
+    const [releaseid, target] = await Promise.all([sharedRelease(world), ownGuide(world)]);
+    return { body: { releaseid, guideids: [target.guideid] } };
   },
   // A fuzzed PATCH may rename the page (a body title) and a revert may bring back another one:
   // each request has its own page, so the world's page keeps its title.
@@ -463,38 +516,28 @@ export const PREPARATIONS: Record<string, Prepare> = {
   }),
 
   // ---- compliance
+  // A document is in at most one schedule: a guide of its own per request.
   'POST /periodic_review/documents': async (world) => {
-    const schedule = await made('review schedule', 'POST', '/periodic_review', world.admin.token, {
-      name: `Fuzz own schedule ${uniqueSuffix()}`,
-      frequency_quantity: 12,
-      frequency_unit: 'month',
-    });
-    const guide = await ownGuide(world);
-    return { body: { prsid: schedule.prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] } };
+    const [prsid, guide] = await Promise.all([reviewSchedule(world), ownGuide(world)]);
+    return { body: { prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] } };
   },
   'POST /periodic_review/review': async (world) => {
-    const reviewer = await freshUser(world, true);
-    const schedule = await made('review schedule', 'POST', '/periodic_review', world.admin.token, {
-      name: `Fuzz own schedule ${uniqueSuffix()}`,
-      frequency_quantity: 12,
-      frequency_unit: 'month',
-      reviewer_userid: reviewer.userid,
-    });
-    const guide = await ownGuide(world);
+    const signer = await reviewer(world);
+    const [prsid, guide] = await Promise.all([reviewSchedule(world, signer), ownGuide(world)]);
     const added = await made('review document', 'POST', '/periodic_review/documents', world.admin.token, {
-      prsid: schedule.prsid,
+      prsid,
       documents: [{ doctype: 'guide', docid: guide.guideid }],
     });
     return {
-      token: reviewer.token,
-      body: { prdid: added.documents[0].prdid, revisionid: guide.revisionid, password: reviewer.password },
+      token: signer.token,
+      body: { prdid: added.documents[0].prdid, revisionid: guide.revisionid, password: signer.password },
     };
   },
   'PATCH /approvals/process/{approval_processid}': async (world) => ({
-    values: { approval_processid: await processTeamOfOne(world) },
+    values: { approval_processid: await adminProcess(world) },
   }),
   'PUT /approvals/{wikiid}/{approval_processid}': async (world) => {
-    const [category, approval_processid] = await Promise.all([ownCategory(world), processTeamOfOne(world)]);
+    const [category, approval_processid] = await Promise.all([ownCategory(world), adminProcess(world)]);
     return { values: { wikiid: category.wikiid, approval_processid } };
   },
   'POST /approvals/requests': async (world) => {
@@ -512,8 +555,8 @@ export const PREPARATIONS: Record<string, Prepare> = {
 
   // ---- webhooks and site transfer
   'POST /webhooks': async () => ({ body: { url: (await webhookReceiver()).url } }),
-  'PATCH /webhooks/{webhookid}': async (world) => ({ values: { webhookid: await ownWebhook(world) } }),
-  'POST /webhooks/{webhookid}/test': async (world) => ({ values: { webhookid: await ownWebhook(world) } }),
+  'PATCH /webhooks/{webhookid}': async (world) => ({ values: { webhookid: await sharedWebhook(world) } }),
+  'POST /webhooks/{webhookid}/test': async (world) => ({ values: { webhookid: await sharedWebhook(world) } }),
   // A dry run in merge mode: validation reads the file and writes nothing to the shared stack.
   'POST /admin/imports/{importid}/start': async (world) => {
     const created = await made('site import', 'POST', '/admin/imports', world.admin.token, {
@@ -525,10 +568,3 @@ export const PREPARATIONS: Record<string, Prepare> = {
   },
 };
 
-async function ownWebhook(world: FuzzWorld): Promise<number> {
-  const hook = await made('webhook', 'POST', '/webhooks', world.admin.token, {
-    url: (await webhookReceiver()).url,
-    events: ['course_stage.completed'],
-  });
-  return hook.webhookid;
-}
