@@ -72,6 +72,9 @@ function once<T>(name: string, make: () => Promise<T>): Promise<T> {
 
 const servers: Array<PackageServer | Receiver> = [];
 
+/** How long a preparation waits for the pipeline (image processing, a module import): generous, the CI machine is shared. */
+const WAIT_MS = 60_000;
+
 /** Closes the HTTP servers the preparations started. */
 export async function closePreparations(): Promise<void> {
   await Promise.all(servers.map((server) => server.close()));
@@ -94,7 +97,7 @@ function processedImage(world: FuzzWorld): Promise<number> {
     });
     if (response.status >= 300) throw new Error(`fuzz preparation image: ${response.status} ${response.text}`);
     const id = response.body.id as number;
-    for (let attempt = 0; attempt < 400; attempt++) {
+    for (const until = Date.now() + WAIT_MS; Date.now() < until; ) {
       const item = await made('image status', 'GET', `/user/media/GuideImage/${id}`, world.admin.token);
       if (item.status === 'ready') return id;
       if (item.status === 'failed') throw new Error('fuzz preparation image: processing failed');
@@ -120,7 +123,7 @@ function finishedModule(world: FuzzWorld): Promise<{ id: number; importid: numbe
     await made('module import start', 'POST', `${path}/start/byUrl`, world.admin.token, {
       url: (await packageServer()).url,
     });
-    for (let attempt = 0; attempt < 1200; attempt++) {
+    for (const until = Date.now() + WAIT_MS; Date.now() < until; ) {
       const progress = await made('module import progress', 'GET', `${path}/progress`, world.admin.token);
       if (progress.status === 'complete') return { id: created.moduleid, importid: created.importid };
       if (!['created', 'running'].includes(progress.status))
@@ -196,9 +199,16 @@ async function ownGuide(world: FuzzWorld, category = world.category): Promise<{ 
 async function ownPage(world: FuzzWorld) {
   const title = `Fuzz own page ${uniqueSuffix()}`;
   const page = await made('page', 'POST', '/wikis', world.admin.token, { namespace: 'WIKI', title, contents: 'One.' });
-  await made('page edit', 'PATCH', `/wikis/WIKI/${encodeURIComponent(title)}`, world.admin.token, { contents: 'Two.' }, {
-    revisionid: page.revisionid,
-  });
+  await made(
+    'page edit',
+    'PATCH',
+    `/wikis/WIKI/${encodeURIComponent(title)}`,
+    world.admin.token,
+    { contents: 'Two.' },
+    {
+      revisionid: page.revisionid,
+    },
+  );
   return { title, firstRevision: page.revisionid as number };
 }
 
@@ -238,7 +248,11 @@ async function assessment(world: FuzzWorld, request: boolean) {
   const opened = await made('signoff request', 'POST', '/stage-sign-offs/requests', world.user.token, {
     stage_assessmentid: stage.stage_assessmentid,
   });
-  return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: opened.signoff_requestid as number };
+  return {
+    signer,
+    stage_assessmentid: stage.stage_assessmentid,
+    signoff_requestid: opened.signoff_requestid as number,
+  };
 }
 
 /** A category governed by a one-stage process whose team is one throwaway signer. */
@@ -380,7 +394,9 @@ export const PREPARATIONS: Record<string, Prepare> = {
     await made('reset mail', 'POST', '/users/reset_password', '', { email: user.email });
     return { body: { token: await mailedResetToken(user.email, since) } };
   },
-  'PUT /teams/{teamid}/users/{userid}': async (world) => ({ values: { teamid: await ownTeam(world, world.admin.userid) } }),
+  'PUT /teams/{teamid}/users/{userid}': async (world) => ({
+    values: { teamid: await ownTeam(world, world.admin.userid) },
+  }),
   'PATCH /teams/{teamid}/users': async (world) => ({
     values: { teamid: await ownTeam(world, world.admin.userid, [world.victim.userid]) },
     body: { add: [world.user.userid], remove: [world.victim.userid] },
@@ -567,4 +583,3 @@ export const PREPARATIONS: Record<string, Prepare> = {
     return { values: { importid: created.importid } };
   },
 };
-
