@@ -64,6 +64,7 @@ async function made(
 
 // ---- shared, made once ------------------------------------------------------------------------
 
+/** Made once per test file (one fuzz world per file), by name. */
 const shared = new Map<string, Promise<unknown>>();
 function once<T>(name: string, make: () => Promise<T>): Promise<T> {
   if (!shared.has(name)) shared.set(name, make());
@@ -142,7 +143,7 @@ function webhookReceiver(): Promise<Receiver> {
   });
 }
 
-// ---- fresh for one request ------------------------------------------------------------------
+// ---- building blocks ------------------------------------------------------------------------
 
 interface FreshUser {
   userid: number;
@@ -199,16 +200,8 @@ async function ownGuide(world: FuzzWorld, category = world.category): Promise<{ 
 async function ownPage(world: FuzzWorld) {
   const title = `Fuzz own page ${uniqueSuffix()}`;
   const page = await made('page', 'POST', '/wikis', world.admin.token, { namespace: 'WIKI', title, contents: 'One.' });
-  await made(
-    'page edit',
-    'PATCH',
-    `/wikis/WIKI/${encodeURIComponent(title)}`,
-    world.admin.token,
-    { contents: 'Two.' },
-    {
-      revisionid: page.revisionid,
-    },
-  );
+  const path = `/wikis/WIKI/${encodeURIComponent(title)}`;
+  await made('page edit', 'PATCH', path, world.admin.token, { contents: 'Two.' }, { revisionid: page.revisionid });
   return { title, firstRevision: page.revisionid as number };
 }
 
@@ -230,9 +223,13 @@ async function assignedStage(world: FuzzWorld, trainees: number[], assessmentTea
   return { guide, wikiid: course.wikiid as number, stage_assessmentid: course.stages[0].stage_assessmentid as number };
 }
 
-/** The signoff team: the fuzz Admin and a throwaway signer (whose password over-the-shoulder requests type). */
-const signoffTeam = (world: FuzzWorld) =>
-  once('signoff team', async () => {
+/**
+ * A signoff team: the fuzz Admin and a throwaway signer (whose password over-the-shoulder
+ * requests type). One per route (`purpose`): five wrong passwords typed by one route's
+ * mutations would hold the signer back for the next route that needs the right one.
+ */
+const signoffTeam = (world: FuzzWorld, purpose: string) =>
+  once(`signoff team ${purpose}`, async () => {
     const signer = await freshUser(world);
     return { signer, teamid: await ownTeam(world, world.admin.userid, [signer.userid]) };
   });
@@ -241,8 +238,8 @@ const signoffTeam = (world: FuzzWorld) =>
  * A stage assessed by the signoff team, assigned to the fuzz plain user (the trainee); with
  * `request`, the trainee's open signoff request.
  */
-async function assessment(world: FuzzWorld, request: boolean) {
-  const { signer, teamid: team } = await signoffTeam(world);
+async function assessment(world: FuzzWorld, request: boolean, purpose = 'any') {
+  const { signer, teamid: team } = await signoffTeam(world, purpose);
   const stage = await assignedStage(world, [world.user.userid], team);
   if (!request) return { signer, stage_assessmentid: stage.stage_assessmentid, signoff_requestid: 0 };
   const opened = await made('signoff request', 'POST', '/stage-sign-offs/requests', world.user.token, {
@@ -255,9 +252,9 @@ async function assessment(world: FuzzWorld, request: boolean) {
   };
 }
 
-/** A category governed by a one-stage process whose team is one throwaway signer. */
-const governedCategory = (world: FuzzWorld) =>
-  once('governed category', async () => {
+/** A category governed by a one-stage process whose team is one throwaway signer (one per `purpose`, as above). */
+const governedCategory = (world: FuzzWorld, purpose: string) =>
+  once(`governed category ${purpose}`, async () => {
     const signer = await freshUser(world, true);
     const team = await ownTeam(world, signer.userid);
     const process = await made('approval process', 'POST', '/approvals/process', world.admin.token, {
@@ -271,8 +268,8 @@ const governedCategory = (world: FuzzWorld) =>
   });
 
 /** A guide of its own in the governed category; with `withRequest`, an open approval request for it. */
-async function governedGuide(world: FuzzWorld, withRequest: boolean) {
-  const { signer, category } = await governedCategory(world);
+async function governedGuide(world: FuzzWorld, withRequest: boolean, purpose: string) {
+  const { signer, category } = await governedCategory(world, purpose);
   const guide = await ownGuide(world, category);
   if (!withRequest) return { signer, guide, approval_requestid: 0 };
   const request = await made(
@@ -499,11 +496,11 @@ export const PREPARATIONS: Record<string, Prepare> = {
   }),
   // Over the shoulder: the trainee is signed in, the fresh signer types their password.
   'POST /courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword': async (world) => {
-    const { signer, signoff_requestid } = await assessment(world, true);
+    const { signer, signoff_requestid } = await assessment(world, true, 'initialize');
     return { role: 'user', values: { signoff_requestid }, body: { login: signer.email, password: signer.password } };
   },
   'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize': async (world) => {
-    const { signer, signoff_requestid } = await assessment(world, true);
+    const { signer, signoff_requestid } = await assessment(world, true, 'finalize');
     const path = `/courses/stage-sign-offs/responses/${signoff_requestid}/initializeViaPassword`;
     const initialized = await made('signoff initialize', 'POST', path, world.user.token, {
       login: signer.email,
@@ -557,15 +554,15 @@ export const PREPARATIONS: Record<string, Prepare> = {
     return { values: { wikiid: category.wikiid, approval_processid } };
   },
   'POST /approvals/requests': async (world) => {
-    const { guide } = await governedGuide(world, false);
+    const { guide } = await governedGuide(world, false, 'request');
     return { body: { docid: guide.guideid }, query: { revisionid: String(guide.revisionid) } };
   },
   'POST /approvals/request/sign/{approval_requestid}': async (world) => {
-    const { signer, approval_requestid } = await governedGuide(world, true);
+    const { signer, approval_requestid } = await governedGuide(world, true, 'sign');
     return { token: signer.token, values: { approval_requestid }, body: { password: signer.password } };
   },
   'POST /approvals/request/sign/{approval_requestid}/token': async (world) => {
-    const { signer, approval_requestid } = await governedGuide(world, true);
+    const { signer, approval_requestid } = await governedGuide(world, true, 'token');
     return { values: { approval_requestid }, body: { login: signer.email, password: signer.password } };
   },
 
