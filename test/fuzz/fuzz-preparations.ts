@@ -329,9 +329,6 @@ const sharedRelease = (world: FuzzWorld): Promise<number> =>
     return release.releaseid;
   });
 
-/** A throwaway user whose password is reset again and again. */
-const resetUser = (world: FuzzWorld) => once('reset user', () => freshUser(world));
-
 /** A webhook on the receiver (PATCH and test leave it usable). */
 const sharedWebhook = (world: FuzzWorld): Promise<number> =>
   once('webhook', async () => {
@@ -385,8 +382,9 @@ function bothPrefixes(method: string, path: string, prepare: Prepare): Record<st
 export const PREPARATIONS: Record<string, Prepare> = {
   // ---- auth and teams
   'POST /user/token': async (world) => ({ body: { password: world.loginTarget.password } }),
+  // An address gets at most 5 reset mails an hour: a throwaway user per request.
   'POST /users/reset_password/complete': async (world) => {
-    const user = await resetUser(world);
+    const user = await freshUser(world);
     const since = Date.now() - 1000;
     await made('reset mail', 'POST', '/users/reset_password', '', { email: user.email });
     return { body: { token: await mailedResetToken(user.email, since) } };
