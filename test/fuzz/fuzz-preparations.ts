@@ -73,7 +73,7 @@ function once<T>(name: string, make: () => Promise<T>): Promise<T> {
 
 const servers: Array<PackageServer | Receiver> = [];
 
-/** How long a preparation waits for the pipeline (image processing, a module import): generous, the CI machine is shared. */
+/** How long a preparation waits for the pipeline (image processing, a module import): the CI machine is shared. */
 const WAIT_MS = 60_000;
 
 /** Closes the HTTP servers the preparations started. */

@@ -199,6 +199,36 @@ function readsAfterWrite(group: string, request: FuzzRequest, body: any): Read[]
     const quizid = touched('quizid', request, body);
     if (quizid) reads.push({ path: `/quizzes/${quizid}` });
   }
+  // The groups the preparations made reachable (decision 175).
+  if (['course-assignments', 'signoffs'].includes(group)) {
+    reads.push(
+      { path: '/course_assignments/individualSummaries' },
+      { path: `/stage-sign-offs/requests/pending/${world.admin.userid}` },
+    );
+  }
+  if (group === 'approvals') {
+    reads.push({ path: '/approvals/processes' }, { path: '/approvals/requests' });
+    const processid = touched('approval_processid', request, body);
+    if (processid) reads.push({ path: `/approvals/process/${processid}` });
+    const requestid = touched('approval_requestid', request, body);
+    if (requestid) reads.push({ path: `/approvals/request/${requestid}` });
+  }
+  if (group === 'periodic-review') {
+    reads.push({ path: '/periodic_review' });
+    const prsid = touched('prsid', request, body);
+    if (prsid) reads.push({ path: `/periodic_review/${prsid}` });
+  }
+  if (group === 'webhooks') {
+    reads.push({ path: '/webhooks' });
+    const webhookid = touched('webhookid', request, body);
+    if (webhookid) reads.push({ path: `/webhooks/${webhookid}` });
+  }
+  if (group === 'modules') {
+    reads.push({ path: '/external_training_modules/current' });
+    const importid = touched('importid', request, body);
+    if (importid) reads.push({ path: `/external_training_modules/imports/${importid}/progress` });
+  }
+  if (group === 'media') reads.push({ path: '/user/media/images' }, { path: '/user/media/current' });
   return reads;
 }
 
