@@ -19,7 +19,8 @@ import { routeGroups } from '../../functions/routes.ts';
 import type { RouteDef } from '../../shared/http/route.ts';
 import { api, apiUrl, type ApiResponse } from '../support/api.ts';
 import { buildWorld, type FuzzWorld } from './fuzz-fixtures.ts';
-import { closePreparations, PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
+import { PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
+import { closeFuzzServers } from './fuzz-state.ts';
 import * as z from 'zod/mini';
 import {
   adoptExample,
@@ -64,7 +65,7 @@ beforeAll(async () => {
   tokens.user = world.user.token;
 }, 120_000);
 
-afterAll(closePreparations);
+afterAll(closeFuzzServers);
 
 async function send(route: RouteDef, request: FuzzRequest, token: string): Promise<ApiResponse> {
   const url = new URL(apiUrl() + concretePath(route, request));
