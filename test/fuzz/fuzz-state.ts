@@ -174,12 +174,14 @@ export async function ownPage(world: FuzzWorld) {
   return { title, firstRevision: page.revisionid as number };
 }
 
-/** The guide of every prepared course stage (courses are made per request, the guide is shared). */
-export const trainingGuide = (world: FuzzWorld) => once('training guide', () => ownGuide(world));
-
-/** A course with one stage on the training guide (assessed by `assessmentTeam`), assigned to `trainees`. */
+/**
+ * A course with one stage on a guide of its own (assessed by `assessmentTeam`), assigned to
+ * `trainees`. The guide is per request too: the trainees (the fuzz Admin and plain user) collect
+ * an assignment per request, and a document shared by all of them would make each start,
+ * complete or signoff touch every one of those stages (a 60-run hunt slowed to minutes a route).
+ */
 export async function assignedStage(world: FuzzWorld, trainees: number[], assessmentTeam?: number) {
-  const guide = await trainingGuide(world);
+  const guide = await ownGuide(world);
   const course = await made('course', 'POST', '/courses', world.admin.token, {
     title: `Fuzz own course ${uniqueSuffix()}`,
     contents: 'Fuzzed.',
