@@ -24,6 +24,11 @@ export interface FuzzWorld {
   quizid: number;
   entryid: number;
   commentid: number;
+  /**
+   * Values a route's preparation made for one request (test/fuzz/fuzz-preparations.ts): they
+   * win over the shared objects below, for path parameters and ids in the body alike.
+   */
+  bound?: Record<string, string | number>;
 }
 
 async function created(response: Promise<{ status: number; body: any; text: string }>, what: string): Promise<any> {
@@ -103,6 +108,8 @@ export const UNKNOWN_ID = 987_654_321;
 /** The value of a path parameter or an id-like body key, from the world. */
 export function worldValue(world: FuzzWorld, name: string): string | number | undefined {
   const key = name.toLowerCase();
+  const bound = world.bound?.[name] ?? world.bound?.[key];
+  if (bound !== undefined) return bound;
   const ids: Record<string, number> = {
     userid: world.victim.userid,
     assignee_userid: world.victim.userid,

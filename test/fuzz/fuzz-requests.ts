@@ -14,7 +14,7 @@ export interface FuzzRequest {
   query: Record<string, string>;
   body?: unknown;
   /** Sent instead of JSON.stringify(body). */
-  rawBody?: string;
+  rawBody?: string | Buffer;
   contentType?: string;
 }
 

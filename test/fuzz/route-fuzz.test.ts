@@ -8,15 +8,19 @@
  *
  * Fixed seed and a bounded run in `npm test`; STEPWISE_FUZZ_RUNS=<n> runs n mutations per route
  * (default 3), STEPWISE_FUZZ_SEED=<n> another seed, STEPWISE_FUZZ_VERBOSE=1 prints every
- * request. The fuzz acts only on its own world (test/fuzz/fuzz-fixtures.ts), so other test
- * files running alongside are not disturbed. docs/hostile-input.md describes it.
+ * request. The fuzz acts only on its own world (test/fuzz/fuzz-fixtures.ts) and on the objects
+ * a route's preparation makes for each request (test/fuzz/fuzz-preparations.ts), so other test
+ * files running alongside are not disturbed. The last test asserts every write route accepted
+ * its valid request at least once (decision 175). docs/hostile-input.md describes it.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import type { RouteDef } from '../../shared/http/route.ts';
 import { api, apiUrl, type ApiResponse } from '../support/api.ts';
 import { buildWorld, type FuzzWorld } from './fuzz-fixtures.ts';
+import { PREPARATIONS, type Preparation } from './fuzz-preparations.ts';
+import { closeFuzzServers } from './fuzz-state.ts';
 import * as z from 'zod/mini';
 import {
   adoptExample,
@@ -34,16 +38,22 @@ import {
 
 const RUNS = Number(process.env.STEPWISE_FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.STEPWISE_FUZZ_SEED ?? 20261123);
+/** A route's requests, each with its preparation, on a loaded machine: a few seconds each at most. */
+const TEST_TIMEOUT_MS = Math.max(60_000, (RUNS + 1) * 5_000);
 
-/** Routes that remove or end things (DELETE, …/delete, …/cancel, …/invalidate…) run last. */
-const isDestructive = (route: RouteDef) =>
-  route.method === 'DELETE' || /\/(delete|cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
+/** Routes that remove things (DELETE, …/delete): they run last. */
+const removes = (route: RouteDef) => route.method === 'DELETE' || /\/delete(\/|$)/i.test(route.path);
+/** Routes that end things (…/cancel, …/invalidate…): they run after the others, before the removals. */
+const ends = (route: RouteDef) => /\/(cancel|bulkCancel|userInvalidateAll|invalidate\w*)(\/|$)/i.test(route.path);
+const isDestructive = (route: RouteDef) => removes(route) || ends(route);
+const tier = (route: RouteDef) => (removes(route) ? 2 : ends(route) ? 1 : 0);
 
-// Destructive routes last, so the world's objects live while the other routes are fuzzed.
+// Destructive routes last, so the world's objects live while the other routes are fuzzed, and the
+// world's quiz, guide and entry still exist when the routes that end things run.
 const routes = routeGroups
   // Site paths (outside /api/2.0) are pages, not API operations: test/api/site-paths.test.ts.
   .flatMap((group) => group.routes.filter((route) => !route.site).map((route) => ({ group: group.name, route })))
-  .sort((a, b) => Number(isDestructive(a.route)) - Number(isDestructive(b.route)));
+  .sort((a, b) => tier(a.route) - tier(b.route));
 
 let world: FuzzWorld;
 /** Write routes that accepted at least one request (the post-write reads ran for them). */
@@ -55,6 +65,8 @@ beforeAll(async () => {
   tokens.admin = world.admin.token;
   tokens.user = world.user.token;
 }, 120_000);
+
+afterAll(closeFuzzServers);
 
 async function send(route: RouteDef, request: FuzzRequest, token: string): Promise<ApiResponse> {
   const url = new URL(apiUrl() + concretePath(route, request));
@@ -80,9 +92,25 @@ async function send(route: RouteDef, request: FuzzRequest, token: string): Promi
   return { status: response.status, body: parsed, text, headers: response.headers };
 }
 
-/** The valid request: world ids in the path, a schema-valid query, the adopted example. */
-async function baseRequest(route: RouteDef): Promise<FuzzRequest> {
-  const params = validParams(route, world);
+/** One request's world: the shared one, with the values the route's preparation made for it. */
+interface Scene {
+  world: FuzzWorld;
+  preparation: Preparation;
+}
+
+const routeKey = (route: RouteDef) => `${route.method} ${route.path}`;
+
+/** Runs the route's preparation (fresh objects for this one request), if it has one. */
+async function scene(route: RouteDef): Promise<Scene> {
+  const prepare = PREPARATIONS[routeKey(route)];
+  if (!prepare) return { world, preparation: {} };
+  const preparation = await prepare(world);
+  return { world: { ...world, bound: preparation.values }, preparation };
+}
+
+/** The valid request: the scene's ids in the path, a schema-valid query, the adopted example. */
+async function baseRequest(route: RouteDef, { world: here, preparation }: Scene): Promise<FuzzRequest> {
+  const params = validParams(route, here);
   const known: Record<string, string> = {};
   if (schemaKeys(route.query).includes('revisionid')) {
     // Writes name the current revision: read it from the GET at the same path, or at the
@@ -94,8 +122,23 @@ async function baseRequest(route: RouteDef): Promise<FuzzRequest> {
         known.revisionid = String(current.body.revisionid);
     }
   }
-  const body = route.body && !route.rawBody ? adoptExample(route.example ?? {}, '', world, route) : undefined;
-  return { method: route.method, params, query: validQuery(route, world, known), body };
+  const adopted = route.body && !route.rawBody ? adoptExample(route.example ?? {}, '', here, route) : undefined;
+  const body = preparation.body && adopted !== undefined ? mergeOver(adopted, preparation.body) : adopted;
+  return {
+    method: route.method,
+    params,
+    query: validQuery(route, here, { ...known, ...preparation.query }),
+    body,
+    rawBody: preparation.rawBody,
+    contentType: preparation.contentType,
+  };
+}
+
+/** Every field the body schema declares, the example's (and the preparation's) values kept. */
+function fullBodyOf(route: RouteDef, { world: here, preparation }: Scene): unknown {
+  if (!route.body || route.rawBody) return undefined;
+  const full = adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', here, route);
+  return preparation.body ? mergeOver(full, preparation.body) : full;
 }
 
 function bodySchema(route: RouteDef): Parameters<typeof sampleFromSchema>[0] {
@@ -158,6 +201,36 @@ function readsAfterWrite(group: string, request: FuzzRequest, body: any): Read[]
     const quizid = touched('quizid', request, body);
     if (quizid) reads.push({ path: `/quizzes/${quizid}` });
   }
+  // The groups the preparations made reachable (decision 175).
+  if (['course-assignments', 'signoffs'].includes(group)) {
+    reads.push(
+      { path: '/course_assignments/individualSummaries' },
+      { path: `/stage-sign-offs/requests/pending/${world.admin.userid}` },
+    );
+  }
+  if (group === 'approvals') {
+    reads.push({ path: '/approvals/processes' }, { path: '/approvals/requests' });
+    const processid = touched('approval_processid', request, body);
+    if (processid) reads.push({ path: `/approvals/process/${processid}` });
+    const requestid = touched('approval_requestid', request, body);
+    if (requestid) reads.push({ path: `/approvals/request/${requestid}` });
+  }
+  if (group === 'periodic-review') {
+    reads.push({ path: '/periodic_review' });
+    const prsid = touched('prsid', request, body);
+    if (prsid) reads.push({ path: `/periodic_review/${prsid}` });
+  }
+  if (group === 'webhooks') {
+    reads.push({ path: '/webhooks' });
+    const webhookid = touched('webhookid', request, body);
+    if (webhookid) reads.push({ path: `/webhooks/${webhookid}` });
+  }
+  if (group === 'modules') {
+    reads.push({ path: '/external_training_modules/current' });
+    const importid = touched('importid', request, body);
+    if (importid) reads.push({ path: `/external_training_modules/imports/${importid}/progress` });
+  }
+  if (group === 'media') reads.push({ path: '/user/media/images' }, { path: '/user/media/current' });
   return reads;
 }
 
@@ -207,55 +280,77 @@ const choice: fc.Arbitrary<Choice & { role: 'admin' | 'user' }> = fc.record({
 describe.each(routes.map((entry, index) => ({ ...entry, index })))(
   '$group: $route.method $route.path',
   ({ group, route, index }) => {
-    it('never answers 5xx; accepted writes leave the entity readable', async () => {
-      const base = await baseRequest(route);
-      const fullBody =
-        base.body === undefined
-          ? undefined
-          : adoptExample(mergeOver(sampleFromSchema(bodySchema(route)), route.example), '', world, route);
-      const queryKeys = schemaKeys(route.query);
-      const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
-      const attempt = async (request: FuzzRequest, role: 'admin' | 'user', label: string) => {
-        // A write guarded by ?revisionid= names the current one, or every attempt after the first accepted one is a
-        // 409.
-        if (request.query.revisionid === base.query.revisionid && base.query.revisionid !== undefined) {
-          request.query.revisionid = (await baseRequest(route)).query.revisionid ?? base.query.revisionid;
-        }
-        const response = await send(route, request, tokens[role]);
-        if (process.env.STEPWISE_FUZZ_VERBOSE)
-          console.log(
-            label,
+    it(
+      'never answers 5xx; accepted writes leave the entity readable',
+      async () => {
+        const queryKeys = schemaKeys(route.query);
+        const isWrite = ['POST', 'PUT', 'PATCH'].includes(route.method);
+        const attempt = async (request: FuzzRequest, as: { role: 'admin' | 'user'; token?: string }, label: string) => {
+          const role = as.token ? 'prepared actor' : as.role;
+          const response = await send(route, request, as.token ?? tokens[as.role]);
+          if (process.env.STEPWISE_FUZZ_VERBOSE)
+            console.log(
+              label,
+              response.status,
+              String(request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200),
+              response.text.slice(0, 150),
+            );
+          expect(
             response.status,
-            (request.rawBody ?? JSON.stringify(request.body) ?? '').slice(0, 200),
-            response.text.slice(0, 150),
-          );
-        expect(response.status, `${label} as ${role}: ${response.status} ${response.text.slice(0, 500)}`).toBeLessThan(
-          500,
+            `${label} as ${role}: ${response.status} ${response.text.slice(0, 500)}`,
+          ).toBeLessThan(500);
+          if (isWrite && response.status < 300) {
+            acceptedWrites.add(routeKey(route));
+            await checkReadsAfterWrite(group, route, request, response);
+          }
+        };
+        // The valid request first, so every route has at least one chance of an accepted write. Each request
+        // is built anew (a fresh scene, the current revisionid), so an earlier accepted write cannot stale it.
+        const first = await scene(route);
+        const { role: firstRole = 'admin', token: firstToken } = first.preparation;
+        await attempt(await baseRequest(route, first), { role: firstRole, token: firstToken }, 'the valid request');
+        await fc.assert(
+          fc.asyncProperty(choice, async ({ role, ...mutation }) => {
+            const here = await scene(route);
+            const request = mutate(await baseRequest(route, here), mutation, queryKeys, fullBodyOf(route, here));
+            // A prepared actor (a signer, a reviewer) stands in for the Admin.
+            const token = role === 'admin' ? here.preparation.token : undefined;
+            await attempt(request, { role, token }, `mutation ${JSON.stringify(mutation)}`);
+          }),
+          { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
         );
-        if (isWrite && response.status < 300) {
-          acceptedWrites.add(`${route.method} ${route.path}`);
-          await checkReadsAfterWrite(group, route, request, response);
-        }
-      };
-      // The valid request first, so every route has at least one chance of an accepted write.
-      await attempt(base, 'admin', 'the valid request');
-      await fc.assert(
-        fc.asyncProperty(choice, async ({ role, ...mutation }) => {
-          await attempt(mutate(base, mutation, queryKeys, fullBody), role, `mutation ${JSON.stringify(mutation)}`);
-        }),
-        { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
-      );
-      if (isDestructive(route)) await refreshTokens();
-    });
+        if (isDestructive(route)) await refreshTokens();
+      },
+      TEST_TIMEOUT_MS,
+    );
   },
 );
 
-it('the valid requests reach the handlers: many write routes accept one', () => {
-  const writeRoutes = routes.filter(({ route }) => ['POST', 'PUT', 'PATCH'].includes(route.method));
+/**
+ * Write routes whose valid request cannot be accepted on the shared test stack, by design.
+ * Each entry says why; an entry that names no route, or a route that did accept a request,
+ * fails the test, so the list cannot go stale.
+ */
+const NEVER_ACCEPTED: Record<string, string> = {
+  'PUT /translation_glossary/entries':
+    'the glossary exists only on sites with several languages; the shared test stack has one (en), ' +
+    'so every request is 403 (test/api/glossary.test.ts checks it on a second stack)',
+};
+
+it('every write route accepted its valid request (the post-write reads ran for each)', () => {
+  const writeRoutes = routes
+    .filter(({ route }) => ['POST', 'PUT', 'PATCH'].includes(route.method))
+    .map(({ route }) => routeKey(route));
+  const missing = writeRoutes.filter((key) => !acceptedWrites.has(key) && !(key in NEVER_ACCEPTED));
   console.log(
-    `fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request:`,
-    [...acceptedWrites].join(', '),
+    `fuzz: ${acceptedWrites.size} of ${writeRoutes.length} write routes accepted a request` +
+      ` (${Object.keys(NEVER_ACCEPTED).length} excluded by design: ${Object.keys(NEVER_ACCEPTED).join(', ')})` +
+      (missing.length > 0 ? `; NEVER ACCEPTED: ${missing.join(', ')}` : '') +
+      `; accepted: ${writeRoutes.filter((key) => acceptedWrites.has(key)).join(', ')}`,
   );
-  // The rest need state the fuzz world does not build (signoff requests, approval requests...).
-  expect(acceptedWrites.size).toBeGreaterThan(writeRoutes.length * 0.4);
+  expect(missing).toEqual([]);
+  for (const key of Object.keys(NEVER_ACCEPTED)) {
+    expect(writeRoutes, `NEVER_ACCEPTED names ${key}`).toContain(key);
+    expect(acceptedWrites.has(key), `${key} is in NEVER_ACCEPTED but accepted a request`).toBe(false);
+  }
 });

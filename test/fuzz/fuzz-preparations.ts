@@ -1,0 +1,271 @@
+/**
+ * The state a route's valid request needs beyond the shared fuzz world, made fresh for each
+ * request (the valid one and every mutation) by the route's preparation:
+ *
+ * - Routes that rename, revert or use up an object (a page's title, a signoff request answered
+ *   once, a work-log entry finished once) act on objects made for that request, so a fuzzed
+ *   write can never invalidate what another request, or the reads after a write, rely on.
+ * - Routes that need a chain of state (a signoff request needs a course stage with an
+ *   assessment, an assignment and a request) get it built here, so every write route of the
+ *   table can accept its valid request (route-fuzz.test.ts asserts that coverage).
+ * - A password in a fuzzed body is always a fresh throwaway user's: wrong-password mutations
+ *   count toward the login throttle of that account only, never the fuzz Admin's or anyone's
+ *   another request needs.
+ *
+ * What requests can share without using it up (a processed image, a finished module import, a
+ * signer, a team, an approval process, a review schedule, the HTTP servers a webhook or an import
+ * by URL reaches) is made once, on first use, so the per-request part stays one to four calls.
+ * The building blocks are in test/fuzz/fuzz-state.ts.
+ *
+ * A preparation answers values for path parameters and body ids (`values`, they win over the
+ * world's), fields laid over the example body (`body`), query values, the token that sends the
+ * valid request, or a raw body. Keyed by `METHOD path` as declared in the route table.
+ */
+import { uploadSiteFile } from '../support/site-transfer.ts';
+import type { FuzzWorld } from './fuzz-fixtures.ts';
+import {
+  adminProcess,
+  assessment,
+  assignedStage,
+  emptySiteFile,
+  entry,
+  finishedModule,
+  freshUser,
+  governedGuide,
+  made,
+  mailedResetToken,
+  ownCategory,
+  ownGuide,
+  ownPage,
+  ownTeam,
+  packageServer,
+  png,
+  processedImage,
+  reviewer,
+  reviewSchedule,
+  sharedRelease,
+  sharedWebhook,
+  webhookReceiver,
+} from './fuzz-state.ts';
+
+export interface Preparation {
+  values?: Record<string, string | number>;
+  body?: Record<string, unknown>;
+  query?: Record<string, string>;
+  /**
+   * Who sends the valid request: the fuzz plain user, or a prepared actor's token (a signer, a
+   * reviewer). Default: the fuzz Admin. A prepared token also stands in for the Admin in this
+   * request's mutations, so they reach the handler's checks past authorization.
+   */
+  role?: 'admin' | 'user';
+  token?: string;
+  rawBody?: string | Buffer;
+  contentType?: string;
+}
+
+type Prepare = (world: FuzzWorld) => Promise<Preparation>;
+
+/** A signoff route under both of its prefixes (/stage-sign-offs/… and /courses/stage-sign-offs/…). */
+function bothPrefixes(method: string, path: string, prepare: Prepare): Record<string, Prepare> {
+  return { [`${method} ${path}`]: prepare, [`${method} /courses${path}`]: prepare };
+}
+
+export const PREPARATIONS: Record<string, Prepare> = {
+  // ---- auth and teams
+  'POST /user/token': async (world) => ({ body: { password: world.loginTarget.password } }),
+  // An address gets at most 5 reset mails an hour: a throwaway user per request.
+  'POST /users/reset_password/complete': async (world) => {
+    const user = await freshUser(world);
+    const since = Date.now() - 1000;
+    await made('reset mail', 'POST', '/users/reset_password', '', { email: user.email });
+    return { body: { token: await mailedResetToken(user.email, since) } };
+  },
+  'PUT /teams/{teamid}/users/{userid}': async (world) => ({
+    values: { teamid: await ownTeam(world, world.admin.userid) },
+  }),
+  'PATCH /teams/{teamid}/users': async (world) => ({
+    values: { teamid: await ownTeam(world, world.admin.userid, [world.victim.userid]) },
+    body: { add: [world.user.userid], remove: [world.victim.userid] },
+  }),
+
+  // ---- guides, releases, wikis, comments
+  'PATCH /guides/{guideid}/steps/{stepid}': async (world) => {
+    const guide = await made('guide', 'GET', `/guides/${world.guideid}`, world.admin.token);
+    const step = guide.steps.find((each: { stepid: number }) => each.stepid === world.stepid);
+    return { query: { revisionid: String(step.revisionid) } };
+  },
+  'PUT /guides/{guideid}/steporder': async (world) => {
+    const guide = await made('guide', 'GET', `/guides/${world.guideid}`, world.admin.token);
+    return { body: { stepids: guide.steps.map((step: { stepid: number }) => step.stepid).reverse() } };
+  },
+  'PATCH /guides/releases/{releaseid}': async (world) => ({ values: { releaseid: await sharedRelease(world) } }),
+  // Each target guide gets a release of its current revision: a guide of its own per request.
+  'POST /guides/duplicateReleases': async (world) => {
+    const [releaseid, target] = await Promise.all([sharedRelease(world), ownGuide(world)]);
+    return { body: { releaseid, guideids: [target.guideid] } };
+  },
+  // A fuzzed PATCH may rename the page (a body title) and a revert may bring back another one:
+  // each request has its own page, so the world's page keeps its title.
+  'PATCH /wikis/{namespace}/{title}': async (world) => ({ values: { title: (await ownPage(world)).title } }),
+  'POST /wikis/{namespace}/{title}/revert': async (world) => {
+    const page = await ownPage(world);
+    return { values: { title: page.title }, body: { revisionid: page.firstRevision } };
+  },
+  'PUT /wikis/CATEGORY/{title}/parent': async (world) => ({ values: { title: (await ownCategory(world)).title } }),
+  // The world's comment is the plain user's.
+  'PATCH /comments/{commentid}': async () => ({ role: 'user' }),
+
+  // ---- media and modules
+  'POST /user/media/uploads': async () => ({
+    query: { file: 'fuzz.png' },
+    rawBody: await png(40, 30),
+    contentType: 'application/octet-stream',
+  }),
+  'POST /user/media/images': async () => ({
+    query: { file: 'fuzz.png' },
+    rawBody: await png(40, 30),
+    contentType: 'image/png',
+  }),
+  'POST /user/media/images/edits': async (world) => ({ values: { imageid: await processedImage(world) } }),
+  'POST /user/media/images/{imageid}': async (world) => ({ values: { imageid: await processedImage(world) } }),
+  'PUT /external_training_modules/{id}/current': async (world) => ({ values: { ...(await finishedModule(world)) } }),
+  'PUT /external_training_modules/{id}/draft': async (world) => ({ values: { ...(await finishedModule(world)) } }),
+  'POST /external_training_modules/imports/{importid}/start/byUrl': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid }, body: { url: (await packageServer()).url } };
+  },
+  'POST /external_training_modules/imports/{importid}/start/byUpload': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid } };
+  },
+  'POST /external_training_modules/imports/{importid}/cancel': async (world) => {
+    const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
+    return { values: { importid: created.importid } };
+  },
+
+  // ---- course assignments and signoffs
+  'PATCH /course_assignments/start/{doctype}/{docid}': async (world) => {
+    const stage = await assignedStage(world, [world.admin.userid]);
+    return { values: { docid: stage.guide.guideid } };
+  },
+  'PATCH /course_assignments/complete/{doctype}/{docid}': async (world) => {
+    const stage = await assignedStage(world, [world.admin.userid]);
+    return { values: { docid: stage.guide.guideid } };
+  },
+  'POST /course_assignments/stage_completions': async (world) => {
+    const stage = await assignedStage(world, [world.victim.userid]);
+    return { body: { completions: [{ userid: world.victim.userid, doctype: 'guide', docid: stage.guide.guideid }] } };
+  },
+  'PATCH /course_assignments/invalidate/{doctype}/{docid}/{userid}': async (world) => {
+    const stage = await assignedStage(world, [world.victim.userid]);
+    await made('stage completion', 'POST', '/course_assignments/stage_completions', world.admin.token, {
+      completions: [{ userid: world.victim.userid, doctype: 'guide', docid: stage.guide.guideid }],
+    });
+    return { values: { docid: stage.guide.guideid } };
+  },
+  ...bothPrefixes('POST', '/stage-sign-offs/requests', async (world) => {
+    const { stage_assessmentid } = await assessment(world, false);
+    return { role: 'user', values: { stage_assessmentid } };
+  }),
+  ...bothPrefixes('POST', '/stage-sign-offs/{stage_assessmentid}/signers', async (world) => {
+    const { stage_assessmentid } = await assessment(world, false);
+    return { values: { stage_assessmentid } };
+  }),
+  ...bothPrefixes('PATCH', '/stage-sign-offs/responses', async (world) => {
+    const { signoff_requestid } = await assessment(world, true);
+    return { values: { signoff_requestid } };
+  }),
+  ...bothPrefixes('PATCH', '/stage-sign-offs/responses/{signoff_requestid}/acknowledge', async (world) => {
+    const { signoff_requestid } = await assessment(world, true);
+    await made('signoff response', 'PATCH', '/stage-sign-offs/responses', world.admin.token, {
+      signoff_requestid,
+      approved: true,
+    });
+    return { role: 'user', values: { signoff_requestid } };
+  }),
+  // Over the shoulder: the trainee is signed in, the fresh signer types their password.
+  'POST /courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword': async (world) => {
+    const { signer, signoff_requestid } = await assessment(world, true, 'initialize');
+    return { role: 'user', values: { signoff_requestid }, body: { login: signer.email, password: signer.password } };
+  },
+  'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize': async (world) => {
+    const { signer, signoff_requestid } = await assessment(world, true, 'finalize');
+    const path = `/courses/stage-sign-offs/responses/${signoff_requestid}/initializeViaPassword`;
+    const initialized = await made('signoff initialize', 'POST', path, world.user.token, {
+      login: signer.email,
+      password: signer.password,
+    });
+    return { role: 'user', values: { signoff_requestid }, body: { token: initialized.token } };
+  },
+
+  // ---- quizzes and work log
+  'POST /quizzes/attach/guide': async (world) => {
+    const guide = await ownGuide(world);
+    return { values: { guideid: guide.guideid }, query: { revisionid: String(guide.revisionid) } };
+  },
+  'POST /work_log/{entryid}/finish': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/cancel': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/pause': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  'POST /work_log/{entryid}/resume': async (world) => ({ values: { entryid: await entry(world, 'paused') } }),
+  'POST /work_log/{entryid}/suspend': async (world) => ({ values: { entryid: await entry(world, 'started') } }),
+  // Another user's suspended entry, taken over.
+  'POST /work_log/{entryid}/assume': async (world) => ({
+    values: { entryid: await entry(world, 'suspended', world.user.token) },
+  }),
+  'PUT /work_log/{entryid}/stepData': async (world) => ({
+    values: { entryid: await entry(world, 'started') },
+    body: { fields: {} },
+  }),
+
+  // ---- compliance
+  // A document is in at most one schedule: a guide of its own per request.
+  'POST /periodic_review/documents': async (world) => {
+    const [prsid, guide] = await Promise.all([reviewSchedule(world), ownGuide(world)]);
+    return { body: { prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] } };
+  },
+  'POST /periodic_review/review': async (world) => {
+    const signer = await reviewer(world);
+    const [prsid, guide] = await Promise.all([reviewSchedule(world, signer), ownGuide(world)]);
+    const added = await made('review document', 'POST', '/periodic_review/documents', world.admin.token, {
+      prsid,
+      documents: [{ doctype: 'guide', docid: guide.guideid }],
+    });
+    return {
+      token: signer.token,
+      body: { prdid: added.documents[0].prdid, revisionid: guide.revisionid, password: signer.password },
+    };
+  },
+  'PATCH /approvals/process/{approval_processid}': async (world) => ({
+    values: { approval_processid: await adminProcess(world) },
+  }),
+  'PUT /approvals/{wikiid}/{approval_processid}': async (world) => {
+    const [category, approval_processid] = await Promise.all([ownCategory(world), adminProcess(world)]);
+    return { values: { wikiid: category.wikiid, approval_processid } };
+  },
+  'POST /approvals/requests': async (world) => {
+    const { guide } = await governedGuide(world, false, 'request');
+    return { body: { docid: guide.guideid }, query: { revisionid: String(guide.revisionid) } };
+  },
+  'POST /approvals/request/sign/{approval_requestid}': async (world) => {
+    const { signer, approval_requestid } = await governedGuide(world, true, 'sign');
+    return { token: signer.token, values: { approval_requestid }, body: { password: signer.password } };
+  },
+  'POST /approvals/request/sign/{approval_requestid}/token': async (world) => {
+    const { signer, approval_requestid } = await governedGuide(world, true, 'token');
+    return { values: { approval_requestid }, body: { login: signer.email, password: signer.password } };
+  },
+
+  // ---- webhooks and site transfer
+  'POST /webhooks': async () => ({ body: { url: (await webhookReceiver()).url } }),
+  'PATCH /webhooks/{webhookid}': async (world) => ({ values: { webhookid: await sharedWebhook(world) } }),
+  'POST /webhooks/{webhookid}/test': async (world) => ({ values: { webhookid: await sharedWebhook(world) } }),
+  // A dry run in merge mode: validation reads the file and writes nothing to the shared stack.
+  'POST /admin/imports/{importid}/start': async (world) => {
+    const created = await made('site import', 'POST', '/admin/imports', world.admin.token, {
+      mode: 'merge',
+      dry_run: true,
+    });
+    await uploadSiteFile(created.upload, emptySiteFile());
+    return { values: { importid: created.importid } };
+  },
+};
