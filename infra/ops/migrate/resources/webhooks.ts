@@ -20,6 +20,7 @@ export const WEBHOOK_UNEXPOSED = {
     secret: 'never shown: a fresh random secret, to be replaced by the operator',
     active: 'carried inactive until the operator sets the secret',
     version: 'internal optimistic-lock counter: starts again at 1',
+    created_at_ms: "creation to the millisecond is not shown: the deliverer falls back to created_date's second",
   },
 } as const;
 
