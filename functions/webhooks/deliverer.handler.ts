@@ -1,5 +1,5 @@
 /**
- * The deliverer on AWS (infra/stacks/events-stack.ts), the same code as the local loop
+ * The deliverer on AWS (infra/cdk/stacks/events-stack.ts), the same code as the local loop
  * (shared/events/deliverer.ts):
  * - onOutboxStream: the table's stream, filtered to new outbox items, fans each event out (bus,
  *   one delivery per webhook) in stream order and makes the first attempts at once. A failing

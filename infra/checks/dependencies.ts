@@ -35,6 +35,36 @@ export const SHARED_RANKS: Record<string, number> = {
 };
 
 /**
+ * The parts of infra/, by rank: an import stays in its part or points at a lower rank, never at
+ * another part of the same rank. `cdk` is what deploys; the local stack, the operators' commands
+ * and the repository's checks build on nothing but it; verify:deploy runs the synthesized app
+ * (cdk) on the local stack (local).
+ */
+export const INFRA_RANKS: Record<string, number> = {
+  'repo-paths': 0, // infra/repo-paths.ts: where things are in the repository, for every part
+  cdk: 1, // the CDK app: stacks, constructs, grants, settings, embeds (cdk.json runs infra/cdk/app.ts)
+  local: 2, // the local stack: npm start and the tests' stack
+  ops: 2, // the operators' commands: migrate, export, import, admin:set-password
+  checks: 2, // the repository's checks: layering, line length, route index
+  verify: 3, // npm run verify:deploy: the synthesized bundles on the local stack
+};
+
+/** Imports across infra's ranks that are allowed anyway, each with its reason. */
+const INFRA_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
+  {
+    from: 'infra/local/local-functions.ts',
+    to: 'infra/verify/bundled-functions.ts',
+    why: 'the local stack runs the synthesized bundles instead of the sources when verify:deploy asks it to',
+  },
+];
+
+/** The part of infra/ a file belongs to: its folder, or the file's own name at the top. */
+export function infraPartOf(path: string): string {
+  const [, second, third] = path.split('/');
+  return third === undefined ? second.replace(/\.ts$/, '') : second;
+}
+
+/**
  * What infra may take from functions/: the route table, the pipeline's definition, and (for the
  * local gateway, which answers unmatched requests as the deployed $default route does) the fallback.
  */
@@ -140,13 +170,27 @@ function ruleBroken(from: string, to: string): string | undefined {
     return undefined;
   }
   if (fromTop === 'infra') {
-    if (toTop === 'infra' || toTop === 'shared') return undefined;
+    if (toTop === 'infra') return infraRuleBroken(from, to);
+    if (toTop === 'shared') return undefined;
     if (toTop === 'functions')
       return INFRA_MAY_IMPORT.some((allowed) => allowed.test(to))
         ? undefined
         : 'infra takes only the route table and the pipeline definition from functions/';
     return 'infra imports only infra/, functions/ and shared/';
   }
+  return undefined;
+}
+
+function infraRuleBroken(from: string, to: string): string | undefined {
+  const fromPart = infraPartOf(from);
+  const toPart = infraPartOf(to);
+  if (fromPart === toPart) return undefined;
+  if (INFRA_EXCEPTIONS.some((exception) => exception.from === from && exception.to === to)) return undefined;
+  const fromRank = INFRA_RANKS[fromPart];
+  const toRank = INFRA_RANKS[toPart];
+  if (fromRank === undefined) return `infra/${fromPart} has no rank in INFRA_RANKS (infra/checks/dependencies.ts)`;
+  if (toRank === undefined) return `infra/${toPart} has no rank in INFRA_RANKS (infra/checks/dependencies.ts)`;
+  if (toRank >= fromRank) return `infra/${fromPart} (rank ${fromRank}) may not import infra/${toPart} (rank ${toRank})`;
   return undefined;
 }
 

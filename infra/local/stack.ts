@@ -66,7 +66,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       routeManifest: routeManifest(routeGroups),
       openApi: buildOpenApiDocument(routeGroups),
     },
-    (await import('../embeds.ts')).DOCS_RENDERER_SOURCE,
+    (await import('../cdk/embeds.ts')).DOCS_RENDERER_SOURCE,
   );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));

@@ -1,5 +1,5 @@
 /**
- * The events deliverer as deployed (infra/stacks/events-stack.ts), run from its bundles:
+ * The events deliverer as deployed (infra/cdk/stacks/events-stack.ts), run from its bundles:
  * - the table's stream -> StreamDeliverer, as Lambda's event source mapping would feed it
  *   (the template's batch size, filter patterns, retries, item-failure reports, on-failure queue);
  * - the schedule rule -> RetrySweep.

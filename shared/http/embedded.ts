@@ -1,6 +1,6 @@
 /**
  * Data built with a bundle (see RouteGroup.embeds): the JSON text of each embed is a file beside
- * the deployed bundle (infra/embeds.ts), read on first use rather than parsed with the code at
+ * the deployed bundle (infra/cdk/embeds.ts), read on first use rather than parsed with the code at
  * every cold start (an 800 KB OpenAPI document as a string literal cost the docs function about
  * 25 ms of import). The local stack runs the sources: it writes the same files into a folder of
  * its own and names that folder in STEPWISE_EMBED_DIR (not the text itself: an environment

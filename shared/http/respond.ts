@@ -22,7 +22,7 @@ export type Format = { xml: boolean; pretty: boolean };
 
 /**
  * How long a browser may keep a CORS preflight answer: one value for the local gateway (these
- * headers) and the deployed HTTP API (infra/stacks/api-stack.ts corsPreflight). An hour: few
+ * headers) and the deployed HTTP API (infra/cdk/stacks/api-stack.ts corsPreflight). An hour: few
  * preflights, and a change of allowed headers or methods reaches browsers within the hour
  * (Chromium caps any value at two hours).
  */

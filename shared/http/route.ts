@@ -160,7 +160,7 @@ export function route<
   return definition;
 }
 
-/** DynamoDB item actions a group may be granted (infra/grants.ts). */
+/** DynamoDB item actions a group may be granted (infra/cdk/grants.ts). */
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 /**
@@ -221,7 +221,7 @@ export interface RouteGroup {
   timeoutSeconds?: number;
   /**
    * Packages with native binaries (sharp) that esbuild cannot bundle: installed next to the
-   * bundle for the Lambda platform (infra/constructs/project-function.ts).
+   * bundle for the Lambda platform (infra/cdk/constructs/project-function.ts).
    */
   nodeModules?: string[];
 }

@@ -9,7 +9,7 @@
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, Checksum, SourceData } from '@smithy/types';
-// In the bundles this is infra/constructs/lambda-credential-provider.ts (esbuild alias), as for every client.
+// In the bundles this is infra/cdk/constructs/lambda-credential-provider.ts (esbuild alias), as for every client.
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { config } from '../config.ts';
 import { encodeRfc3986 } from '../domain/text.ts';

@@ -1,8 +1,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
-import { routeManifest } from '../../infra/route-manifest.ts';
-import { API_AREAS, MAX_STACK_RESOURCES, UNPLACED_AREA } from '../../infra/stacks/api-areas.ts';
+import { routeManifest } from '../../infra/cdk/route-manifest.ts';
+import { API_AREAS, MAX_STACK_RESOURCES, UNPLACED_AREA } from '../../infra/cdk/stacks/api-areas.ts';
 import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
 import {
   actionsOf,

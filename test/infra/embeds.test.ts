@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DOCS_RENDERER_SOURCE, embedBundling } from '../../infra/embeds.ts';
-import { routeManifest } from '../../infra/route-manifest.ts';
+import { DOCS_RENDERER_SOURCE, embedBundling } from '../../infra/cdk/embeds.ts';
+import { routeManifest } from '../../infra/cdk/route-manifest.ts';
 import { EMBED_FILE } from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import { FIXTURE_GROUPS } from './support.ts';

@@ -1,7 +1,7 @@
 /** The events stack: bus, stream-fed deliverer with DLQ, scheduled sweep, alarms, least privilege. */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERER_TABLE_ACTIONS } from '../../infra/stacks/events-stack.ts';
+import { DELIVERER_TABLE_ACTIONS } from '../../infra/cdk/stacks/events-stack.ts';
 import {
   actionsOf,
   buildTestApp,

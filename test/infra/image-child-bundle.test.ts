@@ -16,7 +16,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ProjectFunction } from '../../infra/constructs/project-function.ts';
+import { ProjectFunction } from '../../infra/cdk/constructs/project-function.ts';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import { loadBundle } from '../../infra/verify/load-bundle.ts';
 import { SVG_BLUR_BOMB } from '../support/image-bombs.ts';

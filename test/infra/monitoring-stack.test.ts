@@ -1,7 +1,7 @@
 /** The monitoring stack: a Synthetics canary on GET /api/2.0/health and an alarm on its failed runs. */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_MINUTES } from '../../infra/stacks/monitoring-stack.ts';
+import { CANARY_MINUTES } from '../../infra/cdk/stacks/monitoring-stack.ts';
 import { buildTestApp, resourcesOfType } from './support.ts';
 
 let template: Template;

@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleImportDefinition, moduleImportTasks } from '../../functions/pipeline/module-import.definition.ts';
-import { PIPELINE_TASK_ACCESS } from '../../infra/stacks/pipeline-stack.ts';
+import { PIPELINE_TASK_ACCESS } from '../../infra/cdk/stacks/pipeline-stack.ts';
 import {
   actionsOf,
   buildTestApp,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
-import { routeManifest, routeTableProblems } from '../../infra/route-manifest.ts';
+import { routeManifest, routeTableProblems } from '../../infra/cdk/route-manifest.ts';
 import type { RouteGroup } from '../../shared/http/route.ts';
 import { FIXTURE_GROUPS } from './support.ts';
 

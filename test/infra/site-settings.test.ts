@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
-import { parseSiteSettings, readSiteSettings, siteEnvironment } from '../../infra/site-settings.ts';
+import { parseSiteSettings, readSiteSettings, siteEnvironment } from '../../infra/cdk/site-settings.ts';
 
 const savedEnv = { ...process.env };
 afterEach(() => {

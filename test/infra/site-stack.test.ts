@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { parseSiteSettings } from '../../infra/site-settings.ts';
+import { parseSiteSettings } from '../../infra/cdk/site-settings.ts';
 import { buildTestApp, resourcesOfType } from './support.ts';
 
 /** AWS managed policies, by their fixed ids. */

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type HttpMethod, type RouteGroup, route } from '../../shared/http/route.ts';
-import { buildStepwiseApp, type StepwiseAppOptions } from '../../infra/stepwise-app.ts';
+import { buildStepwiseApp, type StepwiseAppOptions } from '../../infra/cdk/stepwise-app.ts';
 
 export const FIXTURE_HANDLER = fileURLToPath(new URL('./fixtures/handler.ts', import.meta.url));
 

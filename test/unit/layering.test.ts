@@ -26,9 +26,9 @@ describe('layering (npm run deps:check)', () => {
 
   it('refuses a group importing another group, an arrow up inside shared, and I/O in shared/domain', () => {
     const root = tree({
-      'infra/app.ts':
-        "import { routes } from '../functions/routes.ts';\nimport { x } from " +
-        "'../functions/guides/guides.service.ts';\n",
+      'infra/cdk/app.ts':
+        "import { routes } from '../../functions/routes.ts';\nimport { x } from " +
+        "'../../functions/guides/guides.service.ts';\n",
       'functions/routes.ts': "import { guideRoutes } from './guides/guides.routes.ts';\n",
       'functions/guides/guides.routes.ts': "import { list } from './guides.service.ts';\n",
       'functions/guides/guides.service.ts':
@@ -48,12 +48,34 @@ describe('layering (npm run deps:check)', () => {
     expect(found.sort()).toEqual(
       [
         'functions/guides/guides.service.ts -> functions/quizzes/quiz-views.ts',
-        'infra/app.ts -> functions/guides/guides.service.ts',
+        'infra/cdk/app.ts -> functions/guides/guides.service.ts',
         'shared/db/entities/guide.ts -> shared/http/caller.ts',
         'shared/domain/rule.ts -> node:fs',
         'shared/domain/rule.ts -> shared/db/entities/guide.ts',
         'shared/gadgets/thing.ts -> shared/domain/rule.ts',
         'shared/views/x.ts -> functions/guides/guides.service.ts',
+      ].sort(),
+    );
+  });
+
+  it("keeps infra's parts apart: cdk below the local stack, the commands and the checks, verify on top", () => {
+    const root = tree({
+      'infra/repo-paths.ts': 'export const REPO_ROOT = "";\n',
+      'infra/cdk/stacks/a.ts':
+        "import { REPO_ROOT } from '../../repo-paths.ts';\nimport { s } from '../../local/s.ts';\n",
+      'infra/local/s.ts': "import { a } from '../cdk/stacks/a.ts';\nimport { m } from '../ops/m.ts';\n",
+      'infra/ops/m.ts': 'export const m = 1;\n',
+      'infra/verify/v.ts': "import { s } from '../local/s.ts';\nimport { a } from '../cdk/stacks/a.ts';\n",
+      'infra/tools/t.ts': "import { m } from '../ops/m.ts';\n",
+      'functions/routes.ts': 'export const routeGroups = [];\n',
+      'shared/config.ts': 'export const config = {};\n',
+    });
+    const found = checkDependencies(root).violations.map((violation) => `${violation.from} -> ${violation.to}`);
+    expect(found.sort()).toEqual(
+      [
+        'infra/cdk/stacks/a.ts -> infra/local/s.ts',
+        'infra/local/s.ts -> infra/ops/m.ts',
+        'infra/tools/t.ts -> infra/ops/m.ts',
       ].sort(),
     );
   });

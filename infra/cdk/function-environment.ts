@@ -6,7 +6,7 @@
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { projectVersion } from './repo-paths.ts';
+import { projectVersion } from '../repo-paths.ts';
 import { siteEnvironment, type SiteSettings } from './site-settings.ts';
 
 export interface EnvironmentResources {

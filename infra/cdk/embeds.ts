@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOCS_RENDERER_PACKAGE_FILE, EMBED_FILE, type EmbedName, routeManifest } from '../shared/http/embedded.ts';
-import { buildOpenApiDocument } from '../shared/http/openapi.ts';
-import type { RouteGroup } from '../shared/http/route.ts';
-import { REPO_ROOT } from './repo-paths.ts';
+import { DOCS_RENDERER_PACKAGE_FILE, EMBED_FILE, type EmbedName, routeManifest } from '../../shared/http/embedded.ts';
+import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
+import type { RouteGroup } from '../../shared/http/route.ts';
+import { REPO_ROOT } from '../repo-paths.ts';
 
 export type { EmbedName };
 

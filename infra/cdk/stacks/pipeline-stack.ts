@@ -16,15 +16,15 @@ import {
   moduleImportDefinition,
   moduleImportTasks,
   type PipelineTask,
-} from '../../functions/pipeline/module-import.definition.ts';
-import { objectCreatedTriggers } from '../../functions/pipeline/triggers.ts';
+} from '../../../functions/pipeline/module-import.definition.ts';
+import { objectCreatedTriggers } from '../../../functions/pipeline/triggers.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
 import { type FunctionAccess, grantFunctionAccess } from '../grants.ts';
-import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
-import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/storage/module-objects.ts';
-import { repoPath } from '../repo-paths.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../../shared/storage/media-objects.ts';
+import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../../shared/storage/module-objects.ts';
+import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 import { siteTransferStateMachines } from './site-transfer-machines.ts';
 
@@ -136,7 +136,7 @@ export class PipelineStack extends Stack {
       const access = PIPELINE_TASK_ACCESS[task.stateName];
       if (!access)
         throw new Error(
-          `Pipeline task ${task.stateName} has no entry in PIPELINE_TASK_ACCESS (infra/stacks/pipeline-stack.ts)`,
+          `Pipeline task ${task.stateName} has no entry in PIPELINE_TASK_ACCESS (infra/cdk/stacks/pipeline-stack.ts)`,
         );
 
       const taskFunction = new ProjectFunction(this, task.stateName, {
@@ -158,7 +158,9 @@ export class PipelineStack extends Stack {
     for (const trigger of objectCreatedTriggers) {
       const access = TRIGGER_ACCESS[trigger.name];
       if (!access)
-        throw new Error(`S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/stacks/pipeline-stack.ts)`);
+        throw new Error(
+          `S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/cdk/stacks/pipeline-stack.ts)`,
+        );
       const triggerFunction = new ProjectFunction(this, trigger.name, {
         entry: repoPath(trigger.entry),
         handlerExport: trigger.exportName,

@@ -4,10 +4,10 @@
  * trailing-slash paths without loading every group's code. It is defined once, next to the
  * code that reads it back (shared/http/embedded.ts), and re-exported here for the infra.
  */
-import { routeManifest } from '../shared/http/embedded.ts';
-import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../shared/http/route.ts';
+import { routeManifest } from '../../shared/http/embedded.ts';
+import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 
-export { type ManifestEntry, routeManifest } from '../shared/http/embedded.ts';
+export { type ManifestEntry, routeManifest } from '../../shared/http/embedded.ts';
 
 /** The name of the function behind the `$default` route; no group may take it. */
 export const FALLBACK_FUNCTION_NAME = 'fallback';

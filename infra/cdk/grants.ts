@@ -10,12 +10,12 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import type { BucketAccess, GroupAccess, TableAction as GroupTableAction } from '../shared/http/route.ts';
+import type { BucketAccess, GroupAccess, TableAction as GroupTableAction } from '../../shared/http/route.ts';
 
 /**
  * No DescribeTable (nothing reads it). ConditionCheckItem and BatchWriteItem only where declared;
  * Scan only in a FunctionAccess, which no endpoint group has (no request path may scan): the
- * site export and import steps (infra/stacks/site-transfer-machines.ts).
+ * site export and import steps (infra/cdk/stacks/site-transfer-machines.ts).
  */
 export type TableAction = GroupTableAction | 'ConditionCheckItem' | 'BatchWriteItem' | 'Scan';
 

@@ -20,13 +20,19 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EmbedBundling, EmbedFile } from '../embeds.ts';
-import { LOCK_FILE, REPO_ROOT } from '../repo-paths.ts';
+import { LOCK_FILE, REPO_ROOT } from '../../repo-paths.ts';
 import { addAlarm } from './alarm.ts';
 
 export const DEFAULT_MEMORY_MB = 512;
 
 export const SDK_DEFAULT_CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
-export const LAMBDA_CREDENTIAL_PROVIDER = join(REPO_ROOT, 'infra', 'constructs', 'lambda-credential-provider.ts');
+export const LAMBDA_CREDENTIAL_PROVIDER = join(
+  REPO_ROOT,
+  'infra',
+  'cdk',
+  'constructs',
+  'lambda-credential-provider.ts',
+);
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /**
@@ -99,7 +105,7 @@ export interface ProjectFunctionProps {
   logRetention: RetentionDays;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   alarmTopic: ITopic;
-  /** Build-time data shipped as files beside the bundle (infra/embeds.ts). */
+  /** Build-time data shipped as files beside the bundle (infra/cdk/embeds.ts). */
   embeds?: EmbedBundling;
   /**
    * Packages with native code (sharp) left out of the bundle and installed beside it by

@@ -18,7 +18,7 @@ import {
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface StatefulStackProps extends StackProps {

@@ -17,12 +17,12 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
+import { OUTBOX_ENTITY } from '../../../shared/db/entities/outbox.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
 import { grantTable, type TableAction } from '../grants.ts';
-import { repoPath } from '../repo-paths.ts';
+import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /**

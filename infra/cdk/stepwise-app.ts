@@ -1,11 +1,11 @@
 /**
  * Builds the whole app: the five stacks, their nag acknowledgements and the AwsSolutions
- * checks. `infra/app.ts` (what `cdk synth` runs) and the infra tests both call this, so the
+ * checks. `infra/cdk/app.ts` (what `cdk synth` runs) and the infra tests both call this, so the
  * tests check exactly what gets deployed.
  */
 import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { RouteGroup } from '../shared/http/route.ts';
+import type { RouteGroup } from '../../shared/http/route.ts';
 import { FEATURE_FLAGS } from './feature-flags.ts';
 import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgements.ts';
 import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';

@@ -11,7 +11,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Canary, Code, Runtime, Schedule } from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
-import { API_BASE_PATH } from '../../shared/http/route.ts';
+import { API_BASE_PATH } from '../../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 
 /** Between two canary runs: 4,320 runs a month, about $5 at the list price of $0.0012 a run. */

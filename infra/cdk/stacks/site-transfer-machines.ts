@@ -14,13 +14,13 @@ import {
   siteImportDefinition,
   siteImportTasks,
   STEP_TASK_TIMEOUT_SECONDS,
-} from '../../functions/pipeline/site-transfer.definition.ts';
-import type { PipelineTask } from '../../functions/pipeline/module-import.definition.ts';
+} from '../../../functions/pipeline/site-transfer.definition.ts';
+import type { PipelineTask } from '../../../functions/pipeline/module-import.definition.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';
-import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
-import { repoPath } from '../repo-paths.ts';
+import { SITE_TRANSFER_PREFIX } from '../../../shared/site-archive/keys.ts';
+import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 const TRANSFER = [SITE_TRANSFER_PREFIX];

@@ -1,7 +1,7 @@
 /**
  * The HTTP API, built from the route table, in stacks of their own (decision 186): the API
  * (ApiStack), one stack per area of endpoint groups (a function per group, a route per table
- * entry on it; infra/stacks/api-areas.ts) and the fallback function on `$default` for
+ * entry on it; infra/cdk/stacks/api-areas.ts) and the fallback function on `$default` for
  * everything else (404, 405, trailing slashes).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -23,14 +23,14 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { CORS_MAX_AGE_SECONDS } from '../../shared/http/respond.ts';
-import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
+import { CORS_MAX_AGE_SECONDS } from '../../../shared/http/respond.ts';
+import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { embedBundling } from '../embeds.ts';
 import { functionEnvironment } from '../function-environment.ts';
 import { grantAccess } from '../grants.ts';
-import { functionEntry } from '../repo-paths.ts';
+import { functionEntry } from '../../repo-paths.ts';
 import { assertDeployableRouteTable, FALLBACK_FUNCTION_NAME, routeManifest } from '../route-manifest.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
