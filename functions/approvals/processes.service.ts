@@ -13,7 +13,7 @@ import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';

@@ -16,7 +16,7 @@ import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-
 import { commentViews, type CommentView } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { getGuides, getStep } from '../../shared/db/entities/guide.ts';

@@ -9,7 +9,7 @@ import { assertGuideType, assertKnownFlags, defaultGuideTitle } from '../../shar
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { nextRevisionId } from '../../shared/db/revisions.ts';
 import {

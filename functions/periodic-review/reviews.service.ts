@@ -15,7 +15,7 @@ import { canViewDocument, findDocument, requireDocument, revisionHash } from '..
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';

@@ -12,7 +12,7 @@ import type { Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';

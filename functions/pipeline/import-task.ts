@@ -3,7 +3,7 @@
  * import, and the translation of errors into the names the state machine retries or catches.
  */
 import { config } from '../../shared/config.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { setProgress, type ImportStage } from '../../shared/db/entities/module-import.ts';
 import { PackageRejection } from '../../shared/domain/module-package.ts';
 import { FetchRefusedError } from '../../shared/net/safe-fetch.ts';

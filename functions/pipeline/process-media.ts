@@ -6,7 +6,7 @@
  */
 import type { S3Event } from 'aws-lambda';
 import { MEDIA_CONSTRAINTS, POSTER_SIZE } from '../../shared/domain/media.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import {
   finishProcessing,
   getMediaItem,

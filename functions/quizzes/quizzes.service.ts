@@ -4,7 +4,7 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';

@@ -8,7 +8,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/dom
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds, padId } from '../../shared/db/keys.ts';
+import { padId } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';

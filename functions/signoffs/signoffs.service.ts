@@ -16,7 +16,7 @@ import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/cal
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';

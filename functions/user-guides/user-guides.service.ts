@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared/db/entities/guide.ts';
 import {

@@ -29,7 +29,7 @@ import {
 import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
 import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import type { UniqueKind } from '../../shared/db/uniqueness.ts';

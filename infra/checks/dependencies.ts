@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 export const SHARED_RANKS: Record<string, number> = {
   domain: 0, // rules and types, no I/O
   config: 1, // shared/config.ts: environment, parsed once
+  clock: 1, // shared/clock.ts: nowSeconds()
   'sdk-client-hook': 1, // shared/sdk-client-hook.ts: the seam a host running the bundles uses (verify:deploy)
   observability: 1, // logger, metrics
   db: 2, // DynamoDB: the table, entity files, retry, batch, paging

@@ -14,7 +14,7 @@ import { config } from '../config.ts';
 import { TooManyRequestsError } from '../domain/errors.ts';
 import { accountWaitSeconds, MAX_DELAY_SECONDS } from '../domain/login-delay.ts';
 import { decoyPasswordHash, verifyPassword } from '../domain/secrets.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import {
   clearAttempts,
   countAttempt,

@@ -9,7 +9,7 @@
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { documentRevisionCheck } from '../db/entities/document-check.ts';
 import {

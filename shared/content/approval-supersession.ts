@@ -8,7 +8,7 @@
  * never becomes current (shared/content/release-approval.ts).
  */
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import {
   getOpenRequest,

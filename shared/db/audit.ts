@@ -8,7 +8,8 @@
 import { tableName } from './client.ts';
 import { getItem } from './items.ts';
 import { queryPage } from './paging.ts';
-import { padId, nowSeconds } from './keys.ts';
+import { padId } from './keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { transactWrite, type LabelledWrite } from './transactions.ts';
 import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';

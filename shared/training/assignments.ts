@@ -7,7 +7,7 @@
  */
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
 import { appendAudit, type AuditEvent } from '../db/audit.ts';
 import {

@@ -13,7 +13,7 @@
  */
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getCourses, type CourseRecord, type CourseStageRecord, type StageDoctype } from '../db/entities/course.ts';
 import { completionWrite, getCompletion, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';

@@ -7,7 +7,7 @@
  * document (with the release current when it was completed); the trainee's signoff on the
  * stage's assessment; the quiz state (quizStateFor, quizzes' contract); the time.
  */
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { getCompletions, docKeyOf, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
 import { getTraineeSignoffs, type TraineeSignoffRecord } from '../db/entities/signoff.ts';
 import type { CourseStageRecord } from '../db/entities/course.ts';
