@@ -17,7 +17,7 @@ import { commentViews, type CommentView } from '../../shared/views/comment-views
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { getGuides, getStep } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
@@ -274,7 +274,7 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
         {
           action: 'comment.deleted_by_admin',
           actor_userid: caller.userid,
-          subjects: [`COMMENT#${comment.commentid}`, `USER#${comment.author_userid}`],
+          subjects: [auditSubject.comment(comment.commentid), auditSubject.user(comment.author_userid)],
           details: {
             commentid: comment.commentid,
             context: comment.context,

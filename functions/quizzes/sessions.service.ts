@@ -14,7 +14,7 @@ import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
@@ -411,7 +411,7 @@ export async function invalidateUser(
         action: 'quiz.results_invalidated',
         actor_userid: caller.userid,
         impersonator_userid: impersonator ?? null,
-        subjects: [`USER#${userid}`],
+        subjects: [auditSubject.user(userid)],
         details: { quizids: chunk, documents: input.documents ?? 'all' },
       },
       resetProgressWrites(userid, chunk, now),
