@@ -24,7 +24,7 @@ import {
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
+import { fullGuide, guideSummaries } from '../../shared/read-models/guide-pages.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import {
   assertCategoryExists,

@@ -19,7 +19,7 @@ import {
 } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
+import { fullGuide, stepOfGuide } from '../../shared/read-models/guide-pages.ts';
 import {
   assertUsableStepMedia,
   buildLines,

@@ -15,8 +15,8 @@ import {
   type GuideMarkKind,
 } from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { guideSummaries } from '../../shared/views/guide-page-views.ts';
-import { guideMarkViews, type GuideMarkView } from '../../shared/views/guide-mark-views.ts';
+import { guideMarkViews, guideSummaries } from '../../shared/read-models/guide-pages.ts';
+import type { GuideMarkView } from '../../shared/views/guide-mark-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

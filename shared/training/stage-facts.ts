@@ -22,12 +22,9 @@ import {
 import { latestReleases } from './documents.ts';
 import { quizStateFor } from './quiz-state.ts';
 import { mapLimit } from './map-limit.ts';
+import type { StageOutcome } from '../views/training-views.ts';
 
-export interface StageOutcome {
-  stage: CourseStageRecord;
-  state: StageState;
-  completion: CompletionRecord | null;
-}
+export type { StageOutcome };
 
 type QuizFacts = { required: boolean; state: QuizState };
 

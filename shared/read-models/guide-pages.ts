@@ -2,10 +2,12 @@
  * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media)
  * and builds them: summaries for lists, the full guide, a step with its position. Media objects
  * (images, videos, documents, embeds) come from one BatchGet per view
- * (shared/views/media-views.ts), never one read per item.
+ * (shared/read-models/media.ts), never one read per item. The caller's marks, the steps and the
+ * prerequisites share one BatchGet (BatchPart, shared/db/batch.ts).
  */
-import { documentCommentViews } from './comment-views.ts';
-import { viewMediaById } from './media-views.ts';
+import { documentCommentViews } from './comments.ts';
+import { viewMediaById } from './media.ts';
+import type { GuideMarkView } from '../views/guide-mark-views.ts';
 import { siteUrl } from '../config.ts';
 import type { Caller } from '../domain/caller.ts';
 import { batchGetParts, type BatchPart } from '../db/batch.ts';
@@ -21,7 +23,7 @@ import {
   type GuideSummary,
   type StepView,
   type ViewMedia,
-} from './guide-views.ts';
+} from '../views/guide-views.ts';
 import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
 
 /** The guides' authors; a caller cached by authentication is not read again (usersPart). */
@@ -124,4 +126,10 @@ export async function fullGuide(
   });
   view.comments = guideComments;
   return view;
+}
+
+/** `[{guide, date}]` of marks in the order given (their guides' summaries read in one batch). */
+export async function guideMarkViews(marks: Array<{ guide: GuideRecord; date: number }>): Promise<GuideMarkView[]> {
+  const summaries = await guideSummaries(marks.map((mark) => mark.guide));
+  return marks.map((mark, index) => ({ guide: summaries[index], date: mark.date }));
 }
