@@ -17,7 +17,6 @@ import {
   type QuizState,
   type SignoffState,
   type StageRule,
-  type StageState,
 } from '../domain/stage-status.ts';
 import { latestReleases } from './documents.ts';
 import { quizStateFor } from './quiz-state.ts';

@@ -5,7 +5,6 @@
  * step `comments`).
  */
 import * as z from 'zod/mini';
-import { config } from '../config.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { userSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';

@@ -6,15 +6,7 @@
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
 import * as z from 'zod/mini';
-import {
-  extensionOf,
-  IMAGE_SIZES,
-  POSTER_HEIGHT,
-  POSTER_SIZE,
-  POSTER_WIDTH,
-  type MediaType,
-  type ViewMediaIds,
-} from '../domain/media.ts';
+import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType } from '../domain/media.ts';
 import type { MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';

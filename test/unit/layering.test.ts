@@ -58,7 +58,7 @@ describe('layering (npm run deps:check)', () => {
     );
   });
 
-  it('refuses an import between two folders of one rank, and a read (not a type) from shared/db in shared/views', () => {
+  it('refuses an import between two folders of one rank, and a read (not a type) of shared/db in views', () => {
     const root = tree({
       'infra/app.ts': '',
       'functions/routes.ts': '',
@@ -82,8 +82,10 @@ describe('layering (npm run deps:check)', () => {
     );
     expect(found.sort()).toEqual(
       [
-        'shared/training/refresh.ts -> shared/site-archive/keys.ts: an arrow between equals: shared/training and shared/site-archive share rank 6',
-        'shared/views/guide-views.ts -> shared/db/entities/user.ts: shared/views imports only types from shared/db (reads live in shared/read-models)',
+        'shared/training/refresh.ts -> shared/site-archive/keys.ts: ' +
+          'an arrow between equals: shared/training and shared/site-archive share rank 6',
+        'shared/views/guide-views.ts -> shared/db/entities/user.ts: ' +
+          'shared/views imports only types from shared/db (reads live in shared/read-models)',
       ].sort(),
     );
   });
