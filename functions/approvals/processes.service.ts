@@ -5,15 +5,15 @@
  * attachments also on the page's). A change to a process applies to requests made after it:
  * a request keeps the stages it was made with.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { StageRule } from '../../shared/domain/approval-flow.ts';
-import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
@@ -38,8 +38,6 @@ import { attachmentView, processView, type ProcessView } from '../../shared/view
 import { governingProcesses } from '../../shared/content/governing-processes.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { ProcessCreateInput, ProcessPatchInput, StageInput } from './approvals.schemas.ts';
-
-export const processSubject = (id: number) => `APPROVAL_PROCESS#${id}`;
 
 /** Process views with their teams' names, read in one batch. */
 export async function processViews(processes: ApprovalProcessRecord[]): Promise<ProcessView[]> {
@@ -105,7 +103,7 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
     {
       action: 'approval.process_created',
       actor_userid: caller.userid,
-      subjects: [processSubject(process.approval_processid), userSubject(caller.userid)],
+      subjects: [auditSubject.approvalProcess(process.approval_processid), auditSubject.user(caller.userid)],
       details: {
         approval_processid: process.approval_processid,
         new: { name: process.name, description: process.description, stages },
@@ -140,7 +138,7 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
         {
           action: 'approval.process_changed',
           actor_userid: caller.userid,
-          subjects: [processSubject(id), userSubject(caller.userid)],
+          subjects: [auditSubject.approvalProcess(id), auditSubject.user(caller.userid)],
           details: {
             approval_processid: id,
             old: { name: before.name, description: before.description, stages: before.stages },
@@ -197,7 +195,11 @@ export async function attach(caller: Caller, wikiid: number, approvalProcessid: 
       {
         action: 'approval.process_attached',
         actor_userid: caller.userid,
-        subjects: [documentSubject('wiki', wikiid), processSubject(approvalProcessid), userSubject(caller.userid)],
+        subjects: [
+          auditSubject.document('wiki', wikiid),
+          auditSubject.approvalProcess(approvalProcessid),
+          auditSubject.user(caller.userid),
+        ],
         details: {
           wikiid,
           old_approval_processid: previous?.approval_processid ?? null,
@@ -224,9 +226,9 @@ export async function detach(caller: Caller, wikiid: number): Promise<void> {
         action: 'approval.process_detached',
         actor_userid: caller.userid,
         subjects: [
-          documentSubject('wiki', wikiid),
-          processSubject(attachment.approval_processid),
-          userSubject(caller.userid),
+          auditSubject.document('wiki', wikiid),
+          auditSubject.approvalProcess(attachment.approval_processid),
+          auditSubject.user(caller.userid),
         ],
         details: { wikiid, old_approval_processid: attachment.approval_processid, new_approval_processid: null },
       },

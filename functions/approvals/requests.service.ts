@@ -8,9 +8,9 @@
  * the request's new state and its audit records (document and signer chains), on condition
  * that the request is as read and the document is still at the signed revision.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { afterSignature } from '../../shared/domain/approval-flow.ts';
-import { documentSubject, userSubject } from '../../shared/domain/doctypes.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
@@ -27,7 +27,7 @@ import {
 } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
 import { consumeSigningTokenWrite } from '../../shared/db/entities/signing-token.ts';
@@ -278,9 +278,9 @@ export async function sign(
             action: 'approval.signed',
             actor_userid: signer.userid,
             subjects: [
-              documentSubject(request.doctype, request.docid),
-              userSubject(signer.userid),
-              ...(caller.userid !== signer.userid ? [userSubject(caller.userid)] : []),
+              auditSubject.document(request.doctype, request.docid),
+              auditSubject.user(signer.userid),
+              ...(caller.userid !== signer.userid ? [auditSubject.user(caller.userid)] : []),
             ],
             details: {
               approval_requestid: request.approval_requestid,

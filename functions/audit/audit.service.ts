@@ -6,8 +6,9 @@
  * chain and recomputes every hash and link (shared/db/audit-verify.ts). A chain outlives its
  * document: a deleted guide's history stays readable.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
-import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
+import type { Doctype } from '../../shared/domain/doctypes.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { chainHead, readAuditChain } from '../../shared/db/audit.ts';
 import { verifyAuditChain } from '../../shared/db/audit-verify.ts';
@@ -39,8 +40,8 @@ const documentExists = (doctype: Doctype, docid: number) => async () =>
 const userExists = (userid: number) => async () => (await getUser(userid)) !== undefined;
 
 export const documentHistory = (doctype: Doctype, docid: number, page: Page) =>
-  history(documentSubject(doctype, docid), documentExists(doctype, docid), page);
+  history(auditSubject.document(doctype, docid), documentExists(doctype, docid), page);
 export const documentVerify = (doctype: Doctype, docid: number) =>
-  verify(documentSubject(doctype, docid), documentExists(doctype, docid));
-export const userHistory = (userid: number, page: Page) => history(userSubject(userid), userExists(userid), page);
-export const userVerify = (userid: number) => verify(userSubject(userid), userExists(userid));
+  verify(auditSubject.document(doctype, docid), documentExists(doctype, docid));
+export const userHistory = (userid: number, page: Page) => history(auditSubject.user(userid), userExists(userid), page);
+export const userVerify = (userid: number) => verify(auditSubject.user(userid), userExists(userid));

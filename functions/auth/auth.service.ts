@@ -18,7 +18,7 @@ import { createUserAccount, issueToken, newTokenRecord } from '../../shared/acco
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import type { Registration } from './auth.schemas.ts';
 
 /** With public registration on, login and register must carry an accepted X-App-Id. */
@@ -71,7 +71,7 @@ export async function impersonate(auth: SignedInAuth, userid: number) {
     {
       action: 'user.impersonated',
       actor_userid: admin.userid,
-      subjects: [`USER#${target.userid}`, `USER#${admin.userid}`],
+      subjects: [auditSubject.user(target.userid), auditSubject.user(admin.userid)],
       details: { target_userid: target.userid, admin_userid: admin.userid },
       impersonator_userid: auth.impersonatorUserid ?? null,
     },

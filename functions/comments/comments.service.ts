@@ -13,11 +13,12 @@ import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { commentViews, type CommentView } from '../../shared/views/comment-views.ts';
+import { commentViews } from '../../shared/read-models/comments.ts';
+import type { CommentView } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { nowSeconds } from '../../shared/clock.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { getGuides, getStep } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
@@ -274,7 +275,7 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
         {
           action: 'comment.deleted_by_admin',
           actor_userid: caller.userid,
-          subjects: [`COMMENT#${comment.commentid}`, `USER#${comment.author_userid}`],
+          subjects: [auditSubject.comment(comment.commentid), auditSubject.user(comment.author_userid)],
           details: {
             commentid: comment.commentid,
             context: comment.context,

@@ -11,7 +11,7 @@
  */
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import type { PageQuery } from '../../shared/db/paging.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';
 import {

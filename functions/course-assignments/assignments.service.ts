@@ -5,7 +5,7 @@
  */
 import { ConflictError, ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
-import { completionPercent } from '../../shared/db/entities/course.ts';
+import { completionPercent } from '../../shared/domain/course-completion.ts';
 import { getAssignments, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
 import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';

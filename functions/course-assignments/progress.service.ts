@@ -6,7 +6,7 @@
  */
 import { ForbiddenError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { SignedInAuth } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import type { CompletionRecord, DocRef } from '../../shared/db/entities/training-record.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../../shared/db/entities/training-row.ts';
 import { getCourses, type CourseRecord } from '../../shared/db/entities/course.ts';

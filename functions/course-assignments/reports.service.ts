@@ -7,7 +7,7 @@
  */
 import { ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';
 import { listCourseAssignments } from '../../shared/db/entities/course-assignment.ts';
 import { getTeams } from '../../shared/db/entities/team.ts';

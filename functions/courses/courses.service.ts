@@ -13,7 +13,7 @@ import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { plainExcerpt } from '../../shared/views/wiki-views.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';

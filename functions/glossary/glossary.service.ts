@@ -15,7 +15,7 @@ import {
 } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import {
   applyGlossaryChanges,

@@ -9,7 +9,7 @@ import { assertGuideType, assertKnownFlags, defaultGuideTitle } from '../../shar
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { nextRevisionId } from '../../shared/db/revisions.ts';
 import {
@@ -25,7 +25,7 @@ import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
+import { fullGuide, guideSummaries } from '../../shared/read-models/guide-pages.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import {
   assertCategoryExists,

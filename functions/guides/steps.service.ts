@@ -20,7 +20,7 @@ import {
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
+import { fullGuide, stepOfGuide } from '../../shared/read-models/guide-pages.ts';
 import {
   assertUsableStepMedia,
   buildLines,

@@ -16,7 +16,7 @@ import {
 import { embedForUrl } from '../../shared/domain/embeds.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
 import {
   deleteMediaItem,

@@ -25,7 +25,7 @@ import {
 } from '../../shared/domain/media.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import {
   deleteMediaItem,
   getMediaItem,

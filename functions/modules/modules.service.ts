@@ -17,7 +17,7 @@ import {
 } from '../../shared/domain/errors.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { listModuleUsage, moduleUsageChunks } from '../../shared/db/entities/module-usage.ts';

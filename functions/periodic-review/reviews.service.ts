@@ -7,15 +7,16 @@
  * and reviewer chains) are one transaction, on condition that the document is still at the
  * reviewed revision.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
-import { documentSubject, userSubject, type Doctype } from '../../shared/domain/doctypes.ts';
+import type { Doctype } from '../../shared/domain/doctypes.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canViewDocument, findDocument, requireDocument, revisionHash } from '../../shared/content/documents.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { documentRevisionCheck } from '../../shared/db/entities/document-check.ts';
@@ -205,7 +206,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
       {
         action: 'periodic_review.reviewed',
         actor_userid: caller.userid,
-        subjects: [documentSubject(entry.doctype, entry.docid), userSubject(caller.userid)],
+        subjects: [auditSubject.document(entry.doctype, entry.docid), auditSubject.user(caller.userid)],
         details: {
           reviewid,
           prdid: entry.prdid,

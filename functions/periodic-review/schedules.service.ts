@@ -5,14 +5,14 @@
  * transaction (all or none, at most MAX_DOCUMENT_CHANGES a request), on the audit trail of the
  * schedule and of the Admin who changed it.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
-import { userSubject } from '../../shared/domain/doctypes.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { emitDueReviews } from '../../shared/content/review-due-events.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -39,8 +39,6 @@ import type { Page } from '../../shared/db/paging.ts';
 import type { AddDocumentsInput, DocumentInput, ScheduleInput } from './periodic-review.schemas.ts';
 
 /** Title words a document is found by (the first ones; the transaction budget above). */
-
-export const scheduleSubject = (prsid: number) => `PERIODIC_REVIEW_SCHEDULE#${prsid}`;
 
 export function titleTokens(title: string): string[] {
   return reviewTitleTokens(title);
@@ -76,7 +74,7 @@ export async function createSchedule(caller: Caller, input: ScheduleInput) {
     {
       action: 'periodic_review.schedule_created',
       actor_userid: caller.userid,
-      subjects: [scheduleSubject(schedule.prsid), userSubject(caller.userid)],
+      subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
       details: { prsid: schedule.prsid, new: scheduleView(schedule) },
     },
     [scheduleCreateWrite(schedule)],
@@ -103,7 +101,7 @@ export async function deleteSchedule(caller: Caller, prsid: number): Promise<voi
       {
         action: 'periodic_review.schedule_deleted',
         actor_userid: caller.userid,
-        subjects: [scheduleSubject(prsid), userSubject(caller.userid)],
+        subjects: [auditSubject.reviewSchedule(prsid), auditSubject.user(caller.userid)],
         details: { prsid, old: scheduleView(schedule) },
       },
       [scheduleDeleteWrite(prsid)],
@@ -193,7 +191,7 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
       {
         action: 'periodic_review.documents_added',
         actor_userid: caller.userid,
-        subjects: [scheduleSubject(schedule.prsid), userSubject(caller.userid)],
+        subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
         details: {
           prsid: schedule.prsid,
           documents: records.map((record) => ({
@@ -255,7 +253,7 @@ async function removeFound(caller: Caller, documents: ReviewDocumentRecord[]): P
       {
         action: 'periodic_review.documents_removed',
         actor_userid: caller.userid,
-        subjects: [...[...perSchedule.keys()].map(scheduleSubject), userSubject(caller.userid)],
+        subjects: [...[...perSchedule.keys()].map(auditSubject.reviewSchedule), auditSubject.user(caller.userid)],
         details: {
           documents: documents.map((document) => ({
             prdid: document.prdid,

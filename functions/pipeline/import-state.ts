@@ -1,50 +1,37 @@
 /**
- * The state that flows through the module import state machine. Execution input (written by
- * functions/modules when an import starts) is `{ importid, moduleid, bucket, key, source, url? }`;
- * each task returns the state it received plus what it learned, so later tasks see it all.
+ * The state that flows through the module import state machine: its contract is
+ * shared/workflow/module-import-contract.ts (the execution input the modules group starts it
+ * with, plus what each task learned). A task checks its input and its output against it.
  */
-import type { ManifestFacts } from '../../shared/domain/module-package.ts';
+import {
+  contractProblem,
+  moduleImportStateSchema,
+  type ModuleImportState,
+} from '../../shared/workflow/module-import-contract.ts';
 import { PipelineError, PipelineErrorName } from './errors.ts';
 
-export interface ImportState {
-  importid: number;
-  moduleid: number;
-  bucket: string;
-  /** The package zip. */
-  key: string;
-  source: 'upload' | 'url';
-  url?: string;
-  /** InspectPackage */
-  size?: number;
-  contentType?: string | null;
-  /** ValidatePackage */
-  layout?: { manifestPath: string; rootPrefix: string; repaired: boolean };
-  manifest?: ManifestFacts;
-  files?: number;
-  totalBytes?: number;
-  /** ExtractPackage */
-  extractedFiles?: number;
-  extractedBytes?: number;
-  /** Set by the Catch that leads to MarkImportFailed. */
-  failure?: { Error?: string; Cause?: string };
-}
+export type ImportState = ModuleImportState;
 
+/** The task's input as the contract says, or InvalidInput naming what is wrong (not retried). */
 export function requireImportState(input: unknown): ImportState {
-  const state = input as Partial<ImportState> | null;
-  if (
-    !state ||
-    !Number.isInteger(state.importid) ||
-    !Number.isInteger(state.moduleid) ||
-    typeof state.bucket !== 'string' ||
-    typeof state.key !== 'string' ||
-    (state.source !== 'upload' && state.source !== 'url')
-  ) {
+  const parsed = moduleImportStateSchema.safeParse(input);
+  if (!parsed.success)
     throw new PipelineError(
       PipelineErrorName.InvalidInput,
-      'Expected input { importid, moduleid, bucket, key, source }',
+      `Not a module import state (${contractProblem(parsed.error)})`,
     );
-  }
-  return state as ImportState;
+  return parsed.data;
+}
+
+/** A task's result as the contract says: a task that breaks it fails here, not in the next task. */
+export function checkedOutput(taskName: string, output: ImportState): ImportState {
+  const parsed = moduleImportStateSchema.safeParse(output);
+  if (!parsed.success)
+    throw new PipelineError(
+      PipelineErrorName.InvalidInput,
+      `${taskName} returned a state that breaks the contract (${contractProblem(parsed.error)})`,
+    );
+  return parsed.data;
 }
 
 export function requireSize(state: ImportState): number {

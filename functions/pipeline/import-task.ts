@@ -1,27 +1,30 @@
 /**
- * What every module import task shares: input checking, progress that notices a cancelled
+ * What every module import task shares: its input and output checked against the pipeline's
+ * contract (shared/workflow/module-import-contract.ts), progress that notices a cancelled
  * import, and the translation of errors into the names the state machine retries or catches.
  */
 import { config } from '../../shared/config.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { setProgress, type ImportStage } from '../../shared/db/entities/module-import.ts';
 import { PackageRejection } from '../../shared/domain/module-package.ts';
 import { FetchRefusedError } from '../../shared/net/safe-fetch.ts';
 import { packageRejected, PipelineError, PipelineErrorName, storageError } from './errors.ts';
-import { requireImportState, type ImportState } from './import-state.ts';
+import { checkedOutput, requireImportState, type ImportState } from './import-state.ts';
 import { contentPrefix } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes } from '../../shared/storage/objects.ts';
 
 export function importTask(name: string, work: (state: ImportState) => Promise<ImportState>) {
   return async (input: unknown): Promise<ImportState> => {
     const state = requireImportState(input);
+    let output: ImportState;
     try {
-      return await work(state);
+      output = await work(state);
     } catch (error) {
       if (error instanceof PackageRejection || error instanceof FetchRefusedError)
         throw packageRejected(error.code, error.message, error);
       throw storageError(error, `${name} of import ${state.importid}`);
     }
+    return checkedOutput(name, output);
   };
 }
 

@@ -1,34 +1,20 @@
 /**
  * Module import, step 1: find the uploaded package and read its size and type.
- * Input is the execution input `{ bucket, key }` (the object the client uploaded).
+ * Input: the pipeline's state (shared/workflow/module-import-contract.ts): `bucket` and `key`
+ * name the object the client uploaded.
  */
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../../shared/storage/s3-client.ts';
 import { isTransientStorageError, PipelineError, PipelineErrorName } from './errors.ts';
+import { importTask } from './import-task.ts';
 import { awsStatus, isAwsError } from '../../shared/domain/aws-error.ts';
 
-export interface InspectPackageInput {
-  bucket: string;
-  key: string;
-}
-
-export interface PackageInfo {
-  bucket: string;
-  key: string;
-  size: number;
-  contentType: string | null;
-}
-
-/** Returns its input with the package's size and type added (the pipeline state flows on). */
-export async function handler<T extends InspectPackageInput>(input: T): Promise<T & PackageInfo> {
-  const { bucket, key } = input ?? {};
-  if (typeof bucket !== 'string' || !bucket || typeof key !== 'string' || !key) {
-    throw new PipelineError(PipelineErrorName.InvalidInput, 'Expected input { bucket: string, key: string }');
-  }
-
+/** Returns its state with the package's size and type added (the pipeline state flows on). */
+export const handler = importTask('InspectPackage', async (state) => {
+  const { bucket, key } = state;
   try {
     const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return { ...input, bucket, key, size: head.ContentLength ?? 0, contentType: head.ContentType ?? null };
+    return { ...state, size: head.ContentLength ?? 0, contentType: head.ContentType ?? null };
   } catch (error) {
     // HeadObject has no body, so a missing key is a bare 404 named NotFound. (A 403 here
     // would mean the function lacks s3:ListBucket; that is a deployment bug, not retried.)
@@ -48,4 +34,4 @@ export async function handler<T extends InspectPackageInput>(input: T): Promise<
     }
     throw error;
   }
-}
+});

@@ -4,7 +4,7 @@
  * failed with an error code and reason the API reports (a cancelled import stays cancelled),
  * and whatever was extracted is removed. The state passes on unchanged to the Fail state.
  */
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { markFailed } from '../../shared/db/entities/module-import.ts';
 import type { ImportErrorCode } from '../../shared/domain/module-package.ts';
 import { contentPrefix } from '../../shared/storage/module-objects.ts';

@@ -6,11 +6,14 @@
  * - the local runner (infra/local/sfn-local.ts), which substitutes fake ARNs and runs each
  *   task's handler in-process.
  *
- * Execution input: `{ importid, moduleid, bucket, key, source: 'upload'|'url', url? }`
- * (functions/pipeline/import-state.ts); every task returns it with what it learned added.
+ * Execution input and task state: ONE contract, shared/workflow/module-import-contract.ts
+ * (zod), which the starter, this definition (the first Choice's field) and every task (input
+ * and output, functions/pipeline/import-task.ts) read; every task returns the state it
+ * received with what it learned added.
  * To add a step: add an entry to `moduleImportTasks`, a state built with `lambdaTask`, point
  * the previous state's `Next` at it, and declare its access in PIPELINE_TASK_ACCESS.
  */
+import { FETCH_SOURCE, SOURCE_FIELD } from '../../shared/workflow/module-import-contract.ts';
 import { PipelineErrorName } from './errors.ts';
 
 export interface PipelineTask {
@@ -116,7 +119,7 @@ export const moduleImportDefinition = {
   States: {
     ReceivePackage: {
       Type: 'Choice',
-      Choices: [{ Variable: '$.source', StringEquals: 'url', Next: 'FetchPackage' }],
+      Choices: [{ Variable: `$.${SOURCE_FIELD}`, StringEquals: FETCH_SOURCE, Next: 'FetchPackage' }],
       Default: 'AwaitUpload',
     },
     FetchPackage: lambdaTask(taskFor('FetchPackage'), { Next: 'InspectPackage' }, { timeoutSeconds: 300 }),

@@ -5,8 +5,10 @@
  * videos a poster card in those sizes; other types are ready once their original is stored.
  */
 import type { S3Event } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { decodeEventKey, s3EventSchema } from '../../shared/storage/s3-event.ts';
 import { MEDIA_CONSTRAINTS, POSTER_SIZE } from '../../shared/domain/media.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import {
   finishProcessing,
   getMediaItem,
@@ -29,14 +31,16 @@ import { getObjectBytes, ObjectTooLargeError, putObject } from '../../shared/sto
 import { readVideoFacts } from '../../shared/media/videos.ts';
 import { log } from '../../shared/observability/logger.ts';
 
-/** Keys in S3 event records are URL-encoded, with `+` for spaces. */
-export function decodeEventKey(key: string): string {
-  return decodeURIComponent(key.replace(/\+/g, ' '));
-}
+/** Re-exported for the tests that build events: the decoding belongs to the contract. */
+export { decodeEventKey };
 
 export async function handler(event: S3Event): Promise<void> {
-  for (const record of event.Records ?? []) {
-    if (!record.eventName?.startsWith('ObjectCreated:')) continue;
+  // The contract (shared/storage/s3-event.ts): an event it refuses is a bug upstream, so the
+  // invocation fails with what is wrong rather than reading undefined fields.
+  const parsed = s3EventSchema.safeParse(event);
+  if (!parsed.success) throw new Error(`Not an S3 event notification: ${z.prettifyError(parsed.error)}`);
+  for (const record of parsed.data.Records ?? []) {
+    if (!record.eventName.startsWith('ObjectCreated:')) continue;
     await processOriginal(record.s3.bucket.name, decodeEventKey(record.s3.object.key), record.s3.object.size ?? 0);
   }
 }

@@ -3,7 +3,7 @@
  * provider_version_number it was given at creation and what the manifest said. A module without
  * a title takes the package's.
  */
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { recordVersion } from '../../shared/db/entities/module-import.ts';
 import { adoptTitle } from '../../shared/db/entities/training-module.ts';
 import { PipelineError, PipelineErrorName } from './errors.ts';

@@ -1,5 +1,5 @@
 /** Site import, failure path: the import is marked failed with the reason the API reports. */
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { failImport } from '../../shared/db/entities/site-transfer-job.ts';
 import { jobFailureReason, requireJobId } from './site-job-input.ts';
 

@@ -7,7 +7,7 @@ import { parseJsonText } from '../../shared/domain/json-text.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { nextRevisionId } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { insertQuiz, MAX_QUIZZES, type QuizRecord, type QuizRevisionRecord } from '../../shared/db/entities/quiz.ts';

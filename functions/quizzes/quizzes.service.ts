@@ -4,11 +4,11 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
-import { fullGuide } from '../../shared/views/guide-page-views.ts';
+import { fullGuide } from '../../shared/read-models/guide-pages.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import {

@@ -8,12 +8,13 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/dom
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds, padId } from '../../shared/db/keys.ts';
+import { padId } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
@@ -410,7 +411,7 @@ export async function invalidateUser(
         action: 'quiz.results_invalidated',
         actor_userid: caller.userid,
         impersonator_userid: impersonator ?? null,
-        subjects: [`USER#${userid}`],
+        subjects: [auditSubject.user(userid)],
         details: { quizids: chunk, documents: input.documents ?? 'all' },
       },
       resetProgressWrites(userid, chunk, now),

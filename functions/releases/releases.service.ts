@@ -19,7 +19,7 @@ import type {
 } from './releases.schemas.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import type { LabelledWrite } from '../../shared/db/transactions.ts';
 import { getGuides, getGuideSnapshot, type GuideRecord } from '../../shared/db/entities/guide.ts';

@@ -8,15 +8,15 @@
  * token it returns. Every step is appended to the audit trail (trainee and request chains) in
  * the same transaction as the change: who, when, what, on which document revision.
  */
+import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
-import { documentSubject } from '../../shared/domain/doctypes.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';
@@ -105,8 +105,8 @@ async function requireAssessmentStage(
 /** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
 function subjectsOf(request: SignoffRequestRecord): string[] {
   const document =
-    request.doctype === 'external_training_module' ? [] : [documentSubject(request.doctype, request.docid)];
-  return [`USER#${request.userid}`, `SIGNOFF#${request.signoff_requestid}`, ...document];
+    request.doctype === 'external_training_module' ? [] : [auditSubject.document(request.doctype, request.docid)];
+  return [auditSubject.user(request.userid), auditSubject.signoff(request.signoff_requestid), ...document];
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../../shared/domain/caller.ts';
 import { ConflictError, NotFoundError } from '../../shared/domain/errors.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import {
   failExport,
   failImport,

@@ -13,7 +13,7 @@ import { fieldContent, sameFieldContent, type FieldInput } from '../../shared/do
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { isLostRace, labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { getGuide, getGuides, getStep } from '../../shared/db/entities/guide.ts';
 import {

@@ -19,7 +19,7 @@ import { userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage } from '../../shared/db/paging.ts';
 import { awardBadge } from '../../shared/db/entities/badge.ts';
 import { getUsers, usersCollection, type UserRecord } from '../../shared/db/entities/user.ts';

@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared/db/entities/guide.ts';
 import {
@@ -15,8 +15,8 @@ import {
   type GuideMarkKind,
 } from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { guideSummaries } from '../../shared/views/guide-page-views.ts';
-import { guideMarkViews, type GuideMarkView } from '../../shared/views/guide-mark-views.ts';
+import { guideMarkViews, guideSummaries } from '../../shared/read-models/guide-pages.ts';
+import type { GuideMarkView } from '../../shared/views/guide-mark-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import type { Page } from '../../shared/db/paging.ts';
 

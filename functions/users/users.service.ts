@@ -30,9 +30,9 @@ import {
 import { awardBadge, listBadges } from '../../shared/db/entities/badge.ts';
 import { deleteAllTokensOf } from '../../shared/db/entities/token.ts';
 import { searchIds } from '../../shared/db/search-index.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { appendAudit } from '../../shared/db/audit.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import type { UniqueKind } from '../../shared/db/uniqueness.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { CreateByEmailsInput, UserListQuery, UserPatch } from './users.schemas.ts';
@@ -178,7 +178,7 @@ export async function patch(
     await appendAudit({
       action: 'user.privileges_changed',
       actor_userid: caller.userid,
-      subjects: [`USER#${userid}`],
+      subjects: [auditSubject.user(userid)],
       details: { old: before.privileges, new: after.privileges },
     });
   }

@@ -8,7 +8,7 @@ import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { putEvent } from '../../shared/db/entities/outbox.ts';
 import {

@@ -32,7 +32,7 @@ import {
 import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';
 import { noteNewDocumentRevision } from '../../shared/content/approval-supersession.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';

@@ -29,7 +29,7 @@ import { stepValue } from '../../shared/domain/step-forms.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canEditGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { nextId } from '../../shared/db/counters.ts';
-import { nowSeconds } from '../../shared/db/keys.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { getGuide, getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';

@@ -4,7 +4,8 @@
  *
  *   infra -> functions (route table and pipeline definition only) -> shared
  *   a group (functions/<group>/) never imports another group;
- *   inside shared/, an import never runs up the ranks below;
+ *   inside shared/, an import points at a strictly lower rank (below), and shared/views takes
+ *   only types from shared/db;
  *   shared/domain is pure: nothing but shared/domain, no AWS SDK, no file or network access.
  *
  * `npm run deps:check -- --graph` prints the folder-level dependency picture as well.
@@ -13,25 +14,30 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Ranks of the folders of shared/: an import may point at its own rank or a lower one. */
+/**
+ * Ranks of the folders of shared/: an import points at a strictly lower rank, so two folders of
+ * one rank never import each other; a folder that builds on another sits above it (decision 190).
+ */
 export const SHARED_RANKS: Record<string, number> = {
   domain: 0, // rules and types, no I/O
   config: 1, // shared/config.ts: environment, parsed once
-  'sdk-client-hook': 1, // shared/sdk-client-hook.ts: the seam a host running the bundles uses (verify:deploy)
-  observability: 1, // logger, metrics
-  db: 2, // DynamoDB: the table, entity files, retry, batch, paging
-  storage: 2, // S3
-  mail: 2, // mail port and its adapters
-  net: 2, // SSRF-safe fetch
-  media: 2, // image work (sharp)
-  workflow: 2, // Step Functions client
-  views: 3, // records -> wire shapes
-  content: 3, // guide, wiki and document use cases several groups share
-  accounts: 3, // users, passwords, tokens
-  events: 3, // the outbox's deliverer, webhooks, the event bus
-  training: 3, // course progress
-  'site-archive': 3, // the site file (export, import, migration): records, table and bucket streams
-  http: 4, // router glue: auth, errors -> HTTP, validation
+  clock: 1, // shared/clock.ts: what time it is (nowSeconds)
+  observability: 2, // logger, metrics (read the config)
+  'sdk-client-hook': 3, // shared/sdk-client-hook.ts: the seam a host running the bundles uses (verify:deploy); logs
+  db: 4, // DynamoDB: the table, entity files, retry, batch, paging
+  storage: 4, // S3
+  mail: 4, // mail port and its adapters
+  net: 4, // SSRF-safe fetch
+  workflow: 4, // Step Functions client
+  media: 5, // image work (sharp), on stored objects
+  views: 5, // records -> wire shapes: pure projections (records in as types, signed URLs out)
+  accounts: 5, // users, passwords, tokens (sends mail)
+  events: 5, // the outbox's deliverer, webhooks, the event bus (fetches)
+  training: 6, // course progress and course pages (shows courses through views)
+  'site-archive': 6, // the site file (export, import, migration): records, table and bucket streams (resets passwords)
+  content: 7, // guide, wiki and document use cases several groups share (a release refreshes training)
+  'read-models': 8, // loads what views show (records, authors, marks, media, comments) and builds them
+  http: 9, // router glue: auth, errors -> HTTP, validation
 };
 
 /**
@@ -63,6 +69,12 @@ export function infraPartOf(path: string): string {
   const [, second, third] = path.split('/');
   return third === undefined ? second.replace(/\.ts$/, '') : second;
 }
+
+/**
+ * shared/views are projections: they take records, so from shared/db they import types only
+ * (a read belongs to shared/read-models, which loads and then calls the views).
+ */
+const TYPE_ONLY_IMPORT = /^\s*(?:import|export)\s+type\s|^\s*import\s*\{\s*(?:type\s+\w+(?:\s+as\s+\w+)?\s*,?\s*)+\}/;
 
 /**
  * What infra may take from functions/: the route table, the pipeline's definition, and (for the
@@ -142,7 +154,7 @@ export function unitOf(path: string): string {
   return top;
 }
 
-function ruleBroken(from: string, to: string): string | undefined {
+function ruleBroken(from: string, to: string, statement = ''): string | undefined {
   const fromTop = from.split('/')[0];
   const toTop = to.split('/')[0];
   if (fromTop === 'shared') {
@@ -155,8 +167,13 @@ function ruleBroken(from: string, to: string): string | undefined {
       return `shared/${fromFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
     if (toRank === undefined) return `shared/${toFolder} has no rank in SHARED_RANKS (infra/checks/dependencies.ts)`;
     if (fromFolder === 'domain' && toFolder !== 'domain') return 'shared/domain imports only shared/domain';
+    if (fromFolder === toFolder) return undefined;
     if (toRank > fromRank)
       return `an arrow running up: shared/${fromFolder} (rank ${fromRank}) -> shared/${toFolder} (rank ${toRank})`;
+    if (toRank === fromRank)
+      return `an arrow between equals: shared/${fromFolder} and shared/${toFolder} share rank ${fromRank}`;
+    if (fromFolder === 'views' && toFolder === 'db' && !TYPE_ONLY_IMPORT.test(statement))
+      return 'shared/views imports only types from shared/db (reads live in shared/read-models)';
     return undefined;
   }
   if (fromTop === 'functions') {
@@ -209,7 +226,7 @@ export function checkDependencies(root: string): { violations: Violation[]; edge
       }
       continue;
     }
-    const rule = ruleBroken(from, to);
+    const rule = ruleBroken(from, to, statement);
     if (rule) violations.push({ from, to, rule });
     const edge = { from: unitOf(from), to: unitOf(to) };
     if (edge.from !== edge.to) edges.set(`${edge.from} ${edge.to}`, edge);

@@ -1,11 +1,13 @@
 /**
  * S3 event notifications, locally: the S3 emulator reports each stored object, and this turns
  * the report into the event S3 sends a Lambda (events/s3/media-original-created.json is a
- * recorded one) and calls the handlers whose trigger matches (functions/pipeline/triggers.ts).
+ * recorded one), checked against the handlers' contract (shared/storage/s3-event.ts), and calls
+ * the handlers whose trigger matches (functions/pipeline/triggers.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { S3Event } from 'aws-lambda';
 import { encodeRfc3986 } from '../../shared/domain/text.ts';
+import { s3EventSchema } from '../../shared/storage/s3-event.ts';
 import type { ObjectCreatedNotice } from './s3-emulator.ts';
 
 /** The event of one object created, as S3 delivers it (key URL-encoded, spaces as `+`). */
@@ -14,7 +16,7 @@ export function objectCreatedEvent(
   options: { region: string; configurationId: string },
 ): S3Event {
   const encodedKey = encodeRfc3986(notice.key).replace(/%20/g, '+').replace(/%2F/g, '/');
-  return {
+  const event = {
     Records: [
       {
         eventVersion: '2.1',
@@ -46,6 +48,9 @@ export function objectCreatedEvent(
       },
     ],
   } as S3Event;
+  // The handlers' contract (shared/storage/s3-event.ts): a local event they could not read fails here.
+  s3EventSchema.parse(event);
+  return event;
 }
 
 export type S3EventHandler = (event: S3Event) => Promise<unknown>;

@@ -8,7 +8,7 @@ import { hashPassword, newApiToken, sha256Hex } from '../domain/secrets.ts';
 import { searchTokens } from '../domain/search-tokens.ts';
 import { uniqueUsernameBase } from '../domain/user-rules.ts';
 import { nextId, moveCounterPast } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { getUser, insertUser, replaceUser, findUserIdBy, type UserRecord } from '../db/entities/user.ts';
 import { putToken, deleteAllTokensOf, type TokenRecord } from '../db/entities/token.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import type { AuthContext } from '../domain/caller.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
 import { getSigningToken, putSigningToken, type SigningTokenRecord } from '../db/entities/signing-token.ts';
 import { passwordAccepted } from './login-throttle.ts';

@@ -4,7 +4,7 @@
  * one-off command on a deployed stack, which never has a default password.
  */
 import { findUserIdBy, getUser, listUsers, replaceUser } from '../db/entities/user.ts';
-import { appendAudit } from '../db/audit.ts';
+import { appendAudit, auditSubject } from '../db/audit.ts';
 import { createUserAccount, setPassword } from './accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 
@@ -43,7 +43,7 @@ export async function setAdminPassword(email: string, password: string): Promise
       await appendAudit({
         action: 'user.privileges_changed',
         actor_userid: null,
-        subjects: [`USER#${existing}`],
+        subjects: [auditSubject.user(existing)],
         details: { old: user.privileges, new: [...user.privileges, 'Admin'], via: 'admin:set-password' },
       });
     }

@@ -24,7 +24,7 @@ import {
   MAX_DELAY_SECONDS,
 } from '../domain/login-delay.ts';
 import { decoyPasswordHash, verifyPassword } from '../domain/secrets.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import {
   clearAttempts,
   countAttempt,

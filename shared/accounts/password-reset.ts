@@ -10,7 +10,7 @@ import { newToken, sha256Hex } from '../domain/secrets.ts';
 import { countAttempt } from '../db/entities/attempt-counter.ts';
 import { consumeResetLink, putResetLink } from '../db/entities/reset-link.ts';
 import { findUserIdBy, getUser } from '../db/entities/user.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { setPassword } from './accounts.ts';
 import { credentialStamp } from './credential-stamp.ts';

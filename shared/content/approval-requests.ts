@@ -6,10 +6,10 @@
  * document's one open-request slot and holds only while the document is at that revision.
  * Outcomes are values, not HTTP errors: each caller answers its conflicts with its own body.
  */
-import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { documentRevisionCheck } from '../db/entities/document-check.ts';
 import {
@@ -18,7 +18,6 @@ import {
   requestCreateWrites,
   type ApprovalRequestRecord,
 } from '../db/entities/approval-request.ts';
-import { documentSubject, userSubject } from '../domain/doctypes.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireDocument, revisionHash, type DocumentRef } from './documents.ts';
 import type { GoverningProcess } from './governing-processes.ts';
@@ -85,7 +84,7 @@ export async function commitApprovalRequest(
           {
             action: 'approval.requested',
             actor_userid: caller.userid,
-            subjects: [documentSubject(request.doctype, request.docid), userSubject(caller.userid)],
+            subjects: [auditSubject.document(request.doctype, request.docid), auditSubject.user(caller.userid)],
             details: {
               approval_requestid: request.approval_requestid,
               approval_processid: request.approval_processid,

@@ -7,8 +7,8 @@
  * A request opened by a release supersedes that pending release in the same transaction: it
  * never becomes current (shared/content/release-approval.ts).
  */
-import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../db/audit.ts';
+import { nowSeconds } from '../clock.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import {
   getOpenRequest,
@@ -16,7 +16,7 @@ import {
   requestUpdateWrites,
   type ApprovalRequestRecord,
 } from '../db/entities/approval-request.ts';
-import { documentSubject, userSubject, type Doctype } from '../domain/doctypes.ts';
+import type { Doctype } from '../domain/doctypes.ts';
 import { log } from '../observability/logger.ts';
 import { releaseOutcomeWrites } from './release-approval.ts';
 
@@ -52,8 +52,8 @@ export async function supersedeApprovalRequest(
           action: 'approval.superseded',
           actor_userid: actorUserid,
           subjects: [
-            documentSubject(current.doctype, current.docid),
-            ...(actorUserid !== null ? [userSubject(actorUserid)] : []),
+            auditSubject.document(current.doctype, current.docid),
+            ...(actorUserid !== null ? [auditSubject.user(actorUserid)] : []),
           ],
           details: {
             approval_requestid: current.approval_requestid,

@@ -18,7 +18,7 @@ import { getGuideRevision } from './guide-revisions.ts';
 import { canViewGuideNow } from './guide-access.ts';
 import type { Doctype } from '../domain/doctypes.ts';
 
-export { DOCTYPES, documentSubject, type Doctype } from '../domain/doctypes.ts';
+export { DOCTYPES, type Doctype } from '../domain/doctypes.ts';
 
 export interface DocumentRef {
   doctype: Doctype;

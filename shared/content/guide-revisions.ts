@@ -9,7 +9,7 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { FEATURED_FLAG } from '../domain/guide-rules.ts';
 import { searchTokens } from '../domain/search-tokens.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { nextRevisionId } from '../db/revisions.ts';
 import { searchTokenWrites } from '../db/search-index.ts';
 import { retryOnLostRace, labelsIn } from '../db/retry.ts';

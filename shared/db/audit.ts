@@ -8,11 +8,13 @@
 import { tableName } from './client.ts';
 import { getItem } from './items.ts';
 import { queryPage } from './paging.ts';
-import { padId, nowSeconds } from './keys.ts';
+import { padId } from './keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { transactWrite, type LabelledWrite } from './transactions.ts';
 import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
+import type { Doctype } from '../domain/doctypes.ts';
 
 export interface AuditEvent {
   /** e.g. user.impersonated, signoff.acknowledged */
@@ -34,6 +36,27 @@ export interface AuditRecord extends AuditEvent {
   hash: string;
 }
 
+/**
+ * The chains a record can join, one builder per kind of subject: the only place a subject is
+ * spelled (a chain's items are pk AUDIT#<subject>), so a service names a subject, never builds
+ * one (decision 189).
+ */
+export const auditSubject = {
+  user: (userid: number) => `USER#${userid}`,
+  team: (teamid: number) => `TEAM#${teamid}`,
+  comment: (commentid: number) => `COMMENT#${commentid}`,
+  signoff: (signoffRequestid: number) => `SIGNOFF#${signoffRequestid}`,
+  /** GUIDE#<id> or WIKI#<id>. */
+  document: (doctype: Doctype, docid: number) => `${doctype.toUpperCase()}#${docid}`,
+  approvalProcess: (approvalProcessid: number) => `APPROVAL_PROCESS#${approvalProcessid}`,
+  reviewSchedule: (prsid: number) => `PERIODIC_REVIEW_SCHEDULE#${prsid}`,
+};
+
+/** The items of one chain: its records (SEQ#...) and its head. */
+function chainKey(subject: string, sk: string) {
+  return { pk: `AUDIT#${subject}`, sk };
+}
+
 /** The previous_hash of a chain's first record. */
 export const AUDIT_GENESIS_HASH = '0'.repeat(64);
 
@@ -43,7 +66,7 @@ export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
 
 /** The seq and hash of a chain's last record ({0, genesis} for an empty chain). */
 export async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
-  const head = await getItem({ pk: `AUDIT#${subject}`, sk: 'HEAD' }, { consistent: true });
+  const head = await getItem(chainKey(subject, 'HEAD'), { consistent: true });
   return head ? { seq: Number(head.seq), hash: String(head.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
 }
 
@@ -68,7 +91,7 @@ function appendWrites(
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: `AUDIT#${subject}`, sk: `SEQ#${padId(record.seq)}`, entity: 'AuditRecord', ...record },
+          Item: { ...chainKey(subject, `SEQ#${padId(record.seq)}`), entity: 'AuditRecord', ...record },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -78,7 +101,7 @@ function appendWrites(
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: `AUDIT#${subject}`, sk: 'HEAD', entity: 'AuditHead', seq: record.seq, hash: record.hash },
+          Item: { ...chainKey(subject, 'HEAD'), entity: 'AuditHead', seq: record.seq, hash: record.hash },
           ConditionExpression: head.seq === 0 ? 'attribute_not_exists(pk)' : 'seq = :seq',
           ExpressionAttributeValues: head.seq === 0 ? undefined : { ':seq': head.seq },
         },

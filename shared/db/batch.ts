@@ -39,6 +39,27 @@ function chunked<T>(items: T[], size: number): T[][] {
   return chunks;
 }
 
+const keyString = (key: Key) => `${key.pk}|${key.sk}`;
+
+/** BatchGet by key: the items found, by `pk|sk` (a key asked twice is sent once). */
+async function batchGetFound(
+  keys: Key[],
+  projection: string | undefined,
+): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const unique = [...new Map(keys.map((key) => [keyString(key), key])).values()];
+  for (const chunk of chunked(unique, GET_BATCH)) {
+    await untilProcessed(chunk, async (batch) => {
+      const result = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }),
+      );
+      for (const item of result.Responses?.[tableName()] ?? []) found.set(keyString(item as Key), item);
+      return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
+    });
+  }
+  return found;
+}
+
 /**
  * BatchGet by key, returning items in the order of the keys asked for (missing ones dropped).
  * `projection` reads only the attributes named (plain names, no reserved words).
@@ -47,20 +68,38 @@ export async function batchGetInOrder<T = Record<string, unknown>>(
   keys: Key[],
   options: { projection?: string[] } = {},
 ): Promise<T[]> {
-  const found = new Map<string, T>();
   const projection = options.projection?.length
     ? [...new Set([...options.projection, 'pk', 'sk'])].join(', ')
     : undefined;
-  for (const chunk of chunked(keys, GET_BATCH)) {
-    await untilProcessed(chunk, async (batch) => {
-      const result = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
-      return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
-    });
-  }
-  return keys.map((key) => found.get(`${key.pk}|${key.sk}`)).filter((item): item is T => item !== undefined);
+  const found = await batchGetFound(keys, projection);
+  return keys.map((key) => found.get(keyString(key)) as T | undefined).filter((item): item is T => item !== undefined);
+}
+
+/**
+ * One entity's share of a BatchGet several reads share: the keys it needs (built by its entity
+ * file) and what it makes of the items found for them, in the order of its keys. A read-model
+ * needing steps, guides and marks at once sends them in one round trip (batchGetParts).
+ */
+export interface BatchPart<T> {
+  keys: Key[];
+  decode(items: Record<string, unknown>[]): T;
+}
+
+type Decoded<P> = { [I in keyof P]: P[I] extends BatchPart<infer T> ? T : never };
+
+/** The parts' keys in one BatchGet (100 keys a call), each part decoding its own items. */
+export async function batchGetParts<P extends BatchPart<unknown>[]>(...parts: P): Promise<Decoded<P>> {
+  const found = await batchGetFound(
+    parts.flatMap((part) => part.keys),
+    undefined,
+  );
+  return parts.map((part) =>
+    part.decode(
+      part.keys
+        .map((key) => found.get(keyString(key)))
+        .filter((item): item is Record<string, unknown> => item !== undefined),
+    ),
+  ) as Decoded<P>;
 }
 
 /** Deletes items by key, 25 per call (no conditions: for items whose owner is already gone). */

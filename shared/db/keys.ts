@@ -6,10 +6,6 @@ export function padId(id: number): string {
   return String(id).padStart(12, '0');
 }
 
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
 /** Strips the key attributes from a stored item, leaving the entity's own fields. */
 export function withoutKeys<T extends Record<string, unknown>>(
   item: T,

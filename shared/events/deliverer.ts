@@ -14,7 +14,7 @@
  */
 import { config } from '../config.ts';
 import { log } from '../observability/logger.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { listPendingEvents, markEventDispatched, type OutboxEventRecord } from '../db/entities/outbox.ts';
 import {
   claimDelivery,

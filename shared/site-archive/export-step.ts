@@ -7,7 +7,7 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../config.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import {
   getExport,
   JOB_COUNTER_TYPES,

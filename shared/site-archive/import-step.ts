@@ -10,7 +10,7 @@ import { config } from '../config.ts';
 import { verifyAuditChain } from '../db/audit-verify.ts';
 import { moveCounterPast } from '../db/counters.ts';
 import { deleteItem, getItem } from '../db/items.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { getImport, saveImportStep, type SiteImportRecord } from '../db/entities/site-transfer-job.ts';
 import { deleteAllTokensOf } from '../db/entities/token.ts';
 import { userKey } from '../db/entities/user.ts';

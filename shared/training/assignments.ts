@@ -7,9 +7,9 @@
  */
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed } from '../db/transactions.ts';
-import { appendAudit, type AuditEvent } from '../db/audit.ts';
+import { appendAudit, type AuditEvent, auditSubject } from '../db/audit.ts';
 import {
   activeAssignmentIdFor,
   assignmentCancelWrites,
@@ -47,7 +47,9 @@ function auditEvent(
     action,
     actor_userid: actor,
     subjects: [
-      assignment.assignee_teamid !== null ? `TEAM#${assignment.assignee_teamid}` : `USER#${assignment.assignee_userid}`,
+      assignment.assignee_teamid !== null
+        ? auditSubject.team(assignment.assignee_teamid)
+        : auditSubject.user(assignment.assignee_userid!),
     ],
     details: {
       course_assignmentid: assignment.course_assignmentid,

@@ -11,16 +11,10 @@ import { docKeyOf, type DocRef } from '../db/entities/training-record.ts';
 import type { StageDoctype } from '../db/entities/course.ts';
 import type { ReleaseVersion } from '../domain/stage-status.ts';
 import { urlSlug } from '../domain/text.ts';
+import type { StageDocument } from '../views/training-views.ts';
 import { wikiPath } from '../domain/wiki-namespaces.ts';
 
-export interface StageDocument {
-  doctype: StageDoctype;
-  docid: number;
-  title: string;
-  /** Relative URL path of the document on the site. */
-  url: string;
-  revisionid: number | null;
-}
+export type { StageDocument };
 
 export function guidePath(guide: { guideid: number; title: string }): string {
   return `/Guide/${urlSlug(guide.title)}/${guide.guideid}`;

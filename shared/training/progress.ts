@@ -11,9 +11,9 @@
  * Nothing is recorded for a trainee without an active assignment stage on the document: that
  * costs one Query (their active rows) and nothing else.
  */
-import { AUDIT_CHAIN_LABELS, appendAudit } from '../db/audit.ts';
+import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../db/audit.ts';
 import { nextId } from '../db/counters.ts';
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { getCourses, type CourseRecord, type CourseStageRecord, type StageDoctype } from '../db/entities/course.ts';
 import { completionWrite, getCompletion, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
@@ -98,7 +98,7 @@ export async function changeCompletion(
           action: change.action,
           actor_userid: change.actor_userid,
           impersonator_userid: change.impersonator_userid ?? null,
-          subjects: [`USER#${userid}`],
+          subjects: [auditSubject.user(userid)],
           details: {
             doctype: doc.doctype,
             docid: doc.docid,

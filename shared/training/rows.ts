@@ -9,7 +9,8 @@
  * - Fan-outs (a team of many members) go in transactions of ROWS_PER_TRANSACTION users, one
  *   after another, so the shared counters see one writer at a time.
  */
-import { nowSeconds, padId } from '../db/keys.ts';
+import { padId } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { isLostRace, LostRace, retryOnLostRace } from '../db/retry.ts';
 import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../db/sorted-refs.ts';

@@ -7,7 +7,7 @@
  * document (with the release current when it was completed); the trainee's signoff on the
  * stage's assessment; the quiz state (quizStateFor, quizzes' contract); the time.
  */
-import { nowSeconds } from '../db/keys.ts';
+import { nowSeconds } from '../clock.ts';
 import { getCompletions, docKeyOf, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
 import { getTraineeSignoffs, type TraineeSignoffRecord } from '../db/entities/signoff.ts';
 import type { CourseStageRecord } from '../db/entities/course.ts';
@@ -17,17 +17,13 @@ import {
   type QuizState,
   type SignoffState,
   type StageRule,
-  type StageState,
 } from '../domain/stage-status.ts';
 import { latestReleases } from './documents.ts';
 import { quizStateFor } from './quiz-state.ts';
 import { mapLimit } from './map-limit.ts';
+import type { StageOutcome } from '../views/training-views.ts';
 
-export interface StageOutcome {
-  stage: CourseStageRecord;
-  state: StageState;
-  completion: CompletionRecord | null;
-}
+export type { StageOutcome };
 
 type QuizFacts = { required: boolean; state: QuizState };
 

@@ -5,23 +5,11 @@
  * step `comments`).
  */
 import * as z from 'zod/mini';
-import { config } from '../config.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { userSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
-import { getUsers, type UserRecord } from '../db/entities/user.ts';
-import {
-  commentFromItem,
-  documentCommentsCollection,
-  getComments,
-  replyIds,
-  type CommentContext,
-  type CommentRecord,
-} from '../db/entities/comment.ts';
-import { queryPage } from '../db/paging.ts';
-
-/** How many top-level comments a guide or step shows inline; the rest are in GET /comments. */
-export const INLINE_COMMENTS = 100;
+import type { UserRecord } from '../db/entities/user.ts';
+import type { CommentRecord } from '../db/entities/comment.ts';
 
 const commentFields = {
   commentid: z.int(),
@@ -50,32 +38,8 @@ export const commentSchema = z.object({ ...commentFields, replies: z.array(comme
 export type CommentReplyView = z.output<typeof commentReplySchema>;
 export type CommentView = z.output<typeof commentSchema>;
 
-export async function commentViews(comments: CommentRecord[]): Promise<CommentView[]> {
-  const siteUrl = config().STEPWISE_SITE_URL;
-  const replyLists = await Promise.all(
-    comments.map((comment) => (comment.reply_count > 0 && !comment.parentid ? replyIds(comment.commentid) : [])),
-  );
-  const replies = await getComments(replyLists.flat());
-  const repliesById = new Map(replies.map((reply) => [reply.commentid, reply]));
-  const authors = new Map(
-    (await getUsers([...new Set([...comments, ...replies].map((c) => c.author_userid))])).map((user) => [
-      user.userid,
-      user,
-    ]),
-  );
-  const view = (comment: CommentRecord): CommentReplyView =>
-    commentView(comment, authors.get(comment.author_userid), siteUrl);
-  return comments.map((comment, index) => ({
-    ...view(comment),
-    replies: replyLists[index]
-      .map((id) => repliesById.get(id))
-      .filter((reply): reply is CommentRecord => reply !== undefined)
-      .map(view),
-  }));
-}
-
-/** One comment without its replies. */
-function commentView(comment: CommentRecord, author: UserRecord | undefined, siteUrl: string): CommentReplyView {
+/** One comment without its replies (the comments read-model nests them: shared/read-models/comments.ts). */
+export function commentView(comment: CommentRecord, author: UserRecord | undefined, siteUrl: string): CommentReplyView {
   return {
     commentid: comment.commentid,
     locale: comment.locale,
@@ -93,10 +57,4 @@ function commentView(comment: CommentRecord, author: UserRecord | undefined, sit
     status: comment.status,
     replies: [],
   };
-}
-
-/** The first top-level comments of one document (a guide, a step), with replies, as viewed. */
-export async function documentCommentViews(context: CommentContext, contextid: number): Promise<CommentView[]> {
-  const items = await queryPage(documentCommentsCollection(context, contextid), { limit: INLINE_COMMENTS, offset: 0 });
-  return commentViews(items.map(commentFromItem));
 }

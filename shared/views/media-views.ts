@@ -6,16 +6,8 @@
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
 import * as z from 'zod/mini';
-import {
-  extensionOf,
-  IMAGE_SIZES,
-  POSTER_HEIGHT,
-  POSTER_SIZE,
-  POSTER_WIDTH,
-  type MediaType,
-  type ViewMediaIds,
-} from '../domain/media.ts';
-import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
+import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType } from '../domain/media.ts';
+import type { MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 import { imageSchema, type ImageView } from './common-schemas.ts';
@@ -278,32 +270,3 @@ export const isReady = (item: MediaItemRecord, type: MediaType): boolean =>
 
 /** Whether an item can be shown as an Image object. */
 export const isReadyImage = (item: MediaItemRecord): boolean => isReady(item, 'GuideImage');
-
-/** Every object a view shows, from ONE BatchGet of all its ids; each is built only if ready and of its kind. */
-export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
-  const items = await getMediaItems([...ids.images, ...ids.videos, ...ids.documents, ...ids.embeds]);
-  const build = async <T>(
-    wanted: number[],
-    type: MediaType,
-    make: (item: MediaItemRecord) => T | Promise<T>,
-  ): Promise<Map<number, T>> => {
-    const set = new Set(wanted);
-    const ready = items.filter((item) => set.has(item.itemid) && isReady(item, type));
-    return new Map(await Promise.all(ready.map(async (item) => [item.itemid, await make(item)] as const)));
-  };
-  const [images, videos, documents, embeds] = await Promise.all([
-    build(ids.images, 'GuideImage', imageObject),
-    build(ids.videos, 'GuideVideoObject', videoObject),
-    build(ids.documents, 'Document', documentObject),
-    build(ids.embeds, 'GuideEmbedObject', embedObject),
-  ]);
-  return { images, videos, documents, embeds };
-}
-
-/** Image objects of the ready images among `ids`, by id, from one BatchGet. */
-export async function imageObjectsById(ids: Iterable<number>): Promise<Map<number, ImageView>> {
-  return (await viewMediaById({ images: [...ids], videos: [], documents: [], embeds: [] })).images as Map<
-    number,
-    ImageView
-  >;
-}

@@ -1,7 +1,7 @@
 /** How site export and import jobs are shown (beyond the spec: docs/export-format.md). */
 import * as z from 'zod/mini';
 import type { SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
-import { bucketOf } from '../site-archive/keys.ts';
+import { modulesBucket } from '../storage/module-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 
 /** Download links of a finished export stay valid this long (a GET answers fresh ones). */
@@ -64,7 +64,7 @@ export async function siteExportView(record: SiteExportRecord, now: number): Pro
           record.parts.map(async (part) => ({
             part: part.part,
             url: await presignedGetUrl(
-              bucketOf('modules'),
+              modulesBucket(), // export parts live in the modules bucket (shared/site-archive/keys.ts)
               part.key,
               EXPORT_URL_SECONDS,
               `site-${record.exportid}-part-${part.part}.jsonl`,

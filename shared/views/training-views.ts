@@ -8,7 +8,8 @@ import * as z from 'zod/mini';
 import { featureEnabled } from '../config.ts';
 import type { AssignmentRecord } from '../db/entities/course-assignment.ts';
 import type { SignoffRequestRecord } from '../db/entities/signoff.ts';
-import { completionPercent, type CourseRecord, type CourseStageRecord } from '../db/entities/course.ts';
+import type { CourseRecord, CourseStageRecord, StageDoctype } from '../db/entities/course.ts';
+import { completionPercent } from '../domain/course-completion.ts';
 import type { CompletionRecord } from '../db/entities/training-record.ts';
 import type { TrainingRowRecord } from '../db/entities/training-row.ts';
 import type { UserRecord } from '../db/entities/user.ts';
@@ -19,8 +20,23 @@ import { urlSlug } from '../domain/text.ts';
 import { userSummary } from './user-views.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
-import type { StageDocument } from '../training/documents.ts';
-import type { StageOutcome } from '../training/stage-facts.ts';
+
+/** A document a course stage points at, as the training views show it (shared/training/documents.ts reads them). */
+export interface StageDocument {
+  doctype: StageDoctype;
+  docid: number;
+  title: string;
+  /** Relative URL path of the document on the site. */
+  url: string;
+  revisionid: number | null;
+}
+
+/** A stage with its decided state (shared/training/stage-facts.ts decides them). */
+export interface StageOutcome {
+  stage: CourseStageRecord;
+  state: StageState;
+  completion: CompletionRecord | null;
+}
 
 const id = z.int();
 const nullableId = z.nullable(z.int());

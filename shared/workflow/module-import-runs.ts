@@ -7,15 +7,10 @@
 import { config } from '../config.ts';
 import { sfn } from './sfn.ts';
 import { isAwsError } from '../domain/aws-error.ts';
+import { moduleImportInputSchema, type ModuleImportInput } from './module-import-contract.ts';
 
-export interface ImportExecutionInput {
-  importid: number;
-  moduleid: number;
-  bucket: string;
-  key: string;
-  source: 'upload' | 'url';
-  url?: string;
-}
+/** The execution input: the pipeline's contract (module-import-contract.ts). */
+export type ImportExecutionInput = ModuleImportInput;
 
 function executionName(importid: number, attempt: number): string {
   return attempt <= 1 ? `import-${importid}` : `import-${importid}-${attempt}`;
@@ -32,7 +27,8 @@ export async function startImportExecution(input: ImportExecutionInput, attempt 
     new sdk.StartExecutionCommand({
       stateMachineArn: config().MODULE_IMPORT_STATE_MACHINE_ARN,
       name: executionName(input.importid, attempt),
-      input: JSON.stringify(input),
+      // Parsed first: an input the pipeline would refuse never starts an execution.
+      input: JSON.stringify(moduleImportInputSchema.parse(input)),
     }),
   );
   return result.executionArn!;

@@ -79,4 +79,36 @@ describe('layering (npm run deps:check)', () => {
       ].sort(),
     );
   });
+
+  it('refuses an import between two folders of one rank, and a read (not a type) of shared/db in views', () => {
+    const root = tree({
+      'infra/cdk/app.ts': '',
+      'functions/routes.ts': '',
+      // content (rank 7) may build on training (rank 6); training and site-archive share rank 6.
+      'shared/content/release.ts': "import { refresh } from '../training/refresh.ts';\n",
+      'shared/training/refresh.ts': "import { bucket } from '../site-archive/keys.ts';\n",
+      'shared/site-archive/keys.ts': 'export const bucket = 1;\n',
+      // views take record types from db; a read function belongs to read-models.
+      'shared/views/guide-views.ts':
+        "import type { GuideRecord } from '../db/entities/guide.ts';\n" +
+        "import { type StepRecord, type UserRecord as U } from '../db/entities/step.ts';\n" +
+        "import { getUsers, type UserRecord } from '../db/entities/user.ts';\n",
+      'shared/read-models/guides.ts':
+        "import { getUsers } from '../db/entities/user.ts';\nimport { view } from '../views/guide-views.ts';\n",
+      'shared/db/entities/guide.ts': 'export type GuideRecord = {};\n',
+      'shared/db/entities/step.ts': 'export type StepRecord = {};\nexport type UserRecord = {};\n',
+      'shared/db/entities/user.ts': 'export const getUsers = 1;\nexport type UserRecord = {};\n',
+    });
+    const found = checkDependencies(root).violations.map(
+      (violation) => `${violation.from} -> ${violation.to}: ${violation.rule}`,
+    );
+    expect(found.sort()).toEqual(
+      [
+        'shared/training/refresh.ts -> shared/site-archive/keys.ts: ' +
+          'an arrow between equals: shared/training and shared/site-archive share rank 6',
+        'shared/views/guide-views.ts -> shared/db/entities/user.ts: ' +
+          'shared/views imports only types from shared/db (reads live in shared/read-models)',
+      ].sort(),
+    );
+  });
 });

@@ -6,7 +6,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { nowSeconds } from '../keys.ts';
+import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import { isConditionFailed } from '../retry.ts';
 

@@ -7,6 +7,7 @@
  * whose members sign. Courses are listed in several orders through sorted references
  * (sorted-refs.ts, collection COURSES), moved by `reindexCourse` after any change of a sort value.
  */
+import { completionPercent } from '../../domain/course-completion.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
@@ -97,10 +98,6 @@ function courseFromItem(item: Record<string, unknown>): CourseRecord {
     order_placement: record.order_placement ?? null,
     order_version: Number(record.order_version ?? 0),
   };
-}
-
-export function completionPercent(course: Pick<CourseRecord, 'rows_total' | 'rows_completed'>): number {
-  return course.rows_total === 0 ? 0 : Math.round((course.rows_completed / course.rows_total) * 10000) / 100;
 }
 
 const moduleIds = (stages: CourseStageRecord[]) =>

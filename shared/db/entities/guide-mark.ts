@@ -9,7 +9,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchGetParts, type BatchPart } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 
@@ -83,7 +83,17 @@ export async function guideMarksOf(
   userid: number,
   guideid: number,
 ): Promise<{ favorited: boolean; completed: boolean }> {
-  const items = await batchGetInOrder([markKey('FAVORITE', userid, guideid), markKey('COMPLETED', userid, guideid)]);
-  const kinds = new Set(items.map((item) => String(item.sk).split('#')[0]));
-  return { favorited: kinds.has('FAVORITE'), completed: kinds.has('COMPLETED') };
+  const [marks] = await batchGetParts(guideMarksPart(userid, guideid));
+  return marks;
+}
+
+/** Whether the user favorited and completed the guide, as a share of a BatchGet. */
+export function guideMarksPart(userid: number, guideid: number): BatchPart<{ favorited: boolean; completed: boolean }> {
+  return {
+    keys: [markKey('FAVORITE', userid, guideid), markKey('COMPLETED', userid, guideid)],
+    decode(items) {
+      const kinds = new Set(items.map((item) => String(item.sk).split('#')[0]));
+      return { favorited: kinds.has('FAVORITE'), completed: kinds.has('COMPLETED') };
+    },
+  };
 }

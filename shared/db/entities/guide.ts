@@ -16,7 +16,7 @@ import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { batchDelete, batchGetInOrder } from '../batch.ts';
+import { batchDelete, batchGetInOrder, batchGetParts, type BatchPart } from '../batch.ts';
 import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { PageQuery } from '../paging.ts';
@@ -180,9 +180,19 @@ export async function getGuide(
 
 /** Guides in the order of the ids asked for; unknown ids are left out. */
 export async function getGuides(guideids: number[]): Promise<GuideRecord[]> {
-  const items = await batchGetInOrder([...new Set(guideids)].map(guideKey));
-  const byId = new Map(items.map((item) => [Number(item.guideid), guideFromItem(item)]));
-  return guideids.map((guideid) => byId.get(guideid)).filter((guide): guide is GuideRecord => guide !== undefined);
+  const [guides] = await batchGetParts(guidesPart(guideids));
+  return guides;
+}
+
+/** Guides in the order of the ids asked for, as a share of a BatchGet (unknown ids left out). */
+export function guidesPart(guideids: number[]): BatchPart<GuideRecord[]> {
+  return {
+    keys: [...new Set(guideids)].map(guideKey),
+    decode(items) {
+      const byId = new Map(items.map((item) => [Number(item.guideid), guideFromItem(item)]));
+      return guideids.map((guideid) => byId.get(guideid)).filter((guide): guide is GuideRecord => guide !== undefined);
+    },
+  };
 }
 
 /** A step found by its id alone (comments and step forms know only the stepid). */
@@ -193,8 +203,13 @@ export async function getStep(stepid: number): Promise<StepRecord | undefined> {
 
 /** Steps in the order of the ids asked for; unknown ids are left out. */
 export async function getSteps(stepids: number[]): Promise<StepRecord[]> {
-  const items = await batchGetInOrder(stepids.map(stepKey));
-  return items.map(stepFromItem);
+  const [steps] = await batchGetParts(stepsPart(stepids));
+  return steps;
+}
+
+/** Steps in the order of the ids asked for, as a share of a BatchGet. */
+export function stepsPart(stepids: number[]): BatchPart<StepRecord[]> {
+  return { keys: stepids.map(stepKey), decode: (items) => items.map(stepFromItem) };
 }
 
 /** A guide as it was at a revision (its snapshot), if that revision exists. */

@@ -6,7 +6,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
-import { nowSeconds } from '../keys.ts';
+import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 
 function resetKey(tokenHash: string) {

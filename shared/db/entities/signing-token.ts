@@ -6,7 +6,8 @@
  */
 import { tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
-import { nowSeconds, withoutKeys } from '../keys.ts';
+import { withoutKeys } from '../keys.ts';
+import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
 

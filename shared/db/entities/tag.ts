@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { nowSeconds } from '../keys.ts';
+import { nowSeconds } from '../../clock.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';

@@ -8,7 +8,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import { getItem } from '../items.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll } from '../paging.ts';
-import { nowSeconds } from '../keys.ts';
+import { nowSeconds } from '../../clock.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { userKey } from './user.ts';
 

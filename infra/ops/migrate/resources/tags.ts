@@ -5,7 +5,7 @@
  * tag on a document and when are not exposed (TAG_ATTRIBUTES_NOT_EXPOSED).
  */
 import { documentTagPut, tagPut, type TaggedDocType } from '../../../../shared/db/entities/tag.ts';
-import { nowSeconds } from '../../../../shared/db/keys.ts';
+import { nowSeconds } from '../../../../shared/clock.ts';
 import type { WikiListItem } from '../../../../shared/views/wiki-views.ts';
 import { itemsOfWrites, type CrawlContext, type ResourceCrawler } from '../crawl.ts';
 import { forEachPageOrUnexposed, listOrUnexposed } from './content-source.ts';

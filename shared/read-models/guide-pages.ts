@@ -2,15 +2,18 @@
  * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media)
  * and builds them: summaries for lists, the full guide, a step with its position. Media objects
  * (images, videos, documents, embeds) come from one BatchGet per view
- * (shared/views/media-views.ts), never one read per item.
+ * (shared/read-models/media.ts), never one read per item. The caller's marks, the steps and the
+ * prerequisites share one BatchGet (BatchPart, shared/db/batch.ts).
  */
-import { documentCommentViews } from './comment-views.ts';
-import { viewMediaById } from './media-views.ts';
+import { documentCommentViews } from './comments.ts';
+import { viewMediaById } from './media.ts';
+import type { GuideMarkView } from '../views/guide-mark-views.ts';
 import { siteUrl } from '../config.ts';
 import type { Caller } from '../domain/caller.ts';
-import { getGuides, getSteps, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
-import { getUser, getUsers, type UserRecord } from '../db/entities/user.ts';
-import { guideMarksOf } from '../db/entities/guide-mark.ts';
+import { batchGetParts, type BatchPart } from '../db/batch.ts';
+import { getSteps, guidesPart, stepsPart, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
+import { getUsers, usersPart, type UserRecord } from '../db/entities/user.ts';
+import { guideMarksPart } from '../db/entities/guide-mark.ts';
 import {
   fullGuideView,
   guideSummary,
@@ -20,9 +23,10 @@ import {
   type GuideSummary,
   type StepView,
   type ViewMedia,
-} from './guide-views.ts';
+} from '../views/guide-views.ts';
 import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
 
+/** The guides' authors; a caller cached by authentication is not read again (usersPart). */
 async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {
   const users = await getUsers([...new Set(guides.map((guide) => guide.userid))]);
   return new Map(users.map((user) => [user.userid, user]));
@@ -32,7 +36,7 @@ function summariesOf(guides: GuideRecord[], authors: Map<number, UserRecord>, me
   return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl(), media));
 }
 
-/** Summaries of guides in the order given (one BatchGet for their authors, one for their images). */
+/** Summaries of guides in the order given (one BatchGet for their authors not cached, one for their images). */
 export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
   if (guides.length === 0) return [];
   const [authors, media] = await Promise.all([authorsOf(guides), viewMediaById(mediaIdsOf(guides))]);
@@ -64,12 +68,18 @@ export async function fullGuide(
   guide: GuideRecord,
   options: { prerequisiteSteps?: boolean } = {},
 ): Promise<FullGuideView> {
-  const [author, guideSteps, marks, prerequisiteGuides] = await Promise.all([
-    getUser(guide.userid),
-    getSteps(guide.steps.map((ref) => ref.stepid)),
-    caller ? guideMarksOf(caller.userid, guide.guideid) : Promise.resolve({ favorited: false, completed: false }),
-    guide.prerequisites.length > 0 ? getGuides(guide.prerequisites) : Promise.resolve([] as GuideRecord[]),
-  ]);
+  // The author (unless authentication cached them), the steps, the prerequisites and the
+  // caller's marks: one BatchGet.
+  const noMarks: BatchPart<{ favorited: boolean; completed: boolean }> = {
+    keys: [],
+    decode: () => ({ favorited: false, completed: false }),
+  };
+  const [[author], guideSteps, marks, prerequisiteGuides] = await batchGetParts(
+    usersPart([guide.userid]),
+    stepsPart(guide.steps.map((ref) => ref.stepid)),
+    caller ? guideMarksPart(caller.userid, guide.guideid) : noMarks,
+    guidesPart(guide.prerequisites),
+  );
   const visiblePrerequisites = prerequisiteGuides.filter((prerequisite) => canViewGuideNow(caller, prerequisite));
   const [prerequisiteAuthors, prerequisiteSteps] = await Promise.all([
     visiblePrerequisites.length > 0 ? authorsOf(visiblePrerequisites) : Promise.resolve(new Map<number, UserRecord>()),
@@ -116,4 +126,10 @@ export async function fullGuide(
   });
   view.comments = guideComments;
   return view;
+}
+
+/** `[{guide, date}]` of marks in the order given (their guides' summaries read in one batch). */
+export async function guideMarkViews(marks: Array<{ guide: GuideRecord; date: number }>): Promise<GuideMarkView[]> {
+  const summaries = await guideSummaries(marks.map((mark) => mark.guide));
+  return marks.map((mark, index) => ({ guide: summaries[index], date: mark.date }));
 }
