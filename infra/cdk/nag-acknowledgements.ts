@@ -119,8 +119,8 @@ const REASONS = {
   accessLogBucketLogs:
     'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
-    'Node.js 22 on purpose: the local stack and CI run Node 20/22 and esbuild targets node20; the runtime ' +
-    'moves to 24 together with the local toolchain.',
+    'Node.js 22 on purpose: the local stack, the tests and CI run the same Node 22 (decision 185) and esbuild ' +
+    'targets node22; the runtime moves to 24 together with the local toolchain.',
   bucketNotificationsHandler:
     "CDK's own BucketNotificationsHandler, the custom resource that puts the S3 event notification of the " +
     'media processor on the media bucket: CDK gives its role the AWSLambdaBasicExecutionRole managed policy ' +

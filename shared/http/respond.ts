@@ -33,6 +33,8 @@ export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-headers': 'Authorization, Content-Type, X-App-Id',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
+  // A browser client may read the id of its request (decision 183) across origins.
+  'access-control-expose-headers': 'X-Request-Id',
 };
 
 /** Reads ?format / ?pretty / Accept (a flag counts when present without a value). */

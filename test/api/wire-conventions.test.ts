@@ -116,6 +116,12 @@ describe('CORS', () => {
     // The deployed HTTP API says the same (test/infra/api-stack.test.ts): one CORS_MAX_AGE_SECONDS.
     expect(response.headers.get('access-control-max-age')).toBe('3600');
   });
+
+  it('lets a browser on another origin read X-Request-Id', async () => {
+    const response = await fetch(`${apiUrl()}/users/1`, { headers: { origin: 'https://example.org' } });
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Request-Id');
+  });
 });
 
 describe('documentation', () => {

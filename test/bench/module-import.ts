@@ -67,7 +67,7 @@ async function pipelineBundleSizes() {
       minify: true,
       format: 'esm',
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       external: ['@aws-sdk/*', ...external],
       write: false,
       logLevel: 'silent',

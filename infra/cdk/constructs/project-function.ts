@@ -85,7 +85,7 @@ function afterBundling(outputDir: string, nodeModules: string[], embeds: EmbedFi
     ...Object.entries(SIDE_BUNDLES).map(
       ([name, entry]) =>
         `if grep -q '"${name}"' "${bundle}"; then "${ESBUILD}" "${join(REPO_ROOT, entry)}" --bundle --platform=node ` +
-        `--format=cjs --target=node20 --main-fields=module,main --minify --keep-names --sourcemap${externals} ` +
+        `--format=cjs --target=node22 --main-fields=module,main --minify --keep-names --sourcemap${externals} ` +
         `--sources-content=false --log-level=warning --alias:${SDK_DEFAULT_CREDENTIAL_PROVIDER}=` +
         `${LAMBDA_CREDENTIAL_PROVIDER} --outfile="${join(outputDir, `${name.slice(1)}.js`)}"; fi`,
     ),
@@ -162,15 +162,12 @@ export class ProjectFunction extends Construct implements IGrantable {
       // No NODE_OPTIONS=--enable-source-maps: Node then reads and parses the bundle's source map at
       // every cold start, about a fifth of an API function's import CPU (decision 145). Stack traces
       // keep function names (keepNames); the .map beside each bundle maps positions when needed.
-      environment: {
-        ...props.environment,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      },
+      environment: props.environment,
       bundling: {
         format: OutputFormat.CJS,
         mainFields: ['module', 'main'],
-        // node20 keeps the bundle runnable by the local stack too (Node 20 there, 22 here).
-        target: 'node20',
+        // What Lambda runs, and what the local stack and verify:deploy run since decision 185.
+        target: 'node22',
         minify: true,
         // Minified class and function names would make logged error names unreadable.
         keepNames: true,

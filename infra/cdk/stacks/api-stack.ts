@@ -101,6 +101,7 @@ export class ApiStack extends Stack {
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: corsMethods(groups),
         maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+        exposeHeaders: ['X-Request-Id'],
       },
     });
 
