@@ -55,12 +55,13 @@ import {
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { categoryPage } from './categories.service.ts';
 
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 const CHILDREN_IN_PAGE = 200;
 
-function canEdit(caller: Caller): boolean {
-  return hasRole(caller, 'Author');
+function canEdit(caller: Caller | null): boolean {
+  return caller !== null && hasRole(caller, 'Author');
 }
 
 /** Parents from the page's parent up to the root (bounded: moves refuse cycles and depth). */
@@ -77,7 +78,7 @@ async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
 }
 
 /** The full page as the API shows it. */
-export async function pageView(wiki: WikiRecord, caller: Caller, options: { hideRevisionid?: boolean } = {}) {
+export async function pageView(wiki: WikiRecord, caller: Caller | null, options: { hideRevisionid?: boolean } = {}) {
   const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
   const [author, ancestors, children] = await Promise.all([
     getUser(wiki.author_userid),
@@ -145,27 +146,31 @@ function titleTaken(error: unknown, namespace: string, title: string): Validatio
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function get(caller: Caller, rawNamespace: string, title: string) {
+export async function get(caller: Caller | null, rawNamespace: string, title: string) {
   const namespace = requireNamespace(rawNamespace);
   const wiki = await requirePage(namespace, title);
   const [view] = await Promise.all([
-    // The real service shows `revisionid: null` on this read of a category (wire notes §1.6).
-    pageView(wiki, caller, { hideRevisionid: namespace === 'CATEGORY' }),
-    recordView({
-      userid: caller.userid,
-      username: caller.username,
-      doc_type: 'WIKI',
-      docid: wiki.wikiid,
-      date: nowSeconds(),
-    }),
+    // A category reads as the category page (its guides); the real service shows
+    // `revisionid: null` on it (wire notes §1.6).
+    namespace === 'CATEGORY' ? categoryPage(caller, wiki) : pageView(wiki, caller),
+    // An anonymous reader (a public site) has no history to record.
+    caller
+      ? recordView({
+          userid: caller.userid,
+          username: caller.username,
+          doc_type: 'WIKI',
+          docid: wiki.wikiid,
+          date: nowSeconds(),
+        })
+      : undefined,
   ]);
   return view;
 }
 
 export async function list(rawNamespace: string, query: WikiListQuery) {
   const namespace = requireNamespace(rawNamespace);
-  if (query.display === 'hierarchy' || query.display === 'hierarchyOrder')
-    return hierarchy(namespace, query.withDisplayTitles);
+  if (query.display === 'hierarchyOrder') return orderedNodes((await hierarchy(namespace, true)) as DisplayTree);
+  if (query.display === 'hierarchy') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
   if (query.display === 'titles') return pages.map((page) => page.title);
   return pages.map((page) => wikiListItem(page, siteUrl()));
@@ -173,6 +178,21 @@ export async function list(rawNamespace: string, query: WikiListQuery) {
 
 type TitleTree = { [title: string]: TitleTree | [] };
 type DisplayTree = Array<{ title: string; display_title: string; children: DisplayTree }>;
+
+/** A node of display=hierarchyOrder (the Android app's tree): a leaf carries no `children` key. */
+export interface OrderedNode {
+  title: string;
+  display_title: string;
+  children?: OrderedNode[];
+}
+
+function orderedNodes(tree: DisplayTree): OrderedNode[] {
+  return tree.map((node) => ({
+    title: node.title,
+    display_title: node.display_title,
+    ...(node.children.length > 0 ? { children: orderedNodes(node.children) } : {}),
+  }));
+}
 
 /**
  * The whole tree of a hierarchical namespace: by default an object keyed by title whose leaves

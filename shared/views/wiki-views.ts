@@ -11,6 +11,7 @@ import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { userSummary } from './user-views.ts';
 import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
 import { userSummarySchema } from './common-schemas.ts';
+import { guideSummarySchema } from './guide-views.ts';
 
 const namespaceSchema = z.enum(WIKI_NAMESPACES);
 /** A page's image as stored with it (the Image object when one is set). */
@@ -84,6 +85,30 @@ export const wikiListSchema = z.union([
   z.array(wikiListItemSchema),
   z.array(z.string()),
   z.array(wikiTreeNodeSchema),
+  z.record(z.string(), z.unknown()),
+]);
+
+/**
+ * The category page (GET /categories/{name}, GET /wikis/CATEGORY/{title}): the page plus the
+ * guides filed under it that the caller may read, the featured ones among them, related wiki
+ * pages and the answers link (empty: no answers forum), as the mobile apps parse it.
+ */
+export const categoryPageSchema = z.extend(wikiSchema, {
+  guides: z.array(guideSummarySchema),
+  featured_guides: z.array(guideSummarySchema),
+  related_wikis: z.array(wikiListItemSchema),
+  solutions_url: z.string(),
+});
+
+/** GET /wikis/{namespace}/{title}: a page; a CATEGORY page is the category page. */
+export const wikiPageReadSchema = z.union([categoryPageSchema, wikiSchema]);
+
+/**
+ * GET /categories: an object of titles whose leaves are null, or with withDisplayTitles
+ * `{hierarchy, display_titles}` (the iOS start screen). Recursive, so checked at the top level.
+ */
+export const categoryTreeSchema = z.union([
+  z.object({ hierarchy: z.record(z.string(), z.unknown()), display_titles: z.record(z.string(), z.string()) }),
   z.record(z.string(), z.unknown()),
 ]);
 
