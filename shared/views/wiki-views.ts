@@ -76,15 +76,23 @@ export const wikiListItemSchema = z.object({
  * schema and cannot carry a recursive one.
  */
 const wikiTreeNodeSchema = z.object({ title: z.string(), display_title: z.string(), children: z.array(z.unknown()) });
+/** A node of display=hierarchyOrder (the Android app's tree): a leaf has no `children` key. */
+const wikiOrderedNodeSchema = z.object({
+  title: z.string(),
+  display_title: z.string(),
+  children: z.optional(z.array(z.unknown())),
+});
 
 /**
  * GET /wikis/{namespace}: list items, titles (display=titles), or the hierarchy (display=hierarchy):
- * an object keyed by title whose leaves are [], or with withDisplayTitles an array of nodes.
+ * an object keyed by title whose leaves are [], or with withDisplayTitles an array of nodes;
+ * display=hierarchyOrder: an array of nodes whose leaves have no `children`.
  */
 export const wikiListSchema = z.union([
   z.array(wikiListItemSchema),
   z.array(z.string()),
   z.array(wikiTreeNodeSchema),
+  z.array(wikiOrderedNodeSchema),
   z.record(z.string(), z.unknown()),
 ]);
 
