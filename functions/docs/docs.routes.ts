@@ -35,20 +35,16 @@ function loadRenderer() {
  * The site's description, open on every site: a client needs the sign-in method before it has
  * a token. Three paths, as the clients call it: /sites/info (Android), /info (iOS), /site (the reference).
  */
-function siteInfoRoute(path: string) {
-  return route({
-    method: 'GET',
-    path,
-    auth: 'public',
-    openOnPrivateSite: true,
-    summary: "The site's name, sign-in methods and guide types (what a client needs before signing in)",
-    description:
-      'Open on private sites too: it holds only what the sign-in screen shows. The shape the Dozuki mobile ' +
-      'apps parse: authentication.sso appears only on a site that signs in through an identity provider.',
-    response: siteInfoSchema,
-    handler: async () => siteInfo(),
-  });
-}
+const siteInfoRoute = {
+  auth: 'public',
+  openOnPrivateSite: true,
+  summary: "The site's name, sign-in methods and guide types (what a client needs before signing in)",
+  description:
+    'Open on private sites too: it holds only what the sign-in screen shows. The shape the Dozuki mobile ' +
+    'apps parse: authentication.sso appears only on a site that signs in through an identity provider.',
+  response: siteInfoSchema,
+  handler: async () => siteInfo(),
+} as const;
 
 export const docsGroup = defineGroup({
   name: 'docs',
@@ -61,9 +57,21 @@ export const docsGroup = defineGroup({
   },
   embeds: ['openApi', 'docsRenderer'],
   routes: [
-    siteInfoRoute('/sites/info'),
-    siteInfoRoute('/info'),
-    siteInfoRoute('/site'),
+    route({
+      method: 'GET',
+      path: '/sites/info',
+      ...siteInfoRoute,
+    }),
+    route({
+      method: 'GET',
+      path: '/info',
+      ...siteInfoRoute,
+    }),
+    route({
+      method: 'GET',
+      path: '/site',
+      ...siteInfoRoute,
+    }),
     route({
       method: 'GET',
       path: '/openapi.json',
