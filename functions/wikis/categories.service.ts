@@ -2,9 +2,8 @@
  * The category endpoints the mobile apps read: the tree (GET /categories), the flat list
  * (GET /categories/all) and the category page (GET /categories/{name}, and GET
  * /wikis/CATEGORY/{title}). Categories are the CATEGORY wiki pages; a guide names its category
- * by title. Shapes: docs/wire-fidelity.md "Categories for the mobile apps".
+ * by title. Shapes: docs/wire-fidelity.md §3.7.
  */
-import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
 import { FEATURED_FLAG } from '../../shared/domain/guide-rules.ts';
@@ -22,7 +21,10 @@ import type { CategoryTreeQuery } from './wikis.schemas.ts';
 const GUIDES_ON_PAGE = 200;
 
 /** What deciding a guide's visibility and category needs: read projected, not whole guides. */
-type GuideAccessFields = Pick<GuideRecord, 'guideid' | 'category' | 'public' | 'userid' | 'grant_userids' | 'grant_teamids'>;
+type GuideAccessFields = Pick<
+  GuideRecord,
+  'guideid' | 'category' | 'public' | 'userid' | 'grant_userids' | 'grant_teamids'
+>;
 
 /**
  * The guides the caller may read, by category title. One pass over the guide index with a

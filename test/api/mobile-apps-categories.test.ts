@@ -44,7 +44,8 @@ describe('site info (GET /sites/info, /info, /site)', () => {
       const info = answer.body;
       // Android JSONHelper.parseSite: getInt / getString / getBoolean / getJSONObject.
       expect(Number.isInteger(info.siteid)).toBe(true);
-      for (const key of ['name', 'domain', 'title', 'theme', 'description']) expect(typeof info[key], key).toBe('string');
+      for (const key of ['name', 'domain', 'title', 'theme', 'description'])
+        expect(typeof info[key], key).toBe('string');
       expect(info.private).toBe(true);
       expect(typeof info.answers).toBe('boolean');
       expect(info.authentication.standard).toBe(true);
@@ -141,7 +142,10 @@ describe('the category page', () => {
   }
 
   it('GET /categories/{name}, `+` read as a space, with ?langid= of any device language', async () => {
-    const answer = await api('GET', `/categories/${leaf.replace(/ /g, '+')}`, { token: admin, query: { langid: 'fr' } });
+    const answer = await api('GET', `/categories/${leaf.replace(/ /g, '+')}`, {
+      token: admin,
+      query: { langid: 'fr' },
+    });
     expect(answer.status, answer.text).toBe(200);
     expectCategoryPage(answer.body);
     expect(answer.body.title).toBe(leaf);

@@ -206,7 +206,7 @@ describe('category hierarchy', () => {
     await createWiki({ namespace: 'CATEGORY', title: leaf, parent: middle, description: 'The smallest' });
   });
 
-  it('display=hierarchy: a tree keyed by title, leaves []; hierarchyOrder: the array, leaves without children', async () => {
+  it('display=hierarchy: an object of titles, leaves []; hierarchyOrder: an array, leaves without children', async () => {
     const tree = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display: 'hierarchy' } });
     expect(tree.status).toBe(200);
     expect(tree.body[root]).toEqual({ [middle]: { [leaf]: [] } });

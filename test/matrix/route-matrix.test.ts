@@ -115,7 +115,7 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     });
 });
 
-it('only login, registration, the password-reset pair, the API docs, health and site info are open on a private site', () => {
+it('only login, registration, password reset, the API docs, health and site info are open on a private site', () => {
   const open = routes
     .filter(({ route }) => openToAnonymous(route, true))
     .map(({ route }) => `${route.method} ${route.path}`);
