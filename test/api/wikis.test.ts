@@ -206,7 +206,7 @@ describe('category hierarchy', () => {
     await createWiki({ namespace: 'CATEGORY', title: leaf, parent: middle, description: 'The smallest' });
   });
 
-  it('display=hierarchy: an object of titles, leaves []; hierarchyOrder: an array, leaves without children', async () => {
+  it('display=hierarchy: titles, leaves []; hierarchyOrder: an array whose leaves have no children key', async () => {
     const tree = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display: 'hierarchy' } });
     expect(tree.status).toBe(200);
     expect(tree.body[root]).toEqual({ [middle]: { [leaf]: [] } });
