@@ -167,6 +167,11 @@ describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
       expect(page.body.guides.map((guide: { guideid: number }) => guide.guideid)).toEqual([draft.guideid]);
     }
     expect((await call('GET', '/wikis/WIKI')).status).toBe(200);
+    // The migration crawler reads a public guide's tags anonymously (issue 25 §8); a hidden guide's stay closed.
+    const tags = await call('GET', `/guides/${draft.guideid}/tags`);
+    expect(tags.status).toBe(200);
+    expect(Array.isArray(tags.body)).toBe(true);
+    expect((await call('GET', `/guides/${hidden.guideid}/tags`)).status).toBe(401);
     expect((await call('GET', '/collections')).body).toEqual([]);
     expect((await call('GET', '/user')).status).toBe(401);
     expect((await call('GET', '/users')).status).toBe(401);
