@@ -14,7 +14,7 @@ import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/e
 import { queryChunks } from '../../shared/db/paging.ts';
 import { guideSummaries } from '../../shared/views/guide-page-views.ts';
 import type { WikiListItem } from '../../shared/views/wiki-views.ts';
-import { pageView } from './wikis.service.ts';
+import { pageView } from './page-view.ts';
 import type { CategoryTreeQuery } from './wikis.schemas.ts';
 
 /** Guides listed on one category page (the real page pages no further either). */

@@ -8,14 +8,13 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/domain/caller.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import {
   plainExcerpt,
   wikiListItem,
   wikiRef,
   wikiUrl,
-  wikiView,
   type WikiIdentification,
   type WikiRevisionView,
 } from '../../shared/views/wiki-views.ts';
@@ -36,7 +35,7 @@ import { nowSeconds } from '../../shared/db/keys.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';
-import { getUser, getUsers } from '../../shared/db/entities/user.ts';
+import { getUsers } from '../../shared/db/entities/user.ts';
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import {
   deleteWiki,
@@ -56,47 +55,7 @@ import {
 } from '../../shared/db/entities/wiki.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { categoryPage } from './categories.service.ts';
-
-/** Children titles shown inside a page (the children endpoint pages through all of them). */
-const CHILDREN_IN_PAGE = 200;
-
-function canEdit(caller: Caller | null): boolean {
-  return caller !== null && hasRole(caller, 'Author');
-}
-
-/** Parents from the page's parent up to the root (bounded: moves refuse cycles and depth). */
-async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
-  const chain: WikiRecord[] = [];
-  let next = wiki.parent_wikiid;
-  while (next && chain.length <= MAX_HIERARCHY_DEPTH) {
-    const parent = await getWiki(next);
-    if (!parent) break;
-    chain.push(parent);
-    next = parent.parent_wikiid;
-  }
-  return chain;
-}
-
-/** The full page as the API shows it. */
-export async function pageView(wiki: WikiRecord, caller: Caller | null, options: { hideRevisionid?: boolean } = {}) {
-  const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
-  const [author, ancestors, children] = await Promise.all([
-    getUser(wiki.author_userid),
-    hierarchical ? ancestorsOf(wiki) : Promise.resolve([]),
-    hierarchical && wiki.child_count > 0
-      ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 })
-      : Promise.resolve([]),
-  ]);
-  return wikiView(wiki, {
-    siteUrl: siteUrl(),
-    author,
-    canEdit: canEdit(caller),
-    parent: ancestors[0] ?? null,
-    ancestors: [...ancestors].reverse(),
-    children: children.map((child) => child.title),
-    hideRevisionid: options.hideRevisionid,
-  });
-}
+import { CHILDREN_IN_PAGE, ancestorsOf, pageView } from './page-view.ts';
 
 /** The 409 for a write whose revisionid was stale, with the current page; undefined otherwise. */
 async function staleConflict(error: unknown, caller: Caller) {
