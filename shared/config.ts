@@ -60,6 +60,10 @@ const ConfigSchema = z.object({
   /** Public base URL of the site (links in mail, absolute urls in payloads). */
   STEPWISE_SITE_URL: z._default(z.string(), 'http://127.0.0.1:3000'),
   STEPWISE_SITE_NAME: z._default(z.string(), 'Stepwise'),
+  /** The site's number in GET /sites/info (a site migrated from Dozuki keeps its siteid). */
+  STEPWISE_SITE_ID: int(1),
+  /** One line about the site, shown by the apps' site picker (GET /sites/info). */
+  STEPWISE_SITE_DESCRIPTION: z._default(z.string(), ''),
   STEPWISE_PUBLIC_REGISTRATION: flag(false),
   /**
    * A private site answers 401 to anonymous callers on every route except login, registration

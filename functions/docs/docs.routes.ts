@@ -1,8 +1,9 @@
 /**
  * The API about itself: the OpenAPI document, the interactive reference at /api/2.0/doc (the
  * Scalar renderer, served from the bundle: decision 176), a static page for browsers without
- * JavaScript, and whether this deployment answers (/api/2.0/health; here rather than in a group
- * of its own, decision 180).
+ * JavaScript, whether this deployment answers (/api/2.0/health; here rather than in a group
+ * of its own, decision 180), and the site's own description for clients without a token
+ * (/sites/info, decision 191).
  */
 import { gzipSync } from 'node:zlib';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
@@ -11,6 +12,8 @@ import { openApiDocumentSchema } from '../../shared/http/openapi.ts';
 import { healthSchema } from '../../shared/views/health-views.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { health } from './health.service.ts';
+import { siteInfo } from './site-info.service.ts';
+import { siteInfoSchema } from '../../shared/views/site-views.ts';
 import { type ReferencePage, renderReferencePage } from './reference-page.ts';
 import responseExamples from './docs.response-examples.json' with { type: 'json' };
 
@@ -28,6 +31,21 @@ function loadRenderer() {
   return renderer;
 }
 
+/**
+ * The site's description, open on every site: a client needs the sign-in method before it has
+ * a token. Three paths, as the clients call it: /sites/info (Android), /info (iOS), /site (the reference).
+ */
+const siteInfoRoute = {
+  auth: 'public',
+  openOnPrivateSite: true,
+  summary: "The site's name, sign-in methods and guide types (what a client needs before signing in)",
+  description:
+    'Open on private sites too: it holds only what the sign-in screen shows. The shape the Dozuki mobile ' +
+    'apps parse: authentication.sso appears only on a site that signs in through an identity provider.',
+  response: siteInfoSchema,
+  handler: async () => siteInfo(),
+} as const;
+
 export const docsGroup = defineGroup({
   name: 'docs',
   responseExamples,
@@ -39,6 +57,21 @@ export const docsGroup = defineGroup({
   },
   embeds: ['openApi', 'docsRenderer'],
   routes: [
+    route({
+      method: 'GET',
+      path: '/sites/info',
+      ...siteInfoRoute,
+    }),
+    route({
+      method: 'GET',
+      path: '/info',
+      ...siteInfoRoute,
+    }),
+    route({
+      method: 'GET',
+      path: '/site',
+      ...siteInfoRoute,
+    }),
     route({
       method: 'GET',
       path: '/openapi.json',

@@ -45,8 +45,8 @@ export const tagsGroup = defineGroup({
     route({
       method: 'GET',
       path: '/guides/{guideid}/tags',
-      auth: 'user',
-      summary: 'Tags of a guide, alphabetical (anyone who can see the guide)',
+      auth: 'public',
+      summary: 'Tags of a guide, alphabetical (anyone who can see the guide; anonymous on a public site)',
       params: idParams('guideid'),
       query: documentTagsQuery,
       response: tagListSchema,

@@ -64,8 +64,10 @@ export function all(page: Page): Promise<TagListView> {
   return listTags(page);
 }
 
-export async function guideTags(caller: Caller, guideid: number, page: Page): Promise<TagListView> {
-  return listDocumentTags(await guideTarget(caller, guideid, false), page);
+/** Anyone who can see the guide; on a public site that includes anonymous readers of a public guide. */
+export async function guideTags(caller: Caller | null, guideid: number, page: Page): Promise<TagListView> {
+  await assertCanViewGuide(caller, guideid);
+  return listDocumentTags({ docType: 'GUIDE', docid: guideid }, page);
 }
 
 export async function tagGuide(caller: Caller, guideid: number, rawTag: string, page: Page) {

@@ -7,15 +7,27 @@ import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { createWikiBody, patchWikiBody, titleText, wikiListQuery } from './wikis.schemas.ts';
 import {
+  allCategoriesQuery,
+  categoryTreeQuery,
+  createWikiBody,
+  pageReadQuery,
+  patchWikiBody,
+  titleText,
+  wikiListQuery,
+} from './wikis.schemas.ts';
+import {
+  categoryPageSchema,
+  categoryTreeSchema,
   wikiIdentificationSchema,
+  wikiPageReadSchema,
   wikiListItemSchema,
   wikiListSchema,
   wikiRevisionSchema,
   wikiSchema,
 } from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
+import * as categories from './categories.service.ts';
 import responseExamples from './wikis.response-examples.json' with { type: 'json' };
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
@@ -29,6 +41,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
     method: 'PUT',
     path: `/wikis/${namespace}/{title}/parent`,
     auth: 'author',
+    plusAsSpace: true,
     summary: `Put a ${namespace} page under another ${namespace} page (parent null: at the top)`,
     description:
       "Refuses a parent inside the page's own subtree (422 code cycle) and trees deeper than 40 levels. The " +
@@ -53,15 +66,15 @@ export const wikisGroup = defineGroup({
     route({
       method: 'GET',
       path: '/wikis/{namespace}',
-      auth: 'user',
+      auth: 'public',
       summary:
         'Pages of a namespace, alphabetical (bare array); display=titles for titles only; display=hierarchy ' +
         'for the tree',
       description:
-        'display=hierarchy (or hierarchyOrder) answers the whole CATEGORY (or WIKI) tree: an object keyed ' +
-        'by title whose ' +
+        'display=hierarchy answers the whole CATEGORY (or WIKI) tree: an object keyed by title whose ' +
         'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. ' +
-        'modifiedSince filters the list.',
+        'display=hierarchyOrder: that array with no `children` key on a leaf (the Android app). ' +
+        'modifiedSince filters the list. Anonymous on a public site.',
       params: z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)) }),
       query: wikiListQuery,
       response: wikiListSchema,
@@ -70,20 +83,25 @@ export const wikisGroup = defineGroup({
     route({
       method: 'GET',
       path: '/wikis/{namespace}/{title}',
-      auth: 'user',
+      auth: 'public',
+      plusAsSpace: true,
       summary: "A wiki page with its rendered contents; records a view in the reader's history",
       description:
-        'As on the real service, GET /wikis/CATEGORY/{title} shows "revisionid": null; POST, PATCH, revert, ' +
-        'parent and 409 ' +
-        'bodies carry the real revisionid (also listed by GET …/revisions), which PATCH and DELETE check.',
+        'A CATEGORY page answers the category page (with guides, featured_guides, related_wikis, ' +
+        'solutions_url), as GET /categories/{name} does. As on the real service, GET /wikis/CATEGORY/{title} ' +
+        'shows "revisionid": null; POST, PATCH, revert, parent and 409 bodies carry the real revisionid ' +
+        '(also listed by GET …/revisions), which PATCH and DELETE check. `+` in the title reads as a space ' +
+        '(%2B is a plus). ?langid= is accepted and changes nothing. Anonymous on a public site.',
       params: pageParams,
-      response: wikiSchema,
+      query: pageReadQuery,
+      response: wikiPageReadSchema,
       handler: ({ caller, params }) => wikis.get(caller, params.namespace, params.title),
     }),
     route({
       method: 'GET',
       path: '/wikis/CATEGORY/{title}/children',
-      auth: 'user',
+      auth: 'public',
+      plusAsSpace: true,
       summary: 'Direct child categories of a category, alphabetical',
       params: titleParams,
       query: z.object(pagination),
@@ -93,7 +111,8 @@ export const wikisGroup = defineGroup({
     route({
       method: 'GET',
       path: '/wikis/CATEGORY/{title}/identification',
-      auth: 'user',
+      auth: 'public',
+      plusAsSpace: true,
       summary: "How to identify the device: the category's identification text and its child categories with images",
       params: titleParams,
       response: wikiIdentificationSchema,
@@ -103,6 +122,7 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/wikis/{namespace}/{title}/revisions',
       auth: 'user',
+      plusAsSpace: true,
       summary: 'Revisions of a page, newest first (beyond the spec: the ids revert and PATCH need)',
       params: pageParams,
       query: z.object(pagination),
@@ -133,6 +153,7 @@ export const wikisGroup = defineGroup({
       method: 'PATCH',
       path: '/wikis/{namespace}/{title}',
       auth: 'author',
+      plusAsSpace: true,
       summary: 'Edit a page: a new revision; ?revisionid= must be the current one (409 with the page otherwise)',
       description: 'A new title renames the page (except CATEGORY pages, which guides name by title).',
       params: pageParams,
@@ -149,6 +170,7 @@ export const wikisGroup = defineGroup({
       method: 'DELETE',
       path: '/wikis/{namespace}/{title}',
       auth: 'author',
+      plusAsSpace: true,
       status: 204,
       summary: 'Delete a page (?revisionid= required); a page with child pages cannot be deleted (422)',
       params: pageParams,
@@ -184,6 +206,7 @@ export const wikisGroup = defineGroup({
       method: 'POST',
       path: '/wikis/{namespace}/{title}/revert',
       auth: 'author',
+      plusAsSpace: true,
       summary: 'Restore an earlier revision as a new revision',
       description:
         'The body names the revision to restore ({"revisionid": <earlier>}); the query names the current one ' +
@@ -200,5 +223,60 @@ export const wikisGroup = defineGroup({
     }),
     parentRoute('CATEGORY'),
     parentRoute('WIKI'),
+    route({
+      method: 'GET',
+      path: '/categories',
+      auth: 'public',
+      summary: 'The category tree: an object of titles whose leaves are null',
+      description:
+        'withDisplayTitles (a bare flag) answers {hierarchy, display_titles}: the same tree and each ' +
+        "category's display title by title, as the iOS start screen reads it. requireGuides keeps only " +
+        'branches holding a guide the caller may read. includeStubs is accepted; every category is a full ' +
+        'page here, so it changes nothing. Anonymous on a public site.',
+      query: categoryTreeQuery,
+      queryExample: { withDisplayTitles: '1' },
+      response: categoryTreeSchema,
+      handler: ({ caller, query }) => categories.categoryTree(caller, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/categories/all',
+      auth: 'public',
+      summary: 'Every category title, alphabetical (a flat array)',
+      description:
+        'limit up to 100000 in one answer (the apps ask for that and never page), default 20; offset as ' +
+        'everywhere. A fixed path: it wins over a category named "all", whose page is GET ' +
+        '/wikis/CATEGORY/all. Anonymous on a public site.',
+      query: allCategoriesQuery,
+      queryExample: { limit: '100000' },
+      response: z.array(z.string()),
+      handler: ({ query }) => categories.allCategoryTitles(query),
+    }),
+    route({
+      method: 'GET',
+      path: '/categories/{name}',
+      auth: 'public',
+      plusAsSpace: true,
+      summary: 'The category page: the page, the guides filed under it the caller may read, featured guides',
+      description:
+        'The same answer as GET /wikis/CATEGORY/{title}, without recording a view. `+` in the name reads ' +
+        'as a space (%2B is a plus). ?langid= is accepted and changes nothing. Anonymous on a public site.',
+      params: z.object({ name: titleText }),
+      query: pageReadQuery,
+      response: categoryPageSchema,
+      handler: ({ caller, params }) => categories.categoryPageByTitle(caller, params.name),
+    }),
+    route({
+      method: 'GET',
+      path: '/collections',
+      auth: 'public',
+      summary: 'Guide collections: always an empty list (Stepwise has no collections)',
+      description:
+        "The iOS app asks for them on its start screen; nothing in Stepwise maps onto Dozuki's collections, " +
+        'so the answer is the empty array in the real shape (a bare array; offset and limit validated).',
+      query: z.object(pagination),
+      response: z.array(z.object({ collectionid: z.int(), title: z.string() })),
+      handler: async () => [],
+    }),
   ],
 });

@@ -43,3 +43,30 @@ export const wikiListQuery = z.object({
 export type WikiInput = z.output<typeof createWikiBody>;
 export type WikiPatch = z.output<typeof patchWikiBody>;
 export type WikiListQuery = z.output<typeof wikiListQuery>;
+
+/** GET /categories: `?withDisplayTitles` (a bare flag, as the iOS app sends it), requireGuides, includeStubs. */
+export const categoryTreeQuery = z.object({
+  withDisplayTitles: queryFlag,
+  requireGuides: queryFlag,
+  includeStubs: queryFlag,
+});
+
+/** The largest list GET /categories/all gives in one answer: the apps ask for 100000 and never page. */
+export const MAX_CATEGORY_TITLES = 100_000;
+
+/** GET /categories/all: offset as everywhere; limit up to MAX_CATEGORY_TITLES (larger is clamped), default 20. */
+export const allCategoriesQuery = z.object({
+  offset: pagination.offset,
+  limit: z.pipe(
+    z._default(z.string().check(z.regex(/^\d+$/, 'must be a positive integer')), '20'),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number.parseInt(value, 10), MAX_CATEGORY_TITLES)),
+      z.number().check(z.minimum(1, 'must be at least 1')),
+    ),
+  ),
+});
+
+/** GET /categories/{name} and GET /wikis/{namespace}/{title}: the app's device language, accepted as any tag. */
+export const pageReadQuery = z.object({ langid: z.optional(z.string().check(z.maxLength(20))) });
+
+export type CategoryTreeQuery = z.output<typeof categoryTreeQuery>;

@@ -8,14 +8,13 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/domain/caller.ts';
+import type { Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import {
   plainExcerpt,
   wikiListItem,
   wikiRef,
   wikiUrl,
-  wikiView,
   type WikiIdentification,
   type WikiRevisionView,
 } from '../../shared/views/wiki-views.ts';
@@ -36,7 +35,7 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';
-import { getUser, getUsers } from '../../shared/db/entities/user.ts';
+import { getUsers } from '../../shared/db/entities/user.ts';
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import {
   deleteWiki,
@@ -55,47 +54,8 @@ import {
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
 import type { Page } from '../../shared/db/paging.ts';
-
-/** Children titles shown inside a page (the children endpoint pages through all of them). */
-const CHILDREN_IN_PAGE = 200;
-
-function canEdit(caller: Caller): boolean {
-  return hasRole(caller, 'Author');
-}
-
-/** Parents from the page's parent up to the root (bounded: moves refuse cycles and depth). */
-async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
-  const chain: WikiRecord[] = [];
-  let next = wiki.parent_wikiid;
-  while (next && chain.length <= MAX_HIERARCHY_DEPTH) {
-    const parent = await getWiki(next);
-    if (!parent) break;
-    chain.push(parent);
-    next = parent.parent_wikiid;
-  }
-  return chain;
-}
-
-/** The full page as the API shows it. */
-export async function pageView(wiki: WikiRecord, caller: Caller, options: { hideRevisionid?: boolean } = {}) {
-  const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
-  const [author, ancestors, children] = await Promise.all([
-    getUser(wiki.author_userid),
-    hierarchical ? ancestorsOf(wiki) : Promise.resolve([]),
-    hierarchical && wiki.child_count > 0
-      ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 })
-      : Promise.resolve([]),
-  ]);
-  return wikiView(wiki, {
-    siteUrl: siteUrl(),
-    author,
-    canEdit: canEdit(caller),
-    parent: ancestors[0] ?? null,
-    ancestors: [...ancestors].reverse(),
-    children: children.map((child) => child.title),
-    hideRevisionid: options.hideRevisionid,
-  });
-}
+import { categoryPage } from './categories.service.ts';
+import { CHILDREN_IN_PAGE, ancestorsOf, pageView } from './page-view.ts';
 
 /** The 409 for a write whose revisionid was stale, with the current page; undefined otherwise. */
 async function staleConflict(error: unknown, caller: Caller) {
@@ -145,27 +105,31 @@ function titleTaken(error: unknown, namespace: string, title: string): Validatio
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function get(caller: Caller, rawNamespace: string, title: string) {
+export async function get(caller: Caller | null, rawNamespace: string, title: string) {
   const namespace = requireNamespace(rawNamespace);
   const wiki = await requirePage(namespace, title);
   const [view] = await Promise.all([
-    // The real service shows `revisionid: null` on this read of a category (wire notes §1.6).
-    pageView(wiki, caller, { hideRevisionid: namespace === 'CATEGORY' }),
-    recordView({
-      userid: caller.userid,
-      username: caller.username,
-      doc_type: 'WIKI',
-      docid: wiki.wikiid,
-      date: nowSeconds(),
-    }),
+    // A category reads as the category page (its guides); the real service shows
+    // `revisionid: null` on it (wire notes §1.6).
+    namespace === 'CATEGORY' ? categoryPage(caller, wiki) : pageView(wiki, caller),
+    // An anonymous reader (a public site) has no history to record.
+    caller
+      ? recordView({
+          userid: caller.userid,
+          username: caller.username,
+          doc_type: 'WIKI',
+          docid: wiki.wikiid,
+          date: nowSeconds(),
+        })
+      : undefined,
   ]);
   return view;
 }
 
 export async function list(rawNamespace: string, query: WikiListQuery) {
   const namespace = requireNamespace(rawNamespace);
-  if (query.display === 'hierarchy' || query.display === 'hierarchyOrder')
-    return hierarchy(namespace, query.withDisplayTitles);
+  if (query.display === 'hierarchyOrder') return orderedNodes((await hierarchy(namespace, true)) as DisplayTree);
+  if (query.display === 'hierarchy') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
   if (query.display === 'titles') return pages.map((page) => page.title);
   return pages.map((page) => wikiListItem(page, siteUrl()));
@@ -173,6 +137,21 @@ export async function list(rawNamespace: string, query: WikiListQuery) {
 
 type TitleTree = { [title: string]: TitleTree | [] };
 type DisplayTree = Array<{ title: string; display_title: string; children: DisplayTree }>;
+
+/** A node of display=hierarchyOrder (the Android app's tree): a leaf carries no `children` key. */
+export interface OrderedNode {
+  title: string;
+  display_title: string;
+  children?: OrderedNode[];
+}
+
+function orderedNodes(tree: DisplayTree): OrderedNode[] {
+  return tree.map((node) => ({
+    title: node.title,
+    display_title: node.display_title,
+    ...(node.children.length > 0 ? { children: orderedNodes(node.children) } : {}),
+  }));
+}
 
 /**
  * The whole tree of a hierarchical namespace: by default an object keyed by title whose leaves

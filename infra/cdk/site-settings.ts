@@ -39,6 +39,10 @@ const SiteSettingsSchema = z
     // --- Site settings: passed to every function as the STEPWISE_* variables of shared/config.ts.
     siteUrl: z.url().default('http://127.0.0.1:3000'),
     siteName: z.string().min(1).default('Stepwise'),
+    /** GET /sites/info `siteid`: a site migrated from Dozuki keeps its number. */
+    siteId: integer(1, 1, 2_147_483_647),
+    /** GET /sites/info `description`: one line the apps' site picker shows. */
+    siteDescription: z.string().max(500).default(''),
     publicRegistration: flag(false),
     /** Anonymous callers get 401 everywhere but login, registration, password reset, the docs and /health. */
     privateSite: flag(true),
@@ -138,6 +142,8 @@ export function siteEnvironment(settings: SiteSettings): Record<string, string> 
   return {
     STEPWISE_SITE_URL: settings.siteUrl,
     STEPWISE_SITE_NAME: settings.siteName,
+    STEPWISE_SITE_ID: String(settings.siteId),
+    STEPWISE_SITE_DESCRIPTION: settings.siteDescription,
     STEPWISE_PUBLIC_REGISTRATION: String(settings.publicRegistration),
     STEPWISE_PRIVATE_SITE: String(settings.privateSite),
     STEPWISE_LANGUAGES: settings.languages.join(','),

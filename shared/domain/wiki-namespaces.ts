@@ -46,7 +46,7 @@ export function titleProblem(title: string): string | undefined {
   return undefined;
 }
 
-/** Site path of a page: the same path `[[NS:Title]]` links render to (`/Category/iPhone_6`). */
+/** Site path of a page: the same path `[[NS:Title]]` links render to (`/c/iPhone_6`, `/Wiki/Battery_Care`). */
 export function wikiPath(page: { namespace: WikiNamespace; title: string }): string {
   return linkPath(page.namespace, page.title);
 }

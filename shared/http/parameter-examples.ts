@@ -20,6 +20,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   wikiid: ['640'],
   namespace: ['WIKI', 'CATEGORY'],
   title: ['Battery_Safety', 'Replacing the battery'],
+  /** A category's title (GET /categories/{name}). */
+  name: ['Printers'],
   search: ['dana'],
   commentid: ['3310'],
   context: ['guide'],

@@ -16,6 +16,8 @@ export interface CompiledTemplate<T> {
   method: HttpMethod;
   segments: Segment[];
   value: T;
+  /** Parameters are form-decoded: `+` is a space (a literal plus arrives as %2B). */
+  plusAsSpace?: boolean;
 }
 
 export interface PathMatch<T> {
@@ -46,9 +48,9 @@ function bySpecificity<T>(a: CompiledTemplate<T>, b: CompiledTemplate<T>): numbe
   return aKey < bKey ? -1 : aKey > bKey ? 1 : 0;
 }
 
-function decodeSegment(segment: string): string | undefined {
+function decodeSegment(segment: string, plusAsSpace = false): string | undefined {
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(plusAsSpace ? segment.replace(/\+/g, ' ') : segment);
   } catch {
     return undefined;
   }
@@ -57,13 +59,14 @@ function decodeSegment(segment: string): string | undefined {
 export class PathMatcher<T> {
   private readonly templates: CompiledTemplate<T>[];
 
-  constructor(entries: Array<{ method: HttpMethod; path: string; value: T }>) {
+  constructor(entries: Array<{ method: HttpMethod; path: string; value: T; plusAsSpace?: boolean }>) {
     this.templates = entries
       .map((entry) => ({
         template: entry.path,
         method: entry.method,
         segments: compileSegments(entry.path),
         value: entry.value,
+        plusAsSpace: entry.plusAsSpace,
       }))
       .sort(bySpecificity);
   }
@@ -76,7 +79,7 @@ export class PathMatcher<T> {
       if (expected.literal !== undefined) {
         if (expected.literal !== segments[i]) return undefined;
       } else {
-        const decoded = decodeSegment(segments[i]);
+        const decoded = decodeSegment(segments[i], template.plusAsSpace);
         if (decoded === undefined) return undefined;
         params[expected.param!] = decoded;
       }

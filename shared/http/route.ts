@@ -101,6 +101,12 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    */
   openOnPrivateSite?: boolean;
   /**
+   * Path parameters are form-decoded: `+` reads as a space, as the mobile apps encode category
+   * titles (a literal plus arrives as %2B). Per route, because elsewhere `+` is a plus
+   * (a search for "C++", an email address).
+   */
+  plusAsSpace?: boolean;
+  /**
    * Per-route authorization that needs more than a role (`auth: 'custom'`): runs after the
    * role check and before the query and body are validated, so a caller who may not call the
    * route gets 401/403, never a 422 listing the fields it expects.

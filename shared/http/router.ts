@@ -52,7 +52,12 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
 
 export function createRouter(routes: RouteDef[]) {
   const matcher = new PathMatcher(
-    routes.map((route) => ({ method: route.method, path: routeUrlPath(route), value: route })),
+    routes.map((route) => ({
+      method: route.method,
+      path: routeUrlPath(route),
+      value: route,
+      plusAsSpace: route.plusAsSpace,
+    })),
   );
 
   return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {

@@ -11,6 +11,7 @@ import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { userSummary } from './user-views.ts';
 import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
 import { userSummarySchema } from './common-schemas.ts';
+import { guideSummarySchema } from './guide-views.ts';
 
 const namespaceSchema = z.enum(WIKI_NAMESPACES);
 /** A page's image as stored with it (the Image object when one is set). */
@@ -75,15 +76,47 @@ export const wikiListItemSchema = z.object({
  * schema and cannot carry a recursive one.
  */
 const wikiTreeNodeSchema = z.object({ title: z.string(), display_title: z.string(), children: z.array(z.unknown()) });
+/** A node of display=hierarchyOrder (the Android app's tree): a leaf has no `children` key. */
+const wikiOrderedNodeSchema = z.object({
+  title: z.string(),
+  display_title: z.string(),
+  children: z.optional(z.array(z.unknown())),
+});
 
 /**
  * GET /wikis/{namespace}: list items, titles (display=titles), or the hierarchy (display=hierarchy):
- * an object keyed by title whose leaves are [], or with withDisplayTitles an array of nodes.
+ * an object keyed by title whose leaves are [], or with withDisplayTitles an array of nodes;
+ * display=hierarchyOrder: an array of nodes whose leaves have no `children`.
  */
 export const wikiListSchema = z.union([
   z.array(wikiListItemSchema),
   z.array(z.string()),
   z.array(wikiTreeNodeSchema),
+  z.array(wikiOrderedNodeSchema),
+  z.record(z.string(), z.unknown()),
+]);
+
+/**
+ * The category page (GET /categories/{name}, GET /wikis/CATEGORY/{title}): the page plus the
+ * guides filed under it that the caller may read, the featured ones among them, related wiki
+ * pages and the answers link (empty: no answers forum), as the mobile apps parse it.
+ */
+export const categoryPageSchema = z.extend(wikiSchema, {
+  guides: z.array(guideSummarySchema),
+  featured_guides: z.array(guideSummarySchema),
+  related_wikis: z.array(wikiListItemSchema),
+  solutions_url: z.string(),
+});
+
+/** GET /wikis/{namespace}/{title}: a page; a CATEGORY page is the category page. */
+export const wikiPageReadSchema = z.union([categoryPageSchema, wikiSchema]);
+
+/**
+ * GET /categories: an object of titles whose leaves are null, or with withDisplayTitles
+ * `{hierarchy, display_titles}` (the iOS start screen). Recursive, so checked at the top level.
+ */
+export const categoryTreeSchema = z.union([
+  z.object({ hierarchy: z.record(z.string(), z.unknown()), display_titles: z.record(z.string(), z.string()) }),
   z.record(z.string(), z.unknown()),
 ]);
 

@@ -149,6 +149,30 @@ describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
     expect(listed.body.map((guide: { guideid: number }) => guide.guideid)).toEqual([draft.guideid]);
 
     expect((await call('GET', `/guides/${hidden.guideid}`)).status).toBe(401);
+
+    // The apps browse a public site without a token (issue 25 §7): site info, the category tree,
+    // category and wiki pages, with public content only.
+    const info = await call('GET', '/sites/info');
+    expect(info.body).toMatchObject({ private: false, authentication: { standard: true } });
+    const tree = await call('GET', '/categories?withDisplayTitles');
+    expect(tree.status).toBe(200);
+    expect(tree.body.hierarchy).toHaveProperty(['Open site'], null);
+    const ordered = await call('GET', '/wikis/CATEGORY', { query: { display: 'hierarchyOrder' } });
+    expect(ordered.body).toContainEqual({ title: 'Open site', display_title: 'Open site' });
+    expect((await call('GET', '/categories/all', { query: { limit: 100000 } })).body).toContain('Open site');
+    for (const path of ['/categories/Open+site', '/wikis/CATEGORY/Open+site']) {
+      const page = await call('GET', path, { query: { langid: 'en' } });
+      expect(page.status, path).toBe(200);
+      expect(page.body.can_edit).toBe(false);
+      expect(page.body.guides.map((guide: { guideid: number }) => guide.guideid)).toEqual([draft.guideid]);
+    }
+    expect((await call('GET', '/wikis/WIKI')).status).toBe(200);
+    // The migration crawler reads a public guide's tags anonymously (issue 25 §8); a hidden guide's stay closed.
+    const tags = await call('GET', `/guides/${draft.guideid}/tags`);
+    expect(tags.status).toBe(200);
+    expect(Array.isArray(tags.body)).toBe(true);
+    expect((await call('GET', `/guides/${hidden.guideid}/tags`)).status).toBe(401);
+    expect((await call('GET', '/collections')).body).toEqual([]);
     expect((await call('GET', '/user')).status).toBe(401);
     expect((await call('GET', '/users')).status).toBe(401);
     // Registration stays closed: still decided before the body.

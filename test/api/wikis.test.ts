@@ -206,12 +206,16 @@ describe('category hierarchy', () => {
     await createWiki({ namespace: 'CATEGORY', title: leaf, parent: middle, description: 'The smallest' });
   });
 
-  it('display=hierarchy and hierarchyOrder: a tree keyed by title, leaves []', async () => {
-    for (const display of ['hierarchy', 'hierarchyOrder']) {
-      const tree = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display } });
-      expect(tree.status).toBe(200);
-      expect(tree.body[root]).toEqual({ [middle]: { [leaf]: [] } });
-    }
+  it('display=hierarchy: titles, leaves []; hierarchyOrder: an array whose leaves have no children key', async () => {
+    const tree = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display: 'hierarchy' } });
+    expect(tree.status).toBe(200);
+    expect(tree.body[root]).toEqual({ [middle]: { [leaf]: [] } });
+    const ordered = await api('GET', '/wikis/CATEGORY', { token: reader.token, query: { display: 'hierarchyOrder' } });
+    expect(ordered.body.find((entry: { title: string }) => entry.title === root)).toEqual({
+      title: root,
+      display_title: root,
+      children: [{ title: middle, display_title: middle, children: [{ title: leaf, display_title: leaf }] }],
+    });
     const withTitles = await api('GET', '/wikis/CATEGORY', {
       token: reader.token,
       query: { display: 'hierarchy', withDisplayTitles: 1 },

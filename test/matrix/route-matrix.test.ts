@@ -115,7 +115,7 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     });
 });
 
-it('only login, registration, the password-reset pair, the API docs and health are open on a private site', () => {
+it('only login, registration, password reset, the API docs, health and site info are open on a private site', () => {
   const open = routes
     .filter(({ route }) => openToAnonymous(route, true))
     .map(({ route }) => `${route.method} ${route.path}`);
@@ -126,6 +126,10 @@ it('only login, registration, the password-reset pair, the API docs and health a
       'GET /doc/static',
       'GET /health',
       'GET /openapi.json',
+      // The site's description: a client needs the sign-in method before it has a token (decision 191).
+      'GET /info',
+      'GET /site',
+      'GET /sites/info',
       'POST /user/token',
       'POST /users',
       'POST /users/reset_password',

@@ -22,6 +22,16 @@ describe('PathMatcher', () => {
     expect(matcher.match('GET', '/users/email/%E0%A4%A')).toBeUndefined();
   });
 
+  it('form-decodes the parameters of a route that asks for it: + is a space, %2B a plus', () => {
+    const forms = new PathMatcher([
+      { method: 'GET', path: '/categories/{name}', value: 'category', plusAsSpace: true },
+      { method: 'GET', path: '/users/email/{email}', value: 'by-email' },
+    ]);
+    expect(forms.match('GET', '/categories/Press+line')?.params).toEqual({ name: 'Press line' });
+    expect(forms.match('GET', '/categories/C%2B%2B+tools')?.params).toEqual({ name: 'C++ tools' });
+    expect(forms.match('GET', '/users/email/a+b%40example.com')?.params).toEqual({ email: 'a+b@example.com' });
+  });
+
   it('lists the methods a path allows (for 405)', () => {
     expect(matcher.allowedMethods('/users/3').sort()).toEqual(['GET', 'PATCH']);
     expect(matcher.allowedMethods('/nothing')).toEqual([]);

@@ -303,7 +303,7 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
     raw: '[[CATEGORY:iPhone 6]] [[WIKI:Glossary]] [[course:Safety 101#Part 2]]',
     json: [
       p(
-        text('iPhone 6', link('/Category/iPhone_6', 'wiki', 'CATEGORY:iPhone 6')),
+        text('iPhone 6', link('/c/iPhone_6', 'wiki', 'CATEGORY:iPhone 6')),
         text(' '),
         text('Glossary', link('/Wiki/Glossary', 'wiki', 'WIKI:Glossary')),
         text(' '),
@@ -311,7 +311,7 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       ),
     ],
     html:
-      `<p><a href="${S}/Category/iPhone_6">iPhone 6</a> <a href="${S}/Wiki/Glossary">Glossary</a> <a ` +
+      `<p><a href="${S}/c/iPhone_6">iPhone 6</a> <a href="${S}/Wiki/Glossary">Glossary</a> <a ` +
       `href="${S}/Course/Safety_101#Part_2">Safety 101</a></p>`,
   },
   {

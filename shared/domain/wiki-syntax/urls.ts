@@ -64,8 +64,13 @@ export function guidePath(guideid: number): string {
   return `/Guide/${guideid}`;
 }
 
-/** `WIKI` → `Wiki`, `CATEGORY` → `Category`: the first path segment of a wiki page. */
+/**
+ * `WIKI` → `Wiki`, `CATEGORY` → `c`: the first path segment of a wiki page. Categories take
+ * Dozuki's short form `/c/<name>` (the iOS QR scanner opens only `(c|device)/<name>`); the
+ * older `/Category/<title>` redirects there (decision 192).
+ */
 export function namespaceSegment(namespace: WikiNamespace): string {
+  if (namespace === 'CATEGORY') return 'c';
   return namespace.charAt(0) + namespace.slice(1).toLowerCase();
 }
 
