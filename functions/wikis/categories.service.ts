@@ -12,7 +12,7 @@ import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { allGuidesCollection, getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';
 import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/entities/wiki.ts';
 import { queryChunks } from '../../shared/db/paging.ts';
-import { guideSummaries } from '../../shared/views/guide-page-views.ts';
+import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
 import type { WikiListItem } from '../../shared/views/wiki-views.ts';
 import { pageView } from './page-view.ts';
 import type { CategoryTreeQuery } from './wikis.schemas.ts';
