@@ -42,7 +42,7 @@ export const pagesGroup = defineGroup({
       auth: 'public',
       // The apps load avatars without the API token; the picture is the same on every site.
       openOnPrivateSite: true,
-      summary: 'The default avatar users without one show (one 200×200 PNG for every size; decision 194)',
+      summary: 'The default avatar users without one show (one 200×200 PNG for every size; decision 195)',
       params: z.object({ asset: z.enum(avatarAssets) }),
       handler: async () => {
         avatarBytes ??= Buffer.from(DEFAULT_AVATAR_PNG_BASE64, 'base64');

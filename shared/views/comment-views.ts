@@ -29,7 +29,7 @@ const commentFields = {
   context: z.enum(['guide', 'step', 'wiki', 'post', 'info']),
   contextid: z.int(),
   parentid: z.nullable(z.int()),
-  /** Never null: a gone account shows as "Deleted user" with the default avatar (decision 194). */
+  /** Never null: a gone account shows as "Deleted user" with the default avatar (decision 195). */
   author: userSummarySchema,
   /** The title of the commented document when the comment was written. */
   title: z.string(),

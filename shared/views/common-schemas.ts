@@ -17,7 +17,7 @@ export const userSummarySchema = z.object({
   username: z.string(),
   unique_username: z.nullable(z.string()),
   join_date: z.int(),
-  /** Never null: a user without an avatar shows the site's default one (decision 194). */
+  /** Never null: a user without an avatar shows the site's default one (decision 195). */
   image: imageSchema,
   reputation: z.number(),
   url: z.string(),

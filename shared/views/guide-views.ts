@@ -112,7 +112,7 @@ export const guideSchema = z.object({
   favorited: z.boolean(),
   completed: z.boolean(),
   patrol_threshold: z.int(),
-  /** Never null: Android's parseGuide reads `author` as an object (decision 194). */
+  /** Never null: Android's parseGuide reads `author` as an object (decision 195). */
   author: userSummarySchema,
   image: z.nullable(imageSchema),
   flags: z.array(z.object({ flagid: z.string(), title: z.string(), text: z.string() })),

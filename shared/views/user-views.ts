@@ -13,7 +13,7 @@ import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import { IMAGE_SIZES } from '../domain/media.ts';
 
 /**
- * The site path of the default avatar (served by the pages group, decision 194). Every size URL
+ * The site path of the default avatar (served by the pages group, decision 195). Every size URL
  * is this path with `.<size>` appended, as the apps build them from `original`.
  */
 export const DEFAULT_AVATAR_PATH = '/assets/default-avatar';
