@@ -106,7 +106,8 @@ function encoded(
   gzip: boolean,
 ): APIGatewayProxyStructuredResultV2 {
   const vary = { vary: headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding' };
-  if (!gzip || text.length < GZIP_MIN_BYTES) return { statusCode: status, headers: { ...headers, ...vary }, body: text };
+  if (!gzip || text.length < GZIP_MIN_BYTES)
+    return { statusCode: status, headers: { ...headers, ...vary }, body: text };
   return {
     statusCode: status,
     headers: { ...headers, ...vary, 'content-encoding': 'gzip' },

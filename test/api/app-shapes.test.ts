@@ -105,7 +105,10 @@ describe('what the apps send (issue 25 §5)', () => {
     expect(edited.status).toBe(200);
     expect(edited.body.type).toBe('how-to');
     // A type the site does not have is still the real service's 422.
-    const wrong = await api('POST', '/guides', { token: author.token, body: { category: guide.category, type: 'Nope' } });
+    const wrong = await api('POST', '/guides', {
+      token: author.token,
+      body: { category: guide.category, type: 'Nope' },
+    });
     expect(wrong.status).toBe(422);
   });
 

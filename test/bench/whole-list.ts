@@ -71,7 +71,9 @@ export async function wholeListBench(
       'answered gzip': gzip.gzip,
     });
   }
-  console.log(`\nWhole lists in one answer (10,000 favorites and authored guides; seeded in ${seedSeconds.toFixed(1)} s)`);
+  console.log(
+    `\nWhole lists in one answer (10,000 favorites and authored guides; seeded in ${seedSeconds.toFixed(1)} s)`,
+  );
   console.table(rows);
 }
 
