@@ -1,0 +1,36 @@
+/**
+ * The default avatar (decision 195): the base64 the bundles carry is the PNG in the repo, and the
+ * Image object points every size at the path the pages group serves.
+ */
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { expect, it } from 'vitest';
+import { DEFAULT_AVATAR_PNG_BASE64 } from '../../functions/pages/default-avatar-png.ts';
+import { IMAGE_SIZES } from '../../shared/domain/media.ts';
+import { acceptsGzip } from '../../shared/http/respond.ts';
+import { DEFAULT_AVATAR_PATH, defaultAvatarImage } from '../../shared/views/user-views.ts';
+
+it('the bundled bytes are functions/pages/assets/default-avatar.png, a small square PNG', async () => {
+  const file = readFileSync(new URL('../../functions/pages/assets/default-avatar.png', import.meta.url));
+  expect(Buffer.from(DEFAULT_AVATAR_PNG_BASE64, 'base64').equals(file)).toBe(true);
+  const meta = await sharp(file).metadata();
+  expect(meta).toMatchObject({ format: 'png', width: 200, height: 200 });
+  expect(file.length).toBeLessThan(4096);
+});
+
+it('the Image object: negative id (not -1), every size at original + ".<size>"', () => {
+  const image = defaultAvatarImage('https://docs.example.com');
+  expect(image.id).toBe(-32);
+  expect(image.original).toBe(`https://docs.example.com${DEFAULT_AVATAR_PATH}`);
+  for (const size of IMAGE_SIZES) expect(image[size.name]).toBe(`${image.original}.${size.name}`);
+});
+
+it('Accept-Encoding: gzip or * unless q=0', () => {
+  expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+  expect(acceptsGzip('deflate, gzip;q=0.5')).toBe(true);
+  expect(acceptsGzip('*')).toBe(true);
+  expect(acceptsGzip('gzip;q=0')).toBe(false);
+  expect(acceptsGzip('identity')).toBe(false);
+  expect(acceptsGzip('xgzip')).toBe(false);
+  expect(acceptsGzip(undefined)).toBe(false);
+});
