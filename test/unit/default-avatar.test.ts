@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { DEFAULT_AVATAR_PNG_BASE64 } from '../../functions/pages/default-avatar-png.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { acceptsGzip } from '../../shared/http/respond.ts';
-import { DEFAULT_AVATAR_PATH, defaultAvatarImage } from '../../shared/views/user-views.ts';
+import { authorSummary, DEFAULT_AVATAR_PATH, defaultAvatarImage } from '../../shared/views/user-views.ts';
 
 it('the bundled bytes are functions/pages/assets/default-avatar.png, a small square PNG', async () => {
   const file = readFileSync(new URL('../../functions/pages/assets/default-avatar.png', import.meta.url));
@@ -33,4 +33,10 @@ it('Accept-Encoding: gzip or * unless q=0', () => {
   expect(acceptsGzip('identity')).toBe(false);
   expect(acceptsGzip('xgzip')).toBe(false);
   expect(acceptsGzip(undefined)).toBe(false);
+});
+
+it('an author whose account is gone is a summary with the default avatar, not null', () => {
+  const gone = authorSummary(undefined, 42, 'https://docs.example.com');
+  expect(gone).toMatchObject({ userid: 42, username: 'Deleted user', reputation: 0, teams: [], privileges: [] });
+  expect(gone.image).toEqual(defaultAvatarImage('https://docs.example.com'));
 });
