@@ -27,6 +27,13 @@ export type Format = { xml: boolean; pretty: boolean; gzip?: boolean };
  */
 export const GZIP_MIN_BYTES = 1024;
 
+/**
+ * Lambda's synchronous answer stops at 6 MB (6,291,456 bytes with its headers); past it API
+ * Gateway answers a bare 500. The router answers the same status first, saying what to do, so
+ * the local stack behaves as AWS does.
+ */
+export const MAX_ANSWER_BODY_BYTES = 6_000_000;
+
 /** Whether Accept-Encoding allows gzip: `gzip` or `*`, unless given `q=0`. */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
@@ -106,12 +113,20 @@ function encoded(
   gzip: boolean,
 ): APIGatewayProxyStructuredResultV2 {
   const vary = { vary: headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding' };
-  if (!gzip || text.length < GZIP_MIN_BYTES)
-    return { statusCode: status, headers: { ...headers, ...vary }, body: text };
+  const packed = gzip && text.length >= GZIP_MIN_BYTES ? gzipSync(text).toString('base64') : undefined;
+  const size = packed?.length ?? Buffer.byteLength(text);
+  if (size > MAX_ANSWER_BODY_BYTES) {
+    const message =
+      `The answer is ${(size / 1e6).toFixed(1)} MB${packed ? ' gzip' : ''}, more than one response carries ` +
+      `(6 MB): ask for fewer items with limit and offset${packed ? '' : ', or accept gzip'}`;
+    const json = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8' };
+    return { statusCode: 500, headers: json, body: JSON.stringify({ message }) };
+  }
+  if (!packed) return { statusCode: status, headers: { ...headers, ...vary }, body: text };
   return {
     statusCode: status,
     headers: { ...headers, ...vary, 'content-encoding': 'gzip' },
-    body: gzipSync(text).toString('base64'),
+    body: packed,
     isBase64Encoded: true,
   };
 }

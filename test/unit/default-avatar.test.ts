@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { DEFAULT_AVATAR_PNG_BASE64 } from '../../functions/pages/default-avatar-png.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
-import { acceptsGzip } from '../../shared/http/respond.ts';
+import { acceptsGzip, respond } from '../../shared/http/respond.ts';
 import { authorSummary, DEFAULT_AVATAR_PATH, defaultAvatarImage } from '../../shared/views/user-views.ts';
 
 it('the bundled bytes are functions/pages/assets/default-avatar.png, a small square PNG', async () => {
@@ -39,4 +39,15 @@ it('an author whose account is gone is a summary with the default avatar, not nu
   const gone = authorSummary(undefined, 42, 'https://docs.example.com');
   expect(gone).toMatchObject({ userid: 42, username: 'Deleted user', reputation: 0, teams: [], privileges: [] });
   expect(gone.image).toEqual(defaultAvatarImage('https://docs.example.com'));
+});
+
+it('an answer larger than Lambda carries is a 500 that says what to do, plain or gzip', () => {
+  // 7 MB of text that gzip cannot shrink below 6 MB: distinct random-looking strings.
+  const big = Array.from({ length: 100_000 }, (_, i) => `${i}`.padEnd(8, 'x') + Math.random().toString(36).repeat(6));
+  const plain = respond(200, big, { xml: false, pretty: false });
+  expect(plain.statusCode).toBe(500);
+  expect(JSON.parse(plain.body!).message).toMatch(/more than one response carries.*accept gzip/);
+  const small = respond(200, big.slice(0, 1000), { xml: false, pretty: false, gzip: true });
+  expect(small.statusCode).toBe(200);
+  expect(small.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
 });
