@@ -41,7 +41,12 @@ export const authGroup = defineGroup({
         username: 'Dana Fisher',
         unique_username: 'dfisher',
         join_date: 1761984000,
-        image: null,
+        image: {
+          id: -32,
+          guid: 'default_avatar_placeholder_guid',
+          thumbnail: 'https://docs.example.com/assets/default-avatar.thumbnail',
+          original: 'https://docs.example.com/assets/default-avatar',
+        },
         reputation: 1,
         url: '/User/1042/dfisher',
         teams: [17],

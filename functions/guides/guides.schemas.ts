@@ -72,7 +72,13 @@ const line = z.object({
   level: z.int(),
   bullet: z.optional(z.enum(BULLETS)),
   bullet_styleid: z.optional(z.int().check(z.minimum(1), z.maximum(BULLETS.length))),
-  lineid: z.optional(id),
+  // The apps send `lineid: 0` (Android) or null for a new line: both mean "no lineid" (decision 196).
+  lineid: z.optional(
+    z.pipe(
+      z.nullable(z.int().check(z.nonnegative())),
+      z.transform((value: number | null) => (value ? value : undefined)),
+    ),
+  ),
 });
 export const stepLines = z.array(line).check(z.minLength(1), z.maxLength(MAX_LINES_PER_STEP));
 

@@ -5,7 +5,7 @@
  */
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
-import { assertGuideType, assertKnownFlags, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
+import { assertKnownFlags, canonicalGuideType, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -53,7 +53,7 @@ export async function list(caller: Caller | null, query: GuideListQuery) {
   const everyVisible = query.includePrivate && caller !== null;
   const matches = (guide: GuideRecord) =>
     (everyVisible ? canViewGuideNow(caller, guide) : guide.public) &&
-    (query.filter === undefined || guide.type === query.filter) &&
+    (query.filter === undefined || guide.type.toLowerCase() === query.filter.toLowerCase()) &&
     (query.modifiedSince === undefined || guide.modified_date >= query.modifiedSince);
 
   if (query.guideids) {
@@ -103,7 +103,8 @@ async function checkInput(caller: Caller, current: GuideRecord | undefined, inpu
     if (!isAdmin(caller)) throw new ForbiddenError('Only Admins set guide flags');
     assertKnownFlags(input.flags);
   }
-  if (input.type !== undefined) assertGuideType(input.type, config().STEPWISE_GUIDE_TYPES);
+  // Stored in the site's spelling whatever the letter case sent.
+  if (input.type !== undefined) input.type = canonicalGuideType(input.type, config().STEPWISE_GUIDE_TYPES);
   if (input.langid !== undefined && !config().STEPWISE_LANGUAGES.includes(input.langid)) {
     throw ValidationError.field(
       'langid',

@@ -4,13 +4,21 @@
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
+import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
+import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
 export function robotsTxt(privateSite: boolean): string {
   return privateSite ? 'User-agent: *\nDisallow: /\n' : 'User-agent: *\nDisallow: /api/\n';
 }
+
+/** `default-avatar` and `default-avatar.<size>`: the URLs of the default avatar's Image object. */
+const avatarName = DEFAULT_AVATAR_PATH.split('/').pop()!;
+const avatarAssets = [avatarName, ...IMAGE_SIZES.map((size) => `${avatarName}.${size.name}`)] as const;
+let avatarBytes: Buffer | undefined;
 
 export const pagesGroup = defineGroup({
   name: 'pages',
@@ -44,6 +52,20 @@ export const pagesGroup = defineGroup({
           location: wikiUrl(siteUrl(), { namespace: 'CATEGORY', title: params.title.replace(/_/g, ' ') }),
           'cache-control': 'public, max-age=86400',
         }),
+    }),
+    route({
+      method: 'GET',
+      path: '/assets/{asset}',
+      site: true,
+      auth: 'public',
+      // The apps load avatars without the API token; the picture is the same on every site.
+      openOnPrivateSite: true,
+      summary: 'The default avatar users without one show (one 200×200 PNG for every size; decision 195)',
+      params: z.object({ asset: z.enum(avatarAssets) }),
+      handler: async () => {
+        avatarBytes ??= Buffer.from(DEFAULT_AVATAR_PNG_BASE64, 'base64');
+        return rawReply(200, avatarBytes, 'image/png', { 'cache-control': 'public, max-age=86400' });
+      },
     }),
   ],
 });

@@ -5,13 +5,17 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { DEFAULT_PAGE_SIZE, MAX_WHOLE_LIST, pagination, wholeListPagination } from '../../shared/http/query.ts';
 import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
 import { guideSummarySchema } from '../../shared/views/guide-views.ts';
 import * as userGuides from './user-guides.service.ts';
 import responseExamples from './user-guides.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
+/** GET /user/guides: apps send limit=10000 and never page (decision 194); the default stays 20. */
+const wholeAuthoredQuery = z.object(wholeListPagination(DEFAULT_PAGE_SIZE));
+/** GET /user/favorites/guides: the offline syncer sends no limit and reads every favorite at once. */
+const wholeFavoritesQuery = z.object(wholeListPagination(MAX_WHOLE_LIST));
 
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
@@ -34,8 +38,8 @@ export const userGuidesGroup = defineGroup({
       method: 'GET',
       path: '/user/guides',
       auth: 'user',
-      summary: 'Guides the signed-in user authored, by guideid',
-      query: pageQuery,
+      summary: 'Guides the signed-in user authored, by guideid (limit up to 10,000: one answer)',
+      query: wholeAuthoredQuery,
       response: z.array(guideSummarySchema),
       handler: ({ caller, query }) => userGuides.authoredGuides(caller, caller.userid, query),
     }),
@@ -53,8 +57,8 @@ export const userGuidesGroup = defineGroup({
       method: 'GET',
       path: '/user/favorites/guides',
       auth: 'user',
-      summary: "The signed-in user's favorite guides: [{guide: GuideSummary, date}]",
-      query: pageQuery,
+      summary: "The signed-in user's favorite guides, all of them (up to 10,000) unless limited",
+      query: wholeFavoritesQuery,
       response: z.array(guideMarkSchema),
       handler: ({ caller, query }) => userGuides.markedGuides(caller, 'FAVORITE', caller.userid, query),
     }),

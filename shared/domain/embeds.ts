@@ -72,8 +72,26 @@ export function embedForUrl(raw: string): EmbedDetails | undefined {
     type: 'link',
     provider_name: null,
     title: null,
-    html: `<a href="${escapeHtml(href)}" rel="nofollow noopener noreferrer" target="_blank">${escapeHtml(href)}</a>`,
+    html: linkEmbedHtml(href),
     width: 0,
     height: 0,
   };
+}
+
+/**
+ * A link embed's html. The anchor also carries `src`: the Android app takes the embed's source
+ * URL from the first element with a `src` attribute and fails on html without one (decision 195).
+ */
+export function linkEmbedHtml(href: string): string {
+  const url = escapeHtml(href);
+  return `<a href="${url}" src="${url}" rel="nofollow noopener noreferrer" target="_blank">${url}</a>`;
+}
+
+/** oEmbed `provider_url`: the origin of the embedded URL (`https://www.youtube.com/`), or '' without one. */
+export function providerUrl(raw: string): string {
+  try {
+    return `${new URL(raw).origin}/`;
+  } catch {
+    return '';
+  }
 }

@@ -43,9 +43,14 @@ export function flagView(flagid: string) {
   return { flagid, ...(GUIDE_FLAGS[flagid] ?? { title: flagid, text: '' }) };
 }
 
-/** The 422 of a guide type outside the site's list, worded as the real service words it. */
-export function assertGuideType(type: string, allowed: string[]): void {
-  if (allowed.includes(type)) return;
+/**
+ * The site's spelling of a guide type given in any letter case (the apps send "How-to" for
+ * "how-to"; decision 196), or the 422 of a type outside the site's list, worded as the real
+ * service words it.
+ */
+export function canonicalGuideType(type: string, allowed: string[]): string {
+  const found = allowed.find((name) => name.toLowerCase() === type.toLowerCase());
+  if (found !== undefined) return found;
   const message = `Invalid guide type. Got ${type} Was expecting one of: ${allowed.join(', ')}.`;
   throw new ValidationError(message, [{ field: 'type', code: 'invalid_value', message }]);
 }

@@ -10,6 +10,7 @@ import type * as z from 'zod/mini';
 export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   // Ids and names in paths
   userid: ['1042'],
+  asset: ['default-avatar.thumbnail'],
   sso_userid: ['okta|00u8x2k1'],
   email: ['dana.fisher@example.com'],
   employee_id: ['E-20431'],

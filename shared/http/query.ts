@@ -57,4 +57,28 @@ const offset = z.pipe(
 /** The legacy `limit`/`offset` pagination of list endpoints. */
 export const pagination = { limit, offset };
 
+/**
+ * The largest list answered whole (decision 194). The real service lets a few lists the apps
+ * read in one request go past 200: the offline syncer reads GET /user/favorites/guides without a
+ * limit and deletes every offline guide missing from that one answer; other screens send
+ * `limit=10000` (/user/guides), `limit=100000` (/categories/all), `limit=1000` (/user/media/images)
+ * and never page. Those routes use wholeListPagination; every other list keeps MAX_PAGE_SIZE.
+ */
+export const MAX_WHOLE_LIST = 10_000;
+
+/**
+ * `limit`/`offset` of a list the apps read in one answer: `limit` clamped to MAX_WHOLE_LIST
+ * instead of 200, defaulting to `defaultLimit` (MAX_WHOLE_LIST where the apps send none).
+ */
+export function wholeListPagination(defaultLimit: number) {
+  const wholeLimit = z.pipe(
+    z._default(z.string().check(z.regex(/^\d+$/, 'must be a positive integer')), String(defaultLimit)),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number.parseInt(value, 10), MAX_WHOLE_LIST)),
+      z.number().check(z.minimum(1, 'must be at least 1')),
+    ),
+  );
+  return { limit: wholeLimit, offset };
+}
+
 export type { Page } from '../db/paging.ts';

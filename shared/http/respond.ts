@@ -3,6 +3,7 @@
  * (Accept: application/xml or ?format=xml); CORS headers on every response; domain errors
  * mapped to their documented status and body.
  */
+import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
   BadRequestError,
@@ -18,7 +19,31 @@ import {
 } from '../domain/errors.ts';
 import { toXml } from './xml.ts';
 
-export type Format = { xml: boolean; pretty: boolean };
+export type Format = { xml: boolean; pretty: boolean; gzip?: boolean };
+
+/**
+ * Answers at least this long go gzip to a client that accepts it (decision 194). Below it the
+ * saving is a few hundred bytes and not worth a deflate; above it JSON shrinks 5 to 15 times.
+ */
+export const GZIP_MIN_BYTES = 1024;
+
+/**
+ * Lambda's synchronous answer stops at 6 MB (6,291,456 bytes with its headers); past it API
+ * Gateway answers a bare 500. The router answers the same status first, saying what to do, so
+ * the local stack behaves as AWS does.
+ */
+export const MAX_ANSWER_BODY_BYTES = 6_000_000;
+
+/** Whether Accept-Encoding allows gzip: `gzip` or `*`, unless given `q=0`. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') return false;
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    return q === undefined || Number(q) > 0;
+  });
+}
 
 /**
  * How long a browser may keep a CORS preflight answer: one value for the local gateway (these
@@ -46,7 +71,7 @@ export function negotiateFormat(query: URLSearchParams, headers: Record<string, 
     (format !== 'json' && /application\/xml|text\/xml/.test(accept) && !/application\/json/.test(accept));
   const prettyValue = query.get('pretty');
   const pretty = prettyValue !== null && !['0', 'false'].includes(prettyValue.toLowerCase());
-  return { xml, pretty };
+  return { xml, pretty, gzip: acceptsGzip(headers['accept-encoding']) };
 }
 
 /** Error text for an unknown route (the real service's wording). */
@@ -73,17 +98,38 @@ export function respond(
   if (body === undefined || status === 204) {
     return { statusCode: status, headers: base, body: '' };
   }
-  if (format.xml) {
-    return {
-      statusCode: status,
-      headers: { ...base, 'content-type': 'application/xml; charset=utf-8' },
-      body: toXml(body),
-    };
+  const contentType = format.xml ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8';
+  const text = format.xml ? toXml(body) : JSON.stringify(body, null, format.pretty ? 2 : undefined);
+  return encoded(status, { ...base, 'content-type': contentType }, text, format.gzip === true);
+}
+
+/**
+ * The answer as text, or gzip (base64 to API Gateway, which sends the bytes) when the client
+ * accepts it and the text is long enough. Lambda's synchronous answer stops at 6 MB; a whole
+ * list of 10,000 guide summaries is about 10 MB of JSON and well under 1 MB gzip (decision 194).
+ */
+function encoded(
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  gzip: boolean,
+): APIGatewayProxyStructuredResultV2 {
+  const vary = { vary: headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding' };
+  const packed = gzip && text.length >= GZIP_MIN_BYTES ? gzipSync(text).toString('base64') : undefined;
+  const size = packed?.length ?? Buffer.byteLength(text);
+  if (size > MAX_ANSWER_BODY_BYTES) {
+    const message =
+      `The answer is ${(size / 1e6).toFixed(1)} MB${packed ? ' gzip' : ''}, more than one response carries ` +
+      `(6 MB): ask for fewer items with limit and offset${packed ? '' : ', or accept gzip'}`;
+    const json = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8' };
+    return { statusCode: 500, headers: json, body: JSON.stringify({ message }) };
   }
+  if (!packed) return { statusCode: status, headers: { ...headers, ...vary }, body: text };
   return {
     statusCode: status,
-    headers: { ...base, 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(body, null, format.pretty ? 2 : undefined),
+    headers: { ...headers, ...vary, 'content-encoding': 'gzip' },
+    body: packed,
+    isBase64Encoded: true,
   };
 }
 

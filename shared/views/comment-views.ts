@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { userSummarySchema } from './common-schemas.ts';
-import { userSummary } from './user-views.ts';
+import { authorSummary } from './user-views.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import type { CommentRecord } from '../db/entities/comment.ts';
@@ -17,8 +17,8 @@ const commentFields = {
   context: z.enum(['guide', 'step', 'wiki', 'post', 'info']),
   contextid: z.int(),
   parentid: z.nullable(z.int()),
-  /** Null when the author's account is gone. */
-  author: z.nullable(userSummarySchema),
+  /** Never null: a gone account shows as "Deleted user" with the default avatar (decision 195). */
+  author: userSummarySchema,
   /** The title of the commented document when the comment was written. */
   title: z.string(),
   text_raw: z.string(),
@@ -46,7 +46,7 @@ export function commentView(comment: CommentRecord, author: UserRecord | undefin
     context: comment.context,
     contextid: comment.contextid,
     parentid: comment.parentid,
-    author: author ? userSummary(author, siteUrl) : null,
+    author: authorSummary(author, comment.author_userid, siteUrl),
     title: comment.title,
     text_raw: comment.text_raw,
     text_rendered: renderWiki(comment.text_raw, { siteUrl }).html,

@@ -17,7 +17,8 @@ export const userSummarySchema = z.object({
   username: z.string(),
   unique_username: z.nullable(z.string()),
   join_date: z.int(),
-  image: z.nullable(imageSchema),
+  /** Never null: a user without an avatar shows the site's default one (decision 195). */
+  image: imageSchema,
   reputation: z.number(),
   url: z.string(),
   teams: z.array(z.int()),

@@ -8,7 +8,7 @@ import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts
 import type { UserRecord } from '../db/entities/user.ts';
 import type { ViewMediaIds } from '../domain/media.ts';
 import { flagView, timeRequiredText } from '../domain/guide-rules.ts';
-import { userSummary } from './user-views.ts';
+import { authorSummary } from './user-views.ts';
 import { imageSchema, userSummarySchema, type ImageView } from './common-schemas.ts';
 import { documentSchema, embedSchema, videoSchema, type ViewMedia } from './media-views.ts';
 import { urlSlug } from '../domain/text.ts';
@@ -112,7 +112,8 @@ export const guideSchema = z.object({
   favorited: z.boolean(),
   completed: z.boolean(),
   patrol_threshold: z.int(),
-  author: z.nullable(userSummarySchema),
+  /** Never null: Android's parseGuide reads `author` as an object (decision 195). */
+  author: userSummarySchema,
   image: z.nullable(imageSchema),
   flags: z.array(z.object({ flagid: z.string(), title: z.string(), text: z.string() })),
   parts: z.array(guideItemSchema),
@@ -268,7 +269,7 @@ export function fullGuideView(parts: FullGuideParts): FullGuideView {
     favorited: parts.favorited,
     completed: parts.completed,
     patrol_threshold: 0,
-    author: parts.author ? userSummary(parts.author, siteUrl) : null,
+    author: authorSummary(parts.author, guide.userid, siteUrl),
     image: guideImage(guide, parts.media),
     flags: guide.flags.map(flagView),
     parts: guide.parts,

@@ -11,6 +11,7 @@ import type { MediaItemRecord } from '../db/entities/media-item.ts';
 import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 import { imageSchema, type ImageView } from './common-schemas.ts';
+import { linkEmbedHtml, providerUrl } from '../domain/embeds.ts';
 
 const nullableNumber = z.nullable(z.number());
 
@@ -91,17 +92,23 @@ export const documentSchema = z.object({
   display: z.null(),
 });
 
-/** An embed as step media shows it and GET /user/media/embeds lists it. */
+/**
+ * An embed as step media shows it and GET /user/media/embeds lists it: the oEmbed fields the
+ * Android app reads with getString/getInt (`url, width, height, version, html, provider_url, type,
+ * embedid, title`) are always there and never null (decision 195).
+ */
 export const embedSchema = z.object({
   embedid: z.int(),
   guid: z.string(),
   type: z.enum(['video', 'link']),
-  url: z.nullable(z.string()),
+  version: z.literal('1.0'),
+  url: z.string(),
   html: z.string(),
-  width: nullableNumber,
-  height: nullableNumber,
+  width: z.int(),
+  height: z.int(),
   provider_name: z.nullable(z.string()),
-  title: z.nullable(z.string()),
+  provider_url: z.string(),
+  title: z.string(),
 });
 
 export type ImageItemView = z.output<typeof imageItemSchema>;
@@ -251,16 +258,20 @@ export async function documentObject(item: MediaItemRecord): Promise<DocumentObj
 /** An embed as step media shows it (`{type: "embed", data: …}`) and GET /user/media/embeds lists it. */
 export function embedObject(item: MediaItemRecord): EmbedObject {
   const embed = item.embed;
+  const url = embed?.url ?? '';
   return {
     embedid: item.itemid,
     guid: item.guid,
     type: embed?.type ?? 'link',
-    url: embed?.url ?? null,
-    html: embed?.html ?? '',
-    width: embed?.width ?? null,
-    height: embed?.height ?? null,
+    version: '1.0',
+    url,
+    // A link is rebuilt from its URL, so links stored before it had a `src` get one too.
+    html: embed && embed.type !== 'link' ? embed.html : linkEmbedHtml(url),
+    width: Math.round(embed?.width ?? 0),
+    height: Math.round(embed?.height ?? 0),
     provider_name: embed?.provider_name ?? null,
-    title: embed?.title ?? null,
+    provider_url: providerUrl(url),
+    title: embed?.title ?? url,
   };
 }
 

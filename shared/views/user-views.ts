@@ -10,6 +10,28 @@ import type { UserRecord } from '../db/entities/user.ts';
 import { userSummarySchema, type ImageView, type UserSummaryView } from './common-schemas.ts';
 import { urlSlug } from '../domain/text.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
+import { IMAGE_SIZES } from '../domain/media.ts';
+
+/**
+ * The site path of the default avatar (served by the pages group, decision 195). Every size URL
+ * is this path with `.<size>` appended, as the apps build them from `original`.
+ */
+export const DEFAULT_AVATAR_PATH = '/assets/default-avatar';
+/**
+ * The default avatar's image id: negative like the real service's built-in avatars, and not -1,
+ * which the Android app reads as "a local image not uploaded yet".
+ */
+export const DEFAULT_AVATAR_IMAGEID = -32;
+export const DEFAULT_AVATAR_GUID = 'default_avatar_placeholder_guid';
+
+/** The Image object of a user without an avatar: the apps dereference every user's `image`. */
+export function defaultAvatarImage(siteUrl: string): ImageView {
+  const base = `${siteUrl}${DEFAULT_AVATAR_PATH}`;
+  const image: ImageView = { id: DEFAULT_AVATAR_IMAGEID, guid: DEFAULT_AVATAR_GUID };
+  for (const size of IMAGE_SIZES) image[size.name] = `${base}.${size.name}`;
+  image.original = base;
+  return image;
+}
 
 /** About text on the wire: a string, or `false` (not null) when empty. */
 const aboutText = z.union([z.string(), z.literal(false)]);
@@ -82,13 +104,36 @@ export function userSummary(user: UserRecord, siteUrl: string, shownTeams?: Show
     username: user.username,
     unique_username: user.unique_username,
     join_date: user.join_date,
-    image: user.image as ImageView | null,
+    image: (user.image as ImageView | null) ?? defaultAvatarImage(siteUrl),
     reputation: user.reputation,
     url: userUrl(siteUrl, user),
     teams: shownTeams ? user.teams.filter(shownTeams) : [],
     privileges: user.privileges,
   };
 }
+
+/**
+ * The author of a comment or guide whose account is gone: a summary all the same, because the
+ * apps read `author.userid`, `author.username` and `author.image` without a null check.
+ */
+export function goneUserSummary(userid: number, siteUrl: string): UserSummaryView {
+  return {
+    userid,
+    username: GONE_USERNAME,
+    unique_username: null,
+    join_date: 0,
+    image: defaultAvatarImage(siteUrl),
+    reputation: 0,
+    url: userUrl(siteUrl, { userid, username: GONE_USERNAME }),
+    teams: [],
+    privileges: [],
+  };
+}
+const GONE_USERNAME = 'Deleted user';
+
+/** A summary of the author, or of a gone account when the author's record no longer exists. */
+export const authorSummary = (author: UserRecord | undefined, userid: number, siteUrl: string): UserSummaryView =>
+  author ? userSummary(author, siteUrl) : goneUserSummary(userid, siteUrl);
 
 export function userName(user: UserRecord): UserNameView {
   return { userid: user.userid, username: user.username, unique_username: user.unique_username };

@@ -10,7 +10,7 @@ import { writeItems } from './seed-table.ts';
 
 const FIRST_GUIDEID = 1_000_000;
 
-function benchGuide(guideid: number, authorid: number): GuideRecord {
+export function benchGuide(guideid: number, authorid: number): GuideRecord {
   const now = Math.floor(Date.now() / 1000);
   return {
     guideid,

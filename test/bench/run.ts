@@ -11,6 +11,8 @@
  *    middy + DocumentClient handler, tracing off (goal ≤ 1.3x) and on (decisions 182, 184).
  * `npm run bench -- --all` adds the sections of other issues (several minutes more):
  * 5. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
+ * 5b. (test/bench/whole-list.ts) the whole-list answers the apps read (10,000 favorites and authored
+ *    guides): time, and size plain and gzip against Lambda's 6 MB limit.
  * 6. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
  * 7. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
  * 8. (test/bench/media-bombs.ts) hostile images (SVG filter, 12000 px PNG/WebP/GIF, a PNG bomb)
@@ -27,6 +29,7 @@ import { startStackProcess } from '../support/local-stack-process.ts';
 import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts';
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
+import { wholeListBench } from './whole-list.ts';
 import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
 import { siteTransferBench } from './site-transfer.ts';
@@ -82,6 +85,8 @@ try {
     const { authToken } = (await login.json()) as { authToken: string };
     // ---- Guides: GET /guides page latency, 100 vs 10,000 guides stored ----
     await guideListLatency(stack, authToken, 1, DURATION_S);
+    // ---- Whole lists: 10,000 favorites and authored guides in one answer, plain and gzip ----
+    await wholeListBench(stack, authToken, 1, 1_000_000, true);
     // ---- Modules: import of a 50 MB package through the local pipeline, time and peak memory ----
     await moduleImportBench(stack, authToken);
     // ---- Courses: a team's assignees page with 10 vs 1,000 members ----

@@ -24,9 +24,10 @@ describe('embedForUrl', () => {
   it('makes a link of any other http(s) URL, escaped, and nothing of other schemes or credentials', () => {
     const link = embedForUrl('http://example.com/manual?a=1&b=<b>')!;
     expect(link).toMatchObject({ type: 'link', width: 0, height: 0, provider_name: null });
+    // The anchor carries `src` too: the Android app takes an embed's source from the first `src` (decision 195).
     expect(link.html).toBe(
-      '<a href="http://example.com/manual?a=1&amp;b=%3Cb%3E" rel="nofollow noopener noreferrer" ' +
-        'target="_blank">http://example.com/manual?a=1&amp;b=%3Cb%3E</a>',
+      '<a href="http://example.com/manual?a=1&amp;b=%3Cb%3E" src="http://example.com/manual?a=1&amp;b=%3Cb%3E" ' +
+        'rel="nofollow noopener noreferrer" target="_blank">http://example.com/manual?a=1&amp;b=%3Cb%3E</a>',
     );
     for (const bad of [
       'javascript:alert(1)',

@@ -5,7 +5,7 @@ import {
   checkLines,
   defaultGuideTitle,
   timeRequiredText,
-  assertGuideType,
+  canonicalGuideType,
 } from '../../shared/domain/guide-rules.ts';
 import { nextVersion } from '../../shared/db/entities/release.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
@@ -94,10 +94,13 @@ describe('release versions', () => {
 });
 
 it('guide types and default titles', () => {
-  expect(() => assertGuideType('technique', ['how-to'])).toThrow(
+  expect(() => canonicalGuideType('technique', ['how-to'])).toThrow(
     'Invalid guide type. Got technique Was expecting one of: how-to.',
   );
-  expect(() => assertGuideType('repair', ['how-to', 'repair'])).not.toThrow();
+  expect(canonicalGuideType('repair', ['how-to', 'repair'])).toBe('repair');
+  // The apps send the type as they show it: any letter case is the site's spelling.
+  expect(canonicalGuideType('How-to', ['how-to', 'repair'])).toBe('how-to');
+  expect(canonicalGuideType('REPAIR', ['how-to', 'repair'])).toBe('repair');
   expect(defaultGuideTitle('how-to', 'Printer', 'Nozzle')).toBe('Printer Nozzle How-To');
   expect(defaultGuideTitle('repair', 'Printer', '')).toBe('Printer Repair');
 });

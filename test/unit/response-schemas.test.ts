@@ -17,6 +17,7 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /doc/renderer.js': "the reference page's script (rawReply)",
   'PUT /work_log/{entryid}/stepData': 'the real service answers exactly 200 with no body',
   'GET /robots.txt': 'crawler rules as text/plain (rawReply), a site path outside the API',
+  'GET /assets/{asset}': 'the default avatar, image/png bytes (rawReply), a site path outside the API',
 };
 
 const routes = routeGroups.flatMap((group) =>

@@ -36,7 +36,9 @@ export function userRecordFromProfile(profile: UserProfileView, createdBy: numbe
     teams: [...profile.teams].sort((a, b) => a - b),
     join_date: profile.join_date,
     reputation: profile.reputation,
-    image: profile.image,
+    // A built-in avatar (negative id, the source's default) is no avatar here: the destination
+    // shows its own default avatar rather than URLs of the source site (decision 195).
+    image: profile.image && profile.image.id >= 0 ? profile.image : null,
     location: profile.location,
     summary: profile.summary,
     about_raw: profile.about_raw === false ? '' : profile.about_raw,

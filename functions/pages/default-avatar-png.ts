@@ -1,0 +1,22 @@
+/**
+ * The bytes of functions/pages/assets/default-avatar.png (200×200, about 1 KB), as base64 so every
+ * bundle carries them without a file loader. test/unit/default-avatar.test.ts holds the two equal;
+ * after changing the PNG, regenerate this from `base64 -w100 functions/pages/assets/default-avatar.png`.
+ */
+export const DEFAULT_AVATAR_PNG_BASE64 = [
+  'iVBORw0KGgoAAAANSUhEUgAAAMgAAADIBAMAAABfdrOtAAAAMFBMVEWKlKPZ3eOPmaeMlqTKz9fEytKhqbaao7CVnqzP1NuyucO7',
+  'wcustL/V2eDX2+Knr7vex+0QAAAACXBIWXMAAAsTAAALEwEAmpwYAAADw0lEQVR42u3ay2sTURQG8MPEPJoWpJLUTk3CiC0qIgSx',
+  'LaJFoxsR1MQuhAqS6kJEFwOCFN2kghRf0Ci4TqGgK41CrRuhRXDjKlZBcJW1goquBIsuRFqdmXPvnJOjgfv9Az/mfe93BroFAgYx',
+  'iEEMYhCDGMQgBjGIQQxiEIMYRB7JnngxsWnH1Pm5RuuQsQvwK8OzLULs+7AiN6utQFJfYFWGCvxIqgx/JFbgRrLP4a/sbTAjj8Ej',
+  '23iRD+CZ75yI7Xoj8SojchB80s+HpB0/xCqxIaPgm0EuJOX4I1aBCbkNAdnKg+TcICTeZEEyEJhFFqQejEQ5kKwTjFgNBgQ5Wyrn',
+  'C0cOYMhOBqSMITE6kgI0BTLSgyOfycgdHNlFRmo4kiQjFRxJUJE0AP3KY0ifCjJDRNarIONEZEkFGSEiRRUkSkTqKkgnEVlQQbqI',
+  'SFkFiRERVwWJE5GKCpIgIo4KYhGRvAoSaQdE5HSJXHiRW1jkYRR5rYi8IEVe9SIfLZHPr8hCIiWxJBJZ3MksU0UW3CJbB5FNkMh2',
+  'TmZjKrLFFikLRGoPmQJHpIoKLtWutVM9KFJ0ylS2IuWzTI3uNxBY5h1tHPMyBgSGNHsa7Thukhmc/bzF5lca16vdrRlmHvo9zBya',
+  'be+xbLcZlf9vyOsTD89MXHGsLVMXv80dbgVij51a/TBufnmEGXlzz+O7ZV06yYjYT3x6nMi5Khfy7rT/N37oGQ9yNLCOinxlQHLz',
+  '2IL7cpOK5J7im6AbTSJyXGWLfZWG3AWlnKUg7x01JPIgPJJyQTHBCzDQ/sXDO7vDIh9BI8vhENvVQYJOWACyH7TSHwZJOXpIwC4C',
+  '9Fa/QRnQR9KOLhIpaSPaBxJwKH6I7egjVlUTeQshcksPyZXDILGmFtIHoTKjhYyGQwZ1kDCXPeDSQ9h2U6fzhPADDfUhB4Qp63Rr',
+  'PAhVO2pWbBCqQNWsViH0tEyjJIawf3j4paSI9FCQcUWkSEGiikiZgsTUEDtPQaCqhGRIhteT4oG8oiHblZA6DelUQlwaEldBbCCm',
+  'oID0UZEZBaSXikwqINNUpEMBqVGRpALiUpE4jmTzVCTSQJE0kFNCkQwdWUSRXjoyiSJLdGQERYp0JIoiNTqSRJEyHYmhSIWOJDAk',
+  'CwxpIEiaAykhyAYO5BGCZDiQRQTp4UDGEaSXA5lEkHUcyEYEmeZAOhBkHweyJhjJFTmQKHIkdQ6kE0FqHEgSQRY4kC4E+cSBrEWQ',
+  'MgcSQxCXAxmWQOIIUuFAEgjicCCWQTiRPAcS+RfID07f4zC/gIXGAAAAAElFTkSuQmCC',
+].join('');
