@@ -18,6 +18,7 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'PUT /work_log/{entryid}/stepData': 'the real service answers exactly 200 with no body',
   'GET /robots.txt': 'crawler rules as text/plain (rawReply), a site path outside the API',
   'GET /assets/{asset}': 'the default avatar, image/png bytes (rawReply), a site path outside the API',
+  'GET /Category/{title}': 'a 301 to the category url /c/<name>, no body; a site path outside the API',
 };
 
 const routes = routeGroups.flatMap((group) =>
