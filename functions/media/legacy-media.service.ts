@@ -58,9 +58,8 @@ async function library(caller: Caller, type: MediaType, page: LibraryPage): Prom
 async function libraryImage(item: MediaItemRecord): Promise<LibraryImageView> {
   const view = await userImageItem(item);
   if (item.status === 'ready') return { ...view, isReady: true };
-  // Not processed: no sizes yet, and no original until it is stored.
+  // Not processed: no sizes yet, and no `/igi/` original until processing has written it.
   const image: ImageView = { id: item.itemid, guid: item.guid };
-  if (item.status === 'processing' && view.image.original !== undefined) image.original = view.image.original;
   return { ...view, image, isReady: false };
 }
 
@@ -203,7 +202,7 @@ export async function deleteImages(caller: Caller, imageids: number[]): Promise<
   await Promise.all(
     items.map(async (item) => {
       // Conditional on the owner, as every media delete is.
-      if (await deleteMediaItem(item.itemid, caller.userid)) await deleteMediaObjects(item.itemid);
+      if (await deleteMediaItem(item.itemid, caller.userid)) await deleteMediaObjects(item.itemid, item.guid);
     }),
   );
 }

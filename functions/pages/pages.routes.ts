@@ -1,9 +1,12 @@
 /**
  * Paths of the site outside /api/2.0 (decision 187): what a browser or a crawler asks the site
- * root for. The pages people open from the API's `url`s will live here too.
+ * root for, and the images the apps load (`/igi/`). The pages people open from the API's `url`s
+ * will live here too.
  */
 import { config } from '../../shared/config.ts';
 import { defineGroup, rawReply, route } from '../../shared/http/route.ts';
+import { MEDIA_DERIVED_PREFIX } from '../../shared/storage/media-objects.ts';
+import { imageFileRoute } from './images.routes.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
 export function robotsTxt(privateSite: boolean): string {
@@ -12,7 +15,8 @@ export function robotsTxt(privateSite: boolean): string {
 
 export const pagesGroup = defineGroup({
   name: 'pages',
-  access: { table: 'none' },
+  // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
+  access: { table: 'none', mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
   routes: [
     route({
       method: 'GET',
@@ -26,5 +30,6 @@ export const pagesGroup = defineGroup({
           'cache-control': 'public, max-age=3600',
         }),
     }),
+    imageFileRoute,
   ],
 });

@@ -9,7 +9,7 @@
 import { mediaItemCreateWrites, type MediaItemRecord } from '../../../../shared/db/entities/media-item.ts';
 import { contentTypeForFilename, IMAGE_SIZES, POSTER_SIZE, type MediaType } from '../../../../shared/domain/media.ts';
 import { imageDimensions } from '../../../../shared/media/images.ts';
-import { derivedKey, originalKey } from '../../../../shared/storage/media-objects.ts';
+import { imageObjectKey, originalKey } from '../../../../shared/storage/media-objects.ts';
 import type { ImageView } from '../../../../shared/views/common-schemas.ts';
 import type { FullGuideView } from '../../../../shared/views/guide-views.ts';
 import type { MediaItemView } from '../../../../shared/views/media-item-views.ts';
@@ -111,7 +111,7 @@ class ObjectCopier {
   }
 
   async sizes(image: ImageView, sizes: string[]): Promise<void> {
-    for (const size of sizes) await this.copy(String(image[size]), derivedKey(this.item.itemid, this.item.guid, size));
+    for (const size of sizes) await this.copy(String(image[size]), imageObjectKey(this.item.guid, size));
   }
 }
 
@@ -160,7 +160,7 @@ async function videoRecord(context: CrawlContext, reference: MediaReference): Pr
   record.sizes = poster ? [...sizesOf(poster), POSTER_SIZE] : [];
   if (poster) {
     await copier.sizes(poster, sizesOf(poster));
-    await copier.copy(String(poster.original), derivedKey(record.itemid, record.guid, POSTER_SIZE));
+    await copier.copy(String(poster.original), imageObjectKey(record.guid));
   }
   return {
     ...record,
