@@ -149,7 +149,9 @@ async function assertCanSee(caller: Caller | null, item: MediaItemRecord): Promi
 export async function getImage(caller: Caller | null, idOrGuid: string) {
   const item = await findItem(idOrGuid, 'GuideImage');
   await assertCanSee(caller, item);
-  return { image: (await libraryImage(item)).image };
+  // iFixit's shape: `width` and `height` at the top level are what clients size the image by.
+  const { image, srcid, width, height, ratio, markup, exif } = await libraryImage(item);
+  return { image, srcid, width, height, ratio, markup, exif };
 }
 
 /** GET /media/videos/{videoid|guid}: the Video object. */

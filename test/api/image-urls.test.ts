@@ -3,8 +3,12 @@
  * as `original + ".<size>"` and fetches it without a token; it aborts on any failed download.
  * Followed here as the app does it, over HTTP against the local stack (`GET /igi/{file}`).
  */
+import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { reloadConfig } from '../../shared/config.ts';
+import { nextIds } from '../../shared/db/counters.ts';
+import { insertMediaItem } from '../../shared/db/entities/media-item.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { api, createUser, site, siteUrl } from '../support/api.ts';
 import { minimalMp4 } from '../support/mp4.ts';
@@ -12,6 +16,43 @@ import { addStep, createGuide, ownSteps, publish, uploadImage, uploadReadyFile }
 
 /** What the app asks for besides the original (its size list); each must answer. */
 const APP_SIZES = ['thumbnail', '140x105', '200x150', 'standard', '440x330', 'medium', 'large'] as const;
+
+beforeAll(() => {
+  process.env.DDB_ENDPOINT = inject('ddbEndpoint');
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  reloadConfig();
+});
+
+/** Ready library images written to the table as processing leaves them (no objects: lists only). */
+async function seedLibraryImages(userid: number, count: number): Promise<void> {
+  const ids = await nextIds('media', count);
+  for (let start = 0; start < ids.length; start += 25) {
+    await Promise.all(
+      ids.slice(start, start + 25).map((itemid) =>
+        insertMediaItem({
+          itemid,
+          type: 'GuideImage',
+          userid,
+          guid: randomUUID().replace(/-/g, ''),
+          filename: `seed-${itemid}.png`,
+          content_type: 'image/png',
+          size: 1,
+          status: 'ready',
+          failure: null,
+          original_key: `originals/${itemid}/seed-${itemid}.png`,
+          sizes: ['thumbnail'],
+          width: 4,
+          height: 3,
+          source_itemid: null,
+          markup: null,
+          date: 1,
+          modified_date: 1,
+        }),
+      ),
+    );
+  }
+}
 
 const sizeOf = (name: string) => IMAGE_SIZES.find((size) => size.name === name)!;
 
@@ -32,8 +73,8 @@ describe('image URLs the apps build', () => {
     async () => {
       const writer = await createUser({ privileges: ['Author'] });
       const [cover, stepImage] = await Promise.all([
-        uploadImage(writer.token, 1000, 750),
-        uploadImage(writer.token, 1200, 900),
+        uploadImage(writer.token, 800, 600),
+        uploadImage(writer.token, 800, 600),
       ]);
       const created = await createGuide(writer.token, { image: cover });
       await addStep(writer.token, created.guideid, { media: { type: 'image', data: [stepImage] } });
@@ -114,3 +155,57 @@ describe('image URLs the apps build', () => {
     expect((await sharp(thumbnail.bytes).metadata()).width).toBe(96);
   });
 });
+
+describe('media library answers the apps read', () => {
+  it('GET /media/images/{id} answers {image, srcid, width, height, ratio, markup, exif} as iFixit documents it', async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    const imageid = await uploadImage(writer.token, 800, 600);
+    const answer = await api('GET', `/media/images/${imageid}`, { token: writer.token });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body).sort()).toEqual(['exif', 'height', 'image', 'markup', 'ratio', 'srcid', 'width']);
+    expect(answer.body).toMatchObject({
+      image: { id: imageid, original: expect.stringMatching(/\/igi\/[0-9a-f]{32}$/) },
+      srcid: null,
+      width: 800,
+      height: 600,
+      ratio: 'FOUR_THREE',
+      markup: null,
+      exif: { FileName: expect.stringMatching(/\.png$/) },
+    });
+  });
+
+  it('DELETE /user/media/images?imageids=1,2 deletes like the path form, refusing a stranger\'s image', async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    const stranger = await createUser({ privileges: ['Author'] });
+    const [first, second, theirs] = await Promise.all([
+      uploadImage(writer.token),
+      uploadImage(writer.token),
+      uploadImage(stranger.token),
+    ]);
+    const refused = await api('DELETE', '/user/media/images', {
+      token: writer.token,
+      query: { imageids: `${first},${theirs}` },
+    });
+    expect(refused.status).toBe(403);
+    expect((await api('GET', `/media/images/${first}`, { token: writer.token })).status).toBe(200);
+    const deleted = await api('DELETE', '/user/media/images', {
+      token: writer.token,
+      query: { imageids: `${first},${second}` },
+    });
+    expect(deleted.status).toBe(204);
+    for (const id of [first, second]) expect((await api('GET', `/media/images/${id}`, { token: writer.token })).status).toBe(404);
+    expect((await api('GET', `/media/images/${theirs}`, { token: stranger.token })).status).toBe(200);
+  });
+
+  it('GET /user/media/images?limit=1000 answers more than 200 items in one answer', async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    // Items written straight to the table: 205 uploads would cost the suite seconds for nothing.
+    await seedLibraryImages(writer.userid, 205);
+    const all = await api('GET', '/user/media/images', { token: writer.token, query: { limit: '1000' } });
+    expect(all.status).toBe(200);
+    expect(all.body).toHaveLength(205);
+    const clamped = await api('GET', '/user/media/images', { token: writer.token, query: { limit: '5000' } });
+    expect(clamped.body).toHaveLength(205);
+  });
+});
+

@@ -106,8 +106,12 @@ class ObjectCopier {
 
   async copy(url: string, key: string): Promise<Buffer> {
     const { bytes, contentType } = await this.context.api.download(url);
-    await this.context.sink.object('media', key, contentType, bytes);
+    await this.store(key, bytes, contentType);
     return bytes;
+  }
+
+  async store(key: string, bytes: Buffer, contentType: string | null): Promise<void> {
+    await this.context.sink.object('media', key, contentType, bytes);
   }
 
   async sizes(image: ImageView, sizes: string[]): Promise<void> {
@@ -137,12 +141,18 @@ const emptyRecord = (reference: MediaReference, guid: string, filename: string):
 });
 
 async function imageRecord(context: CrawlContext, reference: MediaReference): Promise<MediaItemRecord | undefined> {
-  const answer = await context.api.find<{ image: ImageView }>(`/media/images/${reference.itemid}`);
+  const answer = await context.api.find<{ image: ImageView; exif?: { FileName?: unknown } }>(
+    `/media/images/${reference.itemid}`,
+  );
   if (!answer?.image.original || !answer.image.guid) return undefined;
   const { image } = answer;
-  const record = emptyRecord(reference, image.guid!, filenameOfUrl(image.original!));
+  // `/igi/<guid>` names no file: the upload's name travels in exif.FileName where the source says it.
+  const filename = typeof answer.exif?.FileName === 'string' ? answer.exif.FileName : filenameOfUrl(image.original!);
+  const record = emptyRecord(reference, image.guid!, filename);
   const copier = new ObjectCopier(context, record);
   const original = await copier.copy(image.original!, record.original_key);
+  // And where `/igi/<guid>` serves it (decision 197).
+  await copier.store(imageObjectKey(record.guid), original, record.content_type);
   record.sizes = sizesOf(image);
   await copier.sizes(image, record.sizes);
   const { width, height } = await imageDimensions(original);
