@@ -9,11 +9,8 @@ import * as z from 'zod/mini';
 import { MEDIA_CONSTRAINTS } from '../../shared/domain/media.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import { rawReply, route } from '../../shared/http/route.ts';
-import { imageObjectKeyOfFile, mediaBucket } from '../../shared/storage/media-objects.ts';
+import { IMAGE_MAX_AGE_SECONDS, imageObjectKeyOfFile, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectIfExists } from '../../shared/storage/objects.ts';
-
-/** What a deleted image may live on in caches (CloudFront's TTL is the same; decision 198). */
-export const IMAGE_MAX_AGE_SECONDS = 3600;
 
 const IMAGE_MAX_BYTES = MEDIA_CONSTRAINTS.find((constraint) => constraint.type === 'GuideImage')!.max_bytes;
 

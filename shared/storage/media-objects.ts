@@ -15,6 +15,12 @@ export const MEDIA_ORIGINALS_PREFIX = 'originals/';
 /** The sizes, posters and public copies of originals processing writes: the `/igi/` path of the site. */
 export const MEDIA_DERIVED_PREFIX = 'igi/';
 
+/**
+ * How long caches keep an image (CloudFront's TTL, the apps' max-age): what a deleted image may
+ * live on, since nothing invalidates it (decision 198).
+ */
+export const IMAGE_MAX_AGE_SECONDS = 3600;
+
 /** A guid as the site stores it: a UUIDv4 without dashes, or a migrated Dozuki site's own. */
 const GUID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
