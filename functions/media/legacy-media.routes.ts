@@ -10,7 +10,13 @@ import { orderQuery, pathId } from '../../shared/http/schemas.ts';
 import { CROP_RATIOS, type CropRatio } from '../../shared/media/images.ts';
 import * as legacy from './legacy-media.service.ts';
 import { embedBody, libraryLimit } from './media.schemas.ts';
-import { documentSchema, embedSchema, imageItemSchema, libraryImageSchema, videoSchema } from '../../shared/views/media-views.ts';
+import {
+  documentSchema,
+  embedSchema,
+  imageItemSchema,
+  libraryImageSchema,
+  videoSchema,
+} from '../../shared/views/media-views.ts';
 
 /** A numeric id or a guid (letters and digits, as the Image object's `guid`). */
 const idOrGuid = z.string().check(z.regex(/^(\d{1,15}|[A-Za-z0-9]{16,64})$/, 'must be an id or a guid'));

@@ -116,12 +116,7 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
 async function storeSizes(item: MediaItemRecord, rendered: RenderedImage): Promise<string[]> {
   await Promise.all(
     rendered.sizes.map((rendition) =>
-      putObject(
-        mediaBucket(),
-        imageObjectKey(item.guid, rendition.name),
-        rendition.body,
-        rendition.contentType,
-      ),
+      putObject(mediaBucket(), imageObjectKey(item.guid, rendition.name), rendition.body, rendition.contentType),
     ),
   );
   return rendered.sizes.map((rendition) => rendition.name);

@@ -116,7 +116,9 @@ export class SiteStack extends Stack {
       responseHeadersPolicy: new ResponseHeadersPolicy(this, 'ImagesHeaders', {
         comment: 'Images: the same hour in the apps and browsers as at the edge',
         customHeadersBehavior: {
-          customHeaders: [{ header: 'Cache-Control', value: `public, max-age=${IMAGE_MAX_AGE_SECONDS}`, override: true }],
+          customHeaders: [
+            { header: 'Cache-Control', value: `public, max-age=${IMAGE_MAX_AGE_SECONDS}`, override: true },
+          ],
         },
       }),
       // JPEG, PNG and WebP are compressed already.

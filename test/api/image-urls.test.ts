@@ -137,7 +137,7 @@ describe('image URLs the apps build', () => {
     expect((await fetchImage(image.original)).status).toBe(404);
   });
 
-  it("serves a video's poster the same way: original + \".<size>\"", async () => {
+  it('serves a video\'s poster the same way: original + ".<size>"', async () => {
     const writer = await createUser({ privileges: ['Author'] });
     const videoid = await uploadReadyFile(
       writer.token,
@@ -157,7 +157,7 @@ describe('image URLs the apps build', () => {
 });
 
 describe('media library answers the apps read', () => {
-  it('GET /media/images/{id} answers {image, srcid, width, height, ratio, markup, exif} as iFixit documents it', async () => {
+  it('GET /media/images/{id} answers {image, srcid, width, height, ratio, markup, exif}, as iFixit shows', async () => {
     const writer = await createUser({ privileges: ['Author'] });
     const imageid = await uploadImage(writer.token, 800, 600);
     const answer = await api('GET', `/media/images/${imageid}`, { token: writer.token });
@@ -174,7 +174,7 @@ describe('media library answers the apps read', () => {
     });
   });
 
-  it('DELETE /user/media/images?imageids=1,2 deletes like the path form, refusing a stranger\'s image', async () => {
+  it("DELETE /user/media/images?imageids=1,2 deletes like the path form, refusing a stranger's image", async () => {
     const writer = await createUser({ privileges: ['Author'] });
     const stranger = await createUser({ privileges: ['Author'] });
     const [first, second, theirs] = await Promise.all([
@@ -193,7 +193,8 @@ describe('media library answers the apps read', () => {
       query: { imageids: `${first},${second}` },
     });
     expect(deleted.status).toBe(204);
-    for (const id of [first, second]) expect((await api('GET', `/media/images/${id}`, { token: writer.token })).status).toBe(404);
+    for (const id of [first, second])
+      expect((await api('GET', `/media/images/${id}`, { token: writer.token })).status).toBe(404);
     expect((await api('GET', `/media/images/${theirs}`, { token: stranger.token })).status).toBe(200);
   });
 
@@ -208,4 +209,3 @@ describe('media library answers the apps read', () => {
     expect(clamped.body).toHaveLength(205);
   });
 });
-

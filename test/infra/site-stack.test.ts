@@ -43,7 +43,9 @@ describe('site stack: one entry for the site and its API', () => {
     const [images] = config.CacheBehaviors;
     const origin = config.Origins.find((one: { Id: string }) => one.Id === images.TargetOriginId);
     // The media bucket of the stateful stack, by its regional name; signed requests (OAC), no OAI.
-    expect(JSON.stringify(origin.DomainName)).toMatch(/Stepwise-Stateful:ExportsOutputFnGetAttMediaBucket.*RegionalDomainName/);
+    expect(JSON.stringify(origin.DomainName)).toMatch(
+      /Stepwise-Stateful:ExportsOutputFnGetAttMediaBucket.*RegionalDomainName/,
+    );
     expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
     expect(origin.OriginAccessControlId).toBeDefined();
     const controls = Object.values(resourcesOfType(template, 'AWS::CloudFront::OriginAccessControl'));
