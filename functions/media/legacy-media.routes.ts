@@ -155,6 +155,20 @@ export const legacyMediaRoutes: RouteDef[] = [
   }),
   route({
     method: 'GET',
+    path: '/Document/{guid}/{filename}',
+    site: true,
+    // The guid is the capability (decision 197): the apps fetch `url` with their domain before it.
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: "A document's file (its `url`): a redirect to a short-lived download",
+    params: z.object({ guid: z.string(), filename: z.string() }),
+    handler: async ({ params }) => {
+      const location = await legacy.documentFileLocation(params.guid);
+      return reply(302, undefined, { location });
+    },
+  }),
+  route({
+    method: 'GET',
     path: '/media/videos/{videoid}',
     auth: 'public',
     summary: 'A video by videoid or guid (the Video object)',

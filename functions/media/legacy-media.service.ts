@@ -31,6 +31,7 @@ import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import {
   documentObject,
   embedObject,
+  mediaUrl,
   userImageItem,
   videoObject,
   type LibraryImageView,
@@ -152,6 +153,18 @@ export async function getImage(caller: Caller | null, idOrGuid: string) {
   // iFixit's shape: `width` and `height` at the top level are what clients size the image by.
   const { image, srcid, width, height, ratio, markup, exif } = await libraryImage(item);
   return { image, srcid, width, height, ratio, markup, exif };
+}
+
+/**
+ * GET /Document/{guid}/{filename}: the Document's `url`, a site path the apps put their domain
+ * before. By guid only (an id would be guessable): the guid is the capability, as for images
+ * (decision 197). Answers a redirect to a short-lived presigned GET; the filename is decoration.
+ */
+export async function documentFileLocation(guid: string): Promise<string> {
+  const itemid = /^[A-Za-z0-9_-]{1,64}$/.test(guid) ? await mediaItemIdByGuid(guid) : undefined;
+  const item = itemid === undefined ? undefined : await getMediaItem(itemid);
+  if (item?.type !== 'Document' || item.status !== 'ready') throw new NotFoundError('No such document');
+  return mediaUrl(item.original_key);
 }
 
 /** GET /media/videos/{videoid|guid}: the Video object. */

@@ -247,7 +247,11 @@ export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
   };
 }
 
-/** The Document object (§2.7); `url` and `download_url` fetch the file (the latter as an attachment). */
+/**
+ * The Document object (§2.7). `url` is a site path the apps put their domain before
+ * (`/Document/<guid>/<filename>`, which redirects to the file); `download_url` fetches the file
+ * as an attachment.
+ */
 export async function documentObject(item: MediaItemRecord): Promise<DocumentObject> {
   const ready = item.status === 'ready';
   return {
@@ -260,7 +264,7 @@ export async function documentObject(item: MediaItemRecord): Promise<DocumentObj
     title: item.filename.replace(/\.[^.]*$/, ''),
     document_extension: extensionOf(item.filename),
     image: null,
-    url: ready ? await mediaUrl(item.original_key) : null,
+    url: ready ? `/Document/${item.guid}/${encodeURIComponent(item.filename)}` : null,
     download_url: ready ? await mediaUrl(item.original_key, item.filename) : null,
     display: null,
   };

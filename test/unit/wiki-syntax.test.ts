@@ -387,8 +387,8 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       p(text(' after')),
     ],
     html:
-      `<p>before </p>\n<figure class="wiki-image size-standard align-none"><img src="${S}/igi/${GUIDS.get(7)}.standard" ` +
-      `alt="Seven"></figure>\n<p> after</p>`,
+      `<p>before </p>\n<figure class="wiki-image size-standard align-none">` +
+      `<img src="${S}/igi/${GUIDS.get(7)}.standard" alt="Seven"></figure>\n<p> after</p>`,
   },
   {
     name: 'blockquote with attribution',
