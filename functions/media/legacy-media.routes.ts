@@ -9,9 +9,14 @@ import { pagination } from '../../shared/http/query.ts';
 import { orderQuery, pathId } from '../../shared/http/schemas.ts';
 import { CROP_RATIOS, type CropRatio } from '../../shared/media/images.ts';
 import * as legacy from './legacy-media.service.ts';
-import { embedBody } from './media.schemas.ts';
-import { imageSchema } from '../../shared/views/common-schemas.ts';
-import { documentSchema, embedSchema, libraryImageSchema, videoSchema } from '../../shared/views/media-views.ts';
+import { embedBody, libraryLimit } from './media.schemas.ts';
+import {
+  documentSchema,
+  embedSchema,
+  imageItemSchema,
+  libraryImageSchema,
+  videoSchema,
+} from '../../shared/views/media-views.ts';
 
 /** A numeric id or a guid (letters and digits, as the Image object's `guid`). */
 const idOrGuid = z.string().check(z.regex(/^(\d{1,15}|[A-Za-z0-9]{16,64})$/, 'must be an id or a guid'));
@@ -22,7 +27,7 @@ const idList = z.pipe(
   z.transform((value: string) => value.split(',').map((part) => Number.parseInt(part, 10))),
 );
 
-const libraryQuery = z.object({ ...pagination, order: orderQuery });
+const libraryQuery = z.object({ ...pagination, limit: libraryLimit, order: orderQuery });
 
 export const legacyMediaRoutes: RouteDef[] = [
   route({
@@ -31,8 +36,8 @@ export const legacyMediaRoutes: RouteDef[] = [
     auth: 'user',
     summary: "The caller's images (user-media image items), newest first",
     description:
-      'A bare array; `order=ASC` lists oldest first. `image` is the Image object (sizes appear once ' +
-      'processing is done: `isReady`).',
+      'A bare array; `order=ASC` lists oldest first; `limit` up to 1000 (the apps ask for the whole ' +
+      'library in one answer). `image` is the Image object (sizes appear once processing is done: `isReady`).',
     query: libraryQuery,
     response: z.array(libraryImageSchema),
     handler: ({ caller, query }) => legacy.listImages(caller, query),
@@ -90,6 +95,22 @@ export const legacyMediaRoutes: RouteDef[] = [
     },
   }),
   route({
+    method: 'DELETE',
+    path: '/user/media/images',
+    auth: 'user',
+    status: 204,
+    summary: "Delete the caller's images named by `?imageids=` (comma-separated ids)",
+    description:
+      'The query form some clients send, beside DELETE /user/media/images/{imageid}: the same rules (403 and ' +
+      "nothing deleted when any id is another user's image; ids that name no image are skipped).",
+    query: z.object({ imageids: idList }),
+    queryExample: { imageids: '9301,9302' },
+    handler: async ({ caller, query }) => {
+      await legacy.deleteImages(caller, query.imageids);
+      return reply(204);
+    },
+  }),
+  route({
     method: 'GET',
     path: '/user/media/videos',
     auth: 'user',
@@ -125,12 +146,26 @@ export const legacyMediaRoutes: RouteDef[] = [
     method: 'GET',
     path: '/media/images/{imageid}',
     auth: 'public',
-    summary: 'An image by imageid or guid: `{image: Image}`',
+    summary: 'An image by imageid or guid: `{image, srcid, width, height, ratio, markup, exif}`',
     description:
       'Its owner, Admins and readers of a guide that shows it see it; 403 for anyone else, 404 when unknown.',
     params: z.object({ imageid: idOrGuid }),
-    response: z.object({ image: imageSchema }),
+    response: z.omit(imageItemSchema, { imageid: true, guid: true }),
     handler: ({ caller, params }) => legacy.getImage(caller, params.imageid),
+  }),
+  route({
+    method: 'GET',
+    path: '/Document/{guid}/{filename}',
+    site: true,
+    // The guid is the capability (decision 197): the apps fetch `url` with their domain before it.
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: "A document's file (its `url`): a redirect to a short-lived download",
+    params: z.object({ guid: z.string(), filename: z.string() }),
+    handler: async ({ params }) => {
+      const location = await legacy.documentFileLocation(params.guid);
+      return reply(302, undefined, { location });
+    },
   }),
   route({
     method: 'GET',

@@ -31,6 +31,7 @@ import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import {
   documentObject,
   embedObject,
+  mediaUrl,
   userImageItem,
   videoObject,
   type LibraryImageView,
@@ -58,9 +59,8 @@ async function library(caller: Caller, type: MediaType, page: LibraryPage): Prom
 async function libraryImage(item: MediaItemRecord): Promise<LibraryImageView> {
   const view = await userImageItem(item);
   if (item.status === 'ready') return { ...view, isReady: true };
-  // Not processed: no sizes yet, and no original until it is stored.
+  // Not processed: no sizes yet, and no `/igi/` original until processing has written it.
   const image: ImageView = { id: item.itemid, guid: item.guid };
-  if (item.status === 'processing' && view.image.original !== undefined) image.original = view.image.original;
   return { ...view, image, isReady: false };
 }
 
@@ -150,7 +150,21 @@ async function assertCanSee(caller: Caller | null, item: MediaItemRecord): Promi
 export async function getImage(caller: Caller | null, idOrGuid: string) {
   const item = await findItem(idOrGuid, 'GuideImage');
   await assertCanSee(caller, item);
-  return { image: (await libraryImage(item)).image };
+  // iFixit's shape: `width` and `height` at the top level are what clients size the image by.
+  const { image, srcid, width, height, ratio, markup, exif } = await libraryImage(item);
+  return { image, srcid, width, height, ratio, markup, exif };
+}
+
+/**
+ * GET /Document/{guid}/{filename}: the Document's `url`, a site path the apps put their domain
+ * before. By guid only (an id would be guessable): the guid is the capability, as for images
+ * (decision 197). Answers a redirect to a short-lived presigned GET; the filename is decoration.
+ */
+export async function documentFileLocation(guid: string): Promise<string> {
+  const itemid = /^[A-Za-z0-9_-]{1,64}$/.test(guid) ? await mediaItemIdByGuid(guid) : undefined;
+  const item = itemid === undefined ? undefined : await getMediaItem(itemid);
+  if (item?.type !== 'Document' || item.status !== 'ready') throw new NotFoundError('No such document');
+  return mediaUrl(item.original_key);
 }
 
 /** GET /media/videos/{videoid|guid}: the Video object. */
@@ -203,7 +217,7 @@ export async function deleteImages(caller: Caller, imageids: number[]): Promise<
   await Promise.all(
     items.map(async (item) => {
       // Conditional on the owner, as every media delete is.
-      if (await deleteMediaItem(item.itemid, caller.userid)) await deleteMediaObjects(item.itemid);
+      if (await deleteMediaItem(item.itemid, caller.userid)) await deleteMediaObjects(item.itemid, item.guid);
     }),
   );
 }

@@ -37,3 +37,15 @@ export const embedBody = z.object({ url: z.string().check(z.minLength(1), z.maxL
 export type PresignInput = z.output<typeof presignBody>;
 export type ImageEditInput = z.output<typeof imageEditBody>;
 export type EmbedInput = z.output<typeof embedBody>;
+
+/** The most one library list answers: the apps ask `limit=1000` and never page (decision 199). */
+export const MAX_LIBRARY_PAGE_SIZE = 1000;
+
+/** `limit` of the media library lists: 1..1000, larger clamped, default 20 (other lists stop at 200). */
+export const libraryLimit = z.pipe(
+  z._default(z.string().check(z.regex(/^\d+$/, 'must be a positive integer')), '20'),
+  z.pipe(
+    z.transform((value: string) => Math.min(Number.parseInt(value, 10), MAX_LIBRARY_PAGE_SIZE)),
+    z.number().check(z.minimum(1, 'must be at least 1')),
+  ),
+);

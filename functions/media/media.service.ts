@@ -214,10 +214,10 @@ export function constraints(name?: string) {
 }
 
 export async function deleteItem(caller: Caller, type: string, itemid: number): Promise<void> {
-  await ownItem(caller, type, itemid);
+  const item = await ownItem(caller, type, itemid);
   // Conditional on the owner: a concurrent delete makes this a no-op, not someone else's loss.
   const deleted = await deleteMediaItem(itemid, caller.userid);
-  if (deleted) await deleteMediaObjects(itemid);
+  if (deleted) await deleteMediaObjects(itemid, item.guid);
 }
 
 /** POST /user/media/images/edits: crop and markup drawn into a NEW image; the source stays. */

@@ -1,14 +1,17 @@
 /**
  * Paths of the site outside /api/2.0 (decision 187): what a browser or a crawler asks the site
- * root for. The pages people open from the API's `url`s will live here too.
+ * root for, and the images the apps load (`/igi/`). The pages people open from the API's `url`s
+ * will live here too.
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { MEDIA_DERIVED_PREFIX } from '../../shared/storage/media-objects.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
+import { imageFileRoute } from './images.routes.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
 export function robotsTxt(privateSite: boolean): string {
@@ -22,7 +25,8 @@ let avatarBytes: Buffer | undefined;
 
 export const pagesGroup = defineGroup({
   name: 'pages',
-  access: { table: 'none' },
+  // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
+  access: { table: 'none', mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
   routes: [
     route({
       method: 'GET',
@@ -67,5 +71,6 @@ export const pagesGroup = defineGroup({
         return rawReply(200, avatarBytes, 'image/png', { 'cache-control': 'public, max-age=86400' });
       },
     }),
+    imageFileRoute,
   ],
 });

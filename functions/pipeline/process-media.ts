@@ -22,8 +22,8 @@ import {
   type RenderedImage,
 } from '../../shared/media/images.ts';
 import {
-  derivedKey,
   deleteMediaObjects,
+  imageObjectKey,
   itemIdOfOriginalKey,
   mediaBucket,
 } from '../../shared/storage/media-objects.ts';
@@ -63,7 +63,7 @@ async function processOriginal(bucket: string, key: string, size: number): Promi
   await markOriginalStored(itemid, key, size, nowSeconds());
   const outcome = await process(item, size);
   const recorded = await finishProcessing(itemid, key, { ...outcome, size, now: nowSeconds() });
-  if (!recorded) await deleteMediaObjects(itemid); // deleted while we worked
+  if (!recorded) await deleteMediaObjects(itemid, item.guid); // deleted while we worked
 }
 
 type Outcome = {
@@ -86,7 +86,8 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
       readVideoFacts(mediaBucket(), item.original_key, size),
       renderVideoPoster(),
     ]);
-    await putObject(mediaBucket(), derivedKey(item.itemid, item.guid, POSTER_SIZE), poster.original, 'image/png');
+    // The poster is the video Image's `original`: `/igi/<guid>`, the base the apps add sizes to.
+    await putObject(mediaBucket(), imageObjectKey(item.guid), poster.original, 'image/png');
     const sizes = await storeSizes(item, poster.rendered);
     return {
       status: 'ready',
@@ -103,6 +104,9 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
     const original = await getObjectBytes(mediaBucket(), item.original_key, constraint!.max_bytes);
     const rendered = await renderImageSizes(original);
     const sizes = await storeSizes(item, rendered);
+    // The Image's `original` (`/igi/<guid>`): a copy of the upload where `/igi/` serves from,
+    // the original itself staying under the prefix that triggers processing.
+    await putObject(mediaBucket(), imageObjectKey(item.guid), original, item.content_type);
     return { status: 'ready', sizes, width: rendered.width, height: rendered.height, failure: null };
   } catch (error) {
     // Refused for what it is (format, pixels, deadline: decision 162): the item says why.
@@ -116,12 +120,7 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
 async function storeSizes(item: MediaItemRecord, rendered: RenderedImage): Promise<string[]> {
   await Promise.all(
     rendered.sizes.map((rendition) =>
-      putObject(
-        mediaBucket(),
-        derivedKey(item.itemid, item.guid, rendition.name),
-        rendition.body,
-        rendition.contentType,
-      ),
+      putObject(mediaBucket(), imageObjectKey(item.guid, rendition.name), rendition.body, rendition.contentType),
     ),
   );
   return rendered.sizes.map((rendition) => rendition.name);

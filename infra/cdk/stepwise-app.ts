@@ -110,6 +110,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     settings,
     description: 'Stepwise site entry: one CloudFront distribution for the site and its API',
     httpApi: api.httpApi,
+    mediaBucket: stateful.mediaBucket,
   });
   const events = new EventsStack(app, `${prefix}-Events`, {
     settings,

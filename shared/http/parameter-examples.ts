@@ -31,6 +31,10 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   doctype: ['guide'],
   docid: ['1203'],
   entryid: ['702'],
+  // Site paths of media (decision 197): an image file by guid and size, a document by guid
+  file: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f.medium'],
+  guid: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f'],
+  filename: ['torque-table.pdf'],
   type: ['images', 'guide', 'image'],
   itemId: ['9301'],
   imageid: ['9301', '9301,9302'],

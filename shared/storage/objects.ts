@@ -19,6 +19,15 @@ export async function getObjectBytes(bucket: string, key: string, maxBytes: numb
   return (await s3Objects()).getObjectBytes(bucket, key, maxBytes);
 }
 
+/** The object and its Content-Type, or undefined when there is no object under the key. */
+export async function getObjectIfExists(
+  bucket: string,
+  key: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; contentType: string | undefined } | undefined> {
+  return (await s3Objects()).getObjectIfExists(bucket, key, maxBytes);
+}
+
 /** Bytes `start`..`end` (inclusive) of an object; fewer when it ends sooner. */
 export async function getObjectRange(bucket: string, key: string, start: number, end: number): Promise<Buffer> {
   return (await s3Objects()).getObjectRange(bucket, key, start, end);
@@ -33,9 +42,16 @@ export async function putObject(
   return (await s3Objects()).putObject(bucket, key, body, contentType);
 }
 
-/** Deletes every object under each prefix, 1000 keys per request. Returns how many went. */
-export async function deleteByPrefixes(bucket: string, prefixes: string[]): Promise<number> {
-  return (await s3Objects()).deleteByPrefixes(bucket, prefixes);
+/**
+ * Deletes every object under each prefix (only the keys `select` keeps), 1000 keys per request.
+ * Returns how many went.
+ */
+export async function deleteByPrefixes(
+  bucket: string,
+  prefixes: string[],
+  select?: (key: string) => boolean,
+): Promise<number> {
+  return (await s3Objects()).deleteByPrefixes(bucket, prefixes, select);
 }
 
 /** Resolves when the bucket answers a HEAD (it exists and may be listed); rejects otherwise. */

@@ -17,6 +17,29 @@ import { s3Client } from './s3-client.ts';
 
 /** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
 export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {
+  return (await readObject(bucket, key, maxBytes)).bytes;
+}
+
+/** The object and its Content-Type, or undefined when there is none the function may read. */
+export async function getObjectIfExists(
+  bucket: string,
+  key: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; contentType: string | undefined } | undefined> {
+  try {
+    return await readObject(bucket, key, maxBytes);
+  } catch (error) {
+    // Without s3:ListBucket (which would reveal every key), S3 answers a missing key 403 AccessDenied.
+    if (['NoSuchKey', 'NotFound', 'AccessDenied'].includes((error as Error).name)) return undefined;
+    throw error;
+  }
+}
+
+async function readObject(
+  bucket: string,
+  key: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; contentType: string | undefined }> {
   const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   if ((result.ContentLength ?? 0) > maxBytes) {
     result.Body?.transformToWebStream()
@@ -31,7 +54,7 @@ export async function getObjectBytes(bucket: string, key: string, maxBytes: numb
     if (total > maxBytes) throw new ObjectTooLargeError(`s3://${bucket}/${key} is more than ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks), contentType: result.ContentType };
 }
 
 /** Bytes `start`..`end` (inclusive) of an object; fewer when it ends sooner. */
@@ -52,7 +75,11 @@ export async function putObject(
 }
 
 /** Deletes every object under each prefix, 1000 keys per request. Returns how many went. */
-export async function deleteByPrefixes(bucket: string, prefixes: string[]): Promise<number> {
+export async function deleteByPrefixes(
+  bucket: string,
+  prefixes: string[],
+  keep: (key: string) => boolean = () => true,
+): Promise<number> {
   let deleted = 0;
   for (const prefix of prefixes) {
     let token: string | undefined;
@@ -60,7 +87,7 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
       const page = await s3Client().send(
         new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
       );
-      const keys = (page.Contents ?? []).map((object) => ({ Key: object.Key! }));
+      const keys = (page.Contents ?? []).filter((object) => keep(object.Key!)).map((object) => ({ Key: object.Key! }));
       if (keys.length > 0) {
         await s3Client().send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
         deleted += keys.length;

@@ -1,14 +1,16 @@
 /**
  * The wire objects of media items (docs/wire-fidelity.md §2.1 Image, §2.7 Document, §2.8
  * Video, §2.9 user-media image item, embeds of §2.6), shared by the media group and every view
- * that shows media (guides, steps). The bucket is private, so every URL is a presigned GET that
- * expires after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
+ * that shows media (guides, steps). Images are served at stable `/igi/` paths of the site
+ * (decision 197); videos and documents stay in the private bucket behind presigned GETs that
+ * expire after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
  * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
  */
 import * as z from 'zod/mini';
 import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType } from '../domain/media.ts';
 import type { MediaItemRecord } from '../db/entities/media-item.ts';
-import { derivedKey, mediaBucket } from '../storage/media-objects.ts';
+import { imagePublicPath, mediaBucket } from '../storage/media-objects.ts';
+import { siteUrl } from '../config.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 import { imageSchema, type ImageView } from './common-schemas.ts';
 import { linkEmbedHtml, providerUrl } from '../domain/embeds.ts';
@@ -135,18 +137,26 @@ export function mediaUrl(key: string, downloadAs?: string): Promise<string> {
   return presignedGetUrl(mediaBucket(), key, URL_LIFETIME_SECONDS, downloadAs);
 }
 
-async function sizeUrls(item: MediaItemRecord, image: ImageView): Promise<void> {
+/**
+ * Where the site serves an image object: a stable URL, no signature (decision 197). The apps
+ * build every size as `original + ".<size>"` and fetch it without a token; the unguessable guid
+ * is the capability, as on Dozuki.
+ */
+export function imageUrl(guid: string, size?: string): string {
+  return `${siteUrl()}${imagePublicPath(guid, size)}`;
+}
+
+function sizeUrls(item: MediaItemRecord, image: ImageView): void {
   for (const size of IMAGE_SIZES) {
-    if (item.sizes.includes(size.name))
-      image[size.name] = await mediaUrl(derivedKey(item.itemid, item.guid, size.name));
+    if (item.sizes.includes(size.name)) image[size.name] = imageUrl(item.guid, size.name);
   }
 }
 
-/** The Image object: id, guid, every size that exists, and `original`. */
+/** The Image object: id, guid, every size that exists, and `original` (the bare `/igi/<guid>`). */
 export async function imageObject(item: MediaItemRecord): Promise<ImageView> {
   const image: ImageView = { id: item.itemid, guid: item.guid };
-  await sizeUrls(item, image);
-  image.original = await mediaUrl(item.original_key);
+  sizeUrls(item, image);
+  image.original = imageUrl(item.guid);
   return image;
 }
 
@@ -177,8 +187,8 @@ export async function userImageItem(item: MediaItemRecord): Promise<ImageItemVie
 async function posterImage(item: MediaItemRecord): Promise<ImageView | null> {
   if (!item.sizes.includes(POSTER_SIZE)) return null;
   const image: ImageView = { id: item.itemid, guid: item.guid };
-  await sizeUrls(item, image);
-  image.original = await mediaUrl(derivedKey(item.itemid, item.guid, POSTER_SIZE));
+  sizeUrls(item, image);
+  image.original = imageUrl(item.guid);
   return image;
 }
 
@@ -236,7 +246,11 @@ export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
   };
 }
 
-/** The Document object (§2.7); `url` and `download_url` fetch the file (the latter as an attachment). */
+/**
+ * The Document object (§2.7). `url` is a site path the apps put their domain before
+ * (`/Document/<guid>/<filename>`, which redirects to the file); `download_url` fetches the file
+ * as an attachment.
+ */
 export async function documentObject(item: MediaItemRecord): Promise<DocumentObject> {
   const ready = item.status === 'ready';
   return {
@@ -249,7 +263,7 @@ export async function documentObject(item: MediaItemRecord): Promise<DocumentObj
     title: item.filename.replace(/\.[^.]*$/, ''),
     document_extension: extensionOf(item.filename),
     image: null,
-    url: ready ? await mediaUrl(item.original_key) : null,
+    url: ready ? `/Document/${item.guid}/${encodeURIComponent(item.filename)}` : null,
     download_url: ready ? await mediaUrl(item.original_key, item.filename) : null,
     display: null,
   };

@@ -1,6 +1,6 @@
 /**
  * Guide and step images over HTTP: written as media ids, read as Image objects (wire §2.1) whose
- * presigned URLs fetch the bytes from the S3 emulator; ownership, readiness and deletion.
+ * stable /igi/ URLs fetch the bytes (decision 197); ownership, readiness and deletion.
  */
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';

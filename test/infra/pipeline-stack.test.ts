@@ -162,7 +162,7 @@ describe('pipeline stack: S3-triggered media processing', () => {
     expect(JSON.stringify(statements.map((s) => s.Resource))).not.toMatch(/ModulesBucket/);
     // Reads originals, writes sizes: never an original, never a table action it does not use.
     const writes = statements.filter((s) => actionsOf([s]).includes('s3:PutObject'));
-    expect(JSON.stringify(writes.map((s) => s.Resource))).toMatch(/\/derived\/\*/);
+    expect(JSON.stringify(writes.map((s) => s.Resource))).toMatch(/\/igi\/\*/);
     expect(JSON.stringify(writes.map((s) => s.Resource))).not.toMatch(/originals/);
     expect(
       actionsOf(statements)

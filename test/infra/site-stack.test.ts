@@ -17,8 +17,8 @@ function distributionConfig(context: Record<string, unknown> = {}) {
 describe('site stack: one entry for the site and its API', () => {
   it('sends every path to the HTTP API over HTTPS, uncached, with the viewer headers but Host', () => {
     const config = distributionConfig();
-    expect(config.Origins).toHaveLength(1);
-    const [origin] = config.Origins;
+    expect(config.Origins).toHaveLength(2);
+    const origin = config.Origins.find((one: { CustomOriginConfig?: unknown }) => one.CustomOriginConfig);
     expect(JSON.stringify(origin.DomainName)).toMatch(/Stepwise-Api:ExportsOutputRefHttpApi/);
     expect(JSON.stringify(origin.DomainName)).toContain('execute-api');
     expect(origin.CustomOriginConfig).toMatchObject({
@@ -32,8 +32,64 @@ describe('site stack: one entry for the site and its API', () => {
       OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
     });
-    expect(config.CacheBehaviors).toBeUndefined();
+    expect(config.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern)).toEqual(['/igi/*']);
     expect(config.Aliases).toBeUndefined();
+  });
+
+  it('serves /igi/* from the media bucket through origin access control, cached one hour, GET and HEAD only', () => {
+    const app = buildTestApp();
+    const template = Template.fromStack(app.site);
+    const config = distributionConfig();
+    const [images] = config.CacheBehaviors;
+    const origin = config.Origins.find((one: { Id: string }) => one.Id === images.TargetOriginId);
+    // The media bucket of the stateful stack, by its regional name; signed requests (OAC), no OAI.
+    expect(JSON.stringify(origin.DomainName)).toMatch(
+      /Stepwise-Stateful:ExportsOutputFnGetAttMediaBucket.*RegionalDomainName/,
+    );
+    expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+    expect(origin.OriginAccessControlId).toBeDefined();
+    const controls = Object.values(resourcesOfType(template, 'AWS::CloudFront::OriginAccessControl'));
+    expect(controls).toHaveLength(1);
+    expect(controls[0].Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+    expect(images).toMatchObject({
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: ['GET', 'HEAD'],
+      Compress: false,
+    });
+    const [policy] = Object.values(resourcesOfType(template, 'AWS::CloudFront::CachePolicy'));
+    expect(policy.Properties.CachePolicyConfig).toMatchObject({
+      DefaultTTL: 3600,
+      MaxTTL: 3600,
+      MinTTL: 0,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      },
+    });
+    const [headers] = Object.values(resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(headers.Properties.ResponseHeadersPolicyConfig.CustomHeadersConfig.Items).toEqual([
+      { Header: 'Cache-Control', Value: 'public, max-age=3600', Override: true },
+    ]);
+  });
+
+  it("lets the account's distributions read igi/* of the media bucket, and nothing else of it", () => {
+    const template = Template.fromStack(buildTestApp().stateful);
+    const policies = Object.values(resourcesOfType(template, 'AWS::S3::BucketPolicy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Bucket).includes('MediaBucket'),
+    );
+    expect(policies).toHaveLength(1);
+    const statements = policies[0].Properties.PolicyDocument.Statement.filter(
+      (statement: { Principal?: { Service?: string } }) => statement.Principal?.Service === 'cloudfront.amazonaws.com',
+    );
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 's3:GetObject' });
+    expect(JSON.stringify(statements[0].Resource)).toContain('/igi/*');
+    expect(JSON.stringify(statements[0].Condition.ArnLike['AWS:SourceArn'])).toContain(':distribution/*');
   });
 
   it("answers at the site's own domain with TLS 1.2 at least when given one and its certificate", () => {

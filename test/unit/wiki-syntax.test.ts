@@ -5,6 +5,7 @@ import {
   renderHtml,
   renderInlineHtml,
   renderWiki,
+  wikiImageIds,
   wikiLinks,
   type DocNode,
 } from '../../shared/domain/wiki-syntax/index.ts';
@@ -17,7 +18,13 @@ function visibleText(html: string): string {
     .replace(/&(lt|gt|quot|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[name]!);
 }
 
-const site = { siteUrl: 'http://127.0.0.1:3000' };
+/** Library images by id: their URLs name the guid (decision 197). */
+const GUIDS = new Map([
+  [42, '2f6c0a9e4b8d4e1f9a3c5b7d1e0f2a44'],
+  [7, '7a1b2c3d4e5f40718293a4b5c6d7e8f9'],
+  [3, '3c3c3c3c3c3c43c3c3c3c3c3c3c3c3c3'],
+]);
+const site = { siteUrl: 'http://127.0.0.1:3000', imageGuids: GUIDS };
 const S = site.siteUrl;
 
 const text = (value: string, ...marks: DocNode['marks'] & object): DocNode =>
@@ -335,7 +342,7 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       {
         type: 'image',
         attrs: {
-          src: '/igi/42.medium',
+          src: null,
           imageid: 42,
           size: 'medium',
           align: 'right',
@@ -345,7 +352,7 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       },
     ],
     html:
-      `<figure class="wiki-image size-medium align-right"><img src="${S}/igi/42.medium" alt="The back ` +
+      `<figure class="wiki-image size-medium align-right"><img src="${S}/igi/${GUIDS.get(42)}.medium" alt="The back ` +
       `cover"><figcaption>The back cover</figcaption></figure>`,
   },
   {
@@ -375,13 +382,13 @@ const blockCases: Array<{ name: string; raw: string; json: DocNode[]; html: stri
       p(text('before ')),
       {
         type: 'image',
-        attrs: { src: '/igi/7.standard', imageid: 7, size: 'standard', align: 'none', alt: 'Seven', caption: null },
+        attrs: { src: null, imageid: 7, size: 'standard', align: 'none', alt: 'Seven', caption: null },
       },
       p(text(' after')),
     ],
     html:
-      `<p>before </p>\n<figure class="wiki-image size-standard align-none"><img src="${S}/igi/7.standard" ` +
-      `alt="Seven"></figure>\n<p> after</p>`,
+      `<p>before </p>\n<figure class="wiki-image size-standard align-none">` +
+      `<img src="${S}/igi/${GUIDS.get(7)}.standard" alt="Seven"></figure>\n<p> after</p>`,
   },
   {
     name: 'blockquote with attribution',
@@ -461,6 +468,20 @@ describe('wiki syntax: block documents', () => {
   });
 });
 
+describe('wiki syntax: library images by guid (decision 197)', () => {
+  it('lists the image ids a tree names, and leaves out an image whose guid the caller did not give', () => {
+    const raw = 'a [image|3|size=thumbnail] b\n\n[image|42|size=original]\n\n[image|99]';
+    const { json } = renderWiki(raw, site);
+    expect(wikiImageIds(json)).toEqual([3, 42, 99]);
+    const html = renderHtml(json, site);
+    expect(html).toContain(`src="${S}/igi/${GUIDS.get(3)}.thumbnail"`);
+    // The original has no suffix, as the Image object's `original`.
+    expect(html).toContain(`src="${S}/igi/${GUIDS.get(42)}"`);
+    expect(html).not.toMatch(/\/igi\/\d+[."]/);
+    expect(renderHtml(json, { siteUrl: S })).not.toContain('<img');
+  });
+});
+
 describe('wiki syntax: inline (step lines)', () => {
   const cases: Array<{ raw: string; html: string }> = [
     { raw: "Remove the '''two''' 3.4 mm screws.", html: 'Remove the <strong>two</strong> 3.4 mm screws.' },
@@ -470,7 +491,7 @@ describe('wiki syntax: inline (step lines)', () => {
     { raw: 'a[br]b', html: 'a<br>b' },
     {
       raw: 'x [image|3|size=thumbnail] y',
-      html: `x <img src="${S}/igi/3.thumbnail" alt="" class="wiki-image size-thumbnail align-none"> y`,
+      html: `x <img src="${S}/igi/${GUIDS.get(3)}.thumbnail" alt="" class="wiki-image size-thumbnail align-none"> y`,
     },
   ];
   it.each(cases)('$raw', ({ raw, html }) => {

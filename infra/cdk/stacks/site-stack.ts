@@ -1,31 +1,40 @@
 /**
  * The site-wide entry (decision 187): one CloudFront distribution in front of the HTTP API, so
- * the API (`/api/2.0/...`) and the paths of the site outside it (pages, robots.txt; images and
- * SCIM as they arrive) answer at one origin, the one `stepwise:siteUrl` names.
+ * the API (`/api/2.0/...`) and the paths of the site outside it (pages, robots.txt; SCIM as it
+ * arrives) answer at one origin, the one `stepwise:siteUrl` names. Images (`/igi/*`) come from
+ * the media bucket itself, through origin access control (decisions 197, 198).
  */
-import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
   CachePolicy,
+  CacheQueryStringBehavior,
   Distribution,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   OriginSslPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { IMAGE_MAX_AGE_SECONDS, MEDIA_DERIVED_PREFIX } from '../../../shared/storage/media-objects.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface SiteStackProps extends StackProps {
   settings: SiteSettings;
   httpApi: HttpApi;
+  /** The stateful stack's media bucket: `/igi/<guid>.<size>` is its key `igi/<guid>.<size>`. */
+  mediaBucket: IBucket;
 }
 
 export class SiteStack extends Stack {
@@ -59,6 +68,7 @@ export class SiteStack extends Stack {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${settings.siteName}: the site and its API`,
       defaultBehavior: toTheApi,
+      additionalBehaviors: { [`/${MEDIA_DERIVED_PREFIX}*`]: this.imagesBehavior(props.mediaBucket) },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       ...(certificate
@@ -70,5 +80,49 @@ export class SiteStack extends Stack {
         : {}),
     });
     new CfnOutput(this, 'SiteUrl', { value: `https://${this.distribution.distributionDomainName}` });
+  }
+
+  /**
+   * `/igi/*` straight from the media bucket: the path is the key (decision 197), no function
+   * runs. The bucket is imported by name so that its policy stays in the stateful stack (the
+   * statement granting this account's distributions `igi/*` is there, decision 198): a policy
+   * naming this distribution would make the two stacks depend on each other. Cached one hour at
+   * the edge and in the apps: what a deleted image may live on, without invalidations.
+   */
+  private imagesBehavior(mediaBucket: IBucket): BehaviorOptions {
+    const bucket = Bucket.fromBucketAttributes(this, 'MediaBucket', {
+      bucketName: mediaBucket.bucketName,
+      bucketRegionalDomainName: mediaBucket.bucketRegionalDomainName,
+    });
+    Annotations.of(this).acknowledgeWarning(
+      '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
+      'The media bucket policy (stateful stack) grants this account distributions GetObject on igi/*',
+    );
+    const maxAge = Duration.seconds(IMAGE_MAX_AGE_SECONDS);
+    return {
+      origin: S3BucketOrigin.withOriginAccessControl(bucket),
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: new CachePolicy(this, 'ImagesCachePolicy', {
+        comment: 'Images by guid: immutable, kept one hour so that a deleted one leaves soon',
+        defaultTtl: maxAge,
+        maxTtl: maxAge,
+        minTtl: Duration.seconds(0),
+        // The guid and size are the whole key: no query, header or cookie changes the bytes.
+        queryStringBehavior: CacheQueryStringBehavior.none(),
+        headerBehavior: CacheHeaderBehavior.none(),
+        cookieBehavior: CacheCookieBehavior.none(),
+      }),
+      responseHeadersPolicy: new ResponseHeadersPolicy(this, 'ImagesHeaders', {
+        comment: 'Images: the same hour in the apps and browsers as at the edge',
+        customHeadersBehavior: {
+          customHeaders: [
+            { header: 'Cache-Control', value: `public, max-age=${IMAGE_MAX_AGE_SECONDS}`, override: true },
+          ],
+        },
+      }),
+      // JPEG, PNG and WebP are compressed already.
+      compress: false,
+    };
   }
 }

@@ -19,6 +19,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
+import { MEDIA_DERIVED_PREFIX } from '../../../shared/storage/media-objects.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface StatefulStackProps extends StackProps {
@@ -87,6 +88,22 @@ export class StatefulStack extends Stack {
       ...accessLogs(this.accessLogBucket, 'media/'),
       cors: browserCors,
     });
+    // The site entry (site stack) serves `/igi/*` from here through origin access control
+    // (decisions 197, 198). Its distribution id cannot be named here without the two stacks
+    // depending on each other, so the grant is to this account's distributions, and to `igi/`
+    // alone: what `/igi/` holds is readable by its guid anyway; originals stay out of reach.
+    this.mediaBucket.addToResourcePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.mediaBucket.arnForObjects(`${MEDIA_DERIVED_PREFIX}*`)],
+        conditions: {
+          StringEquals: { 'AWS:SourceAccount': this.account },
+          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
+        },
+      }),
+    );
 
     this.modulesBucket = new Bucket(this, 'ModulesBucket', {
       ...privateBucketProps(),

@@ -13,7 +13,7 @@ export { WIKI_NAMESPACES, IMAGE_SIZES } from './types.ts';
 export type { WikiLinkTarget } from './links.ts';
 export { wikiLinks } from './links.ts';
 export { parseWiki } from './block.ts';
-export { renderHtml, renderInlineHtml, plainText } from './render.ts';
+export { renderHtml, renderInlineHtml, plainText, wikiImageIds } from './render.ts';
 export { sanitizeHtml } from './sanitize.ts';
 export { guidePath, wikiPath, imagePath, parseWikiTarget } from './urls.ts';
 

@@ -16,7 +16,7 @@ import {
   type Mark,
   type MarkType,
 } from './types.ts';
-import { externalUrl, guidePath, imagePath, isImageSize, parseId, parseWikiTarget, wikiPath } from './urls.ts';
+import { externalUrl, guidePath, isImageSize, parseId, parseWikiTarget, wikiPath } from './urls.ts';
 
 export interface InlineOptions {
   /** Links (`[link|…]`, `[guide|…]`, `[[…]]`, bare URLs); off inside link text. */
@@ -311,7 +311,8 @@ function imageNode(parts: string[]): DocNode | undefined {
   return {
     type: 'image',
     attrs: {
-      src: imageid !== undefined ? imagePath(imageid, size) : url,
+      // A library image's URL needs its guid, which the renderer is given (RenderOptions.imageGuids).
+      src: imageid !== undefined ? null : url,
       imageid: imageid ?? null,
       size,
       align,

@@ -14,15 +14,16 @@ const INLINE_TYPES = new Set(['text', 'hard_break', 'image']);
 
 interface Context {
   site: string;
+  imageGuids?: ReadonlyMap<number, string>;
 }
 
 export function renderHtml(doc: DocNode, options: RenderOptions): string {
-  const ctx: Context = { site: siteBase(options.siteUrl) };
+  const ctx: Context = { site: siteBase(options.siteUrl), imageGuids: options.imageGuids };
   return sanitizeHtml(isNode(doc) ? (doc.type === 'doc' ? blocks(doc.content, ctx, 0) : blocks([doc], ctx, 0)) : '');
 }
 
 export function renderInlineHtml(nodes: DocNode[], options: RenderOptions): string {
-  const ctx: Context = { site: siteBase(options.siteUrl) };
+  const ctx: Context = { site: siteBase(options.siteUrl), imageGuids: options.imageGuids };
   return sanitizeHtml(inline(Array.isArray(nodes) ? nodes : [], ctx, 0));
 }
 
@@ -115,9 +116,12 @@ function image(node: DocNode, ctx: Context, context: 'block' | 'inline'): string
     typeof attrs.imageid === 'number' && Number.isSafeInteger(attrs.imageid) && attrs.imageid > 0
       ? attrs.imageid
       : undefined;
+  const guid = imageid !== undefined ? ctx.imageGuids?.get(imageid) : undefined;
   const src =
     imageid !== undefined
-      ? ctx.site + imagePath(imageid, size)
+      ? guid && /^[A-Za-z0-9_-]{1,64}$/.test(guid)
+        ? ctx.site + imagePath(guid, size)
+        : undefined
       : typeof attrs.src === 'string'
         ? safeAttributeUrl(attrs.src, 'image', ctx.site)
         : undefined;
@@ -212,4 +216,17 @@ export function plainText(node: DocNode, depth = 0): string {
   return children(node)
     .map((child) => plainText(child, depth + 1))
     .join('');
+}
+
+/** The media image ids a tree names (`[image|42]`): what the caller looks guids up for. */
+export function wikiImageIds(doc: DocNode): number[] {
+  const ids = new Set<number>();
+  const visit = (node: unknown, depth: number): void => {
+    if (!isNode(node) || depth > 256) return;
+    const imageid = node.type === 'image' ? node.attrs?.imageid : undefined;
+    if (typeof imageid === 'number' && Number.isSafeInteger(imageid) && imageid > 0) ids.add(imageid);
+    for (const child of node.content ?? []) visit(child, depth + 1);
+  };
+  visit(doc, 0);
+  return [...ids];
 }

@@ -19,6 +19,12 @@ export interface DocNode {
 export interface RenderOptions {
   /** Absolute base of the site, e.g. `http://127.0.0.1:3000`; site-relative links resolve against it. */
   siteUrl: string;
+  /**
+   * The guid of each media image the markup names by id (`[image|42]`), looked up by the caller
+   * (the engine does no I/O; `wikiImageIds` lists the ids). An image whose guid is not here is
+   * left out: its URL is `/igi/<guid>.<size>` (decision 197), never a guessable id.
+   */
+  imageGuids?: ReadonlyMap<number, string>;
 }
 
 /** Inline marks, outermost first: the renderer nests tags in this order. */

@@ -83,9 +83,9 @@ export function wikiPath(namespace: WikiNamespace, title: string, fragment?: str
   return fragment ? `${path}#${encodeUriComponentSafe(fragment.replace(/ /g, '_'))}` : path;
 }
 
-/** Site path of a media-library image at one size: `/igi/42.medium`. */
-export function imagePath(imageid: number, size: ImageSize = DEFAULT_IMAGE_SIZE): string {
-  return `/igi/${imageid}.${size}`;
+/** Site path of a media-library image at one size, by its guid: `/igi/<guid>.medium`, `/igi/<guid>` (original). */
+export function imagePath(guid: string, size: ImageSize = DEFAULT_IMAGE_SIZE): string {
+  return size === 'original' ? `/igi/${guid}` : `/igi/${guid}.${size}`;
 }
 
 export function isImageSize(value: string): value is ImageSize {

@@ -9,7 +9,7 @@
 import { mediaItemCreateWrites, type MediaItemRecord } from '../../../../shared/db/entities/media-item.ts';
 import { contentTypeForFilename, IMAGE_SIZES, POSTER_SIZE, type MediaType } from '../../../../shared/domain/media.ts';
 import { imageDimensions } from '../../../../shared/media/images.ts';
-import { derivedKey, originalKey } from '../../../../shared/storage/media-objects.ts';
+import { imageObjectKey, originalKey } from '../../../../shared/storage/media-objects.ts';
 import type { ImageView } from '../../../../shared/views/common-schemas.ts';
 import type { FullGuideView } from '../../../../shared/views/guide-views.ts';
 import type { MediaItemView } from '../../../../shared/views/media-item-views.ts';
@@ -106,12 +106,16 @@ class ObjectCopier {
 
   async copy(url: string, key: string): Promise<Buffer> {
     const { bytes, contentType } = await this.context.api.download(url);
-    await this.context.sink.object('media', key, contentType, bytes);
+    await this.store(key, bytes, contentType);
     return bytes;
   }
 
+  async store(key: string, bytes: Buffer, contentType: string | null): Promise<void> {
+    await this.context.sink.object('media', key, contentType, bytes);
+  }
+
   async sizes(image: ImageView, sizes: string[]): Promise<void> {
-    for (const size of sizes) await this.copy(String(image[size]), derivedKey(this.item.itemid, this.item.guid, size));
+    for (const size of sizes) await this.copy(String(image[size]), imageObjectKey(this.item.guid, size));
   }
 }
 
@@ -137,12 +141,18 @@ const emptyRecord = (reference: MediaReference, guid: string, filename: string):
 });
 
 async function imageRecord(context: CrawlContext, reference: MediaReference): Promise<MediaItemRecord | undefined> {
-  const answer = await context.api.find<{ image: ImageView }>(`/media/images/${reference.itemid}`);
+  const answer = await context.api.find<{ image: ImageView; exif?: { FileName?: unknown } }>(
+    `/media/images/${reference.itemid}`,
+  );
   if (!answer?.image.original || !answer.image.guid) return undefined;
   const { image } = answer;
-  const record = emptyRecord(reference, image.guid!, filenameOfUrl(image.original!));
+  // `/igi/<guid>` names no file: the upload's name travels in exif.FileName where the source says it.
+  const filename = typeof answer.exif?.FileName === 'string' ? answer.exif.FileName : filenameOfUrl(image.original!);
+  const record = emptyRecord(reference, image.guid!, filename);
   const copier = new ObjectCopier(context, record);
   const original = await copier.copy(image.original!, record.original_key);
+  // And where `/igi/<guid>` serves it (decision 197).
+  await copier.store(imageObjectKey(record.guid), original, record.content_type);
   record.sizes = sizesOf(image);
   await copier.sizes(image, record.sizes);
   const { width, height } = await imageDimensions(original);
@@ -160,7 +170,7 @@ async function videoRecord(context: CrawlContext, reference: MediaReference): Pr
   record.sizes = poster ? [...sizesOf(poster), POSTER_SIZE] : [];
   if (poster) {
     await copier.sizes(poster, sizesOf(poster));
-    await copier.copy(String(poster.original), derivedKey(record.itemid, record.guid, POSTER_SIZE));
+    await copier.copy(String(poster.original), imageObjectKey(record.guid));
   }
   return {
     ...record,
