@@ -19,6 +19,8 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /robots.txt': 'crawler rules as text/plain (rawReply), a site path outside the API',
   'GET /assets/{asset}': 'the default avatar, image/png bytes (rawReply), a site path outside the API',
   'GET /Category/{title}': 'a 301 to the category url /c/<name>, no body; a site path outside the API',
+  'GET /igi/{file}': "an image's bytes (rawReply), a site path outside the API (decision 197)",
+  'GET /Document/{guid}/{filename}': 'a 302 to a presigned download of the document, no body; a site path',
 };
 
 const routes = routeGroups.flatMap((group) =>
