@@ -46,8 +46,9 @@ console.log(`verify:deploy — ${sideBundles.loaded} side bundle(s) load with th
 
 /**
  * These start stacks of their own with settings the synthesized template does not carry (other
- * languages, feature flags off, a public site, xAPI, which CDK does not wire yet) or test `npm
- * start`'s data folder across restarts: they are about the local stack, not about what deploys.
+ * languages, feature flags off, a public site, xAPI, which CDK does not wire yet; one image slot
+ * and a 100 ms decode deadline; DEBUG logs read from the stack's output) or test `npm start`'s
+ * data folder across restarts: they are about the local stack, not about what deploys.
  */
 const NOT_ABOUT_THE_DEPLOYMENT = [
   'test/api/glossary.test.ts',
@@ -55,6 +56,8 @@ const NOT_ABOUT_THE_DEPLOYMENT = [
   'test/api/persistence.test.ts',
   'test/api/site-access.test.ts',
   'test/api/xapi.test.ts',
+  'test/api/media-limits.test.ts',
+  'test/api/request-id.test.ts',
 ];
 
 const testFiles = process.argv.slice(2);
