@@ -5,6 +5,7 @@
  * other (a background job, never a request path); then the media and modules buckets are listed
  * and each object streamed. Memory holds one Scan page or one object chunk.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../config.ts';
 import { nowSeconds } from '../db/keys.ts';
@@ -21,6 +22,7 @@ import { counterTypeOf } from './catalogue.ts';
 import { bucketOf, exportPartKey } from './keys.ts';
 import { listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
+import { sealSecret } from './secret-box.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
 import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';
 
@@ -49,6 +51,8 @@ interface ExportRun {
   records: number;
   objects: number;
   includeObjects: boolean;
+  /** Seals webhook secrets; without it they are left out (decision 167). */
+  passphrase: string | null;
   writer: PartWriter;
   full(): boolean;
 }
@@ -58,6 +62,16 @@ async function write(run: ExportRun, record: SiteRecord): Promise<void> {
   run.records += 1;
 }
 
+/**
+ * A webhook's secret never travels in clear text: sealed with the passphrase, or left out (an
+ * empty secret, the webhook inactive; the import makes a fresh secret and lists the webhook).
+ */
+function withSecretSealed(run: ExportRun, item: Record<string, AttributeValue>): Record<string, AttributeValue> {
+  const secret = item.secret?.S ?? '';
+  if (run.passphrase && secret) return { ...item, secret: { S: sealSecret(secret, run.passphrase) } };
+  return { ...item, secret: { S: '' }, active: { BOOL: false } };
+}
+
 /** One Scan page of the current segment; past the last segment, on to the objects (or done). */
 async function exportTablePage(run: ExportRun): Promise<void> {
   const { cursor } = run;
@@ -65,7 +79,7 @@ async function exportTablePage(run: ExportRun): Promise<void> {
     const plain = unmarshall(item);
     if (staysHome(plain)) continue;
     const entity = entityOf(plain);
-    await write(run, { type: 'item', entity, item });
+    await write(run, { type: 'item', entity, item: entity === 'Webhook' ? withSecretSealed(run, item) : item });
     run.counts[entity] = (run.counts[entity] ?? 0) + 1;
   }
   if (scanFinished(cursor)) cursor.phase = run.includeObjects ? 'objects' : 'done';
@@ -102,6 +116,7 @@ export async function runExportStep(exportid: number): Promise<{ done: boolean }
     records: job.records,
     objects: job.objects,
     includeObjects: job.include_objects,
+    passphrase: job.secrets_passphrase ?? null,
     writer,
     full: () => Date.now() >= deadline || writer.bytes >= settings.STEPWISE_TRANSFER_PART_BYTES,
   };
@@ -137,7 +152,7 @@ export async function runExportStep(exportid: number): Promise<{ done: boolean }
     counts: run.counts,
     objects: run.objects,
     percent: percentOf(run.cursor),
-    ...(done ? { status: 'complete' as const, completed_at: nowSeconds() } : {}),
+    ...(done ? { status: 'complete' as const, completed_at: nowSeconds(), secrets_passphrase: null } : {}),
   };
   // Saved on condition of the part count: a retried step that lost to an earlier attempt moves nothing.
   const saved = await saveExportStep(exportid, job.parts.length, changes);

@@ -4,6 +4,16 @@ import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
+import * as z from 'zod/mini';
+
+/** A ResetLink item as putResetLink writes it (a credential: it never travels in a site file). */
+export const resetLinkItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('RESET'),
+  entity: z.literal('ResetLink'),
+  userid: z.int().check(z.positive()),
+  ttl: z.number(),
+});
 
 function resetKey(tokenHash: string) {
   return { pk: `RESET#${tokenHash}`, sk: 'RESET' };

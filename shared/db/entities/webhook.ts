@@ -23,6 +23,7 @@ import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export interface WebhookRecord {
   webhookid: number;
@@ -36,6 +37,24 @@ export interface WebhookRecord {
   modified_date: number;
   version: number;
 }
+
+/** A Webhook item as webhookCreateWrite writes it. */
+export const webhookItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('WEBHOOK'),
+  entity: z.literal('Webhook'),
+  gsi1pk: z.literal('WEBHOOKS'),
+  gsi1sk: z.string(),
+  webhookid: z.int().check(z.positive()),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  secret: z.string(),
+  created_by: z.int(),
+  created_date: z.number(),
+  modified_date: z.number(),
+  version: z.int(),
+});
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 

@@ -1,0 +1,229 @@
+/**
+ * Entities declared once (first step): for every kind of item the table holds, the shape of its
+ * key (pk / sk, as the entity files' key builders spell it) and the schema of the item as its
+ * write builder writes it. An item's entity is decided here from its KEY, never from its own
+ * `entity` attribute, which whoever wrote the item chose (a site file, decision 164).
+ *
+ * Order matters only where two shapes share a partition (USER#<id> holds a user and its badges,
+ * marks, completions...): each sort-key shape is distinct, so the first match is the only one.
+ * Entities whose file does not declare an exact schema yet get `keyedItem` (key and entity
+ * attribute checked, attributes open); test/unit/entity-schemas.test.ts lists them.
+ */
+import * as z from 'zod/mini';
+import { badgeItemSchema } from './entities/badge.ts';
+import { resetLinkItemSchema } from './entities/reset-link.ts';
+import { signingTokenItemSchema } from './entities/signing-token.ts';
+import { tokenItemSchema } from './entities/token.ts';
+import { userItemSchema } from './entities/user.ts';
+import { webhookItemSchema } from './entities/webhook.ts';
+
+/** A plain (unmarshalled) item checker. */
+export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
+
+export interface EntityShape {
+  entity: string;
+  pk: RegExp;
+  sk: RegExp;
+  schema: ItemSchema;
+  /** Exact: the schema lists every attribute the entity file writes (false: only the key is checked). */
+  exact: boolean;
+  /** A credential: whoever holds its secret acts as `owner` (the attributes naming that account). */
+  credentialOwner?: readonly string[];
+}
+
+const ID = String.raw`[1-9]\d*`;
+const PAD = String.raw`\d{12}`;
+const HEX = '[0-9a-f]{64}';
+/** One key segment: anything but `#` and control characters (ids of documents, tags, values). */
+const SEGMENT = '[^#\\u0000-\\u001f]+';
+const anchored = (source: string) => new RegExp(`^${source}$`);
+
+/** Key and `entity` checked, attributes open: entities whose file has no exact schema yet. */
+function keyedItem(entity: string | null): ItemSchema {
+  return z.looseObject({
+    pk: z.string(),
+    sk: z.string(),
+    entity: entity === null ? z.optional(z.never()) : z.literal(entity),
+  }) as unknown as ItemSchema;
+}
+
+type ShapeInput = [entity: string, pk: string, sk: string, schema?: ItemSchema, credentialOwner?: readonly string[]];
+
+/** Items written without an `entity` attribute (named by key, decision 116). */
+const UNNAMED = new Set(['Counter', 'AttemptCounter', 'OutboxEvent', 'EmittedMarker', 'QuizCount', 'TrainingSummary']);
+
+const SHAPES: ShapeInput[] = [
+  // user.ts, badge.ts, guide.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
+  ['User', `USER#${ID}`, 'USER', userItemSchema],
+  ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`],
+  ['Badge', `USER#${ID}`, `BADGE#${SEGMENT}`, badgeItemSchema],
+  ['AuthoredGuide', `USER#${ID}`, `AUTHORED#GUIDE#${PAD}`],
+  ['FavoriteGuide', `USER#${ID}`, `FAVORITE#GUIDE#${PAD}`],
+  ['CompletedGuide', `USER#${ID}`, `COMPLETED#GUIDE#${PAD}`],
+  ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`],
+  ['CourseCoverage', `USER#${ID}`, `COVERAGE#COURSE#${PAD}`],
+  ['StageCompletion', `USER#${ID}`, `TRAINDOC#[a-z]+#${PAD}`],
+  ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`],
+  ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`],
+  ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY'],
+  // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
+  ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
+  ['ResetLink', `RESET#${HEX}`, 'RESET', resetLinkItemSchema, ['userid']],
+  ['SigningToken', `SIGNING_TOKEN#${HEX}`, 'SIGNING_TOKEN', signingTokenItemSchema, ['userid', 'issued_to_userid']],
+  ['SignoffFinalizeToken', `SIGNOFFTOKEN#${HEX}`, 'TOKEN', undefined, ['caller_userid', 'signer_userid']],
+  ['AttemptCounter', `ATTEMPTS#${SEGMENT}(#${SEGMENT})*`, 'ATTEMPTS'],
+  // counters.ts, outbox.ts, quiz.ts
+  ['Counter', `COUNTER#[a-z_]+`, 'COUNTER'],
+  ['OutboxEvent', `OUTBOX#${SEGMENT}(#${SEGMENT})*`, `EVT#${SEGMENT}(#${SEGMENT})*`],
+  ['EmittedMarker', `EMITTED#${SEGMENT}(#${SEGMENT})*`, 'EMITTED'],
+  ['QuizCount', 'QUIZCOUNT', 'COUNT'],
+  ['QuizCategory', 'QUIZCATEGORIES', SEGMENT],
+  ['Quiz', `QUIZ#${ID}`, 'QUIZ'],
+  ['QuizRevision', `QUIZ#${ID}`, `REV#${PAD}`],
+  ['QuizLink', `QUIZLINK#[a-z]+#${ID}`, `REV#${PAD}`],
+  ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION'],
+  ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD],
+  // guide.ts
+  ['Guide', `GUIDE#${ID}`, 'GUIDE'],
+  ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`],
+  ['Step', `STEP#${ID}`, 'STEP'],
+  ['StepRevision', `STEP#${ID}`, `REV#${PAD}`],
+  ['FeaturedGuide', 'FEATURED#GUIDE', PAD],
+  // wiki.ts, course.ts
+  ['Wiki', `WIKI#${ID}`, 'WIKI'],
+  ['WikiRevision', `WIKI#${ID}`, `REV#${PAD}`],
+  ['Course', `WIKI#${ID}`, 'COURSE'],
+  ['StageAssessment', `ASSESSMENT#${ID}`, 'ASSESSMENT'],
+  // team.ts, course-assignment-index.ts
+  ['Team', `TEAM#${ID}`, 'TEAM'],
+  ['TeamMember', `TEAM#${ID}`, `MEMBER#${PAD}`],
+  ['TeamAssignmentRef', `TEAM#${ID}`, `ASSIGNMENT#${PAD}`],
+  // comment.ts
+  ['Comment', `COMMENT#${ID}`, 'COMMENT'],
+  ['CommentReply', `COMMENT#${ID}`, `REPLY#${PAD}`],
+  // media-item.ts, module-import.ts, training-module.ts, module-usage.ts
+  ['MediaItem', `MEDIA#${ID}`, 'MEDIA'],
+  ['MediaGuid', `MEDIAGUID#${SEGMENT}`, 'MEDIAGUID'],
+  ['ModuleImport', `IMPORT#${ID}`, 'IMPORT'],
+  ['TrainingModule', `MODULE#${ID}`, 'MODULE'],
+  ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`],
+  // release.ts, tag.ts
+  ['Release', `RELEASE#${ID}`, 'RELEASE'],
+  ['ReleaseHead', `RELEASEHEAD#[a-z]+#${ID}`, 'HEAD'],
+  ['Tag', `TAG#${SEGMENT}`, 'TAG'],
+  ['DocumentTag', `TAGGED#[a-z]+#${ID}`, `TAG#${SEGMENT}`],
+  // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts
+  ['Unique', `UNIQUE#[A-Z_]+#${SEGMENT}`, 'UNIQUE'],
+  ['SearchToken', 'SEARCH#[A-Z_]+', `${SEGMENT}#${PAD}`],
+  ['SortedRef', `[A-Z_]+(#[A-Z0-9_]+)*#BY#${SEGMENT}`, `${SEGMENT}(#${SEGMENT})*`],
+  ['AuditRecord', `AUDIT#${SEGMENT}(#${SEGMENT})*`, `SEQ#${PAD}`],
+  ['AuditHead', `AUDIT#${SEGMENT}(#${SEGMENT})*`, 'HEAD'],
+  // view-history.ts, work-log.ts, glossary.ts
+  ['View', `VIEWS#USER#${ID}`, `${PAD}#[a-z_]+#${PAD}`],
+  ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY'],
+  ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`],
+  ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD],
+  ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY'],
+  // webhook.ts
+  ['Webhook', `WEBHOOK#${ID}`, 'WEBHOOK', webhookItemSchema],
+  ['WebhookDelivery', `WEBHOOK#${ID}`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`],
+  // approval-process.ts, approval-request.ts
+  ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS'],
+  ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT'],
+  ['ApprovalRequest', `APPROVAL_REQUEST#${ID}`, 'REQUEST'],
+  ['OpenApprovalRequest', `APPROVAL_OPEN#[A-Z]+#${ID}`, 'OPEN'],
+  ['ApprovedRevision', `APPROVAL_APPROVED#[A-Z]+#${ID}`, `REV#${PAD}`],
+  // periodic-review.ts, review-schedule.ts, signoff.ts
+  ['PeriodicReview', `PR_REVIEW#${ID}`, 'REVIEW'],
+  ['ChangeRequest', `PR_CHANGE#${ID}`, 'CHANGE_REQUEST'],
+  ['ReviewSchedule', `PR_SCHEDULE#${ID}`, 'SCHEDULE'],
+  ['ReviewDocument', `PR_DOCUMENT#${ID}`, 'DOCUMENT'],
+  ['SignoffRequest', `SIGNOFF#${ID}`, 'SIGNOFF'],
+  // course-assignment.ts, training-row.ts
+  ['CourseAssignment', `ASSIGNMENT#${ID}`, 'ASSIGNMENT'],
+  ['TrainingRow', `ASSIGNMENT#${ID}`, `ROW#${PAD}`],
+  // step-form.ts
+  ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`],
+  ['StepFormRevision', `FORMREV#${ID}`, 'FORM'],
+  ['StepFormField', `FIELDREV#${ID}`, 'FIELD'],
+  // site-transfer-job.ts (never travel)
+  ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB'],
+  ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB'],
+];
+
+export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({
+  entity,
+  pk: anchored(pk),
+  sk: anchored(sk),
+  schema: schema ?? keyedItem(UNNAMED.has(entity) ? null : entity),
+  exact: schema !== undefined,
+  ...(credentialOwner ? { credentialOwner } : {}),
+}));
+
+const BY_ENTITY = new Map(ENTITY_SHAPES.map((shape) => [shape.entity, shape]));
+
+/** The entity an item's key says it is, or undefined for a key shape this version never writes. */
+export function entityOfKey(pk: string, sk: string): EntityShape | undefined {
+  return ENTITY_SHAPES.find((shape) => shape.pk.test(pk) && shape.sk.test(sk));
+}
+
+export function entityShape(entity: string): EntityShape | undefined {
+  return BY_ENTITY.get(entity);
+}
+
+/** Entities whose items are credentials: holding their secret acts as an account. */
+export const CREDENTIAL_ENTITIES: ReadonlySet<string> = new Set(
+  ENTITY_SHAPES.filter((shape) => shape.credentialOwner).map((shape) => shape.entity),
+);
+
+/** The first problem of a plain item against its entity's schema ("username: expected string"), or undefined. */
+export function itemProblem(shape: EntityShape, plain: Record<string, unknown>): string | undefined {
+  const parsed = shape.schema.safeParse(plain);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join('.') || 'item';
+  return `${path}: ${issue?.message ?? 'invalid'}`;
+}
+
+/** DynamoDB's item limit (names and values, UTF-8). */
+export const MAX_ITEM_BYTES = 400 * 1024;
+
+/**
+ * An item's size as DynamoDB counts it, from its AttributeValue map (attribute names plus values:
+ * strings and binaries by their bytes, numbers by about half their digits, containers 3 bytes
+ * plus 1 per element). Close enough to refuse what DynamoDB would refuse, never a valid item.
+ */
+export function itemBytes(item: Record<string, unknown>): number {
+  let total = 0;
+  for (const [name, value] of Object.entries(item)) total += Buffer.byteLength(name) + valueBytes(value);
+  return total;
+}
+
+function valueBytes(value: unknown): number {
+  if (!value || typeof value !== 'object') return 0;
+  const [type, inner] = Object.entries(value as Record<string, unknown>)[0] ?? [];
+  switch (type) {
+    case 'S':
+      return Buffer.byteLength(String(inner));
+    case 'N':
+      return Math.ceil(String(inner).replace(/^-|[.eE].*$/g, '').length / 2) + 1;
+    case 'B':
+      return typeof inner === 'string' ? Buffer.from(inner, 'base64').length : ((inner as Uint8Array)?.length ?? 0);
+    case 'BOOL':
+    case 'NULL':
+      return 1;
+    case 'SS':
+    case 'NS':
+    case 'BS':
+      return (inner as unknown[]).reduce<number>(
+        (sum, element) => sum + valueBytes({ [type.slice(0, 1)]: element }),
+        0,
+      );
+    case 'L':
+      return 3 + (inner as unknown[]).reduce<number>((sum, element) => sum + 1 + valueBytes(element), 0);
+    case 'M':
+      return 3 + itemBytes(inner as Record<string, unknown>) + Object.keys(inner as object).length;
+    default:
+      return 0;
+  }
+}
