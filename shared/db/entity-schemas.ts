@@ -36,6 +36,10 @@ const PAD = String.raw`\d{12}`;
 const HEX = '[0-9a-f]{64}';
 /** One key segment: anything but `#` and control characters (ids of documents, tags, values). */
 const SEGMENT = '[^#\\u0000-\\u001f]+';
+/** Free text that may itself hold `#` (a unique wiki title `WIKI#Torque table`), no control characters. */
+const TEXT = '[^\\u0000-\\u001f]+';
+/** A document type as keys spell it (`guide`, `GUIDE`, `wiki`...). */
+const DOCTYPE = '[A-Za-z_]+';
 const anchored = (source: string) => new RegExp(`^${source}$`);
 
 /** Key and `entity` checked, attributes open: entities whose file has no exact schema yet. */
@@ -62,7 +66,7 @@ const SHAPES: ShapeInput[] = [
   ['CompletedGuide', `USER#${ID}`, `COMPLETED#GUIDE#${PAD}`],
   ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`],
   ['CourseCoverage', `USER#${ID}`, `COVERAGE#COURSE#${PAD}`],
-  ['StageCompletion', `USER#${ID}`, `TRAINDOC#[a-z]+#${PAD}`],
+  ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`],
   ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`],
   ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`],
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY'],
@@ -80,7 +84,7 @@ const SHAPES: ShapeInput[] = [
   ['QuizCategory', 'QUIZCATEGORIES', SEGMENT],
   ['Quiz', `QUIZ#${ID}`, 'QUIZ'],
   ['QuizRevision', `QUIZ#${ID}`, `REV#${PAD}`],
-  ['QuizLink', `QUIZLINK#[a-z]+#${ID}`, `REV#${PAD}`],
+  ['QuizLink', `QUIZLINK#${DOCTYPE}#${ID}`, `REV#${PAD}`],
   ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION'],
   ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD],
   // guide.ts
@@ -109,17 +113,17 @@ const SHAPES: ShapeInput[] = [
   ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`],
   // release.ts, tag.ts
   ['Release', `RELEASE#${ID}`, 'RELEASE'],
-  ['ReleaseHead', `RELEASEHEAD#[a-z]+#${ID}`, 'HEAD'],
+  ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD'],
   ['Tag', `TAG#${SEGMENT}`, 'TAG'],
-  ['DocumentTag', `TAGGED#[a-z]+#${ID}`, `TAG#${SEGMENT}`],
+  ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`],
   // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts
-  ['Unique', `UNIQUE#[A-Z_]+#${SEGMENT}`, 'UNIQUE'],
+  ['Unique', `UNIQUE#[A-Z_]+#${TEXT}`, 'UNIQUE'],
   ['SearchToken', 'SEARCH#[A-Z_]+', `${SEGMENT}#${PAD}`],
   ['SortedRef', `[A-Z_]+(#[A-Z0-9_]+)*#BY#${SEGMENT}`, `${SEGMENT}(#${SEGMENT})*`],
   ['AuditRecord', `AUDIT#${SEGMENT}(#${SEGMENT})*`, `SEQ#${PAD}`],
   ['AuditHead', `AUDIT#${SEGMENT}(#${SEGMENT})*`, 'HEAD'],
   // view-history.ts, work-log.ts, glossary.ts
-  ['View', `VIEWS#USER#${ID}`, `${PAD}#[a-z_]+#${PAD}`],
+  ['View', `VIEWS#USER#${ID}`, `${PAD}#${DOCTYPE}#${PAD}`],
   ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY'],
   ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD],
@@ -131,8 +135,8 @@ const SHAPES: ShapeInput[] = [
   ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS'],
   ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT'],
   ['ApprovalRequest', `APPROVAL_REQUEST#${ID}`, 'REQUEST'],
-  ['OpenApprovalRequest', `APPROVAL_OPEN#[A-Z]+#${ID}`, 'OPEN'],
-  ['ApprovedRevision', `APPROVAL_APPROVED#[A-Z]+#${ID}`, `REV#${PAD}`],
+  ['OpenApprovalRequest', `APPROVAL_OPEN#${DOCTYPE}#${ID}`, 'OPEN'],
+  ['ApprovedRevision', `APPROVAL_APPROVED#${DOCTYPE}#${ID}`, `REV#${PAD}`],
   // periodic-review.ts, review-schedule.ts, signoff.ts
   ['PeriodicReview', `PR_REVIEW#${ID}`, 'REVIEW'],
   ['ChangeRequest', `PR_CHANGE#${ID}`, 'CHANGE_REQUEST'],

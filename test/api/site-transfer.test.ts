@@ -121,6 +121,8 @@ describe('round trip into an empty site', () => {
 
   it('a dry run validates the file and writes nothing', async () => {
     const dry = await importSite(target, file, { dry_run: true });
+    // Every item the app wrote passes its entity's key shape and schema (decision 165).
+    expect(dry.report.invalid_items).toEqual({ items: [], total: 0 });
     expect(dry).toMatchObject({ status: 'validated', dry_run: true, percent: 100, error: null });
     expect(dry.report.counts).toEqual(records.at(-1).counts);
     expect(dry.report.objects).toBe(records.at(-1).objects);
