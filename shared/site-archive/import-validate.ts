@@ -57,6 +57,8 @@ interface OpenObject {
   next: number;
   bytes: number;
   hash: ReturnType<typeof createHash>;
+  /** A key of a shape this site writes (isAllowedObjectKey). */
+  allowed: boolean;
 }
 
 /** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
@@ -87,7 +89,9 @@ export async function validateFileStep(
           if (checked.unknownName && !report.unknown_types.includes(checked.unknownName))
             report.unknown_types.push(checked.unknownName);
           else if (!checked.unknownName) listIn(invalidList(report), checked.reason);
-          report.counts[record.entity] = (report.counts[record.entity] ?? 0) + 1;
+          // Named by what its key says, when it says anything.
+          const named = checked.keyEntity ?? record.entity;
+          report.counts[named] = (report.counts[named] ?? 0) + 1;
           break;
         }
         const { shape, plain } = checked;
@@ -100,11 +104,13 @@ export async function validateFileStep(
         break;
       }
       case 'object':
-        if (!isAllowedObjectKey(record.bucket, record.key)) {
-          listIn(invalidList(report), `object ${record.bucket}/${JSON.stringify(record.key)}: a key this site never writes`);
-        }
         report.objects += 1;
-        open = { ...record, next: 0, bytes: 0, hash: createHash('sha256') };
+        open = { ...record, next: 0, bytes: 0, hash: createHash('sha256'), allowed: true };
+        if (!isAllowedObjectKey(record.bucket, record.key)) {
+          // Never looked up either: the key must not reach a bucket, not even as a HEAD.
+          listIn(invalidList(report), `object ${record.bucket}/${JSON.stringify(record.key)}: a key this site never writes`);
+          open.allowed = false;
+        }
         break;
       case 'object_chunk': {
         if (!open || open.key !== record.key || open.bucket !== record.bucket || open.next !== record.index) {
@@ -318,6 +324,7 @@ async function closeObject(step: ImportStep<ValidationPass>, open: OpenObject): 
   if (open.bytes !== open.size || sha256 !== open.sha256) {
     throw new ImportRefused(`Object ${open.bucket}/${open.key} does not match its size and sha256`);
   }
+  if (!open.allowed) return;
   const matches = await targetObjectMatches(open.bucket, open.key, open.size, open.sha256);
   if (matches === true) step.report.already_present += 1;
   if (matches === false) listIn(step.report.collisions, `object ${open.bucket}/${open.key}`);

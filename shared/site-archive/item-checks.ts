@@ -17,7 +17,7 @@ import { itemLabel, type RawItem } from './item-compare.ts';
 
 export type CheckedItem =
   | { ok: true; shape: EntityShape; plain: Record<string, unknown> }
-  | { ok: false; reason: string; unknownName?: string };
+  | { ok: false; reason: string; unknownName?: string; keyEntity?: string };
 
 /** Checks one item of a file whose record names it `claimed`. */
 export function checkItem(claimed: string, item: RawItem): CheckedItem {
@@ -42,10 +42,14 @@ export function checkItem(claimed: string, item: RawItem): CheckedItem {
     return { ok: false, reason: `${label}: a key shape this site never writes`, unknownName };
   }
   if (shape.entity !== claimed) {
-    return { ok: false, reason: `${label}: the record says ${claimed}, its key is a ${shape.entity}` };
+    return {
+      ok: false,
+      reason: `${label}: the record says ${claimed}, its key is a ${shape.entity}`,
+      keyEntity: shape.entity,
+    };
   }
   const problem = itemProblem(shape, plain);
-  if (problem) return { ok: false, reason: `${label}: ${problem}` };
+  if (problem) return { ok: false, reason: `${label}: ${problem}`, keyEntity: shape.entity };
   return { ok: true, shape, plain };
 }
 
