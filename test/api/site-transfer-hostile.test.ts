@@ -277,6 +277,7 @@ describe('imported data is checked (decision 165)', () => {
       region: 'us-east-1',
       forcePathStyle: true,
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
     });
     for (const Key of ['originals/1/../../../x.txt', 'originals/1/..\\..\\..\\y.txt']) {
       await expect(s3.send(new PutObjectCommand({ Bucket: 'stepwise-media', Key, Body: 'x' })), Key).rejects.toThrow(
