@@ -4,6 +4,8 @@ import { jobStep, requireJobId } from './site-job-input.ts';
 
 export async function handler(input: unknown): Promise<{ importid: number; done: boolean }> {
   const importid = requireJobId(input, 'importid');
-  const { done } = await jobStep(`Import ${importid}`, () => runImportStep(importid));
+  // Executions started before attempts were numbered carry none: attempt 1.
+  const attempt = Number((input as { attempt?: unknown }).attempt ?? 1);
+  const { done } = await jobStep(`Import ${importid}`, () => runImportStep(importid, attempt));
   return { importid, done };
 }

@@ -25,7 +25,11 @@ import {
   type SiteImportRecord,
 } from '../../shared/db/entities/site-transfer-job.ts';
 import { deleteByPrefixes } from '../../shared/storage/objects.ts';
-import { interruptionOf, stopImportExecution } from '../../shared/workflow/module-import-runs.ts';
+import {
+  describeImportExecution,
+  interruptionOf,
+  stopImportExecution,
+} from '../../shared/workflow/module-import-runs.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -114,6 +118,12 @@ const START_GRACE_SECONDS = 15;
 /** Why a job's execution can no longer finish it, or undefined (also when Step Functions does not answer). */
 async function interruption(kind: string, id: number, executionArn: string, startedAt: number) {
   try {
+    // A job's last step saves before its execution ends, so one that SUCCEEDED while the job
+    // still works lost its step's save (decision 166): it will never move again either.
+    const execution = await describeImportExecution(executionArn);
+    if (execution?.status === 'SUCCEEDED') {
+      return { reason: 'Its execution ended SUCCEEDED without finishing the job', gone: false };
+    }
     const found = await interruptionOf(executionArn);
     if (found?.gone && nowSeconds() - startedAt < START_GRACE_SECONDS) return undefined;
     return found;

@@ -27,9 +27,10 @@ import { clearFirstAdminStep, writeFileStep } from './import-write.ts';
 
 const WORKING = new Set(['validating', 'writing', 'finishing']);
 
-export async function runImportStep(importid: number): Promise<{ done: boolean }> {
+export async function runImportStep(importid: number, attempt = 1): Promise<{ done: boolean }> {
   const job = await getImport(importid);
-  if (!job || !WORKING.has(job.status)) return { done: true };
+  // An execution of an earlier attempt (stopped, but its step still running) leaves the job alone.
+  if (!job || !WORKING.has(job.status) || (job.attempt ?? 1) !== attempt) return { done: true };
   const deadline = Date.now() + config().STEPWISE_TRANSFER_STEP_SECONDS * 1000;
   const step = {
     job,
@@ -60,7 +61,7 @@ export async function runImportStep(importid: number): Promise<{ done: boolean }
   const finished = changes.status === 'failed' || changes.status === 'validated' || changes.status === 'complete';
   if (finished) await dropScratch(importid);
   else await saveScratch(importid, step.scratch);
-  const stored = await saveImportStep(importid, job.steps, {
+  const stored = await saveImportStep(importid, job.steps, attempt, {
     // A finished job keeps no pass state (it may hold the operator's password hash), nor the passphrase.
     pass: finished ? {} : (pass as Record<string, unknown>),
     ...(finished ? { secrets_passphrase: null } : {}),

@@ -32,7 +32,7 @@ export async function startSiteImportExecution(importid: number, attempt = 1): P
     new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_IMPORT_STATE_MACHINE_ARN,
       name: importExecutionName(importid, attempt),
-      input: JSON.stringify({ importid }),
+      input: JSON.stringify({ importid, attempt }),
     }),
   );
   return result.executionArn!;

@@ -240,19 +240,27 @@ export function startImportJob(importid: number, size: number, executionArn: str
   );
 }
 
-/** Saves an import step: only a working import still at `stepsBefore` steps moves. */
+/** Saves an import step: only a working import of this attempt still at `stepsBefore` steps moves. */
 export function saveImportStep(
   importid: number,
   stepsBefore: number,
+  attempt: number,
   changes: Partial<SiteImportRecord>,
 ): Promise<boolean> {
   return conditionalSet(
     importKey(importid),
     { ...changes, steps: stepsBefore + 1 },
     {
-      names: { '#status': 'status', '#steps': 'steps' },
-      values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2], ':steps': stepsBefore },
-      expression: '#status IN (:s0, :s1, :s2) AND #steps = :steps',
+      names: { '#status': 'status', '#steps': 'steps', '#attempt': 'attempt' },
+      values: {
+        ':s0': IMPORT_WORKING[0],
+        ':s1': IMPORT_WORKING[1],
+        ':s2': IMPORT_WORKING[2],
+        ':steps': stepsBefore,
+        ':attempt': attempt,
+      },
+      expression:
+        '#status IN (:s0, :s1, :s2) AND #steps = :steps AND (attribute_not_exists(#attempt) OR #attempt = :attempt)',
     },
   );
 }
