@@ -23,6 +23,7 @@ import { bucketOf, exportPartKey } from './keys.ts';
 import { listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
 import { sealSecret } from './secret-box.ts';
+import { deleteByPrefixes } from '../storage/objects.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
 import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';
 
@@ -156,5 +157,9 @@ export async function runExportStep(exportid: number): Promise<{ done: boolean }
   };
   // Saved on condition of the part count: a retried step that lost to an earlier attempt moves nothing.
   const saved = await saveExportStep(exportid, job.parts.length, changes);
+  if (!saved && (await getExport(exportid))?.status !== 'running') {
+    // Cancelled (or failed) while this step wrote: its part goes too (decision 166).
+    await deleteByPrefixes(bucketOf('modules'), [partKey]);
+  }
   return { done: done || !saved };
 }

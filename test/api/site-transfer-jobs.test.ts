@@ -109,7 +109,6 @@ describe('interrupted site jobs', () => {
     expect((await site.call('POST', `/admin/imports/${importid}/start`, { token: admin })).status).toBe(202);
     await stopExecution(`${executions}:stepwise-site-import:import-${importid}`);
     const failed = await untilSettled(site, `/admin/imports/${importid}`, ['validating', 'writing', 'finishing']);
-    console.log('interrupted import', failed.status, failed.error);
     expect(failed).toMatchObject({ status: 'failed', interrupted: true, error: expect.stringMatching(/ABORTED/) });
 
     const again = await site.call('POST', `/admin/imports/${importid}/start`, { token: admin });
