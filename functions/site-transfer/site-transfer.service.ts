@@ -153,7 +153,8 @@ async function reconciledImport(record: SiteImportRecord): Promise<SiteImportRec
   const startedAt = record.started_at ?? record.created_at;
   const found = await interruption('import', record.importid, record.execution_arn, startedAt);
   if (!found) return record;
-  const error = `The import was interrupted: ${found.reason}; start it again (POST /admin/imports/${record.importid}/start)`;
+  const error =
+    `The import was interrupted: ${found.reason}; ` + `start it again (POST /admin/imports/${record.importid}/start)`;
   if (!(await markImportInterrupted(record.importid, record.execution_arn, error, nowSeconds()))) {
     return requireImport(record.importid);
   }
@@ -180,7 +181,8 @@ export async function cancelExport(caller: Caller, exportid: number) {
 export async function cancelImport(caller: Caller, importid: number) {
   const record = await reconciledImport(await requireImport(importid));
   if (!(await cancelImportJob(importid, nowSeconds()))) {
-    const why = record.status === 'writing' || record.status === 'finishing' ? ' (it is writing and runs to its end)' : '';
+    const why =
+      record.status === 'writing' || record.status === 'finishing' ? ' (it is writing and runs to its end)' : '';
     throw new ConflictError(`Import ${importid} is ${record.status}; it cannot be cancelled${why}`);
   }
   if (record.execution_arn) await stopImportExecution(record.execution_arn, `Cancelled by user ${caller.userid}`);

@@ -108,7 +108,10 @@ export async function validateFileStep(
         open = { ...record, next: 0, bytes: 0, hash: createHash('sha256'), allowed: true };
         if (!isAllowedObjectKey(record.bucket, record.key)) {
           // Never looked up either: the key must not reach a bucket, not even as a HEAD.
-          listIn(invalidList(report), `object ${record.bucket}/${JSON.stringify(record.key)}: a key this site never writes`);
+          listIn(
+            invalidList(report),
+            `object ${record.bucket}/${JSON.stringify(record.key)}: a key this site never writes`,
+          );
           open.allowed = false;
         }
         break;
@@ -199,7 +202,7 @@ function noteItem(
   item: RawItem,
   plain: Record<string, unknown>,
 ): void {
-  const { job, pass, report, scratch } = step;
+  const { job, pass, scratch } = step;
   const counter = counterTypeOf(plain);
   if (counter !== undefined && typeof plain.value === 'number') {
     scratch.counters[counter] = Math.max(scratch.counters[counter] ?? 0, plain.value);
@@ -260,8 +263,7 @@ function noteTrust(
       scratch.sealed_secrets += 1;
       // The first sealed secret proves the passphrase before anything is written.
       if (scratch.sealed_secrets === 1 && job.secrets_passphrase) openOrRefuse(secret, job.secrets_passphrase);
-    }
-    else if (secret === '') listIn(listOf(report, 'webhook_secrets'), `webhook ${plain.webhookid} ${plain.url}`);
+    } else if (secret === '') listIn(listOf(report, 'webhook_secrets'), `webhook ${plain.webhookid} ${plain.url}`);
   }
 }
 

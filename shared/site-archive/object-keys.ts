@@ -11,16 +11,16 @@ import type { BucketRole } from './records.ts';
 const ID = '[1-9][0-9]{0,14}';
 /** One path segment: no separators, no control characters, not `.` or `..`. */
 const SEGMENT = '(?!\\.{1,2}(?:/|$))[^/\\\\\\u0000-\\u001f\\u007f]{1,255}';
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const SHAPES: Record<BucketRole, RegExp[]> = {
   media: [
-    new RegExp(`^${escape(MEDIA_ORIGINALS_PREFIX)}${ID}/${SEGMENT}$`),
-    new RegExp(`^${escape(MEDIA_DERIVED_PREFIX)}${ID}/${SEGMENT}$`),
+    new RegExp(`^${literal(MEDIA_ORIGINALS_PREFIX)}${ID}/${SEGMENT}$`),
+    new RegExp(`^${literal(MEDIA_DERIVED_PREFIX)}${ID}/${SEGMENT}$`),
   ],
   modules: [
-    new RegExp(`^${escape(MODULE_PACKAGES_PREFIX)}${ID}/package\\.zip$`),
-    new RegExp(`^${escape(MODULE_CONTENT_PREFIX)}${ID}(/${SEGMENT})+$`),
+    new RegExp(`^${literal(MODULE_PACKAGES_PREFIX)}${ID}/package\\.zip$`),
+    new RegExp(`^${literal(MODULE_CONTENT_PREFIX)}${ID}(/${SEGMENT})+$`),
   ],
 };
 

@@ -46,7 +46,13 @@ function fileWith(items: Entry[], objects: Array<{ bucket: string; key: string; 
       sha256: createHash('sha256').update(object.data).digest('hex'),
       chunks: 1,
     });
-    body.push({ type: 'object_chunk', bucket: object.bucket, key: object.key, index: 0, data: object.data.toString('base64') });
+    body.push({
+      type: 'object_chunk',
+      bucket: object.bucket,
+      key: object.key,
+      index: 0,
+      data: object.data.toString('base64'),
+    });
   }
   const counts: Record<string, number> = {};
   for (const entry of items) counts[entry.entity] = (counts[entry.entity] ?? 0) + 1;
@@ -150,7 +156,9 @@ describe('credentials and privileges (decision 164)', () => {
     expect(dry.status).toBe('validated');
     expect(dry.report.counts).toEqual({ Token: 1 });
     expect(dry.report.credentials.items).toEqual([
-      expect.stringMatching(/^Token TOKEN#[0-9a-f]{64} \/ TOKEN \(user 1\): skipped, user 1 already has an account here$/),
+      expect.stringMatching(
+        /^Token TOKEN#[0-9a-f]{64} \/ TOKEN \(user 1\): skipped, user 1 already has an account here$/,
+      ),
     ]);
     const done = await importSite(merge, fileWith([entry]), { mode: 'merge' });
     expect(done.status, done.error).toBe('complete');
@@ -183,7 +191,10 @@ describe('credentials and privileges (decision 164)', () => {
       body: { token: link, password: 'taken-over-Secret-9' },
     });
     expect(reset.status).toBeGreaterThanOrEqual(400);
-    expect((await merge.call('POST', '/user/token', { body: { email: 'victim@example.com', password: 'victim-Secret-1' } })).status).toBe(201);
+    expect(
+      (await merge.call('POST', '/user/token', { body: { email: 'victim@example.com', password: 'victim-Secret-1' } }))
+        .status,
+    ).toBe(201);
   });
 
   it('merge mode refuses a new Admin unless allow_admin_grants; the dry run names it and its token', async () => {
@@ -198,7 +209,9 @@ describe('credentials and privileges (decision 164)', () => {
     expect(dry.status).toBe('failed');
     expect(dry.error).toMatch(/allow_admin_grants/);
     expect(dry.report.privileged.items).toEqual([`user 7001 <${email}>: Admin`]);
-    expect(dry.report.credentials.items).toEqual([expect.stringMatching(/\(user 7001\): written with its new account$/)]);
+    expect(dry.report.credentials.items).toEqual([
+      expect.stringMatching(/\(user 7001\): written with its new account$/),
+    ]);
     const refused = await importSite(merge, file, { mode: 'merge' });
     expect(refused.status).toBe('failed');
     expect((await merge.call('GET', '/users', { token })).status).toBe(401);
@@ -232,7 +245,9 @@ describe('imported data is checked (decision 165)', () => {
   it('a User with a number for its username is refused with the reason; GET /users keeps working', async () => {
     const email = 'numbered@example.com';
     const item = { ...userItem(7100, email, ['User']), username: { N: '5' } };
-    const done = await importSite(merge, fileWith([{ entity: 'User', item }, uniqueEmail(email, 7100)]), { mode: 'merge' });
+    const done = await importSite(merge, fileWith([{ entity: 'User', item }, uniqueEmail(email, 7100)]), {
+      mode: 'merge',
+    });
     expect(done.status).toBe('failed');
     expect(done.report.invalid_items.items).toEqual([expect.stringMatching(/^User USER#7100 \/ USER: username: /)]);
     expect(done.report.written).toBe(0);
@@ -308,7 +323,9 @@ describe('webhook secrets (decision 167)', () => {
     const { file, view } = await exportSite(merge, { include_objects: false, webhook_secrets_passphrase: passphrase });
     expect(view.webhook_secrets).toBe(true);
     expect(file.toString('utf8')).not.toContain(WEBHOOK_SECRET);
-    const hook = webhookRecord(recordsOf(file).filter((r) => r.type !== 'item' || r.item.webhookid?.N === String(webhookid)));
+    const hook = webhookRecord(
+      recordsOf(file).filter((r) => r.type !== 'item' || r.item.webhookid?.N === String(webhookid)),
+    );
     expect(hook.item.secret.S).toMatch(/^stepwise-sealed:v1:/);
     const moved = { ...hook.item, pk: { S: 'WEBHOOK#9002' }, webhookid: { N: '9002' }, gsi1sk: { S: pad(9002) } };
     const sealed = fileWith([{ entity: 'Webhook', item: moved }]);

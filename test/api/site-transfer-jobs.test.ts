@@ -94,7 +94,7 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 describe('interrupted site jobs', () => {
-  it('an export whose execution is stopped from outside reads as failed and interrupted, its parts removed', async () => {
+  it('an export whose execution is stopped from outside reads as failed and interrupted, without parts', async () => {
     const started = await site.call('POST', '/admin/exports', { token: admin, body: {} });
     expect(started.status).toBe(202);
     const { exportid } = started.body;

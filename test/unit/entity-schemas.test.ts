@@ -45,7 +45,8 @@ describe('entity registry', () => {
       [deliveryKey({ webhookid: 2, sequence: 5, deliveryid: 'abc' } as never), 'WebhookDelivery'],
       [uniqueKey('EMAIL', 'a@example.com'), 'Unique'],
     ];
-    for (const [key, entity] of cases) expect(entityOfKey(key.pk, key.sk)?.entity, `${key.pk} / ${key.sk}`).toBe(entity);
+    for (const [key, entity] of cases)
+      expect(entityOfKey(key.pk, key.sk)?.entity, `${key.pk} / ${key.sk}`).toBe(entity);
   });
 
   it('knows every entity name a site file may carry, and no key shape matches two entities', () => {
