@@ -30,6 +30,7 @@ import { courseAssignmentsGroup } from './course-assignments/course-assignments.
 import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
+import { pagesGroup } from './pages/pages.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -66,4 +67,6 @@ export const routeGroups: RouteGroup[] = [
   webhooksGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
+  // paths of the site outside /api/2.0
+  pagesGroup,
 ];

@@ -6,6 +6,7 @@
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { projectVersion } from './repo-paths.ts';
 import { siteEnvironment, type SiteSettings } from './site-settings.ts';
 
 export interface EnvironmentResources {
@@ -23,6 +24,7 @@ export function functionEnvironment(settings: SiteSettings, resources: Environme
   return {
     ...siteEnvironment(settings),
     STEPWISE_RUNTIME: 'aws',
+    STEPWISE_VERSION: projectVersion(),
     // One CloudWatch metrics namespace per site, so several sites in one account stay apart.
     POWERTOOLS_METRICS_NAMESPACE: settings.stackPrefix,
     TABLE_NAME: resources.table.tableName,

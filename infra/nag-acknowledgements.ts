@@ -17,10 +17,12 @@ import { CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import type { IConstruct } from 'constructs';
 import { ProjectFunction } from './constructs/project-function.ts';
-import type { ApiStack } from './stacks/api-stack.ts';
+import type { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
+import type { SiteStack } from './stacks/site-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
 import type { EventsStack } from './stacks/events-stack.ts';
+import type { MonitoringStack } from './stacks/monitoring-stack.ts';
 
 interface WildcardGrant {
   /** The finding, as cdk-nag prints it inside `AwsSolutions-IAM5[...]`. */
@@ -54,6 +56,25 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
       "this one table's ARN.",
   },
   {
+    finding: /^Resource::<CanaryArtifacts[A-Za-z0-9]+\.Arn>\/\*$/,
+    actions: /^s3:PutObject$/,
+    reason: "The health canary writes each run's artifacts (its log, the answer) as new objects of its own bucket.",
+  },
+  {
+    finding: /^Resource::\*$/,
+    actions: /^(s3:ListAllMyBuckets|cloudwatch:PutMetricData)$/,
+    reason:
+      "The health canary's role as CDK makes it: s3:ListAllMyBuckets and cloudwatch:PutMetricData support no " +
+      'resource-level permissions; PutMetricData is limited to the CloudWatchSynthetics namespace by a condition.',
+  },
+  {
+    finding: /^Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:\/aws\/lambda\/cwsyn-\*$/,
+    actions: /^logs:(CreateLogGroup|CreateLogStream|PutLogEvents)$/,
+    reason:
+      "The health canary's own log groups: Synthetics names them /aws/lambda/cwsyn-<canary>-<id>, the id " +
+      'unknown at synth.',
+  },
+  {
     finding: /^Resource::.+\/\*$/,
     actions: /^s3:[A-Za-z*]+$/,
     reason:
@@ -80,6 +101,18 @@ export const WILDCARD_GRANTS: readonly WildcardGrant[] = [
 ];
 
 const REASONS = {
+  siteGeoRestriction:
+    'A training site serves its own staff and contractors wherever they work; where they may sign in from is ' +
+    "decided by the site's accounts and private-site setting, not by the viewer's country.",
+  siteFirewall:
+    'The API behind the distribution throttles per stage and authenticates every non-public route itself; a ' +
+    'WAF web ACL is an operator choice with its own cost, attached to the distribution when a site wants one.',
+  siteAccessLogs:
+    "Every request the distribution forwards is logged by the HTTP API's JSON access logs (the origin); " +
+    "CloudFront's standard logs need an ACL-enabled bucket, which the access-log bucket refuses by design.",
+  siteDefaultCertificate:
+    "Without stepwise:siteCertificateArn the site answers at CloudFront's own name, whose default " +
+    'certificate fixes the viewer TLS policy; setting a domain and certificate raises it to TLS 1.2.',
   deadLetterQueue:
     "This queue is itself the dead-letter queue of the event deliverer's stream; a dead-letter queue of a " +
     'dead-letter queue would only move the same records again.',
@@ -92,6 +125,9 @@ const REASONS = {
     "CDK's own BucketNotificationsHandler, the custom resource that puts the S3 event notification of the " +
     'media processor on the media bucket: CDK gives its role the AWSLambdaBasicExecutionRole managed policy ' +
     "and offers no way to replace it; the role only writes that handler's logs.",
+  canaryArtifactsLogs:
+    "The health canary's artifacts bucket holds only its runs' logs, expired after 30 days. Its access logs " +
+    "would go to the stateful stack's log bucket, whose policy would then name this stack: a dependency cycle.",
   apiAuthorization:
     "Authorization happens in the functions: the shared auth middleware resolves the spec's " +
     '"Authorization: api <token>" header against hashed tokens in DynamoDB and applies each route\'s auth ' +
@@ -102,13 +138,34 @@ export interface StepwiseStacks {
   stateful: StatefulStack;
   pipeline: PipelineStack;
   api: ApiStack;
+  apiAreas: ApiAreaStack[];
+  apiFallback: ApiFallbackStack;
+  /** Every endpoint group's function, across the area stacks. */
+  groupFunctions: Record<string, ProjectFunction>;
+  site: SiteStack;
   events: EventsStack;
+  monitoring: MonitoringStack;
 }
 
-export function acknowledgeNagFindings({ stateful, pipeline, api, events }: StepwiseStacks): void {
+export function acknowledgeNagFindings({
+  stateful,
+  pipeline,
+  api,
+  apiAreas,
+  apiFallback,
+  site,
+  events,
+  monitoring,
+}: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
-  Validations.of(api.httpApi).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  Validations.of(monitoring.artifactsBucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: REASONS.canaryArtifactsLogs,
+  });
+  for (const routes of [api.httpApi, ...apiAreas.map((area) => area.routes), apiFallback.defaultRoute]) {
+    Validations.of(routes).acknowledge({ id: 'AwsSolutions-APIG4', reason: REASONS.apiAuthorization });
+  }
   for (const child of pipeline.node.children) {
     if (child.node.id.startsWith('BucketNotificationsHandler')) {
       Validations.of(child).acknowledge({
@@ -117,7 +174,8 @@ export function acknowledgeNagFindings({ stateful, pipeline, api, events }: Step
       });
     }
   }
-  for (const stack of [stateful, pipeline, api, events]) {
+  acknowledgeSiteEntry(site);
+  for (const stack of [stateful, pipeline, api, ...apiAreas, apiFallback, site, events, monitoring]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });
@@ -187,4 +245,16 @@ function wildcardFindings(actions: string[], resources: unknown[]): string[] {
 function toArray<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+function acknowledgeSiteEntry(site: SiteStack): void {
+  const distribution = Validations.of(site.distribution);
+  distribution.acknowledge({ id: 'AwsSolutions-CFR1', reason: REASONS.siteGeoRestriction });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR2', reason: REASONS.siteFirewall });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR3', reason: REASONS.siteAccessLogs });
+  // CloudFront's default certificate accepts TLSv1 viewers; a site with its own domain and
+  // certificate (stepwise:siteCertificateArn) gets TLS 1.2 at least, and no acknowledgement.
+  if (!site.settings.siteCertificateArn) {
+    distribution.acknowledge({ id: 'AwsSolutions-CFR4', reason: REASONS.siteDefaultCertificate });
+  }
 }

@@ -5,7 +5,7 @@
  * code that reads it back (shared/http/embedded.ts), and re-exported here for the infra.
  */
 import { routeManifest } from '../shared/http/embedded.ts';
-import type { RouteGroup } from '../shared/http/route.ts';
+import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../shared/http/route.ts';
 
 export { type ManifestEntry, routeManifest } from '../shared/http/embedded.ts';
 
@@ -30,11 +30,14 @@ export function routeTableProblems(groups: RouteGroup[]): string[] {
     groupNames.add(group.name);
   }
   const owners = new Map<string, string>();
-  for (const { group, method, path } of routeManifest(groups)) {
+  for (const entry of routeManifest(groups)) {
+    const { group, method, path } = entry;
     if (!ROUTE_PATH.test(path)) problems.push(`${group}: ${method} ${path}: not an API Gateway path`);
-    const key = `${method} ${path}`;
+    if (entry.site && `${path}/`.startsWith(`${API_BASE_PATH}/`))
+      problems.push(`${group}: ${method} ${path}: a site path may not lie under ${API_BASE_PATH}`);
+    const key = `${method} ${routeUrlPath(entry)}`;
     const owner = owners.get(key);
-    if (owner !== undefined) problems.push(`${key} is declared by both "${owner}" and "${group}"`);
+    if (owner !== undefined) problems.push(`${method} ${path} is declared by both "${owner}" and "${group}"`);
     owners.set(key, group);
   }
   return problems;

@@ -28,62 +28,75 @@ const integer = (fallback: number, min: number, max: number) =>
 
 const RETENTION_DAYS = new Set<number>(Object.values(RetentionDays).filter((value) => typeof value === 'number'));
 
-const SiteSettingsSchema = z.strictObject({
-  /** Names every stack (`<prefix>-Stateful`, `-Pipeline`, `-Api`): one account can host several sites. */
-  stackPrefix: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9-]{0,40}$/, 'letters, digits and dashes, starting with a letter')
-    .default('Stepwise'),
+const SiteSettingsSchema = z
+  .strictObject({
+    /** Names every stack (`<prefix>-Stateful`, `-Pipeline`, `-Api`): one account can host several sites. */
+    stackPrefix: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9-]{0,40}$/, 'letters, digits and dashes, starting with a letter')
+      .default('Stepwise'),
 
-  // --- Site settings: passed to every function as the STEPWISE_* variables of shared/config.ts.
-  siteUrl: z.url().default('http://127.0.0.1:3000'),
-  siteName: z.string().min(1).default('Stepwise'),
-  publicRegistration: flag(false),
-  /** Anonymous callers get 401 everywhere but login, registration, password reset and the docs. */
-  privateSite: flag(true),
-  languages: list(['en']).refine((languages) => languages.length > 0, 'at least one language'),
-  appIds: list([]),
-  featureFlags: list([]),
-  guideTypes: list(['how-to']),
-  tokenTtlDays: integer(30, 1, 3650),
-  resetTokenTtlMinutes: integer(60, 5, 7 * 24 * 60),
-  loginMaxFailures: integer(10, 1, 1000),
-  /** Higher than per account: many people may share one address (an office NAT). */
-  loginMaxFailuresPerAddress: integer(100, 1, 100_000),
-  loginWindowSeconds: integer(1800, 60, 86_400),
-  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
-  /** Sender of password-reset and invitation mail; the address or its domain must be verified in SES. */
-  mailFrom: z.email().default('no-reply@example.com'),
-  /** Module packages: largest zip accepted, most bytes it may expand to, fetch time limit. */
-  moduleMaxPackageBytes: integer(1024 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
-  moduleMaxExtractedBytes: integer(4 * 1024 * 1024 * 1024, 1024, 40 * 1024 * 1024 * 1024),
-  moduleFetchTimeoutSeconds: integer(120, 5, 840),
-  /**
-   * Hosts a module import by URL may fetch although they resolve to private addresses (an
-   * intranet LMS). Empty by default: every private, loopback and metadata address is refused.
-   */
-  fetchAllowHosts: list([]),
+    // --- Site settings: passed to every function as the STEPWISE_* variables of shared/config.ts.
+    siteUrl: z.url().default('http://127.0.0.1:3000'),
+    siteName: z.string().min(1).default('Stepwise'),
+    publicRegistration: flag(false),
+    /** Anonymous callers get 401 everywhere but login, registration, password reset, the docs and /health. */
+    privateSite: flag(true),
+    languages: list(['en']).refine((languages) => languages.length > 0, 'at least one language'),
+    appIds: list([]),
+    featureFlags: list([]),
+    guideTypes: list(['how-to']),
+    tokenTtlDays: integer(30, 1, 3650),
+    resetTokenTtlMinutes: integer(60, 5, 7 * 24 * 60),
+    loginMaxFailures: integer(10, 1, 1000),
+    /** Higher than per account: many people may share one address (an office NAT). */
+    loginMaxFailuresPerAddress: integer(100, 1, 100_000),
+    loginWindowSeconds: integer(1800, 60, 86_400),
+    logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+    /** Sender of password-reset and invitation mail; the address or its domain must be verified in SES. */
+    mailFrom: z.email().default('no-reply@example.com'),
+    /** Module packages: largest zip accepted, most bytes it may expand to, fetch time limit. */
+    moduleMaxPackageBytes: integer(1024 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
+    moduleMaxExtractedBytes: integer(4 * 1024 * 1024 * 1024, 1024, 40 * 1024 * 1024 * 1024),
+    moduleFetchTimeoutSeconds: integer(120, 5, 840),
+    /**
+     * Hosts a module import by URL may fetch although they resolve to private addresses (an
+     * intranet LMS). Empty by default: every private, loopback and metadata address is refused.
+     */
+    fetchAllowHosts: list([]),
 
-  // --- Deployment settings: shape the infrastructure, not the application.
-  /** Browser origins allowed by API CORS and by the media bucket (presigned POST uploads). */
-  corsOrigins: list(['*']).refine((origins) => origins.length > 0, 'at least one origin'),
-  /** Default-stage throttling: steady requests per second and burst, for the whole API. */
-  throttleRateLimit: integer(50, 1, 10_000),
-  throttleBurstLimit: integer(100, 1, 5_000),
-  logRetentionDays: integer(90, 1, 3653).refine((days) => RETENTION_DAYS.has(days), {
-    message: `one of ${[...RETENTION_DAYS].filter((days) => days !== RetentionDays.INFINITE).join(', ')}`,
-  }),
-  /** Subscribed to the alarm topic when set (the address must confirm the subscription). */
-  alarmEmail: z.email().optional(),
-  /**
-   * Use this existing table instead of the one the stateful stack created: the target of a
-   * point-in-time restore (docs/operations.md, "Restore").
-   */
-  tableName: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name')
-    .optional(),
-});
+    // --- Deployment settings: shape the infrastructure, not the application.
+    /** Browser origins allowed by API CORS and by the media bucket (presigned POST uploads). */
+    corsOrigins: list(['*']).refine((origins) => origins.length > 0, 'at least one origin'),
+    /** Default-stage throttling: steady requests per second and burst, for the whole API. */
+    throttleRateLimit: integer(50, 1, 10_000),
+    throttleBurstLimit: integer(100, 1, 5_000),
+    logRetentionDays: integer(90, 1, 3653).refine((days) => RETENTION_DAYS.has(days), {
+      message: `one of ${[...RETENTION_DAYS].filter((days) => days !== RetentionDays.INFINITE).join(', ')}`,
+    }),
+    /** Subscribed to the alarm topic when set (the address must confirm the subscription). */
+    alarmEmail: z.email().optional(),
+    /**
+     * Use this existing table instead of the one the stateful stack created: the target of a
+     * point-in-time restore (docs/operations.md, "Restore").
+     */
+    tableName: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name')
+      .optional(),
+    /**
+     * The site's own host names on its CloudFront distribution (the host of siteUrl, usually), with
+     * an ACM certificate for them in us-east-1. Without them the site answers at CloudFront's name.
+     */
+    siteDomainNames: list([]),
+    siteCertificateArn: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[A-Za-z0-9-]+$/, 'an ACM certificate ARN in us-east-1')
+      .optional(),
+  })
+  .refine((settings) => settings.siteDomainNames.length > 0 === (settings.siteCertificateArn !== undefined), {
+    message: 'stepwise:siteDomainNames and stepwise:siteCertificateArn go together: set both or neither',
+  });
 
 export type SiteSettings = z.output<typeof SiteSettingsSchema>;
 export type SiteSettingsInput = z.input<typeof SiteSettingsSchema>;

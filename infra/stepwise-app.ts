@@ -1,5 +1,5 @@
 /**
- * Builds the whole app: the three stacks, their nag acknowledgements and the AwsSolutions
+ * Builds the whole app: the five stacks, their nag acknowledgements and the AwsSolutions
  * checks. `infra/app.ts` (what `cdk synth` runs) and the infra tests both call this, so the
  * tests check exactly what gets deployed.
  */
@@ -9,8 +9,12 @@ import type { RouteGroup } from '../shared/http/route.ts';
 import { FEATURE_FLAGS } from './feature-flags.ts';
 import { acknowledgeNagFindings, type StepwiseStacks } from './nag-acknowledgements.ts';
 import { parseSiteSettings, readSiteSettings, type SiteSettings } from './site-settings.ts';
-import { ApiStack } from './stacks/api-stack.ts';
+import type { ProjectFunction } from './constructs/project-function.ts';
+import { areaOfGroup } from './stacks/api-areas.ts';
+import { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
+import { SiteStack } from './stacks/site-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
+import { MonitoringStack } from './stacks/monitoring-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
 import { StatefulStack } from './stacks/stateful-stack.ts';
 
@@ -65,10 +69,8 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
-  const api = new ApiStack(app, `${prefix}-Api`, {
+  const apiResources = {
     settings,
-    description: 'Stepwise HTTP API: one function per endpoint group',
-    groups: options.groups,
     table: stateful.table,
     mediaBucket: stateful.mediaBucket,
     modulesBucket: stateful.modulesBucket,
@@ -77,6 +79,37 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     siteImportStateMachine: pipeline.siteImportStateMachine,
     alarmTopic: stateful.alarmTopic,
     entryFor: options.entryFor,
+  };
+  const api = new ApiStack(app, `${prefix}-Api`, {
+    settings,
+    description: 'Stepwise HTTP API: CORS, stage, access logs',
+    groups: options.groups,
+    alarmTopic: stateful.alarmTopic,
+  });
+  const apiAreas: ApiAreaStack[] = [];
+  const groupFunctions: Record<string, ProjectFunction> = {};
+  for (const [area, groups] of groupsByArea(options.groups)) {
+    const areaStack = new ApiAreaStack(app, `${prefix}-Api-${area}`, {
+      ...apiResources,
+      description: `Stepwise HTTP API, ${area}: ${groups.map((group) => group.name).join(', ')}`,
+      httpApi: api.httpApi,
+      groups,
+      allGroups: options.groups,
+    });
+    apiAreas.push(areaStack);
+    Object.assign(groupFunctions, areaStack.groupFunctions);
+  }
+  const apiFallback = new ApiFallbackStack(app, `${prefix}-Api-Fallback`, {
+    ...apiResources,
+    description: 'Stepwise HTTP API: the $default route and its fallback function',
+    httpApi: api.httpApi,
+    groups: options.groups,
+    groupFunctions,
+  });
+  const site = new SiteStack(app, `${prefix}-Site`, {
+    settings,
+    description: 'Stepwise site entry: one CloudFront distribution for the site and its API',
+    httpApi: api.httpApi,
   });
   const events = new EventsStack(app, `${prefix}-Events`, {
     settings,
@@ -86,10 +119,15 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
+  const monitoring = new MonitoringStack(app, `${prefix}-Monitoring`, {
+    description: 'Stepwise monitoring: a Synthetics canary on GET /api/2.0/health and its alarm',
+    httpApi: api.httpApi,
+    alarmTopic: stateful.alarmTopic,
+  });
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api, events };
+  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, site, events, monitoring };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };
@@ -107,4 +145,14 @@ function warnAboutLocalDefaults(api: ApiStack, settings: SiteSettings): void {
       );
     }
   }
+}
+
+/** The route table's groups by area, areas in first-seen order so stack order is stable. */
+function groupsByArea(groups: RouteGroup[]): Map<string, RouteGroup[]> {
+  const byArea = new Map<string, RouteGroup[]>();
+  for (const group of groups) {
+    const area = areaOfGroup(group.name);
+    byArea.set(area, [...(byArea.get(area) ?? []), group]);
+  }
+  return byArea;
 }

@@ -88,7 +88,14 @@ const ConfigSchema = z.object({
   STEPWISE_MAIL_FROM: z._default(z.string(), 'no-reply@example.com'),
   /** Folder of local data (DynamoDB file, S3 objects, outbox); `npm start` only. */
   STEPWISE_DATA_DIR: z._default(z.string(), '.data'),
+  /** The release (package.json `version`): set at synth on AWS, from package.json locally; GET /health shows it. */
+  STEPWISE_VERSION: z._default(z.string(), 'unknown'),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
+  /**
+   * X-Ray tracing of the handler and of every AWS SDK client (Powertools tracer). Unset: on for
+   * STEPWISE_RUNTIME=aws, off locally (tracingEnabled()).
+   */
+  STEPWISE_TRACING: z.optional(z.enum(['true', 'false'])),
 
   /**
    * Hosts (`host` or `host:port`, as written in URLs) that module imports by URL may fetch
@@ -130,6 +137,11 @@ const ConfigSchema = z.object({
   STEPWISE_XAPI_ENDPOINT: optionalUrl,
   STEPWISE_XAPI_USERNAME: z.optional(z.string()),
   STEPWISE_XAPI_PASSWORD: z.optional(z.string()),
+  /** Image work (decision 162): jobs at once per container, wait for a slot, deadlines per job. */
+  STEPWISE_IMAGE_CONCURRENCY: int(2),
+  STEPWISE_IMAGE_QUEUE_MS: int(5000),
+  STEPWISE_IMAGE_DEADLINE_MS: int(10_000),
+  STEPWISE_IMAGE_PROCESSING_DEADLINE_MS: int(60_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -157,6 +169,12 @@ export function siteUrl(): string {
 /** Feature flags named in the spec (stage_status needs both). */
 export function featureEnabled(name: string): boolean {
   return config().STEPWISE_FEATURE_FLAGS.includes(name);
+}
+
+/** Whether the handler and the AWS clients are traced (decision 184). */
+export function tracingEnabled(): boolean {
+  const { STEPWISE_TRACING, STEPWISE_RUNTIME } = config();
+  return STEPWISE_TRACING === undefined ? STEPWISE_RUNTIME === 'aws' : STEPWISE_TRACING === 'true';
 }
 
 /** For tests that change the environment of the current process. */

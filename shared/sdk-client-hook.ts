@@ -3,8 +3,11 @@
  * shared factories create is offered to a hook on globalThis, which may add middleware (the
  * IAM check of `npm run verify:deploy`). A bundle carries its own copy of this module and of
  * the SDK, so a global is the one thing every copy can see. In Lambda no hook is set and this
- * costs one property read per client created.
+ * costs one property read per client created. With tracing on (shared/observability/tracing.ts)
+ * the client is also captured by the X-Ray tracer.
  */
+import { traceClient } from './observability/tracing.ts';
+
 export const SDK_CLIENT_HOOK = '__stepwiseSdkClientHook';
 
 interface HookableClient {
@@ -14,5 +17,5 @@ interface HookableClient {
 export function offerClientToHook<T extends HookableClient>(client: T): T {
   const hook = (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK];
   if (typeof hook === 'function') hook(client);
-  return client;
+  return traceClient(client);
 }

@@ -1,5 +1,5 @@
 /**
- * Approvals (spec "Additional endpoints: Approvals"; bodies are ours, wire-format §3.25 found
+ * Approvals (spec "Additional endpoints: Approvals"; bodies are ours, docs/wire-fidelity.md §3.25 found
  * none): processes of 1 to 10 stages (approver team + quorum), attached to wiki pages (guides
  * follow their category page), and approval requests signed stage by stage with electronic
  * signatures. POST /approvals/requests (asking for approval) is beyond the spec: the spec lists
@@ -27,11 +27,13 @@ import {
   processSchema,
   requestSchema,
 } from '../../shared/views/approval-views.ts';
+import responseExamples from './approvals.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 
 export const approvalsGroup = defineGroup({
   name: 'approvals',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
@@ -144,6 +146,7 @@ export const approvalsGroup = defineGroup({
         'supersedes the request.',
       status: 201,
       query: optionalRevisionQuery,
+      revision: 'required',
       body: approvalRequestBody,
       example: { doctype: 'guide', docid: 1, notes: 'Torque values updated' },
       response: requestSchema,
@@ -187,6 +190,7 @@ export const approvalsGroup = defineGroup({
         'counts toward the login limit (429). Impersonation tokens cannot sign.',
       params: idParams('approval_requestid'),
       query: optionalRevisionQuery,
+      revision: 'when-given',
       body: signBody,
       example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
       response: requestSchema,

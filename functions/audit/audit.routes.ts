@@ -9,6 +9,7 @@ import { pagination } from '../../shared/http/query.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import { auditHistorySchema, auditVerificationSchema } from '../../shared/views/audit-views.ts';
 import * as audit from './audit.service.ts';
+import responseExamples from './audit.response-examples.json' with { type: 'json' };
 
 const beyondSpec = { 'x-beyond-spec': true };
 const documentParams = z.object({ doctype: z.enum(DOCTYPES), docid: pathId });
@@ -24,6 +25,7 @@ const VERIFY_NOTE =
 
 export const auditGroup = defineGroup({
   name: 'audit',
+  responseExamples,
   access: { table: 'read' },
   routes: [
     route({

@@ -6,6 +6,7 @@ import { messageResponse } from '../../shared/http/schemas.ts';
 import { userSelfWithTokenSchema } from '../../shared/views/user-views.ts';
 import { registerBody } from './auth.schemas.ts';
 import * as auth from './auth.service.ts';
+import responseExamples from './auth.response-examples.json' with { type: 'json' };
 
 // Bounded like every stored value: a longer email or password names no account (422, not a lookup).
 const loginBody = z.object({
@@ -17,6 +18,7 @@ const RESET_SENT = 'If an account exists for that address, a password reset link
 
 export const authGroup = defineGroup({
   name: 'auth',
+  responseExamples,
   access: { table: 'readwrite', sendMail: true },
   routes: [
     route({
@@ -34,6 +36,30 @@ export const authGroup = defineGroup({
       body: loginBody,
       example: { email: 'admin@example.com', password: 'stepwise-admin' },
       response: userSelfWithTokenSchema,
+      responseExample: {
+        userid: 1042,
+        username: 'Dana Fisher',
+        unique_username: 'dfisher',
+        join_date: 1761984000,
+        image: null,
+        reputation: 1,
+        url: '/User/1042/dfisher',
+        teams: [17],
+        privileges: ['Author'],
+        location: 'Leeds',
+        summary: null,
+        about_raw: false,
+        about_rendered: false,
+        certification_count: 0,
+        badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
+        email: 'dana.fisher@example.com',
+        sso_userid: null,
+        employee_id: 'E-20431',
+        links: { manage: '/Manage/User/1042' },
+        latitude: null,
+        longitude: null,
+        authToken: '3f9c2a7e5b1d4c6f8a0e9b7d5c3a1f2e',
+      },
       handler: ({ body, headers, sourceIp }) =>
         auth.login({ email: body.email, password: body.password, appId: headers['x-app-id'], sourceIp }),
     }),

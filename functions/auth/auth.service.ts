@@ -49,17 +49,24 @@ export async function logout(auth: AuthContext): Promise<void> {
 
 /**
  * An Admin gets a token acting as another user. The token and its audit record are written in
- * one transaction: no impersonation token exists that the audit trail does not show.
+ * one transaction: no impersonation token exists that the audit trail does not show. The token
+ * carries its minter's credential stamp: it ends when the minter stops being an Admin or their
+ * password changes (shared/http/authenticate.ts; decision 168). An impersonation token cannot
+ * mint another: the chain would outlive the first minter's demotion.
  */
 export async function impersonate(auth: SignedInAuth, userid: number) {
   const admin = auth.user;
   if (!isAdmin(admin)) throw new ForbiddenError('Only Admins may impersonate');
+  if (auth.impersonatorUserid !== undefined) {
+    throw new ForbiddenError('An impersonation token cannot impersonate; log in as yourself');
+  }
   if (userid === admin.userid) {
     throw ValidationError.field('userid', 'self_impersonation', 'An Admin cannot impersonate themself; log in instead');
   }
-  const target = await getUser(userid);
+  const [target, minter] = await Promise.all([getUser(userid), getUser(admin.userid)]);
   if (!target) throw new NotFoundError(`No user with userid ${userid}`);
-  const { token, record } = newTokenRecord(target.userid, admin.userid);
+  if (!minter) throw new UnauthenticatedError();
+  const { token, record } = newTokenRecord(target.userid, minter);
   await appendAudit(
     {
       action: 'user.impersonated',

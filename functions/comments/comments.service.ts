@@ -298,6 +298,10 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
   if (!comment.parentid && comment.reply_count > 0) {
     const removed = await deleteReplies(comment.commentid);
     if (removed > 0 && comment.context === 'step')
-      await transactWrite(counterWrites(comment, removed)).catch(() => undefined);
+      await transactWrite(counterWrites(comment, removed)).catch((error) => {
+        // The step went away meanwhile: no count left to correct. Anything else (throttling,
+        // a network failure) is a real failure and is not hidden.
+        if (!(error instanceof TransactionConditionFailed && error.failedLabels.includes('document'))) throw error;
+      });
   }
 }

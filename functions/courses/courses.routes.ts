@@ -10,6 +10,7 @@ import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import * as courses from './courses.service.ts';
 import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
 import { courseSchema } from '../../shared/views/training-views.ts';
+import responseExamples from './courses.response-examples.json' with { type: 'json' };
 
 const stageDescription =
   'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, ' +
@@ -20,6 +21,7 @@ const stageDescription =
 
 export const coursesGroup = defineGroup({
   name: 'courses',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
@@ -65,6 +67,7 @@ export const coursesGroup = defineGroup({
       description: `${stageDescription} Giving \`stages\` replaces the whole list.`,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       body: coursePatchBody,
       example: { contents: 'Updated description.' },
       response: courseSchema,
@@ -79,6 +82,7 @@ export const coursesGroup = defineGroup({
       status: 204,
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
+      revision: 'when-given',
       handler: async ({ caller, params, query }) => {
         await courses.remove(caller, params.wikiid, query.revisionid);
         return reply(204);

@@ -358,6 +358,41 @@ export async function patch(caller: Caller, wikiid: number, expectedRevision: nu
   return courseViewFor(caller, await requireCourse(wikiid));
 }
 
+/** At most this many assignments are cancelled by one course delete; past it the delete is refused (409). */
+export const MAX_ASSIGNMENTS_CANCELLED_ON_DELETE = 1000;
+const CANCEL_PAGE = 100;
+
+/**
+ * Cancels every active assignment of a course, in pages, within a bound: a course with more than
+ * MAX_ASSIGNMENTS_CANCELLED_ON_DELETE is refused before anything changes, and assignments that
+ * keep appearing (new ones made while it is deleted, or one that will not cancel) end in a 409
+ * after the pages the ceiling allows, with the course left in place.
+ */
+async function cancelCourseAssignments(caller: Caller, wikiid: number): Promise<void> {
+  const ceiling = MAX_ASSIGNMENTS_CANCELLED_ON_DELETE;
+  const probe = await listCourseAssignments(wikiid, undefined, { limit: ceiling + 1, offset: 0 });
+  if (probe.length > ceiling) {
+    throw new ConflictError(
+      `The course has more than ${ceiling} active assignments; cancel some first, then delete it`,
+    );
+  }
+  const rounds = Math.ceil(ceiling / CANCEL_PAGE) + 1;
+  for (let round = 0; round < rounds; round++) {
+    const active = await listCourseAssignments(wikiid, undefined, { limit: CANCEL_PAGE, offset: 0 });
+    if (active.length === 0) return;
+    for (const assignment of active) {
+      await cancelAssignment(assignment, { by: caller.userid, reason: 'Course deleted' }).catch((error) => {
+        // Already cancelled by someone else meanwhile: it leaves the list by itself.
+        if (!(error instanceof ConflictError)) throw error;
+      });
+    }
+  }
+  const left = await listCourseAssignments(wikiid, undefined, { limit: 1, offset: 0 });
+  if (left.length > 0) {
+    throw new ConflictError('Assignments of the course kept changing while it was being deleted; try again');
+  }
+}
+
 /**
  * Deletes a course: its active assignments are cancelled first (their rows stay as records),
  * then the page and the course item go together. `revisionid` is checked when given (the real
@@ -371,15 +406,7 @@ export async function remove(caller: Caller, wikiid: number, expectedRevision: n
       await courseViewFor(caller, page),
     );
   }
-  for (;;) {
-    const active = await listCourseAssignments(wikiid, undefined, { limit: 100, offset: 0 });
-    if (active.length === 0) break;
-    for (const assignment of active) {
-      await cancelAssignment(assignment, { by: caller.userid, reason: 'Course deleted' }).catch((error) => {
-        if (!(error instanceof ConflictError)) throw error;
-      });
-    }
-  }
+  await cancelCourseAssignments(caller, wikiid);
   const current = await requireCourse(wikiid);
   try {
     await transactWrite([

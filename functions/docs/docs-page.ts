@@ -1,6 +1,7 @@
 /**
- * A readable, dependency-free docs page rendered from the OpenAPI document: every operation
- * with its auth rule, parameters, body schema and example. Plain HTML, no scripts.
+ * The static reference (/api/2.0/doc/static), for browsers without JavaScript: every operation
+ * with who may call it, its parameters, body and response schemas and examples. Plain HTML, no
+ * scripts; the interactive page (reference-page.ts) is the main one.
  */
 import { escapeHtml } from '../../shared/domain/wiki-syntax/escape.ts';
 
@@ -10,30 +11,54 @@ function schemaBlock(schema: unknown): string {
   return `<pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>`;
 }
 
+/** The Markdown the descriptions use: `code` and **bold**, on escaped text. */
+function inlineMarkdown(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/\n\n/g, '</p><p>');
+}
+
+/** A parameter's type in a few words: `integer`, `one of: a, b`, `string (date-time)`. */
+function typeSummary(schema: Json | undefined): string {
+  if (!schema) return 'string';
+  if (Array.isArray(schema.enum)) return `one of: ${schema.enum.join(', ')}`;
+  if (schema.anyOf) return (schema.anyOf as Json[]).map(typeSummary).join(' or ');
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
+  return schema.format ? `${type} (${schema.format})` : String(type);
+}
+
 function parameterTable(parameters: Json[]): string {
   const rows = parameters.map(
     (p) =>
       `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td>` +
-      `<td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`,
+      `<td>${escapeHtml(typeSummary(p.schema))}</td>` +
+      `<td>${p.example !== undefined ? `<code>${escapeHtml(String(p.example))}</code>` : ''}</td></tr>`,
   );
-  return `<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${rows.join('')}</table>`;
+  return (
+    '<table><tr><th>parameter</th><th>in</th><th>required</th><th>type</th><th>example</th></tr>' +
+    `${rows.join('')}</table>`
+  );
 }
 
-function requestBodyBlock(body: Json): string {
-  const example = body.example !== undefined ? `<p>Example</p>${schemaBlock(body.example)}` : '';
-  return `<details><summary>Request body</summary>${schemaBlock(body.schema)}${example}</details>`;
+function contentBlock(label: string, content: Json): string {
+  const example = content.example !== undefined ? `<p>Example</p>${schemaBlock(content.example)}` : '';
+  return `<details><summary>${label}</summary><p>Schema</p>${schemaBlock(content.schema)}${example}</details>`;
 }
 
 function operationHtml(method: string, path: string, operation: Json): string {
   const parameters = (operation.parameters as Json[]) ?? [];
   const body = operation.requestBody?.content?.['application/json'];
+  const success = Object.entries((operation.responses ?? {}) as Record<string, Json>).find(
+    ([, response]) => response.content?.['application/json'],
+  );
   return `<section class="op${operation.deprecated ? ' deprecated' : ''}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(operation.summary ?? '')}${operation.deprecated ? ' <strong>(deprecated)</strong>' : ''}</p>
-${operation.description ? `<p>${escapeHtml(operation.description)}</p>` : ''}
-<p class="auth">Auth: <code>${escapeHtml(String(operation['x-auth']))}</code></p>
+<p>${inlineMarkdown(operation.summary ?? '')}${operation.deprecated ? ' <strong>(deprecated)</strong>' : ''}</p>
+${operation.description ? `<p>${inlineMarkdown(operation.description)}</p>` : ''}
 ${parameters.length ? parameterTable(parameters) : ''}
-${body ? requestBodyBlock(body) : ''}
+${body ? contentBlock('Request body', body) : ''}
+${success ? contentBlock(`Response ${success[0]}`, success[1].content['application/json']) : ''}
 <p class="responses">Responses: ${Object.keys(operation.responses ?? {})
     .map((code) => `<code>${code}</code>`)
     .join(' ')}</p>
@@ -73,7 +98,7 @@ table{border-collapse:collapse;font-size:.9rem}td,th{border:1px solid #ddd;paddi
 pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:.85rem}
 </style></head><body>
 <h1>${escapeHtml(document.info.title)} <small>${escapeHtml(document.info.version)}</small></h1>
-<p>${escapeHtml(document.info.description ?? '')}</p>
+<p>${inlineMarkdown(document.info.description ?? '')}</p>
 <p>Machine-readable: <a href="openapi.json">openapi.json</a></p>
 <nav>${toc}</nav>
 ${sections}

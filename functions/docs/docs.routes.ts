@@ -1,15 +1,43 @@
-/** The API's own documentation: the OpenAPI document and a readable page (/api/2.0/doc). */
-import { defineGroup, rawReply, route } from '../../shared/http/route.ts';
-import { embeddedOpenApi } from '../../shared/http/embedded.ts';
+/**
+ * The API about itself: the OpenAPI document, the interactive reference at /api/2.0/doc (the
+ * Scalar renderer, served from the bundle: decision 176), a static page for browsers without
+ * JavaScript, and whether this deployment answers (/api/2.0/health; here rather than in a group
+ * of its own, decision 180).
+ */
+import { gzipSync } from 'node:zlib';
+import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { embeddedDocsRenderer, embeddedOpenApi } from '../../shared/http/embedded.ts';
 import { openApiDocumentSchema } from '../../shared/http/openapi.ts';
+import { healthSchema } from '../../shared/views/health-views.ts';
 import { renderDocsPage } from './docs-page.ts';
+import { health } from './health.service.ts';
+import { type ReferencePage, renderReferencePage } from './reference-page.ts';
+import responseExamples from './docs.response-examples.json' with { type: 'json' };
 
-let page: string | undefined;
+let staticPage: string | undefined;
+let referencePage: ReferencePage | undefined;
+let renderer: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
+
+function loadRenderer() {
+  if (!renderer) {
+    const plain = embeddedDocsRenderer();
+    // 4.3 MB plain, about 1.2 MB gzipped: under the 6 MB Lambda response limit either way.
+    const gzipped = gzipSync(plain);
+    renderer = { plain, gzipped, etag: `"${plain.length.toString(36)}-${gzipped.length.toString(36)}"` };
+  }
+  return renderer;
+}
 
 export const docsGroup = defineGroup({
   name: 'docs',
-  access: { table: 'none' },
-  embeds: ['openApi'],
+  responseExamples,
+  // The health checks only: a GetItem of one fixed key, and a HeadBucket (s3:ListBucket) of each bucket.
+  access: {
+    table: ['GetItem'],
+    mediaBucket: { headMissing: true },
+    modulesBucket: { headMissing: true },
+  },
+  embeds: ['openApi', 'docsRenderer'],
   routes: [
     route({
       method: 'GET',
@@ -25,12 +53,57 @@ export const docsGroup = defineGroup({
       path: '/doc',
       auth: 'public',
       openOnPrivateSite: true,
-      summary: 'Readable API documentation (HTML)',
+      summary: 'Interactive API reference (HTML; needs JavaScript, else see /doc/static)',
       handler: async () => {
-        page ??= renderDocsPage(embeddedOpenApi());
-        return rawReply(200, page, 'text/html; charset=utf-8', {
+        referencePage ??= renderReferencePage(embeddedOpenApi());
+        return rawReply(200, referencePage.html, 'text/html; charset=utf-8', {
+          'content-security-policy': referencePage.contentSecurityPolicy,
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/doc/static',
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: 'Static API reference (HTML, no scripts)',
+      handler: async () => {
+        staticPage ??= renderDocsPage(embeddedOpenApi());
+        return rawReply(200, staticPage, 'text/html; charset=utf-8', {
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
         });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/doc/renderer.js',
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: "The reference page's renderer (Scalar API Reference, from its npm package)",
+      handler: async ({ headers }) => {
+        const { plain, gzipped, etag } = loadRenderer();
+        const gzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
+        return rawReply(200, gzip ? gzipped : plain, 'text/javascript; charset=utf-8', {
+          'cache-control': 'public, max-age=86400',
+          etag,
+          vary: 'accept-encoding',
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/health',
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: 'Whether this deployment answers: its version, and whether the table and the buckets answer',
+      description:
+        '200 when every check answers, 503 (same body) otherwise. Beyond the spec; open on private sites, ' +
+        'so it carries no resource names, counts or errors. A CloudWatch Synthetics canary calls it on AWS.',
+      response: healthSchema,
+      handler: async () => {
+        const answer = await health();
+        return answer.status === 'ok' ? answer : reply(503, answer);
       },
     }),
   ],

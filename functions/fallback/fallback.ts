@@ -9,16 +9,22 @@ import { embeddedRouteManifest, type ManifestEntry } from '../../shared/http/emb
 import { lowerCaseHeaders, normalizePath } from '../../shared/http/event.ts';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, negotiateFormat, respond } from '../../shared/http/respond.ts';
-import { API_BASE_PATH } from '../../shared/http/route.ts';
+import { withRequestId } from '../../shared/http/request-context.ts';
+import { routeUrlPath } from '../../shared/http/route.ts';
 
 export type GroupInvoker = (group: string, event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvoker) {
   const matcher = new PathMatcher(
-    manifest.map((entry) => ({ method: entry.method, path: API_BASE_PATH + entry.path, value: entry })),
+    manifest.map((entry) => ({ method: entry.method, path: routeUrlPath(entry), value: entry })),
   );
 
+  // Every answer names the request (X-Request-Id), as the groups' answers do.
   return async function fallback(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+    return withRequestId(await answer(event), event);
+  };
+
+  async function answer(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
     const method = event.requestContext.http.method.toUpperCase();
     const format = negotiateFormat(new URLSearchParams(event.rawQueryString ?? ''), lowerCaseHeaders(event.headers));
     if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
@@ -29,7 +35,7 @@ export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvo
       return invokeGroup(entry.group, {
         ...event,
         rawPath: path,
-        routeKey: `${entry.method} ${API_BASE_PATH}${entry.path}`,
+        routeKey: `${entry.method} ${routeUrlPath(entry)}`,
         pathParameters: match.params,
       });
     }
@@ -38,7 +44,7 @@ export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvo
       return respond(405, { message: `Method ${method} not allowed` }, format, { allow: allowed.join(', ') });
     }
     return respond(404, { message: ENDPOINT_NOT_FOUND }, format);
-  };
+  }
 }
 
 export function loadManifest(): ManifestEntry[] {

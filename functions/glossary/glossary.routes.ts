@@ -9,6 +9,7 @@ import { pagination } from '../../shared/http/query.ts';
 import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
 import { glossaryChangesBody, MAX_GLOSSARY_CHANGES } from './glossary.schemas.ts';
 import * as glossary from './glossary.service.ts';
+import responseExamples from './glossary.response-examples.json' with { type: 'json' };
 
 /** "Returns all entries": whole by default, up to 1000 a page. */
 const listQuery = z.object({
@@ -24,6 +25,7 @@ const listQuery = z.object({
 
 export const glossaryGroup = defineGroup({
   name: 'glossary',
+  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

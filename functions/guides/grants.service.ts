@@ -12,6 +12,7 @@ import { getTeam, getTeams } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import type { GuideRecord } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide, assertCanManageGuideGrants } from '../../shared/content/guide-access.ts';
+import { stillMayManageGrants } from './edit-permission.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { guideConflictView } from './guides.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -52,6 +53,7 @@ async function changeGrant(
       conflictView: guideConflictView(caller),
     },
     (current) => {
+      stillMayManageGrants(caller, current);
       const ids = current[kind].filter((existing) => existing !== id);
       return { guide: { ...current, [kind]: granted ? [...ids, id].sort((a, b) => a - b) : ids } };
     },

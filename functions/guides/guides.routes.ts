@@ -21,6 +21,7 @@ import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import * as guides from './guides.service.ts';
 import * as steps from './steps.service.ts';
 import * as grants from './grants.service.ts';
+import responseExamples from './guides.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 const id = z.int().check(z.positive());
@@ -42,6 +43,7 @@ const stepRevisionNote =
 
 export const guidesGroup = defineGroup({
   name: 'guides',
+  responseExamples,
   // The media bucket: guide and step images are shown with presigned GET URLs.
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true, mediaBucket: 'read' },
   routes: [
@@ -107,6 +109,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       body: patchGuideBody,
       response: guideSchema,
       example: { title: 'Replace the print nozzle (v2)' },
@@ -121,6 +124,7 @@ export const guidesGroup = defineGroup({
       status: 204,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       handler: async ({ caller, params, query }) => {
         await guides.remove(caller, params.guideid, query.revisionid);
         return reply(204);
@@ -134,6 +138,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       response: guideSchema,
       handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, true),
     }),
@@ -145,6 +150,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       response: guideSchema,
       handler: ({ caller, params, query }) => guides.setPublic(caller, params.guideid, query.revisionid, false),
     }),
@@ -159,6 +165,7 @@ export const guidesGroup = defineGroup({
       status: 201,
       params: idParams('guideid'),
       query: optionalRevisionQuery,
+      revision: 'when-given',
       body: addStepBody,
       response: guideSchema,
       example: { orderby: 1, title: 'Cool down', lines: exampleLines },
@@ -172,6 +179,7 @@ export const guidesGroup = defineGroup({
       description: stepRevisionNote,
       params: idParams('guideid', 'stepid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       body: patchStepBody,
       response: stepSchema,
       example: { title: 'Let it cool', lines: exampleLines },
@@ -186,6 +194,7 @@ export const guidesGroup = defineGroup({
       description: stepRevisionNote,
       params: idParams('guideid', 'stepid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       response: guideSchema,
       handler: ({ caller, params, query }) => steps.deleteStep(caller, params.guideid, params.stepid, query.revisionid),
     }),
@@ -198,6 +207,7 @@ export const guidesGroup = defineGroup({
       description: revisionNote,
       params: idParams('guideid'),
       query: z.object({ revisionid: optionalRevisionQuery.shape.revisionid, stepids: idList }),
+      revision: 'required',
       body: z.object({ stepids: z.optional(z.array(id).check(z.maxLength(1000))) }),
       response: guideSchema,
       example: { stepids: [12, 11, 13] },

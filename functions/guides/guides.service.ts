@@ -23,6 +23,7 @@ import {
 } from '../../shared/db/entities/guide.ts';
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, guideSummaries } from '../../shared/views/guide-page-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
@@ -222,7 +223,10 @@ export async function patch(caller: Caller, guideid: number, revisionid: number 
   const guide = await changeGuide(
     guideid,
     { expectedRevision, reason: 'guide.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
-    (current) => ({ guide: applyInput(current, input, nowSeconds()) }),
+    (current) => {
+      stillMayEdit(caller, current);
+      return { guide: applyInput(current, input, nowSeconds()) };
+    },
   );
   await recordMediaUse(guideid, attachedMedia(input));
   return fullGuide(caller, guide);
@@ -239,7 +243,10 @@ export async function setPublic(caller: Caller, guideid: number, revisionid: num
       changedBy: caller.userid,
       conflictView: guideConflictView(caller),
     },
-    (current) => ({ guide: applyInput(current, { public: isPublic }, nowSeconds()) }),
+    (current) => {
+      stillMayEdit(caller, current);
+      return { guide: applyInput(current, { public: isPublic }, nowSeconds()) };
+    },
   );
   return fullGuide(caller, guide);
 }

@@ -18,6 +18,7 @@ import {
   type StepRecord,
 } from '../../shared/db/entities/guide.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
+import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';
 import { fullGuide, stepOfGuide } from '../../shared/views/guide-page-views.ts';
 import {
@@ -83,6 +84,7 @@ export async function addStep(caller: Caller, guideid: number, guideRevision: nu
       conflictView: guideConflictView(caller),
     },
     async (current) => {
+      stillMayEdit(caller, current);
       if (input.orderby < 1 || input.orderby > current.steps.length + 1) {
         throw ValidationError.field(
           'orderby',
@@ -126,6 +128,7 @@ export async function patchStep(
       guideid,
       { reason: 'step.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
       (current) => {
+        stillMayEdit(caller, current);
         requireOwnStep(current, stepid);
         const steps = current.steps.map((ref) =>
           ref.stepid === stepid ? { stepid, revisionid: after.revisionid } : ref,
@@ -151,6 +154,7 @@ export async function deleteStep(caller: Caller, guideid: number, stepid: number
       guideid,
       { reason: 'step.delete', changedBy: caller.userid, conflictView: guideConflictView(caller) },
       (current) => {
+        stillMayEdit(caller, current);
         requireOwnStep(current, stepid);
         return {
           guide: { ...current, steps: current.steps.filter((ref) => ref.stepid !== stepid) },
@@ -179,6 +183,7 @@ export async function reorderSteps(
     guideid,
     { expectedRevision, reason: 'step.reorder', changedBy: caller.userid, conflictView: guideConflictView(caller) },
     (current) => {
+      stillMayEdit(caller, current);
       const byId = new Map(current.steps.map((ref) => [ref.stepid, ref]));
       const isPermutation =
         stepids.length === current.steps.length &&

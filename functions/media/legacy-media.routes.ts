@@ -1,5 +1,5 @@
 /**
- * Media the way older clients call it (wire-format §3.12, §3.13): the library by type, the raw
+ * Media the way older clients call it (docs/wire-fidelity.md §3.12, §3.13): the library by type, the raw
  * image upload, copies, multi-deletes, embeds and /media/* reads by id or guid. Part of the media
  * group (media.routes.ts); the same items as /user/media/uploads.
  */
@@ -44,7 +44,10 @@ export const legacyMediaRoutes: RouteDef[] = [
     summary: "Upload an image to the caller's library; the request body is the image",
     description:
       'Name it with `?file=` (an image extension); any Content-Type is accepted, the bytes decide: an ' +
-      'empty, truncated or unreadable body is 422 and nothing is stored. `cropToRatio` ONE_ONE or ' +
+      'empty, truncated or unreadable body is 422 and nothing is stored, as is any format but JPEG, PNG, GIF ' +
+      'or WebP (`unsupported_format`: SVG too), more than 50,000,000 pixels or 12,000 on a side ' +
+      '(`too_many_pixels`) and a decode past its deadline (`too_slow_to_decode`); 503 when image work stays ' +
+      'busy. `cropToRatio` ONE_ONE or ' +
       'FOUR_THREE keeps the largest centred box of that ratio. Answers the item (`imageid`, `image`); the ' +
       'sizes follow once processed. Bodies up to 4 MB; larger files: POST /user/media/uploads/presigned.',
     rawBody: true,
@@ -74,14 +77,15 @@ export const legacyMediaRoutes: RouteDef[] = [
   }),
   route({
     method: 'DELETE',
-    path: '/user/media/images/{imageids}',
+    // Named {imageid} like the copy route on the same path (OpenAPI allows one name per path): an id list here.
+    path: '/user/media/images/{imageid}',
     auth: 'user',
     status: 204,
     summary: "Delete the caller's images (comma-separated ids)",
     description: "403 and nothing deleted when any id is another user's image; ids that name no image are skipped.",
-    params: z.object({ imageids: idList }),
+    params: z.object({ imageid: idList }),
     handler: async ({ caller, params }) => {
-      await legacy.deleteImages(caller, params.imageids);
+      await legacy.deleteImages(caller, params.imageid);
       return reply(204);
     },
   }),

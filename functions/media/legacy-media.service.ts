@@ -1,5 +1,5 @@
 /**
- * The media calls older clients make (wire-format §3.12, §3.13): the library by type
+ * The media calls older clients make (docs/wire-fidelity.md §3.12, §3.13): the library by type
  * (/user/media/images|videos|embeds), the raw image upload with `?file=`, copying an image into
  * one's library, deleting several images, and /media/* reads by id or guid. They work on the
  * same items as /user/media/uploads (one library, one processing path: an original stored under
@@ -37,10 +37,10 @@ import {
 } from '../../shared/views/media-views.ts';
 import type { EmbedInput } from './media.schemas.ts';
 import type { ImageView } from '../../shared/views/common-schemas.ts';
-import { cropImageToRatio, inspectImage, UnreadableImageError, type CropRatio } from '../../shared/media/images.ts';
+import { cropImageToRatio, inspectImage, type CropRatio } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes } from '../../shared/storage/objects.ts';
-import { newItem, requireFilename, storeOriginal } from './media.service.ts';
+import { imageWork, newItem, requireFilename, storeOriginal } from './media.service.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
 export type LibraryPage = Page & { order?: 'ASC' | 'DESC' };
@@ -103,21 +103,14 @@ export async function uploadImage(caller: Caller, input: { file?: string; cropTo
     );
   }
   let body = input.body;
-  try {
-    await inspectImage(body);
-    if (input.cropToRatio && input.cropToRatio !== 'VARIABLE') {
-      const cropped = await cropImageToRatio(body, input.cropToRatio);
-      body = cropped.body;
-      filename = filenameForFormat(filename, cropped.format);
-    }
-  } catch (error) {
-    if (error instanceof UnreadableImageError)
-      throw ValidationError.field(
-        'file',
-        'not_an_image',
-        `The body is not an image that can be read (${error.message.replace(/^Not a readable image: /, '')})`,
-      );
-    throw error;
+  // Format, pixel bounds, then every pixel decoded, in a killable child under a deadline: all
+  // before the first write (decision 162).
+  await imageWork('file', () => inspectImage(body));
+  if (input.cropToRatio && input.cropToRatio !== 'VARIABLE') {
+    const ratio = input.cropToRatio;
+    const cropped = await imageWork('file', () => cropImageToRatio(body, ratio));
+    body = cropped.body;
+    filename = filenameForFormat(filename, cropped.format);
   }
   const item: MediaItemRecord = {
     ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)),

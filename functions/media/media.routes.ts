@@ -18,11 +18,13 @@ import { pathId } from '../../shared/http/schemas.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
 import * as media from './media.service.ts';
 import { legacyMediaRoutes } from './legacy-media.routes.ts';
+import responseExamples from './media.response-examples.json' with { type: 'json' };
 
 const itemParams = z.object({ type: z.string(), itemId: pathId });
 
 export const mediaGroup = defineGroup({
   name: 'media',
+  responseExamples,
   // Originals are uploaded (raw body, presigned POST, copies read one); views presign GETs of originals and sizes;
   // deleting an item removes both. Sizes are written by ProcessMedia only.
   access: {
@@ -47,7 +49,10 @@ export const mediaGroup = defineGroup({
         'Send the bytes with `Content-Type: application/octet-stream` (400 without a Content-Type, 415 with ' +
         'another) and name the file with `?file=`; its extension decides the item type. Answers `{id, ' +
         'type}`; processing (image sizes) follows, see GET /user/media/{type}/{itemId}. Bodies are limited ' +
-        'by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned.',
+        'by the API payload limit (4 MB); larger files use POST /user/media/uploads/presigned. Images must be ' +
+        'JPEG, PNG, GIF or WebP by their bytes, at most 50,000,000 pixels and 12,000 on a side: 422 ' +
+        '`unsupported_format` / `not_an_image` / `too_many_pixels` before anything is stored; 503 when image ' +
+        'work stays busy.',
       rawBody: true,
       query: z.object({ file: z.optional(z.string()) }),
       response: uploadedItemSchema,

@@ -10,6 +10,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '../../shared/domain/errors.ts';
@@ -32,7 +33,13 @@ import {
   listUserMedia,
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
-import { editImage, InvalidEditError } from '../../shared/media/images.ts';
+import {
+  editImage,
+  ImageBusyError,
+  ImageRefusedError,
+  inspectImage,
+  InvalidEditError,
+} from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket, originalKey } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes, presignedUpload, putObject } from '../../shared/storage/objects.ts';
 import { mediaItemView } from '../../shared/views/media-item-views.ts';
@@ -92,6 +99,21 @@ export function newItem(
   };
 }
 
+/**
+ * Image work on a request (decision 162): an image refused for what it is becomes 422 on `field`
+ * (`unsupported_format`, `not_an_image`, `too_many_pixels`, `too_slow_to_decode`), a full image
+ * pool 503. Runs before anything is written, so a refusal leaves nothing behind.
+ */
+export async function imageWork<T>(field: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ImageRefusedError) throw ValidationError.field(field, error.code, error.message);
+    if (error instanceof ImageBusyError) throw new ServiceUnavailableError(error.message);
+    throw error;
+  }
+}
+
 /** Stores an original the API received itself; the S3 event then starts processing. */
 export async function storeOriginal(item: MediaItemRecord, body: Buffer): Promise<void> {
   await insertMediaItem(item);
@@ -125,6 +147,9 @@ export async function uploadRaw(caller: Caller, input: { file?: string; contentT
         `${constraint.max_raw_upload_bytes}. Larger files go straight to storage: POST /user/media/uploads/presigned`,
     );
   }
+  // An image's format and size are checked before anything is stored; its pixels are decoded by
+  // processing, under the processing deadline.
+  if (constraint.type === 'GuideImage') await imageWork('file', () => inspectImage(input.body, { decode: false }));
   const item: MediaItemRecord = {
     ...newItem(caller, await nextId('media'), filename, constraint, contentTypeForFilename(filename)),
     status: 'processing',
@@ -214,7 +239,7 @@ export async function editImageItem(caller: Caller, input: ImageEditInput) {
   const original = await getObjectBytes(mediaBucket(), source.original_key, constraint.max_bytes);
   let edited: Awaited<ReturnType<typeof editImage>>;
   try {
-    edited = await editImage(original, input);
+    edited = await imageWork('imageid', () => editImage(original, input));
   } catch (error) {
     if (error instanceof InvalidEditError) throw ValidationError.field(error.field, 'out_of_bounds', error.message);
     throw error;

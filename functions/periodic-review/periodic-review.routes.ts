@@ -1,5 +1,5 @@
 /**
- * Periodic review (spec "Periodic review"; bodies are ours, wire-format §3.24 found none):
+ * Periodic review (spec "Periodic review"; bodies are ours, docs/wire-fidelity.md §3.24 found none):
  * schedules (prsid) with documents (prdid), signed reviews of a document's current revision,
  * change requests, and each user's due documents. Literal segments win over parameters, so
  * /periodic_review/reviews/{userid} is never read as /periodic_review/{doctype}/{docid}.
@@ -28,9 +28,11 @@ import {
   scheduleSchema,
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
+import responseExamples from './periodic-review.response-examples.json' with { type: 'json' };
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
@@ -122,13 +124,14 @@ export const periodicReviewGroup = defineGroup({
     }),
     route({
       method: 'DELETE',
-      path: '/periodic_review/documents/{prdid}',
+      // {id}: the GET on the same path names a user; OpenAPI allows one parameter name per path.
+      path: '/periodic_review/documents/{id}',
       auth: 'admin',
-      summary: 'Remove one document from its schedule (204); its reviews stay on record',
+      summary: 'Remove one document (`id` is its prdid) from its schedule (204); its reviews stay on record',
       status: 204,
-      params: idParams('prdid'),
+      params: idParams('id'),
       handler: async ({ caller, params }) => {
-        await schedules.removeDocument(caller, params.prdid);
+        await schedules.removeDocument(caller, params.id);
         return reply(204);
       },
     }),
@@ -171,14 +174,16 @@ export const periodicReviewGroup = defineGroup({
     }),
     route({
       method: 'GET',
-      path: '/periodic_review/documents/{userid}',
+      path: '/periodic_review/documents/{id}',
       auth: 'user',
-      summary: 'Documents a user is to review, soonest due first: {"documents": [...]} (the user and Admins)',
+      summary:
+        'Documents a user (`id`: the userid) is to review, soonest due first: {"documents": [...]} ' +
+        '(the user and Admins)',
       description: '`due_before` (Unix seconds) keeps only those due by then, e.g. now for the overdue ones.',
-      params: idParams('userid'),
+      params: idParams('id'),
       query: dueDocumentsQuery,
       response: z.object({ documents: z.array(reviewDocumentSchema) }),
-      handler: ({ caller, params, query }) => reviews.documentsFor(caller, params.userid, query),
+      handler: ({ caller, params, query }) => reviews.documentsFor(caller, params.id, query),
     }),
     route({
       method: 'GET',

@@ -7,13 +7,13 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../../shared/storage/s3-client.ts';
 import { PipelineError, PipelineErrorName } from './errors.ts';
 import { importTask, progress } from './import-task.ts';
+import { awsStatus, isAwsError } from '../../shared/domain/aws-error.ts';
 
 export const handler = importTask('AwaitUpload', async (state) => {
   try {
     await s3Client().send(new HeadObjectCommand({ Bucket: state.bucket, Key: state.key }));
   } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (error as Error).name === 'NotFound') {
+    if (awsStatus(error) === 404 || isAwsError(error, 'NotFound')) {
       throw new PipelineError(
         PipelineErrorName.PackageNotUploaded,
         `No package at s3://${state.bucket}/${state.key} yet`,

@@ -5,6 +5,7 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../../shared/storage/s3-client.ts';
 import { isTransientStorageError, PipelineError, PipelineErrorName } from './errors.ts';
+import { awsStatus, isAwsError } from '../../shared/domain/aws-error.ts';
 
 export interface InspectPackageInput {
   bucket: string;
@@ -31,8 +32,7 @@ export async function handler<T extends InspectPackageInput>(input: T): Promise<
   } catch (error) {
     // HeadObject has no body, so a missing key is a bare 404 named NotFound. (A 403 here
     // would mean the function lacks s3:ListBucket; that is a deployment bug, not retried.)
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') {
+    if (awsStatus(error) === 404 || isAwsError(error, 'NotFound') || isAwsError(error, 'NoSuchKey')) {
       throw new PipelineError(PipelineErrorName.PackageNotFound, `No package at s3://${bucket}/${key}`, {
         cause: error,
       });

@@ -14,9 +14,9 @@ import {
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
 import {
+  ImageRefusedError,
   renderImageSizes,
   renderVideoPoster,
-  UnreadableImageError,
   type RenderedImage,
 } from '../../shared/media/images.ts';
 import {
@@ -101,8 +101,11 @@ async function process(item: MediaItemRecord, size: number): Promise<Outcome> {
     const sizes = await storeSizes(item, rendered);
     return { status: 'ready', sizes, width: rendered.width, height: rendered.height, failure: null };
   } catch (error) {
-    if (error instanceof UnreadableImageError || error instanceof ObjectTooLargeError) return failed(error.message);
-    throw error; // S3 or DynamoDB trouble: the invocation fails and is retried
+    // Refused for what it is (format, pixels, deadline: decision 162): the item says why.
+    if (error instanceof ImageRefusedError || error instanceof ObjectTooLargeError) return failed(error.message);
+    // S3 or DynamoDB trouble, or every image slot busy (ImageBusyError): the invocation fails and
+    // S3's asynchronous invocation retries it.
+    throw error;
   }
 }
 

@@ -9,7 +9,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import yauzl from 'yauzl';
 import { PackageRejection } from '../../shared/domain/module-package.ts';
 import { s3Client } from '../../shared/storage/s3-client.ts';
-import { storageError } from './errors.ts';
+import { PipelineError, storageError } from './errors.ts';
 
 const BLOCK_BYTES = 1024 * 1024;
 const MAX_BLOCKS = 8;
@@ -75,10 +75,13 @@ export class S3RangeReader extends yauzl.RandomAccessReader {
 /** yauzl's file-name checks (decodeStrings) report these; they mean an unsafe entry name. */
 const UNSAFE_NAME = /absolute path|invalid relative path|invalid characters in fileName/;
 
-/** yauzl's complaints as import error codes; storage errors pass through untouched. */
+/**
+ * yauzl's complaints as import error codes; the pipeline's own errors (a PipelineError, whatever
+ * its name: TransientStorageError from a ranged GET, ...), package refusals and SDK errors pass
+ * through untouched.
+ */
 export function zipError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name === 'TransientStorageError' || error.name === 'PipelineError')
-    return error;
+  if (!(error instanceof Error) || error instanceof PipelineError || error instanceof PackageRejection) return error;
   if ((error as { $metadata?: unknown }).$metadata) return error;
   if (UNSAFE_NAME.test(error.message))
     return new PackageRejection('unsafe_path', `Unsafe entry name: ${error.message}`);

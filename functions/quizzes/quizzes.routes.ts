@@ -29,6 +29,7 @@ import {
   submissionSchema,
   submitResultSchema,
 } from '../../shared/views/quiz-views.ts';
+import responseExamples from './quizzes.response-examples.json' with { type: 'json' };
 
 const LIST_PARAMETERS =
   'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +
@@ -41,6 +42,7 @@ const LIST_PARAMETERS =
 
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
+  responseExamples,
   // The media bucket: a 409 answers the full guide, whose images have presigned GET URLs.
   access: { table: 'readwrite', conditionChecks: true, mediaBucket: 'read' },
   routes: [
@@ -115,6 +117,7 @@ export const quizzesGroup = defineGroup({
       description:
         "`?revisionid=` (the guide's current revisionid) is required; a stale one answers 409 with the current guide.",
       query: revisionQuery,
+      revision: 'required',
       queryExample: { revisionid: '78' },
       body: attachGuideBody,
       example: { quizid: 12, guideid: 34 },

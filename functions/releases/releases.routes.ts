@@ -12,9 +12,11 @@ import { pagination } from '../../shared/http/query.ts';
 import * as releases from './releases.service.ts';
 import { duplicateReleasesBody, guideReleaseBody, releaseNotesBody, wikiReleaseBody } from './releases.schemas.ts';
 import { releaseListSchema, releaseSchema } from '../../shared/views/release-views.ts';
+import responseExamples from './releases.response-examples.json' with { type: 'json' };
 
 export const releasesGroup = defineGroup({
   name: 'releases',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -17,6 +17,7 @@ import {
 } from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
+import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
 const listQuery = z.object(pagination);
 
@@ -32,6 +33,7 @@ const FLOW =
 
 export const signoffsGroup = defineGroup({
   name: 'signoffs',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     ...both(

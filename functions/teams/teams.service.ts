@@ -39,6 +39,7 @@ import { teamMembershipChanged } from '../../shared/training/team-membership.ts'
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { withoutKeys } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { teamFilterFor } from '../../shared/accounts/team-visibility.ts';
 import { MAX_MEMBER_CHANGES, type CreateTeamInput, type MemberChanges, type TeamListQuery } from './teams.schemas.ts';
 
 async function requireTeam(teamid: number): Promise<TeamRecord> {
@@ -164,13 +165,15 @@ export async function members(caller: Caller, teamid: number, page: Page) {
   const team = await requireTeam(teamid);
   if (!canSeeMembers(caller, team))
     throw new ForbiddenError('Only members, the owner and Admins see the members of a private team');
-  return memberSummaries(teamid, page);
+  return memberSummaries(caller, teamid, page);
 }
 
-async function memberSummaries(teamid: number, page: Page) {
+/** The members as the viewer may see them: each one's `teams` filtered per viewer (decision 169). */
+async function memberSummaries(viewer: Caller, teamid: number, page: Page) {
   const refs = await listMembers(teamid, page);
   const users = await getUsers(refs.map((ref) => ref.userid));
-  return users.map((user) => userSummary(user, siteUrl()));
+  const shownTeams = await teamFilterFor(viewer, users);
+  return users.map((user) => userSummary(user, siteUrl(), shownTeams));
 }
 
 export async function attributes(teamid: number): Promise<TeamAttributesView> {
@@ -199,12 +202,12 @@ export async function suggestedUsers(caller: Caller, teamid: number, page: Page)
     },
     page,
   );
-  return items.map((item) =>
-    userSummary(
-      { ...(withoutKeys(item) as unknown as UserRecord), teams: [...((item.teams as Set<number>) ?? [])].map(Number) },
-      siteUrl(),
-    ),
-  );
+  const users = items.map((item) => ({
+    ...(withoutKeys(item) as unknown as UserRecord),
+    teams: [...((item.teams as Set<number>) ?? [])].map(Number),
+  }));
+  const shownTeams = await teamFilterFor(caller, users);
+  return users.map((user) => userSummary(user, siteUrl(), shownTeams));
 }
 
 function authorizeMemberChange(caller: Caller, team: TeamRecord, userids: number[]): void {
@@ -218,7 +221,7 @@ export async function addMember(caller: Caller, teamid: number, userid: number) 
   const team = await requireTeam(teamid);
   authorizeMemberChange(caller, team, [userid]);
   await changeMembers(team, [userid], []);
-  return memberSummaries(teamid, { limit: 1000, offset: 0 });
+  return memberSummaries(caller, teamid, { limit: 1000, offset: 0 });
 }
 
 export async function removeMember(caller: Caller, teamid: number, userid: number): Promise<void> {
@@ -242,5 +245,5 @@ export async function patchMembers(caller: Caller, teamid: number, input: Member
   if (remove.includes(team.owner))
     throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
   await changeMembers(team, add, remove);
-  return memberSummaries(teamid, { limit: 1000, offset: 0 });
+  return memberSummaries(caller, teamid, { limit: 1000, offset: 0 });
 }

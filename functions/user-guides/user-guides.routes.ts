@@ -1,5 +1,5 @@
 /**
- * Users and guides: guides a user authored, favorites and completions (reference/wire-format.md
+ * Users and guides: guides a user authored, favorites and completions (docs/wire-fidelity.md
  * §3.2, §3.26). Guides themselves carry `favorited` and `completed` for the caller.
  */
 import * as z from 'zod/mini';
@@ -9,11 +9,13 @@ import { pagination } from '../../shared/http/query.ts';
 import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
 import { guideSummarySchema } from '../../shared/views/guide-views.ts';
 import * as userGuides from './user-guides.service.ts';
+import responseExamples from './user-guides.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
+  responseExamples,
   // Favorites are single puts and deletes (no transactions). The media bucket: guide summaries show the guide
   // image with presigned GET URLs.
   access: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], mediaBucket: 'read' },

@@ -17,12 +17,14 @@ import {
 import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
 import * as users from './users.service.ts';
+import responseExamples from './users.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLength(100)) });
 
 export const usersGroup = defineGroup({
   name: 'users',
+  responseExamples,
   access: { table: 'readwrite', sendMail: true },
   routes: [
     route({
@@ -32,7 +34,7 @@ export const usersGroup = defineGroup({
       summary: 'List users (summary form), ordered by userid',
       query: userListQuery,
       response: z.array(userSummarySchema),
-      handler: ({ query }) => users.list(query),
+      handler: ({ caller, query }) => users.list(caller, query),
     }),
     route({
       method: 'GET',
@@ -42,7 +44,7 @@ export const usersGroup = defineGroup({
       params: searchParams,
       query: pageQuery,
       response: z.array(userSummarySchema),
-      handler: ({ params, query }) => users.search(params.search, query),
+      handler: ({ caller, params, query }) => users.search(caller, params.search, query),
     }),
     route({
       method: 'GET',
@@ -137,7 +139,8 @@ export const usersGroup = defineGroup({
       body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
       response: userProfileSchema,
-      handler: ({ caller, params, body, sourceIp }) => users.patch(caller, params.userid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        users.patch(caller, params.userid, body, sourceIp, auth.tokenHash),
     }),
     route({
       method: 'POST',

@@ -16,6 +16,7 @@ import { emailSchema } from '../../shared/domain/user-rules.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
+import { allTeams, teamFilterFor } from '../../shared/accounts/team-visibility.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import {
   findUserIdBy,
@@ -42,16 +43,22 @@ async function requireUser(userid: number): Promise<UserRecord> {
   return user;
 }
 
-export async function list(query: UserListQuery) {
-  const users = await listUsers(query, query.order === 'DESC');
-  return users
-    .filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince)
-    .map((user) => userSummary(user, siteUrl()));
+/** Summaries as the viewer may see them: `teams` lists only teams whose members they may see. */
+async function summariesFor(viewer: Caller, users: UserRecord[]) {
+  const shownTeams = await teamFilterFor(viewer, users);
+  return users.map((user) => userSummary(user, siteUrl(), shownTeams));
 }
 
-export async function search(term: string, page: Page) {
-  const users = await getUsers(await searchIds('USER', term, page.limit, page.offset));
-  return users.map((user) => userSummary(user, siteUrl()));
+export async function list(caller: Caller, query: UserListQuery) {
+  const users = await listUsers(query, query.order === 'DESC');
+  return summariesFor(
+    caller,
+    users.filter((user) => query.joinedSince === undefined || user.join_date >= query.joinedSince),
+  );
+}
+
+export async function search(caller: Caller, term: string, page: Page) {
+  return summariesFor(caller, await getUsers(await searchIds('USER', term, page.limit, page.offset)));
 }
 
 /** The deprecated name search: just ids and names. */
@@ -62,14 +69,18 @@ export async function searchNames(term: string, page: Page) {
 
 export async function profile(caller: Caller, userid: number) {
   const user = await requireUser(userid);
-  return userProfile(user, siteUrl(), { private: caller.userid === userid || isAdmin(caller) });
+  const own = caller.userid === userid;
+  return userProfile(user, siteUrl(), {
+    private: own || isAdmin(caller),
+    shownTeams: own ? allTeams : await teamFilterFor(caller, [user]),
+  });
 }
 
 /** Lookup by a unique value (Admins only: it would otherwise reveal who has an account). */
 export async function findBy(kind: UniqueKind, value: string) {
   const userid = await findUserIdBy(kind, value);
   if (userid === undefined) throw new NotFoundError('No such user');
-  return userProfile(await requireUser(userid), siteUrl(), { private: true });
+  return userProfile(await requireUser(userid), siteUrl(), { private: true, shownTeams: allTeams });
 }
 
 export async function self(caller: Caller) {
@@ -119,8 +130,18 @@ async function requireCurrentPassword(
   if (!accepted) throw ValidationError.field('current_password', 'invalid_password', 'current_password is not correct');
 }
 
-/** Edits a profile: the user themself or an Admin; identity and role fields only by Admins. */
-export async function patch(caller: Caller, userid: number, changes: UserPatch, sourceIp: string) {
+/**
+ * Edits a profile: the user themself or an Admin; identity and role fields only by Admins.
+ * A new email or password ends every other session of the account (the one making the change,
+ * `sessionTokenHash`, survives when it is the account's own).
+ */
+export async function patch(
+  caller: Caller,
+  userid: number,
+  changes: UserPatch,
+  sourceIp: string,
+  sessionTokenHash?: string,
+) {
   const admin = isAdmin(caller);
   if (caller.userid !== userid && !admin) throw new ForbiddenError('You may only edit your own profile');
   const adminFields = ADMIN_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
@@ -149,7 +170,10 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch, 
     },
     { attempts: 5, raceLabels: labelsIn('user'), message: 'The profile changed while it was being edited; try again' },
   );
-  if (changes.password !== undefined) await deleteAllTokensOf(userid);
+  const emailChanged = before.email.trim().toLowerCase() !== after.email.trim().toLowerCase();
+  if (changes.password !== undefined || emailChanged) {
+    await deleteAllTokensOf(userid, caller.userid === userid ? sessionTokenHash : undefined);
+  }
   if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
     await appendAudit({
       action: 'user.privileges_changed',
@@ -162,7 +186,8 @@ export async function patch(caller: Caller, userid: number, changes: UserPatch, 
     await awardBadge({ ...BADGES.autobiographer, userid, date: nowSeconds() });
   }
   const fresh = await requireUser(userid);
-  return userProfile(fresh, siteUrl(), { private: true });
+  const shownTeams = caller.userid === userid ? allTeams : await teamFilterFor(caller, [fresh]);
+  return userProfile(fresh, siteUrl(), { private: true, shownTeams });
 }
 
 /** For each name, a unique_username nobody holds yet (and distinct within the batch). */
@@ -178,8 +203,7 @@ export async function suggestUniqueUsernames(names: string[]) {
 }
 
 export async function createdUsers(caller: Caller, page: Page) {
-  const users = await getUsers(await listCreatedUserIds(caller.userid, page));
-  return users.map((user) => userSummary(user, siteUrl()));
+  return summariesFor(caller, await getUsers(await listCreatedUserIds(caller.userid, page)));
 }
 
 /**
@@ -207,7 +231,8 @@ export async function createByEmails(caller: Caller, input: CreateByEmailsInput)
         created_by: caller.userid,
       });
       await requestPasswordReset(raw);
-      created.push(userSummary(user, siteUrl()));
+      // A new account is in no team yet.
+      created.push(userSummary(user, siteUrl(), allTeams));
     } catch (error) {
       if (error instanceof ValidationError && error.errors.some((problem) => problem.field === 'email'))
         existing.push(raw);

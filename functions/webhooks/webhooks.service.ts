@@ -81,7 +81,8 @@ const uniqueEvents = (events: string[]) => (events.includes('*') ? ['*'] : [...n
 
 export async function create(caller: Caller, input: CreateWebhookInput) {
   await checkInput(input);
-  const now = nowSeconds();
+  const nowMs = Date.now();
+  const now = Math.floor(nowMs / 1000);
   const webhook: WebhookRecord = {
     webhookid: await nextId('webhook'),
     url: input.url,
@@ -90,6 +91,7 @@ export async function create(caller: Caller, input: CreateWebhookInput) {
     secret: input.secret ?? randomBytes(32).toString('hex'),
     created_by: caller.userid,
     created_date: now,
+    created_at_ms: nowMs,
     modified_date: now,
     version: 1,
   };

@@ -16,6 +16,7 @@ import {
   wikiSchema,
 } from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
+import responseExamples from './wikis.response-examples.json' with { type: 'json' };
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
 const pageParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: titleText });
@@ -35,6 +36,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
       'not content: the revisionid stays; when ?revisionid= is given it must be the current one (409 otherwise).',
     params: titleParams,
     query: optionalRevisionQuery,
+    revision: 'when-given',
     body: parentBody,
     response: wikiSchema,
     example: { parent: null },
@@ -45,6 +47,7 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
 
 export const wikisGroup = defineGroup({
   name: 'wikis',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
@@ -134,6 +137,7 @@ export const wikisGroup = defineGroup({
       description: 'A new title renames the page (except CATEGORY pages, which guides name by title).',
       params: pageParams,
       query: revisionQuery,
+      revision: 'required',
       queryExample: { revisionid: '42' },
       body: patchWikiBody,
       response: wikiSchema,
@@ -149,6 +153,7 @@ export const wikisGroup = defineGroup({
       summary: 'Delete a page (?revisionid= required); a page with child pages cannot be deleted (422)',
       params: pageParams,
       query: revisionQuery,
+      revision: 'required',
       queryExample: { revisionid: '42' },
       handler: async ({ caller, params, query }) => {
         await wikis.remove(caller, params.namespace, params.title, query.revisionid);
@@ -168,6 +173,7 @@ export const wikisGroup = defineGroup({
         'is 404 first), 409 when stale, 422 for a page with child pages or a COURSE page.',
       params: idParams('wikiid'),
       query: optionalRevisionQuery,
+      revision: 'required',
       extensions: { 'x-beyond-spec': true },
       handler: async ({ caller, params, query }) => {
         await wikis.removeById(caller, params.wikiid, query.revisionid);
@@ -184,6 +190,7 @@ export const wikisGroup = defineGroup({
         '(?revisionid=<current>, 409 when stale), as every write does.',
       params: pageParams,
       query: revisionQuery,
+      revision: 'required',
       queryExample: { revisionid: '42' },
       body: z.object({ revisionid: z.int().check(z.positive()) }),
       response: wikiSchema,

@@ -6,6 +6,7 @@ import { pagination } from '../../shared/http/query.ts';
 import * as workLog from './work-log.service.ts';
 import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
+import responseExamples from './work-log.response-examples.json' with { type: 'json' };
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
@@ -45,6 +46,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
 
 export const workLogGroup = defineGroup({
   name: 'work-log',
+  responseExamples,
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   routes: [
     route({

@@ -65,16 +65,21 @@ function packageJsonCommand(packageJson: string, hasNodeModules: boolean): strin
   return `"${process.execPath}" -e '${merge}' "${packageJson}"`;
 }
 
-/** The shell commands writing the asset's package.json, its embeds and the side bundles its bundle loads. */
-function afterBundling(outputDir: string, hasNodeModules: boolean, embeds: EmbedFile[]): string[] {
+/**
+ * The shell commands writing the asset's package.json, its embeds and the side bundles its bundle
+ * loads. Side bundles leave the function's `nodeModules` (sharp) external like the main bundle:
+ * `#image-child` (decision 162) requires the sharp installed beside it.
+ */
+function afterBundling(outputDir: string, nodeModules: string[], embeds: EmbedFile[]): string[] {
   const bundle = join(outputDir, 'index.js');
+  const externals = nodeModules.map((name) => ` --external:${name}`).join('');
   return [
-    packageJsonCommand(join(outputDir, 'package.json'), hasNodeModules),
+    packageJsonCommand(join(outputDir, 'package.json'), nodeModules.length > 0),
     ...embeds.map((embed) => `cp "${embed.source}" "${join(outputDir, embed.name)}"`),
     ...Object.entries(SIDE_BUNDLES).map(
       ([name, entry]) =>
         `if grep -q '"${name}"' "${bundle}"; then "${ESBUILD}" "${join(REPO_ROOT, entry)}" --bundle --platform=node ` +
-        '--format=cjs --target=node20 --main-fields=module,main --minify --keep-names --sourcemap ' +
+        `--format=cjs --target=node20 --main-fields=module,main --minify --keep-names --sourcemap${externals} ` +
         `--sources-content=false --log-level=warning --alias:${SDK_DEFAULT_CREDENTIAL_PROVIDER}=` +
         `${LAMBDA_CREDENTIAL_PROVIDER} --outfile="${join(outputDir, `${name.slice(1)}.js`)}"; fi`,
     ),
@@ -108,10 +113,10 @@ export interface ProjectFunctionProps {
 export const LAMBDA_NPM_PLATFORM = { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' };
 
 /** CDK runs afterBundling after the `nodeModules` install, so npm's package.json exists by then. */
-const assetHooks = (hasNodeModules: boolean, embeds: EmbedFile[]) => ({
+const assetHooks = (nodeModules: string[], embeds: EmbedFile[]) => ({
   beforeBundling: () => [],
   beforeInstall: () => [],
-  afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir, hasNodeModules, embeds),
+  afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir, nodeModules, embeds),
 });
 
 export class ProjectFunction extends Construct implements IGrantable {
@@ -177,7 +182,7 @@ export class ProjectFunction extends Construct implements IGrantable {
           // CommonJS file directly instead of scanning it for export names first.
           '--supported:dynamic-import': 'false',
         },
-        commandHooks: assetHooks(Boolean(props.nodeModules?.length), props.embeds?.files ?? []),
+        commandHooks: assetHooks(props.nodeModules ?? [], props.embeds?.files ?? []),
         ...(props.nodeModules?.length ? { nodeModules: props.nodeModules, environment: LAMBDA_NPM_PLATFORM } : {}),
       },
     });

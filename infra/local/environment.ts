@@ -1,3 +1,5 @@
+import { projectVersion } from '../repo-paths.ts';
+
 /**
  * Environment defaults for running locally (npm start, tests, bench). Set before any module
  * that reads shared/config is used: SDK clients are created from it on first use.
@@ -5,6 +7,7 @@
 export function applyLocalEnvironment(overrides: Record<string, string | undefined> = {}): void {
   const defaults: Record<string, string> = {
     STEPWISE_RUNTIME: 'local',
+    STEPWISE_VERSION: projectVersion(),
     AWS_REGION: 'us-east-1',
     TABLE_NAME: 'stepwise',
     MEDIA_BUCKET: 'stepwise-media',
@@ -15,8 +18,7 @@ export function applyLocalEnvironment(overrides: Record<string, string | undefin
     // Site export/import steps are short locally, so a small site still spans several parts and steps.
     STEPWISE_TRANSFER_STEP_SECONDS: '2',
     STEPWISE_TRANSFER_PART_BYTES: String(64 * 1024),
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    // The S3 emulator cannot check the SDK's default streaming checksums (see local-stack-notes §2).
+    // The S3 emulator cannot check the SDK's default streaming checksums (docs/local-stack.md, "Measured facts").
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
     // EMF metrics are for CloudWatch; locally they would only clutter the output.

@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import { CORS_HEADERS } from '../../shared/http/respond.ts';
-import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -174,13 +174,16 @@ export function createGateway(options: GatewayOptions): Server {
     options.groups.flatMap((group) =>
       group.routes.map((route) => ({
         method: route.method,
-        path: API_BASE_PATH + route.path,
+        path: routeUrlPath(route),
         // The event's routeKey, built once rather than per request.
-        value: { group: group.name, routeKey: `${route.method} ${API_BASE_PATH}${route.path}` },
+        value: { group: group.name, routeKey: `${route.method} ${routeUrlPath(route)}` },
       })),
     ),
   );
   const server = createServer(async (request, response) => {
+    // Every answer names its request, the gateway's own too (preflight, 413, a failed integration);
+    // once the event exists, its requestId (what the handler logs and also sets).
+    response.setHeader('x-request-id', randomUUID());
     try {
       const body = await readBody(request);
       if (!body) return refuseTooLarge(response);
@@ -198,10 +201,12 @@ export function createGateway(options: GatewayOptions): Server {
         const { group, routeKey } = match.value;
         const handler = options.handlers.get(group)!;
         const event = toEvent(request, body, routeKey, match.params, url);
+        response.setHeader('x-request-id', event.requestContext.requestId);
         send(response, await handler(event, lambdaContext(event.requestContext.requestId, group)));
         return;
       }
       const event = toEvent(request, body, '$default', undefined, url);
+      response.setHeader('x-request-id', event.requestContext.requestId);
       send(response, await options.fallback(event, lambdaContext(event.requestContext.requestId, 'fallback')));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.

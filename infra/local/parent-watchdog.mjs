@@ -5,11 +5,17 @@
  * the parent's end of the pipe when it dies; stdin then reaches EOF and the command is stopped
  * (SIGTERM, SIGKILL after STOP_GRACE_MS). Closing the pipe is also the parent's way to stop it.
  *
+ * The command must also end when the watchdog itself is killed (kill -9 on the watchdog alone
+ * leaves the JVM running, on files a later stack would open too: issue 23 item 10). Where Linux's
+ * `setpriv --pdeathsig` exists, the command is started through it: the kernel sends it SIGKILL
+ * when the watchdog dies, however it dies. Elsewhere the stack's stop and the data-dir lock end
+ * a surviving JVM by its pid (dynamodb.ts, data-dir-lock.ts).
+ *
  * Prints the command's pid on stdout (one line) and exits with the command's exit status.
  * Plain JavaScript on purpose: it starts with a bare `node`, no TypeScript loader.
  */
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { constants, platform } from 'node:os';
 
 const STOP_GRACE_MS = 3000;
 const [command, ...args] = process.argv.slice(2);
@@ -18,7 +24,16 @@ if (!command) {
   process.exit(2);
 }
 
-const child = spawn(command, args, { stdio: 'ignore' });
+/** `setpriv --pdeathsig KILL --` when it works here (it execs the command: the pid stays the command's). */
+function deathSignalPrefix() {
+  // Tests turn it off to prove the other layers (a platform without setpriv behaves so).
+  if (platform() !== 'linux' || process.env.STEPWISE_WATCHDOG_NO_PDEATHSIG === '1') return [];
+  const probe = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5000 });
+  return probe.status === 0 ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+}
+
+const [program, ...programArgs] = [...deathSignalPrefix(), command, ...args];
+const child = spawn(program, programArgs, { stdio: 'ignore' });
 child.once('error', (error) => {
   console.error(`parent-watchdog: cannot run ${command}: ${error.message}`);
   process.exit(127);

@@ -10,32 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { ExecutionAbortedError, ExecutionError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
 import { prepareDefinition, type TaskHandler } from './sfn-local-definition.ts';
 
-installPromiseWithResolvers();
-
-/**
- * aws-local-stepfunctions 3 targets Node 22 and calls Promise.withResolvers() in every Task
- * state. On Node 20 that throws, every Task fails, and a rejecting handler then becomes an
- * unhandled rejection that kills the process. Installed when this module loads, i.e. before
- * any execution can start.
- */
-function installPromiseWithResolvers(): void {
-  const promise = Promise as PromiseConstructor & { withResolvers?: unknown };
-  if (typeof promise.withResolvers === 'function') return;
-  Object.defineProperty(Promise, 'withResolvers', {
-    configurable: true,
-    writable: true,
-    value: function withResolvers<T>(this: PromiseConstructor) {
-      let resolve!: (value: T | PromiseLike<T>) => void;
-      let reject!: (reason?: unknown) => void;
-      const created = new this<T>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      return { promise: created, resolve, reject };
-    },
-  });
-}
-
 export interface LocalStateMachineOptions {
   /** arn:aws:states:<region>:<account>:stateMachine:<name> */
   arn: string;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { mkdtemp, mkdir } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { startDynamoDbLocal } from './dynamodb.ts';
 
@@ -39,7 +39,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     { startStepFunctionsEndpoint },
     { createGateway },
     { routeGroups },
-    { EMBED_ENV, routeManifest },
+    { writeEmbedFiles, routeManifest },
     { buildOpenApiDocument },
     functions,
     { s3EventDispatcher },
@@ -55,9 +55,19 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     import('./s3-events.ts'),
   ]);
 
-  // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle, the environment here.
-  process.env[EMBED_ENV.routeManifest] = JSON.stringify(routeManifest(routeGroups));
-  process.env[EMBED_ENV.openApi] = JSON.stringify(buildOpenApiDocument(routeGroups));
+  // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle; here files in a folder
+  // the environment names (STEPWISE_EMBED_DIR), as the text itself would be too big for it.
+  const embedDirectory = options.dataDir
+    ? join(options.dataDir, 'embeds')
+    : await mkdtemp(join(tmpdir(), 'stepwise-embeds-'));
+  writeEmbedFiles(
+    embedDirectory,
+    {
+      routeManifest: routeManifest(routeGroups),
+      openApi: buildOpenApiDocument(routeGroups),
+    },
+    (await import('../embeds.ts')).DOCS_RENDERER_SOURCE,
+  );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([
@@ -118,6 +128,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       server.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
       await functions.stop();
+      if (!options.dataDir) await rm(embedDirectory, { recursive: true, force: true });
       lock?.release();
     },
   };

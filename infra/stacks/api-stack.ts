@@ -1,7 +1,8 @@
 /**
- * The HTTP API, built from the route table: one function per endpoint group, one route per
- * table entry (integrated with its group's function), and the fallback function on `$default`
- * for everything else (404, 405, trailing slashes).
+ * The HTTP API, built from the route table, in stacks of their own (decision 186): the API
+ * (ApiStack), one stack per area of endpoint groups (a function per group, a route per table
+ * entry on it; infra/stacks/api-areas.ts) and the fallback function on `$default` for
+ * everything else (404, 405, trailing slashes).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -22,7 +23,8 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { CORS_MAX_AGE_SECONDS } from '../../shared/http/respond.ts';
+import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { embedBundling } from '../embeds.ts';
@@ -57,9 +59,9 @@ const ACCESS_LOG_FIELDS = {
   error: '$context.error.message',
 };
 
-export interface ApiStackProps extends StackProps {
+/** What every function of the API gets: the table, buckets and state machines it may be granted. */
+export interface ApiResources {
   settings: SiteSettings;
-  groups: RouteGroup[];
   table: ITableV2;
   mediaBucket: IBucket;
   modulesBucket: IBucket;
@@ -71,101 +73,36 @@ export interface ApiStackProps extends StackProps {
   entryFor?: (functionName: string) => string;
 }
 
+export interface ApiStackProps extends StackProps {
+  settings: SiteSettings;
+  /** The whole route table: CORS preflights allow every method some route uses. */
+  groups: RouteGroup[];
+  alarmTopic: ITopic;
+}
+
+/**
+ * The HTTP API itself: CORS, the throttled `$default` stage, access logs and the 5xx alarm.
+ * Its routes and functions live in the area stacks and the fallback stack, which reference it;
+ * it references none of them, so the stacks deploy in one order: this, the areas, the fallback.
+ */
 export class ApiStack extends Stack {
   readonly httpApi: HttpApi;
-  readonly groupFunctions: Record<string, ProjectFunction> = {};
-  readonly fallbackFunction: ProjectFunction;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { settings, groups } = props;
     assertDeployableRouteTable(groups);
-    const entryFor = props.entryFor ?? functionEntry;
-    const environment = functionEnvironment(settings, {
-      ...props,
-      importStateMachineArn: props.importStateMachine.stateMachineArn,
-      siteExportStateMachineArn: props.siteExportStateMachine.stateMachineArn,
-      siteImportStateMachineArn: props.siteImportStateMachine.stateMachineArn,
-    });
-    const functionDefaults = {
-      environment,
-      logRetention: settings.logRetentionDays,
-      logLevel: settings.logLevel,
-      alarmTopic: props.alarmTopic,
-    };
-
-    // A scope of their own, so no group name can collide with the stack's other construct ids.
-    const groupScope = new Construct(this, 'Groups');
-    for (const group of groups) {
-      if ((group.timeoutSeconds ?? 0) > MAX_GROUP_TIMEOUT_SECONDS) {
-        throw new Error(
-          `group "${group.name}": timeoutSeconds ${group.timeoutSeconds} exceeds the API Gateway limit of ` +
-            `${MAX_GROUP_TIMEOUT_SECONDS}`,
-        );
-      }
-      const groupFunction = new ProjectFunction(groupScope, group.name, {
-        ...functionDefaults,
-        entry: entryFor(group.name),
-        description: `Stepwise ${group.name} endpoints`,
-        memoryMb: group.memoryMb,
-        timeoutSeconds: group.timeoutSeconds,
-        embeds: embedBundling(group.embeds ?? [], groups),
-        nodeModules: group.nodeModules,
-      });
-      grantAccess(groupFunction, group.access, {
-        ...props,
-        siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
-        mailFrom: settings.mailFrom,
-      });
-      this.groupFunctions[group.name] = groupFunction;
-    }
-
-    this.fallbackFunction = new ProjectFunction(this, 'Fallback', {
-      ...functionDefaults,
-      entry: entryFor(FALLBACK_FUNCTION_NAME),
-      description: 'Stepwise fallback router ($default route)',
-      memoryMb: FALLBACK_MEMORY_MB,
-      timeoutSeconds: MAX_GROUP_TIMEOUT_SECONDS,
-      environment: {
-        ...environment,
-        GROUP_FUNCTIONS: this.toJsonString(
-          Object.fromEntries(Object.entries(this.groupFunctions).map(([name, fn]) => [name, fn.function.functionName])),
-        ),
-      },
-      // Compiled in rather than passed as a variable: Lambda caps all variables at 4 KB.
-      embeds: embedBundling(['routeManifest'], groups),
-    });
-    // Exactly the group functions, by the unqualified ARN the fallback invokes.
-    const groupFunctionArns = Object.values(this.groupFunctions).map((fn) => fn.function.functionArn);
-    if (groupFunctionArns.length > 0) {
-      this.fallbackFunction.function.addToRolePolicy(
-        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: groupFunctionArns }),
-      );
-    }
-
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${settings.stackPrefix}-api`,
       description: `${settings.siteName}: Training and Documentation Service API 2.0`,
       createDefaultStage: false,
-      defaultIntegration: lambdaIntegration('FallbackIntegration', this.fallbackFunction),
       corsPreflight: {
         allowOrigins: settings.corsOrigins,
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: corsMethods(groups),
-        maxAge: Duration.hours(1),
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
       },
     });
-
-    for (const group of groups) {
-      const integration = lambdaIntegration(`${group.name}-integration`, this.groupFunctions[group.name]);
-      for (const route of group.routes) {
-        new HttpRoute(this.httpApi, `${route.method} ${route.path}`, {
-          httpApi: this.httpApi,
-          routeKey: HttpRouteKey.with(`${API_BASE_PATH}${route.path}`, HttpMethod[route.method]),
-          integration,
-        });
-      }
-    }
 
     new HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
@@ -191,6 +128,127 @@ export class ApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.httpApi.apiEndpoint}${API_BASE_PATH}` });
   }
+}
+
+export interface ApiAreaStackProps extends StackProps, ApiResources {
+  httpApi: HttpApi;
+  /** The groups this stack deploys. */
+  groups: RouteGroup[];
+  /** The whole route table, for the embeds some groups carry (the OpenAPI document). */
+  allGroups: RouteGroup[];
+}
+
+/** One area's endpoint groups: a function per group, and one route per table entry on it. */
+export class ApiAreaStack extends Stack {
+  readonly groupFunctions: Record<string, ProjectFunction> = {};
+  /** Every route of this area's groups. */
+  readonly routes: Construct;
+
+  constructor(scope: Construct, id: string, props: ApiAreaStackProps) {
+    super(scope, id, props);
+    const { settings, groups } = props;
+    const entryFor = props.entryFor ?? functionEntry;
+    const functionDefaults = apiFunctionDefaults(props);
+
+    // A scope of their own, so no group name can collide with the stack's other construct ids.
+    const groupScope = new Construct(this, 'Groups');
+    for (const group of groups) {
+      if ((group.timeoutSeconds ?? 0) > MAX_GROUP_TIMEOUT_SECONDS) {
+        throw new Error(
+          `group "${group.name}": timeoutSeconds ${group.timeoutSeconds} exceeds the API Gateway limit of ` +
+            `${MAX_GROUP_TIMEOUT_SECONDS}`,
+        );
+      }
+      const groupFunction = new ProjectFunction(groupScope, group.name, {
+        ...functionDefaults,
+        entry: entryFor(group.name),
+        description: `Stepwise ${group.name} endpoints`,
+        memoryMb: group.memoryMb,
+        timeoutSeconds: group.timeoutSeconds,
+        embeds: embedBundling(group.embeds ?? [], props.allGroups),
+        nodeModules: group.nodeModules,
+      });
+      grantAccess(groupFunction, group.access, {
+        ...props,
+        siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
+        mailFrom: settings.mailFrom,
+      });
+      this.groupFunctions[group.name] = groupFunction;
+    }
+
+    this.routes = new Construct(this, 'Routes');
+    for (const group of groups) {
+      const integration = lambdaIntegration(`${group.name}-integration`, this.groupFunctions[group.name]);
+      for (const route of group.routes) {
+        new HttpRoute(this.routes, `${route.method} ${route.path}`, {
+          httpApi: props.httpApi,
+          routeKey: HttpRouteKey.with(routeUrlPath(route), HttpMethod[route.method]),
+          integration,
+        });
+      }
+    }
+  }
+}
+
+export interface ApiFallbackStackProps extends StackProps, ApiResources {
+  httpApi: HttpApi;
+  groups: RouteGroup[];
+  /** Every group's function, from the area stacks. */
+  groupFunctions: Record<string, ProjectFunction>;
+}
+
+/** The `$default` route and its function: 404, 405 with `Allow`, and trailing slashes (decision 3). */
+export class ApiFallbackStack extends Stack {
+  readonly fallbackFunction: ProjectFunction;
+  readonly defaultRoute: HttpRoute;
+
+  constructor(scope: Construct, id: string, props: ApiFallbackStackProps) {
+    super(scope, id, props);
+    const entryFor = props.entryFor ?? functionEntry;
+    const functionDefaults = apiFunctionDefaults(props);
+    this.fallbackFunction = new ProjectFunction(this, 'Fallback', {
+      ...functionDefaults,
+      entry: entryFor(FALLBACK_FUNCTION_NAME),
+      description: 'Stepwise fallback router ($default route)',
+      memoryMb: FALLBACK_MEMORY_MB,
+      timeoutSeconds: MAX_GROUP_TIMEOUT_SECONDS,
+      environment: {
+        ...functionDefaults.environment,
+        GROUP_FUNCTIONS: this.toJsonString(
+          Object.fromEntries(
+            Object.entries(props.groupFunctions).map(([name, fn]) => [name, fn.function.functionName]),
+          ),
+        ),
+      },
+      embeds: embedBundling(['routeManifest'], props.groups),
+    });
+    // Exactly the group functions, by the unqualified ARN the fallback invokes.
+    const groupFunctionArns = Object.values(props.groupFunctions).map((fn) => fn.function.functionArn);
+    if (groupFunctionArns.length > 0) {
+      this.fallbackFunction.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: groupFunctionArns }),
+      );
+    }
+    this.defaultRoute = new HttpRoute(this, 'DefaultRoute', {
+      httpApi: props.httpApi,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: lambdaIntegration('FallbackIntegration', this.fallbackFunction),
+    });
+  }
+}
+
+function apiFunctionDefaults(props: ApiResources) {
+  return {
+    environment: functionEnvironment(props.settings, {
+      ...props,
+      importStateMachineArn: props.importStateMachine.stateMachineArn,
+      siteExportStateMachineArn: props.siteExportStateMachine.stateMachineArn,
+      siteImportStateMachineArn: props.siteImportStateMachine.stateMachineArn,
+    }),
+    logRetention: props.settings.logRetentionDays,
+    logLevel: props.settings.logLevel,
+    alarmTopic: props.alarmTopic,
+  };
 }
 
 /**

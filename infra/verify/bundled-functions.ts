@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Context, DynamoDBBatchResponse } from 'aws-lambda';
 import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
-import { API_BASE_PATH } from '../../shared/http/route.ts';
+import { routeUrlPath } from '../../shared/http/route.ts';
 import type { LambdaHandler } from '../local/gateway.ts';
 import type { LocalFunctions } from '../local/local-functions.ts';
 import { installScopedEnvironment, runAs, type FunctionScope } from './function-scope.ts';
@@ -248,7 +248,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
       const functionByRouteKey = new Map(assembly.routes.map((route) => [route.routeKey, route.functionId]));
       for (const group of routeGroups) {
         const targets = new Set(
-          group.routes.map((route) => functionByRouteKey.get(`${route.method} ${API_BASE_PATH}${route.path}`)),
+          group.routes.map((route) => functionByRouteKey.get(`${route.method} ${routeUrlPath(route)}`)),
         );
         if (targets.size !== 1 || targets.has(undefined)) {
           throw new Error(

@@ -5,7 +5,7 @@
  * matches to `$default`, so that is what makes "everything else reaches the fallback" hold.
  */
 import { routeManifest } from '../../shared/http/embedded.ts';
-import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
+import { type RouteGroup, routeUrlPath } from '../../shared/http/route.ts';
 
 export const groupFunctionDescription = (group: string) => `Stepwise ${group} endpoints`;
 export const FALLBACK_FUNCTION_DESCRIPTION = 'Stepwise fallback router ($default route)';
@@ -15,7 +15,7 @@ export function routeParityProblems(routes: Map<string, string>, groups: RouteGr
   const problems: string[] = [];
   const expected = new Map<string, string>([['$default', FALLBACK_FUNCTION_DESCRIPTION]]);
   for (const entry of routeManifest(groups))
-    expected.set(`${entry.method} ${API_BASE_PATH}${entry.path}`, groupFunctionDescription(entry.group));
+    expected.set(`${entry.method} ${routeUrlPath(entry)}`, groupFunctionDescription(entry.group));
   for (const [routeKey, target] of expected) {
     const actual = routes.get(routeKey);
     if (actual === undefined) problems.push(`${routeKey}: in the route table, not in the HTTP API`);

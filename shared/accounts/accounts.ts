@@ -15,6 +15,7 @@ import { TransactionConditionFailed } from '../db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { config } from '../config.ts';
 import type { Role } from '../domain/caller.ts';
+import { credentialStamp } from './credential-stamp.ts';
 
 export interface NewAccount {
   email: string;
@@ -103,12 +104,22 @@ export async function createUserAccount(account: NewAccount): Promise<UserRecord
   return user;
 }
 
-/** Sets a new password and revokes every token of the user (sessions end everywhere). */
-export async function setPassword(userid: number, password: string): Promise<void> {
+/**
+ * Sets a new password and revokes every token of the user (sessions end everywhere).
+ * `onlyIfStamp`: set it only while the account's credential stamp is still that one (a reset
+ * link's); otherwise `refused()` is thrown. Checked on the record the versioned write replaces.
+ */
+export async function setPassword(
+  userid: number,
+  password: string,
+  precondition?: { onlyIfStamp: string | undefined; refused: () => Error },
+): Promise<void> {
   await retryOnLostRace(
     async () => {
       const user = await getUser(userid);
       if (!user) throw new ValidationError('No such user');
+      const stamp = precondition?.onlyIfStamp;
+      if (stamp !== undefined && credentialStamp(user.password_hash) !== stamp) throw precondition!.refused();
       await replaceUser(user, { ...user, password_hash: await hashPassword(password) });
     },
     {
@@ -120,10 +131,13 @@ export async function setPassword(userid: number, password: string): Promise<voi
   await deleteAllTokensOf(userid);
 }
 
-/** A new API token for a user: the token to hand out and the record to store (its hash only). */
+/**
+ * A new API token for a user: the token to hand out and the record to store (its hash only).
+ * An impersonation token names its minter and the minter's credential stamp at that moment.
+ */
 export function newTokenRecord(
   userid: number,
-  impersonatorUserid: number | null = null,
+  minter: Pick<UserRecord, 'userid' | 'password_hash'> | null = null,
 ): { token: string; record: TokenRecord } {
   const token = newApiToken(userid);
   const created = nowSeconds();
@@ -134,7 +148,8 @@ export function newTokenRecord(
       userid,
       created,
       expires: created + config().STEPWISE_TOKEN_TTL_DAYS * 86400,
-      impersonator_userid: impersonatorUserid,
+      impersonator_userid: minter?.userid ?? null,
+      ...(minter ? { impersonator_credential: credentialStamp(minter.password_hash) } : {}),
     },
   };
 }

@@ -1,18 +1,28 @@
 /**
  * Login throttling, for every place a password is checked: POST /user/token, over-the-shoulder
  * signoffs, electronic signatures and current_password on PATCH /users/{userid}, so a password
- * cannot be guessed faster through any of them. The policy (docs/configuration.md):
+ * cannot be guessed faster through any of them. The policy (docs/configuration.md, decision 170):
  * - per client address: STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS failures within
- *   STEPWISE_LOGIN_WINDOW_SECONDS, then 429 until the window ends;
- * - per account: after STEPWISE_LOGIN_MAX_FAILURES failures a growing delay
- *   (shared/domain/login-delay.ts) that holds back only addresses with failed logins, so nobody
- *   can lock the owner out; a correct password ends the account's run.
+ *   STEPWISE_LOGIN_WINDOW_SECONDS, whatever the accounts, then 429 until the window ends;
+ * - per address and account: after STEPWISE_LOGIN_MAX_FAILURES failures of that pair a growing
+ *   delay (shared/domain/login-delay.ts) for that pair only. Someone else's failures never hold
+ *   the owner back, and a right password ends only its own pair's run (the owner logging in
+ *   does not give an attacker's address new guesses);
+ * - per account, across all addresses: past ACCOUNT_CEILING_FACTOR × STEPWISE_LOGIN_MAX_FAILURES
+ *   failures, every pair gets only CEILING_FREE_FAILURES before its delay, which slows a guesser
+ *   spread over many addresses; a clean address still has its first attempts, so the owner is
+ *   never locked out. Only time forgets this count: no login resets it.
  * Accounts are keyed by the name typed, whether or not it exists, so neither the answers nor
  * the delays reveal which accounts exist; an unknown account costs the same scrypt work.
  */
 import { config } from '../config.ts';
 import { TooManyRequestsError } from '../domain/errors.ts';
-import { accountWaitSeconds, MAX_DELAY_SECONDS } from '../domain/login-delay.ts';
+import {
+  ACCOUNT_CEILING_FACTOR,
+  accountWaitSeconds,
+  CEILING_FREE_FAILURES,
+  MAX_DELAY_SECONDS,
+} from '../domain/login-delay.ts';
 import { decoyPasswordHash, verifyPassword } from '../domain/secrets.ts';
 import { nowSeconds } from '../db/keys.ts';
 import {
@@ -34,8 +44,10 @@ export interface PasswordAttempt {
   password: string;
 }
 
-const accountSubject = (account: string) => `account#${account.trim().toLowerCase()}`;
+const accountName = (account: string) => account.trim().toLowerCase();
+const accountSubject = (account: string) => `account#${accountName(account)}`;
 const addressSubject = (sourceIp: string) => `address#${sourceIp}`;
+const pairSubject = (sourceIp: string, account: string) => `pair#${sourceIp}#${accountName(account)}`;
 
 /**
  * Whether the password is right, once the throttle lets the attempt through; a held-back
@@ -49,23 +61,34 @@ export async function passwordAccepted(
     config();
   const account = accountSubject(attempt.account);
   const address = addressSubject(attempt.sourceIp);
-  const [addressWindow, accountRun] = await Promise.all([readAttempts(LOGIN, address), readFailureRun(LOGIN, account)]);
+  const pair = pairSubject(attempt.sourceIp, attempt.account);
+  const [addressWindow, pairRun, accountRun] = await Promise.all([
+    readAttempts(LOGIN, address),
+    readFailureRun(LOGIN, pair),
+    readFailureRun(LOGIN, account),
+  ]);
   const now = nowSeconds();
   if (addressWindow.count >= STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS) {
     throw new TooManyRequestsError(tooManyMessage, Math.max(1, addressWindow.resetsAt - now));
   }
-  // The owner, from an address that has not failed, is never held back by someone else's guesses.
-  const wait = addressWindow.count > 0 ? accountWaitSeconds(accountRun, STEPWISE_LOGIN_MAX_FAILURES, now) : 0;
+  const pastCeiling = accountRun.count >= ACCOUNT_CEILING_FACTOR * STEPWISE_LOGIN_MAX_FAILURES;
+  const freeFailures = pastCeiling
+    ? Math.min(CEILING_FREE_FAILURES, STEPWISE_LOGIN_MAX_FAILURES)
+    : STEPWISE_LOGIN_MAX_FAILURES;
+  const wait = accountWaitSeconds(pairRun, freeFailures, now);
   if (wait > 0) throw new TooManyRequestsError(tooManyMessage, wait);
 
   const valid = await verifyPassword(attempt.password, attempt.passwordHash ?? (await decoyPasswordHash()));
   if (attempt.passwordHash === undefined || !valid) {
+    const forgetAfter = Math.max(STEPWISE_LOGIN_WINDOW_SECONDS, MAX_DELAY_SECONDS);
     await Promise.all([
       countAttempt(LOGIN, address, STEPWISE_LOGIN_WINDOW_SECONDS),
-      countFailure(LOGIN, account, Math.max(STEPWISE_LOGIN_WINDOW_SECONDS, MAX_DELAY_SECONDS), accountRun),
+      countFailure(LOGIN, pair, forgetAfter, pairRun),
+      countFailure(LOGIN, account, forgetAfter, accountRun),
     ]);
     return false;
   }
-  if (accountRun.count > 0) await clearAttempts(LOGIN, account);
+  // Only this pair's run ends: the account's count, and other addresses' runs, stay.
+  if (pairRun.count > 0) await clearAttempts(LOGIN, pair);
   return true;
 }

@@ -1,6 +1,7 @@
 /**
  * Password reset by mailed link: the link carries a random token stored only as its hash,
- * works once and expires. Requests answer the same whether or not the address has an account,
+ * works once, expires, and dies when the password changes (another link used, a change through
+ * PATCH /users/{userid}). Requests answer the same whether or not the address has an account,
  * and are limited per address so nobody can flood a mailbox.
  */
 import { config } from '../config.ts';
@@ -12,6 +13,7 @@ import { findUserIdBy, getUser } from '../db/entities/user.ts';
 import { nowSeconds } from '../db/keys.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { setPassword } from './accounts.ts';
+import { credentialStamp } from './credential-stamp.ts';
 
 const RESET_REQUESTS = 'RESET';
 const RESET_REQUESTS_PER_HOUR = 5;
@@ -26,7 +28,12 @@ export async function requestPasswordReset(email: string): Promise<void> {
   const user = await getUser(userid);
   if (!user) return;
   const token = newToken();
-  await putResetLink(sha256Hex(token), user.userid, nowSeconds() + STEPWISE_RESET_TOKEN_TTL_MINUTES * 60);
+  await putResetLink(
+    sha256Hex(token),
+    user.userid,
+    nowSeconds() + STEPWISE_RESET_TOKEN_TTL_MINUTES * 60,
+    credentialStamp(user.password_hash),
+  );
   const link = `${STEPWISE_SITE_URL}/reset_password?token=${token}`;
   await sendMail({
     to: user.email,
@@ -40,9 +47,19 @@ export async function requestPasswordReset(email: string): Promise<void> {
   });
 }
 
+const INVALID_LINK = 'The reset link is invalid, used or expired';
+
+/**
+ * Sets the password a link was sent for, if the account's password is still the one it had when
+ * the link was sent: using one link (or any password change) ends every other link of the
+ * account. The stamp is compared inside setPassword's conditional write, so two links used at
+ * once cannot both apply.
+ */
 export async function completePasswordReset(token: string, password: string): Promise<void> {
-  const userid = await consumeResetLink(sha256Hex(token));
-  if (userid === undefined)
-    throw ValidationError.field('token', 'invalid_token', 'The reset link is invalid, used or expired');
-  await setPassword(userid, password);
+  const link = await consumeResetLink(sha256Hex(token));
+  if (link === undefined) throw ValidationError.field('token', 'invalid_token', INVALID_LINK);
+  await setPassword(link.userid, password, {
+    onlyIfStamp: link.credential_stamp,
+    refused: () => ValidationError.field('token', 'invalid_token', INVALID_LINK),
+  });
 }

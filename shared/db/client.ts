@@ -3,7 +3,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { offerClientToHook } from '../sdk-client-hook.ts';
-import { answerGetItemDirectly } from './direct-get-item.ts';
 
 // Names of the low-level commands the document client sends.
 const READ_COMMANDS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
@@ -68,14 +67,14 @@ export function db(): DynamoDBDocumentClient {
 /**
  * The client for reads by key (shared/db/items.ts getItem), the most frequent call on the request
  * path. A low-level client with `cacheMiddleware`: the SDK resolves its middleware stack once per
- * command class instead of on every call (decision 158), and a GetItem is sent as one signed POST
- * by direct-get-item.ts, the SDK's own path taking over whatever that does not answer (decision
- * 161; docs/operations.md, "Request path cost"). The document client cannot do this: its commands
+ * command class instead of on every call (decision 158). Every request goes the SDK's own way:
+ * its signer, its connection pool, its retries (decision 182 removed a second path). The document
+ * client cannot use the option: its commands
  * capture their own input in the handler the cache would keep. Reads clear no cache, so the write
  * listener is not needed.
  */
 export function keyReadClient(): DynamoDBClient {
-  keyReads ??= answerGetItemDirectly(createClient({ cacheMiddleware: true }), config().DDB_ENDPOINT);
+  keyReads ??= createClient({ cacheMiddleware: true });
   return keyReads;
 }
 

@@ -5,9 +5,10 @@
  * by message text), backs off with full jitter, and gives up after a bounded number of
  * attempts with one domain error (ConflictError, 409).
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { ConflictError } from '../domain/errors.ts';
 import { TransactionConditionFailed } from './transactions.ts';
+import { isAwsError } from '../domain/aws-error.ts';
 
 /**
  * Thrown by a use case inside `retryOnLostRace` when what it read has gone before it could
@@ -25,16 +26,14 @@ const RACE_REASONS = new Set(['ConditionalCheckFailed', 'TransactionConflict']);
 /** Reasons that sit beside a race without being a problem of their own. */
 const BYSTANDER_REASONS = new Set(['None', ...RACE_REASONS]);
 
-const nameOf = (error: unknown): string | undefined => (error as { name?: unknown } | null)?.name as string | undefined;
-
-/** DynamoDB cancelled a TransactWriteItems (checked by class, and by name across SDK copies). */
+/** DynamoDB cancelled a TransactWriteItems (by name: any bundle's copy of the SDK). */
 export function isTransactionCanceled(error: unknown): error is TransactionCanceledException {
-  return error instanceof TransactionCanceledException || nameOf(error) === 'TransactionCanceledException';
+  return isAwsError(error, 'TransactionCanceledException');
 }
 
 /** A single-item write's ConditionExpression failed. */
 export function isConditionFailed(error: unknown): error is ConditionalCheckFailedException {
-  return error instanceof ConditionalCheckFailedException || nameOf(error) === 'ConditionalCheckFailedException';
+  return isAwsError(error, 'ConditionalCheckFailedException');
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Embeds of step media (`{type: "embed", data: {html, …}}`, wire-format §2.6): made from a URL,
+ * Embeds of step media (`{type: "embed", data: {html, …}}`, docs/wire-fidelity.md §2.6): made from a URL,
  * without fetching anything. A YouTube or Vimeo URL becomes that provider's player, built here
  * from the video id alone; any other http(s) URL becomes a plain link. The html therefore never
  * carries markup a user wrote.

@@ -1,7 +1,7 @@
 /**
  * Rules of guides and steps that need no I/O: line bullets and indentation, difficulty values,
  * the guide flag catalogue, default titles and the human-readable time estimate
- * (reference/wire-format.md §1.7, §2.5, §2.6).
+ * (docs/wire-fidelity.md §1.7, §2.5, §2.6).
  */
 import { ValidationError } from './errors.ts';
 

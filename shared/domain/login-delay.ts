@@ -1,13 +1,22 @@
 /**
- * The per-account login delay (docs/configuration.md "Login throttling"): the first
- * `freeFailures` failed passwords of an account cost nothing; after that, each further attempt
- * from an address that has failed logins waits a delay that doubles with every failure, from
- * FIRST_DELAY_SECONDS up to MAX_DELAY_SECONDS. An account is never locked: its owner, from an
- * address without failures, is not held back.
+ * The login delay (docs/configuration.md "Login throttling", decision 170), kept per pair of
+ * client address and account: the first `freeFailures` failed passwords of a pair cost
+ * nothing; after that, each further attempt of that pair waits a delay that doubles with every
+ * failure, from FIRST_DELAY_SECONDS up to MAX_DELAY_SECONDS. An account is never locked: its
+ * owner, from an address without failures, is not held back.
  */
 
 export const FIRST_DELAY_SECONDS = 30;
 export const MAX_DELAY_SECONDS = 15 * 60;
+
+/**
+ * The per-account ceiling: past this many times STEPWISE_LOGIN_MAX_FAILURES failures on one
+ * account (from all addresses together, until time forgets them), each pair gets only
+ * CEILING_FREE_FAILURES failures before its delay: a typo stays free, a spread-out guesser gets
+ * two guesses per address instead of ten.
+ */
+export const ACCOUNT_CEILING_FACTOR = 5;
+export const CEILING_FREE_FAILURES = 2;
 
 /** Seconds an account with `failures` recent failures makes the next attempt wait after its last one. */
 export function accountDelaySeconds(failures: number, freeFailures: number): number {

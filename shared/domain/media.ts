@@ -43,8 +43,9 @@ export const MEDIA_CONSTRAINTS: MediaConstraint[] = [
   constraint({
     name: 'image',
     type: 'GuideImage',
-    extensions: ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp'],
-    content_types: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff', 'image/webp'],
+    // Only what the bytes may be (decision 162): BMP, TIFF, SVG and the rest are refused.
+    extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'],
+    content_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
     max_bytes: 20 * MB,
     max_pixels: 12_000,
   }),

@@ -33,8 +33,16 @@ import { publishToBus } from './bus.ts';
 import { deliveryBody } from '../domain/events/envelope.ts';
 import { xapiStatements } from '../domain/events/xapi-statements.ts';
 
+/** When an event happened, in epoch ms (its sequence starts with that time). */
+const occurredAtMs = (record: OutboxEventRecord) => Number(record.sequence.slice(0, 13));
+
+/**
+ * Whether a webhook gets this event: one it asked for, that happened after it was created (a
+ * new webhook is not sent the backlog the outbox still holds, nor one retried fan-out).
+ */
 export function subscribes(webhook: WebhookRecord, record: OutboxEventRecord): boolean {
   if (record.target_webhookid !== undefined) return record.target_webhookid === webhook.webhookid;
+  if (occurredAtMs(record) < (webhook.created_at_ms ?? webhook.created_date * 1000)) return false;
   return webhook.active && (webhook.events.includes('*') || webhook.events.includes(record.name));
 }
 

@@ -2,6 +2,9 @@
  * Resolves `Authorization: api <token>` to the caller. The token is looked up by its SHA-256
  * hash; an unknown or expired token is a 401 ("Invalid login"), whatever the route.
  *
+ * A token minted by impersonation also needs its minter to be an Admin still, with the same
+ * credentials as when they minted it (decision 168).
+ *
  * Lookups are cached in the container for AUTH_CACHE_TTL_MS (docs/decisions.md): a warm
  * container answers a repeated caller without reading the token and user items again. Any
  * write this container makes to the table (logout, password change, role or team change, ...)
@@ -11,8 +14,9 @@ import { UnauthenticatedError } from '../domain/errors.ts';
 import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
 import { CONTAINER_CACHE_TTL_MS, ContainerCache } from '../db/container-cache.ts';
 import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
-import { callerFromItem } from '../db/entities/user.ts';
-import type { AuthContext, Caller } from '../domain/caller.ts';
+import { callerFromItem, getUser } from '../db/entities/user.ts';
+import { credentialStamp } from '../accounts/credential-stamp.ts';
+import { isAdmin, type AuthContext, type Caller } from '../domain/caller.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
 
@@ -33,13 +37,27 @@ interface CachedLookup {
  */
 const lookups = new ContainerCache<CachedLookup>(1000);
 
+/**
+ * An impersonation token works only while its minter is an Admin whose credentials have not
+ * changed since (decision 168). One more read, for impersonation tokens only, and cached with
+ * the rest of the lookup. Tokens minted before the stamp existed do not pass.
+ */
+async function minterStillEntitled(token: TokenRecord): Promise<boolean> {
+  if (token.impersonator_userid === null || token.impersonator_userid === undefined) return true;
+  if (!token.impersonator_credential) return false;
+  const minter = await getUser(token.impersonator_userid);
+  return (
+    minter !== undefined && isAdmin(minter) && credentialStamp(minter.password_hash) === token.impersonator_credential
+  );
+}
+
 async function lookUp(presented: string, userid: number): Promise<CachedLookup | undefined> {
   const now = Date.now();
   const cached = lookups.get(presented, now);
   if (cached?.token.userid === userid) return cached;
   const tokenHash = sha256Hex(presented);
   const found = await getLiveTokenWithUser(tokenHash, userid);
-  if (!found) return undefined;
+  if (!found || !(await minterStillEntitled(found.token))) return undefined;
   const validUntil = Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000);
   // getUser of the caller is then served from this item (a GET of oneself reads nothing).
   const user = callerFromItem(found.userItem, validUntil);

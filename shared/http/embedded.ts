@@ -2,44 +2,78 @@
  * Data built with a bundle (see RouteGroup.embeds): the JSON text of each embed is a file beside
  * the deployed bundle (infra/embeds.ts), read on first use rather than parsed with the code at
  * every cold start (an 800 KB OpenAPI document as a string literal cost the docs function about
- * 25 ms of import). The local stack runs the sources and sets the same text in the environment.
+ * 25 ms of import). The local stack runs the sources: it writes the same files into a folder of
+ * its own and names that folder in STEPWISE_EMBED_DIR (not the text itself: an environment
+ * variable over 128 KB makes every later child process fail to spawn with E2BIG).
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpMethod, RouteGroup } from './route.ts';
 
-export const EMBED_ENV = {
-  routeManifest: 'STEPWISE_ROUTE_MANIFEST',
-  openApi: 'STEPWISE_OPENAPI',
-} as const;
+/** The folder holding the embed files when the code does not run as a deployed bundle. */
+export const EMBED_DIR_ENV = 'STEPWISE_EMBED_DIR';
 
-/** The file beside a deployed bundle that holds each embed. */
+/** The file beside a deployed bundle (or in STEPWISE_EMBED_DIR) that holds each embed. */
 export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
+  docsRenderer: 'docs-renderer.js',
 } as const;
 
-export type EmbedName = keyof typeof EMBED_ENV;
+export type EmbedName = keyof typeof EMBED_FILE;
+
+/**
+ * The API reference renderer the docs page loads (decision 176): Scalar's self-contained browser
+ * build, copied from its npm package beside the docs bundle, never fetched from a CDN.
+ */
+export const DOCS_RENDERER_PACKAGE_FILE = '@scalar/api-reference/dist/browser/standalone.js';
 
 export interface ManifestEntry {
   group: string;
   method: HttpMethod;
   path: string;
+  /** A site path, outside /api/2.0 (see RouteDef.site). */
+  site?: true;
 }
 
 /** Which group serves each method and path: the route table without its code. */
 export function routeManifest(groups: RouteGroup[]): ManifestEntry[] {
   return groups.flatMap((group) =>
-    group.routes.map((route) => ({ group: group.name, method: route.method, path: route.path })),
+    group.routes.map((route) => ({
+      group: group.name,
+      method: route.method,
+      path: route.path,
+      ...(route.site ? { site: true as const } : {}),
+    })),
   );
 }
 
-function readEmbedded<T>(name: EmbedName): T {
-  const fromEnvironment = process.env[EMBED_ENV[name]];
-  if (fromEnvironment) return JSON.parse(fromEnvironment) as T;
+/** Where the embed files are: beside a deployed bundle, or the folder the local stack names. */
+function embedFolder(name: EmbedName): string {
   // A deployed bundle is CommonJS: __dirname is its asset folder (undefined in the ES-module sources).
-  if (typeof __dirname !== 'string') throw new Error(`${name} was not embedded: ${EMBED_ENV[name]} is not set`);
-  return JSON.parse(readFileSync(join(__dirname, EMBED_FILE[name]), 'utf8')) as T;
+  const folder = process.env[EMBED_DIR_ENV] || (typeof __dirname === 'string' ? __dirname : undefined);
+  if (!folder) throw new Error(`${name} was not embedded: ${EMBED_DIR_ENV} is not set`);
+  return folder;
+}
+
+function readEmbedded<T>(name: EmbedName): T {
+  return JSON.parse(readFileSync(join(embedFolder(name), EMBED_FILE[name]), 'utf8')) as T;
+}
+
+/**
+ * Writes the embed files into `folder` (the local stack, which runs the sources) and names it:
+ * the JSON embeds, and a copy of the docs renderer's package file.
+ */
+export function writeEmbedFiles(
+  folder: string,
+  embeds: { routeManifest: unknown; openApi: unknown },
+  docsRendererSource: string,
+): void {
+  mkdirSync(folder, { recursive: true });
+  for (const name of ['routeManifest', 'openApi'] as const)
+    writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
+  copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
+  process.env[EMBED_DIR_ENV] = folder;
 }
 
 export function embeddedRouteManifest(): ManifestEntry[] {
@@ -48,4 +82,9 @@ export function embeddedRouteManifest(): ManifestEntry[] {
 
 export function embeddedOpenApi(): Record<string, unknown> {
   return readEmbedded<Record<string, unknown>>('openApi');
+}
+
+/** The renderer's JavaScript (not JSON): the file beside the bundle, or in the local stack's folder. */
+export function embeddedDocsRenderer(): Buffer {
+  return readFileSync(join(embedFolder('docsRenderer'), EMBED_FILE.docsRenderer));
 }

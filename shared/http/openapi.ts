@@ -4,13 +4,27 @@
  */
 import * as z from 'zod/mini';
 import { API_BASE_PATH, type RouteDef, type RouteGroup } from './route.ts';
+import { parameterExample } from './parameter-examples.ts';
 import { openToAnonymous } from './site-access.ts';
 
 type JsonSchema = Record<string, unknown>;
 
+/** zod's `z.int()` bounds: the safe-integer range, noise in the docs (renderers show it as the example). */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  const result: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    result[key] = withoutSafeIntegerBounds(value);
+  }
+  return result;
+}
+
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 }
 
 const ERROR_RESPONSES: Record<string, { description: string }> = {
@@ -29,13 +43,22 @@ function parameters(route: RouteDef): JsonSchema[] {
   const pathSchema = route.params ? jsonSchema(route.params, 'input') : undefined;
   for (const name of pathNames) {
     const property = (pathSchema?.properties as Record<string, JsonSchema> | undefined)?.[name];
-    result.push({ name, in: 'path', required: true, schema: property ?? { type: 'string' } });
+    const example = parameterExample(name, route.params);
+    result.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: property ?? { type: 'string' },
+      ...(example !== undefined ? { example } : {}),
+    });
   }
   if (route.query) {
     const querySchema = jsonSchema(route.query, 'input');
     const required = new Set((querySchema.required as string[] | undefined) ?? []);
+    // Optional in the schema so an unknown id is 404 first, yet required by the service (decision 178).
+    if (route.revision === 'required') required.add('revisionid');
     for (const [name, schema] of Object.entries((querySchema.properties as Record<string, JsonSchema>) ?? {})) {
-      const example = route.queryExample?.[name];
+      const example = route.queryExample ? route.queryExample[name] : parameterExample(name, route.query);
       result.push({
         name,
         in: 'query',
@@ -46,6 +69,30 @@ function parameters(route: RouteDef): JsonSchema[] {
     }
   }
   return result;
+}
+
+const ROLE_NOTE: Record<string, string> = {
+  user: 'requires a token (any signed-in user)',
+  author: 'requires the token of an Author or Admin (403 for a User)',
+  admin: "requires an Admin's token (403 for others)",
+};
+
+/**
+ * Who may call the route, in words, for the docs: a `public` route is public only on a public
+ * site, since sites are private by default (decision 79); the same rule as `security` below.
+ */
+export function accessNote(route: Pick<RouteDef, 'auth' | 'openOnPrivateSite'>): string {
+  if (openToAnonymous(route, true))
+    return route.auth === 'public'
+      ? 'Public, on every site (also private ones).'
+      : 'Anyone, also on private sites; the route decides further (see the description).';
+  if (route.auth === 'public') return 'Public on public sites; requires a token on private sites (the default).';
+  if (route.auth === 'custom')
+    return (
+      'Decided per request (see the description); anonymous callers only on public sites, ' +
+      'a token on private sites (the default).'
+    );
+  return `Signed in: ${ROLE_NOTE[route.auth]}.`;
 }
 
 /**
@@ -59,13 +106,20 @@ function security(route: RouteDef): Array<Record<string, string[]>> {
   return [{ apiToken: [] }];
 }
 
+/** The route's own response example, else its group's by `METHOD /path`. */
+export function responseExampleOf(group: RouteGroup, route: RouteDef): unknown {
+  return route.responseExample ?? group.responseExamples?.[`${route.method} ${route.path}`];
+}
+
 function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   const status = String(route.status ?? 200);
+  const responseExample = responseExampleOf(group, route);
+  const example = responseExample !== undefined ? { example: responseExample } : {};
   const responses: Record<string, unknown> = {
     [status]: {
       description: status === '204' ? 'No content' : 'Success',
       ...(route.response && status !== '204'
-        ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }
+        ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output'), ...example } } }
         : {}),
     },
   };
@@ -82,10 +136,11 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
       .replace(/^_|_$/g, '')}`,
     tags: route.tags ?? [group.name],
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    description: `${route.description ? `${route.description}\n\n` : ''}**Access:** ${accessNote(route)}`,
     ...(route.deprecated ? { deprecated: true } : {}),
     'x-auth': route.auth,
     'x-open-on-private-site': openToAnonymous(route, true),
+    'x-access': accessNote(route),
     ...(route.extensions ?? {}),
     security: security(route),
     parameters: parameters(route),
@@ -126,6 +181,8 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
   const paths: Record<string, Record<string, unknown>> = {};
   for (const group of groups) {
     for (const route of group.routes) {
+      // Site paths (pages, images) are not operations of the API.
+      if (route.site) continue;
       paths[route.path] ??= {};
       const path = paths[route.path];
       path[route.method.toLowerCase()] = operation(group, route);

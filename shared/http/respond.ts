@@ -20,11 +20,19 @@ import { toXml } from './xml.ts';
 
 export type Format = { xml: boolean; pretty: boolean };
 
+/**
+ * How long a browser may keep a CORS preflight answer: one value for the local gateway (these
+ * headers) and the deployed HTTP API (infra/stacks/api-stack.ts corsPreflight). An hour: few
+ * preflights, and a change of allowed headers or methods reaches browsers within the hour
+ * (Chromium caps any value at two hours).
+ */
+export const CORS_MAX_AGE_SECONDS = 3600;
+
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'Authorization, Content-Type, X-App-Id',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-max-age': '600',
+  'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
 };
 
 /** Reads ?format / ?pretty / Accept (a flag counts when present without a value). */

@@ -60,7 +60,7 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Send `body` (a string) as it is, not as JSON: HTML pages, files. */
+  /** Send `body` (a string, or a Buffer sent base64-encoded) as it is, not as JSON: HTML pages, files. */
   raw?: boolean;
 }
 
@@ -68,10 +68,10 @@ export function reply(status: number, body?: unknown, headers?: Record<string, s
   return { kind: 'reply', status, body, headers };
 }
 
-/** A non-JSON body (HTML, text) sent as it is with its content type. */
+/** A non-JSON body (HTML, text, or bytes such as a gzipped script) sent as it is with its content type. */
 export function rawReply(
   status: number,
-  text: string,
+  text: string | Buffer,
   contentType: string,
   headers: Record<string, string> = {},
 ): Reply {
@@ -84,8 +84,14 @@ export function isReply(value: unknown): value is Reply {
 
 export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = RouteAuth> {
   method: HttpMethod;
-  /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}`. */
+  /** API Gateway syntax, relative to /api/2.0: `/guides/{guideid}` (to the site root for `site` routes). */
   path: string;
+  /**
+   * A path of the site rather than of the API: served at `path` itself, outside /api/2.0
+   * (pages, images, SCIM; decision 187). Routed, authenticated and tested like any route, but
+   * not an operation of the OpenAPI document.
+   */
+  site?: boolean;
   /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
   /**
@@ -118,6 +124,18 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    * parameter's example. Required when the query schema has required parameters.
    */
   queryExample?: Record<string, string>;
+  /**
+   * A success body as the route answers it, shown in the docs; valid against `response`
+   * (test/unit/openapi-examples.test.ts).
+   */
+  responseExample?: unknown;
+  /**
+   * How the route takes `?revisionid=`: 'required' where the service answers 422 `missing_field`
+   * without it once the resource is found (decision 16; the schema keeps it optional so an unknown id
+   * is 404 first), 'when-given' where it is only checked when sent. The OpenAPI document marks the
+   * parameter required from this (decision 178).
+   */
+  revision?: 'required' | 'when-given';
   /** Pass the body through as bytes instead of parsing JSON (uploads). */
   rawBody?: boolean;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
@@ -191,7 +209,13 @@ export interface RouteGroup {
    * environment by the gateway): the route manifest or the OpenAPI document, so a function can
    * know the whole table without bundling every other group's code.
    */
-  embeds?: Array<'routeManifest' | 'openApi'>;
+  embeds?: Array<'routeManifest' | 'openApi' | 'docsRenderer'>;
+  /**
+   * Success bodies shown in the docs, by `METHOD /path` (`<group>.response-examples.json` beside
+   * the routes file, so adding one does not touch the route table); a route's own
+   * `responseExample` comes first. Checked against each route's `response` schema.
+   */
+  responseExamples?: Record<string, unknown>;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -207,3 +231,8 @@ export function defineGroup(group: RouteGroup): RouteGroup {
 }
 
 export const API_BASE_PATH = '/api/2.0';
+
+/** The URL path a route (or a manifest entry) answers at: under /api/2.0 unless it is a site path. */
+export function routeUrlPath(route: { path: string; site?: boolean }): string {
+  return route.site ? route.path : API_BASE_PATH + route.path;
+}

@@ -1,6 +1,7 @@
 /**
  * A group's Lambda handler: a router over the group's slice of the route table, with middy
- * middleware for access logs and error mapping. Every route goes through the same steps:
+ * middleware for the request context (logger keys, X-Request-Id), tracing, access logs and
+ * error mapping. Every route goes through the same steps:
  * match -> authenticate -> authorize (private site, role) -> validate params -> the route's own
  * authorize hook -> validate query, body -> handler -> format.
  */
@@ -14,9 +15,11 @@ import { authenticate } from './authenticate.ts';
 import { bodyBytes, jsonBody, lowerCaseHeaders, normalizePath, queryObject } from './event.ts';
 import { log } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
+import { tracing } from '../observability/tracing.ts';
+import { logCaller, requestContext, requestIdOf } from './request-context.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
-import { API_BASE_PATH, isReply, type RouteDef, type RouteGroup } from './route.ts';
+import { isReply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
@@ -49,7 +52,7 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
 
 export function createRouter(routes: RouteDef[]) {
   const matcher = new PathMatcher(
-    routes.map((route) => ({ method: route.method, path: API_BASE_PATH + route.path, value: route })),
+    routes.map((route) => ({ method: route.method, path: routeUrlPath(route), value: route })),
   );
 
   return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {
@@ -69,6 +72,7 @@ export function createRouter(routes: RouteDef[]) {
     }
     const route = match.value;
     const auth = await authenticate(headers);
+    if (auth.user) logCaller(auth.user.userid);
     authorize(route, auth.user);
     // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
     // body alike, before any handler can store it (docs/hostile-input.md).
@@ -97,12 +101,15 @@ export function createRouter(routes: RouteDef[]) {
       sourceIp: event.requestContext.http.sourceIp,
     });
     if (isReply(result)) {
-      if (result.raw)
+      if (result.raw) {
+        const bytes = Buffer.isBuffer(result.body);
         return {
           statusCode: result.status,
           headers: { ...CORS_HEADERS, ...result.headers },
-          body: String(result.body),
+          body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
+          ...(bytes ? { isBase64Encoded: true } : {}),
         };
+      }
       return respond(result.status, result.body, format, result.headers);
     }
     return respond(route.status ?? 200, result, format);
@@ -114,7 +121,9 @@ function errorMapping(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
   return {
     onError: async (request) => {
       const mapped = errorResponse(request.error);
-      if (mapped.unexpected) log().error('Unhandled error', { error: request.error as Error });
+      // Named here, not only by the logger's keys: locally concurrent requests share the logger.
+      if (mapped.unexpected)
+        log().error('Unhandled error', { requestId: requestIdOf(request.event), error: request.error as Error });
       const query = new URLSearchParams(request.event.rawQueryString ?? '');
       const format = negotiateFormat(query, lowerCaseHeaders(request.event.headers));
       request.response = respond(mapped.status, mapped.body, format, mapped.headers);
@@ -153,6 +162,8 @@ function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, R
 export function createGroupHandler(group: RouteGroup) {
   const dispatch = createRouter(group.routes);
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
+    .use(requestContext())
+    .use(tracing())
     .use(accessLog(group.name))
     .use(errorMapping())
     .handler(dispatch);

@@ -12,6 +12,7 @@ import { nowSeconds } from '../db/keys.ts';
 import {
   getExport,
   JOB_COUNTER_TYPES,
+  saveExportProgress,
   saveExportStep,
   SITE_EXPORT_ENTITY,
   SITE_IMPORT_ENTITY,
@@ -30,6 +31,8 @@ import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';
 const SCAN_PAGE_ITEMS = 200;
 const LIST_PAGE_KEYS = 100;
 const TABLE_SHARE = 80;
+/** How often a running step saves its percent when it moved, so a client polling the job sees it move. */
+const PROGRESS_EVERY_MS = 5000;
 
 /** Whether an item stays out of every site file (docs/export-format.md, "What is left out"). */
 export function staysHome(item: Record<string, unknown>): boolean {
@@ -103,7 +106,10 @@ async function exportObjectsPage(run: ExportRun): Promise<void> {
   else cursor.phase = 'done';
 }
 
-export async function runExportStep(exportid: number): Promise<{ done: boolean }> {
+export async function runExportStep(
+  exportid: number,
+  options: { progressEveryMs?: number } = {},
+): Promise<{ done: boolean }> {
   const job = await getExport(exportid);
   if (job?.status !== 'running') return { done: true };
   const settings = config();
@@ -131,10 +137,21 @@ export async function runExportStep(exportid: number): Promise<{ done: boolean }
         source: { kind: 'export', base_url: settings.STEPWISE_SITE_URL },
       });
     }
+    // The percent moves with the cursor; the step's own save at its end is all a client would
+    // otherwise see, and on AWS one step may be the whole export.
+    let shown = { percent: job.percent, at: Date.now() };
+    const showProgress = async () => {
+      const percent = percentOf(run.cursor);
+      const everyMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
+      if (run.cursor.phase === 'done' || percent === shown.percent || Date.now() - shown.at < everyMs) return;
+      shown = { percent, at: Date.now() };
+      await saveExportProgress(exportid, job.parts.length, percent);
+    };
     // At least one page per step, so every step moves the export on.
     do {
       if (run.cursor.phase === 'table') await exportTablePage(run);
       else if (run.cursor.phase === 'objects') await exportObjectsPage(run);
+      await showProgress();
     } while (run.cursor.phase !== 'done' && !run.full());
     if (run.cursor.phase === 'done') {
       await writer.write({ type: 'end', records: run.records, counts: run.counts, objects: run.objects });

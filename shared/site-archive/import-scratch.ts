@@ -8,6 +8,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sd
 import { s3Client } from '../storage/s3-client.ts';
 import type { ReferenceTarget } from './catalogue.ts';
 import { bucketOf, SITE_TRANSFER_PREFIX } from './keys.ts';
+import { isAwsError } from '../domain/aws-error.ts';
 
 export interface ImportScratch {
   defined: Partial<Record<ReferenceTarget, Set<number>>>;
@@ -54,7 +55,7 @@ export async function loadScratch(importid: number): Promise<ImportScratch> {
     const defined = Object.fromEntries(Object.entries(stored.defined).map(([kind, ids]) => [kind, new Set(ids)]));
     return { ...structuredClone(EMPTY), ...stored, defined };
   } catch (error) {
-    if ((error as Error).name !== 'NoSuchKey') throw error;
+    if (!isAwsError(error, 'NoSuchKey')) throw error;
     return structuredClone(EMPTY);
   }
 }

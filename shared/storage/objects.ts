@@ -4,7 +4,7 @@
  * Everything else loads the S3 client on the first call, from a side bundle of its own in the
  * deployed asset (`#s3-objects`, decision 155): most requests of the functions carrying it never
  * touch S3, and a cold start pays for parsing and evaluating what the bundle file holds
- * (decisions 154 and 160, docs/operations.md "Cold start").
+ * (decisions 154 and 160, docs/benchmarks.md "Cold start").
  */
 import type { UploadRequest, UploadTarget } from './object-types.ts';
 import { presignGetObject } from './presigned-get.ts';
@@ -36,6 +36,11 @@ export async function putObject(
 /** Deletes every object under each prefix, 1000 keys per request. Returns how many went. */
 export async function deleteByPrefixes(bucket: string, prefixes: string[]): Promise<number> {
   return (await s3Objects()).deleteByPrefixes(bucket, prefixes);
+}
+
+/** Resolves when the bucket answers a HEAD (it exists and may be listed); rejects otherwise. */
+export async function headBucket(bucket: string): Promise<void> {
+  return (await s3Objects()).headBucket(bucket);
 }
 
 /** An object's size in bytes, or undefined when there is no object under the key. */

@@ -6,6 +6,7 @@
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -68,6 +69,11 @@ export async function deleteByPrefixes(bucket: string, prefixes: string[]): Prom
     } while (token);
   }
   return deleted;
+}
+
+/** Resolves when the bucket answers a HEAD (the health route; s3:ListBucket); rejects otherwise. */
+export async function headBucket(bucket: string): Promise<void> {
+  await s3Client().send(new HeadBucketCommand({ Bucket: bucket }));
 }
 
 /** An object's size in bytes, or undefined when there is no object under the key. */

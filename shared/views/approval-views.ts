@@ -1,5 +1,5 @@
 /**
- * Wire shapes of approvals (the real bodies are not documented; wire-format §3.25): a zod schema
+ * Wire shapes of approvals (the real bodies are not documented; docs/wire-fidelity.md §3.25): a zod schema
  * per shape, published as the routes' responses in OpenAPI, and the functions that build them.
  */
 import * as z from 'zod/mini';

@@ -1,6 +1,6 @@
 /**
  * A badge a user earned (GET /users/{userid}/badges, GET /user/badges; the real shape was not
- * recorded, wire-format §3.26): the badge's definition, whose it is and when it was awarded.
+ * recorded, docs/wire-fidelity.md §3.26): the badge's definition, whose it is and when it was awarded.
  */
 import * as z from 'zod/mini';
 import type { BadgeRecord } from '../db/entities/badge.ts';

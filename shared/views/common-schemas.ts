@@ -1,5 +1,5 @@
 /**
- * Wire schemas of the objects many answers embed (wire-format §2.1 Image, §2.2 user summary).
+ * Wire schemas of the objects many answers embed (docs/wire-fidelity.md §2.1 Image, §2.2 user summary).
  * Route `response` schemas build on these, so the OpenAPI document and the API tests describe
  * and check every answer from one declaration; view builders return `z.output` of them.
  */

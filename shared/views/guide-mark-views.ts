@@ -1,5 +1,5 @@
 /**
- * A user's guides on the wire (wire-format §3.2, §3.26): authored guides are bare guide
+ * A user's guides on the wire (docs/wire-fidelity.md §3.2, §3.26): authored guides are bare guide
  * summaries; favorites and completions are `[{guide: GuideSummary, date}]` (IOS reads `guide`).
  */
 import * as z from 'zod/mini';

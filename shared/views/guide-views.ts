@@ -1,5 +1,5 @@
 /**
- * The wire shapes of guides (reference/wire-format.md §2.4–2.7): the summary used in lists and
+ * The wire shapes of guides (docs/wire-fidelity.md §2.4–2.7): the summary used in lists and
  * as prerequisites, the full guide of GET /guides/{guideid}, and steps with their lines and
  * media. Pure: the caller loads the records.
  */

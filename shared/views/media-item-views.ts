@@ -1,5 +1,5 @@
 /**
- * How a media item is shown: the real service's shapes per type (wire-format §2.7-2.9, built in
+ * How a media item is shown: the real service's shapes per type (docs/wire-fidelity.md §2.7-2.9, built in
  * shared/views/media-views.ts, which the guide views share) plus `id`, `type`, `isReady` and
  * `status`. Every URL is a presigned GET.
  */

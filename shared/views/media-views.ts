@@ -1,5 +1,5 @@
 /**
- * The wire objects of media items (reference/wire-format.md §2.1 Image, §2.7 Document, §2.8
+ * The wire objects of media items (docs/wire-fidelity.md §2.1 Image, §2.7 Document, §2.8
  * Video, §2.9 user-media image item, embeds of §2.6), shared by the media group and every view
  * that shows media (guides, steps). The bucket is private, so every URL is a presigned GET that
  * expires after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs

@@ -1,4 +1,4 @@
-/** How modules, imports and player data are shown (the real bodies are not documented; wire-format §3.22). */
+/** How modules, imports and player data are shown (the real bodies are not documented; docs/wire-fidelity.md §3.22). */
 import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';

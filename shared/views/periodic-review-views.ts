@@ -1,5 +1,5 @@
 /**
- * Wire shapes of periodic review (the real bodies are not documented; wire-format §3.24): a
+ * Wire shapes of periodic review (the real bodies are not documented; docs/wire-fidelity.md §3.24): a
  * zod schema per shape, published as the routes' responses in OpenAPI, and the functions that
  * build them, typed by those schemas so the two cannot drift apart.
  */

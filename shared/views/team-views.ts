@@ -1,5 +1,5 @@
 /**
- * The wire shapes of a team (reference/wire-format.md §2.3: the union of old and new list items),
+ * The wire shapes of a team (docs/wire-fidelity.md §2.3: the union of old and new list items),
  * of its attributes, and of a team's course assignments; schemas first, builders return their
  * output types. GET /teams/{teamid} answers member user summaries (common-schemas.ts), not these.
  */

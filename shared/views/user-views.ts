@@ -1,5 +1,5 @@
 /**
- * The wire shapes of a user (reference/wire-format.md §2.2): the summary form used in lists
+ * The wire shapes of a user (docs/wire-fidelity.md §2.2): the summary form used in lists
  * (userSummarySchema, in common-schemas.ts), the profile form of GET /users/{userid}, the self
  * form of GET /user, and the self form with a token that login, register and impersonate answer.
  * Each shape is a zod schema (the routes' `response`, so OpenAPI and the API tests check it) and
@@ -69,7 +69,14 @@ export function userUrl(siteUrl: string, user: Pick<UserRecord, 'userid' | 'user
   return `${siteUrl}/User/${user.userid}/${urlSlug(user.username)}`;
 }
 
-export function userSummary(user: UserRecord, siteUrl: string): UserSummaryView {
+/**
+ * Whether a viewer may see a team id in `teams` (shared/accounts/team-visibility.ts builds it).
+ * Without one a summary lists no teams: a summary built without knowing its viewer (an author
+ * inside a guide, a comment, a signoff) must not reveal a private team's members (decision 169).
+ */
+export type ShownTeams = (teamid: number) => boolean;
+
+export function userSummary(user: UserRecord, siteUrl: string, shownTeams?: ShownTeams): UserSummaryView {
   return {
     userid: user.userid,
     username: user.username,
@@ -78,7 +85,7 @@ export function userSummary(user: UserRecord, siteUrl: string): UserSummaryView 
     image: user.image as ImageView | null,
     reputation: user.reputation,
     url: userUrl(siteUrl, user),
-    teams: user.teams,
+    teams: shownTeams ? user.teams.filter(shownTeams) : [],
     privileges: user.privileges,
   };
 }
@@ -112,9 +119,13 @@ function privateFields(user: UserRecord) {
   return { email: user.email, sso_userid: user.sso_userid, employee_id: user.employee_id };
 }
 
-export function userProfile(user: UserRecord, siteUrl: string, options: { private: boolean }): UserProfileView {
+export function userProfile(
+  user: UserRecord,
+  siteUrl: string,
+  options: { private: boolean; shownTeams: ShownTeams },
+): UserProfileView {
   return {
-    ...userSummary(user, siteUrl),
+    ...userSummary(user, siteUrl, options.shownTeams),
     location: user.location,
     summary: user.summary,
     about_raw: user.about_raw || false,
@@ -127,7 +138,8 @@ export function userProfile(user: UserRecord, siteUrl: string, options: { privat
 
 export function userSelf(user: UserRecord, siteUrl: string): UserSelfView {
   return {
-    ...userProfile(user, siteUrl, { private: true }),
+    // The user themself: every team they are in.
+    ...userProfile(user, siteUrl, { private: true, shownTeams: () => true }),
     ...privateFields(user),
     links: { manage: '/Manage' },
     latitude: null,

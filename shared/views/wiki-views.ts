@@ -1,5 +1,5 @@
 /**
- * The wire shapes of a wiki page (reference/wire-format.md §2.11): the full page of
+ * The wire shapes of a wiki page (docs/wire-fidelity.md §2.11): the full page of
  * GET/POST/PATCH, and the list item of GET /wikis/{namespace}. Rendering goes through the wiki
  * syntax engine only; `contents_rendered` is its sanitized HTML, `contents_json` its tree.
  */

@@ -1,5 +1,5 @@
 /**
- * The wire shape of a work-log entry (reference/wire-format.md §2.15, the Zapier app's sample):
+ * The wire shape of a work-log entry (docs/wire-fidelity.md §2.15, the Zapier app's sample):
  * the real service's fields in its order, `timingid` null before the first timing event,
  * `work_data` an array of {label, value, field_revisionid, stepid} by field_revisionid with
  * every value a string; then Stepwise's additions (who works it now, the active step, pause

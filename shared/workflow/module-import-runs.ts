@@ -6,6 +6,7 @@
  */
 import { config } from '../config.ts';
 import { sfn } from './sfn.ts';
+import { isAwsError } from '../domain/aws-error.ts';
 
 export interface ImportExecutionInput {
   importid: number;
@@ -43,7 +44,7 @@ export async function stopImportExecution(executionArn: string, cause: string): 
     await client.send(new sdk.StopExecutionCommand({ executionArn, error: 'ImportCancelled', cause }));
   } catch (error) {
     // Never started, or already gone: nothing left to stop.
-    if ((error as Error).name !== 'ExecutionDoesNotExist') throw error;
+    if (!isAwsError(error, 'ExecutionDoesNotExist')) throw error;
   }
 }
 
@@ -55,7 +56,7 @@ export async function describeImportExecution(
     const result = await client.send(new sdk.DescribeExecutionCommand({ executionArn }));
     return { status: result.status ?? 'RUNNING', error: result.error, cause: result.cause };
   } catch (error) {
-    if ((error as Error).name === 'ExecutionDoesNotExist') return undefined;
+    if (isAwsError(error, 'ExecutionDoesNotExist')) return undefined;
     throw error;
   }
 }

@@ -119,17 +119,50 @@ describe('POST /user/token', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(30);
 
+      // The owner, from an address of their own, has their typos like anyone: a 401, not a 429.
+      const typo = await api('POST', '/user/token', {
+        body: { email: user.email, password: `${user.password}x` },
+        sourceAddress: owner,
+      });
+      expect(typo.status).toBe(401);
       const ownLogin = await api('POST', '/user/token', {
         body: { email: user.email, password: user.password },
         sourceAddress: owner,
       });
       expect(ownLogin.status).toBe(201);
-      // The owner's login ended the account's run: the attacker's address is back to plain answers.
+      // The owner's login ends the owner's run only: the attacker's address is still held back.
       const afterOwner = await api('POST', '/user/token', {
         body: { email: user.email, password: 'wrong-password' },
         sourceAddress: attacker,
       });
-      expect(afterOwner.status).toBe(401);
+      expect(afterOwner.status).toBe(429);
+    },
+  );
+
+  it(
+    'past the per-account ceiling (5 × 5 failures from many addresses) each address gets 2 guesses; a ' +
+      'clean address still logs in',
+    async () => {
+      const user = await createUser();
+      const guess = (sourceAddress: string) =>
+        api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress });
+      // A guesser spread over addresses, each below its own limit of 5.
+      const before: number[] = [];
+      for (let address = 0; address < 6; address++) {
+        const source = freshLoopbackAddress();
+        for (let i = 0; i < 4; i++) before.push((await guess(source)).status);
+      }
+      before.push((await guess(freshLoopbackAddress())).status);
+      expect(before.every((status) => status === 401)).toBe(true);
+      const fresh = freshLoopbackAddress();
+      expect([(await guess(fresh)).status, (await guess(fresh)).status, (await guess(fresh)).status]).toEqual([
+        401, 401, 429,
+      ]);
+      const owner = await api('POST', '/user/token', {
+        body: { email: user.email, password: user.password },
+        sourceAddress: freshLoopbackAddress(),
+      });
+      expect(owner.status).toBe(201);
     },
   );
 

@@ -1,5 +1,5 @@
 /**
- * Media the way older clients call it (wire-format §3.12, §3.13) over HTTP: the library by type,
+ * Media the way older clients call it (docs/wire-fidelity.md §3.12, §3.13) over HTTP: the library by type,
  * the raw image upload with any Content-Type, copies, multi-deletes, embeds, /media/* reads with
  * their 403/404, and guides and steps reading back full Video, Document and embed objects.
  */

@@ -146,9 +146,17 @@ describe('POST /user/media/uploads (raw body)', () => {
     expect(empty.status).toBe(422);
   });
 
-  it('marks an image that cannot be decoded as failed, with the reason', async () => {
+  it('refuses bytes that are no image before storing (422); pixels that do not decode fail processing', async () => {
     const user = await createUser();
-    const upload = await uploadRaw(user, 'broken.png', Buffer.from('not an image at all'));
+    const garbage = await uploadRaw(user, 'broken.png', Buffer.from('not an image at all'));
+    expect(garbage.status).toBe(422);
+    expect(garbage.body.errors[0]).toMatchObject({ field: 'file', code: 'not_an_image' });
+    expect((await api('GET', '/user/media/current', { token: user.token })).body).toEqual([]);
+
+    // The format and size are read from the header at upload; the pixels only by processing.
+    const whole = await png(200, 150);
+    const upload = await uploadRaw(user, 'half.png', whole.subarray(0, Math.floor(whole.length / 2)));
+    expect(upload.status).toBe(200);
     const item = await processed(user, 'GuideImage', upload.body.id);
     expect(item).toMatchObject({ status: 'failed', isReady: false, image: null });
     expect(item.failure).toMatch(/Not a readable image/);

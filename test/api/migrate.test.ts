@@ -11,12 +11,15 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { siteRecordSchema, type SiteRecord } from '../../shared/site-archive/records.ts';
 import { ADMIN, api, apiUrl, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 
-function startMigrate(args: string[]): {
+function startMigrate(
+  args: string[],
+  env: Record<string, string> = {},
+): {
   child: ChildProcess;
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/ops/migrate/main.ts', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'ERROR' },
+    env: { ...process.env, LOG_LEVEL: 'ERROR', ...env },
   });
   let stdout = '';
   let stderr = '';
@@ -54,22 +57,12 @@ beforeAll(async () => {
 });
 
 describe('npm run migrate', () => {
-  it('signs in by email and password and writes a site file the import reads', async () => {
+  it('signs in by email and password (from the environment) and writes a site file the import reads', async () => {
     const out = path.join(outDir, 'site.jsonl');
-    const run = await startMigrate([
-      '--from',
-      apiUrl(),
-      '--email',
-      ADMIN.email,
-      '--password',
-      ADMIN.password,
-      '--out',
-      out,
-      '--rate',
-      '100',
-      '--only',
-      'users',
-    ]).done;
+    const run = await startMigrate(
+      ['--from', apiUrl(), '--email', ADMIN.email, '--out', out, '--rate', '100', '--only', 'users'],
+      { STEPWISE_MIGRATE_PASSWORD: ADMIN.password },
+    ).done;
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Badge:');
     const records = await recordsOf(out);
@@ -100,16 +93,10 @@ describe('npm run migrate', () => {
   });
 
   it('stops with a clear error and a non-zero exit on a wrong password', async () => {
-    const run = await startMigrate([
-      '--from',
-      apiUrl(),
-      '--email',
-      users[0]!.email,
-      '--password',
-      'not-the-password',
-      '--out',
-      path.join(outDir, 'refused.jsonl'),
-    ]).done;
+    const run = await startMigrate(
+      ['--from', apiUrl(), '--email', users[0]!.email, '--out', path.join(outDir, 'refused.jsonl')],
+      { STEPWISE_MIGRATE_PASSWORD: 'not-the-password' },
+    ).done;
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('the source refused the credentials (401');
   });

@@ -173,7 +173,9 @@ describe('npm run migrate (killed, then --resume) from a live API 2.0 site, then
   const file = join(work, 'migrated.jsonl');
 
   beforeAll(async () => {
-    const args = ['--from', source.url, '--token', await source.admin(), '--out', file];
+    // The source's media comes from its S3 emulator, another port on loopback: the operator allows it.
+    const allowHost = ['--allow-host', new URL(source.url).hostname];
+    const args = ['--from', source.url, '--token', await source.admin(), '--out', file, ...allowHost];
     // Slow at first, so the crawl is still running when a few units are done; then killed outright.
     const first = runOperatorCommand('migrate', [...args, '--rate', '20', '--concurrency', '1']);
     let exited = false;

@@ -200,3 +200,40 @@ describe('suggested users and course assignments', () => {
     expect((await api('GET', '/teams/99999999/course_assignments', { token: owner.token })).status).toBe(404);
   });
 });
+
+describe('teams in user summaries (filtered per viewer)', () => {
+  it("lists a private team only to its members, its owner and Admins, in every member's summary", async () => {
+    const owner = await createUser();
+    const member = await createUser();
+    const otherMember = await createUser();
+    const outsider = await createUser();
+    const secret = await createTeam({
+      owner: owner.userid,
+      members: [member.userid, otherMember.userid],
+      privacy: 'private',
+    });
+    const open = await createTeam({ owner: owner.userid, members: [member.userid] });
+    const both = [open.teamid, secret.teamid].sort((a, b) => a - b);
+
+    const teamsSeenBy = async (token: string) =>
+      (await api('GET', `/users/${member.userid}`, { token })).body.teams as number[];
+    // The same rule as GET /teams/{teamid}: the outsider is refused the members there...
+    expect((await api('GET', `/teams/${secret.teamid}`, { token: outsider.token })).status).toBe(403);
+    // ...so no summary tells them either.
+    expect(await teamsSeenBy(outsider.token)).toEqual([open.teamid]);
+    expect(await teamsSeenBy(otherMember.token)).toEqual(both);
+    expect(await teamsSeenBy(owner.token)).toEqual(both);
+    expect(await teamsSeenBy(member.token)).toEqual(both);
+    expect(await teamsSeenBy(await loginAdmin())).toEqual(both);
+
+    const inPublicTeam = await api('GET', `/teams/${open.teamid}`, { token: outsider.token });
+    expect(inPublicTeam.status).toBe(200);
+    const summary = inPublicTeam.body.find((user: { userid: number }) => user.userid === member.userid);
+    expect(summary.teams).toEqual([open.teamid]);
+
+    const searched = await api('GET', `/users/search/${member.unique_username}`, { token: outsider.token });
+    expect(searched.status).toBe(200);
+    const found = searched.body.find((user: { userid: number }) => user.userid === member.userid);
+    expect(found.teams).toEqual([open.teamid]);
+  });
+});

@@ -286,3 +286,20 @@ describe('Admin bulk tools', () => {
     expect((await api('POST', '/user/token', { body: { email: fresh, password: '!' } })).status).toBe(401);
   });
 });
+
+describe('?format=xml with control characters in stored text', () => {
+  it('answers well-formed XML: each character XML 1.0 cannot carry becomes U+FFFD', async () => {
+    const user = await createUser();
+    const patched = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { summary: 'bell\u0007 nul\u0000 esc\u001B tab\tok' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.summary).toBe('bell\u0007 nul\u0000 esc\u001B tab\tok');
+    const xml = await api('GET', `/users/${user.userid}`, { token: user.token, query: { format: 'xml' } });
+    expect(xml.status).toBe(200);
+    expect(xml.text).toContain('<summary>bell\uFFFD nul\uFFFD esc\uFFFD tab\tok</summary>');
+    // XML 1.0 Char: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF; nothing else.
+    expect(/^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u.test(xml.text)).toBe(true);
+  });
+});

@@ -113,6 +113,8 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');
     expect(response.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    // The deployed HTTP API says the same (test/infra/api-stack.test.ts): one CORS_MAX_AGE_SECONDS.
+    expect(response.headers.get('access-control-max-age')).toBe('3600');
   });
 });
 
@@ -131,8 +133,8 @@ describe('documentation', () => {
     ).toEqual(['teamid', 'userid']);
   });
 
-  it('serves a readable docs page at /api/2.0/doc', async () => {
-    const response = await api('GET', '/doc');
+  it('serves a readable static docs page at /api/2.0/doc/static (test/api/api-docs.test.ts: the rest)', async () => {
+    const response = await api('GET', '/doc/static');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     expect(response.text).toContain('<code>/user/token/impersonate</code>');

@@ -60,7 +60,7 @@ export function measureBundles(cdkOut: string): BundleFigure[] {
   const assembly = readAssembly(cdkOut, LOCAL_RESOURCE_NAMES);
   const bundles = [...assembly.functions.values()].map((fn) => ({
     fn,
-    kind: fn.stack.endsWith('-Api') ? ('api' as const) : ('pipeline' as const),
+    kind: fn.stack.includes('-Api') ? ('api' as const) : ('pipeline' as const),
     times: [] as Array<{ wallMs: number; cpuMs: number }>,
   }));
   // Round by round over every bundle, not one bundle's runs in a row: load that comes and goes on

@@ -4,7 +4,7 @@
  * maps every sample through the bundle's source map and prints the source files (and the
  * packages under node_modules) with the most time, self and by module evaluation.
  *   npx tsx test/bench/import-profile.ts <cdk.out folder> [function description part ...]
- * Used to find what a cold start pays for (docs/operations.md, "Cold start").
+ * Used to find what a cold start pays for (docs/benchmarks.md, "Cold start").
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -2,15 +2,16 @@
  * Bench section: the request path against its floor, on the project's own `npm start` stack
  * (file-backed DynamoDB Local in a temp data dir) and, for comparison, the in-memory one.
  * - GET /users/{another user} through the gateway (what a client sees);
- * - the users handler invoked directly with a prebuilt API Gateway event: the synthesized
- *   bundle with its template environment (what Lambda runs), or the source module standalone;
- * - a raw GetItem of the same user item through the same SDK client, same engine, same run.
- * Interleaved: short rounds of raw, other, self, direct, again and again, so load that drifts
+ * - a raw GetItem of the same user item through the SDK's default document client, same engine,
+ *   same run.
+ * The handler's own CPU against an idiomatic peer is test/bench/handler-cpu.ts (decision 182);
+ * loadUsersHandler below serves it.
+ * Interleaved: short rounds of raw, other, self, again and again, so load that drifts
  * during the run (a shared machine) hits the floor and the measured paths alike; each ratio is
  * the median of the per-round ratios (decision 144). All at 10 concurrent callers.
- * Goals: gateway >= 0.8x raw, direct handler >= 0.9x raw.
+ * Goal: gateway >= 0.8x raw.
  * BENCH_ROUNDS (default 5) rounds of BENCH_ROUND_SECONDS (default 1.5) per measurement.
- * Runs on its own too: `npx tsx test/bench/request-path.ts [cdk.out folder]`.
+ * Runs on its own too: `npx tsx test/bench/request-path.ts`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,14 +32,12 @@ export interface RequestPathFigures {
   /** Medians over the rounds, requests per second. */
   selfRps: number;
   otherRps: number;
-  directRps: number;
   rawRps: number;
   rawMinRps: number;
   rawMaxRps: number;
   /** Medians of the per-round ratios to that round's raw GetItem. */
   otherRatio: number;
   selfRatio: number;
-  directRatio: number;
   p99: number;
   errors: number;
 }
@@ -69,32 +68,6 @@ async function gatewayRate(url: string, token: string, seconds: number) {
   const options = { url, connections: CONNECTIONS, headers: { authorization: `api ${token}` } };
   const result = await autocannon({ ...options, duration: seconds });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
-/** The event API Gateway hands the users function for GET /users/{userid}. */
-export function usersGetEvent(userid: number, token: string): APIGatewayProxyEventV2 {
-  const path = `/api/2.0/users/${userid}`;
-  return {
-    version: '2.0',
-    routeKey: 'GET /api/2.0/users/{userid}',
-    rawPath: path,
-    rawQueryString: '',
-    headers: { authorization: `api ${token}`, host: 'bench.local', 'user-agent': 'bench' },
-    pathParameters: { userid: String(userid) },
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench.local',
-      domainPrefix: 'bench',
-      http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: 'bench',
-      routeKey: 'GET /api/2.0/users/{userid}',
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
 }
 
 async function login(stack: RunningStack): Promise<string> {
@@ -169,11 +142,7 @@ export async function loadUsersHandler(
   return directHandler;
 }
 
-export async function measureRequestPath(
-  stack: RunningStack,
-  engine: string,
-  options: { direct: boolean; cdkOut?: string },
-): Promise<RequestPathFigures> {
+export async function measureRequestPath(stack: RunningStack, engine: string): Promise<RequestPathFigures> {
   const token = await login(stack);
   const otherId = await createOtherUser(stack, token);
   const db = DynamoDBDocumentClient.from(
@@ -187,32 +156,19 @@ export async function measureRequestPath(
   const selfUrl = `${stack.url}/users/1`;
   const otherUrl = `${stack.url}/users/${otherId}`;
 
-  let direct: (() => Promise<void>) | undefined;
-  if (options.direct) {
-    const event = usersGetEvent(otherId, token);
-    const handler = await loadUsersHandler(stack, event, options.cdkOut);
-    direct = async () => {
-      const result = (await handler(event, {} as never)) as { statusCode: number };
-      if (result.statusCode !== 200) throw new Error(`direct handler answered ${result.statusCode}`);
-    };
-  }
-
   // Warm every path once (connections, caches, JIT), then interleave short rounds.
   await loopRate(rawGet, WARM_UP_SECONDS);
   await gatewayRate(otherUrl, token, WARM_UP_SECONDS);
   await gatewayRate(selfUrl, token, WARM_UP_SECONDS);
-  if (direct) await loopRate(direct, WARM_UP_SECONDS);
-  const rounds: Array<{ raw: number; other: number; self: number; direct: number; p99: number; errors: number }> = [];
+  const rounds: Array<{ raw: number; other: number; self: number; p99: number; errors: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const raw = await loopRate(rawGet, ROUND_SECONDS);
     const other = await gatewayRate(otherUrl, token, ROUND_SECONDS);
     const self = await gatewayRate(selfUrl, token, ROUND_SECONDS);
-    const directRps = direct ? await loopRate(direct, ROUND_SECONDS) : Number.NaN;
     rounds.push({
       raw,
       other: other.rps,
       self: self.rps,
-      direct: directRps,
       p99: other.p99,
       errors: other.errors + self.errors,
     });
@@ -226,10 +182,8 @@ export async function measureRequestPath(
     rawMaxRps: Math.max(...rounds.map((round) => round.raw)),
     otherRps: of((round) => round.other),
     selfRps: of((round) => round.self),
-    directRps: of((round) => round.direct),
     otherRatio: of((round) => round.other / round.raw),
     selfRatio: of((round) => round.self / round.raw),
-    directRatio: of((round) => round.direct / round.raw),
     p99: of((round) => round.p99),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
   };
@@ -260,8 +214,6 @@ export function printRequestPath(rows: RequestPathFigures[]): void {
       'raw min / max': `${Math.round(row.rawMinRps)} / ${Math.round(row.rawMaxRps)}`,
       'GET /users/{other} req/s': Math.round(row.otherRps),
       'gateway ratio (aim >= 0.8)': row.otherRatio.toFixed(2),
-      'direct handler req/s': Number.isNaN(row.directRps) ? '-' : Math.round(row.directRps),
-      'direct ratio (aim >= 0.9)': Number.isNaN(row.directRatio) ? '-' : row.directRatio.toFixed(2),
       'GET /users/{self} ratio': row.selfRatio.toFixed(2),
       'p99 ms (other)': row.p99,
       errors: row.errors,
@@ -272,9 +224,7 @@ export function printRequestPath(rows: RequestPathFigures[]): void {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const fileBacked = await startFileBackedStack();
   try {
-    // With a cloud assembly folder as argument, the direct figure runs its users bundle.
-    const cdkOut = process.argv[2];
-    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)', { direct: true, cdkOut })]);
+    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)')]);
   } finally {
     await fileBacked.cleanup();
   }

@@ -2,15 +2,20 @@
  * `npm run bench`: numbers from one run, side by side, in under five minutes on the 2-core
  * project machine (decision 144):
  * 1. (test/bench/bundle-cold-start.ts) every deployed bundle as synthesized: size and import time.
- * 2. (test/bench/request-path.ts) GET /users/{another user} through the gateway and the users
- *    handler invoked directly, each against a raw GetItem of the same item on the same engine,
- *    interleaved in short rounds: on `npm start`'s file-backed DynamoDB Local (temp data dir)
- *    and on the in-memory one.
+ * 2. (test/bench/request-path.ts) GET /users/{another user} through the gateway against a raw
+ *    GetItem of the same item on the same engine, interleaved in short rounds: on `npm start`'s
+ *    file-backed DynamoDB Local (temp data dir) and on the in-memory one.
+ * 3. (test/bench/round-trips.ts) DynamoDB round trips per request of 20 routes against the
+ *    minimums of shared/db/ACCESS-PATTERNS.md (decision 182).
+ * 4. (test/bench/handler-cpu.ts) the users bundle's CPU per request against a minimal idiomatic
+ *    middy + DocumentClient handler, tracing off (goal ≤ 1.3x) and on (decisions 182, 184).
  * `npm run bench -- --all` adds the sections of other issues (several minutes more):
- * 3. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
- * 4. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
- * 5. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
- * 6. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
+ * 5. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
+ * 6. (test/bench/module-import.ts) one import of a 50 MB module package through the pipeline.
+ * 7. (test/bench/course-assignees-latency.ts) a course's team assignees page, teams of 10 vs 1,000 members.
+ * 8. (test/bench/media-bombs.ts) hostile images (SVG filter, 12000 px PNG/WebP/GIF, a PNG bomb)
+ *    through each upload route: time to refusal, peak RSS of the stack and its image children.
+ * 9. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
  *    memory (about 5 minutes alone: `npx tsx test/bench/site-transfer.ts`).
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
@@ -22,9 +27,12 @@ import { startStackProcess } from '../support/local-stack-process.ts';
 import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts';
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
+import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
 import { siteTransferBench } from './site-transfer.ts';
+import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
+import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
 
 const ALL = process.argv.includes('--all');
 /** Length of each throughput measurement of the --all sections. */
@@ -46,22 +54,24 @@ const bundles = measureBundles(cdkOut);
 const fileBacked = await startFileBackedStack();
 let fileFigures: Awaited<ReturnType<typeof measureRequestPath>>;
 try {
-  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)', {
-    direct: true,
-    cdkOut,
-  });
+  fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)');
 } finally {
   await fileBacked.cleanup();
 }
 
 const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
 try {
-  const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)', { direct: false });
+  const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)');
+  const roundTrips = measureRoundTrips(stack);
+  const handlerCpu = await measureHandlerCpu(stack, cdkOut);
+  console.log(`\nbench: node ${process.version}`);
   printRequestPath([fileFigures, memoryFigures]);
   console.log(
     'Note: on 2 cores the gateway runs share them between the load generator, the API process and DynamoDB Local;\n' +
-      'the raw and direct loops share them with one process.',
+      'the raw loop shares them with one process.',
   );
+  printRoundTrips(roundTrips);
+  printHandlerCpu(handlerCpu);
   printBundles(bundles);
 
   if (ALL) {
@@ -76,6 +86,8 @@ try {
     await moduleImportBench(stack, authToken);
     // ---- Courses: a team's assignees page with 10 vs 1,000 members ----
     await courseAssigneesLatency(stack, authToken, DURATION_S);
+    // ---- Media bombs: hostile images refused, time and peak memory (issue 23) ----
+    await mediaBombsBench(stack, authToken);
   }
 } finally {
   await stack.stop();

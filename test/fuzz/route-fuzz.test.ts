@@ -41,7 +41,8 @@ const isDestructive = (route: RouteDef) =>
 
 // Destructive routes last, so the world's objects live while the other routes are fuzzed.
 const routes = routeGroups
-  .flatMap((group) => group.routes.map((route) => ({ group: group.name, route })))
+  // Site paths (outside /api/2.0) are pages, not API operations: test/api/site-paths.test.ts.
+  .flatMap((group) => group.routes.filter((route) => !route.site).map((route) => ({ group: group.name, route })))
   .sort((a, b) => Number(isDestructive(a.route)) - Number(isDestructive(b.route)));
 
 let world: FuzzWorld;

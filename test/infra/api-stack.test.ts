@@ -2,6 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
 import { routeManifest } from '../../infra/route-manifest.ts';
+import { API_AREAS, MAX_STACK_RESOURCES, UNPLACED_AREA } from '../../infra/stacks/api-areas.ts';
 import { API_BASE_PATH, type RouteGroup } from '../../shared/http/route.ts';
 import {
   actionsOf,
@@ -16,18 +17,27 @@ import {
 const describeGroup = (name: string) => `Stepwise ${name} endpoints`;
 const FALLBACK = 'Stepwise fallback router ($default route)';
 
+/** The fixture groups are in no area, so they share one area stack ("Other"). */
+let apiTemplate: Template;
 let template: Template;
+let fallbackTemplate: Template;
 beforeAll(() => {
-  template = Template.fromStack(buildTestApp({ context: { 'stepwise:throttleRateLimit': 25 } }).api);
+  const app = buildTestApp({ context: { 'stepwise:throttleRateLimit': 25 } });
+  apiTemplate = Template.fromStack(app.api);
+  expect(app.apiAreas.map((stack) => stack.stackName)).toEqual([`Stepwise-Api-${UNPLACED_AREA}`]);
+  template = Template.fromStack(app.apiAreas[0]);
+  fallbackTemplate = Template.fromStack(app.apiFallback);
 });
 
-/** Route key -> id of the function its integration invokes. */
-function routeTargets(apiTemplate: Template): Map<string, string> {
-  const integrations = resourcesOfType(apiTemplate, 'AWS::ApiGatewayV2::Integration');
+/** Route key -> id of the function its integration invokes, over the given stacks. */
+function routeTargets(...templates: Template[]): Map<string, string> {
   const targets = new Map<string, string>();
-  for (const route of Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGatewayV2::Route'))) {
-    const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
-    targets.set(route.Properties.RouteKey, getAttId(integrations[integrationId].Properties.IntegrationUri)!);
+  for (const stackTemplate of templates) {
+    const integrations = resourcesOfType(stackTemplate, 'AWS::ApiGatewayV2::Integration');
+    for (const route of Object.values(resourcesOfType(stackTemplate, 'AWS::ApiGatewayV2::Route'))) {
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref;
+      targets.set(route.Properties.RouteKey, getAttId(integrations[integrationId].Properties.IntegrationUri)!);
+    }
   }
   return targets;
 }
@@ -36,22 +46,41 @@ describe('api stack: routes from the route table', () => {
   it('has exactly one route per table entry plus $default, each on its group function', () => {
     const targets = routeTargets(template);
     const manifest = routeManifest(FIXTURE_GROUPS);
-    expect(targets.size).toBe(manifest.length + 1);
+    expect(targets.size).toBe(manifest.length);
     for (const entry of manifest) {
       expect(targets.get(`${entry.method} ${API_BASE_PATH}${entry.path}`), `${entry.method} ${entry.path}`).toBe(
         functionIdByDescription(template, describeGroup(entry.group)),
       );
     }
-    expect(targets.get('$default')).toBe(functionIdByDescription(template, FALLBACK));
+    expect([...routeTargets(fallbackTemplate)]).toEqual([
+      ['$default', functionIdByDescription(fallbackTemplate, FALLBACK)],
+    ]);
+    // The API stack holds the API and no route or function: it depends on none of the others.
+    apiTemplate.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
+    apiTemplate.resourceCountIs('AWS::Lambda::Function', 0);
   });
 
-  it('does the same for the real route table', () => {
-    const { api } = buildTestApp({ groups: routeGroups, entryFor: undefined });
-    const real = Template.fromStack(api);
-    const targets = routeTargets(real);
+  it('does the same for the real route table, one stack per area, each under the resource ceiling', () => {
+    const { api, apiAreas, apiFallback } = buildTestApp({ groups: routeGroups, entryFor: undefined });
+    const areaTemplates = apiAreas.map((stack) => Template.fromStack(stack));
+    const targets = routeTargets(...areaTemplates, Template.fromStack(apiFallback));
     expect(targets.size).toBe(routeManifest(routeGroups).length + 1);
     expect(targets.has('$default')).toBe(true);
-    real.resourceCountIs('AWS::Lambda::Function', routeGroups.length + 1);
+    const functions = areaTemplates.reduce(
+      (count, area) => count + Object.keys(resourcesOfType(area, 'AWS::Lambda::Function')).length,
+      0,
+    );
+    expect(functions).toBe(routeGroups.length);
+    // Every real group is placed in an area on purpose; none lands in the catch-all.
+    expect(apiAreas.map((stack) => stack.stackName).sort()).toEqual(
+      Object.keys(API_AREAS)
+        .map((area) => `Stepwise-Api-${area}`)
+        .sort(),
+    );
+    for (const stack of [api, ...apiAreas, apiFallback]) {
+      const resources = Object.keys(Template.fromStack(stack).toJSON().Resources).length;
+      expect(resources, stack.stackName).toBeLessThanOrEqual(MAX_STACK_RESOURCES);
+    }
   });
 
   it('invokes each function through one integration and one API-scoped permission', () => {
@@ -63,7 +92,7 @@ describe('api stack: routes from the route table', () => {
   });
 
   it('answers CORS preflights for the API headers and every method in use', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+    apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
         AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id'],
@@ -75,7 +104,7 @@ describe('api stack: routes from the route table', () => {
   });
 
   it('throttles the default stage and writes JSON access logs', () => {
-    const stage = Object.values(resourcesOfType(template, 'AWS::ApiGatewayV2::Stage'));
+    const stage = Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGatewayV2::Stage'));
     expect(stage).toHaveLength(1);
     const { StageName, AutoDeploy, DefaultRouteSettings, AccessLogSettings } = stage[0].Properties;
     expect({ StageName, AutoDeploy, DefaultRouteSettings }).toEqual({
@@ -100,14 +129,17 @@ describe('api stack: routes from the route table', () => {
 
 describe('api stack: functions', () => {
   it('has one Node 22 arm64 function per group plus the fallback', () => {
-    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_GROUPS.length + 1);
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      Handler: 'index.handler',
-      TracingConfig: { Mode: 'Active' },
-      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'INFO', LogGroup: {} },
-    });
+    template.resourceCountIs('AWS::Lambda::Function', FIXTURE_GROUPS.length);
+    fallbackTemplate.resourceCountIs('AWS::Lambda::Function', 1);
+    for (const stackTemplate of [template, fallbackTemplate]) {
+      stackTemplate.allResourcesProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'INFO', LogGroup: {} },
+      });
+    }
   });
 
   it('names the metrics namespace after the site (its stack prefix)', () => {
@@ -131,7 +163,10 @@ describe('api stack: functions', () => {
   });
 
   it('gives every function the site settings and resource names', () => {
-    for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
+    const functions = [template, fallbackTemplate].flatMap((stackTemplate) =>
+      Object.values(resourcesOfType(stackTemplate, 'AWS::Lambda::Function')),
+    );
+    for (const fn of functions) {
       const variables = fn.Properties.Environment.Variables;
       expect(variables).toMatchObject({
         STEPWISE_RUNTIME: 'aws',
@@ -147,12 +182,17 @@ describe('api stack: functions', () => {
   });
 
   it("alarms on every function's errors and throttles, and on API 5xx", () => {
-    const alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
-    const functions = Object.keys(resourcesOfType(template, 'AWS::Lambda::Function'));
-    for (const metric of ['Errors', 'Throttles']) {
-      const watched = alarms.filter((a) => a.MetricName === metric).map((a) => a.Dimensions[0].Value.Ref);
-      expect(watched.sort(), metric).toEqual(functions.sort());
+    for (const stackTemplate of [template, fallbackTemplate]) {
+      const alarms = Object.values(resourcesOfType(stackTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+      const functions = Object.keys(resourcesOfType(stackTemplate, 'AWS::Lambda::Function'));
+      for (const metric of ['Errors', 'Throttles']) {
+        const watched = alarms.filter((a) => a.MetricName === metric).map((a) => a.Dimensions[0].Value.Ref);
+        expect(watched.sort(), metric).toEqual(functions.sort());
+      }
+      for (const alarm of alarms)
+        expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }]);
     }
+    const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties);
     expect(alarms.filter((a) => a.MetricName === '5xx' && a.Namespace === 'AWS/ApiGateway')).toHaveLength(1);
     for (const alarm of alarms)
       expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': expect.stringMatching(/AlarmTopic/) }]);
@@ -161,8 +201,9 @@ describe('api stack: functions', () => {
 
 describe('api stack: least privilege by intent', () => {
   it('grants no function dynamodb:Scan (no request path may scan)', () => {
-    const { api } = buildTestApp({ groups: routeGroups, entryFor: undefined });
-    expect(JSON.stringify(Template.fromStack(api).toJSON())).not.toContain('dynamodb:Scan');
+    const { apiAreas, apiFallback } = buildTestApp({ groups: routeGroups, entryFor: undefined });
+    for (const stack of [...apiAreas, apiFallback])
+      expect(JSON.stringify(Template.fromStack(stack).toJSON()), stack.stackName).not.toContain('dynamodb:Scan');
   });
 
   const statementsOf = (name: string) =>
@@ -196,8 +237,8 @@ describe('api stack: least privilege by intent', () => {
       name: 'uploader',
       access: { table: 'none', modulesBucket: { read: ['content/'], write: ['imports/'], delete: ['content/'] } },
     };
-    const { api } = buildTestApp({ groups: [uploader] });
-    const scoped = Template.fromStack(api);
+    const { apiAreas } = buildTestApp({ groups: [uploader] });
+    const scoped = Template.fromStack(apiAreas[0]);
     const statements = functionStatements(scoped, functionIdByDescription(scoped, describeGroup('uploader')));
     const resourceOf = (action: string) =>
       JSON.stringify(statements.filter((statement) => actionsOf([statement]).includes(action)).map((s) => s.Resource));
@@ -231,8 +272,11 @@ describe('api stack: least privilege by intent', () => {
 
   it('sendMail groups may send through SES as the configured sender only', () => {
     const mailer: RouteGroup = { ...FIXTURE_GROUPS[3], name: 'mailer', access: { table: 'none', sendMail: true } };
-    const { api } = buildTestApp({ groups: [mailer], context: { 'stepwise:mailFrom': 'training@mail.example.com' } });
-    const mailTemplate = Template.fromStack(api);
+    const { apiAreas } = buildTestApp({
+      groups: [mailer],
+      context: { 'stepwise:mailFrom': 'training@mail.example.com' },
+    });
+    const mailTemplate = Template.fromStack(apiAreas[0]);
     const ses = functionStatements(mailTemplate, functionIdByDescription(mailTemplate, describeGroup('mailer'))).filter(
       (statement) => statement.Action === 'ses:SendEmail',
     );
@@ -244,24 +288,31 @@ describe('api stack: least privilege by intent', () => {
   });
 
   it('the fallback may invoke exactly the group functions, and nothing else may invoke', () => {
-    const invokes = Object.values(resourcesOfType(template, 'AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown[] }>).filter((s) =>
-        [s.Action].flat().includes('lambda:InvokeFunction'),
+    const invokes = [template, fallbackTemplate].flatMap((stackTemplate) =>
+      Object.values(resourcesOfType(stackTemplate, 'AWS::IAM::Policy')).flatMap((policy) =>
+        (policy.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown[] }>).filter((s) =>
+          [s.Action].flat().includes('lambda:InvokeFunction'),
+        ),
       ),
     );
     expect(invokes).toHaveLength(1);
-    const fallbackActions = actionsOf(functionStatements(template, functionIdByDescription(template, FALLBACK)));
+    const fallbackActions = actionsOf(
+      functionStatements(fallbackTemplate, functionIdByDescription(fallbackTemplate, FALLBACK)),
+    );
     expect(fallbackActions).toContain('lambda:InvokeFunction');
+    // Cross-stack: each ARN is an import of the area stack's export of that function's Arn.
     const groupFunctions = FIXTURE_GROUPS.map((group) => functionIdByDescription(template, describeGroup(group.name)));
-    expect(invokes[0].Resource.map(getAttId).sort()).toEqual(groupFunctions.sort());
+    expect(invokes[0].Resource.map(importedGetAttId).sort()).toEqual(groupFunctions.sort());
   });
 
   it("tells the fallback each group's function name in GROUP_FUNCTIONS", () => {
-    const fallback = resourcesOfType(template, 'AWS::Lambda::Function')[functionIdByDescription(template, FALLBACK)];
-    // Fn::Join of literal JSON and { Ref: <function> }: put the logical ids in to read it back.
+    const fallback = resourcesOfType(fallbackTemplate, 'AWS::Lambda::Function')[
+      functionIdByDescription(fallbackTemplate, FALLBACK)
+    ];
+    // Fn::Join of literal JSON and imports of each function's Ref: put the logical ids in to read it back.
     const [, parts] = fallback.Properties.Environment.Variables.GROUP_FUNCTIONS['Fn::Join'];
-    const json = (parts as Array<string | { Ref: string }>)
-      .map((part) => (typeof part === 'string' ? part : part.Ref))
+    const json = (parts as Array<string | { 'Fn::ImportValue': string }>)
+      .map((part) => (typeof part === 'string' ? part : importedRefId(part)))
       .join('');
     expect(JSON.parse(json)).toEqual(
       Object.fromEntries(
@@ -270,3 +321,13 @@ describe('api stack: least privilege by intent', () => {
     );
   });
 });
+
+/** The export names CDK gives a cross-stack reference embed the logical id and the attribute. */
+function importedGetAttId(value: unknown): string | undefined {
+  const name = (value as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
+  return name ? /:ExportsOutputFnGetAtt(Groups[A-Za-z0-9]+?)Arn[A-F0-9]{8}$/.exec(name)?.[1] : undefined;
+}
+
+function importedRefId(value: { 'Fn::ImportValue': string }): string | undefined {
+  return /:ExportsOutputRef(Groups[A-Za-z0-9]+?)[A-F0-9]{8}$/.exec(value['Fn::ImportValue'])?.[1];
+}

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_PACKAGE_JSON, ProjectFunction } from '../../infra/constructs/project-function.ts';
 import { embedBundling } from '../../infra/embeds.ts';
 import { loadBundle } from '../../infra/verify/load-bundle.ts';
-import { EMBED_ENV, EMBED_FILE } from '../../shared/http/embedded.ts';
+import { EMBED_DIR_ENV, EMBED_FILE } from '../../shared/http/embedded.ts';
 import { functionEntry } from '../../infra/repo-paths.ts';
 import { FIXTURE_GROUPS } from './support.ts';
 
@@ -61,7 +61,6 @@ describe('function bundles', () => {
     expect(code).not.toContain('import.meta');
     expect(JSON.parse(readFileSync(join(bundleDir, 'package.json'), 'utf8'))).toMatchObject(BUNDLE_PACKAGE_JSON);
     expect(existsSync(join(bundleDir, 'index.js.map'))).toBe(true);
-    expect(code).not.toContain('process.env.STEPWISE_ROUTE_MANIFEST');
   });
 
   it('carry the environment credential provider, not the SDK chain a Lambda never reaches', () => {
@@ -80,7 +79,7 @@ describe('function bundles', () => {
   it('carry the route manifest in a file beside them: the fallback tells 405 from 404, no environment', async () => {
     expect(existsSync(join(bundleDir, EMBED_FILE.routeManifest))).toBe(true);
     expect(readFileSync(join(bundleDir, 'index.js'), 'utf8')).not.toContain('/things');
-    delete process.env[EMBED_ENV.routeManifest];
+    delete process.env[EMBED_DIR_ENV];
     const { handler } = (await loadBundle(join(bundleDir, 'index.js'))) as { handler: Handler };
     const wrongMethod = await handler(event('PUT', '/api/2.0/things'));
     expect(wrongMethod.statusCode).toBe(405);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { embedBundling } from '../../infra/embeds.ts';
+import { DOCS_RENDERER_SOURCE, embedBundling } from '../../infra/embeds.ts';
 import { routeManifest } from '../../infra/route-manifest.ts';
 import { EMBED_FILE } from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
@@ -25,5 +25,15 @@ describe('embedBundling', () => {
     const first = embedBundling(['routeManifest'], FIXTURE_GROUPS).files[0].source;
     expect(embedBundling(['routeManifest'], FIXTURE_GROUPS).files[0].source).toBe(first);
     expect(embedBundling(['routeManifest'], FIXTURE_GROUPS.slice(1)).files[0].source).not.toBe(first);
+  });
+});
+
+describe('the docs renderer embed (decision 176)', () => {
+  it("is the renderer package's standalone script, copied as it is beside the bundle", () => {
+    const { files } = embedBundling(['docsRenderer'], FIXTURE_GROUPS);
+    expect(files).toEqual([{ source: DOCS_RENDERER_SOURCE, name: EMBED_FILE.docsRenderer }]);
+    const script = readFileSync(DOCS_RENDERER_SOURCE, 'utf8');
+    expect(script.startsWith('(function(){')).toBe(true);
+    expect(script).toContain('createApiReference');
   });
 });

@@ -51,8 +51,8 @@ describe('cdk-nag AwsSolutions checks', () => {
 
   it('fail on a wildcard grant of no known shape', () => {
     const dir = outdir();
-    const { app, api } = buildTestApp({ nag: true, outdir: dir });
-    api.groupFunctions.things.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
+    const { app, groupFunctions } = buildTestApp({ nag: true, outdir: dir });
+    groupFunctions.things.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:*'], resources: ['*'] }));
     expect(() => app.synth()).toThrow();
     expect(reportedRules(dir)).toEqual(
       expect.arrayContaining(['AwsSolutions-IAM5[Action::s3:*]', 'AwsSolutions-IAM5[Resource::*]']),
@@ -61,9 +61,9 @@ describe('cdk-nag AwsSolutions checks', () => {
 
   it('fail when an unknown action shares a finding with an accepted wildcard', () => {
     const dir = outdir();
-    const { app, api } = buildTestApp({ nag: true, outdir: dir });
+    const { app, groupFunctions } = buildTestApp({ nag: true, outdir: dir });
     // Same finding id as the accepted X-Ray grant on the same role: Resource::*.
-    api.groupFunctions.status.function.addToRolePolicy(
+    groupFunctions.status.function.addToRolePolicy(
       new PolicyStatement({ actions: ['dynamodb:DeleteTable'], resources: ['*'] }),
     );
     expect(() => app.synth()).toThrow();

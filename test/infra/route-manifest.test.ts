@@ -49,6 +49,21 @@ describe('routeTableProblems', () => {
     expect(routeTableProblems([group('a--b')])).toHaveLength(1);
   });
 
+  it('keeps site paths apart from API paths, and out of /api/2.0', () => {
+    const sitePath = (name: string, path: string): RouteGroup => {
+      const one = group(name, ['GET', path]);
+      return { ...one, routes: one.routes.map((route) => ({ ...route, site: true })) };
+    };
+    expect(routeTableProblems([group('a', ['GET', '/robots.txt']), sitePath('b', '/robots.txt')])).toEqual([]);
+    expect(routeTableProblems([sitePath('a', '/x'), sitePath('b', '/x')])).toEqual([
+      'GET /x is declared by both "a" and "b"',
+    ]);
+    expect(routeTableProblems([sitePath('a', '/api/2.0/guides')])).toEqual([
+      'a: GET /api/2.0/guides: a site path may not lie under /api/2.0',
+    ]);
+    expect(routeManifest([sitePath('a', '/x')])).toEqual([{ group: 'a', method: 'GET', path: '/x', site: true }]);
+  });
+
   it('reports paths API Gateway would reject', () => {
     expect(
       routeTableProblems([group('a', ['GET', 'users'], ['GET', '/users/{id'], ['GET', '/users//x'])]),

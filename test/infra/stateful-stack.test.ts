@@ -150,9 +150,9 @@ describe('stateful stack: alarm topic', () => {
 
 describe('stateful stack: restored table', () => {
   it('adopts stepwise:tableName instead of creating a table, and the functions use it', () => {
-    const { stateful, api } = buildTestApp({ context: { 'stepwise:tableName': 'stepwise-restored-20260101' } });
+    const { stateful, apiAreas } = buildTestApp({ context: { 'stepwise:tableName': 'stepwise-restored-20260101' } });
     Template.fromStack(stateful).resourceCountIs('AWS::DynamoDB::GlobalTable', 0);
-    const apiTemplate = Template.fromStack(api);
+    const apiTemplate = Template.fromStack(apiAreas[0]);
     apiTemplate.allResourcesProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ TABLE_NAME: 'stepwise-restored-20260101' }) },
     });

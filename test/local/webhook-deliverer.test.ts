@@ -67,6 +67,22 @@ async function webhookAndEvent() {
 }
 
 describe('fan-out', () => {
+  it('skips events from before the webhook was created (the outbox backlog, a repeated fan-out)', async () => {
+    const { webhook, stored } = await webhookAndEvent();
+    const eventMs = Number(stored.sequence.slice(0, 13));
+    const later = { ...webhook, webhookid: ++nextWebhookId, created_at_ms: eventMs + 1 };
+    const sameMoment = { ...webhook, webhookid: ++nextWebhookId, created_at_ms: eventMs };
+    // Stored before created_at_ms existed: created_date (seconds) counts.
+    const legacyLater = { ...webhook, webhookid: ++nextWebhookId, created_date: Math.floor(eventMs / 1000) + 1 };
+    for (const hook of [later, sameMoment, legacyLater]) await webhooks.insertWebhook(hook);
+    await deliverer.dispatchEvent(stored, [later, sameMoment, legacyLater]);
+    const count = async (webhookid: number) =>
+      (await webhooks.listDeliveries(webhookid, { limit: 10, offset: 0 })).length;
+    expect(await count(later.webhookid)).toBe(0);
+    expect(await count(legacyLater.webhookid)).toBe(0);
+    expect(await count(sameMoment.webhookid)).toBe(1);
+  });
+
   it(
     'is idempotent: dispatching an event twice (a restart between fan-out and dispatched) makes ' + 'one delivery',
     async () => {

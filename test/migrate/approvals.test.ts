@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { attach, createCategory, createGuide, createProcess, createTeam } from '../support/compliance.ts';
 import { approvalsCrawler, APPROVAL_UNEXPOSED } from '../../infra/ops/migrate/resources/approvals.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let processid: number;

@@ -10,7 +10,7 @@ import { assign, createCourse, releaseGuide, stageGuide } from '../support/cours
 import { createTeam } from '../support/compliance.ts';
 import { createWiki } from '../support/wikis.ts';
 import { assignmentsCrawler, ASSIGNMENT_UNEXPOSED } from '../../infra/ops/migrate/resources/assignments.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let course: any;

@@ -9,7 +9,7 @@ import { createWiki, type CreatedWiki } from '../support/wikis.ts';
 import { commentsCrawler } from '../../infra/ops/migrate/resources/comments.ts';
 import { guidesCrawler } from '../../infra/ops/migrate/resources/guides.ts';
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
-import { memoryCrawl, refusing, storedItem, storedPartition, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedItem, storedPartition, type MemoryCrawl } from './support/crawl-harness.ts';
 
 let site: ContentSite;
 let page: CreatedWiki;
@@ -63,14 +63,14 @@ describe('comments crawler', () => {
   });
 
   it('moves the comment counter past every id and marks each thread done', () => {
-    expect(crawl.highestIds.get('comment')).toBeGreaterThanOrEqual(Math.max(...commentids));
-    expect(crawl.completedUnits).toContain(`comment:${threadid}`);
+    expect(crawl.ids.get('comment')).toBeGreaterThanOrEqual(Math.max(...commentids));
+    expect(crawl.completed).toContain(`comment:${threadid}`);
   });
 
   it('reports comments the source refuses (403) as unexposed instead of failing', async () => {
     const limited = memoryCrawl(await loginAdmin());
     await limited.runWith(refusing(limited.context, ['/comments']), commentsCrawler);
-    expect(limited.unexposed.get('comments')).toContain('403');
+    expect(limited.unexposedDetail('comments')).toContain('403');
     expect(limited.item(`COMMENT#${threadid}`, 'COMMENT')).toBeUndefined();
   });
 });

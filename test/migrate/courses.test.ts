@@ -8,7 +8,7 @@ import { api, createUser, loginAdmin } from '../support/api.ts';
 import { assign, createCourse, createTeam, stageGuide } from '../support/courses.ts';
 import { createWiki } from '../support/wikis.ts';
 import { coursesCrawler, COURSE_UNEXPOSED } from '../../infra/ops/migrate/resources/courses.ts';
-import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let edited: any;

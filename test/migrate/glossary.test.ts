@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, loginAdmin } from '../support/api.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { glossaryCrawler, GLOSSARY_UNEXPOSED } from '../../infra/ops/migrate/resources/glossary.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 describe('glossary crawler', () => {
   let stack: RunningStack;

@@ -17,7 +17,7 @@ import {
   storedPartition,
   withoutAttributes,
   type MemoryCrawl,
-} from './support/memory-crawl.ts';
+} from './support/crawl-harness.ts';
 
 const pad = (id: number) => String(id).padStart(12, '0');
 
@@ -91,10 +91,10 @@ describe('guides crawler', () => {
   });
 
   it('moves the guide, step and revision counters past the ids it carried', () => {
-    expect(crawl.highestIds.get('guide')).toBeGreaterThanOrEqual(site.guide.guideid);
-    expect(crawl.highestIds.get('step')).toBeGreaterThanOrEqual(Math.max(...site.guide.steps.map((s) => s.stepid)));
-    expect(crawl.highestIds.get('revision')).toBeGreaterThanOrEqual(site.guide.revisionid);
-    expect(crawl.unexposed.has('guide and step revisions older than the current one')).toBe(true);
+    expect(crawl.ids.get('guide')).toBeGreaterThanOrEqual(site.guide.guideid);
+    expect(crawl.ids.get('step')).toBeGreaterThanOrEqual(Math.max(...site.guide.steps.map((s) => s.stepid)));
+    expect(crawl.ids.get('revision')).toBeGreaterThanOrEqual(site.guide.revisionid);
+    expect(crawl.isUnexposed('guide and step revisions older than the current one')).toBe(true);
   });
 
   it('reports grants the source refuses (403 to a non-editor) as unexposed and carries the guide', async () => {
@@ -103,7 +103,7 @@ describe('guides crawler', () => {
     expect((await api('GET', `/guides/${site.guide.guideid}/users`, { token: outsider.token })).status).toBe(403);
     const limited = memoryCrawl(outsider.token);
     await limited.run(guidesCrawler);
-    expect(limited.unexposed.get('guide user grants')).toContain('403');
+    expect(limited.unexposedDetail('guide user grants')).toContain('403');
     expect(limited.item(`GUIDE#${site.guide.guideid}`, 'GUIDE')).toMatchObject({ grant_userids: [] });
     // The private prerequisite is not listed to an outsider at all.
     expect(limited.item(`GUIDE#${site.prerequisite.guideid}`, 'GUIDE')).toBeUndefined();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, loginAdmin } from '../support/api.ts';
 import { marksCrawler } from '../../infra/ops/migrate/resources/marks.ts';
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
-import { memoryCrawl, refusing, storedPartition, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedPartition, type MemoryCrawl } from './support/crawl-harness.ts';
 
 let site: ContentSite;
 let crawl: MemoryCrawl;
@@ -41,14 +41,14 @@ describe('marks crawler', () => {
         expect(crawled).toEqual(stored);
       }
     }
-    expect(crawl.completedUnits).toEqual([`marks:user:${site.author.userid}`, `marks:user:${site.reader.userid}`]);
+    expect(crawl.completed).toEqual([`marks:user:${site.author.userid}`, `marks:user:${site.reader.userid}`]);
     const readerMarks = [...crawl.items.values()].filter((item) => item.pk === `USER#${site.reader.userid}`);
     expect(readerMarks).toHaveLength(2);
   });
 
   it("reports a user's marks the source refuses (403) as unexposed and carries the others", async () => {
     const limited = await crawlMarks([`/users/${site.reader.userid}/favorites`]);
-    expect(limited.unexposed.get('favorite guides of users')).toContain('403');
+    expect(limited.unexposedDetail('favorite guides of users')).toContain('403');
     const readerMarks = [...limited.items.values()].filter((item) => item.pk === `USER#${site.reader.userid}`);
     expect(readerMarks.map((item) => item.entity)).toEqual(['CompletedGuide']);
     expect([...limited.items.values()].some((item) => item.pk === `USER#${site.author.userid}`)).toBe(true);

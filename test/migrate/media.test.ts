@@ -15,7 +15,7 @@ import {
   storedMediaObject,
   withoutAttributes,
   type MemoryCrawl,
-} from './support/memory-crawl.ts';
+} from './support/crawl-harness.ts';
 
 let site: ContentSite;
 let crawl: MemoryCrawl;
@@ -69,8 +69,8 @@ describe('media crawler', () => {
   });
 
   it('moves the media counter past the ids it carried and marks each item done', () => {
-    expect(crawl.highestIds.get('media')).toBeGreaterThanOrEqual(Math.max(...mediaIds));
-    for (const itemid of mediaIds) expect(crawl.completedUnits).toContain(`media:${itemid}`);
+    expect(crawl.ids.get('media')).toBeGreaterThanOrEqual(Math.max(...mediaIds));
+    for (const itemid of mediaIds) expect(crawl.completed).toContain(`media:${itemid}`);
   });
 
   it('reports media and a library the source refuses (403) as unexposed and carries the rest', async () => {
@@ -80,8 +80,8 @@ describe('media crawler', () => {
       guidesCrawler,
       mediaCrawler,
     );
-    expect(limited.unexposed.get('the migrating account\u2019s media library')).toContain('403');
-    expect(limited.unexposed.has('media items the source refused to this account (403) or has not made ready')).toBe(
+    expect(limited.unexposedDetail('the migrating account\u2019s media library')).toContain('403');
+    expect(limited.isUnexposed('media items the source refused to this account (403) or has not made ready')).toBe(
       true,
     );
     expect(limited.skipped.map((skip) => skip.what)).toContain(`media item ${site.videoid}`);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createCategory, createGuide, editGuide } from '../support/compliance.ts';
 import { periodicReviewCrawler, PERIODIC_REVIEW_UNEXPOSED } from '../../infra/ops/migrate/resources/periodic-review.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let author: TestUser;

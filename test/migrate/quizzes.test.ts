@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { ALL_RIGHT, ALL_WRONG, HALF_RIGHT, importQuiz } from '../api/quiz-fixtures.ts';
 import { quizzesCrawler, QUIZ_UNEXPOSED } from '../../infra/ops/migrate/resources/quizzes.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let quizids: number[];

@@ -7,7 +7,7 @@ import { api, loginAdmin } from '../support/api.ts';
 import { guidesCrawler } from '../../infra/ops/migrate/resources/guides.ts';
 import { releasesCrawler } from '../../infra/ops/migrate/resources/releases.ts';
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
-import { memoryCrawl, refusing, storedItem, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedItem, type MemoryCrawl } from './support/crawl-harness.ts';
 
 let site: ContentSite;
 let releaseids: number[];
@@ -41,8 +41,8 @@ describe('releases crawler', () => {
     const key = `RELEASEHEAD#guide#${site.guide.guideid}`;
     expect(crawl.item(key, 'HEAD')).toEqual(await storedItem(key, 'HEAD'));
     expect(crawl.item(key, 'HEAD')).toMatchObject({ major: 1, minor: 1 });
-    expect(crawl.highestIds.get('release')).toBeGreaterThanOrEqual(Math.max(...releaseids));
-    expect(crawl.completedUnits).toContain(`releases:guide:${site.guide.guideid}`);
+    expect(crawl.ids.get('release')).toBeGreaterThanOrEqual(Math.max(...releaseids));
+    expect(crawl.completed).toContain(`releases:guide:${site.guide.guideid}`);
   });
 
   it("reports a guide's releases the source refuses (403) as unexposed and goes on", async () => {
@@ -52,7 +52,7 @@ describe('releases crawler', () => {
       guidesCrawler,
       releasesCrawler,
     );
-    expect(limited.unexposed.has('releases of some guides')).toBe(true);
+    expect(limited.isUnexposed('releases of some guides')).toBe(true);
     expect(limited.item(`RELEASE#${releaseids[0]}`, 'RELEASE')).toBeUndefined();
     expect(limited.item(`GUIDE#${site.guide.guideid}`, 'GUIDE')).toBeDefined();
   });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import { addStep, createGuide, ownSteps } from '../api/guide-fixtures.ts';
 import { stepFormsCrawler } from '../../infra/ops/migrate/resources/step-forms.ts';
-import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let guideid: number;

@@ -8,7 +8,7 @@ import { createWiki, wikiPath, type CreatedWiki } from '../support/wikis.ts';
 import { guidesCrawler } from '../../infra/ops/migrate/resources/guides.ts';
 import { TAG_ATTRIBUTES_NOT_EXPOSED, tagsCrawler } from '../../infra/ops/migrate/resources/tags.ts';
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
-import { memoryCrawl, refusing, storedItem, withoutAttributes, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedItem, withoutAttributes, type MemoryCrawl } from './support/crawl-harness.ts';
 
 let site: ContentSite;
 let page: CreatedWiki;
@@ -47,8 +47,8 @@ describe('tags crawler', () => {
   it('writes the tags on guides and on wiki pages as stored', async () => {
     await expectCrawledAsStored(`TAGGED#GUIDE#${site.guide.guideid}`, `TAG#${guideTag}`);
     await expectCrawledAsStored(`TAGGED#WIKI#${page.wikiid}`, `TAG#${wikiTag}`);
-    expect(crawl.completedUnits).toContain(`tags:guide:${site.guide.guideid}`);
-    expect(crawl.unexposed.has('who tagged a document and when')).toBe(true);
+    expect(crawl.completed).toContain(`tags:guide:${site.guide.guideid}`);
+    expect(crawl.isUnexposed('who tagged a document and when')).toBe(true);
   });
 
   it("reports a document's tags the source refuses (403) as unexposed and carries the rest", async () => {
@@ -58,7 +58,7 @@ describe('tags crawler', () => {
       guidesCrawler,
       tagsCrawler,
     );
-    expect(limited.unexposed.get('tags of documents')).toContain('403');
+    expect(limited.unexposedDetail('tags of documents')).toContain('403');
     expect(limited.item(`TAGGED#GUIDE#${site.guide.guideid}`, `TAG#${guideTag}`)).toBeUndefined();
     expect(limited.item(`TAGGED#WIKI#${page.wikiid}`, `TAG#${wikiTag}`)).toBeDefined();
   });

@@ -12,7 +12,7 @@ import {
   storedPartition,
   withoutAttributes,
   type MemoryCrawl,
-} from './support/memory-crawl.ts';
+} from './support/crawl-harness.ts';
 
 const pad = (id: number) => String(id).padStart(12, '0');
 
@@ -67,15 +67,15 @@ describe('teams crawler', () => {
   });
 
   it('moves the team counter past the ids it carried', () => {
-    expect(crawl.highestIds.get('team')).toBeGreaterThanOrEqual(closedTeam.teamid);
-    expect(crawl.completedUnits).toContain(`team:${openTeam.teamid}`);
+    expect(crawl.ids.get('team')).toBeGreaterThanOrEqual(closedTeam.teamid);
+    expect(crawl.completed).toContain(`team:${openTeam.teamid}`);
   });
 
   it("reports a private team's members the source refuses (403) as unexposed and carries the team", async () => {
     const outsider = await createUser();
     const limited = memoryCrawl(outsider.token);
     await limited.run(teamsCrawler);
-    expect(limited.unexposed.get('members of private teams the migrating account does not manage')).toContain('403');
+    expect(limited.unexposedDetail('members of private teams the migrating account does not manage')).toContain('403');
     expect(limited.item(`TEAM#${closedTeam.teamid}`, 'TEAM')).toBeDefined();
     expect(limited.item(`TEAM#${closedTeam.teamid}`, `MEMBER#${pad(members[0].userid)}`)).toBeUndefined();
     expect(limited.item(`TEAM#${openTeam.teamid}`, `MEMBER#${pad(members[0].userid)}`)).toBeDefined();

@@ -12,7 +12,7 @@ import {
   storedPartition,
   withoutAttributes,
   type MemoryCrawl,
-} from './support/memory-crawl.ts';
+} from './support/crawl-harness.ts';
 
 let admin: string;
 let adminUserid: number;
@@ -88,9 +88,9 @@ describe('users crawler', () => {
   });
 
   it('moves the user counter past every id and marks each user done', () => {
-    expect(crawl.highestIds.get('user')).toBeGreaterThanOrEqual(detailed.userid);
-    expect(crawl.completedUnits).toContain(`user:${plain.userid}`);
-    expect(crawl.unexposed.has('password hashes')).toBe(true);
+    expect(crawl.ids.get('user')).toBeGreaterThanOrEqual(detailed.userid);
+    expect(crawl.completed).toContain(`user:${plain.userid}`);
+    expect(crawl.isUnexposed('password hashes')).toBe(true);
   });
 
   it('skips units an interrupted run completed', async () => {
@@ -98,16 +98,16 @@ describe('users crawler', () => {
     await resumed.run(usersCrawler);
     expect(resumed.item(`USER#${plain.userid}`, 'USER')).toBeUndefined();
     expect(resumed.item(`USER#${detailed.userid}`, 'USER')).toBeDefined();
-    expect(resumed.highestIds.get('user')).toBeGreaterThanOrEqual(detailed.userid);
+    expect(resumed.ids.get('user')).toBeGreaterThanOrEqual(detailed.userid);
   });
 
   it('reports what a non-Admin source refuses (403) as unexposed instead of failing', async () => {
     const limited = memoryCrawl(plain.token);
     await limited.run(usersCrawler);
-    expect(limited.unexposed.has('users created by the migrating account')).toBe(true);
-    expect(limited.unexposed.get('users created by the migrating account')).toContain('403');
+    expect(limited.isUnexposed('users created by the migrating account')).toBe(true);
+    expect(limited.unexposedDetail('users created by the migrating account')).toContain('403');
     // Others' email addresses are not shown to a plain user: those users are skipped, the caller is not.
-    expect(limited.unexposed.has('user email addresses')).toBe(true);
+    expect(limited.isUnexposed('user email addresses')).toBe(true);
     expect(limited.item(`USER#${detailed.userid}`, 'USER')).toBeUndefined();
     expect(limited.item(`USER#${plain.userid}`, 'USER')).toMatchObject({ email: plain.email });
   });

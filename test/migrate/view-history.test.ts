@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { createWiki, wikiPath } from '../support/wikis.ts';
 import { viewHistoryCrawler } from '../../infra/ops/migrate/resources/view-history.ts';
-import { memoryCrawl, refusing, storedPartition, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedPartition, type MemoryCrawl } from './support/crawl-harness.ts';
 
 let viewer: TestUser;
 let crawl: MemoryCrawl;
@@ -31,12 +31,12 @@ describe('view-history crawler', () => {
     expect(stored.length).toBeGreaterThan(0);
     const crawled = [...crawl.items.values()].filter((item) => item.pk === `VIEWS#USER#${viewer.userid}`);
     expect(new Set(crawled)).toEqual(new Set(stored));
-    expect(crawl.completedUnits).toEqual([`views:user:${viewer.userid}`]);
+    expect(crawl.completed).toEqual([`views:user:${viewer.userid}`]);
   });
 
   it("reports a user's history the source refuses (403) as unexposed instead of failing", async () => {
     const limited = await crawlViews(['/user_view_history/user/']);
-    expect(limited.unexposed.get('view histories of users')).toContain('403');
+    expect(limited.unexposedDetail('view histories of users')).toContain('403');
     expect(limited.items.size).toBe(0);
   });
 });

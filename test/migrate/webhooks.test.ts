@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, loginAdmin } from '../support/api.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { webhooksCrawler, WEBHOOK_UNEXPOSED } from '../../infra/ops/migrate/resources/webhooks.ts';
-import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let webhook: { webhookid: number; secret: string };

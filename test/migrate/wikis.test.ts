@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import { createWiki, wikiPath, type CreatedWiki } from '../support/wikis.ts';
 import { wikisCrawler } from '../../infra/ops/migrate/resources/wikis.ts';
-import { memoryCrawl, refusing, storedItem, type MemoryCrawl } from './support/memory-crawl.ts';
+import { memoryCrawl, refusing, storedItem, type MemoryCrawl } from './support/crawl-harness.ts';
 
 const pad = (id: number) => String(id).padStart(12, '0');
 
@@ -68,16 +68,16 @@ describe('wikis crawler', () => {
 
   it('reports the contents of earlier revisions as unexposed and moves the counters past every id', () => {
     expect(crawl.item(`WIKI#${article.wikiid}`, `REV#${pad(article.revisionid)}`)).toBeUndefined();
-    expect(crawl.unexposed.has('contents of wiki revisions before the current one')).toBe(true);
-    expect(crawl.highestIds.get('wiki')).toBeGreaterThanOrEqual(article.wikiid);
-    expect(crawl.highestIds.get('revision')).toBeGreaterThanOrEqual(articleRevision);
+    expect(crawl.isUnexposed('contents of wiki revisions before the current one')).toBe(true);
+    expect(crawl.ids.get('wiki')).toBeGreaterThanOrEqual(article.wikiid);
+    expect(crawl.ids.get('revision')).toBeGreaterThanOrEqual(articleRevision);
   });
 
   it('reports a namespace the source refuses (403) as unexposed and carries the others', async () => {
     const reader = await createUser();
     const limited = memoryCrawl(reader.token);
     await limited.runWith(refusing(limited.context, ['/wikis/WIKI']), wikisCrawler);
-    expect(limited.unexposed.get('WIKI wiki pages')).toContain('403');
+    expect(limited.unexposedDetail('WIKI wiki pages')).toContain('403');
     expect(limited.item(`WIKI#${article.wikiid}`, 'WIKI')).toBeUndefined();
     expect(limited.item(`WIKI#${parent.wikiid}`, 'WIKI')).toBeDefined();
   });

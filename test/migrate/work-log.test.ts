@@ -11,7 +11,7 @@ import { addStep, createGuide, ownSteps } from '../api/guide-fixtures.ts';
 import { workLogCrawler, WORK_LOG_UNEXPOSED } from '../../infra/ops/migrate/resources/work-log.ts';
 import { entryView } from '../../shared/views/work-log-views.ts';
 import type { WorkLogEntryRecord } from '../../shared/db/entities/work-log.ts';
-import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './crawl-harness.ts';
+import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './support/crawl-harness.ts';
 
 let admin: string;
 let operator: TestUser;

@@ -2,7 +2,7 @@
 import { inject } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { RouteDef } from '../../shared/http/route.ts';
+import { type RouteDef, routeUrlPath } from '../../shared/http/route.ts';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 
 export interface ApiResponse<T = any> {
@@ -36,6 +36,16 @@ export function api<T = any>(method: string, path: string, options: RequestOptio
   return apiAt<T>(apiUrl(), method, path, options);
 }
 
+/** The site root of the test stack: where paths outside /api/2.0 (pages, robots.txt) answer. */
+export function siteUrl(): string {
+  return apiUrl().replace(/\/api\/2\.0$/, '');
+}
+
+/** A request to a path of the site, outside /api/2.0. */
+export function site<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return apiAt<T>(siteUrl(), method, path, options);
+}
+
 /** The same request against another stack (a second stack started with other settings). */
 export async function apiAt<T = any>(
   baseUrl: string,
@@ -59,7 +69,7 @@ export async function apiAt<T = any>(
     // not JSON (XML, HTML)
   }
   const answer = { status: response.status, body: parsed as T, text, headers: response.headers };
-  await checkResponseSchema(baseUrl, method, url, answer);
+  await checkResponseSchema(method, url, answer);
   return answer;
 }
 
@@ -71,7 +81,7 @@ function routeMatcher(): Promise<PathMatcher<RouteDef>> {
     ({ routeGroups }) =>
       new PathMatcher(
         routeGroups.flatMap((group) =>
-          group.routes.map((route) => ({ method: route.method, path: route.path, value: route })),
+          group.routes.map((route) => ({ method: route.method, path: routeUrlPath(route), value: route })),
         ),
       ),
   );
@@ -83,17 +93,10 @@ function routeMatcher(): Promise<PathMatcher<RouteDef>> {
  * document describes what the API really sends. Routes without a response schema are not
  * checked (test/unit/response-schemas.test.ts says which may still lack one).
  */
-export async function checkResponseSchema(
-  baseUrl: string,
-  method: string,
-  url: URL,
-  answer: ApiResponse,
-): Promise<void> {
+export async function checkResponseSchema(method: string, url: URL, answer: ApiResponse): Promise<void> {
   if (answer.status < 200 || answer.status > 299 || !answer.text) return;
   if (!(answer.headers.get('content-type') ?? '').includes('application/json')) return;
-  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  if (!url.pathname.startsWith(`${basePath}/`)) return;
-  const matched = (await routeMatcher()).match(method.toUpperCase(), url.pathname.slice(basePath.length));
+  const matched = (await routeMatcher()).match(method.toUpperCase(), url.pathname);
   const schema = matched?.value.response;
   if (!matched || !schema) return;
   const result = schema.safeParse(answer.body);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SourceError } from '../../infra/ops/migrate/crawl.ts';
-import { HttpSourceClient, retryAfterMs, type Clock } from '../../infra/ops/migrate/source-client.ts';
+import { signIn } from '../../infra/ops/migrate/sign-in.ts';
+import { HttpSourceClient, retryAfterMs } from '../../infra/ops/migrate/source-client.ts';
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
@@ -58,35 +59,30 @@ afterAll(async () => {
   await other.close();
 });
 
-/** The rate limiter's time: stands still until waited on, then jumps; the waits are recorded. */
-function fakeClock() {
-  let now = 1_000_000;
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => now,
-    wait: async (ms: number) => {
-      waits.push(ms);
-      now += ms;
-    },
-  };
-}
-
 function client(
-  options: { maxAttempts?: number; concurrency?: number; sleeps?: number[]; rate?: number; clock?: Clock } = {},
+  options: {
+    maxAttempts?: number;
+    concurrency?: number;
+    sleeps?: number[];
+    rate?: number;
+    sleep?: (ms: number) => Promise<void>;
+    allowHosts?: string[];
+  } = {},
 ) {
   return new HttpSourceClient({
     baseUrl: `${source.url}/api/2.0`,
     token: 'source-token',
+    allowHosts: options.allowHosts,
     ratePerSecond: options.rate ?? 1000,
-    clock: options.clock ?? fakeClock(),
     concurrency: options.concurrency ?? 4,
     maxAttempts: options.maxAttempts ?? 5,
     baseDelayMs: 100,
     random: () => 0.5,
-    sleep: async (ms) => {
-      options.sleeps?.push(ms);
-    },
+    sleep:
+      options.sleep ??
+      (async (ms) => {
+        options.sleeps?.push(ms);
+      }),
   });
 }
 
@@ -99,11 +95,8 @@ describe('source client retries', () => {
     ];
     source.answer((_request, response) => script.shift()!(response));
     const sleeps: number[] = [];
-    const clock = fakeClock();
-    const api = client({ sleeps, clock });
+    const api = client({ sleeps });
     await expect(api.get('guides/7')).resolves.toEqual({ guideid: 7 });
-    // The Retry-After also held back the rate limiter, for every request.
-    expect(clock.waits).toContain(2000);
     expect(source.seen.map((request) => request.url)).toEqual(Array(3).fill('/api/2.0/guides/7'));
     // Retry-After: 2 → 2000 ms; then the second attempt's backoff: 200 ms ceiling, half fixed + half jitter.
     expect(sleeps).toEqual([2000, 150]);
@@ -195,7 +188,8 @@ describe('source client reads', () => {
       response.writeHead(302, { location: `${other.url}/bucket/key.png?signature=abc` });
       response.end();
     });
-    const api = client();
+    // The other server is on loopback: the operator allows it, as they would the source's S3 emulator.
+    const api = client({ allowHosts: [new URL(other.url).host] });
     const direct = await api.download(`${other.url}/bucket/direct.png`);
     expect([...direct.bytes]).toEqual([1, 2, 3]);
     expect(direct.contentType).toBe('image/png');
@@ -207,13 +201,42 @@ describe('source client reads', () => {
 
   it('starts at most `rate` requests per second', async () => {
     source.answer((_request, response) => json(response, 200, {}));
-    const clock = fakeClock();
-    const api = client({ rate: 4, concurrency: 10, clock });
+    const api = client({ rate: 20, concurrency: 10 });
+    const started = performance.now();
     await Promise.all(Array.from({ length: 9 }, (_, index) => api.get(`guides/${index}`)));
     expect(source.seen).toHaveLength(9);
-    // The first goes at once; each of the other eight waits its quarter second on the limiter's clock.
-    expect(clock.waits.reduce((sum, ms) => sum + ms, 0)).toBe(2000);
-    expect(clock.waits.every((ms) => ms <= 250)).toBe(true);
+    // The first goes at once; each of the other eight waits its 50 ms turn (timers may fire a tad early).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(8 * 50 - 20);
+  });
+
+  it('holds every request back while a 429 Retry-After is waited out', async () => {
+    let answered429 = false;
+    source.answer((request, response) => {
+      if (request.url!.endsWith('/slow') && !answered429) {
+        answered429 = true;
+        json(response, 429, { message: 'Slow down' }, { 'retry-after': '30' });
+      } else json(response, 200, { url: request.url });
+    });
+    let endWait: () => void = () => {};
+    const waited: number[] = [];
+    const api = client({
+      sleep: (ms) => {
+        waited.push(ms);
+        return new Promise<void>((resolve) => {
+          endWait = resolve;
+        });
+      },
+    });
+    const slow = api.get('guides/slow');
+    while (waited.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(waited).toEqual([30_000]);
+    // Another request made during the wait is not sent until it ends.
+    const other = api.get('guides/other');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(source.seen.map((request) => request.url)).toEqual(['/api/2.0/guides/slow']);
+    endWait();
+    await expect(Promise.all([slow, other])).resolves.toHaveLength(2);
+    expect(source.seen).toHaveLength(3);
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
@@ -225,5 +248,99 @@ describe('source client reads', () => {
     expect(source.seen).toHaveLength(12);
     expect(source.maxInFlight()).toBeLessThanOrEqual(3);
     expect(source.maxInFlight()).toBeGreaterThan(1);
+  });
+});
+
+/** Issue 23 item 6: the source names redirects and media URLs; the client must not trust them. */
+describe('source client trust', () => {
+  it('refuses a 307 on the login that points at another origin: the password never leaves', async () => {
+    other.answer((request, response) => {
+      request.resume();
+      json(response, 201, { authToken: 'stolen' });
+    });
+    source.answer((_request, response) => {
+      response.writeHead(307, { location: `${other.url}/api/2.0/user/token` });
+      response.end();
+    });
+    const api = client();
+    const failure = await signIn(api, { email: 'admin@example.com', password: 'secret' }).catch((error) => error);
+    expect(failure).toBeInstanceOf(SourceError);
+    expect((failure as Error).message).toContain(`redirected (307) to ${other.url}`);
+    expect(other.seen).toHaveLength(0);
+    expect(source.seen).toHaveLength(1);
+  });
+
+  it('follows a redirect within the source origin, body and token kept', async () => {
+    const bodies: string[] = [];
+    source.answer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      bodies.push(body);
+      if (request.url === '/api/2.0/user/token') {
+        response.writeHead(308, { location: '/api/2.0/user/token2' });
+        response.end();
+      } else json(response, 201, { authToken: 'fresh' });
+    });
+    await expect(client().post('user/token', { email: 'a@b.c', password: 'pw' })).resolves.toEqual({
+      authToken: 'fresh',
+    });
+    expect(source.seen.map((request) => request.url)).toEqual(['/api/2.0/user/token', '/api/2.0/user/token2']);
+    expect(bodies).toEqual([
+      JSON.stringify({ email: 'a@b.c', password: 'pw' }),
+      JSON.stringify({ email: 'a@b.c', password: 'pw' }),
+    ]);
+  });
+
+  it('refuses an API read redirected off the origin (its answer would be trusted as the source)', async () => {
+    other.answer((_request, response) => json(response, 200, [{ userid: 1 }]));
+    source.answer((_request, response) => {
+      response.writeHead(302, { location: `${other.url}/api/2.0/users` });
+      response.end();
+    });
+    await expect(client().get('users')).rejects.toThrow(/never followed off/);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('refuses a media URL on a loopback address of another port unless --allow-host names it', async () => {
+    other.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('internal secrets');
+    });
+    const failure = await client()
+      .download(`${other.url}/latest/meta-data/`)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SourceError);
+    expect((failure as Error).message).toContain('loopback');
+    expect((failure as Error).message).toContain(`--allow-host ${new URL(other.url).host}`);
+    expect(other.seen).toHaveLength(0);
+
+    const allowed = await client({ allowHosts: [new URL(other.url).host] }).download(`${other.url}/cdn/a.txt`);
+    expect(allowed.bytes.toString()).toBe('internal secrets');
+  });
+
+  it('vets every hop: a source media URL redirected to loopback elsewhere is refused', async () => {
+    other.answer((_request, response) => response.end('internal'));
+    source.answer((_request, response) => {
+      response.writeHead(302, { location: `${other.url}/admin` });
+      response.end();
+    });
+    await expect(client().download(`${source.url}/media/1/original`)).rejects.toThrow(/Refusing to download/);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('refuses a name that resolves to any private address; an allow-listed name is fetched as is', async () => {
+    other.answer((_request, response) => response.end('pinned'));
+    const port = new URL(other.url).port;
+    const lying = (addresses: string[]) =>
+      new HttpSourceClient({
+        baseUrl: `${source.url}/api/2.0`,
+        resolve: async () => addresses.map((address) => ({ address, family: 4 })),
+      });
+    await expect(lying(['93.184.216.34', '10.0.0.7']).download(`http://cdn.example:${port}/x`)).rejects.toThrow(
+      /resolves to 10\.0\.0\.7 is private/,
+    );
+    // An allow-listed name is fetched as is (the operator vouched for it).
+    const allowed = new HttpSourceClient({ baseUrl: `${source.url}/api/2.0`, allowHosts: ['localhost'] });
+    expect((await allowed.download(`http://localhost:${port}/x`)).bytes.toString()).toBe('pinned');
   });
 });

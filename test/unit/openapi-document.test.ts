@@ -14,13 +14,37 @@ describe('the OpenAPI document built from the route table', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('has one operation per route, with unique operation ids', () => {
-    const routes = routeGroups.flatMap((group) => group.routes);
+  it('has one operation per API route, with unique operation ids, and no site path', () => {
+    const routes = routeGroups.flatMap((group) => group.routes.filter((route) => !route.site));
+    const sitePaths = routeGroups.flatMap((group) => group.routes.filter((route) => route.site));
+    expect(sitePaths.length).toBeGreaterThan(0);
+    for (const route of sitePaths) expect(document.paths[route.path], route.path).toBeUndefined();
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
     expect(operations).toHaveLength(routes.length);
     for (const route of routes)
       expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('revisionid (decision 178)', () => {
+  const routes = routeGroups.flatMap((group) => group.routes);
+  const document = buildOpenApiDocument(routeGroups) as any;
+  const takesRevision = routes.filter((route) => route.query && 'revisionid' in ((route.query as any).shape ?? {}));
+
+  it('every route whose query takes a revisionid says whether the service requires it', () => {
+    expect(takesRevision.length).toBeGreaterThan(15);
+    const undecided = takesRevision.filter((route) => route.revision === undefined);
+    expect(undecided.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
+
+  it('the document marks it required exactly where the route says so', () => {
+    for (const route of takesRevision) {
+      const parameter = document.paths[route.path][route.method.toLowerCase()].parameters.find(
+        (p: { name: string; in: string }) => p.name === 'revisionid' && p.in === 'query',
+      );
+      expect(parameter.required, `${route.method} ${route.path}`).toBe(route.revision === 'required');
+    }
   });
 });

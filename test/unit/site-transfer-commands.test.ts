@@ -95,6 +95,8 @@ beforeAll(async () => {
     } else response.writeHead(404).end();
   });
   site = http.createServer(async (request, response) => {
+    // The commands' reachability check: open, no token.
+    if (request.url === '/api/2.0/health') return json(response, 200, { status: 'ok' });
     scenario.apiAuthorization.push(request.headers.authorization);
     if (request.headers.authorization !== `api ${TOKEN}`) return json(response, 401, { message: 'Invalid login' });
     const route = `${request.method} ${request.url}`;
@@ -290,5 +292,53 @@ describe('npm run import', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('is not a site file');
     expect(scenario.apiAuthorization).toEqual([]);
+  });
+});
+
+describe('the commands refuse a mistake in one line before any job starts', () => {
+  /** A port that was free a moment ago: nothing answers there. */
+  async function closedPortUrl(): Promise<string> {
+    const probe = http.createServer();
+    const url = await listen(probe);
+    await new Promise((resolve) => probe.close(resolve));
+    return url;
+  }
+
+  it('--help prints the usage and exits 0', async () => {
+    for (const script of ['export-main.ts', 'import-main.ts']) {
+      const run = await command(script, ['--help']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: npm run (export|import) -- /);
+    }
+  });
+
+  it('a --from or --to that is not an http(s) URL names the flag and exits 2', async () => {
+    const exported = await command('export-main.ts', ['--from', 'stepwise.example', '--token', TOKEN, '--out', 'x']);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr.trim()).toBe(
+      `--from must be the site's http(s) URL, e.g. https://stepwise.example.com (got "stepwise.example")`,
+    );
+    const imported = await command('import-main.ts', ['--to', 'ftp://site', '--token', TOKEN, 'site.jsonl']);
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toMatch(/^--to must be the site's http\(s\) URL.*\(got "ftp:\/\/site"\)\n$/);
+    expect(scenario.apiAuthorization).toEqual([]);
+  });
+
+  it('an --out in a missing directory is refused before the export job starts', async () => {
+    const out = path.join(dir, 'no-such-folder', 'site.jsonl');
+    const run = await command('export-main.ts', ['--from', siteUrl, '--token', TOKEN, '--out', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`--out: the directory ${path.dirname(out)} does not exist; create it first\n`);
+    expect(scenario.apiAuthorization).toEqual([]);
+  });
+
+  it('a host that does not answer is named at once, by its URL', async () => {
+    const nobody = await closedPortUrl();
+    const started = Date.now();
+    const run = await command('export-main.ts', ['--from', nobody, '--token', TOKEN, '--out', path.join(dir, 'x')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Cannot reach ${nobody}/api/2.0 (ECONNREFUSED): check the URL and the network\n`);
+    // No retries with back-off before saying so.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import fc from 'fast-check';
+import { XMLValidator } from 'fast-xml-parser';
 import { toXml } from '../../shared/http/xml.ts';
 import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { negotiateFormat } from '../../shared/http/respond.ts';
@@ -9,11 +10,34 @@ import { searchTokens, normalizeSearchTerm } from '../../shared/domain/search-to
 import { hashPassword, verifyPassword } from '../../shared/domain/secrets.ts';
 import { uniqueUsernameBase, UNIQUE_USERNAME } from '../../shared/domain/user-rules.ts';
 
+/** Well-formed: the structure parses, and every character is one XML 1.0's `Char` production allows. */
+function expectWellFormedXml(xml: string): void {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const allowed = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+  expect(allowed.test(xml)).toBe(true);
+}
+
 describe('XML', () => {
   it('escapes text and turns non-XML keys into entry elements', () => {
     expect(toXml({ a: '<b>&', '140x105': 'u', list: [1, null] })).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<response><a>&lt;b&gt;&amp;</a><entry ' +
         'key="140x105">u</entry><list><item>1</item><item/></list></response>',
+    );
+  });
+
+  it('replaces characters XML 1.0 cannot carry (C0 controls, U+FFFE/U+FFFF, lone surrogates) by U+FFFD', () => {
+    const xml = toXml({ text: 'a\u0000b\u0001c\u001Fd\tok\ne\uFFFFf\uD800g', 'k\u0002': 'v' });
+    expect(xml).toContain('<text>a\uFFFDb\uFFFDc\uFFFDd\tok\ne\uFFFDf\uFFFDg</text>');
+    expect(xml).toContain('<entry key="k\uFFFD">v</entry>');
+    expectWellFormedXml(xml);
+  });
+
+  it('any string renders to well-formed XML', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (key, value) => {
+        expectWellFormedXml(toXml({ [key]: value, list: [value] }));
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -5,26 +5,48 @@
  */
 import { parseArgs } from 'node:util';
 import { bar, formatBytes, startProgress } from '../progress.ts';
+import { checkOutputFile, checkReachable, siteUrlArgument, UsageError } from './command-checks.ts';
 import { JobFailedError, runExport, type JobProgress } from './site-jobs.ts';
 
-const USAGE = 'Usage: npm run export -- --from <https://stepwise.example.com> --token <Admin token> --out <site.jsonl>';
+const USAGE = `Usage: npm run export -- --from <https://stepwise.example.com> --token <Admin token> --out <site.jsonl>
+         [--poll <seconds, default 2>]
+Runs an export job on the site and downloads the site file. Exit codes: 0 done, 1 failed, 2 bad arguments.`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
   process.exit(code);
 }
 
-let values: { from?: string; token?: string; out?: string; poll?: string };
+let values: { from?: string; token?: string; out?: string; poll?: string; help?: boolean };
 try {
   values = parseArgs({
-    options: { from: { type: 'string' }, token: { type: 'string' }, out: { type: 'string' }, poll: { type: 'string' } },
+    options: {
+      from: { type: 'string' },
+      token: { type: 'string' },
+      out: { type: 'string' },
+      poll: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   }).values;
 } catch (error) {
   fail(`${(error as Error).message}\n${USAGE}`, 2);
 }
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 if (!values.from || !values.token || !values.out) fail(USAGE, 2);
 const pollSeconds = Number(values.poll ?? '2');
 if (!(pollSeconds > 0)) fail('--poll is a number of seconds above 0', 2);
+let apiRoot = '';
+try {
+  apiRoot = siteUrlArgument('--from', values.from);
+  checkOutputFile('--out', values.out);
+} catch (error) {
+  if (error instanceof UsageError) fail(error.message, 2);
+  throw error;
+}
+await checkReachable(apiRoot).catch((error: Error) => fail(error.message));
 
 const state: JobProgress = { phase: 'starting', percent: 0, bytes: 0, totalBytes: 0 };
 const progress = startProgress({
@@ -36,7 +58,7 @@ const progress = startProgress({
 });
 try {
   const result = await runExport(
-    { baseUrl: values.from, token: values.token, pollMs: pollSeconds * 1000 },
+    { baseUrl: apiRoot, token: values.token, pollMs: pollSeconds * 1000 },
     values.out,
     state,
   );

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { headerRecordSchema } from '../../../shared/site-archive/records.ts';
 import { bar, formatBytes, startProgress } from '../progress.ts';
+import { checkReachable, siteUrlArgument, UsageError } from './command-checks.ts';
 import { JobFailedError, runImport, type JobProgress } from './site-jobs.ts';
 
 const USAGE =
@@ -34,6 +35,7 @@ function parse() {
       'mail-password-resets': { type: 'boolean', default: false },
       'allow-admin-grants': { type: 'boolean', default: false },
       poll: { type: 'string', default: '2' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
 }
@@ -43,12 +45,26 @@ try {
   fail(`${(error as Error).message}\n${USAGE}`, 2);
 }
 const { values, positionals } = parsed;
+if (values.help) {
+  process.stdout.write(
+    `${USAGE}\nUploads a site file and runs the import job. Exit codes: 0 done, 1 failed, 2 bad arguments.\n`,
+  );
+  process.exit(0);
+}
 const file = positionals[0];
 if (!values.to || !values.token || !file || positionals.length > 1) fail(USAGE, 2);
 if (values.mode !== 'empty' && values.mode !== 'merge') fail('--mode is empty or merge', 2);
 const pollSeconds = Number(values.poll);
 if (!(pollSeconds > 0)) fail('--poll is a number of seconds above 0', 2);
+let apiRoot = '';
+try {
+  apiRoot = siteUrlArgument('--to', values.to);
+} catch (error) {
+  if (error instanceof UsageError) fail(error.message, 2);
+  throw error;
+}
 await checkSiteFile(file);
+await checkReachable(apiRoot).catch((error: Error) => fail(error.message));
 
 const state: JobProgress = { phase: 'starting', percent: 0, bytes: 0, totalBytes: 0 };
 const progress = startProgress({
@@ -59,7 +75,7 @@ const progress = startProgress({
 });
 try {
   const result = await runImport(
-    { baseUrl: values.to, token: values.token, pollMs: pollSeconds * 1000 },
+    { baseUrl: apiRoot, token: values.token, pollMs: pollSeconds * 1000 },
     file,
     {
       mode: values.mode,

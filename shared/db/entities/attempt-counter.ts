@@ -6,9 +6,9 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { isConditionFailed } from '../retry.ts';
 import { nowSeconds } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
+import { isConditionFailed } from '../retry.ts';
 
 function attemptsKey(purpose: string, subject: string) {
   return { pk: `ATTEMPTS#${purpose}#${subject}`, sk: 'ATTEMPTS' };
@@ -107,7 +107,7 @@ export async function countFailure(
         }),
       )
       .catch((error) => {
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionFailed(error)) throw error;
       });
   }
   const result = await db().send(

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { isLostRace } from '../retry.ts';
+import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import type { DomainEvent, EventName, StoredEvent } from '../../domain/events/catalogue.ts';
 
@@ -203,6 +203,6 @@ export async function markEventDispatched(record: OutboxEventRecord): Promise<vo
       }),
     )
     .catch((error) => {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
     });
 }

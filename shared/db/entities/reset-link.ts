@@ -1,4 +1,8 @@
-/** Password reset link: pk RESET#<sha256 of the link token>, single use, expiring by TTL. */
+/**
+ * Password reset link: pk RESET#<sha256 of the link token>, single use, expiring by TTL. It
+ * keeps its account's credential stamp (shared/accounts/credential-stamp.ts) from when it was
+ * sent: once the password changes (by another link or otherwise) it no longer applies.
+ */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
@@ -19,16 +23,36 @@ function resetKey(tokenHash: string) {
   return { pk: `RESET#${tokenHash}`, sk: 'RESET' };
 }
 
-export async function putResetLink(tokenHash: string, userid: number, expires: number): Promise<void> {
-  await putItem({ ...resetKey(tokenHash), entity: 'ResetLink', userid, [TTL_ATTRIBUTE]: expires });
+export interface ResetLinkUse {
+  userid: number;
+  /** Absent on links sent before stamps existed. */
+  credential_stamp?: string;
 }
 
-/** Uses a link up: deletes it and returns its userid if it was live (one use only). */
-export async function consumeResetLink(tokenHash: string): Promise<number | undefined> {
+export async function putResetLink(
+  tokenHash: string,
+  userid: number,
+  expires: number,
+  credentialStamp: string,
+): Promise<void> {
+  await putItem({
+    ...resetKey(tokenHash),
+    entity: 'ResetLink',
+    userid,
+    credential_stamp: credentialStamp,
+    [TTL_ATTRIBUTE]: expires,
+  });
+}
+
+/** Uses a link up: deletes it and returns its account if it was live (one use only). */
+export async function consumeResetLink(tokenHash: string): Promise<ResetLinkUse | undefined> {
   const result = await db().send(
     new DeleteCommand({ TableName: tableName(), Key: resetKey(tokenHash), ReturnValues: 'ALL_OLD' }),
   );
   const item = result.Attributes;
   if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return undefined;
-  return Number(item.userid);
+  return {
+    userid: Number(item.userid),
+    ...(typeof item.credential_stamp === 'string' ? { credential_stamp: item.credential_stamp } : {}),
+  };
 }

@@ -201,6 +201,14 @@ export function saveExportStep(
   });
 }
 
+/**
+ * A step's percent while the step goes on (a step may last 600 s on AWS): the percent only, on
+ * the same condition; the counts and the cursor move with the whole step (saveExportStep).
+ */
+export function saveExportProgress(exportid: number, partsBefore: number, percent: number): Promise<boolean> {
+  return saveExportStep(exportid, partsBefore, { percent });
+}
+
 export function setExportExecution(exportid: number, executionArn: string): Promise<boolean> {
   return conditionalSet(
     exportKey(exportid),

@@ -20,6 +20,12 @@ export interface TokenRecord {
   expires: number;
   /** The Admin who minted it by impersonation, if any. */
   impersonator_userid: number | null;
+  /**
+   * With impersonator_userid: the minter's credential stamp when it was minted
+   * (shared/accounts/credential-stamp.ts). The token works only while the minter is an Admin
+   * with that stamp, so demoting them or changing their password ends it.
+   */
+  impersonator_credential?: string;
 }
 
 /** A Token item as tokenInsert writes it (a credential: docs/export-format.md). */
@@ -94,7 +100,8 @@ export async function deleteToken(tokenHash: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: tokenKey(tokenHash) }));
 }
 
-export async function deleteAllTokensOf(userid: number): Promise<void> {
+/** Ends every session of a user, but the one with hash `keep` (the session making the change). */
+export async function deleteAllTokensOf(userid: number, keep?: string): Promise<void> {
   const tokens = await queryAll<TokenRecord>({ index: INDEXES.gsi1, partition: `USER#${userid}#TOKENS` });
-  await Promise.all(tokens.map((token) => deleteToken(token.token_hash)));
+  await Promise.all(tokens.filter((token) => token.token_hash !== keep).map((token) => deleteToken(token.token_hash)));
 }

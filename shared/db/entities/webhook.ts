@@ -34,6 +34,11 @@ export interface WebhookRecord {
   secret: string;
   created_by: number;
   created_date: number;
+  /**
+   * When it was created, in epoch ms: events that happened before are not delivered to it.
+   * Absent on webhooks stored before it existed (and on migrated ones): created_date counts then.
+   */
+  created_at_ms?: number;
   modified_date: number;
   version: number;
 }

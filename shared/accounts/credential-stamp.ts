@@ -1,0 +1,13 @@
+/**
+ * A credential stamp: a short digest of an account's stored password hash. Every password set
+ * (reset, change, the operator's command) stores a fresh scrypt hash with a new salt, so the
+ * stamp changes with every set, even to the same password. Things that must die with the
+ * credentials they were issued under keep the stamp of that moment and are checked against the
+ * account's current one: impersonation tokens (their minter's) and reset links (their
+ * account's). The stamp reveals nothing of the hash it digests.
+ */
+import { sha256Hex } from '../domain/secrets.ts';
+
+export function credentialStamp(passwordHash: string): string {
+  return sha256Hex(`credential-stamp:${passwordHash}`).slice(0, 32);
+}

@@ -1,0 +1,70 @@
+/**
+ * Examples of path and query parameters by name, shown in the OpenAPI document: one table for the
+ * whole API, so every operation shows a request example without each route repeating it. A name
+ * can mean different things on different routes (`id`, `type`), so it lists candidates; a
+ * route gets the first candidate its own schema accepts (test/unit/openapi-examples.test.ts
+ * checks that every path parameter gets one). A route's `queryExample` overrides the table.
+ */
+import type * as z from 'zod/mini';
+
+export const PARAMETER_EXAMPLES: Record<string, string[]> = {
+  // Ids and names in paths
+  userid: ['1042'],
+  sso_userid: ['okta|00u8x2k1'],
+  email: ['dana.fisher@example.com'],
+  employee_id: ['E-20431'],
+  teamid: ['17'],
+  guideid: ['1203'],
+  stepid: ['5521'],
+  releaseid: ['88'],
+  wikiid: ['640'],
+  namespace: ['WIKI', 'CATEGORY'],
+  title: ['Battery_Safety', 'Replacing the battery'],
+  search: ['dana'],
+  commentid: ['3310'],
+  context: ['guide'],
+  contextid: ['1203'],
+  doc_type: ['guide'],
+  doctype: ['guide'],
+  docid: ['1203'],
+  entryid: ['702'],
+  type: ['images', 'guide', 'image'],
+  itemId: ['9301'],
+  imageid: ['9301', '9301,9302'],
+  videoid: ['9410'],
+  documentid: ['1203'],
+  id: ['12', 'guide', 'fd3a5b1c-6a7e-4d8b-9a55-0f2c3d4e5f60'],
+  importid: ['fd3a5b1c-6a7e-4d8b-9a55-0f2c3d4e5f60', '31'],
+  course_assignmentid: ['215'],
+  assigneeid: ['1042'],
+  assignee_userid: ['1042'],
+  assignee_teamid: ['17'],
+  stage_assessmentid: ['44'],
+  signoff_requestid: ['91'],
+  quizid: ['12'],
+  sessionid: ['4007'],
+  form_revisionid: ['2210'],
+  field_revisionid: ['2214'],
+  prsid: ['6'],
+  searchTerm: ['battery'],
+  search_phrase: ['battery'],
+  approval_processid: ['8'],
+  approval_requestid: ['57'],
+  webhookid: ['5'],
+  exportid: ['3'],
+  // Common query parameters
+  limit: ['20'],
+  offset: ['0'],
+  revisionid: ['78'],
+};
+
+/** The first candidate for `name` that the route's schema of that location accepts. */
+export function parameterExample(name: string, schema: z.ZodMiniType | undefined): string | undefined {
+  const candidates = PARAMETER_EXAMPLES[name];
+  if (!candidates) return undefined;
+  if (!schema) return candidates[0];
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodMiniType> }).shape;
+  const field = shape?.[name];
+  if (!field) return candidates[0];
+  return candidates.find((candidate) => field.safeParse(candidate).success);
+}
