@@ -10,6 +10,19 @@
  * attribute checked, attributes open); test/unit/entity-schemas.test.ts lists them.
  */
 import * as z from 'zod/mini';
+import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
+import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
+import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
+import {
+  authoredGuideItemSchema,
+  featuredGuideItemSchema,
+  guideItemSchema,
+  guideRevisionItemSchema,
+  stepItemSchema,
+  stepRevisionItemSchema,
+} from './entities/guide.ts';
+import { teamItemSchema, teamMemberItemSchema } from './entities/team.ts';
+import { wikiItemSchema, wikiRevisionItemSchema } from './entities/wiki.ts';
 import { badgeItemSchema } from './entities/badge.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
@@ -61,7 +74,7 @@ const SHAPES: ShapeInput[] = [
   ['User', `USER#${ID}`, 'USER', userItemSchema],
   ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`],
   ['Badge', `USER#${ID}`, `BADGE#${SEGMENT}`, badgeItemSchema],
-  ['AuthoredGuide', `USER#${ID}`, `AUTHORED#GUIDE#${PAD}`],
+  ['AuthoredGuide', `USER#${ID}`, `AUTHORED#GUIDE#${PAD}`, authoredGuideItemSchema],
   ['FavoriteGuide', `USER#${ID}`, `FAVORITE#GUIDE#${PAD}`],
   ['CompletedGuide', `USER#${ID}`, `COMPLETED#GUIDE#${PAD}`],
   ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`],
@@ -88,23 +101,23 @@ const SHAPES: ShapeInput[] = [
   ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION'],
   ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD],
   // guide.ts
-  ['Guide', `GUIDE#${ID}`, 'GUIDE'],
-  ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`],
-  ['Step', `STEP#${ID}`, 'STEP'],
-  ['StepRevision', `STEP#${ID}`, `REV#${PAD}`],
-  ['FeaturedGuide', 'FEATURED#GUIDE', PAD],
+  ['Guide', `GUIDE#${ID}`, 'GUIDE', guideItemSchema],
+  ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`, guideRevisionItemSchema],
+  ['Step', `STEP#${ID}`, 'STEP', stepItemSchema],
+  ['StepRevision', `STEP#${ID}`, `REV#${PAD}`, stepRevisionItemSchema],
+  ['FeaturedGuide', 'FEATURED#GUIDE', PAD, featuredGuideItemSchema],
   // wiki.ts, course.ts
-  ['Wiki', `WIKI#${ID}`, 'WIKI'],
-  ['WikiRevision', `WIKI#${ID}`, `REV#${PAD}`],
-  ['Course', `WIKI#${ID}`, 'COURSE'],
-  ['StageAssessment', `ASSESSMENT#${ID}`, 'ASSESSMENT'],
+  ['Wiki', `WIKI#${ID}`, 'WIKI', wikiItemSchema],
+  ['WikiRevision', `WIKI#${ID}`, `REV#${PAD}`, wikiRevisionItemSchema],
+  ['Course', `WIKI#${ID}`, 'COURSE', courseItemSchema],
+  ['StageAssessment', `ASSESSMENT#${ID}`, 'ASSESSMENT', stageAssessmentItemSchema],
   // team.ts, course-assignment-index.ts
-  ['Team', `TEAM#${ID}`, 'TEAM'],
-  ['TeamMember', `TEAM#${ID}`, `MEMBER#${PAD}`],
-  ['TeamAssignmentRef', `TEAM#${ID}`, `ASSIGNMENT#${PAD}`],
+  ['Team', `TEAM#${ID}`, 'TEAM', teamItemSchema],
+  ['TeamMember', `TEAM#${ID}`, `MEMBER#${PAD}`, teamMemberItemSchema],
+  ['TeamAssignmentRef', `TEAM#${ID}`, `ASSIGNMENT#${PAD}`, teamAssignmentRefItemSchema],
   // comment.ts
-  ['Comment', `COMMENT#${ID}`, 'COMMENT'],
-  ['CommentReply', `COMMENT#${ID}`, `REPLY#${PAD}`],
+  ['Comment', `COMMENT#${ID}`, 'COMMENT', commentItemSchema],
+  ['CommentReply', `COMMENT#${ID}`, `REPLY#${PAD}`, commentReplyItemSchema],
   // media-item.ts, module-import.ts, training-module.ts, module-usage.ts
   ['MediaItem', `MEDIA#${ID}`, 'MEDIA'],
   ['MediaGuid', `MEDIAGUID#${SEGMENT}`, 'MEDIAGUID'],
