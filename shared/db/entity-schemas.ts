@@ -23,6 +23,34 @@ import {
 } from './entities/guide.ts';
 import { teamItemSchema, teamMemberItemSchema } from './entities/team.ts';
 import { wikiItemSchema, wikiRevisionItemSchema } from './entities/wiki.ts';
+import { glossaryEntryItemSchema } from './entities/glossary.ts';
+import { mediaGuidItemSchema, mediaItemItemSchema } from './entities/media-item.ts';
+import {
+  quizCategoryItemSchema,
+  quizCountItemSchema,
+  quizItemSchema,
+  quizLinkItemSchema,
+  quizRevisionItemSchema,
+} from './entities/quiz.ts';
+import { quizProgressItemSchema, quizSessionItemSchema, quizSessionLinkItemSchema } from './entities/quiz-session.ts';
+import { releaseHeadItemSchema, releaseItemSchema } from './entities/release.ts';
+import { documentTagItemSchema, tagItemSchema } from './entities/tag.ts';
+import { approvalAttachmentItemSchema, approvalProcessItemSchema } from './entities/approval-process.ts';
+import {
+  approvalRequestItemSchema,
+  approvedRevisionItemSchema,
+  openApprovalRequestItemSchema,
+} from './entities/approval-request.ts';
+import { moduleImportItemSchema } from './entities/module-import.ts';
+import { moduleUsageItemSchema } from './entities/module-usage.ts';
+import { changeRequestItemSchema, periodicReviewItemSchema } from './entities/periodic-review.ts';
+import { reviewDocumentItemSchema, reviewScheduleItemSchema } from './entities/review-schedule.ts';
+import {
+  signoffFinalizeTokenItemSchema,
+  signoffRequestItemSchema,
+  traineeSignoffItemSchema,
+} from './entities/signoff.ts';
+import { trainingModuleItemSchema } from './entities/training-module.ts';
 import { badgeItemSchema } from './entities/badge.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
@@ -80,26 +108,32 @@ const SHAPES: ShapeInput[] = [
   ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`],
   ['CourseCoverage', `USER#${ID}`, `COVERAGE#COURSE#${PAD}`],
   ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`],
-  ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`],
-  ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`],
+  ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`, traineeSignoffItemSchema],
+  ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`, quizProgressItemSchema],
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY'],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
   ['ResetLink', `RESET#${HEX}`, 'RESET', resetLinkItemSchema, ['userid']],
   ['SigningToken', `SIGNING_TOKEN#${HEX}`, 'SIGNING_TOKEN', signingTokenItemSchema, ['userid', 'issued_to_userid']],
-  ['SignoffFinalizeToken', `SIGNOFFTOKEN#${HEX}`, 'TOKEN', undefined, ['caller_userid', 'signer_userid']],
+  [
+    'SignoffFinalizeToken',
+    `SIGNOFFTOKEN#${HEX}`,
+    'TOKEN',
+    signoffFinalizeTokenItemSchema,
+    ['caller_userid', 'signer_userid'],
+  ],
   ['AttemptCounter', `ATTEMPTS#${SEGMENT}(#${SEGMENT})*`, 'ATTEMPTS'],
   // counters.ts, outbox.ts, quiz.ts
   ['Counter', `COUNTER#[a-z_]+`, 'COUNTER'],
   ['OutboxEvent', `OUTBOX#${SEGMENT}(#${SEGMENT})*`, `EVT#${SEGMENT}(#${SEGMENT})*`],
   ['EmittedMarker', `EMITTED#${SEGMENT}(#${SEGMENT})*`, 'EMITTED'],
-  ['QuizCount', 'QUIZCOUNT', 'COUNT'],
-  ['QuizCategory', 'QUIZCATEGORIES', SEGMENT],
-  ['Quiz', `QUIZ#${ID}`, 'QUIZ'],
-  ['QuizRevision', `QUIZ#${ID}`, `REV#${PAD}`],
-  ['QuizLink', `QUIZLINK#${DOCTYPE}#${ID}`, `REV#${PAD}`],
-  ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION'],
-  ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD],
+  ['QuizCount', 'QUIZCOUNT', 'COUNT', quizCountItemSchema],
+  ['QuizCategory', 'QUIZCATEGORIES', SEGMENT, quizCategoryItemSchema],
+  ['Quiz', `QUIZ#${ID}`, 'QUIZ', quizItemSchema],
+  ['QuizRevision', `QUIZ#${ID}`, `REV#${PAD}`, quizRevisionItemSchema],
+  ['QuizLink', `QUIZLINK#${DOCTYPE}#${ID}`, `REV#${PAD}`, quizLinkItemSchema],
+  ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION', quizSessionItemSchema],
+  ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD, quizSessionLinkItemSchema],
   // guide.ts
   ['Guide', `GUIDE#${ID}`, 'GUIDE', guideItemSchema],
   ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`, guideRevisionItemSchema],
@@ -119,16 +153,16 @@ const SHAPES: ShapeInput[] = [
   ['Comment', `COMMENT#${ID}`, 'COMMENT', commentItemSchema],
   ['CommentReply', `COMMENT#${ID}`, `REPLY#${PAD}`, commentReplyItemSchema],
   // media-item.ts, module-import.ts, training-module.ts, module-usage.ts
-  ['MediaItem', `MEDIA#${ID}`, 'MEDIA'],
-  ['MediaGuid', `MEDIAGUID#${SEGMENT}`, 'MEDIAGUID'],
-  ['ModuleImport', `IMPORT#${ID}`, 'IMPORT'],
-  ['TrainingModule', `MODULE#${ID}`, 'MODULE'],
-  ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`],
+  ['MediaItem', `MEDIA#${ID}`, 'MEDIA', mediaItemItemSchema],
+  ['MediaGuid', `MEDIAGUID#${SEGMENT}`, 'MEDIAGUID', mediaGuidItemSchema],
+  ['ModuleImport', `IMPORT#${ID}`, 'IMPORT', moduleImportItemSchema],
+  ['TrainingModule', `MODULE#${ID}`, 'MODULE', trainingModuleItemSchema],
+  ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`, moduleUsageItemSchema],
   // release.ts, tag.ts
-  ['Release', `RELEASE#${ID}`, 'RELEASE'],
-  ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD'],
-  ['Tag', `TAG#${SEGMENT}`, 'TAG'],
-  ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`],
+  ['Release', `RELEASE#${ID}`, 'RELEASE', releaseItemSchema],
+  ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD', releaseHeadItemSchema],
+  ['Tag', `TAG#${SEGMENT}`, 'TAG', tagItemSchema],
+  ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`, documentTagItemSchema],
   // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts
   ['Unique', `UNIQUE#[A-Z_]+#${TEXT}`, 'UNIQUE'],
   ['SearchToken', 'SEARCH#[A-Z_]+', `${SEGMENT}#${PAD}`],
@@ -140,22 +174,22 @@ const SHAPES: ShapeInput[] = [
   ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY'],
   ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD],
-  ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY'],
+  ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
   // webhook.ts
   ['Webhook', `WEBHOOK#${ID}`, 'WEBHOOK', webhookItemSchema],
   ['WebhookDelivery', `WEBHOOK#${ID}`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`],
   // approval-process.ts, approval-request.ts
-  ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS'],
-  ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT'],
-  ['ApprovalRequest', `APPROVAL_REQUEST#${ID}`, 'REQUEST'],
-  ['OpenApprovalRequest', `APPROVAL_OPEN#${DOCTYPE}#${ID}`, 'OPEN'],
-  ['ApprovedRevision', `APPROVAL_APPROVED#${DOCTYPE}#${ID}`, `REV#${PAD}`],
+  ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS', approvalProcessItemSchema],
+  ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT', approvalAttachmentItemSchema],
+  ['ApprovalRequest', `APPROVAL_REQUEST#${ID}`, 'REQUEST', approvalRequestItemSchema],
+  ['OpenApprovalRequest', `APPROVAL_OPEN#${DOCTYPE}#${ID}`, 'OPEN', openApprovalRequestItemSchema],
+  ['ApprovedRevision', `APPROVAL_APPROVED#${DOCTYPE}#${ID}`, `REV#${PAD}`, approvedRevisionItemSchema],
   // periodic-review.ts, review-schedule.ts, signoff.ts
-  ['PeriodicReview', `PR_REVIEW#${ID}`, 'REVIEW'],
-  ['ChangeRequest', `PR_CHANGE#${ID}`, 'CHANGE_REQUEST'],
-  ['ReviewSchedule', `PR_SCHEDULE#${ID}`, 'SCHEDULE'],
-  ['ReviewDocument', `PR_DOCUMENT#${ID}`, 'DOCUMENT'],
-  ['SignoffRequest', `SIGNOFF#${ID}`, 'SIGNOFF'],
+  ['PeriodicReview', `PR_REVIEW#${ID}`, 'REVIEW', periodicReviewItemSchema],
+  ['ChangeRequest', `PR_CHANGE#${ID}`, 'CHANGE_REQUEST', changeRequestItemSchema],
+  ['ReviewSchedule', `PR_SCHEDULE#${ID}`, 'SCHEDULE', reviewScheduleItemSchema],
+  ['ReviewDocument', `PR_DOCUMENT#${ID}`, 'DOCUMENT', reviewDocumentItemSchema],
+  ['SignoffRequest', `SIGNOFF#${ID}`, 'SIGNOFF', signoffRequestItemSchema],
   // course-assignment.ts, training-row.ts
   ['CourseAssignment', `ASSIGNMENT#${ID}`, 'ASSIGNMENT'],
   ['TrainingRow', `ASSIGNMENT#${ID}`, `ROW#${PAD}`],

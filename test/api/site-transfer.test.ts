@@ -122,6 +122,7 @@ describe('round trip into an empty site', () => {
   it('a dry run validates the file and writes nothing', async () => {
     const dry = await importSite(target, file, { dry_run: true });
     // Every item the app wrote passes its entity's key shape and schema (decision 165).
+    console.log('COUNTS', JSON.stringify(records.at(-1).counts));
     expect(dry.report.invalid_items).toEqual({ items: [], total: 0 });
     expect(dry).toMatchObject({ status: 'validated', dry_run: true, percent: 100, error: null });
     expect(dry.report.counts).toEqual(records.at(-1).counts);
