@@ -51,11 +51,15 @@ import {
   traineeSignoffItemSchema,
 } from './entities/signoff.ts';
 import { trainingModuleItemSchema } from './entities/training-module.ts';
+import { completedGuideItemSchema, favoriteGuideItemSchema } from './entities/guide-mark.ts';
+import { courseEnrollmentItemSchema } from './entities/course-enrollment.ts';
+import { stageCompletionItemSchema } from './entities/training-record.ts';
+import { courseCoverageItemSchema, trainingRowItemSchema, trainingSummaryItemSchema } from './entities/training-row.ts';
 import { badgeItemSchema } from './entities/badge.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
-import { userItemSchema } from './entities/user.ts';
+import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookItemSchema } from './entities/webhook.ts';
 
 /** A plain (unmarshalled) item checker. */
@@ -100,17 +104,17 @@ const UNNAMED = new Set(['Counter', 'AttemptCounter', 'OutboxEvent', 'EmittedMar
 const SHAPES: ShapeInput[] = [
   // user.ts, badge.ts, guide.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
   ['User', `USER#${ID}`, 'USER', userItemSchema],
-  ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`],
+  ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`, createdUserItemSchema],
   ['Badge', `USER#${ID}`, `BADGE#${SEGMENT}`, badgeItemSchema],
   ['AuthoredGuide', `USER#${ID}`, `AUTHORED#GUIDE#${PAD}`, authoredGuideItemSchema],
-  ['FavoriteGuide', `USER#${ID}`, `FAVORITE#GUIDE#${PAD}`],
-  ['CompletedGuide', `USER#${ID}`, `COMPLETED#GUIDE#${PAD}`],
-  ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`],
-  ['CourseCoverage', `USER#${ID}`, `COVERAGE#COURSE#${PAD}`],
-  ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`],
+  ['FavoriteGuide', `USER#${ID}`, `FAVORITE#GUIDE#${PAD}`, favoriteGuideItemSchema],
+  ['CompletedGuide', `USER#${ID}`, `COMPLETED#GUIDE#${PAD}`, completedGuideItemSchema],
+  ['CourseEnrollment', `USER#${ID}`, `ENROLLED#COURSE#${PAD}`, courseEnrollmentItemSchema],
+  ['CourseCoverage', `USER#${ID}`, `COVERAGE#COURSE#${PAD}`, courseCoverageItemSchema],
+  ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`, stageCompletionItemSchema],
   ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`, traineeSignoffItemSchema],
   ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`, quizProgressItemSchema],
-  ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY'],
+  ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY', trainingSummaryItemSchema],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
   ['ResetLink', `RESET#${HEX}`, 'RESET', resetLinkItemSchema, ['userid']],
@@ -192,7 +196,7 @@ const SHAPES: ShapeInput[] = [
   ['SignoffRequest', `SIGNOFF#${ID}`, 'SIGNOFF', signoffRequestItemSchema],
   // course-assignment.ts, training-row.ts
   ['CourseAssignment', `ASSIGNMENT#${ID}`, 'ASSIGNMENT'],
-  ['TrainingRow', `ASSIGNMENT#${ID}`, `ROW#${PAD}`],
+  ['TrainingRow', `ASSIGNMENT#${ID}`, `ROW#${PAD}`, trainingRowItemSchema],
   // step-form.ts
   ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`],
   ['StepFormRevision', `FORMREV#${ID}`, 'FORM'],

@@ -79,6 +79,14 @@ export const userItemSchema = z.strictObject({
   version: z.int(),
 });
 
+/** The link of an account to a user it created. */
+export const createdUserItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('CreatedUser'),
+  userid: z.int().check(z.positive()),
+});
+
 export function userKey(userid: number) {
   return { pk: `USER#${userid}`, sk: 'USER' };
 }
