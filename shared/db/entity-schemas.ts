@@ -55,12 +55,19 @@ import { completedGuideItemSchema, favoriteGuideItemSchema } from './entities/gu
 import { courseEnrollmentItemSchema } from './entities/course-enrollment.ts';
 import { stageCompletionItemSchema } from './entities/training-record.ts';
 import { courseCoverageItemSchema, trainingRowItemSchema, trainingSummaryItemSchema } from './entities/training-row.ts';
+import { attemptCounterItemSchema } from './entities/attempt-counter.ts';
+import { courseAssignmentItemSchema } from './entities/course-assignment.ts';
+import { emittedMarkerItemSchema, outboxEventItemSchema } from './entities/outbox.ts';
+import { siteExportItemSchema, siteImportItemSchema } from './entities/site-transfer-job.ts';
+import { stepFormFieldItemSchema, stepFormItemSchema, stepFormRevisionItemSchema } from './entities/step-form.ts';
+import { viewItemSchema } from './entities/view-history.ts';
+import { workLogEntryItemSchema, workLogLinkItemSchema, workLogValueItemSchema } from './entities/work-log.ts';
 import { badgeItemSchema } from './entities/badge.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
-import { webhookItemSchema } from './entities/webhook.ts';
+import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -96,6 +103,66 @@ function keyedItem(entity: string | null): ItemSchema {
   }) as unknown as ItemSchema;
 }
 
+/*
+ * Items written by the table-wide helpers of shared/db (counters.ts, uniqueness.ts,
+ * search-index.ts, sorted-refs.ts, audit.ts): declared here, next to their key shapes.
+ */
+const positiveId = z.int().check(z.positive());
+
+/** counters.ts: the next id of a type (ADD / SET `value`; no `entity`). */
+const counterItemSchema = z.strictObject({ pk: z.string(), sk: z.literal('COUNTER'), value: z.int() });
+
+/** uniqueness.ts: a claimed value and the one id that holds it (which id depends on the kind). */
+const uniqueItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('UNIQUE'),
+  entity: z.literal('Unique'),
+  kind: z.string(),
+  userid: z.optional(positiveId),
+  wikiid: z.optional(positiveId),
+  entryid: z.optional(positiveId),
+  course_assignmentid: z.optional(positiveId),
+  prdid: z.optional(positiveId),
+});
+
+/** search-index.ts: one word of a record (the record's id; the word is in the key). */
+const searchTokenItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('SearchToken'),
+  id: positiveId,
+});
+
+/**
+ * sorted-refs.ts: a reference in one list order, carrying its record's filter attributes
+ * (their names differ per collection: loose, the record id's shape is in the key).
+ */
+const sortedRefItemSchema = z.looseObject({ pk: z.string(), sk: z.string(), entity: z.literal('SortedRef') });
+
+/** audit.ts: one record of a subject's hash chain, and the chain's head. */
+const auditRecordItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('AuditRecord'),
+  action: z.string(),
+  actor_userid: z.nullable(z.int()),
+  subjects: z.array(z.string()),
+  details: z.record(z.string(), z.unknown()),
+  impersonator_userid: z.optional(z.nullable(z.int())),
+  subject: z.string(),
+  seq: z.int(),
+  date: z.number(),
+  previous_hash: z.string(),
+  hash: z.string(),
+});
+const auditHeadItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('HEAD'),
+  entity: z.literal('AuditHead'),
+  seq: z.int(),
+  hash: z.string(),
+});
+
 type ShapeInput = [entity: string, pk: string, sk: string, schema?: ItemSchema, credentialOwner?: readonly string[]];
 
 /** Items written without an `entity` attribute (named by key, decision 116). */
@@ -126,11 +193,11 @@ const SHAPES: ShapeInput[] = [
     signoffFinalizeTokenItemSchema,
     ['caller_userid', 'signer_userid'],
   ],
-  ['AttemptCounter', `ATTEMPTS#${SEGMENT}(#${SEGMENT})*`, 'ATTEMPTS'],
+  ['AttemptCounter', `ATTEMPTS#${SEGMENT}(#${SEGMENT})*`, 'ATTEMPTS', attemptCounterItemSchema],
   // counters.ts, outbox.ts, quiz.ts
-  ['Counter', `COUNTER#[a-z_]+`, 'COUNTER'],
-  ['OutboxEvent', `OUTBOX#${SEGMENT}(#${SEGMENT})*`, `EVT#${SEGMENT}(#${SEGMENT})*`],
-  ['EmittedMarker', `EMITTED#${SEGMENT}(#${SEGMENT})*`, 'EMITTED'],
+  ['Counter', `COUNTER#[a-z_]+`, 'COUNTER', counterItemSchema],
+  ['OutboxEvent', `OUTBOX#${SEGMENT}(#${SEGMENT})*`, `EVT#${SEGMENT}(#${SEGMENT})*`, outboxEventItemSchema],
+  ['EmittedMarker', `EMITTED#${SEGMENT}(#${SEGMENT})*`, 'EMITTED', emittedMarkerItemSchema],
   ['QuizCount', 'QUIZCOUNT', 'COUNT', quizCountItemSchema],
   ['QuizCategory', 'QUIZCATEGORIES', SEGMENT, quizCategoryItemSchema],
   ['Quiz', `QUIZ#${ID}`, 'QUIZ', quizItemSchema],
@@ -168,20 +235,20 @@ const SHAPES: ShapeInput[] = [
   ['Tag', `TAG#${SEGMENT}`, 'TAG', tagItemSchema],
   ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`, documentTagItemSchema],
   // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts
-  ['Unique', `UNIQUE#[A-Z_]+#${TEXT}`, 'UNIQUE'],
-  ['SearchToken', 'SEARCH#[A-Z_]+', `${SEGMENT}#${PAD}`],
-  ['SortedRef', `[A-Z_]+(#[A-Z0-9_]+)*#BY#${SEGMENT}`, `${SEGMENT}(#${SEGMENT})*`],
-  ['AuditRecord', `AUDIT#${SEGMENT}(#${SEGMENT})*`, `SEQ#${PAD}`],
-  ['AuditHead', `AUDIT#${SEGMENT}(#${SEGMENT})*`, 'HEAD'],
+  ['Unique', `UNIQUE#[A-Z_]+#${TEXT}`, 'UNIQUE', uniqueItemSchema],
+  ['SearchToken', 'SEARCH#[A-Z_]+', `${SEGMENT}#${PAD}`, searchTokenItemSchema],
+  ['SortedRef', `[A-Z_]+(#[A-Z0-9_]+)*#BY#${SEGMENT}`, `${SEGMENT}(#${SEGMENT})*`, sortedRefItemSchema],
+  ['AuditRecord', `AUDIT#${SEGMENT}(#${SEGMENT})*`, `SEQ#${PAD}`, auditRecordItemSchema],
+  ['AuditHead', `AUDIT#${SEGMENT}(#${SEGMENT})*`, 'HEAD', auditHeadItemSchema],
   // view-history.ts, work-log.ts, glossary.ts
-  ['View', `VIEWS#USER#${ID}`, `${PAD}#${DOCTYPE}#${PAD}`],
-  ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY'],
-  ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`],
-  ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD],
+  ['View', `VIEWS#USER#${ID}`, `${PAD}#${DOCTYPE}#${PAD}`, viewItemSchema],
+  ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY', workLogEntryItemSchema],
+  ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`, workLogValueItemSchema],
+  ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
   // webhook.ts
   ['Webhook', `WEBHOOK#${ID}`, 'WEBHOOK', webhookItemSchema],
-  ['WebhookDelivery', `WEBHOOK#${ID}`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`],
+  ['WebhookDelivery', `WEBHOOK#${ID}`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`, webhookDeliveryItemSchema],
   // approval-process.ts, approval-request.ts
   ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS', approvalProcessItemSchema],
   ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT', approvalAttachmentItemSchema],
@@ -195,15 +262,15 @@ const SHAPES: ShapeInput[] = [
   ['ReviewDocument', `PR_DOCUMENT#${ID}`, 'DOCUMENT', reviewDocumentItemSchema],
   ['SignoffRequest', `SIGNOFF#${ID}`, 'SIGNOFF', signoffRequestItemSchema],
   // course-assignment.ts, training-row.ts
-  ['CourseAssignment', `ASSIGNMENT#${ID}`, 'ASSIGNMENT'],
+  ['CourseAssignment', `ASSIGNMENT#${ID}`, 'ASSIGNMENT', courseAssignmentItemSchema],
   ['TrainingRow', `ASSIGNMENT#${ID}`, `ROW#${PAD}`, trainingRowItemSchema],
   // step-form.ts
-  ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`],
-  ['StepFormRevision', `FORMREV#${ID}`, 'FORM'],
-  ['StepFormField', `FIELDREV#${ID}`, 'FIELD'],
+  ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`, stepFormItemSchema],
+  ['StepFormRevision', `FORMREV#${ID}`, 'FORM', stepFormRevisionItemSchema],
+  ['StepFormField', `FIELDREV#${ID}`, 'FIELD', stepFormFieldItemSchema],
   // site-transfer-job.ts (never travel)
-  ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB'],
-  ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB'],
+  ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
+  ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],
 ];
 
 export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({

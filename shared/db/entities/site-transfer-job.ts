@@ -11,6 +11,7 @@ import { nextId } from '../counters.ts';
 import { getItem, putItem } from '../items.ts';
 import { withoutKeys } from '../keys.ts';
 import { isConditionFailed } from '../retry.ts';
+import * as z from 'zod/mini';
 
 export const SITE_EXPORT_ENTITY = 'SiteExport';
 export const SITE_IMPORT_ENTITY = 'SiteImport';
@@ -127,6 +128,31 @@ export interface SiteImportRecord {
   created_at: number;
   completed_at: number | null;
 }
+
+/**
+ * Job items never travel (an import refuses them by key); their schemas type the fields the
+ * services key on and leave the rest of the report and cursor open (loose: not exact).
+ */
+export const siteExportItemSchema = z.looseObject({
+  pk: z.string(),
+  sk: z.literal('JOB'),
+  entity: z.literal(SITE_EXPORT_ENTITY),
+  exportid: z.int().check(z.positive()),
+  status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+  percent: z.number(),
+  created_by: z.int(),
+  created_at: z.number(),
+});
+export const siteImportItemSchema = z.looseObject({
+  pk: z.string(),
+  sk: z.literal('JOB'),
+  entity: z.literal(SITE_IMPORT_ENTITY),
+  importid: z.int().check(z.positive()),
+  status: z.string(),
+  mode: z.enum(['empty', 'merge']),
+  percent: z.number(),
+  key: z.string(),
+});
 
 const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' });
 const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' });

@@ -88,6 +88,35 @@ export interface DeliveryRecord {
 const DUE_PARTITION = 'WEBHOOK#DUE';
 const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
 
+/** A WebhookDelivery as insertDelivery puts it; the claim and finish updates SET and REMOVE the rest. */
+export const webhookDeliveryItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('WebhookDelivery'),
+  /** The due and queue indexes, removed once the delivery is finished. */
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  ttl: z.number(),
+  deliveryid: z.string(),
+  webhookid: z.int().check(z.positive()),
+  eventid: z.string(),
+  event: z.string(),
+  subject: z.string(),
+  sequence: z.string(),
+  body: z.string(),
+  status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
+  attempts: z.int(),
+  last_response_code: z.nullable(z.int()),
+  last_error: z.nullable(z.string()),
+  created_date: z.number(),
+  next_attempt_at: z.nullable(z.number()),
+  lease_until: z.optional(z.nullable(z.number())),
+  first_attempt_at: z.optional(z.nullable(z.number())),
+  finished_date: z.nullable(z.number()),
+});
+
 function webhookKey(webhookid: number) {
   return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' };
 }
