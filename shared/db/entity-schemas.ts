@@ -6,8 +6,11 @@
  *
  * Order matters only where two shapes share a partition (USER#<id> holds a user and its badges,
  * marks, completions...): each sort-key shape is distinct, so the first match is the only one.
- * Entities whose file does not declare an exact schema yet get `keyedItem` (key and entity
- * attribute checked, attributes open); test/unit/entity-schemas.test.ts lists them.
+ * Every entity has its schema, declared in its entity file next to the writes it describes (the
+ * table-wide helpers' items below). Strict: an attribute the writes never set is refused, and
+ * every attribute has the type the document client returns (numbers, strings, lists, maps, sets).
+ * LOOSE lists the few typed on the attributes services rely on, with the rest left open, and why;
+ * test/unit/entity-schemas.test.ts holds the list to exactly these (decision 200).
  */
 import * as z from 'zod/mini';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
@@ -77,7 +80,7 @@ export interface EntityShape {
   pk: RegExp;
   sk: RegExp;
   schema: ItemSchema;
-  /** Exact: the schema lists every attribute the entity file writes (false: only the key is checked). */
+  /** Exact: the schema lists every attribute the entity file writes, strictly (false: typed, others open; LOOSE). */
   exact: boolean;
   /** A credential: whoever holds its secret acts as `owner` (the attributes naming that account). */
   credentialOwner?: readonly string[];
@@ -93,15 +96,6 @@ const TEXT = '[^\\u0000-\\u001f]+';
 /** A document type as keys spell it (`guide`, `GUIDE`, `wiki`...). */
 const DOCTYPE = '[A-Za-z_]+';
 const anchored = (source: string) => new RegExp(`^${source}$`);
-
-/** Key and `entity` checked, attributes open: entities whose file has no exact schema yet. */
-function keyedItem(entity: string | null): ItemSchema {
-  return z.looseObject({
-    pk: z.string(),
-    sk: z.string(),
-    entity: entity === null ? z.optional(z.never()) : z.literal(entity),
-  }) as unknown as ItemSchema;
-}
 
 /*
  * Items written by the table-wide helpers of shared/db (counters.ts, uniqueness.ts,
@@ -163,10 +157,14 @@ const auditHeadItemSchema = z.strictObject({
   hash: z.string(),
 });
 
-type ShapeInput = [entity: string, pk: string, sk: string, schema?: ItemSchema, credentialOwner?: readonly string[]];
+type ShapeInput = [entity: string, pk: string, sk: string, schema: ItemSchema, credentialOwner?: readonly string[]];
 
-/** Items written without an `entity` attribute (named by key, decision 116). */
-const UNNAMED = new Set(['Counter', 'AttemptCounter', 'OutboxEvent', 'EmittedMarker', 'QuizCount', 'TrainingSummary']);
+/**
+ * Typed but open (not exact): sorted references carry their collection's filter attributes,
+ * whose names differ per collection; export and import job items never travel in a site file
+ * and carry reports and cursors only their own service reads.
+ */
+const LOOSE: ReadonlySet<string> = new Set(['SortedRef', 'SiteExport', 'SiteImport']);
 
 const SHAPES: ShapeInput[] = [
   // user.ts, badge.ts, guide.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
@@ -277,8 +275,8 @@ export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk
   entity,
   pk: anchored(pk),
   sk: anchored(sk),
-  schema: schema ?? keyedItem(UNNAMED.has(entity) ? null : entity),
-  exact: schema !== undefined,
+  schema,
+  exact: !LOOSE.has(entity),
   ...(credentialOwner ? { credentialOwner } : {}),
 }));
 
@@ -298,13 +296,54 @@ export const CREDENTIAL_ENTITIES: ReadonlySet<string> = new Set(
   ENTITY_SHAPES.filter((shape) => shape.credentialOwner).map((shape) => shape.entity),
 );
 
-/** The first problem of a plain item against its entity's schema ("username: expected string"), or undefined. */
+/**
+ * The first problem of a plain item against its entity's schema, naming the field and what was
+ * wrong ("username: expected string, got number"; "item: attributes it never writes: is_admin"),
+ * or undefined. zod/mini carries no messages of its own, so they are spelled here.
+ */
 export function itemProblem(shape: EntityShape, plain: Record<string, unknown>): string | undefined {
   const parsed = shape.schema.safeParse(plain);
   if (parsed.success) return undefined;
   const issue = parsed.error.issues[0];
-  const path = issue?.path.map(String).join('.') || 'item';
-  return `${path}: ${issue?.message ?? 'invalid'}`;
+  if (!issue) return 'item: invalid';
+  const path = issue.path.map(String).join('.') || 'item';
+  return `${path}: ${describeIssue(issue, valueAt(plain, issue.path))}`;
+}
+
+function valueAt(plain: unknown, path: readonly PropertyKey[]): unknown {
+  let value = plain;
+  for (const step of path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[step] : undefined;
+  return value;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  if (value instanceof Set) return 'set';
+  if (typeof value === 'object') return 'map';
+  if (typeof value === 'number' && !Number.isInteger(value)) return 'non-integer number';
+  return typeof value;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}, got ${kindOf(value)}`;
+    case 'unrecognized_keys':
+      return `attributes it never writes: ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return `expected ${issue.values.map((option) => JSON.stringify(option)).join(' | ')}, got ${JSON.stringify(value)}`;
+    case 'too_small':
+    case 'too_big':
+      return `out of range (${JSON.stringify(value)})`;
+    case 'invalid_format':
+      return `not in the form it is written (${JSON.stringify(value)})`;
+    case 'invalid_union':
+      return `not one of the forms it is written in (got ${kindOf(value)})`;
+    default:
+      return issue.message;
+  }
 }
 
 /** DynamoDB's item limit (names and values, UTF-8). */
