@@ -332,8 +332,10 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
       return `expected ${issue.expected}, got ${kindOf(value)}`;
     case 'unrecognized_keys':
       return `attributes it never writes: ${issue.keys.join(', ')}`;
-    case 'invalid_value':
-      return `expected ${issue.values.map((option) => JSON.stringify(option)).join(' | ')}, got ${JSON.stringify(value)}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((option) => JSON.stringify(option)).join(' | ');
+      return `expected ${allowed}, got ${JSON.stringify(value)}`;
+    }
     case 'too_small':
     case 'too_big':
       return `out of range (${JSON.stringify(value)})`;
