@@ -117,6 +117,7 @@ const uniqueItemSchema = z.strictObject({
   entryid: z.optional(positiveId),
   course_assignmentid: z.optional(positiveId),
   prdid: z.optional(positiveId),
+  prsid: z.optional(positiveId),
 });
 
 /** search-index.ts: one word of a record (the record's id; the word is in the key). */

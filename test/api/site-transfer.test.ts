@@ -23,6 +23,7 @@ import {
   type Site,
 } from '../support/site-transfer.ts';
 import { populateSite, readingsOf, withoutHosts, type Person, type Population } from '../support/site-population.ts';
+import { entityShape } from '../../shared/db/entity-schemas.ts';
 
 const ADMIN_ENV = { STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password };
 let stacks: RunningStack[] = [];
@@ -121,9 +122,12 @@ describe('round trip into an empty site', () => {
 
   it('a dry run validates the file and writes nothing', async () => {
     const dry = await importSite(target, file, { dry_run: true });
-    // Every item the app wrote passes its entity's key shape and schema (decision 165).
-    console.log('COUNTS', JSON.stringify(records.at(-1).counts));
+    // Every item the app wrote passes its entity's key shape and schema (decisions 165, 200), and
+    // those schemas are exact (strict, every attribute typed) for all but the LOOSE few.
     expect(dry.report.invalid_items).toEqual({ items: [], total: 0 });
+    const carried = Object.keys(records.at(-1).counts);
+    expect(carried.length).toBeGreaterThan(40);
+    expect(carried.filter((entity) => !entityShape(entity)?.exact)).toEqual(['SortedRef']);
     expect(dry).toMatchObject({ status: 'validated', dry_run: true, percent: 100, error: null });
     expect(dry.report.counts).toEqual(records.at(-1).counts);
     expect(dry.report.objects).toBe(records.at(-1).objects);
