@@ -311,6 +311,7 @@ describe('refusals', () => {
       pk: { S: `UNIQUE#EMAIL#${email}` },
       sk: { S: 'UNIQUE' },
       entity: { S: 'Unique' },
+      kind: { S: 'EMAIL' },
       userid: { N: '7001' },
     };
     const done = await importSite(

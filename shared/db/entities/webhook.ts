@@ -57,6 +57,8 @@ export const webhookItemSchema = z.strictObject({
   secret: z.string(),
   created_by: z.int(),
   created_date: z.number(),
+  /** Since decision 171 (events before it are not sent); absent on older webhooks. */
+  created_at_ms: z.optional(z.number()),
   modified_date: z.number(),
   version: z.int(),
 });
