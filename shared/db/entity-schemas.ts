@@ -194,7 +194,7 @@ const SHAPES: ShapeInput[] = [
   ],
   ['AttemptCounter', `ATTEMPTS#${SEGMENT}(#${SEGMENT})*`, 'ATTEMPTS', attemptCounterItemSchema],
   // counters.ts, outbox.ts, quiz.ts
-  ['Counter', `COUNTER#[a-z_]+`, 'COUNTER', counterItemSchema],
+  ['Counter', `COUNTER#[a-z_-]+`, 'COUNTER', counterItemSchema],
   ['OutboxEvent', `OUTBOX#${SEGMENT}(#${SEGMENT})*`, `EVT#${SEGMENT}(#${SEGMENT})*`, outboxEventItemSchema],
   ['EmittedMarker', `EMITTED#${SEGMENT}(#${SEGMENT})*`, 'EMITTED', emittedMarkerItemSchema],
   ['QuizCount', 'QUIZCOUNT', 'COUNT', quizCountItemSchema],
@@ -247,7 +247,8 @@ const SHAPES: ShapeInput[] = [
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
   // webhook.ts
   ['Webhook', `WEBHOOK#${ID}`, 'WEBHOOK', webhookItemSchema],
-  ['WebhookDelivery', `WEBHOOK#${ID}`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`, webhookDeliveryItemSchema],
+  // Deliveries of xAPI statements go to webhook 0 (shared/events/deliverer.ts, XAPI_TARGET).
+  ['WebhookDelivery', `WEBHOOK#(0|${ID})`, `DELIVERY#${SEGMENT}(#${SEGMENT})*`, webhookDeliveryItemSchema],
   // approval-process.ts, approval-request.ts
   ['ApprovalProcess', `APPROVAL_PROCESS#${ID}`, 'PROCESS', approvalProcessItemSchema],
   ['ApprovalAttachment', `APPROVAL_ATTACHMENT#WIKI#${ID}`, 'ATTACHMENT', approvalAttachmentItemSchema],

@@ -51,6 +51,8 @@ describe('entity registry', () => {
       [completionKey(11, { doctype: 'guide', docid: 3 } as never), 'StageCompletion'],
       [deliveryKey({ webhookid: 2, sequence: 5, deliveryid: 'abc' } as never), 'WebhookDelivery'],
       [uniqueKey('EMAIL', 'a@example.com'), 'Unique'],
+      [{ pk: 'COUNTER#module-import', sk: 'COUNTER' }, 'Counter'],
+      [deliveryKey({ webhookid: 0, sequence: 5, deliveryid: 'xapi' } as never), 'WebhookDelivery'],
     ];
     for (const [key, entity] of cases)
       expect(entityOfKey(key.pk, key.sk)?.entity, `${key.pk} / ${key.sk}`).toBe(entity);

@@ -44,8 +44,9 @@ export const courseAssignmentItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('ASSIGNMENT'),
   entity: z.literal('CourseAssignment'),
-  gsi1pk: z.string(),
-  gsi1sk: z.string(),
+  /** The course's list; a cancel REMOVEs it. */
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
   course_assignmentid: z.int().check(z.positive()),
   wikiid: z.int().check(z.positive()),
   assignee_userid: z.nullable(z.int()),

@@ -41,6 +41,8 @@ export const tokenItemSchema = z.strictObject({
   created: z.number(),
   expires: z.number(),
   impersonator_userid: z.nullable(z.int()),
+  /** Impersonation tokens: the minting Admin's credential stamp (decision 168). */
+  impersonator_credential: z.optional(z.string()),
 });
 
 export function tokenKey(tokenHash: string) {

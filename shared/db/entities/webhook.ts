@@ -102,7 +102,8 @@ export const webhookDeliveryItemSchema = z.strictObject({
   gsi2sk: z.optional(z.string()),
   ttl: z.number(),
   deliveryid: z.string(),
-  webhookid: z.int().check(z.positive()),
+  /** 0: the xAPI target (shared/events/deliverer.ts). */
+  webhookid: z.int().check(z.nonnegative()),
   eventid: z.string(),
   event: z.string(),
   subject: z.string(),
