@@ -17,6 +17,8 @@ export const resetLinkItemSchema = z.strictObject({
   entity: z.literal('ResetLink'),
   userid: z.int().check(z.positive()),
   ttl: z.number(),
+  /** The account's credential stamp when the link was sent (decision 168); absent on older links. */
+  credential_stamp: z.optional(z.string()),
 });
 
 function resetKey(tokenHash: string) {
