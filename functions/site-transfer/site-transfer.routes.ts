@@ -17,7 +17,13 @@ export const siteTransferGroup = defineGroup({
   // checks the uploaded file's size (HEAD), starts the two state machines.
   access: {
     table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
-    modulesBucket: { read: [SITE_TRANSFER_PREFIX], write: [SITE_TRANSFER_PREFIX], headMissing: true },
+    // A cancel removes the export's parts or the import's uploaded file.
+    modulesBucket: {
+      read: [SITE_TRANSFER_PREFIX],
+      write: [SITE_TRANSFER_PREFIX],
+      delete: [SITE_TRANSFER_PREFIX],
+      headMissing: true,
+    },
     startSiteTransfer: true,
   },
   routes: [
@@ -33,7 +39,7 @@ export const siteTransferGroup = defineGroup({
       body: createExportBody,
       status: 202,
       response: siteExportSchema,
-      example: { include_objects: true },
+      example: { include_objects: true, webhook_secrets_passphrase: 'correct horse battery staple' },
       handler: ({ caller, body }) => transfer.createExport(caller, body),
     }),
     route({
@@ -47,6 +53,15 @@ export const siteTransferGroup = defineGroup({
     }),
     route({
       method: 'POST',
+      path: '/admin/exports/{exportid}/cancel',
+      auth: 'admin',
+      summary: 'Cancel a running export: stops its job and removes its parts (409 once it has finished)',
+      params: idParams('exportid'),
+      response: siteExportSchema,
+      handler: ({ caller, params }) => transfer.cancelExport(caller, params.exportid),
+    }),
+    route({
+      method: 'POST',
       path: '/admin/imports',
       auth: 'admin',
       summary: 'Create an import: answers where to POST the site file (a presigned upload form)',
@@ -56,18 +71,30 @@ export const siteTransferGroup = defineGroup({
       body: createImportBody,
       status: 201,
       response: siteImportCreatedSchema,
-      example: { mode: 'empty', dry_run: true },
+      example: { mode: 'merge', dry_run: true, allow_admin_grants: false },
       handler: ({ caller, body }) => transfer.createImport(caller, body),
     }),
     route({
       method: 'POST',
       path: '/admin/imports/{importid}/start',
       auth: 'admin',
-      summary: 'Start an uploaded import (409 before the upload or once started)',
+      summary: 'Start an uploaded import, or again once interrupted (409 before the upload or once started)',
       params: idParams('importid'),
       status: 202,
       response: siteImportSchema,
       handler: ({ params }) => transfer.startImport(params.importid),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/imports/{importid}/cancel',
+      auth: 'admin',
+      summary: 'Cancel an import that has written nothing yet (409 once writing or finished)',
+      description:
+        'Awaiting its upload or validating: the job stops, its uploaded file is removed, the site is ' +
+        'unchanged. Once writing it runs to its end, so a cancel never leaves a half-written import.',
+      params: idParams('importid'),
+      response: siteImportSchema,
+      handler: ({ caller, params }) => transfer.cancelImport(caller, params.importid),
     }),
     route({
       method: 'GET',

@@ -149,7 +149,11 @@ export function grantFunctionAccess(grantee: IGrantable, access: FunctionAccess,
     const machines = targets.siteTransferStateMachines;
     if (!machines?.length)
       throw new Error('startSiteTransfer was granted where the site transfer machines are not available');
-    for (const machine of machines) machine.grantStartExecution(grantee);
+    for (const machine of machines) {
+      machine.grantStartExecution(grantee);
+      // Interrupted jobs are found when read; a cancel stops the execution (decision 166).
+      machine.grantExecution(grantee, 'states:DescribeExecution', 'states:StopExecution');
+    }
   }
 
   if (access.sendMail) {

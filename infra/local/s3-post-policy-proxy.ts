@@ -54,7 +54,9 @@ export async function startS3PostPolicyProxy(options: S3PostPolicyProxyOptions):
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://s3.local');
     const uploadBucket = browserUploadBucket(req, url);
-    if (uploadBucket !== undefined) {
+    if (escapesBucket(req.url ?? '/')) {
+      answerAfterBody(req, res, OUTSIDE_BUCKET);
+    } else if (uploadBucket !== undefined) {
       void handleBrowserUpload(req, res, uploadBucket, options.secretFor, forward);
     } else if (isAnonymous(req, url)) {
       answerAfterBody(req, res, { status: 403, code: 'AccessDenied', message: 'Access Denied' });
@@ -78,6 +80,33 @@ export async function startS3PostPolicyProxy(options: S3PostPolicyProxyOptions):
       await closed;
     },
   };
+}
+
+const OUTSIDE_BUCKET: S3ErrorAnswer = {
+  status: 400,
+  code: 'InvalidObjectName',
+  message: 'The object key names a path outside its bucket',
+};
+
+/**
+ * Whether a request path's key would resolve outside its bucket's folder of the data directory
+ * (s3rver maps keys to files): a `..` or `.` segment, raw or percent-encoded, split on `/` or
+ * `\`, or an encoding that does not decode. Defence in depth; S3 itself has no such folders,
+ * and the site import refuses such keys first (docs/hostile-input.md).
+ */
+export function escapesBucket(rawUrl: string): boolean {
+  const rawPath = rawUrl.split('?')[0] ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return true;
+  }
+  if (decoded.includes('\0')) return true;
+  return decoded
+    .split(/[\\/]/)
+    .slice(1)
+    .some((segment) => segment === '..' || segment === '.');
 }
 
 /** POST /<bucket> with a multipart form and no sub-resource query is a browser upload. */
@@ -143,6 +172,8 @@ async function handleBrowserUpload(
     // s3rver stores the object from the very same form.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: S3's POST policy placeholder, not a template
     const key = (outcome.fields.get('key') ?? '').replaceAll('${filename}', outcome.filename);
+    if (escapesBucket(`/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`))
+      return sendS3Error(res, OUTSIDE_BUCKET);
     forward(req, res, outcome.body, { bucket, key, eventName: 'ObjectCreated:Post', sourceIp: sourceIpOf(req) });
   }
 }

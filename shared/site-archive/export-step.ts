@@ -5,6 +5,7 @@
  * other (a background job, never a request path); then the media and modules buckets are listed
  * and each object streamed. Memory holds one Scan page or one object chunk.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../config.ts';
 import { nowSeconds } from '../clock.ts';
@@ -22,6 +23,8 @@ import { counterTypeOf } from './catalogue.ts';
 import { bucketOf, exportPartKey } from './keys.ts';
 import { listObjectKeys, objectRecords } from './objects.ts';
 import { PartWriter } from './part-writer.ts';
+import { sealSecret } from './secret-box.ts';
+import { deleteByPrefixes } from '../storage/objects.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES, type SiteRecord } from './records.ts';
 import { nextScanPage, SCAN_SEGMENTS, scanFinished } from './table-scan.ts';
 
@@ -52,6 +55,8 @@ interface ExportRun {
   records: number;
   objects: number;
   includeObjects: boolean;
+  /** Seals webhook secrets; without it they are left out (decision 167). */
+  passphrase: string | null;
   writer: PartWriter;
   full(): boolean;
 }
@@ -61,6 +66,16 @@ async function write(run: ExportRun, record: SiteRecord): Promise<void> {
   run.records += 1;
 }
 
+/**
+ * A webhook's secret never travels in clear text: sealed with the passphrase, or left out (an
+ * empty secret, the webhook inactive; the import makes a fresh secret and lists the webhook).
+ */
+function withSecretSealed(run: ExportRun, item: Record<string, AttributeValue>): Record<string, AttributeValue> {
+  const secret = item.secret?.S ?? '';
+  if (run.passphrase && secret) return { ...item, secret: { S: sealSecret(secret, run.passphrase) } };
+  return { ...item, secret: { S: '' }, active: { BOOL: false } };
+}
+
 /** One Scan page of the current segment; past the last segment, on to the objects (or done). */
 async function exportTablePage(run: ExportRun): Promise<void> {
   const { cursor } = run;
@@ -68,7 +83,7 @@ async function exportTablePage(run: ExportRun): Promise<void> {
     const plain = unmarshall(item);
     if (staysHome(plain)) continue;
     const entity = entityOf(plain);
-    await write(run, { type: 'item', entity, item });
+    await write(run, { type: 'item', entity, item: entity === 'Webhook' ? withSecretSealed(run, item) : item });
     run.counts[entity] = (run.counts[entity] ?? 0) + 1;
   }
   if (scanFinished(cursor)) cursor.phase = run.includeObjects ? 'objects' : 'done';
@@ -108,6 +123,7 @@ export async function runExportStep(
     records: job.records,
     objects: job.objects,
     includeObjects: job.include_objects,
+    passphrase: job.secrets_passphrase ?? null,
     writer,
     full: () => Date.now() >= deadline || writer.bytes >= settings.STEPWISE_TRANSFER_PART_BYTES,
   };
@@ -154,9 +170,13 @@ export async function runExportStep(
     counts: run.counts,
     objects: run.objects,
     percent: percentOf(run.cursor),
-    ...(done ? { status: 'complete' as const, completed_at: nowSeconds() } : {}),
+    ...(done ? { status: 'complete' as const, completed_at: nowSeconds(), secrets_passphrase: null } : {}),
   };
   // Saved on condition of the part count: a retried step that lost to an earlier attempt moves nothing.
   const saved = await saveExportStep(exportid, job.parts.length, changes);
+  if (!saved && (await getExport(exportid))?.status !== 'running') {
+    // Cancelled (or failed) while this step wrote: its part goes too (decision 166).
+    await deleteByPrefixes(bucketOf('modules'), [partKey]);
+  }
   return { done: done || !saved };
 }

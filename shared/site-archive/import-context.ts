@@ -6,6 +6,7 @@ import { objectSize } from '../storage/objects.ts';
 import { s3Client } from '../storage/s3-client.ts';
 import type { ImportScratch } from './import-scratch.ts';
 import { bucketOf } from './keys.ts';
+import { isSealedSecret } from './secret-box.ts';
 import { entityOf, siteRecordSchema, type SiteRecord } from './records.ts';
 
 /** A reason the file or the target refuses the import: the job fails with it, nothing is written. */
@@ -35,6 +36,8 @@ export interface ValidationPass {
   same_users: number;
   /** The userid the file gives the operator's account (matched by email). */
   operator_in_file: number | null;
+  /** Item records per entity name as the records claim it (what the end record counts). */
+  claimed: Record<string, number>;
   /** `empty` mode: what the target holds, counted the same way. */
   target: (ScanCursor & { footprint: number; other: number; users: number }) | null;
 }
@@ -48,6 +51,8 @@ export interface WritingPass {
   /** The operator's password hash, given to the file's account with their email. */
   operator_hash: string;
   operator_in_file: number | null;
+  /** The operator's roles on this site: their account in the file keeps them (decision 164). */
+  operator_privileges: string[];
   clear: ScanCursor;
 }
 
@@ -60,6 +65,7 @@ export function freshValidationPass(): ValidationPass {
     same_other: 0,
     same_users: 0,
     operator_in_file: null,
+    claimed: {},
     target: null,
   };
 }
@@ -102,6 +108,19 @@ export function parseRecord(text: string, lineNumber: number): SiteRecord {
 /** Whether an item is the file's account of the operator (matched by email). */
 export function isOperatorUser(plain: Record<string, unknown>, operatorEmail: string): boolean {
   return entityOf(plain) === 'User' && String(plain.email ?? '').toLowerCase() === operatorEmail.toLowerCase();
+}
+
+/**
+ * Attributes the import itself decides, so a target item differing only there is the file's
+ * item already written: the operator's password hash and roles, a webhook's secret (and, for
+ * one that came without, its active flag).
+ */
+export function decidedByImport(plain: Record<string, unknown>, operatorEmail: string): string[] {
+  if (isOperatorUser(plain, operatorEmail)) return ['password_hash', 'privileges'];
+  if (entityOf(plain) !== 'Webhook') return [];
+  const secret = String(plain.secret ?? '');
+  if (secret === '') return ['secret', 'active'];
+  return isSealedSecret(secret) ? ['secret'] : [];
 }
 
 /** Whether the target bucket already holds these exact bytes under the key; undefined: no object there. */

@@ -19,7 +19,28 @@ export interface ImportScratch {
   highest: Record<string, number>;
   /** Emails of accounts without a password (a migration): reset links, if asked for. */
   resets: string[];
+  /** Credential items met, judged once the file is read (then emptied). */
+  credentials: Array<{ label: string; owners: number[] }>;
+  /** Accounts this site had before the import: their credentials in the file are not written. */
+  existing_owners: number[];
+  /** Accounts other than the operator's the file gives Admin. */
+  admin_grants: number;
+  /** Webhooks whose secret is sealed with a passphrase. */
+  sealed_secrets: number;
 }
+
+const EMPTY: ImportScratch = {
+  defined: {},
+  wanted: {},
+  chains: [],
+  counters: {},
+  highest: {},
+  resets: [],
+  credentials: [],
+  existing_owners: [],
+  admin_grants: 0,
+  sealed_secrets: 0,
+};
 
 const scratchKey = (importid: number) => `${SITE_TRANSFER_PREFIX}imports/${importid}/scratch.json`;
 
@@ -32,10 +53,10 @@ export async function loadScratch(importid: number): Promise<ImportScratch> {
       defined: Record<string, number[]>;
     };
     const defined = Object.fromEntries(Object.entries(stored.defined).map(([kind, ids]) => [kind, new Set(ids)]));
-    return { ...stored, defined };
+    return { ...structuredClone(EMPTY), ...stored, defined };
   } catch (error) {
     if (!isAwsError(error, 'NoSuchKey')) throw error;
-    return { defined: {}, wanted: {}, chains: [], counters: {}, highest: {}, resets: [] };
+    return structuredClone(EMPTY);
   }
 }
 

@@ -27,9 +27,10 @@ import { clearFirstAdminStep, writeFileStep } from './import-write.ts';
 
 const WORKING = new Set(['validating', 'writing', 'finishing']);
 
-export async function runImportStep(importid: number): Promise<{ done: boolean }> {
+export async function runImportStep(importid: number, attempt = 1): Promise<{ done: boolean }> {
   const job = await getImport(importid);
-  if (!job || !WORKING.has(job.status)) return { done: true };
+  // An execution of an earlier attempt (stopped, but its step still running) leaves the job alone.
+  if (!job || !WORKING.has(job.status) || (job.attempt ?? 1) !== attempt) return { done: true };
   const deadline = Date.now() + config().STEPWISE_TRANSFER_STEP_SECONDS * 1000;
   const step = {
     job,
@@ -60,9 +61,10 @@ export async function runImportStep(importid: number): Promise<{ done: boolean }
   const finished = changes.status === 'failed' || changes.status === 'validated' || changes.status === 'complete';
   if (finished) await dropScratch(importid);
   else await saveScratch(importid, step.scratch);
-  const stored = await saveImportStep(importid, job.steps, {
-    // A finished job keeps no pass state (it may hold the operator's password hash).
+  const stored = await saveImportStep(importid, job.steps, attempt, {
+    // A finished job keeps no pass state (it may hold the operator's password hash), nor the passphrase.
     pass: finished ? {} : (pass as Record<string, unknown>),
+    ...(finished ? { secrets_passphrase: null } : {}),
     report: step.report,
     ...changes,
   });
@@ -100,6 +102,23 @@ async function decide(step: ImportStep<ValidationPass>): Promise<Partial<SiteImp
   if (report.unknown_types.length > 0) {
     throw new ImportRefused(`The file holds item types this site does not know: ${report.unknown_types.join(', ')}`);
   }
+  const invalid = report.invalid_items?.total ?? 0;
+  if (invalid > 0) {
+    throw new ImportRefused(
+      `${invalid} items or objects of the file are not what this site writes (see invalid_items); nothing was written`,
+    );
+  }
+  if (job.mode === 'merge' && step.scratch.admin_grants > 0 && !job.allow_admin_grants) {
+    throw new ImportRefused(
+      `The file gives ${step.scratch.admin_grants} accounts Admin (see privileged): merging it needs ` +
+        'allow_admin_grants (npm run import -- --allow-admin-grants)',
+    );
+  }
+  if (step.scratch.sealed_secrets > 0 && !job.secrets_passphrase) {
+    throw new ImportRefused(
+      `The file holds ${step.scratch.sealed_secrets} webhook secrets sealed with a passphrase: give secrets_passphrase`,
+    );
+  }
   if (job.mode === 'merge' && report.collisions.total > 0) {
     throw new ImportRefused(
       `${report.collisions.total} items of the file have the key of a different item of the site (see collisions)`,
@@ -129,6 +148,7 @@ async function writingPass(step: ImportStep<ValidationPass>): Promise<WritingPas
     written: 0,
     present: 0,
     operator_hash: String(operator?.password_hash ?? ''),
+    operator_privileges: Array.isArray(operator?.privileges) ? (operator.privileges as string[]) : ['Admin'],
     operator_in_file: pass.operator_in_file,
     clear: { segment: 0, last_key: null },
   };

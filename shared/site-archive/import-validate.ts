@@ -11,7 +11,6 @@ import {
   definedTarget,
   FIRST_ADMIN_FOOTPRINT,
   ID_COUNTERS,
-  KNOWN_ENTITIES,
   LEFT_IN_PLACE,
   REFERENCE_TARGET_KEY,
   referencesOf,
@@ -20,6 +19,7 @@ import {
 import { staysHome } from './export-step.ts';
 import { nextScanPage, scanFinished } from './table-scan.ts';
 import {
+  decidedByImport,
   ImportRefused,
   isOperatorUser,
   listIn,
@@ -31,7 +31,13 @@ import {
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
 import { readLines } from './line-reader.ts';
 import { bucketOf } from './keys.ts';
-import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION } from './records.ts';
+import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES } from './records.ts';
+import type { EntityShape } from '../db/entity-schemas.ts';
+import { userKey } from '../db/entities/user.ts';
+import { checkItem, credentialOwners, privilegesOf } from './item-checks.ts';
+import { invalidList, listOf } from './import-report.ts';
+import { isAllowedObjectKey } from './object-keys.ts';
+import { isSealedSecret, openSecret, WrongPassphrase } from './secret-box.ts';
 
 const COMPARE_BATCH = 100;
 const SCAN_PAGE_ITEMS = 500;
@@ -51,6 +57,8 @@ interface OpenObject {
   next: number;
   bytes: number;
   hash: ReturnType<typeof createHash>;
+  /** A key of a shape this site writes (isAllowedObjectKey). */
+  allowed: boolean;
 }
 
 /** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
@@ -75,24 +83,37 @@ export async function validateFileStep(
     switch (record.type) {
       case 'item': {
         const item = record.item as RawItem;
-        let plain: Record<string, unknown>;
-        try {
-          plain = unmarshall(item);
-        } catch (error) {
-          throw new ImportRefused(`Line ${lineNumber} does not hold a DynamoDB item: ${(error as Error).message}`);
+        pass.claimed[record.entity] = (pass.claimed[record.entity] ?? 0) + 1;
+        const checked = checkItem(record.entity, item);
+        if (!checked.ok) {
+          if (checked.unknownName && !report.unknown_types.includes(checked.unknownName))
+            report.unknown_types.push(checked.unknownName);
+          else if (!checked.unknownName) listIn(invalidList(report), checked.reason);
+          // Named by what its key says, when it says anything.
+          const named = checked.keyEntity ?? record.entity;
+          report.counts[named] = (report.counts[named] ?? 0) + 1;
+          break;
         }
-        if (typeof plain.pk !== 'string' || typeof plain.sk !== 'string') {
-          throw new ImportRefused(`Line ${lineNumber}: the item has no string pk and sk`);
-        }
-        report.counts[record.entity] = (report.counts[record.entity] ?? 0) + 1;
-        noteItem(step, record.entity, item, plain);
-        if (!staysHome(plain) && record.entity !== 'Counter') pending.push({ raw: item, plain, entity: record.entity });
+        const { shape, plain } = checked;
+        // Counted by what the key says it is, never by the record's own claim.
+        report.counts[shape.entity] = (report.counts[shape.entity] ?? 0) + 1;
+        noteItem(step, shape.entity, item, plain);
+        noteTrust(step, shape, item, plain);
+        if (!staysHome(plain) && shape.entity !== 'Counter') pending.push({ raw: item, plain, entity: shape.entity });
         if (pending.length >= COMPARE_BATCH) await compareWithTarget(step, pending.splice(0));
         break;
       }
       case 'object':
         report.objects += 1;
-        open = { ...record, next: 0, bytes: 0, hash: createHash('sha256') };
+        open = { ...record, next: 0, bytes: 0, hash: createHash('sha256'), allowed: true };
+        if (!isAllowedObjectKey(record.bucket, record.key)) {
+          // Never looked up either: the key must not reach a bucket, not even as a HEAD.
+          listIn(
+            invalidList(report),
+            `object ${record.bucket}/${JSON.stringify(record.key)}: a key this site never writes`,
+          );
+          open.allowed = false;
+        }
         break;
       case 'object_chunk': {
         if (!open || open.key !== record.key || open.bucket !== record.bucket || open.next !== record.index) {
@@ -127,7 +148,10 @@ export async function validateFileStep(
   if (finished && !pass.end) {
     throw new ImportRefused(`The file is cut short: it has no end record (${pass.records} records read)`);
   }
-  if (finished) await checkWantedReferences(step);
+  if (finished) {
+    await checkWantedReferences(step);
+    await judgeCredentials(step);
+  }
   return { offset, finished };
 }
 
@@ -156,11 +180,13 @@ function checkEnd(
   if (end.records !== pass.records) {
     throw new ImportRefused(`The end record counts ${end.records} records before it; the file holds ${pass.records}`);
   }
-  const names = new Set([...Object.keys(end.counts), ...Object.keys(report.counts)]);
+  // The end record counts what the records claim; the report counts what the keys say.
+  const claimed = pass.claimed;
+  const names = new Set([...Object.keys(end.counts), ...Object.keys(claimed)]);
   for (const name of names) {
-    if ((end.counts[name] ?? 0) !== (report.counts[name] ?? 0)) {
+    if ((end.counts[name] ?? 0) !== (claimed[name] ?? 0)) {
       throw new ImportRefused(
-        `The end record counts ${end.counts[name] ?? 0} ${name} items; the file holds ${report.counts[name] ?? 0}`,
+        `The end record counts ${end.counts[name] ?? 0} ${name} items; the file holds ${claimed[name] ?? 0}`,
       );
     }
   }
@@ -176,8 +202,7 @@ function noteItem(
   item: RawItem,
   plain: Record<string, unknown>,
 ): void {
-  const { job, pass, report, scratch } = step;
-  if (!KNOWN_ENTITIES.has(entity) && !report.unknown_types.includes(entity)) report.unknown_types.push(entity);
+  const { job, pass, scratch } = step;
   const counter = counterTypeOf(plain);
   if (counter !== undefined && typeof plain.value === 'number') {
     scratch.counters[counter] = Math.max(scratch.counters[counter] ?? 0, plain.value);
@@ -209,6 +234,71 @@ function noteItem(
   }
 }
 
+/** Credentials, privileges and webhook secrets: what the report must name (decisions 164, 167). */
+function noteTrust(
+  step: ImportStep<ValidationPass>,
+  shape: EntityShape,
+  item: RawItem,
+  plain: Record<string, unknown>,
+): void {
+  const { job, report, scratch } = step;
+  const label = `${shape.entity} ${itemLabel(item)}`;
+  if (shape.credentialOwner) {
+    const owners = credentialOwners(shape, plain);
+    if (TRANSIENT_ENTITIES.has(shape.entity)) {
+      listIn(listOf(report, 'credentials'), `${label} (user ${owners.join(', ')}): never imported`);
+    } else {
+      scratch.credentials.push({ label, owners });
+    }
+  }
+  const roles = privilegesOf(shape, plain);
+  if (roles.length > 0) {
+    const operator = isOperatorUser(plain, job.operator.email) ? ', the operator (keeps Admin)' : '';
+    listIn(listOf(report, 'privileged'), `user ${plain.userid} <${plain.email}>: ${roles.join(', ')}${operator}`);
+    if (roles.includes('Admin') && !operator) scratch.admin_grants += 1;
+  }
+  if (shape.entity === 'Webhook') {
+    const secret = String(plain.secret ?? '');
+    if (isSealedSecret(secret)) {
+      scratch.sealed_secrets += 1;
+      // The first sealed secret proves the passphrase before anything is written.
+      if (scratch.sealed_secrets === 1 && job.secrets_passphrase) openOrRefuse(secret, job.secrets_passphrase);
+    } else if (secret === '') listIn(listOf(report, 'webhook_secrets'), `webhook ${plain.webhookid} ${plain.url}`);
+  }
+}
+
+function openOrRefuse(sealed: string, passphrase: string): string {
+  try {
+    return openSecret(sealed, passphrase);
+  } catch (error) {
+    if (error instanceof WrongPassphrase) throw new ImportRefused(error.message);
+    throw error;
+  }
+}
+
+/**
+ * A credential is written only for an account the file creates: one for an account this site
+ * already has would let the file's author act as it (decision 164). Judged once the file is read.
+ */
+async function judgeCredentials(step: ImportStep<ValidationPass>): Promise<void> {
+  const { report, scratch } = step;
+  const ids = [...new Set(scratch.credentials.flatMap((credential) => credential.owners))];
+  const keys = ids.map((id) => ({ pk: { S: userKey(id).pk }, sk: { S: userKey(id).sk } }) as RawItem);
+  const found = await targetItems(keys);
+  scratch.existing_owners = ids.filter((_, index) => targetOf(found, keys[index]!) !== undefined);
+  const existing = new Set(scratch.existing_owners);
+  for (const { label, owners } of scratch.credentials) {
+    const here = owners.filter((id) => existing.has(id));
+    listIn(
+      listOf(report, 'credentials'),
+      here.length > 0
+        ? `${label} (user ${owners.join(', ')}): skipped, user ${here.join(', ')} already has an account here`
+        : `${label} (user ${owners.join(', ')}): written with its new account`,
+    );
+  }
+  scratch.credentials = [];
+}
+
 /** Counts the file's items the target holds identically and those it holds differently (collisions). */
 async function compareWithTarget(step: ImportStep<ValidationPass>, items: PendingItem[]): Promise<void> {
   if (items.length === 0) return;
@@ -217,7 +307,7 @@ async function compareWithTarget(step: ImportStep<ValidationPass>, items: Pendin
   for (const { raw, plain, entity } of items) {
     const existing = targetOf(found, raw);
     if (!existing) continue;
-    const ignoring = isOperatorUser(plain, job.operator.email) ? ['password_hash'] : [];
+    const ignoring = decidedByImport(plain, job.operator.email);
     if (sameItem(raw, existing, ignoring)) {
       report.already_present += 1;
       // Counted as the target scan counts (tokens are left out there, so here too).
@@ -236,6 +326,7 @@ async function closeObject(step: ImportStep<ValidationPass>, open: OpenObject): 
   if (open.bytes !== open.size || sha256 !== open.sha256) {
     throw new ImportRefused(`Object ${open.bucket}/${open.key} does not match its size and sha256`);
   }
+  if (!open.allowed) return;
   const matches = await targetObjectMatches(open.bucket, open.key, open.size, open.sha256);
   if (matches === true) step.report.already_present += 1;
   if (matches === false) listIn(step.report.collisions, `object ${open.bucket}/${open.key}`);

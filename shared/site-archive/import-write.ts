@@ -20,6 +20,7 @@ import { FIRST_ADMIN_FOOTPRINT } from './catalogue.ts';
 import { staysHome } from './export-step.ts';
 import { nextScanPage, scanFinished } from './table-scan.ts';
 import {
+  decidedByImport,
   ImportRefused,
   isOperatorUser,
   parseRecord,
@@ -31,6 +32,10 @@ import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item
 import { readLines } from './line-reader.ts';
 import { bucketOf } from './keys.ts';
 import { entityOf } from './records.ts';
+import { randomBytes } from 'node:crypto';
+import { entityOfKey } from '../db/entity-schemas.ts';
+import { credentialOwners } from './item-checks.ts';
+import { isSealedSecret, openSecret } from './secret-box.ts';
 
 const WRITE_BATCH = 25;
 /** Items per Scan page while clearing the first Admin's items. */
@@ -96,7 +101,7 @@ interface OpenUpload {
 /** Writes the file's items and objects from the job's offset on; answers the offset reached and whether done. */
 export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ offset: number; finished: boolean }> {
   const { job, pass } = step;
-  const pending: RawItem[] = [];
+  const pending: PendingWrite[] = [];
   let upload: OpenUpload | undefined;
   let skipping: { chunks: number; next: number } | undefined;
   let offset = job.offset;
@@ -108,10 +113,9 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
     const record = parseRecord(line.text, lineNumber);
     if (record.type === 'item') {
       const plain = unmarshall(record.item as RawItem);
-      if (!staysHome(plain) && record.entity !== 'Counter') {
-        const item = { ...(record.item as RawItem) };
-        if (isOperatorUser(plain, job.operator.email)) item.password_hash = { S: pass.operator_hash };
-        pending.push(item);
+      const item = itemToWrite(step, record.item as RawItem, plain);
+      if (item) {
+        pending.push({ item, ignoring: decidedByImport(plain, job.operator.email) });
         if (pending.length >= PUT_CHUNK) await putItems(step, pending.splice(0));
       }
     } else if (record.type === 'object') {
@@ -153,6 +157,37 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
   return { offset, finished: offset >= size };
 }
 
+/**
+ * The item as this site writes it, or undefined when it is not written: jobs, counters and
+ * transient items stay home; a credential of an account the site already had is never written
+ * (decision 164). The operator's account keeps their password hash and roles; a webhook's
+ * secret is opened with the passphrase, or a fresh one is made for a webhook that came without
+ * (it then arrives inactive; decision 167).
+ */
+function itemToWrite(step: ImportStep<WritingPass>, raw: RawItem, plain: Record<string, unknown>): RawItem | undefined {
+  const { job, pass, scratch } = step;
+  const shape = entityOfKey(String(plain.pk), String(plain.sk));
+  if (!shape || staysHome(plain) || shape.entity === 'Counter') return undefined;
+  if (shape.credentialOwner) {
+    const existing = new Set(scratch.existing_owners);
+    if (credentialOwners(shape, plain).some((id) => existing.has(id))) return undefined;
+  }
+  const item = { ...raw };
+  if (isOperatorUser(plain, job.operator.email)) {
+    item.password_hash = { S: pass.operator_hash };
+    item.privileges = { L: pass.operator_privileges.map((role) => ({ S: role })) };
+  }
+  if (shape.entity === 'Webhook') {
+    const secret = String(plain.secret ?? '');
+    if (isSealedSecret(secret)) item.secret = { S: openSecret(secret, job.secrets_passphrase ?? '') };
+    else if (secret === '') {
+      item.secret = { S: randomBytes(32).toString('hex') };
+      item.active = { BOOL: false };
+    }
+  }
+  return item;
+}
+
 function startUpload(role: 'media' | 'modules', key: string, contentType: string | null): OpenUpload {
   const stream = new PassThrough();
   const done = new Upload({
@@ -166,19 +201,27 @@ function startUpload(role: 'media' | 'modules', key: string, contentType: string
   return { stream, done, chunks: 0, next: 0 };
 }
 
+interface PendingWrite {
+  item: RawItem;
+  /** Attributes the import decides (decidedByImport): a target item differing only there is present. */
+  ignoring: string[];
+}
+
 /** Puts the items the target does not hold identically yet. */
-async function putItems(step: ImportStep<WritingPass>, items: RawItem[]): Promise<void> {
-  if (items.length === 0) return;
+async function putItems(step: ImportStep<WritingPass>, writes: PendingWrite[]): Promise<void> {
+  if (writes.length === 0) return;
   const { job, pass } = step;
-  const found = await targetItems(items);
-  const missing = items.filter((item) => {
-    const existing = targetOf(found, item);
-    if (existing && sameItem(item, existing)) {
-      pass.present += 1;
-      return false;
-    }
-    return true;
-  });
+  const found = await targetItems(writes.map((write) => write.item));
+  const missing = writes
+    .filter(({ item, ignoring }) => {
+      const existing = targetOf(found, item);
+      if (existing && sameItem(item, existing, ignoring)) {
+        pass.present += 1;
+        return false;
+      }
+      return true;
+    })
+    .map((write) => write.item);
   if (job.mode === 'empty') {
     await batchWrite(missing.map((item) => ({ PutRequest: { Item: item } })));
   } else {

@@ -8,6 +8,7 @@
  * module packages) travel in the same file as base64 chunks, so one file is the whole site.
  */
 import * as z from 'zod/mini';
+import { entityOfKey } from '../db/entity-schemas.ts';
 
 export const SITE_FORMAT = 'stepwise-site';
 export const SITE_FORMAT_VERSION = 1;
@@ -95,8 +96,13 @@ const ENTITY_BY_SORT_KEY: Record<string, string> = {
   TRAINSUMMARY: 'TrainingSummary',
 };
 
-/** The record name of a table item (plain or DynamoDB JSON): its `entity`, else its key prefix. */
+/**
+ * The record name of a table item (plain or DynamoDB JSON): what its key says it is
+ * (shared/db/entity-schemas.ts, decision 164), else its `entity`, else its key prefix.
+ */
 export function entityOf(item: Record<string, unknown>): string {
+  const byKey = entityOfKey(plainString(item.pk) ?? '', plainString(item.sk) ?? '');
+  if (byKey) return byKey.entity;
   const entity = plainString(item.entity);
   if (entity) return entity;
   const bySortKey = ENTITY_BY_SORT_KEY[plainString(item.sk) ?? ''];

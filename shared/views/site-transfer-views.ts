@@ -1,6 +1,6 @@
 /** How site export and import jobs are shown (beyond the spec: docs/export-format.md). */
 import * as z from 'zod/mini';
-import type { SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
+import type { ImportReport, SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
 import { modulesBucket } from '../storage/module-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 
@@ -9,8 +9,12 @@ export const EXPORT_URL_SECONDS = 3600;
 
 export const siteExportSchema = z.object({
   exportid: z.int(),
-  status: z.enum(['running', 'complete', 'failed']),
+  status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+  /** Failed because its execution ended without the job saying so (a crash, a stop from outside). */
+  interrupted: z.boolean(),
   include_objects: z.boolean(),
+  /** Webhook secrets travel, sealed with a passphrase (otherwise they are left out). */
+  webhook_secrets: z.boolean(),
   percent: z.number(),
   counts: z.record(z.string(), z.int()),
   objects: z.int(),
@@ -33,13 +37,33 @@ export const siteImportReportSchema = z.object({
   chains: z.nullable(z.object({ verified: z.int(), broken: z.array(z.string()) })),
   written: z.int(),
   refusal: z.nullable(z.string()),
+  /** Items and objects refused by key shape, schema or size, each with its reason. */
+  invalid_items: reportList,
+  /** Credential items and what the import does with each (written only with a new account). */
+  credentials: reportList,
+  /** Accounts the file gives Admin or Author. */
+  privileged: reportList,
+  /** Webhooks that came without their secret: set it with PATCH /webhooks/{id}, then activate them. */
+  webhook_secrets: reportList,
 });
 
 export const siteImportSchema = z.object({
   importid: z.int(),
-  status: z.enum(['awaiting_upload', 'validating', 'writing', 'finishing', 'validated', 'complete', 'failed']),
+  status: z.enum([
+    'awaiting_upload',
+    'validating',
+    'writing',
+    'finishing',
+    'validated',
+    'complete',
+    'failed',
+    'cancelled',
+  ]),
+  /** Failed because its execution ended without the job saying so; POST …/start runs it again. */
+  interrupted: z.boolean(),
   mode: z.enum(['empty', 'merge']),
   dry_run: z.boolean(),
+  allow_admin_grants: z.boolean(),
   mail_password_resets: z.boolean(),
   percent: z.number(),
   size: z.nullable(z.int()),
@@ -77,7 +101,9 @@ export async function siteExportView(record: SiteExportRecord, now: number): Pro
   return {
     exportid: record.exportid,
     status: record.status,
+    interrupted: record.interrupted === true,
     include_objects: record.include_objects,
+    webhook_secrets: record.webhook_secrets === true,
     percent: record.percent,
     counts: record.counts,
     objects: record.objects,
@@ -92,14 +118,28 @@ export function siteImportView(record: SiteImportRecord): SiteImportView {
   return {
     importid: record.importid,
     status: record.status,
+    interrupted: record.interrupted === true,
     mode: record.mode,
     dry_run: record.dry_run,
+    allow_admin_grants: record.allow_admin_grants === true,
     mail_password_resets: record.mail_password_resets,
     percent: record.percent,
     size: record.size,
-    report: record.report,
+    report: fullReport(record.report),
     error: record.error,
     created_at: record.created_at,
     completed_at: record.completed_at,
+  };
+}
+
+/** A report with every list present: jobs stored before a list was added have none of it. */
+function fullReport(report: ImportReport): Required<ImportReport> {
+  const none = () => ({ items: [], total: 0 });
+  return {
+    ...report,
+    invalid_items: report.invalid_items ?? none(),
+    credentials: report.credentials ?? none(),
+    privileged: report.privileged ?? none(),
+    webhook_secrets: report.webhook_secrets ?? none(),
   };
 }

@@ -17,17 +17,22 @@ export async function startExportExecution(exportid: number): Promise<string> {
   return result.executionArn!;
 }
 
-export function importExecutionArn(importid: number): string {
-  return `${config().SITE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:')}:import-${importid}`;
+/** A restart after an interruption is a new execution: Step Functions keeps a name taken for 90 days. */
+const importExecutionName = (importid: number, attempt: number) =>
+  attempt <= 1 ? `import-${importid}` : `import-${importid}-${attempt}`;
+
+export function importExecutionArn(importid: number, attempt = 1): string {
+  const executionsOf = config().SITE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:');
+  return `${executionsOf}:${importExecutionName(importid, attempt)}`;
 }
 
-export async function startSiteImportExecution(importid: number): Promise<string> {
+export async function startSiteImportExecution(importid: number, attempt = 1): Promise<string> {
   const { client, sdk } = await sfn();
   const result = await client.send(
     new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_IMPORT_STATE_MACHINE_ARN,
-      name: `import-${importid}`,
-      input: JSON.stringify({ importid }),
+      name: importExecutionName(importid, attempt),
+      input: JSON.stringify({ importid, attempt }),
     }),
   );
   return result.executionArn!;

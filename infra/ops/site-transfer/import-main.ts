@@ -1,6 +1,7 @@
 /**
  * `npm run import -- --to <Stepwise URL> --token <Admin token> [--mode empty|merge] [--dry-run]
- *   [--mail-password-resets] [--poll 2] site.jsonl`
+ *   [--mail-password-resets] [--allow-admin-grants] [--poll 2] site.jsonl`
+ * Sealed webhook secrets open with the passphrase in STEPWISE_SECRETS_PASSPHRASE (never an argument: ps shows those).
  * Uploads a site file and runs the import job (docs/operations.md, "Restore").
  * Exit codes: 0 imported (or validated, with --dry-run), 1 failed (the job's report is printed),
  * 2 bad arguments or not a site file.
@@ -15,7 +16,7 @@ import { JobFailedError, runImport, type JobProgress } from './site-jobs.ts';
 
 const USAGE =
   'Usage: npm run import -- --to <https://stepwise.example.com> --token <Admin token> [--mode empty|merge]\n' +
-  '         [--dry-run] [--mail-password-resets] <site.jsonl>';
+  '         [--dry-run] [--mail-password-resets] [--allow-admin-grants] <site.jsonl>';
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
@@ -32,6 +33,7 @@ function parse() {
       mode: { type: 'string', default: 'empty' },
       'dry-run': { type: 'boolean', default: false },
       'mail-password-resets': { type: 'boolean', default: false },
+      'allow-admin-grants': { type: 'boolean', default: false },
       poll: { type: 'string', default: '2' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -75,7 +77,13 @@ try {
   const result = await runImport(
     { baseUrl: apiRoot, token: values.token, pollMs: pollSeconds * 1000 },
     file,
-    { mode: values.mode, dryRun: values['dry-run'], mailPasswordResets: values['mail-password-resets'] },
+    {
+      mode: values.mode,
+      dryRun: values['dry-run'],
+      mailPasswordResets: values['mail-password-resets'],
+      allowAdminGrants: values['allow-admin-grants'],
+      secretsPassphrase: process.env.STEPWISE_SECRETS_PASSPHRASE,
+    },
     state,
   );
   progress.stop();

@@ -92,7 +92,12 @@ export interface ExportResult {
 export async function runExport(site: JobSite, out: string, progress: JobProgress): Promise<ExportResult> {
   const client = clientOf(site);
   progress.phase = 'starting';
-  const started = await client.post<{ exportid: string }>('admin/exports', {});
+  // Webhook secrets travel only sealed with the operator's passphrase (decision 167), given in the environment.
+  const passphrase = process.env.STEPWISE_SECRETS_PASSPHRASE;
+  const started = await client.post<{ exportid: string }>(
+    'admin/exports',
+    passphrase ? { webhook_secrets_passphrase: passphrase } : {},
+  );
   const exportid = String(started.exportid);
   const done = await pollUntil(
     () => client.get<ExportStatus>(`admin/exports/${encodeURIComponent(exportid)}`),
@@ -167,6 +172,10 @@ export interface ImportOptions {
   mode: 'empty' | 'merge';
   dryRun: boolean;
   mailPasswordResets: boolean;
+  /** Merge mode: the file may give accounts Admin (decision 164). */
+  allowAdminGrants?: boolean;
+  /** Opens webhook secrets the file carries sealed (decision 167). */
+  secretsPassphrase?: string;
 }
 
 export interface ImportResult {
@@ -187,6 +196,8 @@ export async function runImport(
     mode: options.mode,
     dry_run: options.dryRun,
     mail_password_resets: options.mailPasswordResets,
+    ...(options.allowAdminGrants ? { allow_admin_grants: true } : {}),
+    ...(options.secretsPassphrase ? { secrets_passphrase: options.secretsPassphrase } : {}),
   });
   const importid = String(created.importid);
   progress.phase = 'uploading';

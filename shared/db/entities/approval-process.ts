@@ -17,6 +17,7 @@ import { searchTokenWrites } from '../search-index.ts';
 import { searchTokens } from '../../domain/search-tokens.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageRule } from '../../domain/approval-flow.ts';
+import * as z from 'zod/mini';
 
 export interface ApprovalProcessRecord {
   approval_processid: number;
@@ -42,6 +43,37 @@ export interface ApprovalAttachmentRecord {
 export function processSearchTokens(name: string): string[] {
   return searchTokens(name).slice(0, 20);
 }
+
+/** An approval stage as processes and requests keep it: the approver team and its quorum. */
+export const approvalStageSchema = z.object({ name: z.string(), teamid: z.int(), quorum: z.int() });
+
+export const approvalProcessItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('PROCESS'),
+  entity: z.literal('ApprovalProcess'),
+  gsi1pk: z.literal('APPROVAL_PROCESSES'),
+  gsi1sk: z.string(),
+  approval_processid: z.int().check(z.positive()),
+  name: z.string(),
+  description: z.string(),
+  stages: z.array(approvalStageSchema),
+  created_by: z.int(),
+  created_date: z.number(),
+  modified_by: z.int(),
+  modified_date: z.number(),
+  version: z.int(),
+  search_tokens: z.array(z.string()),
+});
+
+export const approvalAttachmentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ATTACHMENT'),
+  entity: z.literal('ApprovalAttachment'),
+  wikiid: z.int().check(z.positive()),
+  approval_processid: z.int().check(z.positive()),
+  attached_by: z.int(),
+  attached_date: z.number(),
+});
 
 function processKey(id: number) {
   return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' };

@@ -24,6 +24,8 @@ import { outboxPuts } from './outbox.ts';
 import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
 import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
+import { approvalStageSchema } from './approval-process.ts';
+import * as z from 'zod/mini';
 
 export interface ApprovalSignature {
   /** 1-based stage the signature was given in. */
@@ -70,6 +72,68 @@ export interface OpenRequestRef {
   approval_requestid: number;
   revisionid: number;
 }
+
+/** An ApprovalRequest as requestCreateWrites puts it and requestUpdateWrites moves it. */
+export const approvalRequestItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('REQUEST'),
+  entity: z.literal('ApprovalRequest'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  /** While pending: the current stage's team queue. */
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  approval_requestid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  title: z.string(),
+  revisionid: z.int(),
+  revision_hash: z.string(),
+  approval_processid: z.int(),
+  process_name: z.string(),
+  stages: z.array(approvalStageSchema),
+  status: z.enum(['pending', 'approved', 'rejected', 'superseded']),
+  current_stage: z.nullable(z.int()),
+  signatures: z.array(
+    z.object({
+      stage: z.int(),
+      userid: z.int(),
+      printed_name: z.string(),
+      meaning: z.enum(['approve', 'reject']),
+      reason: z.string(),
+      signed_at: z.number(),
+      revisionid: z.int(),
+      revision_hash: z.string(),
+      method: z.enum(['password', 'token']),
+      entered_by_userid: z.int(),
+    }),
+  ),
+  signer_userids: z.array(z.int()),
+  requested_by: z.int(),
+  notes: z.string(),
+  created_date: z.number(),
+  completed_date: z.nullable(z.number()),
+  superseded_by_revisionid: z.nullable(z.int()),
+  releaseid: z.nullable(z.int()),
+  version: z.int(),
+});
+
+export const openApprovalRequestItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('OPEN'),
+  entity: z.literal('OpenApprovalRequest'),
+  approval_requestid: z.int().check(z.positive()),
+  revisionid: z.int(),
+});
+
+export const approvedRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('ApprovedRevision'),
+  approval_requestid: z.int().check(z.positive()),
+  revisionid: z.int(),
+  approved_date: z.number(),
+});
 
 function requestKey(id: number) {
   return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' };

@@ -9,6 +9,16 @@ import { getItem } from '../items.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import { isConditionFailed } from '../retry.ts';
+import * as z from 'zod/mini';
+
+/** An attempt window or failure run: counted with ADD, cleared by TTL (no `entity`: named by key). */
+export const attemptCounterItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ATTEMPTS'),
+  count: z.int(),
+  ttl: z.optional(z.number()),
+  last_at: z.optional(z.number()),
+});
 
 function attemptsKey(purpose: string, subject: string) {
   return { pk: `ATTEMPTS#${purpose}#${subject}`, sk: 'ATTEMPTS' };

@@ -7,6 +7,7 @@ import { queryAll } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import type { BadgeLevel } from '../../domain/badges.ts';
+import * as z from 'zod/mini';
 
 export interface BadgeRecord {
   badgeid: string;
@@ -16,6 +17,19 @@ export interface BadgeRecord {
   userid: number;
   date: number;
 }
+
+/** A Badge item as badgePut writes it. */
+export const badgeItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('Badge'),
+  badgeid: z.string(),
+  title: z.string(),
+  description: z.string(),
+  level: z.string(),
+  userid: z.int().check(z.positive()),
+  date: z.number(),
+});
 
 /** The badge item, only if the user has not earned it yet (pure; the award also moves badge_counts). */
 export function badgePut(badge: BadgeRecord): LabelledWrite {

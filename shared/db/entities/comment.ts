@@ -19,6 +19,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideKey, stepKey } from './guide.ts';
 import { wikiKey } from './wiki.ts';
+import * as z from 'zod/mini';
 
 export type CommentContext = 'guide' | 'step' | 'wiki' | 'post' | 'info';
 
@@ -42,6 +43,40 @@ export interface CommentRecord {
   status: 'public' | 'private';
   reply_count: number;
 }
+
+/** A Comment item as toItem writes it and the reply / edit updates leave it (plain). */
+export const commentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('COMMENT'),
+  entity: z.literal('Comment'),
+  gsi1pk: z.optional(z.literal('COMMENTS')),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  commentid: z.int().check(z.positive()),
+  locale: z.string(),
+  context: z.enum(['guide', 'step', 'wiki', 'post', 'info']),
+  contextid: z.int(),
+  /** 0 for none. */
+  guideid: z.int(),
+  parentid: z.int(),
+  author_userid: z.int(),
+  title: z.string(),
+  text_raw: z.string(),
+  rating: z.number(),
+  date: z.number(),
+  modified_date: z.number(),
+  replied_date: z.number(),
+  status: z.enum(['public', 'private']),
+  reply_count: z.int(),
+});
+
+export const commentReplyItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('CommentReply'),
+  commentid: z.int().check(z.positive()),
+});
 
 export function commentKey(commentid: number) {
   return { pk: `COMMENT#${commentid}`, sk: 'COMMENT' };

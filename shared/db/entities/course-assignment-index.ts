@@ -7,6 +7,7 @@ import { tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export interface TeamAssignmentRef {
   course_assignmentid: number;
@@ -16,6 +17,18 @@ export interface TeamAssignmentRef {
   created_date: number;
   cancelled: 0 | 1;
 }
+
+export const teamAssignmentRefItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('TeamAssignmentRef'),
+  course_assignmentid: z.int().check(z.positive()),
+  teamid: z.int().check(z.positive()),
+  wikiid: z.int(),
+  due_within: z.nullable(z.number()),
+  created_date: z.number(),
+  cancelled: z.union([z.literal(0), z.literal(1)]),
+});
 
 export function teamAssignmentRefWrite(ref: TeamAssignmentRef): LabelledWrite {
   return {

@@ -17,6 +17,7 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { teamAssignmentRefWrite } from './course-assignment-index.ts';
 import { courseCounterWrite } from './course.ts';
+import * as z from 'zod/mini';
 
 export interface AssignmentRecord {
   course_assignmentid: number;
@@ -37,6 +38,32 @@ export interface AssignmentRecord {
   rows_completed: number;
   rows_in_progress: number;
 }
+
+/** A CourseAssignment as assignmentCreateWrites puts it and the cancel / counter updates leave it. */
+export const courseAssignmentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ASSIGNMENT'),
+  entity: z.literal('CourseAssignment'),
+  /** The course's list; a cancel REMOVEs it. */
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  course_assignmentid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+  assignee_userid: z.nullable(z.int()),
+  assignee_teamid: z.nullable(z.int()),
+  assignee_name: z.string(),
+  assignee_search: z.string(),
+  due_within: z.nullable(z.number()),
+  created_date: z.number(),
+  created_by: z.int(),
+  cancelled: z.union([z.literal(0), z.literal(1)]),
+  cancelled_at: z.nullable(z.number()),
+  cancelled_by: z.nullable(z.int()),
+  cancellation_reason: z.nullable(z.string()),
+  rows_total: z.int(),
+  rows_completed: z.int(),
+  rows_in_progress: z.int(),
+});
 
 export function assignmentKey(course_assignmentid: number) {
   return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' };

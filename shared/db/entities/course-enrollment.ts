@@ -11,6 +11,15 @@ import { tableName } from '../client.ts';
 import { itemExists } from '../items.ts';
 import { padId } from '../keys.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
+
+export const courseEnrollmentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('CourseEnrollment'),
+  userid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+});
 
 function enrollmentKey(userid: number, wikiid: number) {
   return { pk: `USER#${userid}`, sk: `ENROLLED#COURSE#${padId(wikiid)}` };

@@ -20,6 +20,7 @@ import { moduleUsageDelete, moduleUsageWrite } from './module-usage.ts';
 import { wikiKey } from './wiki.ts';
 import type { FrequencyUnit, Strictness } from '../../domain/stage-status.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
+import * as z from 'zod/mini';
 
 export type StageDoctype = 'guide' | 'wiki' | 'external_training_module';
 
@@ -78,6 +79,56 @@ export const COURSE_ORDERS = [
 ] as const;
 export type CourseOrder = (typeof COURSE_ORDERS)[number];
 export const COURSES_COLLECTION = 'COURSES';
+
+const courseStageSchema = z.object({
+  course_stageid: z.int(),
+  doctype: z.enum(['guide', 'wiki', 'external_training_module']),
+  docid: z.int(),
+  orderby: z.int(),
+  strictness: z.nullable(z.enum(['major', 'minor'])),
+  frequency_quantity: z.nullable(z.number()),
+  frequency_unit: z.nullable(z.enum(['day', 'week', 'month', 'year'])),
+  title: z.string(),
+  stage_assessmentid: z.nullable(z.int()),
+  assessment_teamid: z.nullable(z.int()),
+});
+
+/**
+ * A Course item as the create put, the change update, the counter ADDs and the reorder leave it.
+ * The stored aggregates are optional: courseFromItem reads a missing one as 0 / null.
+ */
+export const courseItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('COURSE'),
+  entity: z.literal('Course'),
+  wikiid: z.int().check(z.positive()),
+  title: z.string(),
+  enabled: z.union([z.literal(0), z.literal(1)]),
+  publish_date: z.number(),
+  stages: z.array(courseStageSchema),
+  author_userid: z.int(),
+  created_date: z.number(),
+  modified_date: z.nullable(z.number()),
+  search_tokens: z.array(z.string()),
+  assignee_count: z.optional(z.int()),
+  rows_total: z.optional(z.int()),
+  rows_completed: z.optional(z.int()),
+  rows_in_progress: z.optional(z.int()),
+  order_placement: z.optional(
+    z.nullable(z.object({ values: z.record(z.string(), z.string()), attributes: z.record(z.string(), z.unknown()) })),
+  ),
+  order_version: z.optional(z.int()),
+});
+
+export const stageAssessmentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ASSESSMENT'),
+  entity: z.literal('StageAssessment'),
+  stage_assessmentid: z.int().check(z.positive()),
+  wikiid: z.int(),
+  course_stageid: z.int(),
+  teamid: z.int(),
+});
 
 export function courseKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'COURSE' };

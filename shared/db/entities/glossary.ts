@@ -11,6 +11,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
+import * as z from 'zod/mini';
 
 export interface GlossaryTranslation {
   langid: string;
@@ -37,6 +38,23 @@ export interface GlossaryChanges {
   updates: Array<{ index: number; before: GlossaryEntryRecord; after: GlossaryEntryRecord }>;
   deletes: Array<{ index: number; entry: GlossaryEntryRecord }>;
 }
+
+export const glossaryEntryItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ENTRY'),
+  entity: z.literal('GlossaryEntry'),
+  gsi1pk: z.literal('GLOSSARY'),
+  gsi1sk: z.string(),
+  entryid: z.int().check(z.positive()),
+  term: z.string(),
+  langid: z.string(),
+  translations: z.array(z.object({ langid: z.string(), translation: z.string() })),
+  notes: z.string(),
+  created_date: z.number(),
+  modified_date: z.number(),
+  modified_by: z.int(),
+  version: z.int(),
+});
 
 function entryKey(entryid: number) {
   return { pk: `GLOSSARY#${entryid}`, sk: 'ENTRY' };

@@ -12,6 +12,7 @@ import { padId } from '../keys.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export type GuideMarkKind = 'FAVORITE' | 'COMPLETED';
 
@@ -20,6 +21,20 @@ export interface GuideMark {
   guideid: number;
   date: number;
 }
+
+/** A FavoriteGuide or CompletedGuide mark as guideMarkItem builds it (and the completion update SETs it). */
+function markItemSchema(entity: 'FavoriteGuide' | 'CompletedGuide') {
+  return z.strictObject({
+    pk: z.string(),
+    sk: z.string(),
+    entity: z.literal(entity),
+    userid: z.int().check(z.positive()),
+    guideid: z.int().check(z.positive()),
+    date: z.number(),
+  });
+}
+export const favoriteGuideItemSchema = markItemSchema('FavoriteGuide');
+export const completedGuideItemSchema = markItemSchema('CompletedGuide');
 
 function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
   return { pk: `USER#${userid}`, sk: `${kind}#GUIDE#${padId(guideid)}` };

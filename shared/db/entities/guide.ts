@@ -20,6 +20,7 @@ import { batchDelete, batchGetInOrder, batchGetParts, type BatchPart } from '../
 import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { PageQuery } from '../paging.ts';
+import * as z from 'zod/mini';
 
 export interface StepRef {
   stepid: number;
@@ -107,6 +108,127 @@ export type GuideSnapshot = Omit<GuideRecord, 'version' | 'grant_userids' | 'gra
   changed_by: number | null;
   snapshot_date: number;
 };
+
+// ---- item schemas: each item exactly as the writes below leave it (plain, after unmarshall) ----
+
+const id = z.int().check(z.positive());
+const guideItemPart = z.object({
+  text: z.string(),
+  notes: z.nullable(z.string()),
+  type: z.string(),
+  quantity: z.number(),
+  url: z.nullable(z.string()),
+  thumbnail: z.nullable(z.string()),
+  isoptional: z.boolean(),
+  featured: z.boolean(),
+});
+const stepRefSchema = z.object({ stepid: id, revisionid: z.int() });
+/** The content a guide and its snapshots share. */
+const guideContent = {
+  guideid: id,
+  langid: z.string(),
+  type: z.string(),
+  category: z.string(),
+  subject: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  introduction_raw: z.string(),
+  introduction_rendered: z.string(),
+  conclusion_raw: z.string(),
+  conclusion_rendered: z.string(),
+  difficulty: z.nullable(z.string()),
+  time_required_min: z.number(),
+  time_required_max: z.number(),
+  parts: z.array(guideItemPart),
+  tools: z.array(guideItemPart),
+  documents: z.array(z.int()),
+  prerequisites: z.array(z.int()),
+  flags: z.array(z.string()),
+  public: z.boolean(),
+  userid: z.int(),
+  image: z.nullable(z.int()),
+  created_date: z.number(),
+  published_date: z.nullable(z.number()),
+  modified_date: z.number(),
+  revisionid: z.int(),
+  steps: z.array(stepRefSchema),
+};
+
+export const guideItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('GUIDE'),
+  entity: z.literal('Guide'),
+  gsi1pk: z.literal('GUIDES'),
+  gsi1sk: z.string(),
+  gsi2pk: z.optional(z.literal('GUIDES#PUBLIC')),
+  gsi2sk: z.optional(z.string()),
+  ...guideContent,
+  version: z.int(),
+  grant_userids: z.array(z.int()),
+  grant_teamids: z.array(z.int()),
+  search_tokens: z.array(z.string()),
+});
+
+export const guideRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('GuideRevision'),
+  ...guideContent,
+  reason: z.string(),
+  changed_by: z.nullable(z.int()),
+  snapshot_date: z.number(),
+});
+
+const stepLine = z.object({
+  lineid: z.int(),
+  bullet: z.string(),
+  level: z.int(),
+  text_raw: z.string(),
+  text_rendered: z.string(),
+});
+const stepMedia = z.nullable(
+  z.union([
+    z.object({ type: z.literal('image'), data: z.array(z.int()) }),
+    z.object({ type: z.enum(['video', 'embed']), data: z.int() }),
+  ]),
+);
+const stepContent = {
+  guideid: id,
+  stepid: id,
+  revisionid: z.int(),
+  title: z.string(),
+  lines: z.array(stepLine),
+  media: stepMedia,
+};
+
+export const stepItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('STEP'),
+  entity: z.literal('Step'),
+  ...stepContent,
+  comment_count: z.optional(z.int()),
+});
+
+export const stepRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('StepRevision'),
+  ...stepContent,
+});
+
+/** The authored (USER#<id> / AUTHORED#GUIDE#<id>) and featured (FEATURED#GUIDE / <id>) links. */
+export const authoredGuideItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('AuthoredGuide'),
+  guideid: id,
+});
+export const featuredGuideItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('FeaturedGuide'),
+  guideid: id,
+});
 
 export function guideKey(guideid: number) {
   return { pk: `GUIDE#${guideid}`, sk: 'GUIDE' };

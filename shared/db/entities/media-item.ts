@@ -20,6 +20,7 @@ import { padId, withoutKeys } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -55,6 +56,55 @@ export interface MediaItemRecord {
   date: number;
   modified_date: number;
 }
+
+/** A MediaItem as mediaItemCreateWrites puts it and the upload / processing / usage updates leave it. */
+export const mediaItemItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('MEDIA'),
+  entity: z.literal('MediaItem'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  gsi2pk: z.string(),
+  gsi2sk: z.string(),
+  itemid: z.int().check(z.positive()),
+  type: z.string(),
+  userid: z.int(),
+  guid: z.string(),
+  filename: z.string(),
+  content_type: z.string(),
+  size: z.number(),
+  status: z.enum(['uploading', 'processing', 'ready', 'failed']),
+  failure: z.nullable(z.string()),
+  original_key: z.string(),
+  sizes: z.array(z.string()),
+  width: z.nullable(z.number()),
+  height: z.nullable(z.number()),
+  duration_ms: z.optional(z.nullable(z.number())),
+  source_itemid: z.nullable(z.int()),
+  /** The edit as sent (any JSON). */
+  markup: z.unknown(),
+  embed: z.optional(
+    z.object({
+      url: z.string(),
+      type: z.enum(['video', 'link']),
+      provider_name: z.nullable(z.string()),
+      title: z.nullable(z.string()),
+      html: z.string(),
+      width: z.number(),
+      height: z.number(),
+    }),
+  ),
+  used_by_guideids: z.optional(z.set(z.int())),
+  date: z.number(),
+  modified_date: z.number(),
+});
+
+export const mediaGuidItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('MEDIAGUID'),
+  entity: z.literal('MediaGuid'),
+  itemid: z.int().check(z.positive()),
+});
 
 export function mediaItemKey(itemid: number) {
   return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' };

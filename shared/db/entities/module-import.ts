@@ -21,6 +21,7 @@ import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
+import * as z from 'zod/mini';
 
 export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
 export type ImportStage =
@@ -57,6 +58,51 @@ export interface ModuleImportRecord {
   modified_date: number;
   completed_date: number | null;
 }
+
+/** A ModuleImport as insertImport puts it and the status moves SET (any record field). */
+export const moduleImportItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('IMPORT'),
+  entity: z.literal('ModuleImport'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  importid: z.int().check(z.positive()),
+  moduleid: z.int().check(z.positive()),
+  provider_version_number: z.int(),
+  status: z.enum(['created', 'running', 'complete', 'failed', 'cancelled']),
+  stage: z.enum([
+    'awaiting_package',
+    'awaiting_upload',
+    'downloading',
+    'validating',
+    'extracting',
+    'recording',
+    'done',
+  ]),
+  percent: z.number(),
+  source: z.nullable(z.enum(['upload', 'url'])),
+  url: z.nullable(z.string()),
+  execution_arn: z.nullable(z.string()),
+  attempt: z.optional(z.int()),
+  size: z.nullable(z.number()),
+  manifest: z.nullable(
+    z.object({
+      standard: z.string(),
+      identifier: z.nullable(z.string()),
+      title: z.string(),
+      launch: z.string(),
+      schema_version: z.nullable(z.string()),
+    }),
+  ),
+  repaired: z.boolean(),
+  file_count: z.nullable(z.int()),
+  extracted_bytes: z.nullable(z.number()),
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  created_by: z.int(),
+  created_date: z.number(),
+  modified_date: z.number(),
+  completed_date: z.nullable(z.number()),
+});
 
 export function importKey(importid: number) {
   return { pk: `IMPORT#${importid}`, sk: 'IMPORT' };

@@ -12,6 +12,7 @@ import { padId } from '../keys.ts';
 import { tableName } from '../client.ts';
 import { queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export interface ModuleUsage {
   moduleid: number;
@@ -27,6 +28,15 @@ function usageKey(moduleid: number, wikiid: number) {
 const usageCollection = (moduleid: number): PageQuery => ({
   partition: `MODULE#${moduleid}`,
   sortPrefix: 'USAGE#COURSE#',
+});
+
+export const moduleUsageItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('ModuleUsage'),
+  moduleid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+  title: z.string(),
 });
 
 /** Put (create or refresh the title) in the course stage's transaction. */

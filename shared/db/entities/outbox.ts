@@ -19,6 +19,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import type { DomainEvent, EventName, StoredEvent } from '../../domain/events/catalogue.ts';
+import * as z from 'zod/mini';
 
 export const OUTBOX_ENTITY = 'OutboxEvent';
 const PENDING_PARTITION = 'OUTBOX#PENDING';
@@ -26,6 +27,32 @@ const RETENTION_SECONDS = 30 * 24 * 3600;
 
 /** An event as stored (the catalogue's StoredEvent). */
 export type OutboxEventRecord = StoredEvent;
+
+/** An OutboxEvent as recordPut writes it (the event's entity is `subject`); dispatch REMOVEs the index keys. */
+export const outboxEventItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal(OUTBOX_ENTITY),
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  ttl: z.number(),
+  eventid: z.string(),
+  name: z.string(),
+  subject: z.string(),
+  sequence: z.string(),
+  occurred_at: z.number(),
+  data: z.record(z.string(), z.unknown()),
+  target_webhookid: z.optional(z.int()),
+  dispatched_at: z.optional(z.number()),
+});
+
+export const emittedMarkerItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('EMITTED'),
+  entity: z.literal('EmittedMarker'),
+  name: z.string(),
+  ttl: z.number(),
+});
 
 let lastMs = 0;
 let counter = 0;

@@ -15,6 +15,7 @@ import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import type { ReviewOutcome } from './review-schedule.ts';
+import * as z from 'zod/mini';
 
 export interface PeriodicReviewRecord {
   reviewid: number;
@@ -59,6 +60,57 @@ export interface ChangeRequestRecord {
   resolved_by_reviewid: number | null;
   resolved_revisionid: number | null;
 }
+
+export const periodicReviewItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('REVIEW'),
+  entity: z.literal('PeriodicReview'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  gsi2pk: z.string(),
+  gsi2sk: z.string(),
+  reviewid: z.int().check(z.positive()),
+  prdid: z.int().check(z.positive()),
+  prsid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  title: z.string(),
+  revisionid: z.int(),
+  revision_hash: z.string(),
+  outcome: z.enum(['approved', 'changes_requested']),
+  notes: z.string(),
+  reviewer_userid: z.int(),
+  printed_name: z.string(),
+  date: z.number(),
+  method: z.literal('password'),
+  next_review_due: z.number(),
+  change_requestid: z.nullable(z.int()),
+});
+
+/** A ChangeRequest, put whole on create and on every change. */
+export const changeRequestItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('CHANGE_REQUEST'),
+  entity: z.literal('ChangeRequest'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  change_requestid: z.int().check(z.positive()),
+  prdid: z.int().check(z.positive()),
+  prsid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  title: z.string(),
+  revisionid: z.int(),
+  requested_by: z.int(),
+  assignee_userid: z.int(),
+  notes: z.string(),
+  status: z.enum(['open', 'resolved']),
+  created_date: z.number(),
+  reviewids: z.array(z.int()),
+  resolved_date: z.nullable(z.number()),
+  resolved_by_reviewid: z.nullable(z.int()),
+  resolved_revisionid: z.nullable(z.int()),
+});
 
 function reviewKey(reviewid: number) {
   return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' };

@@ -21,6 +21,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import type { QuestionResult } from '../../domain/quiz-grading.ts';
+import * as z from 'zod/mini';
 
 export interface QuizSessionRecord {
   quiz_sessionid: number;
@@ -59,6 +60,64 @@ export interface QuizProgressRecord {
   best_score: number | null;
   invalidated_date: number | null;
 }
+
+const flag = z.union([z.literal(0), z.literal(1)]);
+
+/** A QuizSession as sessionCreateWrites puts it and the response / submit / cancel / invalidate updates leave it. */
+export const quizSessionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('SESSION'),
+  entity: z.literal('QuizSession'),
+  gsi1pk: z.literal('QUIZSESSIONS'),
+  gsi1sk: z.string(),
+  gsi2pk: z.string(),
+  gsi2sk: z.string(),
+  quiz_sessionid: z.int().check(z.positive()),
+  quizid: z.int().check(z.positive()),
+  quiz_revisionid: z.int(),
+  quiz_title: z.string(),
+  userid: z.int().check(z.positive()),
+  response_json: z.string(),
+  start_date: z.number(),
+  modified_date: z.number(),
+  end_date: z.nullable(z.number()),
+  submitted: flag,
+  cancelled: flag,
+  invalidated: flag,
+  attempt: z.nullable(z.int()),
+  score: z.nullable(z.number()),
+  correct_count: z.nullable(z.int()),
+  question_count: z.nullable(z.int()),
+  passed: z.nullable(z.boolean()),
+  pass_threshold: z.nullable(z.number()),
+  results: z.nullable(
+    z.array(z.object({ name: z.string(), title: z.string(), answered: z.boolean(), correct: z.boolean() })),
+  ),
+});
+
+export const quizSessionLinkItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('QuizSessionLink'),
+  quiz_sessionid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+});
+
+/** A QuizProgress item: openSession SETs its core, the submit and invalidation the rest. */
+export const quizProgressItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('QuizProgress'),
+  userid: z.int().check(z.positive()),
+  quizid: z.int().check(z.positive()),
+  attempts: z.optional(z.int()),
+  passed: z.optional(z.boolean()),
+  locked: z.optional(z.boolean()),
+  active_sessionid: z.optional(z.nullable(z.int())),
+  last_sessionid: z.optional(z.nullable(z.int())),
+  best_score: z.optional(z.nullable(z.number())),
+  invalidated_date: z.optional(z.nullable(z.number())),
+});
 
 export function sessionKey(sessionid: number) {
   return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' };

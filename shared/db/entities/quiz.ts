@@ -25,6 +25,7 @@ import { queryAll, queryFirst, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideKey } from './guide.ts';
 import type { GradedQuestion } from '../../domain/quiz-grading.ts';
+import * as z from 'zod/mini';
 
 /** Document titles kept on a quiz for the sessions `query` filter. */
 export const MAX_DOC_TITLES = 50;
@@ -114,6 +115,86 @@ export function quizFromItem(item: Record<string, unknown>): QuizRecord {
     released_date: record.released_date == null ? null : Number(record.released_date),
   };
 }
+
+/** A Quiz as quizItem puts it and the link / detach / session updates leave it (plain). */
+export const quizItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('QUIZ'),
+  entity: z.literal('Quiz'),
+  gsi1pk: z.literal('QUIZZES'),
+  gsi1sk: z.string(),
+  quizid: z.int().check(z.positive()),
+  quiz_revisionid: z.int(),
+  title: z.string(),
+  category: z.string(),
+  pass_threshold: z.number(),
+  max_attempts: z.nullable(z.int()),
+  enabled: z.boolean(),
+  userid: z.int(),
+  created_date: z.number(),
+  modified_date: z.number(),
+  question_count: z.int(),
+  /** Read as 0 / [] / null when absent (quizFromItem). */
+  sessions_submitted: z.optional(z.int()),
+  guideid: z.nullable(z.int()),
+  guide_title: z.nullable(z.string()),
+  guide_revisionid: z.nullable(z.int()),
+  doc_titles: z.optional(z.array(z.string())),
+  released_date: z.optional(z.nullable(z.number())),
+});
+
+export const quizRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('QuizRevision'),
+  quizid: z.int().check(z.positive()),
+  quiz_revisionid: z.int(),
+  title: z.string(),
+  definition_json: z.string(),
+  questions: z.array(
+    z.object({
+      name: z.string(),
+      valueName: z.string(),
+      title: z.string(),
+      type: z.string(),
+      correctAnswer: z.unknown(),
+      choices: z.optional(z.array(z.unknown())),
+    }),
+  ),
+  pass_threshold: z.number(),
+  max_attempts: z.nullable(z.int()),
+  userid: z.int(),
+  date: z.number(),
+});
+
+export const quizLinkItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('QuizLink'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  doc_revisionid: z.int(),
+  quizid: z.int().check(z.positive()),
+  quiz_revisionid: z.int(),
+  userid: z.int(),
+  date: z.number(),
+});
+
+/** The site's quiz count (no `entity`: named by its key). */
+export const quizCountItemSchema = z.strictObject({
+  pk: z.literal('QUIZCOUNT'),
+  sk: z.literal('COUNT'),
+  count: z.int(),
+});
+
+export const quizCategoryItemSchema = z.strictObject({
+  pk: z.literal('QUIZCATEGORIES'),
+  sk: z.string(),
+  entity: z.literal('QuizCategory'),
+  name: z.string(),
+});
 
 function quizItem(quiz: QuizRecord) {
   return {

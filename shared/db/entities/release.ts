@@ -25,6 +25,7 @@ import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { releasedEvent } from '../../domain/events/content-events.ts';
+import * as z from 'zod/mini';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';
@@ -123,6 +124,40 @@ export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Pr
     ? { major: Number(item.major), minor: Number(item.minor), exists: true }
     : { major: 0, minor: 0, exists: false };
 }
+
+/** A Release as releaseItem puts it and the ending / notes updates leave it (plain). */
+export const releaseItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('RELEASE'),
+  entity: z.literal('Release'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  gsi2pk: z.string(),
+  gsi2sk: z.string(),
+  releaseid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  revisionid: z.int(),
+  status: z.enum(RELEASE_STATUSES),
+  version: z.nullable(z.string()),
+  major: z.nullable(z.int()),
+  minor: z.nullable(z.int()),
+  release_type: z.enum(['major', 'minor']),
+  notes: z.string(),
+  date: z.number(),
+  release_date: z.nullable(z.number()),
+  approval_requestid: z.nullable(z.int()),
+  userid: z.int(),
+  langid: z.string(),
+});
+
+export const releaseHeadItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('HEAD'),
+  entity: z.literal('ReleaseHead'),
+  major: z.int(),
+  minor: z.int(),
+});
 
 function releaseItem(release: ReleaseRecord): Record<string, unknown> {
   return {

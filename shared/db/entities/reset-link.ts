@@ -8,6 +8,18 @@ import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
+import * as z from 'zod/mini';
+
+/** A ResetLink item as putResetLink writes it (a credential: it never travels in a site file). */
+export const resetLinkItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('RESET'),
+  entity: z.literal('ResetLink'),
+  userid: z.int().check(z.positive()),
+  ttl: z.number(),
+  /** The account's credential stamp when the link was sent (decision 168); absent on older links. */
+  credential_stamp: z.optional(z.string()),
+});
 
 function resetKey(tokenHash: string) {
   return { pk: `RESET#${tokenHash}`, sk: 'RESET' };

@@ -22,6 +22,7 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import type { FrequencyUnit } from '../../domain/stage-status.ts';
+import * as z from 'zod/mini';
 
 export type ReviewOutcome = 'approved' | 'changes_requested';
 
@@ -65,6 +66,49 @@ const MAX_TITLE_TOKENS = 6;
 export function reviewTitleTokens(title: string): string[] {
   return searchTokens(title).slice(0, MAX_TITLE_TOKENS);
 }
+
+export const reviewScheduleItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('SCHEDULE'),
+  entity: z.literal('ReviewSchedule'),
+  gsi1pk: z.literal('PR_SCHEDULES'),
+  gsi1sk: z.string(),
+  prsid: z.int().check(z.positive()),
+  name: z.string(),
+  description: z.string(),
+  frequency_quantity: z.number(),
+  frequency_unit: z.enum(['day', 'week', 'month', 'year']),
+  reviewer_userid: z.int(),
+  created_by: z.int(),
+  created_date: z.number(),
+  document_count: z.int(),
+});
+
+export const reviewDocumentItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('DOCUMENT'),
+  entity: z.literal('ReviewDocument'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  gsi2pk: z.string(),
+  gsi2sk: z.string(),
+  prdid: z.int().check(z.positive()),
+  prsid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki']),
+  docid: z.int().check(z.positive()),
+  title: z.string(),
+  reviewer_userid: z.int(),
+  added_by: z.int(),
+  added_date: z.number(),
+  next_review_due: z.number(),
+  last_reviewid: z.nullable(z.int()),
+  last_reviewed_date: z.nullable(z.number()),
+  last_reviewed_revisionid: z.nullable(z.int()),
+  last_outcome: z.nullable(z.enum(['approved', 'changes_requested'])),
+  open_change_requestid: z.nullable(z.int()),
+  search_tokens: z.array(z.string()),
+  version: z.int(),
+});
 
 function scheduleKey(prsid: number) {
   return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' };

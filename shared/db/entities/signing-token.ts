@@ -10,6 +10,7 @@ import { withoutKeys } from '../keys.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export interface SigningTokenRecord {
   /** The signer: whose password made the token. */
@@ -22,6 +23,20 @@ export interface SigningTokenRecord {
   issued_date: number;
   expires_at: number;
 }
+
+/** A SigningToken item as putSigningToken writes it (a credential: it never travels). */
+export const signingTokenItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('SIGNING_TOKEN'),
+  entity: z.literal('SigningToken'),
+  ttl: z.number(),
+  userid: z.int(),
+  purpose: z.literal('approval_request'),
+  subjectid: z.int(),
+  issued_to_userid: z.int(),
+  issued_date: z.number(),
+  expires_at: z.number(),
+});
 
 function signingTokenKey(tokenHash: string) {
   return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' };

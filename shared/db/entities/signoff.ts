@@ -20,6 +20,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import * as z from 'zod/mini';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
 
@@ -74,6 +75,68 @@ export interface FinalizeTokenRecord {
 }
 
 export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
+
+const signoffState = z.enum(['requested', 'responded', 'acknowledged', 'cancelled']);
+
+/** A SignoffRequest, put whole (with its state's queue keys) on every change. */
+export const signoffRequestItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('SIGNOFF'),
+  entity: z.literal('SignoffRequest'),
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  signoff_requestid: z.int().check(z.positive()),
+  stage_assessmentid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+  course_stageid: z.int(),
+  doctype: z.enum(['guide', 'wiki', 'external_training_module']),
+  docid: z.int(),
+  doc_revisionid: z.nullable(z.int()),
+  userid: z.int().check(z.positive()),
+  teamid: z.int(),
+  state: signoffState,
+  comments: z.string(),
+  requested_date: z.number(),
+  response: z.nullable(
+    z.object({
+      approved: z.boolean(),
+      comments: z.string(),
+      responder_userid: z.int(),
+      response_date: z.number(),
+      method: z.enum(['signer', 'password']),
+    }),
+  ),
+  acknowledged_date: z.nullable(z.number()),
+  cancelled_date: z.nullable(z.number()),
+  cancelled_by: z.nullable(z.int()),
+  version: z.int(),
+});
+
+export const traineeSignoffItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('TraineeSignoff'),
+  userid: z.int().check(z.positive()),
+  stage_assessmentid: z.int().check(z.positive()),
+  signoff_requestid: z.int().check(z.positive()),
+  state: signoffState,
+  approved: z.nullable(z.boolean()),
+  acknowledged_date: z.nullable(z.number()),
+});
+
+/** A finalize token (a credential: holding it signs as signer_userid). */
+export const signoffFinalizeTokenItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('TOKEN'),
+  entity: z.literal('SignoffFinalizeToken'),
+  ttl: z.number(),
+  signoff_requestid: z.int().check(z.positive()),
+  caller_userid: z.int().check(z.positive()),
+  signer_userid: z.int().check(z.positive()),
+  expires: z.number(),
+});
 
 function requestKey(signoff_requestid: number) {
   return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' };

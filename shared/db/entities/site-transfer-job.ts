@@ -11,13 +11,14 @@ import { nextId } from '../counters.ts';
 import { getItem, putItem } from '../items.ts';
 import { withoutKeys } from '../keys.ts';
 import { isConditionFailed } from '../retry.ts';
+import * as z from 'zod/mini';
 
 export const SITE_EXPORT_ENTITY = 'SiteExport';
 export const SITE_IMPORT_ENTITY = 'SiteImport';
 /** Counter types of the job ids (COUNTER#<type>). */
 export const JOB_COUNTER_TYPES = ['site_export', 'site_import'] as const;
 
-export type JobStatus = 'running' | 'complete' | 'failed';
+export type JobStatus = 'running' | 'complete' | 'failed' | 'cancelled';
 
 /** Where an export stopped: a Scan segment and its last key, then a bucket and the last object key. */
 export interface ExportCursor {
@@ -38,6 +39,12 @@ export interface ExportPart {
 
 export interface SiteExportRecord {
   exportid: number;
+  /** Failed because its execution ended without the job saying so (decision 166). */
+  interrupted?: boolean;
+  /** Webhook secrets travel sealed (decision 167). */
+  webhook_secrets?: boolean;
+  /** Seals webhook secrets into the file; kept while the job runs, removed once it ends (decision 167). */
+  secrets_passphrase?: string | null;
   status: JobStatus;
   include_objects: boolean;
   percent: number;
@@ -61,7 +68,8 @@ export type ImportStatus =
   | 'finishing'
   | 'validated'
   | 'complete'
-  | 'failed';
+  | 'failed'
+  | 'cancelled';
 export type ImportMode = 'empty' | 'merge';
 
 export interface ImportReport {
@@ -76,10 +84,28 @@ export interface ImportReport {
   written: number;
   /** Why the import was refused, when it was. */
   refusal: string | null;
+  /** Items refused by their key shape, schema or size, each with the reason (decision 165). */
+  invalid_items?: { items: string[]; total: number };
+  /** Credential items (tokens, reset and signing links) and what the import does with each (decision 164). */
+  credentials?: { items: string[]; total: number };
+  /** Accounts the file gives Admin or Author (decision 164). */
+  privileged?: { items: string[]; total: number };
+  /** Webhooks whose secret did not travel: enter it again with PATCH /webhooks/{id} (decision 167). */
+  webhook_secrets?: { items: string[]; total: number };
 }
 
 export interface SiteImportRecord {
   importid: number;
+  /** Merge mode may write accounts with Admin only when the operator said so (decision 164). */
+  allow_admin_grants?: boolean;
+  /** Opens sealed webhook secrets; kept while the job works, removed once it ends (decision 167). */
+  secrets_passphrase?: string | null;
+  /** Executions started (a restart after an interruption is attempt 2, ...). */
+  attempt?: number;
+  /** When the current attempt was started (an execution not visible yet is not believed gone before). */
+  started_at?: number;
+  /** Failed because its execution ended without the job saying so (decision 166). */
+  interrupted?: boolean;
   status: ImportStatus;
   mode: ImportMode;
   dry_run: boolean;
@@ -102,6 +128,31 @@ export interface SiteImportRecord {
   created_at: number;
   completed_at: number | null;
 }
+
+/**
+ * Job items never travel (an import refuses them by key); their schemas type the fields the
+ * services key on and leave the rest of the report and cursor open (loose: not exact).
+ */
+export const siteExportItemSchema = z.looseObject({
+  pk: z.string(),
+  sk: z.literal('JOB'),
+  entity: z.literal(SITE_EXPORT_ENTITY),
+  exportid: z.int().check(z.positive()),
+  status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+  percent: z.number(),
+  created_by: z.int(),
+  created_at: z.number(),
+});
+export const siteImportItemSchema = z.looseObject({
+  pk: z.string(),
+  sk: z.literal('JOB'),
+  entity: z.literal(SITE_IMPORT_ENTITY),
+  importid: z.int().check(z.positive()),
+  status: z.string(),
+  mode: z.enum(['empty', 'merge']),
+  percent: z.number(),
+  key: z.string(),
+});
 
 const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' });
 const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' });
@@ -199,7 +250,7 @@ export function setExportExecution(exportid: number, executionArn: string): Prom
 export function failExport(exportid: number, error: string, now: number): Promise<boolean> {
   return conditionalSet(
     exportKey(exportid),
-    { status: 'failed', error, completed_at: now },
+    { status: 'failed', error, completed_at: now, secrets_passphrase: null },
     {
       names: { '#status': 'status' },
       values: { ':running': 'running' },
@@ -211,10 +262,10 @@ export function failExport(exportid: number, error: string, now: number): Promis
 const IMPORT_WORKING: ImportStatus[] = ['validating', 'writing', 'finishing'];
 
 /** Moves an upload-awaiting import to validating (the start); false when it had left that status. */
-export function startImportJob(importid: number, size: number, executionArn: string): Promise<boolean> {
+export function startImportJob(importid: number, size: number, executionArn: string, now: number): Promise<boolean> {
   return conditionalSet(
     importKey(importid),
-    { status: 'validating', size, execution_arn: executionArn },
+    { status: 'validating', size, execution_arn: executionArn, attempt: 1, started_at: now },
     {
       names: { '#status': 'status' },
       values: { ':awaiting': 'awaiting_upload' },
@@ -223,19 +274,27 @@ export function startImportJob(importid: number, size: number, executionArn: str
   );
 }
 
-/** Saves an import step: only a working import still at `stepsBefore` steps moves. */
+/** Saves an import step: only a working import of this attempt still at `stepsBefore` steps moves. */
 export function saveImportStep(
   importid: number,
   stepsBefore: number,
+  attempt: number,
   changes: Partial<SiteImportRecord>,
 ): Promise<boolean> {
   return conditionalSet(
     importKey(importid),
     { ...changes, steps: stepsBefore + 1 },
     {
-      names: { '#status': 'status', '#steps': 'steps' },
-      values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2], ':steps': stepsBefore },
-      expression: '#status IN (:s0, :s1, :s2) AND #steps = :steps',
+      names: { '#status': 'status', '#steps': 'steps', '#attempt': 'attempt' },
+      values: {
+        ':s0': IMPORT_WORKING[0],
+        ':s1': IMPORT_WORKING[1],
+        ':s2': IMPORT_WORKING[2],
+        ':steps': stepsBefore,
+        ':attempt': attempt,
+      },
+      expression:
+        '#status IN (:s0, :s1, :s2) AND #steps = :steps AND (attribute_not_exists(#attempt) OR #attempt = :attempt)',
     },
   );
 }
@@ -243,11 +302,95 @@ export function saveImportStep(
 export function failImport(importid: number, error: string, now: number): Promise<boolean> {
   return conditionalSet(
     importKey(importid),
-    { status: 'failed', error, completed_at: now },
+    { status: 'failed', error, completed_at: now, secrets_passphrase: null },
     {
       names: { '#status': 'status' },
       values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2] },
       expression: '#status IN (:s0, :s1, :s2)',
+    },
+  );
+}
+
+// ---- interruptions and cancels (decision 166) ----
+
+/** A running export whose execution `executionArn` ended unrecorded: failed as interrupted. */
+export function markExportInterrupted(exportid: number, executionArn: string, error: string, now: number) {
+  return conditionalSet(
+    exportKey(exportid),
+    { status: 'failed', interrupted: true, error, completed_at: now, secrets_passphrase: null },
+    {
+      names: { '#status': 'status', '#arn': 'execution_arn' },
+      values: { ':running': 'running', ':arn': executionArn },
+      expression: '#status = :running AND #arn = :arn',
+    },
+  );
+}
+
+/** Cancels a running export; false once it has finished. */
+export function cancelExportJob(exportid: number, now: number): Promise<boolean> {
+  return conditionalSet(
+    exportKey(exportid),
+    { status: 'cancelled', error: 'Cancelled', completed_at: now, secrets_passphrase: null },
+    { names: { '#status': 'status' }, values: { ':running': 'running' }, expression: '#status = :running' },
+  );
+}
+
+/** A working import whose execution `executionArn` ended unrecorded: failed as interrupted. */
+export function markImportInterrupted(importid: number, executionArn: string, error: string, now: number) {
+  return conditionalSet(
+    importKey(importid),
+    { status: 'failed', interrupted: true, error, completed_at: now },
+    {
+      names: { '#status': 'status', '#arn': 'execution_arn' },
+      values: { ':s0': IMPORT_WORKING[0], ':s1': IMPORT_WORKING[1], ':s2': IMPORT_WORKING[2], ':arn': executionArn },
+      expression: '#status IN (:s0, :s1, :s2) AND #arn = :arn',
+    },
+  );
+}
+
+/**
+ * Runs an interrupted import again from the start of its file (validation, then writing: the
+ * items an earlier attempt wrote are found identical and skipped); false if another start won.
+ */
+export function restartImportJob(
+  importid: number,
+  previousArn: string,
+  changes: { attempt: number; execution_arn: string; report: ImportReport },
+  now: number,
+): Promise<boolean> {
+  return conditionalSet(
+    importKey(importid),
+    {
+      ...changes,
+      status: 'validating',
+      interrupted: false,
+      error: null,
+      completed_at: null,
+      offset: 0,
+      percent: 0,
+      pass: {},
+      started_at: now,
+    },
+    {
+      names: { '#status': 'status', '#arn': 'execution_arn', '#interrupted': 'interrupted' },
+      values: { ':failed': 'failed', ':arn': previousArn, ':yes': true },
+      expression: '#status = :failed AND #interrupted = :yes AND #arn = :arn',
+    },
+  );
+}
+
+/**
+ * Cancels an import that has written nothing: awaiting its upload or validating. Once writing,
+ * it runs to its end (a cancel would leave it half-written); false then, and once finished.
+ */
+export function cancelImportJob(importid: number, now: number): Promise<boolean> {
+  return conditionalSet(
+    importKey(importid),
+    { status: 'cancelled', error: 'Cancelled', completed_at: now, secrets_passphrase: null, pass: {} },
+    {
+      names: { '#status': 'status' },
+      values: { ':awaiting': 'awaiting_upload', ':validating': 'validating' },
+      expression: '#status IN (:awaiting, :validating)',
     },
   );
 }

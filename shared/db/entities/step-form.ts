@@ -16,6 +16,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import type { FieldContent } from '../../domain/step-forms.ts';
+import * as z from 'zod/mini';
 
 export interface FormFieldRecord extends FieldContent {
   field_revisionid: number;
@@ -41,6 +42,49 @@ export interface FieldRevisionRecord extends FormFieldRecord {
   /** The newest form revision that contains this field revision. */
   form_revisionid: number;
 }
+
+const formField = {
+  field_type: z.string(),
+  label: z.string(),
+  placeholder: z.string(),
+  textarea: z.string(),
+  options: z.nullable(z.string()),
+  field_revisionid: z.int().check(z.positive()),
+  field_guid: z.string(),
+};
+const formContent = {
+  form_revisionid: z.int().check(z.positive()),
+  stepid: z.int().check(z.positive()),
+  guideid: z.int().check(z.positive()),
+  userid: z.int(),
+  date: z.number(),
+  previous_form_revisionid: z.nullable(z.int()),
+  fields: z.array(z.object(formField)),
+};
+
+/** A form revision (FORMREV#) and the current form of a step (STEPFORMS#GUIDE#), each the whole form. */
+export const stepFormRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('FORM'),
+  entity: z.literal('StepFormRevision'),
+  ...formContent,
+});
+export const stepFormItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('StepForm'),
+  ...formContent,
+});
+
+export const stepFormFieldItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('FIELD'),
+  entity: z.literal('StepFormField'),
+  ...formField,
+  stepid: z.int().check(z.positive()),
+  guideid: z.int().check(z.positive()),
+  form_revisionid: z.int().check(z.positive()),
+});
 
 function formRevisionKey(formRevisionid: number) {
   return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' };

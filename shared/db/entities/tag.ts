@@ -11,6 +11,7 @@ import { nowSeconds } from '../../clock.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
 
@@ -20,6 +21,27 @@ export interface TagTarget {
   docid: number;
   key: { pk: string; sk: string };
 }
+
+export const tagItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('TAG'),
+  entity: z.literal('Tag'),
+  tag: z.string(),
+  gsi1pk: z.literal('TAGS'),
+  gsi1sk: z.string(),
+  created_date: z.number(),
+});
+
+export const documentTagItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('DocumentTag'),
+  tag: z.string(),
+  doc_type: z.string(),
+  docid: z.int().check(z.positive()),
+  userid: z.int(),
+  date: z.number(),
+});
 
 function tagKey(tag: string) {
   return { pk: `TAG#${tag}`, sk: 'TAG' };

@@ -13,6 +13,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { batchGetInOrder } from '../batch.ts';
+import * as z from 'zod/mini';
 
 export interface TeamRecord {
   teamid: number;
@@ -38,6 +39,38 @@ export interface MemberRecord {
   userid: number;
   joined: number;
 }
+
+/** A Team item as teamCreateWrites puts it and the member changes ADD / SET to it (plain). */
+export const teamItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('TEAM'),
+  entity: z.literal('Team'),
+  gsi1pk: z.literal('TEAMS'),
+  gsi1sk: z.string(),
+  teamid: z.int().check(z.positive()),
+  name: z.string(),
+  description: z.string(),
+  owner: z.int(),
+  location: z.nullable(z.string()),
+  latitude: z.nullable(z.number()),
+  longitude: z.nullable(z.number()),
+  image: z.nullable(z.record(z.string(), z.unknown())),
+  member_count: z.int(),
+  reputation: z.number(),
+  attributes: z.record(z.string(), z.string()),
+  created_date: z.number(),
+  privacy: z.enum(['public', 'private']),
+  new_member_since: z.nullable(z.number()),
+});
+
+export const teamMemberItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('TeamMember'),
+  teamid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+  joined: z.number(),
+});
 
 export function teamKey(teamid: number) {
   return { pk: `TEAM#${teamid}`, sk: 'TEAM' };

@@ -11,6 +11,7 @@ import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../../clock.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { userKey } from './user.ts';
+import * as z from 'zod/mini';
 
 export interface TokenRecord {
   token_hash: string;
@@ -26,6 +27,23 @@ export interface TokenRecord {
    */
   impersonator_credential?: string;
 }
+
+/** A Token item as tokenInsert writes it (a credential: docs/export-format.md). */
+export const tokenItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('TOKEN'),
+  entity: z.literal('Token'),
+  gsi1pk: z.string().check(z.regex(/^USER#\d+#TOKENS$/)),
+  gsi1sk: z.string(),
+  ttl: z.number(),
+  token_hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  userid: z.int().check(z.positive()),
+  created: z.number(),
+  expires: z.number(),
+  impersonator_userid: z.nullable(z.int()),
+  /** Impersonation tokens: the minting Admin's credential stamp (decision 168). */
+  impersonator_credential: z.optional(z.string()),
+});
 
 export function tokenKey(tokenHash: string) {
   return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' };

@@ -15,6 +15,7 @@ import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
+import * as z from 'zod/mini';
 
 export interface TrainingModuleRecord {
   moduleid: number;
@@ -27,6 +28,26 @@ export interface TrainingModuleRecord {
   created_date: number;
   modified_date: number;
 }
+
+/** A TrainingModule as its put leaves it and the version / pointer / title updates change it. */
+export const trainingModuleItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('MODULE'),
+  entity: z.literal('TrainingModule'),
+  /** Set when the module first points at a current (gsi1) or draft (gsi2) import. */
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  moduleid: z.int().check(z.positive()),
+  title: z.string(),
+  current_importid: z.nullable(z.int()),
+  draft_importid: z.nullable(z.int()),
+  version_count: z.int(),
+  created_by: z.int(),
+  created_date: z.number(),
+  modified_date: z.number(),
+});
 
 export function moduleKey(moduleid: number) {
   return { pk: `MODULE#${moduleid}`, sk: 'MODULE' };

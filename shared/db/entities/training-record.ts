@@ -15,6 +15,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryChunks } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import * as z from 'zod/mini';
 
 export interface CompletionRecord {
   course_assignment_stage_completionid: number;
@@ -41,6 +42,29 @@ export interface DocRef {
   doctype: StageDoctype;
   docid: number;
 }
+
+/** A StageCompletion, put whole on every change. */
+export const stageCompletionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('StageCompletion'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  course_assignment_stage_completionid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+  doctype: z.enum(['guide', 'wiki', 'external_training_module']),
+  docid: z.int().check(z.positive()),
+  course_stage_doc_revisionid: z.nullable(z.int()),
+  manager_override_userid: z.nullable(z.int()),
+  init_date: z.number(),
+  end_date: z.nullable(z.number()),
+  work_log_entryid: z.nullable(z.int()),
+  release_major: z.nullable(z.int()),
+  release_minor: z.nullable(z.int()),
+  invalidated_at: z.nullable(z.number()),
+  invalidated_by: z.nullable(z.int()),
+  version: z.int(),
+});
 
 export function completionKey(userid: number, doc: DocRef) {
   return { pk: `USER#${userid}`, sk: `TRAINDOC#${doc.doctype}#${padId(doc.docid)}` };

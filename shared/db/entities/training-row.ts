@@ -23,8 +23,9 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { SortedPlacement } from '../sorted-refs.ts';
-import type { StageReason, StageStatus } from '../../domain/stage-status.ts';
+import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
+import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
 
@@ -68,6 +69,66 @@ export interface RowCounts {
   rows_completed: number;
   rows_in_progress: number;
 }
+
+/** A TrainingRow, put whole on every change (index keys only while active). */
+export const trainingRowItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('TrainingRow'),
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  course_assignmentid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+  teamid: z.nullable(z.int()),
+  username: z.string(),
+  username_search: z.string(),
+  user_avatar: z.nullable(z.string()),
+  assignment_date: z.number(),
+  due_date: z.nullable(z.number()),
+  stages: z.array(
+    z.object({
+      course_stageid: z.int(),
+      status: z.enum(STAGE_STATUSES),
+      reason: z.enum(STAGE_REASONS),
+      end_date: z.nullable(z.number()),
+    }),
+  ),
+  total_stages: z.int(),
+  completed_stages: z.int(),
+  status: z.enum(['not_started', 'in_progress', 'completed']),
+  course_completion_date: z.nullable(z.number()),
+  recurrent_date: z.nullable(z.number()),
+  active: z.union([z.literal(0), z.literal(1)]),
+  placement: z.nullable(
+    z.object({ values: z.record(z.string(), z.string()), attributes: z.record(z.string(), z.unknown()) }),
+  ),
+  version: z.int(),
+});
+
+/** A user's or team's training summary (no `entity`: named by its key, decision 116). */
+export const trainingSummaryItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('TRAINSUMMARY'),
+  gsi1pk: z.enum(['TRAINEES', 'TRAINTEAMS']),
+  gsi1sk: z.string(),
+  userid: z.optional(z.int().check(z.positive())),
+  teamid: z.optional(z.int().check(z.positive())),
+  rows_total: z.int(),
+  rows_completed: z.int(),
+  rows_in_progress: z.int(),
+});
+
+export const courseCoverageItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('CourseCoverage'),
+  userid: z.int().check(z.positive()),
+  wikiid: z.int().check(z.positive()),
+  count: z.int(),
+});
 
 export function rowKey(course_assignmentid: number, userid: number) {
   return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: `ROW#${padId(userid)}` };

@@ -18,6 +18,7 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
+import * as z from 'zod/mini';
 
 export interface UserRecord {
   userid: number;
@@ -43,6 +44,48 @@ export interface UserRecord {
   /** Bumped on every replace; guards read-modify-write against a concurrent edit. */
   version: number;
 }
+
+const nullableText = z.nullable(z.string());
+
+/**
+ * A User item exactly as toItem writes it (plain, after unmarshall). Imports check every User
+ * item against it (shared/db/entity-schemas.ts), so a file cannot plant `username: 5`.
+ */
+export const userItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('USER'),
+  entity: z.literal('User'),
+  gsi1pk: z.literal('USERS'),
+  gsi1sk: z.string().check(z.regex(/^\d{12,}$/)),
+  userid: z.int().check(z.positive()),
+  username: z.string(),
+  unique_username: nullableText,
+  email: z.string(),
+  password_hash: z.string(),
+  privileges: z.array(z.enum(['Admin', 'Author', 'User'])),
+  teams: z.optional(z.set(z.int())),
+  join_date: z.number(),
+  reputation: z.number(),
+  image: z.nullable(z.record(z.string(), z.unknown())),
+  location: nullableText,
+  summary: nullableText,
+  about_raw: z.string(),
+  sso_userid: nullableText,
+  employee_id: nullableText,
+  created_by: z.nullable(z.int()),
+  flags: z.array(z.string()),
+  badge_counts: z.strictObject({ bronze: z.int(), silver: z.int(), gold: z.int(), total: z.int() }),
+  search_tokens: z.array(z.string()),
+  version: z.int(),
+});
+
+/** The link of an account to a user it created. */
+export const createdUserItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('CreatedUser'),
+  userid: z.int().check(z.positive()),
+});
 
 export function userKey(userid: number) {
   return { pk: `USER#${userid}`, sk: 'USER' };

@@ -11,6 +11,7 @@ import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
+import * as z from 'zod/mini';
 
 export type ViewDocType = 'GUIDE' | 'WIKI';
 
@@ -35,6 +36,19 @@ function userPartition(userid: number): string {
 function documentPartition(docType: ViewDocType, docid: number): string {
   return `VIEWS#${docType}#${docid}`;
 }
+
+export const viewItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  entity: z.literal('View'),
+  userid: z.int().check(z.positive()),
+  username: z.string(),
+  doc_type: z.enum(['GUIDE', 'WIKI']),
+  docid: z.int().check(z.positive()),
+  date: z.number(),
+});
 
 /** The stored item of one view (pure: a migration builds it from the source's history). */
 export function viewItem(view: ViewRecord) {

@@ -23,6 +23,7 @@ import { padId, withoutKeys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import * as z from 'zod/mini';
 
 export interface WebhookRecord {
   webhookid: number;
@@ -41,6 +42,26 @@ export interface WebhookRecord {
   modified_date: number;
   version: number;
 }
+
+/** A Webhook item as webhookCreateWrite writes it. */
+export const webhookItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('WEBHOOK'),
+  entity: z.literal('Webhook'),
+  gsi1pk: z.literal('WEBHOOKS'),
+  gsi1sk: z.string(),
+  webhookid: z.int().check(z.positive()),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  secret: z.string(),
+  created_by: z.int(),
+  created_date: z.number(),
+  /** Since decision 171 (events before it are not sent); absent on older webhooks. */
+  created_at_ms: z.optional(z.number()),
+  modified_date: z.number(),
+  version: z.int(),
+});
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 
@@ -68,6 +89,36 @@ export interface DeliveryRecord {
 
 const DUE_PARTITION = 'WEBHOOK#DUE';
 const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
+
+/** A WebhookDelivery as insertDelivery puts it; the claim and finish updates SET and REMOVE the rest. */
+export const webhookDeliveryItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('WebhookDelivery'),
+  /** The due and queue indexes, removed once the delivery is finished. */
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  ttl: z.number(),
+  deliveryid: z.string(),
+  /** 0: the xAPI target (shared/events/deliverer.ts). */
+  webhookid: z.int().check(z.nonnegative()),
+  eventid: z.string(),
+  event: z.string(),
+  subject: z.string(),
+  sequence: z.string(),
+  body: z.string(),
+  status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
+  attempts: z.int(),
+  last_response_code: z.nullable(z.int()),
+  last_error: z.nullable(z.string()),
+  created_date: z.number(),
+  next_attempt_at: z.nullable(z.number()),
+  lease_until: z.optional(z.nullable(z.number())),
+  first_attempt_at: z.optional(z.nullable(z.number())),
+  finished_date: z.nullable(z.number()),
+});
 
 function webhookKey(webhookid: number) {
   return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' };

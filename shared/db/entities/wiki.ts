@@ -18,6 +18,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
 import { canonicalTitle, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import * as z from 'zod/mini';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
 
@@ -80,6 +81,52 @@ export interface WikiNode {
 }
 
 const NO_PARENT = 0;
+
+/** The content fields a page and its snapshots share. */
+const wikiContent = {
+  wikiid: z.int().check(z.positive()),
+  revisionid: z.int(),
+  title: z.string(),
+  display_title: z.string(),
+  contents_raw: z.string(),
+  excerpt: z.string(),
+  description: z.string(),
+  identification_raw: z.string(),
+  flags: z.array(z.string()),
+  table_of_contents: z.boolean(),
+};
+
+/** A Wiki item exactly as wikiCreateWrites and the replace/move updates leave it (plain). */
+export const wikiItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('WIKI'),
+  entity: z.literal('Wiki'),
+  gsi1pk: z.string(),
+  gsi1sk: z.string(),
+  gsi2pk: z.optional(z.string()),
+  gsi2sk: z.optional(z.string()),
+  ...wikiContent,
+  namespace: z.string(),
+  langid: z.string(),
+  image: z.nullable(z.record(z.string(), z.unknown())),
+  author_userid: z.int(),
+  modified_by: z.int(),
+  /** 0 for a page without parent. */
+  parent_wikiid: z.int(),
+  child_count: z.int(),
+  created_date: z.number(),
+  modified_date: z.number(),
+});
+
+export const wikiRevisionItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('WikiRevision'),
+  ...wikiContent,
+  userid: z.int(),
+  date: z.number(),
+  reverted_from: z.nullable(z.int()),
+});
 
 export function wikiKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'WIKI' };

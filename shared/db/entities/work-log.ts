@@ -19,8 +19,9 @@ import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { encodeUriComponentSafe } from '../../domain/text.ts';
-import type { WorkLogTiming } from '../../domain/work-log-timing.ts';
+import { WORK_LOG_STATUSES, type WorkLogTiming } from '../../domain/work-log-timing.ts';
 import type { FieldType } from '../../domain/step-forms.ts';
+import * as z from 'zod/mini';
 
 export interface WorkLogEntryRecord extends WorkLogTiming {
   entryid: number;
@@ -64,6 +65,55 @@ export interface StoredEntry {
 function entryPartition(entryid: number): string {
   return `WORKLOG#${entryid}`;
 }
+
+/** A WorkLogEntry as entryCreateWrites puts it and entryUpdateWrite moves it (gsi1 only while suspended). */
+export const workLogEntryItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('ENTRY'),
+  entity: z.literal('WorkLogEntry'),
+  gsi1pk: z.optional(z.string()),
+  gsi1sk: z.optional(z.string()),
+  entryid: z.int().check(z.positive()),
+  guideid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+  operator_userid: z.int().check(z.positive()),
+  workorderid: z.string(),
+  guide_revisionid: z.int(),
+  max_form_revisionid: z.nullable(z.int()),
+  timingid: z.int(),
+  version: z.int(),
+  status: z.enum(WORK_LOG_STATUSES),
+  starttime: z.number(),
+  endtime: z.nullable(z.number()),
+  active_stepid: z.nullable(z.int()),
+  step_since: z.nullable(z.number()),
+  resume_stepid: z.nullable(z.int()),
+  idle_since: z.nullable(z.number()),
+  paused_seconds: z.number(),
+  step_seconds: z.record(z.string(), z.number()),
+  last_event: z.number(),
+});
+
+export const workLogValueItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('WorkLogValue'),
+  entryid: z.int().check(z.positive()),
+  field_revisionid: z.int().check(z.positive()),
+  stepid: z.int().check(z.positive()),
+  label: z.string(),
+  field_type: z.string(),
+  value: z.string(),
+  userid: z.int(),
+  date: z.number(),
+});
+
+export const workLogLinkItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('WorkLogLink'),
+  entryid: z.int().check(z.positive()),
+});
 
 function entryKey(entryid: number) {
   return { pk: entryPartition(entryid), sk: 'ENTRY' };
