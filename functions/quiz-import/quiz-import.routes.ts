@@ -1,6 +1,6 @@
 /**
  * POST /quizzes/import, on its own function: it is the only route that needs survey-core
- * (1.4 MB minified), so the other quiz routes stay small (docs/decisions.md).
+ * (1.4 MB minified), so the other quiz routes stay small (docs/decisions/).
  */
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { importQuiz } from './quiz-import.service.ts';

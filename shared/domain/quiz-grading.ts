@@ -1,6 +1,6 @@
 /**
  * Grades a SurveyJS quiz response without survey-core (1.4 MB minified: too big for the
- * sessions function; docs/decisions.md). It follows survey-core's own quiz rules exactly for
+ * sessions function; docs/decisions/). It follows survey-core's own quiz rules exactly for
  * the question kinds import admits (functions/quiz-import checks that with survey-core and
  * records each graded question's effective `correctAnswer`):
  * - a question counts when it is visible, takes input and has a non-empty correctAnswer;

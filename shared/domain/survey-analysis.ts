@@ -1,6 +1,6 @@
 /**
  * Checks a SurveyJS definition with survey-core and finds its graded questions. Only the
- * quiz-import function bundles survey-core (1.4 MB minified, docs/decisions.md; it imports this
+ * quiz-import function bundles survey-core (1.4 MB minified, docs/decisions/; it imports this
  * file lazily), and the migration crawler, which finds a crawled revision's graded questions;
  * the sessions function grades with shared/domain/quiz-grading.ts from what is recorded here.
  *

@@ -5,7 +5,7 @@
  * A token minted by impersonation also needs its minter to be an Admin still, with the same
  * credentials as when they minted it (decision 168).
  *
- * Lookups are cached in the container for AUTH_CACHE_TTL_MS (docs/decisions.md): a warm
+ * Lookups are cached in the container for AUTH_CACHE_TTL_MS (docs/decisions/): a warm
  * container answers a repeated caller without reading the token and user items again. Any
  * write this container makes to the table (logout, password change, role or team change, ...)
  * empties the cache at once; a change made by another container reaches this one within the TTL.

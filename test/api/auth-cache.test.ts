@@ -1,6 +1,6 @@
 /**
  * Authentication lookups are cached in the container for a second (shared/http/authenticate.ts,
- * docs/decisions.md 106); a write made through the same container empties the cache. These
+ * docs/decisions/ 106); a write made through the same container empties the cache. These
  * check that a revocation or a role change is never served from the cache there: each request
  * right before the change has just put the caller in the cache.
  */

@@ -268,4 +268,17 @@ export const PREPARATIONS: Record<string, Prepare> = {
     await uploadSiteFile(created.upload, emptySiteFile());
     return { values: { importid: created.importid } };
   },
+  // Cancelled while it still runs (items only, so it is short anyway); a finished one answers 409.
+  'POST /admin/exports/{exportid}/cancel': async (world) => {
+    const created = await made('site export', 'POST', '/admin/exports', world.admin.token, { include_objects: false });
+    return { values: { exportid: created.exportid } };
+  },
+  // Cancelled before its file is uploaded: nothing was written, so a cancel is always allowed.
+  'POST /admin/imports/{importid}/cancel': async (world) => {
+    const created = await made('site import', 'POST', '/admin/imports', world.admin.token, {
+      mode: 'merge',
+      dry_run: true,
+    });
+    return { values: { importid: created.importid } };
+  },
 };

@@ -4,7 +4,7 @@
  * instance-metadata providers, and the nested STS/SSO clients they use: about 100 KB of every
  * bundle that a Lambda function never reaches, because the runtime always puts the role's
  * credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN),
- * the first link of the default chain. This is that link alone (docs/decisions.md).
+ * the first link of the default chain. This is that link alone (docs/decisions/).
  */
 interface EnvCredentials {
   accessKeyId: string;

@@ -1,7 +1,7 @@
 /**
  * Webhooks and their deliveries.
  * - Webhook: pk WEBHOOK#<webhookid> / sk WEBHOOK, listed through gsi1 (WEBHOOKS, padded id).
- *   Its `secret` is stored as given (the deliverer needs it to sign; docs/decisions.md) and
+ *   Its `secret` is stored as given (the deliverer needs it to sign; docs/decisions/) and
  *   never leaves the server after the create response.
  * - Delivery (one per event and webhook): pk WEBHOOK#<webhookid> / sk DELIVERY#<event
  *   sequence>#<deliveryid>, so a webhook's deliveries list newest first with one Query. The

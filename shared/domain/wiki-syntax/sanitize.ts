@@ -5,7 +5,7 @@
  * again; elements that carry code (script, style, iframe, object, svg, …) go with their
  * content; any other unknown tag is dropped and its text kept; comments and doctypes go.
  *
- * Why not sanitize-html: see docs/decisions.md (its minified bundle alone is ~296 KB).
+ * Why not sanitize-html: see docs/decisions/ (its minified bundle alone is ~296 KB).
  */
 import { decodeEntities, escapeHtml, neutralize } from './escape.ts';
 import { safeAttributeUrl } from './urls.ts';
