@@ -29,7 +29,7 @@ import {
   type ValidationPass,
 } from './import-context.ts';
 import { itemLabel, sameItem, targetItems, targetOf, type RawItem } from './item-compare.ts';
-import { readLines } from './line-reader.ts';
+import { LineTooLong, readLines } from './line-reader.ts';
 import { bucketOf } from './keys.ts';
 import { entityOf, SITE_FORMAT, SITE_FORMAT_VERSION, TRANSIENT_ENTITIES } from './records.ts';
 import type { EntityShape } from '../db/entity-schemas.ts';
@@ -61,6 +61,16 @@ interface OpenObject {
   allowed: boolean;
 }
 
+/** The file's lines from `offset`; a line longer than any record refuses the file, naming it. */
+async function* fileLines(key: string, offset: number, size: number, lineNumber: () => number) {
+  try {
+    yield* readLines(bucketOf('modules'), key, offset, size);
+  } catch (error) {
+    if (!(error instanceof LineTooLong)) throw error;
+    throw new ImportRefused(`Line ${lineNumber()} is longer than ${error.limit} bytes: no record of a site file is`);
+  }
+}
+
 /** Reads the file on from the job's offset; answers the offset reached and whether the file is done. */
 export async function validateFileStep(
   step: ImportStep<ValidationPass>,
@@ -71,7 +81,7 @@ export async function validateFileStep(
   let offset = job.offset;
   const size = job.size ?? 0;
 
-  for await (const line of readLines(bucketOf('modules'), job.key, job.offset, size)) {
+  for await (const line of fileLines(job.key, job.offset, size, () => pass.records + 1)) {
     const lineNumber = pass.records + 1;
     if (pass.end) throw new ImportRefused(`Line ${lineNumber} follows the end record`);
     if (lineNumber === 1) checkHeaderLine(line.text);

@@ -1,10 +1,28 @@
 /**
  * Reads a JSON Lines object from a byte offset (an S3 Range read, streamed), giving each line
  * with the offset of the line after it, so a job can stop anywhere between lines and resume
- * there in its next step. Memory holds one line and one network chunk.
+ * there in its next step. Memory holds one line and one network chunk, and a line longer than
+ * MAX_LINE_BYTES ends the read with LineTooLong before it is held whole (a hostile 30 MB line).
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../storage/s3-client.ts';
+
+/**
+ * The longest line a site file may hold: an item is at most 400 KB in DynamoDB and an object
+ * chunk 256 KB before base64, so 4 MiB leaves room for any JSON escaping of either.
+ */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+export class LineTooLong extends Error {
+  constructor(
+    /** Byte offset of the line's first byte. */
+    readonly start: number,
+    readonly limit: number,
+  ) {
+    super(`A line starting at byte ${start} is longer than ${limit} bytes`);
+    this.name = 'LineTooLong';
+  }
+}
 
 export interface Line {
   text: string;
@@ -16,7 +34,13 @@ export interface Line {
   terminated: boolean;
 }
 
-export async function* readLines(bucket: string, key: string, offset: number, size: number): AsyncGenerator<Line> {
+export async function* readLines(
+  bucket: string,
+  key: string,
+  offset: number,
+  size: number,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<Line> {
   if (offset >= size) return;
   const result = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${offset}-` }));
   const body = result.Body as AsyncIterable<Uint8Array>;
@@ -30,6 +54,7 @@ export async function* readLines(bucket: string, key: string, offset: number, si
       while (newline !== -1) {
         const piece = buffer.subarray(0, newline);
         const lineBytes = pendingBytes + piece.length;
+        if (lineBytes > maxLineBytes) throw new LineTooLong(position, maxLineBytes);
         const text = Buffer.concat([...pending, piece]).toString('utf8');
         pending = [];
         pendingBytes = 0;
@@ -42,6 +67,7 @@ export async function* readLines(bucket: string, key: string, offset: number, si
       if (buffer.length > 0) {
         pending.push(buffer);
         pendingBytes += buffer.length;
+        if (pendingBytes > maxLineBytes) throw new LineTooLong(position, maxLineBytes);
       }
     }
   } finally {

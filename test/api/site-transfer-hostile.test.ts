@@ -264,10 +264,18 @@ describe('imported data is checked (decision 165)', () => {
 
   it('an item over 400 KB is refused by size, and the stack keeps answering', async () => {
     const email = 'huge@example.com';
-    const item = { ...userItem(7300, email, ['User']), about_raw: { S: 'x'.repeat(30 * 1024 * 1024) } };
+    const item = { ...userItem(7300, email, ['User']), about_raw: { S: 'x'.repeat(500 * 1024) } };
     const done = await importSite(merge, fileWith([{ entity: 'User', item }]), { mode: 'merge' });
     expect(done.status).toBe('failed');
     expect(done.report.invalid_items.items[0]).toMatch(/over DynamoDB's item limit of 409600/);
+    expect((await merge.call('GET', '/users', { token: await merge.admin() })).status).toBe(200);
+  }, 60_000);
+
+  it('a 30 MB line is refused before it is held whole, naming its line; the stack keeps answering', async () => {
+    const item = { ...userItem(7301, 'huger@example.com', ['User']), about_raw: { S: 'x'.repeat(30 * 1024 * 1024) } };
+    const done = await importSite(merge, fileWith([{ entity: 'User', item }]), { mode: 'merge' });
+    expect(done.status).toBe('failed');
+    expect(JSON.stringify(done)).toMatch(/Line 2 is longer than 4194304 bytes/);
     expect((await merge.call('GET', '/users', { token: await merge.admin() })).status).toBe(200);
   }, 60_000);
 
