@@ -16,7 +16,10 @@ const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const SHAPES: Record<BucketRole, RegExp[]> = {
   media: [
     new RegExp(`^${literal(MEDIA_ORIGINALS_PREFIX)}${ID}/${SEGMENT}$`),
-    new RegExp(`^${literal(MEDIA_DERIVED_PREFIX)}${ID}/${SEGMENT}$`),
+    // An image's copy and its sizes at their public path: `igi/<guid>` and `igi/<guid>.<size>` (decision 197).
+    new RegExp(`^${literal(MEDIA_DERIVED_PREFIX)}[A-Za-z0-9_-]{1,64}(?:\\.[A-Za-z0-9]{1,20})?$`),
+    // Sizes as files exported before decision 197 wrote them: imported as they are, served by nothing.
+    new RegExp(`^derived/${ID}/${SEGMENT}$`),
   ],
   modules: [
     new RegExp(`^${literal(MODULE_PACKAGES_PREFIX)}${ID}/package\\.zip$`),

@@ -326,6 +326,10 @@ describe('object keys', () => {
   it('allows the shapes the site writes, nothing that leaves them', () => {
     expect(isAllowedObjectKey('media', 'originals/7/nozzle.png')).toBe(true);
     expect(isAllowedObjectKey('media', 'derived/7/abc.thumbnail')).toBe(true);
+    expect(isAllowedObjectKey('media', 'igi/0f1e2d3c4b5a69788796a5b4c3d2e1f0')).toBe(true);
+    expect(isAllowedObjectKey('media', 'igi/0f1e2d3c4b5a69788796a5b4c3d2e1f0.medium')).toBe(true);
+    for (const key of ['igi/../x', 'igi/abc/def', 'igi/.medium', 'igi/abc.me/dium'])
+      expect(isAllowedObjectKey('media', key), key).toBe(false);
     expect(isAllowedObjectKey('modules', 'content/3/scorm/index.html')).toBe(true);
     expect(isAllowedObjectKey('modules', 'imports/4/package.zip')).toBe(true);
     for (const key of ['originals/7/../../x', 'originals/7/..', 'content/3/a/../../x', 'site-transfer/x', 'x\\..\\y'])
