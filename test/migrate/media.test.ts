@@ -3,6 +3,8 @@
  * show is written as the API stored it (but for MEDIA_ATTRIBUTES_NOT_EXPOSED, each with its
  * reason next to the crawler), and every object is carried byte for byte under its own key.
  */
+import { POSTER_SIZE } from '../../shared/domain/media.ts';
+import { imageObjectKey } from '../../shared/storage/media-objects.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loginAdmin } from '../support/api.ts';
 import { guidesCrawler } from '../../infra/ops/migrate/resources/guides.ts';
@@ -48,16 +50,28 @@ describe('media crawler', () => {
   });
 
   it('carries every object of those items byte for byte under the key the API stored it at', async () => {
-    const keysOfItem = (itemid: number) =>
-      [...crawl.objects.values()].filter((object) => object.key.split('/')[1] === String(itemid));
+    // An item's objects: its original, and what `/igi/<guid>` serves (decision 197).
+    const keysOfItem = (itemid: number, guid?: string) =>
+      [...crawl.objects.values()].filter(
+        (object) =>
+          object.key.startsWith(`originals/${itemid}/`) ||
+          (guid !== undefined &&
+            (object.key === imageObjectKey(guid) || object.key.startsWith(`${imageObjectKey(guid)}.`))),
+      );
     for (const itemid of [...site.images, site.videoid, site.documentid]) {
       const stored = await storedItem(`MEDIA#${itemid}`, 'MEDIA');
-      const objects = keysOfItem(itemid);
-      // The original and one object per stored size (a video's poster is one of its sizes).
+      const guid = stored!.guid as string;
+      const objects = keysOfItem(itemid, guid);
+      // The original, its copy at `/igi/<guid>` where the site has one, and one object per stored size.
+      const copy = (await storedMediaObject(imageObjectKey(guid))) ? [imageObjectKey(guid)] : [];
       expect(objects.map((object) => object.key).sort()).toEqual(
         [
           stored!.original_key,
-          ...(stored!.sizes as string[]).map((size) => `derived/${itemid}/${stored!.guid}.${size}`),
+          ...copy,
+          // POSTER_SIZE marks that a video has its poster card, which is the copy at `/igi/<guid>`.
+          ...(stored!.sizes as string[])
+            .filter((size) => size !== POSTER_SIZE)
+            .map((size) => imageObjectKey(guid, size)),
         ].sort(),
       );
       for (const object of objects) {

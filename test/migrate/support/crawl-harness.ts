@@ -94,9 +94,10 @@ export function httpSource(
         if (page.length < limit) return;
       }
     },
-    // Presigned URLs: no token, as the real client sends none off the source's origin.
+    // No token, as the real client sends none off the source's origin; a site path (a document's
+    // `url`, `/Document/...`) is resolved against the source, as the real client does.
     async download(url: string) {
-      const response = await fetch(url);
+      const response = await fetch(new URL(url, base));
       if (!response.ok) throw new SourceError(response.status, url, `download: ${response.status}`);
       return { bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') };
     },

@@ -204,7 +204,8 @@ function embedRecord(reference: MediaReference): MediaItemRecord | undefined {
       url: embed.url,
       type: embed.type,
       provider_name: embed.provider_name,
-      title: embed.title,
+      // An embed without a title shows its URL as one (decision 195): that is no title of its own.
+      title: embed.title === embed.url ? null : embed.title,
       html: embed.html,
       width: embed.width ?? 0,
       height: embed.height ?? 0,
