@@ -162,10 +162,11 @@ describe('a crash of the whole local stack', () => {
     for (const guideid of listedIds) {
       const guide = await after.call('GET', `/guides/${guideid}`);
       expect(guide.status).toBe(200);
-      const steps = guide.body.steps as Array<{ orderby: number; lines: Array<{ text: string }> }>;
+      const steps = guide.body.steps as Array<{ orderby: number; lines: Array<{ text_raw: string }> }>;
       expect(steps.length).toBeGreaterThanOrEqual(acknowledged.get(guideid) ?? 0);
       expect(steps.map((step) => step.orderby)).toEqual(steps.map((_, index) => index + 1));
-      for (const step of steps) expect(step.lines.map((line) => line.text)).toEqual(LINES.map((line) => line.text));
+      // Lines are sent as `text` and read back as `text_raw` (wire-fidelity §2.6).
+      for (const step of steps) expect(step.lines.map((line) => line.text_raw)).toEqual(LINES.map((line) => line.text));
     }
     // The id counter survived with the data: a new guide gets an id no existing guide has.
     const fresh = await after.call('POST', '/guides', { category, type: 'how-to', title: 'After the crash' });
