@@ -29,22 +29,27 @@ async function nothingStored(user: TestUser) {
   expect((await api('GET', '/user/media/images', { token: user.token })).body).toEqual([]);
 }
 
+/** Each bomb posted raw to an upload route: 422 on `file` with its code, answered quickly. */
+async function refusesEveryBomb(path: string, token: string): Promise<void> {
+  for (const bomb of bombs) {
+    const { result, ms } = await timed(() =>
+      api('POST', path, {
+        token,
+        query: { file: bomb.filename },
+        rawBody: bomb.bytes,
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+    expect(result.status, bomb.name).toBe(422);
+    expect(result.body.errors[0], bomb.name).toMatchObject({ field: 'file', code: bomb.code });
+    expect(ms, bomb.name).toBeLessThan(QUICK_MS);
+  }
+}
+
 describe('hostile images', () => {
   it('POST /user/media/images?file= refuses each one quickly with 422 on file, storing nothing', async () => {
     const user = await createUser();
-    for (const bomb of bombs) {
-      const { result, ms } = await timed(() =>
-        api('POST', '/user/media/images', {
-          token: user.token,
-          query: { file: bomb.filename },
-          rawBody: bomb.bytes,
-          headers: { 'content-type': 'application/octet-stream' },
-        }),
-      );
-      expect(result.status, bomb.name).toBe(422);
-      expect(result.body.errors[0], bomb.name).toMatchObject({ field: 'file', code: bomb.code });
-      expect(ms, bomb.name).toBeLessThan(QUICK_MS);
-    }
+    await refusesEveryBomb('/user/media/images', user.token);
     const svg = await api('POST', '/user/media/images', {
       token: user.token,
       query: { file: 'x.png' },
@@ -57,19 +62,7 @@ describe('hostile images', () => {
 
   it('POST /user/media/uploads refuses each one quickly with 422 on file, storing nothing', async () => {
     const user = await createUser();
-    for (const bomb of bombs) {
-      const { result, ms } = await timed(() =>
-        api('POST', '/user/media/uploads', {
-          token: user.token,
-          query: { file: bomb.filename },
-          rawBody: bomb.bytes,
-          headers: { 'content-type': 'application/octet-stream' },
-        }),
-      );
-      expect(result.status, bomb.name).toBe(422);
-      expect(result.body.errors[0], bomb.name).toMatchObject({ field: 'file', code: bomb.code });
-      expect(ms, bomb.name).toBeLessThan(QUICK_MS);
-    }
+    await refusesEveryBomb('/user/media/uploads', user.token);
     await nothingStored(user);
   });
 
