@@ -13,6 +13,7 @@
  * test/unit/entity-schemas.test.ts holds the list to exactly these (decision 200).
  */
 import * as z from 'zod/mini';
+import { schemaProblem } from './stored-item.ts';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
 import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
 import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
@@ -300,54 +301,11 @@ export const CREDENTIAL_ENTITIES: ReadonlySet<string> = new Set(
 
 /**
  * The first problem of a plain item against its entity's schema, naming the field and what was
- * wrong ("username: expected string, got number"; "item: attributes it never writes: is_admin"),
- * or undefined. zod/mini carries no messages of its own, so they are spelled here.
+ * wrong ("username: expected string, got number"), or undefined.
  */
 export function itemProblem(shape: EntityShape, plain: Record<string, unknown>): string | undefined {
   const parsed = shape.schema.safeParse(plain);
-  if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0];
-  if (!issue) return 'item: invalid';
-  const path = issue.path.map(String).join('.') || 'item';
-  return `${path}: ${describeIssue(issue, valueAt(plain, issue.path))}`;
-}
-
-function valueAt(plain: unknown, path: readonly PropertyKey[]): unknown {
-  let value = plain;
-  for (const step of path)
-    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[step] : undefined;
-  return value;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'list';
-  if (value instanceof Set) return 'set';
-  if (typeof value === 'object') return 'map';
-  if (typeof value === 'number' && !Number.isInteger(value)) return 'non-integer number';
-  return typeof value;
-}
-
-function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}, got ${kindOf(value)}`;
-    case 'unrecognized_keys':
-      return `attributes it never writes: ${issue.keys.join(', ')}`;
-    case 'invalid_value': {
-      const allowed = issue.values.map((option) => JSON.stringify(option)).join(' | ');
-      return `expected ${allowed}, got ${JSON.stringify(value)}`;
-    }
-    case 'too_small':
-    case 'too_big':
-      return `out of range (${JSON.stringify(value)})`;
-    case 'invalid_format':
-      return `not in the form it is written (${JSON.stringify(value)})`;
-    case 'invalid_union':
-      return `not one of the forms it is written in (got ${kindOf(value)})`;
-    default:
-      return issue.message;
-  }
+  return parsed.success ? undefined : (schemaProblem(parsed.error.issues, plain) ?? 'item: invalid');
 }
 
 /** DynamoDB's item limit (names and values, UTF-8). */

@@ -18,6 +18,7 @@ import {
   ValidationError,
 } from '../domain/errors.ts';
 import { toXml } from './xml.ts';
+import { StoredItemError } from '../db/stored-item.ts';
 
 export type Format = { xml: boolean; pretty: boolean; gzip?: boolean };
 
@@ -158,5 +159,7 @@ export function errorResponse(error: unknown): {
       headers: { 'retry-after': String(error.retryAfterSeconds) },
     };
   }
+  if (error instanceof StoredItemError)
+    return { status: 500, body: { message: 'A stored record does not match its declaration' }, unexpected: true };
   return { status: 500, body: { message: 'Internal server error' }, unexpected: true };
 }

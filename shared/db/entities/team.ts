@@ -6,13 +6,14 @@
  */
 import { tableName } from '../client.ts';
 import { getItem, itemExists } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { batchGetInOrder } from '../batch.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TeamRecord {
@@ -111,18 +112,18 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
 
 export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {
   const item = await getItem(teamKey(teamid));
-  return item ? (withoutKeys(item) as unknown as TeamRecord) : undefined;
+  return item ? recordFrom(teamItemSchema, item) : undefined;
 }
 
 /** Teams in the order of the ids asked for; unknown ids are left out. */
 export async function getTeams(teamids: number[]): Promise<TeamRecord[]> {
   const items = await batchGetInOrder(teamids.map(teamKey));
-  return items.map((item) => withoutKeys(item) as unknown as TeamRecord);
+  return items.map(recordsOf(teamItemSchema));
 }
 
 export async function listTeams(page: { limit: number; offset: number }, descending = false): Promise<TeamRecord[]> {
   const items = await queryPage({ ...teamsCollection, descending }, page);
-  return items.map((item) => withoutKeys(item) as unknown as TeamRecord);
+  return items.map(recordsOf(teamItemSchema));
 }
 
 export async function listMembers(teamid: number, page: { limit: number; offset: number }): Promise<MemberRecord[]> {
