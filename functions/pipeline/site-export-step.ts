@@ -1,9 +1,9 @@
 /** Site export: one step (shared/site-archive/export-step.ts); the state machine loops until done. */
 import { runExportStep } from '../../shared/site-archive/export-step.ts';
-import { jobStep, requireJobId } from './site-job-input.ts';
+import { siteExportStateSchema } from '../../shared/workflow/site-transfer-contract.ts';
+import { siteJobTask } from './site-job-input.ts';
 
-export async function handler(input: unknown): Promise<{ exportid: number; done: boolean }> {
-  const exportid = requireJobId(input, 'exportid');
-  const { done } = await jobStep(`Export ${exportid}`, () => runExportStep(exportid));
+export const handler = siteJobTask('ExportStep', siteExportStateSchema, async ({ exportid }) => {
+  const { done } = await runExportStep(exportid);
   return { exportid, done };
-}
+});

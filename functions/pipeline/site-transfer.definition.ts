@@ -5,8 +5,9 @@
  * cursor in the job item and answers `{ ..., done }`; a Choice runs it again until done. Any
  * error left after the retries goes to the job's Mark...Failed task, then to Fail.
  *
- * Execution input: `{ exportid }` or `{ importid }` (shared/workflow/site-transfer-runs.ts).
+ * Execution input and loop state: shared/workflow/site-transfer-contract.ts.
  */
+import { DONE_FIELD } from '../../shared/workflow/site-transfer-contract.ts';
 import type { PipelineTask } from './module-import.definition.ts';
 
 const task = (stateName: string, file: string): PipelineTask => ({
@@ -78,7 +79,7 @@ function jobDefinition(kind: 'export' | 'import', tasks: PipelineTask[], comment
       [step.stateName]: invoke(step.substitution, STEP_TASK_TIMEOUT_SECONDS, { Next: 'Done?' }, markFailed.stateName),
       'Done?': {
         Type: 'Choice',
-        Choices: [{ Variable: '$.done', BooleanEquals: true, Next: 'Finished' }],
+        Choices: [{ Variable: `$.${DONE_FIELD}`, BooleanEquals: true, Next: 'Finished' }],
         Default: step.stateName,
       },
       Finished: { Type: 'Succeed' },

@@ -4,6 +4,7 @@
  */
 import { config } from '../config.ts';
 import { sfn } from './sfn.ts';
+import { siteExportInputSchema, siteImportInputSchema } from './site-transfer-contract.ts';
 
 export async function startExportExecution(exportid: number): Promise<string> {
   const { client, sdk } = await sfn();
@@ -11,7 +12,7 @@ export async function startExportExecution(exportid: number): Promise<string> {
     new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_EXPORT_STATE_MACHINE_ARN,
       name: `export-${exportid}`,
-      input: JSON.stringify({ exportid }),
+      input: JSON.stringify(siteExportInputSchema.parse({ exportid })),
     }),
   );
   return result.executionArn!;
@@ -32,7 +33,7 @@ export async function startSiteImportExecution(importid: number, attempt = 1): P
     new sdk.StartExecutionCommand({
       stateMachineArn: config().SITE_IMPORT_STATE_MACHINE_ARN,
       name: importExecutionName(importid, attempt),
-      input: JSON.stringify({ importid, attempt }),
+      input: JSON.stringify(siteImportInputSchema.parse({ importid, attempt })),
     }),
   );
   return result.executionArn!;

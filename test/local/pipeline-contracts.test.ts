@@ -1,6 +1,7 @@
 /**
  * The pipelines' contracts (decision 188): the module import state machine's input and task
- * state (shared/workflow/module-import-contract.ts) and the S3 event notification the media
+ * state (shared/workflow/module-import-contract.ts), the site export and import loops'
+ * (site-transfer-contract.ts), and the S3 event notification the media
  * processor reads (shared/storage/s3-event.ts). Each is checked where it arrives, before any I/O,
  * so these run without a stack.
  */
@@ -14,6 +15,14 @@ import { PipelineErrorName } from '../../functions/pipeline/errors.ts';
 import { objectCreatedEvent } from '../../infra/local/s3-events.ts';
 import { s3EventSchema } from '../../shared/storage/s3-event.ts';
 import { moduleImportStateSchema } from '../../shared/workflow/module-import-contract.ts';
+import { handler as siteExportStep } from '../../functions/pipeline/site-export-step.ts';
+import { handler as siteImportFailed } from '../../functions/pipeline/site-import-failed.ts';
+import { siteExportDefinition, siteImportDefinition } from '../../functions/pipeline/site-transfer.definition.ts';
+import {
+  siteExportStateSchema,
+  siteImportInputSchema,
+  siteImportStateSchema,
+} from '../../shared/workflow/site-transfer-contract.ts';
 
 const validInput = { importid: 7, moduleid: 3, bucket: 'modules', key: 'packages/7.zip', source: 'upload' };
 
@@ -49,6 +58,33 @@ describe('module import contract', () => {
       Variable: '$.source',
       StringEquals: 'url',
     });
+  });
+});
+
+describe('site export and import contract', () => {
+  it('a step refuses an input that breaks the contract, naming the field, before touching anything', async () => {
+    const refused = await siteExportStep({ exportid: 'seven' }).catch((error) => error);
+    expect(refused.name).toBe(PipelineErrorName.InvalidInput);
+    expect(refused.message).toMatch(/ExportStep: an input that breaks the contract \(exportid/);
+    const failed = await siteImportFailed({ importid: 3, attempt: 0 }).catch((error) => error);
+    expect(failed.name).toBe(PipelineErrorName.InvalidInput);
+    expect(failed.message).toMatch(/attempt/);
+  });
+
+  it('an import started before attempts were numbered is attempt 1', () => {
+    expect(siteImportInputSchema.parse({ importid: 4 })).toEqual({ importid: 4, attempt: 1 });
+  });
+
+  it('each definition reads and writes only fields of its contract (and the Lambda Payload)', () => {
+    for (const [definition, schema] of [
+      [siteExportDefinition, siteExportStateSchema],
+      [siteImportDefinition, siteImportStateSchema],
+    ] as const) {
+      const fields = new Set(Object.keys(schema.shape));
+      const unknown = [...pathsOf(definition)].filter((field) => field !== 'Payload' && !fields.has(field));
+      expect(unknown).toEqual([]);
+      expect(JSON.stringify(definition)).toContain('"Variable":"$.done"');
+    }
   });
 });
 
