@@ -12,7 +12,7 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -22,6 +22,7 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import type { FrequencyUnit } from '../../domain/stage-status.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type ReviewOutcome = 'approved' | 'changes_requested';
@@ -127,8 +128,8 @@ function dueIndex(document: Pick<ReviewDocumentRecord, 'reviewer_userid' | 'next
   };
 }
 
-const asSchedule = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewScheduleRecord;
-const asDocument = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewDocumentRecord;
+const asSchedule = recordsOf(reviewScheduleItemSchema);
+const asDocument = recordsOf(reviewDocumentItemSchema);
 
 // ---- schedules ----
 

@@ -14,12 +14,13 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
@@ -164,7 +165,7 @@ function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
   return {};
 }
 
-const requestFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as SignoffRequestRecord;
+const requestFromItem = recordsOf(signoffRequestItemSchema);
 
 /** The request as it is now, on condition the stored one is `expectedVersion` (null: new). Label signoff. */
 export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersion: number | null): LabelledWrite {
@@ -234,14 +235,14 @@ export async function getTraineeSignoff(
   stage_assessmentid: number,
 ): Promise<TraineeSignoffRecord | undefined> {
   const item = await getItem(traineeKey(userid, stage_assessmentid), { consistent: true });
-  return item ? (withoutKeys(item) as unknown as TraineeSignoffRecord) : undefined;
+  return item ? recordFrom(traineeSignoffItemSchema, item) : undefined;
 }
 
 export async function getTraineeSignoffs(
   pairs: Array<{ userid: number; stage_assessmentid: number }>,
 ): Promise<TraineeSignoffRecord[]> {
   return (await batchGetInOrder(pairs.map((pair) => traineeKey(pair.userid, pair.stage_assessmentid)))).map(
-    (item) => withoutKeys(item) as unknown as TraineeSignoffRecord,
+    recordsOf(traineeSignoffItemSchema),
   );
 }
 
@@ -276,5 +277,5 @@ export async function consumeFinalizeToken(hash: string): Promise<FinalizeTokenR
   const result = await db().send(
     new DeleteCommand({ TableName: tableName(), Key: tokenKey(hash), ReturnValues: 'ALL_OLD' }),
   );
-  return result.Attributes ? (withoutKeys(result.Attributes) as unknown as FinalizeTokenRecord) : undefined;
+  return result.Attributes ? recordFrom(signoffFinalizeTokenItemSchema, result.Attributes) : undefined;
 }

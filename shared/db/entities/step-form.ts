@@ -11,11 +11,12 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import type { FieldContent } from '../../domain/step-forms.ts';
+import { FIELD_TYPES, type FieldContent } from '../../domain/step-forms.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface FormFieldRecord extends FieldContent {
@@ -44,7 +45,7 @@ export interface FieldRevisionRecord extends FormFieldRecord {
 }
 
 const formField = {
-  field_type: z.string(),
+  field_type: z.enum(FIELD_TYPES),
   label: z.string(),
   placeholder: z.string(),
   textarea: z.string(),
@@ -98,8 +99,8 @@ function fieldRevisionKey(fieldRevisionid: number) {
   return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' };
 }
 
-const formFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as StepFormRecord;
-const fieldFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as FieldRevisionRecord;
+const formFromItem = recordsOf(stepFormItemSchema);
+const fieldFromItem = recordsOf(stepFormFieldItemSchema);
 
 export async function getCurrentForm(
   guideid: number,

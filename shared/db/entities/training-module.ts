@@ -10,11 +10,12 @@ import { batchGetInOrder } from '../batch.ts';
 import { db, tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TrainingModuleRecord {
@@ -62,7 +63,7 @@ export async function insertModule(module: TrainingModuleRecord): Promise<void> 
   }
 }
 
-const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as TrainingModuleRecord;
+const fromItem = recordsOf(trainingModuleItemSchema);
 
 export async function getModule(moduleid: number): Promise<TrainingModuleRecord | undefined> {
   const item = await getItem(moduleKey(moduleid));

@@ -9,12 +9,13 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryChunks } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import { recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface CompletionRecord {
@@ -73,7 +74,7 @@ export function completionKey(userid: number, doc: DocRef) {
 export const docKeyOf = (doc: DocRef) => `${doc.doctype}#${doc.docid}`;
 
 function fromItem(item: Record<string, unknown>): CompletionRecord {
-  return withoutKeys(item) as unknown as CompletionRecord;
+  return recordFrom(stageCompletionItemSchema, item);
 }
 
 /**

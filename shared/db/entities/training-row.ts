@@ -17,7 +17,7 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
@@ -25,6 +25,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import type { SortedPlacement } from '../sorted-refs.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
+import { recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
@@ -151,7 +152,7 @@ function rowIndexes(row: TrainingRowRecord): Record<string, string> {
 }
 
 export function rowFromItem(item: Record<string, unknown>): TrainingRowRecord {
-  return withoutKeys(item) as unknown as TrainingRowRecord;
+  return recordFrom(trainingRowItemSchema, item);
 }
 
 /** How one row counts in the aggregates (zero when inactive). */
@@ -406,7 +407,7 @@ export interface SummaryRecord extends RowCounts {
 }
 
 function summaryFromItem(item: Record<string, unknown>): SummaryRecord {
-  const record = withoutKeys(item) as unknown as SummaryRecord;
+  const record = recordFrom(trainingSummaryItemSchema, item);
   return {
     ...record,
     rows_total: Number(record.rows_total ?? 0),

@@ -9,7 +9,7 @@ import { domainEvent } from '../../domain/events/catalogue.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { claimUnique, releaseUnique, uniqueKey, type UniqueKind } from '../uniqueness.ts';
 import { searchTokenWrites } from '../search-index.ts';
@@ -18,6 +18,7 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
+import { recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface UserRecord {
@@ -94,7 +95,7 @@ export function userKey(userid: number) {
 export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
 
 function fromItem(item: Record<string, unknown>): UserRecord {
-  const record = withoutKeys(item) as unknown as UserRecord & { teams?: Set<number> | number[] };
+  const record = recordFrom(userItemSchema, item);
   return { ...record, teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b) };
 }
 

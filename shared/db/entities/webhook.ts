@@ -19,10 +19,11 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface WebhookRecord {
@@ -135,8 +136,12 @@ const queueSortKey = (delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>)
 const dueSortKey = (atMs: number, delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) =>
   `${String(atMs).padStart(13, '0')}#${delivery.sequence}#${delivery.deliveryid}`;
 
-const asWebhook = (item: Record<string, unknown>) => withoutKeys(item) as unknown as WebhookRecord;
-const asDelivery = (item: Record<string, unknown>) => withoutKeys(item) as unknown as DeliveryRecord;
+const asWebhook = recordsOf(webhookItemSchema);
+/** lease_until is removed when an attempt ends, first_attempt_at set by the first claim: absent reads as null. */
+const asDelivery = (item: Record<string, unknown>): DeliveryRecord => {
+  const delivery = recordFrom(webhookDeliveryItemSchema, item);
+  return { ...delivery, lease_until: delivery.lease_until ?? null, first_attempt_at: delivery.first_attempt_at ?? null };
+};
 
 // ---- webhooks ----
 

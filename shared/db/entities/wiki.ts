@@ -11,13 +11,14 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
-import { canonicalTitle, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import { canonicalTitle, WIKI_NAMESPACES, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
@@ -106,7 +107,7 @@ export const wikiItemSchema = z.strictObject({
   gsi2pk: z.optional(z.string()),
   gsi2sk: z.optional(z.string()),
   ...wikiContent,
-  namespace: z.string(),
+  namespace: z.enum(WIKI_NAMESPACES),
   langid: z.string(),
   image: z.nullable(z.record(z.string(), z.unknown())),
   author_userid: z.int(),
@@ -157,7 +158,7 @@ function indexAttributes(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title'
 
 /** A stored page item (e.g. the old item of a failed condition) as a record. */
 export function wikiFromItem(item: Record<string, unknown>): WikiRecord {
-  const record = withoutKeys(item) as unknown as WikiRecord;
+  const record = recordFrom(wikiItemSchema, item);
   return {
     ...record,
     parent_wikiid: Number(record.parent_wikiid) || null,
@@ -474,7 +475,7 @@ export async function moveWiki(
 
 export async function getWikiRevision(wikiid: number, revisionid: number): Promise<WikiRevisionRecord | undefined> {
   const item = await getItem(revisionKey(wikiid, revisionid));
-  return item ? (withoutKeys(item) as unknown as WikiRevisionRecord) : undefined;
+  return item ? recordFrom(wikiRevisionItemSchema, item) : undefined;
 }
 
 /** A page's revisions, newest first. */
@@ -483,7 +484,7 @@ export async function listWikiRevisions(
   page: { limit: number; offset: number },
 ): Promise<WikiRevisionRecord[]> {
   const items = await queryPage({ partition: `WIKI#${wikiid}`, sortPrefix: 'REV#', descending: true }, page);
-  return items.map((item) => withoutKeys(item) as unknown as WikiRevisionRecord);
+  return items.map(recordsOf(wikiRevisionItemSchema));
 }
 
 /** One page of a namespace, alphabetical by title; `modifiedSince` filters the same Query. */

@@ -14,13 +14,14 @@
  */
 import { batchDelete } from '../batch.ts';
 import { tableName } from '../client.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { encodeUriComponentSafe } from '../../domain/text.ts';
 import { WORK_LOG_STATUSES, type WorkLogTiming } from '../../domain/work-log-timing.ts';
-import type { FieldType } from '../../domain/step-forms.ts';
+import { FIELD_TYPES, type FieldType } from '../../domain/step-forms.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface WorkLogEntryRecord extends WorkLogTiming {
@@ -102,7 +103,7 @@ export const workLogValueItemSchema = z.strictObject({
   field_revisionid: z.int().check(z.positive()),
   stepid: z.int().check(z.positive()),
   label: z.string(),
-  field_type: z.string(),
+  field_type: z.enum(FIELD_TYPES),
   value: z.string(),
   userid: z.int(),
   date: z.number(),
@@ -194,8 +195,8 @@ export async function readEntry(
   if (!entryItem) return undefined;
   const values = items
     .filter((item) => String(item.sk).startsWith('DATA#'))
-    .map((item) => withoutKeys(item) as unknown as WorkLogValueRecord);
-  return { entry: withoutKeys(entryItem) as unknown as WorkLogEntryRecord, values };
+    .map(recordsOf(workLogValueItemSchema));
+  return { entry: recordFrom(workLogEntryItemSchema, entryItem), values };
 }
 
 /** Entries with their data, in the order asked for; entries deleted meanwhile are left out. */
