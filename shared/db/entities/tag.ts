@@ -11,6 +11,7 @@ import { nowSeconds } from '../../clock.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
@@ -168,10 +169,11 @@ export async function listDocumentTags(
   page: { limit: number; offset: number },
 ): Promise<string[]> {
   const query: PageQuery = { partition: `TAGGED#${target.docType}#${target.docid}`, sortPrefix: 'TAG#' };
-  return (await queryPage(query, page)).map((item) => String(item.tag));
+  return (await queryPage(query, page)).map((item) => parseStored(documentTagItemSchema, item).tag);
 }
 
 /** Every tag of the site, alphabetical. */
 export async function listTags(page: { limit: number; offset: number }): Promise<string[]> {
-  return (await queryPage({ index: INDEXES.gsi1, partition: 'TAGS' }, page)).map((item) => String(item.tag));
+  const items = await queryPage({ index: INDEXES.gsi1, partition: 'TAGS' }, page);
+  return items.map((item) => parseStored(tagItemSchema, item).tag);
 }

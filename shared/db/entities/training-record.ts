@@ -15,7 +15,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryChunks } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
-import { recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface CompletionRecord {
@@ -117,6 +117,6 @@ export async function* documentTraineeChunks(doc: DocRef): AsyncGenerator<number
     { index: INDEXES.gsi1, partition: `TRAINDOC#${doc.doctype}#${doc.docid}` },
     100,
   )) {
-    yield items.map((item) => Number(item.userid));
+    yield items.map((item) => parseStored(stageCompletionItemSchema, item).userid);
   }
 }

@@ -25,7 +25,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import type { SortedPlacement } from '../sorted-refs.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
-import { recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
@@ -398,7 +398,10 @@ export async function listDueRows(
     { index: INDEXES.gsi2, partition: DUE_PARTITION, sortBetween: { from: '0', to: `${padId(now)}#~` } },
     { limit, offset: 0 },
   );
-  return items.map((item) => ({ course_assignmentid: Number(item.course_assignmentid), userid: Number(item.userid) }));
+  return items.map((item) => {
+    const row = parseStored(trainingRowItemSchema, item);
+    return { course_assignmentid: row.course_assignmentid, userid: row.userid };
+  });
 }
 
 export interface SummaryRecord extends RowCounts {

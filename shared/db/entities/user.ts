@@ -18,7 +18,7 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
-import { recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface UserRecord {
@@ -89,7 +89,7 @@ export const createdUserItemSchema = z.strictObject({
 });
 
 export function userKey(userid: number) {
-  return { pk: `USER#${userid}`, sk: 'USER' };
+  return { pk: `USER#${userid}`, sk: 'USER' as const };
 }
 
 export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
@@ -99,7 +99,7 @@ function fromItem(item: Record<string, unknown>): UserRecord {
   return { ...record, teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b) };
 }
 
-function toItem(user: UserRecord): Record<string, unknown> {
+function toItem(user: UserRecord): z.input<typeof userItemSchema> {
   const { teams, ...rest } = user;
   return {
     ...userKey(user.userid),
@@ -265,8 +265,8 @@ export async function listUsers(page: { limit: number; offset: number }, descend
 
 /** Users created by one account (POST /users by an Admin, createByEmails), oldest first. */
 export async function listCreatedUserIds(creator: number, page: { limit: number; offset: number }): Promise<number[]> {
-  const items = await queryPage<{ userid: number }>({ partition: `USER#${creator}`, sortPrefix: 'CREATED#' }, page);
-  return items.map((item) => Number(item.userid));
+  const items = await queryPage({ partition: `USER#${creator}`, sortPrefix: 'CREATED#' }, page);
+  return items.map((item) => parseStored(createdUserItemSchema, item).userid);
 }
 
 /** Adds to a user's reputation (and to the teams' aggregates, by the caller). */

@@ -18,7 +18,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
 import { canonicalTitle, WIKI_NAMESPACES, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
@@ -119,6 +119,9 @@ export const wikiItemSchema = z.strictObject({
   modified_date: z.number(),
 });
 
+/** The projection listWikiNodes reads. */
+const wikiNodeSchema = z.pick(wikiItemSchema, { wikiid: true, title: true, display_title: true, parent_wikiid: true });
+
 export const wikiRevisionItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -161,8 +164,8 @@ export function wikiFromItem(item: Record<string, unknown>): WikiRecord {
   const record = recordFrom(wikiItemSchema, item);
   return {
     ...record,
-    parent_wikiid: Number(record.parent_wikiid) || null,
-    child_count: Number(record.child_count ?? 0),
+    parent_wikiid: record.parent_wikiid || null,
+    child_count: record.child_count,
   };
 }
 
@@ -517,10 +520,8 @@ export async function listWikiNodes(namespace: WikiNamespace): Promise<WikiNode[
     partition: `WIKIS#${namespace}`,
     projection: ['wikiid', 'title', 'display_title', 'parent_wikiid'],
   });
-  return items.map((item) => ({
-    wikiid: Number(item.wikiid),
-    title: String(item.title),
-    display_title: String(item.display_title),
-    parent_wikiid: Number(item.parent_wikiid) || null,
-  }));
+  return items.map((item) => {
+    const node = parseStored(wikiNodeSchema, item);
+    return { ...node, parent_wikiid: node.parent_wikiid || null };
+  });
 }

@@ -21,7 +21,7 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { encodeUriComponentSafe } from '../../domain/text.ts';
 import { WORK_LOG_STATUSES, type WorkLogTiming } from '../../domain/work-log-timing.ts';
 import { FIELD_TYPES, type FieldType } from '../../domain/step-forms.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface WorkLogEntryRecord extends WorkLogTiming {
@@ -108,6 +108,9 @@ export const workLogValueItemSchema = z.strictObject({
   userid: z.int(),
   date: z.number(),
 });
+
+/** The keys readAllKeys projects (an entry's partition holds its entry and its values). */
+const storedKeySchema = z.pick(workLogValueItemSchema, { pk: true, sk: true });
 
 export const workLogLinkItemSchema = z.strictObject({
   pk: z.string(),
@@ -223,7 +226,7 @@ export async function listSuspendedEntryIds(
     { index: INDEXES.gsi1, partition: suspendedPartition(guideid), descending: true },
     page,
   );
-  return items.map((item) => Number(item.entryid));
+  return items.map((item) => parseStored(workLogEntryItemSchema, item).entryid);
 }
 
 const MUTABLE_FIELDS = [
@@ -372,9 +375,6 @@ export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
 }
 
 async function readAllKeys(entryid: number): Promise<Array<{ pk: string; sk: string }>> {
-  return queryAll<{ pk: string; sk: string }>({
-    partition: entryPartition(entryid),
-    consistent: true,
-    projection: ['pk', 'sk'],
-  });
+  const items = await queryAll({ partition: entryPartition(entryid), consistent: true, projection: ['pk', 'sk'] });
+  return items.map((item) => parseStored(storedKeySchema, item));
 }
