@@ -112,11 +112,11 @@ export const reviewDocumentItemSchema = z.strictObject({
 });
 
 function scheduleKey(prsid: number) {
-  return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' };
+  return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' as const };
 }
 
 function documentKey(prdid: number) {
-  return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' };
+  return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' as const };
 }
 
 const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
@@ -145,7 +145,7 @@ export function scheduleCreateWrite(schedule: ReviewScheduleRecord): LabelledWri
           [INDEXES.gsi1.pk]: 'PR_SCHEDULES',
           [INDEXES.gsi1.sk]: padId(schedule.prsid),
           ...schedule,
-        },
+        } satisfies z.input<typeof reviewScheduleItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -214,7 +214,7 @@ export function documentAddWrites(document: ReviewDocumentRecord): LabelledWrite
             [INDEXES.gsi1.sk]: padId(document.prdid),
             ...dueIndex(document),
             ...document,
-          },
+          } satisfies z.input<typeof reviewDocumentItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -140,7 +140,7 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
 });
 
 function requestKey(signoff_requestid: number) {
-  return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' };
+  return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' as const };
 }
 
 function traineeKey(userid: number, stage_assessmentid: number) {
@@ -148,7 +148,7 @@ function traineeKey(userid: number, stage_assessmentid: number) {
 }
 
 function tokenKey(hash: string) {
-  return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' };
+  return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' as const };
 }
 
 function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
@@ -179,7 +179,7 @@ export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersi
           entity: 'SignoffRequest',
           ...requestIndexes(request),
           ...request,
-        },
+        } satisfies z.input<typeof signoffRequestItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -208,7 +208,7 @@ export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrit
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record },
+        Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record } satisfies z.input<typeof traineeSignoffItemSchema>,
         ConditionExpression: opening
           ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))'
           : 'signoff_requestid = :id',
@@ -264,7 +264,7 @@ export async function listUnacknowledged(
 export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
   if (
     !(await putItem(
-      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token },
+      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token } satisfies z.input<typeof signoffFinalizeTokenItemSchema>,
       { ifAbsent: true },
     ))
   ) {

@@ -88,7 +88,7 @@ export const stepFormFieldItemSchema = z.strictObject({
 });
 
 function formRevisionKey(formRevisionid: number) {
-  return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' };
+  return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' as const };
 }
 
 function currentFormKey(guideid: number, stepid: number) {
@@ -96,7 +96,7 @@ function currentFormKey(guideid: number, stepid: number) {
 }
 
 function fieldRevisionKey(fieldRevisionid: number) {
-  return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' };
+  return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' as const };
 }
 
 const formFromItem = recordsOf(stepFormItemSchema);
@@ -175,7 +175,7 @@ export function formRevisionPut(form: StepFormRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form },
+        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form } satisfies z.input<typeof stepFormRevisionItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -189,7 +189,7 @@ export function currentFormPut(form: StepFormRecord, basedOn: number | null): La
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form },
+        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form } satisfies z.input<typeof stepFormItemSchema>,
         ...(basedOn === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
@@ -205,7 +205,7 @@ export function fieldRevisionPut(field: FieldRevisionRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field },
+        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field } satisfies z.input<typeof stepFormFieldItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -45,7 +45,7 @@ export const documentTagItemSchema = z.strictObject({
 });
 
 function tagKey(tag: string) {
-  return { pk: `TAG#${tag}`, sk: 'TAG' };
+  return { pk: `TAG#${tag}`, sk: 'TAG' as const };
 }
 
 function linkKey(target: Pick<TagTarget, 'docType' | 'docid'>, tag: string) {
@@ -66,7 +66,7 @@ export function tagPut(tag: string, createdDate: number): LabelledWrite {
           [INDEXES.gsi1.pk]: 'TAGS',
           [INDEXES.gsi1.sk]: tag,
           created_date: createdDate,
-        },
+        } satisfies z.input<typeof tagItemSchema>,
       },
     },
   };
@@ -92,7 +92,7 @@ export function documentTagPut(
           docid: target.docid,
           userid,
           date,
-        },
+        } satisfies z.input<typeof documentTagItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -51,14 +51,14 @@ export const trainingModuleItemSchema = z.strictObject({
 });
 
 export function moduleKey(moduleid: number) {
-  return { pk: `MODULE#${moduleid}`, sk: 'MODULE' };
+  return { pk: `MODULE#${moduleid}`, sk: 'MODULE' as const };
 }
 
 const CURRENT_PARTITION = 'MODULES#CURRENT';
 const DRAFT_PARTITION = 'MODULES#DRAFT';
 
 export async function insertModule(module: TrainingModuleRecord): Promise<void> {
-  if (!(await putItem({ ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module }, { ifAbsent: true }))) {
+  if (!(await putItem({ ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module } satisfies z.input<typeof trainingModuleItemSchema>, { ifAbsent: true }))) {
     throw new Error(`Training module ${module.moduleid} exists already`);
   }
 }

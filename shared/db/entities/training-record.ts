@@ -93,7 +93,7 @@ export function completionWrite(record: CompletionRecord, expectedVersion: numbe
           [INDEXES.gsi1.pk]: `TRAINDOC#${record.doctype}#${record.docid}`,
           [INDEXES.gsi1.sk]: padId(record.userid),
           ...record,
-        },
+        } satisfies z.input<typeof stageCompletionItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
       },

@@ -182,7 +182,7 @@ export function rowPutWrite(row: TrainingRowRecord, expectedVersion: number | nu
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...rowKey(row.course_assignmentid, row.userid), entity: 'TrainingRow', ...rowIndexes(row), ...row },
+        Item: { ...rowKey(row.course_assignmentid, row.userid), entity: 'TrainingRow', ...rowIndexes(row), ...row } satisfies z.input<typeof trainingRowItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
       },
@@ -256,7 +256,7 @@ export function summaryPutWrite(owner: { userid: number } | { teamid: number }, 
           rows_total: counts.rows_total,
           rows_completed: counts.rows_completed,
           rows_in_progress: counts.rows_in_progress,
-        },
+        } satisfies z.input<typeof trainingSummaryItemSchema>,
       },
     },
   };
@@ -304,7 +304,7 @@ export function coverageGainWrites(userid: number, wikiid: number, readCount: nu
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...coverageKey(userid, wikiid), entity: 'CourseCoverage', userid, wikiid, count: readCount + 1 },
+          Item: { ...coverageKey(userid, wikiid), entity: 'CourseCoverage', userid, wikiid, count: readCount + 1 } satisfies z.input<typeof courseCoverageItemSchema>,
           ConditionExpression: readCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :count',
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: readCount === 0 ? { ':zero': 0 } : { ':count': readCount },

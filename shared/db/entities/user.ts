@@ -148,7 +148,7 @@ export function userCreateWrites(user: UserRecord): LabelledWrite[] {
             sk: `CREATED#${padId(user.userid)}`,
             entity: 'CreatedUser',
             userid: user.userid,
-          },
+          } satisfies z.input<typeof createdUserItemSchema>,
         },
       },
     });

@@ -122,7 +122,7 @@ export const webhookDeliveryItemSchema = z.strictObject({
 });
 
 function webhookKey(webhookid: number) {
-  return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' };
+  return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' as const };
 }
 
 export function deliveryKey(delivery: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>) {
@@ -162,7 +162,7 @@ export function webhookCreateWrite(webhook: WebhookRecord): LabelledWrite {
           [INDEXES.gsi1.pk]: 'WEBHOOKS',
           [INDEXES.gsi1.sk]: padId(webhook.webhookid),
           ...webhook,
-        },
+        } satisfies z.input<typeof webhookItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -213,7 +213,7 @@ export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord
           [INDEXES.gsi1.pk]: 'WEBHOOKS',
           [INDEXES.gsi1.sk]: padId(after.webhookid),
           ...after,
-        },
+        } satisfies z.input<typeof webhookItemSchema>,
         ConditionExpression: 'attribute_exists(pk) AND version = :version',
         ExpressionAttributeValues: { ':version': before.version },
       }),
@@ -262,7 +262,7 @@ export async function insertDelivery(delivery: DeliveryRecord, dueAt: number): P
           // Absent until the first claim sets it (if_not_exists).
           first_attempt_at: undefined,
           next_attempt_at: dueAt,
-        },
+        } satisfies z.input<typeof webhookDeliveryItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

@@ -133,7 +133,7 @@ export const wikiRevisionItemSchema = z.strictObject({
 });
 
 export function wikiKey(wikiid: number) {
-  return { pk: `WIKI#${wikiid}`, sk: 'WIKI' };
+  return { pk: `WIKI#${wikiid}`, sk: 'WIKI' as const };
 }
 
 function revisionKey(wikiid: number, revisionid: number) {
@@ -191,7 +191,7 @@ function revisionItem(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot },
+        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot } satisfies z.input<typeof wikiRevisionItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -237,7 +237,7 @@ export function wikiCreateWrites(wiki: WikiRecord): LabelledWrite[] {
             ...indexAttributes(wiki),
             ...wiki,
             parent_wikiid: wiki.parent_wikiid ?? NO_PARENT,
-          },
+          } satisfies z.input<typeof wikiItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -120,7 +120,7 @@ export const workLogLinkItemSchema = z.strictObject({
 });
 
 function entryKey(entryid: number) {
-  return { pk: entryPartition(entryid), sk: 'ENTRY' };
+  return { pk: entryPartition(entryid), sk: 'ENTRY' as const };
 }
 
 function valueKey(entryid: number, fieldRevisionid: number) {
@@ -171,7 +171,7 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry },
+          Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry } satisfies z.input<typeof workLogEntryItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -181,7 +181,7 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid },
+          Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid } satisfies z.input<typeof workLogLinkItemSchema>,
         },
       },
     })),
@@ -335,7 +335,7 @@ export function valuePut(value: WorkLogValueRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value },
+        Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value } satisfies z.input<typeof workLogValueItemSchema>,
       },
     },
   };
