@@ -122,9 +122,7 @@ export function nextVersion(
 export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Promise<VersionHead> {
   const item = await getItem(headKey(doctype, docid), { consistent: true });
   const head = item ? recordFrom(releaseHeadItemSchema, item) : undefined;
-  return head
-    ? { major: head.major, minor: head.minor, exists: true }
-    : { major: 0, minor: 0, exists: false };
+  return head ? { major: head.major, minor: head.minor, exists: true } : { major: 0, minor: 0, exists: false };
 }
 
 /** A Release as releaseItem puts it and the ending / notes updates leave it (plain). */

@@ -208,7 +208,11 @@ export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrit
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record } satisfies z.input<typeof traineeSignoffItemSchema>,
+        Item: {
+          ...traineeKey(request.userid, request.stage_assessmentid),
+          entity: 'TraineeSignoff',
+          ...record,
+        } satisfies z.input<typeof traineeSignoffItemSchema>,
         ConditionExpression: opening
           ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))'
           : 'signoff_requestid = :id',
@@ -264,7 +268,9 @@ export async function listUnacknowledged(
 export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
   if (
     !(await putItem(
-      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token } satisfies z.input<typeof signoffFinalizeTokenItemSchema>,
+      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token } satisfies z.input<
+        typeof signoffFinalizeTokenItemSchema
+      >,
       { ifAbsent: true },
     ))
   ) {

@@ -16,7 +16,7 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { FIELD_TYPES, type FieldContent } from '../../domain/step-forms.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface FormFieldRecord extends FieldContent {
@@ -119,7 +119,7 @@ export async function listCurrentForms(guideid: number): Promise<StepFormRecord[
 
 export async function getFormRevision(formRevisionid: number): Promise<StepFormRecord | undefined> {
   const item = await getItem(formRevisionKey(formRevisionid));
-  return item ? formFromItem(item) : undefined;
+  return item ? recordFrom(stepFormRevisionItemSchema, item) : undefined;
 }
 
 export async function getFieldRevision(fieldRevisionid: number): Promise<FieldRevisionRecord | undefined> {
@@ -175,7 +175,9 @@ export function formRevisionPut(form: StepFormRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form } satisfies z.input<typeof stepFormRevisionItemSchema>,
+        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form } satisfies z.input<
+          typeof stepFormRevisionItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -189,7 +191,9 @@ export function currentFormPut(form: StepFormRecord, basedOn: number | null): La
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form } satisfies z.input<typeof stepFormItemSchema>,
+        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form } satisfies z.input<
+          typeof stepFormItemSchema
+        >,
         ...(basedOn === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
@@ -205,7 +209,9 @@ export function fieldRevisionPut(field: FieldRevisionRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field } satisfies z.input<typeof stepFormFieldItemSchema>,
+        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field } satisfies z.input<
+          typeof stepFormFieldItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

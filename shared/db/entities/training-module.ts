@@ -58,7 +58,14 @@ const CURRENT_PARTITION = 'MODULES#CURRENT';
 const DRAFT_PARTITION = 'MODULES#DRAFT';
 
 export async function insertModule(module: TrainingModuleRecord): Promise<void> {
-  if (!(await putItem({ ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module } satisfies z.input<typeof trainingModuleItemSchema>, { ifAbsent: true }))) {
+  if (
+    !(await putItem(
+      { ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module } satisfies z.input<
+        typeof trainingModuleItemSchema
+      >,
+      { ifAbsent: true },
+    ))
+  ) {
     throw new Error(`Training module ${module.moduleid} exists already`);
   }
 }

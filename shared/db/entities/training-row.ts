@@ -182,7 +182,12 @@ export function rowPutWrite(row: TrainingRowRecord, expectedVersion: number | nu
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...rowKey(row.course_assignmentid, row.userid), entity: 'TrainingRow', ...rowIndexes(row), ...row } satisfies z.input<typeof trainingRowItemSchema>,
+        Item: {
+          ...rowKey(row.course_assignmentid, row.userid),
+          entity: 'TrainingRow',
+          ...rowIndexes(row),
+          ...row,
+        } satisfies z.input<typeof trainingRowItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
       },
@@ -304,7 +309,13 @@ export function coverageGainWrites(userid: number, wikiid: number, readCount: nu
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...coverageKey(userid, wikiid), entity: 'CourseCoverage', userid, wikiid, count: readCount + 1 } satisfies z.input<typeof courseCoverageItemSchema>,
+          Item: {
+            ...coverageKey(userid, wikiid),
+            entity: 'CourseCoverage',
+            userid,
+            wikiid,
+            count: readCount + 1,
+          } satisfies z.input<typeof courseCoverageItemSchema>,
           ConditionExpression: readCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :count',
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: readCount === 0 ? { ':zero': 0 } : { ':count': readCount },

@@ -140,7 +140,11 @@ const asWebhook = recordsOf(webhookItemSchema);
 /** lease_until is removed when an attempt ends, first_attempt_at set by the first claim: absent reads as null. */
 const asDelivery = (item: Record<string, unknown>): DeliveryRecord => {
   const delivery = recordFrom(webhookDeliveryItemSchema, item);
-  return { ...delivery, lease_until: delivery.lease_until ?? null, first_attempt_at: delivery.first_attempt_at ?? null };
+  return {
+    ...delivery,
+    lease_until: delivery.lease_until ?? null,
+    first_attempt_at: delivery.first_attempt_at ?? null,
+  };
 };
 
 // ---- webhooks ----

@@ -191,7 +191,9 @@ function revisionItem(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot } satisfies z.input<typeof wikiRevisionItemSchema>,
+        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot } satisfies z.input<
+          typeof wikiRevisionItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -171,7 +171,12 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry } satisfies z.input<typeof workLogEntryItemSchema>,
+          Item: {
+            ...entryKey(entry.entryid),
+            entity: 'WorkLogEntry',
+            ...suspendedIndexKeys(entry),
+            ...entry,
+          } satisfies z.input<typeof workLogEntryItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -181,7 +186,12 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid } satisfies z.input<typeof workLogLinkItemSchema>,
+          Item: {
+            pk: partition,
+            sk: padId(entry.entryid),
+            entity: 'WorkLogLink',
+            entryid: entry.entryid,
+          } satisfies z.input<typeof workLogLinkItemSchema>,
         },
       },
     })),
@@ -196,9 +206,7 @@ export async function readEntry(
   const items = await queryAll({ partition: entryPartition(entryid), consistent: options.consistent });
   const entryItem = items.find((item) => item.sk === 'ENTRY');
   if (!entryItem) return undefined;
-  const values = items
-    .filter((item) => String(item.sk).startsWith('DATA#'))
-    .map(recordsOf(workLogValueItemSchema));
+  const values = items.filter((item) => String(item.sk).startsWith('DATA#')).map(recordsOf(workLogValueItemSchema));
   return { entry: recordFrom(workLogEntryItemSchema, entryItem), values };
 }
 
@@ -335,7 +343,11 @@ export function valuePut(value: WorkLogValueRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value } satisfies z.input<typeof workLogValueItemSchema>,
+        Item: {
+          ...valueKey(value.entryid, value.field_revisionid),
+          entity: 'WorkLogValue',
+          ...value,
+        } satisfies z.input<typeof workLogValueItemSchema>,
       },
     },
   };
