@@ -211,8 +211,10 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
  */
 const callerItems = new ContainerCache<Record<string, unknown>>(1000);
 
-export async function getUser(userid: number): Promise<UserRecord | undefined> {
-  const item = callerItems.get(String(userid)) ?? (await getItem(userKey(userid)));
+/** A user; `consistent` reads the table (never the caller cache) with a consistent read. */
+export async function getUser(userid: number, options: { consistent?: boolean } = {}): Promise<UserRecord | undefined> {
+  const cached = options.consistent ? undefined : callerItems.get(String(userid));
+  const item = cached ?? (await getItem(userKey(userid), { consistent: options.consistent }));
   return item ? fromItem(item) : undefined;
 }
 
@@ -260,6 +262,25 @@ export async function findUserIdBy(kind: UniqueKind, value: string): Promise<num
 
 export async function listUsers(page: { limit: number; offset: number }, descending = false): Promise<UserRecord[]> {
   const items = await queryPage({ ...usersCollection, descending }, page);
+  return items.map(fromItem);
+}
+
+/** Users not in the team (no team set, or one without it), newest accounts first (team suggestions). */
+export async function listUsersOutsideTeam(
+  teamid: number,
+  page: { limit: number; offset: number },
+): Promise<UserRecord[]> {
+  const items = await queryPage(
+    {
+      ...usersCollection,
+      descending: true,
+      filter: {
+        FilterExpression: 'attribute_not_exists(teams) OR NOT contains(teams, :teamid)',
+        ExpressionAttributeValues: { ':teamid': teamid },
+      },
+    },
+    page,
+  );
   return items.map(fromItem);
 }
 
