@@ -101,7 +101,8 @@ const anchored = (source: string) => new RegExp(`^${source}$`);
 
 /*
  * Items written by the table-wide helpers of shared/db (counters.ts, uniqueness.ts,
- * search-index.ts, sorted-refs.ts, audit.ts): declared here, next to their key shapes.
+ * search-index.ts, sorted-refs.ts): declared here, next to their key shapes. audit.ts reads its
+ * chains through its schemas, so it declares them itself (decision 206).
  */
 const positiveId = z.int().check(z.positive());
 
