@@ -15,7 +15,7 @@ import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
-import { recordsOf } from '../stored-item.ts';
+import { parseStored, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TrainingModuleRecord {
@@ -81,6 +81,9 @@ export async function getModules(moduleids: number[]): Promise<TrainingModuleRec
   return (await batchGetInOrder(moduleids.map(moduleKey))).map(fromItem);
 }
 
+/** What the version-count update returns (UPDATED_NEW: the attributes it set). */
+const versionCountUpdateSchema = z.pick(trainingModuleItemSchema, { version_count: true, modified_date: true });
+
 /** The next provider_version_number of the module: 1, 2, 3 ... (atomic). */
 export async function nextVersionNumber(moduleid: number, now: number): Promise<number> {
   const result = await db().send(
@@ -93,7 +96,7 @@ export async function nextVersionNumber(moduleid: number, now: number): Promise<
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(result.Attributes!.version_count);
+  return parseStored(versionCountUpdateSchema, result.Attributes!).version_count;
 }
 
 export type ImportPointer = 'current' | 'draft';
