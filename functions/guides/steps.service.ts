@@ -11,6 +11,7 @@ import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import {
   getStep,
+  stepFromItem,
   stepCreateWrites,
   stepDeleteWrite,
   stepReplaceWrites,
@@ -48,9 +49,7 @@ async function staleStep(guide: GuideRecord, step: StepRecord): Promise<Conflict
 
 /** Turns a failed step guard inside a guide change into 409 with the step as it is now. */
 async function rethrowAsStepConflict(guide: GuideRecord, error: unknown): Promise<never> {
-  const conflict = await staleRevisionConflict(error, 'step', (item) =>
-    stepOfGuide(guide, item as unknown as StepRecord),
-  );
+  const conflict = await staleRevisionConflict(error, 'step', (item) => stepOfGuide(guide, stepFromItem(item)));
   if (conflict) throw conflict;
   // The guard failed without an item: the step was deleted meanwhile.
   if (error instanceof TransactionConditionFailed && error.failedLabels.includes('step'))

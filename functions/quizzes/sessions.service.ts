@@ -310,12 +310,14 @@ const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_s
 export async function listSessions(caller: Caller, query: SessionListQuery) {
   const visible = (await visibleUsers(caller)).users;
   const text = query.query?.trim();
-  let items: Array<Record<string, unknown>>;
+  let sessions: QuizSessionRecord[];
   if (!text) {
+    let items: Array<Record<string, unknown>>;
     if (visible === 'all') items = await queryPage({ ...allSessionsCollection, descending: true }, query);
     else if (visible.size === 1)
       items = await queryPage({ ...userSessionsCollection([...visible][0]), descending: true }, query);
     else items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query);
+    sessions = items.map(sessionFromItem);
   } else {
     const quizids = await quizidsMatching(text);
     const needle = text.toLowerCase();
@@ -326,22 +328,18 @@ export async function listSessions(caller: Caller, query: SessionListQuery) {
         .includes(needle);
     if (visible === 'all') {
       const links = await mergedPageDescending([...quizids].map(quizSessionsCollection), sessionOrder, query);
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
-        Record<string, unknown>
-      >;
+      sessions = await getSessions(links.map((link) => Number(link.quiz_sessionid)));
     } else if (quizids.size > 0 && quizids.size < visible.size) {
       const sources: PageQuery[] = [...quizids].map(quizSessionsCollection);
       const links = await mergedPageDescending(sources, sessionOrder, query, (link) =>
         visible.has(Number(link.userid)),
       );
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
-        Record<string, unknown>
-      >;
+      sessions = await getSessions(links.map((link) => Number(link.quiz_sessionid)));
     } else {
-      items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
+      const items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
+      sessions = items.map(sessionFromItem);
     }
   }
-  const sessions = items.map(sessionFromItem);
   const users = new Map(
     (await getUsers([...new Set(sessions.map((session) => session.userid))])).map((user) => [
       user.userid,

@@ -20,9 +20,8 @@ import { BADGES } from '../../shared/domain/badges.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
-import { queryPage } from '../../shared/db/paging.ts';
 import { awardBadge } from '../../shared/db/entities/badge.ts';
-import { getUsers, usersCollection, type UserRecord } from '../../shared/db/entities/user.ts';
+import { getUsers, listUsersOutsideTeam, type UserRecord } from '../../shared/db/entities/user.ts';
 import {
   addMemberWrites,
   applyMembershipChanges,
@@ -37,7 +36,6 @@ import {
 import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
 import { teamMembershipChanged } from '../../shared/training/team-membership.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
-import { withoutKeys } from '../../shared/db/keys.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { teamFilterFor } from '../../shared/accounts/team-visibility.ts';
 import { MAX_MEMBER_CHANGES, type CreateTeamInput, type MemberChanges, type TeamListQuery } from './teams.schemas.ts';
@@ -191,21 +189,7 @@ export async function courseAssignments(caller: Caller, teamid: number, page: Pa
 export async function suggestedUsers(caller: Caller, teamid: number, page: Page) {
   const team = await requireTeam(teamid);
   if (!canManage(caller, team)) throw new ForbiddenError('Only the team owner and Admins see suggestions');
-  const items = await queryPage(
-    {
-      ...usersCollection,
-      descending: true,
-      filter: {
-        FilterExpression: 'attribute_not_exists(teams) OR NOT contains(teams, :teamid)',
-        ExpressionAttributeValues: { ':teamid': teamid },
-      },
-    },
-    page,
-  );
-  const users = items.map((item) => ({
-    ...(withoutKeys(item) as unknown as UserRecord),
-    teams: [...((item.teams as Set<number>) ?? [])].map(Number),
-  }));
+  const users = await listUsersOutsideTeam(teamid, page);
   const shownTeams = await teamFilterFor(caller, users);
   return users.map((user) => userSummary(user, siteUrl(), shownTeams));
 }

@@ -67,6 +67,7 @@ import { stepFormFieldItemSchema, stepFormItemSchema, stepFormRevisionItemSchema
 import { viewItemSchema } from './entities/view-history.ts';
 import { workLogEntryItemSchema, workLogLinkItemSchema, workLogValueItemSchema } from './entities/work-log.ts';
 import { badgeItemSchema } from './entities/badge.ts';
+import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
@@ -100,7 +101,8 @@ const anchored = (source: string) => new RegExp(`^${source}$`);
 
 /*
  * Items written by the table-wide helpers of shared/db (counters.ts, uniqueness.ts,
- * search-index.ts, sorted-refs.ts, audit.ts): declared here, next to their key shapes.
+ * search-index.ts, sorted-refs.ts): declared here, next to their key shapes. audit.ts reads its
+ * chains through its schemas, so it declares them itself (decision 206).
  */
 const positiveId = z.int().check(z.positive());
 
@@ -134,30 +136,6 @@ const searchTokenItemSchema = z.strictObject({
  * (their names differ per collection: loose, the record id's shape is in the key).
  */
 const sortedRefItemSchema = z.looseObject({ pk: z.string(), sk: z.string(), entity: z.literal('SortedRef') });
-
-/** audit.ts: one record of a subject's hash chain, and the chain's head. */
-const auditRecordItemSchema = z.strictObject({
-  pk: z.string(),
-  sk: z.string(),
-  entity: z.literal('AuditRecord'),
-  action: z.string(),
-  actor_userid: z.nullable(z.int()),
-  subjects: z.array(z.string()),
-  details: z.record(z.string(), z.unknown()),
-  impersonator_userid: z.optional(z.nullable(z.int())),
-  subject: z.string(),
-  seq: z.int(),
-  date: z.number(),
-  previous_hash: z.string(),
-  hash: z.string(),
-});
-const auditHeadItemSchema = z.strictObject({
-  pk: z.string(),
-  sk: z.literal('HEAD'),
-  entity: z.literal('AuditHead'),
-  seq: z.int(),
-  hash: z.string(),
-});
 
 type ShapeInput = [entity: string, pk: string, sk: string, schema: ItemSchema, credentialOwner?: readonly string[]];
 

@@ -8,6 +8,8 @@ import type { ImportScratch } from './import-scratch.ts';
 import { bucketOf } from './keys.ts';
 import { isSealedSecret } from './secret-box.ts';
 import { entityOf, siteRecordSchema, type SiteRecord } from './records.ts';
+import { schemaProblem, StoredItemError } from '../db/stored-item.ts';
+import * as z from 'zod/mini';
 
 /** A reason the file or the target refuses the import: the job fails with it, nothing is written. */
 export class ImportRefused extends Error {
@@ -54,6 +56,26 @@ export interface WritingPass {
   /** The operator's roles on this site: their account in the file keeps them (decision 164). */
   operator_privileges: string[];
   clear: ScanCursor;
+}
+
+/** The writing pass as saved in the job item, checked when a step takes it up again. */
+const writingPassSchema = z.strictObject({
+  phase: z.enum(['clear', 'items']),
+  records: z.int(),
+  written: z.int(),
+  present: z.int(),
+  operator_hash: z.string(),
+  operator_in_file: z.nullable(z.int()),
+  operator_privileges: z.array(z.string()),
+  clear: z.strictObject({ segment: z.int(), last_key: z.nullable(z.record(z.string(), z.unknown())) }),
+});
+
+/** The saved writing pass of a job; a pass of another shape is a StoredItemError naming the job. */
+export function savedWritingPass(job: SiteImportRecord, saved: Record<string, unknown>): WritingPass {
+  const parsed = writingPassSchema.safeParse(saved);
+  if (parsed.success) return parsed.data;
+  const problem = schemaProblem(parsed.error.issues, saved) ?? 'pass: invalid';
+  throw new StoredItemError({ pk: `SITE_IMPORT#${job.importid}`, sk: 'JOB' }, `pass.${problem}`);
 }
 
 export function freshValidationPass(): ValidationPass {

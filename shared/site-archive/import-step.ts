@@ -9,14 +9,15 @@ import { requestPasswordReset } from '../accounts/password-reset.ts';
 import { config } from '../config.ts';
 import { verifyAuditChain } from '../db/audit-verify.ts';
 import { moveCounterPast } from '../db/counters.ts';
-import { deleteItem, getItem } from '../db/items.ts';
+import { deleteItem } from '../db/items.ts';
 import { nowSeconds } from '../clock.ts';
 import { getImport, saveImportStep, type SiteImportRecord } from '../db/entities/site-transfer-job.ts';
 import { deleteAllTokensOf } from '../db/entities/token.ts';
-import { userKey } from '../db/entities/user.ts';
+import { getUser, userKey } from '../db/entities/user.ts';
 import {
   freshValidationPass,
   ImportRefused,
+  savedWritingPass,
   type ImportStep,
   type ValidationPass,
   type WritingPass,
@@ -48,10 +49,14 @@ export async function runImportStep(importid: number, attempt = 1): Promise<{ do
       changes = await validate(validating);
       pass = changes.status === 'writing' ? await writingPass(validating) : validating.pass;
     } else if (job.status === 'writing') {
-      const writing = { ...step, pass: saved as unknown as WritingPass };
+      // The parsed pass is a new object: it is the one the step moves on and the one saved.
+      const writing = { ...step, pass: savedWritingPass(job, saved) };
+      pass = writing.pass;
       changes = await write(writing);
     } else {
-      changes = await finish({ ...step, pass: saved as unknown as WritingPass });
+      const finishing = { ...step, pass: savedWritingPass(job, saved) };
+      pass = finishing.pass;
+      changes = await finish(finishing);
     }
   } catch (error) {
     if (!(error instanceof ImportRefused)) throw error;
@@ -141,14 +146,14 @@ async function decide(step: ImportStep<ValidationPass>): Promise<Partial<SiteImp
 /** The writing's starting state: clear the first Admin first when it differs from the file. */
 async function writingPass(step: ImportStep<ValidationPass>): Promise<WritingPass> {
   const { job, pass } = step;
-  const operator = await getItem(userKey(job.operator.userid), { consistent: true });
+  const operator = await getUser(job.operator.userid, { consistent: true });
   return {
     phase: job.mode === 'empty' && firstAdminToClear(step) ? 'clear' : 'items',
     records: 0,
     written: 0,
     present: 0,
-    operator_hash: String(operator?.password_hash ?? ''),
-    operator_privileges: Array.isArray(operator?.privileges) ? (operator.privileges as string[]) : ['Admin'],
+    operator_hash: operator?.password_hash ?? '',
+    operator_privileges: operator?.privileges ?? ['Admin'],
     operator_in_file: pass.operator_in_file,
     clear: { segment: 0, last_key: null },
   };

@@ -94,88 +94,85 @@ beforeAll(async () => {
 });
 
 describe('a guide release governed by an approval process', () => {
-  it(
-    'is pending with an open request; approvers list it; approval makes it current and the course ' + 'stage sees it',
-    async () => {
-      const guide = await createGuide(author.token, governed.title);
-      const stageState = await traineeWhoCompleted('guide', guide.guideid, 'major');
+  it('is pending with an open request; approvers list it; approval makes it current and the course stage sees it', async () => {
+    const guide = await createGuide(author.token, governed.title);
+    const stageState = await traineeWhoCompleted('guide', guide.guideid, 'major');
 
-      const pending = await release(guide.guideid);
-      expect(pending.status).toBe(201);
-      expect(pending.body).toMatchObject({
-        guideid: guide.guideid,
+    const pending = await release(guide.guideid);
+    expect(pending.status).toBe(201);
+    expect(pending.body).toMatchObject({
+      guideid: guide.guideid,
+      revisionid: guide.revisionid,
+      status: 'pending_approval',
+      version: null,
+      major: null,
+      release_date: null,
+      title: 'Release (pending approval)',
+      approval_requestid: expect.any(Number),
+    });
+    const requestid = pending.body.approval_requestid;
+
+    // Pending: listed with its status, not current, so the completion still stands.
+    expect(await releasesOf(guide.guideid)).toEqual([
+      expect.objectContaining({ releaseid: pending.body.releaseid, status: 'pending_approval' }),
+    ]);
+    const all = await api('GET', '/guides/releases', { token: author.token, query: { limit: 50 } });
+    expect(
+      all.body.releases.find((entry: { releaseid: number }) => entry.releaseid === pending.body.releaseid),
+    ).toMatchObject({ status: 'pending_approval' });
+    expect(await stageState()).toEqual({ status: 'completed', reason: 'completed' });
+    expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({ completed_stages: 1 });
+
+    // Each approver sees it as theirs to sign, with the release it came from; the author as theirs.
+    for (const approver of approvers) {
+      expect((await pendingFor(approver)).find((request) => request.approval_requestid === requestid)).toMatchObject({
+        doctype: 'guide',
+        docid: guide.guideid,
         revisionid: guide.revisionid,
-        status: 'pending_approval',
-        version: null,
-        major: null,
-        release_date: null,
-        title: 'Release (pending approval)',
-        approval_requestid: expect.any(Number),
-      });
-      const requestid = pending.body.approval_requestid;
-
-      // Pending: listed with its status, not current, so the completion still stands.
-      expect(await releasesOf(guide.guideid)).toEqual([
-        expect.objectContaining({ releaseid: pending.body.releaseid, status: 'pending_approval' }),
-      ]);
-      const all = await api('GET', '/guides/releases', { token: author.token, query: { limit: 50 } });
-      expect(
-        all.body.releases.find((entry: { releaseid: number }) => entry.releaseid === pending.body.releaseid),
-      ).toMatchObject({ status: 'pending_approval' });
-      expect(await stageState()).toEqual({ status: 'completed', reason: 'completed' });
-      expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({ completed_stages: 1 });
-
-      // Each approver sees it as theirs to sign, with the release it came from; the author as theirs.
-      for (const approver of approvers) {
-        expect((await pendingFor(approver)).find((request) => request.approval_requestid === requestid)).toMatchObject({
-          doctype: 'guide',
-          docid: guide.guideid,
-          revisionid: guide.revisionid,
-          releaseid: pending.body.releaseid,
-          status: 'pending',
-          can_sign: true,
-          notes: 'Torque values per ECO-12',
-        });
-      }
-      const mine = await api('GET', '/approvals/requests', { token: author.token, query: { limit: 100 } });
-      expect(
-        mine.body.requested.map((request: { approval_requestid: number }) => request.approval_requestid),
-      ).toContain(requestid);
-      expect(await pendingFor(outsider)).toEqual([]);
-
-      const signed = await sign(requestid, approvers[1]);
-      expect(signed.status).toBe(200);
-      expect(signed.body).toMatchObject({ status: 'approved', releaseid: pending.body.releaseid });
-
-      const [current] = await releasesOf(guide.guideid);
-      expect(current).toMatchObject({
         releaseid: pending.body.releaseid,
-        status: 'released',
-        version: '1.0',
-        major: 1,
-        minor: 0,
-        title: 'Release V1.0',
-        approval_requestid: requestid,
+        status: 'pending',
+        can_sign: true,
+        notes: 'Torque values per ECO-12',
       });
-      expect(current.release_date).toBeGreaterThanOrEqual(current.date);
-      expect(await stageState()).toEqual({ status: 'invalidated', reason: 'newer_release' });
-      // The stored row followed the approval (the release hook ran for it).
-      expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({
-        status: 'In Progress',
-        completed_stages: 0,
-      });
-      expect((await pendingFor(approvers[0])).map((request) => request.approval_requestid)).not.toContain(requestid);
+    }
+    const mine = await api('GET', '/approvals/requests', { token: author.token, query: { limit: 100 } });
+    expect(mine.body.requested.map((request: { approval_requestid: number }) => request.approval_requestid)).toContain(
+      requestid,
+    );
+    expect(await pendingFor(outsider)).toEqual([]);
 
-      // The signature, the request's end and the release are on the guide's audit chain.
-      const audit = await api('GET', `/audit/documents/guide/${guide.guideid}`, { token: admin });
-      const signedRecord = audit.body.records.find((record: { action: string }) => record.action === 'approval.signed');
-      expect(signedRecord.details.release).toEqual({
-        releaseid: pending.body.releaseid,
-        status: 'released',
-        version: '1.0',
-      });
-    },
-  );
+    const signed = await sign(requestid, approvers[1]);
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatchObject({ status: 'approved', releaseid: pending.body.releaseid });
+
+    const [current] = await releasesOf(guide.guideid);
+    expect(current).toMatchObject({
+      releaseid: pending.body.releaseid,
+      status: 'released',
+      version: '1.0',
+      major: 1,
+      minor: 0,
+      title: 'Release V1.0',
+      approval_requestid: requestid,
+    });
+    expect(current.release_date).toBeGreaterThanOrEqual(current.date);
+    expect(await stageState()).toEqual({ status: 'invalidated', reason: 'newer_release' });
+    // The stored row followed the approval (the release hook ran for it).
+    expect(await reportedCourse(stageState.trainee.userid)).toMatchObject({
+      status: 'In Progress',
+      completed_stages: 0,
+    });
+    expect((await pendingFor(approvers[0])).map((request) => request.approval_requestid)).not.toContain(requestid);
+
+    // The signature, the request's end and the release are on the guide's audit chain.
+    const audit = await api('GET', `/audit/documents/guide/${guide.guideid}`, { token: admin });
+    const signedRecord = audit.body.records.find((record: { action: string }) => record.action === 'approval.signed');
+    expect(signedRecord.details.release).toEqual({
+      releaseid: pending.body.releaseid,
+      status: 'released',
+      version: '1.0',
+    });
+  });
 
   it('a rejection leaves the earlier release current; the rejected one stays listed without a version', async () => {
     const guide = await createGuide(author.token, governed.title);
@@ -230,103 +227,91 @@ describe('a guide release governed by an approval process', () => {
     expect(again.body).toMatchObject({ status: 'pending_approval', revisionid });
   });
 
-  it(
-    'one release waits at a time (409 with it); a waiting release is not deleted (409); earlier revisions are ' +
-      'not released through approval (409)',
-    async () => {
-      const guide = await createGuide(author.token, governed.title);
-      const pending = await release(guide.guideid);
-      const second = await release(guide.guideid, { release_type: 'minor' });
-      expect(second.status).toBe(409);
-      expect(second.body.approval_request).toMatchObject({
-        approval_requestid: pending.body.approval_requestid,
-        releaseid: pending.body.releaseid,
-        status: 'pending',
-      });
-      expect(second.body.release).toMatchObject({ releaseid: pending.body.releaseid, status: 'pending_approval' });
-      // POST /approvals/requests stays, and agrees: the revision's request is already open.
-      const direct = await api('POST', '/approvals/requests', {
-        token: author.token,
-        query: { revisionid: guide.revisionid },
-        body: { doctype: 'guide', docid: guide.guideid },
-      });
-      expect(direct.status).toBe(409);
-      expect(direct.body.approval_requestid).toBe(pending.body.approval_requestid);
+  it('one release waits at a time (409 with it); a waiting release is not deleted (409); earlier revisions are not released through approval (409)', async () => {
+    const guide = await createGuide(author.token, governed.title);
+    const pending = await release(guide.guideid);
+    const second = await release(guide.guideid, { release_type: 'minor' });
+    expect(second.status).toBe(409);
+    expect(second.body.approval_request).toMatchObject({
+      approval_requestid: pending.body.approval_requestid,
+      releaseid: pending.body.releaseid,
+      status: 'pending',
+    });
+    expect(second.body.release).toMatchObject({ releaseid: pending.body.releaseid, status: 'pending_approval' });
+    // POST /approvals/requests stays, and agrees: the revision's request is already open.
+    const direct = await api('POST', '/approvals/requests', {
+      token: author.token,
+      query: { revisionid: guide.revisionid },
+      body: { doctype: 'guide', docid: guide.guideid },
+    });
+    expect(direct.status).toBe(409);
+    expect(direct.body.approval_requestid).toBe(pending.body.approval_requestid);
 
-      const removed = await api('DELETE', `/guides/releases/${pending.body.releaseid}`, { token: author.token });
-      expect(removed.status).toBe(409);
-      expect(removed.body).toMatchObject({ releaseid: pending.body.releaseid, status: 'pending_approval' });
-      expect(await releasesOf(guide.guideid)).toHaveLength(1);
+    const removed = await api('DELETE', `/guides/releases/${pending.body.releaseid}`, { token: author.token });
+    expect(removed.status).toBe(409);
+    expect(removed.body).toMatchObject({ releaseid: pending.body.releaseid, status: 'pending_approval' });
+    expect(await releasesOf(guide.guideid)).toHaveLength(1);
 
-      const edited = await editGuide(author.token, guide);
-      const older = await release(guide.guideid, { revisionid: guide.revisionid });
-      expect(older.status).toBe(409);
-      expect(older.body).toMatchObject({ doctype: 'guide', docid: guide.guideid, revisionid: edited });
-      // Approved and released, it can be deleted like any release.
-      const approved = await releasedThroughApproval(guide.guideid, 'major');
-      expect((await api('DELETE', `/guides/releases/${approved.releaseid}`, { token: author.token })).status).toBe(204);
-    },
-  );
+    const edited = await editGuide(author.token, guide);
+    const older = await release(guide.guideid, { revisionid: guide.revisionid });
+    expect(older.status).toBe(409);
+    expect(older.body).toMatchObject({ doctype: 'guide', docid: guide.guideid, revisionid: edited });
+    // Approved and released, it can be deleted like any release.
+    const approved = await releasedThroughApproval(guide.guideid, 'major');
+    expect((await api('DELETE', `/guides/releases/${approved.releaseid}`, { token: author.token })).status).toBe(204);
+  });
 
-  it(
-    'a revision already approved (POST /approvals/requests) is released at once, even after later edits; ' +
-      'unapproved ones wait',
-    async () => {
-      const guide = await createGuide(author.token, governed.title);
-      const direct = await api('POST', '/approvals/requests', {
-        token: author.token,
-        query: { revisionid: guide.revisionid },
-        body: { doctype: 'guide', docid: guide.guideid },
-      });
-      expect(direct.status).toBe(201);
-      expect(direct.body.releaseid).toBeNull();
-      // While it is open, a release of that revision waits for it to end (409 with the request).
-      const early = await release(guide.guideid);
-      expect(early.status).toBe(409);
-      expect(early.body).toMatchObject({
-        approval_request: { approval_requestid: direct.body.approval_requestid, releaseid: null },
-        release: null,
-      });
-      expect((await sign(direct.body.approval_requestid, approvers[0])).body.status).toBe('approved');
+  it('a revision already approved (POST /approvals/requests) is released at once, even after later edits; unapproved ones wait', async () => {
+    const guide = await createGuide(author.token, governed.title);
+    const direct = await api('POST', '/approvals/requests', {
+      token: author.token,
+      query: { revisionid: guide.revisionid },
+      body: { doctype: 'guide', docid: guide.guideid },
+    });
+    expect(direct.status).toBe(201);
+    expect(direct.body.releaseid).toBeNull();
+    // While it is open, a release of that revision waits for it to end (409 with the request).
+    const early = await release(guide.guideid);
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({
+      approval_request: { approval_requestid: direct.body.approval_requestid, releaseid: null },
+      release: null,
+    });
+    expect((await sign(direct.body.approval_requestid, approvers[0])).body.status).toBe('approved');
 
-      const released = await release(guide.guideid);
-      expect(released.status).toBe(201);
-      expect(released.body).toMatchObject({
-        status: 'released',
-        version: '1.0',
-        approval_requestid: direct.body.approval_requestid,
-      });
-      const edited = await editGuide(author.token, guide);
-      const ofApproved = await release(guide.guideid, { revisionid: guide.revisionid, release_type: 'minor' });
-      expect(ofApproved.body).toMatchObject({ status: 'released', version: '1.1', revisionid: guide.revisionid });
-      const ofEdited = await release(guide.guideid, { release_type: 'minor' });
-      expect(ofEdited.body).toMatchObject({ status: 'pending_approval', revisionid: edited });
-    },
-  );
+    const released = await release(guide.guideid);
+    expect(released.status).toBe(201);
+    expect(released.body).toMatchObject({
+      status: 'released',
+      version: '1.0',
+      approval_requestid: direct.body.approval_requestid,
+    });
+    const edited = await editGuide(author.token, guide);
+    const ofApproved = await release(guide.guideid, { revisionid: guide.revisionid, release_type: 'minor' });
+    expect(ofApproved.body).toMatchObject({ status: 'released', version: '1.1', revisionid: guide.revisionid });
+    const ofEdited = await release(guide.guideid, { release_type: 'minor' });
+    expect(ofEdited.body).toMatchObject({ status: 'pending_approval', revisionid: edited });
+  });
 
-  it(
-    'refuses signatures from outside the stage team (403), from the requester (403), anonymous (401) and ' +
-      'twice (409)',
-    async () => {
-      const guide = await createGuide(author.token, governed.title);
-      const pending = await release(guide.guideid);
-      const id = pending.body.approval_requestid;
-      expect((await sign(id, outsider)).status).toBe(403);
-      expect((await sign(id, author)).status).toBe(403);
-      expect(
-        (
-          await api('POST', `/approvals/request/sign/${id}`, {
-            body: { meaning: 'approve', reason: 'x', password: 'x' },
-          })
-        ).status,
-      ).toBe(401);
-      expect((await api('GET', `/approvals/request/${id}`, { token: outsider.token })).status).toBe(403);
-      expect(await releasesOf(guide.guideid)).toEqual([expect.objectContaining({ status: 'pending_approval' })]);
-      expect((await sign(id, approvers[0])).status).toBe(200);
-      expect((await sign(id, approvers[1])).status).toBe(409);
-      expect((await releasesOf(guide.guideid))[0]).toMatchObject({ status: 'released', version: '1.0' });
-    },
-  );
+  it('refuses signatures from outside the stage team (403), from the requester (403), anonymous (401) and twice (409)', async () => {
+    const guide = await createGuide(author.token, governed.title);
+    const pending = await release(guide.guideid);
+    const id = pending.body.approval_requestid;
+    expect((await sign(id, outsider)).status).toBe(403);
+    expect((await sign(id, author)).status).toBe(403);
+    expect(
+      (
+        await api('POST', `/approvals/request/sign/${id}`, {
+          body: { meaning: 'approve', reason: 'x', password: 'x' },
+        })
+      ).status,
+    ).toBe(401);
+    expect((await api('GET', `/approvals/request/${id}`, { token: outsider.token })).status).toBe(403);
+    expect(await releasesOf(guide.guideid)).toEqual([expect.objectContaining({ status: 'pending_approval' })]);
+    expect((await sign(id, approvers[0])).status).toBe(200);
+    expect((await sign(id, approvers[1])).status).toBe(409);
+    expect((await releasesOf(guide.guideid))[0]).toMatchObject({ status: 'released', version: '1.0' });
+  });
 
   it('only those who may edit the guide release it (403), and nothing is opened', async () => {
     const guide = await createGuide(author.token, governed.title);

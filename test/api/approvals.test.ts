@@ -82,20 +82,17 @@ describe('approval processes', () => {
     );
   });
 
-  it(
-    'refuses stages that cannot work (422): unknown team, quorum above the team size, more than 10 ' + 'stages, none',
-    async () => {
-      const post = (stages: unknown) =>
-        api('POST', '/approvals/process', { token: admin, body: { name: 'Broken', stages } });
-      const unknownTeam = await post([{ teamid: 99999999, quorum: 1 }]);
-      expect(unknownTeam.status).toBe(422);
-      expect(unknownTeam.body.errors[0]).toMatchObject({ field: 'stages.0.teamid', code: 'not_found' });
-      const tooBig = await post([{ teamid: leadTeam, quorum: 2 }]);
-      expect(tooBig.body.errors[0]).toMatchObject({ field: 'stages.0.quorum', code: 'exceeds_team' });
-      expect((await post(Array.from({ length: 11 }, () => ({ teamid: leadTeam, quorum: 1 })))).status).toBe(422);
-      expect((await post([])).status).toBe(422);
-    },
-  );
+  it('refuses stages that cannot work (422): unknown team, quorum above the team size, more than 10 stages, none', async () => {
+    const post = (stages: unknown) =>
+      api('POST', '/approvals/process', { token: admin, body: { name: 'Broken', stages } });
+    const unknownTeam = await post([{ teamid: 99999999, quorum: 1 }]);
+    expect(unknownTeam.status).toBe(422);
+    expect(unknownTeam.body.errors[0]).toMatchObject({ field: 'stages.0.teamid', code: 'not_found' });
+    const tooBig = await post([{ teamid: leadTeam, quorum: 2 }]);
+    expect(tooBig.body.errors[0]).toMatchObject({ field: 'stages.0.quorum', code: 'exceeds_team' });
+    expect((await post(Array.from({ length: 11 }, () => ({ teamid: leadTeam, quorum: 1 })))).status).toBe(422);
+    expect((await post([])).status).toBe(422);
+  });
 
   it('is created and changed by Admins only (403)', async () => {
     expect(
@@ -176,133 +173,122 @@ describe('attaching processes', () => {
     ]);
   });
 
-  it(
-    "PUT is 404 for an unknown page or process, 403 for non-Admins; a private guide's processes are for " +
-      'its readers',
-    async () => {
-      expect((await api('PUT', `/approvals/99999999/${process.approval_processid}`, { token: admin })).status).toBe(
-        404,
-      );
-      expect((await api('PUT', `/approvals/${category.wikiid}/99999999`, { token: admin })).status).toBe(404);
-      expect(
-        (await api('PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, { token: author.token }))
-          .status,
-      ).toBe(403);
-      expect((await api('DELETE', `/approvals/${category.wikiid}`, { token: author.token })).status).toBe(403);
-      const privateGuide = await createGuide(author.token, category.title, { public: false });
-      expect(
-        (await api('GET', `/guides/${privateGuide.guideid}/approvalProcesses`, { token: outsider.token })).status,
-      ).toBe(403);
-      expect((await api('GET', `/guides/99999999/approvalProcesses`, { token: outsider.token })).status).toBe(404);
-    },
-  );
+  it("PUT is 404 for an unknown page or process, 403 for non-Admins; a private guide's processes are for its readers", async () => {
+    expect((await api('PUT', `/approvals/99999999/${process.approval_processid}`, { token: admin })).status).toBe(404);
+    expect((await api('PUT', `/approvals/${category.wikiid}/99999999`, { token: admin })).status).toBe(404);
+    expect(
+      (await api('PUT', `/approvals/${category.wikiid}/${process.approval_processid}`, { token: author.token })).status,
+    ).toBe(403);
+    expect((await api('DELETE', `/approvals/${category.wikiid}`, { token: author.token })).status).toBe(403);
+    const privateGuide = await createGuide(author.token, category.title, { public: false });
+    expect(
+      (await api('GET', `/guides/${privateGuide.guideid}/approvalProcesses`, { token: outsider.token })).status,
+    ).toBe(403);
+    expect((await api('GET', `/guides/99999999/approvalProcesses`, { token: outsider.token })).status).toBe(404);
+  });
 });
 
 describe('approval requests', () => {
-  it(
-    'quorum 2 of 3, then the next stage through an over-the-shoulder token: approved, each signature bound to ' +
-      'the revision',
-    async () => {
-      const { guide, request } = await newRequest();
-      expect(request).toMatchObject({
-        doctype: 'guide',
-        docid: guide.guideid,
-        revisionid: guide.revisionid,
-        status: 'pending',
-        current_stage: 1,
-        approval_processid: process.approval_processid,
-        requested_by: author.userid,
-        signatures: [],
-        stages: [
-          { stage: 1, teamid: qualityTeam, quorum: 2, approvals: 0, status: 'pending' },
-          { stage: 2, teamid: leadTeam, quorum: 1, approvals: 0, status: 'waiting' },
-        ],
-      });
-      expect(request.revision_hash).toMatch(/^[0-9a-f]{64}$/);
-      const id = request.approval_requestid;
+  it('quorum 2 of 3, then the next stage through an over-the-shoulder token: approved, each signature bound to the revision', async () => {
+    const { guide, request } = await newRequest();
+    expect(request).toMatchObject({
+      doctype: 'guide',
+      docid: guide.guideid,
+      revisionid: guide.revisionid,
+      status: 'pending',
+      current_stage: 1,
+      approval_processid: process.approval_processid,
+      requested_by: author.userid,
+      signatures: [],
+      stages: [
+        { stage: 1, teamid: qualityTeam, quorum: 2, approvals: 0, status: 'pending' },
+        { stage: 2, teamid: leadTeam, quorum: 1, approvals: 0, status: 'waiting' },
+      ],
+    });
+    expect(request.revision_hash).toMatch(/^[0-9a-f]{64}$/);
+    const id = request.approval_requestid;
 
-      // The first quality signer sees it as pending work; the requester sees it as theirs.
-      const work = await api('GET', '/approvals/requests', { token: quality[0].token, query: { limit: 200 } });
-      expect(work.body.pending.map((r: any) => r.approval_requestid)).toContain(id);
-      expect(work.body.pending.find((r: any) => r.approval_requestid === id).can_sign).toBe(true);
-      const mine = await api('GET', '/approvals/requests', { token: author.token });
-      expect(mine.body.requested.map((r: any) => r.approval_requestid)).toContain(id);
+    // The first quality signer sees it as pending work; the requester sees it as theirs.
+    const work = await api('GET', '/approvals/requests', { token: quality[0].token, query: { limit: 200 } });
+    expect(work.body.pending.map((r: any) => r.approval_requestid)).toContain(id);
+    expect(work.body.pending.find((r: any) => r.approval_requestid === id).can_sign).toBe(true);
+    const mine = await api('GET', '/approvals/requests', { token: author.token });
+    expect(mine.body.requested.map((r: any) => r.approval_requestid)).toContain(id);
 
-      const first = await sign(id, quality[0]);
-      expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({
-        status: 'pending',
-        current_stage: 1,
-        stages: [{ approvals: 1, status: 'pending' }, { status: 'waiting' }],
-      });
-      expect(first.body.signatures[0]).toMatchObject({
-        stage: 1,
-        userid: quality[0].userid,
-        printed_name: expect.stringContaining('Test User'),
-        meaning: 'approve',
-        reason: 'Checked against the change order',
-        revisionid: guide.revisionid,
-        revision_hash: request.revision_hash,
-        method: 'password',
-        entered_by_userid: quality[0].userid,
-      });
-      expect(first.body.signatures[0].signed_at).toBeGreaterThan(0);
-      // Signed already: no second signature, and no longer pending work for that signer.
-      expect((await sign(id, quality[0])).status).toBe(403);
-      const afterWork = await api('GET', '/approvals/requests', { token: quality[0].token, query: { limit: 200 } });
-      expect(afterWork.body.pending.map((r: any) => r.approval_requestid)).not.toContain(id);
-      // Stage 2's signer cannot sign stage 1.
-      expect((await sign(id, lead)).status).toBe(403);
+    const first = await sign(id, quality[0]);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      status: 'pending',
+      current_stage: 1,
+      stages: [{ approvals: 1, status: 'pending' }, { status: 'waiting' }],
+    });
+    expect(first.body.signatures[0]).toMatchObject({
+      stage: 1,
+      userid: quality[0].userid,
+      printed_name: expect.stringContaining('Test User'),
+      meaning: 'approve',
+      reason: 'Checked against the change order',
+      revisionid: guide.revisionid,
+      revision_hash: request.revision_hash,
+      method: 'password',
+      entered_by_userid: quality[0].userid,
+    });
+    expect(first.body.signatures[0].signed_at).toBeGreaterThan(0);
+    // Signed already: no second signature, and no longer pending work for that signer.
+    expect((await sign(id, quality[0])).status).toBe(403);
+    const afterWork = await api('GET', '/approvals/requests', { token: quality[0].token, query: { limit: 200 } });
+    expect(afterWork.body.pending.map((r: any) => r.approval_requestid)).not.toContain(id);
+    // Stage 2's signer cannot sign stage 1.
+    expect((await sign(id, lead)).status).toBe(403);
 
-      const second = await sign(id, quality[1]);
-      expect(second.body).toMatchObject({
-        status: 'pending',
-        current_stage: 2,
-        stages: [{ approvals: 2, status: 'approved' }, { status: 'pending' }],
-      });
-      // Stage 1's team cannot sign stage 2 (the third quality member never needed to sign).
-      expect((await sign(id, quality[2])).status).toBe(403);
+    const second = await sign(id, quality[1]);
+    expect(second.body).toMatchObject({
+      status: 'pending',
+      current_stage: 2,
+      stages: [{ approvals: 2, status: 'approved' }, { status: 'pending' }],
+    });
+    // Stage 1's team cannot sign stage 2 (the third quality member never needed to sign).
+    expect((await sign(id, quality[2])).status).toBe(403);
 
-      // Over the shoulder: the lead types login and password on the author's device.
-      const issued = await api('POST', `/approvals/request/sign/${id}/token`, {
-        token: author.token,
-        body: { login: lead.email, password: lead.password },
-      });
-      expect(issued.status).toBe(201);
-      expect(issued.body).toMatchObject({ approval_requestid: id, signer: { userid: lead.userid } });
-      expect(issued.body.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000));
-      const last = await api('POST', `/approvals/request/sign/${id}`, {
-        token: author.token,
-        body: { meaning: 'approve', reason: 'Released for line 3', signing_token: issued.body.signing_token },
-      });
-      expect(last.status).toBe(200);
-      expect(last.body).toMatchObject({
-        status: 'approved',
-        current_stage: null,
-        stages: [{ status: 'approved' }, { status: 'approved', approvals: 1 }],
-      });
-      expect(last.body.completed_date).toBeGreaterThan(0);
-      expect(last.body.signatures[2]).toMatchObject({
-        stage: 2,
-        userid: lead.userid,
-        method: 'token',
-        entered_by_userid: author.userid,
-        revision_hash: request.revision_hash,
-      });
+    // Over the shoulder: the lead types login and password on the author's device.
+    const issued = await api('POST', `/approvals/request/sign/${id}/token`, {
+      token: author.token,
+      body: { login: lead.email, password: lead.password },
+    });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ approval_requestid: id, signer: { userid: lead.userid } });
+    expect(issued.body.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000));
+    const last = await api('POST', `/approvals/request/sign/${id}`, {
+      token: author.token,
+      body: { meaning: 'approve', reason: 'Released for line 3', signing_token: issued.body.signing_token },
+    });
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({
+      status: 'approved',
+      current_stage: null,
+      stages: [{ status: 'approved' }, { status: 'approved', approvals: 1 }],
+    });
+    expect(last.body.completed_date).toBeGreaterThan(0);
+    expect(last.body.signatures[2]).toMatchObject({
+      stage: 2,
+      userid: lead.userid,
+      method: 'token',
+      entered_by_userid: author.userid,
+      revision_hash: request.revision_hash,
+    });
 
-      // A used token cannot sign again; a finished request takes no signatures (409, body is the request).
-      const reused = await api('POST', `/approvals/request/sign/${id}`, {
-        token: author.token,
-        body: { meaning: 'approve', reason: 'Again', signing_token: issued.body.signing_token },
-      });
-      expect(reused.status).toBe(409);
-      expect(reused.body.status).toBe('approved');
-      const fetched = await api('GET', `/approvals/request/${id}`, { token: lead.token });
-      expect(fetched.body).toEqual({ ...last.body, can_sign: false });
-      const governing = await api('GET', `/guides/${guide.guideid}/approvalProcesses`, { token: author.token });
-      expect(governing.body.open_request).toBeNull();
-    },
-  );
+    // A used token cannot sign again; a finished request takes no signatures (409, body is the request).
+    const reused = await api('POST', `/approvals/request/sign/${id}`, {
+      token: author.token,
+      body: { meaning: 'approve', reason: 'Again', signing_token: issued.body.signing_token },
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.status).toBe('approved');
+    const fetched = await api('GET', `/approvals/request/${id}`, { token: lead.token });
+    expect(fetched.body).toEqual({ ...last.body, can_sign: false });
+    const governing = await api('GET', `/guides/${guide.guideid}/approvalProcesses`, { token: author.token });
+    expect(governing.body.open_request).toBeNull();
+  });
 
   it('one rejection ends the request', async () => {
     const { request } = await newRequest();
@@ -498,28 +484,24 @@ describe('electronic signatures', () => {
     expect(response.status).toBe(403);
   });
 
-  it(
-    'a request is visible to its requester, its approver teams and Admins only; a named revision must be the ' +
-      "request's",
-    async () => {
-      const { request } = await newRequest();
-      expect(
-        (await api('GET', `/approvals/request/${request.approval_requestid}`, { token: outsider.token })).status,
-      ).toBe(403);
-      expect((await api('GET', `/approvals/request/${request.approval_requestid}`, { token: lead.token })).status).toBe(
-        200,
-      );
-      expect((await api('GET', `/approvals/request/${request.approval_requestid}`, { token: admin })).status).toBe(200);
-      expect((await api('GET', '/approvals/request/99999999', { token: admin })).status).toBe(404);
-      const wrongRevision = await api('POST', `/approvals/request/sign/${request.approval_requestid}`, {
-        token: quality[0].token,
-        query: { revisionid: request.revisionid + 1000 },
-        body: { meaning: 'approve', reason: 'x', password: quality[0].password },
-      });
-      expect(wrongRevision.status).toBe(409);
-      expect(wrongRevision.body.approval_requestid).toBe(request.approval_requestid);
-    },
-  );
+  it("a request is visible to its requester, its approver teams and Admins only; a named revision must be the request's", async () => {
+    const { request } = await newRequest();
+    expect(
+      (await api('GET', `/approvals/request/${request.approval_requestid}`, { token: outsider.token })).status,
+    ).toBe(403);
+    expect((await api('GET', `/approvals/request/${request.approval_requestid}`, { token: lead.token })).status).toBe(
+      200,
+    );
+    expect((await api('GET', `/approvals/request/${request.approval_requestid}`, { token: admin })).status).toBe(200);
+    expect((await api('GET', '/approvals/request/99999999', { token: admin })).status).toBe(404);
+    const wrongRevision = await api('POST', `/approvals/request/sign/${request.approval_requestid}`, {
+      token: quality[0].token,
+      query: { revisionid: request.revisionid + 1000 },
+      body: { meaning: 'approve', reason: 'x', password: quality[0].password },
+    });
+    expect(wrongRevision.status).toBe(409);
+    expect(wrongRevision.body.approval_requestid).toBe(request.approval_requestid);
+  });
 
   it('a request keeps the stages it was made with when its process changes', async () => {
     const single = await createProcess([{ teamid: leadTeam, quorum: 1 }]);

@@ -2,24 +2,15 @@
  * The audit trail endpoints: a document's and a user's history (paged) and chain verification,
  * which finds a record tampered with directly in DynamoDB.
  */
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { attach, createProcess, createTeam } from '../support/compliance.ts';
+import { localDb } from '../support/local-db.ts';
 
 let admin: string;
 let signer: TestUser;
 let processid: number;
-
-function localDb() {
-  const client = new DynamoDBClient({
-    endpoint: inject('ddbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  return DynamoDBDocumentClient.from(client);
-}
 
 const seqKey = (subject: string, seq: number) => ({
   pk: `AUDIT#${subject}`,

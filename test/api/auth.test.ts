@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import {
   ADMIN,
@@ -15,15 +14,7 @@ import {
   uniqueSuffix,
 } from '../support/api.ts';
 import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
-
-function localDb() {
-  const client = new DynamoDBClient({
-    endpoint: inject('ddbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  return DynamoDBDocumentClient.from(client);
-}
+import { localDb } from '../support/local-db.ts';
 
 /** The stored token hashes of a user (through the user's token index). */
 async function tokensOf(userid: number): Promise<string[]> {
@@ -93,78 +84,70 @@ describe('POST /user/token', () => {
     expect(unknown.body).toEqual({ message: 'Invalid login' });
   });
 
-  it(
-    'holds back the address that failed an account with 429 and Retry-After, but never the owner from ' +
-      'another address',
-    async () => {
-      const user = await createUser();
-      const attacker = freshLoopbackAddress();
-      const owner = freshLoopbackAddress();
-      // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
-      for (let i = 0; i < 5; i++) {
-        const failed = await api('POST', '/user/token', {
-          body: { email: user.email, password: 'wrong-password' },
-          sourceAddress: attacker,
-        });
-        expect(failed.status).toBe(401);
-      }
-      // Held back even with the right password, so the delay is no oracle.
-      const throttled = await api('POST', '/user/token', {
-        body: { email: user.email, password: user.password },
-        sourceAddress: attacker,
-      });
-      expect(throttled.status).toBe(429);
-      expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
-      const retryAfter = Number(throttled.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(30);
-
-      // The owner, from an address of their own, has their typos like anyone: a 401, not a 429.
-      const typo = await api('POST', '/user/token', {
-        body: { email: user.email, password: `${user.password}x` },
-        sourceAddress: owner,
-      });
-      expect(typo.status).toBe(401);
-      const ownLogin = await api('POST', '/user/token', {
-        body: { email: user.email, password: user.password },
-        sourceAddress: owner,
-      });
-      expect(ownLogin.status).toBe(201);
-      // The owner's login ends the owner's run only: the attacker's address is still held back.
-      const afterOwner = await api('POST', '/user/token', {
+  it('holds back the address that failed an account with 429 and Retry-After, but never the owner from another address', async () => {
+    const user = await createUser();
+    const attacker = freshLoopbackAddress();
+    const owner = freshLoopbackAddress();
+    // The test stack allows 5 failures per account (STEPWISE_LOGIN_MAX_FAILURES) before the delay.
+    for (let i = 0; i < 5; i++) {
+      const failed = await api('POST', '/user/token', {
         body: { email: user.email, password: 'wrong-password' },
         sourceAddress: attacker,
       });
-      expect(afterOwner.status).toBe(429);
-    },
-  );
+      expect(failed.status).toBe(401);
+    }
+    // Held back even with the right password, so the delay is no oracle.
+    const throttled = await api('POST', '/user/token', {
+      body: { email: user.email, password: user.password },
+      sourceAddress: attacker,
+    });
+    expect(throttled.status).toBe(429);
+    expect(throttled.body).toEqual({ message: 'Too many failed logins; try again later' });
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
 
-  it(
-    'past the per-account ceiling (5 × 5 failures from many addresses) each address gets 2 guesses; a ' +
-      'clean address still logs in',
-    async () => {
-      const user = await createUser();
-      const guess = (sourceAddress: string) =>
-        api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress });
-      // A guesser spread over addresses, each below its own limit of 5.
-      const before: number[] = [];
-      for (let address = 0; address < 6; address++) {
-        const source = freshLoopbackAddress();
-        for (let i = 0; i < 4; i++) before.push((await guess(source)).status);
-      }
-      before.push((await guess(freshLoopbackAddress())).status);
-      expect(before.every((status) => status === 401)).toBe(true);
-      const fresh = freshLoopbackAddress();
-      expect([(await guess(fresh)).status, (await guess(fresh)).status, (await guess(fresh)).status]).toEqual([
-        401, 401, 429,
-      ]);
-      const owner = await api('POST', '/user/token', {
-        body: { email: user.email, password: user.password },
-        sourceAddress: freshLoopbackAddress(),
-      });
-      expect(owner.status).toBe(201);
-    },
-  );
+    // The owner, from an address of their own, has their typos like anyone: a 401, not a 429.
+    const typo = await api('POST', '/user/token', {
+      body: { email: user.email, password: `${user.password}x` },
+      sourceAddress: owner,
+    });
+    expect(typo.status).toBe(401);
+    const ownLogin = await api('POST', '/user/token', {
+      body: { email: user.email, password: user.password },
+      sourceAddress: owner,
+    });
+    expect(ownLogin.status).toBe(201);
+    // The owner's login ends the owner's run only: the attacker's address is still held back.
+    const afterOwner = await api('POST', '/user/token', {
+      body: { email: user.email, password: 'wrong-password' },
+      sourceAddress: attacker,
+    });
+    expect(afterOwner.status).toBe(429);
+  });
+
+  it('past the per-account ceiling (5 × 5 failures from many addresses) each address gets 2 guesses; a clean address still logs in', async () => {
+    const user = await createUser();
+    const guess = (sourceAddress: string) =>
+      api('POST', '/user/token', { body: { email: user.email, password: 'wrong-password' }, sourceAddress });
+    // A guesser spread over addresses, each below its own limit of 5.
+    const before: number[] = [];
+    for (let address = 0; address < 6; address++) {
+      const source = freshLoopbackAddress();
+      for (let i = 0; i < 4; i++) before.push((await guess(source)).status);
+    }
+    before.push((await guess(freshLoopbackAddress())).status);
+    expect(before.every((status) => status === 401)).toBe(true);
+    const fresh = freshLoopbackAddress();
+    expect([(await guess(fresh)).status, (await guess(fresh)).status, (await guess(fresh)).status]).toEqual([
+      401, 401, 429,
+    ]);
+    const owner = await api('POST', '/user/token', {
+      body: { email: user.email, password: user.password },
+      sourceAddress: freshLoopbackAddress(),
+    });
+    expect(owner.status).toBe(201);
+  });
 
   it('treats an unknown account exactly like a known one (401s, then the same 429)', async () => {
     const known = await createUser();

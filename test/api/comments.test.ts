@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { anAuthor, createWiki, type CreatedWiki } from '../support/wikis.ts';
+import { localDb } from '../support/local-db.ts';
 
 let admin: string;
 let author: TestUser;
@@ -12,15 +12,6 @@ let category: CreatedWiki;
 let guideid: number;
 let stepid: number;
 let privateGuideid: number;
-
-function localDb() {
-  const client = new DynamoDBClient({
-    endpoint: inject('ddbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  return DynamoDBDocumentClient.from(client);
-}
 
 async function createGuide(isPublic: boolean): Promise<number> {
   const response = await api('POST', '/guides', {

@@ -286,60 +286,57 @@ describe('POST /course_assignments', () => {
 });
 
 describe('DELETE /course_assignments/{id}', () => {
-  it(
-    'cancels: 200 with the record (cancelled=1, cancelled_at, cancelled_by, cancellation_reason); ' + 'again → 409',
-    async () => {
-      const admin = await loginAdmin();
-      const me = (await api('GET', '/user', { token: admin })).body;
-      const { course, trainee, assignment } = await assignedTrainee();
-      const cancelled = await api('DELETE', `/course_assignments/${assignment.course_assignmentid}`, {
-        token: admin,
-        body: { cancellation_reason: 'Obsolete' },
-      });
-      expect(cancelled.status).toBe(200);
-      expect(cancelled.body).toMatchObject({
-        course_assignmentid: assignment.course_assignmentid,
-        cancelled: 1,
-        cancelled_by: me.userid,
-        cancellation_reason: 'Obsolete',
-        assignee_userid: trainee.userid,
-      });
-      expect(cancelled.body.cancelled_at).toBeGreaterThanOrEqual(assignment.created_date);
-      expect(cancelled.body.completion_status[0].userid).toBe(trainee.userid);
-      expect(cancelled.body.course.assigneeCount).toBe(0);
-      const again = await api('DELETE', `/course_assignments/${assignment.course_assignmentid}`, { token: admin });
-      expect(again.status).toBe(409);
-      expect(again.body.cancelled).toBe(1);
-      // The trainee is no longer assigned; the course may be assigned to them again.
-      const start = await api('PATCH', `/course_assignments/start/guide/${course.stages[0].docid}`, {
-        token: trainee.token,
-      });
-      expect(start.status).toBe(422);
-      expect(start.body.errors[0].code).toBe('not_assigned');
-      expect(
-        (
-          await api('POST', '/course_assignments', {
-            token: admin,
-            body: { wikiid: course.wikiid, userid: trainee.userid },
-          })
-        ).status,
-      ).toBe(201);
-      // Assignments are training records: each change is in the trainee's audit trail.
-      const audit = await api('GET', `/audit/users/${trainee.userid}`, { token: admin, query: { limit: 200 } });
-      const mine = audit.body.records.filter(
-        (record: { details: { wikiid?: number } }) => record.details.wikiid === course.wikiid,
-      );
-      expect(mine.map((record: { action: string }) => record.action)).toEqual([
-        'course.assigned',
-        'course.assignment_cancelled',
-        'course.assigned',
-      ]);
-      expect(mine[1]).toMatchObject({
-        actor_userid: me.userid,
-        details: { course_assignmentid: assignment.course_assignmentid, cancellation_reason: 'Obsolete' },
-      });
-    },
-  );
+  it('cancels: 200 with the record (cancelled=1, cancelled_at, cancelled_by, cancellation_reason); again → 409', async () => {
+    const admin = await loginAdmin();
+    const me = (await api('GET', '/user', { token: admin })).body;
+    const { course, trainee, assignment } = await assignedTrainee();
+    const cancelled = await api('DELETE', `/course_assignments/${assignment.course_assignmentid}`, {
+      token: admin,
+      body: { cancellation_reason: 'Obsolete' },
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({
+      course_assignmentid: assignment.course_assignmentid,
+      cancelled: 1,
+      cancelled_by: me.userid,
+      cancellation_reason: 'Obsolete',
+      assignee_userid: trainee.userid,
+    });
+    expect(cancelled.body.cancelled_at).toBeGreaterThanOrEqual(assignment.created_date);
+    expect(cancelled.body.completion_status[0].userid).toBe(trainee.userid);
+    expect(cancelled.body.course.assigneeCount).toBe(0);
+    const again = await api('DELETE', `/course_assignments/${assignment.course_assignmentid}`, { token: admin });
+    expect(again.status).toBe(409);
+    expect(again.body.cancelled).toBe(1);
+    // The trainee is no longer assigned; the course may be assigned to them again.
+    const start = await api('PATCH', `/course_assignments/start/guide/${course.stages[0].docid}`, {
+      token: trainee.token,
+    });
+    expect(start.status).toBe(422);
+    expect(start.body.errors[0].code).toBe('not_assigned');
+    expect(
+      (
+        await api('POST', '/course_assignments', {
+          token: admin,
+          body: { wikiid: course.wikiid, userid: trainee.userid },
+        })
+      ).status,
+    ).toBe(201);
+    // Assignments are training records: each change is in the trainee's audit trail.
+    const audit = await api('GET', `/audit/users/${trainee.userid}`, { token: admin, query: { limit: 200 } });
+    const mine = audit.body.records.filter(
+      (record: { details: { wikiid?: number } }) => record.details.wikiid === course.wikiid,
+    );
+    expect(mine.map((record: { action: string }) => record.action)).toEqual([
+      'course.assigned',
+      'course.assignment_cancelled',
+      'course.assigned',
+    ]);
+    expect(mine[1]).toMatchObject({
+      actor_userid: me.userid,
+      details: { course_assignmentid: assignment.course_assignmentid, cancellation_reason: 'Obsolete' },
+    });
+  });
 
   it('only managers cancel (403); unknown id 404; a team cancel updates the team index', async () => {
     const owner = await createUser();

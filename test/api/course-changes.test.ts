@@ -8,68 +8,61 @@ import { createImport } from '../support/modules.ts';
 import { assign, createCourse, createTeam, entryOf, getAssignment, stageGuide } from '../support/courses.ts';
 
 describe('external training module stages', () => {
-  it(
-    "a module stage writes its usage; assignments enroll trainees (the player's rule); completion " + 'by doctype',
-    async () => {
-      const admin = await loginAdmin();
-      const { moduleid } = await createImport(admin, { title: 'Forklift basics' });
-      const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-      expect(course.stages[0]).toMatchObject({
-        doctype: 'external_training_module',
-        docid: moduleid,
-        doc_url: `/ExternalTrainingModule/${moduleid}`,
-      });
-      const usage = await api('GET', `/external_training_modules/${moduleid}/usage`, { token: admin });
-      expect(usage.body.usage).toEqual([{ doctype: 'course', wikiid: course.wikiid, title: course.title }]);
+  it("a module stage writes its usage; assignments enroll trainees (the player's rule); completion by doctype", async () => {
+    const admin = await loginAdmin();
+    const { moduleid } = await createImport(admin, { title: 'Forklift basics' });
+    const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
+    expect(course.stages[0]).toMatchObject({
+      doctype: 'external_training_module',
+      docid: moduleid,
+      doc_url: `/ExternalTrainingModule/${moduleid}`,
+    });
+    const usage = await api('GET', `/external_training_modules/${moduleid}/usage`, { token: admin });
+    expect(usage.body.usage).toEqual([{ doctype: 'course', wikiid: course.wikiid, title: course.title }]);
 
-      const member = await createUser();
-      const outsider = await createUser();
-      const team = await createTeam({ members: [member.userid] });
-      const assignment = await assign({ wikiid: course.wikiid, teamid: team.teamid });
-      // Assigned (no current version yet: 404) versus not assigned (403).
-      expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
-        404,
-      );
-      expect(
-        (await api('GET', `/external_training_modules/${moduleid}/player`, { token: outsider.token })).status,
-      ).toBe(403);
+    const member = await createUser();
+    const outsider = await createUser();
+    const team = await createTeam({ members: [member.userid] });
+    const assignment = await assign({ wikiid: course.wikiid, teamid: team.teamid });
+    // Assigned (no current version yet: 404) versus not assigned (403).
+    expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
+      404,
+    );
+    expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: outsider.token })).status).toBe(
+      403,
+    );
 
-      const done = await api('PATCH', `/course_assignments/complete/external_training_module/${moduleid}`, {
-        token: member.token,
-        body: {},
-      });
-      expect(done.status).toBe(200);
-      expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, member.userid).stage_status).toEqual({
-        status: 'completed',
-        reason: 'completed',
-      });
+    const done = await api('PATCH', `/course_assignments/complete/external_training_module/${moduleid}`, {
+      token: member.token,
+      body: {},
+    });
+    expect(done.status).toBe(200);
+    expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, member.userid).stage_status).toEqual({
+      status: 'completed',
+      reason: 'completed',
+    });
 
-      // Covered twice (team and alone): leaving the team keeps the enrollment; cancelling the last removes it.
-      const solo = await assign({ wikiid: course.wikiid, userid: member.userid });
-      expect((await api('DELETE', `/teams/${team.teamid}/users/${member.userid}`, { token: admin })).status).toBe(204);
-      expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
-        404,
-      );
-      expect((await api('DELETE', `/course_assignments/${solo.course_assignmentid}`, { token: admin })).status).toBe(
-        200,
-      );
-      expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
-        403,
-      );
+    // Covered twice (team and alone): leaving the team keeps the enrollment; cancelling the last removes it.
+    const solo = await assign({ wikiid: course.wikiid, userid: member.userid });
+    expect((await api('DELETE', `/teams/${team.teamid}/users/${member.userid}`, { token: admin })).status).toBe(204);
+    expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
+      404,
+    );
+    expect((await api('DELETE', `/course_assignments/${solo.course_assignmentid}`, { token: admin })).status).toBe(200);
+    expect((await api('GET', `/external_training_modules/${moduleid}/player`, { token: member.token })).status).toBe(
+      403,
+    );
 
-      // Dropping the stage drops the usage.
-      const guide = await stageGuide();
-      const changed = await api('PATCH', `/courses/${course.wikiid}`, {
-        token: admin,
-        query: { revisionid: course.revisionid },
-        body: { stages: [{ doctype: 'guide', docid: guide.guideid }] },
-      });
-      expect(changed.status).toBe(200);
-      expect((await api('GET', `/external_training_modules/${moduleid}/usage`, { token: admin })).body.usage).toEqual(
-        [],
-      );
-    },
-  );
+    // Dropping the stage drops the usage.
+    const guide = await stageGuide();
+    const changed = await api('PATCH', `/courses/${course.wikiid}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+      body: { stages: [{ doctype: 'guide', docid: guide.guideid }] },
+    });
+    expect(changed.status).toBe(200);
+    expect((await api('GET', `/external_training_modules/${moduleid}/usage`, { token: admin })).body.usage).toEqual([]);
+  });
 });
 
 describe('course changes reach the trainees', () => {

@@ -146,50 +146,46 @@ describe('summaries and completion reports read stored aggregates', () => {
     expect(unknown.body.errors[0]).toMatchObject({ field: 'wikiids', code: 'not_found' });
   });
 
-  it(
-    'who may read: the user, their managers, Admins; teams: members and owner; courses: Authors ' + 'and Admins',
-    async () => {
-      const s = await scenario();
-      const stranger = await createUser();
-      expect(
-        (await api('GET', `/course_assignments/completion/user/${s.members[0].userid}`, { token: stranger.token }))
-          .status,
-      ).toBe(403);
-      expect(
-        (await api('GET', `/course_assignments/completion/user/${s.members[0].userid}`, { token: s.owner.token }))
-          .status,
-      ).toBe(200);
-      expect(
-        (await api('GET', `/course_assignments/completion/team/${s.team.teamid}`, { token: stranger.token })).status,
-      ).toBe(403);
-      expect(
-        (await api('GET', `/course_assignments/completion/course/${s.course.wikiid}`, { token: s.owner.token })).status,
-      ).toBe(403);
-      expect(
-        (
-          await api('GET', `/course_assignments/completion/team/${s.team.teamid}/user/${s.members[0].userid}`, {
-            token: s.members[1].token,
-          })
-        ).status,
-      ).toBe(403);
-      expect((await api('GET', '/course_assignments/individualSummaries', { token: s.owner.token })).status).toBe(403);
-      expect(
-        (await api('GET', `/course_assignments/individualSummaries/${s.members[0].userid}`, { token: stranger.token }))
-          .status,
-      ).toBe(403);
-      expect(
-        (
-          await api('POST', '/course_assignments/completion/users', {
-            token: stranger.token,
-            body: { userids: [s.members[0].userid] },
-          })
-        ).status,
-      ).toBe(403);
-      expect(
-        (await api('GET', '/course_assignments/completion/user/99999999', { token: await loginAdmin() })).status,
-      ).toBe(404);
-    },
-  );
+  it('who may read: the user, their managers, Admins; teams: members and owner; courses: Authors and Admins', async () => {
+    const s = await scenario();
+    const stranger = await createUser();
+    expect(
+      (await api('GET', `/course_assignments/completion/user/${s.members[0].userid}`, { token: stranger.token }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await api('GET', `/course_assignments/completion/user/${s.members[0].userid}`, { token: s.owner.token })).status,
+    ).toBe(200);
+    expect(
+      (await api('GET', `/course_assignments/completion/team/${s.team.teamid}`, { token: stranger.token })).status,
+    ).toBe(403);
+    expect(
+      (await api('GET', `/course_assignments/completion/course/${s.course.wikiid}`, { token: s.owner.token })).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('GET', `/course_assignments/completion/team/${s.team.teamid}/user/${s.members[0].userid}`, {
+          token: s.members[1].token,
+        })
+      ).status,
+    ).toBe(403);
+    expect((await api('GET', '/course_assignments/individualSummaries', { token: s.owner.token })).status).toBe(403);
+    expect(
+      (await api('GET', `/course_assignments/individualSummaries/${s.members[0].userid}`, { token: stranger.token }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await api('POST', '/course_assignments/completion/users', {
+          token: stranger.token,
+          body: { userids: [s.members[0].userid] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await api('GET', '/course_assignments/completion/user/99999999', { token: await loginAdmin() })).status,
+    ).toBe(404);
+  });
 });
 
 describe('sources and details', () => {

@@ -74,90 +74,79 @@ describe('documents: pending → started → completed', () => {
 });
 
 describe('managers: override and invalidation', () => {
-  it(
-    'completed/manager_override with manager_override_userid; invalidated/manager_override; ' + 'restart after it',
-    async () => {
-      const owner = await createUser();
-      const trainee = await createUser();
-      const stranger = await createUser();
-      await createTeam({ owner: owner.userid, members: [trainee.userid] });
-      const { guide, course } = await assignedTrainee();
-      const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid });
-      const id = assignment.course_assignmentid;
-      // Only a manager completes on someone's behalf.
-      expect((await complete(stranger.token, 'guide', guide.guideid, { userid: trainee.userid })).status).toBe(403);
-      const override = await complete(owner.token, 'guide', guide.guideid, { userid: trainee.userid });
-      expect(override.status).toBe(200);
-      expect(override.body.last_completion.manager_override_userid).toBe(owner.userid);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'manager_override' });
-      const entry = entryOf((await getAssignment(id)).body, trainee.userid);
-      expect(entry.manager_override_userid).toBe(owner.userid);
-      expect(entry.last_completion.manager_override_userid).toBe(owner.userid);
+  it('completed/manager_override with manager_override_userid; invalidated/manager_override; restart after it', async () => {
+    const owner = await createUser();
+    const trainee = await createUser();
+    const stranger = await createUser();
+    await createTeam({ owner: owner.userid, members: [trainee.userid] });
+    const { guide, course } = await assignedTrainee();
+    const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid });
+    const id = assignment.course_assignmentid;
+    // Only a manager completes on someone's behalf.
+    expect((await complete(stranger.token, 'guide', guide.guideid, { userid: trainee.userid })).status).toBe(403);
+    const override = await complete(owner.token, 'guide', guide.guideid, { userid: trainee.userid });
+    expect(override.status).toBe(200);
+    expect(override.body.last_completion.manager_override_userid).toBe(owner.userid);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'manager_override' });
+    const entry = entryOf((await getAssignment(id)).body, trainee.userid);
+    expect(entry.manager_override_userid).toBe(owner.userid);
+    expect(entry.last_completion.manager_override_userid).toBe(owner.userid);
 
-      expect(
-        (
-          await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
-            token: stranger.token,
-          })
-        ).status,
-      ).toBe(403);
-      expect(
-        (
-          await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
-            token: trainee.token,
-          })
-        ).status,
-      ).toBe(403);
-      const invalidated = await api(
-        'PATCH',
-        `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`,
-        {
-          token: owner.token,
-        },
-      );
-      expect(invalidated.status).toBe(200);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'manager_override' });
-      const twice = await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
-        token: owner.token,
-      });
-      expect(twice.status).toBe(422);
-      expect(
-        (await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/99999999`, { token: owner.token }))
-          .status,
-      ).toBe(404);
-      // Starting again after an invalidation is a new attempt.
-      const restarted = await start(trainee.token, 'guide', guide.guideid);
-      expect(restarted.body.last_completion.course_assignment_stage_completionid).not.toBe(
-        override.body.last_completion.course_assignment_stage_completionid,
-      );
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'started', reason: 'doc_in_progress' });
-    },
-  );
+    expect(
+      (
+        await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
+          token: stranger.token,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
+          token: trainee.token,
+        })
+      ).status,
+    ).toBe(403);
+    const invalidated = await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
+      token: owner.token,
+    });
+    expect(invalidated.status).toBe(200);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'manager_override' });
+    const twice = await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/${trainee.userid}`, {
+      token: owner.token,
+    });
+    expect(twice.status).toBe(422);
+    expect(
+      (await api('PATCH', `/course_assignments/invalidate/guide/${guide.guideid}/99999999`, { token: owner.token }))
+        .status,
+    ).toBe(404);
+    // Starting again after an invalidation is a new attempt.
+    const restarted = await start(trainee.token, 'guide', guide.guideid);
+    expect(restarted.body.last_completion.course_assignment_stage_completionid).not.toBe(
+      override.body.last_completion.course_assignment_stage_completionid,
+    );
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'started', reason: 'doc_in_progress' });
+  });
 });
 
 describe('releases (strictness)', () => {
-  it(
-    'major strictness: a minor release keeps the completion, a major one invalidates it (newer_release); ' +
-      'redoing completes it',
-    async () => {
-      const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
-      const id = assignment.course_assignmentid;
-      await releaseGuide(guide.guideid, 'major');
-      await complete(trainee.token, 'guide', guide.guideid);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
-      await releaseGuide(guide.guideid, 'minor');
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
-      await releaseGuide(guide.guideid, 'major');
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
-      // The stored row followed the release (the release hook refreshed it).
-      const report = await api('GET', `/course_assignments/completion/user/${trainee.userid}`, {
-        token: await loginAdmin(),
-      });
-      expect(report.body.courses[0]).toMatchObject({ status: 'In Progress', completed_stages: 0 });
-      await complete(trainee.token, 'guide', guide.guideid);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
-    },
-  );
+  it('major strictness: a minor release keeps the completion, a major one invalidates it (newer_release); redoing completes it', async () => {
+    const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
+    const id = assignment.course_assignmentid;
+    await releaseGuide(guide.guideid, 'major');
+    await complete(trainee.token, 'guide', guide.guideid);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+    await releaseGuide(guide.guideid, 'minor');
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+    await releaseGuide(guide.guideid, 'major');
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
+    // The stored row followed the release (the release hook refreshed it).
+    const report = await api('GET', `/course_assignments/completion/user/${trainee.userid}`, {
+      token: await loginAdmin(),
+    });
+    expect(report.body.courses[0]).toMatchObject({ status: 'In Progress', completed_stages: 0 });
+    await complete(trainee.token, 'guide', guide.guideid);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+  });
 
   it('minor strictness: any newer release invalidates; no strictness: releases never do', async () => {
     const strict = await assignedTrainee({ strictness: 'minor' });
@@ -192,98 +181,90 @@ describe('recurrence', () => {
 });
 
 describe('quizzes', () => {
-  it(
-    'a required quiz: started/incomplete_assessment until passed; locked attempts block (quiz_locked), even ' +
-      'before starting',
-    async () => {
-      const admin = await loginAdmin();
-      const page = await createWiki();
-      const quiz = await importQuiz({ max_attempts: 1 });
-      expect(
-        (
-          await api('POST', '/quizzes/attach/wiki', {
-            token: admin,
-            body: { quizid: quiz.quizid, wikiid: page.wikiid },
-          })
-        ).status,
-      ).toBe(201);
-      const course = await createCourse({ stages: [{ doctype: 'wiki', docid: page.wikiid }] });
-      const passer = await createUser();
-      const locked = await createUser();
-      const forPasser = await assign({ wikiid: course.wikiid, userid: passer.userid });
-      const forLocked = await assign({ wikiid: course.wikiid, userid: locked.userid });
+  it('a required quiz: started/incomplete_assessment until passed; locked attempts block (quiz_locked), even before starting', async () => {
+    const admin = await loginAdmin();
+    const page = await createWiki();
+    const quiz = await importQuiz({ max_attempts: 1 });
+    expect(
+      (
+        await api('POST', '/quizzes/attach/wiki', {
+          token: admin,
+          body: { quizid: quiz.quizid, wikiid: page.wikiid },
+        })
+      ).status,
+    ).toBe(201);
+    const course = await createCourse({ stages: [{ doctype: 'wiki', docid: page.wikiid }] });
+    const passer = await createUser();
+    const locked = await createUser();
+    const forPasser = await assign({ wikiid: course.wikiid, userid: passer.userid });
+    const forLocked = await assign({ wikiid: course.wikiid, userid: locked.userid });
 
-      await complete(passer.token, 'wiki', page.wikiid);
-      expect(await stateOf(forPasser.course_assignmentid, passer.userid)).toEqual({
-        status: 'started',
-        reason: 'incomplete_assessment',
-      });
-      expect(
-        (
-          await api('POST', '/quizzes/sessions/submit', {
-            token: passer.token,
-            body: { quizid: quiz.quizid, response_json: ALL_RIGHT },
-          })
-        ).status,
-      ).toBe(200);
-      expect(await stateOf(forPasser.course_assignmentid, passer.userid)).toEqual({
-        status: 'completed',
-        reason: 'completed',
-      });
+    await complete(passer.token, 'wiki', page.wikiid);
+    expect(await stateOf(forPasser.course_assignmentid, passer.userid)).toEqual({
+      status: 'started',
+      reason: 'incomplete_assessment',
+    });
+    expect(
+      (
+        await api('POST', '/quizzes/sessions/submit', {
+          token: passer.token,
+          body: { quizid: quiz.quizid, response_json: ALL_RIGHT },
+        })
+      ).status,
+    ).toBe(200);
+    expect(await stateOf(forPasser.course_assignmentid, passer.userid)).toEqual({
+      status: 'completed',
+      reason: 'completed',
+    });
 
-      expect(
-        (
-          await api('POST', '/quizzes/sessions/submit', {
-            token: locked.token,
-            body: { quizid: quiz.quizid, response_json: ALL_WRONG },
-          })
-        ).status,
-      ).toBe(200);
-      expect(await stateOf(forLocked.course_assignmentid, locked.userid)).toEqual({
-        status: 'blocked',
-        reason: 'quiz_locked',
-      });
-      await complete(locked.token, 'wiki', page.wikiid);
-      expect(await stateOf(forLocked.course_assignmentid, locked.userid)).toEqual({
-        status: 'blocked',
-        reason: 'quiz_locked',
-      });
-    },
-  );
+    expect(
+      (
+        await api('POST', '/quizzes/sessions/submit', {
+          token: locked.token,
+          body: { quizid: quiz.quizid, response_json: ALL_WRONG },
+        })
+      ).status,
+    ).toBe(200);
+    expect(await stateOf(forLocked.course_assignmentid, locked.userid)).toEqual({
+      status: 'blocked',
+      reason: 'quiz_locked',
+    });
+    await complete(locked.token, 'wiki', page.wikiid);
+    expect(await stateOf(forLocked.course_assignmentid, locked.userid)).toEqual({
+      status: 'blocked',
+      reason: 'quiz_locked',
+    });
+  });
 });
 
 describe('signoffs', () => {
-  it(
-    'started/incomplete_assessment → blocked/requested_signoff (requested, then answered) → ' +
-      'completed/signoff_approved on acknowledge',
-    async () => {
-      const signer = await createUser();
-      const team = await createTeam({ members: [signer.userid] });
-      const { guide, trainee, assignment, course } = await assignedTrainee({ assessment: { teamid: team.teamid } });
-      const id = assignment.course_assignmentid;
-      await complete(trainee.token, 'guide', guide.guideid);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'started', reason: 'incomplete_assessment' });
-      const requested = await api('POST', '/stage-sign-offs/requests', {
-        token: trainee.token,
-        body: { stage_assessmentid: course.stages[0].stage_assessmentid },
-      });
-      expect(requested.status).toBe(201);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'blocked', reason: 'requested_signoff' });
-      const answered = await api('PATCH', '/stage-sign-offs/responses', {
-        token: signer.token,
-        body: { signoff_requestid: requested.body.signoff_requestid, approved: true },
-      });
-      expect(answered.status).toBe(200);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'blocked', reason: 'requested_signoff' });
-      const acknowledged = await api(
-        'PATCH',
-        `/stage-sign-offs/responses/${requested.body.signoff_requestid}/acknowledge`,
-        { token: trainee.token },
-      );
-      expect(acknowledged.status).toBe(200);
-      expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'signoff_approved' });
-    },
-  );
+  it('started/incomplete_assessment → blocked/requested_signoff (requested, then answered) → completed/signoff_approved on acknowledge', async () => {
+    const signer = await createUser();
+    const team = await createTeam({ members: [signer.userid] });
+    const { guide, trainee, assignment, course } = await assignedTrainee({ assessment: { teamid: team.teamid } });
+    const id = assignment.course_assignmentid;
+    await complete(trainee.token, 'guide', guide.guideid);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'started', reason: 'incomplete_assessment' });
+    const requested = await api('POST', '/stage-sign-offs/requests', {
+      token: trainee.token,
+      body: { stage_assessmentid: course.stages[0].stage_assessmentid },
+    });
+    expect(requested.status).toBe(201);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'blocked', reason: 'requested_signoff' });
+    const answered = await api('PATCH', '/stage-sign-offs/responses', {
+      token: signer.token,
+      body: { signoff_requestid: requested.body.signoff_requestid, approved: true },
+    });
+    expect(answered.status).toBe(200);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'blocked', reason: 'requested_signoff' });
+    const acknowledged = await api(
+      'PATCH',
+      `/stage-sign-offs/responses/${requested.body.signoff_requestid}/acknowledge`,
+      { token: trainee.token },
+    );
+    expect(acknowledged.status).toBe(200);
+    expect(await stateOf(id, trainee.userid)).toEqual({ status: 'completed', reason: 'signoff_approved' });
+  });
 });
 
 it('every pair the stage rule can produce was reached over HTTP', () => {

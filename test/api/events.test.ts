@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
-import { ageRow, assignedTrainee, ddb } from '../support/courses.ts';
+import { ageRow, assignedTrainee } from '../support/courses.ts';
 import { attach, createCategory, createGuide, createProcess, createTeam } from '../support/compliance.ts';
 import { createWiki } from '../support/wikis.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { importPackage } from '../support/modules.ts';
 import { scorm12Package } from '../support/module-packages.ts';
 import { ALL_RIGHT, importQuiz } from './quiz-fixtures.ts';
+import { localDb } from '../support/local-db.ts';
 
 let admin: string;
 let hook: Receiver;
@@ -66,7 +67,7 @@ async function eventsWhere(match: (data: any) => boolean, names: string[]) {
 
 /** Events of one entity in the outbox, by name. */
 async function outboxEvents(entity: string, name: string): Promise<number> {
-  const result = await ddb().send(
+  const result = await localDb().send(
     new QueryCommand({
       TableName: 'stepwise',
       KeyConditionExpression: 'pk = :pk',

@@ -7,43 +7,40 @@ const author = () => createUser({ privileges: ['Author'] });
 const createTeam = (members: number[]) => createTeamWith({ members });
 
 describe('a private guide', () => {
-  it(
-    'is read by its author, Admins, granted users and members of granted teams; 401 anonymous, ' + '403 others',
-    async () => {
-      const writer = await author();
-      const guide = await createGuide(writer.token);
-      const [grantedUser, teamMember, outsider] = [await createUser(), await createUser(), await createUser()];
-      const team = await createTeam([teamMember.userid]);
-      // The member's token predates the team: membership is read with the caller on each request.
-      expect(
-        (await api('PUT', `/guides/${guide.guideid}/users/${grantedUser.userid}`, { token: writer.token })).status,
-      ).toBe(200);
-      expect((await api('PUT', `/guides/${guide.guideid}/teams/${team.teamid}`, { token: writer.token })).status).toBe(
-        200,
-      );
-      const read = (token?: string) => api('GET', `/guides/${guide.guideid}`, { token });
+  it('is read by its author, Admins, granted users and members of granted teams; 401 anonymous, 403 others', async () => {
+    const writer = await author();
+    const guide = await createGuide(writer.token);
+    const [grantedUser, teamMember, outsider] = [await createUser(), await createUser(), await createUser()];
+    const team = await createTeam([teamMember.userid]);
+    // The member's token predates the team: membership is read with the caller on each request.
+    expect(
+      (await api('PUT', `/guides/${guide.guideid}/users/${grantedUser.userid}`, { token: writer.token })).status,
+    ).toBe(200);
+    expect((await api('PUT', `/guides/${guide.guideid}/teams/${team.teamid}`, { token: writer.token })).status).toBe(
+      200,
+    );
+    const read = (token?: string) => api('GET', `/guides/${guide.guideid}`, { token });
 
-      const anonymous = await read();
-      expect(anonymous.status).toBe(401);
-      expect(anonymous.body.message).toBeTruthy();
-      expect((await read(outsider.token)).status).toBe(403);
-      expect((await read(writer.token)).status).toBe(200);
-      expect((await read(await loginAdmin())).status).toBe(200);
-      const asGranted = await read(grantedUser.token);
-      expect(asGranted.status).toBe(200);
-      expect(asGranted.body.can_edit).toBe(false);
-      expect((await read(teamMember.token)).status).toBe(200);
+    const anonymous = await read();
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.message).toBeTruthy();
+    expect((await read(outsider.token)).status).toBe(403);
+    expect((await read(writer.token)).status).toBe(200);
+    expect((await read(await loginAdmin())).status).toBe(200);
+    const asGranted = await read(grantedUser.token);
+    expect(asGranted.status).toBe(200);
+    expect(asGranted.body.can_edit).toBe(false);
+    expect((await read(teamMember.token)).status).toBe(200);
 
-      expect(
-        (await api('DELETE', `/guides/${guide.guideid}/users/${grantedUser.userid}`, { token: writer.token })).status,
-      ).toBe(204);
-      expect((await read(grantedUser.token)).status).toBe(403);
-      expect(
-        (await api('DELETE', `/guides/${guide.guideid}/teams/${team.teamid}`, { token: writer.token })).status,
-      ).toBe(204);
-      expect((await read(teamMember.token)).status).toBe(403);
-    },
-  );
+    expect(
+      (await api('DELETE', `/guides/${guide.guideid}/users/${grantedUser.userid}`, { token: writer.token })).status,
+    ).toBe(204);
+    expect((await read(grantedUser.token)).status).toBe(403);
+    expect((await api('DELETE', `/guides/${guide.guideid}/teams/${team.teamid}`, { token: writer.token })).status).toBe(
+      204,
+    );
+    expect((await read(teamMember.token)).status).toBe(403);
+  });
 
   it('is edited by the author, granted Authors and Admins — not by granted Users or other Authors', async () => {
     const writer = await author();

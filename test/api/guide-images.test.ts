@@ -22,105 +22,97 @@ const patchGuide = (token: string, guide: { guideid: number; revisionid: number 
   api('PATCH', `/guides/${guide.guideid}`, { token, query: { revisionid: guide.revisionid }, body });
 
 describe('guide and step images', () => {
-  it(
-    'reads a guide image and step images back as Image objects whose URLs fetch the bytes; lists show the ' +
-      'guide image',
-    async () => {
-      const writer = await author();
-      const [cover, first, second] = await Promise.all([
-        uploadImage(writer.token, 800, 600),
-        uploadImage(writer.token),
-        uploadImage(writer.token),
-      ]);
-      const created = await createGuide(writer.token, { image: cover });
-      expect(created.image).toMatchObject({
-        id: cover,
-        guid: expect.any(String),
-        standard: expect.any(String),
-        original: expect.any(String),
-      });
-      await addStep(writer.token, created.guideid, { media: { type: 'image', data: [second, first] } });
-      const current = await api('GET', `/guides/${created.guideid}`, { token: writer.token });
-      await publish(writer.token, current.body);
+  it('reads a guide image and step images back as Image objects whose URLs fetch the bytes; lists show the guide image', async () => {
+    const writer = await author();
+    const [cover, first, second] = await Promise.all([
+      uploadImage(writer.token, 800, 600),
+      uploadImage(writer.token),
+      uploadImage(writer.token),
+    ]);
+    const created = await createGuide(writer.token, { image: cover });
+    expect(created.image).toMatchObject({
+      id: cover,
+      guid: expect.any(String),
+      standard: expect.any(String),
+      original: expect.any(String),
+    });
+    await addStep(writer.token, created.guideid, { media: { type: 'image', data: [second, first] } });
+    const current = await api('GET', `/guides/${created.guideid}`, { token: writer.token });
+    await publish(writer.token, current.body);
 
-      const reader = await createUser();
-      const guide = await api('GET', `/guides/${created.guideid}`, { token: reader.token });
-      expect(guide.status).toBe(200);
-      expect(guide.body.image).toMatchObject({
-        id: cover,
-        standard: expect.stringContaining('http'),
-        original: expect.stringContaining('http'),
-      });
-      const [step] = ownSteps(guide.body);
-      expect(step.media.type).toBe('image');
-      expect(step.media.data.map((image: { id: number }) => image.id)).toEqual([second, first]);
-      for (const image of step.media.data)
-        expect(Object.keys(image)).toEqual(expect.arrayContaining(['id', 'guid', 'thumbnail', 'original']));
+    const reader = await createUser();
+    const guide = await api('GET', `/guides/${created.guideid}`, { token: reader.token });
+    expect(guide.status).toBe(200);
+    expect(guide.body.image).toMatchObject({
+      id: cover,
+      standard: expect.stringContaining('http'),
+      original: expect.stringContaining('http'),
+    });
+    const [step] = ownSteps(guide.body);
+    expect(step.media.type).toBe('image');
+    expect(step.media.data.map((image: { id: number }) => image.id)).toEqual([second, first]);
+    for (const image of step.media.data)
+      expect(Object.keys(image)).toEqual(expect.arrayContaining(['id', 'guid', 'thumbnail', 'original']));
 
-      const standard = await fetch(guide.body.image.standard);
-      expect(standard.status).toBe(200);
-      expect(standard.headers.get('content-type')).toBe('image/jpeg');
-      const original = await fetch(step.media.data[0].original);
-      expect(original.status).toBe(200);
-      expect(original.headers.get('content-type')).toBe('image/png');
-      expect((await original.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    const standard = await fetch(guide.body.image.standard);
+    expect(standard.status).toBe(200);
+    expect(standard.headers.get('content-type')).toBe('image/jpeg');
+    const original = await fetch(step.media.data[0].original);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('image/png');
+    expect((await original.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
-      const listed = await api('GET', '/guides', { token: reader.token, query: { guideids: String(created.guideid) } });
-      expect(listed.body).toHaveLength(1);
-      expect(listed.body[0].image).toMatchObject({
-        id: cover,
-        guid: guide.body.image.guid,
-        original: expect.any(String),
-      });
-      const authored = await api('GET', '/user/guides', { token: writer.token });
-      expect(
-        authored.body.find((summary: { guideid: number }) => summary.guideid === created.guideid).image,
-      ).toMatchObject({ id: cover, original: expect.any(String) });
-    },
-  );
+    const listed = await api('GET', '/guides', { token: reader.token, query: { guideids: String(created.guideid) } });
+    expect(listed.body).toHaveLength(1);
+    expect(listed.body[0].image).toMatchObject({
+      id: cover,
+      guid: guide.body.image.guid,
+      original: expect.any(String),
+    });
+    const authored = await api('GET', '/user/guides', { token: writer.token });
+    expect(
+      authored.body.find((summary: { guideid: number }) => summary.guideid === created.guideid).image,
+    ).toMatchObject({ id: cover, original: expect.any(String) });
+  });
 
-  it(
-    "sets and clears the guide image with PATCH; refuses another user's image, an unknown id and an " +
-      'unprocessed one (422 field image)',
-    async () => {
-      const writer = await author();
-      const stranger = await createUser();
-      const [own, strangers, pending, guide] = await Promise.all([
-        uploadImage(writer.token),
-        uploadImage(stranger.token),
-        unprocessedImage(writer.token),
-        createGuide(writer.token),
-      ]);
-      expect(guide.image).toBeNull();
+  it("sets and clears the guide image with PATCH; refuses another user's image, an unknown id and an unprocessed one (422 field image)", async () => {
+    const writer = await author();
+    const stranger = await createUser();
+    const [own, strangers, pending, guide] = await Promise.all([
+      uploadImage(writer.token),
+      uploadImage(stranger.token),
+      unprocessedImage(writer.token),
+      createGuide(writer.token),
+    ]);
+    expect(guide.image).toBeNull();
 
-      for (const [image, code] of [
-        [strangers, 'not_found'],
-        [999_999_999, 'not_found'],
-        [pending, 'not_ready'],
-      ] as const) {
-        const refused = await patchGuide(writer.token, guide, { image });
-        expect(refused.status).toBe(422);
-        expect(refused.body.errors[0]).toMatchObject({ field: 'image', code });
-      }
-      const refusedCreate = await api('POST', '/guides', {
-        token: writer.token,
-        body: { category: guide.category, type: 'how-to', image: strangers },
-      });
-      expect(refusedCreate.status).toBe(422);
-      expect(refusedCreate.body.errors[0].field).toBe('image');
+    for (const [image, code] of [
+      [strangers, 'not_found'],
+      [999_999_999, 'not_found'],
+      [pending, 'not_ready'],
+    ] as const) {
+      const refused = await patchGuide(writer.token, guide, { image });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors[0]).toMatchObject({ field: 'image', code });
+    }
+    const refusedCreate = await api('POST', '/guides', {
+      token: writer.token,
+      body: { category: guide.category, type: 'how-to', image: strangers },
+    });
+    expect(refusedCreate.status).toBe(422);
+    expect(refusedCreate.body.errors[0].field).toBe('image');
 
-      const set = await patchGuide(writer.token, guide, { image: own });
-      expect(set.status).toBe(200);
-      expect(set.body.image).toMatchObject({ id: own, original: expect.any(String) });
-      const cleared = await patchGuide(writer.token, set.body, { image: null });
-      expect(cleared.status).toBe(200);
-      expect(cleared.body.image).toBeNull();
-      // Admins may use any library's image.
-      const byAdmin = await patchGuide(await loginAdmin(), cleared.body, { image: strangers });
-      expect(byAdmin.status).toBe(200);
-      expect(byAdmin.body.image.id).toBe(strangers);
-    },
-  );
+    const set = await patchGuide(writer.token, guide, { image: own });
+    expect(set.status).toBe(200);
+    expect(set.body.image).toMatchObject({ id: own, original: expect.any(String) });
+    const cleared = await patchGuide(writer.token, set.body, { image: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.image).toBeNull();
+    // Admins may use any library's image.
+    const byAdmin = await patchGuide(await loginAdmin(), cleared.body, { image: strangers });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.image.id).toBe(strangers);
+  });
 
   it('checks step images (422 field media); a co-editor may send back images already on the step', async () => {
     const writer = await author();

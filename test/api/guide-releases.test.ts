@@ -45,56 +45,47 @@ describe('guide releases', () => {
     expect(latest.release_date).toBe(latest.date);
   });
 
-  it(
-    'releases the current revision by default, or an earlier revision of the guide; 422 for ' + 'another revision',
-    async () => {
-      const writer = await author();
-      const guide = await createGuide(writer.token);
-      const edited = await api('PATCH', `/guides/${guide.guideid}`, {
-        token: writer.token,
-        query: { revisionid: guide.revisionid },
-        body: { summary: 'v2' },
-      });
-      const current = await release(writer.token, { guideid: guide.guideid, release_type: 'major' });
-      expect(current.body.revisionid).toBe(edited.body.revisionid);
-      const earlier = await release(writer.token, {
-        guideid: guide.guideid,
-        release_type: 'minor',
-        revisionid: guide.revisionid,
-      });
-      expect(earlier.status).toBe(201);
-      expect(earlier.body).toMatchObject({ revisionid: guide.revisionid, version: '1.1' });
-      const other = await createGuide(writer.token);
-      const foreign = await release(writer.token, {
-        guideid: guide.guideid,
-        release_type: 'minor',
-        revisionid: other.revisionid,
-      });
-      expect(foreign.status).toBe(422);
-      expect(foreign.body.errors[0].field).toBe('revisionid');
-    },
-  );
+  it('releases the current revision by default, or an earlier revision of the guide; 422 for another revision', async () => {
+    const writer = await author();
+    const guide = await createGuide(writer.token);
+    const edited = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: writer.token,
+      query: { revisionid: guide.revisionid },
+      body: { summary: 'v2' },
+    });
+    const current = await release(writer.token, { guideid: guide.guideid, release_type: 'major' });
+    expect(current.body.revisionid).toBe(edited.body.revisionid);
+    const earlier = await release(writer.token, {
+      guideid: guide.guideid,
+      release_type: 'minor',
+      revisionid: guide.revisionid,
+    });
+    expect(earlier.status).toBe(201);
+    expect(earlier.body).toMatchObject({ revisionid: guide.revisionid, version: '1.1' });
+    const other = await createGuide(writer.token);
+    const foreign = await release(writer.token, {
+      guideid: guide.guideid,
+      release_type: 'minor',
+      revisionid: other.revisionid,
+    });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors[0].field).toBe('revisionid');
+  });
 
-  it(
-    'is for whoever may edit the guide: 403 for other Authors, 403 for Users, 404 for an unknown guide, 422 ' +
-      'for a bad type',
-    async () => {
-      const writer = await author();
-      const guide = await publish(writer.token, await createGuide(writer.token));
-      expect((await release((await author()).token, { guideid: guide.guideid, release_type: 'major' })).status).toBe(
-        403,
-      );
-      expect(
-        (await release((await createUser()).token, { guideid: guide.guideid, release_type: 'major' })).status,
-      ).toBe(403);
-      expect((await release(writer.token, { guideid: 999999999, release_type: 'major' })).status).toBe(404);
-      expect((await release(writer.token, { guideid: guide.guideid, release_type: 'patch' })).status).toBe(422);
-      expect((await release(writer.token, { guideid: guide.guideid })).body.errors[0]).toMatchObject({
-        field: 'release_type',
-        code: 'missing_field',
-      });
-    },
-  );
+  it('is for whoever may edit the guide: 403 for other Authors, 403 for Users, 404 for an unknown guide, 422 for a bad type', async () => {
+    const writer = await author();
+    const guide = await publish(writer.token, await createGuide(writer.token));
+    expect((await release((await author()).token, { guideid: guide.guideid, release_type: 'major' })).status).toBe(403);
+    expect((await release((await createUser()).token, { guideid: guide.guideid, release_type: 'major' })).status).toBe(
+      403,
+    );
+    expect((await release(writer.token, { guideid: 999999999, release_type: 'major' })).status).toBe(404);
+    expect((await release(writer.token, { guideid: guide.guideid, release_type: 'patch' })).status).toBe(422);
+    expect((await release(writer.token, { guideid: guide.guideid })).body.errors[0]).toMatchObject({
+      field: 'release_type',
+      code: 'missing_field',
+    });
+  });
 
   it('concurrent releases of one guide never share a version', async () => {
     const writer = await author();
@@ -227,64 +218,53 @@ describe('wiki releases', () => {
     return response.body;
   }
 
-  it(
-    'POST /wikis/{wikiid}/releases releases the wiki revision (201); DELETE /wikis/releases/{releaseid} ' +
-      'removes it',
-    async () => {
-      const writer = await author();
-      const wiki = await createWiki(writer.token);
-      const first = await api('POST', `/wikis/${wiki.wikiid}/releases`, {
-        token: writer.token,
-        body: { release_type: 'major', notes: 'v1' },
-      });
-      expect(first.status).toBe(201);
-      expect(first.body).toMatchObject({
-        doctype: 'wiki',
-        docid: wiki.wikiid,
-        wikiid: wiki.wikiid,
-        revisionid: wiki.revisionid,
-        version: '1.0',
-      });
-      const second = await api('POST', `/wikis/${wiki.wikiid}/releases`, {
-        token: writer.token,
-        body: { release_type: 'minor', revisionid: wiki.revisionid },
-      });
-      expect(second.body.version).toBe('1.1');
-      expect(
-        (
-          await api('POST', `/wikis/${wiki.wikiid}/releases`, {
-            token: writer.token,
-            body: { release_type: 'minor', revisionid: 1 },
-          })
-        ).status,
-      ).toBe(422);
-      expect(
-        (await api('POST', '/wikis/999999999/releases', { token: writer.token, body: { release_type: 'major' } }))
-          .status,
-      ).toBe(404);
-      expect(
-        (
-          await api('POST', `/wikis/${wiki.wikiid}/releases`, {
-            token: (await createUser()).token,
-            body: { release_type: 'major' },
-          })
-        ).status,
-      ).toBe(403);
-      // A wiki release is not a guide release, and the other way round.
-      expect((await api('DELETE', `/guides/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(
-        404,
-      );
-      expect((await api('DELETE', `/wikis/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(
-        204,
-      );
-      expect((await api('DELETE', `/wikis/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(
-        404,
-      );
-      const guide = await createGuide(await loginAdmin());
-      const guideRelease = await release(await loginAdmin(), { guideid: guide.guideid, release_type: 'major' });
-      expect(
-        (await api('DELETE', `/wikis/releases/${guideRelease.body.releaseid}`, { token: writer.token })).status,
-      ).toBe(404);
-    },
-  );
+  it('POST /wikis/{wikiid}/releases releases the wiki revision (201); DELETE /wikis/releases/{releaseid} removes it', async () => {
+    const writer = await author();
+    const wiki = await createWiki(writer.token);
+    const first = await api('POST', `/wikis/${wiki.wikiid}/releases`, {
+      token: writer.token,
+      body: { release_type: 'major', notes: 'v1' },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      doctype: 'wiki',
+      docid: wiki.wikiid,
+      wikiid: wiki.wikiid,
+      revisionid: wiki.revisionid,
+      version: '1.0',
+    });
+    const second = await api('POST', `/wikis/${wiki.wikiid}/releases`, {
+      token: writer.token,
+      body: { release_type: 'minor', revisionid: wiki.revisionid },
+    });
+    expect(second.body.version).toBe('1.1');
+    expect(
+      (
+        await api('POST', `/wikis/${wiki.wikiid}/releases`, {
+          token: writer.token,
+          body: { release_type: 'minor', revisionid: 1 },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await api('POST', '/wikis/999999999/releases', { token: writer.token, body: { release_type: 'major' } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await api('POST', `/wikis/${wiki.wikiid}/releases`, {
+          token: (await createUser()).token,
+          body: { release_type: 'major' },
+        })
+      ).status,
+    ).toBe(403);
+    // A wiki release is not a guide release, and the other way round.
+    expect((await api('DELETE', `/guides/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(404);
+    expect((await api('DELETE', `/wikis/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(204);
+    expect((await api('DELETE', `/wikis/releases/${first.body.releaseid}`, { token: writer.token })).status).toBe(404);
+    const guide = await createGuide(await loginAdmin());
+    const guideRelease = await release(await loginAdmin(), { guideid: guide.guideid, release_type: 'major' });
+    expect(
+      (await api('DELETE', `/wikis/releases/${guideRelease.body.releaseid}`, { token: writer.token })).status,
+    ).toBe(404);
+  });
 });

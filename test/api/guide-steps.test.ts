@@ -144,38 +144,34 @@ describe('POST /guides/{guideid}/steps', () => {
     ).toBe(404);
   });
 
-  it(
-    'lands every one of 20 concurrent adds without a revisionid (201 each, 20 more steps); a stale revisionid ' +
-      'still gets 409',
-    async () => {
-      const writer = await author();
-      const guide = await guideWithSteps(writer.token, ['Existing']);
-      const names = Array.from({ length: 20 }, (_, index) => `Concurrent ${index}`);
-      const responses = await Promise.all(
-        names.map((title) =>
-          api('POST', `/guides/${guide.guideid}/steps`, {
-            token: writer.token,
-            body: { orderby: 1, title, lines: LINES },
-          }),
-        ),
-      );
-      expect(responses.map((response) => response.status)).toEqual(names.map(() => 201));
-      const after = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
-      expect(ownSteps(after.body)).toHaveLength(21);
-      expect(new Set(titles(after.body))).toEqual(new Set(['Existing', ...names]));
-      // Each add was its own revision: 21 distinct step revisions, the guide past all of them.
-      expect(new Set(responses.map((response) => response.body.revisionid)).size).toBe(20);
+  it('lands every one of 20 concurrent adds without a revisionid (201 each, 20 more steps); a stale revisionid still gets 409', async () => {
+    const writer = await author();
+    const guide = await guideWithSteps(writer.token, ['Existing']);
+    const names = Array.from({ length: 20 }, (_, index) => `Concurrent ${index}`);
+    const responses = await Promise.all(
+      names.map((title) =>
+        api('POST', `/guides/${guide.guideid}/steps`, {
+          token: writer.token,
+          body: { orderby: 1, title, lines: LINES },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(names.map(() => 201));
+    const after = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
+    expect(ownSteps(after.body)).toHaveLength(21);
+    expect(new Set(titles(after.body))).toEqual(new Set(['Existing', ...names]));
+    // Each add was its own revision: 21 distinct step revisions, the guide past all of them.
+    expect(new Set(responses.map((response) => response.body.revisionid)).size).toBe(20);
 
-      const stale = await api('POST', `/guides/${guide.guideid}/steps`, {
-        token: writer.token,
-        query: { revisionid: guide.revisionid },
-        body: { orderby: 1, title: 'Late', lines: LINES },
-      });
-      expect(stale.status).toBe(409);
-      expect(stale.body).toMatchObject({ guideid: guide.guideid, revisionid: after.body.revisionid });
-      expect(ownSteps(stale.body)).toHaveLength(21);
-    },
-  );
+    const stale = await api('POST', `/guides/${guide.guideid}/steps`, {
+      token: writer.token,
+      query: { revisionid: guide.revisionid },
+      body: { orderby: 1, title: 'Late', lines: LINES },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ guideid: guide.guideid, revisionid: after.body.revisionid });
+    expect(ownSteps(stale.body)).toHaveLength(21);
+  });
 });
 
 describe('PATCH /guides/{guideid}/steps/{stepid}', () => {
@@ -214,64 +210,61 @@ describe('PATCH /guides/{guideid}/steps/{stepid}', () => {
     expect(video.body.lines).toEqual(response.body.lines);
   });
 
-  it(
-    'answers 409 with the current step for a stale step revisionid, 422 without one, 404 for another ' + "guide's step",
-    async () => {
-      const writer = await author();
-      const guide = await guideWithSteps(writer.token, ['One']);
-      const step = guide.steps[0];
-      const first = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
-        token: writer.token,
-        query: { revisionid: step.revisionid },
-        body: { title: 'First edit' },
-      });
-      expect(first.status).toBe(200);
-      const stale = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
-        token: writer.token,
-        query: { revisionid: step.revisionid },
-        body: { title: 'Lost' },
-      });
-      expect(stale.status).toBe(409);
-      expect(stale.body).toMatchObject({
-        stepid: step.stepid,
-        title: 'First edit',
-        revisionid: first.body.revisionid,
-        orderby: 1,
-      });
-      // A guide revisionid is not the step's.
-      const guideRevision = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
-        token: writer.token,
-        query: { revisionid: guide.revisionid },
-        body: { title: 'x' },
-      });
-      expect(guideRevision.status).toBe(409);
-      expect(
-        (
-          await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
-            token: writer.token,
-            body: { title: 'x' },
-          })
-        ).status,
-      ).toBe(422);
-      const other = await guideWithSteps(writer.token, ['Elsewhere']);
-      expect(
-        (
-          await api('PATCH', `/guides/${other.guideid}/steps/${step.stepid}`, {
-            token: writer.token,
-            query: { revisionid: first.body.revisionid },
-            body: { title: 'x' },
-          })
-        ).status,
-      ).toBe(404);
-      const bad = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
-        token: writer.token,
-        query: { revisionid: first.body.revisionid },
-        body: { lines: [{ text: 'x', bullet: 'black', level: 1 }] },
-      });
-      expect(bad.status).toBe(422);
-      expect(bad.body.message).toBe('Invalid line indentation');
-    },
-  );
+  it("answers 409 with the current step for a stale step revisionid, 422 without one, 404 for another guide's step", async () => {
+    const writer = await author();
+    const guide = await guideWithSteps(writer.token, ['One']);
+    const step = guide.steps[0];
+    const first = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+      token: writer.token,
+      query: { revisionid: step.revisionid },
+      body: { title: 'First edit' },
+    });
+    expect(first.status).toBe(200);
+    const stale = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+      token: writer.token,
+      query: { revisionid: step.revisionid },
+      body: { title: 'Lost' },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      stepid: step.stepid,
+      title: 'First edit',
+      revisionid: first.body.revisionid,
+      orderby: 1,
+    });
+    // A guide revisionid is not the step's.
+    const guideRevision = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+      token: writer.token,
+      query: { revisionid: guide.revisionid },
+      body: { title: 'x' },
+    });
+    expect(guideRevision.status).toBe(409);
+    expect(
+      (
+        await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+          token: writer.token,
+          body: { title: 'x' },
+        })
+      ).status,
+    ).toBe(422);
+    const other = await guideWithSteps(writer.token, ['Elsewhere']);
+    expect(
+      (
+        await api('PATCH', `/guides/${other.guideid}/steps/${step.stepid}`, {
+          token: writer.token,
+          query: { revisionid: first.body.revisionid },
+          body: { title: 'x' },
+        })
+      ).status,
+    ).toBe(404);
+    const bad = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+      token: writer.token,
+      query: { revisionid: first.body.revisionid },
+      body: { lines: [{ text: 'x', bullet: 'black', level: 1 }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('Invalid line indentation');
+  });
 
   it('of concurrent edits of one step at one revision exactly one wins', async () => {
     const writer = await author();

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
 import { addStep, category, createCategory, createGuide, publish } from './guide-fixtures.ts';
+import { localDb } from '../support/local-db.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
@@ -197,32 +196,22 @@ describe('GET /guides/{guideid}', () => {
     expect(own.body.steps.map((step: { title: string }) => step.title)).toEqual(['Swap nozzle']);
   });
 
-  it(
-    'answers 404 for an unknown guide and a public guide to any signed-in user (anonymous readers: ' +
-      'site-access.test.ts)',
-    async () => {
-      const reader = await createUser();
-      expect((await api('GET', '/guides/999999999', { token: reader.token })).status).toBe(404);
-      const admin = await loginAdmin();
-      const guide = await publish(admin, await createGuide(admin));
-      const read = await api('GET', `/guides/${guide.guideid}`, { token: reader.token });
-      expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ public: true, can_edit: false, favorited: false });
-    },
-  );
+  it('answers 404 for an unknown guide and a public guide to any signed-in user (anonymous readers: site-access.test.ts)', async () => {
+    const reader = await createUser();
+    expect((await api('GET', '/guides/999999999', { token: reader.token })).status).toBe(404);
+    const admin = await loginAdmin();
+    const guide = await publish(admin, await createGuide(admin));
+    const read = await api('GET', `/guides/${guide.guideid}`, { token: reader.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ public: true, can_edit: false, favorited: false });
+  });
 
   it("records a signed-in read in the reader's view history", async () => {
     const reader = await createUser();
     const admin = await loginAdmin();
     const guide = await publish(admin, await createGuide(admin));
     expect((await api('GET', `/guides/${guide.guideid}`, { token: reader.token })).status).toBe(200);
-    const ddb = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: inject('ddbEndpoint'),
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-      }),
-    );
+    const ddb = localDb();
     const views = await ddb.send(
       new QueryCommand({
         TableName: 'stepwise',
@@ -334,42 +323,39 @@ describe('PATCH /guides/{guideid}', () => {
 });
 
 describe('publishing', () => {
-  it(
-    'PUT and DELETE /public switch public and answer the whole guide (200); the first publish sets ' + 'published_date',
-    async () => {
-      const writer = await author();
-      const guide = await createGuide(writer.token);
-      const published = await api('PUT', `/guides/${guide.guideid}/public`, {
-        token: writer.token,
-        query: { revisionid: guide.revisionid },
-        body: {},
-      });
-      expect(published.status).toBe(200);
-      expect(published.body).toMatchObject({ public: true });
-      expect(published.body.published_date).toBeGreaterThan(0);
-      expect(published.body.revisionid).toBeGreaterThan(guide.revisionid);
-      const stale = await api('DELETE', `/guides/${guide.guideid}/public`, {
-        token: writer.token,
-        query: { revisionid: guide.revisionid },
-      });
-      expect(stale.status).toBe(409);
-      expect(stale.body.public).toBe(true);
-      const hidden = await api('DELETE', `/guides/${guide.guideid}/public`, {
-        token: writer.token,
-        query: { revisionid: published.body.revisionid },
-      });
-      expect(hidden.status).toBe(200);
-      expect(hidden.body).toMatchObject({ public: false, published_date: published.body.published_date });
-      expect(
-        (
-          await api('PUT', `/guides/${guide.guideid}/public`, {
-            token: writer.token,
-            body: { revisionid: hidden.body.revisionid },
-          })
-        ).status,
-      ).toBe(422);
-    },
-  );
+  it('PUT and DELETE /public switch public and answer the whole guide (200); the first publish sets published_date', async () => {
+    const writer = await author();
+    const guide = await createGuide(writer.token);
+    const published = await api('PUT', `/guides/${guide.guideid}/public`, {
+      token: writer.token,
+      query: { revisionid: guide.revisionid },
+      body: {},
+    });
+    expect(published.status).toBe(200);
+    expect(published.body).toMatchObject({ public: true });
+    expect(published.body.published_date).toBeGreaterThan(0);
+    expect(published.body.revisionid).toBeGreaterThan(guide.revisionid);
+    const stale = await api('DELETE', `/guides/${guide.guideid}/public`, {
+      token: writer.token,
+      query: { revisionid: guide.revisionid },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.public).toBe(true);
+    const hidden = await api('DELETE', `/guides/${guide.guideid}/public`, {
+      token: writer.token,
+      query: { revisionid: published.body.revisionid },
+    });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ public: false, published_date: published.body.published_date });
+    expect(
+      (
+        await api('PUT', `/guides/${guide.guideid}/public`, {
+          token: writer.token,
+          body: { revisionid: hidden.body.revisionid },
+        })
+      ).status,
+    ).toBe(422);
+  });
 });
 
 describe('DELETE /guides/{guideid}', () => {

@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
-import { ddb } from '../support/courses.ts';
 import { category, createGuide } from './guide-fixtures.ts';
 import { importQuiz } from './quiz-fixtures.ts';
+import { localDb } from '../support/local-db.ts';
 
 /** JSON.stringify writes it as the escape `\ud800`, which JSON.parse turns back into a lone surrogate. */
 const LONE = 'x\ud800';
@@ -136,7 +136,7 @@ describe('lone surrogates are refused before anything is stored', () => {
 describe('records stored with a lone surrogate before the fix read back', () => {
   it('a user whose username has one: the user reads, lists and logs in', async () => {
     const poisoned = await createUser();
-    await ddb().send(
+    await localDb().send(
       new UpdateCommand({
         TableName: 'stepwise',
         Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' },
@@ -144,7 +144,7 @@ describe('records stored with a lone surrogate before the fix read back', () => 
         ExpressionAttributeValues: { ':name': LONE },
       }),
     );
-    const stored = await ddb().send(
+    const stored = await localDb().send(
       new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${poisoned.userid}`, sk: 'USER' } }),
     );
     expect(stored.Item?.username).toBe(LONE);
@@ -161,7 +161,7 @@ describe('records stored with a lone surrogate before the fix read back', () => 
 
   it('a wiki page whose title has one: the list reads and an Admin deletes it by wikiid', async () => {
     const page = await createWiki();
-    await ddb().send(
+    await localDb().send(
       new UpdateCommand({
         TableName: 'stepwise',
         Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' },
@@ -185,7 +185,7 @@ describe('records stored with a lone surrogate before the fix read back', () => 
       query: { revisionid: page.revisionid },
     });
     expect(deleted.status, deleted.text).toBe(204);
-    const gone = await ddb().send(
+    const gone = await localDb().send(
       new GetCommand({ TableName: 'stepwise', Key: { pk: `WIKI#${page.wikiid}`, sk: 'WIKI' } }),
     );
     expect(gone.Item).toBeUndefined();

@@ -67,41 +67,37 @@ async function fetchImage(url: string): Promise<{ status: number; type: string |
 }
 
 describe('image URLs the apps build', () => {
-  it(
-    'serves original + ".<size>" of every image of a guide without a token, at that size; the original ' +
-      'is a stable /igi/<guid> URL, not presigned',
-    async () => {
-      const writer = await createUser({ privileges: ['Author'] });
-      const [cover, stepImage] = await Promise.all([
-        uploadImage(writer.token, 800, 600),
-        uploadImage(writer.token, 800, 600),
-      ]);
-      const created = await createGuide(writer.token, { image: cover });
-      await addStep(writer.token, created.guideid, { media: { type: 'image', data: [stepImage] } });
-      await publish(writer.token, (await api('GET', `/guides/${created.guideid}`, { token: writer.token })).body);
+  it('serves original + ".<size>" of every image of a guide without a token, at that size; the original is a stable /igi/<guid> URL, not presigned', async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    const [cover, stepImage] = await Promise.all([
+      uploadImage(writer.token, 800, 600),
+      uploadImage(writer.token, 800, 600),
+    ]);
+    const created = await createGuide(writer.token, { image: cover });
+    await addStep(writer.token, created.guideid, { media: { type: 'image', data: [stepImage] } });
+    await publish(writer.token, (await api('GET', `/guides/${created.guideid}`, { token: writer.token })).body);
 
-      const reader = await createUser();
-      const guide = (await api('GET', `/guides/${created.guideid}`, { token: reader.token })).body;
-      const images = [guide.image, ...ownSteps(guide).flatMap((step) => step.media.data)];
-      expect(images.map((image) => image.id)).toEqual([cover, stepImage]);
-      for (const image of images) {
-        // The real service's form: no suffix, no query, the guid a UUIDv4's hex.
-        expect(image.guid).toMatch(/^[0-9a-f]{32}$/);
-        expect(image.original).toBe(`${siteUrl()}/igi/${image.guid}`);
-        expect(image.medium).toBe(`${image.original}.medium`);
-        const original = await fetchImage(image.original);
-        expect(original.status).toBe(200);
-        expect(original.type).toBe('image/png');
-        for (const size of APP_SIZES) {
-          const fetched = await fetchImage(`${image.original}.${size}`);
-          expect(fetched.status, `${image.original}.${size}`).toBe(200);
-          expect(fetched.type).toMatch(/^image\//);
-          const { width, height } = await sharp(fetched.bytes).metadata();
-          expect({ size, width, height }).toEqual({ size, width: sizeOf(size).width, height: sizeOf(size).height });
-        }
+    const reader = await createUser();
+    const guide = (await api('GET', `/guides/${created.guideid}`, { token: reader.token })).body;
+    const images = [guide.image, ...ownSteps(guide).flatMap((step) => step.media.data)];
+    expect(images.map((image) => image.id)).toEqual([cover, stepImage]);
+    for (const image of images) {
+      // The real service's form: no suffix, no query, the guid a UUIDv4's hex.
+      expect(image.guid).toMatch(/^[0-9a-f]{32}$/);
+      expect(image.original).toBe(`${siteUrl()}/igi/${image.guid}`);
+      expect(image.medium).toBe(`${image.original}.medium`);
+      const original = await fetchImage(image.original);
+      expect(original.status).toBe(200);
+      expect(original.type).toBe('image/png');
+      for (const size of APP_SIZES) {
+        const fetched = await fetchImage(`${image.original}.${size}`);
+        expect(fetched.status, `${image.original}.${size}`).toBe(200);
+        expect(fetched.type).toMatch(/^image\//);
+        const { width, height } = await sharp(fetched.bytes).metadata();
+        expect({ size, width, height }).toEqual({ size, width: sizeOf(size).width, height: sizeOf(size).height });
       }
-    },
-  );
+    }
+  });
 
   it('answers the same bytes to a request carrying the app token (the iOS crawler sends it everywhere)', async () => {
     const writer = await createUser({ privileges: ['Author'] });

@@ -185,33 +185,30 @@ describe('POST /user/media/uploads/presigned (browser uploads to S3)', () => {
     expect(item).toMatchObject({ isReady: true, width: 640, height: 480 });
   });
 
-  it(
-    'S3 refuses an oversize file (400 EntityTooLarge) and a different Content-Type (403); nothing is ' + 'processed',
-    async () => {
-      const user = await createUser();
-      const started = await api('POST', '/user/media/uploads/presigned', {
-        token: user.token,
-        body: { filename: 'small.png', size: 1000 },
-      });
-      expect(started.status).toBe(201);
+  it('S3 refuses an oversize file (400 EntityTooLarge) and a different Content-Type (403); nothing is processed', async () => {
+    const user = await createUser();
+    const started = await api('POST', '/user/media/uploads/presigned', {
+      token: user.token,
+      body: { filename: 'small.png', size: 1000 },
+    });
+    expect(started.status).toBe(201);
 
-      const oversize = await browserUpload(started.body.upload, Buffer.alloc(5000, 7), 'small.png', 'image/png');
-      expect(oversize.status).toBe(400);
-      expect(oversize.body).toContain('<Code>EntityTooLarge</Code>');
+    const oversize = await browserUpload(started.body.upload, Buffer.alloc(5000, 7), 'small.png', 'image/png');
+    expect(oversize.status).toBe(400);
+    expect(oversize.body).toContain('<Code>EntityTooLarge</Code>');
 
-      const target = started.body.upload;
-      const wrongType = await browserUpload(
-        { ...target, fields: { ...target.fields, 'Content-Type': 'text/html' } },
-        Buffer.alloc(10),
-        'small.png',
-        'text/html',
-      );
-      expect(wrongType.status).toBe(403);
+    const target = started.body.upload;
+    const wrongType = await browserUpload(
+      { ...target, fields: { ...target.fields, 'Content-Type': 'text/html' } },
+      Buffer.alloc(10),
+      'small.png',
+      'text/html',
+    );
+    expect(wrongType.status).toBe(403);
 
-      const item = await api('GET', `/user/media/GuideImage/${started.body.id}`, { token: user.token });
-      expect(item.body).toMatchObject({ status: 'uploading', isReady: false });
-    },
-  );
+    const item = await api('GET', `/user/media/GuideImage/${started.body.id}`, { token: user.token });
+    expect(item.body).toMatchObject({ status: 'uploading', isReady: false });
+  });
 
   it('refuses what the type does not take (422) before signing anything', async () => {
     const user = await createUser();
@@ -245,25 +242,22 @@ describe('GET /user/media/current, GET and DELETE /user/media/{type}/{itemId}', 
     expect(page.body.map((item: { id: number }) => item.id)).toEqual([first.body.id]);
   });
 
-  it(
-    '400 for a type the service does not know, 404 for an unknown id or another type, 403 for another ' + "user's item",
-    async () => {
-      const user = await createUser();
-      const other = await createUser();
-      const upload = await uploadRaw(user, 'notes.txt', Buffer.from('notes'));
+  it("400 for a type the service does not know, 404 for an unknown id or another type, 403 for another user's item", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const upload = await uploadRaw(user, 'notes.txt', Buffer.from('notes'));
 
-      const badType = await api('GET', `/user/media/GuideSound/${upload.body.id}`, { token: user.token });
-      expect(badType.status).toBe(400);
-      expect(badType.body.message).toBe(
-        'Invalid type provided in the route. Type must one of: GuideImage, GuideVideoObject, ' +
-          'GuideEmbedObject, Document.',
-      );
-      expect((await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token: user.token })).status).toBe(404);
-      expect((await api('GET', '/user/media/Document/999999999', { token: user.token })).status).toBe(404);
-      expect((await api('GET', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
-      expect((await api('DELETE', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
-    },
-  );
+    const badType = await api('GET', `/user/media/GuideSound/${upload.body.id}`, { token: user.token });
+    expect(badType.status).toBe(400);
+    expect(badType.body.message).toBe(
+      'Invalid type provided in the route. Type must one of: GuideImage, GuideVideoObject, ' +
+        'GuideEmbedObject, Document.',
+    );
+    expect((await api('GET', `/user/media/GuideImage/${upload.body.id}`, { token: user.token })).status).toBe(404);
+    expect((await api('GET', '/user/media/Document/999999999', { token: user.token })).status).toBe(404);
+    expect((await api('GET', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
+    expect((await api('DELETE', `/user/media/Document/${upload.body.id}`, { token: other.token })).status).toBe(403);
+  });
 
   it('DELETE removes the item and its stored objects (204)', async () => {
     const user = await createUser();
@@ -332,43 +326,40 @@ describe('POST /user/media/images/edits', () => {
     expect(sourceAfter.body).toMatchObject({ width: 800, height: 600 });
   });
 
-  it(
-    "answers 404 for an unknown image, 403 for another user's, 422 for an empty edit or a crop off " + 'the image',
-    async () => {
-      const user = await createUser();
-      const other = await createUser();
-      const source = await uploadRaw(user, 'small.png', await png(200, 100));
-      await processed(user, 'GuideImage', source.body.id);
+  it("answers 404 for an unknown image, 403 for another user's, 422 for an empty edit or a crop off the image", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const source = await uploadRaw(user, 'small.png', await png(200, 100));
+    await processed(user, 'GuideImage', source.body.id);
 
-      const unknown = await api('POST', '/user/media/images/edits', {
-        token: user.token,
-        body: { imageid: 999999999, crop: { x: 0, y: 0, width: 1, height: 1 } },
-      });
-      expect(unknown.status).toBe(404);
-      const theirs = await api('POST', '/user/media/images/edits', {
-        token: other.token,
-        body: { imageid: source.body.id, crop: { x: 0, y: 0, width: 1, height: 1 } },
-      });
-      expect(theirs.status).toBe(403);
-      const empty = await api('POST', '/user/media/images/edits', {
-        token: user.token,
-        body: { imageid: source.body.id },
-      });
-      expect(empty.status).toBe(422);
-      const offImage = await api('POST', '/user/media/images/edits', {
-        token: user.token,
-        body: { imageid: source.body.id, crop: { x: 150, y: 0, width: 100, height: 50 } },
-      });
-      expect(offImage.status).toBe(422);
-      expect(offImage.body.errors[0]).toMatchObject({ field: 'crop', code: 'out_of_bounds' });
-      const badColor = await api('POST', '/user/media/images/edits', {
-        token: user.token,
-        body: {
-          imageid: source.body.id,
-          markup: [{ shape: 'line', from: { x: 0, y: 0 }, to: { x: 5, y: 5 }, color: 'url(#x)' }],
-        },
-      });
-      expect(badColor.status).toBe(422);
-    },
-  );
+    const unknown = await api('POST', '/user/media/images/edits', {
+      token: user.token,
+      body: { imageid: 999999999, crop: { x: 0, y: 0, width: 1, height: 1 } },
+    });
+    expect(unknown.status).toBe(404);
+    const theirs = await api('POST', '/user/media/images/edits', {
+      token: other.token,
+      body: { imageid: source.body.id, crop: { x: 0, y: 0, width: 1, height: 1 } },
+    });
+    expect(theirs.status).toBe(403);
+    const empty = await api('POST', '/user/media/images/edits', {
+      token: user.token,
+      body: { imageid: source.body.id },
+    });
+    expect(empty.status).toBe(422);
+    const offImage = await api('POST', '/user/media/images/edits', {
+      token: user.token,
+      body: { imageid: source.body.id, crop: { x: 150, y: 0, width: 100, height: 50 } },
+    });
+    expect(offImage.status).toBe(422);
+    expect(offImage.body.errors[0]).toMatchObject({ field: 'crop', code: 'out_of_bounds' });
+    const badColor = await api('POST', '/user/media/images/edits', {
+      token: user.token,
+      body: {
+        imageid: source.body.id,
+        markup: [{ shape: 'line', from: { x: 0, y: 0 }, to: { x: 5, y: 5 }, color: 'url(#x)' }],
+      },
+    });
+    expect(badColor.status).toBe(422);
+  });
 });

@@ -234,60 +234,54 @@ describe('versions, current and draft', () => {
     expect(allDrafts.body.drafts.map((m: { moduleid: number }) => m.moduleid)).toContain(one.moduleid);
   });
 
-  it(
-    'needs the permission (403), refuses an import of another module or an unfinished one (422), 404 for an ' +
-      'unknown module',
-    async () => {
-      const mine = await importPackage(admin, await scorm12Package('Mine'));
-      const other = await importPackage(admin, await scorm12Package('Other'));
-      const broken = await importPackage(admin, await corruptPackage(), { moduleid: mine.moduleid });
-      const user = await createUser();
+  it('needs the permission (403), refuses an import of another module or an unfinished one (422), 404 for an unknown module', async () => {
+    const mine = await importPackage(admin, await scorm12Package('Mine'));
+    const other = await importPackage(admin, await scorm12Package('Other'));
+    const broken = await importPackage(admin, await corruptPackage(), { moduleid: mine.moduleid });
+    const user = await createUser();
 
-      const forbidden = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
-        token: user.token,
-        body: { importid: mine.importid },
-      });
-      expect(forbidden.status).toBe(403);
-      const wrongModule = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
-        token: admin,
-        body: { importid: other.importid },
-      });
-      expect(wrongModule.status).toBe(422);
-      expect(wrongModule.body.errors[0]).toMatchObject({ field: 'importid', code: 'wrong_module' });
-      const unfinished = await api('PUT', `/external_training_modules/${mine.moduleid}/draft`, {
-        token: admin,
-        body: { importid: broken.importid },
-      });
-      expect(unfinished.body.errors[0]).toMatchObject({ field: 'importid', code: 'not_complete' });
-      const missingImport = await api('PUT', `/external_training_modules/${mine.moduleid}/draft`, {
-        token: admin,
-        body: { importid: 999999999 },
-      });
-      expect(missingImport.body.errors[0]).toMatchObject({ code: 'not_found' });
-      expect(
-        (
-          await api('PUT', '/external_training_modules/999999999/current', {
-            token: admin,
-            body: { importid: mine.importid },
-          })
-        ).status,
-      ).toBe(404);
+    const forbidden = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
+      token: user.token,
+      body: { importid: mine.importid },
+    });
+    expect(forbidden.status).toBe(403);
+    const wrongModule = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
+      token: admin,
+      body: { importid: other.importid },
+    });
+    expect(wrongModule.status).toBe(422);
+    expect(wrongModule.body.errors[0]).toMatchObject({ field: 'importid', code: 'wrong_module' });
+    const unfinished = await api('PUT', `/external_training_modules/${mine.moduleid}/draft`, {
+      token: admin,
+      body: { importid: broken.importid },
+    });
+    expect(unfinished.body.errors[0]).toMatchObject({ field: 'importid', code: 'not_complete' });
+    const missingImport = await api('PUT', `/external_training_modules/${mine.moduleid}/draft`, {
+      token: admin,
+      body: { importid: 999999999 },
+    });
+    expect(missingImport.body.errors[0]).toMatchObject({ code: 'not_found' });
+    expect(
+      (
+        await api('PUT', '/external_training_modules/999999999/current', {
+          token: admin,
+          body: { importid: mine.importid },
+        })
+      ).status,
+    ).toBe(404);
 
-      // The per-user grant: an Admin flags the account.
-      await api('PATCH', `/users/${user.userid}`, {
-        token: admin,
-        body: { flags: ['manage_external_training_modules'] },
-      });
-      const granted = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
-        token: user.token,
-        body: { importid: mine.importid },
-      });
-      expect(granted.status).toBe(200);
-      expect((await api('POST', '/external_training_modules/imports', { token: user.token, body: {} })).status).toBe(
-        201,
-      );
-    },
-  );
+    // The per-user grant: an Admin flags the account.
+    await api('PATCH', `/users/${user.userid}`, {
+      token: admin,
+      body: { flags: ['manage_external_training_modules'] },
+    });
+    const granted = await api('PUT', `/external_training_modules/${mine.moduleid}/current`, {
+      token: user.token,
+      body: { importid: mine.importid },
+    });
+    expect(granted.status).toBe(200);
+    expect((await api('POST', '/external_training_modules/imports', { token: user.token, body: {} })).status).toBe(201);
+  });
 
   it('keeps import operations to managers', async () => {
     const created = await createImport(admin);

@@ -134,85 +134,78 @@ describe('schedules', () => {
 });
 
 describe('documents in a schedule', () => {
-  it(
-    'adds guides and wiki pages (201) due one period later, each with a reviewer; the schedule ' + 'counts them',
-    async () => {
-      const schedule = await createSchedule();
-      const guide = await createGuide(author.token, category);
-      const page = await api('POST', '/wikis', {
-        token: admin,
-        body: { namespace: 'WIKI', title: `Gowning SOP ${uniqueSuffix()}`, contents: 'Gown up.' },
-      });
-      const before = Math.floor(Date.now() / 1000);
-      const added = await addDocuments(schedule.prsid, [
-        { doctype: 'guide', docid: guide.guideid },
-        { doctype: 'wiki', docid: page.body.wikiid, reviewer_userid: author.userid },
-      ]);
-      expect(added.status).toBe(201);
-      const [first, second] = added.body.documents;
-      expect(first).toMatchObject({
-        prsid: schedule.prsid,
-        doctype: 'guide',
-        docid: guide.guideid,
-        title: guide.title,
-        reviewer_userid: reviewer.userid,
-        status: 'current',
-        last_review: null,
-        open_change_requestid: null,
-      });
-      expect(second).toMatchObject({ doctype: 'wiki', docid: page.body.wikiid, reviewer_userid: author.userid });
-      expect(first.next_review_due).toBeGreaterThan(before + YEAR_ISH);
-      const read = await api('GET', `/periodic_review/${schedule.prsid}`, { token: admin });
-      expect(read.body.document_count).toBe(2);
-      expect(read.body.documents.map((d: { prdid: number }) => d.prdid)).toEqual([first.prdid, second.prdid]);
-      const paged = await api('GET', `/periodic_review/${schedule.prsid}`, {
-        token: admin,
-        query: { limit: 1, offset: 1 },
-      });
-      expect(paged.body.documents.map((d: { prdid: number }) => d.prdid)).toEqual([second.prdid]);
-    },
-  );
+  it('adds guides and wiki pages (201) due one period later, each with a reviewer; the schedule counts them', async () => {
+    const schedule = await createSchedule();
+    const guide = await createGuide(author.token, category);
+    const page = await api('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'WIKI', title: `Gowning SOP ${uniqueSuffix()}`, contents: 'Gown up.' },
+    });
+    const before = Math.floor(Date.now() / 1000);
+    const added = await addDocuments(schedule.prsid, [
+      { doctype: 'guide', docid: guide.guideid },
+      { doctype: 'wiki', docid: page.body.wikiid, reviewer_userid: author.userid },
+    ]);
+    expect(added.status).toBe(201);
+    const [first, second] = added.body.documents;
+    expect(first).toMatchObject({
+      prsid: schedule.prsid,
+      doctype: 'guide',
+      docid: guide.guideid,
+      title: guide.title,
+      reviewer_userid: reviewer.userid,
+      status: 'current',
+      last_review: null,
+      open_change_requestid: null,
+    });
+    expect(second).toMatchObject({ doctype: 'wiki', docid: page.body.wikiid, reviewer_userid: author.userid });
+    expect(first.next_review_due).toBeGreaterThan(before + YEAR_ISH);
+    const read = await api('GET', `/periodic_review/${schedule.prsid}`, { token: admin });
+    expect(read.body.document_count).toBe(2);
+    expect(read.body.documents.map((d: { prdid: number }) => d.prdid)).toEqual([first.prdid, second.prdid]);
+    const paged = await api('GET', `/periodic_review/${schedule.prsid}`, {
+      token: admin,
+      query: { limit: 1, offset: 1 },
+    });
+    expect(paged.body.documents.map((d: { prdid: number }) => d.prdid)).toEqual([second.prdid]);
+  });
 
-  it(
-    'refuses documents already scheduled, listed twice, or unknown (422, nothing added), and an unknown ' +
-      'schedule (404)',
-    async () => {
-      const { schedule, guide } = await scheduledGuide();
-      const other = await createSchedule();
-      const fresh = await createGuide(author.token, category);
-      const again = await addDocuments(other.prsid, [
-        { doctype: 'guide', docid: fresh.guideid },
-        { doctype: 'guide', docid: guide.guideid },
-      ]);
-      expect(again.status).toBe(422);
-      expect(again.body.errors[0]).toMatchObject({ code: 'already_scheduled' });
-      expect(again.body.message).toContain(`schedule ${schedule.prsid}`);
-      expect(
-        (await api('GET', `/periodic_review/guide/${fresh.guideid}`, { token: author.token })).body.schedule,
-      ).toBeNull();
-      const twice = await addDocuments(other.prsid, [
-        { doctype: 'guide', docid: fresh.guideid },
-        { doctype: 'guide', docid: fresh.guideid },
-      ]);
-      expect(twice.body.errors[0]).toMatchObject({ field: 'documents.1', code: 'duplicate' });
-      const unknown = await addDocuments(other.prsid, [{ doctype: 'wiki', docid: 99999999 }]);
-      expect(unknown.body.errors[0]).toMatchObject({ field: 'documents.0.docid', code: 'not_found' });
-      expect((await addDocuments(99999999, [{ doctype: 'guide', docid: fresh.guideid }])).status).toBe(404);
-      const tooMany = await addDocuments(
-        other.prsid,
-        Array.from({ length: 9 }, (_, index) => ({ doctype: 'guide', docid: index + 1 })),
-      );
-      expect(tooMany.status).toBe(422);
-      expect(
-        (
-          await api('POST', '/periodic_review/documents', {
-            token: author.token,
-            body: { prsid: other.prsid, documents: [{ doctype: 'guide', docid: fresh.guideid }] },
-          })
-        ).status,
-      ).toBe(403);
-    },
-  );
+  it('refuses documents already scheduled, listed twice, or unknown (422, nothing added), and an unknown schedule (404)', async () => {
+    const { schedule, guide } = await scheduledGuide();
+    const other = await createSchedule();
+    const fresh = await createGuide(author.token, category);
+    const again = await addDocuments(other.prsid, [
+      { doctype: 'guide', docid: fresh.guideid },
+      { doctype: 'guide', docid: guide.guideid },
+    ]);
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0]).toMatchObject({ code: 'already_scheduled' });
+    expect(again.body.message).toContain(`schedule ${schedule.prsid}`);
+    expect(
+      (await api('GET', `/periodic_review/guide/${fresh.guideid}`, { token: author.token })).body.schedule,
+    ).toBeNull();
+    const twice = await addDocuments(other.prsid, [
+      { doctype: 'guide', docid: fresh.guideid },
+      { doctype: 'guide', docid: fresh.guideid },
+    ]);
+    expect(twice.body.errors[0]).toMatchObject({ field: 'documents.1', code: 'duplicate' });
+    const unknown = await addDocuments(other.prsid, [{ doctype: 'wiki', docid: 99999999 }]);
+    expect(unknown.body.errors[0]).toMatchObject({ field: 'documents.0.docid', code: 'not_found' });
+    expect((await addDocuments(99999999, [{ doctype: 'guide', docid: fresh.guideid }])).status).toBe(404);
+    const tooMany = await addDocuments(
+      other.prsid,
+      Array.from({ length: 9 }, (_, index) => ({ doctype: 'guide', docid: index + 1 })),
+    );
+    expect(tooMany.status).toBe(422);
+    expect(
+      (
+        await api('POST', '/periodic_review/documents', {
+          token: author.token,
+          body: { prsid: other.prsid, documents: [{ doctype: 'guide', docid: fresh.guideid }] },
+        })
+      ).status,
+    ).toBe(403);
+  });
 
   it('removes documents in bulk (204, all or none)', async () => {
     const schedule = await createSchedule();
@@ -258,111 +251,104 @@ describe('documents in a schedule', () => {
 });
 
 describe('reviews', () => {
-  it(
-    'a review records the reviewed revision and its hash, signed by the reviewer, and moves ' + 'the due date',
-    async () => {
-      const { guide, entry, schedule } = await scheduledGuide();
-      const before = Math.floor(Date.now() / 1000);
-      const response = await review({ prdid: entry.prdid, revisionid: guide.revisionid, notes: 'Still accurate' });
-      expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({
+  it('a review records the reviewed revision and its hash, signed by the reviewer, and moves the due date', async () => {
+    const { guide, entry, schedule } = await scheduledGuide();
+    const before = Math.floor(Date.now() / 1000);
+    const response = await review({ prdid: entry.prdid, revisionid: guide.revisionid, notes: 'Still accurate' });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      prdid: entry.prdid,
+      prsid: schedule.prsid,
+      doctype: 'guide',
+      docid: guide.guideid,
+      revisionid: guide.revisionid,
+      outcome: 'approved',
+      notes: 'Still accurate',
+      change_requestid: null,
+      signature: {
+        userid: reviewer.userid,
+        printed_name: expect.stringContaining('Test User'),
+        meaning: 'review',
+        revisionid: guide.revisionid,
+        method: 'password',
+      },
+    });
+    expect(response.body.revision_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(response.body.signature.revision_hash).toBe(response.body.revision_hash);
+    expect(response.body.next_review_due).toBeGreaterThanOrEqual(before + YEAR_ISH);
+
+    const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: reviewer.token });
+    expect(state.body).toMatchObject({
+      current_revisionid: guide.revisionid,
+      schedule: { prsid: schedule.prsid },
+      document: {
         prdid: entry.prdid,
-        prsid: schedule.prsid,
-        doctype: 'guide',
-        docid: guide.guideid,
-        revisionid: guide.revisionid,
-        outcome: 'approved',
-        notes: 'Still accurate',
-        change_requestid: null,
-        signature: {
-          userid: reviewer.userid,
-          printed_name: expect.stringContaining('Test User'),
-          meaning: 'review',
-          revisionid: guide.revisionid,
-          method: 'password',
-        },
-      });
-      expect(response.body.revision_hash).toMatch(/^[0-9a-f]{64}$/);
-      expect(response.body.signature.revision_hash).toBe(response.body.revision_hash);
-      expect(response.body.next_review_due).toBeGreaterThanOrEqual(before + YEAR_ISH);
+        status: 'current',
+        next_review_due: response.body.next_review_due,
+        last_review: { reviewid: response.body.reviewid, revisionid: guide.revisionid, outcome: 'approved' },
+      },
+      reviews: [response.body],
+    });
+    const mine = await api('GET', `/periodic_review/reviews/${reviewer.userid}`, {
+      token: reviewer.token,
+      query: { limit: 1 },
+    });
+    expect(mine.body.reviews).toEqual([response.body]);
+  });
 
-      const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: reviewer.token });
-      expect(state.body).toMatchObject({
-        current_revisionid: guide.revisionid,
-        schedule: { prsid: schedule.prsid },
-        document: {
-          prdid: entry.prdid,
-          status: 'current',
-          next_review_due: response.body.next_review_due,
-          last_review: { reviewid: response.body.reviewid, revisionid: guide.revisionid, outcome: 'approved' },
-        },
-        reviews: [response.body],
-      });
-      const mine = await api('GET', `/periodic_review/reviews/${reviewer.userid}`, {
-        token: reviewer.token,
-        query: { limit: 1 },
-      });
-      expect(mine.body.reviews).toEqual([response.body]);
-    },
-  );
+  it('changes_requested opens a change request for the owner; a later approving review of the new revision resolves it', async () => {
+    const { guide, entry } = await scheduledGuide();
+    const noNotes = await review({ prdid: entry.prdid, revisionid: guide.revisionid, outcome: 'changes_requested' });
+    expect(noNotes.status).toBe(422);
+    expect(noNotes.body.errors[0]).toMatchObject({ field: 'notes', code: 'missing_field' });
+    const asked = await review({
+      prdid: entry.prdid,
+      revisionid: guide.revisionid,
+      outcome: 'changes_requested',
+      notes: 'Add the new detergent',
+    });
+    expect(asked.status).toBe(201);
+    const changeId = asked.body.change_requestid;
+    expect(changeId).toBeGreaterThan(0);
+    const open = await api('GET', `/periodic_review/requests/${author.userid}`, { token: author.token });
+    expect(open.body.change_requests[0]).toMatchObject({
+      change_requestid: changeId,
+      docid: guide.guideid,
+      revisionid: guide.revisionid,
+      requested_by: reviewer.userid,
+      assignee_userid: author.userid,
+      notes: 'Add the new detergent',
+      status: 'open',
+      reviewids: [asked.body.reviewid],
+    });
+    const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: author.token });
+    expect(state.body.document).toMatchObject({ status: 'changes_requested', open_change_requestid: changeId });
 
-  it(
-    'changes_requested opens a change request for the owner; a later approving review of the new revision ' +
-      'resolves it',
-    async () => {
-      const { guide, entry } = await scheduledGuide();
-      const noNotes = await review({ prdid: entry.prdid, revisionid: guide.revisionid, outcome: 'changes_requested' });
-      expect(noNotes.status).toBe(422);
-      expect(noNotes.body.errors[0]).toMatchObject({ field: 'notes', code: 'missing_field' });
-      const asked = await review({
-        prdid: entry.prdid,
-        revisionid: guide.revisionid,
-        outcome: 'changes_requested',
-        notes: 'Add the new detergent',
-      });
-      expect(asked.status).toBe(201);
-      const changeId = asked.body.change_requestid;
-      expect(changeId).toBeGreaterThan(0);
-      const open = await api('GET', `/periodic_review/requests/${author.userid}`, { token: author.token });
-      expect(open.body.change_requests[0]).toMatchObject({
-        change_requestid: changeId,
-        docid: guide.guideid,
-        revisionid: guide.revisionid,
-        requested_by: reviewer.userid,
-        assignee_userid: author.userid,
-        notes: 'Add the new detergent',
-        status: 'open',
-        reviewids: [asked.body.reviewid],
-      });
-      const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: author.token });
-      expect(state.body.document).toMatchObject({ status: 'changes_requested', open_change_requestid: changeId });
-
-      // The old revision can no longer be reviewed once the owner edits the guide.
-      const revised = await editGuide(author.token, guide);
-      const stale = await review({ prdid: entry.prdid, revisionid: guide.revisionid });
-      expect(stale.status).toBe(409);
-      expect(stale.body).toMatchObject({ docid: guide.guideid, current_revisionid: revised });
-      const approved = await review({ prdid: entry.prdid, revisionid: revised });
-      expect(approved.status).toBe(201);
-      expect(approved.body).toMatchObject({ revisionid: revised, change_requestid: changeId });
-      expect(approved.body.revision_hash).not.toBe(asked.body.revision_hash);
-      const resolved = await api('GET', `/periodic_review/requests/${author.userid}`, {
-        token: author.token,
-        query: { status: 'resolved' },
-      });
-      expect(
-        resolved.body.change_requests.find((c: { change_requestid: number }) => c.change_requestid === changeId),
-      ).toMatchObject({
-        status: 'resolved',
-        resolved_by_reviewid: approved.body.reviewid,
-        resolved_revisionid: revised,
-      });
-      const stillOpen = await api('GET', `/periodic_review/requests/${author.userid}`, { token: author.token });
-      expect(stillOpen.body.change_requests.map((c: { change_requestid: number }) => c.change_requestid)).not.toContain(
-        changeId,
-      );
-    },
-  );
+    // The old revision can no longer be reviewed once the owner edits the guide.
+    const revised = await editGuide(author.token, guide);
+    const stale = await review({ prdid: entry.prdid, revisionid: guide.revisionid });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ docid: guide.guideid, current_revisionid: revised });
+    const approved = await review({ prdid: entry.prdid, revisionid: revised });
+    expect(approved.status).toBe(201);
+    expect(approved.body).toMatchObject({ revisionid: revised, change_requestid: changeId });
+    expect(approved.body.revision_hash).not.toBe(asked.body.revision_hash);
+    const resolved = await api('GET', `/periodic_review/requests/${author.userid}`, {
+      token: author.token,
+      query: { status: 'resolved' },
+    });
+    expect(
+      resolved.body.change_requests.find((c: { change_requestid: number }) => c.change_requestid === changeId),
+    ).toMatchObject({
+      status: 'resolved',
+      resolved_by_reviewid: approved.body.reviewid,
+      resolved_revisionid: revised,
+    });
+    const stillOpen = await api('GET', `/periodic_review/requests/${author.userid}`, { token: author.token });
+    expect(stillOpen.body.change_requests.map((c: { change_requestid: number }) => c.change_requestid)).not.toContain(
+      changeId,
+    );
+  });
 
   it('only the reviewer or an Admin reviews, with the right password, not through impersonation', async () => {
     const { guide, entry } = await scheduledGuide();
@@ -423,28 +409,20 @@ describe("a user's lists", () => {
 });
 
 describe('GET /periodic_review/{doctype}/{docid}', () => {
-  it(
-    "answers schedule null for an unscheduled document, 404 for an unknown one, 403 for a private guide's " +
-      'outsiders',
-    async () => {
-      const guide = await createGuide(author.token, category);
-      const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: outsider.token });
-      expect(state.body).toMatchObject({
-        doctype: 'guide',
-        docid: guide.guideid,
-        current_revisionid: guide.revisionid,
-        schedule: null,
-        document: null,
-        reviews: [],
-      });
-      expect((await api('GET', '/periodic_review/wiki/99999999', { token: outsider.token })).status).toBe(404);
-      expect((await api('GET', `/periodic_review/course/${guide.guideid}`, { token: outsider.token })).status).toBe(
-        404,
-      );
-      const hidden = await createGuide(author.token, category, { public: false });
-      expect((await api('GET', `/periodic_review/guide/${hidden.guideid}`, { token: outsider.token })).status).toBe(
-        403,
-      );
-    },
-  );
+  it("answers schedule null for an unscheduled document, 404 for an unknown one, 403 for a private guide's outsiders", async () => {
+    const guide = await createGuide(author.token, category);
+    const state = await api('GET', `/periodic_review/guide/${guide.guideid}`, { token: outsider.token });
+    expect(state.body).toMatchObject({
+      doctype: 'guide',
+      docid: guide.guideid,
+      current_revisionid: guide.revisionid,
+      schedule: null,
+      document: null,
+      reviews: [],
+    });
+    expect((await api('GET', '/periodic_review/wiki/99999999', { token: outsider.token })).status).toBe(404);
+    expect((await api('GET', `/periodic_review/course/${guide.guideid}`, { token: outsider.token })).status).toBe(404);
+    const hidden = await createGuide(author.token, category, { public: false });
+    expect((await api('GET', `/periodic_review/guide/${hidden.guideid}`, { token: outsider.token })).status).toBe(403);
+  });
 });

@@ -110,25 +110,22 @@ describe('POST /quizzes/sessions/submit', () => {
     expect(third.body).toMatchObject({ attempt: 3, passed: false, quiz_passed: true, locked: false });
   });
 
-  it(
-    'grades a select answer as the choice it matches, as survey-core loads it (choices recorded ' + 'at import)',
-    async () => {
-      const definition = {
-        title: `Choices ${uniqueSuffix()}`,
-        elements: [
-          { type: 'rating', name: 'q0', correctAnswer: 1 },
-          { type: 'checkbox', name: 'q1', choices: ['a', 'b', 'c', 1, 2], correctAnswer: ['b', 1] },
-          { type: 'dropdown', name: 'q2', choices: ['a', 1], correctAnswer: 1 },
-        ],
-      };
-      const { quizid } = await importQuiz({ definition });
-      const user = await createUser();
-      // survey-core reads true as the choice 1: ["b", true] is ["b", 1] and true is 1.
-      const submitted = await submit(user, quizid, { q1: ['b', true], q2: true });
-      expect(submitted.status).toBe(200);
-      expect(submitted.body).toMatchObject({ correct_count: 2, question_count: 3 });
-    },
-  );
+  it('grades a select answer as the choice it matches, as survey-core loads it (choices recorded at import)', async () => {
+    const definition = {
+      title: `Choices ${uniqueSuffix()}`,
+      elements: [
+        { type: 'rating', name: 'q0', correctAnswer: 1 },
+        { type: 'checkbox', name: 'q1', choices: ['a', 'b', 'c', 1, 2], correctAnswer: ['b', 1] },
+        { type: 'dropdown', name: 'q2', choices: ['a', 1], correctAnswer: 1 },
+      ],
+    };
+    const { quizid } = await importQuiz({ definition });
+    const user = await createUser();
+    // survey-core reads true as the choice 1: ["b", true] is ["b", 1] and true is 1.
+    const submitted = await submit(user, quizid, { q1: ['b', true], q2: true });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toMatchObject({ correct_count: 2, question_count: 3 });
+  });
 
   it('locks the quiz for the user after max_attempts failed attempts (403 on save and submit)', async () => {
     const { quizid } = await importQuiz({ max_attempts: 2 });

@@ -133,31 +133,28 @@ describe('GET /quizzes/{quizid}', () => {
 });
 
 describe('POST /quizzes/delete and GET /quizzes/categories', () => {
-  it(
-    "deletes each valid id, reports the invalid; categories keep deleted and disabled quizzes' " + 'categories',
-    async () => {
-      const suffix = uniqueSuffix();
-      const gone = await importQuiz({ category: `Deleted ${suffix}` });
-      await importQuiz({ category: `Disabled ${suffix}`, enabled: false });
-      const response = await api('POST', '/quizzes/delete', {
-        token: await loginAdmin(),
-        body: { quizids: [gone.quizid, 999999999, gone.quizid] },
-      });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ deleted: [gone.quizid], invalid: [999999999] });
-      expect((await api('GET', `/quizzes/${gone.quizid}`, { token: await loginAdmin() })).status).toBe(404);
-      const again = await api('POST', '/quizzes/delete', {
-        token: await loginAdmin(),
-        body: { quizids: [gone.quizid] },
-      });
-      expect(again.body).toEqual({ deleted: [], invalid: [gone.quizid] });
-      const categories = await api('GET', '/quizzes/categories', { token: await loginAdmin() });
-      expect(categories.status).toBe(200);
-      const names = categories.body.map((entry: { name: string }) => entry.name);
-      expect(names).toEqual(expect.arrayContaining([`Deleted ${suffix}`, `Disabled ${suffix}`]));
-      expect(Object.keys(categories.body[0])).toEqual(['name']);
-    },
-  );
+  it("deletes each valid id, reports the invalid; categories keep deleted and disabled quizzes' categories", async () => {
+    const suffix = uniqueSuffix();
+    const gone = await importQuiz({ category: `Deleted ${suffix}` });
+    await importQuiz({ category: `Disabled ${suffix}`, enabled: false });
+    const response = await api('POST', '/quizzes/delete', {
+      token: await loginAdmin(),
+      body: { quizids: [gone.quizid, 999999999, gone.quizid] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ deleted: [gone.quizid], invalid: [999999999] });
+    expect((await api('GET', `/quizzes/${gone.quizid}`, { token: await loginAdmin() })).status).toBe(404);
+    const again = await api('POST', '/quizzes/delete', {
+      token: await loginAdmin(),
+      body: { quizids: [gone.quizid] },
+    });
+    expect(again.body).toEqual({ deleted: [], invalid: [gone.quizid] });
+    const categories = await api('GET', '/quizzes/categories', { token: await loginAdmin() });
+    expect(categories.status).toBe(200);
+    const names = categories.body.map((entry: { name: string }) => entry.name);
+    expect(names).toEqual(expect.arrayContaining([`Deleted ${suffix}`, `Disabled ${suffix}`]));
+    expect(Object.keys(categories.body[0])).toEqual(['name']);
+  });
 
   it('refuses an empty id list (422)', async () => {
     expect((await api('POST', '/quizzes/delete', { token: await loginAdmin(), body: { quizids: [] } })).status).toBe(
@@ -167,25 +164,22 @@ describe('POST /quizzes/delete and GET /quizzes/categories', () => {
 });
 
 describe('POST /quizzes/attach/guide', () => {
-  it(
-    'makes a new guide revision and a guide quiz revision (new guide_revisionid, current ' + 'quiz_revisionid)',
-    async () => {
-      const token = await loginAdmin();
-      const guide = await createGuide(token);
-      const quiz = await importQuiz();
-      const attached = await attachGuide(quiz.quizid, guide);
-      expect(attached).toMatchObject({
-        quizid: quiz.quizid,
-        quiz_revisionid: quiz.quiz_revisionid,
-        doctype: 'guide',
-        guideid: guide.guideid,
-      });
-      expect(attached.guide_revisionid).toBeGreaterThan(guide.revisionid);
-      const after = await api('GET', `/guides/${guide.guideid}`, { token });
-      expect(after.body.revisionid).toBe(attached.guide_revisionid);
-      expect(after.body.title).toBe(guide.title);
-    },
-  );
+  it('makes a new guide revision and a guide quiz revision (new guide_revisionid, current quiz_revisionid)', async () => {
+    const token = await loginAdmin();
+    const guide = await createGuide(token);
+    const quiz = await importQuiz();
+    const attached = await attachGuide(quiz.quizid, guide);
+    expect(attached).toMatchObject({
+      quizid: quiz.quizid,
+      quiz_revisionid: quiz.quiz_revisionid,
+      doctype: 'guide',
+      guideid: guide.guideid,
+    });
+    expect(attached.guide_revisionid).toBeGreaterThan(guide.revisionid);
+    const after = await api('GET', `/guides/${guide.guideid}`, { token });
+    expect(after.body.revisionid).toBe(attached.guide_revisionid);
+    expect(after.body.title).toBe(guide.title);
+  });
 
   it("needs the guide's current revisionid: missing 422, stale 409 with the current guide", async () => {
     const token = await loginAdmin();
@@ -272,65 +266,61 @@ describe('POST /quizzes/attach/wiki', () => {
 });
 
 describe('GET /quizzes (v2) and POST /quizzes/getQuizzes', () => {
-  it(
-    "lists entries with exactly the spec's fields; category filter, search over quiz and guide titles, " +
-      'sorting, paging',
-    async () => {
-      const token = await loginAdmin();
-      const category = `Cat ${uniqueSuffix()}`;
-      const guide = await createGuide(token, { title: `Pump overhaul ${uniqueSuffix()}` });
-      const a = await importQuiz({ definition: safetyQuiz('Alpha quiz'), category });
-      const b = await importQuiz({ definition: safetyQuiz('Beta quiz'), category });
-      const c = await importQuiz({ definition: safetyQuiz('Gamma quiz'), category });
-      await attachGuide(b.quizid, guide);
+  it("lists entries with exactly the spec's fields; category filter, search over quiz and guide titles, sorting, paging", async () => {
+    const token = await loginAdmin();
+    const category = `Cat ${uniqueSuffix()}`;
+    const guide = await createGuide(token, { title: `Pump overhaul ${uniqueSuffix()}` });
+    const a = await importQuiz({ definition: safetyQuiz('Alpha quiz'), category });
+    const b = await importQuiz({ definition: safetyQuiz('Beta quiz'), category });
+    const c = await importQuiz({ definition: safetyQuiz('Gamma quiz'), category });
+    await attachGuide(b.quizid, guide);
 
-      const byCategory = await api('GET', '/quizzes', {
-        token,
-        query: { category, orderby: 'quiz_title', direction: 'ASC' },
-      });
-      expect(byCategory.status).toBe(200);
-      expect(byCategory.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([a.quizid, b.quizid, c.quizid]);
-      expect(Object.keys(byCategory.body[0]).sort()).toEqual(LIST_FIELDS);
-      const beta = byCategory.body[1];
-      expect(beta).toMatchObject({
-        guideid: guide.guideid,
-        guide_title: guide.title,
-        guide_release_version: null,
-        quizzes_submitted: 0,
-        category,
-      });
-      expect(beta.quiz_last_released).toBeGreaterThan(0);
-      expect(byCategory.body[0]).toMatchObject({ guideid: null, guide_title: null, quiz_last_released: null });
+    const byCategory = await api('GET', '/quizzes', {
+      token,
+      query: { category, orderby: 'quiz_title', direction: 'ASC' },
+    });
+    expect(byCategory.status).toBe(200);
+    expect(byCategory.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([a.quizid, b.quizid, c.quizid]);
+    expect(Object.keys(byCategory.body[0]).sort()).toEqual(LIST_FIELDS);
+    const beta = byCategory.body[1];
+    expect(beta).toMatchObject({
+      guideid: guide.guideid,
+      guide_title: guide.title,
+      guide_release_version: null,
+      quizzes_submitted: 0,
+      category,
+    });
+    expect(beta.quiz_last_released).toBeGreaterThan(0);
+    expect(byCategory.body[0]).toMatchObject({ guideid: null, guide_title: null, quiz_last_released: null });
 
-      const descending = await api('GET', '/quizzes', { token, query: { category, orderby: 'quiz_title' } });
-      expect(descending.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([c.quizid, b.quizid, a.quizid]);
-      const paged = await api('GET', '/quizzes', {
-        token,
-        query: { category, orderby: 'quiz_title', direction: 'asc', limit: 1, offset: 1 },
-      });
-      expect(paged.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
-      const released = await api('GET', '/quizzes', { token, query: { category } });
-      expect(released.body[0].quizid).toBe(b.quizid);
+    const descending = await api('GET', '/quizzes', { token, query: { category, orderby: 'quiz_title' } });
+    expect(descending.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([c.quizid, b.quizid, a.quizid]);
+    const paged = await api('GET', '/quizzes', {
+      token,
+      query: { category, orderby: 'quiz_title', direction: 'asc', limit: 1, offset: 1 },
+    });
+    expect(paged.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
+    const released = await api('GET', '/quizzes', { token, query: { category } });
+    expect(released.body[0].quizid).toBe(b.quizid);
 
-      const byGuideTitle = await api('GET', '/quizzes', {
-        token,
-        query: { search: guide.title.slice(0, 20).toUpperCase(), category },
-      });
-      expect(byGuideTitle.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
-      const byQuizTitle = await api('GET', '/quizzes', { token, query: { search: 'gamma', category } });
-      expect(byQuizTitle.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([c.quizid]);
+    const byGuideTitle = await api('GET', '/quizzes', {
+      token,
+      query: { search: guide.title.slice(0, 20).toUpperCase(), category },
+    });
+    expect(byGuideTitle.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
+    const byQuizTitle = await api('GET', '/quizzes', { token, query: { search: 'gamma', category } });
+    expect(byQuizTitle.body.map((entry: { quizid: number }) => entry.quizid)).toEqual([c.quizid]);
 
-      const v1 = await api('POST', '/quizzes/getQuizzes', {
-        token,
-        body: { category, orderby: 'guideid', direction: 'DESC', limit: 2 },
-      });
-      expect(v1.status).toBe(200);
-      expect(v1.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
-      expect(v1.body.quizzes[0].quizid).toBe(b.quizid);
-      const v1Guide = await api('POST', '/quizzes/getQuizzes', { token, body: { guideid: guide.guideid } });
-      expect(v1Guide.body.quizzes.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
-    },
-  );
+    const v1 = await api('POST', '/quizzes/getQuizzes', {
+      token,
+      body: { category, orderby: 'guideid', direction: 'DESC', limit: 2 },
+    });
+    expect(v1.status).toBe(200);
+    expect(v1.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(v1.body.quizzes[0].quizid).toBe(b.quizid);
+    const v1Guide = await api('POST', '/quizzes/getQuizzes', { token, body: { guideid: guide.guideid } });
+    expect(v1Guide.body.quizzes.map((entry: { quizid: number }) => entry.quizid)).toEqual([b.quizid]);
+  });
 
   it("reflects the guide's current title and latest release version", async () => {
     const token = await loginAdmin();

@@ -4,9 +4,10 @@
  * cold start (decision 183). A short-lived stack of its own, at LOG_LEVEL=DEBUG (one line per
  * request), whose output the test reads; the 500 comes from its table being deleted under it.
  */
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { localDynamoClient } from '../support/local-db.ts';
 
 let stack: RunningStack;
 const lines: Array<Record<string, unknown>> = [];
@@ -96,11 +97,7 @@ describe('X-Request-Id and the request context in the logs', () => {
   });
 
   it('names a 500, and the unhandled error is logged with that requestId', async () => {
-    const ddb = new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const ddb = localDynamoClient(stack.ddbEndpoint);
     await ddb.send(new DeleteTableCommand({ TableName: 'stepwise' }));
     ddb.destroy();
     const response = await call('GET', '/users/2', token);

@@ -206,50 +206,47 @@ describe('the signoff flow (both prefixes)', () => {
     expect(entry.last_completion.end_date).toBeGreaterThan(0);
   });
 
-  it(
-    'one open request at a time (409); cancel lets the trainee request again; a rejection needs a ' + 'new request',
-    async () => {
-      const { guide, trainee, assignment, signer, assessmentid } = await assessedStage();
-      await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
-      const first = (await requestSignoff(trainee, assessmentid)).body;
-      const duplicate = await requestSignoff(trainee, assessmentid, '/courses');
-      expect(duplicate.status).toBe(409);
-      expect(duplicate.body.signoff_requestid).toBe(first.signoff_requestid);
-      expect(
-        (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: signer.token })).status,
-      ).toBe(403);
-      expect(
-        (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: trainee.token })).status,
-      ).toBe(204);
-      expect(
-        (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: trainee.token })).status,
-      ).toBe(409);
-      expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
-        status: 'started',
-        reason: 'incomplete_assessment',
-      });
-      expect(
-        (await api('GET', `/stage-sign-offs/requests/pending/${signer.userid}`, { token: signer.token })).body.map(
-          (r: { signoff_requestid: number }) => r.signoff_requestid,
-        ),
-      ).not.toContain(first.signoff_requestid);
+  it('one open request at a time (409); cancel lets the trainee request again; a rejection needs a new request', async () => {
+    const { guide, trainee, assignment, signer, assessmentid } = await assessedStage();
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    const first = (await requestSignoff(trainee, assessmentid)).body;
+    const duplicate = await requestSignoff(trainee, assessmentid, '/courses');
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.signoff_requestid).toBe(first.signoff_requestid);
+    expect(
+      (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: signer.token })).status,
+    ).toBe(403);
+    expect(
+      (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: trainee.token })).status,
+    ).toBe(204);
+    expect(
+      (await api('DELETE', `/stage-sign-offs/requests/${first.signoff_requestid}`, { token: trainee.token })).status,
+    ).toBe(409);
+    expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'started',
+      reason: 'incomplete_assessment',
+    });
+    expect(
+      (await api('GET', `/stage-sign-offs/requests/pending/${signer.userid}`, { token: signer.token })).body.map(
+        (r: { signoff_requestid: number }) => r.signoff_requestid,
+      ),
+    ).not.toContain(first.signoff_requestid);
 
-      const second = await requestSignoff(trainee, assessmentid);
-      expect(second.status).toBe(201);
-      await api('PATCH', '/stage-sign-offs/responses', {
-        token: signer.token,
-        body: { signoff_requestid: second.body.signoff_requestid, approved: false, comments: 'Not yet' },
-      });
-      await api('PATCH', `/stage-sign-offs/responses/${second.body.signoff_requestid}/acknowledge`, {
-        token: trainee.token,
-      });
-      expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
-        status: 'started',
-        reason: 'incomplete_assessment',
-      });
-      expect((await requestSignoff(trainee, assessmentid)).status).toBe(201);
-    },
-  );
+    const second = await requestSignoff(trainee, assessmentid);
+    expect(second.status).toBe(201);
+    await api('PATCH', '/stage-sign-offs/responses', {
+      token: signer.token,
+      body: { signoff_requestid: second.body.signoff_requestid, approved: false, comments: 'Not yet' },
+    });
+    await api('PATCH', `/stage-sign-offs/responses/${second.body.signoff_requestid}/acknowledge`, {
+      token: trainee.token,
+    });
+    expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'started',
+      reason: 'incomplete_assessment',
+    });
+    expect((await requestSignoff(trainee, assessmentid)).status).toBe(201);
+  });
 
   it('404s: unknown assessment, request; 401 without a token', async () => {
     const user = await createUser();
@@ -267,70 +264,67 @@ describe('the signoff flow (both prefixes)', () => {
 });
 
 describe('over-the-shoulder: initializeViaPassword + finalize', () => {
-  it(
-    'the trainee signed in, the signer confirms with their password: a single-use token records ' + 'the response',
-    async () => {
-      const { trainee, assignment, signer, assessmentid } = await assessedStage();
-      const request = (await requestSignoff(trainee, assessmentid)).body;
-      const path = `/courses/stage-sign-offs/responses/${request.signoff_requestid}`;
-      const init = await api('POST', `${path}/initializeViaPassword`, {
-        token: trainee.token,
-        body: { login: signer.email, password: signer.password },
-      });
-      expect(init.status).toBe(201);
-      expect(init.body).toMatchObject({
-        signoff_requestid: request.signoff_requestid,
-        signer_userid: signer.userid,
-        expires_in: 300,
-        finalize: { method: 'PATCH', path: `${path}/finalize` },
-      });
-      expect(init.body.token).toMatch(/^[0-9a-f]{64}$/);
+  it('the trainee signed in, the signer confirms with their password: a single-use token records the response', async () => {
+    const { trainee, assignment, signer, assessmentid } = await assessedStage();
+    const request = (await requestSignoff(trainee, assessmentid)).body;
+    const path = `/courses/stage-sign-offs/responses/${request.signoff_requestid}`;
+    const init = await api('POST', `${path}/initializeViaPassword`, {
+      token: trainee.token,
+      body: { login: signer.email, password: signer.password },
+    });
+    expect(init.status).toBe(201);
+    expect(init.body).toMatchObject({
+      signoff_requestid: request.signoff_requestid,
+      signer_userid: signer.userid,
+      expires_in: 300,
+      finalize: { method: 'PATCH', path: `${path}/finalize` },
+    });
+    expect(init.body.token).toMatch(/^[0-9a-f]{64}$/);
 
-      const outsider = await createUser();
-      expect(
-        (await api('PATCH', `${path}/finalize`, { token: outsider.token, body: { token: init.body.token } })).status,
-      ).toBe(403);
-      // The outsider's attempt used the token up: single use, even for a wrong caller.
-      const used = await api('PATCH', `${path}/finalize`, { token: trainee.token, body: { token: init.body.token } });
-      expect(used.status).toBe(403);
+    const outsider = await createUser();
+    expect(
+      (await api('PATCH', `${path}/finalize`, { token: outsider.token, body: { token: init.body.token } })).status,
+    ).toBe(403);
+    // The outsider's attempt used the token up: single use, even for a wrong caller.
+    const used = await api('PATCH', `${path}/finalize`, { token: trainee.token, body: { token: init.body.token } });
+    expect(used.status).toBe(403);
 
-      const second = await api('POST', `${path}/initializeViaPassword`, {
-        token: trainee.token,
-        body: { email: signer.email, password: signer.password },
-      });
-      const finalized = await api('PATCH', `${path}/finalize`, {
-        token: trainee.token,
-        body: { token: second.body.token, approved: true, comments: 'Watched it done' },
-      });
-      expect(finalized.status).toBe(200);
-      expect(finalized.body).toMatchObject({
-        state: 'responded',
-        response: { approved: true, responder_userid: signer.userid, method: 'password', comments: 'Watched it done' },
-      });
-      expect(
-        (await api('PATCH', `${path}/finalize`, { token: trainee.token, body: { token: second.body.token } })).status,
-      ).toBe(403);
-      await api('PATCH', `${path}/acknowledge`, { token: trainee.token });
-      expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
-        status: 'completed',
-        reason: 'signoff_approved',
-      });
+    const second = await api('POST', `${path}/initializeViaPassword`, {
+      token: trainee.token,
+      body: { email: signer.email, password: signer.password },
+    });
+    const finalized = await api('PATCH', `${path}/finalize`, {
+      token: trainee.token,
+      body: { token: second.body.token, approved: true, comments: 'Watched it done' },
+    });
+    expect(finalized.status).toBe(200);
+    expect(finalized.body).toMatchObject({
+      state: 'responded',
+      response: { approved: true, responder_userid: signer.userid, method: 'password', comments: 'Watched it done' },
+    });
+    expect(
+      (await api('PATCH', `${path}/finalize`, { token: trainee.token, body: { token: second.body.token } })).status,
+    ).toBe(403);
+    await api('PATCH', `${path}/acknowledge`, { token: trainee.token });
+    expect(await stageStatus(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'completed',
+      reason: 'signoff_approved',
+    });
 
-      const audit = await api('GET', `/audit/users/${trainee.userid}`, {
-        token: await loginAdmin(),
-        query: { limit: 200 },
-      });
-      const confirmed = audit.body.records.filter(
-        (record: { action: string }) => record.action === 'signoff.password_confirmed',
-      );
-      expect(confirmed.length).toBe(2);
-      expect(confirmed[0].details).toMatchObject({
-        signoff_requestid: request.signoff_requestid,
-        confirmed_userid: signer.userid,
-        signer_userid: signer.userid,
-      });
-    },
-  );
+    const audit = await api('GET', `/audit/users/${trainee.userid}`, {
+      token: await loginAdmin(),
+      query: { limit: 200 },
+    });
+    const confirmed = audit.body.records.filter(
+      (record: { action: string }) => record.action === 'signoff.password_confirmed',
+    );
+    expect(confirmed.length).toBe(2);
+    expect(confirmed[0].details).toMatchObject({
+      signoff_requestid: request.signoff_requestid,
+      confirmed_userid: signer.userid,
+      signer_userid: signer.userid,
+    });
+  });
 
   it('the signer signed in, the trainee confirms; anyone else is refused (403); a wrong password is 422', async () => {
     const { trainee, signer, assessmentid } = await assessedStage();

@@ -197,39 +197,36 @@ describe('a private site with public registration on', () => {
   }, 60_000);
   afterAll(() => stack?.stop());
 
-  it(
-    'lets anyone with an accepted X-App-Id register (then the body is validated) and still closes ' + 'every read',
-    async () => {
-      const withAppId = { 'x-app-id': APP_ID };
-      const noAppId = await call('POST', '/users', { body: registration() });
-      expect(noAppId.status).toBe(400);
-      expect(noAppId.body).toEqual({ message: 'Invalid app id' });
-      expect(
-        (await call('POST', '/users', { body: INVALID_BODY, headers: { 'x-app-id': 'FFFF000011112222' } })).status,
-      ).toBe(400);
-      const invalid = await call('POST', '/users', { body: {}, headers: withAppId });
-      expect(invalid.status).toBe(422);
-      expect(invalid.body.errors.length).toBeGreaterThan(0);
-      const account = registration();
-      const registered = await call('POST', '/users', { body: account, headers: withAppId });
-      expect(registered.status).toBe(201);
-      // Login needs the app id too while public registration is on.
-      expect(
-        (await call('POST', '/user/token', { body: { email: account.email, password: account.password } })).status,
-      ).toBe(400);
-      expect(
-        (
-          await call('POST', '/user/token', {
-            body: { email: account.email, password: account.password },
-            headers: withAppId,
-          })
-        ).status,
-      ).toBe(201);
-      expect(registered.body.authToken).toBeTruthy();
-      expect((await call('GET', '/guides')).status).toBe(401);
-      expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
-    },
-  );
+  it('lets anyone with an accepted X-App-Id register (then the body is validated) and still closes every read', async () => {
+    const withAppId = { 'x-app-id': APP_ID };
+    const noAppId = await call('POST', '/users', { body: registration() });
+    expect(noAppId.status).toBe(400);
+    expect(noAppId.body).toEqual({ message: 'Invalid app id' });
+    expect(
+      (await call('POST', '/users', { body: INVALID_BODY, headers: { 'x-app-id': 'FFFF000011112222' } })).status,
+    ).toBe(400);
+    const invalid = await call('POST', '/users', { body: {}, headers: withAppId });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors.length).toBeGreaterThan(0);
+    const account = registration();
+    const registered = await call('POST', '/users', { body: account, headers: withAppId });
+    expect(registered.status).toBe(201);
+    // Login needs the app id too while public registration is on.
+    expect(
+      (await call('POST', '/user/token', { body: { email: account.email, password: account.password } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/user/token', {
+          body: { email: account.email, password: account.password },
+          headers: withAppId,
+        })
+      ).status,
+    ).toBe(201);
+    expect(registered.body.authToken).toBeTruthy();
+    expect((await call('GET', '/guides')).status).toBe(401);
+    expect((await call('GET', '/guides', { token: registered.body.authToken })).status).toBe(200);
+  });
 
   it('takes comments of 12–1024 characters, as the real service does on sites open to the public', async () => {
     const admin = (await call('POST', '/user/token', { body: ADMIN, headers: { 'x-app-id': APP_ID } })).body

@@ -178,37 +178,34 @@ describe('POST /step_forms/{stepid}', () => {
     expect(stale.body).toEqual(second.body);
   });
 
-  it(
-    'of concurrent saves naming one revision exactly one wins; without revisionid every save lands ' + 'in a chain',
-    async () => {
-      const target = await aGuideWithSteps(1);
-      const stepid = ownSteps(target)[0].stepid;
-      const base = (await post(stepid, { fields: [{ field_type: 'Checkbox', label: 'Base' }] })).body;
-      const guarded = await Promise.all(
-        Array.from({ length: 6 }, (_, index) =>
-          post(
-            stepid,
-            { fields: [...base.fields, { field_type: 'Checkbox', label: `Guarded ${index}` }] },
-            writer.token,
-            { revisionid: base.form_revisionid },
-          ),
+  it('of concurrent saves naming one revision exactly one wins; without revisionid every save lands in a chain', async () => {
+    const target = await aGuideWithSteps(1);
+    const stepid = ownSteps(target)[0].stepid;
+    const base = (await post(stepid, { fields: [{ field_type: 'Checkbox', label: 'Base' }] })).body;
+    const guarded = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        post(
+          stepid,
+          { fields: [...base.fields, { field_type: 'Checkbox', label: `Guarded ${index}` }] },
+          writer.token,
+          { revisionid: base.form_revisionid },
         ),
-      );
-      expect(guarded.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      ),
+    );
+    expect(guarded.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
 
-      const unguarded = await Promise.all(
-        Array.from({ length: 5 }, (_, index) =>
-          post(stepid, { fields: [{ ...base.fields[0] }, { field_type: 'Text Input', label: `Free ${index}` }] }),
-        ),
-      );
-      expect(unguarded.every((response) => response.status === 201)).toBe(true);
-      // Each save replaced exactly the form before it, and the kept field kept its identity throughout.
-      const revisions = unguarded.map((response) => response.body);
-      const previous = new Set(revisions.map((form) => form.previous_form_revisionid));
-      expect(previous.size).toBe(5);
-      for (const form of revisions) expect(form.fields[0].field_revisionid).toBe(base.fields[0].field_revisionid);
-    },
-  );
+    const unguarded = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        post(stepid, { fields: [{ ...base.fields[0] }, { field_type: 'Text Input', label: `Free ${index}` }] }),
+      ),
+    );
+    expect(unguarded.every((response) => response.status === 201)).toBe(true);
+    // Each save replaced exactly the form before it, and the kept field kept its identity throughout.
+    const revisions = unguarded.map((response) => response.body);
+    const previous = new Set(revisions.map((form) => form.previous_form_revisionid));
+    expect(previous.size).toBe(5);
+    for (const form of revisions) expect(form.fields[0].field_revisionid).toBe(base.fields[0].field_revisionid);
+  });
 
   it('404 for an unknown step; 403 for someone who may not edit the guide; 401 anonymous', async () => {
     expect((await post(999999999, { fields: [] })).status).toBe(404);
@@ -247,28 +244,24 @@ describe('GET /step_forms lookups', () => {
     ]);
   });
 
-  it(
-    'follows the guide: private forms 401 anonymous and 403 to outsiders; public guides readable by any ' +
-      'signed-in user',
-    async () => {
-      const paths = [`/step_forms/stepid/${stepids[0]}`, `/step_forms/guideid/${guide.guideid}`];
-      const form = (await api('GET', paths[0], { token: writer.token })).body;
-      paths.push(
-        `/step_forms/form_revisionid/${form.form_revisionid}`,
-        `/step_forms/field_revisionid/${form.fields[0].field_revisionid}`,
-      );
-      for (const path of paths) {
-        expect((await api('GET', path)).status, path).toBe(401);
-        expect((await api('GET', path, { token: outsider.token })).status, path).toBe(403);
-        expect((await api('GET', path, { token: reader.token })).status, path).toBe(200);
-      }
-      const open = await aGuideWithSteps(1);
-      const openStep = ownSteps(open)[0].stepid;
-      await post(openStep, { fields: [{ field_type: 'Video', label: 'Clip' }] });
-      await publish(writer.token, (await api('GET', `/guides/${open.guideid}`, { token: writer.token })).body);
-      // A private site (the default) wants a token even here: anonymous readers are shown in site-access.test.ts.
-      expect((await api('GET', `/step_forms/stepid/${openStep}`)).status).toBe(401);
-      expect((await api('GET', `/step_forms/stepid/${openStep}`, { token: outsider.token })).status).toBe(200);
-    },
-  );
+  it('follows the guide: private forms 401 anonymous and 403 to outsiders; public guides readable by any signed-in user', async () => {
+    const paths = [`/step_forms/stepid/${stepids[0]}`, `/step_forms/guideid/${guide.guideid}`];
+    const form = (await api('GET', paths[0], { token: writer.token })).body;
+    paths.push(
+      `/step_forms/form_revisionid/${form.form_revisionid}`,
+      `/step_forms/field_revisionid/${form.fields[0].field_revisionid}`,
+    );
+    for (const path of paths) {
+      expect((await api('GET', path)).status, path).toBe(401);
+      expect((await api('GET', path, { token: outsider.token })).status, path).toBe(403);
+      expect((await api('GET', path, { token: reader.token })).status, path).toBe(200);
+    }
+    const open = await aGuideWithSteps(1);
+    const openStep = ownSteps(open)[0].stepid;
+    await post(openStep, { fields: [{ field_type: 'Video', label: 'Clip' }] });
+    await publish(writer.token, (await api('GET', `/guides/${open.guideid}`, { token: writer.token })).body);
+    // A private site (the default) wants a token even here: anonymous readers are shown in site-access.test.ts.
+    expect((await api('GET', `/step_forms/stepid/${openStep}`)).status).toBe(401);
+    expect((await api('GET', `/step_forms/stepid/${openStep}`, { token: outsider.token })).status).toBe(200);
+  });
 });

@@ -146,42 +146,39 @@ describe('PATCH /users/{userid}', () => {
     );
   });
 
-  it(
-    'needs the current password to change your own email (422 on current_password when missing ' + 'or wrong)',
-    async () => {
-      const user = await createUser();
-      const newEmail = `moved.${uniqueSuffix()}@example.com`;
-      const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail } });
-      expect(missing.status).toBe(422);
-      expect(missing.body.errors).toEqual([
-        expect.objectContaining({ field: 'current_password', code: 'missing_field' }),
-      ]);
-      const wrong = await api('PATCH', `/users/${user.userid}`, {
-        token: user.token,
-        body: { email: newEmail, current_password: 'not-my-password' },
-      });
-      expect(wrong.status).toBe(422);
-      expect(wrong.body.errors).toEqual([
-        expect.objectContaining({ field: 'current_password', code: 'invalid_password' }),
-      ]);
-      expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
-      // Sending the unchanged address back (a client saving the whole profile) needs nothing.
-      expect(
-        (
-          await api('PATCH', `/users/${user.userid}`, {
-            token: user.token,
-            body: { email: user.email, location: 'Bay 2' },
-          })
-        ).status,
-      ).toBe(200);
-      const ok = await api('PATCH', `/users/${user.userid}`, {
-        token: user.token,
-        body: { email: newEmail, current_password: user.password },
-      });
-      expect(ok.status).toBe(200);
-      expect(ok.body.email).toBe(newEmail);
-    },
-  );
+  it('needs the current password to change your own email (422 on current_password when missing or wrong)', async () => {
+    const user = await createUser();
+    const newEmail = `moved.${uniqueSuffix()}@example.com`;
+    const missing = await api('PATCH', `/users/${user.userid}`, { token: user.token, body: { email: newEmail } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      expect.objectContaining({ field: 'current_password', code: 'missing_field' }),
+    ]);
+    const wrong = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { email: newEmail, current_password: 'not-my-password' },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual([
+      expect.objectContaining({ field: 'current_password', code: 'invalid_password' }),
+    ]);
+    expect((await api('GET', '/user', { token: user.token })).body.email).toBe(user.email);
+    // Sending the unchanged address back (a client saving the whole profile) needs nothing.
+    expect(
+      (
+        await api('PATCH', `/users/${user.userid}`, {
+          token: user.token,
+          body: { email: user.email, location: 'Bay 2' },
+        })
+      ).status,
+    ).toBe(200);
+    const ok = await api('PATCH', `/users/${user.userid}`, {
+      token: user.token,
+      body: { email: newEmail, current_password: user.password },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.email).toBe(newEmail);
+  });
 
   it('checks current_password under the login throttle: guesses through a stolen token end in 429', async () => {
     const user = await createUser();

@@ -3,12 +3,12 @@
  * devices, lists and their filters, access, and delete. Elapsed time is simulated by moving an
  * entry's stored moments back (no sleeps).
  */
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { addStep, createGuide, ownSteps } from './guide-fixtures.ts';
 import { assignedTrainee, entryOf, getAssignment } from '../support/courses.ts';
+import { localDb } from '../support/local-db.ts';
 
 let admin: string;
 let writer: TestUser;
@@ -24,15 +24,6 @@ let prereqStepid: number;
 const fieldOf: Record<string, number> = {};
 let prereqField: number;
 let foreignField: number;
-
-function localDb() {
-  const client = new DynamoDBClient({
-    endpoint: inject('ddbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  return DynamoDBDocumentClient.from(client);
-}
 
 /** Simulates `seconds` passing since the entry's last event: every stored moment moves back. */
 async function age(entryid: number, seconds: number): Promise<void> {
@@ -279,49 +270,46 @@ describe('transitions over HTTP (docs/work-log.md table)', () => {
 });
 
 describe('timing', () => {
-  it(
-    'one step active at a time; pause time counts up and is not working time; resume returns ' + 'to the step',
-    async () => {
-      const { entryid } = await start();
-      expect((await stepData(entryid, { stepid: stepids[0] })).status).toBe(200);
-      let entry = (await read(entryid)).body;
-      expect(entry.active_stepid).toBe(stepids[0]);
-      const firstTiming = entry.timingid;
-      expect(firstTiming).toBeGreaterThan(0);
-      await age(entryid, 60);
-      expect((await stepData(entryid, { stepid: stepids[1], lasttimingid: firstTiming })).status).toBe(200);
-      await age(entryid, 40);
-      const paused = await move(entryid, 'pause');
-      expect(paused.body).toMatchObject({ status: 'paused', active_stepid: null });
-      await age(entryid, 100);
-      entry = (await read(entryid)).body;
-      expect(entry.paused_duration).toBeGreaterThanOrEqual(100);
-      expect(entry.duration).toBeLessThan(110);
-      await age(entryid, 50);
-      // Pause time keeps counting up while paused.
-      expect((await read(entryid)).body.paused_duration).toBeGreaterThanOrEqual(150);
-      const resumed = await move(entryid, 'resume');
-      expect(resumed.body).toMatchObject({ status: 'started', active_stepid: stepids[1] });
-      await age(entryid, 20);
-      const finished = await move(entryid, 'finish');
-      expect(finished.body.status).toBe('complete');
-      expect(finished.body.duration).toBeGreaterThanOrEqual(120);
-      expect(finished.body.duration).toBeLessThan(125);
-      expect(finished.body.paused_duration).toBeGreaterThanOrEqual(150);
-      expect(finished.body.paused_duration).toBeLessThan(155);
-      expect(finished.body.duration + finished.body.paused_duration).toBe(
-        finished.body.endtime - finished.body.starttime,
-      );
-      const perStep = Object.fromEntries(finished.body.step_durations.map((step: any) => [step.stepid, step.duration]));
-      expect(perStep[stepids[0]]).toBeGreaterThanOrEqual(60);
-      expect(perStep[stepids[1]]).toBeGreaterThanOrEqual(60);
-      // An ended entry's totals no longer move.
-      await age(entryid, 500);
-      const later = (await read(entryid)).body;
-      expect(later.duration + later.paused_duration).toBe(later.endtime - later.starttime);
-      expect(later.duration).toBe(finished.body.duration);
-    },
-  );
+  it('one step active at a time; pause time counts up and is not working time; resume returns to the step', async () => {
+    const { entryid } = await start();
+    expect((await stepData(entryid, { stepid: stepids[0] })).status).toBe(200);
+    let entry = (await read(entryid)).body;
+    expect(entry.active_stepid).toBe(stepids[0]);
+    const firstTiming = entry.timingid;
+    expect(firstTiming).toBeGreaterThan(0);
+    await age(entryid, 60);
+    expect((await stepData(entryid, { stepid: stepids[1], lasttimingid: firstTiming })).status).toBe(200);
+    await age(entryid, 40);
+    const paused = await move(entryid, 'pause');
+    expect(paused.body).toMatchObject({ status: 'paused', active_stepid: null });
+    await age(entryid, 100);
+    entry = (await read(entryid)).body;
+    expect(entry.paused_duration).toBeGreaterThanOrEqual(100);
+    expect(entry.duration).toBeLessThan(110);
+    await age(entryid, 50);
+    // Pause time keeps counting up while paused.
+    expect((await read(entryid)).body.paused_duration).toBeGreaterThanOrEqual(150);
+    const resumed = await move(entryid, 'resume');
+    expect(resumed.body).toMatchObject({ status: 'started', active_stepid: stepids[1] });
+    await age(entryid, 20);
+    const finished = await move(entryid, 'finish');
+    expect(finished.body.status).toBe('complete');
+    expect(finished.body.duration).toBeGreaterThanOrEqual(120);
+    expect(finished.body.duration).toBeLessThan(125);
+    expect(finished.body.paused_duration).toBeGreaterThanOrEqual(150);
+    expect(finished.body.paused_duration).toBeLessThan(155);
+    expect(finished.body.duration + finished.body.paused_duration).toBe(
+      finished.body.endtime - finished.body.starttime,
+    );
+    const perStep = Object.fromEntries(finished.body.step_durations.map((step: any) => [step.stepid, step.duration]));
+    expect(perStep[stepids[0]]).toBeGreaterThanOrEqual(60);
+    expect(perStep[stepids[1]]).toBeGreaterThanOrEqual(60);
+    // An ended entry's totals no longer move.
+    await age(entryid, 500);
+    const later = (await read(entryid)).body;
+    expect(later.duration + later.paused_duration).toBe(later.endtime - later.starttime);
+    expect(later.duration).toBe(finished.body.duration);
+  });
 
   it('finishing records the guide revision at the end', async () => {
     const { entryid, guide_revisionid } = await start();
@@ -530,70 +518,64 @@ describe('PUT /work_log/{entryid}/stepData', () => {
 });
 
 describe('GET /work_log', () => {
-  it(
-    'filters by guideid, userid and workorderid in any combination, newest first, paged, in ' + '{"results": [...]}',
-    async () => {
-      const order = `WO-${uniqueSuffix()}`;
-      const a = await start(operator.token, { workorderid: order });
-      const b = await start(colleague.token, { workorderid: order });
-      const c = await start(operator.token, { workorderid: order, guideid: otherGuide.guideid });
-      const d = await start(operator.token, { workorderid: `${order}-other` });
-      const ids = async (query: Record<string, string | number>, token = admin) => {
-        const response = await api('GET', '/work_log', { token, query: { limit: 200, ...query } });
-        expect(response.status).toBe(200);
-        expect(Object.keys(response.body)).toEqual(['results']);
-        return response.body.results.map((entry: any) => entry.entryid);
-      };
-      expect(await ids({ workorderid: order })).toEqual([c.entryid, b.entryid, a.entryid]);
-      expect(await ids({ workorderid: order, guideid: guide.guideid })).toEqual([b.entryid, a.entryid]);
-      expect(await ids({ workorderid: order, userid: operator.userid })).toEqual([c.entryid, a.entryid]);
-      expect(await ids({ workorderid: order, userid: operator.userid, guideid: guide.guideid })).toEqual([a.entryid]);
-      expect((await ids({ userid: operator.userid, guideid: guide.guideid })).slice(0, 2)).toEqual([
-        d.entryid,
-        a.entryid,
-      ]);
-      const allOfGuide = await ids({ guideid: otherGuide.guideid });
-      expect(allOfGuide[0]).toBe(c.entryid);
-      expect((await ids({}))[0]).toBe(d.entryid);
-      // Pages: offset advances by the page size.
-      expect(await ids({ workorderid: order, limit: 2 })).toEqual([c.entryid, b.entryid]);
-      expect(await ids({ workorderid: order, limit: 2, offset: 2 })).toEqual([a.entryid]);
-      expect(await ids({ workorderid: order, limit: 2, offset: 4 })).toEqual([]);
-      const listed = await api('GET', '/work_log', {
-        token: admin,
-        query: { workorderid: order, guideid: guide.guideid, userid: operator.userid },
-      });
-      expect(listed.body.results[0]).toMatchObject({
-        entryid: a.entryid,
-        workorderid: order,
-        status: 'started',
-        work_data: [],
-      });
-    },
-  );
+  it('filters by guideid, userid and workorderid in any combination, newest first, paged, in {"results": [...]}', async () => {
+    const order = `WO-${uniqueSuffix()}`;
+    const a = await start(operator.token, { workorderid: order });
+    const b = await start(colleague.token, { workorderid: order });
+    const c = await start(operator.token, { workorderid: order, guideid: otherGuide.guideid });
+    const d = await start(operator.token, { workorderid: `${order}-other` });
+    const ids = async (query: Record<string, string | number>, token = admin) => {
+      const response = await api('GET', '/work_log', { token, query: { limit: 200, ...query } });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body)).toEqual(['results']);
+      return response.body.results.map((entry: any) => entry.entryid);
+    };
+    expect(await ids({ workorderid: order })).toEqual([c.entryid, b.entryid, a.entryid]);
+    expect(await ids({ workorderid: order, guideid: guide.guideid })).toEqual([b.entryid, a.entryid]);
+    expect(await ids({ workorderid: order, userid: operator.userid })).toEqual([c.entryid, a.entryid]);
+    expect(await ids({ workorderid: order, userid: operator.userid, guideid: guide.guideid })).toEqual([a.entryid]);
+    expect((await ids({ userid: operator.userid, guideid: guide.guideid })).slice(0, 2)).toEqual([
+      d.entryid,
+      a.entryid,
+    ]);
+    const allOfGuide = await ids({ guideid: otherGuide.guideid });
+    expect(allOfGuide[0]).toBe(c.entryid);
+    expect((await ids({}))[0]).toBe(d.entryid);
+    // Pages: offset advances by the page size.
+    expect(await ids({ workorderid: order, limit: 2 })).toEqual([c.entryid, b.entryid]);
+    expect(await ids({ workorderid: order, limit: 2, offset: 2 })).toEqual([a.entryid]);
+    expect(await ids({ workorderid: order, limit: 2, offset: 4 })).toEqual([]);
+    const listed = await api('GET', '/work_log', {
+      token: admin,
+      query: { workorderid: order, guideid: guide.guideid, userid: operator.userid },
+    });
+    expect(listed.body.results[0]).toMatchObject({
+      entryid: a.entryid,
+      workorderid: order,
+      status: 'started',
+      work_data: [],
+    });
+  });
 
-  it(
-    "users see the entries they started; the guide's editors see everyone's on that guide; another " + 'userid is 403',
-    async () => {
-      const order = `WO-${uniqueSuffix()}`;
-      const mine = await start(operator.token, { workorderid: order });
-      const theirs = await start(colleague.token, { workorderid: order });
-      const asOperator = await api('GET', '/work_log', { token: operator.token, query: { workorderid: order } });
-      expect(asOperator.body.results.map((entry: any) => entry.entryid)).toEqual([mine.entryid]);
-      expect(
-        (await api('GET', '/work_log', { token: operator.token, query: { userid: colleague.userid } })).status,
-      ).toBe(403);
-      const asEditor = await api('GET', '/work_log', {
-        token: writer.token,
-        query: { workorderid: order, guideid: guide.guideid },
-      });
-      expect(asEditor.body.results.map((entry: any) => entry.entryid)).toEqual([theirs.entryid, mine.entryid]);
-      expect(
-        (await api('GET', '/work_log', { token: writer.token, query: { workorderid: order } })).body.results,
-      ).toEqual([]);
-      expect((await api('GET', '/work_log')).status).toBe(401);
-    },
-  );
+  it("users see the entries they started; the guide's editors see everyone's on that guide; another userid is 403", async () => {
+    const order = `WO-${uniqueSuffix()}`;
+    const mine = await start(operator.token, { workorderid: order });
+    const theirs = await start(colleague.token, { workorderid: order });
+    const asOperator = await api('GET', '/work_log', { token: operator.token, query: { workorderid: order } });
+    expect(asOperator.body.results.map((entry: any) => entry.entryid)).toEqual([mine.entryid]);
+    expect((await api('GET', '/work_log', { token: operator.token, query: { userid: colleague.userid } })).status).toBe(
+      403,
+    );
+    const asEditor = await api('GET', '/work_log', {
+      token: writer.token,
+      query: { workorderid: order, guideid: guide.guideid },
+    });
+    expect(asEditor.body.results.map((entry: any) => entry.entryid)).toEqual([theirs.entryid, mine.entryid]);
+    expect(
+      (await api('GET', '/work_log', { token: writer.token, query: { workorderid: order } })).body.results,
+    ).toEqual([]);
+    expect((await api('GET', '/work_log')).status).toBe(401);
+  });
 });
 
 describe('GET and DELETE /work_log/{entryid}', () => {
@@ -632,33 +614,30 @@ describe('GET and DELETE /work_log/{entryid}', () => {
 });
 
 describe('course stages', () => {
-  it(
-    'starting a work log on a stage guide starts the stage; finishing completes it with ' + 'work_log_entryid',
-    async () => {
-      const { guide: stage, trainee, assignment } = await assignedTrainee();
-      expect((await api('PUT', `/guides/${stage.guideid}/users/${trainee.userid}`, { token: admin })).status).toBe(200);
-      const started = await start(trainee.token, { guideid: stage.guideid });
-      const during = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
-      expect(during.stage_status).toEqual({ status: 'started', reason: 'doc_in_progress' });
-      expect(during.last_completion).toMatchObject({ end_date: null, work_log_entryid: null });
+  it('starting a work log on a stage guide starts the stage; finishing completes it with work_log_entryid', async () => {
+    const { guide: stage, trainee, assignment } = await assignedTrainee();
+    expect((await api('PUT', `/guides/${stage.guideid}/users/${trainee.userid}`, { token: admin })).status).toBe(200);
+    const started = await start(trainee.token, { guideid: stage.guideid });
+    const during = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
+    expect(during.stage_status).toEqual({ status: 'started', reason: 'doc_in_progress' });
+    expect(during.last_completion).toMatchObject({ end_date: null, work_log_entryid: null });
 
-      // Cancelling another run completes nothing.
-      const other = await start(trainee.token, { guideid: stage.guideid });
-      expect((await move(other.entryid, 'cancel', trainee.token)).status).toBe(200);
-      expect(
-        entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid).stage_status.status,
-      ).toBe('started');
+    // Cancelling another run completes nothing.
+    const other = await start(trainee.token, { guideid: stage.guideid });
+    expect((await move(other.entryid, 'cancel', trainee.token)).status).toBe(200);
+    expect(
+      entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid).stage_status.status,
+    ).toBe('started');
 
-      const finished = await move(started.entryid, 'finish', trainee.token);
-      expect(finished.status).toBe(200);
-      const after = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
-      expect(after.stage_status).toEqual({ status: 'completed', reason: 'completed' });
-      expect(after.last_completion).toMatchObject({
-        work_log_entryid: started.entryid,
-        assignee_userid: trainee.userid,
-        course_stage_doc_revisionid: finished.body.guide_revisionid,
-      });
-      expect(after.last_completion.end_date).toBe(finished.body.endtime);
-    },
-  );
+    const finished = await move(started.entryid, 'finish', trainee.token);
+    expect(finished.status).toBe(200);
+    const after = entryOf((await getAssignment(assignment.course_assignmentid)).body, trainee.userid);
+    expect(after.stage_status).toEqual({ status: 'completed', reason: 'completed' });
+    expect(after.last_completion).toMatchObject({
+      work_log_entryid: started.entryid,
+      assignee_userid: trainee.userid,
+      course_stage_doc_revisionid: finished.body.guide_revisionid,
+    });
+    expect(after.last_completion.end_date).toBe(finished.body.endtime);
+  });
 });

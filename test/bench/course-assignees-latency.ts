@@ -6,8 +6,8 @@
  * them); the assignments go through the API, which writes one stored row per member.
  */
 import autocannon from 'autocannon';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { localDb } from '../support/local-db.ts';
 
 const TABLE = 'stepwise';
 const FIRST_USERID = 2_000_000;
@@ -111,13 +111,7 @@ async function pageLatency(url: string, token: string, seconds: number) {
 }
 
 export async function courseAssigneesLatency(stack: Stack, token: string, seconds: number): Promise<void> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
+  const db = localDb(stack.ddbEndpoint);
   await call(stack, token, 'POST', '/wikis', { namespace: 'CATEGORY', title: 'Bench courses', contents: 'Bench.' });
   const guide = await call(stack, token, 'POST', '/guides', {
     category: 'Bench courses',

@@ -18,9 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { localDb } from '../support/local-db.ts';
 
 const CONNECTIONS = 10;
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -145,13 +145,7 @@ export async function loadUsersHandler(
 export async function measureRequestPath(stack: RunningStack, engine: string): Promise<RequestPathFigures> {
   const token = await login(stack);
   const otherId = await createOtherUser(stack, token);
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: stack.ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
+  const db = localDb(stack.ddbEndpoint);
   const rawGet = () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } }));
   const selfUrl = `${stack.url}/users/1`;
   const otherUrl = `${stack.url}/users/${otherId}`;

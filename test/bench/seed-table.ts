@@ -3,8 +3,8 @@
  * unprocessed items sent again. Benches build the items with the entity files' own builders, so
  * what they seed is what the API stores; this only spares them the write loop.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { localDb } from '../support/local-db.ts';
 
 const TABLE = 'stepwise';
 const BATCH = 25;
@@ -12,13 +12,7 @@ const IN_FLIGHT = 8;
 
 /** Writes every item `items` yields (drawn lazily, so a large seed is never all in memory); returns the count. */
 export async function writeItems(ddbEndpoint: string, items: Iterable<Record<string, unknown>>): Promise<number> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: ddbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    }),
-  );
+  const db = localDb(ddbEndpoint);
   const source = items[Symbol.iterator]();
   const takeBatch = () => {
     const batch: Array<Record<string, unknown>> = [];

@@ -138,22 +138,18 @@ describe('module import pipeline on the local Step Functions endpoint', () => {
     expect(visited[0]).toBe('FetchPackage');
   });
 
-  it(
-    "fails with PackageNotFound when the object is missing, through MarkImportFailed, with Lambda's error " +
-      'document as cause',
-    async () => {
-      visited.length = 0;
-      const execution = await finished(await start(MACHINE, importInput('imports/missing.zip')));
+  it("fails with PackageNotFound when the object is missing, through MarkImportFailed, with Lambda's error document as cause", async () => {
+    visited.length = 0;
+    const execution = await finished(await start(MACHINE, importInput('imports/missing.zip')));
 
-      expect(visited).toEqual(['AwaitUpload', 'MarkImportFailed']);
-      expect(execution.status).toBe('FAILED');
-      expect(execution.error).toBe('PackageNotFound');
-      expect(JSON.parse(execution.cause!)).toMatchObject({
-        errorType: 'PackageNotFound',
-        errorMessage: `No package at s3://${BUCKET}/imports/missing.zip`,
-      });
-    },
-  );
+    expect(visited).toEqual(['AwaitUpload', 'MarkImportFailed']);
+    expect(execution.status).toBe('FAILED');
+    expect(execution.error).toBe('PackageNotFound');
+    expect(JSON.parse(execution.cause!)).toMatchObject({
+      errorType: 'PackageNotFound',
+      errorMessage: `No package at s3://${BUCKET}/imports/missing.zip`,
+    });
+  });
 
   it('retries TransientStorageError and then succeeds', async () => {
     let calls = 0;

@@ -325,25 +325,21 @@ describe('import pipeline under injected AWS faults', () => {
     });
   }
 
-  it(
-    'MarkImportFailed: DynamoDB fails the failure write too; the next read fails it as interrupted and ' +
-      'removes the output',
-    async () => {
-      const { record, status, left } = await importWithFault('upload', {
-        client: 'dynamodb',
-        command: TransactWriteCommand,
-        when: (input) => endSets(input, 'complete', 'done') || endSets(input, 'failed'),
-        error: dynamoInternal,
-      });
-      expect(status).toBe('FAILED');
-      expect(record.status).toBe('running'); // nobody could record the outcome
-      expect(left).toBeGreaterThan(0);
+  it('MarkImportFailed: DynamoDB fails the failure write too; the next read fails it as interrupted and removes the output', async () => {
+    const { record, status, left } = await importWithFault('upload', {
+      client: 'dynamodb',
+      command: TransactWriteCommand,
+      when: (input) => endSets(input, 'complete', 'done') || endSets(input, 'failed'),
+      error: dynamoInternal,
+    });
+    expect(status).toBe('FAILED');
+    expect(record.status).toBe('running'); // nobody could record the outcome
+    expect(left).toBeGreaterThan(0);
 
-      const progress = await modules.progress(ADMIN, record.importid);
-      expect(progress).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
-      expect(await contentLeft(record.importid)).toBe(0);
-    },
-  );
+    const progress = await modules.progress(ADMIN, record.importid);
+    expect(progress).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
+    expect(await contentLeft(record.importid)).toBe(0);
+  });
 
   it('Step Functions refuses StartExecution: 503, the import is interrupted and starts again', async () => {
     const { importid } = await modules.createImport(ADMIN, { title: 'Never started' });

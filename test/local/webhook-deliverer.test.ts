@@ -83,23 +83,20 @@ describe('fan-out', () => {
     expect(await count(sameMoment.webhookid)).toBe(1);
   });
 
-  it(
-    'is idempotent: dispatching an event twice (a restart between fan-out and dispatched) makes ' + 'one delivery',
-    async () => {
-      const { webhook, stored } = await webhookAndEvent();
-      await deliverer.dispatchEvent(stored, [webhook]);
-      await deliverer.dispatchEvent(stored, [webhook]);
-      const deliveries = await webhooks.listDeliveries(webhook.webhookid, { limit: 10, offset: 0 });
-      expect(deliveries).toHaveLength(1);
-      expect(deliveries[0]).toMatchObject({
-        deliveryid: deliveryIdOf(stored.eventid, webhook.webhookid),
-        status: 'pending',
-        attempts: 0,
-      });
-      const pending = await outbox.listPendingEvents(1000);
-      expect(pending.map((event) => event.eventid)).not.toContain(stored.eventid);
-    },
-  );
+  it('is idempotent: dispatching an event twice (a restart between fan-out and dispatched) makes one delivery', async () => {
+    const { webhook, stored } = await webhookAndEvent();
+    await deliverer.dispatchEvent(stored, [webhook]);
+    await deliverer.dispatchEvent(stored, [webhook]);
+    const deliveries = await webhooks.listDeliveries(webhook.webhookid, { limit: 10, offset: 0 });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({
+      deliveryid: deliveryIdOf(stored.eventid, webhook.webhookid),
+      status: 'pending',
+      attempts: 0,
+    });
+    const pending = await outbox.listPendingEvents(1000);
+    expect(pending.map((event) => event.eventid)).not.toContain(stored.eventid);
+  });
 
   it('an outbox item written in a transaction that fails is not written at all', async () => {
     const { webhook } = await webhookAndEvent();
@@ -145,35 +142,31 @@ describe('claim and ack', () => {
     expect(claims.find(Boolean)).toMatchObject({ status: 'delivering', attempts: 1 });
   });
 
-  it(
-    'a deliverer that died mid-delivery: its claim is held until the lease runs out, then retried with the ' +
-      'same id, and its late ack is refused',
-    async () => {
-      const delivery = await dueDelivery();
-      const start = Date.now();
-      const dead = (await webhooks.claimDelivery(delivery, start, start + 10_000))!;
-      expect(dead).toBeDefined();
-      // Restarted deliverer, lease still running: nothing to claim, so no second POST.
-      expect(await webhooks.claimDelivery(delivery, start + 5_000, start + 15_000)).toBeUndefined();
-      // Lease over: the delivery comes back in the due list and is claimed again, same delivery id.
-      const due = await webhooks.listDueDeliveries(start + 10_000, 1000);
-      expect(due.map((candidate) => candidate.deliveryid)).toContain(delivery.deliveryid);
-      const again = (await webhooks.claimDelivery(delivery, start + 10_000, start + 20_000))!;
-      expect(again).toMatchObject({ deliveryid: delivery.deliveryid, attempts: 2, status: 'delivering' });
-      // The first deliverer's ack arrives late: refused, nothing changes.
-      expect(await webhooks.finishAttempt(dead, { kind: 'succeeded', responseCode: 200, at: start })).toBe(false);
-      expect(await webhooks.finishAttempt(again, { kind: 'succeeded', responseCode: 200, at: start + 11_000 })).toBe(
-        true,
-      );
-      const stored = await webhooks.getDelivery(delivery);
-      expect(stored).toMatchObject({
-        status: 'succeeded',
-        attempts: 2,
-        last_response_code: 200,
-        next_attempt_at: null,
-      });
-    },
-  );
+  it('a deliverer that died mid-delivery: its claim is held until the lease runs out, then retried with the same id, and its late ack is refused', async () => {
+    const delivery = await dueDelivery();
+    const start = Date.now();
+    const dead = (await webhooks.claimDelivery(delivery, start, start + 10_000))!;
+    expect(dead).toBeDefined();
+    // Restarted deliverer, lease still running: nothing to claim, so no second POST.
+    expect(await webhooks.claimDelivery(delivery, start + 5_000, start + 15_000)).toBeUndefined();
+    // Lease over: the delivery comes back in the due list and is claimed again, same delivery id.
+    const due = await webhooks.listDueDeliveries(start + 10_000, 1000);
+    expect(due.map((candidate) => candidate.deliveryid)).toContain(delivery.deliveryid);
+    const again = (await webhooks.claimDelivery(delivery, start + 10_000, start + 20_000))!;
+    expect(again).toMatchObject({ deliveryid: delivery.deliveryid, attempts: 2, status: 'delivering' });
+    // The first deliverer's ack arrives late: refused, nothing changes.
+    expect(await webhooks.finishAttempt(dead, { kind: 'succeeded', responseCode: 200, at: start })).toBe(false);
+    expect(await webhooks.finishAttempt(again, { kind: 'succeeded', responseCode: 200, at: start + 11_000 })).toBe(
+      true,
+    );
+    const stored = await webhooks.getDelivery(delivery);
+    expect(stored).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      last_response_code: 200,
+      next_attempt_at: null,
+    });
+  });
 
   it('a delivered delivery is never claimed again and leaves the due list', async () => {
     const delivery = await dueDelivery();

@@ -6,12 +6,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
-import { ddb } from '../support/courses.ts';
 import { addStep, createGuide, ownSteps } from '../api/guide-fixtures.ts';
 import { workLogCrawler, WORK_LOG_UNEXPOSED } from '../../infra/ops/migrate/resources/work-log.ts';
 import { entryView } from '../../shared/views/work-log-views.ts';
 import type { WorkLogEntryRecord } from '../../shared/db/entities/work-log.ts';
 import { crawledAndStored, httpSource, runCrawler, storedPartition, type CrawlRun } from './support/crawl-harness.ts';
+import { localDb } from '../support/local-db.ts';
 
 let admin: string;
 let operator: TestUser;
@@ -25,7 +25,7 @@ async function age(entryid: number, seconds: number): Promise<void> {
   const names = ['starttime', 'last_event', 'idle_since', 'step_since', 'endtime'];
   const stored = (await storedPartition(`WORKLOG#${entryid}`, 'ENTRY'))[0]!;
   const moved = names.filter((name) => typeof stored[name] === 'number');
-  await ddb().send(
+  await localDb().send(
     new UpdateCommand({
       TableName: 'stepwise',
       Key: { pk: `WORKLOG#${entryid}`, sk: 'ENTRY' },

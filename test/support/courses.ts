@@ -1,9 +1,8 @@
 /** Course, team and assignment helpers for the course API tests. */
-import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from './api.ts';
 import { createGuide } from '../api/guide-fixtures.ts';
+import { localDb } from './local-db.ts';
 
 export interface StageBody {
   doctype: string;
@@ -69,19 +68,8 @@ export async function releaseGuide(guideid: number, release_type: 'major' | 'min
 
 export type { TestUser };
 
-let client: DynamoDBDocumentClient | undefined;
-
 /** The local stack's DynamoDB, for moving stored times into the past (no sleeping in tests). */
-export function ddb(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('ddbEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-  );
-  return client;
-}
+const ddb = () => localDb();
 
 const pad = (id: number) => String(id).padStart(12, '0');
 

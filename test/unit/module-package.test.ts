@@ -60,23 +60,18 @@ describe('parseManifest', () => {
     });
   });
 
-  it(
-    'refuses broken XML, an unknown SCORM version and a manifest without a launchable resource, each ' +
-      'with its code',
-    () => {
-      expect(rejection(() => parseManifest('scorm', '<manifest><oops></manifest>')).code).toBe('manifest_invalid');
-      expect(
-        rejection(() =>
-          parseManifest('scorm', scorm12Manifest('X').replace('<schemaversion>1.2', '<schemaversion>1.1')),
-        ).code,
-      ).toBe('unsupported_version');
-      const noHref = scorm12Manifest('X').replace(/href="index.html"/g, '');
-      expect(rejection(() => parseManifest('scorm', noHref)).code).toBe('manifest_invalid');
-      expect(rejection(() => parseManifest('cmi5', '<courseStructure><course id="c"/></courseStructure>')).code).toBe(
-        'manifest_invalid',
-      );
-    },
-  );
+  it('refuses broken XML, an unknown SCORM version and a manifest without a launchable resource, each with its code', () => {
+    expect(rejection(() => parseManifest('scorm', '<manifest><oops></manifest>')).code).toBe('manifest_invalid');
+    expect(
+      rejection(() => parseManifest('scorm', scorm12Manifest('X').replace('<schemaversion>1.2', '<schemaversion>1.1')))
+        .code,
+    ).toBe('unsupported_version');
+    const noHref = scorm12Manifest('X').replace(/href="index.html"/g, '');
+    expect(rejection(() => parseManifest('scorm', noHref)).code).toBe('manifest_invalid');
+    expect(rejection(() => parseManifest('cmi5', '<courseStructure><course id="c"/></courseStructure>')).code).toBe(
+      'manifest_invalid',
+    );
+  });
 });
 
 describe('locateManifest', () => {

@@ -271,36 +271,32 @@ describe('parity with survey-core', () => {
     expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
   });
 
-  it(
-    'records the choices a select answer is matched against, and dropdown and tagbox map like radiogroup ' +
-      'and checkbox',
-    () => {
-      const definition = {
-        elements: [
-          { type: 'dropdown', name: 'd', choices: ['a', 1], correctAnswer: 1 },
-          { type: 'tagbox', name: 't', choices: ['a', 'b', 1], correctAnswer: ['b', 1] },
-          { type: 'radiogroup', name: 'r', choices: [{ value: 2, text: 'Two' }, 'x'], correctAnswer: 2 },
-          { type: 'text', name: 'x', correctAnswer: '1' },
-        ],
-      };
-      expect(analyzeSurvey(definition).questions.map((question) => question.choices)).toEqual([
-        ['a', 1],
-        ['a', 'b', 1],
-        [2, 'x'],
-        undefined,
-      ]);
-      for (const data of [
-        { d: true, t: ['b', true], r: '2' },
-        { d: 'true', t: 'b', x: true },
-        { t: ['B', '1', 'z'] },
-        { t: [true, 1] },
-      ]) {
-        const ours = ourGrade(definition, data);
-        expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
-      }
-      expect(ourGrade(definition, { d: true, t: ['b', true] }).correct_count).toBe(2);
-    },
-  );
+  it('records the choices a select answer is matched against, and dropdown and tagbox map like radiogroup and checkbox', () => {
+    const definition = {
+      elements: [
+        { type: 'dropdown', name: 'd', choices: ['a', 1], correctAnswer: 1 },
+        { type: 'tagbox', name: 't', choices: ['a', 'b', 1], correctAnswer: ['b', 1] },
+        { type: 'radiogroup', name: 'r', choices: [{ value: 2, text: 'Two' }, 'x'], correctAnswer: 2 },
+        { type: 'text', name: 'x', correctAnswer: '1' },
+      ],
+    };
+    expect(analyzeSurvey(definition).questions.map((question) => question.choices)).toEqual([
+      ['a', 1],
+      ['a', 'b', 1],
+      [2, 'x'],
+      undefined,
+    ]);
+    for (const data of [
+      { d: true, t: ['b', true], r: '2' },
+      { d: 'true', t: 'b', x: true },
+      { t: ['B', '1', 'z'] },
+      { t: [true, 1] },
+    ]) {
+      const ours = ourGrade(definition, data);
+      expect({ correct: ours.correct_count, total: ours.question_count }).toEqual(surveyCoreGrade(definition, data));
+    }
+    expect(ourGrade(definition, { d: true, t: ['b', true] }).correct_count).toBe(2);
+  });
 
   it('grades quizzes imported before choices were recorded as it did then (no choice mapping)', () => {
     const legacy: GradedQuestion[] = [

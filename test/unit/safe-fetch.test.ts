@@ -73,42 +73,38 @@ describe('safeFetch', () => {
     expect(await text(fetched.body)).toBe('PK-package-bytes');
   });
 
-  it(
-    'refuses a name when any of its addresses is private, link-local or metadata, answering as for a name ' +
-      'that does not resolve',
-    async () => {
-      const resolveTo =
-        (...addresses: string[]) =>
-        async () =>
-          addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-      const unresolvable = await refusal(
-        safeFetch(
-          'http://packages.example.com/p.zip',
-          options({ resolve: async () => Promise.reject(new Error('getaddrinfo ENOTFOUND packages.example.com')) }),
-        ),
+  it('refuses a name when any of its addresses is private, link-local or metadata, answering as for a name that does not resolve', async () => {
+    const resolveTo =
+      (...addresses: string[]) =>
+      async () =>
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const unresolvable = await refusal(
+      safeFetch(
+        'http://packages.example.com/p.zip',
+        options({ resolve: async () => Promise.reject(new Error('getaddrinfo ENOTFOUND packages.example.com')) }),
+      ),
+    );
+    expect({ code: unresolvable.code, message: unresolvable.message }).toEqual({
+      code: 'fetch_failed',
+      message: NOT_FETCHED_MESSAGE,
+    });
+    for (const addresses of [
+      ['10.0.0.5'],
+      ['93.184.216.34', '127.0.0.1'],
+      ['169.254.169.254'],
+      ['fd00:ec2::254'],
+      ['::ffff:192.168.1.1'],
+    ]) {
+      const refused = await refusal(
+        safeFetch('http://packages.example.com/p.zip', options({ resolve: resolveTo(...addresses) })),
       );
-      expect({ code: unresolvable.code, message: unresolvable.message }).toEqual({
-        code: 'fetch_failed',
-        message: NOT_FETCHED_MESSAGE,
+      expect({ code: refused.code, message: refused.message }, addresses.join()).toEqual({
+        code: unresolvable.code,
+        message: unresolvable.message,
       });
-      for (const addresses of [
-        ['10.0.0.5'],
-        ['93.184.216.34', '127.0.0.1'],
-        ['169.254.169.254'],
-        ['fd00:ec2::254'],
-        ['::ffff:192.168.1.1'],
-      ]) {
-        const refused = await refusal(
-          safeFetch('http://packages.example.com/p.zip', options({ resolve: resolveTo(...addresses) })),
-        );
-        expect({ code: refused.code, message: refused.message }, addresses.join()).toEqual({
-          code: unresolvable.code,
-          message: unresolvable.message,
-        });
-        expect(refused.detail).toContain(addresses.at(-1));
-      }
-    },
-  );
+      expect(refused.detail).toContain(addresses.at(-1));
+    }
+  });
 
   it('connects to the vetted address itself: the name is never resolved again', async () => {
     let lookups = 0;

@@ -9,6 +9,7 @@ import { getItem } from '../items.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import { isConditionFailed } from '../retry.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 /** An attempt window or failure run: counted with ADD, cleared by TTL (no `entity`: named by key). */
@@ -19,6 +20,12 @@ export const attemptCounterItemSchema = z.strictObject({
   ttl: z.optional(z.number()),
   last_at: z.optional(z.number()),
 });
+
+/** A counter whose TTL has passed counts as absent (TTL deletion lags); one without a TTL never ends. */
+function liveCounter(item: Record<string, unknown> | undefined) {
+  const counter = item ? parseStored(attemptCounterItemSchema, item) : undefined;
+  return counter && !(counter.ttl !== undefined && counter.ttl <= nowSeconds()) ? counter : undefined;
+}
 
 function attemptsKey(purpose: string, subject: string) {
   return { pk: `ATTEMPTS#${purpose}#${subject}`, sk: 'ATTEMPTS' };
@@ -31,9 +38,8 @@ export interface AttemptWindow {
 }
 
 export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
-  const item = await getItem(attemptsKey(purpose, subject));
-  if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, resetsAt: 0 };
-  return { count: Number(item.count), resetsAt: Number(item[TTL_ATTRIBUTE]) };
+  const counter = liveCounter(await getItem(attemptsKey(purpose, subject)));
+  return counter ? { count: counter.count, resetsAt: counter.ttl ?? Number.NaN } : { count: 0, resetsAt: 0 };
 }
 
 /** Counts one attempt; the window starts with the first attempt and lasts windowSeconds. */
@@ -68,10 +74,8 @@ export async function countAttempt(purpose: string, subject: string, windowSecon
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return {
-    count: Number(result.Attributes!.count),
-    resetsAt: Number(result.Attributes![TTL_ATTRIBUTE] ?? now + windowSeconds),
-  };
+  const counter = parseStored(attemptCounterItemSchema, result.Attributes!);
+  return { count: counter.count, resetsAt: counter.ttl ?? now + windowSeconds };
 }
 
 export async function clearAttempts(purpose: string, subject: string): Promise<void> {
@@ -86,9 +90,8 @@ export interface FailureRun {
 }
 
 export async function readFailureRun(purpose: string, subject: string): Promise<FailureRun> {
-  const item = await getItem(attemptsKey(purpose, subject));
-  if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return { count: 0, lastAt: 0 };
-  return { count: Number(item.count), lastAt: Number(item.last_at ?? 0) };
+  const counter = liveCounter(await getItem(attemptsKey(purpose, subject)));
+  return counter ? { count: counter.count, lastAt: counter.last_at ?? 0 } : { count: 0, lastAt: 0 };
 }
 
 /**
@@ -130,5 +133,5 @@ export async function countFailure(
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return { count: Number(result.Attributes!.count), lastAt: now };
+  return { count: parseStored(attemptCounterItemSchema, result.Attributes!).count, lastAt: now };
 }

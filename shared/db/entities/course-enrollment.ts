@@ -31,7 +31,12 @@ export function enrollmentWrite(userid: number, wikiid: number): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...enrollmentKey(userid, wikiid), entity: 'CourseEnrollment', userid, wikiid },
+        Item: {
+          ...enrollmentKey(userid, wikiid),
+          entity: 'CourseEnrollment',
+          userid,
+          wikiid,
+        } satisfies z.input<typeof courseEnrollmentItemSchema>,
       },
     },
   };

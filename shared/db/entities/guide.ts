@@ -288,7 +288,7 @@ export function guideFromItem(item: Record<string, unknown>): GuideRecord {
   return withoutKeys(item) as unknown as GuideRecord;
 }
 
-function stepFromItem(item: Record<string, unknown>): StepRecord {
+export function stepFromItem(item: Record<string, unknown>): StepRecord {
   return withoutKeys(item) as unknown as StepRecord;
 }
 

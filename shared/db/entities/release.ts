@@ -19,7 +19,8 @@ import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordFrom } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
@@ -69,11 +70,11 @@ export interface VersionHead {
 }
 
 function releaseKey(releaseid: number) {
-  return { pk: `RELEASE#${releaseid}`, sk: 'RELEASE' };
+  return { pk: `RELEASE#${releaseid}`, sk: 'RELEASE' as const };
 }
 
 function headKey(doctype: ReleaseDoctype, docid: number) {
-  return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' };
+  return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' as const };
 }
 
 function versionSortKey(release: { major: number; minor: number }): string {
@@ -92,7 +93,7 @@ export function allReleasesCollection(doctype: ReleaseDoctype): PageQuery {
 
 /** Releases written before approvals could hold them back were all released when made. */
 export function releaseFromItem(item: Record<string, unknown>): ReleaseRecord {
-  const record = withoutKeys(item) as unknown as ReleaseRecord;
+  const record = recordFrom(storedReleaseSchema, item);
   return {
     ...record,
     status: record.status ?? 'released',
@@ -120,9 +121,8 @@ export function nextVersion(
 
 export async function getVersionHead(doctype: ReleaseDoctype, docid: number): Promise<VersionHead> {
   const item = await getItem(headKey(doctype, docid), { consistent: true });
-  return item
-    ? { major: Number(item.major), minor: Number(item.minor), exists: true }
-    : { major: 0, minor: 0, exists: false };
+  const head = item ? recordFrom(releaseHeadItemSchema, item) : undefined;
+  return head ? { major: head.major, minor: head.minor, exists: true } : { major: 0, minor: 0, exists: false };
 }
 
 /** A Release as releaseItem puts it and the ending / notes updates leave it (plain). */
@@ -151,6 +151,13 @@ export const releaseItemSchema = z.strictObject({
   langid: z.string(),
 });
 
+/** A Release as read back: items written before approvals have no status, release date or request. */
+const storedReleaseSchema = z.extend(releaseItemSchema, {
+  status: z.optional(releaseItemSchema.shape.status),
+  release_date: z.optional(releaseItemSchema.shape.release_date),
+  approval_requestid: z.optional(releaseItemSchema.shape.approval_requestid),
+});
+
 export const releaseHeadItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('HEAD'),
@@ -159,7 +166,7 @@ export const releaseHeadItemSchema = z.strictObject({
   minor: z.int(),
 });
 
-function releaseItem(release: ReleaseRecord): Record<string, unknown> {
+function releaseItem(release: ReleaseRecord): z.input<typeof releaseItemSchema> {
   return {
     ...releaseKey(release.releaseid),
     entity: 'Release',
@@ -187,7 +194,12 @@ export function headMoveWrite(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...headKey(doctype, docid), entity: 'ReleaseHead', major: version.major, minor: version.minor },
+        Item: {
+          ...headKey(doctype, docid),
+          entity: 'ReleaseHead',
+          major: version.major,
+          minor: version.minor,
+        } satisfies z.input<typeof releaseHeadItemSchema>,
         ConditionExpression: head.exists ? 'major = :major AND minor = :minor' : 'attribute_not_exists(pk)',
         ExpressionAttributeValues: head.exists ? { ':major': head.major, ':minor': head.minor } : undefined,
       },

@@ -8,6 +8,7 @@ import { db, tableName } from '../client.ts';
 import { putItem } from '../items.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 /** A ResetLink item as putResetLink writes it (a credential: it never travels in a site file). */
@@ -22,7 +23,7 @@ export const resetLinkItemSchema = z.strictObject({
 });
 
 function resetKey(tokenHash: string) {
-  return { pk: `RESET#${tokenHash}`, sk: 'RESET' };
+  return { pk: `RESET#${tokenHash}`, sk: 'RESET' as const };
 }
 
 export interface ResetLinkUse {
@@ -43,7 +44,7 @@ export async function putResetLink(
     userid,
     credential_stamp: credentialStamp,
     [TTL_ATTRIBUTE]: expires,
-  });
+  } satisfies z.input<typeof resetLinkItemSchema>);
 }
 
 /** Uses a link up: deletes it and returns its account if it was live (one use only). */
@@ -51,10 +52,11 @@ export async function consumeResetLink(tokenHash: string): Promise<ResetLinkUse 
   const result = await db().send(
     new DeleteCommand({ TableName: tableName(), Key: resetKey(tokenHash), ReturnValues: 'ALL_OLD' }),
   );
-  const item = result.Attributes;
-  if (!item || Number(item[TTL_ATTRIBUTE]) <= nowSeconds()) return undefined;
+  if (!result.Attributes) return undefined;
+  const link = parseStored(resetLinkItemSchema, result.Attributes);
+  if (link.ttl <= nowSeconds()) return undefined;
   return {
-    userid: Number(item.userid),
-    ...(typeof item.credential_stamp === 'string' ? { credential_stamp: item.credential_stamp } : {}),
+    userid: link.userid,
+    ...(link.credential_stamp !== undefined ? { credential_stamp: link.credential_stamp } : {}),
   };
 }

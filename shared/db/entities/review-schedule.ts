@@ -12,7 +12,7 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -22,6 +22,7 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import type { FrequencyUnit } from '../../domain/stage-status.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type ReviewOutcome = 'approved' | 'changes_requested';
@@ -111,11 +112,11 @@ export const reviewDocumentItemSchema = z.strictObject({
 });
 
 function scheduleKey(prsid: number) {
-  return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' };
+  return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' as const };
 }
 
 function documentKey(prdid: number) {
-  return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' };
+  return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' as const };
 }
 
 const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
@@ -127,8 +128,8 @@ function dueIndex(document: Pick<ReviewDocumentRecord, 'reviewer_userid' | 'next
   };
 }
 
-const asSchedule = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewScheduleRecord;
-const asDocument = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ReviewDocumentRecord;
+const asSchedule = recordsOf(reviewScheduleItemSchema);
+const asDocument = recordsOf(reviewDocumentItemSchema);
 
 // ---- schedules ----
 
@@ -144,7 +145,7 @@ export function scheduleCreateWrite(schedule: ReviewScheduleRecord): LabelledWri
           [INDEXES.gsi1.pk]: 'PR_SCHEDULES',
           [INDEXES.gsi1.sk]: padId(schedule.prsid),
           ...schedule,
-        },
+        } satisfies z.input<typeof reviewScheduleItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -213,7 +214,7 @@ export function documentAddWrites(document: ReviewDocumentRecord): LabelledWrite
             [INDEXES.gsi1.sk]: padId(document.prdid),
             ...dueIndex(document),
             ...document,
-          },
+          } satisfies z.input<typeof reviewDocumentItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

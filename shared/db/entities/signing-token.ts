@@ -6,7 +6,7 @@
  */
 import { tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
-import { withoutKeys } from '../keys.ts';
+import { recordFrom } from '../stored-item.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
@@ -39,13 +39,18 @@ export const signingTokenItemSchema = z.strictObject({
 });
 
 function signingTokenKey(tokenHash: string) {
-  return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' };
+  return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' as const };
 }
 
 export async function putSigningToken(tokenHash: string, record: SigningTokenRecord): Promise<void> {
   if (
     !(await putItem(
-      { ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record },
+      {
+        ...signingTokenKey(tokenHash),
+        entity: 'SigningToken',
+        [TTL_ATTRIBUTE]: record.expires_at,
+        ...record,
+      } satisfies z.input<typeof signingTokenItemSchema>,
       { ifAbsent: true },
     ))
   ) {
@@ -56,8 +61,9 @@ export async function putSigningToken(tokenHash: string, record: SigningTokenRec
 /** A live token (TTL deletion lags, so expiry is checked here too). */
 export async function getSigningToken(tokenHash: string): Promise<SigningTokenRecord | undefined> {
   const item = await getItem(signingTokenKey(tokenHash), { consistent: true });
-  if (!item || Number(item.expires_at) <= nowSeconds()) return undefined;
-  return withoutKeys(item) as unknown as SigningTokenRecord;
+  if (!item) return undefined;
+  const token = recordFrom(signingTokenItemSchema, item);
+  return token.expires_at > nowSeconds() ? token : undefined;
 }
 
 /** Uses the token up inside a signature's transaction; fails if it is gone, used or expired. */

@@ -14,12 +14,13 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
@@ -139,7 +140,7 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
 });
 
 function requestKey(signoff_requestid: number) {
-  return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' };
+  return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' as const };
 }
 
 function traineeKey(userid: number, stage_assessmentid: number) {
@@ -147,7 +148,7 @@ function traineeKey(userid: number, stage_assessmentid: number) {
 }
 
 function tokenKey(hash: string) {
-  return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' };
+  return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' as const };
 }
 
 function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
@@ -164,7 +165,7 @@ function requestIndexes(request: SignoffRequestRecord): Record<string, string> {
   return {};
 }
 
-const requestFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as SignoffRequestRecord;
+const requestFromItem = recordsOf(signoffRequestItemSchema);
 
 /** The request as it is now, on condition the stored one is `expectedVersion` (null: new). Label signoff. */
 export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersion: number | null): LabelledWrite {
@@ -178,7 +179,7 @@ export function signoffRequestWrite(request: SignoffRequestRecord, expectedVersi
           entity: 'SignoffRequest',
           ...requestIndexes(request),
           ...request,
-        },
+        } satisfies z.input<typeof signoffRequestItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -207,7 +208,11 @@ export function traineeSignoffWrite(request: SignoffRequestRecord): LabelledWrit
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...traineeKey(request.userid, request.stage_assessmentid), entity: 'TraineeSignoff', ...record },
+        Item: {
+          ...traineeKey(request.userid, request.stage_assessmentid),
+          entity: 'TraineeSignoff',
+          ...record,
+        } satisfies z.input<typeof traineeSignoffItemSchema>,
         ConditionExpression: opening
           ? 'attribute_not_exists(pk) OR NOT (#state IN (:requested, :responded))'
           : 'signoff_requestid = :id',
@@ -234,14 +239,14 @@ export async function getTraineeSignoff(
   stage_assessmentid: number,
 ): Promise<TraineeSignoffRecord | undefined> {
   const item = await getItem(traineeKey(userid, stage_assessmentid), { consistent: true });
-  return item ? (withoutKeys(item) as unknown as TraineeSignoffRecord) : undefined;
+  return item ? recordFrom(traineeSignoffItemSchema, item) : undefined;
 }
 
 export async function getTraineeSignoffs(
   pairs: Array<{ userid: number; stage_assessmentid: number }>,
 ): Promise<TraineeSignoffRecord[]> {
   return (await batchGetInOrder(pairs.map((pair) => traineeKey(pair.userid, pair.stage_assessmentid)))).map(
-    (item) => withoutKeys(item) as unknown as TraineeSignoffRecord,
+    recordsOf(traineeSignoffItemSchema),
   );
 }
 
@@ -263,7 +268,9 @@ export async function listUnacknowledged(
 export async function putFinalizeToken(hash: string, token: FinalizeTokenRecord): Promise<void> {
   if (
     !(await putItem(
-      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token },
+      { ...tokenKey(hash), entity: 'SignoffFinalizeToken', [TTL_ATTRIBUTE]: token.expires, ...token } satisfies z.input<
+        typeof signoffFinalizeTokenItemSchema
+      >,
       { ifAbsent: true },
     ))
   ) {
@@ -276,5 +283,5 @@ export async function consumeFinalizeToken(hash: string): Promise<FinalizeTokenR
   const result = await db().send(
     new DeleteCommand({ TableName: tableName(), Key: tokenKey(hash), ReturnValues: 'ALL_OLD' }),
   );
-  return result.Attributes ? (withoutKeys(result.Attributes) as unknown as FinalizeTokenRecord) : undefined;
+  return result.Attributes ? recordFrom(signoffFinalizeTokenItemSchema, result.Attributes) : undefined;
 }

@@ -9,8 +9,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextId } from '../counters.ts';
 import { getItem, putItem } from '../items.ts';
-import { withoutKeys } from '../keys.ts';
 import { isConditionFailed } from '../retry.ts';
+import { recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export const SITE_EXPORT_ENTITY = 'SiteExport';
@@ -129,33 +129,82 @@ export interface SiteImportRecord {
   completed_at: number | null;
 }
 
+/** A map attribute typed by its interface: its inner shape is the job's own business (checked: a map). */
+const jobMap = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
+const nullableString = z.nullable(z.string());
+
 /**
- * Job items never travel (an import refuses them by key); their schemas type the fields the
- * services key on and leave the rest of the report and cursor open (loose: not exact).
+ * Job items never travel (an import refuses them by key); their schemas type every field the
+ * record declares, the report, cursor and pass only as maps (their insides are the job's own),
+ * and stay open to attributes they do not name (loose: not exact).
  */
-export const siteExportItemSchema = z.looseObject({
+const siteExportShape = {
   pk: z.string(),
   sk: z.literal('JOB'),
   entity: z.literal(SITE_EXPORT_ENTITY),
   exportid: z.int().check(z.positive()),
+  interrupted: z.optional(z.boolean()),
+  webhook_secrets: z.optional(z.boolean()),
+  secrets_passphrase: z.optional(nullableString),
   status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+  include_objects: z.boolean(),
   percent: z.number(),
+  cursor: jobMap<ExportCursor>(),
+  parts: z.array(jobMap<ExportPart>()),
+  records: z.int(),
+  counts: z.record(z.string(), z.number()),
+  objects: z.int(),
+  execution_arn: nullableString,
+  error: nullableString,
   created_by: z.int(),
   created_at: z.number(),
-});
-export const siteImportItemSchema = z.looseObject({
+  completed_at: z.nullable(z.number()),
+};
+const siteImportShape = {
   pk: z.string(),
   sk: z.literal('JOB'),
   entity: z.literal(SITE_IMPORT_ENTITY),
   importid: z.int().check(z.positive()),
-  status: z.string(),
+  allow_admin_grants: z.optional(z.boolean()),
+  secrets_passphrase: z.optional(nullableString),
+  attempt: z.optional(z.int()),
+  started_at: z.optional(z.number()),
+  interrupted: z.optional(z.boolean()),
+  status: z.enum([
+    'awaiting_upload',
+    'validating',
+    'writing',
+    'finishing',
+    'validated',
+    'complete',
+    'failed',
+    'cancelled',
+  ]),
   mode: z.enum(['empty', 'merge']),
+  dry_run: z.boolean(),
+  mail_password_resets: z.boolean(),
   percent: z.number(),
   key: z.string(),
-});
+  size: z.nullable(z.number()),
+  offset: z.number(),
+  steps: z.int(),
+  report: jobMap<ImportReport>(),
+  pass: z.record(z.string(), z.unknown()),
+  operator: z.object({ userid: z.int(), email: z.string() }),
+  execution_arn: nullableString,
+  error: nullableString,
+  created_by: z.int(),
+  created_at: z.number(),
+  completed_at: z.nullable(z.number()),
+};
+export const siteExportItemSchema = z.looseObject(siteExportShape);
+export const siteImportItemSchema = z.looseObject(siteImportShape);
+/** Reads keep the attributes the records name (an open object has no record type of its own). */
+const storedExportSchema = z.object(siteExportShape);
+const storedImportSchema = z.object(siteImportShape);
 
-const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' });
-const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' });
+const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' as const });
+const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' as const });
 
 export function nextExportId(): Promise<number> {
   return nextId('site_export');
@@ -166,21 +215,23 @@ export function nextImportId(): Promise<number> {
 }
 
 export async function insertExport(record: SiteExportRecord): Promise<void> {
-  await putItem({ ...exportKey(record.exportid), entity: SITE_EXPORT_ENTITY, ...record }, { ifAbsent: true });
+  const item = { ...exportKey(record.exportid), entity: SITE_EXPORT_ENTITY, ...record } as const;
+  await putItem(item satisfies z.input<typeof siteExportItemSchema>, { ifAbsent: true });
 }
 
 export async function getExport(exportid: number): Promise<SiteExportRecord | undefined> {
   const item = await getItem(exportKey(exportid), { consistent: true });
-  return item ? (withoutKeys(item) as unknown as SiteExportRecord) : undefined;
+  return item ? recordFrom(storedExportSchema, item) : undefined;
 }
 
 export async function insertImport(record: SiteImportRecord): Promise<void> {
-  await putItem({ ...importKey(record.importid), entity: SITE_IMPORT_ENTITY, ...record }, { ifAbsent: true });
+  const item = { ...importKey(record.importid), entity: SITE_IMPORT_ENTITY, ...record } as const;
+  await putItem(item satisfies z.input<typeof siteImportItemSchema>, { ifAbsent: true });
 }
 
 export async function getImport(importid: number): Promise<SiteImportRecord | undefined> {
   const item = await getItem(importKey(importid), { consistent: true });
-  return item ? (withoutKeys(item) as unknown as SiteImportRecord) : undefined;
+  return item ? recordFrom(storedImportSchema, item) : undefined;
 }
 
 /** SETs `changes` when `condition` holds; false when it did not (someone else moved the job). */

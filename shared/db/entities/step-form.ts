@@ -11,11 +11,12 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import type { FieldContent } from '../../domain/step-forms.ts';
+import { FIELD_TYPES, type FieldContent } from '../../domain/step-forms.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface FormFieldRecord extends FieldContent {
@@ -44,7 +45,7 @@ export interface FieldRevisionRecord extends FormFieldRecord {
 }
 
 const formField = {
-  field_type: z.string(),
+  field_type: z.enum(FIELD_TYPES),
   label: z.string(),
   placeholder: z.string(),
   textarea: z.string(),
@@ -87,7 +88,7 @@ export const stepFormFieldItemSchema = z.strictObject({
 });
 
 function formRevisionKey(formRevisionid: number) {
-  return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' };
+  return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' as const };
 }
 
 function currentFormKey(guideid: number, stepid: number) {
@@ -95,11 +96,11 @@ function currentFormKey(guideid: number, stepid: number) {
 }
 
 function fieldRevisionKey(fieldRevisionid: number) {
-  return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' };
+  return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' as const };
 }
 
-const formFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as StepFormRecord;
-const fieldFromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as FieldRevisionRecord;
+const formFromItem = recordsOf(stepFormItemSchema);
+const fieldFromItem = recordsOf(stepFormFieldItemSchema);
 
 export async function getCurrentForm(
   guideid: number,
@@ -118,7 +119,7 @@ export async function listCurrentForms(guideid: number): Promise<StepFormRecord[
 
 export async function getFormRevision(formRevisionid: number): Promise<StepFormRecord | undefined> {
   const item = await getItem(formRevisionKey(formRevisionid));
-  return item ? formFromItem(item) : undefined;
+  return item ? recordFrom(stepFormRevisionItemSchema, item) : undefined;
 }
 
 export async function getFieldRevision(fieldRevisionid: number): Promise<FieldRevisionRecord | undefined> {
@@ -174,7 +175,9 @@ export function formRevisionPut(form: StepFormRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form },
+        Item: { ...formRevisionKey(form.form_revisionid), entity: 'StepFormRevision', ...form } satisfies z.input<
+          typeof stepFormRevisionItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -188,7 +191,9 @@ export function currentFormPut(form: StepFormRecord, basedOn: number | null): La
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form },
+        Item: { ...currentFormKey(form.guideid, form.stepid), entity: 'StepForm', ...form } satisfies z.input<
+          typeof stepFormItemSchema
+        >,
         ...(basedOn === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: 'form_revisionid = :basedOn', ExpressionAttributeValues: { ':basedOn': basedOn } }),
@@ -204,7 +209,9 @@ export function fieldRevisionPut(field: FieldRevisionRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field },
+        Item: { ...fieldRevisionKey(field.field_revisionid), entity: 'StepFormField', ...field } satisfies z.input<
+          typeof stepFormFieldItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

@@ -11,6 +11,7 @@ import { nowSeconds } from '../../clock.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
@@ -44,7 +45,7 @@ export const documentTagItemSchema = z.strictObject({
 });
 
 function tagKey(tag: string) {
-  return { pk: `TAG#${tag}`, sk: 'TAG' };
+  return { pk: `TAG#${tag}`, sk: 'TAG' as const };
 }
 
 function linkKey(target: Pick<TagTarget, 'docType' | 'docid'>, tag: string) {
@@ -65,7 +66,7 @@ export function tagPut(tag: string, createdDate: number): LabelledWrite {
           [INDEXES.gsi1.pk]: 'TAGS',
           [INDEXES.gsi1.sk]: tag,
           created_date: createdDate,
-        },
+        } satisfies z.input<typeof tagItemSchema>,
       },
     },
   };
@@ -91,7 +92,7 @@ export function documentTagPut(
           docid: target.docid,
           userid,
           date,
-        },
+        } satisfies z.input<typeof documentTagItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -168,10 +169,11 @@ export async function listDocumentTags(
   page: { limit: number; offset: number },
 ): Promise<string[]> {
   const query: PageQuery = { partition: `TAGGED#${target.docType}#${target.docid}`, sortPrefix: 'TAG#' };
-  return (await queryPage(query, page)).map((item) => String(item.tag));
+  return (await queryPage(query, page)).map((item) => parseStored(documentTagItemSchema, item).tag);
 }
 
 /** Every tag of the site, alphabetical. */
 export async function listTags(page: { limit: number; offset: number }): Promise<string[]> {
-  return (await queryPage({ index: INDEXES.gsi1, partition: 'TAGS' }, page)).map((item) => String(item.tag));
+  const items = await queryPage({ index: INDEXES.gsi1, partition: 'TAGS' }, page);
+  return items.map((item) => parseStored(tagItemSchema, item).tag);
 }

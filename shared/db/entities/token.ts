@@ -11,6 +11,7 @@ import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../../clock.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { userKey } from './user.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TokenRecord {
@@ -46,7 +47,7 @@ export const tokenItemSchema = z.strictObject({
 });
 
 export function tokenKey(tokenHash: string) {
-  return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' };
+  return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' as const };
 }
 
 function tokenInsert(token: TokenRecord) {
@@ -59,7 +60,7 @@ function tokenInsert(token: TokenRecord) {
       [INDEXES.gsi1.sk]: String(token.created),
       [TTL_ATTRIBUTE]: token.expires,
       ...token,
-    },
+    } satisfies z.input<typeof tokenItemSchema>,
     ConditionExpression: 'attribute_not_exists(pk)',
   };
 }
@@ -79,8 +80,9 @@ function isLive(token: TokenRecord | undefined): token is TokenRecord {
 
 /** The live token with this hash; expired ones count as absent even before TTL removes them. */
 export async function getLiveToken(tokenHash: string): Promise<TokenRecord | undefined> {
-  const item = (await getItem(tokenKey(tokenHash))) as TokenRecord | undefined;
-  return isLive(item) ? item : undefined;
+  const item = await getItem(tokenKey(tokenHash));
+  const token = item ? recordFrom(tokenItemSchema, item) : undefined;
+  return isLive(token) ? token : undefined;
 }
 
 /**
@@ -92,10 +94,11 @@ export async function getLiveTokenWithUser(
   userid: number,
 ): Promise<{ token: TokenRecord; userItem: Record<string, unknown> } | undefined> {
   const items = await batchGetInOrder([tokenKey(tokenHash), userKey(userid)]);
-  const tokenItem = items.find((item) => String(item.pk).startsWith('TOKEN#')) as TokenRecord | undefined;
+  const tokenItem = items.find((item) => String(item.pk).startsWith('TOKEN#'));
+  const token = tokenItem ? recordFrom(tokenItemSchema, tokenItem) : undefined;
   const userItem = items.find((item) => String(item.pk).startsWith('USER#'));
-  if (!isLive(tokenItem) || tokenItem.userid !== userid || !userItem) return undefined;
-  return { token: tokenItem, userItem: userItem as Record<string, unknown> };
+  if (!isLive(token) || token.userid !== userid || !userItem) return undefined;
+  return { token, userItem };
 }
 
 export async function deleteToken(tokenHash: string): Promise<void> {
@@ -104,6 +107,7 @@ export async function deleteToken(tokenHash: string): Promise<void> {
 
 /** Ends every session of a user, but the one with hash `keep` (the session making the change). */
 export async function deleteAllTokensOf(userid: number, keep?: string): Promise<void> {
-  const tokens = await queryAll<TokenRecord>({ index: INDEXES.gsi1, partition: `USER#${userid}#TOKENS` });
+  const items = await queryAll({ index: INDEXES.gsi1, partition: `USER#${userid}#TOKENS` });
+  const tokens = items.map(recordsOf(tokenItemSchema));
   await Promise.all(tokens.filter((token) => token.token_hash !== keep).map((token) => deleteToken(token.token_hash)));
 }

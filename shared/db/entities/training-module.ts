@@ -10,11 +10,12 @@ import { batchGetInOrder } from '../batch.ts';
 import { db, tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
+import { parseStored, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TrainingModuleRecord {
@@ -50,19 +51,26 @@ export const trainingModuleItemSchema = z.strictObject({
 });
 
 export function moduleKey(moduleid: number) {
-  return { pk: `MODULE#${moduleid}`, sk: 'MODULE' };
+  return { pk: `MODULE#${moduleid}`, sk: 'MODULE' as const };
 }
 
 const CURRENT_PARTITION = 'MODULES#CURRENT';
 const DRAFT_PARTITION = 'MODULES#DRAFT';
 
 export async function insertModule(module: TrainingModuleRecord): Promise<void> {
-  if (!(await putItem({ ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module }, { ifAbsent: true }))) {
+  if (
+    !(await putItem(
+      { ...moduleKey(module.moduleid), entity: 'TrainingModule', ...module } satisfies z.input<
+        typeof trainingModuleItemSchema
+      >,
+      { ifAbsent: true },
+    ))
+  ) {
     throw new Error(`Training module ${module.moduleid} exists already`);
   }
 }
 
-const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as TrainingModuleRecord;
+const fromItem = recordsOf(trainingModuleItemSchema);
 
 export async function getModule(moduleid: number): Promise<TrainingModuleRecord | undefined> {
   const item = await getItem(moduleKey(moduleid));
@@ -72,6 +80,9 @@ export async function getModule(moduleid: number): Promise<TrainingModuleRecord 
 export async function getModules(moduleids: number[]): Promise<TrainingModuleRecord[]> {
   return (await batchGetInOrder(moduleids.map(moduleKey))).map(fromItem);
 }
+
+/** What the version-count update returns (UPDATED_NEW: the attributes it set). */
+const versionCountUpdateSchema = z.pick(trainingModuleItemSchema, { version_count: true, modified_date: true });
 
 /** The next provider_version_number of the module: 1, 2, 3 ... (atomic). */
 export async function nextVersionNumber(moduleid: number, now: number): Promise<number> {
@@ -85,7 +96,7 @@ export async function nextVersionNumber(moduleid: number, now: number): Promise<
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(result.Attributes!.version_count);
+  return parseStored(versionCountUpdateSchema, result.Attributes!).version_count;
 }
 
 export type ImportPointer = 'current' | 'draft';

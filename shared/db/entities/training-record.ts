@@ -9,12 +9,13 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryChunks } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface CompletionRecord {
@@ -73,7 +74,7 @@ export function completionKey(userid: number, doc: DocRef) {
 export const docKeyOf = (doc: DocRef) => `${doc.doctype}#${doc.docid}`;
 
 function fromItem(item: Record<string, unknown>): CompletionRecord {
-  return withoutKeys(item) as unknown as CompletionRecord;
+  return recordFrom(stageCompletionItemSchema, item);
 }
 
 /**
@@ -92,7 +93,7 @@ export function completionWrite(record: CompletionRecord, expectedVersion: numbe
           [INDEXES.gsi1.pk]: `TRAINDOC#${record.doctype}#${record.docid}`,
           [INDEXES.gsi1.sk]: padId(record.userid),
           ...record,
-        },
+        } satisfies z.input<typeof stageCompletionItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
       },
@@ -116,6 +117,6 @@ export async function* documentTraineeChunks(doc: DocRef): AsyncGenerator<number
     { index: INDEXES.gsi1, partition: `TRAINDOC#${doc.doctype}#${doc.docid}` },
     100,
   )) {
-    yield items.map((item) => Number(item.userid));
+    yield items.map((item) => parseStored(stageCompletionItemSchema, item).userid);
   }
 }

@@ -17,7 +17,7 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
@@ -25,6 +25,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import type { SortedPlacement } from '../sorted-refs.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
@@ -151,7 +152,7 @@ function rowIndexes(row: TrainingRowRecord): Record<string, string> {
 }
 
 export function rowFromItem(item: Record<string, unknown>): TrainingRowRecord {
-  return withoutKeys(item) as unknown as TrainingRowRecord;
+  return recordFrom(trainingRowItemSchema, item);
 }
 
 /** How one row counts in the aggregates (zero when inactive). */
@@ -181,7 +182,12 @@ export function rowPutWrite(row: TrainingRowRecord, expectedVersion: number | nu
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...rowKey(row.course_assignmentid, row.userid), entity: 'TrainingRow', ...rowIndexes(row), ...row },
+        Item: {
+          ...rowKey(row.course_assignmentid, row.userid),
+          entity: 'TrainingRow',
+          ...rowIndexes(row),
+          ...row,
+        } satisfies z.input<typeof trainingRowItemSchema>,
         ConditionExpression: expectedVersion === null ? 'attribute_not_exists(pk)' : 'version = :version',
         ExpressionAttributeValues: expectedVersion === null ? undefined : { ':version': expectedVersion },
       },
@@ -255,7 +261,7 @@ export function summaryPutWrite(owner: { userid: number } | { teamid: number }, 
           rows_total: counts.rows_total,
           rows_completed: counts.rows_completed,
           rows_in_progress: counts.rows_in_progress,
-        },
+        } satisfies z.input<typeof trainingSummaryItemSchema>,
       },
     },
   };
@@ -303,7 +309,13 @@ export function coverageGainWrites(userid: number, wikiid: number, readCount: nu
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...coverageKey(userid, wikiid), entity: 'CourseCoverage', userid, wikiid, count: readCount + 1 },
+          Item: {
+            ...coverageKey(userid, wikiid),
+            entity: 'CourseCoverage',
+            userid,
+            wikiid,
+            count: readCount + 1,
+          } satisfies z.input<typeof courseCoverageItemSchema>,
           ConditionExpression: readCount === 0 ? 'attribute_not_exists(pk) OR #count = :zero' : '#count = :count',
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: readCount === 0 ? { ':zero': 0 } : { ':count': readCount },
@@ -397,7 +409,10 @@ export async function listDueRows(
     { index: INDEXES.gsi2, partition: DUE_PARTITION, sortBetween: { from: '0', to: `${padId(now)}#~` } },
     { limit, offset: 0 },
   );
-  return items.map((item) => ({ course_assignmentid: Number(item.course_assignmentid), userid: Number(item.userid) }));
+  return items.map((item) => {
+    const row = parseStored(trainingRowItemSchema, item);
+    return { course_assignmentid: row.course_assignmentid, userid: row.userid };
+  });
 }
 
 export interface SummaryRecord extends RowCounts {
@@ -406,7 +421,7 @@ export interface SummaryRecord extends RowCounts {
 }
 
 function summaryFromItem(item: Record<string, unknown>): SummaryRecord {
-  const record = withoutKeys(item) as unknown as SummaryRecord;
+  const record = recordFrom(trainingSummaryItemSchema, item);
   return {
     ...record,
     rows_total: Number(record.rows_total ?? 0),

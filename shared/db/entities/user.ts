@@ -9,7 +9,7 @@ import { domainEvent } from '../../domain/events/catalogue.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { claimUnique, releaseUnique, uniqueKey, type UniqueKind } from '../uniqueness.ts';
 import { searchTokenWrites } from '../search-index.ts';
@@ -18,6 +18,7 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface UserRecord {
@@ -88,17 +89,17 @@ export const createdUserItemSchema = z.strictObject({
 });
 
 export function userKey(userid: number) {
-  return { pk: `USER#${userid}`, sk: 'USER' };
+  return { pk: `USER#${userid}`, sk: 'USER' as const };
 }
 
 export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
 
 function fromItem(item: Record<string, unknown>): UserRecord {
-  const record = withoutKeys(item) as unknown as UserRecord & { teams?: Set<number> | number[] };
+  const record = recordFrom(userItemSchema, item);
   return { ...record, teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b) };
 }
 
-function toItem(user: UserRecord): Record<string, unknown> {
+function toItem(user: UserRecord): z.input<typeof userItemSchema> {
   const { teams, ...rest } = user;
   return {
     ...userKey(user.userid),
@@ -147,7 +148,7 @@ export function userCreateWrites(user: UserRecord): LabelledWrite[] {
             sk: `CREATED#${padId(user.userid)}`,
             entity: 'CreatedUser',
             userid: user.userid,
-          },
+          } satisfies z.input<typeof createdUserItemSchema>,
         },
       },
     });
@@ -210,8 +211,10 @@ export async function replaceUser(before: UserRecord, after: UserRecord): Promis
  */
 const callerItems = new ContainerCache<Record<string, unknown>>(1000);
 
-export async function getUser(userid: number): Promise<UserRecord | undefined> {
-  const item = callerItems.get(String(userid)) ?? (await getItem(userKey(userid)));
+/** A user; `consistent` reads the table (never the caller cache) with a consistent read. */
+export async function getUser(userid: number, options: { consistent?: boolean } = {}): Promise<UserRecord | undefined> {
+  const cached = options.consistent ? undefined : callerItems.get(String(userid));
+  const item = cached ?? (await getItem(userKey(userid), { consistent: options.consistent }));
   return item ? fromItem(item) : undefined;
 }
 
@@ -262,10 +265,29 @@ export async function listUsers(page: { limit: number; offset: number }, descend
   return items.map(fromItem);
 }
 
+/** Users not in the team (no team set, or one without it), newest accounts first (team suggestions). */
+export async function listUsersOutsideTeam(
+  teamid: number,
+  page: { limit: number; offset: number },
+): Promise<UserRecord[]> {
+  const items = await queryPage(
+    {
+      ...usersCollection,
+      descending: true,
+      filter: {
+        FilterExpression: 'attribute_not_exists(teams) OR NOT contains(teams, :teamid)',
+        ExpressionAttributeValues: { ':teamid': teamid },
+      },
+    },
+    page,
+  );
+  return items.map(fromItem);
+}
+
 /** Users created by one account (POST /users by an Admin, createByEmails), oldest first. */
 export async function listCreatedUserIds(creator: number, page: { limit: number; offset: number }): Promise<number[]> {
-  const items = await queryPage<{ userid: number }>({ partition: `USER#${creator}`, sortPrefix: 'CREATED#' }, page);
-  return items.map((item) => Number(item.userid));
+  const items = await queryPage({ partition: `USER#${creator}`, sortPrefix: 'CREATED#' }, page);
+  return items.map((item) => parseStored(createdUserItemSchema, item).userid);
 }
 
 /** Adds to a user's reputation (and to the teams' aggregates, by the caller). */

@@ -11,6 +11,7 @@ import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type ViewDocType = 'GUIDE' | 'WIKI';
@@ -51,7 +52,7 @@ export const viewItemSchema = z.strictObject({
 });
 
 /** The stored item of one view (pure: a migration builds it from the source's history). */
-export function viewItem(view: ViewRecord) {
+export function viewItem(view: ViewRecord): z.input<typeof viewItemSchema> {
   return {
     pk: userPartition(view.userid),
     sk: `${padId(view.date)}#${view.doc_type}#${padId(view.docid)}`,
@@ -78,15 +79,7 @@ function dateBounds(range: DateRange) {
   return { from, to };
 }
 
-function fromItem(item: Record<string, unknown>): ViewRecord {
-  return {
-    userid: Number(item.userid),
-    username: String(item.username),
-    doc_type: item.doc_type as ViewDocType,
-    docid: Number(item.docid),
-    date: Number(item.date),
-  };
-}
+const fromItem = recordsOf(viewItemSchema);
 
 /** A user's views, newest first, within the date range. */
 export async function listViewsByUser(

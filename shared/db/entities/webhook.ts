@@ -19,10 +19,11 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface WebhookRecord {
@@ -121,7 +122,7 @@ export const webhookDeliveryItemSchema = z.strictObject({
 });
 
 function webhookKey(webhookid: number) {
-  return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' };
+  return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' as const };
 }
 
 export function deliveryKey(delivery: Pick<DeliveryRecord, 'webhookid' | 'sequence' | 'deliveryid'>) {
@@ -135,8 +136,16 @@ const queueSortKey = (delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>)
 const dueSortKey = (atMs: number, delivery: Pick<DeliveryRecord, 'sequence' | 'deliveryid'>) =>
   `${String(atMs).padStart(13, '0')}#${delivery.sequence}#${delivery.deliveryid}`;
 
-const asWebhook = (item: Record<string, unknown>) => withoutKeys(item) as unknown as WebhookRecord;
-const asDelivery = (item: Record<string, unknown>) => withoutKeys(item) as unknown as DeliveryRecord;
+const asWebhook = recordsOf(webhookItemSchema);
+/** lease_until is removed when an attempt ends, first_attempt_at set by the first claim: absent reads as null. */
+const asDelivery = (item: Record<string, unknown>): DeliveryRecord => {
+  const delivery = recordFrom(webhookDeliveryItemSchema, item);
+  return {
+    ...delivery,
+    lease_until: delivery.lease_until ?? null,
+    first_attempt_at: delivery.first_attempt_at ?? null,
+  };
+};
 
 // ---- webhooks ----
 
@@ -157,7 +166,7 @@ export function webhookCreateWrite(webhook: WebhookRecord): LabelledWrite {
           [INDEXES.gsi1.pk]: 'WEBHOOKS',
           [INDEXES.gsi1.sk]: padId(webhook.webhookid),
           ...webhook,
-        },
+        } satisfies z.input<typeof webhookItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -208,7 +217,7 @@ export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord
           [INDEXES.gsi1.pk]: 'WEBHOOKS',
           [INDEXES.gsi1.sk]: padId(after.webhookid),
           ...after,
-        },
+        } satisfies z.input<typeof webhookItemSchema>,
         ConditionExpression: 'attribute_exists(pk) AND version = :version',
         ExpressionAttributeValues: { ':version': before.version },
       }),
@@ -257,7 +266,7 @@ export async function insertDelivery(delivery: DeliveryRecord, dueAt: number): P
           // Absent until the first claim sets it (if_not_exists).
           first_attempt_at: undefined,
           next_attempt_at: dueAt,
-        },
+        } satisfies z.input<typeof webhookDeliveryItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

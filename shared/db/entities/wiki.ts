@@ -11,13 +11,14 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
-import { canonicalTitle, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import { canonicalTitle, WIKI_NAMESPACES, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
@@ -106,7 +107,7 @@ export const wikiItemSchema = z.strictObject({
   gsi2pk: z.optional(z.string()),
   gsi2sk: z.optional(z.string()),
   ...wikiContent,
-  namespace: z.string(),
+  namespace: z.enum(WIKI_NAMESPACES),
   langid: z.string(),
   image: z.nullable(z.record(z.string(), z.unknown())),
   author_userid: z.int(),
@@ -117,6 +118,9 @@ export const wikiItemSchema = z.strictObject({
   created_date: z.number(),
   modified_date: z.number(),
 });
+
+/** The projection listWikiNodes reads. */
+const wikiNodeSchema = z.pick(wikiItemSchema, { wikiid: true, title: true, display_title: true, parent_wikiid: true });
 
 export const wikiRevisionItemSchema = z.strictObject({
   pk: z.string(),
@@ -129,7 +133,7 @@ export const wikiRevisionItemSchema = z.strictObject({
 });
 
 export function wikiKey(wikiid: number) {
-  return { pk: `WIKI#${wikiid}`, sk: 'WIKI' };
+  return { pk: `WIKI#${wikiid}`, sk: 'WIKI' as const };
 }
 
 function revisionKey(wikiid: number, revisionid: number) {
@@ -157,11 +161,11 @@ function indexAttributes(wiki: Pick<WikiRecord, 'wikiid' | 'namespace' | 'title'
 
 /** A stored page item (e.g. the old item of a failed condition) as a record. */
 export function wikiFromItem(item: Record<string, unknown>): WikiRecord {
-  const record = withoutKeys(item) as unknown as WikiRecord;
+  const record = recordFrom(wikiItemSchema, item);
   return {
     ...record,
-    parent_wikiid: Number(record.parent_wikiid) || null,
-    child_count: Number(record.child_count ?? 0),
+    parent_wikiid: record.parent_wikiid || null,
+    child_count: record.child_count,
   };
 }
 
@@ -187,7 +191,9 @@ function revisionItem(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot },
+        Item: { ...revisionKey(wiki.wikiid, wiki.revisionid), entity: 'WikiRevision', ...snapshot } satisfies z.input<
+          typeof wikiRevisionItemSchema
+        >,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -233,7 +239,7 @@ export function wikiCreateWrites(wiki: WikiRecord): LabelledWrite[] {
             ...indexAttributes(wiki),
             ...wiki,
             parent_wikiid: wiki.parent_wikiid ?? NO_PARENT,
-          },
+          } satisfies z.input<typeof wikiItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -474,7 +480,7 @@ export async function moveWiki(
 
 export async function getWikiRevision(wikiid: number, revisionid: number): Promise<WikiRevisionRecord | undefined> {
   const item = await getItem(revisionKey(wikiid, revisionid));
-  return item ? (withoutKeys(item) as unknown as WikiRevisionRecord) : undefined;
+  return item ? recordFrom(wikiRevisionItemSchema, item) : undefined;
 }
 
 /** A page's revisions, newest first. */
@@ -483,7 +489,7 @@ export async function listWikiRevisions(
   page: { limit: number; offset: number },
 ): Promise<WikiRevisionRecord[]> {
   const items = await queryPage({ partition: `WIKI#${wikiid}`, sortPrefix: 'REV#', descending: true }, page);
-  return items.map((item) => withoutKeys(item) as unknown as WikiRevisionRecord);
+  return items.map(recordsOf(wikiRevisionItemSchema));
 }
 
 /** One page of a namespace, alphabetical by title; `modifiedSince` filters the same Query. */
@@ -516,10 +522,8 @@ export async function listWikiNodes(namespace: WikiNamespace): Promise<WikiNode[
     partition: `WIKIS#${namespace}`,
     projection: ['wikiid', 'title', 'display_title', 'parent_wikiid'],
   });
-  return items.map((item) => ({
-    wikiid: Number(item.wikiid),
-    title: String(item.title),
-    display_title: String(item.display_title),
-    parent_wikiid: Number(item.parent_wikiid) || null,
-  }));
+  return items.map((item) => {
+    const node = parseStored(wikiNodeSchema, item);
+    return { ...node, parent_wikiid: node.parent_wikiid || null };
+  });
 }

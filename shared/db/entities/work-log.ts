@@ -14,13 +14,14 @@
  */
 import { batchDelete } from '../batch.ts';
 import { tableName } from '../client.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { encodeUriComponentSafe } from '../../domain/text.ts';
 import { WORK_LOG_STATUSES, type WorkLogTiming } from '../../domain/work-log-timing.ts';
-import type { FieldType } from '../../domain/step-forms.ts';
+import { FIELD_TYPES, type FieldType } from '../../domain/step-forms.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface WorkLogEntryRecord extends WorkLogTiming {
@@ -102,11 +103,14 @@ export const workLogValueItemSchema = z.strictObject({
   field_revisionid: z.int().check(z.positive()),
   stepid: z.int().check(z.positive()),
   label: z.string(),
-  field_type: z.string(),
+  field_type: z.enum(FIELD_TYPES),
   value: z.string(),
   userid: z.int(),
   date: z.number(),
 });
+
+/** The keys readAllKeys projects (an entry's partition holds its entry and its values). */
+const storedKeySchema = z.pick(workLogValueItemSchema, { pk: true, sk: true });
 
 export const workLogLinkItemSchema = z.strictObject({
   pk: z.string(),
@@ -116,7 +120,7 @@ export const workLogLinkItemSchema = z.strictObject({
 });
 
 function entryKey(entryid: number) {
-  return { pk: entryPartition(entryid), sk: 'ENTRY' };
+  return { pk: entryPartition(entryid), sk: 'ENTRY' as const };
 }
 
 function valueKey(entryid: number, fieldRevisionid: number) {
@@ -167,7 +171,12 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...entryKey(entry.entryid), entity: 'WorkLogEntry', ...suspendedIndexKeys(entry), ...entry },
+          Item: {
+            ...entryKey(entry.entryid),
+            entity: 'WorkLogEntry',
+            ...suspendedIndexKeys(entry),
+            ...entry,
+          } satisfies z.input<typeof workLogEntryItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -177,7 +186,12 @@ export function entryCreateWrites(entry: WorkLogEntryRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { pk: partition, sk: padId(entry.entryid), entity: 'WorkLogLink', entryid: entry.entryid },
+          Item: {
+            pk: partition,
+            sk: padId(entry.entryid),
+            entity: 'WorkLogLink',
+            entryid: entry.entryid,
+          } satisfies z.input<typeof workLogLinkItemSchema>,
         },
       },
     })),
@@ -192,10 +206,8 @@ export async function readEntry(
   const items = await queryAll({ partition: entryPartition(entryid), consistent: options.consistent });
   const entryItem = items.find((item) => item.sk === 'ENTRY');
   if (!entryItem) return undefined;
-  const values = items
-    .filter((item) => String(item.sk).startsWith('DATA#'))
-    .map((item) => withoutKeys(item) as unknown as WorkLogValueRecord);
-  return { entry: withoutKeys(entryItem) as unknown as WorkLogEntryRecord, values };
+  const values = items.filter((item) => String(item.sk).startsWith('DATA#')).map(recordsOf(workLogValueItemSchema));
+  return { entry: recordFrom(workLogEntryItemSchema, entryItem), values };
 }
 
 /** Entries with their data, in the order asked for; entries deleted meanwhile are left out. */
@@ -222,7 +234,7 @@ export async function listSuspendedEntryIds(
     { index: INDEXES.gsi1, partition: suspendedPartition(guideid), descending: true },
     page,
   );
-  return items.map((item) => Number(item.entryid));
+  return items.map((item) => parseStored(workLogEntryItemSchema, item).entryid);
 }
 
 const MUTABLE_FIELDS = [
@@ -331,7 +343,11 @@ export function valuePut(value: WorkLogValueRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...valueKey(value.entryid, value.field_revisionid), entity: 'WorkLogValue', ...value },
+        Item: {
+          ...valueKey(value.entryid, value.field_revisionid),
+          entity: 'WorkLogValue',
+          ...value,
+        } satisfies z.input<typeof workLogValueItemSchema>,
       },
     },
   };
@@ -371,9 +387,6 @@ export async function deleteEntry(entry: WorkLogEntryRecord): Promise<void> {
 }
 
 async function readAllKeys(entryid: number): Promise<Array<{ pk: string; sk: string }>> {
-  return queryAll<{ pk: string; sk: string }>({
-    partition: entryPartition(entryid),
-    consistent: true,
-    projection: ['pk', 'sk'],
-  });
+  const items = await queryAll({ partition: entryPartition(entryid), consistent: true, projection: ['pk', 'sk'] });
+  return items.map((item) => parseStored(storedKeySchema, item));
 }

@@ -262,7 +262,7 @@ export async function storedItem(pk: string, sk: string): Promise<Record<string,
   return storedItemOfKey({ pk, sk });
 }
 
-export { stackTable, storedPartition } from './stored-site.ts';
+export { storedPartition } from './stored-site.ts';
 
 /** An item without the attributes a test knows API 2.0 cannot expose. */
 export function withoutAttributes(

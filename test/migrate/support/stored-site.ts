@@ -2,32 +2,14 @@
  * What a local stack stores, read straight from its table: the side a crawler test compares the
  * crawled items with. The test stack's table by default, or another stack's at `ddbEndpoint`.
  */
-import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-
-const clients = new Map<string, DynamoDBDocumentClient>();
-
-export function stackTable(ddbEndpoint: string = inject('ddbEndpoint')): DynamoDBDocumentClient {
-  let client = clients.get(ddbEndpoint);
-  if (!client) {
-    client = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: ddbEndpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
-    clients.set(ddbEndpoint, client);
-  }
-  return client;
-}
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { localDb } from '../../support/local-db.ts';
 
 export async function storedItem(
   key: { pk: string; sk: string },
   ddbEndpoint?: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await stackTable(ddbEndpoint).send(
+  const { Item } = await localDb(ddbEndpoint).send(
     new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }),
   );
   return Item;
@@ -38,7 +20,7 @@ export async function storedPartition(pk: string, sortPrefix = ''): Promise<Reco
   const found: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const result = await stackTable().send(
+    const result = await localDb().send(
       new QueryCommand({
         TableName: 'stepwise',
         KeyConditionExpression: sortPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
