@@ -37,6 +37,8 @@ import {
   quizSessionsCollection,
   resetProgressWrites,
   sessionFromItem,
+  sessionidOf,
+  sessionLinkFromItem,
   submitSession,
   updateResponse,
   userSessionsCollection,
@@ -300,7 +302,7 @@ export async function submission(caller: Caller, sessionid: number) {
   return submissionView(session, await usernameOf(session.userid));
 }
 
-const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_sessionid));
+const sessionOrder = (item: Record<string, unknown>) => padId(sessionidOf(item));
 
 /**
  * GET /quizzes/sessions: newest first. Admins: every session (one index page); users their
@@ -310,38 +312,40 @@ const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_s
 export async function listSessions(caller: Caller, query: SessionListQuery) {
   const visible = (await visibleUsers(caller)).users;
   const text = query.query?.trim();
-  let items: Array<Record<string, unknown>>;
+  let sessions: QuizSessionRecord[];
   if (!text) {
+    let items: Array<Record<string, unknown>>;
     if (visible === 'all') items = await queryPage({ ...allSessionsCollection, descending: true }, query);
     else if (visible.size === 1)
       items = await queryPage({ ...userSessionsCollection([...visible][0]), descending: true }, query);
     else items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query);
+    sessions = items.map(sessionFromItem);
   } else {
     const quizids = await quizidsMatching(text);
     const needle = text.toLowerCase();
-    const keepQuiz = (item: Record<string, unknown>) =>
-      quizids.has(Number(item.quizid)) ||
-      String(item.quiz_title ?? '')
-        .toLowerCase()
-        .includes(needle);
+    const keepQuiz = (item: Record<string, unknown>) => {
+      const session = sessionFromItem(item);
+      return quizids.has(session.quizid) || session.quiz_title.toLowerCase().includes(needle);
+    };
     if (visible === 'all') {
       const links = await mergedPageDescending([...quizids].map(quizSessionsCollection), sessionOrder, query);
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
-        Record<string, unknown>
-      >;
+      sessions = await getSessions(links.map((link) => sessionLinkFromItem(link).quiz_sessionid));
     } else if (quizids.size > 0 && quizids.size < visible.size) {
       const sources: PageQuery[] = [...quizids].map(quizSessionsCollection);
       const links = await mergedPageDescending(sources, sessionOrder, query, (link) =>
-        visible.has(Number(link.userid)),
+        visible.has(sessionLinkFromItem(link).userid),
       );
-      items = (await getSessions(links.map((link) => Number(link.quiz_sessionid)))) as unknown as Array<
-        Record<string, unknown>
-      >;
+      sessions = await getSessions(links.map((link) => sessionLinkFromItem(link).quiz_sessionid));
     } else {
-      items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
+      const items = await mergedPageDescending(
+        [...visible].map(userSessionsCollection),
+        sessionOrder,
+        query,
+        keepQuiz,
+      );
+      sessions = items.map(sessionFromItem);
     }
   }
-  const sessions = items.map(sessionFromItem);
   const users = new Map(
     (await getUsers([...new Set(sessions.map((session) => session.userid))])).map((user) => [
       user.userid,
