@@ -15,6 +15,8 @@ import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import type { Doctype } from '../domain/doctypes.ts';
+import { parseStored, recordsOf } from './stored-item.ts';
+import * as z from 'zod/mini';
 
 export interface AuditEvent {
   /** e.g. user.impersonated, signoff.acknowledged */
@@ -36,6 +38,30 @@ export interface AuditRecord extends AuditEvent {
   hash: string;
 }
 
+/** audit.ts: one record of a subject's hash chain, and the chain's head. */
+export const auditRecordItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.string(),
+  entity: z.literal('AuditRecord'),
+  action: z.string(),
+  actor_userid: z.nullable(z.int()),
+  subjects: z.array(z.string()),
+  details: z.record(z.string(), z.unknown()),
+  impersonator_userid: z.optional(z.nullable(z.int())),
+  subject: z.string(),
+  seq: z.int(),
+  date: z.number(),
+  previous_hash: z.string(),
+  hash: z.string(),
+});
+export const auditHeadItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('HEAD'),
+  entity: z.literal('AuditHead'),
+  seq: z.int(),
+  hash: z.string(),
+});
+
 /**
  * The chains a record can join, one builder per kind of subject: the only place a subject is
  * spelled (a chain's items are pk AUDIT#<subject>), so a service names a subject, never builds
@@ -53,7 +79,7 @@ export const auditSubject = {
 };
 
 /** The items of one chain: its records (SEQ#...) and its head. */
-function chainKey(subject: string, sk: string) {
+function chainKey<S extends string>(subject: string, sk: S) {
   return { pk: `AUDIT#${subject}`, sk };
 }
 
@@ -67,7 +93,9 @@ export function auditRecordHash(record: Omit<AuditRecord, 'hash'>): string {
 /** The seq and hash of a chain's last record ({0, genesis} for an empty chain). */
 export async function chainHead(subject: string): Promise<{ seq: number; hash: string }> {
   const head = await getItem(chainKey(subject, 'HEAD'), { consistent: true });
-  return head ? { seq: Number(head.seq), hash: String(head.hash) } : { seq: 0, hash: AUDIT_GENESIS_HASH };
+  if (!head) return { seq: 0, hash: AUDIT_GENESIS_HASH };
+  const { seq, hash } = parseStored(auditHeadItemSchema, head);
+  return { seq, hash };
 }
 
 function appendWrites(
@@ -91,7 +119,11 @@ function appendWrites(
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...chainKey(subject, `SEQ#${padId(record.seq)}`), entity: 'AuditRecord', ...record },
+          Item: {
+            ...chainKey(subject, `SEQ#${padId(record.seq)}`),
+            entity: 'AuditRecord',
+            ...record,
+          } satisfies z.input<typeof auditRecordItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -101,7 +133,12 @@ function appendWrites(
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...chainKey(subject, 'HEAD'), entity: 'AuditHead', seq: record.seq, hash: record.hash },
+          Item: {
+            ...chainKey(subject, 'HEAD'),
+            entity: 'AuditHead',
+            seq: record.seq,
+            hash: record.hash,
+          } satisfies z.input<typeof auditHeadItemSchema>,
           ConditionExpression: head.seq === 0 ? 'attribute_not_exists(pk)' : 'seq = :seq',
           ExpressionAttributeValues: head.seq === 0 ? undefined : { ':seq': head.seq },
         },
@@ -137,5 +174,5 @@ export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0
     { partition: `AUDIT#${subject}`, sortAfter: `SEQ#${padId(afterSeq)}`, consistent: true },
     { limit, offset: 0 },
   );
-  return items.map(({ pk, sk, entity, ...record }) => record as unknown as AuditRecord);
+  return items.map(recordsOf(auditRecordItemSchema));
 }

@@ -14,6 +14,7 @@
  */
 import * as z from 'zod/mini';
 import { schemaProblem } from './stored-item.ts';
+import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
 import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
 import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
@@ -134,30 +135,6 @@ const searchTokenItemSchema = z.strictObject({
  * (their names differ per collection: loose, the record id's shape is in the key).
  */
 const sortedRefItemSchema = z.looseObject({ pk: z.string(), sk: z.string(), entity: z.literal('SortedRef') });
-
-/** audit.ts: one record of a subject's hash chain, and the chain's head. */
-const auditRecordItemSchema = z.strictObject({
-  pk: z.string(),
-  sk: z.string(),
-  entity: z.literal('AuditRecord'),
-  action: z.string(),
-  actor_userid: z.nullable(z.int()),
-  subjects: z.array(z.string()),
-  details: z.record(z.string(), z.unknown()),
-  impersonator_userid: z.optional(z.nullable(z.int())),
-  subject: z.string(),
-  seq: z.int(),
-  date: z.number(),
-  previous_hash: z.string(),
-  hash: z.string(),
-});
-const auditHeadItemSchema = z.strictObject({
-  pk: z.string(),
-  sk: z.literal('HEAD'),
-  entity: z.literal('AuditHead'),
-  seq: z.int(),
-  hash: z.string(),
-});
 
 type ShapeInput = [entity: string, pk: string, sk: string, schema: ItemSchema, credentialOwner?: readonly string[]];
 
