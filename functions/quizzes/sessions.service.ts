@@ -337,12 +337,7 @@ export async function listSessions(caller: Caller, query: SessionListQuery) {
       );
       sessions = await getSessions(links.map((link) => sessionLinkFromItem(link).quiz_sessionid));
     } else {
-      const items = await mergedPageDescending(
-        [...visible].map(userSessionsCollection),
-        sessionOrder,
-        query,
-        keepQuiz,
-      );
+      const items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
       sessions = items.map(sessionFromItem);
     }
   }

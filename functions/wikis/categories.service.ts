@@ -9,7 +9,7 @@ import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
 import { FEATURED_FLAG } from '../../shared/domain/guide-rules.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
-import { getGuides, guideAccessChunks, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { getGuides, guideAccessChunks } from '../../shared/db/entities/guide.ts';
 import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/entities/wiki.ts';
 import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
 import type { WikiListItem } from '../../shared/views/wiki-views.ts';

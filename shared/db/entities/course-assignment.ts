@@ -208,7 +208,11 @@ export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]>
 }
 
 /** What the (assignee, course) claim holds (the Unique item's other attributes are not read here). */
-const assigneeClaimSchema = z.object({ pk: z.string(), sk: z.string(), course_assignmentid: z.int().check(z.positive()) });
+const assigneeClaimSchema = z.object({
+  pk: z.string(),
+  sk: z.string(),
+  course_assignmentid: z.int().check(z.positive()),
+});
 
 /** The active assignment of the course to this user or team, if any (from the claim). */
 export async function activeAssignmentIdFor(

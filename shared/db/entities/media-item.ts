@@ -152,7 +152,11 @@ export function mediaItemCreateWrites(item: MediaItemRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...guidKey(item.guid), entity: 'MediaGuid', itemid: item.itemid } satisfies z.input<typeof mediaGuidItemSchema>,
+          Item: {
+            ...guidKey(item.guid),
+            entity: 'MediaGuid',
+            itemid: item.itemid,
+          } satisfies z.input<typeof mediaGuidItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
