@@ -367,7 +367,7 @@ export async function getGuideSnapshot(guideid: number, revisionid: number): Pro
 /** Steps as they were at the given step revisions. */
 export async function getStepSnapshots(refs: StepRef[]): Promise<StepRecord[]> {
   const items = await batchGetInOrder(refs.map((ref) => stepRevisionKey(ref.stepid, ref.revisionid)));
-  return items.map(stepFromItem);
+  return items.map(recordsOf(stepRevisionItemSchema));
 }
 
 // ---- writes (combined into one transaction by shared/content/guide-revisions.ts) ----
