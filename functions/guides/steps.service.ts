@@ -13,6 +13,7 @@ import {
   getStep,
   stepCreateWrites,
   stepDeleteWrite,
+  stepFromItem,
   stepReplaceWrites,
   type GuideRecord,
   type StepRecord,
@@ -48,9 +49,7 @@ async function staleStep(guide: GuideRecord, step: StepRecord): Promise<Conflict
 
 /** Turns a failed step guard inside a guide change into 409 with the step as it is now. */
 async function rethrowAsStepConflict(guide: GuideRecord, error: unknown): Promise<never> {
-  const conflict = await staleRevisionConflict(error, 'step', (item) =>
-    stepOfGuide(guide, item as unknown as StepRecord),
-  );
+  const conflict = await staleRevisionConflict(error, 'step', (item) => stepOfGuide(guide, stepFromItem(item)));
   if (conflict) throw conflict;
   // The guard failed without an item: the step was deleted meanwhile.
   if (error instanceof TransactionConditionFailed && error.failedLabels.includes('step'))

@@ -292,7 +292,8 @@ export function guideFromItem(item: Record<string, unknown>): GuideRecord {
   return recordFrom(guideItemSchema, item);
 }
 
-const stepFromItem = recordsOf(stepItemSchema);
+/** A step item (read, or the current item a failed step guard returns) as its record. */
+export const stepFromItem = recordsOf(stepItemSchema);
 
 /** What deciding a guide's visibility and category needs: read projected, not whole guides. */
 const guideAccessSchema = z.pick(guideItemSchema, {
