@@ -11,9 +11,9 @@ import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import {
   getStep,
-  stepFromItem,
   stepCreateWrites,
   stepDeleteWrite,
+  stepFromItem,
   stepReplaceWrites,
   type GuideRecord,
   type StepRecord,

@@ -24,6 +24,7 @@ import { listModuleUsage, moduleUsageChunks } from '../../shared/db/entities/mod
 import { isUserAssignedToAnyCourse } from '../../shared/db/entities/course-enrollment.ts';
 import {
   getImport,
+  getImports,
   insertImport,
   listModuleImports,
   markCancelled,
@@ -43,8 +44,6 @@ import {
   type ImportPointer,
   type TrainingModuleRecord,
 } from '../../shared/db/entities/training-module.ts';
-import { batchGetInOrder } from '../../shared/db/batch.ts';
-import { importKey } from '../../shared/db/entities/module-import.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
@@ -86,7 +85,7 @@ async function requireImport(importid: number): Promise<ModuleImportRecord> {
 
 async function importsById(importids: Array<number | null>): Promise<Map<number, ModuleImportRecord>> {
   const ids = [...new Set(importids.filter((id): id is number => id !== null))];
-  const records = await batchGetInOrder<ModuleImportRecord>(ids.map(importKey));
+  const records = await getImports(ids);
   return new Map(records.map((record) => [record.importid, record]));
 }
 

@@ -37,6 +37,8 @@ import {
   quizSessionsCollection,
   resetProgressWrites,
   sessionFromItem,
+  sessionidOf,
+  sessionLinkFromItem,
   submitSession,
   updateResponse,
   userSessionsCollection,
@@ -300,7 +302,7 @@ export async function submission(caller: Caller, sessionid: number) {
   return submissionView(session, await usernameOf(session.userid));
 }
 
-const sessionOrder = (item: Record<string, unknown>) => padId(Number(item.quiz_sessionid));
+const sessionOrder = (item: Record<string, unknown>) => padId(sessionidOf(item));
 
 /**
  * GET /quizzes/sessions: newest first. Admins: every session (one index page); users their
@@ -321,20 +323,19 @@ export async function listSessions(caller: Caller, query: SessionListQuery) {
   } else {
     const quizids = await quizidsMatching(text);
     const needle = text.toLowerCase();
-    const keepQuiz = (item: Record<string, unknown>) =>
-      quizids.has(Number(item.quizid)) ||
-      String(item.quiz_title ?? '')
-        .toLowerCase()
-        .includes(needle);
+    const keepQuiz = (item: Record<string, unknown>) => {
+      const session = sessionFromItem(item);
+      return quizids.has(session.quizid) || session.quiz_title.toLowerCase().includes(needle);
+    };
     if (visible === 'all') {
       const links = await mergedPageDescending([...quizids].map(quizSessionsCollection), sessionOrder, query);
-      sessions = await getSessions(links.map((link) => Number(link.quiz_sessionid)));
+      sessions = await getSessions(links.map((link) => sessionLinkFromItem(link).quiz_sessionid));
     } else if (quizids.size > 0 && quizids.size < visible.size) {
       const sources: PageQuery[] = [...quizids].map(quizSessionsCollection);
       const links = await mergedPageDescending(sources, sessionOrder, query, (link) =>
-        visible.has(Number(link.userid)),
+        visible.has(sessionLinkFromItem(link).userid),
       );
-      sessions = await getSessions(links.map((link) => Number(link.quiz_sessionid)));
+      sessions = await getSessions(links.map((link) => sessionLinkFromItem(link).quiz_sessionid));
     } else {
       const items = await mergedPageDescending([...visible].map(userSessionsCollection), sessionOrder, query, keepQuiz);
       sessions = items.map(sessionFromItem);

@@ -9,9 +9,8 @@ import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
 import { FEATURED_FLAG } from '../../shared/domain/guide-rules.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
-import { allGuidesCollection, getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { getGuides, guideAccessChunks } from '../../shared/db/entities/guide.ts';
 import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/entities/wiki.ts';
-import { queryChunks } from '../../shared/db/paging.ts';
 import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
 import type { WikiListItem } from '../../shared/views/wiki-views.ts';
 import { pageView } from './page-view.ts';
@@ -20,33 +19,17 @@ import type { CategoryTreeQuery } from './wikis.schemas.ts';
 /** Guides listed on one category page (the real page pages no further either). */
 const GUIDES_ON_PAGE = 200;
 
-/** What deciding a guide's visibility and category needs: read projected, not whole guides. */
-type GuideAccessFields = Pick<
-  GuideRecord,
-  'guideid' | 'category' | 'public' | 'userid' | 'grant_userids' | 'grant_teamids'
->;
-
 /**
  * The guides the caller may read, by category title. One pass over the guide index with a
  * small projection: O(guides), no index by category yet (docs/wikis.md "Categories").
  */
 async function visibleGuidesByCategory(caller: Caller | null, only?: string): Promise<Map<string, number[]>> {
   const byCategory = new Map<string, number[]>();
-  const chunks = queryChunks<GuideAccessFields>({
-    ...allGuidesCollection,
-    projection: ['guideid', 'category', 'public', 'userid', 'grant_userids', 'grant_teamids'],
-  });
-  for await (const chunk of chunks) {
-    for (const item of chunk) {
-      if (only !== undefined && item.category !== only) continue;
-      const fields = {
-        ...item,
-        grant_userids: item.grant_userids ?? [],
-        grant_teamids: item.grant_teamids ?? [],
-      };
-      // canViewGuideNow reads only the access fields projected above.
-      if (!canViewGuideNow(caller, fields as GuideRecord)) continue;
-      byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), Number(item.guideid)]);
+  for await (const chunk of guideAccessChunks()) {
+    for (const fields of chunk) {
+      if (only !== undefined && fields.category !== only) continue;
+      if (!canViewGuideNow(caller, fields)) continue;
+      byCategory.set(fields.category, [...(byCategory.get(fields.category) ?? []), fields.guideid]);
     }
   }
   return byCategory;

@@ -6,6 +6,7 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { backoffDelay } from './retry.ts';
+import type { Item } from './items.ts';
 
 export type Key = { pk: string; sk: string };
 
@@ -64,15 +65,12 @@ async function batchGetFound(
  * BatchGet by key, returning items in the order of the keys asked for (missing ones dropped).
  * `projection` reads only the attributes named (plain names, no reserved words).
  */
-export async function batchGetInOrder<T = Record<string, unknown>>(
-  keys: Key[],
-  options: { projection?: string[] } = {},
-): Promise<T[]> {
+export async function batchGetInOrder(keys: Key[], options: { projection?: string[] } = {}): Promise<Item[]> {
   const projection = options.projection?.length
     ? [...new Set([...options.projection, 'pk', 'sk'])].join(', ')
     : undefined;
   const found = await batchGetFound(keys, projection);
-  return keys.map((key) => found.get(keyString(key)) as T | undefined).filter((item): item is T => item !== undefined);
+  return keys.map((key) => found.get(keyString(key))).filter((item): item is Item => item !== undefined);
 }
 
 /**

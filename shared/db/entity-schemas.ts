@@ -14,6 +14,7 @@
  */
 import * as z from 'zod/mini';
 import { schemaProblem } from './stored-item.ts';
+import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
 import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
 import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
@@ -67,7 +68,6 @@ import { stepFormFieldItemSchema, stepFormItemSchema, stepFormRevisionItemSchema
 import { viewItemSchema } from './entities/view-history.ts';
 import { workLogEntryItemSchema, workLogLinkItemSchema, workLogValueItemSchema } from './entities/work-log.ts';
 import { badgeItemSchema } from './entities/badge.ts';
-import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';

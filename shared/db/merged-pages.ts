@@ -5,6 +5,7 @@
  * O((offset + limit) / chunk) more, never the collections' full size.
  */
 import { queryChunks, type PageQuery } from './paging.ts';
+import type { Item } from './items.ts';
 
 interface Cursor<T> {
   chunks: AsyncGenerator<T[]>;
@@ -25,20 +26,20 @@ async function head<T>(cursor: Cursor<T>): Promise<T | undefined> {
  * Items of all `sources` in descending `orderOf` order (each source must be sorted by it),
  * keeping those `keep` accepts, skipping `offset` of them and returning at most `limit`.
  */
-export async function mergedPageDescending<T = Record<string, unknown>>(
+export async function mergedPageDescending(
   sources: PageQuery[],
-  orderOf: (item: T) => string,
+  orderOf: (item: Item) => string,
   page: { limit: number; offset: number },
-  keep: (item: T) => boolean = () => true,
-): Promise<T[]> {
+  keep: (item: Item) => boolean = () => true,
+): Promise<Item[]> {
   const wanted = page.offset + page.limit;
   const chunk = Math.min(100, Math.max(10, wanted));
-  const cursors: Array<Cursor<T>> = sources.map((source) => ({
-    chunks: queryChunks<T>({ ...source, descending: true }, chunk),
+  const cursors: Array<Cursor<Item>> = sources.map((source) => ({
+    chunks: queryChunks({ ...source, descending: true }, chunk),
     buffer: [],
     done: false,
   }));
-  const kept: T[] = [];
+  const kept: Item[] = [];
   while (kept.length < wanted) {
     const heads = await Promise.all(cursors.map(head));
     let best = -1;

@@ -6,6 +6,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { KEY } from './table.ts';
+import type { Item } from './items.ts';
 
 /** An offset page request (limit 1..200, offset 0..100,000; see shared/http/query.ts). */
 export type Page = { limit: number; offset: number };
@@ -119,16 +120,13 @@ async function skip(query: PageQuery, offset: number): Promise<Record<string, un
 }
 
 /** One page of items for offset/limit pagination. */
-export async function queryPage<T = Record<string, unknown>>(
-  query: PageQuery,
-  page: { limit: number; offset: number },
-): Promise<T[]> {
+export async function queryPage(query: PageQuery, page: { limit: number; offset: number }): Promise<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   if (page.offset > 0) {
     startKey = await skip(query, page.offset);
     if (!startKey) return [];
   }
-  const items: T[] = [];
+  const items: Item[] = [];
   do {
     const result = await db().send(
       new QueryCommand({
@@ -137,24 +135,24 @@ export async function queryPage<T = Record<string, unknown>>(
         ExclusiveStartKey: startKey,
       }),
     );
-    items.push(...((result.Items ?? []) as T[]));
+    items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
   } while (startKey && items.length < page.limit);
   return items.slice(0, page.limit);
 }
 
 /** The first item of a collection in its order (e.g. the newest with `descending`), if any. */
-export async function queryFirst<T = Record<string, unknown>>(query: PageQuery): Promise<T | undefined> {
-  return (await queryPage<T>(query, { limit: 1, offset: 0 }))[0];
+export async function queryFirst(query: PageQuery): Promise<Item | undefined> {
+  return (await queryPage(query, { limit: 1, offset: 0 }))[0];
 }
 
 /** Every item of a (small, bounded) collection, e.g. a team's members for an aggregate. */
-export async function queryAll<T = Record<string, unknown>>(query: PageQuery): Promise<T[]> {
-  const items: T[] = [];
+export async function queryAll(query: PageQuery): Promise<Item[]> {
+  const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const result = await db().send(new QueryCommand({ ...baseInput(query), ExclusiveStartKey: startKey }));
-    items.push(...((result.Items ?? []) as T[]));
+    items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return items;
@@ -164,13 +162,13 @@ export async function queryAll<T = Record<string, unknown>>(query: PageQuery): P
  * A collection in order, one Query page of at most `chunk` items at a time: for lists that
  * select items in code (visibility) and stop as soon as a page is full.
  */
-export async function* queryChunks<T = Record<string, unknown>>(query: PageQuery, chunk = 100): AsyncGenerator<T[]> {
+export async function* queryChunks(query: PageQuery, chunk = 100): AsyncGenerator<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const result = await db().send(
       new QueryCommand({ ...baseInput(query), Limit: queryLimit(chunk), ExclusiveStartKey: startKey }),
     );
-    const items = (result.Items ?? []) as T[];
+    const items = result.Items ?? [];
     if (items.length > 0) yield items;
     startKey = result.LastEvaluatedKey;
   } while (startKey);

@@ -9,7 +9,8 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordFrom, recordsOf } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -76,16 +77,15 @@ export const approvalAttachmentItemSchema = z.strictObject({
 });
 
 function processKey(id: number) {
-  return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' };
+  return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' } as const;
 }
 
 function attachmentKey(wikiid: number) {
-  return { pk: `APPROVAL_ATTACHMENT#WIKI#${wikiid}`, sk: 'ATTACHMENT' };
+  return { pk: `APPROVAL_ATTACHMENT#WIKI#${wikiid}`, sk: 'ATTACHMENT' } as const;
 }
 
-function processFromItem(item: Record<string, unknown>): ApprovalProcessRecord {
-  return withoutKeys(item) as unknown as ApprovalProcessRecord;
-}
+const processFromItem = recordsOf(approvalProcessItemSchema);
+const attachmentFromItem = recordsOf(approvalAttachmentItemSchema);
 
 export function processCreateWrites(process: ApprovalProcessRecord): LabelledWrite[] {
   return [
@@ -100,7 +100,7 @@ export function processCreateWrites(process: ApprovalProcessRecord): LabelledWri
             [INDEXES.gsi1.pk]: 'APPROVAL_PROCESSES',
             [INDEXES.gsi1.sk]: padId(process.approval_processid),
             ...process,
-          },
+          } satisfies z.input<typeof approvalProcessItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -166,7 +166,11 @@ export function attachmentPutWrites(attachment: ApprovalAttachmentRecord): Label
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...attachmentKey(attachment.wikiid), entity: 'ApprovalAttachment', ...attachment },
+          Item: {
+            ...attachmentKey(attachment.wikiid),
+            entity: 'ApprovalAttachment',
+            ...attachment,
+          } satisfies z.input<typeof approvalAttachmentItemSchema>,
         },
       },
     },
@@ -195,11 +199,11 @@ export function attachmentDeleteWrite(wikiid: number): LabelledWrite {
 
 export async function getAttachment(wikiid: number): Promise<ApprovalAttachmentRecord | undefined> {
   const item = await getItem(attachmentKey(wikiid));
-  return item ? (withoutKeys(item) as unknown as ApprovalAttachmentRecord) : undefined;
+  return item ? recordFrom(approvalAttachmentItemSchema, item) : undefined;
 }
 
 /** The attachments of several pages (a page and its ancestors), in the order asked for. */
 export async function getAttachments(wikiids: number[]): Promise<ApprovalAttachmentRecord[]> {
   const items = await batchGetInOrder([...new Set(wikiids)].map(attachmentKey));
-  return items.map((item) => withoutKeys(item) as unknown as ApprovalAttachmentRecord);
+  return items.map(attachmentFromItem);
 }

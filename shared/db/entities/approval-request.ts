@@ -15,7 +15,8 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -114,7 +115,8 @@ export const approvalRequestItemSchema = z.strictObject({
   created_date: z.number(),
   completed_date: z.nullable(z.number()),
   superseded_by_revisionid: z.nullable(z.int()),
-  releaseid: z.nullable(z.int()),
+  /** Requests made before releases opened them carry none (read as null). */
+  releaseid: z.optional(z.nullable(z.int())),
   version: z.int(),
 });
 
@@ -136,11 +138,11 @@ export const approvedRevisionItemSchema = z.strictObject({
 });
 
 function requestKey(id: number) {
-  return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' };
+  return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' } as const;
 }
 
 function openKey(doctype: Doctype, docid: number) {
-  return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' };
+  return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' } as const;
 }
 
 function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
@@ -158,7 +160,7 @@ function pendingIndex(request: ApprovalRequestRecord): Record<string, string> {
 }
 
 function requestFromItem(item: Record<string, unknown>): ApprovalRequestRecord {
-  const record = withoutKeys(item) as unknown as ApprovalRequestRecord;
+  const record = recordFrom(approvalRequestItemSchema, item);
   return { ...record, releaseid: record.releaseid ?? null };
 }
 
@@ -177,7 +179,7 @@ export function requestCreateWrites(request: ApprovalRequestRecord): LabelledWri
             [INDEXES.gsi1.sk]: padId(request.approval_requestid),
             ...pendingIndex(request),
             ...request,
-          },
+          } satisfies z.input<typeof approvalRequestItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -192,7 +194,7 @@ export function requestCreateWrites(request: ApprovalRequestRecord): LabelledWri
             entity: 'OpenApprovalRequest',
             approval_requestid: request.approval_requestid,
             revisionid: request.revisionid,
-          },
+          } satisfies z.input<typeof openApprovalRequestItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -273,7 +275,7 @@ export function approvedRevisionWrite(request: ApprovalRequestRecord, at: number
           approval_requestid: request.approval_requestid,
           revisionid: request.revisionid,
           approved_date: at,
-        },
+        } satisfies z.input<typeof approvedRevisionItemSchema>,
       },
     },
   };
@@ -286,7 +288,9 @@ export async function getApprovedRevision(
   revisionid: number,
 ): Promise<{ approval_requestid: number } | undefined> {
   const item = await getItem(approvedKey(doctype, docid, revisionid), { consistent: true });
-  return item ? { approval_requestid: Number(item.approval_requestid) } : undefined;
+  if (!item) return undefined;
+  const { approval_requestid } = parseStored(approvedRevisionItemSchema, item);
+  return { approval_requestid };
 }
 
 export async function getRequest(id: number): Promise<ApprovalRequestRecord | undefined> {
@@ -300,9 +304,9 @@ export async function getRequests(ids: number[]): Promise<ApprovalRequestRecord[
 
 export async function getOpenRequest(doctype: Doctype, docid: number): Promise<OpenRequestRef | undefined> {
   const item = await getItem(openKey(doctype, docid), { consistent: true });
-  return item
-    ? { approval_requestid: Number(item.approval_requestid), revisionid: Number(item.revisionid) }
-    : undefined;
+  if (!item) return undefined;
+  const { approval_requestid, revisionid } = parseStored(openApprovalRequestItemSchema, item);
+  return { approval_requestid, revisionid };
 }
 
 /** Requests a user made, newest first. */

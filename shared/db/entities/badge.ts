@@ -7,6 +7,7 @@ import { queryAll } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import type { BadgeLevel } from '../../domain/badges.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface BadgeRecord {
@@ -26,7 +27,7 @@ export const badgeItemSchema = z.strictObject({
   badgeid: z.string(),
   title: z.string(),
   description: z.string(),
-  level: z.string(),
+  level: z.enum(['bronze', 'silver', 'gold']),
   userid: z.int().check(z.positive()),
   date: z.number(),
 });
@@ -38,7 +39,12 @@ export function badgePut(badge: BadgeRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { pk: `USER#${badge.userid}`, sk: `BADGE#${badge.badgeid}`, entity: 'Badge', ...badge },
+        Item: {
+          pk: `USER#${badge.userid}`,
+          sk: `BADGE#${badge.badgeid}`,
+          entity: 'Badge',
+          ...badge,
+        } satisfies z.input<typeof badgeItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -72,12 +78,6 @@ export async function awardBadge(badge: BadgeRecord): Promise<boolean> {
 }
 
 export async function listBadges(userid: number): Promise<BadgeRecord[]> {
-  const items = await queryAll<BadgeRecord & { pk: string; sk: string }>({
-    partition: `USER#${userid}`,
-    sortPrefix: 'BADGE#',
-  });
-  return items.map(({ pk, sk, ...badge }) => {
-    const { entity, ...rest } = badge as typeof badge & { entity?: string };
-    return rest;
-  });
+  const items = await queryAll({ partition: `USER#${userid}`, sortPrefix: 'BADGE#' });
+  return items.map(recordsOf(badgeItemSchema));
 }

@@ -12,7 +12,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -79,7 +80,7 @@ export const commentReplyItemSchema = z.strictObject({
 });
 
 export function commentKey(commentid: number) {
-  return { pk: `COMMENT#${commentid}`, sk: 'COMMENT' };
+  return { pk: `COMMENT#${commentid}`, sk: 'COMMENT' } as const;
 }
 
 function replyLinkKey(parentid: number, commentid: number) {
@@ -95,21 +96,16 @@ export function documentCommentsCollection(context: CommentContext, contextid: n
 }
 
 export function commentFromItem(item: Record<string, unknown>): CommentRecord {
-  const record = withoutKeys(item) as unknown as CommentRecord;
-  return {
-    ...record,
-    parentid: Number(record.parentid) || null,
-    guideid: Number(record.guideid) || null,
-    reply_count: Number(record.reply_count ?? 0),
-  };
+  const record = recordFrom(commentItemSchema, item);
+  return { ...record, parentid: record.parentid || null, guideid: record.guideid || null };
 }
 
-function toItem(comment: CommentRecord): Record<string, unknown> {
+function toItem(comment: CommentRecord): z.input<typeof commentItemSchema> {
   const sortKey = padId(comment.commentid);
   const listed = comment.parentid
     ? {}
     : {
-        [INDEXES.gsi1.pk]: 'COMMENTS',
+        [INDEXES.gsi1.pk]: 'COMMENTS' as const,
         [INDEXES.gsi1.sk]: sortKey,
         [INDEXES.gsi2.pk]: `COMMENTS#${comment.context}#${comment.contextid}`,
         [INDEXES.gsi2.sk]: sortKey,
@@ -147,7 +143,7 @@ export function commentCreateWrites(comment: CommentRecord): LabelledWrite[] {
               ...replyLinkKey(comment.parentid, comment.commentid),
               entity: 'CommentReply',
               commentid: comment.commentid,
-            },
+            } satisfies z.input<typeof commentReplyItemSchema>,
           },
         },
       },
@@ -227,7 +223,7 @@ export async function getComments(commentids: number[]): Promise<CommentRecord[]
 /** Ids of a comment's replies, oldest first (consistent: a reply just written is seen). */
 export async function replyIds(parentid: number): Promise<number[]> {
   const links = await queryAll({ partition: `COMMENT#${parentid}`, sortPrefix: 'REPLY#' });
-  return links.map((link) => Number(link.commentid));
+  return links.map((link) => parseStored(commentReplyItemSchema, link).commentid);
 }
 
 export type EditRefusal = 'missing' | 'not_owner' | 'too_late';
@@ -262,8 +258,8 @@ export async function editComment(
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     if (!error.Item) return 'missing';
-    const old = unmarshall(error.Item);
-    return Number(old.author_userid) !== edit.userid ? 'not_owner' : 'too_late';
+    const old = parseStored(commentItemSchema, unmarshall(error.Item));
+    return old.author_userid !== edit.userid ? 'not_owner' : 'too_late';
   }
 }
 

@@ -7,6 +7,7 @@ import { tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface TeamAssignmentRef {
@@ -41,7 +42,7 @@ export function teamAssignmentRefWrite(ref: TeamAssignmentRef): LabelledWrite {
           sk: `ASSIGNMENT#${padId(ref.course_assignmentid)}`,
           entity: 'TeamAssignmentRef',
           ...ref,
-        },
+        } satisfies z.input<typeof teamAssignmentRefItemSchema>,
       },
     },
   };
@@ -51,9 +52,6 @@ export async function listTeamAssignmentRefs(
   teamid: number,
   page: { limit: number; offset: number },
 ): Promise<TeamAssignmentRef[]> {
-  const items = await queryPage<TeamAssignmentRef & { pk?: string; sk?: string; entity?: string }>(
-    { partition: `TEAM#${teamid}`, sortPrefix: 'ASSIGNMENT#' },
-    page,
-  );
-  return items.map(({ pk, sk, entity, ...ref }) => ref);
+  const items = await queryPage({ partition: `TEAM#${teamid}`, sortPrefix: 'ASSIGNMENT#' }, page);
+  return items.map(recordsOf(teamAssignmentRefItemSchema));
 }

@@ -9,7 +9,8 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
@@ -66,7 +67,7 @@ export const courseAssignmentItemSchema = z.strictObject({
 });
 
 export function assignmentKey(course_assignmentid: number) {
-  return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' };
+  return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' } as const;
 }
 
 function assigneeClaim(assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'wikiid'>): string {
@@ -84,15 +85,8 @@ export function courseAssignmentsCollection(wikiid: number, kind?: 'TEAM' | 'USE
 }
 
 export function assignmentFromItem(item: Record<string, unknown>): AssignmentRecord {
-  const { assignee_search, ...record } = withoutKeys(item) as unknown as AssignmentRecord & {
-    assignee_search?: string;
-  };
-  return {
-    ...record,
-    rows_total: Number(record.rows_total ?? 0),
-    rows_completed: Number(record.rows_completed ?? 0),
-    rows_in_progress: Number(record.rows_in_progress ?? 0),
-  };
+  const { assignee_search, ...record } = recordFrom(courseAssignmentItemSchema, item);
+  return record;
 }
 
 function teamRef(assignment: AssignmentRecord, cancelled: 0 | 1): LabelledWrite[] {
@@ -129,7 +123,7 @@ export function assignmentCreateWrites(assignment: AssignmentRecord): LabelledWr
             ...assignment,
             // Lower-case name for the assignee lists' search filter.
             assignee_search: assignment.assignee_name.toLowerCase(),
-          },
+          } satisfies z.input<typeof courseAssignmentItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -213,6 +207,13 @@ export async function getAssignments(ids: number[]): Promise<AssignmentRecord[]>
   return (await batchGetInOrder(ids.map(assignmentKey))).map(assignmentFromItem);
 }
 
+/** What the (assignee, course) claim holds (the Unique item's other attributes are not read here). */
+const assigneeClaimSchema = z.object({
+  pk: z.string(),
+  sk: z.string(),
+  course_assignmentid: z.int().check(z.positive()),
+});
+
 /** The active assignment of the course to this user or team, if any (from the claim). */
 export async function activeAssignmentIdFor(
   assignee: { userid?: number | null; teamid?: number | null },
@@ -224,7 +225,7 @@ export async function activeAssignmentIdFor(
     wikiid,
   });
   const item = await getItem(uniqueKey('COURSE_ASSIGNEE', claim));
-  return item ? Number(item.course_assignmentid) : undefined;
+  return item ? parseStored(assigneeClaimSchema, item).course_assignmentid : undefined;
 }
 
 /** Active assignments of a course (team or user ones), oldest first unless descending. */

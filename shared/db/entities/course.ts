@@ -10,7 +10,8 @@
 import { completionPercent } from '../../domain/course-completion.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordFrom } from '../stored-item.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { retryOnLostRace } from '../retry.ts';
@@ -131,23 +132,23 @@ export const stageAssessmentItemSchema = z.strictObject({
 });
 
 export function courseKey(wikiid: number) {
-  return { pk: `WIKI#${wikiid}`, sk: 'COURSE' };
+  return { pk: `WIKI#${wikiid}`, sk: 'COURSE' } as const;
 }
 
 function assessmentKey(stage_assessmentid: number) {
-  return { pk: `ASSESSMENT#${stage_assessmentid}`, sk: 'ASSESSMENT' };
+  return { pk: `ASSESSMENT#${stage_assessmentid}`, sk: 'ASSESSMENT' } as const;
 }
 
 function courseFromItem(item: Record<string, unknown>): CourseRecord {
-  const record = withoutKeys(item) as unknown as CourseRecord;
+  const record = recordFrom(courseItemSchema, item);
   return {
     ...record,
-    assignee_count: Number(record.assignee_count ?? 0),
-    rows_total: Number(record.rows_total ?? 0),
-    rows_completed: Number(record.rows_completed ?? 0),
-    rows_in_progress: Number(record.rows_in_progress ?? 0),
+    assignee_count: record.assignee_count ?? 0,
+    rows_total: record.rows_total ?? 0,
+    rows_completed: record.rows_completed ?? 0,
+    rows_in_progress: record.rows_in_progress ?? 0,
     order_placement: record.order_placement ?? null,
-    order_version: Number(record.order_version ?? 0),
+    order_version: record.order_version ?? 0,
   };
 }
 
@@ -180,7 +181,11 @@ function assessmentWrites(wikiid: number, before: CourseStageRecord[], after: Co
         item: {
           Put: {
             TableName: tableName(),
-            Item: { ...assessmentKey(assessment.stage_assessmentid), entity: 'StageAssessment', ...assessment },
+            Item: {
+              ...assessmentKey(assessment.stage_assessmentid),
+              entity: 'StageAssessment',
+              ...assessment,
+            } satisfies z.input<typeof stageAssessmentItemSchema>,
           },
         },
       };
@@ -210,7 +215,7 @@ export function courseCreateWrites(course: CourseRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...courseKey(course.wikiid), entity: 'Course', ...course },
+          Item: { ...courseKey(course.wikiid), entity: 'Course', ...course } satisfies z.input<typeof courseItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -313,7 +318,7 @@ export async function getCoursePages(
 
 export async function getAssessment(stage_assessmentid: number): Promise<AssessmentRecord | undefined> {
   const item = await getItem(assessmentKey(stage_assessmentid));
-  return item ? (withoutKeys(item) as unknown as AssessmentRecord) : undefined;
+  return item ? recordFrom(stageAssessmentItemSchema, item) : undefined;
 }
 
 /** Where a course belongs in each list order, from its current fields and aggregates. */

@@ -5,7 +5,8 @@
  * its adds, changes and deletes in one transaction: all of them or none.
  */
 import { tableName } from '../client.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordsOf } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
@@ -57,7 +58,7 @@ export const glossaryEntryItemSchema = z.strictObject({
 });
 
 function entryKey(entryid: number) {
-  return { pk: `GLOSSARY#${entryid}`, sk: 'ENTRY' };
+  return { pk: `GLOSSARY#${entryid}`, sk: 'ENTRY' } as const;
 }
 
 /** The uniqueness value of a term: per source language, case-insensitive. */
@@ -80,7 +81,7 @@ export function touchedKeys(changes: GlossaryChanges): string[] {
   ];
 }
 
-function toItem(entry: GlossaryEntryRecord): Record<string, unknown> {
+function toItem(entry: GlossaryEntryRecord): z.input<typeof glossaryEntryItemSchema> {
   return {
     ...entryKey(entry.entryid),
     entity: 'GlossaryEntry',
@@ -90,9 +91,7 @@ function toItem(entry: GlossaryEntryRecord): Record<string, unknown> {
   };
 }
 
-function fromItem(item: Record<string, unknown>): GlossaryEntryRecord {
-  return withoutKeys(item) as unknown as GlossaryEntryRecord;
-}
+const fromItem = recordsOf(glossaryEntryItemSchema);
 
 /** A new entry and its term claim (labels `entry:<index>`, `term:<index>`); also the explicit-id path. */
 export function glossaryCreateWrites(entry: GlossaryEntryRecord, index = 0): LabelledWrite[] {

@@ -12,6 +12,7 @@ import { padId } from '../keys.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type GuideMarkKind = 'FAVORITE' | 'COMPLETED';
@@ -45,15 +46,18 @@ export function guideMarksCollection(kind: GuideMarkKind, userid: number): PageQ
   return { partition: `USER#${userid}`, sortPrefix: `${kind}#GUIDE#` };
 }
 
+const guideMarkItemSchema = z.union([favoriteGuideItemSchema, completedGuideItemSchema]);
+
 export function markFromItem(item: Record<string, unknown>): GuideMark {
-  return { userid: Number(item.userid), guideid: Number(item.guideid), date: Number(item.date) };
+  const { userid, guideid, date } = parseStored(guideMarkItemSchema, item);
+  return { userid, guideid, date };
 }
 
 /** The stored item of a mark (pure: a migration builds it with the source's dates). */
-export function guideMarkItem(kind: GuideMarkKind, mark: GuideMark) {
+export function guideMarkItem(kind: GuideMarkKind, mark: GuideMark): z.input<typeof guideMarkItemSchema> {
   return {
     ...markKey(kind, mark.userid, mark.guideid),
-    entity: kind === 'FAVORITE' ? 'FavoriteGuide' : 'CompletedGuide',
+    entity: kind === 'FAVORITE' ? ('FavoriteGuide' as const) : ('CompletedGuide' as const),
     ...mark,
   };
 }

@@ -14,12 +14,13 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { batchDelete, batchGetInOrder, batchGetParts, type BatchPart } from '../batch.ts';
 import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import type { PageQuery } from '../paging.ts';
+import { queryChunks, type PageQuery } from '../paging.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface StepRef {
@@ -231,11 +232,11 @@ export const featuredGuideItemSchema = z.strictObject({
 });
 
 export function guideKey(guideid: number) {
-  return { pk: `GUIDE#${guideid}`, sk: 'GUIDE' };
+  return { pk: `GUIDE#${guideid}`, sk: 'GUIDE' } as const;
 }
 
 export function stepKey(stepid: number) {
-  return { pk: `STEP#${stepid}`, sk: 'STEP' };
+  return { pk: `STEP#${stepid}`, sk: 'STEP' } as const;
 }
 
 function guideRevisionKey(guideid: number, revisionid: number) {
@@ -268,10 +269,13 @@ export function authoredGuidesCollection(userid: number): PageQuery {
 
 /** The guideid a link item (authored, featured) points to. */
 export function linkedGuideid(item: Record<string, unknown>): number {
-  return Number(item.guideid);
+  return parseStored(guideLinkItemSchema, item).guideid;
 }
+const guideLinkItemSchema = z.union([authoredGuideItemSchema, featuredGuideItemSchema]);
 
-function indexKeys(guide: Pick<GuideRecord, 'guideid' | 'public'>): Record<string, string> {
+type GuideIndexKeys = Pick<z.input<typeof guideItemSchema>, 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2sk'>;
+
+function indexKeys(guide: Pick<GuideRecord, 'guideid' | 'public'>): GuideIndexKeys {
   return {
     [INDEXES.gsi1.pk]: 'GUIDES',
     [INDEXES.gsi1.sk]: padId(guide.guideid),
@@ -280,16 +284,37 @@ function indexKeys(guide: Pick<GuideRecord, 'guideid' | 'public'>): Record<strin
 }
 
 /** The stored item of a guide (exported for seeding benchmarks and migrations). */
-export function guideToItem(guide: GuideRecord): Record<string, unknown> {
+export function guideToItem(guide: GuideRecord): z.input<typeof guideItemSchema> {
   return { ...guideKey(guide.guideid), entity: 'Guide', ...indexKeys(guide), ...guide };
 }
 
 export function guideFromItem(item: Record<string, unknown>): GuideRecord {
-  return withoutKeys(item) as unknown as GuideRecord;
+  return recordFrom(guideItemSchema, item);
 }
 
-export function stepFromItem(item: Record<string, unknown>): StepRecord {
-  return withoutKeys(item) as unknown as StepRecord;
+/** A step item (read, or the current item a failed step guard returns) as its record. */
+export const stepFromItem = recordsOf(stepItemSchema);
+
+/** What deciding a guide's visibility and category needs: read projected, not whole guides. */
+const guideAccessSchema = z.pick(guideItemSchema, {
+  pk: true,
+  sk: true,
+  guideid: true,
+  category: true,
+  public: true,
+  userid: true,
+  grant_userids: true,
+  grant_teamids: true,
+});
+export type GuideAccessFields = StoredRecord<typeof guideAccessSchema>;
+
+/** Every guide's access fields (a small projection of the guide index), a chunk at a time. */
+export async function* guideAccessChunks(): AsyncGenerator<GuideAccessFields[]> {
+  const chunks = queryChunks({
+    ...allGuidesCollection,
+    projection: ['pk', 'sk', 'guideid', 'category', 'public', 'userid', 'grant_userids', 'grant_teamids'],
+  });
+  for await (const chunk of chunks) yield chunk.map(recordsOf(guideAccessSchema));
 }
 
 export async function getGuide(
@@ -337,13 +362,13 @@ export function stepsPart(stepids: number[]): BatchPart<StepRecord[]> {
 /** A guide as it was at a revision (its snapshot), if that revision exists. */
 export async function getGuideSnapshot(guideid: number, revisionid: number): Promise<GuideSnapshot | undefined> {
   const item = await getItem(guideRevisionKey(guideid, revisionid));
-  return item ? (withoutKeys(item) as unknown as GuideSnapshot) : undefined;
+  return item ? recordFrom(guideRevisionItemSchema, item) : undefined;
 }
 
 /** Steps as they were at the given step revisions. */
 export async function getStepSnapshots(refs: StepRef[]): Promise<StepRecord[]> {
   const items = await batchGetInOrder(refs.map((ref) => stepRevisionKey(ref.stepid, ref.revisionid)));
-  return items.map(stepFromItem);
+  return items.map(recordsOf(stepRevisionItemSchema));
 }
 
 // ---- writes (combined into one transaction by shared/content/guide-revisions.ts) ----
@@ -421,7 +446,11 @@ export function guideSnapshotPut(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...guideRevisionKey(guide.guideid, guide.revisionid), entity: 'GuideRevision', ...snapshot },
+        Item: {
+          ...guideRevisionKey(guide.guideid, guide.revisionid),
+          entity: 'GuideRevision',
+          ...snapshot,
+        } satisfies z.input<typeof guideRevisionItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -436,7 +465,11 @@ export function featuredLinkWrite(guide: GuideRecord, starred: boolean): Labelle
         item: {
           Put: {
             TableName: tableName(),
-            Item: { ...featuredKey(guide.guideid), entity: 'FeaturedGuide', guideid: guide.guideid },
+            Item: {
+              ...featuredKey(guide.guideid),
+              entity: 'FeaturedGuide',
+              guideid: guide.guideid,
+            } satisfies z.input<typeof featuredGuideItemSchema>,
           },
         },
       }
@@ -449,7 +482,11 @@ export function authoredLinkPut(guide: GuideRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...authoredKey(guide.userid, guide.guideid), entity: 'AuthoredGuide', guideid: guide.guideid },
+        Item: {
+          ...authoredKey(guide.userid, guide.guideid),
+          entity: 'AuthoredGuide',
+          guideid: guide.guideid,
+        } satisfies z.input<typeof authoredGuideItemSchema>,
       },
     },
   };
@@ -469,7 +506,11 @@ function stepSnapshotPut(step: StepRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...stepRevisionKey(step.stepid, step.revisionid), entity: 'StepRevision', ...content },
+        Item: {
+          ...stepRevisionKey(step.stepid, step.revisionid),
+          entity: 'StepRevision',
+          ...content,
+        } satisfies z.input<typeof stepRevisionItemSchema>,
       },
     },
   };
@@ -483,7 +524,7 @@ export function stepCreateWrites(step: StepRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...stepKey(step.stepid), entity: 'Step', ...step },
+          Item: { ...stepKey(step.stepid), entity: 'Step', ...step } satisfies z.input<typeof stepItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

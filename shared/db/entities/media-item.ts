@@ -11,12 +11,13 @@
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { MediaType } from '../../domain/media.ts';
+import { MEDIA_TYPES, type MediaType } from '../../domain/media.ts';
 import type { EmbedDetails } from '../../domain/embeds.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
@@ -52,7 +53,7 @@ export interface MediaItemRecord {
   /** Embeds (GuideEmbedObject): what the embed shows; absent for every other type. */
   embed?: EmbedDetails;
   /** Guides whose views show this item (added on guide and step writes; never removed). */
-  used_by_guideids?: Set<number> | number[];
+  used_by_guideids?: Set<number>;
   date: number;
   modified_date: number;
 }
@@ -67,7 +68,7 @@ export const mediaItemItemSchema = z.strictObject({
   gsi2pk: z.string(),
   gsi2sk: z.string(),
   itemid: z.int().check(z.positive()),
-  type: z.string(),
+  type: z.enum(MEDIA_TYPES),
   userid: z.int(),
   guid: z.string(),
   filename: z.string(),
@@ -107,11 +108,11 @@ export const mediaGuidItemSchema = z.strictObject({
 });
 
 export function mediaItemKey(itemid: number) {
-  return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' };
+  return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' } as const;
 }
 
 function guidKey(guid: string) {
-  return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' };
+  return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' } as const;
 }
 
 function libraryPartition(userid: number): string {
@@ -141,7 +142,7 @@ export function mediaItemCreateWrites(item: MediaItemRecord): LabelledWrite[] {
             [INDEXES.gsi2.pk]: typedLibraryPartition(item.userid, item.type),
             [INDEXES.gsi2.sk]: padId(item.itemid),
             ...item,
-          },
+          } satisfies z.input<typeof mediaItemItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -151,7 +152,11 @@ export function mediaItemCreateWrites(item: MediaItemRecord): LabelledWrite[] {
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...guidKey(item.guid), entity: 'MediaGuid', itemid: item.itemid },
+          Item: {
+            ...guidKey(item.guid),
+            entity: 'MediaGuid',
+            itemid: item.itemid,
+          } satisfies z.input<typeof mediaGuidItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -167,12 +172,12 @@ export async function insertMediaItem(item: MediaItemRecord): Promise<void> {
 /** The item id a guid names, or undefined. */
 export async function mediaItemIdByGuid(guid: string): Promise<number | undefined> {
   const item = await getItem(guidKey(guid));
-  return typeof item?.itemid === 'number' ? item.itemid : undefined;
+  return item ? parseStored(mediaGuidItemSchema, item).itemid : undefined;
 }
 
 export async function getMediaItem(itemid: number): Promise<MediaItemRecord | undefined> {
   const item = await getItem(mediaItemKey(itemid));
-  return item ? (withoutKeys(item) as unknown as MediaItemRecord) : undefined;
+  return item ? recordFrom(mediaItemItemSchema, item) : undefined;
 }
 
 /** Items by id in one BatchGet (per 100), in the order asked; missing ones are left out. */
@@ -180,7 +185,7 @@ export async function getMediaItems(itemids: number[]): Promise<MediaItemRecord[
   const unique = [...new Set(itemids)];
   if (unique.length === 0) return [];
   const items = await batchGetInOrder(unique.map(mediaItemKey));
-  return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
+  return items.map(recordsOf(mediaItemItemSchema));
 }
 
 /** The owner's items, newest first. */
@@ -189,7 +194,7 @@ export async function listUserMedia(
   page: { limit: number; offset: number },
 ): Promise<MediaItemRecord[]> {
   const items = await queryPage({ index: INDEXES.gsi1, partition: libraryPartition(userid), descending: true }, page);
-  return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
+  return items.map(recordsOf(mediaItemItemSchema));
 }
 
 /** The owner's items of one type (gsi2), newest first unless `ascending`. */
@@ -203,7 +208,7 @@ export async function listUserMediaOfType(
     { index: INDEXES.gsi2, partition: typedLibraryPartition(userid, type), descending: !options.ascending },
     page,
   );
-  return items.map((item) => withoutKeys(item) as unknown as MediaItemRecord);
+  return items.map(recordsOf(mediaItemItemSchema));
 }
 
 /**
@@ -242,7 +247,7 @@ export async function deleteMediaItem(itemid: number, userid: number): Promise<M
         ReturnValues: 'ALL_OLD',
       }),
     );
-    const deleted = result.Attributes ? (withoutKeys(result.Attributes) as unknown as MediaItemRecord) : undefined;
+    const deleted = result.Attributes ? recordFrom(mediaItemItemSchema, result.Attributes) : undefined;
     // The guid lookup goes after its item: a lookup left by a failure here finds no item (404).
     if (deleted) await db().send(new DeleteCommand({ TableName: tableName(), Key: guidKey(deleted.guid) }));
     return deleted;

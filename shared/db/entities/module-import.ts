@@ -12,10 +12,12 @@
  */
 import { isConditionFailed } from '../retry.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ImportErrorCode, ManifestFacts } from '../../domain/module-package.ts';
+import { IMPORT_ERROR_CODES, type ImportErrorCode, type ManifestFacts } from '../../domain/module-package.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordsOf } from '../stored-item.ts';
+import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
@@ -87,7 +89,7 @@ export const moduleImportItemSchema = z.strictObject({
   size: z.nullable(z.number()),
   manifest: z.nullable(
     z.object({
-      standard: z.string(),
+      standard: z.enum(['scorm12', 'scorm2004', 'cmi5', 'tincan']),
       identifier: z.nullable(z.string()),
       title: z.string(),
       launch: z.string(),
@@ -97,7 +99,7 @@ export const moduleImportItemSchema = z.strictObject({
   repaired: z.boolean(),
   file_count: z.nullable(z.int()),
   extracted_bytes: z.nullable(z.number()),
-  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  error: z.nullable(z.object({ code: z.enum([...IMPORT_ERROR_CODES, 'cancelled']), message: z.string() })),
   created_by: z.int(),
   created_date: z.number(),
   modified_date: z.number(),
@@ -105,10 +107,10 @@ export const moduleImportItemSchema = z.strictObject({
 });
 
 export function importKey(importid: number) {
-  return { pk: `IMPORT#${importid}`, sk: 'IMPORT' };
+  return { pk: `IMPORT#${importid}`, sk: 'IMPORT' } as const;
 }
 
-const fromItem = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ModuleImportRecord;
+const fromItem = recordsOf(moduleImportItemSchema);
 
 export async function insertImport(record: ModuleImportRecord): Promise<void> {
   await db().send(
@@ -120,7 +122,7 @@ export async function insertImport(record: ModuleImportRecord): Promise<void> {
         [INDEXES.gsi1.pk]: `MODULE#${record.moduleid}#IMPORTS`,
         [INDEXES.gsi1.sk]: `${padId(record.provider_version_number)}#${padId(record.importid)}`,
         ...record,
-      },
+      } satisfies z.input<typeof moduleImportItemSchema>,
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -129,6 +131,11 @@ export async function insertImport(record: ModuleImportRecord): Promise<void> {
 export async function getImport(importid: number): Promise<ModuleImportRecord | undefined> {
   const item = await getItem(importKey(importid), { consistent: true });
   return item ? fromItem(item) : undefined;
+}
+
+/** Imports in the order of the ids asked for; unknown ids are left out. */
+export async function getImports(importids: number[]): Promise<ModuleImportRecord[]> {
+  return (await batchGetInOrder(importids.map(importKey))).map(fromItem);
 }
 
 /** A module's imports, newest provider_version_number first. */

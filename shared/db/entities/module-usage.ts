@@ -12,6 +12,7 @@ import { padId } from '../keys.ts';
 import { tableName } from '../client.ts';
 import { queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
+import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface ModuleUsage {
@@ -52,7 +53,7 @@ export function moduleUsageWrite(moduleid: number, course: { wikiid: number; tit
           moduleid,
           wikiid: course.wikiid,
           title: course.title,
-        },
+        } satisfies z.input<typeof moduleUsageItemSchema>,
       },
     },
   };
@@ -65,11 +66,7 @@ export function moduleUsageDelete(moduleid: number, wikiid: number): LabelledWri
   };
 }
 
-const toUsage = (item: Record<string, unknown>): ModuleUsage => ({
-  moduleid: Number(item.moduleid),
-  wikiid: Number(item.wikiid),
-  title: String(item.title ?? ''),
-});
+const toUsage = recordsOf(moduleUsageItemSchema);
 
 export async function listModuleUsage(
   moduleid: number,

@@ -18,7 +18,8 @@ import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
-import type { DomainEvent, EventName, StoredEvent } from '../../domain/events/catalogue.ts';
+import { EVENT_NAMES, type DomainEvent, type StoredEvent } from '../../domain/events/catalogue.ts';
+import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export const OUTBOX_ENTITY = 'OutboxEvent';
@@ -37,7 +38,7 @@ export const outboxEventItemSchema = z.strictObject({
   gsi1sk: z.optional(z.string()),
   ttl: z.number(),
   eventid: z.string(),
-  name: z.string(),
+  name: z.enum([...EVENT_NAMES, 'ping']),
   subject: z.string(),
   sequence: z.string(),
   occurred_at: z.number(),
@@ -81,7 +82,8 @@ export function outboxRecord(event: DomainEvent): OutboxEventRecord {
     entity: event.entity,
     sequence,
     occurred_at: Math.floor(Number(sequence.slice(0, 13)) / 1000),
-    data: event.data as unknown as Record<string, unknown>,
+    // A shallow copy: the payload's interface as the plain map it is stored as.
+    data: { ...event.data },
     ...(event.target_webhookid !== undefined ? { target_webhookid: event.target_webhookid } : {}),
   };
 }
@@ -111,7 +113,7 @@ function recordPut(record: OutboxEventRecord, label: string): LabelledWrite {
           ...fields,
           // `entity` names the item type on every item of the table; the event's entity is `subject`.
           subject,
-        },
+        } satisfies z.input<typeof outboxEventItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -132,14 +134,15 @@ export function outboxPuts(events: DomainEvent[]): LabelledWrite[] {
 
 /** A stored outbox item back to its record. */
 export function outboxFromItem(item: Record<string, unknown>): OutboxEventRecord {
+  const stored = parseStored(outboxEventItemSchema, item);
   return {
-    eventid: String(item.eventid),
-    name: item.name as EventName,
-    entity: String(item.subject),
-    sequence: String(item.sequence),
-    occurred_at: Number(item.occurred_at),
-    data: (item.data ?? {}) as Record<string, unknown>,
-    ...(item.target_webhookid !== undefined ? { target_webhookid: Number(item.target_webhookid) } : {}),
+    eventid: stored.eventid,
+    name: stored.name,
+    entity: stored.subject,
+    sequence: stored.sequence,
+    occurred_at: stored.occurred_at,
+    data: stored.data,
+    ...(stored.target_webhookid !== undefined ? { target_webhookid: stored.target_webhookid } : {}),
   };
 }
 
@@ -170,7 +173,7 @@ export async function emitOnce(
               entity: 'EmittedMarker',
               name: event.name,
               [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
-            },
+            } satisfies z.input<typeof emittedMarkerItemSchema>,
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },

@@ -9,7 +9,8 @@
  */
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { recordsOf } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
@@ -113,15 +114,15 @@ export const changeRequestItemSchema = z.strictObject({
 });
 
 function reviewKey(reviewid: number) {
-  return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' };
+  return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' } as const;
 }
 
 function changeKey(id: number) {
-  return { pk: `PR_CHANGE#${id}`, sk: 'CHANGE_REQUEST' };
+  return { pk: `PR_CHANGE#${id}`, sk: 'CHANGE_REQUEST' } as const;
 }
 
-const asReview = (item: Record<string, unknown>) => withoutKeys(item) as unknown as PeriodicReviewRecord;
-const asChange = (item: Record<string, unknown>) => withoutKeys(item) as unknown as ChangeRequestRecord;
+const asReview = recordsOf(periodicReviewItemSchema);
+const asChange = recordsOf(changeRequestItemSchema);
 
 export function reviewPutWrite(review: PeriodicReviewRecord): LabelledWrite {
   return {
@@ -137,7 +138,7 @@ export function reviewPutWrite(review: PeriodicReviewRecord): LabelledWrite {
           [INDEXES.gsi2.pk]: `PR_REVIEWS#${review.doctype.toUpperCase()}#${review.docid}`,
           [INDEXES.gsi2.sk]: padId(review.reviewid),
           ...review,
-        },
+        } satisfies z.input<typeof periodicReviewItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -175,13 +176,17 @@ function changeIndex(change: ChangeRequestRecord) {
   };
 }
 
+function changeItem(change: ChangeRequestRecord): z.input<typeof changeRequestItemSchema> {
+  return { ...changeKey(change.change_requestid), entity: 'ChangeRequest', ...changeIndex(change), ...change };
+}
+
 export function changeRequestPutWrite(change: ChangeRequestRecord): LabelledWrite {
   return {
     label: 'change-request',
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...changeKey(change.change_requestid), entity: 'ChangeRequest', ...changeIndex(change), ...change },
+        Item: changeItem(change),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -195,7 +200,7 @@ export function changeRequestUpdateWrite(change: ChangeRequestRecord): LabelledW
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...changeKey(change.change_requestid), entity: 'ChangeRequest', ...changeIndex(change), ...change },
+        Item: changeItem(change),
         ConditionExpression: 'attribute_exists(pk) AND #status = :open',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':open': 'open' },

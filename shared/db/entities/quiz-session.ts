@@ -15,7 +15,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
@@ -120,7 +121,7 @@ export const quizProgressItemSchema = z.strictObject({
 });
 
 export function sessionKey(sessionid: number) {
-  return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' };
+  return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' } as const;
 }
 
 function progressKey(userid: number, quizid: number) {
@@ -140,20 +141,36 @@ export function quizSessionsCollection(quizid: number): PageQuery {
 }
 
 export function sessionFromItem(item: Record<string, unknown>): QuizSessionRecord {
-  return withoutKeys(item) as unknown as QuizSessionRecord;
+  return recordFrom(quizSessionItemSchema, item);
 }
 
+/** A link of a quiz's session list (quizSessionsCollection): the session and its user. */
+export function sessionLinkFromItem(item: Record<string, unknown>): { quiz_sessionid: number; userid: number } {
+  const { quiz_sessionid, userid } = parseStored(quizSessionLinkItemSchema, item);
+  return { quiz_sessionid, userid };
+}
+
+/** What a session item and a session link both carry: the order the session lists merge by. */
+const sessionRefSchema = z.object({ pk: z.string(), sk: z.string(), quiz_sessionid: z.int().check(z.positive()) });
+
+/** The session id of a session item or a session link (the session lists' merge order). */
+export function sessionidOf(item: Record<string, unknown>): number {
+  return parseStored(sessionRefSchema, item).quiz_sessionid;
+}
+
+/** The progress as read: fields never set yet read as their start values. */
 function progressFromItem(item: Record<string, unknown>): QuizProgressRecord {
+  const stored = recordFrom(quizProgressItemSchema, item);
   return {
-    userid: Number(item.userid),
-    quizid: Number(item.quizid),
-    attempts: Number(item.attempts ?? 0),
-    passed: item.passed === true,
-    locked: item.locked === true,
-    active_sessionid: item.active_sessionid == null ? null : Number(item.active_sessionid),
-    last_sessionid: item.last_sessionid == null ? null : Number(item.last_sessionid),
-    best_score: item.best_score == null ? null : Number(item.best_score),
-    invalidated_date: item.invalidated_date == null ? null : Number(item.invalidated_date),
+    userid: stored.userid,
+    quizid: stored.quizid,
+    attempts: stored.attempts ?? 0,
+    passed: stored.passed === true,
+    locked: stored.locked === true,
+    active_sessionid: stored.active_sessionid ?? null,
+    last_sessionid: stored.last_sessionid ?? null,
+    best_score: stored.best_score ?? null,
+    invalidated_date: stored.invalidated_date ?? null,
   };
 }
 
@@ -240,7 +257,7 @@ export function sessionCreateWrites(session: QuizSessionRecord): LabelledWrite[]
             [INDEXES.gsi2.pk]: `QUIZSESSIONS#USER#${session.userid}`,
             [INDEXES.gsi2.sk]: padId(session.quiz_sessionid),
             ...session,
-          },
+          } satisfies z.input<typeof quizSessionItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -256,7 +273,7 @@ export function sessionCreateWrites(session: QuizSessionRecord): LabelledWrite[]
             entity: 'QuizSessionLink',
             quiz_sessionid: session.quiz_sessionid,
             userid: session.userid,
-          },
+          } satisfies z.input<typeof quizSessionLinkItemSchema>,
         },
       },
     },
@@ -276,7 +293,13 @@ export function progressPutWrite(
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...progressKey(progress.userid, progress.quizid), ...fields, entity: 'QuizProgress' },
+        Item: {
+          ...progressKey(progress.userid, progress.quizid),
+          ...fields,
+          userid: progress.userid,
+          quizid: progress.quizid,
+          entity: 'QuizProgress',
+        } satisfies z.input<typeof quizProgressItemSchema>,
       },
     },
   };

@@ -19,12 +19,13 @@
 import { batchGetInOrder } from '../batch.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { padId, withoutKeys } from '../keys.ts';
+import { padId } from '../keys.ts';
+import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryFirst, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import { guideKey } from './guide.ts';
-import type { GradedQuestion } from '../../domain/quiz-grading.ts';
+import { guideItemSchema, guideKey } from './guide.ts';
+import { GRADED_TYPES, type GradedQuestion } from '../../domain/quiz-grading.ts';
 import * as z from 'zod/mini';
 
 /** Document titles kept on a quiz for the sessions `query` filter. */
@@ -87,17 +88,17 @@ export interface QuizLinkRecord {
 }
 
 function quizKey(quizid: number) {
-  return { pk: `QUIZ#${quizid}`, sk: 'QUIZ' };
+  return { pk: `QUIZ#${quizid}`, sk: 'QUIZ' } as const;
 }
 
 function revisionKey(quizid: number, revisionid: number) {
   return { pk: `QUIZ#${quizid}`, sk: `REV#${padId(revisionid)}` };
 }
 
-const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' };
+const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' } as const;
 
 function categoryKey(name: string) {
-  return { pk: 'QUIZCATEGORIES', sk: name.toLowerCase() };
+  return { pk: 'QUIZCATEGORIES' as const, sk: name.toLowerCase() };
 }
 
 function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
@@ -107,12 +108,12 @@ function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
 export const quizzesCollection: PageQuery = { index: INDEXES.gsi1, partition: 'QUIZZES' };
 
 export function quizFromItem(item: Record<string, unknown>): QuizRecord {
-  const record = withoutKeys(item) as unknown as QuizRecord;
+  const record = recordFrom(quizItemSchema, item);
   return {
     ...record,
     doc_titles: record.doc_titles ?? [],
-    sessions_submitted: Number(record.sessions_submitted ?? 0),
-    released_date: record.released_date == null ? null : Number(record.released_date),
+    sessions_submitted: record.sessions_submitted ?? 0,
+    released_date: record.released_date ?? null,
   };
 }
 
@@ -156,7 +157,7 @@ export const quizRevisionItemSchema = z.strictObject({
       name: z.string(),
       valueName: z.string(),
       title: z.string(),
-      type: z.string(),
+      type: z.enum(GRADED_TYPES),
       correctAnswer: z.unknown(),
       choices: z.optional(z.array(z.unknown())),
     }),
@@ -196,11 +197,11 @@ export const quizCategoryItemSchema = z.strictObject({
   name: z.string(),
 });
 
-function quizItem(quiz: QuizRecord) {
+function quizItem(quiz: QuizRecord): z.input<typeof quizItemSchema> {
   return {
     ...quizKey(quiz.quizid),
     entity: 'Quiz',
-    [INDEXES.gsi1.pk]: 'QUIZZES',
+    [INDEXES.gsi1.pk]: 'QUIZZES' as const,
     [INDEXES.gsi1.sk]: padId(quiz.quizid),
     ...quiz,
   };
@@ -212,7 +213,11 @@ function revisionPut(revision: QuizRevisionRecord): LabelledWrite {
     item: {
       Put: {
         TableName: tableName(),
-        Item: { ...revisionKey(revision.quizid, revision.quiz_revisionid), entity: 'QuizRevision', ...revision },
+        Item: {
+          ...revisionKey(revision.quizid, revision.quiz_revisionid),
+          entity: 'QuizRevision',
+          ...revision,
+        } satisfies z.input<typeof quizRevisionItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -238,7 +243,12 @@ function countMove(delta: 1 | -1): LabelledWrite {
 function categoryPut(name: string): LabelledWrite {
   return {
     label: 'category',
-    item: { Put: { TableName: tableName(), Item: { ...categoryKey(name), entity: 'QuizCategory', name } } },
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...categoryKey(name), entity: 'QuizCategory', name } satisfies z.input<typeof quizCategoryItemSchema>,
+      },
+    },
   };
 }
 
@@ -266,7 +276,8 @@ export function quizCreateWrites(quiz: QuizRecord, revision: QuizRevisionRecord)
 
 /** The site's quiz count written whole (a migration counts the quizzes it carried). */
 export function quizCountPutWrite(count: number): LabelledWrite {
-  return { label: 'count', item: { Put: { TableName: tableName(), Item: { ...COUNT_KEY, count } } } };
+  const item: z.input<typeof quizCountItemSchema> = { ...COUNT_KEY, count };
+  return { label: 'count', item: { Put: { TableName: tableName(), Item: item } } };
 }
 
 /** A category item (a migration carries categories no quiz names any more, too). */
@@ -279,7 +290,7 @@ export async function getQuiz(quizid: number, options: { consistent?: boolean } 
 
 export async function getQuizRevision(quizid: number, revisionid: number): Promise<QuizRevisionRecord | undefined> {
   const item = await getItem(revisionKey(quizid, revisionid));
-  return item ? (withoutKeys(item) as unknown as QuizRevisionRecord) : undefined;
+  return item ? recordFrom(quizRevisionItemSchema, item) : undefined;
 }
 
 /** Every quiz of the site (at most MAX_QUIZZES small items), by quizid. */
@@ -291,7 +302,7 @@ export async function listAllQuizzes(): Promise<QuizRecord[]> {
 /** Every category ever used, alphabetical (a site has few). */
 export async function listCategories(): Promise<string[]> {
   const items = await queryAll({ partition: 'QUIZCATEGORIES' });
-  return items.map((item) => String(item.name));
+  return items.map((item) => parseStored(quizCategoryItemSchema, item).name);
 }
 
 /**
@@ -365,7 +376,7 @@ export async function attachQuiz(
             [INDEXES.gsi1.pk]: `QUIZLINKS#${link.quizid}`,
             [INDEXES.gsi1.sk]: `${link.doctype}#${padId(link.docid)}#${padId(link.doc_revisionid)}`,
             ...link,
-          },
+          } satisfies z.input<typeof quizLinkItemSchema>,
         },
       },
     },
@@ -403,27 +414,28 @@ export async function attachQuiz(
 /** The attachment in force for a document: its newest quiz revision link, if any. */
 export async function currentQuizLink(doctype: QuizDoctype, docid: number): Promise<QuizLinkRecord | undefined> {
   const item = await queryFirst({ partition: `QUIZLINK#${doctype}#${docid}`, sortPrefix: 'REV#', descending: true });
-  return item ? (withoutKeys(item) as unknown as QuizLinkRecord) : undefined;
+  return item ? recordFrom(quizLinkItemSchema, item) : undefined;
 }
 
 /** The documents a quiz was ever attached to (distinct; a quiz is attached to few). */
 export async function documentsOfQuiz(quizid: number): Promise<Array<{ doctype: QuizDoctype; docid: number }>> {
   const items = await queryAll({ index: INDEXES.gsi1, partition: `QUIZLINKS#${quizid}` });
   const seen = new Map<string, { doctype: QuizDoctype; docid: number }>();
-  for (const item of items) {
-    const doc = { doctype: item.doctype as QuizDoctype, docid: Number(item.docid) };
+  for (const link of items.map(recordsOf(quizLinkItemSchema))) {
+    const doc = { doctype: link.doctype, docid: link.docid };
     seen.set(`${doc.doctype}#${doc.docid}`, doc);
   }
   return [...seen.values()];
 }
+
+/** A guide read with the projection of guideTitles (the keys come with every projected read). */
+const guideTitleSchema = z.pick(guideItemSchema, { pk: true, sk: true, guideid: true, title: true });
 
 /**
  * Current titles of guides, read with a projection (quiz lists sort and search by guide title;
  * a quiz list names at most MAX_QUIZZES guides).
  */
 export async function guideTitles(guideids: number[]): Promise<Map<number, string>> {
-  const guides = await batchGetInOrder<{ guideid: number; title: string }>([...new Set(guideids)].map(guideKey), {
-    projection: ['guideid', 'title'],
-  });
-  return new Map(guides.map((guide) => [Number(guide.guideid), String(guide.title)]));
+  const guides = await batchGetInOrder([...new Set(guideids)].map(guideKey), { projection: ['guideid', 'title'] });
+  return new Map(guides.map(recordsOf(guideTitleSchema)).map((guide) => [guide.guideid, guide.title]));
 }

@@ -127,12 +127,8 @@ export async function listTeams(page: { limit: number; offset: number }, descend
 }
 
 export async function listMembers(teamid: number, page: { limit: number; offset: number }): Promise<MemberRecord[]> {
-  const items = await queryPage<MemberRecord>({ partition: `TEAM#${teamid}`, sortPrefix: 'MEMBER#' }, page);
-  return items.map((item) => ({
-    teamid: Number(item.teamid),
-    userid: Number(item.userid),
-    joined: Number(item.joined),
-  }));
+  const items = await queryPage({ partition: `TEAM#${teamid}`, sortPrefix: 'MEMBER#' }, page);
+  return items.map(recordsOf(teamMemberItemSchema));
 }
 
 export async function isMember(teamid: number, userid: number): Promise<boolean> {
