@@ -19,8 +19,9 @@ import { tracing } from '../observability/tracing.ts';
 import { logCaller, requestContext, requestIdOf } from './request-context.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
-import { isReply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
+import { isReply, type Reply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
+import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
 
@@ -35,6 +36,19 @@ function authorize(route: RouteDef, caller: Caller | null): void {
   if (!caller) throw new UnauthenticatedError('Authentication required');
   const role = required === 'admin' ? 'Admin' : required === 'author' ? 'Author' : 'User';
   if (!hasRole(caller, role)) throw new ForbiddenError(`This requires the ${role} role`);
+}
+
+/** True when an anonymous visitor may not open the route (it needs a signed-in user here). */
+function closedToAnonymous(route: RouteDef): boolean {
+  return !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE) || (route.auth !== 'public' && route.auth !== 'custom');
+}
+
+/**
+ * A form's fields (application/x-www-form-urlencoded), a repeated field keeping its last value.
+ * What browsers send for an HTML form; only `form` routes read bodies so.
+ */
+function formBody(event: APIGatewayProxyEventV2): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(bodyBytes(event).toString('utf8')).entries());
 }
 
 /** Longer than any id, title or name a record may have: such a segment names nothing. */
@@ -65,6 +79,8 @@ export function createRouter(routes: RouteDef[]) {
     const path = normalizePath(event.rawPath);
     const query = new URLSearchParams(event.rawQueryString ?? '');
     const headers = lowerCaseHeaders(event.headers);
+    // API Gateway moves the Cookie header into `event.cookies`; read both ways alike.
+    if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
     const format = negotiateFormat(query, headers);
 
     if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
@@ -76,8 +92,14 @@ export function createRouter(routes: RouteDef[]) {
       throw new RequestError(404, ENDPOINT_NOT_FOUND);
     }
     const route = match.value;
-    const auth = await authenticate(headers);
+    // The session cookie counts only where a route takes it (decision 216): no other API route
+    // reads it, so a page of another site cannot make a browser call them with its session.
+    const auth = await authenticate(headers, route.page || route.sessionCookie ? sessionTokenOf(headers) : undefined);
     if (auth.user) logCaller(auth.user.userid);
+    if (route.page && !auth.user && closedToAnonymous(route)) {
+      const search = event.rawQueryString ? `?${event.rawQueryString}` : '';
+      return toResult(loginRedirect(path + search), format);
+    }
     authorize(route, auth.user);
     // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
     // body alike, before any handler can store it (docs/hostile-input.md).
@@ -88,7 +110,11 @@ export function createRouter(routes: RouteDef[]) {
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (route.rawBody) rawBody = bodyBytes(event);
-    else body = requireWellFormedText(jsonBody(event), 'body');
+    else if (route.form) {
+      body = requireWellFormedText(formBody(event), 'body');
+      // A form POST is this site's own only with the token of this browser's cookie (decision 217).
+      checkCsrf(headers, (body as Record<string, string>)[CSRF_FIELD]);
+    } else body = requireWellFormedText(jsonBody(event), 'body');
     const rawQuery = requireWellFormedText(queryObject(query), 'query');
     const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
     if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
@@ -105,20 +131,24 @@ export function createRouter(routes: RouteDef[]) {
       requestId: event.requestContext.requestId,
       sourceIp: event.requestContext.http.sourceIp,
     });
-    if (isReply(result)) {
-      if (result.raw) {
-        const bytes = Buffer.isBuffer(result.body);
-        return {
-          statusCode: result.status,
-          headers: { ...CORS_HEADERS, ...result.headers },
-          body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
-          ...(bytes ? { isBase64Encoded: true } : {}),
-        };
-      }
-      return respond(result.status, result.body, format, result.headers);
-    }
+    if (isReply(result)) return toResult(result, format);
     return respond(route.status ?? 200, result, format);
   };
+}
+
+function toResult(result: Reply, format: ReturnType<typeof negotiateFormat>): Result {
+  const cookies = result.cookies?.length ? { cookies: result.cookies } : {};
+  if (result.raw) {
+    const bytes = Buffer.isBuffer(result.body);
+    return {
+      statusCode: result.status,
+      headers: { ...CORS_HEADERS, ...result.headers },
+      body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
+      ...(bytes ? { isBase64Encoded: true } : {}),
+      ...cookies,
+    };
+  }
+  return { ...respond(result.status, result.body, format, result.headers), ...cookies };
 }
 
 /** Middy middleware: turns any thrown error into the documented response. */
