@@ -12,6 +12,7 @@ import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { imageFileRoute } from './images.routes.ts';
+import { sessionRoutes } from './session.routes.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
 export function robotsTxt(privateSite: boolean): string {
@@ -26,7 +27,8 @@ let avatarBytes: Buffer | undefined;
 export const pagesGroup = defineGroup({
   name: 'pages',
   // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
-  access: { table: 'none', mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
+  // The table and mail for sessions: login mints tokens, logout deletes them, reset links are mailed.
+  access: { table: 'readwrite', sendMail: true, mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
   routes: [
     route({
       method: 'GET',
@@ -72,5 +74,6 @@ export const pagesGroup = defineGroup({
       },
     }),
     imageFileRoute,
+    ...sessionRoutes,
   ],
 });

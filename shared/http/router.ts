@@ -40,7 +40,9 @@ function authorize(route: RouteDef, caller: Caller | null): void {
 
 /** True when an anonymous visitor may not open the route (it needs a signed-in user here). */
 function closedToAnonymous(route: RouteDef): boolean {
-  return !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE) || (route.auth !== 'public' && route.auth !== 'custom');
+  return (
+    !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE) || (route.auth !== 'public' && route.auth !== 'custom')
+  );
 }
 
 /**
