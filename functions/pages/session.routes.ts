@@ -51,13 +51,14 @@ function passwordProblem(password: string, confirm: string): string | undefined 
 export const sessionRoutes = [
   route({
     method: 'GET',
-    path: LOGIN_PATH,
+    path: '/login',
     site: true,
     page: true,
     auth: 'public',
     openOnPrivateSite: true,
     summary: 'The login page: email and password, then back to `returnTo` (a path of this site)',
     query: z.object({ returnTo: z.optional(z.string()), changed: z.optional(z.string()) }),
+    queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
     handler: async ({ query, caller, headers }) => {
       const returnTo = safeReturnTo(query.returnTo);
       if (caller) return signedInPage(formState(headers), caller, returnTo);
@@ -67,7 +68,7 @@ export const sessionRoutes = [
   }),
   route({
     method: 'POST',
-    path: LOGIN_PATH,
+    path: '/login',
     site: true,
     page: true,
     form: true,
@@ -132,6 +133,7 @@ export const sessionRoutes = [
     openOnPrivateSite: true,
     summary: "The reset and invitation mails' link: a new-password form (`?token=`), else a form to ask for a link",
     query: z.object({ token: z.optional(z.string().check(z.maxLength(256))) }),
+    queryExample: { token: RESET_TOKEN_EXAMPLE },
     handler: async ({ query, headers }) =>
       query.token ? newPasswordPage(formState(headers), query.token) : requestLinkPage(formState(headers)),
   }),

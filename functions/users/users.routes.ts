@@ -110,8 +110,8 @@ export const usersGroup = defineGroup({
       sessionCookie: true,
       summary: 'The signed-in user (self form)',
       description:
-        'Also authenticated by the site\'s session cookie (the only API route that is, docs/sessions.md): ' +
-        'then the answer carries `authToken`, the session\'s token, as the apps finish single sign-on.',
+        "Also authenticated by the site's session cookie (the only API route that is, docs/sessions.md): " +
+        "then the answer carries `authToken`, the session's token, as the apps finish single sign-on.",
       response: userSelfMaybeWithTokenSchema,
       handler: async ({ caller, auth }) => {
         const self = await users.self(caller);

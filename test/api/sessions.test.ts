@@ -20,7 +20,7 @@ function resetTokenMailedTo(email: string): string {
 }
 
 describe('the login page', () => {
-  it('shows a form whose CSRF token is tied to a pre-session cookie (HttpOnly, SameSite=Lax, not Secure on localhost)', async () => {
+  it('shows a form whose CSRF token is tied to a pre-session cookie (HttpOnly, Lax, not Secure here)', async () => {
     const response = await site('GET', '/login', { query: { returnTo: '/Guide/Fix/1' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');

@@ -21,7 +21,10 @@ const dispatch = createRouter([
     page: true,
     auth: 'public',
     summary: 'A public page (closed on a private site)',
-    handler: async ({ auth }) => (seen.push(auth.sessionToken), { page: true }),
+    handler: async ({ auth }) => {
+      seen.push(auth.sessionToken);
+      return { page: true };
+    },
   }),
   route({
     method: 'GET',
@@ -151,7 +154,10 @@ describe('session helpers', () => {
   });
 
   it('reads cookies by name, the first of a name winning', () => {
-    expect(requestCookies({ cookie: 'a=1; stepwise_session=x.1; a=2; broken' })).toEqual({ a: '1', stepwise_session: 'x.1' });
+    expect(requestCookies({ cookie: 'a=1; stepwise_session=x.1; a=2; broken' })).toEqual({
+      a: '1',
+      stepwise_session: 'x.1',
+    });
   });
 
   it('a form token is tied to the cookie, and a visitor without one gets a pre-session cookie', () => {

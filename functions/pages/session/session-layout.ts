@@ -20,7 +20,8 @@ button:focus,a:focus,input:focus{outline:3px solid #e0a100;outline-offset:2px}
 const PAGE_HEADERS = {
   'cache-control': NO_STORE,
   'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 };

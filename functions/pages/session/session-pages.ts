@@ -36,11 +36,14 @@ export function loginPage(
     headers?: Record<string, string>;
   },
 ): Reply {
-  const main = html`${problemLine(input.problem)}${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ''}
+  const notice = input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : '';
+  const describedBy = input.problem ? html` aria-describedby="problem"` : '';
+  const main = html`${problemLine(input.problem)}${notice}
 <form method="post" action="/login">
 ${csrfField(form.csrf)}<input type="hidden" name="returnTo" value="${input.returnTo}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ''}"${input.problem ? html` aria-describedby="problem"` : ''}>
+<input id="email" name="email" type="email" autocomplete="username" required
+ value="${input.email ?? ''}"${describedBy}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
