@@ -9,12 +9,22 @@ import { describe, expect, inject, it } from 'vitest';
 import { api, createUser, loginAdmin, site, uniqueSuffix } from '../support/api.ts';
 import { csrfIn, Visitor } from '../support/sessions.ts';
 
-function resetTokenMailedTo(email: string): string {
+interface Mail {
+  to: string;
+  kind: string;
+  subject: string;
+  text: string;
+}
+
+function mailsTo(email: string): Mail[] {
   const folder = inject('outboxDir');
-  const tokens = readdirSync(folder)
-    .map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as { to: string; text: string })
-    .filter((message) => message.to === email)
-    .map((message) => /reset_password\?token=([0-9a-f]{64})/.exec(message.text)![1]!);
+  return readdirSync(folder)
+    .map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as Mail)
+    .filter((message) => message.to === email);
+}
+
+function resetTokenMailedTo(email: string): string {
+  const tokens = mailsTo(email).map((message) => /reset_password\?token=([0-9a-f]{64})/.exec(message.text)![1]!);
   expect(tokens).toHaveLength(1);
   return tokens[0]!;
 }
@@ -225,5 +235,29 @@ describe('the reset link page', () => {
     });
     expect(reused.status).toBe(422);
     expect(reused.text).toContain('invalid, used or expired');
+  });
+});
+
+describe('the invitation link', () => {
+  it('an invited account chooses its first password on the link page, then signs in', async () => {
+    const email = `invitee.${uniqueSuffix()}@example.com`;
+    const invited = await api('POST', '/users/createByEmails', {
+      token: await loginAdmin(),
+      body: { emails: [email] },
+    });
+    expect(invited.status).toBe(200);
+    const [mail] = mailsTo(email);
+    expect(mail).toMatchObject({ kind: 'invitation', subject: 'Your Stepwise account: choose a password' });
+    expect(mail!.text).toContain('An account on Stepwise was made for you.');
+    const token = resetTokenMailedTo(email);
+    const visitor = new Visitor();
+    const form = await visitor.get(`/reset_password?token=${token}`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<h1>Choose a password</h1>');
+    const password = `First-${uniqueSuffix()}`;
+    const set = await visitor.post('/reset_password', { token, password, confirm: password, csrf: csrfIn(form.text) });
+    expect(set.headers.get('location')).toBe('/login?changed=1');
+    await visitor.signIn(email, password);
+    expect((await api('GET', '/user', { headers: visitor.cookieHeader() })).body.email).toBe(email);
   });
 });
