@@ -243,6 +243,11 @@ export interface RouteGroup {
    * `responseExample` comes first. Checked against each route's `response` schema.
    */
   responseExamples?: Record<string, unknown>;
+  /**
+   * How the group's `page` routes show an error the router maps (403 for a form without its
+   * CSRF token, 404, 422 ...): as a page, not the API's JSON. The status is the API's.
+   */
+  pageError?: PageErrorRenderer;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -252,6 +257,9 @@ export interface RouteGroup {
    */
   nodeModules?: string[];
 }
+
+/** Renders a page route's error: the status the router mapped and the message it carries. */
+export type PageErrorRenderer = (status: number, message: string) => Reply;
 
 export function defineGroup(group: RouteGroup): RouteGroup {
   return group;

@@ -88,7 +88,12 @@ describe('CSRF: every form POST carries the token of this browser', () => {
     const visitor = new Visitor();
     const csrf = await visitor.csrfOf('/login');
     const fields = { email: user.email, password: user.password };
-    expect((await visitor.post('/login', fields)).status).toBe(403);
+    const missing = await visitor.post('/login', fields);
+    expect(missing.status).toBe(403);
+    // A page, not the API's JSON: the visitor reads what to do.
+    expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(missing.text).toContain('<h1>Not allowed</h1>');
+    expect(missing.text).toContain('reload the page and try again');
     expect((await visitor.post('/login', { ...fields, csrf: 'f'.repeat(64) })).status).toBe(403);
     // The token alone, from another site's page that once saw it: no cookie, no session.
     expect((await new Visitor().post('/login', { ...fields, csrf })).status).toBe(403);

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { reloadConfig } from '../../shared/config.ts';
 import { errorResponse } from '../../shared/http/respond.ts';
-import { route } from '../../shared/http/route.ts';
+import { rawReply, route } from '../../shared/http/route.ts';
+import { NotFoundError, TooManyRequestsError } from '../../shared/domain/errors.ts';
 import { createRouter } from '../../shared/http/router.ts';
 import { cookiesAreSecure, formCsrf, requestCookies, safeReturnTo } from '../../shared/http/session.ts';
 
@@ -166,5 +167,46 @@ describe('session helpers', () => {
     const value = /^stepwise_presession=([0-9a-f]{64});/.exec(fresh.cookies[0]!)![1];
     expect(formCsrf({ cookie: `stepwise_presession=${value}` })).toEqual({ token: fresh.token, cookies: [] });
     expect(formCsrf({ cookie: 'stepwise_session=abc.1' }).token).not.toBe(fresh.token);
+  });
+});
+
+describe("a group's pageError", () => {
+  const routes = [
+    route({
+      method: 'GET',
+      path: '/Wiki/{title}',
+      site: true,
+      page: true,
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: 'A page that finds nothing',
+      handler: async () => {
+        throw new TooManyRequestsError('Slow down', 7);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api-like',
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: 'Not a page',
+      handler: async () => {
+        throw new NotFoundError('No such thing');
+      },
+    }),
+  ];
+  const withPages = createRouter(routes, {
+    pageError: (status, message) => rawReply(status, `<p>${status}: ${message}</p>`, 'text/html; charset=utf-8'),
+  });
+
+  it('renders errors of page routes, with the status and headers the API would send', async () => {
+    const answer = await withPages(event('GET', '/Wiki/Nothing'));
+    expect(answer.statusCode).toBe(429);
+    expect(answer.body).toBe('<p>429: Slow down</p>');
+    expect(answer.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'retry-after': '7' });
+  });
+
+  it('leaves errors of other routes to the error mapping (JSON)', async () => {
+    await expect(withPages(event('GET', '/api/2.0/api-like'))).rejects.toBeInstanceOf(NotFoundError);
   });
 });
