@@ -94,6 +94,19 @@ it('another origin cannot use the cookie: API writes answer 401, forms without t
   expect(read.status).toBe(200);
   expect(read.text).toContain(`<userid>${user.userid}</userid>`);
 
+  // But its scripts cannot read the answer (and the token in it): no credentialed CORS.
+  forgerPage = '<!doctype html><title>Nothing here</title>';
+  await page.goto(forgerUrl());
+  const readByScript = await page.evaluate(
+    (url) =>
+      fetch(url, { credentials: 'include' }).then(
+        (response) => response.text(),
+        (error: Error) => `refused: ${error.name}`,
+      ),
+    `${siteUrl()}/api/2.0/user`,
+  );
+  expect(readByScript).toBe('refused: TypeError');
+
   // A JSON-looking text/plain form body at an API write: the cookie authenticates no such route.
   const write = await forgedSubmit(
     page,
