@@ -12,6 +12,8 @@ import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { imageFileRoute } from './images.routes.ts';
+import { sessionRoutes } from './session.routes.ts';
+import { pageError } from './session/page-error.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
 export function robotsTxt(privateSite: boolean): string {
@@ -25,8 +27,11 @@ let avatarBytes: Buffer | undefined;
 
 export const pagesGroup = defineGroup({
   name: 'pages',
+  // Errors of page routes (a form without its CSRF token, a page that names nothing) as pages.
+  pageError,
   // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
-  access: { table: 'none', mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
+  // The table and mail for sessions: login mints tokens, logout deletes them, reset links are mailed.
+  access: { table: 'readwrite', sendMail: true, mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
   routes: [
     route({
       method: 'GET',
@@ -72,5 +77,6 @@ export const pagesGroup = defineGroup({
       },
     }),
     imageFileRoute,
+    ...sessionRoutes,
   ],
 });

@@ -12,7 +12,7 @@ import {
   uniqueUsernameSuggestionSchema,
   userNameSchema,
   userProfileSchema,
-  userSelfSchema,
+  userSelfMaybeWithTokenSchema,
 } from '../../shared/views/user-views.ts';
 import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
@@ -106,9 +106,17 @@ export const usersGroup = defineGroup({
       method: 'GET',
       path: '/user',
       auth: 'user',
+      // Single sign-on ends here: the apps' web view holds the session cookie and reads authToken.
+      sessionCookie: true,
       summary: 'The signed-in user (self form)',
-      response: userSelfSchema,
-      handler: ({ caller }) => users.self(caller),
+      description:
+        "Also authenticated by the site's session cookie (the only API route that is, docs/sessions.md): " +
+        "then the answer carries `authToken`, the session's token, as the apps finish single sign-on.",
+      response: userSelfMaybeWithTokenSchema,
+      handler: async ({ caller, auth }) => {
+        const self = await users.self(caller);
+        return auth.sessionToken ? { ...self, authToken: auth.sessionToken } : self;
+      },
     }),
     route({
       method: 'GET',

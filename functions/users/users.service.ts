@@ -230,7 +230,7 @@ export async function createByEmails(caller: Caller, input: CreateByEmailsInput)
         privileges: input.privileges ?? ['User'],
         created_by: caller.userid,
       });
-      await requestPasswordReset(raw);
+      await requestPasswordReset(raw, 'invitation');
       // A new account is in no team yet.
       created.push(userSummary(user, siteUrl(), allTeams));
     } catch (error) {

@@ -108,6 +108,9 @@ export function toEvent(
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // As API Gateway's payload 2.0: the Cookie header arrives as `cookies`, not among the headers.
+  const cookies = headers.cookie?.split(/;\s*/).filter((part) => part !== '');
+  delete headers.cookie;
   const queryStringParameters: Record<string, string> = {};
   // Most requests have no query string: skip building a URLSearchParams for them.
   if (url.search) {
@@ -128,6 +131,7 @@ export function toEvent(
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
+    ...(cookies?.length ? { cookies } : {}),
     queryStringParameters: Object.keys(queryStringParameters).length ? queryStringParameters : undefined,
     pathParameters,
     requestContext: {

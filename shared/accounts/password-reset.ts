@@ -18,8 +18,12 @@ import { credentialStamp } from './credential-stamp.ts';
 const RESET_REQUESTS = 'RESET';
 const RESET_REQUESTS_PER_HOUR = 5;
 
-/** Sends a reset link if the address has an account; the answer never says which. */
-export async function requestPasswordReset(email: string): Promise<void> {
+/**
+ * Sends a reset link if the address has an account; the answer never says which. An invitation
+ * (an account made by POST /users/createByEmails) gets the same link, worded as a welcome: the
+ * page it opens sets the first password (docs/sessions.md).
+ */
+export async function requestPasswordReset(email: string, purpose: 'reset' | 'invitation' = 'reset'): Promise<void> {
   const { STEPWISE_RESET_TOKEN_TTL_MINUTES, STEPWISE_SITE_URL, STEPWISE_SITE_NAME } = config();
   const requests = await countAttempt(RESET_REQUESTS, email.trim().toLowerCase(), 3600);
   if (requests.count > RESET_REQUESTS_PER_HOUR) return;
@@ -35,16 +39,27 @@ export async function requestPasswordReset(email: string): Promise<void> {
     credentialStamp(user.password_hash),
   );
   const link = `${STEPWISE_SITE_URL}/reset_password?token=${token}`;
-  await sendMail({
-    to: user.email,
-    kind: 'password-reset',
-    subject: `Reset your ${STEPWISE_SITE_NAME} password`,
-    text:
-      `Someone asked to reset the password of your ${STEPWISE_SITE_NAME} account.\n\nTo choose a new ` +
-      `password, open ${link}\nor send the token ${token} with your new password to POST ` +
-      `/api/2.0/users/reset_password/complete.\n\nThe link works once, for ` +
-      `${STEPWISE_RESET_TOKEN_TTL_MINUTES} minutes. If you did not ask, ignore this message.`,
-  });
+  const lasts = `The link works once, for ${STEPWISE_RESET_TOKEN_TTL_MINUTES} minutes.`;
+  await sendMail(
+    purpose === 'invitation'
+      ? {
+          to: user.email,
+          kind: 'invitation',
+          subject: `Your ${STEPWISE_SITE_NAME} account: choose a password`,
+          text:
+            `An account on ${STEPWISE_SITE_NAME} was made for you.\n\nTo choose your password and sign ` +
+            `in, open ${link}\n\n${lasts} When it has expired, ask for a new one on that page.`,
+        }
+      : {
+          to: user.email,
+          kind: 'password-reset',
+          subject: `Reset your ${STEPWISE_SITE_NAME} password`,
+          text:
+            `Someone asked to reset the password of your ${STEPWISE_SITE_NAME} account.\n\nTo choose a new ` +
+            `password, open ${link}\nor send the token ${token} with your new password to POST ` +
+            `/api/2.0/users/reset_password/complete.\n\n${lasts} If you did not ask, ignore this message.`,
+        },
+  );
 }
 
 const INVALID_LINK = 'The reset link is invalid, used or expired';

@@ -16,6 +16,11 @@ export interface AuthContext {
   /** Set when the token was minted by an Admin's impersonation. */
   impersonatorUserid?: number;
   appId?: string;
+  /**
+   * The session token, when the session cookie authenticated the request (page routes and
+   * GET /user only; docs/sessions.md). GET /user hands it to the apps as `authToken`.
+   */
+  sessionToken?: string;
 }
 
 /** The authentication of a request to a user / author / admin route: the router admits no anonymous one. */

@@ -67,9 +67,16 @@ async function lookUp(presented: string, userid: number): Promise<CachedLookup |
   return entry;
 }
 
-export async function authenticate(headers: Record<string, string>): Promise<AuthContext> {
+/**
+ * The caller of a request. `sessionToken` is the session cookie's token, passed only for the
+ * routes that take the cookie (shared/http/session.ts); the Authorization header comes first. A
+ * cookie naming no live session is no session: the visitor is anonymous (and a closed page sends
+ * them to login), where a bad Authorization header is a 401.
+ */
+export async function authenticate(headers: Record<string, string>, sessionToken?: string): Promise<AuthContext> {
   const appId = headers['x-app-id'];
   const header = headers.authorization;
+  if (!header && sessionToken) return authenticateSession(sessionToken, appId);
   if (!header) return { user: null, appId };
   const match = SCHEME.exec(header);
   if (!match) throw new UnauthenticatedError();
@@ -82,5 +89,18 @@ export async function authenticate(headers: Record<string, string>): Promise<Aut
     tokenHash: found.tokenHash,
     impersonatorUserid: found.token.impersonator_userid ?? undefined,
     appId,
+  };
+}
+
+async function authenticateSession(token: string, appId: string | undefined): Promise<AuthContext> {
+  const userid = apiTokenUserid(token);
+  const found = userid === undefined ? undefined : await lookUp(token, userid);
+  if (!found) return { user: null, appId };
+  return {
+    user: { ...found.caller },
+    tokenHash: found.tokenHash,
+    impersonatorUserid: found.token.impersonator_userid ?? undefined,
+    appId,
+    sessionToken: token,
   };
 }

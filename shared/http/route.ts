@@ -60,6 +60,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Set-Cookie values, one per cookie (API Gateway sends each as a header of its own). */
+  cookies?: string[];
   /** Send `body` (a string, or a Buffer sent base64-encoded) as it is, not as JSON: HTML pages, files. */
   raw?: boolean;
 }
@@ -92,6 +94,25 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    * not an operation of the OpenAPI document.
    */
   site?: boolean;
+  /**
+   * A page a browser opens (a `site` route answering HTML): the session cookie authenticates it
+   * besides the Authorization header, and an anonymous visitor it is closed to is sent to
+   * `/login?returnTo=<path>` (302) instead of getting a 401 (docs/sessions.md, decision 216).
+   */
+  page?: boolean;
+  /**
+   * A `page` route that takes an HTML form POST: the body is read as
+   * application/x-www-form-urlencoded, and the router refuses it with 403 unless its `csrf` field
+   * is the token of the visitor's session (or pre-session) cookie, before the body is validated
+   * (decision 217).
+   */
+  form?: boolean;
+  /**
+   * An API route that also takes the session cookie: only `GET /user`, which single sign-on ends
+   * with (the apps read `authToken` from it). No other API route reads the cookie, so no API
+   * write can be forged from another site (decision 216).
+   */
+  sessionCookie?: boolean;
   /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
   /**
@@ -222,6 +243,11 @@ export interface RouteGroup {
    * `responseExample` comes first. Checked against each route's `response` schema.
    */
   responseExamples?: Record<string, unknown>;
+  /**
+   * How the group's `page` routes show an error the router maps (403 for a form without its
+   * CSRF token, 404, 422 ...): as a page, not the API's JSON. The status is the API's.
+   */
+  pageError?: PageErrorRenderer;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -231,6 +257,9 @@ export interface RouteGroup {
    */
   nodeModules?: string[];
 }
+
+/** Renders a page route's error: the status the router mapped and the message it carries. */
+export type PageErrorRenderer = (status: number, message: string) => Reply;
 
 export function defineGroup(group: RouteGroup): RouteGroup {
   return group;

@@ -19,12 +19,14 @@ import { tracing } from '../observability/tracing.ts';
 import { logCaller, requestContext, requestIdOf } from './request-context.ts';
 import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
-import { isReply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
+import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
+import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
+type Format = ReturnType<typeof negotiateFormat>;
 
 /** The route's role rule, and on a private site the token every closed route needs. */
 function authorize(route: RouteDef, caller: Caller | null): void {
@@ -35,6 +37,21 @@ function authorize(route: RouteDef, caller: Caller | null): void {
   if (!caller) throw new UnauthenticatedError('Authentication required');
   const role = required === 'admin' ? 'Admin' : required === 'author' ? 'Author' : 'User';
   if (!hasRole(caller, role)) throw new ForbiddenError(`This requires the ${role} role`);
+}
+
+/** True when an anonymous visitor may not open the route (it needs a signed-in user here). */
+function closedToAnonymous(route: RouteDef): boolean {
+  return (
+    !openToAnonymous(route, config().STEPWISE_PRIVATE_SITE) || (route.auth !== 'public' && route.auth !== 'custom')
+  );
+}
+
+/**
+ * A form's fields (application/x-www-form-urlencoded), a repeated field keeping its last value.
+ * What browsers send for an HTML form; only `form` routes read bodies so.
+ */
+function formBody(event: APIGatewayProxyEventV2): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(bodyBytes(event).toString('utf8')).entries());
 }
 
 /** Longer than any id, title or name a record may have: such a segment names nothing. */
@@ -50,7 +67,7 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
   return parsed.data;
 }
 
-export function createRouter(routes: RouteDef[]) {
+export function createRouter(routes: RouteDef[], options: { pageError?: PageErrorRenderer } = {}) {
   const matcher = new PathMatcher(
     routes.map((route) => ({
       method: route.method,
@@ -65,6 +82,8 @@ export function createRouter(routes: RouteDef[]) {
     const path = normalizePath(event.rawPath);
     const query = new URLSearchParams(event.rawQueryString ?? '');
     const headers = lowerCaseHeaders(event.headers);
+    // API Gateway moves the Cookie header into `event.cookies`; read both ways alike.
+    if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
     const format = negotiateFormat(query, headers);
 
     if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
@@ -76,49 +95,85 @@ export function createRouter(routes: RouteDef[]) {
       throw new RequestError(404, ENDPOINT_NOT_FOUND);
     }
     const route = match.value;
-    const auth = await authenticate(headers);
-    if (auth.user) logCaller(auth.user.userid);
-    authorize(route, auth.user);
-    // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
-    // body alike, before any handler can store it (docs/hostile-input.md).
-    const params = parseParams(route, requireWellFormedText(match.params, 'path'));
-    // Route-level authorization (custom routes) is decided before the query or body is read.
-    if (route.authorize) await route.authorize({ params, auth, headers });
-    // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
-    let body: unknown;
-    let rawBody: Buffer | undefined;
-    if (route.rawBody) rawBody = bodyBytes(event);
-    else body = requireWellFormedText(jsonBody(event), 'body');
-    const rawQuery = requireWellFormedText(queryObject(query), 'query');
-    const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
-    if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
-    const result = await route.handler({
-      params,
-      query: parsedQuery,
-      body,
-      rawBody,
-      // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
-      // non-null wherever the route's type says so.
-      caller: auth.user,
-      auth,
-      headers,
-      requestId: event.requestContext.requestId,
-      sourceIp: event.requestContext.http.sourceIp,
-    });
-    if (isReply(result)) {
-      if (result.raw) {
-        const bytes = Buffer.isBuffer(result.body);
-        return {
-          statusCode: result.status,
-          headers: { ...CORS_HEADERS, ...result.headers },
-          body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
-          ...(bytes ? { isBase64Encoded: true } : {}),
-        };
-      }
-      return respond(result.status, result.body, format, result.headers);
+    if (!route.page || !options.pageError) return serve(route, match.params);
+    try {
+      return await serve(route, match.params);
+    } catch (error) {
+      return pageErrorResult(error, options.pageError, format);
     }
-    return respond(route.status ?? 200, result, format);
+
+    /** Everything after the match: authentication, authorization, validation, the handler. */
+    async function serve(route: RouteDef, pathParams: Record<string, string>): Promise<Result> {
+      // The session cookie counts only where a route takes it (decision 216): no other API route
+      // reads it, so a page of another site cannot make a browser call them with its session.
+      const auth = await authenticate(headers, route.page || route.sessionCookie ? sessionTokenOf(headers) : undefined);
+      if (auth.user) logCaller(auth.user.userid);
+      if (route.page && !auth.user && closedToAnonymous(route)) {
+        const search = event.rawQueryString ? `?${event.rawQueryString}` : '';
+        return toResult(loginRedirect(path + search), format);
+      }
+      authorize(route, auth.user);
+      // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
+      // body alike, before any handler can store it (docs/hostile-input.md).
+      const params = parseParams(route, requireWellFormedText(pathParams, 'path'));
+      // Route-level authorization (custom routes) is decided before the query or body is read.
+      if (route.authorize) await route.authorize({ params, auth, headers });
+      // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
+      let body: unknown;
+      let rawBody: Buffer | undefined;
+      if (route.rawBody) rawBody = bodyBytes(event);
+      else if (route.form) {
+        body = requireWellFormedText(formBody(event), 'body');
+        // A form POST is this site's own only with the token of this browser's cookie (decision 217).
+        checkCsrf(headers, (body as Record<string, string>)[CSRF_FIELD]);
+      } else body = requireWellFormedText(jsonBody(event), 'body');
+      const rawQuery = requireWellFormedText(queryObject(query), 'query');
+      const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
+      if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
+      const result = await route.handler({
+        params,
+        query: parsedQuery,
+        body,
+        rawBody,
+        // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
+        // non-null wherever the route's type says so.
+        caller: auth.user,
+        auth,
+        headers,
+        requestId: event.requestContext.requestId,
+        sourceIp: event.requestContext.http.sourceIp,
+      });
+      if (isReply(result)) return toResult(result, format);
+      return respond(route.status ?? 200, result, format);
+    }
   };
+}
+
+/**
+ * A page's error as a page (the group's `pageError`), with the status and headers (Retry-After)
+ * the API would answer. Unexpected errors go on to the error mapping, which logs them.
+ */
+function pageErrorResult(error: unknown, pageError: PageErrorRenderer, format: Format): Result {
+  const mapped = errorResponse(error);
+  if (mapped.unexpected) throw error;
+  const message = (mapped.body as { message?: unknown } | undefined)?.message;
+  const page = pageError(mapped.status, typeof message === 'string' ? message : 'This page cannot be shown');
+  return toResult({ ...page, headers: { ...page.headers, ...mapped.headers } }, format);
+}
+
+function toResult(result: Reply, format: Format): Result {
+  const cookies = result.cookies?.length ? { cookies: result.cookies } : {};
+  if (result.raw) {
+    const bytes = Buffer.isBuffer(result.body);
+    return {
+      statusCode: result.status,
+      headers: { ...CORS_HEADERS, ...result.headers },
+      body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
+      ...(bytes ? { isBase64Encoded: true } : {}),
+      ...cookies,
+    };
+  }
+  return { ...respond(result.status, result.body, format, result.headers), ...cookies };
 }
 
 /** Middy middleware: turns any thrown error into the documented response. */
@@ -165,7 +220,7 @@ function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, R
 
 /** The Lambda handler for one route group. */
 export function createGroupHandler(group: RouteGroup) {
-  const dispatch = createRouter(group.routes);
+  const dispatch = createRouter(group.routes, { pageError: group.pageError });
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
     .use(requestContext())
     .use(tracing())

@@ -63,6 +63,8 @@ export const userSelfSchema = z.object({
 
 /** POST /user/token, POST /users, POST /user/token/impersonate: the self form with the new token. */
 export const userSelfWithTokenSchema = z.object({ ...userSelfSchema.shape, authToken: z.string() });
+/** GET /user: `authToken` only when the session cookie authenticated it (single sign-on). */
+export const userSelfMaybeWithTokenSchema = z.object({ ...userSelfSchema.shape, authToken: z.optional(z.string()) });
 
 /** The deprecated GET /users/searchnames/{search}: ids and names only. */
 export const userNameSchema = z.object({
