@@ -2,9 +2,10 @@
  * Sessions in Chromium (docs/sessions.md): a closed page sends an anonymous visitor to login and
  * back; the sign-out button ends the session; a page of another origin cannot use the cookie for
  * an API write or a form without its CSRF token; the reset link's page works end to end with the
- * mail from the outbox.
+ * mail from the outbox. axe-core finds no serious or critical violation on any session page.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -146,5 +147,56 @@ it('the reset link: ask on the page, open the mailed link, choose a password, si
   await signIn(page, user.email, password);
   expect(await sessionCookie(page)).toBeDefined();
   expect((await api('POST', '/user/token', { body: { email: user.email, password: user.password } })).status).toBe(401);
+  await page.browserContext().close();
+});
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations of the page as it is now, as `rule: targets`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run();
+    return result.violations.map((violation: any) => ({
+      id: violation.id,
+      impact: violation.impact,
+      targets: violation.nodes.map((node: any) => node.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((violation: { impact: string }) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation: { id: string; targets: string[] }) => `${violation.id}: ${violation.targets.join(', ')}`);
+}
+
+it('every session page passes axe-core: no serious or critical violation', async () => {
+  const user = await createUser();
+  const page = await freshPage();
+  const check = async (what: string) => expect(await seriousViolations(page), what).toEqual([]);
+  await page.goto(`${siteUrl()}/login?returnTo=/logout`);
+  await check('login');
+  await page.type('#email', user.email);
+  await page.type('#password', 'not-the-password');
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  expect(await page.$eval('#problem', (problem) => problem.textContent)).toBe('Invalid email or password.');
+  await check('login with its problem');
+  await page.goto(`${siteUrl()}/reset_password`);
+  await check('ask for a link');
+  await page.goto(`${siteUrl()}/reset_password?token=${'0'.repeat(64)}`);
+  await check('choose a password');
+  await page.type('#password', 'short');
+  await page.type('#confirm', 'short');
+  // The browser's own check (minlength) would stop the form: send it as a client without one would.
+  await page.$eval('form', (form) => form.setAttribute('novalidate', ''));
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  expect(await page.$eval('#problem', (problem) => problem.textContent)).toContain('at least 8 characters');
+  await check('choose a password with its problem');
+  await page.goto(`${siteUrl()}/login`);
+  await signIn(page, user.email, user.password);
+  await page.goto(`${siteUrl()}/logout`);
+  await check('sign out');
+  await page.$eval('input[name=csrf]', (input) => input.setAttribute('value', 'stale'));
+  await Promise.all([page.waitForNavigation(), page.click('form[action="/logout"] button')]);
+  expect(await page.$eval('h1', (heading) => heading.textContent)).toBe('Not allowed');
+  await check('an error page');
   await page.browserContext().close();
 });
