@@ -10,6 +10,7 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
+import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
 import {
   plainExcerpt,
   wikiListItem,
@@ -202,15 +203,17 @@ export async function children(title: string, page: Page) {
  */
 export async function identification(title: string): Promise<WikiIdentification> {
   const category = await requirePage('CATEGORY', title);
-  const kids =
-    category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
+  const [kids, imageGuids] = await Promise.all([
+    category.child_count > 0 ? listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [],
+    imageGuidsOf([category.identification_raw]),
+  ]);
   return {
     wikiid: category.wikiid,
     title: category.title,
     display_title: category.display_title,
     url: wikiUrl(siteUrl(), category),
     identification_raw: category.identification_raw,
-    identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl() }).html,
+    identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl(), imageGuids }).html,
     image: category.image,
     children: kids.map((child) => ({
       ...wikiRef(child, siteUrl()),
@@ -257,6 +260,10 @@ export async function create(caller: Caller, input: WikiInput) {
   if (input.identification !== undefined && namespace !== 'CATEGORY') {
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
   }
+  await Promise.all([
+    assertNamedImagesUsable(caller, 'contents', [input.contents]),
+    assertNamedImagesUsable(caller, 'identification', [input.identification]),
+  ]);
   const parent = input.parent ? await requireParent(namespace, input.parent) : null;
   const now = nowSeconds();
   const [wikiid, revisionid] = await Promise.all([nextId('wiki'), nextRevisionId()]);
@@ -354,6 +361,10 @@ export async function patch(
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
   }
   assertNotCourseRename(before, title);
+  await Promise.all([
+    assertNamedImagesUsable(caller, 'contents', [input.contents], [before.contents_raw]),
+    assertNamedImagesUsable(caller, 'identification', [input.identification], [before.identification_raw]),
+  ]);
   const contents = input.contents ?? before.contents_raw;
   const after: WikiRecord = {
     ...before,

@@ -455,10 +455,12 @@ export interface CourseViewContext {
   documents?: Map<string, StageDocument>;
   /** The viewer's own stage states, when the course is assigned to them. */
   states?: Map<number, StageState> | null;
+  /** Guids of the library images the course page names (shared/read-models/wiki-images.ts). */
+  imageGuids?: ReadonlyMap<number, string>;
 }
 
 export function courseView(wiki: WikiRecord, course: CourseRecord, context: CourseViewContext): CourseView {
-  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl });
+  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl, imageGuids: context.imageGuids });
   const path = coursePath(wiki.wikiid);
   const stages = [...course.stages].sort((a, b) => a.orderby - b.orderby);
   return {
