@@ -17,7 +17,7 @@ import type { WikiRecord } from '../db/entities/wiki.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageState } from '../domain/stage-status.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { urlSlug } from '../domain/text.ts';
-import { userSummary } from './user-views.ts';
+import { defaultAvatarUrl, userSummary } from './user-views.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
@@ -152,7 +152,9 @@ export const assigneeRowSchema = z.object({
   userid: id,
   teamid: nullableId,
   username: z.string(),
-  user_avatar: z.nullable(z.string()),
+  user_avatar: z
+    .string()
+    .check(z.meta({ description: "The 140x105 URL of the user's avatar, or of the default avatar: never null" })),
   total_stages: z.int(),
   completed_stages: z.int(),
   status: z.enum(['Not Started', 'In Progress', 'Completed']),
@@ -554,13 +556,13 @@ const DISPLAY_STATUS = { not_started: 'Not Started', in_progress: 'In Progress',
  * A row of the assignee lists (wire notes §3.19): display status, counts and dates, plus our
  * ids. `is_overdue` is experimental (documented so in the OpenAPI document).
  */
-export function assigneeRowView(row: TrainingRowRecord, now: number): AssigneeRowView {
+export function assigneeRowView(row: TrainingRowRecord, now: number, siteUrl: string): AssigneeRowView {
   return {
     course_assignmentid: row.course_assignmentid,
     userid: row.userid,
     teamid: row.teamid,
     username: row.username,
-    user_avatar: row.user_avatar,
+    user_avatar: row.user_avatar ?? defaultAvatarUrl(siteUrl),
     total_stages: row.total_stages,
     completed_stages: row.completed_stages,
     status: DISPLAY_STATUS[row.status],
