@@ -7,7 +7,7 @@
  * same transaction, so no cycle can form even under concurrent moves.
  */
 import { config, siteUrl } from '../../shared/config.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
@@ -106,8 +106,18 @@ function titleTaken(error: unknown, namespace: string, title: string): Validatio
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+/**
+ * The namespace of an anonymous read (a public site): courses are for signed-in users (GET
+ * /courses is), so their pages and list answer 401 to anyone else, as a private guide does.
+ */
+function readableNamespace(caller: Caller | null, rawNamespace: string): WikiNamespace {
   const namespace = requireNamespace(rawNamespace);
+  if (!caller && namespace === 'COURSE') throw new UnauthenticatedError('Sign in to read courses');
+  return namespace;
+}
+
+export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+  const namespace = readableNamespace(caller, rawNamespace);
   const wiki = await requirePage(namespace, title);
   const [view] = await Promise.all([
     // A category reads as the category page (its guides); the real service shows
@@ -127,8 +137,8 @@ export async function get(caller: Caller | null, rawNamespace: string, title: st
   return view;
 }
 
-export async function list(rawNamespace: string, query: WikiListQuery) {
-  const namespace = requireNamespace(rawNamespace);
+export async function list(caller: Caller | null, rawNamespace: string, query: WikiListQuery) {
+  const namespace = readableNamespace(caller, rawNamespace);
   if (query.display === 'hierarchyOrder') return orderedNodes((await hierarchy(namespace, true)) as DisplayTree);
   if (query.display === 'hierarchy') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
