@@ -53,7 +53,7 @@ export async function assertNamedImagesUsable(
   const items = new Map((await getMediaItems(checked)).map((item) => [item.itemid, item]));
   for (const id of checked) {
     const item = items.get(id);
-    if (!item || item.type !== 'GuideImage' || (item.userid !== caller.userid && !isAdmin(caller)))
+    if (item?.type !== 'GuideImage' || (item.userid !== caller.userid && !isAdmin(caller)))
       throw ValidationError.field(field, 'not_found', `[image|${id}] names no image in your media library`);
     if (item.status !== 'ready')
       throw ValidationError.field(
