@@ -21,6 +21,10 @@ import { resetS3ClientForTests, s3Client } from '../../shared/storage/s3-client.
 import { backfillIgiKeys } from '../../infra/ops/backfill/igi-keys.ts';
 import { api, createUser } from '../support/api.ts';
 import { uploadImage } from './guide-fixtures.ts';
+import { randomUUID } from 'node:crypto';
+import { nextId } from '../../shared/db/counters.ts';
+import { insertMediaItem } from '../../shared/db/entities/media-item.ts';
+import { runOperatorCommand } from '../support/operator-commands.ts';
 
 const BUCKET = 'stepwise-media';
 const MEDIUM_WIDTH = IMAGE_SIZES.find((size) => size.name === 'medium')!.width;
@@ -103,6 +107,57 @@ describe('npm run media:igi-backfill', () => {
     expect(resumed).toEqual({ listed: 0, copied: 0, present: 0, orphaned: 0 });
     // Leave the shared stack's bucket as the other files expect it: no legacy keys.
     for (const key of [orphan, ...(await keysUnder(`derived/${imageid}/`))]) {
+      await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
+    }
+  });
+
+  it("moves a video's legacy poster card to its Image original, through the npm command", async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    const itemid = await nextId('media');
+    const guid = randomUUID().replace(/-/g, '');
+    // A ready video as processing left it before decision 197: poster and sizes under derived/.
+    await insertMediaItem({
+      itemid,
+      type: 'GuideVideoObject',
+      userid: writer.userid,
+      guid,
+      filename: 'clip.mp4',
+      content_type: 'video/mp4',
+      size: 1,
+      status: 'ready',
+      failure: null,
+      original_key: `originals/${itemid}/clip.mp4`,
+      sizes: ['thumbnail', 'poster'],
+      width: null,
+      height: null,
+      source_itemid: null,
+      markup: null,
+      date: 1,
+      modified_date: 1,
+    });
+    const poster = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#345' } })
+      .png()
+      .toBuffer();
+    const thumbnail = await sharp(poster).resize(32, 24).png().toBuffer();
+    for (const [key, body] of [
+      [`derived/${itemid}/${guid}.poster`, poster],
+      [`derived/${itemid}/${guid}.thumbnail`, thumbnail],
+    ] as const) {
+      await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentType: 'image/png' }));
+    }
+
+    const run = runOperatorCommand('media:igi-backfill', ['--concurrency', '2']);
+    const { code, stdout, stderr } = await run.done;
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^Done: \d+ legacy objects, \d+ copied/);
+    expect((await bytesOf(`igi/${guid}`)).equals(poster)).toBe(true);
+    expect((await bytesOf(`igi/${guid}.thumbnail`)).equals(thumbnail)).toBe(true);
+    expect(await keysUnder(`igi/${guid}.poster`)).toEqual([]);
+
+    const refused = await runOperatorCommand('media:igi-backfill', ['--concurrency', '0']).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--concurrency must be a whole number from 1 to 64');
+    for (const key of await keysUnder(`derived/${itemid}/`)) {
       await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
     }
   });
