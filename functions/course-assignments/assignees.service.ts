@@ -9,6 +9,7 @@
  *   of any size).
  * `is_overdue` is experimental (the spec says integrations must not rely on it).
  */
+import { siteUrl } from '../../shared/config.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -79,7 +80,7 @@ export async function users(caller: Caller, wikiid: number, query: UserAssignees
     ),
     now,
   );
-  return { response: rows.map((row) => assigneeRowView(row, now)) };
+  return { response: rows.map((row) => assigneeRowView(row, now, siteUrl())) };
 }
 
 function teamEntry(
@@ -132,7 +133,7 @@ export async function teams(caller: Caller, wikiid: number, query: TeamAssignees
   return {
     response: assignments.map((assignment, index) => ({
       ...teamEntry(assignment, teamOf.get(assignment.assignee_teamid!), now),
-      members: previews[index].map((row) => assigneeRowView(row, now)),
+      members: previews[index].map((row) => assigneeRowView(row, now, siteUrl())),
     })),
   };
 }
@@ -153,5 +154,10 @@ export async function team(caller: Caller, wikiid: number, teamid: number, query
     await listAssignmentRows(assignment.course_assignmentid, pageOf(query), rowFilter(query)),
     now,
   );
-  return { response: { ...teamEntry(assignment, found, now), members: rows.map((row) => assigneeRowView(row, now)) } };
+  return {
+    response: {
+      ...teamEntry(assignment, found, now),
+      members: rows.map((row) => assigneeRowView(row, now, siteUrl())),
+    },
+  };
 }

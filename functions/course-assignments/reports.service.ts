@@ -5,6 +5,7 @@
  * stored, and a bounded number of other due rows, are refreshed first (rows.ts), so time moves
  * the counters without a sweep.
  */
+import { siteUrl } from '../../shared/config.ts';
 import { ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -55,7 +56,7 @@ async function rowReports(rows: TrainingRowRecord[]): Promise<CourseRowReportVie
     (await getCourses([...new Set(fresh.map((row) => row.wikiid))])).map((course) => [course.wikiid, course.title]),
   );
   return fresh.map((row) => ({
-    ...assigneeRowView(row, now),
+    ...assigneeRowView(row, now, siteUrl()),
     wikiid: row.wikiid,
     course_title: titles.get(row.wikiid) ?? null,
     source: row.teamid === null ? ('user' as const) : ('team' as const),

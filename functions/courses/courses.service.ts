@@ -10,6 +10,7 @@ import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { canonicalTitle, titleProblem, MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
+import { assertNamedImagesUsable } from '../../shared/media/wiki-image-guids.ts';
 import { plainExcerpt } from '../../shared/views/wiki-views.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
@@ -174,6 +175,7 @@ function titleTaken(error: unknown, title: string): ValidationError | undefined 
 export async function create(caller: Caller, input: CourseInput) {
   const title = validTitle(input.title);
   const contents = validContents(input.contents);
+  await assertNamedImagesUsable(caller, 'contents', [contents]);
   const langid = validLangid(input.langid);
   const stages = await resolveStages(input.stages ?? [], []);
   const now = nowSeconds();
@@ -320,6 +322,7 @@ export async function patch(caller: Caller, wikiid: number, expectedRevision: nu
   const { wiki, course } = page;
   const title = input.title === undefined ? wiki.title : validTitle(input.title);
   const contents = input.contents === undefined ? wiki.contents_raw : validContents(input.contents);
+  await assertNamedImagesUsable(caller, 'contents', [contents], [wiki.contents_raw]);
   const stages = input.stages === undefined ? course.stages : await resolveStages(input.stages, course.stages);
   const now = nowSeconds();
   const afterWiki: WikiRecord = {

@@ -15,14 +15,21 @@ import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
 import { getMediaItems, markMediaUsedBy } from '../../shared/db/entities/media-item.ts';
 import type { MediaType } from '../../shared/domain/media.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { imageGuidsOf, imageGuidsOfLines } from '../../shared/media/wiki-image-guids.ts';
 
-export function renderBlock(raw: string): string {
-  return raw ? renderWiki(raw, { siteUrl: siteUrl() }).html : '';
+/** Guids of the library images a text names: rendered HTML is stored, and `[image|id]` needs them. */
+type ImageGuids = ReadonlyMap<number, string>;
+
+export function renderBlock(raw: string, imageGuids?: ImageGuids): string {
+  return raw ? renderWiki(raw, { siteUrl: siteUrl(), imageGuids }).html : '';
 }
 
-export function renderLineText(text: string): string {
-  return renderInlineHtml(parseInline(text), { siteUrl: siteUrl() });
+export function renderLineText(text: string, imageGuids?: ImageGuids): string {
+  return renderInlineHtml(parseInline(text), { siteUrl: siteUrl(), imageGuids });
 }
+
+/** The guids the introduction and conclusion being written name (applyInput renders them). */
+export const blockImageGuids = (...raws: Array<string | undefined>): Promise<ImageGuids> => imageGuidsOf(raws);
 
 export function checkIntroduction(raw: string | undefined): void {
   if (raw !== undefined && raw.split('\n').length > MAX_INTRODUCTION_LINES) {
@@ -42,25 +49,29 @@ export async function buildLines(lines: LineInput[], existing: StepLine[] = []):
   const bullets = checkLines(lines);
   const known = new Set(existing.map((line) => line.lineid));
   const kept = (line: LineInput) => line.lineid !== undefined && known.has(line.lineid);
-  const fresh = await nextIds('line', lines.filter((line) => !kept(line)).length);
+  const [fresh, imageGuids] = await Promise.all([
+    nextIds('line', lines.filter((line) => !kept(line)).length),
+    imageGuidsOfLines(lines.map((line) => line.text)),
+  ]);
   return lines.map((line, index) => ({
     lineid: kept(line) ? line.lineid! : fresh.shift()!,
     bullet: bullets[index],
     level: line.level,
     text_raw: line.text,
-    text_rendered: renderLineText(line.text),
+    text_rendered: renderLineText(line.text, imageGuids),
   }));
 }
 
 /** Lines rendered without saving (POST /guides/steps/lines/preview). */
-export function previewLines(lines: LineInput[]) {
+export async function previewLines(lines: LineInput[]) {
   const bullets = checkLines(lines);
+  const imageGuids = await imageGuidsOfLines(lines.map((line) => line.text));
   return lines.map((line, index) => ({
     lineid: line.lineid ?? null,
     bullet: bullets[index],
     level: line.level,
     text_raw: line.text,
-    text_rendered: renderLineText(line.text),
+    text_rendered: renderLineText(line.text, imageGuids),
   }));
 }
 

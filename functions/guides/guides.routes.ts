@@ -222,7 +222,7 @@ export const guidesGroup = defineGroup({
       body: z.object({ lines: stepLines }),
       response: linePreviewSchema,
       example: { lines: exampleLines },
-      handler: async ({ body }) => steps.preview(body.lines),
+      handler: async ({ caller, body }) => steps.preview(caller, body.lines),
     }),
     route({
       method: 'GET',

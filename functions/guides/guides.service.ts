@@ -33,9 +33,11 @@ import {
   assertUsableMedia,
   checkIntroduction,
   recordMediaUse,
+  blockImageGuids,
   renderBlock,
   storedItems,
 } from './guide-content.ts';
+import { assertNamedImagesUsable } from '../../shared/media/wiki-image-guids.ts';
 import type { CreateGuideInput, GuideInput, GuideListQuery } from './guides.schemas.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
@@ -113,6 +115,8 @@ async function checkInput(caller: Caller, current: GuideRecord | undefined, inpu
     );
   }
   checkIntroduction(input.introduction);
+  await assertNamedImagesUsable(caller, 'introduction', [input.introduction], [current?.introduction_raw]);
+  await assertNamedImagesUsable(caller, 'conclusion', [input.conclusion], [current?.conclusion_raw]);
   if (input.category !== undefined) await assertCategoryExists(input.category);
   if (input.prerequisites !== undefined) await assertPrerequisites(caller, guideid, input.prerequisites);
   if (typeof input.image === 'number')
@@ -131,7 +135,12 @@ const attachedMedia = (input: GuideInput): number[] => [
 ];
 
 /** The guide with the input's fields applied (rendering what is written in wiki syntax). */
-function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRecord {
+function applyInput(
+  guide: GuideRecord,
+  input: GuideInput,
+  now: number,
+  imageGuids?: ReadonlyMap<number, string>,
+): GuideRecord {
   const next: GuideRecord = { ...guide };
   for (const field of [
     'category',
@@ -153,10 +162,13 @@ function applyInput(guide: GuideRecord, input: GuideInput, now: number): GuideRe
   if (input.introduction !== undefined)
     Object.assign(next, {
       introduction_raw: input.introduction,
-      introduction_rendered: renderBlock(input.introduction),
+      introduction_rendered: renderBlock(input.introduction, imageGuids),
     });
   if (input.conclusion !== undefined)
-    Object.assign(next, { conclusion_raw: input.conclusion, conclusion_rendered: renderBlock(input.conclusion) });
+    Object.assign(next, {
+      conclusion_raw: input.conclusion,
+      conclusion_rendered: renderBlock(input.conclusion, imageGuids),
+    });
   next.parts = storedItems(input.parts, 'part') ?? next.parts;
   next.tools = storedItems(input.tools, 'tool') ?? next.tools;
   if (input.public !== undefined) {
@@ -209,7 +221,7 @@ export async function create(caller: Caller, input: CreateGuideInput) {
     grant_teamids: [],
     search_tokens: [],
   };
-  const guide = applyInput(empty, input, now);
+  const guide = applyInput(empty, input, now, await blockImageGuids(input.introduction, input.conclusion));
   if (!guide.title.trim()) guide.title = defaultGuideTitle(guide.type, guide.category, guide.subject);
   guide.search_tokens = guideSearchTokens(guide.title);
   await insertGuide(guide, caller.userid);
@@ -221,12 +233,13 @@ export async function patch(caller: Caller, guideid: number, revisionid: number 
   const current = await assertCanEditGuide(caller, guideid);
   const expectedRevision = requiredRevision(revisionid);
   await checkInput(caller, current, input);
+  const imageGuids = await blockImageGuids(input.introduction, input.conclusion);
   const guide = await changeGuide(
     guideid,
     { expectedRevision, reason: 'guide.edit', changedBy: caller.userid, conflictView: guideConflictView(caller) },
     (current) => {
       stillMayEdit(caller, current);
-      return { guide: applyInput(current, input, nowSeconds()) };
+      return { guide: applyInput(current, input, nowSeconds(), imageGuids) };
     },
   );
   await recordMediaUse(guideid, attachedMedia(input));

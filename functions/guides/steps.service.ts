@@ -30,6 +30,7 @@ import {
   stepMediaIds,
   storedMedia,
 } from './guide-content.ts';
+import { assertNamedImagesUsable } from '../../shared/media/wiki-image-guids.ts';
 import type { AddStepInput, StepInput } from './guides.schemas.ts';
 import { guideConflictView, requiredRevision } from './guides.service.ts';
 
@@ -57,6 +58,10 @@ async function rethrowAsStepConflict(guide: GuideRecord, error: unknown): Promis
   throw error;
 }
 
+/** The texts of lines as written or stored (what `[image|id]` checks read). */
+const lineTexts = (lines: Array<{ text?: string; text_raw?: string }>): string[] =>
+  lines.map((line) => line.text ?? line.text_raw ?? '');
+
 function requireOwnStep(current: GuideRecord, stepid: number): void {
   if (!current.steps.some((ref) => ref.stepid === stepid))
     throw new NotFoundError(`No step ${stepid} in guide ${current.guideid}`);
@@ -66,6 +71,7 @@ function requireOwnStep(current: GuideRecord, stepid: number): void {
 export async function addStep(caller: Caller, guideid: number, guideRevision: number | undefined, input: AddStepInput) {
   await assertCanEditGuide(caller, guideid);
   await assertUsableStepMedia(caller, input.media);
+  await assertNamedImagesUsable(caller, 'lines', lineTexts(input.lines), [], { lines: true });
   const step: StepRecord = {
     guideid,
     stepid: 0,
@@ -115,6 +121,9 @@ export async function patchStep(
   const expected = requiredRevision(revisionid);
   if (before.revisionid !== expected) throw await staleStep(guideBefore, before);
   await assertUsableStepMedia(caller, input.media, before.media);
+  await assertNamedImagesUsable(caller, 'lines', lineTexts(input.lines ?? []), lineTexts(before.lines), {
+    lines: true,
+  });
   const after: StepRecord = {
     ...before,
     revisionid: await nextRevisionId(),
@@ -202,6 +211,7 @@ export async function reorderSteps(
   return fullGuide(caller, guide);
 }
 
-export function preview(lines: LineInput[]) {
-  return { lines: previewLines(lines) };
+export async function preview(caller: Caller, lines: LineInput[]) {
+  await assertNamedImagesUsable(caller, 'lines', lineTexts(lines), [], { lines: true });
+  return { lines: await previewLines(lines) };
 }

@@ -7,6 +7,7 @@ import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { HIERARCHICAL_NAMESPACES, MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { getWiki, listChildren, type WikiRecord } from '../../shared/db/entities/wiki.ts';
+import { imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
 import { wikiView } from '../../shared/views/wiki-views.ts';
 
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
@@ -32,12 +33,13 @@ export async function ancestorsOf(wiki: WikiRecord): Promise<WikiRecord[]> {
 /** The full page as the API shows it. */
 export async function pageView(wiki: WikiRecord, caller: Caller | null, options: { hideRevisionid?: boolean } = {}) {
   const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
-  const [author, ancestors, children] = await Promise.all([
+  const [author, ancestors, children, imageGuids] = await Promise.all([
     getUser(wiki.author_userid),
     hierarchical ? ancestorsOf(wiki) : Promise.resolve([]),
     hierarchical && wiki.child_count > 0
       ? listChildren(wiki.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 })
       : Promise.resolve([]),
+    imageGuidsOf([wiki.contents_raw]),
   ]);
   return wikiView(wiki, {
     siteUrl: siteUrl(),
@@ -47,5 +49,6 @@ export async function pageView(wiki: WikiRecord, caller: Caller | null, options:
     ancestors: [...ancestors].reverse(),
     children: children.map((child) => child.title),
     hideRevisionid: options.hideRevisionid,
+    imageGuids,
   });
 }

@@ -74,11 +74,11 @@ export const wikisGroup = defineGroup({
         'display=hierarchy answers the whole CATEGORY (or WIKI) tree: an object keyed by title whose ' +
         'leaves are [], or with withDisplayTitles an array of {title, display_title, children}. ' +
         'display=hierarchyOrder: that array with no `children` key on a leaf (the Android app). ' +
-        'modifiedSince filters the list. Anonymous on a public site.',
+        'modifiedSince filters the list. Anonymous on a public site (COURSE: signed-in only).',
       params: z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)) }),
       query: wikiListQuery,
       response: wikiListSchema,
-      handler: ({ params, query }) => wikis.list(params.namespace, query),
+      handler: ({ caller, params, query }) => wikis.list(caller, params.namespace, query),
     }),
     route({
       method: 'GET',

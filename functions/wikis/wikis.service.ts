@@ -7,9 +7,10 @@
  * same transaction, so no cycle can form even under concurrent moves.
  */
 import { config, siteUrl } from '../../shared/config.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
+import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
 import {
   plainExcerpt,
   wikiListItem,
@@ -105,8 +106,18 @@ function titleTaken(error: unknown, namespace: string, title: string): Validatio
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+/**
+ * The namespace of an anonymous read (a public site): courses are for signed-in users (GET
+ * /courses is), so their pages and list answer 401 to anyone else, as a private guide does.
+ */
+function readableNamespace(caller: Caller | null, rawNamespace: string): WikiNamespace {
   const namespace = requireNamespace(rawNamespace);
+  if (!caller && namespace === 'COURSE') throw new UnauthenticatedError('Sign in to read courses');
+  return namespace;
+}
+
+export async function get(caller: Caller | null, rawNamespace: string, title: string) {
+  const namespace = readableNamespace(caller, rawNamespace);
   const wiki = await requirePage(namespace, title);
   const [view] = await Promise.all([
     // A category reads as the category page (its guides); the real service shows
@@ -126,8 +137,8 @@ export async function get(caller: Caller | null, rawNamespace: string, title: st
   return view;
 }
 
-export async function list(rawNamespace: string, query: WikiListQuery) {
-  const namespace = requireNamespace(rawNamespace);
+export async function list(caller: Caller | null, rawNamespace: string, query: WikiListQuery) {
+  const namespace = readableNamespace(caller, rawNamespace);
   if (query.display === 'hierarchyOrder') return orderedNodes((await hierarchy(namespace, true)) as DisplayTree);
   if (query.display === 'hierarchy') return hierarchy(namespace, query.withDisplayTitles);
   const pages = await listWikis(namespace, query, query.modifiedSince);
@@ -202,15 +213,17 @@ export async function children(title: string, page: Page) {
  */
 export async function identification(title: string): Promise<WikiIdentification> {
   const category = await requirePage('CATEGORY', title);
-  const kids =
-    category.child_count > 0 ? await listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [];
+  const [kids, imageGuids] = await Promise.all([
+    category.child_count > 0 ? listChildren(category.wikiid, { limit: CHILDREN_IN_PAGE, offset: 0 }) : [],
+    imageGuidsOf([category.identification_raw]),
+  ]);
   return {
     wikiid: category.wikiid,
     title: category.title,
     display_title: category.display_title,
     url: wikiUrl(siteUrl(), category),
     identification_raw: category.identification_raw,
-    identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl() }).html,
+    identification_rendered: renderWiki(category.identification_raw, { siteUrl: siteUrl(), imageGuids }).html,
     image: category.image,
     children: kids.map((child) => ({
       ...wikiRef(child, siteUrl()),
@@ -257,6 +270,10 @@ export async function create(caller: Caller, input: WikiInput) {
   if (input.identification !== undefined && namespace !== 'CATEGORY') {
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
   }
+  await Promise.all([
+    assertNamedImagesUsable(caller, 'contents', [input.contents]),
+    assertNamedImagesUsable(caller, 'identification', [input.identification]),
+  ]);
   const parent = input.parent ? await requireParent(namespace, input.parent) : null;
   const now = nowSeconds();
   const [wikiid, revisionid] = await Promise.all([nextId('wiki'), nextRevisionId()]);
@@ -354,6 +371,10 @@ export async function patch(
     throw ValidationError.field('identification', 'invalid', 'identification is for CATEGORY pages');
   }
   assertNotCourseRename(before, title);
+  await Promise.all([
+    assertNamedImagesUsable(caller, 'contents', [input.contents], [before.contents_raw]),
+    assertNamedImagesUsable(caller, 'identification', [input.identification], [before.identification_raw]),
+  ]);
   const contents = input.contents ?? before.contents_raw;
   const after: WikiRecord = {
     ...before,

@@ -42,7 +42,8 @@ export function canManageGuideGrants(caller: Caller | null, guide: GuideRecord):
 
 async function requireGuide(guideid: number): Promise<GuideRecord> {
   const guide = await getGuide(guideid);
-  if (!guide) throw new NotFoundError(`No guide with guideid ${guideid}`);
+  // The real service's words: the apps' offline sync drops a favorite that answers this 404.
+  if (!guide) throw new NotFoundError('Guide not found');
   return guide;
 }
 

@@ -18,6 +18,7 @@ import { noteNewDocumentRevision } from './approval-supersession.ts';
 import {
   authoredLinkDelete,
   authoredLinkPut,
+  categoryRefWrites,
   deleteStepItems,
   featuredLinkWrite,
   getGuide,
@@ -99,6 +100,7 @@ export async function changeGuide(
       const wasStarred = current.flags.includes(FEATURED_FLAG);
       const starred = record.flags.includes(FEATURED_FLAG);
       if (wasStarred !== starred) writes.push(featuredLinkWrite(record, starred));
+      writes.push(...categoryRefWrites(current, record));
       writes.push(...searchTokenWrites('GUIDE', guideid, current.search_tokens, record.search_tokens));
       await transactWrite(writes);
       return record;
@@ -128,6 +130,7 @@ export async function insertGuide(guide: GuideRecord, changedBy: number): Promis
     guideSnapshotPut(guide, { reason: 'guide.create', changed_by: changedBy, date: guide.created_date }),
     authoredLinkPut(guide),
     ...(guide.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(guide, true)] : []),
+    ...categoryRefWrites(null, guide),
     ...searchTokenWrites('GUIDE', guide.guideid, [], guide.search_tokens),
   ]);
 }
@@ -154,6 +157,7 @@ export async function deleteGuide(
         guideDelete(guideid, current.version),
         authoredLinkDelete(current),
         ...(current.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(current, false)] : []),
+        ...categoryRefWrites(current, null),
         ...searchTokenWrites('GUIDE', guideid, current.search_tokens, []),
       ]);
       return current;

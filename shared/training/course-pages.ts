@@ -11,6 +11,7 @@ import { getCoursePages, type CourseRecord } from '../db/entities/course.ts';
 import { listTraineeRows } from '../db/entities/training-row.ts';
 import { getUser, getUsers } from '../db/entities/user.ts';
 import { wikiFromItem, type WikiRecord } from '../db/entities/wiki.ts';
+import { imageGuidsOf } from '../media/wiki-image-guids.ts';
 import { stageDocuments } from './documents.ts';
 import { stageOutcomes } from './stage-facts.ts';
 import { courseView, type CourseView } from '../views/training-views.ts';
@@ -45,10 +46,11 @@ export async function courseViewFor(
   page: CoursePage,
   states?: Map<number, StageState> | null,
 ): Promise<CourseView> {
-  const [author, documents, own] = await Promise.all([
+  const [author, documents, own, imageGuids] = await Promise.all([
     getUser(page.wiki.author_userid),
     stageDocuments(page.course.stages),
     states !== undefined ? Promise.resolve(states) : ownStates(caller.userid, page.course),
+    imageGuidsOf([page.wiki.contents_raw]),
   ]);
   return courseView(page.wiki, page.course, {
     siteUrl: siteUrl(),
@@ -57,20 +59,24 @@ export async function courseViewFor(
     canSeeAggregates: hasRole(caller, 'Author'),
     documents,
     states: own,
+    imageGuids,
   });
 }
 
 /** List items: stored stage titles, no per-viewer states. */
 export async function courseListViews(caller: Caller, pages: CoursePage[]): Promise<CourseView[]> {
-  const authors = new Map(
-    (await getUsers([...new Set(pages.map((page) => page.wiki.author_userid))])).map((user) => [user.userid, user]),
-  );
+  const [users, imageGuids] = await Promise.all([
+    getUsers([...new Set(pages.map((page) => page.wiki.author_userid))]),
+    imageGuidsOf(pages.map((page) => page.wiki.contents_raw)),
+  ]);
+  const authors = new Map(users.map((user) => [user.userid, user]));
   return pages.map((page) =>
     courseView(page.wiki, page.course, {
       siteUrl: siteUrl(),
       author: authors.get(page.wiki.author_userid),
       canEdit: hasRole(caller, 'Author'),
       canSeeAggregates: hasRole(caller, 'Author'),
+      imageGuids,
     }),
   );
 }

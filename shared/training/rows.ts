@@ -10,6 +10,7 @@
  *   after another, so the shared counters see one writer at a time.
  */
 import { padId } from '../db/keys.ts';
+import { ROW_AVATAR_SIZE } from '../views/user-views.ts';
 import { nowSeconds } from '../clock.ts';
 import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { isLostRace, LostRace, retryOnLostRace } from '../db/retry.ts';
@@ -58,7 +59,9 @@ export type UserOrder = (typeof USER_ORDERS)[number];
 const STATUS_RANK: Record<RowStatus, string> = { not_started: '0', in_progress: '1', completed: '2' };
 
 export function avatarOf(user: UserRecord | undefined): string | null {
-  return (user?.image as { thumbnail?: string } | null | undefined)?.thumbnail ?? null;
+  const image = user?.image as Record<string, unknown> | null | undefined;
+  const url = image?.[ROW_AVATAR_SIZE] ?? image?.thumbnail;
+  return typeof url === 'string' ? url : null;
 }
 
 /** The row's counts, status and dates from its stage outcomes. */

@@ -17,7 +17,7 @@ import type { WikiRecord } from '../db/entities/wiki.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageState } from '../domain/stage-status.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { urlSlug } from '../domain/text.ts';
-import { userSummary } from './user-views.ts';
+import { defaultAvatarUrl, userSummary } from './user-views.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
@@ -152,7 +152,9 @@ export const assigneeRowSchema = z.object({
   userid: id,
   teamid: nullableId,
   username: z.string(),
-  user_avatar: z.nullable(z.string()),
+  user_avatar: z
+    .string()
+    .check(z.meta({ description: "The 140x105 URL of the user's avatar, or of the default avatar: never null" })),
   total_stages: z.int(),
   completed_stages: z.int(),
   status: z.enum(['Not Started', 'In Progress', 'Completed']),
@@ -455,10 +457,12 @@ export interface CourseViewContext {
   documents?: Map<string, StageDocument>;
   /** The viewer's own stage states, when the course is assigned to them. */
   states?: Map<number, StageState> | null;
+  /** Guids of the library images the course page names (shared/read-models/wiki-images.ts). */
+  imageGuids?: ReadonlyMap<number, string>;
 }
 
 export function courseView(wiki: WikiRecord, course: CourseRecord, context: CourseViewContext): CourseView {
-  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl });
+  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl, imageGuids: context.imageGuids });
   const path = coursePath(wiki.wikiid);
   const stages = [...course.stages].sort((a, b) => a.orderby - b.orderby);
   return {
@@ -552,13 +556,13 @@ const DISPLAY_STATUS = { not_started: 'Not Started', in_progress: 'In Progress',
  * A row of the assignee lists (wire notes §3.19): display status, counts and dates, plus our
  * ids. `is_overdue` is experimental (documented so in the OpenAPI document).
  */
-export function assigneeRowView(row: TrainingRowRecord, now: number): AssigneeRowView {
+export function assigneeRowView(row: TrainingRowRecord, now: number, siteUrl: string): AssigneeRowView {
   return {
     course_assignmentid: row.course_assignmentid,
     userid: row.userid,
     teamid: row.teamid,
     username: row.username,
-    user_avatar: row.user_avatar,
+    user_avatar: row.user_avatar ?? defaultAvatarUrl(siteUrl),
     total_stages: row.total_stages,
     completed_stages: row.completed_stages,
     status: DISPLAY_STATUS[row.status],

@@ -33,6 +33,16 @@ export function defaultAvatarImage(siteUrl: string): ImageView {
   return image;
 }
 
+/**
+ * The avatar URL a list row carries (`user_avatar` of the course assignee lists): the real
+ * service sends the 140x105 size, of the user's image or of its default avatar.
+ */
+export const ROW_AVATAR_SIZE = '140x105';
+
+export function defaultAvatarUrl(siteUrl: string, size: string = ROW_AVATAR_SIZE): string {
+  return `${siteUrl}${DEFAULT_AVATAR_PATH}.${size}`;
+}
+
 /** About text on the wire: a string, or `false` (not null) when empty. */
 const aboutText = z.union([z.string(), z.literal(false)]);
 

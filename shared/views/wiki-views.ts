@@ -182,10 +182,12 @@ export interface WikiViewContext {
    * passes true here. Writes and 409 bodies always carry the real revisionid.
    */
   hideRevisionid?: boolean;
+  /** Guids of the library images the page names (shared/read-models/wiki-images.ts). */
+  imageGuids?: ReadonlyMap<number, string>;
 }
 
 export function wikiView(wiki: WikiRecord, context: WikiViewContext): WikiView {
-  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl });
+  const { json, html } = renderWiki(wiki.contents_raw, { siteUrl: context.siteUrl, imageGuids: context.imageGuids });
   const url = wikiUrl(context.siteUrl, wiki);
   const hierarchical = HIERARCHICAL_NAMESPACES.includes(wiki.namespace);
   return {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
+import { api, createUser, loginAdmin, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { ageCompletion, ageRow, assign, createCourse, createTeam, stageGuide } from '../support/courses.ts';
 
 const complete = (user: TestUser, guideid: number) =>
@@ -50,8 +50,12 @@ describe('GET /course_assignees/course/{wikiid}/users', () => {
       course_assignmentid: assignments.a.course_assignmentid,
       recurrent_date: null,
       is_overdue: false,
-      user_avatar: null,
+      // A user without an avatar: the default avatar's 140x105, as the real service sends it.
+      user_avatar: `${siteUrl()}/assets/default-avatar.140x105`,
     });
+    const avatar = await fetch(a.user_avatar);
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers.get('content-type')).toMatch(/^image\//);
     expect(a.course_completion_date).toBeGreaterThan(0);
     expect(a.due_date).toBe(a.assignment_date + 86400);
     expect(b).toMatchObject({ completed_stages: 1, status: 'In Progress', course_completion_date: null });

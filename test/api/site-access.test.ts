@@ -166,12 +166,37 @@ describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
       expect(page.body.can_edit).toBe(false);
       expect(page.body.guides.map((guide: { guideid: number }) => guide.guideid)).toEqual([draft.guideid]);
     }
-    expect((await call('GET', '/wikis/WIKI')).status).toBe(200);
+    // The iOS crawler lists a namespace's pages and a guide's tags without a token.
+    const page = await call('POST', '/wikis', {
+      token: admin,
+      body: { namespace: 'WIKI', title: 'Open notes', contents: 'Read me.' },
+    });
+    expect(page.status).toBe(201);
+    const pages = await call('GET', '/wikis/WIKI');
+    expect(pages.status).toBe(200);
+    expect(pages.body).toContainEqual(
+      expect.objectContaining({ dataType: 'wiki', wikiid: page.body.wikiid, namespace: 'WIKI', title: 'Open notes' }),
+    );
+    expect((await call('GET', '/wikis/WIKI', { query: { display: 'titles' } })).body).toContain('Open notes');
+    // Courses are for signed-in users: their namespace stays closed to anonymous readers.
+    const course = await call('POST', '/courses', { token: admin, body: { title: 'Closed course', contents: 'x' } });
+    expect(course.status).toBe(201);
+    expect((await call('GET', '/wikis/COURSE')).status).toBe(401);
+    expect((await call('GET', '/wikis/COURSE/Closed+course')).status).toBe(401);
+    expect((await call('GET', '/wikis/COURSE', { token: admin })).body).toContainEqual(
+      expect.objectContaining({ title: 'Closed course' }),
+    );
     // The migration crawler reads a public guide's tags anonymously (issue 25 §8); a hidden guide's stay closed.
+    for (const guide of [draft, hidden]) {
+      const tagged = await call('PUT', `/guides/${guide.guideid}/tag`, { token: admin, body: { tag: 'nozzle' } });
+      expect(tagged.status).toBe(200);
+    }
     const tags = await call('GET', `/guides/${draft.guideid}/tags`);
     expect(tags.status).toBe(200);
-    expect(Array.isArray(tags.body)).toBe(true);
-    expect((await call('GET', `/guides/${hidden.guideid}/tags`)).status).toBe(401);
+    expect(tags.body).toEqual(['nozzle']);
+    const closed = await call('GET', `/guides/${hidden.guideid}/tags`);
+    expect(closed.status).toBe(401);
+    expect(closed.text).not.toContain('nozzle');
     expect((await call('GET', '/collections')).body).toEqual([]);
     expect((await call('GET', '/user')).status).toBe(401);
     expect((await call('GET', '/users')).status).toBe(401);

@@ -75,7 +75,65 @@ export async function wholeListBench(
     `\nWhole lists in one answer (10,000 favorites and authored guides; seeded in ${seedSeconds.toFixed(1)} s)`,
   );
   console.table(rows);
+  console.log('\nWhole favorites answers built in process, with a ready image per guide or none (decision 194)');
+  console.table([await wholeListSizes(10_000, false), await wholeListSizes(10_000, true)]);
 }
 
 /** The gzip size of a body as the router compresses it (default level); fetch hides the wire size. */
 const wireGzipBytes = (plain: Buffer): number => gzipSync(plain).length;
+
+/**
+ * The size of a whole favorites answer of `count` guide summaries, built in process by the
+ * views the route uses, each with a ready image of every size (its `/igi/` URLs under a
+ * realistic site URL; decision 197) or none: JSON, gzip, and the base64 Lambda answers.
+ * Also how many such summaries fit LAMBDA_ANSWER_LIMIT_BYTES.
+ */
+export async function wholeListSizes(count: number, withImages: boolean) {
+  const siteUrl = 'https://docs.example-company.com';
+  const before = process.env.STEPWISE_SITE_URL;
+  process.env.STEPWISE_SITE_URL = siteUrl;
+  const { reloadConfig } = await import('../../shared/config.ts');
+  reloadConfig();
+  try {
+    return await measure(count, withImages, siteUrl);
+  } finally {
+    if (before === undefined) delete process.env.STEPWISE_SITE_URL;
+    else process.env.STEPWISE_SITE_URL = before;
+    reloadConfig();
+  }
+}
+
+async function measure(count: number, withImages: boolean, siteUrl: string) {
+  const { guideSummary } = await import('../../shared/views/guide-views.ts');
+  const { imageObject } = await import('../../shared/views/media-views.ts');
+  const { IMAGE_SIZES } = await import('../../shared/domain/media.ts');
+  const { randomUUID } = await import('node:crypto');
+  const date = Math.floor(Date.now() / 1000);
+  const author = { userid: 5, username: 'Bench author' } as Parameters<typeof guideSummary>[1];
+  const entries = [];
+  for (let guideid = 1; guideid <= count; guideid++) {
+    const guide = { ...benchGuide(guideid, 5), image: withImages ? guideid : null };
+    const images = new Map();
+    if (withImages) {
+      const item = {
+        itemid: guideid,
+        guid: randomUUID().replace(/-/g, ''),
+        sizes: IMAGE_SIZES.map((size) => size.name),
+      } as Parameters<typeof imageObject>[0];
+      images.set(guideid, await imageObject(item));
+    }
+    const media = { images, videos: new Map(), documents: new Map(), embeds: new Map() };
+    entries.push({ guide: guideSummary(guide, author, siteUrl, media), date });
+  }
+  const json = Buffer.from(JSON.stringify(entries));
+  const gzip = wireGzipBytes(json);
+  const base64 = Math.ceil(gzip / 3) * 4;
+  return {
+    summaries: count,
+    images: withImages,
+    'JSON MB': (json.length / 1e6).toFixed(2),
+    'gzip MB': (gzip / 1e6).toFixed(2),
+    'base64 MB (Lambda)': (base64 / 1e6).toFixed(2),
+    'fit in 6 MB': Math.floor((count * LAMBDA_ANSWER_LIMIT_BYTES) / base64),
+  };
+}

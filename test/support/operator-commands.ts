@@ -9,7 +9,10 @@ export interface CommandRun {
 }
 
 /** `npm run --silent <script> -- ...args` from the repository root, in a process group of its own. */
-export function runOperatorCommand(script: 'export' | 'import' | 'migrate', args: string[]): CommandRun {
+export function runOperatorCommand(
+  script: 'export' | 'import' | 'migrate' | 'media:igi-backfill' | 'guides:category-index',
+  args: string[],
+): CommandRun {
   const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
     env: { ...process.env, LOG_LEVEL: 'ERROR' },
     detached: true,

@@ -21,6 +21,8 @@ import { revisionGuard } from '../revisions.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { queryChunks, type PageQuery } from '../paging.ts';
 import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
+import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 
 export interface StepRef {
@@ -265,6 +267,52 @@ export const featuredGuidesCollection: PageQuery = { partition: 'FEATURED#GUIDE'
 /** Links to the guides a user authored, by guideid. */
 export function authoredGuidesCollection(userid: number): PageQuery {
   return { partition: `USER#${userid}`, sortPrefix: 'AUTHORED#GUIDE#' };
+}
+
+/**
+ * The category index: one sorted reference per guide, `GUIDES#BY#CATEGORY` /
+ * `<category token>#<padded guideid>`, moved in the same transaction as the guide's category
+ * (create, edit, delete). A category page reads its guides' ids in guideid order from it. The
+ * token is the title's SHA-256 (base64url): titles hold any character, `#` too, and may be
+ * longer than a sort key part should be; the hash keeps one category's prefix its own.
+ */
+const CATEGORY_REFS = { collection: 'GUIDES', order: 'CATEGORY' } as const;
+/** A category reference read with the projection `guideid` (a SortedRef; the registry keeps those open). */
+const categoryRefSchema = z.object({ guideid: z.int().check(z.positive()) });
+
+function categoryToken(category: string): string {
+  return createHash('sha256').update(category, 'utf8').digest('base64url');
+}
+
+function categoryPlacement(guide: Pick<GuideRecord, 'guideid' | 'category'>): SortedPlacement {
+  return { values: { [CATEGORY_REFS.order]: categoryToken(guide.category) }, attributes: { guideid: guide.guideid } };
+}
+
+/** The category index writes that move a guide from `before` to `after` (null: absent). */
+export function categoryRefWrites(
+  before: Pick<GuideRecord, 'guideid' | 'category'> | null,
+  after: Pick<GuideRecord, 'guideid' | 'category'> | null,
+): LabelledWrite[] {
+  const guideid = (after ?? before)!.guideid;
+  return sortedRefWrites(
+    CATEGORY_REFS.collection,
+    padId(guideid),
+    before && categoryPlacement(before),
+    after && categoryPlacement(after),
+  );
+}
+
+/** The guideids filed under a category, ascending, in chunks (a reader stops when its page is full). */
+export async function* categoryGuideids(category: string, chunk = 100): AsyncGenerator<number[]> {
+  const refs = queryChunks(
+    {
+      partition: `${CATEGORY_REFS.collection}#BY#${CATEGORY_REFS.order}`,
+      sortPrefix: `${categoryToken(category)}#`,
+      projection: ['guideid'],
+    },
+    chunk,
+  );
+  for await (const items of refs) yield items.map((item) => parseStored(categoryRefSchema, item).guideid);
 }
 
 /** The guideid a link item (authored, featured) points to. */

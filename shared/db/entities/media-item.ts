@@ -188,6 +188,16 @@ export async function getMediaItems(itemids: number[]): Promise<MediaItemRecord[
   return items.map(recordsOf(mediaItemItemSchema));
 }
 
+/** Guids by id of the ready images among `itemids` (what wiki text may show), one BatchGet. */
+export async function readyImageGuids(itemids: number[]): Promise<Map<number, string>> {
+  const items = await getMediaItems(itemids);
+  return new Map(
+    items
+      .filter((item) => item.type === 'GuideImage' && item.status === 'ready')
+      .map((item) => [item.itemid, item.guid]),
+  );
+}
+
 /** The owner's items, newest first. */
 export async function listUserMedia(
   userid: number,

@@ -6,6 +6,7 @@
  */
 import {
   authoredLinkPut,
+  categoryRefWrites,
   featuredLinkWrite,
   guideCreate,
   guideSnapshotPut,
@@ -120,6 +121,7 @@ export function guideWrites(guide: GuideRecord, steps: StepRecord[]): LabelledWr
     guideSnapshotPut(guide, { reason: MIGRATED_SNAPSHOT_REASON, changed_by: null, date: guide.modified_date }),
     authoredLinkPut(guide),
     ...(guide.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(guide, true)] : []),
+    ...categoryRefWrites(null, guide),
     ...searchTokenWrites('GUIDE', guide.guideid, [], guide.search_tokens),
     ...steps.flatMap(stepCreateWrites),
   ];
