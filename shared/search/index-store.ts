@@ -15,8 +15,8 @@ import { getSearchIndexHead, moveSearchIndexHead, type SearchIndexHead } from '.
 import { deleteByPrefixes, getObjectIfExists, putObject } from '../storage/objects.ts';
 import { INDEX_FORMAT, miniSearchEngine } from './minisearch-engine.ts';
 import type { SearchEngine, SearchIndexPort } from './search-port.ts';
+import { SEARCH_INDEX_PREFIX } from './keys.ts';
 
-export const SEARCH_INDEX_PREFIX = 'search-index/';
 /** How long a container answers from the index it holds before it looks at the head again. */
 export const HEAD_RECHECK_MS = 1000;
 /** The object a Lambda may load: a 10,000-guide index is about 6 MB gzipped (decision 207). */
