@@ -1,0 +1,41 @@
+/**
+ * The search indexer on AWS (infra/cdk/stacks/search-indexer.ts) and locally (the local stack
+ * feeds it DynamoDB Local's stream, infra/local/table-stream.ts): the table's stream, filtered
+ * to guide, step and wiki items, re-indexes the documents a batch names in one index write.
+ * A failed batch throws, so Lambda retries it (the write is idempotent: documents are read as
+ * they are now); `rebuild` makes the whole index again (an operator, or a new index format).
+ */
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { indexChanges, rebuildSearchIndex, type TableChange } from '../../shared/search/indexer.ts';
+import { log } from '../../shared/observability/logger.ts';
+
+type Image = Record<string, AttributeValue> | undefined;
+const plain = (image: Image) => (image ? unmarshall(image) : undefined);
+
+export function tableChangesOf(event: DynamoDBStreamEvent): TableChange[] {
+  return event.Records.map((record) => ({
+    keys: plain(record.dynamodb?.Keys as Image) ?? {},
+    newImage: plain(record.dynamodb?.NewImage as Image),
+    oldImage: plain(record.dynamodb?.OldImage as Image),
+  }));
+}
+
+export async function onTableStream(event: DynamoDBStreamEvent): Promise<void> {
+  const written = await indexChanges(tableChangesOf(event));
+  if (written) {
+    log().info('Search index written', {
+      version: written.head.version,
+      documents: written.head.documents,
+      bytes: written.head.bytes,
+      attempts: written.attempts,
+      records: event.Records.length,
+    });
+  }
+}
+
+export async function rebuild(): Promise<{ version: number; documents: number }> {
+  const written = await rebuildSearchIndex();
+  return { version: written.head.version, documents: written.head.documents };
+}
