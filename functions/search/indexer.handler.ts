@@ -6,19 +6,28 @@
  * they are now); `rebuild` makes the whole index again (an operator, or a new index format).
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { indexChanges, rebuildSearchIndex, type TableChange } from '../../shared/search/indexer.ts';
 import { log } from '../../shared/observability/logger.ts';
 
-type Image = Record<string, AttributeValue> | undefined;
-const plain = (image: Image) => (image ? unmarshall(image) : undefined);
+type Image = Record<string, { S?: string; N?: string }> | undefined;
+
+/** Only what the indexer reads (keys, a step's guideid): attributes of other shapes are never converted. */
+function fields(image: Image, names: string[]): Record<string, unknown> | undefined {
+  if (!image) return undefined;
+  const plain: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = image[name];
+    if (value?.S !== undefined) plain[name] = value.S;
+    else if (value?.N !== undefined) plain[name] = Number(value.N);
+  }
+  return plain;
+}
 
 export function tableChangesOf(event: DynamoDBStreamEvent): TableChange[] {
   return event.Records.map((record) => ({
-    keys: plain(record.dynamodb?.Keys as Image) ?? {},
-    newImage: plain(record.dynamodb?.NewImage as Image),
-    oldImage: plain(record.dynamodb?.OldImage as Image),
+    keys: fields(record.dynamodb?.Keys as Image, ['pk', 'sk']) ?? {},
+    newImage: fields(record.dynamodb?.NewImage as Image, ['guideid']),
+    oldImage: fields(record.dynamodb?.OldImage as Image, ['guideid']),
   }));
 }
 
