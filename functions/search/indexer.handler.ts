@@ -1,50 +1,8 @@
 /**
- * The search indexer on AWS (infra/cdk/stacks/search-indexer.ts) and locally (the local stack
- * feeds it DynamoDB Local's stream, infra/local/table-stream.ts): the table's stream, filtered
+ * The search indexer's Lambda entry (its CDK function is not deployed yet: docs/search.md); the
+ * local stack feeds the same handler DynamoDB Local's stream (infra/local/table-stream.ts): the table's stream, filtered
  * to guide, step and wiki items, re-indexes the documents a batch names in one index write.
  * A failed batch throws, so Lambda retries it (the write is idempotent: documents are read as
  * they are now); `rebuild` makes the whole index again (an operator, or a new index format).
  */
-import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { indexChanges, rebuildSearchIndex, type TableChange } from '../../shared/search/indexer.ts';
-import { log } from '../../shared/observability/logger.ts';
-
-type Image = Record<string, { S?: string; N?: string }> | undefined;
-
-/** Only what the indexer reads (keys, a step's guideid): attributes of other shapes are never converted. */
-function fields(image: Image, names: string[]): Record<string, unknown> | undefined {
-  if (!image) return undefined;
-  const plain: Record<string, unknown> = {};
-  for (const name of names) {
-    const value = image[name];
-    if (value?.S !== undefined) plain[name] = value.S;
-    else if (value?.N !== undefined) plain[name] = Number(value.N);
-  }
-  return plain;
-}
-
-export function tableChangesOf(event: DynamoDBStreamEvent): TableChange[] {
-  return event.Records.map((record) => ({
-    keys: fields(record.dynamodb?.Keys as Image, ['pk', 'sk']) ?? {},
-    newImage: fields(record.dynamodb?.NewImage as Image, ['guideid']),
-    oldImage: fields(record.dynamodb?.OldImage as Image, ['guideid']),
-  }));
-}
-
-export async function onTableStream(event: DynamoDBStreamEvent): Promise<void> {
-  const written = await indexChanges(tableChangesOf(event));
-  if (written) {
-    log().info('Search index written', {
-      version: written.head.version,
-      documents: written.head.documents,
-      bytes: written.head.bytes,
-      attempts: written.attempts,
-      records: event.Records.length,
-    });
-  }
-}
-
-export async function rebuild(): Promise<{ version: number; documents: number }> {
-  const written = await rebuildSearchIndex();
-  return { version: written.head.version, documents: written.head.documents };
-}
+export { onTableStream, rebuild } from '../../shared/search/stream-handler.ts';

@@ -113,7 +113,7 @@ function sourceFunctions(): LocalFunctions {
       return (await import('../../shared/events/deliverer.ts')).startDeliverer();
     },
     async searchIndexer() {
-      return (await import('../../functions/search/indexer.handler.ts')).onTableStream;
+      return (await import('../../shared/search/stream-handler.ts')).onTableStream;
     },
     async stop() {},
   };

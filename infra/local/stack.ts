@@ -113,7 +113,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const searchIndexer = await functions.searchIndexer();
   const tableStream =
     searchIndexer &&
-    (await (await import('./table-stream.ts')).readTableStream({
+    (await (
+      await import('./table-stream.ts')
+    ).readTableStream({
       endpoint: dynamo.endpoint,
       region: process.env.AWS_REGION!,
       tableName: process.env.TABLE_NAME!,

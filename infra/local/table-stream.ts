@@ -25,7 +25,9 @@ async function call<T>(endpoint: string, region: string, operation: string, body
     headers: {
       'content-type': 'application/x-amz-json-1.0',
       'x-amz-target': `${TARGET}.${operation}`,
-      authorization: `AWS4-HMAC-SHA256 Credential=local/20000101/${region}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+      authorization:
+        `AWS4-HMAC-SHA256 Credential=local/20000101/${region}/dynamodb/aws4_request, ` +
+        'SignedHeaders=host, Signature=0',
     },
     body: JSON.stringify(body),
   });

@@ -52,7 +52,8 @@ export function documentRefOf(change: TableChange): DocumentRef | undefined {
 /** Sort keys of the items that name a document: the stream's filter on AWS (infra/cdk). */
 export const INDEXED_SORT_KEYS = ['GUIDE', 'STEP', 'WIKI'] as const;
 
-const refKey = (ref: DocumentRef) => (ref.kind === 'guide' ? guideDocumentKey(ref.guideid) : wikiDocumentKey(ref.wikiid));
+const refKey = (ref: DocumentRef) =>
+  ref.kind === 'guide' ? guideDocumentKey(ref.guideid) : wikiDocumentKey(ref.wikiid);
 
 async function stepsOf(guide: GuideRecord): Promise<StepRecord[]> {
   return getSteps(guide.steps.map((step) => step.stepid));

@@ -3,7 +3,8 @@
  * validating (file, then the target in `empty` mode) -> validated (a dry run ends here) or
  * writing (clearing the first Admin in `empty` mode, then the file) -> finishing (counters,
  * tokens, audit chains, reset links, the search index rebuilt) -> complete; any refusal ends
- * it as failed with the reason in the report. Each step stops after the time budget and saves its offset and pass state.
+ * it as failed with the reason in the report. Each step stops after the time budget and saves
+ * its offset and pass state.
  */
 import { requestPasswordReset } from '../accounts/password-reset.ts';
 import { config } from '../config.ts';

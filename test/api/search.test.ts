@@ -55,8 +55,16 @@ beforeAll(async () => {
   guides.teamOnly = await createGuide(admin, { title: `Team ${word} procedure` });
   const granted = await api('PUT', `/guides/${guides.teamOnly.guideid}/teams/${team.teamid}`, { token: admin });
   expect(granted.status, granted.text).toBe(200);
-  categoryPage = await createWiki({ namespace: 'CATEGORY', title: `Devices ${uniqueSuffix()}`, contents: `All ${word} models.` });
-  wikiPage = await createWiki({ namespace: 'WIKI', title: `Notes ${uniqueSuffix()}`, contents: `How a ${word} wears.` });
+  categoryPage = await createWiki({
+    namespace: 'CATEGORY',
+    title: `Devices ${uniqueSuffix()}`,
+    contents: `All ${word} models.`,
+  });
+  wikiPage = await createWiki({
+    namespace: 'WIKI',
+    title: `Notes ${uniqueSuffix()}`,
+    contents: `How a ${word} wears.`,
+  });
   // Everything above is in the index once the last write is.
   await searchUntil(`/search/${word}?filter=wiki`, admin, (body) => body.totalResults === 1);
 }, 60_000);
@@ -132,7 +140,10 @@ describe('GET /search/{query}', () => {
     expect(last.body.results).toHaveLength(1);
     const clamped = await api('GET', `/search/${word}`, { token: outsider.token, query: { limit: 500 } });
     expect(clamped.body.limit).toBe(200);
-    const ios = await api('GET', `/search/${word}`, { token: outsider.token, query: { filter: 'category', limit: 50 } });
+    const ios = await api('GET', `/search/${word}`, {
+      token: outsider.token,
+      query: { filter: 'category', limit: 50 },
+    });
     expect(ios.body).toMatchObject({ limit: 50, totalResults: 1 });
   });
 

@@ -11,7 +11,10 @@ import type { SearchDocument, SearchKind } from '../../shared/search/search-port
 
 const VOCABULARY = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}${['ing', 'er', 'al', 'ion', ''][i % 5]}`);
 let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+function random(): number {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
 const words = (count: number) => Array.from({ length: count }, word).join(' ');
 
@@ -59,7 +62,8 @@ export async function searchBench(): Promise<void> {
     const written = writer.serialize();
     const write = performance.now() - started;
     console.log(
-      `${String(size).padStart(6)}    ${(bytes.length / 1e6).toFixed(1).padStart(6)} MB     ${ms(coldLoad).padStart(8)}` +
+      `${String(size).padStart(6)}    ${(bytes.length / 1e6).toFixed(1).padStart(6)} MB` +
+        `     ${ms(coldLoad).padStart(8)}` +
         `    ${ms(percentile(times, 0.5)).padStart(8)}    ${ms(percentile(times, 0.99)).padStart(8)}` +
         `    ${ms(write).padStart(10)} (${(written.length / 1e6).toFixed(1)} MB written)`,
     );
