@@ -49,9 +49,6 @@ export function documentRefOf(change: TableChange): DocumentRef | undefined {
   return undefined;
 }
 
-/** Sort keys of the items that name a document: the stream's filter on AWS (infra/cdk). */
-export const INDEXED_SORT_KEYS = ['GUIDE', 'STEP', 'WIKI'] as const;
-
 const refKey = (ref: DocumentRef) =>
   ref.kind === 'guide' ? guideDocumentKey(ref.guideid) : wikiDocumentKey(ref.wikiid);
 
