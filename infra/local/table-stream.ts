@@ -42,8 +42,8 @@ export interface TableStreamReader {
 
 /**
  * Reads the table's stream every `intervalMs` and hands each non-empty batch (at most
- * `batchSize` records) to `handler`; a batch that fails is handed again on the next round,
- * as Lambda retries it.
+ * `batchSize` records, default 1000 as the deployed mapping) to `handler`; a batch that fails
+ * is handed again on the next round, as Lambda retries it.
  */
 export async function readTableStream(options: {
   endpoint: string;
@@ -96,7 +96,7 @@ export async function readTableStream(options: {
           endpoint,
           region,
           'GetRecords',
-          { ShardIterator: next, Limit: options.batchSize ?? 100 },
+          { ShardIterator: next, Limit: options.batchSize ?? 1000 },
         );
         const records = page.Records ?? [];
         if (records.length > 0) await options.handler({ Records: records });

@@ -16,7 +16,7 @@ function random(): number {
   return seed / 2147483648;
 }
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
-const words = (count: number) => Array.from({ length: count }, word).join(' ');
+export const words = (count: number) => Array.from({ length: count }, word).join(' ');
 
 function guide(guideid: number): SearchDocument {
   const steps = Array.from({ length: 8 }, () => `${words(4)}\n${words(12)}\n${words(12)}\n${words(12)}`);

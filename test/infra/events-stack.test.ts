@@ -72,7 +72,7 @@ describe('events stack', () => {
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
       dynamodb: { Keys: { sk: { S: ['GUIDE', 'STEP', 'WIKI'] } } },
     });
-    expect(mapping.BatchSize).toBe(100);
+    expect(mapping.BatchSize).toBe(1000);
     const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue')).find((id) =>
       id.startsWith('SearchIndexerDeadLetters'),
     );
