@@ -28,20 +28,30 @@ export function tableChangesOf(event: DynamoDBStreamEvent): TableChange[] {
   }));
 }
 
-export async function onTableStream(event: DynamoDBStreamEvent): Promise<void> {
-  const written = await indexChanges(tableChangesOf(event));
+/** An operator's invocation of the indexer function: `{"rebuild": true}` makes the whole index again. */
+export interface RebuildRequest {
+  rebuild: true;
+}
+
+export async function onTableStream(
+  event: DynamoDBStreamEvent | RebuildRequest,
+): Promise<void | { version: number; documents: number }> {
+  if ('rebuild' in event && event.rebuild === true) return rebuild();
+  const { Records } = event as DynamoDBStreamEvent;
+  const written = await indexChanges(tableChangesOf({ Records }));
   if (written) {
     log().info('Search index written', {
       version: written.head.version,
       documents: written.head.documents,
       bytes: written.head.bytes,
       attempts: written.attempts,
-      records: event.Records.length,
+      records: Records.length,
     });
   }
 }
 
 export async function rebuild(): Promise<{ version: number; documents: number }> {
   const written = await rebuildSearchIndex();
+  log().info('Search index rebuilt', { version: written.head.version, documents: written.head.documents });
   return { version: written.head.version, documents: written.head.documents };
 }

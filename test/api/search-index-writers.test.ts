@@ -70,4 +70,15 @@ describe('search index writers side by side', () => {
     const found = index.query({ text: word, langid: 'zz', kinds }).map((hit) => hit.recordid);
     expect(found.sort()).toEqual(Array.from({ length: WRITERS }, (_, n) => doc(n).recordid).sort());
   });
+
+  it('a rebuild (the indexer invoked with {"rebuild": true}) makes the index from the table alone', async () => {
+    const { onTableStream } = await import('../../shared/search/stream-handler.ts');
+    const rebuilt = await onTableStream({ rebuild: true });
+    expect(rebuilt).toMatchObject({ documents: expect.any(Number) });
+    store.forgetHeldIndex();
+    const index = await store.readIndex();
+    // The documents this file wrote are in no table item: gone.
+    expect(index.query({ text: word, langid: 'zz', kinds: new Set<SearchKind>(['wiki']) })).toEqual([]);
+    expect(index.documentCount).toBe((rebuilt as { documents: number }).documents);
+  });
 });

@@ -37,13 +37,30 @@ async function indexedDocuments(stack: RunningStack): Promise<number> {
   return Number(head.Item?.documents ?? 0);
 }
 
-async function call(stack: RunningStack, method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(`${stack.url}${path}`, {
+async function call(
+  stack: RunningStack,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, any> }> {
+  let response: Response;
+  try {
+    response = await send(stack, method, path, token, body);
+  } catch {
+    // Locally the indexer runs in the API's process: while it rewrites a large index the event
+    // loop is busy, and a kept-alive socket the server then closes resets. Once more, fresh.
+    response = await send(stack, method, path, token, body);
+  }
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, any> };
+}
+
+function send(stack: RunningStack, method: string, path: string, token?: string, body?: unknown): Promise<Response> {
+  return fetch(`${stack.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `api ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, any> };
 }
 
 async function lagAt(count: number): Promise<{ catchUpS: number; lags: number[] }> {

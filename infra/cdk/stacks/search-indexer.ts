@@ -4,7 +4,7 @@
  * deliverer's outbox records and every other write never invoke it. Retries a failed batch
  * (the write is idempotent: documents are read as they are now), then gives up on it to a
  * dead-letter queue with an alarm; a lost batch is healed by the next change of the same
- * document, or by a rebuild (the `rebuild` export of the same bundle).
+ * document, or by a rebuild (the function invoked with `{"rebuild": true}`).
  * Least privilege: the reads of the indexer and the rebuild, the head's PutItem, and objects
  * under search-index/ in the modules bucket only.
  */
