@@ -35,7 +35,7 @@ export interface RebuildRequest {
 
 export async function onTableStream(
   event: DynamoDBStreamEvent | RebuildRequest,
-): Promise<void | { version: number; documents: number }> {
+): Promise<{ version: number; documents: number } | undefined> {
   if ('rebuild' in event && event.rebuild === true) return rebuild();
   const { Records } = event as DynamoDBStreamEvent;
   const written = await indexChanges(tableChangesOf({ Records }));
@@ -48,6 +48,7 @@ export async function onTableStream(
       records: Records.length,
     });
   }
+  return undefined;
 }
 
 export async function rebuild(): Promise<{ version: number; documents: number }> {

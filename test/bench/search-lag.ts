@@ -99,9 +99,10 @@ export async function searchLagBench(counts = [1000, 10_000]): Promise<void> {
   for (const count of counts) {
     const { catchUpS, lags } = await lagAt(count);
     const sorted = [...lags].sort((a, b) => a - b);
+    const median = String(sorted[Math.floor(sorted.length / 2)]).padStart(6);
     console.log(
       `${String(count).padStart(6)}    ${catchUpS.toFixed(0).padStart(8)} s` +
-        `          ${String(sorted[Math.floor(sorted.length / 2)]).padStart(6)} ms   ${String(sorted.at(-1)).padStart(6)} ms`,
+        `          ${median} ms   ${String(sorted.at(-1)).padStart(6)} ms`,
     );
   }
 }
