@@ -31,6 +31,7 @@ import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
+import { searchGroup } from './search/search.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -47,6 +48,7 @@ export const routeGroups: RouteGroup[] = [
   commentsGroup,
   viewHistoryGroup,
   glossaryGroup,
+  searchGroup,
   // media and training modules
   mediaGroup,
   modulesGroup,

@@ -116,6 +116,9 @@ const REASONS = {
   deadLetterQueue:
     "This queue is itself the dead-letter queue of the event deliverer's stream; a dead-letter queue of a " +
     'dead-letter queue would only move the same records again.',
+  searchDeadLetterQueue:
+    "This queue is itself the dead-letter queue of the search indexer's stream; a dead-letter queue of a " +
+    'dead-letter queue would only move the same records again.',
   accessLogBucketLogs:
     'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
@@ -158,6 +161,11 @@ export function acknowledgeNagFindings({
   monitoring,
 }: StepwiseStacks): void {
   Validations.of(events.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: REASONS.deadLetterQueue });
+  if (events.searchIndexer)
+    Validations.of(events.searchIndexer.deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: REASONS.searchDeadLetterQueue,
+    });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
   Validations.of(monitoring.artifactsBucket).acknowledge({
     id: 'AwsSolutions-S1',

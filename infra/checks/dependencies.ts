@@ -33,6 +33,7 @@ export const SHARED_RANKS: Record<string, number> = {
   views: 5, // records -> wire shapes: pure projections (records in as types, signed URLs out)
   accounts: 5, // users, passwords, tokens (sends mail)
   events: 5, // the outbox's deliverer, webhooks, the event bus (fetches)
+  search: 5, // the full-text search port, its adapter, the index store (S3 + head item) and the indexer
   training: 6, // course progress and course pages (shows courses through views)
   'site-archive': 6, // the site file (export, import, migration): records, table and bucket streams (resets passwords)
   content: 7, // guide, wiki and document use cases several groups share (a release refreshes training)

@@ -8,6 +8,7 @@
 import type { LambdaHandler } from './gateway.ts';
 import type { S3EventHandler } from './s3-events.ts';
 import type { TaskHandler } from './sfn-local-definition.ts';
+import type { StreamBatchHandler } from './table-stream.ts';
 
 export interface ObjectCreatedSubscription {
   name: string;
@@ -38,6 +39,8 @@ export interface LocalFunctions {
   api(): Promise<{ groupHandlers: Map<string, LambdaHandler>; fallback: LambdaHandler }>;
   /** Starts the events deliverer (webhooks, the bus); called once the API and its engines run. */
   deliverer(): Promise<{ stop(): Promise<void> }>;
+  /** The search indexer: the handler the table's stream feeds (infra/local/table-stream.ts), or none. */
+  searchIndexer(): Promise<StreamBatchHandler | undefined>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +111,9 @@ function sourceFunctions(): LocalFunctions {
     async deliverer() {
       // The same deliverer code as on AWS, polling the outbox in-process.
       return (await import('../../shared/events/deliverer.ts')).startDeliverer();
+    },
+    async searchIndexer() {
+      return (await import('../../shared/search/stream-handler.ts')).onTableStream;
     },
     async stop() {},
   };

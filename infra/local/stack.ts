@@ -109,6 +109,20 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
 
   // Webhooks and the event bus: the deliverer from source, or its bundles fed as the stream would feed them.
   const deliverer = await functions.deliverer();
+  // The search indexer, fed by the table's stream as Lambda feeds it on AWS.
+  const searchIndexer = await functions.searchIndexer();
+  const tableStream =
+    searchIndexer &&
+    (await (
+      await import('./table-stream.ts')
+    ).readTableStream({
+      endpoint: dynamo.endpoint,
+      region: process.env.AWS_REGION!,
+      tableName: process.env.TABLE_NAME!,
+      handler: searchIndexer,
+      intervalMs: Number(process.env.STEPWISE_SEARCH_STREAM_POLL_MS ?? 250),
+      onError: (error) => console.error('The search indexer failed a stream batch; it is read again', error),
+    }));
 
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   await new Promise<void>((resolve, reject) => {
@@ -124,6 +138,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     adminEmail,
     stop: async () => {
       await deliverer.stop();
+      await tableStream?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);

@@ -24,7 +24,14 @@ import { IamLedger, iamClientHook, type StackIamFile } from './iam-check.ts';
 import { presignedRequests } from './presigned-check.ts';
 import { startServiceEndpoint } from './service-endpoint.ts';
 import { startStreamFeed } from './stream-feed.ts';
-import { FAKE_ARN_CONTEXT, readAssembly, type SynthesizedFunction, type SynthesizedStateMachine } from './template.ts';
+import {
+  FAKE_ARN_CONTEXT,
+  readAssembly,
+  type StreamSubscription,
+  type SynthesizedFunction,
+  type SynthesizedStateMachine,
+} from './template.ts';
+import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
 
 type Invoker = (event: unknown, context?: Partial<Context>) => Promise<unknown>;
 
@@ -267,10 +274,10 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
     },
 
     async deliverer() {
-      const [subscription, ...others] = assembly.streamSubscriptions;
+      const [subscription, ...others] = assembly.streamSubscriptions.filter(isOutboxSubscription);
       if (!subscription || others.length > 0)
         throw new Error(
-          `expected one stream subscription in the assembly, found ${assembly.streamSubscriptions.length}`,
+          `expected one outbox stream subscription in the assembly, found ${assembly.streamSubscriptions.length}`,
         );
       const sweeper = assembly.schedules[0];
       const { pendingOutboxItems } = await import('../../shared/db/entities/outbox.ts');
@@ -303,6 +310,13 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
       };
     },
 
+    async searchIndexer() {
+      const subscription = assembly.streamSubscriptions.find((candidate) => !isOutboxSubscription(candidate));
+      if (!subscription) return undefined;
+      const indexer = byId(subscription.functionId);
+      return async (event) => (await invoker(indexer))(event);
+    },
+
     async stop() {
       await serviceEndpoint.close();
       const findings = ledger.findings();
@@ -314,6 +328,11 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
         );
     },
   };
+}
+
+/** The deliverer's subscription: filtered to new outbox items (the search indexer's is not). */
+function isOutboxSubscription(subscription: StreamSubscription): boolean {
+  return subscription.filterPatterns.some((pattern) => pattern.includes(OUTBOX_ENTITY));
 }
 
 /** Host-only variables of the local stack, not site settings. */

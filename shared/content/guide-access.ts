@@ -11,16 +11,16 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../domain/e
 import { hasRole, isAdmin, type Caller } from '../domain/caller.ts';
 import { getGuide, type GuideRecord } from '../db/entities/guide.ts';
 
-/** The fields viewing is decided by (a projected read carries only these). */
-type GuideViewFields = Pick<GuideRecord, 'public' | 'userid' | 'grant_userids' | 'grant_teamids'>;
+/** What the view rule reads of a guide (the search index stores these with each guide). */
+export type GuideAccessFields = Pick<GuideRecord, 'public' | 'userid' | 'grant_userids' | 'grant_teamids'>;
 
-function isGranted(caller: Caller, guide: GuideViewFields): boolean {
+function isGranted(caller: Caller, guide: GuideAccessFields): boolean {
   return (
     guide.grant_userids.includes(caller.userid) || caller.teams.some((teamid) => guide.grant_teamids.includes(teamid))
   );
 }
 
-export function canViewGuideNow(caller: Caller | null, guide: GuideViewFields): boolean {
+export function canViewGuideNow(caller: Caller | null, guide: GuideAccessFields): boolean {
   if (guide.public) return true;
   if (!caller) return false;
   return isAdmin(caller) || guide.userid === caller.userid || isGranted(caller, guide);

@@ -39,6 +39,7 @@ import {
 } from './entities/quiz.ts';
 import { quizProgressItemSchema, quizSessionItemSchema, quizSessionLinkItemSchema } from './entities/quiz-session.ts';
 import { releaseHeadItemSchema, releaseItemSchema } from './entities/release.ts';
+import { searchIndexHeadItemSchema } from './entities/search-index-head.ts';
 import { documentTagItemSchema, tagItemSchema } from './entities/tag.ts';
 import { approvalAttachmentItemSchema, approvalProcessItemSchema } from './entities/approval-process.ts';
 import {
@@ -210,6 +211,8 @@ const SHAPES: ShapeInput[] = [
   // release.ts, tag.ts
   ['Release', `RELEASE#${ID}`, 'RELEASE', releaseItemSchema],
   ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD', releaseHeadItemSchema],
+  // search-index-head.ts: derived data, never in a site file
+  ['SearchIndexHead', 'SEARCH_INDEX', 'HEAD', searchIndexHeadItemSchema],
   ['Tag', `TAG#${SEGMENT}`, 'TAG', tagItemSchema],
   ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`, documentTagItemSchema],
   // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts

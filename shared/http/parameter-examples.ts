@@ -24,6 +24,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   /** A category's title (GET /categories/{name}). */
   name: ['Printers'],
   search: ['dana'],
+  /** The words of GET /search/{query}. */
+  query: ['battery'],
   commentid: ['3310'],
   context: ['guide'],
   contextid: ['1203'],

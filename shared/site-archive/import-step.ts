@@ -2,8 +2,9 @@
  * One step of a site import (docs/export-format.md, "Import"). The job moves
  * validating (file, then the target in `empty` mode) -> validated (a dry run ends here) or
  * writing (clearing the first Admin in `empty` mode, then the file) -> finishing (counters,
- * tokens, audit chains, reset links) -> complete; any refusal ends it as failed with the reason
- * in the report. Each step stops after the time budget and saves its offset and pass state.
+ * tokens, audit chains, reset links, the search index rebuilt) -> complete; any refusal ends
+ * it as failed with the reason in the report. Each step stops after the time budget and saves
+ * its offset and pass state.
  */
 import { requestPasswordReset } from '../accounts/password-reset.ts';
 import { config } from '../config.ts';
@@ -25,6 +26,7 @@ import {
 import { dropScratch, loadScratch, saveScratch } from './import-scratch.ts';
 import { emptyTargetRefusal, firstAdminToClear, scanTargetStep, validateFileStep } from './import-validate.ts';
 import { clearFirstAdminStep, writeFileStep } from './import-write.ts';
+import { rebuildSearchIndex } from '../search/indexer.ts';
 
 const WORKING = new Set(['validating', 'writing', 'finishing']);
 
@@ -185,5 +187,7 @@ async function finish(step: ImportStep<WritingPass>): Promise<Partial<SiteImport
   if (job.mail_password_resets) {
     for (const email of new Set(scratch.resets)) await requestPasswordReset(email);
   }
+  // The search index is derived data the file does not carry: made again from what is now in the table.
+  await rebuildSearchIndex();
   return { status: 'complete', percent: 100, completed_at: nowSeconds() };
 }

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { s3Client } from '../storage/s3-client.ts';
 import { bucketOf, SITE_TRANSFER_PREFIX } from './keys.ts';
+import { SEARCH_INDEX_PREFIX } from '../search/keys.ts';
 import { OBJECT_CHUNK_BYTES, type BucketRole, type SiteRecord } from './records.ts';
 
-/** One page of a bucket's keys after `afterKey`, the site-transfer area left out. */
+/** One page of a bucket's keys after `afterKey`, the site-transfer area and the search index (derived) left out. */
 export async function listObjectKeys(
   role: BucketRole,
   afterKey: string | null,
@@ -20,7 +21,7 @@ export async function listObjectKeys(
   );
   const keys = (page.Contents ?? [])
     .map((object) => object.Key!)
-    .filter((key) => !key.startsWith(SITE_TRANSFER_PREFIX));
+    .filter((key) => !key.startsWith(SITE_TRANSFER_PREFIX) && !key.startsWith(SEARCH_INDEX_PREFIX));
   return { keys, more: page.IsTruncated === true, lastKey: page.Contents?.at(-1)?.Key ?? afterKey };
 }
 

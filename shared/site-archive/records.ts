@@ -124,6 +124,8 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'SignoffFinalizeToken',
   'OutboxEvent',
   'WebhookDelivery',
+  // The search index's head: derived data, rebuilt by the import (decision 208).
+  'SearchIndexHead',
 ]);
 
 function plainString(value: unknown): string | undefined {

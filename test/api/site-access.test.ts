@@ -204,6 +204,17 @@ describe('a public site (STEPWISE_PRIVATE_SITE=false)', () => {
     const register = await call('POST', '/users', { body: INVALID_BODY });
     expect(register.status).toBe(401);
     expect(register.body).not.toHaveProperty('errors');
+
+    // Search answers anonymously with public content only (issue 25 §3), once the indexer has both guides.
+    const searched = (token?: string) => call('GET', '/search/guide', { token, query: { filter: 'guide' } });
+    for (let tries = 0; (await searched(admin)).body.totalResults !== 2 && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect((await searched(admin)).body.totalResults).toBe(2);
+    const anonymous = await searched();
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toMatchObject({ search: 'guide', totalResults: 1, moreResults: false });
+    expect(anonymous.body.results.map((guide: { guideid: number }) => guide.guideid)).toEqual([draft.guideid]);
   });
 });
 

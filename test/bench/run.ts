@@ -19,6 +19,9 @@
  *    through each upload route: time to refusal, peak RSS of the stack and its image children.
  * 9. (test/bench/site-transfer.ts) site export and import of 1,000 and 10,000 guides: time and peak
  *    memory (about 5 minutes alone: `npx tsx test/bench/site-transfer.ts`).
+ * 10. (test/bench/search.ts) the search index at 1,000 and 10,000 guides: object size, cold load,
+ *    query p50/p99, the indexer's write (in process; `npx tsx test/bench/search.ts` alone); and
+ *    (test/bench/search-lag.ts) the lag from a write to a searchable result on a local stack.
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -33,6 +36,8 @@ import { wholeListBench } from './whole-list.ts';
 import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
 import { siteTransferBench } from './site-transfer.ts';
+import { searchBench } from './search.ts';
+import { searchLagBench } from './search-lag.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
@@ -99,6 +104,9 @@ try {
 }
 // ---- Site export and import, each on stacks of its own (test/bench/site-transfer.ts) ----
 if (ALL) await siteTransferBench();
+// ---- The search index, in process (test/bench/search.ts) ----
+if (ALL) await searchBench();
+if (ALL) await searchLagBench();
 console.log(
   `\nbench finished in ${((Date.now() - started) / 1000).toFixed(0)} s; load average at start ${loadAtStart}, ` +
     `at end ${load()}${ALL ? '' : ' (guides, module import, course assignees, site transfer: npm run bench -- --all)'}`,

@@ -13,6 +13,18 @@ import {
 
 const STREAM = 'Stepwise event deliverer (new outbox items from the table stream)';
 const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
+const INDEXER = 'Stepwise search indexer (guide, step and wiki changes from the table stream)';
+
+/** The event source mapping of the function with this description. */
+function mappingOf(description: string) {
+  const id = functionIdByDescription(template, description);
+  const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
+  const found = mappings.filter(
+    (mapping) => JSON.stringify(mapping.Properties.FunctionName) === JSON.stringify({ Ref: id }),
+  );
+  expect(found).toHaveLength(1);
+  return found[0].Properties;
+}
 
 let template: Template;
 let stateful: Template;
@@ -40,18 +52,44 @@ describe('events stack', () => {
   });
 
   it('feeds the stream deliverer only new outbox items, with a dead-letter queue on failure', () => {
-    const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(1);
-    const mapping = mappings[0].Properties;
-    expect(mapping.FunctionName).toEqual({ Ref: functionIdByDescription(template, STREAM) });
+    const mapping = mappingOf(STREAM);
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.MaximumRetryAttempts).toBe(3);
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
       eventName: ['INSERT'],
       dynamodb: { NewImage: { entity: { S: ['OutboxEvent'] } } },
     });
-    const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue'))[0];
+    const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue')).find((id) =>
+      id.startsWith('DeliveryDeadLetters'),
+    );
     expect(getAttId(mapping.DestinationConfig.OnFailure.Destination)).toBe(dlqId);
+  });
+
+  it('feeds the search indexer guide, step and wiki items only, with a queue of its own on failure', () => {
+    const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(2);
+    const mapping = mappingOf(INDEXER);
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
+      dynamodb: { Keys: { sk: { S: ['GUIDE', 'STEP', 'WIKI'] } } },
+    });
+    expect(mapping.BatchSize).toBe(1000);
+    const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue')).find((id) =>
+      id.startsWith('SearchIndexerDeadLetters'),
+    );
+    expect(getAttId(mapping.DestinationConfig.OnFailure.Destination)).toBe(dlqId);
+  });
+
+  it('grants the search indexer the reads, the head put and search-index/ objects only', () => {
+    const statements = functionStatements(template, functionIdByDescription(template, INDEXER));
+    const actions = actionsOf(statements);
+    const STREAM_READ = /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/;
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:') && !STREAM_READ.test(action)))).toEqual(
+      new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem']),
+    );
+    const objects = statements.filter((statement) => String(statement.Action).startsWith('s3:'));
+    expect(objects.length).toBeGreaterThan(0);
+    expect(JSON.stringify(objects)).toMatch(/search-index\/\*/);
+    expect(JSON.stringify(objects)).not.toMatch(/"\/\*"/);
   });
 
   it('runs the sweep every minute', () => {

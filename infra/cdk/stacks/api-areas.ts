@@ -17,6 +17,7 @@ export const API_AREAS = {
     'view-history',
     'user-guides',
     'pages',
+    'search',
   ],
   Training: [
     'courses',

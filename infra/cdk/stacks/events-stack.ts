@@ -6,6 +6,8 @@
  * - RetrySweep runs every minute: retries that are due, and events still on the pending index
  *   (a batch that went to the DLQ, or a table adopted by name, which has no stream here).
  * Both are least-privilege: the table actions the deliverer uses, PutEvents on this bus only.
+ * - SearchIndexer (search-indexer.ts) reads the same stream, filtered to guide, step and wiki
+ *   items, and keeps the search index (decision 208).
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -21,6 +23,7 @@ import { OUTBOX_ENTITY } from '../../../shared/db/entities/outbox.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
+import { searchIndexer } from './search-indexer.ts';
 import { grantTable, type TableAction } from '../grants.ts';
 import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
@@ -49,6 +52,8 @@ export class EventsStack extends Stack {
   readonly streamDeliverer: ProjectFunction;
   readonly retrySweep: ProjectFunction;
   readonly deadLetterQueue: Queue;
+  /** The search indexer and its dead-letter queue; absent on a table without a stream (adopted by name). */
+  readonly searchIndexer: { indexer: ProjectFunction; deadLetters: Queue } | undefined;
 
   constructor(scope: Construct, id: string, props: EventsStackProps) {
     super(scope, id, props);
@@ -117,6 +122,15 @@ export class EventsStack extends Stack {
         topic: props.alarmTopic,
       });
     }
+
+    this.searchIndexer = searchIndexer(this, {
+      settings,
+      environment: functionEnvironment(settings, props),
+      table: props.table,
+      mediaBucket: props.mediaBucket,
+      modulesBucket: props.modulesBucket,
+      alarmTopic: props.alarmTopic,
+    });
 
     new Rule(this, 'RetrySweepSchedule', {
       description: 'Runs the Stepwise event deliverer sweep every minute',

@@ -20,6 +20,7 @@ import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';
 import { SITE_TRANSFER_PREFIX } from '../../../shared/site-archive/keys.ts';
+import { SEARCH_INDEX_PREFIX } from '../../../shared/search/keys.ts';
 import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
@@ -48,13 +49,15 @@ export const SITE_TRANSFER_TASK_ACCESS: Record<string, FunctionAccess> = {
   // target scanned in empty mode, the first Admin's items cleared, counters moved, the operator's
   // tokens dropped when the file gives them another userid, audit chains verified); restores
   // objects under their own keys in both buckets (a HEAD first: identical ones are skipped);
-  // mails reset links on request.
+  // mails reset links on request; rebuilds the search index.
   ImportStep: {
     table: ['Scan', 'GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
     objects: [
       { bucket: 'media', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
       { bucket: 'modules', prefixes: WHOLE_BUCKET, actions: ['GetObject', 'PutObject', 'AbortMultipartUpload'] },
       { bucket: 'modules', prefixes: TRANSFER, actions: ['DeleteObject'] },
+      // The search index it rebuilds when it finishes (older index objects go).
+      { bucket: 'modules', prefixes: [SEARCH_INDEX_PREFIX], actions: ['DeleteObject'] },
     ],
     list: [{ bucket: 'media' }, { bucket: 'modules' }],
     sendMail: true,

@@ -13,7 +13,7 @@ import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { queryAll, queryPage } from '../paging.ts';
+import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
@@ -504,6 +504,11 @@ export async function listWikis(
       : { FilterExpression: 'modified_date >= :since', ExpressionAttributeValues: { ':since': modifiedSince } };
   const items = await queryPage({ index: INDEXES.gsi1, partition: `WIKIS#${namespace}`, filter }, page);
   return items.map(wikiFromItem);
+}
+
+/** Every page of a namespace, alphabetical by title (the search index's rebuild reads them in chunks). */
+export function wikiNamespaceCollection(namespace: WikiNamespace): PageQuery {
+  return { index: INDEXES.gsi1, partition: `WIKIS#${namespace}` };
 }
 
 /** Direct children of a page, alphabetical by title. */

@@ -1,0 +1,34 @@
+/** The query of GET /search/{query} (docs/search.md). */
+import * as z from 'zod/mini';
+import { pagination } from '../../shared/http/query.ts';
+
+/** What `filter` may name: guides, teardowns (guides of type teardown), categories (devices), wiki pages. */
+export const SEARCH_FILTERS = ['guide', 'teardown', 'device', 'category', 'wiki'] as const;
+export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+const filterList = z.optional(
+  z.pipe(
+    z.string().check(z.maxLength(200)),
+    z.pipe(
+      z.transform((value: string) =>
+        value
+          .split(',')
+          .map((part) => part.trim().toLowerCase())
+          .filter((part) => part !== ''),
+      ),
+      z.array(z.enum(SEARCH_FILTERS)),
+    ),
+  ),
+);
+
+export const searchParams = z.object({ query: z.string().check(z.minLength(1), z.maxLength(200)) });
+
+export const searchQuery = z.object({
+  filter: filterList,
+  limit: pagination.limit,
+  offset: pagination.offset,
+  /** The language searched (a guide's or page's `langid`), default en. */
+  langid: z._default(z.string().check(z.regex(/^[a-z]{2}(-[a-z]{2,4})?$/i, 'must be a language code')), 'en'),
+});
+
+export type SearchQueryInput = z.output<typeof searchQuery>;

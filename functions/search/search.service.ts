@@ -1,0 +1,73 @@
+/**
+ * Full-text search (docs/search.md): the index ranks (shared/search), the guide access rule
+ * filters (shared/content/guide-access.ts, the rule GET /guides uses) before anything is
+ * counted, and only the page asked for is read from the table and shown. Each guide of the page
+ * is checked again on its record as it is now: the index may trail a change by the indexer's lag.
+ */
+import type { Caller } from '../../shared/domain/caller.ts';
+import { canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { getGuides } from '../../shared/db/entities/guide.ts';
+import { getWiki, type WikiRecord } from '../../shared/db/entities/wiki.ts';
+import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
+import { readIndex } from '../../shared/search/index-store.ts';
+import type { SearchHit, SearchKind } from '../../shared/search/search-port.ts';
+import { siteUrl } from '../../shared/config.ts';
+import type { GuideSummary } from '../../shared/views/guide-views.ts';
+import { wikiListItem, type WikiListItem } from '../../shared/views/wiki-views.ts';
+import { searchResults, type SearchResults } from '../../shared/views/search-views.ts';
+import type { SearchFilter, SearchQueryInput } from './search.schemas.ts';
+
+const ALL_KINDS: SearchKind[] = ['guide', 'category', 'wiki'];
+
+/** The kinds and guide types a `filter` asks for (none: everything). */
+export function scopeOf(filters: readonly SearchFilter[] | undefined): {
+  kinds: Set<SearchKind>;
+  guideTypes?: Set<string>;
+} {
+  if (!filters?.length) return { kinds: new Set(ALL_KINDS) };
+  const kinds = new Set<SearchKind>();
+  if (filters.includes('guide') || filters.includes('teardown')) kinds.add('guide');
+  if (filters.includes('device') || filters.includes('category')) kinds.add('category');
+  if (filters.includes('wiki')) kinds.add('wiki');
+  // teardown alone narrows guides to that type; with guide every type is wanted.
+  const guideTypes = filters.includes('teardown') && !filters.includes('guide') ? new Set(['teardown']) : undefined;
+  return { kinds, guideTypes };
+}
+
+function readable(caller: Caller | null, hit: SearchHit): boolean {
+  if (hit.kind !== 'guide') return true;
+  return hit.access !== null && canViewGuideNow(caller, hit.access);
+}
+
+async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Array<GuideSummary | WikiListItem>> {
+  const guideids = hits.filter((hit) => hit.kind === 'guide').map((hit) => hit.recordid);
+  const guides = (await getGuides(guideids)).filter((guide) => canViewGuideNow(caller, guide));
+  const summaries = new Map((await guideSummaries(guides)).map((summary) => [summary.guideid, summary]));
+  const wikis = new Map<number, WikiRecord>();
+  await Promise.all(
+    hits
+      .filter((hit) => hit.kind !== 'guide')
+      .map(async (hit) => {
+        const wiki = await getWiki(hit.recordid);
+        if (wiki) wikis.set(hit.recordid, wiki);
+      }),
+  );
+  const site = siteUrl();
+  return hits.flatMap((hit): Array<GuideSummary | WikiListItem> => {
+    const wiki = hit.kind === 'guide' ? undefined : wikis.get(hit.recordid);
+    const found = hit.kind === 'guide' ? summaries.get(hit.recordid) : wiki && wikiListItem(wiki, site);
+    return found ? [found] : [];
+  });
+}
+
+export async function search(caller: Caller | null, text: string, query: SearchQueryInput): Promise<SearchResults> {
+  const index = await readIndex();
+  const hits = index
+    .query({ text, langid: query.langid, ...scopeOf(query.filter) })
+    .filter((hit) => readable(caller, hit));
+  const page = hits.slice(query.offset, query.offset + query.limit);
+  return searchResults(
+    { search: text, limit: query.limit, offset: query.offset, total: hits.length },
+    await pageResults(caller, page),
+  );
+}

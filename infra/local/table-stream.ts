@@ -1,0 +1,131 @@
+/**
+ * The table's stream on the local stack: DynamoDB Local keeps a stream when the table has one
+ * (create-table.ts turns it on, NEW_IMAGE like the deployed table), and this loop reads it as
+ * Lambda's event source mapping would, handing each batch to the same handler in the shape of
+ * a DynamoDBStreamEvent. One reader, shards in order, from the newest record at start (what was
+ * written before is already in the index, or the indexer rebuilds it when there is none).
+ * DynamoDB Local checks no signature (it reads the region and key id only), so the requests
+ * carry an unsigned Authorization header naming the local credentials.
+ */
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+
+const TARGET = 'DynamoDBStreams_20120810';
+
+interface Shard {
+  ShardId: string;
+  ParentShardId?: string;
+  SequenceNumberRange?: { EndingSequenceNumber?: string };
+}
+
+export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
+
+async function call<T>(endpoint: string, region: string, operation: string, body: object): Promise<T> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': `${TARGET}.${operation}`,
+      authorization:
+        `AWS4-HMAC-SHA256 Credential=local/20000101/${region}/dynamodb/aws4_request, ` +
+        'SignedHeaders=host, Signature=0',
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`DynamoDB Local streams ${operation}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export interface TableStreamReader {
+  stop(): Promise<void>;
+}
+
+/**
+ * Reads the table's stream every `intervalMs` and hands each non-empty batch (at most
+ * `batchSize` records, default 1000 as the deployed mapping) to `handler`; a batch that fails
+ * is handed again on the next round, as Lambda retries it.
+ */
+export async function readTableStream(options: {
+  endpoint: string;
+  region: string;
+  tableName: string;
+  handler: StreamBatchHandler;
+  intervalMs: number;
+  batchSize?: number;
+  onError: (error: unknown) => void;
+}): Promise<TableStreamReader> {
+  const { endpoint, region } = options;
+  const streams = await call<{ Streams?: Array<{ StreamArn: string }> }>(endpoint, region, 'ListStreams', {
+    TableName: options.tableName,
+  });
+  const streamArn = streams.Streams?.[0]?.StreamArn;
+  if (!streamArn) throw new Error(`The local table ${options.tableName} has no stream`);
+
+  /** Open iterators by shard; a closed shard (its iterator ran out) is remembered so it is not opened again. */
+  const iterators = new Map<string, string>();
+  const finished = new Set<string>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+
+  async function openShards(type: 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
+    const { StreamDescription } = await call<{ StreamDescription: { Shards?: Shard[] } }>(
+      endpoint,
+      region,
+      'DescribeStream',
+      { StreamArn: streamArn },
+    );
+    for (const shard of StreamDescription.Shards ?? []) {
+      if (iterators.has(shard.ShardId) || finished.has(shard.ShardId)) continue;
+      const { ShardIterator } = await call<{ ShardIterator?: string }>(endpoint, region, 'GetShardIterator', {
+        StreamArn: streamArn,
+        ShardId: shard.ShardId,
+        // Shards that appear later are read from their start, so nothing written after start-up is missed.
+        ShardIteratorType: type,
+      });
+      if (ShardIterator) iterators.set(shard.ShardId, ShardIterator);
+    }
+  }
+
+  async function readRound(): Promise<void> {
+    await openShards('TRIM_HORIZON');
+    for (const [shardId, iterator] of [...iterators]) {
+      let next: string | undefined = iterator;
+      while (next) {
+        const page: { Records?: DynamoDBStreamEvent['Records']; NextShardIterator?: string } = await call(
+          endpoint,
+          region,
+          'GetRecords',
+          { ShardIterator: next, Limit: options.batchSize ?? 1000 },
+        );
+        const records = page.Records ?? [];
+        if (records.length > 0) await options.handler({ Records: records });
+        // Past the handler only: a batch that failed is read again from the same iterator.
+        if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
+        else {
+          iterators.delete(shardId);
+          finished.add(shardId);
+        }
+        next = records.length > 0 ? page.NextShardIterator : undefined;
+      }
+    }
+  }
+
+  const tick = () => {
+    round = readRound()
+      .catch(options.onError)
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, options.intervalMs);
+      });
+  };
+  await openShards('LATEST');
+  timer = setTimeout(tick, options.intervalMs);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await round;
+    },
+  };
+}

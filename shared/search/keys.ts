@@ -1,0 +1,5 @@
+/** Where the search index's objects live in the modules bucket (apart, so naming it loads no engine). */
+export const SEARCH_INDEX_PREFIX = 'search-index/';
+
+/** Sort keys of the items that name a search document: the stream's filter on AWS (infra/cdk). */
+export const INDEXED_SORT_KEYS = ['GUIDE', 'STEP', 'WIKI'] as const;

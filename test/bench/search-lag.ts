@@ -1,0 +1,116 @@
+/**
+ * The lag from a write to a searchable result, end to end on a local stack of its own: guides
+ * (1,000 and 10,000) seeded straight into the table reach the index through the table's stream
+ * like any write; once the indexer has caught up, a guide is created over HTTP and GET /search
+ * is polled (50 ms) until it finds it, five times. Part of `npm run bench -- --all`; alone:
+ * `npx tsx test/bench/search-lag.ts [count...]`.
+ */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { guideToItem } from '../../shared/db/entities/guide.ts';
+import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { benchGuide } from './guide-list-latency.ts';
+import { writeItems } from './seed-table.ts';
+import { words } from './search.ts';
+
+const FIRST_GUIDEID = 2_000_000;
+const TRIALS = 5;
+
+function* seededGuides(count: number): Generator<Record<string, unknown>> {
+  for (let guideid = FIRST_GUIDEID; guideid < FIRST_GUIDEID + count; guideid++) {
+    // About the text of a guide of 8 steps: the step lines' words are in the introduction here.
+    yield guideToItem({ ...benchGuide(guideid, 1), title: words(5), summary: words(15), introduction_raw: words(340) });
+  }
+}
+
+async function indexedDocuments(stack: RunningStack): Promise<number> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.ddbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  const head = await client.send(new GetCommand({ TableName: 'stepwise', Key: { pk: 'SEARCH_INDEX', sk: 'HEAD' } }));
+  client.destroy();
+  return Number(head.Item?.documents ?? 0);
+}
+
+async function call(
+  stack: RunningStack,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, any> }> {
+  let response: Response;
+  try {
+    response = await send(stack, method, path, token, body);
+  } catch {
+    // Locally the indexer runs in the API's process: while it rewrites a large index the event
+    // loop is busy, and a kept-alive socket the server then closes resets. Once more, fresh.
+    response = await send(stack, method, path, token, body);
+  }
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, any> };
+}
+
+function send(stack: RunningStack, method: string, path: string, token?: string, body?: unknown): Promise<Response> {
+  return fetch(`${stack.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `api ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function lagAt(count: number): Promise<{ catchUpS: number; lags: number[] }> {
+  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
+  try {
+    const started = Date.now();
+    await writeItems(stack.ddbEndpoint, seededGuides(count));
+    while ((await indexedDocuments(stack)) < count) await new Promise((resolve) => setTimeout(resolve, 500));
+    const catchUpS = (Date.now() - started) / 1000;
+    const admin = (
+      await call(stack, 'POST', '/user/token', undefined, { email: 'admin@example.com', password: 'stepwise-admin' })
+    ).body.authToken as string;
+    const category = `Lag ${randomUUID().slice(0, 8)}`;
+    await call(stack, 'POST', '/wikis', admin, { namespace: 'CATEGORY', title: category, contents: 'x' });
+    const lags: number[] = [];
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const word = `lag${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+      const created = await call(stack, 'POST', '/guides', admin, { category, type: 'how-to', title: `Find ${word}` });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      const written = Date.now();
+      while ((await call(stack, 'GET', `/search/${word}`, admin)).body.totalResults !== 1) {
+        if (Date.now() - written > 120_000) throw new Error(`not searchable after 120 s (${count} guides)`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      lags.push(Date.now() - written);
+    }
+    return { catchUpS, lags };
+  } finally {
+    await stack.stop();
+  }
+}
+
+export async function searchLagBench(counts = [1000, 10_000]): Promise<void> {
+  console.log('\n== Search: from a write to a searchable result (local stack, stream poll 250 ms) ==');
+  console.log('guides    seeded and indexed    lag median    lag max');
+  for (const count of counts) {
+    const { catchUpS, lags } = await lagAt(count);
+    const sorted = [...lags].sort((a, b) => a - b);
+    const median = String(sorted[Math.floor(sorted.length / 2)]).padStart(6);
+    console.log(
+      `${String(count).padStart(6)}    ${catchUpS.toFixed(0).padStart(8)} s` +
+        `          ${median} ms   ${String(sorted.at(-1)).padStart(6)} ms`,
+    );
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const counts = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((count) => count > 0);
+  await searchLagBench(counts.length ? counts : undefined);
+}
