@@ -31,7 +31,8 @@ type ItemKey = { pk: string; sk: string };
  * Changes attributes of a stored item behind the service's back for the running test only (as a
  * bug or an older version would have): `undefined` removes one. Once the test finishes, passed
  * or failed, the attributes are put back as they were, so the table the run leaves holds only
- * what the code wrote (the teardown audit, test/support/table-audit.ts).
+ * what the code wrote (the teardown audit, test/support/table-audit.ts). Not for `it.concurrent`
+ * tests: vitest's `onTestFinished` needs their own context there.
  */
 export async function changeForThisTest(key: ItemKey, changes: Record<string, unknown>): Promise<void> {
   const db = localDb();
