@@ -48,9 +48,10 @@ import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
 import { log } from '../../shared/observability/logger.ts';
+import { jobInterruption, type ExecutionState } from '../../shared/domain/job-interruption.ts';
 import {
+  describeImportExecution,
   importExecutionArn,
-  interruptionOf,
   startImportExecution,
   stopImportExecution,
 } from '../../shared/workflow/module-import-runs.ts';
@@ -134,13 +135,6 @@ export async function createImport(caller: Caller, input: CreateImportInput) {
   return importView(record);
 }
 
-/**
- * An execution that has just been asked for may not be visible yet (markRunning is written
- * before StartExecution): "no such execution" counts as an interruption only this long after
- * the import's last write.
- */
-const START_GRACE_SECONDS = 15;
-
 function isRestartable(record: ModuleImportRecord): boolean {
   return record.status === 'failed' && record.error?.code === 'interrupted' && record.execution_arn !== null;
 }
@@ -153,9 +147,9 @@ function isRestartable(record: ModuleImportRecord): boolean {
  */
 async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecord> {
   if (record.status !== 'running' || !record.execution_arn) return record;
-  let interruption: Awaited<ReturnType<typeof interruptionOf>>;
+  let execution: ExecutionState;
   try {
-    interruption = await interruptionOf(record.execution_arn);
+    execution = await describeImportExecution(record.execution_arn);
   } catch (error) {
     // Step Functions unreachable or throttling: answer what the table says; the next read retries.
     log().warn('module import: could not describe the execution', {
@@ -164,8 +158,13 @@ async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecor
     });
     return record;
   }
+  // Grace counted from the last write (markRunning is written before StartExecution).
+  const interruption = jobInterruption(execution, {
+    startedAt: record.modified_date,
+    now: nowSeconds(),
+    succeededIsLost: false,
+  });
   if (!interruption) return record;
-  if (interruption.gone && nowSeconds() - record.modified_date < START_GRACE_SECONDS) return record;
   const failed = await markInterrupted(
     record.importid,
     record.execution_arn,

@@ -25,11 +25,8 @@ import {
   type SiteImportRecord,
 } from '../../shared/db/entities/site-transfer-job.ts';
 import { deleteByPrefixes } from '../../shared/storage/objects.ts';
-import {
-  describeImportExecution,
-  interruptionOf,
-  stopImportExecution,
-} from '../../shared/workflow/module-import-runs.ts';
+import { describeImportExecution, stopImportExecution } from '../../shared/workflow/module-import-runs.ts';
+import { jobInterruption, type ExecutionState } from '../../shared/domain/job-interruption.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -109,28 +106,17 @@ async function requireImport(importid: number): Promise<SiteImportRecord> {
   return record;
 }
 
-/**
- * An execution that has just been asked for may not be visible yet: "no such execution" counts
- * as an interruption only this long after the job was started (as for module imports, decision 85).
- */
-const START_GRACE_SECONDS = 15;
-
 /** Why a job's execution can no longer finish it, or undefined (also when Step Functions does not answer). */
 async function interruption(kind: string, id: number, executionArn: string, startedAt: number) {
+  let execution: ExecutionState;
   try {
-    // A job's last step saves before its execution ends, so one that SUCCEEDED while the job
-    // still works lost its step's save (decision 166): it will never move again either.
-    const execution = await describeImportExecution(executionArn);
-    if (execution?.status === 'SUCCEEDED') {
-      return { reason: 'Its execution ended SUCCEEDED without finishing the job', gone: false };
-    }
-    const found = await interruptionOf(executionArn);
-    if (found?.gone && nowSeconds() - startedAt < START_GRACE_SECONDS) return undefined;
-    return found;
+    execution = await describeImportExecution(executionArn);
   } catch (error) {
     log().warn(`site ${kind}: could not describe the execution`, { id, error: (error as Error).message });
     return undefined;
   }
+  // A job's last step saves before its execution ends: SUCCEEDED while it still works lost that save.
+  return jobInterruption(execution, { startedAt, now: nowSeconds(), succeededIsLost: true });
 }
 
 /** A running export whose execution ended unrecorded (a kill -9, a stop from outside) fails as interrupted. */

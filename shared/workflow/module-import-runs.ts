@@ -56,23 +56,3 @@ export async function describeImportExecution(
     throw error;
   }
 }
-
-/**
- * Why an import the table still calls running can no longer finish, or undefined while its
- * execution may still record an outcome. Gone (a local runner restarted; an execution past
- * Step Functions' retention), TIMED_OUT, ABORTED (stopped other than by a cancel, which marks
- * the import first) and FAILED (the failure path itself failed) all mean the pipeline will
- * never write again. SUCCEEDED is left alone: RecordVersion wrote before the execution ended.
- */
-export async function interruptionOf(executionArn: string): Promise<{ reason: string; gone: boolean } | undefined> {
-  const execution = await describeImportExecution(executionArn);
-  if (!execution) return { reason: 'Its execution no longer exists (the workflow runner was restarted)', gone: true };
-  if (execution.status === 'RUNNING' || execution.status === 'SUCCEEDED' || execution.status === 'PENDING_REDRIVE')
-    return undefined;
-  return {
-    reason:
-      `Its execution ended ${execution.status}${execution.error ? ` (${execution.error})` : ''} before the ` +
-      `import was recorded`,
-    gone: false,
-  };
-}

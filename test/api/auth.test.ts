@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import {
   ADMIN,
@@ -14,7 +14,7 @@ import {
   uniqueSuffix,
 } from '../support/api.ts';
 import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
-import { localDb } from '../support/local-db.ts';
+import { localDb, putForThisTest } from '../support/local-db.ts';
 
 /** The stored token hashes of a user (through the user's token index). */
 async function tokensOf(userid: number): Promise<string[]> {
@@ -321,12 +321,11 @@ describe('POST /user/token/impersonate', () => {
     const admin = await createUser({ privileges: ['Admin'] });
     const before = await tokensOf(user.userid);
     // A record squatting the next position of the user's chain makes every append fail its condition.
-    await localDb().send(
-      new PutCommand({
-        TableName: 'stepwise',
-        Item: { pk: `AUDIT#USER#${user.userid}`, sk: `SEQ#${'1'.padStart(12, '0')}`, entity: 'AuditRecord' },
-      }),
-    );
+    await putForThisTest({
+      pk: `AUDIT#USER#${user.userid}`,
+      sk: `SEQ#${'1'.padStart(12, '0')}`,
+      entity: 'AuditRecord',
+    });
     const response = await api('POST', '/user/token/impersonate', {
       token: admin.token,
       body: { userid: user.userid },

@@ -3,32 +3,14 @@
  * 202): the answer is the documented 500 naming the mismatch, never a TypeError from deep
  * inside a view. The item is corrupted straight in the local stack's table.
  */
-import { describe, expect, inject, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { api, createUser } from '../support/api.ts';
+import { changeForThisTest } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
 
-function localDb() {
-  const client = new DynamoDBClient({
-    endpoint: inject('ddbEndpoint'),
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-  });
-  return DynamoDBDocumentClient.from(client);
-}
-
-/** SETs one attribute of a guide item to a value its declaration does not allow. */
+/** SETs one attribute of a guide item to a value its declaration does not allow (for this test only). */
 async function corruptGuide(guideid: number, field: string, value: unknown): Promise<void> {
-  await localDb().send(
-    new UpdateCommand({
-      TableName: 'stepwise',
-      Key: { pk: `GUIDE#${guideid}`, sk: 'GUIDE' },
-      UpdateExpression: 'SET #field = :value',
-      ExpressionAttributeNames: { '#field': field },
-      ExpressionAttributeValues: { ':value': value },
-    }),
-  );
+  await changeForThisTest({ pk: `GUIDE#${guideid}`, sk: 'GUIDE' }, { [field]: value });
 }
 
 describe('a stored item that does not match its declaration', () => {

@@ -4,30 +4,13 @@
  * wrote without attributes added since still read as they always did.
  */
 import { describe, expect, it } from 'vitest';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser } from '../support/api.ts';
 import { anAuthor, createWiki, wikiPath } from '../support/wikis.ts';
-import { localDb } from '../support/local-db.ts';
+import { changeForThisTest, localDb } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
 
 const DECLARATION_MISMATCH = 'A stored record does not match its declaration';
-
-/** Changes a stored item behind the service's back (as a bug or an older version would have). */
-async function setAttributes(
-  key: { pk: string; sk: string },
-  update: string,
-  expression: { names?: Record<string, string>; values?: Record<string, unknown> },
-) {
-  await localDb().send(
-    new UpdateCommand({
-      TableName: 'stepwise',
-      Key: key,
-      UpdateExpression: update,
-      ExpressionAttributeNames: expression.names,
-      ExpressionAttributeValues: expression.values,
-    }),
-  );
-}
 
 describe('stored items read through their declaration', () => {
   // Tampered items are ones only this test reads (a fresh user's view history): a shared list
@@ -47,7 +30,7 @@ describe('stored items read through their declaration', () => {
       }),
     );
     const [view] = stored.Items ?? [];
-    await setAttributes({ pk: view.pk, sk: view.sk }, 'SET doc_type = :type', { values: { ':type': 'PAGE' } });
+    await changeForThisTest({ pk: view.pk, sk: view.sk }, { doc_type: 'PAGE' });
     const after = await api('GET', `/user_view_history/user/${viewer.userid}`, { token: viewer.token });
     expect(after.status).toBe(500);
     expect(after.body).toEqual({ message: DECLARATION_MISMATCH });
@@ -61,10 +44,9 @@ describe('stored items read through their declaration', () => {
       body: { guideid: guide.guideid, release_type: 'minor', notes: 'old' },
     });
     expect(made.status).toBe(201);
-    await setAttributes(
+    await changeForThisTest(
       { pk: `RELEASE#${made.body.releaseid}`, sk: 'RELEASE' },
-      'REMOVE #status, release_date, approval_requestid',
-      { names: { '#status': 'status' } },
+      { status: undefined, release_date: undefined, approval_requestid: undefined },
     );
     const listed = await api('GET', `/guides/${guide.guideid}/releases`, { token: writer.token });
     expect(listed.status).toBe(200);

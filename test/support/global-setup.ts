@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { startStackProcess } from './local-stack-process.ts';
 import { LRS_CREDENTIALS, startLrs } from './lrs.ts';
 import { testSiteEnvironment } from '../../infra/verify/test-site-settings.ts';
+import { localDynamoClient } from './local-db.ts';
+import { auditReport, auditTable } from './table-audit.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +19,9 @@ declare module 'vitest' {
     lrsEndpoint: string;
   }
 }
+
+/** The test stack's table (infra/local/environment.ts); the audit reads no other. */
+const TEST_TABLE = 'stepwise';
 
 export default async function setup(project: TestProject) {
   const outboxDir = mkdtempSync(join(tmpdir(), 'stepwise-outbox-'));
@@ -42,7 +47,20 @@ export default async function setup(project: TestProject) {
   project.provide('outboxDir', outboxDir);
   project.provide('lrsEndpoint', lrs.endpoint);
   return async () => {
-    await stack.stop();
-    await lrs.close();
+    // Audited while the stack still runs. vitest 4 only prints an error a teardown throws ("error
+    // during close") and exits 0, so a finding (or an audit that could not run) also sets the
+    // exit code: it fails `npm test`.
+    const dynamo = localDynamoClient(stack.ddbEndpoint);
+    try {
+      const audit = await auditTable(dynamo, TEST_TABLE);
+      if (audit.findings.length > 0) throw new Error(auditReport(audit));
+    } catch (error) {
+      process.exitCode = 1;
+      throw error;
+    } finally {
+      dynamo.destroy();
+      await stack.stop();
+      await lrs.close();
+    }
   };
 }

@@ -3,9 +3,9 @@
  * items directly: the test stack's by default (vitest's `ddbEndpoint`), another stack's at its
  * endpoint. The one place a test builds a table client.
  */
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 const documentClients = new Map<string, DynamoDBDocumentClient>();
 
@@ -23,4 +23,54 @@ export function localDb(endpoint: string = inject('ddbEndpoint')): DynamoDBDocum
     documentClients.set(endpoint, client);
   }
   return client;
+}
+
+type ItemKey = { pk: string; sk: string };
+
+/**
+ * Changes attributes of a stored item behind the service's back for the running test only (as a
+ * bug or an older version would have): `undefined` removes one. Once the test finishes, passed
+ * or failed, the attributes are put back as they were, so the table the run leaves holds only
+ * what the code wrote (the teardown audit, test/support/table-audit.ts). Not for `it.concurrent`
+ * tests: vitest's `onTestFinished` needs their own context there.
+ */
+export async function changeForThisTest(key: ItemKey, changes: Record<string, unknown>): Promise<void> {
+  const db = localDb();
+  const { Item } = await db.send(new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }));
+  if (!Item) throw new Error(`no item ${key.pk} / ${key.sk} to change`);
+  const before = Object.fromEntries(Object.keys(changes).map((name) => [name, Item[name]]));
+  onTestFinished(() => setAttributes(key, before));
+  await setAttributes(key, changes);
+}
+
+/** Puts an item the code would never write, for the running test only: deleted once it finishes. */
+export async function putForThisTest(item: ItemKey & Record<string, unknown>): Promise<void> {
+  onTestFinished(async () => {
+    await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+  });
+  await localDb().send(new PutCommand({ TableName: 'stepwise', Item: item }));
+}
+
+/** SETs the attributes given a value and REMOVEs those given `undefined`. */
+async function setAttributes(key: ItemKey, values: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(values);
+  const placeholder = (index: number) => `#a${index}`;
+  const set = names.flatMap((name, index) =>
+    values[name] === undefined ? [] : [`${placeholder(index)} = :v${index}`],
+  );
+  const remove = names.flatMap((name, index) => (values[name] === undefined ? [placeholder(index)] : []));
+  const setValues = Object.fromEntries(
+    names.flatMap((name, index) => (values[name] === undefined ? [] : [[`:v${index}`, values[name]]])),
+  );
+  await localDb().send(
+    new UpdateCommand({
+      TableName: 'stepwise',
+      Key: key,
+      UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : '']
+        .filter(Boolean)
+        .join(' '),
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [placeholder(index), name])),
+      ...(set.length ? { ExpressionAttributeValues: setValues } : {}),
+    }),
+  );
 }
