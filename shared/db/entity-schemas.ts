@@ -38,7 +38,7 @@ import {
   quizRevisionItemSchema,
 } from './entities/quiz.ts';
 import { quizProgressItemSchema, quizSessionItemSchema, quizSessionLinkItemSchema } from './entities/quiz-session.ts';
-import { releaseHeadItemSchema, releaseItemSchema } from './entities/release.ts';
+import { releaseHeadItemSchema, storedReleaseSchema } from './entities/release.ts';
 import { searchIndexHeadItemSchema } from './entities/search-index-head.ts';
 import { documentTagItemSchema, tagItemSchema } from './entities/tag.ts';
 import { approvalAttachmentItemSchema, approvalProcessItemSchema } from './entities/approval-process.ts';
@@ -209,7 +209,7 @@ const SHAPES: ShapeInput[] = [
   ['TrainingModule', `MODULE#${ID}`, 'MODULE', trainingModuleItemSchema],
   ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`, moduleUsageItemSchema],
   // release.ts, tag.ts
-  ['Release', `RELEASE#${ID}`, 'RELEASE', releaseItemSchema],
+  ['Release', `RELEASE#${ID}`, 'RELEASE', storedReleaseSchema],
   ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD', releaseHeadItemSchema],
   // search-index-head.ts: derived data, never in a site file
   ['SearchIndexHead', 'SEARCH_INDEX', 'HEAD', searchIndexHeadItemSchema],

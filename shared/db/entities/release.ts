@@ -151,8 +151,11 @@ export const releaseItemSchema = z.strictObject({
   langid: z.string(),
 });
 
-/** A Release as read back: items written before approvals have no status, release date or request. */
-const storedReleaseSchema = z.extend(releaseItemSchema, {
+/**
+ * A Release as stored: items written before approvals have no status, release date or request. The
+ * registry checks imported items with it too, so a site file from such a table imports as it reads.
+ */
+export const storedReleaseSchema = z.extend(releaseItemSchema, {
   status: z.optional(releaseItemSchema.shape.status),
   release_date: z.optional(releaseItemSchema.shape.release_date),
   approval_requestid: z.optional(releaseItemSchema.shape.approval_requestid),
