@@ -6,51 +6,10 @@
  */
 import type { Caller } from '../../shared/domain/caller.ts';
 import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
-import { FEATURED_FLAG } from '../../shared/domain/guide-rules.ts';
-import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
-import { allGuidesCollection, getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';
-import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/entities/wiki.ts';
-import { queryChunks } from '../../shared/db/paging.ts';
-import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
-import type { WikiListItem } from '../../shared/views/wiki-views.ts';
-import { pageView } from './page-view.ts';
+import { listWikiNodes, type WikiNode } from '../../shared/db/entities/wiki.ts';
+import { categoryPage, visibleGuidesByCategory } from '../../shared/read-models/wiki-pages.ts';
 import type { CategoryTreeQuery } from './wikis.schemas.ts';
-
-/** Guides listed on one category page (the real page pages no further either). */
-const GUIDES_ON_PAGE = 200;
-
-/** What deciding a guide's visibility and category needs: read projected, not whole guides. */
-type GuideAccessFields = Pick<
-  GuideRecord,
-  'guideid' | 'category' | 'public' | 'userid' | 'grant_userids' | 'grant_teamids'
->;
-
-/**
- * The guides the caller may read, by category title. One pass over the guide index with a
- * small projection: O(guides), no index by category yet (docs/wikis.md "Categories").
- */
-async function visibleGuidesByCategory(caller: Caller | null, only?: string): Promise<Map<string, number[]>> {
-  const byCategory = new Map<string, number[]>();
-  const chunks = queryChunks<GuideAccessFields>({
-    ...allGuidesCollection,
-    projection: ['guideid', 'category', 'public', 'userid', 'grant_userids', 'grant_teamids'],
-  });
-  for await (const chunk of chunks) {
-    for (const item of chunk) {
-      if (only !== undefined && item.category !== only) continue;
-      const fields = {
-        ...item,
-        grant_userids: item.grant_userids ?? [],
-        grant_teamids: item.grant_teamids ?? [],
-      };
-      // canViewGuideNow reads only the access fields projected above.
-      if (!canViewGuideNow(caller, fields as GuideRecord)) continue;
-      byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), Number(item.guideid)]);
-    }
-  }
-  return byCategory;
-}
 
 interface TreeNode {
   node: WikiNode;
@@ -120,32 +79,7 @@ export async function allCategoryTitles(page: { limit: number; offset: number })
     .slice(page.offset, page.offset + page.limit);
 }
 
-/**
- * The category page: the wiki page with the guides filed under it that the caller may read,
- * the featured ones among them, its child categories as related pages, and no answers forum
- * (solutions_url empty). `langid` is accepted and changes nothing: pages are not translated per
- * language, and an app sends its device's language, which need not be a site language.
- */
-export async function categoryPage(caller: Caller | null, category: WikiRecord) {
-  const [page, byCategory] = await Promise.all([
-    pageView(category, caller, { hideRevisionid: true }),
-    visibleGuidesByCategory(caller, category.title),
-  ]);
-  const guideids = (byCategory.get(category.title) ?? []).slice(0, GUIDES_ON_PAGE);
-  const guides = (await getGuides(guideids))
-    .filter((guide) => canViewGuideNow(caller, guide))
-    .sort((a, b) => a.guideid - b.guideid);
-  const featured = guides.filter((guide) => guide.flags.includes(FEATURED_FLAG));
-  const [summaries, featuredSummaries] = await Promise.all([guideSummaries(guides), guideSummaries(featured)]);
-  return {
-    ...page,
-    guides: summaries,
-    featured_guides: featuredSummaries,
-    related_wikis: [] as WikiListItem[],
-    solutions_url: '',
-  };
-}
-
+/** GET /categories/{name}: the category page (shared/read-models/wiki-pages.ts). */
 export async function categoryPageByTitle(caller: Caller | null, title: string) {
   return categoryPage(caller, await requirePage('CATEGORY', title));
 }
