@@ -41,7 +41,13 @@ import {
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
 import { cancelAssignment } from '../../shared/training/assignments.ts';
-import { courseListViews, courseViewFor, readableCourse, requireCourse, type CoursePage } from '../../shared/training/course-pages.ts';
+import {
+  courseListViews,
+  courseViewFor,
+  readableCourse,
+  requireCourse,
+  type CoursePage,
+} from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
 import {

@@ -1,16 +1,18 @@
 /**
  * Paths of the site outside /api/2.0 (decision 187): what a browser or a crawler asks the site
- * root for, and the images the apps load (`/igi/`). The pages people open from the API's `url`s
- * will live here too.
+ * root for, the images the apps load (`/igi/`), and the pages people open from the API's `url`s
+ * (content.routes.ts).
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
-import { MEDIA_DERIVED_PREFIX } from '../../shared/storage/media-objects.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
+import { PDF_PREFIX } from './pdf/pdf-prefix.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
+import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute } from './images.routes.ts';
 
 /** A private site keeps every crawler out; a public one lets them read pages, not the API. */
@@ -25,8 +27,15 @@ let avatarBytes: Buffer | undefined;
 
 export const pagesGroup = defineGroup({
   name: 'pages',
-  // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
-  access: { table: 'none', mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
+  // The pages read what the API's GETs read. Media: `igi/` (images, and the PDF's), the
+  // originals the pages' presigned video and document links fetch, and oversized PDFs in `pdf/`.
+  access: {
+    table: 'read',
+    mediaBucket: { read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, PDF_PREFIX], write: [PDF_PREFIX] },
+  },
+  // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
+  // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
+  nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
   routes: [
     route({
       method: 'GET',
@@ -72,5 +81,6 @@ export const pagesGroup = defineGroup({
       },
     }),
     imageFileRoute,
+    ...contentRoutes,
   ],
 });

@@ -116,4 +116,3 @@ export async function categoryPage(caller: Caller | null, category: WikiRecord) 
     solutions_url: '',
   };
 }
-

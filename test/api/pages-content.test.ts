@@ -1,0 +1,240 @@
+/**
+ * The pages the API's `url`s open (issue 27), over HTTP: a guide, its PDF, wiki and category
+ * pages, a course, users and teams; their access rules (the API's), cache headers, and stored
+ * markup shown as text. A public site (a second stack) serves public pages anonymously and
+ * writes an oversized PDF to S3.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ADMIN, api, apiAt, createTeam, createUser, loginAdmin, site, uniqueSuffix } from '../support/api.ts';
+import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { assign, createCourse } from '../support/courses.ts';
+import { createWiki } from '../support/wikis.ts';
+import { richGuide, XSS, type RichGuide } from '../support/pages.ts';
+import { escapeHtml } from '../../functions/pages/html/html.ts';
+import { createGuide } from './guide-fixtures.ts';
+
+const pathOf = (url: string) => new URL(url).pathname;
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await getDocument({ data: bytes, useSystemFonts: false }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages.join('\n');
+}
+
+let author: Awaited<ReturnType<typeof createUser>>;
+let reader: Awaited<ReturnType<typeof createUser>>;
+let guide: RichGuide;
+
+beforeAll(async () => {
+  [author, reader] = await Promise.all([createUser({ privileges: ['Author'] }), createUser()]);
+  guide = await richGuide(author.token, { text: XSS });
+}, 60_000);
+
+describe('the guide page', () => {
+  it('shows the guide: steps, lines, images at stable URLs, tools, prerequisites, the release', async () => {
+    const page = await site('GET', pathOf(guide.url), { token: reader.token });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // A signed-in reader's page is nobody else's: never stored by a shared cache.
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
+    const text = page.text;
+    for (const title of guide.stepTitles) expect(text).toContain(title.replace(XSS, ''));
+    expect(text).toMatch(/<img class="cover" src="http[^"]+\/igi\/[\w-]+\.medium" alt="Replace the nozzle/);
+    expect(text).toMatch(/<img src="[^"]+\/igi\/[\w-]+\.medium" alt="Step 1: Open the cover/);
+    expect(text).toContain('<span class="line-icon">Caution: </span>');
+    expect(text).toContain('class="bullet-icon_caution level-1"');
+    expect(text).toContain('<strong>hex key</strong>');
+    expect(text).toContain('Before you start');
+    expect(text).toContain('Release 1.0 of <time');
+    expect(text).toMatch(/<main id="content"/);
+    expect(text).toContain(`Signed in as <strong>`);
+  });
+
+  it('shows every stored string as text, and links only to http(s) URLs', async () => {
+    const page = await site('GET', pathOf(guide.url), { token: reader.token });
+    expect(page.text).not.toContain('<script>window.__xss');
+    expect(page.text).not.toContain('<img src=x');
+    expect(page.text).toContain('&lt;script&gt;window.__xss=1&lt;/script&gt;');
+    expect(page.text).not.toContain('javascript:');
+    expect(page.text).toContain('href="https://example.com/nozzle"');
+  });
+
+  it('answers a reader without access with the 404 page, never the content', async () => {
+    const draft = await createGuide(author.token, { title: `Secret draft ${uniqueSuffix()}` });
+    const own = await site('GET', pathOf(draft.url), { token: author.token });
+    expect(own.status).toBe(200);
+    const other = await site('GET', pathOf(draft.url), { token: reader.token });
+    expect(other.status).toBe(404);
+    expect(other.headers.get('content-type')).toContain('text/html');
+    expect(other.text).not.toContain('Secret draft');
+    // The id-only link wiki text makes: a redirect for a reader who may see it, 404 otherwise.
+    const byId = await site('GET', `/Guide/${draft.guideid}`, { token: author.token });
+    expect(byId.status).toBe(301);
+    expect(byId.headers.get('location')).toBe(draft.url);
+    expect((await site('GET', `/Guide/${draft.guideid}`, { token: reader.token })).status).toBe(404);
+    expect((await site('GET', '/Guide/Nothing/999999999', { token: reader.token })).status).toBe(404);
+    // Anonymous on a private site: refused before the page (the login redirect is the session's).
+    const anonymous = await site('GET', pathOf(guide.url));
+    expect([302, 401]).toContain(anonymous.status);
+    expect(anonymous.text).not.toContain(guide.stepTitles[1]);
+  });
+
+  it('answers `.pdf` with a PDF: every step title, non-Latin text, the release, page numbers', async () => {
+    const response = await fetch(`${guide.url}.pdf`, { headers: { authorization: `api ${reader.token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    // Read before pdf.js takes the buffer over.
+    const raw = Buffer.from(bytes).toString('latin1');
+    expect(raw.slice(0, 5)).toBe('%PDF-');
+    // Lines may wrap anywhere: compared without white space.
+    const text = (await pdfText(bytes)).replace(/\s+/g, '');
+    const squeezed = (value: string) => value.replace(/\s+/g, '');
+    for (const title of guide.stepTitles) expect(text).toContain(squeezed(title));
+    expect(text).toContain(squeezed('βγάλτε το ακροφύσιο'));
+    expect(text).toMatch(/Release1\.0of\d{4}-\d\d-\d\d/);
+    expect(text).toMatch(/Page1of\d/);
+    // Images are embedded (the cover and the step pictures).
+    expect(raw.match(/\/Subtype \/Image/g)?.length).toBeGreaterThanOrEqual(3);
+    // The font is embedded as a subset (its name gets a six-letter tag), not a standard font.
+    expect(raw).toMatch(/\/FontName \/[A-Z]{6}\+DejaVuSans/);
+    const refused = await fetch(`${guide.url}.pdf`);
+    expect([302, 401]).toContain(refused.status);
+  });
+});
+
+describe('wiki, category and course pages', () => {
+  it('shows a wiki page with its rendered contents, and stored markup as text', async () => {
+    const wiki = await createWiki({
+      title: `Battery care ${uniqueSuffix()}`,
+      contents: `Keep it '''cool'''.\n\n${XSS}`,
+    });
+    const page = await site('GET', `/Wiki/${encodeURIComponent(wiki.title.replace(/ /g, '_'))}`, {
+      token: reader.token,
+    });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<h1>${wiki.title}</h1>`);
+    expect(page.text).toContain('<strong>cool</strong>');
+    expect(page.text).not.toContain('<script>window.__xss');
+    expect((await site('GET', '/Wiki/No_such_page_here', { token: reader.token })).status).toBe(404);
+  });
+
+  it('shows a category page with the guides the reader may read', async () => {
+    const draft = await createGuide(author.token, { title: `Hidden in category ${uniqueSuffix()}` });
+    const page = await site('GET', `/c/${encodeURIComponent(guide.category.replace(/ /g, '_'))}`, {
+      token: reader.token,
+    });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`href="${escapeHtml(guide.url)}"`);
+    expect(page.text).not.toContain(draft.title);
+  });
+
+  it("shows a course's stages with the reader's own status; its edit url and wiki url lead there", async () => {
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const trainee = await createUser();
+    await assign({ wikiid: course.wikiid, userid: trainee.userid });
+    const page = await site('GET', `/Courses/View/${course.wikiid}`, { token: trainee.token });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<h1>${course.title}</h1>`);
+    expect(page.text).toMatch(
+      /<li><a href="[^"]*\/Guide\/[^"]+">Replace the nozzle[^<]*<\/a> — <span class="status">Not started<\/span><\/li>/,
+    );
+    const other = await site('GET', `/Courses/View/${course.wikiid}`, { token: reader.token });
+    expect(other.text).toContain('This course is not assigned to you.');
+    const edit = await site('GET', `/Courses/Edit/${course.wikiid}`, { token: trainee.token });
+    expect(edit.status).toBe(302);
+    expect(edit.headers.get('location')).toBe(`/Courses/View/${course.wikiid}`);
+    const byTitle = await site('GET', `/Course/${encodeURIComponent(course.title.replace(/ /g, '_'))}`, {
+      token: trainee.token,
+    });
+    expect(byTitle.status).toBe(302);
+    // A disabled course is shown only to Authors and its trainees, as GET /courses/{wikiid}.
+    const admin = await loginAdmin();
+    await api('PATCH', `/courses/${course.wikiid}`, {
+      token: admin,
+      query: { revisionid: course.revisionid },
+      body: { enabled: false },
+    });
+    const closed = await site('GET', `/Courses/View/${course.wikiid}`, { token: reader.token });
+    expect(closed.status).toBe(404);
+    expect(closed.text).not.toContain(course.title);
+  });
+});
+
+describe("users' and teams' urls", () => {
+  it('answer a plain page naming them; a private team only to those who may see it', async () => {
+    const profile = (await api('GET', `/users/${author.userid}`, { token: reader.token })).body;
+    const userPage = await site('GET', pathOf(profile.url), { token: reader.token });
+    expect(userPage.status).toBe(200);
+    expect(userPage.text).toContain(`<h1>${profile.username}</h1>`);
+    const team = await createTeam({ name: `Night shift ${uniqueSuffix()}`, privacy: 'private' });
+    const teamPath = `/Team/Contributions/${team.teamid}/Night_shift`;
+    const admin = await loginAdmin();
+    expect((await site('GET', teamPath, { token: admin })).text).toContain(`<h1>${team.name}</h1>`);
+    const hidden = await site('GET', teamPath, { token: reader.token });
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).not.toContain(team.name);
+  });
+});
+
+describe('a public site', () => {
+  let stack: RunningStack;
+  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) =>
+    apiAt(stack.url, method, path, options);
+  const page = (path: string, token?: string) =>
+    fetch(stack.url.replace(/\/api\/2\.0$/, '') + path, {
+      redirect: 'manual',
+      headers: token ? { authorization: `api ${token}` } : {},
+    });
+
+  beforeAll(async () => {
+    stack = await startStackProcess({
+      STEPWISE_PRIVATE_SITE: 'false',
+      STEPWISE_ADMIN_EMAIL: ADMIN.email,
+      STEPWISE_ADMIN_PASSWORD: ADMIN.password,
+      // Any PDF goes through S3 here.
+      STEPWISE_PDF_INLINE_MAX_BYTES: '1000',
+    });
+  }, 60_000);
+  afterAll(() => stack?.stop());
+
+  it('shows a public guide anonymously (cacheable), sends an anonymous reader of a private one to login', async () => {
+    const admin = (await call('POST', '/user/token', { body: ADMIN })).body.authToken as string;
+    const category = `Open ${uniqueSuffix()}`;
+    await call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: category, contents: 'x' } });
+    const draft = (
+      await call('POST', '/guides', { token: admin, body: { category, type: 'how-to', title: 'Open guide' } })
+    ).body;
+    await call('POST', `/guides/${draft.guideid}/steps`, {
+      token: admin,
+      body: { orderby: 1, title: 'First step', lines: [{ text: 'Look.', bullet: 'black', level: 0 }] },
+    });
+    const before = await page(pathOf(draft.url));
+    expect(before.status).toBe(302);
+    expect(before.headers.get('location')).toBe(`/login?returnTo=${encodeURIComponent(pathOf(draft.url))}`);
+    const current = (await call('GET', `/guides/${draft.guideid}`, { token: admin })).body;
+    await call('PUT', `/guides/${draft.guideid}/public`, {
+      token: admin,
+      query: { revisionid: current.revisionid },
+      body: {},
+    });
+    const open = await page(pathOf(draft.url));
+    expect(open.status).toBe(200);
+    expect(open.headers.get('cache-control')).toBe('public, max-age=300');
+    const html = await open.text();
+    expect(html).toContain('<h1>Open guide</h1>');
+    expect(html).toContain(`href="/login?returnTo=`);
+
+    // Over the (lowered) inline limit: written to the media bucket and redirected to.
+    const pdf = await page(`${pathOf(draft.url)}.pdf`);
+    expect(pdf.status).toBe(302);
+    const stored = await fetch(pdf.headers.get('location')!);
+    expect(stored.status).toBe(200);
+    expect(await pdfText(new Uint8Array(await stored.arrayBuffer()))).toContain('First step');
+  });
+});
