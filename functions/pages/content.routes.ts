@@ -61,17 +61,18 @@ async function guidePage(caller: Caller | null, guideid: number, path: string) {
   });
 }
 
-/** `/Wiki/<title>`, `/c/<title>`, `/Info/<title>`, `/Item/<title>`: the page, as GET /wikis/{namespace}/{title}. */
-function wikiRoute(segmentName: string, namespace: WikiNamespace): RouteDef {
-  return route({
-    method: 'GET',
-    path: `/${segmentName}/{title}`,
+/**
+ * `/Wiki/<title>`, `/c/<title>`, `/Info/<title>`, `/Item/<title>`: the page, as GET
+ * /wikis/{namespace}/{title} shows it (each route declares its own literal path for the index).
+ */
+function wikiPage(namespace: WikiNamespace) {
+  return {
     site: true,
-    auth: 'public',
+    auth: 'public' as const,
     plusAsSpace: true,
     summary: `The ${namespace} wiki page at its url, as HTML`,
     params: z.object({ title: segment }),
-    handler: ({ caller, params }) => {
+    handler: ({ caller, params }: { caller: Caller | null; params: { title: string } }) => {
       const path = wikiPath({ namespace, title: params.title });
       return asPage(caller, path, async () => {
         const wiki = await requirePage(namespace, params.title);
@@ -86,7 +87,7 @@ function wikiRoute(segmentName: string, namespace: WikiNamespace): RouteDef {
         });
       });
     },
-  });
+  };
 }
 
 export const contentRoutes: RouteDef[] = [
@@ -114,10 +115,26 @@ export const contentRoutes: RouteDef[] = [
         return redirectReply(301, guideUrl(siteUrl(), guide), caller);
       }),
   }),
-  wikiRoute('Wiki', 'WIKI'),
-  wikiRoute('c', 'CATEGORY'),
-  wikiRoute('Info', 'INFO'),
-  wikiRoute('Item', 'ITEM'),
+  route({
+    method: 'GET',
+    path: '/Wiki/{title}',
+    ...wikiPage('WIKI'),
+  }),
+  route({
+    method: 'GET',
+    path: '/c/{title}',
+    ...wikiPage('CATEGORY'),
+  }),
+  route({
+    method: 'GET',
+    path: '/Info/{title}',
+    ...wikiPage('INFO'),
+  }),
+  route({
+    method: 'GET',
+    path: '/Item/{title}',
+    ...wikiPage('ITEM'),
+  }),
   route({
     method: 'GET',
     path: '/Course/{title}',
