@@ -12,7 +12,8 @@ import { assign, createCourse } from '../support/courses.ts';
 import { createWiki } from '../support/wikis.ts';
 import { richGuide, XSS, type RichGuide } from '../support/pages.ts';
 import { escapeHtml } from '../../functions/pages/html/html.ts';
-import { createGuide } from './guide-fixtures.ts';
+import { addStep, createGuide, uploadReadyFile } from './guide-fixtures.ts';
+import { minimalMp4 } from '../support/mp4.ts';
 
 const pathOf = (url: string) => new URL(url).pathname;
 
@@ -105,6 +106,31 @@ describe('the guide page', () => {
     expect(raw).toMatch(/\/FontName \/[A-Z]{6}\+DejaVuSans/);
     const refused = await fetch(`${guide.url}.pdf`);
     expect([302, 401]).toContain(refused.status);
+  });
+});
+
+describe('step videos and documents', () => {
+  it('shows a video with its poster and a document link; the PDF names the video', async () => {
+    const videoid = await uploadReadyFile(
+      author.token,
+      'clip.mp4',
+      minimalMp4({ width: 640, height: 360, durationMs: 2000 }),
+    );
+    const documentid = await uploadReadyFile(author.token, 'manual.pdf', Buffer.from('%PDF-1.4\n%%EOF\n'));
+    const created = await createGuide(author.token, {
+      title: `With a video ${uniqueSuffix()}`,
+      documents: [documentid],
+    });
+    await addStep(author.token, created.guideid, { title: 'Watch this', media: { type: 'object', data: videoid } });
+    const page = await site('GET', pathOf(created.url), { token: author.token });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(
+      /<video controls preload="none" aria-label="Step 1: Watch this, video" poster="[^"]+\/igi\/[\w-]+\.medium">/,
+    );
+    expect(page.text).toMatch(/<source src="[^"]+" type="video\/mp4">/);
+    expect(page.text).toMatch(/<a href="[^"]+\/Document\/[\w-]+\/manual\.pdf">manual\.pdf<\/a>/);
+    const pdf = await fetch(`${created.url}.pdf`, { headers: { authorization: `api ${author.token}` } });
+    expect((await pdfText(new Uint8Array(await pdf.arrayBuffer()))).replace(/\s+/g, '')).toContain('Video:clip.mp4');
   });
 });
 
