@@ -7,7 +7,7 @@
  * reader where the API does.
  */
 import * as z from 'zod/mini';
-import { siteUrl } from '../../shared/config.ts';
+import { config, siteUrl } from '../../shared/config.ts';
 import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { urlSlug } from '../../shared/domain/text.ts';
@@ -17,6 +17,7 @@ import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
+import { listWikiNodes } from '../../shared/db/entities/wiki.ts';
 import { route, type RouteDef } from '../../shared/http/route.ts';
 import { fullGuide } from '../../shared/read-models/guide-pages.ts';
 import { categoryPage, pageView } from '../../shared/read-models/wiki-pages.ts';
@@ -27,7 +28,7 @@ import { userUrl } from '../../shared/views/user-views.ts';
 import { courseContent } from './content/course-page.ts';
 import { guideContent } from './content/guide-page.ts';
 import { wikiContent } from './content/wiki-page.ts';
-import { dateText } from './content/rendered.ts';
+import { dateText, section } from './content/rendered.ts';
 import { html } from './html/html.ts';
 import { asPage, htmlReply, redirectReply } from './html/page-reply.ts';
 
@@ -90,7 +91,37 @@ function wikiPage(namespace: WikiNamespace) {
   };
 }
 
+/** A link to a category page, by its tree node. */
+function categoryLink(node: { title: string; display_title: string }) {
+  const href = wikiPath({ namespace: 'CATEGORY', title: node.title });
+  return html`<li><a href="${href}">${node.display_title || node.title}</a></li>`;
+}
+
 export const contentRoutes: RouteDef[] = [
+  route({
+    method: 'GET',
+    path: '/',
+    site: true,
+    auth: 'public',
+    summary: "The site's home page: its top categories, where the pages' header links and a login returns",
+    handler: ({ caller }) =>
+      asPage(caller, '/', async () => {
+        const roots = (await listWikiNodes('CATEGORY'))
+          .filter((node) => !node.parent_wikiid)
+          .sort((a, b) => a.display_title.localeCompare(b.display_title));
+        return htmlReply(200, {
+          title: 'Home',
+          caller,
+          path: '/',
+          content: html`<h1>${config().STEPWISE_SITE_NAME}</h1>
+${section(
+  'categories',
+  'Categories',
+  roots.length > 0 ? html`<ul>${roots.map(categoryLink)}</ul>` : html`<p>No categories yet.</p>`,
+)}`,
+        });
+      }),
+  }),
   route({
     method: 'GET',
     path: '/Guide/{title}/{guideid}',

@@ -192,6 +192,15 @@ describe('wiki, category and course pages', () => {
   });
 });
 
+describe('the home page', () => {
+  it('lists the top categories; the header of every page links there', async () => {
+    const page = await site('GET', '/', { token: reader.token });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`>${guide.category}</a></li>`);
+    expect(page.text).toContain('<a class="site-name" href="/">');
+  });
+});
+
 describe("users' and teams' urls", () => {
   it('answer a plain page naming them; a private team only to those who may see it', async () => {
     const profile = (await api('GET', `/users/${author.userid}`, { token: reader.token })).body;
