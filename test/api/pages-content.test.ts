@@ -1,31 +1,18 @@
 /**
  * The pages the API's `url`s open (issue 27), over HTTP: a guide, its PDF, wiki and category
  * pages, a course, users and teams; their access rules (the API's), cache headers, and stored
- * markup shown as text. A public site (a second stack) serves public pages anonymously and
- * writes an oversized PDF to S3.
+ * markup shown as text. A public site's pages: pages-public-site.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { ADMIN, api, apiAt, createTeam, createUser, loginAdmin, site, uniqueSuffix } from '../support/api.ts';
-import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createTeam, createUser, loginAdmin, site, uniqueSuffix } from '../support/api.ts';
 import { assign, createCourse } from '../support/courses.ts';
 import { createWiki } from '../support/wikis.ts';
-import { richGuide, XSS, type RichGuide } from '../support/pages.ts';
+import { pdfText, richGuide, XSS, type RichGuide } from '../support/pages.ts';
 import { escapeHtml } from '../../functions/pages/html/html.ts';
 import { addStep, createGuide, uploadReadyFile } from './guide-fixtures.ts';
 import { minimalMp4 } from '../support/mp4.ts';
 
 const pathOf = (url: string) => new URL(url).pathname;
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdf = await getDocument({ data: bytes, useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n');
-}
 
 let author: Awaited<ReturnType<typeof createUser>>;
 let reader: Awaited<ReturnType<typeof createUser>>;
@@ -54,6 +41,8 @@ describe('the guide page', () => {
     expect(text).toContain('Release 1.0 of <time');
     expect(text).toMatch(/<main id="content"/);
     expect(text).toContain(`Signed in as <strong>`);
+    // Behind the escaping, no script may run on a page at all.
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
   });
 
   it('shows every stored string as text, and links only to http(s) URLs', async () => {
@@ -214,62 +203,5 @@ describe("users' and teams' urls", () => {
     const hidden = await site('GET', teamPath, { token: reader.token });
     expect(hidden.status).toBe(404);
     expect(hidden.text).not.toContain(team.name);
-  });
-});
-
-describe('a public site', () => {
-  let stack: RunningStack;
-  const call = (method: string, path: string, options: Parameters<typeof api>[2] = {}) =>
-    apiAt(stack.url, method, path, options);
-  const page = (path: string, token?: string) =>
-    fetch(stack.url.replace(/\/api\/2\.0$/, '') + path, {
-      redirect: 'manual',
-      headers: token ? { authorization: `api ${token}` } : {},
-    });
-
-  beforeAll(async () => {
-    stack = await startStackProcess({
-      STEPWISE_PRIVATE_SITE: 'false',
-      STEPWISE_ADMIN_EMAIL: ADMIN.email,
-      STEPWISE_ADMIN_PASSWORD: ADMIN.password,
-      // Any PDF goes through S3 here.
-      STEPWISE_PDF_INLINE_MAX_BYTES: '1000',
-    });
-  }, 60_000);
-  afterAll(() => stack?.stop());
-
-  it('shows a public guide anonymously (cacheable), sends an anonymous reader of a private one to login', async () => {
-    const admin = (await call('POST', '/user/token', { body: ADMIN })).body.authToken as string;
-    const category = `Open ${uniqueSuffix()}`;
-    await call('POST', '/wikis', { token: admin, body: { namespace: 'CATEGORY', title: category, contents: 'x' } });
-    const draft = (
-      await call('POST', '/guides', { token: admin, body: { category, type: 'how-to', title: 'Open guide' } })
-    ).body;
-    await call('POST', `/guides/${draft.guideid}/steps`, {
-      token: admin,
-      body: { orderby: 1, title: 'First step', lines: [{ text: 'Look.', bullet: 'black', level: 0 }] },
-    });
-    const before = await page(pathOf(draft.url));
-    expect(before.status).toBe(302);
-    expect(before.headers.get('location')).toBe(`/login?returnTo=${encodeURIComponent(pathOf(draft.url))}`);
-    const current = (await call('GET', `/guides/${draft.guideid}`, { token: admin })).body;
-    await call('PUT', `/guides/${draft.guideid}/public`, {
-      token: admin,
-      query: { revisionid: current.revisionid },
-      body: {},
-    });
-    const open = await page(pathOf(draft.url));
-    expect(open.status).toBe(200);
-    expect(open.headers.get('cache-control')).toBe('public, max-age=300');
-    const html = await open.text();
-    expect(html).toContain('<h1>Open guide</h1>');
-    expect(html).toContain(`href="/login?returnTo=`);
-
-    // Over the (lowered) inline limit: written to the media bucket and redirected to.
-    const pdf = await page(`${pathOf(draft.url)}.pdf`);
-    expect(pdf.status).toBe(302);
-    const stored = await fetch(pdf.headers.get('location')!);
-    expect(stored.status).toBe(200);
-    expect(await pdfText(new Uint8Array(await stored.arrayBuffer()))).toContain('First step');
   });
 });

@@ -39,6 +39,9 @@ async function open(path: string, token: string): Promise<{ page: Page; dialogs:
     await dialog.dismiss();
   });
   await page.setExtraHTTPHeaders({ authorization: `api ${token}` });
+  // The pages' CSP runs no script at all: bypassed here so that axe-core can be injected, and so
+  // that the escaping alone is what keeps the payload from running.
+  await page.setBypassCSP(true);
   const response = await page.goto(siteUrl() + path, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
   return { page, dialogs };
@@ -134,9 +137,30 @@ describe('each kind of page in Chromium', () => {
     (await checkPage(`/User/${author.userid}/x`, reader.token, 0)).close();
   });
 
+  it("under the pages' own CSP the stylesheet applies and nothing is refused", async () => {
+    const page = await browser.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused/i.test(message.text())) refused.push(message.text());
+    });
+    await page.setExtraHTTPHeaders({ authorization: `api ${reader.token}` });
+    await page.goto(siteUrl() + new URL(guide.url).pathname, { waitUntil: 'load' });
+    const widths = await imageWidths(page);
+    for (const width of widths) expect(width).toBeGreaterThan(0);
+    const stepBorder = await page.evaluate(
+      () =>
+        (globalThis as PageGlobal).window.getComputedStyle((globalThis as PageGlobal).document.querySelector('.step'))
+          .borderTopStyle,
+    );
+    expect(stepBorder).toBe('solid');
+    expect(refused).toEqual([]);
+    await page.close();
+  });
+
   it('a reader without access gets the 404 page, never the content', async () => {
     const draft = await createGuide(author.token, { title: `Secret draft ${uniqueSuffix()}` });
     const page = await browser.newPage();
+    await page.setBypassCSP(true);
     await page.setExtraHTTPHeaders({ authorization: `api ${reader.token}` });
     const response = await page.goto(siteUrl() + new URL(draft.url).pathname, { waitUntil: 'load' });
     expect(response?.status()).toBe(404);

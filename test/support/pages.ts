@@ -3,6 +3,7 @@
  * step images, lines at several levels and bullets, tools and parts, a prerequisite, a
  * release), made through the API; and a payload that must show as text wherever it is stored.
  */
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { api, uniqueSuffix } from './api.ts';
 import { addStep, category, createGuide, publish, uploadImage } from '../api/guide-fixtures.ts';
 import { releaseGuide } from './courses.ts';
@@ -65,4 +66,15 @@ export async function richGuide(token: string, options: { text?: string } = {}):
   const published = await publish(token, current);
   await releaseGuide(guide.guideid, 'major');
   return { guideid: guide.guideid, title: published.title, url: published.url, stepTitles, category: await category() };
+}
+
+/** The text of a PDF, page by page (pdf.js takes the buffer over: read anything else first). */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await getDocument({ data: bytes, useSystemFonts: false }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages.join('\n');
 }

@@ -4,6 +4,7 @@
  * (screen and print) and the page's own content. Pages render their content with `html` and
  * hand it here; nothing stored reaches the document except through `html`'s escaping.
  */
+import { createHash } from 'node:crypto';
 import { config } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
 import { html, SafeHtml } from './html.ts';
@@ -11,6 +12,9 @@ import { PAGE_STYLES } from './page-styles.ts';
 
 /** The stylesheet: a constant of the code, no stored text in it (escaping would break its quotes). */
 const STYLE = new SafeHtml(`<style>${PAGE_STYLES}</style>`);
+
+/** The stylesheet's hash, the one style the pages' Content-Security-Policy allows. */
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_STYLES).digest('base64')}'`;
 
 export interface PageFrame {
   /** The document title (the site's name is added). */

@@ -4,12 +4,12 @@
  * and back; a signed-in reader without access gets the same 404 page as for something that does
  * not exist (a page never tells what the reader could not GET).
  */
-import { config } from '../../../shared/config.ts';
+import { config, siteUrl } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../../shared/domain/errors.ts';
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
 import { html } from './html.ts';
-import { loginHref, renderPage, type PageFrame } from './layout.ts';
+import { loginHref, renderPage, STYLE_HASH, type PageFrame } from './layout.ts';
 
 /** Public pages may be cached by browsers and CloudFront for this long. */
 export const PUBLIC_PAGE_MAX_AGE_SECONDS = 300;
@@ -33,8 +33,28 @@ export function pageHeaders(caller: Caller | null): Record<string, string> {
   };
 }
 
+/**
+ * Defense in depth behind the escaping: no script runs on a page at all, the one stylesheet is
+ * allowed by its hash, images come from the site (the /igi/ URLs), and nothing may frame a page.
+ * Videos play from presigned URLs of the media bucket, whose host differs by deployment.
+ */
+export function pageSecurityPolicy(): string {
+  return [
+    "default-src 'none'",
+    `style-src ${STYLE_HASH}`,
+    `img-src 'self' ${new URL(siteUrl()).origin}`,
+    'media-src *',
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
 export function htmlReply(status: number, frame: PageFrame): Reply {
-  return rawReply(status, renderPage(frame), 'text/html; charset=utf-8', pageHeaders(frame.caller));
+  return rawReply(status, renderPage(frame), 'text/html; charset=utf-8', {
+    ...pageHeaders(frame.caller),
+    'content-security-policy': pageSecurityPolicy(),
+  });
 }
 
 export function redirectReply(status: 301 | 302, location: string, caller: Caller | null): Reply {
