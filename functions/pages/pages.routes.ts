@@ -7,8 +7,7 @@ import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
-import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
-import { PDF_PREFIX } from './pdf/pdf-prefix.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
@@ -31,7 +30,7 @@ export const pagesGroup = defineGroup({
   // originals the pages' presigned video and document links fetch, and oversized PDFs in `pdf/`.
   access: {
     table: 'read',
-    mediaBucket: { read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, PDF_PREFIX], write: [PDF_PREFIX] },
+    mediaBucket: { read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX], write: [MEDIA_PDF_PREFIX] },
   },
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).

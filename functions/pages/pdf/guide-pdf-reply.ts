@@ -10,13 +10,12 @@ import { config } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
 import type { CurrentRelease } from '../../../shared/db/entities/release.ts';
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
-import { mediaBucket } from '../../../shared/storage/media-objects.ts';
+import { MEDIA_PDF_PREFIX, mediaBucket } from '../../../shared/storage/media-objects.ts';
 import { presignedGetUrl, putObject } from '../../../shared/storage/objects.ts';
 import type { FullGuideView } from '../../../shared/views/guide-views.ts';
 import { pageHeaders } from '../html/page-reply.ts';
 import { guidePdf } from './guide-pdf.ts';
 import { loadPdfImages } from './pdf-images.ts';
-import { PDF_PREFIX } from './pdf-prefix.ts';
 
 const PDF_URL_SECONDS = 300;
 
@@ -40,7 +39,7 @@ export async function guidePdfReply(
     return rawReply(200, bytes, 'application/pdf', { ...pageHeaders(caller), 'content-disposition': disposition });
   }
   const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  const key = `${PDF_PREFIX}${guide.guideid}/${digest}.pdf`;
+  const key = `${MEDIA_PDF_PREFIX}${guide.guideid}/${digest}.pdf`;
   await putObject(mediaBucket(), key, bytes, 'application/pdf');
   const location = await presignedGetUrl(mediaBucket(), key, PDF_URL_SECONDS, fileName(guide));
   return reply(302, undefined, { location, ...pageHeaders(caller) });
