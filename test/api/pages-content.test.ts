@@ -21,7 +21,7 @@ let guide: RichGuide;
 beforeAll(async () => {
   [author, reader] = await Promise.all([createUser({ privileges: ['Author'] }), createUser()]);
   guide = await richGuide(author.token, { text: XSS });
-}, 60_000);
+}, 180_000);
 
 describe('the guide page', () => {
   it('shows the guide: steps, lines, images at stable URLs, tools, prerequisites, the release', async () => {
