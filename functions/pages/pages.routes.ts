@@ -35,6 +35,10 @@ export const pagesGroup = defineGroup({
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
   nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
+  // A long guide's PDF reads and embeds every step image: more memory (and so CPU) than a page,
+  // and up to the API's 29 s rather than the default 10 s.
+  memoryMb: 1024,
+  timeoutSeconds: 29,
   routes: [
     route({
       method: 'GET',
