@@ -77,6 +77,11 @@ const ConfigSchema = z.object({
   STEPWISE_APP_IDS: csv(''),
   STEPWISE_FEATURE_FLAGS: csv(''),
   STEPWISE_GUIDE_TYPES: csv('how-to'),
+  /**
+   * A guide's PDF larger than this is written to the media bucket and redirected to (a Lambda
+   * answer holds 6 MB, base64-encoded); tests lower it to reach that path with a small guide.
+   */
+  STEPWISE_PDF_INLINE_MAX_BYTES: int(4_000_000),
 
   STEPWISE_TOKEN_TTL_DAYS: int(30),
   STEPWISE_RESET_TOKEN_TTL_MINUTES: int(60),

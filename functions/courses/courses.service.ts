@@ -42,7 +42,13 @@ import {
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
 import { cancelAssignment } from '../../shared/training/assignments.ts';
-import { courseListViews, courseViewFor, requireCourse, type CoursePage } from '../../shared/training/course-pages.ts';
+import {
+  courseListViews,
+  courseViewFor,
+  readableCourse,
+  requireCourse,
+  type CoursePage,
+} from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
 import {
@@ -233,11 +239,7 @@ export async function get(caller: Caller, wikiid: number) {
     await requireCourse(wikiid);
     await refreshDueRows();
   }
-  const page = await requireCourse(wikiid);
-  if (!page.course.enabled && !hasRole(caller, 'Author') && !(await listTraineeRows(caller.userid, wikiid)).length) {
-    throw new ForbiddenError('This course is disabled');
-  }
-  return courseViewFor(caller, page);
+  return courseViewFor(caller, await readableCourse(caller, wikiid));
 }
 
 /** Sorts bounded candidate sets (a user's courses, a title search) the way the order references do. */

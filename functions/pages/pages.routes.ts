@@ -1,16 +1,17 @@
 /**
  * Paths of the site outside /api/2.0 (decision 187): what a browser or a crawler asks the site
- * root for, and the images the apps load (`/igi/`). The pages people open from the API's `url`s
- * will live here too.
+ * root for, the images the apps load (`/igi/`), and the pages people open from the API's `url`s
+ * (content.routes.ts).
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
-import { MEDIA_DERIVED_PREFIX } from '../../shared/storage/media-objects.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
+import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute } from './images.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
@@ -29,9 +30,21 @@ export const pagesGroup = defineGroup({
   name: 'pages',
   // Errors of page routes (a form without its CSRF token, a page that names nothing) as pages.
   pageError,
-  // `igi/` alone: what /igi/ serves is public by its guid; the originals stay out of reach.
-  // The table and mail for sessions: login mints tokens, logout deletes them, reset links are mailed.
-  access: { table: 'readwrite', sendMail: true, mediaBucket: { read: [MEDIA_DERIVED_PREFIX] } },
+  // The pages read what the API's GETs read; sessions write: login mints tokens, logout deletes
+  // them, reset links are mailed. Media: `igi/` (images, and the PDF's), the originals the pages'
+  // presigned video and document links fetch, and oversized PDFs in `pdf/`.
+  access: {
+    table: 'readwrite',
+    sendMail: true,
+    mediaBucket: { read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX], write: [MEDIA_PDF_PREFIX] },
+  },
+  // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
+  // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
+  nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
+  // A long guide's PDF reads and embeds every step image: more memory (and so CPU) than a page,
+  // and up to the API's 29 s rather than the default 10 s.
+  memoryMb: 1024,
+  timeoutSeconds: 29,
   routes: [
     route({
       method: 'GET',
@@ -78,5 +91,6 @@ export const pagesGroup = defineGroup({
     }),
     imageFileRoute,
     ...sessionRoutes,
+    ...contentRoutes,
   ],
 });

@@ -6,51 +6,10 @@
  */
 import type { Caller } from '../../shared/domain/caller.ts';
 import { MAX_HIERARCHY_DEPTH } from '../../shared/domain/wiki-namespaces.ts';
-import { FEATURED_FLAG } from '../../shared/domain/guide-rules.ts';
-import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
-import { categoryGuideids, getGuides, guideAccessChunks, type GuideRecord } from '../../shared/db/entities/guide.ts';
-import { listWikiNodes, type WikiNode, type WikiRecord } from '../../shared/db/entities/wiki.ts';
-import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
-import type { WikiListItem } from '../../shared/views/wiki-views.ts';
-import { pageView } from './page-view.ts';
+import { listWikiNodes, type WikiNode } from '../../shared/db/entities/wiki.ts';
+import { categoryPage, visibleGuidesByCategory } from '../../shared/read-models/wiki-pages.ts';
 import type { CategoryTreeQuery } from './wikis.schemas.ts';
-
-/** Guides listed on one category page (the real page pages no further either). */
-const GUIDES_ON_PAGE = 200;
-
-/**
- * The guides the caller may read, by category title. One pass over the guide index with a
- * small projection: O(guides); only the category tree's `requireGuides` needs every category.
- */
-async function visibleGuidesByCategory(caller: Caller | null): Promise<Map<string, number[]>> {
-  const byCategory = new Map<string, number[]>();
-  for await (const chunk of guideAccessChunks()) {
-    for (const fields of chunk) {
-      if (!canViewGuideNow(caller, fields)) continue;
-      byCategory.set(fields.category, [...(byCategory.get(fields.category) ?? []), fields.guideid]);
-    }
-  }
-  return byCategory;
-}
-
-/**
- * The first GUIDES_ON_PAGE guides of a category the caller may read, by guideid: the category
- * index (shared/db/entities/guide.ts `categoryGuideids`) read a chunk at a time, each chunk's
- * guides in one BatchGet, until the page is full. O(the category's guides) at worst, never the site.
- */
-async function visibleGuidesIn(caller: Caller | null, title: string): Promise<GuideRecord[]> {
-  const shown: GuideRecord[] = [];
-  for await (const guideids of categoryGuideids(title)) {
-    const guides = (await getGuides(guideids)).sort((a, b) => a.guideid - b.guideid);
-    for (const guide of guides) {
-      // The guide item is the truth: a reference left behind by an interrupted rebuild shows nothing.
-      if (guide.category === title && canViewGuideNow(caller, guide)) shown.push(guide);
-      if (shown.length === GUIDES_ON_PAGE) return shown;
-    }
-  }
-  return shown;
-}
 
 interface TreeNode {
   node: WikiNode;
@@ -120,28 +79,7 @@ export async function allCategoryTitles(page: { limit: number; offset: number })
     .slice(page.offset, page.offset + page.limit);
 }
 
-/**
- * The category page: the wiki page with the guides filed under it that the caller may read,
- * the featured ones among them, its child categories as related pages, and no answers forum
- * (solutions_url empty). `langid` is accepted and changes nothing: pages are not translated per
- * language, and an app sends its device's language, which need not be a site language.
- */
-export async function categoryPage(caller: Caller | null, category: WikiRecord) {
-  const [page, guides] = await Promise.all([
-    pageView(category, caller, { hideRevisionid: true }),
-    visibleGuidesIn(caller, category.title),
-  ]);
-  const featured = guides.filter((guide) => guide.flags.includes(FEATURED_FLAG));
-  const [summaries, featuredSummaries] = await Promise.all([guideSummaries(guides), guideSummaries(featured)]);
-  return {
-    ...page,
-    guides: summaries,
-    featured_guides: featuredSummaries,
-    related_wikis: [] as WikiListItem[],
-    solutions_url: '',
-  };
-}
-
+/** GET /categories/{name}: the category page (shared/read-models/wiki-pages.ts). */
 export async function categoryPageByTitle(caller: Caller | null, title: string) {
   return categoryPage(caller, await requirePage('CATEGORY', title));
 }

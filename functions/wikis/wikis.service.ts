@@ -55,8 +55,7 @@ import {
   type WikiRecord,
 } from '../../shared/db/entities/wiki.ts';
 import type { Page } from '../../shared/db/paging.ts';
-import { categoryPage } from './categories.service.ts';
-import { CHILDREN_IN_PAGE, ancestorsOf, pageView } from './page-view.ts';
+import { CHILDREN_IN_PAGE, ancestorsOf, categoryPage, pageView } from '../../shared/read-models/wiki-pages.ts';
 
 /** The 409 for a write whose revisionid was stale, with the current page; undefined otherwise. */
 async function staleConflict(error: unknown, caller: Caller) {

@@ -32,7 +32,9 @@ export function routeTableProblems(groups: RouteGroup[]): string[] {
   const owners = new Map<string, string>();
   for (const entry of routeManifest(groups)) {
     const { group, method, path } = entry;
-    if (!ROUTE_PATH.test(path)) problems.push(`${group}: ${method} ${path}: not an API Gateway path`);
+    // The site root `/` is an API Gateway route key too (the site's home page); only a site route has it.
+    const siteRoot = entry.site === true && path === '/';
+    if (!siteRoot && !ROUTE_PATH.test(path)) problems.push(`${group}: ${method} ${path}: not an API Gateway path`);
     if (entry.site && `${path}/`.startsWith(`${API_BASE_PATH}/`))
       problems.push(`${group}: ${method} ${path}: a site path may not lie under ${API_BASE_PATH}`);
     const key = `${method} ${routeUrlPath(entry)}`;

@@ -55,6 +55,7 @@ const NOT_ABOUT_THE_DEPLOYMENT = [
   'test/api/course-flags-off.test.ts',
   'test/api/persistence.test.ts',
   'test/api/site-access.test.ts',
+  'test/api/pages-public-site.test.ts',
   'test/api/xapi.test.ts',
   'test/api/media-limits.test.ts',
   'test/api/request-id.test.ts',

@@ -14,6 +14,8 @@ import { deleteByPrefixes } from './objects.ts';
 export const MEDIA_ORIGINALS_PREFIX = 'originals/';
 /** The sizes, posters and public copies of originals processing writes: the `/igi/` path of the site. */
 export const MEDIA_DERIVED_PREFIX = 'igi/';
+/** Guide PDFs too large for a Lambda answer (functions/pages/pdf), expired after a day. */
+export const MEDIA_PDF_PREFIX = 'pdf/';
 
 /**
  * How long caches keep an image (CloudFront's TTL, the apps' max-age): what a deleted image may

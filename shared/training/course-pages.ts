@@ -4,7 +4,7 @@
  * course is assigned to them, aggregates for Authors and Admins.
  */
 import { siteUrl } from '../config.ts';
-import { NotFoundError } from '../domain/errors.ts';
+import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 import type { StageState } from '../domain/stage-status.ts';
 import { hasRole, type Caller } from '../domain/caller.ts';
 import { getCoursePages, type CourseRecord } from '../db/entities/course.ts';
@@ -30,6 +30,18 @@ export async function requireCourse(wikiid: number): Promise<CoursePage> {
   const found = await findCourse(wikiid);
   if (!found) throw new NotFoundError(`No course with wikiid ${wikiid}`);
   return found;
+}
+
+/**
+ * The course as GET /courses/{wikiid} lets the caller read it (and so the course's page): a
+ * disabled course only to Authors and to the users it is assigned to (403 for anyone else).
+ */
+export async function readableCourse(caller: Caller, wikiid: number): Promise<CoursePage> {
+  const page = await requireCourse(wikiid);
+  if (!page.course.enabled && !hasRole(caller, 'Author') && !(await listTraineeRows(caller.userid, wikiid)).length) {
+    throw new ForbiddenError('This course is disabled');
+  }
+  return page;
 }
 
 /** The viewer's own stage states on the course, or null when it is not assigned to them. */

@@ -21,6 +21,18 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /Category/{title}': 'a 301 to the category url /c/<name>, no body; a site path outside the API',
   'GET /igi/{file}': "an image's bytes (rawReply), a site path outside the API (decision 197)",
   'GET /Document/{guid}/{filename}': 'a 302 to a presigned download of the document, no body; a site path',
+  'GET /': "the site's home page, HTML (docs/pages.md)",
+  'GET /Guide/{title}/{guideid}': "a guide's page, HTML, or with `.pdf` its PDF (docs/pages.md)",
+  'GET /Guide/{guideid}': "a 301 to the guide's url, no body",
+  'GET /Wiki/{title}': 'a wiki page, HTML (docs/pages.md)',
+  'GET /c/{title}': 'a category page, HTML (docs/pages.md)',
+  'GET /Info/{title}': 'an INFO page, HTML (docs/pages.md)',
+  'GET /Item/{title}': 'an ITEM page, HTML (docs/pages.md)',
+  'GET /Course/{title}': "a 302 to the course's page, no body",
+  'GET /Courses/View/{wikiid}': "a course's page, HTML (docs/pages.md)",
+  'GET /Courses/Edit/{wikiid}': "a 302 to the course's page, no body",
+  'GET /User/{userid}/{name}': "a user's plain page, HTML (docs/pages.md)",
+  'GET /Team/Contributions/{teamid}/{name}': "a team's plain page, HTML (docs/pages.md)",
 };
 
 const routes = routeGroups.flatMap((group) =>

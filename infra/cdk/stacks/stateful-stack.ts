@@ -19,7 +19,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
-import { MEDIA_DERIVED_PREFIX } from '../../../shared/storage/media-objects.ts';
+import { MEDIA_DERIVED_PREFIX, MEDIA_PDF_PREFIX } from '../../../shared/storage/media-objects.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface StatefulStackProps extends StackProps {
@@ -83,10 +83,21 @@ export class StatefulStack extends Stack {
         maxAge: Duration.hours(1).toSeconds(),
       },
     ];
+    const mediaProps = privateBucketProps();
     this.mediaBucket = new Bucket(this, 'MediaBucket', {
-      ...privateBucketProps(),
+      ...mediaProps,
       ...accessLogs(this.accessLogBucket, 'media/'),
       cors: browserCors,
+      lifecycleRules: [
+        ...(mediaProps.lifecycleRules ?? []),
+        // Oversized guide PDFs are answered by a 5-minute redirect; a copy kept longer serves no one.
+        {
+          id: 'expire-guide-pdfs',
+          prefix: MEDIA_PDF_PREFIX,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+      ],
     });
     // The site entry (site stack) serves `/igi/*` from here through origin access control
     // (decisions 197, 198). Its distribution id cannot be named here without the two stacks

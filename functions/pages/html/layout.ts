@@ -1,0 +1,70 @@
+/**
+ * The frame of every page: one document with landmarks (banner, navigation, main, contentinfo),
+ * a skip link, the site's name, the signed-in user or a login link, the inline stylesheet
+ * (screen and print) and the page's own content. Pages render their content with `html` and
+ * hand it here; nothing stored reaches the document except through `html`'s escaping.
+ */
+import { createHash } from 'node:crypto';
+import { config } from '../../../shared/config.ts';
+import type { Caller } from '../../../shared/domain/caller.ts';
+import { html, SafeHtml } from './html.ts';
+import { PAGE_STYLES } from './page-styles.ts';
+
+/** The stylesheet: a constant of the code, no stored text in it (escaping would break its quotes). */
+const STYLE = new SafeHtml(`<style>${PAGE_STYLES}</style>`);
+
+/** The stylesheet's hash, the one style the pages' Content-Security-Policy allows. */
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_STYLES).digest('base64')}'`;
+
+export interface PageFrame {
+  /** The document title (the site's name is added). */
+  title: string;
+  /** The page's own content, inside <main>. */
+  content: SafeHtml;
+  /** Who is reading: their name and a logout, or a login link back to `path`. */
+  caller: Caller | null;
+  /** The page's own path (and query), where the login link brings the reader back. */
+  path: string;
+  /** The language of the content (BCP 47); the site's first language by default. */
+  lang?: string;
+}
+
+/**
+ * The login link back to this page: a same-site relative path only, the rule the login page
+ * applies to `returnTo` as well.
+ */
+export function loginHref(path: string): string {
+  return `/login?returnTo=${encodeURIComponent(path.startsWith('/') && !path.startsWith('//') ? path : '/')}`;
+}
+
+/** The slot at the right of the header: the signed-in user, or the way in. */
+export function accountSlot(caller: Caller | null, path: string): SafeHtml {
+  if (!caller) return html`<a href="${loginHref(path)}">Log in</a>`;
+  return html`<span>Signed in as <strong>${caller.username}</strong></span>`;
+}
+
+export function renderPage(frame: PageFrame): string {
+  const site = config().STEPWISE_SITE_NAME;
+  const lang = frame.lang ?? config().STEPWISE_LANGUAGES[0] ?? 'en';
+  return html`<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title} – ${site}</title>
+${STYLE}
+</head>
+<body>
+<a class="skip" href="#content">Skip to content</a>
+<header class="site-header">
+<a class="site-name" href="/">${site}</a>
+<nav aria-label="Account"><ul><li>${accountSlot(frame.caller, frame.path)}</li></ul></nav>
+</header>
+<main id="content" tabindex="-1">
+${frame.content}
+</main>
+<footer class="site-footer"><p>${site}</p></footer>
+</body>
+</html>
+`.text;
+}
