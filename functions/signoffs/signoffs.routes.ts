@@ -127,6 +127,7 @@ export const signoffsGroup = defineGroup({
     route({
       method: 'POST',
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword',
+      mintsCredentials: true,
       auth: 'user',
       summary:
         'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with ' +

@@ -72,6 +72,7 @@ import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
+import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -269,6 +270,8 @@ const SHAPES: ShapeInput[] = [
   ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`, stepFormItemSchema],
   ['StepFormRevision', `FORMREV#${ID}`, 'FORM', stepFormRevisionItemSchema],
   ['StepFormField', `FIELDREV#${ID}`, 'FIELD', stepFormFieldItemSchema],
+  // idempotency-record.ts: Powertools' items (never travel); sk is `request#` + a base64 sha256
+  ['IdempotencyRecord', `IDEMPOTENCY#${ID}`, 'request#[A-Za-z0-9+/=]+', idempotencyRecordItemSchema],
   // site-transfer-job.ts (never travel)
   ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
   ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],

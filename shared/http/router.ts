@@ -3,7 +3,8 @@
  * middleware for the request context (logger keys, X-Request-Id), tracing, access logs and
  * error mapping. Every route goes through the same steps:
  * match -> authenticate -> authorize (private site, role) -> validate params -> the route's own
- * authorize hook -> validate query, body -> handler -> format.
+ * authorize hook -> Idempotency-Key (a kept answer, or the rest once: ./idempotency.ts) ->
+ * validate query, body -> handler -> format.
  */
 import middy from '@middy/core';
 import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
@@ -22,6 +23,7 @@ import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, Reque
 import { isReply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
 import { parseOrThrow } from './validation.ts';
+import { idempotent } from './idempotency.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -60,7 +62,7 @@ export function createRouter(routes: RouteDef[]) {
     })),
   );
 
-  return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {
+  return async function dispatch(event: APIGatewayProxyEventV2, context?: Context): Promise<Result> {
     const method = event.requestContext.http.method.toUpperCase();
     const path = normalizePath(event.rawPath);
     const query = new URLSearchParams(event.rawQueryString ?? '');
@@ -84,40 +86,43 @@ export function createRouter(routes: RouteDef[]) {
     const params = parseParams(route, requireWellFormedText(match.params, 'path'));
     // Route-level authorization (custom routes) is decided before the query or body is read.
     if (route.authorize) await route.authorize({ params, auth, headers });
-    // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
-    let body: unknown;
-    let rawBody: Buffer | undefined;
-    if (route.rawBody) rawBody = bodyBytes(event);
-    else body = requireWellFormedText(jsonBody(event), 'body');
-    const rawQuery = requireWellFormedText(queryObject(query), 'query');
-    const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
-    if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
-    const result = await route.handler({
-      params,
-      query: parsedQuery,
-      body,
-      rawBody,
-      // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
-      // non-null wherever the route's type says so.
-      caller: auth.user,
-      auth,
-      headers,
-      requestId: event.requestContext.requestId,
-      sourceIp: event.requestContext.http.sourceIp,
-    });
-    if (isReply(result)) {
-      if (result.raw) {
-        const bytes = Buffer.isBuffer(result.body);
-        return {
-          statusCode: result.status,
-          headers: { ...CORS_HEADERS, ...result.headers },
-          body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
-          ...(bytes ? { isBase64Encoded: true } : {}),
-        };
+    // A key is looked up only now: after authentication and authorization, scoped to the caller.
+    return idempotent({ route, event, headers, caller: auth.user, context }, async () => {
+      // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
+      let body: unknown;
+      let rawBody: Buffer | undefined;
+      if (route.rawBody) rawBody = bodyBytes(event);
+      else body = requireWellFormedText(jsonBody(event), 'body');
+      const rawQuery = requireWellFormedText(queryObject(query), 'query');
+      const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
+      if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
+      const result = await route.handler({
+        params,
+        query: parsedQuery,
+        body,
+        rawBody,
+        // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
+        // non-null wherever the route's type says so.
+        caller: auth.user,
+        auth,
+        headers,
+        requestId: event.requestContext.requestId,
+        sourceIp: event.requestContext.http.sourceIp,
+      });
+      if (isReply(result)) {
+        if (result.raw) {
+          const bytes = Buffer.isBuffer(result.body);
+          return {
+            statusCode: result.status,
+            headers: { ...CORS_HEADERS, ...result.headers },
+            body: bytes ? (result.body as Buffer).toString('base64') : String(result.body),
+            ...(bytes ? { isBase64Encoded: true } : {}),
+          };
+        }
+        return respond(result.status, result.body, format, result.headers);
       }
-      return respond(result.status, result.body, format, result.headers);
-    }
-    return respond(route.status ?? 200, result, format);
+      return respond(route.status ?? 200, result, format);
+    });
   };
 }
 

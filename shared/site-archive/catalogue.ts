@@ -35,6 +35,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'GlossaryEntry',
   'Guide',
   'GuideRevision',
+  'IdempotencyRecord',
   'MediaGuid',
   'MediaItem',
   'ModuleImport',

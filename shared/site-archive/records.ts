@@ -124,6 +124,7 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'SignoffFinalizeToken',
   'OutboxEvent',
   'WebhookDelivery',
+  'IdempotencyRecord',
 ]);
 
 function plainString(value: unknown): string | undefined {

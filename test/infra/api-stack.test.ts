@@ -95,11 +95,11 @@ describe('api stack: routes from the route table', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
-        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id'],
+        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'],
         AllowMethods: ['DELETE', 'GET', 'PATCH', 'POST'],
         AllowOrigins: ['*'],
         MaxAge: 3600,
-        ExposeHeaders: ['X-Request-Id'],
+        ExposeHeaders: ['X-Request-Id', 'Idempotent-Replayed'],
       },
     });
   });
