@@ -42,12 +42,18 @@ export const signoffsGroup = defineGroup({
         path: '/stage-sign-offs/requests',
         auth: 'user',
         summary: 'Request a signoff for a course stage assessment (201); 409 with the open request when one is open',
-        description: `${FLOW} Body \`{stage_assessmentid, comments?}\`; the caller must be assigned the course.`,
+        description:
+          `${FLOW} Body \`{stage_assessmentid, comments?, client_guid?}\`; the caller must be assigned the ` +
+          'course. `client_guid` (a UUID the device made, unique per user: decision 224): sent again with ' +
+          'the same body, the request already made (200); with another, 409 with it.',
         status: 201,
         body: signoffRequestBody,
         example: { stage_assessmentid: 1, comments: 'Ready when you are' },
         response: signoffRequestSchema,
-        handler: ({ auth, body }) => signoffs.requestSignoff(auth, body),
+        handler: async ({ auth, body }) => {
+          const { created, record } = await signoffs.requestSignoff(auth, body);
+          return reply(created ? 201 : 200, record);
+        },
       }),
     ),
     ...both(

@@ -17,7 +17,8 @@ import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';
 import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
@@ -119,6 +120,7 @@ async function transition(
   before: SignoffRequestRecord | null,
   next: SignoffRequestRecord,
   details: Record<string, unknown> = {},
+  also: LabelledWrite[] = [],
 ): Promise<void> {
   const document = await stageDocument(next);
   try {
@@ -142,10 +144,10 @@ async function transition(
           ...details,
         },
       },
-      [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next)],
+      [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next), ...also],
     );
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (!(error instanceof TransactionConditionFailed) || lostGuidRace(error)) throw error;
     if (error.failedLabels.includes('trainee-signoff') && before === null) {
       const open = await getTraineeSignoff(next.userid, next.stage_assessmentid);
       const current = open ? await getSignoffRequest(open.signoff_requestid) : undefined;
@@ -173,7 +175,31 @@ function conflictUnless(
   });
 }
 
+/**
+ * A trainee asks for a signoff. With a `client_guid` the trainee already used: that request (not
+ * created) for the same body, 409 with it for another (decision 224).
+ */
 export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
+  const { client_guid, ...request } = input;
+  return createOnce({
+    kind: 'signoff_request',
+    userid: auth.user.userid,
+    guid: client_guid,
+    request,
+    existing: async (ref) => {
+      const current = await getSignoffRequest(Number(ref));
+      if (!current) throw new NotFoundError(`No signoff request with signoff_requestid ${ref}`);
+      return view(current);
+    },
+    make: (claim) => createSignoffRequest(auth, input, claim),
+  });
+}
+
+async function createSignoffRequest(
+  auth: SignedInAuth,
+  input: SignoffRequestInput,
+  claim?: (signoff_requestid: number) => LabelledWrite,
+) {
   const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
   if ((await listTraineeRows(caller.userid, wikiid)).length === 0)
@@ -198,7 +224,7 @@ export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestIn
     cancelled_by: null,
     version: 1,
   };
-  await transition(auth, 'signoff.requested', null, request);
+  await transition(auth, 'signoff.requested', null, request, {}, claim ? [claim(request.signoff_requestid)] : []);
   await refreshProgressOn(request.userid, request);
   return view(request);
 }

@@ -120,6 +120,9 @@ const uniqueItemSchema = z.strictObject({
   course_assignmentid: z.optional(positiveId),
   prdid: z.optional(positiveId),
   prsid: z.optional(positiveId),
+  /** CLIENT_GUID claims (client-guid.ts): the record's id and the fingerprint of its create. */
+  client_ref: z.optional(z.string()),
+  fingerprint: z.optional(z.string()),
 });
 
 /** search-index.ts: one word of a record (the record's id; the word is in the key). */
