@@ -8,6 +8,7 @@ import * as workLog from './work-log.service.ts';
 import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
 import responseExamples from './work-log.response-examples.json' with { type: 'json' };
+import { syncRoutes } from './sync.routes.ts';
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
@@ -50,6 +51,7 @@ export const workLogGroup = defineGroup({
   responseExamples,
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   routes: [
+    ...syncRoutes,
     route({
       method: 'GET',
       path: '/work_log',
