@@ -16,6 +16,7 @@ import {
   signoffResponseBody,
 } from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
 import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
@@ -129,6 +130,24 @@ export const signoffsGroup = defineGroup({
         await signoffs.cancel(auth, params.signoff_requestid);
         return reply(204);
       },
+    }),
+    route({
+      method: 'POST',
+      path: '/courses/stage-sign-offs/intents/{client_guid}/confirm',
+      auth: 'user',
+      summary: 'Sign what an offline intent recorded: the signer confirms with their password (decision 225)',
+      description:
+        'An intent to answer a signoff request, recorded offline by `POST /user/sync` (`signoff.sign_intent`), ' +
+        'stays pending until its signer, signed in, enters their password here: the signature is made now, ' +
+        "with the intent's answer and comments; the audit record carries the device's time beside the " +
+        "server's. 404 for no such pending intent of the caller's; 409 when confirmed already or the request " +
+        'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login).',
+      params: z.object({ client_guid: clientGuidSchema }),
+      body: z.object({ password: z.string().check(z.minLength(1)) }),
+      example: { password: 'their password' },
+      response: signoffRequestSchema,
+      handler: ({ auth, params, body, sourceIp }) =>
+        signoffs.confirmIntent(auth, params.client_guid, body.password, sourceIp),
     }),
     route({
       method: 'POST',

@@ -11,7 +11,7 @@ import { MAX_JOURNAL_ACTIONS, MAX_JOURNAL_BYTES, SYNC_ACTION_TYPES, syncBody } f
 const resultSchema = z.object({
   client_guid: z.string(),
   type: z.enum(SYNC_ACTION_TYPES),
-  status: z.enum(['applied', 'already_applied', 'conflict', 'rejected', 'skipped', 'not_applied']),
+  status: z.enum(['applied', 'already_applied', 'pending', 'conflict', 'rejected', 'skipped', 'not_applied']),
   http_status: z.int(),
   entryid: z.optional(z.int()),
   conflict: z.optional(z.object({ reason: z.string(), message: z.string(), current: z.optional(z.unknown()) })),

@@ -14,6 +14,8 @@ export const SYNC_ACTION_TYPES = [
   'work_log.resume',
   'work_log.finish',
   'work_log.cancel',
+  /** The intent to answer a signoff request; signed only online (`pending` until confirmed). */
+  'signoff.sign_intent',
 ] as const;
 export type SyncActionType = (typeof SYNC_ACTION_TYPES)[number];
 
@@ -27,7 +29,10 @@ export const syncActionSchema = z.object({
   revisionid: z.optional(z.int().check(z.positive())),
   /** The entry acted on: its entryid, or the client_guid of the `work_log.start` that made it. */
   entry: z.optional(z.union([z.int().check(z.positive()), clientGuidSchema])),
-  /** The action's own fields: start `{guideid, workorderid}`, step data `{fields, stepid?}`. */
+  /**
+   * The action's own fields: start `{guideid, workorderid}`, step data `{fields, stepid?}`, sign
+   * intent `{signoff_requestid, approved?, comments?}`.
+   */
   data: z.optional(z.record(z.string(), z.unknown())),
 });
 

@@ -12,6 +12,10 @@ import { type ClientGuidKind, requestFingerprint } from '../../shared/domain/cli
 import { claimClientGuid, clientGuidHolder } from '../../shared/db/client-guid.ts';
 import { transactWrite, TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { log } from '../../shared/observability/logger.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
+import { getSignIntent, signIntentPut } from '../../shared/db/entities/sign-intent.ts';
+import { getSignoffRequest } from '../../shared/db/entities/signoff.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import type { EntryView } from '../../shared/views/work-log-views.ts';
 import * as workLog from './work-log.service.ts';
 import type { SyncAction, SyncActionType } from './sync.schemas.ts';
@@ -19,7 +23,14 @@ import type { SyncAction, SyncActionType } from './sync.schemas.ts';
 /** Past this, the rest of the journal is answered `not_applied` (API Gateway stops at 30 s). */
 export const SYNC_TIME_BUDGET_MS = 25_000;
 
-export type SyncStatus = 'applied' | 'already_applied' | 'conflict' | 'rejected' | 'skipped' | 'not_applied';
+export type SyncStatus =
+  | 'applied'
+  | 'already_applied'
+  | 'pending'
+  | 'conflict'
+  | 'rejected'
+  | 'skipped'
+  | 'not_applied';
 
 /** Why an action was not applied as the device did it (docs/offline.md lists each). */
 export type ConflictReason =
@@ -111,6 +122,7 @@ function dependsOnFailed(result: SyncResult, actions: SyncAction[], failed: Set<
 
 async function apply(caller: Caller, action: SyncAction, entries: Map<string, number>) {
   if (action.type === 'work_log.start') return start(caller, action, entries);
+  if (action.type === 'signoff.sign_intent') return signIntent(caller, action);
   const entryid = await resolveEntry(caller, action, entries);
   if (action.type === 'work_log.step_data') return stepData(caller, action, entryid);
   return operation(caller, action, entryid, OPERATIONS[action.type]!);
@@ -187,6 +199,61 @@ async function operation(caller: Caller, action: SyncAction, entryid: number, op
     if (!(error instanceof TransactionConditionFailed)) throw error;
   }
   return { status: 'applied' as const, http_status: 200, entryid };
+}
+
+/**
+ * Records the intent to answer a signoff request, once, with the device's time, in the audit
+ * chains of the signer and the request. No signature: that is made online (decision 225).
+ */
+async function signIntent(caller: Caller, action: SyncAction) {
+  const data = action.data ?? {};
+  const signoff_requestid = data.signoff_requestid;
+  if (typeof signoff_requestid !== 'number' || !Number.isInteger(signoff_requestid) || signoff_requestid < 1)
+    throw ValidationError.field('data.signoff_requestid', 'missing_field', 'signoff_requestid is required');
+  const intent = {
+    client_guid: action.client_guid,
+    userid: caller.userid,
+    signoff_requestid,
+    approved: data.approved !== false,
+    comments: typeof data.comments === 'string' ? data.comments : '',
+    device_time: action.device_time,
+    recorded_date: nowSeconds(),
+    state: 'pending' as const,
+    confirmed_date: null,
+  };
+  const fingerprint = requestFingerprint({ ...intent, recorded_date: undefined, state: undefined });
+  const existing = await getSignIntent(caller.userid, action.client_guid);
+  if (existing) {
+    if (existing.fingerprint !== fingerprint) throw new Skip('guid_reused', 'This client_guid named another intent');
+    return {
+      status: existing.state === 'pending' ? ('pending' as const) : ('already_applied' as const),
+      http_status: 200,
+    };
+  }
+  const request = await getSignoffRequest(signoff_requestid);
+  if (!request) throw new NotFoundError(`No signoff request with signoff_requestid ${signoff_requestid}`);
+  if (request.state !== 'requested')
+    throw new ConflictError(`The signoff request is ${request.state}: it no longer awaits an answer`);
+  try {
+    await appendAudit(
+      {
+        action: 'signoff.intent_recorded',
+        actor_userid: caller.userid,
+        subjects: [auditSubject.user(caller.userid), auditSubject.signoff(signoff_requestid)],
+        details: {
+          client_guid: action.client_guid,
+          signoff_requestid,
+          approved: intent.approved,
+          device_time: action.device_time,
+        },
+      },
+      [signIntentPut({ ...intent, fingerprint })],
+    );
+  } catch (error) {
+    // The same intent sent twice at once: recorded by the other send.
+    if (!(error instanceof TransactionConditionFailed && error.failedLabels.includes('sign-intent'))) throw error;
+  }
+  return { status: 'pending' as const, http_status: 202 };
 }
 
 function failure(

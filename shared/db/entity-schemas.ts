@@ -73,6 +73,7 @@ import { tokenItemSchema } from './entities/token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
+import { signIntentItemSchema } from './entities/sign-intent.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -185,6 +186,7 @@ const SHAPES: ShapeInput[] = [
   ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`, stageCompletionItemSchema],
   ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`, traineeSignoffItemSchema],
   ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`, quizProgressItemSchema],
+  ['SignIntent', `USER#${ID}`, 'SIGNINTENT#[0-9a-f-]{36}', signIntentItemSchema],
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY', trainingSummaryItemSchema],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],

@@ -55,6 +55,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'ReviewDocument',
   'ReviewSchedule',
   'SearchToken',
+  'SignIntent',
   'SignoffFinalizeToken',
   'SignoffRequest',
   'SigningToken',
