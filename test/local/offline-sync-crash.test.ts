@@ -46,20 +46,20 @@ describe('an offline journal cut by a crash', () => {
   it('sent again whole after the restart, takes effect exactly once', { timeout: 240_000 }, async () => {
     const first = await startStackOnDataDir(dataDir);
     stacks.push(first);
-    const before = await client(first);
+    const firstCall = await client(first);
     const category = 'Presses crash';
-    expect((await before('POST', '/wikis', { namespace: 'CATEGORY', title: category, contents: '.' })).status).toBe(
+    expect((await firstCall('POST', '/wikis', { namespace: 'CATEGORY', title: category, contents: '.' })).status).toBe(
       201,
     );
-    const guide = await before('POST', '/guides', { category, type: 'how-to', title: 'Press setup' });
+    const guide = await firstCall('POST', '/guides', { category, type: 'how-to', title: 'Press setup' });
     expect(guide.status).toBe(201);
-    const step = await before('POST', `/guides/${guide.body.guideid}/steps`, {
+    const step = await firstCall('POST', `/guides/${guide.body.guideid}/steps`, {
       orderby: 1,
       lines: [{ text: 'Set the pressure.', bullet: 'black', level: 0 }],
     });
     expect(step.status).toBe(201);
     const stepid = step.body.steps.at(-1).stepid;
-    const form = await before('POST', `/step_forms/${stepid}`, {
+    const form = await firstCall('POST', `/step_forms/${stepid}`, {
       fields: [{ field_type: 'Text Input', label: 'Pressure' }],
     });
     expect(form.status).toBe(201);
@@ -85,10 +85,10 @@ describe('an offline journal cut by a crash', () => {
     ]);
 
     // The journal in flight; the stack dies once some of it has landed.
-    const inFlight = before('POST', '/user/sync', { actions }).catch(() => undefined);
+    const inFlight = firstCall('POST', '/user/sync', { actions }).catch(() => undefined);
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const landed = await before('GET', '/work_log', undefined).catch(() => undefined);
+      const landed = await firstCall('GET', '/work_log', undefined).catch(() => undefined);
       if ((landed?.body?.results?.length ?? 0) >= 3) break;
       if (Date.now() > deadline) throw new Error('no entry landed within a minute');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -98,12 +98,12 @@ describe('an offline journal cut by a crash', () => {
 
     const second = await startStackOnDataDir(dataDir);
     stacks.push(second);
-    const after = await client(second);
+    const secondCall = await client(second);
     // Sent again whole until nothing is `not_applied` (the time budget of one request, 25 s, may
     // end a long journal on a slow disk: the client's contract is to send it again).
     const outcome = new Map<number, { status: string; http_status: number; type: string; conflict?: any }>();
     for (let attempt = 0; attempt < 6 && outcome.size < actions.length; attempt++) {
-      const resent = await after('POST', '/user/sync', { actions });
+      const resent = await secondCall('POST', '/user/sync', { actions });
       expect(resent.status).toBe(200);
       const results = resent.body.results as Array<{ status: string; http_status: number; type: string }>;
       expect(results).toHaveLength(actions.length);
@@ -123,11 +123,11 @@ describe('an offline journal cut by a crash', () => {
     }
     expect(results.some((result) => result.status === 'already_applied')).toBe(true);
     for (const [index, start] of starts.entries()) {
-      const found = await after('GET', `/work_log?client_guid=${start}`);
+      const found = await secondCall('GET', `/work_log?client_guid=${start}`);
       expect(found.body.results).toHaveLength(1);
       expect(found.body.results[0]).toMatchObject({ status: 'complete', workorderid: `WO-crash-${index}` });
       expect(found.body.results[0].work_data.map((value: { value: string }) => value.value)).toEqual([`p${index}`]);
-      const byWorkorder = await after('GET', `/work_log?workorderid=WO-crash-${index}`);
+      const byWorkorder = await secondCall('GET', `/work_log?workorderid=WO-crash-${index}`);
       expect(byWorkorder.body.results).toHaveLength(1);
     }
   });
