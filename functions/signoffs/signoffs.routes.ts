@@ -16,7 +16,6 @@ import {
   signoffResponseBody,
 } from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
-import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
 import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
@@ -142,12 +141,13 @@ export const signoffsGroup = defineGroup({
         "with the intent's answer and comments; the audit record carries the device's time beside the " +
         "server's. 404 for no such pending intent of the caller's; 409 when confirmed already or the request " +
         'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login).',
-      params: z.object({ client_guid: clientGuidSchema }),
+      // Any segment: a guid that names no pending intent of the caller's is a 404 (after the body is checked).
+      params: z.object({ client_guid: z.string().check(z.minLength(1), z.maxLength(64)) }),
       body: z.object({ password: z.string().check(z.minLength(1)) }),
       example: { password: 'their password' },
       response: signoffRequestSchema,
       handler: ({ auth, params, body, sourceIp }) =>
-        signoffs.confirmIntent(auth, params.client_guid, body.password, sourceIp),
+        signoffs.confirmIntent(auth, params.client_guid.toLowerCase(), body.password, sourceIp),
     }),
     route({
       method: 'POST',
