@@ -29,7 +29,7 @@ import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { embedBundling } from '../embeds.ts';
 import { functionEnvironment } from '../function-environment.ts';
-import { grantAccess } from '../grants.ts';
+import { grantAccess, grantIdempotencyRecords } from '../grants.ts';
 import { functionEntry } from '../../repo-paths.ts';
 import { assertDeployableRouteTable, FALLBACK_FUNCTION_NAME, routeManifest } from '../route-manifest.ts';
 import type { SiteSettings } from '../site-settings.ts';
@@ -176,6 +176,9 @@ export class ApiAreaStack extends Stack {
         siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
         mailFrom: settings.mailFrom,
       });
+      // Any write may carry Idempotency-Key (decision 223), except those making credentials.
+      if (group.routes.some((route) => route.method !== 'GET' && !route.mintsCredentials))
+        grantIdempotencyRecords(groupFunction, props.table);
       this.groupFunctions[group.name] = groupFunction;
     }
 
