@@ -50,6 +50,8 @@ export const workLogGroup = defineGroup({
   name: 'work-log',
   responseExamples,
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
+  // POST /user/sync works through a journal for up to 25 s (SYNC_TIME_BUDGET_MS): API Gateway's limit.
+  timeoutSeconds: 29,
   routes: [
     ...syncRoutes,
     route({

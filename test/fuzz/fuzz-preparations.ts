@@ -194,8 +194,10 @@ export const PREPARATIONS: Record<string, Prepare> = {
     const { signer, signoff_requestid } = await assessment(world, true, 'intent');
     const client_guid = randomUUID();
     const intent = { client_guid, type: 'signoff.sign_intent', device_time: 1767225600, data: { signoff_requestid } };
-    await made('sign intent', 'POST', '/user/sync', signer.token, { actions: [intent] });
-    return { token: signer.token, values: { client_guid }, body: { password: signer.password } };
+    const { email, password } = signer;
+    const token = (await made('signer login', 'POST', '/user/token', '', { email, password })).authToken as string;
+    await made('sign intent', 'POST', '/user/sync', token, { actions: [intent] });
+    return { token, values: { client_guid }, body: { password } };
   },
   'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize': async (world) => {
     const { signer, signoff_requestid } = await assessment(world, true, 'finalize');
