@@ -165,14 +165,13 @@ async function resolveEntry(caller: Caller, action: SyncAction, entries: Map<str
 }
 
 async function stepData(caller: Caller, action: SyncAction, entryid: number) {
-  const done = await clientGuidHolder('step_data', caller.userid, action.client_guid);
   const data = action.data ?? {};
-  await workLog.saveStepData(caller, entryid, {
+  const applied = await workLog.saveStepData(caller, entryid, {
     fields: data.fields as Record<string, unknown> | undefined,
     stepid: typeof data.stepid === 'number' ? data.stepid : undefined,
     client_guid: action.client_guid,
   });
-  return { status: done ? ('already_applied' as const) : ('applied' as const), http_status: 200, entryid };
+  return { status: applied ? ('applied' as const) : ('already_applied' as const), http_status: 200, entryid };
 }
 
 /**
@@ -189,7 +188,17 @@ async function operation(caller: Caller, action: SyncAction, entryid: number, op
       throw new Skip('guid_reused', 'This client_guid already named another action of yours');
     return { status: 'already_applied' as const, http_status: 200, entryid };
   }
-  await workLog.transition(caller, entryid, op);
+  try {
+    await workLog.transition(caller, entryid, op);
+  } catch (error) {
+    // The same journal from another connection may have made this change a moment ago: its
+    // claim follows the change, so look again before calling it a conflict.
+    if (!(error instanceof ConflictError)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await clientGuidHolder(kind, caller.userid, action.client_guid);
+    if (now?.fingerprint === fingerprint) return { status: 'already_applied' as const, http_status: 200, entryid };
+    throw error;
+  }
   try {
     await transactWrite([
       claimClientGuid(kind, caller.userid, action.client_guid, { ref: String(entryid), fingerprint }),

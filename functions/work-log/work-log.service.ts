@@ -361,26 +361,30 @@ async function assertStepOfGuide(guide: GuideRecord | undefined, stepid: number)
  */
 /**
  * Saves step data. With a `client_guid` (decision 224) the save happens once: sent again with the
- * same request it is answered without being applied again; with another, 409 with the entry.
+ * same request it is answered without being applied again (false); with another, 409 with the entry.
  */
-export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<void> {
+export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<boolean> {
   const guid = input.client_guid;
-  if (guid === undefined) return saveStepDataOnce(caller, entryid, input);
+  if (guid === undefined) {
+    await saveStepDataOnce(caller, entryid, input);
+    return true;
+  }
   const { client_guid: _, ...request } = input;
   const fingerprint = requestFingerprint({ entryid, ...request });
   for (;;) {
     const holder = await clientGuidHolder('step_data', caller.userid, guid);
     if (holder) {
       await answerHeldGuid(holder, fingerprint, async () => entryView(await loadEntry(entryid), nowSeconds()));
-      return;
+      return false;
     }
     try {
-      return await saveStepDataOnce(
+      await saveStepDataOnce(
         caller,
         entryid,
         input,
         claimClientGuid('step_data', caller.userid, guid, { ref: String(entryid), fingerprint }),
       );
+      return true;
     } catch (error) {
       if (!lostGuidRace(error)) throw error;
     }
