@@ -200,6 +200,7 @@ export const approvalsGroup = defineGroup({
     route({
       method: 'POST',
       path: '/approvals/request/sign/{approval_requestid}/token',
+      mintsCredentials: true,
       auth: 'user',
       summary:
         `A single-use signing token for this request (201), valid ${SIGNING_TOKEN_TTL_SECONDS / 60} minutes: ` +

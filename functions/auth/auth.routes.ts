@@ -24,6 +24,7 @@ export const authGroup = defineGroup({
     route({
       method: 'POST',
       path: '/user/token',
+      mintsCredentials: true,
       auth: 'public',
       openOnPrivateSite: true,
       summary: 'Log in: create an authorization token from credentials',
@@ -82,6 +83,7 @@ export const authGroup = defineGroup({
     route({
       method: 'POST',
       path: '/user/token/impersonate',
+      mintsCredentials: true,
       auth: 'admin',
       summary: 'Create a token for another user without a password (Admins only; audited)',
       description:
@@ -96,6 +98,7 @@ export const authGroup = defineGroup({
     route({
       method: 'POST',
       path: '/users',
+      mintsCredentials: true,
       auth: 'custom',
       // Open so registration can run its own rule: anonymous callers pass only while public
       // registration is on; that is decided before the body is validated.
@@ -119,6 +122,7 @@ export const authGroup = defineGroup({
     route({
       method: 'POST',
       path: '/users/reset_password',
+      mintsCredentials: true,
       auth: 'public',
       openOnPrivateSite: true,
       summary: 'Send a password reset link to an address, if an account has it',
@@ -134,6 +138,7 @@ export const authGroup = defineGroup({
     route({
       method: 'POST',
       path: '/users/reset_password/complete',
+      mintsCredentials: true,
       auth: 'public',
       openOnPrivateSite: true,
       summary: 'Set a new password with the token from a reset link (beyond the spec)',

@@ -46,12 +46,16 @@ export const commentsGroup = defineGroup({
       description:
         'contextid is the guideid, stepid or wikiid (info: the wikiid of an INFO page; posts are not checked). ' +
         'The caller must be able to see the guide of a guide or step comment. langid (or langId) defaults ' +
-        'to the site language.',
+        'to the site language. `client_guid` (a UUID the device made, unique per user: decision 224): ' +
+        'sent again with the same request, the comment already made (200); with another, 409 with it.',
       params: z.object({ context: z.string().check(z.minLength(1), z.maxLength(20)), contextid: pathId }),
       body: newCommentBody,
       example: { text: 'Check the torque twice.' },
       response: commentSchema,
-      handler: ({ caller, params, body }) => comments.create(caller, params.context, params.contextid, body),
+      handler: async ({ caller, params, body }) => {
+        const { created, record } = await comments.create(caller, params.context, params.contextid, body);
+        return reply(created ? 201 : 200, record);
+      },
     }),
     route({
       method: 'PATCH',

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { orderQuery } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 
 const text = z.string().check(z.maxLength(20_000));
 
@@ -12,6 +13,8 @@ export const commentListQuery = z.object({
   modifiedSince: queryInt,
   context: z.optional(z.string().check(z.maxLength(20))),
   langid: z.optional(z.string().check(z.maxLength(10))),
+  /** The comment the caller made under this client guid (decision 224). */
+  client_guid: z.optional(clientGuidSchema),
 });
 
 export const newCommentBody = z.object({
@@ -19,6 +22,8 @@ export const newCommentBody = z.object({
   parentid: z.optional(z.nullable(z.int().check(z.positive()))),
   langid: z.optional(z.string().check(z.maxLength(10))),
   langId: z.optional(z.string().check(z.maxLength(10))),
+  /** The device's own id of the comment, unique per user (decision 224). */
+  client_guid: z.optional(clientGuidSchema),
 });
 
 export const commentEditBody = z.object({ text });

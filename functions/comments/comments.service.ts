@@ -36,6 +36,8 @@ import {
   type CommentRecord,
 } from '../../shared/db/entities/comment.ts';
 import type { CommentEdit, CommentListQuery, NewComment } from './comments.schemas.ts';
+import type { Created } from '../../shared/domain/client-guid.ts';
+import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;
@@ -117,6 +119,7 @@ async function requireVisibleComment(caller: Caller, commentid: number): Promise
 
 /** Top-level comments by commentid (replies nested), those the caller may read. */
 export async function list(caller: Caller, query: CommentListQuery): Promise<CommentView[]> {
+  if (query.client_guid !== undefined) return commentOfGuid(caller, query.client_guid, query.offset);
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -156,6 +159,15 @@ export async function list(caller: Caller, query: CommentListQuery): Promise<Com
   return commentViews(comments);
 }
 
+/** The caller's comment made under a client guid, as a list of at most one (decision 224). */
+async function commentOfGuid(caller: Caller, guid: string, offset: number): Promise<CommentView[]> {
+  const holder = offset > 0 ? undefined : await clientGuidHolder('comment', caller.userid, guid);
+  if (!holder) return [];
+  const comment = await getComment(Number(holder.ref));
+  if (!comment) return [];
+  return commentViews(await visibleTo(caller, [comment]));
+}
+
 export async function get(caller: Caller, commentid: number): Promise<CommentView> {
   const [view] = await commentViews([await requireVisibleComment(caller, commentid)]);
   return view;
@@ -178,11 +190,33 @@ function checkLangid(langid: string | undefined): string {
   return langid;
 }
 
+/**
+ * Comments on a document. With a `client_guid` the caller already used: that comment (not
+ * created) for the same request, 409 with it for another (decision 224).
+ */
 export async function create(
   caller: Caller,
   rawContext: string,
   contextid: number,
   input: NewComment,
+): Promise<Created<CommentView>> {
+  const { client_guid, ...request } = input;
+  return createOnce({
+    kind: 'comment',
+    userid: caller.userid,
+    guid: client_guid,
+    request: { context: rawContext, contextid, ...request },
+    existing: (ref) => get(caller, Number(ref)),
+    make: (claim) => createComment(caller, rawContext, contextid, input, claim),
+  });
+}
+
+async function createComment(
+  caller: Caller,
+  rawContext: string,
+  contextid: number,
+  input: NewComment,
+  claim?: (commentid: number) => LabelledWrite,
 ): Promise<CommentView> {
   const context = requireContext(rawContext);
   const target = await resolveTarget(caller, context, contextid);
@@ -224,7 +258,8 @@ export async function create(
     reply_count: 0,
   };
   try {
-    await insertComment(comment, commentedDocumentWrites(context, contextid));
+    const sideWrites = commentedDocumentWrites(context, contextid);
+    await insertComment(comment, claim ? [...sideWrites, claim(comment.commentid)] : sideWrites);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('document'))
       throw new NotFoundError(`The ${context} ${contextid} no longer exists`);

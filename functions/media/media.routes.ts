@@ -66,6 +66,7 @@ export const mediaGroup = defineGroup({
     route({
       method: 'POST',
       path: '/user/media/uploads/presigned',
+      mintsCredentials: true,
       auth: 'user',
       status: 201,
       summary: 'Start a browser upload straight to storage (presigned POST; type and size enforced by S3)',

@@ -152,6 +152,7 @@ export const modulesGroup = defineGroup({
     route({
       method: 'POST',
       path: '/external_training_modules/imports/{importid}/start/byUpload',
+      mintsCredentials: true,
       auth: 'user',
       summary: 'Start the import from a file: answers a presigned upload target (`upload: {url, fields}`) for the zip',
       description:

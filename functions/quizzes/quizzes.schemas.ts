@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_OFFSET, pagination } from '../../shared/http/query.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 
 export const SORT_KEYS = [
   'guideid',
@@ -48,7 +49,12 @@ export const quizSearchBody = z.object({
 export const quizIdsBody = z.object({ quizids: ids });
 export const attachGuideBody = z.object({ quizid: id, guideid: id });
 export const attachWikiBody = z.object({ quizid: id, wikiid: id });
-export const sessionBody = z.object({ quizid: id, response_json: z.optional(z.unknown()) });
+export const sessionBody = z.object({
+  quizid: id,
+  response_json: z.optional(z.unknown()),
+  /** Submit: the device's own id of this submission, unique per user (decision 224). */
+  client_guid: z.optional(clientGuidSchema),
+});
 export const quizIdBody = z.object({ quizid: id });
 export const sessionListQuery = z.object({ ...pagination, query: text });
 export const sessionIdsBody = z.object({ quiz_sessionids: ids });

@@ -12,7 +12,8 @@ import { padId } from '../../shared/db/keys.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { ClientGuidTaken, createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { isLostRace, LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
@@ -170,6 +171,38 @@ export async function save(caller: Caller, input: SessionInput) {
  * attempt, passes or locks, and refreshes the course stages on the quiz's documents.
  */
 export async function submit(caller: Caller, input: SessionInput) {
+  const { client_guid, ...request } = input;
+  const { record } = await createOnce({
+    kind: 'quiz_answer',
+    userid: caller.userid,
+    guid: client_guid,
+    request,
+    existing: (ref) => submittedAgain(caller, Number(ref)),
+    make: (claim) => submitOnce(caller, input, claim),
+  });
+  return record;
+}
+
+/** A submission already made under a client guid, answered as its submit answered (decision 224). */
+async function submittedAgain(caller: Caller, sessionid: number) {
+  const session = await getSession(sessionid, { consistent: true });
+  if (!session) throw new NotFoundError(`No quiz session ${sessionid}`);
+  const [progress, revision] = await Promise.all([
+    getProgress(caller.userid, session.quizid, { consistent: true }),
+    getQuizRevision(session.quizid, session.quiz_revisionid),
+  ]);
+  const attempts = progress?.attempts ?? session.attempt ?? 0;
+  const maxAttempts = revision?.max_attempts ?? null;
+  return {
+    ...submissionView(session, caller.username),
+    attempts_used: attempts,
+    attempts_remaining: maxAttempts === null ? null : Math.max(0, maxAttempts - attempts),
+    quiz_passed: progress?.passed ?? false,
+    locked: progress?.locked ?? false,
+  };
+}
+
+async function submitOnce(caller: Caller, input: SessionInput, claim?: (sessionid: number) => LabelledWrite) {
   const quiz = await requireTakeableQuiz(input.quizid);
   const given = input.response_json === undefined ? undefined : parseResponse(input.response_json);
   const givenText = given === undefined ? undefined : serialized(given);
@@ -228,8 +261,10 @@ export async function submit(caller: Caller, input: SessionInput) {
           progress.attempts,
           { ...outcome, progress: { attempts, passed, locked, best_score: best } },
           countSubmissionWrite(quiz.quizid),
+          claim ? [claim(session.quiz_sessionid)] : [],
         );
       } catch (error) {
+        if (lostGuidRace(error)) throw new ClientGuidTaken();
         if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz'))
           throw new NotFoundError(`No quiz with quizid ${quiz.quizid}`);
         throw error;

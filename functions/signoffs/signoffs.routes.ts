@@ -42,12 +42,18 @@ export const signoffsGroup = defineGroup({
         path: '/stage-sign-offs/requests',
         auth: 'user',
         summary: 'Request a signoff for a course stage assessment (201); 409 with the open request when one is open',
-        description: `${FLOW} Body \`{stage_assessmentid, comments?}\`; the caller must be assigned the course.`,
+        description:
+          `${FLOW} Body \`{stage_assessmentid, comments?, client_guid?}\`; the caller must be assigned the ` +
+          'course. `client_guid` (a UUID the device made, unique per user: decision 224): sent again with ' +
+          'the same body, the request already made (200); with another, 409 with it.',
         status: 201,
         body: signoffRequestBody,
         example: { stage_assessmentid: 1, comments: 'Ready when you are' },
         response: signoffRequestSchema,
-        handler: ({ auth, body }) => signoffs.requestSignoff(auth, body),
+        handler: async ({ auth, body }) => {
+          const { created, record } = await signoffs.requestSignoff(auth, body);
+          return reply(created ? 201 : 200, record);
+        },
       }),
     ),
     ...both(
@@ -126,7 +132,27 @@ export const signoffsGroup = defineGroup({
     }),
     route({
       method: 'POST',
+      path: '/courses/stage-sign-offs/intents/{client_guid}/confirm',
+      auth: 'user',
+      summary: 'Sign what an offline intent recorded: the signer confirms with their password (decision 225)',
+      description:
+        'An intent to answer a signoff request, recorded offline by `POST /user/sync` (`signoff.sign_intent`), ' +
+        'stays pending until its signer, signed in, enters their password here: the signature is made now, ' +
+        "with the intent's answer and comments; the audit record carries the device's time beside the " +
+        "server's. 404 for no such pending intent of the caller's; 409 when confirmed already or the request " +
+        'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login).',
+      // Any segment: a guid that names no pending intent of the caller's is a 404 (after the body is checked).
+      params: z.object({ client_guid: z.string().check(z.minLength(1), z.maxLength(64)) }),
+      body: z.object({ password: z.string().check(z.minLength(1)) }),
+      example: { password: 'their password' },
+      response: signoffRequestSchema,
+      handler: ({ auth, params, body, sourceIp }) =>
+        signoffs.confirmIntent(auth, params.client_guid.toLowerCase(), body.password, sourceIp),
+    }),
+    route({
+      method: 'POST',
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword',
+      mintsCredentials: true,
       auth: 'user',
       summary:
         'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with ' +

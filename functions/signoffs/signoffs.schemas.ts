@@ -1,10 +1,16 @@
 /** Request bodies of the signoff routes, shared by signoffs.routes.ts and signoffs.service.ts. */
 import * as z from 'zod/mini';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 
 const id = z.int().check(z.positive());
 const comments = z.optional(z.string().check(z.maxLength(5000)));
 
-export const signoffRequestBody = z.object({ stage_assessmentid: id, comments });
+export const signoffRequestBody = z.object({
+  stage_assessmentid: id,
+  comments,
+  /** The device's own id of the request, unique per user (decision 224). */
+  client_guid: z.optional(clientGuidSchema),
+});
 export const signoffResponseBody = z.object({ signoff_requestid: id, approved: z.optional(z.boolean()), comments });
 /** Over the shoulder, step 1: the person not signed in names themselves (login or email) and types their password. */
 export const initializeViaPasswordBody = z.object({

@@ -14,10 +14,13 @@ import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
+import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
+import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';
 import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
@@ -119,6 +122,7 @@ async function transition(
   before: SignoffRequestRecord | null,
   next: SignoffRequestRecord,
   details: Record<string, unknown> = {},
+  also: LabelledWrite[] = [],
 ): Promise<void> {
   const document = await stageDocument(next);
   try {
@@ -142,10 +146,10 @@ async function transition(
           ...details,
         },
       },
-      [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next)],
+      [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next), ...also],
     );
   } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (!(error instanceof TransactionConditionFailed) || lostGuidRace(error)) throw error;
     if (error.failedLabels.includes('trainee-signoff') && before === null) {
       const open = await getTraineeSignoff(next.userid, next.stage_assessmentid);
       const current = open ? await getSignoffRequest(open.signoff_requestid) : undefined;
@@ -173,7 +177,31 @@ function conflictUnless(
   });
 }
 
+/**
+ * A trainee asks for a signoff. With a `client_guid` the trainee already used: that request (not
+ * created) for the same body, 409 with it for another (decision 224).
+ */
 export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
+  const { client_guid, ...request } = input;
+  return createOnce({
+    kind: 'signoff_request',
+    userid: auth.user.userid,
+    guid: client_guid,
+    request,
+    existing: async (ref) => {
+      const current = await getSignoffRequest(Number(ref));
+      if (!current) throw new NotFoundError(`No signoff request with signoff_requestid ${ref}`);
+      return view(current);
+    },
+    make: (claim) => createSignoffRequest(auth, input, claim),
+  });
+}
+
+async function createSignoffRequest(
+  auth: SignedInAuth,
+  input: SignoffRequestInput,
+  claim?: (signoff_requestid: number) => LabelledWrite,
+) {
   const caller = auth.user;
   const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
   if ((await listTraineeRows(caller.userid, wikiid)).length === 0)
@@ -198,7 +226,7 @@ export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestIn
     cancelled_by: null,
     version: 1,
   };
-  await transition(auth, 'signoff.requested', null, request);
+  await transition(auth, 'signoff.requested', null, request, {}, claim ? [claim(request.signoff_requestid)] : []);
   await refreshProgressOn(request.userid, request);
   return view(request);
 }
@@ -245,6 +273,7 @@ async function respondAs(
   request: SignoffRequestRecord,
   response: Omit<SignoffResponse, 'response_date'>,
   extra: Record<string, unknown> = {},
+  also: LabelledWrite[] = [],
 ) {
   await conflictUnless(request, ['requested'], 'answer');
   const next: SignoffRequestRecord = {
@@ -253,7 +282,7 @@ async function respondAs(
     response: { ...response, response_date: nowSeconds() },
     version: request.version + 1,
   };
-  await transition(auth, 'signoff.responded', request, next, extra);
+  await transition(auth, 'signoff.responded', request, next, extra, also);
   await refreshProgressOn(next.userid, next);
   return view(next);
 }
@@ -267,6 +296,29 @@ export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
     responder_userid: auth.user.userid,
     method: 'signer',
   });
+}
+
+/**
+ * Makes the signature an offline intent stood for (decision 225): the signer, signed in, enters
+ * their password now; the answer is the one the device recorded, and the audit record carries
+ * the device's time beside the server's. The intent is confirmed in the same transaction.
+ */
+export async function confirmIntent(auth: SignedInAuth, guid: string, password: string, sourceIp: string) {
+  refuseImpersonatedSignature(auth);
+  const intent = await getSignIntent(auth.user.userid, guid);
+  if (!intent) throw new NotFoundError(`No intent to sign of yours with client_guid ${guid}`);
+  if (intent.state !== 'pending') throw new ConflictError('This intent was confirmed already', intent);
+  await checkSignerPassword(await getUser(auth.user.userid), password, sourceIp);
+  const request = await requireRequest(intent.signoff_requestid);
+  await assertSigner(request, auth.user.userid);
+  const now = nowSeconds();
+  return respondAs(
+    auth,
+    request,
+    { approved: intent.approved, comments: intent.comments, responder_userid: auth.user.userid, method: 'password' },
+    { intent_client_guid: guid, device_time: intent.device_time, intent_recorded_date: intent.recorded_date },
+    [signIntentConfirmWrite(auth.user.userid, guid, now)],
+  );
 }
 
 /**

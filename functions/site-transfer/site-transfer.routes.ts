@@ -63,6 +63,7 @@ export const siteTransferGroup = defineGroup({
     route({
       method: 'POST',
       path: '/admin/imports',
+      mintsCredentials: true,
       auth: 'admin',
       summary: 'Create an import: answers where to POST the site file (a presigned upload form)',
       description:

@@ -22,6 +22,7 @@ export const webhooksGroup = defineGroup({
     route({
       method: 'POST',
       path: '/webhooks',
+      mintsCredentials: true,
       auth: 'admin',
       status: 201,
       summary:

@@ -3,10 +3,12 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 import * as workLog from './work-log.service.ts';
 import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
 import responseExamples from './work-log.response-examples.json' with { type: 'json' };
+import { syncRoutes } from './sync.routes.ts';
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
@@ -48,14 +50,18 @@ export const workLogGroup = defineGroup({
   name: 'work-log',
   responseExamples,
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
+  // POST /user/sync works through a journal for up to 25 s (SYNC_TIME_BUDGET_MS): API Gateway's limit.
+  timeoutSeconds: 29,
   routes: [
+    ...syncRoutes,
     route({
       method: 'GET',
       path: '/work_log',
       auth: 'user',
       summary: 'List work log entries, newest first, in `{"results": [...]}`',
       description:
-        'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), any combination; ' +
+        'Filters: `guideid`, `userid` (who started the entry), `workorderid` (exact), `client_guid` (the ' +
+        'entry that user, else the caller, made under it), any combination; ' +
         '`limit` (1-200, default 20) and `offset`. Admins see every entry, editors of the guide named by ' +
         '`guideid` every entry of that guide; anyone else the entries they started (naming another userid is 403).',
       query: workLogListQuery,
@@ -71,16 +77,25 @@ export const workLogGroup = defineGroup({
       description:
         '`guideid` and `workorderid` (a string tying entries together, possibly across guides) in the JSON ' +
         'body or the query string. The caller must be able to view the guide. The entry starts `started` ' +
-        'with empty `work_data` and `timingid` null.',
+        'with empty `work_data` and `timingid` null. `client_guid` (a UUID the device made, unique per ' +
+        'user: decision 224): sent again with the same request, the entry already made (200); with ' +
+        'another, 409 with that entry.',
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
-      body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
-      example: { guideid: 1, workorderid: 'WO-1234' },
+      body: z.object({
+        guideid: z.optional(idValue),
+        workorderid: z.optional(workorderValue),
+        client_guid: z.optional(clientGuidSchema),
+      }),
+      example: { guideid: 1, workorderid: 'WO-1234', client_guid: '0b9e4c1e-5d0a-4f4e-9a43-6c1d2b7e8f10' },
       response: entrySchema,
-      handler: ({ caller, query, body }) =>
-        workLog.create(caller, {
+      handler: async ({ caller, query, body }) => {
+        const { created, record } = await workLog.create(caller, {
           guideid: body.guideid ?? query.guideid,
           workorderid: body.workorderid ?? query.workorderid,
-        }),
+          client_guid: body.client_guid,
+        });
+        return reply(created ? 201 : 200, record);
+      },
     }),
     route({
       method: 'GET',

@@ -53,9 +53,11 @@ import {
   type WorkLogValueRecord,
 } from '../../shared/db/entities/work-log.ts';
 import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/training/progress.ts';
-import { entryView } from '../../shared/views/work-log-views.ts';
+import { entryView, type EntryView } from '../../shared/views/work-log-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { StepDataInput, WorkLogListQuery } from './work-log.schemas.ts';
+import { answerHeldGuid, type Created, requestFingerprint } from '../../shared/domain/client-guid.ts';
+import { claimClientGuid, clientGuidHolder, createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
@@ -95,7 +97,33 @@ async function maxFormRevision(guide: GuideRecord): Promise<number | null> {
   return forms.length === 0 ? null : Math.max(...forms.map((form) => form.form_revisionid));
 }
 
-export async function create(caller: Caller, input: { guideid?: number; workorderid?: string }) {
+export interface CreateEntryInput {
+  guideid?: number;
+  workorderid?: string;
+  /** The device's own id of the entry: unique per user (decision 224). */
+  client_guid?: string;
+}
+
+/**
+ * Starts an entry. With a `client_guid` the caller already used for an entry: that entry (not
+ * created) when the request is the same, 409 with it when it differs.
+ */
+export async function create(caller: Caller, input: CreateEntryInput): Promise<Created<EntryView>> {
+  return createOnce({
+    kind: 'work_log',
+    userid: caller.userid,
+    guid: input.client_guid,
+    request: { guideid: input.guideid, workorderid: input.workorderid?.trim() },
+    existing: (ref) => get(caller, Number(ref)),
+    make: (claim) => createEntry(caller, input, claim),
+  });
+}
+
+async function createEntry(
+  caller: Caller,
+  input: CreateEntryInput,
+  claim?: (entryid: number) => LabelledWrite,
+): Promise<EntryView> {
   if (input.guideid === undefined)
     throw ValidationError.field('guideid', 'missing_field', 'guideid is required (JSON body or query string)');
   const guide = await assertCanViewGuide(caller, input.guideid);
@@ -123,7 +151,7 @@ export async function create(caller: Caller, input: { guideid?: number; workorde
     timingid: 0,
     version: 1,
   };
-  await insertEntry(entry);
+  await insertEntry(entry, claim ? [claim(entryid)] : []);
   await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: guide.guideid, at: now });
   return entryView({ entry, values: [] }, now);
 }
@@ -150,9 +178,27 @@ export async function list(caller: Caller, query: WorkLogListQuery) {
       filter.userid = caller.userid;
     }
   }
-  const entries = await readEntries(await listEntryIds(filter, query));
+  const ids =
+    query.client_guid === undefined
+      ? await listEntryIds(filter, query)
+      : await entryOfGuid(filter, query, caller.userid);
+  const entries = await readEntries(ids);
   const now = nowSeconds();
   return { results: entries.map((stored) => entryView(stored, now)) };
+}
+
+/** The entry (at most one) a user made under a client guid, if it passes the list's other filters. */
+async function entryOfGuid(filter: WorkLogFilter, query: WorkLogListQuery, callerid: number): Promise<number[]> {
+  if (query.offset > 0 || query.client_guid === undefined) return [];
+  const owner = filter.userid ?? callerid;
+  const holder = await clientGuidHolder('work_log', owner, query.client_guid);
+  if (!holder) return [];
+  const stored = await readEntry(Number(holder.ref));
+  if (!stored) return [];
+  const { entry } = stored;
+  if (filter.guideid !== undefined && entry.guideid !== filter.guideid) return [];
+  if (filter.workorderid !== undefined && entry.workorderid !== filter.workorderid) return [];
+  return [entry.entryid];
 }
 
 export async function suspended(caller: Caller, guideid: number, page: Page) {
@@ -313,7 +359,44 @@ async function assertStepOfGuide(guide: GuideRecord | undefined, stepid: number)
  * device last saw) must still be the entry's: otherwise 409 with the entry as it is, and nothing
  * is written. Answers 200 without a body, as the real service does.
  */
-export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<void> {
+/**
+ * Saves step data. With a `client_guid` (decision 224) the save happens once: sent again with the
+ * same request it is answered without being applied again (false); with another, 409 with the entry.
+ */
+export async function saveStepData(caller: Caller, entryid: number, input: StepDataInput): Promise<boolean> {
+  const guid = input.client_guid;
+  if (guid === undefined) {
+    await saveStepDataOnce(caller, entryid, input);
+    return true;
+  }
+  const { client_guid: _, ...request } = input;
+  const fingerprint = requestFingerprint({ entryid, ...request });
+  for (;;) {
+    const holder = await clientGuidHolder('step_data', caller.userid, guid);
+    if (holder) {
+      await answerHeldGuid(holder, fingerprint, async () => entryView(await loadEntry(entryid), nowSeconds()));
+      return false;
+    }
+    try {
+      await saveStepDataOnce(
+        caller,
+        entryid,
+        input,
+        claimClientGuid('step_data', caller.userid, guid, { ref: String(entryid), fingerprint }),
+      );
+      return true;
+    } catch (error) {
+      if (!lostGuidRace(error)) throw error;
+    }
+  }
+}
+
+async function saveStepDataOnce(
+  caller: Caller,
+  entryid: number,
+  input: StepDataInput,
+  claim?: LabelledWrite,
+): Promise<void> {
   let planned: PlannedValue[] | undefined;
   await retryOnLostRace(
     async () => {
@@ -363,6 +446,7 @@ export async function saveStepData(caller: Caller, entryid: number, input: StepD
       // Nothing to write: the checks above were the whole request.
       if (!timingWrite && writes.length === 0) return;
       writes.unshift(timingWrite ?? entryAcceptsDataCheck(entryid, caller.userid, expectedTimingid));
+      if (claim) writes.push(claim);
       await writeEntryChange(writes);
     },
     { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },

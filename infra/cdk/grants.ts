@@ -174,6 +174,20 @@ export function grantFunctionAccess(grantee: IGrantable, access: FunctionAccess,
  * `queryIndexes`). CDK's table.grant puts every action on the indexes too, where only Query and
  * Scan mean anything.
  */
+/**
+ * What Powertools' idempotency utility does for a write sent with `Idempotency-Key` (decision
+ * 223): get, put, update and delete its record, in the idempotency partitions only, whatever the
+ * group's own table access is.
+ */
+export function grantIdempotencyRecords(grantee: IGrantable, table: ITableV2): void {
+  Grant.addToPrincipal({
+    grantee,
+    actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].map((action) => `dynamodb:${action}`),
+    resourceArns: [table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['IDEMPOTENCY#*'] } },
+  });
+}
+
 export function grantTable(
   grantee: IGrantable,
   table: ITableV2,

@@ -74,6 +74,8 @@ import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
+import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
+import { signIntentItemSchema } from './entities/sign-intent.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -122,6 +124,9 @@ const uniqueItemSchema = z.strictObject({
   course_assignmentid: z.optional(positiveId),
   prdid: z.optional(positiveId),
   prsid: z.optional(positiveId),
+  /** CLIENT_GUID claims (client-guid.ts): the record's id and the fingerprint of its create. */
+  client_ref: z.optional(z.string()),
+  fingerprint: z.optional(z.string()),
 });
 
 /** search-index.ts: one word of a record (the record's id; the word is in the key). */
@@ -160,6 +165,7 @@ const SHAPES: ShapeInput[] = [
   ['StageCompletion', `USER#${ID}`, `TRAINDOC#${DOCTYPE}#${PAD}`, stageCompletionItemSchema],
   ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`, traineeSignoffItemSchema],
   ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`, quizProgressItemSchema],
+  ['SignIntent', `USER#${ID}`, 'SIGNINTENT#[0-9a-f-]{36}', signIntentItemSchema],
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY', trainingSummaryItemSchema],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
@@ -250,6 +256,8 @@ const SHAPES: ShapeInput[] = [
   ['StepForm', `STEPFORMS#GUIDE#${ID}`, `STEP#${PAD}`, stepFormItemSchema],
   ['StepFormRevision', `FORMREV#${ID}`, 'FORM', stepFormRevisionItemSchema],
   ['StepFormField', `FIELDREV#${ID}`, 'FIELD', stepFormFieldItemSchema],
+  // idempotency-record.ts: Powertools' items (never travel); sk is `request#` + a base64 sha256
+  ['IdempotencyRecord', `IDEMPOTENCY#${ID}`, 'request#[A-Za-z0-9+/=]+', idempotencyRecordItemSchema],
   // site-transfer-job.ts (never travel)
   ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
   ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],

@@ -13,7 +13,9 @@ export type UniqueKind =
   | 'WIKI_TITLE'
   | 'GLOSSARY_TERM'
   | 'PERIODIC_REVIEW_DOC'
-  | 'COURSE_ASSIGNEE';
+  | 'COURSE_ASSIGNEE'
+  /** A client-made id of a user's record (client-guid.ts, decision 224). */
+  | 'CLIENT_GUID';
 
 export function normalizeUnique(kind: UniqueKind, value: string): string {
   return kind === 'EMAIL' || kind === 'UNIQUE_USERNAME' ? value.trim().toLowerCase() : value.trim();

@@ -33,7 +33,10 @@ const ERROR_RESPONSES: Record<string, { description: string }> = {
   '403': { description: 'The caller may not do this: {"message"}' },
   '404': { description: 'Unknown resource or route: {"message"}' },
   '405': { description: 'Method not allowed on this path' },
-  '409': { description: 'Stale revisionid: the body is the current resource' },
+  '409': {
+    description:
+      'Stale revisionid: the body is the current resource; or a request with this Idempotency-Key is still running',
+  },
   '422': { description: 'Invalid input: {"message", "errors": [{"field", "code", "message"}]}' },
 };
 
@@ -68,7 +71,25 @@ function parameters(route: RouteDef): JsonSchema[] {
       });
     }
   }
+  if (takesIdempotencyKey(route))
+    result.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe (decision 223): the same key with the same request within 24 hours answers ' +
+        'the first answer again (header `Idempotent-Replayed: true`) without doing the work twice; ' +
+        'the same key with another request is 422; while the first is still running, 409. Keys are ' +
+        "the caller's own. 1-255 visible ASCII characters, bare or quoted.",
+      schema: { type: 'string', minLength: 1, maxLength: 257 },
+      example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+    });
   return result;
+}
+
+/** Writes take the header, except those whose answer holds a credential (they refuse it). */
+function takesIdempotencyKey(route: RouteDef): boolean {
+  return route.method !== 'GET' && !route.mintsCredentials;
 }
 
 const ROLE_NOTE: Record<string, string> = {
@@ -126,7 +147,9 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   for (const [code, response] of Object.entries(ERROR_RESPONSES)) {
     if (code === '401' && route.auth === 'public' && route.openOnPrivateSite) continue;
     if (code === '403' && (route.auth === 'public' || route.auth === 'user')) continue;
-    if ((code === '400' || code === '422') && !route.body && !route.query) continue;
+    // A write may also be refused for its Idempotency-Key (400 malformed, 422 reused).
+    const checksInput = route.body || route.query || takesIdempotencyKey(route);
+    if ((code === '400' || code === '422') && !checksInput) continue;
     responses[code] = response;
   }
   return {

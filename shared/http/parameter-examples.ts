@@ -33,6 +33,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   doctype: ['guide'],
   docid: ['1203'],
   entryid: ['702'],
+  /** A client-made id (decision 224). */
+  client_guid: ['0b9e4c1e-5d0a-4f4e-9a43-6c1d2b7e8f10'],
   // Site paths of media (decision 197): an image file by guid and size, a document by guid
   file: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f.medium'],
   guid: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f'],

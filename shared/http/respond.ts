@@ -56,11 +56,12 @@ export const CORS_MAX_AGE_SECONDS = 3600;
 
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-App-Id',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-App-Id, Idempotency-Key',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
-  // A browser client may read the id of its request (decision 183) across origins.
-  'access-control-expose-headers': 'X-Request-Id',
+  // A browser client may read the id of its request (decision 183) across origins, and whether
+  // an answer is a replay of an Idempotency-Key (decision 223).
+  'access-control-expose-headers': 'X-Request-Id, Idempotent-Replayed',
 };
 
 /** Reads ?format / ?pretty / Accept (a flag counts when present without a value). */

@@ -165,6 +165,12 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
   revision?: 'required' | 'when-given';
   /** Pass the body through as bytes instead of parsing JSON (uploads). */
   rawBody?: boolean;
+  /**
+   * The answer holds a credential (a token, a signing secret, a presigned upload, a reset):
+   * `Idempotency-Key` is refused with 422, since a kept answer must never hold a secret
+   * (shared/http/idempotency.ts, decision 223).
+   */
+  mintsCredentials?: boolean;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
   extensions?: Record<string, unknown>;
   /*

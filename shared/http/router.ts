@@ -3,7 +3,8 @@
  * middleware for the request context (logger keys, X-Request-Id), tracing, access logs and
  * error mapping. Every route goes through the same steps:
  * match -> authenticate -> authorize (private site, role) -> validate params -> the route's own
- * authorize hook -> validate query, body -> handler -> format.
+ * authorize hook -> Idempotency-Key (a kept answer, or the rest once: ./idempotency.ts) ->
+ * validate query, body -> handler -> format.
  */
 import middy from '@middy/core';
 import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
@@ -23,6 +24,7 @@ import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteG
 import { openToAnonymous } from './site-access.ts';
 import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
 import { parseOrThrow } from './validation.ts';
+import { idempotent } from './idempotency.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -77,7 +79,7 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
     })),
   );
 
-  return async function dispatch(event: APIGatewayProxyEventV2): Promise<Result> {
+  return async function dispatch(event: APIGatewayProxyEventV2, context?: Context): Promise<Result> {
     const method = event.requestContext.http.method.toUpperCase();
     const path = normalizePath(event.rawPath);
     const query = new URLSearchParams(event.rawQueryString ?? '');
@@ -118,33 +120,36 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
       const params = parseParams(route, requireWellFormedText(pathParams, 'path'));
       // Route-level authorization (custom routes) is decided before the query or body is read.
       if (route.authorize) await route.authorize({ params, auth, headers });
-      // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
-      let body: unknown;
-      let rawBody: Buffer | undefined;
-      if (route.rawBody) rawBody = bodyBytes(event);
-      else if (route.form) {
-        body = requireWellFormedText(formBody(event), 'body');
-        // A form POST is this site's own only with the token of this browser's cookie (decision 217).
-        checkCsrf(headers, (body as Record<string, string>)[CSRF_FIELD]);
-      } else body = requireWellFormedText(jsonBody(event), 'body');
-      const rawQuery = requireWellFormedText(queryObject(query), 'query');
-      const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
-      if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
-      const result = await route.handler({
-        params,
-        query: parsedQuery,
-        body,
-        rawBody,
-        // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
-        // non-null wherever the route's type says so.
-        caller: auth.user,
-        auth,
-        headers,
-        requestId: event.requestContext.requestId,
-        sourceIp: event.requestContext.http.sourceIp,
+      // A key is looked up only now: after authentication and authorization, scoped to the caller.
+      return idempotent({ route, event, headers, caller: auth.user, context }, async () => {
+        // Malformed JSON (400) is a syntax error of the request: it comes before any 422.
+        let body: unknown;
+        let rawBody: Buffer | undefined;
+        if (route.rawBody) rawBody = bodyBytes(event);
+        else if (route.form) {
+          body = requireWellFormedText(formBody(event), 'body');
+          // A form POST is this site's own only with the token of this browser's cookie (decision 217).
+          checkCsrf(headers, (body as Record<string, string>)[CSRF_FIELD]);
+        } else body = requireWellFormedText(jsonBody(event), 'body');
+        const rawQuery = requireWellFormedText(queryObject(query), 'query');
+        const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
+        if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
+        const result = await route.handler({
+          params,
+          query: parsedQuery,
+          body,
+          rawBody,
+          // authorize() has rejected anonymous requests to user/author/admin routes, so `caller` is
+          // non-null wherever the route's type says so.
+          caller: auth.user,
+          auth,
+          headers,
+          requestId: event.requestContext.requestId,
+          sourceIp: event.requestContext.http.sourceIp,
+        });
+        if (isReply(result)) return toResult(result, format);
+        return respond(route.status ?? 200, result, format);
       });
-      if (isReply(result)) return toResult(result, format);
-      return respond(route.status ?? 200, result, format);
     }
   };
 }

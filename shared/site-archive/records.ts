@@ -126,6 +126,7 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'WebhookDelivery',
   // The search index's head: derived data, rebuilt by the import (decision 208).
   'SearchIndexHead',
+  'IdempotencyRecord',
 ]);
 
 function plainString(value: unknown): string | undefined {

@@ -117,10 +117,10 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-max-age')).toBe('3600');
   });
 
-  it('lets a browser on another origin read X-Request-Id', async () => {
+  it('lets a browser on another origin read X-Request-Id and Idempotent-Replayed', async () => {
     const response = await fetch(`${apiUrl()}/users/1`, { headers: { origin: 'https://example.org' } });
     expect(response.headers.get('x-request-id')).toBeTruthy();
-    expect(response.headers.get('access-control-expose-headers')).toBe('X-Request-Id');
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Idempotent-Replayed');
   });
 });
 
@@ -136,7 +136,7 @@ describe('documentation', () => {
     expect(response.body.paths['/users/searchnames/{search}'].get.deprecated).toBe(true);
     expect(
       response.body.paths['/teams/{teamid}/users/{userid}'].put.parameters.map((p: { name: string }) => p.name),
-    ).toEqual(['teamid', 'userid']);
+    ).toEqual(['teamid', 'userid', 'Idempotency-Key']);
   });
 
   it('serves a readable static docs page at /api/2.0/doc/static (test/api/api-docs.test.ts: the rest)', async () => {

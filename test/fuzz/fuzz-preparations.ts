@@ -21,6 +21,7 @@
  * world's), fields laid over the example body (`body`), query values, the token that sends the
  * valid request, or a raw body. Keyed by `METHOD path` as declared in the route table.
  */
+import { randomUUID } from 'node:crypto';
 import { uploadSiteFile } from '../support/site-transfer.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
 import {
@@ -192,6 +193,16 @@ export const PREPARATIONS: Record<string, Prepare> = {
   'POST /courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword': async (world) => {
     const { signer, signoff_requestid } = await assessment(world, true, 'initialize');
     return { role: 'user', values: { signoff_requestid }, body: { login: signer.email, password: signer.password } };
+  },
+  // An intent to sign recorded offline (POST /user/sync), confirmed by its signer's password.
+  'POST /courses/stage-sign-offs/intents/{client_guid}/confirm': async (world) => {
+    const { signer, signoff_requestid } = await assessment(world, true, 'intent');
+    const client_guid = randomUUID();
+    const intent = { client_guid, type: 'signoff.sign_intent', device_time: 1767225600, data: { signoff_requestid } };
+    const { email, password } = signer;
+    const token = (await made('signer login', 'POST', '/user/token', '', { email, password })).authToken as string;
+    await made('sign intent', 'POST', '/user/sync', token, { actions: [intent] });
+    return { token, values: { client_guid }, body: { password } };
   },
   'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize': async (world) => {
     const { signer, signoff_requestid } = await assessment(world, true, 'finalize');

@@ -95,11 +95,11 @@ describe('api stack: routes from the route table', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
-        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id'],
+        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'],
         AllowMethods: ['DELETE', 'GET', 'PATCH', 'POST'],
         AllowOrigins: ['*'],
         MaxAge: 3600,
-        ExposeHeaders: ['X-Request-Id'],
+        ExposeHeaders: ['X-Request-Id', 'Idempotent-Replayed'],
       },
     });
   });
@@ -216,6 +216,26 @@ describe('api stack: least privilege by intent', () => {
     const actions = actionsOf(statementsOf('catalog-entries'));
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 's3:GetObject']));
     expect(actions.filter((action) => WRITES.test(action))).toEqual([]);
+  });
+
+  it('lets every group with a write route keep Idempotency-Key records, in their partitions only', () => {
+    const scoped = (statement: { Condition?: unknown }) =>
+      JSON.stringify(statement.Condition ?? {}).includes('"dynamodb:LeadingKeys":["IDEMPOTENCY#*"]');
+    let writers = 0;
+    for (const group of FIXTURE_GROUPS) {
+      const grants = statementsOf(group.name).filter(scoped);
+      const writes = group.routes.some((route) => route.method !== 'GET' && !route.mintsCredentials);
+      if (!writes) {
+        expect(grants, group.name).toEqual([]);
+        continue;
+      }
+      writers++;
+      expect(grants, group.name).toHaveLength(1);
+      expect([grants[0].Action].flat().sort()).toEqual(
+        ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+      );
+    }
+    expect(writers).toBeGreaterThan(0);
   });
 
   it('puts item actions on the table only and Query alone on its indexes; no DescribeTable, no Scan', () => {

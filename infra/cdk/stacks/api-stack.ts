@@ -29,7 +29,7 @@ import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { embedBundling } from '../embeds.ts';
 import { functionEnvironment } from '../function-environment.ts';
-import { grantAccess } from '../grants.ts';
+import { grantAccess, grantIdempotencyRecords } from '../grants.ts';
 import { functionEntry } from '../../repo-paths.ts';
 import { assertDeployableRouteTable, FALLBACK_FUNCTION_NAME, routeManifest } from '../route-manifest.ts';
 import type { SiteSettings } from '../site-settings.ts';
@@ -38,7 +38,9 @@ import type { SiteSettings } from '../site-settings.ts';
 const MAX_GROUP_TIMEOUT_SECONDS = 29;
 const FALLBACK_MEMORY_MB = 256;
 
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id'];
+/** Idempotency-Key: decision 223 (shared/http/idempotency.ts); the local gateway's are in shared/http/respond.ts. */
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'];
+export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed'];
 
 /** One JSON object per request; every value quoted, since absent values print as `-`. */
 const ACCESS_LOG_FIELDS = {
@@ -101,7 +103,7 @@ export class ApiStack extends Stack {
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: corsMethods(groups),
         maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
-        exposeHeaders: ['X-Request-Id'],
+        exposeHeaders: CORS_EXPOSE_HEADERS,
       },
     });
 
@@ -174,6 +176,9 @@ export class ApiAreaStack extends Stack {
         siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
         mailFrom: settings.mailFrom,
       });
+      // Any write may carry Idempotency-Key (decision 223), except those making credentials.
+      if (group.routes.some((route) => route.method !== 'GET' && !route.mintsCredentials))
+        grantIdempotencyRecords(groupFunction, props.table);
       this.groupFunctions[group.name] = groupFunction;
     }
 

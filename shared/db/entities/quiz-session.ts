@@ -405,6 +405,8 @@ export async function submitSession(
   previousAttempts: number,
   outcome: SubmissionOutcome,
   quizCountWrite: LabelledWrite,
+  /** Writes that stand or fall with the submission (a client guid's claim, decision 224). */
+  also: LabelledWrite[] = [],
 ): Promise<void> {
   await transactWrite([
     openSessionUpdate(
@@ -453,6 +455,7 @@ export async function submitSession(
       condition: 'attempts = :previous',
     }),
     quizCountWrite,
+    ...also,
     outboxPut(
       domainEvent('quiz_session.submitted', `QUIZ#${session.quizid}#USER#${session.userid}`, {
         quiz_sessionid: session.quiz_sessionid,

@@ -159,8 +159,9 @@ function suspendedIndexKeys(entry: WorkLogEntryRecord): Record<string, string> {
 }
 
 /** Creates the entry with its list links (label `entry` if the id is taken). */
-export async function insertEntry(entry: WorkLogEntryRecord): Promise<void> {
-  await transactWrite(entryCreateWrites(entry));
+/** `also`: writes that stand or fall with the entry (a client guid's claim, decision 224). */
+export async function insertEntry(entry: WorkLogEntryRecord, also: LabelledWrite[] = []): Promise<void> {
+  await transactWrite([...entryCreateWrites(entry), ...also]);
 }
 
 /** The writes of insertEntry (the explicit-id path: a migration writes a source's entry with its id). */

@@ -1,0 +1,83 @@
+/**
+ * `POST /user/sync`: a device's offline journal (docs/offline.md, decision 225). In the work-log
+ * group because its actions are work-log use cases, and a group never calls another's.
+ */
+import * as z from 'zod/mini';
+import { route } from '../../shared/http/route.ts';
+import { RequestError } from '../../shared/http/respond.ts';
+import * as journal from './sync.service.ts';
+import { MAX_JOURNAL_ACTIONS, MAX_JOURNAL_BYTES, SYNC_ACTION_TYPES, syncBody } from './sync.schemas.ts';
+
+const resultSchema = z.object({
+  client_guid: z.string(),
+  type: z.enum(SYNC_ACTION_TYPES),
+  status: z.enum(['applied', 'already_applied', 'pending', 'conflict', 'rejected', 'skipped', 'not_applied']),
+  http_status: z.int(),
+  entryid: z.optional(z.int()),
+  conflict: z.optional(z.object({ reason: z.string(), message: z.string(), current: z.optional(z.unknown()) })),
+  device_time: z.int(),
+  server_time: z.int(),
+});
+
+export const syncRoutes = [
+  route({
+    method: 'POST',
+    path: '/user/sync',
+    auth: 'user',
+    summary: 'Apply a journal of work done offline, in order, each action once; a result per action',
+    description:
+      `At most ${MAX_JOURNAL_ACTIONS} actions and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes (413 past it); ` +
+      'a longer journal is sent in parts. Each action has its own `client_guid` (a UUID), `device_time`, ' +
+      'optionally the guide `revisionid` it was made against, and `entry` (an entryid or the client_guid of ' +
+      'the `work_log.start` that made it). Sent again, whole or cut anywhere, a journal has the effect of one ' +
+      'delivery: what was done answers `already_applied`. Conflicts are reported per action, never dropped ' +
+      '(docs/offline.md). Always 200 when the journal is well-formed.',
+    body: syncBody,
+    example: {
+      actions: [
+        {
+          client_guid: '4f1c2a9e-8d3b-4c7a-9e21-5b6d7f8a9c01',
+          type: 'work_log.start',
+          device_time: 1767225600,
+          revisionid: 3,
+          data: { guideid: 1, workorderid: 'WO-1234' },
+        },
+        {
+          client_guid: '4f1c2a9e-8d3b-4c7a-9e21-5b6d7f8a9c02',
+          type: 'work_log.finish',
+          device_time: 1767226200,
+          entry: '4f1c2a9e-8d3b-4c7a-9e21-5b6d7f8a9c01',
+        },
+      ],
+    },
+    response: z.object({ results: z.array(resultSchema) }),
+    responseExample: {
+      results: [
+        {
+          client_guid: '4f1c2a9e-8d3b-4c7a-9e21-5b6d7f8a9c01',
+          type: 'work_log.start',
+          status: 'applied',
+          http_status: 201,
+          entryid: 17,
+          device_time: 1767225600,
+          server_time: 1767229000,
+        },
+        {
+          client_guid: '4f1c2a9e-8d3b-4c7a-9e21-5b6d7f8a9c02',
+          type: 'work_log.finish',
+          status: 'applied',
+          http_status: 200,
+          entryid: 17,
+          device_time: 1767226200,
+          server_time: 1767229000,
+        },
+      ],
+    },
+    handler: ({ caller, body, headers }) => {
+      const bytes = Number(headers['content-length'] ?? Buffer.byteLength(JSON.stringify(body)));
+      if (bytes > MAX_JOURNAL_BYTES)
+        throw new RequestError(413, `A journal is at most ${MAX_JOURNAL_BYTES} bytes: send it in parts`);
+      return journal.sync(caller, body.actions);
+    },
+  }),
+];

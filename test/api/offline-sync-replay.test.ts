@@ -1,0 +1,160 @@
+/**
+ * The replay harness (issue 30, "Proof"): random journals of work done offline, delivered as a
+ * flaky connection would (cut after any action, actions repeated, entries interleaved in any
+ * order that keeps each entry's own order, the whole journal sent again), always ending with a
+ * whole resend. Invariants: every action takes effect exactly once (`applied` once over all
+ * deliveries, `already_applied` after), no conflict where nothing interfered, no 5xx, the final
+ * state is the journal's, and the operator's audit chain verifies.
+ * Short in CI (a few runs); longer with STEPWISE_PROPERTY_RUNS (test/support/property.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createUser, loginAdmin, type TestUser, uniqueSuffix } from '../support/api.ts';
+import { propertyRuns } from '../support/property.ts';
+import { addStep, createGuide, ownSteps } from './guide-fixtures.ts';
+
+let writer: TestUser;
+let operator: TestUser;
+let guideid: number;
+let fields: string[];
+
+beforeAll(async () => {
+  [writer, operator] = await Promise.all([createUser({ privileges: ['Author'] }), createUser()]);
+  const guide = await addStep(writer.token, (await createGuide(writer.token)).guideid);
+  guideid = guide.guideid;
+  expect((await api('PUT', `/guides/${guideid}/users/${operator.userid}`, { token: writer.token })).status).toBe(200);
+  const form = await api('POST', `/step_forms/${ownSteps(guide)[0].stepid}`, {
+    token: writer.token,
+    body: {
+      fields: ['Serial', 'Batch', 'Operator note'].map((label) => ({ field_type: 'Text Input', label })),
+    },
+  });
+  fields = form.body.fields.map((field: { field_revisionid: number }) => String(field.field_revisionid));
+});
+
+interface EntryPlan {
+  fields: number[];
+  end: 'none' | 'finish' | 'cancel';
+}
+type Delivery = { kind: 'cut'; at: number } | { kind: 'duplicates'; picks: number[] } | { kind: 'whole' };
+
+const entryPlan = fc.record({
+  fields: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { maxLength: 3 }),
+  end: fc.constantFrom<'none' | 'finish' | 'cancel'>('none', 'finish', 'cancel'),
+});
+const scenario = fc.record({
+  entries: fc.array(entryPlan, { minLength: 1, maxLength: 3 }),
+  /** Which entry each slot of the interleaving takes its next action from (taken modulo). */
+  interleave: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+  deliveries: fc.array(
+    fc.oneof(
+      fc.record({ kind: fc.constant('cut' as const), at: fc.nat({ max: 11 }) }),
+      fc.record({ kind: fc.constant('duplicates' as const), picks: fc.array(fc.nat({ max: 11 }), { maxLength: 4 }) }),
+      fc.constant({ kind: 'whole' as const }),
+    ),
+    { minLength: 1, maxLength: 3 },
+  ),
+});
+
+interface Action {
+  client_guid: string;
+  type: string;
+  device_time: number;
+  entry?: string;
+  data?: Record<string, unknown>;
+}
+
+/** The journal: each entry's actions in its own order, entries interleaved as `interleave` says. */
+function journalOf(entries: EntryPlan[], interleave: number[], tag: string): { actions: Action[]; starts: string[] } {
+  const now = Math.floor(Date.now() / 1000);
+  const queues = entries.map((plan, index) => {
+    const start = randomUUID();
+    const own: Action[] = [
+      {
+        client_guid: start,
+        type: 'work_log.start',
+        device_time: now,
+        data: { guideid, workorderid: `WO-${tag}-${index}` },
+      },
+      ...plan.fields.map((field) => ({
+        client_guid: randomUUID(),
+        type: 'work_log.step_data',
+        device_time: now,
+        entry: start,
+        data: { fields: { [fields[field]]: `v${field}` } },
+      })),
+    ];
+    if (plan.end !== 'none')
+      own.push({ client_guid: randomUUID(), type: `work_log.${plan.end}`, device_time: now, entry: start });
+    return own;
+  });
+  const starts = queues.map((queue) => queue[0].client_guid);
+  const actions: Action[] = [];
+  let slot = 0;
+  while (queues.some((queue) => queue.length > 0)) {
+    const open = queues.filter((queue) => queue.length > 0);
+    actions.push(open[(interleave[slot++ % interleave.length] ?? 0) % open.length].shift()!);
+  }
+  return { actions, starts };
+}
+
+function deliveryOf(actions: Action[], delivery: Delivery): Action[] {
+  if (delivery.kind === 'whole') return actions;
+  if (delivery.kind === 'cut') return actions.slice(0, delivery.at % (actions.length + 1));
+  // Each pick repeats that action right after itself, as a retrying device would.
+  const out: Action[] = [];
+  actions.forEach((action, index) => {
+    out.push(action);
+    for (const pick of delivery.picks) if (pick % actions.length === index) out.push(action);
+  });
+  return out;
+}
+
+describe('offline journals replayed (property)', () => {
+  it('take effect exactly once however they are cut, repeated and resent', { timeout: 300_000 }, async () => {
+    const admin = await loginAdmin();
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ entries, interleave, deliveries }) => {
+        const tag = uniqueSuffix();
+        const { actions, starts } = journalOf(entries, interleave, tag);
+        const applied = new Map<string, number>();
+        for (const delivery of [...deliveries, { kind: 'whole' as const }]) {
+          const sent = deliveryOf(actions, delivery);
+          if (sent.length === 0) continue;
+          const answer = await api('POST', '/user/sync', { token: operator.token, body: { actions: sent } });
+          expect(answer.status).toBe(200);
+          for (const result of answer.body.results) {
+            expect(result.http_status).toBeLessThan(500);
+            // Nothing else touched these entries: no conflict, nothing skipped.
+            expect(['applied', 'already_applied']).toContain(result.status);
+            if (result.status === 'applied')
+              applied.set(result.client_guid, (applied.get(result.client_guid) ?? 0) + 1);
+          }
+        }
+        // Exactly once: every action applied once over all deliveries.
+        expect(applied.size).toBe(actions.length);
+        expect([...applied.values()].every((count) => count === 1)).toBe(true);
+        // The final state is the journal's.
+        for (const [index, plan] of entries.entries()) {
+          const found = await api('GET', '/work_log', { token: operator.token, query: { client_guid: starts[index] } });
+          expect(found.body.results).toHaveLength(1);
+          const entry = found.body.results[0];
+          const byWorkorder = await api('GET', '/work_log', {
+            token: operator.token,
+            query: { workorderid: `WO-${tag}-${index}` },
+          });
+          expect(byWorkorder.body.results).toHaveLength(1);
+          const expected = { none: 'started', finish: 'complete', cancel: 'cancelled' }[plan.end];
+          expect(entry.status).toBe(expected);
+          const values = entry.work_data.map((value: { value: string }) => value.value).sort();
+          expect(values).toEqual(plan.fields.map((field) => `v${field}`).sort());
+        }
+        const verified = await api('GET', `/audit/users/${operator.userid}/verify`, { token: admin });
+        if (verified.status === 200) expect(verified.body.valid).toBe(true);
+        else expect(verified.status).toBe(404);
+      }),
+      { numRuns: propertyRuns(4) },
+    );
+  });
+});
