@@ -31,6 +31,7 @@ import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
+import { acknowledgementsGroup } from './acknowledgements/acknowledgements.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -54,6 +55,7 @@ export const routeGroups: RouteGroup[] = [
   coursesGroup,
   courseAssignmentsGroup,
   signoffsGroup,
+  acknowledgementsGroup,
   quizzesGroup,
   quizImportGroup,
   // data capture

@@ -78,7 +78,7 @@ function replay(strictness: Exclude<Strictness, null>, history: HistoryEvent[]) 
   let oracle: 'valid' | 'awaiting' | 'retrain' | 'none' = 'none';
   for (const event of history) {
     if (event.kind === 'release') {
-      const base = latest ?? v(0, 0);
+      const base: ReleaseVersion = latest ?? v(0, 0);
       latest = event.type === 'major' ? v(base.major + 1, 0) : v(base.major, base.minor + 1);
       if (event.retraining) retraining = latest;
       const outdates = strictness === 'minor' || event.type === 'major';

@@ -27,6 +27,7 @@ export const API_AREAS = {
     'modules',
     'periodic-review',
     'approvals',
+    'acknowledgements',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs'],
   Capture: ['step-forms', 'work-log'],
