@@ -39,7 +39,6 @@ import {
   deleteEntry,
   entryAcceptsDataCheck,
   entryUpdateWrite,
-  insertEntry,
   listEntryIds,
   listSuspendedEntryIds,
   readEntries,
@@ -56,6 +55,7 @@ import { recordDocumentCompleted, recordDocumentStarted } from '../../shared/tra
 import { entryView } from '../../shared/views/work-log-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { StepDataInput, WorkLogListQuery } from './work-log.schemas.ts';
+import { assertNotBlocked, gateOnStart, insertGatedEntry } from './qualification.service.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
@@ -99,6 +99,8 @@ export async function create(caller: Caller, input: { guideid?: number; workorde
   if (input.guideid === undefined)
     throw ValidationError.field('guideid', 'missing_field', 'guideid is required (JSON body or query string)');
   const guide = await assertCanViewGuide(caller, input.guideid);
+  // The gate on qualification (docs/competency.md): 403 when it blocks, before validation.
+  const gate = await gateOnStart(guide.guideid, caller.userid);
   const workorderid = input.workorderid?.trim();
   if (!workorderid)
     throw ValidationError.field('workorderid', 'missing_field', 'workorderid is required (JSON body or query string)');
@@ -123,7 +125,7 @@ export async function create(caller: Caller, input: { guideid?: number; workorde
     timingid: 0,
     version: 1,
   };
-  await insertEntry(entry);
+  await insertGatedEntry(entry, gate);
   await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: guide.guideid, at: now });
   return entryView({ entry, values: [] }, now);
 }
@@ -320,6 +322,7 @@ export async function saveStepData(caller: Caller, entryid: number, input: StepD
       const stored = await loadEntry(entryid);
       const { entry } = stored;
       assertOperator(caller, entry, 'save its step data');
+      await assertNotBlocked(entry.guideid, caller.userid);
       if (input.fields === undefined && input.stepid === undefined)
         throw ValidationError.field(
           'fields',

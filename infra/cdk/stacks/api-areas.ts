@@ -28,6 +28,7 @@ export const API_AREAS = {
     'periodic-review',
     'approvals',
     'acknowledgements',
+    'qualifications',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs'],
   Capture: ['step-forms', 'work-log'],
