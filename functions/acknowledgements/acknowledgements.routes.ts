@@ -26,36 +26,10 @@ const settingsNote =
   'the site setting, else `major`); `due_days`: days after the release it is due (null: the site default, else ' +
   '14); `audience_userids`: people asked besides the trainees and skill holders.';
 
-function settingsRoutes(doctype: 'guide' | 'wiki') {
-  const idName = doctype === 'guide' ? 'guideid' : 'wikiid';
-  const path = `/acknowledgements/settings/${doctype}s/{${idName}}`;
-  const params = idParams(idName);
-  const docid = (p: Record<string, number>) => p[idName];
-  return [
-    route({
-      method: 'GET',
-      path,
-      auth: 'user',
-      summary: `The acknowledgement settings of a ${doctype === 'guide' ? 'guide' : 'wiki page'}`,
-      description: `${settingsNote} Whoever may change the document.`,
-      params,
-      response: settingsSchema,
-      handler: ({ caller, params }) => acknowledgements.getDocumentSettings(caller, doctype, docid(params)),
-    }),
-    route({
-      method: 'PUT',
-      path,
-      auth: 'user',
-      summary: `Set the acknowledgement settings of a ${doctype === 'guide' ? 'guide' : 'wiki page'}`,
-      description: `${settingsNote} Fields left out keep their value. Whoever may change the document; audited.`,
-      params,
-      body: documentSettingsBody,
-      example: { strictness: 'major', due_days: 7, audience_userids: [2] },
-      response: settingsSchema,
-      handler: ({ caller, params, body }) => acknowledgements.putDocumentSettings(caller, doctype, docid(params), body),
-    }),
-  ];
-}
+const settingsOf = (doctype: 'guide' | 'wiki') => (doctype === 'guide' ? 'a guide' : 'a wiki page');
+const guideParams = idParams('guideid');
+const wikiParams = idParams('wikiid');
+const settingsExample = { strictness: 'major', due_days: 7, audience_userids: [2] };
 
 export const acknowledgementsGroup = defineGroup({
   name: 'acknowledgements',
@@ -127,7 +101,50 @@ export const acknowledgementsGroup = defineGroup({
       response: z.object({ releaseid: z.int(), version: z.string(), retraining: z.literal(true) }),
       handler: ({ caller, params }) => acknowledgements.markRetraining(caller, params.releaseid),
     }),
-    ...settingsRoutes('guide'),
-    ...settingsRoutes('wiki'),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/settings/guides/{guideid}',
+      auth: 'user',
+      summary: `The acknowledgement settings of ${settingsOf('guide')}`,
+      description: `${settingsNote} Whoever may change the guide.`,
+      params: guideParams,
+      response: settingsSchema,
+      handler: ({ caller, params }) => acknowledgements.getDocumentSettings(caller, 'guide', params.guideid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/settings/guides/{guideid}',
+      auth: 'user',
+      summary: `Set the acknowledgement settings of ${settingsOf('guide')}`,
+      description: `${settingsNote} Fields left out keep their value. Whoever may change the guide; audited.`,
+      params: guideParams,
+      body: documentSettingsBody,
+      example: settingsExample,
+      response: settingsSchema,
+      handler: ({ caller, params, body }) =>
+        acknowledgements.putDocumentSettings(caller, 'guide', params.guideid, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/settings/wikis/{wikiid}',
+      auth: 'user',
+      summary: `The acknowledgement settings of ${settingsOf('wiki')}`,
+      description: `${settingsNote} Authors and Admins.`,
+      params: wikiParams,
+      response: settingsSchema,
+      handler: ({ caller, params }) => acknowledgements.getDocumentSettings(caller, 'wiki', params.wikiid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/settings/wikis/{wikiid}',
+      auth: 'user',
+      summary: `Set the acknowledgement settings of ${settingsOf('wiki')}`,
+      description: `${settingsNote} Fields left out keep their value. Authors and Admins; audited.`,
+      params: wikiParams,
+      body: documentSettingsBody,
+      example: settingsExample,
+      response: settingsSchema,
+      handler: ({ caller, params, body }) => acknowledgements.putDocumentSettings(caller, 'wiki', params.wikiid, body),
+    }),
   ],
 });
