@@ -42,8 +42,8 @@ export const acknowledgementsGroup = defineGroup({
       auth: 'user',
       summary: "Pending acknowledgements: the caller's, a team's or a document's",
       description:
-        'Without filters the caller\'s own, soonest due first. `teamid`: its members\' (the team owner or an Admin); ' +
-        '`guideid` / `wikiid`: the document\'s (whoever may change it). `state` is `pending` or `overdue` ' +
+        "Without filters the caller's own, soonest due first. `teamid`: its members' (the team owner or an Admin); " +
+        "`guideid` / `wikiid`: the document's (whoever may change it). `state` is `pending` or `overdue` " +
         '(past `due_date`: the first time one is seen overdue an `acknowledgement.overdue` event is emitted). ' +
         '`limit` (1-200, default 20), `offset`.',
       query: pendingQuery,

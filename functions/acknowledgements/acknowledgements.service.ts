@@ -64,7 +64,9 @@ async function canManageDocument(caller: Caller, doctype: AckDoctype, docid: num
 
 async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<void> {
   if (!(await canManageDocument(caller, doctype, docid)))
-    throw new ForbiddenError(`Only those who may change this ${doctype === 'guide' ? 'guide' : 'wiki page'} may do this`);
+    throw new ForbiddenError(
+      `Only those who may change this ${doctype === 'guide' ? 'guide' : 'wiki page'} may do this`,
+    );
 }
 
 export async function listPending(caller: Caller, query: PendingQuery) {
@@ -85,9 +87,10 @@ export async function listPending(caller: Caller, query: PendingQuery) {
     all.sort((a, b) => a.due_date - b.due_date || a.releaseid - b.releaseid || a.userid - b.userid);
     acks = all.slice(page.offset, page.offset + page.limit);
   } else if (query.guideid !== undefined || query.wikiid !== undefined) {
-    const doc = query.guideid !== undefined
-      ? { doctype: 'guide' as const, docid: query.guideid }
-      : { doctype: 'wiki' as const, docid: query.wikiid! };
+    const doc =
+      query.guideid !== undefined
+        ? { doctype: 'guide' as const, docid: query.guideid }
+        : { doctype: 'wiki' as const, docid: query.wikiid! };
     await assertManagesDocument(caller, doc.doctype, doc.docid);
     acks = await acknowledgementsPage(documentPendingCollection(doc), page);
   } else {
@@ -134,17 +137,33 @@ export async function sign(auth: AuthContext, releaseid: number, input: SignInpu
         signed_date: now,
         signature: { meaning: 'acknowledged', method: 'password' },
       };
-      const [known] = await getAcknowledgedVersions([{ userid: caller.userid, doctype: ack.doctype, docid: ack.docid }]);
+      const [known] = await getAcknowledgedVersions([
+        { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
+      ]);
       const forward = !known || isNewerVersion(ack, known);
       const acked = forward
-        ? { userid: caller.userid, doctype: ack.doctype, docid: ack.docid, releaseid, major: ack.major, minor: ack.minor, date: now }
+        ? {
+            userid: caller.userid,
+            doctype: ack.doctype,
+            docid: ack.docid,
+            releaseid,
+            major: ack.major,
+            minor: ack.minor,
+            date: now,
+          }
         : null;
       await appendAudit(
         {
           action: 'acknowledgement.signed',
           actor_userid: caller.userid,
           subjects: [auditSubject.user(caller.userid), auditSubject.document(release.doctype, release.docid)],
-          details: { releaseid, version: ack.version, meaning: 'acknowledged', method: 'password', due_date: ack.due_date },
+          details: {
+            releaseid,
+            version: ack.version,
+            meaning: 'acknowledged',
+            method: 'password',
+            due_date: ack.due_date,
+          },
         },
         acknowledgementSignWrites(next, acked),
       );
@@ -187,7 +206,9 @@ export async function markRetraining(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
   await assertManagesDocument(caller, release.doctype, release.docid);
   if (release.status !== 'released' || release.major === null || release.minor === null)
-    throw new ConflictError(`Release ${releaseid} is not released (${release.status}); only a released version can be marked`);
+    throw new ConflictError(
+      `Release ${releaseid} is not released (${release.status}); only a released version can be marked`,
+    );
   const mark = {
     doctype: release.doctype,
     docid: release.docid,
@@ -222,7 +243,12 @@ export async function getDocumentSettings(caller: Caller, doctype: AckDoctype, d
   return settingsView(await getTrainingSettings({ kind: doctype, docid }));
 }
 
-export async function putDocumentSettings(caller: Caller, doctype: AckDoctype, docid: number, input: DocumentSettingsInput) {
+export async function putDocumentSettings(
+  caller: Caller,
+  doctype: AckDoctype,
+  docid: number,
+  input: DocumentSettingsInput,
+) {
   await assertManagesDocument(caller, doctype, docid);
   const before = await getTrainingSettings({ kind: doctype, docid });
   const after = {

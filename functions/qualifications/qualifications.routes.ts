@@ -60,7 +60,12 @@ export const qualificationsGroup = defineGroup({
         '`acknowledgement_strictness`: which releases of its guides ask holders outside any course to acknowledge ' +
         'them (`major`, the default, or `minor`). Audited.',
       body: skillBody,
-      example: { name: 'Nozzle service', guideids: [1], recertification_days: 365, acknowledgement_strictness: 'major' },
+      example: {
+        name: 'Nozzle service',
+        guideids: [1],
+        recertification_days: 365,
+        acknowledgement_strictness: 'major',
+      },
       response: skillSchema,
       handler: ({ caller, body }) => qualifications.createSkill(caller, body),
     }),

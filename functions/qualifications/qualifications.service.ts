@@ -120,7 +120,10 @@ export async function patchSkill(caller: Caller, skillid: number, input: SkillPa
     await saveSkill(after, before);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('skill'))
-      throw new ConflictError('The skill was changed meanwhile; the body is the skill now', skillView(await requireSkill(skillid, true)));
+      throw new ConflictError(
+        'The skill was changed meanwhile; the body is the skill now',
+        skillView(await requireSkill(skillid, true)),
+      );
     throw error;
   }
   await appendAudit({
@@ -161,12 +164,19 @@ async function assertTrainer(caller: Caller, skill: SkillRecord, now: number): P
  * version read), with its expiry from the skill's recertification interval and the release each
  * of the skill's guides had, and the audit record, in one transaction.
  */
-export async function setLevel(auth: AuthContext, skillid: number, userid: number, input: SetLevelInput, sourceIp: string) {
+export async function setLevel(
+  auth: AuthContext,
+  skillid: number,
+  userid: number,
+  input: SetLevelInput,
+  sourceIp: string,
+) {
   const caller = auth.user!;
   const skill = await requireSkill(skillid);
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
   const now = nowSeconds();
-  if (userid === caller.userid && !isAdmin(caller)) throw new ForbiddenError('Nobody but an Admin sets their own level');
+  if (userid === caller.userid && !isAdmin(caller))
+    throw new ForbiddenError('Nobody but an Admin sets their own level');
   await assertTrainer(caller, skill, now);
   refuseImpersonatedSignature(auth);
   await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
@@ -207,7 +217,11 @@ export async function setLevel(auth: AuthContext, skillid: number, userid: numbe
       );
       return level;
     },
-    { attempts: 6, raceLabels: labelsIn('level', ...AUDIT_CHAIN_LABELS), message: 'The level kept changing; try again' },
+    {
+      attempts: 6,
+      raceLabels: labelsIn('level', ...AUDIT_CHAIN_LABELS),
+      message: 'The level kept changing; try again',
+    },
   );
   return levelView(written, names, now);
 }
@@ -246,7 +260,10 @@ export async function matrix(caller: Caller, query: MatrixQuery): Promise<LevelV
   const levels =
     whole !== null
       ? whole.slice(page.offset, page.offset + page.limit)
-      : await levelsPage(query.skillid !== undefined ? skillLevelsCollection(query.skillid) : allLevelsCollection, page);
+      : await levelsPage(
+          query.skillid !== undefined ? skillLevelsCollection(query.skillid) : allLevelsCollection,
+          page,
+        );
   return levels.map((level) => levelView(level, names, now));
 }
 
@@ -270,7 +287,10 @@ function csvField(value: unknown): string {
 }
 
 export function matrixCsv(rows: LevelView[]): string {
-  const lines = [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(','))];
+  const lines = [
+    CSV_COLUMNS.join(','),
+    ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -279,7 +299,8 @@ export async function forecast(caller: Caller, query: ForecastQuery) {
   const names = levelNames(await getTrainingSettings({ kind: 'site' }));
   const whole = await readableLevels(caller, query.teamid, query.skillid);
   const levels =
-    whole ?? (await levelsAll(query.skillid !== undefined ? skillLevelsCollection(query.skillid) : allLevelsCollection));
+    whole ??
+    (await levelsAll(query.skillid !== undefined ? skillLevelsCollection(query.skillid) : allLevelsCollection));
   const windows = expiryForecast(levels, now);
   const view = (list: QualificationLevelRecord[]) => list.map((level) => levelView(level, names, now));
   return {
@@ -309,7 +330,8 @@ export async function getSiteSettings() {
 
 function patched<T extends object>(before: T, input: Partial<T>): T {
   const after = { ...before };
-  for (const [key, value] of Object.entries(input)) if (value !== undefined) (after as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(input))
+    if (value !== undefined) (after as Record<string, unknown>)[key] = value;
   return after;
 }
 

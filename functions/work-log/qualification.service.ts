@@ -96,7 +96,7 @@ export async function insertGatedEntry(entry: WorkLogEntryRecord, gate: GateResu
   );
 }
 
-async function requireQualification(caller: Caller, entryid: number) {
+async function requireQualification(entryid: number) {
   const stored = await readEntry(entryid, { consistent: true });
   if (!stored) throw new NotFoundError(`No work log entry with entryid ${entryid}`);
   const record = await getWorkLogQualification(entryid);
@@ -104,11 +104,14 @@ async function requireQualification(caller: Caller, entryid: number) {
 }
 
 export async function qualificationOf(caller: Caller, entryid: number) {
-  const { entry, record } = await requireQualification(caller, entryid);
+  const { entry, record } = await requireQualification(entryid);
   const involved = caller.userid === entry.userid || caller.userid === entry.operator_userid;
   if (!involved && !isAdmin(caller) && !(await isTrainerFor(entry.guideid, caller.userid, nowSeconds())))
-    throw new ForbiddenError("Only the entry's operators, its guide's trainers and Admins see its qualification record");
-  if (!record) throw new NotFoundError(`Work log entry ${entryid} recorded no qualification (its guide is in no skill)`);
+    throw new ForbiddenError(
+      "Only the entry's operators, its guide's trainers and Admins see its qualification record",
+    );
+  if (!record)
+    throw new NotFoundError(`Work log entry ${entryid} recorded no qualification (its guide is in no skill)`);
   return workLogQualificationView(record);
 }
 
@@ -123,12 +126,12 @@ export async function overrideQualification(
   sourceIp: string,
 ) {
   const caller = auth.user!;
-  const { entry, record } = await requireQualification(caller, entryid);
+  const { entry, record } = await requireQualification(entryid);
   if (caller.userid === entry.operator_userid || caller.userid === entry.userid)
     throw new ForbiddenError('The operator cannot override their own entry; a qualified supervisor signs it');
   if (!isAdmin(caller) && !(await isTrainerFor(entry.guideid, caller.userid, nowSeconds())))
     throw new ForbiddenError('Only a qualified supervisor (level 4 in every skill of the guide) or an Admin overrides');
-  if (!record || !record.flagged)
+  if (!record?.flagged)
     throw new ConflictError(`Work log entry ${entryid} is not flagged; there is nothing to override`);
   if (record.override)
     throw new ConflictError(`Work log entry ${entryid} was already overridden`, workLogQualificationView(record));
@@ -164,7 +167,8 @@ export async function overrideQualification(
     );
   } catch (error) {
     const now = await getWorkLogQualification(entryid);
-    if (now?.override) throw new ConflictError(`Work log entry ${entryid} was already overridden`, workLogQualificationView(now));
+    if (now?.override)
+      throw new ConflictError(`Work log entry ${entryid} was already overridden`, workLogQualificationView(now));
     throw error;
   }
   return workLogQualificationView(signed);

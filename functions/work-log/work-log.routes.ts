@@ -15,7 +15,8 @@ const qualificationRefusal = {
   '403': {
     description:
       'Not qualified: the guide is gated `block` and the operator holds less than the minimum level in one of ' +
-      "its skills (or may not view the guide): `{message, skills: [{skillid, name, level_required, level_held, standing}]}`",
+      'its skills (or may not view the guide): ' +
+      '`{message, skills: [{skillid, name, level_required, level_held, standing}]}`',
     schema: z.object({
       message: z.string(),
       skills: z.optional(
@@ -98,7 +99,8 @@ export const workLogGroup = defineGroup({
         'body or the query string. The caller must be able to view the guide. The entry starts `started` ' +
         'with empty `work_data` and `timingid` null. The gate on qualification (docs/competency.md): a guide ' +
         'gated `block` refuses an operator short of the minimum level in any of its skills (403 naming each ' +
-        'skill, the level required and held); `warn` creates the entry flagged (GET /work_log/{entryid}/qualification).',
+        'skill, the level required and held); `warn` creates the entry flagged ' +
+        '(GET /work_log/{entryid}/qualification).',
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
       body: z.object({ guideid: z.optional(idValue), workorderid: z.optional(workorderValue) }),
       example: { guideid: 1, workorderid: 'WO-1234' },
@@ -198,7 +200,7 @@ export const workLogGroup = defineGroup({
       description:
         'Per skill of the guide: the level required, the level that counted (`held`, with `standing`: current, ' +
         'none, expired, outdated), the level stored, its expiry and source, as they were when the entry started. ' +
-        '`flagged`: started short of the minimum under `warn`, until a supervisor overrides it. The entry\'s ' +
+        "`flagged`: started short of the minimum under `warn`, until a supervisor overrides it. The entry's " +
         "operators, the guide's trainers and Admins; 404 when the guide was in no skill.",
       params: entryParams,
       response: workLogQualificationSchema,

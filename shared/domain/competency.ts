@@ -73,7 +73,9 @@ export function expiryForecast<T extends { expires_at: number | null }>(
   now: number,
 ): Record<(typeof FORECAST_WINDOWS)[number], T[]> {
   const within = (days: number) =>
-    levels.filter((level) => level.expires_at !== null && level.expires_at > now && level.expires_at <= now + days * DAY_SECONDS);
+    levels.filter(
+      (level) => level.expires_at !== null && level.expires_at > now && level.expires_at <= now + days * DAY_SECONDS,
+    );
   return { 30: within(30), 60: within(60), 90: within(90) };
 }
 
@@ -137,12 +139,19 @@ export function gateDecision(mode: GateMode, checks: SkillCheck[]): { outcome: G
   return { outcome: mode, shortfalls };
 }
 
+const STANDING_NOTE: Record<LevelStanding, string> = {
+  current: '',
+  none: '',
+  expired: ' (expired)',
+  outdated: ' (outdated by a newer release)',
+};
+
 /** The 403's reason: names each skill, the level required and the level held. */
 export function shortfallMessage(shortfalls: SkillCheck[]): string {
   const parts = shortfalls.map(
     (check) =>
       `skill "${check.name}" (skillid ${check.skillid}) requires level ${check.required}, ` +
-      `level held ${check.held}${check.standing === 'current' || check.standing === 'none' ? '' : ` (${check.standing})`}`,
+      `level held ${check.held}${STANDING_NOTE[check.standing]}`,
   );
   return `Not qualified for this guide: ${parts.join('; ')}`;
 }

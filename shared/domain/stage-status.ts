@@ -166,8 +166,7 @@ export function stageStatus(facts: StageFacts): StageState {
     acknowledged: facts.acknowledged ?? null,
     retraining: facts.retraining ?? null,
   });
-  if (!carried)
-    return { status: 'invalidated', reason: 'newer_release' };
+  if (!carried) return { status: 'invalidated', reason: 'newer_release' };
   const deadline = recurrenceDeadline(rule, completion.end_date);
   if (deadline !== null && now >= deadline) return { status: 'expired', reason: 'recurrence_expired' };
   if (overridden) return { status: 'completed', reason: 'manager_override' };

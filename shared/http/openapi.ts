@@ -132,7 +132,9 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
   for (const [code, response] of Object.entries(route.errorResponses ?? {})) {
     responses[code] = {
       description: response.description,
-      ...(response.schema ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } } : {}),
+      ...(response.schema
+        ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } }
+        : {}),
     };
   }
   return {

@@ -20,7 +20,9 @@ export interface AcknowledgementFacts {
 }
 
 export async function acknowledgementFacts(userids: number[], docs: DocRef[]): Promise<AcknowledgementFacts> {
-  const released = docs.filter((doc): doc is DocRef & { doctype: AckDoctype } => doc.doctype !== 'external_training_module');
+  const released = docs.filter(
+    (doc): doc is DocRef & { doctype: AckDoctype } => doc.doctype !== 'external_training_module',
+  );
   const [acked, marks] = await Promise.all([
     getAcknowledgedVersions(userids.flatMap((userid) => released.map((doc) => ({ userid, ...doc })))),
     getRetrainingMarks(released),

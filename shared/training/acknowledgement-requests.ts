@@ -56,7 +56,12 @@ async function concernedPeople(
   audience: number[],
 ): Promise<Map<number, Concerned>> {
   const people = new Map<number, Concerned>();
-  const add = (userid: number, reason: Reason, strictness: AcknowledgementStrictness, earned: ReleaseVersion | null) => {
+  const add = (
+    userid: number,
+    reason: Reason,
+    strictness: AcknowledgementStrictness,
+    earned: ReleaseVersion | null,
+  ) => {
     const known = people.get(userid);
     if (!known) return people.set(userid, { reasons: new Set([reason]), strictness, earned });
     known.reasons.add(reason);
@@ -69,7 +74,9 @@ async function concernedPeople(
     for (const completion of completions) {
       if (completion.end_date === null) continue; // still in progress: nothing earned to carry over
       const earned =
-        completion.release_major === null ? null : { major: completion.release_major, minor: completion.release_minor ?? 0 };
+        completion.release_major === null
+          ? null
+          : { major: completion.release_major, minor: completion.release_minor ?? 0 };
       add(completion.userid, 'trainee', courseStrictness, earned);
     }
   }
@@ -108,7 +115,8 @@ export async function requestAcknowledgements(doctype: AckDoctype, docid: number
   );
   const revisions = await releaseRevisions(doctype, docid);
   const now = nowSeconds();
-  const dueDays = document.acknowledgement_due_days ?? site.acknowledgement_due_days ?? DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS;
+  const dueDays =
+    document.acknowledgement_due_days ?? site.acknowledgement_due_days ?? DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS;
   const asked: number[] = [];
   await mapLimit(userids, 8, async (userid) => {
     const person = people.get(userid)!;

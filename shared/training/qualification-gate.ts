@@ -59,7 +59,11 @@ export async function qualificationChecks(guideid: number, userid: number, requi
   return skills.map((skill): GateCheck => {
     const held = levelOf.get(skill.skillid);
     const earned = held?.earned.find((entry) => entry.guideid === guideid)?.release ?? null;
-    const counted = effectiveLevel(held ? { level: held.level, expires_at: held.expires_at, earned } : null, facts, now);
+    const counted = effectiveLevel(
+      held ? { level: held.level, expires_at: held.expires_at, earned } : null,
+      facts,
+      now,
+    );
     return {
       skillid: skill.skillid,
       name: skill.name,

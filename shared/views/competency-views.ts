@@ -161,6 +161,8 @@ export const workLogQualificationSchema = z.object({
   ),
 });
 
-export function workLogQualificationView(record: WorkLogQualificationRecord): z.output<typeof workLogQualificationSchema> {
+export function workLogQualificationView(
+  record: WorkLogQualificationRecord,
+): z.output<typeof workLogQualificationSchema> {
   return record;
 }

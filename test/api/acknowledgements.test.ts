@@ -31,7 +31,9 @@ async function traineeOnNewMajor() {
   const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
   await releaseGuide(guide.guideid, 'major');
   expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
-  const step = await addStep(admin, guide.guideid, { lines: [{ text: 'Wear gloves: the nozzle is hot.', bullet: 'black', level: 0 }] });
+  const step = await addStep(admin, guide.guideid, {
+    lines: [{ text: 'Wear gloves: the nozzle is hot.', bullet: 'black', level: 0 }],
+  });
   const release = await releaseGuide(guide.guideid, 'major');
   return { admin, guide, trainee, assignment, release, step };
 }
@@ -144,7 +146,9 @@ describe('audience, settings, lists and overdue', () => {
     const reader = await createUser();
     const guide = await createGuide(author.token);
     const settingsPath = `/acknowledgements/settings/guides/${guide.guideid}`;
-    expect((await api('PUT', settingsPath, { token: reader.token, body: { audience_userids: [reader.userid] } })).status).toBe(403);
+    expect(
+      (await api('PUT', settingsPath, { token: reader.token, body: { audience_userids: [reader.userid] } })).status,
+    ).toBe(403);
     const put = await api('PUT', settingsPath, {
       token: author.token,
       body: { audience_userids: [reader.userid], due_days: 3 },
@@ -163,15 +167,27 @@ describe('audience, settings, lists and overdue', () => {
     expect(ack.due_date - release.body.release_date).toBe(3 * 86400);
 
     // The document's list: its editors; not the reader.
-    expect((await api('GET', '/acknowledgements', { token: reader.token, query: { guideid: guide.guideid } })).status).toBe(403);
+    expect(
+      (await api('GET', '/acknowledgements', { token: reader.token, query: { guideid: guide.guideid } })).status,
+    ).toBe(403);
     const byDocument = await pendingOf(author.token, { guideid: guide.guideid });
     expect(byDocument.map((item) => item.userid)).toEqual([reader.userid]);
     // Another person's acknowledgement: its editors, not a stranger.
     expect(
-      (await api('GET', `/acknowledgements/${ack.releaseid}`, { token: (await createUser()).token, query: { userid: reader.userid } })).status,
+      (
+        await api('GET', `/acknowledgements/${ack.releaseid}`, {
+          token: (await createUser()).token,
+          query: { userid: reader.userid },
+        })
+      ).status,
     ).toBe(403);
     expect(
-      (await api('GET', `/acknowledgements/${ack.releaseid}`, { token: author.token, query: { userid: reader.userid } })).status,
+      (
+        await api('GET', `/acknowledgements/${ack.releaseid}`, {
+          token: author.token,
+          query: { userid: reader.userid },
+        })
+      ).status,
     ).toBe(200);
     expect((await api('GET', `/acknowledgements/${ack.releaseid}`, { token: author.token })).status).toBe(404);
 
@@ -206,8 +222,12 @@ describe('audience, settings, lists and overdue', () => {
     const team = await createTeam({ owner: owner.userid, members: [trainee.userid] });
     const mine = await pendingOf(owner.token, { teamid: team.teamid });
     expect(mine.map((item) => [item.userid, item.docid])).toEqual([[trainee.userid, guide.guideid]]);
-    expect((await api('GET', '/acknowledgements', { token: trainee.token, query: { teamid: team.teamid } })).status).toBe(403);
-    expect((await api('GET', '/acknowledgements', { token: owner.token, query: { teamid: 99999999 } })).status).toBe(404);
+    expect(
+      (await api('GET', '/acknowledgements', { token: trainee.token, query: { teamid: team.teamid } })).status,
+    ).toBe(403);
+    expect((await api('GET', '/acknowledgements', { token: owner.token, query: { teamid: 99999999 } })).status).toBe(
+      404,
+    );
   });
 
   it('refusals: unknown release 404, not asked 404, anonymous 401', async () => {
@@ -220,7 +240,9 @@ describe('audience, settings, lists and overdue', () => {
       body: { password: user.password },
     });
     expect(notAsked.status).toBe(404);
-    expect((await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: user.token })).status).toBe(403);
+    expect((await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: user.token })).status).toBe(
+      403,
+    );
     expect((await api('GET', '/acknowledgements')).status).toBe(401);
   });
 });
@@ -230,8 +252,14 @@ describe('wiki pages', () => {
     const admin = await loginAdmin();
     const reader = await createUser();
     const page = await createWiki({ contents: 'Line one\nLine two' });
-    await api('PUT', `/acknowledgements/settings/wikis/${page.wikiid}`, { token: admin, body: { audience_userids: [reader.userid] } });
-    const first = await api('POST', `/wikis/${page.wikiid}/releases`, { token: admin, body: { release_type: 'major' } });
+    await api('PUT', `/acknowledgements/settings/wikis/${page.wikiid}`, {
+      token: admin,
+      body: { audience_userids: [reader.userid] },
+    });
+    const first = await api('POST', `/wikis/${page.wikiid}/releases`, {
+      token: admin,
+      body: { release_type: 'major' },
+    });
     expect(first.status).toBe(201);
     const signedFirst = await api('POST', `/acknowledgements/${first.body.releaseid}/sign`, {
       token: reader.token,
@@ -244,7 +272,10 @@ describe('wiki pages', () => {
       body: { contents: 'Line one\nLine 2' },
     });
     expect(edited.status).toBe(200);
-    const second = await api('POST', `/wikis/${page.wikiid}/releases`, { token: admin, body: { release_type: 'major' } });
+    const second = await api('POST', `/wikis/${page.wikiid}/releases`, {
+      token: admin,
+      body: { release_type: 'major' },
+    });
     const one = await api('GET', `/acknowledgements/${second.body.releaseid}`, { token: reader.token });
     expect(one.status).toBe(200);
     expect(one.body.acknowledgement.base_version).toBe('1.0');

@@ -20,7 +20,12 @@ async function newSkill(admin: string, body: Record<string, unknown> = {}) {
   return { skill: created.body, guide };
 }
 
-const setLevel = (trainer: TestUser | { token: string; password: string }, skillid: number, userid: number, level: number) =>
+const setLevel = (
+  trainer: TestUser | { token: string; password: string },
+  skillid: number,
+  userid: number,
+  level: number,
+) =>
   api('PUT', `/qualifications/skills/${skillid}/levels/${userid}`, {
     token: trainer.token,
     body: { level, password: trainer.password },
@@ -35,23 +40,40 @@ describe('skills', () => {
     const admin = await loginAdmin();
     const user = await createUser();
     const { skill, guide } = await newSkill(admin, { acknowledgement_strictness: 'minor' });
-    expect(skill).toMatchObject({ guideids: [guide.guideid], recertification_days: 365, acknowledgement_strictness: 'minor' });
-    expect((await api('GET', `/qualifications/skills/${skill.skillid}`, { token: user.token })).body.name).toBe(skill.name);
+    expect(skill).toMatchObject({
+      guideids: [guide.guideid],
+      recertification_days: 365,
+      acknowledgement_strictness: 'minor',
+    });
+    expect((await api('GET', `/qualifications/skills/${skill.skillid}`, { token: user.token })).body.name).toBe(
+      skill.name,
+    );
     const listed = await api('GET', '/qualifications/skills', { token: user.token, query: { limit: 200 } });
     expect(listed.body.map((item: { skillid: number }) => item.skillid)).toContain(skill.skillid);
 
-    const refused = await api('POST', '/qualifications/skills', { token: user.token, body: { name: 'x', guideids: [guide.guideid] } });
+    const refused = await api('POST', '/qualifications/skills', {
+      token: user.token,
+      body: { name: 'x', guideids: [guide.guideid] },
+    });
     expect(refused.status).toBe(403);
-    const unknownGuide = await api('POST', '/qualifications/skills', { token: admin, body: { name: 'x', guideids: [99999999] } });
+    const unknownGuide = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: 'x', guideids: [99999999] },
+    });
     expect(unknownGuide.status).toBe(422);
     expect(unknownGuide.body.errors[0]).toMatchObject({ field: 'guideids', code: 'not_found' });
 
-    const patched = await api('PATCH', `/qualifications/skills/${skill.skillid}`, { token: admin, body: { recertification_days: 30 } });
+    const patched = await api('PATCH', `/qualifications/skills/${skill.skillid}`, {
+      token: admin,
+      body: { recertification_days: 30 },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.recertification_days).toBe(30);
     expect((await api('DELETE', `/qualifications/skills/${skill.skillid}`, { token: admin })).status).toBe(204);
     expect((await api('GET', `/qualifications/skills/${skill.skillid}`, { token: user.token })).status).toBe(404);
-    expect((await api('PATCH', '/qualifications/skills/99999999', { token: admin, body: { name: 'y' } })).status).toBe(404);
+    expect((await api('PATCH', '/qualifications/skills/99999999', { token: admin, body: { name: 'y' } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -73,7 +95,12 @@ describe('levels by trainer signature', () => {
 
     const four = await setLevel(admin, skill.skillid, trainer.userid, 4);
     expect(four.status).toBe(200);
-    expect(four.body).toMatchObject({ level: 4, level_name: 'Can train others', source: 'trainer_signature', set_by_userid: admin.userid });
+    expect(four.body).toMatchObject({
+      level: 4,
+      level_name: 'Can train others',
+      source: 'trainer_signature',
+      set_by_userid: admin.userid,
+    });
     expect(four.body.expires_at - four.body.set_date).toBe(365 * DAY);
 
     const three = await setLevel(trainer, skill.skillid, trainee.userid, 3);
@@ -119,11 +146,20 @@ describe('the matrix and forecasts', () => {
     expect((await setLevel(admin, skill.skillid, member.userid, 3)).status).toBe(200);
     expect((await setLevel(admin, skill.skillid, other.userid, 2)).status).toBe(200);
 
-    const bySkill = await api('GET', '/qualifications/matrix', { token: admin.token, query: { skillid: skill.skillid } });
-    expect(bySkill.body.map((row: { userid: number }) => row.userid)).toEqual([member.userid, other.userid].sort((a, b) => a - b));
+    const bySkill = await api('GET', '/qualifications/matrix', {
+      token: admin.token,
+      query: { skillid: skill.skillid },
+    });
+    expect(bySkill.body.map((row: { userid: number }) => row.userid)).toEqual(
+      [member.userid, other.userid].sort((a, b) => a - b),
+    );
     const teamRows = await api('GET', '/qualifications/matrix', { token: owner.token, query: { teamid: team.teamid } });
-    expect(teamRows.body).toEqual([expect.objectContaining({ userid: member.userid, skillid: skill.skillid, level: 3 })]);
-    expect((await api('GET', '/qualifications/matrix', { token: other.token, query: { teamid: team.teamid } })).status).toBe(403);
+    expect(teamRows.body).toEqual([
+      expect.objectContaining({ userid: member.userid, skillid: skill.skillid, level: 3 }),
+    ]);
+    expect(
+      (await api('GET', '/qualifications/matrix', { token: other.token, query: { teamid: team.teamid } })).status,
+    ).toBe(403);
     const own = await api('GET', '/qualifications/matrix', { token: other.token });
     expect(own.body).toEqual([expect.objectContaining({ userid: other.userid, level: 2 })]);
     // Paged.
@@ -133,14 +169,20 @@ describe('the matrix and forecasts', () => {
     });
     expect(second.body.map((row: { userid: number }) => row.userid)).toEqual([Math.max(member.userid, other.userid)]);
 
-    const csv = await api('GET', '/qualifications/matrix', { token: owner.token, query: { teamid: team.teamid, format: 'csv' } });
+    const csv = await api('GET', '/qualifications/matrix', {
+      token: owner.token,
+      query: { teamid: team.teamid, format: 'csv' },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('userid,skillid,level,level_name,expires_at,expired,source,set_by_userid,set_date');
     expect(lines[1].startsWith(`${member.userid},${skill.skillid},3,Independent,`)).toBe(true);
 
-    const forecast = await api('GET', '/qualifications/forecast', { token: admin.token, query: { skillid: skill.skillid } });
+    const forecast = await api('GET', '/qualifications/forecast', {
+      token: admin.token,
+      query: { skillid: skill.skillid },
+    });
     expect(forecast.status).toBe(200);
     expect(forecast.body.within_30_days).toEqual([]);
     expect(forecast.body.within_60_days.map((row: { userid: number }) => row.userid).sort()).toEqual(
@@ -159,7 +201,9 @@ describe('settings', () => {
     const before = await api('GET', '/qualifications/settings', { token: user.token });
     expect(before.status).toBe(200);
     expect(before.body.level_names).toHaveLength(5);
-    expect((await api('PUT', '/qualifications/settings', { token: user.token, body: { min_level: 2 } })).status).toBe(403);
+    expect((await api('PUT', '/qualifications/settings', { token: user.token, body: { min_level: 2 } })).status).toBe(
+      403,
+    );
     const badNames = await api('PUT', '/qualifications/settings', { token: admin, body: { level_names: ['a'] } });
     expect(badNames.status).toBe(422);
     // Left unchanged in value (other test files share the site): set what it was.

@@ -50,7 +50,7 @@ const start = (token: string, guideid: number) =>
   api('POST', '/work_log', { token, body: { guideid, workorderid: 'WO-gate' } });
 
 describe('block', () => {
-  it('403 names the skill, the level required and the level held; a qualified operator starts; the record stands', async () => {
+  it('403 names skill, level required and held; a qualified operator starts; the record stands', async () => {
     const setup = await gatedGuide('block');
     const [skillid] = setup.skillids;
     const operator = await createUser();
@@ -76,9 +76,22 @@ describe('block', () => {
     const entryid = started.body.entryid;
     const record = await api('GET', `/work_log/${entryid}/qualification`, { token: operator.token });
     expect(record.status).toBe(200);
-    expect(record.body).toMatchObject({ gate_mode: 'block', min_level: 3, outcome: 'allow', flagged: false, override: null });
+    expect(record.body).toMatchObject({
+      gate_mode: 'block',
+      min_level: 3,
+      outcome: 'allow',
+      flagged: false,
+      override: null,
+    });
     expect(record.body.skills).toEqual([
-      expect.objectContaining({ skillid, required: 3, held: 3, level: 3, standing: 'current', source: 'trainer_signature' }),
+      expect.objectContaining({
+        skillid,
+        required: 3,
+        held: 3,
+        level: 3,
+        standing: 'current',
+        source: 'trainer_signature',
+      }),
     ]);
     expect(record.body.skills[0].expires_at).toBeGreaterThan(record.body.date);
 
@@ -87,8 +100,12 @@ describe('block', () => {
     const data = await api('PUT', `/work_log/${entryid}/stepData`, { token: operator.token, body: { fields: {} } });
     expect(data.status).toBe(403);
     expect(data.body.skills[0]).toMatchObject({ level_required: 3, level_held: 1 });
-    expect((await api('GET', `/work_log/${entryid}/qualification`, { token: operator.token })).body.skills[0].level).toBe(3);
-    expect((await api('GET', `/work_log/${entryid}/qualification`, { token: (await createUser()).token })).status).toBe(403);
+    expect(
+      (await api('GET', `/work_log/${entryid}/qualification`, { token: operator.token })).body.skills[0].level,
+    ).toBe(3);
+    expect((await api('GET', `/work_log/${entryid}/qualification`, { token: (await createUser()).token })).status).toBe(
+      403,
+    );
   });
 
   it('several skills: the operator must hold the minimum in each', async () => {
@@ -140,7 +157,9 @@ describe('warn', () => {
     expect(record.body).toMatchObject({ outcome: 'warn', flagged: true, override: null });
     expect(record.body.skills[0]).toMatchObject({ required: 3, held: 1 });
     // Step data goes on under warn.
-    expect((await api('PUT', `/work_log/${entryid}/stepData`, { token: operator.token, body: { fields: {} } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/work_log/${entryid}/stepData`, { token: operator.token, body: { fields: {} } })).status,
+    ).toBe(200);
 
     const override = (user: TestUser, password = user.password) =>
       api('POST', `/work_log/${entryid}/qualification/override`, {
@@ -153,9 +172,20 @@ describe('warn', () => {
     expect(wrong.status).toBe(422);
     const signed = await override(supervisor);
     expect(signed.status).toBe(200);
-    expect(signed.body.override).toMatchObject({ userid: supervisor.userid, meaning: 'override', comment: 'Supervised on the line' });
+    expect(signed.body.override).toMatchObject({
+      userid: supervisor.userid,
+      meaning: 'override',
+      comment: 'Supervised on the line',
+    });
     expect((await override(supervisor)).status).toBe(409);
-    expect((await api('POST', '/work_log/99999999/qualification/override', { token: supervisor.token, body: { password: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await api('POST', '/work_log/99999999/qualification/override', {
+          token: supervisor.token,
+          body: { password: 'x' },
+        })
+      ).status,
+    ).toBe(404);
 
     for (const userid of [operator.userid, supervisor.userid]) {
       const verified = await api('GET', `/audit/users/${userid}/verify`, { token: setup.admin.token });
@@ -190,7 +220,9 @@ describe('guides in no skill and the OpenAPI document', () => {
     await publish(admin, guide);
     const started = await start(user.token, guide.guideid);
     expect(started.status).toBe(201);
-    expect((await api('GET', `/work_log/${started.body.entryid}/qualification`, { token: user.token })).status).toBe(404);
+    expect((await api('GET', `/work_log/${started.body.entryid}/qualification`, { token: user.token })).status).toBe(
+      404,
+    );
     const doc = await api('GET', '/openapi.json');
     expect(doc.body.paths['/work_log'].post.responses['403'].description).toContain('Not qualified');
     expect(doc.body.paths['/work_log/{entryid}/stepData'].put.responses['403']).toBeDefined();

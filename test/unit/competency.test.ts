@@ -21,14 +21,46 @@ const v = (major: number, minor: number): ReleaseVersion => ({ major, minor });
 
 describe('the carry-over rule (docs/competency.md, decision table)', () => {
   it.each<[string, Parameters<typeof stillValid>[0], boolean]>([
-    ['no newer release', { strictness: 'major', earned: v(1, 0), latest: v(1, 0), acknowledged: null, retraining: null }, true],
-    ['minor release, major strictness', { strictness: 'major', earned: v(1, 0), latest: v(1, 4), acknowledged: null, retraining: null }, true],
-    ['major release, not acknowledged', { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: null, retraining: null }, false],
-    ['major release, acknowledged', { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: v(2, 0), retraining: null }, true],
-    ['major release acknowledged, needs retraining', { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: v(2, 0), retraining: v(2, 0) }, false],
-    ['minor release, minor strictness, acknowledged', { strictness: 'minor', earned: v(1, 0), latest: v(1, 1), acknowledged: v(1, 1), retraining: null }, true],
-    ['acknowledged an older release only', { strictness: 'minor', earned: v(1, 0), latest: v(1, 2), acknowledged: v(1, 1), retraining: null }, false],
-    ['no strictness: releases never matter', { strictness: null, earned: v(1, 0), latest: v(9, 0), acknowledged: null, retraining: v(9, 0) }, true],
+    [
+      'no newer release',
+      { strictness: 'major', earned: v(1, 0), latest: v(1, 0), acknowledged: null, retraining: null },
+      true,
+    ],
+    [
+      'minor release, major strictness',
+      { strictness: 'major', earned: v(1, 0), latest: v(1, 4), acknowledged: null, retraining: null },
+      true,
+    ],
+    [
+      'major release, not acknowledged',
+      { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: null, retraining: null },
+      false,
+    ],
+    [
+      'major release, acknowledged',
+      { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: v(2, 0), retraining: null },
+      true,
+    ],
+    [
+      'major release acknowledged, needs retraining',
+      { strictness: 'major', earned: v(1, 0), latest: v(2, 0), acknowledged: v(2, 0), retraining: v(2, 0) },
+      false,
+    ],
+    [
+      'minor release, minor strictness, acknowledged',
+      { strictness: 'minor', earned: v(1, 0), latest: v(1, 1), acknowledged: v(1, 1), retraining: null },
+      true,
+    ],
+    [
+      'acknowledged an older release only',
+      { strictness: 'minor', earned: v(1, 0), latest: v(1, 2), acknowledged: v(1, 1), retraining: null },
+      false,
+    ],
+    [
+      'no strictness: releases never matter',
+      { strictness: null, earned: v(1, 0), latest: v(9, 0), acknowledged: null, retraining: v(9, 0) },
+      true,
+    ],
   ])('%s', (_, facts, expected) => {
     expect(stillValid(facts)).toBe(expected);
   });
@@ -96,7 +128,7 @@ function replay(strictness: Exclude<Strictness, null>, history: HistoryEvent[]) 
 }
 
 describe('the carry-over rule over random histories (fast-check)', () => {
-  it('a completion stays valid exactly when every outdating release since was acknowledged and none needs retraining', () => {
+  it('a completion holds exactly when every outdating release was acknowledged and none needs retraining', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('major' as const, 'minor' as const),
@@ -118,13 +150,17 @@ describe('the carry-over rule over random histories (fast-check)', () => {
     );
   });
 
-  it('without acknowledgements or retraining marks the rule is the old one (a newer release under the strictness invalidates)', () => {
+  it('without acknowledgements or retraining marks it is the old rule (a newer release invalidates)', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('major' as const, 'minor' as const),
         fc.array(
           fc.oneof(
-            fc.record({ kind: fc.constant('release' as const), type: fc.constantFrom('major' as const, 'minor' as const), retraining: fc.constant(false) }),
+            fc.record({
+              kind: fc.constant('release' as const),
+              type: fc.constantFrom('major' as const, 'minor' as const),
+              retraining: fc.constant(false),
+            }),
             fc.constant({ kind: 'complete' as const }),
           ),
           { maxLength: 20 },
@@ -138,7 +174,15 @@ describe('the carry-over rule over random histories (fast-check)', () => {
             strictness === 'major'
               ? latest.major > base.major
               : latest.major > base.major || (latest.major === base.major && latest.minor > base.minor);
-          expect(stillValid({ strictness, earned: state.earned, latest: state.latest, acknowledged: null, retraining: null })).toBe(!outdated);
+          expect(
+            stillValid({
+              strictness,
+              earned: state.earned,
+              latest: state.latest,
+              acknowledged: null,
+              retraining: null,
+            }),
+          ).toBe(!outdated);
         },
       ),
       { numRuns: propertyRuns(300) },
@@ -150,14 +194,27 @@ describe('levels: expiry, standing, forecast', () => {
   const guide = { latest: v(2, 0), acknowledged: null, retraining: null };
 
   it('a level counts only while unexpired and current for the guide’s major release', () => {
-    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(2, 0) }, guide, NOW)).toEqual({ level: 3, standing: 'current' });
-    expect(effectiveLevel({ level: 3, expires_at: NOW, earned: v(2, 0) }, guide, NOW)).toEqual({ level: 0, standing: 'expired' });
-    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(1, 3) }, guide, NOW)).toEqual({ level: 0, standing: 'outdated' });
-    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(1, 3) }, { ...guide, acknowledged: v(2, 0) }, NOW)).toEqual({
+    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(2, 0) }, guide, NOW)).toEqual({
       level: 3,
       standing: 'current',
     });
-    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(2, 0) }, { ...guide, latest: v(2, 5) }, NOW).level).toBe(3);
+    expect(effectiveLevel({ level: 3, expires_at: NOW, earned: v(2, 0) }, guide, NOW)).toEqual({
+      level: 0,
+      standing: 'expired',
+    });
+    expect(effectiveLevel({ level: 3, expires_at: null, earned: v(1, 3) }, guide, NOW)).toEqual({
+      level: 0,
+      standing: 'outdated',
+    });
+    expect(
+      effectiveLevel({ level: 3, expires_at: null, earned: v(1, 3) }, { ...guide, acknowledged: v(2, 0) }, NOW),
+    ).toEqual({
+      level: 3,
+      standing: 'current',
+    });
+    expect(
+      effectiveLevel({ level: 3, expires_at: null, earned: v(2, 0) }, { ...guide, latest: v(2, 5) }, NOW).level,
+    ).toBe(3);
     expect(effectiveLevel(null, guide, NOW)).toEqual({ level: 0, standing: 'none' });
   });
 
@@ -166,7 +223,9 @@ describe('levels: expiry, standing, forecast', () => {
     expect(levelExpiry(NOW, 365)).toBe(NOW + 365 * DAY_SECONDS);
     fc.assert(
       fc.property(
-        fc.array(fc.option(fc.integer({ min: NOW - 100 * DAY_SECONDS, max: NOW + 200 * DAY_SECONDS }), { nil: null }), { maxLength: 30 }),
+        fc.array(fc.option(fc.integer({ min: NOW - 100 * DAY_SECONDS, max: NOW + 200 * DAY_SECONDS }), { nil: null }), {
+          maxLength: 30,
+        }),
         (expiries) => {
           const levels = expiries.map((expires_at, index) => ({ index, expires_at }));
           const forecast = expiryForecast(levels, NOW);
@@ -177,7 +236,9 @@ describe('levels: expiry, standing, forecast', () => {
             expect(level.expires_at!).toBeGreaterThan(NOW);
             expect(level.expires_at!).toBeLessThanOrEqual(NOW + 90 * DAY_SECONDS);
           }
-          const expected90 = levels.filter((l) => l.expires_at !== null && l.expires_at > NOW && l.expires_at <= NOW + 90 * DAY_SECONDS);
+          const expected90 = levels.filter(
+            (l) => l.expires_at !== null && l.expires_at > NOW && l.expires_at <= NOW + 90 * DAY_SECONDS,
+          );
           expect(forecast[90]).toEqual(expected90);
         },
       ),
@@ -190,10 +251,16 @@ describe('levels: expiry, standing, forecast', () => {
       fc.property(
         fc.integer({ min: 0, max: 4 }),
         fc.option(fc.integer({ min: NOW - 10, max: NOW + 10 }), { nil: null }),
-        fc.option(fc.record({ major: fc.integer({ min: 0, max: 3 }), minor: fc.integer({ min: 0, max: 3 }) }), { nil: null }),
+        fc.option(fc.record({ major: fc.integer({ min: 0, max: 3 }), minor: fc.integer({ min: 0, max: 3 }) }), {
+          nil: null,
+        }),
         fc.integer({ min: 0, max: 3 }),
         (level, expires_at, earned, latestMajor) => {
-          const result = effectiveLevel({ level, expires_at, earned }, { latest: v(latestMajor, 0), acknowledged: null, retraining: null }, NOW);
+          const result = effectiveLevel(
+            { level, expires_at, earned },
+            { latest: v(latestMajor, 0), acknowledged: null, retraining: null },
+            NOW,
+          );
           expect(result.level).toBeLessThanOrEqual(level);
           if (expires_at !== null && expires_at <= NOW) expect(result.level).toBe(0);
         },

@@ -334,7 +334,8 @@ describe('stageStatus: properties', () => {
     fc.assert(
       fc.property(arbitraryFacts, fc.constantFrom('major' as const, null), (input, strictness) => {
         // The new minor release is not marked as needing retraining: marks name released versions only.
-        const marked = input.retraining && input.latestRelease && !isNewerVersion(input.retraining, input.latestRelease);
+        const marked =
+          input.retraining && input.latestRelease && !isNewerVersion(input.retraining, input.latestRelease);
         const base = { ...input, rule: { ...input.rule, strictness }, retraining: marked ? input.retraining : null };
         const latest = base.latestRelease ?? { major: 0, minor: 0 };
         const bumped = { ...base, latestRelease: { major: latest.major, minor: latest.minor + 1 } };

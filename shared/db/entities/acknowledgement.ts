@@ -91,7 +91,10 @@ const ackedKey = (userid: number, doc: { doctype: AckDoctype; docid: number }) =
   pk: `USER#${userid}`,
   sk: `ACKED#${doc.doctype}#${padId(doc.docid)}`,
 });
-const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({ pk: `RETRAIN#${doc.doctype}#${doc.docid}`, sk: 'MARK' });
+const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({
+  pk: `RETRAIN#${doc.doctype}#${doc.docid}`,
+  sk: 'MARK',
+});
 
 function ackItem(ack: AcknowledgementRecord) {
   return {
@@ -111,7 +114,10 @@ export async function insertAcknowledgement(ack: AcknowledgementRecord): Promise
 }
 
 /** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version. */
-export function acknowledgementSignWrites(signed: AcknowledgementRecord, acked: AcknowledgedVersionRecord | null): LabelledWrite[] {
+export function acknowledgementSignWrites(
+  signed: AcknowledgementRecord,
+  acked: AcknowledgedVersionRecord | null,
+): LabelledWrite[] {
   const writes: LabelledWrite[] = [
     {
       label: 'acknowledgement',
@@ -150,7 +156,9 @@ export async function getAcknowledgement(releaseid: number, userid: number, cons
 
 /** Everyone asked to acknowledge a release (bounded by the people concerned). */
 export async function releaseAcknowledgements(releaseid: number): Promise<AcknowledgementRecord[]> {
-  return (await queryAll({ partition: `ACK#${releaseid}`, consistent: true })).map(recordsOf(acknowledgementItemSchema));
+  return (await queryAll({ partition: `ACK#${releaseid}`, consistent: true })).map(
+    recordsOf(acknowledgementItemSchema),
+  );
 }
 
 export function userPendingCollection(userid: number): PageQuery {
@@ -178,7 +186,9 @@ export async function getAcknowledgedVersions(
   );
 }
 
-export async function getRetrainingMarks(docs: Array<{ doctype: AckDoctype; docid: number }>): Promise<RetrainingMarkRecord[]> {
+export async function getRetrainingMarks(
+  docs: Array<{ doctype: AckDoctype; docid: number }>,
+): Promise<RetrainingMarkRecord[]> {
   return (await batchGetInOrder(docs.map(markKey))).map(recordsOf(retrainingMarkItemSchema));
 }
 

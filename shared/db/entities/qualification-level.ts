@@ -72,7 +72,9 @@ export async function getLevel(userid: number, skillid: number): Promise<Qualifi
   return item ? recordFrom(qualificationLevelItemSchema, item) : undefined;
 }
 
-export async function getLevels(pairs: Array<{ userid: number; skillid: number }>): Promise<QualificationLevelRecord[]> {
+export async function getLevels(
+  pairs: Array<{ userid: number; skillid: number }>,
+): Promise<QualificationLevelRecord[]> {
   return (await batchGetInOrder(pairs.map((pair) => levelKey(pair.userid, pair.skillid)))).map(
     recordsOf(qualificationLevelItemSchema),
   );

@@ -32,7 +32,10 @@ export type TrainingSettingsRecord = StoredRecord<typeof trainingSettingsItemSch
 export type SettingsScope = { kind: 'site' } | { kind: 'guide' | 'wiki'; docid: number };
 
 function settingsKey(scope: SettingsScope) {
-  return { pk: scope.kind === 'site' ? 'TRAINSET#SITE' : `TRAINSET#${scope.kind.toUpperCase()}#${scope.docid}`, sk: 'SETTINGS' };
+  return {
+    pk: scope.kind === 'site' ? 'TRAINSET#SITE' : `TRAINSET#${scope.kind.toUpperCase()}#${scope.docid}`,
+    sk: 'SETTINGS',
+  };
 }
 
 export const EMPTY_SETTINGS: TrainingSettingsRecord = {
@@ -52,9 +55,10 @@ export async function getTrainingSettings(scope: SettingsScope): Promise<Trainin
 }
 
 /** The site's and a document's settings in one BatchGet: [site, document]. */
-export async function getSiteAndDocumentSettings(
-  doc: { kind: 'guide' | 'wiki'; docid: number },
-): Promise<[TrainingSettingsRecord, TrainingSettingsRecord]> {
+export async function getSiteAndDocumentSettings(doc: {
+  kind: 'guide' | 'wiki';
+  docid: number;
+}): Promise<[TrainingSettingsRecord, TrainingSettingsRecord]> {
   const keys = [settingsKey({ kind: 'site' }), settingsKey(doc)];
   const items = await batchGetInOrder(keys);
   const found = new Map(items.map((item) => [String(item.pk), recordsOf(trainingSettingsItemSchema)(item)]));

@@ -60,7 +60,9 @@ export function qualificationPut(record: WorkLogQualificationRecord, expectNoOve
       Put: {
         TableName: tableName(),
         Item: { ...qualificationKey(record.entryid), entity: 'WorkLogQualification', ...record },
-        ConditionExpression: expectNoOverride ? 'attribute_exists(pk) AND #override = :none' : 'attribute_not_exists(pk)',
+        ConditionExpression: expectNoOverride
+          ? 'attribute_exists(pk) AND #override = :none'
+          : 'attribute_not_exists(pk)',
         ExpressionAttributeNames: expectNoOverride ? { '#override': 'override' } : undefined,
         ExpressionAttributeValues: expectNoOverride ? { ':none': null } : undefined,
       },
