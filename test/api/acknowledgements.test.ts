@@ -11,6 +11,7 @@ import { api, createTeam, createUser, loginAdmin } from '../support/api.ts';
 import { assignedTrainee, ddb, entryOf, getAssignment, releaseGuide } from '../support/courses.ts';
 import { addStep, createGuide } from './guide-fixtures.ts';
 import { createWiki, wikiPath } from '../support/wikis.ts';
+import * as compliance from '../support/compliance.ts';
 
 const complete = (token: string, guideid: number) =>
   api('PATCH', `/course_assignments/complete/guide/${guideid}`, { token, body: {} });
@@ -283,6 +284,38 @@ describe('wiki pages', () => {
       { op: 'same', text: 'Line one' },
       { op: 'removed', text: 'Line two' },
       { op: 'added', text: 'Line 2' },
+    ]);
+  });
+});
+
+describe('a release held for approval', () => {
+  it('asks for acknowledgements only once approved', async () => {
+    const author = await createUser({ privileges: ['Author'] });
+    const reader = await createUser();
+    const approver = await createUser();
+    const team = await compliance.createTeam(approver, []);
+    const process = await compliance.createProcess([{ name: 'Quality', teamid: team, quorum: 1 }]);
+    const category = await compliance.createCategory();
+    await compliance.attach(category.wikiid, process.approval_processid);
+    const guide = await compliance.createGuide(author.token, category.title);
+    await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
+      token: author.token,
+      body: { audience_userids: [reader.userid] },
+    });
+    const pending = await api('POST', '/guides/releases', {
+      token: author.token,
+      body: { guideid: guide.guideid, release_type: 'major' },
+    });
+    expect(pending.status).toBe(201);
+    expect(pending.body.status).toBe('pending_approval');
+    expect(await pendingOf(reader.token)).toEqual([]);
+    const signed = await api('POST', `/approvals/request/sign/${pending.body.approval_requestid}`, {
+      token: approver.token,
+      body: { meaning: 'approve', reason: 'Checked', password: approver.password },
+    });
+    expect(signed.body.status).toBe('approved');
+    expect(await pendingOf(reader.token)).toEqual([
+      expect.objectContaining({ releaseid: pending.body.releaseid, version: '1.0', reasons: ['audience'] }),
     ]);
   });
 });
