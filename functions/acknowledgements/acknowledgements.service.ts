@@ -8,7 +8,7 @@
  * Signing and marking are each one transaction with their audit record.
  */
 import { nowSeconds } from '../../shared/clock.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
@@ -72,7 +72,8 @@ async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid:
 export async function listPending(caller: Caller, query: PendingQuery) {
   const page: Page = { limit: query.limit, offset: query.offset };
   const filters = [query.teamid, query.guideid, query.wikiid].filter((value) => value !== undefined);
-  if (filters.length > 1) throw new ForbiddenError('Name at most one of teamid, guideid and wikiid');
+  if (filters.length > 1)
+    throw ValidationError.field('teamid', 'conflicting_filters', 'Name at most one of teamid, guideid and wikiid');
   const now = nowSeconds();
   let acks: AcknowledgementRecord[];
   if (query.teamid !== undefined) {

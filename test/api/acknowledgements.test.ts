@@ -245,6 +245,9 @@ describe('audience, settings, lists and overdue', () => {
       403,
     );
     expect((await api('GET', '/acknowledgements')).status).toBe(401);
+    const both = await api('GET', '/acknowledgements', { token: user.token, query: { teamid: 1, guideid: 1 } });
+    expect(both.status).toBe(422);
+    expect(both.body.errors[0].code).toBe('conflicting_filters');
   });
 });
 
