@@ -32,6 +32,8 @@ import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
 import { searchGroup } from './search/search.routes.ts';
+import { acknowledgementsGroup } from './acknowledgements/acknowledgements.routes.ts';
+import { qualificationsGroup } from './qualifications/qualifications.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -56,6 +58,8 @@ export const routeGroups: RouteGroup[] = [
   coursesGroup,
   courseAssignmentsGroup,
   signoffsGroup,
+  acknowledgementsGroup,
+  qualificationsGroup,
   quizzesGroup,
   quizImportGroup,
   // data capture

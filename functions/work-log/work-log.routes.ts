@@ -9,6 +9,32 @@ import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
 import responseExamples from './work-log.response-examples.json' with { type: 'json' };
 import { syncRoutes } from './sync.routes.ts';
+import * as qualification from './qualification.service.ts';
+import { workLogQualificationSchema } from '../../shared/views/competency-views.ts';
+
+/** The gate's refusal (docs/competency.md): documented on the routes that start or continue work. */
+const qualificationRefusal = {
+  '403': {
+    description:
+      'Not qualified: the guide is gated `block` and the operator holds less than the minimum level in one of ' +
+      'its skills (or may not view the guide): ' +
+      '`{message, skills: [{skillid, name, level_required, level_held, standing}]}`',
+    schema: z.object({
+      message: z.string(),
+      skills: z.optional(
+        z.array(
+          z.object({
+            skillid: z.int(),
+            name: z.string(),
+            level_required: z.int(),
+            level_held: z.int(),
+            standing: z.enum(['current', 'none', 'expired', 'outdated']),
+          }),
+        ),
+      ),
+    }),
+  },
+};
 
 /** An id as a JSON number or a numeric string (the Zapier app sends its inputs as strings). */
 const idValue = z.union([
@@ -79,7 +105,10 @@ export const workLogGroup = defineGroup({
         'body or the query string. The caller must be able to view the guide. The entry starts `started` ' +
         'with empty `work_data` and `timingid` null. `client_guid` (a UUID the device made, unique per ' +
         'user: decision 224): sent again with the same request, the entry already made (200); with ' +
-        'another, 409 with that entry.',
+        'another, 409 with that entry. The gate on qualification (docs/competency.md): a guide ' +
+        'gated `block` refuses an operator short of the minimum level in any of its skills (403 naming each ' +
+        'skill, the level required and held); `warn` creates the entry flagged ' +
+        '(GET /work_log/{entryid}/qualification).',
       query: z.object({ guideid: z.optional(idValue), workorderid: z.optional(z.string()) }),
       body: z.object({
         guideid: z.optional(idValue),
@@ -88,6 +117,7 @@ export const workLogGroup = defineGroup({
       }),
       example: { guideid: 1, workorderid: 'WO-1234', client_guid: '0b9e4c1e-5d0a-4f4e-9a43-6c1d2b7e8f10' },
       response: entrySchema,
+      errorResponses: qualificationRefusal,
       handler: async ({ caller, query, body }) => {
         const { created, record } = await workLog.create(caller, {
           guideid: body.guideid ?? query.guideid,
@@ -165,15 +195,50 @@ export const workLogGroup = defineGroup({
         'removes a value. Values are merged per field: others already saved stay. `lasttimingid`: the ' +
         'timingid this device last saw; when the entry has moved on, 409 with the entry and nothing is ' +
         'saved. `stepid` (Stepwise): make that step the active one (only while started). Started or paused ' +
-        'entries, by the user working the entry; 422 names every bad value.',
+        'entries, by the user working the entry; 422 names every bad value. A guide gated `block` refuses ' +
+        'an operator who falls short now (403, as POST /work_log).',
       params: entryParams,
       body: stepDataBody,
       example: { fields: { '1': 'SN-0042' }, lasttimingid: null },
+      errorResponses: qualificationRefusal,
       handler: async ({ caller, params, body }) => {
         await workLog.saveStepData(caller, params.entryid, body);
         // The real service answers exactly 200 with no body.
         return reply(200);
       },
+    }),
+    route({
+      method: 'GET',
+      path: '/work_log/{entryid}/qualification',
+      auth: 'user',
+      summary: "What the entry recorded about its operator's qualification at the start, and any override",
+      description:
+        'Per skill of the guide: the level required, the level that counted (`held`, with `standing`: current, ' +
+        'none, expired, outdated), the level stored, its expiry and source, as they were when the entry started. ' +
+        "`flagged`: started short of the minimum under `warn`, until a supervisor overrides it. The entry's " +
+        "operators, the guide's trainers and Admins; 404 when the guide was in no skill.",
+      params: entryParams,
+      response: workLogQualificationSchema,
+      handler: ({ caller, params }) => qualification.qualificationOf(caller, params.entryid),
+    }),
+    route({
+      method: 'POST',
+      path: '/work_log/{entryid}/qualification/override',
+      auth: 'user',
+      summary: "A qualified supervisor's signed override of a flagged entry",
+      description:
+        'The supervisor signs with their `password` (e-signature, meaning `override`; 422 when wrong): an Admin or ' +
+        'someone holding level 4 in every skill of the guide, never the operator (403). 409 when the entry is not ' +
+        'flagged or already overridden. Audited.',
+      params: entryParams,
+      body: z.object({
+        password: z.string().check(z.minLength(1)),
+        comment: z.optional(z.string().check(z.maxLength(2000))),
+      }),
+      example: { password: 'your password', comment: 'Supervised on the line' },
+      response: workLogQualificationSchema,
+      handler: ({ auth, params, body, sourceIp }) =>
+        qualification.overrideQualification(auth, params.entryid, body, sourceIp),
     }),
     route({
       method: 'GET',

@@ -39,7 +39,6 @@ import {
   deleteEntry,
   entryAcceptsDataCheck,
   entryUpdateWrite,
-  insertEntry,
   listEntryIds,
   listSuspendedEntryIds,
   readEntries,
@@ -58,6 +57,7 @@ import type { Page } from '../../shared/db/paging.ts';
 import type { StepDataInput, WorkLogListQuery } from './work-log.schemas.ts';
 import { answerHeldGuid, type Created, requestFingerprint } from '../../shared/domain/client-guid.ts';
 import { claimClientGuid, clientGuidHolder, createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
+import { assertNotBlocked, gateOnStart, insertGatedEntry } from './qualification.service.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
@@ -127,6 +127,8 @@ async function createEntry(
   if (input.guideid === undefined)
     throw ValidationError.field('guideid', 'missing_field', 'guideid is required (JSON body or query string)');
   const guide = await assertCanViewGuide(caller, input.guideid);
+  // The gate on qualification (docs/competency.md): 403 when it blocks, before validation.
+  const gate = await gateOnStart(guide.guideid, caller.userid);
   const workorderid = input.workorderid?.trim();
   if (!workorderid)
     throw ValidationError.field('workorderid', 'missing_field', 'workorderid is required (JSON body or query string)');
@@ -151,7 +153,7 @@ async function createEntry(
     timingid: 0,
     version: 1,
   };
-  await insertEntry(entry, claim ? [claim(entryid)] : []);
+  await insertGatedEntry(entry, gate, claim ? [claim(entryid)] : []);
   await recordDocumentStarted({ userid: caller.userid, doctype: 'guide', docid: guide.guideid, at: now });
   return entryView({ entry, values: [] }, now);
 }
@@ -403,6 +405,7 @@ async function saveStepDataOnce(
       const stored = await loadEntry(entryid);
       const { entry } = stored;
       assertOperator(caller, entry, 'save its step data');
+      await assertNotBlocked(entry.guideid, caller.userid);
       if (input.fields === undefined && input.stepid === undefined)
         throw ValidationError.field(
           'fields',

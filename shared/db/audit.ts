@@ -52,6 +52,9 @@ export const auditSubject = {
   document: (doctype: Doctype, docid: number) => `${doctype.toUpperCase()}#${docid}`,
   approvalProcess: (approvalProcessid: number) => `APPROVAL_PROCESS#${approvalProcessid}`,
   reviewSchedule: (prsid: number) => `PERIODIC_REVIEW_SCHEDULE#${prsid}`,
+  skill: (skillid: number) => `SKILL#${skillid}`,
+  /** Site-wide settings (training settings, docs/competency.md). */
+  site: () => 'SITE',
 };
 
 /** One record of a subject's hash chain, as appendWrites puts it. */

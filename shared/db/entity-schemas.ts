@@ -76,6 +76,15 @@ import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
 import { signIntentItemSchema } from './entities/sign-intent.ts';
+import { skillGuideItemSchema, skillItemSchema } from './entities/skill.ts';
+import { qualificationLevelItemSchema } from './entities/qualification-level.ts';
+import {
+  acknowledgedVersionItemSchema,
+  acknowledgementItemSchema,
+  retrainingMarkItemSchema,
+} from './entities/acknowledgement.ts';
+import { trainingSettingsItemSchema } from './entities/training-settings.ts';
+import { workLogQualificationItemSchema } from './entities/work-log-qualification.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -166,6 +175,8 @@ const SHAPES: ShapeInput[] = [
   ['TraineeSignoff', `USER#${ID}`, `SIGNOFF#${PAD}`, traineeSignoffItemSchema],
   ['QuizProgress', `USER#${ID}`, `QUIZSTATE#${PAD}`, quizProgressItemSchema],
   ['SignIntent', `USER#${ID}`, 'SIGNINTENT#[0-9a-f-]{36}', signIntentItemSchema],
+  ['QualificationLevel', `USER#${ID}`, `LEVEL#${PAD}`, qualificationLevelItemSchema],
+  ['AcknowledgedVersion', `USER#${ID}`, `ACKED#(guide|wiki)#${PAD}`, acknowledgedVersionItemSchema],
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY', trainingSummaryItemSchema],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
@@ -231,6 +242,13 @@ const SHAPES: ShapeInput[] = [
   ['View', `VIEWS#USER#${ID}`, `${PAD}#${DOCTYPE}#${PAD}`, viewItemSchema],
   ['WorkLogEntry', `WORKLOG#${ID}`, 'ENTRY', workLogEntryItemSchema],
   ['WorkLogValue', `WORKLOG#${ID}`, `DATA#${PAD}`, workLogValueItemSchema],
+  ['WorkLogQualification', `WORKLOG#${ID}`, 'QUALIFICATION', workLogQualificationItemSchema],
+  // skill.ts, acknowledgement.ts, training-settings.ts (docs/competency.md)
+  ['Skill', `SKILL#${ID}`, 'SKILL', skillItemSchema],
+  ['SkillGuide', `SKILL#${ID}`, `GUIDE#${PAD}`, skillGuideItemSchema],
+  ['Acknowledgement', `ACK#${ID}`, `USER#${PAD}`, acknowledgementItemSchema],
+  ['RetrainingMark', `RETRAIN#(guide|wiki)#${ID}`, 'MARK', retrainingMarkItemSchema],
+  ['TrainingSettings', `TRAINSET#(SITE|GUIDE#${ID}|WIKI#${ID})`, 'SETTINGS', trainingSettingsItemSchema],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
   // webhook.ts

@@ -43,7 +43,11 @@ export class UnauthenticatedError extends DomainError {
 
 /** The caller is known but may not do this (403). */
 export class ForbiddenError extends DomainError {
-  constructor(message = 'You do not have permission to do that') {
+  constructor(
+    message = 'You do not have permission to do that',
+    /** Fields the 403 body carries besides `message` (e.g. the skills a gate found short). */
+    readonly details?: Record<string, unknown>,
+  ) {
     super(message);
   }
 }

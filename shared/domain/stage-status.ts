@@ -57,6 +57,13 @@ export interface StageFacts {
   signoff: SignoffState;
   quiz: QuizState;
   now: number;
+  /**
+   * The newest release of the document the trainee acknowledged (read-and-understood,
+   * docs/competency.md); absent or null: none.
+   */
+  acknowledged?: ReleaseVersion | null;
+  /** The newest release of the document its author marked as needing retraining; absent or null: none. */
+  retraining?: ReleaseVersion | null;
 }
 
 export interface StageState {
@@ -95,6 +102,35 @@ export function isOutdatedBy(
   return latest.major > base.major || (latest.major === base.major && latest.minor > base.minor);
 }
 
+/** a is a later version than b. */
+export function isNewerVersion(a: ReleaseVersion, b: ReleaseVersion): boolean {
+  return a.major > b.major || (a.major === b.major && a.minor > b.minor);
+}
+
+export interface CarryOverFacts {
+  strictness: Strictness;
+  /** The release the completion (or level) was earned on; null: before any release (0.0). */
+  earned: ReleaseVersion | null;
+  latest: ReleaseVersion | null;
+  acknowledged: ReleaseVersion | null;
+  retraining: ReleaseVersion | null;
+}
+
+/**
+ * Does what was earned on `earned` still hold on `latest`? Without strictness releases never
+ * matter. Otherwise a release after `earned` that its author marked as needing retraining
+ * invalidates it (whatever its type); else it holds unless a newer release outdates it under the
+ * strictness and the person has not acknowledged a release the latest does not outdate in turn
+ * (read-and-understood carries the qualification over; docs/stage-status.md row 5).
+ */
+export function stillValid(facts: CarryOverFacts): boolean {
+  if (facts.strictness === null || facts.latest === null) return true;
+  const earned = facts.earned ?? { major: 0, minor: 0 };
+  if (facts.retraining && isNewerVersion(facts.retraining, earned)) return false;
+  if (!isOutdatedBy(facts.strictness, facts.earned, facts.latest)) return true;
+  return facts.acknowledged != null && !isOutdatedBy(facts.strictness, facts.acknowledged, facts.latest);
+}
+
 /** When a completion that ended at `endDate` expires under the recurrence, or null if never. */
 export function recurrenceDeadline(rule: StageRule, endDate: number): number | null {
   if (!rule.frequency_quantity || !rule.frequency_unit) return null;
@@ -123,8 +159,14 @@ export function stageStatus(facts: StageFacts): StageState {
   if (!completion) return { status: 'pending', reason: 'not_started' };
   if (completion.invalidated_at !== null) return { status: 'invalidated', reason: 'manager_override' };
   if (completion.end_date === null) return { status: 'started', reason: 'doc_in_progress' };
-  if (isOutdatedBy(rule.strictness, completion.release, facts.latestRelease))
-    return { status: 'invalidated', reason: 'newer_release' };
+  const carried = stillValid({
+    strictness: rule.strictness,
+    earned: completion.release,
+    latest: facts.latestRelease,
+    acknowledged: facts.acknowledged ?? null,
+    retraining: facts.retraining ?? null,
+  });
+  if (!carried) return { status: 'invalidated', reason: 'newer_release' };
   const deadline = recurrenceDeadline(rule, completion.end_date);
   if (deadline !== null && now >= deadline) return { status: 'expired', reason: 'recurrence_expired' };
   if (overridden) return { status: 'completed', reason: 'manager_override' };

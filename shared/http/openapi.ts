@@ -152,6 +152,14 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
     if ((code === '400' || code === '422') && !checksInput) continue;
     responses[code] = response;
   }
+  for (const [code, response] of Object.entries(route.errorResponses ?? {})) {
+    responses[code] = {
+      description: response.description,
+      ...(response.schema
+        ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } }
+        : {}),
+    };
+  }
   return {
     operationId: `${group.name}_${route.method.toLowerCase()}_${route.path
       .replace(/[{}]/g, '')

@@ -18,6 +18,7 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   guideid: ['1203'],
   stepid: ['5521'],
   releaseid: ['88'],
+  skillid: ['3'],
   wikiid: ['640'],
   namespace: ['WIKI', 'CATEGORY'],
   title: ['Battery_Safety', 'Replacing the battery'],

@@ -148,7 +148,7 @@ export function errorResponse(error: unknown): {
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, body: { message: error.message } };
   if (error instanceof ValidationError) return { status: 422, body: { message: error.message, errors: error.errors } };
   if (error instanceof UnauthenticatedError) return { status: 401, body: { message: error.message } };
-  if (error instanceof ForbiddenError) return { status: 403, body: { message: error.message } };
+  if (error instanceof ForbiddenError) return { status: 403, body: { message: error.message, ...error.details } };
   if (error instanceof FeatureUnavailableError) return { status: 403, body: { message: error.message } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
   if (error instanceof ConflictError) return { status: 409, body: error.current ?? { message: error.message } };

@@ -171,6 +171,11 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    * (shared/http/idempotency.ts, decision 223).
    */
   mintsCredentials?: boolean;
+  /**
+   * Error answers the route gives beyond the usual ones (shared/http/openapi.ts ERROR_RESPONSES),
+   * documented in the OpenAPI document: e.g. a `user` route's 403 that is not about the role.
+   */
+  errorResponses?: Record<string, { description: string; schema?: z.ZodMiniType }>;
   /** Extension fields the OpenAPI document shows (e.g. beyond-spec, experimental notes). */
   extensions?: Record<string, unknown>;
   /*

@@ -90,6 +90,15 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'Tag',
   'QuizCount',
   'TrainingSummary',
+  // docs/competency.md
+  'Skill',
+  'SkillGuide',
+  'QualificationLevel',
+  'Acknowledgement',
+  'AcknowledgedVersion',
+  'RetrainingMark',
+  'TrainingSettings',
+  'WorkLogQualification',
 ]);
 
 type Key = { pk: string; sk: string };

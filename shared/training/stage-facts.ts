@@ -5,7 +5,8 @@
  *
  * Facts: the stage's rule; the document's latest release; the trainee's last completion of the
  * document (with the release current when it was completed); the trainee's signoff on the
- * stage's assessment; the quiz state (quizStateFor, quizzes' contract); the time.
+ * stage's assessment; the quiz state (quizStateFor, quizzes' contract); the release the trainee
+ * last acknowledged and the newest one marked as needing retraining (acknowledgement-facts.ts); the time.
  */
 import { nowSeconds } from '../clock.ts';
 import { getCompletions, docKeyOf, type CompletionRecord, type DocRef } from '../db/entities/training-record.ts';
@@ -19,6 +20,7 @@ import {
   type StageRule,
 } from '../domain/stage-status.ts';
 import { latestReleases } from './documents.ts';
+import { acknowledgementFacts } from './acknowledgement-facts.ts';
 import { quizStateFor } from './quiz-state.ts';
 import { mapLimit } from './map-limit.ts';
 import type { StageOutcome } from '../views/training-views.ts';
@@ -99,7 +101,7 @@ export async function stageOutcomes(
 ): Promise<Map<number, StageOutcome[]>> {
   const docs = [...new Map(stages.map((stage) => [docKeyOf(docOf(stage)), docOf(stage)])).values()];
   const assessments = stages.map((stage) => stage.stage_assessmentid).filter((id): id is number => id !== null);
-  const [releases, completions, signoffs, quizzes] = await Promise.all([
+  const [releases, completions, signoffs, quizzes, acks] = await Promise.all([
     latestReleases(docs),
     getCompletions(userids.flatMap((userid) => docs.map((doc) => ({ userid, doc })))),
     assessments.length
@@ -108,6 +110,7 @@ export async function stageOutcomes(
         )
       : Promise.resolve([]),
     quizFacts(userids, docs),
+    acknowledgementFacts(userids, docs),
   ]);
   const completionOf = new Map(
     completions.map((completion) => [`${completion.userid}|${docKeyOf(completion)}`, completion]),
@@ -139,6 +142,8 @@ export async function stageOutcomes(
           signoff,
           quiz: quiz.state,
           now,
+          acknowledged: acks.acknowledged.get(`${userid}|${key}`) ?? null,
+          retraining: acks.retraining.get(key) ?? null,
         });
         return { stage, state, completion };
       }),

@@ -149,6 +149,15 @@ const MIGRATION_UNEXPOSED: Record<string, { paths: string[]; reason: string }> =
     paths: ['head_seq', 'records'],
     reason: 'the audit trail is beyond API 2.0: a migrated user starts a new, empty chain',
   },
+  // Competency (docs/competency.md) is beyond API 2.0: nothing of it is crawled.
+  '/qualifications/skills/{id}': { paths: ['status 404'], reason: 'skills are beyond API 2.0' },
+  '/qualifications/matrix': { paths: ['[0]'], reason: 'competency levels are beyond API 2.0' },
+  '/acknowledgements/{id}': { paths: ['status 404'], reason: 'acknowledgements are beyond API 2.0' },
+  '/acknowledgements/{id}/signatures': { paths: ['signed'], reason: 'acknowledgements are beyond API 2.0' },
+  '/work_log/{id}/qualification': {
+    paths: ['status 404'],
+    reason: "the gate's record on a work-log entry is beyond API 2.0",
+  },
   '/user/media/GuideImage/{id}': {
     paths: ['date'],
     reason: "an image's upload date shows only in its owner's library, not to the migrating Admin",

@@ -32,6 +32,10 @@ function emptyPopulation() {
     entryid: 0,
     approvalRequestid: 0,
     scheduleid: 0,
+    skillid: 0,
+    competencyGuideid: 0,
+    acknowledgedReleaseid: 0,
+    gatedEntryid: 0,
   };
 }
 export type Population = ReturnType<typeof emptyPopulation>;
@@ -220,6 +224,8 @@ export async function populateSite(site: Site): Promise<Population> {
     'quiz session',
   );
 
+  // Before the category is governed by an approval process: its releases are then held for approval.
+  await populateCompetency(site, made, author, trainee);
   const process = await ok(
     call('POST', '/approvals/process', {
       token: admin,
@@ -265,6 +271,76 @@ export async function populateSite(site: Site): Promise<Population> {
   return made;
 }
 
+/** Skills, a level, a gated guide's work-log record, an acknowledgement signed and a retraining mark. */
+async function populateCompetency(site: Site, made: Population, author: Person, trainee: Person) {
+  const call = site.call;
+  const trainer = await person(site, ['Admin']);
+  const guide = await ok(
+    call('POST', '/guides', {
+      token: author.token,
+      body: { category: made.category, type: 'how-to', title: 'Check the belt' },
+    }),
+    'competency guide',
+  );
+  made.competencyGuideid = guide.guideid;
+  await ok(
+    call('PUT', `/guides/${guide.guideid}/public`, {
+      token: author.token,
+      query: { revisionid: guide.revisionid },
+      body: {},
+    }),
+    'publish',
+  );
+  const skill = await ok(
+    call('POST', '/qualifications/skills', {
+      token: trainer.token,
+      body: { name: 'Belt service', guideids: [guide.guideid], recertification_days: 365 },
+    }),
+    'skill',
+  );
+  made.skillid = skill.skillid;
+  await ok(
+    call('PUT', `/qualifications/skills/${skill.skillid}/levels/${trainee.userid}`, {
+      token: trainer.token,
+      body: { level: 3, password: trainer.password },
+    }),
+    'level',
+  );
+  await ok(
+    call('PUT', `/qualifications/gating/guides/${guide.guideid}`, {
+      token: author.token,
+      body: { gate_mode: 'warn', min_level: 3 },
+    }),
+    'gate',
+  );
+  made.gatedEntryid = (
+    await ok(
+      call('POST', '/work_log', { token: trainee.token, body: { guideid: guide.guideid, workorderid: 'WO-8' } }),
+      'gated entry',
+    )
+  ).entryid;
+  await ok(
+    call('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
+      token: author.token,
+      body: { audience_userids: [trainee.userid], due_days: 7 },
+    }),
+    'acknowledgement settings',
+  );
+  const release = await ok(
+    call('POST', '/guides/releases', { token: author.token, body: { guideid: guide.guideid, release_type: 'major' } }),
+    'competency release',
+  );
+  made.acknowledgedReleaseid = release.releaseid;
+  await ok(
+    call('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    }),
+    'acknowledge',
+  );
+  await ok(call('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: author.token }), 'retraining');
+}
+
 /** The GETs compared on both sites, each with the token that may read it. */
 export function readingsOf(made: Population): Array<[string, string]> {
   const [author, trainee] = made.people as [Person, Person, Person];
@@ -296,6 +372,11 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/teams/${made.teamid}/course_assignments`, 'admin'],
     [`/users/${trainee.userid}/completions`, 'admin'],
     [`/periodic_review/${made.scheduleid}`, 'admin'],
+    [`/qualifications/skills/${made.skillid}`, 'admin'],
+    ['/qualifications/matrix', trainee.token],
+    [`/acknowledgements/${made.acknowledgedReleaseid}/signatures`, 'admin'],
+    [`/acknowledgements/${made.acknowledgedReleaseid}`, trainee.token],
+    [`/work_log/${made.gatedEntryid}/qualification`, 'admin'],
   ];
 }
 

@@ -5,6 +5,7 @@ import {
   STAGE_REASONS,
   STAGE_STATE_PAIRS,
   STAGE_STATUSES,
+  isNewerVersion,
   recurrenceDeadline,
   stageStatus,
   type CompletionFacts,
@@ -163,6 +164,62 @@ describe('stageStatus: the transition table (docs/stage-status.md)', () => {
       'incomplete_assessment',
     ],
     [
+      'new major release acknowledged: the completion carries over',
+      {
+        rule: { ...plainRule, strictness: 'major' },
+        latestRelease: { major: 2, minor: 0 },
+        completion: done(),
+        acknowledged: { major: 2, minor: 0 },
+      },
+      'completed',
+      'completed',
+    ],
+    [
+      'new major release acknowledged but marked as needing retraining',
+      {
+        rule: { ...plainRule, strictness: 'major' },
+        latestRelease: { major: 2, minor: 0 },
+        completion: done(),
+        acknowledged: { major: 2, minor: 0 },
+        retraining: { major: 2, minor: 0 },
+      },
+      'invalidated',
+      'newer_release',
+    ],
+    [
+      'acknowledged 2.0, then 3.0 released: invalid until 3.0 is acknowledged',
+      {
+        rule: { ...plainRule, strictness: 'major' },
+        latestRelease: { major: 3, minor: 0 },
+        completion: done(),
+        acknowledged: { major: 2, minor: 0 },
+      },
+      'invalidated',
+      'newer_release',
+    ],
+    [
+      'a retraining release older than the completion does not matter',
+      {
+        rule: { ...plainRule, strictness: 'major' },
+        latestRelease: { major: 1, minor: 0 },
+        completion: done(),
+        retraining: { major: 1, minor: 0 },
+      },
+      'completed',
+      'completed',
+    ],
+    [
+      'strictness minor: acknowledging the minor release carries over',
+      {
+        rule: { ...plainRule, strictness: 'minor' },
+        latestRelease: { major: 1, minor: 2 },
+        completion: done(),
+        acknowledged: { major: 1, minor: 2 },
+      },
+      'completed',
+      'completed',
+    ],
+    [
       'completed before any release, then released, strictness minor',
       {
         rule: { ...plainRule, strictness: 'minor' },
@@ -240,6 +297,12 @@ const arbitraryFacts: fc.Arbitrary<StageFacts> = fc.record({
     'locked' as const,
   ),
   now: fc.constant(NOW),
+  acknowledged: fc.option(fc.record({ major: fc.integer({ min: 0, max: 5 }), minor: fc.integer({ min: 0, max: 5 }) }), {
+    nil: null,
+  }),
+  retraining: fc.option(fc.record({ major: fc.integer({ min: 0, max: 5 }), minor: fc.integer({ min: 0, max: 5 }) }), {
+    nil: null,
+  }),
 });
 
 describe('stageStatus: properties', () => {
@@ -270,7 +333,10 @@ describe('stageStatus: properties', () => {
   it('a minor release never changes the state of a major-strict or non-strict stage', () => {
     fc.assert(
       fc.property(arbitraryFacts, fc.constantFrom('major' as const, null), (input, strictness) => {
-        const base = { ...input, rule: { ...input.rule, strictness } };
+        // The new minor release is not marked as needing retraining: marks name released versions only.
+        const marked =
+          input.retraining && input.latestRelease && !isNewerVersion(input.retraining, input.latestRelease);
+        const base = { ...input, rule: { ...input.rule, strictness }, retraining: marked ? input.retraining : null };
         const latest = base.latestRelease ?? { major: 0, minor: 0 };
         const bumped = { ...base, latestRelease: { major: latest.major, minor: latest.minor + 1 } };
         expect(stageStatus(bumped)).toEqual(stageStatus(base));

@@ -28,6 +28,8 @@ export const API_AREAS = {
     'modules',
     'periodic-review',
     'approvals',
+    'acknowledgements',
+    'qualifications',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs'],
   Capture: ['step-forms', 'work-log'],

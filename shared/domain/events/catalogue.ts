@@ -42,6 +42,7 @@ export interface EventPayloads {
     course_completion_date: number | null;
   };
   'course_assignment.overdue': { course_assignmentid: number; wikiid: number; userid: number; due_date: number };
+  'acknowledgement.overdue': { releaseid: number; doctype: string; docid: number; userid: number; due_date: number };
   'guide.released': { guideid: number; releaseid: number; revisionid: number | null; version: string | null };
   'wiki.released': { wikiid: number; releaseid: number; revisionid: number | null; version: string | null };
   'approval.requested': {
@@ -94,6 +95,7 @@ export const EVENT_NAMES = [
   'course_assignment.created',
   'course_assignment.completed',
   'course_assignment.overdue',
+  'acknowledgement.overdue',
   'guide.released',
   'wiki.released',
   'approval.requested',
@@ -126,6 +128,10 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
   'course_assignment.overdue': {
     title: 'Course Assignment Overdue',
     description: "A trainee's course assignment passed its due date unfinished.",
+  },
+  'acknowledgement.overdue': {
+    title: 'Acknowledgement Overdue',
+    description: 'A person has not acknowledged a release of a document they are trained on by its due date.',
   },
   'guide.released': { title: 'Guide Released', description: 'A guide revision was released.' },
   'wiki.released': { title: 'Wiki Released', description: 'A wiki page revision was released.' },

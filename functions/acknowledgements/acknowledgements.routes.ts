@@ -1,0 +1,150 @@
+/**
+ * Read-and-understood acknowledgements of new releases (docs/competency.md; beyond the spec, in
+ * its style). A release of a guide or wiki page people are trained on asks them to acknowledge
+ * it; they read what changed and sign with their password.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import {
+  acknowledgementSchema,
+  acknowledgementWithDiffSchema,
+  releaseSignaturesSchema,
+} from '../../shared/views/competency-views.ts';
+import * as acknowledgements from './acknowledgements.service.ts';
+import { documentSettingsBody, pendingQuery, readQuery, signBody } from './acknowledgements.schemas.ts';
+import responseExamples from './acknowledgements.response-examples.json' with { type: 'json' };
+
+const releaseParams = idParams('releaseid');
+const settingsSchema = z.object({
+  strictness: z.nullable(z.enum(['major', 'minor'])),
+  due_days: z.nullable(z.int()),
+  audience_userids: z.array(z.int()),
+});
+const settingsNote =
+  '`strictness`: which releases ask for an acknowledgement (`major`: N.0 only; `minor`: every release; null: ' +
+  'the site setting, else `major`); `due_days`: days after the release it is due (null: the site default, else ' +
+  '14); `audience_userids`: people asked besides the trainees and skill holders.';
+
+const settingsOf = (doctype: 'guide' | 'wiki') => (doctype === 'guide' ? 'a guide' : 'a wiki page');
+const guideParams = idParams('guideid');
+const wikiParams = idParams('wikiid');
+const settingsExample = { strictness: 'major', due_days: 7, audience_userids: [2] };
+
+export const acknowledgementsGroup = defineGroup({
+  name: 'acknowledgements',
+  responseExamples,
+  access: { table: 'readwrite', conditionChecks: true },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/acknowledgements',
+      auth: 'user',
+      summary: "Pending acknowledgements: the caller's, a team's or a document's",
+      description:
+        "Without filters the caller's own, soonest due first. `teamid`: its members' (the team owner or an Admin); " +
+        "`guideid` / `wikiid`: the document's (whoever may change it). `state` is `pending` or `overdue` " +
+        '(past `due_date`: the first time one is seen overdue an `acknowledgement.overdue` event is emitted). ' +
+        '`limit` (1-200, default 20), `offset`.',
+      query: pendingQuery,
+      response: z.array(acknowledgementSchema),
+      handler: ({ caller, query }) => acknowledgements.listPending(caller, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/{releaseid}',
+      auth: 'user',
+      summary: 'One acknowledgement with what changed since the release last completed or acknowledged',
+      description:
+        '`diff` is computed from the stored revisions: for a guide, `steps` added, removed, moved and changed ' +
+        '(with `lines` as `same` / `added` / `removed` and images added and removed); for a wiki page, its ' +
+        "`lines`. The caller's own; `userid` names another person's (whoever may change the document).",
+      params: releaseParams,
+      query: readQuery,
+      response: acknowledgementWithDiffSchema,
+      handler: ({ caller, params, query }) => acknowledgements.getOne(caller, params.releaseid, query.userid),
+    }),
+    route({
+      method: 'POST',
+      path: '/acknowledgements/{releaseid}/sign',
+      auth: 'user',
+      summary: 'Sign the acknowledgement of a release (meaning `acknowledged`) with your password',
+      description:
+        'An electronic signature: `password` is checked under the login throttle (422 on `password` when wrong, ' +
+        '429 past the limit); an impersonation token cannot sign (403). Once signed, the completion of the ' +
+        'document carries over to this release (docs/stage-status.md), unless the release is marked as needing ' +
+        'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited.',
+      params: releaseParams,
+      body: signBody,
+      example: { password: 'your password', meaning: 'acknowledged' },
+      response: acknowledgementSchema,
+      handler: ({ auth, params, body, sourceIp }) => acknowledgements.sign(auth, params.releaseid, body, sourceIp),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/{releaseid}/signatures',
+      auth: 'user',
+      summary: 'Who has and who has not signed the acknowledgement of a release',
+      description: 'Whoever may change the document. Overdue ones emit `acknowledgement.overdue` once.',
+      params: releaseParams,
+      response: releaseSignaturesSchema,
+      handler: ({ caller, params }) => acknowledgements.signatures(caller, params.releaseid),
+    }),
+    route({
+      method: 'POST',
+      path: '/acknowledgements/{releaseid}/retraining',
+      auth: 'user',
+      summary: 'Mark a release as needing retraining: earlier completions and levels no longer carry over',
+      description:
+        'Whoever may change the document. Only a released version; a newer release already marked is 409. Audited.',
+      params: releaseParams,
+      response: z.object({ releaseid: z.int(), version: z.string(), retraining: z.literal(true) }),
+      handler: ({ caller, params }) => acknowledgements.markRetraining(caller, params.releaseid),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/settings/guides/{guideid}',
+      auth: 'user',
+      summary: `The acknowledgement settings of ${settingsOf('guide')}`,
+      description: `${settingsNote} Whoever may change the guide.`,
+      params: guideParams,
+      response: settingsSchema,
+      handler: ({ caller, params }) => acknowledgements.getDocumentSettings(caller, 'guide', params.guideid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/settings/guides/{guideid}',
+      auth: 'user',
+      summary: `Set the acknowledgement settings of ${settingsOf('guide')}`,
+      description: `${settingsNote} Fields left out keep their value. Whoever may change the guide; audited.`,
+      params: guideParams,
+      body: documentSettingsBody,
+      example: settingsExample,
+      response: settingsSchema,
+      handler: ({ caller, params, body }) =>
+        acknowledgements.putDocumentSettings(caller, 'guide', params.guideid, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/settings/wikis/{wikiid}',
+      auth: 'user',
+      summary: `The acknowledgement settings of ${settingsOf('wiki')}`,
+      description: `${settingsNote} Authors and Admins.`,
+      params: wikiParams,
+      response: settingsSchema,
+      handler: ({ caller, params }) => acknowledgements.getDocumentSettings(caller, 'wiki', params.wikiid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/settings/wikis/{wikiid}',
+      auth: 'user',
+      summary: `Set the acknowledgement settings of ${settingsOf('wiki')}`,
+      description: `${settingsNote} Fields left out keep their value. Authors and Admins; audited.`,
+      params: wikiParams,
+      body: documentSettingsBody,
+      example: settingsExample,
+      response: settingsSchema,
+      handler: ({ caller, params, body }) => acknowledgements.putDocumentSettings(caller, 'wiki', params.wikiid, body),
+    }),
+  ],
+});

@@ -1,0 +1,198 @@
+/**
+ * Skills, competency levels, the qualification matrix, expiry forecasts and the settings of the
+ * gate on work (docs/competency.md; beyond the spec, in its style: ids, offset/limit, its errors).
+ */
+import * as z from 'zod/mini';
+import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { idParams } from '../../shared/http/schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { levelSchema, skillSchema } from '../../shared/views/competency-views.ts';
+import { GATE_MODES } from '../../shared/domain/competency.ts';
+import * as qualifications from './qualifications.service.ts';
+import {
+  forecastQuery,
+  guideGatingBody,
+  matrixQuery,
+  setLevelBody,
+  siteSettingsBody,
+  skillBody,
+  skillPatchBody,
+} from './qualifications.schemas.ts';
+import responseExamples from './qualifications.response-examples.json' with { type: 'json' };
+
+const skillParams = idParams('skillid');
+const strictness = z.nullable(z.enum(['major', 'minor']));
+const siteSettingsSchema = z.object({
+  gate_mode: z.nullable(z.enum(GATE_MODES)),
+  min_level: z.nullable(z.int()),
+  acknowledgement_strictness: strictness,
+  acknowledgement_due_days: z.nullable(z.int()),
+  level_names: z.array(z.string()),
+});
+const gatingSchema = z.object({ gate_mode: z.nullable(z.enum(GATE_MODES)), min_level: z.nullable(z.int()) });
+const levelsNote =
+  'Levels: 0 not trained, 1 in training, 2 can do under supervision, 3 independent, 4 can train others ' +
+  '(`level_names` of the site settings rename them).';
+
+export const qualificationsGroup = defineGroup({
+  name: 'qualifications',
+  responseExamples,
+  access: { table: 'readwrite', conditionChecks: true },
+  routes: [
+    route({
+      method: 'GET',
+      path: '/qualifications/skills',
+      auth: 'user',
+      summary: 'Skills, by skillid',
+      description: 'A skill is a guide or a named group of guides that people hold a level in. `limit`, `offset`.',
+      query: z.object(pagination),
+      response: z.array(skillSchema),
+      handler: ({ query }) => qualifications.listAllSkills(query),
+    }),
+    route({
+      method: 'POST',
+      path: '/qualifications/skills',
+      auth: 'admin',
+      status: 201,
+      summary: 'Create a skill',
+      description:
+        '`guideids` (1-90 existing guides); `recertification_days`: how long a level stays valid (null: for good); ' +
+        '`acknowledgement_strictness`: which releases of its guides ask holders outside any course to acknowledge ' +
+        'them (`major`, the default, or `minor`). Audited.',
+      body: skillBody,
+      example: {
+        name: 'Nozzle service',
+        guideids: [1],
+        recertification_days: 365,
+        acknowledgement_strictness: 'major',
+      },
+      response: skillSchema,
+      handler: ({ caller, body }) => qualifications.createSkill(caller, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/skills/{skillid}',
+      auth: 'user',
+      summary: 'One skill',
+      params: skillParams,
+      response: skillSchema,
+      handler: ({ params }) => qualifications.getOneSkill(params.skillid),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/qualifications/skills/{skillid}',
+      auth: 'admin',
+      summary: 'Change a skill (fields left out stay); 409 with the skill when it changed meanwhile',
+      params: skillParams,
+      body: skillPatchBody,
+      example: { recertification_days: 180 },
+      response: skillSchema,
+      handler: ({ caller, params, body }) => qualifications.patchSkill(caller, params.skillid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/qualifications/skills/{skillid}',
+      auth: 'admin',
+      status: 204,
+      summary: 'Delete a skill (levels held in it stay in the audit trail)',
+      params: skillParams,
+      handler: async ({ caller, params }) => {
+        await qualifications.removeSkill(caller, params.skillid);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/skills/{skillid}/levels/{userid}',
+      auth: 'user',
+      summary: "Set a person's level in a skill by the trainer's signature",
+      description:
+        `${levelsNote} The trainer signs with their \`password\` (422 on \`password\` when wrong, 429 past the login ` +
+        'throttle): an Admin, or someone holding level 4 (unexpired) in the skill (403 otherwise); nobody but an ' +
+        "Admin sets their own. The level expires after the skill's `recertification_days` and counts for the " +
+        "guides' releases current now. Audited (the person's and the skill's chains).",
+      params: idParams('skillid', 'userid'),
+      body: setLevelBody,
+      example: { level: 3, password: 'your password' },
+      response: levelSchema,
+      handler: ({ auth, params, body, sourceIp }) =>
+        qualifications.setLevel(auth, params.skillid, params.userid, body, sourceIp),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/matrix',
+      auth: 'user',
+      summary: 'The qualification matrix: people × skills with level, expiry and source (JSON or CSV)',
+      description:
+        'One row per level held, by userid then skillid. `teamid`: its members (the team owner or an Admin); ' +
+        '`skillid`: one skill. Admins read all of it, others their own rows. `format=csv` answers text/csv ' +
+        '(the same columns). `limit` (1-200, default 20), `offset`.',
+      query: matrixQuery,
+      response: z.array(levelSchema),
+      handler: async ({ caller, query }) => {
+        const rows = await qualifications.matrix(caller, query);
+        if (query.format === 'csv') return rawReply(200, qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');
+        return rows;
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/forecast',
+      auth: 'user',
+      summary: 'Levels that have lapsed and that lapse within 30, 60 and 90 days',
+      description: 'The same readers and filters as the matrix (`teamid`, `skillid`); the windows nest.',
+      query: forecastQuery,
+      response: z.object({
+        date: z.number(),
+        expired: z.array(levelSchema),
+        within_30_days: z.array(levelSchema),
+        within_60_days: z.array(levelSchema),
+        within_90_days: z.array(levelSchema),
+      }),
+      handler: ({ caller, query }) => qualifications.forecast(caller, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/settings',
+      auth: 'user',
+      summary: "The site's qualification settings: the gate on work, acknowledgements, level names",
+      response: siteSettingsSchema,
+      handler: () => qualifications.getSiteSettings(),
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/settings',
+      auth: 'admin',
+      summary: "Change the site's qualification settings (fields left out stay; null: the default)",
+      description:
+        '`gate_mode` (`off`, `warn`, `block`) and `min_level` apply to guides without their own; ' +
+        '`acknowledgement_strictness` and `acknowledgement_due_days` to documents without their own; ' +
+        '`level_names`: five names for levels 0-4. Audited.',
+      body: siteSettingsBody,
+      example: { gate_mode: 'warn', min_level: 3, acknowledgement_due_days: 14 },
+      response: siteSettingsSchema,
+      handler: ({ caller, body }) => qualifications.putSiteSettings(caller, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/gating/guides/{guideid}',
+      auth: 'user',
+      summary: "A guide's own gate: mode and minimum level (null: the site's)",
+      params: idParams('guideid'),
+      response: gatingSchema,
+      handler: ({ caller, params }) => qualifications.getGuideGating(caller, params.guideid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/gating/guides/{guideid}',
+      auth: 'user',
+      summary: "Set a guide's gate on work: `block` refuses unqualified operators, `warn` flags their entries",
+      description: 'Whoever may change the guide. Audited on the guide.',
+      params: idParams('guideid'),
+      body: guideGatingBody,
+      example: { gate_mode: 'block', min_level: 3 },
+      response: gatingSchema,
+      handler: ({ caller, params, body }) => qualifications.putGuideGating(caller, params.guideid, body),
+    }),
+  ],
+});

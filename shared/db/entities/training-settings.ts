@@ -1,0 +1,70 @@
+/**
+ * Training settings of the site and of a document (docs/competency.md):
+ * - TrainingSettings: pk TRAINSET#SITE | TRAINSET#GUIDE#<guideid> | TRAINSET#WIKI#<wikiid> / sk SETTINGS.
+ *   The gate (mode, minimum level) and acknowledgements (strictness, due days, audience); a null
+ *   field of a document falls back to the site's, the site's to the defaults. Level names: site only.
+ */
+import * as z from 'zod/mini';
+import { getItem, putItem } from '../items.ts';
+import { batchGetInOrder } from '../batch.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { GATE_MODES } from '../../domain/competency.ts';
+
+const id = z.int().check(z.positive());
+
+export const trainingSettingsItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('SETTINGS'),
+  entity: z.literal('TrainingSettings'),
+  gate_mode: z.nullable(z.enum(GATE_MODES)),
+  min_level: z.nullable(z.int().check(z.minimum(0), z.maximum(4))),
+  acknowledgement_strictness: z.nullable(z.enum(['major', 'minor'])),
+  acknowledgement_due_days: z.nullable(z.int().check(z.minimum(1))),
+  /** People the author adds to those asked to acknowledge a release (documents only). */
+  audience_userids: z.array(id),
+  /** The site's names of levels 0-4 (site only; null: the defaults). */
+  level_names: z.nullable(z.array(z.string())),
+  modified_date: z.number(),
+  modified_by: z.nullable(id),
+});
+
+export type TrainingSettingsRecord = StoredRecord<typeof trainingSettingsItemSchema>;
+export type SettingsScope = { kind: 'site' } | { kind: 'guide' | 'wiki'; docid: number };
+
+function settingsKey(scope: SettingsScope) {
+  return {
+    pk: scope.kind === 'site' ? 'TRAINSET#SITE' : `TRAINSET#${scope.kind.toUpperCase()}#${scope.docid}`,
+    sk: 'SETTINGS',
+  };
+}
+
+export const EMPTY_SETTINGS: TrainingSettingsRecord = {
+  gate_mode: null,
+  min_level: null,
+  acknowledgement_strictness: null,
+  acknowledgement_due_days: null,
+  audience_userids: [],
+  level_names: null,
+  modified_date: 0,
+  modified_by: null,
+};
+
+export async function getTrainingSettings(scope: SettingsScope): Promise<TrainingSettingsRecord> {
+  const item = await getItem(settingsKey(scope));
+  return item ? recordFrom(trainingSettingsItemSchema, item) : EMPTY_SETTINGS;
+}
+
+/** The site's and a document's settings in one BatchGet: [site, document]. */
+export async function getSiteAndDocumentSettings(doc: {
+  kind: 'guide' | 'wiki';
+  docid: number;
+}): Promise<[TrainingSettingsRecord, TrainingSettingsRecord]> {
+  const keys = [settingsKey({ kind: 'site' }), settingsKey(doc)];
+  const items = await batchGetInOrder(keys);
+  const found = new Map(items.map((item) => [String(item.pk), recordsOf(trainingSettingsItemSchema)(item)]));
+  return [found.get(keys[0].pk) ?? EMPTY_SETTINGS, found.get(keys[1].pk) ?? EMPTY_SETTINGS];
+}
+
+export async function putTrainingSettings(scope: SettingsScope, settings: TrainingSettingsRecord): Promise<void> {
+  await putItem({ ...settingsKey(scope), entity: 'TrainingSettings', ...settings });
+}

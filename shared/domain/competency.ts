@@ -1,0 +1,157 @@
+/**
+ * Training follows the content (docs/competency.md): which releases ask people for a
+ * read-and-understood acknowledgement and when it is due, competency levels with their expiry
+ * and forecasts, and the gate that work on a guide passes through. Pure: the caller gathers
+ * the facts and the time. The carry-over of a completion or level across releases is
+ * stillValid in stage-status.ts (one rule for both).
+ */
+import { isNewerVersion, stillValid, type ReleaseVersion } from './stage-status.ts';
+
+export const DAY_SECONDS = 86400;
+
+// ---- levels ----
+
+/** 0 not trained … 4 can train others; a site may rename them (names only, the numbers stay). */
+export const MIN_LEVEL = 0;
+export const MAX_LEVEL = 4;
+export const DEFAULT_LEVEL_NAMES = [
+  'Not trained',
+  'In training',
+  'Can do under supervision',
+  'Independent',
+  'Can train others',
+] as const;
+/** The level a trainer must hold in a skill to set others' levels in it (Admins may always). */
+export const TRAINER_LEVEL = 4;
+
+export const LEVEL_SOURCES = ['trainer_signature', 'course_completion', 'signoff'] as const;
+export type LevelSource = (typeof LEVEL_SOURCES)[number];
+
+/** When a level set at `setDate` expires under the skill's recertification interval (null: never). */
+export function levelExpiry(setDate: number, recertificationDays: number | null): number | null {
+  return recertificationDays ? setDate + recertificationDays * DAY_SECONDS : null;
+}
+
+export interface HeldLevel {
+  level: number;
+  expires_at: number | null;
+  /** The guide's release the level was earned on (null: the guide had none then). */
+  earned: ReleaseVersion | null;
+}
+
+export interface GuideReleaseFacts {
+  /** The guide's current release (null: never released). */
+  latest: ReleaseVersion | null;
+  acknowledged: ReleaseVersion | null;
+  retraining: ReleaseVersion | null;
+}
+
+export type LevelStanding = 'current' | 'none' | 'expired' | 'outdated';
+
+/**
+ * The level that counts for work on one guide now: the level held, unless it has expired or a
+ * newer major release of the guide outdates it (and was not acknowledged, or needs retraining),
+ * in which case it counts as 0.
+ */
+export function effectiveLevel(
+  held: HeldLevel | null,
+  guide: GuideReleaseFacts,
+  now: number,
+): { level: number; standing: LevelStanding } {
+  if (!held || held.level <= MIN_LEVEL) return { level: MIN_LEVEL, standing: 'none' };
+  if (held.expires_at !== null && now >= held.expires_at) return { level: MIN_LEVEL, standing: 'expired' };
+  if (!stillValid({ strictness: 'major', earned: held.earned, ...guide }))
+    return { level: MIN_LEVEL, standing: 'outdated' };
+  return { level: held.level, standing: 'current' };
+}
+
+export const FORECAST_WINDOWS = [30, 60, 90] as const;
+
+/** Which of the levels lapse within each window from now (already lapsed ones are not forecast). */
+export function expiryForecast<T extends { expires_at: number | null }>(
+  levels: T[],
+  now: number,
+): Record<(typeof FORECAST_WINDOWS)[number], T[]> {
+  const within = (days: number) =>
+    levels.filter(
+      (level) => level.expires_at !== null && level.expires_at > now && level.expires_at <= now + days * DAY_SECONDS,
+    );
+  return { 30: within(30), 60: within(60), 90: within(90) };
+}
+
+// ---- acknowledgements ----
+
+export type AcknowledgementStrictness = 'major' | 'minor';
+
+/** `major`: only a major release (N.0) asks for one; `minor`: every release does. */
+export function asksForAcknowledgement(strictness: AcknowledgementStrictness, release: ReleaseVersion): boolean {
+  return strictness === 'minor' || release.minor === 0;
+}
+
+/** Whether someone who last completed or acknowledged `base` needs to acknowledge `release`. */
+export function needsAcknowledgement(
+  strictness: AcknowledgementStrictness,
+  base: ReleaseVersion | null,
+  release: ReleaseVersion,
+): boolean {
+  return asksForAcknowledgement(strictness, release) && (base === null || isNewerVersion(release, base));
+}
+
+export const DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS = 14;
+
+export function acknowledgementDueDate(releaseDate: number, dueDays: number): number {
+  return releaseDate + dueDays * DAY_SECONDS;
+}
+
+export type AcknowledgementState = 'signed' | 'pending' | 'overdue';
+
+export function acknowledgementState(
+  ack: { signed_date: number | null; due_date: number },
+  now: number,
+): AcknowledgementState {
+  if (ack.signed_date !== null) return 'signed';
+  return now >= ack.due_date ? 'overdue' : 'pending';
+}
+
+// ---- the gate on work ----
+
+export const GATE_MODES = ['off', 'warn', 'block'] as const;
+export type GateMode = (typeof GATE_MODES)[number];
+
+export interface SkillCheck {
+  skillid: number;
+  name: string;
+  required: number;
+  /** The level that counts (effectiveLevel). */
+  held: number;
+  standing: LevelStanding;
+}
+
+export type GateOutcome = 'allow' | 'warn' | 'block';
+
+/**
+ * The gate: every skill the guide belongs to must be held at the minimum. A guide in no skill,
+ * or mode `off`, lets everyone work; a shortfall is refused (`block`) or let through flagged (`warn`).
+ */
+export function gateDecision(mode: GateMode, checks: SkillCheck[]): { outcome: GateOutcome; shortfalls: SkillCheck[] } {
+  const shortfalls = checks.filter((check) => check.held < check.required);
+  if (mode === 'off' || shortfalls.length === 0) return { outcome: 'allow', shortfalls };
+  return { outcome: mode, shortfalls };
+}
+
+const STANDING_NOTE: Record<LevelStanding, string> = {
+  current: '',
+  none: '',
+  expired: ' (expired)',
+  outdated: ' (outdated by a newer release)',
+};
+
+/** The 403's reason: names each skill, the level required and the level held. */
+export function shortfallMessage(shortfalls: SkillCheck[]): string {
+  const parts = shortfalls.map(
+    (check) =>
+      `skill "${check.name}" (skillid ${check.skillid}) requires level ${check.required}, ` +
+      `level held ${check.held}${STANDING_NOTE[check.standing]}`,
+  );
+  return `Not qualified for this guide: ${parts.join('; ')}`;
+}

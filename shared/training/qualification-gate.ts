@@ -1,0 +1,102 @@
+/**
+ * The gate on work (docs/competency.md): the operator's level in every skill a guide belongs to,
+ * as it counts for the guide's current major release (expiry; carried over by an acknowledgement
+ * unless a retraining release came after), against the minimum. Mode and minimum: the guide's
+ * setting, else the site's, else off.
+ */
+import { getAcknowledgedVersions, getRetrainingMarks, versionOf } from '../db/entities/acknowledgement.ts';
+import { getLevels, type QualificationLevelRecord } from '../db/entities/qualification-level.ts';
+import { latestRelease } from '../db/entities/release.ts';
+import { skillsOfGuide } from '../db/entities/skill.ts';
+import { getSiteAndDocumentSettings } from '../db/entities/training-settings.ts';
+import {
+  effectiveLevel,
+  gateDecision,
+  TRAINER_LEVEL,
+  type GateMode,
+  type GateOutcome,
+  type SkillCheck,
+} from '../domain/competency.ts';
+import type { ReleaseVersion } from '../domain/stage-status.ts';
+
+export interface GateCheck extends SkillCheck {
+  /** The level stored, its expiry and source (recorded on the entry as they were). */
+  level: number;
+  expires_at: number | null;
+  source: QualificationLevelRecord['source'] | null;
+}
+
+export interface GateResult {
+  mode: GateMode;
+  min_level: number;
+  outcome: GateOutcome;
+  checks: GateCheck[];
+  shortfalls: GateCheck[];
+}
+
+/** The level a minimum of nothing set means: independent work. */
+const DEFAULT_MIN_LEVEL = 3;
+
+async function guideFacts(guideid: number, userid: number) {
+  const [release, [acked], [mark]] = await Promise.all([
+    latestRelease('guide', guideid),
+    getAcknowledgedVersions([{ userid, doctype: 'guide', docid: guideid }]),
+    getRetrainingMarks([{ doctype: 'guide', docid: guideid }]),
+  ]);
+  const latest: ReleaseVersion | null = release ? { major: release.major, minor: release.minor } : null;
+  return { latest, acknowledged: acked ? versionOf(acked) : null, retraining: mark ? versionOf(mark) : null };
+}
+
+/** Each skill of the guide with the operator's level as it counts now. */
+export async function qualificationChecks(guideid: number, userid: number, required: number, now: number) {
+  const skills = await skillsOfGuide(guideid);
+  if (skills.length === 0) return [];
+  const [levels, facts] = await Promise.all([
+    getLevels(skills.map((skill) => ({ userid, skillid: skill.skillid }))),
+    guideFacts(guideid, userid),
+  ]);
+  const levelOf = new Map(levels.map((level) => [level.skillid, level]));
+  return skills.map((skill): GateCheck => {
+    const held = levelOf.get(skill.skillid);
+    const earned = held?.earned.find((entry) => entry.guideid === guideid)?.release ?? null;
+    const counted = effectiveLevel(
+      held ? { level: held.level, expires_at: held.expires_at, earned } : null,
+      facts,
+      now,
+    );
+    return {
+      skillid: skill.skillid,
+      name: skill.name,
+      required,
+      held: counted.level,
+      standing: counted.standing,
+      level: held?.level ?? 0,
+      expires_at: held?.expires_at ?? null,
+      source: held?.source ?? null,
+    };
+  });
+}
+
+/** The gate for an operator on a guide; the checks are made in every mode (an entry records them). */
+export async function gateFor(guideid: number, userid: number, now: number): Promise<GateResult> {
+  const [site, guide] = await getSiteAndDocumentSettings({ kind: 'guide', docid: guideid });
+  const mode = guide.gate_mode ?? site.gate_mode ?? 'off';
+  const min_level = guide.min_level ?? site.min_level ?? DEFAULT_MIN_LEVEL;
+  const checks = await qualificationChecks(guideid, userid, min_level, now);
+  const decision = gateDecision(mode, checks);
+  return { mode, min_level, outcome: decision.outcome, checks, shortfalls: decision.shortfalls as GateCheck[] };
+}
+
+/** Only whether the gate blocks the operator (one BatchGet when the guide is not gated `block`). */
+export async function gateBlocks(guideid: number, userid: number, now: number): Promise<GateResult | null> {
+  const [site, guide] = await getSiteAndDocumentSettings({ kind: 'guide', docid: guideid });
+  if ((guide.gate_mode ?? site.gate_mode) !== 'block') return null;
+  const gate = await gateFor(guideid, userid, now);
+  return gate.outcome === 'block' ? gate : null;
+}
+
+/** Whether someone may supervise / train on the guide: level 4 current in every skill of it. */
+export async function isTrainerFor(guideid: number, userid: number, now: number): Promise<boolean> {
+  const checks = await qualificationChecks(guideid, userid, TRAINER_LEVEL, now);
+  return checks.length > 0 && checks.every((check) => check.held >= TRAINER_LEVEL);
+}

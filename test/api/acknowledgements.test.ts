@@ -1,0 +1,325 @@
+/**
+ * Read-and-understood acknowledgements over HTTP (docs/competency.md): a new release asks the
+ * people it concerns (trainees, the author's audience), shows them the diff from stored
+ * revisions, takes their signature, carries their completion over (the new stage rule, row 5),
+ * or not when the release needs retraining; who has and has not signed; overdue → an event;
+ * every refusal; the audit chains verify.
+ */
+import { describe, expect, it } from 'vitest';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { api, createTeam, createUser, loginAdmin } from '../support/api.ts';
+import { assignedTrainee, entryOf, getAssignment, releaseGuide } from '../support/courses.ts';
+import { localDb } from '../support/local-db.ts';
+import { addStep, createGuide } from './guide-fixtures.ts';
+import { createWiki, wikiPath } from '../support/wikis.ts';
+import * as compliance from '../support/compliance.ts';
+
+const complete = (token: string, guideid: number) =>
+  api('PATCH', `/course_assignments/complete/guide/${guideid}`, { token, body: {} });
+
+async function stageState(assignmentid: number, userid: number) {
+  return entryOf((await getAssignment(assignmentid)).body, userid).stage_status;
+}
+
+async function pendingOf(token: string, query: Record<string, string | number> = {}) {
+  const response = await api('GET', '/acknowledgements', { token, query });
+  expect(response.status).toBe(200);
+  return response.body as any[];
+}
+
+/** A course trainee who completed release 1.0 of a guide; then the guide changed and 2.0 was released. */
+async function traineeOnNewMajor() {
+  const admin = await loginAdmin();
+  const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
+  await releaseGuide(guide.guideid, 'major');
+  expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
+  const step = await addStep(admin, guide.guideid, {
+    lines: [{ text: 'Wear gloves: the nozzle is hot.', bullet: 'black', level: 0 }],
+  });
+  const release = await releaseGuide(guide.guideid, 'major');
+  return { admin, guide, trainee, assignment, release, step };
+}
+
+describe('a new major release asks the trainee to acknowledge it', () => {
+  it('pending with the diff from 1.0; a signature carries the completion over; the audit verifies', async () => {
+    const { admin, guide, trainee, assignment, release } = await traineeOnNewMajor();
+    const id = assignment.course_assignmentid;
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
+
+    const pending = await pendingOf(trainee.token);
+    expect(pending).toEqual([
+      expect.objectContaining({
+        releaseid: release.releaseid,
+        doctype: 'guide',
+        docid: guide.guideid,
+        version: '2.0',
+        base_version: '1.0',
+        reasons: ['trainee'],
+        state: 'pending',
+      }),
+    ]);
+    expect(pending[0].due_date).toBeGreaterThan(pending[0].created_date);
+
+    const one = await api('GET', `/acknowledgements/${release.releaseid}`, { token: trainee.token });
+    expect(one.status).toBe(200);
+    expect(one.body.diff.from_revisionid).toBe(pending[0].base_revisionid);
+    expect(one.body.diff.to_revisionid).toBe(release.revisionid);
+    expect(one.body.diff.steps).toEqual([
+      expect.objectContaining({
+        change: 'added',
+        new_position: 1,
+        lines: [{ op: 'added', text: 'Wear gloves: the nozzle is hot.' }],
+      }),
+    ]);
+
+    const wrong = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: 'not my password' },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors[0].field).toBe('password');
+    expect((await pendingOf(trainee.token)).length).toBe(1);
+
+    const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password, meaning: 'acknowledged' },
+    });
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatchObject({ state: 'signed', signature_meaning: 'acknowledged' });
+    expect(await pendingOf(trainee.token)).toEqual([]);
+    // The completion carries over: the stage is completed again without retraining.
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+
+    const twice = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body.state).toBe('signed');
+
+    const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
+    expect(signatures.status).toBe(200);
+    expect(signatures.body.signed).toEqual([{ userid: trainee.userid, signed_date: signed.body.signed_date }]);
+    expect(signatures.body.not_signed).toEqual([]);
+
+    for (const path of [`/audit/users/${trainee.userid}/verify`, `/audit/documents/guide/${guide.guideid}/verify`]) {
+      const verified = await api('GET', path, { token: admin });
+      expect(verified.body).toMatchObject({ valid: true, first_broken_seq: null });
+    }
+    const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin });
+    expect(JSON.stringify(history.body)).toContain('acknowledgement.signed');
+  });
+
+  it('a minor release under major strictness asks nothing', async () => {
+    const { guide, trainee } = await assignedTrainee({ strictness: 'major' });
+    await releaseGuide(guide.guideid, 'major');
+    await complete(trainee.token, guide.guideid);
+    await releaseGuide(guide.guideid, 'minor');
+    expect(await pendingOf(trainee.token)).toEqual([]);
+  });
+});
+
+describe('retraining', () => {
+  it('a release marked as needing retraining invalidates the completion even once acknowledged', async () => {
+    const { admin, trainee, assignment, release } = await traineeOnNewMajor();
+    const stranger = await createUser();
+    const refused = await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: stranger.token });
+    expect(refused.status).toBe(403);
+    const marked = await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: admin });
+    expect(marked.status).toBe(200);
+    expect(marked.body).toEqual({ releaseid: release.releaseid, version: '2.0', retraining: true });
+    const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(signed.status).toBe(200);
+    expect(await stageState(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'invalidated',
+      reason: 'newer_release',
+    });
+    expect((await api('POST', '/acknowledgements/99999999/retraining', { token: admin })).status).toBe(404);
+  });
+});
+
+describe('audience, settings, lists and overdue', () => {
+  it('the author adds an audience; due days come from the settings; overdue emits an event once', async () => {
+    const admin = await loginAdmin();
+    const author = await createUser({ privileges: ['Author'] });
+    const reader = await createUser();
+    const guide = await createGuide(author.token);
+    const settingsPath = `/acknowledgements/settings/guides/${guide.guideid}`;
+    expect(
+      (await api('PUT', settingsPath, { token: reader.token, body: { audience_userids: [reader.userid] } })).status,
+    ).toBe(403);
+    const put = await api('PUT', settingsPath, {
+      token: author.token,
+      body: { audience_userids: [reader.userid], due_days: 3 },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ strictness: null, due_days: 3, audience_userids: [reader.userid] });
+    expect((await api('GET', settingsPath, { token: author.token })).body.due_days).toBe(3);
+
+    const release = await api('POST', '/guides/releases', {
+      token: author.token,
+      body: { guideid: guide.guideid, release_type: 'major' },
+    });
+    expect(release.status).toBe(201);
+    const [ack] = await pendingOf(reader.token);
+    expect(ack).toMatchObject({ releaseid: release.body.releaseid, reasons: ['audience'], base_version: null });
+    expect(ack.due_date - release.body.release_date).toBe(3 * 86400);
+
+    // The document's list: its editors; not the reader.
+    expect(
+      (await api('GET', '/acknowledgements', { token: reader.token, query: { guideid: guide.guideid } })).status,
+    ).toBe(403);
+    const byDocument = await pendingOf(author.token, { guideid: guide.guideid });
+    expect(byDocument.map((item) => item.userid)).toEqual([reader.userid]);
+    // Another person's acknowledgement: its editors, not a stranger.
+    expect(
+      (
+        await api('GET', `/acknowledgements/${ack.releaseid}`, {
+          token: (await createUser()).token,
+          query: { userid: reader.userid },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('GET', `/acknowledgements/${ack.releaseid}`, {
+          token: author.token,
+          query: { userid: reader.userid },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api('GET', `/acknowledgements/${ack.releaseid}`, { token: author.token })).status).toBe(404);
+
+    // Past its due date: overdue, and acknowledgement.overdue is emitted once however often it is seen.
+    const pad = (n: number) => String(n).padStart(12, '0');
+    const due = Math.floor(Date.now() / 1000) - 60;
+    await localDb().send(
+      new UpdateCommand({
+        TableName: 'stepwise',
+        Key: { pk: `ACK#${ack.releaseid}`, sk: `USER#${pad(reader.userid)}` },
+        UpdateExpression: 'SET due_date = :due, gsi1sk = :sk',
+        ExpressionAttributeValues: { ':due': due, ':sk': `pending#${pad(due)}#${pad(ack.releaseid)}` },
+      }),
+    );
+    expect((await pendingOf(reader.token))[0].state).toBe('overdue');
+    await pendingOf(reader.token);
+    const signatures = await api('GET', `/acknowledgements/${ack.releaseid}/signatures`, { token: admin });
+    expect(signatures.body.not_signed).toEqual([{ userid: reader.userid, due_date: due, overdue: true }]);
+    const events = await localDb().send(
+      new QueryCommand({
+        TableName: 'stepwise',
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `OUTBOX#ACK#${ack.releaseid}#${reader.userid}` },
+      }),
+    );
+    expect((events.Items ?? []).filter((item) => item.name === 'acknowledgement.overdue')).toHaveLength(1);
+  });
+
+  it("a team's pending list is for its owner and Admins", async () => {
+    const owner = await createUser();
+    const { trainee, guide } = await traineeOnNewMajor();
+    const team = await createTeam({ owner: owner.userid, members: [trainee.userid] });
+    const mine = await pendingOf(owner.token, { teamid: team.teamid });
+    expect(mine.map((item) => [item.userid, item.docid])).toEqual([[trainee.userid, guide.guideid]]);
+    expect(
+      (await api('GET', '/acknowledgements', { token: trainee.token, query: { teamid: team.teamid } })).status,
+    ).toBe(403);
+    expect((await api('GET', '/acknowledgements', { token: owner.token, query: { teamid: 99999999 } })).status).toBe(
+      404,
+    );
+  });
+
+  it('refusals: unknown release 404, not asked 404, anonymous 401', async () => {
+    const user = await createUser();
+    const { release } = await traineeOnNewMajor();
+    expect((await api('GET', '/acknowledgements/99999999', { token: user.token })).status).toBe(404);
+    expect((await api('GET', `/acknowledgements/${release.releaseid}`, { token: user.token })).status).toBe(404);
+    const notAsked = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: user.token,
+      body: { password: user.password },
+    });
+    expect(notAsked.status).toBe(404);
+    expect((await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: user.token })).status).toBe(
+      403,
+    );
+    expect((await api('GET', '/acknowledgements')).status).toBe(401);
+    const both = await api('GET', '/acknowledgements', { token: user.token, query: { teamid: 1, guideid: 1 } });
+    expect(both.status).toBe(422);
+    expect(both.body.errors[0].code).toBe('conflicting_filters');
+  });
+});
+
+describe('wiki pages', () => {
+  it('the diff of a wiki page is line by line', async () => {
+    const admin = await loginAdmin();
+    const reader = await createUser();
+    const page = await createWiki({ contents: 'Line one\nLine two' });
+    await api('PUT', `/acknowledgements/settings/wikis/${page.wikiid}`, {
+      token: admin,
+      body: { audience_userids: [reader.userid] },
+    });
+    const first = await api('POST', `/wikis/${page.wikiid}/releases`, {
+      token: admin,
+      body: { release_type: 'major' },
+    });
+    expect(first.status).toBe(201);
+    const signedFirst = await api('POST', `/acknowledgements/${first.body.releaseid}/sign`, {
+      token: reader.token,
+      body: { password: reader.password },
+    });
+    expect(signedFirst.status).toBe(200);
+    const edited = await api('PATCH', wikiPath(page), {
+      token: admin,
+      query: { revisionid: page.revisionid },
+      body: { contents: 'Line one\nLine 2' },
+    });
+    expect(edited.status).toBe(200);
+    const second = await api('POST', `/wikis/${page.wikiid}/releases`, {
+      token: admin,
+      body: { release_type: 'major' },
+    });
+    const one = await api('GET', `/acknowledgements/${second.body.releaseid}`, { token: reader.token });
+    expect(one.status).toBe(200);
+    expect(one.body.acknowledgement.base_version).toBe('1.0');
+    expect(one.body.diff.lines).toEqual([
+      { op: 'same', text: 'Line one' },
+      { op: 'removed', text: 'Line two' },
+      { op: 'added', text: 'Line 2' },
+    ]);
+  });
+});
+
+describe('a release held for approval', () => {
+  it('asks for acknowledgements only once approved', async () => {
+    const author = await createUser({ privileges: ['Author'] });
+    const reader = await createUser();
+    const approver = await createUser();
+    const team = await compliance.createTeam(approver, []);
+    const process = await compliance.createProcess([{ name: 'Quality', teamid: team, quorum: 1 }]);
+    const category = await compliance.createCategory();
+    await compliance.attach(category.wikiid, process.approval_processid);
+    const guide = await compliance.createGuide(author.token, category.title);
+    await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
+      token: author.token,
+      body: { audience_userids: [reader.userid] },
+    });
+    const pending = await api('POST', '/guides/releases', {
+      token: author.token,
+      body: { guideid: guide.guideid, release_type: 'major' },
+    });
+    expect(pending.status).toBe(201);
+    expect(pending.body.status).toBe('pending_approval');
+    expect(await pendingOf(reader.token)).toEqual([]);
+    const signed = await api('POST', `/approvals/request/sign/${pending.body.approval_requestid}`, {
+      token: approver.token,
+      body: { meaning: 'approve', reason: 'Checked', password: approver.password },
+    });
+    expect(signed.body.status).toBe('approved');
+    expect(await pendingOf(reader.token)).toEqual([
+      expect.objectContaining({ releaseid: pending.body.releaseid, version: '1.0', reasons: ['audience'] }),
+    ]);
+  });
+});

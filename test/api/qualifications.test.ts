@@ -1,0 +1,225 @@
+/**
+ * Skills, levels by a trainer's signature, the matrix (JSON and CSV), forecasts and the settings
+ * over HTTP (docs/competency.md), each refusal, and the audit chains verifying after them.
+ */
+import { describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { api, createTeam, createUser, loginAdmin, type TestUser } from '../support/api.ts';
+import { localDb } from '../support/local-db.ts';
+import { createGuide } from './guide-fixtures.ts';
+
+const DAY = 86400;
+
+async function newSkill(admin: string, body: Record<string, unknown> = {}) {
+  const guide = await createGuide(admin);
+  const created = await api('POST', '/qualifications/skills', {
+    token: admin,
+    body: { name: `Skill ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 365, ...body },
+  });
+  expect(created.status).toBe(201);
+  return { skill: created.body, guide };
+}
+
+const setLevel = (
+  trainer: TestUser | { token: string; password: string },
+  skillid: number,
+  userid: number,
+  level: number,
+) =>
+  api('PUT', `/qualifications/skills/${skillid}/levels/${userid}`, {
+    token: trainer.token,
+    body: { level, password: trainer.password },
+  });
+
+async function adminUser(): Promise<TestUser> {
+  return createUser({ privileges: ['Admin'] });
+}
+
+describe('skills', () => {
+  it('Admins create, change and delete; everyone reads; unknown guides 422, unknown skills 404', async () => {
+    const admin = await loginAdmin();
+    const user = await createUser();
+    const { skill, guide } = await newSkill(admin, { acknowledgement_strictness: 'minor' });
+    expect(skill).toMatchObject({
+      guideids: [guide.guideid],
+      recertification_days: 365,
+      acknowledgement_strictness: 'minor',
+    });
+    expect((await api('GET', `/qualifications/skills/${skill.skillid}`, { token: user.token })).body.name).toBe(
+      skill.name,
+    );
+    const listed = await api('GET', '/qualifications/skills', { token: user.token, query: { limit: 200 } });
+    expect(listed.body.map((item: { skillid: number }) => item.skillid)).toContain(skill.skillid);
+
+    const refused = await api('POST', '/qualifications/skills', {
+      token: user.token,
+      body: { name: 'x', guideids: [guide.guideid] },
+    });
+    expect(refused.status).toBe(403);
+    const unknownGuide = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: 'x', guideids: [99999999] },
+    });
+    expect(unknownGuide.status).toBe(422);
+    expect(unknownGuide.body.errors[0]).toMatchObject({ field: 'guideids', code: 'not_found' });
+
+    const patched = await api('PATCH', `/qualifications/skills/${skill.skillid}`, {
+      token: admin,
+      body: { recertification_days: 30 },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.recertification_days).toBe(30);
+    expect((await api('DELETE', `/qualifications/skills/${skill.skillid}`, { token: admin })).status).toBe(204);
+    expect((await api('GET', `/qualifications/skills/${skill.skillid}`, { token: user.token })).status).toBe(404);
+    expect((await api('PATCH', '/qualifications/skills/99999999', { token: admin, body: { name: 'y' } })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('levels by trainer signature', () => {
+  it('an Admin or a level-4 trainer signs; wrong password 422; others 403; nobody sets their own', async () => {
+    const admin = await adminUser();
+    const { skill } = await newSkill(admin.token);
+    const trainer = await createUser();
+    const trainee = await createUser();
+    const stranger = await createUser();
+
+    expect((await setLevel(stranger, skill.skillid, trainee.userid, 3)).status).toBe(403);
+    const wrong = await api('PUT', `/qualifications/skills/${skill.skillid}/levels/${trainer.userid}`, {
+      token: admin.token,
+      body: { level: 4, password: 'wrong' },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors[0].field).toBe('password');
+
+    const four = await setLevel(admin, skill.skillid, trainer.userid, 4);
+    expect(four.status).toBe(200);
+    expect(four.body).toMatchObject({
+      level: 4,
+      level_name: 'Can train others',
+      source: 'trainer_signature',
+      set_by_userid: admin.userid,
+    });
+    expect(four.body.expires_at - four.body.set_date).toBe(365 * DAY);
+
+    const three = await setLevel(trainer, skill.skillid, trainee.userid, 3);
+    expect(three.status).toBe(200);
+    expect(three.body).toMatchObject({ userid: trainee.userid, level: 3, set_by_userid: trainer.userid });
+    expect((await setLevel(trainer, skill.skillid, trainer.userid, 4)).status).toBe(403);
+    expect((await setLevel(admin, skill.skillid, 99999999, 1)).status).toBe(404);
+    expect((await setLevel(admin, 99999999, trainee.userid, 1)).status).toBe(404);
+    const outOfRange = await api('PUT', `/qualifications/skills/${skill.skillid}/levels/${trainee.userid}`, {
+      token: admin.token,
+      body: { level: 5, password: admin.password },
+    });
+    expect(outOfRange.status).toBe(422);
+
+    // An expired trainer no longer trains.
+    await localDb().send(
+      new UpdateCommand({
+        TableName: 'stepwise',
+        Key: { pk: `USER#${trainer.userid}`, sk: `LEVEL#${String(skill.skillid).padStart(12, '0')}` },
+        UpdateExpression: 'SET expires_at = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 10 },
+      }),
+    );
+    expect((await setLevel(trainer, skill.skillid, trainee.userid, 2)).status).toBe(403);
+
+    for (const userid of [trainee.userid, trainer.userid]) {
+      const verified = await api('GET', `/audit/users/${userid}/verify`, { token: admin.token });
+      expect(verified.body).toMatchObject({ valid: true, first_broken_seq: null });
+    }
+    const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin.token });
+    expect(JSON.stringify(history.body)).toContain('qualification.level_set');
+  });
+});
+
+describe('the matrix and forecasts', () => {
+  it('Admins all, team owners their team, others their own rows; CSV; 30/60/90 windows', async () => {
+    const admin = await adminUser();
+    const { skill } = await newSkill(admin.token, { recertification_days: 45 });
+    const owner = await createUser();
+    const member = await createUser();
+    const other = await createUser();
+    const team = await createTeam({ owner: owner.userid, members: [member.userid] });
+    expect((await setLevel(admin, skill.skillid, member.userid, 3)).status).toBe(200);
+    expect((await setLevel(admin, skill.skillid, other.userid, 2)).status).toBe(200);
+
+    const bySkill = await api('GET', '/qualifications/matrix', {
+      token: admin.token,
+      query: { skillid: skill.skillid },
+    });
+    expect(bySkill.body.map((row: { userid: number }) => row.userid)).toEqual(
+      [member.userid, other.userid].sort((a, b) => a - b),
+    );
+    const teamRows = await api('GET', '/qualifications/matrix', { token: owner.token, query: { teamid: team.teamid } });
+    expect(teamRows.body).toEqual([
+      expect.objectContaining({ userid: member.userid, skillid: skill.skillid, level: 3 }),
+    ]);
+    expect(
+      (await api('GET', '/qualifications/matrix', { token: other.token, query: { teamid: team.teamid } })).status,
+    ).toBe(403);
+    const own = await api('GET', '/qualifications/matrix', { token: other.token });
+    expect(own.body).toEqual([expect.objectContaining({ userid: other.userid, level: 2 })]);
+    // Paged.
+    const second = await api('GET', '/qualifications/matrix', {
+      token: admin.token,
+      query: { skillid: skill.skillid, limit: 1, offset: 1 },
+    });
+    expect(second.body.map((row: { userid: number }) => row.userid)).toEqual([Math.max(member.userid, other.userid)]);
+
+    const csv = await api('GET', '/qualifications/matrix', {
+      token: owner.token,
+      query: { teamid: team.teamid, format: 'csv' },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('userid,skillid,level,level_name,expires_at,expired,source,set_by_userid,set_date');
+    expect(lines[1].startsWith(`${member.userid},${skill.skillid},3,Independent,`)).toBe(true);
+
+    const forecast = await api('GET', '/qualifications/forecast', {
+      token: admin.token,
+      query: { skillid: skill.skillid },
+    });
+    expect(forecast.status).toBe(200);
+    expect(forecast.body.within_30_days).toEqual([]);
+    expect(forecast.body.within_60_days.map((row: { userid: number }) => row.userid).sort()).toEqual(
+      [member.userid, other.userid].sort(),
+    );
+    expect(forecast.body.within_90_days).toHaveLength(2);
+    const mine = await api('GET', '/qualifications/forecast', { token: member.token });
+    expect(mine.body.within_60_days).toEqual([expect.objectContaining({ userid: member.userid })]);
+  });
+});
+
+describe('settings', () => {
+  it('site settings: everyone reads, Admins change (level names too); a guide gate: its editors', async () => {
+    const admin = await loginAdmin();
+    const user = await createUser();
+    const before = await api('GET', '/qualifications/settings', { token: user.token });
+    expect(before.status).toBe(200);
+    expect(before.body.level_names).toHaveLength(5);
+    expect((await api('PUT', '/qualifications/settings', { token: user.token, body: { min_level: 2 } })).status).toBe(
+      403,
+    );
+    const badNames = await api('PUT', '/qualifications/settings', { token: admin, body: { level_names: ['a'] } });
+    expect(badNames.status).toBe(422);
+    // Left unchanged in value (other test files share the site): set what it was.
+    const same = await api('PUT', '/qualifications/settings', {
+      token: admin,
+      body: { acknowledgement_due_days: before.body.acknowledgement_due_days },
+    });
+    expect(same.status).toBe(200);
+
+    const guide = await createGuide(admin);
+    const path = `/qualifications/gating/guides/${guide.guideid}`;
+    expect((await api('PUT', path, { token: user.token, body: { gate_mode: 'block' } })).status).toBe(403);
+    const put = await api('PUT', path, { token: admin, body: { gate_mode: 'block', min_level: 2 } });
+    expect(put.body).toEqual({ gate_mode: 'block', min_level: 2 });
+    expect((await api('GET', path, { token: admin })).body).toEqual({ gate_mode: 'block', min_level: 2 });
+    expect((await api('PUT', path, { token: admin, body: { gate_mode: 'sometimes' } })).status).toBe(422);
+    expect((await api('GET', '/qualifications/gating/guides/99999999', { token: admin })).status).toBe(404);
+  });
+});
