@@ -8,9 +8,14 @@ import { api, createUser } from '../support/api.ts';
 import { changeForThisTest } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
 
-/** SETs one attribute of a guide item to a value its declaration does not allow (for this test only). */
+/**
+ * SETs one attribute of a guide item to a value its declaration does not allow (for this test
+ * only). The guide also leaves the guide indexes meanwhile: other files share the stack, and a
+ * list or a search rebuild of every guide must not meet it; a read by key still does.
+ */
 async function corruptGuide(guideid: number, field: string, value: unknown): Promise<void> {
-  await changeForThisTest({ pk: `GUIDE#${guideid}`, sk: 'GUIDE' }, { [field]: value });
+  const unindexed = { gsi1pk: undefined, gsi1sk: undefined, gsi2pk: undefined, gsi2sk: undefined };
+  await changeForThisTest({ pk: `GUIDE#${guideid}`, sk: 'GUIDE' }, { ...unindexed, [field]: value });
 }
 
 describe('a stored item that does not match its declaration', () => {

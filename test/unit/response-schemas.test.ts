@@ -33,6 +33,13 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /Courses/Edit/{wikiid}': "a 302 to the course's page, no body",
   'GET /User/{userid}/{name}': "a user's plain page, HTML (docs/pages.md)",
   'GET /Team/Contributions/{teamid}/{name}': "a team's plain page, HTML (docs/pages.md)",
+  'GET /login': 'the login page, HTML (docs/sessions.md)',
+  'POST /login': 'a 303 back to returnTo with the session cookie, or the form again, HTML',
+  'GET /logout': 'the sign-out page, HTML (docs/sessions.md)',
+  'POST /logout': 'a 303 to the login page, the cookie cleared; no body',
+  'GET /reset_password': 'the new-password form (or the ask-for-a-link form), HTML',
+  'POST /reset_password': 'a 303 to the login page, or the form again with the problem, HTML',
+  'POST /reset_password/request': 'the link-sent page, HTML',
 };
 
 const routes = routeGroups.flatMap((group) =>
