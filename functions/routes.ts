@@ -31,6 +31,7 @@ import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
+import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -65,6 +66,7 @@ export const routeGroups: RouteGroup[] = [
   auditGroup,
   // integrations
   webhooksGroup,
+  apiTokensGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
   // paths of the site outside /api/2.0

@@ -22,6 +22,8 @@ export interface AuditEvent {
   /** e.g. user.impersonated, signoff.acknowledged */
   action: string;
   actor_userid: number | null;
+  /** Set (with actor_userid null) when a site API token acted: the token's id (decision 227). */
+  actor_tokenid?: string;
   /** Chains the record joins, e.g. ["USER#12", "GUIDE#7"]. */
   subjects: string[];
   /** What changed: free-form, e.g. { old: ..., new: ..., revisionid: ... }. */
@@ -52,6 +54,7 @@ export const auditSubject = {
   document: (doctype: Doctype, docid: number) => `${doctype.toUpperCase()}#${docid}`,
   approvalProcess: (approvalProcessid: number) => `APPROVAL_PROCESS#${approvalProcessid}`,
   reviewSchedule: (prsid: number) => `PERIODIC_REVIEW_SCHEDULE#${prsid}`,
+  apiToken: (tokenid: string) => `API_TOKEN#${tokenid}`,
 };
 
 /** One record of a subject's hash chain, as appendWrites puts it. */
@@ -61,6 +64,7 @@ export const auditRecordItemSchema = z.strictObject({
   entity: z.literal('AuditRecord'),
   action: z.string(),
   actor_userid: z.nullable(z.int()),
+  actor_tokenid: z.optional(z.string()),
   subjects: z.array(z.string()),
   details: z.record(z.string(), z.unknown()),
   impersonator_userid: z.optional(z.nullable(z.int())),

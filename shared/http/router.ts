@@ -21,6 +21,7 @@ import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
+import { checkApiScope } from './api-scopes.ts';
 import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
 import { parseOrThrow } from './validation.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
@@ -113,6 +114,7 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
         return toResult(loginRedirect(path + search), format);
       }
       authorize(route, auth.user);
+      checkApiScope(route, method, auth.user);
       // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
       // body alike, before any handler can store it (docs/hostile-input.md).
       const params = parseParams(route, requireWellFormedText(pathParams, 'path'));
