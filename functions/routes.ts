@@ -32,6 +32,7 @@ import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
 import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
+import { scimGroup } from './scim/scim.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -67,6 +68,7 @@ export const routeGroups: RouteGroup[] = [
   // integrations
   webhooksGroup,
   apiTokensGroup,
+  scimGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
   // paths of the site outside /api/2.0

@@ -65,6 +65,8 @@ async function lookUp(presented: string, userid: number): Promise<CachedLookup |
   const validUntil = Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000);
   // getUser of the caller is then served from this item (a GET of oneself reads nothing).
   const user = callerFromItem(found.userItem, validUntil);
+  // A disabled account's tokens are deleted when it is disabled; one read just before counts not.
+  if (user.disabled) return undefined;
   const caller = { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams };
   const entry = { token: found.token, tokenHash, caller, validUntil };
   lookups.set(presented, entry, validUntil);

@@ -253,6 +253,11 @@ export interface RouteGroup {
    * CSRF token, 404, 422 ...): as a page, not the API's JSON. The status is the API's.
    */
   pageError?: PageErrorRenderer;
+  /**
+   * How every route of the group shows an error, where its protocol has its own error format
+   * (SCIM's RFC 7644 errors). Gets the thrown error too, for what only the group knows of it.
+   */
+  routeError?: PageErrorRenderer;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -264,7 +269,7 @@ export interface RouteGroup {
 }
 
 /** Renders a page route's error: the status the router mapped and the message it carries. */
-export type PageErrorRenderer = (status: number, message: string) => Reply;
+export type PageErrorRenderer = (status: number, message: string, error?: unknown) => Reply;
 
 export function defineGroup(group: RouteGroup): RouteGroup {
   return group;

@@ -28,7 +28,7 @@ export const API_AREAS = {
     'periodic-review',
     'approvals',
   ],
-  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens'],
+  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim'],
   Capture: ['step-forms', 'work-log'],
 } as const satisfies Record<string, readonly string[]>;
 
