@@ -46,8 +46,17 @@ const SCHEMAS = [
       attribute('userName', 'string', { required: true, uniqueness: 'server' }),
       attribute('externalId', 'string', { caseExact: true, uniqueness: 'server' }),
       attribute('displayName', 'string'),
-      attribute('name', 'complex', { subAttributes: [attribute('formatted', 'string'), attribute('givenName', 'string'), attribute('familyName', 'string')] }),
-      attribute('emails', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')] }),
+      attribute('name', 'complex', {
+        subAttributes: [
+          attribute('formatted', 'string'),
+          attribute('givenName', 'string'),
+          attribute('familyName', 'string'),
+        ],
+      }),
+      attribute('emails', 'complex', {
+        multiValued: true,
+        subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
+      }),
       attribute('active', 'boolean'),
       attribute('groups', 'complex', { multiValued: true, mutability: 'readOnly' }),
     ],
@@ -58,7 +67,10 @@ const SCHEMAS = [
     description: 'A Stepwise team',
     attributes: [
       attribute('displayName', 'string', { required: true, mutability: 'immutable' }),
-      attribute('members', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string', { mutability: 'immutable' })] }),
+      attribute('members', 'complex', {
+        multiValued: true,
+        subAttributes: [attribute('value', 'string', { mutability: 'immutable' })],
+      }),
     ],
   },
   {
@@ -79,7 +91,13 @@ export function schemas() {
 
 export function resourceTypes() {
   return [
-    { id: 'User', name: 'User', endpoint: '/Users', schema: SCHEMA.user, schemaExtensions: [{ schema: SCHEMA.enterpriseUser, required: false }] },
+    {
+      id: 'User',
+      name: 'User',
+      endpoint: '/Users',
+      schema: SCHEMA.user,
+      schemaExtensions: [{ schema: SCHEMA.enterpriseUser, required: false }],
+    },
     { id: 'Group', name: 'Group', endpoint: '/Groups', schema: SCHEMA.group },
   ].map((type) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],

@@ -24,7 +24,16 @@ import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { SERVICE_USERID } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { equalityOn, matchesScimFilter, type ScimFilter } from '../../shared/domain/scim-filter.ts';
-import { checkIfMatch, etagOf, isoDate, patchOperations, SCHEMA, scimBase, ScimError, stringValue } from './scim-protocol.ts';
+import {
+  checkIfMatch,
+  etagOf,
+  isoDate,
+  patchOperations,
+  SCHEMA,
+  scimBase,
+  ScimError,
+  stringValue,
+} from './scim-protocol.ts';
 
 const MAX_MEMBERS_SHOWN = 10_000;
 
@@ -36,7 +45,11 @@ async function groupResource(team: TeamRecord): Promise<Record<string, unknown>>
     schemas: [SCHEMA.group],
     id: String(team.teamid),
     displayName: team.name,
-    members: users.map((user) => ({ value: String(user.userid), $ref: `${base}/Users/${user.userid}`, display: user.username })),
+    members: users.map((user) => ({
+      value: String(user.userid),
+      $ref: `${base}/Users/${user.userid}`,
+      display: user.username,
+    })),
     meta: { resourceType: 'Group', created: isoDate(team.created_date), location: `${base}/Groups/${team.teamid}` },
   };
 }
@@ -57,7 +70,10 @@ export async function findGroups(filter: ScimFilter | undefined, excludeMembers:
   const matching = teams.filter((team) =>
     name !== undefined
       ? team.name.toLowerCase() === name.toLowerCase()
-      : !filter || matchesScimFilter(filter, (path) => (path === 'displayname' ? [team.name] : path === 'id' ? [String(team.teamid)] : [])),
+      : !filter ||
+        matchesScimFilter(filter, (path) =>
+          path === 'displayname' ? [team.name] : path === 'id' ? [String(team.teamid)] : [],
+        ),
   );
   const resources = await Promise.all(matching.map(groupResource));
   return excludeMembers ? resources.map(({ members: _members, ...rest }) => rest) : resources;
@@ -67,7 +83,8 @@ function memberIds(value: unknown): number[] {
   const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return list.map((member) => {
     const id = (member as { value?: unknown })?.value;
-    if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) throw new ScimError(400, 'A member is {"value": "<User id>"}', 'invalidValue');
+    if (typeof id !== 'string' || !/^\d{1,15}$/.test(id))
+      throw new ScimError(400, 'A member is {"value": "<User id>"}', 'invalidValue');
     return Number(id);
   });
 }
@@ -87,7 +104,12 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
   await applyMembershipChanges([
     ...joining.flatMap((userid) => addMemberWrites(team.teamid, userid, now)),
     ...leaving.flatMap((userid) => removeMemberWrites(team.teamid, userid)),
-    teamAggregateWrite(team.teamid, joining.length - leaving.length, reputation(joining) - reputation(leaving), joining.length ? now : null),
+    teamAggregateWrite(
+      team.teamid,
+      joining.length - leaving.length,
+      reputation(joining) - reputation(leaving),
+      joining.length ? now : null,
+    ),
   ]);
   await teamMembershipChanged(team.teamid, joining, leaving, now);
 }
@@ -126,7 +148,13 @@ function memberInPath(path: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-async function applyGroupChange(team: TeamRecord, displayName: unknown, add: number[], remove: number[], replaceWith?: number[]) {
+async function applyGroupChange(
+  team: TeamRecord,
+  displayName: unknown,
+  add: number[],
+  remove: number[],
+  replaceWith?: number[],
+) {
   if (displayName !== undefined && stringValue(displayName, 'displayName', 100) !== team.name)
     throw new ScimError(400, 'A Group (team) keeps its name: rename the team in Stepwise', 'mutability');
   if (replaceWith) {

@@ -80,7 +80,11 @@ export function checkIfMatch(ifMatch: string | undefined, current: string): void
 export function resourceReply(status: number, resource: Record<string, unknown>): Reply {
   const version = etagOf(resource);
   const meta: Record<string, unknown> = { ...(resource.meta as Record<string, unknown>), version };
-  return scimReply(status, { ...resource, meta }, { etag: version, ...(status === 201 ? { location: String(meta.location) } : {}) });
+  return scimReply(
+    status,
+    { ...resource, meta },
+    { etag: version, ...(status === 201 ? { location: String(meta.location) } : {}) },
+  );
 }
 
 export function withVersion(resource: Record<string, unknown>): Record<string, unknown> {

@@ -100,7 +100,8 @@ function attributeValues(user: UserRecord) {
  * the user list (a Query) and keeps the matches.
  */
 export async function findUsers(filter: ScimFilter | undefined): Promise<Record<string, unknown>[]> {
-  const email = filter && (equalityOn(filter, 'userName') ?? equalityOn(filter, 'emails') ?? equalityOn(filter, 'emails.value'));
+  const email =
+    filter && (equalityOn(filter, 'userName') ?? equalityOn(filter, 'emails') ?? equalityOn(filter, 'emails.value'));
   const sso = filter && equalityOn(filter, 'externalId');
   if (email !== undefined || sso !== undefined) {
     const userid = await findUserIdBy(email !== undefined ? 'EMAIL' : 'SSO', (email ?? sso)!);
@@ -138,7 +139,8 @@ function applyAttribute(draft: UserDraft, path: string, value: unknown, op: 'add
   const key = path.replace(/^urn:ietf:params:scim:schemas:core:2\.0:user:/i, '').toLowerCase();
   const removing = op === 'remove';
   if (key === 'username') draft.userName = stringValue(value, 'userName');
-  else if (key === 'externalid') draft.externalId = removing || value === null ? null : stringValue(value, 'externalId');
+  else if (key === 'externalid')
+    draft.externalId = removing || value === null ? null : stringValue(value, 'externalId');
   else if (key === 'displayname' || key === 'name.formatted') {
     if (!removing) draft.displayName = stringValue(value, 'displayName');
   } else if (key === 'active') draft.active = removing ? true : booleanValue(value, 'active');
@@ -203,7 +205,11 @@ export async function createUser(caller: Caller, body: unknown): Promise<Record<
     });
   } catch (error) {
     if (uniquenessProblem(error) || (error as Error).name === 'ValidationError')
-      throw new ScimError(409, `A User with this userName or externalId exists: ${(error as Error).message}`, 'uniqueness');
+      throw new ScimError(
+        409,
+        `A User with this userName or externalId exists: ${(error as Error).message}`,
+        'uniqueness',
+      );
     throw error;
   }
   if (!draft.active) user = await changeUser(caller, String(user.userid), undefined, (d) => ({ ...d, active: false }));
@@ -269,7 +275,8 @@ export async function patchUser(caller: Caller, id: string, body: unknown, ifMat
   const user = await changeUser(caller, id, ifMatch, (current) => {
     const draft = { ...current };
     for (const operation of operations) {
-      if (operation.path === undefined) applyObject(draft, operation.value, operation.op === 'remove' ? 'replace' : operation.op);
+      if (operation.path === undefined)
+        applyObject(draft, operation.value, operation.op === 'remove' ? 'replace' : operation.op);
       else applyAttribute(draft, operation.path, operation.value, operation.op);
     }
     return draft;
@@ -283,4 +290,3 @@ export async function deleteUser(caller: Caller, id: string, ifMatch?: string): 
   if (user.disabled) throw new ScimError(404, `No active User ${id}`);
   await changeUser(caller, id, ifMatch, (draft) => ({ ...draft, active: false }));
 }
-

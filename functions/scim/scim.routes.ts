@@ -66,6 +66,7 @@ export const scimGroup = defineGroup({
       path: '/scim/v2/Users',
       summary: 'SCIM: Users, filtered (userName, emails, externalId; eq co sw and or), startIndex/count',
       query: listQuery,
+      queryExample: { filter: 'userName eq "dana.fisher@example.com"', startIndex: '1', count: '100' },
       handler: async ({ query }) =>
         scimReply(200, listResponse(await users.findUsers(filterOf(query.filter)), listWindow(query, MAX_RESULTS))),
     }),
@@ -105,7 +106,10 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: change a User (PatchOp add/replace/remove); active false disables the account',
       params: idParams,
       body: scimBody,
-      example: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] },
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      },
       handler: async ({ caller, params, body, headers }) =>
         resourceReply(200, await users.patchUser(caller, params.id, body, headers['if-match'])),
     }),
@@ -127,6 +131,7 @@ export const scimGroup = defineGroup({
       path: '/scim/v2/Groups',
       summary: 'SCIM: Groups (teams), filtered by displayName, startIndex/count',
       query: listQuery,
+      queryExample: { filter: 'displayName eq "Line 3"', excludedAttributes: 'members' },
       handler: async ({ query }) => {
         const excludeMembers = /(^|,)\s*members\s*(,|$)/i.test(query.excludedAttributes ?? '');
         const found = await groups.findGroups(filterOf(query.filter), excludeMembers);
@@ -155,7 +160,7 @@ export const scimGroup = defineGroup({
       ...SCIM,
       method: 'PUT',
       path: '/scim/v2/Groups/{id}',
-      summary: 'SCIM: replace a Group\'s members',
+      summary: "SCIM: replace a Group's members",
       params: idParams,
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
@@ -166,7 +171,7 @@ export const scimGroup = defineGroup({
       ...SCIM,
       method: 'PATCH',
       path: '/scim/v2/Groups/{id}',
-      summary: 'SCIM: add, remove or replace members (Okta\'s and Entra ID\'s forms)',
+      summary: "SCIM: add, remove or replace members (Okta's and Entra ID's forms)",
       params: idParams,
       body: scimBody,
       example: {

@@ -30,7 +30,9 @@ export interface Caller {
 
 /** The audit actor fields of a caller: a service principal is named by its token, not a user. */
 export function auditActor(caller: Caller): { actor_userid: number | null; actor_tokenid?: string } {
-  return caller.service ? { actor_userid: null, actor_tokenid: caller.service.tokenid } : { actor_userid: caller.userid };
+  return caller.service
+    ? { actor_userid: null, actor_tokenid: caller.service.tokenid }
+    : { actor_userid: caller.userid };
 }
 
 export interface AuthContext {

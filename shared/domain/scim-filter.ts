@@ -141,7 +141,8 @@ export function matchesScimFilter(filter: ScimFilter, values: ScimAttributeValue
     case 'compare': {
       const path = bareName(filter.path);
       const found = values(path);
-      if (filter.op === 'ne') return found.every((value) => compareOne('ne', value, filter.value, CASE_EXACT.has(path)));
+      if (filter.op === 'ne')
+        return found.every((value) => compareOne('ne', value, filter.value, CASE_EXACT.has(path)));
       return found.some((value) => compareOne(filter.op, value, filter.value, CASE_EXACT.has(path)));
     }
   }

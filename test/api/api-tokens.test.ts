@@ -43,12 +43,18 @@ describe('API token management', () => {
     expect(empty.status).toBe(422);
     const unknown = await api('POST', '/admin/api_tokens', { token: admin, body: { name: 'x', scopes: ['root'] } });
     expect(unknown.status).toBe(422);
-    const twice = await api('POST', '/admin/api_tokens', { token: admin, body: { name: 'x', scopes: ['full', 'full'] } });
+    const twice = await api('POST', '/admin/api_tokens', {
+      token: admin,
+      body: { name: 'x', scopes: ['full', 'full'] },
+    });
     expect(twice.status).toBe(422);
     const user = await createUser();
     expect((await api('GET', '/admin/api_tokens', { token: user.token })).status).toBe(403);
     const full = await mint('Automation', ['full']);
-    const byToken = await api('POST', '/admin/api_tokens', { token: full.token, body: { name: 'y', scopes: ['full'] } });
+    const byToken = await api('POST', '/admin/api_tokens', {
+      token: full.token,
+      body: { name: 'y', scopes: ['full'] },
+    });
     expect(byToken.status).toBe(403);
     expect((await api('GET', '/admin/api_tokens', { token: full.token })).status).toBe(403);
   });

@@ -16,7 +16,10 @@ const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 beforeAll(async () => {
   admin = await loginAdmin();
-  const minted = await api('POST', '/admin/api_tokens', { token: admin, body: { name: 'SCIM tests', scopes: ['scim'] } });
+  const minted = await api('POST', '/admin/api_tokens', {
+    token: admin,
+    body: { name: 'SCIM tests', scopes: ['scim'] },
+  });
   scimToken = minted.body.token;
 });
 
@@ -83,7 +86,11 @@ describe('Okta provisioning', () => {
     expect(put.body.displayName).toBe('Olga K.');
 
     // 5. Pushes a group and its member, then removes the member.
-    const group = await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Okta ${uniqueSuffix()}`, members: [] });
+    const group = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `Okta ${uniqueSuffix()}`,
+      members: [],
+    });
     expect(group.status).toBe(201);
     const added = await scim('PATCH', `/Groups/${group.body.id}`, {
       schemas: [PATCH],
@@ -232,16 +239,26 @@ describe('filters, paging and ETags', () => {
   it('If-Match with an old version is 412; with the current one the change is made', async () => {
     const created = await scim('POST', '/Users', { schemas: [USER], userName: `etag.${uniqueSuffix()}@example.com` });
     const first = created.headers.get('etag')!;
-    const changed = await scim('PATCH', `/Users/${created.body.id}`, {
-      schemas: [PATCH],
-      Operations: [{ op: 'replace', path: 'displayName', value: 'Changed' }],
-    }, { 'if-match': first });
+    const changed = await scim(
+      'PATCH',
+      `/Users/${created.body.id}`,
+      {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', path: 'displayName', value: 'Changed' }],
+      },
+      { 'if-match': first },
+    );
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(first);
-    const stale = await scim('PATCH', `/Users/${created.body.id}`, {
-      schemas: [PATCH],
-      Operations: [{ op: 'replace', path: 'displayName', value: 'Stale' }],
-    }, { 'if-match': first });
+    const stale = await scim(
+      'PATCH',
+      `/Users/${created.body.id}`,
+      {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', path: 'displayName', value: 'Stale' }],
+      },
+      { 'if-match': first },
+    );
     expectScimError(stale, 412);
     expect((await scim('GET', `/Users/${created.body.id}`)).body.displayName).toBe('Changed');
   });
@@ -251,17 +268,28 @@ describe('RFC 7644 errors and access', () => {
   it('401 without a token, 403 for a token without the scim scope or a user, 404, 400s', async () => {
     expectScimError(await site('GET', '/scim/v2/Users'), 401);
     const other = await api('POST', '/admin/api_tokens', { token: admin, body: { name: 'No scim', scopes: ['full'] } });
-    expectScimError(await site('GET', '/scim/v2/Users', { headers: { authorization: `Bearer ${other.body.token}` } }), 403);
+    expectScimError(
+      await site('GET', '/scim/v2/Users', { headers: { authorization: `Bearer ${other.body.token}` } }),
+      403,
+    );
     expectScimError(await site('GET', '/scim/v2/Users', { token: admin }), 403);
     expectScimError(await scim('GET', '/Users/999999999'), 404);
     expectScimError(await scim('POST', '/Users', { schemas: [USER] }), 400, 'invalidValue');
-    expectScimError(await scim('PATCH', '/Users/1', { schemas: [PATCH], Operations: [{ op: 'move' }] }), 400, 'invalidSyntax');
+    expectScimError(
+      await scim('PATCH', '/Users/1', { schemas: [PATCH], Operations: [{ op: 'move' }] }),
+      400,
+      'invalidSyntax',
+    );
     expectScimError(await scim('DELETE', '/Groups/1'), 501);
   });
 
   it('discovery: ServiceProviderConfig, Schemas, ResourceTypes', async () => {
     const config = await scim('GET', '/ServiceProviderConfig');
-    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, etag: { supported: true } });
+    expect(config.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true },
+      etag: { supported: true },
+    });
     const schemas = await scim('GET', '/Schemas');
     expect(schemas.body.Resources.map((schema: { id: string }) => schema.id)).toContain(USER);
     const types = await scim('GET', '/ResourceTypes');

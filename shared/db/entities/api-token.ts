@@ -66,7 +66,9 @@ export function apiTokenInsertWrite(token: ApiTokenRecord): LabelledWrite {
 export function apiTokenDeleteWrite(tokenid: string): LabelledWrite {
   return {
     label: 'api-token',
-    item: { Delete: { TableName: tableName(), Key: apiTokenKey(tokenid), ConditionExpression: 'attribute_exists(pk)' } },
+    item: {
+      Delete: { TableName: tableName(), Key: apiTokenKey(tokenid), ConditionExpression: 'attribute_exists(pk)' },
+    },
   };
 }
 
