@@ -33,6 +33,7 @@ import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
 import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
 import { scimGroup } from './scim/scim.routes.ts';
+import { externalCoursesGroup } from './external-courses/external-courses.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -69,6 +70,7 @@ export const routeGroups: RouteGroup[] = [
   webhooksGroup,
   apiTokensGroup,
   scimGroup,
+  externalCoursesGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
   // paths of the site outside /api/2.0

@@ -17,6 +17,7 @@ import {
   touchApiToken,
 } from '../db/entities/api-token.ts';
 import { nowSeconds } from '../clock.ts';
+import { log } from '../observability/logger.ts';
 
 const principals = new ContainerCache<ApiTokenRecord>(100);
 
@@ -51,7 +52,10 @@ export async function authenticateServiceToken(presented: string, tokenid: strin
   }
   const seconds = nowSeconds();
   if (token.last_used === undefined || token.last_used <= seconds - LAST_USED_RESOLUTION_SECONDS) {
-    await touchApiToken(tokenid, seconds);
+    // Bookkeeping: a failed write (a group granted reads only) never fails the request.
+    await touchApiToken(tokenid, seconds).catch((error: unknown) =>
+      log().warn('Could not record the API token use', { tokenid, error: error as Error }),
+    );
     // Until the cache is emptied (this write empties it), later requests see the new time.
     token.last_used = seconds;
   }

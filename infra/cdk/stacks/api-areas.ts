@@ -27,6 +27,7 @@ export const API_AREAS = {
     'modules',
     'periodic-review',
     'approvals',
+    'external-courses',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim'],
   Capture: ['step-forms', 'work-log'],

@@ -85,8 +85,9 @@ export async function listApiTokens(): Promise<ApiTokenRecord[]> {
 
 /**
  * Records a use at `now`, unless one within the last minute is already recorded (the condition
- * makes concurrent requests write once). Never fails the request: a lost race or a token revoked
- * meanwhile leaves the item as it is.
+ * makes concurrent requests write once). A lost race or a token revoked meanwhile leaves the item
+ * as it is; any other failure is the caller's to swallow (api-token-auth.ts: bookkeeping never
+ * fails a request, e.g. in a group granted reads only).
  */
 export async function touchApiToken(tokenid: string, now: number): Promise<void> {
   try {
