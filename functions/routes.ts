@@ -34,6 +34,9 @@ import { pagesGroup } from './pages/pages.routes.ts';
 import { searchGroup } from './search/search.routes.ts';
 import { acknowledgementsGroup } from './acknowledgements/acknowledgements.routes.ts';
 import { qualificationsGroup } from './qualifications/qualifications.routes.ts';
+import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
+import { scimGroup } from './scim/scim.routes.ts';
+import { externalCoursesGroup } from './external-courses/external-courses.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -71,6 +74,9 @@ export const routeGroups: RouteGroup[] = [
   auditGroup,
   // integrations
   webhooksGroup,
+  apiTokensGroup,
+  scimGroup,
+  externalCoursesGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
   // paths of the site outside /api/2.0

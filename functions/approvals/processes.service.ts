@@ -8,7 +8,7 @@
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { StageRule } from '../../shared/domain/approval-flow.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -102,7 +102,7 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
   await appendAudit(
     {
       action: 'approval.process_created',
-      actor_userid: caller.userid,
+      ...auditActor(caller),
       subjects: [auditSubject.approvalProcess(process.approval_processid), auditSubject.user(caller.userid)],
       details: {
         approval_processid: process.approval_processid,
@@ -137,7 +137,7 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
       await appendAudit(
         {
           action: 'approval.process_changed',
-          actor_userid: caller.userid,
+          ...auditActor(caller),
           subjects: [auditSubject.approvalProcess(id), auditSubject.user(caller.userid)],
           details: {
             approval_processid: id,
@@ -194,7 +194,7 @@ export async function attach(caller: Caller, wikiid: number, approvalProcessid: 
     await appendAudit(
       {
         action: 'approval.process_attached',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [
           auditSubject.document('wiki', wikiid),
           auditSubject.approvalProcess(approvalProcessid),
@@ -224,7 +224,7 @@ export async function detach(caller: Caller, wikiid: number): Promise<void> {
     await appendAudit(
       {
         action: 'approval.process_detached',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [
           auditSubject.document('wiki', wikiid),
           auditSubject.approvalProcess(attachment.approval_processid),

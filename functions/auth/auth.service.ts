@@ -38,7 +38,8 @@ export async function login(input: { email: string; password: string; appId?: st
     passwordHash: user?.password_hash,
     password: input.password,
   });
-  if (!user || !accepted) throw new UnauthenticatedError('Invalid login');
+  // A disabled account (SCIM deprovisioning) signs in no more, with the same answer as a wrong password.
+  if (!user || !accepted || user.disabled) throw new UnauthenticatedError('Invalid login');
   const authToken = await issueToken(user.userid);
   return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);
 }
@@ -57,6 +58,8 @@ export async function logout(auth: AuthContext): Promise<void> {
 export async function impersonate(auth: SignedInAuth, userid: number) {
   const admin = auth.user;
   if (!isAdmin(admin)) throw new ForbiddenError('Only Admins may impersonate');
+  // A site API token is no person: it acts as the site, never as one of its users (decision 227).
+  if (admin.service) throw new ForbiddenError('An API token cannot impersonate');
   if (auth.impersonatorUserid !== undefined) {
     throw new ForbiddenError('An impersonation token cannot impersonate; log in as yourself');
   }

@@ -11,7 +11,7 @@
  */
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { commentViews } from '../../shared/read-models/comments.ts';
 import type { CommentView } from '../../shared/views/comment-views.ts';
@@ -309,7 +309,7 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
       await appendAudit(
         {
           action: 'comment.deleted_by_admin',
-          actor_userid: caller.userid,
+          ...auditActor(caller),
           subjects: [auditSubject.comment(comment.commentid), auditSubject.user(comment.author_userid)],
           details: {
             commentid: comment.commentid,

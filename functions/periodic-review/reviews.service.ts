@@ -11,7 +11,7 @@ import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
 import type { Doctype } from '../../shared/domain/doctypes.ts';
-import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canViewDocument, findDocument, requireDocument, revisionHash } from '../../shared/content/documents.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -205,7 +205,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
     await appendAudit(
       {
         action: 'periodic_review.reviewed',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [auditSubject.document(entry.doctype, entry.docid), auditSubject.user(caller.userid)],
         details: {
           reviewid,

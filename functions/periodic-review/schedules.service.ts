@@ -8,7 +8,7 @@
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
@@ -73,7 +73,7 @@ export async function createSchedule(caller: Caller, input: ScheduleInput) {
   await appendAudit(
     {
       action: 'periodic_review.schedule_created',
-      actor_userid: caller.userid,
+      ...auditActor(caller),
       subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
       details: { prsid: schedule.prsid, new: scheduleView(schedule) },
     },
@@ -100,7 +100,7 @@ export async function deleteSchedule(caller: Caller, prsid: number): Promise<voi
     await appendAudit(
       {
         action: 'periodic_review.schedule_deleted',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [auditSubject.reviewSchedule(prsid), auditSubject.user(caller.userid)],
         details: { prsid, old: scheduleView(schedule) },
       },
@@ -190,7 +190,7 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
     await appendAudit(
       {
         action: 'periodic_review.documents_added',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
         details: {
           prsid: schedule.prsid,
@@ -252,7 +252,7 @@ async function removeFound(caller: Caller, documents: ReviewDocumentRecord[]): P
     await appendAudit(
       {
         action: 'periodic_review.documents_removed',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [...[...perSchedule.keys()].map(auditSubject.reviewSchedule), auditSubject.user(caller.userid)],
         details: {
           documents: documents.map((document) => ({

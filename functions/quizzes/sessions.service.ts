@@ -6,7 +6,7 @@
 import { parseJsonText } from '../../shared/domain/json-text.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { gradeResponse, malformedAnswers } from '../../shared/domain/quiz-grading.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { padId } from '../../shared/db/keys.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -443,7 +443,7 @@ export async function invalidateUser(
     await appendAudit(
       {
         action: 'quiz.results_invalidated',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         impersonator_userid: impersonator ?? null,
         subjects: [auditSubject.user(userid)],
         details: { quizids: chunk, documents: input.documents ?? 'all' },

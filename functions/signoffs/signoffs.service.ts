@@ -12,7 +12,7 @@ import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
-import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -413,7 +413,7 @@ export async function initializeViaPassword(
   });
   await appendAudit({
     action: 'signoff.password_confirmed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     impersonator_userid: auth.impersonatorUserid ?? null,
     subjects: subjectsOf(request),
     details: {

@@ -13,7 +13,7 @@ import { badgeView } from '../../shared/views/badge-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { allTeams, teamFilterFor } from '../../shared/accounts/team-visibility.ts';
@@ -177,7 +177,7 @@ export async function patch(
   if (changes.privileges && JSON.stringify(before.privileges) !== JSON.stringify(after.privileges)) {
     await appendAudit({
       action: 'user.privileges_changed',
-      actor_userid: caller.userid,
+      ...auditActor(caller),
       subjects: [auditSubject.user(userid)],
       details: { old: before.privileges, new: after.privileges },
     });

@@ -19,6 +19,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   157: 'taken by work that did not land; never given to a decision on main',
   204: 'reserved for the entity migration (issue 24), which needed one record (203)',
   226: 'reserved for the offline work (issue 30), which needed three records (223-225)',
+  230: 'reserved for API tokens and SCIM (issue 28), which needed three records (227-229)',
 };
 
 export interface DecisionRecord {

@@ -23,6 +23,6 @@ export async function verifyCredentials(input: {
     passwordHash: user?.password_hash,
     password: input.password,
   });
-  if (!user || !accepted) throw ValidationError.field('password', 'invalid_login', 'Invalid login');
+  if (!user || !accepted || user.disabled) throw ValidationError.field('password', 'invalid_login', 'Invalid login');
   return user;
 }

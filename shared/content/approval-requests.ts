@@ -18,7 +18,7 @@ import {
   requestCreateWrites,
   type ApprovalRequestRecord,
 } from '../db/entities/approval-request.ts';
-import type { Caller } from '../domain/caller.ts';
+import { auditActor, type Caller } from '../domain/caller.ts';
 import { requireDocument, revisionHash, type DocumentRef } from './documents.ts';
 import type { GoverningProcess } from './governing-processes.ts';
 import { supersedeApprovalRequest } from './approval-supersession.ts';
@@ -83,7 +83,7 @@ export async function commitApprovalRequest(
         await appendAudit(
           {
             action: 'approval.requested',
-            actor_userid: caller.userid,
+            ...auditActor(caller),
             subjects: [auditSubject.document(request.doctype, request.docid), auditSubject.user(caller.userid)],
             details: {
               approval_requestid: request.approval_requestid,

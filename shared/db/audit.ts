@@ -22,6 +22,8 @@ export interface AuditEvent {
   /** e.g. user.impersonated, signoff.acknowledged */
   action: string;
   actor_userid: number | null;
+  /** Set (with actor_userid null) when a site API token acted: the token's id (decision 227). */
+  actor_tokenid?: string;
   /** Chains the record joins, e.g. ["USER#12", "GUIDE#7"]. */
   subjects: string[];
   /** What changed: free-form, e.g. { old: ..., new: ..., revisionid: ... }. */
@@ -55,6 +57,7 @@ export const auditSubject = {
   skill: (skillid: number) => `SKILL#${skillid}`,
   /** Site-wide settings (training settings, docs/competency.md). */
   site: () => 'SITE',
+  apiToken: (tokenid: string) => `API_TOKEN#${tokenid}`,
 };
 
 /** One record of a subject's hash chain, as appendWrites puts it. */
@@ -64,6 +67,7 @@ export const auditRecordItemSchema = z.strictObject({
   entity: z.literal('AuditRecord'),
   action: z.string(),
   actor_userid: z.nullable(z.int()),
+  actor_tokenid: z.optional(z.string()),
   subjects: z.array(z.string()),
   details: z.record(z.string(), z.unknown()),
   impersonator_userid: z.optional(z.nullable(z.int())),

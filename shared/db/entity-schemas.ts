@@ -72,6 +72,7 @@ import { badgeItemSchema } from './entities/badge.ts';
 import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
+import { apiTokenItemSchema } from './entities/api-token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
@@ -180,6 +181,8 @@ const SHAPES: ShapeInput[] = [
   ['TrainingSummary', `(USER|TEAM)#${ID}`, 'TRAINSUMMARY', trainingSummaryItemSchema],
   // credentials: token.ts, reset-link.ts, signing-token.ts, signoff.ts
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
+  // api-token.ts: a site's service principal (no account; never travels, docs/export-format.md)
+  ['ApiToken', 'APITOKEN#[0-9a-f]{16}', 'APITOKEN', apiTokenItemSchema],
   ['ResetLink', `RESET#${HEX}`, 'RESET', resetLinkItemSchema, ['userid']],
   ['SigningToken', `SIGNING_TOKEN#${HEX}`, 'SIGNING_TOKEN', signingTokenItemSchema, ['userid', 'issued_to_userid']],
   [

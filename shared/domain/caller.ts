@@ -1,11 +1,38 @@
 /** Who is calling: resolved once per request from `Authorization: api <token>`. */
 export type Role = 'Admin' | 'Author' | 'User';
 
+/** What a site's API token may do (docs/identity.md). */
+export const API_SCOPES = ['read-only', 'full', 'scim', 'external-courses'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/**
+ * A site's API token acting: a service principal, not a user (decision 227). Its Caller has
+ * userid SERVICE_USERID (0, no account) and the Admin role only with `full` or `read-only`; the
+ * router keeps it to its scopes before any service sees it.
+ */
+export interface ServicePrincipal {
+  tokenid: string;
+  name: string;
+  scopes: ApiScope[];
+}
+
+/** The userid of a service principal's Caller: no account has it (ids start at 1). */
+export const SERVICE_USERID = 0;
+
 export interface Caller {
   userid: number;
   username: string;
   privileges: Role[];
   teams: number[];
+  /** Set when a site API token (not a user) is calling. */
+  service?: ServicePrincipal;
+}
+
+/** The audit actor fields of a caller: a service principal is named by its token, not a user. */
+export function auditActor(caller: Caller): { actor_userid: number | null; actor_tokenid?: string } {
+  return caller.service
+    ? { actor_userid: null, actor_tokenid: caller.service.tokenid }
+    : { actor_userid: caller.userid };
 }
 
 export interface AuthContext {

@@ -32,6 +32,21 @@ export function apiTokenUserid(token: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/**
+ * A site API token (a service principal, decision 227): `swk_<tokenid>_<64 hex>`. The prefix
+ * and underscores keep it from ever reading as a session token's `<hex>.<userid>`; the tokenid
+ * (16 hex) names the stored record, which holds only the SHA-256 of the whole token.
+ */
+export function newServiceToken(): { tokenid: string; token: string } {
+  const tokenid = randomBytes(8).toString('hex');
+  return { tokenid, token: `swk_${tokenid}_${newToken()}` };
+}
+
+/** The tokenid a site API token names, or undefined when it is not one. */
+export function serviceTokenId(token: string): string | undefined {
+  return /^swk_([0-9a-f]{16})_[0-9a-f]{64}$/.exec(token)?.[1];
+}
+
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

@@ -1,5 +1,7 @@
 /**
- * Resolves `Authorization: api <token>` to the caller. The token is looked up by its SHA-256
+ * Resolves `Authorization: api <token>` to the caller. A site API token (`swk_...`, decision
+ * 227) is also taken as `Authorization: Bearer <token>` (SCIM clients send that) and resolves to
+ * a service principal (api-token-auth.ts), not a user. The token is looked up by its SHA-256
  * hash; an unknown or expired token is a 401 ("Invalid login"), whatever the route.
  *
  * A token minted by impersonation also needs its minter to be an Admin still, with the same
@@ -11,14 +13,16 @@
  * empties the cache at once; a change made by another container reaches this one within the TTL.
  */
 import { UnauthenticatedError } from '../domain/errors.ts';
-import { apiTokenUserid, sha256Hex } from '../domain/secrets.ts';
+import { apiTokenUserid, serviceTokenId, sha256Hex } from '../domain/secrets.ts';
 import { CONTAINER_CACHE_TTL_MS, ContainerCache } from '../db/container-cache.ts';
 import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
 import { callerFromItem, getUser } from '../db/entities/user.ts';
 import { credentialStamp } from '../accounts/credential-stamp.ts';
 import { isAdmin, type AuthContext, type Caller } from '../domain/caller.ts';
+import { authenticateServiceToken } from './api-token-auth.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
+const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /** How long another container's revocation (logout, password change, role change) may lag here. */
 export const AUTH_CACHE_TTL_MS = CONTAINER_CACHE_TTL_MS;
@@ -61,6 +65,8 @@ async function lookUp(presented: string, userid: number): Promise<CachedLookup |
   const validUntil = Math.min(now + AUTH_CACHE_TTL_MS, found.token.expires * 1000);
   // getUser of the caller is then served from this item (a GET of oneself reads nothing).
   const user = callerFromItem(found.userItem, validUntil);
+  // A disabled account's tokens are deleted when it is disabled; one read just before counts not.
+  if (user.disabled) return undefined;
   const caller = { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams };
   const entry = { token: found.token, tokenHash, caller, validUntil };
   lookups.set(presented, entry, validUntil);
@@ -78,8 +84,12 @@ export async function authenticate(headers: Record<string, string>, sessionToken
   const header = headers.authorization;
   if (!header && sessionToken) return authenticateSession(sessionToken, appId);
   if (!header) return { user: null, appId };
-  const match = SCHEME.exec(header);
+  const match = SCHEME.exec(header) ?? BEARER.exec(header);
   if (!match) throw new UnauthenticatedError();
+  const tokenid = serviceTokenId(match[1]);
+  if (tokenid !== undefined) return { user: await authenticateServiceToken(match[1], tokenid), appId };
+  // Bearer is for site API tokens only; a user's token goes as `api <token>`.
+  if (!SCHEME.test(header)) throw new UnauthenticatedError();
   const userid = apiTokenUserid(match[1]);
   if (userid === undefined) throw new UnauthenticatedError();
   const found = await lookUp(match[1], userid);

@@ -15,6 +15,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   email: ['dana.fisher@example.com'],
   employee_id: ['E-20431'],
   teamid: ['17'],
+  /** A site API token's id (16 hex; decision 227). */
+  tokenid: ['3f9a6c0d2b7e4a18'],
   guideid: ['1203'],
   stepid: ['5521'],
   releaseid: ['88'],

@@ -4,7 +4,7 @@
  * API stack, the local gateway, the OpenAPI document and the generic test matrix.
  */
 import type * as z from 'zod/mini';
-import type { AuthContext, Caller, SignedInAuth } from '../domain/caller.ts';
+import type { ApiScope, AuthContext, Caller, SignedInAuth } from '../domain/caller.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -115,6 +115,11 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
   sessionCookie?: boolean;
   /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
+  /**
+   * Only a site API token holding this scope may call the route (SCIM, the external-courses
+   * routes; shared/http/api-scopes.ts). Without it, tokens need `full` (or `read-only` for GET).
+   */
+  apiScope?: ApiScope;
   /**
    * Served to anonymous callers on a private site (STEPWISE_PRIVATE_SITE, the default): login,
    * registration, the password-reset pair and the API's own docs. Every other route answers
@@ -259,6 +264,11 @@ export interface RouteGroup {
    * CSRF token, 404, 422 ...): as a page, not the API's JSON. The status is the API's.
    */
   pageError?: PageErrorRenderer;
+  /**
+   * How every route of the group shows an error, where its protocol has its own error format
+   * (SCIM's RFC 7644 errors). Gets the thrown error too, for what only the group knows of it.
+   */
+  routeError?: PageErrorRenderer;
   /** Larger limits for groups that do heavy work (media processing). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -270,7 +280,7 @@ export interface RouteGroup {
 }
 
 /** Renders a page route's error: the status the router mapped and the message it carries. */
-export type PageErrorRenderer = (status: number, message: string) => Reply;
+export type PageErrorRenderer = (status: number, message: string, error?: unknown) => Reply;
 
 export function defineGroup(group: RouteGroup): RouteGroup {
   return group;

@@ -22,6 +22,7 @@ import { PathMatcher } from './path-match.ts';
 import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
 import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
+import { checkApiScope } from './api-scopes.ts';
 import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
 import { parseOrThrow } from './validation.ts';
 import { idempotent } from './idempotency.ts';
@@ -69,7 +70,10 @@ function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
   return parsed.data;
 }
 
-export function createRouter(routes: RouteDef[], options: { pageError?: PageErrorRenderer } = {}) {
+export function createRouter(
+  routes: RouteDef[],
+  options: { pageError?: PageErrorRenderer; routeError?: PageErrorRenderer } = {},
+) {
   const matcher = new PathMatcher(
     routes.map((route) => ({
       method: route.method,
@@ -97,11 +101,12 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
       throw new RequestError(404, ENDPOINT_NOT_FOUND);
     }
     const route = match.value;
-    if (!route.page || !options.pageError) return serve(route, match.params);
+    const renderError = route.page ? options.pageError : options.routeError;
+    if (!renderError) return serve(route, match.params);
     try {
       return await serve(route, match.params);
     } catch (error) {
-      return pageErrorResult(error, options.pageError, format);
+      return pageErrorResult(error, renderError, format);
     }
 
     /** Everything after the match: authentication, authorization, validation, the handler. */
@@ -115,6 +120,7 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
         return toResult(loginRedirect(path + search), format);
       }
       authorize(route, auth.user);
+      checkApiScope(route, method, auth.user);
       // Text that is not well-formed Unicode (a lone surrogate) is refused in params, query and
       // body alike, before any handler can store it (docs/hostile-input.md).
       const params = parseParams(route, requireWellFormedText(pathParams, 'path'));
@@ -162,7 +168,7 @@ function pageErrorResult(error: unknown, pageError: PageErrorRenderer, format: F
   const mapped = errorResponse(error);
   if (mapped.unexpected) throw error;
   const message = (mapped.body as { message?: unknown } | undefined)?.message;
-  const page = pageError(mapped.status, typeof message === 'string' ? message : 'This page cannot be shown');
+  const page = pageError(mapped.status, typeof message === 'string' ? message : 'This page cannot be shown', error);
   return toResult({ ...page, headers: { ...page.headers, ...mapped.headers } }, format);
 }
 
@@ -225,7 +231,7 @@ function accessLog(group: string): middy.MiddlewareObj<APIGatewayProxyEventV2, R
 
 /** The Lambda handler for one route group. */
 export function createGroupHandler(group: RouteGroup) {
-  const dispatch = createRouter(group.routes, { pageError: group.pageError });
+  const dispatch = createRouter(group.routes, { pageError: group.pageError, routeError: group.routeError });
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
     .use(requestContext())
     .use(tracing())

@@ -11,6 +11,7 @@ import { wikiKey } from '../db/entities/wiki.ts';
 
 /** Every entity name a table item of this version can carry (the `entity` attribute or its key prefix). */
 export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
+  'ApiToken',
   'ApprovalAttachment',
   'ApprovalProcess',
   'ApprovalRequest',

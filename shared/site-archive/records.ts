@@ -115,9 +115,11 @@ export function entityOf(item: Record<string, unknown>): string {
 /**
  * Entities an export leaves out: short-lived secrets and counters of attempts that expire on
  * their own (a restored site starts without them), and events already handed to the outbox (a
- * restore must not send webhooks a second time).
+ * restore must not send webhooks a second time), and the site's API tokens (service credentials
+ * of the site that issued them: an Admin makes new ones where the file is restored).
  */
 export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
+  'ApiToken',
   'AttemptCounter',
   'ResetLink',
   'SigningToken',

@@ -11,6 +11,8 @@ export const auditRecordSchema = z.object({
   date: z.int(),
   action: z.string(),
   actor_userid: z.nullable(z.int()),
+  /** The site API token that acted, when no user did (decision 227). */
+  actor_tokenid: z.optional(z.string()),
   impersonator_userid: z.nullable(z.int()),
   subjects: z.array(z.string()),
   details: z.record(z.string(), z.unknown()),
@@ -44,6 +46,7 @@ export function auditRecordView(record: AuditRecord): AuditRecordView {
     date: record.date,
     action: record.action,
     actor_userid: record.actor_userid,
+    ...(record.actor_tokenid ? { actor_tokenid: record.actor_tokenid } : {}),
     impersonator_userid: record.impersonator_userid ?? null,
     subjects: record.subjects,
     details: record.details,

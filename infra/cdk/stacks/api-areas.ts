@@ -30,8 +30,9 @@ export const API_AREAS = {
     'approvals',
     'acknowledgements',
     'qualifications',
+    'external-courses',
   ],
-  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs'],
+  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim'],
   Capture: ['step-forms', 'work-log'],
 } as const satisfies Record<string, readonly string[]>;
 

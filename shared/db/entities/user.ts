@@ -44,6 +44,11 @@ export interface UserRecord {
   search_tokens: string[];
   /** Bumped on every replace; guards read-modify-write against a concurrent edit. */
   version: number;
+  /**
+   * Set by SCIM deprovisioning (`active: false` or DELETE): the account signs in no more and its
+   * tokens are gone; its records stay (docs/identity.md). Absent on accounts never disabled.
+   */
+  disabled?: boolean;
 }
 
 const nullableText = z.nullable(z.string());
@@ -78,6 +83,7 @@ export const userItemSchema = z.strictObject({
   badge_counts: z.strictObject({ bronze: z.int(), silver: z.int(), gold: z.int(), total: z.int() }),
   search_tokens: z.array(z.string()),
   version: z.int(),
+  disabled: z.optional(z.boolean()),
 });
 
 /** The link of an account to a user it created. */

@@ -1,0 +1,195 @@
+/**
+ * SCIM 2.0 provisioning at <site>/scim/v2 (issue 28 §2; docs/identity.md): Users (accounts) and
+ * Groups (teams) for Okta's and Entra ID's provisioning, with discovery. Site routes, out of
+ * the OpenAPI document; only a site API token with the `scim` scope reaches them (decision 227);
+ * every error is an RFC 7644 error in application/scim+json.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { parseScimFilter, ScimFilterError, type ScimFilter } from '../../shared/domain/scim-filter.ts';
+import { listResponse, listWindow, resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
+import { listOf, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
+import * as users from './scim-users.service.ts';
+import * as groups from './scim-groups.service.ts';
+
+const SCIM = { site: true, auth: 'user', apiScope: 'scim' } as const;
+const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+const listQuery = z.object({
+  filter: z.optional(z.string()),
+  startIndex: z.optional(z.string()),
+  count: z.optional(z.string()),
+  excludedAttributes: z.optional(z.string()),
+  attributes: z.optional(z.string()),
+});
+/** SCIM bodies are read by the services, attribute by attribute, in the forms IdPs send. */
+const scimBody = z.looseObject({});
+
+function filterOf(text: string | undefined): ScimFilter | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseScimFilter(text);
+  } catch (error) {
+    if (error instanceof ScimFilterError) throw new ScimError(400, error.message, 'invalidFilter');
+    throw error;
+  }
+}
+
+export const scimGroup = defineGroup({
+  name: 'scim',
+  access: { table: 'readwrite' },
+  routeError: scimErrorReply,
+  routes: [
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/ServiceProviderConfig',
+      summary: 'SCIM: what this service provider supports',
+      handler: async () => scimReply(200, serviceProviderConfig()),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/Schemas',
+      summary: 'SCIM: the User, Group and enterprise User schemas',
+      handler: async () => scimReply(200, listOf(schemas())),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/ResourceTypes',
+      summary: 'SCIM: the resource types (User, Group)',
+      handler: async () => scimReply(200, listOf(resourceTypes())),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/Users',
+      summary: 'SCIM: Users, filtered (userName, emails, externalId; eq co sw and or), startIndex/count',
+      query: listQuery,
+      queryExample: { filter: 'userName eq "dana.fisher@example.com"', startIndex: '1', count: '100' },
+      handler: async ({ query }) =>
+        scimReply(200, listResponse(await users.findUsers(filterOf(query.filter)), listWindow(query, MAX_RESULTS))),
+    }),
+    route({
+      ...SCIM,
+      method: 'POST',
+      path: '/scim/v2/Users',
+      status: 201,
+      summary: 'SCIM: provision a User (an account without a password: the IdP signs it in)',
+      body: scimBody,
+      example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
+      handler: async ({ caller, body }) => resourceReply(201, await users.createUser(caller, body)),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/Users/{id}',
+      summary: 'SCIM: one User',
+      params: idParams,
+      handler: async ({ params }) => resourceReply(200, await users.getUserResource(params.id)),
+    }),
+    route({
+      ...SCIM,
+      method: 'PUT',
+      path: '/scim/v2/Users/{id}',
+      summary: 'SCIM: replace a User (If-Match honoured: 412 on another version)',
+      params: idParams,
+      body: scimBody,
+      example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
+      handler: async ({ caller, params, body, headers }) =>
+        resourceReply(200, await users.replaceUserResource(caller, params.id, body, headers['if-match'])),
+    }),
+    route({
+      ...SCIM,
+      method: 'PATCH',
+      path: '/scim/v2/Users/{id}',
+      summary: 'SCIM: change a User (PatchOp add/replace/remove); active false disables the account',
+      params: idParams,
+      body: scimBody,
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      },
+      handler: async ({ caller, params, body, headers }) =>
+        resourceReply(200, await users.patchUser(caller, params.id, body, headers['if-match'])),
+    }),
+    route({
+      ...SCIM,
+      method: 'DELETE',
+      path: '/scim/v2/Users/{id}',
+      status: 204,
+      summary: 'SCIM: deprovision a User: the account is disabled (its records stay), its sessions end',
+      params: idParams,
+      handler: async ({ caller, params, headers }) => {
+        await users.deleteUser(caller, params.id, headers['if-match']);
+        return reply(204);
+      },
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/Groups',
+      summary: 'SCIM: Groups (teams), filtered by displayName, startIndex/count',
+      query: listQuery,
+      queryExample: { filter: 'displayName eq "Line 3"', excludedAttributes: 'members' },
+      handler: async ({ query }) => {
+        const excludeMembers = /(^|,)\s*members\s*(,|$)/i.test(query.excludedAttributes ?? '');
+        const found = await groups.findGroups(filterOf(query.filter), excludeMembers);
+        return scimReply(200, listResponse(found, listWindow(query, MAX_RESULTS)));
+      },
+    }),
+    route({
+      ...SCIM,
+      method: 'POST',
+      path: '/scim/v2/Groups',
+      status: 201,
+      summary: 'SCIM: create a Group (a private team without an owner) with its members',
+      body: scimBody,
+      example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
+      handler: async ({ body }) => resourceReply(201, await groups.createGroup(body)),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/Groups/{id}',
+      summary: 'SCIM: one Group with its members',
+      params: idParams,
+      handler: async ({ params }) => resourceReply(200, await groups.getGroupResource(params.id)),
+    }),
+    route({
+      ...SCIM,
+      method: 'PUT',
+      path: '/scim/v2/Groups/{id}',
+      summary: "SCIM: replace a Group's members",
+      params: idParams,
+      body: scimBody,
+      example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
+      handler: async ({ params, body, headers }) =>
+        resourceReply(200, await groups.replaceGroup(params.id, body, headers['if-match'])),
+    }),
+    route({
+      ...SCIM,
+      method: 'PATCH',
+      path: '/scim/v2/Groups/{id}',
+      summary: "SCIM: add, remove or replace members (Okta's and Entra ID's forms)",
+      params: idParams,
+      body: scimBody,
+      example: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: '1' }] }],
+      },
+      handler: async ({ params, body, headers }) =>
+        resourceReply(200, await groups.patchGroup(params.id, body, headers['if-match'])),
+    }),
+    route({
+      ...SCIM,
+      method: 'DELETE',
+      path: '/scim/v2/Groups/{id}',
+      summary: 'SCIM: deleting a Group is not offered (teams are not deleted): 501',
+      params: idParams,
+      handler: async () => {
+        throw new ScimError(501, 'Deleting a Group (team) is not supported; remove its members instead');
+      },
+    }),
+  ],
+});

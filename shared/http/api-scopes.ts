@@ -1,0 +1,28 @@
+/**
+ * What a site API token may reach (decision 227), decided in the router after authentication and
+ * before anything is validated:
+ * - a route that names an `apiScope` (SCIM, the external-courses routes) takes only a token
+ *   holding that scope; a user's token is refused there;
+ * - every other route takes a token with `full`, or with `read-only` for GET and HEAD; a token
+ *   with neither (a SCIM connector's) reaches nothing else.
+ */
+import { ForbiddenError } from '../domain/errors.ts';
+import type { ApiScope, Caller } from '../domain/caller.ts';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export function checkApiScope(route: { apiScope?: ApiScope }, method: string, caller: Caller | null): void {
+  const service = caller?.service;
+  if (route.apiScope) {
+    if (!service?.scopes.includes(route.apiScope))
+      throw new ForbiddenError(`This requires a site API token with the ${route.apiScope} scope`);
+    return;
+  }
+  if (!service) return;
+  if (service.scopes.includes('full')) return;
+  if (service.scopes.includes('read-only')) {
+    if (READ_METHODS.has(method)) return;
+    throw new ForbiddenError('This API token is read-only: GET and HEAD only');
+  }
+  throw new ForbiddenError('This API token has no scope for this route');
+}
