@@ -41,6 +41,7 @@ describe('the guide page', () => {
     expect(text).toContain('Release 1.0 of <time');
     expect(text).toMatch(/<main id="content"/);
     expect(text).toContain(`Signed in as <strong>`);
+    expect(text).toContain('<a href="/logout">Sign out</a>');
     // Behind the escaping, no script may run on a page at all.
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
   });

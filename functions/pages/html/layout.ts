@@ -37,10 +37,13 @@ export function loginHref(path: string): string {
   return `/login?returnTo=${encodeURIComponent(path.startsWith('/') && !path.startsWith('//') ? path : '/')}`;
 }
 
-/** The slot at the right of the header: the signed-in user, or the way in. */
+/**
+ * The slot at the right of the header: the signed-in user and the way out (the sign-out page,
+ * whose form carries the CSRF token: docs/sessions.md), or the way in.
+ */
 export function accountSlot(caller: Caller | null, path: string): SafeHtml {
   if (!caller) return html`<a href="${loginHref(path)}">Log in</a>`;
-  return html`<span>Signed in as <strong>${caller.username}</strong></span>`;
+  return html`<span>Signed in as <strong>${caller.username}</strong></span> <a href="/logout">Sign out</a>`;
 }
 
 export function renderPage(frame: PageFrame): string {
