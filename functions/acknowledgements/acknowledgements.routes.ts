@@ -78,7 +78,8 @@ export const acknowledgementsGroup = defineGroup({
       body: signBody,
       example: { password: 'your password', meaning: 'acknowledged' },
       response: acknowledgementSchema,
-      handler: ({ auth, params, body, sourceIp }) => acknowledgements.sign(auth, params.releaseid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        acknowledgements.sign(caller, auth, params.releaseid, body, sourceIp),
     }),
     route({
       method: 'GET',

@@ -116,8 +116,7 @@ export async function getOne(caller: Caller, releaseid: number, userid: number |
  * and the audit record (the person's and the document's chains), in one transaction. Then the
  * person's stored course progress on the document is refreshed (the completion carries over).
  */
-export async function sign(auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
-  const caller = auth.user!;
+export async function sign(caller: Caller, auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
   refuseImpersonatedSignature(auth);
   const release = await requireRelease(releaseid);
   const pending = await getAcknowledgement(releaseid, caller.userid);

@@ -115,8 +115,8 @@ export const qualificationsGroup = defineGroup({
       body: setLevelBody,
       example: { level: 3, password: 'your password' },
       response: levelSchema,
-      handler: ({ auth, params, body, sourceIp }) =>
-        qualifications.setLevel(auth, params.skillid, params.userid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        qualifications.setLevel(caller, auth, params.skillid, params.userid, body, sourceIp),
     }),
     route({
       method: 'GET',

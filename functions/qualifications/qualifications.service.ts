@@ -165,13 +165,13 @@ async function assertTrainer(caller: Caller, skill: SkillRecord, now: number): P
  * of the skill's guides had, and the audit record, in one transaction.
  */
 export async function setLevel(
+  caller: Caller,
   auth: AuthContext,
   skillid: number,
   userid: number,
   input: SetLevelInput,
   sourceIp: string,
 ) {
-  const caller = auth.user!;
   const skill = await requireSkill(skillid);
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
   const now = nowSeconds();

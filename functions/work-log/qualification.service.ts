@@ -124,12 +124,12 @@ export async function qualificationOf(caller: Caller, entryid: number) {
  * override was given yet, with the audit record (operator's, supervisor's and guide's chains).
  */
 export async function overrideQualification(
+  caller: Caller,
   auth: AuthContext,
   entryid: number,
   input: { password: string; comment?: string },
   sourceIp: string,
 ) {
-  const caller = auth.user!;
   const { entry, record } = await requireQualification(entryid);
   if (caller.userid === entry.operator_userid || caller.userid === entry.userid)
     throw new ForbiddenError('The operator cannot override their own entry; a qualified supervisor signs it');

@@ -237,8 +237,8 @@ export const workLogGroup = defineGroup({
       }),
       example: { password: 'your password', comment: 'Supervised on the line' },
       response: workLogQualificationSchema,
-      handler: ({ auth, params, body, sourceIp }) =>
-        qualification.overrideQualification(auth, params.entryid, body, sourceIp),
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        qualification.overrideQualification(caller, auth, params.entryid, body, sourceIp),
     }),
     route({
       method: 'GET',
