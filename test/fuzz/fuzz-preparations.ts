@@ -38,7 +38,10 @@ import {
   ownCategory,
   ownGuide,
   ownPage,
+  ownSkill,
+  flaggedEntry,
   ownTeam,
+  releaseToAcknowledge,
   packageServer,
   png,
   processedImage,
@@ -233,6 +236,34 @@ export const PREPARATIONS: Record<string, Prepare> = {
   'PUT /work_log/{entryid}/stepData': async (world) => ({
     values: { entryid: await entry(world, 'started') },
     bodyReplacing: { fields: {} },
+  }),
+
+  // ---- competency: skills, gates and acknowledgements on guides of their own, never the world's
+  // guide (a gate or a skill on it would refuse the work-log routes' entries).
+  'POST /qualifications/skills': async (world) => ({ body: { guideids: [(await ownGuide(world)).guideid] } }),
+  'PATCH /qualifications/skills/{skillid}': async (world) => ({ values: { skillid: await ownSkill(world) } }),
+  'PUT /qualifications/skills/{skillid}/levels/{userid}': async (world) => ({
+    values: { skillid: await ownSkill(world), userid: world.user.userid },
+    body: { password: world.admin.password },
+  }),
+  'PUT /qualifications/gating/guides/{guideid}': async (world) => ({
+    values: { guideid: (await ownGuide(world)).guideid },
+  }),
+  'PUT /acknowledgements/settings/guides/{guideid}': async (world) => ({
+    values: { guideid: (await ownGuide(world)).guideid },
+  }),
+  // The plain user is the audience of a guide of its own; its release asks them to acknowledge it.
+  'POST /acknowledgements/{releaseid}/sign': async (world) => ({
+    role: 'user',
+    values: { releaseid: await releaseToAcknowledge(world) },
+    body: { password: world.user.password },
+  }),
+  'POST /work_log/{entryid}/qualification/override': async (world) => ({
+    values: { entryid: await flaggedEntry(world) },
+    body: { password: world.admin.password },
+  }),
+  'POST /acknowledgements/{releaseid}/retraining': async (world) => ({
+    values: { releaseid: await releaseToAcknowledge(world) },
   }),
 
   // ---- compliance

@@ -165,6 +165,56 @@ export async function ownGuide(
   return { guideid: guide.guideid, revisionid: guide.revisionid };
 }
 
+/** A skill over a guide of its own (never the world's guide: a skill there would gate its work). */
+export async function ownSkill(world: FuzzWorld): Promise<number> {
+  const guide = await ownGuide(world);
+  const skill = await made('skill', 'POST', '/qualifications/skills', world.admin.token, {
+    name: `Fuzz skill ${uniqueSuffix()}`,
+    guideids: [guide.guideid],
+  });
+  return skill.skillid;
+}
+
+/**
+ * A work-log entry of the plain user flagged by a `warn` gate: a guide of its own in a skill they
+ * hold no level in, gated `warn` (the Admin overrides it as the supervisor).
+ */
+export async function flaggedEntry(world: FuzzWorld): Promise<number> {
+  const guide = await ownGuide(world);
+  await made('skill', 'POST', '/qualifications/skills', world.admin.token, {
+    name: `Fuzz gated skill ${uniqueSuffix()}`,
+    guideids: [guide.guideid],
+  });
+  await made('gate', 'PUT', `/qualifications/gating/guides/${guide.guideid}`, world.admin.token, {
+    gate_mode: 'warn',
+    min_level: 3,
+  });
+  const flagged = await made('flagged entry', 'POST', '/work_log', world.user.token, {
+    guideid: guide.guideid,
+    workorderid: `WO-fuzz-${uniqueSuffix()}`,
+  });
+  return flagged.entryid;
+}
+
+/** A release of a guide of its own whose audience is the plain user: it asks them to acknowledge it. */
+export async function releaseToAcknowledge(world: FuzzWorld): Promise<number> {
+  const guide = await ownGuide(world);
+  await made(
+    'acknowledgement audience',
+    'PUT',
+    `/acknowledgements/settings/guides/${guide.guideid}`,
+    world.admin.token,
+    {
+      audience_userids: [world.user.userid],
+    },
+  );
+  const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
+    guideid: guide.guideid,
+    release_type: 'major',
+  });
+  return release.releaseid;
+}
+
 /** A WIKI page of its own, with two revisions (the first one to revert to). */
 export async function ownPage(world: FuzzWorld) {
   const title = `Fuzz own page ${uniqueSuffix()}`;
