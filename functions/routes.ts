@@ -31,6 +31,7 @@ import { signoffsGroup } from './signoffs/signoffs.routes.ts';
 import { webhooksGroup } from './webhooks/webhooks.routes.ts';
 import { siteTransferGroup } from './site-transfer/site-transfer.routes.ts';
 import { pagesGroup } from './pages/pages.routes.ts';
+import { ssoGroup } from './sso/sso.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -69,4 +70,6 @@ export const routeGroups: RouteGroup[] = [
   siteTransferGroup,
   // paths of the site outside /api/2.0
   pagesGroup,
+  // company sign-in: identity providers, remote login, OIDC, SAML
+  ssoGroup,
 ];

@@ -73,6 +73,11 @@ import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
+import {
+  identityProviderItemSchema,
+  ssoLoginStateItemSchema,
+  ssoReplayItemSchema,
+} from './entities/identity-provider.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -250,6 +255,10 @@ const SHAPES: ShapeInput[] = [
   // site-transfer-job.ts (never travel)
   ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
   ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],
+  // identity-provider.ts (company sign-in)
+  ['IdentityProvider', `IDP#[a-z0-9_-]{1,40}`, 'IDP', identityProviderItemSchema],
+  ['SsoReplay', `SSOREPLAY#[a-z_]+#${SEGMENT}`, 'SSOREPLAY', ssoReplayItemSchema],
+  ['SsoLoginState', `SSOSTATE#${HEX}`, 'SSOSTATE', ssoLoginStateItemSchema],
 ];
 
 export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({

@@ -142,6 +142,7 @@ export function createRouter(routes: RouteDef[], options: { pageError?: PageErro
         headers,
         requestId: event.requestContext.requestId,
         sourceIp: event.requestContext.http.sourceIp,
+        rawQueryString: event.rawQueryString ?? '',
       });
       if (isReply(result)) return toResult(result, format);
       return respond(route.status ?? 200, result, format);

@@ -28,7 +28,7 @@ export const API_AREAS = {
     'periodic-review',
     'approvals',
   ],
-  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs'],
+  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'sso'],
   Capture: ['step-forms', 'work-log'],
 } as const satisfies Record<string, readonly string[]>;
 
