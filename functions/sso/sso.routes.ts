@@ -10,6 +10,7 @@ import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.sc
 import * as providers from './identity-providers.service.ts';
 import { customerLoginRedirect, remoteLogin } from './remote-login.service.ts';
 import { ssoPageError } from './sso-page-error.ts';
+import { oidcCallback, oidcProvider, startOidcLogin } from './oidc.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
@@ -146,10 +147,36 @@ const remoteLoginRoutes = [
   }),
 ];
 
+const signInRoutes = [
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/login',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'Sign in with a company identity provider: 302 to it (OIDC: code flow with PKCE, state and nonce)',
+    params: providerParams,
+    query: z.object({ returnTo: z.optional(z.string()) }),
+    handler: async ({ params, query }) => startOidcLogin(await oidcProvider(params.providerid), { returnTo: query.returnTo ?? '/' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/callback',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'Where the OpenID Provider sends the browser back: checks the answer, then starts the session',
+    params: providerParams,
+    handler: ({ params, rawQueryString, headers }) => oidcCallback(params.providerid, rawQueryString, headers),
+  }),
+];
+
 export const ssoGroup = defineGroup({
   name: 'sso',
   responseExamples,
   access: { table: 'readwrite' },
   pageError: ssoPageError,
-  routes: [...adminRoutes, ...remoteLoginRoutes],
+  routes: [...adminRoutes, ...remoteLoginRoutes, ...signInRoutes],
 });

@@ -1,0 +1,121 @@
+/**
+ * OpenID Connect sign-in (docs/identity.md, decision 233) against oidc-provider running in this
+ * process: the code flow with PKCE end to end, then every lie a provider (or whoever stands
+ * between) could tell: wrong audience, wrong issuer, expired, another nonce, unsigned, a
+ * replayed or foreign callback. Each refusal is a 401 page and no session.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, loginAdmin, siteUrl, uniqueSuffix } from '../support/api.ts';
+import { Visitor } from '../support/sessions.ts';
+import { startOp, throughOp, type Tamper, type TestOp } from '../support/oidc-op.ts';
+
+const providerid = `op-${uniqueSuffix()}`;
+let op: TestOp;
+let admin: string;
+
+beforeAll(async () => {
+  op = await startOp(`${siteUrl()}/sso/${providerid}/callback`);
+  admin = await loginAdmin();
+  const created = await api('POST', '/admin/identity_providers', {
+    token: admin,
+    body: {
+      providerid,
+      kind: 'oidc',
+      name: 'Test OP',
+      issuer: op.issuer,
+      client_id: op.clientId,
+      client_secret: op.clientSecret,
+      jit: true,
+      role_claim: 'groups',
+      role_map: { 'stepwise-authors': 'Author' },
+    },
+  });
+  expect(created.status).toBe(201);
+});
+
+afterAll(async () => {
+  await op?.close();
+});
+
+function newPerson(): { sub: string; email: string } {
+  const suffix = uniqueSuffix();
+  const sub = `sub-${suffix}`;
+  const email = `oidc.${suffix}@example.com`;
+  op.accounts.set(sub, { email, email_verified: true, name: `Olivia ${suffix}`, groups: ['stepwise-authors'] });
+  op.signInAs(sub);
+  return { sub, email };
+}
+
+/** Starts at Stepwise, goes through the provider, and comes back to the callback (not yet opened). */
+async function toCallback(visitor: Visitor, returnTo = '/'): Promise<string> {
+  const start = await visitor.get(`/sso/${providerid}/login?returnTo=${encodeURIComponent(returnTo)}`);
+  expect(start.status).toBe(302);
+  const back = await throughOp(op, start.headers.get('location')!);
+  expect(back.startsWith(`${siteUrl()}/sso/${providerid}/callback?`)).toBe(true);
+  return back.slice(siteUrl().length);
+}
+
+describe('OpenID Connect sign-in', () => {
+  it('signs in through the provider (PKCE, state, nonce), creates the account with its mapped role', async () => {
+    const person = newPerson();
+    const visitor = new Visitor();
+    const start = await visitor.get(`/sso/${providerid}/login?returnTo=${encodeURIComponent('/Guide/Fix/1')}`);
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.origin).toBe(op.issuer);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    expect(authorize.searchParams.get('state')).toBe(visitor.cookies.get('stepwise_sso_state'));
+    const back = await throughOp(op, authorize.toString());
+    const done = await visitor.get(back.slice(siteUrl().length));
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/Guide/Fix/1');
+    expect(visitor.cookies.has('stepwise_sso_state')).toBe(false);
+    const me = await api('GET', '/user', { headers: visitor.cookieHeader() });
+    expect(me.status).toBe(200);
+    expect(me.body.authToken).toBe(visitor.cookies.get('stepwise_session'));
+    const account = await api('GET', `/users/${me.body.userid}`, { token: admin });
+    expect(account.body).toMatchObject({ sso_userid: `${providerid}|${person.sub}`, privileges: ['User', 'Author'] });
+  });
+
+  const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
+  const lies: Array<[string, Tamper, RegExp]> = [
+    ['another audience', (claims) => ({ claims: { ...claims, aud: 'someone-else' } }), /\(aud\)/],
+    ['another issuer', (claims) => ({ claims: { ...claims, iss: 'http://127.0.0.1:1/not-the-issuer' } }), /\(iss\)/],
+    ['an expired token', (claims) => ({ claims: { ...claims, iat: hourAgo() - 60, exp: hourAgo() } }), /\(exp\)/],
+    ['another nonce', (claims) => ({ claims: { ...claims, nonce: 'not-the-nonce' } }), /\(nonce\)/],
+    ['an unsigned token', (claims) => ({ claims, unsigned: true }), /refused/],
+  ];
+
+  for (const [lie, tamper, why] of lies) {
+    it(`refuses ${lie} in the ID token: 401, no session`, async () => {
+      newPerson();
+      const visitor = new Visitor();
+      const callback = await toCallback(visitor);
+      op.tamperNext(tamper);
+      const refused = await visitor.get(callback);
+      expect(refused.status).toBe(401);
+      expect(refused.text).toMatch(why);
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(visitor.cookies.has('stepwise_session')).toBe(false);
+    });
+  }
+
+  it('refuses a callback used twice, one opened in another browser, and a provider error', async () => {
+    newPerson();
+    const visitor = new Visitor();
+    const callback = await toCallback(visitor);
+    const stranger = new Visitor();
+    expect((await stranger.get(callback)).status).toBe(401);
+    expect((await visitor.get(callback)).status).toBe(303);
+    const again = new Visitor();
+    again.cookies.set('stepwise_sso_state', new URL(callback, siteUrl()).searchParams.get('state')!);
+    expect((await again.get(callback)).status).toBe(401);
+    const denied = await new Visitor().get(`/sso/${providerid}/callback?error=access_denied&state=x`);
+    expect(denied.status).toBe(401);
+    expect(denied.text).toContain('access_denied');
+  });
+
+  it('answers 404 for a provider that does not exist or is switched off', async () => {
+    expect((await new Visitor().get('/sso/no-such-provider/login')).status).toBe(404);
+  });
+});
