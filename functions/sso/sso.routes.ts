@@ -10,7 +10,9 @@ import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.sc
 import * as providers from './identity-providers.service.ts';
 import { customerLoginRedirect, remoteLogin } from './remote-login.service.ts';
 import { ssoPageError } from './sso-page-error.ts';
-import { oidcCallback, oidcProvider, startOidcLogin } from './oidc.service.ts';
+import { oidcCallback } from './oidc.service.ts';
+import { samlAcs } from './saml.service.ts';
+import { startCompanyLogin } from './company-login.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
@@ -155,10 +157,12 @@ const signInRoutes = [
     page: true,
     auth: 'public',
     openOnPrivateSite: true,
-    summary: 'Sign in with a company identity provider: 302 to it (OIDC: code flow with PKCE, state and nonce)',
+    summary:
+      'Sign in with a company identity provider: 302 to it (OIDC: code flow with PKCE, state and nonce; ' +
+      'SAML: an AuthnRequest by redirect)',
     params: providerParams,
     query: z.object({ returnTo: z.optional(z.string()) }),
-    handler: async ({ params, query }) => startOidcLogin(await oidcProvider(params.providerid), { returnTo: query.returnTo ?? '/' }),
+    handler: ({ params, query }) => startCompanyLogin(params.providerid, { returnTo: query.returnTo ?? '/' }),
   }),
   route({
     method: 'GET',
@@ -170,6 +174,20 @@ const signInRoutes = [
     summary: 'Where the OpenID Provider sends the browser back: checks the answer, then starts the session',
     params: providerParams,
     handler: ({ params, rawQueryString, headers }) => oidcCallback(params.providerid, rawQueryString, headers),
+  }),
+  route({
+    method: 'POST',
+    path: '/sso/{providerid}/acs',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    // The IdP's form POST is cross-site and carries no CSRF token of ours: its signature, the
+    // InResponseTo of our request and the state cookie stand for it (docs/sessions.md).
+    rawBody: true,
+    summary: 'SAML assertion consumer service: checks the signed response, then starts the session',
+    params: providerParams,
+    handler: ({ params, rawBody, headers }) => samlAcs(params.providerid, rawBody, headers),
   }),
 ];
 
