@@ -89,6 +89,11 @@ const ConfigSchema = z.object({
    * else signs in through the company's identity provider). Site info's `standard` says which.
    */
   STEPWISE_PASSWORD_LOGIN: z._default(z.enum(['everyone', 'admins']), 'everyone'),
+  /**
+   * The identity provider the apps and the login page send people to (its providerid, or
+   * `remote_login`); site info reports its sign-in URL as `authentication.sso`. Unset: none.
+   */
+  STEPWISE_SSO_PROVIDER: z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/))),
   STEPWISE_RESET_TOKEN_TTL_MINUTES: int(60),
   /** Failed logins allowed per account inside the window before 429. */
   STEPWISE_LOGIN_MAX_FAILURES: int(10),
