@@ -162,6 +162,7 @@ const signInRoutes = [
       'SAML: an AuthnRequest by redirect)',
     params: providerParams,
     query: z.object({ returnTo: z.optional(z.string()) }),
+    queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
     handler: ({ params, query }) => startCompanyLogin(params.providerid, { returnTo: query.returnTo ?? '/' }),
   }),
   route({

@@ -114,7 +114,8 @@ export function entityOf(item: Record<string, unknown>): string {
 
 /**
  * Entities an export leaves out: short-lived secrets and counters of attempts that expire on
- * their own (a restored site starts without them), and events already handed to the outbox (a
+ * their own (a restored site starts without them), secrets sealed under this deployment's key
+ * (identity providers), and events already handed to the outbox (a
  * restore must not send webhooks a second time).
  */
 export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
@@ -124,6 +125,12 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'SignoffFinalizeToken',
   'OutboxEvent',
   'WebhookDelivery',
+  // Company sign-in (docs/identity.md): one-time login states and used-assertion marks expire
+  // on their own; identity providers hold secrets sealed under this deployment's key
+  // (STEPWISE_SECRETS_KEY), which would not open elsewhere: the Admin sets them up again.
+  'IdentityProvider',
+  'SsoReplay',
+  'SsoLoginState',
 ]);
 
 function plainString(value: unknown): string | undefined {
