@@ -35,7 +35,8 @@ function requireSafeUrl(field: string, value: string | null): void {
 }
 
 function requireFields(provider: IdentityProviderRecord): void {
-  const missing = (field: string) => ValidationError.field(field, 'missing_field', `${field} is required for ${provider.kind}`);
+  const missing = (field: string) =>
+    ValidationError.field(field, 'missing_field', `${field} is required for ${provider.kind}`);
   if (provider.kind === 'oidc') {
     if (!provider.issuer) throw missing('issuer');
     if (!provider.client_id) throw missing('client_id');
@@ -51,10 +52,7 @@ function requireFields(provider: IdentityProviderRecord): void {
 }
 
 /** The input's fields applied to a record (secrets sealed); absent fields keep their value. */
-function applied(
-  base: IdentityProviderRecord,
-  input: UpdateIdentityProviderInput,
-): IdentityProviderRecord {
+function applied(base: IdentityProviderRecord, input: UpdateIdentityProviderInput): IdentityProviderRecord {
   const { client_secret, secret, ...plain } = input;
   const next: IdentityProviderRecord = { ...base };
   for (const [field, value] of Object.entries(plain)) {

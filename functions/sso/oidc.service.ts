@@ -17,7 +17,10 @@ import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts'
 const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
 export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/callback`;
 
-/** Discovery documents per provider and version, kept by a warm container (keys rotate: JWKS is refetched by the library). */
+/**
+ * Discovery documents per provider and version, kept by a warm container (keys rotate: the
+ * library refetches the JWKS).
+ */
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
 function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
@@ -39,7 +42,8 @@ function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configu
 
 export async function oidcProvider(providerid: string): Promise<IdentityProviderRecord> {
   const provider = await getIdentityProvider(providerid);
-  if (!provider?.enabled || provider.kind !== 'oidc') throw new NotFoundError(`No OpenID Connect sign-in ${providerid}`);
+  if (!provider?.enabled || provider.kind !== 'oidc')
+    throw new NotFoundError(`No OpenID Connect sign-in ${providerid}`);
   return provider;
 }
 
@@ -111,7 +115,11 @@ export async function finishOidcLogin(
   const claims = tokens.claims();
   if (!claims) throw new UnauthenticatedError('The identity provider sent no ID token');
   return {
-    identity: { sub: claims.sub, claims, authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined },
+    identity: {
+      sub: claims.sub,
+      claims,
+      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
+    },
     returnTo: started.return_to,
     stepUpUserid: started.step_up_userid,
   };
@@ -130,7 +138,11 @@ function refusal(error: unknown): string {
 }
 
 const claimValues = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? [value] : [];
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
 
 /** The callback: who signed in, then the session. */
 export async function oidcCallback(

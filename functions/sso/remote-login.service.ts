@@ -42,8 +42,14 @@ export async function remoteLogin(rawQueryString: string): Promise<Reply> {
   if (!checked.ok) throw new UnauthenticatedError(PROBLEMS[checked.problem]);
   const { claims } = checked;
   // One use per signed link: kept as long as the link could still be fresh.
-  const first = await claimFirstUse('remote', claims.hash, provider.providerid, claims.t + REMOTE_LOGIN_WINDOW_SECONDS + 60);
-  if (!first) throw new UnauthenticatedError('This sign-in link was already used; sign in again from your company’s site');
+  const first = await claimFirstUse(
+    'remote',
+    claims.hash,
+    provider.providerid,
+    claims.t + REMOTE_LOGIN_WINDOW_SECONDS + 60,
+  );
+  if (!first)
+    throw new UnauthenticatedError('This sign-in link was already used; sign in again from your company’s site');
   const user = await accountFor(provider, {
     ssoUserid: claims.userid,
     email: claims.email,

@@ -39,7 +39,7 @@ export async function samlProvider(providerid: string): Promise<IdentityProvider
 /** The one request id this login may answer (the login state keeps it; nothing else is cached). */
 function oneRequestCache(requestId: string | null): CacheProvider {
   return {
-    saveAsync: async (key, value) => ({ value, createdAt: Date.now() }),
+    saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
     // The login state item's TTL bounds the request's age; node-saml reads this as the request's time.
     getAsync: async (key) => (requestId !== null && key === requestId ? new Date().toISOString() : null),
     removeAsync: async (key) => key,
@@ -109,7 +109,9 @@ export async function finishSamlLogin(
   const started = await finishLogin(form.get('RelayState') ?? undefined, headers, provider.providerid);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(provider, started.request_id).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await samlFor(provider, started.request_id).validatePostResponseAsync({
+      SAMLResponse: samlResponse,
+    }));
   } catch (error) {
     throw new UnauthenticatedError(`The SAML response was refused: ${(error as Error).message}`);
   }
@@ -124,7 +126,14 @@ export async function finishSamlLogin(
   if (!assertionId) throw new UnauthenticatedError('The SAML response was refused: the assertion has no ID');
   const notOnOrAfter = Date.parse(confirmation.$.NotOnOrAfter ?? '') / 1000;
   const expires = Number.isFinite(notOnOrAfter) ? Math.ceil(notOnOrAfter) + 120 : nowSeconds() + 86_400;
-  if (!(await claimFirstUse('saml', sha256Hex(`${provider.providerid}\u0000${assertionId}`), provider.providerid, expires)))
+  if (
+    !(await claimFirstUse(
+      'saml',
+      sha256Hex(`${provider.providerid}\u0000${assertionId}`),
+      provider.providerid,
+      expires,
+    ))
+  )
     throw new UnauthenticatedError('The SAML response was refused: this assertion was already used');
   const instant = Date.parse(first(assertion, 'AuthnStatement')?.$?.AuthnInstant ?? '');
   const attributes = (profile.attributes as Record<string, unknown> | undefined) ?? {};
@@ -141,10 +150,18 @@ export async function finishSamlLogin(
 }
 
 const values = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? [value] : [];
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
 
 /** The ACS: who signed in, then the session. */
-export async function samlAcs(providerid: string, body: Buffer | undefined, headers: Record<string, string>): Promise<Reply> {
+export async function samlAcs(
+  providerid: string,
+  body: Buffer | undefined,
+  headers: Record<string, string>,
+): Promise<Reply> {
   const provider = await samlProvider(providerid);
   if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
   const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));

@@ -21,7 +21,10 @@ export async function beginLogin(state: SsoLoginStateRecord): Promise<{ state: s
   // SameSite=None for SAML's cross-site POST back (Secure where the site is https; browsers
   // treat http://localhost as secure enough in tests); HttpOnly, for the sign-in paths only.
   const sameSite = cookiesAreSecure() ? 'SameSite=None; Secure' : 'SameSite=Lax';
-  return { state: value, cookie: `${STATE_COOKIE}=${value}; Path=/sso/; Max-Age=${LOGIN_STATE_SECONDS}; HttpOnly; ${sameSite}` };
+  return {
+    state: value,
+    cookie: `${STATE_COOKIE}=${value}; Path=/sso/; Max-Age=${LOGIN_STATE_SECONDS}; HttpOnly; ${sameSite}`,
+  };
 }
 
 /** The cookie that ends the tie once the login is done. */

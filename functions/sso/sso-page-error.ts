@@ -5,13 +5,13 @@
 import type { Reply } from '../../shared/http/route.ts';
 import { NO_STORE } from '../../shared/http/session.ts';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function ssoPageError(status: number, message: string): Reply {
   const body =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title></head>' +
-    `<body><h1>Sign-in failed</h1><p>${escape(message)}</p><p><a href="/login">Back to sign in</a></p></body></html>`;
+    `<body><h1>Sign-in failed</h1><p>${escapeHtml(message)}</p>` +
+    '<p><a href="/login">Back to sign in</a></p></body></html>';
   return {
     kind: 'reply',
     status,

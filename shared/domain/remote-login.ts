@@ -24,7 +24,9 @@ const HASH_PARAM = '&hash=';
 
 /** hex(sha1(query + secret)): what the customer's site computes. */
 export function remoteLoginHash(signedQuery: string, secret: string): string {
-  return createHash('sha1').update(signedQuery + secret, 'utf8').digest('hex');
+  return createHash('sha1')
+    .update(signedQuery + secret, 'utf8')
+    .digest('hex');
 }
 
 /** The query string a customer's site sends for these claims (what its code does; the tests use it). */

@@ -80,7 +80,10 @@ describe('SAML sign-in', () => {
     const me = await api('GET', '/user', { headers: visitor.cookieHeader() });
     expect(me.body.authToken).toBe(visitor.cookies.get('stepwise_session'));
     const account = await api('GET', `/users/${me.body.userid}`, { token: admin });
-    expect(account.body).toMatchObject({ sso_userid: `${providerid}|${options.nameId}`, privileges: ['User', 'Admin'] });
+    expect(account.body).toMatchObject({
+      sso_userid: `${providerid}|${options.nameId}`,
+      privileges: ['User', 'Admin'],
+    });
   });
 
   it('takes a signed response around an unsigned assertion too', async () => {
@@ -91,10 +94,26 @@ describe('SAML sign-in', () => {
 
   const refusals: Array<[string, (request: SamlRequestSeen) => string, RegExp]> = [
     ['an unsigned response', (request) => samlResponse(answer(request, { sign: 'none' })), /signature/i],
-    ['an assertion signed by a stranger', (request) => samlResponse(answer(request, { key: ATTACKER_KEY })), /signature/i],
-    ['another audience', (request) => samlResponse(answer(request, { audience: 'https://other-sp.example.com' })), /audience/i],
-    ['another issuer', (request) => samlResponse(answer(request, { issuer: 'https://evil.example.com' })), /not from this identity provider/],
-    ['another recipient', (request) => samlResponse(answer(request, { recipient: 'https://other-sp.example.com/acs' })), /recipient/],
+    [
+      'an assertion signed by a stranger',
+      (request) => samlResponse(answer(request, { key: ATTACKER_KEY })),
+      /signature/i,
+    ],
+    [
+      'another audience',
+      (request) => samlResponse(answer(request, { audience: 'https://other-sp.example.com' })),
+      /audience/i,
+    ],
+    [
+      'another issuer',
+      (request) => samlResponse(answer(request, { issuer: 'https://evil.example.com' })),
+      /not from this identity provider/,
+    ],
+    [
+      'another recipient',
+      (request) => samlResponse(answer(request, { recipient: 'https://other-sp.example.com/acs' })),
+      /recipient/,
+    ],
     [
       'an expired assertion',
       (request) => samlResponse(answer(request, { notBefore: -1200, notOnOrAfter: -600 })),
@@ -102,7 +121,11 @@ describe('SAML sign-in', () => {
       /expired|no valid subject confirmation/i,
     ],
     ['an assertion not yet valid', (request) => samlResponse(answer(request, { notBefore: 600 })), /not yet valid/i],
-    ['an answer to another request', (request) => samlResponse(answer(request, { inResponseTo: '_not-our-request' })), /InResponseTo/],
+    [
+      'an answer to another request',
+      (request) => samlResponse(answer(request, { inResponseTo: '_not-our-request' })),
+      /InResponseTo/,
+    ],
     ['a wrapped signature', (request) => wrappedResponse(answer(request), 'admin'), /signature/i],
   ];
 

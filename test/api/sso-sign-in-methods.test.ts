@@ -49,7 +49,9 @@ describe('password sign-in switched off but for Admins', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain('identity provider');
     // A wrong password stays the plain 401: the policy is told only to who knows the password.
-    expect((await apiAt(stack.url, 'POST', '/user/token', { body: { email, password: 'wrong-password' } })).status).toBe(401);
+    expect(
+      (await apiAt(stack.url, 'POST', '/user/token', { body: { email, password: 'wrong-password' } })).status,
+    ).toBe(401);
   });
 
   it('the login page links to the company sign-in, with where to return', async () => {

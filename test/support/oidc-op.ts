@@ -76,7 +76,12 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
   async function interaction(req: IncomingMessage, res: ServerResponse) {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: nextSub } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: nextSub } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grant = new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });

@@ -84,27 +84,33 @@ export function assertionXml(options: ResponseOptions): string {
           .join('')}</saml:Attribute>`,
     )
     .join('');
+  const nameIdFormat = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+  const notOnOrAfter = iso(options.notOnOrAfter ?? 300);
+  const authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
   return (
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${options.assertionId ?? newId()}" ` +
     `Version="2.0" IssueInstant="${iso(0)}"><saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
-    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escapeXml(options.nameId)}</saml:NameID>` +
+    `<saml:Subject><saml:NameID Format="${nameIdFormat}">${escapeXml(options.nameId)}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData ` +
-    `InResponseTo="${options.inResponseTo}" NotOnOrAfter="${iso(options.notOnOrAfter ?? 300)}" ` +
+    `InResponseTo="${options.inResponseTo}" NotOnOrAfter="${notOnOrAfter}" ` +
     `Recipient="${escapeXml(options.recipient ?? options.acs)}"/></saml:SubjectConfirmation></saml:Subject>` +
-    `<saml:Conditions NotBefore="${iso(options.notBefore ?? -60)}" NotOnOrAfter="${iso(options.notOnOrAfter ?? 300)}">` +
-    `<saml:AudienceRestriction><saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${iso(-5)}" SessionIndex="${newId()}"><saml:AuthnContext><saml:AuthnContextClassRef>` +
-    'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>' +
+    `<saml:Conditions NotBefore="${iso(options.notBefore ?? -60)}" NotOnOrAfter="${notOnOrAfter}">` +
+    '<saml:AudienceRestriction>' +
+    `<saml:Audience>${escapeXml(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${iso(-5)}" SessionIndex="${newId()}"><saml:AuthnContext>` +
+    `<saml:AuthnContextClassRef>${authnContext}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     `<saml:AttributeStatement>${attributes}</saml:AttributeStatement></saml:Assertion>`
   );
 }
 
 function wrap(assertion: string, options: ResponseOptions): string {
   return (
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="${newId()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${escapeXml(options.acs)}" ` +
-    `InResponseTo="${options.inResponseTo}"><saml:Issuer>${escapeXml(options.issuer ?? IDP_ENTITY_ID)}</saml:Issuer>` +
-    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`
+    '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ' +
+    `xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${iso(0)}" ` +
+    `Destination="${escapeXml(options.acs)}" InResponseTo="${options.inResponseTo}">` +
+    `<saml:Issuer>${escapeXml(options.issuer ?? IDP_ENTITY_ID)}</saml:Issuer>` +
+    '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
+    `${assertion}</samlp:Response>`
   );
 }
 
