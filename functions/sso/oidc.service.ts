@@ -13,6 +13,7 @@ import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
 import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts';
+import { completeStepUp } from './step-up.service.ts';
 
 const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
 export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/callback`;
@@ -151,8 +152,17 @@ export async function oidcCallback(
   headers: Record<string, string>,
 ): Promise<Reply> {
   const provider = await oidcProvider(providerid);
-  const { identity, returnTo } = await finishOidcLogin(provider, rawQueryString, headers);
+  const { identity, returnTo, stepUpUserid } = await finishOidcLogin(provider, rawQueryString, headers);
   const { claims } = identity;
+  if (stepUpUserid !== null) {
+    const done = await completeStepUp(provider, {
+      ssoUserid: `${provider.providerid}|${identity.sub}`,
+      stepUpUserid,
+      authTime: identity.authTime,
+      returnTo,
+    });
+    return { ...done, cookies: [endedStateCookie()] };
+  }
   const user = await accountFor(provider, {
     ssoUserid: `${provider.providerid}|${identity.sub}`,
     email: typeof claims.email === 'string' ? claims.email : undefined,

@@ -22,6 +22,7 @@ import type { Reply } from '../../shared/http/route.ts';
 import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
 import { accountFor } from './sso-accounts.ts';
 import { endedStateCookie, finishLogin, beginLogin } from './sso-login-state.ts';
+import { completeStepUp } from './step-up.service.ts';
 
 /** A SAMLResponse larger than this (base64) is refused unread: real ones are a few KB. */
 export const MAX_SAML_RESPONSE_CHARS = 200_000;
@@ -165,7 +166,16 @@ export async function samlAcs(
   const provider = await samlProvider(providerid);
   if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
   const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
-  const { identity, returnTo } = await finishSamlLogin(provider, form, headers);
+  const { identity, returnTo, stepUpUserid } = await finishSamlLogin(provider, form, headers);
+  if (stepUpUserid !== null) {
+    const done = await completeStepUp(provider, {
+      ssoUserid: `${provider.providerid}|${identity.nameId}`,
+      stepUpUserid,
+      authTime: identity.authnInstant,
+      returnTo,
+    });
+    return { ...done, cookies: [endedStateCookie()] };
+  }
   const user = await accountFor(provider, {
     ssoUserid: `${provider.providerid}|${identity.nameId}`,
     email: identity.email,

@@ -13,6 +13,7 @@ import { ssoPageError } from './sso-page-error.ts';
 import { oidcCallback } from './oidc.service.ts';
 import { samlAcs } from './saml.service.ts';
 import { startCompanyLogin } from './company-login.service.ts';
+import { startStepUp, stepUpStatus } from './step-up.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
@@ -192,10 +193,43 @@ const signInRoutes = [
   }),
 ];
 
+const stepUpRoutes = [
+  route({
+    method: 'GET',
+    path: '/sso/step_up',
+    site: true,
+    page: true,
+    auth: 'user',
+    summary:
+      'Re-authenticate at your identity provider before signing (OIDC prompt=login and max_age, SAML ' +
+      'ForceAuthn); back to `returnTo` with a fresh step-up',
+    query: z.object({ returnTo: z.optional(z.string()) }),
+    queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
+    handler: ({ caller, query }) => startStepUp(caller, query.returnTo ?? '/'),
+  }),
+  route({
+    method: 'GET',
+    path: '/user/step_up',
+    auth: 'user',
+    summary:
+      'Whether your signatures need a step-up at your identity provider, the URL to open for it, and ' +
+      'until when the last one counts',
+    response: z.object({
+      required: z.boolean(),
+      step_up_url: z.nullable(z.string()),
+      method: z.nullable(z.enum(['oidc', 'saml'])),
+      auth_time: z.nullable(z.number()),
+      fresh_until: z.nullable(z.number()),
+    }),
+    extensions: BEYOND_SPEC,
+    handler: ({ caller }) => stepUpStatus(caller),
+  }),
+];
+
 export const ssoGroup = defineGroup({
   name: 'sso',
   responseExamples,
   access: { table: 'readwrite' },
   pageError: ssoPageError,
-  routes: [...adminRoutes, ...remoteLoginRoutes, ...signInRoutes],
+  routes: [...adminRoutes, ...remoteLoginRoutes, ...signInRoutes, ...stepUpRoutes],
 });

@@ -77,6 +77,7 @@ import {
   identityProviderItemSchema,
   ssoLoginStateItemSchema,
   ssoReplayItemSchema,
+  stepUpItemSchema,
 } from './entities/identity-provider.ts';
 
 /** A plain (unmarshalled) item checker. */
@@ -259,6 +260,7 @@ const SHAPES: ShapeInput[] = [
   ['IdentityProvider', `IDP#[a-z0-9_-]{1,40}`, 'IDP', identityProviderItemSchema],
   ['SsoReplay', `SSOREPLAY#[a-z_]+#${SEGMENT}`, 'SSOREPLAY', ssoReplayItemSchema],
   ['SsoLoginState', `SSOSTATE#${HEX}`, 'SSOSTATE', ssoLoginStateItemSchema],
+  ['StepUp', `STEPUP#${ID}`, 'STEPUP', stepUpItemSchema],
 ];
 
 export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({

@@ -61,6 +61,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'SortedRef',
   'SsoLoginState',
   'SsoReplay',
+  'StepUp',
   'StageAssessment',
   'StageCompletion',
   'Step',

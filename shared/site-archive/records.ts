@@ -131,6 +131,7 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'IdentityProvider',
   'SsoReplay',
   'SsoLoginState',
+  'StepUp',
 ]);
 
 function plainString(value: unknown): string | undefined {

@@ -115,6 +115,53 @@ describe('OpenID Connect sign-in', () => {
     expect(denied.text).toContain('access_denied');
   });
 
+  it('steps up before signing: a forced fresh login at the provider, kept for the window (§4)', async () => {
+    const person = newPerson();
+    const visitor = new Visitor();
+    expect((await visitor.get(await toCallback(visitor))).status).toBe(303);
+    const token = visitor.cookies.get('stepwise_session')!;
+    const before = await api('GET', '/user/step_up', { token });
+    expect(before.body).toEqual({
+      required: true,
+      step_up_url: `${siteUrl()}/sso/step_up`,
+      method: null,
+      auth_time: null,
+      fresh_until: null,
+    });
+    const start = await visitor.get('/sso/step_up?returnTo=%2Fsign');
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.searchParams.get('prompt')).toBe('login');
+    expect(authorize.searchParams.get('max_age')).toBe('0');
+    op.signInAs(person.sub);
+    const back = await throughOp(op, authorize.toString());
+    const done = await visitor.get(back.slice(siteUrl().length));
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/sign');
+    const after = await api('GET', '/user/step_up', { token });
+    expect(after.body.method).toBe('oidc');
+    expect(Math.abs(after.body.auth_time - Date.now() / 1000)).toBeLessThan(30);
+    expect(after.body.fresh_until).toBe(after.body.auth_time + 300);
+  });
+
+  it('refuses a step-up where someone else signs in at the provider, and one for a password account', async () => {
+    newPerson();
+    const visitor = new Visitor();
+    expect((await visitor.get(await toCallback(visitor))).status).toBe(303);
+    const start = await visitor.get('/sso/step_up');
+    newPerson();
+    const back = await throughOp(op, start.headers.get('location')!);
+    const refused = await visitor.get(back.slice(siteUrl().length));
+    expect(refused.status).toBe(403);
+    const token = visitor.cookies.get('stepwise_session')!;
+    expect((await api('GET', '/user/step_up', { token })).body.fresh_until).toBeNull();
+    const admin = new Visitor();
+    await admin.signIn('admin@example.com', 'stepwise-admin');
+    expect((await admin.get('/sso/step_up')).status).toBe(403);
+    const status = await api('GET', '/user/step_up', { token: admin.cookies.get('stepwise_session')! });
+    expect(status.body).toMatchObject({ required: false, step_up_url: null });
+  });
+
   it('answers 404 for a provider that does not exist or is switched off', async () => {
     expect((await new Visitor().get('/sso/no-such-provider/login')).status).toBe(404);
   });

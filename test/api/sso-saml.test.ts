@@ -152,6 +152,25 @@ describe('SAML sign-in', () => {
     expect(replayed.text).toContain('already used');
   });
 
+  it('steps up with ForceAuthn: the same person, just authenticated, is kept fresh for the window (§4)', async () => {
+    const visitor = new Visitor();
+    const request = await startLogin(visitor);
+    const options = answer(request);
+    expect((await post(visitor, request, samlResponse(options))).status).toBe(303);
+    const start = await visitor.get('/sso/step_up?returnTo=%2Fsign');
+    const stepUp = readAuthnRequest(start.headers.get('location')!);
+    expect(stepUp.forceAuthn).toBe(true);
+    const someoneElse = await post(visitor, stepUp, samlResponse(answer(stepUp)));
+    expect(someoneElse.status).toBe(403);
+    const again = readAuthnRequest((await visitor.get('/sso/step_up?returnTo=%2Fsign')).headers.get('location')!);
+    const done = await post(visitor, again, samlResponse(answer(again, { nameId: options.nameId })));
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/sign');
+    const status = await api('GET', '/user/step_up', { token: visitor.cookies.get('stepwise_session')! });
+    expect(status.body).toMatchObject({ required: true, method: 'saml' });
+    expect(status.body.fresh_until).toBe(status.body.auth_time + 300);
+  });
+
   it('refuses a response posted twice, one without this browser’s state, and one too large', async () => {
     const visitor = new Visitor();
     const request = await startLogin(visitor);

@@ -8,6 +8,8 @@
  *   SAML assertion id. Put on condition that none is there: a second use fails that condition.
  * - SsoLoginState: pk SSOSTATE#<sha256 of the state> / sk SSOSTATE, with a TTL: what an OIDC or
  *   SAML login started (PKCE verifier, nonce, where to return); taken by a delete, so once only.
+ * - StepUp: pk STEPUP#<userid> / sk STEPUP, with a TTL: the latest fresh re-authentication of an
+ *   SSO user at the identity provider (for e-signatures), until its window ends.
  */
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
@@ -197,4 +199,39 @@ export async function takeLoginState(stateHash: string): Promise<SsoLoginStateRe
   // The TTL deletes late: an expired state still there is refused here.
   if (parseStored(ssoLoginStateItemSchema, result.Attributes).ttl <= nowSeconds()) return undefined;
   return recordFrom(ssoLoginStateItemSchema, result.Attributes);
+}
+
+export const stepUpItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('STEPUP'),
+  entity: z.literal('StepUp'),
+  ttl: z.number(),
+  userid: z.int().check(z.positive()),
+  providerid: z.string(),
+  method: z.enum(['oidc', 'saml']),
+  /** When the person authenticated at the provider (OIDC auth_time, SAML AuthnInstant), unix seconds. */
+  auth_time: z.number(),
+});
+
+export type StepUpRecord = StoredRecord<typeof stepUpItemSchema> & { fresh_until: number };
+
+const stepUpKey = (userid: number) => ({ pk: `STEPUP#${userid}`, sk: 'STEPUP' as const });
+
+export async function putStepUp(step: StoredRecord<typeof stepUpItemSchema>, freshUntil: number): Promise<void> {
+  const item: z.input<typeof stepUpItemSchema> = {
+    ...stepUpKey(step.userid),
+    entity: 'StepUp',
+    [TTL_ATTRIBUTE]: freshUntil,
+    ...step,
+  };
+  await putItem(item);
+}
+
+/** The user's step-up while it is fresh (the TTL deletes late: an expired one reads as none). */
+export async function getFreshStepUp(userid: number): Promise<StepUpRecord | undefined> {
+  const item = await getItem(stepUpKey(userid), { consistent: true });
+  if (!item) return undefined;
+  const stored = parseStored(stepUpItemSchema, item);
+  if (stored.ttl <= nowSeconds()) return undefined;
+  return { ...recordFrom(stepUpItemSchema, item), fresh_until: stored.ttl };
 }
