@@ -169,6 +169,7 @@ export async function oidcCallback(
     emailVerified: claims.email_verified === true,
     name: typeof claims.name === 'string' ? claims.name : undefined,
     roleValues: provider.role_claim ? claimValues(claims[provider.role_claim]) : [],
+    teamValues: provider.team_claim ? claimValues(claims[provider.team_claim]) : [],
   });
   const session = await startSession(user.userid, returnTo);
   return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };

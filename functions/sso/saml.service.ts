@@ -183,6 +183,7 @@ export async function samlAcs(
     emailVerified: identity.email !== undefined,
     name: values(identity.attributes.displayName ?? identity.attributes.name)[0],
     roleValues: provider.role_claim ? values(identity.attributes[provider.role_claim]) : [],
+    teamValues: provider.team_claim ? values(identity.attributes[provider.team_claim]) : [],
   });
   const session = await startSession(user.userid, returnTo);
   return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };

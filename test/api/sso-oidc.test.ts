@@ -5,7 +5,7 @@
  * replayed or foreign callback. Each refusal is a 401 page and no session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, loginAdmin, siteUrl, uniqueSuffix } from '../support/api.ts';
+import { api, createTeam, loginAdmin, siteUrl, uniqueSuffix } from '../support/api.ts';
 import { Visitor } from '../support/sessions.ts';
 import { startOp, throughOp, type Tamper, type TestOp } from '../support/oidc-op.ts';
 
@@ -78,6 +78,30 @@ describe('OpenID Connect sign-in', () => {
   });
 
   const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
+  it('puts a new account in the teams its claim maps to (a removed team is skipped)', async () => {
+    const team = await createTeam();
+    const mapped = await api('PATCH', `/admin/identity_providers/${providerid}`, {
+      token: admin,
+      body: { team_claim: 'groups', team_map: { 'stepwise-authors': team.teamid, 'gone-team': 999_999_999 } },
+    });
+    expect(mapped.status).toBe(200);
+    try {
+      const person = newPerson();
+      op.accounts.get(person.sub)!.groups = ['stepwise-authors', 'gone-team'];
+      const visitor = new Visitor();
+      expect((await visitor.get(await toCallback(visitor))).status).toBe(303);
+      const me = await api('GET', '/user', { headers: visitor.cookieHeader() });
+      expect(me.body.teams).toEqual([team.teamid]);
+      const members = await api('GET', `/teams/${team.teamid}`, { token: admin });
+      expect(members.body.map((member: { userid: number }) => member.userid)).toContain(me.body.userid);
+    } finally {
+      await api('PATCH', `/admin/identity_providers/${providerid}`, {
+        token: admin,
+        body: { team_claim: null, team_map: {} },
+      });
+    }
+  });
+
   const lies: Array<[string, Tamper, RegExp]> = [
     ['another audience', (claims) => ({ claims: { ...claims, aud: 'someone-else' } }), /\(aud\)/],
     ['another issuer', (claims) => ({ claims: { ...claims, iss: 'http://127.0.0.1:1/not-the-issuer' } }), /\(iss\)/],
