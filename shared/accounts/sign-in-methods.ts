@@ -28,3 +28,12 @@ export function ssoLoginPath(returnTo?: string): string | undefined {
   const query = returnTo && returnTo !== '/' ? `?returnTo=${encodeURIComponent(returnTo)}` : '';
   return `/sso/${providerid}/login${query}`;
 }
+
+/**
+ * Where the browser goes after signing out: on a site whose people sign in through the
+ * customer's own site (Dozuki's remote login), there with `logout=1` (through
+ * /Guide/User/logged_out), so they are not signed straight back in; else the login page.
+ */
+export function afterLogoutPath(): string {
+  return config().STEPWISE_SSO_PROVIDER === 'remote_login' ? '/Guide/User/logged_out' : '/login';
+}

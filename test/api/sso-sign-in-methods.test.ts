@@ -1,9 +1,10 @@
 /**
  * A site that signs in through its identity provider (docs/identity.md): site info reports the
  * SSO URL and that passwords are off; only break-glass Admins still sign in with a password,
- * at POST /user/token and on the login page, which links to the company sign-in. A stack of
- * its own, started with those settings.
+ * at POST /user/token and on the login page, which links to the company sign-in; signing out
+ * goes to the customer's site (Dozuki's remote login). A stack of its own, with those settings.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { apiAt } from '../support/api.ts';
@@ -16,7 +17,7 @@ beforeAll(async () => {
     STEPWISE_ADMIN_EMAIL: 'admin@example.com',
     STEPWISE_ADMIN_PASSWORD: 'stepwise-admin',
     STEPWISE_PASSWORD_LOGIN: 'admins',
-    STEPWISE_SSO_PROVIDER: 'corp',
+    STEPWISE_SSO_PROVIDER: 'remote_login',
   });
   siteRoot = stack.url.replace(/\/api\/2\.0$/, '');
 }, 60_000);
@@ -29,7 +30,7 @@ describe('password sign-in switched off but for Admins', () => {
     expect(info.status).toBe(200);
     expect(info.body.authentication).toEqual({
       standard: false,
-      sso: `${siteRoot}/sso/corp/login`,
+      sso: `${siteRoot}/Guide/User/login`,
       'public-registration': false,
     });
   });
@@ -54,11 +55,23 @@ describe('password sign-in switched off but for Admins', () => {
     ).toBe(401);
   });
 
-  it('the login page links to the company sign-in, with where to return', async () => {
+  it('the login page links to the company sign-in', async () => {
     const page = await apiAt(siteRoot, 'GET', '/login', { query: { returnTo: '/Guide/Fix/3' } });
     expect(page.status).toBe(200);
-    expect(page.text).toContain(
-      `<a href="/sso/corp/login?returnTo=${encodeURIComponent('/Guide/Fix/3')}">Sign in with your company account</a>`,
-    );
+    expect(page.text).toContain('<a href="/Guide/User/login">Sign in with your company account</a>');
+  });
+
+  it('signing out sends the browser to the customer’s site with logout=1, not back to sign in', async () => {
+    const login = await apiAt(stack.url, 'POST', '/user/token', {
+      body: { email: 'admin@example.com', password: 'stepwise-admin' },
+    });
+    const session = login.body.authToken as string;
+    const csrf = createHash('sha256').update(`stepwise-csrf\u0000${session}`).digest('hex');
+    const out = await apiAt(siteRoot, 'POST', '/logout', {
+      rawBody: new URLSearchParams({ csrf }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `stepwise_session=${session}` },
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/Guide/User/logged_out');
   });
 });
