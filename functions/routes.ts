@@ -37,6 +37,7 @@ import { qualificationsGroup } from './qualifications/qualifications.routes.ts';
 import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
 import { scimGroup } from './scim/scim.routes.ts';
 import { externalCoursesGroup } from './external-courses/external-courses.routes.ts';
+import { ssoGroup } from './sso/sso.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -81,4 +82,6 @@ export const routeGroups: RouteGroup[] = [
   siteTransferGroup,
   // paths of the site outside /api/2.0
   pagesGroup,
+  // company sign-in: identity providers, remote login, OIDC, SAML
+  ssoGroup,
 ];

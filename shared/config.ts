@@ -84,6 +84,21 @@ const ConfigSchema = z.object({
   STEPWISE_PDF_INLINE_MAX_BYTES: int(4_000_000),
 
   STEPWISE_TOKEN_TTL_DAYS: int(30),
+  /**
+   * The key that seals identity providers' secrets at rest (docs/identity.md). Unset: a fixed
+   * development key locally; on AWS, storing a secret is refused until it is set.
+   */
+  STEPWISE_SECRETS_KEY: z.optional(z.string().check(z.minLength(16))),
+  /**
+   * Who may sign in with a password: `everyone`, or `admins` (break-glass Admins only; everyone
+   * else signs in through the company's identity provider). Site info's `standard` says which.
+   */
+  STEPWISE_PASSWORD_LOGIN: z._default(z.enum(['everyone', 'admins']), 'everyone'),
+  /**
+   * The identity provider the apps and the login page send people to (its providerid, or
+   * `remote_login`); site info reports its sign-in URL as `authentication.sso`. Unset: none.
+   */
+  STEPWISE_SSO_PROVIDER: z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/))),
   STEPWISE_RESET_TOKEN_TTL_MINUTES: int(60),
   /** Failed logins allowed per account inside the window before 429. */
   STEPWISE_LOGIN_MAX_FAILURES: int(10),

@@ -16,6 +16,7 @@ import { userSelfWithToken } from '../../shared/views/user-views.ts';
 import { isAdmin, type AuthContext, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { createUserAccount, issueToken, newTokenRecord } from '../../shared/accounts/accounts.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
+import { requirePasswordLoginAllowed } from '../../shared/accounts/sign-in-methods.ts';
 import { deleteToken, tokenInsertWrite } from '../../shared/db/entities/token.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
@@ -40,6 +41,7 @@ export async function login(input: { email: string; password: string; appId?: st
   });
   // A disabled account (SCIM deprovisioning) signs in no more, with the same answer as a wrong password.
   if (!user || !accepted || user.disabled) throw new UnauthenticatedError('Invalid login');
+  requirePasswordLoginAllowed(user);
   const authToken = await issueToken(user.userid);
   return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);
 }

@@ -5,10 +5,17 @@
  */
 import { config, featureEnabled } from '../../shared/config.ts';
 import type { SiteInfo } from '../../shared/views/site-views.ts';
+import { ssoLoginPath } from '../../shared/accounts/sign-in-methods.ts';
 
 /** `how-to` → `How-to`: the title the apps show for a guide type. */
 function typeTitle(type: string): string {
   return type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+/** Where the apps' web view starts single sign-on (absolute: the apps open it as it is). */
+function ssoLoginUrl(): string | undefined {
+  const path = ssoLoginPath();
+  return path ? config().STEPWISE_SITE_URL.replace(/\/+$/, '') + path : undefined;
 }
 
 export function siteInfo(): SiteInfo {
@@ -25,7 +32,12 @@ export function siteInfo(): SiteInfo {
     description: settings.STEPWISE_SITE_DESCRIPTION,
     // Stepwise has no answers (Q&A) forum.
     answers: false,
-    authentication: { standard: true, 'public-registration': settings.STEPWISE_PUBLIC_REGISTRATION },
+    authentication: {
+      // Passwords for everyone; with STEPWISE_PASSWORD_LOGIN=admins only break-glass Admins have one.
+      standard: settings.STEPWISE_PASSWORD_LOGIN === 'everyone',
+      ...(ssoLoginUrl() ? { sso: ssoLoginUrl() } : {}),
+      'public-registration': settings.STEPWISE_PUBLIC_REGISTRATION,
+    },
     'guide-types': Object.fromEntries(
       settings.STEPWISE_GUIDE_TYPES.map((type) => [type, { title: typeTitle(type), prompt: '' }]),
     ),

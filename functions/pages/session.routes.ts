@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { completePasswordReset, requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
+import { afterLogoutPath } from '../../shared/accounts/sign-in-methods.ts';
 import { TooManyRequestsError, ValidationError } from '../../shared/domain/errors.ts';
 import { passwordSchema } from '../../shared/domain/user-rules.ts';
 import { deleteToken } from '../../shared/db/entities/token.ts';
@@ -119,7 +120,7 @@ export const sessionRoutes = [
       // Only a cookie's session: an API client ends its token with DELETE /user/token.
       if (auth.sessionToken && auth.tokenHash) await deleteToken(auth.tokenHash);
       return {
-        ...reply(303, undefined, { location: LOGIN_PATH, 'cache-control': NO_STORE }),
+        ...reply(303, undefined, { location: afterLogoutPath(), 'cache-control': NO_STORE }),
         cookies: [endedSessionCookie()],
       };
     },

@@ -56,6 +56,13 @@ const SiteSettingsSchema = z
     /** Higher than per account: many people may share one address (an office NAT). */
     loginMaxFailuresPerAddress: integer(100, 1, 100_000),
     loginWindowSeconds: integer(1800, 60, 86_400),
+    /** `admins`: only break-glass Admins sign in with a password (docs/identity.md). */
+    passwordLogin: z.enum(['everyone', 'admins']).default('everyone'),
+    /** The identity provider (providerid, or `remote_login`) site info and the login page send people to. */
+    ssoProvider: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'an identity provider id')
+      .optional(),
     logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
     /** Sender of password-reset and invitation mail; the address or its domain must be verified in SES. */
     mailFrom: z.email().default('no-reply@example.com'),
@@ -155,6 +162,8 @@ export function siteEnvironment(settings: SiteSettings): Record<string, string> 
     STEPWISE_LOGIN_MAX_FAILURES: String(settings.loginMaxFailures),
     STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS: String(settings.loginMaxFailuresPerAddress),
     STEPWISE_LOGIN_WINDOW_SECONDS: String(settings.loginWindowSeconds),
+    STEPWISE_PASSWORD_LOGIN: settings.passwordLogin,
+    ...(settings.ssoProvider ? { STEPWISE_SSO_PROVIDER: settings.ssoProvider } : {}),
     STEPWISE_MAIL_FROM: settings.mailFrom,
     STEPWISE_MODULE_MAX_PACKAGE_BYTES: String(settings.moduleMaxPackageBytes),
     STEPWISE_MODULE_MAX_EXTRACTED_BYTES: String(settings.moduleMaxExtractedBytes),

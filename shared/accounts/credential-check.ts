@@ -8,6 +8,7 @@
 import { ValidationError } from '../domain/errors.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
 import { passwordAccepted } from './login-throttle.ts';
+import { requirePasswordLoginAllowed } from './sign-in-methods.ts';
 
 export async function verifyCredentials(input: {
   login: string;
@@ -24,5 +25,6 @@ export async function verifyCredentials(input: {
     password: input.password,
   });
   if (!user || !accepted || user.disabled) throw ValidationError.field('password', 'invalid_login', 'Invalid login');
+  requirePasswordLoginAllowed(user);
   return user;
 }

@@ -86,6 +86,12 @@ import {
 } from './entities/acknowledgement.ts';
 import { trainingSettingsItemSchema } from './entities/training-settings.ts';
 import { workLogQualificationItemSchema } from './entities/work-log-qualification.ts';
+import {
+  identityProviderItemSchema,
+  ssoLoginStateItemSchema,
+  ssoReplayItemSchema,
+  stepUpItemSchema,
+} from './entities/identity-provider.ts';
 
 /** A plain (unmarshalled) item checker. */
 export type ItemSchema = z.ZodMiniType<unknown, Record<string, unknown>>;
@@ -282,6 +288,11 @@ const SHAPES: ShapeInput[] = [
   // site-transfer-job.ts (never travel)
   ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
   ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],
+  // identity-provider.ts (company sign-in)
+  ['IdentityProvider', `IDP#[a-z0-9_-]{1,40}`, 'IDP', identityProviderItemSchema],
+  ['SsoReplay', `SSOREPLAY#[a-z_]+#${SEGMENT}`, 'SSOREPLAY', ssoReplayItemSchema],
+  ['SsoLoginState', `SSOSTATE#${HEX}`, 'SSOSTATE', ssoLoginStateItemSchema],
+  ['StepUp', `STEPUP#${ID}`, 'STEPUP', stepUpItemSchema],
 ];
 
 export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({

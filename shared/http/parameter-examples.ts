@@ -12,6 +12,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   userid: ['1042'],
   asset: ['default-avatar.thumbnail'],
   sso_userid: ['okta|00u8x2k1'],
+  /** An identity provider (company sign-in). */
+  providerid: ['okta'],
   email: ['dana.fisher@example.com'],
   employee_id: ['E-20431'],
   teamid: ['17'],

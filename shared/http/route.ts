@@ -52,6 +52,8 @@ export interface RouteRequest<P = any, Q = any, B = any, A extends RouteAuth = R
   rawBody?: Buffer;
   requestId: string;
   sourceIp: string;
+  /** The query string exactly as sent (no `?`): what a signature over the URL covers (remote login). */
+  rawQueryString: string;
 }
 
 /** A handler may return a plain body (sent with the route's status) or a full reply. */

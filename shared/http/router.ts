@@ -152,6 +152,7 @@ export function createRouter(
           headers,
           requestId: event.requestContext.requestId,
           sourceIp: event.requestContext.http.sourceIp,
+          rawQueryString: event.rawQueryString ?? '',
         });
         if (isReply(result)) return toResult(result, format);
         return respond(route.status ?? 200, result, format);

@@ -114,9 +114,10 @@ export function entityOf(item: Record<string, unknown>): string {
 
 /**
  * Entities an export leaves out: short-lived secrets and counters of attempts that expire on
- * their own (a restored site starts without them), and events already handed to the outbox (a
- * restore must not send webhooks a second time), and the site's API tokens (service credentials
- * of the site that issued them: an Admin makes new ones where the file is restored).
+ * their own (a restored site starts without them), secrets sealed under this deployment's key
+ * (identity providers), events already handed to the outbox (a restore must not send webhooks a
+ * second time), and the site's API tokens (service credentials of the site that issued them: an
+ * Admin makes new ones where the file is restored).
  */
 export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'ApiToken',
@@ -129,6 +130,13 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   // The search index's head: derived data, rebuilt by the import (decision 208).
   'SearchIndexHead',
   'IdempotencyRecord',
+  // Company sign-in (docs/identity.md): one-time login states and used-assertion marks expire
+  // on their own; identity providers hold secrets sealed under this deployment's key
+  // (STEPWISE_SECRETS_KEY), which would not open elsewhere: the Admin sets them up again.
+  'IdentityProvider',
+  'SsoReplay',
+  'SsoLoginState',
+  'StepUp',
 ]);
 
 function plainString(value: unknown): string | undefined {

@@ -5,6 +5,7 @@
 import type { Caller } from '../../../shared/domain/caller.ts';
 import type { Reply } from '../../../shared/http/route.ts';
 import { CSRF_FIELD } from '../../../shared/http/session.ts';
+import { ssoLoginPath } from '../../../shared/accounts/sign-in-methods.ts';
 import { html, type SafeHtml } from '../html/html.ts';
 import { sessionPage } from './session-layout.ts';
 
@@ -23,6 +24,12 @@ function problemLine(problem: string | undefined): SafeHtml | '' {
 /** The logout button: a form POST, so no link on another site can sign anyone out. */
 export function logoutForm(csrf: string): SafeHtml {
   return html`<form method="post" action="/logout">${csrfField(csrf)}<button type="submit">Sign out</button></form>`;
+}
+
+/** The link to the company's identity provider, on a site that has one (docs/identity.md). */
+function companySignIn(returnTo: string) {
+  const path = ssoLoginPath(returnTo);
+  return path ? html`\n<p><a href="${path}">Sign in with your company account</a></p>` : '';
 }
 
 export function loginPage(
@@ -48,7 +55,7 @@ ${csrfField(form.csrf)}<input type="hidden" name="returnTo" value="${input.retur
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-<p><a href="/reset_password">Forgot your password?</a></p>`;
+<p><a href="/reset_password">Forgot your password?</a></p>${companySignIn(input.returnTo)}`;
   const reply = sessionPage('Sign in', main, { status: input.status, cookies: form.cookies });
   return { ...reply, headers: { ...reply.headers, ...input.headers } };
 }

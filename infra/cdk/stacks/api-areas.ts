@@ -32,7 +32,7 @@ export const API_AREAS = {
     'qualifications',
     'external-courses',
   ],
-  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim'],
+  Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim', 'sso'],
   Capture: ['step-forms', 'work-log'],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -1,0 +1,176 @@
+/**
+ * OpenID Connect sign-in (docs/identity.md, decision 233): authorization code with PKCE through
+ * openid-client. openid-client checks the ID token's signature (the issuer's JWKS), issuer,
+ * audience, expiry and nonce, and the state; the login state item and its cookie make each
+ * callback usable once, in the browser that started it.
+ */
+import * as oidc from 'openid-client';
+import { getIdentityProvider, type IdentityProviderRecord } from '../../shared/db/entities/identity-provider.ts';
+import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { config } from '../../shared/config.ts';
+import type { Reply } from '../../shared/http/route.ts';
+import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
+import { accountFor } from './sso-accounts.ts';
+import { openProviderSecret } from './sso-secrets.ts';
+import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts';
+import { completeStepUp } from './step-up.service.ts';
+
+const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
+export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/callback`;
+
+/**
+ * Discovery documents per provider and version, kept by a warm container (keys rotate: the
+ * library refetches the JWKS).
+ */
+const configurations = new Map<string, Promise<oidc.Configuration>>();
+
+function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
+  const key = `${provider.providerid}#${provider.version}`;
+  let found = configurations.get(key);
+  if (!found) {
+    const secret = provider.client_secret_sealed
+      ? openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
+      : undefined;
+    const issuer = new URL(provider.issuer!);
+    // http only for a provider on this machine (the service refuses it elsewhere).
+    const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {};
+    found = oidc.discovery(issuer, provider.client_id!, secret, undefined, { timeout: 10, ...insecure });
+    found.catch(() => configurations.delete(key));
+    configurations.set(key, found);
+  }
+  return found;
+}
+
+export async function oidcProvider(providerid: string): Promise<IdentityProviderRecord> {
+  const provider = await getIdentityProvider(providerid);
+  if (!provider?.enabled || provider.kind !== 'oidc')
+    throw new NotFoundError(`No OpenID Connect sign-in ${providerid}`);
+  return provider;
+}
+
+export interface StartOptions {
+  returnTo: string;
+  /** A step-up for an e-signature: force a fresh login of this user. */
+  stepUpUserid?: number;
+}
+
+/** The redirect to the provider's authorization endpoint (PKCE S256, state, nonce). */
+export async function startOidcLogin(provider: IdentityProviderRecord, options: StartOptions): Promise<Reply> {
+  const configuration = await configurationOf(provider);
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const nonce = oidc.randomNonce();
+  const { state, cookie } = await beginLogin({
+    providerid: provider.providerid,
+    nonce,
+    code_verifier: codeVerifier,
+    request_id: null,
+    return_to: safeReturnTo(options.returnTo),
+    step_up_userid: options.stepUpUserid ?? null,
+  });
+  const parameters: Record<string, string> = {
+    redirect_uri: callbackUrl(provider.providerid),
+    scope: provider.scopes ?? 'openid email profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  };
+  if (options.stepUpUserid !== undefined) {
+    parameters.prompt = 'login';
+    parameters.max_age = '0';
+  }
+  const location = oidc.buildAuthorizationUrl(configuration, parameters).toString();
+  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
+}
+
+export interface OidcIdentity {
+  sub: string;
+  claims: Record<string, unknown>;
+  authTime: number | undefined;
+}
+
+/** Finishes the code flow: the checked ID token's claims, or 401 naming what failed. */
+export async function finishOidcLogin(
+  provider: IdentityProviderRecord,
+  rawQueryString: string,
+  headers: Record<string, string>,
+): Promise<{ identity: OidcIdentity; returnTo: string; stepUpUserid: number | null }> {
+  const query = new URLSearchParams(rawQueryString);
+  if (query.get('error'))
+    throw new UnauthenticatedError(`The identity provider refused the sign-in: ${query.get('error')}`);
+  const started = await finishLogin(query.get('state') ?? undefined, headers, provider.providerid);
+  const configuration = await configurationOf(provider);
+  const currentUrl = new URL(`${callbackUrl(provider.providerid)}?${rawQueryString}`);
+  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  try {
+    tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
+      pkceCodeVerifier: started.code_verifier!,
+      expectedState: query.get('state')!,
+      expectedNonce: started.nonce!,
+      idTokenExpected: true,
+      ...(started.step_up_userid !== null ? { maxAge: provider.step_up_max_age_seconds } : {}),
+    });
+  } catch (error) {
+    throw new UnauthenticatedError(`The sign-in answer was refused: ${refusal(error)}`);
+  }
+  const claims = tokens.claims();
+  if (!claims) throw new UnauthenticatedError('The identity provider sent no ID token');
+  return {
+    identity: {
+      sub: claims.sub,
+      claims,
+      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
+    },
+    returnTo: started.return_to,
+    stepUpUserid: started.step_up_userid,
+  };
+}
+
+/** What openid-client found wrong, naming the claim where it says which (aud, iss, exp, nonce). */
+function refusal(error: unknown): string {
+  let claim = '';
+  // openid-client wraps oauth4webapi's error, whose cause names the claim.
+  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 4; depth++) {
+    const named = (at as { claim?: unknown }).claim;
+    if (typeof named === 'string') claim = ` (${named})`;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return `${(error as Error).message}${claim}`;
+}
+
+const claimValues = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
+
+/** The callback: who signed in, then the session. */
+export async function oidcCallback(
+  providerid: string,
+  rawQueryString: string,
+  headers: Record<string, string>,
+): Promise<Reply> {
+  const provider = await oidcProvider(providerid);
+  const { identity, returnTo, stepUpUserid } = await finishOidcLogin(provider, rawQueryString, headers);
+  const { claims } = identity;
+  if (stepUpUserid !== null) {
+    const done = await completeStepUp(provider, {
+      ssoUserid: `${provider.providerid}|${identity.sub}`,
+      stepUpUserid,
+      authTime: identity.authTime,
+      returnTo,
+    });
+    return { ...done, cookies: [endedStateCookie()] };
+  }
+  const user = await accountFor(provider, {
+    ssoUserid: `${provider.providerid}|${identity.sub}`,
+    email: typeof claims.email === 'string' ? claims.email : undefined,
+    emailVerified: claims.email_verified === true,
+    name: typeof claims.name === 'string' ? claims.name : undefined,
+    roleValues: provider.role_claim ? claimValues(claims[provider.role_claim]) : [],
+    teamValues: provider.team_claim ? claimValues(claims[provider.team_claim]) : [],
+  });
+  const session = await startSession(user.userid, returnTo);
+  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+}

@@ -1,0 +1,190 @@
+/**
+ * SAML 2.0 service provider (docs/identity.md, decision 234), through @node-saml/node-saml:
+ * SP-initiated only (every response answers our AuthnRequest: InResponseTo always). node-saml
+ * checks the signature on what it then reads (the verified XML: a wrapped, unsigned copy is
+ * never read), a signed response or a signed assertion, the audience, NotBefore/NotOnOrAfter
+ * and InResponseTo; this file adds what it leaves out: the assertion's issuer, the
+ * SubjectConfirmation's Recipient (our ACS URL), the size bound, and the replay cache of
+ * assertion ids (a conditional put that expires with the assertion).
+ */
+import { randomBytes } from 'node:crypto';
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { nowSeconds } from '../../shared/clock.ts';
+import { config } from '../../shared/config.ts';
+import {
+  claimFirstUse,
+  getIdentityProvider,
+  type IdentityProviderRecord,
+} from '../../shared/db/entities/identity-provider.ts';
+import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { sha256Hex } from '../../shared/domain/secrets.ts';
+import type { Reply } from '../../shared/http/route.ts';
+import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
+import { accountFor } from './sso-accounts.ts';
+import { endedStateCookie, finishLogin, beginLogin } from './sso-login-state.ts';
+import { completeStepUp } from './step-up.service.ts';
+
+/** A SAMLResponse larger than this (base64) is refused unread: real ones are a few KB. */
+export const MAX_SAML_RESPONSE_CHARS = 200_000;
+const CLOCK_SKEW_MS = 60_000;
+
+const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
+export const acsUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/acs`;
+
+export async function samlProvider(providerid: string): Promise<IdentityProviderRecord> {
+  const provider = await getIdentityProvider(providerid);
+  if (!provider?.enabled || provider.kind !== 'saml') throw new NotFoundError(`No SAML sign-in ${providerid}`);
+  return provider;
+}
+
+/** The one request id this login may answer (the login state keeps it; nothing else is cached). */
+function oneRequestCache(requestId: string | null): CacheProvider {
+  return {
+    saveAsync: async (_key, value) => ({ value, createdAt: Date.now() }),
+    // The login state item's TTL bounds the request's age; node-saml reads this as the request's time.
+    getAsync: async (key) => (requestId !== null && key === requestId ? new Date().toISOString() : null),
+    removeAsync: async (key) => key,
+  };
+}
+
+function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): SAML {
+  const spEntityId = provider.sp_entity_id ?? `${siteBase()}/sso/${provider.providerid}`;
+  return new SAML({
+    callbackUrl: acsUrl(provider.providerid),
+    entryPoint: provider.idp_sso_url!,
+    issuer: spEntityId,
+    audience: spEntityId,
+    idpCert: provider.idp_certificates,
+    // Either is enough, but one of them must be signed (node-saml reads only what is).
+    wantAuthnResponseSigned: false,
+    wantAssertionsSigned: false,
+    validateInResponseTo: ValidateInResponseTo.always,
+    cacheProvider: oneRequestCache(requestId),
+    generateUniqueId: () => requestId ?? `_${randomBytes(20).toString('hex')}`,
+    acceptedClockSkewMs: CLOCK_SKEW_MS,
+    identifierFormat: null,
+    // Entra ID refuses a requested "password" context once MFA is on: ask for none.
+    disableRequestedAuthnContext: true,
+    forceAuthn,
+  });
+}
+
+export async function startSamlLogin(
+  provider: IdentityProviderRecord,
+  options: { returnTo: string; stepUpUserid?: number },
+): Promise<Reply> {
+  const requestId = `_${randomBytes(20).toString('hex')}`;
+  const { state, cookie } = await beginLogin({
+    providerid: provider.providerid,
+    nonce: null,
+    code_verifier: null,
+    request_id: requestId,
+    return_to: safeReturnTo(options.returnTo),
+    step_up_userid: options.stepUpUserid ?? null,
+  });
+  const saml = samlFor(provider, requestId, options.stepUpUserid !== undefined);
+  const location = await saml.getAuthorizeUrlAsync(state, undefined, {});
+  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
+}
+
+type XmlNode = { $?: Record<string, string>; _?: string; [child: string]: unknown };
+const first = (node: unknown, child: string): XmlNode | undefined =>
+  (node as Record<string, XmlNode[] | undefined> | undefined)?.[child]?.[0];
+
+export interface SamlIdentity {
+  nameId: string;
+  attributes: Record<string, unknown>;
+  email: string | undefined;
+  authnInstant: number | undefined;
+}
+
+/** Checks a posted SAMLResponse; 401 naming what failed. */
+export async function finishSamlLogin(
+  provider: IdentityProviderRecord,
+  form: URLSearchParams,
+  headers: Record<string, string>,
+): Promise<{ identity: SamlIdentity; returnTo: string; stepUpUserid: number | null }> {
+  const samlResponse = form.get('SAMLResponse');
+  if (!samlResponse) throw new BadRequestError('No SAMLResponse');
+  if (samlResponse.length > MAX_SAML_RESPONSE_CHARS) throw new BadRequestError('The SAMLResponse is too large');
+  const started = await finishLogin(form.get('RelayState') ?? undefined, headers, provider.providerid);
+  let profile: Profile | null;
+  try {
+    ({ profile } = await samlFor(provider, started.request_id).validatePostResponseAsync({
+      SAMLResponse: samlResponse,
+    }));
+  } catch (error) {
+    throw new UnauthenticatedError(`The SAML response was refused: ${(error as Error).message}`);
+  }
+  if (!profile) throw new UnauthenticatedError('The SAML response carries no assertion');
+  const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
+  if (profile.issuer !== provider.idp_entity_id)
+    throw new UnauthenticatedError('The SAML response was refused: the assertion is not from this identity provider');
+  const confirmation = first(first(first(assertion, 'Subject'), 'SubjectConfirmation'), 'SubjectConfirmationData');
+  if (confirmation?.$?.Recipient !== acsUrl(provider.providerid))
+    throw new UnauthenticatedError('The SAML response was refused: the assertion is meant for another recipient');
+  const assertionId = assertion?.$?.ID;
+  if (!assertionId) throw new UnauthenticatedError('The SAML response was refused: the assertion has no ID');
+  const notOnOrAfter = Date.parse(confirmation.$.NotOnOrAfter ?? '') / 1000;
+  const expires = Number.isFinite(notOnOrAfter) ? Math.ceil(notOnOrAfter) + 120 : nowSeconds() + 86_400;
+  if (
+    !(await claimFirstUse(
+      'saml',
+      sha256Hex(`${provider.providerid}\u0000${assertionId}`),
+      provider.providerid,
+      expires,
+    ))
+  )
+    throw new UnauthenticatedError('The SAML response was refused: this assertion was already used');
+  const instant = Date.parse(first(assertion, 'AuthnStatement')?.$?.AuthnInstant ?? '');
+  const attributes = (profile.attributes as Record<string, unknown> | undefined) ?? {};
+  return {
+    identity: {
+      nameId: profile.nameID,
+      attributes,
+      email: typeof profile.email === 'string' ? profile.email : undefined,
+      authnInstant: Number.isFinite(instant) ? Math.floor(instant / 1000) : undefined,
+    },
+    returnTo: started.return_to,
+    stepUpUserid: started.step_up_userid,
+  };
+}
+
+const values = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
+
+/** The ACS: who signed in, then the session. */
+export async function samlAcs(
+  providerid: string,
+  body: Buffer | undefined,
+  headers: Record<string, string>,
+): Promise<Reply> {
+  const provider = await samlProvider(providerid);
+  if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
+  const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
+  const { identity, returnTo, stepUpUserid } = await finishSamlLogin(provider, form, headers);
+  if (stepUpUserid !== null) {
+    const done = await completeStepUp(provider, {
+      ssoUserid: `${provider.providerid}|${identity.nameId}`,
+      stepUpUserid,
+      authTime: identity.authnInstant,
+      returnTo,
+    });
+    return { ...done, cookies: [endedStateCookie()] };
+  }
+  const user = await accountFor(provider, {
+    ssoUserid: `${provider.providerid}|${identity.nameId}`,
+    email: identity.email,
+    // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
+    emailVerified: identity.email !== undefined,
+    name: values(identity.attributes.displayName ?? identity.attributes.name)[0],
+    roleValues: provider.role_claim ? values(identity.attributes[provider.role_claim]) : [],
+    teamValues: provider.team_claim ? values(identity.attributes[provider.team_claim]) : [],
+  });
+  const session = await startSession(user.userid, returnTo);
+  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+}

@@ -1,0 +1,235 @@
+/**
+ * Company sign-in (docs/identity.md, decisions 231-234): the Admin's identity providers under
+ * /admin/identity_providers, and the browser's sign-in paths at the site root: Dozuki's signed
+ * remote login and its redirects to the customer's login page, OIDC and SAML.
+ */
+import * as z from 'zod/mini';
+import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
+import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.schemas.ts';
+import * as providers from './identity-providers.service.ts';
+import { customerLoginRedirect, remoteLogin } from './remote-login.service.ts';
+import { ssoPageError } from './sso-page-error.ts';
+import { oidcCallback } from './oidc.service.ts';
+import { samlAcs } from './saml.service.ts';
+import { startCompanyLogin } from './company-login.service.ts';
+import { startStepUp, stepUpStatus } from './step-up.service.ts';
+import responseExamples from './sso.response-examples.json' with { type: 'json' };
+
+const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
+const BEYOND_SPEC = { 'x-beyond-spec': true };
+
+const adminRoutes = [
+  route({
+    method: 'POST',
+    path: '/admin/identity_providers',
+    auth: 'admin',
+    status: 201,
+    summary: 'Add an identity provider (OIDC, SAML or Dozuki remote login); secrets are write-only',
+    body: createIdentityProviderBody,
+    response: identityProviderSchema,
+    example: {
+      providerid: 'okta',
+      kind: 'oidc',
+      name: 'Okta',
+      issuer: 'https://example.okta.com',
+      client_id: '0oa1b2c3d4',
+      client_secret: 'a-client-secret-from-okta',
+      jit: true,
+      role_claim: 'groups',
+      role_map: { 'stepwise-admins': 'Admin' },
+    },
+    extensions: BEYOND_SPEC,
+    handler: ({ caller, body }) => providers.create(caller, body),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/identity_providers',
+    auth: 'admin',
+    summary: 'The identity providers of the site: {"identity_providers": [...]} (never their secrets)',
+    response: z.object({ identity_providers: z.array(identityProviderSchema) }),
+    extensions: BEYOND_SPEC,
+    handler: () => providers.list(),
+  }),
+  route({
+    method: 'GET',
+    path: '/admin/identity_providers/{providerid}',
+    auth: 'admin',
+    summary: 'One identity provider (without its secrets)',
+    params: providerParams,
+    response: identityProviderSchema,
+    extensions: BEYOND_SPEC,
+    handler: ({ params }) => providers.get(params.providerid),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/admin/identity_providers/{providerid}',
+    auth: 'admin',
+    summary: 'Change an identity provider: the fields sent replace theirs; a secret sent replaces the stored one',
+    params: providerParams,
+    body: updateIdentityProviderBody,
+    response: identityProviderSchema,
+    example: { enabled: false },
+    extensions: BEYOND_SPEC,
+    handler: ({ params, body }) => providers.update(params.providerid, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/admin/identity_providers/{providerid}',
+    auth: 'admin',
+    status: 204,
+    summary: 'Remove an identity provider (accounts keep their sso_userid)',
+    params: providerParams,
+    extensions: BEYOND_SPEC,
+    handler: async ({ params }) => {
+      await providers.remove(params.providerid);
+      return reply(204);
+    },
+  }),
+];
+
+const signedQuery = z.object({
+  userid: z.optional(z.string()),
+  email: z.optional(z.string()),
+  name: z.optional(z.string()),
+  t: z.optional(z.string()),
+  hash: z.optional(z.string()),
+  returnTo: z.optional(z.string()),
+});
+
+const remoteLoginRoutes = [
+  route({
+    method: 'GET',
+    path: '/Guide/User/remote_login',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary:
+      'Dozuki remote login: hash = hex(sha1(query before "&hash=" + SSO secret)), `t` within 5 minutes, ' +
+      'each link once; starts the session',
+    query: signedQuery,
+    queryExample: {
+      userid: '2345',
+      email: 'george@example.com',
+      name: 'George',
+      t: '1357604345',
+      hash: '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12',
+    },
+    handler: ({ rawQueryString }) => remoteLogin(rawQueryString),
+  }),
+  route({
+    method: 'GET',
+    path: '/Guide/User/login',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'Sign in through the customer’s site: 302 to its Remote Authentication URL',
+    handler: () => customerLoginRedirect('login'),
+  }),
+  route({
+    method: 'GET',
+    path: '/Guide/User/register',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'Register on the customer’s site: 302 to its Remote Authentication URL with `register=1`',
+    handler: () => customerLoginRedirect('register'),
+  }),
+  route({
+    method: 'GET',
+    path: '/Guide/User/logged_out',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'After signing out: 302 to the customer’s Remote Authentication URL with `logout=1`',
+    handler: () => customerLoginRedirect('logout'),
+  }),
+];
+
+const signInRoutes = [
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/login',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary:
+      'Sign in with a company identity provider: 302 to it (OIDC: code flow with PKCE, state and nonce; ' +
+      'SAML: an AuthnRequest by redirect)',
+    params: providerParams,
+    query: z.object({ returnTo: z.optional(z.string()) }),
+    queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
+    handler: ({ params, query }) => startCompanyLogin(params.providerid, { returnTo: query.returnTo ?? '/' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/callback',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'Where the OpenID Provider sends the browser back: checks the answer, then starts the session',
+    params: providerParams,
+    handler: ({ params, rawQueryString, headers }) => oidcCallback(params.providerid, rawQueryString, headers),
+  }),
+  route({
+    method: 'POST',
+    path: '/sso/{providerid}/acs',
+    site: true,
+    page: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    // The IdP's form POST is cross-site and carries no CSRF token of ours: its signature, the
+    // InResponseTo of our request and the state cookie stand for it (docs/sessions.md).
+    rawBody: true,
+    summary: 'SAML assertion consumer service: checks the signed response, then starts the session',
+    params: providerParams,
+    handler: ({ params, rawBody, headers }) => samlAcs(params.providerid, rawBody, headers),
+  }),
+];
+
+const stepUpRoutes = [
+  route({
+    method: 'GET',
+    path: '/sso/step_up',
+    site: true,
+    page: true,
+    auth: 'user',
+    summary:
+      'Re-authenticate at your identity provider before signing (OIDC prompt=login and max_age, SAML ' +
+      'ForceAuthn); back to `returnTo` with a fresh step-up',
+    query: z.object({ returnTo: z.optional(z.string()) }),
+    queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
+    handler: ({ caller, query }) => startStepUp(caller, query.returnTo ?? '/'),
+  }),
+  route({
+    method: 'GET',
+    path: '/user/step_up',
+    auth: 'user',
+    summary:
+      'Whether your signatures need a step-up at your identity provider, the URL to open for it, and ' +
+      'until when the last one counts',
+    response: z.object({
+      required: z.boolean(),
+      step_up_url: z.nullable(z.string()),
+      method: z.nullable(z.enum(['oidc', 'saml'])),
+      auth_time: z.nullable(z.number()),
+      fresh_until: z.nullable(z.number()),
+    }),
+    extensions: BEYOND_SPEC,
+    handler: ({ caller }) => stepUpStatus(caller),
+  }),
+];
+
+export const ssoGroup = defineGroup({
+  name: 'sso',
+  responseExamples,
+  access: { table: 'readwrite' },
+  pageError: ssoPageError,
+  routes: [...adminRoutes, ...remoteLoginRoutes, ...signInRoutes, ...stepUpRoutes],
+});
