@@ -40,6 +40,7 @@ import type {
   UserSummaryReportView,
 } from '../../../../shared/views/training-views.ts';
 import type { ReleaseView } from '../../../../shared/views/release-views.ts';
+import { DEFAULT_AVATAR_PATH } from '../../../../shared/views/user-views.ts';
 
 /** Stored attributes API 2.0 does not hand out, and what the crawler writes instead. */
 export const ASSIGNMENT_UNEXPOSED = {
@@ -103,6 +104,16 @@ function snapshotsOf(entries: StageEntryView[]): StageSnapshot[] {
   }));
 }
 
+/**
+ * The source's default avatar is no avatar here: the destination shows its own default (decision
+ * 195), as the users crawler does for a user's image.
+ */
+function ownAvatar(url: string | null): string | null {
+  if (!url) return null;
+  const path = URL.canParse(url) ? new URL(url).pathname : url;
+  return path.startsWith(DEFAULT_AVATAR_PATH) ? null : url;
+}
+
 export function rowRecordOf(assignment: AssignmentRecord, row: Row, entries: StageEntryView[]): TrainingRowRecord {
   const record: Omit<TrainingRowRecord, 'placement'> = {
     course_assignmentid: assignment.course_assignmentid,
@@ -111,7 +122,7 @@ export function rowRecordOf(assignment: AssignmentRecord, row: Row, entries: Sta
     teamid: assignment.assignee_teamid,
     username: row.username,
     username_search: row.username.toLowerCase(),
-    user_avatar: row.user_avatar,
+    user_avatar: ownAvatar(row.user_avatar),
     assignment_date: row.assignment_date,
     due_date: row.due_date,
     stages: snapshotsOf(entries),
