@@ -24,6 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import { uploadSiteFile } from '../support/site-transfer.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
+import { uniqueSuffix } from '../support/api.ts';
 import {
   adminProcess,
   assessment,
@@ -265,6 +266,20 @@ export const PREPARATIONS: Record<string, Prepare> = {
   'POST /acknowledgements/{releaseid}/retraining': async (world) => ({
     values: { releaseid: await releaseToAcknowledge(world) },
   }),
+
+  // ---- company sign-in: a provider of its own (ids are the Admin's choice and unique).
+  'PATCH /admin/identity_providers/{providerid}': async (world) => {
+    const provider = await made('identity provider', 'POST', '/admin/identity_providers', world.admin.token, {
+      providerid: `fuzz-${uniqueSuffix()
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')}`.slice(0, 40),
+      kind: 'oidc',
+      name: 'Fuzz provider',
+      issuer: 'https://idp.example.com',
+      client_id: 'fuzz-client',
+    });
+    return { values: { providerid: provider.providerid } };
+  },
 
   // ---- compliance
   // A document is in at most one schedule: a guide of its own per request.
