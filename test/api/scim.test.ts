@@ -4,6 +4,7 @@
  * RFC 7644 errors. Deactivation ends the account's sessions at once and keeps its records.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
 import { api, createUser, loginAdmin, site, uniqueSuffix, type ApiResponse } from '../support/api.ts';
 
 let admin: string;
@@ -196,6 +197,9 @@ describe('deprovisioning', () => {
     expect((await api('GET', '/user', { token: user.token })).status).toBe(200);
     const deleted = await scim('DELETE', `/Users/${user.userid}`);
     expect(deleted.status).toBe(204);
+    // Another function's warm container may honour what it cached for up to AUTH_CACHE_TTL_MS
+    // (decision 106; as deployed, and in verify:deploy's one process per function).
+    await new Promise((resolve) => setTimeout(resolve, AUTH_CACHE_TTL_MS + 100));
     expect((await api('GET', '/user', { token: user.token })).status).toBe(401);
     const login = await api('POST', '/user/token', {
       headers: { 'x-app-id': 'stepwise-tests' },

@@ -34,13 +34,14 @@ const JOB: FunctionAccess = { table: ['GetItem', 'UpdateItem'] };
  */
 export const SITE_TRANSFER_TASK_ACCESS: Record<string, FunctionAccess> = {
   // Scans the table and reads every object of both buckets (site-transfer/ itself left out);
-  // streams its parts under site-transfer/ (multipart; a failed part aborts); saves its cursor.
+  // streams its parts under site-transfer/ (multipart; a failed part aborts); saves its cursor;
+  // a step that finds its export cancelled removes the parts it wrote.
   ExportStep: {
     table: ['Scan', 'GetItem', 'UpdateItem'],
     objects: [
       { bucket: 'media', prefixes: WHOLE_BUCKET, actions: ['GetObject'] },
       { bucket: 'modules', prefixes: WHOLE_BUCKET, actions: ['GetObject'] },
-      { bucket: 'modules', prefixes: TRANSFER, actions: ['PutObject', 'AbortMultipartUpload'] },
+      { bucket: 'modules', prefixes: TRANSFER, actions: ['PutObject', 'AbortMultipartUpload', 'DeleteObject'] },
     ],
     list: [{ bucket: 'media' }, { bucket: 'modules' }],
   },
