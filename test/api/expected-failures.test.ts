@@ -7,10 +7,10 @@
  *   pages, the course kept, instead of an endless loop.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
 import { api, loginAdmin, uniqueSuffix } from '../support/api.ts';
 import { addStep, createGuide } from './guide-fixtures.ts';
 import { assignedTrainee } from '../support/courses.ts';
+import { runServicesOnStackTable } from '../support/local-db.ts';
 
 const hooks = vi.hoisted(() => ({
   failStepCounter: false,
@@ -66,20 +66,12 @@ vi.mock('../../shared/training/assignments.ts', async (importOriginal) => {
   };
 });
 
-const ENV_NAMES = ['DDB_ENDPOINT', 'TABLE_NAME', 'STEPWISE_RUNTIME', 'AWS_REGION', 'LOG_LEVEL'];
-const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
+runServicesOnStackTable();
 const admin = { userid: 1, username: 'Admin', privileges: ['Admin' as const], teams: [] };
 let comments: typeof import('../../functions/comments/comments.service.ts');
 let courses: typeof import('../../functions/courses/courses.service.ts');
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    DDB_ENDPOINT: inject('ddbEndpoint'),
-    TABLE_NAME: 'stepwise',
-    STEPWISE_RUNTIME: 'local',
-    AWS_REGION: 'us-east-1',
-    LOG_LEVEL: 'ERROR',
-  });
   comments = await import('../../functions/comments/comments.service.ts');
   courses = await import('../../functions/courses/courses.service.ts');
 });
@@ -87,10 +79,6 @@ beforeAll(async () => {
 afterAll(() => {
   hooks.failStepCounter = false;
   hooks.stuckCancels = 0;
-  for (const name of ENV_NAMES) {
-    if (savedEnv[name] === undefined) delete process.env[name];
-    else process.env[name] = savedEnv[name];
-  }
 });
 
 describe('comment delete', () => {

@@ -4,10 +4,10 @@
  * service runs in this process against the test stack's table; its first transaction is made
  * to lose a race while an Admin revokes the writer's grant over HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createUser, loginAdmin } from '../support/api.ts';
 import { createGuide, LINES } from './guide-fixtures.ts';
+import { runServicesOnStackTable } from '../support/local-db.ts';
 
 const hooks = vi.hoisted(() => ({ beforeFirstWrite: undefined as undefined | (() => Promise<void>) }));
 
@@ -27,26 +27,11 @@ vi.mock('../../shared/db/transactions.ts', async (importOriginal) => {
   };
 });
 
-const ENV_NAMES = ['DDB_ENDPOINT', 'TABLE_NAME', 'STEPWISE_RUNTIME', 'AWS_REGION', 'LOG_LEVEL'];
-const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
+runServicesOnStackTable();
 let steps: typeof import('../../functions/guides/steps.service.ts');
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    DDB_ENDPOINT: inject('ddbEndpoint'),
-    TABLE_NAME: 'stepwise',
-    STEPWISE_RUNTIME: 'local',
-    AWS_REGION: 'us-east-1',
-    LOG_LEVEL: 'ERROR',
-  });
   steps = await import('../../functions/guides/steps.service.ts');
-});
-
-afterAll(() => {
-  for (const name of ENV_NAMES) {
-    if (savedEnv[name] === undefined) delete process.env[name];
-    else process.env[name] = savedEnv[name];
-  }
 });
 
 describe('a retried guide change', () => {

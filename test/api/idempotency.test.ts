@@ -3,9 +3,10 @@
  * in-flight and too-large cases through the router's step itself against the stack's table
  * (a request held open, an answer too large to keep, made on purpose).
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ADMIN, api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
+import { runServicesOnStackTable } from '../support/local-db.ts';
 
 const key = () => `key-${uniqueSuffix()}`;
 
@@ -113,26 +114,12 @@ describe('Idempotency-Key over HTTP', () => {
   });
 });
 
-const ENV_NAMES = ['DDB_ENDPOINT', 'TABLE_NAME', 'STEPWISE_RUNTIME', 'AWS_REGION', 'LOG_LEVEL'];
-const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
+runServicesOnStackTable();
 let idempotency: typeof import('../../shared/http/idempotency.ts');
 
 describe('Idempotency-Key in the router step, on the stack table', () => {
   beforeAll(async () => {
-    Object.assign(process.env, {
-      DDB_ENDPOINT: inject('ddbEndpoint'),
-      TABLE_NAME: 'stepwise',
-      STEPWISE_RUNTIME: 'local',
-      AWS_REGION: 'us-east-1',
-      LOG_LEVEL: 'ERROR',
-    });
     idempotency = await import('../../shared/http/idempotency.ts');
-  });
-  afterAll(() => {
-    for (const name of ENV_NAMES) {
-      if (savedEnv[name] === undefined) delete process.env[name];
-      else process.env[name] = savedEnv[name];
-    }
   });
 
   const route = { method: 'POST', path: '/things', auth: 'user', summary: 'test', handler: () => ({}) } as never;

@@ -6,45 +6,29 @@
  */
 import autocannon from 'autocannon';
 import { guideToItem, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { guideRecord } from '../support/guide-record.ts';
 import { writeItems } from './seed-table.ts';
 
 const FIRST_GUIDEID = 1_000_000;
 
 export function benchGuide(guideid: number, authorid: number): GuideRecord {
   const now = Math.floor(Date.now() / 1000);
-  return {
+  return guideRecord({
     guideid,
-    langid: 'en',
-    type: 'how-to',
+    userid: authorid,
     category: 'Bench printers',
     subject: 'Nozzle',
     title: `Replace the nozzle ${guideid}`,
     summary: 'Swap a worn nozzle for a new one.',
     introduction_raw: 'You need a hex key.',
     introduction_rendered: '<p>You need a hex key.</p>',
-    conclusion_raw: '',
-    conclusion_rendered: '',
     difficulty: 'Easy',
     time_required_min: 600,
     time_required_max: 1800,
-    parts: [],
-    tools: [],
-    documents: [],
-    prerequisites: [],
-    flags: [],
-    public: true,
-    userid: authorid,
-    image: null,
     created_date: now,
     published_date: now,
-    modified_date: now,
     revisionid: guideid,
-    version: 1,
-    steps: [],
-    grant_userids: [],
-    grant_teamids: [],
-    search_tokens: [],
-  };
+  });
 }
 
 /** Guides `from` .. `from + count - 1`, as the guide entity stores them. */

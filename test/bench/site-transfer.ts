@@ -23,11 +23,11 @@ import {
   guideCreate,
   guideSnapshotPut,
   stepCreateWrites,
-  type GuideRecord,
   type StepRecord,
 } from '../../shared/db/entities/guide.ts';
 import { searchTokenWrites } from '../../shared/db/search-index.ts';
 import type { LabelledWrite } from '../../shared/db/transactions.ts';
+import { guideRecord } from '../support/guide-record.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { siteAt, type Site } from '../support/site-transfer.ts';
 import { writeItems } from './seed-table.ts';
@@ -103,9 +103,9 @@ function guideItems(guideid: number, authorid: number): Array<Record<string, unk
     media: null,
   }));
   const title = `Replace the nozzle of printer ${guideid}`;
-  const guide: GuideRecord = {
+  const guide = guideRecord({
     guideid,
-    langid: 'en',
+    userid: authorid,
     type: 'replacement',
     category: CATEGORY,
     subject: 'Nozzle',
@@ -118,24 +118,13 @@ function guideItems(guideid: number, authorid: number): Array<Record<string, unk
     difficulty: 'Easy',
     time_required_min: 600,
     time_required_max: 1800,
-    parts: [],
-    tools: [],
-    documents: [],
-    prerequisites: [],
-    flags: [],
-    public: true,
-    userid: authorid,
-    image: null,
     created_date: now,
     published_date: now,
-    modified_date: now,
     revisionid: revisionid + STEPS_PER_GUIDE + 1,
-    version: 1,
     steps: steps.map(({ stepid, revisionid: stepRevision }) => ({ stepid, revisionid: stepRevision })),
-    grant_userids: [],
-    grant_teamids: [],
     search_tokens: guideSearchTokens(title),
-  };
+  });
+
   return putItemsOf([
     guideCreate(guide),
     guideSnapshotPut(guide, { reason: 'guide.create', changed_by: authorid, date: now }),

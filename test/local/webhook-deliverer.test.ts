@@ -4,9 +4,10 @@
  * that dies mid-delivery leaves a claim that comes back only when its lease ran out (with the
  * same delivery id), and its late ack is refused, so nothing is delivered twice by the service.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { deliveryIdOf } from '../../shared/domain/webhook-delivery.ts';
+import { runServicesOnStackTable } from '../support/local-db.ts';
 
 const TABLE = 'stepwise-deliverer-test';
 let outbox: typeof import('../../shared/db/entities/outbox.ts');
@@ -14,24 +15,9 @@ let webhooks: typeof import('../../shared/db/entities/webhook.ts');
 let deliverer: typeof import('../../shared/events/deliverer.ts');
 let transactions: typeof import('../../shared/db/transactions.ts');
 
-const ENV_NAMES = ['DDB_ENDPOINT', 'TABLE_NAME', 'STEPWISE_RUNTIME', 'AWS_REGION', 'LOG_LEVEL'];
-const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
-
-afterAll(() => {
-  for (const name of ENV_NAMES) {
-    if (savedEnv[name] === undefined) delete process.env[name];
-    else process.env[name] = savedEnv[name];
-  }
-});
+runServicesOnStackTable(TABLE);
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    DDB_ENDPOINT: inject('ddbEndpoint'),
-    TABLE_NAME: TABLE,
-    STEPWISE_RUNTIME: 'local',
-    AWS_REGION: 'us-east-1',
-    LOG_LEVEL: 'ERROR',
-  });
   const { ensureTable } = await import('../../infra/local/create-table.ts');
   await ensureTable(inject('ddbEndpoint'), TABLE);
   outbox = await import('../../shared/db/entities/outbox.ts');

@@ -3,7 +3,7 @@
  * items directly: the test stack's by default (vitest's `ddbEndpoint`), another stack's at its
  * endpoint. The one place a test builds a table client.
  */
-import { inject, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, inject, onTestFinished } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -23,6 +23,31 @@ export function localDb(endpoint: string = inject('ddbEndpoint')): DynamoDBDocum
     documentClients.set(endpoint, client);
   }
   return client;
+}
+
+/**
+ * Lets this test file run service modules in its own process against the stack's table: the
+ * environment a handler reads is set before the file's later `beforeAll`s (which import the
+ * services) and put back after the file. Call it at the top level, before those hooks.
+ */
+export function runServicesOnStackTable(table = 'stepwise'): void {
+  const names = ['DDB_ENDPOINT', 'TABLE_NAME', 'STEPWISE_RUNTIME', 'AWS_REGION', 'LOG_LEVEL'];
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+  beforeAll(() => {
+    Object.assign(process.env, {
+      DDB_ENDPOINT: inject('ddbEndpoint'),
+      TABLE_NAME: table,
+      STEPWISE_RUNTIME: 'local',
+      AWS_REGION: 'us-east-1',
+      LOG_LEVEL: 'ERROR',
+    });
+  });
+  afterAll(() => {
+    for (const name of names) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
 }
 
 type ItemKey = { pk: string; sk: string };

@@ -25,7 +25,8 @@ import { openSecret, sealSecret } from '../../shared/site-archive/secret-box.ts'
 import { KNOWN_ENTITIES } from '../../shared/site-archive/catalogue.ts';
 import { escapesBucket } from '../../infra/local/s3-post-policy-proxy.ts';
 import { checkItem } from '../../shared/site-archive/item-checks.ts';
-import { guideToItem, stepCreateWrites, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { guideToItem, stepCreateWrites } from '../../shared/db/entities/guide.ts';
+import { guideRecord } from '../support/guide-record.ts';
 import { teamCreateWrites } from '../../shared/db/entities/team.ts';
 import { commentCreateWrites } from '../../shared/db/entities/comment.ts';
 import { wikiCreateWrites } from '../../shared/db/entities/wiki.ts';
@@ -90,22 +91,12 @@ const putItem = (writes: LabelledWrite[], label: string) => {
   return item as Record<string, unknown>;
 };
 
-const GUIDE: GuideRecord = {
+const GUIDE = guideRecord({
   guideid: 3,
-  langid: 'en',
   type: 'technique',
   category: 'Pumps',
-  subject: '',
   title: 'Replace the seal',
-  summary: '',
-  introduction_raw: '',
-  introduction_rendered: '',
-  conclusion_raw: '',
-  conclusion_rendered: '',
-  difficulty: null,
-  time_required_min: 0,
-  time_required_max: 0,
-  parts: [],
+  userid: 2,
   tools: [
     {
       text: 'Wrench',
@@ -118,22 +109,9 @@ const GUIDE: GuideRecord = {
       featured: false,
     },
   ],
-  documents: [],
-  prerequisites: [],
-  flags: [],
-  public: true,
-  userid: 2,
-  image: null,
-  created_date: 1,
-  published_date: null,
-  modified_date: 1,
-  revisionid: 1,
-  version: 1,
   steps: [{ stepid: 9, revisionid: 1 }],
-  grant_userids: [],
-  grant_teamids: [],
   search_tokens: ['seal'],
-};
+});
 
 /** Items as the entity files write them: each must pass; each wrong-typed copy must be refused. */
 const WRITTEN: Array<[entity: string, item: Record<string, unknown>]> = [

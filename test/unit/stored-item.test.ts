@@ -1,41 +1,15 @@
 /** recordFrom / parseStored: a mismatch is a StoredItemError naming the item's key and the field. */
 import { describe, expect, it } from 'vitest';
-import { guideFromItem, guideItemSchema, guideToItem, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { guideFromItem, guideItemSchema, guideToItem } from '../../shared/db/entities/guide.ts';
 import { parseStored, recordFrom, StoredItemError } from '../../shared/db/stored-item.ts';
+import { guideRecord } from '../support/guide-record.ts';
 
-const guide: GuideRecord = {
+const guide = guideRecord({
   guideid: 7,
-  langid: 'en',
-  type: 'how-to',
-  category: 'Printers',
-  subject: '',
   title: 'Replace the nozzle',
-  summary: '',
-  introduction_raw: '',
-  introduction_rendered: '',
-  conclusion_raw: '',
-  conclusion_rendered: '',
-  difficulty: null,
-  time_required_min: 0,
-  time_required_max: 0,
-  parts: [],
-  tools: [],
-  documents: [],
-  prerequisites: [],
-  flags: [],
-  public: true,
   userid: 3,
-  image: null,
-  created_date: 1,
-  published_date: null,
-  modified_date: 1,
-  revisionid: 1,
-  version: 1,
   steps: [{ stepid: 11, revisionid: 1 }],
-  grant_userids: [],
-  grant_teamids: [],
-  search_tokens: [],
-};
+});
 
 function thrown(read: () => unknown): StoredItemError {
   try {
