@@ -118,13 +118,7 @@ export async function populateSite(site: Site): Promise<Population> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
-  let guide = await ok(
-    call('POST', '/guides', {
-      token: author.token,
-      body: { category: made.category, type: 'how-to', title: 'Replace the nozzle' },
-    }),
-    'guide',
-  );
+  let guide = await newGuide(site, author, made.category, 'Replace the nozzle');
   made.guideid = guide.guideid;
   for (const [index, text] of ['Unplug the printer.', 'Wait until cool.'].entries()) {
     guide = await ok(
@@ -271,17 +265,19 @@ export async function populateSite(site: Site): Promise<Population> {
   return made;
 }
 
+/** A new how-to guide of `author`'s in `category`. */
+function newGuide(site: Site, author: Person, category: string, title: string) {
+  return ok(
+    site.call('POST', '/guides', { token: author.token, body: { category, type: 'how-to', title } }),
+    `guide ${title}`,
+  );
+}
+
 /** Skills, a level, a gated guide's work-log record, an acknowledgement signed and a retraining mark. */
 async function populateCompetency(site: Site, made: Population, author: Person, trainee: Person) {
   const call = site.call;
   const trainer = await person(site, ['Admin']);
-  const guide = await ok(
-    call('POST', '/guides', {
-      token: author.token,
-      body: { category: made.category, type: 'how-to', title: 'Check the belt' },
-    }),
-    'competency guide',
-  );
+  const guide = await newGuide(site, author, made.category, 'Check the belt');
   made.competencyGuideid = guide.guideid;
   await ok(
     call('PUT', `/guides/${guide.guideid}/public`, {
