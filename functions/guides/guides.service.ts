@@ -15,6 +15,7 @@ import { nextRevisionId } from '../../shared/db/revisions.ts';
 import {
   allGuidesCollection,
   featuredGuidesCollection,
+  emptyGuide,
   getGuides,
   guideFromItem,
   linkedGuideid,
@@ -188,39 +189,18 @@ function applyInput(
 export async function create(caller: Caller, input: CreateGuideInput) {
   await checkInput(caller, undefined, input);
   const now = nowSeconds();
-  const empty: GuideRecord = {
-    guideid: await nextId('guide'),
-    langid: config().STEPWISE_LANGUAGES[0] ?? 'en',
-    type: input.type,
-    category: input.category,
-    subject: '',
-    title: '',
-    summary: '',
-    introduction_raw: '',
-    introduction_rendered: '',
-    conclusion_raw: '',
-    conclusion_rendered: '',
-    difficulty: null,
-    time_required_min: 0,
-    time_required_max: 0,
-    parts: [],
-    tools: [],
-    documents: [],
-    prerequisites: [],
-    flags: [],
-    public: false,
-    userid: caller.userid,
-    image: null,
-    created_date: now,
-    published_date: null,
-    modified_date: now,
-    revisionid: await nextRevisionId(),
-    version: 1,
-    steps: [],
-    grant_userids: [],
-    grant_teamids: [],
-    search_tokens: [],
-  };
+  const empty = emptyGuide(
+    {
+      guideid: await nextId('guide'),
+      langid: config().STEPWISE_LANGUAGES[0] ?? 'en',
+      type: input.type,
+      category: input.category,
+      userid: caller.userid,
+      revisionid: await nextRevisionId(),
+    },
+    now,
+  );
+
   const guide = applyInput(empty, input, now, await blockImageGuids(input.introduction, input.conclusion));
   if (!guide.title.trim()) guide.title = defaultGuideTitle(guide.type, guide.category, guide.subject);
   guide.search_tokens = guideSearchTokens(guide.title);

@@ -331,6 +331,41 @@ function indexKeys(guide: Pick<GuideRecord, 'guideid' | 'public'>): GuideIndexKe
   };
 }
 
+/** A new guide as it is first stored: no text, no steps, not public; the caller fills it in. */
+export function emptyGuide(
+  fields: Pick<GuideRecord, 'guideid' | 'langid' | 'type' | 'category' | 'userid' | 'revisionid'>,
+  date: number,
+): GuideRecord {
+  return {
+    ...fields,
+    subject: '',
+    title: '',
+    summary: '',
+    introduction_raw: '',
+    introduction_rendered: '',
+    conclusion_raw: '',
+    conclusion_rendered: '',
+    difficulty: null,
+    time_required_min: 0,
+    time_required_max: 0,
+    parts: [],
+    tools: [],
+    documents: [],
+    prerequisites: [],
+    flags: [],
+    public: false,
+    image: null,
+    created_date: date,
+    published_date: null,
+    modified_date: date,
+    version: 1,
+    steps: [],
+    grant_userids: [],
+    grant_teamids: [],
+    search_tokens: [],
+  };
+}
+
 /** The stored item of a guide (exported for seeding benchmarks and migrations). */
 export function guideToItem(guide: GuideRecord): z.input<typeof guideItemSchema> {
   return { ...guideKey(guide.guideid), entity: 'Guide', ...indexKeys(guide), ...guide };
