@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
+import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
 import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
 import { contentKey, modulesBucket } from '../storage/module-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
@@ -14,16 +15,8 @@ export const moduleImportSchema = z.object({
   importid: z.int(),
   moduleid: z.int(),
   provider_version_number: z.int(),
-  status: z.enum(['created', 'running', 'complete', 'failed', 'cancelled']),
-  stage: z.enum([
-    'awaiting_package',
-    'awaiting_upload',
-    'downloading',
-    'validating',
-    'extracting',
-    'recording',
-    'done',
-  ]),
+  status: z.enum(MODULE_IMPORT_STATUSES),
+  stage: z.enum(MODULE_IMPORT_STAGES),
   percent: z.number(),
   source: z.nullable(z.enum(['upload', 'url'])),
   url: z.nullable(z.string()),

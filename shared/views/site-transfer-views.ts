@@ -1,6 +1,7 @@
 /** How site export and import jobs are shown (beyond the spec: docs/export-format.md). */
 import * as z from 'zod/mini';
 import type { ImportReport, SiteExportRecord, SiteImportRecord } from '../db/entities/site-transfer-job.ts';
+import { SITE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
 import { modulesBucket } from '../storage/module-objects.ts';
 import { presignedGetUrl } from '../storage/objects.ts';
 
@@ -49,16 +50,7 @@ export const siteImportReportSchema = z.object({
 
 export const siteImportSchema = z.object({
   importid: z.int(),
-  status: z.enum([
-    'awaiting_upload',
-    'validating',
-    'writing',
-    'finishing',
-    'validated',
-    'complete',
-    'failed',
-    'cancelled',
-  ]),
+  status: z.enum(SITE_IMPORT_STATUSES),
   /** Failed because its execution ended without the job saying so; POST …/start runs it again. */
   interrupted: z.boolean(),
   mode: z.enum(['empty', 'merge']),

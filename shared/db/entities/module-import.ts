@@ -24,16 +24,10 @@ import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
 import * as z from 'zod/mini';
+import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
-export type ImportStatus = 'created' | 'running' | 'complete' | 'failed' | 'cancelled';
-export type ImportStage =
-  | 'awaiting_package'
-  | 'awaiting_upload'
-  | 'downloading'
-  | 'validating'
-  | 'extracting'
-  | 'recording'
-  | 'done';
+export type ImportStatus = (typeof MODULE_IMPORT_STATUSES)[number];
+export type ImportStage = (typeof MODULE_IMPORT_STAGES)[number];
 
 export interface ModuleImportRecord {
   importid: number;
@@ -71,16 +65,8 @@ export const moduleImportItemSchema = z.strictObject({
   importid: z.int().check(z.positive()),
   moduleid: z.int().check(z.positive()),
   provider_version_number: z.int(),
-  status: z.enum(['created', 'running', 'complete', 'failed', 'cancelled']),
-  stage: z.enum([
-    'awaiting_package',
-    'awaiting_upload',
-    'downloading',
-    'validating',
-    'extracting',
-    'recording',
-    'done',
-  ]),
+  status: z.enum(MODULE_IMPORT_STATUSES),
+  stage: z.enum(MODULE_IMPORT_STAGES),
   percent: z.number(),
   source: z.nullable(z.enum(['upload', 'url'])),
   url: z.nullable(z.string()),

@@ -12,6 +12,7 @@ import { getItem, putItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { recordFrom } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import { SITE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
 export const SITE_EXPORT_ENTITY = 'SiteExport';
 export const SITE_IMPORT_ENTITY = 'SiteImport';
@@ -61,15 +62,7 @@ export interface SiteExportRecord {
   completed_at: number | null;
 }
 
-export type ImportStatus =
-  | 'awaiting_upload'
-  | 'validating'
-  | 'writing'
-  | 'finishing'
-  | 'validated'
-  | 'complete'
-  | 'failed'
-  | 'cancelled';
+export type ImportStatus = (typeof SITE_IMPORT_STATUSES)[number];
 export type ImportMode = 'empty' | 'merge';
 
 export interface ImportReport {
@@ -170,16 +163,7 @@ const siteImportShape = {
   attempt: z.optional(z.int()),
   started_at: z.optional(z.number()),
   interrupted: z.optional(z.boolean()),
-  status: z.enum([
-    'awaiting_upload',
-    'validating',
-    'writing',
-    'finishing',
-    'validated',
-    'complete',
-    'failed',
-    'cancelled',
-  ]),
+  status: z.enum(SITE_IMPORT_STATUSES),
   mode: z.enum(['empty', 'merge']),
   dry_run: z.boolean(),
   mail_password_resets: z.boolean(),
