@@ -11,10 +11,11 @@
  * - StepUp: pk STEPUP#<userid> / sk STEPUP, with a TTL: the latest fresh re-authentication of an
  *   SSO user at the identity provider (for e-signatures), until its window ends.
  */
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { db, tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
+import { queryAll } from '../paging.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { isConditionFailed } from '../retry.ts';
@@ -113,18 +114,9 @@ export async function getIdentityProvider(providerid: string): Promise<IdentityP
   return item ? asProvider(item) : undefined;
 }
 
-/** Every provider of the site, by id (a site has a handful: one Query page). */
+/** Every provider of the site, by id (a site has a handful). */
 export async function listIdentityProviders(): Promise<IdentityProviderRecord[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-      ExpressionAttributeValues: { ':pk': 'IDPS' },
-    }),
-  );
-  return (result.Items ?? []).map(asProvider);
+  return (await queryAll({ index: INDEXES.gsi1, partition: 'IDPS' })).map(asProvider);
 }
 
 /** A new provider: false when its id is taken. */

@@ -21,7 +21,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
-import { queryPage } from '../paging.ts';
+import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
@@ -186,23 +186,7 @@ export async function listWebhooks(page: { limit: number; offset: number }): Pro
 
 /** Every webhook (the deliverer's fan-out; a site has a handful). */
 export async function listAllWebhooks(): Promise<WebhookRecord[]> {
-  const webhooks: WebhookRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: INDEXES.gsi1.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-        ExpressionAttributeValues: { ':pk': 'WEBHOOKS' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    webhooks.push(...(result.Items ?? []).map(asWebhook));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return webhooks;
+  return (await queryAll({ index: INDEXES.gsi1, partition: 'WEBHOOKS' })).map(asWebhook);
 }
 
 /** Replaces a webhook read at `before.version`; false when it changed or went away meanwhile. */
