@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import { apiAt } from '../support/api.ts';
 
 let stack: RunningStack;
 
@@ -18,15 +19,8 @@ beforeAll(async () => {
 
 afterAll(() => stack?.stop());
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const response = await fetch(stack.url + path, {
-    method,
-    headers: token ? { authorization: `api ${token}` } : {},
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, token?: string, body?: unknown) =>
+  apiAt(stack.url, method, path, { token, body });
 
 describe('feature flags off', () => {
   it('stage entries and course stages have status but no stage_status', async () => {

@@ -13,11 +13,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, apiAt } from '../support/api.ts';
 import { scorm12Package } from '../support/module-packages.ts';
 import { servePackage, type PackageServer } from '../support/package-server.ts';
 import { startStackOnDataDir, waitUntil, type RunningStack } from '../support/local-stack-process.ts';
 
-const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
 const LINES = [
   { text: 'Unplug the printer.', bullet: 'black', level: 0 },
   { text: 'Wait until the nozzle is cool.', bullet: 'icon_caution', level: 1 },
@@ -62,15 +62,8 @@ interface Answer {
 
 function client(stack: RunningStack) {
   let token = '';
-  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
-    const response = await fetch(stack.url + path, {
-      method,
-      headers: token ? { authorization: `api ${token}` } : {},
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (method: string, path: string, body?: unknown): Promise<Answer> =>
+    apiAt(stack.url, method, path, { token: token || undefined, body });
   return {
     call,
     async login() {

@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, apiAt } from '../support/api.ts';
 import { startStackOnDataDir, type RunningStack } from '../support/local-stack-process.ts';
 
-const ADMIN = { email: 'admin@example.com', password: 'stepwise-admin' };
 const ENTRIES = 20;
 
 let dataDir: string;
@@ -27,15 +27,8 @@ afterAll(async () => {
 });
 
 async function client(stack: RunningStack) {
-  const call = async (method: string, path: string, body?: unknown, token = '') => {
-    const response = await fetch(stack.url + path, {
-      method,
-      headers: token ? { authorization: `api ${token}` } : {},
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    apiAt(stack.url, method, path, { token, body });
   const login = await call('POST', '/user/token', ADMIN);
   expect(login.status).toBe(201);
   const token = login.body.authToken as string;
