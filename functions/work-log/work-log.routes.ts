@@ -232,7 +232,7 @@ export const workLogGroup = defineGroup({
         'flagged or already overridden. Audited.',
       params: entryParams,
       body: z.object({
-        password: z.string().check(z.minLength(1)),
+        password: z.optional(z.string().check(z.minLength(1))),
         comment: z.optional(z.string().check(z.maxLength(2000))),
       }),
       example: { password: 'your password', comment: 'Supervised on the line' },
