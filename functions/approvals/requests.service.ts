@@ -10,7 +10,7 @@
  */
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { afterSignature } from '../../shared/domain/approval-flow.ts';
+import { afterSignature, signingRefusal } from '../../shared/domain/approval-flow.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
@@ -152,13 +152,8 @@ export async function get(caller: Caller, id: number) {
 // Signatures
 
 function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): void {
-  if (request.signer_userids.includes(signer.userid))
-    throw new ForbiddenError(`${signer.username} has already signed this request`);
-  const stage = request.stages[request.current_stage! - 1];
-  if (!signer.teams.includes(stage.teamid))
-    throw new ForbiddenError(
-      `Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`,
-    );
+  const refusal = signingRefusal(request, signer);
+  if (refusal) throw new ForbiddenError(refusal);
 }
 
 /**
