@@ -78,6 +78,18 @@ export const ssoReplayItemSchema = z.strictObject({
   used_date: z.number(),
 });
 
+/**
+ * An over-the-shoulder sign-in (decision 238): someone signs in at the provider on the device of
+ * `caller_userid` to sign this signoff or approval request; the session is not changed.
+ */
+export const signForSchema = z.object({
+  subject: z.enum(['signoff_request', 'approval_request']),
+  subjectid: z.int().check(z.positive()),
+  caller_userid: z.int().check(z.positive()),
+});
+
+export type SignFor = z.output<typeof signForSchema>;
+
 export const ssoLoginStateItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('SSOSTATE'),
@@ -91,6 +103,8 @@ export const ssoLoginStateItemSchema = z.strictObject({
   return_to: z.string(),
   /** A step-up for an e-signature: the user who must sign in again. */
   step_up_userid: z.nullable(z.int()),
+  /** An over-the-shoulder sign-in for a signature (absent on other logins). */
+  sign_for: z.optional(signForSchema),
 });
 
 export type SsoLoginStateRecord = StoredRecord<typeof ssoLoginStateItemSchema>;
