@@ -6,7 +6,7 @@
  * operator's device; an API-only client opens a one-time step-up URL in a browser without a
  * session.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { attach, createCategory, createGuide, createProcess } from '../support/compliance.ts';
@@ -178,6 +178,38 @@ describe('signing through the identity provider', () => {
     const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin, query: { limit: 50 } });
     const set = history.body.records.find((record: { action: string }) => record.action === 'qualification.level_set');
     expect(set.details.signature.authenticated_by).toMatchObject({ method: 'oidc', providerid });
+  });
+
+  it('confirms an offline intent to sign with a step-up instead of a password', async () => {
+    const person = await ssoPerson();
+    const team = await createTeam({ owner: person.userid });
+    const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
+    const requested = await api('POST', '/stage-sign-offs/requests', {
+      token: made.trainee.token,
+      body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
+    });
+    const client_guid = randomUUID();
+    const recorded = await api('POST', '/user/sync', {
+      token: person.token,
+      body: {
+        actions: [
+          {
+            client_guid,
+            type: 'signoff.sign_intent',
+            device_time: now() - 60,
+            data: { signoff_requestid: requested.body.signoff_requestid, approved: true, comments: 'On the line' },
+          },
+        ],
+      },
+    });
+    expect(recorded.body.results[0]).toMatchObject({ status: 'pending' });
+    const confirm = (body: Record<string, unknown>) =>
+      api('POST', `/courses/stage-sign-offs/intents/${client_guid}/confirm`, { token: person.token, body });
+    expect((await confirm({ password: 'not for them' })).status).toBe(403);
+    await stepUp(person);
+    const signed = await confirm({});
+    expect(signed.status).toBe(200);
+    expect(signed.body.response).toMatchObject({ method: 'password', authenticated_by: { method: 'oidc', providerid } });
   });
 });
 
