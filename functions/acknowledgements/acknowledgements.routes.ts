@@ -74,7 +74,8 @@ export const acknowledgementsGroup = defineGroup({
         '429 past the limit); an impersonation token cannot sign (403). Once signed, the completion of the ' +
         'document carries over to this release (docs/stage-status.md), unless the release is marked as needing ' +
         'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited. ' +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: releaseParams,
       body: signBody,
       example: { password: 'your password', meaning: 'acknowledged' },

@@ -188,7 +188,9 @@ export const approvalsGroup = defineGroup({
         'pending, or when the document has a new revision (the request is then superseded), or when ' +
         "`?revisionid=` is given and is not the request's. A wrong password is 422 (field password) and " +
         'counts toward the login limit (429). Impersonation tokens cannot sign. ' +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. Each signature shows `authenticated_by`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. ' +
+        'Each signature shows `authenticated_by`.',
       params: idParams('approval_requestid'),
       query: optionalRevisionQuery,
       revision: 'when-given',

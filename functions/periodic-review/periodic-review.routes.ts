@@ -156,7 +156,9 @@ export const periodicReviewGroup = defineGroup({
         "request for the document's owner; `approved` resolves an open one. The signature (meaning " +
         '"review") records the printed name, the time and the SHA-256 of the revision. A wrong password is ' +
         '422 (field password) and counts toward the login limit (429). ' +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. The signature shows `authenticated_by`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. ' +
+        'The signature shows `authenticated_by`.',
       status: 201,
       body: reviewBody,
       example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },

@@ -111,7 +111,8 @@ export const qualificationsGroup = defineGroup({
         'throttle): an Admin, or someone holding level 4 (unexpired) in the skill (403 otherwise); nobody but an ' +
         "Admin sets their own. The level expires after the skill's `recertification_days` and counts for the " +
         "guides' releases current now. Audited (the person's and the skill's chains). " +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: idParams('skillid', 'userid'),
       body: setLevelBody,
       example: { level: 3, password: 'your password' },

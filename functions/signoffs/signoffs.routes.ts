@@ -141,7 +141,8 @@ export const signoffsGroup = defineGroup({
         "with the intent's answer and comments; the audit record carries the device's time beside the " +
         "server's. 404 for no such pending intent of the caller's; 409 when confirmed already or the request " +
         'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login). ' +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       // Any segment: a guid that names no pending intent of the caller's is a 404 (after the body is checked).
       params: z.object({ client_guid: z.string().check(z.minLength(1), z.maxLength(64)) }),
       // Left out by a signer who signs through their identity provider: a fresh step-up stands for it (decision 237).

@@ -1,18 +1,7 @@
-/**
- * Course stage signoffs (docs/courses.md "Signoffs"). A trainee requests a signoff for a stage
- * assessed by a team; the team's members see it pending and one of them responds (approve or
- * reject); the trainee acknowledges the response, and only then does an approved signoff
- * complete the stage. Cancelling an open request lets the trainee request again. Over the
- * shoulder, the person who is not signed in confirms with their password
- * (initializeViaPassword) and the signed-in one finalizes the response with the single-use
- * token it returns. Every step is appended to the audit trail (trainee and request chains) in
- * the same transaction as the change: who, when, what, on which document revision.
- */
-import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
+import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
-import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import {
   findSigner,
@@ -22,7 +11,7 @@ import {
   signingProviderOf,
   stepUpRequired,
 } from '../../shared/accounts/e-signature.ts';
-import { BY_PASSWORD, type AuthenticatedBy } from '../../shared/domain/signature-auth.ts';
+import { BY_PASSWORD } from '../../shared/domain/signature-auth.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -30,7 +19,7 @@ import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/
 import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
-import { isMember, listMembers } from '../../shared/db/entities/team.ts';
+import { listMembers } from '../../shared/db/entities/team.ts';
 import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
@@ -40,7 +29,6 @@ import {
   listPendingForTeam,
   listUnacknowledged,
   OPEN_STATES,
-  putFinalizeToken,
   signoffRequestWrite,
   traineeSignoffWrite,
   type SignoffRequestRecord,
@@ -303,12 +291,7 @@ export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
  * their password now; the answer is the one the device recorded, and the audit record carries
  * the device's time beside the server's. The intent is confirmed in the same transaction.
  */
-export async function confirmIntent(
-  auth: SignedInAuth,
-  guid: string,
-  password: string | undefined,
-  sourceIp: string,
-) {
+export async function confirmIntent(auth: SignedInAuth, guid: string, password: string | undefined, sourceIp: string) {
   refuseImpersonatedSignature(auth);
   const intent = await getSignIntent(auth.user.userid, guid);
   if (!intent) throw new NotFoundError(`No intent to sign of yours with client_guid ${guid}`);

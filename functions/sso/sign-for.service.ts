@@ -9,7 +9,13 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import type { SignedInAuth } from '../../shared/domain/caller.ts';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../../shared/domain/errors.ts';
 import { signingRefusal } from '../../shared/domain/approval-flow.ts';
 import type { AuthenticatedBy } from '../../shared/domain/signature-auth.ts';
 import {
@@ -121,12 +127,7 @@ export async function completeSignFor(
   } else {
     const request = await getSignoffRequest(subjectid);
     if (!request) throw new NotFoundError(`No signoff request with signoff_requestid ${subjectid}`);
-    const token = await issueFinalizeToken(
-      { userid: caller_userid },
-      request,
-      person.userid,
-      authenticatedBy,
-    );
+    const token = await issueFinalizeToken({ userid: caller_userid }, request, person.userid, authenticatedBy);
     fragment = new URLSearchParams({
       token: token.token,
       expires_at: String(token.expires_at),

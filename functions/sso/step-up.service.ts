@@ -52,7 +52,8 @@ export async function startStepUp(
   const returnTo = query.returnTo ?? '/';
   if (query.ticket !== undefined) {
     const ticket = await takeStepUpTicket(sha256Hex(query.ticket));
-    if (!ticket) throw new UnauthenticatedError('This step-up link is unknown, already used or expired; ask for a new one');
+    if (!ticket)
+      throw new UnauthenticatedError('This step-up link is unknown, already used or expired; ask for a new one');
     return startStepUpOf(ticket.userid, returnTo);
   }
   if (!caller) return loginRedirect(`/sso/step_up?returnTo=${encodeURIComponent(returnTo)}`);

@@ -230,7 +230,8 @@ export const workLogGroup = defineGroup({
         'The supervisor signs with their `password` (e-signature, meaning `override`; 422 when wrong): an Admin or ' +
         'someone holding level 4 in every skill of the guide, never the operator (403). 409 when the entry is not ' +
         'flagged or already overridden. Audited. ' +
-        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: entryParams,
       body: z.object({
         password: z.optional(z.string().check(z.minLength(1))),

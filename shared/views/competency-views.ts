@@ -170,5 +170,8 @@ export function workLogQualificationView(
   record: WorkLogQualificationRecord,
 ): z.output<typeof workLogQualificationSchema> {
   const { override } = record;
-  return { ...record, override: override ? { ...override, authenticated_by: override.authenticated_by ?? BY_PASSWORD } : null };
+  return {
+    ...record,
+    override: override ? { ...override, authenticated_by: override.authenticated_by ?? BY_PASSWORD } : null,
+  };
 }

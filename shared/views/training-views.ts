@@ -353,7 +353,7 @@ export const signoffRequestSchema = z.object({
       responder_userid: id,
       response_date: timestamp,
       method: z.enum(['signer', 'password']),
-      /** How an e-signature (`password`) was proven: password or identity provider (decision 237); null for `signer`. */
+      /** How an e-signature (`password`) was proven (decision 237); null for `signer`. */
       authenticated_by: z.nullable(authenticatedBySchema),
       responder_username: z.nullable(z.string()),
     }),

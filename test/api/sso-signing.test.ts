@@ -131,12 +131,14 @@ describe('signing through the identity provider', () => {
     // Spent: the next signature needs another step-up.
     expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeNull();
 
-    const history = await api('GET', `/audit/documents/guide/${guide.guideid}`, { token: admin, query: { limit: 200 } });
+    const history = await api('GET', `/audit/documents/guide/${guide.guideid}`, {
+      token: admin,
+      query: { limit: 200 },
+    });
     const audited = history.body.records.filter((record: { action: string }) => record.action === 'approval.signed');
-    expect(audited.map((record: { details: { authenticated_by: unknown } }) => record.details.authenticated_by)).toEqual([
-      { method: 'password' },
-      signature.authenticated_by,
-    ]);
+    expect(
+      audited.map((record: { details: { authenticated_by: unknown } }) => record.details.authenticated_by),
+    ).toEqual([{ method: 'password' }, signature.authenticated_by]);
     for (const path of [`/audit/documents/guide/${guide.guideid}/verify`, `/audit/users/${person.userid}/verify`]) {
       expect((await api('GET', path, { token: admin })).body).toMatchObject({ valid: true });
     }
@@ -209,7 +211,10 @@ describe('signing through the identity provider', () => {
     await stepUp(person);
     const signed = await confirm({});
     expect(signed.status).toBe(200);
-    expect(signed.body.response).toMatchObject({ method: 'password', authenticated_by: { method: 'oidc', providerid } });
+    expect(signed.body.response).toMatchObject({
+      method: 'password',
+      authenticated_by: { method: 'oidc', providerid },
+    });
   });
 });
 

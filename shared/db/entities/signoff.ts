@@ -31,7 +31,10 @@ export interface SignoffResponse {
   comments: string;
   responder_userid: number;
   response_date: number;
-  /** `signer`: answered by a signed-in signer; `password`: an e-signature (over the shoulder, or an intent confirmed). */
+  /**
+   * `signer`: answered by a signed-in signer; `password`: an e-signature (over the shoulder, or an
+   * intent confirmed), proven as `authenticated_by` says.
+   */
   method: 'signer' | 'password';
   /** How the e-signature was proven (decision 237; none on older ones: password). */
   authenticated_by?: AuthenticatedBy;
