@@ -14,6 +14,7 @@ import { assignedTrainee, createTeam } from '../support/courses.ts';
 import { putForThisTest } from '../support/local-db.ts';
 import { Visitor } from '../support/sessions.ts';
 import { startOp, throughOp, type TestOp } from '../support/oidc-op.ts';
+import { IDP_CERT, IDP_ENTITY_ID, readAuthnRequest, samlResponse, type SamlRequestSeen } from '../support/saml-idp.ts';
 
 const providerid = `sign-${uniqueSuffix()}`;
 let op: TestOp;
@@ -237,10 +238,18 @@ describe('over the shoulder, through the identity provider', () => {
     const session = device.cookies.get('stepwise_session');
     // Someone who may not sign it signs in at the provider: refused, no token.
     const outsider = await ssoPerson();
-    const wrong = await throughProvider(device, `/sso/sign_for?approval_requestid=${id}&returnTo=%2Fa`, outsider.sub);
+    const wrong = await throughProvider(
+      device,
+      `/sso/sign_for?approval_requestid=${id}&providerid=${providerid}&returnTo=%2Fa`,
+      outsider.sub,
+    );
     expect(wrong.status).toBe(403);
 
-    const done = await throughProvider(device, `/sso/sign_for?approval_requestid=${id}&returnTo=%2Fa`, person.sub);
+    const done = await throughProvider(
+      device,
+      `/sso/sign_for?approval_requestid=${id}&providerid=${providerid}&returnTo=%2Fa`,
+      person.sub,
+    );
     expect(done.status).toBe(303);
     expect(device.cookies.get('stepwise_session')).toBe(session);
     const location = new URL(done.headers.get('location')!, siteUrl());
@@ -277,7 +286,11 @@ describe('over the shoulder, through the identity provider', () => {
 
     const device = new Visitor();
     await device.signIn(made.trainee.email, made.trainee.password);
-    const done = await throughProvider(device, `/sso/sign_for?signoff_requestid=${id}`, person.sub);
+    const done = await throughProvider(
+      device,
+      `/sso/sign_for?signoff_requestid=${id}&providerid=${providerid}`,
+      person.sub,
+    );
     expect(done.status).toBe(303);
     const fragment = new URLSearchParams(new URL(done.headers.get('location')!, siteUrl()).hash.slice(1));
     const finalized = await api('PATCH', `/courses/stage-sign-offs/responses/${id}/finalize`, {
@@ -320,5 +333,67 @@ describe('the step-up URL of an API-only client', () => {
 
     const passwordUser = await createUser();
     expect((await api('POST', '/user/step_up/ticket', { token: passwordUser.token })).status).toBe(403);
+  });
+});
+
+describe('through a SAML provider', () => {
+  it('signs with a ForceAuthn step-up (saml), and over the shoulder through sign_for', async () => {
+    const samlid = `saml-sign-${uniqueSuffix()}`;
+    const created = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: {
+        providerid: samlid,
+        kind: 'saml',
+        name: 'Signing IdP',
+        idp_entity_id: IDP_ENTITY_ID,
+        idp_sso_url: 'https://idp.example.test/sso',
+        idp_certificates: [IDP_CERT],
+        jit: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const nameId = `emp-${uniqueSuffix()}`;
+    const respond = (visitor: Visitor, request: SamlRequestSeen) =>
+      visitor.post(`/sso/${samlid}/acs`, {
+        RelayState: request.relayState,
+        SAMLResponse: samlResponse({
+          inResponseTo: request.id,
+          acs: request.acs,
+          audience: created.body.sp_entity_id,
+          nameId,
+          attributes: { email: [`${nameId}@example.com`] },
+        }),
+      });
+    const visitor = new Visitor();
+    const login = await visitor.get(`/sso/${samlid}/login`);
+    expect((await respond(visitor, readAuthnRequest(login.headers.get('location')!))).status).toBe(303);
+    const token = visitor.cookies.get('stepwise_session')!;
+    const userid = (await api('GET', '/user', { token })).body.userid as number;
+    const operator = await createUser();
+    const team = await createTeam({ owner: userid });
+    const first = await approvalRequest(team.teamid, 1);
+    const second = await approvalRequest(team.teamid, 1);
+
+    const stepUp = readAuthnRequest((await visitor.get('/sso/step_up')).headers.get('location')!);
+    expect(stepUp.forceAuthn).toBe(true);
+    expect((await respond(visitor, stepUp)).status).toBe(303);
+    const signed = await sign(first.id, token, {});
+    expect(signed.status).toBe(200);
+    expect(signed.body.signatures[0].authenticated_by).toMatchObject({ method: 'saml', providerid: samlid });
+
+    const device = new Visitor();
+    await device.signIn(operator.email, operator.password);
+    const start = await device.get(`/sso/sign_for?approval_requestid=${second.id}&providerid=${samlid}`);
+    const request = readAuthnRequest(start.headers.get('location')!);
+    expect(request.forceAuthn).toBe(true);
+    const done = await respond(device, request);
+    expect(done.status).toBe(303);
+    const fragment = new URLSearchParams(new URL(done.headers.get('location')!, siteUrl()).hash.slice(1));
+    const bySaml = await sign(second.id, operator.token, { signing_token: fragment.get('signing_token') });
+    expect(bySaml.status).toBe(200);
+    expect(bySaml.body.signatures[0]).toMatchObject({
+      userid,
+      authenticated_by: { method: 'saml', providerid: samlid },
+    });
   });
 });
