@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import {
   acknowledgementSchema,
@@ -80,6 +81,7 @@ export const acknowledgementsGroup = defineGroup({
       body: signBody,
       example: { password: 'your password', meaning: 'acknowledged' },
       response: acknowledgementSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         acknowledgements.sign(caller, auth, params.releaseid, body, sourceIp),
     }),

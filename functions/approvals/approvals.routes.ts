@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
@@ -197,6 +198,7 @@ export const approvalsGroup = defineGroup({
       body: signBody,
       example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
       response: requestSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, query, sourceIp }) =>
         requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
     }),
@@ -225,6 +227,7 @@ export const approvalsGroup = defineGroup({
         approval_requestid: z.int(),
         signer: z.object({ userid: z.int(), username: z.string() }),
       }),
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         requests.issueToken(auth, params.approval_requestid, body, sourceIp),
     }),

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import * as schedules from './schedules.service.ts';
@@ -163,6 +164,7 @@ export const periodicReviewGroup = defineGroup({
       body: reviewBody,
       example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },
       response: reviewSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, body, sourceIp }) => reviews.review(auth, body, sourceIp),
     }),
     route({

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { levelSchema, skillSchema } from '../../shared/views/competency-views.ts';
@@ -117,6 +118,7 @@ export const qualificationsGroup = defineGroup({
       body: setLevelBody,
       example: { level: 3, password: 'your password' },
       response: levelSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         qualifications.setLevel(caller, auth, params.skillid, params.userid, body, sourceIp),
     }),

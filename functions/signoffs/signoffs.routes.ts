@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route, type RouteDef } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as signoffs from './signoffs.service.ts';
@@ -149,6 +150,7 @@ export const signoffsGroup = defineGroup({
       body: z.object({ password: z.optional(z.string().check(z.minLength(1))) }),
       example: { password: 'their password' },
       response: signoffRequestSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         signoffs.confirmIntent(auth, params.client_guid.toLowerCase(), body.password, sourceIp),
     }),
@@ -173,6 +175,7 @@ export const signoffsGroup = defineGroup({
       example: { login: 'signer@example.com', password: 'their password' },
       extensions: { 'x-stepwise-next-step': 'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize' },
       response: signoffFinalizeTokenSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
     }),

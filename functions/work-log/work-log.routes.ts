@@ -1,6 +1,7 @@
 /** Work log: entries (one run-through of a guide), their timing and their step data (spec "Work log"). */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
@@ -239,6 +240,7 @@ export const workLogGroup = defineGroup({
       }),
       example: { password: 'your password', comment: 'Supervised on the line' },
       response: workLogQualificationSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         qualification.overrideQualification(caller, auth, params.entryid, body, sourceIp),
     }),
