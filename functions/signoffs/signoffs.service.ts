@@ -1,7 +1,18 @@
+/**
+ * Course stage signoffs (docs/courses.md "Signoffs"). A trainee requests a signoff for a stage
+ * assessed by a team; the team's members see it pending and one of them responds (approve or
+ * reject); the trainee acknowledges the response, and only then does an approved signoff
+ * complete the stage. Cancelling an open request lets the trainee request again. Over the
+ * shoulder, the person who is not signed in confirms with their password
+ * (initializeViaPassword; one who signs through an identity provider signs in at GET
+ * /sso/sign_for instead, decision 238) and the signed-in one finalizes the response with the
+ * single-use token it returns. Every step is appended to the audit trail (trainee and request
+ * chains) in the same transaction as the change: who, when, what, on which document revision.
+ */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
-import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import {
   findSigner,
@@ -398,7 +409,7 @@ export async function initializeViaPassword(
     );
   const person = await verifyCredentials({ login, password: input.password, sourceIp });
   return issueFinalizeToken(
-    { userid: auth.user.userid, impersonatorUserid: auth.impersonatorUserid },
+    { userid: auth.user.userid, impersonatorUserid: auth.impersonatorUserid, actor: auditActor(auth.user) },
     request,
     person.userid,
     BY_PASSWORD,

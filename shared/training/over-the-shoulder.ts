@@ -34,7 +34,12 @@ export function signoffSubjects(request: SignoffRequestRecord): string[] {
  * minutes, once) that lets the caller's device record the signer's response.
  */
 export async function issueFinalizeToken(
-  caller: { userid: number; impersonatorUserid?: number },
+  caller: {
+    userid: number;
+    impersonatorUserid?: number;
+    /** Who the audit record names as actor (auditActor: a site API token by its id); default the caller. */
+    actor?: { actor_userid: number | null; actor_tokenid?: string };
+  },
   request: SignoffRequestRecord,
   personUserid: number,
   authenticatedBy: AuthenticatedBy,
@@ -63,7 +68,7 @@ export async function issueFinalizeToken(
   await appendAudit({
     // The action keeps its name for both proofs; `authenticated_by` says which it was.
     action: 'signoff.password_confirmed',
-    actor_userid: caller.userid,
+    ...(caller.actor ?? { actor_userid: caller.userid }),
     impersonator_userid: caller.impersonatorUserid ?? null,
     subjects: signoffSubjects(request),
     details: {
