@@ -10,7 +10,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { attach, createCategory, createGuide, createProcess } from '../support/compliance.ts';
-import { assignedTrainee, createTeam } from '../support/courses.ts';
+import { assignedTrainee, createTeam, releaseGuide } from '../support/courses.ts';
+import { addStep } from './guide-fixtures.ts';
 import { putForThisTest } from '../support/local-db.ts';
 import { Visitor } from '../support/sessions.ts';
 import { startOp, throughOp, type TestOp } from '../support/oidc-op.ts';
@@ -216,6 +217,43 @@ describe('signing through the identity provider', () => {
       method: 'password',
       authenticated_by: { method: 'oidc', providerid },
     });
+  });
+
+  it('signs an acknowledgement after a step-up through an app’s ticket (an account linked to the provider)', async () => {
+    const { guide, trainee } = await assignedTrainee({ strictness: 'major' });
+    await releaseGuide(guide.guideid, 'major');
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    await addStep(admin, guide.guideid, { lines: [{ text: 'Check the seal.', bullet: 'black', level: 0 }] });
+    const release = await releaseGuide(guide.guideid, 'major');
+    // The Admin links the password account to the provider: from now on it signs there.
+    const sub = `linked-${uniqueSuffix()}`;
+    op.accounts.set(sub, { email: trainee.email, email_verified: true });
+    const linked = await api('PATCH', `/users/${trainee.userid}`, {
+      token: admin,
+      body: { sso_userid: `${providerid}|${sub}` },
+    });
+    expect(linked.status).toBe(200);
+    const signAck = (body: Record<string, unknown>) =>
+      api('POST', `/acknowledgements/${release.releaseid}/sign`, { token: trainee.token, body });
+    const byPassword = await signAck({ password: trainee.password });
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.step_up_required).toBe(true);
+
+    const ticket = await api('POST', '/user/step_up/ticket', { token: trainee.token });
+    const url = new URL(ticket.body.step_up_url);
+    expect((await throughProvider(new Visitor(), url.pathname + url.search, sub)).status).toBe(303);
+    const signed = await signAck({});
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatchObject({
+      state: 'signed',
+      signature_authenticated_by: { method: 'oidc', providerid },
+    });
+    const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin, query: { limit: 200 } });
+    const audited = history.body.records.find(
+      (record: { action: string }) => record.action === 'acknowledgement.signed',
+    );
+    expect(audited.details.authenticated_by).toEqual(signed.body.signature_authenticated_by);
+    expect((await api('GET', `/audit/users/${trainee.userid}/verify`, { token: admin })).body.valid).toBe(true);
   });
 });
 
