@@ -146,6 +146,15 @@ describe('signing through the identity provider', () => {
     }
   });
 
+  it('lets one step-up make one signature when two race for it', async () => {
+    const person = await ssoPerson();
+    const team = await createTeam({ owner: person.userid });
+    const requests = await Promise.all([approvalRequest(team.teamid, 1), approvalRequest(team.teamid, 1)]);
+    await stepUp(person);
+    const answers = await Promise.all(requests.map(({ id }) => sign(id, person.token, {})));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 403]);
+  });
+
   it('refuses a stale step-up (its window over, though its item is still there)', async () => {
     const person = await ssoPerson();
     const team = await createTeam({ owner: person.userid });
