@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import {
   acknowledgementSchema,
@@ -73,11 +74,14 @@ export const acknowledgementsGroup = defineGroup({
         'An electronic signature: `password` is checked under the login throttle (422 on `password` when wrong, ' +
         '429 past the limit); an impersonation token cannot sign (403). Once signed, the completion of the ' +
         'document carries over to this release (docs/stage-status.md), unless the release is marked as needing ' +
-        'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited.',
+        'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited. ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: releaseParams,
       body: signBody,
       example: { password: 'your password', meaning: 'acknowledged' },
       response: acknowledgementSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         acknowledgements.sign(caller, auth, params.releaseid, body, sourceIp),
     }),

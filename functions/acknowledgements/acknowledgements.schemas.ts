@@ -23,7 +23,8 @@ export type PendingQuery = z.output<typeof pendingQuery>;
 export const readQuery = z.object({ userid: optionalId });
 
 export const signBody = z.object({
-  password: z.string().check(z.minLength(1)),
+  /** Left out by a signer who signs through their identity provider (a fresh step-up, decision 237). */
+  password: z.optional(z.string().check(z.minLength(1))),
   meaning: z.optional(z.literal('acknowledged')),
 });
 export type SignInput = z.output<typeof signBody>;

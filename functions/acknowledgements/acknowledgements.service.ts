@@ -11,7 +11,7 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
-import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
+import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -123,7 +123,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
   if (pending.status === 'signed')
     throw new ConflictError('This release is already acknowledged', acknowledgementView(pending, nowSeconds()));
-  await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
+  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
   const signed = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, caller.userid);
@@ -135,7 +135,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
         ...ack,
         status: 'signed',
         signed_date: now,
-        signature: { meaning: 'acknowledged', method: 'password' },
+        signature: { meaning: 'acknowledged', method: 'password', authenticated_by },
       };
       const [known] = await getAcknowledgedVersions([
         { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
@@ -162,6 +162,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
             version: ack.version,
             meaning: 'acknowledged',
             method: 'password',
+            authenticated_by,
             due_date: ack.due_date,
           },
         },

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
@@ -187,13 +188,17 @@ export const approvalsGroup = defineGroup({
         'request to the next stage; one rejection ends it. 409 with the request when it is no longer ' +
         'pending, or when the document has a new revision (the request is then superseded), or when ' +
         "`?revisionid=` is given and is not the request's. A wrong password is 422 (field password) and " +
-        'counts toward the login limit (429). Impersonation tokens cannot sign.',
+        'counts toward the login limit (429). Impersonation tokens cannot sign. ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. ' +
+        'Each signature shows `authenticated_by`.',
       params: idParams('approval_requestid'),
       query: optionalRevisionQuery,
       revision: 'when-given',
       body: signBody,
       example: { meaning: 'approve', reason: 'Reviewed against the change order', password: 'your password' },
       response: requestSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, query, sourceIp }) =>
         requests.sign(auth, params.approval_requestid, body, query.revisionid, sourceIp),
     }),
@@ -209,7 +214,9 @@ export const approvalsGroup = defineGroup({
         'The signer types their `login` (email or unique_username; default: the caller) and `password`; the ' +
         "answer's `signing_token` signs this request once, as that signer, through POST " +
         '/approvals/request/sign/{approval_requestid}. The signer must be able to sign the request now (403 ' +
-        'otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429).',
+        'otherwise). A wrong login or password is 422 (field password) and counts toward the login limit (429). ' +
+        'The caller who signs through an identity provider leaves `password` out (their fresh step-up); ' +
+        'someone else who does is a 403 whose `step_up_url` (GET /sso/sign_for) signs them in on this device.',
       status: 201,
       params: idParams('approval_requestid'),
       body: signingTokenBody,
@@ -220,6 +227,7 @@ export const approvalsGroup = defineGroup({
         approval_requestid: z.int(),
         signer: z.object({ userid: z.int(), username: z.string() }),
       }),
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         requests.issueToken(auth, params.approval_requestid, body, sourceIp),
     }),

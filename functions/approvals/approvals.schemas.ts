@@ -31,7 +31,8 @@ export const signBody = z.object({
   signing_token: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
 });
 export const signingTokenBody = z.object({
-  password,
+  /** Left out by a caller who signs through their identity provider (their fresh step-up). */
+  password: z.optional(password),
   login: z.optional(z.string().check(z.minLength(1), z.maxLength(254))),
 });
 

@@ -10,7 +10,7 @@
  */
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { afterSignature } from '../../shared/domain/approval-flow.ts';
+import { afterSignature, signingRefusal } from '../../shared/domain/approval-flow.ts';
 import { isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { findDocument, requireDocument, revisionHash, type DocumentRef } from '../../shared/content/documents.ts';
@@ -18,13 +18,15 @@ import { supersedeApprovalRequest } from '../../shared/content/approval-superses
 import { commitApprovalRequest, draftApprovalRequest } from '../../shared/content/approval-requests.ts';
 import { afterReleaseOutcome, releaseOutcomeWrites } from '../../shared/content/release-approval.ts';
 import {
-  checkSignerPassword,
   findSigner,
   issueSigningToken,
+  proveSigner,
   refuseImpersonatedSignature,
   signerFromToken,
+  signForUrl,
   type SignatureMethod,
 } from '../../shared/accounts/e-signature.ts';
+import type { AuthenticatedBy } from '../../shared/domain/signature-auth.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -150,56 +152,63 @@ export async function get(caller: Caller, id: number) {
 // Signatures
 
 function refuseIneligible(request: ApprovalRequestRecord, signer: UserRecord): void {
-  if (request.signer_userids.includes(signer.userid))
-    throw new ForbiddenError(`${signer.username} has already signed this request`);
-  const stage = request.stages[request.current_stage! - 1];
-  if (!signer.teams.includes(stage.teamid))
-    throw new ForbiddenError(
-      `Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`,
-    );
+  const refusal = signingRefusal(request, signer);
+  if (refusal) throw new ForbiddenError(refusal);
 }
 
-/** POST /approvals/request/sign/{id}/token: the signer's password buys a single-use signing token. */
+/**
+ * POST /approvals/request/sign/{id}/token: the signer's proof (password, or the caller's own
+ * fresh step-up) buys a single-use signing token. Someone else who signs through an identity
+ * provider is refused here: they sign in on this device at GET /sso/sign_for (decision 238).
+ */
 export async function issueToken(auth: SignedInAuth, id: number, input: SigningTokenInput, sourceIp: string) {
   const caller = auth.user;
   const request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
   if (request.status !== 'pending') throw notPending(request, caller);
-  let signer: UserRecord;
+  let proven: { signer: UserRecord; authenticated_by: AuthenticatedBy };
   if (input.login === undefined) {
     const self = (await getUser(caller.userid))!;
     refuseIneligible(request, self);
-    signer = await checkSignerPassword(self, input.password, sourceIp);
+    proven = await proveSigner(self, { password: input.password, sourceIp });
   } else {
-    signer = await checkSignerPassword(await findSigner(input.login), input.password, sourceIp, input.login);
-    refuseIneligible(request, signer);
+    const named = await findSigner(input.login);
+    proven = await proveSigner(named, {
+      password: input.password,
+      sourceIp,
+      login: input.login,
+      othersDevice: named?.userid === caller.userid ? undefined : signForUrl('approval_request', id),
+    });
+    refuseIneligible(request, proven.signer);
   }
-  const token = await issueSigningToken(signer, id, caller.userid);
+  const { signer } = proven;
+  const token = await issueSigningToken(signer, id, caller.userid, proven.authenticated_by);
   return { ...token, approval_requestid: id, signer: { userid: signer.userid, username: signer.username } };
 }
 
-/** The signer and how they proved it: the caller's password, or a token (possibly someone else's). */
+/** The signer and how they proved it: the caller's password or step-up, or a token (possibly someone else's). */
 async function authenticateSigner(
   caller: Caller,
   request: ApprovalRequestRecord,
   input: SignInput,
   sourceIp: string,
-): Promise<{ signer: UserRecord; method: SignatureMethod; tokenHash?: string }> {
-  if ((input.password === undefined) === (input.signing_token === undefined)) {
-    throw ValidationError.field(
-      input.password === undefined ? 'password' : 'signing_token',
-      'missing_field',
-      'Sign with exactly one of password and signing_token',
-    );
+): Promise<{ signer: UserRecord; method: SignatureMethod; authenticated_by: AuthenticatedBy; tokenHash?: string }> {
+  if (input.password !== undefined && input.signing_token !== undefined) {
+    throw ValidationError.field('signing_token', 'invalid_field', 'Sign with password or signing_token, not both');
   }
   if (input.signing_token !== undefined) {
-    const { signer, tokenHash } = await signerFromToken(input.signing_token, request.approval_requestid);
+    const { signer, tokenHash, authenticated_by } = await signerFromToken(
+      input.signing_token,
+      request.approval_requestid,
+    );
     refuseIneligible(request, signer);
-    return { signer, method: 'token', tokenHash };
+    return { signer, method: 'token', authenticated_by, tokenHash };
   }
   const self = (await getUser(caller.userid))!;
   refuseIneligible(request, self);
-  return { signer: await checkSignerPassword(self, input.password!, sourceIp), method: 'password' };
+  // The signature is by the caller: their password, or (an SSO signer) their fresh step-up.
+  const proven = await proveSigner(self, { password: input.password, sourceIp });
+  return { ...proven, method: 'password' };
 }
 
 /** Supersedes a request whose document moved on, and answers 409 with it. */
@@ -228,7 +237,7 @@ export async function sign(
   }
   const reason = input.reason.trim();
   if (!reason) throw ValidationError.field('reason', 'missing_field', 'A signature states its reason');
-  const { signer, method, tokenHash } = await authenticateSigner(caller, request, input, sourceIp);
+  const { signer, method, authenticated_by, tokenHash } = await authenticateSigner(caller, request, input, sourceIp);
 
   const document = await findDocument(request.doctype, request.docid);
   if (!document || document.revisionid !== request.revisionid) throw await supersededConflict(request, caller);
@@ -261,6 +270,7 @@ export async function sign(
         revision_hash: request.revision_hash,
         method,
         entered_by_userid: caller.userid,
+        authenticated_by,
       };
       const state = afterSignature(request.stages, request, request.signatures, signature);
       const after: ApprovalRequestRecord = {

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import * as schedules from './schedules.service.ts';
@@ -155,11 +156,15 @@ export const periodicReviewGroup = defineGroup({
         'review state when it is no longer current). `changes_requested` needs `notes` and opens a change ' +
         "request for the document's owner; `approved` resolves an open one. The signature (meaning " +
         '"review") records the printed name, the time and the SHA-256 of the revision. A wrong password is ' +
-        '422 (field password) and counts toward the login limit (429).',
+        '422 (field password) and counts toward the login limit (429). ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`. ' +
+        'The signature shows `authenticated_by`.',
       status: 201,
       body: reviewBody,
       example: { prdid: 1, revisionid: 1, outcome: 'approved', notes: 'Still accurate', password: 'your password' },
       response: reviewSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, body, sourceIp }) => reviews.review(auth, body, sourceIp),
     }),
     route({

@@ -42,7 +42,8 @@ export const reviewBody = z.object({
   revisionid: id,
   outcome: z.enum(['approved', 'changes_requested']),
   notes: z.optional(z.string().check(z.maxLength(5000))),
-  password: z.string().check(z.minLength(1), z.maxLength(1000)),
+  /** The reviewer's password; left out by a reviewer who signs through their identity provider (a fresh step-up). */
+  password: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
 });
 
 export const dueDocumentsQuery = z.object({ ...pagination, due_before: queryInt });

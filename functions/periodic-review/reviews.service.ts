@@ -13,7 +13,7 @@ import { nextReviewDue } from '../../shared/domain/review-period.ts';
 import type { Doctype } from '../../shared/domain/doctypes.ts';
 import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { canViewDocument, findDocument, requireDocument, revisionHash } from '../../shared/content/documents.ts';
-import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
+import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -149,7 +149,10 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
   const notes = input.notes?.trim() ?? '';
   if (input.outcome === 'changes_requested' && !notes)
     throw ValidationError.field('notes', 'missing_field', 'Say what must change when requesting changes');
-  const signer = await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
+  const { signer, authenticated_by } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
 
   const [schedule, hash, open] = await Promise.all([
     getSchedule(entry.prsid),
@@ -187,6 +190,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
     printed_name: signer.username,
     date: now,
     method: 'password',
+    authenticated_by,
     next_review_due: nextReviewDue(now, schedule),
     change_requestid: change?.change_requestid ?? null,
   };
@@ -218,6 +222,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
           revisionid: record.revisionid,
           revision_hash: hash,
           method: 'password',
+          authenticated_by,
           next_review_due: { old: entry.next_review_due, new: record.next_review_due },
           change_request: change
             ? { change_requestid: change.change_requestid, old_status: open?.status ?? null, new_status: change.status }

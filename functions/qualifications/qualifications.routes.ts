@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { levelSchema, skillSchema } from '../../shared/views/competency-views.ts';
@@ -110,11 +111,14 @@ export const qualificationsGroup = defineGroup({
         `${levelsNote} The trainer signs with their \`password\` (422 on \`password\` when wrong, 429 past the login ` +
         'throttle): an Admin, or someone holding level 4 (unexpired) in the skill (403 otherwise); nobody but an ' +
         "Admin sets their own. The level expires after the skill's `recertification_days` and counts for the " +
-        "guides' releases current now. Audited (the person's and the skill's chains).",
+        "guides' releases current now. Audited (the person's and the skill's chains). " +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: idParams('skillid', 'userid'),
       body: setLevelBody,
       example: { level: 3, password: 'your password' },
       response: levelSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         qualifications.setLevel(caller, auth, params.skillid, params.userid, body, sourceIp),
     }),

@@ -32,8 +32,11 @@ export type SkillPatchInput = z.output<typeof skillPatchBody>;
 
 export const setLevelBody = z.object({
   level: levelNumber,
-  /** The trainer's password: the level is set by their signature. */
-  password: z.string().check(z.minLength(1)),
+  /**
+   * The trainer's password (left out by a trainer who signs through their identity provider, decision 237):
+   * the level is set by their signature.
+   */
+  password: z.optional(z.string().check(z.minLength(1))),
 });
 export type SetLevelInput = z.output<typeof setLevelBody>;
 

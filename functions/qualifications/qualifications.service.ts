@@ -12,7 +12,7 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
-import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
+import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -179,7 +179,7 @@ export async function setLevel(
     throw new ForbiddenError('Nobody but an Admin sets their own level');
   await assertTrainer(caller, skill, now);
   refuseImpersonatedSignature(auth);
-  await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
+  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
   const earned = await Promise.all(
     skill.guideids.map(async (guideid) => {
       const release = await latestRelease('guide', guideid);
@@ -210,7 +210,7 @@ export async function setLevel(
             skillid,
             old: before ? { level: before.level, expires_at: before.expires_at, source: before.source } : null,
             new: { level: level.level, expires_at: level.expires_at, source: level.source },
-            signature: { meaning: 'trained', method: 'password', signer_userid: caller.userid },
+            signature: { meaning: 'trained', method: 'password', signer_userid: caller.userid, authenticated_by },
           },
         },
         [levelPut(level, before?.version ?? null)],

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route, type RouteDef } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as signoffs from './signoffs.service.ts';
@@ -140,12 +141,16 @@ export const signoffsGroup = defineGroup({
         'stays pending until its signer, signed in, enters their password here: the signature is made now, ' +
         "with the intent's answer and comments; the audit record carries the device's time beside the " +
         "server's. 404 for no such pending intent of the caller's; 409 when confirmed already or the request " +
-        'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login).',
+        'no longer awaits an answer; a wrong password is 422 on `password` (throttled like a login). ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       // Any segment: a guid that names no pending intent of the caller's is a 404 (after the body is checked).
       params: z.object({ client_guid: z.string().check(z.minLength(1), z.maxLength(64)) }),
-      body: z.object({ password: z.string().check(z.minLength(1)) }),
+      // Left out by a signer who signs through their identity provider: a fresh step-up stands for it (decision 237).
+      body: z.object({ password: z.optional(z.string().check(z.minLength(1))) }),
       example: { password: 'their password' },
       response: signoffRequestSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         signoffs.confirmIntent(auth, params.client_guid.toLowerCase(), body.password, sourceIp),
     }),
@@ -159,7 +164,8 @@ export const signoffsGroup = defineGroup({
         'a single-use token',
       description:
         'Body `{login (email or unique_username) | email, password}`. The signed-in caller and that person ' +
-        'must be the trainee and a signer, in either order. ' +
+        'must be the trainee and a signer, in either order. A person who signs in through a company identity ' +
+        'provider is a 403 whose `step_up_url` (GET /sso/sign_for) signs them in on this device instead. ' +
         `Failed passwords count toward the login throttle (429 past it); a wrong one is 422 on ` +
         `\`password\`. The token lives ${signoffs.FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
         'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize.',
@@ -169,6 +175,7 @@ export const signoffsGroup = defineGroup({
       example: { login: 'signer@example.com', password: 'their password' },
       extensions: { 'x-stepwise-next-step': 'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize' },
       response: signoffFinalizeTokenSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ auth, params, body, sourceIp }) =>
         signoffs.initializeViaPassword(auth, params.signoff_requestid, body, sourceIp),
     }),

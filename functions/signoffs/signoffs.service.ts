@@ -4,17 +4,25 @@
  * reject); the trainee acknowledges the response, and only then does an approved signoff
  * complete the stage. Cancelling an open request lets the trainee request again. Over the
  * shoulder, the person who is not signed in confirms with their password
- * (initializeViaPassword) and the signed-in one finalizes the response with the single-use
- * token it returns. Every step is appended to the audit trail (trainee and request chains) in
- * the same transaction as the change: who, when, what, on which document revision.
+ * (initializeViaPassword; one who signs through an identity provider signs in at GET
+ * /sso/sign_for instead, decision 238) and the signed-in one finalizes the response with the
+ * single-use token it returns. Every step is appended to the audit trail (trainee and request
+ * chains) in the same transaction as the change: who, when, what, on which document revision.
  */
-import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
+import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
-import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
+import {
+  findSigner,
+  proveSigner,
+  refuseImpersonatedSignature,
+  signForUrl,
+  signingProviderOf,
+  stepUpRequired,
+} from '../../shared/accounts/e-signature.ts';
+import { BY_PASSWORD } from '../../shared/domain/signature-auth.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -22,7 +30,7 @@ import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/
 import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
 import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
-import { isMember, listMembers } from '../../shared/db/entities/team.ts';
+import { listMembers } from '../../shared/db/entities/team.ts';
 import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
@@ -32,13 +40,13 @@ import {
   listPendingForTeam,
   listUnacknowledged,
   OPEN_STATES,
-  putFinalizeToken,
   signoffRequestWrite,
   traineeSignoffWrite,
   type SignoffRequestRecord,
   type SignoffResponse,
 } from '../../shared/db/entities/signoff.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
+import { assertSignoffSigner, issueFinalizeToken, signoffSubjects } from '../../shared/training/over-the-shoulder.ts';
 import { siteUrl } from '../../shared/config.ts';
 import { stageDocument, stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
@@ -53,8 +61,7 @@ import type {
   SignoffResponseInput,
 } from './signoffs.schemas.ts';
 
-/** How long an over-the-shoulder finalize token lives. */
-export const FINALIZE_TOKEN_SECONDS = 300;
+export { FINALIZE_TOKEN_SECONDS } from '../../shared/training/over-the-shoulder.ts';
 
 /** Stage outcomes that mean "the document itself is not done": acknowledging an approval completes it. */
 const DOCUMENT_NOT_DONE = new Set([
@@ -106,11 +113,7 @@ async function requireAssessmentStage(
 }
 
 /** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
-function subjectsOf(request: SignoffRequestRecord): string[] {
-  const document =
-    request.doctype === 'external_training_module' ? [] : [auditSubject.document(request.doctype, request.docid)];
-  return [auditSubject.user(request.userid), auditSubject.signoff(request.signoff_requestid), ...document];
-}
+const subjectsOf = signoffSubjects;
 
 /**
  * Moves a request to `next` (on condition of the version read) with the trainee's state and
@@ -262,11 +265,7 @@ export async function signers(stage_assessmentid: number, page: Page) {
 }
 
 /** A signer answers: members of the assessment's team, never the trainee themself. */
-async function assertSigner(request: SignoffRequestRecord, userid: number): Promise<void> {
-  if (userid === request.userid) throw new ForbiddenError('A trainee cannot sign their own request');
-  if (!(await isMember(request.teamid, userid)))
-    throw new ForbiddenError("Only members of the assessment's team sign this request");
-}
+const assertSigner = assertSignoffSigner;
 
 async function respondAs(
   auth: SignedInAuth,
@@ -303,19 +302,26 @@ export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
  * their password now; the answer is the one the device recorded, and the audit record carries
  * the device's time beside the server's. The intent is confirmed in the same transaction.
  */
-export async function confirmIntent(auth: SignedInAuth, guid: string, password: string, sourceIp: string) {
+export async function confirmIntent(auth: SignedInAuth, guid: string, password: string | undefined, sourceIp: string) {
   refuseImpersonatedSignature(auth);
   const intent = await getSignIntent(auth.user.userid, guid);
   if (!intent) throw new NotFoundError(`No intent to sign of yours with client_guid ${guid}`);
   if (intent.state !== 'pending') throw new ConflictError('This intent was confirmed already', intent);
-  await checkSignerPassword(await getUser(auth.user.userid), password, sourceIp);
   const request = await requireRequest(intent.signoff_requestid);
   await assertSigner(request, auth.user.userid);
+  // After the checks that need no proof, so a refused confirmation does not spend a step-up.
+  const { authenticated_by } = await proveSigner(await getUser(auth.user.userid), { password, sourceIp });
   const now = nowSeconds();
   return respondAs(
     auth,
     request,
-    { approved: intent.approved, comments: intent.comments, responder_userid: auth.user.userid, method: 'password' },
+    {
+      approved: intent.approved,
+      comments: intent.comments,
+      responder_userid: auth.user.userid,
+      method: 'password',
+      authenticated_by,
+    },
     { intent_client_guid: guid, device_time: intent.device_time, intent_recorded_date: intent.recorded_date },
     [signIntentConfirmWrite(auth.user.userid, guid, now)],
   );
@@ -388,51 +394,26 @@ export async function initializeViaPassword(
   input: InitializeViaPasswordInput,
   sourceIp: string,
 ) {
-  const caller = auth.user;
   const request = await requireRequest(signoff_requestid);
   await conflictUnless(request, ['requested'], 'answer');
   const login = input.login ?? input.email;
   if (!login) throw ValidationError.field('login', 'missing_field', 'login (email or unique_username) is required');
-  const person = await verifyCredentials({ login, password: input.password, sourceIp });
-  let signer: number;
-  if (caller.userid === request.userid) signer = person.userid;
-  else if (person.userid === request.userid) signer = caller.userid;
-  else
-    throw new ForbiddenError(
-      'Over-the-shoulder signoff needs the trainee and a signer: one signed in, the other confirming with ' +
-        'their password',
+  // Someone who signs through an identity provider signs in on this device instead (decision 238).
+  const named = await findSigner(login.trim());
+  const provider = named ? await signingProviderOf(named) : undefined;
+  if (provider)
+    throw stepUpRequired(
+      provider,
+      'This person signs through their identity provider, here',
+      signForUrl('signoff_request', signoff_requestid),
     );
-  await assertSigner(request, signer);
-  const token = newToken();
-  const expires = nowSeconds() + FINALIZE_TOKEN_SECONDS;
-  await putFinalizeToken(sha256Hex(token), {
-    signoff_requestid,
-    caller_userid: caller.userid,
-    signer_userid: signer,
-    expires,
-  });
-  await appendAudit({
-    action: 'signoff.password_confirmed',
-    ...auditActor(caller),
-    impersonator_userid: auth.impersonatorUserid ?? null,
-    subjects: subjectsOf(request),
-    details: {
-      signoff_requestid,
-      confirmed_userid: person.userid,
-      signer_userid: signer,
-      docid: request.docid,
-      doctype: request.doctype,
-      requested_revisionid: request.doc_revisionid,
-    },
-  });
-  return {
-    signoff_requestid,
-    signer_userid: signer,
-    token,
-    expires_in: FINALIZE_TOKEN_SECONDS,
-    expires_at: expires,
-    finalize: { method: 'PATCH' as const, path: `/courses/stage-sign-offs/responses/${signoff_requestid}/finalize` },
-  };
+  const person = await verifyCredentials({ login, password: input.password, sourceIp });
+  return issueFinalizeToken(
+    { userid: auth.user.userid, impersonatorUserid: auth.impersonatorUserid, actor: auditActor(auth.user) },
+    request,
+    person.userid,
+    BY_PASSWORD,
+  );
 }
 
 /** Records the response the token authorizes (once): the signer answers, method `password`. */
@@ -455,6 +436,7 @@ export async function finalize(auth: SignedInAuth, signoff_requestid: number, in
       comments: input.comments ?? '',
       responder_userid: token.signer_userid,
       method: 'password',
+      authenticated_by: token.authenticated_by ?? BY_PASSWORD,
     },
     { confirmed_by_password: true },
   );

@@ -1,5 +1,5 @@
 /** Starts a sign-in with a configured provider, whichever its protocol (OIDC or SAML). */
-import { getIdentityProvider } from '../../shared/db/entities/identity-provider.ts';
+import { getIdentityProvider, type SignFor } from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import type { Reply } from '../../shared/http/route.ts';
 import { startOidcLogin } from './oidc.service.ts';
@@ -7,7 +7,7 @@ import { startSamlLogin } from './saml.service.ts';
 
 export async function startCompanyLogin(
   providerid: string,
-  options: { returnTo: string; stepUpUserid?: number },
+  options: { returnTo: string; stepUpUserid?: number; signFor?: SignFor },
 ): Promise<Reply> {
   const provider = await getIdentityProvider(providerid);
   if (!provider?.enabled || provider.kind === 'remote_login')

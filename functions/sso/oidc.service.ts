@@ -5,7 +5,11 @@
  * callback usable once, in the browser that started it.
  */
 import * as oidc from 'openid-client';
-import { getIdentityProvider, type IdentityProviderRecord } from '../../shared/db/entities/identity-provider.ts';
+import {
+  getIdentityProvider,
+  type IdentityProviderRecord,
+  type SignFor,
+} from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { config } from '../../shared/config.ts';
 import type { Reply } from '../../shared/http/route.ts';
@@ -52,6 +56,8 @@ export interface StartOptions {
   returnTo: string;
   /** A step-up for an e-signature: force a fresh login of this user. */
   stepUpUserid?: number;
+  /** An over-the-shoulder signature: force a fresh login of whoever signs (decision 238). */
+  signFor?: SignFor;
 }
 
 /** The redirect to the provider's authorization endpoint (PKCE S256, state, nonce). */
@@ -66,6 +72,7 @@ export async function startOidcLogin(provider: IdentityProviderRecord, options: 
     request_id: null,
     return_to: safeReturnTo(options.returnTo),
     step_up_userid: options.stepUpUserid ?? null,
+    ...(options.signFor ? { sign_for: options.signFor } : {}),
   });
   const parameters: Record<string, string> = {
     redirect_uri: callbackUrl(provider.providerid),
@@ -75,7 +82,7 @@ export async function startOidcLogin(provider: IdentityProviderRecord, options: 
     state,
     nonce,
   };
-  if (options.stepUpUserid !== undefined) {
+  if (options.stepUpUserid !== undefined || options.signFor) {
     parameters.prompt = 'login';
     parameters.max_age = '0';
   }
@@ -94,7 +101,7 @@ export async function finishOidcLogin(
   provider: IdentityProviderRecord,
   rawQueryString: string,
   headers: Record<string, string>,
-): Promise<{ identity: OidcIdentity; returnTo: string; stepUpUserid: number | null }> {
+): Promise<{ identity: OidcIdentity; returnTo: string; stepUpUserid: number | null; signFor: SignFor | null }> {
   const query = new URLSearchParams(rawQueryString);
   if (query.get('error'))
     throw new UnauthenticatedError(`The identity provider refused the sign-in: ${query.get('error')}`);
@@ -108,7 +115,7 @@ export async function finishOidcLogin(
       expectedState: query.get('state')!,
       expectedNonce: started.nonce!,
       idTokenExpected: true,
-      ...(started.step_up_userid !== null ? { maxAge: provider.step_up_max_age_seconds } : {}),
+      ...(started.step_up_userid !== null || started.sign_for ? { maxAge: provider.step_up_max_age_seconds } : {}),
     });
   } catch (error) {
     throw new UnauthenticatedError(`The sign-in answer was refused: ${refusal(error)}`);
@@ -123,6 +130,7 @@ export async function finishOidcLogin(
     },
     returnTo: started.return_to,
     stepUpUserid: started.step_up_userid,
+    signFor: started.sign_for ?? null,
   };
 }
 
@@ -152,12 +160,13 @@ export async function oidcCallback(
   headers: Record<string, string>,
 ): Promise<Reply> {
   const provider = await oidcProvider(providerid);
-  const { identity, returnTo, stepUpUserid } = await finishOidcLogin(provider, rawQueryString, headers);
+  const { identity, returnTo, stepUpUserid, signFor } = await finishOidcLogin(provider, rawQueryString, headers);
   const { claims } = identity;
-  if (stepUpUserid !== null) {
+  if (stepUpUserid !== null || signFor !== null) {
     const done = await completeStepUp(provider, {
       ssoUserid: `${provider.providerid}|${identity.sub}`,
       stepUpUserid,
+      signFor,
       authTime: identity.authTime,
       returnTo,
     });

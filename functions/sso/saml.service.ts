@@ -15,6 +15,7 @@ import {
   claimFirstUse,
   getIdentityProvider,
   type IdentityProviderRecord,
+  type SignFor,
 } from '../../shared/db/entities/identity-provider.ts';
 import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
@@ -71,7 +72,7 @@ function samlFor(provider: IdentityProviderRecord, requestId: string | null, for
 
 export async function startSamlLogin(
   provider: IdentityProviderRecord,
-  options: { returnTo: string; stepUpUserid?: number },
+  options: { returnTo: string; stepUpUserid?: number; signFor?: SignFor },
 ): Promise<Reply> {
   const requestId = `_${randomBytes(20).toString('hex')}`;
   const { state, cookie } = await beginLogin({
@@ -81,8 +82,9 @@ export async function startSamlLogin(
     request_id: requestId,
     return_to: safeReturnTo(options.returnTo),
     step_up_userid: options.stepUpUserid ?? null,
+    ...(options.signFor ? { sign_for: options.signFor } : {}),
   });
-  const saml = samlFor(provider, requestId, options.stepUpUserid !== undefined);
+  const saml = samlFor(provider, requestId, options.stepUpUserid !== undefined || options.signFor !== undefined);
   const location = await saml.getAuthorizeUrlAsync(state, undefined, {});
   return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
 }
@@ -103,7 +105,7 @@ export async function finishSamlLogin(
   provider: IdentityProviderRecord,
   form: URLSearchParams,
   headers: Record<string, string>,
-): Promise<{ identity: SamlIdentity; returnTo: string; stepUpUserid: number | null }> {
+): Promise<{ identity: SamlIdentity; returnTo: string; stepUpUserid: number | null; signFor: SignFor | null }> {
   const samlResponse = form.get('SAMLResponse');
   if (!samlResponse) throw new BadRequestError('No SAMLResponse');
   if (samlResponse.length > MAX_SAML_RESPONSE_CHARS) throw new BadRequestError('The SAMLResponse is too large');
@@ -147,6 +149,7 @@ export async function finishSamlLogin(
     },
     returnTo: started.return_to,
     stepUpUserid: started.step_up_userid,
+    signFor: started.sign_for ?? null,
   };
 }
 
@@ -166,11 +169,12 @@ export async function samlAcs(
   const provider = await samlProvider(providerid);
   if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
   const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
-  const { identity, returnTo, stepUpUserid } = await finishSamlLogin(provider, form, headers);
-  if (stepUpUserid !== null) {
+  const { identity, returnTo, stepUpUserid, signFor } = await finishSamlLogin(provider, form, headers);
+  if (stepUpUserid !== null || signFor !== null) {
     const done = await completeStepUp(provider, {
       ssoUserid: `${provider.providerid}|${identity.nameId}`,
       stepUpUserid,
+      signFor,
       authTime: identity.authnInstant,
       returnTo,
     });

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { queryInt } from '../../shared/http/query.ts';
 import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
 import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.schemas.ts';
 import * as providers from './identity-providers.service.ts';
@@ -13,7 +14,8 @@ import { ssoPageError } from './sso-page-error.ts';
 import { oidcCallback } from './oidc.service.ts';
 import { samlAcs } from './saml.service.ts';
 import { startCompanyLogin } from './company-login.service.ts';
-import { startStepUp, stepUpStatus } from './step-up.service.ts';
+import { issueStepUpTicket, STEP_UP_TICKET_SECONDS, startStepUp, stepUpStatus } from './step-up.service.ts';
+import { startSignFor } from './sign-for.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
@@ -199,13 +201,55 @@ const stepUpRoutes = [
     path: '/sso/step_up',
     site: true,
     page: true,
-    auth: 'user',
+    auth: 'public',
+    // A browser without a session opens it with a ticket (an API-only client's step-up).
+    openOnPrivateSite: true,
     summary:
       'Re-authenticate at your identity provider before signing (OIDC prompt=login and max_age, SAML ' +
-      'ForceAuthn); back to `returnTo` with a fresh step-up',
-    query: z.object({ returnTo: z.optional(z.string()) }),
+      'ForceAuthn); back to `returnTo` with a fresh step-up. With `ticket` (POST /api/2.0/user/step_up/ticket) ' +
+      'it works in a browser without the session; without one, an anonymous browser is sent to log in',
+    query: z.object({ returnTo: z.optional(z.string()), ticket: z.optional(z.string().check(z.maxLength(100))) }),
     queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
-    handler: ({ caller, query }) => startStepUp(caller, query.returnTo ?? '/'),
+    handler: ({ caller, query }) => startStepUp(caller, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/sso/sign_for',
+    site: true,
+    page: true,
+    auth: 'user',
+    summary:
+      'Over-the-shoulder signature by someone who signs in through an identity provider: they sign in there ' +
+      'on this device (forced fresh login); back to `returnTo` with the single-use token in the fragment',
+    description:
+      'Names exactly one of `signoff_requestid` (the fragment then holds `token`, for PATCH …/finalize) and ' +
+      '`approval_requestid` (the fragment holds `signing_token`, for POST /approvals/request/sign/{id}); ' +
+      '`providerid` when the site has several providers. The person must have an account here and be able ' +
+      "to sign (403 otherwise); this device's session is not changed (decision 238).",
+    query: z.object({
+      signoff_requestid: queryInt,
+      approval_requestid: queryInt,
+      providerid: z.optional(z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/))),
+      returnTo: z.optional(z.string()),
+    }),
+    queryExample: { approval_requestid: '12', returnTo: '/approvals/12' },
+    handler: ({ auth, query }) => startSignFor(auth, query),
+  }),
+  route({
+    method: 'POST',
+    path: '/user/step_up/ticket',
+    auth: 'user',
+    mintsCredentials: true,
+    status: 201,
+    summary:
+      `A one-time step-up URL (valid ${STEP_UP_TICKET_SECONDS} s) for an app to open in the system browser, ` +
+      'which has no session: the re-authentication then counts for this account',
+    description:
+      'For accounts that sign through an identity provider (403 otherwise, and for impersonation tokens). The ' +
+      'ticket in the URL is random, stored hashed, works once and only starts a step-up of this account.',
+    response: z.object({ step_up_url: z.string(), expires_at: z.int() }),
+    extensions: BEYOND_SPEC,
+    handler: ({ auth }) => issueStepUpTicket(auth),
   }),
   route({
     method: 'GET',

@@ -10,7 +10,7 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../shared/domain/errors.ts';
 import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
 import { shortfallMessage } from '../../shared/domain/competency.ts';
-import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
+import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { transactWrite, type LabelledWrite } from '../../shared/db/transactions.ts';
@@ -127,7 +127,7 @@ export async function overrideQualification(
   caller: Caller,
   auth: AuthContext,
   entryid: number,
-  input: { password: string; comment?: string },
+  input: { password?: string; comment?: string },
   sourceIp: string,
 ) {
   const { entry, record } = await requireQualification(entryid);
@@ -140,7 +140,7 @@ export async function overrideQualification(
   if (record.override)
     throw new ConflictError(`Work log entry ${entryid} was already overridden`, workLogQualificationView(record));
   refuseImpersonatedSignature(auth);
-  await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
+  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
   const signed: WorkLogQualificationRecord = {
     ...record,
     override: {
@@ -149,6 +149,7 @@ export async function overrideQualification(
       meaning: 'override',
       method: 'password',
       comment: input.comment?.trim() ?? '',
+      authenticated_by,
     },
   };
   try {
@@ -163,7 +164,7 @@ export async function overrideQualification(
               auditSubject.user(caller.userid),
               auditSubject.document('guide', entry.guideid),
             ],
-            details: { entryid, comment: signed.override!.comment, skills: record.skills },
+            details: { entryid, comment: signed.override!.comment, skills: record.skills, authenticated_by },
           },
           [qualificationPut(signed, true)],
         ),

@@ -1,6 +1,7 @@
 /** Work log: entries (one run-through of a guide), their timing and their step data (spec "Work log"). */
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
@@ -229,14 +230,17 @@ export const workLogGroup = defineGroup({
       description:
         'The supervisor signs with their `password` (e-signature, meaning `override`; 422 when wrong): an Admin or ' +
         'someone holding level 4 in every skill of the guide, never the operator (403). 409 when the entry is not ' +
-        'flagged or already overridden. Audited.',
+        'flagged or already overridden. Audited. ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: entryParams,
       body: z.object({
-        password: z.string().check(z.minLength(1)),
+        password: z.optional(z.string().check(z.minLength(1))),
         comment: z.optional(z.string().check(z.maxLength(2000))),
       }),
       example: { password: 'your password', comment: 'Supervised on the line' },
       response: workLogQualificationSchema,
+      errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         qualification.overrideQualification(caller, auth, params.entryid, body, sourceIp),
     }),

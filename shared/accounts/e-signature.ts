@@ -6,12 +6,25 @@
  * the login throttle (login-throttle.ts, the same counters as logins), so a stolen session cannot
  * be used to guess the password faster. A session minted by impersonation never
  * signs: the Admin behind it is not the person whose name the signature would carry.
+ *
+ * A signer who signs in through a company identity provider (OIDC or SAML) proves themselves
+ * there instead (decision 237, docs/identity.md): a fresh step-up within the provider's window,
+ * spent by one signature; their password is refused. `proveSigner` is the one way every signing
+ * route proves its signer, and says how (`authenticated_by`, stored with the signature).
  */
 import { randomBytes } from 'node:crypto';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import type { AuthContext } from '../domain/caller.ts';
 import { nowSeconds } from '../clock.ts';
+import { siteUrl } from '../config.ts';
+import { BY_PASSWORD, type AuthenticatedBy } from '../domain/signature-auth.ts';
+import {
+  getFreshStepUp,
+  getIdentityProvider,
+  takeStepUp,
+  type IdentityProviderRecord,
+} from '../db/entities/identity-provider.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
 import { getSigningToken, putSigningToken, type SigningTokenRecord } from '../db/entities/signing-token.ts';
 import { passwordAccepted } from './login-throttle.ts';
@@ -47,6 +60,83 @@ export async function checkSignerPassword(
   return user;
 }
 
+const siteBase = () => siteUrl().replace(/\/+$/, '');
+
+/** Where a signed-in browser re-authenticates before signing (GET /sso/step_up). */
+export const stepUpUrl = (): string => `${siteBase()}/sso/step_up`;
+
+/** Where the device of an over-the-shoulder signature sends an SSO signer to sign in (GET /sso/sign_for). */
+export const signForUrl = (subject: 'signoff_request' | 'approval_request', id: number): string =>
+  `${siteBase()}/sso/sign_for?${subject === 'signoff_request' ? 'signoff_requestid' : 'approval_requestid'}=${id}`;
+
+/**
+ * The OIDC or SAML provider an account signs in with (its sso_userid is `<providerid>|<subject>`
+ * of an enabled provider): its signatures need a step-up there. Undefined: a password signer.
+ */
+export async function signingProviderOf(
+  user: Pick<UserRecord, 'sso_userid'>,
+): Promise<IdentityProviderRecord | undefined> {
+  const separator = user.sso_userid?.indexOf('|') ?? -1;
+  if (!user.sso_userid || separator <= 0) return undefined;
+  const provider = await getIdentityProvider(user.sso_userid.slice(0, separator));
+  return provider?.enabled && provider.kind !== 'remote_login' ? provider : undefined;
+}
+
+/** 403 telling an SSO signer where to re-authenticate (`step_up_url`) instead of typing a password. */
+export function stepUpRequired(provider: IdentityProviderRecord, message: string, url = stepUpUrl()): ForbiddenError {
+  return new ForbiddenError(`${message} (${provider.name}): open step_up_url, then sign without a password`, {
+    step_up_required: true,
+    step_up_url: url,
+  });
+}
+
+export interface ProvenSigner {
+  signer: UserRecord;
+  authenticated_by: AuthenticatedBy;
+}
+
+/**
+ * Proves the signer of one signature: a password signer by `password` (throttled, 422 when
+ * wrong or missing); an SSO signer by a fresh step-up at their provider, which this signature
+ * spends (a second signature needs a second step-up). An SSO signer's password is refused (403
+ * with `step_up_url`), as is a missing or stale step-up. `user` undefined: an unknown login,
+ * which fails like a wrong password.
+ */
+export async function proveSigner(
+  user: UserRecord | undefined,
+  proof: {
+    password: string | undefined;
+    sourceIp: string;
+    login?: string;
+    /**
+     * The signer is not the session's user (over the shoulder): an SSO signer signs in on this
+     * device at this URL, never by a step-up they made elsewhere.
+     */
+    othersDevice?: string;
+  },
+): Promise<ProvenSigner> {
+  const provider = user ? await signingProviderOf(user) : undefined;
+  if (user && provider) {
+    if (proof.othersDevice !== undefined)
+      throw stepUpRequired(provider, 'This person signs through their identity provider, here', proof.othersDevice);
+    if (proof.password !== undefined)
+      throw stepUpRequired(provider, 'This account signs through its identity provider');
+    const fresh = await getFreshStepUp(user.userid);
+    if (!fresh || fresh.providerid !== provider.providerid || !(await takeStepUp(user.userid, fresh.auth_time)))
+      throw stepUpRequired(provider, 'Re-authenticate at your identity provider before each signature');
+    return {
+      signer: user,
+      authenticated_by: { method: fresh.method, providerid: fresh.providerid, auth_time: fresh.auth_time },
+    };
+  }
+  if (proof.password === undefined)
+    throw ValidationError.field('password', 'missing_field', 'An electronic signature needs your password');
+  return {
+    signer: await checkSignerPassword(user, proof.password, proof.sourceIp, proof.login),
+    authenticated_by: BY_PASSWORD,
+  };
+}
+
 /** The account a login names: an email address or a unique_username. */
 export async function findSigner(login: string): Promise<UserRecord | undefined> {
   const userid = (await findUserIdBy('EMAIL', login)) ?? (await findUserIdBy('UNIQUE_USERNAME', login));
@@ -58,6 +148,7 @@ export async function issueSigningToken(
   signer: UserRecord,
   subjectid: number,
   issuedTo: number,
+  authenticatedBy: AuthenticatedBy = BY_PASSWORD,
 ): Promise<{ signing_token: string; expires_at: number }> {
   const signingToken = randomBytes(32).toString('hex');
   const now = nowSeconds();
@@ -68,6 +159,7 @@ export async function issueSigningToken(
     issued_to_userid: issuedTo,
     issued_date: now,
     expires_at: now + SIGNING_TOKEN_TTL_SECONDS,
+    authenticated_by: authenticatedBy,
   };
   await putSigningToken(sha256Hex(signingToken), record);
   return { signing_token: signingToken, expires_at: record.expires_at };
@@ -77,7 +169,7 @@ export async function issueSigningToken(
 export async function signerFromToken(
   signingToken: string,
   subjectid: number,
-): Promise<{ signer: UserRecord; tokenHash: string }> {
+): Promise<{ signer: UserRecord; tokenHash: string; authenticated_by: AuthenticatedBy }> {
   const tokenHash = sha256Hex(signingToken);
   const record = await getSigningToken(tokenHash);
   const signer =
@@ -90,5 +182,5 @@ export async function signerFromToken(
       'invalid_token',
       'The signing token is unknown, already used, expired, or for another request',
     );
-  return { signer, tokenHash };
+  return { signer, tokenHash, authenticated_by: record?.authenticated_by ?? BY_PASSWORD };
 }

@@ -91,6 +91,7 @@ import {
   ssoLoginStateItemSchema,
   ssoReplayItemSchema,
   stepUpItemSchema,
+  stepUpTicketItemSchema,
 } from './entities/identity-provider.ts';
 
 /** A plain (unmarshalled) item checker. */
@@ -293,6 +294,7 @@ const SHAPES: ShapeInput[] = [
   ['SsoReplay', `SSOREPLAY#[a-z_]+#${SEGMENT}`, 'SSOREPLAY', ssoReplayItemSchema],
   ['SsoLoginState', `SSOSTATE#${HEX}`, 'SSOSTATE', ssoLoginStateItemSchema],
   ['StepUp', `STEPUP#${ID}`, 'STEPUP', stepUpItemSchema],
+  ['StepUpTicket', `STEPUPTICKET#${HEX}`, 'STEPUPTICKET', stepUpTicketItemSchema, ['userid']],
 ];
 
 export const ENTITY_SHAPES: readonly EntityShape[] = SHAPES.map(([entity, pk, sk, schema, credentialOwner]) => ({

@@ -76,3 +76,20 @@ export function stageProgress(
     return 'skipped';
   });
 }
+
+/**
+ * Why `signer` may not sign a pending request now (undefined: they may): they signed it
+ * already, or they are not in the current stage's team. One rule for the signing routes and
+ * the over-the-shoulder sign-in at the identity provider.
+ */
+export function signingRefusal(
+  request: { stages: StageRule[]; current_stage: number | null; signer_userids: number[] },
+  signer: { userid: number; username: string; teams: number[] },
+): string | undefined {
+  if (request.signer_userids.includes(signer.userid)) return `${signer.username} has already signed this request`;
+  if (request.current_stage === null) return 'This request is no longer pending';
+  const stage = request.stages[request.current_stage - 1]!;
+  if (!signer.teams.includes(stage.teamid))
+    return `Stage ${request.current_stage} (${stage.name}) is signed by members of team ${stage.teamid}`;
+  return undefined;
+}

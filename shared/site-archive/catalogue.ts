@@ -65,6 +65,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'SsoLoginState',
   'SsoReplay',
   'StepUp',
+  'StepUpTicket',
   'StageAssessment',
   'StageCompletion',
   'Step',

@@ -137,6 +137,7 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'SsoReplay',
   'SsoLoginState',
   'StepUp',
+  'StepUpTicket',
 ]);
 
 function plainString(value: unknown): string | undefined {

@@ -2,6 +2,7 @@
  * Wire shapes of approvals (the real bodies are not documented; docs/wire-fidelity.md §3.25): a zod schema
  * per shape, published as the routes' responses in OpenAPI, and the functions that build them.
  */
+import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts';
 import * as z from 'zod/mini';
 import { APPROVAL_STATUSES, approvalsIn, stageProgress, type StageRule } from '../domain/approval-flow.ts';
 import { DOCTYPES } from '../domain/doctypes.ts';
@@ -49,6 +50,8 @@ export const approvalSignatureSchema = z.object({
   revision_hash: z.string(),
   method: z.enum(['password', 'token']),
   entered_by_userid: id,
+  /** How the signer proved themselves: password, or a step-up at their identity provider (decision 237). */
+  authenticated_by: authenticatedBySchema,
 });
 
 export const requestSchema = z.object({
@@ -157,7 +160,10 @@ export function requestView(request: ApprovalRequestRecord, caller: Caller): Req
       approvals: approvalsIn(request.signatures, index + 1),
       status: progress[index],
     })),
-    signatures: request.signatures,
+    signatures: request.signatures.map((signature) => ({
+      ...signature,
+      authenticated_by: signature.authenticated_by ?? BY_PASSWORD,
+    })),
     requested_by: request.requested_by,
     notes: request.notes,
     created_date: request.created_date,

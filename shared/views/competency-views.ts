@@ -4,6 +4,7 @@
  * decided by shared/domain/competency.ts at the time of the question.
  */
 import * as z from 'zod/mini';
+import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts';
 import type { AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
 import type { SkillRecord } from '../db/entities/skill.ts';
 import type { QualificationLevelRecord } from '../db/entities/qualification-level.ts';
@@ -26,6 +27,8 @@ export const acknowledgementSchema = z.object({
   state: z.enum(['pending', 'overdue', 'signed']),
   signed_date: z.nullable(z.number()),
   signature_meaning: z.nullable(z.literal('acknowledged')),
+  /** How the signer proved themselves: password, or a step-up at their identity provider (decision 237). */
+  signature_authenticated_by: z.nullable(authenticatedBySchema),
 });
 export type AcknowledgementView = z.output<typeof acknowledgementSchema>;
 
@@ -45,6 +48,7 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     state: acknowledgementState(ack, now),
     signed_date: ack.signed_date,
     signature_meaning: ack.signature?.meaning ?? null,
+    signature_authenticated_by: ack.signature ? (ack.signature.authenticated_by ?? BY_PASSWORD) : null,
   };
 }
 
@@ -157,6 +161,7 @@ export const workLogQualificationSchema = z.object({
       meaning: z.literal('override'),
       method: z.literal('password'),
       comment: z.string(),
+      authenticated_by: authenticatedBySchema,
     }),
   ),
 });
@@ -164,5 +169,9 @@ export const workLogQualificationSchema = z.object({
 export function workLogQualificationView(
   record: WorkLogQualificationRecord,
 ): z.output<typeof workLogQualificationSchema> {
-  return record;
+  const { override } = record;
+  return {
+    ...record,
+    override: override ? { ...override, authenticated_by: override.authenticated_by ?? BY_PASSWORD } : null,
+  };
 }

@@ -4,6 +4,7 @@
  * build them, typed by those schemas so the two cannot drift apart.
  */
 import * as z from 'zod/mini';
+import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts';
 import { PERIOD_UNITS, reviewDocumentStatus } from '../domain/review-period.ts';
 import { DOCTYPES } from '../domain/doctypes.ts';
 import type { ReviewDocumentRecord, ReviewScheduleRecord } from '../db/entities/review-schedule.ts';
@@ -49,6 +50,8 @@ export const signatureSchema = z.object({
   revisionid: id,
   revision_hash: z.string(),
   method: z.enum(['password', 'token']),
+  /** How the signer proved themselves: password, or a step-up at their identity provider (decision 237). */
+  authenticated_by: authenticatedBySchema,
 });
 
 export const reviewSchema = z.object({
@@ -170,6 +173,7 @@ export function reviewView(review: PeriodicReviewRecord): ReviewView {
       revisionid: review.revisionid,
       revision_hash: review.revision_hash,
       method: review.method,
+      authenticated_by: review.authenticated_by ?? BY_PASSWORD,
     },
   };
 }

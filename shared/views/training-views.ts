@@ -4,6 +4,7 @@
  * `stage_status` appears only when both feature flags are on (stageStatusShown), and then the
  * legacy `status` carries the same value: both come from the one stage rule.
  */
+import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts';
 import * as z from 'zod/mini';
 import { featureEnabled } from '../config.ts';
 import type { AssignmentRecord } from '../db/entities/course-assignment.ts';
@@ -352,6 +353,8 @@ export const signoffRequestSchema = z.object({
       responder_userid: id,
       response_date: timestamp,
       method: z.enum(['signer', 'password']),
+      /** How an e-signature (`password`) was proven (decision 237); null for `signer`. */
+      authenticated_by: z.nullable(authenticatedBySchema),
       responder_username: z.nullable(z.string()),
     }),
   ),
@@ -602,7 +605,14 @@ export function signoffRequestView(
     state: request.state,
     comments: request.comments,
     requested_date: request.requested_date,
-    response: request.response ? { ...request.response, responder_username: names.responderUsername } : null,
+    response: request.response
+      ? {
+          ...request.response,
+          authenticated_by:
+            request.response.method === 'signer' ? null : (request.response.authenticated_by ?? BY_PASSWORD),
+          responder_username: names.responderUsername,
+        }
+      : null,
     acknowledged_date: request.acknowledged_date,
     cancelled_date: request.cancelled_date,
     cancelled_by: request.cancelled_by,

@@ -11,6 +11,7 @@
  *   author marked as needing retraining (the `retraining` fact).
  */
 import * as z from 'zod/mini';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import { tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
 import { padId } from '../keys.ts';
@@ -53,7 +54,14 @@ export const acknowledgementItemSchema = z.strictObject({
   status: z.enum(['pending', 'signed']),
   signed_date: z.nullable(z.number()),
   /** How the signature was made (password: the signer entered it for this signature). */
-  signature: z.nullable(z.object({ meaning: z.literal('acknowledged'), method: z.enum(['password']) })),
+  signature: z.nullable(
+    z.object({
+      meaning: z.literal('acknowledged'),
+      method: z.enum(['password']),
+      /** How the signer proved themselves (decision 237; none on older signatures: password). */
+      authenticated_by: z.optional(authenticatedBySchema),
+    }),
+  ),
 });
 
 export const acknowledgedVersionItemSchema = z.strictObject({

@@ -26,6 +26,7 @@ import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/
 import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import { approvalStageSchema } from './approval-process.ts';
+import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
 
 export interface ApprovalSignature {
@@ -43,6 +44,8 @@ export interface ApprovalSignature {
   method: 'password' | 'token';
   /** Whose session the signature was entered in (differs from userid over the shoulder). */
   entered_by_userid: number;
+  /** How the signer proved themselves (decision 237; none on older signatures: password). */
+  authenticated_by?: AuthenticatedBy;
 }
 
 export interface ApprovalRequestRecord {
@@ -107,6 +110,7 @@ export const approvalRequestItemSchema = z.strictObject({
       revision_hash: z.string(),
       method: z.enum(['password', 'token']),
       entered_by_userid: z.int(),
+      authenticated_by: z.optional(authenticatedBySchema),
     }),
   ),
   signer_userids: z.array(z.int()),

@@ -79,6 +79,18 @@ export const ssoReplayItemSchema = z.strictObject({
   used_date: z.number(),
 });
 
+/**
+ * An over-the-shoulder sign-in (decision 238): someone signs in at the provider on the device of
+ * `caller_userid` to sign this signoff or approval request; the session is not changed.
+ */
+export const signForSchema = z.object({
+  subject: z.enum(['signoff_request', 'approval_request']),
+  subjectid: z.int().check(z.positive()),
+  caller_userid: z.int().check(z.positive()),
+});
+
+export type SignFor = z.output<typeof signForSchema>;
+
 export const ssoLoginStateItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('SSOSTATE'),
@@ -92,6 +104,8 @@ export const ssoLoginStateItemSchema = z.strictObject({
   return_to: z.string(),
   /** A step-up for an e-signature: the user who must sign in again. */
   step_up_userid: z.nullable(z.int()),
+  /** An over-the-shoulder sign-in for a signature (absent on other logins). */
+  sign_for: z.optional(signForSchema),
 });
 
 export type SsoLoginStateRecord = StoredRecord<typeof ssoLoginStateItemSchema>;
@@ -226,4 +240,65 @@ export async function getFreshStepUp(userid: number): Promise<StepUpRecord | und
   const stored = parseStored(stepUpItemSchema, item);
   if (stored.ttl <= nowSeconds()) return undefined;
   return { ...recordFrom(stepUpItemSchema, item), fresh_until: stored.ttl };
+}
+
+/**
+ * Spends the user's step-up on one signature (decision 237): deleted on condition that it is
+ * the one read (same auth_time) and still fresh, so two signatures can never share it.
+ * False when another signature took it first or it expired meanwhile.
+ */
+export async function takeStepUp(userid: number, authTime: number): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: stepUpKey(userid),
+        ConditionExpression: 'auth_time = :authTime AND #ttl > :now',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':authTime': authTime, ':now': nowSeconds() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * StepUpTicket: pk STEPUPTICKET#<sha256 of the ticket> / sk STEPUPTICKET, with a TTL. A one-time,
+ * short-lived ticket that lets a browser without a session start a step-up for one user (an
+ * API-only client opens the URL in the system browser). Taken by a delete: once only.
+ */
+export const stepUpTicketItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('STEPUPTICKET'),
+  entity: z.literal('StepUpTicket'),
+  ttl: z.number(),
+  userid: z.int().check(z.positive()),
+  expires_at: z.number(),
+});
+
+export type StepUpTicketRecord = StoredRecord<typeof stepUpTicketItemSchema>;
+
+const ticketKey = (ticketHash: string) => ({ pk: `STEPUPTICKET#${ticketHash}`, sk: 'STEPUPTICKET' as const });
+
+export async function putStepUpTicket(ticketHash: string, ticket: StepUpTicketRecord): Promise<void> {
+  const item: z.input<typeof stepUpTicketItemSchema> = {
+    ...ticketKey(ticketHash),
+    entity: 'StepUpTicket',
+    [TTL_ATTRIBUTE]: ticket.expires_at,
+    ...ticket,
+  };
+  if (!(await putItem(item, { ifAbsent: true }))) throw new Error('A step-up ticket with this hash exists already');
+}
+
+/** Takes a ticket (once): its record while it is live, else undefined (unknown, used or expired). */
+export async function takeStepUpTicket(ticketHash: string): Promise<StepUpTicketRecord | undefined> {
+  const result = await db().send(
+    new DeleteCommand({ TableName: tableName(), Key: ticketKey(ticketHash), ReturnValues: 'ALL_OLD' }),
+  );
+  if (!result.Attributes) return undefined;
+  const ticket = recordFrom(stepUpTicketItemSchema, result.Attributes);
+  return ticket.expires_at > nowSeconds() ? ticket : undefined;
 }

@@ -17,6 +17,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import type { ReviewOutcome } from './review-schedule.ts';
 import * as z from 'zod/mini';
+import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 
 export interface PeriodicReviewRecord {
   reviewid: number;
@@ -34,6 +35,8 @@ export interface PeriodicReviewRecord {
   printed_name: string;
   date: number;
   method: 'password';
+  /** How the reviewer proved themselves (decision 237; none on older reviews: password). */
+  authenticated_by?: AuthenticatedBy;
   next_review_due: number;
   /** The change request this review raised, added to, or resolved. */
   change_requestid: number | null;
@@ -84,6 +87,7 @@ export const periodicReviewItemSchema = z.strictObject({
   printed_name: z.string(),
   date: z.number(),
   method: z.literal('password'),
+  authenticated_by: z.optional(authenticatedBySchema),
   next_review_due: z.number(),
   change_requestid: z.nullable(z.int()),
 });

@@ -11,6 +11,7 @@ import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import * as z from 'zod/mini';
+import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 
 export interface SigningTokenRecord {
   /** The signer: whose password made the token. */
@@ -22,6 +23,8 @@ export interface SigningTokenRecord {
   issued_to_userid: number;
   issued_date: number;
   expires_at: number;
+  /** How the signer proved themselves when the token was bought (none on older items: password). */
+  authenticated_by?: AuthenticatedBy;
 }
 
 /** A SigningToken item as putSigningToken writes it (a credential: it never travels). */
@@ -36,6 +39,7 @@ export const signingTokenItemSchema = z.strictObject({
   issued_to_userid: z.int(),
   issued_date: z.number(),
   expires_at: z.number(),
+  authenticated_by: z.optional(authenticatedBySchema),
 });
 
 function signingTokenKey(tokenHash: string) {

@@ -21,6 +21,7 @@ import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
 import { recordFrom, recordsOf } from '../stored-item.ts';
+import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
@@ -30,8 +31,13 @@ export interface SignoffResponse {
   comments: string;
   responder_userid: number;
   response_date: number;
-  /** `signer`: answered by a signed-in signer; `password`: over the shoulder, confirmed by password. */
+  /**
+   * `signer`: answered by a signed-in signer; `password`: an e-signature (over the shoulder, or an
+   * intent confirmed), proven as `authenticated_by` says.
+   */
   method: 'signer' | 'password';
+  /** How the e-signature was proven (decision 237; none on older ones: password). */
+  authenticated_by?: AuthenticatedBy;
 }
 
 export interface SignoffRequestRecord {
@@ -73,6 +79,8 @@ export interface FinalizeTokenRecord {
   caller_userid: number;
   signer_userid: number;
   expires: number;
+  /** How the person present proved themselves: password, or a fresh sign-in at their identity provider. */
+  authenticated_by?: AuthenticatedBy;
 }
 
 export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
@@ -107,6 +115,7 @@ export const signoffRequestItemSchema = z.strictObject({
       responder_userid: z.int(),
       response_date: z.number(),
       method: z.enum(['signer', 'password']),
+      authenticated_by: z.optional(authenticatedBySchema),
     }),
   ),
   acknowledged_date: z.nullable(z.number()),
@@ -137,6 +146,7 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
   caller_userid: z.int().check(z.positive()),
   signer_userid: z.int().check(z.positive()),
   expires: z.number(),
+  authenticated_by: z.optional(authenticatedBySchema),
 });
 
 function requestKey(signoff_requestid: number) {

@@ -6,6 +6,7 @@
  * override, written on condition that none was given yet.
  */
 import * as z from 'zod/mini';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import type { LabelledWrite } from '../transactions.ts';
@@ -45,6 +46,8 @@ export const workLogQualificationItemSchema = z.strictObject({
       meaning: z.literal('override'),
       method: z.literal('password'),
       comment: z.string(),
+      /** How the supervisor proved themselves (decision 237; none on older overrides: password). */
+      authenticated_by: z.optional(authenticatedBySchema),
     }),
   ),
 });
