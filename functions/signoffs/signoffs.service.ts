@@ -15,12 +15,12 @@ import { userSummary } from '../../shared/views/user-views.ts';
 import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import {
-  findSigner,
   proveSigner,
   refuseImpersonatedSignature,
   signForUrl,
   signingProviderOf,
   stepUpRequired,
+  withSignForHint,
 } from '../../shared/accounts/e-signature.ts';
 import { BY_PASSWORD } from '../../shared/domain/signature-auth.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -398,16 +398,12 @@ export async function initializeViaPassword(
   await conflictUnless(request, ['requested'], 'answer');
   const login = input.login ?? input.email;
   if (!login) throw ValidationError.field('login', 'missing_field', 'login (email or unique_username) is required');
-  // Someone who signs through an identity provider signs in on this device instead (decision 238).
-  const named = await findSigner(login.trim());
-  const provider = named ? await signingProviderOf(named) : undefined;
-  if (provider)
-    throw stepUpRequired(
-      provider,
-      'This person signs through their identity provider, here',
-      signForUrl('signoff_request', signoff_requestid),
-    );
-  const person = await verifyCredentials({ login, password: input.password, sourceIp });
+  // Someone who signs through an identity provider signs in on this device instead (decision 238);
+  // the password is checked first, so a wrong one says nothing about the account.
+  const signFor = signForUrl('signoff_request', signoff_requestid);
+  const person = await withSignForHint(signFor, () => verifyCredentials({ login, password: input.password, sourceIp }));
+  const provider = await signingProviderOf(person);
+  if (provider) throw stepUpRequired(provider, 'This person signs through their identity provider, here', signFor);
   return issueFinalizeToken(
     { userid: auth.user.userid, impersonatorUserid: auth.impersonatorUserid, actor: auditActor(auth.user) },
     request,

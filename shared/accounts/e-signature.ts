@@ -115,10 +115,9 @@ export async function proveSigner(
     othersDevice?: string;
   },
 ): Promise<ProvenSigner> {
+  if (proof.othersDevice !== undefined) return proveSignerOnOthersDevice(user, { ...proof, url: proof.othersDevice });
   const provider = user ? await signingProviderOf(user) : undefined;
   if (user && provider) {
-    if (proof.othersDevice !== undefined)
-      throw stepUpRequired(provider, 'This person signs through their identity provider, here', proof.othersDevice);
     if (proof.password !== undefined)
       throw stepUpRequired(provider, 'This account signs through its identity provider');
     const fresh = await getFreshStepUp(user.userid);
@@ -135,6 +134,38 @@ export async function proveSigner(
     signer: await checkSignerPassword(user, proof.password, proof.sourceIp, proof.login),
     authenticated_by: BY_PASSWORD,
   };
+}
+
+/**
+ * Over the shoulder, the password is checked first, for everyone: a wrong one is the same 422
+ * whether the login names nobody, a password user or someone who signs through an identity
+ * provider (who has no password here), so the answer tells a caller nothing about an account it
+ * cannot sign for. It names the page where a provider's person signs in on this device instead.
+ */
+async function proveSignerOnOthersDevice(
+  user: UserRecord | undefined,
+  proof: { password: string | undefined; sourceIp: string; login?: string; url: string },
+): Promise<ProvenSigner> {
+  const signer = await withSignForHint(proof.url, () =>
+    checkSignerPassword(user, proof.password ?? '', proof.sourceIp, proof.login),
+  );
+  const provider = await signingProviderOf(signer);
+  if (provider) throw stepUpRequired(provider, 'This person signs through their identity provider, here', proof.url);
+  return { signer, authenticated_by: BY_PASSWORD };
+}
+
+/** Runs an over-the-shoulder password check; its refusal also names where SSO people sign. */
+export async function withSignForHint<T>(url: string, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const hint = `; someone who signs in through the company's identity provider signs at ${url}`;
+    throw new ValidationError(
+      error.message + hint,
+      error.errors.map((problem) => ({ ...problem, message: problem.message + hint })),
+    );
+  }
 }
 
 /** The account a login names: an email address or a unique_username. */

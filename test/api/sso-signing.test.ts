@@ -277,8 +277,15 @@ describe('over the shoulder, through the identity provider', () => {
       token: operator.token,
       body: { login: person.email, password: 'their password' },
     });
-    expect(byPassword.status).toBe(403);
-    expect(byPassword.body.step_up_url).toBe(`${siteUrl()}/sso/sign_for?approval_requestid=${id}`);
+    // The same 422 as any wrong password (the answer says nothing of the account), naming the page.
+    expect(byPassword.status).toBe(422);
+    expect(byPassword.body.message).toContain(`${siteUrl()}/sso/sign_for?approval_requestid=${id}`);
+    const nobody = await api('POST', `/approvals/request/sign/${id}/token`, {
+      token: operator.token,
+      body: { login: `nobody-${person.userid}@example.com`, password: 'their password' },
+    });
+    expect(nobody.status).toBe(422);
+    expect(nobody.body).toEqual(byPassword.body);
 
     const device = new Visitor();
     await device.signIn(operator.email, operator.password);
@@ -328,8 +335,8 @@ describe('over the shoulder, through the identity provider', () => {
       token: made.trainee.token,
       body: { login: person.email, password: 'their password' },
     });
-    expect(byPassword.status).toBe(403);
-    expect(byPassword.body.step_up_url).toBe(`${siteUrl()}/sso/sign_for?signoff_requestid=${id}`);
+    expect(byPassword.status).toBe(422);
+    expect(byPassword.body.message).toContain(`${siteUrl()}/sso/sign_for?signoff_requestid=${id}`);
 
     const device = new Visitor();
     await device.signIn(made.trainee.email, made.trainee.password);
