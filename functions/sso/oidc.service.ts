@@ -28,17 +28,21 @@ function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configu
   const key = `${provider.providerid}#${provider.version}`;
   let found = configurations.get(key);
   if (!found) {
-    const secret = provider.client_secret_sealed
-      ? openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
-      : undefined;
-    const issuer = new URL(provider.issuer!);
-    // http only for a provider on this machine (the service refuses it elsewhere).
-    const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {};
-    found = oidc.discovery(issuer, provider.client_id!, secret, undefined, { timeout: 10, ...insecure });
+    found = discover(provider);
     found.catch(() => configurations.delete(key));
     configurations.set(key, found);
   }
   return found;
+}
+
+async function discover(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
+  const secret = provider.client_secret_sealed
+    ? await openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
+    : undefined;
+  const issuer = new URL(provider.issuer!);
+  // http only for a provider on this machine (the service refuses it elsewhere).
+  const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {};
+  return oidc.discovery(issuer, provider.client_id!, secret, undefined, { timeout: 10, ...insecure });
 }
 
 export async function oidcProvider(providerid: string): Promise<IdentityProviderRecord> {
