@@ -186,6 +186,25 @@ describe('OpenID Connect sign-in', () => {
     expect(status.body).toMatchObject({ required: false, step_up_url: null });
   });
 
+  it('fetches the issuer through the SSRF rules: one named by a host that resolves to loopback is refused', async () => {
+    // The same running provider, but as `localhost`: the test stack allow-lists 127.0.0.1 only.
+    const internal = `internal-${uniqueSuffix()}`;
+    const issuer = op.issuer.replace('127.0.0.1', 'localhost');
+    const created = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: { providerid: internal, kind: 'oidc', name: 'Internal', issuer, client_id: op.clientId, jit: true },
+    });
+    expect(created.status).toBe(201);
+    try {
+      const refused = await new Visitor().get(`/sso/${internal}/login`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(refused.text).toContain(`The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`);
+    } finally {
+      await api('DELETE', `/admin/identity_providers/${internal}`, { token: admin });
+    }
+  });
+
   it('answers 404 for a provider that does not exist or is switched off', async () => {
     expect((await new Visitor().get('/sso/no-such-provider/login')).status).toBe(404);
   });
