@@ -83,6 +83,7 @@ export async function create(caller: Caller, input: CreateIdentityProviderInput)
     match_verified_email: false,
     role_claim: null,
     role_map: {},
+    demote_admins: false,
     team_claim: null,
     team_map: {},
     issuer: null,
