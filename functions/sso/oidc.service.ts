@@ -27,7 +27,8 @@ export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${provider
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
 function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
-  const key = `${provider.providerid}#${provider.version}`;
+  // created_date too: a provider removed and made again under its id starts at version 1 again.
+  const key = `${provider.providerid}#${provider.created_date}#${provider.version}`;
   let found = configurations.get(key);
   if (!found) {
     found = discover(provider);

@@ -41,7 +41,27 @@ function signJwt(header: Record<string, unknown>, claims: Record<string, unknown
   return `${input}.${b64url(signature)}`;
 }
 
-export async function startOp(redirectUri: string): Promise<TestOp> {
+export interface OpOptions {
+  /**
+   * Show a login form (the account's sub typed in, no password) instead of signing in
+   * `signInAs` at once: what a browser test fills in.
+   */
+  loginForm?: boolean;
+}
+
+const LOGIN_FORM = (uid: string) =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test OP sign-in</title></head><body>' +
+  `<form method="post" action="/interaction/${uid}/login"><label for="login">User</label>` +
+  '<input id="login" name="login" autocomplete="username"><button type="submit">Sign in at the OP</button>' +
+  '</form></body></html>';
+
+async function formField(req: IncomingMessage, name: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get(name) ?? '';
+}
+
+export async function startOp(redirectUri: string, options: OpOptions = {}): Promise<TestOp> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-op-key', use: 'sig', alg: 'RS256' };
   const accounts = new Map<string, OpAccount>();
@@ -75,6 +95,16 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
 
   async function interaction(req: IncomingMessage, res: ServerResponse) {
     const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === 'login' && options.loginForm) {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(LOGIN_FORM(details.uid));
+        return;
+      }
+      const accountId = await formField(req, 'login');
+      await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+      return;
+    }
     if (details.prompt.name === 'login') {
       await provider.interactionFinished(
         req,
