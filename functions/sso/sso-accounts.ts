@@ -47,5 +47,3 @@ const mappedValues = (identity: AssertedIdentity) => ({
   roleValues: identity.roleValues,
   teamValues: identity.teamValues ?? [],
 });
-
-

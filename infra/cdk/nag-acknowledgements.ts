@@ -120,8 +120,8 @@ const REASONS = {
     "This queue is itself the dead-letter queue of the search indexer's stream; a dead-letter queue of a " +
     'dead-letter queue would only move the same records again.',
   secretsKeyRotation:
-    'The secrets key seals identity providers\' secrets stored in the table: a new key is only usable once ' +
-    'every sealed value is re-sealed under it, which the operator\'s `npm run secrets:rotate` does before it ' +
+    "The secrets key seals identity providers' secrets stored in the table: a new key is only usable once " +
+    "every sealed value is re-sealed under it, which the operator's `npm run secrets:rotate` does before it " +
     'puts the new value (docs/operations.md, decision 240). A rotation Lambda that only changed the value would ' +
     'lock every provider out.',
   accessLogBucketLogs:

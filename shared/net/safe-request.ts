@@ -57,7 +57,9 @@ export async function safeRequest(rawUrl: string, options: SafeRequestOptions): 
         received += chunk.length;
         if (received > options.maxBytes) {
           response.destroy();
-          reject(new FetchRefusedError('download_too_large', `${url.host} answered more than ${options.maxBytes} bytes`));
+          reject(
+            new FetchRefusedError('download_too_large', `${url.host} answered more than ${options.maxBytes} bytes`),
+          );
           return;
         }
         chunks.push(chunk);

@@ -124,6 +124,10 @@ describe('team mapping at every sign-in', () => {
     const actions = (await auditOf(first.userid))
       .filter((record) => record.details?.providerid === providerid)
       .map((record) => `${record.action} ${record.details.teamid}`);
-    expect(actions).toEqual([`team.member_added ${teamA}`, `team.member_added ${teamB}`, `team.member_removed ${teamA}`]);
+    expect(actions).toEqual([
+      `team.member_added ${teamA}`,
+      `team.member_added ${teamB}`,
+      `team.member_removed ${teamA}`,
+    ]);
   });
 });

@@ -199,7 +199,9 @@ describe('OpenID Connect sign-in', () => {
       const refused = await new Visitor().get(`/sso/${internal}/login`);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(refused.text).toContain(`The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`);
+      expect(refused.text).toContain(
+        `The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`,
+      );
     } finally {
       await api('DELETE', `/admin/identity_providers/${internal}`, { token: admin });
     }

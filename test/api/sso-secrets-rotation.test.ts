@@ -30,7 +30,13 @@ beforeAll(async () => {
   });
   admin = login.body.authToken;
   for (const body of [
-    { kind: 'remote_login', name: 'Intranet', login_url: 'https://intranet.example.com/sso', secret: SECRET, jit: true },
+    {
+      kind: 'remote_login',
+      name: 'Intranet',
+      login_url: 'https://intranet.example.com/sso',
+      secret: SECRET,
+      jit: true,
+    },
     {
       providerid: 'okta',
       kind: 'oidc',

@@ -66,10 +66,7 @@ async function signInThroughCompany(login: string): Promise<Page> {
   await Promise.all([page.waitForNavigation(), page.click('a[href^="/sso/company/login"]')]);
   await page.waitForSelector('#login');
   await page.type('#login', login);
-  await Promise.all([
-    page.waitForNavigation({ waitUntil: 'load' }),
-    page.click('button[type=submit]'),
-  ]);
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
   // SAML goes through one more page, the IdP's self-posting form, before it lands here.
   if (!page.url().startsWith(siteRoot)) await page.waitForNavigation({ waitUntil: 'load' });
   return page;

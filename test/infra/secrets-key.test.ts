@@ -21,7 +21,9 @@ const GROUPS: RouteGroup[] = [
   {
     name: 'sealers',
     access: { table: 'read', secretsKey: true },
-    routes: [route({ method: 'GET', path: '/sealers', auth: 'user', summary: 'GET /sealers', handler: async () => ({}) })],
+    routes: [
+      route({ method: 'GET', path: '/sealers', auth: 'user', summary: 'GET /sealers', handler: async () => ({}) }),
+    ],
   },
 ];
 
@@ -75,9 +77,7 @@ describe('the secrets key', () => {
   it('is the operator’s own secret when stepwise:secretsKeyArn names one (none generated)', () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stepwise-key-AbC123';
     const { built, area } = build({ 'stepwise:secretsKeyArn': arn });
-    expect(Object.keys(resourcesOfType(Template.fromStack(built.stateful), 'AWS::SecretsManager::Secret'))).toEqual(
-      [],
-    );
+    expect(Object.keys(resourcesOfType(Template.fromStack(built.stateful), 'AWS::SecretsManager::Secret'))).toEqual([]);
     const statement = functionStatements(area, functionIdByDescription(area, 'Stepwise sealers endpoints')).find(
       (candidate) => actionsOf([candidate]).includes('secretsmanager:GetSecretValue'),
     )!;
