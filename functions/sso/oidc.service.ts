@@ -44,13 +44,18 @@ async function discover(provider: IdentityProviderRecord): Promise<oidc.Configur
     : undefined;
   const issuer = new URL(provider.issuer!);
   // http only for a provider on this machine (the service refuses it elsewhere).
-  const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {};
+  // The ID token's signature is checked against the issuer's JWKS too (openid-client trusts the
+  // token endpoint's TLS alone otherwise): the sign-in may back an e-signature.
+  const execute = [
+    oidc.enableNonRepudiationChecks,
+    ...(issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : []),
+  ];
   try {
     // The configuration keeps this fetch for the JWKS and the token endpoint too.
     return await oidc.discovery(issuer, provider.client_id!, secret, undefined, {
       timeout: 10,
       [oidc.customFetch]: providerFetch,
-      ...insecure,
+      execute,
     });
   } catch (error) {
     const refused = fetchRefusal(error);
@@ -182,16 +187,23 @@ export async function finishOidcLogin(
   };
 }
 
-/** What openid-client found wrong, naming the claim where it says which (aud, iss, exp, nonce). */
+/**
+ * What openid-client found wrong, naming the claim where it says which (aud, iss, exp, nonce),
+ * and the first cause that says more than "invalid response" (a bad signature).
+ */
 function refusal(error: unknown): string {
   let claim = '';
-  // openid-client wraps oauth4webapi's error, whose cause names the claim.
+  let detail = '';
+  // openid-client wraps oauth4webapi's error, whose cause names the claim or the failed check.
   for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 4; depth++) {
     const named = (at as { claim?: unknown }).claim;
     if (typeof named === 'string') claim = ` (${named})`;
+    const message = (at as { message?: unknown }).message;
+    if (depth > 0 && !detail && typeof message === 'string' && message !== (error as Error).message)
+      detail = `: ${message}`;
     at = (at as { cause?: unknown }).cause;
   }
-  return `${(error as Error).message}${claim}`;
+  return `${(error as Error).message}${claim}${detail}`;
 }
 
 const claimValues = (value: unknown): string[] =>

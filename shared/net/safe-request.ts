@@ -45,8 +45,8 @@ export async function safeRequest(rawUrl: string, options: SafeRequestOptions): 
       lookup: pinnedLookup(target.address, target.family),
       signal,
       headers: {
-        'user-agent': options.userAgent,
         ...options.headers,
+        'user-agent': options.userAgent,
         ...(body ? { 'content-length': String(body.length) } : {}),
       },
     });

@@ -75,6 +75,14 @@ describe('OpenID Connect sign-in', () => {
     expect(me.body.authToken).toBe(visitor.cookies.get('stepwise_session'));
     const account = await api('GET', `/users/${me.body.userid}`, { token: admin });
     expect(account.body).toMatchObject({ sso_userid: `${providerid}|${person.sub}`, privileges: ['User', 'Author'] });
+    // Discovery, the keys and the token exchange all came through the SSRF-safe request.
+    const fromServer = op.requests.filter((request) =>
+      ['/.well-known/openid-configuration', '/jwks', '/token'].includes(request.path),
+    );
+    expect(new Set(fromServer.map((request) => request.path))).toEqual(
+      new Set(['/.well-known/openid-configuration', '/jwks', '/token']),
+    );
+    expect(new Set(fromServer.map((request) => request.userAgent))).toEqual(new Set(['Stepwise single sign-on']));
   });
 
   const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
@@ -108,6 +116,7 @@ describe('OpenID Connect sign-in', () => {
     ['an expired token', (claims) => ({ claims: { ...claims, iat: hourAgo() - 60, exp: hourAgo() } }), /\(exp\)/],
     ['another nonce', (claims) => ({ claims: { ...claims, nonce: 'not-the-nonce' } }), /\(nonce\)/],
     ['an unsigned token', (claims) => ({ claims, unsigned: true }), /refused/],
+    ['a token signed by another key', (claims) => ({ claims, foreignKey: true }), /signature/i],
   ];
 
   for (const [lie, tamper, why] of lies) {

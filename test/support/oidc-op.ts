@@ -16,7 +16,12 @@ export interface OpAccount {
   groups?: string[];
 }
 
-export type Tamper = (claims: Record<string, unknown>) => { claims: Record<string, unknown>; unsigned?: boolean };
+export type Tamper = (claims: Record<string, unknown>) => {
+  claims: Record<string, unknown>;
+  unsigned?: boolean;
+  /** Signed with another key under the provider's key id: only a check against its JWKS sees it. */
+  foreignKey?: boolean;
+};
 
 export interface TestOp {
   issuer: string;
@@ -29,6 +34,8 @@ export interface TestOp {
   tamperNext(tamper: Tamper | undefined): void;
   /** The prompt and max_age of the authorization requests seen, newest last. */
   authorizations: URLSearchParams[];
+  /** Every request's path and User-Agent, oldest first (who fetched discovery, keys, tokens). */
+  requests: Array<{ path: string; userAgent: string }>;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,7 @@ export async function startOp(redirectUri: string, options: OpOptions = {}): Pro
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-op-key', use: 'sig', alg: 'RS256' };
   const accounts = new Map<string, OpAccount>();
   const authorizations: URLSearchParams[] = [];
+  const requests: TestOp['requests'] = [];
   let nextSub = 'nobody';
   let tamper: Tamper | undefined;
 
@@ -132,7 +140,11 @@ export async function startOp(redirectUri: string, options: OpOptions = {}): Pro
         const changed = current(claims);
         body.id_token = changed.unsigned
           ? signJwt({ alg: 'none' }, changed.claims, null)
-          : signJwt({ alg: 'RS256', kid: 'test-op-key' }, changed.claims, privateKey);
+          : signJwt(
+              { alg: 'RS256', kid: 'test-op-key' },
+              changed.claims,
+              changed.foreignKey ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : privateKey,
+            );
       }
       const text = JSON.stringify(body);
       res.setHeader('content-length', Buffer.byteLength(text));
@@ -142,6 +154,7 @@ export async function startOp(redirectUri: string, options: OpOptions = {}): Pro
 
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
+    requests.push({ path: url.pathname, userAgent: req.headers['user-agent'] ?? '' });
     if (url.pathname.startsWith('/interaction/')) {
       interaction(req, res).catch((error) => {
         res.statusCode = 500;
@@ -160,6 +173,7 @@ export async function startOp(redirectUri: string, options: OpOptions = {}): Pro
     clientSecret,
     accounts,
     authorizations,
+    requests,
     signInAs: (sub) => {
       nextSub = sub;
     },
