@@ -7,11 +7,10 @@
 import * as oidc from 'openid-client';
 import { getIdentityProvider, type IdentityProviderRecord } from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError, ServiceUnavailableError, UnauthenticatedError } from '../../shared/domain/errors.ts';
-import { FetchRefusedError } from '../../shared/net/safe-fetch.ts';
-import { safeRequest } from '../../shared/net/safe-request.ts';
 import { config } from '../../shared/config.ts';
 import type { Reply } from '../../shared/http/route.ts';
 import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
+import { fetchRefusal, providerFetch } from './oidc-provider-fetch.ts';
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
 import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts';
@@ -43,9 +42,9 @@ async function discover(provider: IdentityProviderRecord): Promise<oidc.Configur
     ? await openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
     : undefined;
   const issuer = new URL(provider.issuer!);
-  // http only for a provider on this machine (the service refuses it elsewhere).
   // The ID token's signature is checked against the issuer's JWKS too (openid-client trusts the
-  // token endpoint's TLS alone otherwise): the sign-in may back an e-signature.
+  // token endpoint's TLS alone otherwise): the sign-in may back an e-signature. http only for a
+  // provider on this machine (the service refuses it elsewhere).
   const execute = [
     oidc.enableNonRepudiationChecks,
     ...(issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : []),
@@ -63,43 +62,6 @@ async function discover(provider: IdentityProviderRecord): Promise<oidc.Configur
       throw new ServiceUnavailableError(`The identity provider's issuer ${issuer.origin} was refused: ${refused}`);
     throw error;
   }
-}
-
-/** The provider's answers are small JSON documents: a megabyte is plenty. */
-const MAX_PROVIDER_ANSWER_BYTES = 1024 * 1024;
-
-/**
- * Every request to the provider (discovery, JWKS, token) through the SSRF-safe request: an
- * issuer on an internal address is refused, as a module URL or a webhook would be.
- */
-const providerFetch: oidc.CustomFetch = (url, options) =>
-  safeRequest(url, {
-    method: options.method,
-    headers: options.headers,
-    body: requestBody(options.body),
-    signal: options.signal,
-    timeoutMs: 10_000,
-    maxBytes: MAX_PROVIDER_ANSWER_BYTES,
-    allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS,
-    userAgent: 'Stepwise single sign-on',
-  });
-
-function requestBody(body: unknown): string | Uint8Array | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body === 'string') return body;
-  if (body instanceof URLSearchParams) return body.toString();
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  throw new Error('Unsupported request body for the identity provider');
-}
-
-/** The SSRF refusal inside what openid-client threw, if that is why it failed. */
-function fetchRefusal(error: unknown): string | undefined {
-  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 5; depth++) {
-    if (at instanceof FetchRefusedError) return at.message;
-    at = (at as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 export async function oidcProvider(providerid: string): Promise<IdentityProviderRecord> {
