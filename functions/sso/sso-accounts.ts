@@ -25,11 +25,11 @@ export interface AssertedIdentity {
 export async function accountFor(provider: IdentityProviderRecord, identity: AssertedIdentity): Promise<UserRecord> {
   const bySso = await findUserIdBy('SSO', identity.ssoUserid);
   const existing = bySso !== undefined ? await getUser(bySso) : undefined;
-  if (existing) return applyMappingAtSignIn(provider, existing, mappedValues(identity));
+  if (existing) return signingIn(provider, existing, identity);
   if (identity.email && identity.emailVerified && provider.match_verified_email) {
     const byEmail = await findUserIdBy('EMAIL', identity.email.trim());
     const user = byEmail !== undefined ? await getUser(byEmail) : undefined;
-    if (user) return applyMappingAtSignIn(provider, user, mappedValues(identity));
+    if (user) return signingIn(provider, user, identity);
   }
   if (!provider.jit || !identity.email)
     throw new ForbiddenError('This account is not known to this site; ask an Administrator to create it');
@@ -43,7 +43,14 @@ export async function accountFor(provider: IdentityProviderRecord, identity: Ass
   return user;
 }
 
-const mappedValues = (identity: AssertedIdentity) => ({
-  roleValues: identity.roleValues,
-  teamValues: identity.teamValues ?? [],
-});
+/**
+ * An existing account signing in: refused when disabled (deprovisioned: its session would be
+ * refused at once anyway), else its roles and teams brought in line with the claims.
+ */
+function signingIn(provider: IdentityProviderRecord, user: UserRecord, identity: AssertedIdentity) {
+  if (user.disabled) throw new ForbiddenError('This account is disabled; ask an Administrator');
+  return applyMappingAtSignIn(provider, user, {
+    roleValues: identity.roleValues,
+    teamValues: identity.teamValues ?? [],
+  });
+}

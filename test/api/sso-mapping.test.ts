@@ -5,7 +5,7 @@
  * change is audited naming the provider. Over HTTP, through oidc-provider in this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createTeam, loginAdmin, siteUrl, uniqueSuffix } from '../support/api.ts';
+import { api, createTeam, loginAdmin, site, siteUrl, uniqueSuffix } from '../support/api.ts';
 import { Visitor } from '../support/sessions.ts';
 import { startOp, throughOp, type TestOp } from '../support/oidc-op.ts';
 
@@ -56,7 +56,9 @@ function person() {
       const visitor = new Visitor();
       const start = await visitor.get(`/sso/${providerid}/login`);
       const back = await throughOp(op, start.headers.get('location')!);
-      expect((await visitor.get(back.slice(siteUrl().length))).status).toBe(303);
+      const done = await visitor.get(back.slice(siteUrl().length));
+      if (done.status !== 303) throw new Error(`The sign-in answered ${done.status}: ${done.text}`);
+      expect(visitor.cookies.has('stepwise_session')).toBe(true);
       const me = await api('GET', '/user', { headers: visitor.cookieHeader() });
       const account = await api('GET', `/users/${me.body.userid}`, { token: admin });
       return { userid: me.body.userid, privileges: account.body.privileges, teams: me.body.teams ?? [] };
@@ -105,6 +107,25 @@ describe('role mapping at every sign-in', () => {
     } finally {
       await api('PATCH', `/admin/identity_providers/${providerid}`, { token: admin, body: { demote_admins: false } });
     }
+  });
+});
+
+describe('a deprovisioned account', () => {
+  it('is refused at sign-in (403 page, no session), its roles left as they were', async () => {
+    const someone = person();
+    const signedIn = await someone.signIn(['stepwise-authors']);
+    const minted = await api('POST', '/admin/api_tokens', {
+      token: admin,
+      body: { name: `SSO mapping ${uniqueSuffix()}`, scopes: ['scim'] },
+    });
+    const disabled = await site('DELETE', `/scim/v2/Users/${signedIn.userid}`, {
+      headers: { authorization: `Bearer ${minted.body.token}` },
+    });
+    expect(disabled.status).toBe(204);
+    await expect(someone.signIn([])).rejects.toThrow(/answered 403: .*This account is disabled/);
+    const account = await api('GET', `/users/${signedIn.userid}`, { token: admin });
+    expect(account.body.privileges).toEqual(['User', 'Author']);
+    await api('DELETE', `/admin/api_tokens/${minted.body.tokenid}`, { token: admin });
   });
 });
 
