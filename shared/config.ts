@@ -90,6 +90,12 @@ const ConfigSchema = z.object({
    */
   STEPWISE_SECRETS_KEY: z.optional(z.string().check(z.minLength(16))),
   /**
+   * Where a deployed function reads that key at cold start instead: the ARN of the Secrets
+   * Manager secret the stateful stack makes (or the operator names). Set by CDK only on the
+   * functions that seal or open provider secrets (decision 240).
+   */
+  STEPWISE_SECRETS_KEY_ARN: z.optional(z.string().check(z.minLength(20))),
+  /**
    * Who may sign in with a password: `everyone`, or `admins` (break-glass Admins only; everyone
    * else signs in through the company's identity provider). Site info's `standard` says which.
    */

@@ -52,15 +52,18 @@ function requireFields(provider: IdentityProviderRecord): void {
 }
 
 /** The input's fields applied to a record (secrets sealed); absent fields keep their value. */
-function applied(base: IdentityProviderRecord, input: UpdateIdentityProviderInput): IdentityProviderRecord {
+async function applied(
+  base: IdentityProviderRecord,
+  input: UpdateIdentityProviderInput,
+): Promise<IdentityProviderRecord> {
   const { client_secret, secret, ...plain } = input;
   const next: IdentityProviderRecord = { ...base };
   for (const [field, value] of Object.entries(plain)) {
     if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
   }
   if (client_secret !== undefined)
-    next.client_secret_sealed = sealProviderSecret(base.providerid, 'client_secret', client_secret);
-  if (secret !== undefined) next.secret_sealed = sealProviderSecret(base.providerid, 'secret', secret);
+    next.client_secret_sealed = await sealProviderSecret(base.providerid, 'client_secret', client_secret);
+  if (secret !== undefined) next.secret_sealed = await sealProviderSecret(base.providerid, 'secret', secret);
   return next;
 }
 
@@ -80,6 +83,7 @@ export async function create(caller: Caller, input: CreateIdentityProviderInput)
     match_verified_email: false,
     role_claim: null,
     role_map: {},
+    demote_admins: false,
     team_claim: null,
     team_map: {},
     issuer: null,
@@ -98,7 +102,7 @@ export async function create(caller: Caller, input: CreateIdentityProviderInput)
     modified_date: now,
     version: 1,
   };
-  const provider = applied(blank, rest);
+  const provider = await applied(blank, rest);
   requireFields(provider);
   if (!(await insertIdentityProvider(provider)))
     throw new ConflictError(`An identity provider ${providerid} already exists`);
@@ -121,7 +125,7 @@ export async function get(providerid: string): Promise<IdentityProviderView> {
 
 export async function update(providerid: string, input: UpdateIdentityProviderInput): Promise<IdentityProviderView> {
   const previous = await existing(providerid);
-  const next = { ...applied(previous, input), modified_date: nowSeconds(), version: previous.version + 1 };
+  const next = { ...(await applied(previous, input)), modified_date: nowSeconds(), version: previous.version + 1 };
   requireFields(next);
   if (!(await replaceIdentityProvider(previous, next)))
     throw new ConflictError('The identity provider changed meanwhile; read it again and retry');

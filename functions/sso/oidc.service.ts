@@ -10,10 +10,11 @@ import {
   type IdentityProviderRecord,
   type SignFor,
 } from '../../shared/db/entities/identity-provider.ts';
-import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { NotFoundError, ServiceUnavailableError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { config } from '../../shared/config.ts';
 import type { Reply } from '../../shared/http/route.ts';
 import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
+import { fetchRefusal, providerFetch } from './oidc-provider-fetch.ts';
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
 import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts';
@@ -29,20 +30,42 @@ export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${provider
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
 function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
-  const key = `${provider.providerid}#${provider.version}`;
+  // created_date too: a provider removed and made again under its id starts at version 1 again.
+  const key = `${provider.providerid}#${provider.created_date}#${provider.version}`;
   let found = configurations.get(key);
   if (!found) {
-    const secret = provider.client_secret_sealed
-      ? openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
-      : undefined;
-    const issuer = new URL(provider.issuer!);
-    // http only for a provider on this machine (the service refuses it elsewhere).
-    const insecure = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {};
-    found = oidc.discovery(issuer, provider.client_id!, secret, undefined, { timeout: 10, ...insecure });
+    found = discover(provider);
     found.catch(() => configurations.delete(key));
     configurations.set(key, found);
   }
   return found;
+}
+
+async function discover(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
+  const secret = provider.client_secret_sealed
+    ? await openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
+    : undefined;
+  const issuer = new URL(provider.issuer!);
+  // The ID token's signature is checked against the issuer's JWKS too (openid-client trusts the
+  // token endpoint's TLS alone otherwise): the sign-in may back an e-signature. http only for a
+  // provider on this machine (the service refuses it elsewhere).
+  const execute = [
+    oidc.enableNonRepudiationChecks,
+    ...(issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : []),
+  ];
+  try {
+    // The configuration keeps this fetch for the JWKS and the token endpoint too.
+    return await oidc.discovery(issuer, provider.client_id!, secret, undefined, {
+      timeout: 10,
+      [oidc.customFetch]: providerFetch,
+      execute,
+    });
+  } catch (error) {
+    const refused = fetchRefusal(error);
+    if (refused)
+      throw new ServiceUnavailableError(`The identity provider's issuer ${issuer.origin} was refused: ${refused}`);
+    throw error;
+  }
 }
 
 export async function oidcProvider(providerid: string): Promise<IdentityProviderRecord> {
@@ -134,16 +157,23 @@ export async function finishOidcLogin(
   };
 }
 
-/** What openid-client found wrong, naming the claim where it says which (aud, iss, exp, nonce). */
+/**
+ * What openid-client found wrong, naming the claim where it says which (aud, iss, exp, nonce),
+ * and the first cause that says more than "invalid response" (a bad signature).
+ */
 function refusal(error: unknown): string {
   let claim = '';
-  // openid-client wraps oauth4webapi's error, whose cause names the claim.
+  let detail = '';
+  // openid-client wraps oauth4webapi's error, whose cause names the claim or the failed check.
   for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 4; depth++) {
     const named = (at as { claim?: unknown }).claim;
     if (typeof named === 'string') claim = ` (${named})`;
+    const message = (at as { message?: unknown }).message;
+    if (depth > 0 && !detail && typeof message === 'string' && message !== (error as Error).message)
+      detail = `: ${message}`;
     at = (at as { cause?: unknown }).cause;
   }
-  return `${(error as Error).message}${claim}`;
+  return `${(error as Error).message}${claim}${detail}`;
 }
 
 const claimValues = (value: unknown): string[] =>

@@ -36,7 +36,7 @@ async function remoteProvider(): Promise<IdentityProviderRecord & { login_url: s
 
 export async function remoteLogin(rawQueryString: string): Promise<Reply> {
   const provider = await remoteProvider();
-  const secret = openProviderSecret(provider.providerid, 'secret', provider.secret_sealed);
+  const secret = await openProviderSecret(provider.providerid, 'secret', provider.secret_sealed);
   const now = nowSeconds();
   const checked = verifyRemoteLogin(rawQueryString, secret, now, REMOTE_LOGIN_WINDOW_SECONDS);
   if (!checked.ok) throw new UnauthenticatedError(PROBLEMS[checked.problem]);

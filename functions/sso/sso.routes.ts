@@ -273,7 +273,8 @@ const stepUpRoutes = [
 export const ssoGroup = defineGroup({
   name: 'sso',
   responseExamples,
-  access: { table: 'readwrite' },
+  // Seals and opens the providers' secrets (decision 240).
+  access: { table: 'readwrite', secretsKey: true },
   pageError: ssoPageError,
   routes: [...adminRoutes, ...remoteLoginRoutes, ...signInRoutes, ...stepUpRoutes],
 });

@@ -14,6 +14,8 @@ const common = {
   match_verified_email: z.optional(z.boolean()),
   role_claim: z.optional(z.nullable(text(200))),
   role_map: z.optional(z.record(text(200), role)),
+  /** Whether the mapping may take Admin away from an account that no longer carries an Admin value (decision 241). */
+  demote_admins: z.optional(z.boolean()),
   team_claim: z.optional(z.nullable(text(200))),
   team_map: z.optional(z.record(text(200), z.int().check(z.positive()))),
   issuer: z.optional(url),

@@ -9,6 +9,7 @@ import { Aws } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { BucketAccess, GroupAccess, TableAction as GroupTableAction } from '../../shared/http/route.ts';
 
@@ -50,6 +51,8 @@ export interface FunctionAccess {
   startImport?: boolean;
   startSiteTransfer?: boolean;
   sendMail?: boolean;
+  /** secretsmanager:GetSecretValue on the secrets key, nothing else of Secrets Manager. */
+  readSecretsKey?: boolean;
 }
 
 /**
@@ -93,6 +96,7 @@ export function groupFunctionAccess(access: GroupAccess): FunctionAccess {
     startImport: access.startImport,
     startSiteTransfer: access.startSiteTransfer,
     sendMail: access.sendMail,
+    readSecretsKey: access.secretsKey,
   };
 }
 
@@ -106,6 +110,8 @@ export interface GrantTargets {
   siteTransferStateMachines?: IStateMachine[];
   /** The configured sender; mail may be sent from this address only. */
   mailFrom: string;
+  /** The key sealing identity providers' secrets (absent where no function may read it). */
+  secretsKey?: ISecret;
 }
 
 export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: GrantTargets): void {
@@ -165,6 +171,16 @@ export function grantFunctionAccess(grantee: IGrantable, access: FunctionAccess,
       resourceArns: identities.map(
         (identity) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${identity}`,
       ),
+    });
+  }
+
+  if (access.readSecretsKey) {
+    if (!targets.secretsKey) throw new Error('secretsKey was granted where the secrets key is not available');
+    // Not secret.grantRead: that adds DescribeSecret, which nothing here calls.
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['secretsmanager:GetSecretValue'],
+      resourceArns: [targets.secretsKey.secretArn],
     });
   }
 }

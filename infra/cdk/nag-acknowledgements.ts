@@ -119,6 +119,11 @@ const REASONS = {
   searchDeadLetterQueue:
     "This queue is itself the dead-letter queue of the search indexer's stream; a dead-letter queue of a " +
     'dead-letter queue would only move the same records again.',
+  secretsKeyRotation:
+    "The secrets key seals identity providers' secrets stored in the table: a new key is only usable once " +
+    "every sealed value is re-sealed under it, which the operator's `npm run secrets:rotate` does before it " +
+    'puts the new value (docs/operations.md, decision 240). A rotation Lambda that only changed the value would ' +
+    'lock every provider out.',
   accessLogBucketLogs:
     'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
@@ -167,6 +172,7 @@ export function acknowledgeNagFindings({
       reason: REASONS.searchDeadLetterQueue,
     });
   Validations.of(stateful.accessLogBucket).acknowledge({ id: 'AwsSolutions-S1', reason: REASONS.accessLogBucketLogs });
+  Validations.of(stateful.secretsKey).acknowledge({ id: 'AwsSolutions-SMG4', reason: REASONS.secretsKeyRotation });
   Validations.of(monitoring.artifactsBucket).acknowledge({
     id: 'AwsSolutions-S1',
     reason: REASONS.canaryArtifactsLogs,

@@ -63,6 +63,14 @@ const SiteSettingsSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'an identity provider id')
       .optional(),
+    /**
+     * The Secrets Manager secret (full ARN) holding the key that seals identity providers'
+     * secrets; unset: the stateful stack generates one (decision 240, docs/operations.md).
+     */
+    secretsKeyArn: z
+      .string()
+      .regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}$/, 'a secret’s full ARN')
+      .optional(),
     logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
     /** Sender of password-reset and invitation mail; the address or its domain must be verified in SES. */
     mailFrom: z.email().default('no-reply@example.com'),

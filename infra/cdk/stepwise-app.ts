@@ -78,6 +78,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     siteExportStateMachine: pipeline.siteExportStateMachine,
     siteImportStateMachine: pipeline.siteImportStateMachine,
     alarmTopic: stateful.alarmTopic,
+    secretsKey: stateful.secretsKey,
     entryFor: options.entryFor,
   };
   const api = new ApiStack(app, `${prefix}-Api`, {

@@ -57,6 +57,7 @@ const ACTIONS_BY_NAME: Record<string, string[]> = {
   InvokeCommand: ['lambda:InvokeFunction'],
   SendEmailCommand: ['ses:SendEmail'],
   PutEventsCommand: ['events:PutEvents'],
+  GetSecretValueCommand: ['secretsmanager:GetSecretValue'],
 };
 
 const NAME_PATTERN = new RegExp(`\\b(${Object.keys(ACTIONS_BY_NAME).join('|')})\\b`, 'g');

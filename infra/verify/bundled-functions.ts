@@ -75,6 +75,8 @@ function localOverrides(host: NodeJS.ProcessEnv, serviceEndpoint: string): Recor
     AWS_ENDPOINT_URL_LAMBDA: serviceEndpoint,
     // The deliverers' EventBridge client puts events on a local stand-in of the template's bus.
     AWS_ENDPOINT_URL_EVENTBRIDGE: serviceEndpoint,
+    // The sso function reads the secrets key from a local stand-in of the template's secret.
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: serviceEndpoint,
     // Test time: webhook retries a thousand times sooner, receivers given less time (test/support/global-setup.ts).
     STEPWISE_WEBHOOK_DELAY_SCALE: host.STEPWISE_WEBHOOK_DELAY_SCALE,
     STEPWISE_WEBHOOK_TIMEOUT_SECONDS: host.STEPWISE_WEBHOOK_TIMEOUT_SECONDS,
@@ -145,6 +147,7 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   const serviceEndpoint = await startServiceEndpoint({
     findFunction: (name) => invokerByName(name),
     buses: assembly.eventBuses,
+    secrets: assembly.secrets,
   });
   const scopes = new Map<string, FunctionScope>();
   let feedSummary = '';

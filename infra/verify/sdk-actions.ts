@@ -175,6 +175,11 @@ const EVENTBRIDGE: Record<string, Mapper> = {
     }),
 };
 
+/** GetSecretValue is authorized on the secret (its full ARN, as the functions name it). */
+const SECRETS_MANAGER: Record<string, Mapper> = {
+  GetSecretValueCommand: (input) => [{ action: 'secretsmanager:GetSecretValue', resource: String(input.SecretId) }],
+};
+
 const BY_CLIENT: Record<string, Record<string, Mapper>> = {
   DynamoDBClient: DYNAMODB,
   S3Client: S3,
@@ -182,6 +187,7 @@ const BY_CLIENT: Record<string, Record<string, Mapper>> = {
   LambdaClient: LAMBDA,
   SESv2Client: SESV2,
   EventBridgeClient: EVENTBRIDGE,
+  SecretsManagerClient: SECRETS_MANAGER,
 };
 
 export class UnmappedCallError extends Error {}

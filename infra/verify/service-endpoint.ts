@@ -4,8 +4,11 @@
  * - Lambda Invoke (POST /2015-03-31/functions/<name>/invocations), enough for the fallback
  *   router's RequestResponse invocations of group functions;
  * - EventBridge PutEvents (X-Amz-Target AWSEvents.PutEvents) onto the buses the template
- *   declares: entries are counted, and an entry for another bus fails as AWS reports it.
+ *   declares: entries are counted, and an entry for another bus fails as AWS reports it;
+ * - Secrets Manager GetSecretValue (X-Amz-Target secretsmanager.GetSecretValue) of the secrets
+ *   the template makes, each with a value generated here, as CloudFormation would.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Context } from 'aws-lambda';
 
@@ -26,8 +29,11 @@ export async function startServiceEndpoint(options: {
   findFunction: (name: string) => Promise<Invoker> | undefined;
   /** Bus names and ARNs the template declares. */
   buses: Array<{ name: string; arn: string }>;
+  /** ARNs of the secrets the template makes. */
+  secrets: string[];
 }): Promise<ServiceEndpoint> {
   const eventsByBus = new Map<string, number>();
+  const secretValues = new Map(options.secrets.map((arn) => [arn, randomBytes(32).toString('base64url')]));
   const json = (response: import('node:http').ServerResponse, status: number, body: unknown, headers = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
@@ -36,6 +42,17 @@ export async function startServiceEndpoint(options: {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
+
+    if (request.headers['x-amz-target'] === 'secretsmanager.GetSecretValue') {
+      const { SecretId } = JSON.parse(text) as { SecretId?: string };
+      const value = SecretId ? secretValues.get(SecretId) : undefined;
+      if (value === undefined) {
+        json(response, 400, { __type: 'ResourceNotFoundException', message: `Secret ${SecretId} not found` });
+        return;
+      }
+      json(response, 200, { ARN: SecretId, Name: SecretId!.split(':').at(-1), SecretString: value, VersionId: 'v1' });
+      return;
+    }
 
     if (request.headers['x-amz-target'] === 'AWSEvents.PutEvents') {
       const entries = ((JSON.parse(text) as { Entries?: PutEventsEntry[] }).Entries ?? []).map((entry) => {

@@ -92,6 +92,8 @@ export interface SynthesizedAssembly {
   /** Functions an EventBridge schedule rule invokes. */
   schedules: Array<{ functionId: string; expression: string }>;
   eventBuses: Array<{ name: string; arn: string }>;
+  /** The ARNs of the Secrets Manager secrets the template makes (the secrets key). */
+  secrets: string[];
 }
 
 export interface StreamSubscription {
@@ -168,6 +170,7 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
   const streamSubscriptions: StreamSubscription[] = [];
   const schedules: SynthesizedAssembly['schedules'] = [];
   const eventBuses: SynthesizedAssembly['eventBuses'] = [];
+  const secrets: string[] = [];
   const functionIdByName = (name: string) => [...functions.values()].find((fn) => fn.functionName === name)?.id;
   const functionIdByArn = (arn: string) => [...functions.values()].find((fn) => fn.arn === arn)?.id;
   for (const stack of stacks.values()) {
@@ -219,6 +222,7 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
           reportsItemFailures: (properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
         });
       }
+      if (resource.Type === 'AWS::SecretsManager::Secret') secrets.push(resolver.physicalName(stack.name, logicalId));
       if (resource.Type === 'AWS::Events::EventBus')
         eventBuses.push({
           name: resolver.physicalName(stack.name, logicalId),
@@ -251,6 +255,7 @@ export function readAssembly(cdkOut: string, local: LocalResourceNames): Synthes
     streamSubscriptions,
     schedules,
     eventBuses,
+    secrets,
   };
 }
 
@@ -324,6 +329,8 @@ class Resolver {
     const generated = `${stackName}-${logicalId}`;
     if (Type === 'AWS::StepFunctions::StateMachine') return this.arn('states', `stateMachine:${generated}`);
     if (Type === 'AWS::S3::Bucket') return generated.toLowerCase();
+    // A secret's Ref is its ARN, which ends in six random characters.
+    if (Type === 'AWS::SecretsManager::Secret') return this.arn('secretsmanager', `secret:${generated}-AbC123`);
     return generated;
   }
 

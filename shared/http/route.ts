@@ -242,6 +242,8 @@ export interface GroupAccess {
   startSiteTransfer?: boolean;
   /** Sends mail through the mail port (SES on AWS): reset links, invitations. */
   sendMail?: boolean;
+  /** Seals and opens identity providers' secrets: reads the secrets key from Secrets Manager (decision 240). */
+  secretsKey?: boolean;
 }
 
 export interface RouteGroup {

@@ -104,7 +104,7 @@ export async function vetUrl(
 }
 
 /** A lookup that answers the vetted address only, whatever the host name. */
-function pinnedLookup(address: string, family: number): LookupFunction {
+export function pinnedLookup(address: string, family: number): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);

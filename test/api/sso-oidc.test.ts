@@ -75,6 +75,14 @@ describe('OpenID Connect sign-in', () => {
     expect(me.body.authToken).toBe(visitor.cookies.get('stepwise_session'));
     const account = await api('GET', `/users/${me.body.userid}`, { token: admin });
     expect(account.body).toMatchObject({ sso_userid: `${providerid}|${person.sub}`, privileges: ['User', 'Author'] });
+    // Discovery, the keys and the token exchange all came through the SSRF-safe request.
+    const fromServer = op.requests.filter((request) =>
+      ['/.well-known/openid-configuration', '/jwks', '/token'].includes(request.path),
+    );
+    expect(new Set(fromServer.map((request) => request.path))).toEqual(
+      new Set(['/.well-known/openid-configuration', '/jwks', '/token']),
+    );
+    expect(new Set(fromServer.map((request) => request.userAgent))).toEqual(new Set(['Stepwise single sign-on']));
   });
 
   const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
@@ -108,6 +116,7 @@ describe('OpenID Connect sign-in', () => {
     ['an expired token', (claims) => ({ claims: { ...claims, iat: hourAgo() - 60, exp: hourAgo() } }), /\(exp\)/],
     ['another nonce', (claims) => ({ claims: { ...claims, nonce: 'not-the-nonce' } }), /\(nonce\)/],
     ['an unsigned token', (claims) => ({ claims, unsigned: true }), /refused/],
+    ['a token signed by another key', (claims) => ({ claims, foreignKey: true }), /signature/i],
   ];
 
   for (const [lie, tamper, why] of lies) {
@@ -184,6 +193,27 @@ describe('OpenID Connect sign-in', () => {
     expect((await admin.get('/sso/step_up')).status).toBe(403);
     const status = await api('GET', '/user/step_up', { token: admin.cookies.get('stepwise_session')! });
     expect(status.body).toMatchObject({ required: false, step_up_url: null });
+  });
+
+  it('fetches the issuer through the SSRF rules: one named by a host that resolves to loopback is refused', async () => {
+    // The same running provider, but as `localhost`: the test stack allow-lists 127.0.0.1 only.
+    const internal = `internal-${uniqueSuffix()}`;
+    const issuer = op.issuer.replace('127.0.0.1', 'localhost');
+    const created = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: { providerid: internal, kind: 'oidc', name: 'Internal', issuer, client_id: op.clientId, jit: true },
+    });
+    expect(created.status).toBe(201);
+    try {
+      const refused = await new Visitor().get(`/sso/${internal}/login`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(refused.text).toContain(
+        `The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`,
+      );
+    } finally {
+      await api('DELETE', `/admin/identity_providers/${internal}`, { token: admin });
+    }
   });
 
   it('answers 404 for a provider that does not exist or is switched off', async () => {

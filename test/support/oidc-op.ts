@@ -16,7 +16,12 @@ export interface OpAccount {
   groups?: string[];
 }
 
-export type Tamper = (claims: Record<string, unknown>) => { claims: Record<string, unknown>; unsigned?: boolean };
+export type Tamper = (claims: Record<string, unknown>) => {
+  claims: Record<string, unknown>;
+  unsigned?: boolean;
+  /** Signed with another key under the provider's key id: only a check against its JWKS sees it. */
+  foreignKey?: boolean;
+};
 
 export interface TestOp {
   issuer: string;
@@ -29,6 +34,8 @@ export interface TestOp {
   tamperNext(tamper: Tamper | undefined): void;
   /** The prompt and max_age of the authorization requests seen, newest last. */
   authorizations: URLSearchParams[];
+  /** Every request's path and User-Agent, oldest first (who fetched discovery, keys, tokens). */
+  requests: Array<{ path: string; userAgent: string }>;
   close(): Promise<void>;
 }
 
@@ -41,11 +48,32 @@ function signJwt(header: Record<string, unknown>, claims: Record<string, unknown
   return `${input}.${b64url(signature)}`;
 }
 
-export async function startOp(redirectUri: string): Promise<TestOp> {
+export interface OpOptions {
+  /**
+   * Show a login form (the account's sub typed in, no password) instead of signing in
+   * `signInAs` at once: what a browser test fills in.
+   */
+  loginForm?: boolean;
+}
+
+const LOGIN_FORM = (uid: string) =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test OP sign-in</title></head><body>' +
+  `<form method="post" action="/interaction/${uid}/login"><label for="login">User</label>` +
+  '<input id="login" name="login" autocomplete="username"><button type="submit">Sign in at the OP</button>' +
+  '</form></body></html>';
+
+async function formField(req: IncomingMessage, name: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get(name) ?? '';
+}
+
+export async function startOp(redirectUri: string, options: OpOptions = {}): Promise<TestOp> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-op-key', use: 'sig', alg: 'RS256' };
   const accounts = new Map<string, OpAccount>();
   const authorizations: URLSearchParams[] = [];
+  const requests: TestOp['requests'] = [];
   let nextSub = 'nobody';
   let tamper: Tamper | undefined;
 
@@ -75,6 +103,16 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
 
   async function interaction(req: IncomingMessage, res: ServerResponse) {
     const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === 'login' && options.loginForm) {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(LOGIN_FORM(details.uid));
+        return;
+      }
+      const accountId = await formField(req, 'login');
+      await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+      return;
+    }
     if (details.prompt.name === 'login') {
       await provider.interactionFinished(
         req,
@@ -102,7 +140,11 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
         const changed = current(claims);
         body.id_token = changed.unsigned
           ? signJwt({ alg: 'none' }, changed.claims, null)
-          : signJwt({ alg: 'RS256', kid: 'test-op-key' }, changed.claims, privateKey);
+          : signJwt(
+              { alg: 'RS256', kid: 'test-op-key' },
+              changed.claims,
+              changed.foreignKey ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : privateKey,
+            );
       }
       const text = JSON.stringify(body);
       res.setHeader('content-length', Buffer.byteLength(text));
@@ -112,6 +154,7 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
 
   server.on('request', (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
+    requests.push({ path: url.pathname, userAgent: req.headers['user-agent'] ?? '' });
     if (url.pathname.startsWith('/interaction/')) {
       interaction(req, res).catch((error) => {
         res.statusCode = 500;
@@ -130,6 +173,7 @@ export async function startOp(redirectUri: string): Promise<TestOp> {
     clientSecret,
     accounts,
     authorizations,
+    requests,
     signInAs: (sub) => {
       nextSub = sub;
     },

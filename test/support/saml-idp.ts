@@ -6,6 +6,8 @@
  * wrapping: a forged assertion where the signed one was, the signed one hidden further in).
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -137,4 +139,70 @@ export function wrappedResponse(genuine: ResponseOptions, forgedNameId: string):
   const forged = assertionXml({ ...genuine, nameId: forgedNameId, assertionId });
   const xml = wrap(`<samlp:Extensions>${signed}</samlp:Extensions>${forged}`, genuine);
   return Buffer.from(xml).toString('base64');
+}
+
+export interface SamlIdpServer {
+  /** The IdP's SSO URL (HTTP-Redirect binding in, HTTP-POST binding out). */
+  ssoUrl: string;
+  /** Attributes of each user the login form may name (email, groups...). */
+  users: Map<string, Record<string, string[]>>;
+  close(): Promise<void>;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * The IdP over HTTP, for a browser: GET <ssoUrl>?SAMLRequest&RelayState shows a login form
+ * (a user name, no password); its POST answers with the page that posts a signed Response to
+ * the ACS of the request, as a real IdP's HTTP-POST binding does.
+ */
+export async function startSamlIdpServer(audience: string): Promise<SamlIdpServer> {
+  const users = new Map<string, Record<string, string[]>>();
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://idp.local');
+    const html = (body: string) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head>${body}`);
+    };
+    if (request.method === 'GET' && url.pathname === '/sso') {
+      const field = (name: string) =>
+        `<input type="hidden" name="${name}" value="${escapeHtml(url.searchParams.get(name) ?? '')}">`;
+      html(
+        `<body><form method="post" action="/sso/login">${field('SAMLRequest')}${field('RelayState')}` +
+          '<label for="login">User</label><input id="login" name="login">' +
+          '<button type="submit">Sign in at the IdP</button></form></body>',
+      );
+      return;
+    }
+    if (request.method === 'POST' && url.pathname === '/sso/login') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const seen = readAuthnRequest(
+        `http://idp.local/sso?${new URLSearchParams({ SAMLRequest: form.get('SAMLRequest') ?? '' })}`,
+      );
+      const nameId = form.get('login') ?? '';
+      const answer = samlResponse({
+        inResponseTo: seen.id,
+        acs: seen.acs,
+        audience,
+        nameId,
+        attributes: users.get(nameId) ?? {},
+      });
+      html(
+        `<body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(seen.acs)}">` +
+          `<input type="hidden" name="SAMLResponse" value="${answer}">` +
+          `<input type="hidden" name="RelayState" value="${escapeHtml(form.get('RelayState') ?? '')}">` +
+          '<noscript><button type="submit">Continue</button></noscript></form></body>',
+      );
+      return;
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    ssoUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sso`,
+    users,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -20,6 +20,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -71,6 +72,8 @@ export interface ApiResources {
   siteExportStateMachine: IStateMachine;
   siteImportStateMachine: IStateMachine;
   alarmTopic: ITopic;
+  /** The key sealing identity providers' secrets: its ARN goes to the groups that declare `secretsKey`. */
+  secretsKey: ISecret;
   /** Where a function's entry file is; tests point fixture groups at a fixture handler. */
   entryFor?: (functionName: string) => string;
 }
@@ -176,6 +179,9 @@ export class ApiAreaStack extends Stack {
         siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
         mailFrom: settings.mailFrom,
       });
+      // The ARN only: the function reads the key itself at cold start (shared/accounts/secrets-key.ts).
+      if (group.access.secretsKey)
+        groupFunction.function.addEnvironment('STEPWISE_SECRETS_KEY_ARN', props.secretsKey.secretArn);
       // Any write may carry Idempotency-Key (decision 223), except those making credentials.
       if (group.routes.some((route) => route.method !== 'GET' && !route.mintsCredentials))
         grantIdempotencyRecords(groupFunction, props.table);

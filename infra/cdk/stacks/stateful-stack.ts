@@ -15,6 +15,7 @@ import {
   HttpMethods,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
@@ -34,6 +35,8 @@ export class StatefulStack extends Stack {
   readonly modulesBucket: Bucket;
   readonly accessLogBucket: Bucket;
   readonly alarmTopic: Topic;
+  /** The key sealing identity providers' secrets (decision 240); read by the sso function only. */
+  readonly secretsKey: ISecret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -139,7 +142,18 @@ export class StatefulStack extends Stack {
     );
     if (settings.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(settings.alarmEmail));
 
+    // Generated here, never seen by anyone: no value in the template, the environment or a log.
+    // Rotated by the operator's re-sealing command (docs/operations.md), not by a rotation Lambda.
+    this.secretsKey = settings.secretsKeyArn
+      ? Secret.fromSecretCompleteArn(this, 'SecretsKey', settings.secretsKeyArn)
+      : new Secret(this, 'SecretsKey', {
+          description: `${settings.stackPrefix}: the key sealing identity providers' secrets (STEPWISE_SECRETS_KEY)`,
+          generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'SecretsKeyArn', { value: this.secretsKey.secretArn });
     new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName });
     new CfnOutput(this, 'ModulesBucketName', { value: this.modulesBucket.bucketName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });

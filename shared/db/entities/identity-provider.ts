@@ -45,6 +45,8 @@ export const identityProviderItemSchema = z.strictObject({
   /** The claim (OIDC) or attribute (SAML) naming roles, and what each value grants. */
   role_claim: nullableText,
   role_map: z.record(z.string(), z.enum(['User', 'Author', 'Admin'])),
+  /** The mapping may take Admin away at sign-in (decision 241); absent on items written before: false. */
+  demote_admins: z.optional(z.boolean()),
   team_claim: nullableText,
   team_map: z.record(z.string(), z.int().check(z.positive())),
   /** OIDC. */
