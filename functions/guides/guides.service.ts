@@ -6,7 +6,7 @@
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
 import { assertKnownFlags, canonicalGuideType, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -210,6 +210,7 @@ export async function create(caller: Caller, input: CreateGuideInput) {
     flags: [],
     public: false,
     userid: caller.userid,
+    ...serviceAuthorFields(caller),
     image: null,
     created_date: now,
     published_date: null,
