@@ -79,4 +79,18 @@ describe('authorship of what a token writes', () => {
     const chain = await readAuditChain(auditSubject.apiToken(writer.tokenid));
     expect(chain.at(-1)).toMatchObject({ action: 'comment.deleted_by_admin', actor_tokenid: other.tokenid });
   });
+
+  it('a wiki page shows the token as its author, where a gone account shows none', async () => {
+    const bot = await mint('Wiki sync');
+    const title = `Sync page ${Date.now()}`;
+    const created = await api('POST', '/wikis', {
+      ...as(bot),
+      body: { namespace: 'CATEGORY', title, contents: 'Written by the sync.' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.author).toMatchObject({ userid: 0, username: 'Wiki sync' });
+    const read = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(title)}`, { token: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.author).toMatchObject({ userid: 0, username: 'Wiki sync' });
+  });
 });
