@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
 import { api, createUser, loginAdmin, site, uniqueSuffix, type ApiResponse } from '../support/api.ts';
+import { assign, createCourse, entryOf, getAssignment, stageGuide } from '../support/courses.ts';
 
 let admin: string;
 let scimToken: string;
@@ -333,6 +334,35 @@ describe('Group rename and removal', () => {
     expect(teams.body.map((team: { teamid: number }) => team.teamid)).not.toContain(teamid);
     // The name is free again.
     expect((await scim('POST', '/Groups', { schemas: [GROUP], displayName: group.body.displayName })).status).toBe(201);
+  });
+
+  it("a removed team's course assignment lets go of its members, whose completions stay", async () => {
+    const member = await createUser();
+    const group = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `Trained ${uniqueSuffix()}`,
+      members: [{ value: String(member.userid) }],
+    });
+    const teamid = Number(group.body.id);
+    const guide = await stageGuide();
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const assignment = await assign({ wikiid: course.wikiid, teamid });
+    expect(assignment.completion_status.map((entry: { userid: number }) => entry.userid)).toEqual([member.userid]);
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: member.token, body: {} });
+
+    expect((await scim('DELETE', `/Groups/${group.body.id}`)).status).toBe(204);
+    const after = await getAssignment(assignment.course_assignmentid);
+    expect(after.status).toBe(200);
+    // What names the team still shows its name.
+    expect(after.body.assignee_name).toBe(group.body.displayName);
+    expect(after.body.completion_status).toEqual([]);
+    const solo = await assign({ wikiid: course.wikiid, userid: member.userid });
+    expect(entryOf(solo, member.userid).stage_status).toEqual({ status: 'completed', reason: 'completed' });
+    // A removed team takes no new assignment.
+    const other = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const again = await api('POST', '/course_assignments', { token: admin, body: { wikiid: other.wikiid, teamid } });
+    expect(again.status, again.text).toBe(422);
+    expect(again.text).toMatch(/no team/i);
   });
 });
 
