@@ -93,4 +93,16 @@ describe('authorship of what a token writes', () => {
     expect(read.status).toBe(200);
     expect(read.body.author).toMatchObject({ userid: 0, username: 'Wiki sync' });
   });
+
+  it('a course shows the token as its author', async () => {
+    const bot = await mint('LMS import');
+    const created = await api('POST', '/courses', {
+      ...as(bot),
+      body: { title: `Imported course ${Date.now()}`, contents: 'From the LMS.', stages: [] },
+    });
+    expect(created.status).toBe(201);
+    const read = await api('GET', `/courses/${created.body.wikiid}`, { token: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.author).toMatchObject({ userid: 0, username: 'LMS import' });
+  });
 });
