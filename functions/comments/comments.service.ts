@@ -11,7 +11,7 @@
  */
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, isWriterOf, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { commentViews } from '../../shared/read-models/comments.ts';
 import type { CommentView } from '../../shared/views/comment-views.ts';
@@ -248,6 +248,7 @@ async function createComment(
     guideid: target.guideid,
     parentid: input.parentid ?? null,
     author_userid: caller.userid,
+    ...serviceAuthorFields(caller),
     title: target.title,
     text_raw: text,
     rating: 0,
@@ -276,6 +277,7 @@ export async function edit(caller: Caller, commentid: number, input: CommentEdit
   const now = nowSeconds();
   const result = await editComment(commentid, {
     userid: caller.userid,
+    ...(caller.service ? { tokenid: caller.service.tokenid } : {}),
     text_raw: text,
     modified_date: now,
     notBefore: now - EDIT_WINDOW_SECONDS,
@@ -298,7 +300,7 @@ function counterWrites(comment: CommentRecord, removed: number): LabelledWrite[]
  */
 export async function remove(caller: Caller, commentid: number): Promise<void> {
   const comment = await requireVisibleComment(caller, commentid);
-  const own = comment.author_userid === caller.userid;
+  const own = isWriterOf(caller, { userid: comment.author_userid, service_author: comment.service_author });
   if (!own && !isAdmin(caller)) throw new ForbiddenError('Only the author of a comment (or an Admin) may delete it');
   const attempt = async (withCounter: boolean, withParent: boolean) => {
     let writes = deleteCommentWrites(comment, own ? caller.userid : undefined);
@@ -310,7 +312,12 @@ export async function remove(caller: Caller, commentid: number): Promise<void> {
         {
           action: 'comment.deleted_by_admin',
           ...auditActor(caller),
-          subjects: [auditSubject.comment(comment.commentid), auditSubject.user(comment.author_userid)],
+          subjects: [
+            auditSubject.comment(comment.commentid),
+            comment.service_author
+              ? auditSubject.apiToken(comment.service_author.tokenid)
+              : auditSubject.user(comment.author_userid),
+          ],
           details: {
             commentid: comment.commentid,
             context: comment.context,

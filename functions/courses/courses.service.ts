@@ -12,7 +12,7 @@ import { canonicalTitle, titleProblem, MAX_CONTENTS_LENGTH } from '../../shared/
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertNamedImagesUsable } from '../../shared/media/wiki-image-guids.ts';
 import { plainExcerpt } from '../../shared/views/wiki-views.ts';
-import { hasRole, type Caller } from '../../shared/domain/caller.ts';
+import { hasRole, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
@@ -201,6 +201,7 @@ export async function create(caller: Caller, input: CourseInput) {
     flags: [],
     table_of_contents: false,
     author_userid: caller.userid,
+    ...serviceAuthorFields(caller),
     modified_by: caller.userid,
     parent_wikiid: null,
     child_count: 0,

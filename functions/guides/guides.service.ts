@@ -6,7 +6,7 @@
 import { config } from '../../shared/config.ts';
 import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
 import { assertKnownFlags, canonicalGuideType, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -189,18 +189,20 @@ function applyInput(
 export async function create(caller: Caller, input: CreateGuideInput) {
   await checkInput(caller, undefined, input);
   const now = nowSeconds();
-  const empty = emptyGuide(
-    {
-      guideid: await nextId('guide'),
-      langid: config().STEPWISE_LANGUAGES[0] ?? 'en',
-      type: input.type,
-      category: input.category,
-      userid: caller.userid,
-      revisionid: await nextRevisionId(),
-    },
-    now,
-  );
-
+  const empty: GuideRecord = {
+    ...emptyGuide(
+      {
+        guideid: await nextId('guide'),
+        langid: config().STEPWISE_LANGUAGES[0] ?? 'en',
+        type: input.type,
+        category: input.category,
+        userid: caller.userid,
+        revisionid: await nextRevisionId(),
+      },
+      now,
+    ),
+    ...serviceAuthorFields(caller),
+  };
   const guide = applyInput(empty, input, now, await blockImageGuids(input.introduction, input.conclusion));
   if (!guide.title.trim()) guide.title = defaultGuideTitle(guide.type, guide.category, guide.subject);
   guide.search_tokens = guideSearchTokens(guide.title);

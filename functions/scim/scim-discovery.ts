@@ -1,7 +1,5 @@
 /** SCIM discovery (RFC 7644 §4): what this service provider supports, for the IdP to read. */
-import { SCHEMA, scimBase } from './scim-protocol.ts';
-
-export const MAX_RESULTS = 200;
+import { MAX_RESULTS, SCHEMA, scimBase } from './scim-protocol.ts';
 
 export function serviceProviderConfig() {
   return {

@@ -2,8 +2,9 @@
  * SCIM Groups (RFC 7643 §4.2): a Group is a team, its members the team's members. Membership
  * changes go through the same items as the teams routes (members, the team's count, the course
  * assignments that cover members) and are idempotent, as identity providers resend them: adding a
- * member already in, or removing one already out, changes nothing. Renaming and deleting a team
- * are not offered (the teams routes have neither): 400 mutability / 501.
+ * member already in, or removing one already out, changes nothing. A rename (PATCH replace
+ * displayName, PUT) renames the team; DELETE removes it (shared/training/team-removal.ts): its
+ * members leave it and keep their records (decision 242).
  */
 import { nextId } from '../../shared/db/counters.ts';
 import {
@@ -14,12 +15,16 @@ import {
   isMember,
   listMembers,
   listTeams,
+  newTeamRecord,
   removeMemberWrites,
+  renameTeam,
   teamAggregateWrite,
   type TeamRecord,
 } from '../../shared/db/entities/team.ts';
 import { getUsers } from '../../shared/db/entities/user.ts';
 import { teamMembershipChanged } from '../../shared/training/team-membership.ts';
+import { removeTeam } from '../../shared/training/team-removal.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { SERVICE_USERID } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -28,6 +33,8 @@ import {
   checkIfMatch,
   etagOf,
   isoDate,
+  listPage,
+  type ListQuery,
   patchOperations,
   SCHEMA,
   scimBase,
@@ -37,19 +44,23 @@ import {
 
 const MAX_MEMBERS_SHOWN = 10_000;
 
-async function groupResource(team: TeamRecord): Promise<Record<string, unknown>> {
+async function groupResource(team: TeamRecord, withMembers = true): Promise<Record<string, unknown>> {
   const base = scimBase();
-  const refs = await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 });
+  const refs = withMembers ? await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 }) : [];
   const users = await getUsers(refs.map((ref) => ref.userid));
   return {
     schemas: [SCHEMA.group],
     id: String(team.teamid),
     displayName: team.name,
-    members: users.map((user) => ({
-      value: String(user.userid),
-      $ref: `${base}/Users/${user.userid}`,
-      display: user.username,
-    })),
+    ...(withMembers
+      ? {
+          members: users.map((user) => ({
+            value: String(user.userid),
+            $ref: `${base}/Users/${user.userid}`,
+            display: user.username,
+          })),
+        }
+      : {}),
     meta: { resourceType: 'Group', created: isoDate(team.created_date), location: `${base}/Groups/${team.teamid}` },
   };
 }
@@ -64,10 +75,11 @@ export async function getGroupResource(id: string) {
   return groupResource(await requireTeam(id));
 }
 
-export async function findGroups(filter: ScimFilter | undefined, excludeMembers: boolean) {
+/** The teams a filter matches, oldest first (a displayName eq ignores case, as names are shown). */
+async function findTeams(filter: ScimFilter | undefined): Promise<TeamRecord[]> {
   const teams = await listTeams({ limit: 100_000, offset: 0 });
   const name = filter && equalityOn(filter, 'displayName');
-  const matching = teams.filter((team) =>
+  return teams.filter((team) =>
     name !== undefined
       ? team.name.toLowerCase() === name.toLowerCase()
       : !filter ||
@@ -75,8 +87,20 @@ export async function findGroups(filter: ScimFilter | undefined, excludeMembers:
           path === 'displayname' ? [team.name] : path === 'id' ? [String(team.teamid)] : [],
         ),
   );
-  const resources = await Promise.all(matching.map(groupResource));
-  return excludeMembers ? resources.map(({ members: _members, ...rest }) => rest) : resources;
+}
+
+/** GET /Groups: a ListResponse of the matching teams in the request's window. */
+export async function listGroups(filter: ScimFilter | undefined, query: ListQuery, excludeMembers: boolean) {
+  return listPage(await findTeams(filter), query, (page) =>
+    Promise.all(page.map((team) => groupResource(team, !excludeMembers))),
+  );
+}
+
+/** Group names are unique among teams (case aside): 409 uniqueness for a taken one. */
+async function requireFreeName(name: string, teamid?: number): Promise<void> {
+  const holders = await findTeams({ kind: 'compare', path: 'displayName', op: 'eq', value: name });
+  if (holders.some((team) => team.teamid !== teamid))
+    throw new ScimError(409, `A Group named ${name} exists`, 'uniqueness');
 }
 
 function memberIds(value: unknown): number[] {
@@ -117,26 +141,16 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
 export async function createGroup(body: unknown) {
   const resource = (body ?? {}) as { displayName?: unknown; members?: unknown };
   const name = stringValue(resource.displayName, 'displayName', 100);
-  const existing = await findGroups({ kind: 'compare', path: 'displayName', op: 'eq', value: name }, true);
-  if (existing.length) throw new ScimError(409, `A Group named ${name} exists`, 'uniqueness');
+  await requireFreeName(name);
   const members = memberIds(resource.members);
-  const team: TeamRecord = {
+  // Provisioned by the site itself: no user owns it; Admins manage it.
+  const team = newTeamRecord({
     teamid: await nextId('team'),
     name,
-    description: '',
-    // Provisioned by the site itself: no user owns it; Admins manage it.
     owner: SERVICE_USERID,
-    location: null,
-    latitude: null,
-    longitude: null,
-    image: null,
-    member_count: 0,
-    reputation: 0,
-    attributes: {},
-    created_date: nowSeconds(),
-    new_member_since: null,
     privacy: 'private',
-  };
+    created_date: nowSeconds(),
+  });
   await insertTeam(team, searchTokens(team.name));
   await changeMembers(team, members, []);
   return groupResource((await getTeam(team.teamid))!);
@@ -155,8 +169,18 @@ async function applyGroupChange(
   remove: number[],
   replaceWith?: number[],
 ) {
-  if (displayName !== undefined && stringValue(displayName, 'displayName', 100) !== team.name)
-    throw new ScimError(400, 'A Group (team) keeps its name: rename the team in Stepwise', 'mutability');
+  if (displayName !== undefined) {
+    const name = stringValue(displayName, 'displayName', 100);
+    if (name !== team.name) {
+      await requireFreeName(name, team.teamid);
+      try {
+        await renameTeam(team.teamid, name, searchTokens(team.name), searchTokens(name));
+      } catch (error) {
+        if (error instanceof TransactionConditionFailed) throw new ScimError(404, `No Group ${team.teamid}`);
+        throw error;
+      }
+    }
+  }
   if (replaceWith) {
     const current = (await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 })).map((ref) => ref.userid);
     add = replaceWith.filter((userid) => !current.includes(userid));
@@ -201,4 +225,11 @@ export async function replaceGroup(id: string, body: unknown, ifMatch?: string) 
   const resource = (body ?? {}) as { displayName?: unknown; members?: unknown };
   await applyGroupChange(team, resource.displayName, [], [], memberIds(resource.members));
   return groupResource((await getTeam(team.teamid))!);
+}
+
+/** DELETE: the team is removed; its members leave it and keep their records. */
+export async function deleteGroup(id: string, ifMatch?: string): Promise<void> {
+  const team = await requireTeam(id);
+  checkIfMatch(ifMatch, etagOf(await groupResource(team)));
+  if (!(await removeTeam(team.teamid))) throw new ScimError(404, `No Group ${id}`);
 }

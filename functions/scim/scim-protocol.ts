@@ -91,20 +91,39 @@ export function withVersion(resource: Record<string, unknown>): Record<string, u
   return { ...resource, meta: { ...(resource.meta as Record<string, unknown>), version: etagOf(resource) } };
 }
 
+/** The most resources one list answer holds (ServiceProviderConfig's filter.maxResults). */
+export const MAX_RESULTS = 200;
+
 /** startIndex (1-based) and count of a list request, as RFC 7644 §3.4.2.4 reads them. */
-export function listWindow(query: { startIndex?: string; count?: string }, maxCount: number) {
+export function listWindow(query: ListQuery) {
   const startIndex = Math.max(1, Number.parseInt(query.startIndex ?? '1', 10) || 1);
-  const asked = query.count === undefined ? maxCount : Number.parseInt(query.count, 10);
-  const count = Number.isNaN(asked) ? maxCount : Math.min(Math.max(0, asked), maxCount);
+  const asked = query.count === undefined ? MAX_RESULTS : Number.parseInt(query.count, 10);
+  const count = Number.isNaN(asked) ? MAX_RESULTS : Math.min(Math.max(0, asked), MAX_RESULTS);
   return { startIndex, count };
 }
 
-export function listResponse(all: Record<string, unknown>[], window: { startIndex: number; count: number }) {
-  const page = all.slice(window.startIndex - 1, window.startIndex - 1 + window.count).map(withVersion);
+export interface ListQuery {
+  startIndex?: string;
+  count?: string;
+}
+
+/**
+ * The ListResponse of a Users or Groups search: `matches` in the service's order, cut to the
+ * request's window before `resourcesOf` builds them, so a page costs the reads of its own
+ * resources only; `totalResults` counts every match.
+ */
+export async function listPage<T>(
+  matches: T[],
+  query: ListQuery,
+  resourcesOf: (page: T[]) => Promise<Record<string, unknown>[]>,
+) {
+  const { startIndex, count } = listWindow(query);
+  const window = matches.slice(startIndex - 1, startIndex - 1 + count);
+  const page = window.length ? (await resourcesOf(window)).map(withVersion) : [];
   return {
     schemas: [SCHEMA.list],
-    totalResults: all.length,
-    startIndex: window.startIndex,
+    totalResults: matches.length,
+    startIndex,
     itemsPerPage: page.length,
     Resources: page,
   };

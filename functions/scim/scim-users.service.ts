@@ -17,12 +17,15 @@ import { recordsOf } from '../../shared/db/stored-item.ts';
 import { createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { retryOnLostRace, labelsIn } from '../../shared/db/retry.ts';
+import { nowSeconds } from '../../shared/clock.ts';
 import { equalityOn, matchesScimFilter, type ScimFilter } from '../../shared/domain/scim-filter.ts';
 import {
   booleanValue,
   checkIfMatch,
   etagOf,
   isoDate,
+  listPage,
+  type ListQuery,
   patchOperations,
   SCHEMA,
   scimBase,
@@ -94,32 +97,41 @@ function attributeValues(user: UserRecord) {
   return (path: string) => values[path] ?? [];
 }
 
+/** A User SCIM deleted is gone for SCIM (decision 242): the account stays, disabled. */
+function provisioned(user: UserRecord | undefined): user is UserRecord {
+  return user !== undefined && user.scim_deleted_date === undefined;
+}
+
 /**
  * The accounts a filter matches, oldest first. `userName eq`, `emails eq` and `externalId eq`
  * (what provisioning sends before each create) are one uniqueness lookup; any other filter reads
- * the user list (a Query) and keeps the matches.
+ * the user list (a Query) and keeps the matches. Users SCIM deleted are left out.
  */
-export async function findUsers(filter: ScimFilter | undefined): Promise<Record<string, unknown>[]> {
+async function findUsers(filter: ScimFilter | undefined): Promise<UserRecord[]> {
   const email =
     filter && (equalityOn(filter, 'userName') ?? equalityOn(filter, 'emails') ?? equalityOn(filter, 'emails.value'));
   const sso = filter && equalityOn(filter, 'externalId');
   if (email !== undefined || sso !== undefined) {
     const userid = await findUserIdBy(email !== undefined ? 'EMAIL' : 'SSO', (email ?? sso)!);
     const user = userid === undefined ? undefined : await getUser(userid);
-    return resourcesOf(user ? [user] : []);
+    return provisioned(user) ? [user] : [];
   }
   const users = (await queryAll(usersCollection)).map(recordsOf(userItemSchema)).map((record) => ({
     ...record,
     teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b),
   }));
-  const matching = filter ? users.filter((user) => matchesScimFilter(filter, attributeValues(user))) : users;
-  return resourcesOf(matching);
+  return users.filter((user) => provisioned(user) && (!filter || matchesScimFilter(filter, attributeValues(user))));
+}
+
+/** GET /Users: a ListResponse of the matching accounts in the request's window. */
+export async function listUsers(filter: ScimFilter | undefined, query: ListQuery) {
+  return listPage(await findUsers(filter), query, resourcesOf);
 }
 
 async function requireUser(id: string): Promise<UserRecord> {
   const userid = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
   const user = userid === undefined || userid === 0 ? undefined : await getUser(userid, { consistent: true });
-  if (!user) throw new ScimError(404, `No User ${id}`);
+  if (!provisioned(user)) throw new ScimError(404, `No User ${id}`);
   return user;
 }
 
@@ -226,6 +238,7 @@ async function changeUser(
   id: string,
   ifMatch: string | undefined,
   change: (draft: UserDraft) => UserDraft,
+  deleting = false,
 ): Promise<UserRecord> {
   const result = await retryOnLostRace(
     async () => {
@@ -239,6 +252,7 @@ async function changeUser(
         sso_userid: draft.externalId,
         employee_id: draft.employeeNumber,
         disabled: !draft.active,
+        ...(deleting ? { scim_deleted_date: nowSeconds() } : {}),
       };
       after.search_tokens = searchTokens(after.username, after.unique_username);
       try {
@@ -253,10 +267,11 @@ async function changeUser(
     { attempts: 5, raceLabels: labelsIn('user'), message: 'The User changed while it was being changed; try again' },
   );
   const { before, after } = result;
-  if (after.disabled !== Boolean(before.disabled)) {
-    if (after.disabled) await deleteAllTokensOf(after.userid);
+  const disabling = after.disabled && !before.disabled;
+  if (disabling) await deleteAllTokensOf(after.userid);
+  if (disabling || deleting || after.disabled !== Boolean(before.disabled)) {
     await appendAudit({
-      action: after.disabled ? 'user.disabled' : 'user.enabled',
+      action: deleting ? 'user.deprovisioned' : after.disabled ? 'user.disabled' : 'user.enabled',
       ...auditActor(caller),
       subjects: [auditSubject.user(after.userid)],
       details: { via: 'scim' },
@@ -284,9 +299,12 @@ export async function patchUser(caller: Caller, id: string, body: unknown, ifMat
   return (await resourcesOf([user]))[0];
 }
 
-/** DELETE: the account is disabled, not erased (its records stay); a second DELETE is 404. */
+/**
+ * DELETE: the person is gone from the identity provider. The account is disabled (its sessions
+ * end) and marked SCIM-deleted: SCIM answers 404 for it from now on and lists it no more, while
+ * the account, its training records, signatures and audit trail stay (decision 242). A User
+ * disabled before (Entra's soft delete, then DELETE) is deleted the same way.
+ */
 export async function deleteUser(caller: Caller, id: string, ifMatch?: string): Promise<void> {
-  const user = await requireUser(id);
-  if (user.disabled) throw new ScimError(404, `No active User ${id}`);
-  await changeUser(caller, id, ifMatch, (draft) => ({ ...draft, active: false }));
+  await changeUser(caller, id, ifMatch, (draft) => ({ ...draft, active: false }), true);
 }

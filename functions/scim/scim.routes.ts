@@ -7,8 +7,8 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { parseScimFilter, ScimFilterError, type ScimFilter } from '../../shared/domain/scim-filter.ts';
-import { listResponse, listWindow, resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
-import { listOf, MAX_RESULTS, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
+import { resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
+import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
 import * as users from './scim-users.service.ts';
 import * as groups from './scim-groups.service.ts';
 
@@ -67,8 +67,7 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: Users, filtered (userName, emails, externalId; eq co sw and or), startIndex/count',
       query: listQuery,
       queryExample: { filter: 'userName eq "dana.fisher@example.com"', startIndex: '1', count: '100' },
-      handler: async ({ query }) =>
-        scimReply(200, listResponse(await users.findUsers(filterOf(query.filter)), listWindow(query, MAX_RESULTS))),
+      handler: async ({ query }) => scimReply(200, await users.listUsers(filterOf(query.filter), query)),
     }),
     route({
       ...SCIM,
@@ -134,8 +133,7 @@ export const scimGroup = defineGroup({
       queryExample: { filter: 'displayName eq "Line 3"', excludedAttributes: 'members' },
       handler: async ({ query }) => {
         const excludeMembers = /(^|,)\s*members\s*(,|$)/i.test(query.excludedAttributes ?? '');
-        const found = await groups.findGroups(filterOf(query.filter), excludeMembers);
-        return scimReply(200, listResponse(found, listWindow(query, MAX_RESULTS)));
+        return scimReply(200, await groups.listGroups(filterOf(query.filter), query, excludeMembers));
       },
     }),
     route({
@@ -160,7 +158,7 @@ export const scimGroup = defineGroup({
       ...SCIM,
       method: 'PUT',
       path: '/scim/v2/Groups/{id}',
-      summary: "SCIM: replace a Group's members",
+      summary: "SCIM: replace a Group's name and members",
       params: idParams,
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
@@ -171,7 +169,7 @@ export const scimGroup = defineGroup({
       ...SCIM,
       method: 'PATCH',
       path: '/scim/v2/Groups/{id}',
-      summary: "SCIM: add, remove or replace members (Okta's and Entra ID's forms)",
+      summary: "SCIM: rename, add, remove or replace members (Okta's and Entra ID's forms)",
       params: idParams,
       body: scimBody,
       example: {
@@ -185,10 +183,12 @@ export const scimGroup = defineGroup({
       ...SCIM,
       method: 'DELETE',
       path: '/scim/v2/Groups/{id}',
-      summary: 'SCIM: deleting a Group is not offered (teams are not deleted): 501',
+      status: 204,
+      summary: 'SCIM: remove a Group: the team goes, its members leave it and keep their records',
       params: idParams,
-      handler: async () => {
-        throw new ScimError(501, 'Deleting a Group (team) is not supported; remove its members instead');
+      handler: async ({ params, headers }) => {
+        await groups.deleteGroup(params.id, headers['if-match']);
+        return reply(204);
       },
     }),
   ],

@@ -29,6 +29,7 @@ import {
   insertTeam,
   listMembers,
   listTeams,
+  newTeamRecord,
   removeMemberWrites,
   teamAggregateWrite,
   type TeamRecord,
@@ -121,22 +122,15 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
 export async function create(caller: Caller, input: CreateTeamInput): Promise<TeamView> {
   const owner = input.owner ?? caller.userid;
   await requireUsers([owner]);
-  const team: TeamRecord = {
+  const team = newTeamRecord({
     teamid: await nextId('team'),
     name: input.name,
-    description: input.description ?? '',
+    description: input.description,
     owner,
-    location: input.location ?? null,
-    latitude: null,
-    longitude: null,
-    image: null,
-    member_count: 0,
-    reputation: 0,
-    attributes: {},
-    created_date: nowSeconds(),
-    new_member_since: null,
+    location: input.location,
     privacy: input.privacy ?? 'public',
-  };
+    created_date: nowSeconds(),
+  });
   const members = [...new Set([owner, ...(input.members ?? [])])];
   if (members.length > MAX_MEMBER_CHANGES)
     throw ValidationError.field('members', 'too_many', `At most ${MAX_MEMBER_CHANGES} initial members`);

@@ -8,7 +8,7 @@
  */
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
 import {
@@ -291,6 +291,7 @@ export async function create(caller: Caller, input: WikiInput) {
     flags: [...new Set(input.flags ?? [])],
     table_of_contents: input.table_of_contents ?? false,
     author_userid: caller.userid,
+    ...serviceAuthorFields(caller),
     modified_by: caller.userid,
     parent_wikiid: parent?.wikiid ?? null,
     child_count: 0,

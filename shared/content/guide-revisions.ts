@@ -128,7 +128,8 @@ export async function insertGuide(guide: GuideRecord, changedBy: number): Promis
   await transactWrite([
     guideCreate(guide),
     guideSnapshotPut(guide, { reason: 'guide.create', changed_by: changedBy, date: guide.created_date }),
-    authoredLinkPut(guide),
+    // A token's guide has no author account to list it under (decision 244).
+    ...(guide.service_author ? [] : [authoredLinkPut(guide)]),
     ...(guide.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(guide, true)] : []),
     ...categoryRefWrites(null, guide),
     ...searchTokenWrites('GUIDE', guide.guideid, [], guide.search_tokens),
@@ -155,7 +156,7 @@ export async function deleteGuide(
       }
       await transactWrite([
         guideDelete(guideid, current.version),
-        authoredLinkDelete(current),
+        ...(current.service_author ? [] : [authoredLinkDelete(current)]),
         ...(current.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(current, false)] : []),
         ...categoryRefWrites(current, null),
         ...searchTokenWrites('GUIDE', guideid, current.search_tokens, []),

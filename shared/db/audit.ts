@@ -4,10 +4,15 @@
  * record's hash covers the previous record's hash, so editing or deleting a record breaks
  * the chain. The chain head (sk HEAD) moves with a condition on its seq, in the same
  * transaction, so two concurrent appends can never both claim one position.
+ *
+ * A record may also be listed site-wide (`listedIn`): its item then carries gsi2 keys of a
+ * time-ordered listing (e.g. every stage completion event, decision 243), so the listing is the
+ * chain's own record, written in the same put, and cannot disagree with it.
  */
 import { tableName } from './client.ts';
 import { getItem } from './items.ts';
-import { queryPage } from './paging.ts';
+import { queryCount, queryPage, type Page, type PageQuery } from './paging.ts';
+import { INDEXES } from './table.ts';
 import { padId } from './keys.ts';
 import { nowSeconds } from '../clock.ts';
 import { transactWrite, type LabelledWrite } from './transactions.ts';
@@ -30,7 +35,12 @@ export interface AuditEvent {
   details: Record<string, unknown>;
   /** Set when the actor acted through an impersonation token. */
   impersonator_userid?: number | null;
+  /** A site-wide listing the record joins (gsi2); not part of the record or its hash. */
+  listedIn?: AuditListing;
 }
+
+/** Site-wide, time-ordered listings of audit records (gsi2 `AUDITLIST#<listing>`). */
+export type AuditListing = 'stage-completions';
 
 export interface AuditRecord extends AuditEvent {
   subject: string;
@@ -71,6 +81,8 @@ export const auditRecordItemSchema = z.strictObject({
   subjects: z.array(z.string()),
   details: z.record(z.string(), z.unknown()),
   impersonator_userid: z.optional(z.nullable(z.int())),
+  gsi2pk: z.optional(z.string().check(z.startsWith('AUDITLIST#'))),
+  gsi2sk: z.optional(z.string()),
   subject: z.string(),
   seq: z.int(),
   date: z.number(),
@@ -107,10 +119,18 @@ export async function chainHead(subject: string): Promise<{ seq: number; hash: s
   return { seq, hash };
 }
 
+/** The gsi2 keys of a record in a listing: date order, then chain and position (unique). */
+export function auditListingKeys(listing: AuditListing, record: Pick<AuditRecord, 'subject' | 'seq' | 'date'>) {
+  return {
+    [INDEXES.gsi2.pk]: `AUDITLIST#${listing}`,
+    [INDEXES.gsi2.sk]: `${padId(record.date)}#${record.subject}#${padId(record.seq)}`,
+  };
+}
+
 function appendWrites(
   subject: string,
   head: { seq: number; hash: string },
-  event: AuditEvent,
+  { listedIn, ...event }: AuditEvent,
   date: number,
 ): LabelledWrite[] {
   const unsigned: Omit<AuditRecord, 'hash'> = {
@@ -132,6 +152,7 @@ function appendWrites(
             ...chainKey(subject, `SEQ#${padId(record.seq)}`),
             entity: 'AuditRecord',
             ...record,
+            ...(listedIn ? auditListingKeys(listedIn, record) : {}),
           } satisfies z.input<typeof auditRecordItemSchema>,
           ConditionExpression: 'attribute_not_exists(pk)',
         },
@@ -184,4 +205,50 @@ export async function readAuditChain(subject: string, limit = 1000, afterSeq = 0
     { limit, offset: 0 },
   );
   return items.map(recordsOf(auditRecordItemSchema));
+}
+
+/** A listing's records from `since` (inclusive) to `until` (exclusive), epoch seconds. */
+function listingQuery(listing: AuditListing, range: { since?: number; until?: number }): PageQuery {
+  const from = padId(range.since ?? 0);
+  // '#' sorts before digits: every key of the second before `until` is below `<until>#`.
+  const to = range.until === undefined ? '~' : `${padId(Math.max(0, range.until - 1))}#~`;
+  return { index: INDEXES.gsi2, partition: `AUDITLIST#${listing}`, sortBetween: { from, to } };
+}
+
+/** One page of a listing, oldest first, and how many records the range holds. */
+export async function readAuditListing(
+  listing: AuditListing,
+  range: { since?: number; until?: number },
+  page: Page,
+): Promise<{ records: AuditRecord[]; total: number }> {
+  if (range.until !== undefined && range.until <= (range.since ?? 0)) return { records: [], total: 0 };
+  const query = listingQuery(listing, range);
+  const [items, total] = await Promise.all([queryPage(query, page), queryCount(query)]);
+  return {
+    records: items.map(recordsOf(auditRecordItemSchema)),
+    total,
+  };
+}
+
+/**
+ * Lists a record written before its listing existed (the backfill of decision 243): only the
+ * index keys are added, the record and its hash stay as they are. Idempotent.
+ */
+export async function addToAuditListing(listing: AuditListing, record: AuditRecord): Promise<void> {
+  const keys = auditListingKeys(listing, record);
+  await transactWrite([
+    {
+      label: `record:${record.subject}`,
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: chainKey(record.subject, `SEQ#${padId(record.seq)}`),
+          UpdateExpression: 'SET #lpk = :lpk, #lsk = :lsk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#lpk': INDEXES.gsi2.pk, '#lsk': INDEXES.gsi2.sk },
+          ExpressionAttributeValues: { ':lpk': keys[INDEXES.gsi2.pk], ':lsk': keys[INDEXES.gsi2.sk] },
+        },
+      },
+    },
+  ]);
 }

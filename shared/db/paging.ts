@@ -141,6 +141,20 @@ export async function queryPage(query: PageQuery, page: { limit: number; offset:
   return items.slice(0, page.limit);
 }
 
+/** How many items a collection holds (Select COUNT: no attribute payload is returned). */
+export async function queryCount(query: PageQuery): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({ ...baseInput(query, false), Select: 'COUNT', ExclusiveStartKey: startKey }),
+    );
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
 /** The first item of a collection in its order (e.g. the newest with `descending`), if any. */
 export async function queryFirst(query: PageQuery): Promise<Item | undefined> {
   return (await queryPage(query, { limit: 1, offset: 0 }))[0];

@@ -35,6 +35,28 @@ export function auditActor(caller: Caller): { actor_userid: number | null; actor
     : { actor_userid: caller.userid };
 }
 
+/**
+ * The token that wrote a record as a service principal (decision 244): stored beside the
+ * record's userid 0, so its views name the token (its name, kept as written: a revoked token's
+ * record is gone) and the record agrees with the audit trail's actor_tokenid.
+ */
+export interface ServiceAuthor {
+  tokenid: string;
+  name: string;
+}
+
+/** `{service_author}` to spread into a record the caller writes; nothing for a user. */
+export function serviceAuthorFields(caller: Caller): { service_author?: ServiceAuthor } {
+  return caller.service ? { service_author: { tokenid: caller.service.tokenid, name: caller.service.name } } : {};
+}
+
+/** True when `caller` wrote a record (author userid, and service_author for a token's record). */
+export function isWriterOf(caller: Caller, record: { userid: number; service_author?: ServiceAuthor }): boolean {
+  if (caller.service || record.service_author)
+    return caller.service?.tokenid !== undefined && caller.service.tokenid === record.service_author?.tokenid;
+  return record.userid === caller.userid;
+}
+
 export interface AuthContext {
   /** null for an anonymous request. */
   user: Caller | null;

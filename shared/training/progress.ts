@@ -99,6 +99,8 @@ export async function changeCompletion(
           actor_userid: change.actor_userid,
           impersonator_userid: change.impersonator_userid ?? null,
           subjects: [auditSubject.user(userid)],
+          // Completions and invalidations make the site's stage completion history (decision 243).
+          ...(change.action === 'training.started' ? {} : { listedIn: 'stage-completions' as const }),
           details: {
             doctype: doc.doctype,
             docid: doc.docid,

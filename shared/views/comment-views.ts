@@ -46,7 +46,7 @@ export function commentView(comment: CommentRecord, author: UserRecord | undefin
     context: comment.context,
     contextid: comment.contextid,
     parentid: comment.parentid,
-    author: authorSummary(author, comment.author_userid, siteUrl),
+    author: authorSummary(author, comment.author_userid, siteUrl, comment.service_author),
     title: comment.title,
     text_raw: comment.text_raw,
     text_rendered: renderWiki(comment.text_raw, { siteUrl }).html,

@@ -269,7 +269,7 @@ export function fullGuideView(parts: FullGuideParts): FullGuideView {
     favorited: parts.favorited,
     completed: parts.completed,
     patrol_threshold: 0,
-    author: authorSummary(parts.author, guide.userid, siteUrl),
+    author: authorSummary(parts.author, guide.userid, siteUrl, guide.service_author),
     image: guideImage(guide, parts.media),
     flags: guide.flags.map(flagView),
     parts: guide.parts,

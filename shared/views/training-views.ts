@@ -18,7 +18,7 @@ import type { WikiRecord } from '../db/entities/wiki.ts';
 import { STAGE_REASONS, STAGE_STATUSES, type StageState } from '../domain/stage-status.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { urlSlug } from '../domain/text.ts';
-import { defaultAvatarUrl, userSummary } from './user-views.ts';
+import { authorSummary, defaultAvatarUrl } from './user-views.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
@@ -497,7 +497,11 @@ export function courseView(wiki: WikiRecord, course: CourseRecord, context: Cour
     fullUrl: trimSite(context.siteUrl) + path,
     editUrl: `/Courses/Edit/${wiki.wikiid}`,
     viewUrl: path,
-    author: context.author ? userSummary(context.author, context.siteUrl) : null,
+    // A token that wrote the course shows as itself (decision 244); a gone account as null.
+    author:
+      context.author || wiki.service_author
+        ? authorSummary(context.author, wiki.author_userid, context.siteUrl, wiki.service_author)
+        : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { userSummarySchema, type ImageView, type UserSummaryView } from './commo
 import { urlSlug } from '../domain/text.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import { IMAGE_SIZES } from '../domain/media.ts';
+import { SERVICE_USERID, type ServiceAuthor } from '../domain/caller.ts';
 
 /**
  * The site path of the default avatar (served by the pages group, decision 195). Every size URL
@@ -143,9 +144,39 @@ export function goneUserSummary(userid: number, siteUrl: string): UserSummaryVie
 }
 const GONE_USERNAME = 'Deleted user';
 
-/** A summary of the author, or of a gone account when the author's record no longer exists. */
-export const authorSummary = (author: UserRecord | undefined, userid: number, siteUrl: string): UserSummaryView =>
-  author ? userSummary(author, siteUrl) : goneUserSummary(userid, siteUrl);
+/**
+ * A site API token as the author of what it wrote (decision 244): userid 0, the token's name,
+ * no reputation, teams or privileges, the default avatar, and the site as its page (it has none).
+ */
+export function serviceAuthorSummary(service: ServiceAuthor, siteUrl: string): UserSummaryView {
+  return {
+    userid: SERVICE_USERID,
+    username: service.name,
+    unique_username: null,
+    join_date: 0,
+    image: defaultAvatarImage(siteUrl),
+    reputation: 0,
+    url: siteUrl,
+    teams: [],
+    privileges: [],
+  };
+}
+
+/**
+ * A summary of the author: the token that wrote it, the account, or a gone account when the
+ * author's record no longer exists.
+ */
+export const authorSummary = (
+  author: UserRecord | undefined,
+  userid: number,
+  siteUrl: string,
+  service?: ServiceAuthor,
+): UserSummaryView =>
+  service
+    ? serviceAuthorSummary(service, siteUrl)
+    : author
+      ? userSummary(author, siteUrl)
+      : goneUserSummary(userid, siteUrl);
 
 export function userName(user: UserRecord): UserNameView {
   return { userid: user.userid, username: user.username, unique_username: user.unique_username };

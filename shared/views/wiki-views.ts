@@ -8,7 +8,7 @@ import type { WikiRecord } from '../db/entities/wiki.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
-import { userSummary } from './user-views.ts';
+import { authorSummary } from './user-views.ts';
 import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { guideSummarySchema } from './guide-views.ts';
@@ -209,7 +209,11 @@ export function wikiView(wiki: WikiRecord, context: WikiViewContext): WikiView {
     table_of_contents: wiki.table_of_contents,
     url,
     fullUrl: url,
-    author: context.author ? userSummary(context.author, context.siteUrl) : null,
+    // A gone account shows no author here (the wire's null); a token shows as itself (decision 244).
+    author:
+      context.author || wiki.service_author
+        ? authorSummary(context.author, wiki.author_userid, context.siteUrl, wiki.service_author)
+        : null,
     created_date: wiki.created_date,
     modified_date: wiki.modified_date,
     parent: context.parent ? wikiRef(context.parent, context.siteUrl) : null,

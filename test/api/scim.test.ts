@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_CACHE_TTL_MS } from '../../shared/http/authenticate.ts';
 import { api, createUser, loginAdmin, site, uniqueSuffix, type ApiResponse } from '../support/api.ts';
+import { assign, createCourse, entryOf, getAssignment, stageGuide } from '../support/courses.ts';
 
 let admin: string;
 let scimToken: string;
@@ -206,17 +207,162 @@ describe('deprovisioning', () => {
       body: { email: user.email, password: user.password },
     });
     expect(login.status).toBe(401);
+    // Deleted for SCIM: 404 on every route and in no list; the account and its audit trail stay.
+    expectScimError(await scim('GET', `/Users/${user.userid}`), 404);
+    expectScimError(
+      await scim('PATCH', `/Users/${user.userid}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', path: 'active', value: true }],
+      }),
+      404,
+    );
+    expectScimError(await scim('PUT', `/Users/${user.userid}`, { schemas: [USER], userName: user.email }), 404);
+    expectScimError(await scim('DELETE', `/Users/${user.userid}`), 404);
+    const byName = await site('GET', '/scim/v2/Users', {
+      headers: { authorization: `Bearer ${scimToken}` },
+      query: { filter: `userName eq "${user.email}"` },
+    });
+    expect(byName.body.totalResults).toBe(0);
+    const all = await site('GET', '/scim/v2/Users', {
+      headers: { authorization: `Bearer ${scimToken}` },
+      query: { filter: `userName co "${user.email}"` },
+    });
+    expect(all.body.totalResults).toBe(0);
+    const account = await api('GET', `/users/${user.userid}`, { token: admin });
+    expect(account.status).toBe(200);
+    const audit = await api('GET', `/audit/users/${user.userid}`, { token: admin });
+    expect(audit.body.records.at(-1)).toMatchObject({ action: 'user.deprovisioned', actor_userid: null });
+    // Its email stays the account's: provisioning it again is a conflict, not a takeover of its records.
+    expectScimError(await scim('POST', '/Users', { schemas: [USER], userName: user.email }), 409, 'uniqueness');
+  });
+
+  it('active false keeps the User readable and re-enables; a later DELETE (Entra after soft delete) deletes it', async () => {
+    const user = await createUser();
+    const disabled = await scim('PATCH', `/Users/${user.userid}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
+    expect(disabled.body.active).toBe(false);
     const still = await scim('GET', `/Users/${user.userid}`);
     expect(still.body.active).toBe(false);
-    const audit = await api('GET', `/audit/users/${user.userid}`, { token: admin });
-    expect(audit.body.records.at(-1)).toMatchObject({ action: 'user.disabled', actor_userid: null });
-    expectScimError(await scim('DELETE', `/Users/${user.userid}`), 404);
-    // Enabled again by the IdP: signs in again.
     const enabled = await scim('PATCH', `/Users/${user.userid}`, {
       schemas: [PATCH],
       Operations: [{ op: 'replace', path: 'active', value: true }],
     });
     expect(enabled.body.active).toBe(true);
+    await scim('PATCH', `/Users/${user.userid}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
+    expect((await scim('DELETE', `/Users/${user.userid}`)).status).toBe(204);
+    expectScimError(await scim('GET', `/Users/${user.userid}`), 404);
+  });
+});
+
+describe('Group rename and removal', () => {
+  it('Okta renames with PATCH replace displayName, Entra with a no-path value; PUT renames too; a taken name is 409', async () => {
+    const tag = uniqueSuffix();
+    const group = await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Ren ${tag}`, members: [] });
+    const okta = await scim('PATCH', `/Groups/${group.body.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', value: { id: group.body.id, displayName: `Ren2 ${tag}` } }],
+    });
+    expect(okta.status).toBe(200);
+    expect(okta.body.displayName).toBe(`Ren2 ${tag}`);
+    const entra = await scim('PATCH', `/Groups/${group.body.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'displayName', value: `Ren3 ${tag}` }],
+    });
+    expect(entra.body.displayName).toBe(`Ren3 ${tag}`);
+    const put = await scim('PUT', `/Groups/${group.body.id}`, {
+      schemas: [GROUP],
+      displayName: `Ren4 ${tag}`,
+      members: [],
+    });
+    expect(put.body.displayName).toBe(`Ren4 ${tag}`);
+    const teams = await api('GET', '/teams', { token: admin, query: { limit: 1000 } });
+    const team = teams.body.find((entry: { teamid: number }) => entry.teamid === Number(group.body.id));
+    expect(team.name).toBe(`Ren4 ${tag}`);
+    const byName = await site('GET', '/scim/v2/Groups', {
+      headers: { authorization: `Bearer ${scimToken}` },
+      query: { filter: `displayName eq "Ren4 ${tag}"` },
+    });
+    expect(byName.body.Resources.map((found: { id: string }) => found.id)).toEqual([group.body.id]);
+    const other = await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Other ${tag}` });
+    expectScimError(
+      await scim('PATCH', `/Groups/${other.body.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'replace', path: 'displayName', value: `ren4 ${tag}` }],
+      }),
+      409,
+      'uniqueness',
+    );
+  });
+
+  it('DELETE removes the team: its members leave it and keep their records; 404 thereafter', async () => {
+    const member = await createUser();
+    const group = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `Gone ${uniqueSuffix()}`,
+      members: [{ value: String(member.userid) }],
+    });
+    expect(group.body.members).toHaveLength(1);
+    const teamid = Number(group.body.id);
+    expect((await api('GET', `/users/${member.userid}`, { token: admin })).body.teams).toContain(teamid);
+    expectScimError(await scim('DELETE', `/Groups/${group.body.id}`, undefined, { 'if-match': 'W/"stale"' }), 412);
+    const deleted = await scim('DELETE', `/Groups/${group.body.id}`);
+    expect(deleted.status).toBe(204);
+    expectScimError(await scim('GET', `/Groups/${group.body.id}`), 404);
+    expectScimError(await scim('DELETE', `/Groups/${group.body.id}`), 404);
+    expectScimError(
+      await scim('PATCH', `/Groups/${group.body.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: String(member.userid) }] }],
+      }),
+      404,
+    );
+    const listed = await site('GET', '/scim/v2/Groups', {
+      headers: { authorization: `Bearer ${scimToken}` },
+      query: { filter: `displayName eq "${group.body.displayName}"` },
+    });
+    expect(listed.body.totalResults).toBe(0);
+    expect((await api('GET', `/teams/${teamid}`, { token: admin })).status).toBe(404);
+    const after = await api('GET', `/users/${member.userid}`, { token: admin });
+    expect(after.status).toBe(200);
+    expect(after.body.teams).not.toContain(teamid);
+    const teams = await api('GET', '/teams', { token: admin, query: { limit: 1000, order: 'DESC' } });
+    expect(teams.body.map((team: { teamid: number }) => team.teamid)).not.toContain(teamid);
+    // The name is free again.
+    expect((await scim('POST', '/Groups', { schemas: [GROUP], displayName: group.body.displayName })).status).toBe(201);
+  });
+
+  it("a removed team's course assignment lets go of its members, whose completions stay", async () => {
+    const member = await createUser();
+    const group = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `Trained ${uniqueSuffix()}`,
+      members: [{ value: String(member.userid) }],
+    });
+    const teamid = Number(group.body.id);
+    const guide = await stageGuide();
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const assignment = await assign({ wikiid: course.wikiid, teamid });
+    expect(assignment.completion_status.map((entry: { userid: number }) => entry.userid)).toEqual([member.userid]);
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: member.token, body: {} });
+
+    expect((await scim('DELETE', `/Groups/${group.body.id}`)).status).toBe(204);
+    const after = await getAssignment(assignment.course_assignmentid);
+    expect(after.status).toBe(200);
+    // What names the team still shows its name.
+    expect(after.body.assignee_name).toBe(group.body.displayName);
+    expect(after.body.completion_status).toEqual([]);
+    const solo = await assign({ wikiid: course.wikiid, userid: member.userid });
+    expect(entryOf(solo, member.userid).stage_status).toEqual({ status: 'completed', reason: 'completed' });
+    // A removed team takes no new assignment.
+    const other = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const again = await api('POST', '/course_assignments', { token: admin, body: { wikiid: other.wikiid, teamid } });
+    expect(again.status, again.text).toBe(422);
+    expect(again.text).toMatch(/no team/i);
   });
 });
 
@@ -284,7 +430,7 @@ describe('RFC 7644 errors and access', () => {
       400,
       'invalidSyntax',
     );
-    expectScimError(await scim('DELETE', '/Groups/1'), 501);
+    expectScimError(await scim('DELETE', '/Groups/999999999'), 404);
   });
 
   it('discovery: ServiceProviderConfig, Schemas, ResourceTypes', async () => {

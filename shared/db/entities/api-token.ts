@@ -104,3 +104,9 @@ export async function touchApiToken(tokenid: string, now: number): Promise<void>
     if (!isConditionFailed(error)) throw error;
   }
 }
+
+/** The token a record names as its writer (ServiceAuthor, decision 244), as records store it. */
+export const serviceAuthorSchema = z.strictObject({
+  tokenid: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
+  name: z.string(),
+});

@@ -21,6 +21,8 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideKey, stepKey } from './guide.ts';
 import { wikiKey } from './wiki.ts';
 import * as z from 'zod/mini';
+import { serviceAuthorSchema } from './api-token.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type CommentContext = 'guide' | 'step' | 'wiki' | 'post' | 'info';
 
@@ -43,6 +45,8 @@ export interface CommentRecord {
   replied_date: number;
   status: 'public' | 'private';
   reply_count: number;
+  /** Written by a site API token (author_userid 0): which one (decision 244). */
+  service_author?: ServiceAuthor;
 }
 
 /** A Comment item as toItem writes it and the reply / edit updates leave it (plain). */
@@ -70,6 +74,7 @@ export const commentItemSchema = z.strictObject({
   replied_date: z.number(),
   status: z.enum(['public', 'private']),
   reply_count: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
 });
 
 export const commentReplyItemSchema = z.strictObject({
@@ -234,21 +239,24 @@ export type EditRefusal = 'missing' | 'not_owner' | 'too_late';
  */
 export async function editComment(
   commentid: number,
-  edit: { userid: number; text_raw: string; modified_date: number; notBefore: number },
+  edit: { userid: number; tokenid?: string; text_raw: string; modified_date: number; notBefore: number },
 ): Promise<CommentRecord | EditRefusal> {
+  // A token edits only what it wrote itself, not every comment of userid 0 (decision 244).
+  const byToken = edit.tokenid === undefined ? '' : ' AND service_author.tokenid = :tokenid';
   try {
     const result = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: commentKey(commentid),
         UpdateExpression: 'SET text_raw = :text, modified_date = :now',
-        ConditionExpression: 'attribute_exists(pk) AND author_userid = :userid AND #date >= :notBefore',
+        ConditionExpression: `attribute_exists(pk) AND author_userid = :userid${byToken} AND #date >= :notBefore`,
         ExpressionAttributeNames: { '#date': 'date' },
         ExpressionAttributeValues: {
           ':text': edit.text_raw,
           ':now': edit.modified_date,
           ':userid': edit.userid,
           ':notBefore': edit.notBefore,
+          ...(edit.tokenid === undefined ? {} : { ':tokenid': edit.tokenid }),
         },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -259,7 +267,8 @@ export async function editComment(
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     if (!error.Item) return 'missing';
     const old = parseStored(commentItemSchema, unmarshall(error.Item));
-    return old.author_userid !== edit.userid ? 'not_owner' : 'too_late';
+    const owner = old.author_userid === edit.userid && old.service_author?.tokenid === edit.tokenid;
+    return owner ? 'too_late' : 'not_owner';
   }
 }
 

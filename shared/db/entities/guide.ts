@@ -24,6 +24,8 @@ import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored
 import { sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
+import { serviceAuthorSchema } from './api-token.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export interface StepRef {
   stepid: number;
@@ -66,6 +68,8 @@ export interface GuideRecord {
   public: boolean;
   /** The author. */
   userid: number;
+  /** Written by a site API token (userid 0): which one (decision 244). */
+  service_author?: ServiceAuthor;
   /** The guide's image: a GuideImage media item id (read as the Image object). */
   image: number | null;
   created_date: number;
@@ -149,6 +153,7 @@ const guideContent = {
   flags: z.array(z.string()),
   public: z.boolean(),
   userid: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
   image: z.nullable(z.int()),
   created_date: z.number(),
   published_date: z.nullable(z.number()),

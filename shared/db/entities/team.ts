@@ -33,6 +33,12 @@ export interface TeamRecord {
   privacy: 'public' | 'private';
   /** When the last member joined (the real service's new_member_since). */
   new_member_since: number | null;
+  /**
+   * When the team was removed (SCIM DELETE of its Group, decision 242): it has no members, is
+   * listed and found no more (getTeam answers undefined), and its item stays so that what names
+   * it (assignments, grants, approval stages, history) still reads its name.
+   */
+  removed_date?: number;
 }
 
 export interface MemberRecord {
@@ -41,13 +47,45 @@ export interface MemberRecord {
   joined: number;
 }
 
+/** What a new team is made of; everything else starts empty (no members, no image, no place). */
+export interface NewTeam {
+  teamid: number;
+  name: string;
+  owner: number;
+  privacy: 'public' | 'private';
+  created_date: number;
+  description?: string;
+  location?: string | null;
+}
+
+/** The record of a team before its first member joins: the one place its defaults are decided. */
+export function newTeamRecord(team: NewTeam): TeamRecord {
+  return {
+    teamid: team.teamid,
+    name: team.name,
+    description: team.description ?? '',
+    owner: team.owner,
+    location: team.location ?? null,
+    latitude: null,
+    longitude: null,
+    image: null,
+    member_count: 0,
+    reputation: 0,
+    attributes: {},
+    created_date: team.created_date,
+    new_member_since: null,
+    privacy: team.privacy,
+  };
+}
+
 /** A Team item as teamCreateWrites puts it and the member changes ADD / SET to it (plain). */
 export const teamItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('TEAM'),
   entity: z.literal('Team'),
-  gsi1pk: z.literal('TEAMS'),
-  gsi1sk: z.string(),
+  // A removed team leaves the TEAMS list: its item has no gsi1 keys.
+  gsi1pk: z.optional(z.literal('TEAMS')),
+  gsi1sk: z.optional(z.string()),
   teamid: z.int().check(z.positive()),
   name: z.string(),
   description: z.string(),
@@ -62,6 +100,7 @@ export const teamItemSchema = z.strictObject({
   created_date: z.number(),
   privacy: z.enum(['public', 'private']),
   new_member_since: z.nullable(z.number()),
+  removed_date: z.optional(z.number()),
 });
 
 export const teamMemberItemSchema = z.strictObject({
@@ -110,12 +149,17 @@ export async function insertTeam(team: TeamRecord, nameTokens: string[]): Promis
   await transactWrite(teamCreateWrites(team, nameTokens));
 }
 
+/** A team that exists and was not removed. */
 export async function getTeam(teamid: number): Promise<TeamRecord | undefined> {
   const item = await getItem(teamKey(teamid));
-  return item ? recordFrom(teamItemSchema, item) : undefined;
+  const team = item ? recordFrom(teamItemSchema, item) : undefined;
+  return team?.removed_date === undefined ? team : undefined;
 }
 
-/** Teams in the order of the ids asked for; unknown ids are left out. */
+/**
+ * Teams in the order of the ids asked for; unknown ids are left out. Removed teams are kept:
+ * this is how what names a team (an assignment, a grant, a stage) reads its name.
+ */
 export async function getTeams(teamids: number[]): Promise<TeamRecord[]> {
   const items = await batchGetInOrder(teamids.map(teamKey));
   return items.map(recordsOf(teamItemSchema));
@@ -216,4 +260,46 @@ export function teamAggregateWrite(
 
 export async function applyMembershipChanges(writes: LabelledWrite[]): Promise<void> {
   await transactWrite(writes);
+}
+
+/** A new name, and its search words with it; a team removed meanwhile is not renamed. */
+export async function renameTeam(teamid: number, name: string, oldTokens: string[], newTokens: string[]) {
+  await transactWrite([
+    {
+      label: 'team',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: teamKey(teamid),
+          UpdateExpression: 'SET #name = :name',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(removed_date)',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':name': name },
+        },
+      },
+    },
+    ...searchTokenWrites('TEAM', teamid, oldTokens, newTokens),
+  ]);
+}
+
+/**
+ * Marks an emptied team removed (see removed_date): out of the TEAMS list and the name search,
+ * only while it has no members, so a member joining meanwhile fails it (label `team`).
+ */
+export async function markTeamRemoved(teamid: number, nameTokens: string[], now: number): Promise<void> {
+  await transactWrite([
+    {
+      label: 'team',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: teamKey(teamid),
+          UpdateExpression: `SET removed_date = :now REMOVE ${INDEXES.gsi1.pk}, ${INDEXES.gsi1.sk}`,
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(removed_date) AND member_count = :zero',
+          ExpressionAttributeValues: { ':now': now, ':zero': 0 },
+        },
+      },
+    },
+    ...searchTokenWrites('TEAM', teamid, nameTokens, []),
+  ]);
 }

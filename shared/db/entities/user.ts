@@ -49,6 +49,11 @@ export interface UserRecord {
    * tokens are gone; its records stay (docs/identity.md). Absent on accounts never disabled.
    */
   disabled?: boolean;
+  /**
+   * Set (epoch seconds) by SCIM DELETE: the identity provider removed the person. The account
+   * stays, disabled, with its records; SCIM answers 404 for it and lists it no more (decision 242).
+   */
+  scim_deleted_date?: number;
 }
 
 const nullableText = z.nullable(z.string());
@@ -84,6 +89,7 @@ export const userItemSchema = z.strictObject({
   search_tokens: z.array(z.string()),
   version: z.int(),
   disabled: z.optional(z.boolean()),
+  scim_deleted_date: z.optional(z.number()),
 });
 
 /** The link of an account to a user it created. */

@@ -20,6 +20,8 @@ import { revisionGuard } from '../revisions.ts';
 import { canonicalTitle, WIKI_NAMESPACES, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
 import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import { serviceAuthorSchema } from './api-token.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
 
@@ -42,6 +44,8 @@ export interface WikiRecord {
   table_of_contents: boolean;
   /** The userid who created the page. */
   author_userid: number;
+  /** Created by a site API token (author_userid 0): which one (decision 244). */
+  service_author?: ServiceAuthor;
   /** The userid who made the current revision. */
   modified_by: number;
   parent_wikiid: number | null;
@@ -111,6 +115,7 @@ export const wikiItemSchema = z.strictObject({
   langid: z.string(),
   image: z.nullable(z.record(z.string(), z.unknown())),
   author_userid: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
   modified_by: z.int(),
   /** 0 for a page without parent. */
   parent_wikiid: z.int(),

@@ -1,0 +1,108 @@
+/**
+ * Content written by a site API token (decision 244): stored with userid 0 and the token that
+ * wrote it, shown as the token (a service principal: its name), never as a gone or dangling
+ * user, also after the token is revoked; another token is not its writer.
+ */
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { reloadConfig } from '../../shared/config.ts';
+import { auditSubject, readAuditChain } from '../../shared/db/audit.ts';
+import { api, loginAdmin } from '../support/api.ts';
+import { category } from './guide-fixtures.ts';
+
+let admin: string;
+
+beforeAll(async () => {
+  process.env.DDB_ENDPOINT = inject('ddbEndpoint');
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  reloadConfig();
+  admin = await loginAdmin();
+});
+
+async function mint(name: string) {
+  const response = await api('POST', '/admin/api_tokens', { token: admin, body: { name, scopes: ['full'] } });
+  expect(response.status).toBe(201);
+  return response.body as { tokenid: string; token: string; name: string };
+}
+
+const as = (token: { token: string }) => ({ headers: { authorization: `api ${token.token}` } });
+
+describe('authorship of what a token writes', () => {
+  it('a guide shows the token as its author, in the answer, on GET and after the token is revoked', async () => {
+    const bot = await mint('Importer bot');
+    const created = await api('POST', '/guides', {
+      ...as(bot),
+      body: { category: await category(), type: 'how-to', title: 'Bolt the guard' },
+    });
+    expect(created.status).toBe(201);
+    const principal = { userid: 0, username: 'Importer bot', reputation: 0, privileges: [], teams: [] };
+    expect(created.body.author).toMatchObject(principal);
+    const read = await api('GET', `/guides/${created.body.guideid}`, { token: admin });
+    expect(read.body.author).toMatchObject(principal);
+    expect(read.body.author.username).not.toBe('Deleted user');
+    expect((await api('DELETE', `/admin/api_tokens/${bot.tokenid}`, { token: admin })).status).toBe(204);
+    const after = await api('GET', `/guides/${created.body.guideid}`, { token: admin });
+    expect(after.body.author).toMatchObject(principal);
+  });
+
+  it('a comment shows the token; only that token edits or deletes it as its writer', async () => {
+    const writer = await mint('Feedback sync');
+    const other = await mint('Other sync');
+    const guide = await api('POST', '/guides', {
+      token: admin,
+      body: { category: await category(), type: 'how-to', title: 'Check the belt' },
+    });
+    const posted = await api('POST', `/comments/guide/${guide.body.guideid}`, {
+      ...as(writer),
+      body: { text: 'Imported from the line log.' },
+    });
+    expect(posted.status).toBe(201);
+    expect(posted.body.author).toMatchObject({ userid: 0, username: 'Feedback sync' });
+    const read = await api('GET', `/comments/${posted.body.commentid}`, { token: admin });
+    expect(read.body.author).toMatchObject({ userid: 0, username: 'Feedback sync' });
+
+    const byOther = await api('PATCH', `/comments/${posted.body.commentid}`, {
+      ...as(other),
+      body: { text: 'Not mine.' },
+    });
+    expect(byOther.status).toBe(403);
+    const byWriter = await api('PATCH', `/comments/${posted.body.commentid}`, {
+      ...as(writer),
+      body: { text: 'Imported from the line log (edited).' },
+    });
+    expect(byWriter.status).toBe(200);
+    expect(byWriter.body.author).toMatchObject({ userid: 0, username: 'Feedback sync' });
+
+    // Another (full, so Admin) token deletes it as an Admin would: the audit names the writer token.
+    const removed = await api('DELETE', `/comments/${posted.body.commentid}`, as(other));
+    expect(removed.status).toBe(204);
+    const chain = await readAuditChain(auditSubject.apiToken(writer.tokenid));
+    expect(chain.at(-1)).toMatchObject({ action: 'comment.deleted_by_admin', actor_tokenid: other.tokenid });
+  });
+
+  it('a wiki page shows the token as its author, where a gone account shows none', async () => {
+    const bot = await mint('Wiki sync');
+    const title = `Sync page ${Date.now()}`;
+    const created = await api('POST', '/wikis', {
+      ...as(bot),
+      body: { namespace: 'CATEGORY', title, contents: 'Written by the sync.' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.author).toMatchObject({ userid: 0, username: 'Wiki sync' });
+    const read = await api('GET', `/wikis/CATEGORY/${encodeURIComponent(title)}`, { token: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.author).toMatchObject({ userid: 0, username: 'Wiki sync' });
+  });
+
+  it('a course shows the token as its author', async () => {
+    const bot = await mint('LMS import');
+    const created = await api('POST', '/courses', {
+      ...as(bot),
+      body: { title: `Imported course ${Date.now()}`, contents: 'From the LMS.', stages: [] },
+    });
+    expect(created.status).toBe(201);
+    const read = await api('GET', `/courses/${created.body.wikiid}`, { token: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.author).toMatchObject({ userid: 0, username: 'LMS import' });
+  });
+});
