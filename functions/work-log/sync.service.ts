@@ -18,6 +18,7 @@ import { getSignoffRequest } from '../../shared/db/entities/signoff.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import type { EntryView } from '../../shared/views/work-log-views.ts';
 import * as workLog from './work-log.service.ts';
+import { qualificationConflict, shortOf } from './sync-qualification.ts';
 import type { SyncAction, SyncActionType } from './sync.schemas.ts';
 
 /** Past this, the rest of the journal is answered `not_applied` (API Gateway stops at 30 s). */
@@ -42,6 +43,7 @@ export type ConflictReason =
   | 'unknown_entry'
   | 'depends_on_failed'
   | 'guid_reused'
+  | 'qualification'
   | 'time_budget'
   | 'server_error';
 
@@ -137,7 +139,14 @@ async function start(caller: Caller, action: SyncAction, entries: Map<string, nu
   });
   entries.set(action.client_guid, record.entryid);
   const status: SyncStatus = created ? 'applied' : 'already_applied';
-  return { status, http_status: created ? 201 : 200, entryid: record.entryid, ...newRelease(action, record) };
+  // A flagged start (gate `warn`) says so before a new release: the operator's shortfall matters more.
+  const flagged = await qualificationConflict(record.entryid, newRelease(action, record).conflict);
+  return {
+    status,
+    http_status: created ? 201 : 200,
+    entryid: record.entryid,
+    ...(flagged ? { conflict: flagged } : newRelease(action, record)),
+  };
 }
 
 /** Done, but on another revision of the guide than the device had: reported with the result. */
@@ -277,6 +286,9 @@ function failure(
       ...entry,
       conflict: { reason: error.reason, message: error.message },
     };
+  const short = error instanceof ForbiddenError ? shortOf(error) : undefined;
+  if (short)
+    return { status: 'conflict', http_status: 403, ...entry, conflict: { reason: 'qualification', ...short } };
   if (error instanceof ForbiddenError)
     return {
       status: 'conflict',
