@@ -8,7 +8,6 @@
  * token it returns. Every step is appended to the audit trail (trainee and request chains) in
  * the same transaction as the change: who, when, what, on which document revision.
  */
-import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { newToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
@@ -16,14 +15,12 @@ import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../share
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
-import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
+import { lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
-import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
+import { getCourses } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';
-import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
   consumeFinalizeToken,
@@ -39,6 +36,11 @@ import {
   type SignoffResponse,
 } from '../../shared/db/entities/signoff.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
+import {
+  requestSignoff as createSignoffRequest,
+  requireAssessmentStage,
+  signoffSubjects as subjectsOf,
+} from '../../shared/training/signoff-requests.ts';
 import { siteUrl } from '../../shared/config.ts';
 import { stageDocument, stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
@@ -91,25 +93,6 @@ async function requireRequest(id: number): Promise<SignoffRequestRecord> {
   const request = await getSignoffRequest(id);
   if (!request) throw new NotFoundError(`No signoff request with signoff_requestid ${id}`);
   return request;
-}
-
-async function requireAssessmentStage(
-  stage_assessmentid: number,
-): Promise<{ teamid: number; wikiid: number; stage: CourseStageRecord }> {
-  const assessment = await getAssessment(stage_assessmentid);
-  if (!assessment) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
-  const { course } = await requireCourse(assessment.wikiid);
-  const stage = course.stages.find((candidate) => candidate.stage_assessmentid === stage_assessmentid);
-  if (!stage || stage.assessment_teamid === null)
-    throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
-  return { teamid: stage.assessment_teamid, wikiid: course.wikiid, stage };
-}
-
-/** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
-function subjectsOf(request: SignoffRequestRecord): string[] {
-  const document =
-    request.doctype === 'external_training_module' ? [] : [auditSubject.document(request.doctype, request.docid)];
-  return [auditSubject.user(request.userid), auditSubject.signoff(request.signoff_requestid), ...document];
 }
 
 /**
@@ -177,58 +160,9 @@ function conflictUnless(
   });
 }
 
-/**
- * A trainee asks for a signoff. With a `client_guid` the trainee already used: that request (not
- * created) for the same body, 409 with it for another (decision 224).
- */
-export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
-  const { client_guid, ...request } = input;
-  return createOnce({
-    kind: 'signoff_request',
-    userid: auth.user.userid,
-    guid: client_guid,
-    request,
-    existing: async (ref) => {
-      const current = await getSignoffRequest(Number(ref));
-      if (!current) throw new NotFoundError(`No signoff request with signoff_requestid ${ref}`);
-      return view(current);
-    },
-    make: (claim) => createSignoffRequest(auth, input, claim),
-  });
-}
-
-async function createSignoffRequest(
-  auth: SignedInAuth,
-  input: SignoffRequestInput,
-  claim?: (signoff_requestid: number) => LabelledWrite,
-) {
-  const caller = auth.user;
-  const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
-  if ((await listTraineeRows(caller.userid, wikiid)).length === 0)
-    throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
-  const document = await stageDocument(stage);
-  const request: SignoffRequestRecord = {
-    signoff_requestid: await nextId('signoff_request'),
-    stage_assessmentid: input.stage_assessmentid,
-    wikiid,
-    course_stageid: stage.course_stageid,
-    doctype: stage.doctype,
-    docid: stage.docid,
-    doc_revisionid: document?.revisionid ?? null,
-    userid: caller.userid,
-    teamid,
-    state: 'requested',
-    comments: input.comments ?? '',
-    requested_date: nowSeconds(),
-    response: null,
-    acknowledged_date: null,
-    cancelled_date: null,
-    cancelled_by: null,
-    version: 1,
-  };
-  await transition(auth, 'signoff.requested', null, request, {}, claim ? [claim(request.signoff_requestid)] : []);
-  await refreshProgressOn(request.userid, request);
-  return view(request);
+/** A trainee asks for a signoff (shared/training/signoff-requests.ts, also the journal's). */
+export function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
+  return createSignoffRequest(auth, input, view);
 }
 
 /** Requests awaiting a response from the user: open requests of the teams they sign for, not their own. */
