@@ -11,6 +11,7 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { mergedPageDescending } from '../../shared/db/merged-pages.ts';
 import { isLostRace } from '../../shared/db/retry.ts';
+import { clientGuidHolder } from '../../shared/db/client-guid.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
@@ -104,6 +105,7 @@ const sessionOrder = (item: Record<string, unknown>) => padId(sessionidOf(item))
  * sessions of quizzes whose title, guide title or attached documents' titles contain it.
  */
 export async function listSessions(caller: Caller, query: SessionListQuery) {
+  if (query.client_guid !== undefined) return sessionOfGuid(caller, query.client_guid, query.offset);
   const visible = (await visibleUsers(caller)).users;
   const text = query.query?.trim();
   let sessions: QuizSessionRecord[];
@@ -142,6 +144,13 @@ export async function listSessions(caller: Caller, query: SessionListQuery) {
     ]),
   );
   return { quizSessions: sessions.map((session) => sessionView(session, users.get(session.userid) ?? null)) };
+}
+
+/** The caller's submission made under a client guid, as a list of at most one (decision 224). */
+async function sessionOfGuid(caller: Caller, guid: string, offset: number) {
+  const holder = offset > 0 ? undefined : await clientGuidHolder('quiz_answer', caller.userid, guid);
+  const session = holder ? await getSession(Number(holder.ref)) : undefined;
+  return { quizSessions: session ? [sessionView(session, caller.username)] : [] };
 }
 
 /** POST /quizzes/sessions/bulkCancel (Admins and Team Owners): cancels each open session the caller may see. */

@@ -14,6 +14,9 @@ const resultSchema = z.object({
   status: z.enum(['applied', 'already_applied', 'pending', 'conflict', 'rejected', 'skipped', 'not_applied']),
   http_status: z.int(),
   entryid: z.optional(z.int()),
+  commentid: z.optional(z.int()),
+  quiz_sessionid: z.optional(z.int()),
+  signoff_requestid: z.optional(z.int()),
   conflict: z.optional(z.object({ reason: z.string(), message: z.string(), current: z.optional(z.unknown()) })),
   device_time: z.int(),
   server_time: z.int(),
@@ -73,11 +76,11 @@ export const syncRoutes = [
         },
       ],
     },
-    handler: ({ caller, body, headers }) => {
+    handler: ({ auth, body, headers }) => {
       const bytes = Number(headers['content-length'] ?? Buffer.byteLength(JSON.stringify(body)));
       if (bytes > MAX_JOURNAL_BYTES)
         throw new RequestError(413, `A journal is at most ${MAX_JOURNAL_BYTES} bytes: send it in parts`);
-      return journal.sync(caller, body.actions);
+      return journal.sync(auth, body.actions);
     },
   }),
 ];

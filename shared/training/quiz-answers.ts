@@ -106,7 +106,10 @@ async function requireTakeableQuiz(quizid: number): Promise<QuizRecord> {
   return quiz;
 }
 
-const lockedError = () => new ForbiddenError('The quiz is locked for this user: the attempt limit is used up');
+/** The attempt limit is used up (403): the journal reports it as a changed state, not lost access. */
+export class QuizLockedError extends ForbiddenError {}
+
+const lockedError = () => new QuizLockedError('The quiz is locked for this user: the attempt limit is used up');
 
 /**
  * The caller's open session for the quiz, with `response` stored: updates the open one, or
@@ -177,8 +180,13 @@ export async function save(caller: Caller, input: SessionInput) {
  * attempt, passes or locks, and refreshes the course stages on the quiz's documents.
  */
 export async function submit(caller: Caller, input: SessionInput) {
+  return (await submitAnswers(caller, input)).record;
+}
+
+/** The submit, saying whether it was made now or found under its client guid (the journal's). */
+export async function submitAnswers(caller: Caller, input: SessionInput) {
   const { client_guid, ...request } = input;
-  const { record } = await createOnce({
+  return createOnce({
     kind: 'quiz_answer',
     userid: caller.userid,
     guid: client_guid,
@@ -186,7 +194,6 @@ export async function submit(caller: Caller, input: SessionInput) {
     existing: (ref) => submittedAgain(caller, Number(ref)),
     make: (claim) => submitOnce(caller, input, claim),
   });
-  return record;
 }
 
 /** A submission already made under a client guid, answered as its submit answered (decision 224). */

@@ -53,7 +53,12 @@ describe('POST /user/sync: the qualification gate', () => {
     // Qualified when the device went offline, lowered to 2 before it synced.
     await setLevel(admin, skillid, operator.userid, 2);
     const start = startAction(guideid);
-    const pause = { client_guid: randomUUID(), type: 'work_log.pause', device_time: now() - 500, entry: start.client_guid };
+    const pause = {
+      client_guid: randomUUID(),
+      type: 'work_log.pause',
+      device_time: now() - 500,
+      entry: start.client_guid,
+    };
     const answer = await sync(operator.token, [start, pause]);
     expect(answer.status).toBe(200);
     const [started, paused] = answer.body.results;
