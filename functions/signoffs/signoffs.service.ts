@@ -17,7 +17,7 @@ import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/a
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { lostGuidRace } from '../../shared/db/client-guid.ts';
+import { clientGuidHolder, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';
 import { isMember, listMembers } from '../../shared/db/entities/team.ts';
@@ -163,6 +163,15 @@ function conflictUnless(
 /** A trainee asks for a signoff (shared/training/signoff-requests.ts, also the journal's). */
 export function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
   return createSignoffRequest(auth, input, view);
+}
+
+/** The user's request made under a client guid, as a list of at most one (decision 224). */
+export async function requestsOfGuid(caller: Caller, userid: number, guid: string) {
+  if (caller.userid !== userid && !(await managesUser(caller, userid)))
+    throw new ForbiddenError("Only the user, their managers and Admins see the user's signoff requests");
+  const holder = await clientGuidHolder('signoff_request', userid, guid);
+  const request = holder ? await getSignoffRequest(Number(holder.ref)) : undefined;
+  return request ? views([request]) : [];
 }
 
 /** Requests awaiting a response from the user: open requests of the teams they sign for, not their own. */

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, type TestUser } from '../support/api.ts';
+import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { assignedTrainee, createTeam } from '../support/courses.ts';
 import { addStep, createGuide, publish } from './guide-fixtures.ts';
 import { ALL_RIGHT, ALL_WRONG, importQuiz } from './quiz-fixtures.ts';
@@ -166,6 +166,24 @@ describe('signoff.request', () => {
     expect(pending.body.find((request: { userid: number }) => request.userid === trainee.userid).comments).toBe(
       'Done offline',
     );
+
+    // Found by its guid, under both prefixes: by the trainee, and by userid for an Admin only.
+    for (const prefix of ['', '/courses']) {
+      const found = await api('GET', `${prefix}/stage-sign-offs/requests`, {
+        token: trainee.token,
+        query: { client_guid: action.client_guid },
+      });
+      expect(found.status).toBe(200);
+      expect(found.body.map((request: { signoff_requestid: number }) => request.signoff_requestid)).toEqual([id]);
+    }
+    const byUser = { client_guid: action.client_guid, userid: trainee.userid };
+    const admin = await loginAdmin();
+    expect((await api('GET', '/stage-sign-offs/requests', { token: admin, query: byUser })).body).toHaveLength(1);
+    const peeking = await api('GET', '/stage-sign-offs/requests', { token: signer.token, query: byUser });
+    expect(peeking.status).toBe(403);
+    const unknown = { client_guid: randomUUID() };
+    expect((await api('GET', '/stage-sign-offs/requests', { token: trainee.token, query: unknown })).body).toEqual([]);
+    expect((await api('GET', '/stage-sign-offs/requests', { token: trainee.token })).status).toBe(422);
 
     // Another device's request for the same stage: the open one is the record as it is.
     const second = { ...action, client_guid: randomUUID() };
