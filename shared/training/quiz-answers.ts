@@ -12,7 +12,7 @@ import type { Caller } from '../domain/caller.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
-import { ClientGuidTaken, createOnce, lostGuidRace } from '../db/client-guid.ts';
+import { ClientGuidTaken, clientGuidHolder, createOnce, lostGuidRace } from '../db/client-guid.ts';
 import { LostRace, retryOnLostRace } from '../db/retry.ts';
 import {
   countSubmissionWrite,
@@ -222,6 +222,11 @@ async function submitOnce(caller: Caller, input: SessionInput, claim?: (sessioni
   const { session, outcome, end, revision, attempts, passed, locked } = await retryOnLostRace(
     async () => {
       const progress = await getProgress(caller.userid, quiz.quizid, { consistent: true });
+      // The same submit on another connection may have graded the session this one was about
+      // to: its claim commits with the progress read above, so a claim seen now is that one,
+      // and no second session is opened for answers already graded.
+      if (input.client_guid && (await clientGuidHolder('quiz_answer', caller.userid, input.client_guid)))
+        throw new ClientGuidTaken();
       if (progress?.locked) throw lockedError();
       if (progress?.active_sessionid == null) {
         if (givenText === undefined)

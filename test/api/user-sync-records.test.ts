@@ -142,6 +142,39 @@ describe('quiz.submit', () => {
   });
 });
 
+describe('the same journal from two connections at once', () => {
+  it('makes each record once', async () => {
+    const writer = await createUser({ privileges: ['Author'] });
+    const guide = await addStep(writer.token, (await createGuide(writer.token)).guideid);
+    const { quizid } = await importQuiz();
+    const actions = [
+      {
+        client_guid: randomUUID(),
+        type: 'comment.create',
+        device_time: now(),
+        data: { context: 'guide', contextid: guide.guideid, text: 'Both connections carry me' },
+      },
+      {
+        client_guid: randomUUID(),
+        type: 'quiz.submit',
+        device_time: now(),
+        data: { quizid, response_json: ALL_RIGHT },
+      },
+    ];
+    const answers = await Promise.all([sync(writer.token, actions), sync(writer.token, actions)]);
+    for (const index of actions.keys()) {
+      const seen = answers.map((answer) => answer.body.results[index].status).sort();
+      expect(seen).toEqual(['already_applied', 'applied']);
+      const ids = answers.map(
+        (answer) => answer.body.results[index].commentid ?? answer.body.results[index].quiz_sessionid,
+      );
+      expect(ids[0]).toBe(ids[1]);
+    }
+    const sessions = await api('GET', '/quizzes/sessions', { token: writer.token });
+    expect(sessions.body.quizSessions).toHaveLength(1);
+  });
+});
+
 describe('signoff.request', () => {
   it("makes the trainee's request once; a request opened online meanwhile is state_changed", async () => {
     const signer = await createUser();
