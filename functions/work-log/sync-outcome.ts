@@ -57,6 +57,8 @@ export class SyncConflict extends Error {
     readonly reason: ConflictReason,
     message: string,
     readonly current?: unknown,
+    /** What the route alone would have answered. */
+    readonly httpStatus = 409,
   ) {
     super(message);
   }

@@ -62,7 +62,7 @@ export async function quizSubmit(caller: Caller, action: SyncAction): Promise<Ou
     const { created, record } = await submitAnswers(caller, { ...data, client_guid: action.client_guid });
     return { ...made(created), quiz_sessionid: record.quiz_sessionid };
   } catch (error) {
-    if (error instanceof QuizLockedError) throw new SyncConflict('quiz_locked', error.message);
+    if (error instanceof QuizLockedError) throw new SyncConflict('quiz_locked', error.message, undefined, 403);
     throw error;
   }
 }

@@ -241,7 +241,7 @@ function failure(action: SyncAction, error: unknown): Outcome {
   if (error instanceof SyncConflict)
     return {
       status: 'conflict',
-      http_status: 409,
+      http_status: error.httpStatus,
       ...entry,
       conflict: { reason: error.reason, message: error.message, current: error.current },
     };

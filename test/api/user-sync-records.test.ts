@@ -132,7 +132,11 @@ describe('quiz.submit', () => {
       data: { quizid: other.quizid, response_json: ALL_RIGHT },
     };
     const answer = await sync(user.token, [locked, stale]);
-    expect(answer.body.results[0]).toMatchObject({ status: 'conflict', conflict: { reason: 'quiz_locked' } });
+    expect(answer.body.results[0]).toMatchObject({
+      status: 'conflict',
+      http_status: 403,
+      conflict: { reason: 'quiz_locked' },
+    });
     expect(answer.body.results[1]).toMatchObject({
       status: 'conflict',
       conflict: { reason: 'new_release', current: { quiz_revisionid: other.quiz_revisionid } },
