@@ -9,113 +9,53 @@
  *   403 after that). The author deletes; Admins may delete anyone's comment, and that
  *   moderation goes on the audit trail in the same transaction.
  */
-import { config } from '../../shared/config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { auditActor, isAdmin, isWriterOf, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
-import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
+import { auditActor, isAdmin, isWriterOf, type Caller } from '../../shared/domain/caller.ts';
 import { commentViews } from '../../shared/read-models/comments.ts';
 import type { CommentView } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
-import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { getGuides, getStep } from '../../shared/db/entities/guide.ts';
-import { getWiki } from '../../shared/db/entities/wiki.ts';
 import {
   commentFromItem,
-  commentedDocumentWrites,
   commentsCollection,
   deleteCommentWrites,
   deleteReplies,
   editComment,
   getComment,
-  insertComment,
   stepCommentCountWrite,
-  type CommentContext,
   type CommentRecord,
 } from '../../shared/db/entities/comment.ts';
+import {
+  checkText,
+  createComment,
+  parseContext,
+  requireVisibleComment,
+  visibleTo,
+} from '../../shared/content/comments.ts';
 import type { CommentEdit, CommentListQuery, NewComment } from './comments.schemas.ts';
 import type { Created } from '../../shared/domain/client-guid.ts';
-import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
+import { clientGuidHolder } from '../../shared/db/client-guid.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
 export const EDIT_WINDOW_SECONDS = 5 * 60;
 
-/** guide, step, wiki, post, info, and the plural spellings of the spec ("guides, steps ..."). */
-const CONTEXTS: Record<string, CommentContext> = {
-  guide: 'guide',
-  guides: 'guide',
-  step: 'step',
-  steps: 'step',
-  wiki: 'wiki',
-  wikis: 'wiki',
-  post: 'post',
-  posts: 'post',
-  info: 'info',
-  infos: 'info',
-};
+const viewOf = async (comment: CommentRecord): Promise<CommentView> => (await commentViews([comment]))[0];
 
-export function parseContext(raw: string): CommentContext | undefined {
-  return CONTEXTS[raw.trim().toLowerCase()];
+/**
+ * Comments on a document (shared/content/comments.ts, also the journal's). With a `client_guid`
+ * the caller already used: that comment (not created) for the same request, 409 with it for
+ * another (decision 224).
+ */
+export function create(
+  caller: Caller,
+  rawContext: string,
+  contextid: number,
+  input: NewComment,
+): Promise<Created<CommentView>> {
+  return createComment(caller, rawContext, contextid, input, viewOf);
 }
-
-function requireContext(raw: string): CommentContext {
-  const context = parseContext(raw);
-  if (!context) throw new NotFoundError(`Unknown comment context ${raw}: use guide, step, wiki, post or info`);
-  return context;
-}
-
-/** The commented document: its title and the guide it belongs to (visibility follows it). */
-interface Target {
-  title: string;
-  guideid: number | null;
-}
-
-async function resolveTarget(caller: Caller, context: CommentContext, contextid: number): Promise<Target> {
-  switch (context) {
-    case 'guide': {
-      const guide = await assertCanViewGuide(caller, contextid);
-      return { title: guide.title, guideid: guide.guideid };
-    }
-    case 'step': {
-      const step = await getStep(contextid);
-      if (!step) throw new NotFoundError(`No step with stepid ${contextid}`);
-      const guide = await assertCanViewGuide(caller, step.guideid);
-      return { title: guide.title, guideid: guide.guideid };
-    }
-    case 'wiki':
-    case 'info': {
-      const wiki = await getWiki(contextid);
-      if (!wiki || (context === 'info' && wiki.namespace !== 'INFO'))
-        throw new NotFoundError(`No ${context} page with wikiid ${contextid}`);
-      return { title: wiki.display_title, guideid: null };
-    }
-    case 'post':
-      return { title: '', guideid: null };
-  }
-}
-
-/** Keeps the comments the caller may read: those on guides follow the guide's visibility. */
-async function visibleTo(caller: Caller, comments: CommentRecord[]): Promise<CommentRecord[]> {
-  const guideids = [...new Set(comments.map((comment) => comment.guideid).filter((id): id is number => id !== null))];
-  const guides = new Map((await getGuides(guideids)).map((guide) => [guide.guideid, guide]));
-  return comments.filter((comment) => {
-    if (comment.guideid === null) return true;
-    const guide = guides.get(comment.guideid);
-    return guide !== undefined && canViewGuideNow(caller, guide);
-  });
-}
-
-async function requireVisibleComment(caller: Caller, commentid: number): Promise<CommentRecord> {
-  const comment = await getComment(commentid);
-  if (!comment) throw new NotFoundError(`No comment with commentid ${commentid}`);
-  if ((await visibleTo(caller, [comment])).length === 0)
-    throw new ForbiddenError('You do not have access to the document of this comment');
-  return comment;
-}
-
-// ---------------------------------------------------------------------------------------------
 
 /** Top-level comments by commentid (replies nested), those the caller may read. */
 export async function list(caller: Caller, query: CommentListQuery): Promise<CommentView[]> {
@@ -171,105 +111,6 @@ async function commentOfGuid(caller: Caller, guid: string, offset: number): Prom
 export async function get(caller: Caller, commentid: number): Promise<CommentView> {
   const [view] = await commentViews([await requireVisibleComment(caller, commentid)]);
   return view;
-}
-
-function checkText(text: string): string {
-  const trimmed = text.trim();
-  // Sites open to the public take 12–1024 characters, as the real service does there.
-  const [min, max] = config().STEPWISE_PUBLIC_REGISTRATION ? [12, 1024] : [1, 10_000];
-  if (trimmed.length < min || trimmed.length > max)
-    throw ValidationError.field('text', 'invalid', `text must be ${min} to ${max} characters`);
-  return trimmed;
-}
-
-function checkLangid(langid: string | undefined): string {
-  const languages = config().STEPWISE_LANGUAGES;
-  if (langid === undefined) return languages[0] ?? 'en';
-  if (!languages.includes(langid))
-    throw ValidationError.field('langid', 'invalid', `langid must be one of: ${languages.join(', ')}`);
-  return langid;
-}
-
-/**
- * Comments on a document. With a `client_guid` the caller already used: that comment (not
- * created) for the same request, 409 with it for another (decision 224).
- */
-export async function create(
-  caller: Caller,
-  rawContext: string,
-  contextid: number,
-  input: NewComment,
-): Promise<Created<CommentView>> {
-  const { client_guid, ...request } = input;
-  return createOnce({
-    kind: 'comment',
-    userid: caller.userid,
-    guid: client_guid,
-    request: { context: rawContext, contextid, ...request },
-    existing: (ref) => get(caller, Number(ref)),
-    make: (claim) => createComment(caller, rawContext, contextid, input, claim),
-  });
-}
-
-async function createComment(
-  caller: Caller,
-  rawContext: string,
-  contextid: number,
-  input: NewComment,
-  claim?: (commentid: number) => LabelledWrite,
-): Promise<CommentView> {
-  const context = requireContext(rawContext);
-  const target = await resolveTarget(caller, context, contextid);
-  const text = checkText(input.text);
-  const locale = checkLangid(input.langid ?? input.langId);
-  if (input.parentid) {
-    const parent = await getComment(input.parentid);
-    if (!parent) throw ValidationError.field('parentid', 'not_found', `No comment with commentid ${input.parentid}`);
-    if (parent.context !== context || parent.contextid !== contextid) {
-      throw ValidationError.field(
-        'parentid',
-        'invalid',
-        'A reply must be on the same document as the comment it answers',
-      );
-    }
-    if (parent.parentid)
-      throw ValidationError.field(
-        'parentid',
-        'invalid',
-        'Reply to the first comment of the thread; replies do not nest',
-      );
-  }
-  const now = nowSeconds();
-  const comment: CommentRecord = {
-    commentid: await nextId('comment'),
-    locale,
-    context,
-    contextid,
-    guideid: target.guideid,
-    parentid: input.parentid ?? null,
-    author_userid: caller.userid,
-    ...serviceAuthorFields(caller),
-    title: target.title,
-    text_raw: text,
-    rating: 0,
-    date: now,
-    modified_date: now,
-    replied_date: 0,
-    status: 'public',
-    reply_count: 0,
-  };
-  try {
-    const sideWrites = commentedDocumentWrites(context, contextid);
-    await insertComment(comment, claim ? [...sideWrites, claim(comment.commentid)] : sideWrites);
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('document'))
-      throw new NotFoundError(`The ${context} ${contextid} no longer exists`);
-    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('parent')) {
-      throw ValidationError.field('parentid', 'not_found', `Comment ${input.parentid} no longer exists`);
-    }
-    throw error;
-  }
-  return (await commentViews([comment]))[0];
 }
 
 export async function edit(caller: Caller, commentid: number, input: CommentEdit): Promise<CommentView> {

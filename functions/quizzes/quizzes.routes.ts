@@ -195,7 +195,8 @@ export const quizzesGroup = defineGroup({
         "Sessions the caller may see, newest first: Admins all, Team Owners theirs and their members', users their own",
       description:
         "`query`: keeps sessions of quizzes whose title, guide title or attached documents' titles (e.g. a " +
-        'course) contain it. Answers `{quizSessions: [...]}`.',
+        "course) contain it. `client_guid`: the caller's submission made under it (at most one). " +
+        'Answers `{quizSessions: [...]}`.',
       query: sessionListQuery,
       response: z.object({ quizSessions: z.array(quizSessionSchema) }),
       handler: ({ caller, query }) => sessions.listSessions(caller, query),

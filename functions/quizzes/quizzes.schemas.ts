@@ -56,7 +56,12 @@ export const sessionBody = z.object({
   client_guid: z.optional(clientGuidSchema),
 });
 export const quizIdBody = z.object({ quizid: id });
-export const sessionListQuery = z.object({ ...pagination, query: text });
+export const sessionListQuery = z.object({
+  ...pagination,
+  query: text,
+  /** The caller's submission made under this client guid (decision 224): a list of at most one. */
+  client_guid: z.optional(clientGuidSchema),
+});
 export const sessionIdsBody = z.object({ quiz_sessionids: ids });
 const documentRef = z.object({ doctype: z.enum(['guide', 'wiki']), docid: id });
 export const invalidateUserBody = z.object({ documents: z.optional(z.array(documentRef).check(z.maxLength(100))) });

@@ -8,7 +8,8 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route, type RouteDef } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { pagination, queryInt } from '../../shared/http/query.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 import * as signoffs from './signoffs.service.ts';
 import {
   finalizeBody,
@@ -21,6 +22,10 @@ import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/v
 import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
 const listQuery = z.object(pagination);
+const signoffRequestsQuery = z.object({
+  client_guid: clientGuidSchema,
+  userid: queryInt,
+});
 
 /** The same route under both prefixes. */
 function both(definition: RouteDef): RouteDef[] {
@@ -55,6 +60,22 @@ export const signoffsGroup = defineGroup({
           const { created, record } = await signoffs.requestSignoff(auth, body);
           return reply(created ? 201 : 200, record);
         },
+      }),
+    ),
+    ...both(
+      route({
+        method: 'GET',
+        path: '/stage-sign-offs/requests',
+        auth: 'user',
+        summary: "The trainee's signoff request made under a client guid (a list of at most one)",
+        description:
+          'Finds what a device made offline or resent (decision 224), whatever its state now: `client_guid` ' +
+          "of the caller's requests, or of `userid`'s where the caller is the user, their manager or an Admin.",
+        query: signoffRequestsQuery,
+        queryExample: { client_guid: '0b9e4c1e-5d0a-4f4e-9a43-6c1d2b7e8f10' },
+        response: z.array(signoffRequestSchema),
+        handler: ({ caller, query }) =>
+          signoffs.requestsOfGuid(caller, query.userid ?? caller.userid, query.client_guid),
       }),
     ),
     ...both(

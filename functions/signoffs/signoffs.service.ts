@@ -24,14 +24,12 @@ import {
 } from '../../shared/accounts/e-signature.ts';
 import { BY_PASSWORD } from '../../shared/domain/signature-auth.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
-import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
+import { clientGuidHolder, lostGuidRace } from '../../shared/db/client-guid.ts';
 import { getSignIntent, signIntentConfirmWrite } from '../../shared/db/entities/sign-intent.ts';
-import { getAssessment, getCourses, type CourseStageRecord } from '../../shared/db/entities/course.ts';
+import { getCourses } from '../../shared/db/entities/course.ts';
 import { listMembers } from '../../shared/db/entities/team.ts';
-import { listTraineeRows } from '../../shared/db/entities/training-row.ts';
 import { getUser, getUsers } from '../../shared/db/entities/user.ts';
 import {
   consumeFinalizeToken,
@@ -46,7 +44,12 @@ import {
   type SignoffResponse,
 } from '../../shared/db/entities/signoff.ts';
 import { requireCourse } from '../../shared/training/course-pages.ts';
-import { assertSignoffSigner, issueFinalizeToken, signoffSubjects } from '../../shared/training/over-the-shoulder.ts';
+import { assertSignoffSigner, issueFinalizeToken } from '../../shared/training/over-the-shoulder.ts';
+import {
+  requestSignoff as createSignoffRequest,
+  requireAssessmentStage,
+  signoffSubjects as subjectsOf,
+} from '../../shared/training/signoff-requests.ts';
 import { siteUrl } from '../../shared/config.ts';
 import { stageDocument, stageDocuments } from '../../shared/training/documents.ts';
 import { managesUser } from '../../shared/training/managers.ts';
@@ -99,21 +102,6 @@ async function requireRequest(id: number): Promise<SignoffRequestRecord> {
   if (!request) throw new NotFoundError(`No signoff request with signoff_requestid ${id}`);
   return request;
 }
-
-async function requireAssessmentStage(
-  stage_assessmentid: number,
-): Promise<{ teamid: number; wikiid: number; stage: CourseStageRecord }> {
-  const assessment = await getAssessment(stage_assessmentid);
-  if (!assessment) throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
-  const { course } = await requireCourse(assessment.wikiid);
-  const stage = course.stages.find((candidate) => candidate.stage_assessmentid === stage_assessmentid);
-  if (!stage || stage.assessment_teamid === null)
-    throw new NotFoundError(`No stage assessment with stage_assessmentid ${stage_assessmentid}`);
-  return { teamid: stage.assessment_teamid, wikiid: course.wikiid, stage };
-}
-
-/** Audit chains a signoff event joins: the trainee's, the request's and the document's (guides, wikis). */
-const subjectsOf = signoffSubjects;
 
 /**
  * Moves a request to `next` (on condition of the version read) with the trainee's state and
@@ -180,58 +168,18 @@ function conflictUnless(
   });
 }
 
-/**
- * A trainee asks for a signoff. With a `client_guid` the trainee already used: that request (not
- * created) for the same body, 409 with it for another (decision 224).
- */
-export async function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
-  const { client_guid, ...request } = input;
-  return createOnce({
-    kind: 'signoff_request',
-    userid: auth.user.userid,
-    guid: client_guid,
-    request,
-    existing: async (ref) => {
-      const current = await getSignoffRequest(Number(ref));
-      if (!current) throw new NotFoundError(`No signoff request with signoff_requestid ${ref}`);
-      return view(current);
-    },
-    make: (claim) => createSignoffRequest(auth, input, claim),
-  });
+/** A trainee asks for a signoff (shared/training/signoff-requests.ts, also the journal's). */
+export function requestSignoff(auth: SignedInAuth, input: SignoffRequestInput) {
+  return createSignoffRequest(auth, input, view);
 }
 
-async function createSignoffRequest(
-  auth: SignedInAuth,
-  input: SignoffRequestInput,
-  claim?: (signoff_requestid: number) => LabelledWrite,
-) {
-  const caller = auth.user;
-  const { teamid, wikiid, stage } = await requireAssessmentStage(input.stage_assessmentid);
-  if ((await listTraineeRows(caller.userid, wikiid)).length === 0)
-    throw new ForbiddenError('Only trainees assigned to the course request its signoffs');
-  const document = await stageDocument(stage);
-  const request: SignoffRequestRecord = {
-    signoff_requestid: await nextId('signoff_request'),
-    stage_assessmentid: input.stage_assessmentid,
-    wikiid,
-    course_stageid: stage.course_stageid,
-    doctype: stage.doctype,
-    docid: stage.docid,
-    doc_revisionid: document?.revisionid ?? null,
-    userid: caller.userid,
-    teamid,
-    state: 'requested',
-    comments: input.comments ?? '',
-    requested_date: nowSeconds(),
-    response: null,
-    acknowledged_date: null,
-    cancelled_date: null,
-    cancelled_by: null,
-    version: 1,
-  };
-  await transition(auth, 'signoff.requested', null, request, {}, claim ? [claim(request.signoff_requestid)] : []);
-  await refreshProgressOn(request.userid, request);
-  return view(request);
+/** The user's request made under a client guid, as a list of at most one (decision 224). */
+export async function requestsOfGuid(caller: Caller, userid: number, guid: string) {
+  if (caller.userid !== userid && !(await managesUser(caller, userid)))
+    throw new ForbiddenError("Only the user, their managers and Admins see the user's signoff requests");
+  const holder = await clientGuidHolder('signoff_request', userid, guid);
+  const request = holder ? await getSignoffRequest(Number(holder.ref)) : undefined;
+  return request ? views([request]) : [];
 }
 
 /** Requests awaiting a response from the user: open requests of the teams they sign for, not their own. */

@@ -1,6 +1,7 @@
 /**
- * `POST /user/sync`: a device's offline journal (docs/offline.md, decision 225). In the work-log
- * group because its actions are work-log use cases, and a group never calls another's.
+ * `POST /user/sync`: a device's offline journal (docs/offline.md, decisions 225 and 248). In the
+ * work-log group because most of its actions are work-log use cases; the others call creates
+ * that live in shared/ (a group never calls another's).
  */
 import * as z from 'zod/mini';
 import { route } from '../../shared/http/route.ts';
@@ -14,6 +15,9 @@ const resultSchema = z.object({
   status: z.enum(['applied', 'already_applied', 'pending', 'conflict', 'rejected', 'skipped', 'not_applied']),
   http_status: z.int(),
   entryid: z.optional(z.int()),
+  commentid: z.optional(z.int()),
+  quiz_sessionid: z.optional(z.int()),
+  signoff_requestid: z.optional(z.int()),
   conflict: z.optional(z.object({ reason: z.string(), message: z.string(), current: z.optional(z.unknown()) })),
   device_time: z.int(),
   server_time: z.int(),
@@ -29,7 +33,10 @@ export const syncRoutes = [
       `At most ${MAX_JOURNAL_ACTIONS} actions and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes (413 past it); ` +
       'a longer journal is sent in parts. Each action has its own `client_guid` (a UUID), `device_time`, ' +
       'optionally the guide `revisionid` it was made against, and `entry` (an entryid or the client_guid of ' +
-      'the `work_log.start` that made it). Sent again, whole or cut anywhere, a journal has the effect of one ' +
+      'the `work_log.start` that made it). Types: work_log.start, .step_data, .pause, .resume, .finish, ' +
+      '.cancel; signoff.sign_intent (recorded, signed only online); comment.create, quiz.submit and ' +
+      "signoff.request (the routes' creates; the result names the record's id). " +
+      'Sent again, whole or cut anywhere, a journal has the effect of one ' +
       'delivery: what was done answers `already_applied`. Conflicts are reported per action, never dropped ' +
       '(docs/offline.md). Always 200 when the journal is well-formed.',
     body: syncBody,
@@ -73,11 +80,11 @@ export const syncRoutes = [
         },
       ],
     },
-    handler: ({ caller, body, headers }) => {
+    handler: ({ auth, body, headers }) => {
       const bytes = Number(headers['content-length'] ?? Buffer.byteLength(JSON.stringify(body)));
       if (bytes > MAX_JOURNAL_BYTES)
         throw new RequestError(413, `A journal is at most ${MAX_JOURNAL_BYTES} bytes: send it in parts`);
-      return journal.sync(caller, body.actions);
+      return journal.sync(auth, body.actions);
     },
   }),
 ];

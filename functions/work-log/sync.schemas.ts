@@ -16,6 +16,12 @@ export const SYNC_ACTION_TYPES = [
   'work_log.cancel',
   /** The intent to answer a signoff request; signed only online (`pending` until confirmed). */
   'signoff.sign_intent',
+  /** A comment on a guide, step, wiki, info page or post. */
+  'comment.create',
+  /** A quiz's answers, submitted for grading (one attempt). */
+  'quiz.submit',
+  /** The trainee's request for a stage signoff. */
+  'signoff.request',
 ] as const;
 export type SyncActionType = (typeof SYNC_ACTION_TYPES)[number];
 
@@ -31,7 +37,7 @@ export const syncActionSchema = z.object({
   entry: z.optional(z.union([z.int().check(z.positive()), clientGuidSchema])),
   /**
    * The action's own fields: start `{guideid, workorderid}`, step data `{fields, stepid?}`, sign
-   * intent `{signoff_requestid, approved?, comments?}`.
+   * intent `{signoff_requestid, approved?, comments?}`; the records' below.
    */
   data: z.optional(z.record(z.string(), z.unknown())),
 });
@@ -42,3 +48,24 @@ export const syncBody = z.object({
 
 export type SyncAction = z.output<typeof syncActionSchema>;
 export type SyncInput = z.output<typeof syncBody>;
+
+/** `comment.create`: what `POST /comments/{context}/{contextid}` takes, with its path in the data. */
+export const commentCreateData = z.object({
+  context: z.string().check(z.minLength(1), z.maxLength(20)),
+  contextid: z.int().check(z.positive()),
+  text: z.string().check(z.maxLength(20_000)),
+  parentid: z.optional(z.nullable(z.int().check(z.positive()))),
+  langid: z.optional(z.string().check(z.maxLength(10))),
+});
+
+/** `quiz.submit`: what `POST /quizzes/sessions/submit` takes (`revisionid`: the quiz revision answered). */
+export const quizSubmitData = z.object({
+  quizid: z.int().check(z.positive()),
+  response_json: z.optional(z.unknown()),
+});
+
+/** `signoff.request`: what `POST /courses/stage-sign-offs/requests` takes. */
+export const signoffRequestData = z.object({
+  stage_assessmentid: z.int().check(z.positive()),
+  comments: z.optional(z.string().check(z.maxLength(5000))),
+});

@@ -7,7 +7,7 @@
  * A conflict is reported, never dropped and never a failure of the whole journal.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import type { Caller, SignedInAuth } from '../../shared/domain/caller.ts';
 import { type ClientGuidKind, requestFingerprint } from '../../shared/domain/client-guid.ts';
 import { claimClientGuid, clientGuidHolder } from '../../shared/db/client-guid.ts';
 import { transactWrite, TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -18,53 +18,13 @@ import { getSignoffRequest } from '../../shared/db/entities/signoff.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import type { EntryView } from '../../shared/views/work-log-views.ts';
 import * as workLog from './work-log.service.ts';
+import { qualificationConflict, shortOf } from './sync-qualification.ts';
 import type { SyncAction, SyncActionType } from './sync.schemas.ts';
+import { type Outcome, Skip, SyncConflict, type SyncResult, type SyncStatus } from './sync-outcome.ts';
+import { commentCreate, quizSubmit, signoffRequest } from './sync-records.ts';
 
 /** Past this, the rest of the journal is answered `not_applied` (API Gateway stops at 30 s). */
 export const SYNC_TIME_BUDGET_MS = 25_000;
-
-export type SyncStatus =
-  | 'applied'
-  | 'already_applied'
-  | 'pending'
-  | 'conflict'
-  | 'rejected'
-  | 'skipped'
-  | 'not_applied';
-
-/** Why an action was not applied as the device did it (docs/offline.md lists each). */
-export type ConflictReason =
-  | 'new_release'
-  | 'access_lost'
-  | 'not_found'
-  | 'state_changed'
-  | 'invalid'
-  | 'unknown_entry'
-  | 'depends_on_failed'
-  | 'guid_reused'
-  | 'time_budget'
-  | 'server_error';
-
-export interface SyncResult {
-  client_guid: string;
-  type: SyncActionType;
-  status: SyncStatus;
-  /** The status the same request alone would have answered. */
-  http_status: number;
-  entryid?: number;
-  conflict?: { reason: ConflictReason; message: string; current?: unknown };
-  device_time: number;
-  server_time: number;
-}
-
-class Skip extends Error {
-  constructor(
-    readonly reason: ConflictReason,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const OPERATIONS: Partial<Record<SyncActionType, workLog.EntryOperation>> = {
   'work_log.pause': 'pause',
@@ -75,7 +35,7 @@ const OPERATIONS: Partial<Record<SyncActionType, workLog.EntryOperation>> = {
 
 /** Applies a journal in order; `now()` is the server clock in ms (a parameter for the tests). */
 export async function sync(
-  caller: Caller,
+  auth: SignedInAuth,
   actions: SyncAction[],
   budgetMs = SYNC_TIME_BUDGET_MS,
 ): Promise<{ results: SyncResult[] }> {
@@ -96,9 +56,9 @@ export async function sync(
       });
       continue;
     }
-    let result: Omit<SyncResult, keyof typeof base | 'server_time'>;
+    let result: Outcome;
     try {
-      result = await apply(caller, action, entries);
+      result = await apply(auth, action, entries);
     } catch (error) {
       result = failure(action, error);
       if (action.type === 'work_log.start') failed.add(action.client_guid);
@@ -120,9 +80,13 @@ function dependsOnFailed(result: SyncResult, actions: SyncAction[], failed: Set<
   };
 }
 
-async function apply(caller: Caller, action: SyncAction, entries: Map<string, number>) {
+async function apply(auth: SignedInAuth, action: SyncAction, entries: Map<string, number>): Promise<Outcome> {
+  const caller = auth.user;
   if (action.type === 'work_log.start') return start(caller, action, entries);
-  if (action.type === 'signoff.sign_intent') return signIntent(caller, action);
+  if (action.type === 'signoff.sign_intent') return signIntent(auth.user, action);
+  if (action.type === 'comment.create') return commentCreate(auth.user, action);
+  if (action.type === 'quiz.submit') return quizSubmit(auth.user, action);
+  if (action.type === 'signoff.request') return signoffRequest(auth, action);
   const entryid = await resolveEntry(caller, action, entries);
   if (action.type === 'work_log.step_data') return stepData(caller, action, entryid);
   return operation(caller, action, entryid, OPERATIONS[action.type]!);
@@ -137,7 +101,14 @@ async function start(caller: Caller, action: SyncAction, entries: Map<string, nu
   });
   entries.set(action.client_guid, record.entryid);
   const status: SyncStatus = created ? 'applied' : 'already_applied';
-  return { status, http_status: created ? 201 : 200, entryid: record.entryid, ...newRelease(action, record) };
+  // A flagged start (gate `warn`) says so before a new release: the operator's shortfall matters more.
+  const flagged = await qualificationConflict(record.entryid, newRelease(action, record).conflict);
+  return {
+    status,
+    http_status: created ? 201 : 200,
+    entryid: record.entryid,
+    ...(flagged ? { conflict: flagged } : newRelease(action, record)),
+  };
 }
 
 /** Done, but on another revision of the guide than the device had: reported with the result. */
@@ -265,11 +236,15 @@ async function signIntent(caller: Caller, action: SyncAction) {
   return { status: 'pending' as const, http_status: 202 };
 }
 
-function failure(
-  action: SyncAction,
-  error: unknown,
-): Omit<SyncResult, 'client_guid' | 'type' | 'device_time' | 'server_time'> {
+function failure(action: SyncAction, error: unknown): Outcome {
   const entry = typeof action.entry === 'number' ? { entryid: action.entry } : {};
+  if (error instanceof SyncConflict)
+    return {
+      status: 'conflict',
+      http_status: error.httpStatus,
+      ...entry,
+      conflict: { reason: error.reason, message: error.message, current: error.current },
+    };
   if (error instanceof Skip)
     return {
       status: 'skipped',
@@ -277,6 +252,8 @@ function failure(
       ...entry,
       conflict: { reason: error.reason, message: error.message },
     };
+  const short = error instanceof ForbiddenError ? shortOf(error) : undefined;
+  if (short) return { status: 'conflict', http_status: 403, ...entry, conflict: { reason: 'qualification', ...short } };
   if (error instanceof ForbiddenError)
     return {
       status: 'conflict',

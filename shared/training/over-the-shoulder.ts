@@ -4,13 +4,14 @@
  * identity provider: decision 238), and the caller's device gets a single-use finalize token.
  * Shared by the signoffs group (password) and the sso group (the identity provider's callback).
  */
-import { auditSubject, appendAudit } from '../db/audit.ts';
+import { appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../clock.ts';
 import { ConflictError, ForbiddenError } from '../domain/errors.ts';
 import { newToken, sha256Hex } from '../domain/secrets.ts';
 import type { AuthenticatedBy } from '../domain/signature-auth.ts';
 import { putFinalizeToken, type SignoffRequestRecord } from '../db/entities/signoff.ts';
 import { isMember } from '../db/entities/team.ts';
+import { signoffSubjects } from './signoff-requests.ts';
 
 /** How long an over-the-shoulder finalize token lives. */
 export const FINALIZE_TOKEN_SECONDS = 300;
@@ -20,12 +21,6 @@ export async function assertSignoffSigner(request: SignoffRequestRecord, userid:
   if (userid === request.userid) throw new ForbiddenError('A trainee cannot sign their own request');
   if (!(await isMember(request.teamid, userid)))
     throw new ForbiddenError("Only members of the assessment's team sign this request");
-}
-
-export function signoffSubjects(request: SignoffRequestRecord): string[] {
-  const document =
-    request.doctype === 'external_training_module' ? [] : [auditSubject.document(request.doctype, request.docid)];
-  return [auditSubject.user(request.userid), auditSubject.signoff(request.signoff_requestid), ...document];
 }
 
 /**
