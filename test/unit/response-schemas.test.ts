@@ -48,6 +48,7 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /sso/{providerid}/callback': 'a 303 into the site with a session, or an HTML error page',
   'POST /sso/{providerid}/acs': 'a 303 into the site with a session, or an HTML error page (SAML POST binding)',
   'GET /sso/step_up': "a 302 to the identity provider's forced re-login, no body",
+  'GET /sso/sign_for': "a 302 to the identity provider's forced fresh sign-in, no body",
 };
 
 /**
