@@ -36,6 +36,7 @@ import {
 import { getTrainingSettings, putTrainingSettings } from '../../shared/db/entities/training-settings.ts';
 import { isNewerVersion } from '../../shared/domain/stage-status.ts';
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
+import { refreshDocumentTrainees } from '../../shared/training/release-refresh.ts';
 import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgement-overdue.ts';
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -199,8 +200,8 @@ export async function signatures(caller: Caller, releaseid: number) {
 /**
  * Marks a released release as needing retraining: completions and levels earned before it no
  * longer carry over, acknowledged or not (docs/stage-status.md row 5b). Forward only: a newer
- * mark already there is 409. The trainees' stored progress is refreshed by the next release or
- * read of their rows.
+ * mark already there is 409. Then the stored rows of every trainee of the document (its trainee
+ * index: whoever has a completion of it, asked to acknowledge or not) are recomputed.
  */
 export async function markRetraining(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
@@ -233,8 +234,7 @@ export async function markRetraining(caller: Caller, releaseid: number) {
       throw new ConflictError(`A newer release of this document is already marked as needing retraining`);
     throw error;
   }
-  const acks = await releaseAcknowledgements(releaseid);
-  for (const ack of acks) await refreshDocumentProgress(ack.userid, ack.doctype, ack.docid);
+  await refreshDocumentTrainees(release.doctype, release.docid);
   return { releaseid, version: release.version!, retraining: true as const };
 }
 

@@ -6,7 +6,7 @@
  * every refusal; the audit chains verify.
  */
 import { describe, expect, it } from 'vitest';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createTeam, createUser, loginAdmin } from '../support/api.ts';
 import { assignedTrainee, entryOf, getAssignment, releaseGuide } from '../support/courses.ts';
 import { localDb } from '../support/local-db.ts';
@@ -138,6 +138,37 @@ describe('retraining', () => {
       reason: 'newer_release',
     });
     expect((await api('POST', '/acknowledgements/99999999/retraining', { token: admin })).status).toBe(404);
+  });
+});
+
+/** The stored course row's status of the stage (what the lists and aggregates show). */
+async function storedStage(assignmentid: number, userid: number) {
+  const { Item } = await localDb().send(
+    new GetCommand({
+      TableName: 'stepwise',
+      Key: { pk: `ASSIGNMENT#${assignmentid}`, sk: `ROW#${String(userid).padStart(12, '0')}` },
+    }),
+  );
+  return { status: Item?.stages[0].status, reason: Item?.stages[0].reason };
+}
+
+describe('retraining refreshes every trainee', () => {
+  it("a trainee not asked to acknowledge (a minor release under major strictness) sees the mark in their stored row", async () => {
+    const admin = await loginAdmin();
+    const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
+    await releaseGuide(guide.guideid, 'major');
+    expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
+    const minor = await releaseGuide(guide.guideid, 'minor');
+    expect(await pendingOf(trainee.token)).toEqual([]);
+    expect(await storedStage(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'completed',
+      reason: 'completed',
+    });
+    expect((await api('POST', `/acknowledgements/${minor.releaseid}/retraining`, { token: admin })).status).toBe(200);
+    expect(await storedStage(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'invalidated',
+      reason: 'newer_release',
+    });
   });
 });
 
