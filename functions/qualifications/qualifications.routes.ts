@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { levelSchema, skillSchema } from '../../shared/views/competency-views.ts';
+import { levelSchema, matrixRowSchema, skillSchema } from '../../shared/views/competency-views.ts';
 import { GATE_MODES } from '../../shared/domain/competency.ts';
 import * as qualifications from './qualifications.service.ts';
 import {
@@ -124,11 +124,12 @@ export const qualificationsGroup = defineGroup({
       auth: 'user',
       summary: 'The qualification matrix: people × skills with level, expiry and source (JSON or CSV)',
       description:
-        'One row per level held, by userid then skillid. `teamid`: its members (the team owner or an Admin); ' +
-        '`skillid`: one skill. Admins read all of it, others their own rows. `format=csv` answers text/csv ' +
-        '(the same columns). `limit` (1-200, default 20), `offset`.',
+        'Dense: one row per person (by userid; `limit` and `offset` page over people), with a cell for every ' +
+        'skill, level 0 (source null) where none is held. `teamid`: its members (the team owner or an Admin); ' +
+        '`skillid`: that skill only. Without `teamid` Admins read everyone, others their own row. `format=csv` ' +
+        'answers text/csv, one line per person and skill. `limit` (1-200, default 20), `offset`.',
       query: matrixQuery,
-      response: z.array(levelSchema),
+      response: z.array(matrixRowSchema),
       handler: async ({ caller, query }) => {
         const rows = await qualifications.matrix(caller, query);
         if (query.format === 'csv') return rawReply(200, qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');

@@ -129,6 +129,48 @@ export function levelView(level: QualificationLevelRecord, names: readonly strin
   };
 }
 
+/** A cell of the dense matrix: level 0 with source null where the person holds none. */
+export const matrixCellSchema = z.object({
+  skillid: z.int(),
+  skill_name: z.string(),
+  level: z.int(),
+  level_name: z.string(),
+  expires_at: z.nullable(z.number()),
+  expired: z.boolean(),
+  source: z.nullable(z.enum(['trainer_signature', 'course_completion', 'signoff'])),
+  set_by_userid: z.nullable(z.int()),
+  set_date: z.nullable(z.number()),
+});
+
+export const matrixRowSchema = z.object({
+  userid: z.int(),
+  username: z.string(),
+  skills: z.array(matrixCellSchema),
+});
+export type MatrixRow = z.output<typeof matrixRowSchema>;
+
+export function matrixCell(
+  skill: SkillRecord,
+  level: QualificationLevelRecord | undefined,
+  names: readonly string[],
+  now: number,
+): z.output<typeof matrixCellSchema> {
+  if (!level)
+    return {
+      skillid: skill.skillid,
+      skill_name: skill.name,
+      level: 0,
+      level_name: names[0] ?? '0',
+      expires_at: null,
+      expired: false,
+      source: null,
+      set_by_userid: null,
+      set_date: null,
+    };
+  const { userid: _userid, ...view } = levelView(level, names, now);
+  return { ...view, skill_name: skill.name };
+}
+
 export const workLogQualificationSchema = z.object({
   entryid: z.int(),
   guideid: z.int(),

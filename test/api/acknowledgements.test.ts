@@ -153,7 +153,7 @@ async function storedStage(assignmentid: number, userid: number) {
 }
 
 describe('retraining refreshes every trainee', () => {
-  it("a trainee not asked to acknowledge (a minor release under major strictness) sees the mark in their stored row", async () => {
+  it('a trainee not asked to acknowledge (a minor release under major strictness) sees the mark in their stored row', async () => {
     const admin = await loginAdmin();
     const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
     await releaseGuide(guide.guideid, 'major');

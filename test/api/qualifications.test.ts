@@ -146,28 +146,44 @@ describe('the matrix and forecasts', () => {
     expect((await setLevel(admin, skill.skillid, member.userid, 3)).status).toBe(200);
     expect((await setLevel(admin, skill.skillid, other.userid, 2)).status).toBe(200);
 
-    const bySkill = await api('GET', '/qualifications/matrix', {
-      token: admin.token,
-      query: { skillid: skill.skillid },
-    });
-    expect(bySkill.body.map((row: { userid: number }) => row.userid)).toEqual(
-      [member.userid, other.userid].sort((a, b) => a - b),
-    );
+    const { skill: second } = await newSkill(admin.token);
+    const cellsOf = (row: { skills: Array<{ skillid: number; level: number; source: string | null }> }) =>
+      row.skills
+        .filter((cell) => cell.skillid === skill.skillid || cell.skillid === second.skillid)
+        .map((cell) => [cell.skillid, cell.level, cell.source]);
+
+    // Dense: a team's members × every skill, level 0 where none is held.
     const teamRows = await api('GET', '/qualifications/matrix', { token: owner.token, query: { teamid: team.teamid } });
-    expect(teamRows.body).toEqual([
-      expect.objectContaining({ userid: member.userid, skillid: skill.skillid, level: 3 }),
+    expect(teamRows.status).toBe(200);
+    // The owner is a member too: a row of level 0 cells.
+    expect(teamRows.body.map((row: { userid: number }) => row.userid)).toEqual(
+      [owner.userid, member.userid].sort((a, b) => a - b),
+    );
+    const memberRow = teamRows.body.find((row: { userid: number }) => row.userid === member.userid);
+    expect(cellsOf(memberRow)).toEqual([
+      [skill.skillid, 3, 'trainer_signature'],
+      [second.skillid, 0, null],
     ]);
     expect(
       (await api('GET', '/qualifications/matrix', { token: other.token, query: { teamid: team.teamid } })).status,
     ).toBe(403);
-    const own = await api('GET', '/qualifications/matrix', { token: other.token });
-    expect(own.body).toEqual([expect.objectContaining({ userid: other.userid, level: 2 })]);
-    // Paged.
-    const second = await api('GET', '/qualifications/matrix', {
+    // Everyone their own row, with every skill.
+    const own = await api('GET', '/qualifications/matrix', { token: other.token, query: { skillid: second.skillid } });
+    expect(own.body).toEqual([
+      { userid: other.userid, username: expect.any(String), skills: [expect.objectContaining({ level: 0 })] },
+    ]);
+    expect((await api('GET', '/qualifications/matrix', { token: other.token, query: { offset: 1 } })).body).toEqual([]);
+    // Admins: everyone, paged over people (a person who holds nothing is a row too).
+    const everyone = await api('GET', '/qualifications/matrix', {
       token: admin.token,
-      query: { skillid: skill.skillid, limit: 1, offset: 1 },
+      query: { skillid: skill.skillid, limit: 200 },
     });
-    expect(second.body.map((row: { userid: number }) => row.userid)).toEqual([Math.max(member.userid, other.userid)]);
+    const ownerRow = everyone.body.find((row: { userid: number }) => row.userid === owner.userid);
+    expect(ownerRow.skills).toEqual([expect.objectContaining({ skillid: skill.skillid, level: 0, source: null })]);
+    const firstTwo = await api('GET', '/qualifications/matrix', { token: admin.token, query: { limit: 2 } });
+    const nextOne = await api('GET', '/qualifications/matrix', { token: admin.token, query: { limit: 1, offset: 1 } });
+    expect(firstTwo.body).toHaveLength(2);
+    expect(nextOne.body.map((row: { userid: number }) => row.userid)).toEqual([firstTwo.body[1].userid]);
 
     const csv = await api('GET', '/qualifications/matrix', {
       token: owner.token,
@@ -176,8 +192,13 @@ describe('the matrix and forecasts', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('userid,skillid,level,level_name,expires_at,expired,source,set_by_userid,set_date');
-    expect(lines[1].startsWith(`${member.userid},${skill.skillid},3,Independent,`)).toBe(true);
+    expect(lines[0]).toBe(
+      'userid,username,skillid,skill_name,level,level_name,expires_at,expired,source,set_by_userid,set_date',
+    );
+    expect(lines.some((line) => line.startsWith(`${member.userid},`) && line.includes(`,3,Independent,`))).toBe(true);
+    expect(
+      lines.some((line) => line.includes(`,${second.skillid},`) && line.includes(',0,Not trained,,false,,,')),
+    ).toBe(true);
 
     const forecast = await api('GET', '/qualifications/forecast', {
       token: admin.token,
