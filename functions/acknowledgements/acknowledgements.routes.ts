@@ -43,7 +43,8 @@ export const acknowledgementsGroup = defineGroup({
       summary: "Pending acknowledgements: the caller's, a team's or a document's",
       description:
         "Without filters the caller's own, soonest due first. `teamid`: its members' (the team owner or an Admin); " +
-        "`guideid` / `wikiid`: the document's (whoever may change it). `state` is `pending` or `overdue` " +
+        "`guideid` / `wikiid`: the document's (whoever may change it); `client_guid`: the caller's own one signed " +
+        'with it (an empty list when none). `state` is `pending` or `overdue` ' +
         '(past `due_date`: the first time one is seen overdue an `acknowledgement.overdue` event is emitted). ' +
         '`limit` (1-200, default 20), `offset`.',
       query: pendingQuery,
@@ -73,10 +74,16 @@ export const acknowledgementsGroup = defineGroup({
         'An electronic signature: `password` is checked under the login throttle (422 on `password` when wrong, ' +
         '429 past the limit); an impersonation token cannot sign (403). Once signed, the completion of the ' +
         'document carries over to this release (docs/stage-status.md), unless the release is marked as needing ' +
-        'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited.',
+        'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited. ' +
+        '`client_guid` (a UUID the device made, decision 224): sent again for the same release it answers 200 with ' +
+        'the acknowledgement signed then; under another release, 409.',
       params: releaseParams,
       body: signBody,
-      example: { password: 'your password', meaning: 'acknowledged' },
+      example: {
+        password: 'your password',
+        meaning: 'acknowledged',
+        client_guid: '5b8f2f0e-3c1d-4f7a-9a51-0d6a3c2b9e41',
+      },
       response: acknowledgementSchema,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         acknowledgements.sign(caller, auth, params.releaseid, body, sourceIp),

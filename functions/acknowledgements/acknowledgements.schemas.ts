@@ -1,6 +1,7 @@
 /** Request schemas of the acknowledgement use cases (docs/competency.md). */
 import * as z from 'zod/mini';
 import { pagination } from '../../shared/http/query.ts';
+import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 
 const optionalId = z.optional(
   z.pipe(
@@ -16,6 +17,8 @@ export const pendingQuery = z.object({
   teamid: optionalId,
   guideid: optionalId,
   wikiid: optionalId,
+  /** The caller's acknowledgement signed with this client guid (none: an empty list). */
+  client_guid: z.optional(clientGuidSchema),
   ...pagination,
 });
 export type PendingQuery = z.output<typeof pendingQuery>;
@@ -25,6 +28,7 @@ export const readQuery = z.object({ userid: optionalId });
 export const signBody = z.object({
   password: z.string().check(z.minLength(1)),
   meaning: z.optional(z.literal('acknowledged')),
+  client_guid: z.optional(clientGuidSchema),
 });
 export type SignInput = z.output<typeof signBody>;
 

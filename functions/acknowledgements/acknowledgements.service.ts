@@ -14,7 +14,8 @@ import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { checkSignerPassword, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -77,6 +78,13 @@ export async function listPending(caller: Caller, query: PendingQuery) {
     throw ValidationError.field('teamid', 'conflicting_filters', 'Name at most one of teamid, guideid and wikiid');
   const now = nowSeconds();
   let acks: AcknowledgementRecord[];
+  if (query.client_guid !== undefined) {
+    if (filters.length > 0)
+      throw ValidationError.field('client_guid', 'conflicting_filters', 'client_guid names one of your own');
+    const holder = await clientGuidHolder('acknowledgement', caller.userid, query.client_guid);
+    const ack = holder && page.offset === 0 ? await getAcknowledgement(Number(holder.ref), caller.userid) : undefined;
+    return ack ? [acknowledgementView(ack, now)] : [];
+  }
   if (query.teamid !== undefined) {
     const team = await getTeam(query.teamid);
     if (!team) throw new NotFoundError(`No team with teamid ${query.teamid}`);
@@ -118,6 +126,30 @@ export async function getOne(caller: Caller, releaseid: number, userid: number |
  * person's stored course progress on the document is refreshed (the completion carries over).
  */
 export async function sign(caller: Caller, auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
+  const { record } = await createOnce({
+    kind: 'acknowledgement',
+    userid: caller.userid,
+    guid: input.client_guid,
+    // What was signed, never the password: a resend with the same guid is the same signature.
+    request: { releaseid, meaning: 'acknowledged' },
+    existing: async (ref) => {
+      const ack = await getAcknowledgement(Number(ref), caller.userid);
+      if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${ref}`);
+      return acknowledgementView(ack, nowSeconds());
+    },
+    make: (claim) => signNow(caller, auth, releaseid, input, sourceIp, claim),
+  });
+  return record;
+}
+
+async function signNow(
+  caller: Caller,
+  auth: AuthContext,
+  releaseid: number,
+  input: SignInput,
+  sourceIp: string,
+  claim: ((ref: number) => LabelledWrite) | undefined,
+) {
   refuseImpersonatedSignature(auth);
   const release = await requireRelease(releaseid);
   const pending = await getAcknowledgement(releaseid, caller.userid);
@@ -137,6 +169,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
         status: 'signed',
         signed_date: now,
         signature: { meaning: 'acknowledged', method: 'password' },
+        ...(input.client_guid !== undefined ? { client_guid: input.client_guid } : {}),
       };
       const [known] = await getAcknowledgedVersions([
         { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
@@ -166,7 +199,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
             due_date: ack.due_date,
           },
         },
-        acknowledgementSignWrites(next, acked),
+        [...acknowledgementSignWrites(next, acked), ...(claim ? [claim(releaseid)] : [])],
       );
       return next;
     },

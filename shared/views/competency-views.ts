@@ -26,6 +26,8 @@ export const acknowledgementSchema = z.object({
   state: z.enum(['pending', 'overdue', 'signed']),
   signed_date: z.nullable(z.number()),
   signature_meaning: z.nullable(z.literal('acknowledged')),
+  /** The device's guid the signature was sent with (decision 224); null when none. */
+  client_guid: z.nullable(z.string()),
 });
 export type AcknowledgementView = z.output<typeof acknowledgementSchema>;
 
@@ -45,6 +47,7 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     state: acknowledgementState(ack, now),
     signed_date: ack.signed_date,
     signature_meaning: ack.signature?.meaning ?? null,
+    client_guid: ack.client_guid ?? null,
   };
 }
 

@@ -141,6 +141,44 @@ describe('retraining', () => {
   });
 });
 
+describe('client_guid on signing', () => {
+  it('the same guid for the same release answers the signature made; for another release 409; the list filters by it', async () => {
+    const { guide, trainee, release } = await traineeOnNewMajor();
+    const guid = crypto.randomUUID();
+    const sign = (releaseid: number, client_guid: string) =>
+      api('POST', `/acknowledgements/${releaseid}/sign`, {
+        token: trainee.token,
+        body: { password: trainee.password, client_guid },
+      });
+    const first = await sign(release.releaseid, guid.toUpperCase());
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ state: 'signed', client_guid: guid });
+    const again = await sign(release.releaseid, guid);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    // Without the guid a second signature is still 409.
+    const plain = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(plain.status).toBe(409);
+
+    const next = await releaseGuide(guide.guideid, 'major');
+    expect((await pendingOf(trainee.token)).map((ack) => ack.releaseid)).toEqual([next.releaseid]);
+    const reused = await sign(next.releaseid, guid);
+    expect(reused.status).toBe(409);
+    expect(reused.body.releaseid).toBe(release.releaseid);
+    expect((await pendingOf(trainee.token)).map((ack) => ack.releaseid)).toEqual([next.releaseid]);
+
+    expect(await pendingOf(trainee.token, { client_guid: guid })).toEqual([first.body]);
+    expect(await pendingOf(trainee.token, { client_guid: crypto.randomUUID() })).toEqual([]);
+    const other = await createUser();
+    expect(await pendingOf(other.token, { client_guid: guid })).toEqual([]);
+    const bad = await api('GET', '/acknowledgements', { token: trainee.token, query: { client_guid: 'nope' } });
+    expect(bad.status).toBe(422);
+  });
+});
+
 /** The stored course row's status of the stage (what the lists and aggregates show). */
 async function storedStage(assignmentid: number, userid: number) {
   const { Item } = await localDb().send(

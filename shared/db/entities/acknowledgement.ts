@@ -54,6 +54,8 @@ export const acknowledgementItemSchema = z.strictObject({
   signed_date: z.nullable(z.number()),
   /** How the signature was made (password: the signer entered it for this signature). */
   signature: z.nullable(z.object({ meaning: z.literal('acknowledged'), method: z.enum(['password']) })),
+  /** The device's guid the signature was sent with (decision 224), when it sent one. */
+  client_guid: z.optional(z.string()),
 });
 
 export const acknowledgedVersionItemSchema = z.strictObject({
