@@ -1,9 +1,10 @@
 /**
  * A new release → acknowledgements for the people it concerns (docs/competency.md), called
  * where every release becomes released (release-refresh.ts: at once, or when its approval is
- * given). The people concerned, without a Scan: the document's trainees (its trainee index:
- * whoever completed or started it), the holders of a level in a skill that includes the guide
- * (each skill's holder index), and the audience the author set. Each is asked when the release is
+ * given). The people concerned, without a Scan: the assignees of the courses with a stage on
+ * the document (document-courses.ts), the document's trainees (its trainee index: whoever
+ * completed it), the holders of a level in a skill that includes the guide (each skill's holder
+ * index), and the audience the author set. Each is asked when the release is
  * newer than what they last completed, acknowledged or earned their level on and the strictness
  * asks for it; asking twice is a no-op (the item is put if absent).
  */
@@ -29,6 +30,7 @@ import {
 } from '../domain/competency.ts';
 import { isNewerVersion, type ReleaseVersion } from '../domain/stage-status.ts';
 import { mapLimit } from './map-limit.ts';
+import { courseAssigneeIds, coursesOnDocument } from './document-courses.ts';
 
 type Reason = AcknowledgementRecord['reasons'][number];
 
@@ -37,6 +39,8 @@ interface Concerned {
   strictness: AcknowledgementStrictness;
   /** What the person last earned the document on (completion or level), before acknowledgements. */
   earned: ReleaseVersion | null;
+  /** The strictness is a course stage's own, for an assignee of that course. */
+  courseDecided: boolean;
 }
 
 /** The strictest of two: `minor` asks for more releases. */
@@ -49,6 +53,25 @@ const newest = (a: ReleaseVersion | null, b: ReleaseVersion | null): ReleaseVers
 /** How many people one release's audit record names (the rest are counted). */
 const AUDITED_USERIDS = 500;
 
+/** The strictest of the stages' own strictness (null: none of them has one). */
+function stagesStrictness(stages: Array<{ strictness: AcknowledgementStrictness | null }>) {
+  return stages.reduce<AcknowledgementStrictness | null>(
+    (found, stage) =>
+      stage.strictness === null ? found : found === null ? stage.strictness : stricter(found, stage.strictness),
+    null,
+  );
+}
+
+/**
+ * Who is concerned and under which strictness (docs/competency.md "Which releases ask"):
+ * - the assignees of every course with a stage on the document (finished it or not): that
+ *   course's stage strictness, else the document's, the site's, `major`;
+ * - whoever has a completion of it (trainee index), when no course assignment named them:
+ *   the stages' strictness, else as above;
+ * - holders of a level in a skill with the guide: when the guide is a stage of a course, as the
+ *   trainees; outside any course the document's setting, else the skill's;
+ * - the author's audience: as the trainees.
+ */
 async function concernedPeople(
   doc: { doctype: AckDoctype; docid: number },
   documentStrictness: AcknowledgementStrictness | null,
@@ -56,23 +79,35 @@ async function concernedPeople(
   audience: number[],
 ): Promise<Map<number, Concerned>> {
   const people = new Map<number, Concerned>();
+  /** Adds a reason; `strictness` null: keep the one a course already gave the person. */
   const add = (
     userid: number,
     reason: Reason,
     strictness: AcknowledgementStrictness,
     earned: ReleaseVersion | null,
+    courseDecided = false,
   ) => {
     const known = people.get(userid);
-    if (!known) return people.set(userid, { reasons: new Set([reason]), strictness, earned });
+    if (!known) return people.set(userid, { reasons: new Set([reason]), strictness, earned, courseDecided });
     known.reasons.add(reason);
-    known.strictness = stricter(known.strictness, strictness);
+    // A course's own stage strictness decides for its assignees; other reasons only add to it.
+    if (courseDecided && !known.courseDecided) known.strictness = strictness;
+    else if (courseDecided || !known.courseDecided) known.strictness = stricter(known.strictness, strictness);
+    known.courseDecided ||= courseDecided;
     known.earned = newest(known.earned, earned);
   };
-  const courseStrictness = documentStrictness ?? siteStrictness ?? 'major';
+  const fallback = documentStrictness ?? siteStrictness ?? 'major';
+  const courses = await coursesOnDocument(doc);
+  for (const { course, stages } of courses) {
+    const strictness = stagesStrictness(stages) ?? fallback;
+    for (const userid of await courseAssigneeIds(course.wikiid)) add(userid, 'trainee', strictness, null, true);
+  }
+  const inCourse = courses.length > 0;
+  const courseStrictness = stagesStrictness(courses.flatMap((entry) => entry.stages)) ?? fallback;
   for await (const userids of documentTraineeChunks(doc)) {
     const completions = await getCompletions(userids.map((userid) => ({ userid, doc })));
     for (const completion of completions) {
-      if (completion.end_date === null) continue; // still in progress: nothing earned to carry over
+      if (completion.end_date === null) continue; // in progress: nothing earned to carry over
       const earned =
         completion.release_major === null
           ? null
@@ -82,7 +117,7 @@ async function concernedPeople(
   }
   if (doc.doctype === 'guide') {
     for (const skill of await skillsOfGuide(doc.docid)) {
-      const strictness = documentStrictness ?? skill.acknowledgement_strictness;
+      const strictness = inCourse ? courseStrictness : (documentStrictness ?? skill.acknowledgement_strictness);
       for (const level of await levelsAll(skillLevelsCollection(skill.skillid))) {
         if (level.level <= 0) continue;
         const earned = level.earned.find((entry) => entry.guideid === doc.docid)?.release ?? null;
