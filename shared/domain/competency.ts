@@ -65,6 +65,33 @@ export function effectiveLevel(
   return { level: held.level, standing: 'current' };
 }
 
+/** A course's mapping: completing a stage (null: the whole course) gives this level in this skill. */
+export interface LevelGrant {
+  course_stageid: number | null;
+  skillid: number;
+  level: number;
+}
+
+/**
+ * Whether a completion (or an approved signoff) that a course maps to `granted` writes the
+ * level (docs/competency.md "Levels from courses"). `completedAt` is the completion's date,
+ * which the derived level keeps as its `set_date`, so deriving again from the same completion
+ * writes nothing. A level set after the completion stays (a trainer's later word counts); a
+ * higher level stays unless it was derived and has expired; a trainer's higher level always stays.
+ */
+export function derivesLevel(
+  existing: { level: number; source: LevelSource; set_date: number; expires_at: number | null } | null,
+  granted: number,
+  completedAt: number,
+  now: number,
+): boolean {
+  if (!existing) return true;
+  if (completedAt <= existing.set_date) return false;
+  if (granted >= existing.level) return true;
+  const lapsed = existing.expires_at !== null && now >= existing.expires_at;
+  return lapsed && existing.source !== 'trainer_signature';
+}
+
 export const FORECAST_WINDOWS = [30, 60, 90] as const;
 
 /** Which of the levels lapse within each window from now (already lapsed ones are not forecast). */

@@ -7,6 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createTeam, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { localDb } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
+import { assign, createCourse } from '../support/courses.ts';
 
 const DAY = 86400;
 
@@ -212,6 +213,66 @@ describe('the matrix and forecasts', () => {
     expect(forecast.body.within_90_days).toHaveLength(2);
     const mine = await api('GET', '/qualifications/forecast', { token: member.token });
     expect(mine.body.within_60_days).toEqual([expect.objectContaining({ userid: member.userid })]);
+  });
+});
+
+describe('levels from courses', () => {
+  it('completing a mapped stage (or the course) gives the level, with the expiry; a higher level stays', async () => {
+    const admin = await adminUser();
+    const { skill, guide } = await newSkill(admin.token, { recertification_days: 30 });
+    const { skill: courseSkill } = await newSkill(admin.token, { recertification_days: null });
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const stageid = course.stages[0].course_stageid;
+    const path = `/qualifications/courses/${course.wikiid}/levels`;
+    const grants = [
+      { course_stageid: stageid, skillid: skill.skillid, level: 3 },
+      { course_stageid: null, skillid: courseSkill.skillid, level: 2 },
+    ];
+    const reader = await createUser();
+    expect((await api('PUT', path, { token: reader.token, body: { grants } })).status).toBe(403);
+    const badStage = await api('PUT', path, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: 99999999, skillid: skill.skillid, level: 3 }] },
+    });
+    expect(badStage.status).toBe(422);
+    expect(badStage.body.errors[0].field).toBe('grants[0].course_stageid');
+    const badSkill = await api('PUT', path, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: null, skillid: 99999999, level: 3 }] },
+    });
+    expect(badSkill.status).toBe(422);
+    expect(
+      (await api('PUT', '/qualifications/courses/99999999/levels', { token: admin.token, body: { grants } })).status,
+    ).toBe(404);
+    const put = await api('PUT', path, { token: admin.token, body: { grants } });
+    expect(put.status).toBe(200);
+    expect((await api('GET', path, { token: admin.token })).body).toEqual({ wikiid: course.wikiid, grants });
+
+    const trainee = await createUser();
+    const trained = await createUser();
+    expect((await setLevel(admin, skill.skillid, trained.userid, 4)).status).toBe(200);
+    for (const person of [trainee, trained]) {
+      await assign({ wikiid: course.wikiid, userid: person.userid });
+      const done = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, {
+        token: person.token,
+        body: {},
+      });
+      expect(done.status).toBe(200);
+    }
+    const cellsOf = async (person: TestUser) => {
+      const matrix = await api('GET', '/qualifications/matrix', { token: person.token });
+      return new Map(matrix.body[0].skills.map((cell: { skillid: number }) => [cell.skillid, cell]));
+    };
+    const mine = await cellsOf(trainee);
+    expect(mine.get(skill.skillid)).toMatchObject({ level: 3, source: 'course_completion' });
+    const cell = mine.get(skill.skillid) as { expires_at: number; set_date: number };
+    expect(cell.expires_at - cell.set_date).toBe(30 * DAY);
+    expect(mine.get(courseSkill.skillid)).toMatchObject({ level: 2, source: 'course_completion', expires_at: null });
+    // A trainer's higher level is never lowered.
+    expect((await cellsOf(trained)).get(skill.skillid)).toMatchObject({ level: 4, source: 'trainer_signature' });
+
+    const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin.token });
+    expect(JSON.stringify(history.body)).toContain('derived_from');
   });
 });
 

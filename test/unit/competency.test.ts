@@ -5,6 +5,8 @@ import { stillValid, type ReleaseVersion, type Strictness } from '../../shared/d
 import {
   DAY_SECONDS,
   acknowledgementState,
+  derivesLevel,
+  type LevelSource,
   effectiveLevel,
   expiryForecast,
   gateDecision,
@@ -359,6 +361,51 @@ describe('revision diff', () => {
           expect(diff.filter((l) => l.op !== 'added').map((l) => l.text)).toEqual(before);
           expect(diff.filter((l) => l.op !== 'removed').map((l) => l.text)).toEqual(after);
           if (before.join() === after.join()) expect(diff.every((l) => l.op === 'same')).toBe(true);
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});
+
+describe('levels derived from courses (docs/competency.md, decision table)', () => {
+  const held = (level: number, source: LevelSource, set_date: number, expires_at: number | null = null) => ({
+    level,
+    source,
+    set_date,
+    expires_at,
+  });
+  const rows: Array<[string, ReturnType<typeof held> | null, number, number, boolean]> = [
+    ['no level held', null, 3, NOW, true],
+    ['the same completion again (set_date = its date)', held(3, 'course_completion', NOW), 3, NOW, false],
+    ["a trainer's level set after the completion", held(2, 'trainer_signature', NOW), 3, NOW - 10, false],
+    ['a newer completion renews the same level', held(3, 'course_completion', NOW - 100), 3, NOW, true],
+    ['a newer completion raises a lower level', held(1, 'trainer_signature', NOW - 100), 3, NOW, true],
+    ["a trainer's higher level stays, even lapsed", held(4, 'trainer_signature', NOW - 100, NOW - 1), 3, NOW, false],
+    ['a derived higher level stays while current', held(4, 'signoff', NOW - 100, NOW + 100), 3, NOW, false],
+    ['a derived higher level that lapsed is replaced', held(4, 'signoff', NOW - 100, NOW - 1), 3, NOW, true],
+  ];
+  for (const [name, existing, granted, completedAt, writes] of rows)
+    it(name, () => expect(derivesLevel(existing, granted, completedAt, NOW)).toBe(writes));
+
+  it("never lowers a trainer's higher level; deriving twice from one completion writes once (properties)", () => {
+    const source = fc.constantFrom<LevelSource>('trainer_signature', 'course_completion', 'signoff');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        source,
+        fc.integer({ min: 0, max: 1000 }),
+        fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (level, from, setDate, expiresAt, granted, completedAt) => {
+          const existing = held(level, from, setDate, expiresAt);
+          const writes = derivesLevel(existing, granted, completedAt, 1500);
+          if (from === 'trainer_signature' && level > granted) expect(writes).toBe(false);
+          if (writes) {
+            const after = held(granted, 'course_completion', completedAt);
+            expect(derivesLevel(after, granted, completedAt, 1500)).toBe(false);
+          }
         },
       ),
       { numRuns: propertyRuns(300) },
