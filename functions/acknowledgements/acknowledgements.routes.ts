@@ -12,7 +12,15 @@ import {
   releaseSignaturesSchema,
 } from '../../shared/views/competency-views.ts';
 import * as acknowledgements from './acknowledgements.service.ts';
-import { documentSettingsBody, pendingQuery, readQuery, signBody } from './acknowledgements.schemas.ts';
+import * as countersigning from './countersign.service.ts';
+import {
+  countersignBody,
+  countersignStepsBody,
+  documentSettingsBody,
+  pendingQuery,
+  readQuery,
+  signBody,
+} from './acknowledgements.schemas.ts';
 import responseExamples from './acknowledgements.response-examples.json' with { type: 'json' };
 
 const releaseParams = idParams('releaseid');
@@ -26,6 +34,7 @@ const settingsNote =
   'the site setting, else `major`); `due_days`: days after the release it is due (null: the site default, else ' +
   '14); `audience_userids`: people asked besides the trainees and skill holders.';
 
+const countersignStepsSchema = z.object({ releaseid: z.int(), stepids: z.array(z.int()) });
 const settingsOf = (doctype: 'guide' | 'wiki') => (doctype === 'guide' ? 'a guide' : 'a wiki page');
 const guideParams = idParams('guideid');
 const wikiParams = idParams('wikiid');
@@ -97,6 +106,48 @@ export const acknowledgementsGroup = defineGroup({
       params: releaseParams,
       response: releaseSignaturesSchema,
       handler: ({ caller, params }) => acknowledgements.signatures(caller, params.releaseid),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/{releaseid}/countersign-steps',
+      auth: 'user',
+      summary: "The steps of a guide release that need a supervisor's countersignature",
+      description: 'Whoever may change the guide.',
+      params: releaseParams,
+      response: countersignStepsSchema,
+      handler: ({ caller, params }) => countersigning.getSteps(caller, params.releaseid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/{releaseid}/countersign-steps',
+      auth: 'user',
+      summary: "Mark steps of a guide release as needing a supervisor's countersignature",
+      description:
+        "`stepids`: steps of the release's revision (422 otherwise; [] clears). From then on a person who signs the " +
+        "release's acknowledgement is complete only once a qualified supervisor countersigns it " +
+        '(`POST /acknowledgements/{releaseid}/countersign/{userid}`). Whoever may change the guide; audited.',
+      params: releaseParams,
+      body: countersignStepsBody,
+      example: { stepids: [3, 5] },
+      response: countersignStepsSchema,
+      handler: ({ caller, params, body }) => countersigning.putSteps(caller, params.releaseid, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/acknowledgements/{releaseid}/countersign/{userid}',
+      auth: 'user',
+      summary: "Countersign a person's acknowledgement of the marked steps (a qualified supervisor, by password)",
+      description:
+        'A qualified supervisor: an Admin, or someone holding level 4 (current) in every skill of the guide; never the ' +
+        'person (403). `password` as for every e-signature (422 when wrong, 429 past the throttle). 409 when the ' +
+        "acknowledgement awaits no countersignature or has one. Completes it: the person's completion carries over. " +
+        'Audited; emits `acknowledgement.countersigned`.',
+      params: idParams('releaseid', 'userid'),
+      body: countersignBody,
+      example: { password: 'your password', comment: 'Watched the seal check.' },
+      response: acknowledgementSchema,
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        countersigning.countersign(caller, auth, params.releaseid, params.userid, body, sourceIp),
     }),
     route({
       method: 'POST',

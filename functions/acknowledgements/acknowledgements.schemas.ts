@@ -38,3 +38,14 @@ export const documentSettingsBody = z.object({
   audience_userids: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(1000))),
 });
 export type DocumentSettingsInput = z.output<typeof documentSettingsBody>;
+
+export const countersignStepsBody = z.object({
+  stepids: z.array(z.int().check(z.positive())).check(z.maxLength(500)),
+});
+export type CountersignStepsInput = z.output<typeof countersignStepsBody>;
+
+export const countersignBody = z.object({
+  password: z.string().check(z.minLength(1)),
+  comment: z.optional(z.string().check(z.maxLength(2000))),
+});
+export type CountersignInput = z.output<typeof countersignBody>;

@@ -16,6 +16,8 @@ import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/a
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
+import { outboxPuts } from '../../shared/db/entities/outbox.ts';
+import { domainEvent } from '../../shared/domain/events/catalogue.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -28,6 +30,7 @@ import {
   documentPendingCollection,
   getAcknowledgedVersions,
   getAcknowledgement,
+  getCountersignSteps,
   releaseAcknowledgements,
   retrainingMarkWrite,
   userPendingCollection,
@@ -64,7 +67,7 @@ async function canManageDocument(caller: Caller, doctype: AckDoctype, docid: num
   return hasRole(caller, 'Author');
 }
 
-async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<void> {
+export async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<void> {
   if (!(await canManageDocument(caller, doctype, docid)))
     throw new ForbiddenError(
       `Only those who may change this ${doctype === 'guide' ? 'guide' : 'wiki page'} may do this`,
@@ -164,8 +167,11 @@ async function signNow(
       if (ack.status === 'signed')
         throw new ConflictError('This release is already acknowledged', acknowledgementView(ack, nowSeconds()));
       const now = nowSeconds();
+      // Steps marked for a supervisor's countersignature: the signature is complete only with it.
+      const countersignStepids = (await getCountersignSteps(releaseid))?.stepids ?? [];
       const next: AcknowledgementRecord = {
         ...ack,
+        ...(countersignStepids.length > 0 ? { countersign_stepids: countersignStepids } : {}),
         status: 'signed',
         signed_date: now,
         signature: { meaning: 'acknowledged', method: 'password' },
@@ -174,7 +180,7 @@ async function signNow(
       const [known] = await getAcknowledgedVersions([
         { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
       ]);
-      const forward = !known || isNewerVersion(ack, known);
+      const forward = countersignStepids.length === 0 && (!known || isNewerVersion(ack, known));
       const acked = forward
         ? {
             userid: caller.userid,
@@ -199,7 +205,11 @@ async function signNow(
             due_date: ack.due_date,
           },
         },
-        [...acknowledgementSignWrites(next, acked), ...(claim ? [claim(releaseid)] : [])],
+        [
+          ...acknowledgementSignWrites(next, acked),
+          ...(claim ? [claim(releaseid)] : []),
+          ...outboxPuts(countersignStepids.length > 0 ? [countersignRequested(next)] : []),
+        ],
       );
       return next;
     },
@@ -213,6 +223,16 @@ async function signNow(
   return acknowledgementView(signed, nowSeconds());
 }
 
+function countersignRequested(ack: AcknowledgementRecord) {
+  return domainEvent('acknowledgement.countersign_requested', `ACK#${ack.releaseid}#${ack.userid}`, {
+    releaseid: ack.releaseid,
+    doctype: ack.doctype,
+    docid: ack.docid,
+    userid: ack.userid,
+    stepids: ack.countersign_stepids ?? [],
+  });
+}
+
 export async function signatures(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
   await assertManagesDocument(caller, release.doctype, release.docid);
@@ -223,7 +243,11 @@ export async function signatures(caller: Caller, releaseid: number) {
     releaseid,
     signed: acks
       .filter((ack) => ack.status === 'signed')
-      .map((ack) => ({ userid: ack.userid, signed_date: ack.signed_date ?? 0 })),
+      .map((ack) => ({
+        userid: ack.userid,
+        signed_date: ack.signed_date ?? 0,
+        awaiting_countersignature: Boolean(ack.countersign_stepids?.length) && !ack.countersignature,
+      })),
     not_signed: acks
       .filter((ack) => ack.status === 'pending')
       .map((ack) => ({ userid: ack.userid, due_date: ack.due_date, overdue: now >= ack.due_date })),

@@ -23,11 +23,15 @@ export const acknowledgementSchema = z.object({
   reasons: z.array(z.enum(['trainee', 'skill', 'audience'])),
   created_date: z.number(),
   due_date: z.number(),
-  state: z.enum(['pending', 'overdue', 'signed']),
+  /** `awaiting_countersignature`: signed, marked steps not yet countersigned (not complete). */
+  state: z.enum(['pending', 'overdue', 'signed', 'awaiting_countersignature']),
   signed_date: z.nullable(z.number()),
   signature_meaning: z.nullable(z.literal('acknowledged')),
   /** The device's guid the signature was sent with (decision 224); null when none. */
   client_guid: z.nullable(z.string()),
+  /** Steps marked for a supervisor's countersignature when the person signed ([]: none). */
+  countersign_stepids: z.array(z.int()),
+  countersignature: z.nullable(z.object({ userid: z.int(), date: z.number(), comment: z.string() })),
 });
 export type AcknowledgementView = z.output<typeof acknowledgementSchema>;
 
@@ -44,10 +48,17 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     reasons: ack.reasons,
     created_date: ack.created_date,
     due_date: ack.due_date,
-    state: acknowledgementState(ack, now),
+    state:
+      ack.status === 'signed' && ack.countersign_stepids?.length && !ack.countersignature
+        ? 'awaiting_countersignature'
+        : acknowledgementState(ack, now),
     signed_date: ack.signed_date,
     signature_meaning: ack.signature?.meaning ?? null,
     client_guid: ack.client_guid ?? null,
+    countersign_stepids: ack.countersign_stepids ?? [],
+    countersignature: ack.countersignature
+      ? { userid: ack.countersignature.userid, date: ack.countersignature.date, comment: ack.countersignature.comment }
+      : null,
   };
 }
 
@@ -81,7 +92,7 @@ export const acknowledgementWithDiffSchema = z.object({
 
 export const releaseSignaturesSchema = z.object({
   releaseid: z.int(),
-  signed: z.array(z.object({ userid: z.int(), signed_date: z.number() })),
+  signed: z.array(z.object({ userid: z.int(), signed_date: z.number(), awaiting_countersignature: z.boolean() })),
   not_signed: z.array(z.object({ userid: z.int(), due_date: z.number(), overdue: z.boolean() })),
 });
 

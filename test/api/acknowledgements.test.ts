@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { api, createTeam, createUser, loginAdmin } from '../support/api.ts';
+import { ADMIN, api, createTeam, createUser, loginAdmin } from '../support/api.ts';
 import {
   assign,
   assignedTrainee,
@@ -115,7 +115,9 @@ describe('a new major release asks the trainee to acknowledge it', () => {
 
     const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
     expect(signatures.status).toBe(200);
-    expect(signatures.body.signed).toEqual([{ userid: trainee.userid, signed_date: signed.body.signed_date }]);
+    expect(signatures.body.signed).toEqual([
+      { userid: trainee.userid, signed_date: signed.body.signed_date, awaiting_countersignature: false },
+    ]);
     expect(signatures.body.not_signed).toEqual([]);
 
     for (const path of [`/audit/users/${trainee.userid}/verify`, `/audit/documents/guide/${guide.guideid}/verify`]) {
@@ -201,6 +203,86 @@ describe('course assignees and the stage strictness', () => {
       [minor.releaseid, '1.0'],
     ]);
     expect(await pendingOf(lenientTrainee.token)).toEqual([]);
+  });
+});
+
+describe("a supervisor's countersignature on chosen steps", () => {
+  it('marked steps: the signature is complete only once a qualified supervisor countersigns', async () => {
+    const { admin, guide, trainee, assignment, release } = await traineeOnNewMajor();
+    // The step 2.0 added (POST steps answers the whole guide: its last step).
+    const guideNow = await api('GET', `/guides/${guide.guideid}`, { token: admin });
+    const step = guideNow.body.steps.at(-1);
+    const path = `/acknowledgements/${release.releaseid}/countersign-steps`;
+    const stranger = await createUser();
+    expect((await api('PUT', path, { token: stranger.token, body: { stepids: [step.stepid] } })).status).toBe(403);
+    const unknown = await api('PUT', path, { token: admin, body: { stepids: [99999999] } });
+    expect(unknown.status).toBe(422);
+    const marked = await api('PUT', path, { token: admin, body: { stepids: [step.stepid] } });
+    expect(marked.body).toEqual({ releaseid: release.releaseid, stepids: [step.stepid] });
+    expect((await api('GET', path, { token: admin })).body.stepids).toEqual([step.stepid]);
+
+    const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatchObject({
+      state: 'awaiting_countersignature',
+      countersign_stepids: [step.stepid],
+      countersignature: null,
+    });
+    // Not complete: the completion does not carry over yet.
+    const id = assignment.course_assignmentid;
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
+    const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
+    expect(signatures.body.signed).toEqual([expect.objectContaining({ awaiting_countersignature: true })]);
+
+    // Who may countersign: not the person, not someone without level 4 in the guide's skills.
+    const supervisor = await createUser();
+    const skill = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: `Seals ${guide.guideid}`, guideids: [guide.guideid] },
+    });
+    expect(
+      (
+        await api('PUT', `/qualifications/skills/${skill.body.skillid}/levels/${supervisor.userid}`, {
+          token: admin,
+          body: { level: 4, password: ADMIN.password },
+        })
+      ).status,
+    ).toBe(200);
+    const countersign = (who: { token: string }, password: string) =>
+      api('POST', `/acknowledgements/${release.releaseid}/countersign/${trainee.userid}`, {
+        token: who.token,
+        body: { password, comment: 'Watched the seal check.' },
+      });
+    expect((await countersign(trainee, trainee.password)).status).toBe(403);
+    expect((await countersign(stranger, stranger.password)).status).toBe(403);
+    expect((await countersign(supervisor, 'wrong')).status).toBe(422);
+    const done = await countersign(supervisor, supervisor.password);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      state: 'signed',
+      countersignature: { userid: supervisor.userid, comment: 'Watched the seal check.' },
+    });
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+    expect((await countersign(supervisor, supervisor.password)).status).toBe(409);
+
+    const events = await localDb().send(
+      new QueryCommand({
+        TableName: 'stepwise',
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `OUTBOX#ACK#${release.releaseid}#${trainee.userid}` },
+      }),
+    );
+    expect((events.Items ?? []).map((item) => item.name).sort()).toEqual([
+      'acknowledgement.countersign_requested',
+      'acknowledgement.countersigned',
+    ]);
+    for (const chain of [`users/${trainee.userid}`, `users/${supervisor.userid}`, `documents/guide/${guide.guideid}`]) {
+      const verified = await api('GET', `/audit/${chain}/verify`, { token: admin });
+      expect(verified.body).toMatchObject({ valid: true, first_broken_seq: null });
+    }
   });
 });
 

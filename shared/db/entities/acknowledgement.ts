@@ -56,7 +56,57 @@ export const acknowledgementItemSchema = z.strictObject({
   signature: z.nullable(z.object({ meaning: z.literal('acknowledged'), method: z.enum(['password']) })),
   /** The device's guid the signature was sent with (decision 224), when it sent one. */
   client_guid: z.optional(z.string()),
+  /** The steps the release marked for a supervisor's countersignature when the person signed (none: absent). */
+  countersign_stepids: z.optional(z.array(id)),
+  /** The supervisor's countersignature; until it is there a signature with countersign steps is not complete. */
+  countersignature: z.optional(
+    z.object({
+      userid: id,
+      date: z.number(),
+      meaning: z.literal('countersigned'),
+      method: z.enum(['password']),
+      comment: z.string(),
+    }),
+  ),
 });
+
+/** The steps of a release its author marked as needing a supervisor's countersignature. */
+export const countersignStepsItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('STEPS'),
+  entity: z.literal('CountersignSteps'),
+  releaseid: id,
+  stepids: z.array(id),
+  userid: id,
+  date: z.number(),
+});
+export type CountersignStepsRecord = StoredRecord<typeof countersignStepsItemSchema>;
+const countersignKey = (releaseid: number) => ({ pk: `ACKCS#${releaseid}`, sk: 'STEPS' as const });
+
+export async function getCountersignSteps(releaseid: number): Promise<CountersignStepsRecord | undefined> {
+  const item = await getItem(countersignKey(releaseid), { consistent: true });
+  return item ? recordFrom(countersignStepsItemSchema, item) : undefined;
+}
+
+export async function putCountersignSteps(record: CountersignStepsRecord): Promise<void> {
+  await putItem({ ...countersignKey(record.releaseid), entity: 'CountersignSteps', ...record });
+}
+
+/** Countersigning: the signed acknowledgement (on condition it is still not countersigned). */
+export function acknowledgementCountersignWrite(countersigned: AcknowledgementRecord): LabelledWrite {
+  return {
+    label: 'acknowledgement',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: ackItem(countersigned),
+        ConditionExpression: '#status = :signed AND attribute_not_exists(countersignature)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':signed': 'signed' },
+      },
+    },
+  };
+}
 
 export const acknowledgedVersionItemSchema = z.strictObject({
   pk: z.string(),
@@ -115,7 +165,7 @@ export async function insertAcknowledgement(ack: AcknowledgementRecord): Promise
   return putItem(ackItem(ack), { ifAbsent: true });
 }
 
-/** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version. */
+/** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version (null: not yet). */
 export function acknowledgementSignWrites(
   signed: AcknowledgementRecord,
   acked: AcknowledgedVersionRecord | null,
@@ -134,21 +184,25 @@ export function acknowledgementSignWrites(
       },
     },
   ];
-  if (acked)
-    writes.push({
-      label: 'acknowledged-version',
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...ackedKey(acked.userid, acked), entity: 'AcknowledgedVersion', ...acked },
-          // Only ever forward: an older release signed late does not hide a newer one.
-          ConditionExpression: 'attribute_not_exists(pk) OR #major < :major OR (#major = :major AND #minor < :minor)',
-          ExpressionAttributeNames: { '#major': 'major', '#minor': 'minor' },
-          ExpressionAttributeValues: { ':major': acked.major, ':minor': acked.minor },
-        },
-      },
-    });
+  if (acked) writes.push(acknowledgedVersionWrite(acked));
   return writes;
+}
+
+/** The person's newest acknowledged version moves forward to `acked` (an older one never hides a newer). */
+export function acknowledgedVersionWrite(acked: AcknowledgedVersionRecord): LabelledWrite {
+  return {
+    label: 'acknowledged-version',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...ackedKey(acked.userid, acked), entity: 'AcknowledgedVersion', ...acked },
+        // Only ever forward: an older release signed late does not hide a newer one.
+        ConditionExpression: 'attribute_not_exists(pk) OR #major < :major OR (#major = :major AND #minor < :minor)',
+        ExpressionAttributeNames: { '#major': 'major', '#minor': 'minor' },
+        ExpressionAttributeValues: { ':major': acked.major, ':minor': acked.minor },
+      },
+    },
+  };
 }
 
 export async function getAcknowledgement(releaseid: number, userid: number, consistent = true) {
