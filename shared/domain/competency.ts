@@ -124,6 +124,53 @@ export function needsAcknowledgement(
   return asksForAcknowledgement(strictness, release) && (base === null || isNewerVersion(release, base));
 }
 
+/** The strictest of two: `minor` asks for more releases. */
+export const stricter = (a: AcknowledgementStrictness, b: AcknowledgementStrictness): AcknowledgementStrictness =>
+  a === 'minor' || b === 'minor' ? 'minor' : 'major';
+
+/** The strictest of the stages' own strictness (null: none of them has one). */
+export function stagesStrictness(
+  stages: ReadonlyArray<AcknowledgementStrictness | null>,
+): AcknowledgementStrictness | null {
+  return stages.reduce<AcknowledgementStrictness | null>(
+    (found, stage) => (stage === null ? found : found === null ? stage : stricter(found, stage)),
+    null,
+  );
+}
+
+/** Why one person is concerned by a release of a document, as the strictness rule needs it. */
+export interface ConcernFacts {
+  /** Per course the person is assigned that has the document as a stage: those stages' strictness. */
+  assignedCourses: Array<Array<AcknowledgementStrictness | null>>;
+  /** Every course stage on the document (empty: the document is in no course). */
+  allStages: Array<AcknowledgementStrictness | null>;
+  document: AcknowledgementStrictness | null;
+  site: AcknowledgementStrictness | null;
+  /** A completion of the document, or the author's audience. */
+  traineeOrAudience: boolean;
+  /** The settings of the skills with the guide the person holds a level in. */
+  skills: AcknowledgementStrictness[];
+}
+
+/**
+ * Which strictness decides whether a release asks the person (docs/competency.md, decision 246):
+ * a course decides for its assignees (its stages' own, else the document's, the site's, `major`;
+ * several courses: the strictest); others take the strictest of every stage on the document, and
+ * for a skill outside any course, the document's setting else the skill's. Null: not concerned.
+ */
+export function concernStrictness(facts: ConcernFacts): AcknowledgementStrictness | null {
+  const fallback = facts.document ?? facts.site ?? 'major';
+  if (facts.assignedCourses.length > 0)
+    return facts.assignedCourses.map((stages) => stagesStrictness(stages) ?? fallback).reduce(stricter);
+  const courses = stagesStrictness(facts.allStages) ?? fallback;
+  const inCourse = facts.allStages.length > 0;
+  const found = [
+    ...(facts.traineeOrAudience ? [courses] : []),
+    ...facts.skills.map((skill) => (inCourse ? courses : (facts.document ?? skill))),
+  ];
+  return found.length === 0 ? null : found.reduce(stricter);
+}
+
 export const DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS = 14;
 
 export function acknowledgementDueDate(releaseDate: number, dueDays: number): number {

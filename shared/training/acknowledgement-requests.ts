@@ -25,8 +25,10 @@ import { getSiteAndDocumentSettings } from '../db/entities/training-settings.ts'
 import {
   DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS,
   acknowledgementDueDate,
+  concernStrictness,
   needsAcknowledgement,
   type AcknowledgementStrictness,
+  type ConcernFacts,
 } from '../domain/competency.ts';
 import { isNewerVersion, type ReleaseVersion } from '../domain/stage-status.ts';
 import { mapLimit } from './map-limit.ts';
@@ -36,16 +38,11 @@ type Reason = AcknowledgementRecord['reasons'][number];
 
 interface Concerned {
   reasons: Set<Reason>;
-  strictness: AcknowledgementStrictness;
+  /** The facts of the strictness rule (concernStrictness), gathered reason by reason. */
+  facts: ConcernFacts;
   /** What the person last earned the document on (completion or level), before acknowledgements. */
   earned: ReleaseVersion | null;
-  /** The strictness is a course stage's own, for an assignee of that course. */
-  courseDecided: boolean;
 }
-
-/** The strictest of two: `minor` asks for more releases. */
-const stricter = (a: AcknowledgementStrictness, b: AcknowledgementStrictness): AcknowledgementStrictness =>
-  a === 'minor' || b === 'minor' ? 'minor' : 'major';
 
 const newest = (a: ReleaseVersion | null, b: ReleaseVersion | null): ReleaseVersion | null =>
   !a ? b : !b ? a : isNewerVersion(b, a) ? b : a;
@@ -53,24 +50,11 @@ const newest = (a: ReleaseVersion | null, b: ReleaseVersion | null): ReleaseVers
 /** How many people one release's audit record names (the rest are counted). */
 const AUDITED_USERIDS = 500;
 
-/** The strictest of the stages' own strictness (null: none of them has one). */
-function stagesStrictness(stages: Array<{ strictness: AcknowledgementStrictness | null }>) {
-  return stages.reduce<AcknowledgementStrictness | null>(
-    (found, stage) =>
-      stage.strictness === null ? found : found === null ? stage.strictness : stricter(found, stage.strictness),
-    null,
-  );
-}
-
 /**
- * Who is concerned and under which strictness (docs/competency.md "Which releases ask"):
- * - the assignees of every course with a stage on the document (finished it or not): that
- *   course's stage strictness, else the document's, the site's, `major`;
- * - whoever has a completion of it (trainee index), when no course assignment named them:
- *   the stages' strictness, else as above;
- * - holders of a level in a skill with the guide: when the guide is a stage of a course, as the
- *   trainees; outside any course the document's setting, else the skill's;
- * - the author's audience: as the trainees.
+ * Who is concerned, and the facts that decide their strictness (concernStrictness,
+ * docs/competency.md "Which releases ask"): the assignees of every course with a stage on the
+ * document (finished it or not), whoever has a completion of it (trainee index), holders of a
+ * level in a skill with the guide, the author's audience.
  */
 async function concernedPeople(
   doc: { doctype: AckDoctype; docid: number },
@@ -78,32 +62,32 @@ async function concernedPeople(
   siteStrictness: AcknowledgementStrictness | null,
   audience: number[],
 ): Promise<Map<number, Concerned>> {
-  const people = new Map<number, Concerned>();
-  /** Adds a reason; `strictness` null: keep the one a course already gave the person. */
-  const add = (
-    userid: number,
-    reason: Reason,
-    strictness: AcknowledgementStrictness,
-    earned: ReleaseVersion | null,
-    courseDecided = false,
-  ) => {
-    const known = people.get(userid);
-    if (!known) return people.set(userid, { reasons: new Set([reason]), strictness, earned, courseDecided });
-    known.reasons.add(reason);
-    // A course's own stage strictness decides for its assignees; other reasons only add to it.
-    if (courseDecided && !known.courseDecided) known.strictness = strictness;
-    else if (courseDecided || !known.courseDecided) known.strictness = stricter(known.strictness, strictness);
-    known.courseDecided ||= courseDecided;
-    known.earned = newest(known.earned, earned);
-  };
-  const fallback = documentStrictness ?? siteStrictness ?? 'major';
   const courses = await coursesOnDocument(doc);
+  const allStages = courses.flatMap((entry) => entry.stages.map((stage) => stage.strictness));
+  const people = new Map<number, Concerned>();
+  const person = (userid: number, reason: Reason, earned: ReleaseVersion | null): ConcernFacts => {
+    let known = people.get(userid);
+    if (!known) {
+      const facts: ConcernFacts = {
+        assignedCourses: [],
+        allStages,
+        document: documentStrictness,
+        site: siteStrictness,
+        traineeOrAudience: false,
+        skills: [],
+      };
+      known = { reasons: new Set(), facts, earned: null };
+      people.set(userid, known);
+    }
+    known.reasons.add(reason);
+    known.earned = newest(known.earned, earned);
+    return known.facts;
+  };
   for (const { course, stages } of courses) {
-    const strictness = stagesStrictness(stages) ?? fallback;
-    for (const userid of await courseAssigneeIds(course.wikiid)) add(userid, 'trainee', strictness, null, true);
+    const strictness = stages.map((stage) => stage.strictness);
+    for (const userid of await courseAssigneeIds(course.wikiid))
+      person(userid, 'trainee', null).assignedCourses.push(strictness);
   }
-  const inCourse = courses.length > 0;
-  const courseStrictness = stagesStrictness(courses.flatMap((entry) => entry.stages)) ?? fallback;
   for await (const userids of documentTraineeChunks(doc)) {
     const completions = await getCompletions(userids.map((userid) => ({ userid, doc })));
     for (const completion of completions) {
@@ -112,20 +96,19 @@ async function concernedPeople(
         completion.release_major === null
           ? null
           : { major: completion.release_major, minor: completion.release_minor ?? 0 };
-      add(completion.userid, 'trainee', courseStrictness, earned);
+      person(completion.userid, 'trainee', earned).traineeOrAudience = true;
     }
   }
   if (doc.doctype === 'guide') {
     for (const skill of await skillsOfGuide(doc.docid)) {
-      const strictness = inCourse ? courseStrictness : (documentStrictness ?? skill.acknowledgement_strictness);
       for (const level of await levelsAll(skillLevelsCollection(skill.skillid))) {
         if (level.level <= 0) continue;
         const earned = level.earned.find((entry) => entry.guideid === doc.docid)?.release ?? null;
-        add(level.userid, 'skill', strictness, earned);
+        person(level.userid, 'skill', earned).skills.push(skill.acknowledgement_strictness);
       }
     }
   }
-  for (const userid of audience) add(userid, 'audience', courseStrictness, null);
+  for (const userid of audience) person(userid, 'audience', null).traineeOrAudience = true;
   return people;
 }
 
@@ -156,7 +139,8 @@ export async function requestAcknowledgements(doctype: AckDoctype, docid: number
   await mapLimit(userids, 8, async (userid) => {
     const person = people.get(userid)!;
     const base = newest(person.earned, acked.get(userid) ?? null);
-    if (!needsAcknowledgement(person.strictness, base, release)) return;
+    const strictness = concernStrictness(person.facts);
+    if (strictness === null || !needsAcknowledgement(strictness, base, release)) return;
     const ack = acknowledgementFor(release, userid, base, revisions, [...person.reasons], now, dueDays);
     if (await insertAcknowledgement(ack)) asked.push(userid);
   });

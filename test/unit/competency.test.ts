@@ -5,7 +5,9 @@ import { stillValid, type ReleaseVersion, type Strictness } from '../../shared/d
 import {
   DAY_SECONDS,
   acknowledgementState,
+  concernStrictness,
   derivesLevel,
+  type ConcernFacts,
   type LevelSource,
   effectiveLevel,
   expiryForecast,
@@ -408,6 +410,72 @@ describe('levels derived from courses (docs/competency.md, decision table)', () 
           }
         },
       ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});
+
+describe('which strictness asks a person (docs/competency.md, decision table)', () => {
+  const facts = (over: Partial<ConcernFacts>): ConcernFacts => ({
+    assignedCourses: [],
+    allStages: [],
+    document: null,
+    site: null,
+    traineeOrAudience: false,
+    skills: [],
+    ...over,
+  });
+  const rows: Array<[string, Partial<ConcernFacts>, 'major' | 'minor' | null]> = [
+    ['not concerned at all', {}, null],
+    ["an assignee: their course stage's own", { assignedCourses: [['minor']], document: 'major' }, 'minor'],
+    [
+      "an assignee: the stage's own even if the document says minor",
+      { assignedCourses: [['major']], document: 'minor' },
+      'major',
+    ],
+    ['an assignee of a stage without one: the document', { assignedCourses: [[null]], document: 'minor' }, 'minor'],
+    ['… else the site', { assignedCourses: [[null]], site: 'minor' }, 'minor'],
+    ['… else major', { assignedCourses: [[null]] }, 'major'],
+    ['two courses: the strictest', { assignedCourses: [['major'], ['minor']] }, 'minor'],
+    ['the course decides over a skill', { assignedCourses: [['major']], skills: ['minor'] }, 'major'],
+    [
+      'a trainee of no current course: every stage',
+      { traineeOrAudience: true, allStages: ['major', 'minor'] },
+      'minor',
+    ],
+    ['audience of a document in no course: the document', { traineeOrAudience: true, document: 'minor' }, 'minor'],
+    ['a skill outside any course: the skill', { skills: ['minor'] }, 'minor'],
+    ['a skill outside any course: the document first', { skills: ['minor'], document: 'major' }, 'major'],
+    ['a skill of a guide in a course: the stages', { skills: ['minor'], allStages: ['major'] }, 'major'],
+  ];
+  for (const [name, over, expected] of rows) it(name, () => expect(concernStrictness(facts(over))).toBe(expected));
+
+  it('an assignee depends on their courses and the fallbacks only; without courses it is the old rule (properties)', () => {
+    const strictness = fc.constantFrom<'major' | 'minor'>('major', 'minor');
+    const optional = fc.option(strictness, { nil: null });
+    const arbitraryFacts = fc.record({
+      assignedCourses: fc.array(fc.array(optional, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      allStages: fc.array(optional, { maxLength: 4 }),
+      document: optional,
+      site: optional,
+      traineeOrAudience: fc.boolean(),
+      skills: fc.array(strictness, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(arbitraryFacts, (input) => {
+        const result = concernStrictness(input);
+        if (input.assignedCourses.length > 0) {
+          expect(concernStrictness({ ...input, skills: [], traineeOrAudience: false, allStages: [] })).toBe(result);
+        }
+        if (input.assignedCourses.length === 0 && input.allStages.length === 0) {
+          // Decision 220's rule: trainees and audience the document's else the site's; skills the document's else theirs.
+          const old = [
+            ...(input.traineeOrAudience ? [input.document ?? input.site ?? 'major'] : []),
+            ...input.skills.map((skill) => input.document ?? skill),
+          ];
+          expect(result).toBe(old.length === 0 ? null : old.includes('minor') ? 'minor' : 'major');
+        }
+      }),
       { numRuns: propertyRuns(300) },
     );
   });
