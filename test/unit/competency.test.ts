@@ -468,7 +468,8 @@ describe('which strictness asks a person (docs/competency.md, decision table)', 
           expect(concernStrictness({ ...input, skills: [], traineeOrAudience: false, allStages: [] })).toBe(result);
         }
         if (input.assignedCourses.length === 0 && input.allStages.length === 0) {
-          // Decision 220's rule: trainees and audience the document's else the site's; skills the document's else theirs.
+          // Decision 220's rule: trainees and audience the document's, else the site's;
+          // skills the document's, else their own.
           const old = [
             ...(input.traineeOrAudience ? [input.document ?? input.site ?? 'major'] : []),
             ...input.skills.map((skill) => input.document ?? skill),
