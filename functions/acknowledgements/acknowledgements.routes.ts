@@ -140,8 +140,8 @@ export const acknowledgementsGroup = defineGroup({
       description:
         'A qualified supervisor: an Admin, or someone holding level 4 (current) in every skill of the guide; ' +
         'never the person (403). `password` as for every e-signature (422 when wrong, 429 past the throttle). ' +
-        "409 when the acknowledgement awaits no countersignature or has one. Completes it: the person's completion carries over. " +
-        'Audited; emits `acknowledgement.countersigned`.',
+        '409 when the acknowledgement awaits no countersignature or has one. ' +
+        "Completes it: the person's completion carries over. Audited; emits `acknowledgement.countersigned`.",
       params: idParams('releaseid', 'userid'),
       body: countersignBody,
       example: { password: 'your password', comment: 'Watched the seal check.' },
