@@ -276,6 +276,53 @@ describe('levels from courses', () => {
   });
 });
 
+describe('levels from a signoff', () => {
+  it('a stage assessed by a signoff gives its level once the approved signoff is acknowledged (source signoff)', async () => {
+    const admin = await adminUser();
+    const signer = await createUser();
+    const team = await createTeam({ members: [signer.userid] });
+    const { skill, guide } = await newSkill(admin.token, { recertification_days: null });
+    const course = await createCourse({
+      stages: [{ doctype: 'guide', docid: guide.guideid, assessment: { teamid: team.teamid } }],
+    });
+    const stage = course.stages[0];
+    const put = await api('PUT', `/qualifications/courses/${course.wikiid}/levels`, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: stage.course_stageid, skillid: skill.skillid, level: 2 }] },
+    });
+    expect(put.status).toBe(200);
+    const trainee = await createUser();
+    await assign({ wikiid: course.wikiid, userid: trainee.userid });
+    const levelOf = async () => {
+      const matrix = await api('GET', '/qualifications/matrix', {
+        token: trainee.token,
+        query: { skillid: skill.skillid },
+      });
+      return matrix.body[0].skills[0];
+    };
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    // The document is done, the assessment is not: no level yet.
+    expect(await levelOf()).toMatchObject({ level: 0, source: null });
+    const requested = await api('POST', '/stage-sign-offs/requests', {
+      token: trainee.token,
+      body: { stage_assessmentid: stage.stage_assessmentid },
+    });
+    expect(requested.status).toBe(201);
+    const answered = await api('PATCH', '/stage-sign-offs/responses', {
+      token: signer.token,
+      body: { signoff_requestid: requested.body.signoff_requestid, approved: true },
+    });
+    expect(answered.status).toBe(200);
+    const acknowledged = await api(
+      'PATCH',
+      `/stage-sign-offs/responses/${requested.body.signoff_requestid}/acknowledge`,
+      { token: trainee.token },
+    );
+    expect(acknowledged.status).toBe(200);
+    expect(await levelOf()).toMatchObject({ level: 2, source: 'signoff', expires_at: null });
+  });
+});
+
 describe('settings', () => {
   it('site settings: everyone reads, Admins change (level names too); a guide gate: its editors', async () => {
     const admin = await loginAdmin();
