@@ -157,15 +157,13 @@ async function signNow(
   const release = await requireRelease(releaseid);
   const pending = await getAcknowledgement(releaseid, caller.userid);
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-  if (pending.status === 'signed')
-    throw new ConflictError('This release is already acknowledged', acknowledgementView(pending, nowSeconds()));
+  if (pending.status !== 'pending') throw notPending(pending);
   await checkSignerPassword(await getUser(caller.userid), input.password, sourceIp);
   const signed = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, caller.userid);
       if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-      if (ack.status === 'signed')
-        throw new ConflictError('This release is already acknowledged', acknowledgementView(ack, nowSeconds()));
+      if (ack.status !== 'pending') throw notPending(ack);
       const now = nowSeconds();
       // Steps marked for a supervisor's countersignature: the signature is complete only with it.
       const countersignStepids = (await getCountersignSteps(releaseid))?.stepids ?? [];
@@ -223,6 +221,15 @@ async function signNow(
   return acknowledgementView(signed, nowSeconds());
 }
 
+/** 409 with the acknowledgement: signed already, or settled by a completion (superseded). */
+function notPending(ack: AcknowledgementRecord): ConflictError {
+  const message =
+    ack.status === 'signed'
+      ? 'This release is already acknowledged'
+      : 'You completed this document on this release or a newer one: there is nothing to acknowledge';
+  return new ConflictError(message, acknowledgementView(ack, nowSeconds()));
+}
+
 function countersignRequested(ack: AcknowledgementRecord) {
   return domainEvent('acknowledgement.countersign_requested', `ACK#${ack.releaseid}#${ack.userid}`, {
     releaseid: ack.releaseid,
@@ -238,7 +245,10 @@ export async function signatures(caller: Caller, releaseid: number) {
   await assertManagesDocument(caller, release.doctype, release.docid);
   const now = nowSeconds();
   const acks = await releaseAcknowledgements(releaseid);
-  await emitAcknowledgementOverdue(acks, now);
+  await emitAcknowledgementOverdue(
+    acks.filter((ack) => ack.status === 'pending'),
+    now,
+  );
   return {
     releaseid,
     signed: acks

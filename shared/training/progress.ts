@@ -22,6 +22,7 @@ import { listTraineeRows, type TrainingRowRecord } from '../db/entities/training
 import { latestReleases, stageDocument } from './documents.ts';
 import { refreshRows } from './rows.ts';
 import { deriveLevels } from './level-grants.ts';
+import { settleAcknowledgements } from './acknowledgement-settle.ts';
 import { outboxPuts } from '../db/entities/outbox.ts';
 import { stageEvents } from '../domain/events/training-events.ts';
 import type { DomainEvent } from '../domain/events/catalogue.ts';
@@ -241,6 +242,8 @@ export async function completeDocument(
     },
   );
   await refreshStages(stages);
+  // Trained on this release: pending acknowledgements of it (or older ones) are moot.
+  await settleAcknowledgements(completion);
   return { stages, completion };
 }
 

@@ -24,7 +24,7 @@ export const acknowledgementSchema = z.object({
   created_date: z.number(),
   due_date: z.number(),
   /** `awaiting_countersignature`: signed, marked steps not yet countersigned (not complete). */
-  state: z.enum(['pending', 'overdue', 'signed', 'awaiting_countersignature']),
+  state: z.enum(['pending', 'overdue', 'signed', 'awaiting_countersignature', 'superseded']),
   signed_date: z.nullable(z.number()),
   signature_meaning: z.nullable(z.literal('acknowledged')),
   /** The device's guid the signature was sent with (decision 224); null when none. */
@@ -49,9 +49,11 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     created_date: ack.created_date,
     due_date: ack.due_date,
     state:
-      ack.status === 'signed' && ack.countersign_stepids?.length && !ack.countersignature
-        ? 'awaiting_countersignature'
-        : acknowledgementState(ack, now),
+      ack.status === 'superseded'
+        ? 'superseded'
+        : ack.status === 'signed' && ack.countersign_stepids?.length && !ack.countersignature
+          ? 'awaiting_countersignature'
+          : acknowledgementState(ack, now),
     signed_date: ack.signed_date,
     signature_meaning: ack.signature?.meaning ?? null,
     client_guid: ack.client_guid ?? null,

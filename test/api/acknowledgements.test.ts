@@ -173,6 +173,22 @@ describe('course assignees and the stage strictness', () => {
     expect(one.body.diff.from_revisionid).toBeNull();
     expect(one.body.diff.steps.every((step: { change: string }) => step.change === 'added')).toBe(true);
     expect(one.body.diff.steps.length).toBeGreaterThan(0);
+
+    // Completing the document on that release settles it: superseded, out of the lists, never overdue.
+    expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
+    expect(await pendingOf(trainee.token)).toEqual([]);
+    const settled = await api('GET', `/acknowledgements/${release.releaseid}`, { token: trainee.token });
+    expect(settled.body.acknowledgement).toMatchObject({ state: 'superseded', signed_date: null });
+    const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
+    expect(signatures.body).toMatchObject({ signed: [], not_signed: [] });
+    const signing = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(signing.status).toBe(409);
+    expect(signing.body.state).toBe('superseded');
+    const verified = await api('GET', `/audit/users/${trainee.userid}/verify`, { token: admin });
+    expect(verified.body).toMatchObject({ valid: true });
   });
 
   it("a course stage's own strictness decides: `minor` asks on a minor release, `major` does not", async () => {

@@ -50,7 +50,9 @@ export const acknowledgementItemSchema = z.strictObject({
   reasons: z.array(z.enum(ACK_REASONS)),
   created_date: z.number(),
   due_date: z.number(),
-  status: z.enum(['pending', 'signed']),
+  /** `superseded`: the person completed the document on this release or a newer one before signing. */
+  status: z.enum(['pending', 'signed', 'superseded']),
+  superseded_date: z.optional(z.number()),
   signed_date: z.nullable(z.number()),
   /** How the signature was made (password: the signer entered it for this signature). */
   signature: z.nullable(z.object({ meaning: z.literal('acknowledged'), method: z.enum(['password']) })),
@@ -90,6 +92,22 @@ export async function getCountersignSteps(releaseid: number): Promise<Countersig
 
 export async function putCountersignSteps(record: CountersignStepsRecord): Promise<void> {
   await putItem({ ...countersignKey(record.releaseid), entity: 'CountersignSteps', ...record });
+}
+
+/** A pending acknowledgement the person's completion made moot (on condition it is still pending). */
+export function acknowledgementSupersedeWrite(superseded: AcknowledgementRecord): LabelledWrite {
+  return {
+    label: 'acknowledgement',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: ackItem(superseded),
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending' },
+      },
+    },
+  };
 }
 
 /** Countersigning: the signed acknowledgement (on condition it is still not countersigned). */
