@@ -68,7 +68,9 @@ export const acknowledgementsGroup = defineGroup({
       description:
         '`diff` is computed from the stored revisions: for a guide, `steps` added, removed, moved and changed ' +
         '(with `lines` as `same` / `added` / `removed` and images added and removed); for a wiki page, its ' +
-        "`lines`. The caller's own; `userid` names another person's (whoever may change the document).",
+        "`lines`. The caller's own; `userid` names another person's (whoever may change the document). " +
+        '`state`: `pending`, `overdue`, `signed`, `awaiting_countersignature` (marked steps not countersigned yet) ' +
+        'or `superseded` (the person completed the document on this release or a newer one first).',
       params: releaseParams,
       query: readQuery,
       response: acknowledgementWithDiffSchema,
