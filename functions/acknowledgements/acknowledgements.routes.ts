@@ -13,7 +13,15 @@ import {
   releaseSignaturesSchema,
 } from '../../shared/views/competency-views.ts';
 import * as acknowledgements from './acknowledgements.service.ts';
-import { documentSettingsBody, pendingQuery, readQuery, signBody } from './acknowledgements.schemas.ts';
+import * as countersigning from './countersign.service.ts';
+import {
+  countersignBody,
+  countersignStepsBody,
+  documentSettingsBody,
+  pendingQuery,
+  readQuery,
+  signBody,
+} from './acknowledgements.schemas.ts';
 import responseExamples from './acknowledgements.response-examples.json' with { type: 'json' };
 
 const releaseParams = idParams('releaseid');
@@ -27,6 +35,7 @@ const settingsNote =
   'the site setting, else `major`); `due_days`: days after the release it is due (null: the site default, else ' +
   '14); `audience_userids`: people asked besides the trainees and skill holders.';
 
+const countersignStepsSchema = z.object({ releaseid: z.int(), stepids: z.array(z.int()) });
 const settingsOf = (doctype: 'guide' | 'wiki') => (doctype === 'guide' ? 'a guide' : 'a wiki page');
 const guideParams = idParams('guideid');
 const wikiParams = idParams('wikiid');
@@ -44,7 +53,8 @@ export const acknowledgementsGroup = defineGroup({
       summary: "Pending acknowledgements: the caller's, a team's or a document's",
       description:
         "Without filters the caller's own, soonest due first. `teamid`: its members' (the team owner or an Admin); " +
-        "`guideid` / `wikiid`: the document's (whoever may change it). `state` is `pending` or `overdue` " +
+        "`guideid` / `wikiid`: the document's (whoever may change it); `client_guid`: the caller's own one signed " +
+        'with it (an empty list when none). `state` is `pending` or `overdue` ' +
         '(past `due_date`: the first time one is seen overdue an `acknowledgement.overdue` event is emitted). ' +
         '`limit` (1-200, default 20), `offset`.',
       query: pendingQuery,
@@ -59,7 +69,9 @@ export const acknowledgementsGroup = defineGroup({
       description:
         '`diff` is computed from the stored revisions: for a guide, `steps` added, removed, moved and changed ' +
         '(with `lines` as `same` / `added` / `removed` and images added and removed); for a wiki page, its ' +
-        "`lines`. The caller's own; `userid` names another person's (whoever may change the document).",
+        "`lines`. The caller's own; `userid` names another person's (whoever may change the document). " +
+        '`state`: `pending`, `overdue`, `signed`, `awaiting_countersignature` (marked steps not countersigned yet) ' +
+        'or `superseded` (the person completed the document on this release or a newer one first).',
       params: releaseParams,
       query: readQuery,
       response: acknowledgementWithDiffSchema,
@@ -75,11 +87,17 @@ export const acknowledgementsGroup = defineGroup({
         '429 past the limit); an impersonation token cannot sign (403). Once signed, the completion of the ' +
         'document carries over to this release (docs/stage-status.md), unless the release is marked as needing ' +
         'retraining. 404 when the caller was not asked; 409 with the acknowledgement when already signed. Audited. ' +
+        '`client_guid` (a UUID the device made, decision 224): sent again for the same release it answers 200 with ' +
+        'the acknowledgement signed then; under another release, 409. ' +
         'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
         'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
       params: releaseParams,
       body: signBody,
-      example: { password: 'your password', meaning: 'acknowledged' },
+      example: {
+        password: 'your password',
+        meaning: 'acknowledged',
+        client_guid: '5b8f2f0e-3c1d-4f7a-9a51-0d6a3c2b9e41',
+      },
       response: acknowledgementSchema,
       errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
@@ -94,6 +112,50 @@ export const acknowledgementsGroup = defineGroup({
       params: releaseParams,
       response: releaseSignaturesSchema,
       handler: ({ caller, params }) => acknowledgements.signatures(caller, params.releaseid),
+    }),
+    route({
+      method: 'GET',
+      path: '/acknowledgements/{releaseid}/countersign-steps',
+      auth: 'user',
+      summary: "The steps of a guide release that need a supervisor's countersignature",
+      description: 'Whoever may change the guide.',
+      params: releaseParams,
+      response: countersignStepsSchema,
+      handler: ({ caller, params }) => countersigning.getSteps(caller, params.releaseid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/acknowledgements/{releaseid}/countersign-steps',
+      auth: 'user',
+      summary: "Mark steps of a guide release as needing a supervisor's countersignature",
+      description:
+        "`stepids`: steps of the release's revision (422 otherwise; [] clears). From then on a person who signs the " +
+        "release's acknowledgement is complete only once a qualified supervisor countersigns it " +
+        '(`POST /acknowledgements/{releaseid}/countersign/{userid}`). Whoever may change the guide; audited.',
+      params: releaseParams,
+      body: countersignStepsBody,
+      example: { stepids: [3, 5] },
+      response: countersignStepsSchema,
+      handler: ({ caller, params, body }) => countersigning.putSteps(caller, params.releaseid, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/acknowledgements/{releaseid}/countersign/{userid}',
+      auth: 'user',
+      summary: "Countersign a person's acknowledgement of the marked steps (a qualified supervisor, by password)",
+      description:
+        'A qualified supervisor: an Admin, or someone holding level 4 (current) in every skill of the guide; ' +
+        'never the person (403). `password` as for every e-signature (422 when wrong, 429 past the throttle). ' +
+        '409 when the acknowledgement awaits no countersignature or has one. ' +
+        "Completes it: the person's completion carries over. Audited; emits `acknowledgement.countersigned`. " +
+        'A supervisor who signs through a company identity provider leaves `password` out (a fresh step-up).',
+      params: idParams('releaseid', 'userid'),
+      body: countersignBody,
+      example: { password: 'your password', comment: 'Watched the seal check.' },
+      response: acknowledgementSchema,
+      errorResponses: stepUpRefusal,
+      handler: ({ caller, auth, params, body, sourceIp }) =>
+        countersigning.countersign(caller, auth, params.releaseid, params.userid, body, sourceIp),
     }),
     route({
       method: 'POST',

@@ -14,7 +14,10 @@ import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
+import { outboxPuts } from '../../shared/db/entities/outbox.ts';
+import { domainEvent } from '../../shared/domain/events/catalogue.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
@@ -27,6 +30,7 @@ import {
   documentPendingCollection,
   getAcknowledgedVersions,
   getAcknowledgement,
+  getCountersignSteps,
   releaseAcknowledgements,
   retrainingMarkWrite,
   userPendingCollection,
@@ -36,6 +40,7 @@ import {
 import { getTrainingSettings, putTrainingSettings } from '../../shared/db/entities/training-settings.ts';
 import { isNewerVersion } from '../../shared/domain/stage-status.ts';
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
+import { refreshDocumentTrainees } from '../../shared/training/release-refresh.ts';
 import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgement-overdue.ts';
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -62,7 +67,7 @@ async function canManageDocument(caller: Caller, doctype: AckDoctype, docid: num
   return hasRole(caller, 'Author');
 }
 
-async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<void> {
+export async function assertManagesDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<void> {
   if (!(await canManageDocument(caller, doctype, docid)))
     throw new ForbiddenError(
       `Only those who may change this ${doctype === 'guide' ? 'guide' : 'wiki page'} may do this`,
@@ -76,6 +81,13 @@ export async function listPending(caller: Caller, query: PendingQuery) {
     throw ValidationError.field('teamid', 'conflicting_filters', 'Name at most one of teamid, guideid and wikiid');
   const now = nowSeconds();
   let acks: AcknowledgementRecord[];
+  if (query.client_guid !== undefined) {
+    if (filters.length > 0)
+      throw ValidationError.field('client_guid', 'conflicting_filters', 'client_guid names one of your own');
+    const holder = await clientGuidHolder('acknowledgement', caller.userid, query.client_guid);
+    const ack = holder && page.offset === 0 ? await getAcknowledgement(Number(holder.ref), caller.userid) : undefined;
+    return ack ? [acknowledgementView(ack, now)] : [];
+  }
   if (query.teamid !== undefined) {
     const team = await getTeam(query.teamid);
     if (!team) throw new NotFoundError(`No team with teamid ${query.teamid}`);
@@ -117,30 +129,56 @@ export async function getOne(caller: Caller, releaseid: number, userid: number |
  * person's stored course progress on the document is refreshed (the completion carries over).
  */
 export async function sign(caller: Caller, auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
+  const { record } = await createOnce({
+    kind: 'acknowledgement',
+    userid: caller.userid,
+    guid: input.client_guid,
+    // What was signed, never the password: a resend with the same guid is the same signature.
+    request: { releaseid, meaning: 'acknowledged' },
+    existing: async (ref) => {
+      const ack = await getAcknowledgement(Number(ref), caller.userid);
+      if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${ref}`);
+      return acknowledgementView(ack, nowSeconds());
+    },
+    make: (claim) => signNow(caller, auth, releaseid, input, sourceIp, claim),
+  });
+  return record;
+}
+
+async function signNow(
+  caller: Caller,
+  auth: AuthContext,
+  releaseid: number,
+  input: SignInput,
+  sourceIp: string,
+  claim: ((ref: number) => LabelledWrite) | undefined,
+) {
   refuseImpersonatedSignature(auth);
   const release = await requireRelease(releaseid);
   const pending = await getAcknowledgement(releaseid, caller.userid);
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-  if (pending.status === 'signed')
-    throw new ConflictError('This release is already acknowledged', acknowledgementView(pending, nowSeconds()));
+  if (pending.status !== 'pending') throw notPending(pending);
   const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
   const signed = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, caller.userid);
       if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-      if (ack.status === 'signed')
-        throw new ConflictError('This release is already acknowledged', acknowledgementView(ack, nowSeconds()));
+      if (ack.status !== 'pending') throw notPending(ack);
       const now = nowSeconds();
+      // Steps marked for a supervisor's countersignature: the signature is complete only with it.
+      const countersignStepids = (await getCountersignSteps(releaseid))?.stepids ?? [];
       const next: AcknowledgementRecord = {
         ...ack,
+        ...(countersignStepids.length > 0 ? { countersign_stepids: countersignStepids } : {}),
         status: 'signed',
         signed_date: now,
         signature: { meaning: 'acknowledged', method: 'password', authenticated_by },
+        ...(input.client_guid !== undefined ? { client_guid: input.client_guid } : {}),
       };
       const [known] = await getAcknowledgedVersions([
         { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
       ]);
-      const forward = !known || isNewerVersion(ack, known);
+      const forward = countersignStepids.length === 0 && (!known || isNewerVersion(ack, known));
       const acked = forward
         ? {
             userid: caller.userid,
@@ -166,7 +204,11 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
             due_date: ack.due_date,
           },
         },
-        acknowledgementSignWrites(next, acked),
+        [
+          ...acknowledgementSignWrites(next, acked),
+          ...(claim ? [claim(releaseid)] : []),
+          ...outboxPuts(countersignStepids.length > 0 ? [countersignRequested(next)] : []),
+        ],
       );
       return next;
     },
@@ -180,17 +222,43 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
   return acknowledgementView(signed, nowSeconds());
 }
 
+/** 409 with the acknowledgement: signed already, or settled by a completion (superseded). */
+function notPending(ack: AcknowledgementRecord): ConflictError {
+  const message =
+    ack.status === 'signed'
+      ? 'This release is already acknowledged'
+      : 'You completed this document on this release or a newer one: there is nothing to acknowledge';
+  return new ConflictError(message, acknowledgementView(ack, nowSeconds()));
+}
+
+function countersignRequested(ack: AcknowledgementRecord) {
+  return domainEvent('acknowledgement.countersign_requested', `ACK#${ack.releaseid}#${ack.userid}`, {
+    releaseid: ack.releaseid,
+    doctype: ack.doctype,
+    docid: ack.docid,
+    userid: ack.userid,
+    stepids: ack.countersign_stepids ?? [],
+  });
+}
+
 export async function signatures(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
   await assertManagesDocument(caller, release.doctype, release.docid);
   const now = nowSeconds();
   const acks = await releaseAcknowledgements(releaseid);
-  await emitAcknowledgementOverdue(acks, now);
+  await emitAcknowledgementOverdue(
+    acks.filter((ack) => ack.status === 'pending'),
+    now,
+  );
   return {
     releaseid,
     signed: acks
       .filter((ack) => ack.status === 'signed')
-      .map((ack) => ({ userid: ack.userid, signed_date: ack.signed_date ?? 0 })),
+      .map((ack) => ({
+        userid: ack.userid,
+        signed_date: ack.signed_date ?? 0,
+        awaiting_countersignature: Boolean(ack.countersign_stepids?.length) && !ack.countersignature,
+      })),
     not_signed: acks
       .filter((ack) => ack.status === 'pending')
       .map((ack) => ({ userid: ack.userid, due_date: ack.due_date, overdue: now >= ack.due_date })),
@@ -200,8 +268,8 @@ export async function signatures(caller: Caller, releaseid: number) {
 /**
  * Marks a released release as needing retraining: completions and levels earned before it no
  * longer carry over, acknowledged or not (docs/stage-status.md row 5b). Forward only: a newer
- * mark already there is 409. The trainees' stored progress is refreshed by the next release or
- * read of their rows.
+ * mark already there is 409. Then the stored rows of every trainee of the document (its trainee
+ * index: whoever has a completion of it, asked to acknowledge or not) are recomputed.
  */
 export async function markRetraining(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
@@ -234,8 +302,7 @@ export async function markRetraining(caller: Caller, releaseid: number) {
       throw new ConflictError(`A newer release of this document is already marked as needing retraining`);
     throw error;
   }
-  const acks = await releaseAcknowledgements(releaseid);
-  for (const ack of acks) await refreshDocumentProgress(ack.userid, ack.doctype, ack.docid);
+  await refreshDocumentTrainees(release.doctype, release.docid);
   return { releaseid, version: release.version!, retraining: true as const };
 }
 

@@ -7,10 +7,12 @@ import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts'
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import { levelSchema, skillSchema } from '../../shared/views/competency-views.ts';
+import { levelSchema, matrixRowSchema, skillSchema } from '../../shared/views/competency-views.ts';
 import { GATE_MODES } from '../../shared/domain/competency.ts';
 import * as qualifications from './qualifications.service.ts';
+import * as courseLevels from './course-levels.service.ts';
 import {
+  courseLevelsBody,
   forecastQuery,
   guideGatingBody,
   matrixQuery,
@@ -31,6 +33,14 @@ const siteSettingsSchema = z.object({
   level_names: z.array(z.string()),
 });
 const gatingSchema = z.object({ gate_mode: z.nullable(z.enum(GATE_MODES)), min_level: z.nullable(z.int()) });
+const courseLevelsSchema = z.object({
+  wikiid: z.int(),
+  grants: z.array(z.object({ course_stageid: z.nullable(z.int()), skillid: z.int(), level: z.int() })),
+});
+const courseLevelsNote =
+  '`grants`: completing the stage `course_stageid` (null: the whole course) gives `level` (1-4) in `skillid`, ' +
+  "source `signoff` when the stage is assessed by a signoff, else `course_completion`, expiring after the skill's " +
+  "`recertification_days`. A higher level stays (a trainer's always); a level set after the completion stays.";
 const levelsNote =
   'Levels: 0 not trained, 1 in training, 2 can do under supervision, 3 independent, 4 can train others ' +
   '(`level_names` of the site settings rename them).';
@@ -128,16 +138,39 @@ export const qualificationsGroup = defineGroup({
       auth: 'user',
       summary: 'The qualification matrix: people × skills with level, expiry and source (JSON or CSV)',
       description:
-        'One row per level held, by userid then skillid. `teamid`: its members (the team owner or an Admin); ' +
-        '`skillid`: one skill. Admins read all of it, others their own rows. `format=csv` answers text/csv ' +
-        '(the same columns). `limit` (1-200, default 20), `offset`.',
+        'Dense: one row per person (by userid; `limit` and `offset` page over people), with a cell for every ' +
+        'skill, level 0 (source null) where none is held. `teamid`: its members (the team owner or an Admin); ' +
+        '`skillid`: that skill only. Without `teamid` Admins read everyone, others their own row. `format=csv` ' +
+        'answers text/csv, one line per person and skill. `limit` (1-200, default 20), `offset`.',
       query: matrixQuery,
-      response: z.array(levelSchema),
+      response: z.array(matrixRowSchema),
       handler: async ({ caller, query }) => {
         const rows = await qualifications.matrix(caller, query);
         if (query.format === 'csv') return rawReply(200, qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');
         return rows;
       },
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/courses/{wikiid}/levels',
+      auth: 'author',
+      summary: 'The levels a course gives: completing a stage or the course → a level in a skill',
+      description: `${courseLevelsNote} Authors and Admins.`,
+      params: idParams('wikiid'),
+      response: courseLevelsSchema,
+      handler: ({ params }) => courseLevels.getCourseLevels(params.wikiid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/courses/{wikiid}/levels',
+      auth: 'author',
+      summary: 'Set the levels a course gives (the whole list)',
+      description: `${courseLevelsNote} Unknown stages or skills are 422. Authors and Admins; audited on the course.`,
+      params: idParams('wikiid'),
+      body: courseLevelsBody,
+      example: { grants: [{ course_stageid: 5, skillid: 3, level: 3 }] },
+      response: courseLevelsSchema,
+      handler: ({ caller, params, body }) => courseLevels.putCourseLevels(caller, params.wikiid, body),
     }),
     route({
       method: 'GET',

@@ -67,3 +67,20 @@ export const guideGatingBody = z.object({
   min_level: z.optional(z.nullable(levelNumber)),
 });
 export type GuideGatingInput = z.output<typeof guideGatingBody>;
+
+/** A course has at most this many mappings (they are read on every refresh of its rows). */
+export const MAX_LEVEL_GRANTS = 50;
+
+export const courseLevelsBody = z.object({
+  grants: z
+    .array(
+      z.object({
+        /** The stage whose completion gives the level; null: completing the whole course. */
+        course_stageid: z.nullable(id),
+        skillid: id,
+        level: z.int().check(z.minimum(1), z.maximum(MAX_LEVEL)),
+      }),
+    )
+    .check(z.maxLength(MAX_LEVEL_GRANTS)),
+});
+export type CourseLevelsInput = z.output<typeof courseLevelsBody>;

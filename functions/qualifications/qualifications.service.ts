@@ -18,7 +18,8 @@ import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
-import { getUser } from '../../shared/db/entities/user.ts';
+import { getUser, getUsers, listUsers } from '../../shared/db/entities/user.ts';
+import { mapLimit } from '../../shared/training/map-limit.ts';
 import { getTeam, listMembers } from '../../shared/db/entities/team.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import { deleteSkill, getSkill, listSkills, saveSkill, type SkillRecord } from '../../shared/db/entities/skill.ts';
@@ -28,7 +29,6 @@ import {
   levelPut,
   levelsAll,
   levelsOfUser,
-  levelsPage,
   skillLevelsCollection,
   type QualificationLevelRecord,
 } from '../../shared/db/entities/qualification-level.ts';
@@ -38,7 +38,7 @@ import {
   type TrainingSettingsRecord,
 } from '../../shared/db/entities/training-settings.ts';
 import { expiryForecast, levelExpiry, TRAINER_LEVEL } from '../../shared/domain/competency.ts';
-import { levelNames, levelView, skillView, type LevelView } from '../../shared/views/competency-views.ts';
+import { levelNames, levelView, matrixCell, skillView, type MatrixRow } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type {
   ForecastQuery,
@@ -239,7 +239,7 @@ async function teamMemberIds(caller: Caller, teamid: number): Promise<number[]> 
 const byPersonThenSkill = (a: QualificationLevelRecord, b: QualificationLevelRecord) =>
   a.userid - b.userid || a.skillid - b.skillid;
 
-/** Every level the caller may read under the filters, whole (team, own) — or null: read it paged. */
+/** Every level the caller may read under the filters, whole (team, own) — or null: read it all (Admins). */
 async function readableLevels(caller: Caller, teamid: number | undefined, skillid: number | undefined) {
   if (skillid !== undefined) await requireSkill(skillid);
   const bySkill = (levels: QualificationLevelRecord[]) =>
@@ -252,24 +252,66 @@ async function readableLevels(caller: Caller, teamid: number | undefined, skilli
   return null;
 }
 
-export async function matrix(caller: Caller, query: MatrixQuery): Promise<LevelView[]> {
+/** The matrix shows at most this many skills (every skill of a site, in practice). */
+const MAX_MATRIX_SKILLS = 500;
+
+async function matrixSkills(skillid: number | undefined): Promise<SkillRecord[]> {
+  if (skillid !== undefined) return [await requireSkill(skillid)];
+  const skills: SkillRecord[] = [];
+  for (let offset = 0; offset < MAX_MATRIX_SKILLS; offset += 100) {
+    const page = await listSkills({ limit: 100, offset });
+    skills.push(...page);
+    if (page.length < 100) break;
+  }
+  return skills;
+}
+
+/** One page of the people the caller may read: Admins everyone, a team's owner its members, others themselves. */
+async function matrixPeople(caller: Caller, teamid: number | undefined, page: Page) {
+  if (teamid !== undefined) {
+    const team = await getTeam(teamid);
+    if (!team) throw new NotFoundError(`No team with teamid ${teamid}`);
+    if (!isAdmin(caller) && team.owner !== caller.userid)
+      throw new ForbiddenError("Only the team's owner and Admins read its qualifications");
+    const members = await listMembers(teamid, page);
+    return getUsers(members.map((member) => member.userid));
+  }
+  if (isAdmin(caller)) return listUsers(page);
+  if (page.offset > 0) return [];
+  const self = await getUser(caller.userid);
+  return self ? [self] : [];
+}
+
+/**
+ * The dense matrix: one row per person (paged over people, by userid), a cell for every skill
+ * (or the one asked for), level 0 where none is held (source null).
+ */
+export async function matrix(caller: Caller, query: MatrixQuery): Promise<MatrixRow[]> {
   const page: Page = { limit: query.limit, offset: query.offset };
   const now = nowSeconds();
-  const names = levelNames(await getTrainingSettings({ kind: 'site' }));
-  const whole = await readableLevels(caller, query.teamid, query.skillid);
-  const levels =
-    whole !== null
-      ? whole.slice(page.offset, page.offset + page.limit)
-      : await levelsPage(
-          query.skillid !== undefined ? skillLevelsCollection(query.skillid) : allLevelsCollection,
-          page,
-        );
-  return levels.map((level) => levelView(level, names, now));
+  const [skills, people, settings] = await Promise.all([
+    matrixSkills(query.skillid),
+    matrixPeople(caller, query.teamid, page),
+    getTrainingSettings({ kind: 'site' }),
+  ]);
+  const names = levelNames(settings);
+  const sorted = [...people].sort((a, b) => a.userid - b.userid);
+  const held = await mapLimit(sorted, 8, (person) => levelsOfUser(person.userid));
+  return sorted.map((person, index) => {
+    const levels = new Map(held[index].map((level) => [level.skillid, level]));
+    return {
+      userid: person.userid,
+      username: person.username,
+      skills: skills.map((skill) => matrixCell(skill, levels.get(skill.skillid), names, now)),
+    };
+  });
 }
 
 const CSV_COLUMNS = [
   'userid',
+  'username',
   'skillid',
+  'skill_name',
   'level',
   'level_name',
   'expires_at',
@@ -286,10 +328,14 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function matrixCsv(rows: LevelView[]): string {
+/** One line per cell: person × skill. */
+export function matrixCsv(rows: MatrixRow[]): string {
+  const cells = rows.flatMap((row) =>
+    row.skills.map((cell) => ({ userid: row.userid, username: row.username, ...cell }) as Record<string, unknown>),
+  );
   const lines = [
     CSV_COLUMNS.join(','),
-    ...rows.map((row) => CSV_COLUMNS.map((column) => csvField(row[column])).join(',')),
+    ...cells.map((cell) => CSV_COLUMNS.map((column) => csvField(cell[column])).join(',')),
   ];
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -83,6 +83,7 @@ import {
   acknowledgedVersionItemSchema,
   acknowledgementItemSchema,
   retrainingMarkItemSchema,
+  countersignStepsItemSchema,
 } from './entities/acknowledgement.ts';
 import { trainingSettingsItemSchema } from './entities/training-settings.ts';
 import { workLogQualificationItemSchema } from './entities/work-log-qualification.ts';
@@ -258,6 +259,7 @@ const SHAPES: ShapeInput[] = [
   ['SkillGuide', `SKILL#${ID}`, `GUIDE#${PAD}`, skillGuideItemSchema],
   ['Acknowledgement', `ACK#${ID}`, `USER#${PAD}`, acknowledgementItemSchema],
   ['RetrainingMark', `RETRAIN#(guide|wiki)#${ID}`, 'MARK', retrainingMarkItemSchema],
+  ['CountersignSteps', `ACKCS#${ID}`, 'STEPS', countersignStepsItemSchema],
   ['TrainingSettings', `TRAINSET#(SITE|GUIDE#${ID}|WIKI#${ID})`, 'SETTINGS', trainingSettingsItemSchema],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],

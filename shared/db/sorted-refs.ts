@@ -6,7 +6,7 @@
  * record's change (or in a guarded reindex), so they never disagree with it for long.
  */
 import { tableName } from './client.ts';
-import { queryPage, type PageQuery } from './paging.ts';
+import { queryChunks, queryPage, type PageQuery } from './paging.ts';
 import type { LabelledWrite } from './transactions.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 
@@ -75,4 +75,13 @@ export async function sortedRefPage(
     { partition: `${collection}#BY#${order}`, descending: options.descending, filter: options.filter },
     page,
   );
+}
+
+/** Every reference of one order, `size` at a time (a Query per chunk: the whole collection once). */
+export async function* sortedRefChunks(
+  collection: string,
+  order: string,
+  size = 100,
+): AsyncGenerator<Array<Record<string, unknown>>> {
+  yield* queryChunks({ partition: `${collection}#BY#${order}` }, size);
 }

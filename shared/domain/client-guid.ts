@@ -21,7 +21,14 @@ export const clientGuidSchema = z.pipe(
 );
 
 /** The kinds of record a client guid names; each kind has its own guids per user. */
-export type ClientGuidKind = 'work_log' | 'step_data' | 'comment' | 'signoff_request' | 'quiz_answer' | 'sync';
+export type ClientGuidKind =
+  | 'work_log'
+  | 'step_data'
+  | 'comment'
+  | 'signoff_request'
+  | 'quiz_answer'
+  | 'sync'
+  | 'acknowledgement';
 
 /** What a create asked for, as a short hash: JSON with sorted keys, so field order does not matter. */
 export function requestFingerprint(value: unknown): string {

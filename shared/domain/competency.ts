@@ -65,6 +65,33 @@ export function effectiveLevel(
   return { level: held.level, standing: 'current' };
 }
 
+/** A course's mapping: completing a stage (null: the whole course) gives this level in this skill. */
+export interface LevelGrant {
+  course_stageid: number | null;
+  skillid: number;
+  level: number;
+}
+
+/**
+ * Whether a completion (or an approved signoff) that a course maps to `granted` writes the
+ * level (docs/competency.md "Levels from courses"). `completedAt` is the completion's date,
+ * which the derived level keeps as its `set_date`, so deriving again from the same completion
+ * writes nothing. A level set after the completion stays (a trainer's later word counts); a
+ * higher level stays unless it was derived and has expired; a trainer's higher level always stays.
+ */
+export function derivesLevel(
+  existing: { level: number; source: LevelSource; set_date: number; expires_at: number | null } | null,
+  granted: number,
+  completedAt: number,
+  now: number,
+): boolean {
+  if (!existing) return true;
+  if (completedAt <= existing.set_date) return false;
+  if (granted >= existing.level) return true;
+  const lapsed = existing.expires_at !== null && now >= existing.expires_at;
+  return lapsed && existing.source !== 'trainer_signature';
+}
+
 export const FORECAST_WINDOWS = [30, 60, 90] as const;
 
 /** Which of the levels lapse within each window from now (already lapsed ones are not forecast). */
@@ -95,6 +122,53 @@ export function needsAcknowledgement(
   release: ReleaseVersion,
 ): boolean {
   return asksForAcknowledgement(strictness, release) && (base === null || isNewerVersion(release, base));
+}
+
+/** The strictest of two: `minor` asks for more releases. */
+export const stricter = (a: AcknowledgementStrictness, b: AcknowledgementStrictness): AcknowledgementStrictness =>
+  a === 'minor' || b === 'minor' ? 'minor' : 'major';
+
+/** The strictest of the stages' own strictness (null: none of them has one). */
+export function stagesStrictness(
+  stages: ReadonlyArray<AcknowledgementStrictness | null>,
+): AcknowledgementStrictness | null {
+  return stages.reduce<AcknowledgementStrictness | null>(
+    (found, stage) => (stage === null ? found : found === null ? stage : stricter(found, stage)),
+    null,
+  );
+}
+
+/** Why one person is concerned by a release of a document, as the strictness rule needs it. */
+export interface ConcernFacts {
+  /** Per course the person is assigned that has the document as a stage: those stages' strictness. */
+  assignedCourses: Array<Array<AcknowledgementStrictness | null>>;
+  /** Every course stage on the document (empty: the document is in no course). */
+  allStages: Array<AcknowledgementStrictness | null>;
+  document: AcknowledgementStrictness | null;
+  site: AcknowledgementStrictness | null;
+  /** A completion of the document, or the author's audience. */
+  traineeOrAudience: boolean;
+  /** The settings of the skills with the guide the person holds a level in. */
+  skills: AcknowledgementStrictness[];
+}
+
+/**
+ * Which strictness decides whether a release asks the person (docs/competency.md, decision 246):
+ * a course decides for its assignees (its stages' own, else the document's, the site's, `major`;
+ * several courses: the strictest); others take the strictest of every stage on the document, and
+ * for a skill outside any course, the document's setting else the skill's. Null: not concerned.
+ */
+export function concernStrictness(facts: ConcernFacts): AcknowledgementStrictness | null {
+  const fallback = facts.document ?? facts.site ?? 'major';
+  if (facts.assignedCourses.length > 0)
+    return facts.assignedCourses.map((stages) => stagesStrictness(stages) ?? fallback).reduce(stricter);
+  const courses = stagesStrictness(facts.allStages) ?? fallback;
+  const inCourse = facts.allStages.length > 0;
+  const found = [
+    ...(facts.traineeOrAudience ? [courses] : []),
+    ...facts.skills.map((skill) => (inCourse ? courses : (facts.document ?? skill))),
+  ];
+  return found.length === 0 ? null : found.reduce(stricter);
 }
 
 export const DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS = 14;

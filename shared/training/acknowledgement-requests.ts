@@ -1,9 +1,10 @@
 /**
  * A new release → acknowledgements for the people it concerns (docs/competency.md), called
  * where every release becomes released (release-refresh.ts: at once, or when its approval is
- * given). The people concerned, without a Scan: the document's trainees (its trainee index:
- * whoever completed or started it), the holders of a level in a skill that includes the guide
- * (each skill's holder index), and the audience the author set. Each is asked when the release is
+ * given). The people concerned, without a Scan: the assignees of the courses with a stage on
+ * the document (document-courses.ts), the document's trainees (its trainee index: whoever
+ * completed it), the holders of a level in a skill that includes the guide (each skill's holder
+ * index), and the audience the author set. Each is asked when the release is
  * newer than what they last completed, acknowledged or earned their level on and the strictness
  * asks for it; asking twice is a no-op (the item is put if absent).
  */
@@ -24,24 +25,24 @@ import { getSiteAndDocumentSettings } from '../db/entities/training-settings.ts'
 import {
   DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS,
   acknowledgementDueDate,
+  concernStrictness,
   needsAcknowledgement,
   type AcknowledgementStrictness,
+  type ConcernFacts,
 } from '../domain/competency.ts';
 import { isNewerVersion, type ReleaseVersion } from '../domain/stage-status.ts';
 import { mapLimit } from './map-limit.ts';
+import { courseAssigneeIds, coursesOnDocument } from './document-courses.ts';
 
 type Reason = AcknowledgementRecord['reasons'][number];
 
 interface Concerned {
   reasons: Set<Reason>;
-  strictness: AcknowledgementStrictness;
+  /** The facts of the strictness rule (concernStrictness), gathered reason by reason. */
+  facts: ConcernFacts;
   /** What the person last earned the document on (completion or level), before acknowledgements. */
   earned: ReleaseVersion | null;
 }
-
-/** The strictest of two: `minor` asks for more releases. */
-const stricter = (a: AcknowledgementStrictness, b: AcknowledgementStrictness): AcknowledgementStrictness =>
-  a === 'minor' || b === 'minor' ? 'minor' : 'major';
 
 const newest = (a: ReleaseVersion | null, b: ReleaseVersion | null): ReleaseVersion | null =>
   !a ? b : !b ? a : isNewerVersion(b, a) ? b : a;
@@ -49,48 +50,65 @@ const newest = (a: ReleaseVersion | null, b: ReleaseVersion | null): ReleaseVers
 /** How many people one release's audit record names (the rest are counted). */
 const AUDITED_USERIDS = 500;
 
+/**
+ * Who is concerned, and the facts that decide their strictness (concernStrictness,
+ * docs/competency.md "Which releases ask"): the assignees of every course with a stage on the
+ * document (finished it or not), whoever has a completion of it (trainee index), holders of a
+ * level in a skill with the guide, the author's audience.
+ */
 async function concernedPeople(
   doc: { doctype: AckDoctype; docid: number },
   documentStrictness: AcknowledgementStrictness | null,
   siteStrictness: AcknowledgementStrictness | null,
   audience: number[],
 ): Promise<Map<number, Concerned>> {
+  const courses = await coursesOnDocument(doc);
+  const allStages = courses.flatMap((entry) => entry.stages.map((stage) => stage.strictness));
   const people = new Map<number, Concerned>();
-  const add = (
-    userid: number,
-    reason: Reason,
-    strictness: AcknowledgementStrictness,
-    earned: ReleaseVersion | null,
-  ) => {
-    const known = people.get(userid);
-    if (!known) return people.set(userid, { reasons: new Set([reason]), strictness, earned });
+  const person = (userid: number, reason: Reason, earned: ReleaseVersion | null): ConcernFacts => {
+    let known = people.get(userid);
+    if (!known) {
+      const facts: ConcernFacts = {
+        assignedCourses: [],
+        allStages,
+        document: documentStrictness,
+        site: siteStrictness,
+        traineeOrAudience: false,
+        skills: [],
+      };
+      known = { reasons: new Set(), facts, earned: null };
+      people.set(userid, known);
+    }
     known.reasons.add(reason);
-    known.strictness = stricter(known.strictness, strictness);
     known.earned = newest(known.earned, earned);
+    return known.facts;
   };
-  const courseStrictness = documentStrictness ?? siteStrictness ?? 'major';
+  for (const { course, stages } of courses) {
+    const strictness = stages.map((stage) => stage.strictness);
+    for (const userid of await courseAssigneeIds(course.wikiid))
+      person(userid, 'trainee', null).assignedCourses.push(strictness);
+  }
   for await (const userids of documentTraineeChunks(doc)) {
     const completions = await getCompletions(userids.map((userid) => ({ userid, doc })));
     for (const completion of completions) {
-      if (completion.end_date === null) continue; // still in progress: nothing earned to carry over
+      if (completion.end_date === null) continue; // in progress: nothing earned to carry over
       const earned =
         completion.release_major === null
           ? null
           : { major: completion.release_major, minor: completion.release_minor ?? 0 };
-      add(completion.userid, 'trainee', courseStrictness, earned);
+      person(completion.userid, 'trainee', earned).traineeOrAudience = true;
     }
   }
   if (doc.doctype === 'guide') {
     for (const skill of await skillsOfGuide(doc.docid)) {
-      const strictness = documentStrictness ?? skill.acknowledgement_strictness;
       for (const level of await levelsAll(skillLevelsCollection(skill.skillid))) {
         if (level.level <= 0) continue;
         const earned = level.earned.find((entry) => entry.guideid === doc.docid)?.release ?? null;
-        add(level.userid, 'skill', strictness, earned);
+        person(level.userid, 'skill', earned).skills.push(skill.acknowledgement_strictness);
       }
     }
   }
-  for (const userid of audience) add(userid, 'audience', courseStrictness, null);
+  for (const userid of audience) person(userid, 'audience', null).traineeOrAudience = true;
   return people;
 }
 
@@ -121,7 +139,8 @@ export async function requestAcknowledgements(doctype: AckDoctype, docid: number
   await mapLimit(userids, 8, async (userid) => {
     const person = people.get(userid)!;
     const base = newest(person.earned, acked.get(userid) ?? null);
-    if (!needsAcknowledgement(person.strictness, base, release)) return;
+    const strictness = concernStrictness(person.facts);
+    if (strictness === null || !needsAcknowledgement(strictness, base, release)) return;
     const ack = acknowledgementFor(release, userid, base, revisions, [...person.reasons], now, dueDays);
     if (await insertAcknowledgement(ack)) asked.push(userid);
   });

@@ -21,6 +21,8 @@ import { completedGuideMarkWrite } from '../db/entities/guide-mark.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../db/entities/training-row.ts';
 import { latestReleases, stageDocument } from './documents.ts';
 import { refreshRows } from './rows.ts';
+import { deriveLevels } from './level-grants.ts';
+import { settleAcknowledgements } from './acknowledgement-settle.ts';
 import { outboxPuts } from '../db/entities/outbox.ts';
 import { stageEvents } from '../domain/events/training-events.ts';
 import type { DomainEvent } from '../domain/events/catalogue.ts';
@@ -54,6 +56,8 @@ async function refreshStages(stages: StageOnDocument[]): Promise<void> {
     ]),
   );
   await refreshRows([...keys.values()]);
+  // Courses may map a completed stage or course to a level (docs/competency.md).
+  await deriveLevels([...keys.values()]);
 }
 
 export const isInProgress = (completion: CompletionRecord | undefined): completion is CompletionRecord =>
@@ -240,6 +244,8 @@ export async function completeDocument(
     },
   );
   await refreshStages(stages);
+  // Trained on this release: pending acknowledgements of it (or older ones) are moot.
+  await settleAcknowledgements(completion);
   return { stages, completion };
 }
 

@@ -9,10 +9,15 @@ import { mapLimit } from './map-limit.ts';
 import { refreshDocumentProgress } from './progress.ts';
 import { requestAcknowledgements } from './acknowledgement-requests.ts';
 
-export async function refreshAfterRelease(doctype: 'guide' | 'wiki', docid: number): Promise<void> {
+/** Recomputes the stored course rows of everyone with a completion of the document (its trainee index). */
+export async function refreshDocumentTrainees(doctype: 'guide' | 'wiki', docid: number): Promise<void> {
   for await (const userids of documentTraineeChunks({ doctype, docid })) {
     await mapLimit(userids, 8, (userid) => refreshDocumentProgress(userid, doctype, docid));
   }
+}
+
+export async function refreshAfterRelease(doctype: 'guide' | 'wiki', docid: number): Promise<void> {
+  await refreshDocumentTrainees(doctype, docid);
   // The people it concerns are asked to acknowledge it (docs/competency.md).
   await requestAcknowledgements(doctype, docid);
 }

@@ -24,11 +24,17 @@ export const acknowledgementSchema = z.object({
   reasons: z.array(z.enum(['trainee', 'skill', 'audience'])),
   created_date: z.number(),
   due_date: z.number(),
-  state: z.enum(['pending', 'overdue', 'signed']),
+  /** `awaiting_countersignature`: signed, marked steps not yet countersigned (not complete). */
+  state: z.enum(['pending', 'overdue', 'signed', 'awaiting_countersignature', 'superseded']),
   signed_date: z.nullable(z.number()),
   signature_meaning: z.nullable(z.literal('acknowledged')),
   /** How the signer proved themselves: password, or a step-up at their identity provider (decision 237). */
   signature_authenticated_by: z.nullable(authenticatedBySchema),
+  /** The device's guid the signature was sent with (decision 224); null when none. */
+  client_guid: z.nullable(z.string()),
+  /** Steps marked for a supervisor's countersignature when the person signed ([]: none). */
+  countersign_stepids: z.array(z.int()),
+  countersignature: z.nullable(z.object({ userid: z.int(), date: z.number(), comment: z.string() })),
 });
 export type AcknowledgementView = z.output<typeof acknowledgementSchema>;
 
@@ -45,10 +51,20 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     reasons: ack.reasons,
     created_date: ack.created_date,
     due_date: ack.due_date,
-    state: acknowledgementState(ack, now),
+    state:
+      ack.status === 'superseded'
+        ? 'superseded'
+        : ack.status === 'signed' && ack.countersign_stepids?.length && !ack.countersignature
+          ? 'awaiting_countersignature'
+          : acknowledgementState(ack, now),
     signed_date: ack.signed_date,
     signature_meaning: ack.signature?.meaning ?? null,
     signature_authenticated_by: ack.signature ? (ack.signature.authenticated_by ?? BY_PASSWORD) : null,
+    client_guid: ack.client_guid ?? null,
+    countersign_stepids: ack.countersign_stepids ?? [],
+    countersignature: ack.countersignature
+      ? { userid: ack.countersignature.userid, date: ack.countersignature.date, comment: ack.countersignature.comment }
+      : null,
   };
 }
 
@@ -82,7 +98,7 @@ export const acknowledgementWithDiffSchema = z.object({
 
 export const releaseSignaturesSchema = z.object({
   releaseid: z.int(),
-  signed: z.array(z.object({ userid: z.int(), signed_date: z.number() })),
+  signed: z.array(z.object({ userid: z.int(), signed_date: z.number(), awaiting_countersignature: z.boolean() })),
   not_signed: z.array(z.object({ userid: z.int(), due_date: z.number(), overdue: z.boolean() })),
 });
 
@@ -131,6 +147,48 @@ export function levelView(level: QualificationLevelRecord, names: readonly strin
     set_by_userid: level.set_by_userid,
     set_date: level.set_date,
   };
+}
+
+/** A cell of the dense matrix: level 0 with source null where the person holds none. */
+export const matrixCellSchema = z.object({
+  skillid: z.int(),
+  skill_name: z.string(),
+  level: z.int(),
+  level_name: z.string(),
+  expires_at: z.nullable(z.number()),
+  expired: z.boolean(),
+  source: z.nullable(z.enum(['trainer_signature', 'course_completion', 'signoff'])),
+  set_by_userid: z.nullable(z.int()),
+  set_date: z.nullable(z.number()),
+});
+
+export const matrixRowSchema = z.object({
+  userid: z.int(),
+  username: z.string(),
+  skills: z.array(matrixCellSchema),
+});
+export type MatrixRow = z.output<typeof matrixRowSchema>;
+
+export function matrixCell(
+  skill: SkillRecord,
+  level: QualificationLevelRecord | undefined,
+  names: readonly string[],
+  now: number,
+): z.output<typeof matrixCellSchema> {
+  if (!level)
+    return {
+      skillid: skill.skillid,
+      skill_name: skill.name,
+      level: 0,
+      level_name: names[0] ?? '0',
+      expires_at: null,
+      expired: false,
+      source: null,
+      set_by_userid: null,
+      set_date: null,
+    };
+  const { userid: _userid, ...view } = levelView(level, names, now);
+  return { ...view, skill_name: skill.name };
 }
 
 export const workLogQualificationSchema = z.object({

@@ -6,9 +6,17 @@
  * every refusal; the audit chains verify.
  */
 import { describe, expect, it } from 'vitest';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { api, createTeam, createUser, loginAdmin } from '../support/api.ts';
-import { assignedTrainee, entryOf, getAssignment, releaseGuide } from '../support/courses.ts';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ADMIN, api, createTeam, createUser, loginAdmin } from '../support/api.ts';
+import {
+  assign,
+  assignedTrainee,
+  createCourse,
+  entryOf,
+  getAssignment,
+  releaseGuide,
+  stageGuide,
+} from '../support/courses.ts';
 import { localDb } from '../support/local-db.ts';
 import { addStep, createGuide } from './guide-fixtures.ts';
 import { createWiki, wikiPath } from '../support/wikis.ts';
@@ -25,6 +33,14 @@ async function pendingOf(token: string, query: Record<string, string | number> =
   const response = await api('GET', '/acknowledgements', { token, query });
   expect(response.status).toBe(200);
   return response.body as any[];
+}
+
+/**
+ * Pending acknowledgements past the first release: a course's assignee is asked for 1.0 too,
+ * before finishing it (the whole document as the diff), which these scenarios leave aside.
+ */
+async function pendingAfterFirst(token: string, query: Record<string, string | number> = {}) {
+  return (await pendingOf(token, query)).filter((ack) => ack.version !== '1.0');
 }
 
 /** A course trainee who completed release 1.0 of a guide; then the guide changed and 2.0 was released. */
@@ -46,7 +62,7 @@ describe('a new major release asks the trainee to acknowledge it', () => {
     const id = assignment.course_assignmentid;
     expect(await stageState(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
 
-    const pending = await pendingOf(trainee.token);
+    const pending = await pendingAfterFirst(trainee.token);
     expect(pending).toEqual([
       expect.objectContaining({
         releaseid: release.releaseid,
@@ -78,7 +94,7 @@ describe('a new major release asks the trainee to acknowledge it', () => {
     });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].field).toBe('password');
-    expect((await pendingOf(trainee.token)).length).toBe(1);
+    expect((await pendingAfterFirst(trainee.token)).length).toBe(1);
 
     const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
       token: trainee.token,
@@ -86,7 +102,7 @@ describe('a new major release asks the trainee to acknowledge it', () => {
     });
     expect(signed.status).toBe(200);
     expect(signed.body).toMatchObject({ state: 'signed', signature_meaning: 'acknowledged' });
-    expect(await pendingOf(trainee.token)).toEqual([]);
+    expect(await pendingAfterFirst(trainee.token)).toEqual([]);
     // The completion carries over: the stage is completed again without retraining.
     expect(await stageState(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
 
@@ -99,7 +115,9 @@ describe('a new major release asks the trainee to acknowledge it', () => {
 
     const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
     expect(signatures.status).toBe(200);
-    expect(signatures.body.signed).toEqual([{ userid: trainee.userid, signed_date: signed.body.signed_date }]);
+    expect(signatures.body.signed).toEqual([
+      { userid: trainee.userid, signed_date: signed.body.signed_date, awaiting_countersignature: false },
+    ]);
     expect(signatures.body.not_signed).toEqual([]);
 
     for (const path of [`/audit/users/${trainee.userid}/verify`, `/audit/documents/guide/${guide.guideid}/verify`]) {
@@ -115,7 +133,7 @@ describe('a new major release asks the trainee to acknowledge it', () => {
     await releaseGuide(guide.guideid, 'major');
     await complete(trainee.token, guide.guideid);
     await releaseGuide(guide.guideid, 'minor');
-    expect(await pendingOf(trainee.token)).toEqual([]);
+    expect(await pendingAfterFirst(trainee.token)).toEqual([]);
   });
 });
 
@@ -138,6 +156,218 @@ describe('retraining', () => {
       reason: 'newer_release',
     });
     expect((await api('POST', '/acknowledgements/99999999/retraining', { token: admin })).status).toBe(404);
+  });
+});
+
+describe('course assignees and the stage strictness', () => {
+  it('an assignee who never finished the guide is asked, with the whole document as the diff', async () => {
+    const admin = await loginAdmin();
+    const { guide, trainee } = await assignedTrainee({ strictness: 'major' });
+    await addStep(admin, guide.guideid, { lines: [{ text: 'Check the seal.', bullet: 'black', level: 0 }] });
+    const release = await releaseGuide(guide.guideid, 'major');
+    const pending = await pendingOf(trainee.token);
+    expect(pending).toEqual([
+      expect.objectContaining({ releaseid: release.releaseid, base_version: null, base_revisionid: null }),
+    ]);
+    const one = await api('GET', `/acknowledgements/${release.releaseid}`, { token: trainee.token });
+    expect(one.body.diff.from_revisionid).toBeNull();
+    expect(one.body.diff.steps.every((step: { change: string }) => step.change === 'added')).toBe(true);
+    expect(one.body.diff.steps.length).toBeGreaterThan(0);
+
+    // Completing the document on that release settles it: superseded, out of the lists, never overdue.
+    expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
+    expect(await pendingOf(trainee.token)).toEqual([]);
+    const settled = await api('GET', `/acknowledgements/${release.releaseid}`, { token: trainee.token });
+    expect(settled.body.acknowledgement).toMatchObject({ state: 'superseded', signed_date: null });
+    const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
+    expect(signatures.body).toMatchObject({ signed: [], not_signed: [] });
+    const signing = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(signing.status).toBe(409);
+    expect(signing.body.state).toBe('superseded');
+    const verified = await api('GET', `/audit/users/${trainee.userid}/verify`, { token: admin });
+    expect(verified.body).toMatchObject({ valid: true });
+  });
+
+  it("a course stage's own strictness decides: `minor` asks on a minor release, `major` does not", async () => {
+    const guide = await stageGuide();
+    const strict = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'minor' }] });
+    const lenient = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }] });
+    const strictTrainee = await createUser();
+    const lenientTrainee = await createUser();
+    await assign({ wikiid: strict.wikiid, userid: strictTrainee.userid });
+    await assign({ wikiid: lenient.wikiid, userid: lenientTrainee.userid });
+    // The document's own setting is only the fallback: the stages name theirs.
+    const admin = await loginAdmin();
+    const settings = `/acknowledgements/settings/guides/${guide.guideid}`;
+    expect((await api('PUT', settings, { token: admin, body: { strictness: 'major' } })).status).toBe(200);
+    await releaseGuide(guide.guideid, 'major');
+    const [first] = await pendingOf(strictTrainee.token);
+    await api('POST', `/acknowledgements/${first.releaseid}/sign`, {
+      token: strictTrainee.token,
+      body: { password: strictTrainee.password },
+    });
+    const [lenientFirst] = await pendingOf(lenientTrainee.token);
+    await api('POST', `/acknowledgements/${lenientFirst.releaseid}/sign`, {
+      token: lenientTrainee.token,
+      body: { password: lenientTrainee.password },
+    });
+    const minor = await releaseGuide(guide.guideid, 'minor');
+    expect((await pendingOf(strictTrainee.token)).map((ack) => [ack.releaseid, ack.base_version])).toEqual([
+      [minor.releaseid, '1.0'],
+    ]);
+    expect(await pendingOf(lenientTrainee.token)).toEqual([]);
+  });
+});
+
+describe("a supervisor's countersignature on chosen steps", () => {
+  it('marked steps: the signature is complete only once a qualified supervisor countersigns', async () => {
+    const { admin, guide, trainee, assignment, release } = await traineeOnNewMajor();
+    // The step 2.0 added (POST steps answers the whole guide: its last step).
+    const guideNow = await api('GET', `/guides/${guide.guideid}`, { token: admin });
+    const step = guideNow.body.steps.at(-1);
+    const path = `/acknowledgements/${release.releaseid}/countersign-steps`;
+    const stranger = await createUser();
+    expect((await api('PUT', path, { token: stranger.token, body: { stepids: [step.stepid] } })).status).toBe(403);
+    const unknown = await api('PUT', path, { token: admin, body: { stepids: [99999999] } });
+    expect(unknown.status).toBe(422);
+    const marked = await api('PUT', path, { token: admin, body: { stepids: [step.stepid] } });
+    expect(marked.body).toEqual({ releaseid: release.releaseid, stepids: [step.stepid] });
+    expect((await api('GET', path, { token: admin })).body.stepids).toEqual([step.stepid]);
+
+    const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(signed.status).toBe(200);
+    expect(signed.body).toMatchObject({
+      state: 'awaiting_countersignature',
+      countersign_stepids: [step.stepid],
+      countersignature: null,
+    });
+    // Not complete: the completion does not carry over yet.
+    const id = assignment.course_assignmentid;
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'invalidated', reason: 'newer_release' });
+    const signatures = await api('GET', `/acknowledgements/${release.releaseid}/signatures`, { token: admin });
+    expect(signatures.body.signed).toEqual([expect.objectContaining({ awaiting_countersignature: true })]);
+
+    // Who may countersign: not the person, not someone without level 4 in the guide's skills.
+    const supervisor = await createUser();
+    const skill = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: `Seals ${guide.guideid}`, guideids: [guide.guideid] },
+    });
+    expect(
+      (
+        await api('PUT', `/qualifications/skills/${skill.body.skillid}/levels/${supervisor.userid}`, {
+          token: admin,
+          body: { level: 4, password: ADMIN.password },
+        })
+      ).status,
+    ).toBe(200);
+    const countersign = (who: { token: string }, password: string) =>
+      api('POST', `/acknowledgements/${release.releaseid}/countersign/${trainee.userid}`, {
+        token: who.token,
+        body: { password, comment: 'Watched the seal check.' },
+      });
+    expect((await countersign(trainee, trainee.password)).status).toBe(403);
+    expect((await countersign(stranger, stranger.password)).status).toBe(403);
+    expect((await countersign(supervisor, 'wrong')).status).toBe(422);
+    const done = await countersign(supervisor, supervisor.password);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      state: 'signed',
+      countersignature: { userid: supervisor.userid, comment: 'Watched the seal check.' },
+    });
+    expect(await stageState(id, trainee.userid)).toEqual({ status: 'completed', reason: 'completed' });
+    expect((await countersign(supervisor, supervisor.password)).status).toBe(409);
+
+    const events = await localDb().send(
+      new QueryCommand({
+        TableName: 'stepwise',
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `OUTBOX#ACK#${release.releaseid}#${trainee.userid}` },
+      }),
+    );
+    expect((events.Items ?? []).map((item) => item.name).sort()).toEqual([
+      'acknowledgement.countersign_requested',
+      'acknowledgement.countersigned',
+    ]);
+    for (const chain of [`users/${trainee.userid}`, `users/${supervisor.userid}`, `documents/guide/${guide.guideid}`]) {
+      const verified = await api('GET', `/audit/${chain}/verify`, { token: admin });
+      expect(verified.body).toMatchObject({ valid: true, first_broken_seq: null });
+    }
+  });
+});
+
+describe('client_guid on signing', () => {
+  it('the same guid for the same release answers the signature made; for another release 409; the list filters by it', async () => {
+    const { guide, trainee, release } = await traineeOnNewMajor();
+    const guid = crypto.randomUUID();
+    const sign = (releaseid: number, client_guid: string) =>
+      api('POST', `/acknowledgements/${releaseid}/sign`, {
+        token: trainee.token,
+        body: { password: trainee.password, client_guid },
+      });
+    const first = await sign(release.releaseid, guid.toUpperCase());
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ state: 'signed', client_guid: guid });
+    const again = await sign(release.releaseid, guid);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    // Without the guid a second signature is still 409.
+    const plain = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password },
+    });
+    expect(plain.status).toBe(409);
+
+    const next = await releaseGuide(guide.guideid, 'major');
+    expect((await pendingAfterFirst(trainee.token)).map((ack) => ack.releaseid)).toEqual([next.releaseid]);
+    const reused = await sign(next.releaseid, guid);
+    expect(reused.status).toBe(409);
+    expect(reused.body.releaseid).toBe(release.releaseid);
+    expect((await pendingAfterFirst(trainee.token)).map((ack) => ack.releaseid)).toEqual([next.releaseid]);
+
+    expect(await pendingOf(trainee.token, { client_guid: guid })).toEqual([first.body]);
+    expect(await pendingOf(trainee.token, { client_guid: crypto.randomUUID() })).toEqual([]);
+    const other = await createUser();
+    expect(await pendingOf(other.token, { client_guid: guid })).toEqual([]);
+    const bad = await api('GET', '/acknowledgements', { token: trainee.token, query: { client_guid: 'nope' } });
+    expect(bad.status).toBe(422);
+  });
+});
+
+/** The stored course row's status of the stage (what the lists and aggregates show). */
+async function storedStage(assignmentid: number, userid: number) {
+  const { Item } = await localDb().send(
+    new GetCommand({
+      TableName: 'stepwise',
+      Key: { pk: `ASSIGNMENT#${assignmentid}`, sk: `ROW#${String(userid).padStart(12, '0')}` },
+    }),
+  );
+  return { status: Item?.stages[0].status, reason: Item?.stages[0].reason };
+}
+
+describe('retraining refreshes every trainee', () => {
+  it('a trainee not asked to acknowledge (a minor release under major strictness) sees the mark in their stored row', async () => {
+    const admin = await loginAdmin();
+    const { guide, trainee, assignment } = await assignedTrainee({ strictness: 'major' });
+    await releaseGuide(guide.guideid, 'major');
+    expect((await complete(trainee.token, guide.guideid)).status).toBe(200);
+    const minor = await releaseGuide(guide.guideid, 'minor');
+    expect(await pendingAfterFirst(trainee.token)).toEqual([]);
+    expect(await storedStage(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'completed',
+      reason: 'completed',
+    });
+    expect((await api('POST', `/acknowledgements/${minor.releaseid}/retraining`, { token: admin })).status).toBe(200);
+    expect(await storedStage(assignment.course_assignmentid, trainee.userid)).toEqual({
+      status: 'invalidated',
+      reason: 'newer_release',
+    });
   });
 });
 
@@ -222,7 +452,7 @@ describe('audience, settings, lists and overdue', () => {
     const owner = await createUser();
     const { trainee, guide } = await traineeOnNewMajor();
     const team = await createTeam({ owner: owner.userid, members: [trainee.userid] });
-    const mine = await pendingOf(owner.token, { teamid: team.teamid });
+    const mine = await pendingAfterFirst(owner.token, { teamid: team.teamid });
     expect(mine.map((item) => [item.userid, item.docid])).toEqual([[trainee.userid, guide.guideid]]);
     expect(
       (await api('GET', '/acknowledgements', { token: trainee.token, query: { teamid: team.teamid } })).status,

@@ -7,6 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createTeam, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { localDb } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
+import { assign, createCourse } from '../support/courses.ts';
 
 const DAY = 86400;
 
@@ -146,28 +147,44 @@ describe('the matrix and forecasts', () => {
     expect((await setLevel(admin, skill.skillid, member.userid, 3)).status).toBe(200);
     expect((await setLevel(admin, skill.skillid, other.userid, 2)).status).toBe(200);
 
-    const bySkill = await api('GET', '/qualifications/matrix', {
-      token: admin.token,
-      query: { skillid: skill.skillid },
-    });
-    expect(bySkill.body.map((row: { userid: number }) => row.userid)).toEqual(
-      [member.userid, other.userid].sort((a, b) => a - b),
-    );
+    const { skill: second } = await newSkill(admin.token);
+    const cellsOf = (row: { skills: Array<{ skillid: number; level: number; source: string | null }> }) =>
+      row.skills
+        .filter((cell) => cell.skillid === skill.skillid || cell.skillid === second.skillid)
+        .map((cell) => [cell.skillid, cell.level, cell.source]);
+
+    // Dense: a team's members × every skill, level 0 where none is held.
     const teamRows = await api('GET', '/qualifications/matrix', { token: owner.token, query: { teamid: team.teamid } });
-    expect(teamRows.body).toEqual([
-      expect.objectContaining({ userid: member.userid, skillid: skill.skillid, level: 3 }),
+    expect(teamRows.status).toBe(200);
+    // The owner is a member too: a row of level 0 cells.
+    expect(teamRows.body.map((row: { userid: number }) => row.userid)).toEqual(
+      [owner.userid, member.userid].sort((a, b) => a - b),
+    );
+    const memberRow = teamRows.body.find((row: { userid: number }) => row.userid === member.userid);
+    expect(cellsOf(memberRow)).toEqual([
+      [skill.skillid, 3, 'trainer_signature'],
+      [second.skillid, 0, null],
     ]);
     expect(
       (await api('GET', '/qualifications/matrix', { token: other.token, query: { teamid: team.teamid } })).status,
     ).toBe(403);
-    const own = await api('GET', '/qualifications/matrix', { token: other.token });
-    expect(own.body).toEqual([expect.objectContaining({ userid: other.userid, level: 2 })]);
-    // Paged.
-    const second = await api('GET', '/qualifications/matrix', {
+    // Everyone their own row, with every skill.
+    const own = await api('GET', '/qualifications/matrix', { token: other.token, query: { skillid: second.skillid } });
+    expect(own.body).toEqual([
+      { userid: other.userid, username: expect.any(String), skills: [expect.objectContaining({ level: 0 })] },
+    ]);
+    expect((await api('GET', '/qualifications/matrix', { token: other.token, query: { offset: 1 } })).body).toEqual([]);
+    // Admins: everyone, paged over people (a person who holds nothing is a row too).
+    const everyone = await api('GET', '/qualifications/matrix', {
       token: admin.token,
-      query: { skillid: skill.skillid, limit: 1, offset: 1 },
+      query: { skillid: skill.skillid, limit: 200 },
     });
-    expect(second.body.map((row: { userid: number }) => row.userid)).toEqual([Math.max(member.userid, other.userid)]);
+    const ownerRow = everyone.body.find((row: { userid: number }) => row.userid === owner.userid);
+    expect(ownerRow.skills).toEqual([expect.objectContaining({ skillid: skill.skillid, level: 0, source: null })]);
+    const firstTwo = await api('GET', '/qualifications/matrix', { token: admin.token, query: { limit: 2 } });
+    const nextOne = await api('GET', '/qualifications/matrix', { token: admin.token, query: { limit: 1, offset: 1 } });
+    expect(firstTwo.body).toHaveLength(2);
+    expect(nextOne.body.map((row: { userid: number }) => row.userid)).toEqual([firstTwo.body[1].userid]);
 
     const csv = await api('GET', '/qualifications/matrix', {
       token: owner.token,
@@ -176,8 +193,13 @@ describe('the matrix and forecasts', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('userid,skillid,level,level_name,expires_at,expired,source,set_by_userid,set_date');
-    expect(lines[1].startsWith(`${member.userid},${skill.skillid},3,Independent,`)).toBe(true);
+    expect(lines[0]).toBe(
+      'userid,username,skillid,skill_name,level,level_name,expires_at,expired,source,set_by_userid,set_date',
+    );
+    expect(lines.some((line) => line.startsWith(`${member.userid},`) && line.includes(`,3,Independent,`))).toBe(true);
+    expect(
+      lines.some((line) => line.includes(`,${second.skillid},`) && line.includes(',0,Not trained,,false,,,')),
+    ).toBe(true);
 
     const forecast = await api('GET', '/qualifications/forecast', {
       token: admin.token,
@@ -191,6 +213,113 @@ describe('the matrix and forecasts', () => {
     expect(forecast.body.within_90_days).toHaveLength(2);
     const mine = await api('GET', '/qualifications/forecast', { token: member.token });
     expect(mine.body.within_60_days).toEqual([expect.objectContaining({ userid: member.userid })]);
+  });
+});
+
+describe('levels from courses', () => {
+  it('completing a mapped stage (or the course) gives the level, with the expiry; a higher level stays', async () => {
+    const admin = await adminUser();
+    const { skill, guide } = await newSkill(admin.token, { recertification_days: 30 });
+    const { skill: courseSkill } = await newSkill(admin.token, { recertification_days: null });
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const stageid = course.stages[0].course_stageid;
+    const path = `/qualifications/courses/${course.wikiid}/levels`;
+    const grants = [
+      { course_stageid: stageid, skillid: skill.skillid, level: 3 },
+      { course_stageid: null, skillid: courseSkill.skillid, level: 2 },
+    ];
+    const reader = await createUser();
+    expect((await api('PUT', path, { token: reader.token, body: { grants } })).status).toBe(403);
+    const badStage = await api('PUT', path, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: 99999999, skillid: skill.skillid, level: 3 }] },
+    });
+    expect(badStage.status).toBe(422);
+    expect(badStage.body.errors[0].field).toBe('grants[0].course_stageid');
+    const badSkill = await api('PUT', path, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: null, skillid: 99999999, level: 3 }] },
+    });
+    expect(badSkill.status).toBe(422);
+    expect(
+      (await api('PUT', '/qualifications/courses/99999999/levels', { token: admin.token, body: { grants } })).status,
+    ).toBe(404);
+    const put = await api('PUT', path, { token: admin.token, body: { grants } });
+    expect(put.status).toBe(200);
+    expect((await api('GET', path, { token: admin.token })).body).toEqual({ wikiid: course.wikiid, grants });
+
+    const trainee = await createUser();
+    const trained = await createUser();
+    expect((await setLevel(admin, skill.skillid, trained.userid, 4)).status).toBe(200);
+    for (const person of [trainee, trained]) {
+      await assign({ wikiid: course.wikiid, userid: person.userid });
+      const done = await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, {
+        token: person.token,
+        body: {},
+      });
+      expect(done.status).toBe(200);
+    }
+    const cellsOf = async (person: TestUser) => {
+      const matrix = await api('GET', '/qualifications/matrix', { token: person.token });
+      return new Map(matrix.body[0].skills.map((cell: { skillid: number }) => [cell.skillid, cell]));
+    };
+    const mine = await cellsOf(trainee);
+    expect(mine.get(skill.skillid)).toMatchObject({ level: 3, source: 'course_completion' });
+    const cell = mine.get(skill.skillid) as { expires_at: number; set_date: number };
+    expect(cell.expires_at - cell.set_date).toBe(30 * DAY);
+    expect(mine.get(courseSkill.skillid)).toMatchObject({ level: 2, source: 'course_completion', expires_at: null });
+    // A trainer's higher level is never lowered.
+    expect((await cellsOf(trained)).get(skill.skillid)).toMatchObject({ level: 4, source: 'trainer_signature' });
+
+    const history = await api('GET', `/audit/users/${trainee.userid}`, { token: admin.token });
+    expect(JSON.stringify(history.body)).toContain('derived_from');
+  });
+});
+
+describe('levels from a signoff', () => {
+  it('a stage assessed by a signoff gives its level once the approved signoff is acknowledged (source signoff)', async () => {
+    const admin = await adminUser();
+    const signer = await createUser();
+    const team = await createTeam({ members: [signer.userid] });
+    const { skill, guide } = await newSkill(admin.token, { recertification_days: null });
+    const course = await createCourse({
+      stages: [{ doctype: 'guide', docid: guide.guideid, assessment: { teamid: team.teamid } }],
+    });
+    const stage = course.stages[0];
+    const put = await api('PUT', `/qualifications/courses/${course.wikiid}/levels`, {
+      token: admin.token,
+      body: { grants: [{ course_stageid: stage.course_stageid, skillid: skill.skillid, level: 2 }] },
+    });
+    expect(put.status).toBe(200);
+    const trainee = await createUser();
+    await assign({ wikiid: course.wikiid, userid: trainee.userid });
+    const levelOf = async () => {
+      const matrix = await api('GET', '/qualifications/matrix', {
+        token: trainee.token,
+        query: { skillid: skill.skillid },
+      });
+      return matrix.body[0].skills[0];
+    };
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    // The document is done, the assessment is not: no level yet.
+    expect(await levelOf()).toMatchObject({ level: 0, source: null });
+    const requested = await api('POST', '/stage-sign-offs/requests', {
+      token: trainee.token,
+      body: { stage_assessmentid: stage.stage_assessmentid },
+    });
+    expect(requested.status).toBe(201);
+    const answered = await api('PATCH', '/stage-sign-offs/responses', {
+      token: signer.token,
+      body: { signoff_requestid: requested.body.signoff_requestid, approved: true },
+    });
+    expect(answered.status).toBe(200);
+    const acknowledged = await api(
+      'PATCH',
+      `/stage-sign-offs/responses/${requested.body.signoff_requestid}/acknowledge`,
+      { token: trainee.token },
+    );
+    expect(acknowledged.status).toBe(200);
+    expect(await levelOf()).toMatchObject({ level: 2, source: 'signoff', expires_at: null });
   });
 });
 

@@ -43,6 +43,8 @@ import {
   flaggedEntry,
   ownTeam,
   releaseToAcknowledge,
+  signatureToCountersign,
+  ownCourse,
   packageServer,
   png,
   processedImage,
@@ -265,6 +267,19 @@ export const PREPARATIONS: Record<string, Prepare> = {
   }),
   'POST /acknowledgements/{releaseid}/retraining': async (world) => ({
     values: { releaseid: await releaseToAcknowledge(world) },
+  }),
+  // A release of its own; no marks is a valid request (the example's stepids are another guide's).
+  'PUT /acknowledgements/{releaseid}/countersign-steps': async (world) => ({
+    values: { releaseid: await releaseToAcknowledge(world) },
+    bodyReplacing: { stepids: [] },
+  }),
+  'POST /acknowledgements/{releaseid}/countersign/{userid}': async (world) => ({
+    values: await signatureToCountersign(world),
+    body: { password: world.admin.password },
+  }),
+  'PUT /qualifications/courses/{wikiid}/levels': async (world) => ({
+    values: { wikiid: await ownCourse(world) },
+    bodyReplacing: { grants: [] },
   }),
 
   // ---- company sign-in: a provider of its own (ids are the Admin's choice and unique).

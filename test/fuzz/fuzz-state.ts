@@ -215,6 +215,43 @@ export async function releaseToAcknowledge(world: FuzzWorld): Promise<number> {
   return release.releaseid;
 }
 
+/**
+ * The plain user's signature of a release with a step marked for a countersignature (a guide of
+ * its own with one step): the Admin countersigns it as the supervisor.
+ */
+export async function signatureToCountersign(world: FuzzWorld): Promise<{ releaseid: number; userid: number }> {
+  const guide = await ownGuide(world);
+  const withStep = await made('step', 'POST', `/guides/${guide.guideid}/steps`, world.admin.token, {
+    orderby: 1,
+    lines: [{ text: 'Fuzz step.', bullet: 'black', level: 0 }],
+  });
+  const stepid = withStep.steps.at(-1).stepid;
+  await made('audience', 'PUT', `/acknowledgements/settings/guides/${guide.guideid}`, world.admin.token, {
+    audience_userids: [world.user.userid],
+  });
+  const release = await made('release', 'POST', '/guides/releases', world.admin.token, {
+    guideid: guide.guideid,
+    release_type: 'major',
+  });
+  await made('marks', 'PUT', `/acknowledgements/${release.releaseid}/countersign-steps`, world.admin.token, {
+    stepids: [stepid],
+  });
+  await made('signature', 'POST', `/acknowledgements/${release.releaseid}/sign`, world.user.token, {
+    password: world.user.password,
+  });
+  return { releaseid: release.releaseid, userid: world.user.userid };
+}
+
+/** A course of its own (no stages). */
+export async function ownCourse(world: FuzzWorld): Promise<number> {
+  const course = await made('course', 'POST', '/courses', world.admin.token, {
+    title: `Fuzz course ${uniqueSuffix()}`,
+    contents: 'Fuzzed.',
+    stages: [],
+  });
+  return course.wikiid;
+}
+
 /** A WIKI page of its own, with two revisions (the first one to revert to). */
 export async function ownPage(world: FuzzWorld) {
   const title = `Fuzz own page ${uniqueSuffix()}`;

@@ -327,6 +327,14 @@ async function populateCompetency(site: Site, made: Population, author: Person, 
     'competency release',
   );
   made.acknowledgedReleaseid = release.releaseid;
+  // The release's countersignature marks (none: the signature completes on its own).
+  await ok(
+    call('PUT', `/acknowledgements/${release.releaseid}/countersign-steps`, {
+      token: author.token,
+      body: { stepids: [] },
+    }),
+    'countersign steps',
+  );
   await ok(
     call('POST', `/acknowledgements/${release.releaseid}/sign`, {
       token: trainee.token,
@@ -371,6 +379,7 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/qualifications/skills/${made.skillid}`, 'admin'],
     ['/qualifications/matrix', trainee.token],
     [`/acknowledgements/${made.acknowledgedReleaseid}/signatures`, 'admin'],
+    [`/acknowledgements/${made.acknowledgedReleaseid}/countersign-steps`, 'admin'],
     [`/acknowledgements/${made.acknowledgedReleaseid}`, trainee.token],
     [`/work_log/${made.gatedEntryid}/qualification`, 'admin'],
   ];

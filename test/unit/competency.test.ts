@@ -5,6 +5,10 @@ import { stillValid, type ReleaseVersion, type Strictness } from '../../shared/d
 import {
   DAY_SECONDS,
   acknowledgementState,
+  concernStrictness,
+  derivesLevel,
+  type ConcernFacts,
+  type LevelSource,
   effectiveLevel,
   expiryForecast,
   gateDecision,
@@ -361,6 +365,118 @@ describe('revision diff', () => {
           if (before.join() === after.join()) expect(diff.every((l) => l.op === 'same')).toBe(true);
         },
       ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});
+
+describe('levels derived from courses (docs/competency.md, decision table)', () => {
+  const held = (level: number, source: LevelSource, set_date: number, expires_at: number | null = null) => ({
+    level,
+    source,
+    set_date,
+    expires_at,
+  });
+  const rows: Array<[string, ReturnType<typeof held> | null, number, number, boolean]> = [
+    ['no level held', null, 3, NOW, true],
+    ['the same completion again (set_date = its date)', held(3, 'course_completion', NOW), 3, NOW, false],
+    ["a trainer's level set after the completion", held(2, 'trainer_signature', NOW), 3, NOW - 10, false],
+    ['a newer completion renews the same level', held(3, 'course_completion', NOW - 100), 3, NOW, true],
+    ['a newer completion raises a lower level', held(1, 'trainer_signature', NOW - 100), 3, NOW, true],
+    ["a trainer's higher level stays, even lapsed", held(4, 'trainer_signature', NOW - 100, NOW - 1), 3, NOW, false],
+    ['a derived higher level stays while current', held(4, 'signoff', NOW - 100, NOW + 100), 3, NOW, false],
+    ['a derived higher level that lapsed is replaced', held(4, 'signoff', NOW - 100, NOW - 1), 3, NOW, true],
+  ];
+  for (const [name, existing, granted, completedAt, writes] of rows)
+    it(name, () => expect(derivesLevel(existing, granted, completedAt, NOW)).toBe(writes));
+
+  it("never lowers a trainer's higher level; deriving twice from one completion writes once (properties)", () => {
+    const source = fc.constantFrom<LevelSource>('trainer_signature', 'course_completion', 'signoff');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4 }),
+        source,
+        fc.integer({ min: 0, max: 1000 }),
+        fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (level, from, setDate, expiresAt, granted, completedAt) => {
+          const existing = held(level, from, setDate, expiresAt);
+          const writes = derivesLevel(existing, granted, completedAt, 1500);
+          if (from === 'trainer_signature' && level > granted) expect(writes).toBe(false);
+          if (writes) {
+            const after = held(granted, 'course_completion', completedAt);
+            expect(derivesLevel(after, granted, completedAt, 1500)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+});
+
+describe('which strictness asks a person (docs/competency.md, decision table)', () => {
+  const facts = (over: Partial<ConcernFacts>): ConcernFacts => ({
+    assignedCourses: [],
+    allStages: [],
+    document: null,
+    site: null,
+    traineeOrAudience: false,
+    skills: [],
+    ...over,
+  });
+  const rows: Array<[string, Partial<ConcernFacts>, 'major' | 'minor' | null]> = [
+    ['not concerned at all', {}, null],
+    ["an assignee: their course stage's own", { assignedCourses: [['minor']], document: 'major' }, 'minor'],
+    [
+      "an assignee: the stage's own even if the document says minor",
+      { assignedCourses: [['major']], document: 'minor' },
+      'major',
+    ],
+    ['an assignee of a stage without one: the document', { assignedCourses: [[null]], document: 'minor' }, 'minor'],
+    ['… else the site', { assignedCourses: [[null]], site: 'minor' }, 'minor'],
+    ['… else major', { assignedCourses: [[null]] }, 'major'],
+    ['two courses: the strictest', { assignedCourses: [['major'], ['minor']] }, 'minor'],
+    ['the course decides over a skill', { assignedCourses: [['major']], skills: ['minor'] }, 'major'],
+    [
+      'a trainee of no current course: every stage',
+      { traineeOrAudience: true, allStages: ['major', 'minor'] },
+      'minor',
+    ],
+    ['audience of a document in no course: the document', { traineeOrAudience: true, document: 'minor' }, 'minor'],
+    ['a skill outside any course: the skill', { skills: ['minor'] }, 'minor'],
+    ['a skill outside any course: the document first', { skills: ['minor'], document: 'major' }, 'major'],
+    ['a skill of a guide in a course: the stages', { skills: ['minor'], allStages: ['major'] }, 'major'],
+  ];
+  for (const [name, over, expected] of rows) it(name, () => expect(concernStrictness(facts(over))).toBe(expected));
+
+  it('an assignee depends on their courses and the fallbacks only; without courses it is the old rule (properties)', () => {
+    const strictness = fc.constantFrom<'major' | 'minor'>('major', 'minor');
+    const optional = fc.option(strictness, { nil: null });
+    const arbitraryFacts = fc.record({
+      assignedCourses: fc.array(fc.array(optional, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      allStages: fc.array(optional, { maxLength: 4 }),
+      document: optional,
+      site: optional,
+      traineeOrAudience: fc.boolean(),
+      skills: fc.array(strictness, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(arbitraryFacts, (input) => {
+        const result = concernStrictness(input);
+        if (input.assignedCourses.length > 0) {
+          expect(concernStrictness({ ...input, skills: [], traineeOrAudience: false, allStages: [] })).toBe(result);
+        }
+        if (input.assignedCourses.length === 0 && input.allStages.length === 0) {
+          // Decision 220's rule: trainees and audience the document's, else the site's;
+          // skills the document's, else their own.
+          const old = [
+            ...(input.traineeOrAudience ? [input.document ?? input.site ?? 'major'] : []),
+            ...input.skills.map((skill) => input.document ?? skill),
+          ];
+          expect(result).toBe(old.length === 0 ? null : old.includes('minor') ? 'minor' : 'major');
+        }
+      }),
       { numRuns: propertyRuns(300) },
     );
   });

@@ -51,7 +51,9 @@ export const acknowledgementItemSchema = z.strictObject({
   reasons: z.array(z.enum(ACK_REASONS)),
   created_date: z.number(),
   due_date: z.number(),
-  status: z.enum(['pending', 'signed']),
+  /** `superseded`: the person completed the document on this release or a newer one before signing. */
+  status: z.enum(['pending', 'signed', 'superseded']),
+  superseded_date: z.optional(z.number()),
   signed_date: z.nullable(z.number()),
   /** How the signature was made (password: the signer entered it for this signature). */
   signature: z.nullable(
@@ -62,7 +64,77 @@ export const acknowledgementItemSchema = z.strictObject({
       authenticated_by: z.optional(authenticatedBySchema),
     }),
   ),
+  /** The device's guid the signature was sent with (decision 224), when it sent one. */
+  client_guid: z.optional(z.string()),
+  /** The steps the release marked for a supervisor's countersignature when the person signed (none: absent). */
+  countersign_stepids: z.optional(z.array(id)),
+  /** The supervisor's countersignature; until it is there a signature with countersign steps is not complete. */
+  countersignature: z.optional(
+    z.object({
+      userid: id,
+      date: z.number(),
+      meaning: z.literal('countersigned'),
+      method: z.enum(['password']),
+      comment: z.string(),
+      /** How the supervisor proved themselves (decision 237; none: password). */
+      authenticated_by: z.optional(authenticatedBySchema),
+    }),
+  ),
 });
+
+/** The steps of a release its author marked as needing a supervisor's countersignature. */
+export const countersignStepsItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('STEPS'),
+  entity: z.literal('CountersignSteps'),
+  releaseid: id,
+  stepids: z.array(id),
+  userid: id,
+  date: z.number(),
+});
+export type CountersignStepsRecord = StoredRecord<typeof countersignStepsItemSchema>;
+const countersignKey = (releaseid: number) => ({ pk: `ACKCS#${releaseid}`, sk: 'STEPS' as const });
+
+export async function getCountersignSteps(releaseid: number): Promise<CountersignStepsRecord | undefined> {
+  const item = await getItem(countersignKey(releaseid), { consistent: true });
+  return item ? recordFrom(countersignStepsItemSchema, item) : undefined;
+}
+
+export async function putCountersignSteps(record: CountersignStepsRecord): Promise<void> {
+  await putItem({ ...countersignKey(record.releaseid), entity: 'CountersignSteps', ...record });
+}
+
+/** A pending acknowledgement the person's completion made moot (on condition it is still pending). */
+export function acknowledgementSupersedeWrite(superseded: AcknowledgementRecord): LabelledWrite {
+  return {
+    label: 'acknowledgement',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: ackItem(superseded),
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending' },
+      },
+    },
+  };
+}
+
+/** Countersigning: the signed acknowledgement (on condition it is still not countersigned). */
+export function acknowledgementCountersignWrite(countersigned: AcknowledgementRecord): LabelledWrite {
+  return {
+    label: 'acknowledgement',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: ackItem(countersigned),
+        ConditionExpression: '#status = :signed AND attribute_not_exists(countersignature)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':signed': 'signed' },
+      },
+    },
+  };
+}
 
 export const acknowledgedVersionItemSchema = z.strictObject({
   pk: z.string(),
@@ -121,7 +193,7 @@ export async function insertAcknowledgement(ack: AcknowledgementRecord): Promise
   return putItem(ackItem(ack), { ifAbsent: true });
 }
 
-/** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version. */
+/** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version (null: not yet). */
 export function acknowledgementSignWrites(
   signed: AcknowledgementRecord,
   acked: AcknowledgedVersionRecord | null,
@@ -140,21 +212,25 @@ export function acknowledgementSignWrites(
       },
     },
   ];
-  if (acked)
-    writes.push({
-      label: 'acknowledged-version',
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...ackedKey(acked.userid, acked), entity: 'AcknowledgedVersion', ...acked },
-          // Only ever forward: an older release signed late does not hide a newer one.
-          ConditionExpression: 'attribute_not_exists(pk) OR #major < :major OR (#major = :major AND #minor < :minor)',
-          ExpressionAttributeNames: { '#major': 'major', '#minor': 'minor' },
-          ExpressionAttributeValues: { ':major': acked.major, ':minor': acked.minor },
-        },
-      },
-    });
+  if (acked) writes.push(acknowledgedVersionWrite(acked));
   return writes;
+}
+
+/** The person's newest acknowledged version moves forward to `acked` (an older one never hides a newer). */
+export function acknowledgedVersionWrite(acked: AcknowledgedVersionRecord): LabelledWrite {
+  return {
+    label: 'acknowledged-version',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...ackedKey(acked.userid, acked), entity: 'AcknowledgedVersion', ...acked },
+        // Only ever forward: an older release signed late does not hide a newer one.
+        ConditionExpression: 'attribute_not_exists(pk) OR #major < :major OR (#major = :major AND #minor < :minor)',
+        ExpressionAttributeNames: { '#major': 'major', '#minor': 'minor' },
+        ExpressionAttributeValues: { ':major': acked.major, ':minor': acked.minor },
+      },
+    },
+  };
 }
 
 export async function getAcknowledgement(releaseid: number, userid: number, consistent = true) {

@@ -24,6 +24,12 @@ export const trainingSettingsItemSchema = z.strictObject({
   audience_userids: z.array(id),
   /** The site's names of levels 0-4 (site only; null: the defaults). */
   level_names: z.nullable(z.array(z.string())),
+  /** A course's (a COURSE wiki page's) levels given by completing a stage or the course (absent: none). */
+  level_grants: z.optional(
+    z.array(
+      z.object({ course_stageid: z.nullable(id), skillid: id, level: z.int().check(z.minimum(1), z.maximum(4)) }),
+    ),
+  ),
   modified_date: z.number(),
   modified_by: z.nullable(id),
 });
@@ -63,6 +69,15 @@ export async function getSiteAndDocumentSettings(doc: {
   const items = await batchGetInOrder(keys);
   const found = new Map(items.map((item) => [String(item.pk), recordsOf(trainingSettingsItemSchema)(item)]));
   return [found.get(keys[0].pk) ?? EMPTY_SETTINGS, found.get(keys[1].pk) ?? EMPTY_SETTINGS];
+}
+
+/** Several scopes' settings in one BatchGet, in the order asked (absent: EMPTY_SETTINGS). */
+export async function getManyTrainingSettings(scopes: SettingsScope[]): Promise<TrainingSettingsRecord[]> {
+  const keys = scopes.map(settingsKey);
+  const found = new Map(
+    (await batchGetInOrder(keys)).map((item) => [String(item.pk), recordsOf(trainingSettingsItemSchema)(item)]),
+  );
+  return keys.map((key) => found.get(key.pk) ?? EMPTY_SETTINGS);
 }
 
 export async function putTrainingSettings(scope: SettingsScope, settings: TrainingSettingsRecord): Promise<void> {

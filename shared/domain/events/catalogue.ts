@@ -43,6 +43,21 @@ export interface EventPayloads {
   };
   'course_assignment.overdue': { course_assignmentid: number; wikiid: number; userid: number; due_date: number };
   'acknowledgement.overdue': { releaseid: number; doctype: string; docid: number; userid: number; due_date: number };
+  'acknowledgement.countersign_requested': {
+    releaseid: number;
+    doctype: string;
+    docid: number;
+    userid: number;
+    stepids: number[];
+  };
+  'acknowledgement.countersigned': {
+    releaseid: number;
+    doctype: string;
+    docid: number;
+    userid: number;
+    supervisor_userid: number;
+    stepids: number[];
+  };
   'guide.released': { guideid: number; releaseid: number; revisionid: number | null; version: string | null };
   'wiki.released': { wikiid: number; releaseid: number; revisionid: number | null; version: string | null };
   'approval.requested': {
@@ -96,6 +111,8 @@ export const EVENT_NAMES = [
   'course_assignment.completed',
   'course_assignment.overdue',
   'acknowledgement.overdue',
+  'acknowledgement.countersign_requested',
+  'acknowledgement.countersigned',
   'guide.released',
   'wiki.released',
   'approval.requested',
@@ -132,6 +149,14 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
   'acknowledgement.overdue': {
     title: 'Acknowledgement Overdue',
     description: 'A person has not acknowledged a release of a document they are trained on by its due date.',
+  },
+  'acknowledgement.countersign_requested': {
+    title: 'Acknowledgement Awaits Countersignature',
+    description: "A person signed an acknowledgement whose marked steps need a supervisor's countersignature.",
+  },
+  'acknowledgement.countersigned': {
+    title: 'Acknowledgement Countersigned',
+    description: "A qualified supervisor countersigned a person's acknowledgement.",
   },
   'guide.released': { title: 'Guide Released', description: 'A guide revision was released.' },
   'wiki.released': { title: 'Wiki Released', description: 'A wiki page revision was released.' },
