@@ -151,7 +151,10 @@ const MIGRATION_UNEXPOSED: Record<string, { paths: string[]; reason: string }> =
   },
   // Competency (docs/competency.md) is beyond API 2.0: nothing of it is crawled.
   '/qualifications/skills/{id}': { paths: ['status 404'], reason: 'skills are beyond API 2.0' },
-  '/qualifications/matrix': { paths: ['[0]'], reason: 'competency levels are beyond API 2.0' },
+  '/qualifications/matrix': {
+    paths: ['[0].skills'],
+    reason: "competency levels are beyond API 2.0: a migrated person's row names no skill",
+  },
   '/acknowledgements/{id}': { paths: ['status 404'], reason: 'acknowledgements are beyond API 2.0' },
   '/acknowledgements/{id}/signatures': { paths: ['signed'], reason: 'acknowledgements are beyond API 2.0' },
   '/work_log/{id}/qualification': {

@@ -73,6 +73,7 @@ export function reviewRecordOf(view: ReviewView): PeriodicReviewRecord {
     printed_name: view.signature.printed_name,
     date: view.date,
     method: view.signature.method as PeriodicReviewRecord['method'],
+    authenticated_by: view.signature.authenticated_by,
     next_review_due: view.next_review_due,
     change_requestid: view.change_requestid,
   };
