@@ -123,7 +123,10 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
   if (pending.status === 'signed')
     throw new ConflictError('This release is already acknowledged', acknowledgementView(pending, nowSeconds()));
-  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
   const signed = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, caller.userid);
@@ -166,7 +169,7 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
             due_date: ack.due_date,
           },
         },
-        acknowledgementSignWrites(next, acked),
+        [...acknowledgementSignWrites(next, acked), ...spend],
       );
       return next;
     },
