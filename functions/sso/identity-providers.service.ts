@@ -20,6 +20,7 @@ import {
 import { identityProviderView, type IdentityProviderView } from '../../shared/views/identity-provider-views.ts';
 import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from './sso.schemas.ts';
 import { sealProviderSecret } from './sso-secrets.ts';
+import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 
 const DEFAULT_STEP_UP_SECONDS = 300;
 
@@ -32,6 +33,28 @@ function requireSafeUrl(field: string, value: string | null): void {
   const loopback = hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
   if (protocol !== 'https:' && !(protocol === 'http:' && loopback))
     throw ValidationError.field(field, 'invalid', `${field} must be an https URL`);
+}
+
+/**
+ * The URL this service fetches itself (the OIDC issuer: discovery, JWKS, token endpoint) is
+ * vetted when it is saved, under the SSRF rules of every server-side fetch (shared/net vetUrl,
+ * the test allowance STEPWISE_FETCH_ALLOW_HOSTS included): a name that resolves to a private,
+ * loopback or link-local address is 422 on the field. Sign-in vets it again (the name may move).
+ * The SAML SSO URL and the remote login URL are never fetched here, only sent to the browser, so
+ * they may be on the company's own network (decision 251).
+ */
+async function requireFetchableUrl(field: string, value: string | null): Promise<void> {
+  if (value === null) return;
+  try {
+    await vetUrl(new URL(value), { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS });
+  } catch (error) {
+    if (!(error instanceof FetchRefusedError)) throw error;
+    throw ValidationError.field(
+      field,
+      error.code === 'url_not_allowed' ? 'url_not_allowed' : 'url_not_resolvable',
+      `${field} must be on a public address that resolves: ${value} was refused (${error.message})`,
+    );
+  }
 }
 
 function requireFields(provider: IdentityProviderRecord): void {
@@ -104,6 +127,7 @@ export async function create(caller: Caller, input: CreateIdentityProviderInput)
   };
   const provider = await applied(blank, rest);
   requireFields(provider);
+  await requireFetchableUrl('issuer', provider.issuer);
   if (!(await insertIdentityProvider(provider)))
     throw new ConflictError(`An identity provider ${providerid} already exists`);
   return view(provider);
@@ -127,6 +151,7 @@ export async function update(providerid: string, input: UpdateIdentityProviderIn
   const previous = await existing(providerid);
   const next = { ...(await applied(previous, input)), modified_date: nowSeconds(), version: previous.version + 1 };
   requireFields(next);
+  if (next.issuer !== previous.issuer) await requireFetchableUrl('issuer', next.issuer);
   if (!(await replaceIdentityProvider(previous, next)))
     throw new ConflictError('The identity provider changed meanwhile; read it again and retry');
   return view(next);
