@@ -4,6 +4,8 @@
  * IdP's SSO URL, entity id and signing certificate; remote login the customer's login URL and
  * the shared secret. Secrets are sealed before they are stored and never shown again.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
@@ -38,21 +40,26 @@ function requireSafeUrl(field: string, value: string | null): void {
 /**
  * The URL this service fetches itself (the OIDC issuer: discovery, JWKS, token endpoint) is
  * vetted when it is saved, under the SSRF rules of every server-side fetch (shared/net vetUrl,
- * the test allowance STEPWISE_FETCH_ALLOW_HOSTS included): a name that resolves to a private,
- * loopback or link-local address is 422 on the field. Sign-in vets it again (the name may move).
- * The SAML SSO URL and the remote login URL are never fetched here, only sent to the browser, so
- * they may be on the company's own network (decision 251).
+ * the test allowance STEPWISE_FETCH_ALLOW_HOSTS included): an address, or a name resolving to
+ * one, that is private, loopback or link-local is 422 on the field. A name that does not resolve
+ * (yet) is accepted: every sign-in vets it again, so a name that moves inward later is refused
+ * there. The SAML SSO URL and the remote login URL are never fetched here, only sent to the
+ * browser, so they may be on the company's own network (decision 251).
  */
 async function requireFetchableUrl(field: string, value: string | null): Promise<void> {
   if (value === null) return;
+  const url = new URL(value);
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(hostname) ? [] : await lookup(hostname, { all: true, verbatim: true }).catch(() => []);
+  if (!isIP(hostname) && addresses.length === 0) return;
   try {
-    await vetUrl(new URL(value), { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS });
+    await vetUrl(url, { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS, resolve: async () => addresses });
   } catch (error) {
     if (!(error instanceof FetchRefusedError)) throw error;
     throw ValidationError.field(
       field,
-      error.code === 'url_not_allowed' ? 'url_not_allowed' : 'url_not_resolvable',
-      `${field} must be on a public address that resolves: ${value} was refused (${error.message})`,
+      'url_not_allowed',
+      `${field} ${url.host} may not be fetched: it is, or resolves to, a private, loopback or link-local address`,
     );
   }
 }

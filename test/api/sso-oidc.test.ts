@@ -204,7 +204,7 @@ describe('OpenID Connect sign-in', () => {
     const body = { providerid, kind: 'oidc', name: 'Internal', issuer, client_id: op.clientId, jit: true };
     const created = await api('POST', '/admin/identity_providers', { token: admin, body });
     expect(created.status).toBe(422);
-    expect(created.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_resolvable' });
+    expect(created.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
     for (const address of ['https://10.0.0.8/realms/x', 'https://169.254.169.254/', 'https://[::1]:8443/']) {
       const literal = await api('POST', '/admin/identity_providers', {
         token: admin,
@@ -214,6 +214,13 @@ describe('OpenID Connect sign-in', () => {
       expect(literal.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
     }
     expect((await api('GET', `/admin/identity_providers/${providerid}`, { token: admin })).status).toBe(404);
+    // A name that does not resolve (yet) is kept: every sign-in vets it again.
+    const unresolved = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: { ...body, providerid: `${providerid}-later`, issuer: 'https://idp.invalid/realms/x' },
+    });
+    expect(unresolved.status).toBe(201);
+    await api('DELETE', `/admin/identity_providers/${providerid}-later`, { token: admin });
 
     const saved = await api('POST', '/admin/identity_providers', {
       token: admin,
@@ -223,7 +230,7 @@ describe('OpenID Connect sign-in', () => {
     try {
       const patched = await api('PATCH', `/admin/identity_providers/${providerid}`, { token: admin, body: { issuer } });
       expect(patched.status).toBe(422);
-      expect(patched.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_resolvable' });
+      expect(patched.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
       const kept = await api('GET', `/admin/identity_providers/${providerid}`, { token: admin });
       expect(kept.body).toEqual(saved.body);
       // Other fields still change while the issuer stays as it is.
