@@ -1,5 +1,5 @@
 /**
- * Step-up at signing (issue 28 §4, decisions 237-238) against oidc-provider in this process: an
+ * Step-up at signing (issue 28 §4, decisions 237-238, 251) against oidc-provider in this process: an
  * SSO signer signs with a fresh step-up at the provider, spent by one signature; the signature
  * and its audit record say how (`authenticated_by`); a password is refused for them, a password
  * signer is unchanged; over-the-shoulder signing signs the person in at the provider on the
@@ -335,6 +335,26 @@ describe('the step-up is spent with the signature, in its transaction (decision 
     expect([approval.status, level.status].sort()).toEqual([200, 403]);
     const refused = approval.status === 403 ? approval : level;
     expect(refused.body).toMatchObject({ step_up_required: true, step_up_url: `${siteUrl()}/sso/step_up` });
+  });
+  it('a signing token bought by the caller’s own step-up spends it; the token then signs once', async () => {
+    const person = await ssoPerson();
+    const team = await createTeam({ owner: person.userid });
+    const { id } = await approvalRequest(team.teamid, 1);
+    const buy = () => api('POST', `/approvals/request/sign/${id}/token`, { token: person.token, body: {} });
+    expect((await buy()).status).toBe(403);
+    await stepUp(person);
+    const bought = await buy();
+    expect(bought.status).toBe(201);
+    expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeNull();
+    const again = await buy();
+    expect(again.status).toBe(403);
+    expect(again.body.step_up_required).toBe(true);
+    const signed = await sign(id, person.token, { signing_token: bought.body.signing_token });
+    expect(signed.status).toBe(200);
+    expect(signed.body.signatures[0]).toMatchObject({
+      method: 'token',
+      authenticated_by: { method: 'oidc', providerid },
+    });
   });
 });
 
