@@ -158,7 +158,10 @@ async function signNow(
   const pending = await getAcknowledgement(releaseid, caller.userid);
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
   if (pending.status !== 'pending') throw notPending(pending);
-  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
   const signed = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, caller.userid);
@@ -208,6 +211,7 @@ async function signNow(
           ...acknowledgementSignWrites(next, acked),
           ...(claim ? [claim(releaseid)] : []),
           ...outboxPuts(countersignStepids.length > 0 ? [countersignRequested(next)] : []),
+          ...spend,
         ],
       );
       return next;

@@ -97,7 +97,10 @@ export async function countersign(
   };
   state(found);
   refuseImpersonatedSignature(auth);
-  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
   const done = await retryOnLostRace(
     async () => {
       const ack = await getAcknowledgement(releaseid, userid);
@@ -148,6 +151,7 @@ export async function countersign(
         [
           acknowledgementCountersignWrite(next),
           ...(forward ? [acknowledgedVersionWrite(acked)] : []),
+          ...spend,
           ...outboxPuts([
             domainEvent('acknowledgement.countersigned', `ACK#${releaseid}#${userid}`, {
               releaseid,

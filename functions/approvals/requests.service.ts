@@ -21,12 +21,12 @@ import {
   findSigner,
   issueSigningToken,
   proveSigner,
+  type ProvenSigner,
   refuseImpersonatedSignature,
   signerFromToken,
   signForUrl,
   type SignatureMethod,
 } from '../../shared/accounts/e-signature.ts';
-import type { AuthenticatedBy } from '../../shared/domain/signature-auth.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -166,7 +166,7 @@ export async function issueToken(auth: SignedInAuth, id: number, input: SigningT
   const request = await requireRequest(id);
   refuseImpersonatedSignature(auth);
   if (request.status !== 'pending') throw notPending(request, caller);
-  let proven: { signer: UserRecord; authenticated_by: AuthenticatedBy };
+  let proven: ProvenSigner;
   if (input.login === undefined) {
     const self = (await getUser(caller.userid))!;
     refuseIneligible(request, self);
@@ -182,7 +182,7 @@ export async function issueToken(auth: SignedInAuth, id: number, input: SigningT
     refuseIneligible(request, proven.signer);
   }
   const { signer } = proven;
-  const token = await issueSigningToken(signer, id, caller.userid, proven.authenticated_by);
+  const token = await issueSigningToken(signer, id, caller.userid, proven.authenticated_by, proven.spend);
   return { ...token, approval_requestid: id, signer: { userid: signer.userid, username: signer.username } };
 }
 
@@ -192,7 +192,7 @@ async function authenticateSigner(
   request: ApprovalRequestRecord,
   input: SignInput,
   sourceIp: string,
-): Promise<{ signer: UserRecord; method: SignatureMethod; authenticated_by: AuthenticatedBy; tokenHash?: string }> {
+): Promise<ProvenSigner & { method: SignatureMethod; tokenHash?: string }> {
   if (input.password !== undefined && input.signing_token !== undefined) {
     throw ValidationError.field('signing_token', 'invalid_field', 'Sign with password or signing_token, not both');
   }
@@ -202,7 +202,7 @@ async function authenticateSigner(
       request.approval_requestid,
     );
     refuseIneligible(request, signer);
-    return { signer, method: 'token', authenticated_by, tokenHash };
+    return { signer, method: 'token', authenticated_by, tokenHash, spend: [] };
   }
   const self = (await getUser(caller.userid))!;
   refuseIneligible(request, self);
@@ -237,7 +237,12 @@ export async function sign(
   }
   const reason = input.reason.trim();
   if (!reason) throw ValidationError.field('reason', 'missing_field', 'A signature states its reason');
-  const { signer, method, authenticated_by, tokenHash } = await authenticateSigner(caller, request, input, sourceIp);
+  const { signer, method, authenticated_by, tokenHash, spend } = await authenticateSigner(
+    caller,
+    request,
+    input,
+    sourceIp,
+  );
 
   const document = await findDocument(request.doctype, request.docid);
   if (!document || document.revisionid !== request.revisionid) throw await supersededConflict(request, caller);
@@ -314,6 +319,7 @@ export async function sign(
             ...(tokenHash ? [consumeSigningTokenWrite(tokenHash, now)] : []),
             ...(after.status === 'approved' ? [approvedRevisionWrite(after, now)] : []),
             ...release.writes,
+            ...spend,
           ],
         );
       } catch (error) {

@@ -149,7 +149,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
   const notes = input.notes?.trim() ?? '';
   if (input.outcome === 'changes_requested' && !notes)
     throw ValidationError.field('notes', 'missing_field', 'Say what must change when requesting changes');
-  const { signer, authenticated_by } = await proveSigner(await getUser(caller.userid), {
+  const { signer, authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
     password: input.password,
     sourceIp,
   });
@@ -234,6 +234,7 @@ export async function review(auth: SignedInAuth, input: ReviewInput, sourceIp: s
         ...documentReviewedWrites(entry, after),
         ...(write ? [write] : []),
         documentRevisionCheck(entry.doctype, entry.docid, document.revisionid),
+        ...spend,
       ],
     );
   } catch (error) {

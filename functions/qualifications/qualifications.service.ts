@@ -179,7 +179,10 @@ export async function setLevel(
     throw new ForbiddenError('Nobody but an Admin sets their own level');
   await assertTrainer(caller, skill, now);
   refuseImpersonatedSignature(auth);
-  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
   const earned = await Promise.all(
     skill.guideids.map(async (guideid) => {
       const release = await latestRelease('guide', guideid);
@@ -213,7 +216,7 @@ export async function setLevel(
             signature: { meaning: 'trained', method: 'password', signer_userid: caller.userid, authenticated_by },
           },
         },
-        [levelPut(level, before?.version ?? null)],
+        [levelPut(level, before?.version ?? null), ...spend],
       );
       return level;
     },

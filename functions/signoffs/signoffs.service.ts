@@ -258,7 +258,7 @@ export async function confirmIntent(auth: SignedInAuth, guid: string, password: 
   const request = await requireRequest(intent.signoff_requestid);
   await assertSigner(request, auth.user.userid);
   // After the checks that need no proof, so a refused confirmation does not spend a step-up.
-  const { authenticated_by } = await proveSigner(await getUser(auth.user.userid), { password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(auth.user.userid), { password, sourceIp });
   const now = nowSeconds();
   return respondAs(
     auth,
@@ -271,7 +271,7 @@ export async function confirmIntent(auth: SignedInAuth, guid: string, password: 
       authenticated_by,
     },
     { intent_client_guid: guid, device_time: intent.device_time, intent_recorded_date: intent.recorded_date },
-    [signIntentConfirmWrite(auth.user.userid, guid, now)],
+    [signIntentConfirmWrite(auth.user.userid, guid, now), ...spend],
   );
 }
 

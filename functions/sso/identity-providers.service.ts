@@ -4,6 +4,8 @@
  * IdP's SSO URL, entity id and signing certificate; remote login the customer's login URL and
  * the shared secret. Secrets are sealed before they are stored and never shown again.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
@@ -20,6 +22,7 @@ import {
 import { identityProviderView, type IdentityProviderView } from '../../shared/views/identity-provider-views.ts';
 import type { CreateIdentityProviderInput, UpdateIdentityProviderInput } from './sso.schemas.ts';
 import { sealProviderSecret } from './sso-secrets.ts';
+import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 
 const DEFAULT_STEP_UP_SECONDS = 300;
 
@@ -32,6 +35,33 @@ function requireSafeUrl(field: string, value: string | null): void {
   const loopback = hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
   if (protocol !== 'https:' && !(protocol === 'http:' && loopback))
     throw ValidationError.field(field, 'invalid', `${field} must be an https URL`);
+}
+
+/**
+ * The URL this service fetches itself (the OIDC issuer: discovery, JWKS, token endpoint) is
+ * vetted when it is saved, under the SSRF rules of every server-side fetch (shared/net vetUrl,
+ * the test allowance STEPWISE_FETCH_ALLOW_HOSTS included): an address, or a name resolving to
+ * one, that is private, loopback or link-local is 422 on the field. A name that does not resolve
+ * (yet) is accepted: every sign-in vets it again, so a name that moves inward later is refused
+ * there. The SAML SSO URL and the remote login URL are never fetched here, only sent to the
+ * browser, so they may be on the company's own network (decision 251).
+ */
+async function requireFetchableUrl(field: string, value: string | null): Promise<void> {
+  if (value === null) return;
+  const url = new URL(value);
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(hostname) ? [] : await lookup(hostname, { all: true, verbatim: true }).catch(() => []);
+  if (!isIP(hostname) && addresses.length === 0) return;
+  try {
+    await vetUrl(url, { allowHosts: config().STEPWISE_FETCH_ALLOW_HOSTS, resolve: async () => addresses });
+  } catch (error) {
+    if (!(error instanceof FetchRefusedError)) throw error;
+    throw ValidationError.field(
+      field,
+      'url_not_allowed',
+      `${field} ${url.host} may not be fetched: it is, or resolves to, a private, loopback or link-local address`,
+    );
+  }
 }
 
 function requireFields(provider: IdentityProviderRecord): void {
@@ -104,6 +134,7 @@ export async function create(caller: Caller, input: CreateIdentityProviderInput)
   };
   const provider = await applied(blank, rest);
   requireFields(provider);
+  await requireFetchableUrl('issuer', provider.issuer);
   if (!(await insertIdentityProvider(provider)))
     throw new ConflictError(`An identity provider ${providerid} already exists`);
   return view(provider);
@@ -127,6 +158,7 @@ export async function update(providerid: string, input: UpdateIdentityProviderIn
   const previous = await existing(providerid);
   const next = { ...(await applied(previous, input)), modified_date: nowSeconds(), version: previous.version + 1 };
   requireFields(next);
+  if (next.issuer !== previous.issuer) await requireFetchableUrl('issuer', next.issuer);
   if (!(await replaceIdentityProvider(previous, next)))
     throw new ConflictError('The identity provider changed meanwhile; read it again and retry');
   return view(next);

@@ -28,6 +28,9 @@ const adminRoutes = [
     auth: 'admin',
     status: 201,
     summary: 'Add an identity provider (OIDC, SAML or Dozuki remote login); secrets are write-only',
+    description:
+      'An OIDC issuer on a private, loopback or link-local address (or a name resolving to one) is 422 ' +
+      '`url_not_allowed` on `issuer`: Stepwise fetches it (decision 251).',
     body: createIdentityProviderBody,
     response: identityProviderSchema,
     example: {
@@ -68,6 +71,7 @@ const adminRoutes = [
     path: '/admin/identity_providers/{providerid}',
     auth: 'admin',
     summary: 'Change an identity provider: the fields sent replace theirs; a secret sent replaces the stored one',
+    description: 'A changed `issuer` is vetted as at creation (422 `url_not_allowed` on an internal address).',
     params: providerParams,
     body: updateIdentityProviderBody,
     response: identityProviderSchema,

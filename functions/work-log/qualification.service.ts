@@ -140,7 +140,10 @@ export async function overrideQualification(
   if (record.override)
     throw new ConflictError(`Work log entry ${entryid} was already overridden`, workLogQualificationView(record));
   refuseImpersonatedSignature(auth);
-  const { authenticated_by } = await proveSigner(await getUser(caller.userid), { password: input.password, sourceIp });
+  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
+    password: input.password,
+    sourceIp,
+  });
   const signed: WorkLogQualificationRecord = {
     ...record,
     override: {
@@ -166,7 +169,7 @@ export async function overrideQualification(
             ],
             details: { entryid, comment: signed.override!.comment, skills: record.skills, authenticated_by },
           },
-          [qualificationPut(signed, true)],
+          [qualificationPut(signed, true), ...spend],
         ),
       { attempts: 4, raceLabels: labelsIn(...AUDIT_CHAIN_LABELS), message: 'The audit trail kept changing; try again' },
     );

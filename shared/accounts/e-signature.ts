@@ -22,11 +22,17 @@ import { BY_PASSWORD, type AuthenticatedBy } from '../domain/signature-auth.ts';
 import {
   getFreshStepUp,
   getIdentityProvider,
-  takeStepUp,
+  stepUpSpendWrite,
   type IdentityProviderRecord,
 } from '../db/entities/identity-provider.ts';
+import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../db/entities/user.ts';
-import { getSigningToken, putSigningToken, type SigningTokenRecord } from '../db/entities/signing-token.ts';
+import {
+  getSigningToken,
+  putSigningToken,
+  putSigningTokenWrite,
+  type SigningTokenRecord,
+} from '../db/entities/signing-token.ts';
 import { passwordAccepted } from './login-throttle.ts';
 
 export type SignatureMethod = 'password' | 'token';
@@ -93,7 +99,16 @@ export function stepUpRequired(provider: IdentityProviderRecord, message: string
 export interface ProvenSigner {
   signer: UserRecord;
   authenticated_by: AuthenticatedBy;
+  /**
+   * Writes the signature's own transaction must carry: an SSO signer's step-up, deleted on
+   * condition (decision 251), so it is spent only when the signature is written, and by one
+   * signature only (a failed condition is the 403 step_up_required). Empty for a password.
+   */
+  spend: LabelledWrite[];
 }
+
+/** The label of the write that spends a step-up in a signature's transaction. */
+export const STEP_UP_SPEND_LABEL = 'step-up';
 
 /**
  * Proves the signer of one signature: a password signer by `password` (throttled, 422 when
@@ -120,12 +135,13 @@ export async function proveSigner(
   if (user && provider) {
     if (proof.password !== undefined)
       throw stepUpRequired(provider, 'This account signs through its identity provider');
+    const notFresh = () => stepUpRequired(provider, 'Re-authenticate at your identity provider before each signature');
     const fresh = await getFreshStepUp(user.userid);
-    if (!fresh || fresh.providerid !== provider.providerid || !(await takeStepUp(user.userid, fresh.auth_time)))
-      throw stepUpRequired(provider, 'Re-authenticate at your identity provider before each signature');
+    if (!fresh || fresh.providerid !== provider.providerid) throw notFresh();
     return {
       signer: user,
       authenticated_by: { method: fresh.method, providerid: fresh.providerid, auth_time: fresh.auth_time },
+      spend: [{ label: STEP_UP_SPEND_LABEL, item: stepUpSpendWrite(user.userid, fresh.auth_time), refusal: notFresh }],
     };
   }
   if (proof.password === undefined)
@@ -133,6 +149,7 @@ export async function proveSigner(
   return {
     signer: await checkSignerPassword(user, proof.password, proof.sourceIp, proof.login),
     authenticated_by: BY_PASSWORD,
+    spend: [],
   };
 }
 
@@ -151,7 +168,7 @@ async function proveSignerOnOthersDevice(
   );
   const provider = await signingProviderOf(signer);
   if (provider) throw stepUpRequired(provider, 'This person signs through their identity provider, here', proof.url);
-  return { signer, authenticated_by: BY_PASSWORD };
+  return { signer, authenticated_by: BY_PASSWORD, spend: [] };
 }
 
 /** Runs an over-the-shoulder password check; its refusal also names where SSO people sign. */
@@ -174,12 +191,16 @@ export async function findSigner(login: string): Promise<UserRecord | undefined>
   return userid === undefined ? undefined : getUser(userid);
 }
 
-/** A single-use token that lets `signer` sign approval request `subjectid` within the TTL. */
+/**
+ * A single-use token that lets `signer` sign approval request `subjectid` within the TTL. A
+ * step-up that buys it (`spend`) is spent in the same transaction as the token is stored.
+ */
 export async function issueSigningToken(
   signer: UserRecord,
   subjectid: number,
   issuedTo: number,
   authenticatedBy: AuthenticatedBy = BY_PASSWORD,
+  spend: LabelledWrite[] = [],
 ): Promise<{ signing_token: string; expires_at: number }> {
   const signingToken = randomBytes(32).toString('hex');
   const now = nowSeconds();
@@ -192,7 +213,8 @@ export async function issueSigningToken(
     expires_at: now + SIGNING_TOKEN_TTL_SECONDS,
     authenticated_by: authenticatedBy,
   };
-  await putSigningToken(sha256Hex(signingToken), record);
+  if (spend.length === 0) await putSigningToken(sha256Hex(signingToken), record);
+  else await transactWrite([putSigningTokenWrite(sha256Hex(signingToken), record), ...spend]);
   return { signing_token: signingToken, expires_at: record.expires_at };
 }
 

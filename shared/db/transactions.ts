@@ -13,6 +13,12 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 export interface LabelledWrite {
   label: string;
   item: TransactItem;
+  /**
+   * The error to answer when this write's condition fails, instead of TransactionConditionFailed:
+   * a proof the transaction spends (a step-up, decision 251) refuses the request however the
+   * route reads its own conditions. Checked first, in the order of the writes.
+   */
+  refusal?: () => Error;
 }
 
 export class TransactionConditionFailed extends Error {
@@ -40,6 +46,8 @@ export async function transactWrite(writes: LabelledWrite[]): Promise<void> {
           oldItems[writes[index].label] = reason.Item ? unmarshall(reason.Item) : undefined;
         }
       });
+      const refused = writes.find((write) => write.refusal && failed.includes(write.label));
+      if (refused?.refusal) throw refused.refusal();
       if (failed.length > 0) throw new TransactionConditionFailed(failed, oldItems);
     }
     throw error;

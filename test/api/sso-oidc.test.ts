@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTeam, loginAdmin, siteUrl, uniqueSuffix } from '../support/api.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Visitor } from '../support/sessions.ts';
+import { localDb, putForThisTest } from '../support/local-db.ts';
 import { startOp, throughOp, type Tamper, type TestOp } from '../support/oidc-op.ts';
 
 const providerid = `op-${uniqueSuffix()}`;
@@ -195,25 +197,81 @@ describe('OpenID Connect sign-in', () => {
     expect(status.body).toMatchObject({ required: false, step_up_url: null });
   });
 
-  it('fetches the issuer through the SSRF rules: one named by a host that resolves to loopback is refused', async () => {
+  it('refuses an issuer on an internal address when the provider is saved (422 on issuer), created or patched', async () => {
     // The same running provider, but as `localhost`: the test stack allow-lists 127.0.0.1 only.
+    const issuer = op.issuer.replace('127.0.0.1', 'localhost');
+    const providerid = `internal-${uniqueSuffix()}`;
+    const body = { providerid, kind: 'oidc', name: 'Internal', issuer, client_id: op.clientId, jit: true };
+    const created = await api('POST', '/admin/identity_providers', { token: admin, body });
+    expect(created.status).toBe(422);
+    expect(created.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
+    for (const address of ['https://10.0.0.8/realms/x', 'https://169.254.169.254/', 'https://[::1]:8443/']) {
+      const literal = await api('POST', '/admin/identity_providers', {
+        token: admin,
+        body: { ...body, issuer: address },
+      });
+      expect(literal.status).toBe(422);
+      expect(literal.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
+    }
+    expect((await api('GET', `/admin/identity_providers/${providerid}`, { token: admin })).status).toBe(404);
+    // A name that does not resolve (yet) is kept: every sign-in vets it again.
+    const unresolved = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: { ...body, providerid: `${providerid}-later`, issuer: 'https://idp.invalid/realms/x' },
+    });
+    expect(unresolved.status).toBe(201);
+    await api('DELETE', `/admin/identity_providers/${providerid}-later`, { token: admin });
+
+    const saved = await api('POST', '/admin/identity_providers', {
+      token: admin,
+      body: { ...body, issuer: op.issuer },
+    });
+    expect(saved.status).toBe(201);
+    try {
+      const patched = await api('PATCH', `/admin/identity_providers/${providerid}`, { token: admin, body: { issuer } });
+      expect(patched.status).toBe(422);
+      expect(patched.body.errors[0]).toMatchObject({ field: 'issuer', code: 'url_not_allowed' });
+      const kept = await api('GET', `/admin/identity_providers/${providerid}`, { token: admin });
+      expect(kept.body).toEqual(saved.body);
+      // Other fields still change while the issuer stays as it is.
+      const renamed = await api('PATCH', `/admin/identity_providers/${providerid}`, {
+        token: admin,
+        body: { name: 'Internal, renamed' },
+      });
+      expect(renamed.status).toBe(200);
+    } finally {
+      await api('DELETE', `/admin/identity_providers/${providerid}`, { token: admin });
+    }
+  });
+
+  it('fetches the issuer through the SSRF rules at sign-in too: a name that resolves inward later is refused', async () => {
+    // Saved while its name was public, the issuer's name now resolves to loopback (DNS moved):
+    // written behind the service's back, as the save would refuse it.
     const internal = `internal-${uniqueSuffix()}`;
     const issuer = op.issuer.replace('127.0.0.1', 'localhost');
     const created = await api('POST', '/admin/identity_providers', {
       token: admin,
-      body: { providerid: internal, kind: 'oidc', name: 'Internal', issuer, client_id: op.clientId, jit: true },
+      body: {
+        providerid: internal,
+        kind: 'oidc',
+        name: 'Internal',
+        issuer: op.issuer,
+        client_id: op.clientId,
+        jit: true,
+      },
     });
     expect(created.status).toBe(201);
-    try {
-      const refused = await new Visitor().get(`/sso/${internal}/login`);
-      expect(refused.status).toBe(503);
-      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(refused.text).toContain(
-        `The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`,
-      );
-    } finally {
-      await api('DELETE', `/admin/identity_providers/${internal}`, { token: admin });
-    }
+    const key = { pk: `IDP#${internal}`, sk: 'IDP' };
+    const { Item } = await localDb().send(new GetCommand({ TableName: 'stepwise', Key: key, ConsistentRead: true }));
+    expect((await api('DELETE', `/admin/identity_providers/${internal}`, { token: admin })).status).toBe(204);
+    await putForThisTest({ ...key, ...Item, issuer });
+
+    const refused = await new Visitor().get(`/sso/${internal}/login`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(refused.text).toContain(
+      `The identity provider&#39;s issuer ${issuer} was refused: The URL could not be fetched`,
+    );
   });
 
   it('answers 404 for a provider that does not exist or is switched off', async () => {

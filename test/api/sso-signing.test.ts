@@ -1,5 +1,5 @@
 /**
- * Step-up at signing (issue 28 §4, decisions 237-238) against oidc-provider in this process: an
+ * Step-up at signing (issue 28 §4, decisions 237-238, 251) against oidc-provider in this process: an
  * SSO signer signs with a fresh step-up at the provider, spent by one signature; the signature
  * and its audit record say how (`authenticated_by`); a password is refused for them, a password
  * signer is unchanged; over-the-shoulder signing signs the person in at the provider on the
@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { attach, createCategory, createGuide, createProcess } from '../support/compliance.ts';
 import { assignedTrainee, createTeam, releaseGuide } from '../support/courses.ts';
-import { addStep } from './guide-fixtures.ts';
+import { addStep, createGuide as publishableGuide, publish } from './guide-fixtures.ts';
 import { putForThisTest } from '../support/local-db.ts';
 import { Visitor } from '../support/sessions.ts';
 import { startOp, throughOp, type TestOp } from '../support/oidc-op.ts';
@@ -263,6 +263,192 @@ describe('signing through the identity provider', () => {
     );
     expect(audited.details.authenticated_by).toEqual(signed.body.signature_authenticated_by);
     expect((await api('GET', `/audit/users/${trainee.userid}/verify`, { token: admin })).body.valid).toBe(true);
+  });
+});
+
+describe('the step-up is spent with the signature, in its transaction (decision 251)', () => {
+  it('keeps the step-up when the signature is not written: the next signature needs no new one', async () => {
+    const person = await ssoPerson();
+    const team = await createTeam({ owner: person.userid });
+    const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
+    const requested = await api('POST', '/stage-sign-offs/requests', {
+      token: made.trainee.token,
+      body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
+    });
+    const signoff_requestid = requested.body.signoff_requestid;
+    const client_guid = randomUUID();
+    const recorded = await api('POST', '/user/sync', {
+      token: person.token,
+      body: {
+        actions: [
+          {
+            client_guid,
+            type: 'signoff.sign_intent',
+            device_time: now() - 60,
+            data: { signoff_requestid, approved: true, comments: 'On the line' },
+          },
+        ],
+      },
+    });
+    expect(recorded.body.results[0]).toMatchObject({ status: 'pending' });
+    // The trainee withdraws the request: the intent's signature can no longer be written.
+    const cancelled = await api('DELETE', `/stage-sign-offs/requests/${signoff_requestid}`, {
+      token: made.trainee.token,
+    });
+    expect(cancelled.status).toBe(204);
+
+    await stepUp(person);
+    const confirmed = await api('POST', `/courses/stage-sign-offs/intents/${client_guid}/confirm`, {
+      token: person.token,
+      body: {},
+    });
+    expect(confirmed.status).toBe(409);
+    expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeGreaterThan(now());
+
+    // The same step-up signs the next thing, once.
+    const { id } = await approvalRequest(team.teamid, 1);
+    const signed = await sign(id, person.token, {});
+    expect(signed.status).toBe(200);
+    expect(signed.body.signatures[0].authenticated_by).toMatchObject({ method: 'oidc', providerid });
+    expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeNull();
+  });
+
+  it('one step-up, two signatures of different kinds at once: one is written, the other is 403', async () => {
+    const person = await ssoPerson();
+    await api('PATCH', `/users/${person.userid}`, { token: admin, body: { privileges: ['Admin'] } });
+    const team = await createTeam({ owner: person.userid });
+    const { id } = await approvalRequest(team.teamid, 1);
+    const trainee = await createUser();
+    const guide = await createGuide(admin, (await createCategory()).title);
+    const skill = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: `Crimp ${uniqueSuffix()}`, guideids: [guide.guideid] },
+    });
+    await stepUp(person);
+    const [approval, level] = await Promise.all([
+      sign(id, person.token, {}),
+      api('PUT', `/qualifications/skills/${skill.body.skillid}/levels/${trainee.userid}`, {
+        token: person.token,
+        body: { level: 2 },
+      }),
+    ]);
+    expect([approval.status, level.status].sort()).toEqual([200, 403]);
+    const refused = approval.status === 403 ? approval : level;
+    expect(refused.body).toMatchObject({ step_up_required: true, step_up_url: `${siteUrl()}/sso/step_up` });
+  });
+  it('a signing token bought by the caller’s own step-up spends it; the token then signs once', async () => {
+    const person = await ssoPerson();
+    const team = await createTeam({ owner: person.userid });
+    const { id } = await approvalRequest(team.teamid, 1);
+    const buy = () => api('POST', `/approvals/request/sign/${id}/token`, { token: person.token, body: {} });
+    expect((await buy()).status).toBe(403);
+    await stepUp(person);
+    const bought = await buy();
+    expect(bought.status).toBe(201);
+    expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeNull();
+    const again = await buy();
+    expect(again.status).toBe(403);
+    expect(again.body.step_up_required).toBe(true);
+    const signed = await sign(id, person.token, { signing_token: bought.body.signing_token });
+    expect(signed.status).toBe(200);
+    expect(signed.body.signatures[0]).toMatchObject({
+      method: 'token',
+      authenticated_by: { method: 'oidc', providerid },
+    });
+  });
+});
+
+describe('step-up on the other signing routes', () => {
+  it('a periodic review by an SSO reviewer needs a fresh step-up, spent by the review', async () => {
+    const person = await ssoPerson();
+    const author = await createUser({ privileges: ['Author'] });
+    const schedule = await api('POST', '/periodic_review', {
+      token: admin,
+      body: {
+        name: `Annual review ${uniqueSuffix()}`,
+        frequency_quantity: 12,
+        frequency_unit: 'month',
+        reviewer_userid: person.userid,
+      },
+    });
+    expect(schedule.status).toBe(201);
+    const review = async () => {
+      const guide = await createGuide(author.token, (await createCategory()).title);
+      const added = await api('POST', '/periodic_review/documents', {
+        token: admin,
+        body: { prsid: schedule.body.prsid, documents: [{ doctype: 'guide', docid: guide.guideid }] },
+      });
+      expect(added.status).toBe(201);
+      return (body: Record<string, unknown>) =>
+        api('POST', '/periodic_review/review', {
+          token: person.token,
+          body: { prdid: added.body.documents[0].prdid, revisionid: guide.revisionid, outcome: 'approved', ...body },
+        });
+    };
+    const first = await review();
+    const byPassword = await first({ password: 'typed anyway' });
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.step_up_required).toBe(true);
+    expect((await first({})).status).toBe(403);
+
+    await stepUp(person);
+    const reviewed = await first({});
+    expect(reviewed.status).toBe(201);
+    expect(reviewed.body.signature).toMatchObject({
+      userid: person.userid,
+      authenticated_by: { method: 'oidc', providerid },
+    });
+    // Spent: another document's review needs another step-up.
+    const second = await review();
+    expect((await second({})).status).toBe(403);
+    await stepUp(person);
+    expect((await second({})).status).toBe(201);
+  });
+
+  it('a work-log override by an SSO supervisor needs a fresh step-up, and records how it was made', async () => {
+    const person = await ssoPerson();
+    await api('PATCH', `/users/${person.userid}`, { token: admin, body: { privileges: ['Admin'] } });
+    const guide = await publishableGuide(admin);
+    await publish(admin, guide);
+    const skill = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: `Override skill ${uniqueSuffix()}`, guideids: [guide.guideid], recertification_days: 90 },
+    });
+    expect(skill.status).toBe(201);
+    const gate = await api('PUT', `/qualifications/gating/guides/${guide.guideid}`, {
+      token: admin,
+      body: { gate_mode: 'warn', min_level: 3 },
+    });
+    expect(gate.status).toBe(200);
+    await releaseGuide(guide.guideid, 'major');
+    const operator = await createUser();
+    const started = await api('POST', '/work_log', {
+      token: operator.token,
+      body: { guideid: guide.guideid, workorderid: 'WO-step-up' },
+    });
+    expect(started.status).toBe(201);
+    const path = `/work_log/${started.body.entryid}/qualification/override`;
+    const override = (body: Record<string, unknown>) =>
+      api('POST', path, { token: person.token, body: { comment: 'Supervised on the line', ...body } });
+
+    const byPassword = await override({ password: 'typed anyway' });
+    expect(byPassword.status).toBe(403);
+    expect(byPassword.body.step_up_required).toBe(true);
+    expect((await override({})).status).toBe(403);
+    await stepUp(person);
+    const signed = await override({});
+    expect(signed.status).toBe(200);
+    expect(signed.body.override).toMatchObject({
+      userid: person.userid,
+      meaning: 'override',
+      authenticated_by: { method: 'oidc', providerid },
+    });
+    expect((await api('GET', '/user/step_up', { token: person.token })).body.fresh_until).toBeNull();
+    const history = await api('GET', `/audit/users/${operator.userid}`, { token: admin, query: { limit: 50 } });
+    const audited = history.body.records.find(
+      (record: { action: string }) => record.action === 'work_log.qualification_overridden',
+    );
+    expect(audited.details.authenticated_by).toEqual(signed.body.override.authenticated_by);
   });
 });
 

@@ -20,6 +20,7 @@ import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { isConditionFailed } from '../retry.ts';
 import { nowSeconds } from '../../clock.ts';
+import type { TransactItem } from '../transactions.ts';
 
 export const IDP_KINDS = ['oidc', 'saml', 'remote_login'] as const;
 export type IdpKind = (typeof IDP_KINDS)[number];
@@ -245,26 +246,21 @@ export async function getFreshStepUp(userid: number): Promise<StepUpRecord | und
 }
 
 /**
- * Spends the user's step-up on one signature (decision 237): deleted on condition that it is
- * the one read (same auth_time) and still fresh, so two signatures can never share it.
- * False when another signature took it first or it expired meanwhile.
+ * The write that spends the user's step-up on one signature (decision 237, 251), for the
+ * signature's own transaction: deleted on condition that it is the one read (same auth_time)
+ * and still fresh, so two signatures can never share it, and a signature that is not written
+ * leaves it for the next try.
  */
-export async function takeStepUp(userid: number, authTime: number): Promise<boolean> {
-  try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: stepUpKey(userid),
-        ConditionExpression: 'auth_time = :authTime AND #ttl > :now',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':authTime': authTime, ':now': nowSeconds() },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailed(error)) return false;
-    throw error;
-  }
+export function stepUpSpendWrite(userid: number, authTime: number): TransactItem {
+  return {
+    Delete: {
+      TableName: tableName(),
+      Key: stepUpKey(userid),
+      ConditionExpression: 'auth_time = :authTime AND #ttl > :now',
+      ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':authTime': authTime, ':now': nowSeconds() },
+    },
+  };
 }
 
 /**

@@ -46,20 +46,28 @@ function signingTokenKey(tokenHash: string) {
   return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' as const };
 }
 
+function signingTokenItem(tokenHash: string, record: SigningTokenRecord): z.input<typeof signingTokenItemSchema> {
+  return { ...signingTokenKey(tokenHash), entity: 'SigningToken', [TTL_ATTRIBUTE]: record.expires_at, ...record };
+}
+
 export async function putSigningToken(tokenHash: string, record: SigningTokenRecord): Promise<void> {
-  if (
-    !(await putItem(
-      {
-        ...signingTokenKey(tokenHash),
-        entity: 'SigningToken',
-        [TTL_ATTRIBUTE]: record.expires_at,
-        ...record,
-      } satisfies z.input<typeof signingTokenItemSchema>,
-      { ifAbsent: true },
-    ))
-  ) {
+  if (!(await putItem(signingTokenItem(tokenHash, record), { ifAbsent: true }))) {
     throw new Error('A signing token with this hash exists already');
   }
+}
+
+/** The token's put inside a transaction (with the step-up that buys it, decision 251). */
+export function putSigningTokenWrite(tokenHash: string, record: SigningTokenRecord): LabelledWrite {
+  return {
+    label: 'signing-token-issued',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: signingTokenItem(tokenHash, record),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
 }
 
 /** A live token (TTL deletion lags, so expiry is checked here too). */
