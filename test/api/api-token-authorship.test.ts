@@ -107,6 +107,33 @@ describe('authorship of what a token writes', () => {
   });
 });
 
+describe('releases (decision 244)', () => {
+  it("a token's release shows the token as its user, not null", async () => {
+    const bot = await mint('Release bot');
+    const guide = await api('POST', '/guides', {
+      ...as(bot),
+      body: { category: await category(), type: 'how-to', title: 'Release me' },
+    });
+    const published = await api('PUT', `/guides/${guide.body.guideid}/public`, {
+      ...as(bot),
+      query: { revisionid: guide.body.revisionid },
+      body: {},
+    });
+    expect(published.status).toBe(200);
+    const released = await api('POST', '/guides/releases', {
+      ...as(bot),
+      body: { guideid: guide.body.guideid, release_type: 'major', notes: 'From the sync' },
+    });
+    expect(released.status).toBe(201);
+    const principal = { userid: 0, username: 'Release bot', reputation: 0, privileges: [], teams: [] };
+    expect(released.body.userid).toBe(0);
+    expect(released.body.user).toMatchObject(principal);
+    const listed = await api('GET', `/guides/${guide.body.guideid}/releases`, { token: admin });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain('"username":"Release bot"');
+  });
+});
+
 describe('a token is not a person (decision 250)', () => {
   it('is refused with 403 where work is done or training taken, and nothing is written', async () => {
     const bot = await mint('Line bot');
