@@ -1,6 +1,7 @@
 /**
  * Claims of client-made ids (decision 224): a uniqueness item per owner (a user, or a site API
- * token: `clientGuidOwner`, decision 250), kind and guid (`UNIQUE#CLIENT_GUID#<kind>#<owner>#<guid>`), written in the create's own transaction, holding
+ * token: `clientGuidOwner`, decision 250), kind and guid
+ * (`UNIQUE#CLIENT_GUID#<kind>#<owner>#<guid>`), written in the create's own transaction, holding
  * the record's id and the fingerprint of the request that made it.
  */
 import {
