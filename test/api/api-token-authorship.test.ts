@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { auditSubject, readAuditChain } from '../../shared/db/audit.ts';
+import { getCourses } from '../../shared/db/entities/course.ts';
 import { api, loginAdmin } from '../support/api.ts';
 import { category } from './guide-fixtures.ts';
 
@@ -104,6 +105,9 @@ describe('authorship of what a token writes', () => {
     const read = await api('GET', `/courses/${created.body.wikiid}`, { token: admin });
     expect(read.status).toBe(200);
     expect(read.body.author).toMatchObject({ userid: 0, username: 'LMS import' });
+    // The course record beside its page names the token too (decision 250).
+    const [stored] = await getCourses([created.body.wikiid]);
+    expect(stored).toMatchObject({ author_userid: 0, service_author: { tokenid: bot.tokenid, name: 'LMS import' } });
   });
 });
 
