@@ -35,7 +35,7 @@ import {
   visibleTo,
 } from '../../shared/content/comments.ts';
 import type { CommentEdit, CommentListQuery, NewComment } from './comments.schemas.ts';
-import type { Created } from '../../shared/domain/client-guid.ts';
+import { clientGuidOwner, type Created } from '../../shared/domain/client-guid.ts';
 import { clientGuidHolder } from '../../shared/db/client-guid.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
@@ -101,7 +101,7 @@ export async function list(caller: Caller, query: CommentListQuery): Promise<Com
 
 /** The caller's comment made under a client guid, as a list of at most one (decision 224). */
 async function commentOfGuid(caller: Caller, guid: string, offset: number): Promise<CommentView[]> {
-  const holder = offset > 0 ? undefined : await clientGuidHolder('comment', caller.userid, guid);
+  const holder = offset > 0 ? undefined : await clientGuidHolder('comment', clientGuidOwner(caller), guid);
   if (!holder) return [];
   const comment = await getComment(Number(holder.ref));
   if (!comment) return [];

@@ -215,6 +215,7 @@ export async function create(caller: Caller, input: CourseInput) {
     publish_date: input.publish_date ?? now,
     stages,
     author_userid: caller.userid,
+    ...serviceAuthorFields(caller),
     created_date: now,
     modified_date: null,
     search_tokens: searchTokens(title),

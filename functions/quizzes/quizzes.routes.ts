@@ -142,6 +142,7 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/sessions/save',
       auth: 'user',
+      personOnly: true,
       summary: "Creates the caller's session for the quiz (201) or updates its response_json (200)",
       description:
         '`response_json`: the SurveyJS response data, an object or JSON text of one. One open session per ' +
@@ -158,6 +159,7 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/sessions/submit',
       auth: 'user',
+      personOnly: true,
       summary: "Submits the caller's session for the quiz: graded, counted against the attempt limit",
       description:
         'Stores `response_json` when given (opening a session if none is open) and grades it with each ' +
@@ -172,6 +174,7 @@ export const quizzesGroup = defineGroup({
       method: 'POST',
       path: '/quizzes/sessions/cancel',
       auth: 'user',
+      personOnly: true,
       summary: "Cancels the caller's open session for the quiz (cancelled, end_date); a plain ok when there is none",
       body: quizIdBody,
       example: { quizid: 12 },

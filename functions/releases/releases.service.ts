@@ -17,7 +17,7 @@ import type {
   ReleaseNotesInput,
   WikiReleaseInput,
 } from './releases.schemas.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
@@ -101,6 +101,7 @@ async function commitReleases(caller: Caller, drafts: ReleaseDraft[]): Promise<R
         release_date: date,
         approval_requestid: draft.approval_requestid ?? null,
         userid: caller.userid,
+        ...serviceAuthorFields(caller),
       }));
       const writes: LabelledWrite[] = releases.flatMap((release, index) => releaseCreateWrites(release, heads[index]));
       await insertReleases(writes);
@@ -198,6 +199,7 @@ async function releaseOrAskApproval(caller: Caller, draft: ReleaseDraft) {
     release_date: null,
     approval_requestid: request.approval_requestid,
     userid: caller.userid,
+    ...serviceAuthorFields(caller),
   };
   const outcome = await commitApprovalRequest(caller, request, [pendingReleaseWrite(release)]);
   if ('opened' in outcome) return (await releaseViews([release]))[0];

@@ -47,6 +47,7 @@ export const signoffsGroup = defineGroup({
         method: 'POST',
         path: '/stage-sign-offs/requests',
         auth: 'user',
+        personOnly: true,
         summary: 'Request a signoff for a course stage assessment (201); 409 with the open request when one is open',
         description:
           `${FLOW} Body \`{stage_assessmentid, comments?, client_guid?}\`; the caller must be assigned the ` +

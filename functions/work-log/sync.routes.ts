@@ -28,6 +28,7 @@ export const syncRoutes = [
     method: 'POST',
     path: '/user/sync',
     auth: 'user',
+    personOnly: true,
     summary: 'Apply a journal of work done offline, in order, each action once; a result per action',
     description:
       `At most ${MAX_JOURNAL_ACTIONS} actions and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes (413 past it); ` +

@@ -65,6 +65,7 @@ function operation(name: workLog.EntryOperation, summary: string, description: s
     method: 'POST',
     path: `/work_log/{entryid}/${name}`,
     auth: 'user',
+    personOnly: true,
     summary,
     description: `${description} Answers the entry. ${conflictNote}`,
     params: entryParams,
@@ -99,6 +100,7 @@ export const workLogGroup = defineGroup({
       method: 'POST',
       path: '/work_log',
       auth: 'user',
+      personOnly: true,
       status: 201,
       summary: 'Start a work log entry on a guide for the caller',
       description:
@@ -188,6 +190,7 @@ export const workLogGroup = defineGroup({
       method: 'PUT',
       path: '/work_log/{entryid}/stepData',
       auth: 'user',
+      personOnly: true,
       summary: 'Save step form values of the entry (answers 200 without a body)',
       description:
         '`fields`: `{"<field_revisionid>": value}`; each value is checked against its field (Text Input: no ' +
@@ -226,6 +229,7 @@ export const workLogGroup = defineGroup({
       method: 'POST',
       path: '/work_log/{entryid}/qualification/override',
       auth: 'user',
+      personOnly: true,
       summary: "A qualified supervisor's signed override of a flagged entry",
       description:
         'The supervisor signs with their `password` (e-signature, meaning `override`; 422 when wrong): an Admin or ' +

@@ -1,12 +1,14 @@
 /**
- * Claims of client-made ids (decision 224): a uniqueness item per user, kind and guid
- * (`UNIQUE#CLIENT_GUID#<kind>#<userid>#<guid>`), written in the create's own transaction, holding
+ * Claims of client-made ids (decision 224): a uniqueness item per owner (a user, or a site API
+ * token: `clientGuidOwner`, decision 250), kind and guid
+ * (`UNIQUE#CLIENT_GUID#<kind>#<owner>#<guid>`), written in the create's own transaction, holding
  * the record's id and the fingerprint of the request that made it.
  */
 import {
   answerHeldGuid,
   type ClientGuidHolder,
   type ClientGuidKind,
+  type ClientGuidOwner,
   type Created,
   requestFingerprint,
 } from '../domain/client-guid.ts';
@@ -18,18 +20,18 @@ import { claimUnique, uniqueKey } from './uniqueness.ts';
 /** The label of the claim in a create's transaction: failing, another create holds the guid. */
 export const CLIENT_GUID_LABEL = 'CLIENT_GUID';
 
-function claimValue(kind: ClientGuidKind, userid: number, guid: string): string {
-  return `${kind}#${userid}#${guid}`;
+function claimValue(kind: ClientGuidKind, owner: ClientGuidOwner, guid: string): string {
+  return `${kind}#${owner}#${guid}`;
 }
 
 /** The claim write to add to the create's transaction. */
 export function claimClientGuid(
   kind: ClientGuidKind,
-  userid: number,
+  owner: ClientGuidOwner,
   guid: string,
   holder: ClientGuidHolder,
 ): LabelledWrite {
-  return claimUnique('CLIENT_GUID', claimValue(kind, userid, guid), {
+  return claimUnique('CLIENT_GUID', claimValue(kind, owner, guid), {
     client_ref: holder.ref,
     fingerprint: holder.fingerprint,
   });
@@ -38,10 +40,10 @@ export function claimClientGuid(
 /** Who holds a guid (a strongly consistent read), or undefined. */
 export async function clientGuidHolder(
   kind: ClientGuidKind,
-  userid: number,
+  owner: ClientGuidOwner,
   guid: string,
 ): Promise<ClientGuidHolder | undefined> {
-  const item = await getItem(uniqueKey('CLIENT_GUID', claimValue(kind, userid, guid)), { consistent: true });
+  const item = await getItem(uniqueKey('CLIENT_GUID', claimValue(kind, owner, guid)), { consistent: true });
   if (!item || typeof item.client_ref !== 'string' || typeof item.fingerprint !== 'string') return undefined;
   return { ref: item.client_ref, fingerprint: item.fingerprint };
 }
@@ -65,7 +67,8 @@ export function lostGuidRace(error: unknown): boolean {
 
 export interface CreateOnce<T> {
   kind: ClientGuidKind;
-  userid: number;
+  /** Whose claim: a userid, or `clientGuidOwner(caller)` where a site API token may create. */
+  userid: ClientGuidOwner;
   /** The device's guid; without one the record is simply made. */
   guid: string | undefined;
   /** What the create asks for (its fingerprint decides "same request"). */

@@ -45,6 +45,22 @@ export interface ServiceAuthor {
   name: string;
 }
 
+/**
+ * The tokenid of a token's content crawled from another site (npm run migrate): API 2.0 shows
+ * the token as an author of userid 0 with its name, never its id, and the token does not move.
+ * No token is given it (tokenids are 64 random bits), so no token is the writer of such content.
+ */
+export const MIGRATED_TOKENID = '0000000000000000';
+
+/** The service_author of content shown as `author` on the wire: userid 0 is a token's. */
+export function serviceAuthorOfWire(author: { userid: number; username: string } | null | undefined): {
+  service_author?: ServiceAuthor;
+} {
+  return author?.userid === SERVICE_USERID
+    ? { service_author: { tokenid: MIGRATED_TOKENID, name: author.username } }
+    : {};
+}
+
 /** `{service_author}` to spread into a record the caller writes; nothing for a user. */
 export function serviceAuthorFields(caller: Caller): { service_author?: ServiceAuthor } {
   return caller.service ? { service_author: { tokenid: caller.service.tokenid, name: caller.service.name } } : {};

@@ -123,6 +123,11 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    */
   apiScope?: ApiScope;
   /**
+   * Only a person acts here (a trainee, an operator): a site API token, whatever its scopes, is
+   * refused with 403 before validation, so nothing is written for userid 0 (decision 250).
+   */
+  personOnly?: boolean;
+  /**
    * Served to anonymous callers on a private site (STEPWISE_PRIVATE_SITE, the default): login,
    * registration, the password-reset pair and the API's own docs. Every other route answers
    * 401 without a valid token there, decided once in the router (shared/http/site-access.ts).

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { ReleaseRecord } from '../db/entities/release.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import { userSummarySchema } from './common-schemas.ts';
-import { userSummary } from './user-views.ts';
+import { serviceAuthorSummary, userSummary } from './user-views.ts';
 
 export const releaseSchema = z.object({
   releaseid: z.int(),
@@ -60,6 +60,11 @@ export function releaseView(release: ReleaseRecord, user: UserRecord | undefined
     init_date: release.date,
     release_date: release.release_date,
     userid: release.userid,
-    user: user ? userSummary(user, siteUrl) : null,
+    // A site API token's release shows the token (decision 244), never null.
+    user: release.service_author
+      ? serviceAuthorSummary(release.service_author, siteUrl)
+      : user
+        ? userSummary(user, siteUrl)
+        : null,
   };
 }

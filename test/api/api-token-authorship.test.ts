@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { auditSubject, readAuditChain } from '../../shared/db/audit.ts';
+import { getCourses } from '../../shared/db/entities/course.ts';
 import { api, loginAdmin } from '../support/api.ts';
 import { category } from './guide-fixtures.ts';
 
@@ -104,5 +105,88 @@ describe('authorship of what a token writes', () => {
     const read = await api('GET', `/courses/${created.body.wikiid}`, { token: admin });
     expect(read.status).toBe(200);
     expect(read.body.author).toMatchObject({ userid: 0, username: 'LMS import' });
+    // The course record beside its page names the token too (decision 250).
+    const [stored] = await getCourses([created.body.wikiid]);
+    expect(stored).toMatchObject({ author_userid: 0, service_author: { tokenid: bot.tokenid, name: 'LMS import' } });
+  });
+});
+
+describe('releases (decision 244)', () => {
+  it("a token's release shows the token as its user, not null", async () => {
+    const bot = await mint('Release bot');
+    const guide = await api('POST', '/guides', {
+      ...as(bot),
+      body: { category: await category(), type: 'how-to', title: 'Release me' },
+    });
+    const published = await api('PUT', `/guides/${guide.body.guideid}/public`, {
+      ...as(bot),
+      query: { revisionid: guide.body.revisionid },
+      body: {},
+    });
+    expect(published.status).toBe(200);
+    const released = await api('POST', '/guides/releases', {
+      ...as(bot),
+      body: { guideid: guide.body.guideid, release_type: 'major', notes: 'From the sync' },
+    });
+    expect(released.status).toBe(201);
+    const principal = { userid: 0, username: 'Release bot', reputation: 0, privileges: [], teams: [] };
+    expect(released.body.userid).toBe(0);
+    expect(released.body.user).toMatchObject(principal);
+    const listed = await api('GET', `/guides/${guide.body.guideid}/releases`, { token: admin });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain('"username":"Release bot"');
+  });
+});
+
+describe('a token is not a person (decision 250)', () => {
+  it('is refused with 403 where work is done or training taken, and nothing is written', async () => {
+    const bot = await mint('Line bot');
+    const guide = await api('POST', '/guides', {
+      token: admin,
+      body: { category: await category(), type: 'how-to', title: 'Torque the hub' },
+    });
+    const attempts: [string, string, unknown][] = [
+      ['POST', '/work_log', { guideid: guide.body.guideid, workorderid: 'WO-bot' }],
+      ['PUT', '/work_log/1/stepData', { fields: {} }],
+      ['POST', '/work_log/1/finish', undefined],
+      ['POST', '/user/sync', { actions: [] }],
+      ['POST', '/quizzes/sessions/submit', { quizid: 1, response_json: {} }],
+      ['POST', '/quizzes/sessions/save', { quizid: 1, response_json: {} }],
+      ['POST', '/courses/stage-sign-offs/requests', { stage_assessmentid: 1 }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const response = await api(method, path, { ...as(bot), body });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.body.message).toMatch(/not a person/);
+    }
+    const entries = await api('GET', `/work_log?guideid=${guide.body.guideid}`, { token: admin });
+    expect(entries.body.results).toEqual([]);
+  });
+});
+
+describe("a token's client guids are its own (decision 250)", () => {
+  it('two tokens making comments under one guid make two comments, each answered again by its own', async () => {
+    const first = await mint('Sync A');
+    const second = await mint('Sync B');
+    const guide = await api('POST', '/guides', {
+      token: admin,
+      body: { category: await category(), type: 'how-to', title: 'Grease the chain' },
+    });
+    const client_guid = crypto.randomUUID();
+    const path = `/comments/guide/${guide.body.guideid}`;
+    const byFirst = await api('POST', path, { ...as(first), body: { text: 'From A.', client_guid } });
+    expect(byFirst.status).toBe(201);
+    // Under userid 0's claims this was a 409 naming A's comment.
+    const bySecond = await api('POST', path, { ...as(second), body: { text: 'From B.', client_guid } });
+    expect(bySecond.status).toBe(201);
+    expect(bySecond.body.commentid).not.toBe(byFirst.body.commentid);
+    expect(bySecond.body.author).toMatchObject({ userid: 0, username: 'Sync B' });
+
+    const again = await api('POST', path, { ...as(first), body: { text: 'From A.', client_guid } });
+    expect(again.status).toBe(200);
+    expect(again.body.commentid).toBe(byFirst.body.commentid);
+    const listed = await api('GET', `/comments?client_guid=${client_guid}`, as(second));
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((comment: { commentid: number }) => comment.commentid)).toEqual([bySecond.body.commentid]);
   });
 });

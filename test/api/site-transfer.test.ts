@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, api, loginAdmin } from '../support/api.ts';
+import { ADMIN, api, apiAt, loginAdmin } from '../support/api.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import {
   exportSite,
@@ -167,6 +167,31 @@ describe('round trip into an empty site', () => {
       expect(before.status, path).toBe(200);
       expect(withoutHosts(after.body), path).toEqual(withoutHosts(before.body));
     }
+  });
+
+  it('a removed team, a SCIM-deleted account and what a revoked token wrote arrive as they were', async () => {
+    const admin = await target.admin();
+    // The removed team is still named where the guide's grant reads it, and gone from /teams.
+    expect((await target.call('GET', `/teams/${made.removedTeamid}`, { token: admin })).status).toBe(404);
+    const grants = await target.call('GET', `/guides/${made.guideid}/teams`, { token: admin });
+    expect(JSON.stringify(grants.body)).toContain('Day shift');
+    // The deleted account is a disabled account for Admins and gone for SCIM (decision 242).
+    const scim = await target.call('POST', '/admin/api_tokens', {
+      token: admin,
+      body: { name: 'Directory sync after the move', scopes: ['scim'] },
+    });
+    const siteRoot = target.url.replace(/\/api\/2\.0$/, '');
+    const gone = await apiAt(siteRoot, 'GET', `/scim/v2/Users/${made.deprovisionedUserid}`, {
+      headers: { authorization: `Bearer ${scim.body.token}` },
+    });
+    expect(gone.status).toBe(404);
+    expect((await target.call('GET', `/users/${made.deprovisionedUserid}`, { token: admin })).status).toBe(200);
+    // Tokens do not travel; their content still names the one that wrote it (decision 244).
+    const principal = { userid: 0, username: 'Importer bot' };
+    const guide = await target.call('GET', `/guides/${made.tokenGuideid}`, { token: admin });
+    expect(guide.body.author).toMatchObject(principal);
+    const comment = await target.call('GET', `/comments/${made.tokenCommentid}`, { token: admin });
+    expect(comment.body.author).toMatchObject(principal);
   });
 
   it('the audit chains verify on the new site', async () => {

@@ -5,6 +5,7 @@
  */
 import sharp from 'sharp';
 import { ALL_RIGHT, safetyQuiz } from '../api/quiz-fixtures.ts';
+import { apiAt, type RequestOptions } from './api.ts';
 import type { Site } from './site-transfer.ts';
 
 export interface Person {
@@ -36,6 +37,13 @@ function emptyPopulation() {
     competencyGuideid: 0,
     acknowledgedReleaseid: 0,
     gatedEntryid: 0,
+    /** A team removed by a SCIM Group DELETE: gone from /teams, still named by the guide's grant. */
+    removedTeamid: 0,
+    /** An account deleted through SCIM (disabled, gone for SCIM: decision 242). */
+    deprovisionedUserid: 0,
+    /** Content written by a site API token, revoked since (decision 244): shown as the token. */
+    tokenGuideid: 0,
+    tokenCommentid: 0,
   };
 }
 export type Population = ReturnType<typeof emptyPopulation>;
@@ -262,7 +270,48 @@ export async function populateSite(site: Site): Promise<Population> {
     }),
     'reviewed document',
   );
+  await populateIdentity(site, made);
   return made;
+}
+
+/**
+ * What the identity provider and integrations leave (issue 28): a team removed and an account
+ * deleted through SCIM, and a guide and a comment written by a site API token revoked since.
+ */
+async function populateIdentity(site: Site, made: Population) {
+  const admin = await site.admin();
+  const call = site.call;
+  const root = (path: string, options: RequestOptions) =>
+    apiAt(site.url.replace(/\/api\/2\.0$/, ''), 'DELETE', path, options);
+  const mint = async (name: string, scopes: string[]) =>
+    ok(call('POST', '/admin/api_tokens', { token: admin, body: { name, scopes } }), `token ${name}`);
+  const scim = await mint('Directory sync', ['scim']);
+  const scimAuth = { headers: { authorization: `Bearer ${scim.token}` } };
+
+  const team = await ok(call('POST', '/teams', { token: admin, body: { name: 'Day shift' } }), 'removed team');
+  made.removedTeamid = team.teamid;
+  await ok(call('PUT', `/guides/${made.guideid}/teams/${team.teamid}`, { token: admin }), 'team grant');
+  await ok(root(`/scim/v2/Groups/${team.teamid}`, scimAuth), 'SCIM Group DELETE');
+
+  made.deprovisionedUserid = (await person(site)).userid;
+  await ok(root(`/scim/v2/Users/${made.deprovisionedUserid}`, scimAuth), 'SCIM User DELETE');
+
+  const bot = await mint('Importer bot', ['full']);
+  const botAuth = { headers: { authorization: `api ${bot.token}` } };
+  made.tokenGuideid = (
+    await ok(
+      call('POST', '/guides', { ...botAuth, body: { category: made.category, type: 'how-to', title: 'Imported' } }),
+      "token's guide",
+    )
+  ).guideid;
+  made.tokenCommentid = (
+    await ok(
+      call('POST', `/comments/guide/${made.guideid}`, { ...botAuth, body: { text: 'Synced from the line log.' } }),
+      "token's comment",
+    )
+  ).commentid;
+  await ok(call('DELETE', `/admin/api_tokens/${bot.tokenid}`, { token: admin }), 'revoke');
+  await ok(call('DELETE', `/admin/api_tokens/${scim.tokenid}`, { token: admin }), 'revoke');
 }
 
 /** A new how-to guide of `author`'s in `category`. */
@@ -382,6 +431,10 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/acknowledgements/${made.acknowledgedReleaseid}/countersign-steps`, 'admin'],
     [`/acknowledgements/${made.acknowledgedReleaseid}`, trainee.token],
     [`/work_log/${made.gatedEntryid}/qualification`, 'admin'],
+    [`/guides/${made.guideid}/teams`, 'admin'],
+    [`/users/${made.deprovisionedUserid}`, 'admin'],
+    [`/guides/${made.tokenGuideid}`, 'admin'],
+    [`/comments/${made.tokenCommentid}`, 'admin'],
   ];
 }
 

@@ -22,6 +22,8 @@ import { wikiKey } from './wiki.ts';
 import type { FrequencyUnit, Strictness } from '../../domain/stage-status.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import * as z from 'zod/mini';
+import { serviceAuthorSchema } from './api-token.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type StageDoctype = 'guide' | 'wiki' | 'external_training_module';
 
@@ -48,6 +50,8 @@ export interface CourseRecord {
   publish_date: number;
   stages: CourseStageRecord[];
   author_userid: number;
+  /** The site API token that made it (decision 244), beside author_userid 0. */
+  service_author?: ServiceAuthor;
   created_date: number;
   /** Null until the course is first changed. */
   modified_date: number | null;
@@ -108,6 +112,7 @@ export const courseItemSchema = z.strictObject({
   publish_date: z.number(),
   stages: z.array(courseStageSchema),
   author_userid: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.nullable(z.number()),
   search_tokens: z.array(z.string()),

@@ -27,6 +27,8 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { releasedEvent } from '../../domain/events/content-events.ts';
 import * as z from 'zod/mini';
+import { serviceAuthorSchema } from './api-token.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';
@@ -54,8 +56,9 @@ export interface ReleaseRecord {
   release_date: number | null;
   /** The approval request it waits or waited for; null when none was needed. */
   approval_requestid: number | null;
-  /** Who released it (asked for it). */
+  /** Who released it (asked for it); 0 with `service_author` for a site API token (decision 244). */
   userid: number;
+  service_author?: ServiceAuthor;
   langid: string;
 }
 
@@ -148,6 +151,7 @@ export const releaseItemSchema = z.strictObject({
   release_date: z.nullable(z.number()),
   approval_requestid: z.nullable(z.int()),
   userid: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
   langid: z.string(),
 });
 

@@ -5,6 +5,7 @@
  * source, and a step's comment_count is on the step item the guides crawler writes.
  */
 import { commentCreateWrites, type CommentRecord } from '../../../../shared/db/entities/comment.ts';
+import { serviceAuthorOfWire } from '../../../../shared/domain/caller.ts';
 import type { CommentReplyView, CommentView } from '../../../../shared/views/comment-views.ts';
 import type { FullGuideView } from '../../../../shared/views/guide-views.ts';
 import { itemsOfWrites, type CrawlContext, type ResourceCrawler } from '../crawl.ts';
@@ -26,6 +27,7 @@ export function commentRecordFromView(
     guideid,
     parentid: view.parentid,
     author_userid: view.author?.userid ?? 0,
+    ...serviceAuthorOfWire(view.author),
     title: view.title,
     text_raw: view.text_raw,
     rating: view.rating,

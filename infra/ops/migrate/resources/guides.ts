@@ -18,6 +18,7 @@ import {
 import { searchTokenWrites } from '../../../../shared/db/search-index.ts';
 import type { LabelledWrite } from '../../../../shared/db/transactions.ts';
 import { guideSearchTokens } from '../../../../shared/content/guide-revisions.ts';
+import { serviceAuthorOfWire } from '../../../../shared/domain/caller.ts';
 import { FEATURED_FLAG } from '../../../../shared/domain/guide-rules.ts';
 import type { FullGuideView, GuideSummary, StepView } from '../../../../shared/views/guide-views.ts';
 import { itemsOfWrites, type CrawlContext, type ResourceCrawler } from '../crawl.ts';
@@ -101,6 +102,7 @@ export function guideRecordFromView(
     flags: guide.flags.map((flag) => flag.flagid),
     public: guide.public,
     userid: guide.author?.userid ?? summary.userid,
+    ...serviceAuthorOfWire(guide.author),
     image: guide.image ? guide.image.id : null,
     created_date: guide.created_date,
     published_date: guide.published_date,
@@ -119,7 +121,8 @@ export function guideWrites(guide: GuideRecord, steps: StepRecord[]): LabelledWr
   return [
     guideCreate(guide),
     guideSnapshotPut(guide, { reason: MIGRATED_SNAPSHOT_REASON, changed_by: null, date: guide.modified_date }),
-    authoredLinkPut(guide),
+    // A token's guide has no author link (decision 244): USER#0 is no account.
+    ...(guide.service_author ? [] : [authoredLinkPut(guide)]),
     ...(guide.flags.includes(FEATURED_FLAG) ? [featuredLinkWrite(guide, true)] : []),
     ...categoryRefWrites(null, guide),
     ...searchTokenWrites('GUIDE', guide.guideid, [], guide.search_tokens),

@@ -9,6 +9,7 @@ import {
   type ReleaseRecord,
   type ReleaseStatus,
 } from '../../../../shared/db/entities/release.ts';
+import { serviceAuthorOfWire } from '../../../../shared/domain/caller.ts';
 import type { ReleaseView } from '../../../../shared/views/release-views.ts';
 import { itemsOfWrites, type CrawlContext, type ResourceCrawler } from '../crawl.ts';
 
@@ -28,6 +29,7 @@ export function releaseRecordFromView(view: ReleaseView): ReleaseRecord {
     release_date: view.release_date,
     approval_requestid: view.approval_requestid,
     userid: view.userid,
+    ...serviceAuthorOfWire(view.user),
     langid: view.langid,
   };
 }

@@ -7,6 +7,7 @@
  * children the page view lists.
  */
 import { wikiCreateWrites, type WikiRecord } from '../../../../shared/db/entities/wiki.ts';
+import { serviceAuthorOfWire } from '../../../../shared/domain/caller.ts';
 import { CREATABLE_NAMESPACES, type WikiNamespace } from '../../../../shared/domain/wiki-namespaces.ts';
 import type {
   WikiIdentification,
@@ -41,6 +42,7 @@ export function wikiRecordFromView(
     flags: view.flags,
     table_of_contents: view.table_of_contents,
     author_userid: view.author?.userid ?? current.userid,
+    ...serviceAuthorOfWire(view.author),
     modified_by: current.userid,
     parent_wikiid: view.parent?.wikiid ?? null,
     child_count: view.children?.length ?? 0,
