@@ -19,9 +19,14 @@ export async function confirmIntent(auth: SignedInAuth, guid: string, password: 
   const userid = auth.user.userid;
   const intent = await getSignIntent(userid, guid);
   // A signoff request's intent is confirmed on its own route.
-  if (intent?.releaseid === undefined) throw new NotFoundError(`No intent to acknowledge of yours with client_guid ${guid}`);
+  if (intent?.releaseid === undefined)
+    throw new NotFoundError(`No intent to acknowledge of yours with client_guid ${guid}`);
   if (intent.state !== 'pending') throw new ConflictError('This intent was confirmed already', intent);
-  const details = { intent_client_guid: guid, device_time: intent.device_time, intent_recorded_date: intent.recorded_date };
+  const details = {
+    intent_client_guid: guid,
+    device_time: intent.device_time,
+    intent_recorded_date: intent.recorded_date,
+  };
   const { created, record } = await signOnce(
     auth.user,
     auth,
