@@ -4,8 +4,9 @@
  * order that keeps each entry's own order, the whole journal sent again), always ending with a
  * whole resend. Besides entries, a journal holds comments, quiz submissions, a signoff
  * request and an intent to acknowledge a release (recorded once, `pending`, never signed).
- * Invariants: every action takes effect exactly once (`applied` once over all deliveries, `already_applied` after), no conflict where nothing interfered, no 5xx, the final
- * state is the journal's (one record per guid, one graded attempt per submission), and the
+ * Invariants: every action takes effect exactly once (`applied` once over all deliveries,
+ * `already_applied` after), no conflict where nothing interfered, no 5xx, the final state is the
+ * journal's (one record per guid, one graded attempt per submission), and the
  * operator's audit chain verifies.
  * Short in CI (a few runs); longer with STEPWISE_PROPERTY_RUNS (test/support/property.ts).
  */
