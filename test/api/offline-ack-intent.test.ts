@@ -125,6 +125,28 @@ describe('an intent to acknowledge made offline', () => {
     expect(confirm.status).toBe(404);
   });
 
+  it('signed online first under its own guid: confirming answers that signature, once', async () => {
+    const { trainee, release } = await askedToAcknowledge();
+    const action = intentOf(release.releaseid);
+    expect((await sync(trainee.token, [action])).body.results[0].status).toBe('pending');
+    const online = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+      token: trainee.token,
+      body: { password: trainee.password, client_guid: action.client_guid },
+    });
+    expect(online.status).toBe(200);
+    expect(online.body.state).toBe('signed');
+    const confirm = () =>
+      api('POST', `/acknowledgements/intents/${action.client_guid}/confirm`, {
+        token: trainee.token,
+        body: { password: trainee.password },
+      });
+    const confirmed = await confirm();
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.signed_date).toBe(online.body.signed_date);
+    expect((await confirm()).status).toBe(409);
+    expect((await sync(trainee.token, [action])).body.results[0].status).toBe('already_applied');
+  });
+
   it('still stands when a newer release was asked meanwhile, and says so (new_release)', async () => {
     const { admin, guide, trainee, release } = await askedToAcknowledge();
     await addStep(admin, guide.guideid, { lines: [{ text: 'Check the seal.', bullet: 'black', level: 0 }] });
