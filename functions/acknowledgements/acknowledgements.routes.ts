@@ -14,6 +14,7 @@ import {
 } from '../../shared/views/competency-views.ts';
 import * as acknowledgements from './acknowledgements.service.ts';
 import * as countersigning from './countersign.service.ts';
+import * as intents from './intent.service.ts';
 import {
   countersignBody,
   countersignStepsBody,
@@ -102,6 +103,29 @@ export const acknowledgementsGroup = defineGroup({
       errorResponses: stepUpRefusal,
       handler: ({ caller, auth, params, body, sourceIp }) =>
         acknowledgements.sign(caller, auth, params.releaseid, body, sourceIp),
+    }),
+    route({
+      method: 'POST',
+      path: '/acknowledgements/intents/{client_guid}/confirm',
+      auth: 'user',
+      summary: 'Sign what an offline intent to acknowledge recorded: the signer confirms (decision 252)',
+      description:
+        'An intent to acknowledge a release, recorded offline by `POST /user/sync` (`acknowledgement.sign_intent`), ' +
+        'stays pending until its signer, signed in, proves themselves here: the signature is made now by the ' +
+        "sign route's code under the intent's client_guid (`POST /acknowledgements/{releaseid}/sign` sent with " +
+        "that guid answers the same signature); the audit record carries the device's time and the intent's " +
+        "guid beside the server's. 404 for no such intent of the caller's; 409 when confirmed already or the " +
+        'acknowledgement is no longer pending; a wrong password is 422 on `password` (throttled like a login). ' +
+        'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
+        'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
+      // Any segment: a guid that names no intent of the caller's is a 404 (after the body is checked).
+      params: z.object({ client_guid: z.string().check(z.minLength(1), z.maxLength(64)) }),
+      body: z.object({ password: z.optional(z.string().check(z.minLength(1))) }),
+      example: { password: 'your password' },
+      response: acknowledgementSchema,
+      errorResponses: stepUpRefusal,
+      handler: ({ auth, params, body, sourceIp }) =>
+        intents.confirmIntent(auth, params.client_guid.toLowerCase(), body.password, sourceIp),
     }),
     route({
       method: 'GET',

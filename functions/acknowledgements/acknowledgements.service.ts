@@ -129,7 +129,27 @@ export async function getOne(caller: Caller, releaseid: number, userid: number |
  * person's stored course progress on the document is refreshed (the completion carries over).
  */
 export async function sign(caller: Caller, auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
-  const { record } = await createOnce({
+  return (await signOnce(caller, auth, releaseid, input, sourceIp)).record;
+}
+
+/** What an offline intent adds to the signature it stands for (decision 252). */
+export interface IntentSignature {
+  /** Beside the server's date in the audit record: the device's time and the intent's guid. */
+  details: Record<string, unknown>;
+  /** The intent's confirmation, in the signature's transaction. */
+  writes: LabelledWrite[];
+}
+
+/** The sign route's code; `created` false: the guid already named this signature (answered again). */
+export async function signOnce(
+  caller: Caller,
+  auth: AuthContext,
+  releaseid: number,
+  input: SignInput,
+  sourceIp: string,
+  intent?: IntentSignature,
+) {
+  return createOnce({
     kind: 'acknowledgement',
     userid: caller.userid,
     guid: input.client_guid,
@@ -140,9 +160,8 @@ export async function sign(caller: Caller, auth: AuthContext, releaseid: number,
       if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${ref}`);
       return acknowledgementView(ack, nowSeconds());
     },
-    make: (claim) => signNow(caller, auth, releaseid, input, sourceIp, claim),
+    make: (claim) => signNow(caller, auth, releaseid, input, sourceIp, claim, intent),
   });
-  return record;
 }
 
 async function signNow(
@@ -152,6 +171,7 @@ async function signNow(
   input: SignInput,
   sourceIp: string,
   claim: ((ref: number) => LabelledWrite) | undefined,
+  intent: IntentSignature | undefined,
 ) {
   refuseImpersonatedSignature(auth);
   const release = await requireRelease(releaseid);
@@ -205,11 +225,13 @@ async function signNow(
             method: 'password',
             authenticated_by,
             due_date: ack.due_date,
+            ...intent?.details,
           },
         },
         [
           ...acknowledgementSignWrites(next, acked),
           ...(claim ? [claim(releaseid)] : []),
+          ...(intent?.writes ?? []),
           ...outboxPuts(countersignStepids.length > 0 ? [countersignRequested(next)] : []),
           ...spend,
         ],

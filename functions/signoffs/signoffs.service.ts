@@ -253,7 +253,9 @@ export async function respond(auth: SignedInAuth, input: SignoffResponseInput) {
 export async function confirmIntent(auth: SignedInAuth, guid: string, password: string | undefined, sourceIp: string) {
   refuseImpersonatedSignature(auth);
   const intent = await getSignIntent(auth.user.userid, guid);
-  if (!intent) throw new NotFoundError(`No intent to sign of yours with client_guid ${guid}`);
+  // An acknowledgement's intent (decision 252) is confirmed on its own route.
+  if (intent?.signoff_requestid === undefined)
+    throw new NotFoundError(`No intent to sign of yours with client_guid ${guid}`);
   if (intent.state !== 'pending') throw new ConflictError('This intent was confirmed already', intent);
   const request = await requireRequest(intent.signoff_requestid);
   await assertSigner(request, auth.user.userid);

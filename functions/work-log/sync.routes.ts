@@ -35,7 +35,8 @@ export const syncRoutes = [
       'a longer journal is sent in parts. Each action has its own `client_guid` (a UUID), `device_time`, ' +
       'optionally the guide `revisionid` it was made against, and `entry` (an entryid or the client_guid of ' +
       'the `work_log.start` that made it). Types: work_log.start, .step_data, .pause, .resume, .finish, ' +
-      '.cancel; signoff.sign_intent (recorded, signed only online); comment.create, quiz.submit and ' +
+      '.cancel; signoff.sign_intent and acknowledgement.sign_intent (recorded, signed only online); ' +
+      'comment.create, quiz.submit and ' +
       "signoff.request (the routes' creates; the result names the record's id). " +
       'Sent again, whole or cut anywhere, a journal has the effect of one ' +
       'delivery: what was done answers `already_applied`. Conflicts are reported per action, never dropped ' +

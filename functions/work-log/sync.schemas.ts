@@ -16,6 +16,8 @@ export const SYNC_ACTION_TYPES = [
   'work_log.cancel',
   /** The intent to answer a signoff request; signed only online (`pending` until confirmed). */
   'signoff.sign_intent',
+  /** The intent to acknowledge a release `{releaseid}`; signed only online (decision 252). */
+  'acknowledgement.sign_intent',
   /** A comment on a guide, step, wiki, info page or post. */
   'comment.create',
   /** A quiz's answers, submitted for grading (one attempt). */
@@ -37,7 +39,8 @@ export const syncActionSchema = z.object({
   entry: z.optional(z.union([z.int().check(z.positive()), clientGuidSchema])),
   /**
    * The action's own fields: start `{guideid, workorderid}`, step data `{fields, stepid?}`, sign
-   * intent `{signoff_requestid, approved?, comments?}`; the records' below.
+   * intent `{signoff_requestid, approved?, comments?}`, acknowledgement intent `{releaseid}`; the
+   * records' below.
    */
   data: z.optional(z.record(z.string(), z.unknown())),
 });

@@ -22,6 +22,7 @@ import { qualificationConflict, shortOf } from './sync-qualification.ts';
 import type { SyncAction, SyncActionType } from './sync.schemas.ts';
 import { type Outcome, Skip, SyncConflict, type SyncResult, type SyncStatus } from './sync-outcome.ts';
 import { commentCreate, quizSubmit, signoffRequest } from './sync-records.ts';
+import { acknowledgementIntent } from './sync-ack-intent.ts';
 
 /** Past this, the rest of the journal is answered `not_applied` (API Gateway stops at 30 s). */
 export const SYNC_TIME_BUDGET_MS = 25_000;
@@ -84,6 +85,7 @@ async function apply(auth: SignedInAuth, action: SyncAction, entries: Map<string
   const caller = auth.user;
   if (action.type === 'work_log.start') return start(caller, action, entries);
   if (action.type === 'signoff.sign_intent') return signIntent(auth.user, action);
+  if (action.type === 'acknowledgement.sign_intent') return acknowledgementIntent(auth.user, action);
   if (action.type === 'comment.create') return commentCreate(auth.user, action);
   if (action.type === 'quiz.submit') return quizSubmit(auth.user, action);
   if (action.type === 'signoff.request') return signoffRequest(auth, action);

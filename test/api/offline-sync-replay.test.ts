@@ -2,10 +2,11 @@
  * The replay harness (issue 30, "Proof"): random journals of work done offline, delivered as a
  * flaky connection would (cut after any action, actions repeated, entries interleaved in any
  * order that keeps each entry's own order, the whole journal sent again), always ending with a
- * whole resend. Besides entries, a journal holds comments, quiz submissions and a signoff
- * request. Invariants: every action takes effect exactly once (`applied` once over all
- * deliveries, `already_applied` after), no conflict where nothing interfered, no 5xx, the final
- * state is the journal's (one record per guid, one graded attempt per submission), and the
+ * whole resend. Besides entries, a journal holds comments, quiz submissions, a signoff
+ * request and an intent to acknowledge a release (recorded once, `pending`, never signed).
+ * Invariants: every action takes effect exactly once (`applied` once over all deliveries,
+ * `already_applied` after), no conflict where nothing interfered, no 5xx, the final state is the
+ * journal's (one record per guid, one graded attempt per submission), and the
  * operator's audit chain verifies.
  * Short in CI (a few runs); longer with STEPWISE_PROPERTY_RUNS (test/support/property.ts).
  */
@@ -14,7 +15,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, type TestUser, uniqueSuffix } from '../support/api.ts';
 import { propertyRuns } from '../support/property.ts';
-import { assign, createCourse, createTeam, stageGuide } from '../support/courses.ts';
+import { assign, createCourse, createTeam, releaseGuide, stageGuide } from '../support/courses.ts';
 import { addStep, createGuide, ownSteps, publish } from './guide-fixtures.ts';
 import { ALL_RIGHT, HALF_RIGHT, importQuiz } from './quiz-fixtures.ts';
 
@@ -24,6 +25,7 @@ let guideid: number;
 let fields: string[];
 let quizid: number;
 let stage_assessmentid: number;
+let releaseid: number;
 
 beforeAll(async () => {
   [writer, operator] = await Promise.all([createUser({ privileges: ['Author'] }), createUser()]);
@@ -46,6 +48,13 @@ beforeAll(async () => {
   });
   await assign({ wikiid: course.wikiid, userid: operator.userid });
   stage_assessmentid = course.stages[0].stage_assessmentid;
+  // A release the operator is asked to acknowledge: the journal may record intents to.
+  const reading = await stageGuide();
+  await assign({
+    wikiid: (await createCourse({ stages: [{ doctype: 'guide', docid: reading.guideid }] })).wikiid,
+    userid: operator.userid,
+  });
+  releaseid = (await releaseGuide(reading.guideid, 'major')).releaseid;
 });
 
 interface EntryPlan {
@@ -62,6 +71,7 @@ interface RecordsPlan {
   comments: number;
   quiz: boolean[];
   signoff: boolean;
+  ackIntent: boolean;
 }
 /** Records of other areas the journal makes: each one action, interleaved with the entries'. */
 const recordsPlan = fc.record({
@@ -69,6 +79,7 @@ const recordsPlan = fc.record({
   /** Quiz submissions, each all right or half right (each one graded attempt). */
   quiz: fc.array(fc.boolean(), { maxLength: 2 }),
   signoff: fc.boolean(),
+  ackIntent: fc.boolean(),
 });
 const scenario = fc.record({
   entries: fc.array(entryPlan, { minLength: 1, maxLength: 3 }),
@@ -110,6 +121,7 @@ function journalOf(
     ),
     ...records.quiz.map((right) => single('quiz.submit', { quizid, response_json: right ? ALL_RIGHT : HALF_RIGHT })),
     ...(records.signoff ? [single('signoff.request', { stage_assessmentid, comments: `Ready ${tag}` })] : []),
+    ...(records.ackIntent ? [single('acknowledgement.sign_intent', { releaseid })] : []),
   ];
   const queues = entries.map((plan, index) => {
     const start = randomUUID();
@@ -171,6 +183,10 @@ async function expectRecordsMadeOnce(actions: Action[], sessionsBefore: number) 
       const found = (await api('GET', '/stage-sign-offs/requests', { token, query })).body;
       expect(found).toHaveLength(1);
       expect(found[0]).toMatchObject({ state: 'requested', comments: action.data?.comments });
+    } else if (action.type === 'acknowledgement.sign_intent') {
+      // Only an intent: the acknowledgement is not signed by any delivery.
+      const read = await api('GET', `/acknowledgements/${releaseid}`, { token });
+      expect(read.body.acknowledgement.state).toBe('pending');
     }
   }
   // Each submission counted one attempt: the operator's sessions of the quiz are exactly these.
@@ -214,9 +230,11 @@ describe('offline journals replayed (property)', () => {
           expect(answer.status).toBe(200);
           for (const result of answer.body.results) {
             expect(result.http_status).toBeLessThan(500);
-            // Nothing else touched these entries: no conflict, nothing skipped.
-            expect(['applied', 'already_applied']).toContain(result.status);
-            if (result.status === 'applied')
+            // Nothing else touched these entries: no conflict, nothing skipped (an intent: pending).
+            const done = result.type.endsWith('sign_intent') ? ['pending'] : ['applied', 'already_applied'];
+            expect(done).toContain(result.status);
+            // An intent recorded now is 202; one found recorded, 200.
+            if (result.status === 'applied' || result.http_status === 202)
               applied.set(result.client_guid, (applied.get(result.client_guid) ?? 0) + 1);
           }
         }

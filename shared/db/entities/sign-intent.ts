@@ -4,6 +4,8 @@
  * to answer a signoff request, with the device's time; the signature itself is made online when
  * the signer enters their password and confirms (21 CFR 11.200: every signature an act of the
  * signer's own credentials). Until then the intent is `pending`.
+ * An intent names one of `signoff_requestid` (a signoff request's answer) or `releaseid` (the
+ * acknowledgement of a release, decision 252); each kind's confirm route takes only its own.
  */
 import * as z from 'zod/mini';
 import { tableName } from '../client.ts';
@@ -17,7 +19,9 @@ export const signIntentItemSchema = z.strictObject({
   entity: z.literal('SignIntent'),
   client_guid: z.string(),
   userid: z.int(),
-  signoff_requestid: z.int(),
+  /** What the intent answers: a signoff request, or (decision 252) an acknowledgement of a release. */
+  signoff_requestid: z.optional(z.int()),
+  releaseid: z.optional(z.int()),
   approved: z.boolean(),
   comments: z.string(),
   /** When the device recorded the intent (its clock) and when the server received it. */
