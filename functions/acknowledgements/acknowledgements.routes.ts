@@ -82,6 +82,7 @@ export const acknowledgementsGroup = defineGroup({
       method: 'POST',
       path: '/acknowledgements/{releaseid}/sign',
       auth: 'user',
+      personOnly: true,
       summary: 'Sign the acknowledgement of a release (meaning `acknowledged`) with your password',
       description:
         'An electronic signature: `password` is checked under the login throttle (422 on `password` when wrong, ' +
@@ -108,6 +109,7 @@ export const acknowledgementsGroup = defineGroup({
       method: 'POST',
       path: '/acknowledgements/intents/{client_guid}/confirm',
       auth: 'user',
+      personOnly: true,
       summary: 'Sign what an offline intent to acknowledge recorded: the signer confirms (decision 252)',
       description:
         'An intent to acknowledge a release, recorded offline by `POST /user/sync` (`acknowledgement.sign_intent`), ' +
@@ -166,6 +168,7 @@ export const acknowledgementsGroup = defineGroup({
       method: 'POST',
       path: '/acknowledgements/{releaseid}/countersign/{userid}',
       auth: 'user',
+      personOnly: true,
       summary: "Countersign a person's acknowledgement of the marked steps (a qualified supervisor, by password)",
       description:
         'A qualified supervisor: an Admin, or someone holding level 4 (current) in every skill of the guide; ' +

@@ -179,6 +179,7 @@ export const approvalsGroup = defineGroup({
       method: 'POST',
       path: '/approvals/request/sign/{approval_requestid}',
       auth: 'user',
+      personOnly: true,
       summary: 'Sign a request (approve or reject, with a reason): an electronic signature',
       description:
         'The signer enters their `password` for this signature, or gives a `signing_token` from POST ' +
@@ -207,6 +208,7 @@ export const approvalsGroup = defineGroup({
       path: '/approvals/request/sign/{approval_requestid}/token',
       mintsCredentials: true,
       auth: 'user',
+      personOnly: true,
       summary:
         `A single-use signing token for this request (201), valid ${SIGNING_TOKEN_TTL_SECONDS / 60} minutes: ` +
         `the over-the-shoulder signature`,

@@ -150,6 +150,7 @@ export const periodicReviewGroup = defineGroup({
       method: 'POST',
       path: '/periodic_review/review',
       auth: 'user',
+      personOnly: true,
       summary: "Review a document's current revision (201): an electronic signature with the reviewer's password",
       description:
         "The document's reviewer or an Admin. `revisionid` names the revision read (409 with the document's " +

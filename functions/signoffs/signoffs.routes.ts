@@ -108,6 +108,7 @@ export const signoffsGroup = defineGroup({
         method: 'PATCH',
         path: '/stage-sign-offs/responses',
         auth: 'user',
+        personOnly: true,
         summary: 'A signer answers a signoff request: `{signoff_requestid, approved (default true), comments?}`',
         description:
           "Members of the assessment's team, never the trainee. 409 with the request when it is not " +
@@ -135,6 +136,7 @@ export const signoffsGroup = defineGroup({
         method: 'PATCH',
         path: '/stage-sign-offs/responses/{signoff_requestid}/acknowledge',
         auth: 'user',
+        personOnly: true,
         summary: 'The trainee acknowledges the response; an approval completes the course stage (not before)',
         params: idParams('signoff_requestid'),
         response: signoffRequestSchema,
@@ -157,6 +159,7 @@ export const signoffsGroup = defineGroup({
       method: 'POST',
       path: '/courses/stage-sign-offs/intents/{client_guid}/confirm',
       auth: 'user',
+      personOnly: true,
       summary: 'Sign what an offline intent recorded: the signer confirms with their password (decision 225)',
       description:
         'An intent to answer a signoff request, recorded offline by `POST /user/sync` (`signoff.sign_intent`), ' +
@@ -181,6 +184,7 @@ export const signoffsGroup = defineGroup({
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/initializeViaPassword',
       mintsCredentials: true,
       auth: 'user',
+      personOnly: true,
       summary:
         'Over-the-shoulder signoff, step 1: the person not signed in confirms with their password; 201 with ' +
         'a single-use token',
@@ -205,6 +209,7 @@ export const signoffsGroup = defineGroup({
       method: 'PATCH',
       path: '/courses/stage-sign-offs/responses/{signoff_requestid}/finalize',
       auth: 'user',
+      personOnly: true,
       summary:
         "Over-the-shoulder signoff, step 2: record the signer's response with the token from initializeViaPassword",
       description:

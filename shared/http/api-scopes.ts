@@ -16,7 +16,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** The 403 of a token on a route only a person may call. */
 export const NOT_A_PERSON =
-  'A site API token is not a person: it cannot do work or take training. Sign in as the user who does';
+  'A site API token is not a person: it cannot do work, take training or sign. Sign in as the person who does';
 
 export function checkApiScope(
   route: { apiScope?: ApiScope; personOnly?: boolean },

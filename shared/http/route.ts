@@ -123,7 +123,7 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
    */
   apiScope?: ApiScope;
   /**
-   * Only a person acts here (a trainee, an operator): a site API token, whatever its scopes, is
+   * Only a person acts here (a trainee, an operator, a signer): a site API token, whatever its scopes, is
    * refused with 403 before validation, so nothing is written for userid 0 (decision 250).
    */
   personOnly?: boolean;

@@ -139,7 +139,7 @@ describe('releases (decision 244)', () => {
 });
 
 describe('a token is not a person (decision 250)', () => {
-  it('is refused with 403 where work is done or training taken, and nothing is written', async () => {
+  it('is refused with 403 where work is done, training taken or a signature given, and nothing is written', async () => {
     const bot = await mint('Line bot');
     const guide = await api('POST', '/guides', {
       token: admin,
@@ -153,6 +153,14 @@ describe('a token is not a person (decision 250)', () => {
       ['POST', '/quizzes/sessions/submit', { quizid: 1, response_json: {} }],
       ['POST', '/quizzes/sessions/save', { quizid: 1, response_json: {} }],
       ['POST', '/courses/stage-sign-offs/requests', { stage_assessmentid: 1 }],
+      // Signatures: a token has no password nor identity provider to prove a signer with.
+      ['PATCH', '/stage-sign-offs/responses', { signoff_requestid: 1 }],
+      ['PATCH', '/courses/stage-sign-offs/responses/1/finalize', { password: 'x' }],
+      ['POST', '/acknowledgements/1/sign', { password: 'x' }],
+      ['POST', '/acknowledgements/1/countersign/1', { password: 'x' }],
+      ['POST', '/acknowledgements/intents/5b8f2f0e-3c1d-4f7a-9a51-0d6a3c2b9e41/confirm', { password: 'x' }],
+      ['POST', '/approvals/request/sign/1', { password: 'x' }],
+      ['POST', '/periodic_review/review', { prdid: 1, revisionid: 1, password: 'x' }],
     ];
     for (const [method, path, body] of attempts) {
       const response = await api(method, path, { ...as(bot), body });
