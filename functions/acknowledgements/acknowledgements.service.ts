@@ -28,7 +28,7 @@ import {
   acknowledgementsAll,
   acknowledgementsPage,
   documentPendingCollection,
-  getAcknowledgedVersions,
+  acknowledgedVersionAfter,
   getAcknowledgement,
   getCountersignSteps,
   releaseAcknowledgements,
@@ -38,7 +38,6 @@ import {
   type AcknowledgementRecord,
 } from '../../shared/db/entities/acknowledgement.ts';
 import { getTrainingSettings, putTrainingSettings } from '../../shared/db/entities/training-settings.ts';
-import { isNewerVersion } from '../../shared/domain/stage-status.ts';
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
 import { refreshDocumentTrainees } from '../../shared/training/release-refresh.ts';
 import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgement-overdue.ts';
@@ -198,21 +197,8 @@ async function signNow(
         signature: { meaning: 'acknowledged', method: 'password', authenticated_by },
         ...(input.client_guid !== undefined ? { client_guid: input.client_guid } : {}),
       };
-      const [known] = await getAcknowledgedVersions([
-        { userid: caller.userid, doctype: ack.doctype, docid: ack.docid },
-      ]);
-      const forward = countersignStepids.length === 0 && (!known || isNewerVersion(ack, known));
-      const acked = forward
-        ? {
-            userid: caller.userid,
-            doctype: ack.doctype,
-            docid: ack.docid,
-            releaseid,
-            major: ack.major,
-            minor: ack.minor,
-            date: now,
-          }
-        : null;
+      // Awaiting a countersignature, the person's version moves forward only when it comes.
+      const acked = countersignStepids.length === 0 ? await acknowledgedVersionAfter(ack, now) : null;
       await appendAudit(
         {
           action: 'acknowledgement.signed',

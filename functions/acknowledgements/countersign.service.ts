@@ -16,7 +16,7 @@ import { getRelease } from '../../shared/db/entities/release.ts';
 import {
   acknowledgedVersionWrite,
   acknowledgementCountersignWrite,
-  getAcknowledgedVersions,
+  acknowledgedVersionAfter,
   getAcknowledgement,
   getCountersignSteps,
   putCountersignSteps,
@@ -24,7 +24,6 @@ import {
 } from '../../shared/db/entities/acknowledgement.ts';
 import { outboxPuts } from '../../shared/db/entities/outbox.ts';
 import { domainEvent } from '../../shared/domain/events/catalogue.ts';
-import { isNewerVersion } from '../../shared/domain/stage-status.ts';
 import { isTrainerFor } from '../../shared/training/qualification-gate.ts';
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
@@ -118,17 +117,7 @@ export async function countersign(
           authenticated_by,
         },
       };
-      const [known] = await getAcknowledgedVersions([{ userid, doctype: ack.doctype, docid: ack.docid }]);
-      const forward = !known || isNewerVersion(ack, known);
-      const acked = {
-        userid,
-        doctype: ack.doctype,
-        docid: ack.docid,
-        releaseid,
-        major: ack.major,
-        minor: ack.minor,
-        date: now,
-      };
+      const acked = await acknowledgedVersionAfter(ack, now);
       await appendAudit(
         {
           action: 'acknowledgement.countersigned',
@@ -150,7 +139,7 @@ export async function countersign(
         },
         [
           acknowledgementCountersignWrite(next),
-          ...(forward ? [acknowledgedVersionWrite(acked)] : []),
+          ...(acked ? [acknowledgedVersionWrite(acked)] : []),
           ...spend,
           ...outboxPuts([
             domainEvent('acknowledgement.countersigned', `ACK#${releaseid}#${userid}`, {

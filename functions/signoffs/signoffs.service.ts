@@ -48,6 +48,7 @@ import { assertSignoffSigner, issueFinalizeToken } from '../../shared/training/o
 import {
   requestSignoff as createSignoffRequest,
   requireAssessmentStage,
+  signoffAuditDetails,
   signoffSubjects as subjectsOf,
 } from '../../shared/training/signoff-requests.ts';
 import { siteUrl } from '../../shared/config.ts';
@@ -123,19 +124,7 @@ async function transition(
         actor_userid: auth.user.userid,
         impersonator_userid: auth.impersonatorUserid ?? null,
         subjects: subjectsOf(next),
-        details: {
-          signoff_requestid: next.signoff_requestid,
-          stage_assessmentid: next.stage_assessmentid,
-          wikiid: next.wikiid,
-          course_stageid: next.course_stageid,
-          doctype: next.doctype,
-          docid: next.docid,
-          requested_revisionid: next.doc_revisionid,
-          current_revisionid: document?.revisionid ?? null,
-          state: next.state,
-          response: next.response,
-          ...details,
-        },
+        details: { ...signoffAuditDetails(next, document?.revisionid ?? null), ...details },
       },
       [signoffRequestWrite(next, before?.version ?? null), traineeSignoffWrite(next), ...also],
     );

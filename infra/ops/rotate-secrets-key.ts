@@ -7,29 +7,14 @@
  * Rerunnable: values already under the new key are left. Afterwards put the new key into the
  * secrets-key secret (the functions read it again when a value no longer opens).
  */
-import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { parseStoreArgs } from './store-args.ts';
 
-const USAGE = 'Usage: npm run secrets:rotate -- [--table <table name>] [--region <region>]';
-let values: { table?: string; region?: string; help?: boolean };
-try {
-  values = parseArgs({
-    options: {
-      table: { type: 'string' },
-      region: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`${USAGE}\nStandard input: the old key on the first line, the new key on the second.`);
-  process.exit(0);
-}
-if (values.table) process.env.TABLE_NAME = values.table;
-if (values.region) process.env.AWS_REGION = values.region;
+parseStoreArgs(
+  'Usage: npm run secrets:rotate -- [--table <table name>] [--region <region>]',
+  {},
+  'Standard input: the old key on the first line, the new key on the second.',
+);
 
 async function readKeys(): Promise<[string, string]> {
   if (process.stdin.isTTY) process.stderr.write('Old key, Enter, then the new key, Enter:\n');

@@ -5,34 +5,19 @@
  * environment, so it stays out of shell history and process lists. Uses the caller's AWS
  * credentials; TABLE_NAME defaults to the stateful stack's output.
  */
-import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { parseStoreArgs } from './store-args.ts';
 
 const USAGE = 'Usage: npm run admin:set-password -- --email <email> [--table <table name>] [--region <region>]';
-let values: { email?: string; table?: string; region?: string; help?: boolean };
-try {
-  values = parseArgs({
-    options: {
-      email: { type: 'string' },
-      table: { type: 'string' },
-      region: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(`${USAGE}\nThe password is read from standard input.`);
-  process.exit(0);
-}
+const values = parseStoreArgs<{ email?: string }>(
+  USAGE,
+  { email: { type: 'string' } },
+  'The password is read from standard input.',
+);
 if (!values.email) {
   console.error(USAGE);
   process.exit(2);
 }
-if (values.table) process.env.TABLE_NAME = values.table;
-if (values.region) process.env.AWS_REGION = values.region;
 
 function fail(message: string): never {
   console.error(message);

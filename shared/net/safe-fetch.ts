@@ -111,15 +111,19 @@ export function pinnedLookup(address: string, family: number): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-/** GETs the URL; the body stream fails with download_too_large past maxBytes. */
-export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Promise<FetchedBody> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  let url: URL;
+/** The URL a caller named, or url_not_allowed when it is not one. */
+export function parseFetchUrl(rawUrl: string): URL {
   try {
-    url = new URL(rawUrl);
+    return new URL(rawUrl);
   } catch {
     throw refused('url_not_allowed', `Not a URL: ${rawUrl}`);
   }
+}
+
+/** GETs the URL; the body stream fails with download_too_large past maxBytes. */
+export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Promise<FetchedBody> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let url = parseFetchUrl(rawUrl);
   const maxRedirects = options.maxRedirects ?? 5;
   for (let hop = 0; ; hop++) {
     const target = await vetUrl(url, options);

@@ -7,8 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { FetchRefusedError, vetUrl, type SafeFetchOptions } from './safe-fetch.ts';
+import { FetchRefusedError, parseFetchUrl, pinnedLookup, vetUrl, type SafeFetchOptions } from './safe-fetch.ts';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -17,21 +16,9 @@ export interface PostOptions extends Pick<SafeFetchOptions, 'allowHosts' | 'reso
   headers: Record<string, string>;
 }
 
-function pinnedLookup(address: string, family: number): LookupFunction {
-  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
 /** POSTs `body`; resolves with the answer's status, or throws FetchRefusedError (refused URL, no answer, timeout). */
 export async function safePost(rawUrl: string, body: string, options: PostOptions): Promise<number> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw new FetchRefusedError('url_not_allowed', `Not a URL: ${rawUrl}`);
-  }
+  const url = parseFetchUrl(rawUrl);
   const target = await vetUrl(url, options);
   const signal = AbortSignal.timeout(options.timeoutMs);
   const client = url.protocol === 'https:' ? https : http;

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { FetchRefusedError, pinnedLookup, vetUrl, type SafeFetchOptions } from './safe-fetch.ts';
+import { FetchRefusedError, parseFetchUrl, pinnedLookup, vetUrl, type SafeFetchOptions } from './safe-fetch.ts';
 
 export interface SafeRequestOptions extends Pick<SafeFetchOptions, 'allowHosts' | 'resolve'> {
   method: string;
@@ -20,12 +20,7 @@ export interface SafeRequestOptions extends Pick<SafeFetchOptions, 'allowHosts' 
 }
 
 export async function safeRequest(rawUrl: string, options: SafeRequestOptions): Promise<Response> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    throw new FetchRefusedError('url_not_allowed', `Not a URL: ${rawUrl}`);
-  }
+  const url = parseFetchUrl(rawUrl);
   const target = await vetUrl(url, options);
   const signal = options.signal
     ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)])

@@ -261,6 +261,14 @@ export const PREPARATIONS: Record<string, Prepare> = {
     values: { releaseid: await releaseToAcknowledge(world) },
     body: { password: world.user.password },
   }),
+  // The plain user read it offline (POST /user/sync), then confirms with their password.
+  'POST /acknowledgements/intents/{client_guid}/confirm': async (world) => {
+    const client_guid = randomUUID();
+    const data = { releaseid: await releaseToAcknowledge(world) };
+    const intent = { client_guid, type: 'acknowledgement.sign_intent', device_time: 1767225600, data };
+    await made('acknowledgement intent', 'POST', '/user/sync', world.user.token, { actions: [intent] });
+    return { role: 'user', values: { client_guid }, body: { password: world.user.password } };
+  },
   'POST /work_log/{entryid}/qualification/override': async (world) => ({
     values: { entryid: await flaggedEntry(world) },
     body: { password: world.admin.password },

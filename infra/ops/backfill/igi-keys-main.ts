@@ -4,34 +4,22 @@
  * keys (igi-keys.ts). Safe to run again; `--after` resumes from the last key a run printed.
  * Uses the caller's AWS credentials; MEDIA_BUCKET and TABLE_NAME as the functions read them.
  */
-import { parseArgs } from 'node:util';
+import { parseStoreArgs } from '../store-args.ts';
 
 const USAGE =
   'Usage: npm run media:igi-backfill -- [--after <key>] [--concurrency <1-64>] [--bucket <media bucket>] ' +
   '[--table <table name>] [--region <region>]';
-let values: { after?: string; concurrency?: string; bucket?: string; table?: string; region?: string };
-try {
-  values = parseArgs({
-    options: {
-      after: { type: 'string' },
-      concurrency: { type: 'string' },
-      bucket: { type: 'string' },
-      table: { type: 'string' },
-      region: { type: 'string' },
-    },
-  }).values;
-} catch (error) {
-  console.error(`${(error as Error).message}\n${USAGE}`);
-  process.exit(2);
-}
+const values = parseStoreArgs<{ after?: string; concurrency?: string; bucket?: string }>(USAGE, {
+  after: { type: 'string' },
+  concurrency: { type: 'string' },
+  bucket: { type: 'string' },
+});
 const concurrency = Number(values.concurrency ?? 8);
 if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
   console.error(`--concurrency must be a whole number from 1 to 64\n${USAGE}`);
   process.exit(2);
 }
 if (values.bucket) process.env.MEDIA_BUCKET = values.bucket;
-if (values.table) process.env.TABLE_NAME = values.table;
-if (values.region) process.env.AWS_REGION = values.region;
 
 const { backfillIgiKeys } = await import('./igi-keys.ts');
 const { s3Client } = await import('../../../shared/storage/s3-client.ts');

@@ -20,7 +20,7 @@ import { queryAll, queryPage, type Page, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
-import type { ReleaseVersion } from '../../domain/stage-status.ts';
+import { isNewerVersion, type ReleaseVersion } from '../../domain/stage-status.ts';
 
 const id = z.int().check(z.positive());
 const doctype = z.enum(['guide', 'wiki']);
@@ -268,6 +268,20 @@ export async function getAcknowledgedVersions(
   return (await batchGetInOrder(pairs.map((pair) => ackedKey(pair.userid, pair)))).map(
     recordsOf(acknowledgedVersionItemSchema),
   );
+}
+
+/**
+ * The record that moves the person of `ack` forward to its release, dated `date`; null when they
+ * already acknowledged that version or a newer one.
+ */
+export async function acknowledgedVersionAfter(
+  ack: AcknowledgementRecord,
+  date: number,
+): Promise<AcknowledgedVersionRecord | null> {
+  const [known] = await getAcknowledgedVersions([{ userid: ack.userid, doctype: ack.doctype, docid: ack.docid }]);
+  if (known && !isNewerVersion(ack, known)) return null;
+  const { userid, doctype, docid, releaseid, major, minor } = ack;
+  return { userid, doctype, docid, releaseid, major, minor, date };
 }
 
 export async function getRetrainingMarks(
