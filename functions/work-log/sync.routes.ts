@@ -8,6 +8,9 @@ import { route } from '../../shared/http/route.ts';
 import { RequestError } from '../../shared/http/respond.ts';
 import * as journal from './sync.service.ts';
 import { MAX_JOURNAL_ACTIONS, MAX_JOURNAL_BYTES, SYNC_ACTION_TYPES, syncBody } from './sync.schemas.ts';
+import { pagination } from '../../shared/http/query.ts';
+import { signIntentSchema } from '../../shared/views/sign-intent-views.ts';
+import { listSignIntents, SIGN_INTENT_STATES } from './sign-intents.ts';
 
 const resultSchema = z.object({
   client_guid: z.string(),
@@ -88,5 +91,35 @@ export const syncRoutes = [
         throw new RequestError(413, `A journal is at most ${MAX_JOURNAL_BYTES} bytes: send it in parts`);
       return journal.sync(auth, body.actions);
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/user/sign_intents',
+    auth: 'user',
+    summary: 'Your intents to sign recorded offline (POST /user/sync), each with the route that signs it online',
+    description:
+      'Default `state=pending`: what still awaits your password or step-up; `confirmed` or `all` for the ' +
+      "others. So a device that lost its journal still finds what to confirm. Ordered by client_guid; a token's " +
+      'list is empty (it records no intents).',
+    query: z.object({ state: z._default(z.enum(SIGN_INTENT_STATES), 'pending'), ...pagination }),
+    queryExample: { state: 'pending' },
+    response: z.array(signIntentSchema),
+    responseExample: [
+      {
+        client_guid: '5b8f2f0e-3c1d-4f7a-9a51-0d6a3c2b9e41',
+        kind: 'acknowledgement',
+        signoff_requestid: null,
+        releaseid: 12,
+        approved: null,
+        comments: null,
+        device_time: 1767225600,
+        recorded_date: 1767229000,
+        state: 'pending',
+        confirmed_date: null,
+        confirm_path: '/acknowledgements/intents/5b8f2f0e-3c1d-4f7a-9a51-0d6a3c2b9e41/confirm',
+      },
+    ],
+    extensions: { 'x-beyond-spec': true },
+    handler: ({ caller, query }) => listSignIntents(caller, query),
   }),
 ];

@@ -45,6 +45,21 @@ describe('an intent to acknowledge made offline', () => {
     expect(first.body.results[0].conflict).toBeUndefined();
     expect((await sync(trainee.token, [action])).body.results[0]).toMatchObject({ status: 'pending' });
     expect(await stateOf(trainee.token, release.releaseid)).toBe('pending');
+    // A device that lost its journal finds what it has to confirm, and where.
+    const intents = (state?: string) =>
+      api('GET', '/user/sign_intents', { token: trainee.token, query: state ? { state } : {} });
+    const pendingIntents = await intents();
+    expect(pendingIntents.status).toBe(200);
+    expect(pendingIntents.body).toEqual([
+      expect.objectContaining({
+        client_guid: action.client_guid,
+        kind: 'acknowledgement',
+        releaseid: release.releaseid,
+        device_time: action.device_time,
+        state: 'pending',
+        confirm_path: `/acknowledgements/intents/${action.client_guid}/confirm`,
+      }),
+    ]);
 
     const confirm = (body: Record<string, string>) =>
       api('POST', `/acknowledgements/intents/${action.client_guid}/confirm`, { token: trainee.token, body });
@@ -61,6 +76,16 @@ describe('an intent to acknowledge made offline', () => {
     expect(signed.body).toMatchObject({ releaseid: release.releaseid, state: 'signed' });
     expect((await confirm({ password: trainee.password })).status).toBe(409);
     expect((await sync(trainee.token, [action])).body.results[0].status).toBe('already_applied');
+    expect((await intents()).body).toEqual([]);
+    expect((await intents('confirmed')).body).toEqual([
+      expect.objectContaining({
+        client_guid: action.client_guid,
+        state: 'confirmed',
+        confirmed_date: expect.any(Number),
+      }),
+    ]);
+    expect((await intents('all')).body).toHaveLength(1);
+    expect((await intents('signed')).status).toBe(422);
 
     // The sign route sent with the intent's guid answers that same signature, nothing new.
     const online = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {

@@ -41,6 +41,20 @@ describe('an intent to sign made offline', () => {
     expect(before.body.map((each: { signoff_requestid: number }) => each.signoff_requestid)).toContain(
       request.signoff_requestid,
     );
+    const listed = await api('GET', '/user/sign_intents', { token: signer.token });
+    expect(listed.body.find((intent: { client_guid: string }) => intent.client_guid === client_guid)).toEqual({
+      client_guid,
+      kind: 'signoff',
+      signoff_requestid: request.signoff_requestid,
+      releaseid: null,
+      approved: true,
+      comments: 'Seen on the line',
+      device_time,
+      recorded_date: expect.any(Number),
+      state: 'pending',
+      confirmed_date: null,
+      confirm_path: `/courses/stage-sign-offs/intents/${client_guid}/confirm`,
+    });
 
     const confirm = (password: string) =>
       api('POST', `/courses/stage-sign-offs/intents/${client_guid}/confirm`, {

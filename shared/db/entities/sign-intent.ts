@@ -10,7 +10,8 @@
 import * as z from 'zod/mini';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { recordFrom, type StoredRecord } from '../stored-item.ts';
+import { queryPage, type Page } from '../paging.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import type { LabelledWrite } from '../transactions.ts';
 
 export const signIntentItemSchema = z.strictObject({
@@ -72,4 +73,27 @@ export function signIntentConfirmWrite(userid: number, guid: string, date: numbe
       },
     },
   };
+}
+
+/** A signer's intents, pending or confirmed (both when `state` is undefined), in client_guid order. */
+export async function signIntentsOf(
+  userid: number,
+  state: SignIntentRecord['state'] | undefined,
+  page: Page,
+): Promise<SignIntentRecord[]> {
+  const items = await queryPage(
+    {
+      partition: `USER#${userid}`,
+      sortPrefix: 'SIGNINTENT#',
+      filter: state
+        ? {
+            FilterExpression: '#state = :state',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':state': state },
+          }
+        : undefined,
+    },
+    page,
+  );
+  return items.map(recordsOf(signIntentItemSchema));
 }
