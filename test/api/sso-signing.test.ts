@@ -82,6 +82,18 @@ const stepUp = async (person: SsoPerson) => {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+type SignAttempt = (body: Record<string, unknown>) => Promise<{ status: number; body: any }>;
+
+/** Before a step-up, an SSO signer is refused both with a password and without one (403 step_up_required). */
+async function expectStepUpRequired(signWith: SignAttempt) {
+  const byPassword = await signWith({ password: 'typed anyway' });
+  expect(byPassword.status).toBe(403);
+  expect(byPassword.body.step_up_required).toBe(true);
+  const bare = await signWith({});
+  expect(bare.status).toBe(403);
+  expect(bare.body.step_up_required).toBe(true);
+}
+
 /** An approval request of a fresh guide whose one stage (quorum `quorum`) is signed by `team`. */
 async function approvalRequest(teamid: number, quorum: number) {
   const author = await createUser({ privileges: ['Author'] });
@@ -386,10 +398,7 @@ describe('step-up on the other signing routes', () => {
         });
     };
     const first = await review();
-    const byPassword = await first({ password: 'typed anyway' });
-    expect(byPassword.status).toBe(403);
-    expect(byPassword.body.step_up_required).toBe(true);
-    expect((await first({})).status).toBe(403);
+    await expectStepUpRequired(first);
 
     await stepUp(person);
     const reviewed = await first({});
@@ -431,10 +440,7 @@ describe('step-up on the other signing routes', () => {
     const override = (body: Record<string, unknown>) =>
       api('POST', path, { token: person.token, body: { comment: 'Supervised on the line', ...body } });
 
-    const byPassword = await override({ password: 'typed anyway' });
-    expect(byPassword.status).toBe(403);
-    expect(byPassword.body.step_up_required).toBe(true);
-    expect((await override({})).status).toBe(403);
+    await expectStepUpRequired(override);
     await stepUp(person);
     const signed = await override({});
     expect(signed.status).toBe(200);
