@@ -10,7 +10,7 @@
  *   moderation goes on the audit trail in the same transaction.
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { auditActor, isAdmin, isWriterOf, type Caller } from '../../shared/domain/caller.ts';
+import { auditActor, isAdmin, isWriterOf, ownerKey, type Caller } from '../../shared/domain/caller.ts';
 import { commentViews } from '../../shared/read-models/comments.ts';
 import type { CommentView } from '../../shared/views/comment-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
@@ -35,7 +35,7 @@ import {
   visibleTo,
 } from '../../shared/content/comments.ts';
 import type { CommentEdit, CommentListQuery, NewComment } from './comments.schemas.ts';
-import { clientGuidOwner, type Created } from '../../shared/domain/client-guid.ts';
+import type { Created } from '../../shared/domain/client-guid.ts';
 import { clientGuidHolder } from '../../shared/db/client-guid.ts';
 
 /** The spec's edit window: 5 minutes from the comment's date. */
@@ -101,7 +101,7 @@ export async function list(caller: Caller, query: CommentListQuery): Promise<Com
 
 /** The caller's comment made under a client guid, as a list of at most one (decision 224). */
 async function commentOfGuid(caller: Caller, guid: string, offset: number): Promise<CommentView[]> {
-  const holder = offset > 0 ? undefined : await clientGuidHolder('comment', clientGuidOwner(caller), guid);
+  const holder = offset > 0 ? undefined : await clientGuidHolder('comment', ownerKey(caller), guid);
   if (!holder) return [];
   const comment = await getComment(Number(holder.ref));
   if (!comment) return [];

@@ -8,7 +8,7 @@ import { ValidationError } from '../../shared/domain/errors.ts';
 import type { GuideItemInput, StepMediaInput } from './guides.schemas.ts';
 import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared/domain/guide-rules.ts';
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, isWriterOf, type Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { getGuides, type GuideItem, type StepLine, type StepMedia } from '../../shared/db/entities/guide.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
@@ -156,7 +156,7 @@ export async function assertUsableMedia(
   const items = new Map((await getMediaItems(checked)).map((item) => [item.itemid, item]));
   for (const id of checked) {
     const item = items.get(id);
-    if (!item || item.type !== type || (item.userid !== caller.userid && !isAdmin(caller))) {
+    if (!item || item.type !== type || (!isWriterOf(caller, item) && !isAdmin(caller))) {
       throw ValidationError.field(field, 'not_found', `No ${noun} ${id} in your media library`);
     }
     if (item.status !== 'ready') {

@@ -14,7 +14,7 @@ import {
   type MediaType,
 } from '../../shared/domain/media.ts';
 import { embedForUrl } from '../../shared/domain/embeds.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, isWriterOf, ownerKey, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
@@ -52,7 +52,7 @@ const MAX_GUIDES_CHECKED = 100;
 const imageConstraint = () => MEDIA_CONSTRAINTS.find((constraint) => constraint.type === 'GuideImage')!;
 
 async function library(caller: Caller, type: MediaType, page: LibraryPage): Promise<MediaItemRecord[]> {
-  return listUserMediaOfType(caller.userid, type, page, { ascending: page.order === 'ASC' });
+  return listUserMediaOfType(ownerKey(caller), type, page, { ascending: page.order === 'ASC' });
 }
 
 /** A library image: the §2.9 item, its `image` holding what exists so far (sizes come with processing). */
@@ -139,7 +139,7 @@ async function findItem(idOrGuid: string, type: MediaType): Promise<MediaItemRec
  * shows it (recorded on guide and step writes: `used_by_guideids`).
  */
 async function assertCanSee(caller: Caller | null, item: MediaItemRecord): Promise<void> {
-  if (caller && (caller.userid === item.userid || isAdmin(caller))) return;
+  if (caller && (isWriterOf(caller, item) || isAdmin(caller))) return;
   const guideids = [...(item.used_by_guideids ?? [])].slice(0, MAX_GUIDES_CHECKED);
   const guides = guideids.length > 0 ? await getGuides(guideids) : [];
   if (!guides.some((guide) => canViewGuideNow(caller, guide)))
@@ -212,12 +212,12 @@ export async function copyImage(caller: Caller, idOrGuid: string) {
  */
 export async function deleteImages(caller: Caller, imageids: number[]): Promise<void> {
   const items = (await getMediaItems(imageids)).filter((item) => item.type === 'GuideImage');
-  const foreign = items.filter((item) => item.userid !== caller.userid);
+  const foreign = items.filter((item) => !isWriterOf(caller, item));
   if (foreign.length > 0) throw new ForbiddenError(`Not your image: ${foreign.map((item) => item.itemid).join(', ')}`);
   await Promise.all(
     items.map(async (item) => {
       // Conditional on the owner, as every media delete is.
-      if (await deleteMediaItem(item.itemid, caller.userid)) await deleteMediaObjects(item.itemid, item.guid);
+      if (await deleteMediaItem(item.itemid, ownerKey(caller))) await deleteMediaObjects(item.itemid, item.guid);
     }),
   );
 }
@@ -231,6 +231,7 @@ export async function createEmbed(caller: Caller, input: EmbedInput) {
     itemid: await nextId('media'),
     type: 'GuideEmbedObject',
     userid: caller.userid,
+    ...serviceAuthorFields(caller),
     guid: randomUUID().replace(/-/g, ''),
     filename: new URL(embed.url).hostname,
     content_type: 'text/html',

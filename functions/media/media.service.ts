@@ -23,7 +23,7 @@ import {
   safeFilename,
   type MediaConstraint,
 } from '../../shared/domain/media.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { isWriterOf, ownerKey, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import {
@@ -31,6 +31,7 @@ import {
   getMediaItem,
   insertMediaItem,
   listUserMedia,
+  mediaOwnerOf,
   type MediaItemRecord,
 } from '../../shared/db/entities/media-item.ts';
 import {
@@ -82,6 +83,7 @@ export function newItem(
     itemid,
     type: constraint.type,
     userid: caller.userid,
+    ...serviceAuthorFields(caller),
     guid: randomUUID().replace(/-/g, ''),
     filename,
     content_type: contentType,
@@ -120,7 +122,7 @@ export async function storeOriginal(item: MediaItemRecord, body: Buffer): Promis
   try {
     await putObject(mediaBucket(), item.original_key, body, item.content_type);
   } catch (error) {
-    await deleteMediaItem(item.itemid, item.userid);
+    await deleteMediaItem(item.itemid, mediaOwnerOf(item));
     throw error;
   }
 }
@@ -195,7 +197,7 @@ async function ownItem(caller: Caller, type: string, itemid: number): Promise<Me
   if (!isMediaType(type)) throw new BadRequestError(INVALID_MEDIA_TYPE_MESSAGE);
   const item = await getMediaItem(itemid);
   if (!item || item.type !== type) throw new NotFoundError(`No ${type} with id ${itemid}`);
-  if (item.userid !== caller.userid) throw new ForbiddenError('This media item belongs to another user');
+  if (!isWriterOf(caller, item)) throw new ForbiddenError('This media item belongs to another user');
   return item;
 }
 
@@ -204,7 +206,7 @@ export async function getItem(caller: Caller, type: string, itemid: number) {
 }
 
 export async function listCurrent(caller: Caller, page: Page) {
-  const items = await listUserMedia(caller.userid, page);
+  const items = await listUserMedia(ownerKey(caller), page);
   return Promise.all(items.map(mediaItemView));
 }
 
@@ -216,7 +218,7 @@ export function constraints(name?: string) {
 export async function deleteItem(caller: Caller, type: string, itemid: number): Promise<void> {
   const item = await ownItem(caller, type, itemid);
   // Conditional on the owner: a concurrent delete makes this a no-op, not someone else's loss.
-  const deleted = await deleteMediaItem(itemid, caller.userid);
+  const deleted = await deleteMediaItem(itemid, ownerKey(caller));
   if (deleted) await deleteMediaObjects(itemid, item.guid);
 }
 
@@ -224,7 +226,7 @@ export async function deleteItem(caller: Caller, type: string, itemid: number): 
 export async function editImageItem(caller: Caller, input: ImageEditInput) {
   const source = await getMediaItem(input.imageid);
   if (source?.type !== 'GuideImage') throw new NotFoundError(`No GuideImage with id ${input.imageid}`);
-  if (source.userid !== caller.userid) throw new ForbiddenError('This image belongs to another user');
+  if (!isWriterOf(caller, source)) throw new ForbiddenError('This image belongs to another user');
   if (!input.crop && !input.markup?.length) {
     throw ValidationError.field('crop', 'missing_field', 'Send crop, markup or both');
   }

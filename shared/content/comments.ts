@@ -6,8 +6,8 @@
  */
 import { config } from '../config.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { serviceAuthorFields, type Caller } from '../domain/caller.ts';
-import { clientGuidOwner, type Created } from '../domain/client-guid.ts';
+import { ownerKey, serviceAuthorFields, type Caller } from '../domain/caller.ts';
+import type { Created } from '../domain/client-guid.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
@@ -137,7 +137,7 @@ export async function createComment<V>(
   const { client_guid, ...request } = input;
   return createOnce({
     kind: 'comment',
-    userid: clientGuidOwner(caller),
+    userid: ownerKey(caller),
     guid: client_guid,
     request: { context: rawContext, contextid, ...request },
     existing: async (ref) => present(await requireVisibleComment(caller, Number(ref))),

@@ -1,6 +1,6 @@
 /**
  * Claims of client-made ids (decision 224): a uniqueness item per owner (a user, or a site API
- * token: `clientGuidOwner`, decision 250), kind and guid
+ * token: `ownerKey`, decision 250), kind and guid
  * (`UNIQUE#CLIENT_GUID#<kind>#<owner>#<guid>`), written in the create's own transaction, holding
  * the record's id and the fingerprint of the request that made it.
  */
@@ -8,10 +8,10 @@ import {
   answerHeldGuid,
   type ClientGuidHolder,
   type ClientGuidKind,
-  type ClientGuidOwner,
   type Created,
   requestFingerprint,
 } from '../domain/client-guid.ts';
+import type { OwnerKey } from '../domain/caller.ts';
 import { getItem } from './items.ts';
 import type { LabelledWrite } from './transactions.ts';
 import { TransactionConditionFailed } from './transactions.ts';
@@ -20,14 +20,14 @@ import { claimUnique, uniqueKey } from './uniqueness.ts';
 /** The label of the claim in a create's transaction: failing, another create holds the guid. */
 export const CLIENT_GUID_LABEL = 'CLIENT_GUID';
 
-function claimValue(kind: ClientGuidKind, owner: ClientGuidOwner, guid: string): string {
+function claimValue(kind: ClientGuidKind, owner: OwnerKey, guid: string): string {
   return `${kind}#${owner}#${guid}`;
 }
 
 /** The claim write to add to the create's transaction. */
 export function claimClientGuid(
   kind: ClientGuidKind,
-  owner: ClientGuidOwner,
+  owner: OwnerKey,
   guid: string,
   holder: ClientGuidHolder,
 ): LabelledWrite {
@@ -40,7 +40,7 @@ export function claimClientGuid(
 /** Who holds a guid (a strongly consistent read), or undefined. */
 export async function clientGuidHolder(
   kind: ClientGuidKind,
-  owner: ClientGuidOwner,
+  owner: OwnerKey,
   guid: string,
 ): Promise<ClientGuidHolder | undefined> {
   const item = await getItem(uniqueKey('CLIENT_GUID', claimValue(kind, owner, guid)), { consistent: true });
@@ -67,8 +67,8 @@ export function lostGuidRace(error: unknown): boolean {
 
 export interface CreateOnce<T> {
   kind: ClientGuidKind;
-  /** Whose claim: a userid, or `clientGuidOwner(caller)` where a site API token may create. */
-  userid: ClientGuidOwner;
+  /** Whose claim: a userid, or `ownerKey(caller)` where a site API token may create. */
+  userid: OwnerKey;
   /** The device's guid; without one the record is simply made. */
   guid: string | undefined;
   /** What the create asks for (its fingerprint decides "same request"). */

@@ -66,6 +66,17 @@ export function serviceAuthorFields(caller: Caller): { service_author?: ServiceA
   return caller.service ? { service_author: { tokenid: caller.service.tokenid, name: caller.service.name } } : {};
 }
 
+/**
+ * Whose a caller's own things are, as a key part: a user's userid; a site API token's
+ * `token-<tokenid>`, so two tokens (all userid 0) never share what is keyed by it: client guid
+ * claims (decision 250), media libraries (decision 253).
+ */
+export type OwnerKey = number | `token-${string}`;
+
+export function ownerKey(caller: Caller): OwnerKey {
+  return caller.service ? `token-${caller.service.tokenid}` : caller.userid;
+}
+
 /** True when `caller` wrote a record (author userid, and service_author for a token's record). */
 export function isWriterOf(caller: Caller, record: { userid: number; service_author?: ServiceAuthor }): boolean {
   if (caller.service || record.service_author)

@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
-import type { Caller } from './caller.ts';
 import { ConflictError } from './errors.ts';
 
 /** The one name of the field everywhere (like the spec's own `field_guid`). */
@@ -30,17 +29,6 @@ export type ClientGuidKind =
   | 'quiz_answer'
   | 'sync'
   | 'acknowledgement';
-
-/**
- * Whose claims a caller's guids are: a user's are keyed by their userid; a site API token's by
- * its tokenid (`token-<tokenid>`), so two tokens (all userid 0) never share or collide on one
- * claim (decision 250).
- */
-export type ClientGuidOwner = number | `token-${string}`;
-
-export function clientGuidOwner(caller: Caller): ClientGuidOwner {
-  return caller.service ? `token-${caller.service.tokenid}` : caller.userid;
-}
 
 /** What a create asked for, as a short hash: JSON with sorted keys, so field order does not matter. */
 export function requestFingerprint(value: unknown): string {

@@ -5,7 +5,7 @@
  * its image out of the HTML.
  */
 import { getMediaItems, readyImageGuids } from '../db/entities/media-item.ts';
-import { isAdmin, type Caller } from '../domain/caller.ts';
+import { isAdmin, isWriterOf, type Caller } from '../domain/caller.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { parseInline, parseWiki, wikiImageIds, type DocNode } from '../domain/wiki-syntax/index.ts';
 
@@ -53,7 +53,7 @@ export async function assertNamedImagesUsable(
   const items = new Map((await getMediaItems(checked)).map((item) => [item.itemid, item]));
   for (const id of checked) {
     const item = items.get(id);
-    if (item?.type !== 'GuideImage' || (item.userid !== caller.userid && !isAdmin(caller)))
+    if (item?.type !== 'GuideImage' || (!isWriterOf(caller, item) && !isAdmin(caller)))
       throw ValidationError.field(field, 'not_found', `[image|${id}] names no image in your media library`);
     if (item.status !== 'ready')
       throw ValidationError.field(

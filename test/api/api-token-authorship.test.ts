@@ -172,6 +172,34 @@ describe('a token is not a person (decision 250)', () => {
   });
 });
 
+describe("a token's media library is its own (decision 253)", () => {
+  it('lists, reads and deletes only what that token uploaded; a person never sees it as theirs', async () => {
+    const first = await mint('Media A');
+    const second = await mint('Media B');
+    const embed = (token: { token: string }, id: string) =>
+      api('POST', '/user/media/embeds', { ...as(token), body: { url: `https://www.youtube.com/watch?v=${id}` } });
+    const fromFirst = await embed(first, 'aaaaaaaaaaa');
+    const fromSecond = await embed(second, 'bbbbbbbbbbb');
+    expect(fromFirst.status).toBe(201);
+    expect(fromSecond.status).toBe(201);
+    const listed = async (token: { token: string }) =>
+      ((await api('GET', '/user/media/embeds', as(token))).body as { embedid: number }[]).map((each) => each.embedid);
+    expect(await listed(first)).toEqual([fromFirst.body.embedid]);
+    expect(await listed(second)).toEqual([fromSecond.body.embedid]);
+
+    const itemPath = (id: number) => `/user/media/GuideEmbedObject/${id}`;
+    expect((await api('GET', itemPath(fromFirst.body.embedid), as(second))).status).toBe(403);
+    expect((await api('DELETE', itemPath(fromFirst.body.embedid), as(second))).status).toBe(403);
+    // userid 0 is nobody's: an Admin's own library does not hold a token's item either.
+    expect((await api('DELETE', itemPath(fromFirst.body.embedid), { token: admin })).status).toBe(403);
+    expect((await api('GET', itemPath(fromFirst.body.embedid), as(first))).status).toBe(200);
+
+    expect((await api('DELETE', itemPath(fromFirst.body.embedid), as(first))).status).toBe(204);
+    expect(await listed(first)).toEqual([]);
+    expect(await listed(second)).toEqual([fromSecond.body.embedid]);
+  });
+});
+
 describe("a token's client guids are its own (decision 250)", () => {
   it('two tokens making comments under one guid make two comments, each answered again by its own', async () => {
     const first = await mint('Sync A');

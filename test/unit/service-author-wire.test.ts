@@ -4,8 +4,13 @@
  * A token's client guids are claimed under its tokenid, a user's under their userid.
  */
 import { describe, expect, it } from 'vitest';
-import { isWriterOf, MIGRATED_TOKENID, serviceAuthorOfWire, type Caller } from '../../shared/domain/caller.ts';
-import { clientGuidOwner } from '../../shared/domain/client-guid.ts';
+import {
+  isWriterOf,
+  MIGRATED_TOKENID,
+  ownerKey,
+  serviceAuthorOfWire,
+  type Caller,
+} from '../../shared/domain/caller.ts';
 
 const token: Caller = {
   userid: 0,
@@ -36,9 +41,9 @@ describe('serviceAuthorOfWire', () => {
   });
 });
 
-describe('clientGuidOwner', () => {
+describe('ownerKey', () => {
   it("keys a token's claims by its tokenid and a user's by their userid", () => {
-    expect(clientGuidOwner(token)).toBe('token-a1b2c3d4e5f60718');
-    expect(clientGuidOwner(user)).toBe(7);
+    expect(ownerKey(token)).toBe('token-a1b2c3d4e5f60718');
+    expect(ownerKey(user)).toBe(7);
   });
 });

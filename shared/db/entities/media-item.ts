@@ -1,10 +1,11 @@
 /**
  * User media item: pk MEDIA#<itemid> / sk MEDIA, one id space for every type (the counter
- * `media`). The owner's library is gsi1: USER#<userid>#MEDIA, padded itemid (newest first when
- * read descending); the same library by type is gsi2: USER#<userid>#MEDIA#<type>, padded itemid
+ * `media`). The owner's library is gsi1: USER#<owner>#MEDIA, padded itemid (newest first when
+ * read descending); the same library by type is gsi2: USER#<owner>#MEDIA#<type>, padded itemid
  * (GET /user/media/images|videos|embeds). A guid finds its item through MEDIAGUID#<guid>, written
  * in the item's transaction. The objects live in the media bucket under keys from
- * shared/storage/media-objects.ts.
+ * shared/storage/media-objects.ts. The owner is the uploader's userid, or for a site API token
+ * `token-<tokenid>` (userid 0 with `service_author`, decision 253): each token its own library.
  *
  * status: uploading (a browser upload was signed; nothing stored yet) -> processing (the
  * original is in S3) -> ready | failed. Only the processor moves an item out of processing.
@@ -13,6 +14,8 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { MEDIA_TYPES, type MediaType } from '../../domain/media.ts';
 import type { EmbedDetails } from '../../domain/embeds.ts';
+import type { OwnerKey, ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
@@ -29,6 +32,8 @@ export interface MediaItemRecord {
   itemid: number;
   type: MediaType;
   userid: number;
+  /** The site API token that uploaded it (userid 0), decision 253. */
+  service_author?: ServiceAuthor;
   /** Shared by every stored size of an image (the Image object's guid). */
   guid: string;
   filename: string;
@@ -70,6 +75,7 @@ export const mediaItemItemSchema = z.strictObject({
   itemid: z.int().check(z.positive()),
   type: z.enum(MEDIA_TYPES),
   userid: z.int(),
+  service_author: z.optional(serviceAuthorSchema),
   guid: z.string(),
   filename: z.string(),
   content_type: z.string(),
@@ -115,12 +121,17 @@ function guidKey(guid: string) {
   return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' } as const;
 }
 
-function libraryPartition(userid: number): string {
-  return `USER#${userid}#MEDIA`;
+/** Whose library an item is in: its uploader's, or the uploading token's. */
+export function mediaOwnerOf(item: Pick<MediaItemRecord, 'userid' | 'service_author'>): OwnerKey {
+  return item.service_author ? `token-${item.service_author.tokenid}` : item.userid;
 }
 
-function typedLibraryPartition(userid: number, type: MediaType): string {
-  return `USER#${userid}#MEDIA#${type}`;
+function libraryPartition(owner: OwnerKey): string {
+  return `USER#${owner}#MEDIA`;
+}
+
+function typedLibraryPartition(owner: OwnerKey, type: MediaType): string {
+  return `USER#${owner}#MEDIA#${type}`;
 }
 
 /**
@@ -137,9 +148,9 @@ export function mediaItemCreateWrites(item: MediaItemRecord): LabelledWrite[] {
           Item: {
             ...mediaItemKey(item.itemid),
             entity: 'MediaItem',
-            [INDEXES.gsi1.pk]: libraryPartition(item.userid),
+            [INDEXES.gsi1.pk]: libraryPartition(mediaOwnerOf(item)),
             [INDEXES.gsi1.sk]: padId(item.itemid),
-            [INDEXES.gsi2.pk]: typedLibraryPartition(item.userid, item.type),
+            [INDEXES.gsi2.pk]: typedLibraryPartition(mediaOwnerOf(item), item.type),
             [INDEXES.gsi2.sk]: padId(item.itemid),
             ...item,
           } satisfies z.input<typeof mediaItemItemSchema>,
@@ -200,22 +211,22 @@ export async function readyImageGuids(itemids: number[]): Promise<Map<number, st
 
 /** The owner's items, newest first. */
 export async function listUserMedia(
-  userid: number,
+  owner: OwnerKey,
   page: { limit: number; offset: number },
 ): Promise<MediaItemRecord[]> {
-  const items = await queryPage({ index: INDEXES.gsi1, partition: libraryPartition(userid), descending: true }, page);
+  const items = await queryPage({ index: INDEXES.gsi1, partition: libraryPartition(owner), descending: true }, page);
   return items.map(recordsOf(mediaItemItemSchema));
 }
 
 /** The owner's items of one type (gsi2), newest first unless `ascending`. */
 export async function listUserMediaOfType(
-  userid: number,
+  owner: OwnerKey,
   type: MediaType,
   page: { limit: number; offset: number },
   options: { ascending?: boolean } = {},
 ): Promise<MediaItemRecord[]> {
   const items = await queryPage(
-    { index: INDEXES.gsi2, partition: typedLibraryPartition(userid, type), descending: !options.ascending },
+    { index: INDEXES.gsi2, partition: typedLibraryPartition(owner, type), descending: !options.ascending },
     page,
   );
   return items.map(recordsOf(mediaItemItemSchema));
@@ -246,14 +257,24 @@ export async function markMediaUsedBy(guideid: number, itemids: number[]): Promi
 }
 
 /** Deletes the item if `userid` owns it; false when it was not there (any more). */
-export async function deleteMediaItem(itemid: number, userid: number): Promise<MediaItemRecord | undefined> {
+export async function deleteMediaItem(itemid: number, owner: OwnerKey): Promise<MediaItemRecord | undefined> {
+  // The owner's item only: a user's (no service_author), or the one token's.
+  const ownedBy =
+    typeof owner === 'number'
+      ? {
+          ConditionExpression: 'attribute_exists(pk) AND userid = :userid AND attribute_not_exists(service_author)',
+          ExpressionAttributeValues: { ':userid': owner },
+        }
+      : {
+          ConditionExpression: 'attribute_exists(pk) AND service_author.tokenid = :tokenid',
+          ExpressionAttributeValues: { ':tokenid': owner.slice('token-'.length) },
+        };
   try {
     const result = await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: mediaItemKey(itemid),
-        ConditionExpression: 'attribute_exists(pk) AND userid = :userid',
-        ExpressionAttributeValues: { ':userid': userid },
+        ...ownedBy,
         ReturnValues: 'ALL_OLD',
       }),
     );
