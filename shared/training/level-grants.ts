@@ -17,6 +17,7 @@ import { getLevel, levelPut, type QualificationLevelRecord } from '../db/entitie
 import { getSkills, type SkillRecord } from '../db/entities/skill.ts';
 import { latestRelease } from '../db/entities/release.ts';
 import { getCourses, type CourseRecord } from '../db/entities/course.ts';
+import { getSignoffRequest, getTraineeSignoff } from '../db/entities/signoff.ts';
 import { derivesLevel, levelExpiry, type LevelGrant, type LevelSource } from '../domain/competency.ts';
 import { nowSeconds } from '../clock.ts';
 
@@ -26,6 +27,8 @@ interface Derived {
   source: LevelSource;
   completedAt: number;
   wikiid: number;
+  /** The stage's signoff assessment (source `signoff`): its approving signer sets the level. */
+  stage_assessmentid?: number;
 }
 
 /** What a row's completed stages and course give under the course's mappings. */
@@ -46,8 +49,12 @@ function derivedFrom(row: TrainingRowRecord, course: CourseRecord, grants: Level
     const snapshot = row.stages.find((stage) => stage.course_stageid === grant.course_stageid);
     const stage = course.stages.find((entry) => entry.course_stageid === grant.course_stageid);
     if (!snapshot || !stage || snapshot.status !== 'completed' || snapshot.end_date === null) continue;
-    const source: LevelSource = stage.stage_assessmentid !== null ? 'signoff' : 'course_completion';
-    found.push({ userid: row.userid, grant, source, completedAt: snapshot.end_date, wikiid: row.wikiid });
+    const base = { userid: row.userid, grant, completedAt: snapshot.end_date, wikiid: row.wikiid };
+    found.push(
+      stage.stage_assessmentid !== null
+        ? { ...base, source: 'signoff', stage_assessmentid: stage.stage_assessmentid }
+        : { ...base, source: 'course_completion' },
+    );
   }
   return found;
 }
@@ -76,6 +83,18 @@ export async function deriveLevels(keys: Array<{ course_assignmentid: number; us
   }
 }
 
+/**
+ * Who gave a derived level: the signer whose approval, acknowledged, completed the stage (source
+ * `signoff`); the person themselves for a completion (nobody signed it).
+ */
+async function setterOf(entry: Derived): Promise<number> {
+  if (entry.stage_assessmentid === undefined) return entry.userid;
+  const answer = await getTraineeSignoff(entry.userid, entry.stage_assessmentid);
+  if (answer?.state !== 'acknowledged' || !answer.approved) return entry.userid;
+  const request = await getSignoffRequest(answer.signoff_requestid);
+  return request?.response?.responder_userid ?? entry.userid;
+}
+
 async function writeDerivedLevel(entry: Derived, skill: SkillRecord): Promise<void> {
   const { userid, grant, completedAt } = entry;
   await retryOnLostRace(
@@ -95,7 +114,7 @@ async function writeDerivedLevel(entry: Derived, skill: SkillRecord): Promise<vo
         level: grant.level,
         expires_at: levelExpiry(completedAt, skill.recertification_days),
         source: entry.source,
-        set_by_userid: userid,
+        set_by_userid: await setterOf(entry),
         set_date: completedAt,
         earned,
         version: (before?.version ?? 0) + 1,

@@ -324,7 +324,13 @@ describe('levels from a signoff', () => {
       { token: trainee.token },
     );
     expect(acknowledged.status).toBe(200);
-    expect(await levelOf()).toMatchObject({ level: 2, source: 'signoff', expires_at: null });
+    // Set by the signer who approved it, not by the trainee.
+    expect(await levelOf()).toMatchObject({
+      level: 2,
+      source: 'signoff',
+      expires_at: null,
+      set_by_userid: signer.userid,
+    });
   });
 });
 
