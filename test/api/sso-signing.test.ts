@@ -94,6 +94,28 @@ async function expectStepUpRequired(signWith: SignAttempt) {
   expect(bare.body.step_up_required).toBe(true);
 }
 
+/** An SSO team owner who recorded offline an intent to approve a trainee's signoff request. */
+async function pendingSignIntent() {
+  const person = await ssoPerson();
+  const team = await createTeam({ owner: person.userid });
+  const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
+  const requested = await api('POST', '/stage-sign-offs/requests', {
+    token: made.trainee.token,
+    body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
+  });
+  const signoff_requestid: number = requested.body.signoff_requestid;
+  const client_guid = randomUUID();
+  const intent = {
+    client_guid,
+    type: 'signoff.sign_intent',
+    device_time: now() - 60,
+    data: { signoff_requestid, approved: true, comments: 'On the line' },
+  };
+  const recorded = await api('POST', '/user/sync', { token: person.token, body: { actions: [intent] } });
+  expect(recorded.body.results[0]).toMatchObject({ status: 'pending' });
+  return { person, team, made, signoff_requestid, client_guid };
+}
+
 /** An approval request of a fresh guide whose one stage (quorum `quorum`) is signed by `team`. */
 async function approvalRequest(teamid: number, quorum: number) {
   const author = await createUser({ privileges: ['Author'] });
@@ -206,28 +228,7 @@ describe('signing through the identity provider', () => {
   });
 
   it('confirms an offline intent to sign with a step-up instead of a password', async () => {
-    const person = await ssoPerson();
-    const team = await createTeam({ owner: person.userid });
-    const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
-    const requested = await api('POST', '/stage-sign-offs/requests', {
-      token: made.trainee.token,
-      body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
-    });
-    const client_guid = randomUUID();
-    const recorded = await api('POST', '/user/sync', {
-      token: person.token,
-      body: {
-        actions: [
-          {
-            client_guid,
-            type: 'signoff.sign_intent',
-            device_time: now() - 60,
-            data: { signoff_requestid: requested.body.signoff_requestid, approved: true, comments: 'On the line' },
-          },
-        ],
-      },
-    });
-    expect(recorded.body.results[0]).toMatchObject({ status: 'pending' });
+    const { person, client_guid } = await pendingSignIntent();
     const confirm = (body: Record<string, unknown>) =>
       api('POST', `/courses/stage-sign-offs/intents/${client_guid}/confirm`, { token: person.token, body });
     expect((await confirm({ password: 'not for them' })).status).toBe(403);
@@ -280,29 +281,7 @@ describe('signing through the identity provider', () => {
 
 describe('the step-up is spent with the signature, in its transaction (decision 251)', () => {
   it('keeps the step-up when the signature is not written: the next signature needs no new one', async () => {
-    const person = await ssoPerson();
-    const team = await createTeam({ owner: person.userid });
-    const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
-    const requested = await api('POST', '/stage-sign-offs/requests', {
-      token: made.trainee.token,
-      body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
-    });
-    const signoff_requestid = requested.body.signoff_requestid;
-    const client_guid = randomUUID();
-    const recorded = await api('POST', '/user/sync', {
-      token: person.token,
-      body: {
-        actions: [
-          {
-            client_guid,
-            type: 'signoff.sign_intent',
-            device_time: now() - 60,
-            data: { signoff_requestid, approved: true, comments: 'On the line' },
-          },
-        ],
-      },
-    });
-    expect(recorded.body.results[0]).toMatchObject({ status: 'pending' });
+    const { person, team, made, signoff_requestid, client_guid } = await pendingSignIntent();
     // The trainee withdraws the request: the intent's signature can no longer be written.
     const cancelled = await api('DELETE', `/stage-sign-offs/requests/${signoff_requestid}`, {
       token: made.trainee.token,
