@@ -34,7 +34,10 @@ export const acknowledgementSchema = z.object({
   client_guid: z.nullable(z.string()),
   /** Steps marked for a supervisor's countersignature when the person signed ([]: none). */
   countersign_stepids: z.array(z.int()),
-  countersignature: z.nullable(z.object({ userid: z.int(), date: z.number(), comment: z.string() })),
+  /** The supervisor's countersignature, and how they proved themselves (decisions 237, 247). */
+  countersignature: z.nullable(
+    z.object({ userid: z.int(), date: z.number(), comment: z.string(), authenticated_by: authenticatedBySchema }),
+  ),
 });
 export type AcknowledgementView = z.output<typeof acknowledgementSchema>;
 
@@ -63,7 +66,12 @@ export function acknowledgementView(ack: AcknowledgementRecord, now: number): Ac
     client_guid: ack.client_guid ?? null,
     countersign_stepids: ack.countersign_stepids ?? [],
     countersignature: ack.countersignature
-      ? { userid: ack.countersignature.userid, date: ack.countersignature.date, comment: ack.countersignature.comment }
+      ? {
+          userid: ack.countersignature.userid,
+          date: ack.countersignature.date,
+          comment: ack.countersignature.comment,
+          authenticated_by: ack.countersignature.authenticated_by ?? BY_PASSWORD,
+        }
       : null,
   };
 }

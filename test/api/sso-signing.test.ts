@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { attach, createCategory, createGuide, createProcess } from '../support/compliance.ts';
-import { assignedTrainee, createTeam, releaseGuide } from '../support/courses.ts';
+import { assign, assignedTrainee, createTeam, releaseGuide } from '../support/courses.ts';
 import { addStep, createGuide as publishableGuide, publish } from './guide-fixtures.ts';
 import { putForThisTest } from '../support/local-db.ts';
 import { Visitor } from '../support/sessions.ts';
@@ -434,6 +434,46 @@ describe('step-up on the other signing routes', () => {
       (record: { action: string }) => record.action === 'work_log.qualification_overridden',
     );
     expect(audited.details.authenticated_by).toEqual(signed.body.override.authenticated_by);
+  });
+  it('a countersignature by an SSO supervisor needs a fresh step-up, spent by that countersignature', async () => {
+    const { guide, course, trainee } = await assignedTrainee({ strictness: 'major' });
+    const second = await createUser();
+    await assign({ wikiid: course.wikiid, userid: second.userid });
+    await releaseGuide(guide.guideid, 'major');
+    for (const person of [trainee, second])
+      await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: person.token, body: {} });
+    await addStep(admin, guide.guideid, { lines: [{ text: 'Check the seal.', bullet: 'black', level: 0 }] });
+    const release = await releaseGuide(guide.guideid, 'major');
+    const step = (await api('GET', `/guides/${guide.guideid}`, { token: admin })).body.steps.at(-1);
+    const marked = await api('PUT', `/acknowledgements/${release.releaseid}/countersign-steps`, {
+      token: admin,
+      body: { stepids: [step.stepid] },
+    });
+    expect(marked.status).toBe(200);
+    for (const person of [trainee, second]) {
+      const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
+        token: person.token,
+        body: { password: person.password },
+      });
+      expect(signed.body.state).toBe('awaiting_countersignature');
+    }
+    const supervisor = await ssoPerson();
+    await api('PATCH', `/users/${supervisor.userid}`, { token: admin, body: { privileges: ['Admin'] } });
+    const countersign = (userid: number) => (body: Record<string, unknown>) =>
+      api('POST', `/acknowledgements/${release.releaseid}/countersign/${userid}`, { token: supervisor.token, body });
+
+    await expectStepUpRequired(countersign(trainee.userid));
+    await stepUp(supervisor);
+    const done = await countersign(trainee.userid)({});
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      state: 'signed',
+      countersignature: { userid: supervisor.userid, authenticated_by: { method: 'oidc', providerid } },
+    });
+    // Spent: the next person's countersignature needs another step-up.
+    expect((await countersign(second.userid)({})).status).toBe(403);
+    await stepUp(supervisor);
+    expect((await countersign(second.userid)({})).status).toBe(200);
   });
 });
 
