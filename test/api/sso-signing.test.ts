@@ -94,8 +94,24 @@ async function expectStepUpRequired(signWith: SignAttempt) {
   expect(bare.body.step_up_required).toBe(true);
 }
 
-/** An SSO team owner who recorded offline an intent to approve a trainee's signoff request. */
-async function pendingSignIntent() {
+/** Refused before a step-up, signed after one: the signature's answer (expected `status`). */
+async function signAfterStepUp(person: SsoPerson, signWith: SignAttempt, status: number) {
+  await expectStepUpRequired(signWith);
+  await stepUp(person);
+  const signed = await signWith({});
+  expect(signed.status).toBe(status);
+  return signed;
+}
+
+/** The step-up was spent: the next signature is 403 until another step-up, then `status`. */
+async function expectSpentThenSigned(person: SsoPerson, next: SignAttempt, status: number) {
+  expect((await next({})).status).toBe(403);
+  await stepUp(person);
+  expect((await next({})).status).toBe(status);
+}
+
+/** A trainee's open signoff request, which an SSO person (their stage's team owner) answers. */
+async function openSignoffRequest() {
   const person = await ssoPerson();
   const team = await createTeam({ owner: person.userid });
   const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
@@ -103,7 +119,13 @@ async function pendingSignIntent() {
     token: made.trainee.token,
     body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
   });
-  const signoff_requestid: number = requested.body.signoff_requestid;
+  expect(requested.status).toBe(201);
+  return { person, team, made, signoff_requestid: requested.body.signoff_requestid as number };
+}
+
+/** An SSO team owner who recorded offline an intent to approve a trainee's signoff request. */
+async function pendingSignIntent() {
+  const { person, team, made, signoff_requestid } = await openSignoffRequest();
   const client_guid = randomUUID();
   const intent = {
     client_guid,
@@ -376,21 +398,13 @@ describe('step-up on the other signing routes', () => {
           body: { prdid: added.body.documents[0].prdid, revisionid: guide.revisionid, outcome: 'approved', ...body },
         });
     };
-    const first = await review();
-    await expectStepUpRequired(first);
-
-    await stepUp(person);
-    const reviewed = await first({});
-    expect(reviewed.status).toBe(201);
+    const reviewed = await signAfterStepUp(person, await review(), 201);
     expect(reviewed.body.signature).toMatchObject({
       userid: person.userid,
       authenticated_by: { method: 'oidc', providerid },
     });
     // Spent: another document's review needs another step-up.
-    const second = await review();
-    expect((await second({})).status).toBe(403);
-    await stepUp(person);
-    expect((await second({})).status).toBe(201);
+    await expectSpentThenSigned(person, await review(), 201);
   });
 
   it('a work-log override by an SSO supervisor needs a fresh step-up, and records how it was made', async () => {
@@ -419,10 +433,7 @@ describe('step-up on the other signing routes', () => {
     const override = (body: Record<string, unknown>) =>
       api('POST', path, { token: person.token, body: { comment: 'Supervised on the line', ...body } });
 
-    await expectStepUpRequired(override);
-    await stepUp(person);
-    const signed = await override({});
-    expect(signed.status).toBe(200);
+    const signed = await signAfterStepUp(person, override, 200);
     expect(signed.body.override).toMatchObject({
       userid: person.userid,
       meaning: 'override',
@@ -462,18 +473,13 @@ describe('step-up on the other signing routes', () => {
     const countersign = (userid: number) => (body: Record<string, unknown>) =>
       api('POST', `/acknowledgements/${release.releaseid}/countersign/${userid}`, { token: supervisor.token, body });
 
-    await expectStepUpRequired(countersign(trainee.userid));
-    await stepUp(supervisor);
-    const done = await countersign(trainee.userid)({});
-    expect(done.status).toBe(200);
+    const done = await signAfterStepUp(supervisor, countersign(trainee.userid), 200);
     expect(done.body).toMatchObject({
       state: 'signed',
       countersignature: { userid: supervisor.userid, authenticated_by: { method: 'oidc', providerid } },
     });
     // Spent: the next person's countersignature needs another step-up.
-    expect((await countersign(second.userid)({})).status).toBe(403);
-    await stepUp(supervisor);
-    expect((await countersign(second.userid)({})).status).toBe(200);
+    await expectSpentThenSigned(supervisor, countersign(second.userid), 200);
   });
 });
 
@@ -533,15 +539,7 @@ describe('over the shoulder, through the identity provider', () => {
   });
 
   it('signs a signoff on the trainee’s device with the finalize token the callback gives', async () => {
-    const person = await ssoPerson();
-    const team = await createTeam({ owner: person.userid });
-    const made = await assignedTrainee({ assessment: { teamid: team.teamid } });
-    const requested = await api('POST', '/stage-sign-offs/requests', {
-      token: made.trainee.token,
-      body: { stage_assessmentid: made.course.stages[0].stage_assessmentid },
-    });
-    expect(requested.status).toBe(201);
-    const id = requested.body.signoff_requestid as number;
+    const { person, made, signoff_requestid: id } = await openSignoffRequest();
     const byPassword = await api('POST', `/courses/stage-sign-offs/responses/${id}/initializeViaPassword`, {
       token: made.trainee.token,
       body: { login: person.email, password: 'their password' },
