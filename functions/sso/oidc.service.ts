@@ -143,18 +143,56 @@ export async function finishOidcLogin(
   } catch (error) {
     throw new UnauthenticatedError(`The sign-in answer was refused: ${refusal(error)}`);
   }
-  const claims = tokens.claims();
-  if (!claims) throw new UnauthenticatedError('The identity provider sent no ID token');
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new UnauthenticatedError('The identity provider sent no ID token');
+  // OIDC Core §2: sub is at most 255 ASCII characters; a longer one names no account here.
+  if (idClaims.sub.length > 255) throw new UnauthenticatedError("The identity provider's subject is too long");
+  const claims = await withUserInfo(configuration, tokens.access_token, idClaims, wantedClaims(provider));
   return {
     identity: {
-      sub: claims.sub,
+      sub: idClaims.sub,
       claims,
-      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
+      authTime: typeof idClaims.auth_time === 'number' ? idClaims.auth_time : undefined,
     },
     returnTo: started.return_to,
     stepUpUserid: started.step_up_userid,
     signFor: started.sign_for ?? null,
   };
+}
+
+/** The claims a sign-in reads: email, its verification, name, and the provider's role and team claims. */
+function wantedClaims(provider: IdentityProviderRecord): string[] {
+  return ['email', 'email_verified', 'name', provider.role_claim, provider.team_claim].filter(
+    (name): name is string => typeof name === 'string' && name !== '',
+  );
+}
+
+/**
+ * The ID token's claims, and where it leaves a wanted claim out, the UserInfo endpoint's
+ * (OIDC Core §5.4: a provider may give profile and email claims only there), as openid-client
+ * reads it: through the provider's SSRF-safe fetch, its `sub` required to be the ID token's.
+ * The ID token wins where both say; email_verified is taken only for the email it verifies.
+ */
+async function withUserInfo(
+  configuration: oidc.Configuration,
+  accessToken: string,
+  claims: oidc.IDToken,
+  wanted: string[],
+): Promise<Record<string, unknown>> {
+  const missing = wanted.filter((name) => !Object.hasOwn(claims, name));
+  if (missing.length === 0 || !configuration.serverMetadata().userinfo_endpoint) return claims;
+  let info: oidc.UserInfoResponse;
+  try {
+    info = await oidc.fetchUserInfo(configuration, accessToken, claims.sub);
+  } catch (error) {
+    const refused = fetchRefusal(error);
+    throw new UnauthenticatedError(`The identity provider's UserInfo answer was refused: ${refused ?? refusal(error)}`);
+  }
+  const added: Record<string, unknown> = {};
+  for (const name of missing) if (Object.hasOwn(info, name)) added[name] = info[name];
+  const email = (claims.email ?? added.email) as unknown;
+  if ('email_verified' in added && info.email !== email) delete added.email_verified;
+  return { ...added, ...claims };
 }
 
 /**

@@ -17,6 +17,9 @@ import { NO_STORE, startSession } from '../../shared/http/session.ts';
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
 
+/** `<providerid>|...`: the namespace of OpenID Connect and SAML subjects (sso-accounts.ts). */
+const PROVIDER_SCOPED = /^[a-z0-9][a-z0-9_-]{0,39}\|/;
+
 /** How far `t` may be from now, either way (the customer's clock may drift a little). */
 export const REMOTE_LOGIN_WINDOW_SECONDS = 300;
 
@@ -41,6 +44,10 @@ export async function remoteLogin(rawQueryString: string): Promise<Reply> {
   const checked = verifyRemoteLogin(rawQueryString, secret, now, REMOTE_LOGIN_WINDOW_SECONDS);
   if (!checked.ok) throw new UnauthenticatedError(PROBLEMS[checked.problem]);
   const { claims } = checked;
+  // A company sign-in's account is bound to `<providerid>|<subject>`: a remote userid of that
+  // shape would sign in as it (issue 35 item 9). Remote userids live outside that namespace.
+  if (PROVIDER_SCOPED.test(claims.userid))
+    throw new UnauthenticatedError('The sign-in link names a userid of a company sign-in provider');
   // One use per signed link: kept as long as the link could still be fresh.
   const first = await claimFirstUse(
     'remote',
