@@ -22,6 +22,8 @@ const projectionQuery = z.object({
   excludedAttributes: z.optional(z.string()),
   attributes: z.optional(z.string()),
 });
+const USER_PROJECTION = { attributes: 'userName,name.givenName,emails' };
+const GROUP_PROJECTION = { excludedAttributes: 'members' };
 const listQuery = z.object({
   filter: z.optional(z.string()),
   startIndex: z.optional(z.string()),
@@ -150,6 +152,7 @@ export const scimGroup = defineGroup({
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
       query: projectionQuery,
+      queryExample: USER_PROJECTION,
       handler: async ({ caller, body, query }) =>
         resourceReply(201, await users.createUser(caller, body), shown(USER_RESOURCE, query)),
     }),
@@ -160,6 +163,7 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: one User',
       params: idParams,
       query: projectionQuery,
+      queryExample: USER_PROJECTION,
       handler: async ({ params, query }) =>
         resourceReply(200, await users.getUserResource(params.id), shown(USER_RESOURCE, query)),
     }),
@@ -172,6 +176,7 @@ export const scimGroup = defineGroup({
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
       query: projectionQuery,
+      queryExample: USER_PROJECTION,
       handler: async ({ caller, params, body, headers, query }) =>
         resourceReply(
           200,
@@ -191,6 +196,7 @@ export const scimGroup = defineGroup({
         Operations: [{ op: 'replace', value: { active: false } }],
       },
       query: projectionQuery,
+      queryExample: USER_PROJECTION,
       handler: async ({ caller, params, body, headers, query }) =>
         resourceReply(
           200,
@@ -242,6 +248,7 @@ export const scimGroup = defineGroup({
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
       query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
       handler: async ({ body, query }) =>
         resourceReply(201, await groups.createGroup(body), shown(GROUP_RESOURCE, query)),
     }),
@@ -252,6 +259,7 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: one Group with its members',
       params: idParams,
       query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
       handler: async ({ params, query }) =>
         resourceReply(200, await groups.getGroupResource(params.id), shown(GROUP_RESOURCE, query)),
     }),
@@ -264,6 +272,7 @@ export const scimGroup = defineGroup({
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
       query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
       handler: async ({ params, body, headers, query }) =>
         resourceReply(
           200,
@@ -283,6 +292,7 @@ export const scimGroup = defineGroup({
         Operations: [{ op: 'add', path: 'members', value: [{ value: '1' }] }],
       },
       query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
       handler: async ({ params, body, headers, query }) =>
         resourceReply(200, await groups.patchGroup(params.id, body, headers['if-match']), shown(GROUP_RESOURCE, query)),
     }),

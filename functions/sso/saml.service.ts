@@ -8,7 +8,13 @@
  * assertion ids (a conditional put that expires with the assertion).
  */
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import {
+  generateServiceProviderMetadata,
+  SAML,
+  ValidateInResponseTo,
+  type CacheProvider,
+  type Profile,
+} from '@node-saml/node-saml';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import {
@@ -17,7 +23,9 @@ import {
   type IdentityProviderRecord,
   type SignFor,
 } from '../../shared/db/entities/identity-provider.ts';
-import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { log } from '../../shared/observability/logger.ts';
+import { missingClaims, samlClaims, samlClaimValues } from './saml-claims.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
 import type { Reply } from '../../shared/http/route.ts';
 import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
@@ -48,8 +56,37 @@ function oneRequestCache(requestId: string | null): CacheProvider {
   };
 }
 
+const spEntityIdOf = (provider: IdentityProviderRecord) =>
+  provider.sp_entity_id ?? `${siteBase()}/sso/${provider.providerid}`;
+
+/** The NameID formats this SP accepts (any: the NameID is the subject within the provider's namespace). */
+export const SP_NAME_ID_FORMATS = [
+  'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+];
+
+/**
+ * The SP metadata an IdP imports to set the application up (Entra ID, ADFS, Shibboleth,
+ * Keycloak), from node-saml: the entity id, the ACS (HTTP-POST), the NameID formats, and
+ * WantAssertionsSigned. No KeyDescriptor: this SP signs no requests and takes no encrypted
+ * assertions, so it has no certificate of its own (decision 285).
+ */
+export async function samlMetadata(providerid: string): Promise<string> {
+  const provider = await samlProvider(providerid);
+  const xml = generateServiceProviderMetadata({
+    issuer: spEntityIdOf(provider),
+    callbackUrl: acsUrl(provider.providerid),
+    identifierFormat: null,
+    wantAssertionsSigned: true,
+  });
+  // node-saml writes one NameIDFormat at most; the SP takes these three, in the schema's order (before the ACS).
+  const formats = SP_NAME_ID_FORMATS.map((format) => `<NameIDFormat>${format}</NameIDFormat>`).join('');
+  return xml.replace('<AssertionConsumerService', `${formats}<AssertionConsumerService`);
+}
+
 function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): SAML {
-  const spEntityId = provider.sp_entity_id ?? `${siteBase()}/sso/${provider.providerid}`;
+  const spEntityId = spEntityIdOf(provider);
   return new SAML({
     callbackUrl: acsUrl(provider.providerid),
     entryPoint: provider.idp_sso_url!,
@@ -95,6 +132,7 @@ const first = (node: unknown, child: string): XmlNode | undefined =>
 
 export interface SamlIdentity {
   nameId: string;
+  nameIdFormat: string | undefined;
   attributes: Record<string, unknown>;
   email: string | undefined;
   authnInstant: number | undefined;
@@ -119,6 +157,9 @@ export async function finishSamlLogin(
     throw new UnauthenticatedError(`The SAML response was refused: ${(error as Error).message}`);
   }
   if (!profile) throw new UnauthenticatedError('The SAML response carries no assertion');
+  // A NameID longer than this names no account here (it becomes part of a key).
+  if (profile.nameID.length > 255)
+    throw new UnauthenticatedError('The SAML response was refused: the NameID is too long');
   const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
   if (profile.issuer !== provider.idp_entity_id)
     throw new UnauthenticatedError('The SAML response was refused: the assertion is not from this identity provider');
@@ -143,6 +184,7 @@ export async function finishSamlLogin(
   return {
     identity: {
       nameId: profile.nameID,
+      nameIdFormat: typeof profile.nameIDFormat === 'string' ? profile.nameIDFormat : undefined,
       attributes,
       email: typeof profile.email === 'string' ? profile.email : undefined,
       authnInstant: Number.isFinite(instant) ? Math.floor(instant / 1000) : undefined,
@@ -152,13 +194,6 @@ export async function finishSamlLogin(
     signFor: started.sign_for ?? null,
   };
 }
-
-const values = (value: unknown): string[] =>
-  Array.isArray(value)
-    ? value.filter((item): item is string => typeof item === 'string')
-    : typeof value === 'string'
-      ? [value]
-      : [];
 
 /** The ACS: who signed in, then the session. */
 export async function samlAcs(
@@ -180,15 +215,30 @@ export async function samlAcs(
     });
     return { ...done, cookies: [endedStateCookie()] };
   }
-  const user = await accountFor(provider, {
-    ssoUserid: `${provider.providerid}|${identity.nameId}`,
-    email: identity.email,
-    // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
-    emailVerified: identity.email !== undefined,
-    name: values(identity.attributes.displayName ?? identity.attributes.name)[0],
-    roleValues: provider.role_claim ? values(identity.attributes[provider.role_claim]) : [],
-    teamValues: provider.team_claim ? values(identity.attributes[provider.team_claim]) : [],
-  });
+  const claims = samlClaims(identity.attributes, identity.nameId, identity.nameIdFormat);
+  const email = identity.email ?? claims.email;
+  let user: Awaited<ReturnType<typeof accountFor>>;
+  try {
+    user = await accountFor(provider, {
+      ssoUserid: `${provider.providerid}|${identity.nameId}`,
+      email,
+      // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
+      emailVerified: email !== undefined,
+      name: claims.name,
+      roleValues: samlClaimValues(identity.attributes, provider.role_claim),
+      teamValues: samlClaimValues(identity.attributes, provider.team_claim),
+    });
+  } catch (error) {
+    // The visitor is told the account is not known; the Admin's log says which claim was missing.
+    if (error instanceof ForbiddenError)
+      log().warn('A SAML sign-in was refused', {
+        providerid,
+        missing: missingClaims({ ...claims, email }),
+        attributes: Object.keys(identity.attributes),
+        nameIdFormat: identity.nameIdFormat,
+      });
+    throw error;
+  }
   const session = await startSession(user.userid, returnTo);
   return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
 }

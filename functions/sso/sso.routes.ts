@@ -4,7 +4,7 @@
  * remote login and its redirects to the customer's login page, OIDC and SAML.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
 import { queryInt } from '../../shared/http/query.ts';
 import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
 import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.schemas.ts';
@@ -12,7 +12,7 @@ import * as providers from './identity-providers.service.ts';
 import { customerLoginRedirect, remoteLogin } from './remote-login.service.ts';
 import { ssoPageError } from './sso-page-error.ts';
 import { oidcCallback } from './oidc.service.ts';
-import { samlAcs } from './saml.service.ts';
+import { samlAcs, samlMetadata } from './saml.service.ts';
 import { startCompanyLogin } from './company-login.service.ts';
 import { issueStepUpTicket, STEP_UP_TICKET_SECONDS, startStepUp, stepUpStatus } from './step-up.service.ts';
 import { startSignFor } from './sign-for.service.ts';
@@ -196,6 +196,19 @@ const signInRoutes = [
     summary: 'SAML assertion consumer service: checks the signed response, then starts the session',
     params: providerParams,
     handler: ({ params, rawBody, headers }) => samlAcs(params.providerid, rawBody, headers),
+  }),
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/metadata',
+    site: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'SAML SP metadata of a provider (entity id, ACS, NameID formats), for the IdP to import',
+    params: providerParams,
+    handler: async ({ params }) =>
+      rawReply(200, await samlMetadata(params.providerid), 'application/samlmetadata+xml; charset=utf-8', {
+        'content-disposition': `inline; filename="stepwise-${params.providerid}-metadata.xml"`,
+      }),
   }),
 ];
 
