@@ -12,8 +12,6 @@ import {
 } from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { verifyRemoteLogin } from '../../shared/domain/remote-login.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, startSession } from '../../shared/http/session.ts';
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
 
@@ -37,7 +35,8 @@ async function remoteProvider(): Promise<IdentityProviderRecord & { login_url: s
   return provider as IdentityProviderRecord & { login_url: string; secret_sealed: string };
 }
 
-export async function remoteLogin(rawQueryString: string): Promise<Reply> {
+/** Who the signed link names (the account, found or made), and where the session goes. */
+export async function remoteLogin(rawQueryString: string): Promise<{ userid: number; returnTo: string | undefined }> {
   const provider = await remoteProvider();
   const secret = await openProviderSecret(provider.providerid, 'secret', provider.secret_sealed);
   const now = nowSeconds();
@@ -65,13 +64,13 @@ export async function remoteLogin(rawQueryString: string): Promise<Reply> {
     name: claims.name,
     roleValues: [],
   });
-  return startSession(user.userid, claims.returnTo);
+  return { userid: user.userid, returnTo: claims.returnTo };
 }
 
 /** Dozuki's redirects to the customer's Remote Authentication URL: sign in, `register=1`, `logout=1`. */
-export async function customerLoginRedirect(kind: 'login' | 'register' | 'logout'): Promise<Reply> {
+export async function customerLoginUrl(kind: 'login' | 'register' | 'logout'): Promise<string> {
   const provider = await remoteProvider();
   const url = new URL(provider.login_url);
   if (kind !== 'login') url.searchParams.set(kind, '1');
-  return { kind: 'reply', status: 302, headers: { location: url.toString(), 'cache-control': NO_STORE } };
+  return url.toString();
 }

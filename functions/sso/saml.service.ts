@@ -8,13 +8,7 @@
  * assertion ids (a conditional put that expires with the assertion).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  generateServiceProviderMetadata,
-  SAML,
-  ValidateInResponseTo,
-  type CacheProvider,
-  type Profile,
-} from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import {
@@ -23,15 +17,15 @@ import {
   type IdentityProviderRecord,
   type SignFor,
 } from '../../shared/db/entities/identity-provider.ts';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
-import { log } from '../../shared/observability/logger.ts';
+import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { missingClaims, samlClaims, samlClaimValues } from './saml-claims.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
-import { accountFor } from './sso-accounts.ts';
-import { endedStateCookie, finishLogin, beginLogin } from './sso-login-state.ts';
-import { completeStepUp } from './step-up.service.ts';
+import { safeReturnTo } from '../../shared/http/session.ts';
+import { finishLogin, beginLogin } from './sso-login-state.ts';
+import type { ProviderRedirect, VerifiedSignIn } from './sso-flow.ts';
+
+/** node-saml (and its XML libraries), loaded by the first SAML request only. */
+const library = () => import('@node-saml/node-saml');
 
 /** A SAMLResponse larger than this (base64) is refused unread: real ones are a few KB. */
 export const MAX_SAML_RESPONSE_CHARS = 200_000;
@@ -74,6 +68,7 @@ export const SP_NAME_ID_FORMATS = [
  */
 export async function samlMetadata(providerid: string): Promise<string> {
   const provider = await samlProvider(providerid);
+  const { generateServiceProviderMetadata } = await library();
   const xml = generateServiceProviderMetadata({
     issuer: spEntityIdOf(provider),
     callbackUrl: acsUrl(provider.providerid),
@@ -85,9 +80,10 @@ export async function samlMetadata(providerid: string): Promise<string> {
   return xml.replace('<AssertionConsumerService', `${formats}<AssertionConsumerService`);
 }
 
-function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): SAML {
+async function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): Promise<SAML> {
+  const { SAML: Saml, ValidateInResponseTo } = await library();
   const spEntityId = spEntityIdOf(provider);
-  return new SAML({
+  return new Saml({
     callbackUrl: acsUrl(provider.providerid),
     entryPoint: provider.idp_sso_url!,
     issuer: spEntityId,
@@ -110,7 +106,7 @@ function samlFor(provider: IdentityProviderRecord, requestId: string | null, for
 export async function startSamlLogin(
   provider: IdentityProviderRecord,
   options: { returnTo: string; stepUpUserid?: number; signFor?: SignFor },
-): Promise<Reply> {
+): Promise<ProviderRedirect> {
   const requestId = `_${randomBytes(20).toString('hex')}`;
   const { state, cookie } = await beginLogin({
     providerid: provider.providerid,
@@ -121,9 +117,8 @@ export async function startSamlLogin(
     step_up_userid: options.stepUpUserid ?? null,
     ...(options.signFor ? { sign_for: options.signFor } : {}),
   });
-  const saml = samlFor(provider, requestId, options.stepUpUserid !== undefined || options.signFor !== undefined);
-  const location = await saml.getAuthorizeUrlAsync(state, undefined, {});
-  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
+  const saml = await samlFor(provider, requestId, options.stepUpUserid !== undefined || options.signFor !== undefined);
+  return { location: await saml.getAuthorizeUrlAsync(state, undefined, {}), stateCookie: cookie };
 }
 
 type XmlNode = { $?: Record<string, string>; _?: string; [child: string]: unknown };
@@ -150,7 +145,7 @@ export async function finishSamlLogin(
   const started = await finishLogin(form.get('RelayState') ?? undefined, headers, provider.providerid);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(provider, started.request_id).validatePostResponseAsync({
+    ({ profile } = await (await samlFor(provider, started.request_id)).validatePostResponseAsync({
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
@@ -195,31 +190,21 @@ export async function finishSamlLogin(
   };
 }
 
-/** The ACS: who signed in, then the session. */
-export async function samlAcs(
+/** The ACS: who signed in at the provider, and what the login was started for. */
+export async function verifySamlAcs(
   providerid: string,
   body: Buffer | undefined,
   headers: Record<string, string>,
-): Promise<Reply> {
+): Promise<VerifiedSignIn> {
   const provider = await samlProvider(providerid);
   if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
   const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
   const { identity, returnTo, stepUpUserid, signFor } = await finishSamlLogin(provider, form, headers);
-  if (stepUpUserid !== null || signFor !== null) {
-    const done = await completeStepUp(provider, {
-      ssoUserid: `${provider.providerid}|${identity.nameId}`,
-      stepUpUserid,
-      signFor,
-      authTime: identity.authnInstant,
-      returnTo,
-    });
-    return { ...done, cookies: [endedStateCookie()] };
-  }
   const claims = samlClaims(identity.attributes, identity.nameId, identity.nameIdFormat);
   const email = identity.email ?? claims.email;
-  let user: Awaited<ReturnType<typeof accountFor>>;
-  try {
-    user = await accountFor(provider, {
+  return {
+    provider,
+    identity: {
       ssoUserid: `${provider.providerid}|${identity.nameId}`,
       email,
       // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
@@ -227,18 +212,15 @@ export async function samlAcs(
       name: claims.name,
       roleValues: samlClaimValues(identity.attributes, provider.role_claim),
       teamValues: samlClaimValues(identity.attributes, provider.team_claim),
-    });
-  } catch (error) {
-    // The visitor is told the account is not known; the Admin's log says which claim was missing.
-    if (error instanceof ForbiddenError)
-      log().warn('A SAML sign-in was refused', {
-        providerid,
-        missing: missingClaims({ ...claims, email }),
-        attributes: Object.keys(identity.attributes),
-        nameIdFormat: identity.nameIdFormat,
-      });
-    throw error;
-  }
-  const session = await startSession(user.userid, returnTo);
-  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+    },
+    authTime: identity.authnInstant,
+    returnTo,
+    stepUpUserid,
+    signFor,
+    diagnostics: () => ({
+      missing: missingClaims({ ...claims, email }),
+      attributes: Object.keys(identity.attributes),
+      nameIdFormat: identity.nameIdFormat,
+    }),
+  };
 }
