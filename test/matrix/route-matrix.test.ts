@@ -1,7 +1,8 @@
 /**
  * The generic test matrix, generated from the route table: every route is checked for 401
  * without a token, 403 for a lesser role, 405 for a wrong method, 400 for invalid JSON, 422
- * for a wrong body, 404 for an unknown id and HEAD wherever GET answers. A new route is covered the moment it is declared.
+ * for a wrong body, 404 for an unknown id and HEAD wherever GET answers. A new route is
+ * covered the moment it is declared.
  * The test stack is a private site (the default): every route not open on a private site
  * answers 401 anonymously, and authorization comes before body validation (401/403, not 422).
  */
