@@ -19,7 +19,7 @@ import { beginLogin, finishLogin } from './sso-login-state.ts';
 import type { ProviderRedirect, VerifiedSignIn } from './sso-flow.ts';
 
 /** openid-client, loaded by the first OIDC sign-in only: the sso function's other routes never pay for it. */
-const library = () => import('openid-client');
+const library = () => import('#openid-client');
 
 const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
 export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/callback`;

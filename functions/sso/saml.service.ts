@@ -25,7 +25,7 @@ import { finishLogin, beginLogin } from './sso-login-state.ts';
 import type { ProviderRedirect, VerifiedSignIn } from './sso-flow.ts';
 
 /** node-saml (and its XML libraries), loaded by the first SAML request only. */
-const library = () => import('@node-saml/node-saml');
+const library = () => import('#node-saml');
 
 /** A SAMLResponse larger than this (base64) is refused unread: real ones are a few KB. */
 export const MAX_SAML_RESPONSE_CHARS = 200_000;
