@@ -167,6 +167,10 @@ function applyAt(
   else container[name] = value;
 }
 
+function dataProperty(value: unknown): PropertyDescriptor {
+  return { value, writable: true, enumerable: true, configurable: true };
+}
+
 function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
 }
@@ -264,7 +268,10 @@ function applyMultiValued(
   } else
     for (const element of hits) {
       if (sub) element[sub] = value;
-      else Object.assign(element, value);
+      // Own data properties only (a `__proto__` member of the value stays a member, as in a spread).
+      else
+        for (const [key, given] of Object.entries(value as object))
+          Object.defineProperty(element, key, dataProperty(given));
     }
   store(list);
 }
