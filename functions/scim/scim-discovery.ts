@@ -1,5 +1,6 @@
 /** SCIM discovery (RFC 7644 §4): what this service provider supports, for the IdP to read. */
-import { MAX_RESULTS, SCHEMA, scimBase } from './scim-protocol.ts';
+import { MAX_RESULTS, SCHEMA, ScimError, scimBase } from './scim-protocol.ts';
+import { ALL_SCHEMAS } from './scim-schema.ts';
 
 export function serviceProviderConfig() {
   return {
@@ -23,64 +24,8 @@ export function serviceProviderConfig() {
   };
 }
 
-const attribute = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  type,
-  multiValued: false,
-  required: false,
-  caseExact: false,
-  mutability: 'readWrite',
-  returned: 'default',
-  uniqueness: 'none',
-  ...extra,
-});
-
-const SCHEMAS = [
-  {
-    id: SCHEMA.user,
-    name: 'User',
-    description: 'A Stepwise account: userName is its email (the login)',
-    attributes: [
-      attribute('userName', 'string', { required: true, uniqueness: 'server' }),
-      attribute('externalId', 'string', { caseExact: true, uniqueness: 'server' }),
-      attribute('displayName', 'string'),
-      attribute('name', 'complex', {
-        subAttributes: [
-          attribute('formatted', 'string'),
-          attribute('givenName', 'string'),
-          attribute('familyName', 'string'),
-        ],
-      }),
-      attribute('emails', 'complex', {
-        multiValued: true,
-        subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
-      }),
-      attribute('active', 'boolean'),
-      attribute('groups', 'complex', { multiValued: true, mutability: 'readOnly' }),
-    ],
-  },
-  {
-    id: SCHEMA.group,
-    name: 'Group',
-    description: 'A Stepwise team',
-    attributes: [
-      attribute('displayName', 'string', { required: true, mutability: 'immutable' }),
-      attribute('members', 'complex', {
-        multiValued: true,
-        subAttributes: [attribute('value', 'string', { mutability: 'immutable' })],
-      }),
-    ],
-  },
-  {
-    id: SCHEMA.enterpriseUser,
-    name: 'EnterpriseUser',
-    description: 'employeeNumber is the account employee_id',
-    attributes: [attribute('employeeNumber', 'string', { uniqueness: 'server' })],
-  },
-];
-
 export function schemas() {
-  return SCHEMAS.map((schema) => ({
+  return ALL_SCHEMAS.map((schema) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
     ...schema,
     meta: { resourceType: 'Schema', location: `${scimBase()}/Schemas/${schema.id}` },
@@ -102,6 +47,20 @@ export function resourceTypes() {
     ...type,
     meta: { resourceType: 'ResourceType', location: `${scimBase()}/ResourceTypes/${type.id}` },
   }));
+}
+
+/** GET /Schemas/{id}: one schema by its URN (case aside); 404 otherwise. */
+export function schema(id: string) {
+  const found = schemas().find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+  if (!found) throw new ScimError(404, `No schema ${id}`);
+  return found;
+}
+
+/** GET /ResourceTypes/{id}: User or Group; 404 otherwise. */
+export function resourceType(id: string) {
+  const found = resourceTypes().find((candidate) => candidate.id.toLowerCase() === id.toLowerCase());
+  if (!found) throw new ScimError(404, `No resource type ${id}`);
+  return found;
 }
 
 export function listOf(resources: unknown[]) {

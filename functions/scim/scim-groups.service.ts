@@ -18,6 +18,7 @@ import {
   newTeamRecord,
   removeMemberWrites,
   renameTeam,
+  setTeamExternalId,
   teamAggregateWrite,
   type TeamRecord,
 } from '../../shared/db/entities/team.ts';
@@ -41,27 +42,41 @@ import {
   ScimError,
   stringValue,
 } from './scim-protocol.ts';
+import { applyPatch, isObject, normalizeDocument, resourceValues } from './scim-resource.ts';
+import { GROUP_RESOURCE } from './scim-schema.ts';
 
 const MAX_MEMBERS_SHOWN = 10_000;
 
-async function groupResource(team: TeamRecord, withMembers = true): Promise<Record<string, unknown>> {
+/** A Group without its members: what filters compare. */
+function groupHeader(team: TeamRecord): Record<string, unknown> {
   const base = scimBase();
-  const refs = withMembers ? await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 }) : [];
-  const users = await getUsers(refs.map((ref) => ref.userid));
   return {
     schemas: [SCHEMA.group],
     id: String(team.teamid),
+    ...(team.scim_external_id === undefined ? {} : { externalId: team.scim_external_id }),
     displayName: team.name,
-    ...(withMembers
-      ? {
-          members: users.map((user) => ({
-            value: String(user.userid),
-            $ref: `${base}/Users/${user.userid}`,
-            display: user.username,
-          })),
-        }
-      : {}),
     meta: { resourceType: 'Group', created: isoDate(team.created_date), location: `${base}/Groups/${team.teamid}` },
+  };
+}
+
+/**
+ * The whole Group, members included, in every answer: its version (ETag) is the same in a list,
+ * with members excluded or not, as read alone (RFC 7644 §3.14); the route projects it after.
+ */
+async function groupResource(team: TeamRecord): Promise<Record<string, unknown>> {
+  const base = scimBase();
+  const refs = await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 });
+  const users = await getUsers(refs.map((ref) => ref.userid));
+  const { meta, ...header } = groupHeader(team);
+  return {
+    ...header,
+    members: users.map((user) => ({
+      value: String(user.userid),
+      $ref: `${base}/Users/${user.userid}`,
+      display: user.username,
+      type: 'User',
+    })),
+    meta,
   };
 }
 
@@ -82,18 +97,13 @@ async function findTeams(filter: ScimFilter | undefined): Promise<TeamRecord[]> 
   return teams.filter((team) =>
     name !== undefined
       ? team.name.toLowerCase() === name.toLowerCase()
-      : !filter ||
-        matchesScimFilter(filter, (path) =>
-          path === 'displayname' ? [team.name] : path === 'id' ? [String(team.teamid)] : [],
-        ),
+      : !filter || matchesScimFilter(filter, resourceValues(groupHeader(team))),
   );
 }
 
-/** GET /Groups: a ListResponse of the matching teams in the request's window. */
-export async function listGroups(filter: ScimFilter | undefined, query: ListQuery, excludeMembers: boolean) {
-  return listPage(await findTeams(filter), query, (page) =>
-    Promise.all(page.map((team) => groupResource(team, !excludeMembers))),
-  );
+/** GET /Groups (and POST /Groups/.search): a ListResponse of the matching teams in the request's window. */
+export async function listGroups(filter: ScimFilter | undefined, query: ListQuery) {
+  return listPage(await findTeams(filter), query, (page) => Promise.all(page.map((team) => groupResource(team))));
 }
 
 /** Group names are unique among teams (case aside): 409 uniqueness for a taken one. */
@@ -138,11 +148,22 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
   await teamMembershipChanged(team.teamid, joining, leaving, now);
 }
 
+/** What a Group document (a POST or PUT body, or a Group after PATCH) sets on the team. */
+function groupFields(raw: unknown) {
+  const doc = normalizeDocument(isObject(raw) ? raw : {}, GROUP_RESOURCE);
+  const externalId = doc.externalId as string | undefined;
+  if (externalId !== undefined && externalId.length > 256)
+    throw new ScimError(400, 'externalId is at most 256 characters', 'invalidValue');
+  return {
+    name: stringValue(doc.displayName, 'displayName', 100),
+    members: memberIds(doc.members),
+    externalId: externalId ?? null,
+  };
+}
+
 export async function createGroup(body: unknown) {
-  const resource = (body ?? {}) as { displayName?: unknown; members?: unknown };
-  const name = stringValue(resource.displayName, 'displayName', 100);
+  const { name, members, externalId } = groupFields(body);
   await requireFreeName(name);
-  const members = memberIds(resource.members);
   // Provisioned by the site itself: no user owns it; Admins manage it.
   const team = newTeamRecord({
     teamid: await nextId('team'),
@@ -151,79 +172,63 @@ export async function createGroup(body: unknown) {
     privacy: 'private',
     created_date: nowSeconds(),
   });
-  await insertTeam(team, searchTokens(team.name));
+  await insertTeam(externalId === null ? team : { ...team, scim_external_id: externalId }, searchTokens(team.name));
   await changeMembers(team, members, []);
   return groupResource((await getTeam(team.teamid))!);
 }
 
-/** `members[value eq "12"]` → 12 (Okta's remove). */
-function memberInPath(path: string): number | undefined {
-  const match = /^members\[\s*value\s+eq\s+"(\d{1,15})"\s*\]$/i.exec(path.trim());
-  return match ? Number(match[1]) : undefined;
-}
-
-async function applyGroupChange(
+/** Renames the team, sets its externalId and makes its members those listed (joins and leaves only). */
+async function applyGroupFields(
   team: TeamRecord,
-  displayName: unknown,
-  add: number[],
-  remove: number[],
-  replaceWith?: number[],
-) {
-  if (displayName !== undefined) {
-    const name = stringValue(displayName, 'displayName', 100);
-    if (name !== team.name) {
-      await requireFreeName(name, team.teamid);
-      try {
-        await renameTeam(team.teamid, name, searchTokens(team.name), searchTokens(name));
-      } catch (error) {
-        if (error instanceof TransactionConditionFailed) throw new ScimError(404, `No Group ${team.teamid}`);
-        throw error;
-      }
+  current: Record<string, unknown>,
+  fields: ReturnType<typeof groupFields>,
+): Promise<void> {
+  if (fields.name !== team.name) {
+    await requireFreeName(fields.name, team.teamid);
+    try {
+      await renameTeam(team.teamid, fields.name, searchTokens(team.name), searchTokens(fields.name));
+    } catch (error) {
+      if (error instanceof TransactionConditionFailed) throw new ScimError(404, `No Group ${team.teamid}`);
+      throw error;
     }
   }
-  if (replaceWith) {
-    const current = (await listMembers(team.teamid, { limit: MAX_MEMBERS_SHOWN, offset: 0 })).map((ref) => ref.userid);
-    add = replaceWith.filter((userid) => !current.includes(userid));
-    remove = current.filter((userid) => !replaceWith.includes(userid));
-  }
-  await changeMembers(team, add, remove);
+  if (fields.externalId !== (team.scim_external_id ?? null)) await setTeamExternalId(team.teamid, fields.externalId);
+  const members = new Set(fields.members);
+  const present = memberIds(current.members);
+  await changeMembers(
+    team,
+    [...members].filter((userid) => !present.includes(userid)),
+    present.filter((userid) => !members.has(userid)),
+  );
 }
 
+/** The Group's writable attributes, as PATCH starts from them. */
+function groupDocument(resource: Record<string, unknown>): Record<string, unknown> {
+  const { schemas: _schemas, id: _id, meta: _meta, members, ...rest } = resource;
+  return { ...rest, members: memberIds(members).map((userid) => ({ value: String(userid) })) };
+}
+
+/**
+ * PATCH: every operation Okta and Entra ID send (rename, externalId, add, remove and replace
+ * members, `members[value eq "12"]`, members listed in a remove's value), applied to the Group
+ * in order (RFC 7644 §3.5.2); a path the Group schema does not declare is 400 invalidPath.
+ */
 export async function patchGroup(id: string, body: unknown, ifMatch?: string) {
   const operations = patchOperations(body);
   const team = await requireTeam(id);
-  checkIfMatch(ifMatch, etagOf(await groupResource(team)));
-  const add: number[] = [];
-  const remove: number[] = [];
-  let replaceWith: number[] | undefined;
-  let displayName: unknown;
-  for (const { op, path, value } of operations) {
-    const target = path?.trim().toLowerCase();
-    if (target === undefined) {
-      const fields = (value ?? {}) as { displayName?: unknown; members?: unknown };
-      if (fields.displayName !== undefined) displayName = fields.displayName;
-      if (fields.members !== undefined) {
-        if (op === 'replace') replaceWith = memberIds(fields.members);
-        else add.push(...memberIds(fields.members));
-      }
-    } else if (target === 'displayname') displayName = value;
-    else if (target === 'members') {
-      // Entra ID removes with path "members" and the members in value; Okta adds so.
-      if (op === 'add') add.push(...memberIds(value));
-      else if (op === 'remove') remove.push(...memberIds(value));
-      else replaceWith = memberIds(value);
-    } else if (memberInPath(path!) !== undefined && op === 'remove') remove.push(memberInPath(path!)!);
-    else if (target !== 'externalid') throw new ScimError(400, `Cannot change ${path} of a Group`, 'invalidPath');
-  }
-  await applyGroupChange(team, displayName, add, remove, replaceWith);
+  const current = await groupResource(team);
+  checkIfMatch(ifMatch, etagOf(current));
+  const changed = applyPatch(groupDocument(current), operations, GROUP_RESOURCE);
+  await applyGroupFields(team, current, groupFields(changed));
   return groupResource((await getTeam(team.teamid))!);
 }
 
+/** PUT: the Group as sent (an externalId it leaves out is cleared). */
 export async function replaceGroup(id: string, body: unknown, ifMatch?: string) {
   const team = await requireTeam(id);
-  checkIfMatch(ifMatch, etagOf(await groupResource(team)));
-  const resource = (body ?? {}) as { displayName?: unknown; members?: unknown };
-  await applyGroupChange(team, resource.displayName, [], [], memberIds(resource.members));
+  const current = await groupResource(team);
+  checkIfMatch(ifMatch, etagOf(current));
+  await applyGroupFields(team, current, groupFields(body));
   return groupResource((await getTeam(team.teamid))!);
 }
 

@@ -8,15 +8,16 @@ import { rawReply, type Reply } from '../../shared/http/route.ts';
 import { RequestError } from '../../shared/http/respond.ts';
 import { siteUrl } from '../../shared/config.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
+import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, scimErrorBody } from '../../shared/http/scim-error.ts';
 
-export const SCIM_CONTENT_TYPE = 'application/scim+json';
+export { SCIM_CONTENT_TYPE };
 export const SCHEMA = {
   user: 'urn:ietf:params:scim:schemas:core:2.0:User',
   group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
   enterpriseUser: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
   list: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
   patch: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
-  error: 'urn:ietf:params:scim:api:messages:2.0:Error',
+  error: SCIM_ERROR_SCHEMA,
 } as const;
 
 /** RFC 7644 §3.12 scimType values this service answers with. */
@@ -46,12 +47,7 @@ export function scimErrorReply(status: number, message: string, error?: unknown)
   const scimType = error instanceof ScimError ? error.scimType : status === 422 ? 'invalidValue' : undefined;
   // SCIM has no 422: a body the schemas refuse is a 400 invalidValue.
   const shown = status === 422 ? 400 : status;
-  return scimReply(shown, {
-    schemas: [SCHEMA.error],
-    status: String(shown),
-    ...(scimType ? { scimType } : {}),
-    detail: message,
-  });
+  return scimReply(shown, scimErrorBody(shown, message, scimType));
 }
 
 export function scimReply(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
@@ -76,15 +72,21 @@ export function checkIfMatch(ifMatch: string | undefined, current: string): void
     throw new ScimError(412, 'The resource changed since that version (If-Match)', undefined);
 }
 
-/** A resource answer with its ETag header and meta.version. */
-export function resourceReply(status: number, resource: Record<string, unknown>): Reply {
+/**
+ * A resource answer with its ETag header and meta.version, both of the whole resource; `project`
+ * (the request's attributes/excludedAttributes) shapes what is shown after.
+ */
+export function resourceReply(
+  status: number,
+  resource: Record<string, unknown>,
+  project: (shown: Record<string, unknown>) => Record<string, unknown> = (shown) => shown,
+): Reply {
   const version = etagOf(resource);
   const meta: Record<string, unknown> = { ...(resource.meta as Record<string, unknown>), version };
-  return scimReply(
-    status,
-    { ...resource, meta },
-    { etag: version, ...(status === 201 ? { location: String(meta.location) } : {}) },
-  );
+  return scimReply(status, project({ ...resource, meta }), {
+    etag: version,
+    ...(status === 201 ? { location: String(meta.location) } : {}),
+  });
 }
 
 export function withVersion(resource: Record<string, unknown>): Record<string, unknown> {

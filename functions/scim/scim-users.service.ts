@@ -1,10 +1,12 @@
 /**
- * SCIM Users (RFC 7643 §4.1) over the site's accounts: userName is the account's email (the
- * login), externalId its sso_userid, displayName its name, the enterprise employeeNumber its
- * employee_id. `active: false` and DELETE disable the account (docs/identity.md): it signs in
- * no more and its tokens (sessions) are deleted at once; its training records, signatures and
- * audit trail stay. Attributes the account does not keep (phone numbers, addresses, titles)
- * are accepted and not stored, as identity providers send them whatever the app maps.
+ * SCIM Users (RFC 7643 §4.1) over the site's accounts (decision 284): userName is kept as the
+ * identity provider sent it (unique, case aside; an account SCIM never named answers its email),
+ * the account's email is the primary of `emails` (else the work one, else the first, else an
+ * email-shaped userName), externalId its sso_userid, displayName its name, the enterprise
+ * employeeNumber its employee_id; the other attributes of the declared schemas (name parts,
+ * title, phone numbers, addresses, department ...) are kept beside the account as sent.
+ * `active: false` and DELETE disable the account (docs/identity.md): it signs in no more and its
+ * tokens (sessions) are deleted at once; its training records, signatures and audit trail stay.
  */
 import { auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
@@ -20,7 +22,6 @@ import { retryOnLostRace, labelsIn } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { equalityOn, matchesScimFilter, type ScimFilter } from '../../shared/domain/scim-filter.ts';
 import {
-  booleanValue,
   checkIfMatch,
   etagOf,
   isoDate,
@@ -30,47 +31,74 @@ import {
   SCHEMA,
   scimBase,
   ScimError,
-  stringValue,
 } from './scim-protocol.ts';
+import { applyPatch, isObject, normalizeDocument, resourceValues, type ScimDocument } from './scim-resource.ts';
+import { USER_RESOURCE } from './scim-schema.ts';
 
-/** The SCIM view of an account's editable attributes, which PATCH and PUT change. */
-interface UserDraft {
-  userName: string;
-  externalId: string | null;
-  displayName: string;
-  email: string;
-  employeeNumber: string | null;
-  active: boolean;
+const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+$/;
+/** The most a User's kept attributes (scim_profile) may weigh, as JSON. */
+const MAX_PROFILE_BYTES = 16_384;
+
+/** The attributes SCIM keeps beside the account, read back through their declared schemas. */
+function storedProfile(user: UserRecord): ScimDocument {
+  if (user.scim_profile === undefined) return {};
+  try {
+    return normalizeDocument(user.scim_profile, USER_RESOURCE);
+  } catch {
+    return {};
+  }
 }
 
-function draftOf(user: UserRecord): UserDraft {
-  return {
-    userName: user.email,
-    externalId: user.sso_userid,
-    displayName: user.username,
-    email: user.email,
-    employeeNumber: user.employee_id,
-    active: !user.disabled,
+function withoutUndefined(resource: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(resource).filter(([, value]) => value !== undefined));
+}
+
+/** The account's writable SCIM attributes: what PATCH starts from. */
+function documentOf(user: UserRecord): ScimDocument {
+  const profile = storedProfile(user);
+  const named = user.scim_profile !== undefined;
+  const {
+    [SCHEMA.enterpriseUser]: enterpriseKept,
+    emails,
+    name,
+    displayName: _displayName,
+    ...rest
+  } = profile as ScimDocument & { emails?: Array<{ value?: string }> };
+  const sentEmails = emails?.some((email) => email.value?.toLowerCase() === user.email.toLowerCase());
+  const enterprise = {
+    ...(isObject(enterpriseKept) ? enterpriseKept : {}),
+    ...(user.employee_id ? { employeeNumber: user.employee_id } : {}),
   };
+  return withoutUndefined({
+    userName: user.scim_username ?? user.email,
+    externalId: user.sso_userid ?? undefined,
+    name: named ? name : { formatted: user.username },
+    // A displayName SCIM removed stays removed (the account keeps a name to show: decision 284).
+    displayName: !named || 'displayName' in profile ? user.username : undefined,
+    emails: sentEmails
+      ? emails
+      : named && emails === undefined
+        ? undefined
+        : [{ value: user.email, type: 'work', primary: true }],
+    ...rest,
+    active: !user.disabled,
+    ...(Object.keys(enterprise).length ? { [SCHEMA.enterpriseUser]: enterprise } : {}),
+  });
 }
 
 export function userResource(user: UserRecord, teamNames: Map<number, string>): Record<string, unknown> {
   const base = scimBase();
+  const document = documentOf(user);
   return {
-    schemas: [SCHEMA.user, ...(user.employee_id ? [SCHEMA.enterpriseUser] : [])],
+    schemas: [SCHEMA.user, ...(document[SCHEMA.enterpriseUser] ? [SCHEMA.enterpriseUser] : [])],
     id: String(user.userid),
-    ...(user.sso_userid ? { externalId: user.sso_userid } : {}),
-    userName: user.email,
-    name: { formatted: user.username },
-    displayName: user.username,
-    emails: [{ value: user.email, type: 'work', primary: true }],
-    active: !user.disabled,
+    ...document,
     groups: user.teams.map((teamid) => ({
       value: String(teamid),
       $ref: `${base}/Groups/${teamid}`,
       display: teamNames.get(teamid) ?? '',
+      type: 'direct',
     })),
-    ...(user.employee_id ? { [SCHEMA.enterpriseUser]: { employeeNumber: user.employee_id } } : {}),
     meta: { resourceType: 'User', created: isoDate(user.join_date), location: `${base}/Users/${user.userid}` },
   };
 }
@@ -82,19 +110,75 @@ async function resourcesOf(users: UserRecord[]): Promise<Record<string, unknown>
   return users.map((user) => userResource(user, names));
 }
 
-function attributeValues(user: UserRecord) {
-  const values: Record<string, Array<string | boolean>> = {
-    id: [String(user.userid)],
-    username: [user.email],
-    externalid: user.sso_userid ? [user.sso_userid] : [],
-    displayname: [user.username],
-    'name.formatted': [user.username],
-    emails: [user.email],
-    'emails.value': [user.email],
-    active: [!user.disabled],
-    employeenumber: user.employee_id ? [user.employee_id] : [],
+/** What a write sets on the account, read from a User document. */
+interface AccountFields {
+  userName: string;
+  email: string;
+  displayName: string;
+  externalId: string | null;
+  employeeNumber: string | null;
+  active: boolean;
+  profile: ScimDocument;
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** The account fields of a User document (after PATCH, or as POST/PUT sent it); 400 for what cannot be kept. */
+function accountFields(raw: ScimDocument): AccountFields {
+  const doc = normalizeDocument(raw, USER_RESOURCE);
+  const userName = doc.userName;
+  if (typeof userName !== 'string' || userName.length > 256)
+    throw new ScimError(400, 'userName is a string of 1 to 256 characters', 'invalidValue');
+  const emails = (doc.emails ?? []) as Array<{ value?: string; type?: string; primary?: boolean }>;
+  const chosen =
+    emails.find((email) => email.primary === true && email.value) ??
+    emails.find((email) => email.type?.toLowerCase() === 'work' && email.value) ??
+    emails.find((email) => email.value);
+  const email = chosen?.value?.trim() ?? (EMAIL_SHAPE.test(userName.trim()) ? userName.trim() : undefined);
+  if (!email || !EMAIL_SHAPE.test(email) || email.length > 254)
+    throw new ScimError(
+      400,
+      'A User needs an email address: a value in emails, or a userName that is one',
+      'invalidValue',
+    );
+  const name = (doc.name ?? {}) as { formatted?: string; givenName?: string; familyName?: string };
+  const joined = [name.givenName, name.familyName].filter(Boolean).join(' ');
+  const displayName = (textOf(doc.displayName) ?? textOf(name.formatted) ?? (joined || userName)).trim().slice(0, 200);
+  const { userName: _userName, externalId, active, [SCHEMA.enterpriseUser]: enterpriseDoc, ...profile } = doc;
+  const { employeeNumber, ...enterpriseKept } = (enterpriseDoc ?? {}) as Record<string, unknown>;
+  if (Object.keys(enterpriseKept).length) profile[SCHEMA.enterpriseUser] = enterpriseKept;
+  if (Buffer.byteLength(JSON.stringify(profile)) > MAX_PROFILE_BYTES)
+    throw new ScimError(400, `A User's attributes are at most ${MAX_PROFILE_BYTES} bytes`, 'invalidValue');
+  return {
+    userName,
+    email,
+    displayName,
+    externalId: textOf(externalId) ?? null,
+    employeeNumber: textOf(employeeNumber) ?? null,
+    active: active === undefined ? true : (active as boolean),
+    profile,
   };
-  return (path: string) => values[path] ?? [];
+}
+
+/**
+ * The account a userName names: the one SCIM named so, else the one whose email it is when SCIM
+ * never named that account (its userName is its email).
+ */
+async function userNameHolder(userName: string): Promise<number | undefined> {
+  const named = await findUserIdBy('SCIM_USERNAME', userName);
+  if (named !== undefined) return named;
+  const byEmail = await findUserIdBy('EMAIL', userName);
+  if (byEmail === undefined) return undefined;
+  const user = await getUser(byEmail);
+  return user && user.scim_username === undefined ? user.userid : undefined;
+}
+
+async function requireFreeUserName(userName: string, userid?: number): Promise<void> {
+  const holder = await userNameHolder(userName);
+  if (holder !== undefined && holder !== userid)
+    throw new ScimError(409, 'A User with this userName exists', 'uniqueness');
 }
 
 /** A User SCIM deleted is gone for SCIM (decision 242): the account stays, disabled. */
@@ -108,11 +192,14 @@ function provisioned(user: UserRecord | undefined): user is UserRecord {
  * the user list (a Query) and keeps the matches. Users SCIM deleted are left out.
  */
 async function findUsers(filter: ScimFilter | undefined): Promise<UserRecord[]> {
-  const email =
-    filter && (equalityOn(filter, 'userName') ?? equalityOn(filter, 'emails') ?? equalityOn(filter, 'emails.value'));
+  const userName = filter && equalityOn(filter, 'userName');
+  const email = filter && (equalityOn(filter, 'emails') ?? equalityOn(filter, 'emails.value'));
   const sso = filter && equalityOn(filter, 'externalId');
-  if (email !== undefined || sso !== undefined) {
-    const userid = await findUserIdBy(email !== undefined ? 'EMAIL' : 'SSO', (email ?? sso)!);
+  if (userName !== undefined || email !== undefined || sso !== undefined) {
+    const userid =
+      userName !== undefined
+        ? await userNameHolder(userName)
+        : await findUserIdBy(email !== undefined ? 'EMAIL' : 'SSO', (email ?? sso)!);
     const user = userid === undefined ? undefined : await getUser(userid);
     return provisioned(user) ? [user] : [];
   }
@@ -120,10 +207,13 @@ async function findUsers(filter: ScimFilter | undefined): Promise<UserRecord[]> 
     ...record,
     teams: [...(record.teams ?? [])].map(Number).sort((a, b) => a - b),
   }));
-  return users.filter((user) => provisioned(user) && (!filter || matchesScimFilter(filter, attributeValues(user))));
+  return users.filter(
+    (user) =>
+      provisioned(user) && (!filter || matchesScimFilter(filter, resourceValues(userResource(user, new Map())))),
+  );
 }
 
-/** GET /Users: a ListResponse of the matching accounts in the request's window. */
+/** GET /Users (and POST /Users/.search): a ListResponse of the matching accounts in the request's window. */
 export async function listUsers(filter: ScimFilter | undefined, query: ListQuery) {
   return listPage(await findUsers(filter), query, resourcesOf);
 }
@@ -139,128 +229,70 @@ export async function getUserResource(id: string): Promise<Record<string, unknow
   return (await resourcesOf([await requireUser(id)]))[0];
 }
 
-function primaryEmail(value: unknown): string | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const emails = value as Array<{ value?: unknown; primary?: unknown }>;
-  const chosen = emails.find((email) => email.primary === true) ?? emails[0];
-  return typeof chosen?.value === 'string' ? chosen.value : undefined;
-}
-
-/** Applies one attribute (by path, lower-cased) to the draft; unknown attributes are not kept. */
-function applyAttribute(draft: UserDraft, path: string, value: unknown, op: 'add' | 'replace' | 'remove'): void {
-  const key = path.replace(/^urn:ietf:params:scim:schemas:core:2\.0:user:/i, '').toLowerCase();
-  const removing = op === 'remove';
-  if (key === 'username') draft.userName = stringValue(value, 'userName');
-  else if (key === 'externalid')
-    draft.externalId = removing || value === null ? null : stringValue(value, 'externalId');
-  else if (key === 'displayname' || key === 'name.formatted') {
-    if (!removing) draft.displayName = stringValue(value, 'displayName');
-  } else if (key === 'active') draft.active = removing ? true : booleanValue(value, 'active');
-  else if (key === 'name' && value && typeof value === 'object') {
-    const name = value as { formatted?: unknown; givenName?: unknown; familyName?: unknown };
-    const joined = [name.givenName, name.familyName].filter((part) => typeof part === 'string' && part).join(' ');
-    if (typeof name.formatted === 'string' && name.formatted) draft.displayName = name.formatted.trim();
-    else if (joined) draft.displayName = joined;
-  } else if (key === 'emails' || /^emails\[.*\]\.value$/.test(key) || key === 'emails.value') {
-    const email = key === 'emails' ? primaryEmail(value) : typeof value === 'string' ? value : undefined;
-    // The login is the email: a new work email moves userName only where the IdP does not set it.
-    if (email && !removing) draft.email = email;
-  } else if (key === SCHEMA.enterpriseUser.toLowerCase() && value && typeof value === 'object') {
-    const number = (value as { employeeNumber?: unknown }).employeeNumber;
-    if (typeof number === 'string') draft.employeeNumber = number;
-  } else if (key === `${SCHEMA.enterpriseUser.toLowerCase()}:employeenumber`) {
-    draft.employeeNumber = removing || value === null ? null : stringValue(value, 'employeeNumber');
-  }
-}
-
-function applyObject(draft: UserDraft, value: unknown, op: 'add' | 'replace'): void {
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new ScimError(400, 'A PATCH without a path carries an object of attributes', 'invalidValue');
-  for (const [path, attribute] of Object.entries(value)) applyAttribute(draft, path, attribute, op);
-}
-
-/** The draft from a full resource (POST, PUT). */
-function draftFromResource(body: unknown, base?: UserDraft): UserDraft {
-  const resource = (body ?? {}) as Record<string, unknown>;
-  const userName = stringValue(resource.userName, 'userName');
-  const email = userName.includes('@') ? userName : primaryEmail(resource.emails);
-  if (!email) throw new ScimError(400, 'userName or a primary email is an email address', 'invalidValue');
-  const draft: UserDraft = {
-    userName,
-    email,
-    externalId: null,
-    displayName: base?.displayName ?? userName,
-    employeeNumber: null,
-    active: true,
-  };
-  applyObject(draft, { ...resource, userName, emails: undefined }, 'replace');
-  if (userName.includes('@')) draft.email = userName;
-  return draft;
-}
-
-function emailOf(draft: UserDraft): string {
-  const email = draft.userName.includes('@') ? draft.userName : draft.email;
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new ScimError(400, 'userName is an email address', 'invalidValue');
-  return email;
+function conflictOf(error: unknown): ScimError | undefined {
+  return uniquenessProblem(error)
+    ? new ScimError(409, `A User with this userName, email, externalId or employeeNumber exists`, 'uniqueness')
+    : undefined;
 }
 
 export async function createUser(caller: Caller, body: unknown): Promise<Record<string, unknown>> {
-  const draft = draftFromResource(body);
+  const fields = accountFields(isObject(body) ? body : {});
+  await requireFreeUserName(fields.userName);
   let user: UserRecord;
   try {
     user = await createUserAccount({
-      email: emailOf(draft),
-      username: draft.displayName,
-      sso_userid: draft.externalId,
-      employee_id: draft.employeeNumber,
+      email: fields.email,
+      username: fields.displayName,
+      sso_userid: fields.externalId,
+      employee_id: fields.employeeNumber,
       created_by: null,
+      scim_username: fields.userName,
+      scim_profile: fields.profile,
     });
   } catch (error) {
-    if (uniquenessProblem(error) || (error as Error).name === 'ValidationError')
-      throw new ScimError(
-        409,
-        `A User with this userName or externalId exists: ${(error as Error).message}`,
-        'uniqueness',
-      );
-    throw error;
+    throw conflictOf(error) ?? error;
   }
-  if (!draft.active) user = await changeUser(caller, String(user.userid), undefined, (d) => ({ ...d, active: false }));
+  if (!fields.active)
+    user = await changeUser(caller, String(user.userid), undefined, (doc) => ({ ...doc, active: false }));
   return (await resourcesOf([user]))[0];
 }
 
 /**
  * Reads the account, checks If-Match against its current version, applies `change` to its
- * draft and writes it with the version condition (a concurrent edit retries the whole step).
- * Disabling deletes every token of the account and is recorded in its audit chain.
+ * document and writes the fields it yields with the version condition (a concurrent edit
+ * retries the whole step). Disabling deletes every token of the account and is recorded in its
+ * audit chain.
  */
 async function changeUser(
   caller: Caller,
   id: string,
   ifMatch: string | undefined,
-  change: (draft: UserDraft) => UserDraft,
+  change: (doc: ScimDocument) => ScimDocument,
   deleting = false,
 ): Promise<UserRecord> {
   const result = await retryOnLostRace(
     async () => {
       const before = await requireUser(id);
       checkIfMatch(ifMatch, etagOf((await resourcesOf([before]))[0]));
-      const draft = change(draftOf(before));
+      const fields = accountFields(change(documentOf(before)));
+      if (fields.userName.toLowerCase() !== (before.scim_username ?? before.email).toLowerCase())
+        await requireFreeUserName(fields.userName, before.userid);
       const after: UserRecord = {
         ...before,
-        email: emailOf(draft),
-        username: draft.displayName,
-        sso_userid: draft.externalId,
-        employee_id: draft.employeeNumber,
-        disabled: !draft.active,
+        email: fields.email,
+        username: fields.displayName,
+        sso_userid: fields.externalId,
+        employee_id: fields.employeeNumber,
+        disabled: !fields.active,
+        scim_username: fields.userName,
+        scim_profile: fields.profile,
         ...(deleting ? { scim_deleted_date: nowSeconds() } : {}),
       };
       after.search_tokens = searchTokens(after.username, after.unique_username);
       try {
         await replaceUser(before, after);
       } catch (error) {
-        if (uniquenessProblem(error))
-          throw new ScimError(409, 'Another User has this userName or externalId', 'uniqueness');
-        throw error;
+        throw conflictOf(error) ?? error;
       }
       return { before, after };
     },
@@ -280,22 +312,16 @@ async function changeUser(
   return after;
 }
 
+/** PUT: the resource as sent replaces the User's attributes (those it leaves out are cleared). */
 export async function replaceUserResource(caller: Caller, id: string, body: unknown, ifMatch?: string) {
-  const user = await changeUser(caller, id, ifMatch, (current) => draftFromResource(body, current));
+  const user = await changeUser(caller, id, ifMatch, () => (isObject(body) ? body : {}));
   return (await resourcesOf([user]))[0];
 }
 
+/** PATCH: every operation applied in order (RFC 7644 §3.5.2), or none and a SCIM error. */
 export async function patchUser(caller: Caller, id: string, body: unknown, ifMatch?: string) {
   const operations = patchOperations(body);
-  const user = await changeUser(caller, id, ifMatch, (current) => {
-    const draft = { ...current };
-    for (const operation of operations) {
-      if (operation.path === undefined)
-        applyObject(draft, operation.value, operation.op === 'remove' ? 'replace' : operation.op);
-      else applyAttribute(draft, operation.path, operation.value, operation.op);
-    }
-    return draft;
-  });
+  const user = await changeUser(caller, id, ifMatch, (current) => applyPatch(current, operations, USER_RESOURCE));
   return (await resourcesOf([user]))[0];
 }
 
@@ -306,5 +332,5 @@ export async function patchUser(caller: Caller, id: string, body: unknown, ifMat
  * disabled before (Entra's soft delete, then DELETE) is deleted the same way.
  */
 export async function deleteUser(caller: Caller, id: string, ifMatch?: string): Promise<void> {
-  await changeUser(caller, id, ifMatch, (draft) => ({ ...draft, active: false }), true);
+  await changeUser(caller, id, ifMatch, (doc) => ({ ...doc, active: false }), true);
 }

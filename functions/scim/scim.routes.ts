@@ -7,13 +7,23 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { parseScimFilter, ScimFilterError, type ScimFilter } from '../../shared/domain/scim-filter.ts';
-import { resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
-import { listOf, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery.ts';
+import { type ListQuery, resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
+import { listOf, resourceType, resourceTypes, schema, schemas, serviceProviderConfig } from './scim-discovery.ts';
+import { attributeList, projectResource } from './scim-resource.ts';
+import { GROUP_RESOURCE, type ResourceSchemas, USER_RESOURCE } from './scim-schema.ts';
 import * as users from './scim-users.service.ts';
 import * as groups from './scim-groups.service.ts';
 
 const SCIM = { site: true, auth: 'user', apiScope: 'scim' } as const;
 const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+const schemaParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(200)) });
+/** RFC 7644 §3.9: any answer holding resources takes attributes or excludedAttributes. */
+const projectionQuery = z.object({
+  excludedAttributes: z.optional(z.string()),
+  attributes: z.optional(z.string()),
+});
+const USER_PROJECTION = { attributes: 'userName,name.givenName,emails' };
+const GROUP_PROJECTION = { excludedAttributes: 'members' };
 const listQuery = z.object({
   filter: z.optional(z.string()),
   startIndex: z.optional(z.string()),
@@ -21,6 +31,43 @@ const listQuery = z.object({
   excludedAttributes: z.optional(z.string()),
   attributes: z.optional(z.string()),
 });
+/** A SearchRequest (RFC 7644 §3.4.3): the query of a GET, as a body. */
+const searchBody = z.looseObject({
+  filter: z.optional(z.string().check(z.maxLength(1000))),
+  startIndex: z.optional(z.number()),
+  count: z.optional(z.number()),
+  attributes: z.optional(z.array(z.string()).check(z.maxLength(100))),
+  excludedAttributes: z.optional(z.array(z.string()).check(z.maxLength(100))),
+});
+const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+
+interface Projection {
+  attributes?: string | string[];
+  excludedAttributes?: string | string[];
+}
+
+/** The request's projection of one resource. */
+function shown(schemas: ResourceSchemas, projection: Projection) {
+  const attributes = attributeList(projection.attributes);
+  const excluded = attributeList(projection.excludedAttributes);
+  return (resource: Record<string, unknown>) => projectResource(resource, schemas, attributes, excluded);
+}
+
+/** A ListResponse with each resource projected as asked (versions are of the whole resources). */
+function shownList(
+  list: { Resources: Record<string, unknown>[] } & Record<string, unknown>,
+  schemas: ResourceSchemas,
+  projection: Projection,
+) {
+  return { ...list, Resources: list.Resources.map(shown(schemas, projection)) };
+}
+
+function searchQuery(body: z.infer<typeof searchBody>): ListQuery {
+  return {
+    ...(body.startIndex === undefined ? {} : { startIndex: String(body.startIndex) }),
+    ...(body.count === undefined ? {} : { count: String(body.count) }),
+  };
+}
 /** SCIM bodies are read by the services, attribute by attribute, in the forms IdPs send. */
 const scimBody = z.looseObject({});
 
@@ -56,9 +103,25 @@ export const scimGroup = defineGroup({
     route({
       ...SCIM,
       method: 'GET',
+      path: '/scim/v2/Schemas/{id}',
+      summary: 'SCIM: one schema by its URN',
+      params: schemaParams,
+      handler: async ({ params }) => scimReply(200, schema(params.id)),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
       path: '/scim/v2/ResourceTypes',
       summary: 'SCIM: the resource types (User, Group)',
       handler: async () => scimReply(200, listOf(resourceTypes())),
+    }),
+    route({
+      ...SCIM,
+      method: 'GET',
+      path: '/scim/v2/ResourceTypes/{id}',
+      summary: 'SCIM: one resource type (User or Group)',
+      params: schemaParams,
+      handler: async ({ params }) => scimReply(200, resourceType(params.id)),
     }),
     route({
       ...SCIM,
@@ -67,7 +130,18 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: Users, filtered (userName, emails, externalId; eq co sw and or), startIndex/count',
       query: listQuery,
       queryExample: { filter: 'userName eq "dana.fisher@example.com"', startIndex: '1', count: '100' },
-      handler: async ({ query }) => scimReply(200, await users.listUsers(filterOf(query.filter), query)),
+      handler: async ({ query }) =>
+        scimReply(200, shownList(await users.listUsers(filterOf(query.filter), query), USER_RESOURCE, query)),
+    }),
+    route({
+      ...SCIM,
+      method: 'POST',
+      path: '/scim/v2/Users/.search',
+      summary: 'SCIM: Users found by a SearchRequest body (filter, startIndex, count, attributes)',
+      body: searchBody,
+      example: { schemas: [SEARCH_REQUEST], filter: 'userName eq "dana.fisher@example.com"', startIndex: 1, count: 10 },
+      handler: async ({ body }) =>
+        scimReply(200, shownList(await users.listUsers(filterOf(body.filter), searchQuery(body)), USER_RESOURCE, body)),
     }),
     route({
       ...SCIM,
@@ -77,7 +151,10 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: provision a User (an account without a password: the IdP signs it in)',
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
-      handler: async ({ caller, body }) => resourceReply(201, await users.createUser(caller, body)),
+      query: projectionQuery,
+      queryExample: USER_PROJECTION,
+      handler: async ({ caller, body, query }) =>
+        resourceReply(201, await users.createUser(caller, body), shown(USER_RESOURCE, query)),
     }),
     route({
       ...SCIM,
@@ -85,7 +162,10 @@ export const scimGroup = defineGroup({
       path: '/scim/v2/Users/{id}',
       summary: 'SCIM: one User',
       params: idParams,
-      handler: async ({ params }) => resourceReply(200, await users.getUserResource(params.id)),
+      query: projectionQuery,
+      queryExample: USER_PROJECTION,
+      handler: async ({ params, query }) =>
+        resourceReply(200, await users.getUserResource(params.id), shown(USER_RESOURCE, query)),
     }),
     route({
       ...SCIM,
@@ -95,8 +175,14 @@ export const scimGroup = defineGroup({
       params: idParams,
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'jane@example.com', active: true },
-      handler: async ({ caller, params, body, headers }) =>
-        resourceReply(200, await users.replaceUserResource(caller, params.id, body, headers['if-match'])),
+      query: projectionQuery,
+      queryExample: USER_PROJECTION,
+      handler: async ({ caller, params, body, headers, query }) =>
+        resourceReply(
+          200,
+          await users.replaceUserResource(caller, params.id, body, headers['if-match']),
+          shown(USER_RESOURCE, query),
+        ),
     }),
     route({
       ...SCIM,
@@ -109,8 +195,14 @@ export const scimGroup = defineGroup({
         schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
         Operations: [{ op: 'replace', value: { active: false } }],
       },
-      handler: async ({ caller, params, body, headers }) =>
-        resourceReply(200, await users.patchUser(caller, params.id, body, headers['if-match'])),
+      query: projectionQuery,
+      queryExample: USER_PROJECTION,
+      handler: async ({ caller, params, body, headers, query }) =>
+        resourceReply(
+          200,
+          await users.patchUser(caller, params.id, body, headers['if-match']),
+          shown(USER_RESOURCE, query),
+        ),
     }),
     route({
       ...SCIM,
@@ -131,10 +223,21 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: Groups (teams), filtered by displayName, startIndex/count',
       query: listQuery,
       queryExample: { filter: 'displayName eq "Line 3"', excludedAttributes: 'members' },
-      handler: async ({ query }) => {
-        const excludeMembers = /(^|,)\s*members\s*(,|$)/i.test(query.excludedAttributes ?? '');
-        return scimReply(200, await groups.listGroups(filterOf(query.filter), query, excludeMembers));
-      },
+      handler: async ({ query }) =>
+        scimReply(200, shownList(await groups.listGroups(filterOf(query.filter), query), GROUP_RESOURCE, query)),
+    }),
+    route({
+      ...SCIM,
+      method: 'POST',
+      path: '/scim/v2/Groups/.search',
+      summary: 'SCIM: Groups found by a SearchRequest body (filter, startIndex, count, excludedAttributes)',
+      body: searchBody,
+      example: { schemas: [SEARCH_REQUEST], filter: 'displayName eq "Line 3"', excludedAttributes: ['members'] },
+      handler: async ({ body }) =>
+        scimReply(
+          200,
+          shownList(await groups.listGroups(filterOf(body.filter), searchQuery(body)), GROUP_RESOURCE, body),
+        ),
     }),
     route({
       ...SCIM,
@@ -144,7 +247,10 @@ export const scimGroup = defineGroup({
       summary: 'SCIM: create a Group (a private team without an owner) with its members',
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
-      handler: async ({ body }) => resourceReply(201, await groups.createGroup(body)),
+      query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
+      handler: async ({ body, query }) =>
+        resourceReply(201, await groups.createGroup(body), shown(GROUP_RESOURCE, query)),
     }),
     route({
       ...SCIM,
@@ -152,7 +258,10 @@ export const scimGroup = defineGroup({
       path: '/scim/v2/Groups/{id}',
       summary: 'SCIM: one Group with its members',
       params: idParams,
-      handler: async ({ params }) => resourceReply(200, await groups.getGroupResource(params.id)),
+      query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
+      handler: async ({ params, query }) =>
+        resourceReply(200, await groups.getGroupResource(params.id), shown(GROUP_RESOURCE, query)),
     }),
     route({
       ...SCIM,
@@ -162,8 +271,14 @@ export const scimGroup = defineGroup({
       params: idParams,
       body: scimBody,
       example: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Line 3', members: [] },
-      handler: async ({ params, body, headers }) =>
-        resourceReply(200, await groups.replaceGroup(params.id, body, headers['if-match'])),
+      query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
+      handler: async ({ params, body, headers, query }) =>
+        resourceReply(
+          200,
+          await groups.replaceGroup(params.id, body, headers['if-match']),
+          shown(GROUP_RESOURCE, query),
+        ),
     }),
     route({
       ...SCIM,
@@ -176,8 +291,10 @@ export const scimGroup = defineGroup({
         schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
         Operations: [{ op: 'add', path: 'members', value: [{ value: '1' }] }],
       },
-      handler: async ({ params, body, headers }) =>
-        resourceReply(200, await groups.patchGroup(params.id, body, headers['if-match'])),
+      query: projectionQuery,
+      queryExample: GROUP_PROJECTION,
+      handler: async ({ params, body, headers, query }) =>
+        resourceReply(200, await groups.patchGroup(params.id, body, headers['if-match']), shown(GROUP_RESOURCE, query)),
     }),
     route({
       ...SCIM,

@@ -4,7 +4,7 @@
  * audience, expiry and nonce, and the state; the login state item and its cookie make each
  * callback usable once, in the browser that started it.
  */
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import {
   getIdentityProvider,
   type IdentityProviderRecord,
@@ -12,13 +12,14 @@ import {
 } from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError, ServiceUnavailableError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { config } from '../../shared/config.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
+import { safeReturnTo } from '../../shared/http/session.ts';
 import { fetchRefusal, providerFetch } from './oidc-provider-fetch.ts';
-import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
-import { beginLogin, endedStateCookie, finishLogin } from './sso-login-state.ts';
-import { completeStepUp } from './step-up.service.ts';
+import { beginLogin, finishLogin } from './sso-login-state.ts';
+import type { ProviderRedirect, VerifiedSignIn } from './sso-flow.ts';
+
+/** openid-client, loaded by the first OIDC sign-in only: the sso function's other routes never pay for it. */
+const library = () => import('#openid-client');
 
 const siteBase = () => config().STEPWISE_SITE_URL.replace(/\/+$/, '');
 export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${providerid}/callback`;
@@ -27,9 +28,9 @@ export const callbackUrl = (providerid: string) => `${siteBase()}/sso/${provider
  * Discovery documents per provider and version, kept by a warm container (keys rotate: the
  * library refetches the JWKS).
  */
-const configurations = new Map<string, Promise<oidc.Configuration>>();
+const configurations = new Map<string, Promise<Oidc.Configuration>>();
 
-function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
+function configurationOf(provider: IdentityProviderRecord): Promise<Oidc.Configuration> {
   // created_date too: a provider removed and made again under its id starts at version 1 again.
   const key = `${provider.providerid}#${provider.created_date}#${provider.version}`;
   let found = configurations.get(key);
@@ -41,7 +42,8 @@ function configurationOf(provider: IdentityProviderRecord): Promise<oidc.Configu
   return found;
 }
 
-async function discover(provider: IdentityProviderRecord): Promise<oidc.Configuration> {
+async function discover(provider: IdentityProviderRecord): Promise<Oidc.Configuration> {
+  const oidc = await library();
   const secret = provider.client_secret_sealed
     ? await openProviderSecret(provider.providerid, 'client_secret', provider.client_secret_sealed)
     : undefined;
@@ -84,7 +86,11 @@ export interface StartOptions {
 }
 
 /** The redirect to the provider's authorization endpoint (PKCE S256, state, nonce). */
-export async function startOidcLogin(provider: IdentityProviderRecord, options: StartOptions): Promise<Reply> {
+export async function startOidcLogin(
+  provider: IdentityProviderRecord,
+  options: StartOptions,
+): Promise<ProviderRedirect> {
+  const oidc = await library();
   const configuration = await configurationOf(provider);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
@@ -109,8 +115,7 @@ export async function startOidcLogin(provider: IdentityProviderRecord, options: 
     parameters.prompt = 'login';
     parameters.max_age = '0';
   }
-  const location = oidc.buildAuthorizationUrl(configuration, parameters).toString();
-  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
+  return { location: oidc.buildAuthorizationUrl(configuration, parameters).toString(), stateCookie: cookie };
 }
 
 export interface OidcIdentity {
@@ -129,9 +134,10 @@ export async function finishOidcLogin(
   if (query.get('error'))
     throw new UnauthenticatedError(`The identity provider refused the sign-in: ${query.get('error')}`);
   const started = await finishLogin(query.get('state') ?? undefined, headers, provider.providerid);
+  const oidc = await library();
   const configuration = await configurationOf(provider);
   const currentUrl = new URL(`${callbackUrl(provider.providerid)}?${rawQueryString}`);
-  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>;
   try {
     tokens = await oidc.authorizationCodeGrant(configuration, currentUrl, {
       pkceCodeVerifier: started.code_verifier!,
@@ -143,18 +149,57 @@ export async function finishOidcLogin(
   } catch (error) {
     throw new UnauthenticatedError(`The sign-in answer was refused: ${refusal(error)}`);
   }
-  const claims = tokens.claims();
-  if (!claims) throw new UnauthenticatedError('The identity provider sent no ID token');
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new UnauthenticatedError('The identity provider sent no ID token');
+  // OIDC Core §2: sub is at most 255 ASCII characters; a longer one names no account here.
+  if (idClaims.sub.length > 255) throw new UnauthenticatedError("The identity provider's subject is too long");
+  const claims = await withUserInfo(configuration, tokens.access_token, idClaims, wantedClaims(provider));
   return {
     identity: {
-      sub: claims.sub,
+      sub: idClaims.sub,
       claims,
-      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
+      authTime: typeof idClaims.auth_time === 'number' ? idClaims.auth_time : undefined,
     },
     returnTo: started.return_to,
     stepUpUserid: started.step_up_userid,
     signFor: started.sign_for ?? null,
   };
+}
+
+/** The claims a sign-in reads: email, its verification, name, and the provider's role and team claims. */
+function wantedClaims(provider: IdentityProviderRecord): string[] {
+  return ['email', 'email_verified', 'name', provider.role_claim, provider.team_claim].filter(
+    (name): name is string => typeof name === 'string' && name !== '',
+  );
+}
+
+/**
+ * The ID token's claims, and where it leaves a wanted claim out, the UserInfo endpoint's
+ * (OIDC Core §5.4: a provider may give profile and email claims only there), as openid-client
+ * reads it: through the provider's SSRF-safe fetch, its `sub` required to be the ID token's.
+ * The ID token wins where both say; email_verified is taken only for the email it verifies.
+ */
+async function withUserInfo(
+  configuration: Oidc.Configuration,
+  accessToken: string,
+  claims: Oidc.IDToken,
+  wanted: string[],
+): Promise<Record<string, unknown>> {
+  const oidc = await library();
+  const missing = wanted.filter((name) => !Object.hasOwn(claims, name));
+  if (missing.length === 0 || !configuration.serverMetadata().userinfo_endpoint) return claims;
+  let info: Oidc.UserInfoResponse;
+  try {
+    info = await oidc.fetchUserInfo(configuration, accessToken, claims.sub);
+  } catch (error) {
+    const refused = fetchRefusal(error);
+    throw new UnauthenticatedError(`The identity provider's UserInfo answer was refused: ${refused ?? refusal(error)}`);
+  }
+  const added: Record<string, unknown> = {};
+  for (const name of missing) if (Object.hasOwn(info, name)) added[name] = info[name];
+  const email = (claims.email ?? added.email) as unknown;
+  if ('email_verified' in added && info.email !== email) delete added.email_verified;
+  return { ...added, ...claims };
 }
 
 /**
@@ -183,33 +228,29 @@ const claimValues = (value: unknown): string[] =>
       ? [value]
       : [];
 
-/** The callback: who signed in, then the session. */
-export async function oidcCallback(
+/** The callback: who signed in at the provider, and what the login was started for. */
+export async function verifyOidcCallback(
   providerid: string,
   rawQueryString: string,
   headers: Record<string, string>,
-): Promise<Reply> {
+): Promise<VerifiedSignIn> {
   const provider = await oidcProvider(providerid);
   const { identity, returnTo, stepUpUserid, signFor } = await finishOidcLogin(provider, rawQueryString, headers);
   const { claims } = identity;
-  if (stepUpUserid !== null || signFor !== null) {
-    const done = await completeStepUp(provider, {
+  return {
+    provider,
+    identity: {
       ssoUserid: `${provider.providerid}|${identity.sub}`,
-      stepUpUserid,
-      signFor,
-      authTime: identity.authTime,
-      returnTo,
-    });
-    return { ...done, cookies: [endedStateCookie()] };
-  }
-  const user = await accountFor(provider, {
-    ssoUserid: `${provider.providerid}|${identity.sub}`,
-    email: typeof claims.email === 'string' ? claims.email : undefined,
-    emailVerified: claims.email_verified === true,
-    name: typeof claims.name === 'string' ? claims.name : undefined,
-    roleValues: provider.role_claim ? claimValues(claims[provider.role_claim]) : [],
-    teamValues: provider.team_claim ? claimValues(claims[provider.team_claim]) : [],
-  });
-  const session = await startSession(user.userid, returnTo);
-  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+      email: typeof claims.email === 'string' ? claims.email : undefined,
+      emailVerified: claims.email_verified === true,
+      name: typeof claims.name === 'string' ? claims.name : undefined,
+      roleValues: provider.role_claim ? claimValues(claims[provider.role_claim]) : [],
+      teamValues: provider.team_claim ? claimValues(claims[provider.team_claim]) : [],
+    },
+    authTime: identity.authTime,
+    returnTo,
+    stepUpUserid,
+    signFor,
+    diagnostics: () => ({ claims: Object.keys(claims), missing: claims.email === undefined ? ['email'] : [] }),
+  };
 }

@@ -12,10 +12,11 @@ import {
 } from '../../shared/db/entities/identity-provider.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { verifyRemoteLogin } from '../../shared/domain/remote-login.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, startSession } from '../../shared/http/session.ts';
 import { accountFor } from './sso-accounts.ts';
 import { openProviderSecret } from './sso-secrets.ts';
+
+/** `<providerid>|...`: the namespace of OpenID Connect and SAML subjects (sso-accounts.ts). */
+const PROVIDER_SCOPED = /^[a-z0-9][a-z0-9_-]{0,39}\|/;
 
 /** How far `t` may be from now, either way (the customer's clock may drift a little). */
 export const REMOTE_LOGIN_WINDOW_SECONDS = 300;
@@ -34,13 +35,18 @@ async function remoteProvider(): Promise<IdentityProviderRecord & { login_url: s
   return provider as IdentityProviderRecord & { login_url: string; secret_sealed: string };
 }
 
-export async function remoteLogin(rawQueryString: string): Promise<Reply> {
+/** Who the signed link names (the account, found or made), and where the session goes. */
+export async function remoteLogin(rawQueryString: string): Promise<{ userid: number; returnTo: string | undefined }> {
   const provider = await remoteProvider();
   const secret = await openProviderSecret(provider.providerid, 'secret', provider.secret_sealed);
   const now = nowSeconds();
   const checked = verifyRemoteLogin(rawQueryString, secret, now, REMOTE_LOGIN_WINDOW_SECONDS);
   if (!checked.ok) throw new UnauthenticatedError(PROBLEMS[checked.problem]);
   const { claims } = checked;
+  // A company sign-in's account is bound to `<providerid>|<subject>`: a remote userid of that
+  // shape would sign in as it (issue 35 item 9). Remote userids live outside that namespace.
+  if (PROVIDER_SCOPED.test(claims.userid))
+    throw new UnauthenticatedError('The sign-in link names a userid of a company sign-in provider');
   // One use per signed link: kept as long as the link could still be fresh.
   const first = await claimFirstUse(
     'remote',
@@ -58,13 +64,13 @@ export async function remoteLogin(rawQueryString: string): Promise<Reply> {
     name: claims.name,
     roleValues: [],
   });
-  return startSession(user.userid, claims.returnTo);
+  return { userid: user.userid, returnTo: claims.returnTo };
 }
 
 /** Dozuki's redirects to the customer's Remote Authentication URL: sign in, `register=1`, `logout=1`. */
-export async function customerLoginRedirect(kind: 'login' | 'register' | 'logout'): Promise<Reply> {
+export async function customerLoginUrl(kind: 'login' | 'register' | 'logout'): Promise<string> {
   const provider = await remoteProvider();
   const url = new URL(provider.login_url);
   if (kind !== 'login') url.searchParams.set(kind, '1');
-  return { kind: 'reply', status: 302, headers: { location: url.toString(), 'cache-control': NO_STORE } };
+  return url.toString();
 }

@@ -8,7 +8,7 @@
  * assertion ids (a conditional put that expires with the assertion).
  */
 import { randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import {
@@ -18,12 +18,14 @@ import {
   type SignFor,
 } from '../../shared/db/entities/identity-provider.ts';
 import { BadRequestError, NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { missingClaims, samlClaims, samlClaimValues } from './saml-claims.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, safeReturnTo, startSession } from '../../shared/http/session.ts';
-import { accountFor } from './sso-accounts.ts';
-import { endedStateCookie, finishLogin, beginLogin } from './sso-login-state.ts';
-import { completeStepUp } from './step-up.service.ts';
+import { safeReturnTo } from '../../shared/http/session.ts';
+import { finishLogin, beginLogin } from './sso-login-state.ts';
+import type { ProviderRedirect, VerifiedSignIn } from './sso-flow.ts';
+
+/** node-saml (and its XML libraries), loaded by the first SAML request only. */
+const library = () => import('#node-saml');
 
 /** A SAMLResponse larger than this (base64) is refused unread: real ones are a few KB. */
 export const MAX_SAML_RESPONSE_CHARS = 200_000;
@@ -48,9 +50,40 @@ function oneRequestCache(requestId: string | null): CacheProvider {
   };
 }
 
-function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): SAML {
-  const spEntityId = provider.sp_entity_id ?? `${siteBase()}/sso/${provider.providerid}`;
-  return new SAML({
+const spEntityIdOf = (provider: IdentityProviderRecord) =>
+  provider.sp_entity_id ?? `${siteBase()}/sso/${provider.providerid}`;
+
+/** The NameID formats this SP accepts (any: the NameID is the subject within the provider's namespace). */
+export const SP_NAME_ID_FORMATS = [
+  'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+  'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+];
+
+/**
+ * The SP metadata an IdP imports to set the application up (Entra ID, ADFS, Shibboleth,
+ * Keycloak), from node-saml: the entity id, the ACS (HTTP-POST), the NameID formats, and
+ * WantAssertionsSigned. No KeyDescriptor: this SP signs no requests and takes no encrypted
+ * assertions, so it has no certificate of its own (decision 285).
+ */
+export async function samlMetadata(providerid: string): Promise<string> {
+  const provider = await samlProvider(providerid);
+  const { generateServiceProviderMetadata } = await library();
+  const xml = generateServiceProviderMetadata({
+    issuer: spEntityIdOf(provider),
+    callbackUrl: acsUrl(provider.providerid),
+    identifierFormat: null,
+    wantAssertionsSigned: true,
+  });
+  // node-saml writes one NameIDFormat at most; the SP takes these three, in the schema's order (before the ACS).
+  const formats = SP_NAME_ID_FORMATS.map((format) => `<NameIDFormat>${format}</NameIDFormat>`).join('');
+  return xml.replace('<AssertionConsumerService', `${formats}<AssertionConsumerService`);
+}
+
+async function samlFor(provider: IdentityProviderRecord, requestId: string | null, forceAuthn = false): Promise<SAML> {
+  const { SAML: Saml, ValidateInResponseTo } = await library();
+  const spEntityId = spEntityIdOf(provider);
+  return new Saml({
     callbackUrl: acsUrl(provider.providerid),
     entryPoint: provider.idp_sso_url!,
     issuer: spEntityId,
@@ -73,7 +106,7 @@ function samlFor(provider: IdentityProviderRecord, requestId: string | null, for
 export async function startSamlLogin(
   provider: IdentityProviderRecord,
   options: { returnTo: string; stepUpUserid?: number; signFor?: SignFor },
-): Promise<Reply> {
+): Promise<ProviderRedirect> {
   const requestId = `_${randomBytes(20).toString('hex')}`;
   const { state, cookie } = await beginLogin({
     providerid: provider.providerid,
@@ -84,9 +117,8 @@ export async function startSamlLogin(
     step_up_userid: options.stepUpUserid ?? null,
     ...(options.signFor ? { sign_for: options.signFor } : {}),
   });
-  const saml = samlFor(provider, requestId, options.stepUpUserid !== undefined || options.signFor !== undefined);
-  const location = await saml.getAuthorizeUrlAsync(state, undefined, {});
-  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE }, cookies: [cookie] };
+  const saml = await samlFor(provider, requestId, options.stepUpUserid !== undefined || options.signFor !== undefined);
+  return { location: await saml.getAuthorizeUrlAsync(state, undefined, {}), stateCookie: cookie };
 }
 
 type XmlNode = { $?: Record<string, string>; _?: string; [child: string]: unknown };
@@ -95,6 +127,7 @@ const first = (node: unknown, child: string): XmlNode | undefined =>
 
 export interface SamlIdentity {
   nameId: string;
+  nameIdFormat: string | undefined;
   attributes: Record<string, unknown>;
   email: string | undefined;
   authnInstant: number | undefined;
@@ -112,13 +145,16 @@ export async function finishSamlLogin(
   const started = await finishLogin(form.get('RelayState') ?? undefined, headers, provider.providerid);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(provider, started.request_id).validatePostResponseAsync({
+    ({ profile } = await (await samlFor(provider, started.request_id)).validatePostResponseAsync({
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
     throw new UnauthenticatedError(`The SAML response was refused: ${(error as Error).message}`);
   }
   if (!profile) throw new UnauthenticatedError('The SAML response carries no assertion');
+  // A NameID longer than this names no account here (it becomes part of a key).
+  if (profile.nameID.length > 255)
+    throw new UnauthenticatedError('The SAML response was refused: the NameID is too long');
   const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
   if (profile.issuer !== provider.idp_entity_id)
     throw new UnauthenticatedError('The SAML response was refused: the assertion is not from this identity provider');
@@ -143,6 +179,7 @@ export async function finishSamlLogin(
   return {
     identity: {
       nameId: profile.nameID,
+      nameIdFormat: typeof profile.nameIDFormat === 'string' ? profile.nameIDFormat : undefined,
       attributes,
       email: typeof profile.email === 'string' ? profile.email : undefined,
       authnInstant: Number.isFinite(instant) ? Math.floor(instant / 1000) : undefined,
@@ -153,42 +190,37 @@ export async function finishSamlLogin(
   };
 }
 
-const values = (value: unknown): string[] =>
-  Array.isArray(value)
-    ? value.filter((item): item is string => typeof item === 'string')
-    : typeof value === 'string'
-      ? [value]
-      : [];
-
-/** The ACS: who signed in, then the session. */
-export async function samlAcs(
+/** The ACS: who signed in at the provider, and what the login was started for. */
+export async function verifySamlAcs(
   providerid: string,
   body: Buffer | undefined,
   headers: Record<string, string>,
-): Promise<Reply> {
+): Promise<VerifiedSignIn> {
   const provider = await samlProvider(providerid);
   if (body && body.length > MAX_SAML_RESPONSE_CHARS + 4096) throw new BadRequestError('The SAMLResponse is too large');
   const form = new URLSearchParams((body ?? Buffer.alloc(0)).toString('utf8'));
   const { identity, returnTo, stepUpUserid, signFor } = await finishSamlLogin(provider, form, headers);
-  if (stepUpUserid !== null || signFor !== null) {
-    const done = await completeStepUp(provider, {
+  const claims = samlClaims(identity.attributes, identity.nameId, identity.nameIdFormat);
+  const email = identity.email ?? claims.email;
+  return {
+    provider,
+    identity: {
       ssoUserid: `${provider.providerid}|${identity.nameId}`,
-      stepUpUserid,
-      signFor,
-      authTime: identity.authnInstant,
-      returnTo,
-    });
-    return { ...done, cookies: [endedStateCookie()] };
-  }
-  const user = await accountFor(provider, {
-    ssoUserid: `${provider.providerid}|${identity.nameId}`,
-    email: identity.email,
-    // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
-    emailVerified: identity.email !== undefined,
-    name: values(identity.attributes.displayName ?? identity.attributes.name)[0],
-    roleValues: provider.role_claim ? values(identity.attributes[provider.role_claim]) : [],
-    teamValues: provider.team_claim ? values(identity.attributes[provider.team_claim]) : [],
-  });
-  const session = await startSession(user.userid, returnTo);
-  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+      email,
+      // An IdP's asserted email is as verified as the IdP says nothing else: the Admin decides (match_verified_email).
+      emailVerified: email !== undefined,
+      name: claims.name,
+      roleValues: samlClaimValues(identity.attributes, provider.role_claim),
+      teamValues: samlClaimValues(identity.attributes, provider.team_claim),
+    },
+    authTime: identity.authnInstant,
+    returnTo,
+    stepUpUserid,
+    signFor,
+    diagnostics: () => ({
+      missing: missingClaims({ ...claims, email }),
+      attributes: Object.keys(identity.attributes),
+      nameIdFormat: identity.nameIdFormat,
+    }),
+  };
 }

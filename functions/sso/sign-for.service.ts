@@ -29,9 +29,9 @@ import { getSignoffRequest } from '../../shared/db/entities/signoff.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { issueSigningToken, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { issueFinalizeToken } from '../../shared/training/over-the-shoulder.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { NO_STORE, safeReturnTo } from '../../shared/http/session.ts';
+import { safeReturnTo } from '../../shared/http/session.ts';
 import { startCompanyLogin } from './company-login.service.ts';
+import type { ProviderRedirect } from './sso-flow.ts';
 
 export interface SignForQuery {
   signoff_requestid?: number;
@@ -80,7 +80,7 @@ async function subjectOf(query: SignForQuery): Promise<Pick<SignFor, 'subject' |
 }
 
 /** GET /sso/sign_for: sends the person present to their provider, for this one signature. */
-export async function startSignFor(auth: SignedInAuth, query: SignForQuery): Promise<Reply> {
+export async function startSignFor(auth: SignedInAuth, query: SignForQuery): Promise<ProviderRedirect> {
   refuseImpersonatedSignature(auth);
   const subject = await subjectOf(query);
   const provider = await signingProvider(query.providerid);
@@ -92,12 +92,13 @@ export async function startSignFor(auth: SignedInAuth, query: SignForQuery): Pro
 
 /**
  * The callback of a sign_for login: the person who just signed in at the provider, freshly
- * (within the provider's window), gets the caller's device a single-use token for the request.
+ * (within the provider's window), gets the caller's device a single-use token for the request:
+ * answers where the browser goes back to, the token in the fragment.
  */
 export async function completeSignFor(
   provider: IdentityProviderRecord,
   input: { ssoUserid: string; authTime: number | undefined; signFor: SignFor; returnTo: string },
-): Promise<Reply> {
+): Promise<string> {
   const userid = await findUserIdBy('SSO', input.ssoUserid);
   const person = userid === undefined ? undefined : await getUser(userid);
   if (!person || person.disabled)
@@ -136,6 +137,5 @@ export async function completeSignFor(
     });
   }
   // The token travels in the fragment: the browser keeps it; no server's log or Referer sees it.
-  const location = `${safeReturnTo(input.returnTo).split('#')[0]}#${fragment}`;
-  return { kind: 'reply', status: 303, headers: { location, 'cache-control': NO_STORE } };
+  return `${safeReturnTo(input.returnTo).split('#')[0]}#${fragment}`;
 }

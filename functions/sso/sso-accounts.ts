@@ -7,7 +7,7 @@
 import { createUserAccount } from '../../shared/accounts/accounts.ts';
 import { findUserIdBy, getUser, type UserRecord } from '../../shared/db/entities/user.ts';
 import type { IdentityProviderRecord } from '../../shared/db/entities/identity-provider.ts';
-import { ForbiddenError } from '../../shared/domain/errors.ts';
+import { ForbiddenError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { applyMappingAtSignIn, changeMappedTeams, mappedRoles, mappedTeams } from './sso-mapping.ts';
 
 export interface AssertedIdentity {
@@ -22,7 +22,27 @@ export interface AssertedIdentity {
   teamValues?: string[];
 }
 
+/** Bounds on what a provider asserts (OIDC Core §2: sub is at most 255 ASCII characters). */
+const MAX_SSO_USERID = 300;
+const MAX_EMAIL = 254;
+const MAX_NAME = 200;
+const MAX_CLAIM_VALUES = 500;
+const MAX_CLAIM_VALUE = 1024;
+
+/** A 401 for an assertion that is out of bounds: a subject, email, name or claim list too long. */
+export function checkAssertedBounds(identity: AssertedIdentity): void {
+  const tooLong = (what: string) =>
+    new UnauthenticatedError(`The identity provider's ${what} is longer than this site accepts`);
+  if (identity.ssoUserid.length > MAX_SSO_USERID) throw tooLong('subject');
+  if ((identity.email?.length ?? 0) > MAX_EMAIL) throw tooLong('email');
+  if ((identity.name?.length ?? 0) > MAX_NAME) throw tooLong('name');
+  for (const values of [identity.roleValues, identity.teamValues ?? []])
+    if (values.length > MAX_CLAIM_VALUES || values.some((value) => value.length > MAX_CLAIM_VALUE))
+      throw tooLong('role or team claim');
+}
+
 export async function accountFor(provider: IdentityProviderRecord, identity: AssertedIdentity): Promise<UserRecord> {
+  checkAssertedBounds(identity);
   const bySso = await findUserIdBy('SSO', identity.ssoUserid);
   const existing = bySso !== undefined ? await getUser(bySso) : undefined;
   if (existing) return signingIn(provider, existing, identity);

@@ -25,11 +25,19 @@ import { teamMembershipChanged } from '../../shared/training/team-membership.ts'
 
 const ROLE_ORDER: Role[] = ['User', 'Author', 'Admin'];
 
+/**
+ * A claim value's mapping: only the map's own entries (a claim value is data: `constructor` or
+ * `toString` names nothing, not Object.prototype's members; issue 35 item 9).
+ */
+function mapped<T>(map: Record<string, T>, value: string): T | undefined {
+  return Object.hasOwn(map, value) ? map[value] : undefined;
+}
+
 /** The roles the mapped claim values grant (always at least User). */
 export function mappedRoles(provider: IdentityProviderRecord, values: string[]): Role[] {
   const granted = new Set<Role>(['User']);
   for (const value of values) {
-    const role = provider.role_map[value];
+    const role = mapped(provider.role_map, value);
     if (role) granted.add(role);
   }
   return ROLE_ORDER.filter((role) => granted.has(role));
@@ -37,7 +45,9 @@ export function mappedRoles(provider: IdentityProviderRecord, values: string[]):
 
 /** The teams the mapped claim values name (each team once). */
 export function mappedTeams(provider: IdentityProviderRecord, values: string[]): number[] {
-  return [...new Set(values.map((value) => provider.team_map[value]).filter((teamid) => teamid !== undefined))];
+  return [
+    ...new Set(values.map((value) => mapped(provider.team_map, value)).filter((teamid) => typeof teamid === 'number')),
+  ];
 }
 
 /** An account's roles after a sign-in whose claims carry `values` (pure). */

@@ -4,19 +4,52 @@
  * remote login and its redirects to the customer's login page, OIDC and SAML.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, rawReply, type Reply, reply, route } from '../../shared/http/route.ts';
+import { loginRedirect, NO_STORE, startSession } from '../../shared/http/session.ts';
 import { queryInt } from '../../shared/http/query.ts';
 import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
 import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.schemas.ts';
 import * as providers from './identity-providers.service.ts';
-import { customerLoginRedirect, remoteLogin } from './remote-login.service.ts';
+import { customerLoginUrl, remoteLogin } from './remote-login.service.ts';
 import { ssoPageError } from './sso-page-error.ts';
-import { oidcCallback } from './oidc.service.ts';
-import { samlAcs } from './saml.service.ts';
 import { startCompanyLogin } from './company-login.service.ts';
+import { finishCompanySignIn } from './sign-in.service.ts';
+import { endedStateCookie } from './sso-login-state.ts';
+import type { ProviderRedirect, SignInEnd } from './sso-flow.ts';
 import { issueStepUpTicket, STEP_UP_TICKET_SECONDS, startStepUp, stepUpStatus } from './step-up.service.ts';
 import { startSignFor } from './sign-for.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
+
+/** To the identity provider, with the login state cookie. */
+function toProvider(redirect: ProviderRedirect): Reply {
+  return {
+    kind: 'reply',
+    status: 302,
+    headers: { location: redirect.location, 'cache-control': NO_STORE },
+    cookies: [redirect.stateCookie],
+  };
+}
+
+function redirectTo(location: string): Reply {
+  return { kind: 'reply', status: 302, headers: { location, 'cache-control': NO_STORE } };
+}
+
+/** The end of a company sign-in: the session (or back to the page), the login state cookie ended. */
+async function signInEnded(end: SignInEnd): Promise<Reply> {
+  if (end.kind === 'back')
+    return {
+      kind: 'reply',
+      status: 303,
+      headers: { location: end.location, 'cache-control': NO_STORE },
+      cookies: [endedStateCookie()],
+    };
+  const session = await startSession(end.userid, end.returnTo);
+  return { ...session, cookies: [...(session.cookies ?? []), endedStateCookie()] };
+}
+
+/** The protocol modules, loaded by the first request that needs one (with openid-client or node-saml). */
+const oidcModule = () => import('./oidc.service.ts');
+const samlModule = () => import('./saml.service.ts');
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
 const BEYOND_SPEC = { 'x-beyond-spec': true };
@@ -122,7 +155,10 @@ const remoteLoginRoutes = [
       t: '1357604345',
       hash: '2fd4e1c67a2d28fced849ee1bb76e7391b93eb12',
     },
-    handler: ({ rawQueryString }) => remoteLogin(rawQueryString),
+    handler: async ({ rawQueryString }) => {
+      const signedIn = await remoteLogin(rawQueryString);
+      return startSession(signedIn.userid, signedIn.returnTo);
+    },
   }),
   route({
     method: 'GET',
@@ -132,7 +168,7 @@ const remoteLoginRoutes = [
     auth: 'public',
     openOnPrivateSite: true,
     summary: 'Sign in through the customer’s site: 302 to its Remote Authentication URL',
-    handler: () => customerLoginRedirect('login'),
+    handler: async () => redirectTo(await customerLoginUrl('login')),
   }),
   route({
     method: 'GET',
@@ -142,7 +178,7 @@ const remoteLoginRoutes = [
     auth: 'public',
     openOnPrivateSite: true,
     summary: 'Register on the customer’s site: 302 to its Remote Authentication URL with `register=1`',
-    handler: () => customerLoginRedirect('register'),
+    handler: async () => redirectTo(await customerLoginUrl('register')),
   }),
   route({
     method: 'GET',
@@ -152,7 +188,7 @@ const remoteLoginRoutes = [
     auth: 'public',
     openOnPrivateSite: true,
     summary: 'After signing out: 302 to the customer’s Remote Authentication URL with `logout=1`',
-    handler: () => customerLoginRedirect('logout'),
+    handler: async () => redirectTo(await customerLoginUrl('logout')),
   }),
 ];
 
@@ -170,7 +206,8 @@ const signInRoutes = [
     params: providerParams,
     query: z.object({ returnTo: z.optional(z.string()) }),
     queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
-    handler: ({ params, query }) => startCompanyLogin(params.providerid, { returnTo: query.returnTo ?? '/' }),
+    handler: async ({ params, query }) =>
+      toProvider(await startCompanyLogin(params.providerid, { returnTo: query.returnTo ?? '/' })),
   }),
   route({
     method: 'GET',
@@ -181,7 +218,12 @@ const signInRoutes = [
     openOnPrivateSite: true,
     summary: 'Where the OpenID Provider sends the browser back: checks the answer, then starts the session',
     params: providerParams,
-    handler: ({ params, rawQueryString, headers }) => oidcCallback(params.providerid, rawQueryString, headers),
+    handler: async ({ params, rawQueryString, headers }) => {
+      const { verifyOidcCallback } = await oidcModule();
+      return signInEnded(
+        await finishCompanySignIn(await verifyOidcCallback(params.providerid, rawQueryString, headers)),
+      );
+    },
   }),
   route({
     method: 'POST',
@@ -195,7 +237,28 @@ const signInRoutes = [
     rawBody: true,
     summary: 'SAML assertion consumer service: checks the signed response, then starts the session',
     params: providerParams,
-    handler: ({ params, rawBody, headers }) => samlAcs(params.providerid, rawBody, headers),
+    handler: async ({ params, rawBody, headers }) => {
+      const { verifySamlAcs } = await samlModule();
+      return signInEnded(await finishCompanySignIn(await verifySamlAcs(params.providerid, rawBody, headers)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/sso/{providerid}/metadata',
+    site: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    summary: 'SAML SP metadata of a provider (entity id, ACS, NameID formats), for the IdP to import',
+    params: providerParams,
+    handler: async ({ params }) =>
+      rawReply(
+        200,
+        await (await samlModule()).samlMetadata(params.providerid),
+        'application/samlmetadata+xml; charset=utf-8',
+        {
+          'content-disposition': `inline; filename="stepwise-${params.providerid}-metadata.xml"`,
+        },
+      ),
   }),
 ];
 
@@ -214,7 +277,10 @@ const stepUpRoutes = [
       'it works in a browser without the session; without one, an anonymous browser is sent to log in',
     query: z.object({ returnTo: z.optional(z.string()), ticket: z.optional(z.string().check(z.maxLength(100))) }),
     queryExample: { returnTo: '/Guide/Replace+the+print+nozzle/12' },
-    handler: ({ caller, query }) => startStepUp(caller, query),
+    handler: async ({ caller, query }) => {
+      const started = await startStepUp(caller, query);
+      return 'login' in started ? loginRedirect(started.login) : toProvider(started);
+    },
   }),
   route({
     method: 'GET',
@@ -237,7 +303,7 @@ const stepUpRoutes = [
       returnTo: z.optional(z.string()),
     }),
     queryExample: { approval_requestid: '12', returnTo: '/approvals/12' },
-    handler: ({ auth, query }) => startSignFor(auth, query),
+    handler: async ({ auth, query }) => toProvider(await startSignFor(auth, query)),
   }),
   route({
     method: 'POST',

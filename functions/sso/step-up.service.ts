@@ -21,9 +21,9 @@ import {
 } from '../../shared/db/entities/identity-provider.ts';
 import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { refuseImpersonatedSignature, signingProviderOf, stepUpUrl } from '../../shared/accounts/e-signature.ts';
-import type { Reply } from '../../shared/http/route.ts';
-import { loginRedirect, NO_STORE, safeReturnTo } from '../../shared/http/session.ts';
+import { safeReturnTo } from '../../shared/http/session.ts';
 import { startCompanyLogin } from './company-login.service.ts';
+import type { ProviderRedirect } from './sso-flow.ts';
 import { completeSignFor } from './sign-for.service.ts';
 
 /** How long a step-up ticket may wait to be opened: the time to switch to the browser. */
@@ -35,7 +35,7 @@ async function providerOfAccount(userid: number): Promise<IdentityProviderRecord
   return user && !user.disabled ? signingProviderOf(user) : undefined;
 }
 
-async function startStepUpOf(userid: number, returnTo: string): Promise<Reply> {
+async function startStepUpOf(userid: number, returnTo: string): Promise<ProviderRedirect> {
   const provider = await providerOfAccount(userid);
   if (!provider) throw new ForbiddenError('This account does not sign in through an identity provider');
   return startCompanyLogin(provider.providerid, { returnTo, stepUpUserid: userid });
@@ -44,11 +44,12 @@ async function startStepUpOf(userid: number, returnTo: string): Promise<Reply> {
 /**
  * GET /sso/step_up: the signed-in browser's own step-up, or (`ticket`) the step-up of the user
  * a one-time ticket names, in a browser without their session. The session is never changed.
+ * An anonymous browser without a ticket is to sign in first (`{login}`: the path to come back to).
  */
 export async function startStepUp(
   caller: Caller | null,
   query: { returnTo?: string; ticket?: string },
-): Promise<Reply> {
+): Promise<ProviderRedirect | { login: string }> {
   const returnTo = query.returnTo ?? '/';
   if (query.ticket !== undefined) {
     const ticket = await takeStepUpTicket(sha256Hex(query.ticket));
@@ -56,7 +57,7 @@ export async function startStepUp(
       throw new UnauthenticatedError('This step-up link is unknown, already used or expired; ask for a new one');
     return startStepUpOf(ticket.userid, returnTo);
   }
-  if (!caller) return loginRedirect(`/sso/step_up?returnTo=${encodeURIComponent(returnTo)}`);
+  if (!caller) return { login: `/sso/step_up?returnTo=${encodeURIComponent(returnTo)}` };
   return startStepUpOf(caller.userid, returnTo);
 }
 
@@ -79,7 +80,8 @@ export async function issueStepUpTicket(
 
 /**
  * Ends a step-up: the person who authenticated at the provider must be the account that asked,
- * and recently enough (the provider's window); then the proof is kept for that window.
+ * and recently enough (the provider's window); then the proof is kept for that window. Answers
+ * where the browser goes back to.
  */
 export async function completeStepUp(
   provider: IdentityProviderRecord,
@@ -90,7 +92,7 @@ export async function completeStepUp(
     authTime: number | undefined;
     returnTo: string;
   },
-): Promise<Reply> {
+): Promise<string> {
   if (input.signFor) return completeSignFor(provider, { ...input, signFor: input.signFor });
   if (input.stepUpUserid === null) throw new Error('A step-up callback names no user');
   const signedIn = await findUserIdBy('SSO', input.ssoUserid);
@@ -108,7 +110,7 @@ export async function completeStepUp(
     },
     input.authTime + window,
   );
-  return { kind: 'reply', status: 303, headers: { location: safeReturnTo(input.returnTo), 'cache-control': NO_STORE } };
+  return safeReturnTo(input.returnTo);
 }
 
 export interface StepUpStatus {

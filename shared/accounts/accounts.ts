@@ -29,6 +29,9 @@ export interface NewAccount {
   userid?: number;
   sso_userid?: string | null;
   employee_id?: string | null;
+  /** SCIM provisioning: the userName as sent and the attributes kept beside (decision 284). */
+  scim_username?: string;
+  scim_profile?: Record<string, unknown>;
 }
 
 const FIELD_OF_UNIQUE: Record<string, string> = {
@@ -36,6 +39,7 @@ const FIELD_OF_UNIQUE: Record<string, string> = {
   UNIQUE_USERNAME: 'unique_username',
   SSO: 'sso_userid',
   EMPLOYEE_ID: 'employee_id',
+  SCIM_USERNAME: 'userName',
 };
 
 /** Maps a failed uniqueness claim to the 422 the client should see. */
@@ -89,6 +93,8 @@ export async function createUserAccount(account: NewAccount): Promise<UserRecord
     badge_counts: { bronze: 0, silver: 0, gold: 0, total: 0 },
     search_tokens: searchTokens(account.username, unique_username),
     version: 1,
+    ...(account.scim_username === undefined ? {} : { scim_username: account.scim_username }),
+    ...(account.scim_profile === undefined ? {} : { scim_profile: account.scim_profile }),
   };
   try {
     await insertUser(user);

@@ -10,6 +10,8 @@ export type UniqueKind =
   | 'UNIQUE_USERNAME'
   | 'SSO'
   | 'EMPLOYEE_ID'
+  /** A SCIM userName as sent (decision 284); compared without case, as RFC 7643 says. */
+  | 'SCIM_USERNAME'
   | 'WIKI_TITLE'
   | 'GLOSSARY_TERM'
   | 'PERIODIC_REVIEW_DOC'
@@ -18,7 +20,9 @@ export type UniqueKind =
   | 'CLIENT_GUID';
 
 export function normalizeUnique(kind: UniqueKind, value: string): string {
-  return kind === 'EMAIL' || kind === 'UNIQUE_USERNAME' ? value.trim().toLowerCase() : value.trim();
+  return kind === 'EMAIL' || kind === 'UNIQUE_USERNAME' || kind === 'SCIM_USERNAME'
+    ? value.trim().toLowerCase()
+    : value.trim();
 }
 
 export function uniqueKey(kind: UniqueKind, value: string) {

@@ -84,8 +84,10 @@ export function createRouter(
   );
 
   return async function dispatch(event: APIGatewayProxyEventV2, context?: Context): Promise<Result> {
-    const method = event.requestContext.http.method.toUpperCase();
     const path = normalizePath(event.rawPath);
+    const asked = event.requestContext.http.method.toUpperCase();
+    // HEAD is served as the GET wherever GET answers (RFC 9110 §9.3.2); headWithoutBody drops the body.
+    const method = asked === 'HEAD' && !matcher.match(asked, path) && matcher.match('GET', path) ? 'GET' : asked;
     const query = new URLSearchParams(event.rawQueryString ?? '');
     const headers = lowerCaseHeaders(event.headers);
     // API Gateway moves the Cookie header into `event.cookies`; read both ways alike.
@@ -95,7 +97,8 @@ export function createRouter(
     if (method === 'OPTIONS') return { statusCode: 204, headers: CORS_HEADERS, body: '' };
     const match = matcher.match(method, path);
     if (!match) {
-      const allowed = matcher.allowedMethods(path);
+      const allowed: string[] = matcher.allowedMethods(path);
+      if (allowed.includes('GET')) allowed.push('HEAD');
       if (allowed.length > 0)
         throw new RequestError(405, `Method ${method} not allowed`, { allow: allowed.join(', ') });
       throw new RequestError(404, ENDPOINT_NOT_FOUND);
@@ -159,6 +162,16 @@ export function createRouter(
       });
     }
   };
+}
+
+/** Middy middleware: the answer to HEAD is the GET's status and headers without its body. */
+export function headWithoutBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, Result> {
+  const strip = async (request: middy.Request<APIGatewayProxyEventV2, Result>) => {
+    if (request.event.requestContext.http.method.toUpperCase() !== 'HEAD' || !request.response) return;
+    const { body: _body, isBase64Encoded: _encoded, ...rest } = request.response;
+    request.response = { ...rest, body: '' };
+  };
+  return { after: strip, onError: strip };
 }
 
 /**
@@ -235,6 +248,7 @@ export function createGroupHandler(group: RouteGroup) {
   const dispatch = createRouter(group.routes, { pageError: group.pageError, routeError: group.routeError });
   return middy<APIGatewayProxyEventV2, Result, Error, Context>()
     .use(requestContext())
+    .use(headWithoutBody())
     .use(tracing())
     .use(accessLog(group.name))
     .use(errorMapping())

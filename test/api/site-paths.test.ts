@@ -22,7 +22,7 @@ describe('site paths outside /api/2.0', () => {
     expect((await site('GET', '/robots.txt/')).text).toBe('User-agent: *\nDisallow: /\n');
     const wrongMethod = await site('POST', '/robots.txt');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
     expect((await site('GET', '/no-such-page')).status).toBe(404);
   });
 

@@ -126,6 +126,18 @@ describe('Dozuki remote login', () => {
     expect((await remoteLogin(otherOrder)).status).toBe(401);
   });
 
+  it("keeps out of the company sign-ins' namespace: a userid `<providerid>|<sub>` signs in as no one (401)", async () => {
+    const victim = await createUser();
+    const subject = `corp-oidc|00u1victim${uniqueSuffix()}`;
+    const bound = await api('PATCH', `/users/${victim.userid}`, { token: admin, body: { sso_userid: subject } });
+    expect(bound.status, bound.text).toBe(200);
+    const response = await remoteLogin(
+      signRemoteLogin({ userid: subject, email: victim.email, name: 'Mallory', t: now() }, SECRET),
+    );
+    expect(response.status).toBe(401);
+    expect(response.headers.getSetCookie().join('\n')).not.toContain('stepwise_session=');
+  });
+
   it('refuses a stale link (t more than 5 minutes away) and a link used twice', async () => {
     const stale = signRemoteLogin(
       { userid: `emp-${uniqueSuffix()}`, email: `s.${uniqueSuffix()}@example.com`, name: 'S', t: now() - 301 },

@@ -1,7 +1,8 @@
 /**
  * The generic test matrix, generated from the route table: every route is checked for 401
  * without a token, 403 for a lesser role, 405 for a wrong method, 400 for invalid JSON, 422
- * for a wrong body and 404 for an unknown id. A new route is covered the moment it is declared.
+ * for a wrong body, 404 for an unknown id and HEAD wherever GET answers. A new route is
+ * covered the moment it is declared.
  * The test stack is a private site (the default): every route not open on a private site
  * answers 401 anonymously, and authorization comes before body validation (401/403, not 422).
  */
@@ -108,6 +109,17 @@ describe.each(routes)('$group: $route.method $route.path', ({ route }) => {
     });
 
   const hasIdParam = paramNames(route).some((name) => isIdParam(route, name));
+  // RFC 9110 §9.3.2: HEAD wherever GET answers, with the GET's status and headers and no body.
+  if (route.method === 'GET')
+    it('HEAD answers as the GET does, without a body', async () => {
+      const target = hasIdParam ? concretePath(route, UNKNOWN_ID) : path;
+      const get = await api('GET', target, { token: admin });
+      const head = await api('HEAD', target, { token: admin });
+      expect(head.status).toBe(get.status);
+      expect(head.text).toBe('');
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    });
+
   if (hasIdParam && !SKIPS_UNKNOWN_IDS.has(`${route.method} ${route.path}`))
     it('404 for an unknown id', async () => {
       const response = await api(route.method, concretePath(route, UNKNOWN_ID), { token: admin, body: route.example });

@@ -54,6 +54,11 @@ export interface OpOptions {
    * `signInAs` at once: what a browser test fills in.
    */
   loginForm?: boolean;
+  /**
+   * Give email, name and groups at the UserInfo endpoint only, not in the ID token: oidc-provider's
+   * default and OIDC Core §5.4's for claims asked by scope.
+   */
+  claimsAtUserInfo?: boolean;
 }
 
 const LOGIN_FORM = (uid: string) =>
@@ -88,7 +93,7 @@ export async function startOp(redirectUri: string, options: OpOptions = {}): Pro
     jwks: { keys: [jwk] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     // The claims travel in the ID token itself, as Entra ID and Okta can be set to do.
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.claimsAtUserInfo === true,
     cookies: { keys: ['test-op-cookie-key'] },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     pkce: { required: () => true },

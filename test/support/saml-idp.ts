@@ -54,6 +54,8 @@ export interface ResponseOptions {
   notOnOrAfter?: number;
   sign?: 'assertion' | 'response' | 'none';
   key?: string;
+  /** The NameID's Format (persistent unless told). */
+  nameIdFormat?: string;
 }
 
 const iso = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString();
@@ -86,7 +88,7 @@ export function assertionXml(options: ResponseOptions): string {
           .join('')}</saml:Attribute>`,
     )
     .join('');
-  const nameIdFormat = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+  const nameIdFormat = options.nameIdFormat ?? 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
   const notOnOrAfter = iso(options.notOnOrAfter ?? 300);
   const authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
   return (

@@ -39,6 +39,8 @@ export interface TeamRecord {
    * it (assignments, grants, approval stages, history) still reads its name.
    */
   removed_date?: number;
+  /** The SCIM Group's externalId, the identity provider's own id for it (decision 284). */
+  scim_external_id?: string;
 }
 
 export interface MemberRecord {
@@ -101,6 +103,7 @@ export const teamItemSchema = z.strictObject({
   privacy: z.enum(['public', 'private']),
   new_member_since: z.nullable(z.number()),
   removed_date: z.optional(z.number()),
+  scim_external_id: z.optional(z.string()),
 });
 
 export const teamMemberItemSchema = z.strictObject({
@@ -279,6 +282,25 @@ export async function renameTeam(teamid: number, name: string, oldTokens: string
       },
     },
     ...searchTokenWrites('TEAM', teamid, oldTokens, newTokens),
+  ]);
+}
+
+/** Sets (or with null removes) the SCIM externalId of a team that is not removed. */
+export async function setTeamExternalId(teamid: number, externalId: string | null): Promise<void> {
+  await transactWrite([
+    {
+      label: 'team',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: teamKey(teamid),
+          UpdateExpression: externalId === null ? 'REMOVE #external' : 'SET #external = :external',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(removed_date)',
+          ExpressionAttributeNames: { '#external': 'scim_external_id' },
+          ...(externalId === null ? {} : { ExpressionAttributeValues: { ':external': externalId } }),
+        },
+      },
+    },
   ]);
 }
 

@@ -54,6 +54,16 @@ export interface UserRecord {
    * stays, disabled, with its records; SCIM answers 404 for it and lists it no more (decision 242).
    */
   scim_deleted_date?: number;
+  /**
+   * The SCIM userName as the identity provider sent it (RFC 7643 §4.1.1), unique case aside;
+   * absent on accounts SCIM never named, whose userName is their email (decision 284).
+   */
+  scim_username?: string;
+  /**
+   * The SCIM attributes the account has no field for (name parts, emails as sent, title, phone
+   * numbers, enterprise department ...), as the identity provider last set them (decision 284).
+   */
+  scim_profile?: Record<string, unknown>;
 }
 
 const nullableText = z.nullable(z.string());
@@ -90,6 +100,8 @@ export const userItemSchema = z.strictObject({
   version: z.int(),
   disabled: z.optional(z.boolean()),
   scim_deleted_date: z.optional(z.number()),
+  scim_username: z.optional(z.string()),
+  scim_profile: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** The link of an account to a user it created. */
@@ -125,13 +137,14 @@ function toItem(user: UserRecord): z.input<typeof userItemSchema> {
 
 /** The unique values a user holds, each claimed by a uniqueness item. */
 function uniqueValues(
-  user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id'>,
+  user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id' | 'scim_username'>,
 ): Array<[UniqueKind, string]> {
-  const values: Array<[UniqueKind, string | null]> = [
+  const values: Array<[UniqueKind, string | null | undefined]> = [
     ['EMAIL', user.email],
     ['UNIQUE_USERNAME', user.unique_username],
     ['SSO', user.sso_userid],
     ['EMPLOYEE_ID', user.employee_id],
+    ['SCIM_USERNAME', user.scim_username],
   ];
   return values.filter((entry): entry is [UniqueKind, string] => Boolean(entry[1]));
 }
