@@ -18,6 +18,7 @@ import { createUserAccount, uniquenessProblem } from '../../shared/accounts/acco
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { retryOnLostRace, labelsIn } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/clock.ts';
+import { ValidationError } from '../../shared/domain/errors.ts';
 import { equalityOn, matchesScimFilter, type ScimFilter } from '../../shared/domain/scim-filter.ts';
 import {
   booleanValue,
@@ -216,7 +217,7 @@ export async function createUser(caller: Caller, body: unknown): Promise<Record<
       created_by: null,
     });
   } catch (error) {
-    if (uniquenessProblem(error) || (error as Error).name === 'ValidationError')
+    if (uniquenessProblem(error) || error instanceof ValidationError)
       throw new ScimError(
         409,
         `A User with this userName or externalId exists: ${(error as Error).message}`,
