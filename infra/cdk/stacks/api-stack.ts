@@ -39,7 +39,6 @@ import type { SiteSettings } from '../site-settings.ts';
 const MAX_GROUP_TIMEOUT_SECONDS = 29;
 const FALLBACK_MEMORY_MB = 256;
 
-
 /** One JSON object per request; every value quoted, since absent values print as `-`. */
 const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
