@@ -1,16 +1,56 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, split by what a test file needs (CONTRIBUTING.md, "Test"):
+ * - unit: pure code, in process. No stack, no child process, no network beyond a loopback server
+ *   the file opens itself (test/unit/unit-purity.test.ts keeps it so). `npm test -- --project unit`.
+ * - api: HTTP against the local stack (`npm start` in memory, one for the run: global-setup.ts) and
+ *   the local engines and commands as child processes: test/api, matrix, migrate, fuzz, local.
+ * - browser: Debian's Chromium against the same stack.
+ * - infra: CDK synth, bundling and the toolchain's own checks (Node, the OpenAPI linters).
+ * `npm test` runs all four at once: their files share one pool of workers, so the CPU-bound unit and
+ * infra files run while API files wait on the stack.
+ */
+const STACK = ['test/support/global-setup.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
-    // One local stack (the real `npm start`, in memory) serves every API test file.
-    globalSetup: ['test/support/global-setup.ts'],
+    // The stack is a process of its own and API files mostly wait on it: three workers keep the two
+    // cores of the CI machine busy (vitest's default, cores - 1, ran every file one after another).
+    maxWorkers: Number(process.env.STEPWISE_TEST_WORKERS ?? 3),
     // fast-check properties run with a fixed seed unless STEPWISE_PROPERTY_SEED says otherwise.
     setupFiles: ['test/support/property-setup.ts'],
-    // Local-engine tests start servers in beforeAll.
-    hookTimeout: 60_000,
+    // Local-engine tests start servers (and some a stack of their own, up to 120 s) in beforeAll.
+    hookTimeout: 120_000,
     // Generous for a loaded CI machine; performance is measured by `npm run bench`, not here.
     testTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        // unit-setup.ts makes any attempt to start a child process fail the test.
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/support/unit-setup.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: [
+            'test/api/**/*.test.ts',
+            'test/matrix/**/*.test.ts',
+            'test/migrate/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+            'test/local/**/*.test.ts',
+          ],
+          globalSetup: STACK,
+        },
+      },
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: STACK } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+    ],
   },
 });

@@ -5,23 +5,11 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { wholeListQuery } from '../../shared/http/query.ts';
 import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
 import { glossaryChangesBody, MAX_GLOSSARY_CHANGES } from './glossary.schemas.ts';
 import * as glossary from './glossary.service.ts';
 import responseExamples from './glossary.response-examples.json' with { type: 'json' };
-
-/** "Returns all entries": whole by default, up to 1000 a page. */
-const listQuery = z.object({
-  limit: z.pipe(
-    z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
-    z.pipe(
-      z.transform((value: string) => Math.min(Number(value), 1000)),
-      z.number().check(z.minimum(1)),
-    ),
-  ),
-  offset: pagination.offset,
-});
 
 export const glossaryGroup = defineGroup({
   name: 'glossary',
@@ -36,7 +24,7 @@ export const glossaryGroup = defineGroup({
         'Every glossary entry, alphabetical by term: {entryid, term, langid, translations: [{langid, ' +
         'translation}], notes, created_date, modified_date}',
       description: 'Sites with one language answer 403. Up to 1000 entries per page (offset/limit).',
-      query: listQuery,
+      query: wholeListQuery,
       response: z.array(glossaryEntrySchema),
       handler: ({ query }) => glossary.list(query),
     }),

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { pagination, wholeListQuery } from '../../shared/http/query.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { teamAssignmentSchema, teamAttributesSchema, teamSchema } from '../../shared/views/team-views.ts';
 import { createTeamBody, memberChangesBody, teamListQuery } from './teams.schemas.ts';
@@ -10,18 +10,6 @@ import * as teams from './teams.service.ts';
 import responseExamples from './teams.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
-
-/** Members are listed whole by default, as the real service does, up to 1000 per page. */
-const membersQuery = z.object({
-  limit: z.pipe(
-    z._default(z.string().check(z.regex(/^\d+$/)), '1000'),
-    z.pipe(
-      z.transform((value: string) => Math.min(Number(value), 1000)),
-      z.number().check(z.minimum(1)),
-    ),
-  ),
-  offset: pagination.offset,
-});
 
 export const teamsGroup = defineGroup({
   name: 'teams',
@@ -64,7 +52,7 @@ export const teamsGroup = defineGroup({
       summary: 'The members of a team (user summaries)',
       description: 'Of a private team, only members, the owner and Admins see the members (403 otherwise).',
       params: idParams('teamid'),
-      query: membersQuery,
+      query: wholeListQuery,
       response: z.array(userSummarySchema),
       handler: ({ caller, params, query }) => teams.members(caller, params.teamid, query),
     }),

@@ -12,7 +12,13 @@
  *   must never hold a secret; so do anonymous callers, who have no scope to keep a key in.
  */
 import { createHash } from 'node:crypto';
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyInconsistentStateError,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { BadRequestError, ConflictError, ValidationError } from '../domain/errors.ts';
 import {
@@ -164,18 +170,13 @@ export async function idempotent(request: IdempotentRequest, work: () => Promise
 
 /** Powertools' errors as the documented statuses; anything else as it was. */
 function translated(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  switch (error.name) {
-    case 'IdempotencyValidationError':
-      return ValidationError.field(
-        IDEMPOTENCY_KEY_HEADER,
-        'key_reused',
-        `This ${IDEMPOTENCY_KEY_HEADER} was used for another request (method, path, query or body differ)`,
-      );
-    case 'IdempotencyAlreadyInProgressError':
-    case 'IdempotencyInconsistentStateError':
-      return new ConflictError(`A request with this ${IDEMPOTENCY_KEY_HEADER} is still in progress: retry later`);
-    default:
-      return error;
-  }
+  if (error instanceof IdempotencyValidationError)
+    return ValidationError.field(
+      IDEMPOTENCY_KEY_HEADER,
+      'key_reused',
+      `This ${IDEMPOTENCY_KEY_HEADER} was used for another request (method, path, query or body differ)`,
+    );
+  if (error instanceof IdempotencyAlreadyInProgressError || error instanceof IdempotencyInconsistentStateError)
+    return new ConflictError(`A request with this ${IDEMPOTENCY_KEY_HEADER} is still in progress: retry later`);
+  return error;
 }

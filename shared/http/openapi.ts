@@ -9,22 +9,31 @@ import { openToAnonymous } from './site-access.ts';
 
 type JsonSchema = Record<string, unknown>;
 
-/** zod's `z.int()` bounds: the safe-integer range, noise in the docs (renderers show it as the example). */
-function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+/**
+ * zod's JSON Schema, tidied for the document's readers and linters (decision 264): without `z.int()`'s
+ * safe-integer bounds (noise in the docs: renderers show them as the example), and without an empty
+ * `prefixItems` (zod's `z.tuple([])`; JSON Schema 2020-12 wants at least one item there; `items: false`
+ * and `maxItems: 0` beside it already say "an empty array"), and with `items: false` said as
+ * `items: {not: {}}` (the same: no value is an allowed item), since Spectral wants `items` a schema.
+ */
+function tidySchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidySchema);
   if (typeof node !== 'object' || node === null) return node;
   const result: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
-    result[key] = withoutSafeIntegerBounds(value);
+    if (key === 'prefixItems' && Array.isArray(value) && value.length === 0) continue;
+    result[key] = tidySchema(value);
   }
+  // `items: false` (no item at all) said as a schema no value meets: linters want `items` a schema.
+  if (result.type === 'array' && result.items === false) result.items = { not: {} };
   return result;
 }
 
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return withoutSafeIntegerBounds(rest) as JsonSchema;
+  return tidySchema(rest) as JsonSchema;
 }
 
 const ERROR_RESPONSES: Record<string, { description: string }> = {
@@ -202,11 +211,27 @@ function operation(group: RouteGroup, route: RouteDef): JsonSchema {
 /** The outline of the document (GET /openapi.json's response schema); operations stay free-form. */
 export const openApiDocumentSchema = z.object({
   openapi: z.string(),
-  info: z.object({ title: z.string(), version: z.string(), description: z.optional(z.string()) }),
+  info: z.object({
+    title: z.string(),
+    version: z.string(),
+    description: z.optional(z.string()),
+    contact: z.optional(z.object({ name: z.string() })),
+    license: z.optional(z.object({ name: z.string(), identifier: z.optional(z.string()) })),
+  }),
+  tags: z.optional(z.array(z.object({ name: z.string(), description: z.optional(z.string()) }))),
   servers: z.array(z.object({ url: z.string() })),
   components: z.record(z.string(), z.unknown()),
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
+
+interface OperationTags {
+  tags: string[];
+}
+
+/** A tag is a route group's name (a few routes name another tag); said in words for the docs. */
+function tagDescription(name: string): string {
+  return `Operations of ${name.replace(/[-_]/g, ' ')}`;
+}
 
 export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_PATH): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -219,11 +244,19 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
       path[route.method.toLowerCase()] = operation(group, route);
     }
   }
+  // Every tag an operation names is declared once at the top, in order (decision 264).
+  const tagNames = new Set<string>();
+  for (const methods of Object.values(paths))
+    for (const operation of Object.values(methods))
+      for (const tag of (operation as OperationTags).tags) tagNames.add(tag);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Stepwise — Training and Documentation Service API',
       version: '2.0',
+      // Each site is self-hosted: whoever runs it answers for it.
+      contact: { name: 'The operator of this Stepwise site' },
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
       description:
         'Guides, wikis, courses and training records. Authenticate with `Authorization: api <token>` from ' +
         'POST /user/token. On a private site (the default) every operation without `x-open-on-private-site` ' +
@@ -233,6 +266,7 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
         'bodies nest at most 64 levels (422 otherwise).',
     },
     servers: [{ url: serverUrl }],
+    tags: [...tagNames].sort().map((name) => ({ name, description: tagDescription(name) })),
     components: {
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The value `api <token>`' },

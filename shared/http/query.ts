@@ -57,6 +57,24 @@ const offset = z.pipe(
 /** The legacy `limit`/`offset` pagination of list endpoints. */
 export const pagination = { limit, offset };
 
+/** The most a "whole list" page holds (glossary entries, team members). */
+export const WHOLE_LIST_PAGE_SIZE = 1000;
+
+/**
+ * `limit`/`offset` of the lists the real service returns whole ("Returns all entries"; a team's
+ * members): limit 1..1000 (larger values clamped), default 1000.
+ */
+export const wholeListQuery = z.object({
+  limit: z.pipe(
+    z._default(z.string().check(z.regex(/^\d+$/)), String(WHOLE_LIST_PAGE_SIZE)),
+    z.pipe(
+      z.transform((value: string) => Math.min(Number(value), WHOLE_LIST_PAGE_SIZE)),
+      z.number().check(z.minimum(1)),
+    ),
+  ),
+  offset,
+});
+
 /**
  * The largest list answered whole (decision 194). The real service lets a few lists the apps
  * read in one request go past 200: the offline syncer reads GET /user/favorites/guides without a

@@ -54,14 +54,21 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
  */
 export const CORS_MAX_AGE_SECONDS = 3600;
 
+/**
+ * The request headers a browser may send across origins, and the answer headers it may read: one
+ * list for these headers and the deployed HTTP API's corsPreflight (infra/cdk/stacks/api-stack.ts).
+ * Idempotency-Key: decision 223 (shared/http/idempotency.ts).
+ */
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'];
+/** The id of its request (decision 183), and whether an answer replays an Idempotency-Key (decision 223). */
+export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed'];
+
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-App-Id, Idempotency-Key',
+  'access-control-allow-headers': CORS_ALLOW_HEADERS.join(', '),
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
-  // A browser client may read the id of its request (decision 183) across origins, and whether
-  // an answer is a replay of an Idempotency-Key (decision 223).
-  'access-control-expose-headers': 'X-Request-Id, Idempotent-Replayed',
+  'access-control-expose-headers': CORS_EXPOSE_HEADERS.join(', '),
 };
 
 /** Reads ?format / ?pretty / Accept (a flag counts when present without a value). */

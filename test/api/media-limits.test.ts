@@ -3,7 +3,7 @@
  * a 100 ms wait for it, and a 100 ms processing deadline: a decode past its deadline is killed
  * (its process is gone, the item fails with the reason), and requests beyond the slot get 503
  * with nothing stored. The request deadline itself is tested on the pool
- * (test/unit/image-pool.test.ts): on a shared stack it would have to be tiny for every test.
+ * (test/local/image-pool.test.ts): on a shared stack it would have to be tiny for every test.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -24,7 +24,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { CORS_MAX_AGE_SECONDS } from '../../../shared/http/respond.ts';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '../../../shared/http/respond.ts';
 import { API_BASE_PATH, type RouteGroup, routeUrlPath } from '../../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
@@ -38,10 +38,6 @@ import type { SiteSettings } from '../site-settings.ts';
 /** API Gateway gives up on an HTTP API integration after 30 s; a longer function limit is moot. */
 const MAX_GROUP_TIMEOUT_SECONDS = 29;
 const FALLBACK_MEMORY_MB = 256;
-
-/** Idempotency-Key: decision 223 (shared/http/idempotency.ts); the local gateway's are in shared/http/respond.ts. */
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'];
-export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed'];
 
 /** One JSON object per request; every value quoted, since absent values print as `-`. */
 const ACCESS_LOG_FIELDS = {
