@@ -136,7 +136,7 @@ function keyPattern(part: string, item: Record<string, unknown>, missing: string
     last = match.index + match[0].length;
     const [, name, form] = match;
     if (!name) {
-      source += '.+';
+      source += '.*';
       continue;
     }
     const value = spelled(item[name], form);
@@ -151,7 +151,7 @@ function shapePattern(part: string): RegExp {
   let source = '';
   let last = 0;
   for (const match of part.matchAll(PLACEHOLDER)) {
-    source += `${escape(part.slice(last, match.index))}.+`;
+    source += `${escape(part.slice(last, match.index))}.*`;
     last = match.index + match[0].length;
   }
   return new RegExp(`^${source}${escape(part.slice(last))}$`);
