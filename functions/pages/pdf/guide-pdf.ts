@@ -45,8 +45,10 @@ const BULLET_WORDS: Record<string, string> = {
  * PAGE_BUDGET pages; what is past them is left out with a note naming where to read it whole.
  */
 export const LONG_WORD = 40;
-export const TEXT_BUDGET = 60_000;
-export const PAGE_BUDGET = 60;
+export const TEXT_BUDGET = 40_000;
+export const PAGE_BUDGET = 40;
+/** More characters than an A4 page of 11 pt text holds (about 4,500). */
+const PAGE_CHARS = 6_000;
 const ZERO_WIDTH_SPACE = '\u200b';
 const LONG_RUN = new RegExp(`[^\\s\u200b]{${LONG_WORD}}(?=[^\\s\u200b])`, 'gu');
 
@@ -100,6 +102,8 @@ function heading(doc: Doc, text: string, size: number): void {
 
 /** Roughly how tall a step will be: images in one row, then its lines (already bounded texts). */
 function stepHeight(doc: Doc, texts: string[], shown: number, width: number): number {
+  // Far more text than a page holds: no need to measure it (measuring is as costly as drawing).
+  if (texts.reduce((sum, text) => sum + text.length, 0) > PAGE_CHARS) return Number.POSITIVE_INFINITY;
   doc.font('body').fontSize(11);
   const imageRow = shown > 0 ? 160 : 0;
   const lines = texts.reduce((sum, text) => sum + doc.heightOfString(text, { width: width - 40 }) + 4, 0);

@@ -19,15 +19,22 @@ export interface PdfJob {
 
 export interface PdfResult {
   bytes: Uint8Array;
-  /** The child's peak resident memory so far, in MB (the bench reads it). */
+  /** The child's peak resident memory so far, in MB, and the render's CPU time (the bench reads them). */
   max_rss_mb: number;
+  cpu_ms: number;
 }
 
 async function answer(job: PdfJob) {
   try {
     const images = new Map(job.images.map(([id, bytes]) => [id, Buffer.from(bytes)] as const));
+    const cpu = process.cpuUsage();
     const bytes = await guidePdf(job.guide, job.release, images, job.now);
-    const value: PdfResult = { bytes, max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) };
+    const used = process.cpuUsage(cpu);
+    const value: PdfResult = {
+      bytes,
+      max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      cpu_ms: Math.round((used.user + used.system) / 1000),
+    };
     return { ok: true as const, value };
   } catch (error) {
     return { ok: false as const, error: (error as Error).stack ?? String(error) };
