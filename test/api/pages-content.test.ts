@@ -123,8 +123,10 @@ describe('a guide PDF is bounded and kept (issue 35 item 2, decision 255)', () =
     expect(first.status).toBe(200);
     expect(first.headers.get('x-stepwise-pdf')).toBe('rendered');
     const bytes = new Uint8Array(await first.arrayBuffer());
-    // Broken into lines by the renderer, not by pdfkit's quadratic search: every character is there.
-    expect((await pdfText(bytes)).replace(/[\s\u200b]+/g, '')).toContain(word.slice(0, 5000));
+    // Broken into lines by the renderer, not by pdfkit's quadratic search; past the text budget, a note.
+    const text = (await pdfText(bytes)).replace(/[\s\u200b]+/g, '');
+    expect(text).toContain('Ab'.repeat(800));
+    expect(text).toContain('ThisguideislongerthanaPDFholds;therestisleftout.');
     expect(tookMs).toBeLessThan(20_000);
     expect(healthy).toBeGreaterThan(0);
     // Another title in the URL is the same guide: the kept PDF answers, nothing is drawn again.
