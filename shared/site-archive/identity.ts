@@ -15,7 +15,7 @@ import { padId } from '../db/keys.ts';
 
 type Template = readonly [pk: string, sk: string];
 
-/** Travelling entities whose key repeats attributes: their templates (alternatives: the one whose literal parts fit). */
+/** Travelling entities whose key repeats attributes, and their templates (of several, the one whose literals fit). */
 export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   User: [['USER#{userid}', 'USER']],
   CreatedUser: [['USER#{}', 'CREATED#{userid:pad}']],
@@ -112,7 +112,7 @@ export const KEY_ONLY_ENTITIES: ReadonlySet<string> = new Set([
 
 const PLACEHOLDER = /\{([a-z_]*)(?::(pad|lower|upper))?\}/g;
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -132,7 +132,7 @@ function keyPattern(part: string, item: Record<string, unknown>, missing: string
   let source = '';
   let last = 0;
   for (const match of part.matchAll(PLACEHOLDER)) {
-    source += escape(part.slice(last, match.index));
+    source += escapeRegExp(part.slice(last, match.index));
     last = match.index + match[0].length;
     const [, name, form] = match;
     if (!name) {
@@ -141,9 +141,9 @@ function keyPattern(part: string, item: Record<string, unknown>, missing: string
     }
     const value = spelled(item[name], form);
     if (value === undefined) missing.push(name);
-    source += escape(value ?? '');
+    source += escapeRegExp(value ?? '');
   }
-  return new RegExp(`^${source}${escape(part.slice(last))}$`);
+  return new RegExp(`^${source}${escapeRegExp(part.slice(last))}$`);
 }
 
 /** The literal text of a template part, as a pattern with every placeholder free. */
@@ -151,10 +151,10 @@ function shapePattern(part: string): RegExp {
   let source = '';
   let last = 0;
   for (const match of part.matchAll(PLACEHOLDER)) {
-    source += `${escape(part.slice(last, match.index))}.*`;
+    source += `${escapeRegExp(part.slice(last, match.index))}.*`;
     last = match.index + match[0].length;
   }
-  return new RegExp(`^${source}${escape(part.slice(last))}$`);
+  return new RegExp(`^${source}${escapeRegExp(part.slice(last))}$`);
 }
 
 /** The attributes a template reads. */
@@ -196,14 +196,14 @@ export function idInKey(entity: string, attribute: string, item: { pk: string; s
       let group = 0;
       let wanted = 0;
       for (const match of part.matchAll(PLACEHOLDER)) {
-        source += escape(part.slice(last, match.index));
+        source += escapeRegExp(part.slice(last, match.index));
         last = match.index + match[0].length;
         group += 1;
         if (match[1] === attribute) wanted = group;
         source += match[1] === attribute ? '(\\d+)' : '(.+?)';
       }
       if (wanted === 0) continue;
-      const found = new RegExp(`^${source}${escape(part.slice(last))}$`).exec(index === 0 ? item.pk : item.sk);
+      const found = new RegExp(`^${source}${escapeRegExp(part.slice(last))}$`).exec(index === 0 ? item.pk : item.sk);
       const id = found ? Number(found[wanted]) : Number.NaN;
       if (Number.isSafeInteger(id)) return id;
     }

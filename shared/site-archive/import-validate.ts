@@ -301,7 +301,8 @@ function judgeFileClaims(step: ImportStep<ValidationPass>): void {
       invalidList(report),
       derived === undefined
         ? `${label}: no record of the file holds this value; claims are derived from the records they guard`
-        : `${label}: names another owner than the record holding this value (${derived}); claims are derived from records`,
+        : `${label}: names another owner than the record holding this value (${derived}); ` +
+            'claims are derived from records',
     );
   }
   scratch.file_claims = {};
