@@ -165,8 +165,9 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
  * The item as this site writes it, or undefined when it is not written: jobs, counters and
  * transient items stay home, uniqueness claims are written as the records hold them (above,
  * decision 254); a credential of an account the site already had is never written (decision 164).
- * The operator's account keeps their password hash and roles; a webhook's secret is opened with the passphrase, or a fresh one is made for a webhook that came without
- * (it then arrives inactive; decision 167).
+ * The operator's account keeps their password hash and roles; a webhook's secret is opened with
+ * the passphrase, or a fresh one is made for a webhook that came without (it then arrives
+ * inactive; decision 167).
  */
 function itemToWrite(step: ImportStep<WritingPass>, raw: RawItem, plain: Record<string, unknown>): RawItem | undefined {
   const { job, pass, scratch } = step;
