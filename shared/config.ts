@@ -82,6 +82,9 @@ const ConfigSchema = z.object({
    * answer holds 6 MB, base64-encoded); tests lower it to reach that path with a small guide.
    */
   STEPWISE_PDF_INLINE_MAX_BYTES: int(4_000_000),
+  /** One guide PDF render's deadline and its child's heap limit (decision 255): past either, 503. */
+  STEPWISE_PDF_DEADLINE_MS: int(15_000),
+  STEPWISE_PDF_HEAP_MB: int(256),
 
   STEPWISE_TOKEN_TTL_DAYS: int(30),
   /**

@@ -36,7 +36,12 @@ export const pagesGroup = defineGroup({
   access: {
     table: 'readwrite',
     sendMail: true,
-    mediaBucket: { read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX], write: [MEDIA_PDF_PREFIX] },
+    // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
+    mediaBucket: {
+      read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX],
+      write: [MEDIA_PDF_PREFIX],
+      headMissing: true,
+    },
   },
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).

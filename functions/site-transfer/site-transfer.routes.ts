@@ -2,13 +2,25 @@
  * Site export and import (Admins, beyond the spec): jobs that write the whole site as a site
  * file and read one back, keeping every id (docs/export-format.md).
  */
-import { defineGroup, route } from '../../shared/http/route.ts';
+import { ForbiddenError } from '../../shared/domain/errors.ts';
+import { type AuthorizeRequest, defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
 import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
 import * as transfer from './site-transfer.service.ts';
 import responseExamples from './site-transfer.response-examples.json' with { type: 'json' };
+
+/**
+ * A site file holds every account's password hash and credential hashes: only an Admin signed in
+ * as themselves reads or writes one, never a site API token (read-only or full) nor an Admin's
+ * impersonation token (issue 35 item 9, decision 256).
+ */
+function adminAsThemselves({ auth }: AuthorizeRequest): void {
+  if (auth.user?.service || auth.impersonatorUserid !== undefined) {
+    throw new ForbiddenError('Site exports and imports are for an Admin signed in as themselves, not a token');
+  }
+}
 
 export const siteTransferGroup = defineGroup({
   name: 'site-transfer',
@@ -31,6 +43,7 @@ export const siteTransferGroup = defineGroup({
       method: 'POST',
       path: '/admin/exports',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'Start an export of the whole site (a job; poll GET /admin/exports/{exportid})',
       description:
         'Writes every table item (ids, revisions, audit chains, credential hashes) and, unless ' +
@@ -46,6 +59,7 @@ export const siteTransferGroup = defineGroup({
       method: 'GET',
       path: '/admin/exports/{exportid}',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'An export: progress, counts per entity and, once complete, download URLs of its parts',
       params: idParams('exportid'),
       response: siteExportSchema,
@@ -55,6 +69,7 @@ export const siteTransferGroup = defineGroup({
       method: 'POST',
       path: '/admin/exports/{exportid}/cancel',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'Cancel a running export: stops its job and removes its parts (409 once it has finished)',
       params: idParams('exportid'),
       response: siteExportSchema,
@@ -65,6 +80,7 @@ export const siteTransferGroup = defineGroup({
       path: '/admin/imports',
       mintsCredentials: true,
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'Create an import: answers where to POST the site file (a presigned upload form)',
       description:
         'mode `empty` (default) needs a site holding only its first Admin; `merge` refuses any id ' +
@@ -79,6 +95,7 @@ export const siteTransferGroup = defineGroup({
       method: 'POST',
       path: '/admin/imports/{importid}/start',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'Start an uploaded import, or again once interrupted (409 before the upload or once started)',
       params: idParams('importid'),
       status: 202,
@@ -89,6 +106,7 @@ export const siteTransferGroup = defineGroup({
       method: 'POST',
       path: '/admin/imports/{importid}/cancel',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'Cancel an import that has written nothing yet (409 once writing or finished)',
       description:
         'Awaiting its upload or validating: the job stops, its uploaded file is removed, the site is ' +
@@ -101,6 +119,7 @@ export const siteTransferGroup = defineGroup({
       method: 'GET',
       path: '/admin/imports/{importid}',
       auth: 'admin',
+      authorize: adminAsThemselves,
       summary: 'An import: status, percent and the validation report',
       params: idParams('importid'),
       response: siteImportSchema,

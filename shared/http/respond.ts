@@ -97,13 +97,39 @@ export class RequestError extends Error {
   }
 }
 
+/** Names under which an answer hands out a secret a cache must never keep (issue 35 item 9). */
+const TOKEN_FIELDS: ReadonlySet<string> = new Set([
+  'authToken',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'secret',
+]);
+
+/** Whether an answer's body (or an element of a list answer) holds a token at its top level. */
+export function carriesToken(body: unknown): boolean {
+  const holds = (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    Object.entries(value).some(([name, field]) => TOKEN_FIELDS.has(name) && typeof field === 'string' && field !== '');
+  return Array.isArray(body) ? body.some(holds) : holds(body);
+}
+
+/** What an answer carrying a token says to caches: keep nothing, anywhere. */
+export const TOKEN_CACHE_CONTROL = 'private, no-store';
+
 export function respond(
   status: number,
   body: unknown,
   format: Format,
   headers: Record<string, string> = {},
 ): APIGatewayProxyStructuredResultV2 {
-  const base = { ...CORS_HEADERS, ...headers };
+  const base = {
+    ...CORS_HEADERS,
+    ...headers,
+    ...(carriesToken(body) ? { 'cache-control': TOKEN_CACHE_CONTROL } : {}),
+  };
   if (body === undefined || status === 204) {
     return { statusCode: status, headers: base, body: '' };
   }

@@ -19,7 +19,15 @@ import { recordRequest } from '../observability/metrics.ts';
 import { tracing } from '../observability/tracing.ts';
 import { logCaller, requestContext, requestIdOf } from './request-context.ts';
 import { PathMatcher } from './path-match.ts';
-import { CORS_HEADERS, ENDPOINT_NOT_FOUND, errorResponse, negotiateFormat, RequestError, respond } from './respond.ts';
+import {
+  CORS_HEADERS,
+  ENDPOINT_NOT_FOUND,
+  errorResponse,
+  negotiateFormat,
+  RequestError,
+  respond,
+  TOKEN_CACHE_CONTROL,
+} from './respond.ts';
 import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteGroup, routeUrlPath } from './route.ts';
 import { openToAnonymous } from './site-access.ts';
 import { checkApiScope } from './api-scopes.ts';
@@ -186,7 +194,11 @@ function pageErrorResult(error: unknown, pageError: PageErrorRenderer, format: F
   return toResult({ ...page, headers: { ...page.headers, ...mapped.headers } }, format);
 }
 
-function toResult(result: Reply, format: Format): Result {
+function toResult(reply: Reply, format: Format): Result {
+  // An answer setting a cookie (a session) is nobody else's: no cache keeps it (issue 35 item 9).
+  const result = reply.cookies?.length
+    ? { ...reply, headers: { 'cache-control': TOKEN_CACHE_CONTROL, ...reply.headers } }
+    : reply;
   const cookies = result.cookies?.length ? { cookies: result.cookies } : {};
   if (result.raw) {
     const bytes = Buffer.isBuffer(result.body);

@@ -97,13 +97,27 @@ export function checkCsrf(headers: Record<string, string>, submitted: unknown): 
 /**
  * A path of this site to go back to after signing in: a relative path only (never `//host`,
  * `/\host` or a scheme), else `/`. What the login form and redirects accept, so no open redirect.
+ * Normalised until it no longer changes, and checked again each time: one normalisation may make
+ * a path of another host (`/.//evil.example` becomes `//evil.example`; issue 35 item 9).
  */
 export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || value.length > 2048 || !value.startsWith('/')) return '/';
-  if (/[\u0000-\u001f\\]/.test(value) || value.startsWith('//')) return '/';
+  let current = value;
+  for (let round = 0; round < 4; round++) {
+    const next = normalisedPath(current);
+    if (next === undefined) return '/';
+    if (next === current) return next;
+    current = next;
+  }
+  return '/';
+}
+
+/** One normalisation of a same-site path, or undefined for anything that is not one. */
+function normalisedPath(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2048 || !value.startsWith('/')) return undefined;
+  if (/[\u0000-\u001f\\]/.test(value) || value.startsWith('//')) return undefined;
   const base = 'https://stepwise.invalid';
   const url = new URL(value, base);
-  if (url.origin !== base) return '/';
+  if (url.origin !== base) return undefined;
   return url.pathname + url.search + url.hash;
 }
 

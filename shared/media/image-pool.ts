@@ -28,7 +28,20 @@ export interface ImagePoolOptions {
   queueWaitMs: number;
   /** A job's default deadline, from when it starts on a child. */
   deadlineMs: number;
+  /** The child's entry (a `#name` of package.json "imports"); the image child by default. */
+  entry?: string;
+  /** The child's V8 heap limit (--max-old-space-size): a job past it ends its child, not the host. */
+  heapMb?: number;
+  /** The errors a job's end gives when its child stopped under it or overran; the image decoder's by default. */
+  failures?: { stopped(): Error; overran(deadlineMs: number): Error };
 }
+
+const IMAGE_FAILURES = {
+  // The decoder died under the job (a crash, or the OS killed it for memory): the image's doing.
+  stopped: () => new ImageRefusedError('not_an_image', 'The image could not be decoded (the decoder stopped)'),
+  overran: (deadlineMs: number) =>
+    new ImageRefusedError('too_slow_to_decode', `Decoding the image took longer than ${deadlineMs} ms; it was stopped`),
+};
 
 /** Every slot stayed busy for the whole wait: the API answers 503. */
 export class ImageBusyError extends Error {
@@ -38,23 +51,25 @@ export class ImageBusyError extends Error {
   }
 }
 
-function childEntry(): string {
+function childEntry(name: string): string {
   // A deployed bundle is CommonJS: __dirname is its asset folder, where the side bundle was built.
   if (typeof __dirname === 'string') {
-    const built = join(__dirname, `${IMAGE_CHILD_IMPORT.slice(1)}.js`);
+    const built = join(__dirname, `${name.slice(1)}.js`);
     if (existsSync(built)) return built;
   }
   // From source (tsx, vitest): the repository's package.json "imports" names the file; npm
   // scripts, the local stack and the tests all run from the repository root.
-  return createRequire(join(process.cwd(), 'package.json')).resolve(IMAGE_CHILD_IMPORT);
+  return createRequire(join(process.cwd(), 'package.json')).resolve(name);
 }
 
-function spawnChild(): ChildProcess {
-  const entry = childEntry();
+function spawnChild(name: string, heapMb: number | undefined): ChildProcess {
+  const entry = childEntry(name);
   // The TypeScript source needs tsx in the child (the local stack's own loader, else added).
   const needsTsx = entry.endsWith('.ts') && !process.execArgv.some((arg) => arg.includes('tsx'));
+  const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  const inherited = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
   return fork(entry, [], {
-    execArgv: entry.endsWith('.ts') ? [...process.execArgv, ...(needsTsx ? ['--import', 'tsx'] : [])] : [],
+    execArgv: entry.endsWith('.ts') ? [...inherited, ...(needsTsx ? ['--import', 'tsx'] : []), ...heap] : heap,
     // Not the parent's environment: the local stack carries embeds there (hundreds of KB, past the
     // kernel's limit for one variable), and the child needs none of the configuration.
     env: childEnvironment(),
@@ -126,7 +141,10 @@ export class ImagePool {
   }
 
   /** Runs one job; `deadlineMs` and `queueWaitMs` override the pool's for this job. */
-  async run<T>(job: ImageJob, limits: { deadlineMs?: number; queueWaitMs?: number } = {}): Promise<T> {
+  async run<T, Job extends { op: string } = ImageJob>(
+    job: Job,
+    limits: { deadlineMs?: number; queueWaitMs?: number } = {},
+  ): Promise<T> {
     const deadlineMs = limits.deadlineMs ?? this.options.deadlineMs;
     await this.acquire(limits.queueWaitMs ?? this.options.queueWaitMs);
     try {
@@ -165,10 +183,11 @@ export class ImagePool {
     this.waiting.shift()?.();
   }
 
-  private async runOnChild(job: ImageJob, deadlineMs: number): Promise<unknown> {
+  private async runOnChild(job: { op: string }, deadlineMs: number): Promise<unknown> {
+    const failures = this.options.failures ?? IMAGE_FAILURES;
     let child = this.idle.pop();
     while (child && gone(child)) child = this.idle.pop();
-    const worker = child ?? (await started(spawnChild()));
+    const worker = child ?? (await started(spawnChild(this.options.entry ?? IMAGE_CHILD_IMPORT, this.options.heapMb)));
     hold(worker, true);
     if (worker.pid !== undefined) this.busyPids.add(worker.pid);
     return new Promise<unknown>((resolve, reject) => {
@@ -189,13 +208,12 @@ export class ImagePool {
           else if ('refused' in reply) reject(new ImageRefusedError(reply.refused.code, reply.refused.message));
           else if ('invalidEdit' in reply)
             reject(new InvalidEditError(reply.invalidEdit.field, reply.invalidEdit.message));
-          else reject(new Error(`Image job ${job.op} failed: ${reply.error}`));
+          else reject(new Error(`Child job ${job.op} failed: ${reply.error}`));
         });
-      // The decoder died under the job (a crash, or the OS killed it for memory): the image's doing.
       const onExit = () =>
         finish(() => {
           if (worker.pid !== undefined) this.busyPids.delete(worker.pid);
-          reject(new ImageRefusedError('not_an_image', 'The image could not be decoded (the decoder stopped)'));
+          reject(failures.stopped());
         });
       const timer = setTimeout(() => {
         worker.off('exit', onExit);
@@ -203,19 +221,14 @@ export class ImagePool {
         worker.once('exit', () =>
           finish(() => {
             if (worker.pid !== undefined) this.busyPids.delete(worker.pid);
-            reject(
-              new ImageRefusedError(
-                'too_slow_to_decode',
-                `Decoding the image took longer than ${deadlineMs} ms; it was stopped`,
-              ),
-            );
+            reject(failures.overran(deadlineMs));
           }),
         );
         worker.kill('SIGKILL');
       }, deadlineMs);
       worker.on('message', onMessage);
       worker.once('exit', onExit);
-      worker.send(job);
+      worker.send(job as ImageJob);
     });
   }
 

@@ -192,7 +192,10 @@ export function counterTypeOf(item: Record<string, unknown>): string | undefined
   return pk.startsWith('COUNTER#') ? pk.slice('COUNTER#'.length) : undefined;
 }
 
-/** Entities whose ids come from a counter: the importer moves the counter past the highest id it wrote. */
+/**
+ * Entities whose ids come from a counter: the importer moves the counter past the highest id it
+ * wrote, as the item's KEY names it (identity.ts; the attribute only where the key holds no id).
+ */
 export const ID_COUNTERS: Record<string, { counter: string; attribute: string }> = {
   User: { counter: 'user', attribute: 'userid' },
   Guide: { counter: 'guide', attribute: 'guideid' },
@@ -211,6 +214,21 @@ export const ID_COUNTERS: Record<string, { counter: string; attribute: string }>
   GuideRevision: { counter: 'revision', attribute: 'revisionid' },
   StepRevision: { counter: 'revision', attribute: 'revisionid' },
   WikiRevision: { counter: 'revision', attribute: 'revisionid' },
+  Course: { counter: 'wiki', attribute: 'wikiid' },
+  StageAssessment: { counter: 'stage_assessment', attribute: 'stage_assessmentid' },
+  StageCompletion: { counter: 'stage_completion', attribute: 'course_assignment_stage_completionid' },
+  SignoffRequest: { counter: 'signoff_request', attribute: 'signoff_requestid' },
+  Skill: { counter: 'skill', attribute: 'skillid' },
+  GlossaryEntry: { counter: 'glossary', attribute: 'entryid' },
+  ApprovalProcess: { counter: 'approval_process', attribute: 'approval_processid' },
+  PeriodicReview: { counter: 'periodic_review', attribute: 'reviewid' },
+  ChangeRequest: { counter: 'change_request', attribute: 'change_requestid' },
+  ReviewSchedule: { counter: 'periodic_review_schedule', attribute: 'prsid' },
+  ReviewDocument: { counter: 'periodic_review_document', attribute: 'prdid' },
+  TrainingModule: { counter: 'module', attribute: 'moduleid' },
+  ModuleImport: { counter: 'module-import', attribute: 'importid' },
+  StepFormRevision: { counter: 'form_revision', attribute: 'form_revisionid' },
+  StepFormField: { counter: 'form_field_revision', attribute: 'field_revisionid' },
 };
 
 /**

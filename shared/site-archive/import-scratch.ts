@@ -27,6 +27,10 @@ export interface ImportScratch {
   admin_grants: number;
   /** Webhooks whose secret is sealed with a passphrase. */
   sealed_secrets: number;
+  /** Uniqueness claims the file's records hold (claim key -> signature; unique-claims.ts, decision 254). */
+  derived_claims: Record<string, string>;
+  /** Uniqueness claims the file carries itself (key -> [signature, label]): each must be a derived one. */
+  file_claims: Record<string, [string, string]>;
 }
 
 const EMPTY: ImportScratch = {
@@ -40,6 +44,8 @@ const EMPTY: ImportScratch = {
   existing_owners: [],
   admin_grants: 0,
   sealed_secrets: 0,
+  derived_claims: {},
+  file_claims: {},
 };
 
 const scratchKey = (importid: number) => `${SITE_TRANSFER_PREFIX}imports/${importid}/scratch.json`;

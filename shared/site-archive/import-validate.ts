@@ -37,6 +37,8 @@ import { userKey } from '../db/entities/user.ts';
 import { checkItem, credentialOwners, privilegesOf } from './item-checks.ts';
 import { invalidList, listOf } from './import-report.ts';
 import { isAllowedObjectKey } from './object-keys.ts';
+import { idInKey } from './identity.ts';
+import { claimItem, claimSignature, claimsOf, isDerivedClaim } from './unique-claims.ts';
 import { isSealedSecret, openSecret, WrongPassphrase } from './secret-box.ts';
 
 const COMPARE_BATCH = 100;
@@ -109,7 +111,12 @@ export async function validateFileStep(
         report.counts[shape.entity] = (report.counts[shape.entity] ?? 0) + 1;
         noteItem(step, shape.entity, item, plain);
         noteTrust(step, shape, item, plain);
-        if (!staysHome(plain) && shape.entity !== 'Counter') pending.push({ raw: item, plain, entity: shape.entity });
+        // A claim the file carries is judged against the records' own claims, never compared or written as given.
+        if (isDerivedClaim(shape.entity, plain)) noteFileClaim(step, item, plain);
+        else if (!staysHome(plain) && shape.entity !== 'Counter') {
+          pending.push({ raw: item, plain, entity: shape.entity });
+          for (const claim of noteDerivedClaims(step, shape.entity, item, plain)) pending.push(claim);
+        }
         if (pending.length >= COMPARE_BATCH) await compareWithTarget(step, pending.splice(0));
         break;
       }
@@ -159,6 +166,7 @@ export async function validateFileStep(
     throw new ImportRefused(`The file is cut short: it has no end record (${pass.records} records read)`);
   }
   if (finished) {
+    judgeFileClaims(step);
     await checkWantedReferences(step);
     await judgeCredentials(step);
   }
@@ -218,7 +226,10 @@ function noteItem(
     scratch.counters[counter] = Math.max(scratch.counters[counter] ?? 0, plain.value);
   }
   const idCounter = ID_COUNTERS[entity];
-  const id = idCounter ? plain[idCounter.attribute] : undefined;
+  // The id the KEY names (decision 254; identity.ts holds the attribute to agree), or the attribute of one it does not.
+  const id = idCounter
+    ? (idInKey(entity, idCounter.attribute, itemKey(plain)) ?? plain[idCounter.attribute])
+    : undefined;
   if (idCounter && typeof id === 'number') {
     scratch.highest[idCounter.counter] = Math.max(scratch.highest[idCounter.counter] ?? 0, id);
   }
@@ -242,6 +253,61 @@ function noteItem(
     }
     if (!plain.password_hash && typeof plain.email === 'string') scratch.resets.push(plain.email);
   }
+}
+
+const itemKey = (plain: Record<string, unknown>) => ({ pk: String(plain.pk), sk: String(plain.sk) });
+
+/** A uniqueness claim the file carries: kept aside, judged once every record of the file is read. */
+function noteFileClaim(step: ImportStep<ValidationPass>, item: RawItem, plain: Record<string, unknown>): void {
+  step.scratch.file_claims[String(plain.pk)] = [claimSignature(plain.kind, plain), `Unique ${itemLabel(item)}`];
+}
+
+/**
+ * The claims a record of the file holds, as items to compare with the target (a claim a site
+ * account holds is a collision). Two records of the file claiming one value refuse the import.
+ */
+function noteDerivedClaims(
+  step: ImportStep<ValidationPass>,
+  entity: string,
+  item: RawItem,
+  plain: Record<string, unknown>,
+): PendingItem[] {
+  const { scratch, report } = step;
+  const pending: PendingItem[] = [];
+  for (const claim of claimsOf(entity, plain)) {
+    const signature = claimSignature(claim.kind, claim.owner);
+    const held = scratch.derived_claims[claim.pk];
+    if (held !== undefined && held !== signature) {
+      listIn(
+        invalidList(report),
+        `${entity} ${itemLabel(item)}: claims ${claim.pk}, which another record of the file claims`,
+      );
+      continue;
+    }
+    scratch.derived_claims[claim.pk] = signature;
+    const raw = claimItem(claim);
+    pending.push({ raw, plain: unmarshall(raw), entity: 'Unique' });
+  }
+  return pending;
+}
+
+/** Every claim the file carries must be one its records hold, with the same owner (decision 254). */
+function judgeFileClaims(step: ImportStep<ValidationPass>): void {
+  const { scratch, report } = step;
+  for (const [pk, [signature, label]] of Object.entries(scratch.file_claims)) {
+    const derived = scratch.derived_claims[pk];
+    if (derived === signature) continue;
+    listIn(
+      invalidList(report),
+      derived === undefined
+        ? `${label}: no record of the file holds this value; claims are derived from the records they guard`
+        : `${label}: names another owner than the record holding this value (${derived}); ` +
+            'claims are derived from records',
+    );
+  }
+  scratch.file_claims = {};
+  // The writing derives each record's claims again as it writes the record.
+  scratch.derived_claims = {};
 }
 
 /** Credentials, privileges and webhook secrets: what the report must name (decisions 164, 167). */

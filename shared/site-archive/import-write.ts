@@ -35,6 +35,7 @@ import { entityOf } from './records.ts';
 import { randomBytes } from 'node:crypto';
 import { entityOfKey } from '../db/entity-schemas.ts';
 import { credentialOwners } from './item-checks.ts';
+import { claimItem, claimsOf, isDerivedClaim } from './unique-claims.ts';
 import { isSealedSecret, openSecret } from './secret-box.ts';
 
 const WRITE_BATCH = 25;
@@ -116,6 +117,9 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
       const item = itemToWrite(step, record.item as RawItem, plain);
       if (item) {
         pending.push({ item, ignoring: decidedByImport(plain, job.operator.email) });
+        // The record's uniqueness claims, as it holds them (decision 254): the file's own never are written.
+        for (const claim of claimsOf(entityOfKey(String(plain.pk), String(plain.sk))?.entity ?? '', plain))
+          pending.push({ item: claimItem(claim), ignoring: [] });
         if (pending.length >= PUT_CHUNK) await putItems(step, pending.splice(0));
       }
     } else if (record.type === 'object') {
@@ -159,15 +163,17 @@ export async function writeFileStep(step: ImportStep<WritingPass>): Promise<{ of
 
 /**
  * The item as this site writes it, or undefined when it is not written: jobs, counters and
- * transient items stay home; a credential of an account the site already had is never written
- * (decision 164). The operator's account keeps their password hash and roles; a webhook's
- * secret is opened with the passphrase, or a fresh one is made for a webhook that came without
- * (it then arrives inactive; decision 167).
+ * transient items stay home, uniqueness claims are written as the records hold them (above,
+ * decision 254); a credential of an account the site already had is never written (decision 164).
+ * The operator's account keeps their password hash and roles; a webhook's secret is opened with
+ * the passphrase, or a fresh one is made for a webhook that came without (it then arrives
+ * inactive; decision 167).
  */
 function itemToWrite(step: ImportStep<WritingPass>, raw: RawItem, plain: Record<string, unknown>): RawItem | undefined {
   const { job, pass, scratch } = step;
   const shape = entityOfKey(String(plain.pk), String(plain.sk));
   if (!shape || staysHome(plain) || shape.entity === 'Counter') return undefined;
+  if (isDerivedClaim(shape.entity, plain)) return undefined;
   if (shape.credentialOwner) {
     const existing = new Set(scratch.existing_owners);
     if (credentialOwners(shape, plain).some((id) => existing.has(id))) return undefined;

@@ -1,8 +1,8 @@
 /**
  * What a site file's item is and whether it may be written, decided by the target, never by the
  * file (decisions 164 and 165): its entity from its key shape (shared/db/entity-schemas.ts), its
- * attributes against that entity's schema, its size against DynamoDB's limit; credentials and
- * privileges named for the report.
+ * attributes against that entity's schema and its key (identity.ts, decision 254), its size
+ * against DynamoDB's limit; credentials and privileges named for the report.
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
@@ -13,6 +13,7 @@ import {
   MAX_ITEM_BYTES,
   type EntityShape,
 } from '../db/entity-schemas.ts';
+import { identityProblem } from './identity.ts';
 import { itemLabel, type RawItem } from './item-compare.ts';
 
 export type CheckedItem =
@@ -50,6 +51,8 @@ export function checkItem(claimed: string, item: RawItem): CheckedItem {
   }
   const problem = itemProblem(shape, plain);
   if (problem) return { ok: false, reason: `${label}: ${problem}`, keyEntity: shape.entity };
+  const disagreement = identityProblem(shape.entity, plain);
+  if (disagreement) return { ok: false, reason: `${label}: ${disagreement}`, keyEntity: shape.entity };
   return { ok: true, shape, plain };
 }
 

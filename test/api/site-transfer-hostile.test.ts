@@ -249,7 +249,11 @@ describe('imported data is checked (decision 165)', () => {
       mode: 'merge',
     });
     expect(done.status).toBe('failed');
-    expect(done.report.invalid_items.items).toEqual([expect.stringMatching(/^User USER#7100 \/ USER: username: /)]);
+    expect(done.report.invalid_items.items).toEqual([
+      expect.stringMatching(/^User USER#7100 \/ USER: username: /),
+      // Its record refused, the file's claim of its email has no record to come from (decision 254).
+      expect.stringMatching(/^Unique UNIQUE#EMAIL#numbered@example.com \/ UNIQUE: no record of the file holds/),
+    ]);
     expect(done.report.written).toBe(0);
     expect((await merge.call('GET', '/users', { token: await merge.admin() })).status).toBe(200);
     expect((await merge.call('GET', '/users/7100', { token: await merge.admin() })).status).toBe(404);
@@ -346,4 +350,92 @@ describe('webhook secrets (decision 167)', () => {
     expect(done.status, done.error).toBe('complete');
     expect(done.report.webhook_secrets.total).toBe(0);
   }, 60_000);
+});
+
+describe('identity is the key (issue 35 item 1, decision 254)', () => {
+  const PASSWORD = 'stranger-Secret-1';
+  /** A password hash the site accepts for PASSWORD, read from an account made for it. */
+  let strangerHash: string;
+
+  beforeAll(async () => {
+    const made = await empty.call('POST', '/users', {
+      token: await siteAt(empty.url).admin(),
+      body: { email: 'hash-donor@example.com', username: 'Donor', password: PASSWORD },
+    });
+    expect(made.status, made.text).toBe(201);
+    const { file } = await exportSite(empty, { include_objects: false });
+    const donor = recordsOf(file).find((r) => r.type === 'item' && r.item.email?.S === 'hash-donor@example.com');
+    strangerHash = donor.item.password_hash.S;
+  }, 120_000);
+
+  it('a User keyed USER#771551 whose userid says 1 is refused with the reason; it never signs in as the Admin', async () => {
+    const email = 'stranger@example.com';
+    const item = { ...userItem(771551, email, ['User'], strangerHash), userid: { N: '1' } };
+    const file = fileWith([{ entity: 'User', item }, uniqueEmail(email, 771551)]);
+    const done = await importSite(merge, file, { mode: 'merge' });
+    expect(done.status).toBe('failed');
+    expect(done.report.invalid_items.items).toEqual([
+      'User USER#771551 / USER: its attributes (userid 1) disagree with its key USER#771551 / USER: ' +
+        'the key decides what an item is',
+      expect.stringMatching(/^Unique UNIQUE#EMAIL#stranger@example.com \/ UNIQUE: no record of the file holds/),
+    ]);
+    expect(done.report.written).toBe(0);
+    expect((await merge.call('POST', '/user/token', { body: { email, password: PASSWORD } })).status).toBe(401);
+    const me = await merge.call('GET', '/user', { token: await merge.admin() });
+    expect(me.body).toMatchObject({ userid: 1, privileges: expect.arrayContaining(['Admin']) });
+  });
+
+  it('a claim UNIQUE#SSO#<provider>|evil pointing at the Admin is refused: claims come from their records', async () => {
+    const claim = (userid: number): Entry => ({
+      entity: 'Unique',
+      item: {
+        pk: { S: 'UNIQUE#SSO#corp-oidc|evil' },
+        sk: { S: 'UNIQUE' },
+        entity: { S: 'Unique' },
+        kind: { S: 'SSO' },
+        userid: { N: String(userid) },
+      },
+    });
+    const alone = await importSite(merge, fileWith([claim(1)]), { mode: 'merge' });
+    expect(alone.status).toBe('failed');
+    expect(alone.report.invalid_items.items).toEqual([
+      'Unique UNIQUE#SSO#corp-oidc|evil / UNIQUE: no record of the file holds this value; ' +
+        'claims are derived from the records they guard',
+    ]);
+    expect(alone.report.written).toBe(0);
+    // A new account of the file that does hold the subject: the claim must name it, not the Admin.
+    const evil = { ...userItem(7400, 'evil@example.com', ['User']), sso_userid: { S: 'corp-oidc|evil' } };
+    const disguised = await importSite(
+      merge,
+      fileWith([{ entity: 'User', item: evil }, uniqueEmail('evil@example.com', 7400), claim(1)]),
+      { mode: 'merge' },
+    );
+    expect(disguised.status).toBe('failed');
+    expect(disguised.report.invalid_items.items).toEqual([
+      expect.stringMatching(/^Unique UNIQUE#SSO#corp-oidc\|evil \/ UNIQUE: names another owner than the record/),
+    ]);
+    expect(disguised.report.written).toBe(0);
+  });
+
+  it("a file's account without claim items gets the claims its record holds; counters pass its key", async () => {
+    const email = 'claimless@example.com';
+    const item = userItem(880001, email, ['User'], strangerHash);
+    const done = await importSite(merge, fileWith([{ entity: 'User', item }]), { mode: 'merge' });
+    expect(done.status, done.error).toBe('complete');
+    const login = await merge.call('POST', '/user/token', { body: { email, password: PASSWORD } });
+    expect(login.status, login.text).toBe(201);
+    expect(login.body.userid).toBe(880001);
+    // The email is taken now: nobody else can register it.
+    const twin = await merge.call('POST', '/users', {
+      token: await merge.admin(),
+      body: { email: email.toUpperCase(), username: 'Twin', password: 'twin-Secret-12' },
+    });
+    expect(twin.status).toBeGreaterThanOrEqual(400);
+    const next = await merge.call('POST', '/users', {
+      token: await merge.admin(),
+      body: { email: 'after-import@example.com', username: 'After', password: 'after-Secret-12' },
+    });
+    expect(next.status, next.text).toBe(201);
+    expect(next.body.userid).toBeGreaterThan(880001);
+  });
 });

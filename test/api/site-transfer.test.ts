@@ -403,4 +403,23 @@ describe('authorization', () => {
     // The shared test stack answers the same (its Admin may read an unknown job: 404).
     expect((await api('GET', '/admin/exports/999999', { token: await loginAdmin() })).status).toBe(404);
   });
+
+  it('site API tokens, read-only or full, neither read nor start exports and imports (issue 35 item 9)', async () => {
+    const admin = await source.admin();
+    const { view } = await exportSite(source, { include_objects: false });
+    for (const scopes of [['read-only'], ['full']]) {
+      const minted = await source.call('POST', '/admin/api_tokens', { token: admin, body: { name: 'probe', scopes } });
+      expect(minted.status, minted.text).toBe(201);
+      const token = minted.body.token as string;
+      const read = await source.call('GET', `/admin/exports/${view.exportid}`, { token });
+      expect(read.status, scopes[0]).toBe(403);
+      expect(read.text).not.toContain('X-Amz-Signature');
+      if (scopes[0] === 'full') {
+        expect((await source.call('POST', '/admin/exports', { token, body: {} })).status).toBe(403);
+        expect((await source.call('POST', '/admin/imports', { token, body: {} })).status).toBe(403);
+      }
+    }
+    // The Admin signed in as themselves still reads it.
+    expect((await source.call('GET', `/admin/exports/${view.exportid}`, { token: admin })).status).toBe(200);
+  });
 });

@@ -111,6 +111,22 @@ describe('Dozuki remote login', () => {
     expect((await api('GET', '/user', { token })).body.userid).toBe(me.body.userid);
   });
 
+  it('a signed returnTo that normalises to another host sends the browser home (issue 35 item 9)', async () => {
+    const suffix = uniqueSuffix();
+    for (const returnTo of ['/.//evil.example', '/a/..//evil.example/x']) {
+      const query = new URLSearchParams({
+        userid: `emp-rt-${suffix}`,
+        email: `remote.rt.${suffix}@example.com`,
+        name: 'Rita',
+        t: String(now()),
+        returnTo,
+      }).toString();
+      const response = await remoteLogin(`${query}&hash=${remoteLoginHash(query, SECRET)}`);
+      expect(response.status, returnTo).toBe(303);
+      expect(response.headers.get('location'), returnTo).toBe('/');
+    }
+  });
+
   it('refuses a hash made with another secret, a changed parameter, and a missing hash (401)', async () => {
     const claims = { userid: `emp-${uniqueSuffix()}`, email: `x.${uniqueSuffix()}@example.com`, name: 'X', t: now() };
     expect((await remoteLogin(signRemoteLogin(claims, 'another-secret-of-someone-else'))).status).toBe(401);

@@ -9,6 +9,8 @@
  *    minimums of shared/db/ACCESS-PATTERNS.md (decision 182).
  * 4. (test/bench/handler-cpu.ts) the users bundle's CPU per request against a minimal idiomatic
  *    middy + DocumentClient handler, tracing off (goal ≤ 1.3x) and on (decisions 182, 184).
+ * 4b. (test/bench/guide-pdf.ts) the worst guide PDF the field limits allow: time, CPU and the PDF
+ *    child's peak memory (goal <= 2 s, <= 256 MB; decision 255).
  * `npm run bench -- --all` adds the sections of other issues (several minutes more):
  * 5. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
  * 5b. (test/bench/whole-list.ts) the whole-list answers the apps read (10,000 favorites and authored
@@ -32,6 +34,7 @@ import { startStackProcess } from '../support/local-stack-process.ts';
 import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts';
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
+import { guidePdfBench } from './guide-pdf.ts';
 import { wholeListBench } from './whole-list.ts';
 import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
@@ -81,6 +84,8 @@ try {
   printRoundTrips(roundTrips);
   printHandlerCpu(handlerCpu);
   printBundles(bundles);
+  // ---- Guide PDF: the worst guide the field limits allow (issue 35) ----
+  await guidePdfBench();
 
   if (ALL) {
     const login = await fetch(`${stack.url}/user/token`, {

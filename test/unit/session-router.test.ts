@@ -143,8 +143,21 @@ describe('session helpers', () => {
       'Guide/1',
       undefined,
       42,
+      // Normalised once these become //evil.example (issue 35 item 9): checked again until stable.
+      '/.//evil.example',
+      '/././/evil.example/x',
+      '/a/..//evil.example',
+      '/%2e//evil.example',
     ])
       expect(safeReturnTo(elsewhere), String(elsewhere)).toBe('/');
+  });
+
+  it('safeReturnTo is idempotent: what it answers, it answers again', () => {
+    for (const value of ['/a/./b/../c?x=1', '/Guide/Fix it/12', '/.//evil.example', '/x/%2e%2e/y', '/a//b']) {
+      const once = safeReturnTo(value);
+      expect(safeReturnTo(once), value).toBe(once);
+      expect(once.startsWith('//'), value).toBe(false);
+    }
   });
 
   it('cookies are Secure everywhere but on this machine', () => {

@@ -1,21 +1,21 @@
 /**
  * `GET <guide url>.pdf`: the PDF in the answer, or, when it is too large for a Lambda answer
- * (6 MB, base64 adds a third), written to the media bucket under `pdf/` and redirected to with a
- * short-lived presigned URL. The key is the PDF's own digest: unguessable without the PDF, so
- * no reader reaches a PDF built for another's access.
+ * (6 MB, base64 adds a third), redirected to in the media bucket with a short-lived presigned
+ * URL. Every PDF made is kept there under the digest of what it shows (pdf-render.ts, decision
+ * 255), read back by the next GET of the same content: unguessable without that content, so no
+ * reader reaches a PDF built for another's access. `X-Stepwise-Pdf` says `rendered` or `kept`.
  */
-import { createHash } from 'node:crypto';
 import { nowSeconds } from '../../../shared/clock.ts';
 import { config } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
 import type { CurrentRelease } from '../../../shared/db/entities/release.ts';
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
-import { MEDIA_PDF_PREFIX, mediaBucket } from '../../../shared/storage/media-objects.ts';
-import { presignedGetUrl, putObject } from '../../../shared/storage/objects.ts';
+import { mediaBucket } from '../../../shared/storage/media-objects.ts';
+import { getObjectIfExists, objectSize, presignedGetUrl, putObject } from '../../../shared/storage/objects.ts';
 import type { FullGuideView } from '../../../shared/views/guide-views.ts';
 import { pageHeaders } from '../html/page-reply.ts';
-import { guidePdf } from './guide-pdf.ts';
 import { loadPdfImages } from './pdf-images.ts';
+import { keptPdfKey, renderPdf } from './pdf-render.ts';
 
 const PDF_URL_SECONDS = 300;
 
@@ -33,14 +33,22 @@ export async function guidePdfReply(
   guide: FullGuideView,
   release: CurrentRelease | undefined,
 ): Promise<Reply> {
-  const bytes = await guidePdf(guide, release, await loadPdfImages(guide), nowSeconds());
+  const now = nowSeconds();
+  const key = keptPdfKey(guide, release, new Date(now * 1000).toISOString().slice(0, 10));
   const disposition = `inline; filename="${fileName(guide).replace(/[^\x20-\x7e]|["\\]/g, '_')}"`;
-  if (bytes.length <= config().STEPWISE_PDF_INLINE_MAX_BYTES) {
-    return rawReply(200, bytes, 'application/pdf', { ...pageHeaders(caller), 'content-disposition': disposition });
+  const inlineMax = config().STEPWISE_PDF_INLINE_MAX_BYTES;
+  const keptSize = await objectSize(mediaBucket(), key);
+  let bytes: Buffer | undefined;
+  if (keptSize === undefined) {
+    bytes = (await renderPdf(guide, release, await loadPdfImages(guide), now)).bytes as Buffer;
+    await putObject(mediaBucket(), key, bytes, 'application/pdf');
+  } else if (keptSize <= inlineMax) {
+    bytes = (await getObjectIfExists(mediaBucket(), key, inlineMax))?.bytes;
   }
-  const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
-  const key = `${MEDIA_PDF_PREFIX}${guide.guideid}/${digest}.pdf`;
-  await putObject(mediaBucket(), key, bytes, 'application/pdf');
+  const headers = { ...pageHeaders(caller), 'x-stepwise-pdf': keptSize === undefined ? 'rendered' : 'kept' };
+  if (bytes && bytes.length <= inlineMax) {
+    return rawReply(200, bytes, 'application/pdf', { ...headers, 'content-disposition': disposition });
+  }
   const location = await presignedGetUrl(mediaBucket(), key, PDF_URL_SECONDS, fileName(guide));
-  return reply(302, undefined, { location, ...pageHeaders(caller) });
+  return reply(302, undefined, { location, ...headers });
 }

@@ -3,7 +3,9 @@
  * (decision 214): title and facts, the introduction, tools and parts, then every step with its
  * images and lines (bullets and levels), a step kept whole on one page where it fits. Text is
  * set in DejaVu Sans, embedded as a subset of the glyphs used (the 14 standard PDF fonts cover
- * Latin alone). Every page's footer names the release, the date and the page number.
+ * Latin alone). Every page's footer names the release, the date and the page number. The work
+ * is bounded (below, decision 255) and runs in a child process with a deadline and a heap limit
+ * (pdf-render.ts).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -35,6 +37,45 @@ const BULLET_WORDS: Record<string, string> = {
   icon_reminder: 'Reminder: ',
 };
 
+/**
+ * Bounds on the work of one render (decision 255). pdfkit breaks a word wider than the line by
+ * trying ever shorter prefixes of it, which is quadratic in the word (a 16k-character word took
+ * 24 s): a run longer than LONG_WORD is given a zero-width break opportunity every LONG_WORD
+ * characters before pdfkit sees it. The document draws at most TEXT_BUDGET characters and
+ * PAGE_BUDGET pages; what is past them is left out with a note naming where to read it whole.
+ */
+export const LONG_WORD = 40;
+export const TEXT_BUDGET = 40_000;
+export const PAGE_BUDGET = 40;
+/** More characters than an A4 page of 11 pt text holds (about 4,500). */
+const PAGE_CHARS = 6_000;
+const ZERO_WIDTH_SPACE = '\u200b';
+const LONG_RUN = new RegExp(`[^\\s\u200b]{${LONG_WORD}}(?=[^\\s\u200b])`, 'gu');
+
+/** The text with a break opportunity inside every run of more than LONG_WORD non-space characters. */
+export function breakLongWords(text: string): string {
+  return text.replace(LONG_RUN, (run) => `${run}${ZERO_WIDTH_SPACE}`);
+}
+
+/** How much of the document's text budget is left; drawing takes from it. */
+interface Budget {
+  chars: number;
+  cut: boolean;
+}
+
+/** The part of `text` the budget still allows (and takes it), long words broken. */
+function within(budget: Budget, text: string): string {
+  if (budget.cut) return '';
+  if (text.length > budget.chars) {
+    budget.cut = true;
+    const kept = text.slice(0, budget.chars);
+    budget.chars = 0;
+    return breakLongWords(`${kept}…`);
+  }
+  budget.chars -= text.length;
+  return breakLongWords(text);
+}
+
 const lineText = (raw: string) => plainText({ type: 'paragraph', content: parseInline(raw) });
 const blockText = (raw: string) =>
   plainText(parseWiki(raw))
@@ -59,24 +100,26 @@ function heading(doc: Doc, text: string, size: number): void {
   doc.font('body').fontSize(11);
 }
 
-/** Roughly how tall a step will be: images in one row, then its lines. */
-function stepHeight(doc: Doc, step: StepView, images: PdfImages, width: number): number {
+/** Roughly how tall a step will be: images in one row, then its lines (already bounded texts). */
+function stepHeight(doc: Doc, texts: string[], shown: number, width: number): number {
+  // Far more text than a page holds: no need to measure it (measuring is as costly as drawing).
+  if (texts.reduce((sum, text) => sum + text.length, 0) > PAGE_CHARS) return Number.POSITIVE_INFINITY;
   doc.font('body').fontSize(11);
-  const shown = step.media.type === 'image' ? step.media.data.filter((image) => images.has(image.id)).length : 0;
   const imageRow = shown > 0 ? 160 : 0;
-  const lines = step.lines.reduce(
-    (sum, line) => sum + doc.heightOfString(lineText(line.text_raw), { width: width - 40 }) + 4,
-    0,
-  );
+  const lines = texts.reduce((sum, text) => sum + doc.heightOfString(text, { width: width - 40 }) + 4, 0);
   return 30 + imageRow + lines;
 }
 
-function drawStep(doc: Doc, step: StepView, number: number, images: PdfImages, width: number): void {
+function drawStep(doc: Doc, step: StepView, number: number, images: PdfImages, width: number, budget: Budget): void {
   const bottom = doc.page.height - MARGIN - FOOTER_SPACE;
-  const needed = stepHeight(doc, step, images, width);
+  const texts = step.lines.map((line) =>
+    within(budget, `${BULLET_WORDS[line.bullet] ?? ''}${lineText(line.text_raw)}`),
+  );
+  const shownCount = step.media.type === 'image' ? step.media.data.filter((image) => images.has(image.id)).length : 0;
+  const needed = stepHeight(doc, texts, shownCount, width);
   // A step starts a new page when it would not fit, unless it is longer than a page anyway.
   if (doc.y + needed > bottom && needed < bottom - MARGIN) doc.addPage();
-  heading(doc, step.title ? `Step ${number}: ${step.title}` : `Step ${number}`, 14);
+  heading(doc, breakLongWords(step.title ? `Step ${number}: ${step.title}` : `Step ${number}`), 14);
   if (step.media.type === 'image') {
     const shown = step.media.data.filter((image) => images.has(image.id)).slice(0, 3);
     if (shown.length > 0) {
@@ -93,22 +136,31 @@ function drawStep(doc: Doc, step: StepView, number: number, images: PdfImages, w
   } else if (step.media.type === 'embed' && 'url' in step.media.data) {
     doc.fillColor('#555555').text(`Embedded: ${step.media.data.title} (${step.media.data.url})`).fillColor('black');
   }
-  for (const line of step.lines) {
+  for (const [index, line] of step.lines.entries()) {
+    const text = texts[index]!;
+    if (!text) continue;
     const indent = 12 + Math.max(0, Math.min(5, line.level)) * 16;
-    const text = `${BULLET_WORDS[line.bullet] ?? ''}${lineText(line.text_raw)}`;
     doc.text(`•  ${text}`, MARGIN + indent, doc.y, { width: width - indent, paragraphGap: 3 });
   }
   doc.x = MARGIN;
   doc.moveDown(0.8);
 }
 
-function itemList(doc: Doc, title: string, list: FullGuideView['tools']): void {
-  if (list.length === 0) return;
+function itemList(doc: Doc, title: string, list: FullGuideView['tools'], budget: Budget): void {
+  if (list.length === 0 || budget.cut) return;
   heading(doc, title, 13);
-  for (const item of list)
-    doc.text(`•  ${item.quantity > 1 ? `${item.quantity} × ` : ''}${item.text}${item.isoptional ? ' (optional)' : ''}`);
+  for (const item of list) {
+    const text = within(
+      budget,
+      `${item.quantity > 1 ? `${item.quantity} × ` : ''}${item.text}${item.isoptional ? ' (optional)' : ''}`,
+    );
+    if (text) doc.text(`•  ${text}`);
+  }
   doc.moveDown(0.5);
 }
+
+/** Whether the document is past its page or text budget (then the rest is left out, with a note). */
+const spent = (doc: Doc, budget: Budget) => budget.cut || doc.bufferedPageRange().count >= PAGE_BUDGET;
 
 /** The PDF's bytes. `images`: what could be loaded and embedded; the rest is left out. */
 export async function guidePdf(
@@ -135,33 +187,45 @@ export async function guidePdf(
   doc.registerFont('body', fontPath(FONT_FILES.body));
   doc.registerFont('bold', fontPath(FONT_FILES.bold));
   const width = doc.page.width - 2 * MARGIN;
+  const budget: Budget = { chars: TEXT_BUDGET, cut: false };
 
-  heading(doc, guide.title, 20);
-  doc.fillColor('#555555').text([guide.category, guide.difficulty, guide.time_required].filter(Boolean).join(' · '));
+  heading(doc, breakLongWords(guide.title), 20);
+  doc
+    .fillColor('#555555')
+    .text(breakLongWords([guide.category, guide.difficulty, guide.time_required].filter(Boolean).join(' · ')));
   doc.fillColor('black').moveDown(0.5);
-  if (guide.summary) doc.text(guide.summary).moveDown(0.5);
+  if (guide.summary) doc.text(breakLongWords(guide.summary)).moveDown(0.5);
   if (guide.image && images.has(guide.image.id)) {
     doc.image(images.get(guide.image.id)!, { fit: [width, 220] });
     doc.moveDown(0.5);
   }
-  const introduction = blockText(guide.introduction_raw);
+  const introduction = within(budget, blockText(guide.introduction_raw));
   if (introduction) {
     heading(doc, 'Introduction', 13);
     doc.text(introduction).moveDown(0.5);
   }
   if (guide.prerequisites.length > 0) {
     heading(doc, 'Before you start', 13);
-    for (const prerequisite of guide.prerequisites) doc.text(`•  ${prerequisite.title} (${prerequisite.url})`);
+    for (const prerequisite of guide.prerequisites)
+      doc.text(breakLongWords(`•  ${prerequisite.title} (${prerequisite.url})`));
     doc.moveDown(0.5);
   }
-  itemList(doc, 'Tools', guide.tools);
-  itemList(doc, 'Parts', guide.parts);
+  itemList(doc, 'Tools', guide.tools, budget);
+  itemList(doc, 'Parts', guide.parts, budget);
   const own = guide.steps.filter((step) => step.guideid === guide.guideid);
-  for (const [index, step] of own.entries()) drawStep(doc, step, index + 1, images, width);
-  const conclusion = blockText(guide.conclusion_raw);
+  for (const [index, step] of own.entries()) {
+    if (spent(doc, budget)) break;
+    drawStep(doc, step, index + 1, images, width, budget);
+  }
+  const conclusion = spent(doc, budget) ? '' : within(budget, blockText(guide.conclusion_raw));
   if (conclusion) {
     heading(doc, 'Conclusion', 13);
     doc.text(conclusion);
+  }
+  if (spent(doc, budget)) {
+    doc.moveDown(1).fillColor('#555555');
+    doc.text(`This guide is longer than a PDF holds; the rest is left out. Read it whole at ${guide.url}`);
+    doc.fillColor('black');
   }
 
   // The footer on every page, now that the page count is known.

@@ -70,7 +70,9 @@ export function assignmentKey(course_assignmentid: number) {
   return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' } as const;
 }
 
-function assigneeClaim(assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'wikiid'>): string {
+export function assigneeClaim(
+  assignment: Pick<AssignmentRecord, 'assignee_userid' | 'assignee_teamid' | 'wikiid'>,
+): string {
   return assignment.assignee_teamid !== null
     ? `TEAM#${assignment.assignee_teamid}#COURSE#${assignment.wikiid}`
     : `USER#${assignment.assignee_userid}#COURSE#${assignment.wikiid}`;

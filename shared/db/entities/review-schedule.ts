@@ -119,7 +119,7 @@ function documentKey(prdid: number) {
   return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' as const };
 }
 
-const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
+export const claimValue = (doctype: Doctype, docid: number) => `${doctype}#${docid}`;
 
 function dueIndex(document: Pick<ReviewDocumentRecord, 'reviewer_userid' | 'next_review_due' | 'prdid'>) {
   return {

@@ -136,7 +136,7 @@ function toItem(user: UserRecord): z.input<typeof userItemSchema> {
 }
 
 /** The unique values a user holds, each claimed by a uniqueness item. */
-function uniqueValues(
+export function uniqueValues(
   user: Pick<UserRecord, 'email' | 'unique_username' | 'sso_userid' | 'employee_id' | 'scim_username'>,
 ): Array<[UniqueKind, string]> {
   const values: Array<[UniqueKind, string | null | undefined]> = [

@@ -149,7 +149,7 @@ function titleSortKey(title: string, wikiid: number): string {
   return `${title.toLowerCase()}#${padId(wikiid)}`;
 }
 
-function uniqueTitle(namespace: string, title: string): string {
+export function uniqueTitle(namespace: string, title: string): string {
   return `${namespace}#${title}`;
 }
 
