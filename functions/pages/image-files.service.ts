@@ -33,7 +33,7 @@ export async function imageFile(file: string): Promise<ImageFile> {
   const itemid = await mediaItemIdByGuid(guid);
   const item = itemid === undefined ? undefined : await getMediaItem(itemid);
   // An image whose original is stored (processing, or ready with its copies still on their way).
-  if (!item || item.type !== 'GuideImage' || (item.status !== 'processing' && item.status !== 'ready'))
+  if (item?.type !== 'GuideImage' || (item.status !== 'processing' && item.status !== 'ready'))
     throw new NotFoundError('No such image');
   const original = await getObjectIfExists(mediaBucket(), item.original_key, IMAGE_MAX_BYTES);
   if (!original) throw new NotFoundError('No such image');
