@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { passwordSchema } from '../../shared/domain/user-rules.ts';
 import { messageResponse } from '../../shared/http/schemas.ts';
+import { endedLoginSessionCookie, loginSessionCookie } from '../../shared/http/session.ts';
 import { userSelfWithTokenSchema } from '../../shared/views/user-views.ts';
 import { registerBody } from './auth.schemas.ts';
 import * as auth from './auth.service.ts';
@@ -32,7 +33,9 @@ export const authGroup = defineGroup({
         'Answers 201 with the user and `authToken`. Bad credentials (or an unknown account): 401 "Invalid ' +
         'login". Throttled (docs/configuration.md, Login throttling): 429 with Retry-After once the client ' +
         "address has too many failures, or while the account's growing delay runs and the address has " +
-        'failures of its own; the owner from another address is not held back.',
+        'failures of its own; the owner from another address is not held back. The answer also sets the ' +
+        'cookie `session_<siteid>` (HttpOnly, SameSite=Lax) carrying the token: site pages opened with it ' +
+        '(GET) are signed in, as on the real service (docs/sessions.md).',
       status: 201,
       body: loginBody,
       example: { email: 'admin@example.com', password: 'stepwise-admin' },
@@ -66,8 +69,16 @@ export const authGroup = defineGroup({
         longitude: null,
         authToken: '3f9c2a7e5b1d4c6f8a0e9b7d5c3a1f2e',
       },
-      handler: ({ body, headers, sourceIp }) =>
-        auth.login({ email: body.email, password: body.password, appId: headers['x-app-id'], sourceIp }),
+      handler: async ({ body, headers, sourceIp }) => {
+        const user = await auth.login({
+          email: body.email,
+          password: body.password,
+          appId: headers['x-app-id'],
+          sourceIp,
+        });
+        // The real service's login also sets its session cookie: pages opened with it are signed in (decision 279).
+        return { ...reply(201, user), cookies: [loginSessionCookie(user.authToken)] };
+      },
     }),
     route({
       method: 'DELETE',
@@ -77,7 +88,7 @@ export const authGroup = defineGroup({
       status: 204,
       handler: async ({ auth: context }) => {
         await auth.logout(context);
-        return reply(204);
+        return { ...reply(204), cookies: [endedLoginSessionCookie()] };
       },
     }),
     route({

@@ -37,7 +37,6 @@ import {
   type LibraryImageView,
 } from '../../shared/views/media-views.ts';
 import type { EmbedInput } from './media.schemas.ts';
-import type { ImageView } from '../../shared/views/common-schemas.ts';
 import { cropImageToRatio, inspectImage, type CropRatio } from '../../shared/media/images.ts';
 import { deleteMediaObjects, mediaBucket } from '../../shared/storage/media-objects.ts';
 import { getObjectBytes } from '../../shared/storage/objects.ts';
@@ -55,13 +54,12 @@ async function library(caller: Caller, type: MediaType, page: LibraryPage): Prom
   return listUserMediaOfType(ownerKey(caller), type, page, { ascending: page.order === 'ASC' });
 }
 
-/** A library image: the §2.9 item, its `image` holding what exists so far (sizes come with processing). */
+/**
+ * A library image: the §2.9 item. Its `image` names every size and the original from the upload
+ * answer on: `/igi/` makes what processing has not made yet from the original (decision 280).
+ */
 async function libraryImage(item: MediaItemRecord): Promise<LibraryImageView> {
-  const view = await userImageItem(item);
-  if (item.status === 'ready') return { ...view, isReady: true };
-  // Not processed: no sizes yet, and no `/igi/` original until processing has written it.
-  const image: ImageView = { id: item.itemid, guid: item.guid };
-  return { ...view, image, isReady: false };
+  return { ...(await userImageItem(item)), isReady: item.status === 'ready' };
 }
 
 /** GET /user/media/images: the caller's images (§2.9), newest first unless order=ASC. */

@@ -20,6 +20,9 @@ import { getUser } from '../../shared/db/entities/user.ts';
 import { listWikiNodes } from '../../shared/db/entities/wiki.ts';
 import { route, type RouteDef } from '../../shared/http/route.ts';
 import { fullGuide } from '../../shared/read-models/guide-pages.ts';
+import { collectionViews } from '../../shared/read-models/collections.ts';
+import { listCollections } from '../../shared/db/entities/collection.ts';
+import type { CollectionView } from '../../shared/views/collection-views.ts';
 import { categoryPage, pageView } from '../../shared/read-models/wiki-pages.ts';
 import { courseViewFor, readableCourse } from '../../shared/training/course-pages.ts';
 import { coursePath } from '../../shared/views/training-views.ts';
@@ -98,6 +101,19 @@ function categoryLink(node: { title: string; display_title: string }) {
   return html`<li><a href="${href}">${node.display_title || node.title}</a></li>`;
 }
 
+/** How many collections the home page shows, newest first (decision 281). */
+const HOME_COLLECTIONS = 20;
+
+/** A collection on the home page: its title, date, description and the guides the reader may read. */
+function collectionBlock(collection: CollectionView) {
+  const guides = collection.guides.map(
+    (guide) => html`<li><a href="${new URL(guide.url).pathname}">${guide.title}</a></li>`,
+  );
+  return html`<article class="collection"><h3>${collection.title}</h3> ${dateText(collection.date)}
+${collection.description ? html`<p>${collection.description}</p>` : html``}
+${guides.length > 0 ? html`<ul>${guides}</ul>` : html`<p>No guides here yet.</p>`}</article>`;
+}
+
 export const contentRoutes: RouteDef[] = [
   route({
     method: 'GET',
@@ -105,10 +121,14 @@ export const contentRoutes: RouteDef[] = [
     site: true,
     page: true,
     auth: 'public',
-    summary: "The site's home page: its top categories, where the pages' header links and a login returns",
+    summary: "The site's home page: its collections and top categories, where the header links and a login return",
     handler: ({ caller }) =>
       asPage(caller, '/', async () => {
-        const roots = (await listWikiNodes('CATEGORY'))
+        const [nodes, featured] = await Promise.all([
+          listWikiNodes('CATEGORY'),
+          collectionViews(caller, await listCollections({ limit: HOME_COLLECTIONS, offset: 0 })),
+        ]);
+        const roots = nodes
           .filter((node) => !node.parent_wikiid)
           .sort((a, b) => a.display_title.localeCompare(b.display_title));
         return htmlReply(200, {
@@ -116,6 +136,7 @@ export const contentRoutes: RouteDef[] = [
           caller,
           path: '/',
           content: html`<h1>${config().STEPWISE_SITE_NAME}</h1>
+${featured.length > 0 ? section('collections', 'Collections', featured.map(collectionBlock)) : html``}
 ${section(
   'categories',
   'Categories',

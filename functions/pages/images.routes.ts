@@ -6,13 +6,12 @@
  * and a presigned URL refuses a second authentication mechanism.
  */
 import * as z from 'zod/mini';
-import { MEDIA_CONSTRAINTS } from '../../shared/domain/media.ts';
-import { NotFoundError } from '../../shared/domain/errors.ts';
 import { rawReply, route } from '../../shared/http/route.ts';
-import { IMAGE_MAX_AGE_SECONDS, imageObjectKeyOfFile, mediaBucket } from '../../shared/storage/media-objects.ts';
-import { getObjectIfExists } from '../../shared/storage/objects.ts';
+import { IMAGE_MAX_AGE_SECONDS } from '../../shared/storage/media-objects.ts';
+import { imageFile } from './image-files.service.ts';
 
-const IMAGE_MAX_BYTES = MEDIA_CONSTRAINTS.find((constraint) => constraint.type === 'GuideImage')!.max_bytes;
+/** What a size made on demand is kept for: processing stores the same bytes soon after. */
+const ON_DEMAND_MAX_AGE_SECONDS = 60;
 
 export const imageFileRoute = route({
   method: 'GET',
@@ -22,13 +21,12 @@ export const imageFileRoute = route({
   auth: 'public',
   openOnPrivateSite: true,
   summary: 'An image at one size (`<guid>.<size>`) or its original (`<guid>`): the bytes',
+  description:
+    'A size not made yet (the image is still processing) is made from the original on demand (decision 280).',
   params: z.object({ file: z.string() }),
   handler: async ({ params }) => {
-    const key = imageObjectKeyOfFile(params.file);
-    const object = key ? await getObjectIfExists(mediaBucket(), key, IMAGE_MAX_BYTES) : undefined;
-    if (!object) throw new NotFoundError('No such image');
-    return rawReply(200, object.bytes, object.contentType ?? 'application/octet-stream', {
-      'cache-control': `public, max-age=${IMAGE_MAX_AGE_SECONDS}`,
-    });
+    const image = await imageFile(params.file);
+    const maxAge = image.onDemand ? ON_DEMAND_MAX_AGE_SECONDS : IMAGE_MAX_AGE_SECONDS;
+    return rawReply(200, image.bytes, image.contentType, { 'cache-control': `public, max-age=${maxAge}` });
   },
 });

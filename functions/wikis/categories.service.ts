@@ -40,12 +40,17 @@ function withGuides(forest: TreeNode[], guides: Map<string, number[]>): TreeNode
   });
 }
 
-/** `{title: children | null}`: a leaf is null (the iOS app tells a device from a category by it). */
+/**
+ * `{title: children | leaf}`. The two forms differ as the real service's do (decision 282): the
+ * plain GET /categories answers a leaf as `{}` (two Dozuki sites captured by clients; a crawler
+ * written against them descends into every object), while the `withDisplayTitles` form's
+ * `hierarchy` answers it as null (the iOS app tells a device from a category by that NSNull).
+ */
 type TitleTree = { [title: string]: TitleTree | null };
 
-function titleTree(forest: TreeNode[]): TitleTree {
+function titleTree(forest: TreeNode[], leaf: () => TitleTree | null): TitleTree {
   return Object.fromEntries(
-    forest.map((tree) => [tree.node.title, tree.children.length > 0 ? titleTree(tree.children) : null]),
+    forest.map((tree) => [tree.node.title, tree.children.length > 0 ? titleTree(tree.children, leaf) : leaf()]),
   );
 }
 
@@ -58,7 +63,7 @@ function displayTitles(forest: TreeNode[], into: Record<string, string> = {}): R
 }
 
 /**
- * GET /categories: the tree as an object of titles (leaves null); with withDisplayTitles,
+ * GET /categories: the tree as an object of titles (leaves `{}`); with withDisplayTitles,
  * `{hierarchy, display_titles}` as the iOS start screen reads it. requireGuides keeps only
  * branches with a guide the caller may read; every category is a full page here, so there are
  * no stubs to leave out and includeStubs changes nothing.
@@ -66,8 +71,8 @@ function displayTitles(forest: TreeNode[], into: Record<string, string> = {}): R
 export async function categoryTree(caller: Caller | null, query: CategoryTreeQuery) {
   let forest = await categoryForest();
   if (query.requireGuides) forest = withGuides(forest, await visibleGuidesByCategory(caller));
-  const hierarchy = titleTree(forest);
-  return query.withDisplayTitles ? { hierarchy, display_titles: displayTitles(forest) } : hierarchy;
+  if (!query.withDisplayTitles) return titleTree(forest, () => ({}));
+  return { hierarchy: titleTree(forest, () => null), display_titles: displayTitles(forest) };
 }
 
 /** GET /categories/all: every category title, alphabetical. */

@@ -9,6 +9,8 @@ import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision
 import { idParams } from '../../shared/http/schemas.ts';
 import {
   allCategoriesQuery,
+  createCollectionBody,
+  patchCollectionBody,
   categoryTreeQuery,
   createWikiBody,
   pageReadQuery,
@@ -28,6 +30,8 @@ import {
 } from '../../shared/views/wiki-views.ts';
 import * as wikis from './wikis.service.ts';
 import * as categories from './categories.service.ts';
+import * as collections from './collections.service.ts';
+import { collectionSchema } from '../../shared/views/collection-views.ts';
 import responseExamples from './wikis.response-examples.json' with { type: 'json' };
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
@@ -227,9 +231,10 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/categories',
       auth: 'public',
-      summary: 'The category tree: an object of titles whose leaves are null',
+      summary: 'The category tree: an object of titles whose leaves are {}',
       description:
-        'withDisplayTitles (a bare flag) answers {hierarchy, display_titles}: the same tree and each ' +
+        'A leaf is `{}`, as real Dozuki sites answer. withDisplayTitles (a bare flag) answers ' +
+        '{hierarchy, display_titles}: the same tree, its leaves null as the iOS app reads them, and each ' +
         "category's display title by title, as the iOS start screen reads it. requireGuides keeps only " +
         'branches holding a guide the caller may read. includeStubs is accepted; every category is a full ' +
         'page here, so it changes nothing. Anonymous on a public site.',
@@ -270,13 +275,60 @@ export const wikisGroup = defineGroup({
       method: 'GET',
       path: '/collections',
       auth: 'public',
-      summary: 'Guide collections: always an empty list (Stepwise has no collections)',
+      summary: "Collections of guides, newest first (the iOS app's Featured tab; decision 281)",
       description:
-        "The iOS app asks for them on its start screen; nothing in Stepwise maps onto Dozuki's collections, " +
-        'so the answer is the empty array in the real shape (a bare array; offset and limit validated).',
+        'A bare array, newest `date` first. Each shows the guides the caller may read, in its order; `image` ' +
+        "is never null (the collection's, else its first guide's, else the site's placeholder), nor is a " +
+        "guide's (a guide without one shows the collection's).",
       query: z.object(pagination),
-      response: z.array(z.object({ collectionid: z.int(), title: z.string() })),
-      handler: async () => [],
+      response: z.array(collectionSchema),
+      handler: ({ caller, query }) => collections.listCollectionViews(caller, query),
+    }),
+    route({
+      method: 'GET',
+      path: '/collections/{collectionid}',
+      auth: 'public',
+      summary: 'One collection, as the list shows it',
+      params: idParams('collectionid'),
+      response: collectionSchema,
+      handler: ({ caller, params }) => collections.readCollection(caller, params.collectionid),
+    }),
+    route({
+      method: 'POST',
+      path: '/collections',
+      auth: 'admin',
+      summary: 'Create a collection of guides (Admins)',
+      description:
+        '`guideids` in the order the collection shows them (at most 100, each an existing guide: 422 ' +
+        '`guideids`); `image` a ready image id (422 `image`); `date` epoch seconds, now when left out.',
+      status: 201,
+      body: createCollectionBody,
+      example: { title: 'Battery care', description: 'Everything about the battery packs', guideids: [1203] },
+      response: collectionSchema,
+      handler: ({ caller, body }) => collections.createCollection(caller, body),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/collections/{collectionid}',
+      auth: 'admin',
+      summary: 'Change a collection: title, description, image, the guides and their order, its date (Admins)',
+      params: idParams('collectionid'),
+      body: patchCollectionBody,
+      example: { guideids: [1203, 1187], date: 1764150000 },
+      response: collectionSchema,
+      handler: ({ caller, params, body }) => collections.updateCollection(caller, params.collectionid, body),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/collections/{collectionid}',
+      auth: 'admin',
+      summary: 'Delete a collection (Admins); its guides stay',
+      params: idParams('collectionid'),
+      status: 204,
+      handler: async ({ params }) => {
+        await collections.removeCollection(params.collectionid);
+        return reply(204);
+      },
     }),
   ],
 });

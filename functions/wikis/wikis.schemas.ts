@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { pagination, queryFlag, queryInt } from '../../shared/http/query.ts';
 import { MAX_CONTENTS_LENGTH, MAX_TITLE_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
+import { MAX_COLLECTION_GUIDES } from '../../shared/db/entities/collection.ts';
 
 const text = (max: number) => z.string().check(z.maxLength(max));
 export const titleText = z.string().check(z.minLength(1), z.maxLength(MAX_TITLE_LENGTH * 2));
@@ -70,3 +71,31 @@ export const allCategoriesQuery = z.object({
 export const pageReadQuery = z.object({ langid: z.optional(z.string().check(z.maxLength(20))) });
 
 export type CategoryTreeQuery = z.output<typeof categoryTreeQuery>;
+
+const collectionGuideIds = z.array(z.int().check(z.positive())).check(
+  z.maxLength(MAX_COLLECTION_GUIDES),
+  z.refine((ids) => new Set(ids).size === ids.length, 'repeats a guideid'),
+);
+
+/** A collection (decision 281): title, description, an image of the media library, its guides in order, its date. */
+export const createCollectionBody = z.object({
+  title: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TITLE_LENGTH)),
+  description: z._default(z.string().check(z.maxLength(2000)), ''),
+  /** A GuideImage media item id (ready); null or left out: the first guide's image shows. */
+  image: z._default(z.nullable(z.int().check(z.positive())), null),
+  guideids: z._default(collectionGuideIds, []),
+  /** Epoch seconds; left out: now. The list is newest first by it. */
+  date: z.optional(z.int().check(z.nonnegative(), z.lte(99_999_999_999))),
+});
+
+/** Any of the fields; `guideids` replaces the list (its order is the collection's). */
+export const patchCollectionBody = z.object({
+  title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_TITLE_LENGTH))),
+  description: z.optional(z.string().check(z.maxLength(2000))),
+  image: z.optional(z.nullable(z.int().check(z.positive()))),
+  guideids: z.optional(collectionGuideIds),
+  date: z.optional(z.int().check(z.nonnegative(), z.lte(99_999_999_999))),
+});
+
+export type CreateCollectionInput = z.output<typeof createCollectionBody>;
+export type PatchCollectionInput = z.output<typeof patchCollectionBody>;

@@ -78,6 +78,7 @@ import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
 import { signIntentItemSchema } from './entities/sign-intent.ts';
 import { skillGuideItemSchema, skillItemSchema } from './entities/skill.ts';
+import { collectionItemSchema } from './entities/collection.ts';
 import { qualificationLevelItemSchema } from './entities/qualification-level.ts';
 import {
   acknowledgedVersionItemSchema,
@@ -263,6 +264,8 @@ const SHAPES: ShapeInput[] = [
   ['TrainingSettings', `TRAINSET#(SITE|GUIDE#${ID}|WIKI#${ID})`, 'SETTINGS', trainingSettingsItemSchema],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
+  // collection.ts (decision 281)
+  ['Collection', `COLLECTION#${ID}`, 'COLLECTION', collectionItemSchema],
   // webhook.ts
   ['Webhook', `WEBHOOK#${ID}`, 'WEBHOOK', webhookItemSchema],
   // Deliveries of xAPI statements go to webhook 0 (shared/events/deliverer.ts, XAPI_TARGET).

@@ -23,6 +23,7 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   stepid: ['5521'],
   releaseid: ['88'],
   skillid: ['3'],
+  collectionid: ['12'],
   wikiid: ['640'],
   namespace: ['WIKI', 'CATEGORY'],
   title: ['Battery_Safety', 'Replacing the battery'],

@@ -38,9 +38,31 @@ export function requestCookies(headers: Record<string, string>): Record<string, 
   return cookies;
 }
 
-/** The session token the request's cookie carries, if any (valid or not: the router decides). */
-export function sessionTokenOf(headers: Record<string, string>): string | undefined {
-  return requestCookies(headers)[SESSION_COOKIE] || undefined;
+/**
+ * The cookie `POST /user/token` sets beside the token it answers, named as the real service names
+ * its own (`session_<siteid>`), so a tool that logs in through the API and then opens pages with
+ * the login answer's cookie is signed in there (decision 279).
+ */
+export function loginCookieName(): string {
+  return `session_${config().STEPWISE_SITE_ID}`;
+}
+
+/** What the real service's tools send as the session cookie: the login answer's cookie, or `PHPSESSID`. */
+const TOKEN_COOKIE_NAMES = (): string[] => [loginCookieName(), 'PHPSESSID'];
+
+/**
+ * The session token the request's cookies carry, if any (valid or not: the router decides).
+ * `stepwise_session` counts for every request of a route that reads the cookie; the API token sent
+ * under the real service's cookie names (`session_<siteid>`, `PHPSESSID`) counts for reads only
+ * (GET, HEAD): a write from a page authenticates by `stepwise_session` and its CSRF token
+ * (decision 279, docs/sessions.md).
+ */
+export function sessionTokenOf(headers: Record<string, string>, method = 'GET'): string | undefined {
+  const cookies = requestCookies(headers);
+  if (cookies[SESSION_COOKIE]) return cookies[SESSION_COOKIE];
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  for (const name of TOKEN_COOKIE_NAMES()) if (cookies[name]) return cookies[name];
+  return undefined;
 }
 
 /** Secure everywhere but a site served from this machine (http://localhost, 127.0.0.1 in the tests). */
@@ -60,6 +82,16 @@ export function sessionCookie(token: string): string {
 
 export function endedSessionCookie(): string {
   return cookie(SESSION_COOKIE, '', 0);
+}
+
+/** The login answer's cookie: the token it answers, under the real service's name (decision 279). */
+export function loginSessionCookie(token: string): string {
+  return cookie(loginCookieName(), token, config().STEPWISE_TOKEN_TTL_DAYS * 86400);
+}
+
+/** `DELETE /user/token` clears the login answer's cookie with the token it carried. */
+export function endedLoginSessionCookie(): string {
+  return cookie(loginCookieName(), '', 0);
 }
 
 /** The CSRF token of a cookie value: only who can read the cookie can compute it. */

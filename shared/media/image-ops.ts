@@ -31,6 +31,7 @@ export type CropRatio = keyof typeof CROP_RATIOS;
 export type ImageJob =
   | { op: 'inspect'; input: Uint8Array; decode: boolean }
   | { op: 'render'; input: Uint8Array }
+  | { op: 'size'; input: Uint8Array; size: string }
   | { op: 'crop'; input: Uint8Array; ratio: CropRatio }
   | { op: 'edit'; input: Uint8Array; edit: ImageEdit }
   | { op: 'poster' };
@@ -143,16 +144,26 @@ async function inspect(raw: Uint8Array, decode: boolean) {
  */
 async function render(image: Checked): Promise<RenderedImage> {
   const sizes: RenderedSize[] = [];
-  for (const size of IMAGE_SIZES) {
-    const resized = open(image).resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
-    const body = await decoding(() =>
-      image.hasAlpha
-        ? resized.png().toBuffer()
-        : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer(),
-    );
-    sizes.push({ name: size.name, body, contentType: image.hasAlpha ? 'image/png' : 'image/jpeg' });
-  }
+  for (const size of IMAGE_SIZES) sizes.push(await renderSize(image, size));
   return { width: image.width, height: image.height, sizes };
+}
+
+/** One size of the Image object, fitted inside its box without enlarging (JPEG, or PNG with alpha). */
+async function renderSize(image: Checked, size: (typeof IMAGE_SIZES)[number]): Promise<RenderedSize> {
+  const resized = open(image).resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
+  const body = await decoding(() =>
+    image.hasAlpha
+      ? resized.png().toBuffer()
+      : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer(),
+  );
+  return { name: size.name, body, contentType: image.hasAlpha ? 'image/png' : 'image/jpeg' };
+}
+
+/** One named size (`/igi/<guid>.<size>` asked for before processing made it: decision 280). */
+async function oneSize(raw: Uint8Array, name: string): Promise<RenderedSize> {
+  const size = IMAGE_SIZES.find((candidate) => candidate.name === name);
+  if (!size) throw new Error(`Unknown image size ${name}`);
+  return renderSize(await checked(raw), size);
 }
 
 /** The upright image cut to the largest centred box of that ratio, in its own format. */
@@ -232,6 +243,8 @@ export async function runImageJob(job: ImageJob): Promise<unknown> {
       return inspect(job.input, job.decode);
     case 'render':
       return render(await checked(job.input));
+    case 'size':
+      return oneSize(job.input, job.size);
     case 'crop':
       return crop(job.input, job.ratio);
     case 'edit':

@@ -8,7 +8,13 @@
  */
 import { refusalOfFormat, sniffImageFormat } from './image-format.ts';
 import type { ImageEdit } from './image-markup.ts';
-import { type CropRatio, ImageRefusedError, type ImageJob, type RenderedImage } from './image-ops.ts';
+import {
+  type CropRatio,
+  ImageRefusedError,
+  type ImageJob,
+  type RenderedImage,
+  type RenderedSize,
+} from './image-ops.ts';
 import { imagePool, processingLimits } from './image-pool.ts';
 
 export { ACCEPTED_IMAGE_FORMATS, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-format.ts';
@@ -59,6 +65,15 @@ export async function imageDimensions(input: Buffer): Promise<{ width: number; h
  */
 export async function renderImageSizes(input: Buffer): Promise<RenderedImage> {
   return renderedOf(await run<RenderedImage>({ op: 'render', input }, processingLimits()));
+}
+
+/**
+ * One size of the Image object, made on demand from the original (`/igi/` before processing has
+ * made it, decision 280): the same bounds as an upload's decode (pixels, deadline, the pool).
+ */
+export async function renderImageSize(input: Buffer, size: string): Promise<RenderedSize> {
+  const rendered = await run<RenderedSize>({ op: 'size', input, size });
+  return { ...rendered, body: asBuffer(rendered.body) };
 }
 
 /** A video's poster card (16:9) and its sizes: we do not decode video, so the card shows a play symbol. */

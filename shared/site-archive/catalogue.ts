@@ -22,6 +22,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'AuthoredGuide',
   'Badge',
   'ChangeRequest',
+  'Collection',
   'Comment',
   'CommentReply',
   'Counter',
@@ -154,6 +155,7 @@ export const REFERENCES: Record<string, Reference[]> = {
   QuizSession: [user('userid')],
   DocumentTag: [user('userid')],
   CourseAssignment: [{ attribute: 'wikiid', target: 'wiki' }],
+  Collection: [user('created_by')],
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */
@@ -211,6 +213,7 @@ export const ID_COUNTERS: Record<string, { counter: string; attribute: string }>
   CourseAssignment: { counter: 'course_assignment', attribute: 'course_assignmentid' },
   ApprovalRequest: { counter: 'approval_request', attribute: 'approval_requestid' },
   Webhook: { counter: 'webhook', attribute: 'webhookid' },
+  Collection: { counter: 'collection', attribute: 'collectionid' },
   GuideRevision: { counter: 'revision', attribute: 'revisionid' },
   StepRevision: { counter: 'revision', attribute: 'revisionid' },
   WikiRevision: { counter: 'revision', attribute: 'revisionid' },

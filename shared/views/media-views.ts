@@ -152,10 +152,19 @@ function sizeUrls(item: MediaItemRecord, image: ImageView): void {
   }
 }
 
-/** The Image object: id, guid, every size that exists, and `original` (the bare `/igi/<guid>`). */
+/**
+ * The Image object: id, guid, its sizes and `original` (the bare `/igi/<guid>`). A processed
+ * image names the sizes processing made (every one); one still processing names every size from
+ * its upload answer on, since `/igi/` makes a size not made yet from the original (decision 280);
+ * one not stored yet (uploading) or refused (failed), its id and guid alone.
+ */
 export async function imageObject(item: MediaItemRecord): Promise<ImageView> {
   const image: ImageView = { id: item.itemid, guid: item.guid };
-  sizeUrls(item, image);
+  if (item.status === 'ready') sizeUrls(item, image);
+  else if (item.status === 'processing')
+    for (const size of IMAGE_SIZES) image[size.name] = imageUrl(item.guid, size.name);
+  // Not stored yet (a browser upload on its way) or refused: nothing to show at any URL.
+  else return image;
   image.original = imageUrl(item.guid);
   return image;
 }

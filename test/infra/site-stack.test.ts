@@ -36,12 +36,20 @@ describe('site stack: one entry for the site and its API', () => {
     expect(config.Aliases).toBeUndefined();
   });
 
-  it('serves /igi/* from the media bucket through origin access control, cached one hour, GET and HEAD only', () => {
+  it('serves /igi/* from the media bucket through origin access control (else the API), cached one hour, GET and HEAD only', () => {
     const app = buildTestApp();
     const template = Template.fromStack(app.site);
     const config = distributionConfig();
     const [images] = config.CacheBehaviors;
-    const origin = config.Origins.find((one: { Id: string }) => one.Id === images.TargetOriginId);
+    // An origin group: the bucket first; a key it does not hold yet (403, 404) falls over to the
+    // API's GET /igi/{file}, which makes a size not processed yet from the original (decision 280).
+    const group = config.OriginGroups.Items.find((one: { Id: string }) => one.Id === images.TargetOriginId);
+    expect(group.FailoverCriteria.StatusCodes).toEqual({ Items: [403, 404], Quantity: 2 });
+    const [primaryId, fallbackId] = group.Members.Items.map((member: { OriginId: string }) => member.OriginId);
+    const fallback = config.Origins.find((one: { Id: string }) => one.Id === fallbackId);
+    expect(fallback.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+    expect(JSON.stringify(fallback.DomainName)).toContain('execute-api');
+    const origin = config.Origins.find((one: { Id: string }) => one.Id === primaryId);
     // The media bucket of the stateful stack, by its regional name; signed requests (OAC), no OAI.
     expect(JSON.stringify(origin.DomainName)).toMatch(
       /Stepwise-Stateful:ExportsOutputFnGetAttMediaBucket.*RegionalDomainName/,

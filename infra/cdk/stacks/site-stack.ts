@@ -24,7 +24,7 @@ import {
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, OriginGroup, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { IMAGE_MAX_AGE_SECONDS, MEDIA_DERIVED_PREFIX } from '../../../shared/storage/media-objects.ts';
@@ -68,7 +68,7 @@ export class SiteStack extends Stack {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${settings.siteName}: the site and its API`,
       defaultBehavior: toTheApi,
-      additionalBehaviors: { [`/${MEDIA_DERIVED_PREFIX}*`]: this.imagesBehavior(props.mediaBucket) },
+      additionalBehaviors: { [`/${MEDIA_DERIVED_PREFIX}*`]: this.imagesBehavior(props.mediaBucket, apiOrigin) },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
       ...(certificate
@@ -87,9 +87,12 @@ export class SiteStack extends Stack {
    * runs. The bucket is imported by name so that its policy stays in the stateful stack (the
    * statement granting this account's distributions `igi/*` is there, decision 198): a policy
    * naming this distribution would make the two stacks depend on each other. Cached one hour at
-   * the edge and in the apps: what a deleted image may live on, without invalidations.
+   * the edge and in the apps: what a deleted image may live on, without invalidations. A key the
+   * bucket does not hold yet (a size of an image still processing: its URLs are given from the
+   * upload answer on) falls over to the API's `GET /igi/{file}`, which makes it from the original
+   * (decision 280); the bucket answers 403 for a missing key, since the distribution may not list it.
    */
-  private imagesBehavior(mediaBucket: IBucket): BehaviorOptions {
+  private imagesBehavior(mediaBucket: IBucket, apiOrigin: HttpOrigin): BehaviorOptions {
     const bucket = Bucket.fromBucketAttributes(this, 'MediaBucket', {
       bucketName: mediaBucket.bucketName,
       bucketRegionalDomainName: mediaBucket.bucketRegionalDomainName,
@@ -100,7 +103,11 @@ export class SiteStack extends Stack {
     );
     const maxAge = Duration.seconds(IMAGE_MAX_AGE_SECONDS);
     return {
-      origin: S3BucketOrigin.withOriginAccessControl(bucket),
+      origin: new OriginGroup({
+        primaryOrigin: S3BucketOrigin.withOriginAccessControl(bucket),
+        fallbackOrigin: apiOrigin,
+        fallbackStatusCodes: [403, 404],
+      }),
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       cachePolicy: new CachePolicy(this, 'ImagesCachePolicy', {
