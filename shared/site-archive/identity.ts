@@ -77,6 +77,7 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   CountersignSteps: [['ACKCS#{releaseid}', 'STEPS']],
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
+  Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],
   ApprovalProcess: [['APPROVAL_PROCESS#{approval_processid}', 'PROCESS']],
   ApprovalAttachment: [['APPROVAL_ATTACHMENT#WIKI#{wikiid}', 'ATTACHMENT']],
   ApprovalRequest: [['APPROVAL_REQUEST#{approval_requestid}', 'REQUEST']],

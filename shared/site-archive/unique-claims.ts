@@ -48,7 +48,7 @@ export function claimsOf(entity: string, plain: Record<string, unknown>): Derive
         unique_username: str(plain.unique_username),
         sso_userid: str(plain.sso_userid),
         employee_id: str(plain.employee_id),
-        scim_username: str(plain.scim_username),
+        scim_username: str(plain.scim_username) ?? undefined,
       });
       return values.map(([kind, value]) => claim(kind, value, { userid }));
     }
