@@ -42,8 +42,10 @@ export const HEAD_RECHECK_MS = 1000;
 export const SHARD_DOCUMENTS = 500;
 /** The delta's entries (documents and tombstones) past which a change is followed by merges. */
 export const MERGE_AT = 48;
-/** How long the merges after one change may take; what is left waits for the next change. */
+/** How long the merges after one change may take; what is left waits for the next change... */
 const MERGE_BUDGET_MS = 2000;
+/** ...unless the delta holds more than this (a bulk load): then merges go on until it is below. */
+export const MERGE_CAP = 4 * MERGE_AT;
 /** An object no head names is deleted once this old (a reader or a merge may still be using it). */
 const OBJECT_GRACE_MS = 5 * 60_000;
 /** One object a Lambda may load (a shard is a few hundred KB; a delta after a bulk change more). */
@@ -343,19 +345,23 @@ export async function mergeOnce(): Promise<boolean> {
 const CLEANUP_EVERY = 16;
 
 /**
- * Merges while the delta is past MERGE_AT entries, for at most MERGE_BUDGET_MS; then removes the
- * objects no head names any more. Called after a change is stored (it is searchable already).
+ * Merges while the delta is past MERGE_AT entries, for at most MERGE_BUDGET_MS (longer while it
+ * is past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
+ * then removes the objects no head names any more. Called after a change is stored (it is
+ * searchable already).
  */
 export async function mergeIfDue(head: SearchIndexHead): Promise<number> {
   const due = head.delta.documents + head.delta.tombstones > MERGE_AT;
   if (!due && head.version % CLEANUP_EVERY !== 0) return 0;
   const started = Date.now();
   let merges = 0;
-  while (due && Date.now() - started < MERGE_BUDGET_MS) {
+  let entries = head.delta.documents + head.delta.tombstones;
+  while (due && (Date.now() - started < MERGE_BUDGET_MS || entries > MERGE_CAP)) {
     if (!(await mergeOnce())) break;
     merges++;
     const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
-    if (!read?.head || read.head.delta.documents + read.head.delta.tombstones <= MERGE_AT / 2) break;
+    entries = read?.head ? read.head.delta.documents + read.head.delta.tombstones : 0;
+    if (entries <= MERGE_AT / 2) break;
   }
   const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
   if (read?.head) await removeUnnamed(read.head);

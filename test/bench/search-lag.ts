@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { guideToItem } from '../../shared/db/entities/guide.ts';
+import { MERGE_CAP } from '../../shared/search/index-store.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { benchGuide } from './guide-list-latency.ts';
 import { writeItems } from './seed-table.ts';
@@ -36,6 +37,9 @@ async function indexedDocuments(stack: RunningStack): Promise<number> {
   );
   const head = await client.send(new GetCommand({ TableName: 'stepwise', Key: { pk: 'SEARCH_INDEX', sk: 'HEAD' } }));
   client.destroy();
+  const delta = head.Item?.delta as { documents?: number; tombstones?: number } | undefined;
+  // Caught up once every guide is in and the merges the bulk load started are done (decision 289).
+  if (!delta || Number(delta.documents) + Number(delta.tombstones) > MERGE_CAP) return 0;
   return Number(head.Item?.documents ?? 0);
 }
 

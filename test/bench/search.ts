@@ -79,14 +79,15 @@ async function measure(size: number): Promise<SearchBenchRow> {
   for (const langid of ['en', 'de']) {
     const count = size / 2;
     const bits = shardBits(count, SHARD_DOCUMENTS);
+    const bySlot = Array.from({ length: 2 ** bits }, () => [] as SearchDocument[]);
+    for (let id = langid === 'en' ? 2 : 1; id <= size; id += 2) {
+      const document = guide(id);
+      bySlot[bySlot.findIndex((_, slot) => inShard(document.key, { slot, bits }))]!.push(document);
+    }
     const stored: Buffer[] = [];
-    for (let slot = 0; slot < 2 ** bits; slot++) {
-      seed = 7 + slot;
+    for (const documents of bySlot) {
       const index = miniSearchEngine.empty();
-      for (let id = langid === 'en' ? 2 : 1; id <= size; id += 2) {
-        const key = `guide:${id}`;
-        if (inShard(key, { slot, bits })) index.upsert(guide(id));
-      }
+      for (const document of documents) index.upsert(document);
       stored.push(index.serialize());
     }
     shards.set(langid, stored);
