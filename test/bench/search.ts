@@ -56,7 +56,8 @@ const percentile = (values: number[], p: number) =>
 const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const KINDS = new Set<SearchKind>(['guide', 'category', 'wiki']);
 const encode = (delta: Delta) => gzipSync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
-const decode = (bytes: Buffer) => Delta.parse(miniSearchEngine, LAYOUT_FORMAT, JSON.parse(gunzipSync(bytes).toString()));
+const decode = (bytes: Buffer) =>
+  Delta.parse(miniSearchEngine, LAYOUT_FORMAT, JSON.parse(gunzipSync(bytes).toString()));
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export interface SearchBenchRow {
@@ -154,11 +155,13 @@ async function measure(size: number): Promise<SearchBenchRow> {
 }
 
 export async function searchBench(options: { hundredThousand?: boolean } = {}): Promise<SearchBenchRow[]> {
-  const big = options.hundredThousand || process.env.STEPWISE_BENCH_SEARCH_100K || process.argv.includes('--search-100k');
+  const big =
+    options.hundredThousand || process.env.STEPWISE_BENCH_SEARCH_100K || process.argv.includes('--search-100k');
   const sizes = [1000, 10_000, ...(big ? [100_000] : [])];
   console.log('\n== Search index: segments per language (MiniSearch, decisions 207, 289), two languages ==');
   console.log(
-    'guides   shards/lang  build    stored    write (delta)  merge (shard)  cold load (1 lang)  p50 / p99 (CPU)    heap (1 lang)',
+    'guides   shards/lang  build    stored    write (delta)  merge (shard)  cold load (1 lang)' +
+      '  p50 / p99 (CPU)    heap (1 lang)',
   );
   const rows: SearchBenchRow[] = [];
   for (const size of sizes) {
@@ -166,7 +169,8 @@ export async function searchBench(options: { hundredThousand?: boolean } = {}): 
     rows.push(row);
     console.log(
       `${String(size).padStart(7)}  ${String(row.shards).padStart(6)}      ${row.buildS.toFixed(1).padStart(5)} s` +
-        `  ${megabytes(row.storedBytes).padStart(8)}  ${ms(row.writeMs).padStart(10)}     ${ms(row.mergeMs).padStart(9)}` +
+        `  ${megabytes(row.storedBytes).padStart(8)}  ${ms(row.writeMs).padStart(10)}` +
+        `     ${ms(row.mergeMs).padStart(9)}` +
         `      ${ms(row.coldLoadMs).padStart(9)}           ${ms(row.p50)} / ${ms(row.p99).padEnd(9)}` +
         `  ${megabytes(row.heapBytes)}`,
     );
