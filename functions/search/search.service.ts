@@ -9,7 +9,7 @@ import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
 import { getWiki, type WikiRecord } from '../../shared/db/entities/wiki.ts';
 import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
-import { readIndex } from '../../shared/search/index-store.ts';
+import { searchIndex } from '../../shared/search/index-store.ts';
 import type { SearchHit, SearchKind } from '../../shared/search/search-port.ts';
 import { siteUrl } from '../../shared/config.ts';
 import type { GuideSummary } from '../../shared/views/guide-views.ts';
@@ -61,10 +61,9 @@ async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Ar
 }
 
 export async function search(caller: Caller | null, text: string, query: SearchQueryInput): Promise<SearchResults> {
-  const index = await readIndex();
-  const hits = index
-    .query({ text, langid: query.langid, ...scopeOf(query.filter) })
-    .filter((hit) => readable(caller, hit));
+  const hits = (await searchIndex({ text, langid: query.langid, ...scopeOf(query.filter) })).filter((hit) =>
+    readable(caller, hit),
+  );
   const page = hits.slice(query.offset, query.offset + query.limit);
   return searchResults(
     { search: text, limit: query.limit, offset: query.offset, total: hits.length },

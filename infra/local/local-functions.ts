@@ -53,6 +53,7 @@ export async function loadLocalFunctions(): Promise<LocalFunctions> {
 
 /** The TypeScript modules, as `npm start` has always run them. */
 function sourceFunctions(): LocalFunctions {
+  let indexerThread: { stop(): Promise<void> } | undefined;
   return {
     async objectCreatedSubscriptions() {
       const { objectCreatedTriggers } = await import('../../functions/pipeline/triggers.ts');
@@ -113,8 +114,13 @@ function sourceFunctions(): LocalFunctions {
       return (await import('../../shared/events/deliverer.ts')).startDeliverer();
     },
     async searchIndexer() {
-      return (await import('../../shared/search/stream-handler.ts')).onTableStream;
+      // In a worker thread: indexing never pauses the API's requests (decision 290).
+      const thread = (await import('./search-indexer-thread.ts')).startSearchIndexerThread();
+      indexerThread = thread;
+      return thread.handler;
     },
-    async stop() {},
+    async stop() {
+      await indexerThread?.stop();
+    },
   };
 }

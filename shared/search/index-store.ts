@@ -1,54 +1,127 @@
 /**
- * Where the search index lives: one gzipped object in the modules bucket under search-index/,
- * named by the head item in the table (shared/db/entities/search-index-head.ts). `npm start`
- * and AWS run this same code (the S3 emulator locally).
- * - Readers (the search function) keep the loaded index per container and read the head again
- *   at most every HEAD_RECHECK_MS (one GetItem); a new object is loaded only when the head moved.
- * - The one way to write is `writeIndex`: read the head (strongly), load its object, change it,
- *   put a new object, then move the head on condition of the version read. A writer that loses
- *   the race starts again from the new head, so no update is lost however many run at once.
+ * Where the search index lives (decisions 208, 289): objects in the modules bucket under
+ * search-index/, named by the head item in the table (shared/db/entities/search-index-head.ts).
+ * Per language, shards of at most about SHARD_DOCUMENTS documents; one delta holding every
+ * document changed since the last merge, with tombstones hiding the older copies in the shards.
+ * `npm start` and AWS run this same code (the S3 emulator locally).
+ * - A change rewrites the delta only (a bounded object: merges keep it near MERGE_AT entries),
+ *   then moves the head on condition of the version read. A writer that loses the race starts
+ *   again from the new head, so no update is lost however many run at once.
+ * - A merge folds the delta's entries of one shard into that shard (one shard object and the
+ *   delta rewritten), after the change that grew the delta is already searchable.
+ * - Readers (the search function) read the head again at most every HEAD_RECHECK_MS (one
+ *   GetItem) and load only the objects that changed: usually the delta. A query reads one
+ *   language's shards and the delta, ranked together (the engine's global statistics).
  */
 import { randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { config } from '../config.ts';
 import { retryOnLostRace } from '../db/retry.ts';
-import { getSearchIndexHead, moveSearchIndexHead, type SearchIndexHead } from '../db/entities/search-index-head.ts';
+import {
+  getSearchIndexHead,
+  moveSearchIndexHead,
+  type SearchIndexHead,
+  type StoredSearchObject,
+} from '../db/entities/search-index-head.ts';
 import { deleteByPrefixes, getObjectIfExists, putObject } from '../storage/objects.ts';
-import { INDEX_FORMAT, miniSearchEngine } from './minisearch-engine.ts';
-import type { SearchEngine, SearchIndexPort } from './search-port.ts';
+import { miniSearchEngine } from './minisearch-engine.ts';
+import type {
+  SearchDocument,
+  SearchEngine,
+  SearchHit,
+  SearchIndexPort,
+  SearchQuery,
+  SearchSegment,
+} from './search-port.ts';
 import { SEARCH_INDEX_PREFIX } from './keys.ts';
+import { Delta, inShard, shardBits, type ShardPlace } from './segments.ts';
 
 /** How long a container answers from the index it holds before it looks at the head again. */
 export const HEAD_RECHECK_MS = 1000;
-/** The object a Lambda may load: a 10,000-guide index is about 6 MB gzipped (decision 207). */
-const MAX_INDEX_BYTES = 512 * 1024 * 1024;
+/** A shard's size when the index is built: a merge rewrites one such object (~0.3 s). */
+export const SHARD_DOCUMENTS = 500;
+/** The delta's entries (documents and tombstones) past which a change is followed by merges. */
+export const MERGE_AT = 48;
+/** How long the merges after one change may take; what is left waits for the next change... */
+const MERGE_BUDGET_MS = 2000;
+/** ...unless the delta holds more than this (a bulk load): then merges go on until it is below. */
+export const MERGE_CAP = 4 * MERGE_AT;
+/** An object no head names is deleted once this old (a reader or a merge may still be using it). */
+const OBJECT_GRACE_MS = 5 * 60_000;
+/** One object a Lambda may load (a shard is a few hundred KB; a delta after a bulk change more). */
+const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
 
 const engine: SearchEngine = miniSearchEngine;
+/** The head's format: this layout of objects, written by this engine. */
+export const LAYOUT_FORMAT = `segments-1+${engine.format}`;
 
 const bucket = () => config().MODULES_BUCKET;
 
-function objectKey(version: number): string {
-  return `${SEARCH_INDEX_PREFIX}v${String(version).padStart(12, '0')}-${randomUUID()}.json.gz`;
+type ObjectKind = 'shard' | 'delta';
+
+/** Objects are named by when they were put: the cleanup removes the unnamed ones past the grace. */
+function objectKey(kind: ObjectKind): string {
+  return `${SEARCH_INDEX_PREFIX}${String(Date.now()).padStart(15, '0')}-${kind}-${randomUUID()}.json.gz`;
 }
 
-function versionOfKey(key: string): number {
-  return Number(key.slice(SEARCH_INDEX_PREFIX.length + 1, SEARCH_INDEX_PREFIX.length + 13));
+function putTimeOf(key: string): number {
+  return Number(key.slice(SEARCH_INDEX_PREFIX.length, SEARCH_INDEX_PREFIX.length + 15));
 }
 
-/** The head's index, or undefined when its object is gone (a newer writer removed it) or of another format. */
-async function loadObject(head: SearchIndexHead): Promise<SearchIndexPort | undefined> {
-  if (head.format !== INDEX_FORMAT) return undefined;
-  const object = await getObjectIfExists(bucket(), head.object_key, MAX_INDEX_BYTES);
-  return object && engine.load(object.bytes);
+function objectsOf(head: SearchIndexHead): string[] {
+  return [head.delta.key, ...Object.values(head.languages).flatMap((language) => language.shards.map((s) => s.key))];
+}
+
+async function fetchObject(key: string): Promise<Buffer | undefined> {
+  return (await getObjectIfExists(bucket(), key, MAX_OBJECT_BYTES))?.bytes;
+}
+
+function encodeDelta(delta: Delta): Buffer {
+  return gzipSync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
+}
+
+function decodeDelta(bytes: Buffer): Delta {
+  return Delta.parse(engine, LAYOUT_FORMAT, JSON.parse(gunzipSync(bytes).toString('utf8')));
+}
+
+async function putStored(kind: ObjectKind, bytes: Buffer, documents: number): Promise<StoredSearchObject> {
+  const key = objectKey(kind);
+  await putObject(bucket(), key, bytes, 'application/gzip');
+  return { key, documents, bytes: bytes.length };
+}
+
+function nextHead(
+  previous: number | undefined,
+  languages: SearchIndexHead['languages'],
+  delta: SearchIndexHead['delta'],
+): SearchIndexHead {
+  const shards = Object.values(languages).flatMap((language) => language.shards);
+  return {
+    version: (previous ?? 0) + 1,
+    format: LAYOUT_FORMAT,
+    languages,
+    delta,
+    documents: shards.reduce((sum, shard) => sum + shard.documents, delta.documents),
+    bytes: shards.reduce((sum, shard) => sum + shard.bytes, delta.bytes),
+    updated_ms: Date.now(),
+  };
+}
+
+/** Where the shard at `index` of a language's list sits: 2^bits shards in slot order (none yet: one of 0 bits). */
+function placeOf(language: SearchIndexHead['languages'][string] | undefined, index: number): ShardPlace {
+  const count = language?.shards.length ?? 0;
+  return { slot: index, bits: count > 1 ? Math.log2(count) : 0 };
 }
 
 // ---- readers ----
 
-let held: { head: SearchIndexHead; index: SearchIndexPort; checkedAt: number } | undefined;
-let reading: Promise<SearchIndexPort> | undefined;
+let held: { head: SearchIndexHead; checkedAt: number; delta: Delta } | undefined;
+let reading: Promise<SearchIndexHead | undefined> | undefined;
+/** Loaded shards by object key (a shard's object never changes: a merge writes a new one). */
+const shards = new Map<string, Promise<SearchIndexPort>>();
 
-/** The index to answer a query from: the one this container holds, or the head's (an empty one before the first). */
-export async function readIndex(): Promise<SearchIndexPort> {
-  if (held && Date.now() - held.checkedAt < HEAD_RECHECK_MS) return held.index;
+async function currentHead(): Promise<SearchIndexHead | undefined> {
+  if (held && Date.now() - held.checkedAt < HEAD_RECHECK_MS) return held.head;
   // Requests side by side (the local gateway) share one read.
   reading ??= refresh().finally(() => {
     reading = undefined;
@@ -56,27 +129,67 @@ export async function readIndex(): Promise<SearchIndexPort> {
   return reading;
 }
 
-async function refresh(): Promise<SearchIndexPort> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const checkedAt = Date.now();
-    const head = await getSearchIndexHead();
-    if (!head) return engine.empty();
-    if (held?.head.object_key === head.object_key) {
-      held.checkedAt = checkedAt;
-      return held.index;
-    }
-    const index = await loadObject(head);
-    if (index) {
-      held = { head, index, checkedAt };
-      return index;
-    }
-    // The object went between the two reads (two writes passed): read the head again.
+async function refresh(): Promise<SearchIndexHead | undefined> {
+  const checkedAt = Date.now();
+  const read = await getSearchIndexHead(LAYOUT_FORMAT);
+  // None yet, or of an older layout (the indexer rewrites it at its next change): the held one, or nothing.
+  if (!read?.head) return held?.head;
+  const head = read.head;
+  if (held?.head.version === head.version) {
+    held.checkedAt = checkedAt;
+    return head;
   }
-  if (held) return held.index;
-  throw new Error('The search index head names an object that cannot be loaded');
+  const deltaBytes = held?.head.delta.key === head.delta.key ? undefined : await fetchObject(head.delta.key);
+  if (held?.head.delta.key !== head.delta.key && !deltaBytes) return held?.head; // a newer head replaced it: next time
+  const delta = deltaBytes ? decodeDelta(deltaBytes) : held!.delta;
+  held = { head, checkedAt, delta };
+  const named = new Set(objectsOf(head));
+  for (const key of shards.keys()) if (!named.has(key)) shards.delete(key);
+  return head;
 }
 
-// ---- the writer ----
+function loadShard(key: string): Promise<SearchIndexPort> {
+  let loading = shards.get(key);
+  if (!loading) {
+    loading = fetchObject(key).then((bytes) => {
+      if (!bytes) throw new Error(`The search shard ${key} is gone`);
+      return engine.load(bytes);
+    });
+    loading.catch(() => shards.delete(key));
+    shards.set(key, loading);
+  }
+  return loading;
+}
+
+/** The segments of one language as the head names them: its shards (loaded in parallel) and the delta. */
+async function segmentsOf(head: SearchIndexHead, delta: Delta, langid: string): Promise<SearchSegment[]> {
+  const { segment, hidden } = delta.segmentOf(langid);
+  const loaded = await Promise.all((head.languages[langid]?.shards ?? []).map((shard) => loadShard(shard.key)));
+  return [...loaded.map((index) => ({ index, hidden })), ...(segment ? [segment] : [])];
+}
+
+/** Every match of the query in its language, best first, ranked across the language's segments. */
+export async function searchIndex(query: SearchQuery): Promise<SearchHit[]> {
+  for (let attempt = 0; ; attempt++) {
+    const head = await currentHead();
+    if (!head || !held) return [];
+    try {
+      return engine.querySegments(await segmentsOf(head, held.delta, query.langid), query);
+    } catch (error) {
+      // A shard went between the head read and its load (merges and the cleanup passed): read the head again.
+      if (attempt >= 2) throw error;
+      if (held) held.checkedAt = 0;
+    }
+  }
+}
+
+/** Forgets what this container holds (tests and the bench measure a cold load). */
+export function forgetHeldIndex(): void {
+  held = undefined;
+  shards.clear();
+}
+
+// ---- writers ----
 
 export interface IndexWrite {
   head: SearchIndexHead;
@@ -84,40 +197,180 @@ export interface IndexWrite {
   attempts: number;
 }
 
+/** What a change does to the index: documents as they are now, keys that are gone. */
+export interface IndexEditor {
+  upsert(document: SearchDocument): void;
+  remove(key: string): void;
+}
+
 /**
- * Changes the stored index: `change` gets the current index (undefined when there is none yet,
- * or it is of another format: then it must build the whole index) and returns the index to store.
+ * Changes the stored index: `change` edits the delta (read inside the attempt, after the head,
+ * so a retry after a lost race sees what the winner saw, or newer). With no head, or one of
+ * another layout, `whole` gives every document and the index is built from them instead.
  * Runs again from a fresh head when another writer moved it meanwhile.
  */
 export async function writeIndex(
-  change: (current: SearchIndexPort | undefined) => Promise<SearchIndexPort>,
+  change: (editor: IndexEditor) => Promise<void>,
+  whole: () => Promise<SearchDocument[]>,
 ): Promise<IndexWrite> {
   return retryOnLostRace(
     async (attempt) => {
-      const head = await getSearchIndexHead(true);
-      const current = head ? await loadObject(head) : undefined;
-      const index = await change(current);
-      const bytes = index.serialize();
-      const version = (head?.version ?? 0) + 1;
-      const next: SearchIndexHead = {
-        version,
-        object_key: objectKey(version),
-        format: INDEX_FORMAT,
-        documents: index.documentCount,
-        bytes: bytes.length,
-        updated_ms: Date.now(),
-      };
-      await putObject(bucket(), next.object_key, bytes, 'application/gzip');
-      await moveSearchIndexHead(next, head?.version);
-      // Readers may still be loading the previous object: it stays, older ones (and losers' objects) go.
-      await deleteByPrefixes(bucket(), [SEARCH_INDEX_PREFIX], (key) => versionOfKey(key) < version - 1);
+      const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
+      if (!read?.head) return { head: await storeWhole(await whole(), read?.version), attempts: attempt + 1 };
+      const head = read.head;
+      const deltaBytes = await fetchObject(head.delta.key);
+      if (!deltaBytes) throw new Error(`The search delta ${head.delta.key} is gone`);
+      const delta = decodeDelta(deltaBytes);
+      const seq = head.version + 1;
+      const sharded = Object.keys(head.languages);
+      await change({
+        upsert: (document) => delta.upsert(document, seq, sharded),
+        remove: (key) => delta.remove(key, seq, sharded),
+      });
+      const next = nextHead(head.version, head.languages, await storeDelta(delta));
+      await moveSearchIndexHead(next, head.version);
       return { head: next, attempts: attempt + 1 };
     },
     { attempts: 20, message: 'The search index kept changing while this change was applied' },
   );
 }
 
-/** Forgets the index this container holds (tests and the bench measure a cold load). */
-export function forgetHeldIndex(): void {
-  held = undefined;
+async function storeDelta(delta: Delta): Promise<SearchIndexHead['delta']> {
+  const stored = await putStored('delta', encodeDelta(delta), delta.documents.size);
+  return { ...stored, tombstones: delta.tombstones.size };
+}
+
+/** Builds the whole index from these documents: each language's shards, an empty delta; moves the head. */
+async function storeWhole(documents: SearchDocument[], previous: number | undefined): Promise<SearchIndexHead> {
+  const byLanguage = new Map<string, SearchDocument[]>();
+  for (const document of documents) {
+    const list = byLanguage.get(document.langid) ?? [];
+    list.push(document);
+    byLanguage.set(document.langid, list);
+  }
+  const languages: SearchIndexHead['languages'] = {};
+  for (const [langid, list] of byLanguage) {
+    const bits = shardBits(list.length, SHARD_DOCUMENTS);
+    const stored: StoredSearchObject[] = [];
+    for (let slot = 0; slot < 2 ** bits; slot++) {
+      const index = engine.empty();
+      for (const document of list) if (inShard(document.key, { slot, bits })) index.upsert(document);
+      stored.push(await putStored('shard', index.serialize(), index.documentCount));
+    }
+    languages[langid] = { shards: stored };
+  }
+  const head = nextHead(previous, languages, await storeDelta(Delta.empty(engine)));
+  await moveSearchIndexHead(head, previous);
+  await removeUnnamed(head);
+  return head;
+}
+
+/** Makes the whole index again from these documents, whatever the head holds. */
+export async function replaceIndex(whole: () => Promise<SearchDocument[]>): Promise<IndexWrite> {
+  return retryOnLostRace(
+    async (attempt) => {
+      const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
+      return { head: await storeWhole(await whole(), read?.version), attempts: attempt + 1 };
+    },
+    { attempts: 20, message: 'The search index kept changing while it was rebuilt' },
+  );
+}
+
+// ---- merges ----
+
+/** The shard with the most delta entries to fold, or undefined when the delta holds none. */
+function fullestShard(head: SearchIndexHead, delta: Delta): { langid: string; index: number } | undefined {
+  let best: { langid: string; index: number; count: number } | undefined;
+  const langids = new Set([...Object.keys(head.languages), ...delta.languages()]);
+  for (const langid of langids) {
+    const language = head.languages[langid];
+    const count = Math.max(1, language?.shards.length ?? 0);
+    for (let index = 0; index < count; index++) {
+      const pending = delta.pending(langid, placeOf(language, index));
+      if (pending > 0 && pending > (best?.count ?? 0)) best = { langid, index, count: pending };
+    }
+  }
+  return best;
+}
+
+/**
+ * Folds the delta's entries of one shard into it: a new shard object, then (on condition of the
+ * head, retried over changes that came meanwhile) a delta without what was folded. Returns false
+ * when there was nothing to merge or another merger changed that shard first.
+ */
+export async function mergeOnce(): Promise<boolean> {
+  const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
+  if (!read?.head) return false;
+  const base = read.head;
+  const bytes = await fetchObject(base.delta.key);
+  if (!bytes) return false;
+  const target = fullestShard(base, decodeDelta(bytes));
+  if (!target) return false;
+  const language = base.languages[target.langid];
+  const place = placeOf(language, target.index);
+  const old = language?.shards[target.index];
+  const shardBytes = old && (await fetchObject(old.key));
+  if (old && !shardBytes) return false;
+  const shard = shardBytes ? engine.load(shardBytes) : engine.empty();
+  decodeDelta(bytes).foldInto(shard, target.langid, place);
+  const merged = await putStored('shard', shard.serialize(), shard.documentCount);
+  const started = putTimeOf(merged.key);
+  return retryOnLostRace(
+    async () => {
+      const now = await getSearchIndexHead(LAYOUT_FORMAT, true);
+      const nowLanguage = now?.head?.languages[target.langid];
+      // Another merge (or a rebuild) replaced the shard, or this took so long the cleanup may take the object.
+      if (
+        !now?.head ||
+        nowLanguage?.shards[target.index]?.key !== old?.key ||
+        Date.now() - started > OBJECT_GRACE_MS / 2
+      )
+        return false;
+      const current = now.head.delta.key === base.delta.key ? bytes : await fetchObject(now.head.delta.key);
+      if (!current) return false;
+      const delta = decodeDelta(current);
+      delta.forgetMerged(target.langid, place, base.version);
+      const shardsNow = [...(nowLanguage?.shards ?? [])];
+      shardsNow[target.index] = merged;
+      const languages = { ...now.head.languages, [target.langid]: { shards: shardsNow } };
+      const next = nextHead(now.head.version, languages, await storeDelta(delta));
+      await moveSearchIndexHead(next, now.head.version);
+      return true;
+    },
+    { attempts: 10, message: 'The search index kept changing while a shard was merged' },
+  );
+}
+
+/** Every this many versions a change also removes the objects no head names any more. */
+const CLEANUP_EVERY = 16;
+
+/**
+ * Merges while the delta is past MERGE_AT entries, for at most MERGE_BUDGET_MS (longer while it
+ * is past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
+ * then removes the objects no head names any more. Called after a change is stored (it is
+ * searchable already).
+ */
+export async function mergeIfDue(head: SearchIndexHead): Promise<number> {
+  const due = head.delta.documents + head.delta.tombstones > MERGE_AT;
+  if (!due && head.version % CLEANUP_EVERY !== 0) return 0;
+  const started = Date.now();
+  let merges = 0;
+  let entries = head.delta.documents + head.delta.tombstones;
+  while (due && (Date.now() - started < MERGE_BUDGET_MS || entries > MERGE_CAP)) {
+    if (!(await mergeOnce())) break;
+    merges++;
+    const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
+    entries = read?.head ? read.head.delta.documents + read.head.delta.tombstones : 0;
+    if (entries <= MERGE_AT / 2) break;
+  }
+  const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
+  if (read?.head) await removeUnnamed(read.head);
+  return merges;
+}
+
+/** Deletes the objects the head does not name that were put longer ago than the grace. */
+async function removeUnnamed(head: SearchIndexHead): Promise<void> {
+  const named = new Set(objectsOf(head));
+  const before = Date.now() - OBJECT_GRACE_MS;
+  await deleteByPrefixes(bucket(), [SEARCH_INDEX_PREFIX], (key) => !named.has(key) && !(putTimeOf(key) >= before));
 }

@@ -4,7 +4,8 @@
  * and put into (or taken out of) the index. Reading the record again, rather than trusting the
  * stream image, makes replays and out-of-order batches harmless: the index always ends at the
  * table's state. `rebuildSearchIndex` makes the whole index from the table (a site import, an
- * index of an older format, a lost head).
+ * index of an older format, a lost head). The merges that keep the delta small run after the
+ * change is stored (stream-handler.ts), so they never stand between a write and its search.
  */
 import { queryChunks } from '../db/paging.ts';
 import {
@@ -18,9 +19,8 @@ import {
 import { getWiki, wikiFromItem, wikiNamespaceCollection } from '../db/entities/wiki.ts';
 import { WIKI_NAMESPACES } from '../domain/wiki-namespaces.ts';
 import { guideDocument, guideDocumentKey, wikiDocument, wikiDocumentKey } from './documents.ts';
-import { miniSearchEngine } from './minisearch-engine.ts';
-import { writeIndex, type IndexWrite } from './index-store.ts';
-import type { SearchDocument, SearchIndexPort } from './search-port.ts';
+import { replaceIndex, writeIndex, type IndexWrite } from './index-store.ts';
+import type { SearchDocument } from './search-port.ts';
 
 /** A document to index again: a guide (its own item or one of its steps changed) or a wiki page. */
 export type DocumentRef = { kind: 'guide'; guideid: number } | { kind: 'wiki'; wikiid: number };
@@ -66,32 +66,36 @@ async function currentDocument(ref: DocumentRef): Promise<SearchDocument | null>
   return (wiki && wikiDocument(wiki)) ?? null;
 }
 
-/** Every document of the table, built into a new index: guides with their steps, then every page. */
-export async function buildWholeIndex(): Promise<SearchIndexPort> {
-  const index = miniSearchEngine.empty();
+/** Every document of the table: guides with their steps, then every page. */
+export async function allDocuments(): Promise<SearchDocument[]> {
+  const documents: SearchDocument[] = [];
   for await (const items of queryChunks(allGuidesCollection, 100)) {
     const guides = items.map(guideFromItem);
     const steps = await getSteps(guides.flatMap((guide) => guide.steps.map((step) => step.stepid)));
     const byId = new Map(steps.map((step) => [step.stepid, step]));
     for (const guide of guides) {
       const own = guide.steps.map((ref) => byId.get(ref.stepid)).filter((step) => step !== undefined);
-      index.upsert(guideDocument(guide, own));
+      documents.push(guideDocument(guide, own));
     }
   }
   for (const namespace of WIKI_NAMESPACES) {
     for await (const items of queryChunks(wikiNamespaceCollection(namespace), 500)) {
       for (const item of items) {
         const document = wikiDocument(wikiFromItem(item));
-        if (document) index.upsert(document);
+        if (document) documents.push(document);
       }
     }
   }
-  return index;
+  return documents;
 }
 
+/** Documents read from the table at once while a batch is indexed. */
+const READ_CONCURRENCY = 16;
+
 /**
- * Indexes the documents these changes name, as they are now, in one write of the index. No
- * change search cares about: nothing is written.
+ * Indexes the documents these changes name, as they are now, in one write of the delta; then
+ * merges the delta into the shards when it has grown (decision 289). No change search cares
+ * about: nothing is written.
  */
 export async function indexChanges(changes: TableChange[]): Promise<IndexWrite | undefined> {
   const refs = new Map<string, DocumentRef>();
@@ -100,20 +104,24 @@ export async function indexChanges(changes: TableChange[]): Promise<IndexWrite |
     if (ref) refs.set(refKey(ref), ref);
   }
   if (refs.size === 0) return undefined;
-  return writeIndex(async (current) => {
-    // No index yet (or of an older format): the whole table, which holds these changes too.
-    if (!current) return buildWholeIndex();
+  const written = await writeIndex(async (index) => {
     // Read inside the attempt, after the head: a retry after a lost race sees what the winner saw, or newer.
-    for (const [key, ref] of refs) {
-      const document = await currentDocument(ref);
-      if (document) current.upsert(document);
-      else current.remove(key);
+    const entries = [...refs];
+    for (let start = 0; start < entries.length; start += READ_CONCURRENCY) {
+      const part = entries.slice(start, start + READ_CONCURRENCY);
+      const documents = await Promise.all(part.map(([, ref]) => currentDocument(ref)));
+      part.forEach(([key], n) => {
+        const document = documents[n];
+        if (document) index.upsert(document);
+        else index.remove(key);
+      });
     }
-    return current;
-  });
+    // No index yet (or of an older layout): the whole table, which holds these changes too.
+  }, allDocuments);
+  return written;
 }
 
 /** Makes the whole index again from the table (after a site import; `npm run` operators too). */
 export async function rebuildSearchIndex(): Promise<IndexWrite> {
-  return writeIndex(() => buildWholeIndex());
+  return replaceIndex(allDocuments);
 }

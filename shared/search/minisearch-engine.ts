@@ -3,10 +3,23 @@
  * measurement (decision 207). The stored form is MiniSearch's own JSON, gzipped, in an envelope
  * that names the engine and its options' version, so a later change of fields or engine is
  * recognised and the index rebuilt rather than misread.
+ *
+ * A language's index is several segments (decision 289): its shards and the delta. They are
+ * queried with the statistics of all of them together (document count, average field lengths,
+ * each term's document frequency per field), so a document scores the same whichever segment
+ * holds it: MiniSearch's scoring reads those three from the instance it runs on, and for the
+ * time of one (synchronous) query each segment is given the sums over the segments instead.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
-import type { SearchDocument, SearchEngine, SearchHit, SearchIndexPort, SearchQuery } from './search-port.ts';
+import type {
+  SearchDocument,
+  SearchEngine,
+  SearchHit,
+  SearchIndexPort,
+  SearchQuery,
+  SearchSegment,
+} from './search-port.ts';
 
 /** Bump when fields, stored fields or term processing change: stored indexes of another format are rebuilt. */
 export const INDEX_FORMAT = 'minisearch-1';
@@ -29,11 +42,55 @@ export class IndexFormatError extends Error {
   }
 }
 
+/** The statistics BM25 reads, summed over every segment of one query. */
+interface GlobalStats {
+  documentCount: number;
+  avgFieldLength: number[];
+  documentFrequency(term: string, fieldId: number): number;
+}
+
+type FieldTermData = Map<number, Map<number, number>>;
+
+/**
+ * The parts of a MiniSearch instance its scoring reads (protected or private in its types; the
+ * version is pinned and test/unit/search-engine.test.ts fails if they move).
+ */
+interface Internals {
+  _documentCount: number;
+  _avgFieldLength: number[];
+  _index: { get(term: string): FieldTermData | undefined };
+  termResults(
+    sourceTerm: string,
+    derivedTerm: string,
+    weight: number,
+    boost: number,
+    data: FieldTermData | undefined,
+    ...rest: unknown[]
+  ): unknown;
+}
+
+const baseTermResults = (MiniSearch.prototype as unknown as Internals).termResults;
+
+/** A field's postings whose `size` (the document frequency MiniSearch scores with) is the global one. */
+function withFrequency(postings: Map<number, number>, frequency: number): Map<number, number> {
+  return new Proxy(postings, {
+    get(target, property) {
+      if (property === 'size') return frequency;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 class MiniSearchIndex implements SearchIndexPort {
-  constructor(private readonly engine: MiniSearch<SearchDocument>) {}
+  constructor(readonly engine: MiniSearch<SearchDocument>) {}
 
   get documentCount(): number {
     return this.engine.documentCount;
+  }
+
+  private get internals(): Internals {
+    return this.engine as unknown as Internals;
   }
 
   upsert(document: SearchDocument): void {
@@ -45,28 +102,77 @@ class MiniSearchIndex implements SearchIndexPort {
     if (this.engine.has(key)) this.engine.discard(key);
   }
 
+  has(key: string): boolean {
+    return this.engine.has(key);
+  }
+
+  /** This segment's part of the statistics. */
+  fieldLengthTotals(): number[] {
+    const { _documentCount: count, _avgFieldLength: averages } = this.internals;
+    return averages.map((average) => (average || 0) * count);
+  }
+
+  frequency(term: string, fieldId: number): number {
+    return this.internals._index.get(term)?.get(fieldId)?.size ?? 0;
+  }
+
   query(query: SearchQuery): SearchHit[] {
+    return queryAll([{ index: this, hidden: new Set() }], query);
+  }
+
+  /** This segment's matches, scored with `stats`, leaving out `hidden` keys (masked by a newer segment). */
+  queryWith(query: SearchQuery, stats: GlobalStats | undefined, hidden: ReadonlySet<string>): SearchHit[] {
     const matches = (result: SearchResult) =>
+      !hidden.has(String(result.id)) &&
       result.langid === query.langid &&
       query.kinds.has(result.kind) &&
       (result.kind !== 'guide' || !query.guideTypes || query.guideTypes.has(result.type));
-    return this.engine
-      .search(query.text, {
-        boost: BOOST,
-        combineWith: 'AND',
-        // "batter" finds "battery": the last word is often typed half.
-        prefix: (term) => term.length >= 3,
-        filter: matches,
-      })
-      .map((result) => ({
-        key: String(result.id),
-        kind: result.kind,
-        recordid: result.recordid,
-        langid: result.langid,
-        type: result.type,
-        access: result.access,
-        score: result.score,
-      }));
+    const internals = this.internals;
+    const saved = { count: internals._documentCount, averages: internals._avgFieldLength };
+    if (stats) {
+      internals._documentCount = stats.documentCount;
+      internals._avgFieldLength = stats.avgFieldLength;
+      internals.termResults = function (this: Internals, source, derived, weight, boost, data, ...rest) {
+        const global: FieldTermData | undefined =
+          data &&
+          new Map(
+            [...data].map(([fieldId, postings]) => [
+              fieldId,
+              withFrequency(postings, stats.documentFrequency(derived, fieldId)),
+            ]),
+          );
+        return baseTermResults.call(this, source, derived, weight, boost, global, ...rest);
+      };
+    }
+    try {
+      return this.engine
+        .search(query.text, {
+          boost: BOOST,
+          combineWith: 'AND',
+          // "batter" finds "battery": the last word is often typed half.
+          prefix: (term) => term.length >= 3,
+          filter: matches,
+        })
+        .map((result) => ({
+          key: String(result.id),
+          kind: result.kind,
+          recordid: result.recordid,
+          langid: result.langid,
+          type: result.type,
+          access: result.access,
+          score: result.score,
+        }));
+    } finally {
+      if (stats) {
+        internals._documentCount = saved.count;
+        internals._avgFieldLength = saved.averages;
+        delete (internals as Partial<Internals>).termResults;
+      }
+    }
+  }
+
+  toJSON(): unknown {
+    return this.engine.toJSON();
   }
 
   serialize(): Buffer {
@@ -74,12 +180,54 @@ class MiniSearchIndex implements SearchIndexPort {
   }
 }
 
+function asMiniSearch(index: SearchIndexPort): MiniSearchIndex {
+  if (!(index instanceof MiniSearchIndex)) throw new Error('A segment of another engine cannot be queried here');
+  return index;
+}
+
+/** The statistics of these segments together (a masked document still counts until it is merged away). */
+function globalStats(segments: MiniSearchIndex[]): GlobalStats {
+  const documentCount = segments.reduce((sum, segment) => sum + segment.documentCount, 0);
+  const totals: number[] = [];
+  for (const segment of segments) {
+    segment.fieldLengthTotals().forEach((total, fieldId) => {
+      totals[fieldId] = (totals[fieldId] ?? 0) + total;
+    });
+  }
+  const cache = new Map<string, number>();
+  return {
+    documentCount,
+    avgFieldLength: totals.map((total) => (documentCount ? total / documentCount : 0)),
+    documentFrequency(term, fieldId) {
+      const key = `${fieldId}\u0000${term}`;
+      let frequency = cache.get(key);
+      if (frequency === undefined) {
+        frequency = segments.reduce((sum, segment) => sum + segment.frequency(term, fieldId), 0);
+        cache.set(key, frequency);
+      }
+      return frequency;
+    },
+  };
+}
+
+function queryAll(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[] {
+  const indexes = segments.map((segment) => asMiniSearch(segment.index));
+  const stats = indexes.length > 1 ? globalStats(indexes) : undefined;
+  const hits = segments.flatMap((segment, n) => indexes[n]!.queryWith(query, stats, segment.hidden));
+  return hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+}
+
+const fromJS = (js: unknown) => new MiniSearchIndex(MiniSearch.loadJS<SearchDocument>(js as never, OPTIONS));
+
 export const miniSearchEngine: SearchEngine = {
   name: 'minisearch',
+  format: INDEX_FORMAT,
   empty: () => new MiniSearchIndex(new MiniSearch<SearchDocument>(OPTIONS)),
   load(bytes) {
     const stored = JSON.parse(gunzipSync(bytes).toString('utf8')) as { format?: unknown; index?: unknown };
     if (stored.format !== INDEX_FORMAT) throw new IndexFormatError(stored.format);
-    return new MiniSearchIndex(MiniSearch.loadJS<SearchDocument>(stored.index as never, OPTIONS));
+    return fromJS(stored.index);
   },
+  fromJSON: fromJS,
+  querySegments: queryAll,
 };

@@ -53,16 +53,33 @@ export interface SearchIndexPort {
   upsert(document: SearchDocument): void;
   /** Removes the document with this key, if there is one. */
   remove(key: string): void;
+  has(key: string): boolean;
   /** Every match, ranked (BM25-class relevance), best first. */
   query(query: SearchQuery): SearchHit[];
   readonly documentCount: number;
   /** The whole index as bytes to store (and load with the adapter's `load`). */
   serialize(): Buffer;
+  /** The index as a plain value, to store inside another object (the delta; `fromJSON` reads it). */
+  toJSON(): unknown;
+}
+
+/** One segment of a query: an index, and the keys a newer segment replaced or deleted (decision 289). */
+export interface SearchSegment {
+  index: SearchIndexPort;
+  hidden: ReadonlySet<string>;
 }
 
 /** An engine: makes an empty index or loads a stored one. */
 export interface SearchEngine {
   readonly name: string;
+  /** The stored form's version: an index of another format is rebuilt. */
+  readonly format: string;
   empty(): SearchIndexPort;
   load(bytes: Buffer): SearchIndexPort;
+  fromJSON(value: unknown): SearchIndexPort;
+  /**
+   * Every match of the query over several segments, ranked as if they were one index: scored
+   * with the statistics of all of them together, best first.
+   */
+  querySegments(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[];
 }

@@ -4,6 +4,7 @@
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { indexChanges, rebuildSearchIndex, type TableChange } from './indexer.ts';
+import { mergeIfDue } from './index-store.ts';
 import { log } from '../observability/logger.ts';
 
 type Image = Record<string, { S?: string; N?: string }> | undefined;
@@ -43,10 +44,14 @@ export async function onTableStream(
     log().info('Search index written', {
       version: written.head.version,
       documents: written.head.documents,
-      bytes: written.head.bytes,
+      delta: written.head.delta.documents,
+      tombstones: written.head.delta.tombstones,
       attempts: written.attempts,
       records: Records.length,
     });
+    // The change is searchable now; folding the delta into the shards comes after it (decision 289).
+    const merges = await mergeIfDue(written.head);
+    if (merges > 0) log().info('Search delta merged', { merges });
   }
   return undefined;
 }

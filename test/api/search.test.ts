@@ -4,7 +4,9 @@
  * the index has caught up. Each run searches for words of its own, so other tests' guides and
  * pages never match.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { reloadConfig } from '../../shared/config.ts';
+import { resetS3ClientForTests } from '../../shared/storage/s3-client.ts';
 import { api, createTeam, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
 import { addStep, createGuide, publish } from './guide-fixtures.ts';
@@ -36,12 +38,14 @@ let outsider: TestUser;
 let member: TestUser;
 const guides: Record<string, any> = {};
 let categoryPage: any;
+let teamid: number;
 let wikiPage: any;
 
 beforeAll(async () => {
   admin = await loginAdmin();
   [outsider, member] = await Promise.all([createUser(), createUser()]);
   const team = await createTeam();
+  teamid = team.teamid;
   const joined = await api('PUT', `/teams/${team.teamid}/users/${member.userid}`, { token: admin });
   expect(joined.status, joined.text).toBe(200);
 
@@ -175,5 +179,43 @@ describe('GET /search/{query}', () => {
     const bad = await api('GET', `/search/${word}`, { token: outsider.token, query: { filter: 'guide,recipes' } });
     expect(bad.status).toBe(422);
     expect((await api('GET', `/search/${word}`)).status).toBe(401);
+  });
+});
+
+describe('GET /search/{query} across segments (decision 289)', () => {
+  it('a guide merged into a shard, then taken from the caller in the delta: no result, no count', async () => {
+    const lost = `lo${uniqueSuffix()}`;
+    const guide = await createGuide(admin, { title: `Calibrate the ${lost} sensor` });
+    const granted = await api('PUT', `/guides/${guide.guideid}/teams/${teamid}`, { token: admin });
+    expect(granted.status, granted.text).toBe(200);
+    const seen = await searchUntil(`/search/${lost}`, member.token, (b) => b.totalResults === 1);
+    expect(guideids(seen)).toEqual([guide.guideid]);
+
+    // Fold the delta into the shards (in this process, as the indexer's merges do), so the
+    // readable copy of the guide is in a shard and the change below lands in a newer segment.
+    Object.assign(process.env, { DDB_ENDPOINT: inject('ddbEndpoint'), S3_ENDPOINT: inject('s3Endpoint') });
+    reloadConfig();
+    resetS3ClientForTests();
+    const store = await import('../../shared/search/index-store.ts');
+    const { getSearchIndexHead } = await import('../../shared/db/entities/search-index-head.ts');
+    for (let merges = 0; merges < 50 && (await store.mergeOnce()); merges++);
+    const merged = (await getSearchIndexHead(store.LAYOUT_FORMAT, true))!.head!;
+    expect(merged.languages.en!.shards.length).toBeGreaterThan(0);
+    store.forgetHeldIndex();
+    const inShard = await store.searchIndex({ text: lost, langid: 'en', kinds: new Set(['guide']) });
+    expect(inShard.map((hit) => hit.recordid)).toEqual([guide.guideid]);
+
+    const revoked = await api('DELETE', `/guides/${guide.guideid}/teams/${teamid}`, { token: admin });
+    expect(revoked.status, revoked.text).toBe(204);
+    // The delta now holds the guide without the team's grant; the shard's copy still has it, hidden.
+    const gone = await searchUntil(`/search/${lost}`, member.token, (b) => b.totalResults === 0);
+    expect(gone).toMatchObject({ totalResults: 0, results: [] });
+    store.forgetHeldIndex();
+    const hits = await store.searchIndex({ text: lost, langid: 'en', kinds: new Set(['guide']) });
+    expect(hits.map((hit) => [hit.recordid, hit.access?.grant_teamids])).toEqual([[guide.guideid, []]]);
+    // The admin still finds it: the guide left the member's results, not the index.
+    const asAdmin = await api('GET', `/search/${lost}`, { token: admin });
+    expect(guideids(asAdmin.body)).toEqual([guide.guideid]);
+    resetS3ClientForTests();
   });
 });

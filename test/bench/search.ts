@@ -1,13 +1,21 @@
 /**
- * The search index at 1,000 and 10,000 guides with steps (100,000 with STEPWISE_BENCH_SEARCH_100K=1):
- * the stored object's size (gzipped, what S3 holds), a cold load (gunzip + parse, what a new
- * search container pays after fetching it), query p50/p99, and the indexer's part of the lag
- * from a write to a searchable result (load, change one guide, serialize; the stream poll and
- * the S3 PUT come on top). Synthetic guides: 8 steps of 3 lines, words drawn Zipf-like from a
- * 6,000-word vocabulary. In process, no stack: `npx tsx test/bench/search.ts` alone.
+ * The segmented search index (decision 289) at 1,000 and 10,000 guides of two languages
+ * (100,000 with `--search-100k` or STEPWISE_BENCH_SEARCH_100K=1): the build (every shard made and
+ * serialized), one write's indexer time (the delta at its merge size read, one guide changed, the
+ * delta written), one merge (a shard read, the delta's entries folded, the shard written), a
+ * cold load of one language (every shard and the delta parsed: what a new search container pays
+ * after fetching them), query p50/p99 across the language's segments, and the memory the loaded
+ * language holds. Times are the process's CPU time (the machine is shared: wall time under load
+ * is the CPU time stretched by the other processes); the build's is wall time. The same objects
+ * as the store writes, without S3 (its PUT/GET come on top).
+ * Synthetic guides: 8 steps of 3 lines, words drawn Zipf-like from a 6,000-word vocabulary.
+ * In process, no stack: `npx tsx test/bench/search.ts [--search-100k]` alone.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
-import type { SearchDocument, SearchKind } from '../../shared/search/search-port.ts';
+import { LAYOUT_FORMAT, MERGE_AT, SHARD_DOCUMENTS } from '../../shared/search/index-store.ts';
+import { Delta, inShard, shardBits } from '../../shared/search/segments.ts';
+import type { SearchDocument, SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
 
 const VOCABULARY = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}${['ing', 'er', 'al', 'ion', ''][i % 5]}`);
 let seed = 7;
@@ -24,7 +32,7 @@ function guide(guideid: number): SearchDocument {
     key: `guide:${guideid}`,
     kind: 'guide',
     recordid: guideid,
-    langid: 'en',
+    langid: guideid % 2 === 0 ? 'en' : 'de',
     type: 'how-to',
     title: words(5),
     summary: words(15),
@@ -33,41 +41,141 @@ function guide(guideid: number): SearchDocument {
   };
 }
 
+/** Wall time and this thread's CPU time of `work`: on a loaded shared machine the CPU time is what compares. */
+function timed<T>(work: () => T): { value: T; wall: number; cpu: number } {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = work();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { value, wall, cpu: (used.user + used.system) / 1000 };
+}
+
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const KINDS = new Set<SearchKind>(['guide', 'category', 'wiki']);
+const encode = (delta: Delta) => gzipSync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
+const decode = (bytes: Buffer) =>
+  Delta.parse(miniSearchEngine, LAYOUT_FORMAT, JSON.parse(gunzipSync(bytes).toString()));
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-export async function searchBench(): Promise<void> {
-  const sizes = [1000, 10_000, ...(process.env.STEPWISE_BENCH_SEARCH_100K ? [100_000] : [])];
-  console.log('\n== Search index (MiniSearch adapter, decision 207) ==');
-  console.log('guides    object (gzip)   cold load   query p50   query p99   indexer write');
-  for (const size of sizes) {
-    const index = miniSearchEngine.empty();
-    for (let id = 1; id <= size; id++) index.upsert(guide(id));
-    const bytes = index.serialize();
-    let started = performance.now();
-    const loaded = miniSearchEngine.load(bytes);
-    const coldLoad = performance.now() - started;
-    const times: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const text = `${word()} ${word()}`;
-      started = performance.now();
-      loaded.query({ text, langid: 'en', kinds: KINDS });
-      times.push(performance.now() - started);
+export interface SearchBenchRow {
+  guides: number;
+  shards: number;
+  buildS: number;
+  storedBytes: number;
+  writeMs: number;
+  mergeMs: number;
+  coldLoadMs: number;
+  p50: number;
+  p99: number;
+  heapBytes: number;
+}
+
+async function measure(size: number): Promise<SearchBenchRow> {
+  // The build: each language's shards, serialized (what a rebuild stores).
+  const started = performance.now();
+  const shards = new Map<string, Buffer[]>();
+  for (const langid of ['en', 'de']) {
+    const count = size / 2;
+    const bits = shardBits(count, SHARD_DOCUMENTS);
+    const bySlot = Array.from({ length: 2 ** bits }, () => [] as SearchDocument[]);
+    for (let id = langid === 'en' ? 2 : 1; id <= size; id += 2) {
+      const document = guide(id);
+      bySlot[bySlot.findIndex((_, slot) => inShard(document.key, { slot, bits }))]!.push(document);
     }
-    started = performance.now();
-    const writer = miniSearchEngine.load(bytes);
-    writer.upsert(guide(size + 1));
-    const written = writer.serialize();
-    const write = performance.now() - started;
+    const stored: Buffer[] = [];
+    for (const documents of bySlot) {
+      const index = miniSearchEngine.empty();
+      for (const document of documents) index.upsert(document);
+      stored.push(index.serialize());
+    }
+    shards.set(langid, stored);
+  }
+  const buildS = (performance.now() - started) / 1000;
+  const storedBytes = [...shards.values()].flat().reduce((sum, bytes) => sum + bytes.length, 0);
+
+  // A delta at its merge size (recent changes of both languages, tombstoned in both).
+  const delta = Delta.empty(miniSearchEngine);
+  for (let n = 0; n < MERGE_AT / 2; n++) delta.upsert(guide(size - n), n + 1, ['en', 'de']);
+  const deltaBytes = encode(delta);
+
+  // One write: read the delta, change one guide, write the delta.
+  const writes: number[] = [];
+  for (let n = 0; n < 9; n++) {
+    const changed = guide(size - n - 100);
+    const write = timed(() => {
+      const current = decode(deltaBytes);
+      current.upsert(changed, 100, ['en', 'de']);
+      return encode(current);
+    });
+    writes.push(write.cpu);
+  }
+
+  // One merge: the fullest English shard read, its entries folded, written again.
+  const english = shards.get('en')!;
+  const bits = Math.log2(english.length);
+  const merge = timed(() => {
+    const shard = miniSearchEngine.load(english[0]!);
+    decode(deltaBytes).foldInto(shard, 'en', { slot: 0, bits });
+    return shard.serialize();
+  });
+
+  // A cold load of English: every shard and the delta parsed (fetched in parallel on AWS).
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const cold = timed(() => ({
+    loaded: english.map((bytes): SearchIndexPort => miniSearchEngine.load(bytes)),
+    loadedDelta: decode(deltaBytes),
+  }));
+  const { loaded, loadedDelta } = cold.value;
+  const { segment, hidden } = loadedDelta.segmentOf('en');
+  const segments = [...loaded.map((index) => ({ index, hidden })), ...(segment ? [segment] : [])];
+  global.gc?.();
+  const heapBytes = process.memoryUsage().heapUsed - heapBefore;
+
+  const times: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const text = `${word()} ${word()}`;
+    times.push(timed(() => miniSearchEngine.querySegments(segments, { text, langid: 'en', kinds: KINDS })).cpu);
+  }
+  return {
+    guides: size,
+    shards: english.length,
+    buildS,
+    storedBytes,
+    writeMs: percentile(writes, 0.5),
+    mergeMs: merge.cpu,
+    coldLoadMs: cold.cpu,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    heapBytes,
+  };
+}
+
+export async function searchBench(options: { hundredThousand?: boolean } = {}): Promise<SearchBenchRow[]> {
+  const big =
+    options.hundredThousand || process.env.STEPWISE_BENCH_SEARCH_100K || process.argv.includes('--search-100k');
+  const sizes = [1000, 10_000, ...(big ? [100_000] : [])];
+  console.log('\n== Search index: segments per language (MiniSearch, decisions 207, 289), two languages ==');
+  console.log(
+    'guides   shards/lang  build    stored    write (delta)  merge (shard)  cold load (1 lang)' +
+      '  p50 / p99 (CPU)    heap (1 lang)',
+  );
+  const rows: SearchBenchRow[] = [];
+  for (const size of sizes) {
+    const row = await measure(size);
+    rows.push(row);
     console.log(
-      `${String(size).padStart(6)}    ${(bytes.length / 1e6).toFixed(1).padStart(6)} MB` +
-        `     ${ms(coldLoad).padStart(8)}` +
-        `    ${ms(percentile(times, 0.5)).padStart(8)}    ${ms(percentile(times, 0.99)).padStart(8)}` +
-        `    ${ms(write).padStart(10)} (${(written.length / 1e6).toFixed(1)} MB written)`,
+      `${String(size).padStart(7)}  ${String(row.shards).padStart(6)}      ${row.buildS.toFixed(1).padStart(5)} s` +
+        `  ${megabytes(row.storedBytes).padStart(8)}  ${ms(row.writeMs).padStart(10)}` +
+        `     ${ms(row.mergeMs).padStart(9)}` +
+        `      ${ms(row.coldLoadMs).padStart(9)}           ${ms(row.p50)} / ${ms(row.p99).padEnd(9)}` +
+        `  ${megabytes(row.heapBytes)}`,
     );
   }
+  return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await searchBench();

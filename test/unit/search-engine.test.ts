@@ -58,3 +58,80 @@ describe('the MiniSearch adapter', () => {
     );
   });
 });
+
+const VOCABULARY = [
+  'fuser',
+  'roller',
+  'battery',
+  'panel',
+  'screw',
+  'belt',
+  'tension',
+  'cover',
+  'hinge',
+  'valve',
+  'drum',
+];
+let seed = 11;
+function pick(): string {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return VOCABULARY[Math.floor((seed / 2147483648) ** 2 * VOCABULARY.length)]!;
+}
+const words = (count: number) => Array.from({ length: count }, pick).join(' ');
+const corpus = Array.from({ length: 120 }, (_, n) =>
+  doc(n + 1, { title: words(3), summary: words(6), body: words(20 + (n % 17)) }),
+);
+
+describe('querying segments (decision 289)', () => {
+  it('scores and orders a document the same whichever segment holds it (global statistics)', () => {
+    const whole = miniSearchEngine.empty();
+    const parts = [miniSearchEngine.empty(), miniSearchEngine.empty(), miniSearchEngine.empty()];
+    corpus.forEach((document, n) => {
+      whole.upsert(document);
+      // Uneven parts: per-segment statistics would score the same text differently in each.
+      parts[n % 7 === 0 ? 0 : n % 2 === 0 ? 1 : 2]!.upsert(document);
+    });
+    const segments = parts.map((index) => ({ index, hidden: new Set<string>() }));
+    for (const text of ['fuser', 'belt tension', 'val', 'drum cover', 'hinge screw roller']) {
+      const expected = whole.query({ text, langid: 'en', kinds: every });
+      const found = miniSearchEngine.querySegments(segments, { text, langid: 'en', kinds: every });
+      expect(expected.length, text).toBeGreaterThan(0);
+      expect(
+        found.map((hit) => hit.key),
+        text,
+      ).toEqual(expected.map((hit) => hit.key));
+      for (const [n, hit] of found.entries())
+        expect(hit.score, `${text} ${hit.key}`).toBeCloseTo(expected[n]!.score, 9);
+    }
+    // Each segment alone scores differently (the statistics are what the test is about).
+    const alone = parts[0]!.query({ text: 'fuser', langid: 'en', kinds: every })[0]!;
+    const inWhole = whole.query({ text: 'fuser', langid: 'en', kinds: every }).find((hit) => hit.key === alone.key)!;
+    expect(alone.score).not.toBeCloseTo(inWhole.score, 3);
+    // The segments' own statistics are back after the query.
+    expect(parts[0]!.query({ text: 'fuser', langid: 'en', kinds: every })[0]!.score).toBeCloseTo(alone.score, 9);
+  });
+
+  it('leaves out the keys a segment hides (replaced or deleted in a newer one)', () => {
+    const older = miniSearchEngine.empty();
+    const newer = miniSearchEngine.empty();
+    older.upsert(doc(1, { title: 'Hinge cover' }));
+    older.upsert(doc(2, { title: 'Hinge pin' }));
+    newer.upsert(
+      doc(1, { title: 'Hinge cover', access: { public: false, userid: 9, grant_userids: [], grant_teamids: [] } }),
+    );
+    const hits = miniSearchEngine.querySegments(
+      [
+        { index: older, hidden: new Set(['guide:1']) },
+        { index: newer, hidden: new Set() },
+      ],
+      { text: 'hinge', langid: 'en', kinds: every },
+    );
+    expect(hits.map((hit) => [hit.key, hit.access?.public])).toEqual(
+      expect.arrayContaining([
+        ['guide:1', false],
+        ['guide:2', true],
+      ]),
+    );
+    expect(hits).toHaveLength(2);
+  });
+});
