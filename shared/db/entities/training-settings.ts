@@ -9,6 +9,7 @@ import { getItem, putItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { GATE_MODES } from '../../domain/competency.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 const id = z.int().check(z.positive());
 
@@ -31,7 +32,12 @@ export const trainingSettingsItemSchema = z.strictObject({
     ),
   ),
   modified_date: z.number(),
-  modified_by: z.nullable(id),
+  /**
+   * The person who last changed them; null for a site API token, named by modified_by_token
+   * (decision 260). 0 is a token's change stored before that decision: read, never written.
+   */
+  modified_by: z.nullable(z.int().check(z.nonnegative())),
+  modified_by_token: z.optional(serviceAuthorSchema),
 });
 
 export type TrainingSettingsRecord = StoredRecord<typeof trainingSettingsItemSchema>;
