@@ -54,6 +54,7 @@ export async function putCourseLevels(caller: Caller, wikiid: number, input: Cou
   const after = {
     ...before,
     level_grants: input.grants,
+    level_grants_by: caller.service ? null : caller.userid,
     modified_date: nowSeconds(),
     ...actorFields('modified_by', caller),
   };

@@ -31,6 +31,11 @@ export const trainingSettingsItemSchema = z.strictObject({
       z.object({ course_stageid: z.nullable(id), skillid: id, level: z.int().check(z.minimum(1), z.maximum(4)) }),
     ),
   ),
+  /**
+   * Who last set `level_grants` (decision 263): completing the course gives them no level from
+   * these mappings. null for a site API token; absent on mappings set before the decision.
+   */
+  level_grants_by: z.optional(z.nullable(z.int().check(z.positive()))),
   modified_date: z.number(),
   /**
    * The person who last changed them; null for a site API token, named by modified_by_token
