@@ -9,7 +9,14 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import {
+  actorFields,
+  auditActor,
+  type AuthContext,
+  type Caller,
+  hasRole,
+  isAdmin,
+} from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
 import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
@@ -202,7 +209,7 @@ async function signNow(
       await appendAudit(
         {
           action: 'acknowledgement.signed',
-          actor_userid: caller.userid,
+          ...auditActor(caller),
           subjects: [auditSubject.user(caller.userid), auditSubject.document(release.doctype, release.docid)],
           details: {
             releaseid,
@@ -303,7 +310,7 @@ export async function markRetraining(caller: Caller, releaseid: number) {
     await appendAudit(
       {
         action: 'release.retraining_required',
-        actor_userid: caller.userid,
+        ...auditActor(caller),
         subjects: [auditSubject.document(release.doctype, release.docid)],
         details: { releaseid, version: release.version },
       },
@@ -337,12 +344,12 @@ export async function putDocumentSettings(
     acknowledgement_due_days: input.due_days === undefined ? before.acknowledgement_due_days : input.due_days,
     audience_userids: input.audience_userids ? [...new Set(input.audience_userids)] : before.audience_userids,
     modified_date: nowSeconds(),
-    modified_by: caller.userid,
+    ...actorFields('modified_by', caller),
   };
   await putTrainingSettings({ kind: doctype, docid }, after);
   await appendAudit({
     action: 'acknowledgement.settings_changed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.document(doctype, docid)],
     details: { old: settingsView(before), new: settingsView(after) },
   });

@@ -30,7 +30,8 @@ export const apiTokensGroup = defineGroup({
       response: createdApiTokenSchema,
       example: { name: 'Okta provisioning', scopes: ['scim'] },
       extensions: BEYOND_SPEC,
-      handler: ({ caller, body }) => apiTokens.create(caller, body),
+      mintsCredentials: true,
+      handler: ({ auth, body }) => apiTokens.create(auth, body),
     }),
     route({
       method: 'GET',
@@ -39,7 +40,7 @@ export const apiTokensGroup = defineGroup({
       summary: 'The site API tokens, oldest first: {"api_tokens": [...]} (never the tokens themselves)',
       response: z.object({ api_tokens: z.array(apiTokenSchema) }),
       extensions: BEYOND_SPEC,
-      handler: ({ caller }) => apiTokens.list(caller),
+      handler: ({ auth }) => apiTokens.list(auth),
     }),
     route({
       method: 'GET',
@@ -49,7 +50,7 @@ export const apiTokensGroup = defineGroup({
       params: apiTokenParams,
       response: apiTokenSchema,
       extensions: BEYOND_SPEC,
-      handler: ({ caller, params }) => apiTokens.get(caller, params.tokenid),
+      handler: ({ auth, params }) => apiTokens.get(auth, params.tokenid),
     }),
     route({
       method: 'DELETE',
@@ -59,8 +60,8 @@ export const apiTokensGroup = defineGroup({
       summary: 'Revoke a site API token: it stops working at once',
       params: apiTokenParams,
       extensions: BEYOND_SPEC,
-      handler: async ({ caller, params }) => {
-        await apiTokens.revoke(caller, params.tokenid);
+      handler: async ({ auth, params }) => {
+        await apiTokens.revoke(auth, params.tokenid);
         return reply(204);
       },
     }),

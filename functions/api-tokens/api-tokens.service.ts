@@ -4,7 +4,7 @@
  * revoking are recorded in the token's audit chain in the same transaction as the write.
  */
 import { ForbiddenError, NotFoundError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import type { Caller, SignedInAuth } from '../../shared/domain/caller.ts';
 import { newServiceToken, sha256Hex } from '../../shared/domain/secrets.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import {
@@ -19,13 +19,21 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { apiTokenView, type ApiTokenView } from '../../shared/views/api-token-views.ts';
 import type { CreateApiTokenInput } from './api-tokens.schemas.ts';
 
-/** Tokens are an Admin's to manage: a token (even a `full` one) cannot mint or revoke tokens. */
-function requirePerson(caller: Caller): void {
-  if (caller.service) throw new ForbiddenError('API tokens are managed by an Admin signed in as themselves');
+/**
+ * Tokens are an Admin's to manage: a token (even a `full` one) and an impersonation token
+ * (decision 261) cannot mint, list or revoke tokens.
+ */
+function requirePerson(auth: SignedInAuth): Caller {
+  if (auth.user.service || auth.impersonatorUserid !== undefined)
+    throw new ForbiddenError('API tokens are managed by an Admin signed in as themselves');
+  return auth.user;
 }
 
-export async function create(caller: Caller, input: CreateApiTokenInput): Promise<ApiTokenView & { token: string }> {
-  requirePerson(caller);
+export async function create(
+  auth: SignedInAuth,
+  input: CreateApiTokenInput,
+): Promise<ApiTokenView & { token: string }> {
+  const caller = requirePerson(auth);
   const { tokenid, token } = newServiceToken();
   const record: ApiTokenRecord = {
     tokenid,
@@ -47,8 +55,8 @@ export async function create(caller: Caller, input: CreateApiTokenInput): Promis
   return { ...apiTokenView(record), token };
 }
 
-export async function list(caller: Caller): Promise<{ api_tokens: ApiTokenView[] }> {
-  requirePerson(caller);
+export async function list(auth: SignedInAuth): Promise<{ api_tokens: ApiTokenView[] }> {
+  requirePerson(auth);
   return { api_tokens: (await listApiTokens()).map(apiTokenView) };
 }
 
@@ -58,13 +66,13 @@ async function requireToken(tokenid: string): Promise<ApiTokenRecord> {
   return token;
 }
 
-export async function get(caller: Caller, tokenid: string): Promise<ApiTokenView> {
-  requirePerson(caller);
+export async function get(auth: SignedInAuth, tokenid: string): Promise<ApiTokenView> {
+  requirePerson(auth);
   return apiTokenView(await requireToken(tokenid));
 }
 
-export async function revoke(caller: Caller, tokenid: string): Promise<void> {
-  requirePerson(caller);
+export async function revoke(auth: SignedInAuth, tokenid: string): Promise<void> {
+  const caller = requirePerson(auth);
   const token = await requireToken(tokenid);
   try {
     await appendAudit(

@@ -8,7 +8,7 @@
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import type { StageRule } from '../../shared/domain/approval-flow.ts';
-import { auditActor, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { requireDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
@@ -92,9 +92,9 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
     name: input.name,
     description: input.description ?? '',
     stages,
-    created_by: caller.userid,
+    ...actorFields('created_by', caller),
     created_date: now,
-    modified_by: caller.userid,
+    ...actorFields('modified_by', caller),
     modified_date: now,
     version: 1,
     search_tokens: processSearchTokens(input.name),
@@ -103,7 +103,7 @@ export async function create(caller: Caller, input: ProcessCreateInput) {
     {
       action: 'approval.process_created',
       ...auditActor(caller),
-      subjects: [auditSubject.approvalProcess(process.approval_processid), auditSubject.user(caller.userid)],
+      subjects: [auditSubject.approvalProcess(process.approval_processid), auditSubject.actor(caller)],
       details: {
         approval_processid: process.approval_processid,
         new: { name: process.name, description: process.description, stages },
@@ -129,7 +129,7 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
         name: input.name ?? before.name,
         description: input.description ?? before.description,
         stages: stages ?? before.stages,
-        modified_by: caller.userid,
+        ...actorFields('modified_by', caller),
         modified_date: nowSeconds(),
         version: before.version + 1,
         search_tokens: processSearchTokens(input.name ?? before.name),
@@ -138,7 +138,7 @@ export async function patch(caller: Caller, id: number, input: ProcessPatchInput
         {
           action: 'approval.process_changed',
           ...auditActor(caller),
-          subjects: [auditSubject.approvalProcess(id), auditSubject.user(caller.userid)],
+          subjects: [auditSubject.approvalProcess(id), auditSubject.actor(caller)],
           details: {
             approval_processid: id,
             old: { name: before.name, description: before.description, stages: before.stages },
@@ -187,7 +187,7 @@ export async function attach(caller: Caller, wikiid: number, approvalProcessid: 
   const attachment: ApprovalAttachmentRecord = {
     wikiid,
     approval_processid: approvalProcessid,
-    attached_by: caller.userid,
+    ...actorFields('attached_by', caller),
     attached_date: nowSeconds(),
   };
   try {
@@ -198,7 +198,7 @@ export async function attach(caller: Caller, wikiid: number, approvalProcessid: 
         subjects: [
           auditSubject.document('wiki', wikiid),
           auditSubject.approvalProcess(approvalProcessid),
-          auditSubject.user(caller.userid),
+          auditSubject.actor(caller),
         ],
         details: {
           wikiid,
@@ -228,7 +228,7 @@ export async function detach(caller: Caller, wikiid: number): Promise<void> {
         subjects: [
           auditSubject.document('wiki', wikiid),
           auditSubject.approvalProcess(attachment.approval_processid),
-          auditSubject.user(caller.userid),
+          auditSubject.actor(caller),
         ],
         details: { wikiid, old_approval_processid: attachment.approval_processid, new_approval_processid: null },
       },

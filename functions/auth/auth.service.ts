@@ -106,7 +106,7 @@ export async function register(auth: AuthContext, input: Registration) {
     username: input.username,
     password: input.password,
     unique_username: input.unique_username,
-    created_by: auth.user?.userid ?? null,
+    created_by: auth.user && !auth.user.service ? auth.user.userid : null,
   });
   const authToken = await issueToken(user.userid);
   return userSelfWithToken(user, config().STEPWISE_SITE_URL, authToken);

@@ -11,7 +11,7 @@
  */
 import { siteUrl } from '../../shared/config.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/domain/caller.ts';
+import { actorUserid, hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import type { PageQuery } from '../../shared/db/paging.ts';
 import { sortedRefPage } from '../../shared/db/sorted-refs.ts';
@@ -94,7 +94,9 @@ function teamEntry(
     course_assignmentid: assignment.course_assignmentid,
     teamid: assignment.assignee_teamid,
     name: team?.name ?? assignment.assignee_name,
-    team: team ? { teamid: team.teamid, name: team.name, owner: team.owner, member_count: team.member_count } : null,
+    team: team
+      ? { teamid: team.teamid, name: team.name, owner: actorUserid(team.owner), member_count: team.member_count }
+      : null,
     assignment_date: assignment.created_date,
     due_within: assignment.due_within,
     due_date,

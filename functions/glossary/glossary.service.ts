@@ -13,7 +13,7 @@ import {
   ValidationError,
   type FieldProblem,
 } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { actorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -177,7 +177,7 @@ export async function apply(caller: Caller, input: GlossaryInput): Promise<Gloss
           notes: entry.notes ?? '',
           created_date: now,
           modified_date: now,
-          modified_by: caller.userid,
+          ...actorFields('modified_by', caller),
           version: 1,
         },
       });
@@ -189,7 +189,7 @@ export async function apply(caller: Caller, input: GlossaryInput): Promise<Gloss
         translations: entry.translations ? cleanTranslations(entry.translations) : before.translations,
         notes: entry.notes ?? before.notes,
         modified_date: now,
-        modified_by: caller.userid,
+        ...actorFields('modified_by', caller),
         version: before.version + 1,
       };
       changes.updates.push({ index, before, after });

@@ -8,7 +8,7 @@
 import { auditSubject } from '../../shared/db/audit.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
 import { nextReviewDue } from '../../shared/domain/review-period.ts';
-import { auditActor, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { findDocument } from '../../shared/content/documents.ts';
 import { appendAudit } from '../../shared/db/audit.ts';
 import { nextId, nextIds } from '../../shared/db/counters.ts';
@@ -57,6 +57,12 @@ async function requireUsers(userids: number[], field: string): Promise<void> {
 }
 
 export async function createSchedule(caller: Caller, input: ScheduleInput) {
+  if (caller.service && input.reviewer_userid === undefined)
+    throw ValidationError.field(
+      'reviewer_userid',
+      'missing_field',
+      'A site API token names the reviewer: it is not a person and reviews nothing itself',
+    );
   const reviewer = input.reviewer_userid ?? caller.userid;
   await requireUsers([reviewer], 'reviewer_userid');
   const schedule: ReviewScheduleRecord = {
@@ -66,7 +72,7 @@ export async function createSchedule(caller: Caller, input: ScheduleInput) {
     frequency_quantity: input.frequency_quantity,
     frequency_unit: input.frequency_unit,
     reviewer_userid: reviewer,
-    created_by: caller.userid,
+    ...actorFields('created_by', caller),
     created_date: nowSeconds(),
     document_count: 0,
   };
@@ -74,7 +80,7 @@ export async function createSchedule(caller: Caller, input: ScheduleInput) {
     {
       action: 'periodic_review.schedule_created',
       ...auditActor(caller),
-      subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
+      subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.actor(caller)],
       details: { prsid: schedule.prsid, new: scheduleView(schedule) },
     },
     [scheduleCreateWrite(schedule)],
@@ -101,7 +107,7 @@ export async function deleteSchedule(caller: Caller, prsid: number): Promise<voi
       {
         action: 'periodic_review.schedule_deleted',
         ...auditActor(caller),
-        subjects: [auditSubject.reviewSchedule(prsid), auditSubject.user(caller.userid)],
+        subjects: [auditSubject.reviewSchedule(prsid), auditSubject.actor(caller)],
         details: { prsid, old: scheduleView(schedule) },
       },
       [scheduleDeleteWrite(prsid)],
@@ -175,7 +181,7 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
     docid: document.docid,
     title: found[index]!.title,
     reviewer_userid: document.reviewer_userid ?? schedule.reviewer_userid,
-    added_by: caller.userid,
+    ...actorFields('added_by', caller),
     added_date: now,
     next_review_due: document.due_date ?? nextReviewDue(now, schedule),
     last_reviewid: null,
@@ -191,7 +197,7 @@ export async function addDocuments(caller: Caller, input: AddDocumentsInput) {
       {
         action: 'periodic_review.documents_added',
         ...auditActor(caller),
-        subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.user(caller.userid)],
+        subjects: [auditSubject.reviewSchedule(schedule.prsid), auditSubject.actor(caller)],
         details: {
           prsid: schedule.prsid,
           documents: records.map((record) => ({
@@ -253,7 +259,7 @@ async function removeFound(caller: Caller, documents: ReviewDocumentRecord[]): P
       {
         action: 'periodic_review.documents_removed',
         ...auditActor(caller),
-        subjects: [...[...perSchedule.keys()].map(auditSubject.reviewSchedule), auditSubject.user(caller.userid)],
+        subjects: [...[...perSchedule.keys()].map(auditSubject.reviewSchedule), auditSubject.actor(caller)],
         details: {
           documents: documents.map((document) => ({
             prdid: document.prdid,

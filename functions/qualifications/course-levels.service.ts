@@ -6,7 +6,7 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getSkills } from '../../shared/db/entities/skill.ts';
@@ -51,11 +51,17 @@ export async function putCourseLevels(caller: Caller, wikiid: number, input: Cou
       `No skill with skillid ${input.grants[missing].skillid}`,
     );
   const before = await getTrainingSettings({ kind: 'wiki', docid: wikiid });
-  const after = { ...before, level_grants: input.grants, modified_date: nowSeconds(), modified_by: caller.userid };
+  const after = {
+    ...before,
+    level_grants: input.grants,
+    level_grants_by: caller.service ? null : caller.userid,
+    modified_date: nowSeconds(),
+    ...actorFields('modified_by', caller),
+  };
   await putTrainingSettings({ kind: 'wiki', docid: wikiid }, after);
   await appendAudit({
     action: 'qualification.course_levels_changed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.document('wiki', wikiid)],
     details: { old: before.level_grants ?? [], new: input.grants },
   });

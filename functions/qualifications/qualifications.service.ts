@@ -10,7 +10,7 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type AuthContext, type Caller, isAdmin } from '../../shared/domain/caller.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
@@ -94,7 +94,7 @@ export async function createSkill(caller: Caller, input: SkillInput) {
   await saveSkill(skill, null);
   await appendAudit({
     action: 'skill.created',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.skill(skill.skillid)],
     details: { new: skillView(skill) },
   });
@@ -128,7 +128,7 @@ export async function patchSkill(caller: Caller, skillid: number, input: SkillPa
   }
   await appendAudit({
     action: 'skill.changed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.skill(skillid)],
     details: { old: skillView(before), new: skillView(after) },
   });
@@ -140,7 +140,7 @@ export async function removeSkill(caller: Caller, skillid: number): Promise<void
   await deleteSkill(skill);
   await appendAudit({
     action: 'skill.deleted',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.skill(skillid)],
     details: { old: skillView(skill) },
   });
@@ -175,8 +175,8 @@ export async function setLevel(
   const skill = await requireSkill(skillid);
   if (!(await getUser(userid))) throw new NotFoundError(`No user with userid ${userid}`);
   const now = nowSeconds();
-  if (userid === caller.userid && !isAdmin(caller))
-    throw new ForbiddenError('Nobody but an Admin sets their own level');
+  // Nobody certifies themselves, an Admin neither (decision 263).
+  if (userid === caller.userid) throw new ForbiddenError('Nobody sets their own level');
   await assertTrainer(caller, skill, now);
   refuseImpersonatedSignature(auth);
   const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
@@ -207,7 +207,7 @@ export async function setLevel(
       await appendAudit(
         {
           action: 'qualification.level_set',
-          actor_userid: caller.userid,
+          ...auditActor(caller),
           subjects: [auditSubject.user(userid), auditSubject.skill(skillid)],
           details: {
             skillid,
@@ -386,11 +386,11 @@ function patched<T extends object>(before: T, input: Partial<T>): T {
 
 export async function putSiteSettings(caller: Caller, input: SiteSettingsInput) {
   const before = await getTrainingSettings({ kind: 'site' });
-  const after = { ...patched(before, input), modified_date: nowSeconds(), modified_by: caller.userid };
+  const after = { ...patched(before, input), modified_date: nowSeconds(), ...actorFields('modified_by', caller) };
   await putTrainingSettings({ kind: 'site' }, after);
   await appendAudit({
     action: 'qualification.site_settings_changed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.site()],
     details: { old: siteSettingsView(before), new: siteSettingsView(after) },
   });
@@ -409,11 +409,11 @@ export async function getGuideGating(caller: Caller, guideid: number) {
 export async function putGuideGating(caller: Caller, guideid: number, input: GuideGatingInput) {
   await assertCanEditGuide(caller, guideid);
   const before = await getTrainingSettings({ kind: 'guide', docid: guideid });
-  const after = { ...patched(before, input), modified_date: nowSeconds(), modified_by: caller.userid };
+  const after = { ...patched(before, input), modified_date: nowSeconds(), ...actorFields('modified_by', caller) };
   await putTrainingSettings({ kind: 'guide', docid: guideid }, after);
   await appendAudit({
     action: 'qualification.gate_changed',
-    actor_userid: caller.userid,
+    ...auditActor(caller),
     subjects: [auditSubject.document('guide', guideid)],
     details: { old: gatingView(before), new: gatingView(after) },
   });

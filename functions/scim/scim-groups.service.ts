@@ -27,7 +27,6 @@ import { teamMembershipChanged } from '../../shared/training/team-membership.ts'
 import { removeTeam } from '../../shared/training/team-removal.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
-import { SERVICE_USERID } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { equalityOn, matchesScimFilter, type ScimFilter } from '../../shared/domain/scim-filter.ts';
 import {
@@ -164,11 +163,11 @@ function groupFields(raw: unknown) {
 export async function createGroup(body: unknown) {
   const { name, members, externalId } = groupFields(body);
   await requireFreeName(name);
-  // Provisioned by the site itself: no user owns it; Admins manage it.
+  // Provisioned by the site itself: no user owns it (null, never userid 0: decision 260); Admins manage it.
   const team = newTeamRecord({
     teamid: await nextId('team'),
     name,
-    owner: SERVICE_USERID,
+    owner: null,
     privacy: 'private',
     created_date: nowSeconds(),
   });

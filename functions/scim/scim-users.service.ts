@@ -17,6 +17,7 @@ import { queryAll } from '../../shared/db/paging.ts';
 import { usersCollection, userItemSchema } from '../../shared/db/entities/user.ts';
 import { recordsOf } from '../../shared/db/stored-item.ts';
 import { createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';
+import { requireScimMayWrite } from '../../shared/accounts/account-authority.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { retryOnLostRace, labelsIn } from '../../shared/db/retry.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -312,14 +313,21 @@ async function changeUser(
   return after;
 }
 
+/** The account rule's guard on every SCIM write (decision 259): never an Admin account. */
+async function guardWrite(id: string): Promise<void> {
+  requireScimMayWrite(await requireUser(id));
+}
+
 /** PUT: the resource as sent replaces the User's attributes (those it leaves out are cleared). */
 export async function replaceUserResource(caller: Caller, id: string, body: unknown, ifMatch?: string) {
+  await guardWrite(id);
   const user = await changeUser(caller, id, ifMatch, () => (isObject(body) ? body : {}));
   return (await resourcesOf([user]))[0];
 }
 
 /** PATCH: every operation applied in order (RFC 7644 §3.5.2), or none and a SCIM error. */
 export async function patchUser(caller: Caller, id: string, body: unknown, ifMatch?: string) {
+  await guardWrite(id);
   const operations = patchOperations(body);
   const user = await changeUser(caller, id, ifMatch, (current) => applyPatch(current, operations, USER_RESOURCE));
   return (await resourcesOf([user]))[0];
@@ -332,5 +340,6 @@ export async function patchUser(caller: Caller, id: string, body: unknown, ifMat
  * disabled before (Entra's soft delete, then DELETE) is deleted the same way.
  */
 export async function deleteUser(caller: Caller, id: string, ifMatch?: string): Promise<void> {
+  await guardWrite(id);
   await changeUser(caller, id, ifMatch, (doc) => ({ ...doc, active: false }), true);
 }

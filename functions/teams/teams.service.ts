@@ -17,7 +17,7 @@ import {
 import type { UserSummaryView } from '../../shared/views/common-schemas.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { awardBadge } from '../../shared/db/entities/badge.ts';
@@ -120,18 +120,20 @@ async function changeMembers(team: TeamRecord, add: number[], remove: number[]):
 }
 
 export async function create(caller: Caller, input: CreateTeamInput): Promise<TeamView> {
-  const owner = input.owner ?? caller.userid;
-  await requireUsers([owner]);
+  // A site API token owns nothing: its team has the owner it names, or none (decision 260).
+  const { owner, owner_token } = input.owner !== undefined ? { owner: input.owner } : actorFields('owner', caller);
+  if (owner !== null) await requireUsers([owner]);
   const team = newTeamRecord({
     teamid: await nextId('team'),
     name: input.name,
     description: input.description,
     owner,
+    owner_token,
     location: input.location,
     privacy: input.privacy ?? 'public',
     created_date: nowSeconds(),
   });
-  const members = [...new Set([owner, ...(input.members ?? [])])];
+  const members = [...new Set([...(owner !== null ? [owner] : []), ...(input.members ?? [])])];
   if (members.length > MAX_MEMBER_CHANGES)
     throw ValidationError.field('members', 'too_many', `At most ${MAX_MEMBER_CHANGES} initial members`);
   await requireUsers(members);
@@ -220,7 +222,7 @@ export async function patchMembers(caller: Caller, teamid: number, input: Member
   }
   const team = await requireTeam(teamid);
   authorizeMemberChange(caller, team, [...add, ...remove]);
-  if (remove.includes(team.owner))
+  if (team.owner !== null && remove.includes(team.owner))
     throw ValidationError.field('remove', 'owner', 'The team owner cannot leave the team');
   await changeMembers(team, add, remove);
   return memberSummaries(caller, teamid, { limit: 1000, offset: 0 });

@@ -17,6 +17,7 @@ import {
 import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
 import * as users from './users.service.ts';
+import { accountActor } from '../../shared/accounts/account-authority.ts';
 import responseExamples from './users.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
@@ -142,13 +143,15 @@ export const usersGroup = defineGroup({
       description:
         'Changing your own email or password needs current_password (missing or wrong: 422 on ' +
         'current_password; throttled like logins: 429); an Admin changing another user is exempt. A new ' +
-        'password revokes every token of the account.',
+        'password revokes every token of the account. A token (site API or impersonation) cannot change an ' +
+        "Admin account's password, email, role or external ids, nor make anyone an Admin (403); the last " +
+        'enabled Admin cannot be demoted (422).',
       params: idParams('userid'),
       body: userPatchBody,
       example: { location: 'Line 3', summary: 'Maintenance technician' },
       response: userProfileSchema,
       handler: ({ caller, auth, params, body, sourceIp }) =>
-        users.patch(caller, params.userid, body, sourceIp, auth.tokenHash),
+        users.patch(accountActor(auth, caller), params.userid, body, sourceIp, auth.tokenHash),
     }),
     route({
       method: 'POST',
@@ -179,7 +182,7 @@ export const usersGroup = defineGroup({
       body: createByEmailsBody,
       example: { emails: ['tech1@example.com', 'tech2@example.com'] },
       response: createdByEmailsSchema,
-      handler: ({ caller, body }) => users.createByEmails(caller, body),
+      handler: ({ caller, auth, body }) => users.createByEmails(accountActor(auth, caller), body),
     }),
   ],
 });

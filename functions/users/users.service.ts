@@ -19,6 +19,12 @@ import { requestPasswordReset } from '../../shared/accounts/password-reset.ts';
 import { allTeams, teamFilterFor } from '../../shared/accounts/team-visibility.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
 import {
+  type AccountActor,
+  type AccountChange,
+  requireMayChangeAccount,
+  requireMayGrantRoles,
+} from '../../shared/accounts/account-authority.ts';
+import {
   findUserIdBy,
   getUser,
   getUsers,
@@ -130,18 +136,33 @@ async function requireCurrentPassword(
   if (!accepted) throw ValidationError.field('current_password', 'invalid_password', 'current_password is not correct');
 }
 
+/** What a profile edit changes of the account's authority (shared/accounts/account-authority.ts). */
+function accountChangeOf(before: UserRecord, changes: UserPatch): AccountChange {
+  const differs = (a: string | null | undefined, b: string | null) =>
+    a !== undefined && (a ?? '').trim().toLowerCase() !== (b ?? '').trim().toLowerCase();
+  return {
+    password: changes.password !== undefined,
+    email: differs(changes.email, before.email),
+    privileges: changes.privileges,
+    externalIds: differs(changes.sso_userid, before.sso_userid) || differs(changes.employee_id, before.employee_id),
+  };
+}
+
 /**
  * Edits a profile: the user themself or an Admin; identity and role fields only by Admins.
+ * Credentials, role and external ids follow the account rule (decision 259): never a token for
+ * an Admin account, never the last enabled Admin demoted.
  * A new email or password ends every other session of the account (the one making the change,
  * `sessionTokenHash`, survives when it is the account's own).
  */
 export async function patch(
-  caller: Caller,
+  actor: AccountActor,
   userid: number,
   changes: UserPatch,
   sourceIp: string,
   sessionTokenHash?: string,
 ) {
+  const { caller } = actor;
   const admin = isAdmin(caller);
   if (caller.userid !== userid && !admin) throw new ForbiddenError('You may only edit your own profile');
   const adminFields = ADMIN_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
@@ -149,11 +170,19 @@ export async function patch(
   if (changes.privileges && caller.userid === userid && !changes.privileges.includes('Admin')) {
     throw ValidationError.field('privileges', 'self_demotion', 'Admins cannot remove their own Admin role');
   }
+  const target = await requireUser(userid);
+  await requireMayChangeAccount(
+    actor,
+    target,
+    accountChangeOf(target, changes),
+    changes.current_password !== undefined,
+  );
   await requireCurrentPassword(caller, userid, changes, sourceIp);
 
   const { before, after } = await retryOnLostRace(
     async () => {
       const before = await requireUser(userid);
+      await requireMayChangeAccount(actor, before, accountChangeOf(before, changes), true);
       const { password, current_password, ...fields } = changes;
       const after: UserRecord = {
         ...before,
@@ -210,7 +239,9 @@ export async function createdUsers(caller: Caller, page: Page) {
  * Creates accounts for a list of addresses; each new user gets a set-password link by mail.
  * Addresses that already have accounts, or are not addresses, are reported, not failed.
  */
-export async function createByEmails(caller: Caller, input: CreateByEmailsInput): Promise<CreatedByEmailsView> {
+export async function createByEmails(actor: AccountActor, input: CreateByEmailsInput): Promise<CreatedByEmailsView> {
+  const { caller } = actor;
+  requireMayGrantRoles(actor, input.privileges);
   const created: CreatedByEmailsView['created'] = [];
   const existing: string[] = [];
   const invalid: string[] = [];
@@ -228,7 +259,7 @@ export async function createByEmails(caller: Caller, input: CreateByEmailsInput)
         email: raw,
         username: raw.replace(/@.*$/, ''),
         privileges: input.privileges ?? ['User'],
-        created_by: caller.userid,
+        created_by: caller.service ? null : caller.userid,
       });
       await requestPasswordReset(raw, 'invitation');
       // A new account is in no team yet.

@@ -215,10 +215,14 @@ export async function suspended(caller: Caller, guideid: number, page: Page) {
 async function authorizeOperation(caller: Caller, entry: WorkLogEntryRecord, operation: EntryOperation): Promise<void> {
   if (operation === 'assume') {
     await assertCanViewGuide(caller, entry.guideid);
+    // The gate holds for whoever takes the entry over (decision 263), not only for who started it.
+    await assertNotBlocked(entry.guideid, caller.userid);
     return;
   }
   if (operation === 'cancel' && isAdmin(caller)) return;
   assertOperator(caller, entry, `${operation} it`);
+  // And at the end: the operator finishing must still pass a blocking gate.
+  if (operation === 'finish') await assertNotBlocked(entry.guideid, entry.operator_userid);
 }
 
 /**

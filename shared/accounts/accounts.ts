@@ -15,7 +15,7 @@ import { TransactionConditionFailed } from '../db/transactions.ts';
 import { labelsIn, retryOnLostRace } from '../db/retry.ts';
 import { config } from '../config.ts';
 import type { Role } from '../domain/caller.ts';
-import { credentialStamp } from './credential-stamp.ts';
+import { credentialStamp, impersonatorStamp } from './credential-stamp.ts';
 
 export interface NewAccount {
   email: string;
@@ -139,11 +139,11 @@ export async function setPassword(
 
 /**
  * A new API token for a user: the token to hand out and the record to store (its hash only).
- * An impersonation token names its minter and the minter's credential stamp at that moment.
+ * An impersonation token names its minter and the minter's stamp (password and email) at that moment.
  */
 export function newTokenRecord(
   userid: number,
-  minter: Pick<UserRecord, 'userid' | 'password_hash'> | null = null,
+  minter: Pick<UserRecord, 'userid' | 'password_hash' | 'email'> | null = null,
 ): { token: string; record: TokenRecord } {
   const token = newApiToken(userid);
   const created = nowSeconds();
@@ -155,7 +155,7 @@ export function newTokenRecord(
       created,
       expires: created + config().STEPWISE_TOKEN_TTL_DAYS * 86400,
       impersonator_userid: minter?.userid ?? null,
-      ...(minter ? { impersonator_credential: credentialStamp(minter.password_hash) } : {}),
+      ...(minter ? { impersonator_credential: impersonatorStamp(minter) } : {}),
     },
   };
 }

@@ -11,3 +11,12 @@ import { sha256Hex } from '../domain/secrets.ts';
 export function credentialStamp(passwordHash: string): string {
   return sha256Hex(`credential-stamp:${passwordHash}`).slice(0, 32);
 }
+
+/**
+ * The stamp an impersonation token keeps of its minter (decision 261): their password hash and
+ * their email (the login, where a reset link goes), so a new password or a new address ends the
+ * tokens they minted. Their role and state are checked as they are now, at every use.
+ */
+export function impersonatorStamp(minter: { password_hash: string; email: string }): string {
+  return sha256Hex(`impersonator-stamp:${minter.password_hash}\n${minter.email.trim().toLowerCase()}`).slice(0, 32);
+}

@@ -10,6 +10,7 @@
  * chain's own record, written in the same put, and cannot disagree with it.
  */
 import { tableName } from './client.ts';
+import type { Caller } from '../domain/caller.ts';
 import { getItem } from './items.ts';
 import { queryCount, queryPage, type Page, type PageQuery } from './paging.ts';
 import { INDEXES } from './table.ts';
@@ -68,6 +69,8 @@ export const auditSubject = {
   /** Site-wide settings (training settings, docs/competency.md). */
   site: () => 'SITE',
   apiToken: (tokenid: string) => `API_TOKEN#${tokenid}`,
+  /** The chain of whoever acts: a person's USER#, a site API token's API_TOKEN# (never USER#0). */
+  actor: (caller: Caller) => (caller.service ? `API_TOKEN#${caller.service.tokenid}` : `USER#${caller.userid}`),
 };
 
 /** One record of a subject's hash chain, as appendWrites puts it. */

@@ -290,7 +290,12 @@ const SHAPES: ShapeInput[] = [
   ['StepFormRevision', `FORMREV#${ID}`, 'FORM', stepFormRevisionItemSchema],
   ['StepFormField', `FIELDREV#${ID}`, 'FIELD', stepFormFieldItemSchema],
   // idempotency-record.ts: Powertools' items (never travel); sk is `request#` + a base64 sha256
-  ['IdempotencyRecord', `IDEMPOTENCY#${ID}`, 'request#[A-Za-z0-9+/=]+', idempotencyRecordItemSchema],
+  [
+    'IdempotencyRecord',
+    `IDEMPOTENCY#(?:${ID}|token-[0-9a-f]{16})`,
+    'request#[A-Za-z0-9+/=]+',
+    idempotencyRecordItemSchema,
+  ],
   // site-transfer-job.ts (never travel)
   ['SiteExport', `SITE_EXPORT#${ID}`, 'JOB', siteExportItemSchema],
   ['SiteImport', `SITE_IMPORT#${ID}`, 'JOB', siteImportItemSchema],

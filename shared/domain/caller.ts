@@ -67,6 +67,30 @@ export function serviceAuthorFields(caller: Caller): { service_author?: ServiceA
 }
 
 /**
+ * Who did something, as a record stores it where it names a person in a field of its own
+ * (`modified_by`, `created_by`, a team's `owner`; decision 260): a person's userid in the field;
+ * for a site API token the field is null, never userid 0, and `<field>_token` beside it names the
+ * token (its id and name as written). For a person `<field>_token` is undefined, so a record a
+ * person rewrites drops the token that wrote it before (undefined attributes are not stored).
+ */
+export type ActorFields<F extends string> = { [K in F]: number | null } & {
+  [K in `${F}_token`]?: ServiceAuthor | undefined;
+};
+
+export function actorFields<F extends string>(field: F, caller: Caller): ActorFields<F> {
+  const token = caller.service ? { tokenid: caller.service.tokenid, name: caller.service.name } : undefined;
+  return { [field]: token ? null : caller.userid, [`${field}_token`]: token } as ActorFields<F>;
+}
+
+/**
+ * A stored actor id as views show it: userid 0 is what a token wrote before decision 260 (its
+ * audit record names the token), shown as null like a token's write since, never as user 0.
+ */
+export function actorUserid(userid: number | null): number | null {
+  return userid === SERVICE_USERID ? null : userid;
+}
+
+/**
  * Whose a caller's own things are, as a key part: a user's userid; a site API token's
  * `token-<tokenid>`, so two tokens (all userid 0) never share what is keyed by it: client guid
  * claims (decision 250), media libraries (decision 253).

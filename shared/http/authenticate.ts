@@ -17,7 +17,7 @@ import { apiTokenUserid, serviceTokenId, sha256Hex } from '../domain/secrets.ts'
 import { CONTAINER_CACHE_TTL_MS, ContainerCache } from '../db/container-cache.ts';
 import { getLiveTokenWithUser, type TokenRecord } from '../db/entities/token.ts';
 import { callerFromItem, getUser } from '../db/entities/user.ts';
-import { credentialStamp } from '../accounts/credential-stamp.ts';
+import { impersonatorStamp } from '../accounts/credential-stamp.ts';
 import { isAdmin, type AuthContext, type Caller } from '../domain/caller.ts';
 import { authenticateServiceToken } from './api-token-auth.ts';
 
@@ -42,16 +42,21 @@ interface CachedLookup {
 const lookups = new ContainerCache<CachedLookup>(1000);
 
 /**
- * An impersonation token works only while its minter is an Admin whose credentials have not
- * changed since (decision 168). One more read, for impersonation tokens only, and cached with
- * the rest of the lookup. Tokens minted before the stamp existed do not pass.
+ * An impersonation token works only while its minter is an enabled Admin, not deprovisioned,
+ * whose password and email have not changed since (decisions 168, 261). One more read, for
+ * impersonation tokens only, and cached with the rest of the lookup. Tokens minted before the
+ * stamp existed (or before it covered the email) do not pass.
  */
 async function minterStillEntitled(token: TokenRecord): Promise<boolean> {
   if (token.impersonator_userid === null || token.impersonator_userid === undefined) return true;
   if (!token.impersonator_credential) return false;
   const minter = await getUser(token.impersonator_userid);
   return (
-    minter !== undefined && isAdmin(minter) && credentialStamp(minter.password_hash) === token.impersonator_credential
+    minter !== undefined &&
+    isAdmin(minter) &&
+    !minter.disabled &&
+    minter.scim_deleted_date === undefined &&
+    impersonatorStamp(minter) === token.impersonator_credential
   );
 }
 

@@ -27,7 +27,7 @@ import {
   type storedAnswerSchema,
 } from '../db/entities/idempotency-record.ts';
 import type * as z from 'zod/mini';
-import type { Caller } from '../domain/caller.ts';
+import { ownerKey, type Caller } from '../domain/caller.ts';
 import type { RouteDef } from './route.ts';
 import { CORS_HEADERS } from './respond.ts';
 import { REQUEST_ID_HEADER } from './request-context.ts';
@@ -157,7 +157,8 @@ export async function idempotent(request: IdempotentRequest, work: () => Promise
       fresh = result;
       return keptAnswer(result);
     },
-    { persistenceStore: idempotencyStore(caller.userid), config, keyPrefix: IDEMPOTENCY_KEY_PREFIX },
+    // Each caller's keys apart: a person's by userid, each site API token's by its own id (decision 262).
+    { persistenceStore: idempotencyStore(ownerKey(caller)), config, keyPrefix: IDEMPOTENCY_KEY_PREFIX },
   );
   try {
     const answer = await once({ key, request: requestHash(event) });

@@ -66,7 +66,12 @@ export async function deriveLevels(keys: Array<{ course_assignmentid: number; us
   const wikiids = [...new Set(rows.map((row) => row.wikiid))];
   const settings = await getManyTrainingSettings(wikiids.map((docid) => ({ kind: 'wiki' as const, docid })));
   const grantsOf = new Map(wikiids.map((wikiid, index) => [wikiid, settings[index].level_grants ?? []]));
-  const mapped = rows.filter((row) => (grantsOf.get(row.wikiid) ?? []).length > 0);
+  const mappedBy = new Map(wikiids.map((wikiid, index) => [wikiid, settings[index].level_grants_by]));
+  // Nobody derives a level from a mapping they wrote themselves (decision 263): the person who
+  // last set a course's mappings completing it gains no level from them.
+  const mapped = rows.filter(
+    (row) => (grantsOf.get(row.wikiid) ?? []).length > 0 && mappedBy.get(row.wikiid) !== row.userid,
+  );
   if (mapped.length === 0) return;
   const courses = new Map((await getCourses([...new Set(mapped.map((row) => row.wikiid))])).map((c) => [c.wikiid, c]));
   const derived = mapped.flatMap((row) => {

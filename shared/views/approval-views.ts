@@ -6,7 +6,8 @@ import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts'
 import * as z from 'zod/mini';
 import { APPROVAL_STATUSES, approvalsIn, stageProgress, type StageRule } from '../domain/approval-flow.ts';
 import { DOCTYPES } from '../domain/doctypes.ts';
-import type { Caller } from '../domain/caller.ts';
+import { actorUserid, type Caller } from '../domain/caller.ts';
+import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
 import type { ApprovalAttachmentRecord, ApprovalProcessRecord } from '../db/entities/approval-process.ts';
 import type { ApprovalRequestRecord } from '../db/entities/approval-request.ts';
 
@@ -25,16 +26,20 @@ export const processSchema = z.object({
   name: z.string(),
   description: z.string(),
   stages: z.array(processStageSchema),
-  created_by: id,
+  /** null when a site API token created it (`created_by_token` names it; decision 260). */
+  created_by: z.nullable(id),
+  created_by_token: z.optional(actingTokenSchema),
   created_date: z.int(),
-  modified_by: id,
+  modified_by: z.nullable(id),
+  modified_by_token: z.optional(actingTokenSchema),
   modified_date: z.int(),
 });
 
 export const attachmentSchema = z.object({
   wikiid: id,
   approval_processid: id,
-  attached_by: id,
+  attached_by: z.nullable(id),
+  attached_by_token: z.optional(actingTokenSchema),
   attached_date: z.int(),
   process: processSchema,
 });
@@ -113,9 +118,11 @@ export function processView(process: ApprovalProcessRecord, teamNames: Map<numbe
       team_name: teamNames.get(stage.teamid) ?? null,
       quorum: stage.quorum,
     })),
-    created_by: process.created_by,
+    created_by: actorUserid(process.created_by),
+    ...actingTokenView('created_by', process.created_by_token),
     created_date: process.created_date,
-    modified_by: process.modified_by,
+    modified_by: actorUserid(process.modified_by),
+    ...actingTokenView('modified_by', process.modified_by_token),
     modified_date: process.modified_date,
   };
 }
@@ -124,7 +131,8 @@ export function attachmentView(attachment: ApprovalAttachmentRecord, process: Pr
   return {
     wikiid: attachment.wikiid,
     approval_processid: attachment.approval_processid,
-    attached_by: attachment.attached_by,
+    attached_by: actorUserid(attachment.attached_by),
+    ...actingTokenView('attached_by', attachment.attached_by_token),
     attached_date: attachment.attached_date,
     process,
   };

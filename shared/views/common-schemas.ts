@@ -27,3 +27,17 @@ export const userSummarySchema = z.object({
 
 export type ImageView = z.output<typeof imageSchema>;
 export type UserSummaryView = z.output<typeof userSummarySchema>;
+
+/**
+ * The site API token that acted where a record names who did (decision 260): shown as
+ * `<field>_token` beside the field, which is then null. Never userid 0.
+ */
+export const actingTokenSchema = z.object({ tokenid: z.string(), name: z.string() });
+
+/** `{<field>_token}` to spread into a view when a token acted; nothing for a person. */
+export function actingTokenView<F extends string>(
+  field: F,
+  token: { tokenid: string; name: string } | undefined,
+): { [K in `${F}_token`]?: { tokenid: string; name: string } } {
+  return token ? ({ [`${field}_token`]: { tokenid: token.tokenid, name: token.name } } as never) : {};
+}

@@ -7,6 +7,8 @@ import * as z from 'zod/mini';
 import { authenticatedBySchema, BY_PASSWORD } from '../domain/signature-auth.ts';
 import { PERIOD_UNITS, reviewDocumentStatus } from '../domain/review-period.ts';
 import { DOCTYPES } from '../domain/doctypes.ts';
+import { actorUserid } from '../domain/caller.ts';
+import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
 import type { ReviewDocumentRecord, ReviewScheduleRecord } from '../db/entities/review-schedule.ts';
 import type { ChangeRequestRecord, PeriodicReviewRecord } from '../db/entities/periodic-review.ts';
 
@@ -22,7 +24,9 @@ export const scheduleSchema = z.object({
   frequency_quantity: z.int(),
   frequency_unit: z.enum(PERIOD_UNITS),
   reviewer_userid: id,
-  created_by: id,
+  /** null when a site API token created it (`created_by_token` names it; decision 260). */
+  created_by: z.nullable(id),
+  created_by_token: z.optional(actingTokenSchema),
   created_date: z.int(),
   document_count: z.int(),
 });
@@ -34,7 +38,8 @@ export const reviewDocumentSchema = z.object({
   docid: id,
   title: z.string(),
   reviewer_userid: id,
-  added_by: id,
+  added_by: z.nullable(id),
+  added_by_token: z.optional(actingTokenSchema),
   added_date: z.int(),
   next_review_due: z.int(),
   status: z.enum(['current', 'overdue', 'changes_requested']),
@@ -119,7 +124,8 @@ export function scheduleView(schedule: ReviewScheduleRecord): ScheduleView {
     frequency_quantity: schedule.frequency_quantity,
     frequency_unit: schedule.frequency_unit,
     reviewer_userid: schedule.reviewer_userid,
-    created_by: schedule.created_by,
+    created_by: actorUserid(schedule.created_by),
+    ...actingTokenView('created_by', schedule.created_by_token),
     created_date: schedule.created_date,
     document_count: Number(schedule.document_count),
   };
@@ -133,7 +139,8 @@ export function reviewDocumentView(document: ReviewDocumentRecord, now: number):
     docid: document.docid,
     title: document.title,
     reviewer_userid: document.reviewer_userid,
-    added_by: document.added_by,
+    added_by: actorUserid(document.added_by),
+    ...actingTokenView('added_by', document.added_by_token),
     added_date: document.added_date,
     next_review_due: document.next_review_due,
     status: reviewDocumentStatus(document, now),

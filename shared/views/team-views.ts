@@ -6,14 +6,19 @@
 import * as z from 'zod/mini';
 import type { TeamRecord } from '../db/entities/team.ts';
 import type { TeamAssignmentRef } from '../db/entities/course-assignment-index.ts';
-import { imageSchema, type ImageView } from './common-schemas.ts';
+import { actingTokenSchema, actingTokenView, imageSchema, type ImageView } from './common-schemas.ts';
+import { actorUserid } from '../domain/caller.ts';
 
 export const teamSchema = z.object({
   teamid: z.int(),
   name: z.string(),
   description: z.string(),
-  /** The owner's userid. */
-  owner: z.int(),
+  /**
+   * The owner's userid; null when no person owns the team (a SCIM Group's, or made by a site API
+   * token without an owner: `owner_token` names the token; decision 260).
+   */
+  owner: z.nullable(z.int()),
+  owner_token: z.optional(actingTokenSchema),
   image: z.nullable(imageSchema),
   /** Newer sites' field: the image's thumbnail URL. */
   avatarUrl: z.nullable(z.string()),
@@ -55,7 +60,8 @@ export function teamView(team: TeamRecord): TeamView {
     teamid: team.teamid,
     name: team.name,
     description: team.description,
-    owner: team.owner,
+    owner: actorUserid(team.owner),
+    ...actingTokenView('owner', team.owner_token),
     image,
     avatarUrl: typeof thumbnail === 'string' ? thumbnail : null,
     location: team.location,

@@ -315,7 +315,7 @@ export const teamAssigneeSchema = z.object({
   course_assignmentid: id,
   teamid: nullableId,
   name: z.string(),
-  team: z.nullable(z.object({ teamid: id, name: z.string(), owner: id, member_count: z.int() })),
+  team: z.nullable(z.object({ teamid: id, name: z.string(), owner: z.nullable(id), member_count: z.int() })),
   assignment_date: timestamp,
   due_within: z.nullable(z.int()),
   due_date: z.nullable(timestamp),

@@ -19,15 +19,20 @@ import { searchTokens } from '../../domain/search-tokens.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageRule } from '../../domain/approval-flow.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface ApprovalProcessRecord {
   approval_processid: number;
   name: string;
   description: string;
   stages: StageRule[];
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   created_date: number;
-  modified_by: number;
+  modified_by: number | null;
+  modified_by_token?: ServiceAuthor;
   modified_date: number;
   version: number;
   search_tokens: string[];
@@ -36,7 +41,8 @@ export interface ApprovalProcessRecord {
 export interface ApprovalAttachmentRecord {
   wikiid: number;
   approval_processid: number;
-  attached_by: number;
+  attached_by: number | null;
+  attached_by_token?: ServiceAuthor;
   attached_date: number;
 }
 
@@ -58,9 +64,11 @@ export const approvalProcessItemSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   stages: z.array(approvalStageSchema),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
-  modified_by: z.int(),
+  modified_by: z.nullable(z.int()),
+  modified_by_token: z.optional(serviceAuthorSchema),
   modified_date: z.number(),
   version: z.int(),
   search_tokens: z.array(z.string()),
@@ -72,7 +80,8 @@ export const approvalAttachmentItemSchema = z.strictObject({
   entity: z.literal('ApprovalAttachment'),
   wikiid: z.int().check(z.positive()),
   approval_processid: z.int().check(z.positive()),
-  attached_by: z.int(),
+  attached_by: z.nullable(z.int()),
+  attached_by_token: z.optional(serviceAuthorSchema),
   attached_date: z.number(),
 });
 
@@ -120,7 +129,8 @@ export function processReplaceWrites(before: ApprovalProcessRecord, after: Appro
           Key: processKey(after.approval_processid),
           UpdateExpression:
             'SET #name = :name, description = :description, stages = :stages, modified_by = :by, ' +
-            'modified_date = :date, version = :next, search_tokens = :tokens',
+            'modified_date = :date, version = :next, search_tokens = :tokens' +
+            (after.modified_by_token ? ', modified_by_token = :bytoken' : ' REMOVE modified_by_token'),
           ConditionExpression: 'attribute_exists(pk) AND version = :expected',
           ExpressionAttributeNames: { '#name': 'name' },
           ExpressionAttributeValues: {
@@ -128,6 +138,7 @@ export function processReplaceWrites(before: ApprovalProcessRecord, after: Appro
             ':description': after.description,
             ':stages': after.stages,
             ':by': after.modified_by,
+            ...(after.modified_by_token ? { ':bytoken': after.modified_by_token } : {}),
             ':date': after.modified_date,
             ':next': before.version + 1,
             ':tokens': after.search_tokens,

@@ -13,6 +13,8 @@ import { queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface GlossaryTranslation {
   langid: string;
@@ -28,7 +30,9 @@ export interface GlossaryEntryRecord {
   notes: string;
   created_date: number;
   modified_date: number;
-  modified_by: number;
+  /** null for a site API token, named by modified_by_token (decision 260); 0: a token's, before it. */
+  modified_by: number | null;
+  modified_by_token?: ServiceAuthor;
   /** Bumped by every change; a change applies only to the version it was based on. */
   version: number;
 }
@@ -53,7 +57,8 @@ export const glossaryEntryItemSchema = z.strictObject({
   notes: z.string(),
   created_date: z.number(),
   modified_date: z.number(),
-  modified_by: z.int(),
+  modified_by: z.nullable(z.int()),
+  modified_by_token: z.optional(serviceAuthorSchema),
   version: z.int(),
 });
 

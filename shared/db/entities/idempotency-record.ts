@@ -2,8 +2,10 @@
  * Idempotency records (decision 223): what Powertools' idempotency utility stores for a request
  * sent with `Idempotency-Key`, in our one table. Powertools writes and reads the item itself
  * (DynamoDBPersistenceLayer); this file only chooses its key and names its attributes:
- *   pk IDEMPOTENCY#<userid>   (Powertools' `staticPkValue`: one partition per caller, so a key
- *                              is scoped to its caller and no partition holds everyone's)
+ *   pk IDEMPOTENCY#<owner>    (Powertools' `staticPkValue`: one partition per caller, so a key
+ *                              is scoped to its caller and no partition holds everyone's; the
+ *                              owner is a person's userid or a token's `token-<tokenid>`,
+ *                              decision 262)
  *   sk request#<sha256 of the key, base64>   (Powertools' hashed idempotency key)
  *   ttl (its expiry, epoch seconds: our table's TTL attribute), status, in_progress_expiration
  *   (epoch ms), validation (hash of method, path, query and body), data (the stored answer).
@@ -13,6 +15,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import * as z from 'zod/mini';
 import { rawDb, tableName } from '../client.ts';
 import { KEY, TTL_ATTRIBUTE } from '../table.ts';
+import type { OwnerKey } from '../../domain/caller.ts';
 
 /** The answer kept for a replay: only what the wire needs, never a credential (decision 223). */
 export const storedAnswerSchema = z.strictObject({
@@ -43,13 +46,13 @@ export const IDEMPOTENCY_KEY_PREFIX = 'request';
  * once and keeps its settings, and the caller's partition is part of them. Cheap: the DynamoDB
  * client is the table's own.
  */
-export function idempotencyStore(userid: number): DynamoDBPersistenceLayer {
+export function idempotencyStore(owner: OwnerKey): DynamoDBPersistenceLayer {
   return new DynamoDBPersistenceLayer({
     tableName: tableName(),
     awsSdkV3Client: rawDb(),
     keyAttr: KEY.pk,
     sortKeyAttr: KEY.sk,
-    staticPkValue: `IDEMPOTENCY#${userid}`,
+    staticPkValue: `IDEMPOTENCY#${owner}`,
     expiryAttr: TTL_ATTRIBUTE,
     inProgressExpiryAttr: 'in_progress_expiration',
     statusAttr: 'status',

@@ -24,6 +24,8 @@ import type { Doctype } from '../../domain/doctypes.ts';
 import type { FrequencyUnit } from '../../domain/stage-status.ts';
 import { recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export type ReviewOutcome = 'approved' | 'changes_requested';
 
@@ -35,7 +37,9 @@ export interface ReviewScheduleRecord {
   frequency_unit: FrequencyUnit;
   /** Reviewer of documents added without one of their own. */
   reviewer_userid: number;
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   created_date: number;
   document_count: number;
 }
@@ -48,7 +52,8 @@ export interface ReviewDocumentRecord {
   /** The document's title when added or last reviewed (what the search index holds). */
   title: string;
   reviewer_userid: number;
-  added_by: number;
+  added_by: number | null;
+  added_by_token?: ServiceAuthor;
   added_date: number;
   next_review_due: number;
   last_reviewid: number | null;
@@ -80,7 +85,8 @@ export const reviewScheduleItemSchema = z.strictObject({
   frequency_quantity: z.number(),
   frequency_unit: z.enum(['day', 'week', 'month', 'year']),
   reviewer_userid: z.int(),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   document_count: z.int(),
 });
@@ -99,7 +105,8 @@ export const reviewDocumentItemSchema = z.strictObject({
   docid: z.int().check(z.positive()),
   title: z.string(),
   reviewer_userid: z.int(),
-  added_by: z.int(),
+  added_by: z.nullable(z.int()),
+  added_by_token: z.optional(serviceAuthorSchema),
   added_date: z.number(),
   next_review_due: z.number(),
   last_reviewid: z.nullable(z.int()),

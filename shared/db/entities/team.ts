@@ -15,12 +15,19 @@ import { searchTokenWrites } from '../search-index.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface TeamRecord {
   teamid: number;
   name: string;
   description: string;
-  owner: number;
+  /**
+   * The owning user; null when no person owns it: a SCIM Group's team, or a team a site API token
+   * made without naming an owner (owner_token names the token; decision 260). 0: the same, before it.
+   */
+  owner: number | null;
+  owner_token?: ServiceAuthor;
   location: string | null;
   latitude: number | null;
   longitude: number | null;
@@ -53,7 +60,8 @@ export interface MemberRecord {
 export interface NewTeam {
   teamid: number;
   name: string;
-  owner: number;
+  owner: number | null;
+  owner_token?: ServiceAuthor;
   privacy: 'public' | 'private';
   created_date: number;
   description?: string;
@@ -67,6 +75,7 @@ export function newTeamRecord(team: NewTeam): TeamRecord {
     name: team.name,
     description: team.description ?? '',
     owner: team.owner,
+    ...(team.owner_token ? { owner_token: team.owner_token } : {}),
     location: team.location ?? null,
     latitude: null,
     longitude: null,
@@ -91,7 +100,8 @@ export const teamItemSchema = z.strictObject({
   teamid: z.int().check(z.positive()),
   name: z.string(),
   description: z.string(),
-  owner: z.int(),
+  owner: z.nullable(z.int()),
+  owner_token: z.optional(serviceAuthorSchema),
   location: z.nullable(z.string()),
   latitude: z.nullable(z.number()),
   longitude: z.nullable(z.number()),

@@ -9,6 +9,7 @@ import { getItem, putItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { GATE_MODES } from '../../domain/competency.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 const id = z.int().check(z.positive());
 
@@ -30,8 +31,18 @@ export const trainingSettingsItemSchema = z.strictObject({
       z.object({ course_stageid: z.nullable(id), skillid: id, level: z.int().check(z.minimum(1), z.maximum(4)) }),
     ),
   ),
+  /**
+   * Who last set `level_grants` (decision 263): completing the course gives them no level from
+   * these mappings. null for a site API token; absent on mappings set before the decision.
+   */
+  level_grants_by: z.optional(z.nullable(z.int().check(z.positive()))),
   modified_date: z.number(),
-  modified_by: z.nullable(id),
+  /**
+   * The person who last changed them; null for a site API token, named by modified_by_token
+   * (decision 260). 0 is a token's change stored before that decision: read, never written.
+   */
+  modified_by: z.nullable(z.int().check(z.nonnegative())),
+  modified_by_token: z.optional(serviceAuthorSchema),
 });
 
 export type TrainingSettingsRecord = StoredRecord<typeof trainingSettingsItemSchema>;

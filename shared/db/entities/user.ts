@@ -14,7 +14,7 @@ import { INDEXES } from '../table.ts';
 import { claimUnique, releaseUnique, uniqueKey, type UniqueKind } from '../uniqueness.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import { queryPage, type PageQuery } from '../paging.ts';
+import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
 import type { Role } from '../../domain/caller.ts';
@@ -326,4 +326,21 @@ export async function addReputation(userid: number, delta: number): Promise<void
       ExpressionAttributeValues: { ':delta': delta },
     }),
   );
+}
+
+/**
+ * The userids of the enabled Admins (the last-Admin rule, shared/accounts/account-authority.ts):
+ * a Query of the user list keeping Admins that are not disabled, their ids only.
+ */
+export async function activeAdminUserids(): Promise<number[]> {
+  const items = await queryAll({
+    ...usersCollection,
+    projection: ['userid'],
+    filter: {
+      FilterExpression: 'contains(#privileges, :admin) AND (attribute_not_exists(#disabled) OR #disabled = :no)',
+      ExpressionAttributeNames: { '#privileges': 'privileges', '#disabled': 'disabled' },
+      ExpressionAttributeValues: { ':admin': 'Admin', ':no': false },
+    },
+  });
+  return items.map((item) => Number(item.userid));
 }
