@@ -165,19 +165,6 @@ async function agents(route: RouteRequest) {
   return xapiJson(200, person, request.version);
 }
 
-function documentRoutes(path: string, resource: DocumentResource, what: string) {
-  const methods: HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];
-  return methods.map((method) =>
-    route({
-      ...LRS,
-      method,
-      path,
-      summary: `xAPI ${what}: ${method}`,
-      handler: (request) => documents(request, method, resource),
-    }),
-  );
-}
-
 export const xapiGroup = defineGroup({
   name: 'xapi',
   responseExamples,
@@ -198,18 +185,111 @@ export const xapiGroup = defineGroup({
         return xapiJson(200, { version: [...XAPI_VERSIONS], extensions: {} }, request.version);
       },
     }),
-    ...(['GET', 'PUT', 'POST'] as const).map((method) =>
-      route({
-        ...LRS,
-        method,
-        path: '/xapi/statements',
-        summary: `xAPI statements: ${method}`,
-        handler: (request) => statements(request, method),
-      }),
-    ),
-    ...documentRoutes('/xapi/activities/state', 'state', 'activity state'),
-    ...documentRoutes('/xapi/activities/profile', 'activityProfile', 'activity profile'),
-    ...documentRoutes('/xapi/agents/profile', 'agentProfile', 'agent profile'),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: GET',
+      handler: (request) => statements(request, 'GET'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: PUT',
+      handler: (request) => statements(request, 'PUT'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: POST',
+      handler: (request) => statements(request, 'POST'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: GET',
+      handler: (request) => documents(request, 'GET', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: PUT',
+      handler: (request) => documents(request, 'PUT', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: POST',
+      handler: (request) => documents(request, 'POST', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: GET',
+      handler: (request) => documents(request, 'GET', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: PUT',
+      handler: (request) => documents(request, 'PUT', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: POST',
+      handler: (request) => documents(request, 'POST', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: GET',
+      handler: (request) => documents(request, 'GET', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: PUT',
+      handler: (request) => documents(request, 'PUT', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: POST',
+      handler: (request) => documents(request, 'POST', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'agentProfile'),
+    }),
     route({
       ...LRS,
       method: 'GET',

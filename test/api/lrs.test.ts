@@ -262,9 +262,7 @@ describe('statements', () => {
     const read = await lrs('GET', '/statements', { query: { statementId: stored.body[0], attachments: 'true' } });
     expect(read.headers.get('content-type')).toMatch(/^multipart\/mixed; boundary=/);
     expect(read.text).toContain('certificate of completion');
-    expect(read.text).toContain(
-      `X-Experience-API-Hash: ${sha2}`.toLowerCase().replace('x-experience-api-hash', 'x-experience-api-hash'),
-    );
+    expect(read.text.toLowerCase()).toContain(`x-experience-api-hash: ${sha2}`);
   });
 });
 
