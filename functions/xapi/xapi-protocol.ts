@@ -5,7 +5,7 @@
  * body is read, multipart/mixed bodies, and error replies.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { BadRequestError, ForbiddenError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { BadRequestError, ForbiddenError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { allows, type LrsAccess, type LrsScope } from '../../shared/domain/xapi/scopes.ts';
 import type { JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
@@ -135,10 +135,12 @@ export function xapiEmpty(status: number, version: string, headers: Record<strin
 }
 
 /** Every error of the group, LRS or admin routes: `{message}` and the version header (decision 274). */
-export function xapiErrorReply(status: number, message: string): Reply {
+export function xapiErrorReply(status: number, message: string, error?: unknown): Reply {
   const headers: Record<string, string> = { ...versionHeaders('1.0.3') };
   if (status === 401) headers['www-authenticate'] = 'Basic realm="xAPI"';
-  return rawReply(status, JSON.stringify({ error: true, message }), 'application/json', headers);
+  // The admin routes' 422 lists its field problems, as every API route's does.
+  const errors = error instanceof ValidationError ? { errors: error.errors } : {};
+  return rawReply(status, JSON.stringify({ error: true, message, ...errors }), 'application/json', headers);
 }
 
 /** One part of a multipart/mixed body. */
