@@ -248,9 +248,8 @@ describe('statements', () => {
     const boundary = 'abcABC0123';
     const multipart = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(body)}\r\n`),
-      Buffer.from(
-        `--${boundary}\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: binary\r\nX-Experience-API-Hash: ${sha2}\r\n\r\n`,
-      ),
+      Buffer.from(`--${boundary}\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: binary\r\n`),
+      Buffer.from(`X-Experience-API-Hash: ${sha2}\r\n\r\n`),
       content,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
