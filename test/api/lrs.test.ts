@@ -3,7 +3,7 @@
  * (validation, conflicts, batches all or nothing, filters, voiding, `more`, formats,
  * attachments), documents (ETags, preconditions, merge) and the alternate request syntax.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, loginAdmin, site, type RequestOptions } from '../support/api.ts';
 
@@ -262,6 +262,56 @@ describe('statements', () => {
     expect(read.headers.get('content-type')).toMatch(/^multipart\/mixed; boundary=/);
     expect(read.text).toContain('certificate of completion');
     expect(read.text.toLowerCase()).toContain(`x-experience-api-hash: ${sha2}`);
+  });
+});
+
+describe('signed statements', () => {
+  function jws(payload: unknown, alg = 'RS256'): string {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const head = Buffer.from(JSON.stringify({ alg })).toString('base64url');
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    const signature = createSign('RSA-SHA256').update(`${head}.${body}`).sign(privateKey).toString('base64url');
+    return `${head}.${body}.${signature}`;
+  }
+
+  async function postSigned(signed: Record<string, unknown>, token: string) {
+    const bytes = Buffer.from(token);
+    const sha2 = createHash('sha256').update(bytes).digest('hex');
+    const body = {
+      ...signed,
+      attachments: [
+        {
+          usageType: 'http://adlnet.gov/expapi/attachments/signature',
+          display: { 'en-US': 'Signature' },
+          contentType: 'application/octet-stream',
+          length: bytes.length,
+          sha2,
+        },
+      ],
+    };
+    const boundary = 'signed0123';
+    return lrs('POST', '/statements', {
+      rawBody: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(body)}\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Type: application/octet-stream\r\nX-Experience-API-Hash: ${sha2}\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/mixed; boundary=${boundary}` },
+    });
+  }
+
+  it('takes a JWS whose payload is the statement, and refuses another payload or algorithm', async () => {
+    const signed = statement({ id: randomUUID() });
+    expect((await postSigned(signed, jws(signed))).status).toBe(200);
+    const other = statement({ id: randomUUID() });
+    const mismatch = await postSigned(other, jws(statement()));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.message).toMatch(/payload/);
+    expect((await postSigned(other, jws(other, 'HS256'))).status).toBe(400);
+    expect((await postSigned(other, 'not.a-jws')).status).toBe(400);
   });
 });
 
