@@ -20,14 +20,19 @@ import {
   type DocumentKind,
   type DocumentRecord,
   type DocumentScope,
+  documentObjectName,
   getDocument,
   listDocuments,
   putDocument,
 } from '../../shared/db/entities/xapi-document.ts';
 import { LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
+import { deleteByPrefixes, getObjectBytes, putObject } from '../../shared/storage/objects.ts';
+import { xapiBucket, xapiDocumentKey } from '../../shared/storage/xapi-objects.ts';
 
-/** A document is kept in its table item (base64 in a 400 KB item): at most this many bytes. */
-export const MAX_DOCUMENT_BYTES = 256 * 1024;
+/** A document up to this many bytes is kept in its table item (base64 in a 400 KB item). */
+export const MAX_INLINE_BYTES = 256 * 1024;
+/** Larger ones go to the bucket, up to this (a Lambda request body is at most 6 MB). */
+export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
 
 export type DocumentResource = 'state' | 'activityProfile' | 'agentProfile';
 
@@ -51,7 +56,7 @@ export interface DocumentRequest {
 }
 
 export type DocumentAnswer =
-  | { kind: 'document'; record: DocumentRecord }
+  | { kind: 'document'; record: DocumentRecord; content: Buffer }
   | { kind: 'ids'; ids: string[]; lastModified?: string }
   | { kind: 'none' };
 
@@ -122,6 +127,18 @@ function checkPreconditions(headers: Record<string, string>, current: DocumentRe
   }
 }
 
+/** The document's bytes, from its item or the bucket. */
+async function contentOf(record: DocumentRecord): Promise<Buffer> {
+  if (record.object_key) return getObjectBytes(xapiBucket(), record.object_key, MAX_DOCUMENT_BYTES);
+  return Buffer.from(record.content, 'base64');
+}
+
+/** Removes a document's bytes from the bucket once no item names them (best effort: a leftover is unread). */
+async function dropObject(key: string | undefined, unless?: string): Promise<void> {
+  if (!key || key === unless) return;
+  await deleteByPrefixes(xapiBucket(), [key], (found) => found === key).catch(() => undefined);
+}
+
 export async function handleDocument(resource: DocumentResource, request: DocumentRequest): Promise<DocumentAnswer> {
   const { query, headers } = request;
   const scope = scopeOf(resource, query);
@@ -136,7 +153,7 @@ export async function handleDocument(resource: DocumentResource, request: Docume
     if (docId !== undefined) {
       const record = await getDocument(scope, docId);
       if (!record) throw new NotFoundError('No such document');
-      return { kind: 'document', record };
+      return { kind: 'document', record, content: await contentOf(record) };
     }
     const sinceMs = since === undefined ? undefined : Date.parse(since);
     const records = (await listDocuments(scope)).filter(
@@ -152,13 +169,15 @@ export async function handleDocument(resource: DocumentResource, request: Docume
   if (request.method === 'DELETE') {
     if (docId === undefined) {
       if (resource !== 'state') throw new BadRequestError(`${idName}: is required`);
-      for (const record of await listDocuments(scope)) await deleteDocument(scope, record.doc_id);
+      for (const record of await listDocuments(scope))
+        if (await deleteDocument(scope, record.doc_id, record.etag)) await dropObject(record.object_key);
       return { kind: 'none' };
     }
     const current = await getDocument(scope, docId);
     checkPreconditions(headers, current);
-    if (current && !(await deleteDocument(scope, docId, headers['if-match'] ? current.etag : undefined)))
-      throw new PreconditionFailedError('If-Match: the document changed meanwhile');
+    if (current && !(await deleteDocument(scope, docId, current.etag)))
+      throw new PreconditionFailedError('The document changed meanwhile');
+    await dropObject(current?.object_key);
     return { kind: 'none' };
   }
 
@@ -184,7 +203,7 @@ export async function handleDocument(resource: DocumentResource, request: Docume
     if (request.method === 'POST' && current) {
       if (!isJson(current.content_type) || !isJson(contentType))
         throw new BadRequestError('POST merges JSON documents: both the stored and the sent one must be JSON');
-      const stored = JSON.parse(Buffer.from(current.content, 'base64').toString('utf8')) as unknown;
+      const stored = JSON.parse((await contentOf(current)).toString('utf8')) as unknown;
       const sent = JSON.parse(request.body.toString('utf8')) as unknown;
       if (!isObject(stored) || !isObject(sent)) throw new BadRequestError('POST merges JSON objects only');
       content = Buffer.from(JSON.stringify({ ...stored, ...sent }), 'utf8');
@@ -193,15 +212,25 @@ export async function handleDocument(resource: DocumentResource, request: Docume
       if (!isObject(JSON.parse(request.body.toString('utf8'))))
         throw new BadRequestError('POST merges JSON objects only');
     }
+    const etag = etagOf(content);
+    const objectKey =
+      content.length > MAX_INLINE_BYTES ? xapiDocumentKey(documentObjectName(scope, docId), etag) : undefined;
+    // The bytes are in place before any item names them.
+    if (objectKey) await putObject(xapiBucket(), objectKey, content, storedType);
     const record: DocumentRecord = {
       doc_id: docId,
       ...(scope.registration ? { registration: scope.registration } : {}),
       content_type: storedType,
-      content: content.toString('base64'),
-      etag: etagOf(content),
+      content: objectKey ? '' : content.toString('base64'),
+      ...(objectKey ? { object_key: objectKey } : {}),
+      etag,
       updated: new Date().toISOString(),
     };
-    if (!(await putDocument(scope, record, current ? current.etag : null))) throw new LostRace();
+    if (!(await putDocument(scope, record, current ? current.etag : null))) {
+      await dropObject(objectKey, current?.object_key);
+      throw new LostRace();
+    }
+    await dropObject(current?.object_key, objectKey);
   });
   return { kind: 'none' };
 }

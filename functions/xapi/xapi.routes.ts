@@ -121,7 +121,7 @@ async function documents(route: RouteRequest, method: HttpMethod, resource: Docu
   if (answer.kind === 'ids')
     return xapiJson(200, answer.ids, request.version, { 'last-modified': httpDate(answer.lastModified) });
   const { record } = answer;
-  return rawReply(200, Buffer.from(record.content, 'base64'), record.content_type, {
+  return rawReply(200, answer.content, record.content_type, {
     ...versionHeaders(request.version),
     etag: `"${record.etag}"`,
     'last-modified': httpDate(record.updated),
@@ -171,7 +171,11 @@ export const xapiGroup = defineGroup({
   access: {
     table: 'readwrite',
     batchWrite: true,
-    mediaBucket: { read: ['xapi/attachments/'], write: ['xapi/attachments/'] },
+    mediaBucket: {
+      read: ['xapi/attachments/', 'xapi/documents/'],
+      write: ['xapi/attachments/', 'xapi/documents/'],
+      delete: ['xapi/documents/'],
+    },
   },
   routeError: xapiErrorReply,
   routes: [

@@ -368,6 +368,25 @@ describe('documents', () => {
     expect((await lrs('GET', '/activities/state', { query: { activityId } })).status).toBe(400);
   });
 
+  it('keeps a document too large for its item in the bucket, and removes it with the document', async () => {
+    const query = { activityId, agent, stateId: `large-${randomUUID()}` };
+    const large = Buffer.alloc(300 * 1024, 'x');
+    const headers = { 'content-type': 'application/octet-stream' };
+    expect((await lrs('PUT', '/activities/state', { query, rawBody: large, headers })).status).toBe(204);
+    const read = await lrs('GET', '/activities/state', { query });
+    expect(read.status).toBe(200);
+    expect(read.text.length).toBe(large.length);
+    expect(read.headers.get('etag')).toBe(`"${createHash('sha1').update(large).digest('hex')}"`);
+    expect((await lrs('DELETE', '/activities/state', { query })).status).toBe(204);
+    expect((await lrs('GET', '/activities/state', { query })).status).toBe(404);
+    const tooLarge = await lrs('PUT', '/activities/state', {
+      query,
+      rawBody: Buffer.alloc(5 * 1024 * 1024 + 1),
+      headers,
+    });
+    expect(tooLarge.status).toBe(413);
+  });
+
   it('answers activities with their definition and agents as a Person', async () => {
     const id = `http://example.com/activities/${randomUUID()}`;
     await lrs('POST', '/statements', { body: statement({ object: { id, definition: { name: { en: 'Torque' } } } }) });

@@ -174,7 +174,7 @@ describe('statement terms', () => {
     const ids = idsOfStatement(full as never);
     expect(ids.verb).toEqual({ id: full.verb.id });
     expect(ids.object).toEqual({ objectType: 'Activity', id: full.object.id });
-    const canonical = canonicalOf(full as never, ['zh-Hant-TW']) as typeof full;
+    const canonical = canonicalOf(full as never, ['zh-Hant-TW']) as unknown as typeof full;
     expect(canonical.verb.display).toEqual({ 'zh-Hant-TW': '回答' });
     expect(canonical.object.definition.extensions).toEqual(full.object.definition.extensions);
     expect(agentKey({ mbox: 'mailto:A@Example.com' })).toBe('mbox:mailto:a@example.com');

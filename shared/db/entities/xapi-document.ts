@@ -27,7 +27,10 @@ export const documentItemSchema = z.strictObject({
   /** The registration a state document belongs to, if any. */
   registration: z.optional(z.string()),
   content_type: z.string(),
+  /** The bytes as base64, or '' when they are in the bucket (`object_key`). */
   content: z.string(),
+  /** Where a document too large for its item keeps its bytes (shared/storage/xapi-objects.ts). */
+  object_key: z.optional(z.string()),
   etag: z.string(),
   /** ISO 8601, ms: Last-Modified and the `since` filter. */
   updated: z.string(),
@@ -52,6 +55,12 @@ function registrationPrefix(scope: DocumentScope): string {
 
 function documentKey(scope: DocumentScope, docId: string) {
   return { pk: partitionOf(scope), sk: registrationPrefix(scope) + sha256Hex(docId) };
+}
+
+/** A name for the document's objects in the bucket: a hash of its key, stable across writes. */
+export function documentObjectName(scope: DocumentScope, docId: string): string {
+  const key = documentKey(scope, docId);
+  return sha256Hex(`${key.pk}\n${key.sk}`);
 }
 
 export async function getDocument(scope: DocumentScope, docId: string): Promise<DocumentRecord | undefined> {
