@@ -11,7 +11,7 @@
  * takes (deleted at once when the commit fails).
  */
 import { randomUUID } from 'node:crypto';
-import { BadRequestError, ConflictError, NotFoundError } from '../../shared/domain/errors.ts';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import {
   checkActor,
@@ -35,12 +35,12 @@ import {
 } from '../../shared/domain/xapi/statement-terms.ts';
 import { readsOnlyOwnStatements } from '../../shared/domain/xapi/scopes.ts';
 import {
-  activityPut,
+  activityItem,
   getStatement,
   getStatements,
   type IndexKind,
+  indexItem,
   indexPartition,
-  indexPut,
   queryIndex,
   seqCeiling,
   seqFloor,
@@ -48,9 +48,10 @@ import {
   statementPut,
   type StatementRecord,
   statementVoidUpdate,
+  writeBeforeCommit,
 } from '../../shared/db/entities/xapi-statement.ts';
 import { batchDelete } from '../../shared/db/batch.ts';
-import { type LabelledWrite, TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
+import { TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';
 import { checkAttachmentParts, readAttachments, storeAttachments, type AttachmentPart } from './attachments.ts';
 import type { LrsCaller } from './xapi-protocol.ts';
@@ -62,7 +63,7 @@ export const MAX_COMMIT_ITEMS = 100;
  * new one: so every statement stored before `now - CONSISTENCY_WINDOW_MS` is visible, which is
  * what X-Experience-API-Consistent-Through answers.
  */
-export const CONSISTENCY_WINDOW_MS = 10_000;
+export const CONSISTENCY_WINDOW_MS = 30_000;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
 /** Index items one GET reads at most before it answers what it found with a `more` cursor. */
@@ -116,12 +117,12 @@ export async function storeStatements(
     parts,
   );
   await storeAttachments(parts);
-  return retryOnLostRace(() => writeOnce(caller, prepared, version), {
+  return retryOnLostRace(() => writeOnce(caller, prepared, version, 0), {
     message: 'Statements with these ids were stored meanwhile; send the batch again',
   });
 }
 
-async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: string): Promise<string[]> {
+async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: string, late: number): Promise<string[]> {
   const existing = new Map((await getStatements(prepared.map((item) => item.id))).map((r) => [r.statement_id, r]));
   const fresh: Prepared[] = [];
   for (const item of prepared) {
@@ -138,7 +139,7 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
   const storedMs = Date.now();
   const storedIso = new Date(storedMs).toISOString();
   const records: StatementRecord[] = [];
-  const indexWrites: LabelledWrite[] = [];
+  const beforeCommit: Parameters<typeof writeBeforeCommit>[0] = [];
   const indexKeys: Array<{ pk: string; sk: string }> = [];
   fresh.forEach((item, position) => {
     const seq = seqOf(storedMs, position, item.id);
@@ -164,18 +165,19 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
       ...(attachments.length ? { attachments } : {}),
     });
     for (const partition of partitionsOf(statement, caller.key)) {
-      indexWrites.push(indexPut(partition, seq, item.id));
+      beforeCommit.push(indexItem(partition, seq, item.id));
       indexKeys.push({ pk: partition, sk: seq });
     }
     for (const [activityId, definition] of definitionsOf(statement))
-      indexWrites.push(activityPut(activityId, definition));
+      beforeCommit.push(activityItem(activityId, definition));
   });
 
-  for (let i = 0; i < indexWrites.length; i += MAX_COMMIT_ITEMS)
-    await transactWrite(dedupe(indexWrites.slice(i, i + MAX_COMMIT_ITEMS)));
+  await writeBeforeCommit(beforeCommit);
   if (Date.now() - storedMs > CONSISTENCY_WINDOW_MS) {
+    // Too late to commit under this stored time: readers may have read past it. Once more, then 503.
     await batchDelete(indexKeys);
-    return writeOnce(caller, prepared, version);
+    if (late > 0) throw new ServiceUnavailableError('The LRS is too slow to store statements now; try again');
+    return writeOnce(caller, prepared, version, late + 1);
   }
   try {
     await transactWrite([...records.map(statementPut), ...voidTargets.map(statementVoidUpdate)]);
@@ -190,16 +192,6 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
 
 function defaultVersion(version: string): string {
   return version === '2.0.0' ? '2.0.0' : '1.0.0';
-}
-
-/** Two definitions of one activity in a chunk would be two writes of one key: the last wins. */
-function dedupe(writes: LabelledWrite[]): LabelledWrite[] {
-  const byKey = new Map<string, LabelledWrite>();
-  for (const write of writes) {
-    const item = write.item.Put?.Item as { pk: string; sk: string } | undefined;
-    byKey.set(item ? `${item.pk}\u0000${item.sk}` : String(byKey.size), write);
-  }
-  return [...byKey.values()];
 }
 
 /**

@@ -159,6 +159,17 @@ describe('statements', () => {
     expect((await lrs('POST', '/statements', { body: twice })).status).toBe(400);
   });
 
+  it('stores batches of 100, several at once', async () => {
+    const registration = randomUUID();
+    const parent = { parent: [{ id: 'http://example.com/course/batch' }] };
+    const batch = () =>
+      Array.from({ length: 100 }, () => statement({ context: { registration, contextActivities: parent } }));
+    const answers = await Promise.all([1, 2, 3].map(() => lrs('POST', '/statements', { body: batch() })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const read = await lrs('GET', '/statements', { query: { registration, limit: 500 } });
+    expect(read.body.statements).toHaveLength(300);
+  });
+
   it('filters by agent, verb, activity and related ones, pages with more, and since/until', async () => {
     const agent = { mbox: `mailto:filter-${randomUUID()}@example.com` };
     const activity = `http://example.com/activities/${randomUUID()}`;

@@ -19,7 +19,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
 import { db, tableName } from '../client.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchGetInOrder, batchPut } from '../batch.ts';
 import { getItem } from '../items.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
@@ -86,38 +86,34 @@ export function seqCeiling(ms: number): string {
   return `${String(Math.max(0, ms)).padStart(15, '0')}#~`;
 }
 
-export function indexPut(partition: string, seq: string, statementId: string): LabelledWrite {
+/** An index item: found by its filter's partition, taken only once its statement is committed. */
+export function indexItem(partition: string, seq: string, statementId: string) {
   return {
-    label: 'xapi-index',
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          pk: partition,
-          sk: seq,
-          entity: 'XapiStatementIndex',
-          statement_id: statementId,
-        } satisfies z.input<typeof statementIndexItemSchema>,
-      },
-    },
-  };
+    pk: partition,
+    sk: seq,
+    entity: 'XapiStatementIndex',
+    statement_id: statementId,
+  } satisfies z.input<typeof statementIndexItemSchema>;
 }
 
-export function activityPut(activityId: string, definition: unknown): LabelledWrite {
+/** The latest definition a statement gave an activity. */
+export function activityItem(activityId: string, definition: unknown) {
   return {
-    label: 'xapi-activity',
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...activityKey(activityId),
-          entity: 'XapiActivity',
-          activity_id: activityId,
-          definition: JSON.stringify(definition),
-        } satisfies z.input<typeof activityItemSchema>,
-      },
-    },
-  };
+    ...activityKey(activityId),
+    entity: 'XapiActivity',
+    activity_id: activityId,
+    definition: JSON.stringify(definition),
+  } satisfies z.input<typeof activityItemSchema>;
+}
+
+/**
+ * Writes index items and activity definitions before the statements' commit: no conditions, in
+ * parallel batches (no reader takes an index item before its statement item exists). An
+ * activity defined twice in one request is written once, with its last definition.
+ */
+export async function writeBeforeCommit(items: Array<ReturnType<typeof indexItem> | ReturnType<typeof activityItem>>) {
+  const byKey = new Map(items.map((item) => [`${item.pk}\u0000${item.sk}`, item]));
+  await batchPut([...byKey.values()]);
 }
 
 /** The statement's commit: only while no statement has its id (label `statement:<id>`). */
