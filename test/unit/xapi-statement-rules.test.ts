@@ -4,6 +4,8 @@
  * rule refuses what it names.
  */
 import { describe, expect, it } from 'vitest';
+import { xapiStatements } from '../../shared/domain/events/xapi-statements.ts';
+import type { StoredEvent } from '../../shared/domain/events/catalogue.ts';
 import { checkStatement, isDuration, isLanguageTag, isTimestamp } from '../../shared/domain/xapi/statement-rules.ts';
 import {
   agentKey,
@@ -178,5 +180,18 @@ describe('statement terms', () => {
     expect(canonical.verb.display).toEqual({ 'zh-Hant-TW': '回答' });
     expect(canonical.object.definition.extensions).toEqual(full.object.definition.extensions);
     expect(agentKey({ mbox: 'mailto:A@Example.com' })).toBe('mbox:mailto:a@example.com');
+  });
+});
+
+describe("the site's outgoing statements (decision 104)", () => {
+  it.each([
+    ['work_log.finished', { operator_userid: 7, guideid: 12 }],
+    ['course_stage.completed', { userid: 7, wikiid: 3, course_stageid: 4, title: 'Stage' }],
+    ['quiz_session.submitted', { userid: 7, quizid: 9, passed: true, score: 80 }],
+  ])('%s passes the LRS validation, so they can be sent to it', (name, data) => {
+    const record = { eventid: 'e1', name, entity: 'x', sequence: '1', occurred_at: 1764150000, data } as StoredEvent;
+    const statements = xapiStatements(record, 'https://training.example.com');
+    expect(statements).toHaveLength(1);
+    for (const statement of statements) expect(() => checkStatement(statement)).not.toThrow();
   });
 });
