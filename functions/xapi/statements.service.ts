@@ -218,10 +218,10 @@ function partitionsOf(statement: JsonObject, credential: string): string[] {
   const add = (kind: IndexKind, values: Array<string | undefined>) => {
     for (const value of values) if (value !== undefined) partitions.add(indexPartition(kind, value));
   };
-  add('AGENT', terms.agents);
+  // The plain agent and activity filters read the related partitions and check the rest in code:
+  // their values are a subset, and two items fewer a statement halve nothing but cost less.
   add('RAGENT', terms.relatedAgents);
   add('VERB', [terms.verb]);
-  add('ACT', [terms.activity]);
   add('RACT', terms.relatedActivities);
   add('REG', [terms.registration]);
   return [...partitions];
@@ -421,8 +421,8 @@ function decodeCursor(cursor: string): ListRequest {
 function primaryPartition(filter: StatementFilter, mineOnly: string | undefined): string {
   if (filter.registration) return indexPartition('REG', filter.registration);
   if (filter.verb) return indexPartition('VERB', filter.verb);
-  if (filter.activity) return indexPartition(filter.relatedActivities ? 'RACT' : 'ACT', filter.activity);
-  if (filter.agent) return indexPartition(filter.relatedAgents ? 'RAGENT' : 'AGENT', filter.agent);
+  if (filter.activity) return indexPartition('RACT', filter.activity);
+  if (filter.agent) return indexPartition('RAGENT', filter.agent);
   if (mineOnly) return indexPartition('CRED', mineOnly);
   return indexPartition('ALL');
 }

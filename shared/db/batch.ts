@@ -117,7 +117,7 @@ export async function batchDelete(keys: Key[]): Promise<void> {
  * Puts items without conditions, 25 per call, `parallel` calls at a time: for items no reader
  * takes until another write commits them (the LRS's statement index items, decision 274).
  */
-export async function batchPut(items: Array<Item & Key>, parallel = 4): Promise<void> {
+export async function batchPut(items: Array<Item & Key>, parallel = 8): Promise<void> {
   const chunks = chunked(items, WRITE_BATCH);
   await Promise.all(
     Array.from({ length: Math.min(parallel, chunks.length) }, async () => {

@@ -60,7 +60,7 @@ export const activityItemSchema = z.strictObject({
 });
 
 /** The filters a statement is indexed by (each a partition of index items). */
-export type IndexKind = 'ALL' | 'AGENT' | 'RAGENT' | 'VERB' | 'ACT' | 'RACT' | 'REG' | 'CRED';
+export type IndexKind = 'ALL' | 'RAGENT' | 'VERB' | 'RACT' | 'REG' | 'CRED';
 
 export function statementKey(id: string) {
   return { pk: `XSTMT#${id.toLowerCase()}`, sk: 'STMT' as const };
