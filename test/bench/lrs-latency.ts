@@ -27,8 +27,8 @@ function statement(registration: string, n: number) {
 async function timed(run: () => Promise<Response>): Promise<number> {
   const started = performance.now();
   const response = await run();
-  await response.arrayBuffer();
-  if (response.status >= 300) throw new Error(`LRS bench: ${response.status}`);
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`LRS bench: ${response.status} ${text.slice(0, 300)}`);
   return performance.now() - started;
 }
 
