@@ -178,6 +178,9 @@ export const xapiGroup = defineGroup({
     },
   },
   routeError: xapiErrorReply,
+  // A batch of 100 statements writes ~700 index items before its commit: room for a slow moment,
+  // below the 30 s after which a write starts again with a new stored time (decision 274).
+  timeoutSeconds: 29,
   routes: [
     route({
       ...LRS,
