@@ -38,6 +38,7 @@ import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
 import { scimGroup } from './scim/scim.routes.ts';
 import { externalCoursesGroup } from './external-courses/external-courses.routes.ts';
 import { ssoGroup } from './sso/sso.routes.ts';
+import { xapiGroup } from './xapi/xapi.routes.ts';
 
 export const routeGroups: RouteGroup[] = [
   // platform
@@ -80,6 +81,8 @@ export const routeGroups: RouteGroup[] = [
   externalCoursesGroup,
   // site backup, restore and moves (beyond the spec)
   siteTransferGroup,
+  // the site's own LRS at /xapi (and its credentials under /admin)
+  xapiGroup,
   // paths of the site outside /api/2.0
   pagesGroup,
   // company sign-in: identity providers, remote login, OIDC, SAML

@@ -20,6 +20,8 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   204: 'reserved for the entity migration (issue 24), which needed one record (203)',
   226: 'reserved for the offline work (issue 30), which needed three records (223-225)',
   230: 'reserved for API tokens and SCIM (issue 28), which needed three records (227-229)',
+  277: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
+  278: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
 };
 

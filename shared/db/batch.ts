@@ -112,3 +112,24 @@ export async function batchDelete(keys: Key[]): Promise<void> {
     );
   }
 }
+
+/**
+ * Puts items without conditions, 25 per call, `parallel` calls at a time: for items no reader
+ * takes until another write commits them (the LRS's statement index items, decision 274).
+ */
+export async function batchPut(items: Array<Item & Key>, parallel = 8): Promise<void> {
+  const chunks = chunked(items, WRITE_BATCH);
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        await untilProcessed(
+          chunk.map((item) => ({ PutRequest: { Item: item } })),
+          async (batch) => {
+            const result = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }));
+            return result.UnprocessedItems?.[tableName()] as typeof batch | undefined;
+          },
+        );
+      }
+    }),
+  );
+}

@@ -73,6 +73,9 @@ import { resetLinkItemSchema } from './entities/reset-link.ts';
 import { signingTokenItemSchema } from './entities/signing-token.ts';
 import { tokenItemSchema } from './entities/token.ts';
 import { apiTokenItemSchema } from './entities/api-token.ts';
+import { lrsCredentialItemSchema } from './entities/lrs-credential.ts';
+import { activityItemSchema, statementIndexItemSchema, statementItemSchema } from './entities/xapi-statement.ts';
+import { documentItemSchema } from './entities/xapi-document.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
@@ -192,6 +195,23 @@ const SHAPES: ShapeInput[] = [
   ['Token', `TOKEN#${HEX}`, 'TOKEN', tokenItemSchema, ['userid']],
   // api-token.ts: a site's service principal (no account; never travels, docs/export-format.md)
   ['ApiToken', 'APITOKEN#[0-9a-f]{16}', 'APITOKEN', apiTokenItemSchema],
+  // lrs-credential.ts: the LRS's HTTP Basic credentials (never travel, docs/export-format.md)
+  ['LrsCredential', 'LRSKEY#[0-9a-f]{20}', 'LRSKEY', lrsCredentialItemSchema],
+  // xapi-statement.ts, xapi-document.ts: the site's own LRS (docs/lrs.md)
+  ['XapiStatement', 'XSTMT#[0-9a-f-]{36}', 'STMT', statementItemSchema],
+  [
+    'XapiStatementIndex',
+    'XIDX#(ALL|[A-Z]+#[0-9a-f]{64})',
+    String.raw`\d{15}#\d{3}#[0-9a-f-]{36}`,
+    statementIndexItemSchema,
+  ],
+  ['XapiActivity', 'XACT#[0-9a-f]{64}', 'ACTIVITY', activityItemSchema],
+  [
+    'XapiDocument',
+    'XDOC#(STATE|ACTPROFILE|AGENTPROFILE)#[0-9a-f]{64}',
+    '(-|[0-9a-f]{64})#[0-9a-f]{64}',
+    documentItemSchema,
+  ],
   ['ResetLink', `RESET#${HEX}`, 'RESET', resetLinkItemSchema, ['userid']],
   ['SigningToken', `SIGNING_TOKEN#${HEX}`, 'SIGNING_TOKEN', signingTokenItemSchema, ['userid', 'issued_to_userid']],
   [

@@ -85,3 +85,9 @@ export class FeatureUnavailableError extends DomainError {}
 
 /** A service this one depends on did not answer; the caller may try again (503). */
 export class ServiceUnavailableError extends DomainError {}
+
+/** A conditional request's precondition (If-Match / If-None-Match) does not hold (412). */
+export class PreconditionFailedError extends DomainError {}
+
+/** The request body is larger than the resource takes (413). */
+export class PayloadTooLargeError extends DomainError {}

@@ -19,6 +19,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   teamid: ['17'],
   /** A site API token's id (16 hex; decision 227). */
   tokenid: ['3f9a6c0d2b7e4a18'],
+  /** An LRS credential's key (20 hex; docs/lrs.md). */
+  key: ['5d1f0b7a9c3e2f4a6b8c'],
   guideid: ['1203'],
   stepid: ['5521'],
   releaseid: ['88'],

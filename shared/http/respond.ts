@@ -11,6 +11,8 @@ import {
   FeatureUnavailableError,
   ForbiddenError,
   NotFoundError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthenticatedError,
@@ -186,6 +188,8 @@ export function errorResponse(error: unknown): {
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
   if (error instanceof ConflictError) return { status: 409, body: error.current ?? { message: error.message } };
   if (error instanceof ServiceUnavailableError) return { status: 503, body: { message: error.message } };
+  if (error instanceof PreconditionFailedError) return { status: 412, body: { message: error.message } };
+  if (error instanceof PayloadTooLargeError) return { status: 413, body: { message: error.message } };
   if (error instanceof TooManyRequestsError) {
     return {
       status: 429,

@@ -118,6 +118,13 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
   /** Who may call it (see `RouteAuth`); also decides the type of the handler's `caller`. */
   auth: A;
   /**
+   * The route authenticates the request itself, with credentials of its protocol (the LRS's
+   * HTTP Basic credentials, decision 276): the router reads no Authorization header and sees an
+   * anonymous caller, so such a route is `public` and `openOnPrivateSite`, and its handler
+   * checks the credentials before it reads the body.
+   */
+  selfAuthenticated?: boolean;
+  /**
    * Only a site API token holding this scope may call the route (SCIM, the external-courses
    * routes; shared/http/api-scopes.ts). Without it, tokens need `full` (or `read-only` for GET).
    */

@@ -124,10 +124,12 @@ export function createRouter(
     async function serve(route: RouteDef, pathParams: Record<string, string>): Promise<Result> {
       // The session cookie counts only where a route takes it (decision 216): no other API route
       // reads it, so a page of another site cannot make a browser call them with its session.
-      const auth = await authenticate(
-        headers,
-        route.page || route.sessionCookie ? sessionTokenOf(headers, method) : undefined,
-      );
+      const auth = route.selfAuthenticated
+        ? { user: null, appId: headers['x-app-id'] }
+        : await authenticate(
+            headers,
+            route.page || route.sessionCookie ? sessionTokenOf(headers, method) : undefined,
+          );
       if (auth.user) logCaller(auth.user.userid);
       if (route.page && !auth.user && closedToAnonymous(route)) {
         const search = event.rawQueryString ? `?${event.rawQueryString}` : '';

@@ -6,6 +6,7 @@
  */
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../storage/media-objects.ts';
 import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../storage/module-objects.ts';
+import { XAPI_ATTACHMENTS_PREFIX, XAPI_DOCUMENTS_PREFIX } from '../storage/xapi-objects.ts';
 import type { BucketRole } from './records.ts';
 
 const ID = '[1-9][0-9]{0,14}';
@@ -20,6 +21,9 @@ const SHAPES: Record<BucketRole, RegExp[]> = {
     new RegExp(`^${literal(MEDIA_DERIVED_PREFIX)}[A-Za-z0-9_-]{1,64}(?:\\.[A-Za-z0-9]{1,20})?$`),
     // Sizes as files exported before decision 197 wrote them: imported as they are, served by nothing.
     new RegExp(`^derived/${ID}/${SEGMENT}$`),
+    // The LRS's statement attachments, by their SHA-2 (docs/lrs.md).
+    new RegExp(`^${literal(XAPI_ATTACHMENTS_PREFIX)}[0-9a-f]{56,128}$`),
+    new RegExp(`^${literal(XAPI_DOCUMENTS_PREFIX)}[0-9a-f]{64}/[0-9a-f]{40}$`),
   ],
   modules: [
     new RegExp(`^${literal(MODULE_PACKAGES_PREFIX)}${ID}/package\\.zip$`),

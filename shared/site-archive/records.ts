@@ -121,6 +121,8 @@ export function entityOf(item: Record<string, unknown>): string {
  */
 export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'ApiToken',
+  // The LRS's credentials, for the same reason as API tokens (docs/lrs.md).
+  'LrsCredential',
   'AttemptCounter',
   'ResetLink',
   'SigningToken',

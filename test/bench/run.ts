@@ -24,6 +24,8 @@
  * 10. (test/bench/search.ts) the search index at 1,000 and 10,000 guides: object size, cold load,
  *    query p50/p99, the indexer's write (in process; `npx tsx test/bench/search.ts` alone); and
  *    (test/bench/search-lag.ts) the lag from a write to a searchable result on a local stack.
+ * 11. (test/bench/lrs-latency.ts) the LRS: statement POSTs (one, a batch of 100), GET by registration
+ *    with 10,000 statements stored, state document PUT and GET.
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -41,6 +43,7 @@ import { moduleImportBench } from './module-import.ts';
 import { siteTransferBench } from './site-transfer.ts';
 import { searchBench } from './search.ts';
 import { searchLagBench } from './search-lag.ts';
+import { lrsBench } from './lrs-latency.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
@@ -103,6 +106,8 @@ try {
     await courseAssigneesLatency(stack, authToken, DURATION_S);
     // ---- Media bombs: hostile images refused, time and peak memory (issue 23) ----
     await mediaBombsBench(stack, authToken);
+    // ---- The LRS: statement writes and reads, documents (issue 38, docs/lrs.md) ----
+    await lrsBench(stack, authToken);
   }
 } finally {
   await stack.stop();

@@ -33,7 +33,7 @@ export const API_AREAS = {
     'external-courses',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim', 'sso'],
-  Capture: ['step-forms', 'work-log'],
+  Capture: ['step-forms', 'work-log', 'xapi'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Groups no area names (the infra tests' fixture groups, a group not yet placed). */

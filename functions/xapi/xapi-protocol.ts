@@ -1,0 +1,209 @@
+/**
+ * The xAPI wire rules every LRS resource shares (docs/lrs.md): the alternate request syntax
+ * (a form POST with `?method=`), the X-Experience-API-Version header (required on every request
+ * but GET /xapi/about; answered on every reply), HTTP Basic LRS credentials checked before the
+ * body is read, multipart/mixed bodies, and error replies.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { BadRequestError, ForbiddenError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
+import { sha256Hex } from '../../shared/domain/secrets.ts';
+import { allows, type LrsAccess, type LrsScope } from '../../shared/domain/xapi/scopes.ts';
+import type { JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
+import { getLrsCredential } from '../../shared/db/entities/lrs-credential.ts';
+import { siteUrl } from '../../shared/config.ts';
+import { rawReply, type Reply, type RouteRequest } from '../../shared/http/route.ts';
+
+export const XAPI_VERSIONS = ['1.0.3', '2.0.0'] as const;
+const VERSION_HEADER = 'x-experience-api-version';
+
+/** A request as the LRS reads it: the alternate syntax already unfolded into method, headers and body. */
+export interface XapiRequest {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The version the client speaks, as answered back: 1.0.3 (any 1.0.x) or 2.0.0. */
+  version: (typeof XAPI_VERSIONS)[number];
+}
+
+/** The headers the alternate syntax carries as form fields (xAPI 1.0.3, Communication 1.3). */
+const FORM_HEADERS = ['authorization', 'x-experience-api-version', 'content-type', 'if-match', 'if-none-match'];
+
+function unfoldAlternateSyntax(request: RouteRequest, method: string): Omit<XapiRequest, 'version'> {
+  const query = new URLSearchParams(request.rawQueryString);
+  const alternate = query.get('method');
+  if (alternate === null || method !== 'POST')
+    return {
+      method: method as XapiRequest['method'],
+      query,
+      headers: request.headers,
+      body: request.rawBody ?? Buffer.alloc(0),
+    };
+  const upper = alternate.toUpperCase();
+  if (!['GET', 'PUT', 'POST', 'DELETE'].includes(upper))
+    throw new BadRequestError(`method: ${alternate} is not allowed`);
+  if ([...query.keys()].some((key) => key !== 'method'))
+    throw new BadRequestError('The alternate request syntax takes every parameter in the form body, not the URL');
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.toLowerCase().startsWith('application/x-www-form-urlencoded'))
+    throw new BadRequestError('The alternate request syntax needs an application/x-www-form-urlencoded body');
+  const form = new URLSearchParams((request.rawBody ?? Buffer.alloc(0)).toString('utf8'));
+  const headers: Record<string, string> = { ...request.headers };
+  delete headers['content-type'];
+  const params = new URLSearchParams();
+  let content = '';
+  for (const [name, value] of form) {
+    const lower = name.toLowerCase();
+    if (FORM_HEADERS.includes(lower)) headers[lower] = value;
+    else if (name === 'content') content = value;
+    else params.append(name, value);
+  }
+  return { method: upper as XapiRequest['method'], query: params, headers, body: Buffer.from(content, 'utf8') };
+}
+
+/** Unfolds the request and checks the version header (`aboutResource`: GET /xapi/about needs none). */
+export function xapiRequest(request: RouteRequest, method: string, aboutResource = false): XapiRequest {
+  const unfolded = unfoldAlternateSyntax(request, method);
+  const sent = unfolded.headers[VERSION_HEADER];
+  if (sent === undefined) {
+    if (aboutResource) return { ...unfolded, version: '1.0.3' };
+    throw new BadRequestError('X-Experience-API-Version: the header is required');
+  }
+  const version = sent.trim();
+  if (/^1\.0(\.\d+)?$/.test(version)) return { ...unfolded, version: '1.0.3' };
+  if (version === '2.0' || version === '2.0.0') return { ...unfolded, version: '2.0.0' };
+  throw new BadRequestError(`X-Experience-API-Version: ${sent} is not a version this LRS speaks (1.0.x, 2.0.0)`);
+}
+
+/** Who is calling the LRS: an LRS credential (Basic) and the authority its statements get. */
+export interface LrsCaller {
+  key: string;
+  name: string;
+  scopes: LrsScope[];
+  authority: JsonObject;
+}
+
+const BASIC = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i;
+
+/** The homePage of the accounts the LRS names its credentials by. */
+export function lrsHomePage(): string {
+  return `${siteUrl().replace(/\/+$/, '')}/xapi`;
+}
+
+/** HTTP Basic: the credential's key and secret. 401 for anything else, before the body is looked at. */
+export async function authenticateLrs(headers: Record<string, string>): Promise<LrsCaller> {
+  const match = BASIC.exec(headers.authorization ?? '');
+  if (!match) throw new UnauthenticatedError('HTTP Basic LRS credentials are required');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon < 0 ? decoded : decoded.slice(0, colon);
+  const secret = colon < 0 ? '' : decoded.slice(colon + 1);
+  const credential = await getLrsCredential(key);
+  const presented = Buffer.from(sha256Hex(secret), 'hex');
+  // Compared whatever was found, so a wrong key and a wrong secret take alike (no enumeration).
+  const stored = Buffer.from(credential?.secret_hash ?? sha256Hex(`none:${secret}`), 'hex');
+  if (!credential || !timingSafeEqual(presented, stored)) throw new UnauthenticatedError('Invalid LRS credentials');
+  return {
+    key: credential.key,
+    name: credential.name,
+    scopes: credential.scopes,
+    authority: {
+      objectType: 'Agent',
+      name: credential.name,
+      account: { homePage: lrsHomePage(), name: credential.key },
+    },
+  };
+}
+
+/** 403 unless the caller's scopes allow the access. */
+export function requireScope(caller: LrsCaller, access: LrsAccess, write: boolean): void {
+  if (!allows(caller.scopes, access, write))
+    throw new ForbiddenError(`This LRS credential's scopes (${caller.scopes.join(', ')}) do not allow this`);
+}
+
+export function versionHeaders(version: string): Record<string, string> {
+  return { 'x-experience-api-version': version };
+}
+
+/** A JSON reply with the version header. */
+export function xapiJson(status: number, body: unknown, version: string, headers: Record<string, string> = {}): Reply {
+  return rawReply(status, JSON.stringify(body), 'application/json', { ...versionHeaders(version), ...headers });
+}
+
+export function xapiEmpty(status: number, version: string, headers: Record<string, string> = {}): Reply {
+  return { kind: 'reply', status, raw: true, body: '', headers: { ...versionHeaders(version), ...headers } };
+}
+
+/** Every error of the group, LRS or admin routes: `{message}` and the version header (decision 274). */
+export function xapiErrorReply(status: number, message: string, error?: unknown): Reply {
+  const headers: Record<string, string> = { ...versionHeaders('1.0.3') };
+  if (status === 401) headers['www-authenticate'] = 'Basic realm="xAPI"';
+  // The admin routes' 422 lists its field problems, as every API route's does.
+  const errors = error instanceof ValidationError ? { errors: error.errors } : {};
+  return rawReply(status, JSON.stringify({ error: true, message, ...errors }), 'application/json', headers);
+}
+
+/** One part of a multipart/mixed body. */
+export interface Part {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The boundary of a multipart/mixed Content-Type, or undefined for any other type. */
+export function multipartBoundary(contentType: string | undefined): string | undefined {
+  if (!contentType || !/^multipart\/mixed\b/i.test(contentType.trim())) return undefined;
+  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (!match) throw new BadRequestError('Content-Type: multipart/mixed needs a boundary');
+  return match[1] ?? match[2];
+}
+
+/** Splits a multipart body (RFC 2046) into its parts; a malformed body is a 400. */
+export function parseMultipart(body: Buffer, boundary: string): Part[] {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Part[] = [];
+  let at = body.indexOf(delimiter);
+  if (at < 0) throw new BadRequestError('multipart/mixed: the body holds no boundary');
+  for (;;) {
+    let start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    if (body.subarray(start, start + 2).toString() === '\r\n') start += 2;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) throw new BadRequestError('multipart/mixed: the body does not end with its closing boundary');
+    let end = next;
+    if (body.subarray(end - 2, end).toString() === '\r\n') end -= 2;
+    const part = body.subarray(start, end);
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) throw new BadRequestError('multipart/mixed: a part has no header section');
+    const headers: Record<string, string> = {};
+    for (const line of part.subarray(0, split).toString('utf8').split('\r\n')) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    parts.push({ headers, body: part.subarray(split + 4) });
+    at = next;
+  }
+  return parts;
+}
+
+/** A multipart/mixed reply body of parts. */
+export function multipartBody(parts: Part[], boundary: string): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const head = Object.entries(part.headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n`), part.body, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+/** A JSON body (statements, a document merge), or a 400 naming the problem. */
+export function parseJson(body: Buffer, what: string): unknown {
+  const text = body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequestError(`${what}: the body is not valid JSON`);
+  }
+}

@@ -1,0 +1,368 @@
+/**
+ * The site's own LRS at <site>/xapi/ (issue 38; docs/lrs.md; decisions 274-276): xAPI 1.0.3 and
+ * 2.0 statements, documents, activities and agents, for clients holding an LRS credential
+ * (HTTP Basic); and, under /api/2.0, the Admin routes that make and revoke those credentials.
+ * The LRS routes are site routes (out of the OpenAPI document, decision 187) that authenticate
+ * themselves (`selfAuthenticated`) and read their bodies as bytes (JSON, multipart/mixed, or the
+ * alternate syntax's form).
+ */
+import * as z from 'zod/mini';
+import { BadRequestError } from '../../shared/domain/errors.ts';
+import { isIri, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
+import { checkActor } from '../../shared/domain/xapi/statement-rules.ts';
+import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.ts';
+import { defineGroup, type HttpMethod, rawReply, reply, route, type RouteRequest } from '../../shared/http/route.ts';
+import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/views/lrs-credential-views.ts';
+import { type DocumentResource, handleDocument } from './documents.service.ts';
+import { attachmentParts } from './attachments.ts';
+import * as credentials from './credentials.service.ts';
+import { CONSISTENCY_WINDOW_MS, readAttachments, readStatements, storeStatements } from './statements.service.ts';
+import {
+  authenticateLrs,
+  multipartBody,
+  multipartBoundary,
+  parseJson,
+  parseMultipart,
+  requireScope,
+  versionHeaders,
+  XAPI_VERSIONS,
+  xapiEmpty,
+  xapiErrorReply,
+  xapiJson,
+  xapiRequest,
+  type XapiRequest,
+} from './xapi-protocol.ts';
+import { createLrsCredentialBody, lrsCredentialParams } from './xapi.schemas.ts';
+import responseExamples from './xapi.response-examples.json' with { type: 'json' };
+
+/** Every LRS route: a site path, authenticated by the handler with LRS credentials, bytes in. */
+const LRS = {
+  site: true,
+  auth: 'public',
+  openOnPrivateSite: true,
+  selfAuthenticated: true,
+  rawBody: true,
+} as const;
+
+function httpDate(iso: string | undefined): string {
+  return new Date(iso ?? Date.now()).toUTCString();
+}
+
+/** The statements and their attachments, or only the statements (JSON). */
+async function statementsReply(
+  request: XapiRequest,
+  acceptLanguage: string | undefined,
+  caller: Awaited<ReturnType<typeof authenticateLrs>>,
+) {
+  const answer = await readStatements(caller, request.query, acceptLanguage);
+  const headers = {
+    'x-experience-api-consistent-through': new Date(Date.now() - CONSISTENCY_WINDOW_MS).toISOString(),
+    'last-modified': httpDate(answer.lastModified),
+  };
+  if (!answer.withAttachments) return xapiJson(200, answer.body, request.version, headers);
+  const boundary = `xapi-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+  const parts = [
+    { headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(answer.body)) },
+    ...(await readAttachments(answer.attachments ?? [])),
+  ];
+  return rawReply(200, multipartBody(parts, boundary), `multipart/mixed; boundary=${boundary}`, {
+    ...versionHeaders(request.version),
+    ...headers,
+  });
+}
+
+/** The statements of a PUT or POST body: JSON, or the first part of a multipart/mixed one. */
+function statementsBody(request: XapiRequest) {
+  const boundary = multipartBoundary(request.headers['content-type']);
+  if (!boundary) {
+    const type = (request.headers['content-type'] ?? 'application/json').toLowerCase();
+    if (!type.startsWith('application/json'))
+      throw new BadRequestError('Content-Type: statements are sent as application/json or multipart/mixed');
+    return { body: parseJson(request.body, 'statements'), parts: [] };
+  }
+  const [first, ...rest] = parseMultipart(request.body, boundary);
+  if (!first || !(first.headers['content-type'] ?? '').toLowerCase().startsWith('application/json'))
+    throw new BadRequestError('multipart/mixed: the first part must be the statements, application/json');
+  return { body: parseJson(first.body, 'statements'), parts: attachmentParts(rest) };
+}
+
+async function statements(route: RouteRequest, method: HttpMethod) {
+  const request = xapiRequest(route, method);
+  const caller = await authenticateLrs(request.headers);
+  if (request.method === 'GET') {
+    requireScope(caller, 'statements/read', false);
+    return statementsReply(request, request.headers['accept-language'], caller);
+  }
+  requireScope(caller, 'statements/write', true);
+  if (request.method === 'PUT') {
+    const statementId = request.query.get('statementId');
+    if (statementId === null) throw new BadRequestError('statementId: is required');
+    for (const name of request.query.keys())
+      if (name !== 'statementId') throw new BadRequestError(`${name}: is not a parameter of PUT /xapi/statements`);
+    const { body, parts } = statementsBody(request);
+    await storeStatements(caller, body, parts, request.version, statementId);
+    return xapiEmpty(204, request.version);
+  }
+  if (request.method === 'POST') {
+    if ([...request.query.keys()].length > 0) throw new BadRequestError('POST /xapi/statements takes no parameters');
+    const { body, parts } = statementsBody(request);
+    const ids = await storeStatements(caller, body, parts, request.version);
+    return xapiJson(200, ids, request.version);
+  }
+  throw new BadRequestError('DELETE: statements cannot be deleted');
+}
+
+async function documents(route: RouteRequest, method: HttpMethod, resource: DocumentResource) {
+  const request = xapiRequest(route, method);
+  const caller = await authenticateLrs(request.headers);
+  requireScope(caller, resource === 'state' ? 'state' : 'profile', request.method !== 'GET');
+  const answer = await handleDocument(resource, request);
+  if (answer.kind === 'none') return xapiEmpty(204, request.version);
+  if (answer.kind === 'ids')
+    return xapiJson(200, answer.ids, request.version, { 'last-modified': httpDate(answer.lastModified) });
+  const { record } = answer;
+  return rawReply(200, answer.content, record.content_type, {
+    ...versionHeaders(request.version),
+    etag: `"${record.etag}"`,
+    'last-modified': httpDate(record.updated),
+  });
+}
+
+async function activities(route: RouteRequest) {
+  const request = xapiRequest(route, 'GET');
+  const caller = await authenticateLrs(request.headers);
+  requireScope(caller, 'activities', false);
+  const activityId = request.query.get('activityId');
+  if (activityId === null || !isIri(activityId)) throw new BadRequestError('activityId: an IRI is required');
+  for (const name of request.query.keys())
+    if (name !== 'activityId') throw new BadRequestError(`${name}: is not a parameter of GET /xapi/activities`);
+  const definition = await getActivityDefinition(activityId);
+  const activity: JsonObject = { objectType: 'Activity', id: activityId };
+  if (definition !== undefined) activity.definition = definition as JsonObject;
+  return xapiJson(200, activity, request.version);
+}
+
+async function agents(route: RouteRequest) {
+  const request = xapiRequest(route, 'GET');
+  const caller = await authenticateLrs(request.headers);
+  requireScope(caller, 'agents', false);
+  for (const name of request.query.keys())
+    if (name !== 'agent') throw new BadRequestError(`${name}: is not a parameter of GET /xapi/agents`);
+  const text = request.query.get('agent');
+  if (text === null) throw new BadRequestError('agent: is required');
+  let agent: unknown;
+  try {
+    agent = JSON.parse(text);
+  } catch {
+    throw new BadRequestError('agent: must be an Agent as JSON');
+  }
+  checkActor(agent, 'agent');
+  // The Person object: every name and identifier this LRS knows the person by (here, the ones sent).
+  const known = agent as JsonObject;
+  const person: JsonObject = { objectType: 'Person' };
+  for (const key of ['name', 'mbox', 'mbox_sha1sum', 'openid', 'account'])
+    if (known[key] !== undefined) person[key] = [known[key]];
+  return xapiJson(200, person, request.version);
+}
+
+export const xapiGroup = defineGroup({
+  name: 'xapi',
+  responseExamples,
+  access: {
+    table: 'readwrite',
+    batchWrite: true,
+    mediaBucket: {
+      read: ['xapi/attachments/', 'xapi/documents/'],
+      write: ['xapi/attachments/', 'xapi/documents/'],
+      delete: ['xapi/documents/'],
+    },
+  },
+  routeError: xapiErrorReply,
+  // A batch of 100 statements writes ~700 index items before its commit: room for a slow moment,
+  // below the 30 s after which a write starts again with a new stored time (decision 274).
+  timeoutSeconds: 29,
+  routes: [
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/about',
+      summary: 'xAPI about: the versions this LRS speaks',
+      handler: async (route) => {
+        const request = xapiRequest(route, 'GET', true);
+        return xapiJson(200, { version: [...XAPI_VERSIONS], extensions: {} }, request.version);
+      },
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: GET',
+      handler: (request) => statements(request, 'GET'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: PUT',
+      handler: (request) => statements(request, 'PUT'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/statements',
+      summary: 'xAPI statements: POST',
+      handler: (request) => statements(request, 'POST'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: GET',
+      handler: (request) => documents(request, 'GET', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: PUT',
+      handler: (request) => documents(request, 'PUT', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: POST',
+      handler: (request) => documents(request, 'POST', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/activities/state',
+      summary: 'xAPI activity state: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'state'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: GET',
+      handler: (request) => documents(request, 'GET', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: PUT',
+      handler: (request) => documents(request, 'PUT', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: POST',
+      handler: (request) => documents(request, 'POST', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/activities/profile',
+      summary: 'xAPI activity profile: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'activityProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: GET',
+      handler: (request) => documents(request, 'GET', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'PUT',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: PUT',
+      handler: (request) => documents(request, 'PUT', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: POST',
+      handler: (request) => documents(request, 'POST', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'DELETE',
+      path: '/xapi/agents/profile',
+      summary: 'xAPI agent profile: DELETE',
+      handler: (request) => documents(request, 'DELETE', 'agentProfile'),
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/activities',
+      summary: 'xAPI activities: the Activity object with the latest definition a statement gave it',
+      handler: activities,
+    }),
+    route({
+      ...LRS,
+      method: 'GET',
+      path: '/xapi/agents',
+      summary: 'xAPI agents: the Person object of an agent',
+      handler: agents,
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/lrs_credentials',
+      auth: 'admin',
+      personOnly: true,
+      mintsCredentials: true,
+      status: 201,
+      summary: 'Create an LRS credential {name, scopes}; the answer carries the secret, the only time it is shown',
+      description:
+        'An xAPI client sends `key:secret` as HTTP Basic to <site>/xapi/. Scopes as xAPI names them: ' +
+        '`statements/write`, `statements/read/mine`, `statements/read`, `state`, `define`, `profile`, ' +
+        '`all/read`, `all`. It works until revoked (docs/lrs.md).',
+      body: createLrsCredentialBody,
+      response: createdLrsCredentialSchema,
+      example: { name: 'Simulator fleet', scopes: ['statements/write', 'state'] },
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, body }) => credentials.create(caller, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/lrs_credentials',
+      auth: 'admin',
+      personOnly: true,
+      summary: 'The LRS credentials, oldest first: {"lrs_credentials": [...]} (never the secrets)',
+      response: z.object({ lrs_credentials: z.array(lrsCredentialSchema) }),
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller }) => credentials.list(caller),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/lrs_credentials/{key}',
+      auth: 'admin',
+      personOnly: true,
+      summary: 'One LRS credential (without its secret)',
+      params: lrsCredentialParams,
+      response: lrsCredentialSchema,
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, params }) => credentials.get(caller, params.key),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/admin/lrs_credentials/{key}',
+      auth: 'admin',
+      personOnly: true,
+      status: 204,
+      summary: 'Revoke an LRS credential: it stops working at once',
+      params: lrsCredentialParams,
+      extensions: { 'x-beyond-spec': true },
+      handler: async ({ caller, params }) => {
+        await credentials.revoke(caller, params.key);
+        return reply(204);
+      },
+    }),
+  ],
+});
