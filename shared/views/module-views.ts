@@ -1,6 +1,7 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; docs/wire-fidelity.md §3.22). */
 import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
+import { type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
 import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
@@ -64,6 +65,23 @@ export const moduleImportProgressSchema = z.object({
   error: moduleImportSchema.shape.error,
 });
 
+/** One item of a SCORM package's table of contents, with what the runtime is given when it launches. */
+export const scoSchema = z.object({
+  identifier: z.string(),
+  title: z.string(),
+  parent: z.nullable(z.string()),
+  depth: z.int(),
+  isvisible: z.boolean(),
+  scorm_type: z.nullable(z.enum(['sco', 'asset'])),
+  launch: z.nullable(z.string()),
+  mastery_score: z.nullable(z.number()),
+  scaled_passing_score: z.nullable(z.number()),
+  completion_threshold: z.nullable(z.number()),
+  max_time_allowed: z.nullable(z.string()),
+  time_limit_action: z.nullable(z.string()),
+  data_from_lms: z.nullable(z.string()),
+});
+
 /** What a player opens (GET …/player, …/imports/{importid}/preview). */
 export const modulePlayerSchema = z.object({
   moduleid: z.int(),
@@ -74,6 +92,10 @@ export const modulePlayerSchema = z.object({
   launch_url: z.string(),
   launch_parameters: z.nullable(z.string()),
   expires_in: z.int(),
+  /** SCORM: the edition the manifest declares ('1.2', '2004 2nd Edition', ...); null for other standards. */
+  scorm_edition: z.nullable(z.string()),
+  /** SCORM: the default organization's items in order (groups too: `launch` null), what a table of contents shows. */
+  scos: z.array(scoSchema),
 });
 
 export const moduleListSchema = z.object({ modules: z.array(moduleSchema) });
@@ -171,5 +193,26 @@ export async function playerView(record: ModuleImportRecord): Promise<ModulePlay
         : await presignedGetUrl(modulesBucket(), contentKey(record.importid, path), LAUNCH_URL_SECONDS),
     launch_parameters: path === null ? null : query,
     expires_in: LAUNCH_URL_SECONDS,
+    scorm_edition: manifest.scorm?.edition ?? null,
+    scos: manifest.scorm ? tableOfContents(manifest.scorm).map(scoView) : [],
+  };
+}
+
+function scoView(item: ScormItem): z.output<typeof scoSchema> {
+  const threshold = item.completion_threshold;
+  return {
+    identifier: item.identifier,
+    title: item.title,
+    parent: item.parent,
+    depth: item.depth,
+    isvisible: item.isvisible,
+    scorm_type: item.scorm_type,
+    launch: item.launch,
+    mastery_score: item.mastery_score,
+    scaled_passing_score: item.scaled_passing_score,
+    completion_threshold: threshold?.completed_by_measure ? threshold.min_progress_measure : null,
+    max_time_allowed: item.max_time_allowed,
+    time_limit_action: item.time_limit_action,
+    data_from_lms: item.data_from_lms,
   };
 }
