@@ -1,12 +1,12 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; docs/wire-fidelity.md §3.22). */
 import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
-import { type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { normalizedPackagePath, type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { nowSeconds } from '../clock.ts';
+import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../storage/module-content.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
 import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
-import { contentKey, modulesBucket } from '../storage/module-objects.ts';
-import { presignedGetUrl } from '../storage/objects.ts';
 
 const nullableInt = z.nullable(z.int());
 
@@ -91,6 +91,9 @@ export const modulePlayerSchema = z.object({
   standard: z.string(),
   launch_url: z.string(),
   launch_parameters: z.nullable(z.string()),
+  /** The package's top on the content origin (a SCO's `launch` is relative to it); null for an absolute launch. */
+  content_base_url: z.nullable(z.string()),
+  /** Seconds the URLs open the package's files. */
   expires_in: z.int(),
   /** SCORM: the edition the manifest declares ('1.2', '2004 2nd Edition', ...); null for other standards. */
   scorm_edition: z.nullable(z.string()),
@@ -109,9 +112,6 @@ export type ModuleImportView = z.output<typeof moduleImportSchema>;
 export type ModuleView = z.output<typeof moduleSchema>;
 export type ModuleImportProgress = z.output<typeof moduleImportProgressSchema>;
 export type ModulePlayerView = z.output<typeof modulePlayerSchema>;
-
-/** Launch URLs are short-lived: a player opens them right away. */
-export const LAUNCH_URL_SECONDS = 300;
 
 export function importView(record: ModuleImportRecord): ModuleImportView {
   return {
@@ -174,25 +174,24 @@ export function progressView(record: ModuleImportRecord): ModuleImportProgress {
 }
 
 /**
- * What a player needs: the launch file as a short-lived URL, and the launch parameters apart (they are not part of the
- * signed URL).
+ * What a player needs: the launch file on the content origin with a launch-scoped token in its path (decision 270; its
+ * relative assets carry the token too), the launch parameters apart, and the SCO list.
  */
-export async function playerView(record: ModuleImportRecord): Promise<ModulePlayerView> {
+export async function playerView(record: ModuleImportRecord, now = nowSeconds()): Promise<ModulePlayerView> {
   const manifest = record.manifest!;
   const path = launchPath(manifest.launch);
   const query = manifest.launch.includes('?') ? manifest.launch.slice(manifest.launch.indexOf('?')) : null;
+  const grant = { importid: record.importid, expires: now + CONTENT_TOKEN_SECONDS };
   return {
     moduleid: record.moduleid,
     importid: record.importid,
     provider_version_number: record.provider_version_number,
     title: manifest.title,
     standard: manifest.standard,
-    launch_url:
-      path === null
-        ? manifest.launch
-        : await presignedGetUrl(modulesBucket(), contentKey(record.importid, path), LAUNCH_URL_SECONDS),
+    launch_url: path === null ? manifest.launch : contentFileUrl(grant, `${normalizedPackagePath(path)}${query ?? ''}`),
     launch_parameters: path === null ? null : query,
-    expires_in: LAUNCH_URL_SECONDS,
+    content_base_url: path === null ? null : contentFileUrl(grant, ''),
+    expires_in: CONTENT_TOKEN_SECONDS,
     scorm_edition: manifest.scorm?.edition ?? null,
     scos: manifest.scorm ? tableOfContents(manifest.scorm).map(scoView) : [],
   };
