@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
 import { normalizedPackagePath, type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
 import { nowSeconds } from '../clock.ts';
+import { launchStateSchema } from './module-attempt-views.ts';
 import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../storage/module-content.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
@@ -99,6 +100,8 @@ export const modulePlayerSchema = z.object({
   scorm_edition: z.nullable(z.string()),
   /** SCORM: the default organization's items in order (groups too: `launch` null), what a table of contents shows. */
   scos: z.array(scoSchema),
+  /** SCORM: the caller's attempt this launch continues, each SCO's entry and initial CMI data; null in a preview. */
+  attempt: z.nullable(launchStateSchema),
 });
 
 export const moduleListSchema = z.object({ modules: z.array(moduleSchema) });
@@ -177,7 +180,11 @@ export function progressView(record: ModuleImportRecord): ModuleImportProgress {
  * What a player needs: the launch file on the content origin with a launch-scoped token in its path (decision 270; its
  * relative assets carry the token too), the launch parameters apart, and the SCO list.
  */
-export async function playerView(record: ModuleImportRecord, now = nowSeconds()): Promise<ModulePlayerView> {
+export async function playerView(
+  record: ModuleImportRecord,
+  attempt: z.output<typeof launchStateSchema> | null = null,
+  now = nowSeconds(),
+): Promise<ModulePlayerView> {
   const manifest = record.manifest!;
   const path = launchPath(manifest.launch);
   const query = manifest.launch.includes('?') ? manifest.launch.slice(manifest.launch.indexOf('?')) : null;
@@ -194,6 +201,7 @@ export async function playerView(record: ModuleImportRecord, now = nowSeconds())
     expires_in: CONTENT_TOKEN_SECONDS,
     scorm_edition: manifest.scorm?.edition ?? null,
     scos: manifest.scorm ? tableOfContents(manifest.scorm).map(scoView) : [],
+    attempt,
   };
 }
 
