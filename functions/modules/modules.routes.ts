@@ -96,7 +96,8 @@ export const modulesGroup = defineGroup({
       description:
         'Only for users assigned to a course that contains the module (403). `version` is the version of the ' +
         'attempt this replaces (0 for a new attempt; the player data names it, and `attemptid`, the number): ' +
-        'another is 409 with the current attempt. `cmi` is the flattened data model (`{"cmi.core.lesson_status": "passed"}`). 422 with ' +
+        'another is 409 with the current attempt. `cmi` is the flattened data model ' +
+        '(`{"cmi.core.lesson_status": "passed"}`). 422 with ' +
         "`scorm_<code>` per element over the spec's limits (e.g. suspend_data over 4,096 characters in 1.2, " +
         '64,000 in 2004), `terminated` for a commit after Terminate/LMSFinish without a new Initialize. The ' +
         'server judges the result (mastery score, scaled passing score, completion threshold); the commit that ' +
