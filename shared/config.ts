@@ -60,6 +60,13 @@ const ConfigSchema = z.object({
   /** Public base URL of the site (links in mail, absolute urls in payloads). */
   STEPWISE_SITE_URL: z._default(z.string(), 'http://127.0.0.1:3000'),
   STEPWISE_SITE_NAME: z._default(z.string(), 'Stepwise'),
+  /**
+   * The content origin: where module packages' files are served, an origin that is not the site's
+   * (decision 270). Locally the stack's second server sets it; unset, no module can be played.
+   */
+  STEPWISE_CONTENT_URL: z.optional(z.string()),
+  /** The key content-origin tokens are sealed with (decision 270); locally a fixed development key when unset. */
+  STEPWISE_CONTENT_SIGNING_KEY: z.optional(z.string().check(z.minLength(32))),
   /** The site's number in GET /sites/info (a site migrated from Dozuki keeps its siteid). */
   STEPWISE_SITE_ID: int(1),
   /** One line about the site, shown by the apps' site picker (GET /sites/info). */

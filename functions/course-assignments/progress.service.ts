@@ -78,6 +78,11 @@ export async function complete(auth: SignedInAuth, rawDoctype: string, docid: nu
   const { doctype } = await requireDocument(rawDoctype, docid);
   const userid = body.userid ?? caller.userid;
   const override = userid !== caller.userid;
+  // A module stage is earned in the player (decision 271); only a manager's override completes it by hand.
+  if (doctype === 'external_training_module' && !override)
+    throw new ForbiddenError(
+      'A module stage completes when the module is satisfied in the player; a manager may complete it for you',
+    );
   if (override) {
     await requireUser(userid).catch(() => {
       throw ValidationError.field('userid', 'not_found', `No user with userid ${userid}`);

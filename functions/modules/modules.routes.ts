@@ -4,11 +4,12 @@
  */
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
-import { pagination } from '../../shared/http/query.ts';
+import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/storage/module-objects.ts';
 import * as modules from './modules.service.ts';
-import { createImportBody, draftsBody, startByUrlBody } from './modules.schemas.ts';
+import { commitBody, createImportBody, draftsBody, startByUrlBody } from './modules.schemas.ts';
+import { moduleAttemptListSchema, moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
 import {
   moduleDraftListSchema,
   moduleImportListSchema,
@@ -78,11 +79,53 @@ export const modulesGroup = defineGroup({
       method: 'GET',
       path: '/external_training_modules/{id}/player',
       auth: 'user',
-      summary: 'Player data of the current version, with a short-lived launch URL',
-      description: 'Only for users assigned to a course that contains the module (403 otherwise).',
+      summary: 'Player data of the current version: launch URL on the content origin, SCO list, the attempt and entry',
+      description:
+        'Only for users assigned to a course that contains the module (403 otherwise). SCORM: `attempt` is the ' +
+        "caller's attempt this launch continues (resumed after a suspend, else the next), with each SCO's entry " +
+        "and the CMI data its runtime starts with (the manifest's launch values filled).",
       params: idParams('id'),
       response: modulePlayerSchema,
       handler: ({ caller, params }) => modules.player(caller, params.id),
+    }),
+    route({
+      method: 'POST',
+      path: '/external_training_modules/{id}/attempts/{attemptid}/commit',
+      auth: 'user',
+      summary: "Keep the SCORM runtime's CMI data of one SCO in the caller's attempt (Initialize, Commit, Terminate)",
+      description:
+        'Only for users assigned to a course that contains the module (403). `version` is the version of the ' +
+        'attempt this replaces (0 for a new attempt; the player data names it, and `attemptid`, the number): ' +
+        'another is 409 with the current attempt. `cmi` is the flattened data model ' +
+        '(`{"cmi.core.lesson_status": "passed"}`). 422 with ' +
+        "`scorm_<code>` per element over the spec's limits (e.g. suspend_data over 4,096 characters in 1.2, " +
+        '64,000 in 2004), `terminated` for a commit after Terminate/LMSFinish without a new Initialize. The ' +
+        'server judges the result (mastery score, scaled passing score, completion threshold); the commit that ' +
+        'first satisfies the module completes its course stage.',
+      params: idParams('id', 'attemptid'),
+      body: commitBody,
+      example: {
+        version: 3,
+        sco: 'intro',
+        cmi: {
+          'cmi.core.lesson_status': 'incomplete',
+          'cmi.core.lesson_location': 'page-4',
+          'cmi.suspend_data': 'p=4',
+        },
+      },
+      response: moduleAttemptSchema,
+      handler: ({ caller, params, body }) => modules.commitAttempt(caller, params.id, params.attemptid, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/external_training_modules/{id}/attempts',
+      auth: 'user',
+      summary: "The caller's attempts at the module (status, score, time, dates), newest first, as `{attempts}`",
+      description: "`all=true`: every learner's attempts, for module managers and Admins (403 otherwise), by learner.",
+      params: idParams('id'),
+      query: z.object({ ...pagination, all: queryFlag }),
+      response: moduleAttemptListSchema,
+      handler: ({ caller, params, query }) => modules.moduleAttempts(caller, params.id, query.all, query),
     }),
     route({
       method: 'PUT',

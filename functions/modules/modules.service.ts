@@ -57,7 +57,8 @@ import {
 } from '../../shared/workflow/module-import-runs.ts';
 import { importView, moduleView, playerView, progressView } from '../../shared/views/module-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
-import type { CreateImportInput, DraftsInput, StartByUrlInput } from './modules.schemas.ts';
+import type { CommitInput, CreateImportInput, DraftsInput, StartByUrlInput } from './modules.schemas.ts';
+import { attempts, commit, launchState } from './attempts.service.ts';
 
 export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
 const UPLOAD_WINDOW_SECONDS = 900;
@@ -311,8 +312,8 @@ export async function preview(caller: Caller, importid: number) {
   return playerView(record);
 }
 
-/** The player: only for users assigned to a course that contains the module. */
-export async function player(caller: Caller, moduleid: number) {
+/** Users assigned to a course that contains the module (Admins too: previewing is …/imports/{importid}/preview). */
+async function requireAssigned(caller: Caller, moduleid: number): Promise<TrainingModuleRecord> {
   const module = await requireModule(moduleid);
   let assigned = false;
   for await (const courses of moduleUsageChunks(moduleid)) {
@@ -327,8 +328,29 @@ export async function player(caller: Caller, moduleid: number) {
     }
   }
   if (!assigned) throw new ForbiddenError('You are not assigned to a course that contains this module');
-  if (module.current_importid === null) throw new NotFoundError(`Module ${moduleid} has no current version`);
-  return playerView(await requireImport(module.current_importid));
+  return module;
+}
+
+async function currentImport(module: TrainingModuleRecord): Promise<ModuleImportRecord> {
+  if (module.current_importid === null) throw new NotFoundError(`Module ${module.moduleid} has no current version`);
+  return requireImport(module.current_importid);
+}
+
+/** The player: only for users assigned to a course that contains the module; with the caller's attempt (SCORM). */
+export async function player(caller: Caller, moduleid: number) {
+  const record = await currentImport(await requireAssigned(caller, moduleid));
+  return playerView(record, await launchState(caller, record));
+}
+
+/** A commit of the runtime (decision 271): assigned learners only, to their own attempts. */
+export async function commitAttempt(caller: Caller, moduleid: number, attempt: number, input: CommitInput) {
+  const record = await currentImport(await requireAssigned(caller, moduleid));
+  return (await commit(caller, record, attempt, input)).attempt;
+}
+
+export async function moduleAttempts(caller: Caller, moduleid: number, all: boolean, page: Page) {
+  await requireModule(moduleid);
+  return attempts(caller, moduleid, all, all && (await canManageModules(caller)), page);
 }
 
 export async function imports(moduleid: number, page: Page) {

@@ -14,6 +14,7 @@ import {
   PackageRejection,
   parseManifest,
 } from '../../shared/domain/module-package.ts';
+import { launchedPaths, normalizedPackagePath } from '../../shared/domain/scorm-manifest.ts';
 import { requireSize } from './import-state.ts';
 import { importTask, packageLimits, progress } from './import-task.ts';
 import { listEntries, openZip, S3RangeReader, zipError } from './s3-zip.ts';
@@ -47,8 +48,14 @@ export const handler = importTask('ValidatePackage', async (state) => {
     const manifestEntry = entries.find((entry) => entry.fileName === layout.manifestPath)!;
     const manifest = parseManifest(layout.kind, await readManifest(zip, manifestEntry));
     const launch = launchPath(manifest.launch);
-    if (launch !== null && !names.includes(`${layout.rootPrefix}${launch}`)) {
-      throw new PackageRejection('launch_missing', `The manifest launches "${launch}", which is not in the package`);
+    const present = new Set(names);
+    // SCORM: every item's resource must be in the package, not only the first (decision 269).
+    const launched = manifest.scorm
+      ? launchedPaths(manifest.scorm).map((href) => normalizedPackagePath(launchPath(href) ?? ''))
+      : [launch];
+    for (const path of launched) {
+      if (path !== null && !present.has(`${layout.rootPrefix}${path}`))
+        throw new PackageRejection('launch_missing', `The manifest launches "${path}", which is not in the package`);
     }
     await progress(state, 'validating', 25);
     return {

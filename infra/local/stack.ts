@@ -124,6 +124,20 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       onError: (error) => console.error('The search indexer failed a stream batch; it is read again', error),
     }));
 
+  // The content origin (decision 270): package files on another loopback name and port than the site's.
+  const { createContentOrigin, contentOriginUrl } = await import('./content-origin.ts');
+  const contentServer = createContentOrigin();
+  await new Promise<void>((resolve, reject) => {
+    contentServer.once('error', reject);
+    contentServer.listen(Number(process.env.STEPWISE_CONTENT_PORT ?? 0), options.host, () => resolve());
+  });
+  const contentPort = (contentServer.address() as { port: number }).port;
+  process.env.STEPWISE_CONTENT_URL ??= contentOriginUrl(
+    new URL(process.env.STEPWISE_SITE_URL ?? `http://${options.host}`).hostname,
+    contentPort,
+  );
+  (await import('../../shared/config.ts')).reloadConfig();
+
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -141,6 +155,8 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       await tableStream?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
+      await new Promise<void>((resolve) => contentServer.close(() => resolve()));
+      contentServer.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
       await functions.stop();
       if (!options.dataDir) await rm(embedDirectory, { recursive: true, force: true });

@@ -48,6 +48,7 @@ import {
   openApprovalRequestItemSchema,
 } from './entities/approval-request.ts';
 import { moduleImportItemSchema } from './entities/module-import.ts';
+import { moduleAttemptItemSchema } from './entities/module-attempt.ts';
 import { moduleUsageItemSchema } from './entities/module-usage.ts';
 import { changeRequestItemSchema, periodicReviewItemSchema } from './entities/periodic-review.ts';
 import { reviewDocumentItemSchema, reviewScheduleItemSchema } from './entities/review-schedule.ts';
@@ -257,6 +258,8 @@ const SHAPES: ShapeInput[] = [
   ['ModuleImport', `IMPORT#${ID}`, 'IMPORT', moduleImportItemSchema],
   ['TrainingModule', `MODULE#${ID}`, 'MODULE', trainingModuleItemSchema],
   ['ModuleUsage', `MODULE#${ID}`, `USAGE#COURSE#${PAD}`, moduleUsageItemSchema],
+  // module-attempt.ts (decision 271)
+  ['ModuleAttempt', `ATTEMPTS#MODULE#${ID}#USER#${ID}`, `ATTEMPT#${PAD}`, moduleAttemptItemSchema],
   // release.ts, tag.ts
   ['Release', `RELEASE#${ID}`, 'RELEASE', storedReleaseSchema],
   ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD', releaseHeadItemSchema],

@@ -5,6 +5,7 @@
  * Every refusal is a PackageRejection with a stable error code the import reports.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseScormManifest, type ScormStructure } from './scorm-manifest.ts';
 
 export const IMPORT_ERROR_CODES = [
   'not_a_zip',
@@ -102,6 +103,8 @@ export interface ManifestFacts {
   launch: string;
   /** The schema version the manifest declares (SCORM), if any. */
   schema_version: string | null;
+  /** SCORM: organizations, items, launches (shared/domain/scorm-manifest.ts); absent before decision 269. */
+  scorm?: ScormStructure;
 }
 
 const parser = new XMLParser({
@@ -139,84 +142,10 @@ export function parseManifest(kind: PackageLayout['kind'], xml: string): Manifes
       `The manifest is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
     );
   }
+  if (kind === 'scorm') return parseScormManifest(xml);
   const document = parser.parse(xml) as Node;
-  if (kind === 'scorm') return parseScorm(document, xml);
   if (kind === 'cmi5') return parseCmi5(document);
   return parseTinCan(document);
-}
-
-function scormStandard(schemaVersion: string, xml: string): PackageStandard {
-  const version = schemaVersion.toLowerCase();
-  if (version === '1.2') return 'scorm12';
-  if (version.includes('2004') || version === 'cam 1.3') return 'scorm2004';
-  if (version)
-    throw new PackageRejection(
-      'unsupported_version',
-      `SCORM schema version "${schemaVersion}" is not supported (1.2 and 2004 are)`,
-    );
-  // No declared version: the binding namespaces tell them apart.
-  if (/adlcp_rootv1p2/i.test(xml)) return 'scorm12';
-  if (/adlcp_v1p3|adlseq_v1p3|imsss/i.test(xml)) return 'scorm2004';
-  throw new PackageRejection(
-    'unsupported_version',
-    'The manifest declares no SCORM version and uses neither the 1.2 nor the 2004 namespaces',
-  );
-}
-
-function joinBase(...parts: Array<string | undefined>): string {
-  return parts.filter(Boolean).join('');
-}
-
-function parseScorm(document: Node, xml: string): ManifestFacts {
-  const manifest = document.manifest as Node | undefined;
-  if (!manifest || typeof manifest !== 'object')
-    throw new PackageRejection('manifest_invalid', 'imsmanifest.xml has no <manifest> element');
-  const schemaVersion = text(manifest.metadata?.schemaversion);
-  const standard = scormStandard(schemaVersion, xml);
-
-  const resourcesNode = (manifest.resources ?? {}) as Node;
-  const resources = (resourcesNode.resource ?? []) as Node[];
-  const byId = new Map(resources.map((resource) => [String(resource['@_identifier'] ?? ''), resource]));
-  const organizations = (manifest.organizations?.organization ?? []) as Node[];
-  const defaultId = manifest.organizations?.['@_default'];
-  const organization = organizations.find((org) => org['@_identifier'] === defaultId) ?? organizations[0];
-
-  // The first item (depth first) that points at a resource with an href is what launches.
-  const firstLaunchable = (items: Node[] | undefined): { item: Node; resource: Node } | undefined => {
-    for (const item of items ?? []) {
-      const resource = byId.get(String(item['@_identifierref'] ?? ''));
-      if (resource?.['@_href']) return { item, resource };
-      const nested = firstLaunchable(item.item as Node[] | undefined);
-      if (nested) return nested;
-    }
-    return undefined;
-  };
-  const found = firstLaunchable(organization?.item as Node[] | undefined);
-  const resource =
-    found?.resource ??
-    resources.find((r) => r['@_href'] && /^sco$/i.test(String(r['@_scormtype'] ?? r['@_scormType'] ?? '')));
-  if (!resource)
-    throw new PackageRejection(
-      'manifest_invalid',
-      'imsmanifest.xml names no launchable resource (an item pointing at a resource with an href)',
-    );
-
-  const parameters = String(found?.item['@_parameters'] ?? '');
-  const href = joinBase(manifest['@_base'], resourcesNode['@_base'], resource['@_base'], String(resource['@_href']));
-  const launch = parameters
-    ? `${href}${parameters.startsWith('?') || parameters.startsWith('#') ? '' : '?'}${parameters}`
-    : href;
-  const title =
-    text(organization?.title) ||
-    text(manifest.metadata?.lom?.general?.title) ||
-    String(manifest['@_identifier'] ?? 'Untitled module');
-  return {
-    standard,
-    identifier: manifest['@_identifier'] ? String(manifest['@_identifier']) : null,
-    title,
-    launch,
-    schema_version: schemaVersion || null,
-  };
 }
 
 function parseCmi5(document: Node): ManifestFacts {

@@ -54,6 +54,7 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   documentid: ['1203'],
   id: ['12', 'guide', 'fd3a5b1c-6a7e-4d8b-9a55-0f2c3d4e5f60'],
   importid: ['fd3a5b1c-6a7e-4d8b-9a55-0f2c3d4e5f60', '31'],
+  attemptid: ['1'],
   course_assignmentid: ['215'],
   assigneeid: ['1042'],
   assignee_userid: ['1042'],

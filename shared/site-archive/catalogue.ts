@@ -42,6 +42,7 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'MediaGuid',
   'MediaItem',
   'IdentityProvider',
+  'ModuleAttempt',
   'ModuleImport',
   'ModuleUsage',
   'OpenApprovalRequest',

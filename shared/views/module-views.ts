@@ -1,11 +1,13 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; docs/wire-fidelity.md §3.22). */
 import * as z from 'zod/mini';
 import { launchPath } from '../domain/module-package.ts';
+import { normalizedPackagePath, type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { nowSeconds } from '../clock.ts';
+import { launchStateSchema } from './module-attempt-views.ts';
+import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../storage/module-content.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../domain/import-statuses.ts';
 import type { TrainingModuleRecord } from '../db/entities/training-module.ts';
-import { contentKey, modulesBucket } from '../storage/module-objects.ts';
-import { presignedGetUrl } from '../storage/objects.ts';
 
 const nullableInt = z.nullable(z.int());
 
@@ -64,6 +66,23 @@ export const moduleImportProgressSchema = z.object({
   error: moduleImportSchema.shape.error,
 });
 
+/** One item of a SCORM package's table of contents, with what the runtime is given when it launches. */
+export const scoSchema = z.object({
+  identifier: z.string(),
+  title: z.string(),
+  parent: z.nullable(z.string()),
+  depth: z.int(),
+  isvisible: z.boolean(),
+  scorm_type: z.nullable(z.enum(['sco', 'asset'])),
+  launch: z.nullable(z.string()),
+  mastery_score: z.nullable(z.number()),
+  scaled_passing_score: z.nullable(z.number()),
+  completion_threshold: z.nullable(z.number()),
+  max_time_allowed: z.nullable(z.string()),
+  time_limit_action: z.nullable(z.string()),
+  data_from_lms: z.nullable(z.string()),
+});
+
 /** What a player opens (GET …/player, …/imports/{importid}/preview). */
 export const modulePlayerSchema = z.object({
   moduleid: z.int(),
@@ -73,7 +92,16 @@ export const modulePlayerSchema = z.object({
   standard: z.string(),
   launch_url: z.string(),
   launch_parameters: z.nullable(z.string()),
+  /** The package's top on the content origin (a SCO's `launch` is relative to it); null for an absolute launch. */
+  content_base_url: z.nullable(z.string()),
+  /** Seconds the URLs open the package's files. */
   expires_in: z.int(),
+  /** SCORM: the edition the manifest declares ('1.2', '2004 2nd Edition', ...); null for other standards. */
+  scorm_edition: z.nullable(z.string()),
+  /** SCORM: the default organization's items in order (groups too: `launch` null), what a table of contents shows. */
+  scos: z.array(scoSchema),
+  /** SCORM: the caller's attempt this launch continues, each SCO's entry and initial CMI data; null in a preview. */
+  attempt: z.nullable(launchStateSchema),
 });
 
 export const moduleListSchema = z.object({ modules: z.array(moduleSchema) });
@@ -87,9 +115,6 @@ export type ModuleImportView = z.output<typeof moduleImportSchema>;
 export type ModuleView = z.output<typeof moduleSchema>;
 export type ModuleImportProgress = z.output<typeof moduleImportProgressSchema>;
 export type ModulePlayerView = z.output<typeof modulePlayerSchema>;
-
-/** Launch URLs are short-lived: a player opens them right away. */
-export const LAUNCH_URL_SECONDS = 300;
 
 export function importView(record: ModuleImportRecord): ModuleImportView {
   return {
@@ -152,24 +177,49 @@ export function progressView(record: ModuleImportRecord): ModuleImportProgress {
 }
 
 /**
- * What a player needs: the launch file as a short-lived URL, and the launch parameters apart (they are not part of the
- * signed URL).
+ * What a player needs: the launch file on the content origin with a launch-scoped token in its path (decision 270; its
+ * relative assets carry the token too), the launch parameters apart, and the SCO list.
  */
-export async function playerView(record: ModuleImportRecord): Promise<ModulePlayerView> {
+export async function playerView(
+  record: ModuleImportRecord,
+  attempt: z.output<typeof launchStateSchema> | null = null,
+  now = nowSeconds(),
+): Promise<ModulePlayerView> {
   const manifest = record.manifest!;
   const path = launchPath(manifest.launch);
   const query = manifest.launch.includes('?') ? manifest.launch.slice(manifest.launch.indexOf('?')) : null;
+  const grant = { importid: record.importid, expires: now + CONTENT_TOKEN_SECONDS };
   return {
     moduleid: record.moduleid,
     importid: record.importid,
     provider_version_number: record.provider_version_number,
     title: manifest.title,
     standard: manifest.standard,
-    launch_url:
-      path === null
-        ? manifest.launch
-        : await presignedGetUrl(modulesBucket(), contentKey(record.importid, path), LAUNCH_URL_SECONDS),
+    launch_url: path === null ? manifest.launch : contentFileUrl(grant, `${normalizedPackagePath(path)}${query ?? ''}`),
     launch_parameters: path === null ? null : query,
-    expires_in: LAUNCH_URL_SECONDS,
+    content_base_url: path === null ? null : contentFileUrl(grant, ''),
+    expires_in: CONTENT_TOKEN_SECONDS,
+    scorm_edition: manifest.scorm?.edition ?? null,
+    scos: manifest.scorm ? tableOfContents(manifest.scorm).map(scoView) : [],
+    attempt,
+  };
+}
+
+function scoView(item: ScormItem): z.output<typeof scoSchema> {
+  const threshold = item.completion_threshold;
+  return {
+    identifier: item.identifier,
+    title: item.title,
+    parent: item.parent,
+    depth: item.depth,
+    isvisible: item.isvisible,
+    scorm_type: item.scorm_type,
+    launch: item.launch,
+    mastery_score: item.mastery_score,
+    scaled_passing_score: item.scaled_passing_score,
+    completion_threshold: threshold?.completed_by_measure ? threshold.min_progress_measure : null,
+    max_time_allowed: item.max_time_allowed,
+    time_limit_action: item.time_limit_action,
+    data_from_lms: item.data_from_lms,
   };
 }

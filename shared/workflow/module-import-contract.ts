@@ -5,6 +5,7 @@
  * reads its fields from here, the tasks parse their input and their output with it, and the
  * starter (module-import-runs.ts) parses what it sends, so the three cannot drift apart.
  */
+import { scormStructureSchema } from '../domain/scorm-manifest.ts';
 import * as z from 'zod/mini';
 import type { ManifestFacts } from '../domain/module-package.ts';
 
@@ -27,6 +28,7 @@ const manifestFactsSchema = z.object({
   title: z.string(),
   launch: z.string(),
   schema_version: z.nullable(z.string()),
+  scorm: z.optional(scormStructureSchema),
 });
 
 /** Step Functions' error document under `$.failure` (the Catch's ResultPath). */

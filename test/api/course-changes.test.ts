@@ -32,14 +32,20 @@ describe('external training module stages', () => {
       403,
     );
 
-    const done = await api('PATCH', `/course_assignments/complete/external_training_module/${moduleid}`, {
+    // A module stage is earned in the player: the learner cannot mark it done (decision 271); a manager can.
+    const self = await api('PATCH', `/course_assignments/complete/external_training_module/${moduleid}`, {
       token: member.token,
       body: {},
+    });
+    expect(self.status).toBe(403);
+    const done = await api('PATCH', `/course_assignments/complete/external_training_module/${moduleid}`, {
+      token: admin,
+      body: { userid: member.userid },
     });
     expect(done.status).toBe(200);
     expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, member.userid).stage_status).toEqual({
       status: 'completed',
-      reason: 'completed',
+      reason: 'manager_override',
     });
 
     // Covered twice (team and alone): leaving the team keeps the enrollment; cancelling the last removes it.

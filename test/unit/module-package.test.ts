@@ -21,7 +21,7 @@ function rejection(action: () => unknown): PackageRejection {
 
 describe('parseManifest', () => {
   it('reads SCORM 1.2: title of the default organization, the launch resource, the version', () => {
-    expect(parseManifest('scorm', scorm12Manifest('Lockout Tagout'))).toEqual({
+    expect(parseManifest('scorm', scorm12Manifest('Lockout Tagout'))).toMatchObject({
       standard: 'scorm12',
       identifier: 'com.example.LockoutTagout',
       title: 'Lockout Tagout',

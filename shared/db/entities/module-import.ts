@@ -23,6 +23,7 @@ import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
+import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
 import * as z from 'zod/mini';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
@@ -80,6 +81,7 @@ export const moduleImportItemSchema = z.strictObject({
       title: z.string(),
       launch: z.string(),
       schema_version: z.nullable(z.string()),
+      scorm: z.optional(scormStructureSchema),
     }),
   ),
   repaired: z.boolean(),

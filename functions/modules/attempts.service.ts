@@ -1,0 +1,274 @@
+/**
+ * SCORM attempts (decision 271): what a launch starts from (the learner's attempt, each SCO's
+ * entry and the runtime's initial CMI data with the manifest's launch values), commits kept on
+ * condition of their version, the server's judgement of the result, and the stage completed
+ * through the course progress path once the module is satisfied.
+ */
+import { nowSeconds } from '../../shared/clock.ts';
+import { type Caller, isAdmin } from '../../shared/domain/caller.ts';
+import { ConflictError, ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
+import {
+  type CmiData,
+  cmiProblems,
+  entryFor,
+  exitOf,
+  formatTimespan,
+  moduleSatisfied,
+  type ScormModel,
+  scoResult,
+  timespanSeconds,
+} from '../../shared/domain/scorm-attempt.ts';
+import { type ScormItem, tableOfContents } from '../../shared/domain/scorm-manifest.ts';
+import {
+  getAttempt,
+  latestAttempt,
+  listModuleAttempts,
+  listUserAttempts,
+  type ModuleAttemptRecord,
+  putAttempt,
+  type ScoState,
+} from '../../shared/db/entities/module-attempt.ts';
+import type { ModuleImportRecord } from '../../shared/db/entities/module-import.ts';
+import { getUser } from '../../shared/db/entities/user.ts';
+import type { Page } from '../../shared/db/paging.ts';
+import { completeDocument } from '../../shared/training/progress.ts';
+import { attemptView } from '../../shared/views/module-attempt-views.ts';
+import { log } from '../../shared/observability/logger.ts';
+import type { CommitInput } from './modules.schemas.ts';
+
+export interface LaunchState {
+  attempt: number;
+  version: number;
+  /** Per SCO of the table of contents: its entry and the CMI data the runtime starts with. */
+  scos: Array<{ identifier: string; entry: string; cmi: CmiData }>;
+  current: ReturnType<typeof attemptView> | null;
+}
+
+function modelOf(record: ModuleImportRecord): ScormModel | null {
+  const standard = record.manifest?.standard;
+  return standard === 'scorm12' || standard === 'scorm2004' ? standard : null;
+}
+
+/** The attempt a launch continues: the latest while a SCO of it is open or suspended, else the next one. */
+function continued(latest: ModuleAttemptRecord | undefined): { attempt: number; record: ModuleAttemptRecord | null } {
+  if (!latest) return { attempt: 1, record: null };
+  const open = Object.values(latest.scos).some((sco) => !sco.terminated || sco.exit === 'suspend');
+  return open ? { attempt: latest.attempt, record: latest } : { attempt: latest.attempt + 1, record: null };
+}
+
+/** The manifest's values and the learner, as the runtime's data model names them. */
+function launchValues(model: ScormModel, sco: ScormItem, learner: { id: string; name: string }): CmiData {
+  const values: Array<[string, string | number | null]> =
+    model === 'scorm12'
+      ? [
+          ['cmi.core.student_id', learner.id],
+          ['cmi.core.student_name', learner.name],
+          ['cmi.launch_data', sco.data_from_lms],
+          ['cmi.student_data.mastery_score', sco.mastery_score],
+          ['cmi.student_data.max_time_allowed', sco.max_time_allowed],
+          ['cmi.student_data.time_limit_action', sco.time_limit_action],
+          ['cmi.core.credit', 'credit'],
+          ['cmi.core.lesson_mode', 'normal'],
+        ]
+      : [
+          ['cmi.learner_id', learner.id],
+          ['cmi.learner_name', learner.name],
+          ['cmi.launch_data', sco.data_from_lms],
+          ['cmi.scaled_passing_score', sco.scaled_passing_score],
+          [
+            'cmi.completion_threshold',
+            sco.completion_threshold?.completed_by_measure ? sco.completion_threshold.min_progress_measure : null,
+          ],
+          ['cmi.max_time_allowed', sco.max_time_allowed],
+          ['cmi.time_limit_action', sco.time_limit_action],
+          ['cmi.credit', 'credit'],
+          ['cmi.mode', 'normal'],
+        ];
+  return Object.fromEntries(values.filter(([, value]) => value !== null).map(([key, value]) => [key, String(value)]));
+}
+
+/** Elements the runtime owns per session: never carried into the next one. */
+const SESSION_ELEMENTS = new Set(['cmi.core.session_time', 'cmi.session_time', 'cmi.core.exit', 'cmi.exit']);
+
+export async function launchState(caller: Caller, record: ModuleImportRecord): Promise<LaunchState | null> {
+  const model = modelOf(record);
+  const structure = record.manifest?.scorm;
+  if (!model || !structure) return null;
+  const { attempt, record: current } = continued(await latestAttempt(record.moduleid, caller.userid));
+  const user = await getUser(caller.userid);
+  const learner = { id: String(caller.userid), name: user?.username ?? `User ${caller.userid}` };
+  const scos = tableOfContents(structure)
+    .filter((sco) => sco.launch)
+    .map((sco) => {
+      const state = current?.scos[sco.identifier];
+      const entry = entryFor(state);
+      const kept: CmiData =
+        state && entry === 'resume'
+          ? Object.fromEntries(Object.entries(state.cmi).filter(([key]) => !SESSION_ELEMENTS.has(key)))
+          : {};
+      const totalTime = formatTimespan(model, state?.total_seconds ?? 0);
+      const cmi: CmiData = {
+        ...kept,
+        ...launchValues(model, sco, learner),
+        ...(model === 'scorm12'
+          ? { 'cmi.core.entry': entry, 'cmi.core.total_time': totalTime }
+          : { 'cmi.entry': entry, 'cmi.total_time': totalTime }),
+      };
+      return { identifier: sco.identifier, entry, cmi };
+    });
+  return { attempt, version: current?.version ?? 0, scos, current: current ? attemptView(current) : null };
+}
+
+function refuse(code: string, scormError: number, message: string): ValidationError {
+  return new ValidationError(message, [{ field: 'cmi', code, message: `SCORM ${scormError}: ${message}` }]);
+}
+
+/**
+ * Keeps a commit of one SCO's CMI data. `initialize` opens a session of the SCO (after a
+ * Terminate too); `terminate` ends it: its session time joins the total, and until the SCO is
+ * initialised again every commit is refused (2004: 143 Commit After Termination; 1.2: 101).
+ */
+export async function commit(
+  caller: Caller,
+  record: ModuleImportRecord,
+  attempt: number,
+  input: CommitInput,
+): Promise<{ attempt: ReturnType<typeof attemptView>; completed: boolean }> {
+  const model = modelOf(record);
+  const structure = record.manifest?.scorm;
+  if (!model || !structure)
+    throw ValidationError.field('id', 'not_scorm', 'Only SCORM modules keep attempts through this route');
+  const toc = tableOfContents(structure);
+  const sco = toc.find((item) => item.identifier === input.sco && item.launch);
+  if (!sco) throw ValidationError.field('sco', 'not_found', `The module has no SCO "${input.sco}"`);
+  const problems = cmiProblems(model, input.cmi);
+  if (problems.length > 0)
+    throw new ValidationError(
+      `The CMI data breaks the SCORM limits: ${problems[0]!.element} ${problems[0]!.message}`,
+      problems.map((problem) => ({
+        field: problem.element,
+        code: `scorm_${problem.scorm_error}`,
+        message: problem.message,
+      })),
+    );
+
+  const stored = await getAttempt(record.moduleid, caller.userid, attempt);
+  if (!stored) {
+    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid));
+    if (attempt !== expected)
+      throw ValidationError.field(
+        'attempt',
+        'not_current',
+        `Attempt ${attempt} is not open; the current one is ${expected}`,
+      );
+  }
+  if ((stored?.version ?? 0) !== input.version)
+    throw new ConflictError(
+      `The attempt is at version ${stored?.version ?? 0}, not ${input.version}`,
+      stored ? attemptView(stored) : undefined,
+    );
+  if (stored && stored.importid !== record.importid && !input.initialize)
+    throw new ConflictError('The module has a new version; launch it again', attemptView(stored));
+
+  const previous = stored?.scos[sco.identifier];
+  if (previous?.terminated && !input.initialize)
+    throw refuse(
+      'terminated',
+      model === 'scorm12' ? 101 : 143,
+      `SCO "${sco.identifier}" was terminated; it must be launched again`,
+    );
+  if (!previous && !input.initialize)
+    throw refuse('not_initialized', model === 'scorm12' ? 301 : 142, `SCO "${sco.identifier}" was not initialised`);
+
+  const session = input.terminate
+    ? (timespanSeconds(model, input.cmi[model === 'scorm12' ? 'cmi.core.session_time' : 'cmi.session_time']) ?? 0)
+    : 0;
+  const result = scoResult(model, input.cmi, sco);
+  const state: ScoState = {
+    cmi: input.cmi,
+    launched: true,
+    exit: exitOf(model, input.cmi),
+    terminated: input.terminate === true,
+    total_seconds: (previous?.total_seconds ?? 0) + session,
+    ...result,
+  };
+  const scos = { ...(stored?.scos ?? {}), [sco.identifier]: state };
+  const results = new Map(Object.entries(scos));
+  const tracked = toc.filter((item) => item.scorm_type === 'sco' && item.launch);
+  const satisfied = moduleSatisfied(toc, results);
+  const now = nowSeconds();
+  const own = tracked.map((item) => scos[item.identifier]).filter((entry) => entry !== undefined);
+  const single = tracked.length === 1 ? own[0] : undefined;
+  const next: ModuleAttemptRecord = {
+    moduleid: record.moduleid,
+    userid: caller.userid,
+    attempt,
+    importid: stored?.importid ?? record.importid,
+    standard: model,
+    version: input.version + 1,
+    scos,
+    completion_status: satisfied
+      ? 'completed'
+      : own.some((entry) => entry.completion_status !== 'not attempted')
+        ? 'incomplete'
+        : 'not attempted',
+    success_status: own.some((entry) => entry.success_status === 'failed')
+      ? 'failed'
+      : own.length === tracked.length && own.every((entry) => entry.success_status === 'passed')
+        ? 'passed'
+        : 'unknown',
+    score_raw: single?.score_raw ?? null,
+    score_scaled: single
+      ? single.score_scaled
+      : averageOf(own.map((entry) => entry.score_scaled).filter((value) => value !== null)),
+    total_seconds: Object.values(scos).reduce((sum, entry) => sum + entry.total_seconds, 0),
+    satisfied: satisfied || (stored?.satisfied ?? false),
+    satisfied_date: stored?.satisfied_date ?? (satisfied ? now : null),
+    created_date: stored?.created_date ?? now,
+    modified_date: now,
+  };
+  const written = await putAttempt(next);
+  if (!written.written)
+    throw new ConflictError(
+      'The attempt was changed by another commit; launch again or resend with its version',
+      written.current ? attemptView(written.current) : undefined,
+    );
+  // Only the commit that first satisfied the module completes its stage (its satisfied_date is this commit's).
+  const completed = next.satisfied_date === now && stored?.satisfied_date == null && next.satisfied;
+  if (completed) {
+    try {
+      await completeDocument({
+        userid: caller.userid,
+        doctype: 'external_training_module',
+        docid: record.moduleid,
+        work_log_entryid: null,
+        revisionid: null,
+        manager_override_userid: null,
+        actor_userid: caller.userid,
+        impersonator_userid: null,
+      });
+    } catch (error) {
+      log().error('The module was satisfied but its stage could not be completed', {
+        moduleid: record.moduleid,
+        userid: caller.userid,
+        error,
+      });
+      throw error;
+    }
+  }
+  return { attempt: attemptView(next), completed };
+}
+
+function averageOf(values: number[]): number | null {
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** The caller's attempts; with `all`, every learner's (module managers and Admins). */
+export async function attempts(caller: Caller, moduleid: number, all: boolean, canManage: boolean, page: Page) {
+  if (all) {
+    if (!canManage && !isAdmin(caller)) throw new ForbiddenError("Only module managers see every learner's attempts");
+    return { attempts: (await listModuleAttempts(moduleid, page)).map(attemptView) };
+  }
+  const mine = await listUserAttempts(moduleid, caller.userid);
+  return { attempts: mine.slice(page.offset, page.offset + page.limit).map(attemptView) };
+}

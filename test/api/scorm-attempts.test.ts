@@ -1,0 +1,243 @@
+/**
+ * SCORM attempts over HTTP (decision 271): the player names the attempt and each SCO's entry and
+ * launch values; commits are kept on their version, checked against the spec's limits, refused
+ * after Terminate and for someone else; the server judges the result and completes the stage.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createUser, loginAdmin } from '../support/api.ts';
+import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
+import { importPackage } from '../support/modules.ts';
+import { scorm12MultiPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
+
+let admin: string;
+
+beforeAll(async () => {
+  admin = await loginAdmin();
+});
+
+/** A module made current, in a course assigned to a new learner. */
+async function assignedModule(zip: Buffer) {
+  const { moduleid, importid } = await importPackage(admin, zip);
+  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
+  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
+  const learner = await createUser();
+  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
+  return { moduleid, learner, assignment };
+}
+
+const commit = (token: string, moduleid: number, attempt: number, body: Record<string, unknown>) =>
+  api('POST', `/external_training_modules/${moduleid}/attempts/${attempt}/commit`, { token, body });
+
+describe('SCORM 1.2 attempts', () => {
+  it('fills launch values, keeps a suspended attempt for a resume with total time, passes by mastery score', async () => {
+    const { moduleid, learner, assignment } = await assignedModule(await scorm12MultiPackage('Attempts 1.2'));
+    const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(player.status).toBe(200);
+    expect(player.body.attempt).toMatchObject({ attempt: 1, version: 0, current: null });
+    const intro = player.body.attempt.scos.find((sco: { identifier: string }) => sco.identifier === 'intro');
+    expect(intro.entry).toBe('ab-initio');
+    expect(intro.cmi).toMatchObject({
+      'cmi.core.entry': 'ab-initio',
+      'cmi.launch_data': 'level=beginner',
+      'cmi.student_data.mastery_score': '80',
+      'cmi.student_data.max_time_allowed': '00:30:00',
+      'cmi.student_data.time_limit_action': 'exit,message',
+      'cmi.core.total_time': '0000:00:00',
+    });
+
+    // Initialize, then suspend with a place and data.
+    let answer = await commit(learner.token, moduleid, 1, {
+      version: 0,
+      sco: 'intro',
+      initialize: true,
+      cmi: { 'cmi.core.lesson_status': 'incomplete' },
+    });
+    expect(answer.status).toBe(200);
+    answer = await commit(learner.token, moduleid, 1, {
+      version: 1,
+      sco: 'intro',
+      terminate: true,
+      cmi: {
+        'cmi.core.lesson_status': 'incomplete',
+        'cmi.core.lesson_location': 'page-4',
+        'cmi.suspend_data': 'p=4;answers=abc',
+        'cmi.core.exit': 'suspend',
+        'cmi.core.session_time': '0000:02:30.50',
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ version: 2, completion_status: 'incomplete', total_time: 150.5 });
+
+    // A commit after LMSFinish is refused (1.2: 101), nothing changes.
+    const late = await commit(learner.token, moduleid, 1, {
+      version: 2,
+      sco: 'intro',
+      cmi: { 'cmi.core.lesson_status': 'passed' },
+    });
+    expect(late.status).toBe(422);
+    expect(JSON.stringify(late.body)).toContain('terminated');
+
+    // Second launch resumes.
+    const again = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(again.body.attempt).toMatchObject({ attempt: 1, version: 2 });
+    const resumed = again.body.attempt.scos.find((sco: { identifier: string }) => sco.identifier === 'intro');
+    expect(resumed.entry).toBe('resume');
+    expect(resumed.cmi).toMatchObject({
+      'cmi.core.entry': 'resume',
+      'cmi.core.lesson_location': 'page-4',
+      'cmi.suspend_data': 'p=4;answers=abc',
+      'cmi.core.total_time': '0000:02:30.50',
+    });
+    expect(resumed.cmi['cmi.core.exit']).toBeUndefined();
+
+    // The raw score against the mastery score decides (the content says completed, 70 < 80: failed).
+    answer = await commit(learner.token, moduleid, 1, {
+      version: 2,
+      sco: 'intro',
+      initialize: true,
+      cmi: { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '70' },
+    });
+    expect(answer.body.scos.find((sco: { identifier: string }) => sco.identifier === 'intro')).toMatchObject({
+      success_status: 'failed',
+      satisfied: false,
+    });
+    answer = await commit(learner.token, moduleid, 1, {
+      version: 3,
+      sco: 'intro',
+      cmi: { 'cmi.core.lesson_status': 'completed', 'cmi.core.score.raw': '85' },
+    });
+    expect(answer.body.scos[0]).toMatchObject({ identifier: 'intro', success_status: 'passed', satisfied: true });
+    // One SCO of two is not the module.
+    expect(answer.body.satisfied).toBe(false);
+    expect(
+      entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status.status,
+    ).not.toBe('completed');
+    answer = await commit(learner.token, moduleid, 1, {
+      version: 4,
+      sco: 'rules',
+      initialize: true,
+      cmi: { 'cmi.core.lesson_status': 'completed' },
+    });
+    expect(answer.body).toMatchObject({ satisfied: true, completion_status: 'completed', version: 5 });
+    expect(entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status).toEqual({
+      status: 'completed',
+      reason: 'completed',
+    });
+
+    const mine = await api('GET', `/external_training_modules/${moduleid}/attempts`, { token: learner.token });
+    expect(mine.body.attempts).toHaveLength(1);
+    expect(mine.body.attempts[0]).toMatchObject({ attempt: 1, satisfied: true, userid: learner.userid });
+    const all = await api('GET', `/external_training_modules/${moduleid}/attempts`, {
+      token: admin,
+      query: { all: 'true' },
+    });
+    expect(all.body.attempts.map((one: { userid: number }) => one.userid)).toEqual([learner.userid]);
+    expect(
+      (
+        await api('GET', `/external_training_modules/${moduleid}/attempts`, {
+          token: learner.token,
+          query: { all: '1' },
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('refuses oversized suspend_data, a stale version, malformed commits and learners not assigned', async () => {
+    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Refusals'));
+    const first = await commit(learner.token, moduleid, 1, { version: 0, sco: 'intro', initialize: true, cmi: {} });
+    expect(first.status).toBe(200);
+
+    const big = await commit(learner.token, moduleid, 1, {
+      version: 1,
+      sco: 'intro',
+      cmi: { 'cmi.suspend_data': 'x'.repeat(4097) },
+    });
+    expect(big.status).toBe(422);
+    expect(JSON.stringify(big.body)).toContain('scorm_405');
+
+    // Two tabs: the second commit on version 1 loses, with the current attempt.
+    expect(
+      (await commit(learner.token, moduleid, 1, { version: 1, sco: 'intro', cmi: { 'cmi.suspend_data': 'a' } })).status,
+    ).toBe(200);
+    const stale = await commit(learner.token, moduleid, 1, {
+      version: 1,
+      sco: 'intro',
+      cmi: { 'cmi.suspend_data': 'b' },
+    });
+    expect(stale.status).toBe(409);
+    expect(JSON.stringify(stale.body)).toContain('"version":2');
+
+    expect((await commit(learner.token, moduleid, 1, { version: 2, sco: 'nope', cmi: {} })).status).toBe(422);
+    expect((await commit(learner.token, moduleid, 1, { version: 2, sco: 'intro', cmi: { x: 1 } })).status).toBe(422);
+    expect(
+      (await commit(learner.token, moduleid, 1, { version: 2, sco: 'intro', cmi: { 'bad key': 'v' } })).status,
+    ).toBe(422);
+    // An attempt that is not the open one.
+    expect(
+      (await commit(learner.token, moduleid, 7, { version: 0, sco: 'intro', initialize: true, cmi: {} })).status,
+    ).toBe(422);
+    // Someone else: not assigned, so nothing of theirs (or the learner's) is reached.
+    const other = await createUser();
+    expect((await commit(other.token, moduleid, 1, { version: 2, sco: 'intro', cmi: {} })).status).toBe(403);
+    const kept = await api('GET', `/external_training_modules/${moduleid}/attempts`, { token: learner.token });
+    expect(kept.body.attempts[0].version).toBe(2);
+  });
+});
+
+describe('SCORM 2004 attempts', () => {
+  it('judges success by the scaled passing score and completion by the threshold, whatever the content says', async () => {
+    const { moduleid, learner, assignment } = await assignedModule(await scorm2004ThirdPackage('Attempts 2004'));
+    const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(player.body.attempt.scos[0].cmi).toMatchObject({
+      'cmi.entry': 'ab-initio',
+      'cmi.scaled_passing_score': '0.6',
+      'cmi.completion_threshold': '0.75',
+      'cmi.launch_data': 'mode=third',
+      'cmi.max_time_allowed': 'PT1H',
+      'cmi.time_limit_action': 'continue,message',
+      'cmi.total_time': 'PT0H0M0S',
+    });
+    let answer = await commit(learner.token, moduleid, 1, {
+      version: 0,
+      sco: 'only',
+      initialize: true,
+      cmi: {
+        'cmi.completion_status': 'completed',
+        'cmi.progress_measure': '0.5',
+        'cmi.success_status': 'passed',
+        'cmi.score.scaled': '0.4',
+      },
+    });
+    expect(answer.body).toMatchObject({ completion_status: 'incomplete', success_status: 'failed', satisfied: false });
+    const big = await commit(learner.token, moduleid, 1, {
+      version: 1,
+      sco: 'only',
+      cmi: { 'cmi.suspend_data': 'x'.repeat(64_001) },
+    });
+    expect(big.status).toBe(422);
+    expect(JSON.stringify(big.body)).toContain('scorm_407');
+    answer = await commit(learner.token, moduleid, 1, {
+      version: 1,
+      sco: 'only',
+      terminate: true,
+      cmi: {
+        'cmi.progress_measure': '0.8',
+        'cmi.score.scaled': '0.9',
+        'cmi.suspend_data': 'y'.repeat(64_000),
+        'cmi.session_time': 'PT1M5S',
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ completion_status: 'completed', success_status: 'passed', satisfied: true });
+    expect(answer.body.total_time).toBe(65);
+    expect(
+      entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status.status,
+    ).toBe('completed');
+    const after = await commit(learner.token, moduleid, 1, { version: 2, sco: 'only', cmi: {} });
+    expect(after.status).toBe(422);
+    expect(JSON.stringify(after.body)).toContain('143');
+    // Terminated without suspending: the next launch is a new attempt.
+    const next = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
+  });
+});
