@@ -20,9 +20,20 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   204: 'reserved for the entity migration (issue 24), which needed one record (203)',
   226: 'reserved for the offline work (issue 30), which needed three records (223-225)',
   230: 'reserved for API tokens and SCIM (issue 28), which needed three records (227-229)',
+  257: 'reserved for the hardening round three site file and PDF work (issue 35), which needed three records (254-256)',
+  258: 'reserved for the hardening round three site file and PDF work (issue 35), which needed three records (254-256)',
+  265: 'reserved for the quick loop (issue 36), which needed one record (264)',
+  266: 'reserved for the quick loop (issue 36), which needed one record (264)',
+  267: 'reserved for the quick loop (issue 36), which needed one record (264)',
+  268: 'reserved for the quick loop (issue 36), which needed one record (264)',
+  272: 'reserved for the SCORM player (issue 37), which needed three records (269-271)',
+  273: 'reserved for the SCORM player (issue 37), which needed three records (269-271)',
   277: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
   278: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
+  283: 'reserved for drop-in round three (issue 39), which needed four records (279-282)',
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
+  292: 'reserved for search at every size (issue 41), which needed three records (289-291)',
+  293: 'reserved for search at every size (issue 41), which needed three records (289-291)',
 };
 
 export interface DecisionRecord {

@@ -8,10 +8,12 @@
  * is not the one its attributes give, naming the attributes that disagree.
  *
  * A template is [pk, sk]: `{name}` is the attribute as written, `{name:pad}` zero-padded as sort
- * keys pad ids (shared/db/keys.ts), `{name:lower}` / `{name:upper}` in that case, and `{}` a
+ * keys pad ids (shared/db/keys.ts), `{name:lower}` / `{name:upper}` in that case,
+ * `{name:sha256}` its SHA-256 in hex (the LRS keys IRIs and document ids by their hash), and `{}` a
  * part of the key no attribute repeats (the shape check of entity-schemas.ts already holds it).
  */
 import { padId } from '../db/keys.ts';
+import { sha256Hex } from '../domain/secrets.ts';
 
 type Template = readonly [pk: string, sk: string];
 
@@ -78,6 +80,13 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
   Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],
+  ModuleAttempt: [['ATTEMPTS#MODULE#{moduleid}#USER#{userid}', 'ATTEMPT#{attempt:pad}']],
+  XapiStatement: [['XSTMT#{statement_id:lower}', 'STMT']],
+  // The seq (stored time, position) is free; the statement it names ends the sort key.
+  XapiStatementIndex: [['XIDX#{}', '{}#{statement_id}']],
+  XapiActivity: [['XACT#{activity_id:sha256}', 'ACTIVITY']],
+  // The scope (activity, agent) is hashed into the partition and not kept apart from it.
+  XapiDocument: [['XDOC#{}', '{}#{doc_id:sha256}']],
   ApprovalProcess: [['APPROVAL_PROCESS#{approval_processid}', 'PROCESS']],
   ApprovalAttachment: [['APPROVAL_ATTACHMENT#WIKI#{wikiid}', 'ATTACHMENT']],
   ApprovalRequest: [['APPROVAL_REQUEST#{approval_requestid}', 'REQUEST']],
@@ -111,7 +120,7 @@ export const KEY_ONLY_ENTITIES: ReadonlySet<string> = new Set([
   'Unique',
 ]);
 
-const PLACEHOLDER = /\{([a-z_]*)(?::(pad|lower|upper))?\}/g;
+const PLACEHOLDER = /\{([a-z_]*)(?::(pad|lower|upper|sha256))?\}/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -125,6 +134,7 @@ function spelled(value: unknown, form: string | undefined): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   if (form === 'lower') return value.toLowerCase();
   if (form === 'upper') return value.toUpperCase();
+  if (form === 'sha256') return sha256Hex(value);
   return value;
 }
 

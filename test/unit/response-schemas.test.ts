@@ -49,6 +49,7 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'POST /sso/{providerid}/acs': 'a 303 into the site with a session, or an HTML error page (SAML POST binding)',
   'GET /sso/step_up': "a 302 to the identity provider's forced re-login, no body",
   'GET /sso/sign_for': "a 302 to the identity provider's forced fresh sign-in, no body",
+  'GET /sso/{providerid}/metadata': 'SAML SP metadata, XML for the identity provider to import (decision 285)',
 };
 
 /**

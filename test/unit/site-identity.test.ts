@@ -14,6 +14,7 @@ import {
   KEY_TEMPLATES,
   templateAttributes,
 } from '../../shared/site-archive/identity.ts';
+import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { checkItem } from '../../shared/site-archive/item-checks.ts';
 import { TRANSIENT_ENTITIES } from '../../shared/site-archive/records.ts';
 import { claimSignature, claimsOf } from '../../shared/site-archive/unique-claims.ts';
@@ -28,6 +29,9 @@ const TEXT: Record<string, string> = {
   client_guid: '0f8fad5b-d9cb-469f-a165-70867728950e',
   token_hash: 'a'.repeat(64),
   badgeid: 'first-guide',
+  statement_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  activity_id: 'http://example.com/activities/pump-seal',
+  doc_id: 'bookmark',
 };
 
 /** What the `{}` parts of a template (no attribute repeats them) are filled with, per entity. */
@@ -35,6 +39,8 @@ const FREE: Record<string, string[]> = {
   SearchToken: ['GUIDE', 'seal'],
   WorkLogLink: ['#G3', ''],
   ApprovedRevision: ['GUIDE#3'],
+  XapiStatementIndex: ['ALL', '000001764300000#000'],
+  XapiDocument: [`STATE#${'b'.repeat(64)}`, '-'],
 };
 
 function sampleOf(entity: string, template: readonly [string, string]) {
@@ -44,11 +50,12 @@ function sampleOf(entity: string, template: readonly [string, string]) {
   });
   const free = [...(FREE[entity] ?? [])];
   const render = (part: string) =>
-    part.replace(/\{([a-z_]*)(?::(pad|lower|upper))?\}/g, (_, name: string, form?: string) => {
+    part.replace(/\{([a-z_]*)(?::(pad|lower|upper|sha256))?\}/g, (_, name: string, form?: string) => {
       if (!name) return free.shift() ?? '7';
       const value = values[name];
       if (form === 'pad') return String(value).padStart(12, '0');
       if (form === 'lower') return String(value).toLowerCase();
+      if (form === 'sha256') return sha256Hex(String(value));
       return String(value);
     });
   return { pk: render(template[0]), sk: render(template[1]), ...values };
