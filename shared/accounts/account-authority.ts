@@ -70,6 +70,8 @@ export async function requireMayChangeAccount(
   target: UserRecord,
   change: AccountChange,
   currentPasswordGiven = false,
+  /** The enabled Admins' userids (a parameter so the unit test can give the count no request can reach). */
+  enabledAdmins: () => Promise<number[]> = activeAdminUserids,
 ): Promise<void> {
   if (!touchesAuthority(target, change)) return;
   if (actsThroughToken(actor)) {
@@ -89,7 +91,7 @@ export async function requireMayChangeAccount(
   const staysActiveAdmin =
     (change.privileges ?? target.privileges).includes('Admin') && (change.active ?? !target.disabled);
   if (isActiveAdmin(target) && !staysActiveAdmin) {
-    const others = (await activeAdminUserids()).filter((userid) => userid !== target.userid);
+    const others = (await enabledAdmins()).filter((userid) => userid !== target.userid);
     if (others.length === 0)
       throw ValidationError.field(
         change.active === false ? 'active' : 'privileges',

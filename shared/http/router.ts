@@ -126,10 +126,7 @@ export function createRouter(
       // reads it, so a page of another site cannot make a browser call them with its session.
       const auth = route.selfAuthenticated
         ? { user: null, appId: headers['x-app-id'] }
-        : await authenticate(
-            headers,
-            route.page || route.sessionCookie ? sessionTokenOf(headers, method) : undefined,
-          );
+        : await authenticate(headers, route.page || route.sessionCookie ? sessionTokenOf(headers, method) : undefined);
       if (auth.user) logCaller(auth.user.userid);
       if (route.page && !auth.user && closedToAnonymous(route)) {
         const search = event.rawQueryString ? `?${event.rawQueryString}` : '';

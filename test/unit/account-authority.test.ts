@@ -3,13 +3,18 @@
  * last enabled Admin is never disabled or demoted (over HTTP only the Admin themself or a token
  * could try, and both are refused before this check), and what counts as a change.
  */
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  type AccountActor,
+  type AccountChange,
+  requireMayChangeAccount as requireWithCount,
+} from '../../shared/accounts/account-authority.ts';
+import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
 
-const admins = vi.hoisted(() => ({ ids: [] as number[] }));
-vi.mock('../../shared/db/entities/user.ts', () => ({ activeAdminUserids: async () => admins.ids }));
-
-const { requireMayChangeAccount } = await import('../../shared/accounts/account-authority.ts');
-const { ForbiddenError, ValidationError } = await import('../../shared/domain/errors.ts');
+// The enabled Admins as the test sets them (unit files share modules, so no module mock).
+const admins = { ids: [] as number[] };
+const requireMayChangeAccount = (actor: AccountActor, target: any, change: AccountChange) =>
+  requireWithCount(actor, target, change, false, async () => admins.ids);
 
 const person = (userid: number) => ({
   caller: { userid, username: 'A', privileges: ['Admin' as const], teams: [] },
