@@ -29,7 +29,7 @@ it('renders the reference: an operation with its schema and example, no request 
   });
   page.on('pageerror', (error) => problems.push(String(error)));
 
-  await page.goto(`${apiUrl()}/doc#tag/users/POST/user/token`, { waitUntil: 'load' });
+  await page.goto(`${apiUrl()}/doc#tag/auth/POST/user/token`, { waitUntil: 'load' });
   // The login operation, with its body schema's fields and its examples.
   // (Functions run in the page: `globalThis.document` there; this project compiles without DOM types.)
   const pageText = () => (globalThis as any).document.body.innerText as string;

@@ -25,6 +25,8 @@ import { randomUUID } from 'node:crypto';
 import { uploadSiteFile } from '../support/site-transfer.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
 import { uniqueSuffix } from '../support/api.ts';
+import { importPackage } from '../support/modules.ts';
+import { scorm12MultiPackage } from '../support/scorm-packages.ts';
 import {
   adminProcess,
   assessment,
@@ -32,6 +34,7 @@ import {
   emptySiteFile,
   entry,
   finishedModule,
+  once,
   freshUser,
   governedGuide,
   made,
@@ -127,6 +130,15 @@ export const PREPARATIONS: Record<string, Prepare> = {
   // The world's comment is the plain user's.
   'PATCH /comments/{commentid}': async () => ({ role: 'user' }),
 
+  // ---- collections: a fuzzed PATCH may empty or rename one, so each request has its own
+  'PATCH /collections/{collectionid}': async (world) => {
+    const collection = await made('collection', 'POST', '/collections', world.admin.token, {
+      title: `Fuzz collection ${uniqueSuffix()}`,
+      guideids: [world.guideid],
+    });
+    return { values: { collectionid: collection.collectionid }, body: { guideids: [world.guideid] } };
+  },
+
   // ---- media and modules
   'POST /user/media/uploads': async () => ({
     query: { file: 'fuzz.png' },
@@ -142,6 +154,18 @@ export const PREPARATIONS: Record<string, Prepare> = {
   'POST /user/media/images/{imageid}': async (world) => ({ values: { imageid: await processedImage(world) } }),
   'PUT /external_training_modules/{id}/current': async (world) => ({ values: { ...(await finishedModule(world)) } }),
   'PUT /external_training_modules/{id}/draft': async (world) => ({ values: { ...(await finishedModule(world)) } }),
+  // One SCORM 1.2 module in one course, made once; each request's learner is new and assigned to it,
+  // so its attempt 1 starts at version 0 and a commit that initializes it is valid.
+  'POST /external_training_modules/{id}/attempts/{attemptid}/commit': async (world) => {
+    const { moduleid, wikiid } = await scormCourse(world);
+    const learner = await freshUser(world, true);
+    await made('assignment', 'POST', '/course_assignments', world.admin.token, { wikiid, userid: learner.userid });
+    return {
+      values: { id: moduleid, attemptid: 1 },
+      token: learner.token,
+      body: { version: 0, sco: 'intro', initialize: true },
+    };
+  },
   'POST /external_training_modules/imports/{importid}/start/byUrl': async (world) => {
     const created = await made('module import', 'POST', '/external_training_modules/imports', world.admin.token, {});
     return { values: { importid: created.importid }, body: { url: (await packageServer()).url } };
@@ -369,3 +393,18 @@ export const PREPARATIONS: Record<string, Prepare> = {
     return { values: { importid: created.importid } };
   },
 };
+
+/** A current SCORM 1.2 module (the tests' multi-SCO package) and a course whose one stage it is. */
+const scormCourse = (world: FuzzWorld) =>
+  once('scorm course', async () => {
+    const { moduleid, importid } = await importPackage(world.admin.token, await scorm12MultiPackage('Fuzz SCORM'));
+    await made('current module', 'PUT', `/external_training_modules/${moduleid}/current`, world.admin.token, {
+      importid,
+    });
+    const course = await made('course', 'POST', '/courses', world.admin.token, {
+      title: `Fuzz SCORM course ${uniqueSuffix()}`,
+      contents: 'Fuzzed.',
+      stages: [{ doctype: 'external_training_module', docid: moduleid }],
+    });
+    return { moduleid: moduleid as number, wikiid: course.wikiid as number };
+  });
