@@ -121,6 +121,7 @@ export async function fullGuide(
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
+    workLogEnabled: caller !== null,
     siteUrl: siteUrl(),
     media,
   });
