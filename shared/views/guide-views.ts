@@ -46,6 +46,8 @@ export const guideSummarySchema = z.object({
   guide_revisionid: z.int(),
   /** Stepwise has no archived state (a deleted guide leaves every list), so never true. */
   isArchived: z.boolean(),
+  /** The periodic-review schedule the guide is in (docs/periodic-review.md), or null. */
+  periodicReviewSchedule: z.nullable(z.object({ prsid: z.int(), prdid: z.int(), name: z.string() })),
 });
 
 /** A step line as read: its bullet and level, the raw text and its rendered HTML. */
@@ -185,11 +187,17 @@ export function mediaIdsOf(
   return ids;
 }
 
+/** What a summary shows from other features, read in batches by the caller (null: none). */
+export interface SummaryExtras {
+  periodicReviewSchedule: GuideSummary['periodicReviewSchedule'];
+}
+
 export function guideSummary(
   guide: GuideRecord,
   author: UserRecord | undefined,
   siteUrl: string,
   media: ViewMedia,
+  extras: SummaryExtras,
 ): GuideSummary {
   return {
     dataType: 'guide',
@@ -215,6 +223,7 @@ export function guideSummary(
     image: guideImage(guide, media),
     guide_revisionid: guide.revisionid,
     isArchived: false,
+    periodicReviewSchedule: extras.periodicReviewSchedule,
   };
 }
 
