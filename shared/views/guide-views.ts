@@ -46,6 +46,8 @@ export const guideSummarySchema = z.object({
   guide_revisionid: z.int(),
   /** Stepwise has no archived state (a deleted guide leaves every list), so never true. */
   isArchived: z.boolean(),
+  /** The quiz attached to the guide (POST /quizzes/attach/guide) at its attached revision, or null. */
+  attachedQuiz: z.nullable(z.object({ quizid: z.int(), quiz_revisionid: z.int() })),
   /** The periodic-review schedule the guide is in (docs/periodic-review.md), or null. */
   periodicReviewSchedule: z.nullable(z.object({ prsid: z.int(), prdid: z.int(), name: z.string() })),
 });
@@ -223,6 +225,7 @@ export function guideSummary(
     image: guideImage(guide, media),
     guide_revisionid: guide.revisionid,
     isArchived: false,
+    attachedQuiz: guide.attached_quiz ?? null,
     periodicReviewSchedule: extras.periodicReviewSchedule,
   };
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
 import { addStep, createCategory, createGuide, ownSteps, publish, uploadImage } from './guide-fixtures.ts';
+import { importQuiz } from './quiz-fixtures.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
@@ -78,7 +79,50 @@ describe('steps: imageURL and time_estimate', () => {
   });
 });
 
-describe('guide summaries: guide_revisionid, isArchived, periodicReviewSchedule', () => {
+describe('guide summaries: guide_revisionid, isArchived, attachedQuiz, periodicReviewSchedule', () => {
+  it('lists the quiz attached to a guide, which stays through later edits and follows a re-attach', async () => {
+    const admin = await loginAdmin();
+    const writer = await author();
+    const cat = await createCategory();
+    const guide = await publish(writer.token, await createGuide(writer.token, { category: cat }));
+    const summaryOf = async () => {
+      const page = await api('GET', `/categories/${encodeURIComponent(cat)}`, { token: writer.token });
+      expect(page.status).toBe(200);
+      return page.body.guides.find((summary: { guideid: number }) => summary.guideid === guide.guideid);
+    };
+    expect((await summaryOf()).attachedQuiz).toBeNull();
+
+    const [first, second] = [await importQuiz(), await importQuiz()];
+    const attached = await api('POST', '/quizzes/attach/guide', {
+      token: admin,
+      query: { revisionid: guide.revisionid },
+      body: { quizid: first.quizid, guideid: guide.guideid },
+    });
+    expect(attached.status).toBe(201);
+    expect((await summaryOf()).attachedQuiz).toEqual({ quizid: first.quizid, quiz_revisionid: first.quiz_revisionid });
+
+    const edited = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: writer.token,
+      query: { revisionid: attached.body.revisionid },
+      body: { summary: 'Edited after the quiz' },
+    });
+    expect(edited.status).toBe(200);
+    const afterEdit = await summaryOf();
+    expect(afterEdit.attachedQuiz).toEqual({ quizid: first.quizid, quiz_revisionid: first.quiz_revisionid });
+    expect(afterEdit.guide_revisionid).toBe(edited.body.revisionid);
+
+    const again = await api('POST', '/quizzes/attach/guide', {
+      token: admin,
+      query: { revisionid: edited.body.revisionid },
+      body: { quizid: second.quizid, guideid: guide.guideid },
+    });
+    expect(again.status).toBe(201);
+    expect((await summaryOf()).attachedQuiz).toEqual({
+      quizid: second.quizid,
+      quiz_revisionid: second.quiz_revisionid,
+    });
+  });
+
   it('lists each guide with its current revision and the review schedule it is in (null when none)', async () => {
     const admin = await loginAdmin();
     const writer = await author();
