@@ -46,6 +46,8 @@ export const guideSummarySchema = z.object({
   guide_revisionid: z.int(),
   /** Stepwise has no archived state (a deleted guide leaves every list), so never true. */
   isArchived: z.boolean(),
+  /** The guide's tags, alphabetical (kept on the guide item by the tag routes, decision 283). */
+  tags: z.array(z.string()),
   /** The quiz attached to the guide (POST /quizzes/attach/guide) at its attached revision, or null. */
   attachedQuiz: z.nullable(z.object({ quizid: z.int(), quiz_revisionid: z.int() })),
   /** The periodic-review schedule the guide is in (docs/periodic-review.md), or null. */
@@ -225,6 +227,7 @@ export function guideSummary(
     image: guideImage(guide, media),
     guide_revisionid: guide.revisionid,
     isArchived: false,
+    tags: [...(guide.tags ?? [])].sort(),
     attachedQuiz: guide.attached_quiz ?? null,
     periodicReviewSchedule: extras.periodicReviewSchedule,
   };

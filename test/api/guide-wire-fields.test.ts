@@ -79,7 +79,45 @@ describe('steps: imageURL and time_estimate', () => {
   });
 });
 
-describe('guide summaries: guide_revisionid, isArchived, attachedQuiz, periodicReviewSchedule', () => {
+describe('guide summaries: guide_revisionid, isArchived, tags, attachedQuiz, periodicReviewSchedule', () => {
+  it("lists the guide's tags, alphabetical, as tagging and untagging leave them; guide edits keep them", async () => {
+    const writer = await author();
+    const cat = await createCategory();
+    const guide = await publish(writer.token, await createGuide(writer.token, { category: cat }));
+    const summaryOf = async () => {
+      const page = await api('GET', `/categories/${encodeURIComponent(cat)}`, { token: writer.token });
+      expect(page.status).toBe(200);
+      return page.body.guides.find((summary: { guideid: number }) => summary.guideid === guide.guideid);
+    };
+    expect((await summaryOf()).tags).toEqual([]);
+    for (const tag of ['zinc', 'brass', 'maintenance']) {
+      const tagged = await api('PUT', `/guides/${guide.guideid}/tag`, { token: writer.token, body: { tag } });
+      expect(tagged.status).toBe(200);
+    }
+    // Tagging twice changes nothing.
+    expect(
+      (await api('PUT', `/guides/${guide.guideid}/tag`, { token: writer.token, body: { tag: 'zinc' } })).status,
+    ).toBe(200);
+    expect((await summaryOf()).tags).toEqual(['brass', 'maintenance', 'zinc']);
+
+    const current = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
+    const edited = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: writer.token,
+      query: { revisionid: current.body.revisionid },
+      body: { summary: 'Edited after tagging' },
+    });
+    expect(edited.status).toBe(200);
+    const removed = await api('DELETE', `/guides/${guide.guideid}/tag`, {
+      token: writer.token,
+      body: { tag: 'brass' },
+    });
+    expect(removed.status).toBe(204);
+    const summary = await summaryOf();
+    expect(summary.tags).toEqual(['maintenance', 'zinc']);
+    const listed = await api('GET', `/guides/${guide.guideid}/tags`, { token: writer.token });
+    expect(listed.body).toEqual(summary.tags);
+  });
+
   it('lists the quiz attached to a guide, which stays through later edits and follows a re-attach', async () => {
     const admin = await loginAdmin();
     const writer = await author();

@@ -435,6 +435,7 @@ describe('GET /guides', () => {
       image: null,
       guide_revisionid: b.revisionid,
       isArchived: false,
+      tags: [],
       attachedQuiz: null,
       periodicReviewSchedule: null,
     });

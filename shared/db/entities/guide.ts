@@ -83,6 +83,8 @@ export interface GuideRecord {
    * guide lists show it without reading the links. Absent: none attached.
    */
   attached_quiz?: AttachedQuiz;
+  /** The guide's tags, kept by the tag transactions (the `TAGGED#GUIDE#` links stay the source). */
+  tags?: string[];
   created_date: number;
   published_date: number | null;
   modified_date: number;
@@ -167,6 +169,7 @@ const guideContent = {
   service_author: z.optional(serviceAuthorSchema),
   image: z.nullable(z.int()),
   attached_quiz: z.optional(z.object({ quizid: id, quiz_revisionid: z.int() })),
+  tags: z.optional(z.array(z.string())),
   created_date: z.number(),
   published_date: z.nullable(z.number()),
   modified_date: z.number(),
