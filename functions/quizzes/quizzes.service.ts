@@ -2,7 +2,7 @@
  * Quiz use cases: read a definition, delete, attach to guides and wikis, list and categories.
  * Import lives in functions/quiz-import (the only function that bundles survey-core).
  */
-import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -80,6 +80,9 @@ function newDocTitle(quiz: QuizRecord, title: string): string | undefined {
 function attachFailure(error: unknown, quizid: number): never {
   if (error instanceof TransactionConditionFailed && error.failedLabels.includes('quiz')) {
     throw new NotFoundError(`No quiz with quizid ${quizid}`);
+  }
+  if (error instanceof TransactionConditionFailed && error.failedLabels.includes('guide')) {
+    throw new ConflictError('The guide changed while the quiz was being attached; attach it again');
   }
   throw error;
 }

@@ -30,7 +30,6 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   273: 'reserved for the SCORM player (issue 37), which needed three records (269-271)',
   277: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
   278: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
-  283: 'reserved for drop-in round three (issue 39), which needed four records (279-282)',
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
   292: 'reserved for search at every size (issue 41), which needed three records (289-291)',
   293: 'reserved for search at every size (issue 41), which needed three records (289-291)',

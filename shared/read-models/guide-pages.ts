@@ -14,6 +14,7 @@ import { batchGetParts, type BatchPart } from '../db/batch.ts';
 import { getSteps, guidesPart, stepsPart, type GuideRecord, type StepRecord } from '../db/entities/guide.ts';
 import { getUsers, usersPart, type UserRecord } from '../db/entities/user.ts';
 import { guideMarksPart } from '../db/entities/guide-mark.ts';
+import { findScheduledClaims, getSchedules } from '../db/entities/review-schedule.ts';
 import {
   fullGuideView,
   guideSummary,
@@ -32,15 +33,51 @@ async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>
   return new Map(users.map((user) => [user.userid, user]));
 }
 
-function summariesOf(guides: GuideRecord[], authors: Map<number, UserRecord>, media: ViewMedia): GuideSummary[] {
-  return guides.map((guide) => guideSummary(guide, authors.get(guide.userid), siteUrl(), media));
+type ReviewSchedules = Map<number, NonNullable<GuideSummary['periodicReviewSchedule']>>;
+
+/**
+ * The periodic-review schedule of each guide that is in one, by guideid: one BatchGet of the
+ * documents' schedule claims, one of the (distinct) schedules they name.
+ */
+async function reviewSchedulesOf(guides: GuideRecord[]): Promise<ReviewSchedules> {
+  const claims = await findScheduledClaims(guides.map((guide) => ({ doctype: 'guide', docid: guide.guideid })));
+  if (claims.length === 0) return new Map();
+  const schedules = await getSchedules([...new Set(claims.map((claim) => claim.prsid))]);
+  const names = new Map(schedules.map((schedule) => [schedule.prsid, schedule.name]));
+  const found: ReviewSchedules = new Map();
+  for (const claim of claims) {
+    const name = names.get(claim.prsid);
+    if (claim.doctype === 'guide' && name !== undefined)
+      found.set(claim.docid, { prsid: claim.prsid, prdid: claim.prdid, name });
+  }
+  return found;
 }
 
-/** Summaries of guides in the order given (one BatchGet for their authors not cached, one for their images). */
+function summariesOf(
+  guides: GuideRecord[],
+  authors: Map<number, UserRecord>,
+  media: ViewMedia,
+  schedules: ReviewSchedules,
+): GuideSummary[] {
+  return guides.map((guide) =>
+    guideSummary(guide, authors.get(guide.userid), siteUrl(), media, {
+      periodicReviewSchedule: schedules.get(guide.guideid) ?? null,
+    }),
+  );
+}
+
+/**
+ * Summaries of guides in the order given: one BatchGet for their authors not cached, one for
+ * their images, and the batched reads of their review schedules (never one read per guide).
+ */
 export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
   if (guides.length === 0) return [];
-  const [authors, media] = await Promise.all([authorsOf(guides), viewMediaById(mediaIdsOf(guides))]);
-  return summariesOf(guides, authors, media);
+  const [authors, media, schedules] = await Promise.all([
+    authorsOf(guides),
+    viewMediaById(mediaIdsOf(guides)),
+    reviewSchedulesOf(guides),
+  ]);
+  return summariesOf(guides, authors, media, schedules);
 }
 
 /** A step with its 1-based position among the guide's own steps. */
@@ -81,11 +118,12 @@ export async function fullGuide(
     guidesPart(guide.prerequisites),
   );
   const visiblePrerequisites = prerequisiteGuides.filter((prerequisite) => canViewGuideNow(caller, prerequisite));
-  const [prerequisiteAuthors, prerequisiteSteps] = await Promise.all([
+  const [prerequisiteAuthors, prerequisiteSteps, prerequisiteSchedules] = await Promise.all([
     visiblePrerequisites.length > 0 ? authorsOf(visiblePrerequisites) : Promise.resolve(new Map<number, UserRecord>()),
     options.prerequisiteSteps === false
       ? Promise.resolve([] as StepRecord[])
       : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
+    visiblePrerequisites.length > 0 ? reviewSchedulesOf(visiblePrerequisites) : Promise.resolve(new Map()),
   ]);
   const inlined =
     options.prerequisiteSteps === false
@@ -117,10 +155,11 @@ export async function fullGuide(
     guide,
     author,
     steps,
-    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, media),
+    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, media, prerequisiteSchedules),
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
+    workLogEnabled: caller !== null,
     siteUrl: siteUrl(),
     media,
   });

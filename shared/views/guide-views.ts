@@ -42,6 +42,16 @@ export const guideSummarySchema = z.object({
   username: z.nullable(z.string()),
   flags: z.array(z.string()),
   image: z.nullable(imageSchema),
+  /** The guide's current revision (the same as `revisionid`, under the real service's second name). */
+  guide_revisionid: z.int(),
+  /** Stepwise has no archived state (a deleted guide leaves every list), so never true. */
+  isArchived: z.boolean(),
+  /** The guide's tags, alphabetical (kept on the guide item by the tag routes, decision 283). */
+  tags: z.array(z.string()),
+  /** The quiz attached to the guide (POST /quizzes/attach/guide) at its attached revision, or null. */
+  attachedQuiz: z.nullable(z.object({ quizid: z.int(), quiz_revisionid: z.int() })),
+  /** The periodic-review schedule the guide is in (docs/periodic-review.md), or null. */
+  periodicReviewSchedule: z.nullable(z.object({ prsid: z.int(), prdid: z.int(), name: z.string() })),
 });
 
 /** A step line as read: its bullet and level, the raw text and its rendered HTML. */
@@ -71,6 +81,10 @@ export const stepSchema = z.object({
   media: stepMediaSchema,
   comments: inlineCommentsSchema,
   comment_count: z.int(),
+  /** The `standard` URL of the step's first image; `""` when its media is not a shown image. */
+  imageURL: z.string(),
+  /** Steps carry no time estimate of their own (the guide's is `time_required`): null. */
+  time_estimate: z.null(),
 });
 
 /** The answer of POST /guides/steps/lines/preview: the lines as they would be stored. */
@@ -127,8 +141,18 @@ export const guideSchema = z.object({
   modified_date: z.int(),
   prereq_modified_date: z.int(),
   featured_documentid: z.null(),
+  /** No featured-document feature: null, as the real service answers a guide without one. */
+  featured_document_embed_url: z.null(),
   intro_video_url: z.null(),
   intro_video: z.null(),
+  /** The guide's current revision (the same as `revisionid`). */
+  guide_revisionid: z.int(),
+  /** The introduction's structured form: null (see docs/wire-fidelity.md, the guide fields). */
+  introduction_json: z.null(),
+  /** Whether the caller may start a work-log entry on this guide (POST /work_log). */
+  work_log_enabled: z.boolean(),
+  /** Where the caller's entries on this guide are listed (GET /work_log?guideid=…), when enabled. */
+  work_log_url: z.nullable(z.string()),
 });
 
 export type GuideSummary = z.output<typeof guideSummarySchema>;
@@ -167,11 +191,17 @@ export function mediaIdsOf(
   return ids;
 }
 
+/** What a summary shows from other features, read in batches by the caller (null: none). */
+export interface SummaryExtras {
+  periodicReviewSchedule: GuideSummary['periodicReviewSchedule'];
+}
+
 export function guideSummary(
   guide: GuideRecord,
   author: UserRecord | undefined,
   siteUrl: string,
   media: ViewMedia,
+  extras: SummaryExtras,
 ): GuideSummary {
   return {
     dataType: 'guide',
@@ -195,6 +225,11 @@ export function guideSummary(
     username: author?.username ?? null,
     flags: guide.flags,
     image: guideImage(guide, media),
+    guide_revisionid: guide.revisionid,
+    isArchived: false,
+    tags: [...(guide.tags ?? [])].sort(),
+    attachedQuiz: guide.attached_quiz ?? null,
+    periodicReviewSchedule: extras.periodicReviewSchedule,
   };
 }
 
@@ -210,7 +245,15 @@ function mediaView(media: StepMedia | null, shown: ViewMedia): StepView['media']
   return { type: 'embed', data: shown.embeds.get(media.data) ?? { embedid: media.data } };
 }
 
+/** The step's first image's `standard` URL, or `""` (no image, or not ready to be shown). */
+function firstImageUrl(view: StepView['media']): string {
+  if (view.type !== 'image' || view.data.length === 0) return '';
+  const standard = view.data[0].standard;
+  return typeof standard === 'string' ? standard : '';
+}
+
 export function stepView(step: StepRecord, orderby: number, media: ViewMedia): StepView {
+  const shown = mediaView(step.media, media);
   return {
     guideid: step.guideid,
     stepid: step.stepid,
@@ -224,9 +267,11 @@ export function stepView(step: StepRecord, orderby: number, media: ViewMedia): S
       text_raw: line.text_raw,
       text_rendered: line.text_rendered,
     })),
-    media: mediaView(step.media, media),
+    media: shown,
     comments: [],
     comment_count: step.comment_count ?? 0,
+    imageURL: firstImageUrl(shown),
+    time_estimate: null,
   };
 }
 
@@ -239,6 +284,8 @@ export interface FullGuideParts {
   favorited: boolean;
   completed: boolean;
   canEdit: boolean;
+  /** The caller may start a work-log entry on the guide (signed in; viewing it already checked). */
+  workLogEnabled: boolean;
   siteUrl: string;
   media: ViewMedia;
 }
@@ -286,7 +333,12 @@ export function fullGuideView(parts: FullGuideParts): FullGuideView {
       0,
     ),
     featured_documentid: null,
+    featured_document_embed_url: null,
     intro_video_url: null,
     intro_video: null,
+    guide_revisionid: guide.revisionid,
+    introduction_json: null,
+    work_log_enabled: parts.workLogEnabled,
+    work_log_url: parts.workLogEnabled ? `${siteUrl}/api/2.0/work_log?guideid=${guide.guideid}` : null,
   };
 }

@@ -433,6 +433,11 @@ describe('GET /guides', () => {
       username: b.author.username,
       flags: [],
       image: null,
+      guide_revisionid: b.revisionid,
+      isArchived: false,
+      tags: [],
+      attachedQuiz: null,
+      periodicReviewSchedule: null,
     });
     const desc = await api('GET', '/guides', { token, query: { order: 'desc', limit: 2 } });
     expect(desc.body[0].guideid).toBeGreaterThan(desc.body[1].guideid);

@@ -44,6 +44,12 @@ export interface GuideItem {
   featured: boolean;
 }
 
+/** A guide's attached quiz at the quiz revision it was attached with. */
+export interface AttachedQuiz {
+  quizid: number;
+  quiz_revisionid: number;
+}
+
 export interface GuideRecord {
   guideid: number;
   langid: string;
@@ -72,6 +78,13 @@ export interface GuideRecord {
   service_author?: ServiceAuthor;
   /** The guide's image: a GuideImage media item id (read as the Image object). */
   image: number | null;
+  /**
+   * The quiz attached to the guide (POST /quizzes/attach/guide): written with its quiz link, so
+   * guide lists show it without reading the links. Absent: none attached.
+   */
+  attached_quiz?: AttachedQuiz;
+  /** The guide's tags, kept by the tag transactions (the `TAGGED#GUIDE#` links stay the source). */
+  tags?: string[];
   created_date: number;
   published_date: number | null;
   modified_date: number;
@@ -155,6 +168,8 @@ const guideContent = {
   userid: z.int(),
   service_author: z.optional(serviceAuthorSchema),
   image: z.nullable(z.int()),
+  attached_quiz: z.optional(z.object({ quizid: id, quiz_revisionid: z.int() })),
+  tags: z.optional(z.array(z.string())),
   created_date: z.number(),
   published_date: z.nullable(z.number()),
   modified_date: z.number(),

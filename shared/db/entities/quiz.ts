@@ -394,6 +394,26 @@ export async function attachQuiz(
       },
     },
   ];
+  if (link.doctype === 'guide') {
+    // The guide names its quiz too (its lists read it from the guide item), on condition that
+    // the revision the link names is still the guide's current one.
+    writes.push({
+      label: 'guide',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: guideKey(link.docid),
+          UpdateExpression: 'SET attached_quiz = :attached, version = version + :one',
+          ConditionExpression: 'attribute_exists(pk) AND revisionid = :docrevision',
+          ExpressionAttributeValues: {
+            ':attached': { quizid: link.quizid, quiz_revisionid: link.quiz_revisionid },
+            ':one': 1,
+            ':docrevision': link.doc_revisionid,
+          },
+        },
+      },
+    });
+  }
   if (detachFrom && detachFrom.quizid !== link.quizid) {
     writes.push({
       label: 'detach',

@@ -2,7 +2,8 @@
  * Tags. A tag: pk TAG#<tag> / sk TAG, listed alphabetically through gsi1 (gsi1pk TAGS,
  * gsi1sk <tag>); created on first use. A document's tag: pk TAGGED#<GUIDE|WIKI>#<docid> /
  * sk TAG#<tag>. Tagging writes the link, creates the tag if needed and checks that the
- * document still exists, in one transaction, so no tag hangs on a deleted document.
+ * document still exists, in one transaction, so no tag hangs on a deleted document. A guide
+ * also keeps a copy of its tags on its item (decision 283), written in the same transactions.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,6 +14,8 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import { getGuide, guideKey } from './guide.ts';
+import { LostRace, retryOnLostRace } from '../retry.ts';
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
 
@@ -127,12 +130,22 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
         },
       },
       documentTagPut(target, tag, userid, now),
-      {
-        label: 'document',
-        item: {
-          ConditionCheck: { TableName: tableName(), Key: target.key, ConditionExpression: 'attribute_exists(pk)' },
-        },
-      },
+      target.docType === 'GUIDE'
+        ? guideTagsWrite(
+            target.docid,
+            'SET tags = list_append(if_not_exists(tags, :empty), :tag)',
+            'attribute_exists(pk)',
+            {
+              ':empty': [],
+              ':tag': [tag],
+            },
+          )
+        : {
+            label: 'document',
+            item: {
+              ConditionCheck: { TableName: tableName(), Key: target.key, ConditionExpression: 'attribute_exists(pk)' },
+            },
+          },
     ]);
     return true;
   } catch (error) {
@@ -146,8 +159,69 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
   }
 }
 
+/**
+ * The guide item's copy of its tags (decision 283: guide lists read them from the guide), changed
+ * in the tag's transaction with a `version` bump, so a guide write that read the guide before
+ * retries and keeps them. Label `document`: the guide is gone (or, on removal, moved on).
+ */
+function guideTagsWrite(
+  guideid: number,
+  update: string,
+  condition: string,
+  values: Record<string, unknown>,
+): LabelledWrite {
+  return {
+    label: 'document',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: guideKey(guideid),
+        UpdateExpression: `${update}, version = version + :one`,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: { ...values, ':one': 1 },
+      },
+    },
+  };
+}
+
+/** Takes `tag` off a guide: its link and the guide's copy, in one transaction at the guide's version. */
+async function removeGuideTag(guideid: number, tag: string): Promise<boolean> {
+  return retryOnLostRace(async () => {
+    const guide = await getGuide(guideid, { consistent: true });
+    const link: LabelledWrite = {
+      label: 'link',
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: linkKey({ docType: 'GUIDE', docid: guideid }, tag),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    };
+    try {
+      await transactWrite(
+        guide
+          ? [
+              link,
+              guideTagsWrite(guideid, 'SET tags = :tags', 'version = :version', {
+                ':tags': (guide.tags ?? []).filter((kept) => kept !== tag),
+                ':version': guide.version,
+              }),
+            ]
+          : [link],
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+      if (error.failedLabels.includes('link')) return false;
+      throw new LostRace('The guide changed while its tag was being removed');
+    }
+  });
+}
+
 /** Takes `tag` off the document; false when it was not there. */
 export async function removeTag(target: TagTarget, tag: string): Promise<boolean> {
+  if (target.docType === 'GUIDE') return removeGuideTag(target.docid, tag);
   try {
     await db().send(
       new DeleteCommand({
