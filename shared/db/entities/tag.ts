@@ -13,6 +13,14 @@ import { queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
+
+/** Who tagged: a person's userid, or null and the site API token (decision 260; 0: a token's, before it). */
+export interface Tagger {
+  userid: number | null;
+  userid_token?: ServiceAuthor | undefined;
+}
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
 
@@ -40,7 +48,8 @@ export const documentTagItemSchema = z.strictObject({
   tag: z.string(),
   doc_type: z.string(),
   docid: z.int().check(z.positive()),
-  userid: z.int(),
+  userid: z.nullable(z.int()),
+  userid_token: z.optional(serviceAuthorSchema),
   date: z.number(),
 });
 
@@ -76,7 +85,7 @@ export function tagPut(tag: string, createdDate: number): LabelledWrite {
 export function documentTagPut(
   target: Pick<TagTarget, 'docType' | 'docid'>,
   tag: string,
-  userid: number,
+  tagger: Tagger,
   date: number,
 ): LabelledWrite {
   return {
@@ -90,7 +99,10 @@ export function documentTagPut(
           tag,
           doc_type: target.docType,
           docid: target.docid,
-          userid,
+          userid: tagger.userid,
+          ...(tagger.userid_token
+            ? { userid_token: { tokenid: tagger.userid_token.tokenid, name: tagger.userid_token.name } }
+            : {}),
           date,
         } satisfies z.input<typeof documentTagItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -103,7 +115,7 @@ export function documentTagPut(
  * Puts `tag` on the document. Returns false when it was already there. Fails with label
  * 'document' when the document is gone.
  */
-export async function addTag(target: TagTarget, tag: string, userid: number): Promise<boolean> {
+export async function addTag(target: TagTarget, tag: string, tagger: Tagger): Promise<boolean> {
   const now = nowSeconds();
   try {
     await transactWrite([
@@ -126,7 +138,7 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
           },
         },
       },
-      documentTagPut(target, tag, userid, now),
+      documentTagPut(target, tag, tagger, now),
       {
         label: 'document',
         item: {
