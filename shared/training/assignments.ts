@@ -145,7 +145,11 @@ export async function cancelAssignment(
     try {
       await appendAudit(
         auditEvent('course.assignment_cancelled', assignment, cancel.by, { cancellation_reason: cancel.reason }),
-        assignmentCancelWrites(assignment, { ...actorFields('by', cancel.by), at: nowSeconds(), reason: cancel.reason }),
+        assignmentCancelWrites(assignment, {
+          ...actorFields('by', cancel.by),
+          at: nowSeconds(),
+          reason: cancel.reason,
+        }),
       );
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('assignment')) throw error;

@@ -160,8 +160,9 @@ export function assignmentCancelWrites(
           TableName: tableName(),
           Key: assignmentKey(assignment.course_assignmentid),
           UpdateExpression:
-            `SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason${cancel.by_token ? ', cancelled_by_token = :token' : ''} ` +
-            'REMOVE #g1pk, #g1sk',
+            'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason' +
+            (cancel.by_token ? ', cancelled_by_token = :token' : '') +
+            ' REMOVE #g1pk, #g1sk',
           ConditionExpression: 'attribute_exists(pk) AND cancelled = :zero',
           ExpressionAttributeNames: { '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
           ExpressionAttributeValues: {
