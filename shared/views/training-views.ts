@@ -368,6 +368,7 @@ export const signoffRequestSchema = z.object({
   acknowledged_date: z.nullable(timestamp),
   cancelled_date: z.nullable(timestamp),
   cancelled_by: nullableId,
+  cancelled_by_token: z.optional(actingTokenSchema),
 });
 
 /** Over-the-shoulder signoff, step 1: the single-use token and where to use it. */
@@ -627,6 +628,7 @@ export function signoffRequestView(
       : null,
     acknowledged_date: request.acknowledged_date,
     cancelled_date: request.cancelled_date,
-    cancelled_by: request.cancelled_by,
+    cancelled_by: actorUserid(request.cancelled_by),
+    ...actingTokenView('cancelled_by', request.cancelled_by_token),
   };
 }
