@@ -4,7 +4,8 @@
  * and where a user's or a team's assignments come from.
  */
 import { ConflictError, ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { actorUserid, type Caller } from '../../shared/domain/caller.ts';
+import { actingTokenView } from '../../shared/views/common-schemas.ts';
 import { completionPercent } from '../../shared/domain/course-completion.ts';
 import { getAssignments, type AssignmentRecord } from '../../shared/db/entities/course-assignment.ts';
 import { listTeamAssignmentRefs } from '../../shared/db/entities/course-assignment-index.ts';
@@ -121,7 +122,7 @@ export async function create(caller: Caller, input: AssignInput) {
       course: page.course,
       assignee,
       due_within: input.due_within ?? null,
-      by: caller.userid,
+      by: caller,
     });
     return recordFor(caller, assignment);
   } catch (error) {
@@ -145,7 +146,7 @@ export async function cancel(caller: Caller, id: number, reason: string | null) 
   if (!(await managesAssignment(caller, assignment)))
     throw new ForbiddenError("Only the assignee's managers and Admins cancel an assignment");
   try {
-    return await recordFor(caller, await cancelAssignment(assignment, { by: caller.userid, reason }));
+    return await recordFor(caller, await cancelAssignment(assignment, { by: caller, reason }));
   } catch (error) {
     if (error instanceof ConflictError)
       throw new ConflictError(error.message, await recordFor(caller, await requireAssignment(id)));
@@ -161,9 +162,13 @@ export async function details(caller: Caller, id: number): Promise<AssignmentDet
     if (!own) throw new ForbiddenError('Only the assignee, their managers and Admins see this assignment');
   }
   const page = await findCourse(assignment.wikiid);
-  const { rows_total, rows_completed, rows_in_progress, ...record } = assignment;
+  const { rows_total, rows_completed, rows_in_progress, created_by_token, cancelled_by_token, ...record } = assignment;
   return {
     ...record,
+    created_by: actorUserid(record.created_by),
+    ...actingTokenView('created_by', created_by_token),
+    cancelled_by: actorUserid(record.cancelled_by),
+    ...actingTokenView('cancelled_by', cancelled_by_token),
     due_date: assignment.due_within === null ? null : assignment.created_date + assignment.due_within,
     course: page
       ? {

@@ -388,7 +388,7 @@ async function cancelCourseAssignments(caller: Caller, wikiid: number): Promise<
     const active = await listCourseAssignments(wikiid, undefined, { limit: CANCEL_PAGE, offset: 0 });
     if (active.length === 0) return;
     for (const assignment of active) {
-      await cancelAssignment(assignment, { by: caller.userid, reason: 'Course deleted' }).catch((error) => {
+      await cancelAssignment(assignment, { by: caller, reason: 'Course deleted' }).catch((error) => {
         // Already cancelled by someone else meanwhile: it leaves the list by itself.
         if (!(error instanceof ConflictError)) throw error;
       });

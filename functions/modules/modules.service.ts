@@ -15,7 +15,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../../shared/domain/errors.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
@@ -104,7 +104,7 @@ export async function createImport(caller: Caller, input: CreateImportInput) {
       current_importid: null,
       draft_importid: null,
       version_count: 0,
-      created_by: caller.userid,
+      ...actorFields('created_by', caller),
       created_date: now,
       modified_date: now,
     });
@@ -127,7 +127,7 @@ export async function createImport(caller: Caller, input: CreateImportInput) {
     file_count: null,
     extracted_bytes: null,
     error: null,
-    created_by: caller.userid,
+    ...actorFields('created_by', caller),
     created_date: now,
     modified_date: now,
     completed_date: null,

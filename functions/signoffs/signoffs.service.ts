@@ -12,7 +12,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { userSummary } from '../../shared/views/user-views.ts';
-import { auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, isAdmin, type Caller, type SignedInAuth } from '../../shared/domain/caller.ts';
 import { verifyCredentials } from '../../shared/accounts/credential-check.ts';
 import {
   proveSigner,
@@ -315,7 +315,7 @@ export async function cancel(auth: SignedInAuth, signoff_requestid: number): Pro
     ...request,
     state: 'cancelled',
     cancelled_date: nowSeconds(),
-    cancelled_by: caller.userid,
+    ...actorFields('cancelled_by', caller),
     version: request.version + 1,
   };
   await transition(auth, 'signoff.cancelled', request, next);

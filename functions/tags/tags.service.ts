@@ -6,7 +6,7 @@
  * Anyone who can see the document reads its tags.
  */
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { hasRole, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
 import { guideKey } from '../../shared/db/entities/guide.ts';
 import { wikiKey, type WikiRecord } from '../../shared/db/entities/wiki.ts';
@@ -44,7 +44,7 @@ async function wikiTarget(rawNamespace: string, title: string): Promise<TagTarge
 async function tag(target: TagTarget, rawTag: string, caller: Caller, page: Page): Promise<TagListView> {
   const name = normalizeTag(rawTag);
   try {
-    await addTag(target, name, caller.userid);
+    await addTag(target, name, actorFields('userid', caller));
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('document')) {
       throw new NotFoundError(`The ${target.docType.toLowerCase()} ${target.docid} no longer exists`);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { actorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -89,7 +89,7 @@ export async function create(caller: Caller, input: CreateWebhookInput) {
     events: uniqueEvents(input.events),
     active: input.active ?? true,
     secret: input.secret ?? randomBytes(32).toString('hex'),
-    created_by: caller.userid,
+    ...actorFields('created_by', caller),
     created_date: now,
     created_at_ms: nowMs,
     modified_date: now,

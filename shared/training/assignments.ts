@@ -24,6 +24,7 @@ import type { UserRecord } from '../db/entities/user.ts';
 import { activateRows, deactivateRows } from './rows.ts';
 import { outboxPut } from '../db/entities/outbox.ts';
 import { domainEvent } from '../domain/events/catalogue.ts';
+import { actorFields, auditActor, type Caller } from '../domain/caller.ts';
 
 export type Assignee = { kind: 'user'; user: UserRecord } | { kind: 'team'; team: TeamRecord };
 
@@ -40,12 +41,12 @@ const MEMBER_PAGE = 1000;
 function auditEvent(
   action: string,
   assignment: AssignmentRecord,
-  actor: number,
+  actor: Caller,
   details: Record<string, unknown>,
 ): AuditEvent {
   return {
     action,
-    actor_userid: actor,
+    ...auditActor(actor),
     subjects: [
       assignment.assignee_teamid !== null
         ? auditSubject.team(assignment.assignee_teamid)
@@ -74,7 +75,8 @@ export async function assignCourse(input: {
   course: CourseRecord;
   assignee: Assignee;
   due_within: number | null;
-  by: number;
+  /** Who assigns: a person, or a site API token (stored as created_by null + created_by_token, decision 260). */
+  by: Caller;
 }): Promise<AssignmentRecord> {
   const { course, assignee } = input;
   const now = nowSeconds();
@@ -86,7 +88,7 @@ export async function assignCourse(input: {
     assignee_name: assignee.kind === 'user' ? assignee.user.username : assignee.team.name,
     due_within: input.due_within,
     created_date: now,
-    created_by: input.by,
+    ...actorFields('created_by', input.by),
     cancelled: 0,
     cancelled_at: null,
     cancelled_by: null,
@@ -136,14 +138,18 @@ export async function assignCourse(input: {
 /** Cancels (or finishes cancelling) an assignment; 409 when it was cancelled before this call. */
 export async function cancelAssignment(
   assignment: AssignmentRecord,
-  cancel: { by: number; reason: string | null },
+  cancel: { by: Caller; reason: string | null },
 ): Promise<AssignmentRecord> {
   let alreadyCancelled = assignment.cancelled === 1;
   if (!alreadyCancelled) {
     try {
       await appendAudit(
         auditEvent('course.assignment_cancelled', assignment, cancel.by, { cancellation_reason: cancel.reason }),
-        assignmentCancelWrites(assignment, { by: cancel.by, at: nowSeconds(), reason: cancel.reason }),
+        assignmentCancelWrites(assignment, {
+          ...actorFields('by', cancel.by),
+          at: nowSeconds(),
+          reason: cancel.reason,
+        }),
       );
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed) || !error.failedLabels.includes('assignment')) throw error;

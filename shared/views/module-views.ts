@@ -1,5 +1,7 @@
 /** How modules, imports and player data are shown (the real bodies are not documented; docs/wire-fidelity.md §3.22). */
 import * as z from 'zod/mini';
+import { actorUserid } from '../domain/caller.ts';
+import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
 import { launchPath } from '../domain/module-package.ts';
 import { normalizedPackagePath, type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
 import { nowSeconds } from '../clock.ts';
@@ -32,7 +34,9 @@ export const moduleImportSchema = z.object({
   file_count: nullableInt,
   extracted_bytes: nullableInt,
   error: z.nullable(z.object({ code: z.string(), message: z.string() })),
-  created_by: z.int(),
+  /** null when a site API token started it, named by created_by_token (decision 260). */
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(actingTokenSchema),
   created_date: z.int(),
   completed_date: nullableInt,
 });
@@ -51,7 +55,9 @@ export const moduleSchema = z.object({
   draft_importid: nullableInt,
   current: z.nullable(moduleImportSchema),
   draft: z.nullable(moduleImportSchema),
-  created_by: z.int(),
+  /** null when a site API token made it, named by created_by_token (decision 260). */
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(actingTokenSchema),
   created_date: z.int(),
   modified_date: z.int(),
 });
@@ -137,7 +143,8 @@ export function importView(record: ModuleImportRecord): ModuleImportView {
     file_count: record.file_count,
     extracted_bytes: record.extracted_bytes,
     error: record.error,
-    created_by: record.created_by,
+    created_by: actorUserid(record.created_by),
+    ...actingTokenView('created_by', record.created_by_token),
     created_date: record.created_date,
     completed_date: record.completed_date,
   };
@@ -159,7 +166,8 @@ export function moduleView(
     draft_importid: module.draft_importid,
     current: summary(module.current_importid),
     draft: summary(module.draft_importid),
-    created_by: module.created_by,
+    created_by: actorUserid(module.created_by),
+    ...actingTokenView('created_by', module.created_by_token),
     created_date: module.created_date,
     modified_date: module.modified_date,
   };

@@ -19,7 +19,8 @@ import { STAGE_REASONS, STAGE_STATUSES, type StageState } from '../domain/stage-
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { urlSlug } from '../domain/text.ts';
 import { authorSummary, defaultAvatarUrl } from './user-views.ts';
-import { userSummarySchema } from './common-schemas.ts';
+import { actingTokenSchema, actingTokenView, userSummarySchema } from './common-schemas.ts';
+import { actorUserid } from '../domain/caller.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 
 /** A document a course stage points at, as the training views show it (shared/training/documents.ts reads them). */
@@ -138,7 +139,9 @@ export const assignmentSchema = z.object({
   created_date: timestamp,
   cancelled: z.int(),
   cancelled_at: z.nullable(timestamp),
+  /** null when a site API token cancelled it, named by cancelled_by_token (decision 260). */
   cancelled_by: nullableId,
+  cancelled_by_token: z.optional(actingTokenSchema),
   cancellation_reason: z.nullable(z.string()),
   course: z.nullable(courseSchema),
 });
@@ -259,10 +262,14 @@ export const assignmentDetailsSchema = z.object({
   assignee_name: z.string(),
   due_within: z.nullable(z.int()),
   created_date: timestamp,
-  created_by: id,
+  /** null when a site API token assigned it, named by created_by_token (decision 260). */
+  created_by: nullableId,
+  created_by_token: z.optional(actingTokenSchema),
   cancelled: z.int(),
   cancelled_at: z.nullable(timestamp),
+  /** null when a site API token cancelled it, named by cancelled_by_token (decision 260). */
   cancelled_by: nullableId,
+  cancelled_by_token: z.optional(actingTokenSchema),
   cancellation_reason: z.nullable(z.string()),
   due_date: z.nullable(timestamp),
   course: z.nullable(z.object({ wikiid: id, title: z.string(), revisionid: id, stage_count: z.int() })),
@@ -361,6 +368,7 @@ export const signoffRequestSchema = z.object({
   acknowledged_date: z.nullable(timestamp),
   cancelled_date: z.nullable(timestamp),
   cancelled_by: nullableId,
+  cancelled_by_token: z.optional(actingTokenSchema),
 });
 
 /** Over-the-shoulder signoff, step 1: the single-use token and where to use it. */
@@ -551,7 +559,8 @@ export function assignmentView(
     created_date: assignment.created_date,
     cancelled: assignment.cancelled,
     cancelled_at: assignment.cancelled_at,
-    cancelled_by: assignment.cancelled_by,
+    cancelled_by: actorUserid(assignment.cancelled_by),
+    ...actingTokenView('cancelled_by', assignment.cancelled_by_token),
     cancellation_reason: assignment.cancellation_reason,
     course,
   };
@@ -619,6 +628,7 @@ export function signoffRequestView(
       : null,
     acknowledged_date: request.acknowledged_date,
     cancelled_date: request.cancelled_date,
-    cancelled_by: request.cancelled_by,
+    cancelled_by: actorUserid(request.cancelled_by),
+    ...actingTokenView('cancelled_by', request.cancelled_by_token),
   };
 }

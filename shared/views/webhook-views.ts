@@ -3,6 +3,8 @@
  * never part of its view: only the create answer carries it, once.
  */
 import * as z from 'zod/mini';
+import { actorUserid } from '../domain/caller.ts';
+import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
 import type { DeliveryRecord, WebhookRecord } from '../db/entities/webhook.ts';
 
 export const webhookSchema = z.object({
@@ -10,7 +12,9 @@ export const webhookSchema = z.object({
   url: z.string(),
   events: z.array(z.string()),
   active: z.boolean(),
-  created_by: z.int(),
+  /** null when a site API token made it, named by created_by_token (decision 260). */
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(actingTokenSchema),
   created_date: z.int(),
   modified_date: z.int(),
 });
@@ -40,7 +44,8 @@ export function webhookView(webhook: WebhookRecord): z.output<typeof webhookSche
     url: webhook.url,
     events: webhook.events,
     active: webhook.active,
-    created_by: webhook.created_by,
+    created_by: actorUserid(webhook.created_by),
+    ...actingTokenView('created_by', webhook.created_by_token),
     created_date: webhook.created_date,
     modified_date: webhook.modified_date,
   };

@@ -4,6 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +39,51 @@ async function recordsOf(file: string): Promise<SiteRecord[]> {
     .split('\n')
     .filter(Boolean)
     .map((line) => siteRecordSchema.parse(JSON.parse(line)));
+}
+
+/**
+ * A source that is the local stack with only `userids` listed: `GET /users` and
+ * `GET /users/created_users` answer those users (pages by offset and limit, ascending, as the
+ * stack does), everything else is passed through as it is. A crawl of it costs the same however
+ * many users the rest of the suite has made on the shared stack.
+ */
+async function scopedSource(userids: number[], token: string): Promise<{ url: string; server: Server }> {
+  const upstream = new URL(apiUrl());
+  const base = upstream.pathname.replace(/\/+$/, '');
+  const listed = [...userids].sort((a, b) => a - b);
+  // Which of them the migrating account created (the crawler credits those to it), read once.
+  const created = new Set<number>();
+  for (let offset = 0; ; offset += 100) {
+    const page = await api('GET', `/users/created_users?offset=${offset}&limit=100`, { token });
+    expect(page.status).toBe(200);
+    for (const user of page.body as Array<{ userid: number }>)
+      if (listed.includes(user.userid)) created.add(user.userid);
+    if (page.body.length < 100) break;
+  }
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://source');
+      const answerList = (ids: number[]) => {
+        const offset = Number(url.searchParams.get('offset') ?? 0);
+        const limit = Number(url.searchParams.get('limit') ?? 20);
+        const page = ids.slice(offset, offset + limit).map((userid) => ({ userid }));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+      };
+      if (request.method === 'GET' && url.pathname === `${base}/users`) return answerList(listed);
+      if (request.method === 'GET' && url.pathname === `${base}/users/created_users`)
+        return answerList(listed.filter((userid) => created.has(userid)));
+      const forwarded = await fetch(new URL(`${url.pathname}${url.search}`, upstream.origin), {
+        method: request.method ?? 'GET',
+        headers: request.headers.authorization ? { authorization: request.headers.authorization } : {},
+      });
+      response.writeHead(forwarded.status, {
+        'content-type': forwarded.headers.get('content-type') ?? 'application/octet-stream',
+      });
+      response.end(Buffer.from(await forwarded.arrayBuffer()));
+    })().catch((error: unknown) => response.writeHead(502).end(String(error)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${base}`, server };
 }
 
 type ItemRecord = Extract<SiteRecord, { type: 'item' }>;
@@ -126,53 +173,70 @@ describe('npm run migrate', () => {
   });
 
   it('resumes after a SIGKILL into a file with every record once', async () => {
-    const out = path.join(outDir, 'killed.jsonl');
-    const args = ['--from', apiUrl(), '--token', await loginAdmin(), '--out', out, '--only', 'users'];
-    const first = startMigrate([...args, '--concurrency', '1', '--rate', '4']);
-    let exited = false;
-    void first.done.then(() => (exited = true));
-    // Kill once some users are done: wait for a checkpoint that lists finished units.
-    while (!exited) {
-      const checkpoint = await readFile(`${out}.checkpoint`, 'utf8').catch(() => '');
-      if (checkpoint && JSON.parse(checkpoint).done.length >= 2) break;
-      await wait(50);
+    // Its own users only (a source listing just them): the same work whatever else the stack holds.
+    const token = await loginAdmin();
+    const source = await scopedSource(
+      users.map((user) => user.userid),
+      token,
+    );
+    try {
+      await killedAndResumed(source.url, token);
+    } finally {
+      await new Promise<void>((resolve) => source.server.close(() => resolve()));
     }
-    expect(exited, 'the crawl finished before it could be killed').toBe(false);
-    first.child.kill('SIGKILL');
-    await first.done;
-
-    const resumed = await startMigrate([...args, '--resume', '--rate', '100']).done;
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain('(resumed)');
-    const records = await recordsOf(out);
-    expect(records.filter((record) => record.type === 'header')).toHaveLength(1);
-    expect(records.at(-1)).toMatchObject({ type: 'end', records: records.length - 1 });
-    const keys = itemsOf(records).map((record) => JSON.stringify([record.item.pk, record.item.sk]));
-    expect(new Set(keys).size).toBe(keys.length);
-
-    // The same users' records as an uninterrupted crawl made now.
-    const whole = path.join(outDir, 'whole.jsonl');
-    const uninterrupted = await startMigrate([
-      '--from',
-      apiUrl(),
-      '--token',
-      await loginAdmin(),
-      '--out',
-      whole,
-      '--rate',
-      '100',
-      '--only',
-      'users',
-    ]).done;
-    expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
-    const mine = new Set(users.map((user) => `USER#${user.userid}`));
-    const ofMine = (list: SiteRecord[]) =>
-      itemsOf(list)
-        .filter((record) => mine.has(pkOf(record)))
-        .map((record) => JSON.stringify(record))
-        .sort();
-    expect(ofMine(records)).toEqual(ofMine(await recordsOf(whole)));
-    // Each user's own item and badge at least.
-    expect(ofMine(records).length).toBeGreaterThanOrEqual(2 * users.length);
   });
 });
+
+async function killedAndResumed(from: string, token: string) {
+  const out = path.join(outDir, 'killed.jsonl');
+  const args = ['--from', from, '--token', token, '--out', out, '--only', 'users'];
+  const first = startMigrate([...args, '--concurrency', '1', '--rate', '4']);
+  let exited = false;
+  void first.done.then(() => (exited = true));
+  // Kill once some users are done: wait for a checkpoint that lists finished units.
+  while (!exited) {
+    const checkpoint = await readFile(`${out}.checkpoint`, 'utf8').catch(() => '');
+    if (checkpoint && JSON.parse(checkpoint).done.length >= 2) break;
+    await wait(50);
+  }
+  expect(exited, 'the crawl finished before it could be killed').toBe(false);
+  first.child.kill('SIGKILL');
+  await first.done;
+
+  const resumed = await startMigrate([...args, '--resume', '--rate', '100']).done;
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stdout).toContain('(resumed)');
+  const records = await recordsOf(out);
+  expect(records.filter((record) => record.type === 'header')).toHaveLength(1);
+  expect(records.at(-1)).toMatchObject({ type: 'end', records: records.length - 1 });
+  const keys = itemsOf(records).map((record) => JSON.stringify([record.item.pk, record.item.sk]));
+  expect(new Set(keys).size).toBe(keys.length);
+
+  // The same users' records as an uninterrupted crawl made now.
+  const whole = path.join(outDir, 'whole.jsonl');
+  const uninterrupted = await startMigrate([
+    '--from',
+    from,
+    '--token',
+    token,
+    '--out',
+    whole,
+    '--rate',
+    '100',
+    '--only',
+    'users',
+  ]).done;
+  expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
+  const mine = new Set(users.map((user) => `USER#${user.userid}`));
+  const ofMine = (list: SiteRecord[]) =>
+    itemsOf(list)
+      .filter((record) => mine.has(pkOf(record)))
+      .map((record) => JSON.stringify(record))
+      .sort();
+  expect(ofMine(records)).toEqual(ofMine(await recordsOf(whole)));
+  // Each user's own item and badge at least.
+  expect(ofMine(records).length).toBeGreaterThanOrEqual(2 * users.length);
+  // Nothing but its own users was crawled, so the whole file is theirs and the same both ways.
+  const crawled = itemsOf(records).filter((record) => (record.item.entity as { S?: string } | undefined)?.S === 'User');
+  expect(crawled.map(pkOf).sort()).toEqual([...mine].sort());
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { assignedTrainee, createTeam, entryOf, getAssignment } from '../support/courses.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { localDb } from '../support/local-db.ts';
 
 /** A course whose one guide stage is assessed by a team with two signers; a trainee assigned to it. */
 async function assessedStage() {
@@ -376,5 +378,32 @@ describe('over-the-shoulder: initializeViaPassword + finalize', () => {
       (await api('POST', path, { token: trainee.token, body: { login: signer.email, password: signer.password } }))
         .status,
     ).toBe(429);
+  });
+});
+
+describe('a request a site API token cancels (decision 260)', () => {
+  it('is stored with cancelled_by null and the token named, never userid 0; the trainee may request again', async () => {
+    const admin = await loginAdmin();
+    const minted = await api('POST', '/admin/api_tokens', {
+      token: admin,
+      body: { name: `Cancel bot ${Date.now()}`, scopes: ['full'] },
+    });
+    expect(minted.status).toBe(201);
+    const { guide, trainee, assessmentid } = await assessedStage();
+    await api('PATCH', `/course_assignments/complete/guide/${guide.guideid}`, { token: trainee.token, body: {} });
+    const request = (await requestSignoff(trainee, assessmentid)).body;
+    const cancelled = await api('DELETE', `/stage-sign-offs/requests/${request.signoff_requestid}`, {
+      headers: { authorization: `api ${minted.body.token}` },
+    });
+    expect(cancelled.status).toBe(204);
+    const stored = await localDb().send(
+      new GetCommand({ TableName: 'stepwise', Key: { pk: `SIGNOFF#${request.signoff_requestid}`, sk: 'SIGNOFF' } }),
+    );
+    expect(stored.Item).toMatchObject({
+      state: 'cancelled',
+      cancelled_by: null,
+      cancelled_by_token: { tokenid: minted.body.tokenid, name: minted.body.name },
+    });
+    expect((await requestSignoff(trainee, assessmentid)).status).toBe(201);
   });
 });

@@ -206,8 +206,13 @@ describe('round trip into an empty site', () => {
     const [author] = made.people as [Person];
     const read = async (site: Site) => {
       const item = await site.call('GET', `/user/media/GuideImage/${made.imageid}`, { token: author.token });
+      // Imported ready (the population waits for processing before the export): nothing is redone.
+      expect(item.body.status).toBe('ready');
       const url = item.body.image?.original ?? item.body.original ?? Object.values(item.body.image ?? {})[0];
-      return Buffer.from(await (await fetch(String(url))).arrayBuffer());
+      const served = await fetch(String(url));
+      // A missing object would compare its error body: say so instead.
+      expect(served.status, String(url)).toBe(200);
+      return Buffer.from(await served.arrayBuffer());
     };
     const [before, after] = await Promise.all([read(source), read(target)]);
     expect(after.length).toBeGreaterThan(0);

@@ -5,10 +5,12 @@
  * declaration, and records stored with 0 before still read.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createTeam, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
 import { localDb } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
+import { assignedTrainee, createCourse } from '../support/courses.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 let admin: string;
 let bot: { tokenid: string; token: string; name: string };
@@ -153,5 +155,111 @@ describe('records that name who acted', () => {
     expect(owned.status).toBe(201);
     expect(owned.body.owner).toBe(member.userid);
     expect(owned.body.owner_token).toBeUndefined();
+  });
+});
+
+/** Sets a stored attribute to 0 as a token's write left it before decision 260. */
+async function storeZero(key: { pk: string; sk: string }, attribute: string) {
+  await localDb().send(
+    new UpdateCommand({
+      TableName: 'stepwise',
+      Key: key,
+      UpdateExpression: 'SET #a = :zero',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#a': attribute },
+      ExpressionAttributeValues: { ':zero': 0 },
+    }),
+  );
+}
+
+describe('the rest that named userid 0 (issue 35, round three)', () => {
+  it('a webhook: created_by null and created_by_token, in the create answer and the read', async () => {
+    const hook = await startReceiver();
+    try {
+      const created = await api('POST', '/webhooks', { ...byBot(), body: { url: hook.url, events: ['user.created'] } });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ created_by: null, created_by_token: named() });
+      const path = `/webhooks/${created.body.webhookid}`;
+      const read = await api('GET', path, { token: admin });
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ created_by: null, created_by_token: named() });
+      const byPerson = await api('POST', '/webhooks', {
+        token: admin,
+        body: { url: hook.url, events: ['user.created'] },
+      });
+      expect(byPerson.body.created_by).toBe(1);
+      expect(byPerson.body.created_by_token).toBeUndefined();
+      for (const id of [created.body.webhookid, byPerson.body.webhookid])
+        expect((await api('DELETE', `/webhooks/${id}`, { token: admin })).status).toBe(204);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('a module import and its module: created_by null and created_by_token; a stored 0 reads as null', async () => {
+    const created = await api('POST', '/external_training_modules/imports', {
+      ...byBot(),
+      body: { title: `Bot module ${uniqueSuffix()}` },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ created_by: null, created_by_token: named() });
+    const listed = await api('GET', `/external_training_modules/${created.body.moduleid}/imports`, { token: admin });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain(JSON.stringify({ tokenid: bot.tokenid, name: bot.name }));
+    expect(JSON.stringify(listed.body)).not.toContain('"created_by":0');
+    await storeZero({ pk: `IMPORT#${created.body.importid}`, sk: 'IMPORT' }, 'created_by');
+    const old = await api('GET', `/external_training_modules/${created.body.moduleid}/imports`, { token: admin });
+    expect(old.status).toBe(200);
+    expect(JSON.stringify(old.body)).not.toContain('"created_by":0');
+  });
+
+  it('a course assignment a token makes and cancels: created_by and cancelled_by null, the token named', async () => {
+    const course = await createCourse();
+    const trainee = await createUser();
+    const made = await api('POST', '/course_assignments', {
+      ...byBot(),
+      body: { wikiid: course.wikiid, userid: trainee.userid },
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.course_assignmentid;
+    const cancelled = await api('DELETE', `/course_assignments/${id}`, { ...byBot(), body: {} });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ cancelled: 1, cancelled_by: null, cancelled_by_token: named() });
+    const details = await api('GET', `/course_assignments/courseAssignmentDetails/${id}`, { token: admin });
+    expect(details.status).toBe(200);
+    expect(details.body).toMatchObject({
+      created_by: null,
+      created_by_token: named(),
+      cancelled_by: null,
+      cancelled_by_token: named(),
+    });
+  });
+
+  it('a course assignment cancelled with by 0 before decision 260 still reads, the 0 shown as null', async () => {
+    const { assignment } = await assignedTrainee();
+    const id = assignment.course_assignmentid;
+    expect((await api('DELETE', `/course_assignments/${id}`, { token: admin, body: {} })).status).toBe(200);
+    await storeZero({ pk: `ASSIGNMENT#${id}`, sk: 'ASSIGNMENT' }, 'cancelled_by');
+    await storeZero({ pk: `ASSIGNMENT#${id}`, sk: 'ASSIGNMENT' }, 'created_by');
+    const read = await api('GET', `/course_assignments/${id}`, { token: admin });
+    expect(read.status).toBe(200);
+    expect(read.body.cancelled_by).toBeNull();
+    const details = await api('GET', `/course_assignments/courseAssignmentDetails/${id}`, { token: admin });
+    expect(details.status).toBe(200);
+    expect(details.body).toMatchObject({ created_by: null, cancelled_by: null });
+  });
+
+  it('a tag a token puts on a guide is stored with userid null and the token, and the guide still lists it', async () => {
+    const guide = await createGuide(admin);
+    const word = `bot-${uniqueSuffix()}`.toLowerCase();
+    const tagged = await api('PUT', `/guides/${guide.guideid}/tag`, { ...byBot(), body: { tag: word } });
+    expect(tagged.status).toBe(200);
+    const stored = await localDb().send(
+      new GetCommand({ TableName: 'stepwise', Key: { pk: `TAGGED#GUIDE#${guide.guideid}`, sk: `TAG#${word}` } }),
+    );
+    expect(stored.Item).toMatchObject({ userid: null, userid_token: named() });
+    const listed = await api('GET', `/guides/${guide.guideid}/tags`, { token: admin });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain(word);
   });
 });

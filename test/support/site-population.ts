@@ -120,11 +120,16 @@ export async function populateSite(site: Site): Promise<Population> {
     'upload',
   );
   made.imageid = upload.id;
-  for (let attempt = 0; attempt < 400; attempt++) {
+  // Ready before anything is exported: an item exported mid-processing is processed again by the
+  // target after its import, and its `/igi/` original is missing there until that ends. Under
+  // load processing takes seconds, so the wait is long and ends in an error, never silently.
+  let ready = false;
+  for (const deadline = Date.now() + 60_000; !ready && Date.now() < deadline; ) {
     const item = await call('GET', `/user/media/GuideImage/${upload.id}`, { token: author.token });
-    if (item.body.status === 'ready') break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    ready = item.body.status === 'ready';
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  if (!ready) throw new Error(`populateSite: image ${upload.id} was not processed within 60 s`);
 
   let guide = await newGuide(site, author, made.category, 'Replace the nozzle');
   made.guideid = guide.guideid;

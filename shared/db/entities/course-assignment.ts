@@ -19,6 +19,8 @@ import type { LabelledWrite } from '../transactions.ts';
 import { teamAssignmentRefWrite } from './course-assignment-index.ts';
 import { courseCounterWrite } from './course.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface AssignmentRecord {
   course_assignmentid: number;
@@ -29,10 +31,14 @@ export interface AssignmentRecord {
   assignee_name: string;
   due_within: number | null;
   created_date: number;
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   cancelled: 0 | 1;
   cancelled_at: number | null;
+  /** null when not cancelled or a site API token cancelled (then cancelled_by_token); 0: a token's, before. */
   cancelled_by: number | null;
+  cancelled_by_token?: ServiceAuthor;
   cancellation_reason: string | null;
   /** Stored aggregates of the assignment's active rows. */
   rows_total: number;
@@ -56,10 +62,12 @@ export const courseAssignmentItemSchema = z.strictObject({
   assignee_search: z.string(),
   due_within: z.nullable(z.number()),
   created_date: z.number(),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   cancelled: z.union([z.literal(0), z.literal(1)]),
   cancelled_at: z.nullable(z.number()),
   cancelled_by: z.nullable(z.int()),
+  cancelled_by_token: z.optional(serviceAuthorSchema),
   cancellation_reason: z.nullable(z.string()),
   rows_total: z.int(),
   rows_completed: z.int(),
@@ -142,7 +150,7 @@ export function assignmentCreateWrites(assignment: AssignmentRecord): LabelledWr
  */
 export function assignmentCancelWrites(
   assignment: AssignmentRecord,
-  cancel: { by: number; at: number; reason: string | null },
+  cancel: { by: number | null; by_token?: ServiceAuthor | undefined; at: number; reason: string | null },
 ): LabelledWrite[] {
   return [
     {
@@ -152,8 +160,9 @@ export function assignmentCancelWrites(
           TableName: tableName(),
           Key: assignmentKey(assignment.course_assignmentid),
           UpdateExpression:
-            'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason ' +
-            'REMOVE #g1pk, #g1sk',
+            'SET cancelled = :one, cancelled_at = :at, cancelled_by = :by, cancellation_reason = :reason' +
+            (cancel.by_token ? ', cancelled_by_token = :token' : '') +
+            ' REMOVE #g1pk, #g1sk',
           ConditionExpression: 'attribute_exists(pk) AND cancelled = :zero',
           ExpressionAttributeNames: { '#g1pk': INDEXES.gsi1.pk, '#g1sk': INDEXES.gsi1.sk },
           ExpressionAttributeValues: {
@@ -162,6 +171,7 @@ export function assignmentCancelWrites(
             ':at': cancel.at,
             ':by': cancel.by,
             ':reason': cancel.reason,
+            ...(cancel.by_token ? { ':token': { tokenid: cancel.by_token.tokenid, name: cancel.by_token.name } } : {}),
           },
         },
       },

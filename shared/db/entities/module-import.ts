@@ -25,6 +25,8 @@ import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
 import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
 export type ImportStatus = (typeof MODULE_IMPORT_STATUSES)[number];
@@ -50,7 +52,9 @@ export interface ModuleImportRecord {
   file_count: number | null;
   extracted_bytes: number | null;
   error: { code: ImportErrorCode | 'cancelled'; message: string } | null;
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   created_date: number;
   modified_date: number;
   completed_date: number | null;
@@ -88,7 +92,8 @@ export const moduleImportItemSchema = z.strictObject({
   file_count: z.nullable(z.int()),
   extracted_bytes: z.nullable(z.number()),
   error: z.nullable(z.object({ code: z.enum([...IMPORT_ERROR_CODES, 'cancelled']), message: z.string() })),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.number(),
   completed_date: z.nullable(z.number()),
@@ -217,7 +222,8 @@ async function endWithEvent(
     importid,
     moduleid: current.moduleid,
     provider_version_number: current.provider_version_number,
-    userid: current.created_by,
+    // Who started it; null for a site API token (decision 260), also where one stored 0 before.
+    userid: current.created_by || null,
   };
   const event =
     name === 'module_import.finished'

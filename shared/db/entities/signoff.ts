@@ -23,6 +23,8 @@ import type { StageDoctype } from './course.ts';
 import { recordFrom, recordsOf } from '../stored-item.ts';
 import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
 
@@ -59,7 +61,9 @@ export interface SignoffRequestRecord {
   response: SignoffResponse | null;
   acknowledged_date: number | null;
   cancelled_date: number | null;
+  /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */
   cancelled_by: number | null;
+  cancelled_by_token?: ServiceAuthor;
   version: number;
 }
 
@@ -121,6 +125,7 @@ export const signoffRequestItemSchema = z.strictObject({
   acknowledged_date: z.nullable(z.number()),
   cancelled_date: z.nullable(z.number()),
   cancelled_by: z.nullable(z.int()),
+  cancelled_by_token: z.optional(serviceAuthorSchema),
   version: z.int(),
 });
 

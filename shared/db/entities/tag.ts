@@ -16,6 +16,14 @@ import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import { getGuide, guideKey } from './guide.ts';
 import { LostRace, retryOnLostRace } from '../retry.ts';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
+
+/** Who tagged: a person's userid, or null and the site API token (decision 260; 0: a token's, before it). */
+export interface Tagger {
+  userid: number | null;
+  userid_token?: ServiceAuthor | undefined;
+}
 
 export type TaggedDocType = 'GUIDE' | 'WIKI';
 
@@ -43,7 +51,8 @@ export const documentTagItemSchema = z.strictObject({
   tag: z.string(),
   doc_type: z.string(),
   docid: z.int().check(z.positive()),
-  userid: z.int(),
+  userid: z.nullable(z.int()),
+  userid_token: z.optional(serviceAuthorSchema),
   date: z.number(),
 });
 
@@ -79,7 +88,7 @@ export function tagPut(tag: string, createdDate: number): LabelledWrite {
 export function documentTagPut(
   target: Pick<TagTarget, 'docType' | 'docid'>,
   tag: string,
-  userid: number,
+  tagger: Tagger,
   date: number,
 ): LabelledWrite {
   return {
@@ -93,7 +102,10 @@ export function documentTagPut(
           tag,
           doc_type: target.docType,
           docid: target.docid,
-          userid,
+          userid: tagger.userid,
+          ...(tagger.userid_token
+            ? { userid_token: { tokenid: tagger.userid_token.tokenid, name: tagger.userid_token.name } }
+            : {}),
           date,
         } satisfies z.input<typeof documentTagItemSchema>,
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -106,7 +118,7 @@ export function documentTagPut(
  * Puts `tag` on the document. Returns false when it was already there. Fails with label
  * 'document' when the document is gone.
  */
-export async function addTag(target: TagTarget, tag: string, userid: number): Promise<boolean> {
+export async function addTag(target: TagTarget, tag: string, tagger: Tagger): Promise<boolean> {
   const now = nowSeconds();
   try {
     await transactWrite([
@@ -129,7 +141,7 @@ export async function addTag(target: TagTarget, tag: string, userid: number): Pr
           },
         },
       },
-      documentTagPut(target, tag, userid, now),
+      documentTagPut(target, tag, tagger, now),
       target.docType === 'GUIDE'
         ? guideTagsWrite(
             target.docid,

@@ -17,6 +17,8 @@ import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
 import { parseStored, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface TrainingModuleRecord {
   moduleid: number;
@@ -25,7 +27,9 @@ export interface TrainingModuleRecord {
   draft_importid: number | null;
   /** The last provider_version_number handed out to an import of this module. */
   version_count: number;
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   created_date: number;
   modified_date: number;
 }
@@ -45,7 +49,8 @@ export const trainingModuleItemSchema = z.strictObject({
   current_importid: z.nullable(z.int()),
   draft_importid: z.nullable(z.int()),
   version_count: z.int(),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.number(),
 });

@@ -25,6 +25,8 @@ import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf } from '../stored-item.ts';
 import * as z from 'zod/mini';
+import type { ServiceAuthor } from '../../domain/caller.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 export interface WebhookRecord {
   webhookid: number;
@@ -33,7 +35,9 @@ export interface WebhookRecord {
   events: string[];
   active: boolean;
   secret: string;
-  created_by: number;
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: number | null;
+  created_by_token?: ServiceAuthor;
   created_date: number;
   /**
    * When it was created, in epoch ms: events that happened before are not delivered to it.
@@ -56,7 +60,8 @@ export const webhookItemSchema = z.strictObject({
   events: z.array(z.string()),
   active: z.boolean(),
   secret: z.string(),
-  created_by: z.int(),
+  created_by: z.nullable(z.int()),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   /** Since decision 171 (events before it are not sent); absent on older webhooks. */
   created_at_ms: z.optional(z.number()),

@@ -87,12 +87,18 @@ export interface EventPayloads {
     score: number | null;
     passed: boolean | null;
   };
-  'module_import.finished': { importid: number; moduleid: number; provider_version_number: number; userid: number };
+  /** userid: who started the import; null when a site API token did (decision 260). */
+  'module_import.finished': {
+    importid: number;
+    moduleid: number;
+    provider_version_number: number;
+    userid: number | null;
+  };
   'module_import.failed': {
     importid: number;
     moduleid: number;
     provider_version_number: number;
-    userid: number;
+    userid: number | null;
     code: string | null;
     error: string | null;
   };

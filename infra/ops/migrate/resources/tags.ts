@@ -30,7 +30,7 @@ async function crawlDocumentTags(
 ): Promise<void> {
   const tags = await listOrUnexposed<string>(context, 'tags of documents', path);
   if (!tags || tags.length === 0) return;
-  const writes = tags.map((tag) => documentTagPut(target, tag, carrier.userid, carrier.now));
+  const writes = tags.map((tag) => documentTagPut(target, tag, { userid: carrier.userid }, carrier.now));
   await context.sink.items(itemsOfWrites(writes));
 }
 

@@ -32,6 +32,7 @@ export function webhookRecordOf(view: WebhookView): WebhookRecord {
     active: false,
     secret: randomBytes(32).toString('base64url'),
     created_by: view.created_by,
+    ...(view.created_by_token ? { created_by_token: view.created_by_token } : {}),
     created_date: view.created_date,
     modified_date: view.modified_date,
     version: 1,
