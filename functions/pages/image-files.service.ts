@@ -5,6 +5,7 @@
  * bare `/igi/<guid>` before processing has copied it answers the original itself. Only an image
  * whose original is stored is answered so: anything else stays 404.
  */
+import { sniffImageFormat } from '../../shared/media/image-format.ts';
 import { IMAGE_SIZES, MEDIA_CONSTRAINTS } from '../../shared/domain/media.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { getMediaItem, mediaItemIdByGuid } from '../../shared/db/entities/media-item.ts';
@@ -21,13 +22,23 @@ export interface ImageFile {
   onDemand: boolean;
 }
 
+/**
+ * An /igi/ object's type from its bytes where storage did not keep an image type: an object copied
+ * without its metadata (the igi backfill), or the local S3 emulator read while it writes one.
+ */
+function imageTypeOf(bytes: Uint8Array, stored: string | undefined): string {
+  if (stored?.startsWith('image/')) return stored;
+  const format = sniffImageFormat(bytes);
+  return format ? `image/${format}` : (stored ?? 'application/octet-stream');
+}
+
 /** The bytes of `/igi/<guid>[.<size>]`: the stored object, else made from a stored original. */
 export async function imageFile(file: string): Promise<ImageFile> {
   const key = imageObjectKeyOfFile(file);
   if (!key) throw new NotFoundError('No such image');
   const stored = await getObjectIfExists(mediaBucket(), key, IMAGE_MAX_BYTES);
   if (stored)
-    return { bytes: stored.bytes, contentType: stored.contentType ?? 'application/octet-stream', onDemand: false };
+    return { bytes: stored.bytes, contentType: imageTypeOf(stored.bytes, stored.contentType), onDemand: false };
   const [guid, size] = file.split('.') as [string, string | undefined];
   if (size !== undefined && !IMAGE_SIZES.some((known) => known.name === size)) throw new NotFoundError('No such image');
   const itemid = await mediaItemIdByGuid(guid);

@@ -54,7 +54,12 @@ describe('guide revisions', () => {
     expect(revisionid).toBeGreaterThan(guide.revisionid);
     const after = await api('GET', `/guides/${guide.guideid}`, { token: writer.token });
     expect(after.body.revisionid).toBe(revisionid);
-    expect({ ...after.body, revisionid: 0, modified_date: 0 }).toEqual({ ...guide, revisionid: 0, modified_date: 0 });
+    expect({ ...after.body, revisionid: 0, guide_revisionid: 0, modified_date: 0 }).toEqual({
+      ...guide,
+      revisionid: 0,
+      guide_revisionid: 0,
+      modified_date: 0,
+    });
     expect((await getGuideRevision(guide.guideid, revisionid))?.guide.reason).toBe('quiz.attach');
     // A client holding the old revisionid now gets 409.
     const stale = await api('PATCH', `/guides/${guide.guideid}`, {

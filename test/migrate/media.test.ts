@@ -19,6 +19,9 @@ import {
   type MemoryCrawl,
 } from './support/crawl-harness.ts';
 
+// A limited crawl reads every guide of the shared test stack, which grows with the suite it runs in.
+const LIMITED_CRAWL_MS = 240_000;
+
 let site: ContentSite;
 let crawl: MemoryCrawl;
 let mediaIds: number[];
@@ -87,19 +90,23 @@ describe('media crawler', () => {
     for (const itemid of mediaIds) expect(crawl.completed).toContain(`media:${itemid}`);
   });
 
-  it('reports media and a library the source refuses (403) as unexposed and carries the rest', async () => {
-    const limited = memoryCrawl(await loginAdmin());
-    await limited.runWith(
-      refusing(limited.context, ['/media/videos/', '/user/media/current']),
-      guidesCrawler,
-      mediaCrawler,
-    );
-    expect(limited.unexposedDetail('the migrating account\u2019s media library')).toContain('403');
-    expect(limited.isUnexposed('media items the source refused to this account (403) or has not made ready')).toBe(
-      true,
-    );
-    expect(limited.skipped.map((skip) => skip.what)).toContain(`media item ${site.videoid}`);
-    expect(limited.item(`MEDIA#${site.videoid}`, 'MEDIA')).toBeUndefined();
-    expect(limited.item(`MEDIA#${site.images[0]}`, 'MEDIA')).toBeDefined();
-  });
+  it(
+    'reports media and a library the source refuses (403) as unexposed and carries the rest',
+    async () => {
+      const limited = memoryCrawl(await loginAdmin());
+      await limited.runWith(
+        refusing(limited.context, ['/media/videos/', '/user/media/current']),
+        guidesCrawler,
+        mediaCrawler,
+      );
+      expect(limited.unexposedDetail('the migrating account\u2019s media library')).toContain('403');
+      expect(limited.isUnexposed('media items the source refused to this account (403) or has not made ready')).toBe(
+        true,
+      );
+      expect(limited.skipped.map((skip) => skip.what)).toContain(`media item ${site.videoid}`);
+      expect(limited.item(`MEDIA#${site.videoid}`, 'MEDIA')).toBeUndefined();
+      expect(limited.item(`MEDIA#${site.images[0]}`, 'MEDIA')).toBeDefined();
+    },
+    LIMITED_CRAWL_MS,
+  );
 });

@@ -9,6 +9,9 @@ import { releasesCrawler } from '../../infra/ops/migrate/resources/releases.ts';
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
 import { memoryCrawl, refusing, storedItem, type MemoryCrawl } from './support/crawl-harness.ts';
 
+// A limited crawl reads every guide of the shared test stack, which grows with the suite it runs in.
+const LIMITED_CRAWL_MS = 240_000;
+
 let site: ContentSite;
 let releaseids: number[];
 let crawl: MemoryCrawl;
@@ -45,15 +48,19 @@ describe('releases crawler', () => {
     expect(crawl.completed).toContain(`releases:guide:${site.guide.guideid}`);
   });
 
-  it("reports a guide's releases the source refuses (403) as unexposed and goes on", async () => {
-    const limited = memoryCrawl(await loginAdmin());
-    await limited.runWith(
-      refusing(limited.context, [`/guides/${site.guide.guideid}/releases`]),
-      guidesCrawler,
-      releasesCrawler,
-    );
-    expect(limited.isUnexposed('releases of some guides')).toBe(true);
-    expect(limited.item(`RELEASE#${releaseids[0]}`, 'RELEASE')).toBeUndefined();
-    expect(limited.item(`GUIDE#${site.guide.guideid}`, 'GUIDE')).toBeDefined();
-  });
+  it(
+    "reports a guide's releases the source refuses (403) as unexposed and goes on",
+    async () => {
+      const limited = memoryCrawl(await loginAdmin());
+      await limited.runWith(
+        refusing(limited.context, [`/guides/${site.guide.guideid}/releases`]),
+        guidesCrawler,
+        releasesCrawler,
+      );
+      expect(limited.isUnexposed('releases of some guides')).toBe(true);
+      expect(limited.item(`RELEASE#${releaseids[0]}`, 'RELEASE')).toBeUndefined();
+      expect(limited.item(`GUIDE#${site.guide.guideid}`, 'GUIDE')).toBeDefined();
+    },
+    LIMITED_CRAWL_MS,
+  );
 });

@@ -10,6 +10,9 @@ import { TAG_ATTRIBUTES_NOT_EXPOSED, tagsCrawler } from '../../infra/ops/migrate
 import { contentSite, type ContentSite } from './support/content-fixtures.ts';
 import { memoryCrawl, refusing, storedItem, withoutAttributes, type MemoryCrawl } from './support/crawl-harness.ts';
 
+// A limited crawl reads every guide of the shared test stack, which grows with the suite it runs in.
+const LIMITED_CRAWL_MS = 240_000;
+
 let site: ContentSite;
 let page: CreatedWiki;
 let guideTag: string;
@@ -51,15 +54,19 @@ describe('tags crawler', () => {
     expect(crawl.isUnexposed('who tagged a document and when')).toBe(true);
   });
 
-  it("reports a document's tags the source refuses (403) as unexposed and carries the rest", async () => {
-    const limited = memoryCrawl(await loginAdmin());
-    await limited.runWith(
-      refusing(limited.context, [`/guides/${site.guide.guideid}/tags`]),
-      guidesCrawler,
-      tagsCrawler,
-    );
-    expect(limited.unexposedDetail('tags of documents')).toContain('403');
-    expect(limited.item(`TAGGED#GUIDE#${site.guide.guideid}`, `TAG#${guideTag}`)).toBeUndefined();
-    expect(limited.item(`TAGGED#WIKI#${page.wikiid}`, `TAG#${wikiTag}`)).toBeDefined();
-  });
+  it(
+    "reports a document's tags the source refuses (403) as unexposed and carries the rest",
+    async () => {
+      const limited = memoryCrawl(await loginAdmin());
+      await limited.runWith(
+        refusing(limited.context, [`/guides/${site.guide.guideid}/tags`]),
+        guidesCrawler,
+        tagsCrawler,
+      );
+      expect(limited.unexposedDetail('tags of documents')).toContain('403');
+      expect(limited.item(`TAGGED#GUIDE#${site.guide.guideid}`, `TAG#${guideTag}`)).toBeUndefined();
+      expect(limited.item(`TAGGED#WIKI#${page.wikiid}`, `TAG#${wikiTag}`)).toBeDefined();
+    },
+    LIMITED_CRAWL_MS,
+  );
 });

@@ -77,7 +77,7 @@ export function ownSteps(guide: FullGuideView): StepView[] {
 
 export function guideRecordFromView(
   guide: FullGuideView,
-  summary: Pick<GuideSummary, 'userid'>,
+  summary: Pick<GuideSummary, 'userid'> & { tags?: string[] | undefined },
   grants: { userids: number[]; teamids: number[] },
 ): GuideRecord {
   return {
@@ -113,6 +113,9 @@ export function guideRecordFromView(
     grant_userids: grants.userids,
     grant_teamids: grants.teamids,
     search_tokens: guideSearchTokens(guide.title),
+    // The guide item's copy of its tags (decision 283), from the summary where the source lists them;
+    // the tags crawler writes the links they are kept from.
+    ...(summary.tags && summary.tags.length > 0 ? { tags: [...summary.tags] } : {}),
   };
 }
 
