@@ -67,9 +67,10 @@ describe('/igi/<guid>.<size> before processing made it', () => {
     const itemid = await nextId('media');
     const guid = randomUUID().replace(/-/g, '');
     const original = await png(1000, 750);
-    // The original is stored outside the prefix that starts processing: the item stays
+    // The original is stored where the pages function may read originals, but at a key the
+    // processor does not take for an item's (originals/<itemid>/<file>): the item stays
     // `processing` with no size made, as between an upload and its processing.
-    const originalKey = `staged-for-test/${itemid}/still-processing.png`;
+    const originalKey = `originals/staged-for-test/${itemid}/still-processing.png`;
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: originalKey, Body: original, ContentType: 'image/png' }));
     await insertMediaItem({
       itemid,
