@@ -8,11 +8,11 @@
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { hasRole, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { urlSlug } from '../../shared/domain/text.ts';
 import { wikiPath, type WikiNamespace } from '../../shared/domain/wiki-namespaces.ts';
-import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
+import { assertCanViewGuide, canEditGuide } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
@@ -34,6 +34,12 @@ import { wikiContent } from './content/wiki-page.ts';
 import { dateText, section } from './content/rendered.ts';
 import { html } from './html/html.ts';
 import { asPage, htmlReply, redirectReply } from './html/page-reply.ts';
+import { guideEditorPath } from './editor.routes.ts';
+
+/** The editor's way in (decision 294), for those the API would let write it; nothing for others. */
+function editorLink(show: boolean, href: string, text: string) {
+  return show ? html`<p class="page-actions"><a class="edit-link" href="${href}">${text}</a></p>` : html``;
+}
 
 const segment = z.string().check(z.minLength(1), z.maxLength(512));
 const idText = z.string().check(z.regex(/^[1-9]\d{0,14}$/));
@@ -60,7 +66,8 @@ async function guidePage(caller: Caller | null, guideid: number, path: string) {
       caller,
       path,
       lang: guide.langid,
-      content: guideContent(guide, release, siteUrl()),
+      content: html`${editorLink(canEditGuide(caller, record), guideEditorPath(guideid), 'Edit this guide')}
+${guideContent(guide, release, siteUrl())}`,
     });
   });
 }
@@ -88,7 +95,12 @@ function wikiPage(namespace: WikiNamespace) {
           caller,
           path,
           lang: view.langid,
-          content: wikiContent(view, category && { guides: category.guides }),
+          content: html`${editorLink(
+            namespace === 'CATEGORY' && hasRole(caller, 'Author'),
+            guideEditorPath('new', wiki.title),
+            'New guide in this category',
+          )}
+${wikiContent(view, category && { guides: category.guides })}`,
         });
       });
     },

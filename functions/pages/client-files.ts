@@ -1,0 +1,62 @@
+/**
+ * The pages' client code (decision 294): one script and one stylesheet built by esbuild from
+ * functions/pages/client (infra/cdk/embeds.ts `buildPageClient`), shipped beside the bundle as an
+ * embed and served at `/client/editor.<hash>.js|css`. The hash is of the file's own bytes, so a
+ * URL names one content forever: browsers and CloudFront keep it a year, and a new build is a
+ * new URL. Only the pages that need the client (the editors) name it; every other page runs no
+ * script at all.
+ */
+import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+import { NotFoundError } from '../../shared/domain/errors.ts';
+import { embeddedPageClient } from '../../shared/http/embedded.ts';
+import { rawReply, route } from '../../shared/http/route.ts';
+
+interface ClientFile {
+  text: string;
+  path: string;
+  contentType: string;
+}
+
+let files: { script: ClientFile; style: ClientFile } | undefined;
+
+function clientFile(text: string, extension: 'js' | 'css', contentType: string): ClientFile {
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return { text, path: `/client/editor.${hash}.${extension}`, contentType };
+}
+
+/** The script and stylesheet with their content-named paths (read from the embed on first use). */
+export function pageClientFiles(): { script: ClientFile; style: ClientFile } {
+  if (!files) {
+    const client = embeddedPageClient();
+    files = {
+      script: clientFile(client.script, 'js', 'text/javascript; charset=utf-8'),
+      style: clientFile(client.style, 'css', 'text/css; charset=utf-8'),
+    };
+  }
+  return files;
+}
+
+/** A year, and never revalidated: the URL changes with the content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export const clientFileRoute = route({
+  method: 'GET',
+  path: '/client/{file}',
+  site: true,
+  auth: 'public',
+  // The same code for everyone, nothing of the site in it: open before sign-in like the login page's.
+  openOnPrivateSite: true,
+  summary: "The pages' client script or stylesheet, by the hash of its content (decision 294)",
+  params: z.object({ file: z.string().check(z.regex(/^editor\.[0-9a-f]{16}\.(js|css)$/)) }),
+  handler: async ({ params }) => {
+    const { script, style } = pageClientFiles();
+    const file = [script, style].find((candidate) => candidate.path === `/client/${params.file}`);
+    // An older build's hash: gone (a page of this build names the current one).
+    if (!file) throw new NotFoundError('No such client file');
+    return rawReply(200, file.text, file.contentType, {
+      'cache-control': IMMUTABLE,
+      'x-content-type-options': 'nosniff',
+    });
+  },
+});

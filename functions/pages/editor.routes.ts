@@ -1,0 +1,77 @@
+/**
+ * The editor pages (issue 42 item 1, decision 294): a guide's editor at `/Edit/Guide/<guideid>`
+ * and a new guide's at `/Edit/Guide/new?category=<title>`. The server decides who sees them (the
+ * API's own rule: `canEditGuide` for a guide, the Author role for a new one) and renders a shell;
+ * the client script (functions/pages/client) builds the form in it and writes through the same
+ * /api/2.0 routes and their checks, with the session's token read from GET /api/2.0/user.
+ */
+import * as z from 'zod/mini';
+import { config } from '../../shared/config.ts';
+import { type Caller, hasRole } from '../../shared/domain/caller.ts';
+import { ForbiddenError, UnauthenticatedError } from '../../shared/domain/errors.ts';
+import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
+import { route, type RouteDef } from '../../shared/http/route.ts';
+import { html, type SafeHtml } from './html/html.ts';
+import { asPage, htmlReply } from './html/page-reply.ts';
+
+/** The editor page of a guide: where the guide page's Edit link points. */
+export function guideEditorPath(guideid: number | 'new', category?: string): string {
+  const query = category === undefined ? '' : `?category=${encodeURIComponent(category)}`;
+  return `/Edit/Guide/${guideid}${query}`;
+}
+
+/** The shell the client fills: what to edit in data attributes, and a word for a browser without script. */
+function editorShell(attributes: { guideid?: number; category?: string }): SafeHtml {
+  const types = config().STEPWISE_GUIDE_TYPES.join(',');
+  return html`<div id="guide-editor" class="editor" data-editor="guide" data-guideid="${attributes.guideid ?? ''}"
+ data-category="${attributes.category ?? ''}" data-guide-types="${types}">
+<p class="editor-noscript">The editor needs JavaScript. Guides can also be written through the
+<a href="/api/2.0/doc">API</a>.</p>
+</div>`;
+}
+
+function signedIn(caller: Caller | null): Caller {
+  if (!caller) throw new UnauthenticatedError('Authentication required');
+  return caller;
+}
+
+export const editorRoutes: RouteDef[] = [
+  route({
+    method: 'GET',
+    path: '/Edit/Guide/{guideid}',
+    site: true,
+    page: true,
+    auth: 'public',
+    summary: "The guide editor: a guide's (those who may edit it) or a new guide's (`new`, Authors and Admins)",
+    params: z.object({ guideid: z.string().check(z.regex(/^(new|[1-9]\d{0,14})$/)) }),
+    query: z.object({ category: z.optional(z.string().check(z.maxLength(512))) }),
+    handler: ({ caller, params, query }) => {
+      const isNew = params.guideid === 'new';
+      const path = isNew ? guideEditorPath('new', query.category) : guideEditorPath(Number(params.guideid));
+      return asPage(caller, path, async () => {
+        const editor = signedIn(caller);
+        if (isNew) {
+          // The API's POST /guides rule; a reader without it gets the 404 page, as for any page.
+          if (!hasRole(editor, 'Author')) throw new ForbiddenError('Only Authors write guides');
+          return htmlReply(200, {
+            title: 'New guide',
+            caller,
+            path,
+            client: true,
+            content: html`<h1>New guide</h1>
+${editorShell({ category: query.category ?? '' })}`,
+          });
+        }
+        const guide = await assertCanEditGuide(editor, Number(params.guideid));
+        return htmlReply(200, {
+          title: `Edit ${guide.title}`,
+          caller,
+          path,
+          client: true,
+          content: html`<h1>Edit guide: ${guide.title}</h1>
+${editorShell({ guideid: guide.guideid })}`,
+        });
+      });
+    },
+  }),
+];
