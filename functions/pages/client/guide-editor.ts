@@ -214,14 +214,14 @@ export class GuideEditor {
         button('Move up', () => this.move(index, index - 1, `move-up-${index - 1}`), {
           id: `move-up-${index}`,
           disabled: index === 0,
-          'aria-label': `Move step ${index + 1} up`,
+          'aria-label': `Move up (step ${index + 1})`,
         }),
         button('Move down', () => this.move(index, index + 1, `move-down-${index + 1}`), {
           id: `move-down-${index}`,
           disabled: index === count - 1,
-          'aria-label': `Move step ${index + 1} down`,
+          'aria-label': `Move down (step ${index + 1})`,
         }),
-        button('Remove', () => this.removeStep(index), { 'aria-label': `Remove step ${index + 1}`, class: 'danger' }),
+        button('Remove', () => this.removeStep(index), { 'aria-label': `Remove (step ${index + 1})`, class: 'danger' }),
       ),
       field('Title', title),
       el('ul', { class: 'editor-lines' }, ...step.lines.map((_, lineIndex) => this.lineItem(step, index, lineIndex))),
@@ -302,7 +302,7 @@ export class GuideEditor {
               this.changed();
               this.render(`line-${stepIndex}-${Math.max(0, lineIndex - 1)}`);
             },
-            { 'aria-label': `Remove ${label.toLowerCase()}` },
+            { 'aria-label': `Remove (${label.toLowerCase()})` },
           )
         : null,
     );
@@ -340,7 +340,7 @@ export class GuideEditor {
                 this.changed();
                 this.render(`step-images-${index}`);
               },
-              { 'aria-label': `Remove image ${imageIndex + 1} of step ${index + 1}` },
+              { 'aria-label': `Remove (image ${imageIndex + 1} of step ${index + 1})` },
             ),
           ),
         ),
