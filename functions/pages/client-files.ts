@@ -7,12 +7,9 @@
  * script at all.
  */
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
-import { NotFoundError } from '../../shared/domain/errors.ts';
 import { embeddedPageClient } from '../../shared/http/embedded.ts';
-import { rawReply, route } from '../../shared/http/route.ts';
 
-interface ClientFile {
+export interface ClientFile {
   text: string;
   path: string;
   contentType: string;
@@ -36,27 +33,3 @@ export function pageClientFiles(): { script: ClientFile; style: ClientFile } {
   }
   return files;
 }
-
-/** A year, and never revalidated: the URL changes with the content. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-export const clientFileRoute = route({
-  method: 'GET',
-  path: '/client/{file}',
-  site: true,
-  auth: 'public',
-  // The same code for everyone, nothing of the site in it: open before sign-in like the login page's.
-  openOnPrivateSite: true,
-  summary: "The pages' client script or stylesheet, by the hash of its content (decision 294)",
-  params: z.object({ file: z.string().check(z.regex(/^editor\.[0-9a-f]{16}\.(js|css)$/)) }),
-  handler: async ({ params }) => {
-    const { script, style } = pageClientFiles();
-    const file = [script, style].find((candidate) => candidate.path === `/client/${params.file}`);
-    // An older build's hash: gone (a page of this build names the current one).
-    if (!file) throw new NotFoundError('No such client file');
-    return rawReply(200, file.text, file.contentType, {
-      'cache-control': IMMUTABLE,
-      'x-content-type-options': 'nosniff',
-    });
-  },
-});

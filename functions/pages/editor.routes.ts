@@ -45,6 +45,7 @@ export const editorRoutes: RouteDef[] = [
     summary: "The guide editor: a guide's (those who may edit it) or a new guide's (`new`, Authors and Admins)",
     params: z.object({ guideid: z.string().check(z.regex(/^(new|[1-9]\d{0,14})$/)) }),
     query: z.object({ category: z.optional(z.string().check(z.maxLength(512))) }),
+    queryExample: { category: 'Printers' },
     handler: ({ caller, params, query }) => {
       const isNew = params.guideid === 'new';
       const path = isNew ? guideEditorPath('new', query.category) : guideEditorPath(Number(params.guideid));

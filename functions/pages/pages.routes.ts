@@ -10,7 +10,7 @@ import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts'
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
-import { clientFileRoute } from './client-files.ts';
+import { clientFileRoute } from './client.routes.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { editorRoutes } from './editor.routes.ts';
 import { contentRoutes } from './content.routes.ts';

@@ -39,7 +39,12 @@ beforeAll(async () => {
   images = await Promise.all(
     ['#cc6633', '#3366cc'].map(async (colour, index) => {
       const file = join(folder, `photo-${index + 1}.png`);
-      await writeFile(file, await sharp({ create: { width: 320, height: 240, channels: 3, background: colour } }).png().toBuffer());
+      await writeFile(
+        file,
+        await sharp({ create: { width: 320, height: 240, channels: 3, background: colour } })
+          .png()
+          .toBuffer(),
+      );
       return file;
     }),
   );
@@ -79,7 +84,8 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
       errors.push(`${response.status()} ${response.url()}`);
   });
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(message.text());
   });
   await signIn(page, trainer, `/c/${encodeURIComponent(category)}`);
   await Promise.all([page.waitForNavigation(), page.click('a.edit-link')]);

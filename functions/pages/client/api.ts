@@ -23,7 +23,10 @@ let token: Promise<string> | undefined;
 
 async function sessionToken(): Promise<string> {
   token ??= (async () => {
-    const response = await fetch('/api/2.0/user', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    const response = await fetch('/api/2.0/user', {
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    });
     const body = (await response.json().catch(() => null)) as { authToken?: unknown } | null;
     if (!response.ok || typeof body?.authToken !== 'string') throw new ApiError(response.status, body);
     return body.authToken;

@@ -152,8 +152,14 @@ export class GuideEditor {
         'fieldset',
         { class: 'editor-guide' },
         el('legend', {}, 'Guide'),
-        field('Title', text(model.title, (value) => (model.title = value), { name: 'title', required: true })),
-        field('Category', text(model.category, (value) => (model.category = value), { name: 'category' })),
+        field(
+          'Title',
+          text(model.title, (value) => (model.title = value), { name: 'title', required: true }),
+        ),
+        field(
+          'Category',
+          text(model.category, (value) => (model.category = value), { name: 'category' }),
+        ),
         type,
         field('Introduction (wiki syntax)', introduction),
         el(
@@ -520,7 +526,11 @@ export class GuideEditor {
       guide = await api<ApiGuide>('GET', `/guides/${model.guideid}`);
       if (guide.revisionid !== this.base?.revisionid) throw new ApiError(409, guide);
       if (!sameJson(guideFields(model), guideFields(this.base)))
-        guide = await api<ApiGuide>('PATCH', `/guides/${guide.guideid}?revisionid=${guide.revisionid}`, guideFields(model));
+        guide = await api<ApiGuide>(
+          'PATCH',
+          `/guides/${guide.guideid}?revisionid=${guide.revisionid}`,
+          guideFields(model),
+        );
     }
     const guideid = guide.guideid;
     const base = new Map((this.base?.steps ?? []).map((step) => [step.stepid, step]));
@@ -543,7 +553,12 @@ export class GuideEditor {
     }
     guide = await api<ApiGuide>('GET', `/guides/${guideid}`);
     const order = model.steps.map((step) => step.stepid!);
-    if (!sameJson(order, guide.steps.map((step) => step.stepid)))
+    if (
+      !sameJson(
+        order,
+        guide.steps.map((step) => step.stepid),
+      )
+    )
       guide = await api<ApiGuide>('PUT', `/guides/${guideid}/steporder?revisionid=${guide.revisionid}`, {
         stepids: order,
       });

@@ -44,9 +44,7 @@ export function pageSecurityPolicy(client = false): string {
     "default-src 'none'",
     // A page with the client (decision 294): its script and stylesheet from this site, its API
     // calls to this site and its uploads to the media bucket. Still no inline script.
-    ...(client
-      ? ["script-src 'self'", `connect-src 'self' ${uploadOrigins(config().MEDIA_BUCKET).join(' ')}`]
-      : []),
+    ...(client ? ["script-src 'self'", `connect-src 'self' ${uploadOrigins(config().MEDIA_BUCKET).join(' ')}`] : []),
     `style-src ${client ? "'self' " : ''}${STYLE_HASH}`,
     `img-src 'self' ${new URL(siteUrl()).origin}`,
     'media-src *',
