@@ -34,11 +34,15 @@ import { wikiContent } from './content/wiki-page.ts';
 import { dateText, section } from './content/rendered.ts';
 import { html } from './html/html.ts';
 import { asPage, htmlReply, redirectReply } from './html/page-reply.ts';
-import { guideEditorPath } from './editor.routes.ts';
+import { type EditableNamespace, guideEditorPath, wikiEditorPath } from './editor.routes.ts';
 
-/** The editor's way in (decision 294), for those the API would let write it; nothing for others. */
-function editorLink(show: boolean, href: string, text: string) {
-  return show ? html`<p class="page-actions"><a class="edit-link" href="${href}">${text}</a></p>` : html``;
+/** The editors' ways in (decision 294), for those the API would let write; nothing for others. */
+function editorLinks(links: Array<{ show: boolean; href: string; text: string }>) {
+  const shown = links.filter((link) => link.show);
+  if (shown.length === 0) return html``;
+  return html`<p class="page-actions">${shown.map(
+    (link) => html`<a class="edit-link" href="${link.href}">${link.text}</a> `,
+  )}</p>`;
 }
 
 const segment = z.string().check(z.minLength(1), z.maxLength(512));
@@ -66,7 +70,9 @@ async function guidePage(caller: Caller | null, guideid: number, path: string) {
       caller,
       path,
       lang: guide.langid,
-      content: html`${editorLink(canEditGuide(caller, record), guideEditorPath(guideid), 'Edit this guide')}
+      content: html`${editorLinks([
+        { show: canEditGuide(caller, record), href: guideEditorPath(guideid), text: 'Edit this guide' },
+      ])}
 ${guideContent(guide, release, siteUrl())}`,
     });
   });
@@ -76,7 +82,7 @@ ${guideContent(guide, release, siteUrl())}`,
  * `/Wiki/<title>`, `/c/<title>`, `/Info/<title>`, `/Item/<title>`: the page, as GET
  * /wikis/{namespace}/{title} shows it (each route declares its own literal path for the index).
  */
-function wikiPage(namespace: WikiNamespace) {
+function wikiPage(namespace: EditableNamespace) {
   return {
     site: true,
     page: true,
@@ -95,11 +101,18 @@ function wikiPage(namespace: WikiNamespace) {
           caller,
           path,
           lang: view.langid,
-          content: html`${editorLink(
-            namespace === 'CATEGORY' && hasRole(caller, 'Author'),
-            guideEditorPath('new', wiki.title),
-            'New guide in this category',
-          )}
+          content: html`${editorLinks([
+            {
+              show: namespace === 'CATEGORY' && hasRole(caller, 'Author'),
+              href: guideEditorPath('new', wiki.title),
+              text: 'New guide in this category',
+            },
+            {
+              show: hasRole(caller, 'Author'),
+              href: wikiEditorPath(namespace, wiki.title),
+              text: 'Edit this page',
+            },
+          ])}
 ${wikiContent(view, category && { guides: category.guides })}`,
         });
       });

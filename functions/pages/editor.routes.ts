@@ -10,6 +10,7 @@ import { config } from '../../shared/config.ts';
 import { type Caller, hasRole } from '../../shared/domain/caller.ts';
 import { ForbiddenError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
+import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { route, type RouteDef } from '../../shared/http/route.ts';
 import { html, type SafeHtml } from './html/html.ts';
 import { asPage, htmlReply } from './html/page-reply.ts';
@@ -18,6 +19,15 @@ import { asPage, htmlReply } from './html/page-reply.ts';
 export function guideEditorPath(guideid: number | 'new', category?: string): string {
   const query = category === undefined ? '' : `?category=${encodeURIComponent(category)}`;
   return `/Edit/Guide/${guideid}${query}`;
+}
+
+/** The namespaces whose pages the wiki editor edits (COURSE pages are the courses endpoints'). */
+export const EDITABLE_NAMESPACES = ['WIKI', 'CATEGORY', 'INFO', 'ITEM'] as const;
+export type EditableNamespace = (typeof EDITABLE_NAMESPACES)[number];
+
+/** The editor page of a wiki or category page. */
+export function wikiEditorPath(namespace: EditableNamespace, title: string): string {
+  return `/Edit/Wiki/${namespace}/${encodeURIComponent(title)}`;
 }
 
 /** The shell the client fills: what to edit in data attributes, and a word for a browser without script. */
@@ -36,6 +46,38 @@ function signedIn(caller: Caller | null): Caller {
 }
 
 export const editorRoutes: RouteDef[] = [
+  route({
+    method: 'GET',
+    path: '/Edit/Wiki/{namespace}/{title}',
+    site: true,
+    page: true,
+    auth: 'public',
+    plusAsSpace: true,
+    summary: 'The wiki editor of a WIKI, CATEGORY, INFO or ITEM page, with a live preview (Authors and Admins)',
+    params: z.object({
+      namespace: z.enum(EDITABLE_NAMESPACES),
+      title: z.string().check(z.minLength(1), z.maxLength(512)),
+    }),
+    handler: ({ caller, params }) => {
+      const path = wikiEditorPath(params.namespace, params.title);
+      return asPage(caller, path, async () => {
+        // PATCH /wikis/{namespace}/{title}'s rule; a reader without it gets the 404 page.
+        if (!hasRole(signedIn(caller), 'Author')) throw new ForbiddenError('Only Authors edit pages');
+        const wiki = await requirePage(params.namespace, params.title);
+        return htmlReply(200, {
+          title: `Edit ${wiki.display_title || wiki.title}`,
+          caller,
+          path,
+          client: true,
+          content: html`<h1>Edit page: ${wiki.display_title || wiki.title}</h1>
+<div id="wiki-editor" class="editor" data-editor="wiki" data-namespace="${wiki.namespace}" data-title="${wiki.title}">
+<p class="editor-noscript">The editor needs JavaScript. Pages can also be edited through the
+<a href="/api/2.0/doc">API</a>.</p>
+</div>`,
+        });
+      });
+    },
+  }),
   route({
     method: 'GET',
     path: '/Edit/Guide/{guideid}',

@@ -5,7 +5,7 @@
  * their content, kept a year. The editor itself in a browser: test/browser/editor.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createUser, site, uniqueSuffix, type TestUser } from '../support/api.ts';
+import { api, createUser, site, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
 import { createGuide } from './guide-fixtures.ts';
 
@@ -64,6 +64,30 @@ describe('the ways in', () => {
     expect(anonymous.headers.get('location')).toBe(
       `/login?returnTo=${encodeURIComponent(`/Edit/Guide/${guide.guideid}`)}`,
     );
+  });
+});
+
+describe('wiki pages', () => {
+  it('Authors see the wiki editor of a page; POST /wikis/preview renders and sanitizes without saving', async () => {
+    const categoryPage = await site('GET', categoryPath(), { token: author.token });
+    expect(categoryPage.text).toContain(
+      `href="/Edit/Wiki/CATEGORY/${encodeURIComponent(category)}">Edit this page</a>`,
+    );
+    const editor = await site('GET', `/Edit/Wiki/CATEGORY/${encodeURIComponent(category)}`, { token: author.token });
+    expect(editor.status).toBe(200);
+    expect(editor.text).toContain('data-editor="wiki"');
+    const refused = await site('GET', `/Edit/Wiki/CATEGORY/${encodeURIComponent(category)}`, {
+      token: technician.token,
+    });
+    expect(refused.status).toBe(404);
+    expect((await site('GET', '/Edit/Wiki/WIKI/No such page', { token: author.token })).status).toBe(404);
+
+    const contents = "Use the '''calibrated''' wrench.<script>alert(1)</script><img src=x onerror=alert(1)>";
+    const preview = await api('POST', '/wikis/preview', { token: author.token, body: { contents } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.contents_rendered).toContain('<strong>calibrated</strong>');
+    expect(preview.body.contents_rendered).not.toMatch(/<script|onerror=/);
+    expect((await api('POST', '/wikis/preview', { token: technician.token, body: { contents } })).status).toBe(403);
   });
 });
 

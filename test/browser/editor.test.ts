@@ -88,7 +88,7 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
       errors.push(message.text());
   });
   await signIn(page, trainer, `/c/${encodeURIComponent(category)}`);
-  await Promise.all([page.waitForNavigation(), page.click('a.edit-link')]);
+  await Promise.all([page.waitForNavigation(), page.click('a.edit-link[href^="/Edit/Guide/new"]')]);
   expect(new URL(page.url()).pathname).toBe('/Edit/Guide/new');
   await page.waitForSelector('#guide-editor form');
 
@@ -194,6 +194,24 @@ it('keeps a draft over a reload, and a save over a newer revision is a choice', 
   expect(after.title).toBe('Replace the nozzle (mine)');
   expect(after.steps).toHaveLength(3);
 }, 60_000);
+
+it('a category page is edited in wiki syntax with a live preview from the server', async () => {
+  const page = editorPage;
+  await page.goto(`${siteUrl()}/c/${encodeURIComponent(category)}`);
+  await Promise.all([page.waitForNavigation(), page.click('a.edit-link[href^="/Edit/Wiki/CATEGORY/"]')]);
+  await page.waitForSelector('#wiki-editor textarea');
+  await page.$eval('#wiki-editor textarea', (area: PageGlobal) => {
+    area.value = '';
+  });
+  await page.type('#wiki-editor textarea', "== Safety ==\nWear '''gloves'''.");
+  await page.waitForSelector('#wiki-preview strong', { timeout: 10_000 });
+  expect(await page.$eval('#wiki-preview', (element) => element.textContent)).toContain('Wear gloves.');
+  await page.click('#wiki-editor button[type=submit]');
+  await saved(page, 'Saved.');
+  const wiki = (await api('GET', `/wikis/CATEGORY/${encodeURIComponent(category)}`, { token: trainer.token })).body;
+  expect(wiki.contents_raw).toBe("== Safety ==\nWear '''gloves'''.");
+  await page.screenshot({ path: join(SHOTS, 'editor-wiki.png'), fullPage: true });
+}, 30_000);
 
 it('axe-core finds no violation on the editor', async () => {
   const page = await (await browser.createBrowserContext()).newPage();

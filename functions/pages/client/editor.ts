@@ -7,8 +7,20 @@ import './editor.css';
 import { api } from './api.ts';
 import { GuideEditor } from './guide-editor.ts';
 import type { ApiGuide } from './guide-model.ts';
+import { loadWiki, WikiEditor } from './wiki-editor.ts';
+
+async function startWiki(root: HTMLElement): Promise<void> {
+  try {
+    const { page, revisionid } = await loadWiki(root.dataset.namespace ?? '', root.dataset.title ?? '');
+    new WikiEditor(root, page, revisionid).mount();
+  } catch (error) {
+    root.replaceChildren(`The editor could not start: ${(error as Error).message}`);
+  }
+}
 
 async function start(): Promise<void> {
+  const wiki = document.querySelector<HTMLElement>('[data-editor="wiki"]');
+  if (wiki) return startWiki(wiki);
   const root = document.querySelector<HTMLElement>('[data-editor="guide"]');
   if (!root) return;
   const guideid = root.dataset.guideid;

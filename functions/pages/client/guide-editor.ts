@@ -6,6 +6,7 @@
  * choice: keep mine, take theirs, or view both; never a lost edit.
  */
 import { ApiError, api, type PresignedUpload, postToStorage } from './api.ts';
+import { showConflict } from './conflict.ts';
 import { button, el, field } from './dom.ts';
 import { draftKey, dropDraft, readDraft, writeDraft } from './draft.ts';
 import {
@@ -582,40 +583,16 @@ export class GuideEditor {
   /** Someone saved first: keep mine (over theirs), take theirs, or view both. Nothing is lost unasked. */
   private async conflict(): Promise<void> {
     const theirs = await api<ApiGuide>('GET', `/guides/${this.model.guideid}`);
-    const dialog = el('dialog', { class: 'editor-dialog', 'aria-labelledby': 'conflict-title' });
-    const both = el('div', { class: 'editor-both', hidden: true });
-    const finish = () => {
-      dialog.close();
-      dialog.remove();
-    };
-    dialog.append(
-      el('h2', { id: 'conflict-title' }, 'Someone else saved this guide first'),
-      el(
-        'p',
-        {},
-        'Their changes and yours differ. Your draft is kept in this browser until you choose what to do with it.',
-      ),
-      el(
-        'div',
-        { class: 'editor-actions' },
-        button('Keep mine', () => {
-          finish();
-          this.keepMine(theirs);
-        }),
-        button('Take theirs', () => {
-          finish();
-          this.loaded(theirs);
-          this.say('Their version is loaded; your draft was discarded.');
-        }),
-        button('View both', () => {
-          both.hidden = false;
-          both.replaceChildren(summary('Theirs', modelOf(theirs)), summary('Mine', this.model));
-        }),
-      ),
-      both,
-    );
-    document.body.append(dialog);
-    dialog.showModal();
+    showConflict({
+      what: 'guide',
+      theirs: () => summary(modelOf(theirs)),
+      mine: () => summary(this.model),
+      keepMine: () => this.keepMine(theirs),
+      takeTheirs: () => {
+        this.loaded(theirs);
+        this.say('Their version is loaded; your draft was discarded.');
+      },
+    });
     this.say('Someone else saved this guide first: choose which version to keep.');
   }
 
@@ -637,11 +614,10 @@ export class GuideEditor {
 }
 
 /** One version, as the "view both" choice shows it. */
-function summary(heading: string, model: GuideModel): HTMLElement {
+function summary(model: GuideModel): HTMLElement {
   return el(
-    'section',
-    { class: 'editor-version' },
-    el('h3', {}, heading),
+    'div',
+    {},
     el('p', {}, el('strong', {}, model.title)),
     el('p', {}, model.introduction),
     el(
