@@ -11,7 +11,7 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { hasRole, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { urlSlug } from '../../shared/domain/text.ts';
-import { wikiPath, type WikiNamespace } from '../../shared/domain/wiki-namespaces.ts';
+import { wikiPath } from '../../shared/domain/wiki-namespaces.ts';
 import { assertCanViewGuide, canEditGuide } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
