@@ -165,12 +165,8 @@ it('keeps a draft over a reload, and a save over a newer revision is a choice', 
     input.value = '';
   });
   await page.type('input[name=title]', 'Replace the nozzle (mine)');
-  await page.reload();
-  await page.waitForSelector('#guide-editor form');
-  expect(await page.$eval('input[name=title]', (input: PageGlobal) => input.value)).toBe('Replace the nozzle (mine)');
-  expect(await status(page)).toContain('draft');
 
-  // Someone else saves first.
+  // Someone else saves first, while the draft is only in this browser.
   const current = (await api('GET', `/guides/${guideid}`, { token: trainer.token })).body;
   const theirs = await api('PATCH', `/guides/${guideid}`, {
     token: trainer.token,
@@ -179,6 +175,13 @@ it('keeps a draft over a reload, and a save over a newer revision is a choice', 
   });
   expect(theirs.status).toBe(200);
 
+  // The reload brings the draft back (it names the revision it began from) ...
+  await page.reload();
+  await page.waitForSelector('#guide-editor form');
+  expect(await page.$eval('input[name=title]', (input: PageGlobal) => input.value)).toBe('Replace the nozzle (mine)');
+  expect(await status(page)).toContain('draft');
+
+  // ... and saving it over their newer revision is a choice, not an overwrite.
   await page.click('button[type=submit]');
   await page.waitForSelector('dialog[open] ::-p-text(Someone else saved this guide first)');
   await page.click('dialog[open] button ::-p-text(View both)');

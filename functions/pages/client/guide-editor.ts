@@ -53,6 +53,12 @@ export class GuideEditor {
   private readonly announcer: HTMLElement;
   private busy = false;
   private dragged: number | undefined;
+  /**
+   * The revision the model was made from: the base's, or a restored draft's own. A save checks
+   * the server still has it, so a draft begun before someone else's save is a conflict, not an
+   * overwrite, even across reloads.
+   */
+  private draftBase: number | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -71,9 +77,11 @@ export class GuideEditor {
       event.preventDefault();
       void this.save();
     });
+    this.draftBase = guide?.revisionid;
     const draft = readDraft(this.key, isGuideModel);
     if (draft && !sameJson(draft.model, this.model)) {
       this.model = draft.model;
+      this.draftBase = draft.baseRevision;
       this.say(`Your unsaved draft of ${new Date(draft.savedAt).toLocaleString()} was restored.`);
     }
   }
@@ -94,7 +102,7 @@ export class GuideEditor {
 
   /** Every change is kept in this browser at once. */
   private changed(): void {
-    writeDraft(this.key, this.model, this.base?.revisionid);
+    writeDraft(this.key, this.model, this.draftBase);
   }
 
   private render(focus?: string): void {
@@ -525,8 +533,8 @@ export class GuideEditor {
     } else {
       // Someone saved first? The API would refuse our first write with 409; ask before writing anything.
       guide = await api<ApiGuide>('GET', `/guides/${model.guideid}`);
-      if (guide.revisionid !== this.base?.revisionid) throw new ApiError(409, guide);
-      if (!sameJson(guideFields(model), guideFields(this.base)))
+      if (guide.revisionid !== this.draftBase) throw new ApiError(409, guide);
+      if (!this.base || !sameJson(guideFields(model), guideFields(this.base)))
         guide = await api<ApiGuide>(
           'PATCH',
           `/guides/${guide.guideid}?revisionid=${guide.revisionid}`,
@@ -571,6 +579,7 @@ export class GuideEditor {
   private loaded(guide: ApiGuide): void {
     this.base = modelOf(guide);
     this.model = modelOf(guide);
+    this.draftBase = guide.revisionid;
     this.viewUrl = new URL(guide.url, location.href).pathname;
     dropDraft(this.key);
     this.render();
@@ -607,6 +616,7 @@ export class GuideEditor {
     }
     this.base = current;
     this.model.revisionid = current.revisionid;
+    this.draftBase = current.revisionid;
     this.changed();
     this.render();
     void this.save();

@@ -38,6 +38,8 @@ export class WikiEditor {
     const draft = readDraft(this.key, isContents);
     if (draft && draft.model !== page.contents_raw) {
       this.text.value = draft.model;
+      // Saved against the revision the draft began from: a newer one is the API's 409, a choice.
+      if (draft.baseRevision !== undefined) this.revisionid = draft.baseRevision;
       this.status.textContent = `Your unsaved draft of ${new Date(draft.savedAt).toLocaleString()} was restored.`;
     }
     this.text.addEventListener('input', () => {
