@@ -93,7 +93,9 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
   await page.waitForSelector('#guide-editor form');
 
   await page.type('input[name=title]', 'Replace the nozzle');
+  await page.type('input[name=summary]', 'Swap a worn nozzle');
   await page.type('textarea[name=introduction]', "You need a '''hex key'''.");
+  await page.type('textarea[name=conclusion]', 'Run a test print.');
   await page.type('input[name=time-min]', '10');
   await page.type('input[name=time-max]', '20');
   await page.select('select[name=difficulty]', 'Easy');
@@ -148,6 +150,8 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
     time_required_min: 600,
     time_required_max: 1200,
     introduction_raw: "You need a '''hex key'''.",
+    summary: 'Swap a worn nozzle',
+    conclusion_raw: 'Run a test print.',
   });
   expect(guide.steps.map((step: any) => step.title)).toEqual(['Open the cover', 'Cool down', 'Unscrew the nozzle']);
   expect(guide.steps.map((step: any) => step.media?.data?.length ?? 0)).toEqual([1, 0, 1]);

@@ -115,12 +115,15 @@ export class GuideEditor {
       });
       return input;
     };
-    const introduction = el('textarea', { rows: 4, name: 'introduction' });
-    introduction.value = model.introduction;
-    introduction.addEventListener('input', () => {
-      model.introduction = introduction.value;
-      this.changed();
-    });
+    const area = (name: 'introduction' | 'conclusion') => {
+      const textarea = el('textarea', { rows: 4, name });
+      textarea.value = model[name];
+      textarea.addEventListener('input', () => {
+        model[name] = textarea.value;
+        this.changed();
+      });
+      return textarea;
+    };
     const difficulty = el(
       'select',
       { name: 'difficulty' },
@@ -170,7 +173,11 @@ export class GuideEditor {
           text(model.category, (value) => (model.category = value), { name: 'category' }),
         ),
         type,
-        field('Introduction (wiki syntax)', introduction),
+        field(
+          'Summary',
+          text(model.summary, (value) => (model.summary = value), { name: 'summary', maxlength: 254 }),
+        ),
+        field('Introduction (wiki syntax)', area('introduction')),
         el(
           'div',
           { class: 'editor-row' },
@@ -197,6 +204,7 @@ export class GuideEditor {
         this.changed();
         this.render(`step-title-${model.steps.length - 1}`);
       }),
+      field('Conclusion (wiki syntax)', area('conclusion')),
       actions,
     );
     if (focus) document.getElementById(focus)?.focus();

@@ -49,7 +49,9 @@ export interface GuideModel {
   title: string;
   category: string;
   type: string;
+  summary: string;
   introduction: string;
+  conclusion: string;
   difficulty: string;
   /** Minutes, as typed ('' for none). */
   timeMin: string;
@@ -65,7 +67,9 @@ export interface ApiGuide {
   title: string;
   category: string;
   type: string;
+  summary: string | null;
   introduction_raw: string;
+  conclusion_raw: string;
   difficulty: string | null;
   time_required_min: number;
   time_required_max: number;
@@ -98,7 +102,9 @@ export function modelOf(guide: ApiGuide): GuideModel {
     title: guide.title,
     category: guide.category,
     type: guide.type,
+    summary: guide.summary ?? '',
     introduction: guide.introduction_raw ?? '',
+    conclusion: guide.conclusion_raw ?? '',
     difficulty: guide.difficulty ?? '',
     timeMin: minutes(guide.time_required_min),
     timeMax: minutes(guide.time_required_max),
@@ -124,7 +130,9 @@ export function emptyModel(category: string, type: string): GuideModel {
     title: '',
     category,
     type,
+    summary: '',
     introduction: '',
+    conclusion: '',
     difficulty: '',
     timeMin: '',
     timeMax: '',
@@ -149,7 +157,9 @@ export function guideFields(model: GuideModel): Record<string, unknown> {
   return {
     title: model.title,
     category: model.category,
+    summary: model.summary,
     introduction: model.introduction,
+    conclusion: model.conclusion,
     difficulty: model.difficulty === '' ? null : model.difficulty,
     time_required_min: seconds(model.timeMin),
     time_required_max: seconds(model.timeMax),
@@ -181,6 +191,8 @@ export function isGuideModel(value: unknown): value is GuideModel {
     typeof model.title === 'string' &&
     typeof model.category === 'string' &&
     typeof model.introduction === 'string' &&
+    typeof model.summary === 'string' &&
+    typeof model.conclusion === 'string' &&
     Array.isArray(model.steps) &&
     model.steps.every(
       (step) =>
