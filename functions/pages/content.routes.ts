@@ -8,11 +8,11 @@
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { hasRole, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError } from '../../shared/domain/errors.ts';
 import { urlSlug } from '../../shared/domain/text.ts';
-import { wikiPath, type WikiNamespace } from '../../shared/domain/wiki-namespaces.ts';
-import { assertCanViewGuide } from '../../shared/content/guide-access.ts';
+import { wikiPath } from '../../shared/domain/wiki-namespaces.ts';
+import { assertCanViewGuide, canEditGuide } from '../../shared/content/guide-access.ts';
 import { requirePage } from '../../shared/content/wiki-pages.ts';
 import { latestRelease } from '../../shared/db/entities/release.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
@@ -34,6 +34,16 @@ import { wikiContent } from './content/wiki-page.ts';
 import { dateText, section } from './content/rendered.ts';
 import { html } from './html/html.ts';
 import { asPage, htmlReply, redirectReply } from './html/page-reply.ts';
+import { type EditableNamespace, guideEditorPath, wikiEditorPath } from './editor.routes.ts';
+
+/** The editors' ways in (decision 294), for those the API would let write; nothing for others. */
+function editorLinks(links: Array<{ show: boolean; href: string; text: string }>) {
+  const shown = links.filter((link) => link.show);
+  if (shown.length === 0) return html``;
+  return html`<p class="page-actions">${shown.map(
+    (link) => html`<a class="edit-link" href="${link.href}">${link.text}</a> `,
+  )}</p>`;
+}
 
 const segment = z.string().check(z.minLength(1), z.maxLength(512));
 const idText = z.string().check(z.regex(/^[1-9]\d{0,14}$/));
@@ -60,7 +70,10 @@ async function guidePage(caller: Caller | null, guideid: number, path: string) {
       caller,
       path,
       lang: guide.langid,
-      content: guideContent(guide, release, siteUrl()),
+      content: html`${editorLinks([
+        { show: canEditGuide(caller, record), href: guideEditorPath(guideid), text: 'Edit this guide' },
+      ])}
+${guideContent(guide, release, siteUrl())}`,
     });
   });
 }
@@ -69,7 +82,7 @@ async function guidePage(caller: Caller | null, guideid: number, path: string) {
  * `/Wiki/<title>`, `/c/<title>`, `/Info/<title>`, `/Item/<title>`: the page, as GET
  * /wikis/{namespace}/{title} shows it (each route declares its own literal path for the index).
  */
-function wikiPage(namespace: WikiNamespace) {
+function wikiPage(namespace: EditableNamespace) {
   return {
     site: true,
     page: true,
@@ -88,7 +101,19 @@ function wikiPage(namespace: WikiNamespace) {
           caller,
           path,
           lang: view.langid,
-          content: wikiContent(view, category && { guides: category.guides }),
+          content: html`${editorLinks([
+            {
+              show: namespace === 'CATEGORY' && hasRole(caller, 'Author'),
+              href: guideEditorPath('new', wiki.title),
+              text: 'New guide in this category',
+            },
+            {
+              show: hasRole(caller, 'Author'),
+              href: wikiEditorPath(namespace, wiki.title),
+              text: 'Edit this page',
+            },
+          ])}
+${wikiContent(view, category && { guides: category.guides })}`,
         });
       });
     },

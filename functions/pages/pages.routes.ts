@@ -10,7 +10,9 @@ import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts'
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
+import { clientFileRoute } from './client.routes.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
+import { editorRoutes } from './editor.routes.ts';
 import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute } from './images.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
@@ -46,6 +48,8 @@ export const pagesGroup = defineGroup({
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
   nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
+  // The editors' script and stylesheet (functions/pages/client, decision 294).
+  embeds: ['pageClient'],
   // A long guide's PDF reads and embeds every step image: more memory (and so CPU) than a page,
   // and up to the API's 29 s rather than the default 10 s.
   memoryMb: 1024,
@@ -95,7 +99,9 @@ export const pagesGroup = defineGroup({
       },
     }),
     imageFileRoute,
+    clientFileRoute,
     ...sessionRoutes,
     ...contentRoutes,
+    ...editorRoutes,
   ],
 });

@@ -15,6 +15,7 @@ import {
   createWikiBody,
   pageReadQuery,
   patchWikiBody,
+  previewWikiBody,
   titleText,
   wikiListQuery,
 } from './wikis.schemas.ts';
@@ -133,6 +134,21 @@ export const wikisGroup = defineGroup({
       response: z.array(wikiRevisionSchema),
       extensions: { 'x-beyond-spec': true },
       handler: ({ params, query }) => wikis.revisions(params.namespace, params.title, query),
+    }),
+    route({
+      method: 'POST',
+      path: '/wikis/preview',
+      auth: 'author',
+      summary: "Render wiki text without saving it: {contents_rendered}, as a page's would be (the editor's preview)",
+      description:
+        'Beyond the spec. The same renderer and sanitizer as the saved page; images named by id show without ' +
+        'their files. For those who may write pages (Authors and Admins).',
+      body: previewWikiBody,
+      response: z.object({ contents_rendered: z.string() }),
+      example: { contents: "== Torque ==\nUse the '''calibrated''' wrench." },
+      responseExample: { contents_rendered: '<h2>Torque</h2><p>Use the <strong>calibrated</strong> wrench.</p>' },
+      extensions: { 'x-beyond-spec': true },
+      handler: async ({ body }) => wikis.preview(body.contents),
     }),
     route({
       method: 'POST',

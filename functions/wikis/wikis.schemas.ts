@@ -11,6 +11,9 @@ const text = (max: number) => z.string().check(z.maxLength(max));
 export const titleText = z.string().check(z.minLength(1), z.maxLength(MAX_TITLE_LENGTH * 2));
 const flags = z.array(text(100)).check(z.maxLength(50));
 
+/** What POST /wikis/preview renders: a page's contents as they would be saved. */
+export const previewWikiBody = z.object({ contents: text(MAX_CONTENTS_LENGTH) });
+
 export const createWikiBody = z.object({
   namespace: z.string().check(z.minLength(1), z.maxLength(20)),
   title: titleText,

@@ -9,7 +9,7 @@
 import { config, siteUrl } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
-import { renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
+import { renderWiki, sanitizeHtml } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
 import {
   plainExcerpt,
@@ -513,4 +513,9 @@ export async function setParent(
     },
     { attempts: 5, message: 'The hierarchy kept changing during the move; try again' },
   );
+}
+
+/** Wiki text rendered as a saved page's would be, without saving it (POST /wikis/preview). */
+export function preview(contents: string): { contents_rendered: string } {
+  return { contents_rendered: sanitizeHtml(renderWiki(contents, { siteUrl: siteUrl() }).html) };
 }

@@ -7,7 +7,14 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOCS_RENDERER_PACKAGE_FILE, EMBED_FILE, type EmbedName, routeManifest } from '../../shared/http/embedded.ts';
+import { buildSync } from 'esbuild';
+import {
+  DOCS_RENDERER_PACKAGE_FILE,
+  EMBED_FILE,
+  type EmbedName,
+  type PageClient,
+  routeManifest,
+} from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import type { RouteGroup } from '../../shared/http/route.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
@@ -31,7 +38,35 @@ export interface EmbedBundling {
 /** The renderer's file in node_modules: copied as it is, no JSON. */
 export const DOCS_RENDERER_SOURCE = join(REPO_ROOT, 'node_modules', DOCS_RENDERER_PACKAGE_FILE);
 
+/** The pages' browser code: TypeScript and CSS under functions/pages/client (decision 294). */
+export const PAGE_CLIENT_ENTRY = join(REPO_ROOT, 'functions', 'pages', 'client', 'editor.ts');
+
+/**
+ * Builds the pages' client script and its stylesheet with the project's esbuild: one minified
+ * IIFE for current browsers (no framework, no module loader), the CSS it imports beside it.
+ */
+export function buildPageClient(): PageClient {
+  const result = buildSync({
+    entryPoints: [PAGE_CLIENT_ENTRY],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    outdir: join(EMBED_DIR, 'page-client'),
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const output = (extension: string) => {
+    const file = result.outputFiles.find((candidate) => candidate.path.endsWith(extension));
+    if (!file) throw new Error(`the page client build made no ${extension} file`);
+    return file.text;
+  };
+  return { script: output('.js'), style: output('.css') };
+}
+
 export function embedValue(name: Exclude<EmbedName, 'docsRenderer'>, groups: RouteGroup[]): unknown {
+  if (name === 'pageClient') return buildPageClient();
   return name === 'routeManifest' ? routeManifest(groups) : buildOpenApiDocument(groups);
 }
 

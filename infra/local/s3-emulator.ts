@@ -47,8 +47,26 @@ type S3rverConstructor = new (options: {
   port: number;
   directory: string;
   silent: boolean;
-  configureBuckets: Array<{ name: string }>;
+  configureBuckets: Array<{ name: string; configs?: string[] }>;
 }) => S3rverInstance;
+
+/**
+ * The buckets' CORS rules, as the stateful stack gives the deployed ones (`browserCors`): the
+ * pages' editor posts uploads to the emulator from the site's origin and reads their progress,
+ * which needs a preflight and an allowed origin.
+ */
+const BROWSER_CORS = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <ExposeHeader>Location</ExposeHeader>
+    <MaxAgeSeconds>3600</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
 
 // s3rver is CommonJS without type declarations; require() also keeps vitest's module
 // runner from transforming its dependency tree.
@@ -63,7 +81,7 @@ export async function startS3Emulator(options: S3EmulatorOptions): Promise<Local
     port: 0,
     directory,
     silent: true,
-    configureBuckets: options.buckets.map((name) => ({ name })),
+    configureBuckets: options.buckets.map((name) => ({ name, configs: [BROWSER_CORS] })),
   });
   const { port: upstreamPort } = await s3rver.run();
 

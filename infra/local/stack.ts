@@ -60,13 +60,15 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const embedDirectory = options.dataDir
     ? join(options.dataDir, 'embeds')
     : await mkdtemp(join(tmpdir(), 'stepwise-embeds-'));
+  const { DOCS_RENDERER_SOURCE, buildPageClient } = await import('../cdk/embeds.ts');
   writeEmbedFiles(
     embedDirectory,
     {
       routeManifest: routeManifest(routeGroups),
       openApi: buildOpenApiDocument(routeGroups),
+      pageClient: buildPageClient(),
     },
-    (await import('../cdk/embeds.ts')).DOCS_RENDERER_SOURCE,
+    DOCS_RENDERER_SOURCE,
   );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));

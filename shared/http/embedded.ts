@@ -18,6 +18,7 @@ export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
   docsRenderer: 'docs-renderer.js',
+  pageClient: 'page-client.json',
 } as const;
 
 export type EmbedName = keyof typeof EMBED_FILE;
@@ -27,6 +28,16 @@ export type EmbedName = keyof typeof EMBED_FILE;
  * build, copied from its npm package beside the docs bundle, never fetched from a CDN.
  */
 export const DOCS_RENDERER_PACKAGE_FILE = '@scalar/api-reference/dist/browser/standalone.js';
+
+/**
+ * The pages' own browser code (decision 294): the script and stylesheet esbuild builds from
+ * functions/pages/client at synth (and when the local stack starts), served at
+ * `/client/editor.<hash>.js|css` to the pages that load it.
+ */
+export interface PageClient {
+  script: string;
+  style: string;
+}
 
 export interface ManifestEntry {
   group: string;
@@ -66,11 +77,11 @@ function readEmbedded<T>(name: EmbedName): T {
  */
 export function writeEmbedFiles(
   folder: string,
-  embeds: { routeManifest: unknown; openApi: unknown },
+  embeds: { routeManifest: unknown; openApi: unknown; pageClient: PageClient },
   docsRendererSource: string,
 ): void {
   mkdirSync(folder, { recursive: true });
-  for (const name of ['routeManifest', 'openApi'] as const)
+  for (const name of ['routeManifest', 'openApi', 'pageClient'] as const)
     writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
   copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
   process.env[EMBED_DIR_ENV] = folder;
@@ -82,6 +93,14 @@ export function embeddedRouteManifest(): ManifestEntry[] {
 
 export function embeddedOpenApi(): Record<string, unknown> {
   return readEmbedded<Record<string, unknown>>('openApi');
+}
+
+/** The pages' client script and stylesheet, checked for their shape (a file is trusted for nothing more). */
+export function embeddedPageClient(): PageClient {
+  const value = readEmbedded<Partial<PageClient>>('pageClient');
+  if (typeof value?.script !== 'string' || typeof value.style !== 'string')
+    throw new Error(`${EMBED_FILE.pageClient} holds no script and style`);
+  return { script: value.script, style: value.style };
 }
 
 /** The renderer's JavaScript (not JSON): the file beside the bundle, or in the local stack's folder. */

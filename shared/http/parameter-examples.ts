@@ -44,7 +44,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   /** A client-made id (decision 224). */
   client_guid: ['0b9e4c1e-5d0a-4f4e-9a43-6c1d2b7e8f10'],
   // Site paths of media (decision 197): an image file by guid and size, a document by guid
-  file: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f.medium'],
+  // ... and the pages' client script or stylesheet by the hash of its content (decision 294).
+  file: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f.medium', 'editor.3f9a1c0b7d2e4a61.js'],
   guid: ['3f1c9a4e8b7d4c2a9e6f1b0d2c4a6e8f'],
   filename: ['torque-table.pdf'],
   type: ['images', 'guide', 'image'],

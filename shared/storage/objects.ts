@@ -6,6 +6,7 @@
  * touch S3, and a cold start pays for parsing and evaluating what the bundle file holds
  * (decisions 154 and 160, docs/benchmarks.md "Cold start").
  */
+import { config } from '../config.ts';
 import type { UploadRequest, UploadTarget } from './object-types.ts';
 import { presignGetObject } from './presigned-get.ts';
 
@@ -13,6 +14,16 @@ export { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './ob
 
 /** `#s3-objects` is shared/storage/s3-objects.ts (package.json "imports"); a file of its own when deployed. */
 const s3Objects = () => import('#s3-objects');
+
+/**
+ * The origins a browser posts a presigned upload of `bucket` to (a page's CSP `connect-src`):
+ * the emulator's when S3_ENDPOINT is set, else the bucket's virtual-hosted S3 hosts.
+ */
+export function uploadOrigins(bucket: string): string[] {
+  const { S3_ENDPOINT, AWS_REGION } = config();
+  if (S3_ENDPOINT) return [new URL(S3_ENDPOINT).origin];
+  return [`https://${bucket}.s3.${AWS_REGION}.amazonaws.com`, `https://${bucket}.s3.amazonaws.com`];
+}
 
 /** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
 export async function getObjectBytes(bucket: string, key: string, maxBytes: number): Promise<Buffer> {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DOCS_RENDERER_SOURCE, embedBundling } from '../../infra/cdk/embeds.ts';
 import { routeManifest } from '../../infra/cdk/route-manifest.ts';
@@ -35,5 +36,18 @@ describe('the docs renderer embed (decision 176)', () => {
     const script = readFileSync(DOCS_RENDERER_SOURCE, 'utf8');
     expect(script.startsWith('(function(){')).toBe(true);
     expect(script).toContain('createApiReference');
+  });
+});
+
+describe("the pages' client embed (decision 294)", () => {
+  it('is one script and one stylesheet built by esbuild, the script at most 100 KB gzipped', () => {
+    const { files } = embedBundling(['pageClient'], FIXTURE_GROUPS);
+    expect(files.map((file) => file.name)).toEqual([EMBED_FILE.pageClient]);
+    const client = JSON.parse(readFileSync(files[0].source, 'utf8'));
+    expect(gzipSync(client.script).length).toBeLessThanOrEqual(100 * 1024);
+    // An IIFE that needs no module loader, and no eval or inline-handler markup the CSP would refuse.
+    expect(client.script).toMatch(/^("use strict";)?\(\(\)=>\{/);
+    expect(client.script).not.toMatch(/\beval\(|new Function\(|innerHTML/);
+    expect(client.style).toContain('.editor-step');
   });
 });

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { config } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
+import { pageClientFiles } from '../client-files.ts';
 import { html, SafeHtml } from './html.ts';
 import { PAGE_STYLES } from './page-styles.ts';
 
@@ -27,6 +28,15 @@ export interface PageFrame {
   path: string;
   /** The language of the content (BCP 47); the site's first language by default. */
   lang?: string;
+  /** Load the pages' client script and stylesheet (the editors only; decision 294). */
+  client?: boolean;
+}
+
+/** The client's stylesheet and deferred script, by their content-named paths. */
+function clientTags(): SafeHtml {
+  const { script, style } = pageClientFiles();
+  return html`<link rel="stylesheet" href="${style.path}">
+<script src="${script.path}" defer></script>`;
 }
 
 /**
@@ -56,6 +66,7 @@ export function renderPage(frame: PageFrame): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} – ${site}</title>
 ${STYLE}
+${frame.client ? clientTags() : ''}
 </head>
 <body>
 <a class="skip" href="#content">Skip to content</a>

@@ -8,6 +8,7 @@ import { config, siteUrl } from '../../../shared/config.ts';
 import type { Caller } from '../../../shared/domain/caller.ts';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../../shared/domain/errors.ts';
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
+import { uploadOrigins } from '../../../shared/storage/objects.ts';
 import { html } from './html.ts';
 import { loginHref, renderPage, STYLE_HASH, type PageFrame } from './layout.ts';
 
@@ -38,10 +39,13 @@ export function pageHeaders(caller: Caller | null): Record<string, string> {
  * allowed by its hash, images come from the site (the /igi/ URLs), and nothing may frame a page.
  * Videos play from presigned URLs of the media bucket, whose host differs by deployment.
  */
-export function pageSecurityPolicy(): string {
+export function pageSecurityPolicy(client = false): string {
   return [
     "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
+    // A page with the client (decision 294): its script and stylesheet from this site, its API
+    // calls to this site and its uploads to the media bucket. Still no inline script.
+    ...(client ? ["script-src 'self'", `connect-src 'self' ${uploadOrigins(config().MEDIA_BUCKET).join(' ')}`] : []),
+    `style-src ${client ? "'self' " : ''}${STYLE_HASH}`,
     `img-src 'self' ${new URL(siteUrl()).origin}`,
     'media-src *',
     "form-action 'self'",
@@ -53,7 +57,7 @@ export function pageSecurityPolicy(): string {
 export function htmlReply(status: number, frame: PageFrame): Reply {
   return rawReply(status, renderPage(frame), 'text/html; charset=utf-8', {
     ...pageHeaders(frame.caller),
-    'content-security-policy': pageSecurityPolicy(),
+    'content-security-policy': pageSecurityPolicy(frame.client),
   });
 }
 
