@@ -114,7 +114,7 @@ export async function mediaFile(guid: string, conditions: FileConditions): Promi
     'content-disposition': headers.contentDisposition!,
     'x-content-type-options': 'nosniff',
   };
-  if (conditions.ifNoneMatch !== undefined && conditions.ifNoneMatch.split(/\s*,\s*/).includes(head.etag))
+  if (conditions.ifNoneMatch?.split(/\s*,\s*/).includes(head.etag))
     return { kind: 'not-modified', headers: common };
   const size = head.size;
   // If-Range: the range only while the file is the one the client holds part of (a strong ETag match).
@@ -122,7 +122,8 @@ export async function mediaFile(guid: string, conditions: FileConditions): Promi
     conditions.range !== undefined && (conditions.ifRange === undefined || conditions.ifRange === head.etag)
       ? parseRange(conditions.range, size)
       : undefined;
-  if (range === 'unsatisfiable') return { kind: 'unsatisfiable', headers: { ...common, 'content-range': `bytes */${size}` } };
+  if (range === 'unsatisfiable')
+    return { kind: 'unsatisfiable', headers: { ...common, 'content-range': `bytes */${size}` } };
   if (range) {
     const end = Math.min(range.end, range.start + MAX_FILE_ANSWER_BYTES - 1);
     const bytes = await getObjectRange(bucket, key, range.start, end);

@@ -94,7 +94,8 @@ export function itemIdOfOriginalKey(key: string): number | undefined {
 
 /**
  * Every object of an item: its original and, given its guid, what `/igi/` serves of it (sizes,
- * poster, a video's or document's public copy). The `igi/<guid>` listing is narrowed to this guid's own keys: another guid may start with it.
+ * poster, a video's or document's public copy). The `igi/<guid>` listing is narrowed to this
+ * guid's own keys: another guid may start with it.
  */
 export async function deleteMediaObjects(itemid: number, guid?: string): Promise<void> {
   await deleteByPrefixes(mediaBucket(), [`${MEDIA_ORIGINALS_PREFIX}${itemid}/`]);
