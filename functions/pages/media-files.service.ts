@@ -114,8 +114,7 @@ export async function mediaFile(guid: string, conditions: FileConditions): Promi
     'content-disposition': headers.contentDisposition!,
     'x-content-type-options': 'nosniff',
   };
-  if (conditions.ifNoneMatch?.split(/\s*,\s*/).includes(head.etag))
-    return { kind: 'not-modified', headers: common };
+  if (conditions.ifNoneMatch?.split(/\s*,\s*/).includes(head.etag)) return { kind: 'not-modified', headers: common };
   const size = head.size;
   // If-Range: the range only while the file is the one the client holds part of (a strong ETag match).
   const range =
