@@ -53,7 +53,7 @@ export function fileObjectName(filename: string): string {
     .split(/[\\/]/)
     .pop()!
     .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+/, '')
+    .replace(/^\.+/, '')
     .slice(-120);
   return name === '' ? 'file' : name;
 }
@@ -69,6 +69,14 @@ export function fileObjectKey(guid: string, filename: string): string {
 /** The path of the site that serves a video's or document's file: `/igi/<guid>/<name>`. */
 export function filePublicPath(guid: string, filename: string): string {
   return `/${fileObjectKey(guid, filename)}`;
+}
+
+/**
+ * Whether a key is a video's or document's public copy (`igi/<guid>/<name>`): derived from the
+ * original, made again on first use, so the site file leaves it out (docs/export-format.md).
+ */
+export function isFilePublicCopyKey(key: string): boolean {
+  return key.startsWith(MEDIA_DERIVED_PREFIX) && key.indexOf('/', MEDIA_DERIVED_PREFIX.length) > 0;
 }
 
 /** Whether a string can be a guid of the site (a `/igi/` path segment). */
