@@ -160,7 +160,7 @@ export const legacyMediaRoutes: RouteDef[] = [
     // The guid is the capability (decision 197): the apps fetch `url` with their domain before it.
     auth: 'public',
     openOnPrivateSite: true,
-    summary: "A document's file (its `url`): a redirect to a short-lived download",
+    summary: "A document's file (its `url`): a redirect to its stable path `/igi/<guid>/<name>`",
     params: z.object({ guid: z.string(), filename: z.string() }),
     handler: async ({ params }) => {
       const location = await legacy.documentFileLocation(params.guid);

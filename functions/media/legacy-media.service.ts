@@ -31,7 +31,7 @@ import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import {
   documentObject,
   embedObject,
-  mediaUrl,
+  fileUrl,
   userImageItem,
   videoObject,
   type LibraryImageView,
@@ -156,13 +156,14 @@ export async function getImage(caller: Caller | null, idOrGuid: string) {
 /**
  * GET /Document/{guid}/{filename}: the Document's `url`, a site path the apps put their domain
  * before. By guid only (an id would be guessable): the guid is the capability, as for images
- * (decision 197). Answers a redirect to a short-lived presigned GET; the filename is decoration.
+ * (decision 197). Answers a redirect to the file's stable path on the same site (decision 312), so a
+ * client that sends its Authorization along still gets the bytes; the filename is decoration.
  */
 export async function documentFileLocation(guid: string): Promise<string> {
   const itemid = /^[A-Za-z0-9_-]{1,64}$/.test(guid) ? await mediaItemIdByGuid(guid) : undefined;
   const item = itemid === undefined ? undefined : await getMediaItem(itemid);
   if (item?.type !== 'Document' || item.status !== 'ready') throw new NotFoundError('No such document');
-  return mediaUrl(item.original_key);
+  return fileUrl(item);
 }
 
 /** GET /media/videos/{videoid|guid}: the Video object. */

@@ -14,7 +14,7 @@ import { clientFileRoute } from './client.routes.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { editorRoutes } from './editor.routes.ts';
 import { contentRoutes } from './content.routes.ts';
-import { imageFileRoute } from './images.routes.ts';
+import { imageFileRoute, mediaFileRoute } from './images.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
 
@@ -33,15 +33,15 @@ export const pagesGroup = defineGroup({
   // Errors of page routes (a form without its CSRF token, a page that names nothing) as pages.
   pageError,
   // The pages read what the API's GETs read; sessions write: login mints tokens, logout deletes
-  // them, reset links are mailed. Media: `igi/` (images, and the PDF's), the originals the pages'
-  // presigned video and document links fetch, and oversized PDFs in `pdf/`.
+  // them, reset links are mailed. Media: `igi/` (images, and the PDF's; videos' and documents'
+  // public copies, made from their originals on first use: decision 312), and oversized PDFs in `pdf/`.
   access: {
     table: 'readwrite',
     sendMail: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
       read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX],
-      write: [MEDIA_PDF_PREFIX],
+      write: [MEDIA_PDF_PREFIX, MEDIA_DERIVED_PREFIX],
       headMissing: true,
     },
   },
@@ -100,6 +100,7 @@ export const pagesGroup = defineGroup({
     }),
     imageFileRoute,
     clientFileRoute,
+    mediaFileRoute,
     ...sessionRoutes,
     ...contentRoutes,
     ...editorRoutes,

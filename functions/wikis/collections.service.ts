@@ -3,7 +3,7 @@
  * may read the site lists them newest first, each showing the guides its reader may read.
  */
 import { nowSeconds } from '../../shared/clock.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
+import { actorFields, type Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import {
@@ -65,7 +65,7 @@ export async function createCollection(caller: Caller, input: CreateCollectionIn
     imageid: input.image,
     guideids: input.guideids,
     date: input.date ?? now,
-    created_by: caller.userid,
+    ...actorFields('created_by', caller),
     created_date: now,
     modified_date: now,
     version: 1,

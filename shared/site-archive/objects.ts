@@ -8,9 +8,13 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-
 import { s3Client } from '../storage/s3-client.ts';
 import { bucketOf, SITE_TRANSFER_PREFIX } from './keys.ts';
 import { SEARCH_INDEX_PREFIX } from '../search/keys.ts';
+import { isFilePublicCopyKey } from '../storage/media-objects.ts';
 import { OBJECT_CHUNK_BYTES, type BucketRole, type SiteRecord } from './records.ts';
 
-/** One page of a bucket's keys after `afterKey`, the site-transfer area and the search index (derived) left out. */
+/**
+ * One page of a bucket's keys after `afterKey`, the site-transfer area, the search index and the
+ * public copies of videos' and documents' files (derived, made again on first use: decision 312) left out.
+ */
 export async function listObjectKeys(
   role: BucketRole,
   afterKey: string | null,
@@ -21,7 +25,12 @@ export async function listObjectKeys(
   );
   const keys = (page.Contents ?? [])
     .map((object) => object.Key!)
-    .filter((key) => !key.startsWith(SITE_TRANSFER_PREFIX) && !key.startsWith(SEARCH_INDEX_PREFIX));
+    .filter(
+      (key) =>
+        !key.startsWith(SITE_TRANSFER_PREFIX) &&
+        !key.startsWith(SEARCH_INDEX_PREFIX) &&
+        !(role === 'media' && isFilePublicCopyKey(key)),
+    );
   return { keys, more: page.IsTruncated === true, lastKey: page.Contents?.at(-1)?.Key ?? afterKey };
 }
 

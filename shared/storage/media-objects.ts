@@ -45,6 +45,46 @@ export function imagePublicPath(guid: string, size?: string): string {
 }
 
 /**
+ * The last part of a video's or document's stable path and key: the file name in letters, digits,
+ * dots, dashes and underscores (anything else `_`), so the path is the key without any encoding.
+ */
+export function fileObjectName(filename: string): string {
+  const name = filename
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(-120);
+  return name === '' ? 'file' : name;
+}
+
+/**
+ * The key of a video's or document's public copy (decision 312): beside its `/igi/<guid>` image
+ * objects, under the guid, so the `/igi/*` behaviour, grant and deletes cover it.
+ */
+export function fileObjectKey(guid: string, filename: string): string {
+  return `${imageObjectKey(guid)}/${fileObjectName(filename)}`;
+}
+
+/** The path of the site that serves a video's or document's file: `/igi/<guid>/<name>`. */
+export function filePublicPath(guid: string, filename: string): string {
+  return `/${fileObjectKey(guid, filename)}`;
+}
+
+/**
+ * Whether a key is a video's or document's public copy (`igi/<guid>/<name>`): derived from the
+ * original, made again on first use, so the site file leaves it out (docs/export-format.md).
+ */
+export function isFilePublicCopyKey(key: string): boolean {
+  return key.startsWith(MEDIA_DERIVED_PREFIX) && key.indexOf('/', MEDIA_DERIVED_PREFIX.length) > 0;
+}
+
+/** Whether a string can be a guid of the site (a `/igi/` path segment). */
+export function isGuid(value: string): boolean {
+  return GUID_PATTERN.test(value);
+}
+
+/**
  * The key a `/igi/{file}` path names, or undefined when the file cannot be one (a made-up
  * name answers 404 without asking S3 about keys outside `igi/`).
  */
@@ -61,12 +101,17 @@ export function itemIdOfOriginalKey(key: string): number | undefined {
 }
 
 /**
- * Every object of an item: its original and, given its guid, what `/igi/` serves of it. The
- * `igi/<guid>` listing is narrowed to this guid's own keys: another guid may start with it.
+ * Every object of an item: its original and, given its guid, what `/igi/` serves of it (sizes,
+ * poster, a video's or document's public copy). The `igi/<guid>` listing is narrowed to this
+ * guid's own keys: another guid may start with it.
  */
 export async function deleteMediaObjects(itemid: number, guid?: string): Promise<void> {
   await deleteByPrefixes(mediaBucket(), [`${MEDIA_ORIGINALS_PREFIX}${itemid}/`]);
   if (guid === undefined) return;
   const own = imageObjectKey(guid);
-  await deleteByPrefixes(mediaBucket(), [own], (key) => key === own || key.startsWith(`${own}.`));
+  await deleteByPrefixes(
+    mediaBucket(),
+    [own],
+    (key) => key === own || key.startsWith(`${own}.`) || key.startsWith(`${own}/`),
+  );
 }

@@ -23,3 +23,18 @@ export interface UploadRequest {
   maxBytes: number;
   expiresInSeconds: number;
 }
+
+/** What a HEAD tells of an object. */
+export interface ObjectHead {
+  size: number;
+  /** As S3 gives it: quoted, the form an HTTP ETag header takes. */
+  etag: string;
+  contentType: string | undefined;
+}
+
+/** The headers an object is stored with, so that S3 (and the CDN before it) serves it with them. */
+export interface ServedHeaders {
+  contentType: string;
+  contentDisposition?: string;
+  cacheControl?: string;
+}

@@ -7,10 +7,16 @@
  * (decisions 154 and 160, docs/benchmarks.md "Cold start").
  */
 import { config } from '../config.ts';
-import type { UploadRequest, UploadTarget } from './object-types.ts';
+import type { ObjectHead, ServedHeaders, UploadRequest, UploadTarget } from './object-types.ts';
 import { presignGetObject } from './presigned-get.ts';
 
-export { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './object-types.ts';
+export {
+  ObjectTooLargeError,
+  type ObjectHead,
+  type ServedHeaders,
+  type UploadRequest,
+  type UploadTarget,
+} from './object-types.ts';
 
 /** `#s3-objects` is shared/storage/s3-objects.ts (package.json "imports"); a file of its own when deployed. */
 const s3Objects = () => import('#s3-objects');
@@ -73,6 +79,16 @@ export async function headBucket(bucket: string): Promise<void> {
 /** An object's size in bytes, or undefined when there is no object under the key. */
 export async function objectSize(bucket: string, key: string): Promise<number | undefined> {
   return (await s3Objects()).objectSize(bucket, key);
+}
+
+/** An object's size, ETag and Content-Type, or undefined when there is no object under the key. */
+export async function headObject(bucket: string, key: string): Promise<ObjectHead | undefined> {
+  return (await s3Objects()).headObject(bucket, key);
+}
+
+/** A copy inside the bucket (S3 copies it, nothing passes through here) with the headers it is served with. */
+export async function copyObject(bucket: string, from: string, to: string, headers: ServedHeaders): Promise<void> {
+  return (await s3Objects()).copyObject(bucket, from, to, headers);
 }
 
 /**

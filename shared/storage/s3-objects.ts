@@ -4,6 +4,7 @@
  * point at the emulator's proxy.
  */
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -12,7 +13,13 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { ObjectTooLargeError, type UploadRequest, type UploadTarget } from './object-types.ts';
+import {
+  ObjectTooLargeError,
+  type ObjectHead,
+  type ServedHeaders,
+  type UploadRequest,
+  type UploadTarget,
+} from './object-types.ts';
 import { s3Client } from './s3-client.ts';
 
 /** The whole object in memory, refused past `maxBytes` (checked before and while reading). */
@@ -113,6 +120,33 @@ export async function objectSize(bucket: string, key: string): Promise<number | 
     if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
     throw error;
   }
+}
+
+/** An object's size, ETag and Content-Type, or undefined when there is no object under the key. */
+export async function headObject(bucket: string, key: string): Promise<ObjectHead | undefined> {
+  try {
+    const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return { size: head.ContentLength ?? 0, etag: head.ETag ?? '', contentType: head.ContentType };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** A copy inside the bucket (S3 copies it, nothing passes through here) with the headers it is served with. */
+export async function copyObject(bucket: string, from: string, to: string, headers: ServedHeaders): Promise<void> {
+  await s3Client().send(
+    new CopyObjectCommand({
+      Bucket: bucket,
+      Key: to,
+      CopySource: `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+      MetadataDirective: 'REPLACE',
+      ContentType: headers.contentType,
+      ContentDisposition: headers.contentDisposition,
+      CacheControl: headers.cacheControl,
+    }),
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import { authorSummary } from './user-views.ts';
 import { imageSchema, userSummarySchema, type ImageView } from './common-schemas.ts';
 import { documentSchema, embedSchema, videoSchema, type ViewMedia } from './media-views.ts';
 import { urlSlug } from '../domain/text.ts';
+import { parseWiki } from '../domain/wiki-syntax/index.ts';
 
 /**
  * Comments inline in a guide or step (built by shared/views/comment-views.ts, whose schema is
@@ -147,8 +148,11 @@ export const guideSchema = z.object({
   intro_video: z.null(),
   /** The guide's current revision (the same as `revisionid`). */
   guide_revisionid: z.int(),
-  /** The introduction's structured form: null (see docs/wire-fidelity.md, the guide fields). */
-  introduction_json: z.null(),
+  /**
+   * The introduction's structured form: its wiki-syntax tree, as a wiki's `contents_json` (decision
+   * 313); null for a guide without an introduction.
+   */
+  introduction_json: z.nullable(z.object({ type: z.string() })),
   /** Whether the caller may start a work-log entry on this guide (POST /work_log). */
   work_log_enabled: z.boolean(),
   /** Where the caller's entries on this guide are listed (GET /work_log?guideid=…), when enabled. */
@@ -337,7 +341,7 @@ export function fullGuideView(parts: FullGuideParts): FullGuideView {
     intro_video_url: null,
     intro_video: null,
     guide_revisionid: guide.revisionid,
-    introduction_json: null,
+    introduction_json: guide.introduction_raw ? parseWiki(guide.introduction_raw) : null,
     work_log_enabled: parts.workLogEnabled,
     work_log_url: parts.workLogEnabled ? `${siteUrl}/api/2.0/work_log?guideid=${guide.guideid}` : null,
   };

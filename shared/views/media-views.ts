@@ -2,16 +2,14 @@
  * The wire objects of media items (docs/wire-fidelity.md §2.1 Image, §2.7 Document, §2.8
  * Video, §2.9 user-media image item, embeds of §2.6), shared by the media group and every view
  * that shows media (guides, steps). Images are served at stable `/igi/` paths of the site
- * (decision 197); videos and documents stay in the private bucket behind presigned GETs that
- * expire after URL_LIFETIME_SECONDS; signing is local (no request to S3), but the signer needs
- * s3:GetObject on the media bucket (`mediaBucket: 'read'` in its group).
+ * (decision 197), and so are videos' and documents' files, at `/igi/<guid>/<name>` (decision 312):
+ * stable URLs without a signature, which a client may fetch with its Authorization header.
  */
 import * as z from 'zod/mini';
 import { extensionOf, IMAGE_SIZES, POSTER_HEIGHT, POSTER_SIZE, POSTER_WIDTH, type MediaType } from '../domain/media.ts';
 import type { MediaItemRecord } from '../db/entities/media-item.ts';
-import { imagePublicPath, mediaBucket } from '../storage/media-objects.ts';
+import { filePublicPath, imagePublicPath } from '../storage/media-objects.ts';
 import { siteUrl } from '../config.ts';
-import { presignedGetUrl } from '../storage/objects.ts';
 import { imageSchema, type ImageView } from './common-schemas.ts';
 import { linkEmbedHtml, providerUrl } from '../domain/embeds.ts';
 
@@ -130,11 +128,12 @@ export interface ViewMedia {
   embeds: ReadonlyMap<number, EmbedObject>;
 }
 
-export const URL_LIFETIME_SECONDS = 3600;
-
-/** A presigned GET of an object in the media bucket (`downloadAs`: served as an attachment). */
-export function mediaUrl(key: string, downloadAs?: string): Promise<string> {
-  return presignedGetUrl(mediaBucket(), key, URL_LIFETIME_SECONDS, downloadAs);
+/**
+ * Where the site serves a video's or document's file: `/igi/<guid>/<name>`, stable, no signature
+ * (decision 312). A document is served as an attachment; a video inline, with ranges.
+ */
+export function fileUrl(item: Pick<MediaItemRecord, 'guid' | 'filename'>): string {
+  return `${siteUrl()}${filePublicPath(item.guid, item.filename)}`;
 }
 
 /**
@@ -247,7 +246,7 @@ export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
             codecs: null,
             mime: item.content_type,
             always_generate: false,
-            url: await mediaUrl(item.original_key),
+            url: fileUrl(item),
             format: extension,
           },
         ]
@@ -257,8 +256,8 @@ export async function videoObject(item: MediaItemRecord): Promise<VideoObject> {
 
 /**
  * The Document object (§2.7). `url` is a site path the apps put their domain before
- * (`/Document/<guid>/<filename>`, which redirects to the file); `download_url` fetches the file
- * as an attachment.
+ * (`/Document/<guid>/<filename>`, which redirects to the file's stable path); `download_url` is
+ * that path (`/igi/<guid>/<name>`), served as an attachment.
  */
 export async function documentObject(item: MediaItemRecord): Promise<DocumentObject> {
   const ready = item.status === 'ready';
@@ -273,7 +272,7 @@ export async function documentObject(item: MediaItemRecord): Promise<DocumentObj
     document_extension: extensionOf(item.filename),
     image: null,
     url: ready ? `/Document/${item.guid}/${encodeURIComponent(item.filename)}` : null,
-    download_url: ready ? await mediaUrl(item.original_key, item.filename) : null,
+    download_url: ready ? fileUrl(item) : null,
     display: null,
   };
 }

@@ -20,9 +20,13 @@ describe('GET /guides/{guideid}: the real service’s guide fields', () => {
     expect(first.body).toMatchObject({
       featured_documentid: null,
       featured_document_embed_url: null,
-      introduction_json: null,
       work_log_enabled: true,
     });
+    // The introduction's wiki tree, as a wiki's contents_json (decision 313); null without one.
+    expect(first.body.introduction_json).toMatchObject({ type: 'doc' });
+    expect(JSON.stringify(first.body.introduction_json)).toContain('hex key');
+    const plain = await createGuide(writer.token);
+    expect((await api('GET', `/guides/${plain.guideid}`, { token: writer.token })).body.introduction_json).toBeNull();
     const workLogUrl = new URL(first.body.work_log_url);
     expect(workLogUrl.pathname).toBe('/api/2.0/work_log');
     expect(workLogUrl.searchParams.get('guideid')).toBe(String(guide.guideid));

@@ -262,4 +262,17 @@ describe('the rest that named userid 0 (issue 35, round three)', () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toContain(word);
   });
+
+  it('a collection a token creates is stored with created_by null and the token, and reads and changes as any', async () => {
+    const created = await api('POST', '/collections', { ...byBot(), body: { title: `Bot picks ${uniqueSuffix()}` } });
+    expect(created.status, created.text).toBe(201);
+    const key = { pk: `COLLECTION#${created.body.collectionid}`, sk: 'COLLECTION' };
+    const stored = await localDb().send(new GetCommand({ TableName: 'stepwise', Key: key }));
+    expect(stored.Item).toMatchObject({ created_by: null, created_by_token: named() });
+    const path = `/collections/${created.body.collectionid}`;
+    expect((await api('GET', path, { token: admin })).status).toBe(200);
+    const renamed = await api('PATCH', path, { token: admin, body: { title: 'Renamed by a person' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await api('DELETE', path, { token: admin })).status).toBe(204);
+  });
 });

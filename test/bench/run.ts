@@ -11,6 +11,10 @@
  *    middy + DocumentClient handler, tracing off (goal ≤ 1.3x) and on (decisions 182, 184).
  * 4b. (test/bench/guide-pdf.ts) the worst guide PDF the field limits allow: time, CPU and the PDF
  *    child's peak memory (goal <= 2 s, <= 256 MB; decision 255).
+ * 4c. (test/bench/dozuki-load.ts) Dozuki's own load-test workload: seed, then 50 users over its
+ *    journeys (guide page 50%, search 30%, course 15%, guide API 5%): p95 and failed checks per
+ *    journey (goal p95 <= 250 ms, none failed; issue 39). 30 s in this run; `-- --dozuki-long`
+ *    runs it as the harness does (30 s ramp, 5 min hold).
  * `npm run bench -- --all` adds the sections of other issues (several minutes more):
  * 5. (test/bench/guide-list-latency.ts) GET /guides page latency with 100 vs 10,000 guides.
  * 5b. (test/bench/whole-list.ts) the whole-list answers the apps read (10,000 favorites and authored
@@ -37,6 +41,7 @@ import { measureBundles, printBundles, synthesize } from './bundle-cold-start.ts
 import { courseAssigneesLatency } from './course-assignees-latency.ts';
 import { guideListLatency } from './guide-list-latency.ts';
 import { guidePdfBench } from './guide-pdf.ts';
+import { CI_SIZE, dozukiLoadBench, HARNESS_SIZE } from './dozuki-load.ts';
 import { wholeListBench } from './whole-list.ts';
 import { mediaBombsBench } from './media-bombs.ts';
 import { moduleImportBench } from './module-import.ts';
@@ -89,6 +94,11 @@ try {
   printBundles(bundles);
   // ---- Guide PDF: the worst guide the field limits allow (issue 35) ----
   await guidePdfBench();
+  // ---- Dozuki's load-test workload: its journeys, mix and pacing at 50 users (issue 39) ----
+  await dozukiLoadBench({
+    site: stack.url.replace(/\/api\/2\.0$/, ''),
+    ...(process.argv.includes('--dozuki-long') ? HARNESS_SIZE : CI_SIZE),
+  });
 
   if (ALL) {
     const login = await fetch(`${stack.url}/user/token`, {

@@ -83,6 +83,10 @@ describe('site stack: one entry for the site and its API', () => {
     expect(headers.Properties.ResponseHeadersPolicyConfig.CustomHeadersConfig.Items).toEqual([
       { Header: 'Cache-Control', Value: 'public, max-age=3600', Override: true },
     ]);
+    // Videos' and documents' files are under /igi/ too (decision 312): never sniffed into a page.
+    expect(headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toEqual({
+      ContentTypeOptions: { Override: true },
+    });
   });
 
   it("lets the account's distributions read igi/* of the media bucket, and nothing else of it", () => {

@@ -10,7 +10,7 @@ export interface CommandRun {
 
 /** `npm run --silent <script> -- ...args` from the repository root, in a process group of its own. */
 export function runOperatorCommand(
-  script: 'export' | 'import' | 'migrate' | 'media:igi-backfill' | 'guides:category-index',
+  script: 'export' | 'import' | 'migrate' | 'media:igi-backfill' | 'guides:category-index' | 'guides:summary-backfill',
   args: string[],
 ): CommandRun {
   const child = spawn('npm', ['run', '--silent', script, '--', ...args], {

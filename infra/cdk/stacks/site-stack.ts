@@ -122,6 +122,8 @@ export class SiteStack extends Stack {
       }),
       responseHeadersPolicy: new ResponseHeadersPolicy(this, 'ImagesHeaders', {
         comment: 'Images: the same hour in the apps and browsers as at the edge',
+        // Videos' and documents' files share the path (decision 312): no browser sniffs them into a page.
+        securityHeadersBehavior: { contentTypeOptions: { override: true } },
         customHeadersBehavior: {
           customHeaders: [
             { header: 'Cache-Control', value: `public, max-age=${IMAGE_MAX_AGE_SECONDS}`, override: true },

@@ -12,6 +12,7 @@ import { INDEXES } from '../table.ts';
 import { queryPage, type Page } from '../paging.ts';
 import { transactWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 const id = z.int().check(z.positive());
 
@@ -33,7 +34,9 @@ export const collectionItemSchema = z.strictObject({
   guideids: z.array(id).check(z.maxLength(MAX_COLLECTION_GUIDES)),
   /** The collection's date (epoch seconds): the list is newest first by it. */
   date: z.int().check(z.nonnegative()),
-  created_by: z.int(),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
+  created_by: z.nullable(z.int().check(z.nonnegative())),
+  created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.number(),
   version: z.int(),

@@ -12,7 +12,8 @@
  * Guide items change only with a condition on `version` (bumped by every write), in one
  * transaction with their snapshot, links and steps (shared/content/guide-revisions.ts).
  */
-import { tableName } from '../client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -418,6 +419,65 @@ export async function* guideAccessChunks(): AsyncGenerator<GuideAccessFields[]> 
     projection: ['pk', 'sk', 'guideid', 'category', 'public', 'userid', 'grant_userids', 'grant_teamids'],
   });
   for await (const chunk of chunks) yield chunk.map(recordsOf(guideAccessSchema));
+}
+
+/** What the summary-copies backfill reads of a guide (decision 283 copies; its version to write on condition). */
+const summaryCopiesSchema = z.pick(guideItemSchema, {
+  pk: true,
+  sk: true,
+  guideid: true,
+  version: true,
+  tags: true,
+  attached_quiz: true,
+});
+export type GuideSummaryCopies = StoredRecord<typeof summaryCopiesSchema>;
+
+/**
+ * Every guide's summary copies (`tags`, `attached_quiz`) and version, by guideid, from after
+ * `afterGuideid` (a resumed backfill), in chunks of at most 100.
+ */
+export async function* guideSummaryCopyChunks(afterGuideid = 0): AsyncGenerator<GuideSummaryCopies[]> {
+  const chunks = queryChunks(
+    {
+      ...allGuidesCollection,
+      sortAfter: padId(afterGuideid),
+      projection: ['pk', 'sk', 'guideid', 'version', 'tags', 'attached_quiz'],
+    },
+    100,
+  );
+  for await (const chunk of chunks) yield chunk.map(recordsOf(summaryCopiesSchema));
+}
+
+/**
+ * Writes a guide's summary copies (decision 283) where a backfill found them missing, on condition
+ * of the version it read, bumping it as the tag and quiz transactions do: a guide write that read
+ * the guide before retries and keeps them. A changed or deleted guide fails the condition
+ * (ConditionalCheckFailedException: a lost race for retryOnLostRace).
+ */
+export async function setGuideSummaryCopies(
+  guideid: number,
+  version: number,
+  copies: { tags?: string[]; attached_quiz?: AttachedQuiz },
+): Promise<void> {
+  const sets = ['version = version + :one'];
+  const values: Record<string, unknown> = { ':one': 1, ':version': version };
+  if (copies.tags) {
+    sets.push('tags = :tags');
+    values[':tags'] = copies.tags;
+  }
+  if (copies.attached_quiz) {
+    sets.push('attached_quiz = :attached');
+    values[':attached'] = copies.attached_quiz;
+  }
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: guideKey(guideid),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND version = :version',
+      ExpressionAttributeValues: values,
+    }),
+  );
 }
 
 export async function getGuide(
