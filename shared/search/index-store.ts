@@ -26,6 +26,7 @@ import {
 import { deleteByPrefixes, getObjectIfExists, putObject } from '../storage/objects.ts';
 import { miniSearchEngine } from './minisearch-engine.ts';
 import type {
+  IndexEditor,
   SearchDocument,
   SearchEngine,
   SearchHit,
@@ -195,12 +196,6 @@ export interface IndexWrite {
   head: SearchIndexHead;
   /** How many attempts it took (more than 1: another writer came first). */
   attempts: number;
-}
-
-/** What a change does to the index: documents as they are now, keys that are gone. */
-export interface IndexEditor {
-  upsert(document: SearchDocument): void;
-  remove(key: string): void;
 }
 
 /**

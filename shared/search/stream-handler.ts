@@ -4,7 +4,6 @@
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { indexChanges, rebuildSearchIndex, type TableChange } from './indexer.ts';
-import { mergeIfDue } from './index-store.ts';
 import { log } from '../observability/logger.ts';
 
 type Image = Record<string, { S?: string; N?: string }> | undefined;
@@ -36,28 +35,15 @@ export interface RebuildRequest {
 
 export async function onTableStream(
   event: DynamoDBStreamEvent | RebuildRequest,
-): Promise<{ version: number; documents: number } | undefined> {
+): Promise<{ engine: string; documents: number } | undefined> {
   if ('rebuild' in event && event.rebuild === true) return rebuild();
   const { Records } = event as DynamoDBStreamEvent;
-  const written = await indexChanges(tableChangesOf({ Records }));
-  if (written) {
-    log().info('Search index written', {
-      version: written.head.version,
-      documents: written.head.documents,
-      delta: written.head.delta.documents,
-      tombstones: written.head.delta.tombstones,
-      attempts: written.attempts,
-      records: Records.length,
-    });
-    // The change is searchable now; folding the delta into the shards comes after it (decision 289).
-    const merges = await mergeIfDue(written.head);
-    if (merges > 0) log().info('Search delta merged', { merges });
-  }
+  await indexChanges(tableChangesOf({ Records }));
   return undefined;
 }
 
-export async function rebuild(): Promise<{ version: number; documents: number }> {
-  const written = await rebuildSearchIndex();
-  log().info('Search index rebuilt', { version: written.head.version, documents: written.head.documents });
-  return { version: written.head.version, documents: written.head.documents };
+export async function rebuild(): Promise<{ engine: string; documents: number }> {
+  const rebuilt = await rebuildSearchIndex();
+  log().info('Search index rebuilt', rebuilt);
+  return rebuilt;
 }
