@@ -7,16 +7,24 @@ import { config } from '../config.ts';
 import { log } from '../observability/logger.ts';
 import { mergeIfDue, replaceIndex, searchIndex, writeIndex } from './index-store.ts';
 import { openSearchBackend, type OpenSearchApi } from './opensearch-adapter.ts';
-import type { SearchBackend } from './search-port.ts';
+import type { SearchAccess, SearchBackend, SearchHit, SearchPage } from './search-port.ts';
+
+/** The page of ranked hits the caller may read: pages for all, guides by the access rule. */
+export function readablePage(
+  hits: SearchHit[],
+  readable: (access: SearchAccess) => boolean,
+  offset: number,
+  limit: number,
+): SearchPage {
+  const kept = hits.filter((hit) => hit.kind !== 'guide' || (hit.access !== null && readable(hit.access)));
+  return { total: kept.length, hits: kept.slice(offset, offset + limit) };
+}
 
 /** The segmented index in the modules bucket (decision 289): hits filtered here by the access rule. */
 export const embeddedBackend: SearchBackend = {
   name: 'embedded',
   async search({ query, readable, offset, limit }) {
-    const hits = (await searchIndex(query)).filter(
-      (hit) => hit.kind !== 'guide' || (hit.access !== null && readable(hit.access)),
-    );
-    return { total: hits.length, hits: hits.slice(offset, offset + limit) };
+    return readablePage(await searchIndex(query), readable, offset, limit);
   },
   async write(read, whole) {
     const written = await writeIndex(read, whole);
