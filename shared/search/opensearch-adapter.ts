@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { log } from '../observability/logger.ts';
+import { OPENSEARCH_INDEX_PREFIX } from './keys.ts';
 import type {
   IndexEditor,
   SearchAccess,
@@ -32,9 +33,6 @@ export interface OpenSearchApi {
     delete(params: { index: string; ignore_unavailable?: boolean }): Promise<{ body: unknown }>;
   };
 }
-
-/** Every index of this adapter starts so (one collection or domain serves one site). */
-export const OPENSEARCH_INDEX_PREFIX = 'stepwise-search-';
 
 export function openSearchIndexName(langid: string): string {
   return `${OPENSEARCH_INDEX_PREFIX}${langid.toLowerCase().replace(/[^a-z0-9-]/g, '')}`;
