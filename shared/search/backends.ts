@@ -35,9 +35,13 @@ export const embeddedBackend: SearchBackend = {
       tombstones: written.head.delta.tombstones,
       attempts: written.attempts,
     });
-    // The change is searchable now; folding the delta into the shards comes after it (decision 289).
-    const merges = await mergeIfDue(written.head);
-    if (merges > 0) log().info('Search delta merged', { merges });
+    // The change is searchable now; folding the delta into the shards comes after it (decisions 289, 314).
+    return {
+      upkeep: async (budgetMs) => {
+        const merges = await mergeIfDue(written.head, budgetMs);
+        if (merges > 0) log().info('Search delta merged', { merges });
+      },
+    };
   },
   async rebuild(whole) {
     const written = await replaceIndex(whole);

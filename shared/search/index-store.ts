@@ -43,8 +43,12 @@ export const HEAD_RECHECK_MS = 1000;
 export const SHARD_DOCUMENTS = 500;
 /** The delta's entries (documents and tombstones) past which a change is followed by merges. */
 export const MERGE_AT = 48;
-/** How long the merges after one change may take; what is left waits for the next change... */
-const MERGE_BUDGET_MS = 2000;
+/**
+ * How long the merges after one change may take when they run before the next batch (Lambda:
+ * the stream shard's next batch waits for the invocation); what is left waits for the next
+ * change... The local indexer thread merges in the background instead, without a budget.
+ */
+export const MERGE_BUDGET_MS = 1000;
 /** ...unless the delta holds more than this (a bulk load): then merges go on until it is below. */
 export const MERGE_CAP = 4 * MERGE_AT;
 /** An object no head names is deleted once this old (a reader or a merge may still be using it). */
@@ -340,18 +344,18 @@ export async function mergeOnce(): Promise<boolean> {
 const CLEANUP_EVERY = 16;
 
 /**
- * Merges while the delta is past MERGE_AT entries, for at most MERGE_BUDGET_MS (longer while it
- * is past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
+ * Merges while the delta is past MERGE_AT entries, for at most `budgetMs` (longer while it is
+ * past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
  * then removes the objects no head names any more. Called after a change is stored (it is
- * searchable already).
+ * searchable already); merges may run beside later changes (each moves the head on condition).
  */
-export async function mergeIfDue(head: SearchIndexHead): Promise<number> {
+export async function mergeIfDue(head: SearchIndexHead, budgetMs = MERGE_BUDGET_MS): Promise<number> {
   const due = head.delta.documents + head.delta.tombstones > MERGE_AT;
   if (!due && head.version % CLEANUP_EVERY !== 0) return 0;
   const started = Date.now();
   let merges = 0;
   let entries = head.delta.documents + head.delta.tombstones;
-  while (due && (Date.now() - started < MERGE_BUDGET_MS || entries > MERGE_CAP)) {
+  while (due && (Date.now() - started < budgetMs || entries > MERGE_CAP)) {
     if (!(await mergeOnce())) break;
     merges++;
     const read = await getSearchIndexHead(LAYOUT_FORMAT, true);

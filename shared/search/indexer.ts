@@ -20,7 +20,7 @@ import { getWiki, wikiFromItem, wikiNamespaceCollection } from '../db/entities/w
 import { WIKI_NAMESPACES } from '../domain/wiki-namespaces.ts';
 import { guideDocument, guideDocumentKey, wikiDocument, wikiDocumentKey } from './documents.ts';
 import { searchBackend } from './backends.ts';
-import type { SearchDocument } from './search-port.ts';
+import type { SearchDocument, SearchWritten } from './search-port.ts';
 
 /** A document to index again: a guide (its own item or one of its steps changed) or a wiki page. */
 export type DocumentRef = { kind: 'guide'; guideid: number } | { kind: 'wiki'; wikiid: number };
@@ -94,17 +94,18 @@ const READ_CONCURRENCY = 16;
 
 /**
  * Indexes the documents these changes name, as they are now, in one write of the site's search
- * backend (the embedded index then merges its delta when it has grown, decision 289). Returns
- * how many documents the batch named; no change search cares about: nothing is written.
+ * backend. Returns what the backend would do after it (the embedded index's merges, decision
+ * 289), for the caller to run now or in the background; no change search cares about: nothing
+ * is written.
  */
-export async function indexChanges(changes: TableChange[]): Promise<number> {
+export async function indexChanges(changes: TableChange[]): Promise<SearchWritten> {
   const refs = new Map<string, DocumentRef>();
   for (const change of changes) {
     const ref = documentRefOf(change);
     if (ref) refs.set(refKey(ref), ref);
   }
-  if (refs.size === 0) return 0;
-  await searchBackend().write(async (index) => {
+  if (refs.size === 0) return {};
+  return searchBackend().write(async (index) => {
     // Read inside the attempt, after the head: a retry after a lost race sees what the winner saw, or newer.
     const entries = [...refs];
     for (let start = 0; start < entries.length; start += READ_CONCURRENCY) {
@@ -118,7 +119,6 @@ export async function indexChanges(changes: TableChange[]): Promise<number> {
     }
     // No index yet (or of an older layout): the whole table, which holds these changes too.
   }, allDocuments);
-  return refs.size;
 }
 
 /** Makes the whole index again from the table (after a site import; `npm run` operators too). */

@@ -364,6 +364,7 @@ export function openSearchBackend(options: OpenSearchBackendOptions): SearchBack
       await read(editor);
       await bulk(await options.api(), [...upserts.values()], [...removals], version);
       log().info('Search index written', { engine: 'opensearch', upserts: upserts.size, removals: removals.size });
+      return {};
     },
     async rebuild(whole) {
       const api = await options.api();

@@ -132,9 +132,15 @@ export interface SearchBackend {
    * (a backend may call it again after a lost race). `whole` gives every document of the table,
    * for a backend that has no index yet.
    */
-  write(read: (editor: IndexEditor) => Promise<void>, whole: () => Promise<SearchDocument[]>): Promise<void>;
+  write(read: (editor: IndexEditor) => Promise<void>, whole: () => Promise<SearchDocument[]>): Promise<SearchWritten>;
   /** Makes the whole index again from the table's documents. */
   rebuild(whole: () => Promise<SearchDocument[]>): Promise<{ documents: number }>;
+}
+
+/** A batch is searchable; `upkeep` is what the backend would do after it (the embedded index's merges). */
+export interface SearchWritten {
+  /** `budgetMs`: how long it may take before it stops (what is left waits for the next batch). */
+  upkeep?: (budgetMs: number) => Promise<void>;
 }
 
 /** The site setting `searchEngine` (STEPWISE_SEARCH_ENGINE): embedded by default. */

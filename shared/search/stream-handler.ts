@@ -5,6 +5,8 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { indexChanges, rebuildSearchIndex, type TableChange } from './indexer.ts';
 import { log } from '../observability/logger.ts';
+import { MERGE_BUDGET_MS } from './index-store.ts';
+import type { SearchWritten } from './search-port.ts';
 
 type Image = Record<string, { S?: string; N?: string }> | undefined;
 
@@ -33,12 +35,26 @@ export interface RebuildRequest {
   rebuild: true;
 }
 
+/**
+ * Indexes one stream batch; returns once it is searchable, with the upkeep after it (the
+ * embedded index's merges) for the caller to run: the local indexer thread runs it in the
+ * background, beside the next batches (decision 314).
+ */
+export async function indexBatch(event: DynamoDBStreamEvent): Promise<SearchWritten> {
+  return indexChanges(tableChangesOf(event));
+}
+
+/**
+ * The Lambda's entry: the batch, then its upkeep within MERGE_BUDGET_MS (the stream shard's next
+ * batch waits for this invocation), or a rebuild.
+ */
 export async function onTableStream(
   event: DynamoDBStreamEvent | RebuildRequest,
 ): Promise<{ engine: string; documents: number } | undefined> {
   if ('rebuild' in event && event.rebuild === true) return rebuild();
   const { Records } = event as DynamoDBStreamEvent;
-  await indexChanges(tableChangesOf({ Records }));
+  const written = await indexBatch({ Records });
+  await written.upkeep?.(MERGE_BUDGET_MS);
   return undefined;
 }
 

@@ -90,7 +90,10 @@ function embeddedInMemory(): SearchBackend {
   return {
     name: 'embedded',
     search: async ({ query, readable, offset, limit }) => readablePage(index.query(query), readable, offset, limit),
-    write: async (read) => read(index),
+    write: async (read) => {
+      await read(index);
+      return {};
+    },
     rebuild: async (whole) => {
       index = miniSearchEngine.empty();
       for (const document of await whole()) index.upsert(document);
