@@ -35,7 +35,7 @@ export const embeddedBackend: SearchBackend = {
       tombstones: written.head.delta.tombstones,
       attempts: written.attempts,
     });
-    // The change is searchable now; folding the delta into the shards comes after it (decisions 289, 314).
+    // The change is searchable now; folding the delta into the shards comes after it (decisions 289, 293).
     return {
       upkeep: async (budgetMs) => {
         const merges = await mergeIfDue(written.head, budgetMs);

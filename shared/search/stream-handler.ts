@@ -38,7 +38,7 @@ export interface RebuildRequest {
 /**
  * Indexes one stream batch; returns once it is searchable, with the upkeep after it (the
  * embedded index's merges) for the caller to run: the local indexer thread runs it in the
- * background, beside the next batches (decision 314).
+ * background, beside the next batches (decision 293).
  */
 export async function indexBatch(event: DynamoDBStreamEvent): Promise<SearchWritten> {
   return indexChanges(tableChangesOf(event));
