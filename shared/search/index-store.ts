@@ -303,7 +303,9 @@ export async function mergeOnce(): Promise<boolean> {
   const base = read.head;
   const bytes = await fetchObject(base.delta.key);
   if (!bytes) return false;
-  const target = fullestShard(base, decodeDelta(bytes));
+  // Decoded once for choosing and folding (neither changes it); the retry below decodes its own.
+  let decoded: Delta | undefined = decodeDelta(bytes);
+  const target = fullestShard(base, decoded);
   if (!target) return false;
   const language = base.languages[target.langid];
   const place = placeOf(language, target.index);
@@ -311,7 +313,7 @@ export async function mergeOnce(): Promise<boolean> {
   const shardBytes = old && (await fetchObject(old.key));
   if (old && !shardBytes) return false;
   const shard = shardBytes ? engine.load(shardBytes) : engine.empty();
-  decodeDelta(bytes).foldInto(shard, target.langid, place);
+  decoded.foldInto(shard, target.langid, place);
   const merged = await putStored('shard', shard.serialize(), shard.documentCount);
   const started = putTimeOf(merged.key);
   return retryOnLostRace(
@@ -327,7 +329,9 @@ export async function mergeOnce(): Promise<boolean> {
         return false;
       const current = now.head.delta.key === base.delta.key ? bytes : await fetchObject(now.head.delta.key);
       if (!current) return false;
-      const delta = decodeDelta(current);
+      // The first attempt on the delta read above reuses its decoding (forgetMerged changes it: once only).
+      const delta = current === bytes && decoded ? decoded : decodeDelta(current);
+      decoded = undefined;
       delta.forgetMerged(target.langid, place, base.version);
       const shardsNow = [...(nowLanguage?.shards ?? [])];
       shardsNow[target.index] = merged;
