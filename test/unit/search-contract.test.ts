@@ -10,7 +10,10 @@
  * Access is the rule of shared/content/guide-access.ts on one side and the adapter's query
  * filter on the other: every case asks as every caller below, and both must agree.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { readablePage } from '../../shared/search/backends.ts';
@@ -291,5 +294,25 @@ describe('the OpenSearch adapter’s requests', () => {
         async () => [],
       ),
     ).rejects.toThrow(/refused/);
+  });
+});
+
+describe('the OpenSearch client', () => {
+  const sources = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return entry.name.endsWith('.ts') ? [path] : [];
+    });
+
+  it('is imported for its values by its side-bundle entry only (an embedded site never parses it)', () => {
+    const client = /^\s*(?:import|export)\s+(?!type\s)[^;]*?from\s+'@opensearch-project\/opensearch/m;
+    const importers = ['functions', 'shared']
+      .flatMap((top) => sources(join(REPO_ROOT, top)))
+      .filter((path) => client.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(REPO_ROOT, path));
+    expect(importers).toEqual(['shared/search/opensearch-client.ts']);
+    const imports = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).imports;
+    expect(imports['#opensearch-client']).toBe('./shared/search/opensearch-client.ts');
   });
 });
