@@ -143,6 +143,17 @@ const ConfigSchema = z.object({
    * 127.0.0.1 for their local package server.
    */
   STEPWISE_FETCH_ALLOW_HOSTS: csv(''),
+  /**
+   * The search backend (docs/search.md, decision 292): `embedded` (the segmented index in the
+   * modules bucket) or `opensearch` (Amazon OpenSearch Service at STEPWISE_OPENSEARCH_ENDPOINT).
+   */
+  STEPWISE_SEARCH_ENGINE: z._default(z.enum(['embedded', 'opensearch']), 'embedded'),
+  /**
+   * The OpenSearch endpoint (`https://<id>.<region>.aoss.amazonaws.com` for a serverless
+   * collection, signed for `aoss`; an `*.es.amazonaws.com` domain is signed for `es`; an http URL
+   * of a local cluster is not signed). Required with STEPWISE_SEARCH_ENGINE=opensearch.
+   */
+  STEPWISE_OPENSEARCH_ENDPOINT: optionalUrl,
   /** Largest module package (zip) accepted, uploaded or fetched. */
   STEPWISE_MODULE_MAX_PACKAGE_BYTES: int(1024 * 1024 * 1024),
   /** Most bytes a package may expand to (zip bomb guard). */

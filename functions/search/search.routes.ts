@@ -16,8 +16,14 @@ export const searchGroup = defineGroup({
   // A full vCPU: a cold container parses its language's shards (~0.9 s of CPU at 10,000 guides,
   // decision 289), which at the default 512 MB would take three times as long.
   memoryMb: 1769,
-  // Reads the index object the indexer writes, and the guides, pages and authors of a page.
-  access: { table: 'read', modulesBucket: { read: [SEARCH_INDEX_PREFIX] }, mediaBucket: 'read' },
+  // Reads the index objects the indexer writes (or the site's OpenSearch collection, decision 292),
+  // and the guides, pages and authors of a page.
+  access: {
+    table: 'read',
+    modulesBucket: { read: [SEARCH_INDEX_PREFIX] },
+    mediaBucket: 'read',
+    searchCollection: 'read',
+  },
   routes: [
     route({
       method: 'GET',

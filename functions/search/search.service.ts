@@ -4,13 +4,13 @@
  * counted, and only the page asked for is read from the table and shown. Each guide of the page
  * is checked again on its record as it is now: the index may trail a change by the indexer's lag.
  */
-import type { Caller } from '../../shared/domain/caller.ts';
+import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
 import { getWiki, type WikiRecord } from '../../shared/db/entities/wiki.ts';
 import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
-import { searchIndex } from '../../shared/search/index-store.ts';
-import type { SearchHit, SearchKind } from '../../shared/search/search-port.ts';
+import { searchBackend } from '../../shared/search/backends.ts';
+import type { SearchHit, SearchKind, SearchViewer } from '../../shared/search/search-port.ts';
 import { siteUrl } from '../../shared/config.ts';
 import type { GuideSummary } from '../../shared/views/guide-views.ts';
 import { wikiListItem, type WikiListItem } from '../../shared/views/wiki-views.ts';
@@ -34,9 +34,9 @@ export function scopeOf(filters: readonly SearchFilter[] | undefined): {
   return { kinds, guideTypes };
 }
 
-function readable(caller: Caller | null, hit: SearchHit): boolean {
-  if (hit.kind !== 'guide') return true;
-  return hit.access !== null && canViewGuideNow(caller, hit.access);
+/** What the access rule reads of the caller, for a backend that filters in its query (decision 292). */
+export function viewerOf(caller: Caller | null): SearchViewer | null {
+  return caller && { userid: caller.userid, teams: caller.teams, admin: isAdmin(caller) };
 }
 
 async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Array<GuideSummary | WikiListItem>> {
@@ -61,12 +61,16 @@ async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Ar
 }
 
 export async function search(caller: Caller | null, text: string, query: SearchQueryInput): Promise<SearchResults> {
-  const hits = (await searchIndex({ text, langid: query.langid, ...scopeOf(query.filter) })).filter((hit) =>
-    readable(caller, hit),
-  );
-  const page = hits.slice(query.offset, query.offset + query.limit);
+  // The site's backend ranks, filters by access and counts (decision 292); the page is read here.
+  const found = await searchBackend().search({
+    query: { text, langid: query.langid, ...scopeOf(query.filter) },
+    viewer: viewerOf(caller),
+    readable: (access) => canViewGuideNow(caller, access),
+    offset: query.offset,
+    limit: query.limit,
+  });
   return searchResults(
-    { search: text, limit: query.limit, offset: query.offset, total: hits.length },
-    await pageResults(caller, page),
+    { search: text, limit: query.limit, offset: query.offset, total: found.total },
+    await pageResults(caller, found.hits),
   );
 }

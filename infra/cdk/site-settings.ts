@@ -83,6 +83,12 @@ const SiteSettingsSchema = z
      * intranet LMS). Empty by default: every private, loopback and metadata address is refused.
      */
     fetchAllowHosts: list([]),
+    /**
+     * The search backend (decision 292, docs/search.md): `embedded` (the index in the modules
+     * bucket, no fixed cost) or `opensearch`, which also creates an Amazon OpenSearch Serverless
+     * collection in the stateful stack that the search function and the indexer alone may use.
+     */
+    searchEngine: z.enum(['embedded', 'opensearch']).default('embedded'),
 
     // --- Deployment settings: shape the infrastructure, not the application.
     /** Browser origins allowed by API CORS and by the media bucket (presigned POST uploads). */
@@ -177,6 +183,7 @@ export function siteEnvironment(settings: SiteSettings): Record<string, string> 
     STEPWISE_MODULE_MAX_EXTRACTED_BYTES: String(settings.moduleMaxExtractedBytes),
     STEPWISE_MODULE_FETCH_TIMEOUT_SECONDS: String(settings.moduleFetchTimeoutSeconds),
     STEPWISE_FETCH_ALLOW_HOSTS: settings.fetchAllowHosts.join(','),
+    STEPWISE_SEARCH_ENGINE: settings.searchEngine,
     LOG_LEVEL: settings.logLevel,
   };
 }

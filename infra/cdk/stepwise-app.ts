@@ -79,6 +79,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     siteImportStateMachine: pipeline.siteImportStateMachine,
     alarmTopic: stateful.alarmTopic,
     secretsKey: stateful.secretsKey,
+    searchCollection: stateful.searchCollection,
     entryFor: options.entryFor,
   };
   const api = new ApiStack(app, `${prefix}-Api`, {
@@ -120,6 +121,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     mediaBucket: stateful.mediaBucket,
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
+    searchCollection: stateful.searchCollection,
   });
   const monitoring = new MonitoringStack(app, `${prefix}-Monitoring`, {
     description: 'Stepwise monitoring: a Synthetics canary on GET /api/2.0/health and its alarm',

@@ -4,7 +4,7 @@
  * same handler as the Lambda (shared/search/stream-handler.ts), so parsing, changing and
  * serializing the index, and the merges after it, never pause a request. One batch at a time,
  * in order, as Lambda's event source mapping hands them; a failed batch rejects, and the reader
- * hands it again.
+ * hands it again. Unlike the Lambda, the thread merges after answering (decision 293).
  */
 import { Worker } from 'node:worker_threads';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
@@ -20,14 +20,28 @@ interface Reply {
   error?: string;
 }
 
-/** The worker's side: each message is a batch for the handler; the answer says it is done (or why not). */
+/**
+ * The worker's side: each message is a batch for the handler; the answer says it is searchable
+ * (or why not). The merges after a batch then run in the background, one loop at a time and
+ * without a time budget, so the next batch never waits for them (decision 293): they share the
+ * thread's event loop, and a merge moves the head on condition like any writer.
+ */
 async function serve(): Promise<void> {
   const { parentPort } = await import('node:worker_threads');
-  const { onTableStream } = await import('../../shared/search/stream-handler.ts');
+  const { indexBatch } = await import('../../shared/search/stream-handler.ts');
+  let upkeep: Promise<void> | undefined;
   parentPort!.on('message', async ({ id, event }: { id: number; event: DynamoDBStreamEvent }) => {
     try {
-      await onTableStream(event);
+      const written = await indexBatch(event);
       parentPort!.postMessage({ id } satisfies Reply);
+      if (written.upkeep && !upkeep) {
+        upkeep = written
+          .upkeep(Number.POSITIVE_INFINITY)
+          .catch((error: unknown) => console.error('search indexer thread: merges failed', error))
+          .finally(() => {
+            upkeep = undefined;
+          });
+      }
     } catch (error) {
       parentPort!.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     }

@@ -256,6 +256,11 @@ export interface GroupAccess {
   sendMail?: boolean;
   /** Seals and opens identity providers' secrets: reads the secrets key from Secrets Manager (decision 240). */
   secretsKey?: boolean;
+  /**
+   * The site's OpenSearch collection, when its search engine is `opensearch` (decision 292):
+   * `read` searches the stepwise-search-* indexes; nothing is granted on an embedded site.
+   */
+  searchCollection?: 'read';
 }
 
 export interface RouteGroup {

@@ -26,6 +26,7 @@ import {
 import { deleteByPrefixes, getObjectIfExists, putObject } from '../storage/objects.ts';
 import { miniSearchEngine } from './minisearch-engine.ts';
 import type {
+  IndexEditor,
   SearchDocument,
   SearchEngine,
   SearchHit,
@@ -42,8 +43,12 @@ export const HEAD_RECHECK_MS = 1000;
 export const SHARD_DOCUMENTS = 500;
 /** The delta's entries (documents and tombstones) past which a change is followed by merges. */
 export const MERGE_AT = 48;
-/** How long the merges after one change may take; what is left waits for the next change... */
-const MERGE_BUDGET_MS = 2000;
+/**
+ * How long the merges after one change may take when they run before the next batch (Lambda:
+ * the stream shard's next batch waits for the invocation); what is left waits for the next
+ * change... The local indexer thread merges in the background instead, without a budget.
+ */
+export const MERGE_BUDGET_MS = 1000;
 /** ...unless the delta holds more than this (a bulk load): then merges go on until it is below. */
 export const MERGE_CAP = 4 * MERGE_AT;
 /** An object no head names is deleted once this old (a reader or a merge may still be using it). */
@@ -197,12 +202,6 @@ export interface IndexWrite {
   attempts: number;
 }
 
-/** What a change does to the index: documents as they are now, keys that are gone. */
-export interface IndexEditor {
-  upsert(document: SearchDocument): void;
-  remove(key: string): void;
-}
-
 /**
  * Changes the stored index: `change` edits the delta (read inside the attempt, after the head,
  * so a retry after a lost race sees what the winner saw, or newer). With no head, or one of
@@ -304,7 +303,9 @@ export async function mergeOnce(): Promise<boolean> {
   const base = read.head;
   const bytes = await fetchObject(base.delta.key);
   if (!bytes) return false;
-  const target = fullestShard(base, decodeDelta(bytes));
+  // Decoded once for choosing and folding (neither changes it); the retry below decodes its own.
+  let decoded: Delta | undefined = decodeDelta(bytes);
+  const target = fullestShard(base, decoded);
   if (!target) return false;
   const language = base.languages[target.langid];
   const place = placeOf(language, target.index);
@@ -312,7 +313,7 @@ export async function mergeOnce(): Promise<boolean> {
   const shardBytes = old && (await fetchObject(old.key));
   if (old && !shardBytes) return false;
   const shard = shardBytes ? engine.load(shardBytes) : engine.empty();
-  decodeDelta(bytes).foldInto(shard, target.langid, place);
+  decoded.foldInto(shard, target.langid, place);
   const merged = await putStored('shard', shard.serialize(), shard.documentCount);
   const started = putTimeOf(merged.key);
   return retryOnLostRace(
@@ -328,7 +329,9 @@ export async function mergeOnce(): Promise<boolean> {
         return false;
       const current = now.head.delta.key === base.delta.key ? bytes : await fetchObject(now.head.delta.key);
       if (!current) return false;
-      const delta = decodeDelta(current);
+      // The first attempt on the delta read above reuses its decoding (forgetMerged changes it: once only).
+      const delta = current === bytes && decoded ? decoded : decodeDelta(current);
+      decoded = undefined;
       delta.forgetMerged(target.langid, place, base.version);
       const shardsNow = [...(nowLanguage?.shards ?? [])];
       shardsNow[target.index] = merged;
@@ -345,18 +348,18 @@ export async function mergeOnce(): Promise<boolean> {
 const CLEANUP_EVERY = 16;
 
 /**
- * Merges while the delta is past MERGE_AT entries, for at most MERGE_BUDGET_MS (longer while it
- * is past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
+ * Merges while the delta is past MERGE_AT entries, for at most `budgetMs` (longer while it is
+ * past MERGE_CAP, so a bulk load never leaves every later change a large delta to rewrite);
  * then removes the objects no head names any more. Called after a change is stored (it is
- * searchable already).
+ * searchable already); merges may run beside later changes (each moves the head on condition).
  */
-export async function mergeIfDue(head: SearchIndexHead): Promise<number> {
+export async function mergeIfDue(head: SearchIndexHead, budgetMs = MERGE_BUDGET_MS): Promise<number> {
   const due = head.delta.documents + head.delta.tombstones > MERGE_AT;
   if (!due && head.version % CLEANUP_EVERY !== 0) return 0;
   const started = Date.now();
   let merges = 0;
   let entries = head.delta.documents + head.delta.tombstones;
-  while (due && (Date.now() - started < MERGE_BUDGET_MS || entries > MERGE_CAP)) {
+  while (due && (Date.now() - started < budgetMs || entries > MERGE_CAP)) {
     if (!(await mergeOnce())) break;
     merges++;
     const read = await getSearchIndexHead(LAYOUT_FORMAT, true);

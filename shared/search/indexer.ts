@@ -19,8 +19,8 @@ import {
 import { getWiki, wikiFromItem, wikiNamespaceCollection } from '../db/entities/wiki.ts';
 import { WIKI_NAMESPACES } from '../domain/wiki-namespaces.ts';
 import { guideDocument, guideDocumentKey, wikiDocument, wikiDocumentKey } from './documents.ts';
-import { replaceIndex, writeIndex, type IndexWrite } from './index-store.ts';
-import type { SearchDocument } from './search-port.ts';
+import { searchBackend } from './backends.ts';
+import type { SearchDocument, SearchWritten } from './search-port.ts';
 
 /** A document to index again: a guide (its own item or one of its steps changed) or a wiki page. */
 export type DocumentRef = { kind: 'guide'; guideid: number } | { kind: 'wiki'; wikiid: number };
@@ -93,18 +93,19 @@ export async function allDocuments(): Promise<SearchDocument[]> {
 const READ_CONCURRENCY = 16;
 
 /**
- * Indexes the documents these changes name, as they are now, in one write of the delta; then
- * merges the delta into the shards when it has grown (decision 289). No change search cares
- * about: nothing is written.
+ * Indexes the documents these changes name, as they are now, in one write of the site's search
+ * backend. Returns what the backend would do after it (the embedded index's merges, decision
+ * 289), for the caller to run now or in the background; no change search cares about: nothing
+ * is written.
  */
-export async function indexChanges(changes: TableChange[]): Promise<IndexWrite | undefined> {
+export async function indexChanges(changes: TableChange[]): Promise<SearchWritten> {
   const refs = new Map<string, DocumentRef>();
   for (const change of changes) {
     const ref = documentRefOf(change);
     if (ref) refs.set(refKey(ref), ref);
   }
-  if (refs.size === 0) return undefined;
-  const written = await writeIndex(async (index) => {
+  if (refs.size === 0) return {};
+  return searchBackend().write(async (index) => {
     // Read inside the attempt, after the head: a retry after a lost race sees what the winner saw, or newer.
     const entries = [...refs];
     for (let start = 0; start < entries.length; start += READ_CONCURRENCY) {
@@ -118,10 +119,10 @@ export async function indexChanges(changes: TableChange[]): Promise<IndexWrite |
     }
     // No index yet (or of an older layout): the whole table, which holds these changes too.
   }, allDocuments);
-  return written;
 }
 
 /** Makes the whole index again from the table (after a site import; `npm run` operators too). */
-export async function rebuildSearchIndex(): Promise<IndexWrite> {
-  return replaceIndex(allDocuments);
+export async function rebuildSearchIndex(): Promise<{ engine: string; documents: number }> {
+  const backend = searchBackend();
+  return { engine: backend.name, ...(await backend.rebuild(allDocuments)) };
 }

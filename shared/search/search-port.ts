@@ -83,3 +83,65 @@ export interface SearchEngine {
    */
   querySegments(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[];
 }
+
+/**
+ * Who asks (decision 292): what the access rule reads of a caller. The embedded backend filters
+ * its hits with the rule itself (`readable`); the OpenSearch backend turns the viewer into a
+ * query filter, so the engine counts only what the caller may read. Both must agree
+ * (test/unit/search-contract.test.ts).
+ */
+export interface SearchViewer {
+  userid: number;
+  teams: readonly number[];
+  /** Admins read every guide. */
+  admin: boolean;
+}
+
+export interface SearchRequest {
+  query: SearchQuery;
+  /** null: an anonymous caller (public content only). */
+  viewer: SearchViewer | null;
+  /** The access rule of shared/content/guide-access.ts, for a backend that filters its hits itself. */
+  readable: (access: SearchAccess) => boolean;
+  offset: number;
+  limit: number;
+}
+
+/** One page of what the caller may read, best first, and how many there are in all. */
+export interface SearchPage {
+  total: number;
+  hits: SearchHit[];
+}
+
+/** What a change does to the index: documents as they are now, keys that are gone. */
+export interface IndexEditor {
+  upsert(document: SearchDocument): void;
+  remove(key: string): void;
+}
+
+/**
+ * A search backend (decision 292): the embedded segmented index (S3 objects, decision 289) or
+ * Amazon OpenSearch Service. The search function asks it for a page; the stream indexer has it
+ * re-index the documents a batch names, read from the table as they are now.
+ */
+export interface SearchBackend {
+  readonly name: SearchEngineName;
+  search(request: SearchRequest): Promise<SearchPage>;
+  /**
+   * Re-indexes one batch: `read` puts each document as the table holds it now into the editor
+   * (a backend may call it again after a lost race). `whole` gives every document of the table,
+   * for a backend that has no index yet.
+   */
+  write(read: (editor: IndexEditor) => Promise<void>, whole: () => Promise<SearchDocument[]>): Promise<SearchWritten>;
+  /** Makes the whole index again from the table's documents. */
+  rebuild(whole: () => Promise<SearchDocument[]>): Promise<{ documents: number }>;
+}
+
+/** A batch is searchable; `upkeep` is what the backend would do after it (the embedded index's merges). */
+export interface SearchWritten {
+  /** `budgetMs`: how long it may take before it stops (what is left waits for the next batch). */
+  upkeep?: (budgetMs: number) => Promise<void>;
+}
+
+/** The site setting `searchEngine` (STEPWISE_SEARCH_ENGINE): embedded by default. */
+export type SearchEngineName = 'embedded' | 'opensearch';

@@ -4,8 +4,9 @@
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { indexChanges, rebuildSearchIndex, type TableChange } from './indexer.ts';
-import { mergeIfDue } from './index-store.ts';
 import { log } from '../observability/logger.ts';
+import { MERGE_BUDGET_MS } from './index-store.ts';
+import type { SearchWritten } from './search-port.ts';
 
 type Image = Record<string, { S?: string; N?: string }> | undefined;
 
@@ -34,30 +35,31 @@ export interface RebuildRequest {
   rebuild: true;
 }
 
+/**
+ * Indexes one stream batch; returns once it is searchable, with the upkeep after it (the
+ * embedded index's merges) for the caller to run: the local indexer thread runs it in the
+ * background, beside the next batches (decision 293).
+ */
+export async function indexBatch(event: DynamoDBStreamEvent): Promise<SearchWritten> {
+  return indexChanges(tableChangesOf(event));
+}
+
+/**
+ * The Lambda's entry: the batch, then its upkeep within MERGE_BUDGET_MS (the stream shard's next
+ * batch waits for this invocation), or a rebuild.
+ */
 export async function onTableStream(
   event: DynamoDBStreamEvent | RebuildRequest,
-): Promise<{ version: number; documents: number } | undefined> {
+): Promise<{ engine: string; documents: number } | undefined> {
   if ('rebuild' in event && event.rebuild === true) return rebuild();
   const { Records } = event as DynamoDBStreamEvent;
-  const written = await indexChanges(tableChangesOf({ Records }));
-  if (written) {
-    log().info('Search index written', {
-      version: written.head.version,
-      documents: written.head.documents,
-      delta: written.head.delta.documents,
-      tombstones: written.head.delta.tombstones,
-      attempts: written.attempts,
-      records: Records.length,
-    });
-    // The change is searchable now; folding the delta into the shards comes after it (decision 289).
-    const merges = await mergeIfDue(written.head);
-    if (merges > 0) log().info('Search delta merged', { merges });
-  }
+  const written = await indexBatch({ Records });
+  await written.upkeep?.(MERGE_BUDGET_MS);
   return undefined;
 }
 
-export async function rebuild(): Promise<{ version: number; documents: number }> {
-  const written = await rebuildSearchIndex();
-  log().info('Search index rebuilt', { version: written.head.version, documents: written.head.documents });
-  return { version: written.head.version, documents: written.head.documents };
+export async function rebuild(): Promise<{ engine: string; documents: number }> {
+  const rebuilt = await rebuildSearchIndex();
+  log().info('Search index rebuilt', rebuilt);
+  return rebuilt;
 }

@@ -33,6 +33,7 @@ import { functionEnvironment } from '../function-environment.ts';
 import { grantAccess, grantIdempotencyRecords } from '../grants.ts';
 import { functionEntry } from '../../repo-paths.ts';
 import { assertDeployableRouteTable, FALLBACK_FUNCTION_NAME, routeManifest } from '../route-manifest.ts';
+import { grantSearchCollection, type SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /** API Gateway gives up on an HTTP API integration after 30 s; a longer function limit is moot. */
@@ -70,6 +71,8 @@ export interface ApiResources {
   alarmTopic: ITopic;
   /** The key sealing identity providers' secrets: its ARN goes to the groups that declare `secretsKey`. */
   secretsKey: ISecret;
+  /** The site's OpenSearch collection (searchEngine `opensearch`): granted to the groups that declare it. */
+  searchCollection?: SearchCollection;
   /** Where a function's entry file is; tests point fixture groups at a fixture handler. */
   entryFor?: (functionName: string) => string;
 }
@@ -178,6 +181,8 @@ export class ApiAreaStack extends Stack {
       // The ARN only: the function reads the key itself at cold start (shared/accounts/secrets-key.ts).
       if (group.access.secretsKey)
         groupFunction.function.addEnvironment('STEPWISE_SECRETS_KEY_ARN', props.secretsKey.secretArn);
+      if (group.access.searchCollection && props.searchCollection)
+        grantSearchCollection(groupFunction, props.searchCollection, group.access.searchCollection, group.name);
       // Any write may carry Idempotency-Key (decision 223), except those making credentials.
       if (group.routes.some((route) => route.method !== 'GET' && !route.mintsCredentials))
         grantIdempotencyRecords(groupFunction, props.table);

@@ -26,6 +26,7 @@ import { functionEnvironment } from '../function-environment.ts';
 import { searchIndexer } from './search-indexer.ts';
 import { grantTable, type TableAction } from '../grants.ts';
 import { repoPath } from '../../repo-paths.ts';
+import type { SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface EventsStackProps extends StackProps {
   mediaBucket: IBucket;
   modulesBucket: IBucket;
   alarmTopic: ITopic;
+  /** The site's OpenSearch collection (searchEngine `opensearch`): the search indexer writes it. */
+  searchCollection?: SearchCollection;
 }
 
 export class EventsStack extends Stack {
@@ -130,6 +133,7 @@ export class EventsStack extends Stack {
       mediaBucket: props.mediaBucket,
       modulesBucket: props.modulesBucket,
       alarmTopic: props.alarmTopic,
+      searchCollection: props.searchCollection,
     });
 
     new Rule(this, 'RetrySweepSchedule', {

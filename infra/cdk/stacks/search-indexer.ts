@@ -20,6 +20,7 @@ import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { type FunctionAccess, grantFunctionAccess } from '../grants.ts';
 import { repoPath } from '../../repo-paths.ts';
+import { grantSearchCollection, type SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /** Exactly what shared/search does: reads of guides, steps, pages and the head; the head's conditional put. */
@@ -45,6 +46,7 @@ export function searchIndexer(
     mediaBucket: IBucket;
     modulesBucket: IBucket;
     alarmTopic: ITopic;
+    searchCollection?: SearchCollection;
   },
 ): { indexer: ProjectFunction; deadLetters: Queue } | undefined {
   if (!props.table.tableStreamArn) return undefined;
@@ -65,6 +67,8 @@ export function searchIndexer(
     modulesBucket: props.modulesBucket,
     mailFrom: props.settings.mailFrom,
   });
+  // A site on OpenSearch (decision 292): the indexer writes the collection, nothing else does.
+  if (props.searchCollection) grantSearchCollection(indexer, props.searchCollection, 'write', 'indexer');
   const deadLetters = new Queue(stack, 'SearchIndexerDeadLetters', {
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,

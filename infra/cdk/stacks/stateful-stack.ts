@@ -21,6 +21,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_PDF_PREFIX } from '../../../shared/storage/media-objects.ts';
+import { createSearchCollection, type SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface StatefulStackProps extends StackProps {
@@ -37,6 +38,8 @@ export class StatefulStack extends Stack {
   readonly alarmTopic: Topic;
   /** The key sealing identity providers' secrets (decision 240); read by the sso function only. */
   readonly secretsKey: ISecret;
+  /** The OpenSearch Serverless collection of a site whose search engine is `opensearch` (decision 292). */
+  readonly searchCollection?: SearchCollection;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -151,6 +154,11 @@ export class StatefulStack extends Stack {
           generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
           removalPolicy: RemovalPolicy.RETAIN,
         });
+
+    if (settings.searchEngine === 'opensearch') {
+      this.searchCollection = createSearchCollection(this, settings.stackPrefix);
+      new CfnOutput(this, 'SearchCollectionEndpoint', { value: this.searchCollection.endpoint });
+    }
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.secretsKey.secretArn });

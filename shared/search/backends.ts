@@ -1,0 +1,70 @@
+/**
+ * Which search backend a site uses (decision 292): the setting `searchEngine`
+ * (STEPWISE_SEARCH_ENGINE), `embedded` by default. The search function and the stream indexer
+ * both ask here, so they never disagree.
+ */
+import { config } from '../config.ts';
+import { log } from '../observability/logger.ts';
+import { mergeIfDue, replaceIndex, searchIndex, writeIndex } from './index-store.ts';
+import { openSearchBackend, type OpenSearchApi } from './opensearch-adapter.ts';
+import type { SearchAccess, SearchBackend, SearchHit, SearchPage } from './search-port.ts';
+
+/** The page of ranked hits the caller may read: pages for all, guides by the access rule. */
+export function readablePage(
+  hits: SearchHit[],
+  readable: (access: SearchAccess) => boolean,
+  offset: number,
+  limit: number,
+): SearchPage {
+  const kept = hits.filter((hit) => hit.kind !== 'guide' || (hit.access !== null && readable(hit.access)));
+  return { total: kept.length, hits: kept.slice(offset, offset + limit) };
+}
+
+/** The segmented index in the modules bucket (decision 289): hits filtered here by the access rule. */
+export const embeddedBackend: SearchBackend = {
+  name: 'embedded',
+  async search({ query, readable, offset, limit }) {
+    return readablePage(await searchIndex(query), readable, offset, limit);
+  },
+  async write(read, whole) {
+    const written = await writeIndex(read, whole);
+    log().info('Search index written', {
+      version: written.head.version,
+      documents: written.head.documents,
+      delta: written.head.delta.documents,
+      tombstones: written.head.delta.tombstones,
+      attempts: written.attempts,
+    });
+    // The change is searchable now; folding the delta into the shards comes after it (decisions 289, 293).
+    return {
+      upkeep: async (budgetMs) => {
+        const merges = await mergeIfDue(written.head, budgetMs);
+        if (merges > 0) log().info('Search delta merged', { merges });
+      },
+    };
+  },
+  async rebuild(whole) {
+    const written = await replaceIndex(whole);
+    return { documents: written.head.documents };
+  },
+};
+
+let client: Promise<OpenSearchApi> | undefined;
+
+async function openSearchClient(): Promise<OpenSearchApi> {
+  const { STEPWISE_OPENSEARCH_ENDPOINT: endpoint, AWS_REGION: region } = config();
+  if (!endpoint) throw new Error('STEPWISE_SEARCH_ENGINE=opensearch needs STEPWISE_OPENSEARCH_ENDPOINT');
+  client ??= import('#opensearch-client').then((library) => library.createOpenSearchClient(endpoint, region));
+  client.catch(() => {
+    client = undefined;
+  });
+  return client;
+}
+
+let openSearch: SearchBackend | undefined;
+
+export function searchBackend(): SearchBackend {
+  if (config().STEPWISE_SEARCH_ENGINE !== 'opensearch') return embeddedBackend;
+  openSearch ??= openSearchBackend({ api: openSearchClient, languages: () => config().STEPWISE_LANGUAGES });
+  return openSearch;
+}
