@@ -13,6 +13,7 @@ import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute } from './images.routes.ts';
+import { playerRoutes } from './player.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
 
@@ -35,6 +36,8 @@ export const pagesGroup = defineGroup({
   // presigned video and document links fetch, and oversized PDFs in `pdf/`.
   access: {
     table: 'readwrite',
+    // The player's commits complete course stages (shared/training/progress.ts), as the modules group's do.
+    conditionChecks: true,
     sendMail: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
@@ -46,6 +49,8 @@ export const pagesGroup = defineGroup({
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
   nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
+  // scorm-again's browser file, served to the module player's runtime host (player.routes.ts).
+  embeds: ['scormRuntime'],
   // A long guide's PDF reads and embeds every step image: more memory (and so CPU) than a page,
   // and up to the API's 29 s rather than the default 10 s.
   memoryMb: 1024,
@@ -97,5 +102,6 @@ export const pagesGroup = defineGroup({
     imageFileRoute,
     ...sessionRoutes,
     ...contentRoutes,
+    ...playerRoutes,
   ],
 });

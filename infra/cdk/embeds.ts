@@ -7,7 +7,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOCS_RENDERER_PACKAGE_FILE, EMBED_FILE, type EmbedName, routeManifest } from '../../shared/http/embedded.ts';
+import {
+  DOCS_RENDERER_PACKAGE_FILE,
+  EMBED_FILE,
+  type EmbedName,
+  routeManifest,
+  SCORM_RUNTIME_PACKAGE_FILE,
+} from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import type { RouteGroup } from '../../shared/http/route.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
@@ -31,7 +37,10 @@ export interface EmbedBundling {
 /** The renderer's file in node_modules: copied as it is, no JSON. */
 export const DOCS_RENDERER_SOURCE = join(REPO_ROOT, 'node_modules', DOCS_RENDERER_PACKAGE_FILE);
 
-export function embedValue(name: Exclude<EmbedName, 'docsRenderer'>, groups: RouteGroup[]): unknown {
+/** scorm-again's browser build in node_modules, copied as it is beside the pages bundle. */
+export const SCORM_RUNTIME_SOURCE = join(REPO_ROOT, 'node_modules', SCORM_RUNTIME_PACKAGE_FILE);
+
+export function embedValue(name: Exclude<EmbedName, 'docsRenderer' | 'scormRuntime'>, groups: RouteGroup[]): unknown {
   return name === 'routeManifest' ? routeManifest(groups) : buildOpenApiDocument(groups);
 }
 
@@ -40,6 +49,7 @@ export function embedBundling(names: readonly EmbedName[], groups: RouteGroup[])
   mkdirSync(EMBED_DIR, { recursive: true });
   const files = [...new Set(names)].sort().map((name) => {
     if (name === 'docsRenderer') return { source: DOCS_RENDERER_SOURCE, name: EMBED_FILE[name] };
+    if (name === 'scormRuntime') return { source: SCORM_RUNTIME_SOURCE, name: EMBED_FILE[name] };
     const text = JSON.stringify(embedValue(name, groups));
     // Named by content: identical embeds share a file, and a stale file is never reused.
     const source = join(EMBED_DIR, `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);

@@ -67,6 +67,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       openApi: buildOpenApiDocument(routeGroups),
     },
     (await import('../cdk/embeds.ts')).DOCS_RENDERER_SOURCE,
+    (await import('../cdk/embeds.ts')).SCORM_RUNTIME_SOURCE,
   );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
@@ -126,7 +127,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
 
   // The content origin (decision 270): package files on another loopback name and port than the site's.
   const { createContentOrigin, contentOriginUrl } = await import('./content-origin.ts');
-  const contentServer = createContentOrigin();
+  // The SCORM runtime's host page (decision 306), named with the site's URL once the gateway listens.
+  const contentFixed = new Map<string, { type: string; body: string }>();
+  const contentServer = createContentOrigin(contentFixed);
   await new Promise<void>((resolve, reject) => {
     contentServer.once('error', reject);
     contentServer.listen(Number(process.env.STEPWISE_CONTENT_PORT ?? 0), options.host, () => resolve());
@@ -144,6 +147,11 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  const { RUNTIME_HOST_PATH, runtimeHostPage } = await import('../../shared/domain/scorm-runtime-host.ts');
+  contentFixed.set(RUNTIME_HOST_PATH, {
+    type: 'text/html; charset=utf-8',
+    body: runtimeHostPage(process.env.STEPWISE_SITE_URL ?? `http://${options.host}:${port}`),
+  });
 
   return {
     port,

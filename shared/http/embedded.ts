@@ -18,6 +18,7 @@ export const EMBED_FILE = {
   routeManifest: 'route-manifest.json',
   openApi: 'openapi.json',
   docsRenderer: 'docs-renderer.js',
+  scormRuntime: 'scorm-runtime.js',
 } as const;
 
 export type EmbedName = keyof typeof EMBED_FILE;
@@ -27,6 +28,9 @@ export type EmbedName = keyof typeof EMBED_FILE;
  * build, copied from its npm package beside the docs bundle, never fetched from a CDN.
  */
 export const DOCS_RENDERER_PACKAGE_FILE = '@scalar/api-reference/dist/browser/standalone.js';
+
+/** The SCORM runtime the player's host page loads (issue 37): scorm-again's browser build (1.2 and 2004). */
+export const SCORM_RUNTIME_PACKAGE_FILE = 'scorm-again/dist/scorm-again.min.js';
 
 export interface ManifestEntry {
   group: string;
@@ -68,11 +72,13 @@ export function writeEmbedFiles(
   folder: string,
   embeds: { routeManifest: unknown; openApi: unknown },
   docsRendererSource: string,
+  scormRuntimeSource?: string,
 ): void {
   mkdirSync(folder, { recursive: true });
   for (const name of ['routeManifest', 'openApi'] as const)
     writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
   copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
+  if (scormRuntimeSource) copyFileSync(scormRuntimeSource, join(folder, EMBED_FILE.scormRuntime));
   process.env[EMBED_DIR_ENV] = folder;
 }
 
@@ -87,4 +93,9 @@ export function embeddedOpenApi(): Record<string, unknown> {
 /** The renderer's JavaScript (not JSON): the file beside the bundle, or in the local stack's folder. */
 export function embeddedDocsRenderer(): Buffer {
   return readFileSync(join(embedFolder('docsRenderer'), EMBED_FILE.docsRenderer));
+}
+
+/** scorm-again's browser file (JavaScript): the file beside the bundle, or in the local stack's folder. */
+export function embeddedScormRuntime(): Buffer {
+  return readFileSync(join(embedFolder('scormRuntime'), EMBED_FILE.scormRuntime));
 }
