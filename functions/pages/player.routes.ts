@@ -166,6 +166,36 @@ export const playerRoutes: RouteDef[] = [
       data: '{"version":1,"sco":"intro","cmi":{"cmi.core.lesson_status":"incomplete"}}',
     },
     response: moduleAttemptSchema,
+    responseExample: {
+      moduleid: 12,
+      userid: 42,
+      attempt: 1,
+      importid: 31,
+      standard: 'scorm12',
+      version: 4,
+      completion_status: 'completed',
+      success_status: 'passed',
+      score_raw: 86,
+      score_scaled: null,
+      total_time: 754.5,
+      satisfied: true,
+      satisfied_date: 1796000300,
+      created_date: 1796000000,
+      modified_date: 1796000300,
+      scos: [
+        {
+          identifier: 'intro',
+          completion_status: 'completed',
+          success_status: 'passed',
+          score_raw: 86,
+          score_scaled: null,
+          total_time: 754.5,
+          exit: '',
+          terminated: true,
+          satisfied: true,
+        },
+      ],
+    },
     handler: async ({ caller, params, body }) => {
       let parsed: unknown;
       try {
