@@ -85,7 +85,9 @@ const HOST_SCRIPT = `(function () {
     if (event.origin !== site || event.source !== window.parent) return;
     var data = event.data;
     if (!data || typeof data !== 'object') return;
-    if (data.type === 'launch' && !started) {
+    if (data.type === 'hello' && !started) {
+      send({ type: 'ready' });
+    } else if (data.type === 'launch' && !started) {
       started = true;
       start(data);
     } else if (data.type === 'commit-failed' && api) {

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'puppeteer-core';
-import { api, createUser, loginAdmin, siteUrl, type TestUser } from '../support/api.ts';
+import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
@@ -182,6 +182,18 @@ mark('done', 1);`,
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(page.frames().some((frame) => frame.url().includes('/sco/rules.html?x=1&chapter=2'))).toBe(true);
     await page.close();
+
+    // Over HTTP: a user not assigned gets the 404 page, an Admin a preview, a commit without the CSRF token 403.
+    const stranger = await createUser();
+    expect((await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: stranger.token })).status).toBe(404);
+    const preview = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: admin });
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain('Preview: nothing you do here is kept.');
+    const forged = await site('POST', `/ExternalTrainingModule/${moduleid}/commit`, {
+      headers: { cookie: `stepwise_session=${learner.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams({ attempt: '1', data: '{"version":0,"sco":"intro","cmi":{}}' }).toString(),
+    });
+    expect(forged.status).toBe(403);
   });
 
   it('keeps what the SCO set when the page goes away before a commit', async () => {

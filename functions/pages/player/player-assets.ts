@@ -108,6 +108,11 @@ export const PLAYER_SCRIPT = `(function () {
       });
     }
   });
+  // Whichever loads first: the host says ready when it starts, and again when this says hello.
+  frame.contentWindow.postMessage({ type: 'hello' }, launch.content_origin);
+  frame.addEventListener('load', function () {
+    frame.contentWindow.postMessage({ type: 'hello' }, launch.content_origin);
+  });
   // Links of the TOC wait for the commits in flight, so the next launch reads what was kept.
   document.addEventListener('click', function (event) {
     var link = event.target && event.target.closest ? event.target.closest('a[data-sco-link]') : null;
