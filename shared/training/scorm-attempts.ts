@@ -67,11 +67,26 @@ function modelOf(record: ModuleImportRecord): ScormModel | null {
   return standard === 'scorm12' || standard === 'scorm2004' ? standard : null;
 }
 
-/** The attempt a launch continues: the latest while a SCO of it is open or suspended, else the next one. */
-function continued(latest: ModuleAttemptRecord | undefined): { attempt: number; record: ModuleAttemptRecord | null } {
+/**
+ * The attempt a launch continues: the latest while a SCO of it is open or suspended, or while the
+ * module is not satisfied and a SCO of it was never launched (a multi-SCO package taken one SCO
+ * at a time through the player's TOC); else the next one.
+ */
+function continued(
+  latest: ModuleAttemptRecord | undefined,
+  scoIds: string[],
+): { attempt: number; record: ModuleAttemptRecord | null } {
   if (!latest) return { attempt: 1, record: null };
   const open = Object.values(latest.scos).some((sco) => !sco.terminated || sco.exit === 'suspend');
-  return open ? { attempt: latest.attempt, record: latest } : { attempt: latest.attempt + 1, record: null };
+  const unfinished = !latest.satisfied && scoIds.some((identifier) => !latest.scos[identifier]);
+  return open || unfinished
+    ? { attempt: latest.attempt, record: latest }
+    : { attempt: latest.attempt + 1, record: null };
+}
+
+/** The SCOs an attempt tracks: the default organization's launchable SCOs. */
+function trackedScoIds(toc: ScormItem[]): string[] {
+  return toc.filter((item) => item.scorm_type === 'sco' && item.launch).map((item) => item.identifier);
 }
 
 /** The manifest's values and the learner, as the runtime's data model names them. */
@@ -112,7 +127,10 @@ export async function launchState(caller: Caller, record: ModuleImportRecord): P
   const model = modelOf(record);
   const structure = record.manifest?.scorm;
   if (!model || !structure) return null;
-  const { attempt, record: current } = continued(await latestAttempt(record.moduleid, caller.userid));
+  const { attempt, record: current } = continued(
+    await latestAttempt(record.moduleid, caller.userid),
+    trackedScoIds(tableOfContents(structure)),
+  );
   const user = await getUser(caller.userid);
   const learner = { id: String(caller.userid), name: user?.username ?? `User ${caller.userid}` };
   const scos = tableOfContents(structure)
@@ -172,7 +190,7 @@ export async function commit(
 
   const stored = await getAttempt(record.moduleid, caller.userid, attempt);
   if (!stored) {
-    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid));
+    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid), trackedScoIds(toc));
     if (attempt !== expected)
       throw ValidationError.field(
         'attempt',
