@@ -196,6 +196,42 @@ mark('done', 1);`,
     expect(forged.status).toBe(403);
   });
 
+  it('SCORM 2004 flow: a Terminate with adl.nav.request=continue opens the next SCO', async () => {
+    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.flow" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>Flow</title>
+    <item identifier="one" identifierref="R1"><title>One</title></item>
+    <item identifier="two" identifierref="R2"><title>Two</title></item>
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>
+    <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="one.html"><file href="one.html"/></resource>
+    <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="two.html"><file href="two.html"/></resource>
+  </resources>
+</manifest>`;
+    const pkg = await zip({
+      'imsmanifest.xml': manifest,
+      'one.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+api.SetValue('cmi.completion_status', 'completed');
+api.SetValue('adl.nav.request', 'continue');
+api.Terminate('');
+mark('done', 1);`,
+      ),
+      'two.html': sco('API_1484_11', `mark('entry', api.Initialize('') && api.GetValue('cmi.entry'));`),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=two'), {
+      timeout: 15_000,
+    });
+    expect(await marks(await scoFrame(page, 'entry'))).toMatchObject({ 'data-entry': 'ab-initio' });
+    await page.close();
+  });
+
   it('keeps what the SCO set when the page goes away before a commit', async () => {
     const pkg = await zip({
       'imsmanifest.xml': scorm12Manifest('Player unload', 'index.html'),
