@@ -15,16 +15,5 @@ export type CreateImportInput = z.output<typeof createImportBody>;
 export type DraftsInput = z.output<typeof draftsBody>;
 export type StartByUrlInput = z.output<typeof startByUrlBody>;
 
-/** A commit of one SCO's CMI data (decision 271); the limits of shared/domain/scorm-attempt.ts are checked after. */
-export const commitBody = z.object({
-  /** The attempt's version this commit replaces (0 for an attempt not yet kept). */
-  version: z.int().check(z.nonnegative()),
-  sco: z.string().check(z.minLength(1), z.maxLength(255)),
-  /** Flattened CMI data: element -> value. */
-  cmi: z.record(z.string().check(z.maxLength(255)), z.string()),
-  /** The runtime's Initialize / LMSInitialize: opens a session of the SCO. */
-  initialize: z.optional(z.boolean()),
-  /** The runtime's Terminate / LMSFinish: ends it (its session_time joins total_time). */
-  terminate: z.optional(z.boolean()),
-});
-export type CommitInput = z.output<typeof commitBody>;
+/** A commit of one SCO's CMI data (decision 271): one schema for this route and the player page's. */
+export { commitInputSchema as commitBody, type CommitInput } from '../../shared/training/scorm-attempts.ts';

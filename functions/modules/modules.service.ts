@@ -15,13 +15,11 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../../shared/domain/errors.ts';
-import { actorFields, isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
-import { getUser } from '../../shared/db/entities/user.ts';
-import { listModuleUsage, moduleUsageChunks } from '../../shared/db/entities/module-usage.ts';
-import { isUserAssignedToAnyCourse } from '../../shared/db/entities/course-enrollment.ts';
+import { listModuleUsage } from '../../shared/db/entities/module-usage.ts';
 import {
   getImport,
   getImports,
@@ -42,7 +40,6 @@ import {
   nextVersionNumber,
   pointAtImport,
   type ImportPointer,
-  type TrainingModuleRecord,
 } from '../../shared/db/entities/training-module.ts';
 import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
@@ -58,25 +55,22 @@ import {
 import { importView, moduleView, playerView, progressView } from '../../shared/views/module-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type { CommitInput, CreateImportInput, DraftsInput, StartByUrlInput } from './modules.schemas.ts';
-import { attempts, commit, launchState } from './attempts.service.ts';
+import { attempts, launchState } from '../../shared/training/scorm-attempts.ts';
+import {
+  canManageModules,
+  commitModuleAttempt,
+  currentImport,
+  MANAGE_MODULES_FLAG,
+  requireAssigned,
+  requireModule,
+} from '../../shared/training/module-player.ts';
 
-export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
+export { canManageModules, MANAGE_MODULES_FLAG };
 const UPLOAD_WINDOW_SECONDS = 900;
-
-export async function canManageModules(caller: Caller): Promise<boolean> {
-  if (isAdmin(caller)) return true;
-  return (await getUser(caller.userid))?.flags?.includes(MANAGE_MODULES_FLAG) ?? false;
-}
 
 async function requireManager(caller: Caller): Promise<void> {
   if (!(await canManageModules(caller)))
     throw new ForbiddenError('This needs the permission to manage external training modules');
-}
-
-async function requireModule(moduleid: number): Promise<TrainingModuleRecord> {
-  const module = await getModule(moduleid);
-  if (!module) throw new NotFoundError(`No external training module with id ${moduleid}`);
-  return module;
 }
 
 async function requireImport(importid: number): Promise<ModuleImportRecord> {
@@ -312,30 +306,6 @@ export async function preview(caller: Caller, importid: number) {
   return playerView(record);
 }
 
-/** Users assigned to a course that contains the module (Admins too: previewing is …/imports/{importid}/preview). */
-async function requireAssigned(caller: Caller, moduleid: number): Promise<TrainingModuleRecord> {
-  const module = await requireModule(moduleid);
-  let assigned = false;
-  for await (const courses of moduleUsageChunks(moduleid)) {
-    if (
-      await isUserAssignedToAnyCourse(
-        caller.userid,
-        courses.map((course) => course.wikiid),
-      )
-    ) {
-      assigned = true;
-      break;
-    }
-  }
-  if (!assigned) throw new ForbiddenError('You are not assigned to a course that contains this module');
-  return module;
-}
-
-async function currentImport(module: TrainingModuleRecord): Promise<ModuleImportRecord> {
-  if (module.current_importid === null) throw new NotFoundError(`Module ${module.moduleid} has no current version`);
-  return requireImport(module.current_importid);
-}
-
 /** The player: only for users assigned to a course that contains the module; with the caller's attempt (SCORM). */
 export async function player(caller: Caller, moduleid: number) {
   const record = await currentImport(await requireAssigned(caller, moduleid));
@@ -344,8 +314,7 @@ export async function player(caller: Caller, moduleid: number) {
 
 /** A commit of the runtime (decision 271): assigned learners only, to their own attempts. */
 export async function commitAttempt(caller: Caller, moduleid: number, attempt: number, input: CommitInput) {
-  const record = await currentImport(await requireAssigned(caller, moduleid));
-  return (await commit(caller, record, attempt, input)).attempt;
+  return commitModuleAttempt(caller, moduleid, attempt, input);
 }
 
 export async function moduleAttempts(caller: Caller, moduleid: number, all: boolean, page: Page) {

@@ -15,6 +15,7 @@ import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { editorRoutes } from './editor.routes.ts';
 import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute, mediaFileRoute } from './images.routes.ts';
+import { playerRoutes } from './player.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
 
@@ -37,6 +38,8 @@ export const pagesGroup = defineGroup({
   // public copies, made from their originals on first use: decision 312), and oversized PDFs in `pdf/`.
   access: {
     table: 'readwrite',
+    // The player's commits complete course stages (shared/training/progress.ts), as the modules group's do.
+    conditionChecks: true,
     sendMail: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
@@ -48,8 +51,9 @@ export const pagesGroup = defineGroup({
   // pdfkit reads its data files, and the PDF's font is a file: both installed beside the bundle,
   // with sharp for the rare image a PDF cannot hold as it is (functions/pages/pdf).
   nodeModules: ['sharp', 'pdfkit', 'dejavu-fonts-ttf'],
-  // The editors' script and stylesheet (functions/pages/client, decision 294).
-  embeds: ['pageClient'],
+  // The editors' script and stylesheet (functions/pages/client, decision 294); scorm-again's browser
+  // file, served to the module player's runtime host (player.routes.ts).
+  embeds: ['pageClient', 'scormRuntime'],
   // A long guide's PDF reads and embeds every step image: more memory (and so CPU) than a page,
   // and up to the API's 29 s rather than the default 10 s.
   memoryMb: 1024,
@@ -104,5 +108,6 @@ export const pagesGroup = defineGroup({
     ...sessionRoutes,
     ...contentRoutes,
     ...editorRoutes,
+    ...playerRoutes,
   ],
 });

@@ -14,6 +14,7 @@ import {
   type EmbedName,
   type PageClient,
   routeManifest,
+  SCORM_RUNTIME_PACKAGE_FILE,
 } from '../../shared/http/embedded.ts';
 import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import type { RouteGroup } from '../../shared/http/route.ts';
@@ -37,6 +38,9 @@ export interface EmbedBundling {
 
 /** The renderer's file in node_modules: copied as it is, no JSON. */
 export const DOCS_RENDERER_SOURCE = join(REPO_ROOT, 'node_modules', DOCS_RENDERER_PACKAGE_FILE);
+
+/** scorm-again's browser build in node_modules, copied as it is beside the pages bundle. */
+export const SCORM_RUNTIME_SOURCE = join(REPO_ROOT, 'node_modules', SCORM_RUNTIME_PACKAGE_FILE);
 
 /** The pages' browser code: TypeScript and CSS under functions/pages/client (decision 294). */
 export const PAGE_CLIENT_ENTRY = join(REPO_ROOT, 'functions', 'pages', 'client', 'editor.ts');
@@ -65,7 +69,7 @@ export function buildPageClient(): PageClient {
   return { script: output('.js'), style: output('.css') };
 }
 
-export function embedValue(name: Exclude<EmbedName, 'docsRenderer'>, groups: RouteGroup[]): unknown {
+export function embedValue(name: Exclude<EmbedName, 'docsRenderer' | 'scormRuntime'>, groups: RouteGroup[]): unknown {
   if (name === 'pageClient') return buildPageClient();
   return name === 'routeManifest' ? routeManifest(groups) : buildOpenApiDocument(groups);
 }
@@ -75,6 +79,7 @@ export function embedBundling(names: readonly EmbedName[], groups: RouteGroup[])
   mkdirSync(EMBED_DIR, { recursive: true });
   const files = [...new Set(names)].sort().map((name) => {
     if (name === 'docsRenderer') return { source: DOCS_RENDERER_SOURCE, name: EMBED_FILE[name] };
+    if (name === 'scormRuntime') return { source: SCORM_RUNTIME_SOURCE, name: EMBED_FILE[name] };
     const text = JSON.stringify(embedValue(name, groups));
     // Named by content: identical embeds share a file, and a stale file is never reused.
     const source = join(EMBED_DIR, `${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);

@@ -31,6 +31,8 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   277: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
   278: 'reserved for the LRS and cmi5 (issue 38), which needed three records (274-276)',
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
+  307: 'reserved for the SCORM player round two (issue 37), which needed one record (306)',
+  308: 'reserved for the SCORM player round two (issue 37), which needed one record (306)',
   314: 'reserved for search at every size round two (issue 41), which needed two records (292-293)',
 };
 

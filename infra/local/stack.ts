@@ -60,7 +60,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const embedDirectory = options.dataDir
     ? join(options.dataDir, 'embeds')
     : await mkdtemp(join(tmpdir(), 'stepwise-embeds-'));
-  const { DOCS_RENDERER_SOURCE, buildPageClient } = await import('../cdk/embeds.ts');
+  const { DOCS_RENDERER_SOURCE, SCORM_RUNTIME_SOURCE, buildPageClient } = await import('../cdk/embeds.ts');
   writeEmbedFiles(
     embedDirectory,
     {
@@ -69,6 +69,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       pageClient: buildPageClient(),
     },
     DOCS_RENDERER_SOURCE,
+    SCORM_RUNTIME_SOURCE,
   );
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
@@ -128,7 +129,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
 
   // The content origin (decision 270): package files on another loopback name and port than the site's.
   const { createContentOrigin, contentOriginUrl } = await import('./content-origin.ts');
-  const contentServer = createContentOrigin();
+  // The SCORM runtime's host page (decision 306), named with the site's URL once the gateway listens.
+  const contentFixed = new Map<string, { type: string; body: string }>();
+  const contentServer = createContentOrigin(contentFixed);
   await new Promise<void>((resolve, reject) => {
     contentServer.once('error', reject);
     contentServer.listen(Number(process.env.STEPWISE_CONTENT_PORT ?? 0), options.host, () => resolve());
@@ -146,6 +149,11 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  const { RUNTIME_HOST_PATH, runtimeHostPage } = await import('../../shared/domain/scorm-runtime-host.ts');
+  contentFixed.set(RUNTIME_HOST_PATH, {
+    type: 'text/html; charset=utf-8',
+    body: runtimeHostPage(process.env.STEPWISE_SITE_URL ?? `http://${options.host}:${port}`),
+  });
 
   return {
     port,

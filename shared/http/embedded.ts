@@ -19,6 +19,7 @@ export const EMBED_FILE = {
   openApi: 'openapi.json',
   docsRenderer: 'docs-renderer.js',
   pageClient: 'page-client.json',
+  scormRuntime: 'scorm-runtime.js',
 } as const;
 
 export type EmbedName = keyof typeof EMBED_FILE;
@@ -38,6 +39,8 @@ export interface PageClient {
   script: string;
   style: string;
 }
+/** The SCORM runtime the player's host page loads (issue 37): scorm-again's browser build (1.2 and 2004). */
+export const SCORM_RUNTIME_PACKAGE_FILE = 'scorm-again/dist/scorm-again.min.js';
 
 export interface ManifestEntry {
   group: string;
@@ -79,11 +82,13 @@ export function writeEmbedFiles(
   folder: string,
   embeds: { routeManifest: unknown; openApi: unknown; pageClient: PageClient },
   docsRendererSource: string,
+  scormRuntimeSource: string,
 ): void {
   mkdirSync(folder, { recursive: true });
   for (const name of ['routeManifest', 'openApi', 'pageClient'] as const)
     writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
   copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
+  copyFileSync(scormRuntimeSource, join(folder, EMBED_FILE.scormRuntime));
   process.env[EMBED_DIR_ENV] = folder;
 }
 
@@ -106,4 +111,9 @@ export function embeddedPageClient(): PageClient {
 /** The renderer's JavaScript (not JSON): the file beside the bundle, or in the local stack's folder. */
 export function embeddedDocsRenderer(): Buffer {
   return readFileSync(join(embedFolder('docsRenderer'), EMBED_FILE.docsRenderer));
+}
+
+/** scorm-again's browser file (JavaScript): the file beside the bundle, or in the local stack's folder. */
+export function embeddedScormRuntime(): Buffer {
+  return readFileSync(join(embedFolder('scormRuntime'), EMBED_FILE.scormRuntime));
 }

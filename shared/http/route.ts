@@ -273,7 +273,7 @@ export interface RouteGroup {
    * environment by the gateway): the route manifest or the OpenAPI document, so a function can
    * know the whole table without bundling every other group's code.
    */
-  embeds?: Array<'routeManifest' | 'openApi' | 'docsRenderer' | 'pageClient'>;
+  embeds?: Array<'routeManifest' | 'openApi' | 'docsRenderer' | 'pageClient' | 'scormRuntime'>;
   /**
    * Success bodies shown in the docs, by `METHOD /path` (`<group>.response-examples.json` beside
    * the routes file, so adding one does not touch the route table); a route's own

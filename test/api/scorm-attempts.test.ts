@@ -241,3 +241,25 @@ describe('SCORM 2004 attempts', () => {
     expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
   });
 });
+
+describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
+  it('continues the attempt while a SCO of the unsatisfied module was never launched, then starts the next', async () => {
+    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Attempts multi'));
+    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
+      commit(learner.token, moduleid, 1, { version, sco, ...extra });
+    expect((await send(0, 'intro', { initialize: true, cmi: {} })).status).toBe(200);
+    const intro = await send(1, 'intro', {
+      terminate: true,
+      cmi: { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '90' },
+    });
+    expect(intro.body).toMatchObject({ version: 2, satisfied: false });
+    // Intro ended normally, rules was never launched: the next launch is still attempt 1.
+    const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(player.body.attempt).toMatchObject({ attempt: 1, version: 2 });
+    expect((await send(2, 'rules', { initialize: true, cmi: {} })).status).toBe(200);
+    const rules = await send(3, 'rules', { terminate: true, cmi: { 'cmi.core.lesson_status': 'completed' } });
+    expect(rules.body).toMatchObject({ version: 4, satisfied: true });
+    const next = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
+  });
+});

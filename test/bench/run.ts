@@ -30,6 +30,8 @@
  *    (test/bench/search-lag.ts) the lag from a write to a searchable result on a local stack.
  * 11. (test/bench/lrs-latency.ts) the LRS: statement POSTs (one, a batch of 100), GET by registration
  *    with 10,000 statements stored, state document PUT and GET.
+ * 12. (test/bench/module-player.ts) the module player: SCORM commit latency, and the time until the
+ *    player page shows the SCO in Chromium.
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -49,6 +51,7 @@ import { siteTransferBench } from './site-transfer.ts';
 import { searchBench } from './search.ts';
 import { searchLagBench } from './search-lag.ts';
 import { lrsBench } from './lrs-latency.ts';
+import { modulePlayerBench } from './module-player.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
@@ -118,6 +121,8 @@ try {
     await mediaBombsBench(stack, authToken);
     // ---- The LRS: statement writes and reads, documents (issue 38, docs/lrs.md) ----
     await lrsBench(stack, authToken);
+    // ---- The module player: commit latency, the page showing the SCO (issue 37, decision 306) ----
+    await modulePlayerBench(stack, authToken);
   }
 } finally {
   await stack.stop();

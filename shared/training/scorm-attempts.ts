@@ -2,11 +2,13 @@
  * SCORM attempts (decision 271): what a launch starts from (the learner's attempt, each SCO's
  * entry and the runtime's initial CMI data with the manifest's launch values), commits kept on
  * condition of their version, the server's judgement of the result, and the stage completed
- * through the course progress path once the module is satisfied.
+ * through the course progress path once the module is satisfied. Shared by the modules group's
+ * API routes and the player page (functions/pages), which reach it through module-player.ts.
  */
-import { nowSeconds } from '../../shared/clock.ts';
-import { type Caller, isAdmin } from '../../shared/domain/caller.ts';
-import { ConflictError, ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
+import * as z from 'zod/mini';
+import { nowSeconds } from '../clock.ts';
+import { type Caller, isAdmin } from '../domain/caller.ts';
+import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.ts';
 import {
   type CmiData,
   cmiProblems,
@@ -17,8 +19,8 @@ import {
   type ScormModel,
   scoResult,
   timespanSeconds,
-} from '../../shared/domain/scorm-attempt.ts';
-import { type ScormItem, tableOfContents } from '../../shared/domain/scorm-manifest.ts';
+} from '../domain/scorm-attempt.ts';
+import { type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
 import {
   getAttempt,
   latestAttempt,
@@ -27,14 +29,30 @@ import {
   type ModuleAttemptRecord,
   putAttempt,
   type ScoState,
-} from '../../shared/db/entities/module-attempt.ts';
-import type { ModuleImportRecord } from '../../shared/db/entities/module-import.ts';
-import { getUser } from '../../shared/db/entities/user.ts';
-import type { Page } from '../../shared/db/paging.ts';
-import { completeDocument } from '../../shared/training/progress.ts';
-import { attemptView } from '../../shared/views/module-attempt-views.ts';
-import { log } from '../../shared/observability/logger.ts';
-import type { CommitInput } from './modules.schemas.ts';
+} from '../db/entities/module-attempt.ts';
+import type { ModuleImportRecord } from '../db/entities/module-import.ts';
+import { getUser } from '../db/entities/user.ts';
+import type { Page } from '../db/paging.ts';
+import { completeDocument } from './progress.ts';
+import { attemptView } from '../views/module-attempt-views.ts';
+import { log } from '../observability/logger.ts';
+
+/**
+ * A commit of one SCO's CMI data (decision 271): the modules group's commit body and the player
+ * page's (decision 306); the limits of shared/domain/scorm-attempt.ts are checked after.
+ */
+export const commitInputSchema = z.object({
+  /** The attempt's version this commit replaces (0 for an attempt not yet kept). */
+  version: z.int().check(z.nonnegative()),
+  sco: z.string().check(z.minLength(1), z.maxLength(255)),
+  /** Flattened CMI data: element -> value. */
+  cmi: z.record(z.string().check(z.maxLength(255)), z.string()),
+  /** The runtime's Initialize / LMSInitialize: opens a session of the SCO. */
+  initialize: z.optional(z.boolean()),
+  /** The runtime's Terminate / LMSFinish: ends it (its session_time joins total_time). */
+  terminate: z.optional(z.boolean()),
+});
+export type CommitInput = z.output<typeof commitInputSchema>;
 
 export interface LaunchState {
   attempt: number;
@@ -49,11 +67,26 @@ function modelOf(record: ModuleImportRecord): ScormModel | null {
   return standard === 'scorm12' || standard === 'scorm2004' ? standard : null;
 }
 
-/** The attempt a launch continues: the latest while a SCO of it is open or suspended, else the next one. */
-function continued(latest: ModuleAttemptRecord | undefined): { attempt: number; record: ModuleAttemptRecord | null } {
+/**
+ * The attempt a launch continues: the latest while a SCO of it is open or suspended, or while the
+ * module is not satisfied and a SCO of it was never launched (a multi-SCO package taken one SCO
+ * at a time through the player's TOC); else the next one.
+ */
+function continued(
+  latest: ModuleAttemptRecord | undefined,
+  scoIds: string[],
+): { attempt: number; record: ModuleAttemptRecord | null } {
   if (!latest) return { attempt: 1, record: null };
   const open = Object.values(latest.scos).some((sco) => !sco.terminated || sco.exit === 'suspend');
-  return open ? { attempt: latest.attempt, record: latest } : { attempt: latest.attempt + 1, record: null };
+  const unfinished = !latest.satisfied && scoIds.some((identifier) => !latest.scos[identifier]);
+  return open || unfinished
+    ? { attempt: latest.attempt, record: latest }
+    : { attempt: latest.attempt + 1, record: null };
+}
+
+/** The SCOs an attempt tracks: the default organization's launchable SCOs. */
+function trackedScoIds(toc: ScormItem[]): string[] {
+  return toc.filter((item) => item.scorm_type === 'sco' && item.launch).map((item) => item.identifier);
 }
 
 /** The manifest's values and the learner, as the runtime's data model names them. */
@@ -94,7 +127,10 @@ export async function launchState(caller: Caller, record: ModuleImportRecord): P
   const model = modelOf(record);
   const structure = record.manifest?.scorm;
   if (!model || !structure) return null;
-  const { attempt, record: current } = continued(await latestAttempt(record.moduleid, caller.userid));
+  const { attempt, record: current } = continued(
+    await latestAttempt(record.moduleid, caller.userid),
+    trackedScoIds(tableOfContents(structure)),
+  );
   const user = await getUser(caller.userid);
   const learner = { id: String(caller.userid), name: user?.username ?? `User ${caller.userid}` };
   const scos = tableOfContents(structure)
@@ -154,7 +190,7 @@ export async function commit(
 
   const stored = await getAttempt(record.moduleid, caller.userid, attempt);
   if (!stored) {
-    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid));
+    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid), trackedScoIds(toc));
     if (attempt !== expected)
       throw ValidationError.field(
         'attempt',

@@ -1,0 +1,145 @@
+/**
+ * The player page's own script and styles (decision 306), served at /player/player.js and
+ * /player/player.css (the page's CSP allows scripts and styles of the site only).
+ *
+ * The script is the site's end of the runtime: it frames the runtime host on the content origin,
+ * answers its `ready` with the launch (model, the SCO's CMI data and URL), and keeps each of the
+ * host's commits (Initialize, Commit, Terminate) by POSTing them, in order, to
+ * `/ExternalTrainingModule/{id}/commit` with the session cookie and the page's CSRF token. Only
+ * messages from the content origin AND from the host's own window are read; anything else is
+ * ignored. The latest data of every SetValue is kept too and sent with `fetch(keepalive)` when the
+ * page goes away before the SCO committed it. After a 2004 Terminate with a navigation request
+ * (continue, previous, choice, exit all, suspend all) the page moves on through the TOC.
+ */
+
+export const PLAYER_SCRIPT = `(function () {
+  'use strict';
+  var root = document.getElementById('player');
+  var frame = document.getElementById('player-runtime');
+  var status = document.getElementById('player-status');
+  if (!root || !frame) return;
+  var launch = JSON.parse(root.getAttribute('data-launch'));
+  var version = launch.version;
+  var queue = Promise.resolve(true);
+  var pending = null;
+  var ended = false;
+  var launched = false;
+  var MAX_ELEMENTS = 5000;
+
+  function say(text) { if (status) status.textContent = text; }
+  function isCmi(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+    var keys = Object.keys(value);
+    if (keys.length > MAX_ELEMENTS) return false;
+    for (var i = 0; i < keys.length; i++) if (typeof value[keys[i]] !== 'string') return false;
+    return true;
+  }
+  function form(body) {
+    var fields = new URLSearchParams();
+    fields.set('csrf', launch.csrf);
+    fields.set('attempt', String(launch.attempt));
+    fields.set('data', JSON.stringify(body));
+    return fields;
+  }
+  function body(message, cmi) {
+    var commit = { version: version, sco: launch.sco, cmi: cmi };
+    if (message.initialize) commit.initialize = true;
+    if (message.terminate) commit.terminate = true;
+    return commit;
+  }
+  function save(message) {
+    if (launch.mode !== 'learner') return Promise.resolve(true);
+    var request = { method: 'POST', credentials: 'same-origin', body: form(body(message, message.cmi)) };
+    return fetch(launch.commit_url, request)
+      .then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.json();
+      })
+      .then(function (attempt) {
+        version = attempt.version;
+        root.setAttribute('data-version', String(version));
+        root.setAttribute('data-completion', String(attempt.completion_status));
+        say(attempt.satisfied ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
+        return true;
+      })
+      .catch(function () {
+        say('Your progress could not be saved.');
+        frame.contentWindow.postMessage({ type: 'commit-failed', model: launch.model }, launch.content_origin);
+        return false;
+      });
+  }
+  function go(href) { if (href) window.location.assign(href); }
+  function navigate(request) {
+    if (!request || request === '_none_') return;
+    if (request === 'continue') return go(launch.next_url);
+    if (request === 'previous') return go(launch.previous_url);
+    var choice = /^\\{target=([^}]+)\\}(choice|jump)$/.exec(request);
+    if (choice && launch.sco_urls[choice[1]]) return go(launch.sco_urls[choice[1]]);
+    if (request === 'suspendAll') {
+      say('Suspended. Open the module again to resume where you left off.');
+      return frame.remove();
+    }
+    if (request === 'exitAll' || request === 'exit' || request === 'abandonAll') {
+      say('The module is closed.');
+      frame.remove();
+    }
+  }
+  window.addEventListener('message', function (event) {
+    if (event.origin !== launch.content_origin || event.source !== frame.contentWindow) return;
+    var data = event.data;
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'ready' && !launched) {
+      launched = true;
+      frame.contentWindow.postMessage(
+        { type: 'launch', model: launch.model, cmi: launch.cmi, url: launch.sco_url, title: launch.title },
+        launch.content_origin,
+      );
+    } else if (data.type === 'state' && isCmi(data.cmi) && !ended) {
+      pending = data.cmi;
+    } else if (data.type === 'commit' && isCmi(data.cmi)) {
+      pending = null;
+      if (data.terminate) ended = true;
+      else if (data.initialize) ended = false;
+      var message = { cmi: data.cmi, initialize: data.initialize === true, terminate: data.terminate === true };
+      var nav = typeof data.nav === 'string' ? data.nav : '';
+      queue = queue.then(function () { return save(message); }).then(function (ok) {
+        if (ok && message.terminate) navigate(nav);
+        return ok;
+      });
+    }
+  });
+  // Whichever loads first: the host says ready when it starts, and again when this says hello.
+  frame.contentWindow.postMessage({ type: 'hello' }, launch.content_origin);
+  frame.addEventListener('load', function () {
+    frame.contentWindow.postMessage({ type: 'hello' }, launch.content_origin);
+  });
+  // Links of the TOC wait for the commits in flight, so the next launch reads what was kept.
+  document.addEventListener('click', function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[data-sco-link]') : null;
+    if (!link) return;
+    event.preventDefault();
+    queue.then(function () { go(link.getAttribute('href')); });
+  });
+  window.addEventListener('pagehide', function () {
+    if (!pending || ended || launch.mode !== 'learner') return;
+    var request = { method: 'POST', credentials: 'same-origin', keepalive: true, body: form(body({}, pending)) };
+    fetch(launch.commit_url, request);
+    pending = null;
+  });
+})();
+`;
+
+export const PLAYER_STYLES = `.player { display: grid; grid-template-columns: minmax(10rem, 16rem) 1fr; gap: 1rem; }
+.player.single { grid-template-columns: 1fr; }
+.player-toc ol { list-style: none; padding: 0; margin: 0; }
+.player-toc li a { display: block; padding: 0.25rem 0.5rem; }
+.player-toc a[aria-current="page"] { font-weight: bold; background: #eef; }
+.player-toc .depth-1 { padding-left: 1rem; }
+.player-toc .depth-2 { padding-left: 2rem; }
+.player-toc .group { display: block; padding: 0.25rem 0.5rem; color: #555; }
+.player-stage iframe { width: 100%; height: 75vh; border: 1px solid #ccc; display: block; }
+.player-nav { display: flex; justify-content: space-between; margin: 0.5rem 0; }
+.player-status { min-height: 1.5em; color: #333; }
+.player-preview { background: #fff7d6; padding: 0.5rem; }
+@media (max-width: 40rem) { .player { grid-template-columns: 1fr; } }
+`;

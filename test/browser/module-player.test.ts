@@ -1,0 +1,288 @@
+/**
+ * The module player in a real browser (issue 37, decision 306): an assigned learner opens
+ * `/ExternalTrainingModule/{id}`; the SCO runs on the content origin under the runtime host,
+ * finds the SCORM API (scorm-again) in its parent chain, and what it reports is kept through the
+ * page's commits: a SCORM 1.2 pass completes the course stage, a 2004 suspend resumes on a second
+ * launch, a multi-SCO TOC chooses, the page's unload keeps uncommitted data, and a package script
+ * can neither read the site's session cookie nor call the API as the learner. One browser; the
+ * learner's session cookie holds their API token (docs/sessions.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page } from 'puppeteer-core';
+import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../support/api.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
+import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
+import { importPackage } from '../support/modules.ts';
+import { scorm12MultiPackage } from '../support/scorm-packages.ts';
+
+// Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
+type PageGlobal = any;
+
+let browser: Browser;
+let close: () => Promise<void>;
+let admin: string;
+
+beforeAll(async () => {
+  [{ browser, close }, admin] = await Promise.all([launchChromium(), loginAdmin()]);
+}, 90_000);
+afterAll(async () => close?.());
+
+/** A SCO page whose script runs `body` with `api` found in the parent chain (1.2 `API`, 2004 `API_1484_11`). */
+function sco(name: 'API' | 'API_1484_11', body: string): string {
+  return `<!doctype html><html><head><title>SCO</title></head><body><p>SCO</p><script>
+var api = null;
+for (var w = window.parent; w; w = w.parent) { if (w.${name}) { api = w.${name}; break; } if (w === w.parent) break; }
+function mark(name, value) { document.body.setAttribute('data-' + name, String(value)); }
+${body}
+</script></body></html>`;
+}
+
+/** A module made current, in a course assigned to a new learner. */
+async function assignedModule(pkg: Buffer) {
+  const { moduleid, importid } = await importPackage(admin, pkg);
+  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
+  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
+  const learner = await createUser();
+  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
+  return { moduleid, learner, assignment };
+}
+
+/** Opens the player as the learner, signed in by the session cookie as a browser is. */
+async function openPlayer(learner: TestUser, moduleid: number, query = ''): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setCookie({ name: 'stepwise_session', value: learner.token, url: siteUrl() });
+  const response = await page.goto(`${siteUrl()}/ExternalTrainingModule/${moduleid}${query}`, { waitUntil: 'load' });
+  expect(response?.status()).toBe(200);
+  return page;
+}
+
+/** The SCO's frame (the runtime host's child) once its script marked `attribute`. */
+async function scoFrame(page: Page, attribute: string): Promise<Frame> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame.parentFrame()?.url().includes('/runtime/host.html')) {
+        const marked = await frame
+          .evaluate((name) => (globalThis as PageGlobal).document.body?.hasAttribute(`data-${name}`), attribute)
+          .catch(() => false);
+        if (marked) return frame;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no SCO frame marked ${attribute}`);
+}
+
+const marks = (frame: Frame) =>
+  frame.evaluate(() =>
+    Object.fromEntries(
+      [...(globalThis as PageGlobal).document.body.attributes].map((a: PageGlobal) => [a.name, a.value]),
+    ),
+  );
+
+/** Waits until the page's player shows `attribute` = `value` (set by player.js after a kept commit). */
+async function playerShows(page: Page, attribute: string, value: string) {
+  await page.waitForFunction(
+    (name, expected) => (globalThis as PageGlobal).document.getElementById('player')?.getAttribute(name) === expected,
+    { timeout: 15_000 },
+    attribute,
+    value,
+  );
+}
+
+describe('the module player', () => {
+  it('SCORM 1.2: the SCO finds the API, reports a pass, and the course stage completes', async () => {
+    const pkg = await zip({
+      'imsmanifest.xml': scorm12Manifest('Player 1.2', 'index.html'),
+      'index.html': sco(
+        'API',
+        `mark('init', api.LMSInitialize(''));
+mark('entry', api.LMSGetValue('cmi.core.entry'));
+mark('student', api.LMSGetValue('cmi.core.student_id'));
+api.LMSSetValue('cmi.core.score.raw', '90');
+api.LMSSetValue('cmi.core.lesson_status', 'passed');
+mark('commit', api.LMSCommit(''));
+mark('finish', api.LMSFinish(''));
+mark('late', api.LMSCommit(''));
+mark('done', 1);`,
+      ),
+    });
+    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    const frame = await scoFrame(page, 'done');
+    expect(await marks(frame)).toMatchObject({
+      'data-init': 'true',
+      'data-entry': 'ab-initio',
+      'data-student': String(learner.userid),
+      'data-commit': 'true',
+      'data-finish': 'true',
+      // A commit after LMSFinish is refused by the runtime.
+      'data-late': 'false',
+    });
+    await playerShows(page, 'data-completion', 'completed');
+    const record = await getAssignment(assignment.course_assignmentid);
+    expect(entryOf(record.body, learner.userid).stage_status.status).toBe('completed');
+    await page.close();
+  });
+
+  it('SCORM 2004 4th: a suspend resumes on the second launch with its suspend_data', async () => {
+    const pkg = await zip({
+      'imsmanifest.xml': scorm2004Manifest('Player 2004', 'content/start.html'),
+      'content/start.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+var entry = api.GetValue('cmi.entry');
+mark('entry', entry);
+if (entry === 'resume') {
+  mark('suspend', api.GetValue('cmi.suspend_data'));
+  mark('location', api.GetValue('cmi.location'));
+  api.SetValue('cmi.completion_status', 'completed');
+  api.SetValue('cmi.success_status', 'passed');
+  api.SetValue('cmi.exit', 'normal');
+} else {
+  api.SetValue('cmi.suspend_data', 'page=7;answers=b,c');
+  api.SetValue('cmi.location', 'page-7');
+  api.SetValue('cmi.completion_status', 'incomplete');
+  api.SetValue('cmi.exit', 'suspend');
+}
+api.Commit('');
+api.Terminate('');
+mark('done', 1);`,
+      ),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const first = await openPlayer(learner, moduleid);
+    expect(await marks(await scoFrame(first, 'done'))).toMatchObject({ 'data-entry': 'ab-initio' });
+    await playerShows(first, 'data-completion', 'incomplete');
+    await first.close();
+
+    const second = await openPlayer(learner, moduleid);
+    expect(await marks(await scoFrame(second, 'done'))).toMatchObject({
+      'data-entry': 'resume',
+      'data-suspend': 'page=7;answers=b,c',
+      'data-location': 'page-7',
+    });
+    await playerShows(second, 'data-completion', 'completed');
+    await second.close();
+  });
+
+  it('multi-SCO: the TOC lists the SCOs, and choosing one opens it', async () => {
+    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Player multi'));
+    const page = await openPlayer(learner, moduleid);
+    const toc = await page.$$eval('.player-toc a', (links: PageGlobal[]) => links.map((link) => link.textContent));
+    expect(toc).toEqual(['Introduction', 'Rules']);
+    expect(await page.$eval('.player-toc a[aria-current="page"]', (link: PageGlobal) => link.textContent)).toBe(
+      'Introduction',
+    );
+    await Promise.all([page.waitForNavigation(), page.click('a[rel="next"]')]);
+    expect(page.url()).toContain('sco=rules');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !page.frames().some((frame) => frame.url().includes('/sco/rules.html')))
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(page.frames().some((frame) => frame.url().includes('/sco/rules.html?x=1&chapter=2'))).toBe(true);
+    await page.close();
+
+    // Over HTTP: a user not assigned gets the 404 page, an Admin a preview, a commit without the CSRF token 403.
+    const stranger = await createUser();
+    expect((await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: stranger.token })).status).toBe(404);
+    const preview = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: admin });
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain('Preview: nothing you do here is kept.');
+    const forged = await site('POST', `/ExternalTrainingModule/${moduleid}/commit`, {
+      headers: { cookie: `stepwise_session=${learner.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams({ attempt: '1', data: '{"version":0,"sco":"intro","cmi":{}}' }).toString(),
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it('SCORM 2004 flow: a Terminate with adl.nav.request=continue opens the next SCO', async () => {
+    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.flow" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>Flow</title>
+    <item identifier="one" identifierref="R1"><title>One</title></item>
+    <item identifier="two" identifierref="R2"><title>Two</title></item>
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>
+    <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="one.html"><file href="one.html"/></resource>
+    <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="two.html"><file href="two.html"/></resource>
+  </resources>
+</manifest>`;
+    const pkg = await zip({
+      'imsmanifest.xml': manifest,
+      'one.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+api.SetValue('cmi.completion_status', 'completed');
+api.SetValue('adl.nav.request', 'continue');
+api.Terminate('');
+mark('done', 1);`,
+      ),
+      'two.html': sco('API_1484_11', `mark('entry', api.Initialize('') && api.GetValue('cmi.entry'));`),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=two'), {
+      timeout: 15_000,
+    });
+    expect(await marks(await scoFrame(page, 'entry'))).toMatchObject({ 'data-entry': 'ab-initio' });
+    await page.close();
+  });
+
+  it('keeps what the SCO set when the page goes away before a commit', async () => {
+    const pkg = await zip({
+      'imsmanifest.xml': scorm12Manifest('Player unload', 'index.html'),
+      'index.html': sco(
+        'API',
+        `api.LMSInitialize('');
+api.LMSSetValue('cmi.core.lesson_status', 'incomplete');
+api.LMSSetValue('cmi.core.lesson_location', 'slide-3');
+mark('done', 1);`,
+      ),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    await scoFrame(page, 'done');
+    await playerShows(page, 'data-version', '1');
+    await page.goto('about:blank');
+    await page.close();
+    const deadline = Date.now() + 10_000;
+    let attempts: PageGlobal;
+    do {
+      attempts = await api('GET', `/external_training_modules/${moduleid}/attempts`, { token: learner.token });
+      if (attempts.body.attempts[0]?.version === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } while (Date.now() < deadline);
+    expect(attempts.body.attempts[0]).toMatchObject({ version: 2, completion_status: 'incomplete' });
+  });
+
+  it("a package's script cannot read the site's session or call the API as the learner", async () => {
+    const site = siteUrl();
+    const pkg = await zip({
+      'imsmanifest.xml': scorm12Manifest('Player hostile', 'index.html'),
+      'index.html': sco(
+        'API',
+        `mark('cookie', document.cookie);
+try { mark('top', window.top.document.cookie); } catch (e) { mark('top', 'blocked'); }
+fetch(${JSON.stringify(`${site}/api/2.0/user`)}, { credentials: 'include' })
+  .then(function (r) { mark('api', r.status); }, function () { mark('api', 'blocked'); })
+  .then(function () {
+    return fetch(${JSON.stringify(`${site}/ExternalTrainingModule/`)} + 'x', { credentials: 'include' });
+  })
+  .then(function (r) { mark('page', r.type); }, function () { mark('page', 'blocked'); })
+  .then(function () { mark('done', 1); });`,
+      ),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    const found = await marks(await scoFrame(page, 'done'));
+    expect(found['data-cookie']).not.toContain(learner.token);
+    expect(found['data-top']).toBe('blocked');
+    expect(found['data-api']).toBe('blocked');
+    expect(found['data-page']).toBe('blocked');
+    await page.close();
+  });
+});
