@@ -21,7 +21,8 @@ import {
   qualificationPut,
   type WorkLogQualificationRecord,
 } from '../../shared/db/entities/work-log-qualification.ts';
-import { gateBlocks, gateFor, isTrainerFor, type GateResult } from '../../shared/training/qualification-gate.ts';
+import { gateBlocks, gateFor, type GateResult } from '../../shared/training/qualification-gate.ts';
+import { assertTrainerOnGuide, isTrainerFor } from '../../shared/training/trainer-authority.ts';
 import { workLogQualificationView } from '../../shared/views/competency-views.ts';
 
 /** The 403 of a blocked operator: the reason and, per skill short, the level required and held. */
@@ -133,8 +134,7 @@ export async function overrideQualification(
   const { entry, record } = await requireQualification(entryid);
   if (caller.userid === entry.operator_userid || caller.userid === entry.userid)
     throw new ForbiddenError('The operator cannot override their own entry; a qualified supervisor signs it');
-  if (!isAdmin(caller) && !(await isTrainerFor(entry.guideid, caller.userid, nowSeconds())))
-    throw new ForbiddenError('Only a qualified supervisor (level 4 in every skill of the guide) or an Admin overrides');
+  await assertTrainerOnGuide(caller, 'override', entry.guideid, nowSeconds());
   if (!record?.flagged)
     throw new ConflictError(`Work log entry ${entryid} is not flagged; there is nothing to override`);
   if (record.override)
