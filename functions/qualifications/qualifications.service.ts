@@ -38,6 +38,7 @@ import {
   type TrainingSettingsRecord,
 } from '../../shared/db/entities/training-settings.ts';
 import { expiryForecast, levelExpiry } from '../../shared/domain/competency.ts';
+import { csvDocument } from '../../shared/domain/csv.ts';
 import { assertMayCertify } from '../../shared/training/trainer-authority.ts';
 import { levelNames, levelView, matrixCell, skillView, type MatrixRow } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -314,23 +315,12 @@ const CSV_COLUMNS = [
   'set_date',
 ] as const;
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; formula starts defused. */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** One line per cell: person × skill. */
 export function matrixCsv(rows: MatrixRow[]): string {
   const cells = rows.flatMap((row) =>
     row.skills.map((cell) => ({ userid: row.userid, username: row.username, ...cell }) as Record<string, unknown>),
   );
-  const lines = [
-    CSV_COLUMNS.join(','),
-    ...cells.map((cell) => CSV_COLUMNS.map((column) => csvField(cell[column])).join(',')),
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+  return csvDocument(CSV_COLUMNS, cells);
 }
 
 export async function forecast(caller: Caller, query: ForecastQuery) {

@@ -12,6 +12,7 @@
  * LOOSE lists the few typed on the attributes services rely on, with the rest left open, and why;
  * test/unit/entity-schemas.test.ts holds the list to exactly these (decision 200).
  */
+import { skillRequirementItemSchema } from './entities/skill-requirement.ts';
 import * as z from 'zod/mini';
 import { schemaProblem } from './stored-item.ts';
 import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
@@ -248,6 +249,8 @@ const SHAPES: ShapeInput[] = [
   // team.ts, course-assignment-index.ts
   ['Team', `TEAM#${ID}`, 'TEAM', teamItemSchema],
   ['TeamMember', `TEAM#${ID}`, `MEMBER#${PAD}`, teamMemberItemSchema],
+  // skill-requirement.ts: a team's or a role's required skills (docs/competency.md)
+  ['SkillRequirement', `(TEAM#${ID}|ROLEREQ#(Admin|Author|User))`, `REQUIRES#${PAD}`, skillRequirementItemSchema],
   ['TeamAssignmentRef', `TEAM#${ID}`, `ASSIGNMENT#${PAD}`, teamAssignmentRefItemSchema],
   // comment.ts
   ['Comment', `COMMENT#${ID}`, 'COMMENT', commentItemSchema],

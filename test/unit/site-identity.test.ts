@@ -23,6 +23,7 @@ import { claimSignature, claimsOf } from '../../shared/site-archive/unique-claim
 const TEXT: Record<string, string> = {
   doctype: 'guide',
   doc_type: 'guide',
+  role: 'Author',
   tag: 'pumps',
   name: 'safety',
   subject: 'guide#3',
