@@ -15,6 +15,7 @@ import {
 import * as acknowledgements from './acknowledgements.service.ts';
 import * as countersigning from './countersign.service.ts';
 import * as intents from './intent.service.ts';
+import { comprehensionRoutes } from './comprehension.routes.ts';
 import {
   countersignBody,
   countersignStepsBody,
@@ -47,6 +48,7 @@ export const acknowledgementsGroup = defineGroup({
   responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
+    ...comprehensionRoutes,
     route({
       method: 'GET',
       path: '/acknowledgements',

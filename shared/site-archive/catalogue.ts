@@ -113,6 +113,8 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'TrainingSettings',
   'WorkLogQualification',
   'SkillRequirement',
+  'ComprehensionQuiz',
+  'AcknowledgementDecline',
 ]);
 
 type Key = { pk: string; sk: string };
@@ -164,6 +166,7 @@ export const REFERENCES: Record<string, Reference[]> = {
   CourseAssignment: [{ attribute: 'wikiid', target: 'wiki' }],
   Collection: [user('created_by')],
   SkillRequirement: [{ attribute: 'teamid', target: 'team', when: (item) => item.scope === 'team' }],
+  AcknowledgementDecline: [user('userid')],
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */

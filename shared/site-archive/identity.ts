@@ -81,6 +81,8 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   Acknowledgement: [['ACK#{releaseid}', 'USER#{userid:pad}']],
   RetrainingMark: [['RETRAIN#{doctype}#{docid}', 'MARK']],
   CountersignSteps: [['ACKCS#{releaseid}', 'STEPS']],
+  ComprehensionQuiz: [['ACKQUIZ#{releaseid}', 'QUIZ']],
+  AcknowledgementDecline: [['ACKDECLINE#{releaseid}#{userid}', 'DECLINE#{date:pad}#{declineid}']],
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
   Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],

@@ -24,6 +24,7 @@ const TEXT: Record<string, string> = {
   doctype: 'guide',
   doc_type: 'guide',
   role: 'Author',
+  declineid: '0f8fad5b-d9cb-469f-a165-70867728950e',
   tag: 'pumps',
   name: 'safety',
   subject: 'guide#3',
