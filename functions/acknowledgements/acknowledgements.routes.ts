@@ -15,6 +15,7 @@ import {
 import * as acknowledgements from './acknowledgements.service.ts';
 import * as countersigning from './countersign.service.ts';
 import * as intents from './intent.service.ts';
+import { comprehensionRoutes } from './comprehension.routes.ts';
 import {
   countersignBody,
   countersignStepsBody,
@@ -47,6 +48,7 @@ export const acknowledgementsGroup = defineGroup({
   responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
+    ...comprehensionRoutes,
     route({
       method: 'GET',
       path: '/acknowledgements',
@@ -55,8 +57,9 @@ export const acknowledgementsGroup = defineGroup({
       description:
         "Without filters the caller's own, soonest due first. `teamid`: its members' (the team owner or an Admin); " +
         "`guideid` / `wikiid`: the document's (whoever may change it); `client_guid`: the caller's own one signed " +
-        'with it (an empty list when none). `state` is `pending` or `overdue` ' +
-        '(past `due_date`: the first time one is seen overdue an `acknowledgement.overdue` event is emitted). ' +
+        'with it (an empty list when none). There is no filter by state: the list holds what is not signed yet, ' +
+        'each with its `state`, `pending` or `overdue` (past `due_date`: the first time one is seen overdue an ' +
+        '`acknowledgement.overdue` event is emitted). ' +
         '`limit` (1-200, default 20), `offset`.',
       query: pendingQuery,
       response: z.array(acknowledgementSchema),

@@ -51,6 +51,7 @@ import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgemen
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { acknowledgementDiff } from './diff.service.ts';
+import { assertComprehensionPassed } from './comprehension-check.ts';
 import type { DocumentSettingsInput, PendingQuery, SignInput } from './acknowledgements.schemas.ts';
 
 /** Team lists read at most this many members' pending acknowledgements. */
@@ -184,6 +185,8 @@ async function signNow(
   const pending = await getAcknowledgement(releaseid, caller.userid);
   if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
   if (pending.status !== 'pending') throw notPending(pending);
+  // A comprehension quiz tied to the release is passed before the signature (decision 304).
+  await assertComprehensionPassed(pending);
   const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
     password: input.password,
     sourceIp,
@@ -242,7 +245,7 @@ async function signNow(
 }
 
 /** 409 with the acknowledgement: signed already, or settled by a completion (superseded). */
-function notPending(ack: AcknowledgementRecord): ConflictError {
+export function notPending(ack: AcknowledgementRecord): ConflictError {
   const message =
     ack.status === 'signed'
       ? 'This release is already acknowledged'

@@ -8,7 +8,7 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/caller.ts';
+import type { AuthContext, Caller } from '../../shared/domain/caller.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import { getGuideSnapshot } from '../../shared/db/entities/guide.ts';
@@ -24,7 +24,7 @@ import {
 } from '../../shared/db/entities/acknowledgement.ts';
 import { outboxPuts } from '../../shared/db/entities/outbox.ts';
 import { domainEvent } from '../../shared/domain/events/catalogue.ts';
-import { isTrainerFor } from '../../shared/training/qualification-gate.ts';
+import { assertTrainerOnGuide } from '../../shared/training/trainer-authority.ts';
 import { refreshDocumentProgress } from '../../shared/training/progress.ts';
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import { assertManagesDocument } from './acknowledgements.service.ts';
@@ -81,10 +81,7 @@ export async function countersign(
   const found = await getAcknowledgement(releaseid, userid);
   if (!found) throw new NotFoundError(`User ${userid} was not asked to acknowledge release ${releaseid}`);
   if (caller.userid === userid) throw new ForbiddenError('Nobody countersigns their own acknowledgement');
-  if (!isAdmin(caller) && !(await isTrainerFor(release.docid, caller.userid, nowSeconds())))
-    throw new ForbiddenError(
-      'Only a qualified supervisor (level 4 in every skill of the guide) or an Admin countersigns',
-    );
+  await assertTrainerOnGuide(caller, 'countersign', release.docid, nowSeconds());
   const state = (ack: AcknowledgementRecord) => {
     if (ack.status !== 'signed' || !ack.countersign_stepids?.length)
       throw new ConflictError(

@@ -11,6 +11,9 @@ import { levelSchema, matrixRowSchema, skillSchema } from '../../shared/views/co
 import { GATE_MODES } from '../../shared/domain/competency.ts';
 import * as qualifications from './qualifications.service.ts';
 import * as courseLevels from './course-levels.service.ts';
+import * as requirements from './requirements.service.ts';
+import { gapsQuery, requirementsBody, roleParams } from './requirements.schemas.ts';
+import { gapRowSchema, requirementsSchema } from '../../shared/views/requirement-views.ts';
 import {
   courseLevelsBody,
   forecastQuery,
@@ -41,6 +44,11 @@ const courseLevelsNote =
   '`grants`: completing the stage `course_stageid` (null: the whole course) gives `level` (1-4) in `skillid`, ' +
   "source `signoff` when the stage is assessed by a signoff, else `course_completion`, expiring after the skill's " +
   "`recertification_days`. A higher level stays (a trainer's always); a level set after the completion stays.";
+const requirementsNote =
+  '`requirements`: the skills required and the level (1-4) in each; the whole list is replaced (at most 40; ' +
+  "[] clears it). Unknown skills and a skill listed twice are 422. Audited (the team's chain; roles: the site's).";
+const wantsCsv = (format: string | undefined, accept: string | undefined) =>
+  format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(accept ?? ''));
 const levelsNote =
   'Levels: 0 not trained, 1 in training, 2 can do under supervision, 3 independent, 4 can train others ' +
   '(`level_names` of the site settings rename them).';
@@ -119,8 +127,9 @@ export const qualificationsGroup = defineGroup({
       summary: "Set a person's level in a skill by the trainer's signature",
       description:
         `${levelsNote} The trainer signs with their \`password\` (422 on \`password\` when wrong, 429 past the login ` +
-        'throttle): an Admin, or someone holding level 4 (unexpired) in the skill (403 otherwise); nobody but an ' +
-        "Admin sets their own. The level expires after the skill's `recertification_days` and counts for the " +
+        'throttle): an Admin, or a trainer whose level 4 in the skill counts (not expired, not outdated by a newer ' +
+        'major release of a guide of the skill; 403 naming why otherwise); nobody sets their own. ' +
+        "The level expires after the skill's `recertification_days` and counts for the " +
         "guides' releases current now. Audited (the person's and the skill's chains). " +
         'A signer who signs in through a company identity provider leaves `password` out: a fresh step-up ' +
         'there (GET /api/2.0/user/step_up) stands for it, once; their password is a 403 carrying `step_up_url`.',
@@ -147,6 +156,74 @@ export const qualificationsGroup = defineGroup({
       handler: async ({ caller, query }) => {
         const rows = await qualifications.matrix(caller, query);
         if (query.format === 'csv') return rawReply(200, qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');
+        return rows;
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/requirements/teams/{teamid}',
+      auth: 'user',
+      summary: 'The skills a team requires of its members, and the level in each',
+      description: "The team's members, its owner and Admins read them (403 otherwise).",
+      params: idParams('teamid'),
+      response: requirementsSchema,
+      handler: ({ caller, params }) => requirements.getTeamRequirements(caller, params.teamid),
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/requirements/teams/{teamid}',
+      auth: 'user',
+      summary: 'Set the skills a team requires (the whole list)',
+      description: `${requirementsNote} The team's owner and Admins.`,
+      params: idParams('teamid'),
+      body: requirementsBody,
+      example: { requirements: [{ skillid: 3, level: 3 }] },
+      response: requirementsSchema,
+      handler: ({ caller, params, body }) => requirements.putTeamRequirements(caller, params.teamid, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/requirements/roles/{role}',
+      auth: 'user',
+      summary: 'The skills a role (Admin, Author, User) requires, and the level in each',
+      description:
+        'Roles nest: what `User` requires applies to everyone, `Author` to Authors and Admins. Everyone reads them; ' +
+        'another role is 404.',
+      params: roleParams,
+      response: requirementsSchema,
+      handler: ({ params }) => requirements.getRoleRequirements(params.role),
+    }),
+    route({
+      method: 'PUT',
+      path: '/qualifications/requirements/roles/{role}',
+      auth: 'admin',
+      summary: 'Set the skills a role requires (the whole list)',
+      description: `${requirementsNote} Admins.`,
+      params: roleParams,
+      body: requirementsBody,
+      example: { requirements: [{ skillid: 3, level: 2 }] },
+      response: requirementsSchema,
+      handler: ({ caller, params, body }) => requirements.putRoleRequirements(caller, params.role, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/qualifications/gaps',
+      auth: 'user',
+      summary: 'The gap report: people × required skills, what is missing, expired or expiring (JSON or CSV)',
+      description:
+        'One row per person (by userid; `limit` and `offset` page over people), a cell per skill required of them by ' +
+        'their teams and roles (the highest level asked; `required_by` names who asks) with `status`: `missing` ' +
+        '(none held, or below), `expired`, `expiring` (lapses within `lead_days`, default 30, 0-365) or `met`. ' +
+        '`teamid`: its members (its owner or an Admin). Without it: Admins everyone; with `skillid`, a trainer in ' +
+        'the skill (level 4 that counts) everyone it is required of; others their own row. `skillid`: that skill ' +
+        'only. `format=csv` or `Accept: text/csv` answers text/csv, one line per person and required skill (cells ' +
+        "starting with = + - @ are prefixed with '). `limit` (1-200, default 20), `offset`.",
+      query: gapsQuery,
+      response: z.array(gapRowSchema),
+      handler: async ({ caller, query, headers }) => {
+        const rows = await requirements.gaps(caller, query);
+        if (wantsCsv(query.format, headers.accept))
+          return rawReply(200, requirements.gapsCsv(rows), 'text/csv; charset=utf-8');
         return rows;
       },
     }),

@@ -2,8 +2,8 @@
  * Skills, competency levels, the qualification matrix and forecasts, the gate's settings
  * (docs/competency.md). Who may do what:
  * - skills: everyone reads; Admins create, change and delete.
- * - a level: set by a trainer's signature (their password): an Admin, or someone holding level 4
- *   (unexpired) in that skill; nobody but an Admin sets their own.
+ * - a level: set by a trainer's signature (their password): an Admin, or someone whose level 4
+ *   in that skill counts (shared/training/trainer-authority.ts); nobody sets their own.
  * - the matrix and forecasts: Admins all of it, team owners their teams, everyone their own row.
  * - site settings: everyone reads, Admins change; a guide's gate: whoever may change the guide.
  * Every change is in the audit trail, in the transaction of the change where it has one.
@@ -37,7 +37,9 @@ import {
   putTrainingSettings,
   type TrainingSettingsRecord,
 } from '../../shared/db/entities/training-settings.ts';
-import { expiryForecast, levelExpiry, TRAINER_LEVEL } from '../../shared/domain/competency.ts';
+import { expiryForecast, levelExpiry } from '../../shared/domain/competency.ts';
+import { csvDocument } from '../../shared/domain/csv.ts';
+import { assertMayCertify } from '../../shared/training/trainer-authority.ts';
 import { levelNames, levelView, matrixCell, skillView, type MatrixRow } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import type {
@@ -148,17 +150,6 @@ export async function removeSkill(caller: Caller, skillid: number): Promise<void
 
 // ---- levels ----
 
-/** An Admin, or level 4 unexpired in the skill. */
-async function assertTrainer(caller: Caller, skill: SkillRecord, now: number): Promise<void> {
-  if (isAdmin(caller)) return;
-  const own = await getLevel(caller.userid, skill.skillid);
-  const current = own && own.level >= TRAINER_LEVEL && (own.expires_at === null || now < own.expires_at);
-  if (!current)
-    throw new ForbiddenError(
-      `Only a trainer (level ${TRAINER_LEVEL} in skill "${skill.name}", unexpired) or an Admin sets levels in it`,
-    );
-}
-
 /**
  * Sets a person's level in a skill by the trainer's signature: the level (on condition of the
  * version read), with its expiry from the skill's recertification interval and the release each
@@ -177,7 +168,7 @@ export async function setLevel(
   const now = nowSeconds();
   // Nobody certifies themselves, an Admin neither (decision 263).
   if (userid === caller.userid) throw new ForbiddenError('Nobody sets their own level');
-  await assertTrainer(caller, skill, now);
+  await assertMayCertify(caller, skill, now);
   refuseImpersonatedSignature(auth);
   const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
     password: input.password,
@@ -324,23 +315,12 @@ const CSV_COLUMNS = [
   'set_date',
 ] as const;
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; formula starts defused. */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** One line per cell: person × skill. */
 export function matrixCsv(rows: MatrixRow[]): string {
   const cells = rows.flatMap((row) =>
     row.skills.map((cell) => ({ userid: row.userid, username: row.username, ...cell }) as Record<string, unknown>),
   );
-  const lines = [
-    CSV_COLUMNS.join(','),
-    ...cells.map((cell) => CSV_COLUMNS.map((column) => csvField(cell[column])).join(',')),
-  ];
-  return `${lines.join('\r\n')}\r\n`;
+  return csvDocument(CSV_COLUMNS, cells);
 }
 
 export async function forecast(caller: Caller, query: ForecastQuery) {

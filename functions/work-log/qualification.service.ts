@@ -12,16 +12,19 @@ import { isAdmin, type AuthContext, type Caller } from '../../shared/domain/call
 import { shortfallMessage } from '../../shared/domain/competency.ts';
 import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
-import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { transactWrite, type LabelledWrite } from '../../shared/db/transactions.ts';
+import { labelsIn, LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
+import { TransactionConditionFailed, transactWrite, type LabelledWrite } from '../../shared/db/transactions.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { entryCreateWrites, readEntry, type WorkLogEntryRecord } from '../../shared/db/entities/work-log.ts';
 import {
   getWorkLogQualification,
+  MAX_PREVIOUS_OPERATORS,
+  qualificationHandoverPut,
   qualificationPut,
   type WorkLogQualificationRecord,
 } from '../../shared/db/entities/work-log-qualification.ts';
-import { gateBlocks, gateFor, isTrainerFor, type GateResult } from '../../shared/training/qualification-gate.ts';
+import { gateBlocks, gateFor, type GateResult } from '../../shared/training/qualification-gate.ts';
+import { assertTrainerOnGuide, isTrainerFor } from '../../shared/training/trainer-authority.ts';
 import { workLogQualificationView } from '../../shared/views/competency-views.ts';
 
 /** The 403 of a blocked operator: the reason and, per skill short, the level required and held. */
@@ -50,23 +53,17 @@ export async function assertNotBlocked(guideid: number, userid: number): Promise
   if (gate) throw blocked(gate);
 }
 
-/**
- * Writes a new entry with what the gate found (when the guide belongs to a skill or is gated),
- * in one transaction; a flagged entry's record joins the operator's audit chain in it.
- */
-export async function insertGatedEntry(
+/** What the gate found for an operator of the entry, as the entry records it. */
+function gateRecord(
   entry: WorkLogEntryRecord,
+  operatorid: number,
   gate: GateResult,
-  also: LabelledWrite[] = [],
-): Promise<void> {
-  if (gate.checks.length === 0 && gate.mode === 'off') {
-    await transactWrite([...entryCreateWrites(entry), ...also]);
-    return;
-  }
-  const record: WorkLogQualificationRecord = {
+  date: number,
+): WorkLogQualificationRecord {
+  return {
     entryid: entry.entryid,
     guideid: entry.guideid,
-    userid: entry.operator_userid,
+    userid: operatorid,
     gate_mode: gate.mode,
     min_level: gate.min_level,
     outcome: gate.outcome === 'warn' ? 'warn' : 'allow',
@@ -81,9 +78,78 @@ export async function insertGatedEntry(
       expires_at: check.expires_at,
       source: check.source,
     })),
-    date: entry.starttime,
+    date,
     override: null,
   };
+}
+
+/**
+ * Writes an entry's change of operator (assume by someone else) with the gate's record for the
+ * new operator, in one transaction (decision 305): the gate is checked for them now (a `block`
+ * was refused before), the record becomes theirs — flagged under `warn` when they fall short,
+ * until a qualified supervisor overrides it again — and the earlier operator's record moves to
+ * `previous`. A flagged hand-over joins the new operator's and the guide's audit chains.
+ * A guide in no skill and not gated keeps no record, as at the start.
+ */
+export async function commitHandover(
+  entry: WorkLogEntryRecord,
+  next: WorkLogEntryRecord,
+  changeWrites: LabelledWrite[],
+  now: number,
+): Promise<void> {
+  const [gate, before] = await Promise.all([
+    gateFor(entry.guideid, next.operator_userid, now),
+    getWorkLogQualification(entry.entryid),
+  ]);
+  if (!before && gate.checks.length === 0 && gate.mode === 'off') {
+    await transactWrite(changeWrites);
+    return;
+  }
+  const { previous = [], ...earlier } = before ?? {};
+  const record: WorkLogQualificationRecord = {
+    ...gateRecord(next, next.operator_userid, gate, now),
+    ...(before ? { previous: [...previous, earlier as (typeof previous)[number]].slice(-MAX_PREVIOUS_OPERATORS) } : {}),
+  };
+  const writes = [...changeWrites, qualificationHandoverPut(record, before)];
+  try {
+    if (!record.flagged) await transactWrite(writes);
+    else
+      await appendAudit(
+        {
+          action: 'work_log.qualification_flagged',
+          actor_userid: next.operator_userid,
+          subjects: [auditSubject.user(next.operator_userid), auditSubject.document('guide', entry.guideid)],
+          details: {
+            entryid: entry.entryid,
+            skills: record.skills,
+            min_level: record.min_level,
+            handed_over_from: entry.operator_userid,
+          },
+        },
+        writes,
+      );
+  } catch (error) {
+    // The record changed since it was read (an override came first): read again.
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('qualification'))
+      throw new LostRace();
+    throw error;
+  }
+}
+
+/**
+ * Writes a new entry with what the gate found (when the guide belongs to a skill or is gated),
+ * in one transaction; a flagged entry's record joins the operator's audit chain in it.
+ */
+export async function insertGatedEntry(
+  entry: WorkLogEntryRecord,
+  gate: GateResult,
+  also: LabelledWrite[] = [],
+): Promise<void> {
+  if (gate.checks.length === 0 && gate.mode === 'off') {
+    await transactWrite([...entryCreateWrites(entry), ...also]);
+    return;
+  }
+  const record = gateRecord(entry, entry.operator_userid, gate, entry.starttime);
   const writes = [...entryCreateWrites(entry), ...also, qualificationPut(record, false)];
   if (!record.flagged) {
     await transactWrite(writes);
@@ -133,8 +199,7 @@ export async function overrideQualification(
   const { entry, record } = await requireQualification(entryid);
   if (caller.userid === entry.operator_userid || caller.userid === entry.userid)
     throw new ForbiddenError('The operator cannot override their own entry; a qualified supervisor signs it');
-  if (!isAdmin(caller) && !(await isTrainerFor(entry.guideid, caller.userid, nowSeconds())))
-    throw new ForbiddenError('Only a qualified supervisor (level 4 in every skill of the guide) or an Admin overrides');
+  await assertTrainerOnGuide(caller, 'override', entry.guideid, nowSeconds());
   if (!record?.flagged)
     throw new ConflictError(`Work log entry ${entryid} is not flagged; there is nothing to override`);
   if (record.override)

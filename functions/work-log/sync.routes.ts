@@ -34,7 +34,8 @@ export const syncRoutes = [
     personOnly: true,
     summary: 'Apply a journal of work done offline, in order, each action once; a result per action',
     description:
-      `At most ${MAX_JOURNAL_ACTIONS} actions and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes (413 past it); ` +
+      `At most ${MAX_JOURNAL_ACTIONS} actions (422 past it) and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes ` +
+      '(413 past it); ' +
       'a longer journal is sent in parts. Each action has its own `client_guid` (a UUID), `device_time`, ' +
       'optionally the guide `revisionid` it was made against, and `entry` (an entryid or the client_guid of ' +
       'the `work_log.start` that made it). Types: work_log.start, .step_data, .pause, .resume, .finish, ' +
@@ -45,6 +46,17 @@ export const syncRoutes = [
       'delivery: what was done answers `already_applied`. Conflicts are reported per action, never dropped ' +
       '(docs/offline.md). Always 200 when the journal is well-formed.',
     body: syncBody,
+    errorResponses: {
+      '413': {
+        description: `The journal is over ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes: send it in parts`,
+        schema: z.object({ message: z.string() }),
+      },
+      '422': {
+        description:
+          `Not a journal: a field is wrong, or more than ${MAX_JOURNAL_ACTIONS} actions ` +
+          '(`{message, errors: [{field: "actions", ...}]}`): send it in parts',
+      },
+    },
     example: {
       actions: [
         {

@@ -57,7 +57,7 @@ import type { Page } from '../../shared/db/paging.ts';
 import type { StepDataInput, WorkLogListQuery } from './work-log.schemas.ts';
 import { answerHeldGuid, type Created, requestFingerprint } from '../../shared/domain/client-guid.ts';
 import { claimClientGuid, clientGuidHolder, createOnce, lostGuidRace } from '../../shared/db/client-guid.ts';
-import { assertNotBlocked, gateOnStart, insertGatedEntry } from './qualification.service.ts';
+import { assertNotBlocked, commitHandover, gateOnStart, insertGatedEntry } from './qualification.service.ts';
 
 export type EntryOperation = Exclude<TimingOperation, 'activateStep'>;
 
@@ -247,7 +247,10 @@ export async function transition(caller: Caller, entryid: number, operation: Ent
         timingid: await nextId('work_log_timing'),
         version: entry.version + 1,
       };
-      await writeEntryChange([entryUpdateWrite(next, entry.version), ...outboxPuts(workLogEvents(entry, next))]);
+      const changeWrites = [entryUpdateWrite(next, entry.version), ...outboxPuts(workLogEvents(entry, next))];
+      // A change of operator carries the gate's record over to the new one (decision 305).
+      if (next.operator_userid !== entry.operator_userid) await commitHandover(entry, next, changeWrites, now);
+      else await writeEntryChange(changeWrites);
       return { stored, next, now };
     },
     { attempts: MAX_ATTEMPTS, raceLabels: entryRace, message: 'The entry is being changed by others; try again' },

@@ -12,6 +12,11 @@
  * LOOSE lists the few typed on the attributes services rely on, with the rest left open, and why;
  * test/unit/entity-schemas.test.ts holds the list to exactly these (decision 200).
  */
+import {
+  acknowledgementDeclineItemSchema,
+  comprehensionQuizItemSchema,
+} from './entities/acknowledgement-comprehension.ts';
+import { skillRequirementItemSchema } from './entities/skill-requirement.ts';
 import * as z from 'zod/mini';
 import { schemaProblem } from './stored-item.ts';
 import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
@@ -248,6 +253,8 @@ const SHAPES: ShapeInput[] = [
   // team.ts, course-assignment-index.ts
   ['Team', `TEAM#${ID}`, 'TEAM', teamItemSchema],
   ['TeamMember', `TEAM#${ID}`, `MEMBER#${PAD}`, teamMemberItemSchema],
+  // skill-requirement.ts: a team's or a role's required skills (docs/competency.md)
+  ['SkillRequirement', `(TEAM#${ID}|ROLEREQ#(Admin|Author|User))`, `REQUIRES#${PAD}`, skillRequirementItemSchema],
   ['TeamAssignmentRef', `TEAM#${ID}`, `ASSIGNMENT#${PAD}`, teamAssignmentRefItemSchema],
   // comment.ts
   ['Comment', `COMMENT#${ID}`, 'COMMENT', commentItemSchema],
@@ -284,6 +291,14 @@ const SHAPES: ShapeInput[] = [
   ['Acknowledgement', `ACK#${ID}`, `USER#${PAD}`, acknowledgementItemSchema],
   ['RetrainingMark', `RETRAIN#(guide|wiki)#${ID}`, 'MARK', retrainingMarkItemSchema],
   ['CountersignSteps', `ACKCS#${ID}`, 'STEPS', countersignStepsItemSchema],
+  // acknowledgement-comprehension.ts: a release's comprehension quiz, a person's declines
+  ['ComprehensionQuiz', `ACKQUIZ#${ID}`, 'QUIZ', comprehensionQuizItemSchema],
+  [
+    'AcknowledgementDecline',
+    `ACKDECLINE#${ID}#${ID}`,
+    `DECLINE#${PAD}#[0-9a-f-]{36}`,
+    acknowledgementDeclineItemSchema,
+  ],
   ['TrainingSettings', `TRAINSET#(SITE|GUIDE#${ID}|WIKI#${ID})`, 'SETTINGS', trainingSettingsItemSchema],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],

@@ -39,6 +39,8 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   contextid: ['1203'],
   doc_type: ['guide'],
   doctype: ['guide'],
+  /** A role whose required skills are read or set (docs/competency.md). */
+  role: ['Author'],
   docid: ['1203'],
   entryid: ['702'],
   /** A client-made id (decision 224). */

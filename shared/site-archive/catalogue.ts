@@ -112,6 +112,9 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'RetrainingMark',
   'TrainingSettings',
   'WorkLogQualification',
+  'SkillRequirement',
+  'ComprehensionQuiz',
+  'AcknowledgementDecline',
 ]);
 
 type Key = { pk: string; sk: string };
@@ -162,6 +165,8 @@ export const REFERENCES: Record<string, Reference[]> = {
   DocumentTag: [user('userid')],
   CourseAssignment: [{ attribute: 'wikiid', target: 'wiki' }],
   Collection: [user('created_by')],
+  SkillRequirement: [{ attribute: 'teamid', target: 'team', when: (item) => item.scope === 'team' }],
+  AcknowledgementDecline: [user('userid')],
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */

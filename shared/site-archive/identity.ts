@@ -32,6 +32,10 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   QuizProgress: [['USER#{userid}', 'QUIZSTATE#{quizid:pad}']],
   SignIntent: [['USER#{userid}', 'SIGNINTENT#{client_guid}']],
   QualificationLevel: [['USER#{userid}', 'LEVEL#{skillid:pad}']],
+  SkillRequirement: [
+    ['TEAM#{teamid}', 'REQUIRES#{skillid:pad}'],
+    ['ROLEREQ#{role}', 'REQUIRES#{skillid:pad}'],
+  ],
   AcknowledgedVersion: [['USER#{userid}', 'ACKED#{doctype}#{docid:pad}']],
   TrainingSummary: [
     ['USER#{userid}', 'TRAINSUMMARY'],
@@ -77,6 +81,8 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   Acknowledgement: [['ACK#{releaseid}', 'USER#{userid:pad}']],
   RetrainingMark: [['RETRAIN#{doctype}#{docid}', 'MARK']],
   CountersignSteps: [['ACKCS#{releaseid}', 'STEPS']],
+  ComprehensionQuiz: [['ACKQUIZ#{releaseid}', 'QUIZ']],
+  AcknowledgementDecline: [['ACKDECLINE#{releaseid}#{userid}', 'DECLINE#{date:pad}#{declineid}']],
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
   Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],

@@ -12,7 +12,6 @@ import { getSiteAndDocumentSettings } from '../db/entities/training-settings.ts'
 import {
   effectiveLevel,
   gateDecision,
-  TRAINER_LEVEL,
   type GateMode,
   type GateOutcome,
   type SkillCheck,
@@ -37,7 +36,11 @@ export interface GateResult {
 /** The level a minimum of nothing set means: independent work. */
 const DEFAULT_MIN_LEVEL = 3;
 
-async function guideFacts(guideid: number, userid: number) {
+/**
+ * What decides whether a level still counts on a guide: its latest release, the person's
+ * acknowledged version, the last retraining mark.
+ */
+export async function guideFacts(guideid: number, userid: number) {
   const [release, [acked], [mark]] = await Promise.all([
     latestRelease('guide', guideid),
     getAcknowledgedVersions([{ userid, doctype: 'guide', docid: guideid }]),
@@ -93,10 +96,4 @@ export async function gateBlocks(guideid: number, userid: number, now: number): 
   if ((guide.gate_mode ?? site.gate_mode) !== 'block') return null;
   const gate = await gateFor(guideid, userid, now);
   return gate.outcome === 'block' ? gate : null;
-}
-
-/** Whether someone may supervise / train on the guide: level 4 current in every skill of it. */
-export async function isTrainerFor(guideid: number, userid: number, now: number): Promise<boolean> {
-  const checks = await qualificationChecks(guideid, userid, TRAINER_LEVEL, now);
-  return checks.length > 0 && checks.every((check) => check.held >= TRAINER_LEVEL);
 }

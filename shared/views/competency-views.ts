@@ -199,7 +199,7 @@ export function matrixCell(
   return { ...view, skill_name: skill.name };
 }
 
-export const workLogQualificationSchema = z.object({
+const gateRecordSchema = {
   entryid: z.int(),
   guideid: z.int(),
   userid: z.int(),
@@ -230,14 +230,21 @@ export const workLogQualificationSchema = z.object({
       authenticated_by: authenticatedBySchema,
     }),
   ),
+};
+
+export const workLogQualificationSchema = z.object({
+  ...gateRecordSchema,
+  /** Earlier operators' records, oldest first, when the entry changed hands (decision 305). */
+  previous: z.array(z.object(gateRecordSchema)),
 });
 
 export function workLogQualificationView(
   record: WorkLogQualificationRecord,
 ): z.output<typeof workLogQualificationSchema> {
-  const { override } = record;
-  return {
-    ...record,
-    override: override ? { ...override, authenticated_by: override.authenticated_by ?? BY_PASSWORD } : null,
-  };
+  const gate = (one: Omit<WorkLogQualificationRecord, 'previous'>) => ({
+    ...one,
+    override: one.override ? { ...one.override, authenticated_by: one.override.authenticated_by ?? BY_PASSWORD } : null,
+  });
+  const { previous, ...current } = record;
+  return { ...gate(current), previous: (previous ?? []).map(gate) };
 }

@@ -212,6 +212,47 @@ describe('warn', () => {
   });
 });
 
+describe('a change of operator', () => {
+  it("the record follows the entry to the new operator, checked for them; the earlier one's is kept", async () => {
+    const setup = await gatedGuide('warn');
+    const [skillid] = setup.skillids;
+    const [first, second, supervisor] = await Promise.all([createUser(), createUser(), createUser()]);
+    await setLevel(setup, skillid, first.userid, 3);
+    await setLevel(setup, skillid, second.userid, 1);
+    await setLevel(setup, skillid, supervisor.userid, 4);
+    const started = await start(first.token, setup.guide.guideid);
+    const { entryid } = started.body;
+    const move = (who: TestUser, operation: string) =>
+      api('POST', `/work_log/${entryid}/${operation}`, { token: who.token });
+    const record = async () =>
+      (await api('GET', `/work_log/${entryid}/qualification`, { token: setup.admin.token })).body;
+    expect(await record()).toMatchObject({ userid: first.userid, flagged: false, previous: [] });
+
+    // Handed to an operator who falls short: the record is theirs, flagged under warn.
+    expect((await move(first, 'suspend')).status).toBe(200);
+    expect((await move(second, 'assume')).status).toBe(200);
+    const handed = await record();
+    expect(handed).toMatchObject({ userid: second.userid, outcome: 'warn', flagged: true, override: null });
+    expect(handed.skills[0]).toMatchObject({ skillid, required: 3, held: 1 });
+    expect(handed.previous).toEqual([expect.objectContaining({ userid: first.userid, flagged: false })]);
+    const override = await api('POST', `/work_log/${entryid}/qualification/override`, {
+      token: supervisor.token,
+      body: { password: supervisor.password, comment: 'Watched the hand-over' },
+    });
+    expect(override.status).toBe(200);
+
+    // Back to the first operator: their record again; the overridden one is kept.
+    expect((await move(second, 'suspend')).status).toBe(200);
+    expect((await move(first, 'assume')).status).toBe(200);
+    const back = await record();
+    expect(back).toMatchObject({ userid: first.userid, flagged: false, override: null });
+    expect(back.previous.map((one: { userid: number }) => one.userid)).toEqual([first.userid, second.userid]);
+    expect(back.previous[1].override).toMatchObject({ userid: supervisor.userid, comment: 'Watched the hand-over' });
+    const history = await api('GET', `/audit/users/${second.userid}`, { token: setup.admin.token });
+    expect(JSON.stringify(history.body)).toContain('handed_over_from');
+  });
+});
+
 describe('guides in no skill and the OpenAPI document', () => {
   it('a guide in no skill is not gated and records nothing; POST /work_log documents its 403', async () => {
     const admin = await loginAdmin();

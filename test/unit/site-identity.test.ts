@@ -23,6 +23,8 @@ import { claimSignature, claimsOf } from '../../shared/site-archive/unique-claim
 const TEXT: Record<string, string> = {
   doctype: 'guide',
   doc_type: 'guide',
+  role: 'Author',
+  declineid: '0f8fad5b-d9cb-469f-a165-70867728950e',
   tag: 'pumps',
   name: 'safety',
   subject: 'guide#3',

@@ -15,10 +15,8 @@ import { LEVEL_SOURCES } from '../../domain/competency.ts';
 
 const id = z.int().check(z.positive());
 
-export const workLogQualificationItemSchema = z.strictObject({
-  pk: z.string(),
-  sk: z.literal('QUALIFICATION'),
-  entity: z.literal('WorkLogQualification'),
+/** What the gate found for one operator of the entry. */
+const gateRecordFields = {
   entryid: id,
   guideid: id,
   userid: id,
@@ -50,6 +48,18 @@ export const workLogQualificationItemSchema = z.strictObject({
       authenticated_by: z.optional(authenticatedBySchema),
     }),
   ),
+};
+
+export const workLogQualificationItemSchema = z.strictObject({
+  pk: z.string(),
+  sk: z.literal('QUALIFICATION'),
+  entity: z.literal('WorkLogQualification'),
+  ...gateRecordFields,
+  /**
+   * The records of earlier operators, oldest first, when the entry changed hands (decision 305):
+   * the record above is always the current operator's.
+   */
+  previous: z.optional(z.array(z.strictObject(gateRecordFields))),
 });
 
 export type WorkLogQualificationRecord = StoredRecord<typeof workLogQualificationItemSchema>;
@@ -68,6 +78,38 @@ export function qualificationPut(record: WorkLogQualificationRecord, expectNoOve
           : 'attribute_not_exists(pk)',
         ExpressionAttributeNames: expectNoOverride ? { '#override': 'override' } : undefined,
         ExpressionAttributeValues: expectNoOverride ? { ':none': null } : undefined,
+      },
+    },
+  };
+}
+
+/** Most earlier operators' records an entry keeps (a hand-over past it drops the oldest). */
+export const MAX_PREVIOUS_OPERATORS = 20;
+
+/**
+ * The record for a new operator (decision 305), on condition the record read is still the one
+ * stored (its operator, date and override), or that there was none.
+ */
+export function qualificationHandoverPut(
+  record: WorkLogQualificationRecord,
+  before: WorkLogQualificationRecord | undefined,
+): LabelledWrite {
+  return {
+    label: 'qualification',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...qualificationKey(record.entryid), entity: 'WorkLogQualification', ...record },
+        ConditionExpression: before
+          ? '#userid = :userid AND #date = :date AND ' +
+            (before.override ? 'attribute_exists(#override.userid)' : '#override = :none')
+          : 'attribute_not_exists(pk)',
+        ExpressionAttributeNames: before
+          ? { '#userid': 'userid', '#date': 'date', '#override': 'override' }
+          : undefined,
+        ExpressionAttributeValues: before
+          ? { ':userid': before.userid, ':date': before.date, ...(before.override ? {} : { ':none': null }) }
+          : undefined,
       },
     },
   };

@@ -58,6 +58,14 @@ export interface EventPayloads {
     supervisor_userid: number;
     stepids: number[];
   };
+  'acknowledgement.declined': {
+    releaseid: number;
+    doctype: string;
+    docid: number;
+    userid: number;
+    declineid: string;
+    comment: string;
+  };
   'guide.released': { guideid: number; releaseid: number; revisionid: number | null; version: string | null };
   'wiki.released': { wikiid: number; releaseid: number; revisionid: number | null; version: string | null };
   'approval.requested': {
@@ -119,6 +127,7 @@ export const EVENT_NAMES = [
   'acknowledgement.overdue',
   'acknowledgement.countersign_requested',
   'acknowledgement.countersigned',
+  'acknowledgement.declined',
   'guide.released',
   'wiki.released',
   'approval.requested',
@@ -163,6 +172,10 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
   'acknowledgement.countersigned': {
     title: 'Acknowledgement Countersigned',
     description: "A qualified supervisor countersigned a person's acknowledgement.",
+  },
+  'acknowledgement.declined': {
+    title: 'Acknowledgement Declined',
+    description: "A person declined to sign an acknowledgement, with a comment for the document's owner.",
   },
   'guide.released': { title: 'Guide Released', description: 'A guide revision was released.' },
   'wiki.released': { title: 'Wiki Released', description: 'A wiki page revision was released.' },
