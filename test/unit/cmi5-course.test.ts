@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ausOfBlock, blocksAround, parseCmi5Course } from '../../shared/domain/xapi/cmi5-course.ts';
+import { parseManifest } from '../../shared/domain/module-package.ts';
+
+const title = (text: string) => `<title><langstring lang="en-US">${text}</langstring></title>`;
+const structure = (body: string, courseId = 'https://example.com/c') =>
+  `<?xml version="1.0"?><courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">` +
+  `<course id="${courseId}">${title('Course')}<description><langstring>About</langstring></description></course>` +
+  `${body}</courseStructure>`;
+const au = (id: string, attrs = '', url = 'au/index.html') =>
+  `<au id="${id}" ${attrs}>${title(id)}<url>${url}</url></au>`;
+
+describe('cmi5 course structure', () => {
+  it('keeps blocks and every AU in document order with their launch values', () => {
+    const course = parseCmi5Course(
+      structure(
+        `${au(
+          'https://example.com/a1',
+          'moveOn="Passed" masteryScore="0.8" launchMethod="OwnWindow" ' +
+            'activityType="https://example.com/types/sim"',
+        )}` +
+          `<block id="https://example.com/b1">${title('Block')}` +
+          `<au id="https://example.com/a2"><title><langstring>Two</langstring></title>` +
+          `<url>https://au.example.com/two?x=1</url><launchParameters>{"p":1}</launchParameters>` +
+          `<entitlementKey>ek-2</entitlementKey></au>` +
+          `<block id="https://example.com/b2">${title('Inner')}${au('https://example.com/a3')}</block></block>`,
+      ),
+    );
+    expect(course.course_id).toBe('https://example.com/c');
+    expect(course.title).toBe('Course');
+    expect(course.blocks.map((b) => [b.id, b.parent])).toEqual([
+      ['https://example.com/b1', null],
+      ['https://example.com/b2', 'https://example.com/b1'],
+    ]);
+    expect(course.aus.map((a) => a.id)).toEqual([
+      'https://example.com/a1',
+      'https://example.com/a2',
+      'https://example.com/a3',
+    ]);
+    expect(course.aus[0]).toMatchObject({
+      move_on: 'Passed',
+      mastery_score: 0.8,
+      launch_method: 'OwnWindow',
+      activity_type: 'https://example.com/types/sim',
+      parent: null,
+    });
+    expect(course.aus[1]).toMatchObject({
+      move_on: 'NotApplicable',
+      launch_method: 'AnyWindow',
+      url: 'https://au.example.com/two?x=1',
+      launch_parameters: '{"p":1}',
+      entitlement_key: 'ek-2',
+      parent: 'https://example.com/b1',
+    });
+    expect(ausOfBlock(course, 'https://example.com/b1').map((a) => a.id)).toEqual([
+      'https://example.com/a2',
+      'https://example.com/a3',
+    ]);
+    expect(blocksAround(course, course.aus[2]!).map((b) => b.id)).toEqual([
+      'https://example.com/b2',
+      'https://example.com/b1',
+    ]);
+    const facts = parseManifest('cmi5', structure(au('https://example.com/a1')));
+    expect(facts).toMatchObject({ standard: 'cmi5', identifier: 'https://example.com/c', launch: 'au/index.html' });
+    expect(facts.cmi5?.aus).toHaveLength(1);
+  });
+
+  it.each([
+    ['a duplicate id', structure(au('https://example.com/a') + au('https://example.com/a')), /used twice/],
+    ['an AU id reusing the course id', structure(au('https://example.com/c')), /used twice/],
+    ['an id that is not an IRI', structure(au('not an iri')), /is not an IRI/],
+    ['a course id that is not an IRI', structure(au('https://example.com/a'), 'course-1'), /is not an IRI/],
+    ['an AU URL with another scheme', structure(au('https://example.com/a', '', 'ftp://x.example.com/a')), /http\(s\)/],
+    ['an AU URL leaving the package', structure(au('https://example.com/a', '', '../x.html')), /inside the package/],
+    ['an AU URL that is not a URL', structure(au('https://example.com/a', '', 'http://')), /not a valid URL|http\(s\)/],
+    ['an AU without <url>', structure(`<au id="https://example.com/a">${title('A')}</au>`), /has no <url>/],
+    ['an AU without <title>', structure('<au id="https://example.com/a"><url>a.html</url></au>'), /has no <title>/],
+    ['a wrong moveOn', structure(au('https://example.com/a', 'moveOn="Done"')), /moveOn="Done"/],
+    ['a masteryScore above 1', structure(au('https://example.com/a', 'masteryScore="1.5"')), /masteryScore/],
+    ['a masteryScore that is no number', structure(au('https://example.com/a', 'masteryScore="x"')), /masteryScore/],
+    ['a wrong launchMethod', structure(au('https://example.com/a', 'launchMethod="Popup"')), /launchMethod/],
+    [
+      'an empty block',
+      structure(`<block id="https://example.com/b">${title('B')}</block>${au('https://example.com/a')}`),
+      /holds no <au>/,
+    ],
+    ['no AU at all', structure(''), /has no <au>/],
+    [
+      'two courses',
+      structure(au('https://example.com/a')).replace('</course>', '</course><course id="https://e.com/2"/>'),
+      /exactly one <course>/,
+    ],
+    ['another root', '<manifest/>', /<courseStructure>/],
+  ])('refuses %s', (_name, xml, message) => {
+    expect(() => parseCmi5Course(xml)).toThrow(message);
+  });
+});
