@@ -33,6 +33,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
   292: 'reserved for search at every size (issue 41), which needed three records (289-291)',
   293: 'reserved for search at every size (issue 41), which needed three records (289-291)',
+  311: 'taken by work that did not land; never given to a decision on main',
 };
 
 export interface DecisionRecord {

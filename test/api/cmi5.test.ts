@@ -37,7 +37,8 @@ beforeAll(async () => {
     `<block id="${BLOCK}">${t('Block')}` +
       `<au id="${AU1}" moveOn="Passed" masteryScore="0.8">${t('One')}<url>au1/index.html</url>` +
       `<launchParameters>level=2</launchParameters><entitlementKey>ek-1</entitlementKey></au></block>` +
-      `<au id="${AU2}" moveOn="Completed" launchMethod="OwnWindow">${t('Two')}<url>https://au.example.com/two?x=1</url></au>`,
+      `<au id="${AU2}" moveOn="Completed" launchMethod="OwnWindow">${t('Two')}` +
+      '<url>https://au.example.com/two?x=1</url></au>',
   );
   const imported = await importPackage(admin, await zip({ 'cmi5.xml': xml, 'au1/index.html': '<p>one</p>' }));
   expect(imported.result.status).toBe('complete');
