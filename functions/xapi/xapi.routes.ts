@@ -19,7 +19,13 @@ import * as credentials from './credentials.service.ts';
 import * as cmi5 from './cmi5.service.ts';
 import { LAUNCH_DATA_STATE } from '../../shared/domain/xapi/cmi5-rules.ts';
 import { cmi5LaunchSchema, cmi5RegistrationSchema } from '../../shared/views/cmi5-views.ts';
-import { CONSISTENCY_WINDOW_MS, readAttachments, readStatements, storeStatements } from './statements.service.ts';
+import {
+  CONSISTENCY_WINDOW_MS,
+  personOf,
+  readAttachments,
+  readStatements,
+  storeStatements,
+} from './statements.service.ts';
 import {
   authenticateLrs,
   multipartBody,
@@ -179,11 +185,7 @@ async function agents(route: RouteRequest) {
     throw new BadRequestError('agent: must be an Agent as JSON');
   }
   checkActor(agent, 'agent');
-  // The Person object: every name and identifier this LRS knows the person by (here, the ones sent).
-  const known = agent as JsonObject;
-  const person: JsonObject = { objectType: 'Person' };
-  for (const key of ['name', 'mbox', 'mbox_sha1sum', 'openid', 'account'])
-    if (known[key] !== undefined) person[key] = [known[key]];
+  const person = await personOf(agent as JsonObject);
   return xapiJson(200, person, request.version);
 }
 

@@ -37,8 +37,9 @@ export const abandonStaleBody = z.object({
   older_than_seconds: z._default(z.int().check(z.minimum(0), z.maximum(30 * 24 * 3600)), 24 * 3600),
 });
 
-export const cmi5RegistrationParams = z.object({ registration: uuid });
-export const cmi5SessionParams = z.object({ session_id: uuid });
+// Any text: an unknown (or malformed) registration or session is a 404 from the service.
+export const cmi5RegistrationParams = z.object({ registration: z.string().check(z.maxLength(64)) });
+export const cmi5SessionParams = z.object({ session_id: z.string().check(z.maxLength(64)) });
 
 export type Cmi5LaunchInput = z.output<typeof cmi5LaunchBody>;
 export type Cmi5WaiveInput = z.output<typeof cmi5WaiveBody>;
