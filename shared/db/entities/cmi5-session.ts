@@ -120,13 +120,13 @@ export async function moveCmi5Session(
   }
 }
 
-/** Open sessions launched before `before` (seconds), oldest first, at most `limit`. */
+/** Open sessions launched at or before `before` (seconds), oldest first, at most `limit`. */
 export async function openCmi5SessionsBefore(before: number, limit: number): Promise<Cmi5SessionRecord[]> {
   const items = await queryPage(
     {
       index: INDEXES.gsi1,
       partition: OPEN_PARTITION,
-      sortBetween: { from: padId(0), to: `${padId(before)}#` },
+      sortBetween: { from: padId(0), to: `${padId(before)}#~` },
     },
     { limit, offset: 0 },
   );
