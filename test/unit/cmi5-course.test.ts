@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ausOfBlock, blocksAround, parseCmi5Course } from '../../shared/domain/xapi/cmi5-course.ts';
 import { parseManifest } from '../../shared/domain/module-package.ts';
+import {
+  auSatisfied,
+  CMI5_CATEGORY,
+  checkAuStatements,
+  Cmi5RuleBroken,
+  MOVEON_CATEGORY,
+  SESSION_EXTENSION,
+  satisfiedParts,
+} from '../../shared/domain/xapi/cmi5-rules.ts';
 
 const title = (text: string) => `<title><langstring lang="en-US">${text}</langstring></title>`;
 const structure = (body: string, courseId = 'https://example.com/c') =>
@@ -93,5 +102,72 @@ describe('cmi5 course structure', () => {
     ['another root', '<manifest/>', /<courseStructure>/],
   ])('refuses %s', (_name, xml, message) => {
     expect(() => parseCmi5Course(xml)).toThrow(message);
+  });
+});
+
+describe('cmi5 AU rules and moveOn', () => {
+  const course = parseCmi5Course(
+    structure(
+      `<block id="https://example.com/b">${title('B')}` +
+        `${au('https://example.com/a1', 'moveOn="CompletedAndPassed" masteryScore="0.5"')}</block>` +
+        au('https://example.com/a2', 'moveOn="NotApplicable"'),
+    ),
+  );
+  const unit = course.aus[0]!;
+  const actor = { objectType: 'Agent', account: { homePage: 'https://site.example.com', name: '7' } };
+  const registration = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const facts = { sessionId: 's-1', registration, actor, au: unit };
+  const open = {
+    state: 'initialized' as const,
+    launchMode: 'Normal' as const,
+    completed: false,
+    passed: false,
+    failed: false,
+  };
+  const statement = (verb: string, result?: Record<string, unknown>, moveOn = true) => ({
+    actor,
+    verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
+    object: { id: unit.id },
+    context: {
+      registration,
+      contextActivities: {
+        category: [{ id: CMI5_CATEGORY }, ...(moveOn ? [{ id: MOVEON_CATEGORY }] : [])],
+      },
+      extensions: { [SESSION_EXTENSION]: 's-1' },
+    },
+    ...(result ? { result } : {}),
+  });
+
+  it('moves the session and judges in order; refuses what the rules forbid', () => {
+    const after = checkAuStatements(facts, open, [
+      statement('failed', { success: false, score: { scaled: 0.2 } }),
+      statement('passed', { success: true, score: { scaled: 0.7 } }),
+      statement('terminated', undefined, false),
+    ]);
+    expect(after).toMatchObject({ state: 'terminated', passed: true, failed: true, completed: false });
+    const passed = { ...open, passed: true };
+    expect(() =>
+      checkAuStatements(facts, passed, [statement('failed', { success: false, score: { scaled: 0.1 } })]),
+    ).toThrow(Cmi5RuleBroken);
+    expect(() =>
+      checkAuStatements(facts, open, [statement('failed', { success: false, score: { scaled: 0.6 } })]),
+    ).toThrow(/below the mastery score/);
+    expect(() => checkAuStatements(facts, open, [statement('completed', { completion: false })])).toThrow(
+      /completion must be true/,
+    );
+    expect(() =>
+      checkAuStatements(facts, { ...open, state: 'launched' }, [statement('terminated', undefined, false)]),
+    ).toThrow(/must be initialized/);
+  });
+
+  it('judges moveOn: both for CompletedAndPassed; NotApplicable always; a waived AU is met', () => {
+    const none = { completed: false, passed: false, waived: false };
+    expect(auSatisfied(unit, { ...none, completed: true })).toBe(false);
+    expect(auSatisfied(unit, { ...none, completed: true, passed: true })).toBe(true);
+    expect(auSatisfied(unit, { ...none, waived: true })).toBe(true);
+    expect(auSatisfied(course.aus[1]!, none)).toBe(true);
+    const parts = satisfiedParts(course, (a) => a.id !== unit.id);
+    expect(parts).toEqual({ blocks: [], course: false });
+    expect(satisfiedParts(course, () => true)).toEqual({ blocks: ['https://example.com/b'], course: true });
   });
 });
