@@ -10,6 +10,7 @@ import {
   SESSION_EXTENSION,
   satisfiedParts,
 } from '../../shared/domain/xapi/cmi5-rules.ts';
+import type { JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 
 const title = (text: string) => `<title><langstring lang="en-US">${text}</langstring></title>`;
 const structure = (body: string, courseId = 'https://example.com/c') =>
@@ -124,7 +125,7 @@ describe('cmi5 AU rules and moveOn', () => {
     passed: false,
     failed: false,
   };
-  const statement = (verb: string, result?: Record<string, unknown>, moveOn = true) => ({
+  const statement = (verb: string, result?: JsonObject, moveOn = true): JsonObject => ({
     actor,
     verb: { id: `http://adlnet.gov/expapi/verbs/${verb}` },
     object: { id: unit.id },
