@@ -13,13 +13,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { nowSeconds } from '../../shared/clock.ts';
 import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
-import {
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  ValidationError,
-} from '../../shared/domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { launchPath } from '../../shared/domain/module-package.ts';
 import { normalizedPackagePath } from '../../shared/domain/scorm-manifest.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
@@ -38,7 +32,7 @@ import {
   SESSION_EXTENSION,
   satisfiedParts,
 } from '../../shared/domain/xapi/cmi5-rules.ts';
-import { isObject, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
+import { checkStatement, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import {
   type Cmi5AuStatus,
   type Cmi5RegistrationRecord,
@@ -284,7 +278,10 @@ export async function storeAuStatements(
   const session = await getCmi5Session(caller.cmi5!.sessionId);
   if (!session) throw new ForbiddenError('The cmi5 session is gone');
   const list = statementId !== undefined ? [body] : Array.isArray(body) ? body : [body];
-  if (!list.every(isObject)) throw new BadRequestError('A statement must be a JSON object');
+  // A malformed statement is a 400, as from any client, before the AU rules judge it.
+  const checked = list.map((raw, index) =>
+    checkStatement(raw, Array.isArray(body) ? `statements[${index}]` : 'statement'),
+  );
   const registration = await getCmi5Registration(session.registration);
   if (!registration) throw new ForbiddenError('The registration of this session is gone');
   const { course } = await courseOfRegistration(registration);
@@ -296,7 +293,7 @@ export async function storeAuStatements(
     next = checkAuStatements(
       { sessionId: session.session_id, registration: session.registration, actor: JSON.parse(session.actor), au },
       { state: session.state, launchMode: session.launch_mode, ...status },
-      list as JsonObject[],
+      checked,
     );
   } catch (error) {
     if (error instanceof Cmi5RuleBroken) throw new ForbiddenError(error.message);
