@@ -50,9 +50,12 @@ export const handler = importTask('ValidatePackage', async (state) => {
     const launch = launchPath(manifest.launch);
     const present = new Set(names);
     // SCORM: every item's resource must be in the package, not only the first (decision 269).
+    // cmi5: every AU with a relative URL too (decision 309).
     const launched = manifest.scorm
       ? launchedPaths(manifest.scorm).map((href) => normalizedPackagePath(launchPath(href) ?? ''))
-      : [launch];
+      : manifest.cmi5
+        ? manifest.cmi5.aus.map((au) => launchPath(au.url)).map((path) => path && normalizedPackagePath(path))
+        : [launch];
     for (const path of launched) {
       if (path !== null && !present.has(`${layout.rootPrefix}${path}`))
         throw new PackageRejection('launch_missing', `The manifest launches "${path}", which is not in the package`);

@@ -10,7 +10,9 @@
  * nothing of the write is visible, and an interrupted write leaves only index items no reader
  * takes (deleted at once when the commit fails).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { siteUrl } from '../../shared/config.ts';
+import { findUserIdBy, getUser } from '../../shared/db/entities/user.ts';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import {
@@ -33,7 +35,7 @@ import {
   type StatementFilter,
   termsOf,
 } from '../../shared/domain/xapi/statement-terms.ts';
-import { readsOnlyOwnStatements } from '../../shared/domain/xapi/scopes.ts';
+import { allows, readsOnlyOwnStatements } from '../../shared/domain/xapi/scopes.ts';
 import {
   activityItem,
   getStatement,
@@ -136,6 +138,8 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
   if (fresh.length + voidTargets.length > MAX_COMMIT_ITEMS)
     throw new BadRequestError(`A batch holds at most ${MAX_COMMIT_ITEMS} statements and voided statements together`);
 
+  // Only a credential that reads its own statements alone ever reads its partition (decision 276).
+  const ownReader = readsOnlyOwnStatements(caller.scopes) && allows(caller.scopes, 'statements/read', false);
   const storedMs = Date.now();
   const storedIso = new Date(storedMs).toISOString();
   const records: StatementRecord[] = [];
@@ -164,7 +168,7 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
       voiding,
       ...(attachments.length ? { attachments } : {}),
     });
-    for (const partition of partitionsOf(statement, caller.key)) {
+    for (const partition of partitionsOf(statement, ownReader ? caller.key : undefined)) {
       beforeCommit.push(indexItem(partition, seq, item.id));
       indexKeys.push({ pk: partition, sk: seq });
     }
@@ -212,9 +216,10 @@ async function checkVoiding(fresh: Prepared[]): Promise<string[]> {
   return stored.map((target) => target.statement_id);
 }
 
-function partitionsOf(statement: JsonObject, credential: string): string[] {
+function partitionsOf(statement: JsonObject, credential: string | undefined): string[] {
   const terms = termsOf(statement);
-  const partitions = new Set<string>([indexPartition('ALL'), indexPartition('CRED', credential)]);
+  const partitions = new Set<string>([indexPartition('ALL')]);
+  if (credential !== undefined) partitions.add(indexPartition('CRED', credential));
   const add = (kind: IndexKind, values: Array<string | undefined>) => {
     for (const value of values) if (value !== undefined) partitions.add(indexPartition(kind, value));
   };
@@ -482,3 +487,69 @@ async function listStatements(
 }
 
 export { readAttachments };
+
+/** How many of an agent's latest statements the Person object reads names and identifiers from. */
+const PERSON_STATEMENTS = 50;
+
+/**
+ * The Person object (xAPI Communication, Agents Resource): every name and identifier this LRS
+ * knows the person by. Known together: an mbox and its mbox_sha1sum; a site account
+ * (`account {homePage: <site>, name: <userid>}`, as cmi5 launches name learners) and that
+ * user's email; and the names the agent carried in its latest statements.
+ */
+export async function personOf(agent: JsonObject): Promise<JsonObject> {
+  const names = new Set<string>();
+  const mboxes = new Set<string>();
+  const sha1s = new Set<string>();
+  const openids = new Set<string>();
+  const accounts = new Map<string, JsonObject>();
+  const add = (known: JsonObject) => {
+    if (typeof known.name === 'string') names.add(known.name);
+    if (typeof known.mbox === 'string') {
+      mboxes.add(known.mbox);
+      sha1s.add(createHash('sha1').update(known.mbox).digest('hex'));
+    }
+    if (typeof known.mbox_sha1sum === 'string') sha1s.add(known.mbox_sha1sum.toLowerCase());
+    if (typeof known.openid === 'string') openids.add(known.openid);
+    if (isObject(known.account))
+      accounts.set(`${known.account.homePage}|${known.account.name}`, {
+        homePage: known.account.homePage as string,
+        name: known.account.name as string,
+      });
+  };
+  add(agent);
+  const key = agentKey(agent);
+  const site = siteUrl().replace(/\/+$/, '');
+  if (typeof agent.mbox === 'string' && agent.mbox.toLowerCase().startsWith('mailto:')) {
+    const userid = await findUserIdBy('EMAIL', agent.mbox.slice('mailto:'.length));
+    if (userid !== undefined) accounts.set(`${site}|${userid}`, { homePage: site, name: String(userid) });
+  }
+  if (isObject(agent.account) && agent.account.homePage === site && /^\d{1,12}$/.test(String(agent.account.name))) {
+    const user = await getUser(Number(agent.account.name));
+    if (user) add({ mbox: `mailto:${user.email}` });
+  }
+  if (key !== undefined) {
+    const page = await queryIndex({
+      partition: indexPartition('RAGENT', key),
+      from: seqFloor(0),
+      to: seqCeiling(Date.now() + 60_000),
+      ascending: false,
+      limit: PERSON_STATEMENTS,
+    });
+    const stored = await getStatements(page.entries.map((entry) => entry.statementId));
+    for (const record of stored) {
+      const statement = JSON.parse(record.body) as JsonObject;
+      const context = isObject(statement.context) ? statement.context : {};
+      for (const candidate of [statement.actor, statement.object, context.instructor])
+        if (isObject(candidate) && agentKey(candidate) === key && typeof candidate.name === 'string')
+          names.add(candidate.name);
+    }
+  }
+  const person: JsonObject = { objectType: 'Person' };
+  if (names.size) person.name = [...names];
+  if (mboxes.size) person.mbox = [...mboxes];
+  if (sha1s.size) person.mbox_sha1sum = [...sha1s];
+  if (openids.size) person.openid = [...openids];
+  if (accounts.size) person.account = [...accounts.values()];
+  return person;
+}

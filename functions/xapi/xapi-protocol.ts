@@ -10,6 +10,7 @@ import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { allows, type LrsAccess, type LrsScope } from '../../shared/domain/xapi/scopes.ts';
 import type { JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { getLrsCredential } from '../../shared/db/entities/lrs-credential.ts';
+import { getCmi5Session } from '../../shared/db/entities/cmi5-session.ts';
 import { siteUrl } from '../../shared/config.ts';
 import { rawReply, type Reply, type RouteRequest } from '../../shared/http/route.ts';
 
@@ -81,6 +82,8 @@ export interface LrsCaller {
   name: string;
   scopes: LrsScope[];
   authority: JsonObject;
+  /** A cmi5 AU's session (its auth-token): its statements are held to the AU rules. */
+  cmi5?: { sessionId: string };
 }
 
 const BASIC = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i;
@@ -98,6 +101,11 @@ export async function authenticateLrs(headers: Record<string, string>): Promise<
   const colon = decoded.indexOf(':');
   const key = colon < 0 ? decoded : decoded.slice(0, colon);
   const secret = colon < 0 ? '' : decoded.slice(colon + 1);
+  if (SESSION_KEY.test(key)) {
+    const session = await authenticateSession(key, secret);
+    if (!session) throw new UnauthenticatedError('Invalid LRS credentials');
+    return session;
+  }
   const credential = await getLrsCredential(key);
   const presented = Buffer.from(sha256Hex(secret), 'hex');
   // Compared whatever was found, so a wrong key and a wrong secret take alike (no enumeration).
@@ -112,6 +120,24 @@ export async function authenticateLrs(headers: Record<string, string>): Promise<
       name: credential.name,
       account: { homePage: lrsHomePage(), name: credential.key },
     },
+  };
+}
+
+const SESSION_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A cmi5 AU's auth-token (decision 310): Basic with its session id and the secret the fetch URL gave once. */
+async function authenticateSession(sessionId: string, secret: string): Promise<LrsCaller | undefined> {
+  const session = await getCmi5Session(sessionId);
+  const presented = Buffer.from(sha256Hex(secret), 'hex');
+  const stored = Buffer.from(session?.token_hash ?? sha256Hex(`none:${secret}`), 'hex');
+  if (!session?.token_hash || !timingSafeEqual(presented, stored)) return undefined;
+  return {
+    key: session.session_id,
+    name: 'cmi5 AU session',
+    // What an AU may do: its statements, reading what it stored, its state and profiles.
+    scopes: ['statements/write', 'statements/read/mine', 'state', 'profile'],
+    authority: { objectType: 'Agent', name: 'cmi5 AU session', account: { homePage: lrsHomePage(), name: sessionId } },
+    cmi5: { sessionId },
   };
 }
 

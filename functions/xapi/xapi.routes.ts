@@ -7,7 +7,7 @@
  * alternate syntax's form).
  */
 import * as z from 'zod/mini';
-import { BadRequestError } from '../../shared/domain/errors.ts';
+import { BadRequestError, ForbiddenError } from '../../shared/domain/errors.ts';
 import { isIri, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { checkActor } from '../../shared/domain/xapi/statement-rules.ts';
 import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.ts';
@@ -16,7 +16,16 @@ import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/vi
 import { type DocumentResource, handleDocument } from './documents.service.ts';
 import { attachmentParts } from './attachments.ts';
 import * as credentials from './credentials.service.ts';
-import { CONSISTENCY_WINDOW_MS, readAttachments, readStatements, storeStatements } from './statements.service.ts';
+import * as cmi5 from './cmi5.service.ts';
+import { LAUNCH_DATA_STATE } from '../../shared/domain/xapi/cmi5-rules.ts';
+import { cmi5LaunchSchema, cmi5RegistrationSchema } from '../../shared/views/cmi5-views.ts';
+import {
+  CONSISTENCY_WINDOW_MS,
+  personOf,
+  readAttachments,
+  readStatements,
+  storeStatements,
+} from './statements.service.ts';
 import {
   authenticateLrs,
   multipartBody,
@@ -32,7 +41,15 @@ import {
   xapiRequest,
   type XapiRequest,
 } from './xapi-protocol.ts';
-import { createLrsCredentialBody, lrsCredentialParams } from './xapi.schemas.ts';
+import {
+  abandonStaleBody,
+  cmi5LaunchBody,
+  cmi5RegistrationParams,
+  cmi5SessionParams,
+  cmi5WaiveBody,
+  createLrsCredentialBody,
+  lrsCredentialParams,
+} from './xapi.schemas.ts';
 import responseExamples from './xapi.response-examples.json' with { type: 'json' };
 
 /** Every LRS route: a site path, authenticated by the handler with LRS credentials, bytes in. */
@@ -86,6 +103,10 @@ function statementsBody(request: XapiRequest) {
   return { body: parseJson(first.body, 'statements'), parts: attachmentParts(rest) };
 }
 
+/** A cmi5 AU's statements are held to the AU rules first (decision 310). */
+const store: typeof storeStatements = (caller, ...rest) =>
+  caller.cmi5 ? cmi5.storeAuStatements(caller, ...rest) : storeStatements(caller, ...rest);
+
 async function statements(route: RouteRequest, method: HttpMethod) {
   const request = xapiRequest(route, method);
   const caller = await authenticateLrs(request.headers);
@@ -100,13 +121,13 @@ async function statements(route: RouteRequest, method: HttpMethod) {
     for (const name of request.query.keys())
       if (name !== 'statementId') throw new BadRequestError(`${name}: is not a parameter of PUT /xapi/statements`);
     const { body, parts } = statementsBody(request);
-    await storeStatements(caller, body, parts, request.version, statementId);
+    await store(caller, body, parts, request.version, statementId);
     return xapiEmpty(204, request.version);
   }
   if (request.method === 'POST') {
     if ([...request.query.keys()].length > 0) throw new BadRequestError('POST /xapi/statements takes no parameters');
     const { body, parts } = statementsBody(request);
-    const ids = await storeStatements(caller, body, parts, request.version);
+    const ids = await store(caller, body, parts, request.version);
     return xapiJson(200, ids, request.version);
   }
   throw new BadRequestError('DELETE: statements cannot be deleted');
@@ -116,6 +137,13 @@ async function documents(route: RouteRequest, method: HttpMethod, resource: Docu
   const request = xapiRequest(route, method);
   const caller = await authenticateLrs(request.headers);
   requireScope(caller, resource === 'state' ? 'state' : 'profile', request.method !== 'GET');
+  if (
+    caller.cmi5 &&
+    resource === 'state' &&
+    request.method !== 'GET' &&
+    request.query.get('stateId') === LAUNCH_DATA_STATE
+  )
+    throw new ForbiddenError(`${LAUNCH_DATA_STATE} is the LMS's: an AU reads it and never writes it`);
   const answer = await handleDocument(resource, request);
   if (answer.kind === 'none') return xapiEmpty(204, request.version);
   if (answer.kind === 'ids')
@@ -157,11 +185,7 @@ async function agents(route: RouteRequest) {
     throw new BadRequestError('agent: must be an Agent as JSON');
   }
   checkActor(agent, 'agent');
-  // The Person object: every name and identifier this LRS knows the person by (here, the ones sent).
-  const known = agent as JsonObject;
-  const person: JsonObject = { objectType: 'Person' };
-  for (const key of ['name', 'mbox', 'mbox_sha1sum', 'openid', 'account'])
-    if (known[key] !== undefined) person[key] = [known[key]];
+  const person = await personOf(agent as JsonObject);
   return xapiJson(200, person, request.version);
 }
 
@@ -171,6 +195,8 @@ export const xapiGroup = defineGroup({
   access: {
     table: 'readwrite',
     batchWrite: true,
+    // A satisfied cmi5 course completes its stage (shared/training/progress.ts).
+    conditionChecks: true,
     mediaBucket: {
       read: ['xapi/attachments/', 'xapi/documents/'],
       write: ['xapi/attachments/', 'xapi/documents/'],
@@ -310,6 +336,94 @@ export const xapiGroup = defineGroup({
       path: '/xapi/agents',
       summary: 'xAPI agents: the Person object of an agent',
       handler: agents,
+    }),
+    route({
+      ...LRS,
+      method: 'POST',
+      path: '/xapi/cmi5/fetch',
+      summary: "cmi5 fetch URL: the AU's auth-token, once; the cmi5 error JSON after that",
+      handler: async (route) => {
+        const answer = await cmi5.fetchToken(new URLSearchParams(route.rawQueryString).get('code'));
+        return rawReply(200, JSON.stringify(answer), 'application/json');
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/cmi5/launches',
+      auth: 'admin',
+      personOnly: true,
+      status: 201,
+      summary:
+        'Launch a cmi5 AU for a learner (a test driver): the launch URL with endpoint, fetch, actor, registration',
+      description:
+        'Opens a session in a new registration (or the one named), writes LMS.LaunchData and the `launched` ' +
+        'statement. The AU fetches its auth-token once from the `fetch` URL (docs/lrs.md).',
+      body: cmi5LaunchBody,
+      response: cmi5LaunchSchema,
+      example: { moduleid: 7, userid: 12, au_id: 'https://example.com/courses/safety/au1', launch_mode: 'Normal' },
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, body }) => cmi5.launch(caller, body),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/cmi5/registrations/{registration}',
+      auth: 'admin',
+      personOnly: true,
+      summary: 'A cmi5 registration: what the LMS judged of each AU, the satisfied blocks and course',
+      params: cmi5RegistrationParams,
+      response: cmi5RegistrationSchema,
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, params }) => cmi5.getRegistration(caller, params.registration),
+    }),
+    route({
+      method: 'GET',
+      path: '/admin/cmi5/registrations/{registration}/statements',
+      auth: 'admin',
+      personOnly: true,
+      summary: "A cmi5 registration's statements, oldest first (500 at most; `more` continues at /xapi/statements)",
+      params: cmi5RegistrationParams,
+      response: z.object({ statements: z.array(z.record(z.string(), z.unknown())), more: z.string() }),
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, params }) => cmi5.registrationStatements(caller, params.registration),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/cmi5/registrations/{registration}/waive',
+      auth: 'admin',
+      personOnly: true,
+      summary: 'Waive a cmi5 AU in a registration: the LMS states `waived` and judges moveOn',
+      params: cmi5RegistrationParams,
+      body: cmi5WaiveBody,
+      response: cmi5RegistrationSchema,
+      example: { au_id: 'https://example.com/courses/safety/au1', reason: 'Tested Out' },
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ caller, params, body }) => cmi5.waive(caller, params.registration, body),
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/cmi5/sessions/{session_id}/abandon',
+      auth: 'admin',
+      personOnly: true,
+      status: 204,
+      summary: 'Abandon an open cmi5 session: the LMS states `abandoned`; 409 when it has ended',
+      params: cmi5SessionParams,
+      extensions: { 'x-beyond-spec': true },
+      handler: async ({ params }) => {
+        await cmi5.abandon(params.session_id);
+        return reply(204);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/admin/cmi5/sessions/abandon_stale',
+      auth: 'admin',
+      personOnly: true,
+      summary: 'The abandon sweep now: open sessions launched longer ago than `older_than_seconds` are abandoned',
+      body: abandonStaleBody,
+      response: z.object({ abandoned: z.array(z.string()) }),
+      example: { older_than_seconds: 86400 },
+      extensions: { 'x-beyond-spec': true },
+      handler: ({ body }) => cmi5.abandonStale(body),
     }),
     route({
       method: 'POST',

@@ -33,6 +33,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   288: 'reserved for company sign-in round two (issue 40), which needed four records (284-287)',
   307: 'reserved for the SCORM player round two (issue 37), which needed one record (306)',
   308: 'reserved for the SCORM player round two (issue 37), which needed one record (306)',
+  311: 'reserved for the LRS round two (issue 38), which needed two records (309-310)',
   314: 'reserved for search at every size round two (issue 41), which needed two records (292-293)',
 };
 

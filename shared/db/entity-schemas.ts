@@ -82,6 +82,8 @@ import { apiTokenItemSchema } from './entities/api-token.ts';
 import { lrsCredentialItemSchema } from './entities/lrs-credential.ts';
 import { activityItemSchema, statementIndexItemSchema, statementItemSchema } from './entities/xapi-statement.ts';
 import { documentItemSchema } from './entities/xapi-document.ts';
+import { cmi5RegistrationItemSchema } from './entities/cmi5-registration.ts';
+import { cmi5SessionItemSchema } from './entities/cmi5-session.ts';
 import { createdUserItemSchema, userItemSchema } from './entities/user.ts';
 import { webhookDeliveryItemSchema, webhookItemSchema } from './entities/webhook.ts';
 import { idempotencyRecordItemSchema } from './entities/idempotency-record.ts';
@@ -212,6 +214,9 @@ const SHAPES: ShapeInput[] = [
     statementIndexItemSchema,
   ],
   ['XapiActivity', 'XACT#[0-9a-f]{64}', 'ACTIVITY', activityItemSchema],
+  // cmi5-registration.ts, cmi5-session.ts: cmi5 launch (docs/lrs.md; sessions never travel)
+  ['Cmi5Registration', 'CMI5REG#[0-9a-f-]{36}', 'CMI5REG', cmi5RegistrationItemSchema],
+  ['Cmi5Session', 'CMI5SES#[0-9a-f-]{36}', 'CMI5SES', cmi5SessionItemSchema],
   [
     'XapiDocument',
     'XDOC#(STATE|ACTPROFILE|AGENTPROFILE)#[0-9a-f]{64}',

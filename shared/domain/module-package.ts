@@ -6,6 +6,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parseScormManifest, type ScormStructure } from './scorm-manifest.ts';
+import { type Cmi5Course, parseCmi5Course } from './xapi/cmi5-course.ts';
 
 export const IMPORT_ERROR_CODES = [
   'not_a_zip',
@@ -105,6 +106,8 @@ export interface ManifestFacts {
   schema_version: string | null;
   /** SCORM: organizations, items, launches (shared/domain/scorm-manifest.ts); absent before decision 269. */
   scorm?: ScormStructure;
+  /** cmi5: the course structure, every block and AU (shared/domain/xapi/cmi5-course.ts); absent before decision 309. */
+  cmi5?: Cmi5Course;
 }
 
 const parser = new XMLParser({
@@ -143,33 +146,18 @@ export function parseManifest(kind: PackageLayout['kind'], xml: string): Manifes
     );
   }
   if (kind === 'scorm') return parseScormManifest(xml);
-  const document = parser.parse(xml) as Node;
-  if (kind === 'cmi5') return parseCmi5(document);
-  return parseTinCan(document);
+  if (kind === 'cmi5') return cmi5Facts(parseCmi5Course(xml));
+  return parseTinCan(parser.parse(xml) as Node);
 }
 
-function parseCmi5(document: Node): ManifestFacts {
-  const structure = document.courseStructure as Node | undefined;
-  if (!structure || typeof structure !== 'object')
-    throw new PackageRejection('manifest_invalid', 'cmi5.xml has no <courseStructure> element');
-  const findAu = (node: Node | undefined): Node | undefined => {
-    const direct = (node?.au as Node[] | undefined)?.find((au) => text(au.url));
-    if (direct) return direct;
-    for (const block of (node?.block as Node[] | undefined) ?? []) {
-      const nested = findAu(block);
-      if (nested) return nested;
-    }
-    return undefined;
-  };
-  const au = findAu(structure);
-  if (!au) throw new PackageRejection('manifest_invalid', 'cmi5.xml has no assignable unit (<au>) with a <url>');
-  const course = (structure.course ?? {}) as Node;
+function cmi5Facts(course: Cmi5Course): ManifestFacts {
   return {
     standard: 'cmi5',
-    identifier: course['@_id'] ? String(course['@_id']) : null,
-    title: text(course.title) || text(au.title) || 'Untitled module',
-    launch: text(au.url),
+    identifier: course.course_id,
+    title: course.title || course.aus[0]!.title || 'Untitled module',
+    launch: course.aus[0]!.url,
     schema_version: null,
+    cmi5: course,
   };
 }
 

@@ -21,6 +21,9 @@ export const PARAMETER_EXAMPLES: Record<string, string[]> = {
   tokenid: ['3f9a6c0d2b7e4a18'],
   /** An LRS credential's key (20 hex; docs/lrs.md). */
   key: ['5d1f0b7a9c3e2f4a6b8c'],
+  /** A cmi5 registration and launch session (UUIDs; docs/lrs.md). */
+  registration: ['3f0c1a52-9d1e-4b8a-a7c4-2e6f9b1d5c80'],
+  session_id: ['8b5e2d7a-1c3f-4e6a-9b0d-5f7c2a1e4d90'],
   guideid: ['1203'],
   stepid: ['5521'],
   releaseid: ['88'],

@@ -23,6 +23,8 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'Badge',
   'ChangeRequest',
   'Collection',
+  'Cmi5Registration',
+  'Cmi5Session',
   'Comment',
   'CommentReply',
   'Counter',

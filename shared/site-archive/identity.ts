@@ -91,6 +91,7 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   // The seq (stored time, position) is free; the statement it names ends the sort key.
   XapiStatementIndex: [['XIDX#{}', '{}#{statement_id}']],
   XapiActivity: [['XACT#{activity_id:sha256}', 'ACTIVITY']],
+  Cmi5Registration: [['CMI5REG#{registration}', 'CMI5REG']],
   // The scope (activity, agent) is hashed into the partition and not kept apart from it.
   XapiDocument: [['XDOC#{}', '{}#{doc_id:sha256}']],
   ApprovalProcess: [['APPROVAL_PROCESS#{approval_processid}', 'PROCESS']],

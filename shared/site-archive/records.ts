@@ -123,6 +123,8 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'ApiToken',
   // The LRS's credentials, for the same reason as API tokens (docs/lrs.md).
   'LrsCredential',
+  // A cmi5 launch session holds its AU's auth-token (a credential) and lives for a session (docs/lrs.md).
+  'Cmi5Session',
   'AttemptCounter',
   'ResetLink',
   'SigningToken',

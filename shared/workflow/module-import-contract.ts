@@ -6,6 +6,7 @@
  * starter (module-import-runs.ts) parses what it sends, so the three cannot drift apart.
  */
 import { scormStructureSchema } from '../domain/scorm-manifest.ts';
+import { cmi5CourseSchema } from '../domain/xapi/cmi5-course.ts';
 import * as z from 'zod/mini';
 import type { ManifestFacts } from '../domain/module-package.ts';
 
@@ -29,6 +30,7 @@ const manifestFactsSchema = z.object({
   launch: z.string(),
   schema_version: z.nullable(z.string()),
   scorm: z.optional(scormStructureSchema),
+  cmi5: z.optional(cmi5CourseSchema),
 });
 
 /** Step Functions' error document under `$.failure` (the Catch's ResultPath). */

@@ -404,7 +404,18 @@ describe('documents', () => {
     const activity = await lrs('GET', '/activities', { query: { activityId: id } });
     expect(activity.body).toEqual({ objectType: 'Activity', id, definition: { name: { en: 'Torque' } } });
     const person = await lrs('GET', '/agents', { query: { agent } });
-    expect(person.body).toEqual({ objectType: 'Person', mbox: ['mailto:docs@example.com'] });
+    // The Person aggregates what the LRS knows: the mbox's sha1sum, and the names seen with it.
+    expect(person.body).toEqual({
+      objectType: 'Person',
+      mbox: ['mailto:docs@example.com'],
+      mbox_sha1sum: [createHash('sha1').update('mailto:docs@example.com').digest('hex')],
+    });
+    const named = { mbox: `mailto:named-${randomUUID()}@example.com` };
+    await lrs('POST', '/statements', {
+      body: [statement({ actor: { ...named, name: 'Ada' } }), statement({ actor: { ...named, name: 'Ada L.' } })],
+    });
+    const known = await lrs('GET', '/agents', { query: { agent: JSON.stringify(named) } });
+    expect(known.body.name.sort()).toEqual(['Ada', 'Ada L.']);
   });
 });
 

@@ -34,6 +34,7 @@ const TEXT: Record<string, string> = {
   statement_id: '0f8fad5b-d9cb-469f-a165-70867728950e',
   activity_id: 'http://example.com/activities/pump-seal',
   doc_id: 'bookmark',
+  registration: '0f8fad5b-d9cb-469f-a165-70867728950e',
 };
 
 /** What the `{}` parts of a template (no attribute repeats them) are filled with, per entity. */

@@ -24,6 +24,7 @@ import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
 import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
+import { cmi5CourseSchema } from '../../domain/xapi/cmi5-course.ts';
 import * as z from 'zod/mini';
 import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
@@ -86,6 +87,7 @@ export const moduleImportItemSchema = z.strictObject({
       launch: z.string(),
       schema_version: z.nullable(z.string()),
       scorm: z.optional(scormStructureSchema),
+      cmi5: z.optional(cmi5CourseSchema),
     }),
   ),
   repaired: z.boolean(),

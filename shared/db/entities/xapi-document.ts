@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { queryAll } from '../paging.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { isConditionFailed } from '../retry.ts';
 import { sha256Hex } from '../../domain/secrets.ts';
 
@@ -36,7 +36,7 @@ export const documentItemSchema = z.strictObject({
   updated: z.string(),
 });
 
-export type DocumentRecord = Omit<z.output<typeof documentItemSchema>, 'pk' | 'sk' | 'entity'>;
+export type DocumentRecord = StoredRecord<typeof documentItemSchema>;
 
 /** Where a document lives: its kind, its scope (activity, agent, both) and its registration. */
 export interface DocumentScope {

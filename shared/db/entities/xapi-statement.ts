@@ -22,7 +22,7 @@ import { db, tableName } from '../client.ts';
 import { batchGetInOrder, batchPut } from '../batch.ts';
 import { getItem } from '../items.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { sha256Hex } from '../../domain/secrets.ts';
 
 export const statementItemSchema = z.strictObject({
@@ -42,7 +42,7 @@ export const statementItemSchema = z.strictObject({
   attachments: z.optional(z.array(z.string())),
 });
 
-export type StatementRecord = Omit<z.output<typeof statementItemSchema>, 'pk' | 'sk' | 'entity'>;
+export type StatementRecord = StoredRecord<typeof statementItemSchema>;
 
 export const statementIndexItemSchema = z.strictObject({
   pk: z.string().check(z.regex(/^XIDX#/)),

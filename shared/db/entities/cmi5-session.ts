@@ -1,0 +1,134 @@
+/**
+ * cmi5 launch sessions (docs/lrs.md, decision 310): one per launch of an AU. It holds the
+ * one-time fetch secret's hash (the fetch URL answers once: a conditional update), then the
+ * auth-token's hash the AU authenticates to /xapi with (HTTP Basic, the session id and the token
+ * secret), and where the AU is in its session (launched, initialized, terminated, abandoned).
+ * pk CMI5SES#<session> / sk CMI5SES; gsi1 CMI5OPEN / <padded created>#<session> while the session
+ * is open (launched or initialized): what the abandon sweep reads; removed when it ends. The item
+ * expires 30 days after its launch.
+ */
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod/mini';
+import { db, tableName } from '../client.ts';
+import { getItem } from '../items.ts';
+import { padId } from '../keys.ts';
+import { queryPage } from '../paging.ts';
+import { isConditionFailed } from '../retry.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { INDEXES } from '../table.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const CMI5_SESSION_STATES = ['launched', 'initialized', 'terminated', 'abandoned'] as const;
+export type Cmi5SessionState = (typeof CMI5_SESSION_STATES)[number];
+const SESSION_SECONDS = 30 * 24 * 3600;
+const OPEN_PARTITION = 'CMI5OPEN';
+
+export const cmi5SessionItemSchema = z.strictObject({
+  pk: z.string().check(z.regex(/^CMI5SES#[0-9a-f-]{36}$/)),
+  sk: z.literal('CMI5SES'),
+  entity: z.literal('Cmi5Session'),
+  gsi1pk: z.optional(z.literal(OPEN_PARTITION)),
+  gsi1sk: z.optional(z.string()),
+  ttl: z.number(),
+  session_id: z.string().check(z.regex(UUID)),
+  registration: z.string().check(z.regex(UUID)),
+  moduleid: z.int().check(z.positive()),
+  userid: z.int().check(z.positive()),
+  au_id: z.string(),
+  actor: z.string(),
+  launch_mode: z.enum(['Normal', 'Browse', 'Review']),
+  fetch_hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  /** Set when the fetch URL answered: the SHA-256 of the auth-token's secret. */
+  token_hash: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  state: z.enum(CMI5_SESSION_STATES),
+  created: z.number(),
+});
+
+export type Cmi5SessionRecord = StoredRecord<typeof cmi5SessionItemSchema>;
+
+function sessionKey(sessionId: string) {
+  return { pk: `CMI5SES#${sessionId}`, sk: 'CMI5SES' as const };
+}
+
+export async function insertCmi5Session(record: Cmi5SessionRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...sessionKey(record.session_id),
+        entity: 'Cmi5Session',
+        [INDEXES.gsi1.pk]: OPEN_PARTITION,
+        [INDEXES.gsi1.sk]: `${padId(record.created)}#${record.session_id}`,
+        ttl: record.created + SESSION_SECONDS,
+        ...record,
+      } satisfies z.input<typeof cmi5SessionItemSchema>,
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getCmi5Session(sessionId: string): Promise<Cmi5SessionRecord | undefined> {
+  if (!UUID.test(sessionId)) return undefined;
+  const item = await getItem(sessionKey(sessionId), { consistent: true });
+  return item ? recordFrom(cmi5SessionItemSchema, item) : undefined;
+}
+
+/** The fetch URL's one answer: sets the token's hash only while none is set. False when it was used. */
+export async function claimCmi5Fetch(sessionId: string, tokenHash: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: sessionKey(sessionId),
+        UpdateExpression: 'SET token_hash = :hash',
+        ConditionExpression: 'attribute_exists(pk) AND token_hash = :none',
+        ExpressionAttributeValues: { ':hash': tokenHash, ':none': null },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Moves the session from `from` to `to`; an ended session (terminated, abandoned) leaves the open
+ * index. False when the session was not in `from`.
+ */
+export async function moveCmi5Session(
+  sessionId: string,
+  from: Cmi5SessionState,
+  to: Cmi5SessionState,
+): Promise<boolean> {
+  const ends = to === 'terminated' || to === 'abandoned';
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: sessionKey(sessionId),
+        UpdateExpression: `SET #state = :to${ends ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        ConditionExpression: 'attribute_exists(pk) AND #state = :from',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':to': to, ':from': from },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailed(error)) return false;
+    throw error;
+  }
+}
+
+/** Open sessions launched at or before `before` (seconds), oldest first, at most `limit`. */
+export async function openCmi5SessionsBefore(before: number, limit: number): Promise<Cmi5SessionRecord[]> {
+  const items = await queryPage(
+    {
+      index: INDEXES.gsi1,
+      partition: OPEN_PARTITION,
+      sortBetween: { from: padId(0), to: `${padId(before)}#~` },
+    },
+    { limit, offset: 0 },
+  );
+  return items.map(recordsOf(cmi5SessionItemSchema));
+}
