@@ -8,11 +8,14 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
+import { SEARCH_INDEX_PREFIX } from '../../shared/search/keys.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { contentRoutes } from './content.routes.ts';
 import { imageFileRoute } from './images.routes.ts';
+import { homeRoutes } from './home.routes.ts';
+import { searchRoutes } from './search.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
 
@@ -33,8 +36,10 @@ export const pagesGroup = defineGroup({
   // The pages read what the API's GETs read; sessions write: login mints tokens, logout deletes
   // them, reset links are mailed. Media: `igi/` (images, and the PDF's), the originals the pages'
   // presigned video and document links fetch, and oversized PDFs in `pdf/`.
+  // The search page and suggestions read the search index as GET /search does (decision 298).
   access: {
     table: 'readwrite',
+    modulesBucket: { read: [SEARCH_INDEX_PREFIX] },
     sendMail: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
@@ -97,5 +102,7 @@ export const pagesGroup = defineGroup({
     imageFileRoute,
     ...sessionRoutes,
     ...contentRoutes,
+    ...searchRoutes,
+    ...homeRoutes,
   ],
 });

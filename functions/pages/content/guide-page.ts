@@ -47,7 +47,7 @@ function line(entry: StepLine): SafeHtml {
   const level = Math.max(0, Math.min(5, entry.level));
   if (callout) {
     const word = html`<span class="line-icon">${callout.word}: </span>`;
-    return html`<li class="callout callout-${callout.kind} level-${level}">${callout.icon}<div>${word}${sanitized(
+    return html`<li class="callout callout-${callout.kind} bullet-${entry.bullet} level-${level}">${callout.icon}<div>${word}${sanitized(
       entry.text_rendered,
     )}</div></li>`;
   }

@@ -9,7 +9,7 @@ import type { Caller } from '../../../shared/domain/caller.ts';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../../shared/domain/errors.ts';
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
 import { html } from './html.ts';
-import { loginHref, renderPage, STYLE_HASH, type PageFrame } from './layout.ts';
+import { loginHref, renderPage, STYLE_HASH, SUGGEST_SCRIPT_HASH, type PageFrame } from './layout.ts';
 
 /** Public pages may be cached by browsers and CloudFront for this long. */
 export const PUBLIC_PAGE_MAX_AGE_SECONDS = 300;
@@ -34,14 +34,16 @@ export function pageHeaders(caller: Caller | null): Record<string, string> {
 }
 
 /**
- * Defense in depth behind the escaping: no script runs on a page at all, the one stylesheet is
- * allowed by its hash, images come from the site (the /igi/ URLs), and nothing may frame a page.
+ * Defense in depth behind the escaping: the one script (the search box's suggestions, which may
+ * ask the site for them) and the one stylesheet are allowed by their hashes, nothing else runs; images come from the site (the /igi/ URLs), and nothing may frame a page.
  * Videos play from presigned URLs of the media bucket, whose host differs by deployment.
  */
 export function pageSecurityPolicy(): string {
   return [
     "default-src 'none'",
     `style-src ${STYLE_HASH}`,
+    `script-src ${SUGGEST_SCRIPT_HASH}`,
+    "connect-src 'self'",
     `img-src 'self' ${new URL(siteUrl()).origin}`,
     'media-src *',
     "form-action 'self'",
