@@ -36,7 +36,7 @@ async function homeReply(caller: Caller, headers: Record<string, string>, notice
   const page = htmlReply(status, {
     title: 'My training',
     caller,
-    path: HOME_PATH,
+    path: '/Manage',
     content: learnerHomeContent(home, token, notice),
   });
   return cookies.length > 0 ? { ...page, cookies } : page;
@@ -55,13 +55,14 @@ function signProblem(error: unknown): { status: number; message: string } | unde
 export const homeRoutes: RouteDef[] = [
   route({
     method: 'GET',
-    path: HOME_PATH,
+    path: '/Manage',
     site: true,
     page: true,
     auth: 'public',
     summary:
       "The learner's home: my courses and stages, modules to play, acknowledgements to sign, my levels, my teams",
     query: z.object({ signed: z.optional(z.string().check(z.regex(/^\d{1,15}$/))) }),
+    queryExample: { signed: '31' },
     handler: ({ caller, query, headers }) =>
       asPage(caller, HOME_PATH, async () =>
         homeReply(signedIn(caller), headers, { signed: query.signed ? Number(query.signed) : undefined }),

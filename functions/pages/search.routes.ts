@@ -40,6 +40,7 @@ export const searchRoutes: RouteDef[] = [
     auth: 'public',
     summary: 'The search page: results of GET /search/{query} for the reader, with filters, paging and matches marked',
     query: searchPageQuery,
+    queryExample: { query: 'nozzle', filter: 'guide', offset: '20' },
     handler: ({ caller, query }) => {
       const languages = config().STEPWISE_LANGUAGES;
       const input = {
@@ -81,7 +82,14 @@ export const searchRoutes: RouteDef[] = [
       query: z.string().check(z.maxLength(200)),
       langid: z.optional(language),
     }),
+    queryExample: { query: 'nozz' },
     response: suggestionsSchema,
+    responseExample: {
+      query: 'nozz',
+      suggestions: [
+        { title: 'Replace the print nozzle', url: 'https://docs.example.com/Guide/Replace+the+print+nozzle/12' },
+      ],
+    },
     handler: async ({ caller, query }) => {
       const text = query.query.trim();
       const suggestions =
