@@ -29,6 +29,11 @@ const avatarName = DEFAULT_AVATAR_PATH.split('/').pop()!;
 const avatarAssets = [avatarName, ...IMAGE_SIZES.map((size) => `${avatarName}.${size.name}`)] as const;
 let avatarBytes: Buffer | undefined;
 
+/** The site's icon: a step mark in the pages' accent colour (every page links it). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">\
+<rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M7 24h6v-6h6v-6h6" fill="none" stroke="#fff" \
+stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
+
 export const pagesGroup = defineGroup({
   name: 'pages',
   // Errors of page routes (a form without its CSRF token, a page that names nothing) as pages.
@@ -98,6 +103,26 @@ export const pagesGroup = defineGroup({
         avatarBytes ??= Buffer.from(DEFAULT_AVATAR_PNG_BASE64, 'base64');
         return rawReply(200, avatarBytes, 'image/png', { 'cache-control': 'public, max-age=86400' });
       },
+    }),
+    route({
+      method: 'GET',
+      path: '/favicon.svg',
+      site: true,
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: "The site's icon (SVG), linked from every page",
+      handler: async () => rawReply(200, FAVICON_SVG, 'image/svg+xml', { 'cache-control': 'public, max-age=86400' }),
+    }),
+    route({
+      method: 'GET',
+      path: '/favicon.ico',
+      site: true,
+      auth: 'public',
+      openOnPrivateSite: true,
+      status: 301,
+      summary: 'Where browsers look for an icon by default: 301 to /favicon.svg',
+      handler: async () =>
+        reply(301, undefined, { location: '/favicon.svg', 'cache-control': 'public, max-age=86400' }),
     }),
     imageFileRoute,
     ...sessionRoutes,

@@ -145,3 +145,29 @@ describe("the learner's home", () => {
     expect((await site('GET', '/Manage', { token: member.token })).text).not.toContain('Members by course');
   });
 });
+
+describe('newcomer fixes', () => {
+  it('404s name the API reference; a bare or Bearer user token is told the form that works', async () => {
+    const unknown = await api('GET', '/no-such-thing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('link')).toBe('</api/2.0/doc>; rel="service-doc"');
+    const bare = await api('GET', '/user', { headers: { authorization: reader.token } });
+    expect(bare.status).toBe(401);
+    expect(bare.body.message).toBe('Invalid login: send the token as "Authorization: api <token>"');
+    const bearer = await api('GET', '/user', { headers: { authorization: `Bearer ${reader.token}` } });
+    expect(bearer.body.message).toContain('Authorization: api <token>');
+  });
+
+  it('serves a favicon every page links; the login page is in the pages\' frame and says "Log in"', async () => {
+    const icon = await site('GET', '/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect((await site('GET', '/favicon.ico')).headers.get('location')).toBe('/favicon.svg');
+    const login = await site('GET', '/login');
+    expect(login.text).toContain('<link rel="icon" href="/favicon.svg"');
+    expect(login.text).toContain('<h1>Log in</h1>');
+    expect(login.text).toContain('<button type="submit">Log in</button>');
+    expect(login.text).toContain('class="site-header"');
+    expect(login.text).not.toMatch(/Sign in</);
+  });
+});

@@ -88,6 +88,7 @@ export function renderPage(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} – ${site}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${STYLE}
 </head>
 <body>

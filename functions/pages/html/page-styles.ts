@@ -40,7 +40,11 @@ mark { background: #fff0a8; color: inherit; padding: 0 .1em; }
 .pager { display: flex; gap: 1.5rem; }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: 1rem 0; }
 .filters label { display: flex; flex-direction: column; font-size: .9rem; }
-.overdue { color: #a4000f; font-weight: 600; }
+.overdue, .problem { color: #a4000f; font-weight: 600; }
+.session { max-width: 26rem; margin: 1rem auto; }
+.session label { display: block; margin-top: 1rem; font-weight: 600; }
+.session input { width: 100%; }
+.session button { margin-top: 1.25rem; }
 .meta { color: var(--muted); font-size: .9rem; }
 .breadcrumbs ol { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem; padding: 0; margin: 0 0 .5rem; }
 .breadcrumbs li + li::before { content: "›"; margin-right: .5rem; color: var(--muted); }
