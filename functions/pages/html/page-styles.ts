@@ -68,11 +68,11 @@ video, iframe { max-width: 100%; }
 .lines .callout { list-style: none; margin: .5rem 0; padding: .5rem .75rem; border-left: 6px solid;
   border-radius: 4px; display: flex; gap: .5rem; align-items: flex-start; }
 .callout svg { flex: none; width: 1.5rem; height: 1.5rem; }
-.callout-caution { border-color: #b35900; background: #fff3e0; }
+.lines .callout-caution { border-color: #b35900; background: #fff3e0; }
 .callout-caution svg, .callout-caution .line-icon { color: #8a4500; }
-.callout-note { border-color: #0b5cad; background: #e8f1fb; }
+.lines .callout-note { border-color: #0b5cad; background: #e8f1fb; }
 .callout-note svg, .callout-note .line-icon { color: #0b4f94; }
-.callout-reminder { border-color: #6a2c91; background: #f3ebf8; }
+.lines .callout-reminder { border-color: #6a2c91; background: #f3ebf8; }
 .callout-reminder svg, .callout-reminder .line-icon { color: #5b2480; }
 .items { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem; }
 .guide-list { list-style: none; padding: 0; display: grid; gap: .75rem;
