@@ -47,9 +47,8 @@ function line(entry: StepLine): SafeHtml {
   const level = Math.max(0, Math.min(5, entry.level));
   if (callout) {
     const word = html`<span class="line-icon">${callout.word}: </span>`;
-    return html`<li class="callout callout-${callout.kind} bullet-${entry.bullet} level-${level}">${callout.icon}<div>${word}${sanitized(
-      entry.text_rendered,
-    )}</div></li>`;
+    const classes = `callout callout-${callout.kind} bullet-${entry.bullet} level-${level}`;
+    return html`<li class="${classes}">${callout.icon}<div>${word}${sanitized(entry.text_rendered)}</div></li>`;
   }
   return html`<li class="bullet-${entry.bullet} level-${level}">${sanitized(entry.text_rendered)}</li>`;
 }

@@ -37,7 +37,8 @@ export const SUGGEST_SCRIPT = `(() => {
         const answer = await fetch('/Search/suggest?query=' + encodeURIComponent(text), { credentials: 'same-origin' });
         if (!answer.ok) return;
         const { suggestions } = await answer.json();
-        list.replaceChildren(...suggestions.map((entry) => Object.assign(document.createElement('option'), { value: entry.title })));
+        const option = (entry) => Object.assign(document.createElement('option'), { value: entry.title });
+        list.replaceChildren(...suggestions.map(option));
       } catch {}
     }, 150);
   });

@@ -35,7 +35,8 @@ export function pageHeaders(caller: Caller | null): Record<string, string> {
 
 /**
  * Defense in depth behind the escaping: the one script (the search box's suggestions, which may
- * ask the site for them) and the one stylesheet are allowed by their hashes, nothing else runs; images come from the site (the /igi/ URLs), and nothing may frame a page.
+ * ask the site for them) and the one stylesheet are allowed by their hashes, nothing else runs;
+ * images come from the site (the /igi/ URLs), and nothing may frame a page.
  * Videos play from presigned URLs of the media bucket, whose host differs by deployment.
  */
 export function pageSecurityPolicy(): string {
