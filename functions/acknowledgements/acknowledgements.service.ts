@@ -9,35 +9,19 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import {
-  actorFields,
-  auditActor,
-  type AuthContext,
-  type Caller,
-  hasRole,
-  isAdmin,
-} from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type Caller, hasRole, isAdmin } from '../../shared/domain/caller.ts';
 import { canEditGuide } from '../../shared/content/guide-access.ts';
-import { proveSigner, refuseImpersonatedSignature } from '../../shared/accounts/e-signature.ts';
-import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
-import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { TransactionConditionFailed, type LabelledWrite } from '../../shared/db/transactions.ts';
-import { clientGuidHolder, createOnce } from '../../shared/db/client-guid.ts';
-import { outboxPuts } from '../../shared/db/entities/outbox.ts';
-import { domainEvent } from '../../shared/domain/events/catalogue.ts';
+import { appendAudit, auditSubject } from '../../shared/db/audit.ts';
+import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import { clientGuidHolder } from '../../shared/db/client-guid.ts';
 import { getGuide } from '../../shared/db/entities/guide.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
-import { getUser } from '../../shared/db/entities/user.ts';
 import { getTeam, listMembers } from '../../shared/db/entities/team.ts';
-import { getRelease, type ReleaseRecord } from '../../shared/db/entities/release.ts';
 import {
-  acknowledgementSignWrites,
   acknowledgementsAll,
   acknowledgementsPage,
   documentPendingCollection,
-  acknowledgedVersionAfter,
   getAcknowledgement,
-  getCountersignSteps,
   releaseAcknowledgements,
   retrainingMarkWrite,
   userPendingCollection,
@@ -45,23 +29,16 @@ import {
   type AcknowledgementRecord,
 } from '../../shared/db/entities/acknowledgement.ts';
 import { getTrainingSettings, putTrainingSettings } from '../../shared/db/entities/training-settings.ts';
-import { refreshDocumentProgress } from '../../shared/training/progress.ts';
 import { refreshDocumentTrainees } from '../../shared/training/release-refresh.ts';
 import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgement-overdue.ts';
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
+import { requireRelease } from '../../shared/training/acknowledgement-sign.ts';
 import { acknowledgementDiff } from './diff.service.ts';
-import { assertComprehensionPassed } from './comprehension-check.ts';
-import type { DocumentSettingsInput, PendingQuery, SignInput } from './acknowledgements.schemas.ts';
+import type { DocumentSettingsInput, PendingQuery } from './acknowledgements.schemas.ts';
 
 /** Team lists read at most this many members' pending acknowledgements. */
 const MAX_TEAM_MEMBERS = 1000;
-
-async function requireRelease(releaseid: number): Promise<ReleaseRecord & { doctype: AckDoctype }> {
-  const release = await getRelease(releaseid);
-  if (!release) throw new NotFoundError(`No release with releaseid ${releaseid}`);
-  return release;
-}
 
 /** Whether the caller may change the document (and so manage its acknowledgements); 404 when it is gone. */
 async function canManageDocument(caller: Caller, doctype: AckDoctype, docid: number): Promise<boolean> {
@@ -129,139 +106,7 @@ export async function getOne(caller: Caller, releaseid: number, userid: number |
   return { acknowledgement: acknowledgementView(ack, nowSeconds()), diff: await acknowledgementDiff(ack) };
 }
 
-/**
- * Signs the caller's acknowledgement (meaning `acknowledged`) with their password: the
- * acknowledgement (on condition it is pending), the newest acknowledged version (forward only)
- * and the audit record (the person's and the document's chains), in one transaction. Then the
- * person's stored course progress on the document is refreshed (the completion carries over).
- */
-export async function sign(caller: Caller, auth: AuthContext, releaseid: number, input: SignInput, sourceIp: string) {
-  return (await signOnce(caller, auth, releaseid, input, sourceIp)).record;
-}
-
-/** What an offline intent adds to the signature it stands for (decision 252). */
-export interface IntentSignature {
-  /** Beside the server's date in the audit record: the device's time and the intent's guid. */
-  details: Record<string, unknown>;
-  /** The intent's confirmation, in the signature's transaction. */
-  writes: LabelledWrite[];
-}
-
-/** The sign route's code; `created` false: the guid already named this signature (answered again). */
-export async function signOnce(
-  caller: Caller,
-  auth: AuthContext,
-  releaseid: number,
-  input: SignInput,
-  sourceIp: string,
-  intent?: IntentSignature,
-) {
-  return createOnce({
-    kind: 'acknowledgement',
-    userid: caller.userid,
-    guid: input.client_guid,
-    // What was signed, never the password: a resend with the same guid is the same signature.
-    request: { releaseid, meaning: 'acknowledged' },
-    existing: async (ref) => {
-      const ack = await getAcknowledgement(Number(ref), caller.userid);
-      if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${ref}`);
-      return acknowledgementView(ack, nowSeconds());
-    },
-    make: (claim) => signNow(caller, auth, releaseid, input, sourceIp, claim, intent),
-  });
-}
-
-async function signNow(
-  caller: Caller,
-  auth: AuthContext,
-  releaseid: number,
-  input: SignInput,
-  sourceIp: string,
-  claim: ((ref: number) => LabelledWrite) | undefined,
-  intent: IntentSignature | undefined,
-) {
-  refuseImpersonatedSignature(auth);
-  const release = await requireRelease(releaseid);
-  const pending = await getAcknowledgement(releaseid, caller.userid);
-  if (!pending) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-  if (pending.status !== 'pending') throw notPending(pending);
-  // A comprehension quiz tied to the release is passed before the signature (decision 304).
-  await assertComprehensionPassed(pending);
-  const { authenticated_by, spend } = await proveSigner(await getUser(caller.userid), {
-    password: input.password,
-    sourceIp,
-  });
-  const signed = await retryOnLostRace(
-    async () => {
-      const ack = await getAcknowledgement(releaseid, caller.userid);
-      if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
-      if (ack.status !== 'pending') throw notPending(ack);
-      const now = nowSeconds();
-      // Steps marked for a supervisor's countersignature: the signature is complete only with it.
-      const countersignStepids = (await getCountersignSteps(releaseid))?.stepids ?? [];
-      const next: AcknowledgementRecord = {
-        ...ack,
-        ...(countersignStepids.length > 0 ? { countersign_stepids: countersignStepids } : {}),
-        status: 'signed',
-        signed_date: now,
-        signature: { meaning: 'acknowledged', method: 'password', authenticated_by },
-        ...(input.client_guid !== undefined ? { client_guid: input.client_guid } : {}),
-      };
-      // Awaiting a countersignature, the person's version moves forward only when it comes.
-      const acked = countersignStepids.length === 0 ? await acknowledgedVersionAfter(ack, now) : null;
-      await appendAudit(
-        {
-          action: 'acknowledgement.signed',
-          ...auditActor(caller),
-          subjects: [auditSubject.user(caller.userid), auditSubject.document(release.doctype, release.docid)],
-          details: {
-            releaseid,
-            version: ack.version,
-            meaning: 'acknowledged',
-            method: 'password',
-            authenticated_by,
-            due_date: ack.due_date,
-            ...intent?.details,
-          },
-        },
-        [
-          ...acknowledgementSignWrites(next, acked),
-          ...(claim ? [claim(releaseid)] : []),
-          ...(intent?.writes ?? []),
-          ...outboxPuts(countersignStepids.length > 0 ? [countersignRequested(next)] : []),
-          ...spend,
-        ],
-      );
-      return next;
-    },
-    {
-      attempts: 6,
-      raceLabels: labelsIn('acknowledgement', 'acknowledged-version', ...AUDIT_CHAIN_LABELS),
-      message: 'This acknowledgement was being changed; try again',
-    },
-  );
-  await refreshDocumentProgress(caller.userid, release.doctype, release.docid);
-  return acknowledgementView(signed, nowSeconds());
-}
-
-/** 409 with the acknowledgement: signed already, or settled by a completion (superseded). */
-export function notPending(ack: AcknowledgementRecord): ConflictError {
-  const message =
-    ack.status === 'signed'
-      ? 'This release is already acknowledged'
-      : 'You completed this document on this release or a newer one: there is nothing to acknowledge';
-  return new ConflictError(message, acknowledgementView(ack, nowSeconds()));
-}
-
-function countersignRequested(ack: AcknowledgementRecord) {
-  return domainEvent('acknowledgement.countersign_requested', `ACK#${ack.releaseid}#${ack.userid}`, {
-    releaseid: ack.releaseid,
-    doctype: ack.doctype,
-    docid: ack.docid,
-    userid: ack.userid,
-    stepids: ack.countersign_stepids ?? [],
-  });
-}
+export { sign, signOnce, type IntentSignature } from '../../shared/training/acknowledgement-sign.ts';
 
 export async function signatures(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);

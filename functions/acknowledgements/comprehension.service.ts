@@ -1,7 +1,7 @@
 /**
  * Comprehension and decline (docs/competency.md "Comprehension and decline", decision 304):
  * - a release's comprehension quiz: whoever may change the document ties an existing, enabled
- *   quiz to it (or unties it); signing then waits for a pass (comprehension-check.ts);
+ *   quiz to it (or unties it); signing then waits for a pass (shared/training/comprehension-check.ts);
  * - decline: the person asked declines, with a comment, while the acknowledgement is pending; the
  *   decline is kept as the acknowledgement's history, audited, emitted as
  *   `acknowledgement.declined` in the same transaction, and mailed to the document's owner. The
@@ -32,8 +32,9 @@ import { getUser } from '../../shared/db/entities/user.ts';
 import { getWiki } from '../../shared/db/entities/wiki.ts';
 import { sendMail } from '../../shared/mail/mailer.ts';
 import { log } from '../../shared/observability/logger.ts';
-import { assertManagesDocument, notPending } from './acknowledgements.service.ts';
-import { passedSince } from './comprehension-check.ts';
+import { assertManagesDocument } from './acknowledgements.service.ts';
+import { notPending } from '../../shared/training/acknowledgement-sign.ts';
+import { passedSince } from '../../shared/training/comprehension-check.ts';
 import type { ComprehensionInput, DeclineInput } from './comprehension.schemas.ts';
 
 async function requireRelease(releaseid: number) {

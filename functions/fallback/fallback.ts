@@ -54,7 +54,8 @@ export function createFallback(manifest: ManifestEntry[], invokeGroup: GroupInvo
       return { statusCode: status, headers: { ...CORS_HEADERS, 'content-type': SCIM_CONTENT_TYPE, ...allow }, body };
     }
     if (allow) return respond(405, { message: `Method ${method} not allowed` }, format, allow);
-    return respond(404, { message: ENDPOINT_NOT_FOUND }, format);
+    // The real service's words; the header names where the API's routes are described (RFC 8631).
+    return respond(404, { message: ENDPOINT_NOT_FOUND }, format, { link: '</api/2.0/doc>; rel="service-doc"' });
   }
 }
 

@@ -8,14 +8,17 @@ import { config, siteUrl } from '../../shared/config.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
+import { SEARCH_INDEX_PREFIX } from '../../shared/search/keys.ts';
 import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 import { clientFileRoute } from './client.routes.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { editorRoutes } from './editor.routes.ts';
 import { contentRoutes } from './content.routes.ts';
+import { homeRoutes } from './home.routes.ts';
 import { imageFileRoute, mediaFileRoute } from './images.routes.ts';
 import { playerRoutes } from './player.routes.ts';
+import { searchRoutes } from './search.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { pageError } from './session/page-error.ts';
 
@@ -29,6 +32,11 @@ const avatarName = DEFAULT_AVATAR_PATH.split('/').pop()!;
 const avatarAssets = [avatarName, ...IMAGE_SIZES.map((size) => `${avatarName}.${size.name}`)] as const;
 let avatarBytes: Buffer | undefined;
 
+/** The site's icon: a step mark in the pages' accent colour (every page links it). */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">\
+<rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M7 24h6v-6h6v-6h6" fill="none" stroke="#fff" \
+stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
+
 export const pagesGroup = defineGroup({
   name: 'pages',
   // Errors of page routes (a form without its CSRF token, a page that names nothing) as pages.
@@ -36,10 +44,12 @@ export const pagesGroup = defineGroup({
   // The pages read what the API's GETs read; sessions write: login mints tokens, logout deletes
   // them, reset links are mailed. Media: `igi/` (images, and the PDF's; videos' and documents'
   // public copies, made from their originals on first use: decision 312), and oversized PDFs in `pdf/`.
+  // The search page and suggestions read the search index as GET /search does (decision 298).
   access: {
     table: 'readwrite',
     // The player's commits complete course stages (shared/training/progress.ts), as the modules group's do.
     conditionChecks: true,
+    modulesBucket: { read: [SEARCH_INDEX_PREFIX] },
     sendMail: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
@@ -102,6 +112,26 @@ export const pagesGroup = defineGroup({
         return rawReply(200, avatarBytes, 'image/png', { 'cache-control': 'public, max-age=86400' });
       },
     }),
+    route({
+      method: 'GET',
+      path: '/favicon.svg',
+      site: true,
+      auth: 'public',
+      openOnPrivateSite: true,
+      summary: "The site's icon (SVG), linked from every page",
+      handler: async () => rawReply(200, FAVICON_SVG, 'image/svg+xml', { 'cache-control': 'public, max-age=86400' }),
+    }),
+    route({
+      method: 'GET',
+      path: '/favicon.ico',
+      site: true,
+      auth: 'public',
+      openOnPrivateSite: true,
+      status: 301,
+      summary: 'Where browsers look for an icon by default: 301 to /favicon.svg',
+      handler: async () =>
+        reply(301, undefined, { location: '/favicon.svg', 'cache-control': 'public, max-age=86400' }),
+    }),
     imageFileRoute,
     clientFileRoute,
     mediaFileRoute,
@@ -109,5 +139,7 @@ export const pagesGroup = defineGroup({
     ...contentRoutes,
     ...editorRoutes,
     ...playerRoutes,
+    ...searchRoutes,
+    ...homeRoutes,
   ],
 });

@@ -7,7 +7,7 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { searchResultsSchema } from '../../shared/views/search-views.ts';
 import { SEARCH_INDEX_PREFIX } from '../../shared/search/keys.ts';
 import { searchParams, searchQuery } from './search.schemas.ts';
-import * as service from './search.service.ts';
+import { search } from '../../shared/read-models/search.ts';
 import responseExamples from './search.response-examples.json' with { type: 'json' };
 
 export const searchGroup = defineGroup({
@@ -40,7 +40,7 @@ export const searchGroup = defineGroup({
       query: searchQuery,
       queryExample: { filter: 'guide,device', limit: '50' },
       response: searchResultsSchema,
-      handler: ({ caller, params, query }) => service.search(caller, params.query, query),
+      handler: ({ caller, params, query }) => search(caller, params.query, query),
     }),
   ],
 });

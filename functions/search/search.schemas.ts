@@ -1,10 +1,7 @@
 /** The query of GET /search/{query} (docs/search.md). */
 import * as z from 'zod/mini';
 import { pagination } from '../../shared/http/query.ts';
-
-/** What `filter` may name: guides, teardowns (guides of type teardown), categories (devices), wiki pages. */
-export const SEARCH_FILTERS = ['guide', 'teardown', 'device', 'category', 'wiki'] as const;
-export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+import { SEARCH_FILTERS } from '../../shared/read-models/search.ts';
 
 const filterList = z.optional(
   z.pipe(

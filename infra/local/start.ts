@@ -77,7 +77,9 @@ const stack = await startLocalStack({ dataDir: inMemory ? undefined : dataDir, p
 const url = `http://${host}:${stack.port}/api/2.0`;
 console.log(
   [
-    `Stepwise is running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    // The site's root answers a page; the API's base path alone is no resource (a 404).
+    `Stepwise is running at http://${host}:${stack.port}/  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `  API:    ${url}/  (e.g. ${url}/guides)`,
     `  docs:   ${url}/doc`,
     `  data:   ${inMemory ? 'in memory (nothing kept)' : dataDir}`,
     `  node:   ${process.version} (Lambda runs Node 22)`,

@@ -22,6 +22,11 @@ import { isAdmin, type AuthContext, type Caller } from '../domain/caller.ts';
 import { authenticateServiceToken } from './api-token-auth.ts';
 
 const SCHEME = /^api\s+(\S+)\s*$/i;
+/**
+ * The 401 of a header in the wrong form (a bare token, `Bearer` with a user's token): still
+ * "Invalid login" first, as the real service says, then the form that works (issue 42).
+ */
+export const TOKEN_FORM_HINT = 'Invalid login: send the token as "Authorization: api <token>"';
 const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /** How long another container's revocation (logout, password change, role change) may lag here. */
@@ -90,11 +95,11 @@ export async function authenticate(headers: Record<string, string>, sessionToken
   if (!header && sessionToken) return authenticateSession(sessionToken, appId);
   if (!header) return { user: null, appId };
   const match = SCHEME.exec(header) ?? BEARER.exec(header);
-  if (!match) throw new UnauthenticatedError();
+  if (!match) throw new UnauthenticatedError(TOKEN_FORM_HINT);
   const tokenid = serviceTokenId(match[1]);
   if (tokenid !== undefined) return { user: await authenticateServiceToken(match[1], tokenid), appId };
   // Bearer is for site API tokens only; a user's token goes as `api <token>`.
-  if (!SCHEME.test(header)) throw new UnauthenticatedError();
+  if (!SCHEME.test(header)) throw new UnauthenticatedError(TOKEN_FORM_HINT);
   const userid = apiTokenUserid(match[1]);
   if (userid === undefined) throw new UnauthenticatedError();
   const found = await lookUp(match[1], userid);

@@ -35,7 +35,7 @@ describe('the guide page', () => {
     expect(text).toMatch(/<img class="cover" src="http[^"]+\/igi\/[\w-]+\.medium" alt="Replace the nozzle/);
     expect(text).toMatch(/<img src="[^"]+\/igi\/[\w-]+\.medium" alt="Step 1: Open the cover/);
     expect(text).toContain('<span class="line-icon">Caution: </span>');
-    expect(text).toContain('class="bullet-icon_caution level-1"');
+    expect(text).toContain('class="callout callout-caution bullet-icon_caution level-1"');
     expect(text).toContain('<strong>hex key</strong>');
     expect(text).toContain('Before you start');
     expect(text).toContain('Release 1.0 of <time');

@@ -40,7 +40,7 @@ describe('the login page', () => {
     expect(cookie).toMatch(/^stepwise_presession=[0-9a-f]{64}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Lax$/);
     expect(response.text).toContain('<input type="hidden" name="returnTo" value="/Guide/Fix/1">');
     expect(csrfIn(response.text)).toMatch(/^[0-9a-f]{64}$/);
-    expect(response.text).toMatch(/<main id="main"><h1>Sign in<\/h1>/);
+    expect(response.text).toMatch(/<div class="session"><h1>Log in<\/h1>/);
   });
 
   it('signs in: a session cookie of the token store, and back to returnTo', async () => {

@@ -90,7 +90,9 @@ describe('routing', () => {
   it('rejects a malformed Authorization header as 401', async () => {
     const response = await api('GET', '/user', { headers: { authorization: 'Bearer abc' } });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ message: 'Invalid login' });
+    expect(response.body).toEqual({ message: 'Invalid login: send the token as "Authorization: api <token>"' });
+    const bare = await api('GET', '/user', { headers: { authorization: 'abc' } });
+    expect(bare.body.message).toContain('Authorization: api <token>');
   });
 });
 

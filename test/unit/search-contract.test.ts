@@ -25,7 +25,7 @@ import {
   type OpenSearchApi,
 } from '../../shared/search/opensearch-adapter.ts';
 import type { SearchBackend, SearchDocument, SearchKind } from '../../shared/search/search-port.ts';
-import { viewerOf } from '../../functions/search/search.service.ts';
+import { viewerOf } from '../../shared/read-models/search.ts';
 import { fakeOpenSearch } from '../support/fake-opensearch.ts';
 
 function doc(recordid: number, fields: Partial<SearchDocument>): SearchDocument {

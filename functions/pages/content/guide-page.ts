@@ -11,19 +11,46 @@ import { dateText, imageSource, linkOrText, linkUrl, sanitized, section } from '
 type GuideItem = FullGuideView['tools'][number];
 type StepLine = StepView['lines'][number];
 
-/** Icon bullets read as words, so they are not lost on a screen reader or on paper. */
-const ICON_WORDS: Record<string, string> = {
-  icon_note: 'Note',
-  icon_caution: 'Caution',
-  icon_reminder: 'Reminder',
+/**
+ * Icon bullets are safety callouts: a box in their colour with an icon (inline SVG, drawn in the
+ * text's colour, hidden from screen readers) and their word, so that neither a screen reader nor
+ * a black-and-white print loses them.
+ */
+const OUTLINE = html`fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"`;
+const CALLOUTS: Record<string, { word: string; kind: string; icon: SafeHtml }> = {
+  icon_note: {
+    word: 'Note',
+    kind: 'note',
+    icon: svgIcon(html`<circle cx="12" cy="12" r="10" ${OUTLINE}/>
+<path d="M11 10h2v7h-2zM11 6.5h2v2h-2z" fill="currentColor"/>`),
+  },
+  icon_caution: {
+    word: 'Caution',
+    kind: 'caution',
+    icon: svgIcon(html`<path d="M12 2.5 1.5 21h21z" ${OUTLINE}/>
+<path d="M11 9h2v6h-2zM11 16.5h2v2h-2z" fill="currentColor"/>`),
+  },
+  icon_reminder: {
+    word: 'Reminder',
+    kind: 'reminder',
+    icon: svgIcon(html`<path d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6z" ${OUTLINE}/>
+<path d="M9.5 18a2.5 2.5 0 0 0 5 0z" fill="currentColor"/>`),
+  },
 };
 
+function svgIcon(paths: SafeHtml): SafeHtml {
+  return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">${paths}</svg>`;
+}
+
 function line(entry: StepLine): SafeHtml {
-  const icon = ICON_WORDS[entry.bullet];
+  const callout = CALLOUTS[entry.bullet];
   const level = Math.max(0, Math.min(5, entry.level));
-  return html`<li class="bullet-${entry.bullet} level-${level}">${
-    icon ? html`<span class="line-icon">${icon}: </span>` : ''
-  }${sanitized(entry.text_rendered)}</li>`;
+  if (callout) {
+    const word = html`<span class="line-icon">${callout.word}: </span>`;
+    const classes = `callout callout-${callout.kind} bullet-${entry.bullet} level-${level}`;
+    return html`<li class="${classes}">${callout.icon}<div>${word}${sanitized(entry.text_rendered)}</div></li>`;
+  }
+  return html`<li class="bullet-${entry.bullet} level-${level}">${sanitized(entry.text_rendered)}</li>`;
 }
 
 /** Step media: images (alt from the step's title), a video with its poster, or an embed as a link. */

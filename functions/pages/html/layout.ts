@@ -17,6 +17,38 @@ const STYLE = new SafeHtml(`<style>${PAGE_STYLES}</style>`);
 /** The stylesheet's hash, the one style the pages' Content-Security-Policy allows. */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(PAGE_STYLES).digest('base64')}'`;
 
+/**
+ * The search box's suggestions (decision 298): as the reader types three characters or more, the
+ * titles of the best matches they may read fill the box's <datalist>. A few hundred bytes, inline
+ * and allowed by its hash; without it the box is a plain form that opens the results page.
+ */
+export const SUGGEST_SCRIPT = `(() => {
+  const input = document.getElementById('site-search-query');
+  const list = document.getElementById('site-search-suggestions');
+  if (!input || !list) return;
+  let timer;
+  let asked = '';
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const text = input.value.trim();
+      if (text.length < 3 || text === asked) return;
+      asked = text;
+      try {
+        const answer = await fetch('/Search/suggest?query=' + encodeURIComponent(text), { credentials: 'same-origin' });
+        if (!answer.ok) return;
+        const { suggestions } = await answer.json();
+        const option = (entry) => Object.assign(document.createElement('option'), { value: entry.title });
+        list.replaceChildren(...suggestions.map(option));
+      } catch {}
+    }, 150);
+  });
+})();`;
+const SCRIPT = new SafeHtml(`<script>${SUGGEST_SCRIPT}</script>`);
+
+/** The suggestion script's hash, the one script the pages' Content-Security-Policy allows. */
+export const SUGGEST_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SUGGEST_SCRIPT).digest('base64')}'`;
+
 export interface PageFrame {
   /** The document title (the site's name is added). */
   title: string;
@@ -28,6 +60,8 @@ export interface PageFrame {
   path: string;
   /** The language of the content (BCP 47); the site's first language by default. */
   lang?: string;
+  /** What the header's search box shows (the results page's words). */
+  query?: string;
   /** Load the pages' client script and stylesheet (the editors only; decision 294). */
   client?: boolean;
 }
@@ -65,6 +99,7 @@ export function renderPage(frame: PageFrame): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} – ${site}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${STYLE}
 ${frame.client ? clientTags() : ''}
 </head>
@@ -72,12 +107,21 @@ ${frame.client ? clientTags() : ''}
 <a class="skip" href="#content">Skip to content</a>
 <header class="site-header">
 <a class="site-name" href="/">${site}</a>
-<nav aria-label="Account"><ul><li>${accountSlot(frame.caller, frame.path)}</li></ul></nav>
+<form class="site-search" action="/Search" method="get" role="search" aria-label="Site">
+<input id="site-search-query" type="search" name="query" value="${frame.query ?? ''}" maxlength="200" \
+list="site-search-suggestions" autocomplete="off" aria-label="Search guides and pages" placeholder="Search">
+<datalist id="site-search-suggestions"></datalist><button type="submit">Search</button>
+</form>
+<nav aria-label="Account"><ul>${frame.caller ? html`<li><a href="/Manage">My training</a></li>` : ''}<li>${accountSlot(
+    frame.caller,
+    frame.path,
+  )}</li></ul></nav>
 </header>
 <main id="content" tabindex="-1">
 ${frame.content}
 </main>
-<footer class="site-footer"><p>${site}</p></footer>
+<footer class="site-footer"><p>${site} · <a href="/api/2.0/doc">API reference</a></p></footer>
+${SCRIPT}
 </body>
 </html>
 `.text;

@@ -10,7 +10,7 @@ import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../../sh
 import { rawReply, reply, type Reply } from '../../../shared/http/route.ts';
 import { uploadOrigins } from '../../../shared/storage/objects.ts';
 import { html } from './html.ts';
-import { loginHref, renderPage, STYLE_HASH, type PageFrame } from './layout.ts';
+import { loginHref, renderPage, STYLE_HASH, SUGGEST_SCRIPT_HASH, type PageFrame } from './layout.ts';
 
 /** Public pages may be cached by browsers and CloudFront for this long. */
 export const PUBLIC_PAGE_MAX_AGE_SECONDS = 300;
@@ -35,16 +35,19 @@ export function pageHeaders(caller: Caller | null): Record<string, string> {
 }
 
 /**
- * Defense in depth behind the escaping: no script runs on a page at all, the one stylesheet is
- * allowed by its hash, images come from the site (the /igi/ URLs), and nothing may frame a page.
+ * Defense in depth behind the escaping: the one script (the search box's suggestions, which may
+ * ask the site for them) and the one stylesheet are allowed by their hashes, nothing else runs;
+ * images come from the site (the /igi/ URLs), and nothing may frame a page.
  * Videos play from presigned URLs of the media bucket, whose host differs by deployment.
  */
 export function pageSecurityPolicy(client = false): string {
   return [
     "default-src 'none'",
-    // A page with the client (decision 294): its script and stylesheet from this site, its API
-    // calls to this site and its uploads to the media bucket. Still no inline script.
-    ...(client ? ["script-src 'self'", `connect-src 'self' ${uploadOrigins(config().MEDIA_BUCKET).join(' ')}`] : []),
+    // The search box's suggestion script is allowed by its hash on every page. A page with the
+    // client (decision 294) also loads its script and stylesheet from this site and uploads to the
+    // media bucket. Still no other inline script.
+    `script-src ${client ? "'self' " : ''}${SUGGEST_SCRIPT_HASH}`,
+    `connect-src 'self'${client ? ` ${uploadOrigins(config().MEDIA_BUCKET).join(' ')}` : ''}`,
     `style-src ${client ? "'self' " : ''}${STYLE_HASH}`,
     `img-src 'self' ${new URL(siteUrl()).origin}`,
     'media-src *',

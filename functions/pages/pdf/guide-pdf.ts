@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
-import { parseInline, parseWiki, plainText } from '../../../shared/domain/wiki-syntax/index.ts';
+import { type DocNode, parseInline, parseWiki, plainText } from '../../../shared/domain/wiki-syntax/index.ts';
 import type { CurrentRelease } from '../../../shared/db/entities/release.ts';
 import type { FullGuideView, StepView } from '../../../shared/views/guide-views.ts';
 
@@ -31,10 +31,20 @@ function fontPath(file: string): string {
 
 const MARGIN = 50;
 const FOOTER_SPACE = 30;
-const BULLET_WORDS: Record<string, string> = {
-  icon_note: 'Note: ',
-  icon_caution: 'Caution: ',
-  icon_reminder: 'Reminder: ',
+/**
+ * Safety callouts as the page shows them (functions/pages/content/guide-page.ts): a tinted box
+ * with a bar, an icon and the word in the callout's colour.
+ */
+interface Callout {
+  word: string;
+  ink: string;
+  tint: string;
+  icon: 'circle' | 'triangle' | 'bell';
+}
+const CALLOUTS: Record<string, Callout> = {
+  icon_note: { word: 'Note: ', ink: '#0b4f94', tint: '#e8f1fb', icon: 'circle' },
+  icon_caution: { word: 'Caution: ', ink: '#8a4500', tint: '#fff3e0', icon: 'triangle' },
+  icon_reminder: { word: 'Reminder: ', ink: '#5b2480', tint: '#f3ebf8', icon: 'bell' },
 };
 
 /**
@@ -76,7 +86,30 @@ function within(budget: Budget, text: string): string {
   return breakLongWords(text);
 }
 
-const lineText = (raw: string) => plainText({ type: 'paragraph', content: parseInline(raw) });
+/** A run of a line's text, bold or not (the PDF keeps inline bold; other marks print plain). */
+export interface TextRun {
+  text: string;
+  bold: boolean;
+}
+
+/** A step line's wiki text as runs of plain and bold text, neighbours of one weight merged. */
+export function lineRuns(raw: string): TextRun[] {
+  const runs: TextRun[] = [];
+  const push = (text: string, bold: boolean) => {
+    const last = runs.at(-1);
+    if (last && last.bold === bold) last.text += text;
+    else if (text) runs.push({ text, bold });
+  };
+  const visit = (node: DocNode, bold: boolean, depth: number): void => {
+    if (depth > 64) return;
+    const here = bold || (node.marks ?? []).some((mark) => mark.type === 'bold');
+    if (node.type === 'text' && typeof node.text === 'string') push(node.text, here);
+    else if (node.type === 'hard_break') push('\n', here);
+    for (const child of node.content ?? []) visit(child, here, depth + 1);
+  };
+  for (const node of parseInline(raw)) visit(node, false, 0);
+  return runs;
+}
 const blockText = (raw: string) =>
   plainText(parseWiki(raw))
     .replace(/\n{3,}/g, '\n\n')
@@ -110,11 +143,67 @@ function stepHeight(doc: Doc, texts: string[], shown: number, width: number): nu
   return 30 + imageRow + lines;
 }
 
+/** The runs the budget still allows, the callout's word first. */
+function boundedRuns(budget: Budget, runs: TextRun[], callout: Callout | undefined): TextRun[] {
+  const all = callout ? [{ text: callout.word, bold: true }, ...runs] : runs;
+  return all.map((run) => ({ text: within(budget, run.text), bold: run.bold })).filter((run) => run.text);
+}
+
+/** The callout's icon, 12 pt square at (x, y), in its ink. */
+function drawIcon(doc: Doc, callout: Callout, x: number, y: number): void {
+  doc.save().lineWidth(1.3).strokeColor(callout.ink).fillColor(callout.ink);
+  if (callout.icon === 'triangle') {
+    doc.polygon([x + 6, y], [x + 12, y + 11], [x, y + 11]).stroke();
+    doc.rect(x + 5.4, y + 3.5, 1.2, 4).fill();
+    doc.rect(x + 5.4, y + 8.4, 1.2, 1.2).fill();
+  } else if (callout.icon === 'circle') {
+    doc.circle(x + 6, y + 6, 5.5).stroke();
+    doc.rect(x + 5.4, y + 5, 1.2, 4.5).fill();
+    doc.rect(x + 5.4, y + 2.8, 1.2, 1.2).fill();
+  } else {
+    doc.moveTo(x + 2, y + 9).bezierCurveTo(x + 3, y + 7, x + 2, y, x + 6, y);
+    doc
+      .bezierCurveTo(x + 10, y, x + 9, y + 7, x + 10, y + 9)
+      .closePath()
+      .stroke();
+    doc.circle(x + 6, y + 10.5, 1.3).fill();
+  }
+  doc.restore();
+}
+
+/** A line: a bullet and its runs, or a callout box (tint, bar, icon, the word in bold and colour). */
+function drawLine(doc: Doc, runs: TextRun[], callout: Callout | undefined, x: number, width: number): void {
+  if (runs.length === 0) return;
+  const textX = callout ? x + 24 : x;
+  const textWidth = callout ? width - 30 : width;
+  if (callout) {
+    const height = doc.heightOfString(runs.map((run) => run.text).join(''), { width: textWidth }) + 10;
+    const top = doc.y;
+    doc.save().rect(x, top, width, height).fill(callout.tint).rect(x, top, 3, height).fill(callout.ink).restore();
+    drawIcon(doc, callout, x + 8, top + 5);
+    doc.y = top + 5;
+  } else {
+    const top = doc.y;
+    doc.font('body').text('•', x - 12, top, { width: 12, lineBreak: false });
+    doc.y = top;
+  }
+  runs.forEach((run, index) => {
+    const last = index === runs.length - 1;
+    doc.font(run.bold ? 'bold' : 'body').fillColor(callout && index === 0 ? callout.ink : 'black');
+    const options = { width: textWidth, continued: !last, paragraphGap: callout ? 8 : 3 };
+    if (index === 0) doc.text(run.text, textX, doc.y, options);
+    else doc.text(run.text, options);
+  });
+  doc.font('body').fillColor('black');
+}
+
 function drawStep(doc: Doc, step: StepView, number: number, images: PdfImages, width: number, budget: Budget): void {
   const bottom = doc.page.height - MARGIN - FOOTER_SPACE;
-  const texts = step.lines.map((line) =>
-    within(budget, `${BULLET_WORDS[line.bullet] ?? ''}${lineText(line.text_raw)}`),
-  );
+  const lines = step.lines.map((line) => {
+    const callout = CALLOUTS[line.bullet];
+    return { callout, runs: boundedRuns(budget, lineRuns(line.text_raw), callout) };
+  });
+  const texts = lines.map((line) => line.runs.map((run) => run.text).join(''));
   const shownCount = step.media.type === 'image' ? step.media.data.filter((image) => images.has(image.id)).length : 0;
   const needed = stepHeight(doc, texts, shownCount, width);
   // A step starts a new page when it would not fit, unless it is longer than a page anyway.
@@ -137,10 +226,8 @@ function drawStep(doc: Doc, step: StepView, number: number, images: PdfImages, w
     doc.fillColor('#555555').text(`Embedded: ${step.media.data.title} (${step.media.data.url})`).fillColor('black');
   }
   for (const [index, line] of step.lines.entries()) {
-    const text = texts[index]!;
-    if (!text) continue;
     const indent = 12 + Math.max(0, Math.min(5, line.level)) * 16;
-    doc.text(`•  ${text}`, MARGIN + indent, doc.y, { width: width - indent, paragraphGap: 3 });
+    drawLine(doc, lines[index]!.runs, lines[index]!.callout, MARGIN + indent, width - indent);
   }
   doc.x = MARGIN;
   doc.moveDown(0.8);

@@ -53,10 +53,10 @@ ${csrfField(form.csrf)}<input type="hidden" name="returnTo" value="${input.retur
  value="${input.email ?? ''}"${describedBy}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button>
+<button type="submit">Log in</button>
 </form>
 <p><a href="/reset_password">Forgot your password?</a></p>${companySignIn(input.returnTo)}`;
-  const reply = sessionPage('Sign in', main, { status: input.status, cookies: form.cookies });
+  const reply = sessionPage('Log in', main, { status: input.status, cookies: form.cookies });
   return { ...reply, headers: { ...reply.headers, ...input.headers } };
 }
 
@@ -64,7 +64,7 @@ export function signedInPage(form: FormState, caller: Caller, returnTo: string, 
   const main = html`<p>You are signed in as <strong>${caller.username}</strong>.</p>
 <p><a href="${returnTo}">Continue</a></p>
 ${logoutForm(form.csrf)}`;
-  return sessionPage(title, main, { cookies: form.cookies });
+  return sessionPage(title, main, { cookies: form.cookies, caller });
 }
 
 export function newPasswordPage(form: FormState, token: string, problem?: string, status?: number): Reply {
@@ -92,5 +92,5 @@ ${csrfField(form.csrf)}
 }
 
 export function linkSentPage(message: string): Reply {
-  return sessionPage('Check your mail', html`<p role="status">${message}</p><p><a href="/login">Sign in</a></p>`);
+  return sessionPage('Check your mail', html`<p role="status">${message}</p><p><a href="/login">Log in</a></p>`);
 }

@@ -1,21 +1,33 @@
 /**
- * Full-text search (docs/search.md): the index ranks (shared/search), the guide access rule
+ * Full-text search (docs/search.md), for GET /search/{query} and the site's search page and
+ * suggestions (functions/pages, decision 298): the index ranks (shared/search), the guide access rule
  * filters (shared/content/guide-access.ts, the rule GET /guides uses) before anything is
  * counted, and only the page asked for is read from the table and shown. Each guide of the page
  * is checked again on its record as it is now: the index may trail a change by the indexer's lag.
  */
-import { isAdmin, type Caller } from '../../shared/domain/caller.ts';
-import { canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { getGuides } from '../../shared/db/entities/guide.ts';
-import { getWiki, type WikiRecord } from '../../shared/db/entities/wiki.ts';
-import { guideSummaries } from '../../shared/read-models/guide-pages.ts';
-import { searchBackend } from '../../shared/search/backends.ts';
-import type { SearchHit, SearchKind, SearchViewer } from '../../shared/search/search-port.ts';
-import { siteUrl } from '../../shared/config.ts';
-import type { GuideSummary } from '../../shared/views/guide-views.ts';
-import { wikiListItem, type WikiListItem } from '../../shared/views/wiki-views.ts';
-import { searchResults, type SearchResults } from '../../shared/views/search-views.ts';
-import type { SearchFilter, SearchQueryInput } from './search.schemas.ts';
+import { isAdmin, type Caller } from '../domain/caller.ts';
+import { canViewGuideNow } from '../content/guide-access.ts';
+import { getGuides } from '../db/entities/guide.ts';
+import { getWiki, type WikiRecord } from '../db/entities/wiki.ts';
+import { guideSummaries } from './guide-pages.ts';
+import { searchBackend } from '../search/backends.ts';
+import type { SearchHit, SearchKind, SearchViewer } from '../search/search-port.ts';
+import { siteUrl } from '../config.ts';
+import type { GuideSummary } from '../views/guide-views.ts';
+import { wikiListItem, type WikiListItem } from '../views/wiki-views.ts';
+import { searchResults, type SearchResults } from '../views/search-views.ts';
+
+/** What `filter` may name: guides, teardowns (guides of type teardown), categories (devices), wiki pages. */
+export const SEARCH_FILTERS = ['guide', 'teardown', 'device', 'category', 'wiki'] as const;
+export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+/** A search's options: the kinds wanted, the language, the page. */
+export interface SearchOptions {
+  filter?: readonly SearchFilter[];
+  langid: string;
+  offset: number;
+  limit: number;
+}
 
 const ALL_KINDS: SearchKind[] = ['guide', 'category', 'wiki'];
 
@@ -60,17 +72,40 @@ async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Ar
   });
 }
 
-export async function search(caller: Caller | null, text: string, query: SearchQueryInput): Promise<SearchResults> {
-  // The site's backend ranks, filters by access and counts (decision 292); the page is read here.
-  const found = await searchBackend().search({
+/**
+ * One page of what the caller may read that matches: the site's backend ranks, filters by access
+ * and counts (decision 292).
+ */
+function readableHits(caller: Caller | null, text: string, query: SearchOptions) {
+  return searchBackend().search({
     query: { text, langid: query.langid, ...scopeOf(query.filter) },
     viewer: viewerOf(caller),
     readable: (access) => canViewGuideNow(caller, access),
     offset: query.offset,
     limit: query.limit,
   });
+}
+
+export async function search(caller: Caller | null, text: string, query: SearchOptions): Promise<SearchResults> {
+  const found = await readableHits(caller, text, query);
   return searchResults(
     { search: text, limit: query.limit, offset: query.offset, total: found.total },
     await pageResults(caller, found.hits),
   );
+}
+
+/**
+ * Suggestions as a reader types (the site's search box): the titles of the best few matches the
+ * caller may read, each checked on its record as it is now, as a page of results is.
+ */
+export async function searchSuggestions(
+  caller: Caller | null,
+  text: string,
+  options: { langid: string; limit: number },
+): Promise<Array<{ title: string; url: string }>> {
+  const { hits } = await readableHits(caller, text, { langid: options.langid, offset: 0, limit: options.limit });
+  return (await pageResults(caller, hits)).map((result) => ({
+    title: 'display_title' in result && result.display_title ? result.display_title : result.title,
+    url: result.url,
+  }));
 }

@@ -3,10 +3,10 @@
  * 304): when the release has a comprehension quiz, the signer must have passed it — a submitted,
  * passing session, not invalidated, finished after they were asked — or the signature is 403.
  */
-import { ForbiddenError } from '../../shared/domain/errors.ts';
-import { getComprehensionQuiz } from '../../shared/db/entities/acknowledgement-comprehension.ts';
-import { listAllUserSessions } from '../../shared/db/entities/quiz-session.ts';
-import type { AcknowledgementRecord } from '../../shared/db/entities/acknowledgement.ts';
+import { ForbiddenError } from '../domain/errors.ts';
+import { getComprehensionQuiz } from '../db/entities/acknowledgement-comprehension.ts';
+import { listAllUserSessions } from '../db/entities/quiz-session.ts';
+import type { AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
 
 /** Whether the person passed the quiz since `since` (one Query of their sessions). */
 export async function passedSince(userid: number, quizid: number, since: number): Promise<boolean> {
