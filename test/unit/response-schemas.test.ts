@@ -50,6 +50,19 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /sso/step_up': "a 302 to the identity provider's forced re-login, no body",
   'GET /sso/sign_for': "a 302 to the identity provider's forced fresh sign-in, no body",
   'GET /sso/{providerid}/metadata': 'SAML SP metadata, XML for the identity provider to import (decision 285)',
+  'GET /favicon.svg': "the site's icon, SVG",
+  'GET /favicon.ico': 'a 301 to /favicon.svg, no body',
+  'GET /client/{file}': "the pages' client script or stylesheet, by content hash (decision 294)",
+  'GET /igi/{guid}/{filename}': "a video's or document's bytes (ranges), or a 302 to a short-lived copy (decision 312)",
+  'GET /Edit/Wiki/{namespace}/{title}': 'the wiki editor page, HTML',
+  'GET /Edit/Guide/{guideid}': 'the guide editor page, HTML',
+  'GET /ExternalTrainingModule/{id}': 'the module player page, HTML (decision 306)',
+  'GET /player/player.js': "the player page's script",
+  'GET /player/player.css': "the player page's stylesheet",
+  'GET /player/scorm-again.js': "scorm-again's browser build, for the runtime host on the content origin",
+  'GET /Search': 'the search results page, HTML (decision 298)',
+  'GET /Manage': "the learner's home page, HTML (decision 299)",
+  'POST /Manage/acknowledgements/{releaseid}/sign': 'a 303 back to the home page, or the home with the problem, HTML',
 };
 
 /**
