@@ -18,7 +18,7 @@ import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type Page, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { TransactionConditionFailed, transactWrite, type LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { isNewerVersion, type ReleaseVersion } from '../../domain/stage-status.ts';
 
@@ -188,9 +188,25 @@ function ackItem(ack: AcknowledgementRecord) {
   };
 }
 
-/** A new acknowledgement; false when the person was already asked for this release. */
-export async function insertAcknowledgement(ack: AcknowledgementRecord): Promise<boolean> {
-  return putItem(ackItem(ack), { ifAbsent: true });
+/**
+ * A new acknowledgement, with `extra` writes in its transaction (its notices' queue items);
+ * false when the person was already asked for this release (nothing is written).
+ */
+export async function insertAcknowledgement(ack: AcknowledgementRecord, extra: LabelledWrite[] = []): Promise<boolean> {
+  if (extra.length === 0) return putItem(ackItem(ack), { ifAbsent: true });
+  try {
+    await transactWrite([
+      {
+        label: 'acknowledgement',
+        item: { Put: { TableName: tableName(), Item: ackItem(ack), ConditionExpression: 'attribute_not_exists(pk)' } },
+      },
+      ...extra,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('acknowledgement')) return false;
+    throw error;
+  }
 }
 
 /** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version (null: not yet). */
