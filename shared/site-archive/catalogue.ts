@@ -112,6 +112,11 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'RetrainingMark',
   'TrainingSettings',
   'WorkLogQualification',
+  // docs/notices.md
+  'NoticeDue',
+  'NoticeSent',
+  'NoticePreferences',
+  'NoticeSettings',
 ]);
 
 type Key = { pk: string; sk: string };
@@ -162,6 +167,8 @@ export const REFERENCES: Record<string, Reference[]> = {
   DocumentTag: [user('userid')],
   CourseAssignment: [{ attribute: 'wikiid', target: 'wiki' }],
   Collection: [user('created_by')],
+  NoticePreferences: [user('userid')],
+  NoticeDue: [user('userid')],
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */

@@ -77,6 +77,9 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   Acknowledgement: [['ACK#{releaseid}', 'USER#{userid:pad}']],
   RetrainingMark: [['RETRAIN#{doctype}#{docid}', 'MARK']],
   CountersignSteps: [['ACKCS#{releaseid}', 'STEPS']],
+  NoticeDue: [['NOTICEDUE#{shard}', '{fire_at:pad}#{kind}#{subject}']],
+  NoticeSent: [['NOTICESENT#{kind}#{subject}#{due}#{recipient_userid}', 'SENT']],
+  NoticePreferences: [['NOTICEPREF#{userid}', 'PREFS']],
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
   Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],
@@ -116,6 +119,7 @@ export const KEY_ONLY_ENTITIES: ReadonlySet<string> = new Set([
   'SortedRef',
   'AuditHead',
   'TrainingSettings',
+  'NoticeSettings',
   'OpenApprovalRequest',
   'Unique',
 ]);
