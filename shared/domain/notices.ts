@@ -93,5 +93,8 @@ export function noticeMail(
     retraining_assigned: [`Retraining assigned: ${about}`, `Complete it by ${when}.`],
   };
   const [subject, body] = lines[kind];
-  return { subject, text: `${body}\n\n${link}\n\nChange which notices you receive: PATCH /api/2.0/notices/preferences` };
+  return {
+    subject,
+    text: `${body}\n\n${link}\n\nChange which notices you receive: PATCH /api/2.0/notices/preferences`,
+  };
 }

@@ -107,11 +107,17 @@ async function acknowledgementNotice(item: NoticeDueRecord, asOf: number, result
   const ack = item.releaseid ? await getAcknowledgement(item.releaseid, item.userid) : undefined;
   // Signed or superseded: nothing to ask any more. A reminder the sweep reaches only after the due date is moot.
   const moot = item.kind === 'acknowledgement_due_soon' && asOf >= item.due;
-  if (!ack || ack.status !== 'pending' || ack.due_date !== item.due || moot) {
+  if (ack?.status !== 'pending' || ack.due_date !== item.due || moot) {
     result.dropped += 1;
     return;
   }
-  const data = { releaseid: ack.releaseid, doctype: ack.doctype, docid: ack.docid, userid: ack.userid, due_date: item.due };
+  const data = {
+    releaseid: ack.releaseid,
+    doctype: ack.doctype,
+    docid: ack.docid,
+    userid: ack.userid,
+    due_date: item.due,
+  };
   const entity = `ACK#${ack.releaseid}#${ack.userid}`;
   const about = `${ack.doctype} ${ack.docid}, version ${ack.version}`;
   const path = `/api/2.0/acknowledgements/${ack.releaseid}`;
@@ -127,7 +133,9 @@ async function acknowledgementNotice(item: NoticeDueRecord, asOf: number, result
   }
   // acknowledgement.overdue keeps the marker its readers use (acknowledgement-overdue.ts): one event either way.
   const marker =
-    item.kind === 'acknowledgement_overdue' ? `acknowledgement.overdue#${ack.releaseid}#${ack.userid}` : eventMarker(item);
+    item.kind === 'acknowledgement_overdue'
+      ? `acknowledgement.overdue#${ack.releaseid}#${ack.userid}`
+      : eventMarker(item);
   if (await emitOnce(marker, domainEvent(ackEventName[item.kind as keyof typeof ackEventName], entity, data)))
     result.events += 1;
   await mailOnce(item, ack.userid, asOf, result, { subjectLine: about, path });

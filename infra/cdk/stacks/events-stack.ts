@@ -166,12 +166,16 @@ export class EventsStack extends Stack {
       description: 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes',
       timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
     });
-    grantFunctionAccess(this.noticeSweep, { table: NOTICE_SWEEP_TABLE_ACTIONS, sendMail: true }, {
-      table: props.table,
-      mediaBucket: props.mediaBucket,
-      modulesBucket: props.modulesBucket,
-      mailFrom: settings.mailFrom,
-    });
+    grantFunctionAccess(
+      this.noticeSweep,
+      { table: NOTICE_SWEEP_TABLE_ACTIONS, sendMail: true },
+      {
+        table: props.table,
+        mediaBucket: props.mediaBucket,
+        modulesBucket: props.modulesBucket,
+        mailFrom: settings.mailFrom,
+      },
+    );
     new Rule(this, 'NoticeSweepSchedule', {
       description: 'Runs the Stepwise notice sweep every 5 minutes',
       schedule: Schedule.rate(Duration.minutes(5)),

@@ -184,11 +184,7 @@ export async function emitOnce(
   extraWrites: LabelledWrite[] = [],
 ): Promise<boolean> {
   try {
-    await transactWrite([
-      emittedMarkerWrite(marker, event.name),
-      outboxPut(event),
-      ...extraWrites,
-    ]);
+    await transactWrite([emittedMarkerWrite(marker, event.name), outboxPut(event), ...extraWrites]);
     return true;
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('emitted-marker')) return false;

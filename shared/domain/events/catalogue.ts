@@ -200,7 +200,8 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
   },
   'acknowledgement.overdue_escalated': {
     title: 'Acknowledgement Overdue: Escalated',
-    description: "An acknowledgement stayed overdue past the site's escalation delay; the person's team owners are told.",
+    description:
+      "An acknowledgement stayed overdue past the site's escalation delay; the person's team owners are told.",
   },
   'qualification_level.lapsing': {
     title: 'Qualification Level Lapsing',
