@@ -176,7 +176,8 @@ const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({
   sk: 'MARK',
 });
 
-function ackItem(ack: AcknowledgementRecord) {
+/** The stored item of an acknowledgement (its keys and index keys); exported for seeding benches. */
+export function ackItem(ack: AcknowledgementRecord) {
   return {
     ...ackKey(ack.releaseid, ack.userid),
     entity: 'Acknowledgement',
