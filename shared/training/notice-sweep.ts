@@ -13,27 +13,33 @@ import { nowSeconds } from '../clock.ts';
 import { log } from '../observability/logger.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { emitOnce } from '../db/entities/outbox.ts';
-import { getAcknowledgement, type AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
-import { getLevel } from '../db/entities/qualification-level.ts';
+import { getAcknowledgements, type AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
+import { getLevels, type QualificationLevelRecord } from '../db/entities/qualification-level.ts';
 import { getSkills } from '../db/entities/skill.ts';
 import { getTeams } from '../db/entities/team.ts';
-import { getUser } from '../db/entities/user.ts';
+import { getUsers, type UserRecord } from '../db/entities/user.ts';
 import {
   claimNoticeMail,
+  dueCursorAfter,
+  dueNoticeDelete,
   dueNotices,
-  getNoticePreferences,
+  getManyNoticePreferences,
   NOTICE_SHARDS,
+  noticeMailClaimWrite,
   releaseNoticeMail,
   removeDueNotice,
+  requeueNotice,
+  type NoticePreferencesRecord,
+  type DueCursor,
   type NoticeDueRecord,
 } from '../db/entities/notice.ts';
 import { domainEvent, type DomainEvent } from '../domain/events/catalogue.ts';
-import { noticeMail, type NoticeKind } from '../domain/notices.ts';
+import { noticeMail } from '../domain/notices.ts';
 import { mapLimit } from './map-limit.ts';
 import { assignRetraining } from './retraining.ts';
 
 const PAGE = 100;
-const PARALLEL = 8;
+const PARALLEL = 16;
 
 export interface SweepResult {
   /** Queue items handled (sent, or dropped because their subject moved on). */
@@ -45,35 +51,48 @@ export interface SweepResult {
   dropped: number;
   /** Courses assigned to restore lapsed levels. */
   retraining_assigned: number;
+  /** Items that failed (mail or storage errors): left in the queue for the next sweep. */
+  failed: number;
   /** True when the budget ran out with due items left: the next sweep carries on. */
   more: boolean;
 }
 
 /** Sends what is due at `asOf` (epoch seconds), up to `budget` items. */
 export async function sweepNotices(asOf: number, budget = 5000): Promise<SweepResult> {
-  const result: SweepResult = { handled: 0, events: 0, mails: 0, dropped: 0, retraining_assigned: 0, more: false };
+  const result: SweepResult = {
+    handled: 0,
+    events: 0,
+    mails: 0,
+    dropped: 0,
+    retraining_assigned: 0,
+    failed: 0,
+    more: false,
+  };
   // Handling can queue new items due now (a retraining's notice): passes repeat until one finds nothing.
   for (let pass = 0; pass < 3; pass += 1) {
     const before = result.handled;
     for (let shard = 0; shard < NOTICE_SHARDS; shard += 1) {
+      // Each page starts after the last: an item that failed stays for the next sweep and is not read again.
+      let from: DueCursor | undefined;
       for (;;) {
-        if (result.handled >= budget) {
-          result.more = (await dueNotices(shard, asOf, 1)).length > 0 || shard < NOTICE_SHARDS - 1;
+        if (result.handled + result.failed >= budget) {
+          result.more = await anyDue(shard, asOf, from);
           return result;
         }
-        const page = await dueNotices(shard, asOf, Math.min(PAGE, budget - result.handled));
+        const page = await dueNotices(shard, asOf, Math.min(PAGE, budget - result.handled - result.failed), from);
+        const facts = await loadPage(page);
         await mapLimit(page, PARALLEL, async (item) => {
           try {
-            await handle(item, asOf, result);
-            await removeDueNotice(item);
+            await handle(item, asOf, facts, result);
             result.handled += 1;
           } catch (error) {
             // Left in the queue: the next sweep tries it again (the markers keep it to once).
+            result.failed += 1;
             log().error('notice failed; left for the next sweep', { subject: item.subject, kind: item.kind, error });
-            throw error;
           }
         });
         if (page.length < PAGE) break;
+        from = dueCursorAfter(page[page.length - 1]!);
       }
     }
     if (result.handled === before) break;
@@ -81,18 +100,67 @@ export async function sweepNotices(asOf: number, budget = 5000): Promise<SweepRe
   return result;
 }
 
-async function handle(item: NoticeDueRecord, asOf: number, result: SweepResult): Promise<void> {
+/** Whether anything is due in this shard (after `from`) or a later one. */
+async function anyDue(shard: number, asOf: number, from: DueCursor | undefined): Promise<boolean> {
+  if ((await dueNotices(shard, asOf, 1, from)).length > 0) return true;
+  for (let next = shard + 1; next < NOTICE_SHARDS; next += 1) {
+    if ((await dueNotices(next, asOf, 1)).length > 0) return true;
+  }
+  return false;
+}
+
+/** What a page's notices are about, read in a few BatchGets (eventually consistent reads). */
+interface PageFacts {
+  acks: Map<string, AcknowledgementRecord>;
+  levels: Map<string, QualificationLevelRecord>;
+  users: Map<number, UserRecord>;
+  preferences: Map<number, NoticePreferencesRecord>;
+}
+
+const ackKeyOf = (releaseid: number, userid: number) => `${releaseid}#${userid}`;
+const unique = <T>(values: T[], key: (value: T) => string) => [
+  ...new Map(values.map((value) => [key(value), value])).values(),
+];
+
+async function loadPage(page: NoticeDueRecord[]): Promise<PageFacts> {
+  const ackPairs = unique(
+    page.filter((item) => item.releaseid).map((item) => ({ releaseid: item.releaseid!, userid: item.userid })),
+    (pair) => ackKeyOf(pair.releaseid, pair.userid),
+  );
+  const levelPairs = unique(
+    page
+      .filter((item) => item.skillid && item.subject.startsWith('LEVEL#'))
+      .map((item) => ({ userid: item.userid, skillid: item.skillid! })),
+    (pair) => `${pair.userid}#${pair.skillid}`,
+  );
+  const userids = [...new Set(page.map((item) => item.userid))];
+  const [acks, levels, users, preferences] = await Promise.all([
+    getAcknowledgements(ackPairs),
+    getLevels(levelPairs),
+    getUsers(userids),
+    getManyNoticePreferences(userids),
+  ]);
+  return {
+    acks: new Map(acks.map((ack) => [ackKeyOf(ack.releaseid, ack.userid), ack])),
+    levels: new Map(levels.map((level) => [`${level.userid}#${level.skillid}`, level])),
+    users: new Map(users.map((user) => [user.userid, user])),
+    preferences: new Map(preferences.map((record) => [record.userid, record])),
+  };
+}
+
+/** Handles one queue item and takes it off the queue. */
+async function handle(item: NoticeDueRecord, asOf: number, facts: PageFacts, result: SweepResult): Promise<void> {
   switch (item.kind) {
     case 'acknowledgement_requested':
     case 'acknowledgement_due_soon':
     case 'acknowledgement_overdue':
     case 'acknowledgement_escalated':
-      return acknowledgementNotice(item, asOf, result);
+      return acknowledgementNotice(item, asOf, facts, result);
     case 'level_lapsing':
     case 'level_lapsed':
-      return levelNotice(item, asOf, result);
+      return levelNotice(item, asOf, facts, result);
     case 'retraining_assigned':
-      return retrainingNotice(item, asOf, result);
+      return retrainingNotice(item, asOf, facts, result);
   }
 }
 
@@ -103,14 +171,21 @@ const ackEventName = {
   acknowledgement_escalated: 'acknowledgement.overdue_escalated',
 } as const;
 
-async function acknowledgementNotice(item: NoticeDueRecord, asOf: number, result: SweepResult): Promise<void> {
-  const ack = item.releaseid ? await getAcknowledgement(item.releaseid, item.userid) : undefined;
+async function dropped(item: NoticeDueRecord, result: SweepResult): Promise<void> {
+  await removeDueNotice(item);
+  result.dropped += 1;
+}
+
+async function acknowledgementNotice(
+  item: NoticeDueRecord,
+  asOf: number,
+  facts: PageFacts,
+  result: SweepResult,
+): Promise<void> {
+  const ack = item.releaseid ? facts.acks.get(ackKeyOf(item.releaseid, item.userid)) : undefined;
   // Signed or superseded: nothing to ask any more. A reminder the sweep reaches only after the due date is moot.
   const moot = item.kind === 'acknowledgement_due_soon' && asOf >= item.due;
-  if (ack?.status !== 'pending' || ack.due_date !== item.due || moot) {
-    result.dropped += 1;
-    return;
-  }
+  if (ack?.status !== 'pending' || ack.due_date !== item.due || moot) return dropped(item, result);
   const data = {
     releaseid: ack.releaseid,
     doctype: ack.doctype,
@@ -119,66 +194,66 @@ async function acknowledgementNotice(item: NoticeDueRecord, asOf: number, result
     due_date: item.due,
   };
   const entity = `ACK#${ack.releaseid}#${ack.userid}`;
-  const about = `${ack.doctype} ${ack.docid}, version ${ack.version}`;
-  const path = `/api/2.0/acknowledgements/${ack.releaseid}`;
+  const mail = {
+    subjectLine: `${ack.doctype} ${ack.docid}, version ${ack.version}`,
+    path: `/api/2.0/acknowledgements/${ack.releaseid}`,
+  };
   if (item.kind === 'acknowledgement_escalated') {
-    const owners = await teamOwnersOf(ack);
+    const owners = await teamOwnersOf(facts.users.get(ack.userid));
     const event = domainEvent('acknowledgement.overdue_escalated', entity, { ...data, owner_userids: owners });
-    if (await emitOnce(eventMarker(item), event)) result.events += 1;
-    const person = await getUser(ack.userid);
-    for (const owner of owners) {
-      await mailOnce(item, owner, asOf, result, { subjectLine: about, path, personName: person?.username });
-    }
-    return;
+    const personName = facts.users.get(ack.userid)?.username;
+    return send(item, asOf, eventMarker(item), event, await recipients(item, owners, facts), result, {
+      ...mail,
+      personName,
+    });
   }
   // acknowledgement.overdue keeps the marker its readers use (acknowledgement-overdue.ts): one event either way.
   const marker =
     item.kind === 'acknowledgement_overdue'
       ? `acknowledgement.overdue#${ack.releaseid}#${ack.userid}`
       : eventMarker(item);
-  if (await emitOnce(marker, domainEvent(ackEventName[item.kind as keyof typeof ackEventName], entity, data)))
-    result.events += 1;
-  await mailOnce(item, ack.userid, asOf, result, { subjectLine: about, path });
+  const event = domainEvent(ackEventName[item.kind as keyof typeof ackEventName], entity, data);
+  return send(item, asOf, marker, event, await recipients(item, [ack.userid], facts), result, mail);
 }
 
 /** The owners of the person's teams (not the person), who hear of an escalated acknowledgement. */
-async function teamOwnersOf(ack: AcknowledgementRecord): Promise<number[]> {
-  const user = await getUser(ack.userid);
+async function teamOwnersOf(user: UserRecord | undefined): Promise<number[]> {
   if (!user || user.teams.length === 0) return [];
   const owners = new Set<number>();
   for (const team of await getTeams(user.teams)) {
-    if (team.owner !== null && team.owner > 0 && team.owner !== ack.userid) owners.add(team.owner);
+    if (team.owner !== null && team.owner > 0 && team.owner !== user.userid) owners.add(team.owner);
   }
   return [...owners].sort((a, b) => a - b);
 }
 
-async function levelNotice(item: NoticeDueRecord, asOf: number, result: SweepResult): Promise<void> {
-  const level = item.skillid ? await getLevel(item.userid, item.skillid) : undefined;
+async function levelNotice(item: NoticeDueRecord, asOf: number, facts: PageFacts, result: SweepResult) {
+  const level = item.skillid ? facts.levels.get(`${item.userid}#${item.skillid}`) : undefined;
   // Renewed (another expiry), removed or lowered to 0: this expiry no longer stands.
   const moot = item.kind === 'level_lapsing' && asOf >= item.due;
-  if (!level || level.level <= 0 || level.expires_at !== item.due || moot) {
-    result.dropped += 1;
-    return;
-  }
+  if (!level || level.level <= 0 || level.expires_at !== item.due || moot) return dropped(item, result);
   const [skill] = await getSkills([level.skillid]);
   const data = { userid: level.userid, skillid: level.skillid, level: level.level, expires_at: item.due };
   const name = item.kind === 'level_lapsing' ? 'qualification_level.lapsing' : 'qualification_level.lapsed';
-  if (await emitOnce(eventMarker(item), domainEvent(name, `LEVEL#${level.userid}#${level.skillid}`, data)))
-    result.events += 1;
-  await mailOnce(item, level.userid, asOf, result, {
-    subjectLine: `${skill?.name ?? `skill ${level.skillid}`}, level ${level.level}`,
-    path: `/api/2.0/qualifications/users/${level.userid}`,
-  });
+  // The retraining first: its assignment is once by its own marker, and a failure leaves the lapse queued.
   if (item.kind === 'level_lapsed' && skill) {
     result.retraining_assigned += await assignRetraining(level, skill, asOf);
   }
+  await send(
+    item,
+    asOf,
+    eventMarker(item),
+    domainEvent(name, `LEVEL#${level.userid}#${level.skillid}`, data),
+    await recipients(item, [level.userid], facts),
+    result,
+    {
+      subjectLine: `${skill?.name ?? `skill ${level.skillid}`}, level ${level.level}`,
+      path: `/api/2.0/qualifications/users/${level.userid}`,
+    },
+  );
 }
 
-async function retrainingNotice(item: NoticeDueRecord, asOf: number, result: SweepResult): Promise<void> {
-  if (!item.course_assignmentid || !item.wikiid || !item.skillid) {
-    result.dropped += 1;
-    return;
-  }
+async function retrainingNotice(item: NoticeDueRecord, asOf: number, facts: PageFacts, result: SweepResult) {
+  if (!item.course_assignmentid || !item.wikiid || !item.skillid) return dropped(item, result);
   const event: DomainEvent<'retraining.assigned'> = domainEvent(
     'retraining.assigned',
     `ASSIGNMENT#${item.course_assignmentid}`,
@@ -190,8 +265,7 @@ async function retrainingNotice(item: NoticeDueRecord, asOf: number, result: Swe
       due_date: item.due,
     },
   );
-  if (await emitOnce(eventMarker(item), event)) result.events += 1;
-  await mailOnce(item, item.userid, asOf, result, {
+  await send(item, asOf, eventMarker(item), event, await recipients(item, [item.userid], facts), result, {
     subjectLine: `course ${item.wikiid}`,
     path: `/api/2.0/course_assignments/${item.course_assignmentid}`,
   });
@@ -199,35 +273,60 @@ async function retrainingNotice(item: NoticeDueRecord, asOf: number, result: Swe
 
 const eventMarker = (item: NoticeDueRecord) => `notice#${item.kind}#${item.subject}#${item.due}`;
 
+/** Who is mailed: those of `userids` with an address who did not turn this kind off. */
+async function recipients(item: NoticeDueRecord, userids: number[], facts: PageFacts): Promise<UserRecord[]> {
+  const missing = userids.filter((userid) => !facts.users.has(userid));
+  if (missing.length > 0) {
+    const [users, preferences] = await Promise.all([getUsers(missing), getManyNoticePreferences(missing)]);
+    for (const user of users) facts.users.set(user.userid, user);
+    for (const record of preferences) facts.preferences.set(record.userid, record);
+  }
+  return userids
+    .map((userid) => facts.users.get(userid))
+    .filter((user): user is UserRecord => !!user?.email)
+    .filter((user) => facts.preferences.get(user.userid)?.[item.kind] ?? true);
+}
+
 /**
- * The notice's mail to one recipient, once: skipped when they turned the kind off or have no
- * address; claimed before it is sent, and the claim released when sending fails (the next sweep
- * tries again).
+ * The notice, once: one transaction writes its event (with its marker), the mail claim of each
+ * recipient and takes the item off the queue; then the mails go. When the event was emitted before
+ * (a reader emitted `acknowledgement.overdue`, or a retry after a failed mail), each mail is
+ * claimed alone. A mail that cannot be sent gives its claim back and puts the item back.
  */
-async function mailOnce(
+async function send(
   item: NoticeDueRecord,
-  recipient: number,
   asOf: number,
+  marker: string,
+  event: DomainEvent,
+  to: UserRecord[],
   result: SweepResult,
   facts: { subjectLine: string; path: string; personName?: string },
 ): Promise<void> {
-  if (!(await wantsNotice(recipient, item.kind))) return;
-  const user = await getUser(recipient);
-  if (!user?.email) return;
-  if (!(await claimNoticeMail(item, recipient, asOf))) return;
-  const mail = noticeMail(item.kind, { ...facts, due: item.due, siteUrl: config().STEPWISE_SITE_URL });
-  try {
-    await sendMail({ to: user.email, subject: mail.subject, text: mail.text, kind: `notice.${item.kind}` });
-    result.mails += 1;
-  } catch (error) {
-    await releaseNoticeMail(item, recipient);
-    throw error;
+  let claimed: UserRecord[];
+  if (
+    await emitOnce(marker, event, [
+      ...to.map((user) => noticeMailClaimWrite(item, user.userid, asOf)),
+      dueNoticeDelete(item),
+    ])
+  ) {
+    result.events += 1;
+    claimed = to;
+  } else {
+    claimed = [];
+    for (const user of to) if (await claimNoticeMail(item, user.userid, asOf)) claimed.push(user);
+    await removeDueNotice(item);
   }
-}
-
-async function wantsNotice(userid: number, kind: NoticeKind): Promise<boolean> {
-  const preferences = await getNoticePreferences(userid);
-  return preferences?.[kind] ?? true;
+  const mail = noticeMail(item.kind, { ...facts, due: item.due, siteUrl: config().STEPWISE_SITE_URL });
+  for (const user of claimed) {
+    try {
+      await sendMail({ to: user.email, subject: mail.subject, text: mail.text, kind: `notice.${item.kind}` });
+      result.mails += 1;
+    } catch (error) {
+      await releaseNoticeMail(item, user.userid);
+      await requeueNotice(item);
+      throw error;
+    }
+  }
 }
 
 /**

@@ -31,5 +31,6 @@ export const sweepResultSchema = z.object({
   mails: z.int(),
   dropped: z.int(),
   retraining_assigned: z.int(),
+  failed: z.int(),
   more: z.boolean(),
 });

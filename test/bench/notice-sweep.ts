@@ -93,13 +93,14 @@ export async function noticeSweepBench(stack: Stack, adminToken: string, count: 
   const result = (await swept.json()) as { handled: number; events: number; mails: number; more: boolean };
 
   console.log(
-    `\n## Notice sweep: ${count.toLocaleString('en')} open acknowledgements (${items.toLocaleString('en')} items seeded in ${seedSeconds.toFixed(0)} s)`,
+    `\n## Notice sweep: ${count.toLocaleString('en')} open acknowledgements ` +
+      `(${items.toLocaleString('en')} items seeded in ${seedSeconds.toFixed(0)} s)`,
   );
   console.log('| due now | handled | events | mails | sweep | goal |');
   console.log('|---|---|---|---|---|---|');
   console.log(
-    `| ${dueCount} | ${result.handled} | ${result.events} | ${result.mails} | ${seconds.toFixed(1)} s | ≤ 30 s, handled = due: ` +
-      `${seconds <= 30 && result.handled === dueCount && !result.more ? 'met' : 'NOT met'} |`,
+    `| ${dueCount} | ${result.handled} | ${result.events} | ${result.mails} | ${seconds.toFixed(1)} s ` +
+      `| ≤ 30 s, handled = due: ${seconds <= 30 && result.handled === dueCount && !result.more ? 'met' : 'NOT met'} |`,
   );
 }
 

@@ -255,6 +255,15 @@ export async function getAcknowledgement(releaseid: number, userid: number, cons
   return item ? recordFrom(acknowledgementItemSchema, item) : undefined;
 }
 
+/** Acknowledgements by (release, person), in one BatchGet per 100 (missing ones: absent). */
+export async function getAcknowledgements(
+  pairs: Array<{ releaseid: number; userid: number }>,
+): Promise<AcknowledgementRecord[]> {
+  return (await batchGetInOrder(pairs.map((pair) => ackKey(pair.releaseid, pair.userid)))).map(
+    recordsOf(acknowledgementItemSchema),
+  );
+}
+
 /** Everyone asked to acknowledge a release (bounded by the people concerned). */
 export async function releaseAcknowledgements(releaseid: number): Promise<AcknowledgementRecord[]> {
   return (await queryAll({ partition: `ACK#${releaseid}`, consistent: true })).map(

@@ -18,6 +18,7 @@ import { tableName } from '../client.ts';
 import { deleteItem, getItem, putItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
+import { batchGetInOrder } from '../batch.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
@@ -117,13 +118,36 @@ export function noticeDueWrites(subject: NoticeSubject, notices: QueuedNotice[])
   });
 }
 
-/** The queue items of one shard due at or before `asOf`, soonest first (a bounded page). */
-export async function dueNotices(shard: number, asOf: number, limit: number): Promise<NoticeDueRecord[]> {
+/** Where a page of the queue ended: the next page starts after it (items left there failed). */
+export type DueCursor = string;
+
+export function dueCursorAfter(record: NoticeDueRecord): DueCursor {
+  // The smallest string above the item's sort key: the next page starts right after it.
+  return `${dueKey(record).sk}\u0000`;
+}
+
+/** The queue items of one shard due at or before `asOf`, soonest first (a bounded page), from `from` on. */
+export async function dueNotices(
+  shard: number,
+  asOf: number,
+  limit: number,
+  from: DueCursor = '0',
+): Promise<NoticeDueRecord[]> {
   const items = await queryPage(
-    { partition: `NOTICEDUE#${shard}`, sortBetween: { from: '0', to: `${padId(asOf)}#~` }, consistent: true },
+    { partition: `NOTICEDUE#${shard}`, sortBetween: { from, to: `${padId(asOf)}#~` }, consistent: true },
     { limit, offset: 0 },
   );
   return items.map(recordsOf(noticeDueItemSchema));
+}
+
+/** The queue item leaves, in a transaction (the notice's event and mail claims). */
+export function dueNoticeDelete(record: NoticeDueRecord): LabelledWrite {
+  return { label: 'notice-due', item: { Delete: { TableName: tableName(), Key: dueKey(record) } } };
+}
+
+/** Puts a queue item back (its mail could not be sent after the transaction that took it). */
+export async function requeueNotice(record: NoticeDueRecord): Promise<void> {
+  await putItem({ ...dueKey(record), entity: 'NoticeDue', ...record });
 }
 
 /** Handled: the queue item leaves (deleting one already gone is fine). */
@@ -144,28 +168,52 @@ export async function releaseNoticeMail(
   await deleteItem(sentKey(notice, recipient));
 }
 
+function sentItem(notice: Pick<NoticeDueRecord, 'kind' | 'subject' | 'due'>, recipient: number, now: number) {
+  return {
+    ...sentKey(notice, recipient),
+    entity: 'NoticeSent',
+    kind: notice.kind,
+    subject: notice.subject,
+    due: notice.due,
+    recipient_userid: recipient,
+    sent_date: now,
+    [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600,
+  };
+}
+
+/** The claim of a notice's mail to one recipient as a transaction item (absent, or the transaction fails). */
+export function noticeMailClaimWrite(
+  notice: Pick<NoticeDueRecord, 'kind' | 'subject' | 'due'>,
+  recipient: number,
+  now: number,
+): LabelledWrite {
+  return {
+    label: `notice-sent:${recipient}`,
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: sentItem(notice, recipient, now),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
 /** Claims the mail of a notice to one recipient; false when it was sent (claimed) before. */
 export async function claimNoticeMail(
   notice: Pick<NoticeDueRecord, 'kind' | 'subject' | 'due'>,
   recipient: number,
   now: number,
 ): Promise<boolean> {
-  return putItem(
-    {
-      ...sentKey(notice, recipient),
-      entity: 'NoticeSent',
-      kind: notice.kind,
-      subject: notice.subject,
-      due: notice.due,
-      recipient_userid: recipient,
-      sent_date: now,
-      [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600,
-    },
-    { ifAbsent: true },
-  );
+  return putItem(sentItem(notice, recipient, now), { ifAbsent: true });
 }
 
 const prefsKey = (userid: number) => ({ pk: `NOTICEPREF#${userid}`, sk: 'PREFS' as const });
+
+/** Several people's preferences in one BatchGet per 100 (no item: every kind on). */
+export async function getManyNoticePreferences(userids: number[]): Promise<NoticePreferencesRecord[]> {
+  return (await batchGetInOrder(userids.map(prefsKey))).map(recordsOf(noticePreferencesItemSchema));
+}
 
 export async function getNoticePreferences(userid: number): Promise<NoticePreferencesRecord | undefined> {
   const item = await getItem(prefsKey(userid), { consistent: true });
