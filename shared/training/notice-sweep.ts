@@ -12,7 +12,9 @@ import { config } from '../config.ts';
 import { nowSeconds } from '../clock.ts';
 import { log } from '../observability/logger.ts';
 import { sendMail } from '../mail/mailer.ts';
-import { emitOnce } from '../db/entities/outbox.ts';
+import { emitOnce, emittedMarkerWrite, outboxPut } from '../db/entities/outbox.ts';
+import { isLostRace } from '../db/retry.ts';
+import { TransactionConditionFailed, transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { getAcknowledgements, type AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
 import { getLevels, type QualificationLevelRecord } from '../db/entities/qualification-level.ts';
 import { getSkills } from '../db/entities/skill.ts';
@@ -84,13 +86,13 @@ export async function sweepNotices(asOf: number, budget = 5000): Promise<SweepRe
         await mapLimit(page, PARALLEL, async (item) => {
           try {
             await handle(item, asOf, facts, result);
-            result.handled += 1;
           } catch (error) {
             // Left in the queue: the next sweep tries it again (the markers keep it to once).
             result.failed += 1;
             log().error('notice failed; left for the next sweep', { subject: item.subject, kind: item.kind, error });
           }
         });
+        await flush(facts.ready, asOf, result);
         if (page.length < PAGE) break;
         from = dueCursorAfter(page[page.length - 1]!);
       }
@@ -115,6 +117,17 @@ interface PageFacts {
   levels: Map<string, QualificationLevelRecord>;
   users: Map<number, UserRecord>;
   preferences: Map<number, NoticePreferencesRecord>;
+  /** Notices ready to send, written together by flush(). */
+  ready: Prepared[];
+}
+
+/** A notice ready to go: its event (and marker), the people mailed, the mail's facts. */
+interface Prepared {
+  item: NoticeDueRecord;
+  marker: string;
+  event: DomainEvent;
+  to: UserRecord[];
+  mail: { subjectLine: string; path: string; personName?: string };
 }
 
 const ackKeyOf = (releaseid: number, userid: number) => `${releaseid}#${userid}`;
@@ -145,6 +158,7 @@ async function loadPage(page: NoticeDueRecord[]): Promise<PageFacts> {
     levels: new Map(levels.map((level) => [`${level.userid}#${level.skillid}`, level])),
     users: new Map(users.map((user) => [user.userid, user])),
     preferences: new Map(preferences.map((record) => [record.userid, record])),
+    ready: [],
   };
 }
 
@@ -174,6 +188,7 @@ const ackEventName = {
 async function dropped(item: NoticeDueRecord, result: SweepResult): Promise<void> {
   await removeDueNotice(item);
   result.dropped += 1;
+  result.handled += 1;
 }
 
 async function acknowledgementNotice(
@@ -202,9 +217,12 @@ async function acknowledgementNotice(
     const owners = await teamOwnersOf(facts.users.get(ack.userid));
     const event = domainEvent('acknowledgement.overdue_escalated', entity, { ...data, owner_userids: owners });
     const personName = facts.users.get(ack.userid)?.username;
-    return send(item, asOf, eventMarker(item), event, await recipients(item, owners, facts), result, {
-      ...mail,
-      personName,
+    return send(facts, {
+      item,
+      marker: eventMarker(item),
+      event,
+      to: await recipients(item, owners, facts),
+      mail: { ...mail, personName },
     });
   }
   // acknowledgement.overdue keeps the marker its readers use (acknowledgement-overdue.ts): one event either way.
@@ -213,7 +231,7 @@ async function acknowledgementNotice(
       ? `acknowledgement.overdue#${ack.releaseid}#${ack.userid}`
       : eventMarker(item);
   const event = domainEvent(ackEventName[item.kind as keyof typeof ackEventName], entity, data);
-  return send(item, asOf, marker, event, await recipients(item, [ack.userid], facts), result, mail);
+  return send(facts, { item, marker, event, to: await recipients(item, [ack.userid], facts), mail });
 }
 
 /** The owners of the person's teams (not the person), who hear of an escalated acknowledgement. */
@@ -238,21 +256,19 @@ async function levelNotice(item: NoticeDueRecord, asOf: number, facts: PageFacts
   if (item.kind === 'level_lapsed' && skill) {
     result.retraining_assigned += await assignRetraining(level, skill, asOf);
   }
-  await send(
+  send(facts, {
     item,
-    asOf,
-    eventMarker(item),
-    domainEvent(name, `LEVEL#${level.userid}#${level.skillid}`, data),
-    await recipients(item, [level.userid], facts),
-    result,
-    {
+    marker: eventMarker(item),
+    event: domainEvent(name, `LEVEL#${level.userid}#${level.skillid}`, data),
+    to: await recipients(item, [level.userid], facts),
+    mail: {
       subjectLine: `${skill?.name ?? `skill ${level.skillid}`}, level ${level.level}`,
       path: `/api/2.0/qualifications/users/${level.userid}`,
     },
-  );
+  });
 }
 
-async function retrainingNotice(item: NoticeDueRecord, asOf: number, facts: PageFacts, result: SweepResult) {
+async function retrainingNotice(item: NoticeDueRecord, _asOf: number, facts: PageFacts, result: SweepResult) {
   if (!item.course_assignmentid || !item.wikiid || !item.skillid) return dropped(item, result);
   const event: DomainEvent<'retraining.assigned'> = domainEvent(
     'retraining.assigned',
@@ -265,9 +281,12 @@ async function retrainingNotice(item: NoticeDueRecord, asOf: number, facts: Page
       due_date: item.due,
     },
   );
-  await send(item, asOf, eventMarker(item), event, await recipients(item, [item.userid], facts), result, {
-    subjectLine: `course ${item.wikiid}`,
-    path: `/api/2.0/course_assignments/${item.course_assignmentid}`,
+  send(facts, {
+    item,
+    marker: eventMarker(item),
+    event,
+    to: await recipients(item, [item.userid], facts),
+    mail: { subjectLine: `course ${item.wikiid}`, path: `/api/2.0/course_assignments/${item.course_assignmentid}` },
   });
 }
 
@@ -287,36 +306,91 @@ async function recipients(item: NoticeDueRecord, userids: number[], facts: PageF
     .filter((user) => facts.preferences.get(user.userid)?.[item.kind] ?? true);
 }
 
+/** Readies a notice; flush() sends it with the rest of its page. */
+function send(facts: PageFacts, notice: Prepared): void {
+  facts.ready.push(notice);
+}
+
+/** Writes per transaction at most (DynamoDB's limit is 100 items). */
+const TRANSACTION_ITEMS = 100;
+
+const writesOf = (ready: Prepared, asOf: number): LabelledWrite[] => [
+  emittedMarkerWrite(ready.marker, ready.event.name),
+  outboxPut(ready.event),
+  ...ready.to.map((user) => noticeMailClaimWrite(ready.item, user.userid, asOf)),
+  dueNoticeDelete(ready.item),
+];
+
 /**
- * The notice, once: one transaction writes its event (with its marker), the mail claim of each
- * recipient and takes the item off the queue; then the mails go. When the event was emitted before
- * (a reader emitted `acknowledgement.overdue`, or a retry after a failed mail), each mail is
- * claimed alone. A mail that cannot be sent gives its claim back and puts the item back.
+ * Sends the page's ready notices, once each: a transaction per group of notices writes their
+ * events with their markers, the mail claim of each recipient, and takes the items off the
+ * queue; then the mails go. A group whose transaction fails (one of its events was emitted
+ * before: a reader emitted `acknowledgement.overdue`, or a retry after a failed mail) is sent one
+ * notice at a time (sendOne).
  */
-async function send(
-  item: NoticeDueRecord,
-  asOf: number,
-  marker: string,
-  event: DomainEvent,
-  to: UserRecord[],
-  result: SweepResult,
-  facts: { subjectLine: string; path: string; personName?: string },
-): Promise<void> {
+async function flush(ready: Prepared[], asOf: number, result: SweepResult): Promise<void> {
+  const groups: Prepared[][] = [];
+  let size = 0;
+  for (const notice of ready) {
+    const writes = writesOf(notice, asOf).length;
+    if (groups.length === 0 || size + writes > TRANSACTION_ITEMS) {
+      groups.push([]);
+      size = 0;
+    }
+    groups[groups.length - 1]!.push(notice);
+    size += writes;
+  }
+  await mapLimit(groups, 4, async (group) => {
+    let written = false;
+    try {
+      await transactWrite(
+        group.flatMap((notice, index) =>
+          writesOf(notice, asOf).map((write) => ({ ...write, label: `${index}:${write.label}` })),
+        ),
+      );
+      written = true;
+    } catch (error) {
+      // One of the group's events was emitted before (or a race, or a storage error): one at a time then.
+      if (!(error instanceof TransactionConditionFailed) && !isLostRace(error))
+        log().warn('a group of notices could not be written together; sending them one at a time', { error });
+    }
+    await mapLimit(group, PARALLEL, async (notice) => {
+      try {
+        if (written) {
+          result.events += 1;
+          await mailAll(notice, notice.to, result);
+        } else {
+          await sendOne(notice, asOf, result);
+        }
+        result.handled += 1;
+      } catch (error) {
+        result.failed += 1;
+        log().error('notice failed; left for the next sweep', { subject: notice.item.subject, error });
+      }
+    });
+  });
+}
+
+/** One notice alone: its event once (emitOnce), then each mail claimed alone, then off the queue. */
+async function sendOne(notice: Prepared, asOf: number, result: SweepResult): Promise<void> {
+  const { item } = notice;
   let claimed: UserRecord[];
-  if (
-    await emitOnce(marker, event, [
-      ...to.map((user) => noticeMailClaimWrite(item, user.userid, asOf)),
-      dueNoticeDelete(item),
-    ])
-  ) {
+  const claims = notice.to.map((user) => noticeMailClaimWrite(item, user.userid, asOf));
+  if (await emitOnce(notice.marker, notice.event, [...claims, dueNoticeDelete(item)])) {
     result.events += 1;
-    claimed = to;
+    claimed = notice.to;
   } else {
     claimed = [];
-    for (const user of to) if (await claimNoticeMail(item, user.userid, asOf)) claimed.push(user);
+    for (const user of notice.to) if (await claimNoticeMail(item, user.userid, asOf)) claimed.push(user);
     await removeDueNotice(item);
   }
-  const mail = noticeMail(item.kind, { ...facts, due: item.due, siteUrl: config().STEPWISE_SITE_URL });
+  await mailAll(notice, claimed, result);
+}
+
+/** The mails of a notice whose claims are made; one that cannot be sent gives its claim and the item back. */
+async function mailAll(notice: Prepared, claimed: UserRecord[], result: SweepResult): Promise<void> {
+  const { item } = notice;
+  const mail = noticeMail(item.kind, { ...notice.mail, due: item.due, siteUrl: config().STEPWISE_SITE_URL });
   for (const user of claimed) {
     try {
       await sendMail({ to: user.email, subject: mail.subject, text: mail.text, kind: `notice.${item.kind}` });
