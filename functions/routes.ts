@@ -34,6 +34,7 @@ import { pagesGroup } from './pages/pages.routes.ts';
 import { searchGroup } from './search/search.routes.ts';
 import { acknowledgementsGroup } from './acknowledgements/acknowledgements.routes.ts';
 import { qualificationsGroup } from './qualifications/qualifications.routes.ts';
+import { noticesGroup } from './notices/notices.routes.ts';
 import { apiTokensGroup } from './api-tokens/api-tokens.routes.ts';
 import { scimGroup } from './scim/scim.routes.ts';
 import { externalCoursesGroup } from './external-courses/external-courses.routes.ts';
@@ -65,6 +66,7 @@ export const routeGroups: RouteGroup[] = [
   signoffsGroup,
   acknowledgementsGroup,
   qualificationsGroup,
+  noticesGroup,
   quizzesGroup,
   quizImportGroup,
   // data capture

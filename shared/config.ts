@@ -180,6 +180,8 @@ const ConfigSchema = z.object({
   STEPWISE_WEBHOOK_TIMEOUT_SECONDS: int(10),
   /** How often the local deliverer polls the outbox and the due deliveries. */
   STEPWISE_DELIVERER_POLL_MS: int(1000),
+  /** How often the local stack runs the notice sweep (docs/notices.md); 0: never (the tests run it by route). */
+  STEPWISE_NOTICE_SWEEP_MS: int(60000),
   /** EventBridge bus every event is put on (a deployed stack); unset: events are only logged. */
   STEPWISE_EVENT_BUS_NAME: z.optional(z.string()),
   /**

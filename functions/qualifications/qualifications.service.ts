@@ -8,6 +8,8 @@
  * - site settings: everyone reads, Admins change; a guide's gate: whoever may change the guide.
  * Every change is in the audit trail, in the transaction of the change where it has one.
  */
+import { noticeSettings } from '../../shared/db/entities/notice.ts';
+import { levelNoticeWrites } from '../../shared/training/notice-queue.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { actorFields, auditActor, type AuthContext, type Caller, isAdmin } from '../../shared/domain/caller.ts';
@@ -181,6 +183,7 @@ export async function setLevel(
     }),
   );
   const names = levelNames(await getTrainingSettings({ kind: 'site' }));
+  const notices = await noticeSettings();
   const written = await retryOnLostRace(
     async () => {
       const before = await getLevel(userid, skillid);
@@ -207,7 +210,7 @@ export async function setLevel(
             signature: { meaning: 'trained', method: 'password', signer_userid: caller.userid, authenticated_by },
           },
         },
-        [levelPut(level, before?.version ?? null), ...spend],
+        [levelPut(level, before?.version ?? null), ...levelNoticeWrites(level, notices), ...spend],
       );
       return level;
     },

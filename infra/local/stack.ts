@@ -143,6 +143,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   );
   (await import('../../shared/config.ts')).reloadConfig();
 
+  // The notice sweep on a timer (EventBridge Scheduler deployed; docs/notices.md).
+  const noticeSweep = (await import('../../shared/training/notice-sweep.ts')).startNoticeSweep();
+
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -162,6 +165,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     adminEmail,
     stop: async () => {
       await deliverer.stop();
+      await noticeSweep.stop();
       await tableStream?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

@@ -32,6 +32,12 @@ import {
   stepRevisionItemSchema,
 } from './entities/guide.ts';
 import { teamItemSchema, teamMemberItemSchema } from './entities/team.ts';
+import {
+  noticeDueItemSchema,
+  noticePreferencesItemSchema,
+  noticeSentItemSchema,
+  noticeSettingsItemSchema,
+} from './entities/notice.ts';
 import { wikiItemSchema, wikiRevisionItemSchema } from './entities/wiki.ts';
 import { glossaryEntryItemSchema } from './entities/glossary.ts';
 import { mediaGuidItemSchema, mediaItemItemSchema } from './entities/media-item.ts';
@@ -305,6 +311,11 @@ const SHAPES: ShapeInput[] = [
     acknowledgementDeclineItemSchema,
   ],
   ['TrainingSettings', `TRAINSET#(SITE|GUIDE#${ID}|WIKI#${ID})`, 'SETTINGS', trainingSettingsItemSchema],
+  // notice.ts (docs/notices.md)
+  ['NoticeDue', 'NOTICEDUE#[0-7]', `${PAD}#${SEGMENT}(#${SEGMENT})*`, noticeDueItemSchema],
+  ['NoticeSent', `NOTICESENT#${SEGMENT}(#${SEGMENT})*`, 'SENT', noticeSentItemSchema],
+  ['NoticePreferences', `NOTICEPREF#${ID}`, 'PREFS', noticePreferencesItemSchema],
+  ['NoticeSettings', 'NOTICESET#SITE', 'SETTINGS', noticeSettingsItemSchema],
   ['WorkLogLink', `WORKLOGS(#G${ID})?(#U${ID})?(#W${SEGMENT})?`, PAD, workLogLinkItemSchema],
   ['GlossaryEntry', `GLOSSARY#${ID}`, 'ENTRY', glossaryEntryItemSchema],
   // collection.ts (decision 281)

@@ -117,6 +117,11 @@ export const KNOWN_ENTITIES: ReadonlySet<string> = new Set([
   'SkillRequirement',
   'ComprehensionQuiz',
   'AcknowledgementDecline',
+  // docs/notices.md
+  'NoticeDue',
+  'NoticeSent',
+  'NoticePreferences',
+  'NoticeSettings',
 ]);
 
 type Key = { pk: string; sk: string };
@@ -169,6 +174,8 @@ export const REFERENCES: Record<string, Reference[]> = {
   Collection: [user('created_by')],
   SkillRequirement: [{ attribute: 'teamid', target: 'team', when: (item) => item.scope === 'team' }],
   AcknowledgementDecline: [user('userid')],
+  NoticePreferences: [user('userid')],
+  NoticeDue: [user('userid')],
 };
 
 /** The references a plain item carries: target kind and id (ids of 0 or less name nothing). */

@@ -83,6 +83,9 @@ export const KEY_TEMPLATES: Readonly<Record<string, readonly Template[]>> = {
   CountersignSteps: [['ACKCS#{releaseid}', 'STEPS']],
   ComprehensionQuiz: [['ACKQUIZ#{releaseid}', 'QUIZ']],
   AcknowledgementDecline: [['ACKDECLINE#{releaseid}#{userid}', 'DECLINE#{date:pad}#{declineid}']],
+  NoticeDue: [['NOTICEDUE#{shard}', '{fire_at:pad}#{kind}#{subject}']],
+  NoticeSent: [['NOTICESENT#{kind}#{subject}#{due}#{recipient_userid}', 'SENT']],
+  NoticePreferences: [['NOTICEPREF#{userid}', 'PREFS']],
   GlossaryEntry: [['GLOSSARY#{entryid}', 'ENTRY']],
   Webhook: [['WEBHOOK#{webhookid}', 'WEBHOOK']],
   Collection: [['COLLECTION#{collectionid}', 'COLLECTION']],
@@ -123,6 +126,7 @@ export const KEY_ONLY_ENTITIES: ReadonlySet<string> = new Set([
   'SortedRef',
   'AuditHead',
   'TrainingSettings',
+  'NoticeSettings',
   'OpenApprovalRequest',
   'Unique',
 ]);

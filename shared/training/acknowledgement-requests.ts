@@ -32,6 +32,8 @@ import {
 } from '../domain/competency.ts';
 import { isNewerVersion, type ReleaseVersion } from '../domain/stage-status.ts';
 import { mapLimit } from './map-limit.ts';
+import { acknowledgementNoticeWrites } from './notice-queue.ts';
+import { noticeSettings } from '../db/entities/notice.ts';
 import { courseAssigneeIds, coursesOnDocument } from './document-courses.ts';
 
 type Reason = AcknowledgementRecord['reasons'][number];
@@ -135,6 +137,7 @@ export async function requestAcknowledgements(doctype: AckDoctype, docid: number
   const now = nowSeconds();
   const dueDays =
     document.acknowledgement_due_days ?? site.acknowledgement_due_days ?? DEFAULT_ACKNOWLEDGEMENT_DUE_DAYS;
+  const notices = await noticeSettings();
   const asked: number[] = [];
   await mapLimit(userids, 8, async (userid) => {
     const person = people.get(userid)!;
@@ -142,7 +145,7 @@ export async function requestAcknowledgements(doctype: AckDoctype, docid: number
     const strictness = concernStrictness(person.facts);
     if (strictness === null || !needsAcknowledgement(strictness, base, release)) return;
     const ack = acknowledgementFor(release, userid, base, revisions, [...person.reasons], now, dueDays);
-    if (await insertAcknowledgement(ack)) asked.push(userid);
+    if (await insertAcknowledgement(ack, acknowledgementNoticeWrites(ack, notices))) asked.push(userid);
   });
   if (asked.length > 0) {
     asked.sort((a, b) => a - b);

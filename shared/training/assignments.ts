@@ -8,7 +8,7 @@
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../clock.ts';
-import { TransactionConditionFailed } from '../db/transactions.ts';
+import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { appendAudit, type AuditEvent, auditSubject } from '../db/audit.ts';
 import {
   activeAssignmentIdFor,
@@ -77,6 +77,8 @@ export async function assignCourse(input: {
   due_within: number | null;
   /** Who assigns: a person, or a site API token (stored as created_by null + created_by_token, decision 260). */
   by: Caller;
+  /** Writes that must happen with the assignment or not at all (a retraining's cause marker and notice). */
+  extraWrites?: (assignment: AssignmentRecord) => LabelledWrite[];
 }): Promise<AssignmentRecord> {
   const { course, assignee } = input;
   const now = nowSeconds();
@@ -110,6 +112,7 @@ export async function assignCourse(input: {
           created_by: assignment.created_by,
         }),
       ),
+      ...(input.extraWrites?.(assignment) ?? []),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) {

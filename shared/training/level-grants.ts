@@ -20,6 +20,8 @@ import { getCourses, type CourseRecord } from '../db/entities/course.ts';
 import { getSignoffRequest, getTraineeSignoff } from '../db/entities/signoff.ts';
 import { derivesLevel, levelExpiry, type LevelGrant, type LevelSource } from '../domain/competency.ts';
 import { nowSeconds } from '../clock.ts';
+import { noticeSettings } from '../db/entities/notice.ts';
+import { levelNoticeWrites } from './notice-queue.ts';
 
 interface Derived {
   userid: number;
@@ -136,7 +138,7 @@ async function writeDerivedLevel(entry: Derived, skill: SkillRecord): Promise<vo
             derived_from: { wikiid: entry.wikiid, course_stageid: grant.course_stageid, completed_date: completedAt },
           },
         },
-        [levelPut(level, before?.version ?? null)],
+        [levelPut(level, before?.version ?? null), ...levelNoticeWrites(level, await noticeSettings())],
       );
     },
     {

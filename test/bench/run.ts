@@ -32,6 +32,8 @@
  *    with 10,000 statements stored, state document PUT and GET.
  * 12. (test/bench/module-player.ts) the module player: SCORM commit latency, and the time until the
  *    player page shows the SCO in Chromium.
+ * 13. (test/bench/notice-sweep.ts) the notice sweep over open acknowledgements, 1 % of them due: 2,000
+ *    in the quick run, 100,000 with --all (STEPWISE_BENCH_NOTICE_ACKS sets it; goal ≤ 30 s, issue 43).
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -52,6 +54,7 @@ import { searchBench } from './search.ts';
 import { searchLagBench } from './search-lag.ts';
 import { lrsBench } from './lrs-latency.ts';
 import { modulePlayerBench } from './module-player.ts';
+import { noticeSweepBench } from './notice-sweep.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
@@ -81,7 +84,8 @@ try {
   await fileBacked.cleanup();
 }
 
-const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
+// The notice sweep runs only when the bench asks (section 12), not on the stack's own timer.
+const stack = await startStackProcess({ LOG_LEVEL: 'ERROR', STEPWISE_NOTICE_SWEEP_MS: '0' });
 try {
   const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)');
   const roundTrips = measureRoundTrips(stack);
@@ -102,6 +106,16 @@ try {
     site: stack.url.replace(/\/api\/2\.0$/, ''),
     ...(process.argv.includes('--dozuki-long') ? HARNESS_SIZE : CI_SIZE),
   });
+  // ---- Notices: the sweep over open acknowledgements (issue 43) ----
+  {
+    const login = await fetch(`${stack.url}/user/token`, {
+      method: 'POST',
+      body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
+    });
+    const { authToken } = (await login.json()) as { authToken: string };
+    const acks = Number(process.env.STEPWISE_BENCH_NOTICE_ACKS ?? (ALL ? 100_000 : 2_000));
+    await noticeSweepBench(stack, authToken, acks);
+  }
 
   if (ALL) {
     const login = await fetch(`${stack.url}/user/token`, {

@@ -1,7 +1,7 @@
 /** The events stack: bus, stream-fed deliverer with DLQ, scheduled sweep, alarms, least privilege. */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERER_TABLE_ACTIONS } from '../../infra/cdk/stacks/events-stack.ts';
+import { DELIVERER_TABLE_ACTIONS, NOTICE_SWEEP_TABLE_ACTIONS } from '../../infra/cdk/stacks/events-stack.ts';
 import {
   actionsOf,
   buildTestApp,
@@ -14,6 +14,7 @@ import {
 const STREAM = 'Stepwise event deliverer (new outbox items from the table stream)';
 const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
 const INDEXER = 'Stepwise search indexer (guide, step and wiki changes from the table stream)';
+const NOTICES = 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes';
 
 /** The event source mapping of the function with this description. */
 function mappingOf(description: string) {
@@ -92,11 +93,26 @@ describe('events stack', () => {
     expect(JSON.stringify(objects)).not.toMatch(/"\/\*"/);
   });
 
-  it('runs the sweep every minute', () => {
+  it('runs the sweep every minute and the notice sweep every 5 minutes', () => {
     const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule'));
-    expect(rules).toHaveLength(1);
-    expect(rules[0].Properties.ScheduleExpression).toBe('rate(1 minute)');
-    expect(getAttId(rules[0].Properties.Targets[0].Arn)).toBe(functionIdByDescription(template, SWEEP));
+    expect(rules).toHaveLength(2);
+    const scheduleOf = (description: string) =>
+      rules.find((rule) => getAttId(rule.Properties.Targets[0].Arn) === functionIdByDescription(template, description))
+        ?.Properties.ScheduleExpression;
+    expect(scheduleOf(SWEEP)).toBe('rate(1 minute)');
+    expect(scheduleOf(NOTICES)).toBe('rate(5 minutes)');
+  });
+
+  it('grants the notice sweep its table item actions, Query and SendEmail only: no Scan, no batch writes', () => {
+    const statements = functionStatements(template, functionIdByDescription(template, NOTICES));
+    const actions = actionsOf(statements);
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:')))).toEqual(
+      new Set(NOTICE_SWEEP_TABLE_ACTIONS.map((action) => `dynamodb:${action}`)),
+    );
+    expect(actions).toContain('ses:SendEmail');
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions).not.toContain('dynamodb:BatchWriteItem');
+    expect(actions.some((action) => action.startsWith('s3:') || action.startsWith('events:'))).toBe(false);
   });
 
   it("alarms on dead letters and on a stream falling behind (besides each function's errors and throttles)", () => {

@@ -58,6 +58,8 @@ async function startTestStack(): Promise<TestStack> {
     // Webhook retries (1 s, 5 s, 30 s ...) run a thousand times faster; the deliverer polls often.
     STEPWISE_WEBHOOK_DELAY_SCALE: '0.001',
     STEPWISE_DELIVERER_POLL_MS: '100',
+    // The notice sweep runs by route in the tests, with their clock (test/api/notices.test.ts).
+    STEPWISE_NOTICE_SWEEP_MS: '0',
     STEPWISE_WEBHOOK_TIMEOUT_SECONDS: '3',
     STEPWISE_XAPI_ENDPOINT: lrs.endpoint,
     STEPWISE_XAPI_USERNAME: LRS_CREDENTIALS.username,

@@ -27,6 +27,9 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
       PORT: '0',
       LOG_LEVEL: 'WARN',
       STEPWISE_STOP_ON_STDIN_CLOSE: '1',
+      // A stack of the tests or benches changes nothing on its own: the notice sweep runs when asked
+      // (POST /notices/sweep), not on npm start's timer (docs/notices.md).
+      STEPWISE_NOTICE_SWEEP_MS: '0',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

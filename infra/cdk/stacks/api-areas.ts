@@ -30,6 +30,7 @@ export const API_AREAS = {
     'approvals',
     'acknowledgements',
     'qualifications',
+    'notices',
     'external-courses',
   ],
   Accounts: ['auth', 'users', 'teams', 'audit', 'webhooks', 'site-transfer', 'docs', 'api-tokens', 'scim', 'sso'],

@@ -24,7 +24,7 @@ import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { functionEnvironment } from '../function-environment.ts';
 import { searchIndexer } from './search-indexer.ts';
-import { grantTable, type TableAction } from '../grants.ts';
+import { grantFunctionAccess, grantTable, type TableAction } from '../grants.ts';
 import { repoPath } from '../../repo-paths.ts';
 import type { SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
@@ -36,6 +36,22 @@ import type { SiteSettings } from '../site-settings.ts';
 export const DELIVERER_TABLE_ACTIONS: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
 const DELIVERER_ENTRY = 'functions/webhooks/deliverer.handler.ts';
+const NOTICE_SWEEP_ENTRY = 'functions/notices/sweep.handler.ts';
+/**
+ * Exactly what shared/training/notice-sweep.ts does (docs/notices.md): Queries of the queue's
+ * shards, reads of what each notice is about, its markers, outbox items and retraining
+ * assignments (transactions of Put/Update/Delete/ConditionCheck items), the queue item's delete.
+ * No Scan, no BatchWrite.
+ */
+export const NOTICE_SWEEP_TABLE_ACTIONS: TableAction[] = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+];
 /** A delivery may take STEPWISE_WEBHOOK_TIMEOUT_SECONDS (10 s); a batch delivers many queues side by side. */
 const STREAM_TIMEOUT_SECONDS = 120;
 const SWEEP_TIMEOUT_SECONDS = 300;
@@ -54,6 +70,8 @@ export class EventsStack extends Stack {
   readonly bus: EventBus;
   readonly streamDeliverer: ProjectFunction;
   readonly retrySweep: ProjectFunction;
+  /** Sends due notices and assigns retraining (docs/notices.md), every 5 minutes. */
+  readonly noticeSweep: ProjectFunction;
   readonly deadLetterQueue: Queue;
   /** The search indexer and its dead-letter queue; absent on a table without a stream (adopted by name). */
   readonly searchIndexer: { indexer: ProjectFunction; deadLetters: Queue } | undefined;
@@ -140,6 +158,32 @@ export class EventsStack extends Stack {
       description: 'Runs the Stepwise event deliverer sweep every minute',
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(this.retrySweep.function, { retryAttempts: 0 })],
+    });
+
+    this.noticeSweep = new ProjectFunction(this, 'NoticeSweep', {
+      entry: repoPath(NOTICE_SWEEP_ENTRY),
+      environment: functionEnvironment(settings, props),
+      logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
+      alarmTopic: props.alarmTopic,
+      handlerExport: 'sweep',
+      description: 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes',
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
+    });
+    grantFunctionAccess(
+      this.noticeSweep,
+      { table: NOTICE_SWEEP_TABLE_ACTIONS, sendMail: true },
+      {
+        table: props.table,
+        mediaBucket: props.mediaBucket,
+        modulesBucket: props.modulesBucket,
+        mailFrom: settings.mailFrom,
+      },
+    );
+    new Rule(this, 'NoticeSweepSchedule', {
+      description: 'Runs the Stepwise notice sweep every 5 minutes',
+      schedule: Schedule.rate(Duration.minutes(5)),
+      targets: [new LambdaFunction(this.noticeSweep.function, { retryAttempts: 0 })],
     });
 
     addAlarm(this, 'DeadLettersAlarm', {

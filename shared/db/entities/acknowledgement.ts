@@ -18,7 +18,7 @@ import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type Page, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { transactWrite, type LabelledWrite } from '../transactions.ts';
+import { TransactionConditionFailed, transactWrite, type LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { isNewerVersion, type ReleaseVersion } from '../../domain/stage-status.ts';
 
@@ -176,7 +176,8 @@ const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({
   sk: 'MARK',
 });
 
-function ackItem(ack: AcknowledgementRecord) {
+/** The stored item of an acknowledgement (its keys and index keys); exported for seeding benches. */
+export function ackItem(ack: AcknowledgementRecord) {
   return {
     ...ackKey(ack.releaseid, ack.userid),
     entity: 'Acknowledgement',
@@ -188,9 +189,25 @@ function ackItem(ack: AcknowledgementRecord) {
   };
 }
 
-/** A new acknowledgement; false when the person was already asked for this release. */
-export async function insertAcknowledgement(ack: AcknowledgementRecord): Promise<boolean> {
-  return putItem(ackItem(ack), { ifAbsent: true });
+/**
+ * A new acknowledgement, with `extra` writes in its transaction (its notices' queue items);
+ * false when the person was already asked for this release (nothing is written).
+ */
+export async function insertAcknowledgement(ack: AcknowledgementRecord, extra: LabelledWrite[] = []): Promise<boolean> {
+  if (extra.length === 0) return putItem(ackItem(ack), { ifAbsent: true });
+  try {
+    await transactWrite([
+      {
+        label: 'acknowledgement',
+        item: { Put: { TableName: tableName(), Item: ackItem(ack), ConditionExpression: 'attribute_not_exists(pk)' } },
+      },
+      ...extra,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedLabels.includes('acknowledgement')) return false;
+    throw error;
+  }
 }
 
 /** Signing: the acknowledgement (if still pending) and the person's newest acknowledged version (null: not yet). */
@@ -236,6 +253,15 @@ export function acknowledgedVersionWrite(acked: AcknowledgedVersionRecord): Labe
 export async function getAcknowledgement(releaseid: number, userid: number, consistent = true) {
   const item = await getItem(ackKey(releaseid, userid), { consistent });
   return item ? recordFrom(acknowledgementItemSchema, item) : undefined;
+}
+
+/** Acknowledgements by (release, person), in one BatchGet per 100 (missing ones: absent). */
+export async function getAcknowledgements(
+  pairs: Array<{ releaseid: number; userid: number }>,
+): Promise<AcknowledgementRecord[]> {
+  return (await batchGetInOrder(pairs.map((pair) => ackKey(pair.releaseid, pair.userid)))).map(
+    recordsOf(acknowledgementItemSchema),
+  );
 }
 
 /** Everyone asked to acknowledge a release (bounded by the people concerned). */

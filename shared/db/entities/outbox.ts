@@ -151,6 +151,29 @@ export function isOutboxItem(item: Record<string, unknown>): boolean {
 }
 
 /**
+ * The marker of something done once (label `emitted-marker` unless named), created on condition
+ * it is absent: a transaction carrying it fails when it was done before.
+ */
+export function emittedMarkerWrite(marker: string, name: string, label = 'emitted-marker'): LabelledWrite {
+  return {
+    label,
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          pk: `EMITTED#${marker}`,
+          sk: 'EMITTED',
+          entity: 'EmittedMarker',
+          name,
+          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
+        } satisfies z.input<typeof emittedMarkerItemSchema>,
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/**
  * Emits a time-driven event once: a marker item (pk EMITTED#<marker>) is created with
  * attribute_not_exists in the event's transaction, so however many readers observe the state
  * at once, one transaction wins. Returns whether this call emitted it.
@@ -161,26 +184,7 @@ export async function emitOnce(
   extraWrites: LabelledWrite[] = [],
 ): Promise<boolean> {
   try {
-    await transactWrite([
-      {
-        label: 'emitted-marker',
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              pk: `EMITTED#${marker}`,
-              sk: 'EMITTED',
-              entity: 'EmittedMarker',
-              name: event.name,
-              [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
-            } satisfies z.input<typeof emittedMarkerItemSchema>,
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      },
-      outboxPut(event),
-      ...extraWrites,
-    ]);
+    await transactWrite([emittedMarkerWrite(marker, event.name), outboxPut(event), ...extraWrites]);
     return true;
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedLabels.includes('emitted-marker')) return false;

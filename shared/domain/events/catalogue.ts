@@ -23,6 +23,21 @@ export interface CourseStageEventData {
   doc_completion: DocCompletion;
 }
 
+export interface AcknowledgementNoticeData {
+  releaseid: number;
+  doctype: string;
+  docid: number;
+  userid: number;
+  due_date: number;
+}
+
+export interface LevelNoticeData {
+  userid: number;
+  skillid: number;
+  level: number;
+  expires_at: number;
+}
+
 /** Payload of each event, by name. */
 export interface EventPayloads {
   'course_stage.completed': CourseStageEventData;
@@ -43,6 +58,19 @@ export interface EventPayloads {
   };
   'course_assignment.overdue': { course_assignmentid: number; wikiid: number; userid: number; due_date: number };
   'acknowledgement.overdue': { releaseid: number; doctype: string; docid: number; userid: number; due_date: number };
+  /** Notices (docs/notices.md), sent by the sweep when their instant comes. */
+  'acknowledgement.requested': AcknowledgementNoticeData;
+  'acknowledgement.due_soon': AcknowledgementNoticeData;
+  'acknowledgement.overdue_escalated': AcknowledgementNoticeData & { owner_userids: number[] };
+  'qualification_level.lapsing': LevelNoticeData;
+  'qualification_level.lapsed': LevelNoticeData;
+  'retraining.assigned': {
+    course_assignmentid: number;
+    wikiid: number;
+    userid: number;
+    skillid: number;
+    due_date: number | null;
+  };
   'acknowledgement.countersign_requested': {
     releaseid: number;
     doctype: string;
@@ -125,6 +153,12 @@ export const EVENT_NAMES = [
   'course_assignment.completed',
   'course_assignment.overdue',
   'acknowledgement.overdue',
+  'acknowledgement.requested',
+  'acknowledgement.due_soon',
+  'acknowledgement.overdue_escalated',
+  'qualification_level.lapsing',
+  'qualification_level.lapsed',
+  'retraining.assigned',
   'acknowledgement.countersign_requested',
   'acknowledgement.countersigned',
   'acknowledgement.declined',
@@ -164,6 +198,31 @@ export const EVENT_TITLES: Record<EventName, { title: string; description: strin
   'acknowledgement.overdue': {
     title: 'Acknowledgement Overdue',
     description: 'A person has not acknowledged a release of a document they are trained on by its due date.',
+  },
+  'acknowledgement.requested': {
+    title: 'Acknowledgement Requested',
+    description: 'A person was asked to read and acknowledge a new release of a document.',
+  },
+  'acknowledgement.due_soon': {
+    title: 'Acknowledgement Due Soon',
+    description: "A person's acknowledgement of a release is due within the site's reminder lead.",
+  },
+  'acknowledgement.overdue_escalated': {
+    title: 'Acknowledgement Overdue: Escalated',
+    description:
+      "An acknowledgement stayed overdue past the site's escalation delay; the person's team owners are told.",
+  },
+  'qualification_level.lapsing': {
+    title: 'Qualification Level Lapsing',
+    description: "A person's qualification level expires within the site's lead.",
+  },
+  'qualification_level.lapsed': {
+    title: 'Qualification Level Lapsed',
+    description: "A person's qualification level expired.",
+  },
+  'retraining.assigned': {
+    title: 'Retraining Assigned',
+    description: 'A course that restores a lapsed level was assigned to its former holder.',
   },
   'acknowledgement.countersign_requested': {
     title: 'Acknowledgement Awaits Countersignature',
