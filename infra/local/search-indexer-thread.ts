@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamBatchHandler } from './table-stream.ts';
+import type { RebuildRequest } from '../../shared/search/stream-handler.ts';
 
 export interface SearchIndexerThread {
   handler: StreamBatchHandler;
@@ -28,11 +29,17 @@ interface Reply {
  */
 async function serve(): Promise<void> {
   const { parentPort } = await import('node:worker_threads');
-  const { indexBatch } = await import('../../shared/search/stream-handler.ts');
+  const { indexBatch, rebuild } = await import('../../shared/search/stream-handler.ts');
   let upkeep: Promise<void> | undefined;
-  parentPort!.on('message', async ({ id, event }: { id: number; event: DynamoDBStreamEvent }) => {
+  parentPort!.on('message', async ({ id, event }: { id: number; event: DynamoDBStreamEvent | RebuildRequest }) => {
     try {
-      const written = await indexBatch(event);
+      // An operator's rebuild, as the Lambda's entry takes it (shared/search/stream-handler.ts).
+      if ('rebuild' in event && event.rebuild === true) {
+        await rebuild();
+        parentPort!.postMessage({ id } satisfies Reply);
+        return;
+      }
+      const written = await indexBatch(event as DynamoDBStreamEvent);
       parentPort!.postMessage({ id } satisfies Reply);
       if (written.upkeep && !upkeep) {
         upkeep = written

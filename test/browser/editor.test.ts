@@ -61,7 +61,7 @@ async function signIn(page: Page, user: TestUser, returnTo: string): Promise<voi
   await page.goto(`${siteUrl()}/login?returnTo=${encodeURIComponent(returnTo)}`);
   await page.type('#email', user.email);
   await page.type('#password', user.password);
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
 }
 
 const status = (page: Page) => page.$eval('.editor-status', (element) => element.textContent ?? '');
@@ -124,7 +124,7 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
   }
   await page.screenshot({ path: join(SHOTS, 'editor-new-guide.png'), fullPage: true });
 
-  await page.click('button[type=submit]');
+  await page.click('#guide-editor button[type=submit]');
   await saved(page, 'Saved.');
   guideid = Number(new URL(page.url()).pathname.split('/').pop());
   expect(guideid).toBeGreaterThan(0);
@@ -186,7 +186,7 @@ it('keeps a draft over a reload, and a save over a newer revision is a choice', 
   expect(await status(page)).toContain('draft');
 
   // ... and saving it over their newer revision is a choice, not an overwrite.
-  await page.click('button[type=submit]');
+  await page.click('#guide-editor button[type=submit]');
   await page.waitForSelector('dialog[open] ::-p-text(Someone else saved this guide first)');
   await page.click('dialog[open] button ::-p-text(View both)');
   const versions = await page.$$eval('dialog[open] .editor-version', (sections) =>

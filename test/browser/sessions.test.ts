@@ -38,7 +38,7 @@ const forgerUrl = () => `http://127.0.0.1:${(forger.address() as AddressInfo).po
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.type('#email', email);
   await page.type('#password', password);
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
 }
 
 async function sessionCookie(page: Page) {
@@ -128,7 +128,7 @@ it('the reset link: ask on the page, open the mailed link, choose a password, si
   await page.goto(`${siteUrl()}/login`);
   await Promise.all([page.waitForNavigation(), page.click('a[href="/reset_password"]')]);
   await page.type('#email', user.email);
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
   expect(await page.$eval('h1', (heading) => heading.textContent)).toBe('Check your mail');
 
   const folder = inject('outboxDir');
@@ -140,7 +140,7 @@ it('the reset link: ask on the page, open the mailed link, choose a password, si
   const password = `Chosen-${uniqueSuffix()}`;
   await page.type('#password', password);
   await page.type('#confirm', password);
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
   expect(new URL(page.url()).pathname).toBe('/login');
   expect(await page.$eval('[role=status]', (notice) => notice.textContent)).toContain('Your password is set');
 
@@ -176,7 +176,7 @@ it('every session page passes axe-core: no serious or critical violation', async
   await check('login');
   await page.type('#email', user.email);
   await page.type('#password', 'not-the-password');
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
   expect(await page.$eval('#problem', (problem) => problem.textContent)).toBe('Invalid email or password.');
   await check('login with its problem');
   await page.goto(`${siteUrl()}/reset_password`);
@@ -186,8 +186,8 @@ it('every session page passes axe-core: no serious or critical violation', async
   await page.type('#password', 'short');
   await page.type('#confirm', 'short');
   // The browser's own check (minlength) would stop the form: send it as a client without one would.
-  await page.$eval('form', (form) => form.setAttribute('novalidate', ''));
-  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  await page.$eval('main form', (form) => form.setAttribute('novalidate', ''));
+  await Promise.all([page.waitForNavigation(), page.click('main button[type=submit]')]);
   expect(await page.$eval('#problem', (problem) => problem.textContent)).toContain('at least 8 characters');
   await check('choose a password with its problem');
   await page.goto(`${siteUrl()}/login`);

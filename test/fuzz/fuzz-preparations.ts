@@ -31,6 +31,9 @@ import {
   adminProcess,
   assessment,
   assignedStage,
+  cmi5Launch,
+  cmi5Module,
+  FUZZ_CMI5_AU,
   emptySiteFile,
   entry,
   finishedModule,
@@ -309,9 +312,40 @@ export const PREPARATIONS: Record<string, Prepare> = {
     values: await signatureToCountersign(world),
     body: { password: world.admin.password },
   }),
+  // The world's quiz is tied to a release of its own; the plain user declines one of their own.
+  'PUT /acknowledgements/{releaseid}/comprehension': async (world) => ({
+    values: { releaseid: await releaseToAcknowledge(world) },
+    body: { quizid: world.quizid },
+  }),
+  'POST /acknowledgements/{releaseid}/decline': async (world) => ({
+    role: 'user',
+    values: { releaseid: await releaseToAcknowledge(world) },
+  }),
+  // Requirements on a team and a skill of their own. A role's are site-wide (every Author's gap
+  // report): the valid request clears the Author role's, which no other test file sets.
+  'PUT /qualifications/requirements/teams/{teamid}': async (world) => ({
+    values: { teamid: await ownTeam(world, world.admin.userid) },
+    bodyReplacing: { requirements: [{ skillid: await ownSkill(world), level: 2 }] },
+  }),
+  'PUT /qualifications/requirements/roles/{role}': async (world) => ({
+    values: { role: 'Author' },
+    bodyReplacing: { requirements: [] },
+  }),
   'PUT /qualifications/courses/{wikiid}/levels': async (world) => ({
     values: { wikiid: await ownCourse(world) },
     bodyReplacing: { grants: [] },
+  }),
+
+  // ---- cmi5 (docs/lrs.md): the fuzz cmi5 course, launched afresh for each request that needs a session.
+  'POST /admin/cmi5/launches': async (world) => ({
+    body: { moduleid: await cmi5Module(world), userid: world.user.userid, au_id: FUZZ_CMI5_AU },
+  }),
+  'POST /admin/cmi5/registrations/{registration}/waive': async (world) => ({
+    values: { registration: (await cmi5Launch(world)).registration },
+    body: { au_id: FUZZ_CMI5_AU },
+  }),
+  'POST /admin/cmi5/sessions/{session_id}/abandon': async (world) => ({
+    values: { session_id: (await cmi5Launch(world)).session_id },
   }),
 
   // ---- company sign-in: a provider of its own (ids are the Admin's choice and unique).

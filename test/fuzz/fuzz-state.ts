@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { inject } from 'vitest';
 import { api, uniqueSuffix } from '../support/api.ts';
-import { scorm12Package } from '../support/module-packages.ts';
+import { scorm12Package, zip } from '../support/module-packages.ts';
+import { importPackage } from '../support/modules.ts';
 import { servePackage, type PackageServer } from '../support/package-server.ts';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import type { FuzzWorld } from './fuzz-fixtures.ts';
@@ -428,4 +429,47 @@ export function emptySiteFile(): Buffer {
     { type: 'end', records: 1, counts: {}, objects: 0 },
   ];
   return Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+}
+
+/** The cmi5 AU the admin cmi5 routes launch, waive and abandon (docs/lrs.md). */
+export const FUZZ_CMI5_AU = 'https://example.com/fuzz/cmi5/au1';
+
+/**
+ * A cmi5 course of one AU, current, on a course assigned to the plain user: made once. The
+ * admin routes' requests launch it (each a registration and session of their own).
+ */
+export function cmi5Module(world: FuzzWorld): Promise<number> {
+  return once('cmi5 module', async () => {
+    const title = '<title><langstring lang="en-US">Fuzz cmi5</langstring></title>';
+    const xml =
+      '<?xml version="1.0"?><courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">' +
+      `<course id="https://example.com/fuzz/cmi5">${title}</course>` +
+      `<au id="${FUZZ_CMI5_AU}" moveOn="Completed">${title}<url>au1/index.html</url></au></courseStructure>`;
+    const imported = await importPackage(world.admin.token, await zip({ 'cmi5.xml': xml, 'au1/index.html': '<p>au</p>' }));
+    if (imported.result.status !== 'complete') throw new Error(`fuzz cmi5 import: ${JSON.stringify(imported.result)}`);
+    await made('cmi5 current', 'PUT', `/external_training_modules/${imported.moduleid}/current`, world.admin.token, {
+      importid: imported.importid,
+    });
+    const course = await made('cmi5 course', 'POST', '/courses', world.admin.token, {
+      title: `Fuzz cmi5 course ${uniqueSuffix()}`,
+      contents: 'A cmi5 module.',
+      stages: [{ doctype: 'external_training_module', docid: imported.moduleid }],
+    });
+    await made('cmi5 assignment', 'POST', '/course_assignments', world.admin.token, {
+      wikiid: course.wikiid,
+      userid: world.user.userid,
+    });
+    return imported.moduleid as number;
+  });
+}
+
+/** A fresh launch of the fuzz cmi5 AU for the plain user: its registration and session. */
+export async function cmi5Launch(world: FuzzWorld): Promise<{ registration: string; session_id: string }> {
+  const launched = await made('cmi5 launch', 'POST', '/admin/cmi5/launches', world.admin.token, {
+    moduleid: await cmi5Module(world),
+    userid: world.user.userid,
+    au_id: FUZZ_CMI5_AU,
+    launch_mode: 'Normal',
+  });
+  return { registration: launched.registration, session_id: launched.session_id };
 }
