@@ -26,6 +26,14 @@ describe('the OpenAPI document built from the route table', () => {
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('its security scheme makes generated requests send `Authorization: api <token>`', () => {
+    const scheme = (document as any).components.securitySchemes.apiToken;
+    expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    // Scalar puts this value, as is, into the header of its curl and "try it" requests.
+    expect(scheme['x-scalar-secret-token']).toMatch(/^api [A-Z_]+$/);
+    expect(scheme.description).toContain('`api <token>`');
+  });
 });
 
 describe('revisionid (decision 178)', () => {
