@@ -36,6 +36,23 @@ describe('the OpenAPI document built from the route table', () => {
   });
 });
 
+describe('request examples', () => {
+  const routes = routeGroups.flatMap((group) => group.routes);
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
+
+  it('write wiki syntax, never Markdown bold (shown literally by the site)', () => {
+    const markdown = routes.filter((route) => strings(route.example).some((text) => /\*\*\S[^*]*\*\*/.test(text)));
+    expect(markdown.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+    const createWiki = routes.find((route) => route.method === 'POST' && route.path === '/wikis');
+    expect((createWiki?.example as { contents: string }).contents).toContain("'''calibrated'''");
+  });
+});
+
 describe('revisionid (decision 178)', () => {
   const routes = routeGroups.flatMap((group) => group.routes);
   const document = buildOpenApiDocument(routeGroups) as any;
