@@ -78,7 +78,8 @@ export class StaleRevisionError extends ConflictError {
     what = 'version',
   ) {
     super(
-      `The ?revisionid= query parameter is not the current revision (${currentRevisionid}); the body is the current ${what}`,
+      `The ?revisionid= query parameter is not the current revision (${currentRevisionid}); ` +
+        `the body is the current ${what}`,
       current,
     );
   }

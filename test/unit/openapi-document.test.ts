@@ -49,7 +49,7 @@ describe('request examples', () => {
     const markdown = routes.filter((route) => strings(route.example).some((text) => /\*\*\S[^*]*\*\*/.test(text)));
     expect(markdown.map((route) => `${route.method} ${route.path}`)).toEqual([]);
     const createWiki = routes.find((route) => route.method === 'POST' && route.path === '/wikis');
-    expect((createWiki?.example as { contents: string }).contents).toContain("'''calibrated'''");
+    expect((createWiki?.example as { contents?: string } | undefined)?.contents).toContain("'''calibrated'''");
   });
 });
 
