@@ -5,7 +5,13 @@
  * courses; every signed-in user reads them (aggregates only for Authors and Admins).
  */
 import { config } from '../../shared/config.ts';
-import { ConflictError, ForbiddenError, ValidationError, type FieldProblem } from '../../shared/domain/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  StaleRevisionError,
+  ValidationError,
+  type FieldProblem,
+} from '../../shared/domain/errors.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { searchTokens } from '../../shared/domain/search-tokens.ts';
 import { canonicalTitle, titleProblem, MAX_CONTENTS_LENGTH } from '../../shared/domain/wiki-namespaces.ts';
@@ -408,10 +414,7 @@ async function cancelCourseAssignments(caller: Caller, wikiid: number): Promise<
 export async function remove(caller: Caller, wikiid: number, expectedRevision: number | undefined): Promise<void> {
   const page = await requireCourse(wikiid);
   if (expectedRevision !== undefined && expectedRevision !== page.wiki.revisionid) {
-    throw new ConflictError(
-      'The revisionid is not the current one; the body is the current version',
-      await courseViewFor(caller, page),
-    );
+    throw new StaleRevisionError(page.wiki.revisionid, await courseViewFor(caller, page), 'course');
   }
   await cancelCourseAssignments(caller, wikiid);
   const current = await requireCourse(wikiid);

@@ -4,7 +4,7 @@
  * transaction per revision, 409 with the current guide when the client's revisionid is stale).
  */
 import { config } from '../../shared/config.ts';
-import { ForbiddenError, ValidationError } from '../../shared/domain/errors.ts';
+import { ForbiddenError, missingRevisionid, ValidationError } from '../../shared/domain/errors.ts';
 import { assertKnownFlags, canonicalGuideType, defaultGuideTitle } from '../../shared/domain/guide-rules.ts';
 import { isAdmin, serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { log } from '../../shared/observability/logger.ts';
@@ -42,9 +42,9 @@ import { assertNamedImagesUsable } from '../../shared/media/wiki-image-guids.ts'
 import type { CreateGuideInput, GuideInput, GuideListQuery } from './guides.schemas.ts';
 import type { Page } from '../../shared/db/paging.ts';
 
-/** The `?revisionid=` of a write, required once the resource is known to exist. */
-export function requiredRevision(revisionid: number | undefined): number {
-  if (revisionid === undefined) throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
+/** The `?revisionid=` of a write, required once the resource (at revision `current`) is known to exist. */
+export function requiredRevision(revisionid: number | undefined, current: number): number {
+  if (revisionid === undefined) throw missingRevisionid(current);
   return revisionid;
 }
 
@@ -213,7 +213,7 @@ export async function create(caller: Caller, input: CreateGuideInput) {
 
 export async function patch(caller: Caller, guideid: number, revisionid: number | undefined, input: GuideInput) {
   const current = await assertCanEditGuide(caller, guideid);
-  const expectedRevision = requiredRevision(revisionid);
+  const expectedRevision = requiredRevision(revisionid, current.revisionid);
   await checkInput(caller, current, input);
   const imageGuids = await blockImageGuids(input.introduction, input.conclusion);
   const guide = await changeGuide(
@@ -229,8 +229,8 @@ export async function patch(caller: Caller, guideid: number, revisionid: number 
 }
 
 export async function setPublic(caller: Caller, guideid: number, revisionid: number | undefined, isPublic: boolean) {
-  await assertCanEditGuide(caller, guideid);
-  const expectedRevision = requiredRevision(revisionid);
+  const before = await assertCanEditGuide(caller, guideid);
+  const expectedRevision = requiredRevision(revisionid, before.revisionid);
   const guide = await changeGuide(
     guideid,
     {
@@ -248,9 +248,9 @@ export async function setPublic(caller: Caller, guideid: number, revisionid: num
 }
 
 export async function remove(caller: Caller, guideid: number, revisionid: number | undefined): Promise<void> {
-  await assertCanEditGuide(caller, guideid);
+  const before = await assertCanEditGuide(caller, guideid);
   await deleteGuide(guideid, {
-    expectedRevision: requiredRevision(revisionid),
+    expectedRevision: requiredRevision(revisionid, before.revisionid),
     conflictView: guideConflictView(caller),
   });
 }

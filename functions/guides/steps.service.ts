@@ -3,7 +3,7 @@
  * guide's); it commits together with a new guide revision, so the guide's revisionid moves on
  * every step change and each guide revision records which step revisions it had.
  */
-import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
+import { type ConflictError, NotFoundError, StaleRevisionError, ValidationError } from '../../shared/domain/errors.ts';
 import type { LineInput } from '../../shared/domain/guide-rules.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -42,10 +42,7 @@ async function requireStep(guideid: number, stepid: number): Promise<StepRecord>
 }
 
 async function staleStep(guide: GuideRecord, step: StepRecord): Promise<ConflictError> {
-  return new ConflictError(
-    "The revisionid is not the step's current one; the body is the current step",
-    await stepOfGuide(guide, step),
-  );
+  return new StaleRevisionError(step.revisionid, await stepOfGuide(guide, step), 'step');
 }
 
 /** Turns a failed step guard inside a guide change into 409 with the step as it is now. */
@@ -118,7 +115,7 @@ export async function patchStep(
 ) {
   const guideBefore = await assertCanEditGuide(caller, guideid);
   const before = await requireStep(guideid, stepid);
-  const expected = requiredRevision(revisionid);
+  const expected = requiredRevision(revisionid, before.revisionid);
   if (before.revisionid !== expected) throw await staleStep(guideBefore, before);
   await assertUsableStepMedia(caller, input.media, before.media);
   await assertNamedImagesUsable(caller, 'lines', lineTexts(input.lines ?? []), lineTexts(before.lines), {
@@ -155,7 +152,7 @@ export async function patchStep(
 export async function deleteStep(caller: Caller, guideid: number, stepid: number, revisionid: number | undefined) {
   const guideBefore = await assertCanEditGuide(caller, guideid);
   const step = await requireStep(guideid, stepid);
-  const expected = requiredRevision(revisionid);
+  const expected = requiredRevision(revisionid, step.revisionid);
   if (step.revisionid !== expected) throw await staleStep(guideBefore, step);
   try {
     const guide = await changeGuide(
@@ -183,8 +180,8 @@ export async function reorderSteps(
   revisionid: number | undefined,
   stepids: number[] | undefined,
 ) {
-  await assertCanEditGuide(caller, guideid);
-  const expectedRevision = requiredRevision(revisionid);
+  const guideBefore = await assertCanEditGuide(caller, guideid);
+  const expectedRevision = requiredRevision(revisionid, guideBefore.revisionid);
   if (stepids === undefined)
     throw ValidationError.field('stepids', 'missing_field', 'stepids is required (JSON body or query)');
   const guide = await changeGuide(

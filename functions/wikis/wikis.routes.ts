@@ -165,7 +165,7 @@ export const wikisGroup = defineGroup({
       example: {
         namespace: 'WIKI',
         title: 'Torque settings',
-        contents: '== Torque ==\nUse the **calibrated** wrench.',
+        contents: "== Torque ==\nUse the '''calibrated''' wrench.",
       },
       handler: ({ caller, body }) => wikis.create(caller, body),
     }),

@@ -7,7 +7,13 @@
  * same transaction, so no cycle can form even under concurrent moves.
  */
 import { config, siteUrl } from '../../shared/config.ts';
-import { ConflictError, NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
+import {
+  missingRevisionid,
+  NotFoundError,
+  StaleRevisionError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../../shared/domain/errors.ts';
 import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki, sanitizeHtml } from '../../shared/domain/wiki-syntax/index.ts';
 import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
@@ -445,8 +451,7 @@ export async function removeById(caller: Caller, wikiid: number, expectedRevisio
   const wiki = await getWiki(wikiid);
   if (!wiki) throw new NotFoundError(`No page with wikiid ${wikiid}`);
   // Required like on every page write, but an unknown id is a 404 first.
-  if (expectedRevision === undefined)
-    throw ValidationError.field('revisionid', 'missing_field', 'revisionid is required');
+  if (expectedRevision === undefined) throw missingRevisionid(wiki.revisionid);
   await removePage(caller, wiki, expectedRevision);
 }
 
@@ -460,10 +465,7 @@ async function removePage(caller: Caller, wiki: WikiRecord, expectedRevision: nu
     const current = error.oldItems.wiki ? wikiFromItem(error.oldItems.wiki) : undefined;
     if (!current) throw new NotFoundError(`No ${wiki.namespace} page titled ${wiki.title}`);
     if (current.revisionid !== expectedRevision) {
-      throw new ConflictError(
-        'The revisionid is not the current one; the body is the current version',
-        await pageView(current, caller),
-      );
+      throw new StaleRevisionError(current.revisionid, await pageView(current, caller), 'page');
     }
     throw ValidationError.field(
       'title',
@@ -490,10 +492,7 @@ export async function setParent(
     async () => {
       const wiki = await requirePage(namespace, rawTitle);
       if (expectedRevision !== undefined && wiki.revisionid !== expectedRevision) {
-        throw new ConflictError(
-          'The revisionid is not the current one; the body is the current version',
-          await pageView(wiki, caller),
-        );
+        throw new StaleRevisionError(wiki.revisionid, await pageView(wiki, caller), 'page');
       }
       const parent = parentTitle === null ? null : await requireParent(namespace, parentTitle);
       if ((parent?.wikiid ?? null) === wiki.parent_wikiid) return pageView(wiki, caller);

@@ -23,6 +23,50 @@ export interface LocalDynamo {
 
 const WATCHDOG = fileURLToPath(new URL('./parent-watchdog.mjs', import.meta.url));
 
+/**
+ * The JVM (or the watchdog) ended before DynamoDB Local answered. The message carries the first
+ * lines Java wrote on stderr (e.g. "UnsupportedClassVersionError ... class file version 61.0"),
+ * which say why; `npm start` prints it as its one-line refusal.
+ */
+export class JvmStartError extends Error {
+  constructor(what: string, javaSaid: string) {
+    super(javaSaid ? `${what}. Java said: ${javaSaid}` : what);
+    this.name = 'JvmStartError';
+  }
+}
+
+const STDERR_KEPT_CHARS = 4096;
+const STDERR_SHOWN_LINES = 4;
+
+/** Keeps the first characters the watchdog's stderr (the JVM's) writes; the rest is read and dropped. */
+function firstStderrLines(watchdog: ChildProcess): () => string {
+  let kept = '';
+  watchdog.stderr?.setEncoding('utf8');
+  watchdog.stderr?.on('data', (chunk: string) => {
+    if (kept.length < STDERR_KEPT_CHARS) kept += chunk.slice(0, STDERR_KEPT_CHARS - kept.length);
+  });
+  return () =>
+    kept
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, STDERR_SHOWN_LINES)
+      .join(' | ');
+}
+
+/** Resolves once the watchdog's stderr is drained (or after a moment), so its last words are read. */
+function stderrDrained(watchdog: ChildProcess): Promise<void> {
+  const stream = watchdog.stderr;
+  if (!stream || stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolveDrained) => {
+    const timer = setTimeout(resolveDrained, 500);
+    stream.once('close', () => {
+      clearTimeout(timer);
+      resolveDrained();
+    });
+  });
+}
+
 /** The first line the watchdog prints: the pid of the command it started. */
 function commandPid(watchdog: ChildProcess): Promise<number> {
   return new Promise((resolvePid, reject) => {
@@ -31,7 +75,9 @@ function commandPid(watchdog: ChildProcess): Promise<number> {
       lines.close();
       resolvePid(Number(line));
     });
-    watchdog.once('exit', (code) => reject(new Error(`DynamoDB Local's watchdog exited with code ${code}`)));
+    watchdog.once('exit', (code) =>
+      reject(new JvmStartError(`DynamoDB Local's watchdog exited with code ${code}`, '')),
+    );
   });
 }
 
@@ -48,7 +94,7 @@ function jarFolder(): string {
 async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new JvmStartError(`DynamoDB Local exited with code ${child.exitCode}`, '');
     try {
       const response = await fetch(endpoint, {
         method: 'POST',
@@ -124,8 +170,9 @@ export async function startDynamoDbLocal(options: {
       String(port),
       ...storage,
     ],
-    { cwd: folder, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
+    { cwd: folder, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
+  const javaSaid = firstStderrLines(child);
   if (child.pid !== undefined) options.onProcess?.('dynamodb-watchdog', child.pid);
   const exited = new Promise<void>((resolveExit) =>
     child.exitCode !== null ? resolveExit() : child.once('exit', () => resolveExit()),
@@ -160,7 +207,9 @@ export async function startDynamoDbLocal(options: {
     await waitUntilReady(endpoint, child, 90_000);
   } catch (error) {
     await stop();
-    throw error;
+    if (!(error instanceof JvmStartError)) throw error;
+    await stderrDrained(child);
+    throw new JvmStartError(error.message, javaSaid());
   }
   return { endpoint, pid: jvmPid, watchdogPid: child.pid!, stop };
 }

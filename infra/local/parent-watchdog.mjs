@@ -33,7 +33,8 @@ function deathSignalPrefix() {
 }
 
 const [program, ...programArgs] = [...deathSignalPrefix(), command, ...args];
-const child = spawn(program, programArgs, { stdio: 'ignore' });
+// The command's stderr is ours: a JVM that cannot start says why there (dynamodb.ts reads it).
+const child = spawn(program, programArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
 child.once('error', (error) => {
   console.error(`parent-watchdog: cannot run ${command}: ${error.message}`);
   process.exit(127);

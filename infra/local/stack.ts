@@ -33,17 +33,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     onProcess: (role, pid) => lock?.addChild(role, pid),
   });
   dynamoStarting.catch(() => undefined);
-  const [
-    { ensureTable },
-    { startS3Emulator },
-    { startStepFunctionsEndpoint },
-    { createGateway },
-    { routeGroups },
-    { writeEmbedFiles, routeManifest },
-    { buildOpenApiDocument },
-    functions,
-    { s3EventDispatcher },
-  ] = await Promise.all([
+  const loading = Promise.all([
     import('./create-table.ts'),
     import('./s3-emulator.ts'),
     import('./sfn-local.ts'),
@@ -54,6 +44,20 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     import('./local-functions.ts').then(({ loadLocalFunctions }) => loadLocalFunctions()),
     import('./s3-events.ts'),
   ]);
+  loading.catch(() => undefined);
+  // A JVM that cannot start (a JDK too old) is said at once, not after the code has loaded.
+  await Promise.race([loading, dynamoStarting]);
+  const [
+    { ensureTable },
+    { startS3Emulator },
+    { startStepFunctionsEndpoint },
+    { createGateway },
+    { routeGroups },
+    { writeEmbedFiles, routeManifest },
+    { buildOpenApiDocument },
+    functions,
+    { s3EventDispatcher },
+  ] = await loading;
 
   // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle; here files in a folder
   // the environment names (STEPWISE_EMBED_DIR), as the text itself would be too big for it.

@@ -67,8 +67,11 @@ process.env.STEPWISE_OUTBOX_DIR ??= join(dataDir, 'outbox');
 
 const { startLocalStack } = await import('./stack.ts');
 const { DataDirInUseError } = await import('./data-dir-lock.ts');
+const { JvmStartError } = await import('./dynamodb.ts');
 const stack = await startLocalStack({ dataDir: inMemory ? undefined : dataDir, port, host }).catch((error: unknown) => {
   if (error instanceof DataDirInUseError) refuse(error.message);
+  // Java's own words (first stderr lines), not a stack trace: e.g. a JDK older than 17.
+  if (error instanceof JvmStartError) refuse(`${error.message}. DynamoDB Local runs on a JDK 17+ (java -version)`);
   // Taken between the check above and the gateway's listen.
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') refuse(portBusy(port));
   throw error;

@@ -6,7 +6,7 @@
  * current gives 409 with the current guide. So concurrent writers never lose each other's
  * changes, and of N writers naming one revision exactly one succeeds.
  */
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import { ConflictError, NotFoundError, StaleRevisionError } from '../domain/errors.ts';
 import { FEATURED_FLAG } from '../domain/guide-rules.ts';
 import { searchTokens } from '../domain/search-tokens.ts';
 import { nowSeconds } from '../clock.ts';
@@ -79,10 +79,7 @@ export async function changeGuide(
       const current = await getGuide(guideid, { consistent: true });
       if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
       if (options.expectedRevision !== undefined && current.revisionid !== options.expectedRevision) {
-        throw new ConflictError(
-          'The revisionid is not the current one; the body is the current guide',
-          await options.conflictView(current),
-        );
+        throw new StaleRevisionError(current.revisionid, await options.conflictView(current), 'guide');
       }
       const changed = await change(current);
       const now = nowSeconds();
@@ -149,10 +146,7 @@ export async function deleteGuide(
       const current = await getGuide(guideid, { consistent: true });
       if (!current) throw new NotFoundError(`No guide with guideid ${guideid}`);
       if (current.revisionid !== options.expectedRevision) {
-        throw new ConflictError(
-          'The revisionid is not the current one; the body is the current guide',
-          await options.conflictView(current),
-        );
+        throw new StaleRevisionError(current.revisionid, await options.conflictView(current), 'guide');
       }
       await transactWrite([
         guideDelete(guideid, current.version),

@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { nextId } from './counters.ts';
 import { TransactionConditionFailed } from './transactions.ts';
-import { ConflictError } from '../domain/errors.ts';
+import { type ConflictError, StaleRevisionError } from '../domain/errors.ts';
 
 export function nextRevisionId(): Promise<number> {
   return nextId('revision');
@@ -43,8 +43,5 @@ export async function staleRevisionConflict(
     item = error.oldItems[label];
   else return undefined;
   if (!item) return undefined;
-  return new ConflictError(
-    'The revisionid is not the current one; the body is the current version',
-    await currentView(item),
-  );
+  return new StaleRevisionError(Number(item.revisionid), await currentView(item));
 }

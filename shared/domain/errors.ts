@@ -67,6 +67,34 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * A write named a `?revisionid=` that is no longer the current one (409): the body is the resource
+ * as it is now, and the answer's X-Stepwise-Current-Revisionid header names its current revisionid.
+ */
+export class StaleRevisionError extends ConflictError {
+  constructor(
+    readonly currentRevisionid: number,
+    current: unknown,
+    what = 'version',
+  ) {
+    super(
+      `The ?revisionid= query parameter is not the current revision (${currentRevisionid}); ` +
+        `the body is the current ${what}`,
+      current,
+    );
+  }
+}
+
+/** The 422 for a write without `?revisionid=`, naming the current one when it is known. */
+export function missingRevisionid(currentRevisionid?: number): ValidationError {
+  const current = currentRevisionid === undefined ? 'the current revisionid' : String(currentRevisionid);
+  return ValidationError.field(
+    'revisionid',
+    'missing_field',
+    `revisionid is required: a query parameter naming the current revision (?revisionid=${current})`,
+  );
+}
+
 /** Too many attempts; try again after `retryAfterSeconds` (429). */
 export class TooManyRequestsError extends DomainError {
   constructor(

@@ -269,7 +269,16 @@ export function buildOpenApiDocument(groups: RouteGroup[], serverUrl = API_BASE_
     tags: [...tagNames].sort().map((name) => ({ name, description: tagDescription(name) })),
     components: {
       securitySchemes: {
-        apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The value `api <token>`' },
+        // An http scheme cannot carry the `api ` prefix, so the key is the whole header value. Scalar fills its
+        // auth field and every generated request (curl and the rest) with `x-scalar-secret-token`: the reader
+        // sees `Authorization: api YOUR_TOKEN` and replaces only the token.
+        apiToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The value `api <token>`: the word `api`, a space, then the token from POST /user/token.',
+          'x-scalar-secret-token': 'api YOUR_TOKEN',
+        },
       },
     },
     paths,

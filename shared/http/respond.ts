@@ -8,6 +8,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
   BadRequestError,
   ConflictError,
+  StaleRevisionError,
   FeatureUnavailableError,
   ForbiddenError,
   NotFoundError,
@@ -62,8 +63,16 @@ export const CORS_MAX_AGE_SECONDS = 3600;
  * Idempotency-Key: decision 223 (shared/http/idempotency.ts).
  */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'];
-/** The id of its request (decision 183), and whether an answer replays an Idempotency-Key (decision 223). */
-export const CORS_EXPOSE_HEADERS = ['X-Request-Id', 'Idempotent-Replayed'];
+/**
+ * The id of its request (decision 183), whether an answer replays an Idempotency-Key (decision 223),
+ * what a 409 on a stale ?revisionid= names as current, and the body fields a write ignored (decision 315).
+ */
+export const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'Idempotent-Replayed',
+  'X-Stepwise-Current-Revisionid',
+  'X-Stepwise-Ignored-Fields',
+];
 
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -186,6 +195,10 @@ export function errorResponse(error: unknown): {
   if (error instanceof ForbiddenError) return { status: 403, body: { message: error.message, ...error.details } };
   if (error instanceof FeatureUnavailableError) return { status: 403, body: { message: error.message } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
+  if (error instanceof StaleRevisionError) {
+    const headers = { 'x-stepwise-current-revisionid': String(error.currentRevisionid) };
+    return { status: 409, body: error.current ?? { message: error.message }, headers };
+  }
   if (error instanceof ConflictError) return { status: 409, body: error.current ?? { message: error.message } };
   if (error instanceof ServiceUnavailableError) return { status: 503, body: { message: error.message } };
   if (error instanceof PreconditionFailedError) return { status: 412, body: { message: error.message } };

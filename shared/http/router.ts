@@ -32,7 +32,7 @@ import { isReply, type PageErrorRenderer, type Reply, type RouteDef, type RouteG
 import { openToAnonymous } from './site-access.ts';
 import { checkApiScope } from './api-scopes.ts';
 import { checkCsrf, CSRF_FIELD, loginRedirect, sessionTokenOf } from './session.ts';
-import { parseOrThrow } from './validation.ts';
+import { ignoredFields, parseOrThrow } from './validation.ts';
 import { idempotent } from './idempotency.ts';
 import { requireWellFormedText } from '../domain/json-text.ts';
 
@@ -152,6 +152,8 @@ export function createRouter(
         } else body = requireWellFormedText(jsonBody(event), 'body');
         const rawQuery = requireWellFormedText(queryObject(query), 'query');
         const parsedQuery = route.query ? parseOrThrow(route.query, rawQuery, 'query') : {};
+        // Fields the body schema does not declare are dropped, and named in a header (decision 315).
+        const ignored = !route.rawBody && !route.form && route.body ? ignoredFields(route.body, body) : [];
         if (!route.rawBody && route.body) body = parseOrThrow(route.body, body ?? {}, 'body');
         const result = await route.handler({
           params,
@@ -167,8 +169,13 @@ export function createRouter(
           sourceIp: event.requestContext.http.sourceIp,
           rawQueryString: event.rawQueryString ?? '',
         });
-        if (isReply(result)) return toResult(result, format);
-        return respond(route.status ?? 200, result, format);
+        const ignoredHeader = ignored.length ? { 'x-stepwise-ignored-fields': ignored.join(', ') } : undefined;
+        if (isReply(result))
+          return toResult(
+            ignoredHeader ? { ...result, headers: { ...result.headers, ...ignoredHeader } } : result,
+            format,
+          );
+        return respond(route.status ?? 200, result, format, ignoredHeader);
       });
     }
   };

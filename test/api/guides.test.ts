@@ -6,6 +6,28 @@ import { localDb } from '../support/local-db.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
 
+describe('?revisionid= on guide writes', () => {
+  it('missing: 422 saying it is a query parameter and naming the current one; stale: 409 naming it in a header', async () => {
+    const admin = await loginAdmin();
+    const guide = await createGuide(admin);
+    const missing = await api('PATCH', `/guides/${guide.guideid}`, { token: admin, body: { summary: 'x' } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'missing_field' });
+    expect(missing.body.message).toContain(
+      `query parameter naming the current revision (?revisionid=${guide.revisionid})`,
+    );
+    expect(missing.headers.get('x-stepwise-current-revisionid')).toBeNull();
+    const stale = await api('PATCH', `/guides/${guide.guideid}`, {
+      token: admin,
+      query: { revisionid: guide.revisionid + 1000 },
+      body: { summary: 'x' },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ guideid: guide.guideid, revisionid: guide.revisionid });
+    expect(stale.headers.get('x-stepwise-current-revisionid')).toBe(String(guide.revisionid));
+  });
+});
+
 describe('POST /guides', () => {
   it('creates a private guide (201) with the whole guide, in an existing category', async () => {
     const writer = await author();
@@ -115,6 +137,18 @@ describe('POST /guides', () => {
       body: { category: await category(), type: 'how-to', time_required_min: 600, time_required_max: 60 },
     });
     expect(badRange.status).toBe(422);
+  });
+
+  it('names body fields it ignores (X-Stepwise-Ignored-Fields) and answers as without them', async () => {
+    const created = await api('POST', '/guides', {
+      token: await loginAdmin(),
+      body: { category: await category(), type: 'how-to', time_required: '1 hour', title: 'Ignored fields' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-stepwise-ignored-fields')).toBe('time_required');
+    // time_required is an answer field computed from time_required_min/max, never taken from a body.
+    expect(created.body.time_required).not.toBe('1 hour');
+    expect(created.body.title).toBe('Ignored fields');
   });
 
   it('is for Authors and Admins (403 for a User, 401 anonymous)', async () => {

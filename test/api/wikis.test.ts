@@ -321,6 +321,12 @@ describe('category hierarchy', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ wikiid: page.wikiid, revisionid: page.revisionid });
+    expect(stale.headers.get('x-stepwise-current-revisionid')).toBe(String(page.revisionid));
+    // Missing on a write that requires it: the query parameter is named as such.
+    const missing = await api('PATCH', wikiPath(page), { token: author.token, body: { contents: 'x' } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors[0]).toMatchObject({ field: 'revisionid', code: 'missing_field' });
+    expect(missing.body.message).toContain('a query parameter naming the current revision (?revisionid=');
   });
 
   it('a page with children cannot be deleted (422)', async () => {

@@ -46,6 +46,11 @@ it('renders the reference: an operation with its schema and example, no request 
   expect(text).toContain('Public, on every site (also private ones).');
   // The response example the route declares, not one the renderer made up from the schema.
   expect(text).toContain('Dana Fisher');
+  // The generated request of an operation that needs a token sends the scheme's `api ` prefix.
+  await page.waitForFunction(
+    () => ((globalThis as any).document.body.innerText as string).includes('Authorization: api YOUR_TOKEN'),
+    { timeout: 20_000 },
+  );
   expect(elsewhere).toEqual([]);
   expect(problems).toEqual([]);
 });

@@ -99,7 +99,12 @@ describe('api stack: routes from the route table', () => {
         AllowMethods: ['DELETE', 'GET', 'PATCH', 'POST'],
         AllowOrigins: ['*'],
         MaxAge: 3600,
-        ExposeHeaders: ['X-Request-Id', 'Idempotent-Replayed'],
+        ExposeHeaders: [
+          'X-Request-Id',
+          'Idempotent-Replayed',
+          'X-Stepwise-Current-Revisionid',
+          'X-Stepwise-Ignored-Fields',
+        ],
       },
     });
   });

@@ -4,7 +4,7 @@
  * without AWS credentials. Each command is run as a child process under that condition.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,29 @@ describe('npm start', () => {
     expect(started.stdout).toBe('');
     expect(started.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(started.stderr).toMatch(/^Stepwise cannot start: no `java` on PATH\. .*JDK 17\+.*openjdk-17-jre-headless/);
+  });
+
+  it('with a java that cannot run DynamoDB Local prints what Java said, not a stack trace, and exits 1', () => {
+    // A stand-in `java` first on PATH that fails as a JDK older than 17 does.
+    const bin = mkdtempSync(path.join(tmpdir(), 'old-java-'));
+    const said =
+      'Error: LinkageError occurred while loading main class com.amazonaws.services.dynamodbv2.local.main.ServerRunner';
+    const detail =
+      'java.lang.UnsupportedClassVersionError: compiled by a more recent version (class file version 61.0)';
+    writeFileSync(path.join(bin, 'java'), `#!/bin/sh\necho '${said}' >&2\necho '\t${detail}' >&2\nexit 1\n`);
+    chmodSync(path.join(bin, 'java'), 0o755);
+    const started = run('infra/local/start.ts', [], {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      STEPWISE_IN_MEMORY: '1',
+      PORT: '0',
+    });
+    expect(started.code).toBe(1);
+    expect(started.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(started.stderr).toContain('Stepwise cannot start: DynamoDB Local exited with code 1. Java said: ');
+    expect(started.stderr).toContain(`${said} | ${detail}`);
+    expect(started.stderr).toContain('JDK 17+');
+    expect(started.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('on a port another program listens on says to set PORT, and exits 1', async () => {

@@ -26,6 +26,31 @@ describe('the OpenAPI document built from the route table', () => {
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('its security scheme makes generated requests send `Authorization: api <token>`', () => {
+    const scheme = (document as any).components.securitySchemes.apiToken;
+    expect(scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    // Scalar puts this value, as is, into the header of its curl and "try it" requests.
+    expect(scheme['x-scalar-secret-token']).toMatch(/^api [A-Z_]+$/);
+    expect(scheme.description).toContain('`api <token>`');
+  });
+});
+
+describe('request examples', () => {
+  const routes = routeGroups.flatMap((group) => group.routes);
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
+
+  it('write wiki syntax, never Markdown bold (shown literally by the site)', () => {
+    const markdown = routes.filter((route) => strings(route.example).some((text) => /\*\*\S[^*]*\*\*/.test(text)));
+    expect(markdown.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+    const createWiki = routes.find((route) => route.method === 'POST' && route.path === '/wikis');
+    expect((createWiki?.example as { contents?: string } | undefined)?.contents).toContain("'''calibrated'''");
+  });
 });
 
 describe('revisionid (decision 178)', () => {
