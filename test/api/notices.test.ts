@@ -4,7 +4,8 @@
  * local mail outbox): requested at once; before the lead nothing, inside it due-soon once; past
  * due overdue once; after the delay the team owner hears once. A preference turned off holds
  * back that mail. A level lapsing soon and lapsed are told once, and the lapse assigns the course
- * that restores it, once, with its own notice.
+ * that restores it, once, with its own notice; so does a release marked for retraining, for the
+ * holders who earned their level before it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -217,5 +218,47 @@ describe('notices', () => {
       'qualification_level.lapsed',
     ]);
     expect(await eventsOf(`ASSIGNMENT#${assignmentid}`)).toContain('retraining.assigned');
+  });
+
+  it('a release marked for retraining assigns the restoring course to holders who earned the level before it, once', async () => {
+    const trainer = await createUser({ privileges: ['Admin'] });
+    const admin = trainer.token;
+    const before = await createUser();
+    const after = await createUser();
+    const guide = await createGuide(admin);
+    await releaseGuide(guide.guideid, 'major');
+    const skill = (
+      await api('POST', '/qualifications/skills', {
+        token: admin,
+        body: { name: `Marked ${guide.guideid}`, guideids: [guide.guideid] },
+      })
+    ).body;
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const setLevel = (userid: number) =>
+      api('PUT', `/qualifications/skills/${skill.skillid}/levels/${userid}`, {
+        token: admin,
+        body: { level: 3, password: trainer.password },
+      });
+    expect((await setLevel(before.userid)).status).toBe(200);
+    const release = await releaseGuide(guide.guideid, 'minor');
+    expect((await setLevel(after.userid)).status).toBe(200); // earned on the marked release: not retrained
+    const marked = await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: admin });
+    expect(marked.status).toBe(200);
+    // Marking it again (a retry) assigns nothing more.
+    expect((await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: admin })).status).toBe(200);
+
+    const now = Math.floor(Date.now() / 1000);
+    await sweep(admin, now + 60);
+    await sweep(admin, now + 120);
+    expect(mailsTo(after, 'retraining_assigned')).toHaveLength(0);
+    const mails = mailsTo(before, 'retraining_assigned');
+    expect(mails).toHaveLength(1);
+    const assignmentid = Number(/course_assignments\/(\d+)/.exec(mails[0].text)?.[1]);
+    const assignment = await api('GET', `/course_assignments/${assignmentid}`, { token: admin });
+    expect(assignment.status).toBe(200);
+    expect(assignment.body).toMatchObject({ wikiid: course.wikiid, due_within: 14 * DAY });
+    expect(
+      (await eventsOf(`ASSIGNMENT#${assignmentid}`)).filter((name) => name === 'retraining.assigned'),
+    ).toHaveLength(1);
   });
 });
