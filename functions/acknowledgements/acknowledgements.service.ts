@@ -34,6 +34,7 @@ import { emitAcknowledgementOverdue } from '../../shared/training/acknowledgemen
 import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { requireRelease } from '../../shared/training/acknowledgement-sign.ts';
+import { assignRetrainingAfterMark } from '../../shared/training/retraining.ts';
 import { acknowledgementDiff } from './diff.service.ts';
 import type { DocumentSettingsInput, PendingQuery } from './acknowledgements.schemas.ts';
 
@@ -136,7 +137,8 @@ export async function signatures(caller: Caller, releaseid: number) {
  * Marks a released release as needing retraining: completions and levels earned before it no
  * longer carry over, acknowledged or not (docs/stage-status.md row 5b). Forward only: a newer
  * mark already there is 409. Then the stored rows of every trainee of the document (its trainee
- * index: whoever has a completion of it, asked to acknowledge or not) are recomputed.
+ * index: whoever has a completion of it, asked to acknowledge or not) are recomputed, and the
+ * holders of a level in a skill of the guide earned before it are assigned the courses that restore it.
  */
 export async function markRetraining(caller: Caller, releaseid: number) {
   const release = await requireRelease(releaseid);
@@ -170,6 +172,12 @@ export async function markRetraining(caller: Caller, releaseid: number) {
     throw error;
   }
   await refreshDocumentTrainees(release.doctype, release.docid);
+  // Holders of a level earned on an older release get the course(s) that restore it (decision 316).
+  if (release.doctype === 'guide')
+    await assignRetrainingAfterMark(
+      { guideid: release.docid, releaseid, version: { major: mark.major, minor: mark.minor } },
+      mark.date,
+    );
   return { releaseid, version: release.version!, retraining: true as const };
 }
 

@@ -209,11 +209,12 @@ export const qualificationsGroup = defineGroup({
       method: 'GET',
       path: '/qualifications/gaps',
       auth: 'user',
-      summary: 'The gap report: people × required skills, what is missing, expired or expiring (JSON or CSV)',
+      summary: 'The gap report: people × required skills, what is missing, expired, outdated or expiring (JSON or CSV)',
       description:
         'One row per person (by userid; `limit` and `offset` page over people), a cell per skill required of them by ' +
         'their teams and roles (the highest level asked; `required_by` names who asks) with `status`: `missing` ' +
-        '(none held, or below), `expired`, `expiring` (lapses within `lead_days`, default 30, 0-365) or `met`. ' +
+        '(none held, or below), `expired`, `outdated` (a newer major release of a guide of the skill outdates it, ' +
+        'as at the gate), `expiring` (lapses within `lead_days`, default 30, 0-365) or `met`. ' +
         '`teamid`: its members (its owner or an Admin). Without it: Admins everyone; with `skillid`, a trainer in ' +
         'the skill (level 4 that counts) everyone it is required of; others their own row. `skillid`: that skill ' +
         'only. `format=csv` or `Accept: text/csv` answers text/csv, one line per person and required skill (cells ' +

@@ -35,6 +35,7 @@ import {
   type SkillRequirementRecord,
 } from '../../shared/db/entities/skill-requirement.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
+import { skillStandings } from '../../shared/training/qualification-gate.ts';
 import { certifyShortfalls } from '../../shared/training/trainer-authority.ts';
 import { gapCell, gapRow, requirementsView, type GapRow } from '../../shared/views/requirement-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -211,13 +212,26 @@ export async function gaps(caller: Caller, query: GapsQuery): Promise<GapRow[]> 
     skillMap(required.flatMap((merged) => [...merged.keys()])),
     mapLimit(people, 8, (person) => levelsOfUser(person.userid)),
   ]);
+  const levelsOf = held.map((levels) => new Map(levels.map((level) => [level.skillid, level])));
+  // Levels that would meet the requirement are put to the gate's test (an outdated one counts as 0).
+  const tested = people.flatMap((_, index) =>
+    [...required[index]].flatMap(([skillid, requirement]) => {
+      const level = levelsOf[index].get(skillid);
+      const skill = skills.get(skillid);
+      const status = level ? gapStatus(requirement.level, level, now, lead) : 'missing';
+      return level && skill && (status === 'met' || status === 'expiring') ? [{ held: level, skill }] : [];
+    }),
+  );
+  const standings = await skillStandings(tested, now);
+  const standingOf = new Map(tested.map((entry, index) => [entry.held, standings[index]]));
   return people.map((person, index) => {
-    const levels = new Map(held[index].map((level) => [level.skillid, level]));
+    const levels = levelsOf[index];
     const cells = [...required[index]].flatMap(([skillid, requirement]) => {
       const known = skills.get(skillid);
       if (!known) return []; // a deleted skill's requirement asks nothing
       const level = levels.get(skillid);
-      return [gapCell(known, requirement, level, gapStatus(requirement.level, level ?? null, now, lead))];
+      const standing = level ? standingOf.get(level) : undefined;
+      return [gapCell(known, requirement, level, gapStatus(requirement.level, level ?? null, now, lead, standing))];
     });
     return gapRow(person, cells);
   });

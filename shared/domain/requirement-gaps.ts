@@ -6,7 +6,7 @@
  */
 import type { Role } from './caller.ts';
 
-export type GapStatus = 'met' | 'expiring' | 'expired' | 'missing';
+export type GapStatus = 'met' | 'expiring' | 'expired' | 'outdated' | 'missing';
 
 export type RequiredBy = { scope: 'team'; teamid: number } | { scope: 'role'; role: Role };
 
@@ -41,16 +41,20 @@ export function mergeRequirements(
 
 /**
  * How a level held stands against the level required, first matching line wins: none held or
- * below it → `missing`; lapsed → `expired`; lapsing within the lead window → `expiring`; else `met`.
+ * below it → `missing`; lapsed → `expired`; outdated by a newer major release of a guide of the
+ * skill (the gate's standing, `standing`; the gate counts it as 0) → `outdated`; lapsing within
+ * the lead window → `expiring`; else `met`.
  */
 export function gapStatus(
   required: number,
   held: { level: number; expires_at: number | null } | null,
   now: number,
   leadSeconds: number,
+  standing: 'current' | 'none' | 'expired' | 'outdated' = 'current',
 ): GapStatus {
   if (!held || held.level < required) return 'missing';
   if (held.expires_at !== null && now >= held.expires_at) return 'expired';
+  if (standing === 'outdated') return 'outdated';
   if (held.expires_at !== null && held.expires_at <= now + leadSeconds) return 'expiring';
   return 'met';
 }

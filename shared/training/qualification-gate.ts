@@ -7,13 +7,14 @@
 import { getAcknowledgedVersions, getRetrainingMarks, versionOf } from '../db/entities/acknowledgement.ts';
 import { getLevels, type QualificationLevelRecord } from '../db/entities/qualification-level.ts';
 import { latestRelease } from '../db/entities/release.ts';
-import { skillsOfGuide } from '../db/entities/skill.ts';
+import { skillsOfGuide, type SkillRecord } from '../db/entities/skill.ts';
 import { getSiteAndDocumentSettings } from '../db/entities/training-settings.ts';
 import {
   effectiveLevel,
   gateDecision,
   type GateMode,
   type GateOutcome,
+  type LevelStanding,
   type SkillCheck,
 } from '../domain/competency.ts';
 import type { ReleaseVersion } from '../domain/stage-status.ts';
@@ -48,6 +49,59 @@ export async function guideFacts(guideid: number, userid: number) {
   ]);
   const latest: ReleaseVersion | null = release ? { major: release.major, minor: release.minor } : null;
   return { latest, acknowledged: acked ? versionOf(acked) : null, retraining: mark ? versionOf(mark) : null };
+}
+
+/**
+ * How held levels stand now across every guide of their skill, for reports over many people: the
+ * gate's test (effectiveLevel) on each guide, the first guide where the level does not count
+ * decides (`expired`, `outdated`); a skill with no guide: expiry only. Read in batches: one Query
+ * per distinct guide for its current release, BatchGets for the marks and the acknowledgements.
+ */
+export async function skillStandings(
+  entries: ReadonlyArray<{ held: QualificationLevelRecord; skill: SkillRecord }>,
+  now: number,
+): Promise<LevelStanding[]> {
+  const guideids = [...new Set(entries.flatMap((entry) => entry.skill.guideids))];
+  const pairs = [
+    ...new Map(
+      entries.flatMap((entry) =>
+        entry.skill.guideids.map((docid) => [
+          `${entry.held.userid}#${docid}`,
+          { userid: entry.held.userid, doctype: 'guide' as const, docid },
+        ]),
+      ),
+    ).values(),
+  ];
+  const [releases, marks, acked] = await Promise.all([
+    Promise.all(guideids.map((guideid) => latestRelease('guide', guideid))),
+    getRetrainingMarks(guideids.map((docid) => ({ doctype: 'guide' as const, docid }))),
+    getAcknowledgedVersions(pairs),
+  ]);
+  const latestOf = new Map<number, ReleaseVersion>();
+  guideids.forEach((guideid, index) => {
+    const release = releases[index];
+    if (release) latestOf.set(guideid, { major: release.major, minor: release.minor });
+  });
+  const markOf = new Map(marks.map((mark) => [mark.docid, versionOf(mark)]));
+  const ackedOf = new Map(acked.map((record) => [`${record.userid}#${record.docid}`, versionOf(record)]));
+  return entries.map(({ held, skill }) => {
+    const guides: (number | null)[] = skill.guideids.length > 0 ? skill.guideids : [null];
+    for (const guideid of guides) {
+      const earned =
+        guideid === null ? null : (held.earned.find((entry) => entry.guideid === guideid)?.release ?? null);
+      const facts =
+        guideid === null
+          ? { latest: null, acknowledged: null, retraining: null }
+          : {
+              latest: latestOf.get(guideid) ?? null,
+              acknowledged: ackedOf.get(`${held.userid}#${guideid}`) ?? null,
+              retraining: markOf.get(guideid) ?? null,
+            };
+      const counted = effectiveLevel({ level: held.level, expires_at: held.expires_at, earned }, facts, now);
+      if (counted.standing !== 'current') return counted.standing;
+    }
+    return 'current';
+  });
 }
 
 /** Each skill of the guide with the operator's level as it counts now. */

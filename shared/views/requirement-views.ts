@@ -37,7 +37,7 @@ export const gapCellSchema = z.object({
   required_level: z.int(),
   level: z.int(),
   expires_at: z.nullable(z.number()),
-  status: z.enum(['met', 'expiring', 'expired', 'missing']),
+  status: z.enum(['met', 'expiring', 'expired', 'outdated', 'missing']),
   required_by: z.array(requiredBySchema),
 });
 
@@ -46,6 +46,7 @@ export const gapRowSchema = z.object({
   username: z.string(),
   missing: z.int(),
   expired: z.int(),
+  outdated: z.int(),
   expiring: z.int(),
   skills: z.array(gapCellSchema),
 });
@@ -98,6 +99,7 @@ export function gapRow(person: { userid: number; username: string }, cells: GapC
     username: person.username,
     missing: count('missing'),
     expired: count('expired'),
+    outdated: count('outdated'),
     expiring: count('expiring'),
     skills: cells,
   };

@@ -4,12 +4,16 @@
  * local mail outbox): requested at once; before the lead nothing, inside it due-soon once; past
  * due overdue once; after the delay the team owner hears once. A preference turned off holds
  * back that mail. A level lapsing soon and lapsed are told once, and the lapse assigns the course
- * that restores it, once, with its own notice.
+ * that restores it, once, with its own notice; so does a release marked for retraining, for the
+ * holders who earned their level before it. The queue backfill (notices:queue-backfill) restores
+ * the items of what was written before the queue, only those still of use, idempotently.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { reloadConfig } from '../../shared/config.ts';
+import { backfillNoticeQueue } from '../../infra/ops/backfill/notice-queue.ts';
 import { api, createTeam, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { createCourse, releaseGuide } from '../support/courses.ts';
 import { localDb } from '../support/local-db.ts';
@@ -43,6 +47,30 @@ async function sweep(admin: string, as_of: number) {
   expect(response.body.as_of).toBe(as_of);
   return response.body;
 }
+
+/** The queue items of one subject, across the shards (a test's look; the sweep reads by instant). */
+async function queued(subject: string): Promise<Array<{ pk: string; sk: string; kind: string }>> {
+  const items = [];
+  for (let shard = 0; shard < 8; shard += 1) {
+    const result = await localDb().send(
+      new QueryCommand({
+        TableName: 'stepwise',
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `NOTICEDUE#${shard}` },
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(result.Items ?? []).filter((item) => item.subject === subject));
+  }
+  return items as Array<{ pk: string; sk: string; kind: string }>;
+}
+
+beforeAll(() => {
+  process.env.DDB_ENDPOINT = inject('ddbEndpoint');
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  reloadConfig();
+});
 
 afterAll(async () => {
   const admin = await loginAdmin();
@@ -217,5 +245,96 @@ describe('notices', () => {
       'qualification_level.lapsed',
     ]);
     expect(await eventsOf(`ASSIGNMENT#${assignmentid}`)).toContain('retraining.assigned');
+  });
+
+  it('a release marked for retraining assigns the restoring course to holders who earned the level before it, once', async () => {
+    const trainer = await createUser({ privileges: ['Admin'] });
+    const admin = trainer.token;
+    const before = await createUser();
+    const after = await createUser();
+    const guide = await createGuide(admin);
+    await releaseGuide(guide.guideid, 'major');
+    const skill = (
+      await api('POST', '/qualifications/skills', {
+        token: admin,
+        body: { name: `Marked ${guide.guideid}`, guideids: [guide.guideid] },
+      })
+    ).body;
+    const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
+    const setLevel = (userid: number) =>
+      api('PUT', `/qualifications/skills/${skill.skillid}/levels/${userid}`, {
+        token: admin,
+        body: { level: 3, password: trainer.password },
+      });
+    expect((await setLevel(before.userid)).status).toBe(200);
+    const release = await releaseGuide(guide.guideid, 'minor');
+    expect((await setLevel(after.userid)).status).toBe(200); // earned on the marked release: not retrained
+    const marked = await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: admin });
+    expect(marked.status).toBe(200);
+    // Marking it again (a retry) assigns nothing more.
+    expect((await api('POST', `/acknowledgements/${release.releaseid}/retraining`, { token: admin })).status).toBe(200);
+
+    const now = Math.floor(Date.now() / 1000);
+    await sweep(admin, now + 60);
+    await sweep(admin, now + 120);
+    expect(mailsTo(after, 'retraining_assigned')).toHaveLength(0);
+    const mails = mailsTo(before, 'retraining_assigned');
+    expect(mails).toHaveLength(1);
+    const assignmentid = Number(/course_assignments\/(\d+)/.exec(mails[0].text)?.[1]);
+    const assignment = await api('GET', `/course_assignments/${assignmentid}`, { token: admin });
+    expect(assignment.status).toBe(200);
+    const { retraining_due_days } = (await api('GET', '/notices/settings', { token: admin })).body;
+    expect(assignment.body).toMatchObject({ wikiid: course.wikiid, due_within: retraining_due_days * DAY });
+    expect(
+      (await eventsOf(`ASSIGNMENT#${assignmentid}`)).filter((name) => name === 'retraining.assigned'),
+    ).toHaveLength(1);
+  });
+
+  it('notices:queue-backfill queues what was written before the queue, still of use, idempotently', async () => {
+    const trainer = await createUser({ privileges: ['Admin'] });
+    const admin = trainer.token;
+    const person = await createUser();
+    const guide = await createGuide(admin);
+    await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
+      token: admin,
+      body: { due_days: 7, audience_userids: [person.userid] },
+    });
+    const release = await releaseGuide(guide.guideid, 'major');
+    const skill = (
+      await api('POST', '/qualifications/skills', {
+        token: admin,
+        body: { name: `Backfill ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 10 },
+      })
+    ).body;
+    const level = await api('PUT', `/qualifications/skills/${skill.skillid}/levels/${person.userid}`, {
+      token: admin,
+      body: { level: 2, password: trainer.password },
+    });
+    expect(level.status).toBe(200);
+    const subjects = [`ACK#${release.releaseid}#${person.userid}`, `LEVEL#${person.userid}#${skill.skillid}`];
+    const kinds = async () => (await Promise.all(subjects.map(queued))).map((items) => items.map((i) => i.kind).sort());
+    const written = await kinds();
+    expect(written[0]).toHaveLength(4);
+    expect(written[1]).toEqual(['level_lapsed', 'level_lapsing']);
+    // As if written before the queue existed: no items.
+    for (const subject of subjects)
+      for (const item of await queued(subject))
+        await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+    expect(await kinds()).toEqual([[], []]);
+
+    const now = Math.floor(Date.now() / 1000);
+    const first = await backfillNoticeQueue(now);
+    expect(first.queued).toBeGreaterThanOrEqual(6);
+    expect(await kinds()).toEqual(written);
+    await backfillNoticeQueue(now);
+    expect(await kinds()).toEqual(written);
+    // Twenty days on, every one of them is past its use unless the operator catches up.
+    for (const subject of subjects)
+      for (const item of await queued(subject))
+        await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+    await backfillNoticeQueue(now + 20 * DAY);
+    expect(await kinds()).toEqual([[], []]);
+    await backfillNoticeQueue(now + 20 * DAY, 30 * DAY);
+    expect(await kinds()).toEqual(written);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Required skills per team and per role and the gap report (docs/competency.md "Requirements and
  * gaps") over HTTP: who sets and reads them, each refusal, the report's statuses in JSON and CSV
- * (formula cells defused), the owner's, the learner's and a trainer's views.
+ * (formula cells defused; a level outdated by a newer major release is `outdated`, as at the gate),
+ * the owner's, the learner's and a trainer's views.
  */
 import { describe, expect, it } from 'vitest';
 import { api, createTeam, createUser, type TestUser } from '../support/api.ts';
+import { releaseGuide } from '../support/courses.ts';
 import { createGuide } from './guide-fixtures.ts';
 
 async function newSkill(admin: TestUser, name: string) {
@@ -14,7 +16,7 @@ async function newSkill(admin: TestUser, name: string) {
     body: { name: `${name} ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 365 },
   });
   expect(created.status).toBe(201);
-  return created.body as { skillid: number; name: string };
+  return { ...(created.body as { skillid: number; name: string }), guideid: guide.guideid };
 }
 
 const setLevel = (admin: TestUser, skillid: number, userid: number, level: number) =>
@@ -140,6 +142,14 @@ describe('requirements and gaps', () => {
         query: { skillid: a.skillid },
       });
       expect(notTrainer.body).toEqual([expect.objectContaining({ userid: outsider.userid, skills: [] })]);
+
+      // A newer major release of the skill's guide outdates the level earned before it, as at the gate.
+      await releaseGuide(a.guideid, 'major');
+      const outdated = await api('GET', '/qualifications/gaps', { token: owner.token, query: { teamid: team.teamid } });
+      expect(outdated.body.find((r: { userid: number }) => r.userid === member.userid)).toMatchObject({
+        outdated: 1,
+        skills: [expect.objectContaining({ skillid: a.skillid, level: 3, status: 'outdated' })],
+      });
     } finally {
       expect((await put(admin, rolePath, [])).status).toBe(200);
     }
