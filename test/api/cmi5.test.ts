@@ -124,6 +124,32 @@ describe('cmi5 import', () => {
     expect(result.error).toMatchObject({ code: 'manifest_invalid' });
     expect(result.error.message).toContain('used twice');
   });
+
+  it('takes a bare cmi5.xml whose AUs launch absolute URLs, and refuses one with a relative AU URL', async () => {
+    const absolute = structure(
+      `${COURSE}/bare`,
+      `<au id="${AU1}/bare">${t('A')}<url>https://au.example.com/a</url></au>`,
+    );
+    const bare = await importPackage(admin, Buffer.from(absolute));
+    expect(bare.result.status, JSON.stringify(bare.result)).toBe('complete');
+    await api('PUT', `/external_training_modules/${bare.moduleid}/current`, {
+      token: admin,
+      body: { importid: bare.importid },
+    });
+    const someone = await createUser();
+    const launched = await api('POST', '/admin/cmi5/launches', {
+      token: admin,
+      body: { moduleid: bare.moduleid, userid: someone.userid },
+    });
+    expect(launched.status, launched.text).toBe(201);
+    expect(launched.body.launch_url).toMatch(/^https:\/\/au\.example\.com\/a\?endpoint=/);
+
+    const relative = structure(`${COURSE}/bare2`, `<au id="${AU1}/bare2">${t('A')}<url>a.html</url></au>`);
+    const { result } = await importPackage(admin, Buffer.from(`\uFEFF${relative}`));
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatchObject({ code: 'launch_missing' });
+    expect(result.error.message).toContain('absolute URL');
+  });
 });
 
 describe('cmi5 launch and the AU rules', () => {
