@@ -182,6 +182,8 @@ const ConfigSchema = z.object({
   STEPWISE_DELIVERER_POLL_MS: int(1000),
   /** How often the local stack runs the notice sweep (docs/notices.md); 0: never (the tests run it by route). */
   STEPWISE_NOTICE_SWEEP_MS: int(60000),
+  /** How often the local stack runs the cmi5 abandon sweep (docs/lrs.md); 0: never (the tests call its route). */
+  STEPWISE_CMI5_ABANDON_SWEEP_MS: int(300000),
   /** EventBridge bus every event is put on (a deployed stack); unset: events are only logged. */
   STEPWISE_EVENT_BUS_NAME: z.optional(z.string()),
   /**

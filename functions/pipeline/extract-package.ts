@@ -59,6 +59,8 @@ export const handler = importTask('ExtractPackage', async (state) => {
       PipelineErrorName.InvalidInput,
       'The package layout is missing (ValidatePackage runs first)',
     );
+  // A bare cmi5.xml has no files: its AUs launch absolute URLs.
+  if (state.layout.bare) return { ...state, extractedFiles: 0, extractedBytes: 0 };
   const { rootPrefix } = state.layout;
   const limits = packageLimits();
   const expected = Math.max(state.totalBytes ?? 0, 1);

@@ -2,16 +2,19 @@
  * Module import: checks the package before anything is extracted. It must be a zip (read in
  * place in S3), its central directory must pass the zip-bomb and path rules, it must have a
  * manifest at its top (or one folder too deep: repaired), the manifest must parse, and the
- * file it launches must be in the package.
+ * file it launches must be in the package. A bare cmi5.xml (not a zip) is accepted too, as a
+ * package with no files whose AUs all launch absolute URLs (docs/lrs.md).
  */
 import type yauzl from 'yauzl';
-import { text } from 'node:stream/consumers';
+import { arrayBuffer, text } from 'node:stream/consumers';
 import {
   checkEntries,
   DEFAULT_ENTRY_LIMITS,
   launchPath,
   locateManifest,
+  looksLikeBareXml,
   PackageRejection,
+  parseBareCmi5,
   parseManifest,
 } from '../../shared/domain/module-package.ts';
 import { launchedPaths, normalizedPackagePath } from '../../shared/domain/scorm-manifest.ts';
@@ -32,7 +35,20 @@ export const handler = importTask('ValidatePackage', async (state) => {
   if (size === 0) throw new PackageRejection('not_a_zip', 'The package is empty');
   await progress(state, 'validating', 22);
 
-  const zip = await openZip(new S3RangeReader(state.bucket, state.key, size), size);
+  const reader = new S3RangeReader(state.bucket, state.key, size);
+  // Up to the manifest's bound, an upload that is XML and not a zip is a bare cmi5.xml.
+  if (size <= MAX_MANIFEST_BYTES && looksLikeBareXml(await readRange(reader, 0, Math.min(size, 64)))) {
+    const manifest = parseBareCmi5(new TextDecoder().decode(await readRange(reader, 0, size)));
+    await progress(state, 'validating', 25);
+    return {
+      ...state,
+      layout: { manifestPath: 'cmi5.xml', rootPrefix: '', repaired: false, bare: true },
+      manifest,
+      files: 0,
+      totalBytes: 0,
+    };
+  }
+  const zip = await openZip(reader, size);
   try {
     const entries = await listEntries(zip);
     const { files, totalBytes } = checkEntries(
@@ -72,6 +88,14 @@ export const handler = importTask('ValidatePackage', async (state) => {
     zip.close();
   }
 });
+
+async function readRange(reader: S3RangeReader, start: number, end: number): Promise<Buffer> {
+  try {
+    return Buffer.from(await arrayBuffer(reader.createReadStream({ start, end })));
+  } catch (error) {
+    throw zipError(error);
+  }
+}
 
 async function readManifest(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
   if (entry.uncompressedSize > MAX_MANIFEST_BYTES)

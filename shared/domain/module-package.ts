@@ -176,6 +176,33 @@ function parseTinCan(document: Node): ManifestFacts {
   };
 }
 
+/**
+ * Whether an uploaded package is a bare XML document rather than a zip: it does not open with a
+ * zip's local header ("PK") and its first character (after a byte-order mark and white space) is
+ * `<`. Only a cmi5.xml is accepted bare (the cmi5 specification's LMS requirements).
+ */
+export function looksLikeBareXml(head: Uint8Array): boolean {
+  if (head[0] === 0x50 && head[1] === 0x4b) return false;
+  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, '');
+  return text.trimStart().startsWith('<');
+}
+
+/**
+ * A bare cmi5.xml is a package with no files: every AU must launch an absolute URL, and the
+ * course structure is checked as a zipped one's.
+ */
+export function parseBareCmi5(xml: string): ManifestFacts {
+  const facts = parseManifest('cmi5', xml);
+  const relative = facts.cmi5!.aus.find((au) => launchPath(au.url) !== null);
+  if (relative)
+    throw new PackageRejection(
+      'launch_missing',
+      `A bare cmi5.xml has no files: <au id="${relative.id}"> launches "${relative.url}"; ` +
+        'it must be an absolute URL',
+    );
+  return facts;
+}
+
 /** The package path the launch names, or null for an absolute URL (cmi5 may launch elsewhere). */
 export function launchPath(launch: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(launch)) return null;

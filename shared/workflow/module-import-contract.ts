@@ -43,7 +43,15 @@ export const moduleImportStateSchema = z.looseObject({
   size: z.optional(z.number()),
   contentType: z.optional(z.nullable(z.string())),
   /** ValidatePackage */
-  layout: z.optional(z.object({ manifestPath: z.string(), rootPrefix: z.string(), repaired: z.boolean() })),
+  layout: z.optional(
+    z.object({
+      manifestPath: z.string(),
+      rootPrefix: z.string(),
+      repaired: z.boolean(),
+      /** The upload is a bare cmi5.xml, not a zip: nothing to extract. */
+      bare: z.optional(z.boolean()),
+    }),
+  ),
   manifest: z.optional(manifestFactsSchema),
   files: z.optional(z.int()),
   totalBytes: z.optional(z.number()),

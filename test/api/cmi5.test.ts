@@ -5,7 +5,11 @@
  * satisfied (block, course), waived and abandoned; a satisfied course completes the stage.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { ABANDON_AFTER_SECONDS } from '../../functions/xapi/cmi5.service.ts';
+import { sweepAbandonedSessions } from '../../functions/xapi/abandon-sweep.ts';
+import { nowSeconds } from '../../shared/clock.ts';
+import { reloadConfig } from '../../shared/config.ts';
 import { api, createUser, loginAdmin, site, type TestUser } from '../support/api.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { zip } from '../support/module-packages.ts';
@@ -31,6 +35,11 @@ let learner: TestUser;
 let assignmentid: number;
 
 beforeAll(async () => {
+  // The scheduled sweep runs in this process against the test stack's table.
+  process.env.DDB_ENDPOINT = inject('ddbEndpoint');
+  process.env.AWS_ACCESS_KEY_ID ??= 'test';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  reloadConfig();
   admin = await loginAdmin();
   const xml = structure(
     COURSE,
@@ -114,6 +123,32 @@ describe('cmi5 import', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatchObject({ code: 'manifest_invalid' });
     expect(result.error.message).toContain('used twice');
+  });
+
+  it('takes a bare cmi5.xml whose AUs launch absolute URLs, and refuses one with a relative AU URL', async () => {
+    const absolute = structure(
+      `${COURSE}/bare`,
+      `<au id="${AU1}/bare">${t('A')}<url>https://au.example.com/a</url></au>`,
+    );
+    const bare = await importPackage(admin, Buffer.from(absolute));
+    expect(bare.result.status, JSON.stringify(bare.result)).toBe('complete');
+    await api('PUT', `/external_training_modules/${bare.moduleid}/current`, {
+      token: admin,
+      body: { importid: bare.importid },
+    });
+    const someone = await createUser();
+    const launched = await api('POST', '/admin/cmi5/launches', {
+      token: admin,
+      body: { moduleid: bare.moduleid, userid: someone.userid },
+    });
+    expect(launched.status, launched.text).toBe(201);
+    expect(launched.body.launch_url).toMatch(/^https:\/\/au\.example\.com\/a\?endpoint=/);
+
+    const relative = structure(`${COURSE}/bare2`, `<au id="${AU1}/bare2">${t('A')}<url>a.html</url></au>`);
+    const { result } = await importPackage(admin, Buffer.from(`\uFEFF${relative}`));
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatchObject({ code: 'launch_missing' });
+    expect(result.error.message).toContain('absolute URL');
   });
 });
 
@@ -245,5 +280,16 @@ describe('cmi5 launch and the AU rules', () => {
     expect(verbs).toContainEqual(['satisfied', BLOCK]);
     expect(verbs.filter(([name]: string[]) => name === 'abandoned')).toHaveLength(2);
     expect((await api('GET', `/admin/cmi5/registrations/${randomUUID()}`, { token: admin })).status).toBe(404);
+  });
+
+  it('the scheduled sweep (what the Lambda and the local timer run) abandons only what is open past its time', async () => {
+    const someone = await createUser();
+    const open = await launch({ userid: someone.userid, au_id: AU2 });
+    // Not yet stale: the sweep at the real clock leaves it.
+    await sweepAbandonedSessions(nowSeconds());
+    expect(await verbsOf(open.registration)).toEqual([['launched', AU2]]);
+    expect(await sweepAbandonedSessions(nowSeconds() + ABANDON_AFTER_SECONDS + 60)).toBeGreaterThanOrEqual(1);
+    expect(await verbsOf(open.registration)).toContainEqual(['abandoned', AU2]);
+    expect((await api('POST', `/admin/cmi5/sessions/${open.session_id}/abandon`, { token: admin })).status).toBe(409);
   });
 });

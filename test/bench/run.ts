@@ -85,7 +85,11 @@ try {
 }
 
 // The notice sweep runs only when the bench asks (section 12), not on the stack's own timer.
-const stack = await startStackProcess({ LOG_LEVEL: 'ERROR', STEPWISE_NOTICE_SWEEP_MS: '0' });
+const stack = await startStackProcess({
+  LOG_LEVEL: 'ERROR',
+  STEPWISE_NOTICE_SWEEP_MS: '0',
+  STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
+});
 try {
   const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)');
   const roundTrips = measureRoundTrips(stack);

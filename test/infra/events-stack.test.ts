@@ -1,7 +1,11 @@
 /** The events stack: bus, stream-fed deliverer with DLQ, scheduled sweep, alarms, least privilege. */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERER_TABLE_ACTIONS, NOTICE_SWEEP_TABLE_ACTIONS } from '../../infra/cdk/stacks/events-stack.ts';
+import {
+  ABANDON_SWEEP_TABLE_ACTIONS,
+  DELIVERER_TABLE_ACTIONS,
+  NOTICE_SWEEP_TABLE_ACTIONS,
+} from '../../infra/cdk/stacks/events-stack.ts';
 import {
   actionsOf,
   buildTestApp,
@@ -15,6 +19,7 @@ const STREAM = 'Stepwise event deliverer (new outbox items from the table stream
 const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
 const INDEXER = 'Stepwise search indexer (guide, step and wiki changes from the table stream)';
 const NOTICES = 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes';
+const ABANDON = 'Stepwise cmi5 abandon sweep (sessions left open), every 15 minutes';
 
 /** The event source mapping of the function with this description. */
 function mappingOf(description: string) {
@@ -93,14 +98,24 @@ describe('events stack', () => {
     expect(JSON.stringify(objects)).not.toMatch(/"\/\*"/);
   });
 
-  it('runs the sweep every minute and the notice sweep every 5 minutes', () => {
+  it('runs the sweep every minute, the notice sweep every 5 minutes, the cmi5 abandon sweep every 15', () => {
     const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule'));
-    expect(rules).toHaveLength(2);
+    expect(rules).toHaveLength(3);
     const scheduleOf = (description: string) =>
       rules.find((rule) => getAttId(rule.Properties.Targets[0].Arn) === functionIdByDescription(template, description))
         ?.Properties.ScheduleExpression;
     expect(scheduleOf(SWEEP)).toBe('rate(1 minute)');
     expect(scheduleOf(NOTICES)).toBe('rate(5 minutes)');
+    expect(scheduleOf(ABANDON)).toBe('rate(15 minutes)');
+  });
+
+  it('grants the cmi5 abandon sweep its table actions only: no Scan, no S3, no mail, no events', () => {
+    const actions = actionsOf(functionStatements(template, functionIdByDescription(template, ABANDON)));
+    expect(new Set(actions.filter((action) => action.startsWith('dynamodb:')))).toEqual(
+      new Set(ABANDON_SWEEP_TABLE_ACTIONS.map((action) => `dynamodb:${action}`)),
+    );
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.some((action) => /^(s3|ses|events):/.test(action))).toBe(false);
   });
 
   it('grants the notice sweep its table item actions, Query and SendEmail only: no Scan, no batch writes', () => {

@@ -60,6 +60,7 @@ async function startTestStack(): Promise<TestStack> {
     STEPWISE_DELIVERER_POLL_MS: '100',
     // The notice sweep runs by route in the tests, with their clock (test/api/notices.test.ts).
     STEPWISE_NOTICE_SWEEP_MS: '0',
+    STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
     STEPWISE_WEBHOOK_TIMEOUT_SECONDS: '3',
     STEPWISE_XAPI_ENDPOINT: lrs.endpoint,
     STEPWISE_XAPI_USERNAME: LRS_CREDENTIALS.username,

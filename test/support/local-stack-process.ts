@@ -30,6 +30,7 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
       // A stack of the tests or benches changes nothing on its own: the notice sweep runs when asked
       // (POST /notices/sweep), not on npm start's timer (docs/notices.md).
       STEPWISE_NOTICE_SWEEP_MS: '0',
+      STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

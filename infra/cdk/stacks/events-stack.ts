@@ -52,6 +52,21 @@ export const NOTICE_SWEEP_TABLE_ACTIONS: TableAction[] = [
   'DeleteItem',
   'ConditionCheckItem',
 ];
+const ABANDON_SWEEP_ENTRY = 'functions/xapi/abandon-sweep.handler.ts';
+/**
+ * Exactly what functions/xapi/abandon-sweep.ts does (docs/lrs.md): Queries of the open-session
+ * index, reads of the session, registration and import, the session's update, and the LMS's
+ * `abandoned` statement (its index items in BatchWrites before its commit transaction of Puts).
+ * No Scan, no deletes of single items, no ConditionCheck.
+ */
+export const ABANDON_SWEEP_TABLE_ACTIONS: TableAction[] = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'BatchWriteItem',
+];
 /** A delivery may take STEPWISE_WEBHOOK_TIMEOUT_SECONDS (10 s); a batch delivers many queues side by side. */
 const STREAM_TIMEOUT_SECONDS = 120;
 const SWEEP_TIMEOUT_SECONDS = 300;
@@ -72,6 +87,8 @@ export class EventsStack extends Stack {
   readonly retrySweep: ProjectFunction;
   /** Sends due notices and assigns retraining (docs/notices.md), every 5 minutes. */
   readonly noticeSweep: ProjectFunction;
+  /** Abandons cmi5 sessions left open (docs/lrs.md), every 15 minutes. */
+  readonly abandonSweep: ProjectFunction;
   readonly deadLetterQueue: Queue;
   /** The search indexer and its dead-letter queue; absent on a table without a stream (adopted by name). */
   readonly searchIndexer: { indexer: ProjectFunction; deadLetters: Queue } | undefined;
@@ -184,6 +201,32 @@ export class EventsStack extends Stack {
       description: 'Runs the Stepwise notice sweep every 5 minutes',
       schedule: Schedule.rate(Duration.minutes(5)),
       targets: [new LambdaFunction(this.noticeSweep.function, { retryAttempts: 0 })],
+    });
+
+    this.abandonSweep = new ProjectFunction(this, 'Cmi5AbandonSweep', {
+      entry: repoPath(ABANDON_SWEEP_ENTRY),
+      environment: functionEnvironment(settings, props),
+      logRetention: settings.logRetentionDays,
+      logLevel: settings.logLevel,
+      alarmTopic: props.alarmTopic,
+      handlerExport: 'sweep',
+      description: 'Stepwise cmi5 abandon sweep (sessions left open), every 15 minutes',
+      timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
+    });
+    grantFunctionAccess(
+      this.abandonSweep,
+      { table: ABANDON_SWEEP_TABLE_ACTIONS },
+      {
+        table: props.table,
+        mediaBucket: props.mediaBucket,
+        modulesBucket: props.modulesBucket,
+        mailFrom: settings.mailFrom,
+      },
+    );
+    new Rule(this, 'Cmi5AbandonSweepSchedule', {
+      description: 'Runs the Stepwise cmi5 abandon sweep every 15 minutes',
+      schedule: Schedule.rate(Duration.minutes(15)),
+      targets: [new LambdaFunction(this.abandonSweep.function, { retryAttempts: 0 })],
     });
 
     addAlarm(this, 'DeadLettersAlarm', {
