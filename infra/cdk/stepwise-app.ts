@@ -70,7 +70,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
-  const content = new ContentStack(app, `${prefix}-Content`, {
+  const content = new ContentStack(app, `${prefix}-ContentOrigin`, {
     settings,
     description: 'Stepwise module content origin: a CloudFront distribution of its own with the launch-token check',
     modulesBucket: stateful.modulesBucket,
