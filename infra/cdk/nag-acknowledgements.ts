@@ -19,6 +19,7 @@ import type { IConstruct } from 'constructs';
 import { ProjectFunction } from './constructs/project-function.ts';
 import type { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
 import type { SiteStack } from './stacks/site-stack.ts';
+import type { ContentStack } from './stacks/content-stack.ts';
 import type { PipelineStack } from './stacks/pipeline-stack.ts';
 import type { StatefulStack } from './stacks/stateful-stack.ts';
 import type { EventsStack } from './stacks/events-stack.ts';
@@ -124,6 +125,19 @@ const REASONS = {
     "every sealed value is re-sealed under it, which the operator's `npm run secrets:rotate` does before it " +
     'puts the new value (docs/operations.md, decision 240). A rotation Lambda that only changed the value would ' +
     'lock every provider out.',
+  contentFirewall:
+    'The content origin answers GET and HEAD of package files only, each behind a launch token checked by a ' +
+    'CloudFront Function before any origin request; a WAF web ACL is an operator choice with its own cost.',
+  contentAccessLogs:
+    'Content requests carry no identity (the token is a capability issued by a logged player launch); ' +
+    "CloudFront's standard logs need an ACL-enabled bucket, which the access-log bucket refuses by design.",
+  contentDefaultCertificate:
+    "The content origin answers at CloudFront's own name (another site than the site's on purpose, " +
+    'decision 270), whose default certificate fixes the viewer TLS policy.',
+  contentKeyRotation:
+    'The content signing key is copied to the edge KeyValueStore by the deploy command the content stack ' +
+    'outputs (decision 318); a rotation Lambda changing only the secret would make every launch answer 403 ' +
+    'until that copy. Rotating is: a new value, the copy, and a new deploy of the signing functions.',
   accessLogBucketLogs:
     'This bucket is the server access log target of the data buckets; logging it into itself would loop.',
   runtime:
@@ -151,6 +165,7 @@ export interface StepwiseStacks {
   /** Every endpoint group's function, across the area stacks. */
   groupFunctions: Record<string, ProjectFunction>;
   site: SiteStack;
+  content: ContentStack;
   events: EventsStack;
   monitoring: MonitoringStack;
 }
@@ -162,6 +177,7 @@ export function acknowledgeNagFindings({
   apiAreas,
   apiFallback,
   site,
+  content,
   events,
   monitoring,
 }: StepwiseStacks): void {
@@ -189,7 +205,8 @@ export function acknowledgeNagFindings({
     }
   }
   acknowledgeSiteEntry(site);
-  for (const stack of [stateful, pipeline, api, ...apiAreas, apiFallback, site, events, monitoring]) {
+  acknowledgeContentOrigin(content);
+  for (const stack of [stateful, pipeline, api, ...apiAreas, apiFallback, site, content, events, monitoring]) {
     for (const construct of stack.node.findAll()) {
       if (construct instanceof ProjectFunction) {
         Validations.of(construct).acknowledge({ id: 'AwsSolutions-L1', reason: REASONS.runtime });
@@ -271,4 +288,13 @@ function acknowledgeSiteEntry(site: SiteStack): void {
   if (!site.settings.siteCertificateArn) {
     distribution.acknowledge({ id: 'AwsSolutions-CFR4', reason: REASONS.siteDefaultCertificate });
   }
+}
+
+function acknowledgeContentOrigin(content: ContentStack): void {
+  const distribution = Validations.of(content.distribution);
+  distribution.acknowledge({ id: 'AwsSolutions-CFR1', reason: REASONS.siteGeoRestriction });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR2', reason: REASONS.contentFirewall });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR3', reason: REASONS.contentAccessLogs });
+  distribution.acknowledge({ id: 'AwsSolutions-CFR4', reason: REASONS.contentDefaultCertificate });
+  Validations.of(content.signingKey).acknowledge({ id: 'AwsSolutions-SMG4', reason: REASONS.contentKeyRotation });
 }

@@ -13,6 +13,7 @@ import type { ProjectFunction } from './constructs/project-function.ts';
 import { areaOfGroup } from './stacks/api-areas.ts';
 import { ApiAreaStack, ApiFallbackStack, ApiStack } from './stacks/api-stack.ts';
 import { SiteStack } from './stacks/site-stack.ts';
+import { ContentStack } from './stacks/content-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
 import { MonitoringStack } from './stacks/monitoring-stack.ts';
 import { PipelineStack } from './stacks/pipeline-stack.ts';
@@ -69,6 +70,11 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     modulesBucket: stateful.modulesBucket,
     alarmTopic: stateful.alarmTopic,
   });
+  const content = new ContentStack(app, `${prefix}-ContentOrigin`, {
+    settings,
+    description: 'Stepwise module content origin: a CloudFront distribution of its own with the launch-token check',
+    modulesBucket: stateful.modulesBucket,
+  });
   const apiResources = {
     settings,
     table: stateful.table,
@@ -80,6 +86,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
     alarmTopic: stateful.alarmTopic,
     secretsKey: stateful.secretsKey,
     searchCollection: stateful.searchCollection,
+    content: { url: content.contentUrl, signingKey: content.signingKey },
     entryFor: options.entryFor,
   };
   const api = new ApiStack(app, `${prefix}-Api`, {
@@ -131,7 +138,7 @@ export function buildStepwiseApp(options: StepwiseAppOptions): StepwiseApp {
   Tags.of(app).add('stepwise:site', prefix);
   warnAboutLocalDefaults(api, settings);
 
-  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, site, events, monitoring };
+  const stacks = { stateful, pipeline, api, apiAreas, apiFallback, groupFunctions, site, content, events, monitoring };
   acknowledgeNagFindings(stacks);
   if (options.nag !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { app, settings, ...stacks };

@@ -21,6 +21,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_PDF_PREFIX } from '../../../shared/storage/media-objects.ts';
+import { MODULE_CONTENT_PREFIX } from '../../../shared/storage/module-objects.ts';
 import { createSearchCollection, type SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
@@ -127,6 +128,21 @@ export class StatefulStack extends Stack {
       ...accessLogs(this.accessLogBucket, 'modules/'),
       cors: browserCors,
     });
+    // The content origin (content stack, decision 318) reads extracted packages through origin
+    // access control: `content/` alone, as for `/igi/` above; the uploaded zips and the search
+    // index stay out of reach, and only a sound launch token (checked at the edge) gets through.
+    this.modulesBucket.addToResourcePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.modulesBucket.arnForObjects(`${MODULE_CONTENT_PREFIX}*`)],
+        conditions: {
+          StringEquals: { 'AWS:SourceAccount': this.account },
+          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
+        },
+      }),
+    );
 
     this.alarmTopic = new Topic(this, 'AlarmTopic', {
       displayName: `${settings.stackPrefix} alarms`,
