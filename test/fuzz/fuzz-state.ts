@@ -445,7 +445,10 @@ export function cmi5Module(world: FuzzWorld): Promise<number> {
       '<?xml version="1.0"?><courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">' +
       `<course id="https://example.com/fuzz/cmi5">${title}</course>` +
       `<au id="${FUZZ_CMI5_AU}" moveOn="Completed">${title}<url>au1/index.html</url></au></courseStructure>`;
-    const imported = await importPackage(world.admin.token, await zip({ 'cmi5.xml': xml, 'au1/index.html': '<p>au</p>' }));
+    const imported = await importPackage(
+      world.admin.token,
+      await zip({ 'cmi5.xml': xml, 'au1/index.html': '<p>au</p>' }),
+    );
     if (imported.result.status !== 'complete') throw new Error(`fuzz cmi5 import: ${JSON.stringify(imported.result)}`);
     await made('cmi5 current', 'PUT', `/external_training_modules/${imported.moduleid}/current`, world.admin.token, {
       importid: imported.importid,
