@@ -32,6 +32,7 @@ import {
   type SynthesizedStateMachine,
 } from './template.ts';
 import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
+import { DEVELOPMENT_KEY } from '../../shared/storage/module-content.ts';
 
 type Invoker = (event: unknown, context?: Partial<Context>) => Promise<unknown>;
 
@@ -82,6 +83,10 @@ function localOverrides(host: NodeJS.ProcessEnv, serviceEndpoint: string): Recor
     STEPWISE_WEBHOOK_TIMEOUT_SECONDS: host.STEPWISE_WEBHOOK_TIMEOUT_SECONDS,
     // The port of the local gateway is chosen at start; the template has the configured siteUrl.
     STEPWISE_SITE_URL: host.STEPWISE_SITE_URL,
+    // The content origin is the local content server, not the template's CloudFront distribution,
+    // and its signing key the local one, not the template's Secrets Manager reference (decision 318).
+    STEPWISE_CONTENT_URL: host.STEPWISE_CONTENT_URL,
+    STEPWISE_CONTENT_SIGNING_KEY: host.STEPWISE_CONTENT_SIGNING_KEY ?? DEVELOPMENT_KEY,
     // Mail goes to files, not SES (shared/mail/mailer.ts).
     STEPWISE_OUTBOX_DIR: host.STEPWISE_OUTBOX_DIR,
     AWS_REQUEST_CHECKSUM_CALCULATION: host.AWS_REQUEST_CHECKSUM_CALCULATION,

@@ -396,6 +396,9 @@ class Resolver {
           if (attribute === 'Name') return this.physicalName(stackName, logicalId);
           // The table's stream (the events deliverer's source): a fixed fake label.
           if (attribute === 'StreamArn') return `${this.arnOf(stackName, logicalId)}/stream/local`;
+          // A CloudFront distribution's domain (the content origin, decision 318): a fixed fake name;
+          // the functions' content URL is the local content server's (bundled-functions.ts).
+          if (attribute === 'DomainName') return `${logicalId.toLowerCase()}.cloudfront.net`;
           throw new Error(`Fn::GetAtt ${logicalId}.${attribute} is not supported`);
         }
         case 'Fn::ImportValue': {

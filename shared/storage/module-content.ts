@@ -9,7 +9,8 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 /** How long a launch's token opens the package's files: a sitting, not a day. */
 export const CONTENT_TOKEN_SECONDS = 4 * 3600;
 
-const DEVELOPMENT_KEY = 'stepwise-local-content-signing-key-not-for-deployments';
+/** The local stack's key (its content server and its functions share it); never a deployment's. */
+export const DEVELOPMENT_KEY = 'stepwise-local-content-signing-key-not-for-deployments';
 
 export function contentSigningKey(): string {
   const { STEPWISE_CONTENT_SIGNING_KEY, STEPWISE_RUNTIME } = config();
