@@ -16,14 +16,14 @@
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type FilledRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { outboxPuts } from './outbox.ts';
 import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
-import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
+import type { ApprovalMeaning } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import { approvalStageSchema } from './approval-process.ts';
 import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
@@ -46,30 +46,6 @@ export interface ApprovalSignature {
   entered_by_userid: number;
   /** How the signer proved themselves (decision 237; none on older signatures: password). */
   authenticated_by?: AuthenticatedBy;
-}
-
-export interface ApprovalRequestRecord {
-  approval_requestid: number;
-  doctype: Doctype;
-  docid: number;
-  title: string;
-  revisionid: number;
-  revision_hash: string;
-  approval_processid: number;
-  process_name: string;
-  stages: StageRule[];
-  status: ApprovalStatus;
-  current_stage: number | null;
-  signatures: ApprovalSignature[];
-  signer_userids: number[];
-  requested_by: number;
-  notes: string;
-  created_date: number;
-  completed_date: number | null;
-  superseded_by_revisionid: number | null;
-  /** The release waiting for this request (POST /guides/releases, /wikis/{id}/releases); null when asked directly. */
-  releaseid: number | null;
-  version: number;
 }
 
 export interface OpenRequestRef {
@@ -119,10 +95,15 @@ export const approvalRequestItemSchema = z.strictObject({
   created_date: z.number(),
   completed_date: z.nullable(z.number()),
   superseded_by_revisionid: z.nullable(z.int()),
-  /** Requests made before releases opened them carry none (read as null). */
+  /**
+   * The release waiting for this request (POST /guides/releases, /wikis/{id}/releases); null when
+   * asked directly. Requests made before releases opened them carry none (read as null).
+   */
   releaseid: z.optional(z.nullable(z.int())),
   version: z.int(),
 });
+
+export type ApprovalRequestRecord = FilledRecord<typeof approvalRequestItemSchema, 'releaseid'>;
 
 export const openApprovalRequestItemSchema = z.strictObject({
   pk: z.string(),

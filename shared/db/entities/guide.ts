@@ -26,7 +26,6 @@ import { sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export interface StepRef {
   stepid: number;
@@ -51,53 +50,6 @@ export interface AttachedQuiz {
   quiz_revisionid: number;
 }
 
-export interface GuideRecord {
-  guideid: number;
-  langid: string;
-  type: string;
-  category: string;
-  subject: string;
-  title: string;
-  summary: string;
-  introduction_raw: string;
-  introduction_rendered: string;
-  conclusion_raw: string;
-  conclusion_rendered: string;
-  difficulty: string | null;
-  time_required_min: number;
-  time_required_max: number;
-  parts: GuideItem[];
-  tools: GuideItem[];
-  documents: number[];
-  /** guideids of prerequisite guides, in order. */
-  prerequisites: number[];
-  flags: string[];
-  public: boolean;
-  /** The author. */
-  userid: number;
-  /** Written by a site API token (userid 0): which one (decision 244). */
-  service_author?: ServiceAuthor;
-  /** The guide's image: a GuideImage media item id (read as the Image object). */
-  image: number | null;
-  /**
-   * The quiz attached to the guide (POST /quizzes/attach/guide): written with its quiz link, so
-   * guide lists show it without reading the links. Absent: none attached.
-   */
-  attached_quiz?: AttachedQuiz;
-  /** The guide's tags, kept by the tag transactions (the `TAGGED#GUIDE#` links stay the source). */
-  tags?: string[];
-  created_date: number;
-  published_date: number | null;
-  modified_date: number;
-  revisionid: number;
-  /** Bumped by every write (also those that keep the revisionid, like grants). */
-  version: number;
-  steps: StepRef[];
-  grant_userids: number[];
-  grant_teamids: number[];
-  search_tokens: string[];
-}
-
 export interface StepLine {
   lineid: number;
   bullet: string;
@@ -111,17 +63,6 @@ export type StepMedia =
   | { type: 'image'; data: number[] }
   | { type: 'video'; data: number }
   | { type: 'embed'; data: number };
-
-export interface StepRecord {
-  guideid: number;
-  stepid: number;
-  revisionid: number;
-  title: string;
-  lines: StepLine[];
-  media: StepMedia | null;
-  /** Kept by the comments code (ADD); step writes never overwrite it. */
-  comment_count?: number;
-}
 
 /** What a revision snapshot records: the guide's content and its steps' revisions. */
 export type GuideSnapshot = Omit<GuideRecord, 'version' | 'grant_userids' | 'grant_teamids' | 'search_tokens'> & {
@@ -163,13 +104,22 @@ const guideContent = {
   parts: z.array(guideItemPart),
   tools: z.array(guideItemPart),
   documents: z.array(z.int()),
+  /** guideids of prerequisite guides, in order. */
   prerequisites: z.array(z.int()),
   flags: z.array(z.string()),
   public: z.boolean(),
+  /** The author. */
   userid: z.int(),
+  /** Written by a site API token (userid 0): which one (decision 244). */
   service_author: z.optional(serviceAuthorSchema),
+  /** The guide's image: a GuideImage media item id (read as the Image object). */
   image: z.nullable(z.int()),
+  /**
+   * The quiz attached to the guide (POST /quizzes/attach/guide): written with its quiz link, so
+   * guide lists show it without reading the links. Absent: none attached.
+   */
   attached_quiz: z.optional(z.object({ quizid: id, quiz_revisionid: z.int() })),
+  /** The guide's tags, kept by the tag transactions (the `TAGGED#GUIDE#` links stay the source). */
   tags: z.optional(z.array(z.string())),
   created_date: z.number(),
   published_date: z.nullable(z.number()),
@@ -187,11 +137,14 @@ export const guideItemSchema = z.strictObject({
   gsi2pk: z.optional(z.literal('GUIDES#PUBLIC')),
   gsi2sk: z.optional(z.string()),
   ...guideContent,
+  /** Bumped by every write (also those that keep the revisionid, like grants). */
   version: z.int(),
   grant_userids: z.array(z.int()),
   grant_teamids: z.array(z.int()),
   search_tokens: z.array(z.string()),
 });
+
+export type GuideRecord = StoredRecord<typeof guideItemSchema>;
 
 export const guideRevisionItemSchema = z.strictObject({
   pk: z.string(),
@@ -230,8 +183,11 @@ export const stepItemSchema = z.strictObject({
   sk: z.literal('STEP'),
   entity: z.literal('Step'),
   ...stepContent,
+  /** Kept by the comments code (ADD); step writes never overwrite it. */
   comment_count: z.optional(z.int()),
 });
+
+export type StepRecord = StoredRecord<typeof stepItemSchema>;
 
 export const stepRevisionItemSchema = z.strictObject({
   pk: z.string(),

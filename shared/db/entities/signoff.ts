@@ -19,11 +19,9 @@ import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import type { StageDoctype } from './course.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
@@ -39,51 +37,6 @@ export interface SignoffResponse {
    */
   method: 'signer' | 'password';
   /** How the e-signature was proven (decision 237; none on older ones: password). */
-  authenticated_by?: AuthenticatedBy;
-}
-
-export interface SignoffRequestRecord {
-  signoff_requestid: number;
-  stage_assessmentid: number;
-  wikiid: number;
-  course_stageid: number;
-  doctype: StageDoctype;
-  docid: number;
-  /** The stage document's revision when the signoff was requested. */
-  doc_revisionid: number | null;
-  /** The trainee. */
-  userid: number;
-  /** The team whose members sign. */
-  teamid: number;
-  state: SignoffRequestState;
-  comments: string;
-  requested_date: number;
-  response: SignoffResponse | null;
-  acknowledged_date: number | null;
-  cancelled_date: number | null;
-  /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */
-  cancelled_by: number | null;
-  cancelled_by_token?: ServiceAuthor;
-  version: number;
-}
-
-/** What the stage rule needs of a trainee's signoff on one assessment. */
-export interface TraineeSignoffRecord {
-  userid: number;
-  stage_assessmentid: number;
-  signoff_requestid: number;
-  state: SignoffRequestState;
-  approved: boolean | null;
-  acknowledged_date: number | null;
-}
-
-export interface FinalizeTokenRecord {
-  signoff_requestid: number;
-  /** Who initialized it (signed in) and who signs (the signer of the two people present). */
-  caller_userid: number;
-  signer_userid: number;
-  expires: number;
-  /** How the person present proved themselves: password, or a fresh sign-in at their identity provider. */
   authenticated_by?: AuthenticatedBy;
 }
 
@@ -106,8 +59,11 @@ export const signoffRequestItemSchema = z.strictObject({
   course_stageid: z.int(),
   doctype: z.enum(['guide', 'wiki', 'external_training_module']),
   docid: z.int(),
+  /** The stage document's revision when the signoff was requested. */
   doc_revisionid: z.nullable(z.int()),
+  /** The trainee. */
   userid: z.int().check(z.positive()),
+  /** The team whose members sign. */
   teamid: z.int(),
   state: signoffState,
   comments: z.string(),
@@ -124,10 +80,13 @@ export const signoffRequestItemSchema = z.strictObject({
   ),
   acknowledged_date: z.nullable(z.number()),
   cancelled_date: z.nullable(z.number()),
+  /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */
   cancelled_by: z.nullable(z.int()),
   cancelled_by_token: z.optional(serviceAuthorSchema),
   version: z.int(),
 });
+
+export type SignoffRequestRecord = StoredRecord<typeof signoffRequestItemSchema>;
 
 export const traineeSignoffItemSchema = z.strictObject({
   pk: z.string(),
@@ -141,6 +100,9 @@ export const traineeSignoffItemSchema = z.strictObject({
   acknowledged_date: z.nullable(z.number()),
 });
 
+/** What the stage rule needs of a trainee's signoff on one assessment. */
+export type TraineeSignoffRecord = StoredRecord<typeof traineeSignoffItemSchema>;
+
 /** A finalize token (a credential: holding it signs as signer_userid). */
 export const signoffFinalizeTokenItemSchema = z.strictObject({
   pk: z.string(),
@@ -148,11 +110,15 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
   entity: z.literal('SignoffFinalizeToken'),
   ttl: z.number(),
   signoff_requestid: z.int().check(z.positive()),
+  /** Who initialized it (signed in) and who signs (the signer of the two people present). */
   caller_userid: z.int().check(z.positive()),
   signer_userid: z.int().check(z.positive()),
   expires: z.number(),
+  /** How the person present proved themselves: password, or a fresh sign-in at their identity provider. */
   authenticated_by: z.optional(authenticatedBySchema),
 });
+
+export type FinalizeTokenRecord = StoredRecord<typeof signoffFinalizeTokenItemSchema>;
 
 function requestKey(signoff_requestid: number) {
   return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' as const };
