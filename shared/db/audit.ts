@@ -103,7 +103,7 @@ export const auditHeadItemSchema = z.strictObject({
 });
 
 /** The items of one chain: its records (SEQ#...) and its head. */
-function chainKey<S extends string>(subject: string, sk: S) {
+export function chainKey<S extends string>(subject: string, sk: S) {
   return { pk: `AUDIT#${subject}`, sk };
 }
 

@@ -23,14 +23,10 @@ import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
 import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
 import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
-import {
-  authoredGuideItemSchema,
-  featuredGuideItemSchema,
-  guideItemSchema,
-  guideRevisionItemSchema,
-  stepItemSchema,
-  stepRevisionItemSchema,
-} from './entities/guide.ts';
+import { guideItemSchema } from './entities/guide.ts';
+import { stepItemSchema, stepRevisionItemSchema } from './entities/step.ts';
+import { guideRevisionItemSchema } from './entities/guide-revision.ts';
+import { authoredGuideItemSchema, featuredGuideItemSchema } from './entities/guide-link.ts';
 import { teamItemSchema, teamMemberItemSchema } from './entities/team.ts';
 import {
   noticeDueItemSchema,

@@ -64,11 +64,11 @@ export const approvalAttachmentItemSchema = z.strictObject({
 
 export type ApprovalAttachmentRecord = StoredRecord<typeof approvalAttachmentItemSchema>;
 
-function processKey(id: number) {
+export function processKey(id: number) {
   return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' } as const;
 }
 
-function attachmentKey(wikiid: number) {
+export function attachmentKey(wikiid: number) {
   return { pk: `APPROVAL_ATTACHMENT#WIKI#${wikiid}`, sk: 'ATTACHMENT' } as const;
 }
 

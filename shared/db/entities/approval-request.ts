@@ -122,15 +122,15 @@ export const approvedRevisionItemSchema = z.strictObject({
   approved_date: z.number(),
 });
 
-function requestKey(id: number) {
+export function requestKey(id: number) {
   return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' } as const;
 }
 
-function openKey(doctype: Doctype, docid: number) {
+export function openKey(doctype: Doctype, docid: number) {
   return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' } as const;
 }
 
-function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
+export function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
   return { pk: `APPROVAL_APPROVED#${doctype.toUpperCase()}#${docid}`, sk: `REV#${padId(revisionid)}` };
 }
 

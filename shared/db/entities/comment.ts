@@ -18,7 +18,8 @@ import { INDEXES } from '../table.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import { guideKey, stepKey } from './guide.ts';
+import { guideKey } from './guide.ts';
+import { stepKey } from './step.ts';
 import { wikiKey } from './wiki.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
@@ -74,7 +75,7 @@ export function commentKey(commentid: number) {
   return { pk: `COMMENT#${commentid}`, sk: 'COMMENT' } as const;
 }
 
-function replyLinkKey(parentid: number, commentid: number) {
+export function replyLinkKey(parentid: number, commentid: number) {
   return { pk: `COMMENT#${parentid}`, sk: `REPLY#${padId(commentid)}` };
 }
 

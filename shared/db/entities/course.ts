@@ -109,7 +109,7 @@ export function courseKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'COURSE' } as const;
 }
 
-function assessmentKey(stage_assessmentid: number) {
+export function assessmentKey(stage_assessmentid: number) {
   return { pk: `ASSESSMENT#${stage_assessmentid}`, sk: 'ASSESSMENT' } as const;
 }
 

@@ -50,7 +50,7 @@ export const glossaryEntryItemSchema = z.strictObject({
 
 export type GlossaryEntryRecord = StoredRecord<typeof glossaryEntryItemSchema>;
 
-function entryKey(entryid: number) {
+export function entryKey(entryid: number) {
   return { pk: `GLOSSARY#${entryid}`, sk: 'ENTRY' } as const;
 }
 

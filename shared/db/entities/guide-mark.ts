@@ -37,7 +37,7 @@ function markItemSchema(entity: 'FavoriteGuide' | 'CompletedGuide') {
 export const favoriteGuideItemSchema = markItemSchema('FavoriteGuide');
 export const completedGuideItemSchema = markItemSchema('CompletedGuide');
 
-function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
+export function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
   return { pk: `USER#${userid}`, sk: `${kind}#GUIDE#${padId(guideid)}` };
 }
 

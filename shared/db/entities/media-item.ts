@@ -93,7 +93,7 @@ export function mediaItemKey(itemid: number) {
   return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' } as const;
 }
 
-function guidKey(guid: string) {
+export function guidKey(guid: string) {
   return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' } as const;
 }
 

@@ -22,7 +22,7 @@ export interface ModuleUsage {
   title: string;
 }
 
-function usageKey(moduleid: number, wikiid: number) {
+export function usageKey(moduleid: number, wikiid: number) {
   return { pk: `MODULE#${moduleid}`, sk: `USAGE#COURSE#${padId(wikiid)}` };
 }
 

@@ -81,11 +81,11 @@ export const changeRequestItemSchema = z.strictObject({
 
 export type ChangeRequestRecord = StoredRecord<typeof changeRequestItemSchema>;
 
-function reviewKey(reviewid: number) {
+export function reviewKey(reviewid: number) {
   return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' } as const;
 }
 
-function changeKey(id: number) {
+export function changeKey(id: number) {
   return { pk: `PR_CHANGE#${id}`, sk: 'CHANGE_REQUEST' } as const;
 }
 

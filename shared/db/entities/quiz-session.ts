@@ -98,7 +98,7 @@ export function sessionKey(sessionid: number) {
   return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' } as const;
 }
 
-function progressKey(userid: number, quizid: number) {
+export function progressKey(userid: number, quizid: number) {
   return { pk: `USER#${userid}`, sk: `QUIZSTATE#${padId(quizid)}` };
 }
 

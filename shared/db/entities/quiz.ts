@@ -36,21 +36,21 @@ export const MAX_QUIZZES = 5000;
 
 export type QuizDoctype = 'guide' | 'wiki';
 
-function quizKey(quizid: number) {
+export function quizKey(quizid: number) {
   return { pk: `QUIZ#${quizid}`, sk: 'QUIZ' } as const;
 }
 
-function revisionKey(quizid: number, revisionid: number) {
+export function revisionKey(quizid: number, revisionid: number) {
   return { pk: `QUIZ#${quizid}`, sk: `REV#${padId(revisionid)}` };
 }
 
-const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' } as const;
+export const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' } as const;
 
-function categoryKey(name: string) {
+export function categoryKey(name: string) {
   return { pk: 'QUIZCATEGORIES' as const, sk: name.toLowerCase() };
 }
 
-function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
+export function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
   return { pk: `QUIZLINK#${doctype}#${docid}`, sk: `REV#${padId(revisionid)}` };
 }
 

@@ -47,11 +47,11 @@ export interface VersionHead {
   exists: boolean;
 }
 
-function releaseKey(releaseid: number) {
+export function releaseKey(releaseid: number) {
   return { pk: `RELEASE#${releaseid}`, sk: 'RELEASE' as const };
 }
 
-function headKey(doctype: ReleaseDoctype, docid: number) {
+export function headKey(doctype: ReleaseDoctype, docid: number) {
   return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' as const };
 }
 

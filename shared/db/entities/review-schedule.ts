@@ -87,11 +87,11 @@ export const reviewDocumentItemSchema = z.strictObject({
 
 export type ReviewDocumentRecord = StoredRecord<typeof reviewDocumentItemSchema>;
 
-function scheduleKey(prsid: number) {
+export function scheduleKey(prsid: number) {
   return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' as const };
 }
 
-function documentKey(prdid: number) {
+export function documentKey(prdid: number) {
   return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' as const };
 }
 

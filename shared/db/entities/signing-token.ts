@@ -34,7 +34,7 @@ export const signingTokenItemSchema = z.strictObject({
 
 export type SigningTokenRecord = StoredRecord<typeof signingTokenItemSchema>;
 
-function signingTokenKey(tokenHash: string) {
+export function signingTokenKey(tokenHash: string) {
   return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' as const };
 }
 

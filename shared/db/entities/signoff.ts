@@ -120,15 +120,15 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
 
 export type FinalizeTokenRecord = StoredRecord<typeof signoffFinalizeTokenItemSchema>;
 
-function requestKey(signoff_requestid: number) {
+export function requestKey(signoff_requestid: number) {
   return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' as const };
 }
 
-function traineeKey(userid: number, stage_assessmentid: number) {
+export function traineeKey(userid: number, stage_assessmentid: number) {
   return { pk: `USER#${userid}`, sk: `SIGNOFF#${padId(stage_assessmentid)}` };
 }
 
-function tokenKey(hash: string) {
+export function tokenKey(hash: string) {
   return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' as const };
 }
 

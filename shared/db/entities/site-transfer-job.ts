@@ -145,8 +145,8 @@ const storedImportSchema = z.object(siteImportShape);
 
 export type SiteImportRecord = StoredRecord<typeof storedImportSchema>;
 
-const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' as const });
-const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' as const });
+export const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' as const });
+export const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' as const });
 
 export function nextExportId(): Promise<number> {
   return nextId('site_export');

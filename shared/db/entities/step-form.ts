@@ -73,15 +73,15 @@ export const stepFormFieldItemSchema = z.strictObject({
 export type StepFormRecord = StoredRecord<typeof stepFormItemSchema>;
 export type FieldRevisionRecord = StoredRecord<typeof stepFormFieldItemSchema>;
 
-function formRevisionKey(formRevisionid: number) {
+export function formRevisionKey(formRevisionid: number) {
   return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' as const };
 }
 
-function currentFormKey(guideid: number, stepid: number) {
+export function currentFormKey(guideid: number, stepid: number) {
   return { pk: `STEPFORMS#GUIDE#${guideid}`, sk: `STEP#${padId(stepid)}` };
 }
 
-function fieldRevisionKey(fieldRevisionid: number) {
+export function fieldRevisionKey(fieldRevisionid: number) {
   return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' as const };
 }
 

@@ -107,7 +107,7 @@ export function teamKey(teamid: number) {
   return { pk: `TEAM#${teamid}`, sk: 'TEAM' };
 }
 
-function memberKey(teamid: number, userid: number) {
+export function memberKey(teamid: number, userid: number) {
   return { pk: `TEAM#${teamid}`, sk: `MEMBER#${padId(userid)}` };
 }
 

@@ -269,7 +269,7 @@ export function teamSummaryWrite(teamid: number, delta: RowCounts): LabelledWrit
   );
 }
 
-function coverageKey(userid: number, wikiid: number) {
+export function coverageKey(userid: number, wikiid: number) {
   return { pk: `USER#${userid}`, sk: `COVERAGE#COURSE#${padId(wikiid)}` };
 }
 

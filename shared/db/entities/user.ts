@@ -91,6 +91,11 @@ export function userKey(userid: number) {
   return { pk: `USER#${userid}`, sk: 'USER' as const };
 }
 
+/** The link from the account that made a user to that user. */
+export function createdKey(creator: number, userid: number) {
+  return { pk: `USER#${creator}`, sk: `CREATED#${padId(userid)}` };
+}
+
 export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
 
 function fromItem(item: Record<string, unknown>): UserRecord {
@@ -144,8 +149,7 @@ export function userCreateWrites(user: UserRecord): LabelledWrite[] {
         Put: {
           TableName: tableName(),
           Item: {
-            pk: `USER#${user.created_by}`,
-            sk: `CREATED#${padId(user.userid)}`,
+            ...createdKey(user.created_by, user.userid),
             entity: 'CreatedUser',
             userid: user.userid,
           } satisfies z.input<typeof createdUserItemSchema>,

@@ -96,7 +96,7 @@ export const webhookDeliveryItemSchema = z.strictObject({
 /** As read (deliveryFromItem): lease_until and first_attempt_at, absent on older deliveries, read as null. */
 export type DeliveryRecord = FilledRecord<typeof webhookDeliveryItemSchema, 'lease_until' | 'first_attempt_at'>;
 
-function webhookKey(webhookid: number) {
+export function webhookKey(webhookid: number) {
   return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' as const };
 }
 

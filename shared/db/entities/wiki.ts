@@ -114,7 +114,7 @@ export function wikiKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'WIKI' as const };
 }
 
-function revisionKey(wikiid: number, revisionid: number) {
+export function revisionKey(wikiid: number, revisionid: number) {
   return { pk: `WIKI#${wikiid}`, sk: `REV#${padId(revisionid)}` };
 }
 

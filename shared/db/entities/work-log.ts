@@ -101,11 +101,11 @@ export const workLogLinkItemSchema = z.strictObject({
   entryid: z.int().check(z.positive()),
 });
 
-function entryKey(entryid: number) {
+export function entryKey(entryid: number) {
   return { pk: entryPartition(entryid), sk: 'ENTRY' as const };
 }
 
-function valueKey(entryid: number, fieldRevisionid: number) {
+export function valueKey(entryid: number, fieldRevisionid: number) {
   return { pk: entryPartition(entryid), sk: `DATA#${padId(fieldRevisionid)}` };
 }
 
