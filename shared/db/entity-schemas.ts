@@ -185,7 +185,7 @@ type ShapeInput = [entity: string, pk: string, sk: string, schema: ItemSchema, c
 const LOOSE: ReadonlySet<string> = new Set(['SortedRef', 'SiteExport', 'SiteImport']);
 
 const SHAPES: ShapeInput[] = [
-  // user.ts, badge.ts, guide.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
+  // user.ts, badge.ts, guide-link.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
   ['User', `USER#${ID}`, 'USER', userItemSchema],
   ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`, createdUserItemSchema],
   ['Badge', `USER#${ID}`, `BADGE#${SEGMENT}`, badgeItemSchema],
@@ -246,7 +246,7 @@ const SHAPES: ShapeInput[] = [
   ['QuizLink', `QUIZLINK#${DOCTYPE}#${ID}`, `REV#${PAD}`, quizLinkItemSchema],
   ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION', quizSessionItemSchema],
   ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD, quizSessionLinkItemSchema],
-  // guide.ts
+  // guide.ts, guide-revision.ts, step.ts, guide-link.ts
   ['Guide', `GUIDE#${ID}`, 'GUIDE', guideItemSchema],
   ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`, guideRevisionItemSchema],
   ['Step', `STEP#${ID}`, 'STEP', stepItemSchema],
