@@ -23,35 +23,35 @@ import { batchGetInOrder } from '../batch.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { outboxPuts } from './outbox.ts';
 import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
-import type { ApprovalMeaning } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import { approvalStageSchema } from './approval-process.ts';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
-
-export interface ApprovalSignature {
-  /** 1-based stage the signature was given in. */
-  stage: number;
-  userid: number;
-  /** The signer's name as printed at signing time (§11.50). */
-  printed_name: string;
-  meaning: ApprovalMeaning;
-  reason: string;
-  signed_at: number;
-  revisionid: number;
-  /** SHA-256 of the signed revision's snapshot (shared/content/documents.ts). */
-  revision_hash: string;
-  method: 'password' | 'token';
-  /** Whose session the signature was entered in (differs from userid over the shoulder). */
-  entered_by_userid: number;
-  /** How the signer proved themselves (decision 237; none on older signatures: password). */
-  authenticated_by?: AuthenticatedBy;
-}
 
 export interface OpenRequestRef {
   approval_requestid: number;
   revisionid: number;
 }
+
+const approvalSignatureSchema = z.object({
+  /** 1-based stage the signature was given in. */
+  stage: z.int(),
+  userid: z.int(),
+  /** The signer's name as printed at signing time (§11.50). */
+  printed_name: z.string(),
+  meaning: z.enum(['approve', 'reject']),
+  reason: z.string(),
+  signed_at: z.number(),
+  revisionid: z.int(),
+  /** SHA-256 of the signed revision's snapshot (shared/content/documents.ts). */
+  revision_hash: z.string(),
+  method: z.enum(['password', 'token']),
+  /** Whose session the signature was entered in (differs from userid over the shoulder). */
+  entered_by_userid: z.int(),
+  /** How the signer proved themselves (decision 237; none on older signatures: password). */
+  authenticated_by: z.optional(authenticatedBySchema),
+});
+export type ApprovalSignature = z.output<typeof approvalSignatureSchema>;
 
 /** An ApprovalRequest as requestCreateWrites puts it and requestUpdateWrites moves it. */
 export const approvalRequestItemSchema = z.strictObject({
@@ -74,21 +74,7 @@ export const approvalRequestItemSchema = z.strictObject({
   stages: z.array(approvalStageSchema),
   status: z.enum(['pending', 'approved', 'rejected', 'superseded']),
   current_stage: z.nullable(z.int()),
-  signatures: z.array(
-    z.object({
-      stage: z.int(),
-      userid: z.int(),
-      printed_name: z.string(),
-      meaning: z.enum(['approve', 'reject']),
-      reason: z.string(),
-      signed_at: z.number(),
-      revisionid: z.int(),
-      revision_hash: z.string(),
-      method: z.enum(['password', 'token']),
-      entered_by_userid: z.int(),
-      authenticated_by: z.optional(authenticatedBySchema),
-    }),
-  ),
+  signatures: z.array(approvalSignatureSchema),
   signer_userids: z.array(z.int()),
   requested_by: z.int(),
   notes: z.string(),

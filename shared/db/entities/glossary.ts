@@ -15,17 +15,15 @@ import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 
-export interface GlossaryTranslation {
-  langid: string;
-  translation: string;
-}
-
 /** Changes of one request; each index names the request entry, for error labels. */
 export interface GlossaryChanges {
   creates: Array<{ index: number; entry: GlossaryEntryRecord }>;
   updates: Array<{ index: number; before: GlossaryEntryRecord; after: GlossaryEntryRecord }>;
   deletes: Array<{ index: number; entry: GlossaryEntryRecord }>;
 }
+
+const glossaryTranslationSchema = z.object({ langid: z.string(), translation: z.string() });
+export type GlossaryTranslation = z.output<typeof glossaryTranslationSchema>;
 
 export const glossaryEntryItemSchema = z.strictObject({
   pk: z.string(),
@@ -37,7 +35,7 @@ export const glossaryEntryItemSchema = z.strictObject({
   /** The term in the site's source language (`langid`). */
   term: z.string(),
   langid: z.string(),
-  translations: z.array(z.object({ langid: z.string(), translation: z.string() })),
+  translations: z.array(glossaryTranslationSchema),
   notes: z.string(),
   created_date: z.number(),
   modified_date: z.number(),

@@ -20,32 +20,10 @@ import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 
-export interface StepRef {
-  stepid: number;
-  revisionid: number;
-}
-
-/** A part or tool of a guide (§2.5 Item). */
-export interface GuideItem {
-  text: string;
-  notes: string | null;
-  type: string;
-  quantity: number;
-  url: string | null;
-  thumbnail: string | null;
-  isoptional: boolean;
-  featured: boolean;
-}
-
-/** A guide's attached quiz at the quiz revision it was attached with. */
-export interface AttachedQuiz {
-  quizid: number;
-  quiz_revisionid: number;
-}
-
 // ---- item schemas: each item exactly as the writes below leave it (plain, after unmarshall) ----
 
 const id = z.int().check(z.positive());
+/** A part or tool of a guide (§2.5 Item). */
 const guideItemPart = z.object({
   text: z.string(),
   notes: z.nullable(z.string()),
@@ -56,7 +34,12 @@ const guideItemPart = z.object({
   isoptional: z.boolean(),
   featured: z.boolean(),
 });
+export type GuideItem = z.output<typeof guideItemPart>;
 const stepRefSchema = z.object({ stepid: id, revisionid: z.int() });
+export type StepRef = z.output<typeof stepRefSchema>;
+/** A guide's attached quiz at the quiz revision it was attached with. */
+const attachedQuizSchema = z.object({ quizid: id, quiz_revisionid: z.int() });
+export type AttachedQuiz = z.output<typeof attachedQuizSchema>;
 /** The content a guide and its snapshots share. */
 export const guideContent = {
   guideid: id,
@@ -90,7 +73,7 @@ export const guideContent = {
    * The quiz attached to the guide (POST /quizzes/attach/guide): written with its quiz link, so
    * guide lists show it without reading the links. Absent: none attached.
    */
-  attached_quiz: z.optional(z.object({ quizid: id, quiz_revisionid: z.int() })),
+  attached_quiz: z.optional(attachedQuizSchema),
   /** The guide's tags, kept by the tag transactions (the `TAGGED#GUIDE#` links stay the source). */
   tags: z.optional(z.array(z.string())),
   created_date: z.number(),

@@ -20,29 +20,30 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
 
-export interface SignoffResponse {
-  approved: boolean;
-  comments: string;
-  responder_userid: number;
-  response_date: number;
+export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
+
+const signoffState = z.enum(['requested', 'responded', 'acknowledged', 'cancelled']);
+
+const signoffResponseSchema = z.object({
+  approved: z.boolean(),
+  comments: z.string(),
+  responder_userid: z.int(),
+  response_date: z.number(),
   /**
    * `signer`: answered by a signed-in signer; `password`: an e-signature (over the shoulder, or an
    * intent confirmed), proven as `authenticated_by` says.
    */
-  method: 'signer' | 'password';
+  method: z.enum(['signer', 'password']),
   /** How the e-signature was proven (decision 237; none on older ones: password). */
-  authenticated_by?: AuthenticatedBy;
-}
-
-export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
-
-const signoffState = z.enum(['requested', 'responded', 'acknowledged', 'cancelled']);
+  authenticated_by: z.optional(authenticatedBySchema),
+});
+export type SignoffResponse = z.output<typeof signoffResponseSchema>;
 
 /** A SignoffRequest, put whole (with its state's queue keys) on every change. */
 export const signoffRequestItemSchema = z.strictObject({
@@ -68,16 +69,7 @@ export const signoffRequestItemSchema = z.strictObject({
   state: signoffState,
   comments: z.string(),
   requested_date: z.number(),
-  response: z.nullable(
-    z.object({
-      approved: z.boolean(),
-      comments: z.string(),
-      responder_userid: z.int(),
-      response_date: z.number(),
-      method: z.enum(['signer', 'password']),
-      authenticated_by: z.optional(authenticatedBySchema),
-    }),
-  ),
+  response: z.nullable(signoffResponseSchema),
   acknowledged_date: z.nullable(z.number()),
   cancelled_date: z.nullable(z.number()),
   /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */

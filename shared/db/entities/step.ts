@@ -10,14 +10,6 @@ import type { StepRef } from './guide.ts';
 
 const id = z.int().check(z.positive());
 
-export interface StepLine {
-  lineid: number;
-  bullet: string;
-  level: number;
-  text_raw: string;
-  text_rendered: string;
-}
-
 /** Step media as written: image ids, or one video / embed id (§2.6 write form). */
 export type StepMedia =
   | { type: 'image'; data: number[] }
@@ -31,6 +23,7 @@ const stepLine = z.object({
   text_raw: z.string(),
   text_rendered: z.string(),
 });
+export type StepLine = z.output<typeof stepLine>;
 const stepMedia = z.nullable(
   z.union([
     z.object({ type: z.literal('image'), data: z.array(z.int()) }),

@@ -22,25 +22,26 @@ import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
+import { STAGE_REASONS, STAGE_STATUSES } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
 import { parseStored, recordFrom, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
 
-export interface StageSnapshot {
-  course_stageid: number;
-  status: StageStatus;
-  reason: StageReason;
-  end_date: number | null;
-}
-
 export interface RowCounts {
   rows_total: number;
   rows_completed: number;
   rows_in_progress: number;
 }
+
+const stageSnapshotSchema = z.object({
+  course_stageid: z.int(),
+  status: z.enum(STAGE_STATUSES),
+  reason: z.enum(STAGE_REASONS),
+  end_date: z.nullable(z.number()),
+});
+export type StageSnapshot = z.output<typeof stageSnapshotSchema>;
 
 /** A TrainingRow, put whole on every change (index keys only while active). */
 export const trainingRowItemSchema = z.strictObject({
@@ -63,14 +64,7 @@ export const trainingRowItemSchema = z.strictObject({
   /** When the assignment came to cover this user (a later team member: when they joined). */
   assignment_date: z.number(),
   due_date: z.nullable(z.number()),
-  stages: z.array(
-    z.object({
-      course_stageid: z.int(),
-      status: z.enum(STAGE_STATUSES),
-      reason: z.enum(STAGE_REASONS),
-      end_date: z.nullable(z.number()),
-    }),
-  ),
+  stages: z.array(stageSnapshotSchema),
   total_stages: z.int(),
   completed_stages: z.int(),
   status: z.enum(['not_started', 'in_progress', 'completed']),
