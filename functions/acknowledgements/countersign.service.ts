@@ -11,7 +11,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { AuthContext, Caller } from '../../shared/domain/caller.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { getGuideSnapshot } from '../../shared/db/entities/guide.ts';
+import { getGuideSnapshot } from '../../shared/db/entities/guide-revision.ts';
 import { getRelease } from '../../shared/db/entities/release.ts';
 import {
   acknowledgedVersionWrite,

@@ -26,7 +26,7 @@ import { getRows, listAssignmentRows } from '../../shared/db/entities/training-r
 import { requireCourse } from '../../shared/training/course-pages.ts';
 import { managesTeam } from '../../shared/training/managers.ts';
 import { currentRows, refreshDueRows, usersCollectionOf } from '../../shared/training/rows.ts';
-import { assigneeRowView, type TeamAssigneeView } from '../../shared/views/training-views.ts';
+import { assigneeRowView, type TeamAssigneeView } from '../../shared/views/course-assignment-views.ts';
 import { assertReadsCourseTraining, requireTeam } from './access.ts';
 import { progressOf } from './assignments.service.ts';
 import type { TeamAssigneesQuery, TeamMembersQuery, UserAssigneesQuery } from './course-assignments.schemas.ts';

@@ -23,7 +23,7 @@ import {
   type ProgressView,
   type TeamSourceView,
   type UserSourceView,
-} from '../../shared/views/training-views.ts';
+} from '../../shared/views/course-assignment-views.ts';
 import {
   assertManagesTeam,
   assertManagesUser,

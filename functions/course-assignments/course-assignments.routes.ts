@@ -11,23 +11,25 @@ import * as assignments from './assignments.service.ts';
 import * as assignees from './assignees.service.ts';
 import * as progress from './progress.service.ts';
 import * as reports from './reports.service.ts';
+import { completionSchema } from '../../shared/views/course-views.ts';
 import {
   assigneeRowSchema,
   assignmentDetailsSchema,
   assignmentSchema,
-  completionSchema,
-  courseReportSchema,
-  courseUserReportSchema,
   progressChangeSchema,
   teamAssigneeSchema,
-  teamReportSchema,
   teamSourceSchema,
+  userSourceSchema,
+} from '../../shared/views/course-assignment-views.ts';
+import {
+  courseReportSchema,
+  courseUserReportSchema,
+  teamReportSchema,
   teamSummaryReportSchema,
   teamUserReportSchema,
   userReportSchema,
-  userSourceSchema,
   userSummaryReportSchema,
-} from '../../shared/views/training-views.ts';
+} from '../../shared/views/training-report-views.ts';
 import {
   assignBody,
   completeBody,

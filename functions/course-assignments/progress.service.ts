@@ -19,7 +19,8 @@ import {
 } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
-import { completionView, stageStatusShown, type ProgressChangeView } from '../../shared/views/training-views.ts';
+import { completionView, stageStatusShown } from '../../shared/views/course-views.ts';
+import type { ProgressChangeView } from '../../shared/views/course-assignment-views.ts';
 import { assertManagesTeam, assertManagesUser, requireDocument, requireTeam, requireUser } from './access.ts';
 import { activeTeamAssignments } from './assignments.service.ts';
 import { teamReport, userReport } from './reports.service.ts';

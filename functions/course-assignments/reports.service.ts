@@ -24,17 +24,16 @@ import { requireCourse } from '../../shared/training/course-pages.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { currentRows, refreshDueRows } from '../../shared/training/rows.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
-import {
-  assigneeRowView,
-  stageEntry,
-  type CourseReportView,
-  type CourseRowReportView,
-  type CourseUserReportView,
-  type TeamReportView,
-  type TeamSummaryReportView,
-  type UserReportView,
-  type UserSummaryReportView,
-} from '../../shared/views/training-views.ts';
+import { assigneeRowView, stageEntry } from '../../shared/views/course-assignment-views.ts';
+import type {
+  CourseReportView,
+  CourseRowReportView,
+  CourseUserReportView,
+  TeamReportView,
+  TeamSummaryReportView,
+  UserReportView,
+  UserSummaryReportView,
+} from '../../shared/views/training-report-views.ts';
 import {
   assertManagesTeam,
   assertReadsCourseTraining,

@@ -9,7 +9,7 @@ import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import * as courses from './courses.service.ts';
 import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
-import { courseSchema } from '../../shared/views/training-views.ts';
+import { courseSchema } from '../../shared/views/course-views.ts';
 import responseExamples from './courses.response-examples.json' with { type: 'json' };
 
 const stageDescription =

@@ -14,14 +14,13 @@ import { queryPage, type PageQuery } from '../../shared/db/paging.ts';
 import { nextRevisionId } from '../../shared/db/revisions.ts';
 import {
   allGuidesCollection,
-  featuredGuidesCollection,
   emptyGuide,
   getGuides,
   guideFromItem,
-  linkedGuideid,
   publicGuidesCollection,
   type GuideRecord,
 } from '../../shared/db/entities/guide.ts';
+import { featuredGuidesCollection, linkedGuideid } from '../../shared/db/entities/guide-link.ts';
 import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { stillMayEdit } from './edit-permission.ts';

@@ -9,15 +9,15 @@ import type { Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
 import { nextRevisionId, staleRevisionConflict } from '../../shared/db/revisions.ts';
 import { TransactionConditionFailed } from '../../shared/db/transactions.ts';
+import type { GuideRecord } from '../../shared/db/entities/guide.ts';
 import {
   getStep,
   stepCreateWrites,
   stepDeleteWrite,
   stepFromItem,
   stepReplaceWrites,
-  type GuideRecord,
   type StepRecord,
-} from '../../shared/db/entities/guide.ts';
+} from '../../shared/db/entities/step.ts';
 import { assertCanEditGuide } from '../../shared/content/guide-access.ts';
 import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide } from '../../shared/content/guide-revisions.ts';

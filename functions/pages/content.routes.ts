@@ -25,7 +25,7 @@ import { listCollections } from '../../shared/db/entities/collection.ts';
 import type { CollectionView } from '../../shared/views/collection-views.ts';
 import { categoryPage, pageView } from '../../shared/read-models/wiki-pages.ts';
 import { courseViewFor, readableCourse } from '../../shared/training/course-pages.ts';
-import { coursePath } from '../../shared/views/training-views.ts';
+import { coursePath } from '../../shared/views/course-views.ts';
 import { guideUrl } from '../../shared/views/guide-views.ts';
 import { userUrl } from '../../shared/views/user-views.ts';
 import { courseContent } from './content/course-page.ts';

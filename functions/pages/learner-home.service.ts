@@ -23,7 +23,7 @@ import { mapLimit } from '../../shared/training/map-limit.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { levelNames } from '../../shared/views/competency-views.ts';
 import { guideUrl } from '../../shared/views/guide-views.ts';
-import { coursePath } from '../../shared/views/training-views.ts';
+import { coursePath } from '../../shared/views/course-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 
 /** Bounds of one home page: a learner's own lists, and a trainer's team matrix. */

@@ -22,7 +22,8 @@ import { nextId } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
 import type { LabelledWrite } from '../../shared/db/transactions.ts';
-import { getGuides, getGuideSnapshot, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { getGuides, type GuideRecord } from '../../shared/db/entities/guide.ts';
+import { getGuideSnapshot } from '../../shared/db/entities/guide-revision.ts';
 import { getUsers } from '../../shared/db/entities/user.ts';
 import { getWiki, getWikiRevision } from '../../shared/db/entities/wiki.ts';
 import {

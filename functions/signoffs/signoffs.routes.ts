@@ -18,7 +18,7 @@ import {
   signoffResponseBody,
 } from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
-import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/training-views.ts';
+import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/signoff-views.ts';
 import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
 const listQuery = z.object(pagination);

@@ -57,7 +57,7 @@ import { managesUser } from '../../shared/training/managers.ts';
 import { completeDocument, refreshProgressOn } from '../../shared/training/progress.ts';
 import { stageOutcomes } from '../../shared/training/stage-facts.ts';
 import type { Page } from '../../shared/db/paging.ts';
-import { signoffRequestView, type SignoffRequestView } from '../../shared/views/training-views.ts';
+import { signoffRequestView, type SignoffRequestView } from '../../shared/views/signoff-views.ts';
 import type {
   FinalizeInput,
   InitializeViaPasswordInput,

@@ -15,7 +15,8 @@ import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../s
 import { nextId, nextIds } from '../../shared/db/counters.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { isLostRace, labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
-import { getGuide, getGuides, getStep } from '../../shared/db/entities/guide.ts';
+import { getGuide, getGuides } from '../../shared/db/entities/guide.ts';
+import { getStep } from '../../shared/db/entities/step.ts';
 import {
   getCurrentForm,
   getFieldRevision,

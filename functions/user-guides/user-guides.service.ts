@@ -6,7 +6,8 @@ import { NotFoundError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-import { authoredGuidesCollection, getGuides, linkedGuideid } from '../../shared/db/entities/guide.ts';
+import { getGuides } from '../../shared/db/entities/guide.ts';
+import { authoredGuidesCollection, linkedGuideid } from '../../shared/db/entities/guide-link.ts';
 import {
   deleteGuideMark,
   guideMarksCollection,

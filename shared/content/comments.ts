@@ -12,7 +12,8 @@ import { nextId } from '../db/counters.ts';
 import { nowSeconds } from '../clock.ts';
 import { TransactionConditionFailed, type LabelledWrite } from '../db/transactions.ts';
 import { createOnce } from '../db/client-guid.ts';
-import { getGuides, getStep } from '../db/entities/guide.ts';
+import { getGuides } from '../db/entities/guide.ts';
+import { getStep } from '../db/entities/step.ts';
 import { getWiki } from '../db/entities/wiki.ts';
 import {
   commentedDocumentWrites,

@@ -15,23 +15,15 @@ import { searchTokenWrites } from '../db/search-index.ts';
 import { retryOnLostRace, labelsIn } from '../db/retry.ts';
 import { transactWrite, type LabelledWrite } from '../db/transactions.ts';
 import { noteNewDocumentRevision } from './approval-supersession.ts';
+import { getGuide, guideCreate, guideDelete, guideReplace, type GuideRecord } from '../db/entities/guide.ts';
+import { deleteStepItems, getStepSnapshots, type StepRecord } from '../db/entities/step.ts';
+import { getGuideSnapshot, guideSnapshotPut, type GuideSnapshot } from '../db/entities/guide-revision.ts';
 import {
   authoredLinkDelete,
   authoredLinkPut,
   categoryRefWrites,
-  deleteStepItems,
   featuredLinkWrite,
-  getGuide,
-  guideCreate,
-  guideDelete,
-  getGuideSnapshot,
-  getStepSnapshots,
-  guideReplace,
-  guideSnapshotPut,
-  type GuideRecord,
-  type GuideSnapshot,
-  type StepRecord,
-} from '../db/entities/guide.ts';
+} from '../db/entities/guide-link.ts';
 
 /** A write naming a revision: a few retries for transaction conflicts, then 409. */
 const NAMED_REVISION_ATTEMPTS = 12;

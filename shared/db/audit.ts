@@ -21,7 +21,7 @@ import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import type { Doctype } from '../domain/doctypes.ts';
-import { parseStored, recordsOf } from './stored-item.ts';
+import { parseStored, recordsOf, type StoredRecord } from './stored-item.ts';
 import * as z from 'zod/mini';
 
 export interface AuditEvent {
@@ -42,14 +42,6 @@ export interface AuditEvent {
 
 /** Site-wide, time-ordered listings of audit records (gsi2 `AUDITLIST#<listing>`). */
 export type AuditListing = 'stage-completions';
-
-export interface AuditRecord extends AuditEvent {
-  subject: string;
-  seq: number;
-  date: number;
-  previous_hash: string;
-  hash: string;
-}
 
 /**
  * The chains a record can join, one builder per kind of subject: the only place a subject is
@@ -93,6 +85,9 @@ export const auditRecordItemSchema = z.strictObject({
   hash: z.string(),
 });
 
+/** A record as stored: the event (AuditEvent, without its listing) and its place in the chain. */
+export type AuditRecord = StoredRecord<typeof auditRecordItemSchema>;
+
 /** A chain's head: its last record's seq and hash. */
 export const auditHeadItemSchema = z.strictObject({
   pk: z.string(),
@@ -103,7 +98,7 @@ export const auditHeadItemSchema = z.strictObject({
 });
 
 /** The items of one chain: its records (SEQ#...) and its head. */
-function chainKey<S extends string>(subject: string, sk: S) {
+export function chainKey<S extends string>(subject: string, sk: S) {
   return { pk: `AUDIT#${subject}`, sk };
 }
 

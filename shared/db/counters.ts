@@ -6,7 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from './client.ts';
 
-function counterKey(entityType: string) {
+export function counterKey(entityType: string) {
   return { pk: `COUNTER#${entityType}`, sk: 'COUNTER' };
 }
 

@@ -23,14 +23,10 @@ import { auditHeadItemSchema, auditRecordItemSchema } from './audit.ts';
 import { commentItemSchema, commentReplyItemSchema } from './entities/comment.ts';
 import { teamAssignmentRefItemSchema } from './entities/course-assignment-index.ts';
 import { courseItemSchema, stageAssessmentItemSchema } from './entities/course.ts';
-import {
-  authoredGuideItemSchema,
-  featuredGuideItemSchema,
-  guideItemSchema,
-  guideRevisionItemSchema,
-  stepItemSchema,
-  stepRevisionItemSchema,
-} from './entities/guide.ts';
+import { guideItemSchema } from './entities/guide.ts';
+import { stepItemSchema, stepRevisionItemSchema } from './entities/step.ts';
+import { guideRevisionItemSchema } from './entities/guide-revision.ts';
+import { authoredGuideItemSchema, featuredGuideItemSchema } from './entities/guide-link.ts';
 import { teamItemSchema, teamMemberItemSchema } from './entities/team.ts';
 import {
   noticeDueItemSchema,
@@ -189,7 +185,7 @@ type ShapeInput = [entity: string, pk: string, sk: string, schema: ItemSchema, c
 const LOOSE: ReadonlySet<string> = new Set(['SortedRef', 'SiteExport', 'SiteImport']);
 
 const SHAPES: ShapeInput[] = [
-  // user.ts, badge.ts, guide.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
+  // user.ts, badge.ts, guide-link.ts, guide-mark.ts, course-enrollment.ts, training-row.ts, ...: USER#<id>
   ['User', `USER#${ID}`, 'USER', userItemSchema],
   ['CreatedUser', `USER#${ID}`, `CREATED#${PAD}`, createdUserItemSchema],
   ['Badge', `USER#${ID}`, `BADGE#${SEGMENT}`, badgeItemSchema],
@@ -250,7 +246,7 @@ const SHAPES: ShapeInput[] = [
   ['QuizLink', `QUIZLINK#${DOCTYPE}#${ID}`, `REV#${PAD}`, quizLinkItemSchema],
   ['QuizSession', `QUIZSESSION#${ID}`, 'SESSION', quizSessionItemSchema],
   ['QuizSessionLink', `QUIZSESSIONS#QUIZ#${ID}`, PAD, quizSessionLinkItemSchema],
-  // guide.ts
+  // guide.ts, guide-revision.ts, step.ts, guide-link.ts
   ['Guide', `GUIDE#${ID}`, 'GUIDE', guideItemSchema],
   ['GuideRevision', `GUIDE#${ID}`, `REV#${PAD}`, guideRevisionItemSchema],
   ['Step', `STEP#${ID}`, 'STEP', stepItemSchema],

@@ -11,7 +11,7 @@ import { normalizeSearchTerm } from '../domain/search-tokens.ts';
 
 export type SearchScope = 'USER' | 'GUIDE' | 'WIKI' | 'TEAM' | 'QUIZ' | 'PROCESS' | 'REVIEW_DOC' | 'COURSE';
 
-function searchKey(scope: SearchScope, token: string, id: number) {
+export function searchKey(scope: SearchScope, token: string, id: number) {
   return { pk: `SEARCH#${scope}`, sk: `${token}#${padId(id)}` };
 }
 

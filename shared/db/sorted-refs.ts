@@ -19,7 +19,7 @@ export interface SortedPlacement {
 /** A null sort value sorts after every real one (ascending): `~` is above digits and letters. */
 export const NULL_LAST = '~';
 
-function refKey(collection: string, order: string, value: string, refId: string) {
+export function refKey(collection: string, order: string, value: string, refId: string) {
   return { pk: `${collection}#BY#${order}`, sk: `${value}#${refId}` };
 }
 

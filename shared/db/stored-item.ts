@@ -17,6 +17,25 @@ export type KeyAttribute = 'pk' | 'sk' | 'gsi1pk' | 'gsi1sk' | 'gsi2pk' | 'gsi2s
 /** The record an entity file hands out: its item's declared shape, keys stripped. */
 export type StoredRecord<S extends StoredSchema> = Omit<z.output<S>, KeyAttribute>;
 
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The record of an entity whose reader fills in attributes older items lack (a count absent
+ * before it existed read as 0, a list as []): its schema's record with `Filled` always present.
+ */
+export type FilledRecord<S extends StoredSchema, Filled extends keyof StoredRecord<S>> = Flat<
+  Omit<StoredRecord<S>, Filled> & { [K in Filled]-?: Exclude<StoredRecord<S>[K], undefined> }
+>;
+
+/**
+ * The record of an entity whose reader hands some attributes out otherwise than they are stored
+ * (0 for none read as null; a search copy left out): the schema's record with only the
+ * differences written down.
+ */
+export type StoredRecordAs<S extends StoredSchema, Read extends { [K in keyof StoredRecord<S>]?: unknown }> = Flat<
+  Omit<StoredRecord<S>, keyof Read> & Read
+>;
+
 /** An item read from the table does not match its entity's declaration. Answered as a 500. */
 export class StoredItemError extends Error {
   constructor(

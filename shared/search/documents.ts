@@ -2,7 +2,8 @@
  * Records as search documents: a guide with its steps, a wiki or category page. Course pages
  * (COURSE) have their own endpoints and access, and are not searched. No I/O.
  */
-import type { GuideRecord, StepRecord } from '../db/entities/guide.ts';
+import type { GuideRecord } from '../db/entities/guide.ts';
+import type { StepRecord } from '../db/entities/step.ts';
 import type { WikiRecord } from '../db/entities/wiki.ts';
 import type { SearchDocument, SearchKind } from './search-port.ts';
 

@@ -8,14 +8,8 @@
  * change is stored (stream-handler.ts), so they never stand between a write and its search.
  */
 import { queryChunks } from '../db/paging.ts';
-import {
-  allGuidesCollection,
-  getGuide,
-  getSteps,
-  guideFromItem,
-  type GuideRecord,
-  type StepRecord,
-} from '../db/entities/guide.ts';
+import { allGuidesCollection, getGuide, guideFromItem, type GuideRecord } from '../db/entities/guide.ts';
+import { getSteps, type StepRecord } from '../db/entities/step.ts';
 import { getWiki, wikiFromItem, wikiNamespaceCollection } from '../db/entities/wiki.ts';
 import { WIKI_NAMESPACES } from '../domain/wiki-namespaces.ts';
 import { guideDocument, guideDocumentKey, wikiDocument, wikiDocumentKey } from './documents.ts';

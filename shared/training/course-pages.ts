@@ -14,7 +14,7 @@ import { wikiFromItem, type WikiRecord } from '../db/entities/wiki.ts';
 import { imageGuidsOf } from '../media/wiki-image-guids.ts';
 import { stageDocuments } from './documents.ts';
 import { stageOutcomes } from './stage-facts.ts';
-import { courseView, type CourseView } from '../views/training-views.ts';
+import { courseView, type CourseView } from '../views/course-views.ts';
 
 export interface CoursePage {
   wiki: WikiRecord;

@@ -11,7 +11,7 @@ import { docKeyOf, type DocRef } from '../db/entities/training-record.ts';
 import type { StageDoctype } from '../db/entities/course.ts';
 import type { ReleaseVersion } from '../domain/stage-status.ts';
 import { urlSlug } from '../domain/text.ts';
-import type { StageDocument } from '../views/training-views.ts';
+import type { StageDocument } from '../views/course-views.ts';
 import { wikiPath } from '../domain/wiki-namespaces.ts';
 
 export type { StageDocument };

@@ -23,7 +23,7 @@ import { latestReleases } from './documents.ts';
 import { acknowledgementFacts } from './acknowledgement-facts.ts';
 import { quizStateFor } from './quiz-state.ts';
 import { mapLimit } from './map-limit.ts';
-import type { StageOutcome } from '../views/training-views.ts';
+import type { StageOutcome } from '../views/course-views.ts';
 
 export type { StageOutcome };
 

@@ -4,7 +4,8 @@
  * media. Pure: the caller loads the records.
  */
 import * as z from 'zod/mini';
-import type { GuideRecord, StepMedia, StepRecord } from '../db/entities/guide.ts';
+import type { GuideRecord } from '../db/entities/guide.ts';
+import type { StepMedia, StepRecord } from '../db/entities/step.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import type { ViewMediaIds } from '../domain/media.ts';
 import { flagView, timeRequiredText } from '../domain/guide-rules.ts';

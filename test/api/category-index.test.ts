@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
-import { categoryRefWrites, getGuide } from '../../shared/db/entities/guide.ts';
+import { getGuide } from '../../shared/db/entities/guide.ts';
+import { categoryRefWrites } from '../../shared/db/entities/guide-link.ts';
 import { transactWrite } from '../../shared/db/transactions.ts';
 import { rebuildCategoryIndex } from '../../infra/ops/backfill/category-index.ts';
 import { api, createUser, loginAdmin } from '../support/api.ts';

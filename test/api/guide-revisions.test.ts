@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { createGuideRevision, getGuideRevision } from '../../shared/content/guide-revisions.ts';
-import { getStep } from '../../shared/db/entities/guide.ts';
+import { getStep } from '../../shared/db/entities/step.ts';
 import { latestRelease, listReleases } from '../../shared/db/entities/release.ts';
 import { api, createUser } from '../support/api.ts';
 import { addStep, createGuide } from './guide-fixtures.ts';

@@ -18,13 +18,10 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { guideSearchTokens } from '../../shared/content/guide-revisions.ts';
-import {
-  authoredLinkPut,
-  guideCreate,
-  guideSnapshotPut,
-  stepCreateWrites,
-  type StepRecord,
-} from '../../shared/db/entities/guide.ts';
+import { guideCreate } from '../../shared/db/entities/guide.ts';
+import { stepCreateWrites, type StepRecord } from '../../shared/db/entities/step.ts';
+import { guideSnapshotPut } from '../../shared/db/entities/guide-revision.ts';
+import { authoredLinkPut } from '../../shared/db/entities/guide-link.ts';
 import { searchTokenWrites } from '../../shared/db/search-index.ts';
 import type { LabelledWrite } from '../../shared/db/transactions.ts';
 import { guideRecord } from '../support/guide-record.ts';

@@ -6,7 +6,8 @@
  * API Gateway receives gzip as base64, a third larger).
  */
 import { gzipSync } from 'node:zlib';
-import { authoredLinkPut, guideToItem } from '../../shared/db/entities/guide.ts';
+import { guideToItem } from '../../shared/db/entities/guide.ts';
+import { authoredLinkPut } from '../../shared/db/entities/guide-link.ts';
 import { guideMarkItem } from '../../shared/db/entities/guide-mark.ts';
 import { benchGuide } from './guide-list-latency.ts';
 import { writeItems } from './seed-table.ts';

@@ -3,7 +3,7 @@
  * the reader's own status on it when the course is assigned to them (the same view as GET
  * /courses/{wikiid}; shared/training/course-pages.ts).
  */
-import type { CourseView } from '../../../shared/views/training-views.ts';
+import type { CourseView } from '../../../shared/views/course-views.ts';
 import { html, type SafeHtml } from '../html/html.ts';
 import { linkOrText, sanitized } from './rendered.ts';
 

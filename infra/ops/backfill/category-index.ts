@@ -3,7 +3,8 @@
  * per guide, as its next edit would write it. Idempotent (a Put of the same reference), so an
  * interrupted run is simply run again; guides written since decision 211 already have theirs.
  */
-import { categoryRefWrites, guideAccessChunks } from '../../../shared/db/entities/guide.ts';
+import { guideAccessChunks } from '../../../shared/db/entities/guide.ts';
+import { categoryRefWrites } from '../../../shared/db/entities/guide-link.ts';
 import { transactWrite } from '../../../shared/db/transactions.ts';
 
 export async function rebuildCategoryIndex(onProgress: (guides: number) => void = () => {}): Promise<number> {

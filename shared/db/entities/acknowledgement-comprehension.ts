@@ -46,7 +46,7 @@ export const acknowledgementDeclineItemSchema = z.strictObject({
 });
 export type AcknowledgementDeclineRecord = StoredRecord<typeof acknowledgementDeclineItemSchema>;
 
-const quizKey = (releaseid: number) => ({ pk: `ACKQUIZ#${releaseid}`, sk: 'QUIZ' as const });
+export const quizKey = (releaseid: number) => ({ pk: `ACKQUIZ#${releaseid}`, sk: 'QUIZ' as const });
 const declinePartition = (releaseid: number, userid: number) => `ACKDECLINE#${releaseid}#${userid}`;
 
 export async function getComprehensionQuiz(releaseid: number): Promise<ComprehensionQuizRecord | undefined> {

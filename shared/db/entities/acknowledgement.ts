@@ -93,7 +93,7 @@ export const countersignStepsItemSchema = z.strictObject({
   date: z.number(),
 });
 export type CountersignStepsRecord = StoredRecord<typeof countersignStepsItemSchema>;
-const countersignKey = (releaseid: number) => ({ pk: `ACKCS#${releaseid}`, sk: 'STEPS' as const });
+export const countersignKey = (releaseid: number) => ({ pk: `ACKCS#${releaseid}`, sk: 'STEPS' as const });
 
 export async function getCountersignSteps(releaseid: number): Promise<CountersignStepsRecord | undefined> {
   const item = await getItem(countersignKey(releaseid), { consistent: true });
@@ -166,12 +166,12 @@ export type AcknowledgementRecord = StoredRecord<typeof acknowledgementItemSchem
 export type AcknowledgedVersionRecord = StoredRecord<typeof acknowledgedVersionItemSchema>;
 export type RetrainingMarkRecord = StoredRecord<typeof retrainingMarkItemSchema>;
 
-const ackKey = (releaseid: number, userid: number) => ({ pk: `ACK#${releaseid}`, sk: `USER#${padId(userid)}` });
-const ackedKey = (userid: number, doc: { doctype: AckDoctype; docid: number }) => ({
+export const ackKey = (releaseid: number, userid: number) => ({ pk: `ACK#${releaseid}`, sk: `USER#${padId(userid)}` });
+export const ackedKey = (userid: number, doc: { doctype: AckDoctype; docid: number }) => ({
   pk: `USER#${userid}`,
   sk: `ACKED#${doc.doctype}#${padId(doc.docid)}`,
 });
-const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({
+export const markKey = (doc: { doctype: AckDoctype; docid: number }) => ({
   pk: `RETRAIN#${doc.doctype}#${doc.docid}`,
   sk: 'MARK',
 });

@@ -10,41 +10,15 @@
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { searchTokens } from '../../domain/search-tokens.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import type { StageRule } from '../../domain/approval-flow.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface ApprovalProcessRecord {
-  approval_processid: number;
-  name: string;
-  description: string;
-  stages: StageRule[];
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  created_date: number;
-  modified_by: number | null;
-  modified_by_token?: ServiceAuthor;
-  modified_date: number;
-  version: number;
-  search_tokens: string[];
-}
-
-export interface ApprovalAttachmentRecord {
-  wikiid: number;
-  approval_processid: number;
-  attached_by: number | null;
-  attached_by_token?: ServiceAuthor;
-  attached_date: number;
-}
 
 /** The search words a process is stored with: at most 20 of its name's. */
 export function processSearchTokens(name: string): string[] {
@@ -64,6 +38,7 @@ export const approvalProcessItemSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   stages: z.array(approvalStageSchema),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
@@ -73,6 +48,8 @@ export const approvalProcessItemSchema = z.strictObject({
   version: z.int(),
   search_tokens: z.array(z.string()),
 });
+
+export type ApprovalProcessRecord = StoredRecord<typeof approvalProcessItemSchema>;
 
 export const approvalAttachmentItemSchema = z.strictObject({
   pk: z.string(),
@@ -85,11 +62,13 @@ export const approvalAttachmentItemSchema = z.strictObject({
   attached_date: z.number(),
 });
 
-function processKey(id: number) {
+export type ApprovalAttachmentRecord = StoredRecord<typeof approvalAttachmentItemSchema>;
+
+export function processKey(id: number) {
   return { pk: `APPROVAL_PROCESS#${id}`, sk: 'PROCESS' } as const;
 }
 
-function attachmentKey(wikiid: number) {
+export function attachmentKey(wikiid: number) {
   return { pk: `APPROVAL_ATTACHMENT#WIKI#${wikiid}`, sk: 'ATTACHMENT' } as const;
 }
 

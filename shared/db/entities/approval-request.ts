@@ -16,66 +16,42 @@
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type FilledRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { outboxPuts } from './outbox.ts';
 import { requestChangedEvents, requestCreatedEvents } from '../../domain/events/content-events.ts';
-import type { ApprovalMeaning, ApprovalStatus, StageRule } from '../../domain/approval-flow.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
 import { approvalStageSchema } from './approval-process.ts';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
-
-export interface ApprovalSignature {
-  /** 1-based stage the signature was given in. */
-  stage: number;
-  userid: number;
-  /** The signer's name as printed at signing time (§11.50). */
-  printed_name: string;
-  meaning: ApprovalMeaning;
-  reason: string;
-  signed_at: number;
-  revisionid: number;
-  /** SHA-256 of the signed revision's snapshot (shared/content/documents.ts). */
-  revision_hash: string;
-  method: 'password' | 'token';
-  /** Whose session the signature was entered in (differs from userid over the shoulder). */
-  entered_by_userid: number;
-  /** How the signer proved themselves (decision 237; none on older signatures: password). */
-  authenticated_by?: AuthenticatedBy;
-}
-
-export interface ApprovalRequestRecord {
-  approval_requestid: number;
-  doctype: Doctype;
-  docid: number;
-  title: string;
-  revisionid: number;
-  revision_hash: string;
-  approval_processid: number;
-  process_name: string;
-  stages: StageRule[];
-  status: ApprovalStatus;
-  current_stage: number | null;
-  signatures: ApprovalSignature[];
-  signer_userids: number[];
-  requested_by: number;
-  notes: string;
-  created_date: number;
-  completed_date: number | null;
-  superseded_by_revisionid: number | null;
-  /** The release waiting for this request (POST /guides/releases, /wikis/{id}/releases); null when asked directly. */
-  releaseid: number | null;
-  version: number;
-}
 
 export interface OpenRequestRef {
   approval_requestid: number;
   revisionid: number;
 }
+
+const approvalSignatureSchema = z.object({
+  /** 1-based stage the signature was given in. */
+  stage: z.int(),
+  userid: z.int(),
+  /** The signer's name as printed at signing time (§11.50). */
+  printed_name: z.string(),
+  meaning: z.enum(['approve', 'reject']),
+  reason: z.string(),
+  signed_at: z.number(),
+  revisionid: z.int(),
+  /** SHA-256 of the signed revision's snapshot (shared/content/documents.ts). */
+  revision_hash: z.string(),
+  method: z.enum(['password', 'token']),
+  /** Whose session the signature was entered in (differs from userid over the shoulder). */
+  entered_by_userid: z.int(),
+  /** How the signer proved themselves (decision 237; none on older signatures: password). */
+  authenticated_by: z.optional(authenticatedBySchema),
+});
+export type ApprovalSignature = z.output<typeof approvalSignatureSchema>;
 
 /** An ApprovalRequest as requestCreateWrites puts it and requestUpdateWrites moves it. */
 export const approvalRequestItemSchema = z.strictObject({
@@ -98,31 +74,22 @@ export const approvalRequestItemSchema = z.strictObject({
   stages: z.array(approvalStageSchema),
   status: z.enum(['pending', 'approved', 'rejected', 'superseded']),
   current_stage: z.nullable(z.int()),
-  signatures: z.array(
-    z.object({
-      stage: z.int(),
-      userid: z.int(),
-      printed_name: z.string(),
-      meaning: z.enum(['approve', 'reject']),
-      reason: z.string(),
-      signed_at: z.number(),
-      revisionid: z.int(),
-      revision_hash: z.string(),
-      method: z.enum(['password', 'token']),
-      entered_by_userid: z.int(),
-      authenticated_by: z.optional(authenticatedBySchema),
-    }),
-  ),
+  signatures: z.array(approvalSignatureSchema),
   signer_userids: z.array(z.int()),
   requested_by: z.int(),
   notes: z.string(),
   created_date: z.number(),
   completed_date: z.nullable(z.number()),
   superseded_by_revisionid: z.nullable(z.int()),
-  /** Requests made before releases opened them carry none (read as null). */
+  /**
+   * The release waiting for this request (POST /guides/releases, /wikis/{id}/releases); null when
+   * asked directly. Requests made before releases opened them carry none (read as null).
+   */
   releaseid: z.optional(z.nullable(z.int())),
   version: z.int(),
 });
+
+export type ApprovalRequestRecord = FilledRecord<typeof approvalRequestItemSchema, 'releaseid'>;
 
 export const openApprovalRequestItemSchema = z.strictObject({
   pk: z.string(),
@@ -141,15 +108,15 @@ export const approvedRevisionItemSchema = z.strictObject({
   approved_date: z.number(),
 });
 
-function requestKey(id: number) {
+export function requestKey(id: number) {
   return { pk: `APPROVAL_REQUEST#${id}`, sk: 'REQUEST' } as const;
 }
 
-function openKey(doctype: Doctype, docid: number) {
+export function openKey(doctype: Doctype, docid: number) {
   return { pk: `APPROVAL_OPEN#${doctype.toUpperCase()}#${docid}`, sk: 'OPEN' } as const;
 }
 
-function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
+export function approvedKey(doctype: Doctype, docid: number, revisionid: number) {
   return { pk: `APPROVAL_APPROVED#${doctype.toUpperCase()}#${docid}`, sk: `REV#${padId(revisionid)}` };
 }
 

@@ -27,7 +27,7 @@ function liveCounter(item: Record<string, unknown> | undefined) {
   return counter && !(counter.ttl !== undefined && counter.ttl <= nowSeconds()) ? counter : undefined;
 }
 
-function attemptsKey(purpose: string, subject: string) {
+export function attemptsKey(purpose: string, subject: string) {
   return { pk: `ATTEMPTS#${purpose}#${subject}`, sk: 'ATTEMPTS' };
 }
 

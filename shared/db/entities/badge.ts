@@ -6,18 +6,8 @@ import { tableName } from '../client.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
-import type { BadgeLevel } from '../../domain/badges.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface BadgeRecord {
-  badgeid: string;
-  title: string;
-  description: string;
-  level: BadgeLevel;
-  userid: number;
-  date: number;
-}
 
 /** A Badge item as badgePut writes it. */
 export const badgeItemSchema = z.strictObject({
@@ -31,6 +21,8 @@ export const badgeItemSchema = z.strictObject({
   userid: z.int().check(z.positive()),
   date: z.number(),
 });
+
+export type BadgeRecord = StoredRecord<typeof badgeItemSchema>;
 
 /** The badge item, only if the user has not earned it yet (pure; the award also moves badge_counts). */
 export function badgePut(badge: BadgeRecord): LabelledWrite {

@@ -49,7 +49,7 @@ export const cmi5RegistrationItemSchema = z.strictObject({
 export type Cmi5RegistrationRecord = StoredRecord<typeof cmi5RegistrationItemSchema>;
 export type Cmi5AuStatus = z.output<typeof cmi5AuStatusSchema>;
 
-function registrationKey(registration: string) {
+export function registrationKey(registration: string) {
   return { pk: `CMI5REG#${registration}`, sk: 'CMI5REG' as const };
 }
 

@@ -46,7 +46,7 @@ export const cmi5SessionItemSchema = z.strictObject({
 
 export type Cmi5SessionRecord = StoredRecord<typeof cmi5SessionItemSchema>;
 
-function sessionKey(sessionId: string) {
+export function sessionKey(sessionId: string) {
   return { pk: `CMI5SES#${sessionId}`, sk: 'CMI5SES' as const };
 }
 

@@ -13,41 +13,18 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecordAs } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import { guideKey, stepKey } from './guide.ts';
+import { guideKey } from './guide.ts';
+import { stepKey } from './step.ts';
 import { wikiKey } from './wiki.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type CommentContext = 'guide' | 'step' | 'wiki' | 'post' | 'info';
-
-export interface CommentRecord {
-  commentid: number;
-  locale: string;
-  context: CommentContext;
-  contextid: number;
-  /** The guide of a guide or step comment (visibility follows the guide). */
-  guideid: number | null;
-  parentid: number | null;
-  author_userid: number;
-  /** The title of the commented document when the comment was written. */
-  title: string;
-  text_raw: string;
-  rating: number;
-  date: number;
-  modified_date: number;
-  /** Date of the latest reply; 0 without replies. */
-  replied_date: number;
-  status: 'public' | 'private';
-  reply_count: number;
-  /** Written by a site API token (author_userid 0): which one (decision 244). */
-  service_author?: ServiceAuthor;
-}
 
 /** A Comment item as toItem writes it and the reply / edit updates leave it (plain). */
 export const commentItemSchema = z.strictObject({
@@ -62,20 +39,30 @@ export const commentItemSchema = z.strictObject({
   locale: z.string(),
   context: z.enum(['guide', 'step', 'wiki', 'post', 'info']),
   contextid: z.int(),
-  /** 0 for none. */
+  /** The guide of a guide or step comment (visibility follows the guide); 0 for none. */
   guideid: z.int(),
+  /** 0 for none. */
   parentid: z.int(),
   author_userid: z.int(),
+  /** The title of the commented document when the comment was written. */
   title: z.string(),
   text_raw: z.string(),
   rating: z.number(),
   date: z.number(),
   modified_date: z.number(),
+  /** Date of the latest reply; 0 without replies. */
   replied_date: z.number(),
   status: z.enum(['public', 'private']),
   reply_count: z.int(),
+  /** Written by a site API token (author_userid 0): which one (decision 244). */
   service_author: z.optional(serviceAuthorSchema),
 });
+
+/** As read (commentFromItem): a guide or parent id 0 (none) reads as null. */
+export type CommentRecord = StoredRecordAs<
+  typeof commentItemSchema,
+  { guideid: number | null; parentid: number | null }
+>;
 
 export const commentReplyItemSchema = z.strictObject({
   pk: z.string(),
@@ -88,7 +75,7 @@ export function commentKey(commentid: number) {
   return { pk: `COMMENT#${commentid}`, sk: 'COMMENT' } as const;
 }
 
-function replyLinkKey(parentid: number, commentid: number) {
+export function replyLinkKey(parentid: number, commentid: number) {
   return { pk: `COMMENT#${parentid}`, sk: `REPLY#${padId(commentid)}` };
 }
 

@@ -7,17 +7,8 @@ import { tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface TeamAssignmentRef {
-  course_assignmentid: number;
-  teamid: number;
-  wikiid: number;
-  due_within: number | null;
-  created_date: number;
-  cancelled: 0 | 1;
-}
 
 export const teamAssignmentRefItemSchema = z.strictObject({
   pk: z.string(),
@@ -30,6 +21,8 @@ export const teamAssignmentRefItemSchema = z.strictObject({
   created_date: z.number(),
   cancelled: z.union([z.literal(0), z.literal(1)]),
 });
+
+export type TeamAssignmentRef = StoredRecord<typeof teamAssignmentRefItemSchema>;
 
 export function teamAssignmentRefWrite(ref: TeamAssignmentRef): LabelledWrite {
   return {

@@ -10,7 +10,7 @@
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
@@ -21,30 +21,6 @@ import { courseCounterWrite } from './course.ts';
 import * as z from 'zod/mini';
 import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface AssignmentRecord {
-  course_assignmentid: number;
-  wikiid: number;
-  assignee_userid: number | null;
-  assignee_teamid: number | null;
-  /** The assignee's name when assigned (a user's username or a team's name). */
-  assignee_name: string;
-  due_within: number | null;
-  created_date: number;
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  cancelled: 0 | 1;
-  cancelled_at: number | null;
-  /** null when not cancelled or a site API token cancelled (then cancelled_by_token); 0: a token's, before. */
-  cancelled_by: number | null;
-  cancelled_by_token?: ServiceAuthor;
-  cancellation_reason: string | null;
-  /** Stored aggregates of the assignment's active rows. */
-  rows_total: number;
-  rows_completed: number;
-  rows_in_progress: number;
-}
 
 /** A CourseAssignment as assignmentCreateWrites puts it and the cancel / counter updates leave it. */
 export const courseAssignmentItemSchema = z.strictObject({
@@ -58,21 +34,28 @@ export const courseAssignmentItemSchema = z.strictObject({
   wikiid: z.int().check(z.positive()),
   assignee_userid: z.nullable(z.int()),
   assignee_teamid: z.nullable(z.int()),
+  /** The assignee's name when assigned (a user's username or a team's name). */
   assignee_name: z.string(),
   assignee_search: z.string(),
   due_within: z.nullable(z.number()),
   created_date: z.number(),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   cancelled: z.union([z.literal(0), z.literal(1)]),
   cancelled_at: z.nullable(z.number()),
+  /** null when not cancelled or a site API token cancelled (then cancelled_by_token); 0: a token's, before. */
   cancelled_by: z.nullable(z.int()),
   cancelled_by_token: z.optional(serviceAuthorSchema),
   cancellation_reason: z.nullable(z.string()),
+  /** Stored aggregates of the assignment's active rows. */
   rows_total: z.int(),
   rows_completed: z.int(),
   rows_in_progress: z.int(),
 });
+
+/** As read (assignmentFromItem): without assignee_search, the lower-case copy list filters match. */
+export type AssignmentRecord = Omit<StoredRecord<typeof courseAssignmentItemSchema>, 'assignee_search'>;
 
 export function assignmentKey(course_assignmentid: number) {
   return { pk: `ASSIGNMENT#${course_assignmentid}`, sk: 'ASSIGNMENT' } as const;

@@ -21,7 +21,7 @@ export const courseEnrollmentItemSchema = z.strictObject({
   wikiid: z.int().check(z.positive()),
 });
 
-function enrollmentKey(userid: number, wikiid: number) {
+export function enrollmentKey(userid: number, wikiid: number) {
   return { pk: `USER#${userid}`, sk: `ENROLLED#COURSE#${padId(wikiid)}` };
 }
 

@@ -11,7 +11,7 @@ import { completionPercent } from '../../domain/course-completion.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { recordFrom } from '../stored-item.ts';
+import { recordFrom, type StoredRecord, type FilledRecord } from '../stored-item.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { retryOnLostRace } from '../retry.ts';
@@ -19,60 +19,11 @@ import { searchTokenWrites } from '../search-index.ts';
 import { NULL_LAST, sortedRefWrites, type SortedPlacement } from '../sorted-refs.ts';
 import { moduleUsageDelete, moduleUsageWrite } from './module-usage.ts';
 import { wikiKey } from './wiki.ts';
-import type { FrequencyUnit, Strictness } from '../../domain/stage-status.ts';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type StageDoctype = 'guide' | 'wiki' | 'external_training_module';
-
-export interface CourseStageRecord {
-  course_stageid: number;
-  doctype: StageDoctype;
-  docid: number;
-  /** Zero-based position in the course. */
-  orderby: number;
-  strictness: Strictness;
-  frequency_quantity: number | null;
-  frequency_unit: FrequencyUnit | null;
-  /** The document's title when the stage was saved (lists); detailed views read it live. */
-  title: string;
-  /** Set when the stage is assessed by a signoff from members of `assessment_teamid`. */
-  stage_assessmentid: number | null;
-  assessment_teamid: number | null;
-}
-
-export interface CourseRecord {
-  wikiid: number;
-  title: string;
-  enabled: 0 | 1;
-  publish_date: number;
-  stages: CourseStageRecord[];
-  author_userid: number;
-  /** The site API token that made it (decision 244), beside author_userid 0. */
-  service_author?: ServiceAuthor;
-  created_date: number;
-  /** Null until the course is first changed. */
-  modified_date: number | null;
-  search_tokens: string[];
-  /** Active assignments (each names one assignee: a user or a team). */
-  assignee_count: number;
-  /** Active (assignment, user) rows, and how many of them are completed / in progress. */
-  rows_total: number;
-  rows_completed: number;
-  rows_in_progress: number;
-  /** Where the course sits in the list orders (sorted-refs), and its guard. */
-  order_placement: SortedPlacement | null;
-  order_version: number;
-}
-
-export interface AssessmentRecord {
-  stage_assessmentid: number;
-  wikiid: number;
-  course_stageid: number;
-  teamid: number;
-}
 
 export const COURSE_ORDERS = [
   'title',
@@ -89,14 +40,19 @@ const courseStageSchema = z.object({
   course_stageid: z.int(),
   doctype: z.enum(['guide', 'wiki', 'external_training_module']),
   docid: z.int(),
+  /** Zero-based position in the course. */
   orderby: z.int(),
   strictness: z.nullable(z.enum(['major', 'minor'])),
   frequency_quantity: z.nullable(z.number()),
   frequency_unit: z.nullable(z.enum(['day', 'week', 'month', 'year'])),
+  /** The document's title when the stage was saved (lists); detailed views read it live. */
   title: z.string(),
+  /** Set when the stage is assessed by a signoff from members of `assessment_teamid`. */
   stage_assessmentid: z.nullable(z.int()),
   assessment_teamid: z.nullable(z.int()),
 });
+
+export type CourseStageRecord = StoredRecord<typeof courseStageSchema>;
 
 /**
  * A Course item as the create put, the change update, the counter ADDs and the reorder leave it.
@@ -112,19 +68,30 @@ export const courseItemSchema = z.strictObject({
   publish_date: z.number(),
   stages: z.array(courseStageSchema),
   author_userid: z.int(),
+  /** The site API token that made it (decision 244), beside author_userid 0. */
   service_author: z.optional(serviceAuthorSchema),
   created_date: z.number(),
+  /** Null until the course is first changed. */
   modified_date: z.nullable(z.number()),
   search_tokens: z.array(z.string()),
+  /** Active assignments (each names one assignee: a user or a team). */
   assignee_count: z.optional(z.int()),
+  /** Active (assignment, user) rows, and how many of them are completed / in progress. */
   rows_total: z.optional(z.int()),
   rows_completed: z.optional(z.int()),
   rows_in_progress: z.optional(z.int()),
+  /** Where the course sits in the list orders (sorted-refs), and its guard. */
   order_placement: z.optional(
     z.nullable(z.object({ values: z.record(z.string(), z.string()), attributes: z.record(z.string(), z.unknown()) })),
   ),
   order_version: z.optional(z.int()),
 });
+
+/** Counters and list placement absent on courses made before them read as 0 / null (courseFromItem). */
+export type CourseRecord = FilledRecord<
+  typeof courseItemSchema,
+  'assignee_count' | 'rows_total' | 'rows_completed' | 'rows_in_progress' | 'order_placement' | 'order_version'
+>;
 
 export const stageAssessmentItemSchema = z.strictObject({
   pk: z.string(),
@@ -136,11 +103,13 @@ export const stageAssessmentItemSchema = z.strictObject({
   teamid: z.int(),
 });
 
+export type AssessmentRecord = StoredRecord<typeof stageAssessmentItemSchema>;
+
 export function courseKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'COURSE' } as const;
 }
 
-function assessmentKey(stage_assessmentid: number) {
+export function assessmentKey(stage_assessmentid: number) {
   return { pk: `ASSESSMENT#${stage_assessmentid}`, sk: 'ASSESSMENT' } as const;
 }
 

@@ -6,36 +6,14 @@
  */
 import { tableName } from '../client.ts';
 import { padId } from '../keys.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface GlossaryTranslation {
-  langid: string;
-  translation: string;
-}
-
-export interface GlossaryEntryRecord {
-  entryid: number;
-  /** The term in the site's source language (`langid`). */
-  term: string;
-  langid: string;
-  translations: GlossaryTranslation[];
-  notes: string;
-  created_date: number;
-  modified_date: number;
-  /** null for a site API token, named by modified_by_token (decision 260); 0: a token's, before it. */
-  modified_by: number | null;
-  modified_by_token?: ServiceAuthor;
-  /** Bumped by every change; a change applies only to the version it was based on. */
-  version: number;
-}
 
 /** Changes of one request; each index names the request entry, for error labels. */
 export interface GlossaryChanges {
@@ -44,6 +22,9 @@ export interface GlossaryChanges {
   deletes: Array<{ index: number; entry: GlossaryEntryRecord }>;
 }
 
+const glossaryTranslationSchema = z.object({ langid: z.string(), translation: z.string() });
+export type GlossaryTranslation = z.output<typeof glossaryTranslationSchema>;
+
 export const glossaryEntryItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.literal('ENTRY'),
@@ -51,18 +32,23 @@ export const glossaryEntryItemSchema = z.strictObject({
   gsi1pk: z.literal('GLOSSARY'),
   gsi1sk: z.string(),
   entryid: z.int().check(z.positive()),
+  /** The term in the site's source language (`langid`). */
   term: z.string(),
   langid: z.string(),
-  translations: z.array(z.object({ langid: z.string(), translation: z.string() })),
+  translations: z.array(glossaryTranslationSchema),
   notes: z.string(),
   created_date: z.number(),
   modified_date: z.number(),
+  /** null for a site API token, named by modified_by_token (decision 260); 0: a token's, before it. */
   modified_by: z.nullable(z.int()),
   modified_by_token: z.optional(serviceAuthorSchema),
+  /** Bumped by every change; a change applies only to the version it was based on. */
   version: z.int(),
 });
 
-function entryKey(entryid: number) {
+export type GlossaryEntryRecord = StoredRecord<typeof glossaryEntryItemSchema>;
+
+export function entryKey(entryid: number) {
   return { pk: `GLOSSARY#${entryid}`, sk: 'ENTRY' } as const;
 }
 

@@ -12,16 +12,10 @@ import { padId } from '../keys.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import type { PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { parseStored } from '../stored-item.ts';
+import { parseStored, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type GuideMarkKind = 'FAVORITE' | 'COMPLETED';
-
-export interface GuideMark {
-  userid: number;
-  guideid: number;
-  date: number;
-}
 
 /** A FavoriteGuide or CompletedGuide mark as guideMarkItem builds it (and the completion update SETs it). */
 function markItemSchema(entity: 'FavoriteGuide' | 'CompletedGuide') {
@@ -37,7 +31,7 @@ function markItemSchema(entity: 'FavoriteGuide' | 'CompletedGuide') {
 export const favoriteGuideItemSchema = markItemSchema('FavoriteGuide');
 export const completedGuideItemSchema = markItemSchema('CompletedGuide');
 
-function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
+export function markKey(kind: GuideMarkKind, userid: number, guideid: number) {
   return { pk: `USER#${userid}`, sk: `${kind}#GUIDE#${padId(guideid)}` };
 }
 
@@ -47,6 +41,8 @@ export function guideMarksCollection(kind: GuideMarkKind, userid: number): PageQ
 }
 
 const guideMarkItemSchema = z.union([favoriteGuideItemSchema, completedGuideItemSchema]);
+
+export type GuideMark = StoredRecord<typeof guideMarkItemSchema>;
 
 export function markFromItem(item: Record<string, unknown>): GuideMark {
   const { userid, guideid, date } = parseStored(guideMarkItemSchema, item);

@@ -113,7 +113,7 @@ export const ssoLoginStateItemSchema = z.strictObject({
 
 export type SsoLoginStateRecord = StoredRecord<typeof ssoLoginStateItemSchema>;
 
-const providerKey = (providerid: string) => ({ pk: `IDP#${providerid}`, sk: 'IDP' as const });
+export const providerKey = (providerid: string) => ({ pk: `IDP#${providerid}`, sk: 'IDP' as const });
 const asProvider = recordsOf(identityProviderItemSchema);
 
 function providerItem(provider: IdentityProviderRecord): z.input<typeof identityProviderItemSchema> {
@@ -169,6 +169,8 @@ export async function deleteIdentityProvider(providerid: string): Promise<boolea
   return result.Attributes !== undefined;
 }
 
+export const replayKey = (kind: string, id: string) => ({ pk: `SSOREPLAY#${kind}#${id}`, sk: 'SSOREPLAY' as const });
+
 /**
  * Records the first use of a one-time credential (a remote-login hash, a SAML assertion id):
  * true the first time, false for a replay. Kept until `expires` (its own validity), by TTL.
@@ -176,8 +178,7 @@ export async function deleteIdentityProvider(providerid: string): Promise<boolea
 export async function claimFirstUse(kind: string, id: string, providerid: string, expires: number): Promise<boolean> {
   return putItem(
     {
-      pk: `SSOREPLAY#${kind}#${id}`,
-      sk: 'SSOREPLAY',
+      ...replayKey(kind, id),
       entity: 'SsoReplay',
       [TTL_ATTRIBUTE]: expires,
       providerid,
@@ -187,7 +188,7 @@ export async function claimFirstUse(kind: string, id: string, providerid: string
   );
 }
 
-const stateKey = (stateHash: string) => ({ pk: `SSOSTATE#${stateHash}`, sk: 'SSOSTATE' as const });
+export const stateKey = (stateHash: string) => ({ pk: `SSOSTATE#${stateHash}`, sk: 'SSOSTATE' as const });
 
 export async function putLoginState(stateHash: string, state: SsoLoginStateRecord, expires: number): Promise<void> {
   const item: z.input<typeof ssoLoginStateItemSchema> = {
@@ -224,7 +225,7 @@ export const stepUpItemSchema = z.strictObject({
 
 export type StepUpRecord = StoredRecord<typeof stepUpItemSchema> & { fresh_until: number };
 
-const stepUpKey = (userid: number) => ({ pk: `STEPUP#${userid}`, sk: 'STEPUP' as const });
+export const stepUpKey = (userid: number) => ({ pk: `STEPUP#${userid}`, sk: 'STEPUP' as const });
 
 export async function putStepUp(step: StoredRecord<typeof stepUpItemSchema>, freshUntil: number): Promise<void> {
   const item: z.input<typeof stepUpItemSchema> = {
@@ -279,7 +280,7 @@ export const stepUpTicketItemSchema = z.strictObject({
 
 export type StepUpTicketRecord = StoredRecord<typeof stepUpTicketItemSchema>;
 
-const ticketKey = (ticketHash: string) => ({ pk: `STEPUPTICKET#${ticketHash}`, sk: 'STEPUPTICKET' as const });
+export const ticketKey = (ticketHash: string) => ({ pk: `STEPUPTICKET#${ticketHash}`, sk: 'STEPUPTICKET' as const });
 
 export async function putStepUpTicket(ticketHash: string, ticket: StepUpTicketRecord): Promise<void> {
   const item: z.input<typeof stepUpTicketItemSchema> = {

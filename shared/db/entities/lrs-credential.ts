@@ -31,7 +31,7 @@ export const lrsCredentialItemSchema = z.strictObject({
 
 export type LrsCredentialRecord = StoredRecord<typeof lrsCredentialItemSchema>;
 
-function credentialKey(key: string) {
+export function credentialKey(key: string) {
   return { pk: `LRSKEY#${key}`, sk: 'LRSKEY' as const };
 }
 

@@ -13,55 +13,19 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { MEDIA_TYPES, type MediaType } from '../../domain/media.ts';
-import type { EmbedDetails } from '../../domain/embeds.ts';
-import type { OwnerKey, ServiceAuthor } from '../../domain/caller.ts';
+import type { OwnerKey } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import * as z from 'zod/mini';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
-
-export interface MediaItemRecord {
-  itemid: number;
-  type: MediaType;
-  userid: number;
-  /** The site API token that uploaded it (userid 0), decision 253. */
-  service_author?: ServiceAuthor;
-  /** Shared by every stored size of an image (the Image object's guid). */
-  guid: string;
-  filename: string;
-  content_type: string;
-  /** Bytes of the original; 0 until it is stored. */
-  size: number;
-  status: MediaStatus;
-  /** Why processing failed (status failed). */
-  failure: string | null;
-  /** S3 key of the original. */
-  original_key: string;
-  /** Image sizes that exist (names of IMAGE_SIZES); a video's are those of its poster. */
-  sizes: string[];
-  width: number | null;
-  height: number | null;
-  /** Videos: their length in milliseconds, when their boxes say (absent before processing). */
-  duration_ms?: number | null;
-  /** The image this one was made from by an edit (POST /user/media/images/edits). */
-  source_itemid: number | null;
-  /** The edit that made this image, as sent. */
-  markup: unknown;
-  /** Embeds (GuideEmbedObject): what the embed shows; absent for every other type. */
-  embed?: EmbedDetails;
-  /** Guides whose views show this item (added on guide and step writes; never removed). */
-  used_by_guideids?: Set<number>;
-  date: number;
-  modified_date: number;
-}
 
 /** A MediaItem as mediaItemCreateWrites puts it and the upload / processing / usage updates leave it. */
 export const mediaItemItemSchema = z.strictObject({
@@ -75,21 +39,30 @@ export const mediaItemItemSchema = z.strictObject({
   itemid: z.int().check(z.positive()),
   type: z.enum(MEDIA_TYPES),
   userid: z.int(),
+  /** The site API token that uploaded it (userid 0), decision 253. */
   service_author: z.optional(serviceAuthorSchema),
+  /** Shared by every stored size of an image (the Image object's guid). */
   guid: z.string(),
   filename: z.string(),
   content_type: z.string(),
+  /** Bytes of the original; 0 until it is stored. */
   size: z.number(),
   status: z.enum(['uploading', 'processing', 'ready', 'failed']),
+  /** Why processing failed (status failed). */
   failure: z.nullable(z.string()),
+  /** S3 key of the original. */
   original_key: z.string(),
+  /** Image sizes that exist (names of IMAGE_SIZES); a video's are those of its poster. */
   sizes: z.array(z.string()),
   width: z.nullable(z.number()),
   height: z.nullable(z.number()),
+  /** Videos: their length in milliseconds, when their boxes say (absent before processing). */
   duration_ms: z.optional(z.nullable(z.number())),
+  /** The image this one was made from by an edit (POST /user/media/images/edits). */
   source_itemid: z.nullable(z.int()),
-  /** The edit as sent (any JSON). */
+  /** The edit that made this image, as sent (any JSON). */
   markup: z.unknown(),
+  /** Embeds (GuideEmbedObject): what the embed shows; absent for every other type. */
   embed: z.optional(
     z.object({
       url: z.string(),
@@ -101,10 +74,13 @@ export const mediaItemItemSchema = z.strictObject({
       height: z.number(),
     }),
   ),
+  /** Guides whose views show this item (added on guide and step writes; never removed). */
   used_by_guideids: z.optional(z.set(z.int())),
   date: z.number(),
   modified_date: z.number(),
 });
+
+export type MediaItemRecord = StoredRecord<typeof mediaItemItemSchema>;
 
 export const mediaGuidItemSchema = z.strictObject({
   pk: z.string(),
@@ -117,7 +93,7 @@ export function mediaItemKey(itemid: number) {
   return { pk: `MEDIA#${itemid}`, sk: 'MEDIA' } as const;
 }
 
-function guidKey(guid: string) {
+export function guidKey(guid: string) {
   return { pk: `MEDIAGUID#${guid}`, sk: 'MEDIAGUID' } as const;
 }
 

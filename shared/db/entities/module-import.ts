@@ -12,11 +12,11 @@
  */
 import { isConditionFailed } from '../retry.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IMPORT_ERROR_CODES, type ImportErrorCode, type ManifestFacts } from '../../domain/module-package.ts';
+import { IMPORT_ERROR_CODES } from '../../domain/module-package.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
@@ -26,40 +26,11 @@ import { domainEvent } from '../../domain/events/catalogue.ts';
 import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
 import { cmi5CourseSchema } from '../../domain/xapi/cmi5-course.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
 export type ImportStatus = (typeof MODULE_IMPORT_STATUSES)[number];
 export type ImportStage = (typeof MODULE_IMPORT_STAGES)[number];
-
-export interface ModuleImportRecord {
-  importid: number;
-  moduleid: number;
-  provider_version_number: number;
-  status: ImportStatus;
-  stage: ImportStage;
-  percent: number;
-  source: 'upload' | 'url' | null;
-  url: string | null;
-  execution_arn: string | null;
-  /** Executions started for this import (1 + restarts after an interruption); absent on older records: 1. */
-  attempt?: number;
-  /** Bytes of the package zip. */
-  size: number | null;
-  manifest: ManifestFacts | null;
-  /** The package was zipped one folder too deep and was extracted from that folder. */
-  repaired: boolean;
-  file_count: number | null;
-  extracted_bytes: number | null;
-  error: { code: ImportErrorCode | 'cancelled'; message: string } | null;
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  created_date: number;
-  modified_date: number;
-  completed_date: number | null;
-}
 
 /** A ModuleImport as insertImport puts it and the status moves SET (any record field). */
 export const moduleImportItemSchema = z.strictObject({
@@ -77,7 +48,9 @@ export const moduleImportItemSchema = z.strictObject({
   source: z.nullable(z.enum(['upload', 'url'])),
   url: z.nullable(z.string()),
   execution_arn: z.nullable(z.string()),
+  /** Executions started for this import (1 + restarts after an interruption); absent on older records: 1. */
   attempt: z.optional(z.int()),
+  /** Bytes of the package zip. */
   size: z.nullable(z.number()),
   manifest: z.nullable(
     z.object({
@@ -90,16 +63,20 @@ export const moduleImportItemSchema = z.strictObject({
       cmi5: z.optional(cmi5CourseSchema),
     }),
   ),
+  /** The package was zipped one folder too deep and was extracted from that folder. */
   repaired: z.boolean(),
   file_count: z.nullable(z.int()),
   extracted_bytes: z.nullable(z.number()),
   error: z.nullable(z.object({ code: z.enum([...IMPORT_ERROR_CODES, 'cancelled']), message: z.string() })),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.number(),
   completed_date: z.nullable(z.number()),
 });
+
+export type ModuleImportRecord = StoredRecord<typeof moduleImportItemSchema>;
 
 export function importKey(importid: number) {
   return { pk: `IMPORT#${importid}`, sk: 'IMPORT' } as const;

@@ -12,17 +12,10 @@ import { padId } from '../keys.ts';
 import { tableName } from '../client.ts';
 import { queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
-export interface ModuleUsage {
-  moduleid: number;
-  wikiid: number;
-  /** The course's title when the stage was saved. */
-  title: string;
-}
-
-function usageKey(moduleid: number, wikiid: number) {
+export function usageKey(moduleid: number, wikiid: number) {
   return { pk: `MODULE#${moduleid}`, sk: `USAGE#COURSE#${padId(wikiid)}` };
 }
 
@@ -37,8 +30,11 @@ export const moduleUsageItemSchema = z.strictObject({
   entity: z.literal('ModuleUsage'),
   moduleid: z.int().check(z.positive()),
   wikiid: z.int().check(z.positive()),
+  /** The course's title when the stage was saved. */
   title: z.string(),
 });
+
+export type ModuleUsage = StoredRecord<typeof moduleUsageItemSchema>;
 
 /** Put (create or refresh the title) in the course stage's transaction. */
 export function moduleUsageWrite(moduleid: number, course: { wikiid: number; title: string }): LabelledWrite {

@@ -101,7 +101,7 @@ export function shardOf(subject: string): number {
   return hash % NOTICE_SHARDS;
 }
 
-const dueKey = (record: Pick<NoticeDueRecord, 'shard' | 'fire_at' | 'kind' | 'subject'>) => ({
+export const dueKey = (record: Pick<NoticeDueRecord, 'shard' | 'fire_at' | 'kind' | 'subject'>) => ({
   pk: `NOTICEDUE#${record.shard}`,
   sk: `${padId(record.fire_at)}#${record.kind}#${record.subject}`,
 });
@@ -155,7 +155,7 @@ export async function removeDueNotice(record: NoticeDueRecord): Promise<void> {
   await deleteItem(dueKey(record));
 }
 
-const sentKey = (notice: Pick<NoticeDueRecord, 'kind' | 'subject' | 'due'>, recipient: number) => ({
+export const sentKey = (notice: Pick<NoticeDueRecord, 'kind' | 'subject' | 'due'>, recipient: number) => ({
   pk: `NOTICESENT#${notice.kind}#${notice.subject}#${notice.due}#${recipient}`,
   sk: 'SENT' as const,
 });
@@ -208,7 +208,7 @@ export async function claimNoticeMail(
   return putItem(sentItem(notice, recipient, now), { ifAbsent: true });
 }
 
-const prefsKey = (userid: number) => ({ pk: `NOTICEPREF#${userid}`, sk: 'PREFS' as const });
+export const prefsKey = (userid: number) => ({ pk: `NOTICEPREF#${userid}`, sk: 'PREFS' as const });
 
 /** Several people's preferences in one BatchGet per 100 (no item: every kind on). */
 export async function getManyNoticePreferences(userids: number[]): Promise<NoticePreferencesRecord[]> {
@@ -224,7 +224,7 @@ export async function putNoticePreferences(record: NoticePreferencesRecord): Pro
   await putItem({ ...prefsKey(record.userid), entity: 'NoticePreferences', ...record });
 }
 
-const settingsKey = { pk: 'NOTICESET#SITE', sk: 'SETTINGS' } as const;
+export const settingsKey = { pk: 'NOTICESET#SITE', sk: 'SETTINGS' } as const;
 
 export async function getNoticeSettingsRecord(): Promise<NoticeSettingsRecord | undefined> {
   const item = await getItem(settingsKey, { consistent: true });

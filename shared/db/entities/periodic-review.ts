@@ -10,60 +10,15 @@
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
-import type { ReviewOutcome } from './review-schedule.ts';
 import * as z from 'zod/mini';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
-
-export interface PeriodicReviewRecord {
-  reviewid: number;
-  prdid: number;
-  prsid: number;
-  doctype: Doctype;
-  docid: number;
-  title: string;
-  revisionid: number;
-  revision_hash: string;
-  outcome: ReviewOutcome;
-  notes: string;
-  reviewer_userid: number;
-  /** The reviewer's name as printed at signing time. */
-  printed_name: string;
-  date: number;
-  method: 'password';
-  /** How the reviewer proved themselves (decision 237; none on older reviews: password). */
-  authenticated_by?: AuthenticatedBy;
-  next_review_due: number;
-  /** The change request this review raised, added to, or resolved. */
-  change_requestid: number | null;
-}
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 
 export type ChangeRequestStatus = 'open' | 'resolved';
-
-export interface ChangeRequestRecord {
-  change_requestid: number;
-  prdid: number;
-  prsid: number;
-  doctype: Doctype;
-  docid: number;
-  title: string;
-  /** The revision the change was asked for. */
-  revisionid: number;
-  requested_by: number;
-  assignee_userid: number;
-  notes: string;
-  status: ChangeRequestStatus;
-  created_date: number;
-  /** Every review that asked for this change (the first one opened it). */
-  reviewids: number[];
-  resolved_date: number | null;
-  resolved_by_reviewid: number | null;
-  resolved_revisionid: number | null;
-}
 
 export const periodicReviewItemSchema = z.strictObject({
   pk: z.string(),
@@ -84,13 +39,18 @@ export const periodicReviewItemSchema = z.strictObject({
   outcome: z.enum(['approved', 'changes_requested']),
   notes: z.string(),
   reviewer_userid: z.int(),
+  /** The reviewer's name as printed at signing time. */
   printed_name: z.string(),
   date: z.number(),
   method: z.literal('password'),
+  /** How the reviewer proved themselves (decision 237; none on older reviews: password). */
   authenticated_by: z.optional(authenticatedBySchema),
   next_review_due: z.number(),
+  /** The change request this review raised, added to, or resolved. */
   change_requestid: z.nullable(z.int()),
 });
+
+export type PeriodicReviewRecord = StoredRecord<typeof periodicReviewItemSchema>;
 
 /** A ChangeRequest, put whole on create and on every change. */
 export const changeRequestItemSchema = z.strictObject({
@@ -105,23 +65,27 @@ export const changeRequestItemSchema = z.strictObject({
   doctype: z.enum(['guide', 'wiki']),
   docid: z.int().check(z.positive()),
   title: z.string(),
+  /** The revision the change was asked for. */
   revisionid: z.int(),
   requested_by: z.int(),
   assignee_userid: z.int(),
   notes: z.string(),
   status: z.enum(['open', 'resolved']),
   created_date: z.number(),
+  /** Every review that asked for this change (the first one opened it). */
   reviewids: z.array(z.int()),
   resolved_date: z.nullable(z.number()),
   resolved_by_reviewid: z.nullable(z.int()),
   resolved_revisionid: z.nullable(z.int()),
 });
 
-function reviewKey(reviewid: number) {
+export type ChangeRequestRecord = StoredRecord<typeof changeRequestItemSchema>;
+
+export function reviewKey(reviewid: number) {
   return { pk: `PR_REVIEW#${reviewid}`, sk: 'REVIEW' } as const;
 }
 
-function changeKey(id: number) {
+export function changeKey(id: number) {
   return { pk: `PR_CHANGE#${id}`, sk: 'CHANGE_REQUEST' } as const;
 }
 

@@ -43,7 +43,7 @@ export const qualificationLevelItemSchema = z.strictObject({
 
 export type QualificationLevelRecord = StoredRecord<typeof qualificationLevelItemSchema>;
 
-const levelKey = (userid: number, skillid: number) => ({ pk: `USER#${userid}`, sk: `LEVEL#${padId(skillid)}` });
+export const levelKey = (userid: number, skillid: number) => ({ pk: `USER#${userid}`, sk: `LEVEL#${padId(skillid)}` });
 
 export function levelPut(level: QualificationLevelRecord, expectedVersion: number | null): LabelledWrite {
   return {

@@ -16,51 +16,13 @@ import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecord, type FilledRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import type { QuestionResult } from '../../domain/quiz-grading.ts';
 import * as z from 'zod/mini';
-
-export interface QuizSessionRecord {
-  quiz_sessionid: number;
-  quizid: number;
-  quiz_revisionid: number;
-  quiz_title: string;
-  userid: number;
-  /** The SurveyJS response data as JSON text. */
-  response_json: string;
-  start_date: number;
-  modified_date: number;
-  end_date: number | null;
-  submitted: 0 | 1;
-  cancelled: 0 | 1;
-  /** Set when an Admin force-invalidated the user's results. */
-  invalidated: 0 | 1;
-  /** Which submission of the user's this was (1-based); null until submitted. */
-  attempt: number | null;
-  score: number | null;
-  correct_count: number | null;
-  question_count: number | null;
-  passed: boolean | null;
-  pass_threshold: number | null;
-  results: QuestionResult[] | null;
-}
-
-export interface QuizProgressRecord {
-  userid: number;
-  quizid: number;
-  /** Submissions counted towards the attempt limit (reset by invalidation). */
-  attempts: number;
-  passed: boolean;
-  locked: boolean;
-  active_sessionid: number | null;
-  last_sessionid: number | null;
-  best_score: number | null;
-  invalidated_date: number | null;
-}
 
 const flag = z.union([z.literal(0), z.literal(1)]);
 
@@ -78,13 +40,16 @@ export const quizSessionItemSchema = z.strictObject({
   quiz_revisionid: z.int(),
   quiz_title: z.string(),
   userid: z.int().check(z.positive()),
+  /** The SurveyJS response data as JSON text. */
   response_json: z.string(),
   start_date: z.number(),
   modified_date: z.number(),
   end_date: z.nullable(z.number()),
   submitted: flag,
   cancelled: flag,
+  /** Set when an Admin force-invalidated the user's results. */
   invalidated: flag,
+  /** Which submission of the user's this was (1-based); null until submitted. */
   attempt: z.nullable(z.int()),
   score: z.nullable(z.number()),
   correct_count: z.nullable(z.int()),
@@ -95,6 +60,8 @@ export const quizSessionItemSchema = z.strictObject({
     z.array(z.object({ name: z.string(), title: z.string(), answered: z.boolean(), correct: z.boolean() })),
   ),
 });
+
+export type QuizSessionRecord = StoredRecord<typeof quizSessionItemSchema>;
 
 export const quizSessionLinkItemSchema = z.strictObject({
   pk: z.string(),
@@ -111,6 +78,7 @@ export const quizProgressItemSchema = z.strictObject({
   entity: z.literal('QuizProgress'),
   userid: z.int().check(z.positive()),
   quizid: z.int().check(z.positive()),
+  /** Submissions counted towards the attempt limit (reset by invalidation). */
   attempts: z.optional(z.int()),
   passed: z.optional(z.boolean()),
   locked: z.optional(z.boolean()),
@@ -120,11 +88,17 @@ export const quizProgressItemSchema = z.strictObject({
   invalidated_date: z.optional(z.nullable(z.number())),
 });
 
+/** The progress as read (progressFromItem): fields never set yet read as their start values. */
+export type QuizProgressRecord = FilledRecord<
+  typeof quizProgressItemSchema,
+  'attempts' | 'passed' | 'locked' | 'active_sessionid' | 'last_sessionid' | 'best_score' | 'invalidated_date'
+>;
+
 export function sessionKey(sessionid: number) {
   return { pk: `QUIZSESSION#${sessionid}`, sk: 'SESSION' } as const;
 }
 
-function progressKey(userid: number, quizid: number) {
+export function progressKey(userid: number, quizid: number) {
   return { pk: `USER#${userid}`, sk: `QUIZSTATE#${padId(quizid)}` };
 }
 

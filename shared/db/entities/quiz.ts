@@ -20,12 +20,12 @@ import { batchGetInOrder } from '../batch.ts';
 import { tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
-import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord, type FilledRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryFirst, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { guideItemSchema, guideKey } from './guide.ts';
-import { GRADED_TYPES, type GradedQuestion } from '../../domain/quiz-grading.ts';
+import { GRADED_TYPES } from '../../domain/quiz-grading.ts';
 import * as z from 'zod/mini';
 
 /** Document titles kept on a quiz for the sessions `query` filter. */
@@ -36,72 +36,21 @@ export const MAX_QUIZZES = 5000;
 
 export type QuizDoctype = 'guide' | 'wiki';
 
-export interface QuizRecord {
-  quizid: number;
-  quiz_revisionid: number;
-  title: string;
-  category: string;
-  /** Percent of graded questions answered correctly needed to pass (0..100). */
-  pass_threshold: number;
-  /** Failed submissions allowed before the quiz locks for a user; null: unlimited. */
-  max_attempts: number | null;
-  enabled: boolean;
-  /** The author (who imported it). */
-  userid: number;
-  created_date: number;
-  modified_date: number;
-  question_count: number;
-  /** Submitted sessions, moved in the submit transaction. */
-  sessions_submitted: number;
-  /** The guide it was last attached to, and that guide's data as of attach (list sort keys). */
-  guideid: number | null;
-  guide_title: string | null;
-  guide_revisionid: number | null;
-  /** Titles of the documents it is attached to (for the sessions `query` filter). */
-  doc_titles: string[];
-  /** When it was last attached to a document (went live there); null before. */
-  released_date: number | null;
-}
-
-export interface QuizRevisionRecord {
-  quizid: number;
-  quiz_revisionid: number;
-  title: string;
-  /** The SurveyJS definition as JSON text (questionOrder normalized). */
-  definition_json: string;
-  questions: GradedQuestion[];
-  pass_threshold: number;
-  max_attempts: number | null;
-  userid: number;
-  date: number;
-}
-
-export interface QuizLinkRecord {
-  doctype: QuizDoctype;
-  docid: number;
-  /** guide_revisionid or wiki_revisionid. */
-  doc_revisionid: number;
-  quizid: number;
-  quiz_revisionid: number;
-  userid: number;
-  date: number;
-}
-
-function quizKey(quizid: number) {
+export function quizKey(quizid: number) {
   return { pk: `QUIZ#${quizid}`, sk: 'QUIZ' } as const;
 }
 
-function revisionKey(quizid: number, revisionid: number) {
+export function revisionKey(quizid: number, revisionid: number) {
   return { pk: `QUIZ#${quizid}`, sk: `REV#${padId(revisionid)}` };
 }
 
-const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' } as const;
+export const COUNT_KEY = { pk: 'QUIZCOUNT', sk: 'COUNT' } as const;
 
-function categoryKey(name: string) {
+export function categoryKey(name: string) {
   return { pk: 'QUIZCATEGORIES' as const, sk: name.toLowerCase() };
 }
 
-function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
+export function linkKey(doctype: QuizDoctype, docid: number, revisionid: number) {
   return { pk: `QUIZLINK#${doctype}#${docid}`, sk: `REV#${padId(revisionid)}` };
 }
 
@@ -128,21 +77,30 @@ export const quizItemSchema = z.strictObject({
   quiz_revisionid: z.int(),
   title: z.string(),
   category: z.string(),
+  /** Percent of graded questions answered correctly needed to pass (0..100). */
   pass_threshold: z.number(),
+  /** Failed submissions allowed before the quiz locks for a user; null: unlimited. */
   max_attempts: z.nullable(z.int()),
   enabled: z.boolean(),
+  /** The author (who imported it). */
   userid: z.int(),
   created_date: z.number(),
   modified_date: z.number(),
   question_count: z.int(),
-  /** Read as 0 / [] / null when absent (quizFromItem). */
+  /** Submitted sessions, moved in the submit transaction. */
   sessions_submitted: z.optional(z.int()),
+  /** The guide it was last attached to, and that guide's data as of attach (list sort keys). */
   guideid: z.nullable(z.int()),
   guide_title: z.nullable(z.string()),
   guide_revisionid: z.nullable(z.int()),
+  /** Titles of the documents it is attached to (for the sessions `query` filter). */
   doc_titles: z.optional(z.array(z.string())),
+  /** When it was last attached to a document (went live there); null before. */
   released_date: z.optional(z.nullable(z.number())),
 });
+
+/** sessions_submitted, doc_titles, released_date: absent on older quizzes, read as 0 / [] / null (quizFromItem). */
+export type QuizRecord = FilledRecord<typeof quizItemSchema, 'sessions_submitted' | 'doc_titles' | 'released_date'>;
 
 export const quizRevisionItemSchema = z.strictObject({
   pk: z.string(),
@@ -151,6 +109,7 @@ export const quizRevisionItemSchema = z.strictObject({
   quizid: z.int().check(z.positive()),
   quiz_revisionid: z.int(),
   title: z.string(),
+  /** The SurveyJS definition as JSON text (questionOrder normalized). */
   definition_json: z.string(),
   questions: z.array(
     z.object({
@@ -168,6 +127,8 @@ export const quizRevisionItemSchema = z.strictObject({
   date: z.number(),
 });
 
+export type QuizRevisionRecord = StoredRecord<typeof quizRevisionItemSchema>;
+
 export const quizLinkItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -176,12 +137,15 @@ export const quizLinkItemSchema = z.strictObject({
   gsi1sk: z.string(),
   doctype: z.enum(['guide', 'wiki']),
   docid: z.int().check(z.positive()),
+  /** guide_revisionid or wiki_revisionid. */
   doc_revisionid: z.int(),
   quizid: z.int().check(z.positive()),
   quiz_revisionid: z.int(),
   userid: z.int(),
   date: z.number(),
 });
+
+export type QuizLinkRecord = StoredRecord<typeof quizLinkItemSchema>;
 
 /** The site's quiz count (no `entity`: named by its key). */
 export const quizCountItemSchema = z.strictObject({

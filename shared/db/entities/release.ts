@@ -20,7 +20,7 @@ import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
 import { padId } from '../keys.ts';
-import { recordFrom } from '../stored-item.ts';
+import { recordFrom, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
 import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
@@ -28,7 +28,6 @@ import { outboxPut } from './outbox.ts';
 import { releasedEvent } from '../../domain/events/content-events.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 
 export type ReleaseDoctype = 'guide' | 'wiki';
 export type ReleaseType = 'major' | 'minor';
@@ -37,30 +36,6 @@ export const RELEASE_STATUSES = ['released', 'pending_approval', 'rejected', 'su
 export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 /** How a pending release ends: with its approval request's outcome. */
 export type ReleaseEnding = Exclude<ReleaseStatus, 'pending_approval'>;
-
-export interface ReleaseRecord {
-  releaseid: number;
-  doctype: ReleaseDoctype;
-  docid: number;
-  revisionid: number;
-  status: ReleaseStatus;
-  /** "MAJOR.MINOR", e.g. "2.1"; null until released. */
-  version: string | null;
-  major: number | null;
-  minor: number | null;
-  release_type: ReleaseType;
-  notes: string;
-  /** When it was asked for (made, for a release needing no approval). */
-  date: number;
-  /** When it became released; null until then. */
-  release_date: number | null;
-  /** The approval request it waits or waited for; null when none was needed. */
-  approval_requestid: number | null;
-  /** Who released it (asked for it); 0 with `service_author` for a site API token (decision 244). */
-  userid: number;
-  service_author?: ServiceAuthor;
-  langid: string;
-}
 
 /** A release that is released: it has a version. */
 export type CurrentRelease = ReleaseRecord & { status: 'released'; version: string; major: number; minor: number };
@@ -72,11 +47,11 @@ export interface VersionHead {
   exists: boolean;
 }
 
-function releaseKey(releaseid: number) {
+export function releaseKey(releaseid: number) {
   return { pk: `RELEASE#${releaseid}`, sk: 'RELEASE' as const };
 }
 
-function headKey(doctype: ReleaseDoctype, docid: number) {
+export function headKey(doctype: ReleaseDoctype, docid: number) {
   return { pk: `RELEASEHEAD#${doctype}#${docid}`, sk: 'HEAD' as const };
 }
 
@@ -142,18 +117,25 @@ export const releaseItemSchema = z.strictObject({
   docid: z.int().check(z.positive()),
   revisionid: z.int(),
   status: z.enum(RELEASE_STATUSES),
+  /** "MAJOR.MINOR", e.g. "2.1"; null until released. */
   version: z.nullable(z.string()),
   major: z.nullable(z.int()),
   minor: z.nullable(z.int()),
   release_type: z.enum(['major', 'minor']),
   notes: z.string(),
+  /** When it was asked for (made, for a release needing no approval). */
   date: z.number(),
+  /** When it became released; null until then. */
   release_date: z.nullable(z.number()),
+  /** The approval request it waits or waited for; null when none was needed. */
   approval_requestid: z.nullable(z.int()),
+  /** Who released it (asked for it); 0 with `service_author` for a site API token (decision 244). */
   userid: z.int(),
   service_author: z.optional(serviceAuthorSchema),
   langid: z.string(),
 });
+
+export type ReleaseRecord = StoredRecord<typeof releaseItemSchema>;
 
 /**
  * A Release as stored: items written before approvals have no status, release date or request. The

@@ -22,7 +22,7 @@ export const resetLinkItemSchema = z.strictObject({
   credential_stamp: z.optional(z.string()),
 });
 
-function resetKey(tokenHash: string) {
+export function resetKey(tokenHash: string) {
   return { pk: `RESET#${tokenHash}`, sk: 'RESET' as const };
 }
 

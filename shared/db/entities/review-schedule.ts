@@ -21,49 +21,11 @@ import { searchTokens } from '../../domain/search-tokens.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
-import type { FrequencyUnit } from '../../domain/stage-status.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 
 export type ReviewOutcome = 'approved' | 'changes_requested';
-
-export interface ReviewScheduleRecord {
-  prsid: number;
-  name: string;
-  description: string;
-  frequency_quantity: number;
-  frequency_unit: FrequencyUnit;
-  /** Reviewer of documents added without one of their own. */
-  reviewer_userid: number;
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  created_date: number;
-  document_count: number;
-}
-
-export interface ReviewDocumentRecord {
-  prdid: number;
-  prsid: number;
-  doctype: Doctype;
-  docid: number;
-  /** The document's title when added or last reviewed (what the search index holds). */
-  title: string;
-  reviewer_userid: number;
-  added_by: number | null;
-  added_by_token?: ServiceAuthor;
-  added_date: number;
-  next_review_due: number;
-  last_reviewid: number | null;
-  last_reviewed_date: number | null;
-  last_reviewed_revisionid: number | null;
-  last_outcome: ReviewOutcome | null;
-  open_change_requestid: number | null;
-  search_tokens: string[];
-  version: number;
-}
 
 /** A scheduled document is found by at most this many of its title's words. */
 const MAX_TITLE_TOKENS = 6;
@@ -84,12 +46,16 @@ export const reviewScheduleItemSchema = z.strictObject({
   description: z.string(),
   frequency_quantity: z.number(),
   frequency_unit: z.enum(['day', 'week', 'month', 'year']),
+  /** Reviewer of documents added without one of their own. */
   reviewer_userid: z.int(),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   document_count: z.int(),
 });
+
+export type ReviewScheduleRecord = StoredRecord<typeof reviewScheduleItemSchema>;
 
 export const reviewDocumentItemSchema = z.strictObject({
   pk: z.string(),
@@ -103,6 +69,7 @@ export const reviewDocumentItemSchema = z.strictObject({
   prsid: z.int().check(z.positive()),
   doctype: z.enum(['guide', 'wiki']),
   docid: z.int().check(z.positive()),
+  /** The document's title when added or last reviewed (what the search index holds). */
   title: z.string(),
   reviewer_userid: z.int(),
   added_by: z.nullable(z.int()),
@@ -118,11 +85,13 @@ export const reviewDocumentItemSchema = z.strictObject({
   version: z.int(),
 });
 
-function scheduleKey(prsid: number) {
+export type ReviewDocumentRecord = StoredRecord<typeof reviewDocumentItemSchema>;
+
+export function scheduleKey(prsid: number) {
   return { pk: `PR_SCHEDULE#${prsid}`, sk: 'SCHEDULE' as const };
 }
 
-function documentKey(prdid: number) {
+export function documentKey(prdid: number) {
   return { pk: `PR_DOCUMENT#${prdid}`, sk: 'DOCUMENT' as const };
 }
 

@@ -15,7 +15,7 @@ import { getItem } from '../items.ts';
 import { recordFrom, type StoredRecord } from '../stored-item.ts';
 
 export const SEARCH_INDEX_HEAD_ENTITY = 'SearchIndexHead';
-const HEAD_KEY = { pk: 'SEARCH_INDEX', sk: 'HEAD' };
+export const HEAD_KEY = { pk: 'SEARCH_INDEX', sk: 'HEAD' };
 
 const storedObject = z.strictObject({
   /** The object's key in the modules bucket. */

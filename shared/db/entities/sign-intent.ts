@@ -35,7 +35,7 @@ export const signIntentItemSchema = z.strictObject({
 
 export type SignIntentRecord = StoredRecord<typeof signIntentItemSchema>;
 
-function signIntentKey(userid: number, guid: string) {
+export function signIntentKey(userid: number, guid: string) {
   return { pk: `USER#${userid}`, sk: `SIGNINTENT#${guid}` };
 }
 

@@ -6,26 +6,12 @@
  */
 import { tableName } from '../client.ts';
 import { getItem, putItem } from '../items.ts';
-import { recordFrom } from '../stored-item.ts';
+import { recordFrom, type StoredRecord } from '../stored-item.ts';
 import { nowSeconds } from '../../clock.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import * as z from 'zod/mini';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
-
-export interface SigningTokenRecord {
-  /** The signer: whose password made the token. */
-  userid: number;
-  purpose: 'approval_request';
-  /** The id of what it signs (approval_requestid). */
-  subjectid: number;
-  /** Whose session asked for it (the operator's device in an over-the-shoulder signature). */
-  issued_to_userid: number;
-  issued_date: number;
-  expires_at: number;
-  /** How the signer proved themselves when the token was bought (none on older items: password). */
-  authenticated_by?: AuthenticatedBy;
-}
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 
 /** A SigningToken item as putSigningToken writes it (a credential: it never travels). */
 export const signingTokenItemSchema = z.strictObject({
@@ -33,16 +19,22 @@ export const signingTokenItemSchema = z.strictObject({
   sk: z.literal('SIGNING_TOKEN'),
   entity: z.literal('SigningToken'),
   ttl: z.number(),
+  /** The signer: whose password made the token. */
   userid: z.int(),
   purpose: z.literal('approval_request'),
+  /** The id of what it signs (approval_requestid). */
   subjectid: z.int(),
+  /** Whose session asked for it (the operator's device in an over-the-shoulder signature). */
   issued_to_userid: z.int(),
   issued_date: z.number(),
   expires_at: z.number(),
+  /** How the signer proved themselves when the token was bought (none on older items: password). */
   authenticated_by: z.optional(authenticatedBySchema),
 });
 
-function signingTokenKey(tokenHash: string) {
+export type SigningTokenRecord = StoredRecord<typeof signingTokenItemSchema>;
+
+export function signingTokenKey(tokenHash: string) {
   return { pk: `SIGNING_TOKEN#${tokenHash}`, sk: 'SIGNING_TOKEN' as const };
 }
 

@@ -19,77 +19,31 @@ import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import type { StageDoctype } from './course.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
-import { authenticatedBySchema, type AuthenticatedBy } from '../../domain/signature-auth.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { authenticatedBySchema } from '../../domain/signature-auth.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 
 export type SignoffRequestState = 'requested' | 'responded' | 'acknowledged' | 'cancelled';
 
-export interface SignoffResponse {
-  approved: boolean;
-  comments: string;
-  responder_userid: number;
-  response_date: number;
+export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
+
+const signoffState = z.enum(['requested', 'responded', 'acknowledged', 'cancelled']);
+
+const signoffResponseSchema = z.object({
+  approved: z.boolean(),
+  comments: z.string(),
+  responder_userid: z.int(),
+  response_date: z.number(),
   /**
    * `signer`: answered by a signed-in signer; `password`: an e-signature (over the shoulder, or an
    * intent confirmed), proven as `authenticated_by` says.
    */
-  method: 'signer' | 'password';
+  method: z.enum(['signer', 'password']),
   /** How the e-signature was proven (decision 237; none on older ones: password). */
-  authenticated_by?: AuthenticatedBy;
-}
-
-export interface SignoffRequestRecord {
-  signoff_requestid: number;
-  stage_assessmentid: number;
-  wikiid: number;
-  course_stageid: number;
-  doctype: StageDoctype;
-  docid: number;
-  /** The stage document's revision when the signoff was requested. */
-  doc_revisionid: number | null;
-  /** The trainee. */
-  userid: number;
-  /** The team whose members sign. */
-  teamid: number;
-  state: SignoffRequestState;
-  comments: string;
-  requested_date: number;
-  response: SignoffResponse | null;
-  acknowledged_date: number | null;
-  cancelled_date: number | null;
-  /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */
-  cancelled_by: number | null;
-  cancelled_by_token?: ServiceAuthor;
-  version: number;
-}
-
-/** What the stage rule needs of a trainee's signoff on one assessment. */
-export interface TraineeSignoffRecord {
-  userid: number;
-  stage_assessmentid: number;
-  signoff_requestid: number;
-  state: SignoffRequestState;
-  approved: boolean | null;
-  acknowledged_date: number | null;
-}
-
-export interface FinalizeTokenRecord {
-  signoff_requestid: number;
-  /** Who initialized it (signed in) and who signs (the signer of the two people present). */
-  caller_userid: number;
-  signer_userid: number;
-  expires: number;
-  /** How the person present proved themselves: password, or a fresh sign-in at their identity provider. */
-  authenticated_by?: AuthenticatedBy;
-}
-
-export const OPEN_STATES: SignoffRequestState[] = ['requested', 'responded'];
-
-const signoffState = z.enum(['requested', 'responded', 'acknowledged', 'cancelled']);
+  authenticated_by: z.optional(authenticatedBySchema),
+});
+export type SignoffResponse = z.output<typeof signoffResponseSchema>;
 
 /** A SignoffRequest, put whole (with its state's queue keys) on every change. */
 export const signoffRequestItemSchema = z.strictObject({
@@ -106,28 +60,25 @@ export const signoffRequestItemSchema = z.strictObject({
   course_stageid: z.int(),
   doctype: z.enum(['guide', 'wiki', 'external_training_module']),
   docid: z.int(),
+  /** The stage document's revision when the signoff was requested. */
   doc_revisionid: z.nullable(z.int()),
+  /** The trainee. */
   userid: z.int().check(z.positive()),
+  /** The team whose members sign. */
   teamid: z.int(),
   state: signoffState,
   comments: z.string(),
   requested_date: z.number(),
-  response: z.nullable(
-    z.object({
-      approved: z.boolean(),
-      comments: z.string(),
-      responder_userid: z.int(),
-      response_date: z.number(),
-      method: z.enum(['signer', 'password']),
-      authenticated_by: z.optional(authenticatedBySchema),
-    }),
-  ),
+  response: z.nullable(signoffResponseSchema),
   acknowledged_date: z.nullable(z.number()),
   cancelled_date: z.nullable(z.number()),
+  /** null when open or a site API token (an Admin's) cancelled it: cancelled_by_token (decision 260). */
   cancelled_by: z.nullable(z.int()),
   cancelled_by_token: z.optional(serviceAuthorSchema),
   version: z.int(),
 });
+
+export type SignoffRequestRecord = StoredRecord<typeof signoffRequestItemSchema>;
 
 export const traineeSignoffItemSchema = z.strictObject({
   pk: z.string(),
@@ -141,6 +92,9 @@ export const traineeSignoffItemSchema = z.strictObject({
   acknowledged_date: z.nullable(z.number()),
 });
 
+/** What the stage rule needs of a trainee's signoff on one assessment. */
+export type TraineeSignoffRecord = StoredRecord<typeof traineeSignoffItemSchema>;
+
 /** A finalize token (a credential: holding it signs as signer_userid). */
 export const signoffFinalizeTokenItemSchema = z.strictObject({
   pk: z.string(),
@@ -148,21 +102,25 @@ export const signoffFinalizeTokenItemSchema = z.strictObject({
   entity: z.literal('SignoffFinalizeToken'),
   ttl: z.number(),
   signoff_requestid: z.int().check(z.positive()),
+  /** Who initialized it (signed in) and who signs (the signer of the two people present). */
   caller_userid: z.int().check(z.positive()),
   signer_userid: z.int().check(z.positive()),
   expires: z.number(),
+  /** How the person present proved themselves: password, or a fresh sign-in at their identity provider. */
   authenticated_by: z.optional(authenticatedBySchema),
 });
 
-function requestKey(signoff_requestid: number) {
+export type FinalizeTokenRecord = StoredRecord<typeof signoffFinalizeTokenItemSchema>;
+
+export function requestKey(signoff_requestid: number) {
   return { pk: `SIGNOFF#${signoff_requestid}`, sk: 'SIGNOFF' as const };
 }
 
-function traineeKey(userid: number, stage_assessmentid: number) {
+export function traineeKey(userid: number, stage_assessmentid: number) {
   return { pk: `USER#${userid}`, sk: `SIGNOFF#${padId(stage_assessmentid)}` };
 }
 
-function tokenKey(hash: string) {
+export function tokenKey(hash: string) {
   return { pk: `SIGNOFFTOKEN#${hash}`, sk: 'TOKEN' as const };
 }
 

@@ -10,7 +10,7 @@ import { db, tableName } from '../client.ts';
 import { nextId } from '../counters.ts';
 import { getItem, putItem } from '../items.ts';
 import { isConditionFailed } from '../retry.ts';
-import { recordFrom } from '../stored-item.ts';
+import { recordFrom, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import { SITE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';
 
@@ -38,30 +38,6 @@ export interface ExportPart {
   size: number;
 }
 
-export interface SiteExportRecord {
-  exportid: number;
-  /** Failed because its execution ended without the job saying so (decision 166). */
-  interrupted?: boolean;
-  /** Webhook secrets travel sealed (decision 167). */
-  webhook_secrets?: boolean;
-  /** Seals webhook secrets into the file; kept while the job runs, removed once it ends (decision 167). */
-  secrets_passphrase?: string | null;
-  status: JobStatus;
-  include_objects: boolean;
-  percent: number;
-  cursor: ExportCursor;
-  parts: ExportPart[];
-  /** Records written so far (the header included). */
-  records: number;
-  counts: Record<string, number>;
-  objects: number;
-  execution_arn: string | null;
-  error: string | null;
-  created_by: number;
-  created_at: number;
-  completed_at: number | null;
-}
-
 export type ImportStatus = (typeof SITE_IMPORT_STATUSES)[number];
 export type ImportMode = 'empty' | 'merge';
 
@@ -87,41 +63,6 @@ export interface ImportReport {
   webhook_secrets?: { items: string[]; total: number };
 }
 
-export interface SiteImportRecord {
-  importid: number;
-  /** Merge mode may write accounts with Admin only when the operator said so (decision 164). */
-  allow_admin_grants?: boolean;
-  /** Opens sealed webhook secrets; kept while the job works, removed once it ends (decision 167). */
-  secrets_passphrase?: string | null;
-  /** Executions started (a restart after an interruption is attempt 2, ...). */
-  attempt?: number;
-  /** When the current attempt was started (an execution not visible yet is not believed gone before). */
-  started_at?: number;
-  /** Failed because its execution ended without the job saying so (decision 166). */
-  interrupted?: boolean;
-  status: ImportStatus;
-  mode: ImportMode;
-  dry_run: boolean;
-  mail_password_resets: boolean;
-  percent: number;
-  /** The uploaded file: modules bucket key and size (known once started). */
-  key: string;
-  size: number | null;
-  /** Byte offset of the next line to read in the current pass. */
-  offset: number;
-  /** Steps the job has taken (the condition of every save). */
-  steps: number;
-  report: ImportReport;
-  /** Scratch state of the current pass (small: counters of the pass, never the file's items). */
-  pass: Record<string, unknown>;
-  operator: { userid: number; email: string };
-  execution_arn: string | null;
-  error: string | null;
-  created_by: number;
-  created_at: number;
-  completed_at: number | null;
-}
-
 /** A map attribute typed by its interface: its inner shape is the job's own business (checked: a map). */
 const jobMap = <T>() => z.custom<T>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
 const nullableString = z.nullable(z.string());
@@ -136,14 +77,18 @@ const siteExportShape = {
   sk: z.literal('JOB'),
   entity: z.literal(SITE_EXPORT_ENTITY),
   exportid: z.int().check(z.positive()),
+  /** Failed because its execution ended without the job saying so (decision 166). */
   interrupted: z.optional(z.boolean()),
+  /** Webhook secrets travel sealed (decision 167). */
   webhook_secrets: z.optional(z.boolean()),
+  /** Seals webhook secrets into the file; kept while the job runs, removed once it ends (decision 167). */
   secrets_passphrase: z.optional(nullableString),
   status: z.enum(['running', 'complete', 'failed', 'cancelled']),
   include_objects: z.boolean(),
   percent: z.number(),
   cursor: jobMap<ExportCursor>(),
   parts: z.array(jobMap<ExportPart>()),
+  /** Records written so far (the header included). */
   records: z.int(),
   counts: z.record(z.string(), z.number()),
   objects: z.int(),
@@ -158,21 +103,30 @@ const siteImportShape = {
   sk: z.literal('JOB'),
   entity: z.literal(SITE_IMPORT_ENTITY),
   importid: z.int().check(z.positive()),
+  /** Merge mode may write accounts with Admin only when the operator said so (decision 164). */
   allow_admin_grants: z.optional(z.boolean()),
+  /** Opens sealed webhook secrets; kept while the job works, removed once it ends (decision 167). */
   secrets_passphrase: z.optional(nullableString),
+  /** Executions started (a restart after an interruption is attempt 2, ...). */
   attempt: z.optional(z.int()),
+  /** When the current attempt was started (an execution not visible yet is not believed gone before). */
   started_at: z.optional(z.number()),
+  /** Failed because its execution ended without the job saying so (decision 166). */
   interrupted: z.optional(z.boolean()),
   status: z.enum(SITE_IMPORT_STATUSES),
   mode: z.enum(['empty', 'merge']),
   dry_run: z.boolean(),
   mail_password_resets: z.boolean(),
   percent: z.number(),
+  /** The uploaded file: modules bucket key and size (known once started). */
   key: z.string(),
   size: z.nullable(z.number()),
+  /** Byte offset of the next line to read in the current pass. */
   offset: z.number(),
+  /** Steps the job has taken (the condition of every save). */
   steps: z.int(),
   report: jobMap<ImportReport>(),
+  /** Scratch state of the current pass (small: counters of the pass, never the file's items). */
   pass: z.record(z.string(), z.unknown()),
   operator: z.object({ userid: z.int(), email: z.string() }),
   execution_arn: nullableString,
@@ -185,10 +139,14 @@ export const siteExportItemSchema = z.looseObject(siteExportShape);
 export const siteImportItemSchema = z.looseObject(siteImportShape);
 /** Reads keep the attributes the records name (an open object has no record type of its own). */
 const storedExportSchema = z.object(siteExportShape);
+
+export type SiteExportRecord = StoredRecord<typeof storedExportSchema>;
 const storedImportSchema = z.object(siteImportShape);
 
-const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' as const });
-const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' as const });
+export type SiteImportRecord = StoredRecord<typeof storedImportSchema>;
+
+export const exportKey = (exportid: number) => ({ pk: `SITE_EXPORT#${exportid}`, sk: 'JOB' as const });
+export const importKey = (importid: number) => ({ pk: `SITE_IMPORT#${importid}`, sk: 'JOB' as const });
 
 export function nextExportId(): Promise<number> {
   return nextId('site_export');

@@ -45,7 +45,7 @@ export type RequirementScope = { scope: 'team'; teamid: number } | { scope: 'rol
 const partitionOf = (scope: RequirementScope) =>
   scope.scope === 'team' ? `TEAM#${scope.teamid}` : `ROLEREQ#${scope.role}`;
 
-const requirementKey = (scope: RequirementScope, skillid: number) => ({
+export const requirementKey = (scope: RequirementScope, skillid: number) => ({
   pk: partitionOf(scope),
   sk: `REQUIRES#${padId(skillid)}`,
 });

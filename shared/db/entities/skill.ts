@@ -48,8 +48,11 @@ export const skillGuideItemSchema = z.strictObject({
 
 export type SkillRecord = StoredRecord<typeof skillItemSchema>;
 
-const skillKey = (skillid: number) => ({ pk: `SKILL#${skillid}`, sk: 'SKILL' });
-const skillGuideKey = (skillid: number, guideid: number) => ({ pk: `SKILL#${skillid}`, sk: `GUIDE#${padId(guideid)}` });
+export const skillKey = (skillid: number) => ({ pk: `SKILL#${skillid}`, sk: 'SKILL' });
+export const skillGuideKey = (skillid: number, guideid: number) => ({
+  pk: `SKILL#${skillid}`,
+  sk: `GUIDE#${padId(guideid)}`,
+});
 
 function skillPut(skill: SkillRecord, expectedVersion: number | null): LabelledWrite {
   return {

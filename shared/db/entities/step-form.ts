@@ -15,34 +15,9 @@ import { padId } from '../keys.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll } from '../paging.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
-import { FIELD_TYPES, type FieldContent } from '../../domain/step-forms.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { FIELD_TYPES } from '../../domain/step-forms.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface FormFieldRecord extends FieldContent {
-  field_revisionid: number;
-  /** The same for every revision of one field. */
-  field_guid: string;
-}
-
-export interface StepFormRecord {
-  form_revisionid: number;
-  stepid: number;
-  guideid: number;
-  /** Who saved this revision. */
-  userid: number;
-  date: number;
-  /** The revision this one replaced; null for a step's first form. */
-  previous_form_revisionid: number | null;
-  fields: FormFieldRecord[];
-}
-
-export interface FieldRevisionRecord extends FormFieldRecord {
-  stepid: number;
-  guideid: number;
-  /** The newest form revision that contains this field revision. */
-  form_revisionid: number;
-}
 
 const formField = {
   field_type: z.enum(FIELD_TYPES),
@@ -51,16 +26,23 @@ const formField = {
   textarea: z.string(),
   options: z.nullable(z.string()),
   field_revisionid: z.int().check(z.positive()),
+  /** The same for every revision of one field. */
   field_guid: z.string(),
 };
+const formFieldSchema = z.object(formField);
+/** A field of a form: its content (FieldContent) and its revision. */
+export type FormFieldRecord = z.output<typeof formFieldSchema>;
+
 const formContent = {
   form_revisionid: z.int().check(z.positive()),
   stepid: z.int().check(z.positive()),
   guideid: z.int().check(z.positive()),
+  /** Who saved this revision. */
   userid: z.int(),
   date: z.number(),
+  /** The revision this one replaced; null for a step's first form. */
   previous_form_revisionid: z.nullable(z.int()),
-  fields: z.array(z.object(formField)),
+  fields: z.array(formFieldSchema),
 };
 
 /** A form revision (FORMREV#) and the current form of a step (STEPFORMS#GUIDE#), each the whole form. */
@@ -84,18 +66,22 @@ export const stepFormFieldItemSchema = z.strictObject({
   ...formField,
   stepid: z.int().check(z.positive()),
   guideid: z.int().check(z.positive()),
+  /** The newest form revision that contains this field revision. */
   form_revisionid: z.int().check(z.positive()),
 });
 
-function formRevisionKey(formRevisionid: number) {
+export type StepFormRecord = StoredRecord<typeof stepFormItemSchema>;
+export type FieldRevisionRecord = StoredRecord<typeof stepFormFieldItemSchema>;
+
+export function formRevisionKey(formRevisionid: number) {
   return { pk: `FORMREV#${formRevisionid}`, sk: 'FORM' as const };
 }
 
-function currentFormKey(guideid: number, stepid: number) {
+export function currentFormKey(guideid: number, stepid: number) {
   return { pk: `STEPFORMS#GUIDE#${guideid}`, sk: `STEP#${padId(stepid)}` };
 }
 
-function fieldRevisionKey(fieldRevisionid: number) {
+export function fieldRevisionKey(fieldRevisionid: number) {
   return { pk: `FIELDREV#${fieldRevisionid}`, sk: 'FIELD' as const };
 }
 

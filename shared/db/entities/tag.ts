@@ -56,11 +56,11 @@ export const documentTagItemSchema = z.strictObject({
   date: z.number(),
 });
 
-function tagKey(tag: string) {
+export function tagKey(tag: string) {
   return { pk: `TAG#${tag}`, sk: 'TAG' as const };
 }
 
-function linkKey(target: Pick<TagTarget, 'docType' | 'docid'>, tag: string) {
+export function linkKey(target: Pick<TagTarget, 'docType' | 'docid'>, tag: string) {
   return { pk: `TAGGED#${target.docType}#${target.docid}`, sk: `TAG#${tag}` };
 }
 

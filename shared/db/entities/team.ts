@@ -13,48 +13,10 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { userKey } from './user.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { batchGetInOrder } from '../batch.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface TeamRecord {
-  teamid: number;
-  name: string;
-  description: string;
-  /**
-   * The owning user; null when no person owns it: a SCIM Group's team, or a team a site API token
-   * made without naming an owner (owner_token names the token; decision 260). 0: the same, before it.
-   */
-  owner: number | null;
-  owner_token?: ServiceAuthor;
-  location: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  image: Record<string, unknown> | null;
-  member_count: number;
-  reputation: number;
-  attributes: Record<string, string>;
-  created_date: number;
-  /** public: any signed-in user may join; private: the owner or an Admin adds members. */
-  privacy: 'public' | 'private';
-  /** When the last member joined (the real service's new_member_since). */
-  new_member_since: number | null;
-  /**
-   * When the team was removed (SCIM DELETE of its Group, decision 242): it has no members, is
-   * listed and found no more (getTeam answers undefined), and its item stays so that what names
-   * it (assignments, grants, approval stages, history) still reads its name.
-   */
-  removed_date?: number;
-  /** The SCIM Group's externalId, the identity provider's own id for it (decision 284). */
-  scim_external_id?: string;
-}
-
-export interface MemberRecord {
-  teamid: number;
-  userid: number;
-  joined: number;
-}
 
 /** What a new team is made of; everything else starts empty (no members, no image, no place). */
 export interface NewTeam {
@@ -100,6 +62,10 @@ export const teamItemSchema = z.strictObject({
   teamid: z.int().check(z.positive()),
   name: z.string(),
   description: z.string(),
+  /**
+   * The owning user; null when no person owns it: a SCIM Group's team, or a team a site API token
+   * made without naming an owner (owner_token names the token; decision 260). 0: the same, before it.
+   */
   owner: z.nullable(z.int()),
   owner_token: z.optional(serviceAuthorSchema),
   location: z.nullable(z.string()),
@@ -110,11 +76,21 @@ export const teamItemSchema = z.strictObject({
   reputation: z.number(),
   attributes: z.record(z.string(), z.string()),
   created_date: z.number(),
+  /** public: any signed-in user may join; private: the owner or an Admin adds members. */
   privacy: z.enum(['public', 'private']),
+  /** When the last member joined (the real service's new_member_since). */
   new_member_since: z.nullable(z.number()),
+  /**
+   * When the team was removed (SCIM DELETE of its Group, decision 242): it has no members, is
+   * listed and found no more (getTeam answers undefined), and its item stays so that what names
+   * it (assignments, grants, approval stages, history) still reads its name.
+   */
   removed_date: z.optional(z.number()),
+  /** The SCIM Group's externalId, the identity provider's own id for it (decision 284). */
   scim_external_id: z.optional(z.string()),
 });
+
+export type TeamRecord = StoredRecord<typeof teamItemSchema>;
 
 export const teamMemberItemSchema = z.strictObject({
   pk: z.string(),
@@ -125,11 +101,13 @@ export const teamMemberItemSchema = z.strictObject({
   joined: z.number(),
 });
 
+export type MemberRecord = StoredRecord<typeof teamMemberItemSchema>;
+
 export function teamKey(teamid: number) {
   return { pk: `TEAM#${teamid}`, sk: 'TEAM' };
 }
 
-function memberKey(teamid: number, userid: number) {
+export function memberKey(teamid: number, userid: number) {
   return { pk: `TEAM#${teamid}`, sk: `MEMBER#${padId(userid)}` };
 }
 

@@ -11,23 +11,8 @@ import { queryAll } from '../paging.ts';
 import { nowSeconds } from '../../clock.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { userKey } from './user.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface TokenRecord {
-  token_hash: string;
-  userid: number;
-  created: number;
-  expires: number;
-  /** The Admin who minted it by impersonation, if any. */
-  impersonator_userid: number | null;
-  /**
-   * With impersonator_userid: the minter's credential stamp when it was minted
-   * (shared/accounts/credential-stamp.ts). The token works only while the minter is an Admin
-   * with that stamp, so demoting them or changing their password ends it.
-   */
-  impersonator_credential?: string;
-}
 
 /** A Token item as tokenInsert writes it (a credential: docs/export-format.md). */
 export const tokenItemSchema = z.strictObject({
@@ -41,10 +26,17 @@ export const tokenItemSchema = z.strictObject({
   userid: z.int().check(z.positive()),
   created: z.number(),
   expires: z.number(),
+  /** The Admin who minted it by impersonation, if any. */
   impersonator_userid: z.nullable(z.int()),
-  /** Impersonation tokens: the minting Admin's credential stamp (decision 168). */
+  /**
+   * With impersonator_userid: the minter's credential stamp when it was minted
+   * (shared/accounts/credential-stamp.ts, decision 168). The token works only while the minter is
+   * an Admin with that stamp, so demoting them or changing their password ends it.
+   */
   impersonator_credential: z.optional(z.string()),
 });
+
+export type TokenRecord = StoredRecord<typeof tokenItemSchema>;
 
 export function tokenKey(tokenHash: string) {
   return { pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' as const };

@@ -15,24 +15,9 @@ import { queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite } from '../transactions.ts';
 import { importKey } from './module-import.ts';
-import { parseStored, recordsOf } from '../stored-item.ts';
+import { parseStored, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface TrainingModuleRecord {
-  moduleid: number;
-  title: string;
-  current_importid: number | null;
-  draft_importid: number | null;
-  /** The last provider_version_number handed out to an import of this module. */
-  version_count: number;
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  created_date: number;
-  modified_date: number;
-}
 
 /** A TrainingModule as its put leaves it and the version / pointer / title updates change it. */
 export const trainingModuleItemSchema = z.strictObject({
@@ -48,12 +33,16 @@ export const trainingModuleItemSchema = z.strictObject({
   title: z.string(),
   current_importid: z.nullable(z.int()),
   draft_importid: z.nullable(z.int()),
+  /** The last provider_version_number handed out to an import of this module. */
   version_count: z.int(),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
   modified_date: z.number(),
 });
+
+export type TrainingModuleRecord = StoredRecord<typeof trainingModuleItemSchema>;
 
 export function moduleKey(moduleid: number) {
   return { pk: `MODULE#${moduleid}`, sk: 'MODULE' as const };

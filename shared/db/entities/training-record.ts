@@ -15,29 +15,8 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryChunks } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { StageDoctype } from './course.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface CompletionRecord {
-  course_assignment_stage_completionid: number;
-  userid: number;
-  doctype: StageDoctype;
-  docid: number;
-  /** The document's revision the trainee completed (or started, while in progress). */
-  course_stage_doc_revisionid: number | null;
-  /** Set when a manager completed the document on the trainee's behalf. */
-  manager_override_userid: number | null;
-  init_date: number;
-  end_date: number | null;
-  work_log_entryid: number | null;
-  /** The document's latest release when the trainee completed it (null: none then). */
-  release_major: number | null;
-  release_minor: number | null;
-  /** Set when a manager invalidated this completion. */
-  invalidated_at: number | null;
-  invalidated_by: number | null;
-  version: number;
-}
 
 export interface DocRef {
   doctype: StageDoctype;
@@ -55,17 +34,23 @@ export const stageCompletionItemSchema = z.strictObject({
   userid: z.int().check(z.positive()),
   doctype: z.enum(['guide', 'wiki', 'external_training_module']),
   docid: z.int().check(z.positive()),
+  /** The document's revision the trainee completed (or started, while in progress). */
   course_stage_doc_revisionid: z.nullable(z.int()),
+  /** Set when a manager completed the document on the trainee's behalf. */
   manager_override_userid: z.nullable(z.int()),
   init_date: z.number(),
   end_date: z.nullable(z.number()),
   work_log_entryid: z.nullable(z.int()),
+  /** The document's latest release when the trainee completed it (null: none then). */
   release_major: z.nullable(z.int()),
   release_minor: z.nullable(z.int()),
+  /** Set when a manager invalidated this completion. */
   invalidated_at: z.nullable(z.number()),
   invalidated_by: z.nullable(z.int()),
   version: z.int(),
 });
+
+export type CompletionRecord = StoredRecord<typeof stageCompletionItemSchema>;
 
 export function completionKey(userid: number, doc: DocRef) {
   return { pk: `USER#${userid}`, sk: `TRAINDOC#${doc.doctype}#${padId(doc.docid)}` };

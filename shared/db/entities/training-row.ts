@@ -22,54 +22,26 @@ import { INDEXES } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryAll, queryChunks, queryPage, type PageQuery } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import type { SortedPlacement } from '../sorted-refs.ts';
-import { STAGE_REASONS, STAGE_STATUSES, type StageReason, type StageStatus } from '../../domain/stage-status.ts';
+import { STAGE_REASONS, STAGE_STATUSES } from '../../domain/stage-status.ts';
 import { enrollmentDelete, enrollmentWrite } from './course-enrollment.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type RowStatus = 'not_started' | 'in_progress' | 'completed';
-
-export interface StageSnapshot {
-  course_stageid: number;
-  status: StageStatus;
-  reason: StageReason;
-  end_date: number | null;
-}
-
-export interface TrainingRowRecord {
-  course_assignmentid: number;
-  wikiid: number;
-  userid: number;
-  /** The assigned team, for a member's row of a team assignment. */
-  teamid: number | null;
-  username: string;
-  /** Lower-case username for search filters. */
-  username_search: string;
-  user_avatar: string | null;
-  /** When the assignment came to cover this user (a later team member: when they joined). */
-  assignment_date: number;
-  due_date: number | null;
-  stages: StageSnapshot[];
-  total_stages: number;
-  completed_stages: number;
-  status: RowStatus;
-  /** When the last stage was completed, while all are. */
-  course_completion_date: number | null;
-  /** The earliest time a recurrence expires one of the completed stages. */
-  recurrent_date: number | null;
-  /** 0 once the assignment is cancelled (the row stays for the record). */
-  active: 0 | 1;
-  /** Where a user-assignment row sits in the course's user-assignee orders. */
-  placement: SortedPlacement | null;
-  version: number;
-}
 
 export interface RowCounts {
   rows_total: number;
   rows_completed: number;
   rows_in_progress: number;
 }
+
+const stageSnapshotSchema = z.object({
+  course_stageid: z.int(),
+  status: z.enum(STAGE_STATUSES),
+  reason: z.enum(STAGE_REASONS),
+  end_date: z.nullable(z.number()),
+});
+export type StageSnapshot = z.output<typeof stageSnapshotSchema>;
 
 /** A TrainingRow, put whole on every change (index keys only while active). */
 export const trainingRowItemSchema = z.strictObject({
@@ -83,31 +55,33 @@ export const trainingRowItemSchema = z.strictObject({
   course_assignmentid: z.int().check(z.positive()),
   wikiid: z.int().check(z.positive()),
   userid: z.int().check(z.positive()),
+  /** The assigned team, for a member's row of a team assignment. */
   teamid: z.nullable(z.int()),
   username: z.string(),
+  /** Lower-case username for search filters. */
   username_search: z.string(),
   user_avatar: z.nullable(z.string()),
+  /** When the assignment came to cover this user (a later team member: when they joined). */
   assignment_date: z.number(),
   due_date: z.nullable(z.number()),
-  stages: z.array(
-    z.object({
-      course_stageid: z.int(),
-      status: z.enum(STAGE_STATUSES),
-      reason: z.enum(STAGE_REASONS),
-      end_date: z.nullable(z.number()),
-    }),
-  ),
+  stages: z.array(stageSnapshotSchema),
   total_stages: z.int(),
   completed_stages: z.int(),
   status: z.enum(['not_started', 'in_progress', 'completed']),
+  /** When the last stage was completed, while all are. */
   course_completion_date: z.nullable(z.number()),
+  /** The earliest time a recurrence expires one of the completed stages. */
   recurrent_date: z.nullable(z.number()),
+  /** 0 once the assignment is cancelled (the row stays for the record). */
   active: z.union([z.literal(0), z.literal(1)]),
+  /** Where a user-assignment row sits in the course's user-assignee orders. */
   placement: z.nullable(
     z.object({ values: z.record(z.string(), z.string()), attributes: z.record(z.string(), z.unknown()) }),
   ),
   version: z.int(),
 });
+
+export type TrainingRowRecord = StoredRecord<typeof trainingRowItemSchema>;
 
 /** A user's or team's training summary (no `entity`: named by its key, decision 116). */
 export const trainingSummaryItemSchema = z.strictObject({
@@ -289,7 +263,7 @@ export function teamSummaryWrite(teamid: number, delta: RowCounts): LabelledWrit
   );
 }
 
-function coverageKey(userid: number, wikiid: number) {
+export function coverageKey(userid: number, wikiid: number) {
   return { pk: `USER#${userid}`, sk: `COVERAGE#COURSE#${padId(wikiid)}` };
 }
 
@@ -415,10 +389,8 @@ export async function listDueRows(
   });
 }
 
-export interface SummaryRecord extends RowCounts {
-  userid?: number;
-  teamid?: number;
-}
+/** A person's or a team's summary (userid or teamid) and its RowCounts. */
+export type SummaryRecord = StoredRecord<typeof trainingSummaryItemSchema>;
 
 function summaryFromItem(item: Record<string, unknown>): SummaryRecord {
   const record = recordFrom(trainingSummaryItemSchema, item);

@@ -48,7 +48,7 @@ export const trainingSettingsItemSchema = z.strictObject({
 export type TrainingSettingsRecord = StoredRecord<typeof trainingSettingsItemSchema>;
 export type SettingsScope = { kind: 'site' } | { kind: 'guide' | 'wiki'; docid: number };
 
-function settingsKey(scope: SettingsScope) {
+export function settingsKey(scope: SettingsScope) {
   return {
     pk: scope.kind === 'site' ? 'TRAINSET#SITE' : `TRAINSET#${scope.kind.toUpperCase()}#${scope.docid}`,
     sk: 'SETTINGS',

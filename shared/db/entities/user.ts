@@ -17,54 +17,8 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { queryAll, queryPage, type PageQuery } from '../paging.ts';
 import { batchGetParts, type BatchPart } from '../batch.ts';
 import { ContainerCache } from '../container-cache.ts';
-import type { Role } from '../../domain/caller.ts';
-import { parseStored, recordFrom } from '../stored-item.ts';
+import { parseStored, recordFrom, type StoredRecordAs } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface UserRecord {
-  userid: number;
-  username: string;
-  unique_username: string | null;
-  email: string;
-  password_hash: string;
-  privileges: Role[];
-  teams: number[];
-  join_date: number;
-  reputation: number;
-  image: Record<string, unknown> | null;
-  location: string | null;
-  summary: string | null;
-  about_raw: string;
-  sso_userid: string | null;
-  employee_id: string | null;
-  created_by: number | null;
-  /** Per-user feature flags (GET /user/flags). */
-  flags: string[];
-  badge_counts: { bronze: number; silver: number; gold: number; total: number };
-  search_tokens: string[];
-  /** Bumped on every replace; guards read-modify-write against a concurrent edit. */
-  version: number;
-  /**
-   * Set by SCIM deprovisioning (`active: false` or DELETE): the account signs in no more and its
-   * tokens are gone; its records stay (docs/identity.md). Absent on accounts never disabled.
-   */
-  disabled?: boolean;
-  /**
-   * Set (epoch seconds) by SCIM DELETE: the identity provider removed the person. The account
-   * stays, disabled, with its records; SCIM answers 404 for it and lists it no more (decision 242).
-   */
-  scim_deleted_date?: number;
-  /**
-   * The SCIM userName as the identity provider sent it (RFC 7643 §4.1.1), unique case aside;
-   * absent on accounts SCIM never named, whose userName is their email (decision 284).
-   */
-  scim_username?: string;
-  /**
-   * The SCIM attributes the account has no field for (name parts, emails as sent, title, phone
-   * numbers, enterprise department ...), as the identity provider last set them (decision 284).
-   */
-  scim_profile?: Record<string, unknown>;
-}
 
 const nullableText = z.nullable(z.string());
 
@@ -94,15 +48,36 @@ export const userItemSchema = z.strictObject({
   sso_userid: nullableText,
   employee_id: nullableText,
   created_by: z.nullable(z.int()),
+  /** Per-user feature flags (GET /user/flags). */
   flags: z.array(z.string()),
   badge_counts: z.strictObject({ bronze: z.int(), silver: z.int(), gold: z.int(), total: z.int() }),
   search_tokens: z.array(z.string()),
+  /** Bumped on every replace; guards read-modify-write against a concurrent edit. */
   version: z.int(),
+  /**
+   * Set by SCIM deprovisioning (`active: false` or DELETE): the account signs in no more and its
+   * tokens are gone; its records stay (docs/identity.md). Absent on accounts never disabled.
+   */
   disabled: z.optional(z.boolean()),
+  /**
+   * Set (epoch seconds) by SCIM DELETE: the identity provider removed the person. The account
+   * stays, disabled, with its records; SCIM answers 404 for it and lists it no more (decision 242).
+   */
   scim_deleted_date: z.optional(z.number()),
+  /**
+   * The SCIM userName as the identity provider sent it (RFC 7643 §4.1.1), unique case aside;
+   * absent on accounts SCIM never named, whose userName is their email (decision 284).
+   */
   scim_username: z.optional(z.string()),
+  /**
+   * The SCIM attributes the account has no field for (name parts, emails as sent, title, phone
+   * numbers, enterprise department ...), as the identity provider last set them (decision 284).
+   */
   scim_profile: z.optional(z.record(z.string(), z.unknown())),
 });
+
+/** As read (userFromItem): the team ids, stored as a number set absent while empty, as a sorted list. */
+export type UserRecord = StoredRecordAs<typeof userItemSchema, { teams: number[] }>;
 
 /** The link of an account to a user it created. */
 export const createdUserItemSchema = z.strictObject({
@@ -114,6 +89,11 @@ export const createdUserItemSchema = z.strictObject({
 
 export function userKey(userid: number) {
   return { pk: `USER#${userid}`, sk: 'USER' as const };
+}
+
+/** The link from the account that made a user to that user. */
+export function createdKey(creator: number, userid: number) {
+  return { pk: `USER#${creator}`, sk: `CREATED#${padId(userid)}` };
 }
 
 export const usersCollection: PageQuery = { index: INDEXES.gsi1, partition: 'USERS' };
@@ -169,8 +149,7 @@ export function userCreateWrites(user: UserRecord): LabelledWrite[] {
         Put: {
           TableName: tableName(),
           Item: {
-            pk: `USER#${user.created_by}`,
-            sk: `CREATED#${padId(user.userid)}`,
+            ...createdKey(user.created_by, user.userid),
             entity: 'CreatedUser',
             userid: user.userid,
           } satisfies z.input<typeof createdUserItemSchema>,

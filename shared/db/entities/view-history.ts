@@ -11,18 +11,10 @@ import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage, type PageQuery } from '../paging.ts';
-import { recordsOf } from '../stored-item.ts';
+import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
 export type ViewDocType = 'GUIDE' | 'WIKI';
-
-export interface ViewRecord {
-  userid: number;
-  username: string;
-  doc_type: ViewDocType;
-  docid: number;
-  date: number;
-}
 
 /** Inclusive date bounds (Unix seconds); either may be left open. */
 export interface DateRange {
@@ -50,6 +42,8 @@ export const viewItemSchema = z.strictObject({
   docid: z.int().check(z.positive()),
   date: z.number(),
 });
+
+export type ViewRecord = StoredRecord<typeof viewItemSchema>;
 
 /** The stored item of one view (pure: a migration builds it from the source's history). */
 export function viewItem(view: ViewRecord): z.input<typeof viewItemSchema> {

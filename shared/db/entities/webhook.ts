@@ -23,30 +23,9 @@ import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { queryAll, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
-import { recordFrom, recordsOf } from '../stored-item.ts';
+import { recordFrom, recordsOf, type FilledRecord, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
-
-export interface WebhookRecord {
-  webhookid: number;
-  url: string;
-  /** Event names, or ["*"] for every event. */
-  events: string[];
-  active: boolean;
-  secret: string;
-  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
-  created_by: number | null;
-  created_by_token?: ServiceAuthor;
-  created_date: number;
-  /**
-   * When it was created, in epoch ms: events that happened before are not delivered to it.
-   * Absent on webhooks stored before it existed (and on migrated ones): created_date counts then.
-   */
-  created_at_ms?: number;
-  modified_date: number;
-  version: number;
-}
 
 /** A Webhook item as webhookCreateWrite writes it. */
 export const webhookItemSchema = z.strictObject({
@@ -57,41 +36,26 @@ export const webhookItemSchema = z.strictObject({
   gsi1sk: z.string(),
   webhookid: z.int().check(z.positive()),
   url: z.string(),
+  /** Event names, or ["*"] for every event. */
   events: z.array(z.string()),
   active: z.boolean(),
   secret: z.string(),
+  /** null for a site API token, named by created_by_token (decision 260); 0: a token's, before it. */
   created_by: z.nullable(z.int()),
   created_by_token: z.optional(serviceAuthorSchema),
   created_date: z.number(),
-  /** Since decision 171 (events before it are not sent); absent on older webhooks. */
+  /**
+   * When it was created, in epoch ms: events that happened before are not delivered to it (decision
+   * 171). Absent on webhooks stored before it existed (and on migrated ones): created_date counts then.
+   */
   created_at_ms: z.optional(z.number()),
   modified_date: z.number(),
   version: z.int(),
 });
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+export type WebhookRecord = StoredRecord<typeof webhookItemSchema>;
 
-export interface DeliveryRecord {
-  deliveryid: string;
-  webhookid: number;
-  eventid: string;
-  event: string;
-  /** The entity the event is about (its queue). */
-  subject: string;
-  sequence: string;
-  /** The exact body sent on every attempt (the signature covers these bytes). */
-  body: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_response_code: number | null;
-  last_error: string | null;
-  created_date: number;
-  /** Epoch ms; null once finished. */
-  next_attempt_at: number | null;
-  lease_until: number | null;
-  first_attempt_at: number | null;
-  finished_date: number | null;
-}
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 
 const DUE_PARTITION = 'WEBHOOK#DUE';
 const DELIVERY_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -112,21 +76,27 @@ export const webhookDeliveryItemSchema = z.strictObject({
   webhookid: z.int().check(z.nonnegative()),
   eventid: z.string(),
   event: z.string(),
+  /** The entity the event is about (its queue). */
   subject: z.string(),
   sequence: z.string(),
+  /** The exact body sent on every attempt (the signature covers these bytes). */
   body: z.string(),
   status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
   attempts: z.int(),
   last_response_code: z.nullable(z.int()),
   last_error: z.nullable(z.string()),
   created_date: z.number(),
+  /** Epoch ms; null once finished. */
   next_attempt_at: z.nullable(z.number()),
   lease_until: z.optional(z.nullable(z.number())),
   first_attempt_at: z.optional(z.nullable(z.number())),
   finished_date: z.nullable(z.number()),
 });
 
-function webhookKey(webhookid: number) {
+/** As read (deliveryFromItem): lease_until and first_attempt_at, absent on older deliveries, read as null. */
+export type DeliveryRecord = FilledRecord<typeof webhookDeliveryItemSchema, 'lease_until' | 'first_attempt_at'>;
+
+export function webhookKey(webhookid: number) {
   return { pk: `WEBHOOK#${webhookid}`, sk: 'WEBHOOK' as const };
 }
 

@@ -18,41 +18,11 @@ import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import { revisionGuard } from '../revisions.ts';
 import { canonicalTitle, WIKI_NAMESPACES, type WikiNamespace } from '../../domain/wiki-namespaces.ts';
-import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord, type StoredRecordAs } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
-import type { ServiceAuthor } from '../../domain/caller.ts';
 
 const NO_CHILDREN = '(attribute_not_exists(child_count) OR child_count = :noChildren)';
-
-export interface WikiRecord {
-  wikiid: number;
-  namespace: WikiNamespace;
-  title: string;
-  display_title: string;
-  langid: string;
-  /** The current revision; every content change makes a new one. */
-  revisionid: number;
-  contents_raw: string;
-  /** Plain text from the start of the contents, kept for list items (`text`). */
-  excerpt: string;
-  description: string;
-  /** CATEGORY pages: how to tell this device/model apart (GET …/identification). */
-  identification_raw: string;
-  image: Record<string, unknown> | null;
-  flags: string[];
-  table_of_contents: boolean;
-  /** The userid who created the page. */
-  author_userid: number;
-  /** Created by a site API token (author_userid 0): which one (decision 244). */
-  service_author?: ServiceAuthor;
-  /** The userid who made the current revision. */
-  modified_by: number;
-  parent_wikiid: number | null;
-  child_count: number;
-  created_date: number;
-  modified_date: number;
-}
 
 /** The content fields a revision snapshot keeps. */
 export type WikiContent = Pick<
@@ -67,16 +37,6 @@ export type WikiContent = Pick<
   | 'table_of_contents'
 >;
 
-export interface WikiRevisionRecord extends WikiContent {
-  wikiid: number;
-  revisionid: number;
-  /** Who made this revision, and when. */
-  userid: number;
-  date: number;
-  /** Set when this revision restored an earlier one. */
-  reverted_from: number | null;
-}
-
 /** The fields GET …?display=hierarchy needs of every page of a namespace. */
 export interface WikiNode {
   wikiid: number;
@@ -90,12 +50,15 @@ const NO_PARENT = 0;
 /** The content fields a page and its snapshots share. */
 const wikiContent = {
   wikiid: z.int().check(z.positive()),
+  /** The current revision; every content change makes a new one. */
   revisionid: z.int(),
   title: z.string(),
   display_title: z.string(),
   contents_raw: z.string(),
+  /** Plain text from the start of the contents, kept for list items (`text`). */
   excerpt: z.string(),
   description: z.string(),
+  /** CATEGORY pages: how to tell this device/model apart (GET …/identification). */
   identification_raw: z.string(),
   flags: z.array(z.string()),
   table_of_contents: z.boolean(),
@@ -114,8 +77,11 @@ export const wikiItemSchema = z.strictObject({
   namespace: z.enum(WIKI_NAMESPACES),
   langid: z.string(),
   image: z.nullable(z.record(z.string(), z.unknown())),
+  /** The userid who created the page. */
   author_userid: z.int(),
+  /** Created by a site API token (author_userid 0): which one (decision 244). */
   service_author: z.optional(serviceAuthorSchema),
+  /** The userid who made the current revision. */
   modified_by: z.int(),
   /** 0 for a page without parent. */
   parent_wikiid: z.int(),
@@ -123,6 +89,9 @@ export const wikiItemSchema = z.strictObject({
   created_date: z.number(),
   modified_date: z.number(),
 });
+
+/** As read (wikiFromItem): a parent id 0 (none) reads as null. */
+export type WikiRecord = StoredRecordAs<typeof wikiItemSchema, { parent_wikiid: number | null }>;
 
 /** The projection listWikiNodes reads. */
 const wikiNodeSchema = z.pick(wikiItemSchema, { wikiid: true, title: true, display_title: true, parent_wikiid: true });
@@ -132,16 +101,20 @@ export const wikiRevisionItemSchema = z.strictObject({
   sk: z.string(),
   entity: z.literal('WikiRevision'),
   ...wikiContent,
+  /** Who made this revision, and when. */
   userid: z.int(),
   date: z.number(),
+  /** Set when this revision restored an earlier one. */
   reverted_from: z.nullable(z.int()),
 });
+
+export type WikiRevisionRecord = StoredRecord<typeof wikiRevisionItemSchema>;
 
 export function wikiKey(wikiid: number) {
   return { pk: `WIKI#${wikiid}`, sk: 'WIKI' as const };
 }
 
-function revisionKey(wikiid: number, revisionid: number) {
+export function revisionKey(wikiid: number, revisionid: number) {
   return { pk: `WIKI#${wikiid}`, sk: `REV#${padId(revisionid)}` };
 }
 

@@ -64,7 +64,7 @@ export const workLogQualificationItemSchema = z.strictObject({
 
 export type WorkLogQualificationRecord = StoredRecord<typeof workLogQualificationItemSchema>;
 
-const qualificationKey = (entryid: number) => ({ pk: `WORKLOG#${entryid}`, sk: 'QUALIFICATION' });
+export const qualificationKey = (entryid: number) => ({ pk: `WORKLOG#${entryid}`, sk: 'QUALIFICATION' });
 
 export function qualificationPut(record: WorkLogQualificationRecord, expectNoOverride: boolean): LabelledWrite {
   return {

@@ -19,37 +19,10 @@ import { queryAll, queryPage } from '../paging.ts';
 import { INDEXES } from '../table.ts';
 import { transactWrite, type LabelledWrite } from '../transactions.ts';
 import { encodeUriComponentSafe } from '../../domain/text.ts';
-import { WORK_LOG_STATUSES, type WorkLogTiming } from '../../domain/work-log-timing.ts';
-import { FIELD_TYPES, type FieldType } from '../../domain/step-forms.ts';
-import { parseStored, recordFrom, recordsOf } from '../stored-item.ts';
+import { WORK_LOG_STATUSES } from '../../domain/work-log-timing.ts';
+import { FIELD_TYPES } from '../../domain/step-forms.ts';
+import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
-
-export interface WorkLogEntryRecord extends WorkLogTiming {
-  entryid: number;
-  guideid: number;
-  /** The user who started the entry (the `userid` filter); never changes. */
-  userid: number;
-  /** The user working the entry now: the creator until someone assumes it. */
-  operator_userid: number;
-  workorderid: string;
-  guide_revisionid: number;
-  max_form_revisionid: number | null;
-  /** Id of the latest timing event; 0 before the first one (shown as null). */
-  timingid: number;
-  version: number;
-}
-
-export interface WorkLogValueRecord {
-  entryid: number;
-  field_revisionid: number;
-  stepid: number;
-  label: string;
-  field_type: FieldType;
-  value: string;
-  /** Who saved the value, and when. */
-  userid: number;
-  date: number;
-}
 
 export interface WorkLogFilter {
   guideid?: number;
@@ -76,13 +49,17 @@ export const workLogEntryItemSchema = z.strictObject({
   gsi1sk: z.optional(z.string()),
   entryid: z.int().check(z.positive()),
   guideid: z.int().check(z.positive()),
+  /** The user who started the entry (the `userid` filter); never changes. */
   userid: z.int().check(z.positive()),
+  /** The user working the entry now: the creator until someone assumes it. */
   operator_userid: z.int().check(z.positive()),
   workorderid: z.string(),
   guide_revisionid: z.int(),
   max_form_revisionid: z.nullable(z.int()),
+  /** Id of the latest timing event; 0 before the first one (shown as null). */
   timingid: z.int(),
   version: z.int(),
+  // The timing (shared/domain/work-log-timing.ts, WorkLogTiming).
   status: z.enum(WORK_LOG_STATUSES),
   starttime: z.number(),
   endtime: z.nullable(z.number()),
@@ -95,6 +72,8 @@ export const workLogEntryItemSchema = z.strictObject({
   last_event: z.number(),
 });
 
+export type WorkLogEntryRecord = StoredRecord<typeof workLogEntryItemSchema>;
+
 export const workLogValueItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -105,9 +84,12 @@ export const workLogValueItemSchema = z.strictObject({
   label: z.string(),
   field_type: z.enum(FIELD_TYPES),
   value: z.string(),
+  /** Who saved the value, and when. */
   userid: z.int(),
   date: z.number(),
 });
+
+export type WorkLogValueRecord = StoredRecord<typeof workLogValueItemSchema>;
 
 /** The keys readAllKeys projects (an entry's partition holds its entry and its values). */
 const storedKeySchema = z.pick(workLogValueItemSchema, { pk: true, sk: true });
@@ -119,11 +101,11 @@ export const workLogLinkItemSchema = z.strictObject({
   entryid: z.int().check(z.positive()),
 });
 
-function entryKey(entryid: number) {
+export function entryKey(entryid: number) {
   return { pk: entryPartition(entryid), sk: 'ENTRY' as const };
 }
 
-function valueKey(entryid: number, fieldRevisionid: number) {
+export function valueKey(entryid: number, fieldRevisionid: number) {
   return { pk: entryPartition(entryid), sk: `DATA#${padId(fieldRevisionid)}` };
 }
 

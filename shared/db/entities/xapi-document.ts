@@ -53,7 +53,7 @@ function registrationPrefix(scope: DocumentScope): string {
   return `${scope.registration ? sha256Hex(scope.registration.toLowerCase()) : '-'}#`;
 }
 
-function documentKey(scope: DocumentScope, docId: string) {
+export function documentKey(scope: DocumentScope, docId: string) {
   return { pk: partitionOf(scope), sk: registrationPrefix(scope) + sha256Hex(docId) };
 }
 

@@ -70,7 +70,7 @@ export function indexPartition(kind: IndexKind, value = ''): string {
   return kind === 'ALL' ? 'XIDX#ALL' : `XIDX#${kind}#${sha256Hex(value)}`;
 }
 
-function activityKey(activityId: string) {
+export function activityKey(activityId: string) {
   return { pk: `XACT#${sha256Hex(activityId)}`, sk: 'ACTIVITY' as const };
 }
 

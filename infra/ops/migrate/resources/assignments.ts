@@ -32,13 +32,15 @@ import type {
   AssigneeRowView,
   AssignmentDetailsView,
   AssignmentView,
-  CourseReportView,
   ProgressView,
   StageEntryView,
   TeamAssigneeView,
+} from '../../../../shared/views/course-assignment-views.ts';
+import type {
+  CourseReportView,
   TeamSummaryReportView,
   UserSummaryReportView,
-} from '../../../../shared/views/training-views.ts';
+} from '../../../../shared/views/training-report-views.ts';
 import type { ReleaseView } from '../../../../shared/views/release-views.ts';
 import { DEFAULT_AVATAR_PATH } from '../../../../shared/views/user-views.ts';
 

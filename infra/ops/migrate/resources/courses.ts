@@ -23,7 +23,8 @@ import { searchTokens } from '../../../../shared/domain/search-tokens.ts';
 import { renderWiki } from '../../../../shared/domain/wiki-syntax/index.ts';
 import { siteUrl } from '../../../../shared/config.ts';
 import { plainExcerpt } from '../../../../shared/views/wiki-views.ts';
-import type { CourseReportView, CourseView } from '../../../../shared/views/training-views.ts';
+import type { CourseView } from '../../../../shared/views/course-views.ts';
+import type { CourseReportView } from '../../../../shared/views/training-report-views.ts';
 import type { WikiNamespace } from '../../../../shared/domain/wiki-namespaces.ts';
 
 /** Stored attributes API 2.0 does not hand out, and what the crawler writes instead. */

@@ -4,17 +4,10 @@
  * shared/db/entities/guide.ts (the same builders the guide services commit), so index keys,
  * search words, authored and featured links are the ones the API reads.
  */
-import {
-  authoredLinkPut,
-  categoryRefWrites,
-  featuredLinkWrite,
-  guideCreate,
-  guideSnapshotPut,
-  stepCreateWrites,
-  type GuideRecord,
-  type StepMedia,
-  type StepRecord,
-} from '../../../../shared/db/entities/guide.ts';
+import { guideCreate, type GuideRecord } from '../../../../shared/db/entities/guide.ts';
+import { stepCreateWrites, type StepMedia, type StepRecord } from '../../../../shared/db/entities/step.ts';
+import { guideSnapshotPut } from '../../../../shared/db/entities/guide-revision.ts';
+import { authoredLinkPut, categoryRefWrites, featuredLinkWrite } from '../../../../shared/db/entities/guide-link.ts';
 import { searchTokenWrites } from '../../../../shared/db/search-index.ts';
 import type { LabelledWrite } from '../../../../shared/db/transactions.ts';
 import { guideSearchTokens } from '../../../../shared/content/guide-revisions.ts';
