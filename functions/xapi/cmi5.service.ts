@@ -37,6 +37,7 @@ import {
   type Cmi5AuStatus,
   type Cmi5RegistrationRecord,
   getCmi5Registration,
+  latestCmi5Registration,
   putCmi5Registration,
 } from '../../shared/db/entities/cmi5-registration.ts';
 import {
@@ -52,6 +53,7 @@ import { getModule } from '../../shared/db/entities/training-module.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
 import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../../shared/storage/module-content.ts';
+import { requireAssigned } from '../../shared/training/module-player.ts';
 import { completeDocument } from '../../shared/training/progress.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { type Cmi5LaunchView, type Cmi5RegistrationView, cmi5RegistrationView } from '../../shared/views/cmi5-views.ts';
@@ -244,6 +246,30 @@ export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cm
     session_id: sessionId,
     au_id: au.id,
   };
+}
+
+/** Where the player page lives: a cmi5 AU launched from it returns there (`returnURL`). */
+export function playerPageUrl(moduleid: number): string {
+  return `${siteUrl().replace(/\/+$/, '')}/ExternalTrainingModule/${moduleid}`;
+}
+
+/**
+ * A learner launches an AU from the player page (`/ExternalTrainingModule/{id}`): assigned
+ * learners only, in their registration of the module's current version (a new one the first time
+ * and after a new version was made current), in Normal mode, returning to the player page.
+ */
+export async function launchFromPlayer(caller: Caller, moduleid: number, auId: string): Promise<Cmi5LaunchView> {
+  const module = await requireAssigned(caller, moduleid);
+  const latest = await latestCmi5Registration(moduleid, caller.userid);
+  const current = latest && latest.importid === module.current_importid ? latest.registration : undefined;
+  return launch(caller, {
+    moduleid,
+    userid: caller.userid,
+    au_id: auId,
+    ...(current ? { registration: current } : {}),
+    launch_mode: 'Normal',
+    return_url: playerPageUrl(moduleid),
+  });
 }
 
 export type FetchAnswer = { 'auth-token': string } | { 'error-code': '1' | '2' | '3'; 'error-text': string };

@@ -349,6 +349,33 @@ export const xapiGroup = defineGroup({
     }),
     route({
       method: 'POST',
+      path: '/ExternalTrainingModule/{id}/cmi5',
+      site: true,
+      page: true,
+      form: true,
+      auth: 'user',
+      summary: "The player page's launch of a cmi5 AU: 303 to the AU's launch URL (the learner's registration)",
+      description:
+        'A form POST of the player page with its CSRF token and the AU id: an assigned learner launches the AU ' +
+        "in their registration of the module's current version, in Normal mode, with the player page as " +
+        '`returnURL` (docs/lrs.md).',
+      params: z.object({ id: z.string().check(z.regex(/^[1-9]\d{0,14}$/)) }),
+      body: z.object({ csrf: z.string(), au: z.string().check(z.minLength(1), z.maxLength(2000)) }),
+      example: {
+        csrf: '5d41402abc4b2a76b9719d911017c592ae9f1e0c8a6e6d2b7c4f3e2a1b0c9d8e',
+        au: 'https://example.com/au1',
+      },
+      handler: async ({ caller, params, body }) => {
+        const launched = await cmi5.launchFromPlayer(caller, Number(params.id), body.au);
+        return reply(303, undefined, {
+          location: launched.launch_url,
+          'cache-control': 'no-store',
+          vary: 'Authorization, Cookie',
+        });
+      },
+    }),
+    route({
+      method: 'POST',
       path: '/admin/cmi5/launches',
       auth: 'admin',
       personOnly: true,
