@@ -41,7 +41,8 @@ import {
   getStatement,
   getStatements,
   type IndexKind,
-  indexItem,
+  type IndexPartition,
+  indexItems,
   indexPartition,
   queryIndex,
   seqCeiling,
@@ -170,9 +171,9 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
       voiding,
       ...(attachments.length ? { attachments } : {}),
     });
-    for (const partition of partitionsOf(statement, ownReader ? caller.key : undefined)) {
-      beforeCommit.push(indexItem(partition, seq, item.id));
-      indexKeys.push({ pk: partition, sk: seq });
+    for (const index of indexItems(partitionsOf(statement, ownReader ? caller.key : undefined), seq, item.id)) {
+      beforeCommit.push(index);
+      indexKeys.push({ pk: index.pk, sk: index.sk });
     }
     for (const [activityId, definition] of definitionsOf(statement))
       beforeCommit.push(activityItem(activityId, definition));
@@ -228,12 +229,12 @@ async function checkVoiding(fresh: Prepared[]): Promise<string[]> {
   return stored.map((target) => target.statement_id);
 }
 
-function partitionsOf(statement: JsonObject, credential: string | undefined): string[] {
+function partitionsOf(statement: JsonObject, credential: string | undefined): IndexPartition[] {
   const terms = termsOf(statement);
-  const partitions = new Set<string>([indexPartition('ALL')]);
-  if (credential !== undefined) partitions.add(indexPartition('CRED', credential));
+  const partitions: IndexPartition[] = [indexPartition('ALL')];
+  if (credential !== undefined) partitions.push(indexPartition('CRED', credential));
   const add = (kind: IndexKind, values: Array<string | undefined>) => {
-    for (const value of values) if (value !== undefined) partitions.add(indexPartition(kind, value));
+    for (const value of values) if (value !== undefined) partitions.push(indexPartition(kind, value));
   };
   // The plain agent and activity filters read the related partitions and check the rest in code:
   // their values are a subset, and two items fewer a statement halve nothing but cost less.
@@ -241,7 +242,7 @@ function partitionsOf(statement: JsonObject, credential: string | undefined): st
   add('VERB', [terms.verb]);
   add('RACT', terms.relatedActivities);
   add('REG', [terms.registration]);
-  return [...partitions];
+  return partitions;
 }
 
 /** Activities a statement defines (object, context activities), for GET /xapi/activities. */
@@ -435,7 +436,7 @@ function decodeCursor(cursor: string): ListRequest {
 }
 
 /** The index that narrows the query most: registration, verb, activity, agent, else every statement. */
-function primaryPartition(filter: StatementFilter, mineOnly: string | undefined): string {
+function primaryPartition(filter: StatementFilter, mineOnly: string | undefined): IndexPartition {
   if (filter.registration) return indexPartition('REG', filter.registration);
   if (filter.verb) return indexPartition('VERB', filter.verb);
   if (filter.activity) return indexPartition('RACT', filter.activity);
