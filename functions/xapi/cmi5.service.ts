@@ -43,6 +43,7 @@ import {
 import {
   type Cmi5SessionRecord,
   claimCmi5Fetch,
+  cmi5SessionMove,
   getCmi5Session,
   insertCmi5Session,
   moveCmi5Session,
@@ -55,7 +56,6 @@ import { LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
 import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../../shared/storage/module-content.ts';
 import { requireAssigned } from '../../shared/training/module-player.ts';
 import { completeDocument } from '../../shared/training/progress.ts';
-import { log } from '../../shared/observability/logger.ts';
 import { type Cmi5LaunchView, type Cmi5RegistrationView, cmi5RegistrationView } from '../../shared/views/cmi5-views.ts';
 import { handleDocument } from './documents.service.ts';
 import { readStatements, storeStatements } from './statements.service.ts';
@@ -301,33 +301,43 @@ export async function storeAuStatements(
   version: string,
   statementId?: string,
 ): Promise<string[]> {
-  const session = await getCmi5Session(caller.cmi5!.sessionId);
-  if (!session) throw new ForbiddenError('The cmi5 session is gone');
   const list = statementId !== undefined ? [body] : Array.isArray(body) ? body : [body];
   // A malformed statement is a 400, as from any client, before the AU rules judge it.
   const checked = list.map((raw, index) =>
     checkStatement(raw, Array.isArray(body) ? `statements[${index}]` : 'statement'),
   );
-  const registration = await getCmi5Registration(session.registration);
-  if (!registration) throw new ForbiddenError('The registration of this session is gone');
-  const { course } = await courseOfRegistration(registration);
-  const au = course.aus.find((candidate) => candidate.id === session.au_id);
-  if (!au) throw new ForbiddenError('The AU of this session is no longer in the course');
-  const status = registration.aus[au.id] ?? EMPTY_STATUS;
-  let next: ReturnType<typeof checkAuStatements>;
-  try {
-    next = checkAuStatements(
-      { sessionId: session.session_id, registration: session.registration, actor: JSON.parse(session.actor), au },
-      { state: session.state, launchMode: session.launch_mode, ...status },
-      checked,
-    );
-  } catch (error) {
-    if (error instanceof Cmi5RuleBroken) throw new ForbiddenError(error.message);
-    throw error;
-  }
-  const ids = await storeStatements(caller, body, parts, version, statementId);
-  if (next.state !== session.state && !(await moveCmi5Session(session.session_id, session.state, next.state)))
-    log().warn('A cmi5 session moved meanwhile', { session: session.session_id, to: next.state });
+  // Judged by the session as read, stored with the session's move on condition it is still so:
+  // a request racing another of the session is judged again after it (decision 328).
+  const { ids, session, course, au, status, next } = await retryOnLostRace(
+    async () => {
+      const session = await getCmi5Session(caller.cmi5!.sessionId);
+      if (!session) throw new ForbiddenError('The cmi5 session is gone');
+      const registration = await getCmi5Registration(session.registration);
+      if (!registration) throw new ForbiddenError('The registration of this session is gone');
+      const { course } = await courseOfRegistration(registration);
+      const au = course.aus.find((candidate) => candidate.id === session.au_id);
+      if (!au) throw new ForbiddenError('The AU of this session is no longer in the course');
+      const status = registration.aus[au.id] ?? EMPTY_STATUS;
+      let next: ReturnType<typeof checkAuStatements>;
+      try {
+        next = checkAuStatements(
+          { sessionId: session.session_id, registration: session.registration, actor: JSON.parse(session.actor), au },
+          { state: session.state, launchMode: session.launch_mode, ...status },
+          checked,
+        );
+      } catch (error) {
+        if (error instanceof Cmi5RuleBroken) throw new ForbiddenError(error.message);
+        throw error;
+      }
+      const move = cmi5SessionMove(session, next.state);
+      const ids = await storeStatements(caller, body, parts, version, statementId, move);
+      return { ids, session, course, au, status, next };
+    },
+    {
+      raceLabels: (label) => label.startsWith('cmi5-session:') || label.startsWith('statement:'),
+      message: 'Other statements of this cmi5 session kept arriving at once; send these again',
+    },
+  );
   if (next.completed !== status.completed || next.passed !== status.passed || next.failed !== status.failed)
     await judge(session.registration, course, session.session_id, au, (current) => ({
       ...current,

@@ -54,7 +54,7 @@ import {
   writeBeforeCommit,
 } from '../../shared/db/entities/xapi-statement.ts';
 import { batchDelete } from '../../shared/db/batch.ts';
-import { TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
+import { type LabelledWrite, TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { checkAttachmentParts, readAttachments, storeAttachments, type AttachmentPart } from './attachments.ts';
@@ -90,7 +90,9 @@ function prepare(raw: unknown, index: number, path: string): Prepared {
 /**
  * Stores statements as one unit. `statementId` is PUT's parameter (the statement must carry that
  * id or none). Returns the ids, in order; ids already stored with the same statement are kept as
- * they are (nothing written for them).
+ * they are (nothing written for them). `guard`, a labelled write, joins the commit transaction (a
+ * cmi5 session's move, decision 328); when its condition fails the commit's TransactionConditionFailed
+ * passes through to the caller, who judges again.
  */
 export async function storeStatements(
   caller: LrsCaller,
@@ -98,6 +100,7 @@ export async function storeStatements(
   parts: AttachmentPart[],
   version: string,
   statementId?: string,
+  guard?: LabelledWrite,
 ): Promise<string[]> {
   let list: unknown[];
   if (statementId !== undefined) {
@@ -116,17 +119,24 @@ export async function storeStatements(
     if (ids.has(item.id)) throw new BadRequestError(`statement ${item.id}: appears twice in the batch`);
     ids.add(item.id);
   }
-  checkAttachmentParts(
+  await checkAttachmentParts(
     prepared.map((item) => item.statement),
     parts,
   );
   await storeAttachments(parts);
-  return retryOnLostRace(() => writeOnce(caller, prepared, version, 0), {
+  return retryOnLostRace(() => writeOnce(caller, prepared, version, 0, guard), {
     message: 'Statements with these ids were stored meanwhile; send the batch again',
+    raceLabels: (label) => label.startsWith('statement:'),
   });
 }
 
-async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: string, late: number): Promise<string[]> {
+async function writeOnce(
+  caller: LrsCaller,
+  prepared: Prepared[],
+  version: string,
+  late: number,
+  guard?: LabelledWrite,
+): Promise<string[]> {
   const started = performance.now();
   const existing = new Map((await getStatements(prepared.map((item) => item.id))).map((r) => [r.statement_id, r]));
   const fresh: Prepared[] = [];
@@ -138,7 +148,7 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
   }
   if (fresh.length === 0) return prepared.map((item) => item.id);
   const voidTargets = await checkVoiding(fresh);
-  if (fresh.length + voidTargets.length > MAX_COMMIT_ITEMS)
+  if (fresh.length + voidTargets.length + (guard ? 1 : 0) > MAX_COMMIT_ITEMS)
     throw new BadRequestError(`A batch holds at most ${MAX_COMMIT_ITEMS} statements and voided statements together`);
 
   // Only a credential that reads its own statements alone ever reads its partition (decision 276).
@@ -186,10 +196,14 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
     // Too late to commit under this stored time: readers may have read past it. Once more, then 503.
     await batchDelete(indexKeys);
     if (late > 0) throw new ServiceUnavailableError('The LRS is too slow to store statements now; try again');
-    return writeOnce(caller, prepared, version, late + 1);
+    return writeOnce(caller, prepared, version, late + 1, guard);
   }
   try {
-    await transactWrite([...records.map(statementPut), ...voidTargets.map(statementVoidUpdate)]);
+    await transactWrite([
+      ...records.map(statementPut),
+      ...voidTargets.map(statementVoidUpdate),
+      ...(guard ? [guard] : []),
+    ]);
   } catch (error) {
     await batchDelete(indexKeys);
     if (error instanceof TransactionConditionFailed && error.failedLabels.some((l) => l.startsWith('voids:')))

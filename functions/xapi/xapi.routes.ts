@@ -14,7 +14,7 @@ import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.t
 import { defineGroup, type HttpMethod, rawReply, reply, route, type RouteRequest } from '../../shared/http/route.ts';
 import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/views/lrs-credential-views.ts';
 import { type DocumentResource, handleDocument } from './documents.service.ts';
-import { attachmentParts } from './attachments.ts';
+import { type AttachmentPart, attachmentParts } from './attachments.ts';
 import * as credentials from './credentials.service.ts';
 import * as cmi5 from './cmi5.service.ts';
 import { LAUNCH_DATA_STATE } from '../../shared/domain/xapi/cmi5-rules.ts';
@@ -40,6 +40,7 @@ import {
   xapiJson,
   xapiRequest,
   type XapiRequest,
+  type LrsCaller,
 } from './xapi-protocol.ts';
 import {
   abandonStaleBody,
@@ -104,8 +105,10 @@ function statementsBody(request: XapiRequest) {
 }
 
 /** A cmi5 AU's statements are held to the AU rules first (decision 310). */
-const store: typeof storeStatements = (caller, ...rest) =>
-  caller.cmi5 ? cmi5.storeAuStatements(caller, ...rest) : storeStatements(caller, ...rest);
+const store = (caller: LrsCaller, body: unknown, parts: AttachmentPart[], version: string, statementId?: string) =>
+  caller.cmi5
+    ? cmi5.storeAuStatements(caller, body, parts, version, statementId)
+    : storeStatements(caller, body, parts, version, statementId);
 
 async function statements(route: RouteRequest, method: HttpMethod) {
   const request = xapiRequest(route, method);
