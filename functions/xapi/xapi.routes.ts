@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { BadRequestError, ForbiddenError } from '../../shared/domain/errors.ts';
+import { escapeHtml } from '../../shared/domain/wiki-syntax/escape.ts';
 import { isIri, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { checkActor } from '../../shared/domain/xapi/statement-rules.ts';
 import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.ts';
@@ -192,6 +193,22 @@ async function agents(route: RouteRequest) {
   return xapiJson(200, person, request.version);
 }
 
+/**
+ * The group's one page route (the player page's cmi5 launch) refuses as a plain page, not the
+ * API's JSON: the learner's browser shows it. Nothing but the escaped message and a way back.
+ */
+function launchPageError(status: number, message: string) {
+  const body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The unit cannot be launched</title>' +
+    `</head><body><h1>The unit cannot be launched</h1><p>${escapeHtml(message)}</p>` +
+    '<p><a href="/">Go to the start page</a></p></body></html>';
+  return rawReply(status, body, 'text/html; charset=utf-8', {
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    'x-content-type-options': 'nosniff',
+  });
+}
+
 export const xapiGroup = defineGroup({
   name: 'xapi',
   responseExamples,
@@ -207,6 +224,7 @@ export const xapiGroup = defineGroup({
     },
   },
   routeError: xapiErrorReply,
+  pageError: launchPageError,
   // A batch of 100 statements writes ~700 index items before its commit: room for a slow moment,
   // below the 30 s after which a write starts again with a new stored time (decision 274).
   timeoutSeconds: 29,

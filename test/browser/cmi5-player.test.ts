@@ -136,5 +136,6 @@ describe('cmi5 from the course page', () => {
       rawBody: new URLSearchParams({ au: AU1 }).toString(),
     });
     expect(forged.status).toBe(403);
+    expect(forged.headers.get('content-type')).toMatch(/^text\/html/);
   });
 });
