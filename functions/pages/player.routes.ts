@@ -17,10 +17,12 @@ import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
 import { formCsrf } from '../../shared/http/session.ts';
 import { parseOrThrow } from '../../shared/http/validation.ts';
 import { commitModuleAttempt, pagePlayer } from '../../shared/training/module-player.ts';
+import { cmi5Player } from '../../shared/training/cmi5-player.ts';
 import { commitInputSchema } from '../../shared/training/scorm-attempts.ts';
 import { moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
 import { renderPage, STYLE_HASH } from './html/layout.ts';
 import { asPage, pageHeaders } from './html/page-reply.ts';
+import { type Cmi5Page, cmi5Content } from './player/cmi5-page.ts';
 import { PLAYER_SCRIPT, PLAYER_STYLES } from './player/player-assets.ts';
 import { playerContent, scoHref } from './player/player-page.ts';
 
@@ -75,7 +77,9 @@ async function playerPage(
   const path = `/ExternalTrainingModule/${moduleid}${chosen ? `?sco=${encodeURIComponent(chosen)}` : ''}`;
   return asPage(caller, path, async () => {
     const reader = signedIn(caller);
-    const { mode, player } = await pagePlayer(reader, moduleid);
+    const { mode, player, record } = await pagePlayer(reader, moduleid);
+    const cmi5 = await cmi5Player(reader.userid, mode, record);
+    if (cmi5) return cmi5Page(caller, path, headers, { moduleid, title: player.title, mode, player: cmi5 });
     const model = player.standard;
     if ((model !== 'scorm12' && model !== 'scorm2004') || !player.content_base_url)
       throw new NotFoundError('Only SCORM modules play on this page');
@@ -127,6 +131,29 @@ async function playerPage(
       ...pageHeaders(caller),
       'content-security-policy': playerSecurityPolicy(contentOrigin),
     });
+  });
+}
+
+/** A cmi5 module's page (player/cmi5-page.ts): its launch forms may go to the AUs' origins (the 303's target). */
+function cmi5Page(caller: Caller | null, path: string, headers: Record<string, string>, page: Omit<Cmi5Page, 'csrf'>) {
+  const body = renderPage({
+    title: page.title,
+    caller,
+    path,
+    content: cmi5Content({ ...page, csrf: formCsrf(headers).token }),
+  });
+  const policy = [
+    "default-src 'none'",
+    `style-src ${STYLE_HASH} 'self'`,
+    "script-src 'self'",
+    `img-src 'self' ${new URL(siteUrl()).origin}`,
+    `form-action 'self' ${page.player.origins.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return rawReply(200, body, 'text/html; charset=utf-8', {
+    ...pageHeaders(caller),
+    'content-security-policy': policy,
   });
 }
 

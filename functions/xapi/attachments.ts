@@ -5,7 +5,8 @@
  * compact JWS whose payload must be the statement it signs (RS256/384/512; checked against the
  * x5c certificate when the header carries one).
  */
-import { createHash, createVerify, X509Certificate } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { base64url, compactVerify, decodeProtectedHeader, importX509 } from 'jose';
 import { BadRequestError } from '../../shared/domain/errors.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { isObject, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
@@ -47,10 +48,10 @@ function rawAttachments(statement: JsonObject): JsonObject[] {
 }
 
 /** Every attachment without fileUrl has its part; every part belongs to an attachment; signatures hold. */
-export function checkAttachmentParts(statements: JsonObject[], parts: AttachmentPart[]): void {
+export async function checkAttachmentParts(statements: JsonObject[], parts: AttachmentPart[]): Promise<void> {
   const bySha = new Map(parts.map((part) => [part.sha2, part]));
   const wanted = new Set<string>();
-  statements.forEach((statement, index) => {
+  for (const [index, statement] of statements.entries()) {
     for (const attachment of rawAttachments(statement)) {
       const sha2 = String(attachment.sha2).toLowerCase();
       wanted.add(sha2);
@@ -63,17 +64,17 @@ export function checkAttachmentParts(statements: JsonObject[], parts: Attachment
         if (attachment.contentType !== 'application/octet-stream')
           throw new BadRequestError('A signature attachment has Content-Type application/octet-stream');
         if (!part) throw new BadRequestError('A signature attachment must be sent in the request');
-        checkSignature(statement, part.body.toString('utf8'));
+        await checkSignature(statement, part.body.toString('utf8'));
       }
     }
-  });
+  }
   for (const part of parts)
     if (!wanted.has(part.sha2)) throw new BadRequestError(`attachment part ${part.sha2}: no statement names it`);
 }
 
 function base64urlJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    return JSON.parse(new TextDecoder().decode(base64url.decode(text)));
   } catch {
     throw new BadRequestError(`signature: the JWS ${what} is not base64url JSON`);
   }
@@ -85,28 +86,44 @@ function signedShape(statement: JsonObject, keepId: boolean): string {
   return canonicalJson(keepId ? { ...rest, id: typeof id === 'string' ? id.toLowerCase() : id } : rest);
 }
 
-function checkSignature(statement: JsonObject, jws: string): void {
-  const pieces = jws.trim().split('.');
+const SIGNING_ALGORITHMS = ['RS256', 'RS384', 'RS512'];
+
+/** An x5c entry (base64 DER) as the PEM `importX509` takes. */
+function certificatePem(der: string): string {
+  const lines = der.replace(/\s+/g, '').match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----`;
+}
+
+/**
+ * A signature attachment (xAPI 1.0.3, Signed Statements), read with `jose`: a compact JWS with
+ * RS256/384/512 whose payload is the statement (ignoring what the LRS sets); when its header
+ * carries `x5c`, its signature verifies with the first certificate's key.
+ */
+async function checkSignature(statement: JsonObject, jws: string): Promise<void> {
+  const compact = jws.trim();
+  const pieces = compact.split('.');
   if (pieces.length !== 3) throw new BadRequestError('signature: not a compact JWS');
-  const header = base64urlJson(pieces[0], 'header');
-  const payload = base64urlJson(pieces[1], 'payload');
-  if (!isObject(header) || !['RS256', 'RS384', 'RS512'].includes(String(header.alg)))
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(compact);
+  } catch {
+    throw new BadRequestError('signature: the JWS header is not base64url JSON');
+  }
+  if (!SIGNING_ALGORITHMS.includes(String(header.alg)))
     throw new BadRequestError('signature: the JWS algorithm must be RS256, RS384 or RS512');
+  const payload = base64urlJson(pieces[1]!, 'payload');
   if (!isObject(payload)) throw new BadRequestError('signature: the JWS payload is not a statement');
   const keepId = payload.id !== undefined;
   if (signedShape(payload, keepId) !== signedShape(statement, keepId))
     throw new BadRequestError('signature: the JWS payload is not the statement it is attached to');
   if (Array.isArray(header.x5c) && typeof header.x5c[0] === 'string') {
-    let verified = false;
+    const alg = String(header.alg);
     try {
-      const certificate = new X509Certificate(Buffer.from(header.x5c[0], 'base64'));
-      const verify = createVerify(`RSA-SHA${String(header.alg).slice(2)}`);
-      verify.update(`${pieces[0]}.${pieces[1]}`);
-      verified = verify.verify(certificate.publicKey, Buffer.from(pieces[2], 'base64url'));
+      const key = await importX509(certificatePem(header.x5c[0]), alg);
+      await compactVerify(compact, key, { algorithms: [alg] });
     } catch {
-      verified = false;
+      throw new BadRequestError('signature: the JWS does not verify with its x5c certificate');
     }
-    if (!verified) throw new BadRequestError('signature: the JWS does not verify with its x5c certificate');
   }
 }
 

@@ -37,11 +37,13 @@ import {
   type Cmi5AuStatus,
   type Cmi5RegistrationRecord,
   getCmi5Registration,
+  latestCmi5Registration,
   putCmi5Registration,
 } from '../../shared/db/entities/cmi5-registration.ts';
 import {
   type Cmi5SessionRecord,
   claimCmi5Fetch,
+  cmi5SessionMove,
   getCmi5Session,
   insertCmi5Session,
   moveCmi5Session,
@@ -52,8 +54,8 @@ import { getModule } from '../../shared/db/entities/training-module.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { LostRace, retryOnLostRace } from '../../shared/db/retry.ts';
 import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../../shared/storage/module-content.ts';
+import { requireAssigned } from '../../shared/training/module-player.ts';
 import { completeDocument } from '../../shared/training/progress.ts';
-import { log } from '../../shared/observability/logger.ts';
 import { type Cmi5LaunchView, type Cmi5RegistrationView, cmi5RegistrationView } from '../../shared/views/cmi5-views.ts';
 import { handleDocument } from './documents.service.ts';
 import { readStatements, storeStatements } from './statements.service.ts';
@@ -246,6 +248,30 @@ export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cm
   };
 }
 
+/** Where the player page lives: a cmi5 AU launched from it returns there (`returnURL`). */
+export function playerPageUrl(moduleid: number): string {
+  return `${siteUrl().replace(/\/+$/, '')}/ExternalTrainingModule/${moduleid}`;
+}
+
+/**
+ * A learner launches an AU from the player page (`/ExternalTrainingModule/{id}`): assigned
+ * learners only, in their registration of the module's current version (a new one the first time
+ * and after a new version was made current), in Normal mode, returning to the player page.
+ */
+export async function launchFromPlayer(caller: Caller, moduleid: number, auId: string): Promise<Cmi5LaunchView> {
+  const module = await requireAssigned(caller, moduleid);
+  const latest = await latestCmi5Registration(moduleid, caller.userid);
+  const current = latest && latest.importid === module.current_importid ? latest.registration : undefined;
+  return launch(caller, {
+    moduleid,
+    userid: caller.userid,
+    au_id: auId,
+    ...(current ? { registration: current } : {}),
+    launch_mode: 'Normal',
+    return_url: playerPageUrl(moduleid),
+  });
+}
+
 export type FetchAnswer = { 'auth-token': string } | { 'error-code': '1' | '2' | '3'; 'error-text': string };
 
 /** The fetch URL: an auth-token the first time, the cmi5 error JSON after that. */
@@ -275,33 +301,43 @@ export async function storeAuStatements(
   version: string,
   statementId?: string,
 ): Promise<string[]> {
-  const session = await getCmi5Session(caller.cmi5!.sessionId);
-  if (!session) throw new ForbiddenError('The cmi5 session is gone');
   const list = statementId !== undefined ? [body] : Array.isArray(body) ? body : [body];
   // A malformed statement is a 400, as from any client, before the AU rules judge it.
   const checked = list.map((raw, index) =>
     checkStatement(raw, Array.isArray(body) ? `statements[${index}]` : 'statement'),
   );
-  const registration = await getCmi5Registration(session.registration);
-  if (!registration) throw new ForbiddenError('The registration of this session is gone');
-  const { course } = await courseOfRegistration(registration);
-  const au = course.aus.find((candidate) => candidate.id === session.au_id);
-  if (!au) throw new ForbiddenError('The AU of this session is no longer in the course');
-  const status = registration.aus[au.id] ?? EMPTY_STATUS;
-  let next: ReturnType<typeof checkAuStatements>;
-  try {
-    next = checkAuStatements(
-      { sessionId: session.session_id, registration: session.registration, actor: JSON.parse(session.actor), au },
-      { state: session.state, launchMode: session.launch_mode, ...status },
-      checked,
-    );
-  } catch (error) {
-    if (error instanceof Cmi5RuleBroken) throw new ForbiddenError(error.message);
-    throw error;
-  }
-  const ids = await storeStatements(caller, body, parts, version, statementId);
-  if (next.state !== session.state && !(await moveCmi5Session(session.session_id, session.state, next.state)))
-    log().warn('A cmi5 session moved meanwhile', { session: session.session_id, to: next.state });
+  // Judged by the session as read, stored with the session's move on condition it is still so:
+  // a request racing another of the session is judged again after it (decision 328).
+  const { ids, session, course, au, status, next } = await retryOnLostRace(
+    async () => {
+      const session = await getCmi5Session(caller.cmi5!.sessionId);
+      if (!session) throw new ForbiddenError('The cmi5 session is gone');
+      const registration = await getCmi5Registration(session.registration);
+      if (!registration) throw new ForbiddenError('The registration of this session is gone');
+      const { course } = await courseOfRegistration(registration);
+      const au = course.aus.find((candidate) => candidate.id === session.au_id);
+      if (!au) throw new ForbiddenError('The AU of this session is no longer in the course');
+      const status = registration.aus[au.id] ?? EMPTY_STATUS;
+      let next: ReturnType<typeof checkAuStatements>;
+      try {
+        next = checkAuStatements(
+          { sessionId: session.session_id, registration: session.registration, actor: JSON.parse(session.actor), au },
+          { state: session.state, launchMode: session.launch_mode, ...status },
+          checked,
+        );
+      } catch (error) {
+        if (error instanceof Cmi5RuleBroken) throw new ForbiddenError(error.message);
+        throw error;
+      }
+      const move = cmi5SessionMove(session, next.state);
+      const ids = await storeStatements(caller, body, parts, version, statementId, move);
+      return { ids, session, course, au, status, next };
+    },
+    {
+      raceLabels: (label) => label.startsWith('cmi5-session:') || label.startsWith('statement:'),
+      message: 'Other statements of this cmi5 session kept arriving at once; send these again',
+    },
+  );
   if (next.completed !== status.completed || next.passed !== status.passed || next.failed !== status.failed)
     await judge(session.registration, course, session.session_id, au, (current) => ({
       ...current,

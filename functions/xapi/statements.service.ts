@@ -41,7 +41,8 @@ import {
   getStatement,
   getStatements,
   type IndexKind,
-  indexItem,
+  type IndexPartition,
+  indexItems,
   indexPartition,
   queryIndex,
   seqCeiling,
@@ -53,7 +54,7 @@ import {
   writeBeforeCommit,
 } from '../../shared/db/entities/xapi-statement.ts';
 import { batchDelete } from '../../shared/db/batch.ts';
-import { TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
+import { type LabelledWrite, TransactionConditionFailed, transactWrite } from '../../shared/db/transactions.ts';
 import { retryOnLostRace } from '../../shared/db/retry.ts';
 import { log } from '../../shared/observability/logger.ts';
 import { checkAttachmentParts, readAttachments, storeAttachments, type AttachmentPart } from './attachments.ts';
@@ -89,7 +90,9 @@ function prepare(raw: unknown, index: number, path: string): Prepared {
 /**
  * Stores statements as one unit. `statementId` is PUT's parameter (the statement must carry that
  * id or none). Returns the ids, in order; ids already stored with the same statement are kept as
- * they are (nothing written for them).
+ * they are (nothing written for them). `guard`, a labelled write, joins the commit transaction (a
+ * cmi5 session's move, decision 328); when its condition fails the commit's TransactionConditionFailed
+ * passes through to the caller, who judges again.
  */
 export async function storeStatements(
   caller: LrsCaller,
@@ -97,6 +100,7 @@ export async function storeStatements(
   parts: AttachmentPart[],
   version: string,
   statementId?: string,
+  guard?: LabelledWrite,
 ): Promise<string[]> {
   let list: unknown[];
   if (statementId !== undefined) {
@@ -115,17 +119,24 @@ export async function storeStatements(
     if (ids.has(item.id)) throw new BadRequestError(`statement ${item.id}: appears twice in the batch`);
     ids.add(item.id);
   }
-  checkAttachmentParts(
+  await checkAttachmentParts(
     prepared.map((item) => item.statement),
     parts,
   );
   await storeAttachments(parts);
-  return retryOnLostRace(() => writeOnce(caller, prepared, version, 0), {
+  return retryOnLostRace(() => writeOnce(caller, prepared, version, 0, guard), {
     message: 'Statements with these ids were stored meanwhile; send the batch again',
+    raceLabels: (label) => label.startsWith('statement:'),
   });
 }
 
-async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: string, late: number): Promise<string[]> {
+async function writeOnce(
+  caller: LrsCaller,
+  prepared: Prepared[],
+  version: string,
+  late: number,
+  guard?: LabelledWrite,
+): Promise<string[]> {
   const started = performance.now();
   const existing = new Map((await getStatements(prepared.map((item) => item.id))).map((r) => [r.statement_id, r]));
   const fresh: Prepared[] = [];
@@ -137,7 +148,7 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
   }
   if (fresh.length === 0) return prepared.map((item) => item.id);
   const voidTargets = await checkVoiding(fresh);
-  if (fresh.length + voidTargets.length > MAX_COMMIT_ITEMS)
+  if (fresh.length + voidTargets.length + (guard ? 1 : 0) > MAX_COMMIT_ITEMS)
     throw new BadRequestError(`A batch holds at most ${MAX_COMMIT_ITEMS} statements and voided statements together`);
 
   // Only a credential that reads its own statements alone ever reads its partition (decision 276).
@@ -170,9 +181,9 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
       voiding,
       ...(attachments.length ? { attachments } : {}),
     });
-    for (const partition of partitionsOf(statement, ownReader ? caller.key : undefined)) {
-      beforeCommit.push(indexItem(partition, seq, item.id));
-      indexKeys.push({ pk: partition, sk: seq });
+    for (const index of indexItems(partitionsOf(statement, ownReader ? caller.key : undefined), seq, item.id)) {
+      beforeCommit.push(index);
+      indexKeys.push({ pk: index.pk, sk: index.sk });
     }
     for (const [activityId, definition] of definitionsOf(statement))
       beforeCommit.push(activityItem(activityId, definition));
@@ -185,10 +196,14 @@ async function writeOnce(caller: LrsCaller, prepared: Prepared[], version: strin
     // Too late to commit under this stored time: readers may have read past it. Once more, then 503.
     await batchDelete(indexKeys);
     if (late > 0) throw new ServiceUnavailableError('The LRS is too slow to store statements now; try again');
-    return writeOnce(caller, prepared, version, late + 1);
+    return writeOnce(caller, prepared, version, late + 1, guard);
   }
   try {
-    await transactWrite([...records.map(statementPut), ...voidTargets.map(statementVoidUpdate)]);
+    await transactWrite([
+      ...records.map(statementPut),
+      ...voidTargets.map(statementVoidUpdate),
+      ...(guard ? [guard] : []),
+    ]);
   } catch (error) {
     await batchDelete(indexKeys);
     if (error instanceof TransactionConditionFailed && error.failedLabels.some((l) => l.startsWith('voids:')))
@@ -228,12 +243,12 @@ async function checkVoiding(fresh: Prepared[]): Promise<string[]> {
   return stored.map((target) => target.statement_id);
 }
 
-function partitionsOf(statement: JsonObject, credential: string | undefined): string[] {
+function partitionsOf(statement: JsonObject, credential: string | undefined): IndexPartition[] {
   const terms = termsOf(statement);
-  const partitions = new Set<string>([indexPartition('ALL')]);
-  if (credential !== undefined) partitions.add(indexPartition('CRED', credential));
+  const partitions: IndexPartition[] = [indexPartition('ALL')];
+  if (credential !== undefined) partitions.push(indexPartition('CRED', credential));
   const add = (kind: IndexKind, values: Array<string | undefined>) => {
-    for (const value of values) if (value !== undefined) partitions.add(indexPartition(kind, value));
+    for (const value of values) if (value !== undefined) partitions.push(indexPartition(kind, value));
   };
   // The plain agent and activity filters read the related partitions and check the rest in code:
   // their values are a subset, and two items fewer a statement halve nothing but cost less.
@@ -241,7 +256,7 @@ function partitionsOf(statement: JsonObject, credential: string | undefined): st
   add('VERB', [terms.verb]);
   add('RACT', terms.relatedActivities);
   add('REG', [terms.registration]);
-  return [...partitions];
+  return partitions;
 }
 
 /** Activities a statement defines (object, context activities), for GET /xapi/activities. */
@@ -435,7 +450,7 @@ function decodeCursor(cursor: string): ListRequest {
 }
 
 /** The index that narrows the query most: registration, verb, activity, agent, else every statement. */
-function primaryPartition(filter: StatementFilter, mineOnly: string | undefined): string {
+function primaryPartition(filter: StatementFilter, mineOnly: string | undefined): IndexPartition {
   if (filter.registration) return indexPartition('REG', filter.registration);
   if (filter.verb) return indexPartition('VERB', filter.verb);
   if (filter.activity) return indexPartition('RACT', filter.activity);

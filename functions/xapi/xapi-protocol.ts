@@ -5,6 +5,11 @@
  * body is read, multipart/mixed bodies, and error replies.
  */
 import { timingSafeEqual } from 'node:crypto';
+import {
+  getMultipartBoundary,
+  MultipartParseError,
+  parseMultipart as readMultipart,
+} from '@remix-run/multipart-parser';
 import { BadRequestError, ForbiddenError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
 import { allows, type LrsAccess, type LrsScope } from '../../shared/domain/xapi/scopes.ts';
@@ -178,36 +183,33 @@ export interface Part {
 /** The boundary of a multipart/mixed Content-Type, or undefined for any other type. */
 export function multipartBoundary(contentType: string | undefined): string | undefined {
   if (!contentType || !/^multipart\/mixed\b/i.test(contentType.trim())) return undefined;
-  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!match) throw new BadRequestError('Content-Type: multipart/mixed needs a boundary');
-  return match[1] ?? match[2];
+  const boundary = getMultipartBoundary(contentType);
+  if (!boundary) throw new BadRequestError('Content-Type: multipart/mixed needs a boundary');
+  return boundary;
 }
 
-/** Splits a multipart body (RFC 2046) into its parts; a malformed body is a 400. */
+/**
+ * Splits a multipart body (RFC 2046) into its parts with @remix-run/multipart-parser (any
+ * `multipart/*`, parts without Content-Disposition kept; busboy reads form-data only); header
+ * names in lower case. A malformed body is a 400. The body is in memory already: no part may be
+ * larger than it, nor more than 1,000 parts.
+ */
 export function parseMultipart(body: Buffer, boundary: string): Part[] {
-  const delimiter = Buffer.from(`--${boundary}`);
   const parts: Part[] = [];
-  let at = body.indexOf(delimiter);
-  if (at < 0) throw new BadRequestError('multipart/mixed: the body holds no boundary');
-  for (;;) {
-    let start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    if (body.subarray(start, start + 2).toString() === '\r\n') start += 2;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) throw new BadRequestError('multipart/mixed: the body does not end with its closing boundary');
-    let end = next;
-    if (body.subarray(end - 2, end).toString() === '\r\n') end -= 2;
-    const part = body.subarray(start, end);
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) throw new BadRequestError('multipart/mixed: a part has no header section');
-    const headers: Record<string, string> = {};
-    for (const line of part.subarray(0, split).toString('utf8').split('\r\n')) {
-      const colon = line.indexOf(':');
-      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  try {
+    const limits = { maxFileSize: body.length, maxTotalSize: body.length, maxParts: 1000 };
+    for (const part of readMultipart(body, { boundary, ...limits })) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(part.headers))
+        if (value !== undefined) headers[name.toLowerCase()] = value.trim();
+      const bytes = part.bytes;
+      parts.push({ headers, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     }
-    parts.push({ headers, body: part.subarray(split + 4) });
-    at = next;
+  } catch (error) {
+    if (error instanceof MultipartParseError) throw new BadRequestError(`multipart/mixed: ${error.message}`);
+    throw error;
   }
+  if (parts.length === 0) throw new BadRequestError('multipart/mixed: the body holds no part');
   return parts;
 }
 

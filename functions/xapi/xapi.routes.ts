@@ -8,13 +8,14 @@
  */
 import * as z from 'zod/mini';
 import { BadRequestError, ForbiddenError } from '../../shared/domain/errors.ts';
+import { escapeHtml } from '../../shared/domain/wiki-syntax/escape.ts';
 import { isIri, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { checkActor } from '../../shared/domain/xapi/statement-rules.ts';
 import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.ts';
 import { defineGroup, type HttpMethod, rawReply, reply, route, type RouteRequest } from '../../shared/http/route.ts';
 import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/views/lrs-credential-views.ts';
 import { type DocumentResource, handleDocument } from './documents.service.ts';
-import { attachmentParts } from './attachments.ts';
+import { type AttachmentPart, attachmentParts } from './attachments.ts';
 import * as credentials from './credentials.service.ts';
 import * as cmi5 from './cmi5.service.ts';
 import { LAUNCH_DATA_STATE } from '../../shared/domain/xapi/cmi5-rules.ts';
@@ -40,6 +41,7 @@ import {
   xapiJson,
   xapiRequest,
   type XapiRequest,
+  type LrsCaller,
 } from './xapi-protocol.ts';
 import {
   abandonStaleBody,
@@ -104,8 +106,10 @@ function statementsBody(request: XapiRequest) {
 }
 
 /** A cmi5 AU's statements are held to the AU rules first (decision 310). */
-const store: typeof storeStatements = (caller, ...rest) =>
-  caller.cmi5 ? cmi5.storeAuStatements(caller, ...rest) : storeStatements(caller, ...rest);
+const store = (caller: LrsCaller, body: unknown, parts: AttachmentPart[], version: string, statementId?: string) =>
+  caller.cmi5
+    ? cmi5.storeAuStatements(caller, body, parts, version, statementId)
+    : storeStatements(caller, body, parts, version, statementId);
 
 async function statements(route: RouteRequest, method: HttpMethod) {
   const request = xapiRequest(route, method);
@@ -189,6 +193,22 @@ async function agents(route: RouteRequest) {
   return xapiJson(200, person, request.version);
 }
 
+/**
+ * The group's one page route (the player page's cmi5 launch) refuses as a plain page, not the
+ * API's JSON: the learner's browser shows it. Nothing but the escaped message and a way back.
+ */
+function launchPageError(status: number, message: string) {
+  const body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The unit cannot be launched</title>' +
+    `</head><body><h1>The unit cannot be launched</h1><p>${escapeHtml(message)}</p>` +
+    '<p><a href="/">Go to the start page</a></p></body></html>';
+  return rawReply(status, body, 'text/html; charset=utf-8', {
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    'x-content-type-options': 'nosniff',
+  });
+}
+
 export const xapiGroup = defineGroup({
   name: 'xapi',
   responseExamples,
@@ -204,6 +224,7 @@ export const xapiGroup = defineGroup({
     },
   },
   routeError: xapiErrorReply,
+  pageError: launchPageError,
   // A batch of 100 statements writes ~700 index items before its commit: room for a slow moment,
   // below the 30 s after which a write starts again with a new stored time (decision 274).
   timeoutSeconds: 29,
@@ -345,6 +366,33 @@ export const xapiGroup = defineGroup({
       handler: async (route) => {
         const answer = await cmi5.fetchToken(new URLSearchParams(route.rawQueryString).get('code'));
         return rawReply(200, JSON.stringify(answer), 'application/json');
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/ExternalTrainingModule/{id}/cmi5',
+      site: true,
+      page: true,
+      form: true,
+      auth: 'user',
+      summary: "The player page's launch of a cmi5 AU: 303 to the AU's launch URL (the learner's registration)",
+      description:
+        'A form POST of the player page with its CSRF token and the AU id: an assigned learner launches the AU ' +
+        "in their registration of the module's current version, in Normal mode, with the player page as " +
+        '`returnURL` (docs/lrs.md).',
+      params: z.object({ id: z.string().check(z.regex(/^[1-9]\d{0,14}$/)) }),
+      body: z.object({ csrf: z.string(), au: z.string().check(z.minLength(1), z.maxLength(2000)) }),
+      example: {
+        csrf: '5d41402abc4b2a76b9719d911017c592ae9f1e0c8a6e6d2b7c4f3e2a1b0c9d8e',
+        au: 'https://example.com/au1',
+      },
+      handler: async ({ caller, params, body }) => {
+        const launched = await cmi5.launchFromPlayer(caller, Number(params.id), body.au);
+        return reply(303, undefined, {
+          location: launched.launch_url,
+          'cache-control': 'no-store',
+          vary: 'Authorization, Cookie',
+        });
       },
     }),
     route({

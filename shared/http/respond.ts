@@ -60,9 +60,18 @@ export const CORS_MAX_AGE_SECONDS = 3600;
 /**
  * The request headers a browser may send across origins, and the answer headers it may read: one
  * list for these headers and the deployed HTTP API's corsPreflight (infra/cdk/stacks/api-stack.ts).
- * Idempotency-Key: decision 223 (shared/http/idempotency.ts).
+ * Idempotency-Key: decision 223 (shared/http/idempotency.ts); the xAPI headers: docs/lrs.md.
  */
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'];
+export const CORS_ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-App-Id',
+  'Idempotency-Key',
+  // xAPI (docs/lrs.md): a cmi5 AU on the content origin or any web client of the LRS sends these.
+  'X-Experience-API-Version',
+  'If-Match',
+  'If-None-Match',
+];
 /**
  * The id of its request (decision 183), whether an answer replays an Idempotency-Key (decision 223),
  * what a 409 on a stale ?revisionid= names as current, and the body fields a write ignored (decision 315).
@@ -72,6 +81,10 @@ export const CORS_EXPOSE_HEADERS = [
   'Idempotent-Replayed',
   'X-Stepwise-Current-Revisionid',
   'X-Stepwise-Ignored-Fields',
+  'X-Experience-API-Version',
+  'X-Experience-API-Consistent-Through',
+  'ETag',
+  'Last-Modified',
 ];
 
 export const CORS_HEADERS: Record<string, string> = {

@@ -236,6 +236,20 @@ describe('cmi5 launch and the AU rules', () => {
     ]);
   });
 
+  it('judges two requests of one session sent at once one after the other: only one initialized, one terminated', async () => {
+    const someone = await createUser();
+    const a = await au({ userid: someone.userid, au_id: AU1 });
+    const twice = async (name: string) =>
+      (await Promise.all([a.send(verb(name)), a.send(verb(name))])).map((answer) => answer.status).sort();
+    expect(await twice('initialized')).toEqual([200, 403]);
+    expect(await twice('terminated')).toEqual([200, 403]);
+    expect((await verbsOf(a.registration)).map(([name]: string[]) => name)).toEqual([
+      'launched',
+      'initialized',
+      'terminated',
+    ]);
+  });
+
   it('waives an AU, abandons a session once, and sweeps open sessions; Browse mode judges nothing', async () => {
     const someone = await createUser();
     const first = await launch({ userid: someone.userid, au_id: AU2, launch_mode: 'Browse' });

@@ -4,6 +4,7 @@
  * attachments), documents (ETags, preconditions, merge) and the alternate request syntax.
  */
 import { createHash, createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { SIGNER_KEY, SIGNER_X5C } from '../support/xapi-signer.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, loginAdmin, site, type RequestOptions } from '../support/api.ts';
 
@@ -323,6 +324,29 @@ describe('signed statements', () => {
     expect(mismatch.body.message).toMatch(/payload/);
     expect((await postSigned(other, jws(other, 'HS256'))).status).toBe(400);
     expect((await postSigned(other, 'not.a-jws')).status).toBe(400);
+  });
+
+  it('verifies a JWS against its x5c certificate, RS384 and RS512 alike, and refuses a forged one', async () => {
+    const signedWith = (payload: unknown, alg: string, key: string) => {
+      const head = Buffer.from(JSON.stringify({ alg, x5c: [SIGNER_X5C] })).toString('base64url');
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      const signature = createSign(`RSA-SHA${alg.slice(2)}`)
+        .update(`${head}.${body}`)
+        .sign(key);
+      return `${head}.${body}.${signature.toString('base64url')}`;
+    };
+    for (const alg of ['RS384', 'RS512']) {
+      const signed = statement({ id: randomUUID() });
+      const answer = await postSigned(signed, signedWith(signed, alg, SIGNER_KEY));
+      expect(answer.status, answer.text).toBe(200);
+    }
+    const forged = statement({ id: randomUUID() });
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    const refused = await postSigned(forged, signedWith(forged, 'RS256', String(otherKey)));
+    expect([refused.status, refused.body.message]).toEqual([400, expect.stringMatching(/x5c certificate/)]);
   });
 });
 

@@ -119,11 +119,12 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-max-age')).toBe('3600');
   });
 
-  it('lets a browser on another origin read X-Request-Id, Idempotent-Replayed and the X-Stepwise- hints', async () => {
+  it('lets a browser on another origin read X-Request-Id, Idempotent-Replayed, the X-Stepwise- hints and xAPI headers', async () => {
     const response = await fetch(`${apiUrl()}/users/1`, { headers: { origin: 'https://example.org' } });
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(response.headers.get('access-control-expose-headers')).toBe(
-      'X-Request-Id, Idempotent-Replayed, X-Stepwise-Current-Revisionid, X-Stepwise-Ignored-Fields',
+      'X-Request-Id, Idempotent-Replayed, X-Stepwise-Current-Revisionid, X-Stepwise-Ignored-Fields, ' +
+        'X-Experience-API-Version, X-Experience-API-Consistent-Through, ETag, Last-Modified',
     );
   });
 });

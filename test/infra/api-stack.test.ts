@@ -95,7 +95,15 @@ describe('api stack: routes from the route table', () => {
     apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
-        AllowHeaders: ['Authorization', 'Content-Type', 'X-App-Id', 'Idempotency-Key'],
+        AllowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'X-App-Id',
+          'Idempotency-Key',
+          'X-Experience-API-Version',
+          'If-Match',
+          'If-None-Match',
+        ],
         AllowMethods: ['DELETE', 'GET', 'PATCH', 'POST'],
         AllowOrigins: ['*'],
         MaxAge: 3600,
@@ -104,6 +112,10 @@ describe('api stack: routes from the route table', () => {
           'Idempotent-Replayed',
           'X-Stepwise-Current-Revisionid',
           'X-Stepwise-Ignored-Fields',
+          'X-Experience-API-Version',
+          'X-Experience-API-Consistent-Through',
+          'ETag',
+          'Last-Modified',
         ],
       },
     });

@@ -3,8 +3,11 @@
  * one-time fetch secret's hash (the fetch URL answers once: a conditional update), then the
  * auth-token's hash the AU authenticates to /xapi with (HTTP Basic, the session id and the token
  * secret), and where the AU is in its session (launched, initialized, terminated, abandoned).
- * pk CMI5SES#<session> / sk CMI5SES; gsi1 CMI5OPEN / <padded created>#<session> while the session
- * is open (launched or initialized): what the abandon sweep reads; removed when it ends. The item
+ * pk CMI5SES#<session> / sk CMI5SES; gsi1 CMI5OPEN#<shard 0-7> / <padded created>#<session> while
+ * the session is open (launched or initialized): what the abandon sweep reads, every shard
+ * (decision 328); removed when it ends. `writes` counts the AU's stored requests: every one moves
+ * the session in its statements' commit transaction on condition of the state and count it was
+ * judged by, so two requests at once cannot both pass the AU rules (decision 328). The item
  * expires 30 days after its launch.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,18 +19,24 @@ import { queryPage } from '../paging.ts';
 import { isConditionFailed } from '../retry.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { INDEXES } from '../table.ts';
+import type { LabelledWrite } from '../transactions.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const CMI5_SESSION_STATES = ['launched', 'initialized', 'terminated', 'abandoned'] as const;
 export type Cmi5SessionState = (typeof CMI5_SESSION_STATES)[number];
 const SESSION_SECONDS = 30 * 24 * 3600;
-const OPEN_PARTITION = 'CMI5OPEN';
+/** Open sessions are spread over this many gsi1 partitions (write sharding), read all by the sweep. */
+export const OPEN_SHARDS = 8;
+
+function openPartition(sessionId: string): string {
+  return `CMI5OPEN#${Number.parseInt(sessionId.slice(-2), 16) % OPEN_SHARDS}`;
+}
 
 export const cmi5SessionItemSchema = z.strictObject({
   pk: z.string().check(z.regex(/^CMI5SES#[0-9a-f-]{36}$/)),
   sk: z.literal('CMI5SES'),
   entity: z.literal('Cmi5Session'),
-  gsi1pk: z.optional(z.literal(OPEN_PARTITION)),
+  gsi1pk: z.optional(z.string().check(z.regex(/^CMI5OPEN#[0-7]$/))),
   gsi1sk: z.optional(z.string()),
   ttl: z.number(),
   session_id: z.string().check(z.regex(UUID)),
@@ -41,6 +50,8 @@ export const cmi5SessionItemSchema = z.strictObject({
   /** Set when the fetch URL answered: the SHA-256 of the auth-token's secret. */
   token_hash: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
   state: z.enum(CMI5_SESSION_STATES),
+  /** How many of the AU's requests were stored in the session (absent: none yet). */
+  writes: z.optional(z.int().check(z.nonnegative())),
   created: z.number(),
 });
 
@@ -57,7 +68,7 @@ export async function insertCmi5Session(record: Cmi5SessionRecord): Promise<void
       Item: {
         ...sessionKey(record.session_id),
         entity: 'Cmi5Session',
-        [INDEXES.gsi1.pk]: OPEN_PARTITION,
+        [INDEXES.gsi1.pk]: openPartition(record.session_id),
         [INDEXES.gsi1.sk]: `${padId(record.created)}#${record.session_id}`,
         ttl: record.created + SESSION_SECONDS,
         ...record,
@@ -120,15 +131,51 @@ export async function moveCmi5Session(
   }
 }
 
-/** Open sessions launched at or before `before` (seconds), oldest first, at most `limit`. */
-export async function openCmi5SessionsBefore(before: number, limit: number): Promise<Cmi5SessionRecord[]> {
-  const items = await queryPage(
-    {
-      index: INDEXES.gsi1,
-      partition: OPEN_PARTITION,
-      sortBetween: { from: padId(0), to: `${padId(before)}#~` },
+/**
+ * An AU request's move of its session, in the statements' commit transaction (label
+ * `cmi5-session:<id>`): to `to`, one more write, on condition that the session is still in the
+ * state and at the count the request was judged by. An ended session leaves the open index.
+ */
+export function cmi5SessionMove(record: Cmi5SessionRecord, to: Cmi5SessionState): LabelledWrite {
+  const ends = to === 'terminated' || to === 'abandoned';
+  const counted = record.writes !== undefined;
+  return {
+    label: `cmi5-session:${record.session_id}`,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: sessionKey(record.session_id),
+        UpdateExpression: `SET #state = :to, writes = :next${ends ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        ConditionExpression: `#state = :from AND ${counted ? 'writes = :writes' : 'attribute_not_exists(writes)'}`,
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':to': to,
+          ':from': record.state,
+          ':next': (record.writes ?? 0) + 1,
+          ...(counted ? { ':writes': record.writes } : {}),
+        },
+      },
     },
-    { limit, offset: 0 },
+  };
+}
+
+/** Open sessions launched at or before `before` (seconds), oldest first, at most `limit`: every shard. */
+export async function openCmi5SessionsBefore(before: number, limit: number): Promise<Cmi5SessionRecord[]> {
+  const shards = await Promise.all(
+    Array.from({ length: OPEN_SHARDS }, (_, shard) =>
+      queryPage(
+        {
+          index: INDEXES.gsi1,
+          partition: `CMI5OPEN#${shard}`,
+          sortBetween: { from: padId(0), to: `${padId(before)}#~` },
+        },
+        { limit, offset: 0 },
+      ),
+    ),
   );
-  return items.map(recordsOf(cmi5SessionItemSchema));
+  return shards
+    .flat()
+    .map(recordsOf(cmi5SessionItemSchema))
+    .sort((a, b) => a.created - b.created || a.session_id.localeCompare(b.session_id))
+    .slice(0, limit);
 }

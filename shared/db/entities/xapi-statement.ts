@@ -6,10 +6,14 @@
  *   same-id comparison reads), its `seq`, and `voided` (set once, by the voiding statement's
  *   commit). It is the commit marker of its own index items: readers take an index item only
  *   when the statement item exists with the same `seq`.
- * - XapiStatementIndex: pk XIDX#<filter>#<hash of the value> (XIDX#ALL for every statement) /
- *   sk <seq>: one per filter value a statement can be found by, written before the statement
- *   items commit (a batch of 100 statements has over 100 of them, more than one transaction
- *   holds), so nothing half-written is ever visible.
+ * - XapiStatementIndex (decision 327): the partitions a statement is found by
+ *   (XIDX#<filter>#<hash of the value>, XIDX#ALL for every statement), each with the sort key
+ *   <seq>, carried three to an item: the table's key holds one of ALL, VERB, REG, CRED, gsi1 one
+ *   related agent (RAGENT), gsi2 one related activity (RACT). A statement has as many items as its
+ *   longest of those three lists (3 for a typical one, not 7); an item with nothing left for the
+ *   table's key has pk XIDX#X#<hash of the statement id and the item's number>, which no reader
+ *   asks for. They are written before the statement items commit (a batch of 100 statements has
+ *   over 100 of them, more than one transaction holds), so nothing half-written is ever visible.
  * - XapiActivity: pk XACT#<hash of the activity id> / sk ACTIVITY: the latest definition a
  *   statement gave the activity (GET /xapi/activities).
  *
@@ -21,6 +25,7 @@ import * as z from 'zod/mini';
 import { db, tableName } from '../client.ts';
 import { batchGetInOrder, batchPut } from '../batch.ts';
 import { getItem } from '../items.ts';
+import { INDEXES, KEY } from '../table.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { sha256Hex } from '../../domain/secrets.ts';
@@ -49,6 +54,12 @@ export const statementIndexItemSchema = z.strictObject({
   sk: z.string(),
   entity: z.literal('XapiStatementIndex'),
   statement_id: z.string(),
+  /** A related agent's partition (RAGENT) and the seq, in gsi1. */
+  gsi1pk: z.optional(z.string().check(z.regex(/^XIDX#RAGENT#/))),
+  gsi1sk: z.optional(z.string()),
+  /** A related activity's partition (RACT) and the seq, in gsi2. */
+  gsi2pk: z.optional(z.string().check(z.regex(/^XIDX#RACT#/))),
+  gsi2sk: z.optional(z.string()),
 });
 
 export const activityItemSchema = z.strictObject({
@@ -62,12 +73,29 @@ export const activityItemSchema = z.strictObject({
 /** The filters a statement is indexed by (each a partition of index items). */
 export type IndexKind = 'ALL' | 'RAGENT' | 'VERB' | 'RACT' | 'REG' | 'CRED';
 
+/** Where a filter's partitions live: the table's key, gsi1 or gsi2 (decision 327). */
+type IndexSlot = 'table' | 'gsi1' | 'gsi2';
+const SLOT: Record<IndexKind, IndexSlot> = {
+  ALL: 'table',
+  VERB: 'table',
+  REG: 'table',
+  CRED: 'table',
+  RAGENT: 'gsi1',
+  RACT: 'gsi2',
+};
+
+/** A partition of a filter value: what a query reads and where. */
+export interface IndexPartition {
+  kind: IndexKind;
+  partition: string;
+}
+
 export function statementKey(id: string) {
   return { pk: `XSTMT#${id.toLowerCase()}`, sk: 'STMT' as const };
 }
 
-export function indexPartition(kind: IndexKind, value = ''): string {
-  return kind === 'ALL' ? 'XIDX#ALL' : `XIDX#${kind}#${sha256Hex(value)}`;
+export function indexPartition(kind: IndexKind, value = ''): IndexPartition {
+  return { kind, partition: kind === 'ALL' ? 'XIDX#ALL' : `XIDX#${kind}#${sha256Hex(value)}` };
 }
 
 export function activityKey(activityId: string) {
@@ -86,14 +114,27 @@ export function seqCeiling(ms: number): string {
   return `${String(Math.max(0, ms)).padStart(15, '0')}#~`;
 }
 
-/** An index item: found by its filter's partition, taken only once its statement is committed. */
-export function indexItem(partition: string, seq: string, statementId: string) {
-  return {
-    pk: partition,
-    sk: seq,
-    entity: 'XapiStatementIndex',
-    statement_id: statementId,
-  } satisfies z.input<typeof statementIndexItemSchema>;
+/**
+ * A statement's index items: its partitions, three to an item (the table's key, gsi1, gsi2 by
+ * kind), each taken only once the statement is committed. Duplicates are dropped.
+ */
+export function indexItems(partitions: IndexPartition[], seq: string, statementId: string) {
+  const bySlot: Record<IndexSlot, string[]> = { table: [], gsi1: [], gsi2: [] };
+  for (const { kind, partition } of partitions)
+    if (!bySlot[SLOT[kind]].includes(partition)) bySlot[SLOT[kind]].push(partition);
+  const count = Math.max(bySlot.table.length, bySlot.gsi1.length, bySlot.gsi2.length);
+  return Array.from({ length: count }, (_, n) => {
+    const gsi1 = bySlot.gsi1[n];
+    const gsi2 = bySlot.gsi2[n];
+    return {
+      pk: bySlot.table[n] ?? `XIDX#X#${sha256Hex(`${statementId}#${n}`)}`,
+      sk: seq,
+      entity: 'XapiStatementIndex',
+      statement_id: statementId,
+      ...(gsi1 ? { gsi1pk: gsi1, gsi1sk: seq } : {}),
+      ...(gsi2 ? { gsi2pk: gsi2, gsi2sk: seq } : {}),
+    } satisfies z.input<typeof statementIndexItemSchema>;
+  });
 }
 
 /** The latest definition a statement gave an activity. */
@@ -111,7 +152,9 @@ export function activityItem(activityId: string, definition: unknown) {
  * parallel batches (no reader takes an index item before its statement item exists). An
  * activity defined twice in one request is written once, with its last definition.
  */
-export async function writeBeforeCommit(items: Array<ReturnType<typeof indexItem> | ReturnType<typeof activityItem>>) {
+export async function writeBeforeCommit(
+  items: Array<ReturnType<typeof indexItems>[number] | ReturnType<typeof activityItem>>,
+) {
   const byKey = new Map(items.map((item) => [`${item.pk}\u0000${item.sk}`, item]));
   await batchPut([...byKey.values()]);
 }
@@ -172,33 +215,50 @@ export interface IndexPage {
   lastSeq?: string;
 }
 
+/** The seq just after `seq` and the one just before it (seqs have one length: no seq lies between). */
+export function seqAfter(seq: string): string {
+  return `${seq} `;
+}
+export function seqBefore(seq: string): string {
+  return `${seq.slice(0, -1)}${String.fromCharCode(seq.charCodeAt(seq.length - 1) - 1)}~`;
+}
+
 /**
  * One page of a filter's index items between two seqs (inclusive), in stored order or its
- * reverse, starting after `afterSeq` (a `more` cursor). A Query of one partition; no filter.
+ * reverse, starting after `afterSeq` (a `more` cursor). A Query of one partition, of the table
+ * (read consistently) or of the GSI that holds the filter's kind; no filter expression.
  */
 export async function queryIndex(input: {
-  partition: string;
+  partition: IndexPartition;
   from: string;
   to: string;
   ascending: boolean;
   afterSeq?: string;
   limit: number;
 }): Promise<IndexPage> {
+  const slot = SLOT[input.partition.kind];
+  const names = slot === 'table' ? KEY : INDEXES[slot];
+  let { from, to } = input;
+  if (input.afterSeq !== undefined) {
+    if (input.ascending) from = from > input.afterSeq ? from : seqAfter(input.afterSeq);
+    else to = to < input.afterSeq ? to : seqBefore(input.afterSeq);
+  }
+  if (from > to) return { entries: [] };
   const result = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': input.partition, ':from': input.from, ':to': input.to },
+      ...(slot === 'table' ? { ConsistentRead: true } : { IndexName: INDEXES[slot].name }),
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': names.pk, '#sk': names.sk },
+      ExpressionAttributeValues: { ':pk': input.partition.partition, ':from': from, ':to': to },
       ScanIndexForward: input.ascending,
       Limit: input.limit,
-      ConsistentRead: true,
-      ExclusiveStartKey: input.afterSeq ? { pk: input.partition, sk: input.afterSeq } : undefined,
     }),
   );
   const entries = (result.Items ?? []).map((item) => {
     const parsed = parseStored(statementIndexItemSchema, item);
     return { seq: parsed.sk, statementId: parsed.statement_id };
   });
-  const last = result.LastEvaluatedKey?.sk;
-  return { entries, lastSeq: typeof last === 'string' ? last : undefined };
+  const last = entries.at(-1)?.seq;
+  return { entries, lastSeq: result.LastEvaluatedKey && last !== undefined ? last : undefined };
 }
