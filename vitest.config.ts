@@ -1,23 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, split by what a test file needs (CONTRIBUTING.md, "Test"):
+ * Five projects, split by what a test file needs (CONTRIBUTING.md, "Test"):
  * - unit: pure code, in process. No stack, no child process, no network beyond a loopback server
  *   the file opens itself (test/unit/unit-purity.test.ts keeps it so). `npm test -- --project unit`.
- * - api: HTTP against the local stack (`npm start` in memory, one for the run: global-setup.ts) and
- *   the local engines and commands as child processes: test/api, matrix, migrate, fuzz, local.
+ * - api: HTTP against the shared local stack (`npm start` in memory, one for the run:
+ *   global-setup.ts), with the engines and commands as child processes: test/api, matrix, migrate,
+ *   fuzz.
  * - browser: Debian's Chromium against the same stack.
+ * - local: the local engines and commands, each file starting its own (stack, JVM, emulator); never
+ *   the shared stack.
  * - infra: CDK synth, bundling and the toolchain's own checks (Node, the OpenAPI linters).
- * `npm test` runs all four at once: their files share one pool of workers, so the CPU-bound unit and
- * infra files run while API files wait on the stack.
+ * `npm test` (test/lanes.ts) runs them in two lanes at once: api and browser, which share the stack's
+ * data, one file at a time; unit, local and infra, which share nothing, beside them.
  */
 const STACK = ['test/support/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    // One file at a time by default: API files share one stack, and some read lists other files'
-    // writes can reorder (a full run with three workers failed such a test once and was no faster on
-    // the two-core CI machine). STEPWISE_TEST_WORKERS=3 overlaps files where a machine has the cores.
+    // One file at a time in each lane (test/lanes.ts): API files share one stack, and some read lists
+    // other files' writes can reorder (a full run with three workers failed such a test once).
+    // STEPWISE_TEST_WORKERS=3 overlaps files within a lane where a machine has the cores.
     maxWorkers: Number(process.env.STEPWISE_TEST_WORKERS ?? 1),
     // fast-check properties run with a fixed seed unless STEPWISE_PROPERTY_SEED says otherwise.
     setupFiles: ['test/support/property-setup.ts'],
@@ -45,12 +48,12 @@ export default defineConfig({
             'test/matrix/**/*.test.ts',
             'test/migrate/**/*.test.ts',
             'test/fuzz/**/*.test.ts',
-            'test/local/**/*.test.ts',
           ],
           globalSetup: STACK,
         },
       },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: STACK } },
+      { extends: true, test: { name: 'local', include: ['test/local/**/*.test.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
     ],
   },

@@ -63,6 +63,13 @@ const NOT_ABOUT_THE_DEPLOYMENT = [
   'test/api/sso-sign-in-methods.test.ts',
   // The same, with a key of its own (STEPWISE_SECRETS_KEY) that the rotation re-seals.
   'test/api/sso-secrets-rotation.test.ts',
+  // The local engines under fault and crash (the stack's own processes, not a deployment's).
+  'test/api/crash-recovery.test.ts',
+  'test/api/login-throttle.test.ts',
+  'test/api/offline-sync-crash.test.ts',
+  'test/api/pipeline-faults.test.ts',
+  'test/api/search-indexer-thread.test.ts',
+  'test/api/webhook-deliverer.test.ts',
 ];
 
 const testFiles = process.argv.slice(2);

@@ -2,7 +2,7 @@
  * An import whose execution ends without the pipeline recording it is failed as `interrupted`
  * when it is next read, and can be started again (functions/modules reconciles with
  * DescribeExecution). Here the execution is stopped from outside through the Step Functions
- * endpoint (ABORTED); test/local/crash-recovery.test.ts covers an execution lost in a crash.
+ * endpoint (ABORTED); test/api/crash-recovery.test.ts covers an execution lost in a crash.
  */
 import { StopExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';

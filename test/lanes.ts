@@ -1,0 +1,70 @@
+/**
+ * `npm test`: the five vitest projects in two lanes at once (CONTRIBUTING.md, "Test").
+ * - stack lane: api and browser. Their files share one local stack and its data, so they run one file
+ *   at a time (a list another file writes to can reorder under a reader).
+ * - own lane: unit, local and infra. They share nothing, so they run beside the stack lane and use the
+ *   second core while API files wait on the stack.
+ * Vitest 4 runs projects with different worker limits one group after the other, never side by side,
+ * so the lanes are two vitest processes. With arguments (`npm test -- --project unit`, a file name)
+ * this is plain `vitest run` with them.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+
+const LANES: Record<string, string[]> = {
+  stack: ['api', 'browser'],
+  own: ['unit', 'local', 'infra'],
+};
+
+const running = new Set<ChildProcess>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const child of running) child.kill(signal);
+  });
+}
+
+/** Runs vitest; a lane's lines are prefixed with its name so two lanes' output stays readable. */
+function vitest(args: string[], lane?: string): Promise<number> {
+  const child = spawn(process.execPath, [VITEST, 'run', ...args], {
+    stdio: lane ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+  });
+  running.add(child);
+  if (lane) {
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      let partial = '';
+      from?.setEncoding('utf8');
+      from?.on('data', (chunk: string) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) to.write(`[${lane}] ${line}\n`);
+      });
+      from?.on('end', () => partial && to.write(`[${lane}] ${partial}\n`));
+    }
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+const args = process.argv.slice(2);
+const codes = args.length
+  ? [await vitest(args)]
+  : await Promise.all(
+      Object.entries(LANES).map(([lane, projects]) =>
+        vitest(
+          projects.flatMap((project) => ['--project', project]),
+          lane,
+        ),
+      ),
+    );
+const failed = codes.find((code) => code !== 0);
+if (!args.length) console.log(failed === undefined ? 'Both lanes passed.' : 'A lane failed: see its lines above.');
+process.exit(failed ?? 0);
