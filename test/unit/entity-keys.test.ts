@@ -91,7 +91,7 @@ import { entryCreateWrites, entryKey as workLogEntryKey, valueKey } from '../../
 import { documentKey as xapiDocumentKey } from '../../shared/db/entities/xapi-document.ts';
 import {
   activityKey,
-  indexItem,
+  indexItems,
   indexPartition,
   seqOf,
   statementKey,
@@ -186,10 +186,10 @@ const SAMPLES: Sample[] = [
   ['ApiToken', apiTokenKey('0123456789abcdef'), {}],
   ['LrsCredential', credentialKey('0123456789abcdef0123'), {}],
   ['XapiStatement', statementKey(UUID.toUpperCase()), { statement_id: UUID }],
-  ['XapiStatementIndex', ...putLike(indexItem(indexPartition('ALL'), seqOf(1700000000000, 0, UUID), UUID))],
+  ['XapiStatementIndex', ...putLike(indexItems([indexPartition('ALL')], seqOf(1700000000000, 0, UUID), UUID)[0])],
   [
     'XapiStatementIndex',
-    ...putLike(indexItem(indexPartition('VERB', 'http://example.com/v'), seqOf(1, 2, UUID), UUID)),
+    ...putLike(indexItems([indexPartition('VERB', 'http://example.com/v')], seqOf(1, 2, UUID), UUID)[0]),
   ],
   ['XapiActivity', activityKey('http://example.com/a'), { activity_id: 'http://example.com/a' }],
   ['Cmi5Registration', registrationKey(UUID), { registration: UUID }],
