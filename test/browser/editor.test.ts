@@ -246,20 +246,45 @@ it('a category page is edited in wiki syntax with a live preview from the server
   await page.screenshot({ path: join(SHOTS, 'editor-wiki.png'), fullPage: true });
 }, 30_000);
 
-it('axe-core finds no violation on the editor', async () => {
+it('on a 390 px phone the editor scrolls only down, its controls are 44 px targets, axe-core finds nothing', async () => {
   const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
   // Signed in (the client's token comes from the session); the CSP bypassed only so that
   // axe-core can be injected.
   await signIn(page, trainer, `/Edit/Guide/${guideid}`);
   await page.setBypassCSP(true);
   await page.reload();
-  await page.waitForSelector('#guide-editor form');
+  await page.waitForSelector('#guide-editor form #editor-parts');
+  const layout = await page.evaluate(() => {
+    const document = (globalThis as PageGlobal).document;
+    const small = [...document.querySelectorAll('#guide-editor button, #guide-editor input, #guide-editor select')]
+      .filter((node: PageGlobal) => node.type !== 'checkbox' && node.type !== 'hidden')
+      .map((node: PageGlobal) => ({ node, box: node.getBoundingClientRect() }))
+      .filter(({ box }: PageGlobal) => box.height < 44 || (box.width < 44 && box.width > 0))
+      .map(({ node, box }: PageGlobal) => `${node.tagName} ${node.id || node.textContent} ${box.width}x${box.height}`);
+    // A checkbox's target is its label's row.
+    const checks = [...document.querySelectorAll('#guide-editor .editor-check')]
+      .map((node: PageGlobal) => node.getBoundingClientRect().height)
+      .filter((height: number) => height < 44);
+    const client = document.documentElement.clientWidth;
+    // What sticks out, named (the innermost first), for a failure that says where to look.
+    const wide = [...document.querySelectorAll('main *')]
+      .filter((node: PageGlobal) => node.getBoundingClientRect().right > client + 0.5)
+      .slice(-3)
+      .map((node: PageGlobal) => `${node.tagName}.${node.className} ${Math.round(node.getBoundingClientRect().right)}`);
+    return { scroll: document.documentElement.scrollWidth, client, small, checks, wide };
+  });
+  expect(layout.wide).toEqual([]);
+  expect(layout.scroll).toBeLessThanOrEqual(layout.client);
+  expect(layout.small).toEqual([]);
+  expect(layout.checks).toEqual([]);
   await page.addScriptTag({ path: AXE_SCRIPT });
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as PageGlobal).axe.run();
     return result.violations.map((violation: PageGlobal) => `${violation.id}: ${violation.nodes.length}`);
   });
   expect(violations).toEqual([]);
+  await page.screenshot({ path: join(SHOTS, 'editor-390.png'), fullPage: true });
 }, 30_000);
 
 it('a technician sees no editor controls and no editor', async () => {

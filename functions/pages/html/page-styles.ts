@@ -92,6 +92,7 @@ video, iframe { max-width: 100%; }
 ins, del { text-decoration: none; }
 .diff-removed del { text-decoration: line-through; }
 .diff-word { font-weight: 700; }
+.review-link, .breadcrumbs a { display: inline-flex; align-items: center; min-height: 44px; }
 @media (max-width: 40rem) {
   .site-header { padding: .5rem 1rem; gap: .5rem; }
   main { padding: .75rem 1rem 2rem; }
