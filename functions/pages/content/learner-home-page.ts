@@ -119,7 +119,9 @@ export function learnerHomeContent(home: LearnerHome, csrf: string, notice: Home
     return html`<li class="ack"><p>${ack.url ? html`<a href="${ack.url}">${ack.title}</a>` : ack.title} · release ${
       ack.version
     } · ${due(ack.due_date, ack.overdue)}</p>
-<p><a class="review-link" href="/Manage/acknowledgements/${ack.releaseid}">What changed in release ${ack.version}, and sign</a></p>
+<p><a class="review-link" href="/Manage/acknowledgements/${ack.releaseid}">What changed in release ${
+      ack.version
+    }, and sign</a></p>
 <form method="post" action="/Manage/acknowledgements/${ack.releaseid}/sign" class="filters">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
 <label for="${field}">Your password, to sign that you have read and understood it</label>

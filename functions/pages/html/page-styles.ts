@@ -117,7 +117,8 @@ ins, del { text-decoration: none; }
   img, video { max-width: 100% !important; max-height: 12cm; break-inside: avoid; }
   .step-media img { max-height: 6cm; width: auto; object-fit: contain; }
   .cover { max-height: 8cm; width: auto; }
-  .lines .callout, .diff-lines li { border-left-width: 4pt; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  .lines .callout, .diff-lines li { border-left-width: 4pt; print-color-adjust: exact;
+    -webkit-print-color-adjust: exact; }
   a { color: inherit; }
   a[href^="http"]::after, a[href^="/"]::after { content: " (" attr(href) ")"; font-size: 9pt; word-break: break-all; }
   .site-name::after, .guide-list a::after { content: none !important; }
