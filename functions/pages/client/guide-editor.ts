@@ -26,6 +26,7 @@ import {
   sameJson,
   type StepModel,
   stepFields,
+  withExtras,
 } from './guide-model.ts';
 
 const BULLET_LABEL: Record<string, string> = {
@@ -80,8 +81,9 @@ export class GuideEditor {
     });
     this.draftBase = guide?.revisionid;
     const draft = readDraft(this.key, isGuideModel);
-    if (draft && !sameJson(draft.model, this.model)) {
-      this.model = draft.model;
+    const restored = draft && withExtras(draft.model, this.model);
+    if (draft && restored && !sameJson(restored, this.model)) {
+      this.model = restored;
       this.draftBase = draft.baseRevision;
       this.say(`Your unsaved draft of ${new Date(draft.savedAt).toLocaleString()} was restored.`);
     }

@@ -291,23 +291,27 @@ export function isGuideModel(value: unknown): value is GuideModel {
     typeof model.summary === 'string' &&
     typeof model.conclusion === 'string' &&
     Array.isArray(model.steps) &&
-    (model.image === null || (typeof model.image?.id === 'number' && typeof model.image.guid === 'string')) &&
+    // A draft kept before the editor had these sections has none of them (see withExtras).
+    (model.image == null || (typeof model.image.id === 'number' && typeof model.image.guid === 'string')) &&
     [model.prerequisites, model.documents].every(
-      (refs) => Array.isArray(refs) && refs.every((ref) => typeof ref?.id === 'number' && typeof ref.name === 'string'),
+      (refs) =>
+        refs === undefined ||
+        (Array.isArray(refs) && refs.every((ref) => typeof ref?.id === 'number' && typeof ref.name === 'string')),
     ) &&
     [model.parts, model.tools].every(
       (items) =>
-        Array.isArray(items) &&
-        items.every(
-          (item) =>
-            typeof item?.text === 'string' &&
-            typeof item.quantity === 'string' &&
-            typeof item.url === 'string' &&
-            typeof item.notes === 'string' &&
-            typeof item.isoptional === 'boolean' &&
-            typeof item.extra === 'object' &&
-            item.extra !== null,
-        ),
+        items === undefined ||
+        (Array.isArray(items) &&
+          items.every(
+            (item) =>
+              typeof item?.text === 'string' &&
+              typeof item.quantity === 'string' &&
+              typeof item.url === 'string' &&
+              typeof item.notes === 'string' &&
+              typeof item.isoptional === 'boolean' &&
+              typeof item.extra === 'object' &&
+              item.extra !== null,
+          )),
     ) &&
     model.steps.every(
       (step) =>
@@ -318,4 +322,16 @@ export function isGuideModel(value: unknown): value is GuideModel {
         Array.isArray(step.images),
     )
   );
+}
+
+/** A restored draft with the sections it lacks (kept before the editor had them) taken from `from`. */
+export function withExtras(draft: GuideModel, from: GuideModel): GuideModel {
+  return {
+    ...draft,
+    image: draft.image === undefined ? from.image : draft.image,
+    prerequisites: draft.prerequisites ?? from.prerequisites,
+    documents: draft.documents ?? from.documents,
+    parts: draft.parts ?? from.parts,
+    tools: draft.tools ?? from.tools,
+  };
 }
