@@ -35,7 +35,7 @@ import { acknowledgementView } from '../../shared/views/competency-views.ts';
 import type { Page } from '../../shared/db/paging.ts';
 import { requireRelease } from '../../shared/training/acknowledgement-sign.ts';
 import { assignRetrainingAfterMark } from '../../shared/training/retraining.ts';
-import { acknowledgementDiff } from './diff.service.ts';
+import { acknowledgementDiff } from '../../shared/training/acknowledgement-diff.ts';
 import type { DocumentSettingsInput, PendingQuery } from './acknowledgements.schemas.ts';
 
 /** Team lists read at most this many members' pending acknowledgements. */

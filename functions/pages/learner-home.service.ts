@@ -8,17 +8,25 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { siteUrl } from '../../shared/config.ts';
-import type { Caller } from '../../shared/domain/caller.ts';
-import { acknowledgementsPage, userPendingCollection } from '../../shared/db/entities/acknowledgement.ts';
+import { type Caller, isAdmin } from '../../shared/domain/caller.ts';
+import { NotFoundError } from '../../shared/domain/errors.ts';
+import {
+  type AcknowledgementRecord,
+  acknowledgementsPage,
+  getAcknowledgement,
+  userPendingCollection,
+} from '../../shared/db/entities/acknowledgement.ts';
 import { getCoursePages } from '../../shared/db/entities/course.ts';
 import { getGuides } from '../../shared/db/entities/guide.ts';
 import { levelsOfUser } from '../../shared/db/entities/qualification-level.ts';
 import { getSkills } from '../../shared/db/entities/skill.ts';
-import { getTeams, listMembers } from '../../shared/db/entities/team.ts';
+import { getTeam, getTeams, listMembers, listTeams, type TeamRecord } from '../../shared/db/entities/team.ts';
 import { listTraineeRows, type TrainingRowRecord } from '../../shared/db/entities/training-row.ts';
 import { getTrainingSettings } from '../../shared/db/entities/training-settings.ts';
 import { getUsers } from '../../shared/db/entities/user.ts';
 import { getWiki, wikiFromItem } from '../../shared/db/entities/wiki.ts';
+import { acknowledgementDiff } from '../../shared/training/acknowledgement-diff.ts';
+import { managesTeam } from '../../shared/training/managers.ts';
 import { mapLimit } from '../../shared/training/map-limit.ts';
 import { stageDocuments } from '../../shared/training/documents.ts';
 import { levelNames } from '../../shared/views/competency-views.ts';
@@ -27,7 +35,7 @@ import { coursePath } from '../../shared/views/course-views.ts';
 import { wikiUrl } from '../../shared/views/wiki-views.ts';
 
 /** Bounds of one home page: a learner's own lists, and a trainer's team matrix. */
-export const HOME_LIMITS = { acknowledgements: 50, teams: 5, members: 50 } as const;
+export const HOME_LIMITS = { acknowledgements: 50, teams: 5, members: 50, teamChoices: 100 } as const;
 
 export interface HomeStage {
   title: string;
@@ -73,8 +81,20 @@ export interface TeamMatrix {
     userid: number;
     username: string;
     cells: Record<number, { status: TrainingRowRecord['status']; overdue: boolean; due_date: number | null }>;
+    /** The member's acknowledgements past their due date (of their first 50 pending). */
+    overdueAcknowledgements: number;
   }>;
+  /** Courses past their due date, member by member. */
   overdue: number;
+  overdueAcknowledgements: number;
+  /** More members than the matrix shows. */
+  truncated: boolean;
+}
+
+/** A team the reader manages whose matrix they may open (`/Manage?team=<teamid>`). */
+export interface TeamChoice {
+  teamid: number;
+  name: string;
 }
 
 export interface LearnerHome {
@@ -82,6 +102,10 @@ export interface LearnerHome {
   acknowledgements: HomeAcknowledgement[];
   levels: HomeLevel[];
   teams: TeamMatrix[];
+  /** Further teams the reader manages (an Admin: any team; an owner: the teams past the first five). */
+  teamChoices: TeamChoice[];
+  /** The team asked for with `?team=`, when one was. */
+  chosenTeam?: number;
 }
 
 const isOverdue = (row: TrainingRowRecord, now: number) =>
@@ -186,46 +210,143 @@ async function myLevels(userid: number, now: number): Promise<HomeLevel[]> {
     .sort((a, b) => a.skill.localeCompare(b.skill));
 }
 
-/** The teams the reader owns (of those they are in): members by courses, each cell the row's status. */
-async function ownedTeams(caller: Caller, now: number): Promise<TeamMatrix[]> {
-  const owned = (await getTeams(caller.teams)).filter((team) => team.owner === caller.userid);
-  return mapLimit(owned.slice(0, HOME_LIMITS.teams), 2, async (team) => {
-    const members = await listMembers(team.teamid, { limit: HOME_LIMITS.members, offset: 0 });
-    const [rowsByMember, users] = await Promise.all([
-      mapLimit(members, 8, (member) => listTraineeRows(member.userid)),
-      getUsers(members.map((member) => member.userid)),
-    ]);
-    const names = new Map(users.map((user) => [user.userid, user.username]));
-    const courses = await coursesOf(rowsByMember.flat());
-    let overdue = 0;
-    const matrixMembers = members.map((member, index) => {
-      const cells: TeamMatrix['members'][number]['cells'] = {};
-      for (const row of rowsByMember[index]!) {
-        const late = isOverdue(row, now);
-        if (late) overdue += 1;
-        cells[row.wikiid] = { status: row.status, overdue: late, due_date: row.due_date };
-      }
-      return { userid: member.userid, username: names.get(member.userid) ?? `User ${member.userid}`, cells };
-    });
-    return {
-      teamid: team.teamid,
-      name: team.name,
-      courses: [...courses.values()]
-        .map(({ wiki }) => ({ wikiid: wiki.wikiid, title: wiki.display_title || wiki.title }))
-        .sort((a, b) => a.title.localeCompare(b.title)),
-      members: matrixMembers,
-      overdue,
-    };
+/** Of a member's first pending acknowledgements, how many are past their due date. */
+async function overdueAcknowledgements(userid: number, now: number): Promise<number> {
+  const acks = await acknowledgementsPage(userPendingCollection(userid), {
+    limit: HOME_LIMITS.acknowledgements,
+    offset: 0,
   });
+  return acks.filter((ack) => ack.due_date < now).length;
 }
 
-export async function learnerHome(caller: Caller): Promise<LearnerHome> {
+/** A team's members by the courses assigned to them, each cell the row's status; what is overdue. */
+async function teamMatrix(team: TeamRecord, now: number): Promise<TeamMatrix> {
+  const listed = await listMembers(team.teamid, { limit: HOME_LIMITS.members + 1, offset: 0 });
+  const members = listed.slice(0, HOME_LIMITS.members);
+  const [rowsByMember, lateAcks, users] = await Promise.all([
+    mapLimit(members, 8, (member) => listTraineeRows(member.userid)),
+    mapLimit(members, 8, (member) => overdueAcknowledgements(member.userid, now)),
+    getUsers(members.map((member) => member.userid)),
+  ]);
+  const names = new Map(users.map((user) => [user.userid, user.username]));
+  const courses = await coursesOf(rowsByMember.flat());
+  let overdue = 0;
+  const matrixMembers = members.map((member, index) => {
+    const cells: TeamMatrix['members'][number]['cells'] = {};
+    for (const row of rowsByMember[index]!) {
+      const late = isOverdue(row, now);
+      if (late) overdue += 1;
+      cells[row.wikiid] = { status: row.status, overdue: late, due_date: row.due_date };
+    }
+    return {
+      userid: member.userid,
+      username: names.get(member.userid) ?? `User ${member.userid}`,
+      cells,
+      overdueAcknowledgements: lateAcks[index]!,
+    };
+  });
+  return {
+    teamid: team.teamid,
+    name: team.name,
+    courses: [...courses.values()]
+      .map(({ wiki }) => ({ wikiid: wiki.wikiid, title: wiki.display_title || wiki.title }))
+      .sort((a, b) => a.title.localeCompare(b.title)),
+    members: matrixMembers,
+    overdue,
+    overdueAcknowledgements: lateAcks.reduce((sum, count) => sum + count, 0),
+    truncated: listed.length > HOME_LIMITS.members,
+  };
+}
+
+/**
+ * The teams whose matrix the home shows, by the one rule of who manages a team
+ * (shared/training/managers.ts: its owner and Admins): the first five the reader owns (an owner is
+ * always a member: the API adds them and refuses their leaving), or the one asked for with
+ * `?team=`, which the reader must manage (else the 404 page). The choices: an Admin's first 100
+ * teams, an owner's owned teams past the five shown.
+ */
+async function managedTeams(
+  caller: Caller,
+  now: number,
+  chosen: number | undefined,
+): Promise<{ teams: TeamMatrix[]; teamChoices: TeamChoice[] }> {
+  const owned = (await getTeams(caller.teams)).filter(
+    (team) => team.owner === caller.userid && team.removed_date === undefined,
+  );
+  let shown = owned.slice(0, HOME_LIMITS.teams);
+  if (chosen !== undefined) {
+    const team = await getTeam(chosen);
+    if (!team || !managesTeam(caller, team)) throw new NotFoundError(`No team you manage with teamid ${chosen}`);
+    shown = [team];
+  }
+  const listed = isAdmin(caller) ? await listTeams({ limit: HOME_LIMITS.teamChoices, offset: 0 }) : owned;
+  // The team shown is always among the choices, whether or not the list's first page holds it.
+  const choices = [...shown.filter((team) => !listed.some((known) => known.teamid === team.teamid)), ...listed];
+  return {
+    teams: await mapLimit(shown, 2, (team) => teamMatrix(team, now)),
+    teamChoices:
+      choices.length > shown.length || chosen !== undefined
+        ? choices.map((team) => ({ teamid: team.teamid, name: team.name }))
+        : [],
+  };
+}
+
+/** One acknowledgement of the reader's, with what changed since the release they last signed. */
+export interface AcknowledgementReview {
+  releaseid: number;
+  title: string;
+  url: string | null;
+  version: string;
+  base_version: string | null;
+  status: AcknowledgementRecord['status'];
+  signed_date: number | null;
+  due_date: number;
+  overdue: boolean;
+  diff: Awaited<ReturnType<typeof acknowledgementDiff>>;
+}
+
+/**
+ * The reader's own acknowledgement of a release and its diff (what GET /acknowledgements/{releaseid}
+ * answers them): from the revision they last completed or signed to the release's. Another
+ * person's, or none: not found.
+ */
+export async function acknowledgementReview(caller: Caller, releaseid: number): Promise<AcknowledgementReview> {
+  const ack = await getAcknowledgement(releaseid, caller.userid);
+  if (!ack) throw new NotFoundError(`You were not asked to acknowledge release ${releaseid}`);
+  const site = siteUrl();
+  const [diff, guide, wiki] = await Promise.all([
+    acknowledgementDiff(ack),
+    ack.doctype === 'guide' ? getGuides([ack.docid]).then((found) => found[0]) : undefined,
+    ack.doctype === 'wiki' ? getWiki(ack.docid) : undefined,
+  ]);
+  return {
+    releaseid,
+    title: guide?.title ?? (wiki ? wiki.display_title || wiki.title : `${ack.doctype} ${ack.docid}`),
+    url: guide ? guideUrl(site, guide) : wiki ? wikiUrl(site, wiki) : null,
+    version: ack.version,
+    base_version: ack.base_version,
+    status: ack.status,
+    signed_date: ack.signed_date,
+    due_date: ack.due_date,
+    overdue: ack.status === 'pending' && ack.due_date < nowSeconds(),
+    diff,
+  };
+}
+
+export async function learnerHome(caller: Caller, chosenTeam?: number): Promise<LearnerHome> {
   const now = nowSeconds();
-  const [rows, acknowledgements, levels, teams] = await Promise.all([
+  const [rows, acknowledgements, levels, { teams, teamChoices }] = await Promise.all([
     listTraineeRows(caller.userid),
     myAcknowledgements(caller.userid, now),
     myLevels(caller.userid, now),
-    ownedTeams(caller, now),
+    managedTeams(caller, now, chosenTeam),
   ]);
-  return { courses: await myCourses(rows, now), acknowledgements, levels, teams };
+  return {
+    courses: await myCourses(rows, now),
+    acknowledgements,
+    levels,
+    teams,
+    teamChoices,
+    ...(chosenTeam === undefined ? {} : { chosenTeam }),
+  };
 }

@@ -141,14 +141,15 @@ export const wikisGroup = defineGroup({
       auth: 'author',
       summary: "Render wiki text without saving it: {contents_rendered}, as a page's would be (the editor's preview)",
       description:
-        'Beyond the spec. The same renderer and sanitizer as the saved page; images named by id show without ' +
-        'their files. For those who may write pages (Authors and Admins).',
+        'Beyond the spec. The same renderer and sanitizer as the saved page; images named by id (`[image|42]`) ' +
+        "show when they are ready images of the caller's media library (any for Admins), others are left out. " +
+        'For those who may write pages (Authors and Admins).',
       body: previewWikiBody,
       response: z.object({ contents_rendered: z.string() }),
       example: { contents: "== Torque ==\nUse the '''calibrated''' wrench." },
       responseExample: { contents_rendered: '<h2>Torque</h2><p>Use the <strong>calibrated</strong> wrench.</p>' },
       extensions: { 'x-beyond-spec': true },
-      handler: async ({ body }) => wikis.preview(body.contents),
+      handler: async ({ caller, body }) => wikis.preview(caller, body.contents),
     }),
     route({
       method: 'POST',

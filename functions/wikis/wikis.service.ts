@@ -16,7 +16,7 @@ import {
 } from '../../shared/domain/errors.ts';
 import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { renderWiki, sanitizeHtml } from '../../shared/domain/wiki-syntax/index.ts';
-import { assertNamedImagesUsable, imageGuidsOf } from '../../shared/media/wiki-image-guids.ts';
+import { assertNamedImagesUsable, imageGuidsOf, previewImageGuids } from '../../shared/media/wiki-image-guids.ts';
 import {
   plainExcerpt,
   wikiListItem,
@@ -514,7 +514,11 @@ export async function setParent(
   );
 }
 
-/** Wiki text rendered as a saved page's would be, without saving it (POST /wikis/preview). */
-export function preview(contents: string): { contents_rendered: string } {
-  return { contents_rendered: sanitizeHtml(renderWiki(contents, { siteUrl: siteUrl() }).html) };
+/**
+ * Wiki text rendered as a saved page's would be, without saving it (POST /wikis/preview); images
+ * named by id show when the writer could place them (decision 332).
+ */
+export async function preview(caller: Caller, contents: string): Promise<{ contents_rendered: string }> {
+  const imageGuids = await previewImageGuids(caller, contents);
+  return { contents_rendered: sanitizeHtml(renderWiki(contents, { siteUrl: siteUrl(), imageGuids }).html) };
 }

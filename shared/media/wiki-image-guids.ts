@@ -28,6 +28,30 @@ export function imageGuidsOfLines(texts: Array<string | undefined>): Promise<Rea
   return imageGuidsIn(texts.filter(namesAnImage).map((text) => ({ type: 'doc', content: parseInline(text) })));
 }
 
+/** The most images one preview shows (one BatchGet). */
+const PREVIEW_IMAGES = 100;
+
+/**
+ * Guids of the images a preview of unsaved text may show (decision 332): ready images the caller
+ * could place on a page (their own library's; any for Admins), as assertNamedImagesUsable lets a
+ * save place them, the first 100 ids named. Others are left out of the map, so the renderer leaves
+ * them out as it does on a page: a preview never reveals a guid its writer could not have used.
+ */
+export async function previewImageGuids(caller: Caller, raw: string): Promise<ReadonlyMap<number, string>> {
+  if (!namesAnImage(raw)) return new Map();
+  const ids = [...new Set(wikiImageIds(parseWiki(raw)))].slice(0, PREVIEW_IMAGES);
+  if (ids.length === 0) return new Map();
+  const items = await getMediaItems(ids);
+  return new Map(
+    items
+      .filter(
+        (item) =>
+          item.type === 'GuideImage' && item.status === 'ready' && (isWriterOf(caller, item) || isAdmin(caller)),
+      )
+      .map((item) => [item.itemid, item.guid]),
+  );
+}
+
 const idsNamed = (texts: Array<string | undefined>, lines: boolean): number[] =>
   texts
     .filter(namesAnImage)

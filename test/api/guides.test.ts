@@ -142,10 +142,19 @@ describe('POST /guides', () => {
   it('names body fields it ignores (X-Stepwise-Ignored-Fields) and answers as without them', async () => {
     const created = await api('POST', '/guides', {
       token: await loginAdmin(),
-      body: { category: await category(), type: 'how-to', time_required: '1 hour', title: 'Ignored fields' },
+      body: {
+        category: await category(),
+        type: 'how-to',
+        time_required: '1 hour',
+        title: 'Ignored fields',
+        parts: [{ text: 'Hex key', colour: 'red' }],
+      },
     });
     expect(created.status).toBe(201);
-    expect(created.headers.get('x-stepwise-ignored-fields')).toBe('time_required');
+    // Nested ones by path (decision 332).
+    expect(created.headers.get('x-stepwise-ignored-fields')).toBe('time_required, parts[0].colour');
+    expect(created.body.parts).toMatchObject([{ text: 'Hex key' }]);
+    expect(created.body.parts[0]).not.toHaveProperty('colour');
     // time_required is an answer field computed from time_required_min/max, never taken from a body.
     expect(created.body.time_required).not.toBe('1 hour');
     expect(created.body.title).toBe('Ignored fields');

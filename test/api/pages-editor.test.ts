@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, site, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
-import { createGuide } from './guide-fixtures.ts';
+import { createGuide, uploadImage } from './guide-fixtures.ts';
 
 let author: TestUser;
 let otherAuthor: TestUser;
@@ -88,6 +88,22 @@ describe('wiki pages', () => {
     expect(preview.body.contents_rendered).toContain('<strong>calibrated</strong>');
     expect(preview.body.contents_rendered).not.toMatch(/<script|onerror=/);
     expect((await api('POST', '/wikis/preview', { token: technician.token, body: { contents } })).status).toBe(403);
+
+    // An image named by id shows when the writer could place it (their own), not another's (decision 332).
+    const [mine, theirs] = await Promise.all([
+      uploadImage(author.token, 24, 16),
+      uploadImage(otherAuthor.token, 24, 16),
+    ]);
+    const guidOf = async (id: number, token: string) =>
+      (await api('GET', `/media/images/${id}`, { token })).body.image.guid as string;
+    const [myGuid, theirGuid] = await Promise.all([guidOf(mine, author.token), guidOf(theirs, otherAuthor.token)]);
+    const withImages = await api('POST', '/wikis/preview', {
+      token: author.token,
+      body: { contents: `[image|${mine}]\n\n[image|${theirs}]` },
+    });
+    expect(withImages.status).toBe(200);
+    expect(withImages.body.contents_rendered).toContain(`/igi/${myGuid}.`);
+    expect(withImages.body.contents_rendered).not.toContain(theirGuid);
   });
 });
 

@@ -79,6 +79,11 @@ describe("the learner's home", () => {
     expect(anonymous.headers.get('location')).toBe('/login?returnTo=%2FManage');
 
     const { guide, course, trainee } = await assignedTrainee({}, { due_within: 7 * 86400 });
+    const withStep = await api('POST', `/guides/${guide.guideid}/steps`, {
+      token: admin,
+      body: { orderby: 1, title: 'Shut the supply', lines: [{ text: 'Open the valve', bullet: 'black', level: 0 }] },
+    });
+    expect(withStep.status, withStep.text).toBe(201);
     const release = await releaseGuide(guide.guideid, 'major');
     const skill = await api('POST', '/qualifications/skills', {
       token: admin,
@@ -103,6 +108,29 @@ describe("the learner's home", () => {
     expect(home.text).toMatch(/Expires <time datetime="\d{4}/);
     expect(home.text).toContain(`action="/Manage/acknowledgements/${release.releaseid}/sign"`);
 
+    // The acknowledgement opens its page: what changed (all new: nothing signed before) and the sign form.
+    expect(home.text).toContain(`href="/Manage/acknowledgements/${release.releaseid}"`);
+    const review = await visitor.get(`/Manage/acknowledgements/${release.releaseid}`);
+    expect(review.status).toBe(200);
+    expect(review.text).toContain(`<h1>Acknowledge: ${guide.title}</h1>`);
+    expect(review.text).toContain('all of it is shown as new');
+    expect(review.text).toContain('Step 1: Shut the supply (added)');
+    expect(review.text).toContain('<span class="diff-word">Added: </span>Open the valve');
+    expect(review.text).toContain('<input type="hidden" name="from" value="review">');
+    // Its wrong password is said on that page.
+    const onReview = await visitor.post(`/Manage/acknowledgements/${release.releaseid}/sign`, {
+      password: 'nope',
+      csrf: csrfIn(review.text),
+      from: 'review',
+    });
+    expect(onReview.status).toBe(422);
+    expect(onReview.text).toContain('<h1>Acknowledge:');
+    expect(onReview.text).toContain('That password is not right');
+    // Nobody else's.
+    expect((await site('GET', `/Manage/acknowledgements/${release.releaseid}`, { token: reader.token })).status).toBe(
+      404,
+    );
+
     // A wrong password is said on the form; nothing is signed.
     const csrf = csrfIn(home.text);
     const wrong = await visitor.post(`/Manage/acknowledgements/${release.releaseid}/sign`, { password: 'nope', csrf });
@@ -124,6 +152,24 @@ describe("the learner's home", () => {
     expect(after.text).not.toContain(`/Manage/acknowledgements/${release.releaseid}/sign`);
     const acknowledged = await api('GET', `/acknowledgements/${release.releaseid}`, { token: trainee.token });
     expect(acknowledged.body.acknowledgement.state).toBe('signed');
+
+    // The next release shows what changed since the one signed, line by line.
+    const step = withStep.body.steps[0];
+    const edited = await api('PATCH', `/guides/${guide.guideid}/steps/${step.stepid}`, {
+      token: admin,
+      query: { revisionid: String(step.revisionid) },
+      body: { lines: [{ text: 'Close the valve', bullet: 'black', level: 0 }] },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const next = await releaseGuide(guide.guideid, 'major');
+    const changed = await visitor.get(`/Manage/acknowledgements/${next.releaseid}`);
+    expect(changed.text).toContain(`Since release ${release.version}`);
+    expect(changed.text).toContain('Step 1: Shut the supply (changed)');
+    expect(changed.text).toContain('<span class="diff-word">Removed: </span>Open the valve');
+    expect(changed.text).toContain('<span class="diff-word">Added: </span>Close the valve');
+    const signedPage = await visitor.get(`/Manage/acknowledgements/${release.releaseid}`);
+    expect(signedPage.text).toContain('You signed this release on');
+    expect(signedPage.text).not.toContain('name="password"');
   });
 
   it("shows a team's owner the matrix of members by courses, with what is overdue", async () => {
@@ -140,8 +186,17 @@ describe("the learner's home", () => {
     expect(home.text).toContain('<caption>Members by course</caption>');
     expect(home.text).toContain(`<th scope="col">${course.title}</th>`);
     expect(home.text).toMatch(/<td>Not started<\/td>/);
-    // A member who owns nothing sees no team.
+    expect(home.text).toContain('<th scope="col">Acknowledgements</th>');
+    expect(home.text).toContain('None overdue');
+    // A member who owns nothing sees no team, nor opens one.
     expect((await site('GET', '/Manage', { token: member.token })).text).not.toContain('Members by course');
+    expect((await site('GET', `/Manage?team=${team.body.teamid}`, { token: member.token })).status).toBe(404);
+    // An Admin manages every team: a picker, and the chosen team's matrix.
+    const adminHome = await site('GET', `/Manage?team=${team.body.teamid}`, { token: admin });
+    expect(adminHome.status).toBe(200);
+    expect(adminHome.text).toContain('<select id="team-choice" name="team">');
+    expect(adminHome.text).toContain(`<option value="${team.body.teamid}" selected>`);
+    expect(adminHome.text).toContain(`<th scope="col">${course.title}</th>`);
   });
 });
 

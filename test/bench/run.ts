@@ -34,6 +34,8 @@
  *    player page shows the SCO in Chromium.
  * 13. (test/bench/notice-sweep.ts) the notice sweep over open acknowledgements, 1 % of them due: 2,000
  *    in the quick run, 100,000 with --all (STEPWISE_BENCH_NOTICE_ACKS sets it; goal ≤ 30 s, issue 43).
+ * 14. (test/bench/page-paint.ts) the pages a person opens first (a guide page, /Manage, the guide
+ *    editor): first contentful paint in Chromium (goal ≤ 1 s) and each page's script gzipped (issue 42).
  * The machine's load average is printed at the start and the end: figures taken under load are
  * noisy, ratios less so than absolute rates.
  */
@@ -55,6 +57,7 @@ import { searchLagBench } from './search-lag.ts';
 import { lrsBench } from './lrs-latency.ts';
 import { modulePlayerBench } from './module-player.ts';
 import { noticeSweepBench } from './notice-sweep.ts';
+import { pagePaintBench } from './page-paint.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
@@ -119,6 +122,8 @@ try {
     const { authToken } = (await login.json()) as { authToken: string };
     const acks = Number(process.env.STEPWISE_BENCH_NOTICE_ACKS ?? (ALL ? 100_000 : 2_000));
     await noticeSweepBench(stack, authToken, acks);
+    // ---- Pages: first paint and script size of a guide page, /Manage and the editor (issue 42) ----
+    await pagePaintBench(stack, authToken);
   }
 
   if (ALL) {

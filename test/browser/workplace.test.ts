@@ -1,8 +1,9 @@
 /**
  * The browser as a workplace in Chromium (issue 42 items 2-5): a technician finds a guide with
  * the header's search box and reads it on a 390 px phone without scrolling sideways; a learner
- * logs in, opens their home, signs an acknowledgement there and sees their levels. axe-core finds
- * no violation on these pages; screenshots of each are saved under .tmp/screenshots/.
+ * logs in, opens their home, opens an acknowledgement (what changed, the sign form), signs it and
+ * sees their levels. axe-core finds no violation on these pages, nothing scrolls sideways and their
+ * controls are 44 px touch targets; screenshots of each are saved under .tmp/screenshots/.
  */
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -48,6 +49,18 @@ async function violations(page: Page): Promise<string[]> {
   );
   return found.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
+}
+
+/** Controls and list links of the page's main part lower than 44 px (touch targets), named. */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.$$eval(
+    'main button, main input:not([type=hidden]), main select, main li > a, main .review-link, main .breadcrumbs a',
+    (nodes: PageGlobal[]) =>
+      nodes
+        .map((node) => ({ node, box: node.getBoundingClientRect() }))
+        .filter(({ box }) => box.height < 44)
+        .map(({ node, box }) => `${node.tagName} ${node.id || node.textContent} ${box.height}`),
   );
 }
 
@@ -127,7 +140,7 @@ describe('a technician on a phone', () => {
 });
 
 describe('a learner at home', () => {
-  it('logs in, opens their home, signs an acknowledgement there and sees their levels', async () => {
+  it('logs in, opens their home and an acknowledgement, signs it and sees their levels', async () => {
     const admin = await loginAdmin();
     const { guide: stage, course, trainee } = await assignedTrainee({}, { due_within: 14 * 86400 });
     const release = await releaseGuide(stage.guideid, 'major');
@@ -159,8 +172,20 @@ describe('a learner at home', () => {
     expect(courses).toContain('Acknowledgements to sign');
     expect(await violations(page)).toEqual([]);
     expect(await widths(page).then((w) => w.scroll <= w.client)).toBe(true);
+    expect(await smallTargets(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'home-390.png'), fullPage: true });
 
+    // The acknowledgement opens its page: what changed, and the sign form, signed there.
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: 'load' }),
+      page.click(`a[href="/Manage/acknowledgements/${release.releaseid}"]`),
+    ]);
+    expect(await page.$eval('h1', (node: PageGlobal) => node.textContent)).toBe(`Acknowledge: ${stage.title}`);
+    expect(await page.$eval('#h-what-changed', (node: PageGlobal) => node.textContent)).toBe('What changed');
+    expect(await violations(page)).toEqual([]);
+    expect(await widths(page).then((w) => w.scroll <= w.client)).toBe(true);
+    expect(await smallTargets(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'acknowledgement-390.png'), fullPage: true });
     await page.type(`#password-${release.releaseid}`, trainee.password);
     await Promise.all([
       page.waitForNavigation({ waitUntil: 'load' }),

@@ -62,7 +62,10 @@ const ANSWERS_WITHOUT_JSON: Record<string, string> = {
   'GET /player/scorm-again.js': "scorm-again's browser build, for the runtime host on the content origin",
   'GET /Search': 'the search results page, HTML (decision 298)',
   'GET /Manage': "the learner's home page, HTML (decision 299)",
-  'POST /Manage/acknowledgements/{releaseid}/sign': 'a 303 back to the home page, or the home with the problem, HTML',
+  'GET /Manage/acknowledgements/{releaseid}':
+    'an acknowledgement with what changed and the sign form, HTML (decision 331)',
+  'POST /Manage/acknowledgements/{releaseid}/sign':
+    'a 303 back to the home page, or the page the form was on with the problem, HTML',
 };
 
 /**

@@ -9,6 +9,7 @@ import { ApiError, api, type PresignedUpload, postToStorage } from './api.ts';
 import { showConflict } from './conflict.ts';
 import { button, el, field } from './dom.ts';
 import { draftKey, dropDraft, readDraft, writeDraft } from './draft.ts';
+import { type ExtrasHost, extrasSections, type LibraryItem, type MediaKind } from './guide-extras.ts';
 import {
   type ApiGuide,
   BULLETS,
@@ -25,6 +26,7 @@ import {
   sameJson,
   type StepModel,
   stepFields,
+  withExtras,
 } from './guide-model.ts';
 
 const BULLET_LABEL: Record<string, string> = {
@@ -79,8 +81,9 @@ export class GuideEditor {
     });
     this.draftBase = guide?.revisionid;
     const draft = readDraft(this.key, isGuideModel);
-    if (draft && !sameJson(draft.model, this.model)) {
-      this.model = draft.model;
+    const restored = draft && withExtras(draft.model, this.model);
+    if (draft && restored && !sameJson(restored, this.model)) {
+      this.model = restored;
       this.draftBase = draft.baseRevision;
       this.say(`Your unsaved draft of ${new Date(draft.savedAt).toLocaleString()} was restored.`);
     }
@@ -192,6 +195,7 @@ export class GuideEditor {
           field('Difficulty', difficulty),
         ),
       ),
+      ...extrasSections(this.extrasHost()),
       el('h2', { id: 'editor-steps-heading' }, 'Steps'),
       el(
         'p',
@@ -211,6 +215,19 @@ export class GuideEditor {
   }
 
   private viewUrl: string | undefined;
+
+  /** The cover, prerequisites, tools, parts and documents sections' view of the editor. */
+  private extrasHost(): ExtrasHost {
+    return {
+      model: this.model,
+      changed: () => this.changed(),
+      render: (focus) => this.render(focus),
+      say: (text) => this.say(text),
+      announce: (text) => this.announce(text),
+      upload: (kind, files, progress, add) => this.uploadMedia(kind, files, progress, add),
+      chooseFromLibrary: (kind, title, add) => this.chooseFromLibrary(kind, title, add),
+    };
+  }
 
   private stepItem(step: StepModel, index: number): HTMLLIElement {
     const count = this.model.steps.length;
@@ -338,7 +355,7 @@ export class GuideEditor {
     input.addEventListener('change', () => {
       const files = [...(input.files ?? [])];
       input.value = '';
-      void this.upload(step, files, progress);
+      void this.uploadStepImages(step, files, progress);
     });
     return el(
       'div',
@@ -370,7 +387,7 @@ export class GuideEditor {
       ),
       field(`Upload images to step ${index + 1}`, input),
       progress,
-      button('Choose from the media library', () => void this.chooseFromLibrary(step, index)),
+      button('Choose from the media library', () => void this.chooseStepImage(step, index)),
     );
   }
 
@@ -392,7 +409,12 @@ export class GuideEditor {
   }
 
   /** Each file straight to storage (the API's presigned POST), with its progress; then ready. */
-  private async upload(step: StepModel, files: File[], progressArea: HTMLElement): Promise<void> {
+  private async uploadMedia(
+    kind: MediaKind,
+    files: File[],
+    progressArea: HTMLElement,
+    add: (item: LibraryItem) => void,
+  ): Promise<void> {
     for (const file of files) {
       const bar = el('progress', { max: 1, value: 0, 'aria-label': `Uploading ${file.name}` });
       const row = el('p', {}, `${file.name} `, bar);
@@ -403,60 +425,80 @@ export class GuideEditor {
           content_type: file.type || 'application/octet-stream',
           size: file.size,
         });
+        if (target.type !== kind)
+          throw new Error(`${file.name} is not ${kind === 'Document' ? 'a document' : 'an image'}`);
         await postToStorage(target.upload, file, (done) => {
           bar.value = done;
         });
-        const item = await this.whenReady(target.id);
-        step.images.push({ id: item.id, guid: item.guid });
-        this.changed();
+        const item = await this.whenReady(kind, target.id);
+        add({ id: item.id, guid: item.guid, filename: item.filename ?? file.name });
         row.remove();
       } catch (error) {
         row.replaceChildren(`${file.name}: ${(error as Error).message}`);
         row.className = 'editor-error';
       }
     }
+  }
+
+  private async uploadStepImages(step: StepModel, files: File[], progressArea: HTMLElement): Promise<void> {
+    await this.uploadMedia('GuideImage', files, progressArea, (item) => {
+      step.images.push({ id: item.id, guid: item.guid });
+      this.changed();
+    });
     this.render();
     this.say(`${files.length === 1 ? 'The image was' : 'The images were'} added. Save to keep them in the guide.`);
   }
 
   /** The media item once its sizes are made (processing follows the upload). */
-  private async whenReady(id: number): Promise<MediaItem> {
+  private async whenReady(kind: MediaKind, id: number): Promise<MediaItem> {
     for (let attempt = 0; attempt < 120; attempt++) {
-      const item = await api<MediaItem & { status?: string; failure?: string }>('GET', `/user/media/GuideImage/${id}`);
+      const item = await api<MediaItem & { status?: string; failure?: string }>('GET', `/user/media/${kind}/${id}`);
       if (item.isReady || item.status === 'ready') return item;
-      if (item.status === 'failed') throw new Error(item.failure || 'The image could not be processed');
+      if (item.status === 'failed') throw new Error(item.failure || 'The file could not be processed');
       await new Promise((resolve) => setTimeout(resolve, 250 + attempt * 50));
     }
-    throw new Error('The image is still being processed; add it from the media library later');
+    throw new Error('The file is still being processed; add it from the media library later');
   }
 
-  private async chooseFromLibrary(step: StepModel, index: number): Promise<void> {
+  private chooseStepImage(step: StepModel, index: number): Promise<void> {
+    return this.chooseFromLibrary('GuideImage', `Add an image to step ${index + 1}`, (item) => {
+      step.images.push({ id: item.id, guid: item.guid });
+      this.changed();
+      this.render(`step-images-${index}`);
+    });
+  }
+
+  /** A dialog of the caller's ready media of one kind; choosing one runs `add`. */
+  private async chooseFromLibrary(kind: MediaKind, title: string, add: (item: LibraryItem) => void): Promise<void> {
     const items = (await api<MediaItem[]>('GET', '/user/media/current?limit=60')).filter(
-      (item) => item.type === 'GuideImage' && item.isReady,
+      (item) => item.type === kind && item.isReady,
     );
     const dialog = el('dialog', { class: 'editor-dialog', 'aria-labelledby': 'library-title' });
     const close = () => {
       dialog.close();
       dialog.remove();
     };
+    const noun = kind === 'Document' ? 'documents' : 'images';
     dialog.append(
-      el('h2', { id: 'library-title' }, `Add an image to step ${index + 1}`),
+      el('h2', { id: 'library-title' }, title),
       items.length === 0
-        ? el('p', {}, 'Your media library has no images yet.')
+        ? el('p', {}, `Your media library has no ${noun} yet.`)
         : el(
             'ul',
             { class: 'editor-library' },
             ...items.map((item) => {
-              const choose = el(
-                'button',
-                { type: 'button', 'aria-label': `Add ${item.filename ?? `image ${item.id}`}` },
-                el('img', { src: `/igi/${item.guid}.thumbnail`, alt: '', width: 96, height: 72 }),
-              );
+              const name = item.filename ?? `${kind === 'Document' ? 'document' : 'image'} ${item.id}`;
+              const choose =
+                kind === 'Document'
+                  ? el('button', { type: 'button' }, `Add ${name}`)
+                  : el(
+                      'button',
+                      { type: 'button', 'aria-label': `Add ${name}` },
+                      el('img', { src: `/igi/${item.guid}.thumbnail`, alt: '', width: 96, height: 72 }),
+                    );
               choose.addEventListener('click', () => {
-                step.images.push({ id: item.id, guid: item.guid });
-                this.changed();
                 close();
-                this.render(`step-images-${index}`);
+                add(item);
               });
               return el('li', {}, choose);
             }),

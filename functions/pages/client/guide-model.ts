@@ -43,6 +43,23 @@ export interface StepModel {
   images: ImageRef[];
 }
 
+/** A part or tool as the editor holds it; fields the editor does not show travel in `extra`. */
+export interface ItemModel {
+  text: string;
+  /** As typed ('' for none). */
+  quantity: string;
+  url: string;
+  notes: string;
+  isoptional: boolean;
+  extra: { type?: string; thumbnail?: string; featured?: boolean };
+}
+
+/** A prerequisite guide or an attached document: its id and the name shown. */
+export interface NamedRef {
+  id: number;
+  name: string;
+}
+
 export interface GuideModel {
   guideid?: number;
   revisionid?: number;
@@ -58,6 +75,24 @@ export interface GuideModel {
   timeMax: string;
   public: boolean;
   steps: StepModel[];
+  /** The cover image. */
+  image: ImageRef | null;
+  prerequisites: NamedRef[];
+  documents: NamedRef[];
+  parts: ItemModel[];
+  tools: ItemModel[];
+}
+
+/** A part or tool as the API reads it. */
+export interface ApiItem {
+  text: string;
+  notes: string | null;
+  type: string;
+  quantity: number;
+  url: string | null;
+  thumbnail: string | null;
+  isoptional: boolean;
+  featured: boolean;
 }
 
 /** The parts of the API's guide the editor reads. */
@@ -75,6 +110,11 @@ export interface ApiGuide {
   time_required_max: number;
   public: boolean;
   url: string;
+  image?: { id: number; guid: string } | null;
+  parts?: ApiItem[];
+  tools?: ApiItem[];
+  documents?: Array<{ documentid: number; filename?: string; title?: string }>;
+  prerequisites?: Array<{ guideid: number; title: string }>;
   steps: Array<{
     stepid: number;
     revisionid: number;
@@ -93,6 +133,42 @@ function stepImages(media: ApiGuide['steps'][number]['media']): ImageRef[] {
   return media.data.flatMap((image: { id?: unknown; guid?: unknown }) =>
     typeof image?.id === 'number' && typeof image.guid === 'string' ? [{ id: image.id, guid: image.guid }] : [],
   );
+}
+
+function itemModel(item: ApiItem): ItemModel {
+  return {
+    text: item.text,
+    quantity: item.quantity > 0 ? String(item.quantity) : '',
+    url: item.url ?? '',
+    notes: item.notes ?? '',
+    isoptional: item.isoptional === true,
+    extra: {
+      ...(item.type ? { type: item.type } : {}),
+      ...(item.thumbnail ? { thumbnail: item.thumbnail } : {}),
+      ...(item.featured ? { featured: true } : {}),
+    },
+  };
+}
+
+export function newItem(): ItemModel {
+  return { text: '', quantity: '', url: '', notes: '', isoptional: false, extra: {} };
+}
+
+/** A part or tool as POST/PATCH /guides take it; one without a name is left out. */
+function itemFields(items: ItemModel[]): unknown[] {
+  return items
+    .filter((item) => item.text.trim() !== '')
+    .map((item) => {
+      const quantity = Number(item.quantity);
+      return {
+        text: item.text.trim(),
+        ...(item.quantity.trim() !== '' && Number.isFinite(quantity) && quantity >= 0 ? { quantity } : {}),
+        url: item.url.trim() === '' ? null : item.url.trim(),
+        notes: item.notes.trim() === '' ? null : item.notes,
+        isoptional: item.isoptional,
+        ...item.extra,
+      };
+    });
 }
 
 export function modelOf(guide: ApiGuide): GuideModel {
@@ -122,6 +198,17 @@ export function modelOf(guide: ApiGuide): GuideModel {
       })),
       images: stepImages(step.media),
     })),
+    image: guide.image ? { id: guide.image.id, guid: guide.image.guid } : null,
+    prerequisites: (guide.prerequisites ?? []).map((prerequisite) => ({
+      id: prerequisite.guideid,
+      name: prerequisite.title,
+    })),
+    documents: (guide.documents ?? []).map((document) => ({
+      id: document.documentid,
+      name: document.title || document.filename || `Document ${document.documentid}`,
+    })),
+    parts: (guide.parts ?? []).map(itemModel),
+    tools: (guide.tools ?? []).map(itemModel),
   };
 }
 
@@ -138,6 +225,11 @@ export function emptyModel(category: string, type: string): GuideModel {
     timeMax: '',
     public: false,
     steps: [],
+    image: null,
+    prerequisites: [],
+    documents: [],
+    parts: [],
+    tools: [],
   };
 }
 
@@ -163,6 +255,11 @@ export function guideFields(model: GuideModel): Record<string, unknown> {
     difficulty: model.difficulty === '' ? null : model.difficulty,
     time_required_min: seconds(model.timeMin),
     time_required_max: seconds(model.timeMax),
+    image: model.image?.id ?? null,
+    prerequisites: model.prerequisites.map((prerequisite) => prerequisite.id),
+    documents: model.documents.map((document) => document.id),
+    parts: itemFields(model.parts),
+    tools: itemFields(model.tools),
   };
 }
 
@@ -194,6 +291,28 @@ export function isGuideModel(value: unknown): value is GuideModel {
     typeof model.summary === 'string' &&
     typeof model.conclusion === 'string' &&
     Array.isArray(model.steps) &&
+    // A draft kept before the editor had these sections has none of them (see withExtras).
+    (model.image == null || (typeof model.image.id === 'number' && typeof model.image.guid === 'string')) &&
+    [model.prerequisites, model.documents].every(
+      (refs) =>
+        refs === undefined ||
+        (Array.isArray(refs) && refs.every((ref) => typeof ref?.id === 'number' && typeof ref.name === 'string')),
+    ) &&
+    [model.parts, model.tools].every(
+      (items) =>
+        items === undefined ||
+        (Array.isArray(items) &&
+          items.every(
+            (item) =>
+              typeof item?.text === 'string' &&
+              typeof item.quantity === 'string' &&
+              typeof item.url === 'string' &&
+              typeof item.notes === 'string' &&
+              typeof item.isoptional === 'boolean' &&
+              typeof item.extra === 'object' &&
+              item.extra !== null,
+          )),
+    ) &&
     model.steps.every(
       (step) =>
         typeof step?.key === 'string' &&
@@ -203,4 +322,16 @@ export function isGuideModel(value: unknown): value is GuideModel {
         Array.isArray(step.images),
     )
   );
+}
+
+/** A restored draft with the sections it lacks (kept before the editor had them) taken from `from`. */
+export function withExtras(draft: GuideModel, from: GuideModel): GuideModel {
+  return {
+    ...draft,
+    image: draft.image === undefined ? from.image : draft.image,
+    prerequisites: draft.prerequisites ?? from.prerequisites,
+    documents: draft.documents ?? from.documents,
+    parts: draft.parts ?? from.parts,
+    tools: draft.tools ?? from.tools,
+  };
 }

@@ -5,7 +5,7 @@
  * levels with their expiry, and for a team's owner the team's matrix with what is overdue.
  */
 import { CSRF_FIELD } from '../../../shared/http/session.ts';
-import type { HomeCourse, LearnerHome, TeamMatrix } from '../learner-home.service.ts';
+import type { HomeCourse, LearnerHome, TeamChoice, TeamMatrix } from '../learner-home.service.ts';
 import { html, type SafeHtml } from '../html/html.ts';
 import { dateText, section } from './rendered.ts';
 
@@ -41,6 +41,24 @@ ${stages.length > 0 ? html`<ol class="stages">${stages}</ol>` : ''}
 </article>`;
 }
 
+/** What is overdue in a team, member by member: courses past their due date, late acknowledgements. */
+function overdueList(team: TeamMatrix): SafeHtml {
+  const items = team.members.flatMap((member) => [
+    ...team.courses.flatMap((course) => {
+      const cell = member.cells[course.wikiid];
+      return cell?.overdue ? [html`<li>${member.username}: ${course.title}, due ${dateText(cell.due_date)}</li>`] : [];
+    }),
+    ...(member.overdueAcknowledgements > 0
+      ? [
+          html`<li>${member.username}: ${member.overdueAcknowledgements} ${
+            member.overdueAcknowledgements === 1 ? 'acknowledgement' : 'acknowledgements'
+          } not signed in time</li>`,
+        ]
+      : []),
+  ]);
+  return items.length > 0 ? html`<h4>Overdue</h4><ul class="overdue-items">${items}</ul>` : html``;
+}
+
 function teamBlock(team: TeamMatrix): SafeHtml {
   const header = team.courses.map((course) => html`<th scope="col">${course.title}</th>`);
   const rows = team.members.map((member) => {
@@ -51,19 +69,41 @@ function teamBlock(team: TeamMatrix): SafeHtml {
         cell.overdue ? html` (overdue ${dateText(cell.due_date)})` : ''
       }</td>`;
     });
-    return html`<tr><th scope="row">${member.username}</th>${cells}</tr>`;
+    const acks = member.overdueAcknowledgements;
+    return html`<tr><th scope="row">${member.username}</th>${cells}<td${acks > 0 ? html` class="overdue"` : ''}>${
+      acks > 0 ? `${acks} overdue` : 'None overdue'
+    }</td></tr>`;
   });
+  const late = team.overdue + team.overdueAcknowledgements;
   return html`<article aria-labelledby="team-${team.teamid}"><h3 id="team-${team.teamid}">${team.name}</h3>
-<p>${team.members.length} ${team.members.length === 1 ? 'member' : 'members'} · ${
-    team.overdue === 0 ? 'nothing overdue' : html`<span class="overdue">${team.overdue} overdue</span>`
+<p>${team.members.length} ${team.members.length === 1 ? 'member' : 'members'}${
+    team.truncated ? ' (the first ones)' : ''
+  } · ${
+    late === 0
+      ? 'nothing overdue'
+      : html`<span class="overdue">${team.overdue} ${team.overdue === 1 ? 'course' : 'courses'} and ${
+          team.overdueAcknowledgements
+        } ${team.overdueAcknowledgements === 1 ? 'acknowledgement' : 'acknowledgements'} overdue</span>`
   }</p>
-${
-  team.courses.length === 0
-    ? html`<p>No course is assigned to its members.</p>`
-    : html`<div class="scroll" role="region" aria-label="${`${team.name}: members by course`}" tabindex="0"><table>
-<caption>Members by course</caption><thead><tr><th scope="col">Member</th>${header}</tr></thead><tbody>${rows}</tbody>
-</table></div>`
-}</article>`;
+<div class="scroll" role="region" aria-label="${`${team.name}: members by course`}" tabindex="0"><table>
+<caption>Members by course</caption><thead><tr><th scope="col">Member</th>${header}\
+<th scope="col">Acknowledgements</th></tr></thead><tbody>${rows}</tbody>
+</table></div>
+${team.courses.length === 0 ? html`<p>No course is assigned to its members.</p>` : ''}
+${overdueList(team)}</article>`;
+}
+
+/** A GET form opening the matrix of another team the reader manages. */
+function teamPicker(choices: TeamChoice[], chosen: number | undefined): SafeHtml {
+  if (choices.length === 0) return html``;
+  return html`<form method="get" action="/Manage" class="filters">
+<label for="team-choice">Show the team</label>
+<select id="team-choice" name="team">${choices.map(
+    (team) =>
+      html`<option value="${team.teamid}"${team.teamid === chosen ? html` selected` : ''}>${team.name}</option>`,
+  )}</select>
+<button type="submit">Show</button>
+</form>`;
 }
 
 export interface HomeNotice {
@@ -79,6 +119,9 @@ export function learnerHomeContent(home: LearnerHome, csrf: string, notice: Home
     return html`<li class="ack"><p>${ack.url ? html`<a href="${ack.url}">${ack.title}</a>` : ack.title} · release ${
       ack.version
     } · ${due(ack.due_date, ack.overdue)}</p>
+<p><a class="review-link" href="/Manage/acknowledgements/${ack.releaseid}">What changed in release ${
+      ack.version
+    }, and sign</a></p>
 <form method="post" action="/Manage/acknowledgements/${ack.releaseid}/sign" class="filters">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
 <label for="${field}">Your password, to sign that you have read and understood it</label>
@@ -121,5 +164,9 @@ ${section(
 <th scope="col">Expiry</th></tr></thead><tbody>${levels}</tbody></table></div>`
     : html`<p>You hold no level yet.</p>`,
 )}
-${home.teams.length > 0 ? section('my-teams', 'My teams', home.teams.map(teamBlock)) : ''}`;
+${
+  home.teams.length > 0 || home.teamChoices.length > 0
+    ? section('my-teams', 'My teams', [teamPicker(home.teamChoices, home.chosenTeam), ...home.teams.map(teamBlock)])
+    : ''
+}`;
 }

@@ -81,6 +81,18 @@ video, iframe { max-width: 100%; }
 .stages { padding-left: 1.5rem; }
 .status { font-weight: 600; }
 .notice { padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 4px; background: #f6f8fa; }
+.diff-steps { padding-left: 0; list-style: none; }
+.diff-step { border-top: 1px solid var(--line); padding: .5rem 0; }
+.diff-step h3 { font-size: 1.05rem; margin: .25rem 0; }
+.diff-lines { list-style: none; padding: 0; margin: .25rem 0; }
+.diff-lines li { padding: .2rem .5rem; border-left: 4px solid transparent; white-space: pre-wrap; }
+.diff-added { background: #e6f4ea; border-color: #1b6e20 !important; }
+.diff-removed { background: #fde7e9; border-color: #a4000f !important; }
+.diff-same { color: var(--muted); }
+ins, del { text-decoration: none; }
+.diff-removed del { text-decoration: line-through; }
+.diff-word { font-weight: 700; }
+.review-link, .breadcrumbs a { display: inline-flex; align-items: center; min-height: 44px; }
 @media (max-width: 40rem) {
   .site-header { padding: .5rem 1rem; gap: .5rem; }
   main { padding: .75rem 1rem 2rem; }
@@ -105,7 +117,8 @@ video, iframe { max-width: 100%; }
   img, video { max-width: 100% !important; max-height: 12cm; break-inside: avoid; }
   .step-media img { max-height: 6cm; width: auto; object-fit: contain; }
   .cover { max-height: 8cm; width: auto; }
-  .lines .callout { border-left-width: 4pt; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  .lines .callout, .diff-lines li { border-left-width: 4pt; print-color-adjust: exact;
+    -webkit-print-color-adjust: exact; }
   a { color: inherit; }
   a[href^="http"]::after, a[href^="/"]::after { content: " (" attr(href) ")"; font-size: 9pt; word-break: break-all; }
   .site-name::after, .guide-list a::after { content: none !important; }

@@ -3,11 +3,11 @@
  * (base_revisionid; none: everything is new) to the release's revision, computed from the stored
  * revisions (guide snapshots and their step revisions; wiki page revisions), never from text dumps.
  */
-import { getStepSnapshots, type StepRecord } from '../../shared/db/entities/step.ts';
-import { getGuideSnapshot } from '../../shared/db/entities/guide-revision.ts';
-import { getWikiRevision } from '../../shared/db/entities/wiki.ts';
-import type { AcknowledgementRecord } from '../../shared/db/entities/acknowledgement.ts';
-import { diffLines, diffSteps, type DiffStep } from '../../shared/domain/revision-diff.ts';
+import { getStepSnapshots, type StepRecord } from '../db/entities/step.ts';
+import { getGuideSnapshot } from '../db/entities/guide-revision.ts';
+import { getWikiRevision } from '../db/entities/wiki.ts';
+import type { AcknowledgementRecord } from '../db/entities/acknowledgement.ts';
+import { diffLines, diffSteps, type DiffStep } from '../domain/revision-diff.ts';
 
 function diffStep(step: StepRecord): DiffStep {
   return {
