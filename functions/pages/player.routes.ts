@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
+import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
 import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
 import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
@@ -75,7 +76,7 @@ async function playerPage(
   const path = `/ExternalTrainingModule/${moduleid}${chosen ? `?sco=${encodeURIComponent(chosen)}` : ''}`;
   return asPage(caller, path, async () => {
     const reader = signedIn(caller);
-    const { mode, player } = await pagePlayer(reader, moduleid);
+    const { mode, player, record } = await pagePlayer(reader, moduleid);
     const model = player.standard;
     if ((model !== 'scorm12' && model !== 'scorm2004') || !player.content_base_url)
       throw new NotFoundError('Only SCORM modules play on this page');
@@ -86,9 +87,15 @@ async function playerPage(
       launchable.find((sco) => states.get(sco.identifier)?.entry === 'resume') ??
       launchable[0];
     if (!current) throw new NotFoundError('The module has no SCO to launch');
-    const index = launchable.indexOf(current);
-    const previous = launchable[index - 1];
-    const next = launchable[index + 1];
+    // Where continue / previous lead and what may be chosen: the manifest's control modes (decision 325).
+    const structure = record.manifest?.scorm;
+    const byId = new Map(launchable.map((sco) => [sco.identifier, sco]));
+    const navigation = structure
+      ? scormNavigation(structure, current.identifier)
+      : { next: null, end: false, previous: null, choosable: launchable.map((sco) => sco.identifier) };
+    const previous = navigation.previous ? byId.get(navigation.previous) : undefined;
+    const next = navigation.next ? byId.get(navigation.next) : undefined;
+    const choosable = new Set(navigation.choosable.filter((identifier) => byId.has(identifier)));
     const contentOrigin = new URL(player.content_base_url).origin;
     const state = states.get(current.identifier);
     const launch = {
@@ -105,7 +112,11 @@ async function playerPage(
       csrf: formCsrf(headers).token,
       previous_url: previous ? scoHref(moduleid, previous.identifier) : null,
       next_url: next ? scoHref(moduleid, next.identifier) : null,
-      sco_urls: Object.fromEntries(launchable.map((sco) => [sco.identifier, scoHref(moduleid, sco.identifier)])),
+      /** continue from this SCO ends the sequencing session. */
+      end: navigation.end,
+      /** What a choice may reach; a 2004 jump reaches any SCO. */
+      sco_urls: Object.fromEntries([...choosable].map((identifier) => [identifier, scoHref(moduleid, identifier)])),
+      jump_urls: Object.fromEntries(launchable.map((sco) => [sco.identifier, scoHref(moduleid, sco.identifier)])),
     };
     const body = renderPage({
       title: player.title,
@@ -119,6 +130,7 @@ async function playerPage(
         current,
         previous,
         next,
+        choosable,
         hostUrl: `${contentOrigin}${RUNTIME_HOST_PATH}`,
         launch,
       }),

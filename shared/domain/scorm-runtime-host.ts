@@ -58,6 +58,18 @@ const HOST_SCRIPT = `(function () {
     var scorm12 = launch.model === 'scorm12';
     api = scorm12 ? new window.Scorm12API(settings) : new window.Scorm2004API(settings);
     api.loadFromFlattenedJSON(launch.cmi, '');
+    // adl.nav.request_valid before Initialize (it is read-only after): the page's navigation (decision 325).
+    var valid = launch.nav_valid;
+    if (!scorm12 && valid && typeof valid === 'object') {
+      try {
+        var requestValid = api.adl.nav.request_valid;
+        if (valid.continue === 'true' || valid.continue === 'false') requestValid.continue = valid.continue;
+        if (valid.previous === 'true' || valid.previous === 'false') requestValid.previous = valid.previous;
+        var choice = {};
+        for (var id in valid.choice) if (valid.choice[id] === 'true' || valid.choice[id] === 'false') choice[id] = valid.choice[id];
+        requestValid.choice.setAll(choice);
+      } catch (e) {}
+    }
     api.on(scorm12 ? 'LMSInitialize' : 'Initialize', function () {
       finished = false;
       send({ type: 'commit', initialize: true, cmi: flat(api.renderCommitCMI(false)) });
