@@ -85,7 +85,7 @@ export const PLAYER_SCRIPT = `(function () {
       if (launch.previous_url) return go(launch.previous_url);
       return say('Previous is not available here: choose from the contents.');
     }
-    var target = /^\{target=([^}]+)\}(choice|jump)$/.exec(request);
+    var target = /^\\{target=([^}]+)\\}(choice|jump)$/.exec(request);
     if (target) {
       var urls = target[2] === 'jump' ? launch.jump_urls : launch.sco_urls;
       if (Object.prototype.hasOwnProperty.call(urls, target[1])) return go(urls[target[1]]);
