@@ -14,10 +14,15 @@ import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shar
 import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
 import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
-import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
+import { API_BASE_PATH, rawReply, route, type RouteDef } from '../../shared/http/route.ts';
 import { formCsrf } from '../../shared/http/session.ts';
 import { parseOrThrow } from '../../shared/http/validation.ts';
-import { commitModuleAttempt, pagePlayer } from '../../shared/training/module-player.ts';
+import {
+  commitModuleAttempt,
+  issueCommitCapability,
+  pagePlayer,
+  runtimeCommitPath,
+} from '../../shared/training/module-player.ts';
 import { commitInputSchema } from '../../shared/training/scorm-attempts.ts';
 import { moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
 import { renderPage, STYLE_HASH } from './html/layout.ts';
@@ -110,6 +115,16 @@ async function playerPage(
       content_origin: contentOrigin,
       commit_url: `/ExternalTrainingModule/${moduleid}/commit`,
       csrf: formCsrf(headers).token,
+      // The runtime commits synchronously with this (decision 326); a preview keeps nothing and has none.
+      runtime_commit:
+        mode === 'learner' && player.attempt
+          ? {
+              url: `${new URL(siteUrl()).origin}${API_BASE_PATH}${runtimeCommitPath(moduleid, player.attempt.attempt)}`,
+              capability: issueCommitCapability(reader, moduleid, player.attempt.attempt),
+              version: player.attempt.version,
+              sco: current.identifier,
+            }
+          : null,
       previous_url: previous ? scoHref(moduleid, previous.identifier) : null,
       next_url: next ? scoHref(moduleid, next.identifier) : null,
       /** continue from this SCO ends the sequencing session. */

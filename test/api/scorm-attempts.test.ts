@@ -4,7 +4,7 @@
  * after Terminate and for someone else; the server judges the result and completes the stage.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin } from '../support/api.ts';
+import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { importPackage } from '../support/modules.ts';
 import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
@@ -267,6 +267,40 @@ describe('SCORM 2004 rollup (decision 325)', () => {
     expect(
       entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status.status,
     ).toBe('completed');
+  });
+});
+
+describe('the runtime commit (decision 326)', () => {
+  it('keeps a commit with the launch capability only: its module and attempt, from the content origin', async () => {
+    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Runtime commit'));
+    const page = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: learner.token });
+    const attribute = /data-launch="([^"]*)"/.exec(page.text)![1]!;
+    const launch = JSON.parse(
+      attribute
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&amp;/g, '&'),
+    );
+    const { url, capability, version, sco } = launch.runtime_commit;
+    const path = `/external_training_modules/${moduleid}/attempts/1/runtime_commit`;
+    expect(url).toBe(`${siteUrl()}/api/2.0${path}`);
+    const send = (authorization: string | undefined, headers: Record<string, string> = {}, at = path) =>
+      api('POST', at, {
+        body: { version, sco, initialize: true, cmi: {} },
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}), ...headers },
+      });
+    const changed = capability.slice(0, -1) + (capability.endsWith('A') ? 'B' : 'A');
+    expect((await send(undefined)).status).toBe(401);
+    expect((await send(`ScormCommit ${changed}`)).status).toBe(401);
+    expect((await send(`api ${learner.token}`)).status).toBe(401);
+    // Bound to its attempt: attempt 2 is not what it was issued for.
+    expect((await send(`ScormCommit ${capability}`, {}, path.replace('/attempts/1/', '/attempts/2/'))).status).toBe(
+      401,
+    );
+    expect((await send(`ScormCommit ${capability}`, { origin: 'https://elsewhere.example' })).status).toBe(403);
+    const kept = await send(`ScormCommit ${capability}`, { origin: launch.content_origin });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ version: 1, userid: learner.userid, attempt: 1 });
   });
 });
 

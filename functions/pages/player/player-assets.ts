@@ -118,11 +118,23 @@ export const PLAYER_SCRIPT = `(function () {
           url: launch.sco_url,
           title: launch.title,
           nav_valid: navValid(),
+          commit: launch.runtime_commit,
         },
         launch.content_origin,
       );
     } else if (data.type === 'state' && isCmi(data.cmi) && !ended) {
       pending = data.cmi;
+    } else if (data.type === 'committed' && typeof data.version === 'number') {
+      // The host kept it itself (decision 326): follow the version, say the outcome, move on after Terminate.
+      pending = null;
+      if (data.terminate === true) ended = true;
+      else if (data.initialize === true) ended = false;
+      if (!data.ok) return say('Your progress could not be saved.');
+      version = data.version;
+      root.setAttribute('data-version', String(version));
+      root.setAttribute('data-completion', String(data.completion));
+      say(data.satisfied === true ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
+      if (data.terminate === true) navigate(typeof data.nav === 'string' ? data.nav : '');
     } else if (data.type === 'commit' && isCmi(data.cmi)) {
       pending = null;
       if (data.terminate) ended = true;
