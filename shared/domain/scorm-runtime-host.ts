@@ -81,12 +81,36 @@ const HOST_SCRIPT = `(function () {
     return !!attempt;
   }
   function start(launch) {
-    var commit = launch.commit;
-    if (commit && typeof commit.url === 'string' && typeof commit.capability === 'string' && typeof commit.version === 'number') {
-      sync = commit;
-      version = commit.version;
+    var grant = launch.commit;
+    if (
+      grant &&
+      typeof grant.url === 'string' &&
+      typeof grant.capability === 'string' &&
+      typeof grant.sco === 'string' &&
+      typeof grant.version === 'number'
+    ) {
+      sync = grant;
+      version = grant.version;
     }
     var failure = launch.model === 'scorm12' ? 101 : 391;
+    var settings = {
+      autocommit: false,
+      lmsCommitUrl: 'stepwise:player',
+      dataCommitFormat: 'flattened',
+      logLevel: 5,
+      httpService: {
+        processHttpRequest: function (url, params, immediate) {
+          var nav = immediate ? navRequest() : '';
+          if (sync) {
+            var ok = commitNow(flat(params), { terminate: !!immediate, nav: nav });
+            return ok ? { result: 'true', errorCode: 0 } : { result: 'false', errorCode: failure };
+          }
+          send({ type: 'commit', cmi: flat(params), terminate: !!immediate, nav: nav });
+          return { result: 'true', errorCode: 0 };
+        },
+        updateSettings: function () {},
+      },
+    };
     var scorm12 = launch.model === 'scorm12';
     api = scorm12 ? new window.Scorm12API(settings) : new window.Scorm2004API(settings);
     api.loadFromFlattenedJSON(launch.cmi, '');

@@ -284,6 +284,41 @@ if ('${name}' !== 'two') api.Terminate('');`,
     await page.close();
   });
 
+  it('Commit answers false with 391 when the server refuses the save (a stale version), true when it keeps it', async () => {
+    const pkg = await zip({
+      'imsmanifest.xml': scorm2004Manifest('Player refused', 'content/start.html'),
+      'content/start.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+api.SetValue('cmi.location', 'one');
+mark('kept', api.Commit(''));
+mark('ready', 1);
+window.goOn = function () {
+  api.SetValue('cmi.location', 'two');
+  mark('commit', api.Commit(''));
+  mark('error', api.GetLastError());
+};`,
+      ),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    const frame = await scoFrame(page, 'ready');
+    expect(await marks(frame)).toMatchObject({ 'data-kept': 'true' });
+    await playerShows(page, 'data-version', '2');
+    // Another tab commits meanwhile: the runtime's next commit names a stale version (409).
+    const other = await api('POST', `/external_training_modules/${moduleid}/attempts/1/commit`, {
+      token: learner.token,
+      body: { version: 2, sco: 'sco1', cmi: { 'cmi.location': 'elsewhere' } },
+    });
+    expect(other.status).toBe(200);
+    await frame.evaluate(() => (globalThis as PageGlobal).goOn());
+    expect(await marks(frame)).toMatchObject({ 'data-commit': 'false', 'data-error': '391' });
+    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
+      'could not be saved',
+    );
+    await page.close();
+  });
+
   it('keeps what the SCO set when the page goes away before a commit', async () => {
     const pkg = await zip({
       'imsmanifest.xml': scorm12Manifest('Player unload', 'index.html'),
