@@ -117,34 +117,6 @@ export const modulesGroup = defineGroup({
       handler: ({ caller, params, body }) => modules.commitAttempt(caller, params.id, params.attemptid, body),
     }),
     route({
-      method: 'POST',
-      path: '/external_training_modules/{id}/attempts/{attemptid}/runtime_commit',
-      auth: 'public',
-      openOnPrivateSite: true,
-      selfAuthenticated: true,
-      summary: "The SCORM runtime's own synchronous commit, authenticated by its launch's capability",
-      description:
-        'What the runtime on the content origin calls for Initialize, Commit and Terminate, so the SCO learns at ' +
-        'once whether its data was kept (decision 326). `Authorization: ScormCommit <capability>`: the ' +
-        "capability the player page issued at launch for this learner, module and attempt (4 hours); another's, " +
-        'a changed or an expired one is 401; a browser request from another origin than the content origin 403. ' +
-        'Body and answers as `POST …/attempts/{attemptid}/commit`, for the learner the capability names.',
-      params: idParams('id', 'attemptid'),
-      authorize: async ({ params, headers }) => {
-        await modules.runtimeCaller(params.id, params.attemptid, headers);
-      },
-      body: commitBody,
-      example: { version: 1, sco: 'intro', terminate: true, cmi: { 'cmi.core.lesson_status': 'completed' } },
-      response: moduleAttemptSchema,
-      handler: async ({ params, body, headers }) =>
-        modules.commitAttempt(
-          await modules.runtimeCaller(params.id, params.attemptid, headers),
-          params.id,
-          params.attemptid,
-          body,
-        ),
-    }),
-    route({
       method: 'GET',
       path: '/external_training_modules/{id}/attempts',
       auth: 'user',

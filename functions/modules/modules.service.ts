@@ -313,8 +313,6 @@ export async function player(caller: Caller, moduleid: number) {
 }
 
 /** A commit of the runtime (decision 271): assigned learners only, to their own attempts. */
-export { runtimeCaller } from '../../shared/training/module-player.ts';
-
 export async function commitAttempt(caller: Caller, moduleid: number, attempt: number, input: CommitInput) {
   return commitModuleAttempt(caller, moduleid, attempt, input);
 }

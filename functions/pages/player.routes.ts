@@ -14,13 +14,14 @@ import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shar
 import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
 import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
-import { API_BASE_PATH, rawReply, route, type RouteDef } from '../../shared/http/route.ts';
+import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
 import { formCsrf } from '../../shared/http/session.ts';
 import { parseOrThrow } from '../../shared/http/validation.ts';
 import {
   commitModuleAttempt,
   issueCommitCapability,
   pagePlayer,
+  runtimeCaller,
   runtimeCommitPath,
 } from '../../shared/training/module-player.ts';
 import { commitInputSchema } from '../../shared/training/scorm-attempts.ts';
@@ -33,6 +34,38 @@ import { playerContent, scoHref } from './player/player-page.ts';
 const idText = z.string().check(z.regex(/^[1-9]\d{0,14}$/));
 /** A commit's CMI data: 2004's suspend_data alone may be 64,000 characters, interactions add more. */
 const MAX_COMMIT_CHARACTERS = 1_000_000;
+
+/** A commit's answer: the attempt as kept. */
+const RESPONSE_EXAMPLE = {
+  moduleid: 12,
+  userid: 42,
+  attempt: 1,
+  importid: 31,
+  standard: 'scorm12',
+  version: 4,
+  completion_status: 'completed',
+  success_status: 'passed',
+  score_raw: 86,
+  score_scaled: null,
+  total_time: 754.5,
+  satisfied: true,
+  satisfied_date: 1796000300,
+  created_date: 1796000000,
+  modified_date: 1796000300,
+  scos: [
+    {
+      identifier: 'intro',
+      completion_status: 'completed',
+      success_status: 'passed',
+      score_raw: 86,
+      score_scaled: null,
+      total_time: 754.5,
+      exit: '',
+      terminated: true,
+      satisfied: true,
+    },
+  ],
+};
 
 let runtime: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
 
@@ -119,7 +152,7 @@ async function playerPage(
       runtime_commit:
         mode === 'learner' && player.attempt
           ? {
-              url: `${new URL(siteUrl()).origin}${API_BASE_PATH}${runtimeCommitPath(moduleid, player.attempt.attempt)}`,
+              url: `${new URL(siteUrl()).origin}${runtimeCommitPath(moduleid, player.attempt.attempt)}`,
               capability: issueCommitCapability(reader, moduleid, player.attempt.attempt),
               version: player.attempt.version,
               sco: current.identifier,
@@ -193,36 +226,7 @@ export const playerRoutes: RouteDef[] = [
       data: '{"version":1,"sco":"intro","cmi":{"cmi.core.lesson_status":"incomplete"}}',
     },
     response: moduleAttemptSchema,
-    responseExample: {
-      moduleid: 12,
-      userid: 42,
-      attempt: 1,
-      importid: 31,
-      standard: 'scorm12',
-      version: 4,
-      completion_status: 'completed',
-      success_status: 'passed',
-      score_raw: 86,
-      score_scaled: null,
-      total_time: 754.5,
-      satisfied: true,
-      satisfied_date: 1796000300,
-      created_date: 1796000000,
-      modified_date: 1796000300,
-      scos: [
-        {
-          identifier: 'intro',
-          completion_status: 'completed',
-          success_status: 'passed',
-          score_raw: 86,
-          score_scaled: null,
-          total_time: 754.5,
-          exit: '',
-          terminated: true,
-          satisfied: true,
-        },
-      ],
-    },
+    responseExample: RESPONSE_EXAMPLE,
     handler: async ({ caller, params, body }) => {
       let parsed: unknown;
       try {
@@ -232,6 +236,35 @@ export const playerRoutes: RouteDef[] = [
       }
       const input = parseOrThrow(commitInputSchema, parsed, 'body');
       return commitModuleAttempt(caller, Number(params.id), Number(body.attempt), input);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/ExternalTrainingModule/{id}/attempts/{attemptid}/runtime_commit',
+    site: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    selfAuthenticated: true,
+    summary: "The SCORM runtime's own synchronous commit, authenticated by its launch's capability",
+    description:
+      'What the runtime host on the content origin calls for Initialize, Commit and Terminate, so the SCO learns ' +
+      'at once whether its data was kept (decision 326). `Authorization: ScormCommit <capability>`: the ' +
+      "capability the player page issued at launch for this learner, module and attempt (4 hours); another's, a " +
+      'changed or an expired one is 401; a browser request from another origin than the content origin 403. ' +
+      "Body and answers as the API's `POST /external_training_modules/{id}/attempts/{attemptid}/commit`, for " +
+      'the learner the capability names (409 stale version, 422 limits or `terminated`).',
+    params: z.object({ id: idText, attemptid: idText }),
+    authorize: async ({ params, headers }) => {
+      await runtimeCaller(Number(params.id), Number(params.attemptid), headers);
+    },
+    body: commitInputSchema,
+    example: { version: 1, sco: 'intro', terminate: true, cmi: { 'cmi.core.lesson_status': 'completed' } },
+    response: moduleAttemptSchema,
+    responseExample: RESPONSE_EXAMPLE,
+    handler: async ({ params, body, headers }) => {
+      const moduleid = Number(params.id);
+      const attempt = Number(params.attemptid);
+      return commitModuleAttempt(await runtimeCaller(moduleid, attempt, headers), moduleid, attempt, body);
     },
   }),
   route({

@@ -85,9 +85,9 @@ export async function commitModuleAttempt(caller: Caller, moduleid: number, atte
   return (await commit(caller, record, attempt, input)).attempt;
 }
 
-/** The path (under the API base) where the runtime commits with its capability (decision 326). */
+/** The site path where the runtime commits with its capability (decision 326). */
 export function runtimeCommitPath(moduleid: number, attempt: number): string {
-  return `/external_training_modules/${moduleid}/attempts/${attempt}/runtime_commit`;
+  return `/ExternalTrainingModule/${moduleid}/attempts/${attempt}/runtime_commit`;
 }
 
 /** The capability the player page hands the runtime at launch: this learner, module and attempt, for a sitting. */

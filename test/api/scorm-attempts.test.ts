@@ -282,10 +282,10 @@ describe('the runtime commit (decision 326)', () => {
         .replace(/&amp;/g, '&'),
     );
     const { url, capability, version, sco } = launch.runtime_commit;
-    const path = `/external_training_modules/${moduleid}/attempts/1/runtime_commit`;
-    expect(url).toBe(`${siteUrl()}/api/2.0${path}`);
+    const path = `/ExternalTrainingModule/${moduleid}/attempts/1/runtime_commit`;
+    expect(url).toBe(`${siteUrl()}${path}`);
     const send = (authorization: string | undefined, headers: Record<string, string> = {}, at = path) =>
-      api('POST', at, {
+      site('POST', at, {
         body: { version, sco, initialize: true, cmi: {} },
         headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}), ...headers },
       });
