@@ -122,7 +122,8 @@ const HOST_SCRIPT = `(function () {
         if (valid.continue === 'true' || valid.continue === 'false') requestValid.continue = valid.continue;
         if (valid.previous === 'true' || valid.previous === 'false') requestValid.previous = valid.previous;
         var choice = {};
-        for (var id in valid.choice) if (valid.choice[id] === 'true' || valid.choice[id] === 'false') choice[id] = valid.choice[id];
+        for (var id in valid.choice)
+          if (valid.choice[id] === 'true' || valid.choice[id] === 'false') choice[id] = valid.choice[id];
         requestValid.choice.setAll(choice);
       } catch (e) {}
     }

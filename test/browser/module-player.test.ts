@@ -215,7 +215,8 @@ mark('done', 1);`,
   <resources>
     <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="one.html"><file href="one.html"/></resource>
     <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="two.html"><file href="two.html"/></resource>
-    <resource identifier="R3" type="webcontent" adlcp:scormType="sco" href="three.html"><file href="three.html"/></resource>
+    <resource identifier="R3" type="webcontent" adlcp:scormType="sco" href="three.html">
+      <file href="three.html"/></resource>
   </resources>
 </manifest>`;
     // Each SCO reports what the runtime says is valid, completes, and asks to continue.

@@ -18,8 +18,11 @@ function structure(body: string, organization: string, edition = '2004 4th Editi
 <manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="${namespace}"
   xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
   <metadata><schema>ADL SCORM</schema><schemaversion>${edition}</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>T</title>${body}${organization}</organization></organizations>
-  <resources>${ids.map((id) => `<resource identifier="${id}" type="webcontent" ${type}="sco" href="${id}.html"/>`).join('')}</resources>
+  <organizations default="ORG"><organization identifier="ORG"><title>T</title>${body}${organization}
+  </organization></organizations>
+  <resources>${ids
+    .map((id) => `<resource identifier="${id}" type="webcontent" ${type}="sco" href="${id}.html"/>`)
+    .join('')}</resources>
 </manifest>`).scorm!;
 }
 

@@ -12,7 +12,8 @@ import { type ActivityStatus, rollupTree, UNKNOWN_STATUS } from '../../shared/do
 function structure(body: string, organization = ''): ScormStructure {
   const ids = [...body.matchAll(/identifierref="([^"]+)"/g)].map((match) => match[1]!);
   const xml = `<?xml version="1.0"?>
-<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
   xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
   <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
   <organizations default="ORG"><organization identifier="ORG"><title>T</title>${body}
@@ -137,7 +138,8 @@ describe('SCORM 2004 rollup (SN RB.1.x)', () => {
   });
 
   it('rollup controls and considerations decide which children contribute', () => {
-    const quiet = `<imsss:sequencing><imsss:rollupRules rollupObjectiveSatisfied="false" rollupProgressCompletion="false"/></imsss:sequencing>`;
+    const quiet = `<imsss:sequencing>
+      <imsss:rollupRules rollupObjectiveSatisfied="false" rollupProgressCompletion="false"/></imsss:sequencing>`;
     const tree = structure(sco('a') + sco('b', quiet));
     // b neither completed nor satisfied, but it contributes nothing: the root follows a.
     expect(rollupTree(tree, states({ a: {}, b: null }))).toMatchObject({
@@ -145,7 +147,8 @@ describe('SCORM 2004 rollup (SN RB.1.x)', () => {
       satisfied: true,
     });
     const ifAttempted = `<imsss:sequencing><imsss:rollupConsiderations requiredForSatisfied="ifAttempted"
-      requiredForNotSatisfied="ifAttempted" requiredForCompleted="ifAttempted" requiredForIncomplete="ifAttempted"/></imsss:sequencing>`;
+      requiredForNotSatisfied="ifAttempted" requiredForCompleted="ifAttempted"
+      requiredForIncomplete="ifAttempted"/></imsss:sequencing>`;
     const optional = structure(sco('a') + sco('b', ifAttempted));
     expect(rollupTree(optional, states({ a: {}, b: null })).satisfied).toBe(true);
     expect(rollupTree(optional, states({ a: {}, b: { completion: 'incomplete' } })).satisfied).toBe(false);
@@ -194,7 +197,8 @@ describe('SCORM 2004 rollup (SN RB.1.x)', () => {
 
   it('a SCO with a scaled passing score must have been judged (UP.4 does not satisfy it) for the module to be done', () => {
     const passing = `<imsss:sequencing><imsss:objectives><imsss:primaryObjective satisfiedByMeasure="true">
-      <imsss:minNormalizedMeasure>0.5</imsss:minNormalizedMeasure></imsss:primaryObjective></imsss:objectives></imsss:sequencing>`;
+      <imsss:minNormalizedMeasure>0.5</imsss:minNormalizedMeasure></imsss:primaryObjective></imsss:objectives>
+      </imsss:sequencing>`;
     const tree = structure(sco('a', passing) + sco('b'));
     expect(rollupTree(tree, states({ a: { satisfied: null }, b: { satisfied: null } })).satisfied).toBe(false);
     expect(rollupTree(tree, states({ a: { satisfied: true }, b: { satisfied: null } })).satisfied).toBe(true);

@@ -97,7 +97,8 @@ export const PLAYER_SCRIPT = `(function () {
   }
   function navValid() {
     var choice = {};
-    for (var id in launch.jump_urls) choice[id] = Object.prototype.hasOwnProperty.call(launch.sco_urls, id) ? 'true' : 'false';
+    for (var id in launch.jump_urls)
+      choice[id] = Object.prototype.hasOwnProperty.call(launch.sco_urls, id) ? 'true' : 'false';
     return {
       continue: launch.next_url || launch.end ? 'true' : 'false',
       previous: launch.previous_url ? 'true' : 'false',

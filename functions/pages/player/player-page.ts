@@ -32,7 +32,9 @@ function tocItem(page: PlayerPage, sco: Sco): SafeHtml {
   if (!sco.launch) return html`<li class="${depth}"><span class="group">${sco.title}</span></li>`;
   const current = sco.identifier === page.current.identifier;
   if (!page.choosable.has(sco.identifier))
-    return html`<li class="${depth}"><span class="locked"${current ? html` aria-current="page"` : ''}>${sco.title}</span></li>`;
+    return html`<li class="${depth}"><span class="locked"${
+      current ? html` aria-current="page"` : ''
+    }>${sco.title}</span></li>`;
   return html`<li class="${depth}"><a data-sco-link href="${scoHref(page.moduleid, sco.identifier)}"${
     current ? html` aria-current="page"` : ''
   }>${sco.title}</a></li>`;
