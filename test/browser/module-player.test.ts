@@ -335,6 +335,8 @@ mark('done', 1);`,
     const page = await openPlayer(learner, moduleid);
     await scoFrame(page, 'done');
     await playerShows(page, 'data-version', '1');
+    // The SetValue data reached the page (the Initialize commit is kept before it arrives).
+    await playerShows(page, 'data-pending', 'true');
     await page.goto('about:blank');
     await page.close();
     const deadline = Date.now() + 10_000;

@@ -27,6 +27,11 @@ export const PLAYER_SCRIPT = `(function () {
   var MAX_ELEMENTS = 5000;
 
   function say(text) { if (status) status.textContent = text; }
+  // Data a SetValue changed that no commit has kept yet (sent on pagehide); shown for the tests.
+  function hold(cmi) {
+    pending = cmi;
+    root.setAttribute('data-pending', cmi ? 'true' : 'false');
+  }
   function isCmi(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
     var keys = Object.keys(value);
@@ -124,10 +129,10 @@ export const PLAYER_SCRIPT = `(function () {
         launch.content_origin,
       );
     } else if (data.type === 'state' && isCmi(data.cmi) && !ended) {
-      pending = data.cmi;
+      hold(data.cmi);
     } else if (data.type === 'committed' && typeof data.version === 'number') {
       // The host kept it itself (decision 326): follow the version, say the outcome, move on after Terminate.
-      pending = null;
+      hold(null);
       if (data.terminate === true) ended = true;
       else if (data.initialize === true) ended = false;
       if (!data.ok) return say('Your progress could not be saved.');
@@ -137,7 +142,7 @@ export const PLAYER_SCRIPT = `(function () {
       say(data.satisfied === true ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
       if (data.terminate === true) navigate(typeof data.nav === 'string' ? data.nav : '');
     } else if (data.type === 'commit' && isCmi(data.cmi)) {
-      pending = null;
+      hold(null);
       if (data.terminate) ended = true;
       else if (data.initialize) ended = false;
       var message = { cmi: data.cmi, initialize: data.initialize === true, terminate: data.terminate === true };
