@@ -11,13 +11,20 @@ import * as z from 'zod/mini';
 import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
+import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
 import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
 import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
 import { formCsrf } from '../../shared/http/session.ts';
 import { parseOrThrow } from '../../shared/http/validation.ts';
-import { commitModuleAttempt, pagePlayer } from '../../shared/training/module-player.ts';
 import { cmi5Player } from '../../shared/training/cmi5-player.ts';
+import {
+  commitModuleAttempt,
+  issueCommitCapability,
+  pagePlayer,
+  runtimeCaller,
+  runtimeCommitPath,
+} from '../../shared/training/module-player.ts';
 import { commitInputSchema } from '../../shared/training/scorm-attempts.ts';
 import { moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
 import { renderPage, STYLE_HASH } from './html/layout.ts';
@@ -29,6 +36,38 @@ import { playerContent, scoHref } from './player/player-page.ts';
 const idText = z.string().check(z.regex(/^[1-9]\d{0,14}$/));
 /** A commit's CMI data: 2004's suspend_data alone may be 64,000 characters, interactions add more. */
 const MAX_COMMIT_CHARACTERS = 1_000_000;
+
+/** A commit's answer: the attempt as kept. */
+const RESPONSE_EXAMPLE = {
+  moduleid: 12,
+  userid: 42,
+  attempt: 1,
+  importid: 31,
+  standard: 'scorm12',
+  version: 4,
+  completion_status: 'completed',
+  success_status: 'passed',
+  score_raw: 86,
+  score_scaled: null,
+  total_time: 754.5,
+  satisfied: true,
+  satisfied_date: 1796000300,
+  created_date: 1796000000,
+  modified_date: 1796000300,
+  scos: [
+    {
+      identifier: 'intro',
+      completion_status: 'completed',
+      success_status: 'passed',
+      score_raw: 86,
+      score_scaled: null,
+      total_time: 754.5,
+      exit: '',
+      terminated: true,
+      satisfied: true,
+    },
+  ],
+};
 
 let runtime: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
 
@@ -90,9 +129,15 @@ async function playerPage(
       launchable.find((sco) => states.get(sco.identifier)?.entry === 'resume') ??
       launchable[0];
     if (!current) throw new NotFoundError('The module has no SCO to launch');
-    const index = launchable.indexOf(current);
-    const previous = launchable[index - 1];
-    const next = launchable[index + 1];
+    // Where continue / previous lead and what may be chosen: the manifest's control modes (decision 325).
+    const structure = record.manifest?.scorm;
+    const byId = new Map(launchable.map((sco) => [sco.identifier, sco]));
+    const navigation = structure
+      ? scormNavigation(structure, current.identifier)
+      : { next: null, end: false, previous: null, choosable: launchable.map((sco) => sco.identifier) };
+    const previous = navigation.previous ? byId.get(navigation.previous) : undefined;
+    const next = navigation.next ? byId.get(navigation.next) : undefined;
+    const choosable = new Set(navigation.choosable.filter((identifier) => byId.has(identifier)));
     const contentOrigin = new URL(player.content_base_url).origin;
     const state = states.get(current.identifier);
     const launch = {
@@ -107,9 +152,23 @@ async function playerPage(
       content_origin: contentOrigin,
       commit_url: `/ExternalTrainingModule/${moduleid}/commit`,
       csrf: formCsrf(headers).token,
+      // The runtime commits synchronously with this (decision 326); a preview keeps nothing and has none.
+      runtime_commit:
+        mode === 'learner' && player.attempt
+          ? {
+              url: `${new URL(siteUrl()).origin}${runtimeCommitPath(moduleid, player.attempt.attempt)}`,
+              capability: issueCommitCapability(reader, moduleid, player.attempt.attempt),
+              version: player.attempt.version,
+              sco: current.identifier,
+            }
+          : null,
       previous_url: previous ? scoHref(moduleid, previous.identifier) : null,
       next_url: next ? scoHref(moduleid, next.identifier) : null,
-      sco_urls: Object.fromEntries(launchable.map((sco) => [sco.identifier, scoHref(moduleid, sco.identifier)])),
+      /** continue from this SCO ends the sequencing session. */
+      end: navigation.end,
+      /** What a choice may reach; a 2004 jump reaches any SCO. */
+      sco_urls: Object.fromEntries([...choosable].map((identifier) => [identifier, scoHref(moduleid, identifier)])),
+      jump_urls: Object.fromEntries(launchable.map((sco) => [sco.identifier, scoHref(moduleid, sco.identifier)])),
     };
     const body = renderPage({
       title: player.title,
@@ -123,6 +182,7 @@ async function playerPage(
         current,
         previous,
         next,
+        choosable,
         hostUrl: `${contentOrigin}${RUNTIME_HOST_PATH}`,
         launch,
       }),
@@ -193,36 +253,7 @@ export const playerRoutes: RouteDef[] = [
       data: '{"version":1,"sco":"intro","cmi":{"cmi.core.lesson_status":"incomplete"}}',
     },
     response: moduleAttemptSchema,
-    responseExample: {
-      moduleid: 12,
-      userid: 42,
-      attempt: 1,
-      importid: 31,
-      standard: 'scorm12',
-      version: 4,
-      completion_status: 'completed',
-      success_status: 'passed',
-      score_raw: 86,
-      score_scaled: null,
-      total_time: 754.5,
-      satisfied: true,
-      satisfied_date: 1796000300,
-      created_date: 1796000000,
-      modified_date: 1796000300,
-      scos: [
-        {
-          identifier: 'intro',
-          completion_status: 'completed',
-          success_status: 'passed',
-          score_raw: 86,
-          score_scaled: null,
-          total_time: 754.5,
-          exit: '',
-          terminated: true,
-          satisfied: true,
-        },
-      ],
-    },
+    responseExample: RESPONSE_EXAMPLE,
     handler: async ({ caller, params, body }) => {
       let parsed: unknown;
       try {
@@ -232,6 +263,35 @@ export const playerRoutes: RouteDef[] = [
       }
       const input = parseOrThrow(commitInputSchema, parsed, 'body');
       return commitModuleAttempt(caller, Number(params.id), Number(body.attempt), input);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/ExternalTrainingModule/{id}/attempts/{attemptid}/runtime_commit',
+    site: true,
+    auth: 'public',
+    openOnPrivateSite: true,
+    selfAuthenticated: true,
+    summary: "The SCORM runtime's own synchronous commit, authenticated by its launch's capability",
+    description:
+      'What the runtime host on the content origin calls for Initialize, Commit and Terminate, so the SCO learns ' +
+      'at once whether its data was kept (decision 326). `Authorization: ScormCommit <capability>`: the ' +
+      "capability the player page issued at launch for this learner, module and attempt (4 hours); another's, a " +
+      'changed or an expired one is 401; a browser request from another origin than the content origin 403. ' +
+      "Body and answers as the API's `POST /external_training_modules/{id}/attempts/{attemptid}/commit`, for " +
+      'the learner the capability names (409 stale version, 422 limits or `terminated`).',
+    params: z.object({ id: idText, attemptid: idText }),
+    authorize: async ({ params, headers }) => {
+      await runtimeCaller(Number(params.id), Number(params.attemptid), headers);
+    },
+    body: commitInputSchema,
+    example: { version: 1, sco: 'intro', terminate: true, cmi: { 'cmi.core.lesson_status': 'completed' } },
+    response: moduleAttemptSchema,
+    responseExample: RESPONSE_EXAMPLE,
+    handler: async ({ params, body, headers }) => {
+      const moduleid = Number(params.id);
+      const attempt = Number(params.attemptid);
+      return commitModuleAttempt(await runtimeCaller(moduleid, attempt, headers), moduleid, attempt, body);
     },
   }),
   route({

@@ -17,9 +17,12 @@ export const SCORM_RUNTIME_PATH = '/player/scorm-again.js';
 
 /**
  * The host's script. scorm-again commits through `httpService` (its documented seam for the
- * transport): the flattened CMI data goes to the player page, and the call answers true at once;
- * a save that fails later sets the API's last error (101 in 1.2, 391 in 2004) for the SCO's next
- * GetLastError. Every SetValue sends the data as `state` too, so the page can keep it on unload.
+ * transport). A learner's launch carries a commit capability (decision 326): the host POSTs the
+ * flattened CMI data synchronously to the API's runtime commit route and answers the library
+ * what the server said (false with 391 in 2004, 101 in 1.2, when the save failed), then tells the
+ * page (`committed`: version, result, navigation). A preview has none: the data goes to the page,
+ * which keeps nothing, and the call answers true. Every SetValue sends the data as `state` too, so
+ * the page can keep it on unload.
  */
 const HOST_SCRIPT = `(function () {
   'use strict';
@@ -41,7 +44,55 @@ const HOST_SCRIPT = `(function () {
   function navRequest() {
     try { return api.adl && api.adl.nav ? String(api.adl.nav.request || '') : ''; } catch (e) { return ''; }
   }
+  // The synchronous commit (decision 326): with the launch's capability the host commits itself to
+  // the API and the SCO learns the truth (false with 391 / 101 when the save failed); the page is told.
+  var sync = null;
+  var version = 0;
+  function keep(body) {
+    try {
+      var xhr = new XMLHttpRequest();
+      xhr.open('POST', sync.url, false);
+      xhr.setRequestHeader('Content-Type', 'application/json');
+      xhr.setRequestHeader('Authorization', 'ScormCommit ' + sync.capability);
+      xhr.send(JSON.stringify(body));
+      if (xhr.status !== 200) return null;
+      var attempt = JSON.parse(xhr.responseText);
+      return attempt && typeof attempt.version === 'number' ? attempt : null;
+    } catch (e) {
+      return null;
+    }
+  }
+  function commitNow(cmi, flags) {
+    var body = { version: version, sco: sync.sco, cmi: cmi };
+    if (flags.initialize) body.initialize = true;
+    if (flags.terminate) body.terminate = true;
+    var attempt = keep(body);
+    if (attempt) version = attempt.version;
+    send({
+      type: 'committed',
+      ok: !!attempt,
+      version: version,
+      initialize: !!flags.initialize,
+      terminate: !!flags.terminate,
+      nav: flags.nav || '',
+      completion: attempt ? String(attempt.completion_status) : '',
+      satisfied: !!(attempt && attempt.satisfied === true),
+    });
+    return !!attempt;
+  }
   function start(launch) {
+    var grant = launch.commit;
+    if (
+      grant &&
+      typeof grant.url === 'string' &&
+      typeof grant.capability === 'string' &&
+      typeof grant.sco === 'string' &&
+      typeof grant.version === 'number'
+    ) {
+      sync = grant;
+      version = grant.version;
+    }
+    var failure = launch.model === 'scorm12' ? 101 : 391;
     var settings = {
       autocommit: false,
       lmsCommitUrl: 'stepwise:player',
@@ -49,7 +100,12 @@ const HOST_SCRIPT = `(function () {
       logLevel: 5,
       httpService: {
         processHttpRequest: function (url, params, immediate) {
-          send({ type: 'commit', cmi: flat(params), terminate: !!immediate, nav: immediate ? navRequest() : '' });
+          var nav = immediate ? navRequest() : '';
+          if (sync) {
+            var ok = commitNow(flat(params), { terminate: !!immediate, nav: nav });
+            return ok ? { result: 'true', errorCode: 0 } : { result: 'false', errorCode: failure };
+          }
+          send({ type: 'commit', cmi: flat(params), terminate: !!immediate, nav: nav });
           return { result: 'true', errorCode: 0 };
         },
         updateSettings: function () {},
@@ -58,9 +114,24 @@ const HOST_SCRIPT = `(function () {
     var scorm12 = launch.model === 'scorm12';
     api = scorm12 ? new window.Scorm12API(settings) : new window.Scorm2004API(settings);
     api.loadFromFlattenedJSON(launch.cmi, '');
+    // adl.nav.request_valid before Initialize (it is read-only after): the page's navigation (decision 325).
+    var valid = launch.nav_valid;
+    if (!scorm12 && valid && typeof valid === 'object') {
+      try {
+        var requestValid = api.adl.nav.request_valid;
+        if (valid.continue === 'true' || valid.continue === 'false') requestValid.continue = valid.continue;
+        if (valid.previous === 'true' || valid.previous === 'false') requestValid.previous = valid.previous;
+        var choice = {};
+        for (var id in valid.choice)
+          if (valid.choice[id] === 'true' || valid.choice[id] === 'false') choice[id] = valid.choice[id];
+        requestValid.choice.setAll(choice);
+      } catch (e) {}
+    }
     api.on(scorm12 ? 'LMSInitialize' : 'Initialize', function () {
       finished = false;
-      send({ type: 'commit', initialize: true, cmi: flat(api.renderCommitCMI(false)) });
+      var cmi = flat(api.renderCommitCMI(false));
+      if (sync) commitNow(cmi, { initialize: true });
+      else send({ type: 'commit', initialize: true, cmi: cmi });
     });
     api.on(scorm12 ? 'LMSSetValue' : 'SetValue', function () {
       send({ type: 'state', cmi: flat(api.renderCommitCMI(false)) });

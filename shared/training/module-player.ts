@@ -5,8 +5,11 @@
  * attempt; a module manager (or Admin) who is not assigned previews the current version, and
  * nothing they do is kept.
  */
+import { nowSeconds } from '../clock.ts';
 import { type Caller, isAdmin } from '../domain/caller.ts';
-import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
+import { CAPABILITY_SCHEME, commitCapability, openCommitCapability } from '../domain/commit-capability.ts';
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../domain/errors.ts';
+import { CONTENT_TOKEN_SECONDS, contentOrigin, contentSigningKey } from '../storage/module-content.ts';
 import { isUserAssignedToAnyCourse } from '../db/entities/course-enrollment.ts';
 import { getImport, type ModuleImportRecord } from '../db/entities/module-import.ts';
 import { moduleUsageChunks } from '../db/entities/module-usage.ts';
@@ -80,4 +83,37 @@ export async function pagePlayer(caller: Caller, moduleid: number) {
 export async function commitModuleAttempt(caller: Caller, moduleid: number, attempt: number, input: CommitInput) {
   const record = await currentImport(await requireAssigned(caller, moduleid));
   return (await commit(caller, record, attempt, input)).attempt;
+}
+
+/** The site path where the runtime commits with its capability (decision 326). */
+export function runtimeCommitPath(moduleid: number, attempt: number): string {
+  return `/ExternalTrainingModule/${moduleid}/attempts/${attempt}/runtime_commit`;
+}
+
+/** The capability the player page hands the runtime at launch: this learner, module and attempt, for a sitting. */
+export function issueCommitCapability(caller: Caller, moduleid: number, attempt: number): string {
+  const expires = nowSeconds() + CONTENT_TOKEN_SECONDS;
+  return commitCapability(contentSigningKey(), { moduleid, userid: caller.userid, attempt, expires });
+}
+
+/**
+ * Who a runtime commit acts for (decision 326): the learner its capability names, if the capability
+ * is this module's and attempt's, unexpired and unchanged (else 401), sent by the content origin
+ * when a browser sends it (another Origin: 403), and the learner still exists.
+ */
+export async function runtimeCaller(
+  moduleid: number,
+  attempt: number,
+  headers: Record<string, string>,
+): Promise<Caller> {
+  const match = new RegExp(`^${CAPABILITY_SCHEME} (\\S+)$`).exec(headers.authorization ?? '');
+  const grant = match ? openCommitCapability(contentSigningKey(), match[1]!, moduleid, attempt, nowSeconds()) : null;
+  if (!grant)
+    throw new UnauthenticatedError(`A runtime commit needs its launch's capability (${CAPABILITY_SCHEME} ...)`);
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== new URL(contentOrigin()).origin)
+    throw new ForbiddenError('Runtime commits come from the content origin only');
+  const user = await getUser(grant.userid);
+  if (!user) throw new UnauthenticatedError('The capability names no user');
+  return { userid: user.userid, username: user.username, privileges: user.privileges, teams: user.teams };
 }

@@ -20,7 +20,8 @@ import {
   scoResult,
   timespanSeconds,
 } from '../domain/scorm-attempt.ts';
-import { type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { type ScormItem, type ScormStructure, tableOfContents } from '../domain/scorm-manifest.ts';
+import { type ActivityStatus, rollupTree, scoStatus } from '../domain/scorm-rollup.ts';
 import {
   getAttempt,
   latestAttempt,
@@ -229,9 +230,8 @@ export async function commit(
     ...result,
   };
   const scos = { ...(stored?.scos ?? {}), [sco.identifier]: state };
-  const results = new Map(Object.entries(scos));
   const tracked = toc.filter((item) => item.scorm_type === 'sco' && item.launch);
-  const satisfied = moduleSatisfied(toc, results);
+  const verdict = moduleVerdict(model, structure, toc, scos);
   const now = nowSeconds();
   const own = tracked.map((item) => scos[item.identifier]).filter((entry) => entry !== undefined);
   const single = tracked.length === 1 ? own[0] : undefined;
@@ -243,23 +243,13 @@ export async function commit(
     standard: model,
     version: input.version + 1,
     scos,
-    completion_status: satisfied
-      ? 'completed'
-      : own.some((entry) => entry.completion_status !== 'not attempted')
-        ? 'incomplete'
-        : 'not attempted',
-    success_status: own.some((entry) => entry.success_status === 'failed')
-      ? 'failed'
-      : own.length === tracked.length && own.every((entry) => entry.success_status === 'passed')
-        ? 'passed'
-        : 'unknown',
+    completion_status: verdict.completion_status,
+    success_status: verdict.success_status,
     score_raw: single?.score_raw ?? null,
-    score_scaled: single
-      ? single.score_scaled
-      : averageOf(own.map((entry) => entry.score_scaled).filter((value) => value !== null)),
+    score_scaled: verdict.score_scaled,
     total_seconds: Object.values(scos).reduce((sum, entry) => sum + entry.total_seconds, 0),
-    satisfied: satisfied || (stored?.satisfied ?? false),
-    satisfied_date: stored?.satisfied_date ?? (satisfied ? now : null),
+    satisfied: verdict.satisfied || (stored?.satisfied ?? false),
+    satisfied_date: stored?.satisfied_date ?? (verdict.satisfied ? now : null),
     created_date: stored?.created_date ?? now,
     modified_date: now,
   };
@@ -295,8 +285,64 @@ export async function commit(
   return { attempt: attemptView(next), completed };
 }
 
-function averageOf(values: number[]): number | null {
-  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+interface Verdict {
+  completion_status: string;
+  success_status: string;
+  score_scaled: number | null;
+  satisfied: boolean;
+}
+
+/**
+ * The module's result from its SCOs' states. SCORM 2004: the activity tree's root after rollup
+ * by the manifest's sequencing (shared/domain/scorm-rollup.ts, decision 325). SCORM 1.2 has no
+ * sequencing: the module is satisfied when every SCO is, failed when one failed.
+ */
+export function moduleVerdict(
+  model: ScormModel,
+  structure: ScormStructure,
+  toc: ScormItem[],
+  scos: Record<string, ScoState>,
+): Verdict {
+  const tracked = toc.filter((item) => item.scorm_type === 'sco' && item.launch);
+  const own = tracked.map((item) => scos[item.identifier]).filter((entry) => entry !== undefined);
+  const attempted = own.some((entry) => entry.completion_status !== 'not attempted');
+  if (model === 'scorm2004') {
+    const statuses = new Map<string, ActivityStatus>(
+      Object.entries(scos).map(([identifier, entry]) => [
+        identifier,
+        scoStatus({ ...entry, progress_measure: numberOf(entry.cmi['cmi.progress_measure']) }),
+      ]),
+    );
+    const { root, satisfied } = rollupTree(structure, statuses);
+    return {
+      completion_status:
+        satisfied || root.completion === 'completed'
+          ? 'completed'
+          : root.completion === 'incomplete' || attempted
+            ? 'incomplete'
+            : 'not attempted',
+      success_status: root.satisfied === true ? 'passed' : root.satisfied === false ? 'failed' : 'unknown',
+      score_scaled: root.measure,
+      satisfied,
+    };
+  }
+  const satisfied = moduleSatisfied(toc, new Map(Object.entries(scos)));
+  return {
+    completion_status: satisfied ? 'completed' : attempted ? 'incomplete' : 'not attempted',
+    success_status: own.some((entry) => entry.success_status === 'failed')
+      ? 'failed'
+      : own.length === tracked.length && own.every((entry) => entry.success_status === 'passed')
+        ? 'passed'
+        : 'unknown',
+    score_scaled: null,
+    satisfied,
+  };
+}
+
+function numberOf(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? parsed : null;
 }
 
 /** The caller's attempts; with `all`, every learner's (module managers and Admins). */

@@ -4,10 +4,10 @@
  * after Terminate and for someone else; the server judges the result and completes the stage.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, loginAdmin } from '../support/api.ts';
+import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { importPackage } from '../support/modules.ts';
-import { scorm12MultiPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
+import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
 
 let admin: string;
 
@@ -239,6 +239,68 @@ describe('SCORM 2004 attempts', () => {
     // Terminated without suspending: the next launch is a new attempt.
     const next = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
+  });
+});
+
+describe('SCORM 2004 rollup (decision 325)', () => {
+  it("the module's result is the activity tree root's, by the rollup rules the manifest declares", async () => {
+    // The organization: satisfied when at least one lesson is (a declared rule); completion by the default rules.
+    const { moduleid, learner, assignment } = await assignedModule(await scorm2004FourthPackage('Rollup 2004'));
+    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
+      commit(learner.token, moduleid, 1, { version, sco, ...extra });
+    expect((await send(0, 'lesson1', { initialize: true, cmi: {} })).status).toBe(200);
+    const first = await send(1, 'lesson1', {
+      terminate: true,
+      cmi: { 'cmi.completion_status': 'completed', 'cmi.progress_measure': '0.9', 'cmi.score.scaled': '0.8' },
+    });
+    // Lesson 2 never launched: completion unknown at the root, but the declared rule already satisfies it.
+    expect(first.body).toMatchObject({ completion_status: 'incomplete', success_status: 'passed', satisfied: false });
+    expect((await send(2, 'lesson2', { initialize: true, cmi: {} })).status).toBe(200);
+    const second = await send(3, 'lesson2', {
+      terminate: true,
+      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' },
+    });
+    // Lesson 2 failed: every SCO satisfied would say no; the tree says passed (atLeastCount 1), and the
+    // root's measure is the mean of the lessons' (0.8 and none: 0), as RB.1.1 weighs them.
+    expect(second.body).toMatchObject({ completion_status: 'completed', success_status: 'passed', satisfied: true });
+    expect(second.body.score_scaled).toBeCloseTo(0.4);
+    expect(
+      entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status.status,
+    ).toBe('completed');
+  });
+});
+
+describe('the runtime commit (decision 326)', () => {
+  it('keeps a commit with the launch capability only: its module and attempt, from the content origin', async () => {
+    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Runtime commit'));
+    const page = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: learner.token });
+    const attribute = /data-launch="([^"]*)"/.exec(page.text)![1]!;
+    const launch = JSON.parse(
+      attribute
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&amp;/g, '&'),
+    );
+    const { url, capability, version, sco } = launch.runtime_commit;
+    const path = `/ExternalTrainingModule/${moduleid}/attempts/1/runtime_commit`;
+    expect(url).toBe(`${siteUrl()}${path}`);
+    const send = (authorization: string | undefined, headers: Record<string, string> = {}, at = path) =>
+      site('POST', at, {
+        body: { version, sco, initialize: true, cmi: {} },
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}), ...headers },
+      });
+    const changed = capability.slice(0, -1) + (capability.endsWith('A') ? 'B' : 'A');
+    expect((await send(undefined)).status).toBe(401);
+    expect((await send(`ScormCommit ${changed}`)).status).toBe(401);
+    expect((await send(`api ${learner.token}`)).status).toBe(401);
+    // Bound to its attempt: attempt 2 is not what it was issued for.
+    expect((await send(`ScormCommit ${capability}`, {}, path.replace('/attempts/1/', '/attempts/2/'))).status).toBe(
+      401,
+    );
+    expect((await send(`ScormCommit ${capability}`, { origin: 'https://elsewhere.example' })).status).toBe(403);
+    const kept = await send(`ScormCommit ${capability}`, { origin: launch.content_origin });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ version: 1, userid: learner.userid, attempt: 1 });
   });
 });
 

@@ -49,8 +49,9 @@ async function assignedModule(pkg: Buffer) {
 }
 
 /** Opens the player as the learner, signed in by the session cookie as a browser is. */
-async function openPlayer(learner: TestUser, moduleid: number, query = ''): Promise<Page> {
+async function openPlayer(learner: TestUser, moduleid: number, query = '', width?: number): Promise<Page> {
   const page = await browser.newPage();
+  if (width) await page.setViewport({ width, height: 844, isMobile: true, hasTouch: true });
   await page.setCookie({ name: 'stepwise_session', value: learner.token, url: siteUrl() });
   const response = await page.goto(`${siteUrl()}/ExternalTrainingModule/${moduleid}${query}`, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
@@ -196,7 +197,8 @@ mark('done', 1);`,
     expect(forged.status).toBe(403);
   });
 
-  it('SCORM 2004 flow: a Terminate with adl.nav.request=continue opens the next SCO', async () => {
+  it('SCORM 2004 sequencing on a phone: control modes drive continue, request_valid and the TOC; the tree rolls up', async () => {
+    // one, two, and a cluster that flows but cannot be chosen (choice="false") holding three.
     const manifest = `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="com.example.flow" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
   xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
@@ -204,31 +206,117 @@ mark('done', 1);`,
   <organizations default="ORG"><organization identifier="ORG"><title>Flow</title>
     <item identifier="one" identifierref="R1"><title>One</title></item>
     <item identifier="two" identifierref="R2"><title>Two</title></item>
+    <item identifier="extra"><title>Extra</title>
+      <item identifier="three" identifierref="R3"><title>Three</title></item>
+      <imsss:sequencing><imsss:controlMode choice="false" flow="true"/></imsss:sequencing>
+    </item>
     <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
   </organization></organizations>
   <resources>
     <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="one.html"><file href="one.html"/></resource>
     <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="two.html"><file href="two.html"/></resource>
+    <resource identifier="R3" type="webcontent" adlcp:scormType="sco" href="three.html">
+      <file href="three.html"/></resource>
   </resources>
 </manifest>`;
-    const pkg = await zip({
-      'imsmanifest.xml': manifest,
-      'one.html': sco(
+    // Each SCO reports what the runtime says is valid, completes, and asks to continue.
+    const step = (name: string) =>
+      sco(
         'API_1484_11',
-        `api.Initialize('');
+        `mark('entry', api.Initialize('') && api.GetValue('cmi.entry'));
+mark('continue', api.GetValue('adl.nav.request_valid.continue'));
+mark('previous', api.GetValue('adl.nav.request_valid.previous'));
+mark('choose-three', api.GetValue('adl.nav.request_valid.choice.{target=three}'));
 api.SetValue('cmi.completion_status', 'completed');
 api.SetValue('adl.nav.request', 'continue');
-api.Terminate('');
-mark('done', 1);`,
-      ),
-      'two.html': sco('API_1484_11', `mark('entry', api.Initialize('') && api.GetValue('cmi.entry'));`),
+mark('${name}', 1);
+window.goOn = function () { api.Terminate(''); };
+if ('${name}' !== 'two') api.Terminate('');`,
+      );
+    const pkg = await zip({
+      'imsmanifest.xml': manifest,
+      'one.html': step('one'),
+      'two.html': step('two'),
+      'three.html': step('three'),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
-    const page = await openPlayer(learner, moduleid);
+    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid, '', 390);
     await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=two'), {
       timeout: 15_000,
     });
-    expect(await marks(await scoFrame(page, 'entry'))).toMatchObject({ 'data-entry': 'ab-initio' });
+    const two = await scoFrame(page, 'two');
+    expect(await marks(two)).toMatchObject({
+      'data-entry': 'ab-initio',
+      'data-continue': 'true',
+      'data-previous': 'true',
+      'data-choose-three': 'false',
+    });
+    // The TOC links what may be chosen; Three (in a cluster without choice) is listed without a link.
+    const toc = await page.$$eval('.player-toc li > *', (items: PageGlobal[]) =>
+      items.map((item) => `${item.tagName}:${item.textContent}`),
+    );
+    expect(toc).toEqual(['A:One', 'A:Two', 'SPAN:Extra', 'SPAN:Three']);
+    // 390 px: no horizontal scroll, the frame takes the width, the TOC is on screen.
+    const layout = await page.evaluate(() => {
+      const doc = (globalThis as PageGlobal).document;
+      const box = (selector: string) => doc.querySelector(selector).getBoundingClientRect();
+      return {
+        scroll: doc.documentElement.scrollWidth,
+        client: doc.documentElement.clientWidth,
+        frame: box('#player-runtime').width,
+        toc: box('.player-toc').height,
+      };
+    });
+    expect(layout.scroll).toBeLessThanOrEqual(layout.client);
+    expect(layout.client).toBeLessThanOrEqual(390);
+    expect(layout.frame).toBeGreaterThan(300);
+    expect(layout.toc).toBeGreaterThan(0);
+    // Continue from two flows into the cluster; continue from three ends the module, which the tree completed.
+    await Promise.all([page.waitForNavigation(), two.evaluate(() => (globalThis as PageGlobal).goOn())]);
+    expect(page.url()).toContain('sco=three');
+    await page.waitForFunction(() => !(globalThis as PageGlobal).document.getElementById('player-runtime'), {
+      timeout: 15_000,
+    });
+    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
+      'end of the module',
+    );
+    const record = await getAssignment(assignment.course_assignmentid);
+    expect(entryOf(record.body, learner.userid).stage_status.status).toBe('completed');
+    await page.close();
+  });
+
+  it('Commit answers false with 391 when the server refuses the save (a stale version), true when it keeps it', async () => {
+    const pkg = await zip({
+      'imsmanifest.xml': scorm2004Manifest('Player refused', 'content/start.html'),
+      'content/start.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+api.SetValue('cmi.location', 'one');
+mark('kept', api.Commit(''));
+mark('ready', 1);
+window.goOn = function () {
+  api.SetValue('cmi.location', 'two');
+  mark('commit', api.Commit(''));
+  mark('error', api.GetLastError());
+};`,
+      ),
+    });
+    const { moduleid, learner } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    const frame = await scoFrame(page, 'ready');
+    expect(await marks(frame)).toMatchObject({ 'data-kept': 'true' });
+    await playerShows(page, 'data-version', '2');
+    // Another tab commits meanwhile: the runtime's next commit names a stale version (409).
+    const other = await api('POST', `/external_training_modules/${moduleid}/attempts/1/commit`, {
+      token: learner.token,
+      body: { version: 2, sco: 'sco1', cmi: { 'cmi.location': 'elsewhere' } },
+    });
+    expect(other.status).toBe(200);
+    await frame.evaluate(() => (globalThis as PageGlobal).goOn());
+    expect(await marks(frame)).toMatchObject({ 'data-commit': 'false', 'data-error': '391' });
+    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
+      'could not be saved',
+    );
     await page.close();
   });
 
@@ -247,6 +335,8 @@ mark('done', 1);`,
     const page = await openPlayer(learner, moduleid);
     await scoFrame(page, 'done');
     await playerShows(page, 'data-version', '1');
+    // The SetValue data reached the page (the Initialize commit is kept before it arrives).
+    await playerShows(page, 'data-pending', 'true');
     await page.goto('about:blank');
     await page.close();
     const deadline = Date.now() + 10_000;

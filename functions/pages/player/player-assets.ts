@@ -27,6 +27,11 @@ export const PLAYER_SCRIPT = `(function () {
   var MAX_ELEMENTS = 5000;
 
   function say(text) { if (status) status.textContent = text; }
+  // Data a SetValue changed that no commit has kept yet (sent on pagehide); shown for the tests.
+  function hold(cmi) {
+    pending = cmi;
+    root.setAttribute('data-pending', cmi ? 'true' : 'false');
+  }
   function isCmi(value) {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
     var keys = Object.keys(value);
@@ -69,20 +74,41 @@ export const PLAYER_SCRIPT = `(function () {
       });
   }
   function go(href) { if (href) window.location.assign(href); }
+  function close(text) {
+    say(text);
+    frame.remove();
+  }
+  // After a 2004 Terminate (decision 325): the navigation the manifest's control modes allow.
   function navigate(request) {
     if (!request || request === '_none_') return;
-    if (request === 'continue') return go(launch.next_url);
-    if (request === 'previous') return go(launch.previous_url);
-    var choice = /^\\{target=([^}]+)\\}(choice|jump)$/.exec(request);
-    if (choice && launch.sco_urls[choice[1]]) return go(launch.sco_urls[choice[1]]);
-    if (request === 'suspendAll') {
-      say('Suspended. Open the module again to resume where you left off.');
-      return frame.remove();
+    if (request === 'continue') {
+      if (launch.next_url) return go(launch.next_url);
+      if (launch.end) return close('You have reached the end of the module.');
+      return say('Continue is not available here: choose from the contents.');
     }
-    if (request === 'exitAll' || request === 'exit' || request === 'abandonAll') {
-      say('The module is closed.');
-      frame.remove();
+    if (request === 'previous') {
+      if (launch.previous_url) return go(launch.previous_url);
+      return say('Previous is not available here: choose from the contents.');
     }
+    var target = /^\\{target=([^}]+)\\}(choice|jump)$/.exec(request);
+    if (target) {
+      var urls = target[2] === 'jump' ? launch.jump_urls : launch.sco_urls;
+      if (Object.prototype.hasOwnProperty.call(urls, target[1])) return go(urls[target[1]]);
+      return say('That part of the module cannot be chosen from here.');
+    }
+    if (request === 'suspendAll') return close('Suspended. Open the module again to resume where you left off.');
+    if (request === 'exitAll' || request === 'exit' || request === 'abandonAll' || request === 'abandon')
+      close('The module is closed.');
+  }
+  function navValid() {
+    var choice = {};
+    for (var id in launch.jump_urls)
+      choice[id] = Object.prototype.hasOwnProperty.call(launch.sco_urls, id) ? 'true' : 'false';
+    return {
+      continue: launch.next_url || launch.end ? 'true' : 'false',
+      previous: launch.previous_url ? 'true' : 'false',
+      choice: choice,
+    };
   }
   window.addEventListener('message', function (event) {
     if (event.origin !== launch.content_origin || event.source !== frame.contentWindow) return;
@@ -91,13 +117,32 @@ export const PLAYER_SCRIPT = `(function () {
     if (data.type === 'ready' && !launched) {
       launched = true;
       frame.contentWindow.postMessage(
-        { type: 'launch', model: launch.model, cmi: launch.cmi, url: launch.sco_url, title: launch.title },
+        {
+          type: 'launch',
+          model: launch.model,
+          cmi: launch.cmi,
+          url: launch.sco_url,
+          title: launch.title,
+          nav_valid: navValid(),
+          commit: launch.runtime_commit,
+        },
         launch.content_origin,
       );
     } else if (data.type === 'state' && isCmi(data.cmi) && !ended) {
-      pending = data.cmi;
+      hold(data.cmi);
+    } else if (data.type === 'committed' && typeof data.version === 'number') {
+      // The host kept it itself (decision 326): follow the version, say the outcome, move on after Terminate.
+      hold(null);
+      if (data.terminate === true) ended = true;
+      else if (data.initialize === true) ended = false;
+      if (!data.ok) return say('Your progress could not be saved.');
+      version = data.version;
+      root.setAttribute('data-version', String(version));
+      root.setAttribute('data-completion', String(data.completion));
+      say(data.satisfied === true ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
+      if (data.terminate === true) navigate(typeof data.nav === 'string' ? data.nav : '');
     } else if (data.type === 'commit' && isCmi(data.cmi)) {
-      pending = null;
+      hold(null);
       if (data.terminate) ended = true;
       else if (data.initialize) ended = false;
       var message = { cmi: data.cmi, initialize: data.initialize === true, terminate: data.terminate === true };
@@ -133,13 +178,22 @@ export const PLAYER_STYLES = `.player { display: grid; grid-template-columns: mi
 .player.single { grid-template-columns: 1fr; }
 .player-toc ol { list-style: none; padding: 0; margin: 0; }
 .player-toc li a { display: block; padding: 0.25rem 0.5rem; }
-.player-toc a[aria-current="page"] { font-weight: bold; background: #eef; }
 .player-toc .depth-1 { padding-left: 1rem; }
 .player-toc .depth-2 { padding-left: 2rem; }
 .player-toc .group { display: block; padding: 0.25rem 0.5rem; color: #555; }
-.player-stage iframe { width: 100%; height: 75vh; border: 1px solid #ccc; display: block; }
+.player-toc .locked { display: block; padding: 0.25rem 0.5rem; color: #555; }
+.player-toc [aria-current="page"] { font-weight: bold; background: #eef; }
+.player-toc a, .player-toc span { overflow-wrap: anywhere; }
+.player-stage { min-width: 0; }
+.player-stage iframe { box-sizing: border-box; width: 100%; height: 75vh; border: 1px solid #ccc; display: block; }
 .player-nav { display: flex; justify-content: space-between; margin: 0.5rem 0; }
 .player-status { min-height: 1.5em; color: #333; }
 .player-preview { background: #fff7d6; padding: 0.5rem; }
-@media (max-width: 40rem) { .player { grid-template-columns: 1fr; } }
+@media (max-width: 40rem) {
+  .player { grid-template-columns: 1fr; gap: 0.5rem; }
+  .player-toc { max-height: 30vh; overflow-y: auto; border: 1px solid #ccc; }
+  .player-toc li a, .player-toc .locked, .player-toc .group { padding: 0.5rem; }
+  .player-stage iframe { height: 70vh; }
+  .player-nav a { padding: 0.5rem 0; }
+}
 `;

@@ -16,6 +16,8 @@ export interface PlayerPage {
   current: Sco;
   previous: Sco | undefined;
   next: Sco | undefined;
+  /** SCOs the TOC links (the manifest's choice control modes, decision 325); others are listed without a link. */
+  choosable: ReadonlySet<string>;
   hostUrl: string;
   launch: Record<string, unknown>;
 }
@@ -29,6 +31,10 @@ function tocItem(page: PlayerPage, sco: Sco): SafeHtml {
   const depth = `depth-${Math.min(sco.depth, 2)}`;
   if (!sco.launch) return html`<li class="${depth}"><span class="group">${sco.title}</span></li>`;
   const current = sco.identifier === page.current.identifier;
+  if (!page.choosable.has(sco.identifier))
+    return html`<li class="${depth}"><span class="locked"${
+      current ? html` aria-current="page"` : ''
+    }>${sco.title}</span></li>`;
   return html`<li class="${depth}"><a data-sco-link href="${scoHref(page.moduleid, sco.identifier)}"${
     current ? html` aria-current="page"` : ''
   }>${sco.title}</a></li>`;
