@@ -47,6 +47,18 @@ import { Delta, inShard, shardBits, type ShardPlace } from './segments.ts';
 export const HEAD_RECHECK_MS = 200;
 /** A shard's size when the index is built: a merge rewrites one such object (~0.3 s). */
 export const SHARD_DOCUMENTS = 500;
+/**
+ * ...but a language has at most 2^5 = 32 shards: past 16,000 documents they grow instead. Each
+ * shard holds its own copy of the language's vocabulary (a term's node and postings maps), so
+ * at 50,000 documents 32 shards hold ~760 MB where 128 held ~1 GB, and a query has fewer
+ * segments to walk; a merge rewrites a larger shard (decision 330).
+ */
+export const MAX_SHARD_BITS = 5;
+
+/** The shards a language of `documents` documents is built with (2^bits). */
+export function shardBitsFor(documents: number): number {
+  return Math.min(MAX_SHARD_BITS, shardBits(documents, SHARD_DOCUMENTS));
+}
 /** The delta's entries (documents and tombstones) past which a change is followed by merges. */
 export const MERGE_AT = 48;
 /**
@@ -265,7 +277,7 @@ async function storeWhole(documents: SearchDocument[], previous: number | undefi
   }
   const languages: SearchIndexHead['languages'] = {};
   for (const [langid, list] of byLanguage) {
-    const bits = shardBits(list.length, SHARD_DOCUMENTS);
+    const bits = shardBitsFor(list.length);
     const stored: StoredSearchObject[] = [];
     for (let slot = 0; slot < 2 ** bits; slot++) {
       const index = engine.empty();
