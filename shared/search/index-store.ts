@@ -240,6 +240,35 @@ export async function writeIndex(
   change: (editor: IndexEditor) => Promise<void>,
   whole: () => Promise<SearchDocument[]>,
 ): Promise<IndexWrite> {
+  writing++;
+  try {
+    return await writeChange(change, whole);
+  } finally {
+    writing--;
+    if (writing === 0) for (const resume of waitingForWrites.splice(0)) resume();
+  }
+}
+
+// ---- changes go before merges ----
+
+/** Changes being written in this process (the local indexer thread writes while it merges). */
+let writing = 0;
+const waitingForWrites: Array<() => void> = [];
+
+/**
+ * Where a merge may pause: after one turn of the event loop, and for as long as a change is
+ * being written in this process. A merge's steps are CPU the change would otherwise share at
+ * every await of its own (decision 330): the change goes first, the merge waits.
+ */
+async function afterWrites(): Promise<void> {
+  await nextTurn();
+  while (writing > 0) await new Promise<void>((resume) => waitingForWrites.push(resume));
+}
+
+async function writeChange(
+  change: (editor: IndexEditor) => Promise<void>,
+  whole: () => Promise<SearchDocument[]>,
+): Promise<IndexWrite> {
   return retryOnLostRace(
     async (attempt) => {
       const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
@@ -326,11 +355,13 @@ function fullestShard(head: SearchIndexHead, delta: Delta): { langid: string; in
  * when there was nothing to merge or another merger changed that shard first.
  */
 export async function mergeOnce(): Promise<boolean> {
+  await afterWrites();
   const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
   if (!read?.head) return false;
   const base = read.head;
   const bytes = await fetchObject(base.delta.key);
   if (!bytes) return false;
+  await afterWrites();
   // Decoded once for choosing and folding (neither changes it); the retry below decodes its own.
   let decoded: Delta | undefined = await decodeDelta(bytes);
   const target = fullestShard(base, decoded);
@@ -340,12 +371,13 @@ export async function mergeOnce(): Promise<boolean> {
   const old = language?.shards[target.index];
   const shardBytes = old && (await fetchObject(old.key));
   if (old && !shardBytes) return false;
-  // The steps of a merge are taken one turn of the event loop at a time: a batch arriving
-  // meanwhile (the local indexer thread, decision 293) waits for one step, not the merge.
+  // The steps of a merge are taken one at a time, each after the changes being written: a batch
+  // arriving meanwhile (the local indexer thread, decision 293) waits for one step, not the merge.
+  await afterWrites();
   const shard = shardBytes ? await engine.loadAsync(shardBytes) : engine.empty();
-  await nextTurn();
+  await afterWrites();
   decoded.foldInto(shard, target.langid, place);
-  await nextTurn();
+  await afterWrites();
   const merged = await putStored('shard', await shard.serializeAsync(), shard.documentCount);
   const started = putTimeOf(merged.key);
   return retryOnLostRace(
