@@ -127,7 +127,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       region: process.env.AWS_REGION!,
       tableName: process.env.TABLE_NAME!,
       handler: searchIndexer,
-      intervalMs: Number(process.env.STEPWISE_SEARCH_STREAM_POLL_MS ?? 250),
+      intervalMs: Number(process.env.STEPWISE_SEARCH_STREAM_POLL_MS ?? 100),
       onError: (error) => console.error('The search indexer failed a stream batch; it is read again', error),
     }));
 

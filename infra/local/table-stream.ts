@@ -17,6 +17,12 @@ interface Shard {
   SequenceNumberRange?: { EndingSequenceNumber?: string };
 }
 
+/**
+ * A round lists the stream's shards (a new one opens when DynamoDB Local rolls its shard) only
+ * every this many rounds, or when none is open: the rounds between read the open shards only.
+ */
+const SHARD_LIST_ROUNDS = 10;
+
 export type StreamBatchHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
 async function call<T>(endpoint: string, region: string, operation: string, body: object): Promise<T> {
@@ -87,8 +93,14 @@ export async function readTableStream(options: {
     }
   }
 
+  /** Rounds since the shards were last listed: DescribeStream is asked every SHARD_LIST_ROUNDS rounds, not each. */
+  let sinceListed = 0;
+
   async function readRound(): Promise<void> {
-    await openShards('TRIM_HORIZON');
+    if (iterators.size === 0 || ++sinceListed >= SHARD_LIST_ROUNDS) {
+      sinceListed = 0;
+      await openShards('TRIM_HORIZON');
+    }
     for (const [shardId, iterator] of [...iterators]) {
       let next: string | undefined = iterator;
       while (next) {

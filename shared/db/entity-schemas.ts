@@ -46,6 +46,7 @@ import {
 } from './entities/quiz.ts';
 import { quizProgressItemSchema, quizSessionItemSchema, quizSessionLinkItemSchema } from './entities/quiz-session.ts';
 import { releaseHeadItemSchema, storedReleaseSchema } from './entities/release.ts';
+import { searchGenerationItemSchema } from './entities/search-generation.ts';
 import { searchIndexHeadItemSchema } from './entities/search-index-head.ts';
 import { documentTagItemSchema, tagItemSchema } from './entities/tag.ts';
 import { approvalAttachmentItemSchema, approvalProcessItemSchema } from './entities/approval-process.ts';
@@ -279,6 +280,8 @@ const SHAPES: ShapeInput[] = [
   ['ReleaseHead', `RELEASEHEAD#${DOCTYPE}#${ID}`, 'HEAD', releaseHeadItemSchema],
   // search-index-head.ts: derived data, never in a site file
   ['SearchIndexHead', 'SEARCH_INDEX', 'HEAD', searchIndexHeadItemSchema],
+  // search-generation.ts: derived data, never in a site file (decision 329)
+  ['SearchGeneration', 'SEARCH_INDEX', 'OPENSEARCH', searchGenerationItemSchema],
   ['Tag', `TAG#${SEGMENT}`, 'TAG', tagItemSchema],
   ['DocumentTag', `TAGGED#${DOCTYPE}#${ID}`, `TAG#${SEGMENT}`, documentTagItemSchema],
   // uniqueness.ts, search-index.ts, sorted-refs.ts, audit.ts

@@ -4,9 +4,10 @@
  * both ask here, so they never disagree.
  */
 import { config } from '../config.ts';
+import { getSearchGeneration, moveSearchGeneration } from '../db/entities/search-generation.ts';
 import { log } from '../observability/logger.ts';
 import { mergeIfDue, replaceIndex, searchIndex, writeIndex } from './index-store.ts';
-import { openSearchBackend, type OpenSearchApi } from './opensearch-adapter.ts';
+import { type IndexGenerations, openSearchBackend, type OpenSearchApi } from './opensearch-adapter.ts';
 import type { SearchAccess, SearchBackend, SearchHit, SearchPage } from './search-port.ts';
 
 /** The page of ranked hits the caller may read: pages for all, guides by the access rule. */
@@ -61,10 +62,23 @@ async function openSearchClient(): Promise<OpenSearchApi> {
   return client;
 }
 
+/** The generation pointer in the table (decision 329). */
+const tableGenerations: IndexGenerations = {
+  async read(consistent) {
+    const pointer = await getSearchGeneration(consistent);
+    return pointer && { version: pointer.version, current: pointer.current, building: pointer.building };
+  },
+  move: (next, expectedVersion) => moveSearchGeneration({ ...next, updated_ms: Date.now() }, expectedVersion),
+};
+
 let openSearch: SearchBackend | undefined;
 
 export function searchBackend(): SearchBackend {
   if (config().STEPWISE_SEARCH_ENGINE !== 'opensearch') return embeddedBackend;
-  openSearch ??= openSearchBackend({ api: openSearchClient, languages: () => config().STEPWISE_LANGUAGES });
+  openSearch ??= openSearchBackend({
+    api: openSearchClient,
+    languages: () => config().STEPWISE_LANGUAGES,
+    generations: tableGenerations,
+  });
   return openSearch;
 }

@@ -14,11 +14,14 @@
  *   language's shards and the delta, ranked together (the engine's global statistics).
  */
 import { randomUUID } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { config } from '../config.ts';
 import { retryOnLostRace } from '../db/retry.ts';
 import {
   getSearchIndexHead,
+  getSearchIndexHeadVersion,
   moveSearchIndexHead,
   type SearchIndexHead,
   type StoredSearchObject,
@@ -37,10 +40,25 @@ import type {
 import { SEARCH_INDEX_PREFIX } from './keys.ts';
 import { Delta, inShard, shardBits, type ShardPlace } from './segments.ts';
 
-/** How long a container answers from the index it holds before it looks at the head again. */
-export const HEAD_RECHECK_MS = 1000;
+/**
+ * How long a container answers from the index it holds before it looks at the head's version
+ * again (a GetItem of one attribute; the whole head and the new delta only when it moved).
+ */
+export const HEAD_RECHECK_MS = 200;
 /** A shard's size when the index is built: a merge rewrites one such object (~0.3 s). */
 export const SHARD_DOCUMENTS = 500;
+/**
+ * ...but a language has at most 2^5 = 32 shards: past 16,000 documents they grow instead. Each
+ * shard holds its own copy of the language's vocabulary (a term's node and postings maps), so
+ * at 50,000 documents 32 shards hold ~760 MB where 128 held ~1 GB, and a query has fewer
+ * segments to walk; a merge rewrites a larger shard (decision 330).
+ */
+export const MAX_SHARD_BITS = 5;
+
+/** The shards a language of `documents` documents is built with (2^bits). */
+export function shardBitsFor(documents: number): number {
+  return Math.min(MAX_SHARD_BITS, shardBits(documents, SHARD_DOCUMENTS));
+}
 /** The delta's entries (documents and tombstones) past which a change is followed by merges. */
 export const MERGE_AT = 48;
 /**
@@ -81,12 +99,17 @@ async function fetchObject(key: string): Promise<Buffer | undefined> {
   return (await getObjectIfExists(bucket(), key, MAX_OBJECT_BYTES))?.bytes;
 }
 
-function encodeDelta(delta: Delta): Buffer {
-  return gzipSync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** (De)compression runs in libuv's pool, so a request or a batch beside it is not held for it. */
+async function encodeDelta(delta: Delta): Promise<Buffer> {
+  return gzipAsync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
 }
 
-function decodeDelta(bytes: Buffer): Delta {
-  return Delta.parse(engine, LAYOUT_FORMAT, JSON.parse(gunzipSync(bytes).toString('utf8')));
+async function decodeDelta(bytes: Buffer): Promise<Delta> {
+  const text = (await gunzipAsync(bytes)).toString('utf8');
+  return Delta.parse(engine, LAYOUT_FORMAT, JSON.parse(text));
 }
 
 async function putStored(kind: ObjectKind, bytes: Buffer, documents: number): Promise<StoredSearchObject> {
@@ -136,6 +159,11 @@ async function currentHead(): Promise<SearchIndexHead | undefined> {
 
 async function refresh(): Promise<SearchIndexHead | undefined> {
   const checkedAt = Date.now();
+  // The cheap look first: the version alone (most checks find the head where it was).
+  if (held && (await getSearchIndexHeadVersion()) === held.head.version) {
+    held.checkedAt = checkedAt;
+    return held.head;
+  }
   const read = await getSearchIndexHead(LAYOUT_FORMAT);
   // None yet, or of an older layout (the indexer rewrites it at its next change): the held one, or nothing.
   if (!read?.head) return held?.head;
@@ -146,7 +174,7 @@ async function refresh(): Promise<SearchIndexHead | undefined> {
   }
   const deltaBytes = held?.head.delta.key === head.delta.key ? undefined : await fetchObject(head.delta.key);
   if (held?.head.delta.key !== head.delta.key && !deltaBytes) return held?.head; // a newer head replaced it: next time
-  const delta = deltaBytes ? decodeDelta(deltaBytes) : held!.delta;
+  const delta = deltaBytes ? await decodeDelta(deltaBytes) : held!.delta;
   held = { head, checkedAt, delta };
   const named = new Set(objectsOf(head));
   for (const key of shards.keys()) if (!named.has(key)) shards.delete(key);
@@ -158,7 +186,7 @@ function loadShard(key: string): Promise<SearchIndexPort> {
   if (!loading) {
     loading = fetchObject(key).then((bytes) => {
       if (!bytes) throw new Error(`The search shard ${key} is gone`);
-      return engine.load(bytes);
+      return engine.loadAsync(bytes);
     });
     loading.catch(() => shards.delete(key));
     shards.set(key, loading);
@@ -212,6 +240,35 @@ export async function writeIndex(
   change: (editor: IndexEditor) => Promise<void>,
   whole: () => Promise<SearchDocument[]>,
 ): Promise<IndexWrite> {
+  writing++;
+  try {
+    return await writeChange(change, whole);
+  } finally {
+    writing--;
+    if (writing === 0) for (const resume of waitingForWrites.splice(0)) resume();
+  }
+}
+
+// ---- changes go before merges ----
+
+/** Changes being written in this process (the local indexer thread writes while it merges). */
+let writing = 0;
+const waitingForWrites: Array<() => void> = [];
+
+/**
+ * Where a merge may pause: after one turn of the event loop, and for as long as a change is
+ * being written in this process. A merge's steps are CPU the change would otherwise share at
+ * every await of its own (decision 330): the change goes first, the merge waits.
+ */
+async function afterWrites(): Promise<void> {
+  await nextTurn();
+  while (writing > 0) await new Promise<void>((resume) => waitingForWrites.push(resume));
+}
+
+async function writeChange(
+  change: (editor: IndexEditor) => Promise<void>,
+  whole: () => Promise<SearchDocument[]>,
+): Promise<IndexWrite> {
   return retryOnLostRace(
     async (attempt) => {
       const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
@@ -219,7 +276,7 @@ export async function writeIndex(
       const head = read.head;
       const deltaBytes = await fetchObject(head.delta.key);
       if (!deltaBytes) throw new Error(`The search delta ${head.delta.key} is gone`);
-      const delta = decodeDelta(deltaBytes);
+      const delta = await decodeDelta(deltaBytes);
       const seq = head.version + 1;
       const sharded = Object.keys(head.languages);
       await change({
@@ -235,7 +292,7 @@ export async function writeIndex(
 }
 
 async function storeDelta(delta: Delta): Promise<SearchIndexHead['delta']> {
-  const stored = await putStored('delta', encodeDelta(delta), delta.documents.size);
+  const stored = await putStored('delta', await encodeDelta(delta), delta.documents.size);
   return { ...stored, tombstones: delta.tombstones.size };
 }
 
@@ -249,12 +306,12 @@ async function storeWhole(documents: SearchDocument[], previous: number | undefi
   }
   const languages: SearchIndexHead['languages'] = {};
   for (const [langid, list] of byLanguage) {
-    const bits = shardBits(list.length, SHARD_DOCUMENTS);
+    const bits = shardBitsFor(list.length);
     const stored: StoredSearchObject[] = [];
     for (let slot = 0; slot < 2 ** bits; slot++) {
       const index = engine.empty();
       for (const document of list) if (inShard(document.key, { slot, bits })) index.upsert(document);
-      stored.push(await putStored('shard', index.serialize(), index.documentCount));
+      stored.push(await putStored('shard', await index.serializeAsync(), index.documentCount));
     }
     languages[langid] = { shards: stored };
   }
@@ -298,13 +355,15 @@ function fullestShard(head: SearchIndexHead, delta: Delta): { langid: string; in
  * when there was nothing to merge or another merger changed that shard first.
  */
 export async function mergeOnce(): Promise<boolean> {
+  await afterWrites();
   const read = await getSearchIndexHead(LAYOUT_FORMAT, true);
   if (!read?.head) return false;
   const base = read.head;
   const bytes = await fetchObject(base.delta.key);
   if (!bytes) return false;
+  await afterWrites();
   // Decoded once for choosing and folding (neither changes it); the retry below decodes its own.
-  let decoded: Delta | undefined = decodeDelta(bytes);
+  let decoded: Delta | undefined = await decodeDelta(bytes);
   const target = fullestShard(base, decoded);
   if (!target) return false;
   const language = base.languages[target.langid];
@@ -312,9 +371,14 @@ export async function mergeOnce(): Promise<boolean> {
   const old = language?.shards[target.index];
   const shardBytes = old && (await fetchObject(old.key));
   if (old && !shardBytes) return false;
-  const shard = shardBytes ? engine.load(shardBytes) : engine.empty();
+  // The steps of a merge are taken one at a time, each after the changes being written: a batch
+  // arriving meanwhile (the local indexer thread, decision 293) waits for one step, not the merge.
+  await afterWrites();
+  const shard = shardBytes ? await engine.loadAsync(shardBytes) : engine.empty();
+  await afterWrites();
   decoded.foldInto(shard, target.langid, place);
-  const merged = await putStored('shard', shard.serialize(), shard.documentCount);
+  await afterWrites();
+  const merged = await putStored('shard', await shard.serializeAsync(), shard.documentCount);
   const started = putTimeOf(merged.key);
   return retryOnLostRace(
     async () => {
@@ -330,7 +394,7 @@ export async function mergeOnce(): Promise<boolean> {
       const current = now.head.delta.key === base.delta.key ? bytes : await fetchObject(now.head.delta.key);
       if (!current) return false;
       // The first attempt on the delta read above reuses its decoding (forgetMerged changes it: once only).
-      const delta = current === bytes && decoded ? decoded : decodeDelta(current);
+      const delta = current === bytes && decoded ? decoded : await decodeDelta(current);
       decoded = undefined;
       delta.forgetMerged(target.langid, place, base.version);
       const shardsNow = [...(nowLanguage?.shards ?? [])];

@@ -10,8 +10,10 @@
  * holds it: MiniSearch's scoring reads those three from the instance it runs on, and for the
  * time of one (synchronous) query each segment is given the sums over the segments instead.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync, gzip, gzipSync } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import type {
   SearchDocument,
   SearchEngine,
@@ -34,6 +36,13 @@ const OPTIONS: Options<SearchDocument> = {
 
 /** A title match weighs most, then the summary, then the body (introduction, step lines, page text). */
 const BOOST = { title: 4, summary: 2, body: 1 };
+
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: BOOST,
+  combineWith: 'AND',
+  // "batter" finds "battery": the last word is often typed half.
+  prefix: (term) => term.length >= 3,
+};
 
 export class IndexFormatError extends Error {
   constructor(found: unknown) {
@@ -59,6 +68,10 @@ interface Internals {
   _documentCount: number;
   _avgFieldLength: number[];
   _index: { get(term: string): FieldTermData | undefined };
+  _documentIds: Map<number, string>;
+  _storedFields: Map<number, Pick<SearchDocument, (typeof STORED)[number]>>;
+  /** The scored matches by internal id, before `search` makes result objects of them. */
+  executeQuery(query: string, options: SearchOptions): Map<number, { score: number; terms: string[] }>;
   termResults(
     sourceTerm: string,
     derivedTerm: string,
@@ -71,15 +84,29 @@ interface Internals {
 
 const baseTermResults = (MiniSearch.prototype as unknown as Internals).termResults;
 
-/** A field's postings whose `size` (the document frequency MiniSearch scores with) is the global one. */
+/**
+ * A field's postings whose `size` (the document frequency MiniSearch scores with) is the global
+ * one. `termResults` reads `size`, `keys()` and `get(id)` of them; a plain object answering these
+ * (not a Proxy, whose trap made a bound function for every posting read) keeps a query of a
+ * frequent word over 50,000 documents from allocating one per match.
+ */
+class GlobalPostings {
+  constructor(
+    private readonly postings: Map<number, number>,
+    readonly size: number,
+  ) {}
+
+  keys(): MapIterator<number> {
+    return this.postings.keys();
+  }
+
+  get(docId: number): number | undefined {
+    return this.postings.get(docId);
+  }
+}
+
 function withFrequency(postings: Map<number, number>, frequency: number): Map<number, number> {
-  return new Proxy(postings, {
-    get(target, property) {
-      if (property === 'size') return frequency;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return new GlobalPostings(postings, frequency) as unknown as Map<number, number>;
 }
 
 class MiniSearchIndex implements SearchIndexPort {
@@ -122,11 +149,10 @@ class MiniSearchIndex implements SearchIndexPort {
 
   /** This segment's matches, scored with `stats`, leaving out `hidden` keys (masked by a newer segment). */
   queryWith(query: SearchQuery, stats: GlobalStats | undefined, hidden: ReadonlySet<string>): SearchHit[] {
-    const matches = (result: SearchResult) =>
-      !hidden.has(String(result.id)) &&
-      result.langid === query.langid &&
-      query.kinds.has(result.kind) &&
-      (result.kind !== 'guide' || !query.guideTypes || query.guideTypes.has(result.type));
+    const matches = (stored: Pick<SearchDocument, 'langid' | 'kind' | 'type'>) =>
+      stored.langid === query.langid &&
+      query.kinds.has(stored.kind) &&
+      (stored.kind !== 'guide' || !query.guideTypes || query.guideTypes.has(stored.type));
     const internals = this.internals;
     const saved = { count: internals._documentCount, averages: internals._avgFieldLength };
     if (stats) {
@@ -145,23 +171,26 @@ class MiniSearchIndex implements SearchIndexPort {
       };
     }
     try {
-      return this.engine
-        .search(query.text, {
-          boost: BOOST,
-          combineWith: 'AND',
-          // "batter" finds "battery": the last word is often typed half.
-          prefix: (term) => term.length >= 3,
-          filter: matches,
-        })
-        .map((result) => ({
-          key: String(result.id),
-          kind: result.kind,
-          recordid: result.recordid,
-          langid: result.langid,
-          type: result.type,
-          access: result.access,
-          score: result.score,
-        }));
+      // MiniSearch's `search` less its result objects (match details, stored fields copied into
+      // each) and its sort: the hits of every segment are sorted once, together (queryAll). The
+      // score is its own: the BM25+ sum times the number of query words matched.
+      const raw = internals.executeQuery(query.text, SEARCH_OPTIONS);
+      const hits: SearchHit[] = [];
+      for (const [docId, { score, terms }] of raw) {
+        const key = internals._documentIds.get(docId);
+        const stored = internals._storedFields.get(docId);
+        if (key === undefined || !stored || hidden.has(key) || !matches(stored)) continue;
+        hits.push({
+          key,
+          kind: stored.kind,
+          recordid: stored.recordid,
+          langid: stored.langid,
+          type: stored.type,
+          access: stored.access,
+          score: score * (terms.length || 1),
+        });
+      }
+      return hits;
     } finally {
       if (stats) {
         internals._documentCount = saved.count;
@@ -178,6 +207,24 @@ class MiniSearchIndex implements SearchIndexPort {
   serialize(): Buffer {
     return gzipSync(JSON.stringify({ format: INDEX_FORMAT, index: this.engine.toJSON() }));
   }
+
+  /** As `serialize`, compressing off the event loop and letting it turn between the steps. */
+  async serializeAsync(): Promise<Buffer> {
+    const plain = this.engine.toJSON();
+    await nextTurn();
+    const text = JSON.stringify({ format: INDEX_FORMAT, index: plain });
+    await nextTurn();
+    return gzipAsync(text);
+  }
+}
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+function fromStored(text: string): MiniSearchIndex {
+  const stored = JSON.parse(text) as { format?: unknown; index?: unknown };
+  if (stored.format !== INDEX_FORMAT) throw new IndexFormatError(stored.format);
+  return fromJS(stored.index);
 }
 
 function asMiniSearch(index: SearchIndexPort): MiniSearchIndex {
@@ -223,10 +270,12 @@ export const miniSearchEngine: SearchEngine = {
   name: 'minisearch',
   format: INDEX_FORMAT,
   empty: () => new MiniSearchIndex(new MiniSearch<SearchDocument>(OPTIONS)),
-  load(bytes) {
-    const stored = JSON.parse(gunzipSync(bytes).toString('utf8')) as { format?: unknown; index?: unknown };
-    if (stored.format !== INDEX_FORMAT) throw new IndexFormatError(stored.format);
-    return fromJS(stored.index);
+  load: (bytes) => fromStored(gunzipSync(bytes).toString('utf8')),
+  async loadAsync(bytes) {
+    // Decompressed in libuv's pool; parsing stays on the thread, one step per turn of its loop.
+    const text = (await gunzipAsync(bytes)).toString('utf8');
+    await nextTurn();
+    return fromStored(text);
   },
   fromJSON: fromJS,
   querySegments: queryAll,

@@ -34,8 +34,28 @@ export interface OpenSearchApi {
   };
 }
 
-export function openSearchIndexName(langid: string): string {
-  return `${OPENSEARCH_INDEX_PREFIX}${langid.toLowerCase().replace(/[^a-z0-9-]/g, '')}`;
+/**
+ * The index of a language in a generation (decision 329): generation 0 is the name from before
+ * generations; a rebuild's is `_g<generation>` after it (a langid never holds `_`).
+ */
+export function openSearchIndexName(langid: string, generation = 0): string {
+  const name = `${OPENSEARCH_INDEX_PREFIX}${langid.toLowerCase().replace(/[^a-z0-9-]/g, '')}`;
+  return generation === 0 ? name : `${name}_g${generation}`;
+}
+
+/** Which generation of indexes searches read, and a rebuild's while it is filled (decision 329). */
+export interface IndexGeneration {
+  current: number;
+  building?: number;
+}
+
+/**
+ * Where the pointer is kept (the table's SEARCH_INDEX / OPENSEARCH item; in memory in tests).
+ * `move` is on condition of the version read and throws when another writer moved it first.
+ */
+export interface IndexGenerations {
+  read(consistent: boolean): Promise<(IndexGeneration & { version: number }) | undefined>;
+  move(next: IndexGeneration, expectedVersion: number | undefined): Promise<void>;
 }
 
 /**
@@ -240,24 +260,24 @@ export function openSearchBulkBody(
   removals: string[],
   removedFrom: string[],
   version: number,
+  generation = 0,
 ) {
   const body: unknown[] = [];
+  const name = (langid: string) => openSearchIndexName(langid, generation);
   for (const document of upserts) {
     body.push(
-      { index: { _index: openSearchIndexName(document.langid), _id: document.key, version, version_type: 'external' } },
+      { index: { _index: name(document.langid), _id: document.key, version, version_type: 'external' } },
       document,
     );
     // The document may have moved language: its copies elsewhere go.
     for (const langid of removedFrom) {
       if (langid === document.langid) continue;
-      body.push({
-        delete: { _index: openSearchIndexName(langid), _id: document.key, version, version_type: 'external' },
-      });
+      body.push({ delete: { _index: name(langid), _id: document.key, version, version_type: 'external' } });
     }
   }
   for (const key of removals) {
     for (const langid of removedFrom) {
-      body.push({ delete: { _index: openSearchIndexName(langid), _id: key, version, version_type: 'external' } });
+      body.push({ delete: { _index: name(langid), _id: key, version, version_type: 'external' } });
     }
   }
   return body;
@@ -292,16 +312,45 @@ export interface OpenSearchBackendOptions {
   api: () => Promise<OpenSearchApi>;
   /** The languages a removal is applied to: those of the site (STEPWISE_LANGUAGES) and any indexed since. */
   languages: () => readonly string[];
+  /** The generation pointer (decision 329). */
+  generations: IndexGenerations;
   now?: () => number;
+  /**
+   * How long a rebuild waits after making its generation current before it deletes the one
+   * before (searches re-read the pointer every GENERATION_RECHECK_MS); tests pass 0.
+   */
+  retireAfterMs?: number;
+}
+
+/** How long a search container reads the generation it holds before it reads the pointer again. */
+export const GENERATION_RECHECK_MS = 1000;
+
+/** A rebuild that finds its generation replaced (another rebuild began meanwhile) gives way. */
+export class RebuildSupersededError extends Error {
+  constructor(generation: number) {
+    super(`The search rebuild of generation ${generation} was superseded by another rebuild`);
+    this.name = 'RebuildSupersededError';
+  }
 }
 
 export function openSearchBackend(options: OpenSearchBackendOptions): SearchBackend {
   const now = options.now ?? Date.now;
+  const { generations } = options;
   /** Indexes this container knows exist (created with their mapping). */
   const ready = new Set<string>();
+  /** The generation searches read here, and when the pointer was last read. */
+  let held: { generation: number; checkedAt: number } | undefined;
 
-  async function ensureIndex(api: OpenSearchApi, langid: string): Promise<void> {
-    const index = openSearchIndexName(langid);
+  async function searchedGeneration(): Promise<number> {
+    if (held && Date.now() - held.checkedAt < GENERATION_RECHECK_MS) return held.generation;
+    const checkedAt = Date.now();
+    const pointer = await generations.read(false);
+    held = { generation: pointer?.current ?? 0, checkedAt };
+    return held.generation;
+  }
+
+  async function ensureIndex(api: OpenSearchApi, langid: string, generation: number): Promise<void> {
+    const index = openSearchIndexName(langid, generation);
     if (ready.has(index)) return;
     const exists = await api.indices.exists({ index });
     if (exists.body !== true) {
@@ -317,15 +366,22 @@ export function openSearchBackend(options: OpenSearchBackendOptions): SearchBack
     ready.add(index);
   }
 
-  async function bulk(api: OpenSearchApi, upserts: SearchDocument[], removals: string[], version: number) {
+  async function bulk(
+    api: OpenSearchApi,
+    upserts: SearchDocument[],
+    removals: string[],
+    version: number,
+    generation: number,
+  ) {
     const languages = [...new Set([...options.languages(), ...upserts.map((document) => document.langid)])].sort();
-    for (const langid of languages) await ensureIndex(api, langid);
+    for (const langid of languages) await ensureIndex(api, langid, generation);
     for (let start = 0; start < Math.max(upserts.length, removals.length); start += BULK_DOCUMENTS) {
       const body = openSearchBulkBody(
         upserts.slice(start, start + BULK_DOCUMENTS),
         removals.slice(start, start + BULK_DOCUMENTS),
         languages,
         version,
+        generation,
       );
       const failures = bulkFailures((await api.bulk({ body })).body);
       // Thrown: the stream batch is retried (the write is idempotent), then dead-lettered.
@@ -340,7 +396,7 @@ export function openSearchBackend(options: OpenSearchBackendOptions): SearchBack
       if (!body) return { total: 0, hits: [] };
       const api = await options.api();
       const answer = await api.search({
-        index: openSearchIndexName(request.query.langid),
+        index: openSearchIndexName(request.query.langid, await searchedGeneration()),
         body,
         // A language nothing was written in yet has no index: no results, not an error.
         ignore_unavailable: true,
@@ -348,6 +404,9 @@ export function openSearchBackend(options: OpenSearchBackendOptions): SearchBack
       return pageOfAnswer(answer.body);
     },
     async write(read) {
+      // Read before the documents (strongly): a batch begun after a rebuild started also fills its generation.
+      const pointer = await generations.read(true);
+      const targets = [pointer?.current ?? 0, ...(pointer?.building === undefined ? [] : [pointer.building])];
       const version = now();
       const upserts = new Map<string, SearchDocument>();
       const removals = new Set<string>();
@@ -362,22 +421,53 @@ export function openSearchBackend(options: OpenSearchBackendOptions): SearchBack
         },
       };
       await read(editor);
-      await bulk(await options.api(), [...upserts.values()], [...removals], version);
-      log().info('Search index written', { engine: 'opensearch', upserts: upserts.size, removals: removals.size });
+      const api = await options.api();
+      for (const generation of targets) await bulk(api, [...upserts.values()], [...removals], version, generation);
+      log().info('Search index written', {
+        engine: 'opensearch',
+        upserts: upserts.size,
+        removals: removals.size,
+        generations: targets,
+      });
       return {};
     },
+    /**
+     * Decision 329: the whole index into a new generation of indexes while searches still read
+     * the current one (and writes go to both); then the pointer moves, and the generation before
+     * is deleted once no search container can still be reading it.
+     */
     async rebuild(whole) {
       const api = await options.api();
+      const before = await generations.read(true);
+      const generation = Math.max(now(), (before?.current ?? 0) + 1, (before?.building ?? 0) + 1);
+      // A rebuild that stopped half-way left its generation: it is never made current, so it goes.
+      if (before?.building !== undefined) await dropGeneration(api, before.building, []);
+      await generations.move({ current: before?.current ?? 0, building: generation }, before?.version);
+      // Taken after the pointer moved: a write that read the table later has a higher version and wins.
       const version = now();
       const documents = await whole();
-      const languages = new Set([...options.languages(), ...documents.map((document) => document.langid)]);
-      // Made again from nothing: a document no longer in the table must not stay behind.
-      for (const langid of languages) {
-        await api.indices.delete({ index: openSearchIndexName(langid), ignore_unavailable: true });
-        ready.delete(openSearchIndexName(langid));
+      const languages = documents.map((document) => document.langid);
+      await bulk(api, documents, [], version, generation);
+      const filled = await generations.read(true);
+      if (filled?.building !== generation) {
+        await dropGeneration(api, generation, languages);
+        throw new RebuildSupersededError(generation);
       }
-      await bulk(api, documents, [], version);
+      await generations.move({ current: generation }, filled.version);
+      held = undefined;
+      const retireAfterMs = options.retireAfterMs ?? 2 * GENERATION_RECHECK_MS;
+      if (retireAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, retireAfterMs));
+      await dropGeneration(api, filled.current, languages);
       return { documents: documents.length };
     },
   };
+
+  /** Deletes a generation's indexes: those of the site's languages and of `languages`. */
+  async function dropGeneration(api: OpenSearchApi, generation: number, languages: string[]): Promise<void> {
+    for (const langid of new Set([...options.languages(), ...languages])) {
+      const index = openSearchIndexName(langid, generation);
+      await api.indices.delete({ index, ignore_unavailable: true });
+      ready.delete(index);
+    }
+  }
 }

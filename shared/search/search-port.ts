@@ -59,6 +59,8 @@ export interface SearchIndexPort {
   readonly documentCount: number;
   /** The whole index as bytes to store (and load with the adapter's `load`). */
   serialize(): Buffer;
+  /** As `serialize`, without holding the event loop for the compression (a reader or merge beside requests). */
+  serializeAsync(): Promise<Buffer>;
   /** The index as a plain value, to store inside another object (the delta; `fromJSON` reads it). */
   toJSON(): unknown;
 }
@@ -76,6 +78,8 @@ export interface SearchEngine {
   readonly format: string;
   empty(): SearchIndexPort;
   load(bytes: Buffer): SearchIndexPort;
+  /** As `load`, decompressing off the event loop and letting it turn before parsing. */
+  loadAsync(bytes: Buffer): Promise<SearchIndexPort>;
   fromJSON(value: unknown): SearchIndexPort;
   /**
    * Every match of the query over several segments, ranked as if they were one index: scored

@@ -133,6 +133,8 @@ export const TRANSIENT_ENTITIES: ReadonlySet<string> = new Set([
   'WebhookDelivery',
   // The search index's head: derived data, rebuilt by the import (decision 208).
   'SearchIndexHead',
+  // Which OpenSearch indexes the site reads: names the target's own indexes, rebuilt by the import (decision 329).
+  'SearchGeneration',
   'IdempotencyRecord',
   // Company sign-in (docs/identity.md): one-time login states and used-assertion marks expire
   // on their own; identity providers hold secrets sealed under this deployment's key

@@ -13,8 +13,8 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
-import { LAYOUT_FORMAT, MERGE_AT, SHARD_DOCUMENTS } from '../../shared/search/index-store.ts';
-import { Delta, inShard, shardBits } from '../../shared/search/segments.ts';
+import { LAYOUT_FORMAT, MERGE_AT, shardBitsFor } from '../../shared/search/index-store.ts';
+import { Delta, inShard } from '../../shared/search/segments.ts';
 import type { SearchDocument, SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
 
 const VOCABULARY = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}${['ing', 'er', 'al', 'ion', ''][i % 5]}`);
@@ -79,7 +79,7 @@ async function measure(size: number): Promise<SearchBenchRow> {
   const shards = new Map<string, Buffer[]>();
   for (const langid of ['en', 'de']) {
     const count = size / 2;
-    const bits = shardBits(count, SHARD_DOCUMENTS);
+    const bits = shardBitsFor(count);
     const bySlot = Array.from({ length: 2 ** bits }, () => [] as SearchDocument[]);
     for (let id = langid === 'en' ? 2 : 1; id <= size; id += 2) {
       const document = guide(id);

@@ -79,6 +79,8 @@ describe('events stack', () => {
       dynamodb: { Keys: { sk: { S: ['GUIDE', 'STEP', 'WIKI'] } } },
     });
     expect(mapping.BatchSize).toBe(1000);
+    // No batching window: a change reaches the indexer at the next poll (decision 330).
+    expect(mapping.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
     const dlqId = Object.keys(resourcesOfType(template, 'AWS::SQS::Queue')).find((id) =>
       id.startsWith('SearchIndexerDeadLetters'),
     );

@@ -7,7 +7,7 @@
  * (tokens are lower-cased, accent-folded words; no stemming), BM25 (a match scores its field's
  * boost per occurrence), refresh delays, signing and permissions.
  */
-import type { OpenSearchApi } from '../../shared/search/opensearch-adapter.ts';
+import type { IndexGeneration, IndexGenerations, OpenSearchApi } from '../../shared/search/opensearch-adapter.ts';
 
 type Json = Record<string, any>;
 
@@ -219,4 +219,19 @@ export function fakeOpenSearch(): FakeOpenSearch {
       });
     },
   };
+}
+
+/** The generation pointer (decision 329) in memory, moved on condition of its version as the table's item is. */
+export function memoryGenerations(): IndexGenerations & {
+  pointer: (IndexGeneration & { version: number }) | undefined;
+} {
+  const store = {
+    pointer: undefined as (IndexGeneration & { version: number }) | undefined,
+    read: async () => store.pointer && { ...store.pointer },
+    async move(next: IndexGeneration, expectedVersion: number | undefined) {
+      if (store.pointer?.version !== expectedVersion) throw new Error('ConditionalCheckFailedException');
+      store.pointer = { ...next, version: (expectedVersion ?? 0) + 1 };
+    },
+  };
+  return store;
 }

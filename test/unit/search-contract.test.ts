@@ -26,7 +26,7 @@ import {
 } from '../../shared/search/opensearch-adapter.ts';
 import type { SearchBackend, SearchDocument, SearchKind } from '../../shared/search/search-port.ts';
 import { viewerOf } from '../../shared/read-models/search.ts';
-import { fakeOpenSearch } from '../support/fake-opensearch.ts';
+import { fakeOpenSearch, memoryGenerations } from '../support/fake-opensearch.ts';
 
 function doc(recordid: number, fields: Partial<SearchDocument>): SearchDocument {
   return {
@@ -107,7 +107,13 @@ function embeddedInMemory(): SearchBackend {
 
 let clock = 1_000;
 const openSearchOver = (api: OpenSearchApi) =>
-  openSearchBackend({ api: async () => api, languages: () => ['en', 'de'], now: () => ++clock });
+  openSearchBackend({
+    api: async () => api,
+    languages: () => ['en', 'de'],
+    generations: memoryGenerations(),
+    now: () => ++clock,
+    retireAfterMs: 0,
+  });
 
 async function liveApi(url: string): Promise<OpenSearchApi> {
   const { createOpenSearchClient } = await import('../../shared/search/opensearch-client.ts');
@@ -272,7 +278,12 @@ describe('the OpenSearch adapter’s requests', () => {
   it('a stale writer loses to a newer one (external versions); a refused change throws, so the batch is retried', async () => {
     const api = fakeOpenSearch();
     let now = 100;
-    const backend = openSearchBackend({ api: async () => api, languages: () => ['en'], now: () => now });
+    const backend = openSearchBackend({
+      api: async () => api,
+      languages: () => ['en'],
+      generations: memoryGenerations(),
+      now: () => now,
+    });
     await backend.write(
       async (index) => index.upsert(doc(1, { title: 'Newer words' })),
       async () => [],
@@ -287,13 +298,99 @@ describe('the OpenSearch adapter’s requests', () => {
       ...api,
       bulk: async () => ({ body: { errors: true, items: [{ index: { status: 429, error: { type: 'rejected' } } }] } }),
     };
-    const failing = openSearchBackend({ api: async () => refusing, languages: () => ['en'] });
+    const failing = openSearchBackend({
+      api: async () => refusing,
+      languages: () => ['en'],
+      generations: memoryGenerations(),
+    });
     await expect(
       failing.write(
         async (index) => index.upsert(doc(2, {})),
         async () => [],
       ),
     ).rejects.toThrow(/refused/);
+  });
+});
+
+describe('an OpenSearch rebuild (decision 329)', () => {
+  it('fills a new generation while searches answer from the current one, then swaps it in and drops the old', async () => {
+    const api = fakeOpenSearch();
+    const generations = memoryGenerations();
+    let now = 1_000;
+    const backend = openSearchBackend({
+      api: async () => api,
+      languages: () => ['en'],
+      generations,
+      now: () => ++now,
+      retireAfterMs: 0,
+    });
+    const found = async () =>
+      (
+        await backend.search({
+          query: { text: 'platen', langid: 'en', kinds: ALL },
+          viewer: null,
+          readable: () => true,
+          offset: 0,
+          limit: 20,
+        })
+      ).hits
+        .map((hit) => hit.key)
+        .sort();
+    await backend.rebuild(async () => [doc(1, { title: 'Platen one' }), doc(2, { title: 'Platen two' })]);
+    const first = generations.pointer!.current;
+    expect([...api.indexes.keys()]).toEqual([`stepwise-search-en_g${first}`]);
+
+    let release!: () => void;
+    let reading!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inWhole = new Promise<void>((resolve) => (reading = resolve));
+    const rebuilding = backend.rebuild(async () => {
+      reading();
+      await gate;
+      return [doc(1, { title: 'Platen one' }), doc(3, { title: 'Platen three' })];
+    });
+    await inWhole;
+    // While the rebuild runs, searches read the complete current generation, not an empty new one.
+    expect(generations.pointer!.building).toBeGreaterThan(first);
+    expect(await found()).toEqual(['guide:1', 'guide:2']);
+    // A change meanwhile goes to both generations: found now, and still there after the swap.
+    await backend.write(
+      async (index) => index.upsert(doc(4, { title: 'Platen four' })),
+      async () => [],
+    );
+    expect(await found()).toEqual(['guide:1', 'guide:2', 'guide:4']);
+    release();
+    await rebuilding;
+    // The new generation: guide 2 left the table before the rebuild read it, guide 4 came by the stream.
+    expect(generations.pointer!.building).toBeUndefined();
+    expect(generations.pointer!.current).toBeGreaterThan(first);
+    expect(await found()).toEqual(['guide:1', 'guide:3', 'guide:4']);
+    expect([...api.indexes.keys()]).toEqual([`stepwise-search-en_g${generations.pointer!.current}`]);
+  });
+
+  it('a rebuild another one superseded gives way and drops what it filled', async () => {
+    const api = fakeOpenSearch();
+    const generations = memoryGenerations();
+    let now = 1_000;
+    const backend = openSearchBackend({
+      api: async () => api,
+      languages: () => ['en'],
+      generations,
+      now: () => ++now,
+      retireAfterMs: 0,
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = backend.rebuild(async () => {
+      await gate;
+      return [doc(1, { title: 'Platen one' })];
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await backend.rebuild(async () => [doc(2, { title: 'Platen two' })]);
+    release();
+    await expect(slow).rejects.toThrow(/superseded/);
+    expect([...api.indexes.keys()]).toEqual([`stepwise-search-en_g${generations.pointer!.current}`]);
+    expect(generations.pointer!.building).toBeUndefined();
   });
 });
 

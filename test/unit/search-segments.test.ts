@@ -3,6 +3,7 @@
  * merges. A query of shards + delta answers what one index of the same documents would.
  */
 import { describe, expect, it } from 'vitest';
+import { shardBitsFor } from '../../shared/search/index-store.ts';
 import { miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
 import { Delta, inShard, keyHash, shardBits } from '../../shared/search/segments.ts';
 import type { SearchDocument, SearchKind, SearchQuery } from '../../shared/search/search-port.ts';
@@ -54,6 +55,10 @@ describe('shards by key hash', () => {
     expect(shardBits(10, 500)).toBe(0);
     expect(shardBits(5000, 500)).toBe(4);
     expect(shardBits(50_000, 500)).toBe(7);
+    // A built language has at most 32 shards: past 16,000 documents they grow (decision 330).
+    expect(shardBitsFor(5000)).toBe(4);
+    expect(shardBitsFor(16_000)).toBe(5);
+    expect(shardBitsFor(50_000)).toBe(5);
   });
 });
 

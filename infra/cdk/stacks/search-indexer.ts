@@ -77,10 +77,12 @@ export function searchIndexer(
   indexer.function.addEventSource(
     new DynamoEventSource(props.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
-      // One index write per batch: larger batches, fewer rewrites of the whole object (a bulk load
-      // of 10,000 guides is 10 writes, not 100). Lambda still keeps a batch under its 6 MB payload.
+      // Up to 1,000 records a batch (Lambda still keeps it under its 6 MB payload), and no batching
+      // window: a change is handed on at the next poll of the stream, not up to a second later
+      // (decision 330). A write rewrites the delta only (decision 289), so small batches cost little;
+      // under a bulk load the records waiting for the running batch make the next one large anyway.
       batchSize: 1000,
-      maxBatchingWindow: Duration.seconds(1),
+      maxBatchingWindow: Duration.seconds(0),
       retryAttempts: 5,
       onFailure: new SqsDlq(deadLetters),
       filters: [FilterCriteria.filter({ dynamodb: { Keys: { sk: { S: FilterRule.or(...INDEXED_SORT_KEYS) } } } })],

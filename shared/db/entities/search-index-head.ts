@@ -64,6 +64,13 @@ export async function getSearchIndexHead(format: string, consistent = false): Pr
   return { version, head: recordFrom(searchIndexHeadItemSchema, item) };
 }
 
+/** The head's version alone (a reader's cheap look whether anything moved), or undefined before the first index. */
+export async function getSearchIndexHeadVersion(): Promise<number | undefined> {
+  const item = await getItem(HEAD_KEY, { projection: ['version'] });
+  const version = Number(item?.version);
+  return Number.isInteger(version) ? version : undefined;
+}
+
 /**
  * Moves the head to `next`, on condition that it still is at `expectedVersion` (none: that no
  * head exists yet). Throws ConditionalCheckFailedException when another writer moved it first.
