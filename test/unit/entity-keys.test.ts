@@ -63,6 +63,7 @@ import {
 import { headKey, releaseKey } from '../../shared/db/entities/release.ts';
 import { resetKey } from '../../shared/db/entities/reset-link.ts';
 import { documentKey as reviewDocumentKey, scheduleKey } from '../../shared/db/entities/review-schedule.ts';
+import { GENERATION_KEY as SEARCH_GENERATION_KEY } from '../../shared/db/entities/search-generation.ts';
 import { HEAD_KEY as SEARCH_INDEX_HEAD_KEY } from '../../shared/db/entities/search-index-head.ts';
 import { signIntentKey } from '../../shared/db/entities/sign-intent.ts';
 import { signingTokenKey } from '../../shared/db/entities/signing-token.ts';
@@ -249,6 +250,7 @@ const SAMPLES: Sample[] = [
   ['Release', releaseKey(2), { releaseid: 2 }],
   ['ReleaseHead', headKey('guide', 3), {}],
   ['SearchIndexHead', SEARCH_INDEX_HEAD_KEY, {}],
+  ['SearchGeneration', SEARCH_GENERATION_KEY, {}],
   ['Tag', tagKey('pumps'), { tag: 'pumps' }],
   ['DocumentTag', tagLinkKey({ docType: 'GUIDE', docid: 3 }, 'pumps'), { doc_type: 'GUIDE', docid: 3, tag: 'pumps' }],
   ['Unique', uniqueKey('EMAIL', 'Ana@Example.com'), {}],

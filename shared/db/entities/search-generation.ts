@@ -14,7 +14,7 @@ import { getItem } from '../items.ts';
 import { recordFrom, type StoredRecord } from '../stored-item.ts';
 
 export const SEARCH_GENERATION_ENTITY = 'SearchGeneration';
-const GENERATION_KEY = { pk: 'SEARCH_INDEX', sk: 'OPENSEARCH' };
+export const GENERATION_KEY = { pk: 'SEARCH_INDEX', sk: 'OPENSEARCH' };
 
 export const searchGenerationItemSchema = z.strictObject({
   pk: z.literal('SEARCH_INDEX'),
