@@ -11,7 +11,7 @@ import { BadRequestError, ForbiddenError } from '../../shared/domain/errors.ts';
 import { isIri, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { checkActor } from '../../shared/domain/xapi/statement-rules.ts';
 import { getActivityDefinition } from '../../shared/db/entities/xapi-statement.ts';
-import { defineGroup, type HttpMethod, rawReply, reply, route, type RouteRequest } from '../../shared/http/route.ts';
+import { defineGroup, type HttpMethod, rawReply, route, type RouteRequest } from '../../shared/http/route.ts';
 import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/views/lrs-credential-views.ts';
 import { type DocumentResource, handleDocument } from './documents.service.ts';
 import { attachmentParts } from './attachments.ts';
@@ -410,7 +410,6 @@ export const xapiGroup = defineGroup({
       extensions: { 'x-beyond-spec': true },
       handler: async ({ params }) => {
         await cmi5.abandon(params.session_id);
-        return reply(204);
       },
     }),
     route({
@@ -475,7 +474,6 @@ export const xapiGroup = defineGroup({
       extensions: { 'x-beyond-spec': true },
       handler: async ({ caller, params }) => {
         await credentials.revoke(caller, params.key);
-        return reply(204);
       },
     }),
   ],
