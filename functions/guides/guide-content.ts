@@ -10,7 +10,8 @@ import { checkLines, MAX_INTRODUCTION_LINES, type LineInput } from '../../shared
 import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/wiki-syntax/index.ts';
 import { isAdmin, isWriterOf, type Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
-import { getGuides, type GuideItem, type StepLine, type StepMedia } from '../../shared/db/entities/guide.ts';
+import { getGuides, type GuideItem, type StepMedia } from '../../shared/db/entities/guide.ts';
+import type { StepLine } from '../../shared/domain/step-line.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
 import { getMediaItems, markMediaUsedBy } from '../../shared/db/entities/media-item.ts';
 import type { MediaType } from '../../shared/domain/media.ts';

@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 import type { ServiceAuthor } from '../../domain/caller.ts';
+import { type StepLine, stepLineItemSchema } from '../../domain/step-line.ts';
 
 export interface StepRef {
   stepid: number;
@@ -96,14 +97,6 @@ export interface GuideRecord {
   grant_userids: number[];
   grant_teamids: number[];
   search_tokens: string[];
-}
-
-export interface StepLine {
-  lineid: number;
-  bullet: string;
-  level: number;
-  text_raw: string;
-  text_rendered: string;
 }
 
 /** Step media as written: image ids, or one video / embed id (§2.6 write form). */
@@ -203,13 +196,6 @@ export const guideRevisionItemSchema = z.strictObject({
   snapshot_date: z.number(),
 });
 
-const stepLine = z.object({
-  lineid: z.int(),
-  bullet: z.string(),
-  level: z.int(),
-  text_raw: z.string(),
-  text_rendered: z.string(),
-});
 const stepMedia = z.nullable(
   z.union([
     z.object({ type: z.literal('image'), data: z.array(z.int()) }),
@@ -221,7 +207,7 @@ const stepContent = {
   stepid: id,
   revisionid: z.int(),
   title: z.string(),
-  lines: z.array(stepLine),
+  lines: z.array(stepLineItemSchema),
   media: stepMedia,
 };
 
