@@ -138,7 +138,8 @@ async function reconciledImport(record: SiteImportRecord): Promise<SiteImportRec
     startedAt: record.started_at ?? record.created_at,
     succeededIsLost: true,
     markInterrupted: async (reason, now) => {
-      const error = `The import was interrupted: ${reason}; start it again (POST /admin/imports/${record.importid}/start)`;
+      const again = `POST /admin/imports/${record.importid}/start`;
+      const error = `The import was interrupted: ${reason}; start it again (${again})`;
       const marked = await markImportInterrupted(record.importid, executionArn, error, now);
       return marked ? { ...record, status: 'failed', interrupted: true, error, completed_at: now } : undefined;
     },
