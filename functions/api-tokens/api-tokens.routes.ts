@@ -3,7 +3,7 @@
  * signed in as themselves (a token cannot manage tokens). docs/identity.md.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { apiTokenSchema, createdApiTokenSchema } from '../../shared/views/api-token-views.ts';
 import { apiTokenParams, createApiTokenBody } from './api-tokens.schemas.ts';
 import * as apiTokens from './api-tokens.service.ts';
@@ -62,7 +62,6 @@ export const apiTokensGroup = defineGroup({
       extensions: BEYOND_SPEC,
       handler: async ({ auth, params }) => {
         await apiTokens.revoke(auth, params.tokenid);
-        return reply(204);
       },
     }),
   ],

@@ -6,7 +6,7 @@
  * no way to start a request, and one is needed.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
@@ -121,7 +121,6 @@ export const approvalsGroup = defineGroup({
       params: idParams('wikiid'),
       handler: async ({ caller, params }) => {
         await processes.detach(caller, params.wikiid);
-        return reply(204);
       },
     }),
     route({

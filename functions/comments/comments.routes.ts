@@ -77,7 +77,6 @@ export const commentsGroup = defineGroup({
       params: idParams('commentid'),
       handler: async ({ caller, params }) => {
         await comments.remove(caller, params.commentid);
-        return reply(204);
       },
     }),
   ],

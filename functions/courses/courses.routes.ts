@@ -4,7 +4,7 @@
  * {"courses": [...]} paged by page/pageSize; PATCH takes ?revisionid= like every wiki write.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import * as courses from './courses.service.ts';
@@ -85,7 +85,6 @@ export const coursesGroup = defineGroup({
       revision: 'when-given',
       handler: async ({ caller, params, query }) => {
         await courses.remove(caller, params.wikiid, query.revisionid);
-        return reply(204);
       },
     }),
   ],

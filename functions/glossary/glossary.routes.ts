@@ -3,7 +3,7 @@
  * in the site's first language and its translations into the other site languages.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { wholeListQuery } from '../../shared/http/query.ts';
 import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
@@ -66,7 +66,6 @@ export const glossaryGroup = defineGroup({
       params: idParams('entryid'),
       handler: async ({ params }) => {
         await glossary.remove(params.entryid);
-        return reply(204);
       },
     }),
   ],

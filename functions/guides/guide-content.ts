@@ -11,7 +11,8 @@ import { parseInline, renderInlineHtml, renderWiki } from '../../shared/domain/w
 import { isAdmin, isWriterOf, type Caller } from '../../shared/domain/caller.ts';
 import { nextIds } from '../../shared/db/counters.ts';
 import { getGuides, type GuideItem } from '../../shared/db/entities/guide.ts';
-import type { StepLine, StepMedia } from '../../shared/db/entities/step.ts';
+import type { StepMedia } from '../../shared/db/entities/step.ts';
+import type { StepLine } from '../../shared/domain/step-line.ts';
 import { getWikiByTitle } from '../../shared/db/entities/wiki.ts';
 import { getMediaItems, markMediaUsedBy } from '../../shared/db/entities/media-item.ts';
 import type { MediaType } from '../../shared/domain/media.ts';

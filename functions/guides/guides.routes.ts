@@ -3,7 +3,7 @@
  * preview, and access grants. Releases are their own group (functions/releases).
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
@@ -127,7 +127,6 @@ export const guidesGroup = defineGroup({
       revision: 'required',
       handler: async ({ caller, params, query }) => {
         await guides.remove(caller, params.guideid, query.revisionid);
-        return reply(204);
       },
     }),
     route({
@@ -252,7 +251,6 @@ export const guidesGroup = defineGroup({
       params: idParams('guideid', 'userid'),
       handler: async ({ caller, params }) => {
         await grants.revokeUser(caller, params.guideid, params.userid);
-        return reply(204);
       },
     }),
     route({
@@ -283,7 +281,6 @@ export const guidesGroup = defineGroup({
       params: idParams('guideid', 'teamid'),
       handler: async ({ caller, params }) => {
         await grants.revokeTeam(caller, params.guideid, params.teamid);
-        return reply(204);
       },
     }),
   ],

@@ -91,7 +91,6 @@ export const legacyMediaRoutes: RouteDef[] = [
     params: z.object({ imageid: idList }),
     handler: async ({ caller, params }) => {
       await legacy.deleteImages(caller, params.imageid);
-      return reply(204);
     },
   }),
   route({
@@ -107,7 +106,6 @@ export const legacyMediaRoutes: RouteDef[] = [
     queryExample: { imageids: '9301,9302' },
     handler: async ({ caller, query }) => {
       await legacy.deleteImages(caller, query.imageids);
-      return reply(204);
     },
   }),
   route({

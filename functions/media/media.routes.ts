@@ -12,7 +12,7 @@ import {
   presignedUploadSchema,
   uploadedItemSchema,
 } from '../../shared/views/media-item-views.ts';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { pathId } from '../../shared/http/schemas.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
@@ -120,7 +120,6 @@ export const mediaGroup = defineGroup({
       params: itemParams,
       handler: async ({ caller, params }) => {
         await media.deleteItem(caller, params.type, params.itemId);
-        return reply(204);
       },
     }),
     route({

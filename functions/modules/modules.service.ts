@@ -45,9 +45,8 @@ import { FetchRefusedError, vetUrl } from '../../shared/net/safe-fetch.ts';
 import { contentPrefix, modulesBucket, packageKey } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes, presignedUpload } from '../../shared/storage/objects.ts';
 import { log } from '../../shared/observability/logger.ts';
-import { jobInterruption, type ExecutionState } from '../../shared/domain/job-interruption.ts';
+import { reconciledJob } from '../../shared/workflow/job-reconciliation.ts';
 import {
-  describeImportExecution,
   importExecutionArn,
   startImportExecution,
   stopImportExecution,
@@ -142,33 +141,19 @@ function isRestartable(record: ModuleImportRecord): boolean {
  */
 async function reconciled(record: ModuleImportRecord): Promise<ModuleImportRecord> {
   if (record.status !== 'running' || !record.execution_arn) return record;
-  let execution: ExecutionState;
-  try {
-    execution = await describeImportExecution(record.execution_arn);
-  } catch (error) {
-    // Step Functions unreachable or throttling: answer what the table says; the next read retries.
-    log().warn('module import: could not describe the execution', {
-      importid: record.importid,
-      error: (error as Error).message,
-    });
-    return record;
-  }
-  // Grace counted from the last write (markRunning is written before StartExecution).
-  const interruption = jobInterruption(execution, {
+  const executionArn = record.execution_arn;
+  return reconciledJob(record, {
+    kind: 'module import',
+    ids: { importid: record.importid },
+    executionArn,
+    // Grace counted from the last write (markRunning is written before StartExecution).
     startedAt: record.modified_date,
-    now: nowSeconds(),
     succeededIsLost: false,
+    markInterrupted: (reason, now) =>
+      markInterrupted(record.importid, executionArn, `The import was interrupted: ${reason}; start it again`, now),
+    reread: () => requireImport(record.importid),
+    removeOutput: () => deleteByPrefixes(modulesBucket(), [contentPrefix(record.importid)]),
   });
-  if (!interruption) return record;
-  const failed = await markInterrupted(
-    record.importid,
-    record.execution_arn,
-    `The import was interrupted: ${interruption.reason}; start it again`,
-    nowSeconds(),
-  );
-  if (!failed) return requireImport(record.importid);
-  await deleteByPrefixes(modulesBucket(), [contentPrefix(record.importid)]);
-  return failed;
 }
 
 /**

@@ -5,7 +5,7 @@
  * /periodic_review/reviews/{userid} is never read as /periodic_review/{doctype}/{docid}.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
@@ -85,7 +85,6 @@ export const periodicReviewGroup = defineGroup({
       params: idParams('prsid'),
       handler: async ({ caller, params }) => {
         await schedules.deleteSchedule(caller, params.prsid);
-        return reply(204);
       },
     }),
     route({
@@ -120,7 +119,6 @@ export const periodicReviewGroup = defineGroup({
       example: { prdids: [1, 2] },
       handler: async ({ caller, body }) => {
         await schedules.removeDocuments(caller, body.prdids);
-        return reply(204);
       },
     }),
     route({
@@ -133,7 +131,6 @@ export const periodicReviewGroup = defineGroup({
       params: idParams('id'),
       handler: async ({ caller, params }) => {
         await schedules.removeDocument(caller, params.id);
-        return reply(204);
       },
     }),
     route({

@@ -15,94 +15,45 @@
  */
 import { FETCH_SOURCE, SOURCE_FIELD } from '../../shared/workflow/module-import-contract.ts';
 import { PipelineErrorName } from './errors.ts';
-
-export interface PipelineTask {
-  /** Definition placeholder `${<substitution>}` that holds the function ARN. */
-  substitution: string;
-  stateName: string;
-  /** Repo-relative path of the handler module. */
-  entry: string;
-  exportName: 'handler';
-}
-
-const task = (stateName: string, file: string): PipelineTask => ({
-  substitution: `${stateName}FunctionArn`,
-  stateName,
-  entry: `functions/pipeline/${file}.ts`,
-  exportName: 'handler',
-});
+import { lambdaInvokeState, type PipelineTask, pipelineTask } from './pipeline-task.definition.ts';
 
 export const moduleImportTasks: PipelineTask[] = [
-  task('FetchPackage', 'fetch-package'),
-  task('AwaitUpload', 'await-upload'),
-  task('InspectPackage', 'inspect-package'),
-  task('ValidatePackage', 'validate-package'),
-  task('ExtractPackage', 'extract-package'),
-  task('RecordVersion', 'record-version'),
-  task('MarkImportFailed', 'mark-import-failed'),
+  pipelineTask('FetchPackage', 'fetch-package'),
+  pipelineTask('AwaitUpload', 'await-upload'),
+  pipelineTask('InspectPackage', 'inspect-package'),
+  pipelineTask('ValidatePackage', 'validate-package'),
+  pipelineTask('ExtractPackage', 'extract-package'),
+  pipelineTask('RecordVersion', 'record-version'),
+  pipelineTask('MarkImportFailed', 'mark-import-failed'),
 ];
 
 const IMPORT_FAILED = 'ImportFailed';
 const IMPORT_SUCCEEDED = 'ImportSucceeded';
 const MARK_IMPORT_FAILED = 'MarkImportFailed';
 
-/** Failures of the Lambda service itself (the same set CDK's LambdaInvoke retries). */
-const LAMBDA_SERVICE_ERRORS = [
-  'Lambda.ClientExecutionTimeoutException',
-  'Lambda.ServiceException',
-  'Lambda.AWSLambdaException',
-  'Lambda.SdkClientException',
-  'Lambda.TooManyRequestsException',
-];
-
 /**
- * A Task invoking one pipeline function through the optimized Lambda integration. The
- * function receives the state input as its event; the state output is the function's result.
- * Only transient errors are retried (States.TaskFailed would also retry a missing package);
- * anything left goes to MarkImportFailed (then ImportFailed) with the input kept and the error
- * under `$.failure`.
+ * A task of the import (pipeline-task.definition.ts). Only transient errors are retried
+ * (States.TaskFailed would also retry a missing package); anything left goes to MarkImportFailed
+ * (then ImportFailed) with the input kept and the error under `$.failure`.
  */
 function lambdaTask(
   task: PipelineTask,
   next: { Next: string } | { End: true },
   options: { timeoutSeconds?: number; retry?: object[]; catchTo?: string } = {},
 ) {
-  return {
-    Type: 'Task',
-    Resource: 'arn:aws:states:::lambda:invoke',
-    Parameters: {
-      FunctionName: `\${${task.substitution}}`,
-      'Payload.$': '$',
-    },
-    OutputPath: '$.Payload',
-    TimeoutSeconds: options.timeoutSeconds ?? 60,
-    Retry: [
-      ...(options.retry ?? []),
-      {
-        ErrorEquals: LAMBDA_SERVICE_ERRORS,
-        IntervalSeconds: 1,
-        MaxAttempts: 3,
-        BackoffRate: 2,
-        JitterStrategy: 'FULL',
-      },
-      {
-        ErrorEquals: [PipelineErrorName.TransientStorage],
-        IntervalSeconds: 2,
-        MaxAttempts: 4,
-        BackoffRate: 2,
-        MaxDelaySeconds: 30,
-        JitterStrategy: 'FULL',
-      },
-    ],
-    Catch: [
+  return lambdaInvokeState(task, {
+    timeoutSeconds: options.timeoutSeconds ?? 60,
+    retry: options.retry,
+    transientMaxDelaySeconds: 30,
+    catch: [
       {
         ErrorEquals: ['States.ALL'],
         ResultPath: options.catchTo === IMPORT_FAILED ? '$.markFailure' : '$.failure',
         Next: options.catchTo ?? MARK_IMPORT_FAILED,
       },
     ],
-    ...next,
-  };
+    next,
+  });
 }
 
 function taskFor(stateName: string): PipelineTask {

@@ -8,63 +8,27 @@
  * Execution input and loop state: shared/workflow/site-transfer-contract.ts.
  */
 import { DONE_FIELD } from '../../shared/workflow/site-transfer-contract.ts';
-import type { PipelineTask } from './module-import.definition.ts';
-
-const task = (stateName: string, file: string): PipelineTask => ({
-  substitution: `${stateName}FunctionArn`,
-  stateName,
-  entry: `functions/pipeline/${file}.ts`,
-  exportName: 'handler',
-});
+import { lambdaInvokeState, type PipelineTask, pipelineTask } from './pipeline-task.definition.ts';
 
 export const siteExportTasks: PipelineTask[] = [
-  task('ExportStep', 'site-export-step'),
-  task('MarkExportFailed', 'site-export-failed'),
+  pipelineTask('ExportStep', 'site-export-step'),
+  pipelineTask('MarkExportFailed', 'site-export-failed'),
 ];
 
 export const siteImportTasks: PipelineTask[] = [
-  task('ImportStep', 'site-import-step'),
-  task('MarkSiteImportFailed', 'site-import-failed'),
+  pipelineTask('ImportStep', 'site-import-step'),
+  pipelineTask('MarkSiteImportFailed', 'site-import-failed'),
 ];
 
 /** Seconds a step task may run: the budget (STEPWISE_TRANSFER_STEP_SECONDS, 600) plus room to close its part. */
 export const STEP_TASK_TIMEOUT_SECONDS = 900;
 
-const LAMBDA_SERVICE_ERRORS = [
-  'Lambda.ClientExecutionTimeoutException',
-  'Lambda.ServiceException',
-  'Lambda.AWSLambdaException',
-  'Lambda.SdkClientException',
-  'Lambda.TooManyRequestsException',
-];
-
-function invoke(substitution: string, timeoutSeconds: number, next: object, catchTo: string | null) {
-  return {
-    Type: 'Task',
-    Resource: 'arn:aws:states:::lambda:invoke',
-    Parameters: { FunctionName: `\${${substitution}}`, 'Payload.$': '$' },
-    OutputPath: '$.Payload',
-    TimeoutSeconds: timeoutSeconds,
-    Retry: [
-      {
-        ErrorEquals: LAMBDA_SERVICE_ERRORS,
-        IntervalSeconds: 1,
-        MaxAttempts: 3,
-        BackoffRate: 2,
-        JitterStrategy: 'FULL',
-      },
-      // A step saves nothing until its part is written, so running it again is safe.
-      {
-        ErrorEquals: ['TransientStorageError'],
-        IntervalSeconds: 2,
-        MaxAttempts: 4,
-        BackoffRate: 2,
-        JitterStrategy: 'FULL',
-      },
-    ],
-    ...(catchTo ? { Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: catchTo }] } : {}),
-    ...next,
-  };
+function invoke(task: PipelineTask, timeoutSeconds: number, next: { Next: string }, catchTo: string | null) {
+  return lambdaInvokeState(task, {
+    timeoutSeconds,
+    ...(catchTo ? { catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: catchTo }] } : {}),
+    next,
+  });
 }
 
 function jobDefinition(kind: 'export' | 'import', tasks: PipelineTask[], comment: string) {
@@ -76,14 +40,14 @@ function jobDefinition(kind: 'export' | 'import', tasks: PipelineTask[], comment
     // A 10 GB site at a few MB/s stays well within a day.
     TimeoutSeconds: 86_400,
     States: {
-      [step.stateName]: invoke(step.substitution, STEP_TASK_TIMEOUT_SECONDS, { Next: 'Done?' }, markFailed.stateName),
+      [step.stateName]: invoke(step, STEP_TASK_TIMEOUT_SECONDS, { Next: 'Done?' }, markFailed.stateName),
       'Done?': {
         Type: 'Choice',
         Choices: [{ Variable: `$.${DONE_FIELD}`, BooleanEquals: true, Next: 'Finished' }],
         Default: step.stateName,
       },
       Finished: { Type: 'Succeed' },
-      [markFailed.stateName]: invoke(markFailed.substitution, 60, { Next: failed }, null),
+      [markFailed.stateName]: invoke(markFailed, 60, { Next: failed }, null),
       [failed]: { Type: 'Fail', ErrorPath: '$.failure.Error', CausePath: '$.failure.Cause' },
     },
   };

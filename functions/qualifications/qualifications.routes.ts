@@ -3,7 +3,7 @@
  * gate on work (docs/competency.md; beyond the spec, in its style: ids, offset/limit, its errors).
  */
 import * as z from 'zod/mini';
-import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, rawReply, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
@@ -117,7 +117,6 @@ export const qualificationsGroup = defineGroup({
       params: skillParams,
       handler: async ({ caller, params }) => {
         await qualifications.removeSkill(caller, params.skillid);
-        return reply(204);
       },
     }),
     route({

@@ -6,7 +6,7 @@
  * approval request (then `version`, `major`, `minor` and `release_date` are null until released).
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import * as releases from './releases.service.ts';
@@ -78,7 +78,6 @@ export const releasesGroup = defineGroup({
       params: idParams('releaseid'),
       handler: async ({ caller, params }) => {
         await releases.deleteReleaseOf(caller, params.releaseid, 'guide');
-        return reply(204);
       },
     }),
     route({
@@ -124,7 +123,6 @@ export const releasesGroup = defineGroup({
       params: idParams('releaseid'),
       handler: async ({ caller, params }) => {
         await releases.deleteReleaseOf(caller, params.releaseid, 'wiki');
-        return reply(204);
       },
     }),
   ],

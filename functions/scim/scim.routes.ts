@@ -5,7 +5,7 @@
  * every error is an RFC 7644 error in application/scim+json.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { parseScimFilter, ScimFilterError, type ScimFilter } from '../../shared/domain/scim-filter.ts';
 import { type ListQuery, resourceReply, scimErrorReply, ScimError, scimReply } from './scim-protocol.ts';
 import { listOf, resourceType, resourceTypes, schema, schemas, serviceProviderConfig } from './scim-discovery.ts';
@@ -213,7 +213,6 @@ export const scimGroup = defineGroup({
       params: idParams,
       handler: async ({ caller, params, headers }) => {
         await users.deleteUser(caller, params.id, headers['if-match']);
-        return reply(204);
       },
     }),
     route({
@@ -305,7 +304,6 @@ export const scimGroup = defineGroup({
       params: idParams,
       handler: async ({ params, headers }) => {
         await groups.deleteGroup(params.id, headers['if-match']);
-        return reply(204);
       },
     }),
   ],

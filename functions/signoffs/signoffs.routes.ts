@@ -152,7 +152,6 @@ export const signoffsGroup = defineGroup({
       params: idParams('signoff_requestid'),
       handler: async ({ auth, params }) => {
         await signoffs.cancel(auth, params.signoff_requestid);
-        return reply(204);
       },
     }),
     route({

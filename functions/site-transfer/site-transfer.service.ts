@@ -25,9 +25,7 @@ import {
   type SiteImportRecord,
 } from '../../shared/db/entities/site-transfer-job.ts';
 import { deleteByPrefixes } from '../../shared/storage/objects.ts';
-import { describeImportExecution, stopImportExecution } from '../../shared/workflow/module-import-runs.ts';
-import { jobInterruption, type ExecutionState } from '../../shared/domain/job-interruption.ts';
-import { log } from '../../shared/observability/logger.ts';
+import { reconciledJob } from '../../shared/workflow/job-reconciliation.ts';
 import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import { bucketOf, importFileKey } from '../../shared/site-archive/keys.ts';
@@ -38,6 +36,7 @@ import {
   importExecutionArn,
   startExportExecution,
   startSiteImportExecution,
+  stopSiteJobExecution,
 } from '../../shared/workflow/site-transfer-runs.ts';
 import type { CreateExportInput, CreateImportInput } from './site-transfer.schemas.ts';
 
@@ -106,45 +105,46 @@ async function requireImport(importid: number): Promise<SiteImportRecord> {
   return record;
 }
 
-/** Why a job's execution can no longer finish it, or undefined (also when Step Functions does not answer). */
-async function interruption(kind: string, id: number, executionArn: string, startedAt: number) {
-  let execution: ExecutionState;
-  try {
-    execution = await describeImportExecution(executionArn);
-  } catch (error) {
-    log().warn(`site ${kind}: could not describe the execution`, { id, error: (error as Error).message });
-    return undefined;
-  }
-  // A job's last step saves before its execution ends: SUCCEEDED while it still works lost that save.
-  return jobInterruption(execution, { startedAt, now: nowSeconds(), succeededIsLost: true });
-}
-
 /** A running export whose execution ended unrecorded (a kill -9, a stop from outside) fails as interrupted. */
 async function reconciledExport(record: SiteExportRecord): Promise<SiteExportRecord> {
   if (record.status !== 'running' || !record.execution_arn) return record;
-  const found = await interruption('export', record.exportid, record.execution_arn, record.created_at);
-  if (!found) return record;
-  const error = `The export was interrupted: ${found.reason}; start a new export`;
-  if (!(await markExportInterrupted(record.exportid, record.execution_arn, error, nowSeconds()))) {
-    return requireExport(record.exportid);
-  }
-  await deleteByPrefixes(bucketOf('modules'), [exportPartsPrefix(record.exportid)]);
-  return { ...record, status: 'failed', interrupted: true, error, completed_at: nowSeconds() };
+  const executionArn = record.execution_arn;
+  return reconciledJob(record, {
+    kind: 'site export',
+    ids: { id: record.exportid },
+    executionArn,
+    startedAt: record.created_at,
+    // A job's last step saves before its execution ends: SUCCEEDED while it still works lost that save.
+    succeededIsLost: true,
+    markInterrupted: async (reason, now) => {
+      const error = `The export was interrupted: ${reason}; start a new export`;
+      const marked = await markExportInterrupted(record.exportid, executionArn, error, now);
+      return marked ? { ...record, status: 'failed', interrupted: true, error, completed_at: now } : undefined;
+    },
+    reread: () => requireExport(record.exportid),
+    removeOutput: () => deleteByPrefixes(bucketOf('modules'), [exportPartsPrefix(record.exportid)]),
+  });
 }
 
 /** A working import whose execution ended unrecorded fails as interrupted; POST …/start runs it again. */
 async function reconciledImport(record: SiteImportRecord): Promise<SiteImportRecord> {
   const working = ['validating', 'writing', 'finishing'].includes(record.status);
   if (!working || !record.execution_arn) return record;
-  const startedAt = record.started_at ?? record.created_at;
-  const found = await interruption('import', record.importid, record.execution_arn, startedAt);
-  if (!found) return record;
-  const error =
-    `The import was interrupted: ${found.reason}; ` + `start it again (POST /admin/imports/${record.importid}/start)`;
-  if (!(await markImportInterrupted(record.importid, record.execution_arn, error, nowSeconds()))) {
-    return requireImport(record.importid);
-  }
-  return { ...record, status: 'failed', interrupted: true, error, completed_at: nowSeconds() };
+  const executionArn = record.execution_arn;
+  return reconciledJob(record, {
+    kind: 'site import',
+    ids: { id: record.importid },
+    executionArn,
+    startedAt: record.started_at ?? record.created_at,
+    succeededIsLost: true,
+    markInterrupted: async (reason, now) => {
+      const again = `POST /admin/imports/${record.importid}/start`;
+      const error = `The import was interrupted: ${reason}; start it again (${again})`;
+      const marked = await markImportInterrupted(record.importid, executionArn, error, now);
+      return marked ? { ...record, status: 'failed', interrupted: true, error, completed_at: now } : undefined;
+    },
+    reread: () => requireImport(record.importid),
+  });
 }
 
 const exportPartsPrefix = (exportid: number) => `${SITE_TRANSFER_PREFIX}exports/${exportid}/`;
@@ -155,7 +155,7 @@ export async function cancelExport(caller: Caller, exportid: number) {
   if (!(await cancelExportJob(exportid, nowSeconds()))) {
     throw new ConflictError(`Export ${exportid} is ${record.status}; only a running export can be cancelled`);
   }
-  if (record.execution_arn) await stopImportExecution(record.execution_arn, `Cancelled by user ${caller.userid}`);
+  if (record.execution_arn) await stopSiteJobExecution(record.execution_arn, `Cancelled by user ${caller.userid}`);
   await deleteByPrefixes(bucketOf('modules'), [exportPartsPrefix(exportid)]);
   return siteExportView(await requireExport(exportid), nowSeconds());
 }
@@ -171,7 +171,7 @@ export async function cancelImport(caller: Caller, importid: number) {
       record.status === 'writing' || record.status === 'finishing' ? ' (it is writing and runs to its end)' : '';
     throw new ConflictError(`Import ${importid} is ${record.status}; it cannot be cancelled${why}`);
   }
-  if (record.execution_arn) await stopImportExecution(record.execution_arn, `Cancelled by user ${caller.userid}`);
+  if (record.execution_arn) await stopSiteJobExecution(record.execution_arn, `Cancelled by user ${caller.userid}`);
   await deleteByPrefixes(bucketOf('modules'), [`${SITE_TRANSFER_PREFIX}imports/${importid}/`]);
   return siteImportView(await requireImport(importid));
 }

@@ -4,7 +4,7 @@
  * remote login and its redirects to the customer's login page, OIDC and SAML.
  */
 import * as z from 'zod/mini';
-import { defineGroup, rawReply, type Reply, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, rawReply, type Reply, route } from '../../shared/http/route.ts';
 import { loginRedirect, NO_STORE, startSession } from '../../shared/http/session.ts';
 import { queryInt } from '../../shared/http/query.ts';
 import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
@@ -122,7 +122,6 @@ const adminRoutes = [
     extensions: BEYOND_SPEC,
     handler: async ({ params }) => {
       await providers.remove(params.providerid);
-      return reply(204);
     },
   }),
 ];

@@ -3,7 +3,7 @@
  * time it is put on a document; tags are lower case. Bodies are `{"tag": "battery"}`.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { tagListSchema } from '../../shared/views/tag-views.ts';
@@ -75,7 +75,6 @@ export const tagsGroup = defineGroup({
       example: { tag: 'battery' },
       handler: async ({ caller, params, body }) => {
         await tags.untagGuide(caller, params.guideid, body.tag);
-        return reply(204);
       },
     }),
     route({
@@ -110,7 +109,6 @@ export const tagsGroup = defineGroup({
       example: { tag: 'battery' },
       handler: async ({ params, body }) => {
         await tags.untagWiki(params.namespace, params.title, body.tag);
-        return reply(204);
       },
     }),
   ],

@@ -1,6 +1,6 @@
 /** Teams: create, list with aggregated reputation, members, attributes, membership changes. */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination, wholeListQuery } from '../../shared/http/query.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
@@ -106,7 +106,6 @@ export const teamsGroup = defineGroup({
       params: idParams('teamid', 'userid'),
       handler: async ({ caller, params }) => {
         await teams.removeMember(caller, params.teamid, params.userid);
-        return reply(204);
       },
     }),
   ],

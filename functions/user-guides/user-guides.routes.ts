@@ -3,7 +3,7 @@
  * §3.2, §3.26). Guides themselves carry `favorited` and `completed` for the caller.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { DEFAULT_PAGE_SIZE, MAX_WHOLE_LIST, pagination, wholeListPagination } from '../../shared/http/query.ts';
 import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
@@ -71,7 +71,6 @@ export const userGuidesGroup = defineGroup({
       params: idParams('guideid'),
       handler: async ({ caller, params }) => {
         await userGuides.setMark(caller, 'FAVORITE', params.guideid, true);
-        return reply(204);
       },
     }),
     route({
@@ -83,7 +82,6 @@ export const userGuidesGroup = defineGroup({
       params: idParams('guideid'),
       handler: async ({ caller, params }) => {
         await userGuides.setMark(caller, 'FAVORITE', params.guideid, false);
-        return reply(204);
       },
     }),
     route({
@@ -114,7 +112,6 @@ export const userGuidesGroup = defineGroup({
       params: idParams('guideid'),
       handler: async ({ caller, params }) => {
         await userGuides.setMark(caller, 'COMPLETED', params.guideid, true);
-        return reply(204);
       },
     }),
     route({
@@ -126,7 +123,6 @@ export const userGuidesGroup = defineGroup({
       params: idParams('guideid'),
       handler: async ({ caller, params }) => {
         await userGuides.setMark(caller, 'COMPLETED', params.guideid, false);
-        return reply(204);
       },
     }),
   ],

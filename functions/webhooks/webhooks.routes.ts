@@ -3,7 +3,7 @@
  * (docs/events.md). Every route is Admin-only.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { createdWebhookSchema, deliverySchema, pingSchema, webhookSchema } from '../../shared/views/webhook-views.ts';
@@ -79,7 +79,6 @@ export const webhooksGroup = defineGroup({
       extensions: BEYOND_SPEC,
       handler: async ({ params }) => {
         await webhooks.remove(params.webhookid);
-        return reply(204);
       },
     }),
     route({

@@ -3,7 +3,7 @@
  * by the courses endpoints), their revisions, and the CATEGORY/WIKI hierarchies.
  */
 import * as z from 'zod/mini';
-import { defineGroup, reply, route } from '../../shared/http/route.ts';
+import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery, revisionQuery } from '../../shared/http/revision.ts';
 import { idParams } from '../../shared/http/schemas.ts';
@@ -200,7 +200,6 @@ export const wikisGroup = defineGroup({
       queryExample: { revisionid: '42' },
       handler: async ({ caller, params, query }) => {
         await wikis.remove(caller, params.namespace, params.title, query.revisionid);
-        return reply(204);
       },
     }),
     route({
@@ -220,7 +219,6 @@ export const wikisGroup = defineGroup({
       extensions: { 'x-beyond-spec': true },
       handler: async ({ caller, params, query }) => {
         await wikis.removeById(caller, params.wikiid, query.revisionid);
-        return reply(204);
       },
     }),
     route({
@@ -344,7 +342,6 @@ export const wikisGroup = defineGroup({
       status: 204,
       handler: async ({ params }) => {
         await collections.removeCollection(params.collectionid);
-        return reply(204);
       },
     }),
   ],

@@ -152,7 +152,6 @@ export const workLogGroup = defineGroup({
       params: entryParams,
       handler: async ({ caller, params }) => {
         await workLog.remove(caller, params.entryid);
-        return reply(204);
       },
     }),
     operation(

@@ -458,7 +458,6 @@ export const xapiGroup = defineGroup({
       extensions: { 'x-beyond-spec': true },
       handler: async ({ params }) => {
         await cmi5.abandon(params.session_id);
-        return reply(204);
       },
     }),
     route({
@@ -523,7 +522,6 @@ export const xapiGroup = defineGroup({
       extensions: { 'x-beyond-spec': true },
       handler: async ({ caller, params }) => {
         await credentials.revoke(caller, params.key);
-        return reply(204);
       },
     }),
   ],

@@ -9,6 +9,7 @@ import {
   replaceIdentityProvider,
 } from '../db/entities/identity-provider.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
+import { LostRace, retryOnLostRace } from '../db/retry.ts';
 import { atRestKey, openAtRest, sealAtRest } from '../domain/secret-at-rest.ts';
 import { forgetStaleSecretsKey, secretsKey } from './secrets-key.ts';
 
@@ -54,41 +55,49 @@ export async function resealProviderSecrets(oldKeyText: string, newKeyText: stri
   const newKey = atRestKey(newKeyText);
   const report: ResealReport = { resealed: 0, alreadyNew: 0, unopened: [] };
   for (const listed of await listIdentityProviders()) {
-    for (let attempt = 0; ; attempt++) {
-      const provider = attempt === 0 ? listed : await getIdentityProvider(listed.providerid);
-      if (!provider) break;
-      const next = { ...provider };
-      const counts = { resealed: 0, alreadyNew: 0, unopened: [] as string[] };
-      for (const { field, sealed } of SEALED_PROVIDER_FIELDS) {
-        const value = provider[sealed];
-        if (!value) continue;
-        const binding = providerSecretBinding(provider.providerid, field);
-        if (openAtRest(value, newKey, binding) !== undefined) {
-          counts.alreadyNew++;
-          continue;
+    const counts = await retryOnLostRace(
+      async (attempt) => {
+        const provider = attempt === 0 ? listed : await getIdentityProvider(listed.providerid);
+        if (!provider) return undefined;
+        const next = { ...provider };
+        const found = { resealed: 0, alreadyNew: 0, unopened: [] as string[] };
+        for (const { field, sealed } of SEALED_PROVIDER_FIELDS) {
+          const value = provider[sealed];
+          if (!value) continue;
+          const binding = providerSecretBinding(provider.providerid, field);
+          if (openAtRest(value, newKey, binding) !== undefined) {
+            found.alreadyNew++;
+            continue;
+          }
+          const secret = openAtRest(value, oldKey, binding);
+          if (secret === undefined) {
+            found.unopened.push(`${provider.providerid} ${field}`);
+            continue;
+          }
+          next[sealed] = sealAtRest(secret, newKey, binding);
+          found.resealed++;
         }
-        const secret = openAtRest(value, oldKey, binding);
-        if (secret === undefined) {
-          counts.unopened.push(`${provider.providerid} ${field}`);
-          continue;
+        if (found.resealed > 0) {
+          const replaced = await replaceIdentityProvider(provider, {
+            ...next,
+            modified_date: nowSeconds(),
+            version: provider.version + 1,
+          });
+          if (!replaced) throw new LostRace();
         }
-        next[sealed] = sealAtRest(secret, newKey, binding);
-        counts.resealed++;
-      }
-      if (counts.resealed > 0) {
-        const replaced = await replaceIdentityProvider(provider, {
-          ...next,
-          modified_date: nowSeconds(),
-          version: provider.version + 1,
-        });
-        if (!replaced && attempt < 5) continue;
-        if (!replaced) throw new Error(`Identity provider ${provider.providerid} keeps changing; run this again`);
-      }
-      report.resealed += counts.resealed;
-      report.alreadyNew += counts.alreadyNew;
-      report.unopened.push(...counts.unopened);
-      break;
-    }
+        return found;
+      },
+      {
+        attempts: 6,
+        onExhausted: () => {
+          throw new Error(`Identity provider ${listed.providerid} keeps changing; run this again`);
+        },
+      },
+    );
+    if (!counts) continue;
+    report.resealed += counts.resealed;
+    report.alreadyNew += counts.alreadyNew;
+    report.unopened.push(...counts.unopened);
   }
   return report;
 }

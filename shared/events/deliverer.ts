@@ -14,7 +14,7 @@
  */
 import { config } from '../config.ts';
 import { log } from '../observability/logger.ts';
-import { nowSeconds } from '../clock.ts';
+import { nowSeconds, type Repeating, repeatEvery } from '../clock.ts';
 import { listPendingEvents, markEventDispatched, type OutboxEventRecord } from '../db/entities/outbox.ts';
 import {
   claimDelivery,
@@ -229,23 +229,11 @@ export async function delivererRound(options: { wait?: boolean } = {}): Promise<
  * The local deliverer: a loop polling the outbox and the due deliveries (Queries on the two
  * sparse indexes, never a Scan). stop() waits for the round in progress.
  */
-export function startDeliverer(intervalMs = config().STEPWISE_DELIVERER_POLL_MS): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = delivererRound()
-      .catch((error) => log().error('Deliverer round failed', { error }))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, intervalMs);
+export function startDeliverer(intervalMs = config().STEPWISE_DELIVERER_POLL_MS): Repeating {
+  const loop = repeatEvery(intervalMs, delivererRound, (error) => log().error('Deliverer round failed', { error }));
   return {
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await loop.stop();
       await deliveriesSettled();
     },
   };

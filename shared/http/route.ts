@@ -156,7 +156,11 @@ export interface RouteDef<P = any, Q = any, B = any, A extends RouteAuth = Route
   description?: string;
   tags?: string[];
   deprecated?: boolean;
-  /** Success status when the handler returns a plain body: 200 by default. */
+  /**
+   * Success status when the handler returns a plain body: 200 by default. A `status: 204` route's
+   * handler returns nothing, and the router answers 204 with an empty body; `reply(204)` is only
+   * for a 204 that carries more (a cookie).
+   */
   status?: number;
   params?: z.ZodMiniType<P>;
   query?: z.ZodMiniType<Q>;

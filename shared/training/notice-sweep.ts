@@ -9,7 +9,7 @@
  * it (retraining.ts), once per lapse.
  */
 import { config } from '../config.ts';
-import { nowSeconds } from '../clock.ts';
+import { nowSeconds, type Repeating, repeatEvery } from '../clock.ts';
 import { log } from '../observability/logger.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { emitOnce, emittedMarkerWrite, outboxPut } from '../db/entities/outbox.ts';
@@ -407,24 +407,11 @@ async function mailAll(notice: Prepared, claimed: UserRecord[], result: SweepRes
  * The local stack's schedule (`npm start`): a sweep at the real clock every `intervalMs`, one at a
  * time. Deployed, EventBridge Scheduler invokes functions/notices/sweep.handler.ts instead.
  */
-export function startNoticeSweep(intervalMs = config().STEPWISE_NOTICE_SWEEP_MS): { stop(): Promise<void> } {
+export function startNoticeSweep(intervalMs = config().STEPWISE_NOTICE_SWEEP_MS): Repeating {
   if (intervalMs <= 0) return { stop: async () => {} };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = sweepNotices(nowSeconds())
-      .catch((error) => log().error('Notice sweep failed', { error }))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return repeatEvery(
+    intervalMs,
+    () => sweepNotices(nowSeconds()),
+    (error) => log().error('Notice sweep failed', { error }),
+  );
 }

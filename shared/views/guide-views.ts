@@ -9,6 +9,7 @@ import type { StepMedia, StepRecord } from '../db/entities/step.ts';
 import type { UserRecord } from '../db/entities/user.ts';
 import type { ViewMediaIds } from '../domain/media.ts';
 import { flagView, timeRequiredText } from '../domain/guide-rules.ts';
+import { stepLineItemSchema } from '../domain/step-line.ts';
 import { authorSummary } from './user-views.ts';
 import { imageSchema, userSummarySchema, type ImageView } from './common-schemas.ts';
 import { documentSchema, embedSchema, videoSchema, type ViewMedia } from './media-views.ts';
@@ -56,14 +57,8 @@ export const guideSummarySchema = z.object({
   periodicReviewSchedule: z.nullable(z.object({ prsid: z.int(), prdid: z.int(), name: z.string() })),
 });
 
-/** A step line as read: its bullet and level, the raw text and its rendered HTML. */
-export const stepLineSchema = z.object({
-  lineid: z.nullable(z.int()),
-  bullet: z.string(),
-  level: z.int(),
-  text_raw: z.string(),
-  text_rendered: z.string(),
-});
+/** A step line as read (shared/domain/step-line.ts); a previewed line's lineid is null. */
+export const stepLineSchema = z.extend(stepLineItemSchema, { lineid: z.nullable(z.int()) });
 
 /** Step media as read (§2.6); media that cannot be shown (deleted, not ready) reads as its id alone. */
 export const stepMediaSchema = z.discriminatedUnion('type', [

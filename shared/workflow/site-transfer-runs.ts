@@ -1,40 +1,33 @@
 /**
  * Executions of the site export and import state machines, one per job, named
- * `export-<exportid>` / `import-<importid>` (StartExecution is then idempotent per job).
+ * `export-<exportid>` / `import-<importid>` (StartExecution is then idempotent per job); a
+ * restarted import's attempts are `import-<importid>-<attempt>` (executions.ts).
  */
 import { config } from '../config.ts';
-import { sfn } from './sfn.ts';
+import { attemptExecutionName, executionArnOf, startExecution, stopExecution } from './executions.ts';
 import { siteExportInputSchema, siteImportInputSchema } from './site-transfer-contract.ts';
 
-export async function startExportExecution(exportid: number): Promise<string> {
-  const { client, sdk } = await sfn();
-  const result = await client.send(
-    new sdk.StartExecutionCommand({
-      stateMachineArn: config().SITE_EXPORT_STATE_MACHINE_ARN,
-      name: `export-${exportid}`,
-      input: JSON.stringify(siteExportInputSchema.parse({ exportid })),
-    }),
+export function startExportExecution(exportid: number): Promise<string> {
+  return startExecution(
+    config().SITE_EXPORT_STATE_MACHINE_ARN,
+    `export-${exportid}`,
+    siteExportInputSchema.parse({ exportid }),
   );
-  return result.executionArn!;
 }
-
-/** A restart after an interruption is a new execution: Step Functions keeps a name taken for 90 days. */
-const importExecutionName = (importid: number, attempt: number) =>
-  attempt <= 1 ? `import-${importid}` : `import-${importid}-${attempt}`;
 
 export function importExecutionArn(importid: number, attempt = 1): string {
-  const executionsOf = config().SITE_IMPORT_STATE_MACHINE_ARN.replace(':stateMachine:', ':execution:');
-  return `${executionsOf}:${importExecutionName(importid, attempt)}`;
+  return executionArnOf(config().SITE_IMPORT_STATE_MACHINE_ARN, attemptExecutionName('import', importid, attempt));
 }
 
-export async function startSiteImportExecution(importid: number, attempt = 1): Promise<string> {
-  const { client, sdk } = await sfn();
-  const result = await client.send(
-    new sdk.StartExecutionCommand({
-      stateMachineArn: config().SITE_IMPORT_STATE_MACHINE_ARN,
-      name: importExecutionName(importid, attempt),
-      input: JSON.stringify(siteImportInputSchema.parse({ importid, attempt })),
-    }),
+export function startSiteImportExecution(importid: number, attempt = 1): Promise<string> {
+  return startExecution(
+    config().SITE_IMPORT_STATE_MACHINE_ARN,
+    attemptExecutionName('import', importid, attempt),
+    siteImportInputSchema.parse({ importid, attempt }),
   );
-  return result.executionArn!;
+}
+
+/** Stops a cancelled site job's execution (the job is marked cancelled first), named as a module import's stop is. */
+export function stopSiteJobExecution(executionArn: string, cause: string): Promise<void> {
+  return stopExecution(executionArn, 'ImportCancelled', cause);
 }

@@ -65,6 +65,34 @@ async function queued(subject: string): Promise<Array<{ pk: string; sk: string; 
   return items as Array<{ pk: string; sk: string; kind: string }>;
 }
 
+/** A guide whose major release asks `audience` to acknowledge it within 7 days. */
+async function acknowledgementAsked(admin: string, audience: TestUser[]) {
+  const guide = await createGuide(admin);
+  const settings = await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
+    token: admin,
+    body: { due_days: 7, audience_userids: audience.map((user) => user.userid) },
+  });
+  expect(settings.status).toBe(200);
+  return { guide, release: await releaseGuide(guide.guideid, 'major') };
+}
+
+/** A skill held through `guideid`, named `name`. */
+async function skillOf(admin: string, name: string, guideid: number, recertification_days?: number) {
+  const created = await api('POST', '/qualifications/skills', {
+    token: admin,
+    body: { name, guideids: [guideid], ...(recertification_days ? { recertification_days } : {}) },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+/** Removes the queue items of `subjects`, as if they had been written before the queue. */
+async function unqueue(subjects: string[]) {
+  for (const subject of subjects)
+    for (const item of await queued(subject))
+      await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+}
+
 beforeAll(() => {
   process.env.DDB_ENDPOINT = inject('ddbEndpoint');
   process.env.AWS_ACCESS_KEY_ID ??= 'test';
@@ -125,13 +153,7 @@ describe('notices', () => {
         .status,
     ).toBe(200);
 
-    const guide = await createGuide(admin);
-    const settings = await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
-      token: admin,
-      body: { due_days: 7, audience_userids: [person.userid, quiet.userid] },
-    });
-    expect(settings.status).toBe(200);
-    const release = await releaseGuide(guide.guideid, 'major');
+    const { release } = await acknowledgementAsked(admin, [person, quiet]);
     const [ack] = (await api('GET', '/acknowledgements', { token: person.token })).body.filter(
       (item: { releaseid: number }) => item.releaseid === release.releaseid,
     );
@@ -182,12 +204,7 @@ describe('notices', () => {
   it('a signed acknowledgement is not chased', async () => {
     const admin = await loginAdmin();
     const person = await createUser();
-    const guide = await createGuide(admin);
-    await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
-      token: admin,
-      body: { due_days: 7, audience_userids: [person.userid] },
-    });
-    const release = await releaseGuide(guide.guideid, 'major');
+    const { release } = await acknowledgementAsked(admin, [person]);
     const signed = await api('POST', `/acknowledgements/${release.releaseid}/sign`, {
       token: person.token,
       body: { password: person.password, meaning: 'acknowledged' },
@@ -204,12 +221,7 @@ describe('notices', () => {
     const admin = trainer.token;
     const person = await createUser();
     const guide = await createGuide(admin);
-    const skill = (
-      await api('POST', '/qualifications/skills', {
-        token: admin,
-        body: { name: `Lapsing ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 10 },
-      })
-    ).body;
+    const skill = await skillOf(admin, `Lapsing ${guide.guideid}`, guide.guideid, 10);
     const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
     const mapped = await api('PUT', `/qualifications/courses/${course.wikiid}/levels`, {
       token: admin,
@@ -254,12 +266,7 @@ describe('notices', () => {
     const after = await createUser();
     const guide = await createGuide(admin);
     await releaseGuide(guide.guideid, 'major');
-    const skill = (
-      await api('POST', '/qualifications/skills', {
-        token: admin,
-        body: { name: `Marked ${guide.guideid}`, guideids: [guide.guideid] },
-      })
-    ).body;
+    const skill = await skillOf(admin, `Marked ${guide.guideid}`, guide.guideid);
     const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid }] });
     const setLevel = (userid: number) =>
       api('PUT', `/qualifications/skills/${skill.skillid}/levels/${userid}`, {
@@ -294,18 +301,8 @@ describe('notices', () => {
     const trainer = await createUser({ privileges: ['Admin'] });
     const admin = trainer.token;
     const person = await createUser();
-    const guide = await createGuide(admin);
-    await api('PUT', `/acknowledgements/settings/guides/${guide.guideid}`, {
-      token: admin,
-      body: { due_days: 7, audience_userids: [person.userid] },
-    });
-    const release = await releaseGuide(guide.guideid, 'major');
-    const skill = (
-      await api('POST', '/qualifications/skills', {
-        token: admin,
-        body: { name: `Backfill ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 10 },
-      })
-    ).body;
+    const { guide, release } = await acknowledgementAsked(admin, [person]);
+    const skill = await skillOf(admin, `Backfill ${guide.guideid}`, guide.guideid, 10);
     const level = await api('PUT', `/qualifications/skills/${skill.skillid}/levels/${person.userid}`, {
       token: admin,
       body: { level: 2, password: trainer.password },
@@ -317,9 +314,7 @@ describe('notices', () => {
     expect(written[0]).toHaveLength(4);
     expect(written[1]).toEqual(['level_lapsed', 'level_lapsing']);
     // As if written before the queue existed: no items.
-    for (const subject of subjects)
-      for (const item of await queued(subject))
-        await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+    await unqueue(subjects);
     expect(await kinds()).toEqual([[], []]);
 
     const now = Math.floor(Date.now() / 1000);
@@ -329,9 +324,7 @@ describe('notices', () => {
     await backfillNoticeQueue(now);
     expect(await kinds()).toEqual(written);
     // Twenty days on, every one of them is past its use unless the operator catches up.
-    for (const subject of subjects)
-      for (const item of await queued(subject))
-        await localDb().send(new DeleteCommand({ TableName: 'stepwise', Key: { pk: item.pk, sk: item.sk } }));
+    await unqueue(subjects);
     await backfillNoticeQueue(now + 20 * DAY);
     expect(await kinds()).toEqual([[], []]);
     await backfillNoticeQueue(now + 20 * DAY, 30 * DAY);

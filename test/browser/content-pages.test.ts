@@ -4,17 +4,15 @@
  * nothing, the print stylesheet keeps steps whole and prints link URLs, and a reader without
  * access sees the 404 page. One browser for the file; the reader's API token goes in a header.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { createUser, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { AXE_SCRIPT, launchChromium } from '../support/chromium.ts';
 import { assign, createCourse } from '../support/courses.ts';
 import { richGuide, XSS, type RichGuide } from '../support/pages.ts';
 import { createWiki } from '../support/wikis.ts';
 import { createGuide } from '../api/guide-fixtures.ts';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
 type PageGlobal = any;
 

@@ -4,23 +4,20 @@
  * with three steps and two images uploaded straight to storage, moves a step with the keyboard,
  * saves and publishes; a draft survives a reload; a save over someone else's newer revision is
  * a choice (view both, keep mine); a technician (User) sees no editor controls and gets the 404
- * page for the editor. Screenshots go to test-results/; axe-core finds no violation on the editor.
+ * page for the editor. Screenshots go to .tmp/screenshots/; axe-core finds no violation on the editor.
  */
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, createUser, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { AXE_SCRIPT, launchChromium, SCREENSHOTS } from '../support/chromium.ts';
 import { createGuide } from '../support/compliance.ts';
 import { createWiki } from '../support/wikis.ts';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = join(process.cwd(), 'test-results');
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
 type PageGlobal = any;
 
@@ -36,7 +33,7 @@ let guideid: number;
 let editorPage: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   category = `Printers ${uniqueSuffix()}`;
   const folder = await mkdtemp(join(tmpdir(), 'stepwise-editor-'));
   images = await Promise.all(
@@ -143,7 +140,7 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
   await page.click('#part-0-optional');
   await (await page.$('#guide-documents'))!.uploadFile(manual);
   await page.waitForSelector('#editor-documents ::-p-text(nozzle-manual.txt)', { timeout: 30_000 });
-  await page.screenshot({ path: join(SHOTS, 'editor-new-guide.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-new-guide.png'), fullPage: true });
 
   await page.click('#guide-editor button[type=submit]');
   await saved(page, 'Saved.');
@@ -186,7 +183,7 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
     { text_raw: 'The nozzle may be hot.', bullet: 'icon_caution', level: 1 },
   ]);
   expect(errors).toEqual([]);
-  await page.screenshot({ path: join(SHOTS, 'editor-published.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-published.png'), fullPage: true });
 }, 90_000);
 
 it('keeps a draft over a reload, and a save over a newer revision is a choice', async () => {
@@ -220,7 +217,7 @@ it('keeps a draft over a reload, and a save over a newer revision is a choice', 
   );
   expect(versions[0]).toContain('(theirs)');
   expect(versions[1]).toContain('(mine)');
-  await page.screenshot({ path: join(SHOTS, 'editor-conflict.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-conflict.png'), fullPage: true });
   await page.click('dialog[open] button ::-p-text(Keep mine)');
   await saved(page, 'Saved.');
   const after = (await api('GET', `/guides/${guideid}`, { token: trainer.token })).body;
@@ -243,7 +240,7 @@ it('a category page is edited in wiki syntax with a live preview from the server
   await saved(page, 'Saved.');
   const wiki = (await api('GET', `/wikis/CATEGORY/${encodeURIComponent(category)}`, { token: trainer.token })).body;
   expect(wiki.contents_raw).toBe("== Safety ==\nWear '''gloves'''.");
-  await page.screenshot({ path: join(SHOTS, 'editor-wiki.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-wiki.png'), fullPage: true });
 }, 30_000);
 
 it('on a 390 px phone the editor scrolls only down, its controls are 44 px targets, axe-core finds nothing', async () => {
@@ -284,7 +281,7 @@ it('on a 390 px phone the editor scrolls only down, its controls are 44 px targe
     return result.violations.map((violation: PageGlobal) => `${violation.id}: ${violation.nodes.length}`);
   });
   expect(violations).toEqual([]);
-  await page.screenshot({ path: join(SHOTS, 'editor-390.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-390.png'), fullPage: true });
 }, 30_000);
 
 it('a technician sees no editor controls and no editor', async () => {
@@ -299,5 +296,5 @@ it('a technician sees no editor controls and no editor', async () => {
   const editor = await page.goto(`${siteUrl()}/Edit/Guide/${guideid}`);
   expect(editor?.status()).toBe(404);
   expect(await page.$('script[src^="/client/"]')).toBeNull();
-  await page.screenshot({ path: join(SHOTS, 'editor-technician-guide.png') });
+  await page.screenshot({ path: join(SCREENSHOTS, 'editor-technician-guide.png') });
 }, 30_000);

@@ -6,17 +6,14 @@
  * controls are 44 px touch targets; screenshots of each are saved under .tmp/screenshots/.
  */
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, api, createUser, loginAdmin, site, siteUrl, uniqueSuffix, type TestUser } from '../support/api.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { AXE_SCRIPT, launchChromium, SCREENSHOTS } from '../support/chromium.ts';
 import { assignedTrainee, releaseGuide } from '../support/courses.ts';
 import { richGuide, type RichGuide } from '../support/pages.ts';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = join(process.cwd(), '.tmp', 'screenshots');
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
 type PageGlobal = any;
 
@@ -27,7 +24,7 @@ let guide: RichGuide;
 
 beforeAll(async () => {
   ({ browser, close } = await launchChromium());
-  await mkdir(SHOTS, { recursive: true });
+  await mkdir(SCREENSHOTS, { recursive: true });
   const author = await createUser({ privileges: ['Author'] });
   reader = await createUser();
   guide = await richGuide(author.token);
@@ -87,7 +84,7 @@ describe('a technician on a phone', () => {
     expect(await page.$$eval('.results mark', (marks: PageGlobal[]) => marks.length)).toBeGreaterThan(0);
     expect(await widths(page).then((w) => w.scroll <= w.client)).toBe(true);
     expect(await violations(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'search-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'search-390.png'), fullPage: true });
 
     const link = `.results a[href="${new URL(guide.url).pathname}"]`;
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click(link)]);
@@ -128,7 +125,7 @@ describe('a technician on a phone', () => {
     );
     for (const height of targets) expect(height).toBeGreaterThanOrEqual(44);
     expect(await violations(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'guide-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'guide-390.png'), fullPage: true });
 
     // On paper, a step's images sit beside its lines.
     await page.emulateMediaType('print');
@@ -162,7 +159,7 @@ describe('a learner at home', () => {
     // Anonymous: the login page, which brings the learner back home.
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await violations(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'login-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'login-390.png'), fullPage: true });
     await page.type('#email', trainee.email);
     await page.type('#password', trainee.password);
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form[action="/login"] button')]);
@@ -173,7 +170,7 @@ describe('a learner at home', () => {
     expect(await violations(page)).toEqual([]);
     expect(await widths(page).then((w) => w.scroll <= w.client)).toBe(true);
     expect(await smallTargets(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'home-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-390.png'), fullPage: true });
 
     // The acknowledgement opens its page: what changed, and the sign form, signed there.
     await Promise.all([
@@ -185,7 +182,7 @@ describe('a learner at home', () => {
     expect(await violations(page)).toEqual([]);
     expect(await widths(page).then((w) => w.scroll <= w.client)).toBe(true);
     expect(await smallTargets(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'acknowledgement-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'acknowledgement-390.png'), fullPage: true });
     await page.type(`#password-${release.releaseid}`, trainee.password);
     await Promise.all([
       page.waitForNavigation({ waitUntil: 'load' }),
@@ -198,7 +195,7 @@ describe('a learner at home', () => {
     expect(main).toContain('2 · Can do under supervision');
     expect(await page.$(`#password-${release.releaseid}`)).toBeNull();
     expect(await violations(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'home-signed-390.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-signed-390.png'), fullPage: true });
     await page.close();
   });
 });

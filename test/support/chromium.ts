@@ -4,12 +4,19 @@
  * reach the network on its own is off, and each launch gets a fresh profile.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/** axe-core's browser script, injected into a page to check its accessibility. */
+export const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Where every browser test saves its screenshots (ignored by git). */
+export const SCREENSHOTS = join(process.cwd(), '.tmp', 'screenshots');
 
 export function chromiumInstalled(): boolean {
   return existsSync(CHROMIUM);

@@ -25,23 +25,11 @@ import {
   type OpenSearchApi,
 } from '../../shared/search/opensearch-adapter.ts';
 import type { SearchBackend, SearchDocument, SearchKind } from '../../shared/search/search-port.ts';
+import { searchDocument } from '../support/search-documents.ts';
 import { viewerOf } from '../../shared/read-models/search.ts';
 import { fakeOpenSearch, memoryGenerations } from '../support/fake-opensearch.ts';
 
-function doc(recordid: number, fields: Partial<SearchDocument>): SearchDocument {
-  return {
-    key: `guide:${recordid}`,
-    kind: 'guide',
-    recordid,
-    langid: 'en',
-    type: 'how-to',
-    title: '',
-    summary: '',
-    body: '',
-    access: { public: true, userid: 1, grant_userids: [], grant_teamids: [] },
-    ...fields,
-  };
-}
+const doc = searchDocument;
 
 const privately = (userid: number, grants: { users?: number[]; teams?: number[] } = {}) => ({
   public: false,

@@ -1,23 +1,11 @@
 /** The search port's MiniSearch adapter: ranking, filters, languages, and the stored form. */
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError, miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
-import type { SearchDocument, SearchKind } from '../../shared/search/search-port.ts';
+import type { SearchKind } from '../../shared/search/search-port.ts';
+import { searchDocument } from '../support/search-documents.ts';
 import { gzipSync } from 'node:zlib';
 
-function doc(recordid: number, fields: Partial<SearchDocument>): SearchDocument {
-  return {
-    key: `guide:${recordid}`,
-    kind: 'guide',
-    recordid,
-    langid: 'en',
-    type: 'how-to',
-    title: '',
-    summary: '',
-    body: '',
-    access: { public: true, userid: 1, grant_userids: [], grant_teamids: [] },
-    ...fields,
-  };
-}
+const doc = searchDocument;
 
 const every = new Set<SearchKind>(['guide', 'category', 'wiki']);
 

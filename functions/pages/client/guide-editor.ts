@@ -7,19 +7,16 @@
  */
 import { ApiError, api, type PresignedUpload, postToStorage } from './api.ts';
 import { showConflict } from './conflict.ts';
+import { BULLETS, DIFFICULTIES, MAX_LINE_LEVEL, MAX_LINES_PER_STEP } from '../../../shared/domain/guide-rules.ts';
 import { button, el, field } from './dom.ts';
 import { draftKey, dropDraft, readDraft, writeDraft } from './draft.ts';
 import { type ExtrasHost, extrasSections, type LibraryItem, type MediaKind } from './guide-extras.ts';
 import {
   type ApiGuide,
-  BULLETS,
-  DIFFICULTIES,
   emptyModel,
   type GuideModel,
   guideFields,
   isGuideModel,
-  MAX_LEVEL,
-  MAX_LINES,
   modelOf,
   newLine,
   newStep,
@@ -265,7 +262,7 @@ export class GuideEditor {
       ),
       field('Title', title),
       el('ul', { class: 'editor-lines' }, ...step.lines.map((_, lineIndex) => this.lineItem(step, index, lineIndex))),
-      step.lines.length < MAX_LINES
+      step.lines.length < MAX_LINES_PER_STEP
         ? button('Add a line', () => {
             step.lines.push(newLine());
             this.changed();
@@ -310,7 +307,7 @@ export class GuideEditor {
     const level = el(
       'select',
       { 'aria-label': `${label}: level` },
-      ...Array.from({ length: MAX_LEVEL + 1 }, (_, value) =>
+      ...Array.from({ length: MAX_LINE_LEVEL + 1 }, (_, value) =>
         el('option', { value, selected: line.level === value }, value === 0 ? 'Top level' : `Indent ${value}`),
       ),
     );

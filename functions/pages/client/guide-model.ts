@@ -1,25 +1,9 @@
 /**
  * The guide as the editor holds it, read from and compared with the API's guide (GET
  * /api/2.0/guides/{guideid}). Pure data: what `save` sends is the difference between the model
- * and the base (the guide as last read from the server).
+ * and the base (the guide as last read from the server). The rules of lines (bullets, levels, how
+ * many) are the server's own, shared/domain/guide-rules.ts, bundled with the editor.
  */
-
-export const BULLETS = [
-  'black',
-  'red',
-  'orange',
-  'yellow',
-  'green',
-  'blue',
-  'light_blue',
-  'violet',
-  'icon_note',
-  'icon_caution',
-  'icon_reminder',
-] as const;
-export const DIFFICULTIES = ['Very easy', 'Easy', 'Moderate', 'Difficult', 'Very difficult'] as const;
-export const MAX_LINES = 8;
-export const MAX_LEVEL = 2;
 
 export interface LineModel {
   text: string;

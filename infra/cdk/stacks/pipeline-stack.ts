@@ -12,11 +12,8 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import {
-  moduleImportDefinition,
-  moduleImportTasks,
-  type PipelineTask,
-} from '../../../functions/pipeline/module-import.definition.ts';
+import { moduleImportDefinition, moduleImportTasks } from '../../../functions/pipeline/module-import.definition.ts';
+import type { PipelineTask } from '../../../functions/pipeline/pipeline-task.definition.ts';
 import { objectCreatedTriggers } from '../../../functions/pipeline/triggers.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';

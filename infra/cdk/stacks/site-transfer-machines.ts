@@ -15,7 +15,7 @@ import {
   siteImportTasks,
   STEP_TASK_TIMEOUT_SECONDS,
 } from '../../../functions/pipeline/site-transfer.definition.ts';
-import type { PipelineTask } from '../../../functions/pipeline/module-import.definition.ts';
+import type { PipelineTask } from '../../../functions/pipeline/pipeline-task.definition.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
 import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';

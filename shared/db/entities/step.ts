@@ -7,6 +7,7 @@ import type { LabelledWrite } from '../transactions.ts';
 import { recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import type { StepRef } from './guide.ts';
+import { stepLineItemSchema } from '../../domain/step-line.ts';
 
 const id = z.int().check(z.positive());
 
@@ -16,14 +17,6 @@ export type StepMedia =
   | { type: 'video'; data: number }
   | { type: 'embed'; data: number };
 
-const stepLine = z.object({
-  lineid: z.int(),
-  bullet: z.string(),
-  level: z.int(),
-  text_raw: z.string(),
-  text_rendered: z.string(),
-});
-export type StepLine = z.output<typeof stepLine>;
 const stepMedia = z.nullable(
   z.union([
     z.object({ type: z.literal('image'), data: z.array(z.int()) }),
@@ -35,7 +28,7 @@ const stepContent = {
   stepid: id,
   revisionid: z.int(),
   title: z.string(),
-  lines: z.array(stepLine),
+  lines: z.array(stepLineItemSchema),
   media: stepMedia,
 };
 
