@@ -20,7 +20,7 @@ import {
   scoResult,
   timespanSeconds,
 } from '../domain/scorm-attempt.ts';
-import { type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { type ScormItem, tableOfContents } from '../domain/scorm-structure.ts';
 import {
   getAttempt,
   latestAttempt,

@@ -12,7 +12,8 @@
  */
 import { isConditionFailed } from '../retry.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IMPORT_ERROR_CODES, type ImportErrorCode, type ManifestFacts } from '../../domain/module-package.ts';
+import { IMPORT_ERROR_CODES, type ImportErrorCode } from '../../domain/module-import-errors.ts';
+import type { ManifestFacts } from '../../domain/module-package.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
@@ -23,8 +24,8 @@ import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
-import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
-import { cmi5CourseSchema } from '../../domain/xapi/cmi5-course.ts';
+import { scormStructureSchema } from '../../domain/scorm-structure.ts';
+import { cmi5CourseSchema } from '../../domain/xapi/cmi5-structure.ts';
 import * as z from 'zod/mini';
 import type { ServiceAuthor } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
