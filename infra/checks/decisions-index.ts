@@ -35,6 +35,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   308: 'reserved for the SCORM player round two (issue 37), which needed one record (306)',
   311: 'reserved for the LRS round two (issue 38), which needed two records (309-310)',
   314: 'reserved for search at every size round two (issue 41), which needed two records (292-293)',
+  324: 'reserved for the cold-start work (issue 36 item 6), which needed one record (323)',
 };
 
 export interface DecisionRecord {
