@@ -49,7 +49,7 @@ async function signInEnded(end: SignInEnd): Promise<Reply> {
 /** The protocol modules, loaded by the first request that needs one (with openid-client or node-saml). */
 const oidcModule = () => import('./oidc.service.ts');
 const samlModule = () => import('./saml.service.ts');
-/** Over-the-shoulder signatures, with the training they sign for: loaded by the first sign_for request (decision 323). */
+/** Over-the-shoulder signatures and the training they reach: loaded by the first sign_for request (decision 323). */
 const signForModule = () => import('./sign-for.service.ts');
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });

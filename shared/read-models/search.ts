@@ -10,6 +10,7 @@ import { canViewGuideNow } from '../content/guide-access.ts';
 import { getGuides } from '../db/entities/guide.ts';
 import { getWiki, type WikiRecord } from '../db/entities/wiki.ts';
 import { guideSummaries } from './guide-pages.ts';
+import { searchBackend } from '../search/backends.ts';
 import type { SearchHit, SearchKind, SearchViewer } from '../search/search-port.ts';
 import { siteUrl } from '../config.ts';
 import type { GuideSummary } from '../views/guide-views.ts';
@@ -75,10 +76,7 @@ async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Ar
  * One page of what the caller may read that matches: the site's backend ranks, filters by access
  * and counts (decision 292).
  */
-async function readableHits(caller: Caller | null, text: string, query: SearchOptions) {
-  // The engine (the embedded index and its reader, or the OpenSearch adapter) is evaluated with the
-  // first search, not at every cold start of the groups whose pages also search (decision 323).
-  const { searchBackend } = await import('../search/backends.ts');
+function readableHits(caller: Caller | null, text: string, query: SearchOptions) {
   return searchBackend().search({
     query: { text, langid: query.langid, ...scopeOf(query.filter) },
     viewer: viewerOf(caller),

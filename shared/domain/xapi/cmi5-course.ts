@@ -24,14 +24,7 @@ export {
   MAX_CMI5_NODES,
   MOVE_ON,
 } from './cmi5-structure.ts';
-import {
-  type Cmi5Au,
-  type Cmi5Block,
-  type Cmi5Course,
-  LAUNCH_METHODS,
-  MAX_CMI5_NODES,
-  MOVE_ON,
-} from './cmi5-structure.ts';
+import { type Cmi5Course, LAUNCH_METHODS, MAX_CMI5_NODES, MOVE_ON } from './cmi5-structure.ts';
 
 // preserveOrder keeps blocks and AUs in document order (they interleave).
 const parser = new XMLParser({
