@@ -3,7 +3,7 @@
  * error's name becomes the Step Functions error name, so these strings are the contract
  * between the task handlers and functions/pipeline/module-import.definition.ts.
  */
-import { IMPORT_ERROR_CODES, type ImportErrorCode } from '../../shared/domain/module-package.ts';
+import { IMPORT_ERROR_CODES, type ImportErrorCode } from '../../shared/domain/module-import-errors.ts';
 
 export const PipelineErrorName = {
   /** Worth retrying: S3 5xx, throttling, network trouble. */

@@ -6,7 +6,7 @@
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { markFailed } from '../../shared/db/entities/module-import.ts';
-import type { ImportErrorCode } from '../../shared/domain/module-package.ts';
+import type { ImportErrorCode } from '../../shared/domain/module-import-errors.ts';
 import { contentPrefix } from '../../shared/storage/module-objects.ts';
 import { deleteByPrefixes } from '../../shared/storage/objects.ts';
 import { PipelineErrorName, rejectionOf } from './errors.ts';

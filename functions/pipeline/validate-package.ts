@@ -10,14 +10,15 @@ import { arrayBuffer, text } from 'node:stream/consumers';
 import {
   checkEntries,
   DEFAULT_ENTRY_LIMITS,
-  launchPath,
   locateManifest,
   looksLikeBareXml,
   PackageRejection,
   parseBareCmi5,
   parseManifest,
 } from '../../shared/domain/module-package.ts';
-import { launchedPaths, normalizedPackagePath } from '../../shared/domain/scorm-manifest.ts';
+import { launchPath } from '../../shared/domain/package-paths.ts';
+import { launchedPaths } from '../../shared/domain/scorm-structure.ts';
+import { normalizedPackagePath } from '../../shared/domain/package-paths.ts';
 import { requireSize } from './import-state.ts';
 import { importTask, packageLimits, progress } from './import-task.ts';
 import { listEntries, openZip, S3RangeReader, zipError } from './s3-zip.ts';

@@ -17,7 +17,6 @@ import { finishCompanySignIn } from './sign-in.service.ts';
 import { endedStateCookie } from './sso-login-state.ts';
 import type { ProviderRedirect, SignInEnd } from './sso-flow.ts';
 import { issueStepUpTicket, STEP_UP_TICKET_SECONDS, startStepUp, stepUpStatus } from './step-up.service.ts';
-import { startSignFor } from './sign-for.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 /** To the identity provider, with the login state cookie. */
@@ -50,6 +49,8 @@ async function signInEnded(end: SignInEnd): Promise<Reply> {
 /** The protocol modules, loaded by the first request that needs one (with openid-client or node-saml). */
 const oidcModule = () => import('./oidc.service.ts');
 const samlModule = () => import('./saml.service.ts');
+/** Over-the-shoulder signatures and the training they reach: loaded by the first sign_for request (decision 323). */
+const signForModule = () => import('./sign-for.service.ts');
 
 const providerParams = z.object({ providerid: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)) });
 const BEYOND_SPEC = { 'x-beyond-spec': true };
@@ -302,7 +303,7 @@ const stepUpRoutes = [
       returnTo: z.optional(z.string()),
     }),
     queryExample: { approval_requestid: '12', returnTo: '/approvals/12' },
-    handler: async ({ auth, query }) => toProvider(await startSignFor(auth, query)),
+    handler: async ({ auth, query }) => toProvider(await (await signForModule()).startSignFor(auth, query)),
   }),
   route({
     method: 'POST',

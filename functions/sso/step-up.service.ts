@@ -24,7 +24,6 @@ import { refuseImpersonatedSignature, signingProviderOf, stepUpUrl } from '../..
 import { safeReturnTo } from '../../shared/http/session.ts';
 import { startCompanyLogin } from './company-login.service.ts';
 import type { ProviderRedirect } from './sso-flow.ts';
-import { completeSignFor } from './sign-for.service.ts';
 
 /** How long a step-up ticket may wait to be opened: the time to switch to the browser. */
 export const STEP_UP_TICKET_SECONDS = 120;
@@ -93,7 +92,11 @@ export async function completeStepUp(
     returnTo: string;
   },
 ): Promise<string> {
-  if (input.signFor) return completeSignFor(provider, { ...input, signFor: input.signFor });
+  // Over-the-shoulder signatures and the training they sign for load with the first one (decision 323).
+  if (input.signFor) {
+    const { completeSignFor } = await import('./sign-for.service.ts');
+    return completeSignFor(provider, { ...input, signFor: input.signFor });
+  }
   if (input.stepUpUserid === null) throw new Error('A step-up callback names no user');
   const signedIn = await findUserIdBy('SSO', input.ssoUserid);
   if (signedIn !== input.stepUpUserid)

@@ -14,10 +14,9 @@ import { nowSeconds } from '../../shared/clock.ts';
 import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { launchPath } from '../../shared/domain/module-package.ts';
-import { normalizedPackagePath } from '../../shared/domain/scorm-manifest.ts';
+import { launchPath, normalizedPackagePath } from '../../shared/domain/package-paths.ts';
 import { sha256Hex } from '../../shared/domain/secrets.ts';
-import type { Cmi5Au, Cmi5Course } from '../../shared/domain/xapi/cmi5-course.ts';
+import type { Cmi5Au, Cmi5Course } from '../../shared/domain/xapi/cmi5-structure.ts';
 import {
   auSatisfied,
   CMI5_CATEGORY,

@@ -5,33 +5,14 @@
  * Every refusal is a PackageRejection with a stable error code the import reports.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { parseScormManifest, type ScormStructure } from './scorm-manifest.ts';
-import { type Cmi5Course, parseCmi5Course } from './xapi/cmi5-course.ts';
-
-export const IMPORT_ERROR_CODES = [
-  'not_a_zip',
-  'package_too_large',
-  'manifest_missing',
-  'manifest_invalid',
-  'unsupported_version',
-  'launch_missing',
-  'unsafe_path',
-  'zip_bomb',
-  'too_many_files',
-  'upload_missing',
-  'url_not_allowed',
-  'fetch_failed',
-  'fetch_timeout',
-  'download_too_large',
-  'storage_unavailable',
-  'timeout',
-  'internal',
-  /**
-   * Its execution ended without the pipeline recording an outcome (a crash, a stop, a timeout); can be started again.
-   */
-  'interrupted',
-] as const;
-export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
+import { parseScormManifest } from './scorm-manifest.ts';
+import type { ScormStructure } from './scorm-structure.ts';
+import { parseCmi5Course } from './xapi/cmi5-course.ts';
+import type { Cmi5Course } from './xapi/cmi5-structure.ts';
+// The codes and paths live in files of their own: the module-import entity (in most bundles) needs them
+// without the XML parser.
+import { launchPath } from './package-paths.ts';
+import type { ImportErrorCode } from './module-import-errors.ts';
 
 export class PackageRejection extends Error {
   constructor(
@@ -201,17 +182,6 @@ export function parseBareCmi5(xml: string): ManifestFacts {
         'it must be an absolute URL',
     );
   return facts;
-}
-
-/** The package path the launch names, or null for an absolute URL (cmi5 may launch elsewhere). */
-export function launchPath(launch: string): string | null {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(launch)) return null;
-  const path = launch.split(/[?#]/)[0]!.replace(/^\.\//, '');
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }
 
 export interface EntryFacts {

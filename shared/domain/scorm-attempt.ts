@@ -8,7 +8,7 @@
  * CMI data is kept flattened: `{"cmi.core.lesson_status": "passed", "cmi.suspend_data": "..."}`
  * (scorm-again's flattened commit format), one map per SCO.
  */
-import type { ScormItem } from './scorm-manifest.ts';
+import type { ScormItem } from './scorm-structure.ts';
 
 export type ScormModel = 'scorm12' | 'scorm2004';
 export type CmiData = Record<string, string>;

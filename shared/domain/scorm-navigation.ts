@@ -19,7 +19,7 @@
  * Not evaluated: sequencing rules (skip, disabled, hiddenFromChoice, stop forward traversal),
  * limit conditions and constrained choice; a Previous that would need them is still offered.
  */
-import { type ScormItem, type ScormStructure, tableOfContents } from './scorm-manifest.ts';
+import { type ScormItem, type ScormStructure, tableOfContents } from './scorm-structure.ts';
 
 export interface ScormNavigation {
   /** The SCO `continue` delivers; null when continue is not allowed or the session ends. */

@@ -32,7 +32,7 @@
  * `timeLimitExceeded`, `outsideAvailableTimeRange` are false), `measureSatisfactionIfActive`.
  * Assets do not call the runtime, so they never have a status: they do not contribute.
  */
-import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-manifest.ts';
+import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';
 
 export type Completion = 'completed' | 'incomplete' | 'unknown';
 

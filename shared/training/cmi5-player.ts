@@ -5,8 +5,8 @@
  * current version; and the origins the AUs run on (the page lets its launch forms go there).
  * The launch itself is the xapi group's (`POST /ExternalTrainingModule/{id}/cmi5`).
  */
-import { launchPath } from '../domain/module-package.ts';
-import type { Cmi5Au } from '../domain/xapi/cmi5-course.ts';
+import { launchPath } from '../domain/package-paths.ts';
+import type { Cmi5Au } from '../domain/xapi/cmi5-structure.ts';
 import { type Cmi5AuStatus, latestCmi5Registration } from '../db/entities/cmi5-registration.ts';
 import type { ModuleImportRecord } from '../db/entities/module-import.ts';
 import { contentOrigin } from '../storage/module-content.ts';

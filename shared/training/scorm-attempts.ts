@@ -20,7 +20,7 @@ import {
   scoResult,
   timespanSeconds,
 } from '../domain/scorm-attempt.ts';
-import { type ScormItem, type ScormStructure, tableOfContents } from '../domain/scorm-manifest.ts';
+import { type ScormItem, type ScormStructure, tableOfContents } from '../domain/scorm-structure.ts';
 import { type ActivityStatus, rollupTree, scoStatus } from '../domain/scorm-rollup.ts';
 import {
   getAttempt,

@@ -2,8 +2,8 @@
 import * as z from 'zod/mini';
 import { actorUserid } from '../domain/caller.ts';
 import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
-import { launchPath } from '../domain/module-package.ts';
-import { normalizedPackagePath, type ScormItem, tableOfContents } from '../domain/scorm-manifest.ts';
+import { launchPath, normalizedPackagePath } from '../domain/package-paths.ts';
+import { type ScormItem, tableOfContents } from '../domain/scorm-structure.ts';
 import { nowSeconds } from '../clock.ts';
 import { launchStateSchema } from './module-attempt-views.ts';
 import { CONTENT_TOKEN_SECONDS, contentFileUrl } from '../storage/module-content.ts';

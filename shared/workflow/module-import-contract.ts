@@ -5,8 +5,8 @@
  * reads its fields from here, the tasks parse their input and their output with it, and the
  * starter (module-import-runs.ts) parses what it sends, so the three cannot drift apart.
  */
-import { scormStructureSchema } from '../domain/scorm-manifest.ts';
-import { cmi5CourseSchema } from '../domain/xapi/cmi5-course.ts';
+import { scormStructureSchema } from '../domain/scorm-structure.ts';
+import { cmi5CourseSchema } from '../domain/xapi/cmi5-structure.ts';
 import * as z from 'zod/mini';
 import type { ManifestFacts } from '../domain/module-package.ts';
 

@@ -2,10 +2,11 @@
  * Bench section: every deployed bundle as synthesized (cdk.out, AWS SDK included), its size
  * and its import time, the median of several fresh `node` processes each importing the bundle
  * once (what a cold start pays on top of the runtime's own start), with the function's template
- * environment. Wall time is the aim's measure (<=
- * 100 ms per API function on this machine); the process's CPU time for the import is printed
- * beside it, because on a shared machine wall time mostly measures the neighbours.
- * Runs on its own too: `npx tsx test/bench/bundle-cold-start.ts [cdk.out folder]`.
+ * environment. The aims are in the process's CPU time for the import (issue 36: <= 100 ms for every
+ * API function, <= 50 ms their median); wall time is printed beside it, but on a shared machine it
+ * mostly measures the neighbours.
+ * Runs on its own too: `npx tsx test/bench/bundle-cold-start.ts [cdk.out folder] [name part ...]`: the
+ * name parts keep only the functions whose description holds one (`... .bench/cdk.out sso work-log`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { LOCAL_RESOURCE_NAMES, readAssembly, type SynthesizedFunction } from '..
 const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
 const PIPELINE_RUNS = Math.min(RUNS, 3);
 const API_IMPORT_AIM_MS = 100;
+const API_MEDIAN_AIM_MS = 50;
 
 /** Synthesizes the app (with bundling) into `outdir`; about half a minute. */
 export function synthesize(outdir: string): void {
@@ -56,9 +58,12 @@ export interface BundleFigure {
   cpuMs: number;
 }
 
-export function measureBundles(cdkOut: string): BundleFigure[] {
+export function measureBundles(cdkOut: string, only: string[] = []): BundleFigure[] {
   const assembly = readAssembly(cdkOut, LOCAL_RESOURCE_NAMES);
-  const bundles = [...assembly.functions.values()].map((fn) => ({
+  const chosen = [...assembly.functions.values()].filter(
+    (fn) => only.length === 0 || only.some((part) => fn.description.includes(part)),
+  );
+  const bundles = chosen.map((fn) => ({
     fn,
     kind: fn.stack.includes('-Api') ? ('api' as const) : ('pipeline' as const),
     times: [] as Array<{ wallMs: number; cpuMs: number }>,
@@ -91,8 +96,8 @@ export function printBundles(figures: BundleFigure[]): void {
       KB: (figure.bytes / 1024).toFixed(0),
       'import ms': figure.importMs.toFixed(0),
       'CPU ms': figure.cpuMs.toFixed(0),
-      [`within ${API_IMPORT_AIM_MS} ms`]:
-        figure.kind === 'api' ? (figure.importMs <= API_IMPORT_AIM_MS ? 'yes' : 'NO') : '-',
+      [`CPU within ${API_IMPORT_AIM_MS} ms`]:
+        figure.kind === 'api' ? (figure.cpuMs <= API_IMPORT_AIM_MS ? 'yes' : 'NO') : '-',
     })),
   );
   const api = figures.filter((figure) => figure.kind === 'api');
@@ -101,13 +106,14 @@ export function printBundles(figures: BundleFigure[]): void {
       `${Math.max(...api.map((figure) => figure.importMs)).toFixed(0)} ms (CPU: median ` +
       `${median(api.map((figure) => figure.cpuMs)).toFixed(0)} ms, most ` +
       `${Math.max(...api.map((figure) => figure.cpuMs)).toFixed(0)} ms); ` +
-      `${api.filter((figure) => figure.importMs > API_IMPORT_AIM_MS).length} of ${api.length} over ` +
-      `${API_IMPORT_AIM_MS} ms`,
+      `${api.filter((figure) => figure.cpuMs > API_IMPORT_AIM_MS).length} of ${api.length} over ` +
+      `${API_IMPORT_AIM_MS} ms of CPU; median aim ${API_MEDIAN_AIM_MS} ms of CPU`,
   );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const cdkOut = process.argv[2] ?? join(REPO_ROOT, '.bench', 'cdk.out');
-  if (!process.argv[2] || !existsSync(join(cdkOut, 'manifest.json'))) synthesize(cdkOut);
-  printBundles(measureBundles(cdkOut));
+  const [folder, ...only] = process.argv.slice(2);
+  const cdkOut = folder ?? join(REPO_ROOT, '.bench', 'cdk.out');
+  if (!folder || !existsSync(join(cdkOut, 'manifest.json'))) synthesize(cdkOut);
+  printBundles(measureBundles(cdkOut, only));
 }

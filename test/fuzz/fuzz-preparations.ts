@@ -327,7 +327,7 @@ export const PREPARATIONS: Record<string, Prepare> = {
     values: { teamid: await ownTeam(world, world.admin.userid) },
     bodyReplacing: { requirements: [{ skillid: await ownSkill(world), level: 2 }] },
   }),
-  'PUT /qualifications/requirements/roles/{role}': async (world) => ({
+  'PUT /qualifications/requirements/roles/{role}': async () => ({
     values: { role: 'Author' },
     bodyReplacing: { requirements: [] },
   }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ausOfBlock, blocksAround, parseCmi5Course } from '../../shared/domain/xapi/cmi5-course.ts';
+import { parseCmi5Course } from '../../shared/domain/xapi/cmi5-course.ts';
+import { ausOfBlock, blocksAround } from '../../shared/domain/xapi/cmi5-structure.ts';
 import { parseManifest } from '../../shared/domain/module-package.ts';
 import {
   auSatisfied,

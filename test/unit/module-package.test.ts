@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   checkEntries,
   DEFAULT_ENTRY_LIMITS,
-  launchPath,
   locateManifest,
   PackageRejection,
   parseManifest,
 } from '../../shared/domain/module-package.ts';
+import { launchPath } from '../../shared/domain/package-paths.ts';
 import { cmi5Xml, scorm12Manifest, scorm2004Manifest, tincanXml } from '../support/module-packages.ts';
 
 function rejection(action: () => unknown): PackageRejection {

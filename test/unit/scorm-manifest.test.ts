@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PackageRejection, parseManifest } from '../../shared/domain/module-package.ts';
-import {
-  isPackagePath,
-  launchedPaths,
-  normalizedPackagePath,
-  scormStructureSchema,
-  tableOfContents,
-} from '../../shared/domain/scorm-manifest.ts';
+import { isPackagePath } from '../../shared/domain/scorm-manifest.ts';
+import { launchedPaths, scormStructureSchema, tableOfContents } from '../../shared/domain/scorm-structure.ts';
+import { normalizedPackagePath } from '../../shared/domain/package-paths.ts';
 import { scorm12Manifest } from '../support/module-packages.ts';
 import { scorm12MultiManifest, scorm2004Fourth, scorm2004Third } from '../support/scorm-packages.ts';
 

@@ -5,7 +5,8 @@
  * measure, non-tracked children, a nested cluster. Manifests are read by the real parser.
  */
 import { describe, expect, it } from 'vitest';
-import { type ScormStructure, parseScormManifest } from '../../shared/domain/scorm-manifest.ts';
+import { parseScormManifest } from '../../shared/domain/scorm-manifest.ts';
+import type { ScormStructure } from '../../shared/domain/scorm-structure.ts';
 import { type ActivityStatus, rollupTree, UNKNOWN_STATUS } from '../../shared/domain/scorm-rollup.ts';
 
 /** A 4th edition manifest: `organization` holds the organization's own sequencing, `body` its items. */

@@ -12,7 +12,7 @@
  */
 import { isConditionFailed } from '../retry.ts';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { IMPORT_ERROR_CODES } from '../../domain/module-package.ts';
+import { IMPORT_ERROR_CODES } from '../../domain/module-import-errors.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
@@ -23,8 +23,8 @@ import { INDEXES } from '../table.ts';
 import { transactWrite, TransactionConditionFailed } from '../transactions.ts';
 import { outboxPut } from './outbox.ts';
 import { domainEvent } from '../../domain/events/catalogue.ts';
-import { scormStructureSchema } from '../../domain/scorm-manifest.ts';
-import { cmi5CourseSchema } from '../../domain/xapi/cmi5-course.ts';
+import { scormStructureSchema } from '../../domain/scorm-structure.ts';
+import { cmi5CourseSchema } from '../../domain/xapi/cmi5-structure.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 import { MODULE_IMPORT_STAGES, MODULE_IMPORT_STATUSES } from '../../domain/import-statuses.ts';

@@ -8,50 +8,10 @@
  * missing required elements, a block without AUs. docs/lrs.md, decision 309.
  */
 import { XMLParser } from 'fast-xml-parser';
-import * as z from 'zod/mini';
 import { PackageRejection } from '../module-package.ts';
 import { isIri } from './statement-rules.ts';
 
-export const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'] as const;
-export const LAUNCH_METHODS = ['AnyWindow', 'OwnWindow'] as const;
-
-/** At most this many AUs and blocks together (a bound on what one import keeps and a launch reads). */
-export const MAX_CMI5_NODES = 500;
-
-export const cmi5BlockSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  /** The enclosing block's id; null at the course's top. */
-  parent: z.nullable(z.string()),
-});
-
-export const cmi5AuSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  parent: z.nullable(z.string()),
-  /** As written: an absolute http(s) URL, or a path relative to the package's top (maybe with a query). */
-  url: z.string(),
-  move_on: z.enum(MOVE_ON),
-  mastery_score: z.nullable(z.number()),
-  launch_method: z.enum(LAUNCH_METHODS),
-  launch_parameters: z.nullable(z.string()),
-  entitlement_key: z.nullable(z.string()),
-  activity_type: z.nullable(z.string()),
-});
-
-export const cmi5CourseSchema = z.object({
-  course_id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  blocks: z.array(cmi5BlockSchema),
-  aus: z.array(cmi5AuSchema),
-});
-
-export type Cmi5Au = z.output<typeof cmi5AuSchema>;
-export type Cmi5Block = z.output<typeof cmi5BlockSchema>;
-export type Cmi5Course = z.output<typeof cmi5CourseSchema>;
+import { type Cmi5Course, LAUNCH_METHODS, MAX_CMI5_NODES, MOVE_ON } from './cmi5-structure.ts';
 
 // preserveOrder keeps blocks and AUs in document order (they interleave).
 const parser = new XMLParser({
@@ -234,24 +194,4 @@ export function parseCmi5Course(xml: string): Cmi5Course {
   visit(root, null, 0);
   if (course.aus.length === 0) reject('the course has no <au>');
   return course;
-}
-
-/** The AUs a block holds, at any depth. */
-export function ausOfBlock(course: Cmi5Course, blockId: string): Cmi5Au[] {
-  const inside = new Set([blockId]);
-  for (const block of course.blocks) if (block.parent !== null && inside.has(block.parent)) inside.add(block.id);
-  return course.aus.filter((au) => au.parent !== null && inside.has(au.parent));
-}
-
-/** The blocks enclosing an AU, innermost first. */
-export function blocksAround(course: Cmi5Course, au: Cmi5Au): Cmi5Block[] {
-  const byId = new Map(course.blocks.map((block) => [block.id, block]));
-  const around: Cmi5Block[] = [];
-  for (let at = au.parent; at !== null; ) {
-    const block = byId.get(at);
-    if (!block) break;
-    around.push(block);
-    at = block.parent;
-  }
-  return around;
 }

@@ -4,8 +4,8 @@
  * session is and what the registration already judged. A broken rule is a reason the LRS
  * answers 403 with. Also the verbs, categories and extensions cmi5 names, and moveOn. decision 310.
  */
-import type { Cmi5Au, Cmi5Course } from './cmi5-course.ts';
-import { ausOfBlock } from './cmi5-course.ts';
+import type { Cmi5Au, Cmi5Course } from './cmi5-structure.ts';
+import { ausOfBlock } from './cmi5-structure.ts';
 import { isObject, type JsonObject } from './statement-rules.ts';
 
 export const CMI5_VERBS = {

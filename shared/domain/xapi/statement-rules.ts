@@ -75,7 +75,7 @@ function requireIrl(value: unknown, path: string): string {
 }
 
 /** RFC 5646 language tag, the common forms (language, script, region, variants, extensions, private use). */
-const LANGUAGE = String.raw`(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})`;
+const LANGUAGE = '(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})';
 const SCRIPT_REGION = String.raw`(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?`;
 const VARIANTS = String.raw`(?:-(?:[A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*`;
 const EXTENSIONS = String.raw`(?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z\d]{2,8})+)*`;
