@@ -7,24 +7,14 @@ import { shardBitsFor } from '../../shared/search/index-store.ts';
 import { miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
 import { Delta, inShard, keyHash, shardBits } from '../../shared/search/segments.ts';
 import type { SearchDocument, SearchKind, SearchQuery } from '../../shared/search/search-port.ts';
+import { searchDocument } from '../support/search-documents.ts';
 
 const FORMAT = 'test-layout';
 const every = new Set<SearchKind>(['guide', 'category', 'wiki']);
 const q = (text: string, langid = 'en'): SearchQuery => ({ text, langid, kinds: every });
 
 function doc(recordid: number, title: string, fields: Partial<SearchDocument> = {}): SearchDocument {
-  return {
-    key: `guide:${recordid}`,
-    kind: 'guide',
-    recordid,
-    langid: 'en',
-    type: 'how-to',
-    title,
-    summary: '',
-    body: '',
-    access: { public: true, userid: 1, grant_userids: [], grant_teamids: [] },
-    ...fields,
-  };
+  return searchDocument(recordid, { title, ...fields });
 }
 
 /** Two shards of English from these documents, as a whole build makes them. */
