@@ -1,11 +1,13 @@
 /**
- * `npm test`: the five vitest projects in two lanes at once (CONTRIBUTING.md, "Test").
- * - stack lane: api and browser. Their files share one local stack and its data, so they run one file
- *   at a time (a list another file writes to can reorder under a reader).
- * - own lane: unit, local and infra. They share nothing, so they run beside the stack lane and use the
- *   second core while API files wait on the stack.
+ * `npm test`: the five vitest projects in lanes at once (CONTRIBUTING.md, "Test"; decision 319).
+ * - stack lanes: api and browser, split between STEPWISE_STACK_LANES (default 2) vitest shards, each
+ *   with a local stack of its own. Within a lane the files share that stack and its data, so they run
+ *   one file at a time (a list another file writes to can reorder under a reader); two lanes share
+ *   nothing. An API file mostly waits (on the stack, the JVM, a pipeline), so two lanes fill the cores
+ *   one lane leaves idle.
+ * - own lane: unit, local and infra. They share nothing, so they run beside the stack lanes.
  * Vitest 4 runs projects with different worker limits one group after the other, never side by side,
- * so the lanes are two vitest processes. With arguments (`npm test -- --project unit`, a file name)
+ * so the lanes are vitest processes. With arguments (`npm test -- --project unit`, a file name)
  * this is plain `vitest run` with them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,9 +15,17 @@ import { fileURLToPath } from 'node:url';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 
+const STACK_LANES = Math.max(1, Number(process.env.STEPWISE_STACK_LANES ?? 2));
+const projects = (...names: string[]) => names.flatMap((name) => ['--project', name]);
+
 const LANES: Record<string, string[]> = {
-  stack: ['api', 'browser'],
-  own: ['unit', 'local', 'infra'],
+  ...Object.fromEntries(
+    Array.from({ length: STACK_LANES }, (_, index) => [
+      `stack${index + 1}`,
+      [...projects('api', 'browser'), ...(STACK_LANES > 1 ? [`--shard=${index + 1}/${STACK_LANES}`] : [])],
+    ]),
+  ),
+  own: projects('unit', 'local', 'infra'),
 };
 
 const running = new Set<ChildProcess>();
@@ -57,14 +67,7 @@ function vitest(args: string[], lane?: string): Promise<number> {
 const args = process.argv.slice(2);
 const codes = args.length
   ? [await vitest(args)]
-  : await Promise.all(
-      Object.entries(LANES).map(([lane, projects]) =>
-        vitest(
-          projects.flatMap((project) => ['--project', project]),
-          lane,
-        ),
-      ),
-    );
+  : await Promise.all(Object.entries(LANES).map(([lane, laneArgs]) => vitest(laneArgs, lane)));
 const failed = codes.find((code) => code !== 0);
-if (!args.length) console.log(failed === undefined ? 'Both lanes passed.' : 'A lane failed: see its lines above.');
+if (!args.length) console.log(failed === undefined ? 'Every lane passed.' : 'A lane failed: see its lines above.');
 process.exit(failed ?? 0);
