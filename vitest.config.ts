@@ -11,8 +11,9 @@ import { defineConfig } from 'vitest/config';
  * - local: the local engines and commands, each file starting its own (stack, JVM, emulator); never
  *   the shared stack.
  * - infra: CDK synth, bundling and the toolchain's own checks (Node, the OpenAPI linters).
- * `npm test` (test/lanes.ts) runs them in two lanes at once: api and browser, which share the stack's
- * data, one file at a time; unit, local and infra, which share nothing, beside them.
+ * `npm test` (test/lanes.ts, decision 319) runs them in lanes at once: api and browser in two shards,
+ * each with a stack of its own, one file at a time; unit, local and infra, which share nothing, beside
+ * them.
  */
 const STACK = ['test/support/global-setup.ts'];
 
