@@ -139,7 +139,10 @@ it('a trainer writes a guide with three steps and two uploaded images, reorders 
   await page.type('#part-0-quantity', '2');
   await page.click('#part-0-optional');
   await (await page.$('#guide-documents'))!.uploadFile(manual);
-  await page.waitForSelector('#editor-documents ::-p-text(nozzle-manual.txt)', { timeout: 30_000 });
+  // The document's entry (its Remove button), not the upload's progress line, which names the file too.
+  await page.waitForSelector('#editor-documents button[aria-label="Remove document nozzle-manual.txt"]', {
+    timeout: 30_000,
+  });
   await page.screenshot({ path: join(SCREENSHOTS, 'editor-new-guide.png'), fullPage: true });
 
   await page.click('#guide-editor button[type=submit]');
