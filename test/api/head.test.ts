@@ -73,6 +73,13 @@ describe('HEAD', () => {
     const anonymous = await site('HEAD', '/Manage');
     expect(anonymous.status).toBe(302);
     expect(anonymous.headers.get('location')).toBe('/login?returnTo=%2FManage');
+    // An acknowledgement's page (decision 331): HEAD as GET for a release the reader has none for.
+    const acknowledgement = await sameAsGet('/Manage/acknowledgements/999999999', {
+      authorization: `api ${user.token}`,
+    });
+    expect(acknowledgement.status).toBe(404);
+    const anonymousAcknowledgement = await site('HEAD', '/Manage/acknowledgements/999999999');
+    expect(anonymousAcknowledgement.status).toBe(302);
 
     const module = await importPackage(admin, await scorm12Package(`Head check ${Date.now()}`));
     expect(module.result.status).toBe('complete');
