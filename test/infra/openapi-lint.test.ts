@@ -32,7 +32,7 @@ interface Problem {
   message: string;
 }
 
-it('redocly lint: no errors, no warnings', async () => {
+it('redocly lint: no errors, no warnings', { timeout: LINT_TIMEOUT_MS }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'stepwise-openapi-'));
   try {
     const file = join(dir, 'openapi.json');
@@ -50,15 +50,15 @@ it('redocly lint: no errors, no warnings', async () => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}, LINT_TIMEOUT_MS);
+});
 
-it("spectral's spectral:oas ruleset: nothing at any severity", async () => {
+it("spectral's spectral:oas ruleset: nothing at any severity", { timeout: LINT_TIMEOUT_MS }, async () => {
   const spectral = new Spectral();
   // As `extends: spectral:oas` in a .spectral.yaml: the ruleset's recommended rules (its types lag its shape).
   spectral.setRuleset(oas as RulesetDefinition);
   const results = await spectral.run(new Document(JSON.stringify(document), spectralParsers.Json, 'openapi.json'));
   expect(results.map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`)).toEqual([]);
-}, LINT_TIMEOUT_MS);
+});
 
 describe('paths a request could match twice', () => {
   it('none: where the path strings overlap, a parameter pattern tells them apart', () => {
