@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TimedSequencer } from './test/support/timed-sequencer.ts';
 
 /**
  * Five projects, split by what a test file needs (CONTRIBUTING.md, "Test"):
@@ -23,6 +24,8 @@ export default defineConfig({
     // other files' writes can reorder (a full run with three workers failed such a test once).
     // STEPWISE_TEST_WORKERS=3 overlaps files within a lane where a machine has the cores.
     maxWorkers: Number(process.env.STEPWISE_TEST_WORKERS ?? 1),
+    // `--shard` splits the stack lanes by recorded file time, not file count (decision 345).
+    sequence: { sequencer: TimedSequencer },
     // fast-check properties run with a fixed seed unless STEPWISE_PROPERTY_SEED says otherwise.
     setupFiles: ['test/support/property-setup.ts'],
     // Local-engine tests start servers (and some a stack of their own, up to 120 s) in beforeAll.

@@ -4,13 +4,14 @@
  *   with a local stack of its own. Within a lane the files share that stack and its data, so they run
  *   one file at a time (a list another file writes to can reorder under a reader); two lanes share
  *   nothing. An API file mostly waits (on the stack, the JVM, a pipeline), so two lanes fill the cores
- *   one lane leaves idle.
+ *   one lane leaves idle. The shards split by each file's recorded time (test/support/timed-sequencer.ts).
  * - own lane: unit, local and infra. They share nothing, so they run beside the stack lanes.
  * Vitest 4 runs projects with different worker limits one group after the other, never side by side,
  * so the lanes are vitest processes. With arguments (`npm test -- --project unit`, a file name)
  * this is plain `vitest run` with them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
@@ -22,7 +23,14 @@ const LANES: Record<string, string[]> = {
   ...Object.fromEntries(
     Array.from({ length: STACK_LANES }, (_, index) => [
       `stack${index + 1}`,
-      [...projects('api', 'browser'), ...(STACK_LANES > 1 ? [`--shard=${index + 1}/${STACK_LANES}`] : [])],
+      [
+        ...projects('api', 'browser'),
+        ...(STACK_LANES > 1 ? [`--shard=${index + 1}/${STACK_LANES}`] : []),
+        // What each file took, for `npm run test:times` (the shards' split, decision 345).
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=.tmp/test-times/stack${index + 1}.json`,
+      ],
     ]),
   ),
   own: projects('unit', 'local', 'infra'),
@@ -65,6 +73,8 @@ function vitest(args: string[], lane?: string): Promise<number> {
 }
 
 const args = process.argv.slice(2);
+// A lane count that changed must not leave an old lane's times behind for `npm run test:times`.
+if (!args.length) rmSync(new URL('../.tmp/test-times/', import.meta.url), { recursive: true, force: true });
 const codes = args.length
   ? [await vitest(args)]
   : await Promise.all(Object.entries(LANES).map(([lane, laneArgs]) => vitest(laneArgs, lane)));

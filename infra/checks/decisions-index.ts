@@ -13,6 +13,16 @@ const RECORD_FILE = /^(\d{3})-[a-z0-9-]+\.md$/;
 
 /** Numbers never given to a decision on main, and why (a reader meets the gap in the list). */
 export const UNUSED_NUMBERS: Record<number, string> = {
+  335: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  336: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  337: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  338: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  339: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  340: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  341: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  342: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  343: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
+  344: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
   148: 'taken by work that did not land; never given to a decision on main',
   149: 'taken by work that did not land; never given to a decision on main',
   156: 'taken by work that did not land; never given to a decision on main',

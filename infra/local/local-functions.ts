@@ -37,8 +37,11 @@ export interface LocalFunctions {
   >;
   /** Called once the engines' endpoints are in process.env: the route groups' handlers and the fallback. */
   api(): Promise<{ groupHandlers: Map<string, LambdaHandler>; fallback: LambdaHandler }>;
-  /** Starts the events deliverer (webhooks, the bus); called once the API and its engines run. */
-  deliverer(): Promise<{ stop(): Promise<void> }>;
+  /**
+   * Starts the events deliverer (webhooks, the bus); called once the API and its engines run. `wake`,
+   * where the deliverer has it, reads the outbox now (after a write request).
+   */
+  deliverer(): Promise<{ stop(): Promise<void>; wake?(): void }>;
   /** The search indexer: the handler the table's stream feeds (infra/local/table-stream.ts), or none. */
   searchIndexer(): Promise<StreamBatchHandler | undefined>;
   stop(): Promise<void>;

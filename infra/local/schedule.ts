@@ -11,7 +11,7 @@ export function startSchedule(
   handler: { entry: string; exportName: string },
   intervalMs: number,
 ): Repeating {
-  if (intervalMs <= 0) return { stop: async () => {} };
+  if (intervalMs <= 0) return { stop: async () => {}, wake: () => {} };
   return repeatEvery(
     intervalMs,
     async () => {

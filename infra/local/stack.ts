@@ -9,6 +9,9 @@ import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { startDynamoDbLocal } from './dynamodb.ts';
 
+/** Methods that write nothing a polling loop reads. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export interface LocalStack {
   port: number;
   endpoints: { ddbEndpoint: string; s3Endpoint: string; sfnEndpoint: string };
@@ -157,6 +160,15 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   );
 
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
+  // What a write request wrote is read at once by the loops that poll for it, which otherwise slow to
+  // a poll every half-second while they find nothing (decision 345): idle polling cost a tenth of a core.
+  server.on('request', (request, response) => {
+    if (READS.has(request.method ?? 'GET')) return;
+    response.once('finish', () => {
+      deliverer.wake?.();
+      tableStream?.wake();
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

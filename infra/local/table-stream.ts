@@ -8,6 +8,7 @@
  * carry an unsigned Authorization header naming the local credentials.
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { IDLE_POLL_CEILING_MS, type Repeating, repeatEvery } from '../../shared/clock.ts';
 
 const TARGET = 'DynamoDBStreams_20120810';
 
@@ -42,12 +43,11 @@ async function call<T>(endpoint: string, region: string, operation: string, body
   return JSON.parse(text) as T;
 }
 
-export interface TableStreamReader {
-  stop(): Promise<void>;
-}
+export type TableStreamReader = Repeating;
 
 /**
- * Reads the table's stream every `intervalMs` and hands each non-empty batch (at most
+ * Reads the table's stream every `intervalMs` while it carries records, slowing to a poll every
+ * half-second while it carries none (wake() reads it now: decision 345), and hands each non-empty batch (at most
  * `batchSize` records, default 1000 as the deployed mapping) to `handler`; a batch that fails
  * is handed again on the next round, as Lambda retries it.
  */
@@ -70,9 +70,6 @@ export async function readTableStream(options: {
   /** Open iterators by shard; a closed shard (its iterator ran out) is remembered so it is not opened again. */
   const iterators = new Map<string, string>();
   const finished = new Set<string>();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
 
   async function openShards(type: 'LATEST' | 'TRIM_HORIZON'): Promise<void> {
     const { StreamDescription } = await call<{ StreamDescription: { Shards?: Shard[] } }>(
@@ -96,7 +93,9 @@ export async function readTableStream(options: {
   /** Rounds since the shards were last listed: DescribeStream is asked every SHARD_LIST_ROUNDS rounds, not each. */
   let sinceListed = 0;
 
-  async function readRound(): Promise<void> {
+  /** Reads every open shard to its end; returns how many records it handed on. */
+  async function readRound(): Promise<number> {
+    let handed = 0;
     if (iterators.size === 0 || ++sinceListed >= SHARD_LIST_ROUNDS) {
       sinceListed = 0;
       await openShards('TRIM_HORIZON');
@@ -112,6 +111,7 @@ export async function readTableStream(options: {
         );
         const records = page.Records ?? [];
         if (records.length > 0) await options.handler({ Records: records });
+        handed += records.length;
         // Past the handler only: a batch that failed is read again from the same iterator.
         if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
         else {
@@ -121,23 +121,11 @@ export async function readTableStream(options: {
         next = records.length > 0 ? page.NextShardIterator : undefined;
       }
     }
+    return handed;
   }
 
-  const tick = () => {
-    round = readRound()
-      .catch(options.onError)
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, options.intervalMs);
-      });
-  };
   await openShards('LATEST');
-  timer = setTimeout(tick, options.intervalMs);
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await round;
-    },
-  };
+  return repeatEvery(options.intervalMs, readRound, options.onError, {
+    idleUpToMs: Math.max(options.intervalMs, IDLE_POLL_CEILING_MS),
+  });
 }

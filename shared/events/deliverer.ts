@@ -14,7 +14,7 @@
  */
 import { config } from '../config.ts';
 import { log } from '../observability/logger.ts';
-import { nowSeconds, type Repeating, repeatEvery } from '../clock.ts';
+import { IDLE_POLL_CEILING_MS, nowSeconds, type Repeating, repeatEvery } from '../clock.ts';
 import { listPendingEvents, markEventDispatched, type OutboxEventRecord } from '../db/entities/outbox.ts';
 import {
   claimDelivery,
@@ -219,19 +219,24 @@ export async function deliveriesSettled(): Promise<void> {
   await Promise.all([...inFlight.values()]);
 }
 
-/** One round: fan out pending events, then deliver what is due. */
-export async function delivererRound(options: { wait?: boolean } = {}): Promise<void> {
-  await dispatchPending();
-  await deliverDue(options);
+/** One round: fan out pending events, then deliver what is due. Returns how many of each it found. */
+export async function delivererRound(options: { wait?: boolean } = {}): Promise<number> {
+  const dispatched = await dispatchPending();
+  return dispatched + (await deliverDue(options));
 }
 
 /**
  * The local deliverer: a loop polling the outbox and the due deliveries (Queries on the two
- * sparse indexes, never a Scan). stop() waits for the round in progress.
+ * sparse indexes, never a Scan). It polls every `intervalMs` while rounds find work and slows to a
+ * half-second when they find none; the local stack wakes it after each write request (decision 345).
+ * stop() waits for the round in progress.
  */
 export function startDeliverer(intervalMs = config().STEPWISE_DELIVERER_POLL_MS): Repeating {
-  const loop = repeatEvery(intervalMs, delivererRound, (error) => log().error('Deliverer round failed', { error }));
+  const loop = repeatEvery(intervalMs, delivererRound, (error) => log().error('Deliverer round failed', { error }), {
+    idleUpToMs: Math.max(intervalMs, IDLE_POLL_CEILING_MS),
+  });
   return {
+    wake: loop.wake,
     async stop() {
       await loop.stop();
       await deliveriesSettled();

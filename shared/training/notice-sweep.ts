@@ -408,7 +408,7 @@ async function mailAll(notice: Prepared, claimed: UserRecord[], result: SweepRes
  * time. Deployed, EventBridge Scheduler invokes functions/notices/sweep.handler.ts instead.
  */
 export function startNoticeSweep(intervalMs = config().STEPWISE_NOTICE_SWEEP_MS): Repeating {
-  if (intervalMs <= 0) return { stop: async () => {} };
+  if (intervalMs <= 0) return { stop: async () => {}, wake: () => {} };
   return repeatEvery(
     intervalMs,
     () => sweepNotices(nowSeconds()),

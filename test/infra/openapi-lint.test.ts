@@ -23,13 +23,16 @@ const run = promisify(execFile);
 const document = buildOpenApiDocument(routeGroups);
 const paths = document.paths as Record<string, Record<string, never>>;
 
+/** Each linter reads the whole document (over 300 paths): a minute of CPU or more on a loaded two-core machine. */
+const LINT_TIMEOUT_MS = 180_000;
+
 interface Problem {
   ruleId: string;
   severity: 'error' | 'warn';
   message: string;
 }
 
-it('redocly lint: no errors, no warnings', async () => {
+it('redocly lint: no errors, no warnings', { timeout: LINT_TIMEOUT_MS }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'stepwise-openapi-'));
   try {
     const file = join(dir, 'openapi.json');
@@ -49,7 +52,7 @@ it('redocly lint: no errors, no warnings', async () => {
   }
 });
 
-it("spectral's spectral:oas ruleset: nothing at any severity", async () => {
+it("spectral's spectral:oas ruleset: nothing at any severity", { timeout: LINT_TIMEOUT_MS }, async () => {
   const spectral = new Spectral();
   // As `extends: spectral:oas` in a .spectral.yaml: the ruleset's recommended rules (its types lag its shape).
   spectral.setRuleset(oas as RulesetDefinition);
