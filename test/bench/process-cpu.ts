@@ -116,3 +116,23 @@ export function formatCpu(cpu: CpuPerRequest): string {
   const show = (micros?: number) => (micros === undefined ? '-' : String(Math.round(micros)));
   return `${show(cpu.caller)} / ${show(cpu.stack)} / ${show(cpu.engine)}`;
 }
+
+/**
+ * Requests per second a path's CPU allows on `cores` otherwise idle cores: no faster than its
+ * busiest single-threaded process (the caller, the stack's event loop: one core each at most),
+ * nor than all its processes' CPU spread over the cores (DynamoDB Local's JVM is multi-threaded,
+ * so only this second bound holds for it). Undefined if a process's time is unknown.
+ */
+export function cpuBoundRate(cpu: CpuPerRequest, cores: number, throughStack: boolean): number | undefined {
+  if (cpu.engine === undefined || (throughStack && cpu.stack === undefined)) return undefined;
+  const singleThreaded = throughStack ? [cpu.caller, cpu.stack!] : [cpu.caller];
+  const total = singleThreaded.reduce((sum, micros) => sum + micros, 0) + cpu.engine;
+  return Math.min(...singleThreaded.map((micros) => 1e6 / micros), (cores * 1e6) / total);
+}
+
+/** The gateway ratio the CPU figures predict on idle cores (the measured one adds the neighbours). */
+export function cpuBoundRatio(raw: CpuPerRequest, gateway: CpuPerRequest, cores: number): string {
+  const rawRate = cpuBoundRate(raw, cores, false);
+  const gatewayRate = cpuBoundRate(gateway, cores, true);
+  return rawRate && gatewayRate ? (gatewayRate / rawRate).toFixed(2) : '-';
+}

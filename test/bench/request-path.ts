@@ -25,7 +25,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { localDb } from '../support/local-db.ts';
-import { CpuMeter, type CpuPerRequest, engineProcessOf, formatCpu } from './process-cpu.ts';
+import { availableParallelism } from 'node:os';
+import { CpuMeter, type CpuPerRequest, cpuBoundRatio, engineProcessOf, formatCpu } from './process-cpu.ts';
 
 const CONNECTIONS = 10;
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -243,6 +244,11 @@ export function printRequestPath(rows: RequestPathFigures[]): void {
       errors: row.errors,
       'raw µs/req: caller / - / engine': formatCpu(row.rawCpu),
       'other µs/req: load gen / stack / engine': formatCpu(row.otherCpu),
+      [`CPU-bound ratio, ${availableParallelism()} idle cores`]: cpuBoundRatio(
+        row.rawCpu,
+        row.otherCpu,
+        availableParallelism(),
+      ),
     })),
   );
 }
@@ -320,6 +326,11 @@ export function printSequential(figures: SequentialFigures): void {
       'ratio (aim >= 0.8)': figures.ratio.toFixed(2),
       'raw µs/req: caller / - / engine': formatCpu(figures.rawCpu),
       'gateway µs/req: load gen / stack / engine': formatCpu(figures.gatewayCpu),
+      [`CPU-bound ratio, ${availableParallelism()} idle cores`]: cpuBoundRatio(
+        figures.rawCpu,
+        figures.gatewayCpu,
+        availableParallelism(),
+      ),
       errors: figures.errors,
     },
   ]);
