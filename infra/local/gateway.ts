@@ -32,6 +32,10 @@ const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/;
  */
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
 
+// The context's functions, made once rather than per request.
+const remainingTime = () => 29000;
+const ignored = () => undefined;
+
 function lambdaContext(requestId: string, functionName: string): Context {
   return {
     awsRequestId: requestId,
@@ -42,10 +46,10 @@ function lambdaContext(requestId: string, functionName: string): Context {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 29000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    getRemainingTimeInMillis: remainingTime,
+    done: ignored,
+    fail: ignored,
+    succeed: ignored,
   };
 }
 
@@ -58,8 +62,14 @@ function declaredTooLarge(request: IncomingMessage): boolean {
  * (the request is paused, not drained). Not `for await`: leaving that loop early destroys the
  * socket before the 413 could be written.
  */
+const NO_BODY = Buffer.alloc(0);
+
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   if (declaredTooLarge(request)) return Promise.resolve(undefined);
+  // HTTP/1.1: a request with neither header has no body (most GETs); nothing to wait for.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(NO_BODY);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -103,6 +113,7 @@ export function toEvent(
   routeKey: string,
   pathParameters?: Record<string, string>,
   url = new URL(request.url ?? '/', 'http://localhost'),
+  requestId: string = randomUUID(),
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -123,7 +134,6 @@ export function toEvent(
   // Bytes that are not UTF-8 travel base64-encoded whatever they are labelled (a client sends
   // image bytes as application/json): decoding them as text would lose them.
   const isText = body.length === 0 || ((contentType === '' || TEXT_TYPES.test(contentType)) && isUtf8(body));
-  const requestId = randomUUID();
   const now = new Date();
   return {
     version: '2.0',
@@ -185,9 +195,10 @@ export function createGateway(options: GatewayOptions): Server {
     ),
   );
   const server = createServer(async (request, response) => {
-    // Every answer names its request, the gateway's own too (preflight, 413, a failed integration);
-    // once the event exists, its requestId (what the handler logs and also sets).
-    response.setHeader('x-request-id', randomUUID());
+    // Every answer names its request, the gateway's own too (preflight, 413, a failed integration):
+    // one id per request, the event's requestId too (what the handler logs and also sets).
+    const requestId = randomUUID();
+    response.setHeader('x-request-id', requestId);
     try {
       const body = await readBody(request);
       if (!body) return refuseTooLarge(response);
@@ -204,14 +215,12 @@ export function createGateway(options: GatewayOptions): Server {
       if (match) {
         const { group, routeKey } = match.value;
         const handler = options.handlers.get(group)!;
-        const event = toEvent(request, body, routeKey, match.params, url);
-        response.setHeader('x-request-id', event.requestContext.requestId);
-        send(response, await handler(event, lambdaContext(event.requestContext.requestId, group)));
+        const event = toEvent(request, body, routeKey, match.params, url, requestId);
+        send(response, await handler(event, lambdaContext(requestId, group)));
         return;
       }
-      const event = toEvent(request, body, '$default', undefined, url);
-      response.setHeader('x-request-id', event.requestContext.requestId);
-      send(response, await options.fallback(event, lambdaContext(event.requestContext.requestId, 'fallback')));
+      const event = toEvent(request, body, '$default', undefined, url, requestId);
+      send(response, await options.fallback(event, lambdaContext(requestId, 'fallback')));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.
       console.error(error);

@@ -58,6 +58,11 @@ function decodeSegment(segment: string, plusAsSpace = false): string | undefined
 
 export class PathMatcher<T> {
   private readonly templates: CompiledTemplate<T>[];
+  /**
+   * The templates again, by method and segment count, in the same order: a path is compared only
+   * with the templates that could match it (the local gateway holds every route of the API).
+   */
+  private readonly byShape = new Map<string, CompiledTemplate<T>[]>();
 
   constructor(entries: Array<{ method: HttpMethod; path: string; value: T; plusAsSpace?: boolean }>) {
     this.templates = entries
@@ -69,6 +74,12 @@ export class PathMatcher<T> {
         plusAsSpace: entry.plusAsSpace,
       }))
       .sort(bySpecificity);
+    for (const template of this.templates) {
+      const key = `${template.method} ${template.segments.length}`;
+      const bucket = this.byShape.get(key);
+      if (bucket) bucket.push(template);
+      else this.byShape.set(key, [template]);
+    }
   }
 
   private matchTemplate(template: CompiledTemplate<T>, segments: string[]): Record<string, string> | undefined {
@@ -90,8 +101,7 @@ export class PathMatcher<T> {
   /** The route for this method and path, if any. */
   match(method: string, path: string): PathMatch<T> | undefined {
     const segments = splitPath(path);
-    for (const template of this.templates) {
-      if (template.method !== method) continue;
+    for (const template of this.byShape.get(`${method} ${segments.length}`) ?? []) {
       const params = this.matchTemplate(template, segments);
       if (params) return { value: template.value, params };
     }

@@ -9,23 +9,31 @@
  * Interleaved: short rounds of raw, other, self, again and again, so load that drifts
  * during the run (a shared machine) hits the floor and the measured paths alike; each ratio is
  * the median of the per-round ratios (decision 144). All at 10 concurrent callers.
- * Goal: gateway >= 0.8x raw.
- * BENCH_ROUNDS (default 5) rounds of BENCH_ROUND_SECONDS (default 1.5) per measurement.
- * Runs on its own too: `npx tsx test/bench/request-path.ts`.
+ * Goal: gateway >= 0.8x raw, both ways (decision 339):
+ * - interleaved (above): BENCH_ROUNDS (default 5) rounds of BENCH_ROUND_SECONDS (default 1.5);
+ * - sequential, issue 36's way (measureSequential): BENCH_SEQUENTIAL_RUNS (default 3) runs of
+ *   BENCH_SEQUENTIAL_SECONDS (default 10) of the raw GetItem on an *in-memory* DynamoDB Local,
+ *   then as many of GET /users/{another user} through a plain `npm start` (file-backed).
+ * Both print the CPU per request of each process on the path (test/bench/process-cpu.ts), which
+ * says what bounds it. Runs on its own too: `npx tsx test/bench/request-path.ts` (both ways).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { localDb } from '../support/local-db.ts';
+import { availableParallelism } from 'node:os';
+import { CpuMeter, type CpuPerRequest, cpuBoundRatio, engineProcessOf, formatCpu } from './process-cpu.ts';
 
 const CONNECTIONS = 10;
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
 const WARM_UP_SECONDS = 1;
+export const SEQUENTIAL_RUNS = Number(process.env.BENCH_SEQUENTIAL_RUNS ?? 3);
+export const SEQUENTIAL_SECONDS = Number(process.env.BENCH_SEQUENTIAL_SECONDS ?? 10);
 
 export interface RequestPathFigures {
   engine: string;
@@ -40,6 +48,9 @@ export interface RequestPathFigures {
   selfRatio: number;
   p99: number;
   errors: number;
+  /** µs of CPU per request of each process: the raw GetItem's, and GET /users/{other}'s. */
+  rawCpu: CpuPerRequest;
+  otherCpu: CpuPerRequest;
 }
 
 const median = (values: number[]) => {
@@ -48,8 +59,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** Runs `call` from CONNECTIONS concurrent loops for `seconds`; calls per second. */
-async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<number> {
+/** Runs `call` from CONNECTIONS concurrent loops for `seconds`; calls per second and made. */
+async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<{ rps: number; requests: number }> {
   let count = 0;
   const started = Date.now();
   const until = started + seconds * 1000;
@@ -61,13 +72,18 @@ async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<
       }
     }),
   );
-  return count / ((Date.now() - started) / 1000);
+  return { rps: count / ((Date.now() - started) / 1000), requests: count };
 }
 
 async function gatewayRate(url: string, token: string, seconds: number) {
   const options = { url, connections: CONNECTIONS, headers: { authorization: `api ${token}` } };
   const result = await autocannon({ ...options, duration: seconds });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 async function login(stack: RunningStack): Promise<string> {
@@ -155,12 +171,15 @@ export async function measureRequestPath(stack: RunningStack, engine: string): P
   await gatewayRate(otherUrl, token, WARM_UP_SECONDS);
   await gatewayRate(selfUrl, token, WARM_UP_SECONDS);
   const rounds: Array<{ raw: number; other: number; self: number; p99: number; errors: number }> = [];
+  const engineProcess = engineProcessOf(stack.child.pid);
+  const rawCpu = new CpuMeter({ engine: engineProcess });
+  const otherCpu = new CpuMeter({ stack: stack.child.pid, engine: engineProcess });
   for (let round = 0; round < ROUNDS; round++) {
-    const raw = await loopRate(rawGet, ROUND_SECONDS);
-    const other = await gatewayRate(otherUrl, token, ROUND_SECONDS);
+    const raw = await rawCpu.measure(() => loopRate(rawGet, ROUND_SECONDS));
+    const other = await otherCpu.measure(() => gatewayRate(otherUrl, token, ROUND_SECONDS));
     const self = await gatewayRate(selfUrl, token, ROUND_SECONDS);
     rounds.push({
-      raw,
+      raw: raw.rps,
       other: other.rps,
       self: self.rps,
       p99: other.p99,
@@ -180,13 +199,25 @@ export async function measureRequestPath(stack: RunningStack, engine: string): P
     selfRatio: of((round) => round.self / round.raw),
     p99: of((round) => round.p99),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    rawCpu: rawCpu.perRequest(),
+    otherCpu: otherCpu.perRequest(),
   };
 }
 
-/** `npm start` as a newcomer runs it: DynamoDB Local on files in a fresh data dir. */
+/**
+ * `npm start` as a newcomer runs it: DynamoDB Local on files in a fresh data dir, the log at
+ * INFO and the notice and cmi5 sweeps on their timers (shared/config.ts defaults), as plain
+ * `npm start` runs (the harness's default turns the sweeps off).
+ */
 export async function startFileBackedStack(): Promise<{ stack: RunningStack; cleanup(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stepwise-bench-data-'));
-  const stack = await startStackProcess({ STEPWISE_IN_MEMORY: '', STEPWISE_DATA_DIR: dataDir, LOG_LEVEL: 'ERROR' });
+  const stack = await startStackProcess({
+    STEPWISE_IN_MEMORY: '',
+    STEPWISE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'INFO',
+    STEPWISE_NOTICE_SWEEP_MS: '60000',
+    STEPWISE_CMI5_ABANDON_SWEEP_MS: '300000',
+  });
   return {
     stack,
     cleanup: async () => {
@@ -211,14 +242,111 @@ export function printRequestPath(rows: RequestPathFigures[]): void {
       'GET /users/{self} ratio': row.selfRatio.toFixed(2),
       'p99 ms (other)': row.p99,
       errors: row.errors,
+      'raw µs/req: caller / - / engine': formatCpu(row.rawCpu),
+      'other µs/req: load gen / stack / engine': formatCpu(row.otherCpu),
+      [`CPU-bound ratio, ${availableParallelism()} idle cores`]: cpuBoundRatio(
+        row.rawCpu,
+        row.otherCpu,
+        availableParallelism(),
+      ),
     })),
   );
+}
+
+export interface SequentialFigures {
+  runs: number;
+  seconds: number;
+  /** Requests per second of each run, in order. */
+  rawRps: number[];
+  gatewayRps: number[];
+  /** Mean gateway rate over mean raw rate. */
+  ratio: number;
+  rawCpu: CpuPerRequest;
+  gatewayCpu: CpuPerRequest;
+  errors: number;
+}
+
+/**
+ * Issue 36's way: `runs` sequential runs of `seconds` each, 10 connections, of a raw SDK GetItem
+ * on `rawStack`'s in-memory DynamoDB Local, then as many runs of GET /users/{another user}
+ * through `gateway` (a plain `npm start`, file-backed). The user's item is copied to the
+ * in-memory engine, so both sides read the same bytes.
+ */
+export async function measureSequential(
+  gateway: RunningStack,
+  rawStack: RunningStack,
+  runs = SEQUENTIAL_RUNS,
+  seconds = SEQUENTIAL_SECONDS,
+): Promise<SequentialFigures> {
+  const token = await login(gateway);
+  const otherId = await createOtherUser(gateway, token);
+  const Key = { pk: `USER#${otherId}`, sk: 'USER' };
+  const { Item } = await localDb(gateway.ddbEndpoint).send(new GetCommand({ TableName: 'stepwise', Key }));
+  const rawDb = localDb(rawStack.ddbEndpoint);
+  await rawDb.send(new PutCommand({ TableName: 'stepwise', Item }));
+  const rawGet = () => rawDb.send(new GetCommand({ TableName: 'stepwise', Key }));
+  const url = `${gateway.url}/users/${otherId}`;
+  await loopRate(rawGet, WARM_UP_SECONDS);
+  await gatewayRate(url, token, WARM_UP_SECONDS);
+  const rawCpu = new CpuMeter({ engine: engineProcessOf(rawStack.child.pid) });
+  const gatewayCpu = new CpuMeter({ stack: gateway.child.pid, engine: engineProcessOf(gateway.child.pid) });
+  const rawRps: number[] = [];
+  const gatewayRps: number[] = [];
+  let errors = 0;
+  for (let run = 0; run < runs; run++) rawRps.push((await rawCpu.measure(() => loopRate(rawGet, seconds))).rps);
+  for (let run = 0; run < runs; run++) {
+    const result = await gatewayCpu.measure(() => gatewayRate(url, token, seconds));
+    gatewayRps.push(result.rps);
+    errors += result.errors;
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return {
+    runs,
+    seconds,
+    rawRps,
+    gatewayRps,
+    ratio: mean(gatewayRps) / mean(rawRps),
+    rawCpu: rawCpu.perRequest(),
+    gatewayCpu: gatewayCpu.perRequest(),
+    errors,
+  };
+}
+
+export function printSequential(figures: SequentialFigures): void {
+  console.log(
+    `\nRequest path, issue 36's way (${figures.runs} sequential runs of ${figures.seconds} s each side, ` +
+      `${CONNECTIONS} connections; raw GetItem on an in-memory DynamoDB Local, GET /users/{other} through ` +
+      'a plain npm start, file-backed; ratio of the means; CPU µs per request of each process)',
+  );
+  const rates = (values: number[]) => values.map((value) => Math.round(value)).join(', ');
+  console.table([
+    {
+      'raw GetItem req/s (in memory)': rates(figures.rawRps),
+      'GET /users/{other} req/s': rates(figures.gatewayRps),
+      'ratio (aim >= 0.8)': figures.ratio.toFixed(2),
+      'raw µs/req: caller / - / engine': formatCpu(figures.rawCpu),
+      'gateway µs/req: load gen / stack / engine': formatCpu(figures.gatewayCpu),
+      [`CPU-bound ratio, ${availableParallelism()} idle cores`]: cpuBoundRatio(
+        figures.rawCpu,
+        figures.gatewayCpu,
+        availableParallelism(),
+      ),
+      errors: figures.errors,
+    },
+  ]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const fileBacked = await startFileBackedStack();
   try {
-    printRequestPath([await measureRequestPath(fileBacked.stack, 'npm start (file-backed)')]);
+    const interleaved = await measureRequestPath(fileBacked.stack, 'npm start (file-backed)');
+    const inMemory = await startStackProcess({ LOG_LEVEL: 'ERROR' });
+    try {
+      printSequential(await measureSequential(fileBacked.stack, inMemory));
+    } finally {
+      await inMemory.stop();
+    }
+    printRequestPath([interleaved]);
   } finally {
     await fileBacked.cleanup();
   }

@@ -4,7 +4,8 @@
  * 1. (test/bench/bundle-cold-start.ts) every deployed bundle as synthesized: size and import time.
  * 2. (test/bench/request-path.ts) GET /users/{another user} through the gateway against a raw
  *    GetItem of the same item on the same engine, interleaved in short rounds: on `npm start`'s
- *    file-backed DynamoDB Local (temp data dir) and on the in-memory one.
+ *    file-backed DynamoDB Local (temp data dir) and on the in-memory one; and issue 36's way,
+ *    sequential 10 s runs against a raw GetItem on the in-memory engine (decision 339).
  * 3. (test/bench/round-trips.ts) DynamoDB round trips per request of 20 routes against the
  *    minimums of shared/db/ACCESS-PATTERNS.md (decision 182).
  * 4. (test/bench/handler-cpu.ts) the users bundle's CPU per request against a minimal idiomatic
@@ -59,7 +60,13 @@ import { modulePlayerBench } from './module-player.ts';
 import { noticeSweepBench } from './notice-sweep.ts';
 import { pagePaintBench } from './page-paint.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
-import { measureRequestPath, printRequestPath, startFileBackedStack } from './request-path.ts';
+import {
+  measureRequestPath,
+  measureSequential,
+  printRequestPath,
+  printSequential,
+  startFileBackedStack,
+} from './request-path.ts';
 import { measureRoundTrips, printRoundTrips } from './round-trips.ts';
 
 const ALL = process.argv.includes('--all');
@@ -81,24 +88,29 @@ const bundles = measureBundles(cdkOut);
 // ---- Request path: npm start as a newcomer runs it (file-backed), then the in-memory stack ----
 const fileBacked = await startFileBackedStack();
 let fileFigures: Awaited<ReturnType<typeof measureRequestPath>>;
+let sequentialFigures: Awaited<ReturnType<typeof measureSequential>>;
+// The notice sweep runs only when the bench asks (section 12), not on the stack's own timer.
+let stack: Awaited<ReturnType<typeof startStackProcess>>;
 try {
   fileFigures = await measureRequestPath(fileBacked.stack, 'npm start (file-backed DynamoDB Local)');
+  // Issue 36's way too (decision 339): the raw side on the in-memory stack's engine, started now.
+  stack = await startStackProcess({
+    LOG_LEVEL: 'ERROR',
+    STEPWISE_NOTICE_SWEEP_MS: '0',
+    STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
+  });
+  sequentialFigures = await measureSequential(fileBacked.stack, stack);
 } finally {
   await fileBacked.cleanup();
 }
 
-// The notice sweep runs only when the bench asks (section 12), not on the stack's own timer.
-const stack = await startStackProcess({
-  LOG_LEVEL: 'ERROR',
-  STEPWISE_NOTICE_SWEEP_MS: '0',
-  STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
-});
 try {
   const memoryFigures = await measureRequestPath(stack, 'in-memory DynamoDB Local (tests)');
   const roundTrips = measureRoundTrips(stack);
   const handlerCpu = await measureHandlerCpu(stack, cdkOut);
   console.log(`\nbench: node ${process.version}`);
   printRequestPath([fileFigures, memoryFigures]);
+  printSequential(sequentialFigures);
   console.log(
     'Note: on 2 cores the gateway runs share them between the load generator, the API process and DynamoDB Local;\n' +
       'the raw loop shares them with one process.',
