@@ -14,8 +14,8 @@ export interface Repeating {
 
 /**
  * Runs `round` `intervalMs` after the start and then after each round ends, one round at a time,
- * until stopped: the local stack's stand-in for a deployed schedule (the event deliverer, the
- * notice sweep, infra/local/schedule.ts). A round's failure goes to `onError`; the loop goes on.
+ * until stopped: the local stack's stand-in for a deployed schedule (functions/schedules.ts: the
+ * event deliverer, infra/local/schedule.ts). A round's failure goes to `onError`; the loop goes on.
  */
 export function repeatEvery(
   intervalMs: number,
