@@ -8,6 +8,7 @@
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import type { RunningStack } from '../support/local-stack-process.ts';
 import { scorm12Manifest, zip } from '../support/module-packages.ts';
+import { adminToken, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const COMMITS = Number(process.env.STEPWISE_BENCH_PLAYER_COMMITS ?? 200);
 const PAGE_OPENS = 10;
@@ -124,16 +125,4 @@ export async function modulePlayerBench(stack: RunningStack, adminToken: string)
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startStackProcess } = await import('../support/local-stack-process.ts');
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    const { authToken } = await call(stack, null, 'POST', '/user/token', {
-      email: 'admin@example.com',
-      password: 'stepwise-admin',
-    });
-    await modulePlayerBench(stack, authToken);
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta)) await onStackOfItsOwn(async (stack) => modulePlayerBench(stack, await adminToken(stack)));

@@ -10,6 +10,7 @@
 import { gzipSync } from 'node:zlib';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import type { RunningStack } from '../support/local-stack-process.ts';
+import { adminToken, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const OPENS = 7;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -106,16 +107,4 @@ export async function pagePaintBench(stack: RunningStack, adminToken: string): P
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startStackProcess } = await import('../support/local-stack-process.ts');
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    const { authToken } = await call(stack, null, 'POST', '/user/token', {
-      email: 'admin@example.com',
-      password: 'stepwise-admin',
-    });
-    await pagePaintBench(stack, authToken);
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta)) await onStackOfItsOwn(async (stack) => pagePaintBench(stack, await adminToken(stack)));
