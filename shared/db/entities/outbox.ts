@@ -11,11 +11,12 @@
  * the local deliverer polls and what the scheduled sweep re-reads when a stream batch failed.
  * Items expire (TTL) 30 days after the event.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
+import { queryPage } from '../paging.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import { EVENT_NAMES, type DomainEvent, type StoredEvent } from '../../domain/events/catalogue.ts';
@@ -210,17 +211,7 @@ export async function listPendingEvents(limit: number): Promise<OutboxEventRecor
 
 /** The pending outbox items as stored (what the table's stream carries as their NewImage). */
 export async function pendingOutboxItems(limit: number): Promise<Record<string, unknown>[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: '#pk = :pending',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-      ExpressionAttributeValues: { ':pending': PENDING_PARTITION },
-      Limit: limit,
-    }),
-  );
-  return result.Items ?? [];
+  return queryPage({ index: INDEXES.gsi1, partition: PENDING_PARTITION }, { limit, offset: 0 });
 }
 
 /** Takes a fanned-out event off the pending index (idempotent). */
