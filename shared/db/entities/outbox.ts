@@ -19,7 +19,8 @@ import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
-import { EVENT_NAMES, type DomainEvent, type StoredEvent } from '../../domain/events/catalogue.ts';
+import type { DomainEvent } from '../../domain/events/catalogue.ts';
+import { type StoredEvent, storedEventSchema } from '../../domain/events/stored-event.ts';
 import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
@@ -27,10 +28,10 @@ export const OUTBOX_ENTITY = 'OutboxEvent';
 const PENDING_PARTITION = 'OUTBOX#PENDING';
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
-/** An event as stored (the catalogue's StoredEvent). */
+/** An event as stored (shared/domain/events/stored-event.ts). */
 export type OutboxEventRecord = StoredEvent;
 
-/** An OutboxEvent as recordPut writes it (the event's entity is `subject`); dispatch REMOVEs the index keys. */
+/** An OutboxEvent as recordPut writes it; dispatch REMOVEs the index keys. */
 export const outboxEventItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -38,13 +39,9 @@ export const outboxEventItemSchema = z.strictObject({
   gsi1pk: z.optional(z.string()),
   gsi1sk: z.optional(z.string()),
   ttl: z.number(),
-  eventid: z.string(),
-  name: z.enum([...EVENT_NAMES, 'ping']),
+  // The stored event, its entity kept as `subject`: `entity` names the item type on every item.
+  ...z.omit(storedEventSchema, { entity: true }).shape,
   subject: z.string(),
-  sequence: z.string(),
-  occurred_at: z.number(),
-  data: z.record(z.string(), z.unknown()),
-  target_webhookid: z.optional(z.int()),
   dispatched_at: z.optional(z.number()),
 });
 
