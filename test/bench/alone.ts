@@ -1,7 +1,7 @@
 /**
  * What a bench section needs to run on its own (`npx tsx test/bench/<section>.ts`) as well as
  * from `npm run bench` (run.ts): whether it is the script node was started with, a stack of its
- * own for the run, and the first admin's token.
+ * own for the run, and the first admin's token; and what sections share: calls to the API, a median.
  */
 import { pathToFileURL } from 'node:url';
 import { type RunningStack, startStackProcess } from '../support/local-stack-process.ts';
@@ -32,4 +32,22 @@ export async function adminToken(stack: RunningStack): Promise<string> {
   });
   if (response.status !== 200) throw new Error(`bench: the admin's login answered ${response.status}`);
   return ((await response.json()) as { authToken: string }).authToken;
+}
+
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** A section's API call: JSON in and out, with the token if any; a status of 300 or more throws, naming the section. */
+export function apiCaller(section: string) {
+  return async (stack: RunningStack, token: string | null, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${stack.url}${path}`, {
+      method,
+      headers: token ? { authorization: `api ${token}` } : {},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300)
+      throw new Error(`${section} bench: ${method} ${path} ${response.status} ${text.slice(0, 300)}`);
+    return text ? (JSON.parse(text) as any) : undefined;
+  };
 }
