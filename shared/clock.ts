@@ -34,9 +34,9 @@ export interface RepeatOptions {
 
 /**
  * Runs `round` `intervalMs` after the start and then after each round ends, one round at a time,
- * until stopped: the local stack's stand-in for a deployed schedule or event source (the event
- * deliverer, the table's stream, the notice sweep, infra/local/schedule.ts). A round's failure goes to
- * `onError` and counts as a round that found something; the loop goes on.
+ * until stopped: the local stack's stand-in for a deployed schedule or event source (functions/schedules.ts:
+ * the event deliverer, infra/local/schedule.ts; the table's stream). A round's failure goes to `onError`
+ * and counts as a round that found something; the loop goes on.
  */
 export function repeatEvery(
   intervalMs: number,

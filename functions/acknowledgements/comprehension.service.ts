@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { auditActor, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, type Caller } from '../../shared/domain/caller.ts';
 import { domainEvent } from '../../shared/domain/events/catalogue.ts';
 import { AUDIT_CHAIN_LABELS, appendAudit, auditSubject } from '../../shared/db/audit.ts';
 import { labelsIn, retryOnLostRace } from '../../shared/db/retry.ts';
@@ -64,7 +64,9 @@ export async function putComprehension(caller: Caller, releaseid: number, input:
   }
   const before = await getComprehensionQuiz(releaseid);
   const record =
-    input.quizid === null ? null : { releaseid, quizid: input.quizid, userid: caller.userid, date: nowSeconds() };
+    input.quizid === null
+      ? null
+      : { releaseid, quizid: input.quizid, ...actorFields('userid', caller), date: nowSeconds() };
   await appendAudit(
     {
       action: 'acknowledgement.comprehension_set',

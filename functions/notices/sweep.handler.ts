@@ -1,7 +1,8 @@
 /**
- * The notice sweep on AWS (infra/cdk/stacks/events-stack.ts): an EventBridge rule invokes it every
- * 5 minutes with the real clock. The same code as POST /notices/sweep and the local timer
- * (shared/training/notice-sweep.ts). A run bounded by its budget leaves the rest to the next.
+ * The notice sweep on AWS (infra/cdk/stacks/events-stack.ts): an EventBridge rule invokes it on
+ * its schedule (functions/schedules.ts) with the real clock, as the local stack's timer does. The same
+ * code as POST /notices/sweep (shared/training/notice-sweep.ts). A run bounded by its budget leaves the
+ * rest to the next.
  */
 import { nowSeconds } from '../../shared/clock.ts';
 import { log } from '../../shared/observability/logger.ts';

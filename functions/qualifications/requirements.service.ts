@@ -10,7 +10,7 @@
 import { nowSeconds } from '../../shared/clock.ts';
 import { DAY_SECONDS } from '../../shared/domain/competency.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
-import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
+import { actorFields, auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { csvDocument } from '../../shared/domain/csv.ts';
 import {
   gapStatus,
@@ -100,7 +100,7 @@ async function replaceRequirements(caller: Caller, scope: RequirementScope, inpu
     ...scopeFields(scope),
     skillid: requirement.skillid,
     level: requirement.level,
-    set_by_userid: caller.userid,
+    ...actorFields('set_by_userid', caller),
     set_date: now,
   }));
   const subject = scope.scope === 'team' ? auditSubject.team(scope.teamid) : auditSubject.site();

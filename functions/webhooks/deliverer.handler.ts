@@ -6,7 +6,7 @@
  *   record is reported and processing stops there, so Lambda retries from it and per-entity
  *   order holds; after its retries the batch goes to the dead-letter queue, and the sweep still
  *   finds those events on the pending index.
- * - sweep (every minute): fans out events still pending, delivers retries that are due.
+ * - sweep (on its schedule, functions/schedules.ts): fans out events still pending, delivers retries that are due.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';

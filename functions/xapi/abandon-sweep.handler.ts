@@ -1,7 +1,7 @@
 /**
  * The cmi5 abandon sweep on AWS (infra/cdk/stacks/events-stack.ts): an EventBridge rule invokes
- * it every 15 minutes with the real clock (abandon-sweep.ts). A run bounded by its budget leaves
- * the rest to the next.
+ * it on its schedule (functions/schedules.ts) with the real clock (abandon-sweep.ts). A run
+ * bounded by its budget leaves the rest to the next.
  */
 import { log } from '../../shared/observability/logger.ts';
 import { sweepAbandonedSessions } from './abandon-sweep.ts';

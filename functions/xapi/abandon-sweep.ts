@@ -14,7 +14,7 @@ import { ABANDON_AFTER_SECONDS, abandonStale } from './cmi5.service.ts';
 export async function sweepAbandonedSessions(now = nowSeconds(), budget = 2000): Promise<number> {
   let total = 0;
   while (total < budget) {
-    const { abandoned } = await abandonStale({ older_than_seconds: ABANDON_AFTER_SECONDS }, now);
+    const { abandoned } = await abandonStale({ older_than_seconds: ABANDON_AFTER_SECONDS }, undefined, now);
     total += abandoned.length;
     // A page that abandoned nothing (all ended meanwhile, or none left): the next run carries on.
     if (abandoned.length === 0) break;

@@ -140,7 +140,6 @@ function auLaunchBase(au: Cmi5Au, importid: number): string {
 }
 
 export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cmi5LaunchView> {
-  void caller;
   const { course, importid } = await cmi5Course(input.moduleid);
   const au = auOf(course, input.au_id ?? course.aus[0]!.id);
   const user = await getUser(input.userid);
@@ -169,6 +168,7 @@ export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cm
       satisfied_blocks: [],
       course_satisfied: false,
       created: now,
+      created_by: caller.userid,
     };
     if (!(await putCmi5Registration(registration))) throw new ConflictError('The registration was made meanwhile');
   }
@@ -187,6 +187,7 @@ export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cm
     token_hash: null,
     state: 'launched',
     created: now,
+    created_by: caller.userid,
   };
   await insertCmi5Session(session);
 
@@ -441,7 +442,6 @@ export async function waive(
   registration: string,
   input: Cmi5WaiveInput,
 ): Promise<Cmi5RegistrationView> {
-  void caller;
   const record = await getCmi5Registration(registration.toLowerCase());
   if (!record) throw new NotFoundError('No such registration');
   const { course } = await courseOfRegistration(record);
@@ -459,16 +459,21 @@ export async function waive(
       { success: true, completion: true, extensions: { [REASON_EXTENSION]: input.reason } },
     ),
   ]);
-  return cmi5RegistrationView(await judge(record.registration, course, sessionId, au, (s) => ({ ...s, waived: true })));
+  return cmi5RegistrationView(
+    await judge(record.registration, course, sessionId, au, (s) => ({ ...s, waived: true, waived_by: caller.userid })),
+  );
 }
 
-/** Ends an open session as abandoned and states it; 409 when it ended already. */
-export async function abandon(sessionId: string, now = nowSeconds()): Promise<void> {
+/**
+ * Ends an open session as abandoned and states it; 409 when it ended already. `by`: the Admin who
+ * asked (a route), kept on the session; none when the scheduled sweep abandons it.
+ */
+export async function abandon(sessionId: string, by: Caller | undefined, now = nowSeconds()): Promise<void> {
   const session = await getCmi5Session(sessionId);
   if (!session) throw new NotFoundError('No such session');
   const moved =
-    (await moveCmi5Session(sessionId, 'initialized', 'abandoned')) ||
-    (await moveCmi5Session(sessionId, 'launched', 'abandoned'));
+    (await moveCmi5Session(sessionId, 'initialized', 'abandoned', by?.userid)) ||
+    (await moveCmi5Session(sessionId, 'launched', 'abandoned', by?.userid));
   if (!moved) throw new ConflictError('The session has ended already');
   const registration = await getCmi5Registration(session.registration);
   const course = registration ? (await courseOfRegistration(registration)).course : undefined;
@@ -484,13 +489,20 @@ export async function abandon(sessionId: string, now = nowSeconds()): Promise<vo
   ]);
 }
 
-/** The sweep: sessions launched more than `older_than_seconds` ago and never terminated are abandoned. */
-export async function abandonStale(input: AbandonStaleInput, now = nowSeconds()): Promise<{ abandoned: string[] }> {
+/**
+ * The sweep: sessions launched more than `older_than_seconds` ago and never terminated are
+ * abandoned, naming the Admin who asked (`by`), if one did.
+ */
+export async function abandonStale(
+  input: AbandonStaleInput,
+  by: Caller | undefined,
+  now = nowSeconds(),
+): Promise<{ abandoned: string[] }> {
   const stale = await openCmi5SessionsBefore(now - input.older_than_seconds, 100);
   const abandoned: string[] = [];
   for (const session of stale) {
     try {
-      await abandon(session.session_id, now);
+      await abandon(session.session_id, by, now);
       abandoned.push(session.session_id);
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;

@@ -456,8 +456,8 @@ export const xapiGroup = defineGroup({
       summary: 'Abandon an open cmi5 session: the LMS states `abandoned`; 409 when it has ended',
       params: cmi5SessionParams,
       extensions: { 'x-beyond-spec': true },
-      handler: async ({ params }) => {
-        await cmi5.abandon(params.session_id);
+      handler: async ({ caller, params }) => {
+        await cmi5.abandon(params.session_id, caller);
       },
     }),
     route({
@@ -470,7 +470,7 @@ export const xapiGroup = defineGroup({
       response: z.object({ abandoned: z.array(z.string()) }),
       example: { older_than_seconds: 86400 },
       extensions: { 'x-beyond-spec': true },
-      handler: ({ body }) => cmi5.abandonStale(body),
+      handler: ({ caller, body }) => cmi5.abandonStale(body, caller),
     }),
     route({
       method: 'POST',

@@ -13,16 +13,6 @@ const RECORD_FILE = /^(\d{3})-[a-z0-9-]+\.md$/;
 
 /** Numbers never given to a decision on main, and why (a reader meets the gap in the list). */
 export const UNUSED_NUMBERS: Record<number, string> = {
-  335: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  336: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  337: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  338: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  339: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  340: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  341: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  342: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  343: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
-  344: 'TEMPORARY on branch lanes2 (the helpers numbers), reverted at the merge',
   148: 'taken by work that did not land; never given to a decision on main',
   149: 'taken by work that did not land; never given to a decision on main',
   156: 'taken by work that did not land; never given to a decision on main',
@@ -50,6 +40,8 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   324: 'reserved for the cold-start work (issue 36 item 6), which needed one record (323)',
   334: 'reserved for things stated twice (issue 36), which needed one record (333)',
   340: 'reserved for the request-path work (issue 36 item 6), which needed one record (339)',
+  341: 'reserved for things stated twice, round two (issue 36), which needed no record',
+  342: 'reserved for things stated twice, round two (issue 36), which needed no record',
 };
 
 export interface DecisionRecord {

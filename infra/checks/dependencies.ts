@@ -78,14 +78,16 @@ export function infraPartOf(path: string): string {
 const TYPE_ONLY_IMPORT = /^\s*(?:import|export)\s+type\s|^\s*import\s*\{\s*(?:type\s+\w+(?:\s+as\s+\w+)?\s*,?\s*)+\}/;
 
 /**
- * What infra may take from functions/: the route table, the pipeline's definition, and (for the
- * local gateway, which answers unmatched requests as the deployed $default route does) the fallback.
+ * What infra may take from functions/: the route table, the pipeline's definition and triggers, the
+ * scheduled functions, and (for the local gateway, which answers unmatched requests as the
+ * deployed $default route does) the fallback.
  */
 const INFRA_MAY_IMPORT = [
   /^functions\/routes\.ts$/,
   /^functions\/[^/]+\/[^/]+\.routes\.ts$/,
   /^functions\/pipeline\/[^/]+\.definition\.ts$/,
   /^functions\/pipeline\/triggers\.ts$/,
+  /^functions\/schedules\.ts$/,
   /^functions\/fallback\/fallback\.ts$/,
 ];
 /** functions/routes.ts gathers every group's slice of the route table, and nothing else. */

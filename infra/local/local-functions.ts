@@ -113,8 +113,12 @@ function sourceFunctions(): LocalFunctions {
       return { groupHandlers, fallback };
     },
     async deliverer() {
-      // The same deliverer code as on AWS, polling the outbox in-process.
-      return (await import('../../shared/events/deliverer.ts')).startDeliverer();
+      // The same deliverer code as on AWS, polling the outbox in-process: the stream's work and the
+      // retry sweep's (functions/schedules.ts) in each round.
+      const { scheduledFunction } = await import('../../functions/schedules.ts');
+      const { config } = await import('../../shared/config.ts');
+      const { startDeliverer } = await import('../../shared/events/deliverer.ts');
+      return startDeliverer(config()[scheduledFunction('RetrySweep').localEvery]);
     },
     async searchIndexer() {
       // In a worker thread: indexing never pauses the API's requests (decision 290).

@@ -150,14 +150,8 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   );
   (await import('../../shared/config.ts')).reloadConfig();
 
-  // The notice sweep on a timer (EventBridge Scheduler deployed; docs/notices.md).
-  const noticeSweep = (await import('../../shared/training/notice-sweep.ts')).startNoticeSweep();
-  // The cmi5 abandon sweep on a timer too (an EventBridge rule deployed; docs/lrs.md).
-  const abandonSweep = (await import('./schedule.ts')).startSchedule(
-    'cmi5 abandon sweep',
-    { entry: 'functions/xapi/abandon-sweep.handler.ts', exportName: 'sweep' },
-    (await import('../../shared/config.ts')).config().STEPWISE_CMI5_ABANDON_SWEEP_MS,
-  );
+  // The notice and cmi5 abandon sweeps on timers (EventBridge rules deployed; functions/schedules.ts).
+  const schedules = (await import('./schedule.ts')).startSchedules();
 
   const server: Server = createGateway({ groups: routeGroups, handlers, fallback });
   // What a write request wrote is read at once by the loops that poll for it, which otherwise slow to
@@ -187,8 +181,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     adminEmail,
     stop: async () => {
       await deliverer.stop();
-      await noticeSweep.stop();
-      await abandonSweep.stop();
+      await schedules.stop();
       await tableStream?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();

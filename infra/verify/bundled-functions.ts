@@ -31,6 +31,7 @@ import {
   type SynthesizedFunction,
   type SynthesizedStateMachine,
 } from './template.ts';
+import { scheduledFunction, scheduledFunctionDescription } from '../../functions/schedules.ts';
 import { OUTBOX_ENTITY } from '../../shared/db/entities/outbox.ts';
 import { DEVELOPMENT_KEY } from '../../shared/storage/module-content.ts';
 
@@ -287,9 +288,12 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
         throw new Error(
           `expected one outbox stream subscription in the assembly, found ${assembly.streamSubscriptions.length}`,
         );
-      const sweeper = assembly.schedules[0];
+      const retrySweep = scheduledFunction('RetrySweep');
+      const sweeper = assembly.schedules.find(
+        (schedule) => byId(schedule.functionId).description === scheduledFunctionDescription(retrySweep),
+      );
       const { pendingOutboxItems } = await import('../../shared/db/entities/outbox.ts');
-      const pollMs = Number(host.STEPWISE_DELIVERER_POLL_MS ?? 1000);
+      const pollMs = Number(host[retrySweep.localEvery] ?? 1000);
       const streamFn = byId(subscription.functionId);
       const feed = startStreamFeed({
         subscription,

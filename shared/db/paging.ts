@@ -30,6 +30,8 @@ export interface PageQuery {
   sortBetween?: { from: string; to: string };
   /** Only sort keys after this one (exclusive), e.g. the records after a sequence number. */
   sortAfter?: string;
+  /** Only sort keys before this one (exclusive), e.g. what a queue holds ahead of an item; not with sortAfter. */
+  sortBefore?: string;
   /** Newest first when true. */
   descending?: boolean;
   /** Strongly consistent reads (not on a GSI). */
@@ -62,6 +64,10 @@ function baseInput(query: PageQuery, projected = true): QueryCommandInput {
     names['#sk'] = skName;
     values[':after'] = query.sortAfter;
     condition += ' AND #sk > :after';
+  } else if (query.sortBefore !== undefined) {
+    names['#sk'] = skName;
+    values[':before'] = query.sortBefore;
+    condition += ' AND #sk < :before';
   }
   let projection: string | undefined;
   if (projected && query.projection?.length) {

@@ -9,7 +9,6 @@
  * it (retraining.ts), once per lapse.
  */
 import { config } from '../config.ts';
-import { nowSeconds, type Repeating, repeatEvery } from '../clock.ts';
 import { log } from '../observability/logger.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { emitOnce, emittedMarkerWrite, outboxPut } from '../db/entities/outbox.ts';
@@ -401,17 +400,4 @@ async function mailAll(notice: Prepared, claimed: UserRecord[], result: SweepRes
       throw error;
     }
   }
-}
-
-/**
- * The local stack's schedule (`npm start`): a sweep at the real clock every `intervalMs`, one at a
- * time. Deployed, EventBridge Scheduler invokes functions/notices/sweep.handler.ts instead.
- */
-export function startNoticeSweep(intervalMs = config().STEPWISE_NOTICE_SWEEP_MS): Repeating {
-  if (intervalMs <= 0) return { stop: async () => {}, wake: () => {} };
-  return repeatEvery(
-    intervalMs,
-    () => sweepNotices(nowSeconds()),
-    (error) => log().error('Notice sweep failed', { error }),
-  );
 }

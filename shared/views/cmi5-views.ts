@@ -42,7 +42,8 @@ export function cmi5RegistrationView(record: Cmi5RegistrationRecord): Cmi5Regist
     userid: record.userid,
     course_id: record.course_id,
     actor: JSON.parse(record.actor) as Record<string, unknown>,
-    aus: Object.entries(record.aus).map(([au_id, status]) => ({ au_id, ...status })),
+    // Who waived an AU stays in storage (and the site file); the wire's AU status is unchanged.
+    aus: Object.entries(record.aus).map(([au_id, { waived_by: _waivedBy, ...status }]) => ({ au_id, ...status })),
     satisfied_blocks: record.satisfied_blocks,
     course_satisfied: record.course_satisfied,
     created_date: record.created,

@@ -3,6 +3,8 @@
  * shapes and their builders. Pure projections of the records given.
  */
 import * as z from 'zod/mini';
+import { actorUserid } from '../domain/caller.ts';
+import { actingTokenSchema, actingTokenView } from './common-schemas.ts';
 import type { SkillRecord } from '../db/entities/skill.ts';
 import type { SkillRequirementRecord } from '../db/entities/skill-requirement.ts';
 import type { QualificationLevelRecord } from '../db/entities/qualification-level.ts';
@@ -14,7 +16,9 @@ export const requirementSchema = z.object({
   skillid: z.int(),
   skill_name: z.string(),
   level: z.int(),
-  set_by_userid: z.int(),
+  /** null when a site API token set it (`set_by_userid_token` names it; decision 260). */
+  set_by_userid: z.nullable(z.int()),
+  set_by_userid_token: z.optional(actingTokenSchema),
   set_date: z.number(),
 });
 
@@ -69,7 +73,8 @@ export function requirementsView(
         skillid: requirement.skillid,
         skill_name: skills.get(requirement.skillid)?.name ?? '',
         level: requirement.level,
-        set_by_userid: requirement.set_by_userid,
+        set_by_userid: actorUserid(requirement.set_by_userid),
+        ...actingTokenView('set_by_userid', requirement.set_by_userid_token),
         set_date: requirement.set_date,
       })),
   };

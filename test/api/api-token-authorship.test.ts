@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { auditSubject, readAuditChain } from '../../shared/db/audit.ts';
 import { getCourses } from '../../shared/db/entities/course.ts';
-import { api, loginAdmin } from '../support/api.ts';
-import { category } from './guide-fixtures.ts';
+import { api, createTeam, loginAdmin } from '../support/api.ts';
+import { category, createGuide } from './guide-fixtures.ts';
 
 let admin: string;
 
@@ -224,5 +224,33 @@ describe("a token's client guids are its own (decision 250)", () => {
     const listed = await api('GET', `/comments?client_guid=${client_guid}`, as(second));
     expect(listed.status).toBe(200);
     expect(listed.body.map((comment: { commentid: number }) => comment.commentid)).toEqual([bySecond.body.commentid]);
+  });
+});
+
+describe('who acted, in a field of its own (decision 260)', () => {
+  it("a team's skill requirements set by a token name the token, never userid 0; a person's name them", async () => {
+    const bot = await mint('Requirements bot');
+    const guide = await createGuide(admin);
+    const skill = await api('POST', '/qualifications/skills', {
+      token: admin,
+      body: { name: `Valves ${guide.guideid}`, guideids: [guide.guideid], recertification_days: 365 },
+    });
+    expect(skill.status).toBe(201);
+    const team = await createTeam();
+    const path = `/qualifications/requirements/teams/${team.teamid}`;
+    const body = { requirements: [{ skillid: skill.body.skillid, level: 2 }] };
+    const set = await api('PUT', path, { ...as(bot), body });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.requirements[0]).toMatchObject({
+      set_by_userid: null,
+      set_by_userid_token: { tokenid: bot.tokenid, name: 'Requirements bot' },
+    });
+    expect((await api('GET', path, { token: admin })).body.requirements[0].set_by_userid_token.tokenid).toBe(
+      bot.tokenid,
+    );
+    const again = await api('PUT', path, { token: admin, body });
+    const adminUserid = (await api('GET', '/user', { token: admin })).body.userid;
+    expect(again.body.requirements[0].set_by_userid).toBe(adminUserid);
+    expect(again.body.requirements[0]).not.toHaveProperty('set_by_userid_token');
   });
 });

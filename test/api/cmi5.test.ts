@@ -10,6 +10,8 @@ import { ABANDON_AFTER_SECONDS } from '../../functions/xapi/cmi5.service.ts';
 import { sweepAbandonedSessions } from '../../functions/xapi/abandon-sweep.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { reloadConfig } from '../../shared/config.ts';
+import { getCmi5Registration } from '../../shared/db/entities/cmi5-registration.ts';
+import { getCmi5Session } from '../../shared/db/entities/cmi5-session.ts';
 import { api, createUser, loginAdmin, site, type TestUser } from '../support/api.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { zip } from '../support/module-packages.ts';
@@ -259,6 +261,12 @@ describe('cmi5 launch and the AU rules', () => {
     });
     expect(waived.status, waived.text).toBe(200);
     expect(waived.body).toMatchObject({ satisfied_blocks: [BLOCK], course_satisfied: false });
+    // The records name their writers (who launched, who waived); the wire's AU status does not.
+    const adminUserid = (await api('GET', '/user', { token: admin })).body.userid as number;
+    const stored = await getCmi5Registration(first.registration);
+    expect(stored).toMatchObject({ userid: someone.userid, created_by: adminUserid });
+    expect(stored!.aus[AU1]).toMatchObject({ waived: true, waived_by: adminUserid });
+    expect(waived.body.aus.find((status: { au_id: string }) => status.au_id === AU1)).not.toHaveProperty('waived_by');
     expect(
       (
         await api('POST', `/admin/cmi5/registrations/${first.registration}/waive`, {
@@ -282,6 +290,11 @@ describe('cmi5 launch and the AU rules', () => {
     expect(abandoned.status).toBe(204);
     expect((await api('POST', `/admin/cmi5/sessions/${browse.session_id}/abandon`, { token: admin })).status).toBe(409);
     expect((await browse.send(verb('experienced'))).status).toBe(403);
+    expect(await getCmi5Session(browse.session_id)).toMatchObject({
+      state: 'abandoned',
+      created_by: adminUserid,
+      abandoned_by: adminUserid,
+    });
 
     const swept = await api('POST', '/admin/cmi5/sessions/abandon_stale', {
       token: admin,
@@ -289,6 +302,7 @@ describe('cmi5 launch and the AU rules', () => {
     });
     expect(swept.status).toBe(200);
     expect(swept.body.abandoned).toContain(first.session_id);
+    expect((await getCmi5Session(first.session_id))?.abandoned_by).toBe(adminUserid);
     const verbs = await verbsOf(first.registration);
     expect(verbs).toContainEqual(['waived', AU1]);
     expect(verbs).toContainEqual(['satisfied', BLOCK]);
@@ -304,6 +318,10 @@ describe('cmi5 launch and the AU rules', () => {
     expect(await verbsOf(open.registration)).toEqual([['launched', AU2]]);
     expect(await sweepAbandonedSessions(nowSeconds() + ABANDON_AFTER_SECONDS + 60)).toBeGreaterThanOrEqual(1);
     expect(await verbsOf(open.registration)).toContainEqual(['abandoned', AU2]);
+    // No person asked: the session names no one who abandoned it.
+    const session = await getCmi5Session(open.session_id);
+    expect(session?.state).toBe('abandoned');
+    expect(session).not.toHaveProperty('abandoned_by');
     expect((await api('POST', `/admin/cmi5/sessions/${open.session_id}/abandon`, { token: admin })).status).toBe(409);
   });
 });

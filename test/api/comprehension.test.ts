@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { api, createUser, type TestUser } from '../support/api.ts';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { releaseGuide } from '../support/courses.ts';
 import { localDb } from '../support/local-db.ts';
 import { createGuide } from './guide-fixtures.ts';
@@ -52,6 +52,25 @@ describe('comprehension and decline', () => {
     expect(unknown.body.errors[0]).toMatchObject({ field: 'quizid', code: 'not_found' });
     const tied = await api('PUT', path, { token: owner.token, body: { quizid: quiz.quizid } });
     expect(tied.status).toBe(200);
+    // Who tied it is stored (not shown): a person by userid, a site API token by itself (decision 260).
+    const tiedBy = async () =>
+      (await localDb().send(new GetCommand({ TableName: 'stepwise', Key: { pk: `ACKQUIZ#${releaseid}`, sk: 'QUIZ' } })))
+        .Item;
+    expect(await tiedBy()).toMatchObject({ quizid: quiz.quizid, userid: owner.userid });
+    const admin = await loginAdmin();
+    const minted = await api('POST', '/admin/api_tokens', {
+      token: admin,
+      body: { name: 'Quiz bot', scopes: ['full'] },
+    });
+    const byToken = await api('PUT', path, {
+      headers: { authorization: `api ${minted.body.token}` },
+      body: { quizid: quiz.quizid },
+    });
+    expect(byToken.status, byToken.text).toBe(200);
+    expect(await tiedBy()).toMatchObject({
+      userid: null,
+      userid_token: { tokenid: minted.body.tokenid, name: 'Quiz bot' },
+    });
     expect((await api('GET', path, { token: signer.token })).body).toEqual({
       releaseid,
       quizid: quiz.quizid,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import { loadStatement, runInFreshNode } from '../../infra/verify/load-bundle.ts';
 import { LOCAL_RESOURCE_NAMES, readAssembly, type SynthesizedFunction } from '../../infra/verify/template.ts';
+import { runsAlone } from './alone.ts';
 
 /** Fresh processes per bundle: API functions (the aim is theirs), pipeline functions. */
 const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
@@ -111,7 +112,7 @@ export function printBundles(figures: BundleFigure[]): void {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runsAlone(import.meta)) {
   const [folder, ...only] = process.argv.slice(2);
   const cdkOut = folder ?? join(REPO_ROOT, '.bench', 'cdk.out');
   if (!folder || !existsSync(join(cdkOut, 'manifest.json'))) synthesize(cdkOut);

@@ -18,7 +18,7 @@
  * <site root>` against a running `npm start` (admin credentials from STEPWISE_ADMIN_EMAIL and
  * STEPWISE_ADMIN_PASSWORD, else the local stack's). `--short` picks CI's size there too.
  */
-import { pathToFileURL } from 'node:url';
+import { runsAlone } from './alone.ts';
 
 export interface DozukiLoadOptions {
   /** The site root (no /api/2.0). */
@@ -227,7 +227,7 @@ export async function dozukiLoadBench(options: DozukiLoadOptions): Promise<boole
   return passed;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (runsAlone(import.meta)) {
   const urlAt = process.argv.indexOf('--url');
   const size = process.argv.includes('--short') ? CI_SIZE : HARNESS_SIZE;
   let stop = async () => {};

@@ -4,9 +4,9 @@
  * tools and 200 parts of 255, 300 steps of 8 lines of 4,000), drawn by the PDF child as a GET
  * draws it. Goal: <= 2 s and <= 256 MB (the child's peak RSS). Alone: `npx tsx test/bench/guide-pdf.ts`.
  */
-import { pathToFileURL } from 'node:url';
 import { renderPdf } from '../../functions/pages/pdf/pdf-render.ts';
 import type { FullGuideView } from '../../shared/views/guide-views.ts';
+import { runsAlone } from './alone.ts';
 
 const word = (length: number, letter = 'W') => letter.repeat(length);
 
@@ -68,7 +68,7 @@ export async function guidePdfBench(): Promise<{ ms: number; cpuMs: number; maxR
   return { ms, cpuMs: result.cpu_ms, maxRssMb: result.max_rss_mb, bytes: result.bytes.length };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (runsAlone(import.meta)) {
   await guidePdfBench();
   process.exit(0);
 }

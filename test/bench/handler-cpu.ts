@@ -13,7 +13,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
-import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import type { RunningStack } from '../support/local-stack-process.ts';
+import { onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
@@ -148,11 +149,5 @@ export function printHandlerCpu(figures: HandlerCpuFigures): void {
   ]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    printHandlerCpu(await measureHandlerCpu(stack, process.argv[2]));
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta))
+  await onStackOfItsOwn(async (stack) => printHandlerCpu(await measureHandlerCpu(stack, process.argv[2])));

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadStatement } from '../../infra/verify/load-bundle.ts';
 import { readAssembly, type SynthesizedFunction } from '../../infra/verify/template.ts';
+import { runsAlone } from './alone.ts';
 
 interface ProfileNode {
   id: number;
@@ -98,7 +99,7 @@ export function profileImport(fn: SynthesizedFunction): ImportCost[] {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runsAlone(import.meta)) {
   const [cdkOut, ...filters] = process.argv.slice(2);
   if (!cdkOut) throw new Error('usage: import-profile.ts <cdk.out folder> [function description part ...]');
   const assembly = readAssembly(cdkOut, {

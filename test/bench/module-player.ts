@@ -8,23 +8,12 @@
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import type { RunningStack } from '../support/local-stack-process.ts';
 import { scorm12Manifest, zip } from '../support/module-packages.ts';
+import { adminToken, apiCaller, median, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const COMMITS = Number(process.env.STEPWISE_BENCH_PLAYER_COMMITS ?? 200);
 const PAGE_OPENS = 10;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function call(stack: RunningStack, token: string | null, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: token ? { authorization: `api ${token}` } : {},
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300)
-    throw new Error(`player bench: ${method} ${path} ${response.status} ${text.slice(0, 300)}`);
-  return text ? (JSON.parse(text) as any) : undefined;
-}
+const call = apiCaller('player');
 
 /** A one-SCO SCORM 1.2 module, current, in a course assigned to a new learner: their token and the module. */
 async function assignedModule(stack: RunningStack, admin: string) {
@@ -124,16 +113,4 @@ export async function modulePlayerBench(stack: RunningStack, adminToken: string)
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startStackProcess } = await import('../support/local-stack-process.ts');
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    const { authToken } = await call(stack, null, 'POST', '/user/token', {
-      email: 'admin@example.com',
-      password: 'stepwise-admin',
-    });
-    await modulePlayerBench(stack, authToken);
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta)) await onStackOfItsOwn(async (stack) => modulePlayerBench(stack, await adminToken(stack)));

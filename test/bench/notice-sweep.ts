@@ -11,8 +11,8 @@
 import { ackItem, type AcknowledgementRecord } from '../../shared/db/entities/acknowledgement.ts';
 import { noticeDueWrites } from '../../shared/db/entities/notice.ts';
 import { acknowledgementNotices, NOTICE_SETTING_DEFAULTS } from '../../shared/domain/notices.ts';
-import { startStackProcess } from '../support/local-stack-process.ts';
 import { writeItems } from './seed-table.ts';
+import { adminToken, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const DAY = 86400;
 const PEOPLE = 20;
@@ -104,16 +104,9 @@ export async function noticeSweepBench(stack: Stack, adminToken: string, count: 
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR', STEPWISE_NOTICE_SWEEP_MS: '0' });
-  try {
-    const login = await fetch(`${stack.url}/user/token`, {
-      method: 'POST',
-      body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
-    });
-    const { authToken } = (await login.json()) as { authToken: string };
-    await noticeSweepBench(stack, authToken, Number(process.env.STEPWISE_BENCH_NOTICE_ACKS ?? 100_000));
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta))
+  await onStackOfItsOwn(
+    async (stack) =>
+      noticeSweepBench(stack, await adminToken(stack), Number(process.env.STEPWISE_BENCH_NOTICE_ACKS ?? 100_000)),
+    { STEPWISE_NOTICE_SWEEP_MS: '0' },
+  );

@@ -10,20 +10,10 @@
 import { gzipSync } from 'node:zlib';
 import { chromiumInstalled, launchChromium } from '../support/chromium.ts';
 import type { RunningStack } from '../support/local-stack-process.ts';
+import { adminToken, apiCaller, median, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const OPENS = 7;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function call(stack: RunningStack, token: string | null, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: token ? { authorization: `api ${token}` } : {},
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`page bench: ${method} ${path} ${response.status} ${text.slice(0, 300)}`);
-  return text ? (JSON.parse(text) as any) : undefined;
-}
+const call = apiCaller('page');
 
 /** A published guide of five steps with two lines each. */
 async function benchGuide(stack: RunningStack, admin: string): Promise<string> {
@@ -106,16 +96,4 @@ export async function pagePaintBench(stack: RunningStack, adminToken: string): P
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { startStackProcess } = await import('../support/local-stack-process.ts');
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    const { authToken } = await call(stack, null, 'POST', '/user/token', {
-      email: 'admin@example.com',
-      password: 'stepwise-admin',
-    });
-    await pagePaintBench(stack, authToken);
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta)) await onStackOfItsOwn(async (stack) => pagePaintBench(stack, await adminToken(stack)));

@@ -10,8 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
-import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
+import type { RunningStack } from '../support/local-stack-process.ts';
 import { ROUND_TRIP_ROUTES } from './round-trip-routes.ts';
+import { onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const HEADING = '## Round trips per request';
 
@@ -90,11 +91,4 @@ export function printRoundTrips(rows: RoundTripRow[]): void {
   console.log(`round trips: ${rows.length - over.length} of ${rows.length} routes at their minimum`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const stack = await startStackProcess({ LOG_LEVEL: 'ERROR' });
-  try {
-    printRoundTrips(measureRoundTrips(stack));
-  } finally {
-    await stack.stop();
-  }
-}
+if (runsAlone(import.meta)) await onStackOfItsOwn(async (stack) => printRoundTrips(measureRoundTrips(stack)));

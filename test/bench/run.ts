@@ -59,6 +59,7 @@ import { lrsBench } from './lrs-latency.ts';
 import { modulePlayerBench } from './module-player.ts';
 import { noticeSweepBench } from './notice-sweep.ts';
 import { pagePaintBench } from './page-paint.ts';
+import { adminToken } from './alone.ts';
 import { measureHandlerCpu, printHandlerCpu } from './handler-cpu.ts';
 import {
   measureRequestPath,
@@ -127,11 +128,7 @@ try {
   });
   // ---- Notices: the sweep over open acknowledgements (issue 43) ----
   {
-    const login = await fetch(`${stack.url}/user/token`, {
-      method: 'POST',
-      body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
-    });
-    const { authToken } = (await login.json()) as { authToken: string };
+    const authToken = await adminToken(stack);
     const acks = Number(process.env.STEPWISE_BENCH_NOTICE_ACKS ?? (ALL ? 100_000 : 2_000));
     await noticeSweepBench(stack, authToken, acks);
     // ---- Pages: first paint and script size of a guide page, /Manage and the editor (issue 42) ----
@@ -139,11 +136,7 @@ try {
   }
 
   if (ALL) {
-    const login = await fetch(`${stack.url}/user/token`, {
-      method: 'POST',
-      body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
-    });
-    const { authToken } = (await login.json()) as { authToken: string };
+    const authToken = await adminToken(stack);
     // ---- Guides: GET /guides page latency, 100 vs 10,000 guides stored ----
     await guideListLatency(stack, authToken, 1, DURATION_S);
     // ---- Whole lists: 10,000 favorites and authored guides in one answer, plain and gzip ----

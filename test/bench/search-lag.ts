@@ -16,6 +16,7 @@ import { startStackProcess, type RunningStack } from '../support/local-stack-pro
 import { benchGuide } from './guide-list-latency.ts';
 import { writeItems } from './seed-table.ts';
 import { words } from './search.ts';
+import { runsAlone } from './alone.ts';
 
 const FIRST_GUIDEID = 2_000_000;
 const TRIALS = 5;
@@ -169,7 +170,7 @@ export async function searchLagBench(counts = [1000, 10_000]): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runsAlone(import.meta)) {
   const counts = process.argv
     .slice(2)
     .map(Number)

@@ -16,6 +16,7 @@ import { miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
 import { LAYOUT_FORMAT, MERGE_AT, shardBitsFor } from '../../shared/search/index-store.ts';
 import { Delta, inShard } from '../../shared/search/segments.ts';
 import type { SearchDocument, SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
+import { runsAlone } from './alone.ts';
 
 const VOCABULARY = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}${['ing', 'er', 'al', 'ion', ''][i % 5]}`);
 let seed = 7;
@@ -178,4 +179,4 @@ export async function searchBench(options: { hundredThousand?: boolean } = {}): 
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await searchBench();
+if (runsAlone(import.meta)) await searchBench();

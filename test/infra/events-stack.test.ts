@@ -6,6 +6,7 @@ import {
   DELIVERER_TABLE_ACTIONS,
   NOTICE_SWEEP_TABLE_ACTIONS,
 } from '../../infra/cdk/stacks/events-stack.ts';
+import { scheduledFunctionDescription, scheduledFunctions } from '../../functions/schedules.ts';
 import {
   actionsOf,
   buildTestApp,
@@ -16,7 +17,7 @@ import {
 } from './support.ts';
 
 const STREAM = 'Stepwise event deliverer (new outbox items from the table stream)';
-const SWEEP = 'Stepwise event deliverer (retries and pending events, every minute)';
+const SWEEP = 'Stepwise event deliverer (retries and pending events), every minute';
 const INDEXER = 'Stepwise search indexer (guide, step and wiki changes from the table stream)';
 const NOTICES = 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes';
 const ABANDON = 'Stepwise cmi5 abandon sweep (sessions left open), every 15 minutes';
@@ -109,6 +110,21 @@ describe('events stack', () => {
     expect(scheduleOf(SWEEP)).toBe('rate(1 minute)');
     expect(scheduleOf(NOTICES)).toBe('rate(5 minutes)');
     expect(scheduleOf(ABANDON)).toBe('rate(15 minutes)');
+  });
+
+  it('has one rule per entry of functions/schedules.ts, at its rate, invoking its function and handler', () => {
+    const rules = Object.values(resourcesOfType(template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(scheduledFunctions.length);
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+    for (const schedule of scheduledFunctions) {
+      const functionId = functionIdByDescription(template, scheduledFunctionDescription(schedule));
+      expect(functionId.startsWith(schedule.name)).toBe(true);
+      expect(functions[functionId].Properties.Handler).toBe(`index.${schedule.exportName}`);
+      const targeting = rules.filter((rule) => getAttId(rule.Properties.Targets[0].Arn) === functionId);
+      expect(targeting).toHaveLength(1);
+      const minutes = schedule.rateMinutes;
+      expect(targeting[0].Properties.ScheduleExpression).toBe(`rate(${minutes} minute${minutes === 1 ? '' : 's'})`);
+    }
   });
 
   it('grants the cmi5 abandon sweep its table actions only: no Scan, no S3, no mail, no events', () => {

@@ -93,15 +93,27 @@ function embeddedInMemory(): SearchBackend {
   };
 }
 
+/** One clock for every adapter: versions only grow, also on a live cluster's indexes. */
 let clock = 1_000;
-const openSearchOver = (api: OpenSearchApi) =>
-  openSearchBackend({
+/** The OpenSearch adapter over `api`, its generation pointer in memory; a swapped-out generation is dropped at once. */
+function openSearchOver(api: OpenSearchApi, languages = ['en', 'de']) {
+  const generations = memoryGenerations();
+  const backend = openSearchBackend({
     api: async () => api,
-    languages: () => ['en', 'de'],
-    generations: memoryGenerations(),
+    languages: () => languages,
+    generations,
     now: () => ++clock,
     retireAfterMs: 0,
   });
+  return Object.assign(backend, { generations });
+}
+
+/** A write of the stream's kind: these documents changed (nothing to read from the table). */
+const upsert = (backend: SearchBackend, document: SearchDocument) =>
+  backend.write(
+    async (index) => index.upsert(document),
+    async () => [],
+  );
 
 async function liveApi(url: string): Promise<OpenSearchApi> {
   const { createOpenSearchClient } = await import('../../shared/search/opensearch-client.ts');
@@ -212,10 +224,7 @@ describe.each(BACKENDS)('the search contract: %s', (_name, make) => {
   it('a write after the caller lost access hides the guide; a removal forgets it', async () => {
     const backend = await loaded();
     expect(await keys(ask(backend, CALLERS.member!, 'team fuser'))).toEqual(['guide:12']);
-    await backend.write(
-      async (index) => index.upsert({ ...DOCUMENTS.find((d) => d.key === 'guide:12')!, access: privately(20) }),
-      async () => [],
-    );
+    await upsert(backend, { ...DOCUMENTS.find((d) => d.key === 'guide:12')!, access: privately(20) });
     expect(await ask(backend, CALLERS.member!, 'team fuser')).toEqual({ total: 0, hits: [] });
     expect(await keys(ask(backend, CALLERS.author!, 'team fuser'))).toEqual(['guide:12']);
     await backend.write(
@@ -272,15 +281,9 @@ describe('the OpenSearch adapter’s requests', () => {
       generations: memoryGenerations(),
       now: () => now,
     });
-    await backend.write(
-      async (index) => index.upsert(doc(1, { title: 'Newer words' })),
-      async () => [],
-    );
+    await upsert(backend, doc(1, { title: 'Newer words' }));
     now = 50; // read earlier, written later
-    await backend.write(
-      async (index) => index.upsert(doc(1, { title: 'Older words' })),
-      async () => [],
-    );
+    await upsert(backend, doc(1, { title: 'Older words' }));
     expect(api.indexes.get('stepwise-search-en')!.documents.get('guide:1')!.source.title).toBe('Newer words');
     const refusing: OpenSearchApi = {
       ...api,
@@ -291,27 +294,15 @@ describe('the OpenSearch adapter’s requests', () => {
       languages: () => ['en'],
       generations: memoryGenerations(),
     });
-    await expect(
-      failing.write(
-        async (index) => index.upsert(doc(2, {})),
-        async () => [],
-      ),
-    ).rejects.toThrow(/refused/);
+    await expect(upsert(failing, doc(2, {}))).rejects.toThrow(/refused/);
   });
 });
 
 describe('an OpenSearch rebuild (decision 329)', () => {
   it('fills a new generation while searches answer from the current one, then swaps it in and drops the old', async () => {
     const api = fakeOpenSearch();
-    const generations = memoryGenerations();
-    let now = 1_000;
-    const backend = openSearchBackend({
-      api: async () => api,
-      languages: () => ['en'],
-      generations,
-      now: () => ++now,
-      retireAfterMs: 0,
-    });
+    const backend = openSearchOver(api, ['en']);
+    const { generations } = backend;
     const found = async () =>
       (
         await backend.search({
@@ -342,10 +333,7 @@ describe('an OpenSearch rebuild (decision 329)', () => {
     expect(generations.pointer!.building).toBeGreaterThan(first);
     expect(await found()).toEqual(['guide:1', 'guide:2']);
     // A change meanwhile goes to both generations: found now, and still there after the swap.
-    await backend.write(
-      async (index) => index.upsert(doc(4, { title: 'Platen four' })),
-      async () => [],
-    );
+    await upsert(backend, doc(4, { title: 'Platen four' }));
     expect(await found()).toEqual(['guide:1', 'guide:2', 'guide:4']);
     release();
     await rebuilding;
@@ -358,15 +346,8 @@ describe('an OpenSearch rebuild (decision 329)', () => {
 
   it('a rebuild another one superseded gives way and drops what it filled', async () => {
     const api = fakeOpenSearch();
-    const generations = memoryGenerations();
-    let now = 1_000;
-    const backend = openSearchBackend({
-      api: async () => api,
-      languages: () => ['en'],
-      generations,
-      now: () => ++now,
-      retireAfterMs: 0,
-    });
+    const backend = openSearchOver(api, ['en']);
+    const { generations } = backend;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = backend.rebuild(async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { xapiStatements } from '../../shared/domain/events/xapi-statements.ts';
-import type { StoredEvent } from '../../shared/domain/events/catalogue.ts';
+import type { StoredEvent } from '../../shared/domain/events/stored-event.ts';
 import { checkStatement, isDuration, isLanguageTag, isTimestamp } from '../../shared/domain/xapi/statement-rules.ts';
 import {
   agentKey,

@@ -6,32 +6,26 @@
  * the path to the object key; another answers the SCORM runtime's host page. The signing key is
  * generated in Secrets Manager; the API functions that sign get it and this distribution's URL.
  */
-import { Annotations, Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   AllowedMethods,
-  type BehaviorOptions,
-  CacheCookieBehavior,
-  CacheHeaderBehavior,
   CachePolicy,
-  CacheQueryStringBehavior,
   Distribution,
   Function as EdgeFunction,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
-  HeadersReferrerPolicy,
   HttpVersion,
   KeyValueStore,
   PriceClass,
-  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { RUNTIME_HOST_PATH } from '../../../shared/domain/scorm-runtime-host.ts';
 import { CONTENT_KEY_NAME, contentTokenFunctionCode, runtimeHostFunctionCode } from '../content-edge.ts';
+import { privateBucketBehavior } from '../constructs/private-bucket-behavior.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 /** How long a package file is kept at the edge and in the browser (as the local server says). */
@@ -69,53 +63,26 @@ export class ContentStack extends Stack {
       comment: `${settings.stackPrefix}: the content signing key for the token check at the edge`,
     });
 
-    const bucket = Bucket.fromBucketAttributes(this, 'ModulesBucket', {
-      bucketName: props.modulesBucket.bucketName,
-      bucketRegionalDomainName: props.modulesBucket.bucketRegionalDomainName,
-    });
-    Annotations.of(this).acknowledgeWarning(
-      '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
-      'The modules bucket policy (stateful stack) grants this account distributions GetObject on content/*',
-    );
-    const origin = S3BucketOrigin.withOriginAccessControl(bucket);
-    const headers = new ResponseHeadersPolicy(this, 'ContentHeaders', {
-      comment: 'Module content: never sniffed, no referrer, five minutes in the browser',
-      securityHeadersBehavior: {
-        contentTypeOptions: { override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
-      },
-      customHeadersBehavior: {
-        customHeaders: [
-          { header: 'Cache-Control', value: `private, max-age=${CONTENT_MAX_AGE_SECONDS}`, override: true },
-        ],
-      },
-    });
     const tokenCheck = new EdgeFunction(this, 'ContentTokenCheck', {
       comment: 'Checks the launch token of /c/<importid>/<exp>.<hmac>/<path>, rewrites it to the object key',
       code: FunctionCode.fromInline(contentTokenFunctionCode()),
       runtime: FunctionRuntime.JS_2_0,
       keyValueStore: this.keyValueStore,
     });
-    const files: BehaviorOptions = {
-      origin,
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      // Cached by object key (the rewritten path): the token was checked before the cache.
-      cachePolicy: new CachePolicy(this, 'ContentCachePolicy', {
-        comment: 'Module content by object key: no query, header or cookie changes the bytes',
-        defaultTtl: Duration.seconds(CONTENT_MAX_AGE_SECONDS),
-        maxTtl: Duration.seconds(CONTENT_MAX_AGE_SECONDS),
-        minTtl: Duration.seconds(0),
-        queryStringBehavior: CacheQueryStringBehavior.none(),
-        headerBehavior: CacheHeaderBehavior.none(),
-        cookieBehavior: CacheCookieBehavior.none(),
-        enableAcceptEncodingGzip: true,
-        enableAcceptEncodingBrotli: true,
-      }),
-      responseHeadersPolicy: headers,
-      functionAssociations: [{ function: tokenCheck, eventType: FunctionEventType.VIEWER_REQUEST }],
+    // Cached by object key (the rewritten path): the token was checked before the cache.
+    const { behavior: files, bucketOrigin: origin } = privateBucketBehavior(this, {
+      bucket: props.modulesBucket,
+      ids: { bucket: 'ModulesBucket', cachePolicy: 'ContentCachePolicy', headers: 'ContentHeaders' },
+      bucketPolicyGrant:
+        'The modules bucket policy (stateful stack) grants this account distributions GetObject on content/*',
+      maxAgeSeconds: CONTENT_MAX_AGE_SECONDS,
+      cacheControl: 'private',
+      cacheComment: 'Module content by object key: no query, header or cookie changes the bytes',
+      headersComment: 'Module content: never sniffed, no referrer, five minutes in the browser',
       compress: true,
-    };
+      noReferrer: true,
+      functionAssociations: [{ function: tokenCheck, eventType: FunctionEventType.VIEWER_REQUEST }],
+    });
     const hostPage = new EdgeFunction(this, 'RuntimeHostPage', {
       comment: 'Answers the SCORM runtime host page (decision 306)',
       code: FunctionCode.fromInline(runtimeHostFunctionCode(settings.siteUrl)),

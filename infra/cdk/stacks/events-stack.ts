@@ -3,8 +3,9 @@
  * - StreamDeliverer reads the table's stream, filtered to new outbox items (INSERT of
  *   entity "OutboxEvent"), fans each event out (bus, one delivery per webhook) and makes the
  *   first attempts. Batches that keep failing go to the dead-letter queue after 3 retries.
- * - RetrySweep runs every minute: retries that are due, and events still on the pending index
+ * - RetrySweep, on its schedule: retries that are due, and events still on the pending index
  *   (a batch that went to the DLQ, or a table adopted by name, which has no stream here).
+ *   It, NoticeSweep and Cmi5AbandonSweep are the entries of functions/schedules.ts, a rule each.
  * Both are least-privilege: the table actions the deliverer uses, PutEvents on this bus only.
  * - SearchIndexer (search-indexer.ts) reads the same stream, filtered to guide, step and wiki
  *   items, and keeps the search index (decision 208).
@@ -19,6 +20,13 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import {
+  everyMinutes,
+  type ScheduledFunction,
+  scheduledFunction,
+  scheduledFunctionDescription,
+  scheduledFunctions,
+} from '../../../functions/schedules.ts';
 import { OUTBOX_ENTITY } from '../../../shared/db/entities/outbox.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
@@ -35,8 +43,9 @@ import type { SiteSettings } from '../site-settings.ts';
  */
 export const DELIVERER_TABLE_ACTIONS: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem'];
 
-const DELIVERER_ENTRY = 'functions/webhooks/deliverer.handler.ts';
-const NOTICE_SWEEP_ENTRY = 'functions/notices/sweep.handler.ts';
+const RETRY_SWEEP = scheduledFunction('RetrySweep');
+const NOTICE_SWEEP = scheduledFunction('NoticeSweep');
+const ABANDON_SWEEP = scheduledFunction('Cmi5AbandonSweep');
 /**
  * Exactly what shared/training/notice-sweep.ts does (docs/notices.md): Queries of the queue's
  * shards, reads of what each notice is about, its markers, outbox items and retraining
@@ -52,7 +61,6 @@ export const NOTICE_SWEEP_TABLE_ACTIONS: TableAction[] = [
   'DeleteItem',
   'ConditionCheckItem',
 ];
-const ABANDON_SWEEP_ENTRY = 'functions/xapi/abandon-sweep.handler.ts';
 /**
  * Exactly what functions/xapi/abandon-sweep.ts does (docs/lrs.md): Queries of the open-session
  * index, reads of the session, registration and import, the session's update, and the LMS's
@@ -85,9 +93,9 @@ export class EventsStack extends Stack {
   readonly bus: EventBus;
   readonly streamDeliverer: ProjectFunction;
   readonly retrySweep: ProjectFunction;
-  /** Sends due notices and assigns retraining (docs/notices.md), every 5 minutes. */
+  /** Sends due notices and assigns retraining (docs/notices.md), on its schedule. */
   readonly noticeSweep: ProjectFunction;
-  /** Abandons cmi5 sessions left open (docs/lrs.md), every 15 minutes. */
+  /** Abandons cmi5 sessions left open (docs/lrs.md), on its schedule. */
   readonly abandonSweep: ProjectFunction;
   readonly deadLetterQueue: Queue;
   /** The search indexer and its dead-letter queue; absent on a table without a stream (adopted by name). */
@@ -103,7 +111,8 @@ export class EventsStack extends Stack {
     });
     const environment = { ...functionEnvironment(settings, props), STEPWISE_EVENT_BUS_NAME: this.bus.eventBusName };
     const common = {
-      entry: repoPath(DELIVERER_ENTRY),
+      // The stream deliverer and the retry sweep: two exports of one module.
+      entry: repoPath(RETRY_SWEEP.entry),
       environment,
       logRetention: settings.logRetentionDays,
       logLevel: settings.logLevel,
@@ -116,10 +125,10 @@ export class EventsStack extends Stack {
       description: 'Stepwise event deliverer (new outbox items from the table stream)',
       timeoutSeconds: STREAM_TIMEOUT_SECONDS,
     });
-    this.retrySweep = new ProjectFunction(this, 'RetrySweep', {
+    this.retrySweep = new ProjectFunction(this, RETRY_SWEEP.name, {
       ...common,
-      handlerExport: 'sweep',
-      description: 'Stepwise event deliverer (retries and pending events, every minute)',
+      handlerExport: RETRY_SWEEP.exportName,
+      description: scheduledFunctionDescription(RETRY_SWEEP),
       timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
     });
 
@@ -171,22 +180,18 @@ export class EventsStack extends Stack {
       searchCollection: props.searchCollection,
     });
 
-    new Rule(this, 'RetrySweepSchedule', {
-      description: 'Runs the Stepwise event deliverer sweep every minute',
-      schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(this.retrySweep.function, { retryAttempts: 0 })],
-    });
-
-    this.noticeSweep = new ProjectFunction(this, 'NoticeSweep', {
-      entry: repoPath(NOTICE_SWEEP_ENTRY),
-      environment: functionEnvironment(settings, props),
-      logRetention: settings.logRetentionDays,
-      logLevel: settings.logLevel,
-      alarmTopic: props.alarmTopic,
-      handlerExport: 'sweep',
-      description: 'Stepwise notice sweep (due and lapse notices, retraining), every 5 minutes',
-      timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
-    });
+    const sweepFunction = (schedule: ScheduledFunction) =>
+      new ProjectFunction(this, schedule.name, {
+        entry: repoPath(schedule.entry),
+        environment: functionEnvironment(settings, props),
+        logRetention: settings.logRetentionDays,
+        logLevel: settings.logLevel,
+        alarmTopic: props.alarmTopic,
+        handlerExport: schedule.exportName,
+        description: scheduledFunctionDescription(schedule),
+        timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
+      });
+    this.noticeSweep = sweepFunction(NOTICE_SWEEP);
     grantFunctionAccess(
       this.noticeSweep,
       { table: NOTICE_SWEEP_TABLE_ACTIONS, sendMail: true },
@@ -197,22 +202,8 @@ export class EventsStack extends Stack {
         mailFrom: settings.mailFrom,
       },
     );
-    new Rule(this, 'NoticeSweepSchedule', {
-      description: 'Runs the Stepwise notice sweep every 5 minutes',
-      schedule: Schedule.rate(Duration.minutes(5)),
-      targets: [new LambdaFunction(this.noticeSweep.function, { retryAttempts: 0 })],
-    });
 
-    this.abandonSweep = new ProjectFunction(this, 'Cmi5AbandonSweep', {
-      entry: repoPath(ABANDON_SWEEP_ENTRY),
-      environment: functionEnvironment(settings, props),
-      logRetention: settings.logRetentionDays,
-      logLevel: settings.logLevel,
-      alarmTopic: props.alarmTopic,
-      handlerExport: 'sweep',
-      description: 'Stepwise cmi5 abandon sweep (sessions left open), every 15 minutes',
-      timeoutSeconds: SWEEP_TIMEOUT_SECONDS,
-    });
+    this.abandonSweep = sweepFunction(ABANDON_SWEEP);
     grantFunctionAccess(
       this.abandonSweep,
       { table: ABANDON_SWEEP_TABLE_ACTIONS },
@@ -223,11 +214,20 @@ export class EventsStack extends Stack {
         mailFrom: settings.mailFrom,
       },
     );
-    new Rule(this, 'Cmi5AbandonSweepSchedule', {
-      description: 'Runs the Stepwise cmi5 abandon sweep every 15 minutes',
-      schedule: Schedule.rate(Duration.minutes(15)),
-      targets: [new LambdaFunction(this.abandonSweep.function, { retryAttempts: 0 })],
-    });
+
+    // One rule per entry of functions/schedules.ts.
+    const scheduled: Record<ScheduledFunction['name'], ProjectFunction> = {
+      RetrySweep: this.retrySweep,
+      NoticeSweep: this.noticeSweep,
+      Cmi5AbandonSweep: this.abandonSweep,
+    };
+    for (const schedule of scheduledFunctions) {
+      new Rule(this, `${schedule.name}Schedule`, {
+        description: `Runs the Stepwise ${schedule.title} ${everyMinutes(schedule.rateMinutes)}`,
+        schedule: Schedule.rate(Duration.minutes(schedule.rateMinutes)),
+        targets: [new LambdaFunction(scheduled[schedule.name].function, { retryAttempts: 0 })],
+      });
+    }
 
     addAlarm(this, 'DeadLettersAlarm', {
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({

@@ -4,30 +4,27 @@
  * arrives) answer at one origin, the one `stepwise:siteUrl` names. Images (`/igi/*`) come from
  * the media bucket itself, through origin access control (decisions 197, 198).
  */
-import { Annotations, Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
-  CacheCookieBehavior,
-  CacheHeaderBehavior,
   CachePolicy,
-  CacheQueryStringBehavior,
   Distribution,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   OriginSslPolicy,
   PriceClass,
-  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, OriginGroup, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { HttpOrigin, OriginGroup } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { IMAGE_MAX_AGE_SECONDS, MEDIA_DERIVED_PREFIX } from '../../../shared/storage/media-objects.ts';
+import { privateBucketBehavior } from '../constructs/private-bucket-behavior.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 export interface SiteStackProps extends StackProps {
@@ -93,45 +90,21 @@ export class SiteStack extends Stack {
    * (decision 280); the bucket answers 403 for a missing key, since the distribution may not list it.
    */
   private imagesBehavior(mediaBucket: IBucket, apiOrigin: HttpOrigin): BehaviorOptions {
-    const bucket = Bucket.fromBucketAttributes(this, 'MediaBucket', {
-      bucketName: mediaBucket.bucketName,
-      bucketRegionalDomainName: mediaBucket.bucketRegionalDomainName,
-    });
-    Annotations.of(this).acknowledgeWarning(
-      '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
-      'The media bucket policy (stateful stack) grants this account distributions GetObject on igi/*',
-    );
-    const maxAge = Duration.seconds(IMAGE_MAX_AGE_SECONDS);
-    return {
-      origin: new OriginGroup({
-        primaryOrigin: S3BucketOrigin.withOriginAccessControl(bucket),
-        fallbackOrigin: apiOrigin,
-        fallbackStatusCodes: [403, 404],
-      }),
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-      cachePolicy: new CachePolicy(this, 'ImagesCachePolicy', {
-        comment: 'Images by guid: immutable, kept one hour so that a deleted one leaves soon',
-        defaultTtl: maxAge,
-        maxTtl: maxAge,
-        minTtl: Duration.seconds(0),
-        // The guid and size are the whole key: no query, header or cookie changes the bytes.
-        queryStringBehavior: CacheQueryStringBehavior.none(),
-        headerBehavior: CacheHeaderBehavior.none(),
-        cookieBehavior: CacheCookieBehavior.none(),
-      }),
-      responseHeadersPolicy: new ResponseHeadersPolicy(this, 'ImagesHeaders', {
-        comment: 'Images: the same hour in the apps and browsers as at the edge',
-        // Videos' and documents' files share the path (decision 312): no browser sniffs them into a page.
-        securityHeadersBehavior: { contentTypeOptions: { override: true } },
-        customHeadersBehavior: {
-          customHeaders: [
-            { header: 'Cache-Control', value: `public, max-age=${IMAGE_MAX_AGE_SECONDS}`, override: true },
-          ],
-        },
-      }),
+    return privateBucketBehavior(this, {
+      bucket: mediaBucket,
+      ids: { bucket: 'MediaBucket', cachePolicy: 'ImagesCachePolicy', headers: 'ImagesHeaders' },
+      bucketPolicyGrant:
+        'The media bucket policy (stateful stack) grants this account distributions GetObject on igi/*',
+      origin: (bucketOrigin) =>
+        new OriginGroup({ primaryOrigin: bucketOrigin, fallbackOrigin: apiOrigin, fallbackStatusCodes: [403, 404] }),
+      maxAgeSeconds: IMAGE_MAX_AGE_SECONDS,
+      cacheControl: 'public',
+      // The guid and size are the whole key.
+      cacheComment: 'Images by guid: immutable, kept one hour so that a deleted one leaves soon',
+      // Videos' and documents' files share the path (decision 312): no browser sniffs them into a page.
+      headersComment: 'Images: the same hour in the apps and browsers as at the edge',
       // JPEG, PNG and WebP are compressed already.
       compress: false,
-    };
+    }).behavior;
   }
 }

@@ -14,6 +14,7 @@ import { padId } from '../keys.ts';
 import { queryAll } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 const id = z.int().check(z.positive());
 
@@ -26,8 +27,9 @@ export const comprehensionQuizItemSchema = z.strictObject({
   entity: z.literal('ComprehensionQuiz'),
   releaseid: id,
   quizid: id,
-  /** Who tied it, when. */
-  userid: z.int(),
+  /** Who tied it, when; null when a site API token did, named by `userid_token` (decision 260). */
+  userid: z.nullable(z.int()),
+  userid_token: z.optional(serviceAuthorSchema),
   date: z.number(),
 });
 export type ComprehensionQuizRecord = StoredRecord<typeof comprehensionQuizItemSchema>;

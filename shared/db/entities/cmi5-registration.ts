@@ -24,6 +24,8 @@ export const cmi5AuStatusSchema = z.object({
   failed: z.boolean(),
   waived: z.boolean(),
   satisfied: z.boolean(),
+  /** The manager who waived the AU (POST …/waive; absent: not waived, or before writers were kept). */
+  waived_by: z.optional(z.int().check(z.positive())),
 });
 
 export const cmi5RegistrationItemSchema = z.strictObject({
@@ -44,6 +46,8 @@ export const cmi5RegistrationItemSchema = z.strictObject({
   satisfied_blocks: z.array(z.string()),
   course_satisfied: z.boolean(),
   created: z.number(),
+  /** Who launched it: the learner from the player, an Admin by POST /admin/cmi5/launches (absent: made before). */
+  created_by: z.optional(z.int().check(z.positive())),
 });
 
 export type Cmi5RegistrationRecord = StoredRecord<typeof cmi5RegistrationItemSchema>;

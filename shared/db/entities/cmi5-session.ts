@@ -53,6 +53,10 @@ export const cmi5SessionItemSchema = z.strictObject({
   /** How many of the AU's requests were stored in the session (absent: none yet). */
   writes: z.optional(z.int().check(z.nonnegative())),
   created: z.number(),
+  /** Who launched it: the learner from the player, an Admin by POST /admin/cmi5/launches (absent: made before). */
+  created_by: z.optional(z.int().check(z.positive())),
+  /** The Admin who abandoned it by a route (absent: the scheduled sweep did, or it did not end so). */
+  abandoned_by: z.optional(z.int().check(z.positive())),
 });
 
 export type Cmi5SessionRecord = StoredRecord<typeof cmi5SessionItemSchema>;
@@ -105,23 +109,25 @@ export async function claimCmi5Fetch(sessionId: string, tokenHash: string): Prom
 
 /**
  * Moves the session from `from` to `to`; an ended session (terminated, abandoned) leaves the open
- * index. False when the session was not in `from`.
+ * index. An abandon an Admin asked for names them (`abandonedBy`). False when the session was not in `from`.
  */
 export async function moveCmi5Session(
   sessionId: string,
   from: Cmi5SessionState,
   to: Cmi5SessionState,
+  abandonedBy?: number,
 ): Promise<boolean> {
   const ends = to === 'terminated' || to === 'abandoned';
+  const by = to === 'abandoned' && abandonedBy !== undefined;
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: sessionKey(sessionId),
-        UpdateExpression: `SET #state = :to${ends ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
+        UpdateExpression: `SET #state = :to${by ? ', abandoned_by = :by' : ''}${ends ? ' REMOVE gsi1pk, gsi1sk' : ''}`,
         ConditionExpression: 'attribute_exists(pk) AND #state = :from',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':to': to, ':from': from },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ...(by ? { ':by': abandonedBy } : {}) },
       }),
     );
     return true;

@@ -11,14 +11,16 @@
  * the local deliverer polls and what the scheduled sweep re-reads when a stream batch failed.
  * Items expire (TTL) 30 days after the event.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
+import { queryPage } from '../paging.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
 import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
-import { EVENT_NAMES, type DomainEvent, type StoredEvent } from '../../domain/events/catalogue.ts';
+import type { DomainEvent } from '../../domain/events/catalogue.ts';
+import { type StoredEvent, storedEventSchema } from '../../domain/events/stored-event.ts';
 import { parseStored } from '../stored-item.ts';
 import * as z from 'zod/mini';
 
@@ -26,10 +28,10 @@ export const OUTBOX_ENTITY = 'OutboxEvent';
 const PENDING_PARTITION = 'OUTBOX#PENDING';
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
-/** An event as stored (the catalogue's StoredEvent). */
+/** An event as stored (shared/domain/events/stored-event.ts). */
 export type OutboxEventRecord = StoredEvent;
 
-/** An OutboxEvent as recordPut writes it (the event's entity is `subject`); dispatch REMOVEs the index keys. */
+/** An OutboxEvent as recordPut writes it; dispatch REMOVEs the index keys. */
 export const outboxEventItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -37,13 +39,9 @@ export const outboxEventItemSchema = z.strictObject({
   gsi1pk: z.optional(z.string()),
   gsi1sk: z.optional(z.string()),
   ttl: z.number(),
-  eventid: z.string(),
-  name: z.enum([...EVENT_NAMES, 'ping']),
+  // The stored event, its entity kept as `subject`: `entity` names the item type on every item.
+  ...z.omit(storedEventSchema, { entity: true }).shape,
   subject: z.string(),
-  sequence: z.string(),
-  occurred_at: z.number(),
-  data: z.record(z.string(), z.unknown()),
-  target_webhookid: z.optional(z.int()),
   dispatched_at: z.optional(z.number()),
 });
 
@@ -210,17 +208,7 @@ export async function listPendingEvents(limit: number): Promise<OutboxEventRecor
 
 /** The pending outbox items as stored (what the table's stream carries as their NewImage). */
 export async function pendingOutboxItems(limit: number): Promise<Record<string, unknown>[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: '#pk = :pending',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk },
-      ExpressionAttributeValues: { ':pending': PENDING_PARTITION },
-      Limit: limit,
-    }),
-  );
-  return result.Items ?? [];
+  return queryPage({ index: INDEXES.gsi1, partition: PENDING_PARTITION }, { limit, offset: 0 });
 }
 
 /** Takes a fanned-out event off the pending index (idempotent). */

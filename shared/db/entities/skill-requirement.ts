@@ -14,6 +14,7 @@ import { INDEXES } from '../table.ts';
 import { queryAll } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordsOf, type StoredRecord } from '../stored-item.ts';
+import { serviceAuthorSchema } from './api-token.ts';
 
 const id = z.int().check(z.positive());
 
@@ -34,7 +35,9 @@ export const skillRequirementItemSchema = z.strictObject({
   skillid: id,
   /** The level required, 1-4. */
   level: z.int().check(z.minimum(1), z.maximum(4)),
-  set_by_userid: z.int(),
+  /** Who set it; null when a site API token did, named by `set_by_userid_token` (decision 260). */
+  set_by_userid: z.nullable(z.int()),
+  set_by_userid_token: z.optional(serviceAuthorSchema),
   set_date: z.number(),
 });
 

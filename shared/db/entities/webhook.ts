@@ -16,12 +16,12 @@
  *   delivering with its lease run out) and counts the attempt; the ack applies only while the
  *   delivery is still held by that attempt (status delivering and attempts unchanged).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { padId } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
-import { queryAll, queryPage } from '../paging.ts';
+import { queryAll, queryFirst, queryPage } from '../paging.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import { recordFrom, recordsOf, type FilledRecord, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
@@ -257,32 +257,26 @@ export async function getDelivery(
 
 /** Deliveries due by `nowMs` (claimable ones and expired claims), soonest first. */
 export async function listDueDeliveries(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEXES.gsi1.name,
-      KeyConditionExpression: '#pk = :pk AND #sk <= :until',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi1.pk, '#sk': INDEXES.gsi1.sk },
-      ExpressionAttributeValues: { ':pk': DUE_PARTITION, ':until': `${String(nowMs).padStart(13, '0')}~` },
-      Limit: limit,
-    }),
+  const items = await queryPage(
+    {
+      index: INDEXES.gsi1,
+      partition: DUE_PARTITION,
+      // Due keys start with the 13-digit due time: every one sorts after '0'.
+      sortBetween: { from: '0', to: `${String(nowMs).padStart(13, '0')}~` },
+    },
+    { limit, offset: 0 },
   );
-  return (result.Items ?? []).map(asDelivery);
+  return items.map(asDelivery);
 }
 
 /** True when an earlier delivery of the same entity to the same webhook is still unfinished. */
 export async function hasEarlierUnfinished(delivery: DeliveryRecord): Promise<boolean> {
-  const result = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: INDEXES.gsi2.name,
-      KeyConditionExpression: '#pk = :pk AND #sk < :mine',
-      ExpressionAttributeNames: { '#pk': INDEXES.gsi2.pk, '#sk': INDEXES.gsi2.sk },
-      ExpressionAttributeValues: { ':pk': queuePartition(delivery), ':mine': queueSortKey(delivery) },
-      Limit: 1,
-    }),
-  );
-  return (result.Items ?? []).length > 0;
+  const earlier = await queryFirst({
+    index: INDEXES.gsi2,
+    partition: queuePartition(delivery),
+    sortBefore: queueSortKey(delivery),
+  });
+  return earlier !== undefined;
 }
 
 /**

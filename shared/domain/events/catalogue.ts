@@ -270,18 +270,6 @@ export interface DomainEvent<N extends EventName = EventName> {
   target_webhookid?: number;
 }
 
-/** An event as the outbox stores it (shared/db/entities/outbox.ts): what deliveries are built from. */
-export interface StoredEvent {
-  eventid: string;
-  name: EventName;
-  entity: string;
-  /** Sorts the entity's events in the order they were written. */
-  sequence: string;
-  occurred_at: number;
-  data: Record<string, unknown>;
-  target_webhookid?: number;
-}
-
 export function domainEvent<N extends EventName>(
   name: N,
   entity: string,

@@ -5,7 +5,8 @@
  * {course_stageid, docid, doctype, title, userid, doc_completion}; other events carry their
  * own `data` (docs/events.md). The event's name travels in the X-Stepwise-Event header.
  */
-import { EVENT_TITLES, type StoredEvent } from './catalogue.ts';
+import { EVENT_TITLES } from './catalogue.ts';
+import type { StoredEvent } from './stored-event.ts';
 
 export interface Site {
   name: string;

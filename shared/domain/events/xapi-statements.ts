@@ -8,7 +8,7 @@
  * the same ids, and the LRS recognises them.
  */
 import { createHash } from 'node:crypto';
-import type { StoredEvent } from './catalogue.ts';
+import type { StoredEvent } from './stored-event.ts';
 
 const VERBS = {
   completed: { id: 'http://adlnet.gov/expapi/verbs/completed', display: { 'en-US': 'completed' } },
