@@ -36,7 +36,7 @@
  * (counts as always), and the End Attempt of a cluster that flow leaves (only exit and post
  * rules end a cluster's attempt).
  */
-import { type ActivityStatus, rollupTree, UNKNOWN_STATUS } from './scorm-rollup.ts';
+import { type ActivityStatus, rollupTree, type TreeResult, UNKNOWN_STATUS } from './scorm-rollup.ts';
 import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';
 
 export interface ObjectiveStatus {
@@ -218,6 +218,8 @@ export class Sequencer {
   readonly root: Activity;
   private readonly byId: Map<string, Activity>;
   private readonly statuses: Map<string, ActivityStatus>;
+  /** Rollup of the tree with the globals read (the module's result is its root's). */
+  readonly rollup: TreeResult;
 
   constructor(
     readonly structure: ScormStructure,
@@ -238,7 +240,8 @@ export class Sequencer {
       const read = primary ? this.readGlobals(primary, UNKNOWN_STATUS) : null;
       if (read && (read.satisfied !== null || read.measure !== null)) scos.set(node.id, { ...UNKNOWN_STATUS, ...read });
     }
-    this.statuses = rollupTree(structure, scos).activities;
+    this.rollup = rollupTree(structure, scos);
+    this.statuses = this.rollup.activities;
   }
 
   activity(id: string): Activity | undefined {
@@ -600,6 +603,12 @@ export class Sequencer {
       }
     }
     return out;
+  }
+
+  /** The activity's ancestors, its parent first, the root last. */
+  ancestors(id: string): string[] {
+    const node = this.byId.get(id);
+    return node ? ancestorsOf(node).map((at) => at.id) : [];
   }
 
   /** Every activity below `id` (and itself): what a retry of it starts over. */
