@@ -121,7 +121,10 @@ function generator(seed: string): () => number {
  * (selectCount, in their order) and reordered (reorderChildren) when the timing is not 'never'.
  * `seeds.attempt` is drawn from for 'onEachNewAttempt', `seeds.learner` for 'once'.
  */
-export function arrangeStructure(structure: ScormStructure, seeds: { attempt: string; learner: string }): ScormStructure {
+export function arrangeStructure(
+  structure: ScormStructure,
+  seeds: { attempt: string; learner: string },
+): ScormStructure {
   const items = structure.items.filter((item) => item.organization === structure.default_organization);
   const organization = structure.organizations.find((entry) => entry.identifier === structure.default_organization);
   const childrenOf = new Map<string | null, ScormItem[]>();
@@ -439,7 +442,8 @@ export class Sequencer {
           return `"${title(node)}" must be finished before leaving it`;
       // constrainChoice: the nearest constrained activity of the current one allows its flow neighbours only.
       const constrained = [current, ...ancestorsOf(current)].find(
-        (node) => node !== common && !isDescendant(common, node) && node.sequencing?.constrained_choice?.constrain_choice,
+        (node) =>
+          node !== common && !isDescendant(common, node) && node.sequencing?.constrained_choice?.constrain_choice,
       );
       if (constrained && !this.nearConstrained(constrained, target))
         return `"${title(constrained)}" only allows the activities next to it`;
@@ -509,9 +513,10 @@ export class Sequencer {
     if (request.kind === 'abandon') return nothing(null);
     const suspended = this.status(current).suspended;
     // Sequencing Exit Action Rules (TB.2.1): the topmost ancestor whose exit rule fires is left.
-    const exited = () => ancestorsOf(current!)
-      .reverse()
-      .find((node) => node !== this.root && this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
+    const exited = () =>
+      ancestorsOf(current!)
+        .reverse()
+        .find((node) => node !== this.root && this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
     let rules: 'continue' | 'previous' | 'retry' | null = null;
     let retryOn: Activity | null = null;
     if (!suspended) {
@@ -553,8 +558,7 @@ export class Sequencer {
     if (request.kind === 'choice' || request.kind === 'jump') {
       const target = this.byId.get(request.target);
       if (!target) return nothing(`The module has no SCO "${request.target}"`);
-      const refusal =
-        request.kind === 'jump' ? this.deliveryRefusal(target.id) : this.choiceRefusal(current, target);
+      const refusal = request.kind === 'jump' ? this.deliveryRefusal(target.id) : this.choiceRefusal(current, target);
       return refusal ? nothing(refusal) : { deliver: target.id, end: false, retry: [], message: null };
     }
     // exit: the SCO ended; at the root (exitParent climbed there) the session ends.

@@ -367,8 +367,49 @@ export function arrangedStructure(
   return arrangeStructure(structure, { attempt: `${moduleid}:${userid}:${attempt}`, learner: `${moduleid}:${userid}` });
 }
 
+export interface PlayerSequencing {
+  /** The structure as the attempt arranges it (randomization). */
+  structure: ScormStructure;
+  state: SequencingState;
+  /** What the last Terminate's navigation request delivers. */
+  delivery: AttemptSequencing['delivery'];
+}
+
+/**
+ * What the player page sequences a SCORM 2004 launch with (decision 335): the learner's attempt
+ * `attempt` (null: a preview, nothing tracked) arranged and its tracking state; null for 1.2.
+ */
+export async function playerSequencing(
+  caller: Caller,
+  record: ModuleImportRecord,
+  attempt: number | null,
+): Promise<PlayerSequencing | null> {
+  const structure = record.manifest?.scorm;
+  if (modelOf(record) !== 'scorm2004' || !structure) return null;
+  if (attempt === null)
+    return {
+      structure: arrangedStructure(structure, record.moduleid, caller.userid, 0),
+      state: sequencingState({}, undefined),
+      delivery: null,
+    };
+  const stored = await getAttempt(record.moduleid, caller.userid, attempt);
+  const sequencing = stored?.sequencing ?? {
+    attempts: {},
+    globals: stored ? {} : globalsCarried(structure, await latestAttempt(record.moduleid, caller.userid)),
+    delivery: null,
+  };
+  return {
+    structure: arrangedStructure(structure, record.moduleid, caller.userid, attempt),
+    state: sequencingState(stored?.scos ?? {}, sequencing),
+    delivery: sequencing.delivery,
+  };
+}
+
 /** The tracking state the sequencing rules read, from the SCOs' data and the attempt's sequencing state. */
-export function sequencingState(scos: Record<string, ScoState>, sequencing: AttemptSequencing | undefined): SequencingState {
+export function sequencingState(
+  scos: Record<string, ScoState>,
+  sequencing: AttemptSequencing | undefined,
+): SequencingState {
   return {
     scos: new Map(
       Object.entries(scos).map(([identifier, entry]) => [
@@ -383,7 +424,10 @@ export function sequencingState(scos: Record<string, ScoState>, sequencing: Atte
 }
 
 /** Global objectives a new attempt starts with: the last attempt's when the organization keeps them global. */
-function globalsCarried(structure: ScormStructure, latest: ModuleAttemptRecord | undefined): AttemptSequencing['globals'] {
+function globalsCarried(
+  structure: ScormStructure,
+  latest: ModuleAttemptRecord | undefined,
+): AttemptSequencing['globals'] {
   const organization = structure.organizations.find((entry) => entry.identifier === structure.default_organization);
   return organization?.objectives_global_to_system === false ? {} : (latest?.sequencing?.globals ?? {});
 }
