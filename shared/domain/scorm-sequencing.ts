@@ -257,11 +257,22 @@ export class Sequencer {
 
   private readGlobals(objective: Objective, local: ObjectiveStatus): ObjectiveStatus {
     let { satisfied, measure } = local;
+    // What the objective knows itself and writes to the same global is at least as new as the global.
     for (const map of objective.map_info) {
       const global = this.state.globals.get(map.target_objective_id);
       if (!global) continue;
-      if (map.read_satisfied_status && global.satisfied !== null) satisfied = global.satisfied;
-      if (map.read_normalized_measure && global.measure !== null) measure = global.measure;
+      if (
+        map.read_satisfied_status &&
+        global.satisfied !== null &&
+        !(map.write_satisfied_status && local.satisfied !== null)
+      )
+        satisfied = global.satisfied;
+      if (
+        map.read_normalized_measure &&
+        global.measure !== null &&
+        !(map.write_normalized_measure && local.measure !== null)
+      )
+        measure = global.measure;
     }
     return { satisfied, measure };
   }

@@ -450,8 +450,10 @@ function sequence(
     attempts[commit.sco] = (attempts[commit.sco] ?? 0) + 1;
     for (const ancestor of probe.ancestors(commit.sco)) attempts[ancestor] = Math.max(attempts[ancestor] ?? 0, 1);
   }
-  const sequencer = new Sequencer(structure, sequencingState(scos, { ...before, attempts }));
-  const globals = { ...before.globals, ...Object.fromEntries(sequencer.globalWrites()) };
+  const written = new Sequencer(structure, sequencingState(scos, { ...before, attempts })).globalWrites();
+  const globals = { ...before.globals, ...Object.fromEntries(written) };
+  // The rules read the globals this commit wrote.
+  const sequencer = new Sequencer(structure, sequencingState(scos, { ...before, attempts, globals }));
   let delivery = commit.initialize ? null : before.delivery;
   let kept = scos;
   const request = commit.nav ? parseNavigationRequest(commit.nav) : null;
