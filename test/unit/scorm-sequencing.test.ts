@@ -176,11 +176,11 @@ describe('after a Terminate: exit and post-condition rules', () => {
     seq(FLOW + rules(rule('exitConditionRule', 'exit', when('completed')), failedRetry)),
   );
   const tree = structure(sco('intro') + unit + sco('outro'));
-  const after = (scos: Record<string, Partial<ActivityStatus>>, from: string, request = 'continue') =>
+  const decide = (scos: Record<string, Partial<ActivityStatus>>, from: string, request = 'continue') =>
     new Sequencer(tree, state(scos)).afterTerminate(from, parseNavigationRequest(request)!);
 
   it('a failed cluster is left by its exit rule and retried from its start', () => {
-    expect(after({ intro: {}, lesson: {}, quiz: { satisfied: false } }, 'quiz')).toEqual({
+    expect(decide({ intro: {}, lesson: {}, quiz: { satisfied: false } }, 'quiz')).toEqual({
       deliver: 'lesson',
       end: false,
       retry: ['unit'],
@@ -189,10 +189,10 @@ describe('after a Terminate: exit and post-condition rules', () => {
   });
 
   it('a passed cluster flows on; continue past the last activity ends the session', () => {
-    expect(after({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({ deliver: 'outro', retry: [] });
-    expect(after({ intro: {}, lesson: {}, quiz: {}, outro: {} }, 'outro')).toMatchObject({ deliver: null, end: true });
+    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({ deliver: 'outro', retry: [] });
+    expect(decide({ intro: {}, lesson: {}, quiz: {}, outro: {} }, 'outro')).toMatchObject({ deliver: null, end: true });
     // The exit rule does not fire while the unit is incomplete: plain flow.
-    expect(after({ intro: {}, lesson: {} }, 'lesson')).toMatchObject({ deliver: 'quiz' });
+    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toMatchObject({ deliver: 'quiz' });
   });
 
   it.each([
