@@ -327,7 +327,10 @@ describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
   });
 });
 
-/** root (flow, choice) > [unit (flow; left when completed, retried when not satisfied) > [lesson, quiz], final (disabled until the unit is satisfied)] */
+/**
+ * root (flow, choice) > [unit (flow; left when completed, retried when not satisfied) > [lesson, quiz],
+ * final (disabled until the unit is satisfied)]
+ */
 function sequencedManifest(title: string): string {
   const condition = (name: string, operator = 'noOp') =>
     `<imsss:ruleConditions><imsss:ruleCondition condition="${name}" operator="${operator}"/></imsss:ruleConditions>`;
@@ -341,10 +344,12 @@ function sequencedManifest(title: string): string {
     <item identifier="unit"><title>Unit</title>${sco('lesson')}${sco('quiz')}
       <imsss:sequencing><imsss:controlMode flow="true"/><imsss:sequencingRules>
         <imsss:exitConditionRule>${condition('completed')}<imsss:ruleAction action="exit"/></imsss:exitConditionRule>
-        <imsss:postConditionRule>${condition('satisfied', 'not')}<imsss:ruleAction action="retry"/></imsss:postConditionRule>
+        <imsss:postConditionRule>${condition('satisfied', 'not')}<imsss:ruleAction action="retry"/>
+        </imsss:postConditionRule>
       </imsss:sequencingRules>
       <imsss:objectives><imsss:primaryObjective objectiveID="unit.done">
-        <imsss:mapInfo targetObjectiveID="g.unit" writeSatisfiedStatus="true"/></imsss:primaryObjective></imsss:objectives>
+        <imsss:mapInfo targetObjectiveID="g.unit" writeSatisfiedStatus="true"/></imsss:primaryObjective>
+      </imsss:objectives>
       </imsss:sequencing></item>
     ${sco(
       'final',

@@ -26,7 +26,8 @@ const cluster = (id: string, children: string, sequencing = seq(FLOW)) =>
 
 /** A rule of `kind` (preConditionRule, exitConditionRule, postConditionRule) doing `action` when `conditions` hold. */
 function rule(kind: string, action: string, conditions: string, combination = 'all') {
-  return `<imsss:${kind}><imsss:ruleConditions conditionCombination="${combination}">${conditions}</imsss:ruleConditions><imsss:ruleAction action="${action}"/></imsss:${kind}>`;
+  const combined = `<imsss:ruleConditions conditionCombination="${combination}">${conditions}</imsss:ruleConditions>`;
+  return `<imsss:${kind}>${combined}<imsss:ruleAction action="${action}"/></imsss:${kind}>`;
 }
 const when = (condition: string, operator = 'noOp', extra = '') =>
   `<imsss:ruleCondition condition="${condition}" operator="${operator}"${extra}/>`;
@@ -35,7 +36,8 @@ const rules = (...list: string[]) => `<imsss:sequencingRules>${list.join('')}</i
 function structure(body: string, organization = seq(FLOW)) {
   const ids = [...body.matchAll(/identifierref="([^"]+)"/g)].map((match) => match[1]!);
   return parseScormManifest(`<?xml version="1.0"?>
-<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
   xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
   <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
   <organizations default="ORG"><organization identifier="ORG"><title>T</title>${body}${organization}
@@ -87,14 +89,17 @@ describe('pre-condition rules', () => {
     sco(
       'a',
       seq(
-        '<imsss:objectives><imsss:primaryObjective objectiveID="pa"><imsss:mapInfo targetObjectiveID="g" writeSatisfiedStatus="true"/></imsss:primaryObjective></imsss:objectives>',
+        '<imsss:objectives><imsss:primaryObjective objectiveID="pa">' +
+          '<imsss:mapInfo targetObjectiveID="g" writeSatisfiedStatus="true"/>' +
+          '</imsss:primaryObjective></imsss:objectives>',
       ),
     ) +
       sco(
         'b',
         seq(
           rules(rule('preConditionRule', 'disabled', when('satisfied', 'not', ' referencedObjective="gate"'))) +
-            '<imsss:objectives><imsss:primaryObjective objectiveID="pb"/><imsss:objective objectiveID="gate"><imsss:mapInfo targetObjectiveID="g"/></imsss:objective></imsss:objectives>',
+            '<imsss:objectives><imsss:primaryObjective objectiveID="pb"/><imsss:objective objectiveID="gate">' +
+            '<imsss:mapInfo targetObjectiveID="g"/></imsss:objective></imsss:objectives>',
         ),
       ),
   );
@@ -249,7 +254,8 @@ describe('randomization', () => {
         'pool',
         sco('q1') + sco('q2') + sco('q3') + sco('q4') + sco('q5'),
         seq(
-          `${FLOW}<imsss:randomizationControls selectCount="2" reorderChildren="true" selectionTiming="${timing}" randomizationTiming="${timing}"/>`,
+          `${FLOW}<imsss:randomizationControls selectCount="2" reorderChildren="true" ` +
+            `selectionTiming="${timing}" randomizationTiming="${timing}"/>`,
         ),
       ),
     );
