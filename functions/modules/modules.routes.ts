@@ -101,7 +101,10 @@ export const modulesGroup = defineGroup({
         "`scorm_<code>` per element over the spec's limits (e.g. suspend_data over 4,096 characters in 1.2, " +
         '64,000 in 2004), `terminated` for a commit after Terminate/LMSFinish without a new Initialize. The ' +
         'server judges the result (mastery score, scaled passing score, completion threshold); the commit that ' +
-        'first satisfies the module completes its course stage.',
+        'first satisfies the module completes its course stage. SCORM 2004: `nav` with `terminate` is the ' +
+        "Terminate's navigation request (`continue`, `previous`, `{target=ID}choice`, `exitAll`...); the " +
+        "manifest's exit and post-condition rules apply and the answer's `navigation` says what is delivered " +
+        'next (`deliver`), whether the session ends (`end`), or why nothing is (`message`; decision 335).',
       params: idParams('id', 'attemptid'),
       body: commitBody,
       example: {

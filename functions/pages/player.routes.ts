@@ -12,6 +12,8 @@ import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
 import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
+import { Sequencer } from '../../shared/domain/scorm-sequencing.ts';
+import { tableOfContents } from '../../shared/domain/scorm-structure.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
 import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
 import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
@@ -25,10 +27,11 @@ import {
   runtimeCaller,
   runtimeCommitPath,
 } from '../../shared/training/module-player.ts';
-import { commitInputSchema } from '../../shared/training/scorm-attempts.ts';
+import { commitInputSchema, playerSequencing } from '../../shared/training/scorm-attempts.ts';
 import { moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
+import { html } from './html/html.ts';
 import { renderPage, STYLE_HASH } from './html/layout.ts';
-import { asPage, pageHeaders } from './html/page-reply.ts';
+import { asPage, htmlReply, pageHeaders } from './html/page-reply.ts';
 import { type Cmi5Page, cmi5Content } from './player/cmi5-page.ts';
 import { PLAYER_SCRIPT, PLAYER_STYLES } from './player/player-assets.ts';
 import { playerContent, scoHref } from './player/player-page.ts';
@@ -122,18 +125,44 @@ async function playerPage(
     const model = player.standard;
     if ((model !== 'scorm12' && model !== 'scorm2004') || !player.content_base_url)
       throw new NotFoundError('Only SCORM modules play on this page');
-    const launchable = player.scos.filter((sco) => sco.launch);
+    // SCORM 2004: the sequencing rules with the learner's tracking state (decision 335).
+    const sequencing = await playerSequencing(
+      reader,
+      record,
+      mode === 'learner' ? (player.attempt?.attempt ?? 0) : null,
+    );
+    const sequencer = sequencing ? new Sequencer(sequencing.structure, sequencing.state) : null;
+    // The attempt's arrangement (selectCount, reorderChildren) orders and selects the TOC.
+    const scos = sequencing
+      ? tableOfContents(sequencing.structure).flatMap((item) =>
+          player.scos.filter((sco) => sco.identifier === item.identifier),
+        )
+      : player.scos;
+    const launchable = scos.filter((sco) => sco.launch);
     const states = new Map((player.attempt?.scos ?? []).map((sco) => [sco.identifier, sco]));
+    const refusal = (identifier: string) => sequencer?.deliveryRefusal(identifier) ?? null;
+    if (chosen && sequencer && launchable.some((sco) => sco.identifier === chosen)) {
+      const refused = refusal(chosen);
+      if (refused) return refusedPage(caller, path, moduleid, player.title, refused);
+    }
+    const deliverable = launchable.filter((sco) => refusal(sco.identifier) === null);
+    const started = sequencer?.start() ?? null;
     const current =
       launchable.find((sco) => sco.identifier === chosen) ??
-      launchable.find((sco) => states.get(sco.identifier)?.entry === 'resume') ??
-      launchable[0];
-    if (!current) throw new NotFoundError('The module has no SCO to launch');
-    // Where continue / previous lead and what may be chosen: the manifest's control modes (decision 325).
-    const structure = record.manifest?.scorm;
+      deliverable.find((sco) => states.get(sco.identifier)?.entry === 'resume') ??
+      deliverable.find((sco) => sco.identifier === sequencing?.delivery?.deliver) ??
+      deliverable.find((sco) => sco.identifier === started) ??
+      deliverable[0];
+    if (!current) {
+      if (launchable.length > 0 && sequencer)
+        return refusedPage(caller, path, moduleid, player.title, 'Nothing in this module can be delivered now');
+      throw new NotFoundError('The module has no SCO to launch');
+    }
+    // Where continue / previous lead and what may be chosen: control modes and sequencing rules (decisions 325, 335).
+    const structure = sequencing?.structure ?? record.manifest?.scorm;
     const byId = new Map(launchable.map((sco) => [sco.identifier, sco]));
     const navigation = structure
-      ? scormNavigation(structure, current.identifier)
+      ? scormNavigation(structure, current.identifier, sequencing?.state)
       : { next: null, end: false, previous: null, choosable: launchable.map((sco) => sco.identifier) };
     const previous = navigation.previous ? byId.get(navigation.previous) : undefined;
     const next = navigation.next ? byId.get(navigation.next) : undefined;
@@ -178,7 +207,7 @@ async function playerPage(
         moduleid,
         title: player.title,
         mode,
-        scos: player.scos,
+        scos,
         current,
         previous,
         next,
@@ -191,6 +220,18 @@ async function playerPage(
       ...pageHeaders(caller),
       'content-security-policy': playerSecurityPolicy(contentOrigin),
     });
+  });
+}
+
+/** A SCO the sequencing rules refuse (disabled, out of attempts): a 409 page that says why. */
+function refusedPage(caller: Caller | null, path: string, moduleid: number, title: string, message: string) {
+  return htmlReply(409, {
+    title,
+    caller,
+    path,
+    content: html`<h1>${title}</h1>
+<p class="player-refused" role="alert">${message}.</p>
+<p><a href="/ExternalTrainingModule/${moduleid}">Back to the module</a></p>`,
   });
 }
 

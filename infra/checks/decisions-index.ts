@@ -39,6 +39,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   322: 'reserved for entities declared once (issue 36), which needed one record (321)',
   324: 'reserved for the cold-start work (issue 36 item 6), which needed one record (323)',
   334: 'reserved for things stated twice (issue 36), which needed one record (333)',
+  336: 'reserved for the SCORM sequencing rules (issue 37), which needed one record (335)',
   340: 'reserved for the request-path work (issue 36 item 6), which needed one record (339)',
   341: 'reserved for things stated twice, round two (issue 36), which needed no record',
   342: 'reserved for things stated twice, round two (issue 36), which needed no record',

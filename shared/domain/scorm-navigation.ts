@@ -12,14 +12,21 @@
  *   sequencing session ends (`end`).
  * - `previous` (SB.2.8): the same backward; refused when a parent on the way is forwardOnly; a
  *   cluster is entered at its last child (its first when it is forwardOnly itself).
- * - choice (SB.2.9, simplified to the static checks): a SCO may be chosen when every activity
- *   from the root to its parent allows choice, and no ancestor of the current SCO with
- *   choiceExit false would be left.
+ * - choice (SB.2.9): a SCO may be chosen when every activity from the root to its parent allows
+ *   choice, no ancestor of the current SCO with choiceExit false would be left, and the sequencing
+ *   rules allow it (hiddenFromChoice, disabled, attempt limits, stopForwardTraversal, constrained
+ *   choice: shared/domain/scorm-sequencing.ts, decision 335).
  *
- * Not evaluated: sequencing rules (skip, disabled, hiddenFromChoice, stop forward traversal),
- * limit conditions and constrained choice; a Previous that would need them is still offered.
+ * The learner's tracking state (`SequencingState`) feeds the rules: with it, flow skips what skip
+ * rules skip and stops at a disabled activity or one out of attempts. What a Terminate leads to
+ * (exit and post-condition rules, retry) is `Sequencer.afterTerminate`, evaluated by the commit.
+ *
+ * Not evaluated: time limits and availability windows (see scorm-sequencing.ts); the Next and
+ * Previous offered before a Terminate are what flow allows with the state of that moment, so a
+ * post-condition rule that fires at the Terminate may deliver something else (the commit says what).
  */
-import { type ScormItem, type ScormStructure, tableOfContents } from './scorm-structure.ts';
+import { EMPTY_SEQUENCING_STATE, Sequencer, type SequencingState } from './scorm-sequencing.ts';
+import { type ScormStructure, tableOfContents } from './scorm-structure.ts';
 
 export interface ScormNavigation {
   /** The SCO `continue` delivers; null when continue is not allowed or the session ends. */
@@ -32,74 +39,12 @@ export interface ScormNavigation {
   choosable: string[];
 }
 
-interface Node {
-  item: ScormItem | null;
-  parent: Node | null;
-  children: Node[];
-  mode: { choice: boolean; choice_exit: boolean; flow: boolean; forward_only: boolean };
-}
-
-const DEFAULT_MODE = { choice: true, choice_exit: true, flow: false, forward_only: false };
-
-function tree(structure: ScormStructure): { root: Node; byId: Map<string, Node> } {
-  const organization = structure.organizations.find((entry) => entry.identifier === structure.default_organization);
-  const root: Node = {
-    item: null,
-    parent: null,
-    children: [],
-    mode: organization?.sequencing?.control_mode ?? DEFAULT_MODE,
-  };
-  const byId = new Map<string, Node>();
-  for (const item of tableOfContents(structure)) {
-    const parent = item.parent === null ? root : byId.get(item.parent);
-    if (!parent) continue;
-    const node: Node = { item, parent, children: [], mode: item.sequencing?.control_mode ?? DEFAULT_MODE };
-    parent.children.push(node);
-    byId.set(item.identifier, node);
-  }
-  return { root, byId };
-}
-
-const launchable = (node: Node) => node.children.length === 0 && node.item?.launch != null;
-
-/** Flow Activity Traversal (SB.2.3): the leaf delivered when flow enters `node`, or null. */
-function enter(node: Node, forward: boolean): Node | null {
-  if (!node.parent?.mode.flow) return null;
-  if (node.children.length === 0) return launchable(node) ? node : null;
-  const first = forward || node.mode.forward_only;
-  return enter(first ? node.children[0]! : node.children[node.children.length - 1]!, forward);
-}
-
-/** Flow Tree Traversal (SB.2.1) from a leaf: the next activity in the direction, or 'end' past the last. */
-function traverse(from: Node, forward: boolean): Node | 'end' | null {
-  let node = from;
-  for (;;) {
-    const parent = node.parent;
-    if (!parent) return forward ? 'end' : null;
-    if (!forward && parent.mode.forward_only) return null;
-    const siblings = parent.children;
-    const index = siblings.indexOf(node) + (forward ? 1 : -1);
-    if (index >= 0 && index < siblings.length) return siblings[index]!;
-    node = parent;
-  }
-}
-
-function flow(current: Node, forward: boolean): { to: string | null; end: boolean } {
-  if (!current.parent?.mode.flow) return { to: null, end: false };
-  const next = traverse(current, forward);
-  if (next === 'end') return { to: null, end: true };
-  const leaf = next ? enter(next, forward) : null;
-  return { to: leaf?.item?.identifier ?? null, end: false };
-}
-
-function ancestors(node: Node): Node[] {
-  const out: Node[] = [];
-  for (let at = node.parent; at; at = at.parent) out.push(at);
-  return out;
-}
-
-/** The navigation a launch of `current` offers. */
-export function scormNavigation(structure: ScormStructure, current: string): ScormNavigation {
+/** The navigation a launch of `current` offers, with the learner's tracking state. */
+export function scormNavigation(
+  structure: ScormStructure,
+  current: string,
+  state: SequencingState = EMPTY_SEQUENCING_STATE,
+): ScormNavigation {
   const leaves = tableOfContents(structure).filter((item) => item.launch);
   if (structure.edition === '1.2') {
     const index = leaves.findIndex((item) => item.identifier === current);
@@ -110,20 +55,15 @@ export function scormNavigation(structure: ScormStructure, current: string): Sco
       choosable: leaves.map((item) => item.identifier),
     };
   }
-  const { byId } = tree(structure);
-  const node = byId.get(current);
+  const sequencer = new Sequencer(structure, state);
+  const node = sequencer.activity(current);
   if (!node) return { next: null, end: false, previous: null, choosable: [] };
-  const forward = flow(node, true);
-  const backward = flow(node, false);
-  // choiceExit false on an ancestor of the current SCO: choice may not leave that ancestor's subtree.
-  const fences = ancestors(node).filter((ancestor) => ancestor.item && !ancestor.mode.choice_exit);
-  const choosable = leaves
-    .map((item) => byId.get(item.identifier))
-    .filter((target): target is Node => target !== undefined && launchable(target))
-    .filter((target) => {
-      const above = ancestors(target);
-      return above.every((ancestor) => ancestor.mode.choice) && fences.every((fence) => above.includes(fence));
-    })
-    .map((target) => target.item!.identifier);
-  return { next: forward.to, end: forward.end, previous: backward.to, choosable };
+  const forward = sequencer.flow(node, true);
+  const backward = sequencer.flow(node, false);
+  return {
+    next: 'to' in forward ? forward.to.id : null,
+    end: 'end' in forward,
+    previous: 'to' in backward ? backward.to.id : null,
+    choosable: sequencer.choosable(current),
+  };
 }

@@ -28,8 +28,10 @@
  * - End Attempt Process (UP.4): a SCO whose attempt ended without setting its completion or its
  *   objective is completed / satisfied unless its delivery controls say the content sets them.
  *
- * Not evaluated: global objectives (mapInfo), attempt and time limits (`attemptLimitExceeded`,
- * `timeLimitExceeded`, `outsideAvailableTimeRange` are false), `measureSatisfactionIfActive`.
+ * Global objectives (mapInfo) are read into the SCOs' statuses before rollup by
+ * shared/domain/scorm-sequencing.ts (decision 335). Not evaluated here: attempt and time limits
+ * in rollup conditions (`attemptLimitExceeded`, `timeLimitExceeded`, `outsideAvailableTimeRange`
+ * are false), `measureSatisfactionIfActive`.
  * Assets do not call the runtime, so they never have a status: they do not contribute.
  */
 import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';

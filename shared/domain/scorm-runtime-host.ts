@@ -66,6 +66,7 @@ const HOST_SCRIPT = `(function () {
     var body = { version: version, sco: sync.sco, cmi: cmi };
     if (flags.initialize) body.initialize = true;
     if (flags.terminate) body.terminate = true;
+    if (flags.terminate && flags.nav) body.nav = flags.nav;
     var attempt = keep(body);
     if (attempt) version = attempt.version;
     send({
@@ -77,6 +78,7 @@ const HOST_SCRIPT = `(function () {
       nav: flags.nav || '',
       completion: attempt ? String(attempt.completion_status) : '',
       satisfied: !!(attempt && attempt.satisfied === true),
+      delivery: attempt && attempt.navigation ? attempt.navigation : null,
     });
     return !!attempt;
   }

@@ -21,8 +21,16 @@ import {
   timespanSeconds,
 } from '../domain/scorm-attempt.ts';
 import { type ScormItem, type ScormStructure, tableOfContents } from '../domain/scorm-structure.ts';
-import { type ActivityStatus, rollupTree, scoStatus } from '../domain/scorm-rollup.ts';
+import { scoStatus } from '../domain/scorm-rollup.ts';
 import {
+  arrangeStructure,
+  cmiObjectives,
+  parseNavigationRequest,
+  Sequencer,
+  type SequencingState,
+} from '../domain/scorm-sequencing.ts';
+import {
+  type AttemptSequencing,
   getAttempt,
   latestAttempt,
   listModuleAttempts,
@@ -52,6 +60,8 @@ export const commitInputSchema = z.object({
   initialize: z.optional(z.boolean()),
   /** The runtime's Terminate / LMSFinish: ends it (its session_time joins total_time). */
   terminate: z.optional(z.boolean()),
+  /** SCORM 2004: the navigation request (adl.nav.request) that came with the Terminate (decision 335). */
+  nav: z.optional(z.string().check(z.maxLength(300))),
 });
 export type CommitInput = z.output<typeof commitInputSchema>;
 
@@ -190,8 +200,11 @@ export async function commit(
     );
 
   const stored = await getAttempt(record.moduleid, caller.userid, attempt);
+  let carried: AttemptSequencing['globals'] = {};
   if (!stored) {
-    const { attempt: expected } = continued(await latestAttempt(record.moduleid, caller.userid), trackedScoIds(toc));
+    const latest = await latestAttempt(record.moduleid, caller.userid);
+    carried = globalsCarried(structure, latest);
+    const { attempt: expected } = continued(latest, trackedScoIds(toc));
     if (attempt !== expected)
       throw ValidationError.field(
         'attempt',
@@ -231,7 +244,16 @@ export async function commit(
   };
   const scos = { ...(stored?.scos ?? {}), [sco.identifier]: state };
   const tracked = toc.filter((item) => item.scorm_type === 'sco' && item.launch);
-  const verdict = moduleVerdict(model, structure, toc, scos);
+  const arranged = model === 'scorm2004' ? arrangedStructure(structure, record.moduleid, caller.userid, attempt) : null;
+  const sequenced = arranged
+    ? sequence(arranged, scos, stored?.sequencing ?? { attempts: {}, globals: carried, delivery: null }, {
+        sco: sco.identifier,
+        restarted: input.initialize === true && (!previous || (previous.terminated && previous.exit !== 'suspend')),
+        initialize: input.initialize === true,
+        nav: input.terminate ? (input.nav ?? null) : null,
+      })
+    : null;
+  const verdict = moduleVerdict(model, arranged ?? structure, toc, scos, sequenced?.sequencing);
   const now = nowSeconds();
   const own = tracked.map((item) => scos[item.identifier]).filter((entry) => entry !== undefined);
   const single = tracked.length === 1 ? own[0] : undefined;
@@ -242,7 +264,8 @@ export async function commit(
     importid: stored?.importid ?? record.importid,
     standard: model,
     version: input.version + 1,
-    scos,
+    scos: sequenced?.scos ?? scos,
+    ...(sequenced ? { sequencing: sequenced.sequencing } : {}),
     completion_status: verdict.completion_status,
     success_status: verdict.success_status,
     score_raw: single?.score_raw ?? null,
@@ -302,18 +325,13 @@ export function moduleVerdict(
   structure: ScormStructure,
   toc: ScormItem[],
   scos: Record<string, ScoState>,
+  sequencing?: AttemptSequencing,
 ): Verdict {
   const tracked = toc.filter((item) => item.scorm_type === 'sco' && item.launch);
   const own = tracked.map((item) => scos[item.identifier]).filter((entry) => entry !== undefined);
   const attempted = own.some((entry) => entry.completion_status !== 'not attempted');
   if (model === 'scorm2004') {
-    const statuses = new Map<string, ActivityStatus>(
-      Object.entries(scos).map(([identifier, entry]) => [
-        identifier,
-        scoStatus({ ...entry, progress_measure: numberOf(entry.cmi['cmi.progress_measure']) }),
-      ]),
-    );
-    const { root, satisfied } = rollupTree(structure, statuses);
+    const { root, satisfied } = new Sequencer(structure, sequencingState(scos, sequencing)).rollup;
     return {
       completion_status:
         satisfied || root.completion === 'completed'
@@ -337,6 +355,127 @@ export function moduleVerdict(
     score_scaled: null,
     satisfied,
   };
+}
+
+/** The structure as this learner's attempt arranges it (selection and randomization; decision 335). */
+export function arrangedStructure(
+  structure: ScormStructure,
+  moduleid: number,
+  userid: number,
+  attempt: number,
+): ScormStructure {
+  return arrangeStructure(structure, { attempt: `${moduleid}:${userid}:${attempt}`, learner: `${moduleid}:${userid}` });
+}
+
+export interface PlayerSequencing {
+  /** The structure as the attempt arranges it (randomization). */
+  structure: ScormStructure;
+  state: SequencingState;
+  /** What the last Terminate's navigation request delivers. */
+  delivery: AttemptSequencing['delivery'];
+}
+
+/**
+ * What the player page sequences a SCORM 2004 launch with (decision 335): the learner's attempt
+ * `attempt` (null: a preview, nothing tracked) arranged and its tracking state; null for 1.2.
+ */
+export async function playerSequencing(
+  caller: Caller,
+  record: ModuleImportRecord,
+  attempt: number | null,
+): Promise<PlayerSequencing | null> {
+  const structure = record.manifest?.scorm;
+  if (modelOf(record) !== 'scorm2004' || !structure) return null;
+  if (attempt === null)
+    return {
+      structure: arrangedStructure(structure, record.moduleid, caller.userid, 0),
+      state: sequencingState({}, undefined),
+      delivery: null,
+    };
+  const stored = await getAttempt(record.moduleid, caller.userid, attempt);
+  const sequencing = stored?.sequencing ?? {
+    attempts: {},
+    globals: stored ? {} : globalsCarried(structure, await latestAttempt(record.moduleid, caller.userid)),
+    delivery: null,
+  };
+  return {
+    structure: arrangedStructure(structure, record.moduleid, caller.userid, attempt),
+    state: sequencingState(stored?.scos ?? {}, sequencing),
+    delivery: sequencing.delivery,
+  };
+}
+
+/** The tracking state the sequencing rules read, from the SCOs' data and the attempt's sequencing state. */
+export function sequencingState(
+  scos: Record<string, ScoState>,
+  sequencing: AttemptSequencing | undefined,
+): SequencingState {
+  return {
+    scos: new Map(
+      Object.entries(scos).map(([identifier, entry]) => [
+        identifier,
+        scoStatus({ ...entry, progress_measure: numberOf(entry.cmi['cmi.progress_measure']) }),
+      ]),
+    ),
+    objectives: new Map(Object.entries(scos).map(([identifier, entry]) => [identifier, cmiObjectives(entry.cmi)])),
+    attempts: new Map(Object.entries(sequencing?.attempts ?? {})),
+    globals: new Map(Object.entries(sequencing?.globals ?? {})),
+  };
+}
+
+/** Global objectives a new attempt starts with: the last attempt's when the organization keeps them global. */
+function globalsCarried(
+  structure: ScormStructure,
+  latest: ModuleAttemptRecord | undefined,
+): AttemptSequencing['globals'] {
+  const organization = structure.organizations.find((entry) => entry.identifier === structure.default_organization);
+  return organization?.objectives_global_to_system === false ? {} : (latest?.sequencing?.globals ?? {});
+}
+
+/**
+ * A 2004 commit's sequencing (decision 335): attempt counts (a SCO launched anew, and its clusters),
+ * what its objectives write to the global ones, and after a Terminate with a navigation request
+ * what is delivered next (exit and post-condition rules); a retry starts the retried activities'
+ * SCOs over (their data is dropped, their attempt counts stay).
+ */
+function sequence(
+  structure: ScormStructure,
+  scos: Record<string, ScoState>,
+  before: AttemptSequencing,
+  commit: { sco: string; restarted: boolean; initialize: boolean; nav: string | null },
+): { scos: Record<string, ScoState>; sequencing: AttemptSequencing } {
+  const attempts = { ...before.attempts };
+  const probe = new Sequencer(structure);
+  if (commit.restarted) {
+    attempts[commit.sco] = (attempts[commit.sco] ?? 0) + 1;
+    for (const ancestor of probe.ancestors(commit.sco)) attempts[ancestor] = Math.max(attempts[ancestor] ?? 0, 1);
+  }
+  const written = new Sequencer(structure, sequencingState(scos, { ...before, attempts })).globalWrites();
+  const globals = { ...before.globals, ...Object.fromEntries(written) };
+  // The rules read the globals this commit wrote.
+  const sequencer = new Sequencer(structure, sequencingState(scos, { ...before, attempts, globals }));
+  let delivery = commit.initialize ? null : before.delivery;
+  let kept = scos;
+  const request = commit.nav ? parseNavigationRequest(commit.nav) : null;
+  if (commit.nav && request) {
+    const decided = sequencer.afterTerminate(commit.sco, request);
+    delivery = {
+      from: commit.sco,
+      request: commit.nav,
+      deliver: decided.deliver,
+      end: decided.end,
+      message: decided.message,
+    };
+    if (decided.retry.length > 0) {
+      kept = { ...scos };
+      for (const retried of decided.retry) {
+        if (sequencer.subtree(retried).length > 1 || retried === structure.default_organization)
+          attempts[retried] = (attempts[retried] ?? 0) + 1;
+        for (const identifier of sequencer.subtree(retried)) delete kept[identifier];
+      }
+    }
+  }
+  return { scos: kept, sequencing: { attempts, globals, delivery } };
 }
 
 function numberOf(value: string | undefined): number | null {

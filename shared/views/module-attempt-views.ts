@@ -20,6 +20,18 @@ export const moduleAttemptSchema = z.object({
   satisfied_date: z.nullable(z.int()),
   created_date: z.int(),
   modified_date: z.int(),
+  /**
+   * SCORM 2004: what the last Terminate's navigation request leads to by the manifest's sequencing
+   * rules (decision 335): the SCO to deliver, or the end of the session, or why nothing is delivered.
+   */
+  navigation: z.optional(
+    z.object({
+      request: z.string(),
+      deliver: z.nullable(z.string()),
+      end: z.boolean(),
+      message: z.nullable(z.string()),
+    }),
+  ),
   scos: z.array(
     z.object({
       identifier: z.string(),
@@ -56,6 +68,16 @@ export function attemptView(record: ModuleAttemptRecord): ModuleAttemptView {
     satisfied_date: record.satisfied_date === null ? null : Math.trunc(record.satisfied_date),
     created_date: Math.trunc(record.created_date),
     modified_date: Math.trunc(record.modified_date),
+    ...(record.sequencing?.delivery
+      ? {
+          navigation: {
+            request: record.sequencing.delivery.request,
+            deliver: record.sequencing.delivery.deliver,
+            end: record.sequencing.delivery.end,
+            message: record.sequencing.delivery.message,
+          },
+        }
+      : {}),
     scos: Object.entries(record.scos).map(([identifier, sco]) => ({
       identifier,
       completion_status: sco.completion_status,

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
 import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
 import { importPackage } from '../support/modules.ts';
+import { zip } from '../support/module-packages.ts';
 import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
 
 let admin: string;
@@ -323,5 +324,105 @@ describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
     expect(rules.body).toMatchObject({ version: 4, satisfied: true });
     const next = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
+  });
+});
+
+/**
+ * root (flow, choice) > [unit (flow; left when completed, retried when not satisfied) > [lesson, quiz],
+ * final (disabled until the unit is satisfied)]
+ */
+function sequencedManifest(title: string): string {
+  const condition = (name: string, operator = 'noOp') =>
+    `<imsss:ruleConditions><imsss:ruleCondition condition="${name}" operator="${operator}"/></imsss:ruleConditions>`;
+  const sco = (id: string, sequencing = '') =>
+    `<item identifier="${id}" identifierref="R-${id}"><title>${id}</title>${sequencing}</item>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.sequenced" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>${title}</title>
+    <item identifier="unit"><title>Unit</title>${sco('lesson')}${sco('quiz')}
+      <imsss:sequencing><imsss:controlMode flow="true"/><imsss:sequencingRules>
+        <imsss:exitConditionRule>${condition('completed')}<imsss:ruleAction action="exit"/></imsss:exitConditionRule>
+        <imsss:postConditionRule>${condition('satisfied', 'not')}<imsss:ruleAction action="retry"/>
+        </imsss:postConditionRule>
+      </imsss:sequencingRules>
+      <imsss:objectives><imsss:primaryObjective objectiveID="unit.done">
+        <imsss:mapInfo targetObjectiveID="g.unit" writeSatisfiedStatus="true"/></imsss:primaryObjective>
+      </imsss:objectives>
+      </imsss:sequencing></item>
+    ${sco(
+      'final',
+      `<imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule>${condition('satisfied', 'not').replace(
+        'condition="satisfied"',
+        'referencedObjective="unlock" condition="satisfied"',
+      )}<imsss:ruleAction action="disabled"/></imsss:preConditionRule></imsss:sequencingRules>
+      <imsss:objectives><imsss:primaryObjective objectiveID="final.done"/><imsss:objective objectiveID="unlock">
+        <imsss:mapInfo targetObjectiveID="g.unit"/></imsss:objective></imsss:objectives></imsss:sequencing>`,
+    )}
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>${['lesson', 'quiz', 'final']
+    .map((id) => `<resource identifier="R-${id}" type="webcontent" adlcp:scormType="sco" href="${id}.html"/>`)
+    .join('')}</resources>
+</manifest>`;
+}
+
+describe('SCORM 2004 sequencing rules (decision 335)', () => {
+  it('a failed quiz retries its unit on continue; a disabled SCO is refused until a global objective unlocks it', async () => {
+    const page = (id: string) => `<!doctype html><title>${id}</title>`;
+    const { moduleid, learner } = await assignedModule(
+      await zip({
+        'imsmanifest.xml': sequencedManifest('Sequenced'),
+        'lesson.html': page('lesson'),
+        'quiz.html': page('quiz'),
+        'final.html': page('final'),
+      }),
+    );
+    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
+      commit(learner.token, moduleid, 1, { version, sco, ...extra });
+    const launched = async (query = '') => {
+      const answer = await site('GET', `/ExternalTrainingModule/${moduleid}${query}`, { token: learner.token });
+      return {
+        status: answer.status,
+        text: answer.text,
+        sco: /&quot;sco&quot;:&quot;([^&]+)&quot;/.exec(answer.text)?.[1],
+      };
+    };
+    // final's objective reads g.unit, unknown at first: the rule's "not satisfied" is unknown; the unit fails below.
+    expect((await launched()).sco).toBe('lesson');
+    expect((await send(0, 'lesson', { initialize: true, cmi: {} })).status).toBe(200);
+    const lesson = await send(1, 'lesson', {
+      terminate: true,
+      nav: 'continue',
+      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
+    });
+    expect(lesson.body.navigation).toEqual({ request: 'continue', deliver: 'quiz', end: false, message: null });
+    expect((await send(2, 'quiz', { initialize: true, cmi: {} })).status).toBe(200);
+    const quiz = await send(3, 'quiz', {
+      terminate: true,
+      nav: 'continue',
+      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' },
+    });
+    // The unit is completed (its exit rule leaves it) and not satisfied (its post-condition retries it).
+    expect(quiz.body.navigation).toEqual({ request: 'continue', deliver: 'lesson', end: false, message: null });
+    expect(quiz.body.scos).toEqual([]);
+    expect(quiz.body).toMatchObject({ satisfied: false });
+    // The page launches what the sequencer delivers; g.unit failed disables final.
+    expect((await launched()).sco).toBe('lesson');
+    const refused = await launched('?sco=final');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('disabled by the module');
+    // The retried unit passes: g.unit satisfied, final enabled, and continue leads there.
+    expect((await send(4, 'lesson', { initialize: true, cmi: {} })).status).toBe(200);
+    await send(5, 'lesson', { terminate: true, nav: 'continue', cmi: { 'cmi.completion_status': 'completed' } });
+    expect((await send(6, 'quiz', { initialize: true, cmi: {} })).status).toBe(200);
+    const passed = await send(7, 'quiz', {
+      terminate: true,
+      nav: 'continue',
+      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
+    });
+    expect(passed.body.navigation).toMatchObject({ deliver: 'final' });
+    expect((await launched('?sco=final')).sco).toBe('final');
   });
 });

@@ -285,6 +285,56 @@ if ('${name}' !== 'two') api.Terminate('');`,
     await page.close();
   });
 
+  it("a post-condition retry: the page delivers what the server's sequencing rules decide (decision 335)", async () => {
+    // root (flow) > [quiz: retried while not satisfied]; the quiz fails its first round and passes its second.
+    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.retry" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>Retry</title>
+    <item identifier="quiz" identifierref="R1"><title>Quiz</title>
+      <imsss:sequencing><imsss:sequencingRules><imsss:postConditionRule>
+        <imsss:ruleConditions><imsss:ruleCondition condition="satisfied" operator="not"/></imsss:ruleConditions>
+        <imsss:ruleAction action="retry"/>
+      </imsss:postConditionRule></imsss:sequencingRules></imsss:sequencing>
+    </item>
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources><resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="quiz.html"/></resources>
+</manifest>`;
+    const key = `quiz-${Date.now()}-${Math.random()}`;
+    const pkg = await zip({
+      'imsmanifest.xml': manifest,
+      'quiz.html': sco(
+        'API_1484_11',
+        `api.Initialize('');
+var round = Number(localStorage.getItem('${key}') || '0') + 1;
+localStorage.setItem('${key}', String(round));
+api.SetValue('cmi.completion_status', 'completed');
+api.SetValue('cmi.success_status', round === 1 ? 'failed' : 'passed');
+api.SetValue('adl.nav.request', 'continue');
+mark('round' + round, 1);
+api.Terminate('');`,
+      ),
+    });
+    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const page = await openPlayer(learner, moduleid);
+    // Failed: the retry delivers the quiz again (the page moves to it); passed: continue ends the module,
+    // and only the second round's pass completes the stage.
+    await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=quiz'), {
+      timeout: 15_000,
+    });
+    await page.waitForFunction(() => !(globalThis as PageGlobal).document.getElementById('player-runtime'), {
+      timeout: 15_000,
+    });
+    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
+      'end of the module',
+    );
+    const record = await getAssignment(assignment.course_assignmentid);
+    expect(entryOf(record.body, learner.userid).stage_status.status).toBe('completed');
+    await page.close();
+  });
+
   it('Commit answers false with 391 when the server refuses the save (a stale version), true when it keeps it', async () => {
     const pkg = await zip({
       'imsmanifest.xml': scorm2004Manifest('Player refused', 'content/start.html'),

@@ -24,6 +24,7 @@ export const PLAYER_SCRIPT = `(function () {
   var pending = null;
   var ended = false;
   var launched = false;
+  var delivery = null;
   var MAX_ELEMENTS = 5000;
 
   function say(text) { if (status) status.textContent = text; }
@@ -50,6 +51,7 @@ export const PLAYER_SCRIPT = `(function () {
     var commit = { version: version, sco: launch.sco, cmi: cmi };
     if (message.initialize) commit.initialize = true;
     if (message.terminate) commit.terminate = true;
+    if (message.terminate && message.nav) commit.nav = message.nav;
     return commit;
   }
   function save(message) {
@@ -62,6 +64,7 @@ export const PLAYER_SCRIPT = `(function () {
       })
       .then(function (attempt) {
         version = attempt.version;
+        delivery = attempt.navigation || null;
         root.setAttribute('data-version', String(version));
         root.setAttribute('data-completion', String(attempt.completion_status));
         say(attempt.satisfied ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
@@ -78,9 +81,32 @@ export const PLAYER_SCRIPT = `(function () {
     say(text);
     frame.remove();
   }
-  // After a 2004 Terminate (decision 325): the navigation the manifest's control modes allow.
+  function has(urls, id) { return Object.prototype.hasOwnProperty.call(urls, id); }
+  // What the server's sequencing rules decided for this request (decision 335): followed when it decided.
+  function follow(request) {
+    var decided = delivery;
+    delivery = null;
+    if (!decided || typeof decided !== 'object' || decided.request !== request) return false;
+    if (typeof decided.deliver === 'string' && has(launch.jump_urls, decided.deliver)) {
+      go(launch.jump_urls[decided.deliver]);
+      return true;
+    }
+    if (decided.end === true) {
+      if (request === 'suspendAll') close('Suspended. Open the module again to resume where you left off.');
+      else if (request === 'continue' || request === 'previous') close('You have reached the end of the module.');
+      else close('The module is closed.');
+      return true;
+    }
+    if (typeof decided.message === 'string') {
+      say(decided.message + '.');
+      return true;
+    }
+    return false;
+  }
+  // After a 2004 Terminate: the server's decision, else the navigation the control modes allow (decision 325).
   function navigate(request) {
     if (!request || request === '_none_') return;
+    if (follow(request)) return;
     if (request === 'continue') {
       if (launch.next_url) return go(launch.next_url);
       if (launch.end) return close('You have reached the end of the module.');
@@ -137,6 +163,7 @@ export const PLAYER_SCRIPT = `(function () {
       else if (data.initialize === true) ended = false;
       if (!data.ok) return say('Your progress could not be saved.');
       version = data.version;
+      delivery = data.delivery && typeof data.delivery === 'object' ? data.delivery : null;
       root.setAttribute('data-version', String(version));
       root.setAttribute('data-completion', String(data.completion));
       say(data.satisfied === true ? 'Completed. Your progress is saved.' : 'Your progress is saved.');
@@ -145,8 +172,13 @@ export const PLAYER_SCRIPT = `(function () {
       hold(null);
       if (data.terminate) ended = true;
       else if (data.initialize) ended = false;
-      var message = { cmi: data.cmi, initialize: data.initialize === true, terminate: data.terminate === true };
       var nav = typeof data.nav === 'string' ? data.nav : '';
+      var message = {
+        cmi: data.cmi,
+        initialize: data.initialize === true,
+        terminate: data.terminate === true,
+        nav: nav,
+      };
       queue = queue.then(function () { return save(message); }).then(function (ok) {
         if (ok && message.terminate) navigate(nav);
         return ok;

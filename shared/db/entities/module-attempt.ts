@@ -36,6 +36,29 @@ const scoStateSchema = z.object({
   satisfied: z.boolean(),
 });
 
+const objectiveStatusSchema = z.object({ satisfied: z.nullable(z.boolean()), measure: z.nullable(z.number()) });
+
+/**
+ * SCORM 2004 sequencing state beside the SCOs' data (decision 335): what the rules read that the
+ * CMI data does not hold, and what the last Terminate's navigation request led to.
+ */
+const sequencingStateSchema = z.object({
+  /** Attempts on each activity (SCO or cluster) in this attempt of the module. */
+  attempts: z.record(z.string(), z.int().check(z.nonnegative())),
+  /** Global objectives (mapInfo targets) by id; carried into the next attempt when global to the system. */
+  globals: z.record(z.string(), objectiveStatusSchema),
+  /** What the sequencer delivers after the last Terminate with a navigation request. */
+  delivery: z.nullable(
+    z.object({
+      from: z.string(),
+      request: z.string(),
+      deliver: z.nullable(z.string()),
+      end: z.boolean(),
+      message: z.nullable(z.string()),
+    }),
+  ),
+});
+
 export const moduleAttemptItemSchema = z.strictObject({
   pk: z.string(),
   sk: z.string(),
@@ -55,6 +78,8 @@ export const moduleAttemptItemSchema = z.strictObject({
   score_scaled: z.nullable(z.number()),
   total_seconds: z.number(),
   satisfied: z.boolean(),
+  /** SCORM 2004 only; absent on attempts kept before sequencing rules were evaluated. */
+  sequencing: z.optional(sequencingStateSchema),
   /** When the module was first satisfied in this attempt (its stage was completed then). */
   satisfied_date: z.nullable(z.number()),
   created_date: z.number(),
@@ -63,6 +88,7 @@ export const moduleAttemptItemSchema = z.strictObject({
 
 export type ModuleAttemptRecord = StoredRecord<typeof moduleAttemptItemSchema>;
 export type ScoState = z.output<typeof scoStateSchema>;
+export type AttemptSequencing = z.output<typeof sequencingStateSchema>;
 
 const fromItem = recordsOf(moduleAttemptItemSchema);
 

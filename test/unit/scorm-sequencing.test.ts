@@ -1,0 +1,294 @@
+/**
+ * SCORM 2004 sequencing rules (decision 335), table-driven from small manifests: pre-condition
+ * rules (skip, disabled, hiddenFromChoice, stopForwardTraversal), attempt limits, exit and
+ * post-condition rules after a Terminate, global objectives, constrained choice, randomization.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseScormManifest } from '../../shared/domain/scorm-manifest.ts';
+import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
+import { type ActivityStatus, UNKNOWN_STATUS } from '../../shared/domain/scorm-rollup.ts';
+import {
+  arrangeStructure,
+  cmiObjectives,
+  type ObjectiveStatus,
+  parseNavigationRequest,
+  Sequencer,
+  type SequencingState,
+} from '../../shared/domain/scorm-sequencing.ts';
+import { tableOfContents } from '../../shared/domain/scorm-structure.ts';
+
+const seq = (inner: string) => `<imsss:sequencing>${inner}</imsss:sequencing>`;
+const FLOW = '<imsss:controlMode flow="true"/>';
+const sco = (id: string, sequencing = '') =>
+  `<item identifier="${id}" identifierref="R-${id}"><title>${id}</title>${sequencing}</item>`;
+const cluster = (id: string, children: string, sequencing = seq(FLOW)) =>
+  `<item identifier="${id}"><title>${id}</title>${children}${sequencing}</item>`;
+
+/** A rule of `kind` (preConditionRule, exitConditionRule, postConditionRule) doing `action` when `conditions` hold. */
+function rule(kind: string, action: string, conditions: string, combination = 'all') {
+  const combined = `<imsss:ruleConditions conditionCombination="${combination}">${conditions}</imsss:ruleConditions>`;
+  return `<imsss:${kind}>${combined}<imsss:ruleAction action="${action}"/></imsss:${kind}>`;
+}
+const when = (condition: string, operator = 'noOp', extra = '') =>
+  `<imsss:ruleCondition condition="${condition}" operator="${operator}"${extra}/>`;
+const rules = (...list: string[]) => `<imsss:sequencingRules>${list.join('')}</imsss:sequencingRules>`;
+
+function structure(body: string, organization = seq(FLOW)) {
+  const ids = [...body.matchAll(/identifierref="([^"]+)"/g)].map((match) => match[1]!);
+  return parseScormManifest(`<?xml version="1.0"?>
+<manifest identifier="m" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>T</title>${body}${organization}
+  </organization></organizations>
+  <resources>${ids
+    .map((id) => `<resource identifier="${id}" type="webcontent" adlcp:scormType="sco" href="${id}.html"/>`)
+    .join('')}</resources>
+</manifest>`).scorm!;
+}
+
+const done = (extra: Partial<ActivityStatus> = {}): ActivityStatus => ({
+  ...UNKNOWN_STATUS,
+  attempted: true,
+  ended: true,
+  completion: 'completed',
+  satisfied: true,
+  ...extra,
+});
+
+function state(
+  scos: Record<string, Partial<ActivityStatus>>,
+  more: { attempts?: Record<string, number>; globals?: Record<string, ObjectiveStatus> } = {},
+): SequencingState {
+  return {
+    scos: new Map(Object.entries(scos).map(([id, status]) => [id, done(status)])),
+    objectives: new Map(),
+    attempts: new Map(Object.entries(more.attempts ?? {})),
+    globals: new Map(Object.entries(more.globals ?? {})),
+  };
+}
+
+describe('pre-condition rules', () => {
+  // root (flow) > [a, b (skipped once a is satisfied), c]
+  const skipping = structure(
+    sco('a') + sco('b', seq(rules(rule('preConditionRule', 'skip', when('always'))))) + sco('c'),
+  );
+
+  it('skip: flow passes the activity both ways; it may still be chosen', () => {
+    expect(scormNavigation(skipping, 'a')).toMatchObject({ next: 'c', end: false });
+    expect(scormNavigation(skipping, 'c')).toMatchObject({ previous: 'a' });
+    expect(scormNavigation(skipping, 'a').choosable).toContain('b');
+    // Skipping the last activity ends the session.
+    const last = structure(sco('a') + sco('b', seq(rules(rule('preConditionRule', 'skip', when('always'))))));
+    expect(scormNavigation(last, 'a')).toMatchObject({ next: null, end: true });
+  });
+
+  // b: disabled until a's objective, shared through the global objective g, is satisfied.
+  const gated = structure(
+    sco(
+      'a',
+      seq(
+        '<imsss:objectives><imsss:primaryObjective objectiveID="pa">' +
+          '<imsss:mapInfo targetObjectiveID="g" writeSatisfiedStatus="true"/>' +
+          '</imsss:primaryObjective></imsss:objectives>',
+      ),
+    ) +
+      sco(
+        'b',
+        seq(
+          rules(rule('preConditionRule', 'disabled', when('satisfied', 'not', ' referencedObjective="gate"'))) +
+            '<imsss:objectives><imsss:primaryObjective objectiveID="pb"/><imsss:objective objectiveID="gate">' +
+            '<imsss:mapInfo targetObjectiveID="g"/></imsss:objective></imsss:objectives>',
+        ),
+      ),
+  );
+
+  it.each([
+    ['nothing known: not satisfied is unknown, the rule does not fire', {}, null],
+    ['the global objective failed', { g: { satisfied: false, measure: null } }, 'disabled'],
+    ['the global objective satisfied', { g: { satisfied: true, measure: null } }, null],
+  ] as const)('disabled, read through a global objective: %s', (_, globals, refused) => {
+    const sequencer = new Sequencer(gated, state({}, { globals }));
+    const refusal = sequencer.deliveryRefusal('b');
+    expect(refusal === null ? null : 'disabled').toBe(refused);
+    expect(sequencer.choosable('a').includes('b')).toBe(refused === null);
+    expect(scormNavigation(gated, 'a', state({}, { globals })).next).toBe(refused === null ? 'b' : null);
+  });
+
+  it("an activity's objective writes its global objective; the next attempt reads it", () => {
+    const failed = new Sequencer(gated, state({ a: { satisfied: false } }));
+    expect(failed.globalWrites().get('g')).toEqual({ satisfied: false, measure: null });
+    expect(
+      new Sequencer(
+        gated,
+        state({ a: { satisfied: false } }, { globals: Object.fromEntries(failed.globalWrites()) }),
+      ).deliveryRefusal('b'),
+    ).toMatch(/disabled/);
+  });
+
+  it('hiddenFromChoice: not choosable, still reached by flow', () => {
+    const hidden = structure(
+      sco('a') + sco('b', seq(rules(rule('preConditionRule', 'hiddenFromChoice', when('always'))))),
+    );
+    expect(scormNavigation(hidden, 'a')).toMatchObject({ next: 'b', choosable: ['a'] });
+  });
+
+  it('stopForwardTraversal: choice may not go forward past it until its condition stops holding', () => {
+    const stop = rules(rule('preConditionRule', 'stopForwardTraversal', when('satisfied', 'not')));
+    const tree = structure(sco('a', seq(stop)) + sco('b') + sco('c'));
+    expect(new Sequencer(tree, state({ a: { satisfied: false } })).choosable('a')).toEqual(['a']);
+    expect(new Sequencer(tree, state({ a: { satisfied: false } })).choosable('c')).toEqual(['a', 'b', 'c']); // backward
+    expect(new Sequencer(tree, state({ a: {} })).choosable('a')).toEqual(['a', 'b', 'c']);
+  });
+
+  it.each([
+    ['objectiveMeasureGreaterThan', 0.5, 0.6, true],
+    ['objectiveMeasureGreaterThan', 0.5, 0.5, false],
+    ['objectiveMeasureLessThan', 0.5, 0.4, true],
+    ['objectiveMeasureLessThan', 0.5, null, false],
+  ] as const)('%s %s with measure %s fires: %s', (condition, threshold, measure, fires) => {
+    const tree = structure(
+      sco('a') +
+        sco(
+          'b',
+          seq(rules(rule('preConditionRule', 'disabled', when(condition, 'noOp', ` measureThreshold="${threshold}"`)))),
+        ),
+    );
+    expect(new Sequencer(tree, state({ b: { measure } })).deliveryRefusal('b') !== null).toBe(fires);
+  });
+});
+
+describe('limit conditions', () => {
+  const limited = structure(sco('a', seq('<imsss:limitConditions attemptLimit="2"/>')) + sco('b'));
+  it.each([
+    [1, {}, null],
+    [2, {}, 'limit'],
+    [2, { suspended: true, ended: false }, null],
+  ] as const)('attemptLimit 2 with %s attempts (%o) refuses: %s', (count, extra, refused) => {
+    const sequencer = new Sequencer(limited, state({ a: extra }, { attempts: { a: count } }));
+    expect(sequencer.deliveryRefusal('a')?.includes('limit') ? 'limit' : null).toBe(refused);
+    expect(sequencer.start()).toBe(refused ? null : 'a');
+  });
+});
+
+describe('after a Terminate: exit and post-condition rules', () => {
+  const failedRetry = rule('postConditionRule', 'retry', when('satisfied', 'not'));
+  // root (flow) > [intro, unit (flow; exit when completed, retry when not satisfied) > [lesson, quiz], outro]
+  const unit = cluster(
+    'unit',
+    sco('lesson') + sco('quiz'),
+    seq(FLOW + rules(rule('exitConditionRule', 'exit', when('completed')), failedRetry)),
+  );
+  const tree = structure(sco('intro') + unit + sco('outro'));
+  const decide = (scos: Record<string, Partial<ActivityStatus>>, from: string, request = 'continue') =>
+    new Sequencer(tree, state(scos)).afterTerminate(from, parseNavigationRequest(request)!);
+
+  it('a failed cluster is left by its exit rule and retried from its start', () => {
+    expect(decide({ intro: {}, lesson: {}, quiz: { satisfied: false } }, 'quiz')).toEqual({
+      deliver: 'lesson',
+      end: false,
+      retry: ['unit'],
+      message: null,
+    });
+  });
+
+  it('a passed cluster flows on; continue past the last activity ends the session', () => {
+    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({ deliver: 'outro', retry: [] });
+    expect(decide({ intro: {}, lesson: {}, quiz: {}, outro: {} }, 'outro')).toMatchObject({ deliver: null, end: true });
+    // The exit rule does not fire while the unit is incomplete: plain flow.
+    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toMatchObject({ deliver: 'quiz' });
+  });
+
+  it.each([
+    ['retry', { deliver: 'b', retry: ['b'] }],
+    ['retryAll', { deliver: 'a', retry: ['ORG'] }],
+    ['exitAll', { deliver: null, end: true }],
+    ['previous', { deliver: 'a' }],
+    ['exitParent', { deliver: null, end: true }],
+  ] as const)('a SCO post-condition %s decides over the learner continue', (action, expected) => {
+    const own = structure(
+      sco('a') + sco('b', seq(rules(rule('postConditionRule', action, when('always'))))) + sco('c'),
+    );
+    expect(new Sequencer(own, state({ a: {}, b: {} })).afterTerminate('b', { kind: 'continue' })).toMatchObject(
+      expected,
+    );
+  });
+
+  it('a suspended SCO does not apply its post-condition rules; suspend all ends the session', () => {
+    const own = structure(sco('a', seq(rules(rule('postConditionRule', 'retry', when('always'))))) + sco('b'));
+    const suspended = new Sequencer(own, state({ a: { suspended: true, ended: false } }));
+    expect(suspended.afterTerminate('a', { kind: 'continue' })).toMatchObject({ deliver: 'b', retry: [] });
+    expect(suspended.afterTerminate('a', { kind: 'suspendAll' })).toMatchObject({ deliver: null, end: true });
+  });
+
+  it('a choice after a Terminate is checked like any choice', () => {
+    const hidden = structure(sco('a') + sco('b', seq(rules(rule('preConditionRule', 'disabled', when('always'))))));
+    const sequencer = new Sequencer(hidden, state({ a: {} }));
+    expect(sequencer.afterTerminate('a', parseNavigationRequest('{target=b}choice')!).message).toMatch(/disabled/);
+    expect(sequencer.afterTerminate('b', parseNavigationRequest('{target=a}choice')!).deliver).toBe('a');
+    expect(parseNavigationRequest('_none_')).toBeNull();
+  });
+});
+
+describe('constrained choice', () => {
+  const constrained = (attributes: string) => seq(`<adlseq:constrainedChoiceConsiderations ${attributes}/>`);
+
+  it('constrainChoice: only the activity and its flow neighbours may be chosen', () => {
+    const tree = structure(sco('a') + sco('b', constrained('constrainChoice="true"')) + sco('c') + sco('d'));
+    expect(new Sequencer(tree, state({})).choosable('b')).toEqual(['a', 'b', 'c']);
+    expect(new Sequencer(tree, state({})).choosable('d')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('preventActivation: a cluster is not started by choice from outside it', () => {
+    const tree = structure(sco('a') + cluster('unit', sco('u1') + sco('u2'), constrained('preventActivation="true"')));
+    expect(new Sequencer(tree, state({})).choosable('a')).toEqual(['a']);
+    expect(new Sequencer(tree, state({})).choosable('u1')).toEqual(['a', 'u1', 'u2']);
+  });
+});
+
+describe('randomization', () => {
+  const pool = (timing: string) =>
+    structure(
+      cluster(
+        'pool',
+        sco('q1') + sco('q2') + sco('q3') + sco('q4') + sco('q5'),
+        seq(
+          `${FLOW}<imsss:randomizationControls selectCount="2" reorderChildren="true" ` +
+            `selectionTiming="${timing}" randomizationTiming="${timing}"/>`,
+        ),
+      ),
+    );
+  const order = (timing: string, attempt: string) =>
+    tableOfContents(arrangeStructure(pool(timing), { attempt, learner: 'learner-1' })).map((item) => item.identifier);
+
+  it('selects selectCount children, the same for the same attempt, drawn again for another', () => {
+    expect(order('onEachNewAttempt', 'a1')).toEqual(order('onEachNewAttempt', 'a1'));
+    expect(order('onEachNewAttempt', 'a1')).toHaveLength(3);
+    const draws = new Set(
+      ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'].map((attempt) => order('onEachNewAttempt', attempt).join()),
+    );
+    expect(draws.size).toBeGreaterThan(1);
+    // 'once': the learner's draw, whatever the attempt; 'never': the manifest's order.
+    expect(order('once', 'a1')).toEqual(order('once', 'a2'));
+    expect(order('never', 'a1')).toEqual(['pool', 'q1', 'q2', 'q3', 'q4', 'q5']);
+  });
+});
+
+describe('the CMI objectives a SCO reports', () => {
+  it('reads cmi.objectives.n by id', () => {
+    expect(
+      cmiObjectives({
+        'cmi.objectives.0.id': 'x',
+        'cmi.objectives.0.success_status': 'passed',
+        'cmi.objectives.0.score.scaled': '0.5',
+        'cmi.objectives.1.id': 'y',
+      }),
+    ).toEqual(
+      new Map([
+        ['x', { satisfied: true, measure: 0.5 }],
+        ['y', { satisfied: null, measure: null }],
+      ]),
+    );
+  });
+});
