@@ -1,8 +1,10 @@
 /**
  * The search port's adapter: MiniSearch (pure JS, BM25+ ranking), chosen over Orama by
- * measurement (decision 207). The stored form is MiniSearch's own JSON, gzipped, in an envelope
- * that names the engine and its options' version, so a later change of fields or engine is
- * recognised and the index rebuilt rather than misread.
+ * measurement (decision 207). The stored form names the engine and its options' version, so a
+ * later change of fields, engine or layout is recognised and the index rebuilt rather than misread.
+ *
+ * Shards are stored in a form of MiniSearch's index that loads with little work
+ * (minisearch-shard-format.ts, decision 343); the delta keeps MiniSearch's JSON inside its object.
  *
  * A language's index is several segments (decision 289): its shards and the delta. They are
  * queried with the statistics of all of them together (document count, average field lengths,
@@ -22,9 +24,13 @@ import type {
   SearchQuery,
   SearchSegment,
 } from './search-port.ts';
+import { decodeShard, decodeShardNow, encodeShard } from './minisearch-shard-format.ts';
 
-/** Bump when fields, stored fields or term processing change: stored indexes of another format are rebuilt. */
-export const INDEX_FORMAT = 'minisearch-1';
+/**
+ * Bump when fields, stored fields, term processing or the stored layout change: stored indexes of
+ * another format are rebuilt. 1: MiniSearch's JSON; 2: postings as 32-bit numbers (decision 343).
+ */
+export const INDEX_FORMAT = 'minisearch-2';
 
 const STORED = ['kind', 'recordid', 'langid', 'type', 'access'] as const;
 
@@ -44,12 +50,7 @@ const SEARCH_OPTIONS: SearchOptions = {
   prefix: (term) => term.length >= 3,
 };
 
-export class IndexFormatError extends Error {
-  constructor(found: unknown) {
-    super(`The stored search index is of format ${String(found)}, not ${INDEX_FORMAT}`);
-    this.name = 'IndexFormatError';
-  }
-}
+export { IndexFormatError } from './minisearch-shard-format.ts';
 
 /** The statistics BM25 reads, summed over every segment of one query. */
 interface GlobalStats {
@@ -205,27 +206,19 @@ class MiniSearchIndex implements SearchIndexPort {
   }
 
   serialize(): Buffer {
-    return gzipSync(JSON.stringify({ format: INDEX_FORMAT, index: this.engine.toJSON() }));
+    return gzipSync(encodeShard(this.engine, INDEX_FORMAT));
   }
 
-  /** As `serialize`, compressing off the event loop and letting it turn between the steps. */
+  /** As `serialize`, compressing off the event loop and letting it turn before that. */
   async serializeAsync(): Promise<Buffer> {
-    const plain = this.engine.toJSON();
+    const bytes = encodeShard(this.engine, INDEX_FORMAT);
     await nextTurn();
-    const text = JSON.stringify({ format: INDEX_FORMAT, index: plain });
-    await nextTurn();
-    return gzipAsync(text);
+    return gzipAsync(bytes);
   }
 }
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
-
-function fromStored(text: string): MiniSearchIndex {
-  const stored = JSON.parse(text) as { format?: unknown; index?: unknown };
-  if (stored.format !== INDEX_FORMAT) throw new IndexFormatError(stored.format);
-  return fromJS(stored.index);
-}
 
 function asMiniSearch(index: SearchIndexPort): MiniSearchIndex {
   if (!(index instanceof MiniSearchIndex)) throw new Error('A segment of another engine cannot be queried here');
@@ -270,12 +263,15 @@ export const miniSearchEngine: SearchEngine = {
   name: 'minisearch',
   format: INDEX_FORMAT,
   empty: () => new MiniSearchIndex(new MiniSearch<SearchDocument>(OPTIONS)),
-  load: (bytes) => fromStored(gunzipSync(bytes).toString('utf8')),
+  load: (bytes) => new MiniSearchIndex(decodeShardNow(gunzipSync(bytes), INDEX_FORMAT, OPTIONS)),
   async loadAsync(bytes) {
-    // Decompressed in libuv's pool; parsing stays on the thread, one step per turn of its loop.
-    const text = (await gunzipAsync(bytes)).toString('utf8');
-    await nextTurn();
-    return fromStored(text);
+    // Decompressed in libuv's pool; rebuilt on the thread, one step per turn of its loop.
+    const steps = decodeShard(await gunzipAsync(bytes), INDEX_FORMAT, OPTIONS);
+    for (;;) {
+      await nextTurn();
+      const step = steps.next();
+      if (step.done) return new MiniSearchIndex(step.value);
+    }
   },
   fromJSON: fromJS,
   querySegments: queryAll,
