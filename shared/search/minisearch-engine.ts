@@ -70,44 +70,77 @@ interface Internals {
   _avgFieldLength: number[];
   _index: { get(term: string): FieldTermData | undefined };
   _documentIds: Map<number, string>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
   _storedFields: Map<number, Pick<SearchDocument, (typeof STORED)[number]>>;
   /** The scored matches by internal id, before `search` makes result objects of them. */
   executeQuery(query: string, options: SearchOptions): Map<number, { score: number; terms: string[] }>;
-  termResults(
-    sourceTerm: string,
-    derivedTerm: string,
-    weight: number,
-    boost: number,
-    data: FieldTermData | undefined,
-    ...rest: unknown[]
-  ): unknown;
+  termResults: (...args: never[]) => unknown;
 }
 
-const baseTermResults = (MiniSearch.prototype as unknown as Internals).termResults;
+interface BM25Params {
+  k: number;
+  b: number;
+  d: number;
+}
+
+/** A match as MiniSearch's combinators read it (`match`, its per-term details, is not used here: one shared empty object). */
+interface RawMatch {
+  score: number;
+  terms: string[];
+  match: Record<string, string[]>;
+}
+
+const NO_DETAILS: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>;
 
 /**
- * A field's postings whose `size` (the document frequency MiniSearch scores with) is the global
- * one. `termResults` reads `size`, `keys()` and `get(id)` of them; a plain object answering these
- * (not a Proxy, whose trap made a bound function for every posting read) keeps a query of a
- * frequent word over 50,000 documents from allocating one per match.
+ * MiniSearch's `termResults` (7.2.0) for the queries of this adapter: one term's (exact, prefix)
+ * matches in each field, scored with BM25+ exactly as MiniSearch does, added to `results`; with the
+ * document frequency and document count of `stats` when given (global statistics, decision 289).
+ * It leaves out what this adapter never reads and a frequent word made per posting: the match
+ * details (`{term: [field]}`, two objects per document and term) and the document boost (none is
+ * set). Decision 343; test/unit/search-engine.test.ts compares its scores with MiniSearch's `search`.
  */
-class GlobalPostings {
-  constructor(
-    private readonly postings: Map<number, number>,
-    readonly size: number,
-  ) {}
-
-  keys(): MapIterator<number> {
-    return this.postings.keys();
+function termResults(
+  this: Internals,
+  stats: GlobalStats | undefined,
+  sourceTerm: string,
+  derivedTerm: string,
+  termWeight: number,
+  termBoost: number,
+  data: FieldTermData | undefined,
+  fieldBoosts: Record<string, number>,
+  _boostDocument: unknown,
+  bm25: BM25Params,
+  results: Map<number, RawMatch> = new Map(),
+): Map<number, RawMatch> {
+  if (data == null) return results;
+  const { k, b, d } = bm25;
+  const documentCount = stats ? stats.documentCount : this._documentCount;
+  const averages = stats ? stats.avgFieldLength : this._avgFieldLength;
+  for (const field in fieldBoosts) {
+    const fieldId = this._fieldIds[field]!;
+    const postings = data.get(fieldId);
+    if (postings == null) continue;
+    const matching = stats ? stats.documentFrequency(derivedTerm, fieldId) : postings.size;
+    const inverse = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+    const weight = termWeight * termBoost * fieldBoosts[field]!;
+    const average = averages[fieldId]!;
+    for (const [docId, frequency] of postings) {
+      // A posting of a discarded document (MiniSearch leaves them until a vacuum; a stored shard has none).
+      const lengths = this._fieldLength.get(docId);
+      if (lengths === undefined || !this._documentIds.has(docId)) continue;
+      // MiniSearch's calcBM25Score, term for term (the same floating-point result).
+      const raw = inverse * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * lengths[fieldId]!) / average)));
+      const score = weight * raw;
+      const result = results.get(docId);
+      if (result) {
+        result.score += score;
+        if (!result.terms.includes(sourceTerm)) result.terms.push(sourceTerm);
+      } else results.set(docId, { score, terms: [sourceTerm], match: NO_DETAILS });
+    }
   }
-
-  get(docId: number): number | undefined {
-    return this.postings.get(docId);
-  }
-}
-
-function withFrequency(postings: Map<number, number>, frequency: number): Map<number, number> {
-  return new GlobalPostings(postings, frequency) as unknown as Map<number, number>;
+  return results;
 }
 
 class MiniSearchIndex implements SearchIndexPort {
@@ -155,22 +188,12 @@ class MiniSearchIndex implements SearchIndexPort {
       query.kinds.has(stored.kind) &&
       (stored.kind !== 'guide' || !query.guideTypes || query.guideTypes.has(stored.type));
     const internals = this.internals;
-    const saved = { count: internals._documentCount, averages: internals._avgFieldLength };
-    if (stats) {
-      internals._documentCount = stats.documentCount;
-      internals._avgFieldLength = stats.avgFieldLength;
-      internals.termResults = function (this: Internals, source, derived, weight, boost, data, ...rest) {
-        const global: FieldTermData | undefined =
-          data &&
-          new Map(
-            [...data].map(([fieldId, postings]) => [
-              fieldId,
-              withFrequency(postings, stats.documentFrequency(derived, fieldId)),
-            ]),
-          );
-        return baseTermResults.call(this, source, derived, weight, boost, global, ...rest);
-      };
-    }
+    internals.termResults = function (
+      this: Internals,
+      ...args: Parameters<typeof termResults> extends [unknown, ...infer Rest] ? Rest : never
+    ) {
+      return termResults.call(this, stats, ...args);
+    } as never;
     try {
       // MiniSearch's `search` less its result objects (match details, stored fields copied into
       // each) and its sort: the hits of every segment are sorted once, together (queryAll). The
@@ -193,11 +216,7 @@ class MiniSearchIndex implements SearchIndexPort {
       }
       return hits;
     } finally {
-      if (stats) {
-        internals._documentCount = saved.count;
-        internals._avgFieldLength = saved.averages;
-        delete (internals as Partial<Internals>).termResults;
-      }
+      delete (internals as Partial<Internals>).termResults;
     }
   }
 

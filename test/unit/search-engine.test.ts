@@ -1,7 +1,8 @@
 /** The search port's MiniSearch adapter: ranking, filters, languages, and the stored form. */
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError, miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
-import type { SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
+import type MiniSearch from 'minisearch';
+import type { SearchDocument, SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
 import { searchDocument } from '../support/search-documents.ts';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ShardFormatError } from '../../shared/search/minisearch-shard-format.ts';
@@ -168,5 +169,27 @@ describe('the stored shard (decision 343)', () => {
     const damaged = Buffer.from(plain);
     damaged.writeUInt32LE(99, Math.ceil((4 + plain.readUInt32LE(0)) / 4) * 4);
     expect(() => miniSearchEngine.load(gzipSync(damaged))).toThrow(ShardFormatError);
+  });
+});
+
+describe("the adapter's scoring loop (decision 343)", () => {
+  it("scores every match as MiniSearch's own search does, one index or segments", () => {
+    const index = miniSearchEngine.empty();
+    for (const document of corpus) index.upsert(document);
+    const miniSearch = (index as unknown as { engine: MiniSearch<SearchDocument> }).engine;
+    for (const text of ['fuser roller', 'batt', 'hinge cover', 'tension belt valve']) {
+      const own = miniSearch
+        .search(text, {
+          boost: { title: 4, summary: 2, body: 1 },
+          combineWith: 'AND',
+          prefix: (term) => term.length >= 3,
+        })
+        .map((result): [string, number] => [result.id, result.score]);
+      const ours = index
+        .query({ text, langid: 'en', kinds: every })
+        .map((hit): [string, number] => [hit.key, hit.score]);
+      expect(ours.length, text).toBeGreaterThan(0);
+      expect(new Map(ours), text).toEqual(new Map(own));
+    }
   });
 });
