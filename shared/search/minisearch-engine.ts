@@ -24,6 +24,7 @@ import type {
   SearchQuery,
   SearchSegment,
 } from './search-port.ts';
+import { byRank } from './ranking.ts';
 import { decodeShard, decodeShardNow, encodeShard } from './minisearch-shard-format.ts';
 
 /**
@@ -269,12 +270,14 @@ function globalStats(segments: MiniSearchIndex[]): GlobalStats {
   };
 }
 
-function queryAll(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[] {
+/** Every match of the segments, in no order. */
+function matchAll(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[] {
   const indexes = segments.map((segment) => asMiniSearch(segment.index));
   const stats = indexes.length > 1 ? globalStats(indexes) : undefined;
-  const hits = segments.flatMap((segment, n) => indexes[n]!.queryWith(query, stats, segment.hidden));
-  return hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+  return segments.flatMap((segment, n) => indexes[n]!.queryWith(query, stats, segment.hidden));
 }
+
+const queryAll = (segments: readonly SearchSegment[], query: SearchQuery) => matchAll(segments, query).sort(byRank);
 
 const fromJS = (js: unknown) => new MiniSearchIndex(MiniSearch.loadJS<SearchDocument>(js as never, OPTIONS));
 
@@ -294,4 +297,5 @@ export const miniSearchEngine: SearchEngine = {
   },
   fromJSON: fromJS,
   querySegments: queryAll,
+  matchSegments: matchAll,
 };
