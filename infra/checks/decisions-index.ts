@@ -39,6 +39,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   322: 'reserved for entities declared once (issue 36), which needed one record (321)',
   324: 'reserved for the cold-start work (issue 36 item 6), which needed one record (323)',
   334: 'reserved for things stated twice (issue 36), which needed one record (333)',
+  344: 'taken by work that did not land; never given to a decision on main',
 };
 
 export interface DecisionRecord {
