@@ -85,7 +85,7 @@ interface BM25Params {
   d: number;
 }
 
-/** A match as MiniSearch's combinators read it (`match`, its per-term details, is not used here: one shared empty object). */
+/** A match as MiniSearch's combinators read it (`match`, its per-term details, unused here: one shared empty object). */
 interface RawMatch {
   score: number;
   terms: string[];
@@ -197,8 +197,9 @@ class MiniSearchIndex implements SearchIndexPort {
     } as never;
     try {
       // MiniSearch's `search` less its result objects (match details, stored fields copied into
-      // each) and its sort: the hits of every segment are sorted once, together (queryAll). The
-      // score is its own: the BM25+ sum times the number of query words matched.
+      // each) and its sort: the hits of every segment are sorted once, together (queryAll), or a
+      // page orders only its best (readablePage). The score is its own: the BM25+ sum times the
+      // number of query words matched.
       const raw = internals.executeQuery(query.text, SEARCH_OPTIONS);
       const hits: SearchHit[] = [];
       for (const [docId, { score, terms }] of raw) {
