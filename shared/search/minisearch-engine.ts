@@ -85,7 +85,7 @@ interface BM25Params {
   d: number;
 }
 
-/** A match as MiniSearch's combinators read it (`match`, its per-term details, unused here: one shared empty object). */
+/** A match as MiniSearch's combinators read it (`match`, per-term details, unused here: one shared empty object). */
 interface RawMatch {
   score: number;
   terms: string[];
