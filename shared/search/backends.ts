@@ -6,26 +6,30 @@
 import { config } from '../config.ts';
 import { getSearchGeneration, moveSearchGeneration } from '../db/entities/search-generation.ts';
 import { log } from '../observability/logger.ts';
-import { mergeIfDue, replaceIndex, searchIndex, writeIndex } from './index-store.ts';
+import { mergeIfDue, replaceIndex, searchMatches, writeIndex } from './index-store.ts';
+import { bestFirst } from './ranking.ts';
 import { type IndexGenerations, openSearchBackend, type OpenSearchApi } from './opensearch-adapter.ts';
 import type { SearchAccess, SearchBackend, SearchHit, SearchPage } from './search-port.ts';
 
-/** The page of ranked hits the caller may read: pages for all, guides by the access rule. */
+/**
+ * The page of hits the caller may read, best first: pages for all, guides by the access rule.
+ * `hits` may come in any order: only the page's best `offset + limit` are ordered (decision 343).
+ */
 export function readablePage(
-  hits: SearchHit[],
+  hits: readonly SearchHit[],
   readable: (access: SearchAccess) => boolean,
   offset: number,
   limit: number,
 ): SearchPage {
   const kept = hits.filter((hit) => hit.kind !== 'guide' || (hit.access !== null && readable(hit.access)));
-  return { total: kept.length, hits: kept.slice(offset, offset + limit) };
+  return { total: kept.length, hits: bestFirst(kept, offset + limit).slice(offset) };
 }
 
 /** The segmented index in the modules bucket (decision 289): hits filtered here by the access rule. */
 export const embeddedBackend: SearchBackend = {
   name: 'embedded',
   async search({ query, readable, offset, limit }) {
-    return readablePage(await searchIndex(query), readable, offset, limit);
+    return readablePage(await searchMatches(query), readable, offset, limit);
   },
   async write(read, whole) {
     const written = await writeIndex(read, whole);

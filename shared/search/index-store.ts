@@ -203,11 +203,17 @@ async function segmentsOf(head: SearchIndexHead, delta: Delta, langid: string): 
 
 /** Every match of the query in its language, best first, ranked across the language's segments. */
 export async function searchIndex(query: SearchQuery): Promise<SearchHit[]> {
+  return searchMatches(query, true);
+}
+
+/** As `searchIndex`, in no order unless `ordered` (a page orders only its best: `bestFirst`). */
+export async function searchMatches(query: SearchQuery, ordered = false): Promise<SearchHit[]> {
   for (let attempt = 0; ; attempt++) {
     const head = await currentHead();
     if (!head || !held) return [];
     try {
-      return engine.querySegments(await segmentsOf(head, held.delta, query.langid), query);
+      const segments = await segmentsOf(head, held.delta, query.langid);
+      return ordered ? engine.querySegments(segments, query) : engine.matchSegments(segments, query);
     } catch (error) {
       // A shard went between the head read and its load (merges and the cleanup passed): read the head again.
       if (attempt >= 2) throw error;

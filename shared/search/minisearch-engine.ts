@@ -1,8 +1,10 @@
 /**
  * The search port's adapter: MiniSearch (pure JS, BM25+ ranking), chosen over Orama by
- * measurement (decision 207). The stored form is MiniSearch's own JSON, gzipped, in an envelope
- * that names the engine and its options' version, so a later change of fields or engine is
- * recognised and the index rebuilt rather than misread.
+ * measurement (decision 207). The stored form names the engine and its options' version, so a
+ * later change of fields, engine or layout is recognised and the index rebuilt rather than misread.
+ *
+ * Shards are stored in a form of MiniSearch's index that loads with little work
+ * (minisearch-shard-format.ts, decision 343); the delta keeps MiniSearch's JSON inside its object.
  *
  * A language's index is several segments (decision 289): its shards and the delta. They are
  * queried with the statistics of all of them together (document count, average field lengths,
@@ -22,9 +24,14 @@ import type {
   SearchQuery,
   SearchSegment,
 } from './search-port.ts';
+import { byRank } from './ranking.ts';
+import { decodeShard, decodeShardNow, encodeShard } from './minisearch-shard-format.ts';
 
-/** Bump when fields, stored fields or term processing change: stored indexes of another format are rebuilt. */
-export const INDEX_FORMAT = 'minisearch-1';
+/**
+ * Bump when fields, stored fields, term processing or the stored layout change: stored indexes of
+ * another format are rebuilt. 1: MiniSearch's JSON; 2: postings as 32-bit numbers (decision 343).
+ */
+export const INDEX_FORMAT = 'minisearch-2';
 
 const STORED = ['kind', 'recordid', 'langid', 'type', 'access'] as const;
 
@@ -44,12 +51,7 @@ const SEARCH_OPTIONS: SearchOptions = {
   prefix: (term) => term.length >= 3,
 };
 
-export class IndexFormatError extends Error {
-  constructor(found: unknown) {
-    super(`The stored search index is of format ${String(found)}, not ${INDEX_FORMAT}`);
-    this.name = 'IndexFormatError';
-  }
-}
+export { IndexFormatError } from './minisearch-shard-format.ts';
 
 /** The statistics BM25 reads, summed over every segment of one query. */
 interface GlobalStats {
@@ -69,44 +71,77 @@ interface Internals {
   _avgFieldLength: number[];
   _index: { get(term: string): FieldTermData | undefined };
   _documentIds: Map<number, string>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
   _storedFields: Map<number, Pick<SearchDocument, (typeof STORED)[number]>>;
   /** The scored matches by internal id, before `search` makes result objects of them. */
   executeQuery(query: string, options: SearchOptions): Map<number, { score: number; terms: string[] }>;
-  termResults(
-    sourceTerm: string,
-    derivedTerm: string,
-    weight: number,
-    boost: number,
-    data: FieldTermData | undefined,
-    ...rest: unknown[]
-  ): unknown;
+  termResults: (...args: never[]) => unknown;
 }
 
-const baseTermResults = (MiniSearch.prototype as unknown as Internals).termResults;
+interface BM25Params {
+  k: number;
+  b: number;
+  d: number;
+}
+
+/** A match as MiniSearch's combinators read it (`match`, per-term details, unused here: one shared empty object). */
+interface RawMatch {
+  score: number;
+  terms: string[];
+  match: Record<string, string[]>;
+}
+
+const NO_DETAILS: Record<string, string[]> = Object.freeze({}) as Record<string, string[]>;
 
 /**
- * A field's postings whose `size` (the document frequency MiniSearch scores with) is the global
- * one. `termResults` reads `size`, `keys()` and `get(id)` of them; a plain object answering these
- * (not a Proxy, whose trap made a bound function for every posting read) keeps a query of a
- * frequent word over 50,000 documents from allocating one per match.
+ * MiniSearch's `termResults` (7.2.0) for the queries of this adapter: one term's (exact, prefix)
+ * matches in each field, scored with BM25+ exactly as MiniSearch does, added to `results`; with the
+ * document frequency and document count of `stats` when given (global statistics, decision 289).
+ * It leaves out what this adapter never reads and a frequent word made per posting: the match
+ * details (`{term: [field]}`, two objects per document and term) and the document boost (none is
+ * set). Decision 343; test/unit/search-engine.test.ts compares its scores with MiniSearch's `search`.
  */
-class GlobalPostings {
-  constructor(
-    private readonly postings: Map<number, number>,
-    readonly size: number,
-  ) {}
-
-  keys(): MapIterator<number> {
-    return this.postings.keys();
+function termResults(
+  this: Internals,
+  stats: GlobalStats | undefined,
+  sourceTerm: string,
+  derivedTerm: string,
+  termWeight: number,
+  termBoost: number,
+  data: FieldTermData | undefined,
+  fieldBoosts: Record<string, number>,
+  _boostDocument: unknown,
+  bm25: BM25Params,
+  results: Map<number, RawMatch> = new Map(),
+): Map<number, RawMatch> {
+  if (data == null) return results;
+  const { k, b, d } = bm25;
+  const documentCount = stats ? stats.documentCount : this._documentCount;
+  const averages = stats ? stats.avgFieldLength : this._avgFieldLength;
+  for (const field in fieldBoosts) {
+    const fieldId = this._fieldIds[field]!;
+    const postings = data.get(fieldId);
+    if (postings == null) continue;
+    const matching = stats ? stats.documentFrequency(derivedTerm, fieldId) : postings.size;
+    const inverse = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+    const weight = termWeight * termBoost * fieldBoosts[field]!;
+    const average = averages[fieldId]!;
+    for (const [docId, frequency] of postings) {
+      // A posting of a discarded document (MiniSearch leaves them until a vacuum; a stored shard has none).
+      const lengths = this._fieldLength.get(docId);
+      if (lengths === undefined || !this._documentIds.has(docId)) continue;
+      // MiniSearch's calcBM25Score, term for term (the same floating-point result).
+      const raw = inverse * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * lengths[fieldId]!) / average)));
+      const score = weight * raw;
+      const result = results.get(docId);
+      if (result) {
+        result.score += score;
+        if (!result.terms.includes(sourceTerm)) result.terms.push(sourceTerm);
+      } else results.set(docId, { score, terms: [sourceTerm], match: NO_DETAILS });
+    }
   }
-
-  get(docId: number): number | undefined {
-    return this.postings.get(docId);
-  }
-}
-
-function withFrequency(postings: Map<number, number>, frequency: number): Map<number, number> {
-  return new GlobalPostings(postings, frequency) as unknown as Map<number, number>;
+  return results;
 }
 
 class MiniSearchIndex implements SearchIndexPort {
@@ -154,26 +189,17 @@ class MiniSearchIndex implements SearchIndexPort {
       query.kinds.has(stored.kind) &&
       (stored.kind !== 'guide' || !query.guideTypes || query.guideTypes.has(stored.type));
     const internals = this.internals;
-    const saved = { count: internals._documentCount, averages: internals._avgFieldLength };
-    if (stats) {
-      internals._documentCount = stats.documentCount;
-      internals._avgFieldLength = stats.avgFieldLength;
-      internals.termResults = function (this: Internals, source, derived, weight, boost, data, ...rest) {
-        const global: FieldTermData | undefined =
-          data &&
-          new Map(
-            [...data].map(([fieldId, postings]) => [
-              fieldId,
-              withFrequency(postings, stats.documentFrequency(derived, fieldId)),
-            ]),
-          );
-        return baseTermResults.call(this, source, derived, weight, boost, global, ...rest);
-      };
-    }
+    internals.termResults = function (
+      this: Internals,
+      ...args: Parameters<typeof termResults> extends [unknown, ...infer Rest] ? Rest : never
+    ) {
+      return termResults.call(this, stats, ...args);
+    } as never;
     try {
       // MiniSearch's `search` less its result objects (match details, stored fields copied into
-      // each) and its sort: the hits of every segment are sorted once, together (queryAll). The
-      // score is its own: the BM25+ sum times the number of query words matched.
+      // each) and its sort: the hits of every segment are sorted once, together (queryAll), or a
+      // page orders only its best (readablePage). The score is its own: the BM25+ sum times the
+      // number of query words matched.
       const raw = internals.executeQuery(query.text, SEARCH_OPTIONS);
       const hits: SearchHit[] = [];
       for (const [docId, { score, terms }] of raw) {
@@ -192,11 +218,7 @@ class MiniSearchIndex implements SearchIndexPort {
       }
       return hits;
     } finally {
-      if (stats) {
-        internals._documentCount = saved.count;
-        internals._avgFieldLength = saved.averages;
-        delete (internals as Partial<Internals>).termResults;
-      }
+      delete (internals as Partial<Internals>).termResults;
     }
   }
 
@@ -205,27 +227,19 @@ class MiniSearchIndex implements SearchIndexPort {
   }
 
   serialize(): Buffer {
-    return gzipSync(JSON.stringify({ format: INDEX_FORMAT, index: this.engine.toJSON() }));
+    return gzipSync(encodeShard(this.engine, INDEX_FORMAT));
   }
 
-  /** As `serialize`, compressing off the event loop and letting it turn between the steps. */
+  /** As `serialize`, compressing off the event loop and letting it turn before that. */
   async serializeAsync(): Promise<Buffer> {
-    const plain = this.engine.toJSON();
+    const bytes = encodeShard(this.engine, INDEX_FORMAT);
     await nextTurn();
-    const text = JSON.stringify({ format: INDEX_FORMAT, index: plain });
-    await nextTurn();
-    return gzipAsync(text);
+    return gzipAsync(bytes);
   }
 }
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
-
-function fromStored(text: string): MiniSearchIndex {
-  const stored = JSON.parse(text) as { format?: unknown; index?: unknown };
-  if (stored.format !== INDEX_FORMAT) throw new IndexFormatError(stored.format);
-  return fromJS(stored.index);
-}
 
 function asMiniSearch(index: SearchIndexPort): MiniSearchIndex {
   if (!(index instanceof MiniSearchIndex)) throw new Error('A segment of another engine cannot be queried here');
@@ -257,12 +271,14 @@ function globalStats(segments: MiniSearchIndex[]): GlobalStats {
   };
 }
 
-function queryAll(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[] {
+/** Every match of the segments, in no order. */
+function matchAll(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[] {
   const indexes = segments.map((segment) => asMiniSearch(segment.index));
   const stats = indexes.length > 1 ? globalStats(indexes) : undefined;
-  const hits = segments.flatMap((segment, n) => indexes[n]!.queryWith(query, stats, segment.hidden));
-  return hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+  return segments.flatMap((segment, n) => indexes[n]!.queryWith(query, stats, segment.hidden));
 }
+
+const queryAll = (segments: readonly SearchSegment[], query: SearchQuery) => matchAll(segments, query).sort(byRank);
 
 const fromJS = (js: unknown) => new MiniSearchIndex(MiniSearch.loadJS<SearchDocument>(js as never, OPTIONS));
 
@@ -270,13 +286,17 @@ export const miniSearchEngine: SearchEngine = {
   name: 'minisearch',
   format: INDEX_FORMAT,
   empty: () => new MiniSearchIndex(new MiniSearch<SearchDocument>(OPTIONS)),
-  load: (bytes) => fromStored(gunzipSync(bytes).toString('utf8')),
+  load: (bytes) => new MiniSearchIndex(decodeShardNow(gunzipSync(bytes), INDEX_FORMAT, OPTIONS)),
   async loadAsync(bytes) {
-    // Decompressed in libuv's pool; parsing stays on the thread, one step per turn of its loop.
-    const text = (await gunzipAsync(bytes)).toString('utf8');
-    await nextTurn();
-    return fromStored(text);
+    // Decompressed in libuv's pool; rebuilt on the thread, one step per turn of its loop.
+    const steps = decodeShard(await gunzipAsync(bytes), INDEX_FORMAT, OPTIONS);
+    for (;;) {
+      await nextTurn();
+      const step = steps.next();
+      if (step.done) return new MiniSearchIndex(step.value);
+    }
   },
   fromJSON: fromJS,
   querySegments: queryAll,
+  matchSegments: matchAll,
 };

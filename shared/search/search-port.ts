@@ -86,6 +86,8 @@ export interface SearchEngine {
    * with the statistics of all of them together, best first.
    */
   querySegments(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[];
+  /** As `querySegments`, in no order (a page orders its best with `bestFirst`, shared/search/ranking.ts). */
+  matchSegments(segments: readonly SearchSegment[], query: SearchQuery): SearchHit[];
 }
 
 /**

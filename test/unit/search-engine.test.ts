@@ -1,9 +1,11 @@
 /** The search port's MiniSearch adapter: ranking, filters, languages, and the stored form. */
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError, miniSearchEngine } from '../../shared/search/minisearch-engine.ts';
-import type { SearchKind } from '../../shared/search/search-port.ts';
+import type MiniSearch from 'minisearch';
+import type { SearchDocument, SearchIndexPort, SearchKind } from '../../shared/search/search-port.ts';
 import { searchDocument } from '../support/search-documents.ts';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { ShardFormatError } from '../../shared/search/minisearch-shard-format.ts';
 
 const doc = searchDocument;
 
@@ -121,5 +123,73 @@ describe('querying segments (decision 289)', () => {
       ]),
     );
     expect(hits).toHaveLength(2);
+  });
+});
+
+describe('the stored shard (decision 343)', () => {
+  const build = () => {
+    const index = miniSearchEngine.empty();
+    for (const document of corpus) index.upsert(document);
+    // Replaced and removed documents leave postings MiniSearch drops only at a vacuum.
+    index.upsert({ ...corpus[3]!, title: 'hinge replaced' });
+    index.remove(corpus[5]!.key);
+    return index;
+  };
+  const queries = ['fuser roller', 'batt', 'hinge', 'cover tension'];
+
+  it('loads to the index it was written from, without the postings of replaced or removed documents, at once or a step at a time', async () => {
+    const bytes = build().serialize();
+    // The same documents indexed afresh: no leftover postings of a replaced or removed one.
+    const clean = miniSearchEngine.empty();
+    corpus.forEach((document, n) => {
+      if (n === 3) clean.upsert({ ...document, title: 'hinge replaced' });
+      else if (n !== 5) clean.upsert(document);
+    });
+    const answers = (index: SearchIndexPort, text: string) =>
+      index.query({ text, langid: 'en', kinds: every }).map((hit) => [hit.key, hit.score.toFixed(9)]);
+    for (const copy of [miniSearchEngine.load(bytes), await miniSearchEngine.loadAsync(bytes)]) {
+      expect(copy.documentCount).toBe(clean.documentCount);
+      for (const text of queries) expect(answers(copy, text), text).toEqual(answers(clean, text));
+      expect(copy.has(corpus[5]!.key)).toBe(false);
+      // Still a MiniSearch index that changes in place (a merge folds the delta into it).
+      copy.upsert(doc(999, { title: 'zeppelin' }));
+      expect(copy.query({ text: 'zeppelin', langid: 'en', kinds: every }).map((hit) => hit.recordid)).toEqual([999]);
+    }
+  });
+
+  it('refuses an older stored form (rebuilt) and cut or damaged bytes, instead of loading half', () => {
+    const plain = gunzipSync(build().serialize());
+    expect(() => miniSearchEngine.load(gzipSync(JSON.stringify({ format: 'minisearch-1', index: {} })))).toThrow(
+      IndexFormatError,
+    );
+    expect(() => miniSearchEngine.load(gzipSync(plain.subarray(0, plain.length - 4)))).toThrow(ShardFormatError);
+    const extra = Buffer.concat([plain, Buffer.alloc(8)]);
+    expect(() => miniSearchEngine.load(gzipSync(extra))).toThrow(ShardFormatError);
+    // The first term's field count, past the fields there are.
+    const damaged = Buffer.from(plain);
+    damaged.writeUInt32LE(99, Math.ceil((4 + plain.readUInt32LE(0)) / 4) * 4);
+    expect(() => miniSearchEngine.load(gzipSync(damaged))).toThrow(ShardFormatError);
+  });
+});
+
+describe("the adapter's scoring loop (decision 343)", () => {
+  it("scores every match as MiniSearch's own search does, one index or segments", () => {
+    const index = miniSearchEngine.empty();
+    for (const document of corpus) index.upsert(document);
+    const miniSearch = (index as unknown as { engine: MiniSearch<SearchDocument> }).engine;
+    for (const text of ['fuser roller', 'batt', 'hinge cover', 'tension belt valve']) {
+      const own = miniSearch
+        .search(text, {
+          boost: { title: 4, summary: 2, body: 1 },
+          combineWith: 'AND',
+          prefix: (term) => term.length >= 3,
+        })
+        .map((result): [string, number] => [result.id, result.score]);
+      const ours = index
+        .query({ text, langid: 'en', kinds: every })
+        .map((hit): [string, number] => [hit.key, hit.score]);
+      expect(ours.length, text).toBeGreaterThan(0);
+      expect(new Map(ours), text).toEqual(new Map(own));
+    }
   });
 });
