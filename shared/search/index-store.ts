@@ -77,6 +77,13 @@ const MAX_OBJECT_BYTES = 256 * 1024 * 1024;
 const engine: SearchEngine = miniSearchEngine;
 /** The head's format: this layout of objects, written by this engine. */
 export const LAYOUT_FORMAT = `segments-1+${engine.format}`;
+/** What a reader loads: this layout, or the one before it until a writer rebuilds it (writers need LAYOUT_FORMAT). */
+const READABLE_LAYOUT_FORMATS = [
+  LAYOUT_FORMAT,
+  ...(engine.previousFormat ? [`segments-1+${engine.previousFormat}`] : []),
+];
+/** The engine's format inside a layout format (`segments-1+<engine format>`). */
+const engineFormatOf = (layoutFormat: string) => layoutFormat.slice(layoutFormat.indexOf('+') + 1);
 
 const bucket = () => config().MODULES_BUCKET;
 
@@ -107,9 +114,9 @@ async function encodeDelta(delta: Delta): Promise<Buffer> {
   return gzipAsync(JSON.stringify(delta.toJSON(LAYOUT_FORMAT)));
 }
 
-async function decodeDelta(bytes: Buffer): Promise<Delta> {
+async function decodeDelta(bytes: Buffer, layoutFormat = LAYOUT_FORMAT): Promise<Delta> {
   const text = (await gunzipAsync(bytes)).toString('utf8');
-  return Delta.parse(engine, LAYOUT_FORMAT, JSON.parse(text));
+  return Delta.parse(engine, layoutFormat, JSON.parse(text));
 }
 
 async function putStored(kind: ObjectKind, bytes: Buffer, documents: number): Promise<StoredSearchObject> {
@@ -164,8 +171,8 @@ async function refresh(): Promise<SearchIndexHead | undefined> {
     held.checkedAt = checkedAt;
     return held.head;
   }
-  const read = await getSearchIndexHead(LAYOUT_FORMAT);
-  // None yet, or of an older layout (the indexer rewrites it at its next change): the held one, or nothing.
+  const read = await getSearchIndexHead(READABLE_LAYOUT_FORMATS);
+  // None yet, or of a layout no reader knows (the indexer rewrites it at its next change): the held one, or nothing.
   if (!read?.head) return held?.head;
   const head = read.head;
   if (held?.head.version === head.version) {
@@ -174,19 +181,19 @@ async function refresh(): Promise<SearchIndexHead | undefined> {
   }
   const deltaBytes = held?.head.delta.key === head.delta.key ? undefined : await fetchObject(head.delta.key);
   if (held?.head.delta.key !== head.delta.key && !deltaBytes) return held?.head; // a newer head replaced it: next time
-  const delta = deltaBytes ? await decodeDelta(deltaBytes) : held!.delta;
+  const delta = deltaBytes ? await decodeDelta(deltaBytes, head.format) : held!.delta;
   held = { head, checkedAt, delta };
   const named = new Set(objectsOf(head));
   for (const key of shards.keys()) if (!named.has(key)) shards.delete(key);
   return head;
 }
 
-function loadShard(key: string): Promise<SearchIndexPort> {
+function loadShard(key: string, layoutFormat: string): Promise<SearchIndexPort> {
   let loading = shards.get(key);
   if (!loading) {
     loading = fetchObject(key).then((bytes) => {
       if (!bytes) throw new Error(`The search shard ${key} is gone`);
-      return engine.loadAsync(bytes);
+      return engine.loadAsync(bytes, engineFormatOf(layoutFormat));
     });
     loading.catch(() => shards.delete(key));
     shards.set(key, loading);
@@ -197,7 +204,9 @@ function loadShard(key: string): Promise<SearchIndexPort> {
 /** The segments of one language as the head names them: its shards (loaded in parallel) and the delta. */
 async function segmentsOf(head: SearchIndexHead, delta: Delta, langid: string): Promise<SearchSegment[]> {
   const { segment, hidden } = delta.segmentOf(langid);
-  const loaded = await Promise.all((head.languages[langid]?.shards ?? []).map((shard) => loadShard(shard.key)));
+  const loaded = await Promise.all(
+    (head.languages[langid]?.shards ?? []).map((shard) => loadShard(shard.key, head.format)),
+  );
   return [...loaded.map((index) => ({ index, hidden })), ...(segment ? [segment] : [])];
 }
 

@@ -25,13 +25,15 @@ import type {
   SearchSegment,
 } from './search-port.ts';
 import { byRank } from './ranking.ts';
-import { decodeShard, decodeShardNow, encodeShard } from './minisearch-shard-format.ts';
+import { decodeShard, decodeShardNow, encodeShard, IndexFormatError } from './minisearch-shard-format.ts';
 
 /**
  * Bump when fields, stored fields, term processing or the stored layout change: stored indexes of
  * another format are rebuilt. 1: MiniSearch's JSON; 2: postings as 32-bit numbers (decision 343).
  */
 export const INDEX_FORMAT = 'minisearch-2';
+/** The form before decision 343 (MiniSearch's JSON in `{format, index}`): still read, never written. */
+const PREVIOUS_INDEX_FORMAT = 'minisearch-1';
 
 const STORED = ['kind', 'recordid', 'langid', 'type', 'access'] as const;
 
@@ -282,12 +284,22 @@ const queryAll = (segments: readonly SearchSegment[], query: SearchQuery) => mat
 
 const fromJS = (js: unknown) => new MiniSearchIndex(MiniSearch.loadJS<SearchDocument>(js as never, OPTIONS));
 
+/** A shard of the previous form, read until the index is rebuilt (`loadJS` checks MiniSearch's own shape). */
+function fromPreviousForm(text: string): SearchIndexPort {
+  const stored = JSON.parse(text) as { format?: unknown; index?: unknown };
+  if (stored.format !== PREVIOUS_INDEX_FORMAT) throw new IndexFormatError(stored.format, PREVIOUS_INDEX_FORMAT);
+  return fromJS(stored.index);
+}
+
 export const miniSearchEngine: SearchEngine = {
   name: 'minisearch',
   format: INDEX_FORMAT,
   empty: () => new MiniSearchIndex(new MiniSearch<SearchDocument>(OPTIONS)),
   load: (bytes) => new MiniSearchIndex(decodeShardNow(gunzipSync(bytes), INDEX_FORMAT, OPTIONS)),
-  async loadAsync(bytes) {
+  previousFormat: PREVIOUS_INDEX_FORMAT,
+  async loadAsync(bytes, format = INDEX_FORMAT) {
+    if (format === PREVIOUS_INDEX_FORMAT) return fromPreviousForm((await gunzipAsync(bytes)).toString('utf8'));
+    if (format !== INDEX_FORMAT) throw new IndexFormatError(format, INDEX_FORMAT);
     // Decompressed in libuv's pool; rebuilt on the thread, one step per turn of its loop.
     const steps = decodeShard(await gunzipAsync(bytes), INDEX_FORMAT, OPTIONS);
     for (;;) {

@@ -76,10 +76,15 @@ export interface SearchEngine {
   readonly name: string;
   /** The stored form's version: an index of another format is rebuilt. */
   readonly format: string;
+  /**
+   * The stored form before `format`, which readers still load (a site keeps answering searches after an
+   * upgrade until its first change rebuilds the index in `format`); writers never keep it.
+   */
+  readonly previousFormat?: string;
   empty(): SearchIndexPort;
   load(bytes: Buffer): SearchIndexPort;
-  /** As `load`, decompressing off the event loop and letting it turn before parsing. */
-  loadAsync(bytes: Buffer): Promise<SearchIndexPort>;
+  /** As `load` (in `format` unless the head names `previousFormat`), decompressing off the event loop. */
+  loadAsync(bytes: Buffer, format?: string): Promise<SearchIndexPort>;
   fromJSON(value: unknown): SearchIndexPort;
   /**
    * Every match of the query over several segments, ranked as if they were one index: scored

@@ -157,6 +157,24 @@ describe('the stored shard (decision 343)', () => {
     }
   });
 
+  it('still loads the previous stored form when the head names it, so searches answer until the rebuild', async () => {
+    const written = build();
+    const previous = gzipSync(
+      JSON.stringify({ format: 'minisearch-1', index: (written as { toJSON(): unknown }).toJSON() }),
+    );
+    const read = await miniSearchEngine.loadAsync(previous, miniSearchEngine.previousFormat);
+    const current = await miniSearchEngine.loadAsync(written.serialize());
+    const hits = (index: SearchIndexPort, text: string) =>
+      index
+        .query({ text, langid: 'en', kinds: every })
+        .map((hit) => hit.key)
+        .sort();
+    // The same documents found (the order may differ: the old form keeps a replaced one's postings until a vacuum).
+    for (const text of queries) expect(hits(read, text), text).toEqual(hits(current, text));
+    expect(hits(read, 'fuser roller').length).toBeGreaterThan(0);
+    await expect(miniSearchEngine.loadAsync(previous, 'minisearch-0')).rejects.toThrow(IndexFormatError);
+  });
+
   it('refuses an older stored form (rebuilt) and cut or damaged bytes, instead of loading half', () => {
     const plain = gunzipSync(build().serialize());
     expect(() => miniSearchEngine.load(gzipSync(JSON.stringify({ format: 'minisearch-1', index: {} })))).toThrow(

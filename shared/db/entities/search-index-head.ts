@@ -53,14 +53,20 @@ export interface SearchIndexHeadRead {
 
 /**
  * The head as it is now (strongly consistent when a writer decides from it), or undefined before
- * the first index. `format` is the one the caller writes: a head of another is returned without it.
+ * the first index. `format` is the one the caller writes (or those a reader loads): a head of another is
+ * returned without it.
  */
-export async function getSearchIndexHead(format: string, consistent = false): Promise<SearchIndexHeadRead | undefined> {
+export async function getSearchIndexHead(
+  format: string | readonly string[],
+  consistent = false,
+): Promise<SearchIndexHeadRead | undefined> {
   const item = await getItem(HEAD_KEY, { consistent });
   if (!item) return undefined;
   const version = Number(item.version);
   if (!Number.isInteger(version) || version < 0) throw new Error('The search index head has no valid version');
-  if (item.format !== format || !searchIndexHeadItemSchema.safeParse(item).success) return { version, head: undefined };
+  const formats: readonly string[] = typeof format === 'string' ? [format] : format;
+  if (!formats.includes(String(item.format)) || !searchIndexHeadItemSchema.safeParse(item).success)
+    return { version, head: undefined };
   return { version, head: recordFrom(searchIndexHeadItemSchema, item) };
 }
 
