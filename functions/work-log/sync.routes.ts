@@ -3,14 +3,17 @@
  * work-log group because most of its actions are work-log use cases; the others call creates
  * that live in shared/ (a group never calls another's).
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { route } from '../../shared/http/route.ts';
 import { RequestError } from '../../shared/http/respond.ts';
-import * as journal from './sync.service.ts';
+import type * as JournalService from './sync.service.ts';
 import { MAX_JOURNAL_ACTIONS, MAX_JOURNAL_BYTES, SYNC_ACTION_TYPES, syncBody } from './sync.schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { signIntentSchema } from '../../shared/views/sign-intent-views.ts';
 import { listSignIntents, SIGN_INTENT_STATES } from './sign-intents.ts';
+
+const journal = lazyService<typeof JournalService>(() => import('./sync.service.ts'));
 
 const resultSchema = z.object({
   client_guid: z.string(),
