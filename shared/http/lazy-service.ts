@@ -11,7 +11,6 @@
  * needs comes from a module it imports statically (the group's schemas file, `import type`).
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: matches any function's parameters
 type AnyFunction = (...args: any[]) => unknown;
 
 /** The module's functions, each returning a promise of what it returned (or resolved to). */
