@@ -3,7 +3,6 @@
  * its style). A release of a guide or wiki page people are trained on asks them to acknowledge
  * it; they read what changed and sign with their password.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
@@ -13,9 +12,9 @@ import {
   acknowledgementWithDiffSchema,
   releaseSignaturesSchema,
 } from '../../shared/views/competency-views.ts';
-import type * as AcknowledgementsService from './acknowledgements.service.ts';
-import type * as CountersigningService from './countersign.service.ts';
-import type * as IntentsService from './intent.service.ts';
+import * as acknowledgements from './acknowledgements.service.ts';
+import * as countersigning from './countersign.service.ts';
+import * as intents from './intent.service.ts';
 import { comprehensionRoutes } from './comprehension.routes.ts';
 import {
   countersignBody,
@@ -26,10 +25,6 @@ import {
   signBody,
 } from './acknowledgements.schemas.ts';
 import responseExamples from './acknowledgements.response-examples.json' with { type: 'json' };
-
-const acknowledgements = lazyService<typeof AcknowledgementsService>(() => import('./acknowledgements.service.ts'));
-const countersigning = lazyService<typeof CountersigningService>(() => import('./countersign.service.ts'));
-const intents = lazyService<typeof IntentsService>(() => import('./intent.service.ts'));
 
 const releaseParams = idParams('releaseid');
 const settingsSchema = z.object({

@@ -2,15 +2,12 @@
  * Comprehension quizzes tied to a release's acknowledgements, and declines
  * (docs/competency.md "Comprehension and decline"; decision 304).
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
-import type * as ComprehensionService from './comprehension.service.ts';
+import * as comprehension from './comprehension.service.ts';
 import { comprehensionBody, declineBody } from './comprehension.schemas.ts';
 import { readQuery } from './acknowledgements.schemas.ts';
-
-const comprehension = lazyService<typeof ComprehensionService>(() => import('./comprehension.service.ts'));
 
 const comprehensionSchema = z.object({
   releaseid: z.int(),

@@ -2,15 +2,12 @@
  * Site API tokens (Dozuki's "API settings" tokens; decision 227): Admin-only, and only an Admin
  * signed in as themselves (a token cannot manage tokens). docs/identity.md.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { apiTokenSchema, createdApiTokenSchema } from '../../shared/views/api-token-views.ts';
 import { apiTokenParams, createApiTokenBody } from './api-tokens.schemas.ts';
-import type * as ApiTokensService from './api-tokens.service.ts';
+import * as apiTokens from './api-tokens.service.ts';
 import responseExamples from './api-tokens.response-examples.json' with { type: 'json' };
-
-const apiTokens = lazyService<typeof ApiTokensService>(() => import('./api-tokens.service.ts'));
 
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 

@@ -1,5 +1,4 @@
 /** Authentication: tokens, registration, impersonation, password reset. */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { passwordSchema } from '../../shared/domain/user-rules.ts';
@@ -7,10 +6,8 @@ import { messageResponse } from '../../shared/http/schemas.ts';
 import { endedLoginSessionCookie, loginSessionCookie } from '../../shared/http/session.ts';
 import { userSelfWithTokenSchema } from '../../shared/views/user-views.ts';
 import { registerBody } from './auth.schemas.ts';
-import type * as AuthService from './auth.service.ts';
+import * as auth from './auth.service.ts';
 import responseExamples from './auth.response-examples.json' with { type: 'json' };
-
-const auth = lazyService<typeof AuthService>(() => import('./auth.service.ts'));
 
 // Bounded like every stored value: a longer email or password names no account (422, not a lookup).
 const loginBody = z.object({

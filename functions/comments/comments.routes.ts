@@ -2,16 +2,13 @@
  * Comments on guides, steps, wiki pages, info pages and posts, with one level of replies
  * (parentid). Edits by the author within 5 minutes; deletes by the author or an Admin.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { commentSchema } from '../../shared/views/comment-views.ts';
 import { commentEditBody, commentListQuery, newCommentBody } from './comments.schemas.ts';
-import type * as CommentsService from './comments.service.ts';
+import * as comments from './comments.service.ts';
 import responseExamples from './comments.response-examples.json' with { type: 'json' };
-
-const comments = lazyService<typeof CommentsService>(() => import('./comments.service.ts'));
 
 export const commentsGroup = defineGroup({
   name: 'comments',

@@ -10,7 +10,6 @@
  * `is_overdue` is experimental (the spec says integrations must not rely on it).
  */
 import { siteUrl } from '../../shared/config.ts';
-import { MEMBERS_PREVIEW } from './course-assignments.schemas.ts';
 import { NotFoundError } from '../../shared/domain/errors.ts';
 import { actorUserid, hasRole, type Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
@@ -34,7 +33,8 @@ import type { TeamAssigneesQuery, TeamMembersQuery, UserAssigneesQuery } from '.
 
 type AssigneeQuery = Pick<UserAssigneesQuery, 'page' | 'limit' | 'status' | 'search'>;
 
-export { MEMBERS_PREVIEW };
+/** Members shown inline with each team of the teams list. */
+export const MEMBERS_PREVIEW = 10;
 
 const pageOf = (query: Pick<AssigneeQuery, 'page' | 'limit'>) => ({
   limit: query.limit,

@@ -3,15 +3,14 @@
  * "Additional endpoints" list). The assignment record of GET/DELETE follows the spec's
  * Course assignment, Stage entry, Stage completion, Stage and Course tables field by field.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import type * as AssignmentsService from './assignments.service.ts';
-import type * as AssigneesService from './assignees.service.ts';
-import type * as ProgressService from './progress.service.ts';
-import type * as ReportsService from './reports.service.ts';
+import * as assignments from './assignments.service.ts';
+import * as assignees from './assignees.service.ts';
+import * as progress from './progress.service.ts';
+import * as reports from './reports.service.ts';
 import { completionSchema } from '../../shared/views/course-views.ts';
 import {
   assigneeRowSchema,
@@ -38,17 +37,11 @@ import {
   teamAssigneesQuery,
   teamMembersQuery,
   userAssigneesQuery,
-  MEMBERS_PREVIEW,
 } from './course-assignments.schemas.ts';
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
 import responseExamples from './course-assignments.response-examples.json' with { type: 'json' };
-
-const assignments = lazyService<typeof AssignmentsService>(() => import('./assignments.service.ts'));
-const assignees = lazyService<typeof AssigneesService>(() => import('./assignees.service.ts'));
-const progress = lazyService<typeof ProgressService>(() => import('./progress.service.ts'));
-const reports = lazyService<typeof ReportsService>(() => import('./reports.service.ts'));
 
 const id = z.int().check(z.positive());
 const ids = z.array(id).check(z.minLength(1), z.maxLength(50));
@@ -388,7 +381,7 @@ export const courseAssignmentsGroup = defineGroup({
         'Active team assignments of a course with stored progress and the first members\' rows: {"response": [...]}',
       description:
         `\`page\`, \`limit\` (default 10), \`direction\` (by assignment date), \`search\` (team name). Each ` +
-        `entry shows up to ${MEMBERS_PREVIEW} members; the team detail pages them all. ` +
+        `entry shows up to ${assignees.MEMBERS_PREVIEW} members; the team detail pages them all. ` +
         `\`is_overdue\` is experimental.`,
       params: idParams('wikiid'),
       query: teamAssigneesQuery,

@@ -7,9 +7,6 @@ import { MAX_TIMESTAMP, positiveTimestamp } from '../../shared/http/schemas.ts';
 import { direction, enumQuery, pageNumber, pageSize, pageWithinMaxOffset } from '../../shared/http/page-query.ts';
 import { USER_ORDERS } from '../../shared/training/rows.ts';
 
-/** Members shown inline with each team of the teams list. */
-export const MEMBERS_PREVIEW = 10;
-
 const id = z.int().check(z.positive());
 
 const ROW_STATUSES = ['not_started', 'in_progress', 'completed'] as const;

@@ -3,14 +3,11 @@
  * scope (decision 227). Dozuki documents the purpose, not the answers: their shapes are
  * inferred (docs/wire-fidelity.md, decision 229).
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { externalHealthSchema, stageCompletionHistorySchema } from '../../shared/views/external-course-views.ts';
 import { historyQuery } from './external-courses.schemas.ts';
-import type * as ExternalCoursesService from './external-courses.service.ts';
+import * as externalCourses from './external-courses.service.ts';
 import responseExamples from './external-courses.response-examples.json' with { type: 'json' };
-
-const externalCourses = lazyService<typeof ExternalCoursesService>(() => import('./external-courses.service.ts'));
 
 const EXTERNAL = { auth: 'user', apiScope: 'external-courses' } as const;
 

@@ -2,17 +2,14 @@
  * Translation glossary (sites with several languages only; 403 elsewhere): entries of a term
  * in the site's first language and its translations into the other site languages.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { wholeListQuery } from '../../shared/http/query.ts';
 import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
 import { glossaryChangesBody, MAX_GLOSSARY_CHANGES } from './glossary.schemas.ts';
-import type * as GlossaryService from './glossary.service.ts';
+import * as glossary from './glossary.service.ts';
 import responseExamples from './glossary.response-examples.json' with { type: 'json' };
-
-const glossary = lazyService<typeof GlossaryService>(() => import('./glossary.service.ts'));
 
 export const glossaryGroup = defineGroup({
   name: 'glossary',

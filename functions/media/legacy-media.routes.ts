@@ -3,13 +3,12 @@
  * image upload, copies, multi-deletes, embeds and /media/* reads by id or guid. Part of the media
  * group (media.routes.ts); the same items as /user/media/uploads.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { reply, route, type RouteDef } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { orderQuery, pathId } from '../../shared/http/schemas.ts';
 import { CROP_RATIOS, type CropRatio } from '../../shared/media/images.ts';
-import type * as LegacyService from './legacy-media.service.ts';
+import * as legacy from './legacy-media.service.ts';
 import { embedBody, libraryLimit } from './media.schemas.ts';
 import {
   documentSchema,
@@ -18,8 +17,6 @@ import {
   libraryImageSchema,
   videoSchema,
 } from '../../shared/views/media-views.ts';
-
-const legacy = lazyService<typeof LegacyService>(() => import('./legacy-media.service.ts'));
 
 /** A numeric id or a guid (letters and digits, as the Image object's `guid`). */
 const idOrGuid = z.string().check(z.regex(/^(\d{1,15}|[A-Za-z0-9]{16,64})$/, 'must be an id or a guid'));

@@ -2,7 +2,6 @@
  * User media: the caller's library of images, videos, documents and embeds (spec "User media"; legacy calls in
  * legacy-media.routes.ts).
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { MEDIA_CONSTRAINTS, MEDIA_TYPES } from '../../shared/domain/media.ts';
 import { MARKUP_COLORS } from '../../shared/media/images.ts';
@@ -17,11 +16,9 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { pathId } from '../../shared/http/schemas.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
-import type * as MediaService from './media.service.ts';
+import * as media from './media.service.ts';
 import { legacyMediaRoutes } from './legacy-media.routes.ts';
 import responseExamples from './media.response-examples.json' with { type: 'json' };
-
-const media = lazyService<typeof MediaService>(() => import('./media.service.ts'));
 
 const itemParams = z.object({ type: z.string(), itemId: pathId });
 

@@ -2,14 +2,12 @@
  * External training modules (SCORM 1.2/2004, cmi5, Tin Can packages): imports through the
  * import state machine, versions, current and draft, usage, preview and the player.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
-import { MANAGE_MODULES_FLAG } from '../../shared/domain/account-flags.ts';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination, queryFlag } from '../../shared/http/query.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { MODULE_CONTENT_PREFIX, MODULE_PACKAGES_PREFIX } from '../../shared/storage/module-objects.ts';
-import type * as ModulesService from './modules.service.ts';
+import * as modules from './modules.service.ts';
 import { commitBody, createImportBody, draftsBody, startByUrlBody } from './modules.schemas.ts';
 import { moduleAttemptListSchema, moduleAttemptSchema } from '../../shared/views/module-attempt-views.ts';
 import {
@@ -25,13 +23,11 @@ import {
 } from '../../shared/views/module-views.ts';
 import responseExamples from './modules.response-examples.json' with { type: 'json' };
 
-const modules = lazyService<typeof ModulesService>(() => import('./modules.service.ts'));
-
 const pageQuery = z.object(pagination);
 const pointerBody = z.object({ importid: z.int().check(z.positive()) });
 const MANAGE =
   `Needs the permission to manage external training modules (Admins, and users flagged ` +
-  `\`${MANAGE_MODULES_FLAG}\`).`;
+  `\`${modules.MANAGE_MODULES_FLAG}\`).`;
 
 export const modulesGroup = defineGroup({
   name: 'modules',

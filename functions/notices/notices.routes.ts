@@ -3,14 +3,11 @@
  * when. Each person chooses which kinds they are mailed; an Admin sets the site's leads and delays
  * and may run the sweep now, with a given clock.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { noticePreferencesSchema, noticeSettingsSchema, sweepResultSchema } from '../../shared/views/notice-views.ts';
 import { preferencesBody, settingsBody, sweepBody } from './notices.schemas.ts';
-import type * as NoticesService from './notices.service.ts';
+import * as notices from './notices.service.ts';
 import responseExamples from './notices.response-examples.json' with { type: 'json' };
-
-const notices = lazyService<typeof NoticesService>(() => import('./notices.service.ts'));
 
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 const KINDS =

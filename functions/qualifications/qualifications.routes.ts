@@ -2,7 +2,6 @@
  * Skills, competency levels, the qualification matrix, expiry forecasts and the settings of the
  * gate on work (docs/competency.md; beyond the spec, in its style: ids, offset/limit, its errors).
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, rawReply, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
@@ -10,9 +9,9 @@ import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { levelSchema, matrixRowSchema, skillSchema } from '../../shared/views/competency-views.ts';
 import { GATE_MODES } from '../../shared/domain/competency.ts';
-import type * as QualificationsService from './qualifications.service.ts';
-import type * as CourseLevelsService from './course-levels.service.ts';
-import type * as RequirementsService from './requirements.service.ts';
+import * as qualifications from './qualifications.service.ts';
+import * as courseLevels from './course-levels.service.ts';
+import * as requirements from './requirements.service.ts';
 import { gapsQuery, requirementsBody, roleParams } from './requirements.schemas.ts';
 import { gapRowSchema, requirementsSchema } from '../../shared/views/requirement-views.ts';
 import {
@@ -26,10 +25,6 @@ import {
   skillPatchBody,
 } from './qualifications.schemas.ts';
 import responseExamples from './qualifications.response-examples.json' with { type: 'json' };
-
-const qualifications = lazyService<typeof QualificationsService>(() => import('./qualifications.service.ts'));
-const courseLevels = lazyService<typeof CourseLevelsService>(() => import('./course-levels.service.ts'));
-const requirements = lazyService<typeof RequirementsService>(() => import('./requirements.service.ts'));
 
 const skillParams = idParams('skillid');
 const strictness = z.nullable(z.enum(['major', 'minor']));
@@ -159,8 +154,7 @@ export const qualificationsGroup = defineGroup({
       response: z.array(matrixRowSchema),
       handler: async ({ caller, query }) => {
         const rows = await qualifications.matrix(caller, query);
-        if (query.format === 'csv')
-          return rawReply(200, await qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');
+        if (query.format === 'csv') return rawReply(200, qualifications.matrixCsv(rows), 'text/csv; charset=utf-8');
         return rows;
       },
     }),
@@ -229,7 +223,7 @@ export const qualificationsGroup = defineGroup({
       handler: async ({ caller, query, headers }) => {
         const rows = await requirements.gaps(caller, query);
         if (wantsCsv(query.format, headers.accept))
-          return rawReply(200, await requirements.gapsCsv(rows), 'text/csv; charset=utf-8');
+          return rawReply(200, requirements.gapsCsv(rows), 'text/csv; charset=utf-8');
         return rows;
       },
     }),

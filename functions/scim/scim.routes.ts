@@ -4,7 +4,6 @@
  * the OpenAPI document; only a site API token with the `scim` scope reaches them (decision 227);
  * every error is an RFC 7644 error in application/scim+json.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { parseScimFilter, ScimFilterError, type ScimFilter } from '../../shared/domain/scim-filter.ts';
@@ -12,11 +11,8 @@ import { type ListQuery, resourceReply, scimErrorReply, ScimError, scimReply } f
 import { listOf, resourceType, resourceTypes, schema, schemas, serviceProviderConfig } from './scim-discovery.ts';
 import { attributeList, projectResource } from './scim-resource.ts';
 import { GROUP_RESOURCE, type ResourceSchemas, USER_RESOURCE } from './scim-schema.ts';
-import type * as UsersService from './scim-users.service.ts';
-import type * as GroupsService from './scim-groups.service.ts';
-
-const users = lazyService<typeof UsersService>(() => import('./scim-users.service.ts'));
-const groups = lazyService<typeof GroupsService>(() => import('./scim-groups.service.ts'));
+import * as users from './scim-users.service.ts';
+import * as groups from './scim-groups.service.ts';
 
 const SCIM = { site: true, auth: 'user', apiScope: 'scim' } as const;
 const idParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });

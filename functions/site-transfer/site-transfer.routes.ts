@@ -2,17 +2,14 @@
  * Site export and import (Admins, beyond the spec): jobs that write the whole site as a site
  * file and read one back, keeping every id (docs/export-format.md).
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import { ForbiddenError } from '../../shared/domain/errors.ts';
 import { type AuthorizeRequest, defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
 import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
-import type * as TransferService from './site-transfer.service.ts';
+import * as transfer from './site-transfer.service.ts';
 import responseExamples from './site-transfer.response-examples.json' with { type: 'json' };
-
-const transfer = lazyService<typeof TransferService>(() => import('./site-transfer.service.ts'));
 
 /**
  * A site file holds every account's password hash and credential hashes: only an Admin signed in

@@ -1,15 +1,12 @@
 /** Step forms: data-entry forms attached to guide steps, saved as revisions (spec "Step forms"). */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import type * as FormsService from './step-forms.service.ts';
+import * as forms from './step-forms.service.ts';
 import { stepFormBody } from './step-forms.schemas.ts';
 import { stepFormSchema } from '../../shared/views/step-form-views.ts';
 import responseExamples from './step-forms.response-examples.json' with { type: 'json' };
-
-const forms = lazyService<typeof FormsService>(() => import('./step-forms.service.ts'));
 
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 

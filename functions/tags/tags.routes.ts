@@ -2,16 +2,13 @@
  * Tags: the site's tag list and the tags of guides and wiki pages. A tag is created the first
  * time it is put on a document; tags are lower case. Bodies are `{"tag": "battery"}`.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { tagListSchema } from '../../shared/views/tag-views.ts';
-import type * as TagsService from './tags.service.ts';
+import * as tags from './tags.service.ts';
 import responseExamples from './tags.response-examples.json' with { type: 'json' };
-
-const tags = lazyService<typeof TagsService>(() => import('./tags.service.ts'));
 
 const tagBody = z.object({ tag: z.string().check(z.minLength(1), z.maxLength(200)) });
 const wikiParams = z.object({

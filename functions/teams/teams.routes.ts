@@ -1,5 +1,4 @@
 /** Teams: create, list with aggregated reputation, members, attributes, membership changes. */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
@@ -7,10 +6,8 @@ import { pagination, wholeListQuery } from '../../shared/http/query.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { teamAssignmentSchema, teamAttributesSchema, teamSchema } from '../../shared/views/team-views.ts';
 import { createTeamBody, memberChangesBody, teamListQuery } from './teams.schemas.ts';
-import type * as TeamsService from './teams.service.ts';
+import * as teams from './teams.service.ts';
 import responseExamples from './teams.response-examples.json' with { type: 'json' };
-
-const teams = lazyService<typeof TeamsService>(() => import('./teams.service.ts'));
 
 const pageQuery = z.object(pagination);
 

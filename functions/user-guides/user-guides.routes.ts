@@ -2,17 +2,14 @@
  * Users and guides: guides a user authored, favorites and completions (docs/wire-fidelity.md
  * §3.2, §3.26). Guides themselves carry `favorited` and `completed` for the caller.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { DEFAULT_PAGE_SIZE, MAX_WHOLE_LIST, pagination, wholeListPagination } from '../../shared/http/query.ts';
 import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
 import { guideSummarySchema } from '../../shared/views/guide-views.ts';
-import type * as UserGuidesService from './user-guides.service.ts';
+import * as userGuides from './user-guides.service.ts';
 import responseExamples from './user-guides.response-examples.json' with { type: 'json' };
-
-const userGuides = lazyService<typeof UserGuidesService>(() => import('./user-guides.service.ts'));
 
 const pageQuery = z.object(pagination);
 /** GET /user/guides: apps send limit=10000 and never page (decision 194); the default stays 20. */

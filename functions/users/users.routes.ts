@@ -2,7 +2,6 @@
  * Users: lookups, search, the caller's own record, profile edits, badges, flags and bulk
  * creation. (Favorites, guides and completions of users arrive with the content issue.)
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
@@ -17,11 +16,9 @@ import {
 } from '../../shared/views/user-views.ts';
 import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
-import type * as UsersService from './users.service.ts';
+import * as users from './users.service.ts';
 import { accountActor } from '../../shared/accounts/account-authority.ts';
 import responseExamples from './users.response-examples.json' with { type: 'json' };
-
-const users = lazyService<typeof UsersService>(() => import('./users.service.ts'));
 
 const pageQuery = z.object(pagination);
 const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLength(100)) });

@@ -1,14 +1,11 @@
 /** User view history: views of guides and wiki pages, by user or by document, newest first. */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { viewHistoryEntrySchema } from '../../shared/views/view-history-views.ts';
 import { viewRangeQuery } from './view-history.schemas.ts';
-import type * as HistoryService from './view-history.service.ts';
+import * as history from './view-history.service.ts';
 import responseExamples from './view-history.response-examples.json' with { type: 'json' };
-
-const history = lazyService<typeof HistoryService>(() => import('./view-history.service.ts'));
 
 export const viewHistoryGroup = defineGroup({
   name: 'view-history',

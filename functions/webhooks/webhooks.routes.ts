@@ -2,17 +2,14 @@
  * Webhooks (Admin, beyond the spec): where the site's events are POSTed, signed, with retries
  * (docs/events.md). Every route is Admin-only.
  */
-import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { createdWebhookSchema, deliverySchema, pingSchema, webhookSchema } from '../../shared/views/webhook-views.ts';
 import { createWebhookBody, updateWebhookBody } from './webhooks.schemas.ts';
-import type * as WebhooksService from './webhooks.service.ts';
+import * as webhooks from './webhooks.service.ts';
 import responseExamples from './webhooks.response-examples.json' with { type: 'json' };
-
-const webhooks = lazyService<typeof WebhooksService>(() => import('./webhooks.service.ts'));
 
 const params = idParams('webhookid');
 const BEYOND_SPEC = { 'x-beyond-spec': true };

@@ -16,10 +16,10 @@ import { moduleUsageChunks } from '../db/entities/module-usage.ts';
 import { getModule, type TrainingModuleRecord } from '../db/entities/training-module.ts';
 import { getUser } from '../db/entities/user.ts';
 import { playerView } from '../views/module-views.ts';
-import { MANAGE_MODULES_FLAG } from '../domain/account-flags.ts';
 import { type CommitInput, commit, launchState } from './scorm-attempts.ts';
 
-export { MANAGE_MODULES_FLAG };
+/** The account flag that lets a user who is not an Admin manage external training modules. */
+export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';
 
 export async function canManageModules(caller: Caller): Promise<boolean> {
   if (isAdmin(caller)) return true;
