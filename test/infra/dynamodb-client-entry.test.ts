@@ -38,7 +38,7 @@ const sources = [...entry.matchAll(/from '([^']+)'/g)].map((match) => resolve(en
 
 /** What the entry exports: its `export { X }` names and the classes and consts of its `export *` files. */
 function exportedNames(): Set<string> {
-  const names = new Set([...entry.matchAll(/export \{ (\w+) \}/g)].map((match) => match[1]));
+  const names = new Set([...entry.matchAll(/export \{\s*(\w+),?\s*\}/g)].map((match) => match[1]));
   for (const match of entry.matchAll(/export \* from '([^']+)'/g)) {
     const text = readFileSync(resolve(entryDir, match[1]), 'utf8');
     for (const name of text.matchAll(/export (?:class|const|var|let|function) (\w+)/g)) names.add(name[1]);
