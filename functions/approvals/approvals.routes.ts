@@ -5,6 +5,7 @@
  * signatures. POST /approvals/requests (asking for approval) is beyond the spec: the spec lists
  * no way to start a request, and one is needed.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
@@ -13,8 +14,8 @@ import { pagination } from '../../shared/http/query.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import { MAX_APPROVAL_STAGES } from '../../shared/domain/approval-flow.ts';
 import { SIGNING_TOKEN_TTL_SECONDS } from '../../shared/accounts/e-signature.ts';
-import * as processes from './processes.service.ts';
-import * as requests from './requests.service.ts';
+import type * as ProcessesService from './processes.service.ts';
+import type * as RequestsService from './requests.service.ts';
 import {
   approvalRequestBody,
   processCreateBody,
@@ -29,6 +30,9 @@ import {
   requestSchema,
 } from '../../shared/views/approval-views.ts';
 import responseExamples from './approvals.response-examples.json' with { type: 'json' };
+
+const processes = lazyService<typeof ProcessesService>(() => import('./processes.service.ts'));
+const requests = lazyService<typeof RequestsService>(() => import('./requests.service.ts'));
 
 const pageQuery = z.object(pagination);
 

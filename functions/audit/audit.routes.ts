@@ -2,14 +2,17 @@
  * The audit trail of documents and users (beyond the spec; Admins only): paged history and a
  * chain verification that recomputes every hash and link and names the first broken seq.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import { auditHistorySchema, auditVerificationSchema } from '../../shared/views/audit-views.ts';
-import * as audit from './audit.service.ts';
+import type * as AuditService from './audit.service.ts';
 import responseExamples from './audit.response-examples.json' with { type: 'json' };
+
+const audit = lazyService<typeof AuditService>(() => import('./audit.service.ts'));
 
 const beyondSpec = { 'x-beyond-spec': true };
 const documentParams = z.object({ doctype: z.enum(DOCTYPES), docid: pathId });

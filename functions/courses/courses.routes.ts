@@ -3,14 +3,17 @@
  * POST answers 201 with the course (wikiid, revisionid); GET /courses answers
  * {"courses": [...]} paged by page/pageSize; PATCH takes ?revisionid= like every wiki write.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { optionalRevisionQuery } from '../../shared/http/revision.ts';
-import * as courses from './courses.service.ts';
+import type * as CoursesService from './courses.service.ts';
 import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
 import { courseSchema } from '../../shared/views/course-views.ts';
 import responseExamples from './courses.response-examples.json' with { type: 'json' };
+
+const courses = lazyService<typeof CoursesService>(() => import('./courses.service.ts'));
 
 const stageDescription =
   'Stages: `{doctype: guide|wiki|external_training_module, docid, strictness?: major|minor|null, ' +

@@ -2,6 +2,7 @@
  * Guides: lists, the full guide, create/edit/publish/delete, steps and their order, line
  * preview, and access grants. Releases are their own group (functions/releases).
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
@@ -18,10 +19,14 @@ import {
 } from './guides.schemas.ts';
 import { guideSchema, guideSummarySchema, linePreviewSchema, stepSchema } from '../../shared/views/guide-views.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
-import * as guides from './guides.service.ts';
-import * as steps from './steps.service.ts';
-import * as grants from './grants.service.ts';
+import type * as GuidesService from './guides.service.ts';
+import type * as StepsService from './steps.service.ts';
+import type * as GrantsService from './grants.service.ts';
 import responseExamples from './guides.response-examples.json' with { type: 'json' };
+
+const guides = lazyService<typeof GuidesService>(() => import('./guides.service.ts'));
+const steps = lazyService<typeof StepsService>(() => import('./steps.service.ts'));
+const grants = lazyService<typeof GrantsService>(() => import('./grants.service.ts'));
 
 const pageQuery = z.object(pagination);
 const id = z.int().check(z.positive());

@@ -4,13 +4,14 @@
  * change requests, and each user's due documents. Literal segments win over parameters, so
  * /periodic_review/reviews/{userid} is never read as /periodic_review/{doctype}/{docid}.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
-import * as schedules from './schedules.service.ts';
-import * as reviews from './reviews.service.ts';
+import type * as SchedulesService from './schedules.service.ts';
+import type * as ReviewsService from './reviews.service.ts';
 import {
   addDocumentsBody,
   changeRequestsQuery,
@@ -30,6 +31,9 @@ import {
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
 import responseExamples from './periodic-review.response-examples.json' with { type: 'json' };
+
+const schedules = lazyService<typeof SchedulesService>(() => import('./schedules.service.ts'));
+const reviews = lazyService<typeof ReviewsService>(() => import('./reviews.service.ts'));
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',

@@ -3,12 +3,13 @@
  * function that bundles survey-core). Literal paths (/quizzes/categories, /quizzes/sessions)
  * win over /quizzes/{quizid}. docs/quizzes.md describes the shapes.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { revisionQuery } from '../../shared/http/revision.ts';
-import * as quizzes from './quizzes.service.ts';
-import * as sessions from './sessions.service.ts';
+import type * as QuizzesService from './quizzes.service.ts';
+import type * as SessionsService from './sessions.service.ts';
 import {
   attachGuideBody,
   attachWikiBody,
@@ -30,6 +31,9 @@ import {
   submitResultSchema,
 } from '../../shared/views/quiz-views.ts';
 import responseExamples from './quizzes.response-examples.json' with { type: 'json' };
+
+const quizzes = lazyService<typeof QuizzesService>(() => import('./quizzes.service.ts'));
+const sessions = lazyService<typeof SessionsService>(() => import('./sessions.service.ts'));
 
 const LIST_PARAMETERS =
   'Query parameters: `offset` (number to skip, default 0), `limit` (1..200, default 20; larger values are clamped), ' +

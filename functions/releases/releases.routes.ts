@@ -5,14 +5,23 @@
  * "released", or "pending_approval" / "rejected" / "superseded" for a release made through an
  * approval request (then `version`, `major`, `minor` and `release_date` are null until released).
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
-import * as releases from './releases.service.ts';
-import { duplicateReleasesBody, guideReleaseBody, releaseNotesBody, wikiReleaseBody } from './releases.schemas.ts';
+import type * as ReleasesService from './releases.service.ts';
+import {
+  MAX_DUPLICATE_TARGETS,
+  duplicateReleasesBody,
+  guideReleaseBody,
+  releaseNotesBody,
+  wikiReleaseBody,
+} from './releases.schemas.ts';
 import { releaseListSchema, releaseSchema } from '../../shared/views/release-views.ts';
 import responseExamples from './releases.response-examples.json' with { type: 'json' };
+
+const releases = lazyService<typeof ReleasesService>(() => import('./releases.service.ts'));
 
 export const releasesGroup = defineGroup({
   name: 'releases',
@@ -88,7 +97,7 @@ export const releasesGroup = defineGroup({
         'Apply a guide release to other guides: each gets a release of its current revision with the same ' +
         'type and notes (201)',
       description:
-        `All or none; at most ${releases.MAX_DUPLICATE_TARGETS} guides, each editable by the caller and ` +
+        `All or none; at most ${MAX_DUPLICATE_TARGETS} guides, each editable by the caller and ` +
         `governed by no approval process (422 \`approval_required\`: release those one by one). Answers ` +
         `{"releases": [...]} in the order of guideids.`,
       status: 201,

@@ -4,6 +4,9 @@
  */
 import * as z from 'zod/mini';
 
+/** Three transaction items a guide (release, version head, guide.released event) within DynamoDB's 100. */
+export const MAX_DUPLICATE_TARGETS = 33;
+
 const id = z.int().check(z.positive());
 const releaseType = z.enum(['major', 'minor']);
 const notes = z.optional(z.string().check(z.maxLength(5000)));

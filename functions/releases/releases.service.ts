@@ -11,11 +11,12 @@
 import { config } from '../../shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/domain/errors.ts';
 import { releaseView, type ReleaseView } from '../../shared/views/release-views.ts';
-import type {
-  DuplicateReleasesInput,
-  GuideReleaseInput,
-  ReleaseNotesInput,
-  WikiReleaseInput,
+import {
+  type DuplicateReleasesInput,
+  type GuideReleaseInput,
+  MAX_DUPLICATE_TARGETS,
+  type ReleaseNotesInput,
+  type WikiReleaseInput,
 } from './releases.schemas.ts';
 import { serviceAuthorFields, type Caller } from '../../shared/domain/caller.ts';
 import { nextId } from '../../shared/db/counters.ts';
@@ -58,8 +59,7 @@ import { commitApprovalRequest, draftApprovalRequest } from '../../shared/conten
 import { getApprovedRevision } from '../../shared/db/entities/approval-request.ts';
 
 /** Each release is two writes; a transaction holds 100. */
-/** Three transaction items a guide (release, version head, guide.released event) within DynamoDB's 100. */
-export const MAX_DUPLICATE_TARGETS = 33;
+export { MAX_DUPLICATE_TARGETS };
 const MAX_ATTEMPTS = 8;
 
 /** The wire shape of each release (their users from one BatchGet). */

@@ -4,13 +4,15 @@
  * only) and the over-the-shoulder pair, initializeViaPassword and its finalize step (/courses
  * only, where the newest docs put them). The spec's `:param` paths are `{param}` here.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
+import { FINALIZE_TOKEN_SECONDS } from '../../shared/domain/signature-auth.ts';
 import { defineGroup, reply, route, type RouteDef } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { idParams } from '../../shared/http/schemas.ts';
 import { pagination, queryInt } from '../../shared/http/query.ts';
 import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
-import * as signoffs from './signoffs.service.ts';
+import type * as SignoffsService from './signoffs.service.ts';
 import {
   finalizeBody,
   initializeViaPasswordBody,
@@ -20,6 +22,8 @@ import {
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/signoff-views.ts';
 import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
+
+const signoffs = lazyService<typeof SignoffsService>(() => import('./signoffs.service.ts'));
 
 const listQuery = z.object(pagination);
 const signoffRequestsQuery = z.object({
@@ -192,7 +196,7 @@ export const signoffsGroup = defineGroup({
         'must be the trainee and a signer, in either order. A person who signs in through a company identity ' +
         'provider is a 403 whose `step_up_url` (GET /sso/sign_for) signs them in on this device instead. ' +
         `Failed passwords count toward the login throttle (429 past it); a wrong one is 422 on ` +
-        `\`password\`. The token lives ${signoffs.FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
+        `\`password\`. The token lives ${FINALIZE_TOKEN_SECONDS} s, is stored hashed and works once: ` +
         'PATCH /courses/stage-sign-offs/responses/{signoff_requestid}/finalize.',
       status: 201,
       params: idParams('signoff_requestid'),

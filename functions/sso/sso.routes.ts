@@ -3,21 +3,32 @@
  * /admin/identity_providers, and the browser's sign-in paths at the site root: Dozuki's signed
  * remote login and its redirects to the customer's login page, OIDC and SAML.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, rawReply, type Reply, route } from '../../shared/http/route.ts';
 import { loginRedirect, NO_STORE, startSession } from '../../shared/http/session.ts';
 import { queryInt } from '../../shared/http/query.ts';
 import { identityProviderSchema } from '../../shared/views/identity-provider-views.ts';
-import { createIdentityProviderBody, updateIdentityProviderBody } from './sso.schemas.ts';
-import * as providers from './identity-providers.service.ts';
-import { customerLoginUrl, remoteLogin } from './remote-login.service.ts';
+import { createIdentityProviderBody, STEP_UP_TICKET_SECONDS, updateIdentityProviderBody } from './sso.schemas.ts';
+import type * as ProvidersService from './identity-providers.service.ts';
+import type * as RemoteLoginService from './remote-login.service.ts';
 import { ssoPageError } from './sso-page-error.ts';
-import { startCompanyLogin } from './company-login.service.ts';
-import { finishCompanySignIn } from './sign-in.service.ts';
+import type * as CompanyLoginService from './company-login.service.ts';
+import type * as SignInService from './sign-in.service.ts';
 import { endedStateCookie } from './sso-login-state.ts';
 import type { ProviderRedirect, SignInEnd } from './sso-flow.ts';
-import { issueStepUpTicket, STEP_UP_TICKET_SECONDS, startStepUp, stepUpStatus } from './step-up.service.ts';
+import type * as StepUpService from './step-up.service.ts';
 import responseExamples from './sso.response-examples.json' with { type: 'json' };
+
+const providers = lazyService<typeof ProvidersService>(() => import('./identity-providers.service.ts'));
+const { customerLoginUrl, remoteLogin } = lazyService<typeof RemoteLoginService>(
+  () => import('./remote-login.service.ts'),
+);
+const { startCompanyLogin } = lazyService<typeof CompanyLoginService>(() => import('./company-login.service.ts'));
+const { finishCompanySignIn } = lazyService<typeof SignInService>(() => import('./sign-in.service.ts'));
+const { issueStepUpTicket, startStepUp, stepUpStatus } = lazyService<typeof StepUpService>(
+  () => import('./step-up.service.ts'),
+);
 
 /** To the identity provider, with the login state cookie. */
 function toProvider(redirect: ProviderRedirect): Reply {

@@ -1,6 +1,9 @@
 /** Request bodies of the identity-provider routes (docs/identity.md); the service takes their z.output. */
 import * as z from 'zod/mini';
 
+/** How long a step-up ticket may wait to be opened: the time to switch to the browser. */
+export const STEP_UP_TICKET_SECONDS = 120;
+
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 const url = z.string().check(z.url(), z.maxLength(2000));
 const role = z.enum(['User', 'Author', 'Admin']);

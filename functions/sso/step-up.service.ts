@@ -24,9 +24,9 @@ import { refuseImpersonatedSignature, signingProviderOf, stepUpUrl } from '../..
 import { safeReturnTo } from '../../shared/http/session.ts';
 import { startCompanyLogin } from './company-login.service.ts';
 import type { ProviderRedirect } from './sso-flow.ts';
+import { STEP_UP_TICKET_SECONDS } from './sso.schemas.ts';
 
-/** How long a step-up ticket may wait to be opened: the time to switch to the browser. */
-export const STEP_UP_TICKET_SECONDS = 120;
+export { STEP_UP_TICKET_SECONDS };
 
 /** The OIDC or SAML provider an account signs in with (its sso_userid is `<providerid>|<subject>`). */
 async function providerOfAccount(userid: number): Promise<IdentityProviderRecord | undefined> {

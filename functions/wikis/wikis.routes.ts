@@ -2,6 +2,7 @@
  * Wikis: pages in namespaces (CATEGORY, WIKI, INFO, ITEM; COURSE pages are read here and built
  * by the courses endpoints), their revisions, and the CATEGORY/WIKI hierarchies.
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, route } from '../../shared/http/route.ts';
 import { pagination } from '../../shared/http/query.ts';
@@ -29,11 +30,15 @@ import {
   wikiRevisionSchema,
   wikiSchema,
 } from '../../shared/views/wiki-views.ts';
-import * as wikis from './wikis.service.ts';
-import * as categories from './categories.service.ts';
-import * as collections from './collections.service.ts';
+import type * as WikisService from './wikis.service.ts';
+import type * as CategoriesService from './categories.service.ts';
+import type * as CollectionsService from './collections.service.ts';
 import { collectionSchema } from '../../shared/views/collection-views.ts';
 import responseExamples from './wikis.response-examples.json' with { type: 'json' };
+
+const wikis = lazyService<typeof WikisService>(() => import('./wikis.service.ts'));
+const categories = lazyService<typeof CategoriesService>(() => import('./categories.service.ts'));
+const collections = lazyService<typeof CollectionsService>(() => import('./collections.service.ts'));
 
 /** Namespace and title as they appear in the path; the service checks the namespace (404). */
 const pageParams = z.object({ namespace: z.string().check(z.minLength(1), z.maxLength(20)), title: titleText });

@@ -3,14 +3,23 @@
  * work-log group because most of its actions are work-log use cases; the others call creates
  * that live in shared/ (a group never calls another's).
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { route } from '../../shared/http/route.ts';
 import { RequestError } from '../../shared/http/respond.ts';
-import * as journal from './sync.service.ts';
-import { MAX_JOURNAL_ACTIONS, MAX_JOURNAL_BYTES, SYNC_ACTION_TYPES, syncBody } from './sync.schemas.ts';
+import type * as JournalService from './sync.service.ts';
+import {
+  MAX_JOURNAL_ACTIONS,
+  MAX_JOURNAL_BYTES,
+  MAX_JOURNAL_BYTES_TEXT,
+  SYNC_ACTION_TYPES,
+  syncBody,
+} from './sync.schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { signIntentSchema } from '../../shared/views/sign-intent-views.ts';
 import { listSignIntents, SIGN_INTENT_STATES } from './sign-intents.ts';
+
+const journal = lazyService<typeof JournalService>(() => import('./sync.service.ts'));
 
 const resultSchema = z.object({
   client_guid: z.string(),
@@ -34,7 +43,7 @@ export const syncRoutes = [
     personOnly: true,
     summary: 'Apply a journal of work done offline, in order, each action once; a result per action',
     description:
-      `At most ${MAX_JOURNAL_ACTIONS} actions (422 past it) and ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes ` +
+      `At most ${MAX_JOURNAL_ACTIONS} actions (422 past it) and ${MAX_JOURNAL_BYTES_TEXT} bytes ` +
       '(413 past it); ' +
       'a longer journal is sent in parts. Each action has its own `client_guid` (a UUID), `device_time`, ' +
       'optionally the guide `revisionid` it was made against, and `entry` (an entryid or the client_guid of ' +
@@ -48,7 +57,7 @@ export const syncRoutes = [
     body: syncBody,
     errorResponses: {
       '413': {
-        description: `The journal is over ${MAX_JOURNAL_BYTES.toLocaleString('en-US')} bytes: send it in parts`,
+        description: `The journal is over ${MAX_JOURNAL_BYTES_TEXT} bytes: send it in parts`,
         schema: z.object({ message: z.string() }),
       },
       '422': {

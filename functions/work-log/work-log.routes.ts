@@ -1,17 +1,21 @@
 /** Work log: entries (one run-through of a guide), their timing and their step data (spec "Work log"). */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { defineGroup, reply, route } from '../../shared/http/route.ts';
 import { stepUpRefusal } from '../../shared/http/step-up-refusal.ts';
 import { boundedNumber, idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
-import * as workLog from './work-log.service.ts';
+import type * as WorkLogService from './work-log.service.ts';
 import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
 import responseExamples from './work-log.response-examples.json' with { type: 'json' };
 import { syncRoutes } from './sync.routes.ts';
-import * as qualification from './qualification.service.ts';
+import type * as QualificationService from './qualification.service.ts';
 import { workLogQualificationSchema } from '../../shared/views/competency-views.ts';
+
+const workLog = lazyService<typeof WorkLogService>(() => import('./work-log.service.ts'));
+const qualification = lazyService<typeof QualificationService>(() => import('./qualification.service.ts'));
 
 /** The gate's refusal (docs/competency.md): documented on the routes that start or continue work. */
 const qualificationRefusal = {
@@ -60,7 +64,7 @@ const entryParams = idParams('entryid');
 const conflictNote =
   "An operation the entry's state does not allow is 409 with `{message, ...the entry}`; nothing changes.";
 
-function operation(name: workLog.EntryOperation, summary: string, description: string) {
+function operation(name: WorkLogService.EntryOperation, summary: string, description: string) {
   return route({
     method: 'POST',
     path: `/work_log/{entryid}/${name}`,

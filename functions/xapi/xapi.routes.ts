@@ -6,6 +6,7 @@
  * themselves (`selfAuthenticated`) and read their bodies as bytes (JSON, multipart/mixed, or the
  * alternate syntax's form).
  */
+import { lazyService } from '../../shared/http/lazy-service.ts';
 import * as z from 'zod/mini';
 import { BadRequestError, ForbiddenError } from '../../shared/domain/errors.ts';
 import { escapeHtml } from '../../shared/domain/wiki-syntax/escape.ts';
@@ -16,8 +17,8 @@ import { defineGroup, type HttpMethod, rawReply, reply, route, type RouteRequest
 import { createdLrsCredentialSchema, lrsCredentialSchema } from '../../shared/views/lrs-credential-views.ts';
 import { type DocumentResource, handleDocument } from './documents.service.ts';
 import { type AttachmentPart, attachmentParts } from './attachments.ts';
-import * as credentials from './credentials.service.ts';
-import * as cmi5 from './cmi5.service.ts';
+import type * as CredentialsService from './credentials.service.ts';
+import type * as Cmi5Service from './cmi5.service.ts';
 import { LAUNCH_DATA_STATE } from '../../shared/domain/xapi/cmi5-rules.ts';
 import { cmi5LaunchSchema, cmi5RegistrationSchema } from '../../shared/views/cmi5-views.ts';
 import {
@@ -53,6 +54,9 @@ import {
   lrsCredentialParams,
 } from './xapi.schemas.ts';
 import responseExamples from './xapi.response-examples.json' with { type: 'json' };
+
+const credentials = lazyService<typeof CredentialsService>(() => import('./credentials.service.ts'));
+const cmi5 = lazyService<typeof Cmi5Service>(() => import('./cmi5.service.ts'));
 
 /** Every LRS route: a site path, authenticated by the handler with LRS credentials, bytes in. */
 const LRS = {

@@ -6,6 +6,9 @@
  */
 import * as z from 'zod/mini';
 
+/** How long an over-the-shoulder finalize token lives. */
+export const FINALIZE_TOKEN_SECONDS = 300;
+
 export const authenticatedBySchema = z.union([
   z.object({ method: z.literal('password') }),
   z.object({

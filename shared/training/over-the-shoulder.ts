@@ -8,13 +8,12 @@ import { appendAudit } from '../db/audit.ts';
 import { nowSeconds } from '../clock.ts';
 import { ConflictError, ForbiddenError } from '../domain/errors.ts';
 import { newToken, sha256Hex } from '../domain/secrets.ts';
-import type { AuthenticatedBy } from '../domain/signature-auth.ts';
+import { type AuthenticatedBy, FINALIZE_TOKEN_SECONDS } from '../domain/signature-auth.ts';
 import { putFinalizeToken, type SignoffRequestRecord } from '../db/entities/signoff.ts';
 import { isMember } from '../db/entities/team.ts';
 import { signoffSubjects } from './signoff-requests.ts';
 
-/** How long an over-the-shoulder finalize token lives. */
-export const FINALIZE_TOKEN_SECONDS = 300;
+export { FINALIZE_TOKEN_SECONDS };
 
 /** Who may answer a signoff request: a member of its team, never the trainee. */
 export async function assertSignoffSigner(request: SignoffRequestRecord, userid: number): Promise<void> {

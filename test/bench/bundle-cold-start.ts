@@ -7,6 +7,8 @@
  * mostly measures the neighbours.
  * Runs on its own too: `npx tsx test/bench/bundle-cold-start.ts [cdk.out folder] [name part ...]`: the
  * name parts keep only the functions whose description holds one (`... .bench/cdk.out sso work-log`).
+ * `BENCH_BASELINE=<another cdk.out>` times that build's function of the same description in the same
+ * rounds, interleaved, and prints both: on a shared machine the only before/after worth reading.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -57,31 +59,51 @@ export interface BundleFigure {
   bytes: number;
   importMs: number;
   cpuMs: number;
+  /** The baseline build's function of the same description, timed in the same rounds (BENCH_BASELINE). */
+  baseline?: { bytes: number; importMs: number; cpuMs: number };
 }
 
-export function measureBundles(cdkOut: string, only: string[] = []): BundleFigure[] {
+type Times = Array<{ wallMs: number; cpuMs: number }>;
+
+export function measureBundles(cdkOut: string, only: string[] = [], baselineOut?: string): BundleFigure[] {
   const assembly = readAssembly(cdkOut, LOCAL_RESOURCE_NAMES);
+  const baseline = baselineOut ? readAssembly(baselineOut, LOCAL_RESOURCE_NAMES) : undefined;
+  const baselineOf = new Map([...(baseline?.functions.values() ?? [])].map((fn) => [fn.description, fn]));
   const chosen = [...assembly.functions.values()].filter(
     (fn) => only.length === 0 || only.some((part) => fn.description.includes(part)),
   );
   const bundles = chosen.map((fn) => ({
     fn,
+    before: baselineOf.get(fn.description),
     kind: fn.stack.includes('-Api') ? ('api' as const) : ('pipeline' as const),
-    times: [] as Array<{ wallMs: number; cpuMs: number }>,
+    times: [] as Times,
+    beforeTimes: [] as Times,
   }));
   // Round by round over every bundle, not one bundle's runs in a row: load that comes and goes on
   // this machine then slows every bundle alike instead of whichever was being timed (decision 144).
+  // With a baseline, its bundle goes first in odd rounds and second in even ones.
   for (let round = 0; round < Math.max(RUNS, PIPELINE_RUNS); round++) {
     for (const bundle of bundles) {
-      if (round < (bundle.kind === 'api' ? RUNS : PIPELINE_RUNS)) bundle.times.push(importOnce(bundle.fn));
+      if (round >= (bundle.kind === 'api' ? RUNS : PIPELINE_RUNS)) continue;
+      const timeBefore = () => bundle.before && bundle.beforeTimes.push(importOnce(bundle.before));
+      if (round % 2) timeBefore();
+      bundle.times.push(importOnce(bundle.fn));
+      if (!(round % 2)) timeBefore();
     }
   }
-  const figures: BundleFigure[] = bundles.map(({ fn, kind, times }) => ({
+  const figures: BundleFigure[] = bundles.map(({ fn, before, kind, times, beforeTimes }) => ({
     function: fn.description.replace(/^Stepwise /, ''),
     kind,
     bytes: statSync(fn.bundleFile).size,
     importMs: median(times.map((time) => time.wallMs)),
     cpuMs: median(times.map((time) => time.cpuMs)),
+    ...(before && {
+      baseline: {
+        bytes: statSync(before.bundleFile).size,
+        importMs: median(beforeTimes.map((time) => time.wallMs)),
+        cpuMs: median(beforeTimes.map((time) => time.cpuMs)),
+      },
+    }),
   }));
   return figures.sort((a, b) => a.kind.localeCompare(b.kind) || b.importMs - a.importMs);
 }
@@ -94,6 +116,11 @@ export function printBundles(figures: BundleFigure[]): void {
   console.table(
     figures.map((figure) => ({
       function: figure.function,
+      ...(figure.baseline && {
+        'KB before': (figure.baseline.bytes / 1024).toFixed(0),
+        'import ms before': figure.baseline.importMs.toFixed(0),
+        'CPU ms before': figure.baseline.cpuMs.toFixed(0),
+      }),
       KB: (figure.bytes / 1024).toFixed(0),
       'import ms': figure.importMs.toFixed(0),
       'CPU ms': figure.cpuMs.toFixed(0),
@@ -110,11 +137,20 @@ export function printBundles(figures: BundleFigure[]): void {
       `${api.filter((figure) => figure.cpuMs > API_IMPORT_AIM_MS).length} of ${api.length} over ` +
       `${API_IMPORT_AIM_MS} ms of CPU; median aim ${API_MEDIAN_AIM_MS} ms of CPU`,
   );
+  const compared = api.filter((figure) => figure.baseline);
+  const before = compared.map((figure) => figure.baseline!.cpuMs);
+  if (compared.length)
+    console.log(
+      `Baseline (same rounds): API median CPU ${median(before).toFixed(0)} ms, most ` +
+        `${Math.max(...before).toFixed(0)} ms; ${before.filter((cpuMs) => cpuMs > API_IMPORT_AIM_MS).length} of ` +
+        `${compared.length} over ${API_IMPORT_AIM_MS} ms; median ratio of CPU after/before ` +
+        `${median(compared.map((figure) => figure.cpuMs / figure.baseline!.cpuMs)).toFixed(2)}`,
+    );
 }
 
 if (runsAlone(import.meta)) {
   const [folder, ...only] = process.argv.slice(2);
   const cdkOut = folder ?? join(REPO_ROOT, '.bench', 'cdk.out');
   if (!folder || !existsSync(join(cdkOut, 'manifest.json'))) synthesize(cdkOut);
-  printBundles(measureBundles(cdkOut, only));
+  printBundles(measureBundles(cdkOut, only, process.env.BENCH_BASELINE));
 }
