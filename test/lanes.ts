@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 
+/** Each stack lane's file times (test/support/file-times-reporter.ts), for `npm run test:times`. */
+const TIMES_DIR = fileURLToPath(new URL('../.tmp/test-times/', import.meta.url));
+
 const STACK_LANES = Math.max(1, Number(process.env.STEPWISE_STACK_LANES ?? 2));
 const projects = (...names: string[]) => names.flatMap((name) => ['--project', name]);
 
@@ -28,8 +31,7 @@ const LANES: Record<string, string[]> = {
         ...(STACK_LANES > 1 ? [`--shard=${index + 1}/${STACK_LANES}`] : []),
         // What each file took, for `npm run test:times` (the shards' split, decision 345).
         '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=.tmp/test-times/stack${index + 1}.json`,
+        '--reporter=./test/support/file-times-reporter.ts',
       ],
     ]),
   ),
@@ -47,6 +49,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function vitest(args: string[], lane?: string): Promise<number> {
   const child = spawn(process.execPath, [VITEST, 'run', ...args], {
     stdio: lane ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    // Where the stack lanes' file-times reporter writes (the own lane has none).
+    env: lane ? { ...process.env, STEPWISE_TEST_TIMES_FILE: `${TIMES_DIR}${lane}.json` } : process.env,
   });
   running.add(child);
   if (lane) {
@@ -74,7 +78,7 @@ function vitest(args: string[], lane?: string): Promise<number> {
 
 const args = process.argv.slice(2);
 // A lane count that changed must not leave an old lane's times behind for `npm run test:times`.
-if (!args.length) rmSync(new URL('../.tmp/test-times/', import.meta.url), { recursive: true, force: true });
+if (!args.length) rmSync(TIMES_DIR, { recursive: true, force: true });
 const codes = args.length
   ? [await vitest(args)]
   : await Promise.all(Object.entries(LANES).map(([lane, laneArgs]) => vitest(laneArgs, lane)));

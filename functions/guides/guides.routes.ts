@@ -49,8 +49,8 @@ const stepRevisionNote =
 export const guidesGroup = defineGroup({
   name: 'guides',
   responseExamples,
-  // The media bucket: guide and step images are shown with presigned GET URLs.
-  access: { table: 'readwrite', conditionChecks: true, batchWrite: true, mediaBucket: 'read' },
+  // No media bucket: guide and step images and files are shown at the site's /igi/ paths (decisions 197, 312).
+  access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   routes: [
     route({
       method: 'GET',

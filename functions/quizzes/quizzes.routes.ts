@@ -47,8 +47,8 @@ const LIST_PARAMETERS =
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
   responseExamples,
-  // The media bucket: a 409 answers the full guide, whose images have presigned GET URLs.
-  access: { table: 'readwrite', conditionChecks: true, mediaBucket: 'read' },
+  // No media bucket: the full guide a 409 answers shows its images at /igi/ paths (decisions 197, 312).
+  access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({
       method: 'GET',

@@ -20,9 +20,9 @@ const wholeFavoritesQuery = z.object(wholeListPagination(MAX_WHOLE_LIST));
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
   responseExamples,
-  // Favorites are single puts and deletes (no transactions). The media bucket: guide summaries show the guide
-  // image with presigned GET URLs.
-  access: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'], mediaBucket: 'read' },
+  // Favorites are single puts and deletes (no transactions). No media bucket: guide summaries show the guide
+  // image at its /igi/ path (decisions 197, 312).
+  access: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'] },
   routes: [
     route({
       method: 'GET',

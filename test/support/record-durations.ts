@@ -1,20 +1,17 @@
 /**
  * `npm run test:times`: after a full `npm test`, writes what each stack-lane file took
- * (.tmp/test-times/<lane>.json, vitest's JSON report) to test/support/file-durations.json, which the
+ * (.tmp/test-times/<lane>.json, test/support/file-times-reporter.ts) to test/support/file-durations.json, which the
  * timed sequencer splits the lanes by (decision 345). Files the run did not report keep their old time;
  * files that no longer exist are dropped.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import * as z from 'zod/mini';
 import { RECORDED_DURATIONS_FILE } from './timed-sequencer.ts';
 
 const REPORTS = new URL('../../.tmp/test-times/', import.meta.url);
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-const reportSchema = z.object({
-  testResults: z.array(z.object({ name: z.string(), startTime: z.number(), endTime: z.number() })),
-});
+const reportSchema = z.record(z.string(), z.number());
 
 const recorded = JSON.parse(readFileSync(RECORDED_DURATIONS_FILE, 'utf8')) as Record<string, number>;
 const reports = existsSync(REPORTS) ? readdirSync(REPORTS).filter((name) => name.endsWith('.json')) : [];
@@ -24,9 +21,9 @@ if (!reports.length) {
 }
 let updated = 0;
 for (const name of reports) {
-  const report = reportSchema.parse(JSON.parse(readFileSync(new URL(name, REPORTS), 'utf8')));
-  for (const file of report.testResults) {
-    recorded[relative(ROOT, file.name)] = Math.round(file.endTime - file.startTime);
+  const times = reportSchema.parse(JSON.parse(readFileSync(new URL(name, REPORTS), 'utf8')));
+  for (const [path, ms] of Object.entries(times)) {
+    recorded[path] = ms;
     updated++;
   }
 }
