@@ -2,9 +2,11 @@
  * Secrets Manager secrets read by ARN, once per container (decisions 240, 346): the secrets key
  * and the content signing key. A deployed function gets a secret's ARN and
  * `secretsmanager:GetSecretValue` on it, never its value; the value is read at its first use and
- * kept for the container's life. A failed read is not kept: the next use reads again.
+ * kept for the container's life. A failed read is not kept: the next use reads again. The SDK
+ * client is a side bundle (`#secrets-manager`, decision 155) loaded by the first read, so a cold
+ * start that reads no secret does not parse it.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { type Config, config } from '../config.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { offerClientToHook } from '../sdk-client-hook.ts';
@@ -19,15 +21,12 @@ export interface SecretRule {
 let client: { config: Config; client: SecretsManagerClient } | undefined;
 const kept = new Map<string, { value: Promise<string>; at: number }>();
 
-function secretsClient(): SecretsManagerClient {
+async function readSecret(arn: string, rule: SecretRule): Promise<string> {
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('#secrets-manager');
   const current = config();
   if (client?.config !== current)
     client = { config: current, client: offerClientToHook(new SecretsManagerClient({ region: current.AWS_REGION })) };
-  return client.client;
-}
-
-async function readSecret(arn: string, rule: SecretRule): Promise<string> {
-  const answer = await secretsClient().send(new GetSecretValueCommand({ SecretId: arn }));
+  const answer = await client.client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (!answer.SecretString || answer.SecretString.length < rule.minLength)
     throw new ServiceUnavailableError(`${rule.what} in Secrets Manager is empty or too short`);
   return answer.SecretString;
