@@ -71,7 +71,7 @@ export interface ApiResources {
   alarmTopic: ITopic;
   /** The key sealing identity providers' secrets: its ARN goes to the groups that declare `secretsKey`. */
   secretsKey: ISecret;
-  /** The content origin (content stack): its URL and signing key's ARN go to the groups declaring `contentSigningKey`. */
+  /** The content origin (content stack): its URL and key's ARN go to the groups declaring `contentSigningKey`. */
   content?: { url: string; signingKey: ISecret };
   /** The site's OpenSearch collection (searchEngine `opensearch`): granted to the groups that declare it. */
   searchCollection?: SearchCollection;
