@@ -67,6 +67,12 @@ const ConfigSchema = z.object({
   STEPWISE_CONTENT_URL: z.optional(z.string()),
   /** The key content-origin tokens are sealed with (decision 270); locally a fixed development key when unset. */
   STEPWISE_CONTENT_SIGNING_KEY: z.optional(z.string().check(z.minLength(32))),
+  /**
+   * Where a deployed function reads that key instead, once per container at its first signing:
+   * the ARN of the content stack's Secrets Manager secret. Set by CDK only on the functions of the
+   * groups declaring `contentSigningKey` (decision 346); the key itself is in no configuration.
+   */
+  STEPWISE_CONTENT_SIGNING_KEY_ARN: z.optional(z.string().check(z.minLength(20))),
   /** The site's number in GET /sites/info (a site migrated from Dozuki keeps its siteid). */
   STEPWISE_SITE_ID: int(1),
   /** One line about the site, shown by the apps' site picker (GET /sites/info). */

@@ -43,6 +43,8 @@ export const modulesGroup = defineGroup({
       delete: [MODULE_PACKAGES_PREFIX, MODULE_CONTENT_PREFIX],
     },
     startImport: true,
+    // Launch URLs and the player data's content_base_url carry a token sealed with it (decision 346).
+    contentSigningKey: true,
   },
   routes: [
     route({

@@ -51,6 +51,8 @@ export const pagesGroup = defineGroup({
     conditionChecks: true,
     modulesBucket: { read: [SEARCH_INDEX_PREFIX] },
     sendMail: true,
+    // The player page's content URLs and its runtime's commit capability are sealed with it (decision 346).
+    contentSigningKey: true,
     // headMissing: a kept PDF is looked up by HEAD first (decision 255); a missing one must be 404, not 403.
     mediaBucket: {
       read: [MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX],

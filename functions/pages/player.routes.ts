@@ -186,7 +186,7 @@ async function playerPage(
         mode === 'learner' && player.attempt
           ? {
               url: `${new URL(siteUrl()).origin}${runtimeCommitPath(moduleid, player.attempt.attempt)}`,
-              capability: issueCommitCapability(reader, moduleid, player.attempt.attempt),
+              capability: await issueCommitCapability(reader, moduleid, player.attempt.attempt),
               version: player.attempt.version,
               sco: current.identifier,
             }

@@ -129,7 +129,7 @@ async function storeLms(statements: JsonObject[]): Promise<void> {
   if (statements.length > 0) await storeStatements(lmsCaller(), statements, [], '1.0.3');
 }
 
-function auLaunchBase(au: Cmi5Au, importid: number): string {
+async function auLaunchBase(au: Cmi5Au, importid: number): Promise<string> {
   const path = launchPath(au.url);
   if (path === null) return au.url;
   const query = au.url.includes('?') ? au.url.slice(au.url.indexOf('?')) : '';
@@ -213,7 +213,7 @@ export async function launch(caller: Caller, input: Cmi5LaunchInput): Promise<Cm
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify(launchData)),
   });
-  const base = auLaunchBase(au, importid);
+  const base = await auLaunchBase(au, importid);
   const fetchUrl = `${lrsHomePage()}/cmi5/fetch?code=${sessionId}.${fetchSecret}`;
   const params = new URLSearchParams({
     endpoint: `${lrsHomePage()}/`,

@@ -226,6 +226,8 @@ export const xapiGroup = defineGroup({
       write: ['xapi/attachments/', 'xapi/documents/'],
       delete: ['xapi/documents/'],
     },
+    // A cmi5 launch URL carries a content token sealed with it (decision 346).
+    contentSigningKey: true,
   },
   routeError: xapiErrorReply,
   pageError: launchPageError,

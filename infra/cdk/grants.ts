@@ -53,6 +53,8 @@ export interface FunctionAccess {
   sendMail?: boolean;
   /** secretsmanager:GetSecretValue on the secrets key, nothing else of Secrets Manager. */
   readSecretsKey?: boolean;
+  /** secretsmanager:GetSecretValue on the content signing key, nothing else of Secrets Manager. */
+  readContentSigningKey?: boolean;
 }
 
 /**
@@ -97,6 +99,7 @@ export function groupFunctionAccess(access: GroupAccess): FunctionAccess {
     startSiteTransfer: access.startSiteTransfer,
     sendMail: access.sendMail,
     readSecretsKey: access.secretsKey,
+    readContentSigningKey: access.contentSigningKey,
   };
 }
 
@@ -112,6 +115,8 @@ export interface GrantTargets {
   mailFrom: string;
   /** The key sealing identity providers' secrets (absent where no function may read it). */
   secretsKey?: ISecret;
+  /** The key sealing module content launch tokens (the content stack's; absent where none may read it). */
+  contentSigningKey?: ISecret;
 }
 
 export function grantAccess(grantee: IGrantable, access: GroupAccess, targets: GrantTargets): void {
@@ -176,13 +181,18 @@ export function grantFunctionAccess(grantee: IGrantable, access: FunctionAccess,
 
   if (access.readSecretsKey) {
     if (!targets.secretsKey) throw new Error('secretsKey was granted where the secrets key is not available');
-    // Not secret.grantRead: that adds DescribeSecret, which nothing here calls.
-    Grant.addToPrincipal({
-      grantee,
-      actions: ['secretsmanager:GetSecretValue'],
-      resourceArns: [targets.secretsKey.secretArn],
-    });
+    grantSecretValue(grantee, targets.secretsKey);
   }
+  if (access.readContentSigningKey) {
+    if (!targets.contentSigningKey)
+      throw new Error('contentSigningKey was granted where the content signing key is not available');
+    grantSecretValue(grantee, targets.contentSigningKey);
+  }
+}
+
+/** GetSecretValue on one secret. Not secret.grantRead: that adds DescribeSecret, which nothing here calls. */
+function grantSecretValue(grantee: IGrantable, secret: ISecret): void {
+  Grant.addToPrincipal({ grantee, actions: ['secretsmanager:GetSecretValue'], resourceArns: [secret.secretArn] });
 }
 
 /**

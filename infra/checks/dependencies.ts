@@ -25,7 +25,7 @@ export const SHARED_RANKS: Record<string, number> = {
   observability: 2, // logger, metrics (read the config)
   'sdk-client-hook': 3, // shared/sdk-client-hook.ts: the seam a host running the bundles uses (verify:deploy); logs
   db: 4, // DynamoDB: the table, entity files, retry, batch, paging
-  storage: 4, // S3
+  storage: 4, // S3, and Secrets Manager secrets read by ARN
   mail: 4, // mail port and its adapters
   net: 4, // SSRF-safe fetch
   workflow: 4, // Step Functions client

@@ -29,7 +29,7 @@ export function createContentOrigin(extraRoutes: Map<string, { type: string; bod
         .end(request.method === 'HEAD' ? undefined : fixed.body);
       return;
     }
-    const opened = openContentRequest(contentSigningKey(), url.pathname, Math.floor(Date.now() / 1000));
+    const opened = openContentRequest(await contentSigningKey(), url.pathname, Math.floor(Date.now() / 1000));
     if (!opened.ok) {
       response.writeHead(opened.status, { 'Content-Type': 'text/plain', ...SECURITY_HEADERS }).end(opened.reason);
       return;

@@ -84,10 +84,9 @@ function localOverrides(host: NodeJS.ProcessEnv, serviceEndpoint: string): Recor
     STEPWISE_WEBHOOK_TIMEOUT_SECONDS: host.STEPWISE_WEBHOOK_TIMEOUT_SECONDS,
     // The port of the local gateway is chosen at start; the template has the configured siteUrl.
     STEPWISE_SITE_URL: host.STEPWISE_SITE_URL,
-    // The content origin is the local content server, not the template's CloudFront distribution,
-    // and its signing key the local one, not the template's Secrets Manager reference (decision 318).
+    // The content origin is the local content server, not the template's CloudFront distribution
+    // (decision 318); its signing key is read by ARN from the stand-in, which holds the local one.
     STEPWISE_CONTENT_URL: host.STEPWISE_CONTENT_URL,
-    STEPWISE_CONTENT_SIGNING_KEY: host.STEPWISE_CONTENT_SIGNING_KEY ?? DEVELOPMENT_KEY,
     // Mail goes to files, not SES (shared/mail/mailer.ts).
     STEPWISE_OUTBOX_DIR: host.STEPWISE_OUTBOX_DIR,
     AWS_REQUEST_CHECKSUM_CALCULATION: host.AWS_REQUEST_CHECKSUM_CALCULATION,
@@ -150,10 +149,19 @@ export async function bundledFunctions(): Promise<LocalFunctions> {
   }
   (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = iamClientHook(ledger);
 
+  // The secret the signing functions name holds the local content server's key (decision 346).
+  const contentKey = host.STEPWISE_CONTENT_SIGNING_KEY ?? DEVELOPMENT_KEY;
+  const knownValues = new Map(
+    [...assembly.functions.values()].flatMap((fn) => {
+      const arn = fn.environment.STEPWISE_CONTENT_SIGNING_KEY_ARN;
+      return arn ? [[arn, contentKey] as const] : [];
+    }),
+  );
   const serviceEndpoint = await startServiceEndpoint({
     findFunction: (name) => invokerByName(name),
     buses: assembly.eventBuses,
     secrets: assembly.secrets,
+    knownValues,
   });
   const scopes = new Map<string, FunctionScope>();
   let feedSummary = '';

@@ -6,7 +6,8 @@
  * - EventBridge PutEvents (X-Amz-Target AWSEvents.PutEvents) onto the buses the template
  *   declares: entries are counted, and an entry for another bus fails as AWS reports it;
  * - Secrets Manager GetSecretValue (X-Amz-Target secretsmanager.GetSecretValue) of the secrets
- *   the template makes, each with a value generated here, as CloudFormation would.
+ *   the template makes, each with a value generated here, as CloudFormation would (or the one the
+ *   host must share with the functions: the content signing key of the local content server).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -31,9 +32,13 @@ export async function startServiceEndpoint(options: {
   buses: Array<{ name: string; arn: string }>;
   /** ARNs of the secrets the template makes. */
   secrets: string[];
+  /** Values of some of them that the host knows too, by ARN; the others are generated here. */
+  knownValues?: Map<string, string>;
 }): Promise<ServiceEndpoint> {
   const eventsByBus = new Map<string, number>();
-  const secretValues = new Map(options.secrets.map((arn) => [arn, randomBytes(32).toString('base64url')]));
+  const secretValues = new Map(
+    options.secrets.map((arn) => [arn, options.knownValues?.get(arn) ?? randomBytes(32).toString('base64url')]),
+  );
   const json = (response: import('node:http').ServerResponse, status: number, body: unknown, headers = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));

@@ -7,11 +7,10 @@
  * - else nothing: storing or using a provider secret answers 503.
  * The key never appears in the template or the environment.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { atRestKey } from '../domain/secret-at-rest.ts';
-import { offerClientToHook } from '../sdk-client-hook.ts';
+import { forgetSecretValue, type SecretRule, secretValue } from '../storage/secret-values.ts';
 
 /** Locally (npm start, tests) a fixed key; a deployed stack has its own. */
 export const LOCAL_DEVELOPMENT_KEY = 'stepwise-local-development-secrets-key';
@@ -19,32 +18,13 @@ export const LOCAL_DEVELOPMENT_KEY = 'stepwise-local-development-secrets-key';
 /** A value that fails to open may mean the key was rotated: read it again, at most this often. */
 const REREAD_AFTER_MS = 60_000;
 
-let client: SecretsManagerClient | undefined;
-let loaded: { key: Promise<Buffer>; at: number } | undefined;
-
-async function readSecret(arn: string): Promise<Buffer> {
-  client ??= offerClientToHook(new SecretsManagerClient({ region: config().AWS_REGION }));
-  const answer = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!answer.SecretString || answer.SecretString.length < 16)
-    throw new ServiceUnavailableError('The secrets key in Secrets Manager is empty or too short');
-  return atRestKey(answer.SecretString);
-}
+const SECRETS_KEY: SecretRule = { what: 'The secrets key', minLength: 16 };
 
 /** The sealing key of this deployment. */
 export function secretsKey(): Promise<Buffer> {
   const { STEPWISE_SECRETS_KEY, STEPWISE_SECRETS_KEY_ARN, STEPWISE_RUNTIME } = config();
   if (STEPWISE_SECRETS_KEY) return Promise.resolve(atRestKey(STEPWISE_SECRETS_KEY));
-  if (STEPWISE_SECRETS_KEY_ARN) {
-    if (!loaded) {
-      const key = readSecret(STEPWISE_SECRETS_KEY_ARN);
-      // A failed read is not kept: the next request tries again.
-      key.catch(() => {
-        loaded = undefined;
-      });
-      loaded = { key, at: Date.now() };
-    }
-    return loaded.key;
-  }
+  if (STEPWISE_SECRETS_KEY_ARN) return secretValue(STEPWISE_SECRETS_KEY_ARN, SECRETS_KEY).then(atRestKey);
   if (STEPWISE_RUNTIME === 'local') return Promise.resolve(atRestKey(LOCAL_DEVELOPMENT_KEY));
   return Promise.reject(
     new ServiceUnavailableError('STEPWISE_SECRETS_KEY is not set: identity provider secrets cannot be kept'),
@@ -56,7 +36,6 @@ export function secretsKey(): Promise<Buffer> {
  * call reads the current one (after a rotation). True when there is a newer key to try.
  */
 export function forgetStaleSecretsKey(): boolean {
-  if (!loaded || Date.now() - loaded.at < REREAD_AFTER_MS) return false;
-  loaded = undefined;
-  return true;
+  const arn = config().STEPWISE_SECRETS_KEY_ARN;
+  return !config().STEPWISE_SECRETS_KEY && arn !== undefined && forgetSecretValue(arn, REREAD_AFTER_MS);
 }

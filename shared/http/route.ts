@@ -261,6 +261,11 @@ export interface GroupAccess {
   /** Seals and opens identity providers' secrets: reads the secrets key from Secrets Manager (decision 240). */
   secretsKey?: boolean;
   /**
+   * Signs module content URLs and runtime capabilities: reads the content signing key from Secrets
+   * Manager and gets the content origin's URL (decisions 318, 346).
+   */
+  contentSigningKey?: boolean;
+  /**
    * The site's OpenSearch collection, when its search engine is `opensearch` (decision 292):
    * `read` searches the stepwise-search-* indexes; nothing is granted on an embedded site.
    */

@@ -91,9 +91,9 @@ export function runtimeCommitPath(moduleid: number, attempt: number): string {
 }
 
 /** The capability the player page hands the runtime at launch: this learner, module and attempt, for a sitting. */
-export function issueCommitCapability(caller: Caller, moduleid: number, attempt: number): string {
+export async function issueCommitCapability(caller: Caller, moduleid: number, attempt: number): Promise<string> {
   const expires = nowSeconds() + CONTENT_TOKEN_SECONDS;
-  return commitCapability(contentSigningKey(), { moduleid, userid: caller.userid, attempt, expires });
+  return commitCapability(await contentSigningKey(), { moduleid, userid: caller.userid, attempt, expires });
 }
 
 /**
@@ -107,7 +107,9 @@ export async function runtimeCaller(
   headers: Record<string, string>,
 ): Promise<Caller> {
   const match = new RegExp(`^${CAPABILITY_SCHEME} (\\S+)$`).exec(headers.authorization ?? '');
-  const grant = match ? openCommitCapability(contentSigningKey(), match[1]!, moduleid, attempt, nowSeconds()) : null;
+  const grant = match
+    ? openCommitCapability(await contentSigningKey(), match[1]!, moduleid, attempt, nowSeconds())
+    : null;
   if (!grant)
     throw new UnauthenticatedError(`A runtime commit needs its launch's capability (${CAPABILITY_SCHEME} ...)`);
   const origin = headers.origin;

@@ -197,15 +197,18 @@ export async function playerView(
   const path = launchPath(manifest.launch);
   const query = manifest.launch.includes('?') ? manifest.launch.slice(manifest.launch.indexOf('?')) : null;
   const grant = { importid: record.importid, expires: now + CONTENT_TOKEN_SECONDS };
+  const launchUrl =
+    path === null ? manifest.launch : await contentFileUrl(grant, `${normalizedPackagePath(path)}${query ?? ''}`);
+  const contentBaseUrl = path === null ? null : await contentFileUrl(grant, '');
   return {
     moduleid: record.moduleid,
     importid: record.importid,
     provider_version_number: record.provider_version_number,
     title: manifest.title,
     standard: manifest.standard,
-    launch_url: path === null ? manifest.launch : contentFileUrl(grant, `${normalizedPackagePath(path)}${query ?? ''}`),
+    launch_url: launchUrl,
     launch_parameters: path === null ? null : query,
-    content_base_url: path === null ? null : contentFileUrl(grant, ''),
+    content_base_url: contentBaseUrl,
     expires_in: CONTENT_TOKEN_SECONDS,
     scorm_edition: manifest.scorm?.edition ?? null,
     scos: manifest.scorm ? tableOfContents(manifest.scorm).map(scoView) : [],

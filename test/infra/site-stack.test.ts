@@ -6,7 +6,7 @@ import { CONTENT_KEY_NAME, contentTokenFunctionCode, runtimeHostFunctionCode } f
 import { parseSiteSettings } from '../../infra/cdk/site-settings.ts';
 import { contentPath } from '../../shared/domain/content-token.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
-import { buildTestApp, resourcesOfType } from './support.ts';
+import { actionsOf, buildTestApp, functionStatements, resourcesOfType } from './support.ts';
 
 /** AWS managed policies, by their fixed ids. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -199,24 +199,36 @@ describe('content origin stack (decision 318): module content on a distribution 
     expect(cloudfront.every((statement) => statement.Action === 's3:GetObject')).toBe(true);
   });
 
-  it('gives the content URL and signing key to the signing functions only, as a dynamic reference', () => {
-    const areas = assembly.stacks.filter((stack) => stack.stackName.includes('-Api-'));
+  it('gives the signing functions only the content URL, the signing key’s ARN and GetSecretValue on it (decision 346)', () => {
     const withKey: string[] = [];
-    for (const stack of areas) {
+    const withGrant: string[] = [];
+    for (const stack of assembly.stacks) {
+      // The key's value is in no function's configuration, in no stack.
+      expect(JSON.stringify(stack.template)).not.toContain('{{resolve:secretsmanager:');
+      if (!stack.stackName.includes('-Api-')) continue;
       const areaTemplate = Template.fromJSON(stack.template);
-      for (const fn of Object.values(resourcesOfType(areaTemplate, 'AWS::Lambda::Function'))) {
+      for (const [id, fn] of Object.entries(resourcesOfType(areaTemplate, 'AWS::Lambda::Function'))) {
         const variables = fn.Properties.Environment?.Variables ?? {};
-        if (!variables.STEPWISE_CONTENT_SIGNING_KEY) continue;
+        expect(variables.STEPWISE_CONTENT_SIGNING_KEY).toBeUndefined();
+        const secretStatements = functionStatements(areaTemplate, id).filter((statement) =>
+          actionsOf([statement]).some((action) => action.startsWith('secretsmanager:')),
+        );
+        if (secretStatements.some((statement) => JSON.stringify(statement.Resource).includes('ContentSigningKey')))
+          withGrant.push(fn.Properties.Description);
+        if (!variables.STEPWISE_CONTENT_SIGNING_KEY_ARN) continue;
         withKey.push(fn.Properties.Description);
-        expect(JSON.stringify(variables.STEPWISE_CONTENT_SIGNING_KEY)).toContain('{{resolve:secretsmanager:');
+        expect(JSON.stringify(variables.STEPWISE_CONTENT_SIGNING_KEY_ARN)).toMatch(/ContentSigningKey/);
         expect(JSON.stringify(variables.STEPWISE_CONTENT_URL)).toContain('DomainName');
+        // GetSecretValue alone, on that secret alone.
+        expect(actionsOf(secretStatements)).toEqual(['secretsmanager:GetSecretValue']);
+        expect(secretStatements.map((statement) => statement.Resource)).toEqual([
+          variables.STEPWISE_CONTENT_SIGNING_KEY_ARN,
+        ]);
       }
     }
-    expect(withKey.sort()).toEqual([
-      'Stepwise modules endpoints',
-      'Stepwise pages endpoints',
-      'Stepwise xapi endpoints',
-    ]);
+    const signers = ['Stepwise modules endpoints', 'Stepwise pages endpoints', 'Stepwise xapi endpoints'];
+    expect(withKey.sort()).toEqual(signers);
+    expect(withGrant.sort()).toEqual(signers);
   });
 
   it('checks the launch token at the edge with the same rule as the API signs it', async () => {

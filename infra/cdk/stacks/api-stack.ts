@@ -20,7 +20,6 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { CONTENT_SIGNING_GROUPS } from './content-stack.ts';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -72,7 +71,7 @@ export interface ApiResources {
   alarmTopic: ITopic;
   /** The key sealing identity providers' secrets: its ARN goes to the groups that declare `secretsKey`. */
   secretsKey: ISecret;
-  /** The content origin (content stack): its URL and signing key go to the groups that sign content URLs. */
+  /** The content origin (content stack): its URL and key's ARN go to the groups declaring `contentSigningKey`. */
   content?: { url: string; signingKey: ISecret };
   /** The site's OpenSearch collection (searchEngine `opensearch`): granted to the groups that declare it. */
   searchCollection?: SearchCollection;
@@ -180,18 +179,16 @@ export class ApiAreaStack extends Stack {
         ...props,
         siteTransferStateMachines: [props.siteExportStateMachine, props.siteImportStateMachine],
         mailFrom: settings.mailFrom,
+        contentSigningKey: props.content?.signingKey,
       });
       // The ARN only: the function reads the key itself at cold start (shared/accounts/secrets-key.ts).
       if (group.access.secretsKey)
         groupFunction.function.addEnvironment('STEPWISE_SECRETS_KEY_ARN', props.secretsKey.secretArn);
-      // The content signing key as a dynamic reference (decision 318): CloudFormation resolves it at
-      // deploy, so it is in no template; the signing code reads it synchronously from its config.
-      if (props.content && (CONTENT_SIGNING_GROUPS as readonly string[]).includes(group.name)) {
+      // The content signing key by ARN too (decision 346): the function reads it at its first signing,
+      // so it is in no template and no function configuration.
+      if (group.access.contentSigningKey && props.content) {
         groupFunction.function.addEnvironment('STEPWISE_CONTENT_URL', props.content.url);
-        groupFunction.function.addEnvironment(
-          'STEPWISE_CONTENT_SIGNING_KEY',
-          props.content.signingKey.secretValue.unsafeUnwrap(),
-        );
+        groupFunction.function.addEnvironment('STEPWISE_CONTENT_SIGNING_KEY_ARN', props.content.signingKey.secretArn);
       }
       if (group.access.searchCollection && props.searchCollection)
         grantSearchCollection(groupFunction, props.searchCollection, group.access.searchCollection, group.name);

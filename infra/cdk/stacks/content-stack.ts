@@ -31,9 +31,6 @@ import type { SiteSettings } from '../site-settings.ts';
 /** How long a package file is kept at the edge and in the browser (as the local server says). */
 export const CONTENT_MAX_AGE_SECONDS = 300;
 
-/** The route groups whose functions sign content URLs (module player data, the player page, cmi5 launches). */
-export const CONTENT_SIGNING_GROUPS = ['modules', 'pages', 'xapi'] as const;
-
 export interface ContentStackProps extends StackProps {
   settings: SiteSettings;
   /** The stateful stack's modules bucket: `/c/<importid>/<token>/<path>` reads `content/<importid>/<path>`. */
@@ -53,8 +50,8 @@ export class ContentStack extends Stack {
     const { settings } = props;
     this.settings = settings;
 
-    // Generated here, never in the template: CloudFormation resolves it into the signing functions'
-    // environment, and the operator copies it into the KeyValueStore once (decision 318).
+    // Generated here, never in the template: the signing functions read it by ARN (decision 346), and
+    // the operator copies it into the KeyValueStore once (decision 318).
     this.signingKey = new Secret(this, 'ContentSigningKey', {
       description: `${settings.stackPrefix}: the key sealing module content launch tokens`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
