@@ -111,6 +111,24 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
 
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!);
 
+  // The content origin (decision 270): package files on another loopback name and port than the site's.
+  // It listens before the functions load: bundled functions (verify:deploy) fix their environment,
+  // STEPWISE_CONTENT_URL with it, when they load.
+  const { createContentOrigin, contentOriginUrl } = await import('./content-origin.ts');
+  // The SCORM runtime's host page (decision 306), named with the site's URL once the gateway listens.
+  const contentFixed = new Map<string, { type: string; body: string }>();
+  const contentServer = createContentOrigin(contentFixed);
+  await new Promise<void>((resolve, reject) => {
+    contentServer.once('error', reject);
+    contentServer.listen(Number(process.env.STEPWISE_CONTENT_PORT ?? 0), options.host, () => resolve());
+  });
+  const contentPort = (contentServer.address() as { port: number }).port;
+  process.env.STEPWISE_CONTENT_URL ??= contentOriginUrl(
+    new URL(process.env.STEPWISE_SITE_URL ?? `http://${options.host}`).hostname,
+    contentPort,
+  );
+  (await import('../../shared/config.ts')).reloadConfig();
+
   const { groupHandlers: handlers, fallback } = await functions.api();
 
   const adminEmail = process.env.STEPWISE_ADMIN_EMAIL ?? 'admin@example.com';
@@ -133,22 +151,6 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       intervalMs: Number(process.env.STEPWISE_SEARCH_STREAM_POLL_MS ?? 100),
       onError: (error) => console.error('The search indexer failed a stream batch; it is read again', error),
     }));
-
-  // The content origin (decision 270): package files on another loopback name and port than the site's.
-  const { createContentOrigin, contentOriginUrl } = await import('./content-origin.ts');
-  // The SCORM runtime's host page (decision 306), named with the site's URL once the gateway listens.
-  const contentFixed = new Map<string, { type: string; body: string }>();
-  const contentServer = createContentOrigin(contentFixed);
-  await new Promise<void>((resolve, reject) => {
-    contentServer.once('error', reject);
-    contentServer.listen(Number(process.env.STEPWISE_CONTENT_PORT ?? 0), options.host, () => resolve());
-  });
-  const contentPort = (contentServer.address() as { port: number }).port;
-  process.env.STEPWISE_CONTENT_URL ??= contentOriginUrl(
-    new URL(process.env.STEPWISE_SITE_URL ?? `http://${options.host}`).hostname,
-    contentPort,
-  );
-  (await import('../../shared/config.ts')).reloadConfig();
 
   // The notice and cmi5 abandon sweeps on timers (EventBridge rules deployed; functions/schedules.ts).
   const schedules = (await import('./schedule.ts')).startSchedules();
