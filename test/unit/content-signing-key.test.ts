@@ -4,13 +4,12 @@
  * container; a failed read is not kept. Against a local Secrets Manager stand-in on 127.0.0.1,
  * through the real SDK client, which also answers the faults.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { contentPath, openContentRequest } from '../../shared/domain/content-token.ts';
 import { ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { contentFileUrl, contentSigningKey } from '../../shared/storage/module-content.ts';
+import { type SecretsManagerStandIn, startSecretsManagerStandIn } from '../support/secrets-manager-stand-in.ts';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:stepwise-content-key-AbC123';
 const SHORT_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:stepwise-short-key-AbC123';
@@ -19,26 +18,20 @@ const ORIGIN = 'https://content.example.net';
 /** What the stand-in answers next, by ARN: a value, or an error type with its status. */
 let fault: { status: number; type: string } | null = null;
 let reads = 0;
-let server: Server;
+let standIn: SecretsManagerStandIn;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const { SecretId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { SecretId: string };
+  standIn = await startSecretsManagerStandIn((secretId) => {
     reads++;
-    response.writeHead(fault?.status ?? 200, { 'content-type': 'application/x-amz-json-1.1' });
-    if (fault) response.end(JSON.stringify({ __type: fault.type, message: 'refused by the stand-in' }));
-    else response.end(JSON.stringify({ ARN: SecretId, Name: 'k', SecretString: SecretId === ARN ? KEY : 'short' }));
+    return fault ?? { secretString: secretId === ARN ? KEY : 'short' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   Object.assign(process.env, {
     STEPWISE_RUNTIME: 'aws',
     STEPWISE_TRACING: 'false',
     STEPWISE_CONTENT_URL: ORIGIN,
     STEPWISE_CONTENT_SIGNING_KEY_ARN: ARN,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: standIn.endpoint,
     AWS_ACCESS_KEY_ID: 'x',
     AWS_SECRET_ACCESS_KEY: 'x',
     // No retries of the SDK's own: each read is one request, so the count says what the code did.
@@ -56,7 +49,7 @@ beforeEach(() => {
 afterAll(async () => {
   process.env = saved;
   reloadConfig();
-  await new Promise((resolve) => server.close(resolve));
+  await standIn.close();
 });
 
 describe('the content signing key from Secrets Manager', () => {

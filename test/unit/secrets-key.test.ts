@@ -4,39 +4,33 @@
  * a value no longer opens, as after `npm run secrets:rotate`. Against a local Secrets Manager
  * stand-in on 127.0.0.1, through the real SDK client.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openProviderSecret, sealProviderSecret } from '../../shared/accounts/provider-secrets.ts';
 import { reloadConfig } from '../../shared/config.ts';
 import { ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { atRestKey, sealAtRest } from '../../shared/domain/secret-at-rest.ts';
+import { type SecretsManagerStandIn, startSecretsManagerStandIn } from '../support/secrets-manager-stand-in.ts';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:stepwise-key-AbC123';
 const KEY_A = 'the-first-key-of-the-secret-0123456789';
 const KEY_B = 'the-rotated-key-of-the-secret-987654321';
-let server: Server;
+let standIn: SecretsManagerStandIn;
 let current = KEY_A;
 let reads = 0;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const { SecretId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { SecretId: string };
-    expect(request.headers['x-amz-target']).toBe('secretsmanager.GetSecretValue');
-    expect(SecretId).toBe(ARN);
+  standIn = await startSecretsManagerStandIn((secretId, target) => {
+    expect(target).toBe('secretsmanager.GetSecretValue');
+    expect(secretId).toBe(ARN);
     reads++;
-    response.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-    response.end(JSON.stringify({ ARN, Name: 'stepwise-key', SecretString: current, VersionId: `v${reads}` }));
+    return { secretString: current, versionId: `v${reads}` };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   Object.assign(process.env, {
     STEPWISE_RUNTIME: 'aws',
     STEPWISE_TRACING: 'false',
     STEPWISE_SECRETS_KEY_ARN: ARN,
-    AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: standIn.endpoint,
     AWS_ACCESS_KEY_ID: 'x',
     AWS_SECRET_ACCESS_KEY: 'x',
   });
@@ -48,7 +42,7 @@ afterAll(async () => {
   vi.useRealTimers();
   process.env = saved;
   reloadConfig();
-  await new Promise((resolve) => server.close(resolve));
+  await standIn.close();
 });
 
 describe('the secrets key from Secrets Manager', () => {
