@@ -117,6 +117,14 @@ const ConfigSchema = z.object({
    */
   STEPWISE_PASSWORD_LOGIN: z._default(z.enum(['everyone', 'admins']), 'everyone'),
   /**
+   * The scrypt cost of new password hashes on the local stack only (tests: 1024, a sixteenth of the
+   * work); a deployed site always uses 16384 (shared/accounts/passwords.ts, decision 352).
+   */
+  STEPWISE_LOCAL_PASSWORD_HASH_COST: z.pipe(
+    z._default(z.enum(['1024', '2048', '4096', '8192', '16384']), '16384'),
+    z.transform(Number),
+  ),
+  /**
    * The identity provider the apps and the login page send people to (its providerid, or
    * `remote_login`); site info reports its sign-in URL as `authentication.sso`. Unset: none.
    */

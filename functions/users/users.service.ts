@@ -11,7 +11,7 @@ import {
 } from '../../shared/views/user-views.ts';
 import { badgeView } from '../../shared/views/badge-views.ts';
 import { BADGES } from '../../shared/domain/badges.ts';
-import { hashPassword } from '../../shared/domain/secrets.ts';
+import { hashPassword } from '../../shared/accounts/passwords.ts';
 import { emailSchema } from '../../shared/domain/user-rules.ts';
 import { auditActor, isAdmin, type Caller } from '../../shared/domain/caller.ts';
 import { availableUniqueUsername, createUserAccount, uniquenessProblem } from '../../shared/accounts/accounts.ts';

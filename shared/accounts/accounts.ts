@@ -4,7 +4,8 @@
  * password, and mint tokens.
  */
 import { ConflictError, ValidationError } from '../domain/errors.ts';
-import { hashPassword, newApiToken, sha256Hex } from '../domain/secrets.ts';
+import { newApiToken, sha256Hex } from '../domain/secrets.ts';
+import { hashPassword } from './passwords.ts';
 import { searchTokens } from '../domain/search-tokens.ts';
 import { uniqueUsernameBase } from '../domain/user-rules.ts';
 import { nextId, moveCounterPast } from '../db/counters.ts';

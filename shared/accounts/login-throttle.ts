@@ -23,7 +23,7 @@ import {
   CEILING_FREE_FAILURES,
   MAX_DELAY_SECONDS,
 } from '../domain/login-delay.ts';
-import { decoyPasswordHash, verifyPassword } from '../domain/secrets.ts';
+import { decoyPasswordHash, verifyPassword } from './passwords.ts';
 import { nowSeconds } from '../clock.ts';
 import {
   clearAttempts,

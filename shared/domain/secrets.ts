@@ -1,6 +1,8 @@
 /**
  * Secrets at rest: tokens are random 256-bit values stored only as SHA-256 hashes; passwords
  * are scrypt hashes with a per-password salt (N=16384, r=8, p=1), compared in constant time.
+ * A hash names its own parameters, so it verifies whatever cost it was made with; the cost of new
+ * hashes is the caller's (shared/accounts/passwords.ts: always 16384 deployed).
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -12,7 +14,9 @@ const scrypt = promisify(scryptCallback) as (
   options: object,
 ) => Promise<Buffer>;
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+/** scrypt's cost N for new password hashes on a deployed site (OWASP's floor for r=8, p=1 is 2^13). */
+export const PASSWORD_HASH_COST = 16384;
+const SCRYPT = { r: 8, p: 1, keylen: 32 };
 
 export function newToken(): string {
   return randomBytes(32).toString('hex');
@@ -51,17 +55,18 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scrypt(password, salt, SCRYPT.keylen, { N: cost, r: SCRYPT.r, p: SCRYPT.p });
+  return `scrypt$${cost}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Whether `password` is the one `stored` hashes; `cost` is the work spent when `stored` is no hash. */
+export async function verifyPassword(password: string, stored: string, cost = PASSWORD_HASH_COST): Promise<boolean> {
   const [scheme, n, r, p, saltText, keyText] = stored.split('$');
   if (scheme !== 'scrypt' || !saltText || !keyText) {
     // No usable hash (e.g. an invited account): spend the same work, so timing reveals nothing.
-    await scrypt(password, randomBytes(16), SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+    await scrypt(password, randomBytes(16), SCRYPT.keylen, { N: cost, r: SCRYPT.r, p: SCRYPT.p });
     return false;
   }
   const expected = Buffer.from(keyText, 'base64');
@@ -71,11 +76,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
     p: Number(p),
   });
   return timingSafeEqual(actual, expected);
-}
-
-/** A hash that costs the same as a real verify, used when no account exists (no enumeration). */
-let decoy: Promise<string> | undefined;
-export function decoyPasswordHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(12).toString('hex'));
-  return decoy;
 }

@@ -31,6 +31,9 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
       // (POST /notices/sweep), not on npm start's timer (docs/notices.md).
       STEPWISE_NOTICE_SWEEP_MS: '0',
       STEPWISE_CMI5_ABANDON_SWEEP_MS: '0',
+      // The tests make and sign in thousands of accounts: a sixteenth of scrypt's work for each
+      // (decision 352). Benches keep the deployed cost, so a sign-in measures what users run.
+      ...(process.env.VITEST ? { STEPWISE_LOCAL_PASSWORD_HASH_COST: '1024' } : {}),
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
