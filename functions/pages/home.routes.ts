@@ -6,83 +6,17 @@
  * the password checked under the login throttle, an impersonation refused, audited alike.
  */
 import * as z from 'zod/mini';
-import type { AuthContext, Caller } from '../../shared/domain/caller.ts';
-import {
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  TooManyRequestsError,
-  UnauthenticatedError,
-  ValidationError,
-} from '../../shared/domain/errors.ts';
-import { route, reply, type RouteDef } from '../../shared/http/route.ts';
-import { formCsrf } from '../../shared/http/session.ts';
-import { sign } from '../../shared/training/acknowledgement-sign.ts';
-import { acknowledgementContent } from './content/acknowledgement-page.ts';
-import { learnerHomeContent, type HomeNotice } from './content/learner-home-page.ts';
-import { asPage, htmlReply, pageHeaders } from './html/page-reply.ts';
-import { acknowledgementReview, learnerHome } from './learner-home.service.ts';
+import type { AuthContext } from '../../shared/domain/caller.ts';
+import { lazyService } from '../../shared/http/lazy-service.ts';
+import { route, type RouteDef } from '../../shared/http/route.ts';
+import type * as HomePages from './home.pages.ts';
 
-export const HOME_PATH = '/Manage';
+/** The handlers, with the learner's home read and the signing, evaluated on first use (decision 349). */
+const pages = lazyService<typeof HomePages>(() => import('./home.pages.ts'));
+
 const CSRF_EXAMPLE = '5d41402abc4b2a76b9719d911017c592ae9f1e0c8a6e6d2b7c4f3e2a1b0c9d8e';
 
-function signedIn(caller: Caller | null): Caller {
-  if (!caller) throw new UnauthenticatedError('Authentication required');
-  return caller;
-}
-
 const releaseParams = z.object({ releaseid: z.string().check(z.regex(/^[1-9]\d{0,14}$/)) });
-
-/** The page of one acknowledgement: where it is, what changed, the sign form (with the form's problem). */
-export function acknowledgementPath(releaseid: number): string {
-  return `${HOME_PATH}/acknowledgements/${releaseid}`;
-}
-
-async function reviewReply(
-  caller: Caller,
-  headers: Record<string, string>,
-  releaseid: number,
-  problem?: string,
-  status = 200,
-) {
-  const { token, cookies } = formCsrf(headers);
-  const review = await acknowledgementReview(caller, releaseid);
-  const page = htmlReply(status, {
-    title: `Acknowledge ${review.title}`,
-    caller,
-    path: acknowledgementPath(releaseid),
-    content: acknowledgementContent(review, token, problem),
-  });
-  return cookies.length > 0 ? { ...page, cookies } : page;
-}
-
-async function homeReply(
-  caller: Caller,
-  headers: Record<string, string>,
-  notice: HomeNotice,
-  status = 200,
-  team?: number,
-) {
-  const { token, cookies } = formCsrf(headers);
-  const home = await learnerHome(caller, team);
-  const page = htmlReply(status, {
-    title: 'My training',
-    caller,
-    path: '/Manage',
-    content: learnerHomeContent(home, token, notice),
-  });
-  return cookies.length > 0 ? { ...page, cookies } : page;
-}
-
-/** A refusal of the signature said on the form, with the status the API would answer. */
-function signProblem(error: unknown): { status: number; message: string } | undefined {
-  if (error instanceof ValidationError) return { status: 422, message: 'That password is not right. Try again.' };
-  if (error instanceof TooManyRequestsError)
-    return { status: 429, message: `Too many attempts. Try again in ${error.retryAfterSeconds} seconds.` };
-  if (error instanceof ConflictError) return { status: 409, message: error.message };
-  if (error instanceof ForbiddenError) return { status: 403, message: error.message };
-  return undefined;
-}
 
 export const homeRoutes: RouteDef[] = [
   route({
@@ -99,16 +33,7 @@ export const homeRoutes: RouteDef[] = [
       team: z.optional(z.string().check(z.regex(/^[1-9]\d{0,14}$/))),
     }),
     queryExample: { signed: '31' },
-    handler: ({ caller, query, headers }) =>
-      asPage(caller, query.team ? `${HOME_PATH}?team=${query.team}` : HOME_PATH, async () =>
-        homeReply(
-          signedIn(caller),
-          headers,
-          { signed: query.signed ? Number(query.signed) : undefined },
-          200,
-          query.team ? Number(query.team) : undefined,
-        ),
-      ),
+    handler: ({ caller, query, headers }) => pages.homePage(caller, query, headers),
   }),
   route({
     method: 'GET',
@@ -118,10 +43,7 @@ export const homeRoutes: RouteDef[] = [
     auth: 'public',
     summary: "One of the reader's acknowledgements: what changed since the release they last signed, and the sign form",
     params: releaseParams,
-    handler: ({ caller, params, headers }) => {
-      const releaseid = Number(params.releaseid);
-      return asPage(caller, acknowledgementPath(releaseid), () => reviewReply(signedIn(caller), headers, releaseid));
-    },
+    handler: ({ caller, params, headers }) => pages.reviewPage(caller, Number(params.releaseid), headers),
   }),
   route({
     method: 'POST',
@@ -140,24 +62,7 @@ export const homeRoutes: RouteDef[] = [
       from: z.optional(z.enum(['review', 'home'])),
     }),
     example: { password: 'your password', csrf: CSRF_EXAMPLE },
-    handler: async ({ caller, auth, params, body, headers, sourceIp }) => {
-      const releaseid = Number(params.releaseid);
-      const again = (status: number, message: string) =>
-        body.from === 'review'
-          ? asPage(caller, acknowledgementPath(releaseid), () =>
-              reviewReply(caller, headers, releaseid, message, status),
-            )
-          : homeReply(caller, headers, { problem: { releaseid, message } }, status);
-      if (!body.password) return again(422, 'Enter your password to sign.');
-      try {
-        await sign(caller, auth as AuthContext, releaseid, { password: body.password }, sourceIp);
-      } catch (error) {
-        if (error instanceof NotFoundError) return asPage(caller, HOME_PATH, () => Promise.reject(error));
-        const problem = signProblem(error);
-        if (problem) return again(problem.status, problem.message);
-        throw error;
-      }
-      return reply(303, undefined, { location: `${HOME_PATH}?signed=${releaseid}`, ...pageHeaders(caller) });
-    },
+    handler: ({ caller, auth, params, body, headers, sourceIp }) =>
+      pages.signFromPage(caller, auth as AuthContext, Number(params.releaseid), body, headers, sourceIp),
   }),
 ];

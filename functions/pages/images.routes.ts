@@ -8,8 +8,13 @@
 import * as z from 'zod/mini';
 import { rawReply, reply, route } from '../../shared/http/route.ts';
 import { IMAGE_MAX_AGE_SECONDS } from '../../shared/storage/media-objects.ts';
-import { imageFile } from './image-files.service.ts';
-import { mediaFile } from './media-files.service.ts';
+import { lazyService } from '../../shared/http/lazy-service.ts';
+import type * as ImageFiles from './image-files.service.ts';
+import type * as MediaFiles from './media-files.service.ts';
+
+/** Evaluated with the media and storage code they reach when a file is first asked for (decision 349). */
+const images = lazyService<typeof ImageFiles>(() => import('./image-files.service.ts'));
+const media = lazyService<typeof MediaFiles>(() => import('./media-files.service.ts'));
 
 /** What a size made on demand is kept for: processing stores the same bytes soon after. */
 const ON_DEMAND_MAX_AGE_SECONDS = 60;
@@ -26,7 +31,7 @@ export const imageFileRoute = route({
     'A size not made yet (the image is still processing) is made from the original on demand (decision 280).',
   params: z.object({ file: z.string() }),
   handler: async ({ params }) => {
-    const image = await imageFile(params.file);
+    const image = await images.imageFile(params.file);
     const maxAge = image.onDemand ? ON_DEMAND_MAX_AGE_SECONDS : IMAGE_MAX_AGE_SECONDS;
     return rawReply(200, image.bytes, image.contentType, { 'cache-control': `public, max-age=${maxAge}` });
   },
@@ -51,7 +56,7 @@ export const mediaFileRoute = route({
     'A document is sent as an attachment under a safe file name (decision 312).',
   params: z.object({ guid: z.string(), filename: z.string() }),
   handler: async ({ params, headers }) => {
-    const answer = await mediaFile(params.guid, {
+    const answer = await media.mediaFile(params.guid, {
       range: headers.range,
       ifRange: headers['if-range'],
       ifNoneMatch: headers['if-none-match'],

@@ -5,11 +5,13 @@
  * (shared/read-models/search.ts): a reader finds only what they may read, and it is counted so.
  */
 import * as z from 'zod/mini';
-import { config } from '../../shared/config.ts';
-import { reply, route, type RouteDef } from '../../shared/http/route.ts';
-import { search, searchSuggestions } from '../../shared/read-models/search.ts';
-import { PAGE_FILTERS, searchContent, type PageFilter } from './content/search-page.ts';
-import { asPage, htmlReply, pageHeaders } from './html/page-reply.ts';
+import { lazyService } from '../../shared/http/lazy-service.ts';
+import { route, type RouteDef } from '../../shared/http/route.ts';
+import { PAGE_FILTERS, type PageFilter } from './content/search-page.ts';
+import type * as SearchPages from './search.pages.ts';
+
+/** The handlers, with the search read model, evaluated on the first search page (decision 349). */
+const pages = lazyService<typeof SearchPages>(() => import('./search.pages.ts'));
 
 const language = z.string().check(z.regex(/^[a-z]{2}(-[a-z]{2,4})?$/i, 'must be a language code'));
 const digits = (fallback: string) => z._default(z.string().check(z.regex(/^\d{1,6}$/)), fallback);
@@ -22,9 +24,6 @@ const searchPageQuery = z.object({
   offset: digits('0'),
   limit: digits('20'),
 });
-
-/** How many suggestions the box shows. */
-const SUGGESTIONS = 8;
 
 const suggestionsSchema = z.object({
   query: z.string(),
@@ -41,35 +40,7 @@ export const searchRoutes: RouteDef[] = [
     summary: 'The search page: results of GET /search/{query} for the reader, with filters, paging and matches marked',
     query: searchPageQuery,
     queryExample: { query: 'nozzle', filter: 'guide', offset: '20' },
-    handler: ({ caller, query }) => {
-      const languages = config().STEPWISE_LANGUAGES;
-      const input = {
-        query: query.query.trim(),
-        filter: query.filter,
-        langid: query.langid ?? languages[0] ?? 'en',
-        offset: Math.min(Number(query.offset), 10_000),
-        limit: Math.min(Math.max(Number(query.limit), 1), 100),
-        languages,
-      };
-      const path = `/Search?${new URLSearchParams({ query: input.query })}`;
-      return asPage(caller, path, async () => {
-        const results = input.query
-          ? await search(caller, input.query, {
-              filter: input.filter ? [input.filter] : undefined,
-              langid: input.langid,
-              offset: input.offset,
-              limit: input.limit,
-            })
-          : undefined;
-        return htmlReply(200, {
-          title: input.query ? `Search: ${input.query}` : 'Search',
-          caller,
-          path,
-          query: input.query,
-          content: searchContent(input, results),
-        });
-      });
-    },
+    handler: ({ caller, query }) => pages.searchPage(caller, query),
   }),
   route({
     method: 'GET',
@@ -90,16 +61,6 @@ export const searchRoutes: RouteDef[] = [
         { title: 'Replace the print nozzle', url: 'https://docs.example.com/Guide/Replace+the+print+nozzle/12' },
       ],
     },
-    handler: async ({ caller, query }) => {
-      const text = query.query.trim();
-      const suggestions =
-        text.length < 3
-          ? []
-          : await searchSuggestions(caller, text, {
-              langid: query.langid ?? config().STEPWISE_LANGUAGES[0] ?? 'en',
-              limit: SUGGESTIONS,
-            });
-      return reply(200, { query: text, suggestions }, pageHeaders(caller));
-    },
+    handler: ({ caller, query }) => pages.suggestionsReply(caller, query),
   }),
 ];
