@@ -9,9 +9,7 @@
  * - sweep (on its schedule, functions/schedules.ts): fans out events still pending, delivers retries that are due.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { isOutboxItem, outboxFromItem } from '../../shared/db/entities/outbox.ts';
+import { newOutboxItem, outboxFromItem } from '../../shared/db/entities/outbox.ts';
 import { listAllWebhooks } from '../../shared/db/entities/webhook.ts';
 import { delivererRound, deliverDue, dispatchEvent } from '../../shared/events/deliverer.ts';
 import { log } from '../../shared/observability/logger.ts';
@@ -19,10 +17,8 @@ import { log } from '../../shared/observability/logger.ts';
 export async function onOutboxStream(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const webhooks = await listAllWebhooks();
   for (const record of event.Records) {
-    const image = record.dynamodb?.NewImage;
-    if (record.eventName !== 'INSERT' || !image) continue;
-    const item = unmarshall(image as Record<string, AttributeValue>);
-    if (!isOutboxItem(item)) continue;
+    const item = newOutboxItem(record);
+    if (!item) continue;
     try {
       await dispatchEvent(outboxFromItem(item), webhooks);
     } catch (error) {

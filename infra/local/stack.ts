@@ -139,6 +139,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   const deliverer = await functions.deliverer();
   // The search indexer, fed by the table's stream as Lambda feeds it on AWS.
   const searchIndexer = await functions.searchIndexer();
+  const { newOutboxItem } = await import('../../shared/db/entities/outbox.ts');
   const tableStream =
     searchIndexer &&
     (await (
@@ -147,7 +148,12 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       endpoint: dynamo.endpoint,
       region: process.env.AWS_REGION!,
       tableName: process.env.TABLE_NAME!,
-      handler: searchIndexer,
+      // A new outbox event wakes the deliverer, as the stream triggers the deployed one
+      // (functions/webhooks/deliverer.handler.ts): it reads the outbox when there is something to send.
+      handler: async (batch) => {
+        if (batch.Records.some((record) => newOutboxItem(record))) deliverer.wake?.();
+        return searchIndexer(batch);
+      },
       intervalMs: Number(process.env.STEPWISE_SEARCH_STREAM_POLL_MS ?? 100),
       onError: (error) => console.error('The search indexer failed a stream batch; it is read again', error),
     }));
@@ -161,8 +167,9 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
   server.on('request', (request, response) => {
     if (READS.has(request.method ?? 'GET')) return;
     response.once('finish', () => {
-      deliverer.wake?.();
-      tableStream?.wake();
+      // The stream reader wakes the deliverer when the write added an event (above).
+      if (tableStream) tableStream.wake();
+      else deliverer.wake?.();
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -100,6 +100,7 @@ export async function readTableStream(options: {
       sinceListed = 0;
       await openShards('TRIM_HORIZON');
     }
+    const limit = options.batchSize ?? 1000;
     for (const [shardId, iterator] of [...iterators]) {
       let next: string | undefined = iterator;
       while (next) {
@@ -107,7 +108,7 @@ export async function readTableStream(options: {
           endpoint,
           region,
           'GetRecords',
-          { ShardIterator: next, Limit: options.batchSize ?? 1000 },
+          { ShardIterator: next, Limit: limit },
         );
         const records = page.Records ?? [];
         if (records.length > 0) await options.handler({ Records: records });
@@ -118,7 +119,9 @@ export async function readTableStream(options: {
           iterators.delete(shardId);
           finished.add(shardId);
         }
-        next = records.length > 0 ? page.NextShardIterator : undefined;
+        // A page short of the limit read the shard to its end: what is written next is read by the next
+        // round (a wake, or `intervalMs` after a round that found records), not by one more call now.
+        next = records.length >= limit ? page.NextShardIterator : undefined;
       }
     }
     return handed;

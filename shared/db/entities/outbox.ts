@@ -11,7 +11,10 @@
  * the local deliverer polls and what the scheduled sweep re-reads when a stream batch failed.
  * Items expire (TTL) 30 days after the event.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
@@ -146,6 +149,16 @@ export function outboxFromItem(item: Record<string, unknown>): OutboxEventRecord
 
 export function isOutboxItem(item: Record<string, unknown>): boolean {
   return item.entity === OUTBOX_ENTITY;
+}
+
+/**
+ * The outbox item a table stream record brings in new (an event inserted), else undefined. The
+ * entity is read first: other items may hold numbers `unmarshall` refuses (beyond 2^53).
+ */
+export function newOutboxItem(record: DynamoDBRecord): Record<string, unknown> | undefined {
+  const image = record.dynamodb?.NewImage;
+  if (record.eventName !== 'INSERT' || image?.entity?.S !== OUTBOX_ENTITY) return undefined;
+  return unmarshall(image as Record<string, AttributeValue>);
 }
 
 /**
