@@ -36,6 +36,7 @@
  * (counts as always), and the End Attempt of a cluster that flow leaves (only exit and post
  * rules end a cluster's attempt).
  */
+import { timespanSeconds } from './scorm-attempt.ts';
 import { type ActivityStatus, rollupTree, type TreeResult, UNKNOWN_STATUS } from './scorm-rollup.ts';
 import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';
 
@@ -53,6 +54,11 @@ export interface SequencingState {
   attempts: ReadonlyMap<string, number>;
   /** Global objectives by target objective id. */
   globals: ReadonlyMap<string, ObjectiveStatus>;
+  /**
+   * Per SCO, the seconds its sessions in this attempt reported (session times summed, what
+   * cmi.total_time says): the attempt duration the attemptAbsoluteDurationLimit is checked against.
+   */
+  seconds?: ReadonlyMap<string, number>;
 }
 
 export const EMPTY_SEQUENCING_STATE: SequencingState = {
@@ -243,8 +249,19 @@ export class Sequencer {
       const read = primary ? this.readGlobals(primary, UNKNOWN_STATUS) : null;
       if (read && (read.satisfied !== null || read.measure !== null)) scos.set(node.id, { ...UNKNOWN_STATUS, ...read });
     }
-    this.rollup = rollupTree(structure, scos);
-    this.statuses = this.rollup.activities;
+    // Rollup asks the rules about a child whose status is already rolled up (children first).
+    this.statuses = new Map();
+    const hooks = {
+      skipped: (id: string) => {
+        const node = this.byId.get(id);
+        return node ? this.skipped(node) : false;
+      },
+      limit: (id: string, kind: 'attempt' | 'time') => {
+        const node = this.byId.get(id);
+        return node ? (kind === 'attempt' ? this.attemptsExhausted(node) : this.durationExceeded(node)) : false;
+      },
+    };
+    this.rollup = rollupTree(structure, scos, hooks, this.statuses);
   }
 
   activity(id: string): Activity | undefined {
@@ -300,11 +317,43 @@ export class Sequencer {
     return this.state.attempts.get(node.id) ?? (this.status(node).attempted ? 1 : 0);
   }
 
-  /** Limit Conditions Check (UP.1): the attempt limit is reached (a suspended activity may resume). */
-  limitExceeded(node: Activity): boolean {
+  /** The attempt limit is reached (the `attemptLimitExceeded` condition). */
+  attemptsExhausted(node: Activity): boolean {
     const limit = node.sequencing?.limit_conditions?.attempt_limit ?? null;
-    if (limit === null || limit <= 0 || this.status(node).suspended) return false;
+    if (limit === null || limit <= 0) return false;
     return this.attemptCount(node) >= limit;
+  }
+
+  /**
+   * The attempt's duration reached attemptAbsoluteDurationLimit (the `timeLimitExceeded`
+   * condition). The attempt duration is what its SCOs' sessions reported in this attempt (their
+   * session times summed: the attempt does not keep wall-clock starts per activity), so time a
+   * learner spends away from a suspended SCO does not count.
+   */
+  durationExceeded(node: Activity): boolean {
+    const limit = timespanSeconds(
+      'scorm2004',
+      node.sequencing?.limit_conditions?.attempt_absolute_duration_limit ?? undefined,
+    );
+    if (limit === null || !this.status(node).attempted) return false;
+    return this.attemptSeconds(node) >= limit;
+  }
+
+  /** Seconds the activity's SCOs reported in this attempt. */
+  attemptSeconds(node: Activity): number {
+    if (isLeaf(node)) return this.state.seconds?.get(node.id) ?? 0;
+    return node.children.reduce((sum, child) => sum + this.attemptSeconds(child), 0);
+  }
+
+  /**
+   * Limit Conditions Check (UP.1): an activity not tracked, active or suspended is never limited;
+   * else its attempt limit or its attempt duration limit reached limits it.
+   */
+  limitExceeded(node: Activity): boolean {
+    const status = this.status(node);
+    if (node.item?.sequencing?.delivery_controls?.tracked === false) return false;
+    if (status.active === true || status.suspended) return false;
+    return this.attemptsExhausted(node) || this.durationExceeded(node);
   }
 
   private condition(node: Activity, condition: RuleCondition): Tri {
@@ -333,10 +382,11 @@ export class Sequencer {
       case 'attempted':
         return this.attemptCount(node) > 0;
       case 'attemptLimitExceeded':
-        return this.limitExceeded(node);
+        return this.attemptsExhausted(node);
+      case 'timeLimitExceeded':
+        return this.durationExceeded(node);
       case 'always':
         return true;
-      case 'timeLimitExceeded':
       case 'outsideAvailableTimeRange':
       case 'never':
         return false;
@@ -374,7 +424,10 @@ export class Sequencer {
   refusal(node: Activity): string | null {
     if (this.ruleAction(node, 'pre_condition_rules', ['disabled']) !== null)
       return `"${title(node)}" is disabled by the module's sequencing rules`;
-    if (this.limitExceeded(node)) return `"${title(node)}" has reached its limit of attempts`;
+    if (this.limitExceeded(node))
+      return this.attemptsExhausted(node)
+        ? `"${title(node)}" has reached its limit of attempts`
+        : `"${title(node)}" has reached its time limit`;
     return null;
   }
 

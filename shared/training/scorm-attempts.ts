@@ -420,6 +420,7 @@ export function sequencingState(
     objectives: new Map(Object.entries(scos).map(([identifier, entry]) => [identifier, cmiObjectives(entry.cmi)])),
     attempts: new Map(Object.entries(sequencing?.attempts ?? {})),
     globals: new Map(Object.entries(sequencing?.globals ?? {})),
+    seconds: new Map(Object.entries(scos).map(([identifier, entry]) => [identifier, entry.total_seconds])),
   };
 }
 

@@ -59,13 +59,18 @@ const done = (extra: Partial<ActivityStatus> = {}): ActivityStatus => ({
 
 function state(
   scos: Record<string, Partial<ActivityStatus>>,
-  more: { attempts?: Record<string, number>; globals?: Record<string, ObjectiveStatus> } = {},
+  more: {
+    attempts?: Record<string, number>;
+    globals?: Record<string, ObjectiveStatus>;
+    seconds?: Record<string, number>;
+  } = {},
 ): SequencingState {
   return {
     scos: new Map(Object.entries(scos).map(([id, status]) => [id, done(status)])),
     objectives: new Map(),
     attempts: new Map(Object.entries(more.attempts ?? {})),
     globals: new Map(Object.entries(more.globals ?? {})),
+    seconds: new Map(Object.entries(more.seconds ?? {})),
   };
 }
 
@@ -159,16 +164,114 @@ describe('pre-condition rules', () => {
   });
 });
 
-describe('limit conditions', () => {
+describe('limit conditions (UP.1)', () => {
   const limited = structure(sco('a', seq('<imsss:limitConditions attemptLimit="2"/>')) + sco('b'));
   it.each([
     [1, {}, null],
     [2, {}, 'limit'],
     [2, { suspended: true, ended: false }, null],
+    // An active activity (its session open) is not limited: the learner goes on with it.
+    [2, { active: true, ended: false }, null],
   ] as const)('attemptLimit 2 with %s attempts (%o) refuses: %s', (count, extra, refused) => {
     const sequencer = new Sequencer(limited, state({ a: extra }, { attempts: { a: count } }));
     expect(sequencer.deliveryRefusal('a')?.includes('limit') ? 'limit' : null).toBe(refused);
     expect(sequencer.start()).toBe(refused ? null : 'a');
+  });
+
+  // root (flow) > [unit (attemptAbsoluteDurationLimit 1 min) > [a, b], c (a pre rule reads timeLimitExceeded)]
+  const timed = structure(
+    cluster('unit', sco('a') + sco('b'), seq(FLOW + '<imsss:limitConditions attemptAbsoluteDurationLimit="PT1M"/>')) +
+      sco('c', seq('<imsss:limitConditions attemptAbsoluteDurationLimit="PT0H0M30S"/>')),
+  );
+  it.each([
+    ['no time reported', {}, {}, null, 'c'],
+    ['59 s in the unit', { a: {} }, { a: 40, b: 19 }, null, 'b'],
+    ['60 s in the unit, summed over its SCOs', { a: {} }, { a: 40, b: 20 }, 'unit', null],
+    ['60 s, one SCO of it still open', { a: { active: true, ended: false } }, { a: 60 }, null, 'b'],
+    ['c at 30 s', { c: {} }, { c: 30 }, 'c', null],
+  ] as const)('attemptAbsoluteDurationLimit: %s', (_, scos, seconds, limited, next) => {
+    const sequencer = new Sequencer(timed, state({ ...scos }, { seconds: { ...seconds } }));
+    const refused = ['b', 'c'].map((id) => sequencer.deliveryRefusal(id)).find((refusal) => refusal !== null);
+    expect(refused ?? null).toBe(limited ? `"${limited}" has reached its time limit` : null);
+    // Flow from a: into b unless the unit is out of time (it is entered only from outside).
+    if (next === 'b')
+      expect(scormNavigation(timed, 'a', state({ ...scos }, { seconds: { ...seconds } })).next).toBe('b');
+  });
+
+  it('timeLimitExceeded and attemptLimitExceeded are rule conditions', () => {
+    const skipOnTime = structure(
+      sco(
+        'a',
+        seq(
+          '<imsss:limitConditions attemptLimit="5" attemptAbsoluteDurationLimit="PT10S"/>' +
+            rules(rule('postConditionRule', 'exitAll', when('timeLimitExceeded'))),
+        ),
+      ) + sco('b'),
+    );
+    const within = new Sequencer(skipOnTime, state({ a: {} }, { seconds: { a: 9 } }));
+    expect(within.afterTerminate('a', { kind: 'continue' })).toMatchObject({ deliver: 'b' });
+    const over = new Sequencer(skipOnTime, state({ a: {} }, { seconds: { a: 10 } }));
+    expect(over.afterTerminate('a', { kind: 'continue' })).toMatchObject({ deliver: null, end: true });
+  });
+});
+
+describe('rollup considerations (RB.1.4.2) and measureSatisfactionIfActive', () => {
+  /** root (flow) > [a, b]; b skipped while not attempted, with `consideration` for all four actions. */
+  const considered = (consideration: string) =>
+    structure(
+      sco('a') +
+        sco(
+          'b',
+          seq(
+            rules(rule('preConditionRule', 'skip', when('attempted', 'not'))) +
+              `<adlseq:rollupConsiderations requiredForSatisfied="${consideration}" ` +
+              `requiredForNotSatisfied="${consideration}" requiredForCompleted="${consideration}" ` +
+              `requiredForIncomplete="${consideration}"/>`,
+          ),
+        ),
+    );
+  const notLaunched = null;
+  const suspendedB = { suspended: true, ended: false, completion: 'incomplete', satisfied: null } as const;
+  const openB = { active: true, ended: false, completion: 'unknown', satisfied: null } as const;
+  it.each([
+    ['always', notLaunched, false],
+    ['always', suspendedB, false],
+    ['ifNotSkipped', notLaunched, true],
+    ['ifNotSkipped', { completion: 'incomplete', satisfied: null }, false],
+    ['ifAttempted', notLaunched, true],
+    ['ifAttempted', suspendedB, false],
+    ['ifNotSuspended', notLaunched, true],
+    ['ifNotSuspended', suspendedB, true],
+    // Attempted, not suspended, its progress unknown: it counts (Activity Progress Status is its attempt).
+    ['ifNotSuspended', openB, false],
+  ] as const)('%s with b %o: the module is satisfied: %s', (consideration, b, satisfied) => {
+    const scos: Record<string, Partial<ActivityStatus>> = { a: {} };
+    const sequencer = new Sequencer(considered(consideration), {
+      ...state(scos),
+      scos: new Map([['a', done()], ...(b ? [['b', done(b as Partial<ActivityStatus>)] as const] : [])]),
+    });
+    expect(sequencer.rollup.satisfied).toBe(satisfied);
+  });
+
+  /** The organization satisfied by measure at 0.5, measureSatisfactionIfActive as given. */
+  const byMeasure = (ifActive: string) =>
+    structure(
+      sco('a') + sco('b'),
+      seq(
+        FLOW +
+          '<imsss:objectives><imsss:primaryObjective satisfiedByMeasure="true">' +
+          '<imsss:minNormalizedMeasure>0.5</imsss:minNormalizedMeasure></imsss:primaryObjective></imsss:objectives>' +
+          (ifActive ? `<adlseq:rollupConsiderations measureSatisfactionIfActive="${ifActive}"/>` : ''),
+      ),
+    );
+  it.each([
+    ['', openB, true],
+    ['false', openB, null],
+    ['false', suspendedB, null],
+    ['false', {}, true],
+  ] as const)('measureSatisfactionIfActive="%s", b %o: the root satisfied is %s', (ifActive, b, satisfied) => {
+    const sequencer = new Sequencer(byMeasure(ifActive), state({ a: { measure: 0.8 }, b: { ...b, measure: 0.8 } }));
+    expect(sequencer.rollup.root).toMatchObject({ measure: 0.8, satisfied });
   });
 });
 
