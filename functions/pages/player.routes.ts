@@ -140,7 +140,9 @@ async function playerPage(
       : player.scos;
     const launchable = scos.filter((sco) => sco.launch);
     const states = new Map((player.attempt?.scos ?? []).map((sco) => [sco.identifier, sco]));
-    const refusal = (identifier: string) => sequencer?.deliveryRefusal(identifier) ?? null;
+    // The clusters holding the SCO the last Terminate left are still in their attempt (not limited).
+    const refusal = (identifier: string) =>
+      sequencer?.deliveryRefusal(identifier, sequencing?.delivery?.from ?? null) ?? null;
     if (chosen && sequencer && launchable.some((sco) => sco.identifier === chosen)) {
       const refused = refusal(chosen);
       if (refused) return refusedPage(caller, path, moduleid, player.title, refused);

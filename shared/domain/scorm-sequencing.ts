@@ -420,23 +420,31 @@ export class Sequencer {
     return this.ruleAction(node, 'pre_condition_rules', ['stopForwardTraversal']) !== null;
   }
 
-  /** Check Activity (UP.5): why the activity cannot be delivered (disabled, attempt limit), or null. */
-  refusal(node: Activity): string | null {
+  /**
+   * Check Activity (UP.5): why the activity cannot be delivered (disabled, limit conditions), or
+   * null. `inProgress`: its attempt goes on (it holds the activity the learner comes from), so it
+   * is active and its limits do not apply (UP.1).
+   */
+  refusal(node: Activity, inProgress = false): string | null {
     if (this.ruleAction(node, 'pre_condition_rules', ['disabled']) !== null)
       return `"${title(node)}" is disabled by the module's sequencing rules`;
-    if (this.limitExceeded(node))
+    if (!inProgress && this.limitExceeded(node))
       return this.attemptsExhausted(node)
         ? `"${title(node)}" has reached its limit of attempts`
         : `"${title(node)}" has reached its time limit`;
     return null;
   }
 
-  /** Why the SCO cannot be delivered: it or an ancestor is disabled or out of attempts; null when it can. */
-  deliveryRefusal(id: string): string | null {
+  /**
+   * Why the SCO cannot be delivered: it or an ancestor is disabled or limited; null when it can.
+   * `from`: the SCO the learner comes from, whose ancestors' attempts go on (not limited).
+   */
+  deliveryRefusal(id: string, from: string | null = null): string | null {
     const node = this.byId.get(id);
     if (!node || !launchable(node)) return `The module has no SCO "${id}"`;
+    const source = from === null ? null : (this.byId.get(from) ?? null);
     for (const at of [...ancestorsOf(node).reverse().slice(1), node]) {
-      const refusal = this.refusal(at);
+      const refusal = this.refusal(at, source !== null && at !== source && isDescendant(source, at));
       if (refusal) return refusal;
     }
     return null;
@@ -526,7 +534,7 @@ export class Sequencer {
       }
     }
     for (const node of path.slice(1)) {
-      const refusal = this.refusal(node);
+      const refusal = this.refusal(node, current !== null && node !== current && isDescendant(current, node));
       if (refusal) return refusal;
     }
     return null;
@@ -575,43 +583,44 @@ export class Sequencer {
     if (request.kind === 'suspendAll' || request.kind === 'exitAll' || request.kind === 'abandonAll')
       return nothing(null, true);
     if (request.kind === 'abandon') return nothing(null);
-    const suspended = this.status(current).suspended;
-    // Sequencing Exit Action Rules (TB.2.1): the topmost ancestor whose exit rule fires is left.
-    const exited = () =>
-      ancestorsOf(current!)
-        .reverse()
-        .find((node) => node !== this.root && this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
+    // Sequencing Exit Action Rules (TB.2.1), once: the topmost activity from the root to the SCO's
+    // parent whose exit rule fires is left (its attempt ends) and becomes the current activity.
+    const exit = ancestorsOf(current)
+      .reverse()
+      .find((node) => this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
+    if (exit) current = exit;
+    // Sequencing Post Condition Rules (TB.2.2) of the current activity, none while it is suspended;
+    // exitParent ends the parent's attempt and applies its rules in turn (TB.2.3 3.3).
     let rules: 'continue' | 'previous' | 'retry' | null = null;
     let retryOn: Activity | null = null;
-    if (!suspended) {
-      for (let guard = 0; guard < 1000; guard++) {
-        const exit = exited();
-        if (exit) current = exit;
-        const action = this.ruleAction(current, 'post_condition_rules', [
-          'exitParent',
-          'exitAll',
-          'retry',
-          'retryAll',
-          'continue',
-          'previous',
-        ]);
-        if (action === 'exitParent') {
-          if (!current.parent || current.parent === this.root) return nothing(null, true);
-          current = current.parent;
-          continue;
-        }
-        if (action === 'exitAll') return nothing(null, true);
-        if (action === 'retryAll') {
-          rules = 'retry';
-          retryOn = this.root;
-        } else if (action === 'retry') {
-          rules = 'retry';
-          retryOn = current;
-        } else if (action === 'continue' || action === 'previous') rules = action;
-        break;
+    for (let guard = 0; guard < 1000; guard++) {
+      if (this.status(current).suspended) break;
+      const action = this.ruleAction(current, 'post_condition_rules', [
+        'exitParent',
+        'exitAll',
+        'retry',
+        'retryAll',
+        'continue',
+        'previous',
+      ]);
+      if (action === 'exitParent') {
+        if (!current.parent) return nothing(null, true);
+        current = current.parent;
+        continue;
       }
+      if (action === 'exitAll') return nothing(null, true);
+      if (action === 'retryAll') {
+        rules = 'retry';
+        retryOn = this.root;
+      } else if (action === 'retry') {
+        rules = 'retry';
+        retryOn = current;
+      } else if (action === 'continue' || action === 'previous') rules = action;
+      break;
     }
     if (rules === 'retry' && retryOn) return this.retry(retryOn);
+    // TB.2.3 3.3.5: the root's attempt ended (an exit rule or exitParent reached it): the session ends.
+    if (current === this.root) return nothing(null, true);
     const kind = rules ?? request.kind;
     if (kind === 'continue' || kind === 'previous') {
       const reached = this.flow(current, kind === 'continue');
@@ -625,8 +634,8 @@ export class Sequencer {
       const refusal = request.kind === 'jump' ? this.deliveryRefusal(target.id) : this.choiceRefusal(current, target);
       return refusal ? nothing(refusal) : { deliver: target.id, end: false, retry: [], message: null };
     }
-    // exit: the SCO ended; at the root (exitParent climbed there) the session ends.
-    return nothing(null, current === this.root);
+    // exit (SB.2.11): the activity ended; the learner chooses what comes next.
+    return nothing(null);
   }
 
   /** Retry Sequencing Request (SB.2.10): a new attempt on the activity, delivered from its start. */

@@ -334,6 +334,50 @@ describe('after a Terminate: exit and post-condition rules', () => {
   });
 });
 
+describe('the Termination Request Process (TB.2.3) up to the root', () => {
+  const retryWhenFailed = rule('postConditionRule', 'retry', when('satisfied', 'not'));
+  const exitParent = seq(rules(rule('postConditionRule', 'exitParent', when('always'))));
+
+  it.each([
+    // exitParent reaches the root: its post-condition rules apply; retry starts the module over.
+    [
+      'the root retries when not satisfied',
+      { a: { satisfied: false }, b: {}, c: {} },
+      { deliver: 'a', retry: ['ORG'] },
+    ],
+    // The root satisfied: no retry, and the root's attempt ended: the session ends.
+    ['the root ends when satisfied', { a: {}, b: {} }, { deliver: null, end: true, retry: [] }],
+  ] as const)('exitParent from a top-level SCO: %s', (_, scos, expected) => {
+    const tree = structure(sco('a') + sco('b', exitParent) + sco('c'), seq(FLOW + rules(retryWhenFailed)));
+    expect(new Sequencer(tree, state(scos)).afterTerminate('b', { kind: 'continue' })).toMatchObject(expected);
+  });
+
+  it("the root's exit rule ends the session whatever the learner asked", () => {
+    const tree = structure(
+      sco('a') + sco('b'),
+      seq(FLOW + rules(rule('exitConditionRule', 'exit', when('completed')))),
+    );
+    const all = new Sequencer(tree, state({ a: {}, b: {} }));
+    expect(all.afterTerminate('b', { kind: 'previous' })).toMatchObject({ deliver: null, end: true });
+    // Not completed yet: the request goes on.
+    const half = new Sequencer(tree, state({ a: {}, b: { completion: 'incomplete' } }));
+    expect(half.afterTerminate('b', { kind: 'previous' })).toMatchObject({ deliver: 'a', end: false });
+  });
+
+  it('a cluster out of attempts still delivers its SCOs while the learner is inside it', () => {
+    // root (flow, choice) > [unit (attemptLimit 1) > [a, b], c]
+    const tree = structure(
+      cluster('unit', sco('a') + sco('b'), seq(`${FLOW}<imsss:limitConditions attemptLimit="1"/>`)) + sco('c'),
+    );
+    const sequencer = new Sequencer(tree, state({ a: {} }, { attempts: { unit: 1, a: 1 } }));
+    expect(sequencer.afterTerminate('a', parseNavigationRequest('{target=b}choice')!)).toMatchObject({ deliver: 'b' });
+    expect(sequencer.deliveryRefusal('b', 'a')).toBeNull();
+    // From outside the unit, or with nothing to come from, the unit's attempt has ended: refused.
+    expect(sequencer.deliveryRefusal('b')).toMatch(/"unit" has reached its limit of attempts/);
+    expect(sequencer.choosable('c')).toEqual(['c']);
+  });
+});
+
 describe('constrained choice', () => {
   const constrained = (attributes: string) => seq(`<adlseq:constrainedChoiceConsiderations ${attributes}/>`);
 
