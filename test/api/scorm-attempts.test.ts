@@ -441,7 +441,7 @@ describe('SCORM 2004 sequencing rules (decision 335)', () => {
 });
 
 describe('SCORM 2004 limits, rollup considerations and termination (SN UP.1, RB.1.4.2, TB.2.3)', () => {
-  it('a SCO out of time is refused, a skipped SCO does not hold the module back, a spent cluster delivers its own', async () => {
+  it('a SCO out of time is refused, a skipped one does not hold the module back, a spent cluster delivers its own', async () => {
     // root (flow, choice) > [timed (1 minute), optional (skipped; counts in rollup only if not skipped),
     //   unit (flow, choice; one attempt) > [a, b]]
     const body = `${scoItem(
@@ -455,7 +455,8 @@ describe('SCORM 2004 limits, rollup considerations and termination (SN UP.1, RB.
         <adlseq:rollupConsiderations requiredForSatisfied="ifNotSkipped" requiredForNotSatisfied="ifNotSkipped"
           requiredForCompleted="ifNotSkipped" requiredForIncomplete="ifNotSkipped"/></imsss:sequencing>`,
     )}<item identifier="unit"><title>Unit</title>${scoItem('a')}${scoItem('b')}<imsss:sequencing>
-        <imsss:controlMode choice="true" flow="true"/><imsss:limitConditions attemptLimit="1"/></imsss:sequencing></item>`;
+        <imsss:controlMode choice="true" flow="true"/><imsss:limitConditions attemptLimit="1"/>
+      </imsss:sequencing></item>`;
     const { moduleid, learner, assignment } = await assignedModule(await package2004('Limits', body));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.body.attempt.scos[0].cmi).toMatchObject({
