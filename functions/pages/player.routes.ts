@@ -232,8 +232,11 @@ function refusedPage(caller: Caller | null, path: string, moduleid: number, titl
     caller,
     path,
     content: html`<h1>${title}</h1>
-<p class="player-refused" role="alert">${message}.</p>
-<p><a href="/ExternalTrainingModule/${moduleid}">Back to the module</a></p>`,
+<div class="player-refused" role="alert">
+<p><strong>This part of the module cannot be opened now.</strong></p>
+<p>${message}.</p>
+</div>
+<p><a href="/ExternalTrainingModule/${moduleid}">Back to the module</a>: it opens what you may take next.</p>`,
   });
 }
 
