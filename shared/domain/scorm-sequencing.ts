@@ -9,21 +9,32 @@
  *   come from rollup (RB.1.5) over that state.
  * - Rule conditions (UP.2.1): satisfied, objectiveStatusKnown, objectiveMeasureKnown,
  *   objectiveMeasureGreaterThan / LessThan, completed, activityProgressKnown, attempted,
- *   attemptLimitExceeded, always (timeLimitExceeded and outsideAvailableTimeRange are false),
- *   three-valued, with `not` and the rule's all/any combination; a rule fires only when true.
+ *   attemptLimitExceeded, timeLimitExceeded (the attempt duration limit), always
+ *   (outsideAvailableTimeRange is false), three-valued, with `not` and the rule's all/any
+ *   combination; a rule fires only when true.
  * - Pre-condition rules (UP.2): skip (flow passes the activity), disabled (never delivered nor
  *   chosen), hiddenFromChoice (not choosable), stopForwardTraversal (choice may not go forward
- *   past it). Limit conditions (UP.1): attemptLimit reached disables delivery, unless suspended.
+ *   past it). Limit conditions (UP.1, decision 347): attemptLimit reached or the attempt's duration
+ *   at attemptAbsoluteDurationLimit disables delivery, except for an activity that is not tracked,
+ *   active (its session open) or suspended, and for the clusters holding the SCO the learner comes
+ *   from (their attempt goes on). The attempt duration is what the SCOs' sessions reported in this
+ *   attempt (`SequencingState.seconds`: session times summed).
  * - After a SCO's Terminate with a navigation request (TB.2.3): the exit condition rules of its
- *   ancestors from the root down (TB.2.1: the first that fires exits that cluster), then the
- *   post-condition rules (TB.2.2) of the activity left: exitParent climbs and applies the
- *   parent's, exitAll ends the session, retry / retryAll start a new attempt on the activity / the
- *   whole tree, continue / previous replace the learner's request. Then the request: continue and
- *   previous by flow (SB.2.1-2.3, skipping what skip rules skip, stopping at a disabled or
- *   limited activity), choice (SB.2.9), exit all / suspend all end the session.
- * - Global objectives (OB, mapInfo): a leaf's objectives read satisfied status and normalized
- *   measure from the global objective they map to when it is known; every activity's objectives
- *   with write maps write what they know (`globalWrites`).
+ *   ancestors from the root down, once (TB.2.1: the first that fires ends that activity's
+ *   attempt and makes it the current one), then the post-condition rules (TB.2.2) of the current
+ *   activity, none while it is suspended: exitParent climbs and applies the parent's, up to the
+ *   root; exitAll ends the session; retry / retryAll start a new attempt on the activity / the
+ *   whole tree; continue / previous replace the learner's request. When the root's attempt ended
+ *   (its exit rule, or exitParent reached it) anything but a retry ends the session. Then the
+ *   request: continue and previous by flow (SB.2.1-2.3, skipping what skip rules skip, stopping
+ *   at a disabled or limited activity), choice (SB.2.9), exit all / suspend all end the session.
+ * - Rollup (RB.1.5, shared/domain/scorm-rollup.ts) asks this engine whether a child is skipped
+ *   (the `ifNotSkipped` consideration) and limited (rollup conditions).
+ * - Cluster attempts (DB.2, `enteredAnew`): a SCO's new attempt starts one on each cluster it
+ *   enters anew: one that does not hold the SCO launched before and is not suspended.
+ * - Global objectives (OB, mapInfo): a leaf's objectives read satisfied status and measure from
+ *   the global objective they map to when it is known; every activity's objectives with write
+ *   maps write what they know (`globalWrites`).
  * - Constrained choice (SB.2.9): preventActivation refuses a choice that would start a cluster
  *   from outside it; constrainChoice on the current SCO or an ancestor limits choice to that
  *   activity's subtree and its flow neighbours' subtrees.
@@ -31,10 +42,12 @@
  *   seed that is the attempt's ('onEachNewAttempt') or the learner's ('once'), so a resume or a
  *   reload shows the same order without storing it.
  *
- * Not evaluated: time limits (attemptAbsoluteDurationLimit and the other duration limits),
- * availability windows, measureSatisfactionIfActive, the 'ifNotSkipped' rollup consideration
- * (counts as always), and the End Attempt of a cluster that flow leaves (only exit and post
- * rules end a cluster's attempt).
+ * Not evaluated: availability windows (outsideAvailableTimeRange, beginTimeLimit, endTimeLimit),
+ * the duration limits other than attemptAbsoluteDurationLimit (activity absolute, experienced),
+ * and the end of a cluster's attempt that an exit rule or exitParent ended when the very next
+ * launch goes back into it (its attempt count grows only when a SCO outside it came between).
+ * A cluster that flow leaves ends its attempt without rules: SN runs post-condition rules only
+ * for the activity a Terminate ends and the ancestors exitParent climbs to.
  */
 import { timespanSeconds } from './scorm-attempt.ts';
 import { type ActivityStatus, rollupTree, type TreeResult, UNKNOWN_STATUS } from './scorm-rollup.ts';
@@ -660,6 +673,25 @@ export class Sequencer {
     let at: Activity = first;
     while (!isLeaf(at)) at = at.children[0]!;
     return launchable(at) && !this.deliveryRefusal(at.id) ? { to: at } : { none: 'Choose from the contents' };
+  }
+
+  /**
+   * The clusters a new attempt on the SCO `id` enters anew (DB.2: each activity on the way down
+   * that is not active begins a new attempt, unless it resumes from suspension): those that do
+   * not hold `from`, the SCO launched before (the clusters holding it are still in their
+   * attempt) and are not suspended. With `from` unknown, only clusters never attempted.
+   */
+  enteredAnew(id: string, from: string | null): string[] {
+    const node = this.byId.get(id);
+    const source = from === null ? null : (this.byId.get(from) ?? null);
+    if (!node) return [];
+    return ancestorsOf(node)
+      .filter((cluster) => {
+        if ((this.state.attempts.get(cluster.id) ?? 0) === 0) return true;
+        if (cluster === this.root || source === null || isDescendant(source, cluster)) return false;
+        return !this.status(cluster).suspended;
+      })
+      .map((cluster) => cluster.id);
   }
 
   /** What the activities' objectives write to their global objectives (mapInfo write). */

@@ -446,10 +446,14 @@ function sequence(
   commit: { sco: string; restarted: boolean; initialize: boolean; nav: string | null },
 ): { scos: Record<string, ScoState>; sequencing: AttemptSequencing } {
   const attempts = { ...before.attempts };
-  const probe = new Sequencer(structure);
   if (commit.restarted) {
+    // The SCO's new attempt, and one on each cluster it enters anew (not holding the SCO launched before).
+    const entered = new Sequencer(structure, sequencingState(scos, before)).enteredAnew(
+      commit.sco,
+      before.current ?? null,
+    );
     attempts[commit.sco] = (attempts[commit.sco] ?? 0) + 1;
-    for (const ancestor of probe.ancestors(commit.sco)) attempts[ancestor] = Math.max(attempts[ancestor] ?? 0, 1);
+    for (const cluster of entered) attempts[cluster] = (attempts[cluster] ?? 0) + 1;
   }
   const written = new Sequencer(structure, sequencingState(scos, { ...before, attempts })).globalWrites();
   const globals = { ...before.globals, ...Object.fromEntries(written) };
@@ -476,7 +480,8 @@ function sequence(
       }
     }
   }
-  return { scos: kept, sequencing: { attempts, globals, delivery } };
+  const current = commit.initialize ? commit.sco : before.current;
+  return { scos: kept, sequencing: { attempts, globals, delivery, ...(current ? { current } : {}) } };
 }
 
 function numberOf(value: string | undefined): number | null {

@@ -378,6 +378,29 @@ describe('the Termination Request Process (TB.2.3) up to the root', () => {
   });
 });
 
+describe('cluster attempts (DB.2)', () => {
+  // root > [unit > [a, b], c]
+  const tree = structure(cluster('unit', sco('a') + sco('b')) + sco('c'));
+  it.each([
+    ['the first launch enters the root and the unit', {}, {}, null, ['unit', 'ORG']],
+    ['b after a: the unit goes on', { a: {} }, { ORG: 1, unit: 1, a: 1 }, 'a', []],
+    ['a after c: the unit is entered anew', { a: {}, c: {} }, { ORG: 1, unit: 1, a: 1, c: 1 }, 'c', ['unit']],
+    [
+      'a after c with b suspended: the unit resumes',
+      { b: { suspended: true, ended: false }, c: {} },
+      { ORG: 1, unit: 1, b: 1, c: 1 },
+      'c',
+      [],
+    ],
+    ['nothing known of the last launch: only clusters never attempted', { a: {} }, { ORG: 1, unit: 1 }, null, []],
+  ] as const)('%s', (_, scos, attempts, from, entered) => {
+    const target = from === 'a' ? 'b' : 'a';
+    expect(new Sequencer(tree, state({ ...scos }, { attempts: { ...attempts } })).enteredAnew(target, from)).toEqual(
+      entered,
+    );
+  });
+});
+
 describe('constrained choice', () => {
   const constrained = (attributes: string) => seq(`<adlseq:constrainedChoiceConsiderations ${attributes}/>`);
 
