@@ -37,7 +37,8 @@
  *   maps write what they know (`globalWrites`).
  * - Constrained choice (SB.2.9): preventActivation refuses a choice that would start a cluster
  *   from outside it; constrainChoice on the current SCO or an ancestor limits choice to that
- *   activity's subtree and its flow neighbours' subtrees.
+ *   activity's subtree and the subtrees of the activities flow reaches from it either way
+ *   (climbing out of a cluster past its last / first child, SB.2.9.2).
  * - Randomization (SR.1, SR.2: `arrangeStructure`): selectCount and reorderChildren, drawn from a
  *   seed that is the attempt's ('onEachNewAttempt') or the learner's ('once'), so a resume or a
  *   reload shows the same order without storing it.
@@ -564,12 +565,16 @@ export class Sequencer {
     return current === from ? out : [current, ...out];
   }
 
+  /**
+   * SB.2.9 with constrainChoice: the target is the constrained activity, in its subtree, or in the
+   * subtree of the activity flow reaches from it in the target's direction (Choice Flow Tree
+   * Traversal, SB.2.9.2: past the last child of a cluster it climbs to the cluster's next sibling;
+   * backward, a forwardOnly parent allows none).
+   */
   private nearConstrained(constrained: Activity, target: Activity): boolean {
     if (target === constrained || isDescendant(target, constrained)) return true;
-    const siblings = constrained.parent?.children ?? [];
-    const index = siblings.indexOf(constrained);
-    const neighbours = [siblings[index + 1], constrained.parent?.mode.forward_only ? undefined : siblings[index - 1]];
-    return neighbours.some((node) => node !== undefined && (target === node || isDescendant(target, node)));
+    const neighbour = this.treeStep(constrained, target.index > constrained.index);
+    return neighbour !== null && neighbour !== 'end' && (target === neighbour || isDescendant(target, neighbour));
   }
 
   /** The SCOs the table of contents lets the learner choose from `current` (null: nothing delivered). */

@@ -410,6 +410,14 @@ describe('constrained choice', () => {
     expect(new Sequencer(tree, state({})).choosable('d')).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('constrainChoice on the last of a cluster: flow climbs to the next cluster (SB.2.9.2)', () => {
+    // root > [m1 > [a, b (constrained)], m2 > [c], d]
+    const tree = structure(
+      cluster('m1', sco('a') + sco('b', constrained('constrainChoice="true"'))) + cluster('m2', sco('c')) + sco('d'),
+    );
+    expect(new Sequencer(tree, state({})).choosable('b')).toEqual(['a', 'b', 'c']);
+  });
+
   it('preventActivation: a cluster is not started by choice from outside it', () => {
     const tree = structure(sco('a') + cluster('unit', sco('u1') + sco('u2'), constrained('preventActivation="true"')));
     expect(new Sequencer(tree, state({})).choosable('a')).toEqual(['a']);
