@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
-import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
-import { importPackage } from '../support/modules.ts';
+import { entryOf, getAssignment } from '../support/courses.ts';
+import { assignedModule } from '../support/modules.ts';
 import { zip } from '../support/module-packages.ts';
 import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
 
@@ -15,16 +15,6 @@ let admin: string;
 beforeAll(async () => {
   admin = await loginAdmin();
 });
-
-/** A module made current, in a course assigned to a new learner. */
-async function assignedModule(zip: Buffer) {
-  const { moduleid, importid } = await importPackage(admin, zip);
-  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
-  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-  const learner = await createUser();
-  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
-  return { moduleid, learner, assignment };
-}
 
 const commit = (token: string, moduleid: number, attempt: number, body: Record<string, unknown>) =>
   api('POST', `/external_training_modules/${moduleid}/attempts/${attempt}/commit`, { token, body });
@@ -49,7 +39,7 @@ function learnerCommits(token: string, moduleid: number) {
 
 describe('SCORM 1.2 attempts', () => {
   it('fills launch values, keeps a suspended attempt for a resume with total time, passes by mastery score', async () => {
-    const { moduleid, learner, assignment } = await assignedModule(await scorm12MultiPackage('Attempts 1.2'));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm12MultiPackage('Attempts 1.2'));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.status).toBe(200);
     expect(player.body.attempt).toMatchObject({ attempt: 1, version: 0, current: null });
@@ -162,7 +152,7 @@ describe('SCORM 1.2 attempts', () => {
   });
 
   it('refuses oversized suspend_data, a stale version, malformed commits and learners not assigned', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Refusals'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Refusals'));
     const first = await commit(learner.token, moduleid, 1, { version: 0, sco: 'intro', initialize: true, cmi: {} });
     expect(first.status).toBe(200);
 
@@ -205,7 +195,7 @@ describe('SCORM 1.2 attempts', () => {
 
 describe('SCORM 2004 attempts', () => {
   it('judges success by the scaled passing score and completion by the threshold, whatever the content says', async () => {
-    const { moduleid, learner, assignment } = await assignedModule(await scorm2004ThirdPackage('Attempts 2004'));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm2004ThirdPackage('Attempts 2004'));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.body.attempt.scos[0].cmi).toMatchObject({
       'cmi.entry': 'ab-initio',
@@ -264,7 +254,7 @@ describe('SCORM 2004 attempts', () => {
 describe('SCORM 2004 rollup (decision 325)', () => {
   it("the module's result is the activity tree root's, by the rollup rules the manifest declares", async () => {
     // The organization: satisfied when at least one lesson is (a declared rule); completion by the default rules.
-    const { moduleid, learner, assignment } = await assignedModule(await scorm2004FourthPackage('Rollup 2004'));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm2004FourthPackage('Rollup 2004'));
     const { visit } = learnerCommits(learner.token, moduleid);
     const first = await visit('lesson1', {
       'cmi.completion_status': 'completed',
@@ -286,7 +276,7 @@ describe('SCORM 2004 rollup (decision 325)', () => {
 
 describe('the runtime commit (decision 326)', () => {
   it('keeps a commit with the launch capability only: its module and attempt, from the content origin', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Runtime commit'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Runtime commit'));
     const page = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: learner.token });
     const attribute = /data-launch="([^"]*)"/.exec(page.text)![1]!;
     const launch = JSON.parse(
@@ -320,7 +310,7 @@ describe('the runtime commit (decision 326)', () => {
 
 describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
   it('continues the attempt while a SCO of the unsatisfied module was never launched, then starts the next', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Attempts multi'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Attempts multi'));
     const { visit } = learnerCommits(learner.token, moduleid);
     const intro = await visit('intro', { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '90' });
     expect(intro.body).toMatchObject({ version: 2, satisfied: false });
@@ -403,7 +393,7 @@ async function launched(token: string, moduleid: number, query = '') {
 
 describe('SCORM 2004 sequencing rules (decision 335)', () => {
   it('a failed quiz retries its unit on continue; a disabled SCO is refused until a global objective unlocks it', async () => {
-    const { moduleid, learner } = await assignedModule(await package2004('Sequenced', sequencedBody()));
+    const { moduleid, learner } = await assignedModule(admin, await package2004('Sequenced', sequencedBody()));
     const { visit } = learnerCommits(learner.token, moduleid);
     const page = (query = '') => launched(learner.token, moduleid, query);
     // final's objective reads g.unit, unknown at first: the rule's "not satisfied" is unknown; the unit fails below.
@@ -457,7 +447,7 @@ describe('SCORM 2004 limits, rollup considerations and termination (SN UP.1, RB.
     )}<item identifier="unit"><title>Unit</title>${scoItem('a')}${scoItem('b')}<imsss:sequencing>
         <imsss:controlMode choice="true" flow="true"/><imsss:limitConditions attemptLimit="1"/>
       </imsss:sequencing></item>`;
-    const { moduleid, learner, assignment } = await assignedModule(await package2004('Limits', body));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await package2004('Limits', body));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.body.attempt.scos[0].cmi).toMatchObject({
       'cmi.max_time_allowed': 'PT1M',

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
-import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
+import { entryOf, getAssignment } from '../support/courses.ts';
 import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
-import { importPackage } from '../support/modules.ts';
+import { assignedModule } from '../support/modules.ts';
 import { scorm12MultiPackage } from '../support/scorm-packages.ts';
 
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
@@ -36,16 +36,6 @@ for (var w = window.parent; w; w = w.parent) { if (w.${name}) { api = w.${name};
 function mark(name, value) { document.body.setAttribute('data-' + name, String(value)); }
 ${body}
 </script></body></html>`;
-}
-
-/** A module made current, in a course assigned to a new learner. */
-async function assignedModule(pkg: Buffer) {
-  const { moduleid, importid } = await importPackage(admin, pkg);
-  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
-  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-  const learner = await createUser();
-  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
-  return { moduleid, learner, assignment };
 }
 
 /** Opens the player as the learner, signed in by the session cookie as a browser is; expects `status`. */
@@ -146,7 +136,7 @@ mark('late', api.LMSCommit(''));
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const frame = await scoFrame(page, 'done');
     expect(await marks(frame)).toMatchObject({
@@ -189,7 +179,7 @@ api.Terminate('');
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const first = await openPlayer(learner, moduleid);
     expect(await marks(await scoFrame(first, 'done'))).toMatchObject({ 'data-entry': 'ab-initio' });
     await playerShows(first, 'data-completion', 'incomplete');
@@ -206,7 +196,7 @@ mark('done', 1);`,
   });
 
   it('multi-SCO: the TOC lists the SCOs, and choosing one opens it', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Player multi'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Player multi'));
     const page = await openPlayer(learner, moduleid);
     const toc = await page.$$eval('.player-toc a', (links: PageGlobal[]) => links.map((link) => link.textContent));
     expect(toc).toEqual(['Introduction', 'Rules']);
@@ -275,7 +265,7 @@ if ('${name}' !== 'two') api.Terminate('');`,
       'two.html': step('two'),
       'three.html': step('three'),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid, '', 390);
     await deliveredSco(page, 'two');
     const two = await scoFrame(page, 'two');
@@ -337,7 +327,7 @@ mark('round' + round, 1);
 api.Terminate('');`,
       ),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     // Failed: the retry delivers the quiz again (the page moves to it); passed: continue ends the module,
     // and only the second round's pass completes the stage.
@@ -375,7 +365,7 @@ api.Terminate('');`,
       'once.html': sco('API_1484_11', "mark('done', 1);"),
       'locked.html': sco('API_1484_11', "mark('done', 1);"),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     // The one attempt on "once", taken and ended.
     const commit = (version: number, body: Record<string, unknown>) =>
       api('POST', `/external_training_modules/${moduleid}/attempts/1/commit`, {
@@ -400,7 +390,7 @@ api.Terminate('');`,
       expect(alert.text).toContain(said);
       // A way on: back to the module, which delivers what may be delivered.
       expect(
-        await page.$eval('main a[href$="/ExternalTrainingModule/' + moduleid + '"]', (a: PageGlobal) => a.textContent),
+        await page.$eval(`main a[href$="/ExternalTrainingModule/${moduleid}"]`, (a: PageGlobal) => a.textContent),
       ).toBeTruthy();
       // Nothing scrolls sideways; the message fits the viewport.
       const layout = await layoutOf(page, '[role="alert"]');
@@ -427,7 +417,7 @@ window.goOn = function () {
 };`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const frame = await scoFrame(page, 'ready');
     expect(await marks(frame)).toMatchObject({ 'data-kept': 'true' });
@@ -457,7 +447,7 @@ api.LMSSetValue('cmi.core.lesson_location', 'slide-3');
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     await scoFrame(page, 'done');
     await playerShows(page, 'data-version', '1');
@@ -495,7 +485,7 @@ fetch(${JSON.stringify(`${site}/api/2.0/user`)}, { credentials: 'include' })
   .then(function () { mark('done', 1); });`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const found = await marks(await scoFrame(page, 'done'));
     expect(found['data-cookie']).not.toContain(learner.token);
