@@ -140,9 +140,8 @@ async function playerPage(
       : player.scos;
     const launchable = scos.filter((sco) => sco.launch);
     const states = new Map((player.attempt?.scos ?? []).map((sco) => [sco.identifier, sco]));
-    // The clusters holding the SCO the last Terminate left are still in their attempt (not limited).
-    const refusal = (identifier: string) =>
-      sequencer?.deliveryRefusal(identifier, sequencing?.delivery?.from ?? null) ?? null;
+    // The clusters holding where the learner comes from are still in their attempt (not limited).
+    const refusal = (identifier: string) => sequencer?.deliveryRefusal(identifier, sequencing?.current ?? null) ?? null;
     if (chosen && sequencer && launchable.some((sco) => sco.identifier === chosen)) {
       const refused = refusal(chosen);
       if (refused) return refusedPage(caller, path, moduleid, player.title, refused);

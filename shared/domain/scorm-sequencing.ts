@@ -31,7 +31,8 @@
  * - Rollup (RB.1.5, shared/domain/scorm-rollup.ts) asks this engine whether a child is skipped
  *   (the `ifNotSkipped` consideration) and limited (rollup conditions).
  * - Cluster attempts (DB.2, `enteredAnew`): a SCO's new attempt starts one on each cluster it
- *   enters anew: one that does not hold the SCO launched before and is not suspended.
+ *   enters anew: one that does not hold where the learner comes from (the SCO launched before, or
+ *   the cluster an exit rule or exitParent left: `Delivery.left`) and is not suspended.
  * - Global objectives (OB, mapInfo): a leaf's objectives read satisfied status and measure from
  *   the global objective they map to when it is known; every activity's objectives with write
  *   maps write what they know (`globalWrites`).
@@ -43,10 +44,8 @@
  *   seed that is the attempt's ('onEachNewAttempt') or the learner's ('once'), so a resume or a
  *   reload shows the same order without storing it.
  *
- * Not evaluated: availability windows (outsideAvailableTimeRange, beginTimeLimit, endTimeLimit),
- * the duration limits other than attemptAbsoluteDurationLimit (activity absolute, experienced),
- * and the end of a cluster's attempt that an exit rule or exitParent ended when the very next
- * launch goes back into it (its attempt count grows only when a SCO outside it came between).
+ * Not evaluated: availability windows (outsideAvailableTimeRange, beginTimeLimit, endTimeLimit)
+ * and the duration limits other than attemptAbsoluteDurationLimit (activity absolute, experienced).
  * A cluster that flow leaves ends its attempt without rules: SN runs post-condition rules only
  * for the activity a Terminate ends and the ancestors exitParent climbs to.
  */
@@ -112,6 +111,8 @@ export interface Delivery {
   retry: string[];
   /** Why nothing is delivered, for the learner. */
   message: string | null;
+  /** The cluster whose attempt an exit rule or exitParent ended (not on a retry): entered anew next time. */
+  left?: string;
 }
 
 export function parseNavigationRequest(value: string): NavigationRequest | null {
@@ -609,7 +610,7 @@ export class Sequencer {
     if (exit) current = exit;
     // Sequencing Post Condition Rules (TB.2.2) of the current activity, none while it is suspended;
     // exitParent ends the parent's attempt and applies its rules in turn (TB.2.3 3.3).
-    let rules: 'continue' | 'previous' | 'retry' | null = null;
+    let rules: 'continue' | 'previous' | null = null;
     let retryOn: Activity | null = null;
     for (let guard = 0; guard < 1000; guard++) {
       if (this.status(current).suspended) break;
@@ -627,18 +628,21 @@ export class Sequencer {
         continue;
       }
       if (action === 'exitAll') return nothing(null, true);
-      if (action === 'retryAll') {
-        rules = 'retry';
-        retryOn = this.root;
-      } else if (action === 'retry') {
-        rules = 'retry';
-        retryOn = current;
-      } else if (action === 'continue' || action === 'previous') rules = action;
+      if (action === 'retryAll') retryOn = this.root;
+      else if (action === 'retry') retryOn = current;
+      else if (action === 'continue' || action === 'previous') rules = action;
       break;
     }
-    if (rules === 'retry' && retryOn) return this.retry(retryOn);
+    if (retryOn) return this.retry(retryOn);
     // TB.2.3 3.3.5: the root's attempt ended (an exit rule or exitParent reached it): the session ends.
     if (current === this.root) return nothing(null, true);
+    const decided = this.request(current, request, rules);
+    return current.id === currentId ? decided : { ...decided, left: current.id };
+  }
+
+  /** The Sequencing Request Process (SB.2.12) from `current` after termination: the rules' request or the learner's. */
+  private request(current: Activity, request: NavigationRequest, rules: 'continue' | 'previous' | null): Delivery {
+    const nothing = (message: string | null, end = false): Delivery => ({ deliver: null, end, retry: [], message });
     const kind = rules ?? request.kind;
     if (kind === 'continue' || kind === 'previous') {
       const reached = this.flow(current, kind === 'continue');

@@ -373,6 +373,8 @@ export interface PlayerSequencing {
   state: SequencingState;
   /** What the last Terminate's navigation request delivers. */
   delivery: AttemptSequencing['delivery'];
+  /** The SCO launched last, or the cluster an exit rule left after it: where the learner comes from. */
+  current: string | null;
 }
 
 /**
@@ -391,6 +393,7 @@ export async function playerSequencing(
       structure: arrangedStructure(structure, record.moduleid, caller.userid, 0),
       state: sequencingState({}, undefined),
       delivery: null,
+      current: null,
     };
   const stored = await getAttempt(record.moduleid, caller.userid, attempt);
   const sequencing = stored?.sequencing ?? {
@@ -402,6 +405,7 @@ export async function playerSequencing(
     structure: arrangedStructure(structure, record.moduleid, caller.userid, attempt),
     state: sequencingState(stored?.scos ?? {}, sequencing),
     delivery: sequencing.delivery,
+    current: sequencing.current ?? sequencing.delivery?.from ?? null,
   };
 }
 
@@ -461,6 +465,7 @@ function sequence(
   const sequencer = new Sequencer(structure, sequencingState(scos, { ...before, attempts, globals }));
   let delivery = commit.initialize ? null : before.delivery;
   let kept = scos;
+  let current = commit.initialize ? commit.sco : before.current;
   const request = commit.nav ? parseNavigationRequest(commit.nav) : null;
   if (commit.nav && request) {
     const decided = sequencer.afterTerminate(commit.sco, request);
@@ -471,6 +476,8 @@ function sequence(
       end: decided.end,
       message: decided.message,
     };
+    // A cluster an exit rule or exitParent left ended its attempt: the next launch in it enters it anew.
+    if (decided.left) current = decided.left;
     if (decided.retry.length > 0) {
       kept = { ...scos };
       for (const retried of decided.retry) {
@@ -480,7 +487,6 @@ function sequence(
       }
     }
   }
-  const current = commit.initialize ? commit.sco : before.current;
   return { scos: kept, sequencing: { attempts, globals, delivery, ...(current ? { current } : {}) } };
 }
 

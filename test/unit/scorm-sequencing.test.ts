@@ -297,10 +297,20 @@ describe('after a Terminate: exit and post-condition rules', () => {
   });
 
   it('a passed cluster flows on; continue past the last activity ends the session', () => {
-    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({ deliver: 'outro', retry: [] });
+    // The exit rule ended the unit's attempt: a later launch in it enters it anew.
+    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({
+      deliver: 'outro',
+      retry: [],
+      left: 'unit',
+    });
     expect(decide({ intro: {}, lesson: {}, quiz: {}, outro: {} }, 'outro')).toMatchObject({ deliver: null, end: true });
     // The exit rule does not fire while the unit is incomplete: plain flow.
-    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toMatchObject({ deliver: 'quiz' });
+    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toEqual({
+      deliver: 'quiz',
+      end: false,
+      retry: [],
+      message: null,
+    });
   });
 
   it.each([
