@@ -5,8 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
-import { entryOf, getAssignment } from '../support/courses.ts';
-import { assignedModule } from '../support/modules.ts';
+import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { zip } from '../support/module-packages.ts';
 import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
 

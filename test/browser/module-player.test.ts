@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
-import { entryOf, getAssignment } from '../support/courses.ts';
+import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
-import { assignedModule } from '../support/modules.ts';
 import { scorm12MultiPackage } from '../support/scorm-packages.ts';
 
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.

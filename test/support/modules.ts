@@ -1,7 +1,6 @@
 /** Helpers for module import tests: create an import, upload its package to S3, wait for the pipeline. */
 import { expect } from 'vitest';
-import { api, createUser } from './api.ts';
-import { assign, createCourse } from './courses.ts';
+import { api } from './api.ts';
 
 export async function createImport(token: string, body: Record<string, unknown> = {}) {
   const response = await api('POST', '/external_training_modules/imports', { token, body });
@@ -38,14 +37,4 @@ export async function importPackage(token: string, zip: Buffer, body: Record<str
   const created = await createImport(token, body);
   expect(await uploadPackage(token, created.importid, zip)).toBe(204);
   return { ...created, result: await finished(token, created.importid) };
-}
-
-/** A module imported from `zip` and made current, in a course assigned to a new learner. */
-export async function assignedModule(admin: string, zip: Buffer) {
-  const { moduleid, importid } = await importPackage(admin, zip);
-  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
-  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-  const learner = await createUser();
-  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
-  return { moduleid, learner, assignment };
 }
