@@ -140,7 +140,8 @@ async function playerPage(
       : player.scos;
     const launchable = scos.filter((sco) => sco.launch);
     const states = new Map((player.attempt?.scos ?? []).map((sco) => [sco.identifier, sco]));
-    const refusal = (identifier: string) => sequencer?.deliveryRefusal(identifier) ?? null;
+    // The clusters holding where the learner comes from are still in their attempt (not limited).
+    const refusal = (identifier: string) => sequencer?.deliveryRefusal(identifier, sequencing?.current ?? null) ?? null;
     if (chosen && sequencer && launchable.some((sco) => sco.identifier === chosen)) {
       const refused = refusal(chosen);
       if (refused) return refusedPage(caller, path, moduleid, player.title, refused);
@@ -230,8 +231,11 @@ function refusedPage(caller: Caller | null, path: string, moduleid: number, titl
     caller,
     path,
     content: html`<h1>${title}</h1>
-<p class="player-refused" role="alert">${message}.</p>
-<p><a href="/ExternalTrainingModule/${moduleid}">Back to the module</a></p>`,
+<div class="player-refused" role="alert">
+<p><strong>This part of the module cannot be opened now.</strong></p>
+<p>${message}.</p>
+</div>
+<p><a href="/ExternalTrainingModule/${moduleid}">Back to the module</a>: it opens what you may take next.</p>`,
   });
 }
 

@@ -44,6 +44,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   341: 'reserved for things stated twice, round two (issue 36), which needed no record',
   342: 'reserved for things stated twice, round two (issue 36), which needed no record',
   344: 'reserved for search at size, round three (issue 41), which needed one record (343)',
+  348: 'taken by work that did not land; never given to a decision on main',
   350: 'taken by work that did not land; never given to a decision on main',
 };
 

@@ -21,7 +21,7 @@
  * rules skip and stops at a disabled activity or one out of attempts. What a Terminate leads to
  * (exit and post-condition rules, retry) is `Sequencer.afterTerminate`, evaluated by the commit.
  *
- * Not evaluated: time limits and availability windows (see scorm-sequencing.ts); the Next and
+ * Not evaluated: availability windows (see scorm-sequencing.ts); the Next and
  * Previous offered before a Terminate are what flow allows with the state of that moment, so a
  * post-condition rule that fires at the Terminate may deliver something else (the commit says what).
  */

@@ -21,17 +21,21 @@
  *   `conditionCombination`; the child set `all`, `any`, `none`, `atLeastCount`, `atLeastPercent`
  *   decides; no contributing child: the rule does not apply.
  * - Check Child for Rollup (RB.1.4.2): a child contributes when it is tracked, its rollup controls
- *   (rollupObjectiveSatisfied, rollupProgressCompletion) allow it, and its rollup considerations
- *   (`ifAttempted`, `ifNotSuspended`; `ifNotSkipped` counts as `always`: skip rules are not
- *   evaluated) hold.
+ *   (rollupObjectiveSatisfied, rollupProgressCompletion) allow it, and its rollup consideration
+ *   for the action holds: `ifAttempted` (attempted), `ifNotSuspended` (attempted and not
+ *   suspended), `ifNotSkipped` (no skip pre-condition rule of the child applies now: the
+ *   sequencer answers it through `RollupHooks.skipped`, with the child's status rolled up).
+ * - Objective Rollup Using Measure (RB.1.2 a) with measureSatisfactionIfActive false: while the
+ *   activity is active or suspended its measure does not decide its satisfaction (unknown). A SCO
+ *   satisfied by measure is judged so too: its success status comes from its measure.
  *
  * - End Attempt Process (UP.4): a SCO whose attempt ended without setting its completion or its
  *   objective is completed / satisfied unless its delivery controls say the content sets them.
  *
  * Global objectives (mapInfo) are read into the SCOs' statuses before rollup by
- * shared/domain/scorm-sequencing.ts (decision 335). Not evaluated here: attempt and time limits
- * in rollup conditions (`attemptLimitExceeded`, `timeLimitExceeded`, `outsideAvailableTimeRange`
- * are false), `measureSatisfactionIfActive`.
+ * shared/domain/scorm-sequencing.ts (decision 335). The rollup conditions `attemptLimitExceeded`
+ * and `timeLimitExceeded` are the sequencer's limit checks (`RollupHooks.limit`; false without
+ * it); `outsideAvailableTimeRange` is false (availability windows are not evaluated).
  * Assets do not call the runtime, so they never have a status: they do not contribute.
  */
 import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';
@@ -44,6 +48,8 @@ export interface ActivityStatus {
   attempted: boolean;
   /** Left with exit suspend. */
   suspended: boolean;
+  /** Activity is Active: delivered and its session not terminated (a cluster: a child is active); absent: false. */
+  active?: boolean;
   /** The attempt on the SCO ended: terminated and not suspended (End Attempt Process, UP.4). */
   ended: boolean;
   /** 'unknown': Attempt Progress Status false. */
@@ -86,6 +92,7 @@ export function scoStatus(state: {
   return {
     attempted: state.launched,
     suspended: state.exit === 'suspend',
+    active: state.launched && !state.terminated,
     ended: state.terminated && state.exit !== 'suspend',
     completion,
     satisfied: state.success_status === 'passed' ? true : state.success_status === 'failed' ? false : null,
@@ -112,8 +119,16 @@ type RollupRule = NonNullable<ScormSequencing['rollup_rules']>['rules'][number];
 
 const not = (value: Tri): Tri => (value === null ? null : !value);
 
+/** What rollup asks of the sequencer about a child (its rules and limits read more than its status). */
+export interface RollupHooks {
+  /** A skip pre-condition rule of the activity applies (the `ifNotSkipped` consideration). */
+  skipped?: (identifier: string) => boolean;
+  /** The activity's attempt limit (`attempt`) or attempt duration limit (`time`) is reached. */
+  limit?: (identifier: string, kind: 'attempt' | 'time') => boolean;
+}
+
 /** One rollup condition on a child's status (RB.1.4.1). */
-function condition(name: string, status: ActivityStatus): Tri {
+function condition(name: string, status: ActivityStatus, child: Activity, hooks: RollupHooks): Tri {
   switch (name) {
     case 'satisfied':
       return status.satisfied;
@@ -128,7 +143,9 @@ function condition(name: string, status: ActivityStatus): Tri {
     case 'attempted':
       return status.attempted;
     case 'attemptLimitExceeded':
+      return hooks.limit?.(child.identifier, 'attempt') ?? false;
     case 'timeLimitExceeded':
+      return hooks.limit?.(child.identifier, 'time') ?? false;
     case 'outsideAvailableTimeRange':
       return false;
     case 'always':
@@ -159,8 +176,13 @@ const CONSIDERATION: Record<
   incomplete: 'required_for_incomplete',
 };
 
-/** Check Child for Rollup (RB.1.4.2). */
-function contributes(child: Activity, status: ActivityStatus, action: Action): boolean {
+/**
+ * Check Child for Rollup (RB.1.4.2): tracked, the rollup control of the action's kind set, and the
+ * consideration: `ifNotSuspended` excludes a child not attempted (Activity Progress Status false)
+ * or attempted and suspended; `ifAttempted` one not attempted; `ifNotSkipped` one a skip rule
+ * applies to; `always` excludes none.
+ */
+function contributes(child: Activity, status: ActivityStatus, action: Action, hooks: RollupHooks): boolean {
   if (!child.tracked) return false;
   const controls = child.sequencing?.rollup_rules;
   const objective = action === 'satisfied' || action === 'notSatisfied';
@@ -168,18 +190,24 @@ function contributes(child: Activity, status: ActivityStatus, action: Action): b
     return false;
   const consideration = child.sequencing?.rollup_considerations?.[CONSIDERATION[action]] ?? 'always';
   if (consideration === 'ifAttempted') return status.attempted;
-  if (consideration === 'ifNotSuspended') return status.completion !== 'unknown' && !status.suspended;
+  if (consideration === 'ifNotSuspended') return status.attempted && !status.suspended;
+  if (consideration === 'ifNotSkipped') return !(hooks.skipped?.(child.identifier) ?? false);
   return true;
 }
 
 /** Rollup Rule Check (RB.1.4): whether the rule fires over the contributing children. */
-function fires(rule: RollupRule, action: Action, children: Array<[Activity, ActivityStatus]>): boolean {
+function fires(
+  rule: RollupRule,
+  action: Action,
+  children: Array<[Activity, ActivityStatus]>,
+  hooks: RollupHooks,
+): boolean {
   const bag = children
-    .filter(([child, status]) => contributes(child, status, action))
-    .map(([, status]) =>
+    .filter(([child, status]) => contributes(child, status, action, hooks))
+    .map(([child, status]) =>
       combine(
         rule.conditions.map((entry) => {
-          const value = condition(entry.condition, status);
+          const value = condition(entry.condition, status, child, hooks);
           return entry.operator === 'not' ? not(value) : value;
         }),
         rule.condition_combination,
@@ -226,10 +254,15 @@ const DEFAULT_RULES: Record<Action, RollupRule> = {
 };
 
 /** Whether any rule for `action` fires; the default rule when the activity names none. */
-function ruleFires(activity: Activity, action: Action, children: Array<[Activity, ActivityStatus]>): boolean {
+function ruleFires(
+  activity: Activity,
+  action: Action,
+  children: Array<[Activity, ActivityStatus]>,
+  hooks: RollupHooks,
+): boolean {
   const declared = (activity.sequencing?.rollup_rules?.rules ?? []).filter((entry) => entry.action === action);
   const rules = declared.length > 0 ? declared : [DEFAULT_RULES[action]];
-  return rules.some((entry) => fires(entry, action, children));
+  return rules.some((entry) => fires(entry, action, children, hooks));
 }
 
 /** Weighted mean over tracked children (RB.1.1): null when no child has a value. */
@@ -259,12 +292,14 @@ function primaryObjective(sequencing: ScormSequencing | null) {
 }
 
 /** The Overall Rollup Process for one activity (its children first). */
-function statusOf(activity: Activity, out: Map<string, ActivityStatus>): ActivityStatus {
+function statusOf(activity: Activity, out: Map<string, ActivityStatus>, hooks: RollupHooks): ActivityStatus {
   if (activity.own) {
     out.set(activity.identifier, activity.own);
     return activity.own;
   }
-  const children = activity.children.map((child) => [child, statusOf(child, out)] as [Activity, ActivityStatus]);
+  const children = activity.children.map((child) => [child, statusOf(child, out, hooks)] as [Activity, ActivityStatus]);
+  const active = children.some(([, child]) => child.active === true);
+  const suspended = children.some(([, child]) => child.suspended);
   const measure = weightedMean(
     children,
     (status) => status.measure,
@@ -279,10 +314,13 @@ function statusOf(activity: Activity, out: Map<string, ActivityStatus>): Activit
   let satisfied: boolean | null = null;
   const primary = primaryObjective(activity.sequencing);
   if (primary?.satisfied_by_measure) {
-    satisfied = measure === null ? null : measure >= primary.min_normalized_measure;
+    satisfied =
+      measure === null || !measureDecides(activity.sequencing, active, suspended)
+        ? null
+        : measure >= primary.min_normalized_measure;
   } else {
-    if (ruleFires(activity, 'notSatisfied', children)) satisfied = false;
-    if (ruleFires(activity, 'satisfied', children)) satisfied = true;
+    if (ruleFires(activity, 'notSatisfied', children, hooks)) satisfied = false;
+    if (ruleFires(activity, 'satisfied', children, hooks)) satisfied = true;
   }
 
   let completion: Completion = 'unknown';
@@ -291,13 +329,14 @@ function statusOf(activity: Activity, out: Map<string, ActivityStatus>): Activit
     completion =
       progress === null ? 'unknown' : progress >= threshold.min_progress_measure ? 'completed' : 'incomplete';
   } else {
-    if (ruleFires(activity, 'incomplete', children)) completion = 'incomplete';
-    if (ruleFires(activity, 'completed', children)) completion = 'completed';
+    if (ruleFires(activity, 'incomplete', children, hooks)) completion = 'incomplete';
+    if (ruleFires(activity, 'completed', children, hooks)) completion = 'completed';
   }
 
   const status: ActivityStatus = {
     attempted: children.some(([, child]) => child.attempted),
-    suspended: children.some(([, child]) => child.suspended),
+    suspended,
+    active,
     ended: children.every(([, child]) => child.ended),
     completion,
     satisfied,
@@ -309,12 +348,26 @@ function statusOf(activity: Activity, out: Map<string, ActivityStatus>): Activit
 }
 
 /**
+ * RB.1.2 a: a measure decides satisfaction unless the activity is active or suspended and its
+ * rollup considerations say measureSatisfactionIfActive false.
+ */
+function measureDecides(sequencing: ScormSequencing | null, active: boolean, suspended: boolean): boolean {
+  return !(active || suspended) || sequencing?.rollup_considerations?.measure_satisfaction_if_active !== false;
+}
+
+/**
  * End Attempt Process (UP.4): when a SCO's attempt ends, what the content did not set is set by
  * the LMS unless the delivery controls say the content sets it: completion to completed
  * (completionSetByContent false) and the objective to satisfied (objectiveSetByContent false),
  * except an objective satisfied by measure, which only a measure decides (RB.1.2 a).
  */
 function endedAttempt(item: ScormItem, status: ActivityStatus): ActivityStatus {
+  // A SCO satisfied by measure (its success status is its measure judged) while active or suspended.
+  if (
+    primaryObjective(item.sequencing)?.satisfied_by_measure &&
+    !measureDecides(item.sequencing, status.active === true, status.suspended)
+  )
+    return { ...status, satisfied: null };
   if (!status.ended) return status;
   const controls = item.sequencing?.delivery_controls;
   const byMeasure = primaryObjective(item.sequencing)?.satisfied_by_measure === true;
@@ -370,10 +423,14 @@ export interface TreeResult {
  * root is satisfied by measure it must be satisfied, and a SCO with a scaled passing score must
  * have been judged (passed or failed), as decision 271 judged a single SCO.
  */
-export function rollupTree(structure: ScormStructure, scos: ReadonlyMap<string, ActivityStatus>): TreeResult {
+export function rollupTree(
+  structure: ScormStructure,
+  scos: ReadonlyMap<string, ActivityStatus>,
+  hooks: RollupHooks = {},
+  activities = new Map<string, ActivityStatus>(),
+): TreeResult {
   const tree = activityTree(structure, scos);
-  const activities = new Map<string, ActivityStatus>();
-  const root = statusOf(tree, activities);
+  const root = statusOf(tree, activities, hooks);
   // Passing is judged by the root's measure, or by a SCO's scaled passing score: then it must have been judged.
   const byMeasure = primaryObjective(tree.sequencing)?.satisfied_by_measure === true;
   const unjudged = structure.items.some(

@@ -9,33 +9,47 @@
  *   come from rollup (RB.1.5) over that state.
  * - Rule conditions (UP.2.1): satisfied, objectiveStatusKnown, objectiveMeasureKnown,
  *   objectiveMeasureGreaterThan / LessThan, completed, activityProgressKnown, attempted,
- *   attemptLimitExceeded, always (timeLimitExceeded and outsideAvailableTimeRange are false),
- *   three-valued, with `not` and the rule's all/any combination; a rule fires only when true.
+ *   attemptLimitExceeded, timeLimitExceeded (the attempt duration limit), always
+ *   (outsideAvailableTimeRange is false), three-valued, with `not` and the rule's all/any
+ *   combination; a rule fires only when true.
  * - Pre-condition rules (UP.2): skip (flow passes the activity), disabled (never delivered nor
  *   chosen), hiddenFromChoice (not choosable), stopForwardTraversal (choice may not go forward
- *   past it). Limit conditions (UP.1): attemptLimit reached disables delivery, unless suspended.
+ *   past it). Limit conditions (UP.1, decision 347): attemptLimit reached or the attempt's duration
+ *   at attemptAbsoluteDurationLimit disables delivery, except for an activity that is not tracked,
+ *   active (its session open) or suspended, and for the clusters holding the SCO the learner comes
+ *   from (their attempt goes on). The attempt duration is what the SCOs' sessions reported in this
+ *   attempt (`SequencingState.seconds`: session times summed).
  * - After a SCO's Terminate with a navigation request (TB.2.3): the exit condition rules of its
- *   ancestors from the root down (TB.2.1: the first that fires exits that cluster), then the
- *   post-condition rules (TB.2.2) of the activity left: exitParent climbs and applies the
- *   parent's, exitAll ends the session, retry / retryAll start a new attempt on the activity / the
- *   whole tree, continue / previous replace the learner's request. Then the request: continue and
- *   previous by flow (SB.2.1-2.3, skipping what skip rules skip, stopping at a disabled or
- *   limited activity), choice (SB.2.9), exit all / suspend all end the session.
- * - Global objectives (OB, mapInfo): a leaf's objectives read satisfied status and normalized
- *   measure from the global objective they map to when it is known; every activity's objectives
- *   with write maps write what they know (`globalWrites`).
+ *   ancestors from the root down, once (TB.2.1: the first that fires ends that activity's
+ *   attempt and makes it the current one), then the post-condition rules (TB.2.2) of the current
+ *   activity, none while it is suspended: exitParent climbs and applies the parent's, up to the
+ *   root; exitAll ends the session; retry / retryAll start a new attempt on the activity / the
+ *   whole tree; continue / previous replace the learner's request. When the root's attempt ended
+ *   (its exit rule, or exitParent reached it) anything but a retry ends the session. Then the
+ *   request: continue and previous by flow (SB.2.1-2.3, skipping what skip rules skip, stopping
+ *   at a disabled or limited activity), choice (SB.2.9), exit all / suspend all end the session.
+ * - Rollup (RB.1.5, shared/domain/scorm-rollup.ts) asks this engine whether a child is skipped
+ *   (the `ifNotSkipped` consideration) and limited (rollup conditions).
+ * - Cluster attempts (DB.2, `enteredAnew`): a SCO's new attempt starts one on each cluster it
+ *   enters anew: one that does not hold where the learner comes from (the SCO launched before, or
+ *   the cluster an exit rule or exitParent left: `Delivery.left`) and is not suspended.
+ * - Global objectives (OB, mapInfo): a leaf's objectives read satisfied status and measure from
+ *   the global objective they map to when it is known; every activity's objectives with write
+ *   maps write what they know (`globalWrites`).
  * - Constrained choice (SB.2.9): preventActivation refuses a choice that would start a cluster
  *   from outside it; constrainChoice on the current SCO or an ancestor limits choice to that
- *   activity's subtree and its flow neighbours' subtrees.
+ *   activity's subtree and the subtrees of the activities flow reaches from it either way
+ *   (climbing out of a cluster past its last / first child, SB.2.9.2).
  * - Randomization (SR.1, SR.2: `arrangeStructure`): selectCount and reorderChildren, drawn from a
  *   seed that is the attempt's ('onEachNewAttempt') or the learner's ('once'), so a resume or a
  *   reload shows the same order without storing it.
  *
- * Not evaluated: time limits (attemptAbsoluteDurationLimit and the other duration limits),
- * availability windows, measureSatisfactionIfActive, the 'ifNotSkipped' rollup consideration
- * (counts as always), and the End Attempt of a cluster that flow leaves (only exit and post
- * rules end a cluster's attempt).
+ * Not evaluated: availability windows (outsideAvailableTimeRange, beginTimeLimit, endTimeLimit)
+ * and the duration limits other than attemptAbsoluteDurationLimit (activity absolute, experienced).
+ * A cluster that flow leaves ends its attempt without rules: SN runs post-condition rules only
+ * for the activity a Terminate ends and the ancestors exitParent climbs to.
  */
+import { timespanSeconds } from './scorm-attempt.ts';
 import { type ActivityStatus, rollupTree, type TreeResult, UNKNOWN_STATUS } from './scorm-rollup.ts';
 import type { ScormItem, ScormSequencing, ScormStructure } from './scorm-structure.ts';
 
@@ -53,6 +67,11 @@ export interface SequencingState {
   attempts: ReadonlyMap<string, number>;
   /** Global objectives by target objective id. */
   globals: ReadonlyMap<string, ObjectiveStatus>;
+  /**
+   * Per SCO, the seconds its sessions in this attempt reported (session times summed, what
+   * cmi.total_time says): the attempt duration the attemptAbsoluteDurationLimit is checked against.
+   */
+  seconds?: ReadonlyMap<string, number>;
 }
 
 export const EMPTY_SEQUENCING_STATE: SequencingState = {
@@ -92,6 +111,8 @@ export interface Delivery {
   retry: string[];
   /** Why nothing is delivered, for the learner. */
   message: string | null;
+  /** The cluster whose attempt an exit rule or exitParent ended (not on a retry): entered anew next time. */
+  left?: string;
 }
 
 export function parseNavigationRequest(value: string): NavigationRequest | null {
@@ -243,8 +264,19 @@ export class Sequencer {
       const read = primary ? this.readGlobals(primary, UNKNOWN_STATUS) : null;
       if (read && (read.satisfied !== null || read.measure !== null)) scos.set(node.id, { ...UNKNOWN_STATUS, ...read });
     }
-    this.rollup = rollupTree(structure, scos);
-    this.statuses = this.rollup.activities;
+    // Rollup asks the rules about a child whose status is already rolled up (children first).
+    this.statuses = new Map();
+    const hooks = {
+      skipped: (id: string) => {
+        const node = this.byId.get(id);
+        return node ? this.skipped(node) : false;
+      },
+      limit: (id: string, kind: 'attempt' | 'time') => {
+        const node = this.byId.get(id);
+        return node ? (kind === 'attempt' ? this.attemptsExhausted(node) : this.durationExceeded(node)) : false;
+      },
+    };
+    this.rollup = rollupTree(structure, scos, hooks, this.statuses);
   }
 
   activity(id: string): Activity | undefined {
@@ -300,11 +332,43 @@ export class Sequencer {
     return this.state.attempts.get(node.id) ?? (this.status(node).attempted ? 1 : 0);
   }
 
-  /** Limit Conditions Check (UP.1): the attempt limit is reached (a suspended activity may resume). */
-  limitExceeded(node: Activity): boolean {
+  /** The attempt limit is reached (the `attemptLimitExceeded` condition). */
+  attemptsExhausted(node: Activity): boolean {
     const limit = node.sequencing?.limit_conditions?.attempt_limit ?? null;
-    if (limit === null || limit <= 0 || this.status(node).suspended) return false;
+    if (limit === null || limit <= 0) return false;
     return this.attemptCount(node) >= limit;
+  }
+
+  /**
+   * The attempt's duration reached attemptAbsoluteDurationLimit (the `timeLimitExceeded`
+   * condition). The attempt duration is what its SCOs' sessions reported in this attempt (their
+   * session times summed: the attempt does not keep wall-clock starts per activity), so time a
+   * learner spends away from a suspended SCO does not count.
+   */
+  durationExceeded(node: Activity): boolean {
+    const limit = timespanSeconds(
+      'scorm2004',
+      node.sequencing?.limit_conditions?.attempt_absolute_duration_limit ?? undefined,
+    );
+    if (limit === null || !this.status(node).attempted) return false;
+    return this.attemptSeconds(node) >= limit;
+  }
+
+  /** Seconds the activity's SCOs reported in this attempt. */
+  attemptSeconds(node: Activity): number {
+    if (isLeaf(node)) return this.state.seconds?.get(node.id) ?? 0;
+    return node.children.reduce((sum, child) => sum + this.attemptSeconds(child), 0);
+  }
+
+  /**
+   * Limit Conditions Check (UP.1): an activity not tracked, active or suspended is never limited;
+   * else its attempt limit or its attempt duration limit reached limits it.
+   */
+  limitExceeded(node: Activity): boolean {
+    const status = this.status(node);
+    if (node.item?.sequencing?.delivery_controls?.tracked === false) return false;
+    if (status.active === true || status.suspended) return false;
+    return this.attemptsExhausted(node) || this.durationExceeded(node);
   }
 
   private condition(node: Activity, condition: RuleCondition): Tri {
@@ -333,10 +397,11 @@ export class Sequencer {
       case 'attempted':
         return this.attemptCount(node) > 0;
       case 'attemptLimitExceeded':
-        return this.limitExceeded(node);
+        return this.attemptsExhausted(node);
+      case 'timeLimitExceeded':
+        return this.durationExceeded(node);
       case 'always':
         return true;
-      case 'timeLimitExceeded':
       case 'outsideAvailableTimeRange':
       case 'never':
         return false;
@@ -370,20 +435,31 @@ export class Sequencer {
     return this.ruleAction(node, 'pre_condition_rules', ['stopForwardTraversal']) !== null;
   }
 
-  /** Check Activity (UP.5): why the activity cannot be delivered (disabled, attempt limit), or null. */
-  refusal(node: Activity): string | null {
+  /**
+   * Check Activity (UP.5): why the activity cannot be delivered (disabled, limit conditions), or
+   * null. `inProgress`: its attempt goes on (it holds the activity the learner comes from), so it
+   * is active and its limits do not apply (UP.1).
+   */
+  refusal(node: Activity, inProgress = false): string | null {
     if (this.ruleAction(node, 'pre_condition_rules', ['disabled']) !== null)
       return `"${title(node)}" is disabled by the module's sequencing rules`;
-    if (this.limitExceeded(node)) return `"${title(node)}" has reached its limit of attempts`;
+    if (!inProgress && this.limitExceeded(node))
+      return this.attemptsExhausted(node)
+        ? `"${title(node)}" has reached its limit of attempts`
+        : `"${title(node)}" has reached its time limit`;
     return null;
   }
 
-  /** Why the SCO cannot be delivered: it or an ancestor is disabled or out of attempts; null when it can. */
-  deliveryRefusal(id: string): string | null {
+  /**
+   * Why the SCO cannot be delivered: it or an ancestor is disabled or limited; null when it can.
+   * `from`: the SCO the learner comes from, whose ancestors' attempts go on (not limited).
+   */
+  deliveryRefusal(id: string, from: string | null = null): string | null {
     const node = this.byId.get(id);
     if (!node || !launchable(node)) return `The module has no SCO "${id}"`;
+    const source = from === null ? null : (this.byId.get(from) ?? null);
     for (const at of [...ancestorsOf(node).reverse().slice(1), node]) {
-      const refusal = this.refusal(at);
+      const refusal = this.refusal(at, source !== null && at !== source && isDescendant(source, at));
       if (refusal) return refusal;
     }
     return null;
@@ -473,7 +549,7 @@ export class Sequencer {
       }
     }
     for (const node of path.slice(1)) {
-      const refusal = this.refusal(node);
+      const refusal = this.refusal(node, current !== null && node !== current && isDescendant(current, node));
       if (refusal) return refusal;
     }
     return null;
@@ -490,12 +566,16 @@ export class Sequencer {
     return current === from ? out : [current, ...out];
   }
 
+  /**
+   * SB.2.9 with constrainChoice: the target is the constrained activity, in its subtree, or in the
+   * subtree of the activity flow reaches from it in the target's direction (Choice Flow Tree
+   * Traversal, SB.2.9.2: past the last child of a cluster it climbs to the cluster's next sibling;
+   * backward, a forwardOnly parent allows none).
+   */
   private nearConstrained(constrained: Activity, target: Activity): boolean {
     if (target === constrained || isDescendant(target, constrained)) return true;
-    const siblings = constrained.parent?.children ?? [];
-    const index = siblings.indexOf(constrained);
-    const neighbours = [siblings[index + 1], constrained.parent?.mode.forward_only ? undefined : siblings[index - 1]];
-    return neighbours.some((node) => node !== undefined && (target === node || isDescendant(target, node)));
+    const neighbour = this.treeStep(constrained, target.index > constrained.index);
+    return neighbour !== null && neighbour !== 'end' && (target === neighbour || isDescendant(target, neighbour));
   }
 
   /** The SCOs the table of contents lets the learner choose from `current` (null: nothing delivered). */
@@ -522,43 +602,47 @@ export class Sequencer {
     if (request.kind === 'suspendAll' || request.kind === 'exitAll' || request.kind === 'abandonAll')
       return nothing(null, true);
     if (request.kind === 'abandon') return nothing(null);
-    const suspended = this.status(current).suspended;
-    // Sequencing Exit Action Rules (TB.2.1): the topmost ancestor whose exit rule fires is left.
-    const exited = () =>
-      ancestorsOf(current!)
-        .reverse()
-        .find((node) => node !== this.root && this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
-    let rules: 'continue' | 'previous' | 'retry' | null = null;
+    // Sequencing Exit Action Rules (TB.2.1), once: the topmost activity from the root to the SCO's
+    // parent whose exit rule fires is left (its attempt ends) and becomes the current activity.
+    const exit = ancestorsOf(current)
+      .reverse()
+      .find((node) => this.ruleAction(node, 'exit_condition_rules', ['exit']) !== null);
+    if (exit) current = exit;
+    // Sequencing Post Condition Rules (TB.2.2) of the current activity, none while it is suspended;
+    // exitParent ends the parent's attempt and applies its rules in turn (TB.2.3 3.3).
+    let rules: 'continue' | 'previous' | null = null;
     let retryOn: Activity | null = null;
-    if (!suspended) {
-      for (let guard = 0; guard < 1000; guard++) {
-        const exit = exited();
-        if (exit) current = exit;
-        const action = this.ruleAction(current, 'post_condition_rules', [
-          'exitParent',
-          'exitAll',
-          'retry',
-          'retryAll',
-          'continue',
-          'previous',
-        ]);
-        if (action === 'exitParent') {
-          if (!current.parent || current.parent === this.root) return nothing(null, true);
-          current = current.parent;
-          continue;
-        }
-        if (action === 'exitAll') return nothing(null, true);
-        if (action === 'retryAll') {
-          rules = 'retry';
-          retryOn = this.root;
-        } else if (action === 'retry') {
-          rules = 'retry';
-          retryOn = current;
-        } else if (action === 'continue' || action === 'previous') rules = action;
-        break;
+    for (let guard = 0; guard < 1000; guard++) {
+      if (this.status(current).suspended) break;
+      const action = this.ruleAction(current, 'post_condition_rules', [
+        'exitParent',
+        'exitAll',
+        'retry',
+        'retryAll',
+        'continue',
+        'previous',
+      ]);
+      if (action === 'exitParent') {
+        if (!current.parent) return nothing(null, true);
+        current = current.parent;
+        continue;
       }
+      if (action === 'exitAll') return nothing(null, true);
+      if (action === 'retryAll') retryOn = this.root;
+      else if (action === 'retry') retryOn = current;
+      else if (action === 'continue' || action === 'previous') rules = action;
+      break;
     }
-    if (rules === 'retry' && retryOn) return this.retry(retryOn);
+    if (retryOn) return this.retry(retryOn);
+    // TB.2.3 3.3.5: the root's attempt ended (an exit rule or exitParent reached it): the session ends.
+    if (current === this.root) return nothing(null, true);
+    const decided = this.request(current, request, rules);
+    return current.id === currentId ? decided : { ...decided, left: current.id };
+  }
+
+  /** The Sequencing Request Process (SB.2.12) from `current` after termination: the rules' request or the learner's. */
+  private request(current: Activity, request: NavigationRequest, rules: 'continue' | 'previous' | null): Delivery {
+    const nothing = (message: string | null, end = false): Delivery => ({ deliver: null, end, retry: [], message });
     const kind = rules ?? request.kind;
     if (kind === 'continue' || kind === 'previous') {
       const reached = this.flow(current, kind === 'continue');
@@ -572,8 +656,8 @@ export class Sequencer {
       const refusal = request.kind === 'jump' ? this.deliveryRefusal(target.id) : this.choiceRefusal(current, target);
       return refusal ? nothing(refusal) : { deliver: target.id, end: false, retry: [], message: null };
     }
-    // exit: the SCO ended; at the root (exitParent climbed there) the session ends.
-    return nothing(null, current === this.root);
+    // exit (SB.2.11): the activity ended; the learner chooses what comes next.
+    return nothing(null);
   }
 
   /** Retry Sequencing Request (SB.2.10): a new attempt on the activity, delivered from its start. */
@@ -598,6 +682,25 @@ export class Sequencer {
     let at: Activity = first;
     while (!isLeaf(at)) at = at.children[0]!;
     return launchable(at) && !this.deliveryRefusal(at.id) ? { to: at } : { none: 'Choose from the contents' };
+  }
+
+  /**
+   * The clusters a new attempt on the SCO `id` enters anew (DB.2: each activity on the way down
+   * that is not active begins a new attempt, unless it resumes from suspension): those that do
+   * not hold `from`, the SCO launched before (the clusters holding it are still in their
+   * attempt) and are not suspended. With `from` unknown, only clusters never attempted.
+   */
+  enteredAnew(id: string, from: string | null): string[] {
+    const node = this.byId.get(id);
+    const source = from === null ? null : (this.byId.get(from) ?? null);
+    if (!node) return [];
+    return ancestorsOf(node)
+      .filter((cluster) => {
+        if ((this.state.attempts.get(cluster.id) ?? 0) === 0) return true;
+        if (cluster === this.root || source === null || isDescendant(source, cluster)) return false;
+        return !this.status(cluster).suspended;
+      })
+      .map((cluster) => cluster.id);
   }
 
   /** What the activities' objectives write to their global objectives (mapInfo write). */

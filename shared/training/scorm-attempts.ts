@@ -373,6 +373,8 @@ export interface PlayerSequencing {
   state: SequencingState;
   /** What the last Terminate's navigation request delivers. */
   delivery: AttemptSequencing['delivery'];
+  /** The SCO launched last, or the cluster an exit rule left after it: where the learner comes from. */
+  current: string | null;
 }
 
 /**
@@ -391,6 +393,7 @@ export async function playerSequencing(
       structure: arrangedStructure(structure, record.moduleid, caller.userid, 0),
       state: sequencingState({}, undefined),
       delivery: null,
+      current: null,
     };
   const stored = await getAttempt(record.moduleid, caller.userid, attempt);
   const sequencing = stored?.sequencing ?? {
@@ -402,6 +405,7 @@ export async function playerSequencing(
     structure: arrangedStructure(structure, record.moduleid, caller.userid, attempt),
     state: sequencingState(stored?.scos ?? {}, sequencing),
     delivery: sequencing.delivery,
+    current: sequencing.current ?? sequencing.delivery?.from ?? null,
   };
 }
 
@@ -420,6 +424,7 @@ export function sequencingState(
     objectives: new Map(Object.entries(scos).map(([identifier, entry]) => [identifier, cmiObjectives(entry.cmi)])),
     attempts: new Map(Object.entries(sequencing?.attempts ?? {})),
     globals: new Map(Object.entries(sequencing?.globals ?? {})),
+    seconds: new Map(Object.entries(scos).map(([identifier, entry]) => [identifier, entry.total_seconds])),
   };
 }
 
@@ -445,10 +450,14 @@ function sequence(
   commit: { sco: string; restarted: boolean; initialize: boolean; nav: string | null },
 ): { scos: Record<string, ScoState>; sequencing: AttemptSequencing } {
   const attempts = { ...before.attempts };
-  const probe = new Sequencer(structure);
   if (commit.restarted) {
+    // The SCO's new attempt, and one on each cluster it enters anew (not holding the SCO launched before).
+    const entered = new Sequencer(structure, sequencingState(scos, before)).enteredAnew(
+      commit.sco,
+      before.current ?? null,
+    );
     attempts[commit.sco] = (attempts[commit.sco] ?? 0) + 1;
-    for (const ancestor of probe.ancestors(commit.sco)) attempts[ancestor] = Math.max(attempts[ancestor] ?? 0, 1);
+    for (const cluster of entered) attempts[cluster] = (attempts[cluster] ?? 0) + 1;
   }
   const written = new Sequencer(structure, sequencingState(scos, { ...before, attempts })).globalWrites();
   const globals = { ...before.globals, ...Object.fromEntries(written) };
@@ -456,6 +465,7 @@ function sequence(
   const sequencer = new Sequencer(structure, sequencingState(scos, { ...before, attempts, globals }));
   let delivery = commit.initialize ? null : before.delivery;
   let kept = scos;
+  let current = commit.initialize ? commit.sco : before.current;
   const request = commit.nav ? parseNavigationRequest(commit.nav) : null;
   if (commit.nav && request) {
     const decided = sequencer.afterTerminate(commit.sco, request);
@@ -466,6 +476,8 @@ function sequence(
       end: decided.end,
       message: decided.message,
     };
+    // A cluster an exit rule or exitParent left ended its attempt: the next launch in it enters it anew.
+    if (decided.left) current = decided.left;
     if (decided.retry.length > 0) {
       kept = { ...scos };
       for (const retried of decided.retry) {
@@ -475,7 +487,7 @@ function sequence(
       }
     }
   }
-  return { scos: kept, sequencing: { attempts, globals, delivery } };
+  return { scos: kept, sequencing: { attempts, globals, delivery, ...(current ? { current } : {}) } };
 }
 
 function numberOf(value: string | undefined): number | null {

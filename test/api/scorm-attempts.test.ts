@@ -5,8 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
-import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
-import { importPackage } from '../support/modules.ts';
+import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { zip } from '../support/module-packages.ts';
 import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
 
@@ -16,22 +15,30 @@ beforeAll(async () => {
   admin = await loginAdmin();
 });
 
-/** A module made current, in a course assigned to a new learner. */
-async function assignedModule(zip: Buffer) {
-  const { moduleid, importid } = await importPackage(admin, zip);
-  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
-  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-  const learner = await createUser();
-  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
-  return { moduleid, learner, assignment };
-}
-
 const commit = (token: string, moduleid: number, attempt: number, body: Record<string, unknown>) =>
   api('POST', `/external_training_modules/${moduleid}/attempts/${attempt}/commit`, { token, body });
 
+/**
+ * A learner's commits on attempt 1 in order: `send` a commit at the attempt's current version;
+ * `visit` a SCO: initialise it, then terminate it with `cmi` (and a navigation request).
+ */
+function learnerCommits(token: string, moduleid: number) {
+  let version = 0;
+  const send = async (sco: string, extra: Record<string, unknown>) => {
+    const answer = await commit(token, moduleid, 1, { version, sco, ...extra });
+    if (answer.status === 200) version = answer.body.version;
+    return answer;
+  };
+  const visit = async (sco: string, cmi: Record<string, string>, nav?: string) => {
+    expect((await send(sco, { initialize: true, cmi: {} })).status).toBe(200);
+    return send(sco, { terminate: true, cmi, ...(nav ? { nav } : {}) });
+  };
+  return { visit };
+}
+
 describe('SCORM 1.2 attempts', () => {
   it('fills launch values, keeps a suspended attempt for a resume with total time, passes by mastery score', async () => {
-    const { moduleid, learner, assignment } = await assignedModule(await scorm12MultiPackage('Attempts 1.2'));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm12MultiPackage('Attempts 1.2'));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.status).toBe(200);
     expect(player.body.attempt).toMatchObject({ attempt: 1, version: 0, current: null });
@@ -144,7 +151,7 @@ describe('SCORM 1.2 attempts', () => {
   });
 
   it('refuses oversized suspend_data, a stale version, malformed commits and learners not assigned', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Refusals'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Refusals'));
     const first = await commit(learner.token, moduleid, 1, { version: 0, sco: 'intro', initialize: true, cmi: {} });
     expect(first.status).toBe(200);
 
@@ -187,7 +194,7 @@ describe('SCORM 1.2 attempts', () => {
 
 describe('SCORM 2004 attempts', () => {
   it('judges success by the scaled passing score and completion by the threshold, whatever the content says', async () => {
-    const { moduleid, learner, assignment } = await assignedModule(await scorm2004ThirdPackage('Attempts 2004'));
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm2004ThirdPackage('Attempts 2004'));
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.body.attempt.scos[0].cmi).toMatchObject({
       'cmi.entry': 'ab-initio',
@@ -246,21 +253,16 @@ describe('SCORM 2004 attempts', () => {
 describe('SCORM 2004 rollup (decision 325)', () => {
   it("the module's result is the activity tree root's, by the rollup rules the manifest declares", async () => {
     // The organization: satisfied when at least one lesson is (a declared rule); completion by the default rules.
-    const { moduleid, learner, assignment } = await assignedModule(await scorm2004FourthPackage('Rollup 2004'));
-    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
-      commit(learner.token, moduleid, 1, { version, sco, ...extra });
-    expect((await send(0, 'lesson1', { initialize: true, cmi: {} })).status).toBe(200);
-    const first = await send(1, 'lesson1', {
-      terminate: true,
-      cmi: { 'cmi.completion_status': 'completed', 'cmi.progress_measure': '0.9', 'cmi.score.scaled': '0.8' },
+    const { moduleid, learner, assignment } = await assignedModule(admin, await scorm2004FourthPackage('Rollup 2004'));
+    const { visit } = learnerCommits(learner.token, moduleid);
+    const first = await visit('lesson1', {
+      'cmi.completion_status': 'completed',
+      'cmi.progress_measure': '0.9',
+      'cmi.score.scaled': '0.8',
     });
     // Lesson 2 never launched: completion unknown at the root, but the declared rule already satisfies it.
     expect(first.body).toMatchObject({ completion_status: 'incomplete', success_status: 'passed', satisfied: false });
-    expect((await send(2, 'lesson2', { initialize: true, cmi: {} })).status).toBe(200);
-    const second = await send(3, 'lesson2', {
-      terminate: true,
-      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' },
-    });
+    const second = await visit('lesson2', { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' });
     // Lesson 2 failed: every SCO satisfied would say no; the tree says passed (atLeastCount 1), and the
     // root's measure is the mean of the lessons' (0.8 and none: 0), as RB.1.1 weighs them.
     expect(second.body).toMatchObject({ completion_status: 'completed', success_status: 'passed', satisfied: true });
@@ -273,7 +275,7 @@ describe('SCORM 2004 rollup (decision 325)', () => {
 
 describe('the runtime commit (decision 326)', () => {
   it('keeps a commit with the launch capability only: its module and attempt, from the content origin', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Runtime commit'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Runtime commit'));
     const page = await site('GET', `/ExternalTrainingModule/${moduleid}`, { token: learner.token });
     const attribute = /data-launch="([^"]*)"/.exec(page.text)![1]!;
     const launch = JSON.parse(
@@ -307,20 +309,14 @@ describe('the runtime commit (decision 326)', () => {
 
 describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
   it('continues the attempt while a SCO of the unsatisfied module was never launched, then starts the next', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Attempts multi'));
-    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
-      commit(learner.token, moduleid, 1, { version, sco, ...extra });
-    expect((await send(0, 'intro', { initialize: true, cmi: {} })).status).toBe(200);
-    const intro = await send(1, 'intro', {
-      terminate: true,
-      cmi: { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '90' },
-    });
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Attempts multi'));
+    const { visit } = learnerCommits(learner.token, moduleid);
+    const intro = await visit('intro', { 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '90' });
     expect(intro.body).toMatchObject({ version: 2, satisfied: false });
     // Intro ended normally, rules was never launched: the next launch is still attempt 1.
     const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(player.body.attempt).toMatchObject({ attempt: 1, version: 2 });
-    expect((await send(2, 'rules', { initialize: true, cmi: {} })).status).toBe(200);
-    const rules = await send(3, 'rules', { terminate: true, cmi: { 'cmi.core.lesson_status': 'completed' } });
+    const rules = await visit('rules', { 'cmi.core.lesson_status': 'completed' });
     expect(rules.body).toMatchObject({ version: 4, satisfied: true });
     const next = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
     expect(next.body.attempt).toMatchObject({ attempt: 2, version: 0 });
@@ -331,17 +327,11 @@ describe('multi-SCO attempts (the player page takes one SCO at a time)', () => {
  * root (flow, choice) > [unit (flow; left when completed, retried when not satisfied) > [lesson, quiz],
  * final (disabled until the unit is satisfied)]
  */
-function sequencedManifest(title: string): string {
-  const condition = (name: string, operator = 'noOp') =>
-    `<imsss:ruleConditions><imsss:ruleCondition condition="${name}" operator="${operator}"/></imsss:ruleConditions>`;
-  const sco = (id: string, sequencing = '') =>
-    `<item identifier="${id}" identifierref="R-${id}"><title>${id}</title>${sequencing}</item>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="com.example.sequenced" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
-  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>${title}</title>
-    <item identifier="unit"><title>Unit</title>${sco('lesson')}${sco('quiz')}
+const condition = (name: string, operator = 'noOp') =>
+  `<imsss:ruleConditions><imsss:ruleCondition condition="${name}" operator="${operator}"/></imsss:ruleConditions>`;
+
+function sequencedBody(): string {
+  return `<item identifier="unit"><title>Unit</title>${scoItem('lesson')}${scoItem('quiz')}
       <imsss:sequencing><imsss:controlMode flow="true"/><imsss:sequencingRules>
         <imsss:exitConditionRule>${condition('completed')}<imsss:ruleAction action="exit"/></imsss:exitConditionRule>
         <imsss:postConditionRule>${condition('satisfied', 'not')}<imsss:ruleAction action="retry"/>
@@ -351,7 +341,7 @@ function sequencedManifest(title: string): string {
         <imsss:mapInfo targetObjectiveID="g.unit" writeSatisfiedStatus="true"/></imsss:primaryObjective>
       </imsss:objectives>
       </imsss:sequencing></item>
-    ${sco(
+    ${scoItem(
       'final',
       `<imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule>${condition('satisfied', 'not').replace(
         'condition="satisfied"',
@@ -359,70 +349,126 @@ function sequencedManifest(title: string): string {
       )}<imsss:ruleAction action="disabled"/></imsss:preConditionRule></imsss:sequencingRules>
       <imsss:objectives><imsss:primaryObjective objectiveID="final.done"/><imsss:objective objectiveID="unlock">
         <imsss:mapInfo targetObjectiveID="g.unit"/></imsss:objective></imsss:objectives></imsss:sequencing>`,
-    )}
+    )}`;
+}
+
+const scoItem = (id: string, sequencing = '') =>
+  `<item identifier="${id}" identifierref="R-${id}"><title>${id}</title>${sequencing}</item>`;
+
+/** A 4th edition package of `body`'s SCOs under an organization with choice and flow, each SCO a page. */
+async function package2004(title: string, body: string): Promise<Buffer> {
+  const ids = [...body.matchAll(/identifierref="R-([^"]+)"/g)].map((match) => match[1]!);
+  return zip({
+    'imsmanifest.xml': manifest2004(title, body),
+    ...Object.fromEntries(ids.map((id) => [`${id}.html`, `<!doctype html><title>${id}</title>`])),
+  });
+}
+
+function manifest2004(title: string, body: string): string {
+  const ids = [...body.matchAll(/identifierref="R-([^"]+)"/g)].map((match) => match[1]!);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.sequenced" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
+  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>${title}</title>${body}
     <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
   </organization></organizations>
-  <resources>${['lesson', 'quiz', 'final']
+  <resources>${ids
     .map((id) => `<resource identifier="R-${id}" type="webcontent" adlcp:scormType="sco" href="${id}.html"/>`)
     .join('')}</resources>
 </manifest>`;
 }
 
+/** The SCO the player page launches (from its launch data), with the answer's status and text. */
+async function launched(token: string, moduleid: number, query = '') {
+  const answer = await site('GET', `/ExternalTrainingModule/${moduleid}${query}`, { token });
+  return {
+    status: answer.status,
+    text: answer.text,
+    sco: /&quot;sco&quot;:&quot;([^&]+)&quot;/.exec(answer.text)?.[1],
+  };
+}
+
 describe('SCORM 2004 sequencing rules (decision 335)', () => {
   it('a failed quiz retries its unit on continue; a disabled SCO is refused until a global objective unlocks it', async () => {
-    const page = (id: string) => `<!doctype html><title>${id}</title>`;
-    const { moduleid, learner } = await assignedModule(
-      await zip({
-        'imsmanifest.xml': sequencedManifest('Sequenced'),
-        'lesson.html': page('lesson'),
-        'quiz.html': page('quiz'),
-        'final.html': page('final'),
-      }),
-    );
-    const send = (version: number, sco: string, extra: Record<string, unknown>) =>
-      commit(learner.token, moduleid, 1, { version, sco, ...extra });
-    const launched = async (query = '') => {
-      const answer = await site('GET', `/ExternalTrainingModule/${moduleid}${query}`, { token: learner.token });
-      return {
-        status: answer.status,
-        text: answer.text,
-        sco: /&quot;sco&quot;:&quot;([^&]+)&quot;/.exec(answer.text)?.[1],
-      };
-    };
+    const { moduleid, learner } = await assignedModule(admin, await package2004('Sequenced', sequencedBody()));
+    const { visit } = learnerCommits(learner.token, moduleid);
+    const page = (query = '') => launched(learner.token, moduleid, query);
     // final's objective reads g.unit, unknown at first: the rule's "not satisfied" is unknown; the unit fails below.
-    expect((await launched()).sco).toBe('lesson');
-    expect((await send(0, 'lesson', { initialize: true, cmi: {} })).status).toBe(200);
-    const lesson = await send(1, 'lesson', {
-      terminate: true,
-      nav: 'continue',
-      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
-    });
+    expect((await page()).sco).toBe('lesson');
+    const lesson = await visit(
+      'lesson',
+      { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
+      'continue',
+    );
     expect(lesson.body.navigation).toEqual({ request: 'continue', deliver: 'quiz', end: false, message: null });
-    expect((await send(2, 'quiz', { initialize: true, cmi: {} })).status).toBe(200);
-    const quiz = await send(3, 'quiz', {
-      terminate: true,
-      nav: 'continue',
-      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' },
-    });
+    const quiz = await visit(
+      'quiz',
+      { 'cmi.completion_status': 'completed', 'cmi.success_status': 'failed' },
+      'continue',
+    );
     // The unit is completed (its exit rule leaves it) and not satisfied (its post-condition retries it).
     expect(quiz.body.navigation).toEqual({ request: 'continue', deliver: 'lesson', end: false, message: null });
     expect(quiz.body.scos).toEqual([]);
     expect(quiz.body).toMatchObject({ satisfied: false });
     // The page launches what the sequencer delivers; g.unit failed disables final.
-    expect((await launched()).sco).toBe('lesson');
-    const refused = await launched('?sco=final');
+    expect((await page()).sco).toBe('lesson');
+    const refused = await page('?sco=final');
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('disabled by the module');
     // The retried unit passes: g.unit satisfied, final enabled, and continue leads there.
-    expect((await send(4, 'lesson', { initialize: true, cmi: {} })).status).toBe(200);
-    await send(5, 'lesson', { terminate: true, nav: 'continue', cmi: { 'cmi.completion_status': 'completed' } });
-    expect((await send(6, 'quiz', { initialize: true, cmi: {} })).status).toBe(200);
-    const passed = await send(7, 'quiz', {
-      terminate: true,
-      nav: 'continue',
-      cmi: { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
-    });
+    await visit('lesson', { 'cmi.completion_status': 'completed' }, 'continue');
+    const passed = await visit(
+      'quiz',
+      { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' },
+      'continue',
+    );
     expect(passed.body.navigation).toMatchObject({ deliver: 'final' });
-    expect((await launched('?sco=final')).sco).toBe('final');
+    expect((await page('?sco=final')).sco).toBe('final');
+  });
+});
+
+describe('SCORM 2004 limits, rollup considerations and termination (SN UP.1, RB.1.4.2, TB.2.3)', () => {
+  it('a SCO out of time is refused, a skipped one does not hold the module back, a spent cluster delivers its own', async () => {
+    // root (flow, choice) > [timed (1 minute), optional (skipped; counts in rollup only if not skipped),
+    //   unit (flow, choice; one attempt) > [a, b]]
+    const body = `${scoItem(
+      'timed',
+      `<adlcp:timeLimitAction>exit,message</adlcp:timeLimitAction><imsss:sequencing>
+        <imsss:limitConditions attemptAbsoluteDurationLimit="PT1M"/></imsss:sequencing>`,
+    )}${scoItem(
+      'optional',
+      `<imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule>${condition('always')}
+        <imsss:ruleAction action="skip"/></imsss:preConditionRule></imsss:sequencingRules>
+        <adlseq:rollupConsiderations requiredForSatisfied="ifNotSkipped" requiredForNotSatisfied="ifNotSkipped"
+          requiredForCompleted="ifNotSkipped" requiredForIncomplete="ifNotSkipped"/></imsss:sequencing>`,
+    )}<item identifier="unit"><title>Unit</title>${scoItem('a')}${scoItem('b')}<imsss:sequencing>
+        <imsss:controlMode choice="true" flow="true"/><imsss:limitConditions attemptLimit="1"/>
+      </imsss:sequencing></item>`;
+    const { moduleid, learner, assignment } = await assignedModule(admin, await package2004('Limits', body));
+    const player = await api('GET', `/external_training_modules/${moduleid}/player`, { token: learner.token });
+    expect(player.body.attempt.scos[0].cmi).toMatchObject({
+      'cmi.max_time_allowed': 'PT1M',
+      'cmi.time_limit_action': 'exit,message',
+    });
+    const { visit } = learnerCommits(learner.token, moduleid);
+    const passed = { 'cmi.completion_status': 'completed', 'cmi.success_status': 'passed' };
+    // 65 s in timed: continue passes the skipped SCO into the unit; timed may not be launched again.
+    const timed = await visit('timed', { ...passed, 'cmi.session_time': 'PT1M5S' }, 'continue');
+    expect(timed.body.navigation).toEqual({ request: 'continue', deliver: 'a', end: false, message: null });
+    const refused = await launched(learner.token, moduleid, '?sco=timed');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('&quot;timed&quot; has reached its time limit');
+    // The unit allows one attempt, the one the learner is in: a choice of b from a is delivered.
+    const a = await visit('a', passed, '{target=b}choice');
+    expect(a.body.navigation).toMatchObject({ deliver: 'b', message: null });
+    expect((await launched(learner.token, moduleid, '?sco=b')).sco).toBe('b');
+    // optional was skipped, never launched: it does not count, the module is satisfied.
+    const b = await visit('b', passed);
+    expect(b.body).toMatchObject({ completion_status: 'completed', success_status: 'passed', satisfied: true });
+    expect(
+      entryOf((await getAssignment(assignment.course_assignmentid)).body, learner.userid).stage_status.status,
+    ).toBe('completed');
   });
 });

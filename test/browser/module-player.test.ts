@@ -11,9 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'puppeteer-core';
 import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
-import { assign, createCourse, entryOf, getAssignment } from '../support/courses.ts';
+import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
-import { importPackage } from '../support/modules.ts';
 import { scorm12MultiPackage } from '../support/scorm-packages.ts';
 
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
@@ -38,25 +37,52 @@ ${body}
 </script></body></html>`;
 }
 
-/** A module made current, in a course assigned to a new learner. */
-async function assignedModule(pkg: Buffer) {
-  const { moduleid, importid } = await importPackage(admin, pkg);
-  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
-  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
-  const learner = await createUser();
-  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
-  return { moduleid, learner, assignment };
-}
-
-/** Opens the player as the learner, signed in by the session cookie as a browser is. */
-async function openPlayer(learner: TestUser, moduleid: number, query = '', width?: number): Promise<Page> {
+/** Opens the player as the learner, signed in by the session cookie as a browser is; expects `status`. */
+async function openPlayer(
+  learner: TestUser,
+  moduleid: number,
+  query = '',
+  width?: number,
+  status = 200,
+): Promise<Page> {
   const page = await browser.newPage();
   if (width) await page.setViewport({ width, height: 844, isMobile: true, hasTouch: true });
   await page.setCookie({ name: 'stepwise_session', value: learner.token, url: siteUrl() });
   const response = await page.goto(`${siteUrl()}/ExternalTrainingModule/${moduleid}${query}`, { waitUntil: 'load' });
-  expect(response?.status()).toBe(200);
+  expect(response?.status()).toBe(status);
   return page;
 }
+
+/** Waits until the player moved to the SCO `identifier` (the page follows the sequencer's delivery). */
+async function deliveredSco(page: Page, identifier: string) {
+  await page.waitForFunction(
+    (expected) => new URLSearchParams((globalThis as PageGlobal).location.search).get('sco') === expected,
+    { timeout: 15_000 },
+    identifier,
+  );
+}
+
+/** Waits until the sequencing session ended (the runtime's frame is gone) and the page says so. */
+async function moduleEnded(page: Page) {
+  await page.waitForFunction(() => !(globalThis as PageGlobal).document.getElementById('player-runtime'), {
+    timeout: 15_000,
+  });
+  expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain('end of the module');
+}
+
+/** The page's layout: nothing wider than the viewport, and where `selector` sits. */
+const layoutOf = (page: Page, selector: string) =>
+  page.evaluate((chosen) => {
+    const doc = (globalThis as PageGlobal).document;
+    const box = doc.querySelector(chosen)?.getBoundingClientRect();
+    return {
+      scroll: doc.documentElement.scrollWidth,
+      client: doc.documentElement.clientWidth,
+      width: box?.width ?? 0,
+      height: box?.height ?? 0,
+      right: box?.right ?? Number.POSITIVE_INFINITY,
+    };
+  }, selector);
 
 /** The SCO's frame (the runtime host's child) once its script marked `attribute`. */
 async function scoFrame(page: Page, attribute: string): Promise<Frame> {
@@ -109,7 +135,7 @@ mark('late', api.LMSCommit(''));
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const frame = await scoFrame(page, 'done');
     expect(await marks(frame)).toMatchObject({
@@ -152,7 +178,7 @@ api.Terminate('');
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const first = await openPlayer(learner, moduleid);
     expect(await marks(await scoFrame(first, 'done'))).toMatchObject({ 'data-entry': 'ab-initio' });
     await playerShows(first, 'data-completion', 'incomplete');
@@ -169,7 +195,7 @@ mark('done', 1);`,
   });
 
   it('multi-SCO: the TOC lists the SCOs, and choosing one opens it', async () => {
-    const { moduleid, learner } = await assignedModule(await scorm12MultiPackage('Player multi'));
+    const { moduleid, learner } = await assignedModule(admin, await scorm12MultiPackage('Player multi'));
     const page = await openPlayer(learner, moduleid);
     const toc = await page.$$eval('.player-toc a', (links: PageGlobal[]) => links.map((link) => link.textContent));
     expect(toc).toEqual(['Introduction', 'Rules']);
@@ -178,10 +204,9 @@ mark('done', 1);`,
     );
     await Promise.all([page.waitForNavigation(), page.click('a[rel="next"]')]);
     expect(page.url()).toContain('sco=rules');
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !page.frames().some((frame) => frame.url().includes('/sco/rules.html')))
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(page.frames().some((frame) => frame.url().includes('/sco/rules.html?x=1&chapter=2'))).toBe(true);
+    // The frame attaching is the event (a loaded machine may take long: no clock of our own).
+    const rules = await page.waitForFrame((frame) => frame.url().includes('/sco/rules.html'), { timeout: 30_000 });
+    expect(rules.url()).toContain('/sco/rules.html?x=1&chapter=2');
     await page.close();
 
     // Over HTTP: a user not assigned gets the 404 page, an Admin a preview, a commit without the CSRF token 403.
@@ -239,11 +264,9 @@ if ('${name}' !== 'two') api.Terminate('');`,
       'two.html': step('two'),
       'three.html': step('three'),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid, '', 390);
-    await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=two'), {
-      timeout: 15_000,
-    });
+    await deliveredSco(page, 'two');
     const two = await scoFrame(page, 'two');
     expect(await marks(two)).toMatchObject({
       'data-entry': 'ab-initio',
@@ -257,29 +280,15 @@ if ('${name}' !== 'two') api.Terminate('');`,
     );
     expect(toc).toEqual(['A:One', 'A:Two', 'SPAN:Extra', 'SPAN:Three']);
     // 390 px: no horizontal scroll, the frame takes the width, the TOC is on screen.
-    const layout = await page.evaluate(() => {
-      const doc = (globalThis as PageGlobal).document;
-      const box = (selector: string) => doc.querySelector(selector).getBoundingClientRect();
-      return {
-        scroll: doc.documentElement.scrollWidth,
-        client: doc.documentElement.clientWidth,
-        frame: box('#player-runtime').width,
-        toc: box('.player-toc').height,
-      };
-    });
+    const layout = await layoutOf(page, '#player-runtime');
     expect(layout.scroll).toBeLessThanOrEqual(layout.client);
     expect(layout.client).toBeLessThanOrEqual(390);
-    expect(layout.frame).toBeGreaterThan(300);
-    expect(layout.toc).toBeGreaterThan(0);
+    expect(layout.width).toBeGreaterThan(300);
+    expect((await layoutOf(page, '.player-toc')).height).toBeGreaterThan(0);
     // Continue from two flows into the cluster; continue from three ends the module, which the tree completed.
     await Promise.all([page.waitForNavigation(), two.evaluate(() => (globalThis as PageGlobal).goOn())]);
     expect(page.url()).toContain('sco=three');
-    await page.waitForFunction(() => !(globalThis as PageGlobal).document.getElementById('player-runtime'), {
-      timeout: 15_000,
-    });
-    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
-      'end of the module',
-    );
+    await moduleEnded(page);
     const record = await getAssignment(assignment.course_assignmentid);
     expect(entryOf(record.body, learner.userid).stage_status.status).toBe('completed');
     await page.close();
@@ -317,22 +326,78 @@ mark('round' + round, 1);
 api.Terminate('');`,
       ),
     });
-    const { moduleid, learner, assignment } = await assignedModule(pkg);
+    const { moduleid, learner, assignment } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     // Failed: the retry delivers the quiz again (the page moves to it); passed: continue ends the module,
     // and only the second round's pass completes the stage.
-    await page.waitForFunction(() => (globalThis as PageGlobal).location.search.includes('sco=quiz'), {
-      timeout: 15_000,
-    });
-    await page.waitForFunction(() => !(globalThis as PageGlobal).document.getElementById('player-runtime'), {
-      timeout: 15_000,
-    });
-    expect(await page.$eval('#player-status', (status: PageGlobal) => status.textContent)).toContain(
-      'end of the module',
-    );
+    await deliveredSco(page, 'quiz');
+    await moduleEnded(page);
     const record = await getAssignment(assignment.course_assignmentid);
     expect(entryOf(record.body, learner.userid).stage_status.status).toBe('completed');
     await page.close();
+  });
+
+  it('a SCO the sequencing refuses (disabled, out of attempts) gets a clear 409 page, on a desktop and a phone', async () => {
+    // root (choice, flow) > [once (one attempt), a disabled SCO with a long unbroken title]
+    const long = 'Final_assessment_for_certification_part_two_of_three_(locked_until_the_unit_is_passed)';
+    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.refused" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>Refused</title>
+    <item identifier="once" identifierref="R1"><title>Once</title>
+      <imsss:sequencing><imsss:limitConditions attemptLimit="1"/></imsss:sequencing></item>
+    <item identifier="locked" identifierref="R2"><title>${long}</title>
+      <imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule>
+        <imsss:ruleConditions><imsss:ruleCondition condition="always"/></imsss:ruleConditions>
+        <imsss:ruleAction action="disabled"/>
+      </imsss:preConditionRule></imsss:sequencingRules></imsss:sequencing></item>
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>
+    <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="once.html"/>
+    <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="locked.html"/>
+  </resources>
+</manifest>`;
+    const pkg = await zip({
+      'imsmanifest.xml': manifest,
+      'once.html': sco('API_1484_11', "mark('done', 1);"),
+      'locked.html': sco('API_1484_11', "mark('done', 1);"),
+    });
+    const { moduleid, learner } = await assignedModule(admin, pkg);
+    // The one attempt on "once", taken and ended.
+    const commit = (version: number, body: Record<string, unknown>) =>
+      api('POST', `/external_training_modules/${moduleid}/attempts/1/commit`, {
+        token: learner.token,
+        body: { version, sco: 'once', cmi: { 'cmi.completion_status': 'incomplete' }, ...body },
+      });
+    expect((await commit(0, { initialize: true })).status).toBe(200);
+    expect((await commit(1, { terminate: true })).status).toBe(200);
+
+    for (const [query, width, said] of [
+      ['?sco=locked', undefined, `"${long}" is disabled by the module's sequencing rules.`],
+      ['?sco=locked', 390, 'is disabled'],
+      ['?sco=once', 390, '"Once" has reached its limit of attempts.'],
+    ] as const) {
+      const page = await openPlayer(learner, moduleid, query, width, 409);
+      const alert = await page.$eval('[role="alert"]', (node: PageGlobal) => ({
+        text: node.textContent,
+        shown: node.checkVisibility(),
+      }));
+      expect(alert.shown).toBe(true);
+      expect(alert.text).toContain('This part of the module cannot be opened now');
+      expect(alert.text).toContain(said);
+      // A way on: back to the module, which delivers what may be delivered.
+      expect(
+        await page.$eval(`main a[href$="/ExternalTrainingModule/${moduleid}"]`, (a: PageGlobal) => a.textContent),
+      ).toBeTruthy();
+      // Nothing scrolls sideways; the message fits the viewport.
+      const layout = await layoutOf(page, '[role="alert"]');
+      expect(layout.scroll).toBeLessThanOrEqual(layout.client);
+      expect(layout.right).toBeLessThanOrEqual(layout.client);
+      if (width) expect(layout.client).toBeLessThanOrEqual(width);
+      await page.close();
+    }
   });
 
   it('Commit answers false with 391 when the server refuses the save (a stale version), true when it keeps it', async () => {
@@ -351,7 +416,7 @@ window.goOn = function () {
 };`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const frame = await scoFrame(page, 'ready');
     expect(await marks(frame)).toMatchObject({ 'data-kept': 'true' });
@@ -381,15 +446,18 @@ api.LMSSetValue('cmi.core.lesson_location', 'slide-3');
 mark('done', 1);`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     await scoFrame(page, 'done');
     await playerShows(page, 'data-version', '1');
     // The SetValue data reached the page (the Initialize commit is kept before it arrives).
     await playerShows(page, 'data-pending', 'true');
+    // No event reaches the test from a page that is gone (the keepalive commit is not reported to
+    // it): the attempt is read until the commit shows. A loaded machine may take long; the loop ends
+    // as soon as it shows.
     await page.goto('about:blank');
     await page.close();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     let attempts: PageGlobal;
     do {
       attempts = await api('GET', `/external_training_modules/${moduleid}/attempts`, { token: learner.token });
@@ -416,7 +484,7 @@ fetch(${JSON.stringify(`${site}/api/2.0/user`)}, { credentials: 'include' })
   .then(function () { mark('done', 1); });`,
       ),
     });
-    const { moduleid, learner } = await assignedModule(pkg);
+    const { moduleid, learner } = await assignedModule(admin, pkg);
     const page = await openPlayer(learner, moduleid);
     const found = await marks(await scoFrame(page, 'done'));
     expect(found['data-cookie']).not.toContain(learner.token);

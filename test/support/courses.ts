@@ -3,6 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from './api.ts';
 import { createGuide } from '../api/guide-fixtures.ts';
 import { localDb } from './local-db.ts';
+import { importPackage } from './modules.ts';
 
 export interface StageBody {
   doctype: string;
@@ -93,4 +94,14 @@ export async function ageRow(course_assignmentid: number, userid: number, second
   if (Item.recurrent_date !== null)
     Item.gsi2sk = `${pad(Item.recurrent_date)}#${pad(course_assignmentid)}#${pad(userid)}`;
   await ddb().send(new PutCommand({ TableName: 'stepwise', Item }));
+}
+
+/** A module imported from `zip` and made current, in a course assigned to a new learner. */
+export async function assignedModule(admin: string, zip: Buffer) {
+  const { moduleid, importid } = await importPackage(admin, zip);
+  await api('PUT', `/external_training_modules/${moduleid}/current`, { token: admin, body: { importid } });
+  const course = await createCourse({ stages: [{ doctype: 'external_training_module', docid: moduleid }] });
+  const learner = await createUser();
+  const assignment = await assign({ wikiid: course.wikiid, userid: learner.userid });
+  return { moduleid, learner, assignment };
 }

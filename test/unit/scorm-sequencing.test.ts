@@ -59,13 +59,18 @@ const done = (extra: Partial<ActivityStatus> = {}): ActivityStatus => ({
 
 function state(
   scos: Record<string, Partial<ActivityStatus>>,
-  more: { attempts?: Record<string, number>; globals?: Record<string, ObjectiveStatus> } = {},
+  more: {
+    attempts?: Record<string, number>;
+    globals?: Record<string, ObjectiveStatus>;
+    seconds?: Record<string, number>;
+  } = {},
 ): SequencingState {
   return {
     scos: new Map(Object.entries(scos).map(([id, status]) => [id, done(status)])),
     objectives: new Map(),
     attempts: new Map(Object.entries(more.attempts ?? {})),
     globals: new Map(Object.entries(more.globals ?? {})),
+    seconds: new Map(Object.entries(more.seconds ?? {})),
   };
 }
 
@@ -159,16 +164,114 @@ describe('pre-condition rules', () => {
   });
 });
 
-describe('limit conditions', () => {
+describe('limit conditions (UP.1)', () => {
   const limited = structure(sco('a', seq('<imsss:limitConditions attemptLimit="2"/>')) + sco('b'));
   it.each([
     [1, {}, null],
     [2, {}, 'limit'],
     [2, { suspended: true, ended: false }, null],
+    // An active activity (its session open) is not limited: the learner goes on with it.
+    [2, { active: true, ended: false }, null],
   ] as const)('attemptLimit 2 with %s attempts (%o) refuses: %s', (count, extra, refused) => {
     const sequencer = new Sequencer(limited, state({ a: extra }, { attempts: { a: count } }));
     expect(sequencer.deliveryRefusal('a')?.includes('limit') ? 'limit' : null).toBe(refused);
     expect(sequencer.start()).toBe(refused ? null : 'a');
+  });
+
+  // root (flow) > [unit (attemptAbsoluteDurationLimit 1 min) > [a, b], c (a pre rule reads timeLimitExceeded)]
+  const timed = structure(
+    cluster('unit', sco('a') + sco('b'), seq(FLOW + '<imsss:limitConditions attemptAbsoluteDurationLimit="PT1M"/>')) +
+      sco('c', seq('<imsss:limitConditions attemptAbsoluteDurationLimit="PT0H0M30S"/>')),
+  );
+  it.each([
+    ['no time reported', {}, {}, null, 'c'],
+    ['59 s in the unit', { a: {} }, { a: 40, b: 19 }, null, 'b'],
+    ['60 s in the unit, summed over its SCOs', { a: {} }, { a: 40, b: 20 }, 'unit', null],
+    ['60 s, one SCO of it still open', { a: { active: true, ended: false } }, { a: 60 }, null, 'b'],
+    ['c at 30 s', { c: {} }, { c: 30 }, 'c', null],
+  ] as const)('attemptAbsoluteDurationLimit: %s', (_, scos, seconds, limited, next) => {
+    const sequencer = new Sequencer(timed, state({ ...scos }, { seconds: { ...seconds } }));
+    const refused = ['b', 'c'].map((id) => sequencer.deliveryRefusal(id)).find((refusal) => refusal !== null);
+    expect(refused ?? null).toBe(limited ? `"${limited}" has reached its time limit` : null);
+    // Flow from a: into b unless the unit is out of time (it is entered only from outside).
+    if (next === 'b')
+      expect(scormNavigation(timed, 'a', state({ ...scos }, { seconds: { ...seconds } })).next).toBe('b');
+  });
+
+  it('timeLimitExceeded and attemptLimitExceeded are rule conditions', () => {
+    const skipOnTime = structure(
+      sco(
+        'a',
+        seq(
+          '<imsss:limitConditions attemptLimit="5" attemptAbsoluteDurationLimit="PT10S"/>' +
+            rules(rule('postConditionRule', 'exitAll', when('timeLimitExceeded'))),
+        ),
+      ) + sco('b'),
+    );
+    const within = new Sequencer(skipOnTime, state({ a: {} }, { seconds: { a: 9 } }));
+    expect(within.afterTerminate('a', { kind: 'continue' })).toMatchObject({ deliver: 'b' });
+    const over = new Sequencer(skipOnTime, state({ a: {} }, { seconds: { a: 10 } }));
+    expect(over.afterTerminate('a', { kind: 'continue' })).toMatchObject({ deliver: null, end: true });
+  });
+});
+
+describe('rollup considerations (RB.1.4.2) and measureSatisfactionIfActive', () => {
+  /** root (flow) > [a, b]; b skipped while not attempted, with `consideration` for all four actions. */
+  const considered = (consideration: string) =>
+    structure(
+      sco('a') +
+        sco(
+          'b',
+          seq(
+            rules(rule('preConditionRule', 'skip', when('attempted', 'not'))) +
+              `<adlseq:rollupConsiderations requiredForSatisfied="${consideration}" ` +
+              `requiredForNotSatisfied="${consideration}" requiredForCompleted="${consideration}" ` +
+              `requiredForIncomplete="${consideration}"/>`,
+          ),
+        ),
+    );
+  const notLaunched = null;
+  const suspendedB = { suspended: true, ended: false, completion: 'incomplete', satisfied: null } as const;
+  const openB = { active: true, ended: false, completion: 'unknown', satisfied: null } as const;
+  it.each([
+    ['always', notLaunched, false],
+    ['always', suspendedB, false],
+    ['ifNotSkipped', notLaunched, true],
+    ['ifNotSkipped', { completion: 'incomplete', satisfied: null }, false],
+    ['ifAttempted', notLaunched, true],
+    ['ifAttempted', suspendedB, false],
+    ['ifNotSuspended', notLaunched, true],
+    ['ifNotSuspended', suspendedB, true],
+    // Attempted, not suspended, its progress unknown: it counts (Activity Progress Status is its attempt).
+    ['ifNotSuspended', openB, false],
+  ] as const)('%s with b %o: the module is satisfied: %s', (consideration, b, satisfied) => {
+    const scos: Record<string, Partial<ActivityStatus>> = { a: {} };
+    const sequencer = new Sequencer(considered(consideration), {
+      ...state(scos),
+      scos: new Map([['a', done()], ...(b ? [['b', done(b as Partial<ActivityStatus>)] as const] : [])]),
+    });
+    expect(sequencer.rollup.satisfied).toBe(satisfied);
+  });
+
+  /** The organization satisfied by measure at 0.5, measureSatisfactionIfActive as given. */
+  const byMeasure = (ifActive: string) =>
+    structure(
+      sco('a') + sco('b'),
+      seq(
+        FLOW +
+          '<imsss:objectives><imsss:primaryObjective satisfiedByMeasure="true">' +
+          '<imsss:minNormalizedMeasure>0.5</imsss:minNormalizedMeasure></imsss:primaryObjective></imsss:objectives>' +
+          (ifActive ? `<adlseq:rollupConsiderations measureSatisfactionIfActive="${ifActive}"/>` : ''),
+      ),
+    );
+  it.each([
+    ['', openB, true],
+    ['false', openB, null],
+    ['false', suspendedB, null],
+    ['false', {}, true],
+  ] as const)('measureSatisfactionIfActive="%s", b %o: the root satisfied is %s', (ifActive, b, satisfied) => {
+    const sequencer = new Sequencer(byMeasure(ifActive), state({ a: { measure: 0.8 }, b: { ...b, measure: 0.8 } }));
+    expect(sequencer.rollup.root).toMatchObject({ measure: 0.8, satisfied });
   });
 });
 
@@ -194,10 +297,20 @@ describe('after a Terminate: exit and post-condition rules', () => {
   });
 
   it('a passed cluster flows on; continue past the last activity ends the session', () => {
-    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({ deliver: 'outro', retry: [] });
+    // The exit rule ended the unit's attempt: a later launch in it enters it anew.
+    expect(decide({ intro: {}, lesson: {}, quiz: {} }, 'quiz')).toMatchObject({
+      deliver: 'outro',
+      retry: [],
+      left: 'unit',
+    });
     expect(decide({ intro: {}, lesson: {}, quiz: {}, outro: {} }, 'outro')).toMatchObject({ deliver: null, end: true });
     // The exit rule does not fire while the unit is incomplete: plain flow.
-    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toMatchObject({ deliver: 'quiz' });
+    expect(decide({ intro: {}, lesson: {} }, 'lesson')).toEqual({
+      deliver: 'quiz',
+      end: false,
+      retry: [],
+      message: null,
+    });
   });
 
   it.each([
@@ -231,6 +344,73 @@ describe('after a Terminate: exit and post-condition rules', () => {
   });
 });
 
+describe('the Termination Request Process (TB.2.3) up to the root', () => {
+  const retryWhenFailed = rule('postConditionRule', 'retry', when('satisfied', 'not'));
+  const exitParent = seq(rules(rule('postConditionRule', 'exitParent', when('always'))));
+
+  it.each([
+    // exitParent reaches the root: its post-condition rules apply; retry starts the module over.
+    [
+      'the root retries when not satisfied',
+      { a: { satisfied: false }, b: {}, c: {} },
+      { deliver: 'a', retry: ['ORG'] },
+    ],
+    // The root satisfied: no retry, and the root's attempt ended: the session ends.
+    ['the root ends when satisfied', { a: {}, b: {} }, { deliver: null, end: true, retry: [] }],
+  ] as const)('exitParent from a top-level SCO: %s', (_, scos, expected) => {
+    const tree = structure(sco('a') + sco('b', exitParent) + sco('c'), seq(FLOW + rules(retryWhenFailed)));
+    expect(new Sequencer(tree, state(scos)).afterTerminate('b', { kind: 'continue' })).toMatchObject(expected);
+  });
+
+  it("the root's exit rule ends the session whatever the learner asked", () => {
+    const tree = structure(
+      sco('a') + sco('b'),
+      seq(FLOW + rules(rule('exitConditionRule', 'exit', when('completed')))),
+    );
+    const all = new Sequencer(tree, state({ a: {}, b: {} }));
+    expect(all.afterTerminate('b', { kind: 'previous' })).toMatchObject({ deliver: null, end: true });
+    // Not completed yet: the request goes on.
+    const half = new Sequencer(tree, state({ a: {}, b: { completion: 'incomplete' } }));
+    expect(half.afterTerminate('b', { kind: 'previous' })).toMatchObject({ deliver: 'a', end: false });
+  });
+
+  it('a cluster out of attempts still delivers its SCOs while the learner is inside it', () => {
+    // root (flow, choice) > [unit (attemptLimit 1) > [a, b], c]
+    const tree = structure(
+      cluster('unit', sco('a') + sco('b'), seq(`${FLOW}<imsss:limitConditions attemptLimit="1"/>`)) + sco('c'),
+    );
+    const sequencer = new Sequencer(tree, state({ a: {} }, { attempts: { unit: 1, a: 1 } }));
+    expect(sequencer.afterTerminate('a', parseNavigationRequest('{target=b}choice')!)).toMatchObject({ deliver: 'b' });
+    expect(sequencer.deliveryRefusal('b', 'a')).toBeNull();
+    // From outside the unit, or with nothing to come from, the unit's attempt has ended: refused.
+    expect(sequencer.deliveryRefusal('b')).toMatch(/"unit" has reached its limit of attempts/);
+    expect(sequencer.choosable('c')).toEqual(['c']);
+  });
+});
+
+describe('cluster attempts (DB.2)', () => {
+  // root > [unit > [a, b], c]
+  const tree = structure(cluster('unit', sco('a') + sco('b')) + sco('c'));
+  it.each([
+    ['the first launch enters the root and the unit', {}, {}, null, ['unit', 'ORG']],
+    ['b after a: the unit goes on', { a: {} }, { ORG: 1, unit: 1, a: 1 }, 'a', []],
+    ['a after c: the unit is entered anew', { a: {}, c: {} }, { ORG: 1, unit: 1, a: 1, c: 1 }, 'c', ['unit']],
+    [
+      'a after c with b suspended: the unit resumes',
+      { b: { suspended: true, ended: false }, c: {} },
+      { ORG: 1, unit: 1, b: 1, c: 1 },
+      'c',
+      [],
+    ],
+    ['nothing known of the last launch: only clusters never attempted', { a: {} }, { ORG: 1, unit: 1 }, null, []],
+  ] as const)('%s', (_, scos, attempts, from, entered) => {
+    const target = from === 'a' ? 'b' : 'a';
+    expect(new Sequencer(tree, state({ ...scos }, { attempts: { ...attempts } })).enteredAnew(target, from)).toEqual(
+      entered,
+    );
+  });
+});
+
 describe('constrained choice', () => {
   const constrained = (attributes: string) => seq(`<adlseq:constrainedChoiceConsiderations ${attributes}/>`);
 
@@ -238,6 +418,14 @@ describe('constrained choice', () => {
     const tree = structure(sco('a') + sco('b', constrained('constrainChoice="true"')) + sco('c') + sco('d'));
     expect(new Sequencer(tree, state({})).choosable('b')).toEqual(['a', 'b', 'c']);
     expect(new Sequencer(tree, state({})).choosable('d')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('constrainChoice on the last of a cluster: flow climbs to the next cluster (SB.2.9.2)', () => {
+    // root > [m1 > [a, b (constrained)], m2 > [c], d]
+    const tree = structure(
+      cluster('m1', sco('a') + sco('b', constrained('constrainChoice="true"'))) + cluster('m2', sco('c')) + sco('d'),
+    );
+    expect(new Sequencer(tree, state({})).choosable('b')).toEqual(['a', 'b', 'c']);
   });
 
   it('preventActivation: a cluster is not started by choice from outside it', () => {

@@ -47,6 +47,8 @@ const sequencingStateSchema = z.object({
   attempts: z.record(z.string(), z.int().check(z.nonnegative())),
   /** Global objectives (mapInfo targets) by id; carried into the next attempt when global to the system. */
   globals: z.record(z.string(), objectiveStatusSchema),
+  /** The SCO launched last: the clusters holding it are in their attempt (absent on attempts kept before). */
+  current: z.optional(z.string()),
   /** What the sequencer delivers after the last Terminate with a navigation request. */
   delivery: z.nullable(
     z.object({
