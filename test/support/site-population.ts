@@ -443,6 +443,26 @@ export function readingsOf(made: Population): Array<[string, string]> {
   ];
 }
 
+/**
+ * Runs `read` on every reading of `made`, a few at a time: the two sites answer side by side
+ * rather than one GET after another. Resolves when all have; the first failure rejects.
+ */
+export async function onEachReading(
+  made: Population,
+  read: (path: string, token: string) => Promise<void>,
+  concurrency = 4,
+): Promise<void> {
+  const readings = readingsOf(made);
+  let next = 0;
+  const worker = async () => {
+    while (next < readings.length) {
+      const [path, token] = readings[next++]!;
+      await read(path, token);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
 /** A body with hosts and presigned query strings out of its URLs (they differ between stacks). */
 export function withoutHosts(body: unknown): unknown {
   return JSON.parse(
