@@ -156,6 +156,13 @@ export class PipelineStack extends Stack {
       this.triggerFunctions[trigger.name] = triggerFunction;
     }
 
+    // What every state machine of the stack gives its task functions.
+    const machineProps = {
+      settings,
+      environment,
+      alarmTopic: props.alarmTopic,
+      grants: { ...props, mailFrom: settings.mailFrom },
+    };
     const moduleImport = taskStateMachine(this, 'ModuleImport', {
       definition: moduleImportDefinition,
       tasks: moduleImportTasks,
@@ -163,21 +170,13 @@ export class PipelineStack extends Stack {
       accessTable: 'PIPELINE_TASK_ACCESS (infra/cdk/stacks/pipeline-stack.ts)',
       label: 'module import',
       defaultTaskTimeoutSeconds: DEFAULT_TASK_STATE_TIMEOUT_SECONDS,
-      settings,
-      environment,
-      alarmTopic: props.alarmTopic,
-      grants: { ...props, mailFrom: settings.mailFrom },
+      ...machineProps,
     });
     this.importStateMachine = moduleImport.stateMachine;
     this.taskFunctions = moduleImport.taskFunctions;
 
     // Site export and import (site-transfer-machines.ts).
-    const transfer = siteTransferStateMachines(this, {
-      settings,
-      environment,
-      alarmTopic: props.alarmTopic,
-      grants: { ...props, mailFrom: settings.mailFrom },
-    });
+    const transfer = siteTransferStateMachines(this, machineProps);
     this.siteExportStateMachine = transfer.exportMachine;
     this.siteImportStateMachine = transfer.importMachine;
 
