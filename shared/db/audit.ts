@@ -16,7 +16,7 @@ import { queryCount, queryPage, type Page, type PageQuery } from './paging.ts';
 import { INDEXES } from './table.ts';
 import { padId } from './keys.ts';
 import { nowSeconds } from '../clock.ts';
-import { transactWrite, type LabelledWrite } from './transactions.ts';
+import { createItemWrite, transactWrite, type LabelledWrite } from './transactions.ts';
 import { labelsIn, retryOnLostRace } from './retry.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
@@ -141,21 +141,12 @@ function appendWrites(
   };
   const record: AuditRecord = { ...unsigned, hash: auditRecordHash(unsigned) };
   return [
-    {
-      label: `record:${subject}`,
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...chainKey(subject, `SEQ#${padId(record.seq)}`),
-            entity: 'AuditRecord',
-            ...record,
-            ...(listedIn ? auditListingKeys(listedIn, record) : {}),
-          } satisfies z.input<typeof auditRecordItemSchema>,
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    },
+    createItemWrite(`record:${subject}`, {
+      ...chainKey(subject, `SEQ#${padId(record.seq)}`),
+      entity: 'AuditRecord',
+      ...record,
+      ...(listedIn ? auditListingKeys(listedIn, record) : {}),
+    } satisfies z.input<typeof auditRecordItemSchema>),
     {
       label: `head:${subject}`,
       item: {

@@ -5,7 +5,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { db } from './client.ts';
+import { db, tableName } from './client.ts';
+import type { Item, Key } from './items.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -19,6 +20,17 @@ export interface LabelledWrite {
    * route reads its own conditions. Checked first, in the order of the writes.
    */
   refusal?: () => Error;
+}
+
+/**
+ * The write that creates `item` (which carries its keys) in a transaction, failing under `label`
+ * when an item with that key exists already: a first write, a marker, a claim.
+ */
+export function createItemWrite(label: string, item: Item & Key): LabelledWrite {
+  return {
+    label,
+    item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+  };
 }
 
 export class TransactionConditionFailed extends Error {

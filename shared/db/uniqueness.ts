@@ -3,7 +3,7 @@
  * same transaction as the record that claims it, so two records can never hold one value.
  */
 import { tableName } from './client.ts';
-import type { LabelledWrite } from './transactions.ts';
+import { createItemWrite, type LabelledWrite } from './transactions.ts';
 
 export type UniqueKind =
   | 'EMAIL'
@@ -31,16 +31,7 @@ export function uniqueKey(kind: UniqueKind, value: string) {
 
 /** Claims a value for an owner; fails (label = kind) if anyone holds it already. */
 export function claimUnique(kind: UniqueKind, value: string, owner: Record<string, unknown>): LabelledWrite {
-  return {
-    label: kind,
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: { ...uniqueKey(kind, value), entity: 'Unique', kind, ...owner },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
+  return createItemWrite(kind, { ...uniqueKey(kind, value), entity: 'Unique', kind, ...owner });
 }
 
 /** Releases a value the owner held (when it changes or the owner is removed). */

@@ -193,12 +193,16 @@ describe('course assignees and the stage strictness', () => {
 
   it("a course stage's own strictness decides: `minor` asks on a minor release, `major` does not", async () => {
     const guide = await stageGuide();
-    const strict = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'minor' }] });
-    const lenient = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }] });
-    const strictTrainee = await createUser();
-    const lenientTrainee = await createUser();
-    await assign({ wikiid: strict.wikiid, userid: strictTrainee.userid });
-    await assign({ wikiid: lenient.wikiid, userid: lenientTrainee.userid });
+    const [strict, lenient, strictTrainee, lenientTrainee] = await Promise.all([
+      createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'minor' }] }),
+      createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, strictness: 'major' }] }),
+      createUser(),
+      createUser(),
+    ]);
+    await Promise.all([
+      assign({ wikiid: strict.wikiid, userid: strictTrainee.userid }),
+      assign({ wikiid: lenient.wikiid, userid: lenientTrainee.userid }),
+    ]);
     // The document's own setting is only the fallback: the stages name theirs.
     const admin = await loginAdmin();
     const settings = `/acknowledgements/settings/guides/${guide.guideid}`;

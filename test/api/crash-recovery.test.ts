@@ -152,11 +152,11 @@ describe('a crash of the whole local stack', () => {
     const listedIds: number[] = listed.body.map((guide: { guideid: number }) => guide.guideid);
     expect(new Set(listedIds).size).toBe(listedIds.length);
     for (const guideid of acknowledged.keys()) expect(listedIds).toContain(guideid);
-    for (const guideid of listedIds) {
-      const guide = await after.call('GET', `/guides/${guideid}`);
+    const guides = await Promise.all(listedIds.map((guideid) => after.call('GET', `/guides/${guideid}`)));
+    for (const [index, guide] of guides.entries()) {
       expect(guide.status).toBe(200);
       const steps = guide.body.steps as Array<{ orderby: number; lines: Array<{ text_raw: string }> }>;
-      expect(steps.length).toBeGreaterThanOrEqual(acknowledged.get(guideid) ?? 0);
+      expect(steps.length).toBeGreaterThanOrEqual(acknowledged.get(listedIds[index]!) ?? 0);
       expect(steps.map((step) => step.orderby)).toEqual(steps.map((_, index) => index + 1));
       // Lines are sent as `text` and read back as `text_raw` (wire-fidelity §2.6).
       for (const step of steps) expect(step.lines.map((line) => line.text_raw)).toEqual(LINES.map((line) => line.text));

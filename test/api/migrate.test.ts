@@ -190,6 +190,20 @@ describe('npm run migrate', () => {
 async function killedAndResumed(from: string, token: string) {
   const out = path.join(outDir, 'killed.jsonl');
   const args = ['--from', from, '--token', token, '--out', out, '--only', 'users'];
+  // The same users' records as an uninterrupted crawl, made meanwhile into a file of its own.
+  const whole = path.join(outDir, 'whole.jsonl');
+  const uninterruptedRun = startMigrate([
+    '--from',
+    from,
+    '--token',
+    token,
+    '--out',
+    whole,
+    '--rate',
+    '100',
+    '--only',
+    'users',
+  ]).done;
   const first = startMigrate([...args, '--concurrency', '1', '--rate', '4']);
   let exited = false;
   void first.done.then(() => (exited = true));
@@ -212,20 +226,7 @@ async function killedAndResumed(from: string, token: string) {
   const keys = itemsOf(records).map((record) => JSON.stringify([record.item.pk, record.item.sk]));
   expect(new Set(keys).size).toBe(keys.length);
 
-  // The same users' records as an uninterrupted crawl made now.
-  const whole = path.join(outDir, 'whole.jsonl');
-  const uninterrupted = await startMigrate([
-    '--from',
-    from,
-    '--token',
-    token,
-    '--out',
-    whole,
-    '--rate',
-    '100',
-    '--only',
-    'users',
-  ]).done;
+  const uninterrupted = await uninterruptedRun;
   expect(uninterrupted.code, uninterrupted.stderr).toBe(0);
   const mine = new Set(users.map((user) => `USER#${user.userid}`));
   const ofMine = (list: SiteRecord[]) =>

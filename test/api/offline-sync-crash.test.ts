@@ -115,13 +115,17 @@ describe('an offline journal cut by a crash', () => {
       else expect(['applied', 'already_applied']).toContain(result.status);
     }
     expect(results.some((result) => result.status === 'already_applied')).toBe(true);
-    for (const [index, start] of starts.entries()) {
-      const found = await secondCall('GET', `/work_log?client_guid=${start}`);
-      expect(found.body.results).toHaveLength(1);
-      expect(found.body.results[0]).toMatchObject({ status: 'complete', workorderid: `WO-crash-${index}` });
-      expect(found.body.results[0].work_data.map((value: { value: string }) => value.value)).toEqual([`p${index}`]);
-      const byWorkorder = await secondCall('GET', `/work_log?workorderid=WO-crash-${index}`);
-      expect(byWorkorder.body.results).toHaveLength(1);
-    }
+    await Promise.all(
+      starts.map(async (start, index) => {
+        const [found, byWorkorder] = await Promise.all([
+          secondCall('GET', `/work_log?client_guid=${start}`),
+          secondCall('GET', `/work_log?workorderid=WO-crash-${index}`),
+        ]);
+        expect(found.body.results).toHaveLength(1);
+        expect(found.body.results[0]).toMatchObject({ status: 'complete', workorderid: `WO-crash-${index}` });
+        expect(found.body.results[0].work_data.map((value: { value: string }) => value.value)).toEqual([`p${index}`]);
+        expect(byWorkorder.body.results).toHaveLength(1);
+      }),
+    );
   });
 });

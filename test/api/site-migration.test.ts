@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../support/api.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { runOperatorCommand } from '../support/operator-commands.ts';
-import { differingPaths, populateSite, readingsOf, type Population } from '../support/site-population.ts';
+import { differingPaths, onEachReading, populateSite, type Population } from '../support/site-population.ts';
 import { siteAt, type Site } from '../support/site-transfer.ts';
 
 const ADMIN_ENV = { STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password };
@@ -49,13 +49,15 @@ async function compare(
   tokenOn: (site: Site, token: string) => Promise<string>,
 ): Promise<Record<string, string[]>> {
   const differences: Record<string, string[]> = {};
-  for (const [path, token] of readingsOf(made)) {
-    const one = await before.call('GET', path, { token: await tokenOn(before, token) });
-    const other = await after.call('GET', path, { token: await tokenOn(after, token) });
+  await onEachReading(made, async (path, token) => {
+    const [one, other] = await Promise.all([
+      before.call('GET', path, { token: await tokenOn(before, token) }),
+      after.call('GET', path, { token: await tokenOn(after, token) }),
+    ]);
     expect(one.status, path).toBe(200);
     const paths = other.status === one.status ? differingPaths(one.body, other.body) : [`status ${other.status}`];
     if (paths.length > 0) differences[path] = paths;
-  }
+  });
   return differences;
 }
 

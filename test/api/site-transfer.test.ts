@@ -22,7 +22,7 @@ import {
   uploadSiteFile,
   type Site,
 } from '../support/site-transfer.ts';
-import { populateSite, readingsOf, withoutHosts, type Person, type Population } from '../support/site-population.ts';
+import { onEachReading, populateSite, withoutHosts, type Person, type Population } from '../support/site-population.ts';
 import { entityShape } from '../../shared/db/entity-schemas.ts';
 
 const ADMIN_ENV = { STEPWISE_ADMIN_EMAIL: ADMIN.email, STEPWISE_ADMIN_PASSWORD: ADMIN.password };
@@ -161,12 +161,14 @@ describe('round trip into an empty site', () => {
 
   it('every GET of every entity answers the same on both sites', async () => {
     const tokenOn = async (site: Site, token: string) => (token === 'admin' ? site.admin() : token);
-    for (const [path, token] of readingsOf(made)) {
-      const before = await source.call('GET', path, { token: await tokenOn(source, token) });
-      const after = await target.call('GET', path, { token: await tokenOn(target, token) });
+    await onEachReading(made, async (path, token) => {
+      const [before, after] = await Promise.all([
+        source.call('GET', path, { token: await tokenOn(source, token) }),
+        target.call('GET', path, { token: await tokenOn(target, token) }),
+      ]);
       expect(before.status, path).toBe(200);
       expect(withoutHosts(after.body), path).toEqual(withoutHosts(before.body));
-    }
+    });
   });
 
   it('a removed team, a SCIM-deleted account and what a revoked token wrote arrive as they were', async () => {

@@ -5,9 +5,9 @@
  * Members are seeded straight into DynamoDB (user and member items, as the team code writes
  * them); the assignments go through the API, which writes one stored row per member.
  */
-import autocannon from 'autocannon';
 import { BatchWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { localDb } from '../support/local-db.ts';
+import { pageLatency } from './alone.ts';
 
 const TABLE = 'stepwise';
 const FIRST_USERID = 2_000_000;
@@ -101,13 +101,6 @@ async function seedMembers(
       ExpressionAttributeValues: { ':n': count },
     }),
   );
-}
-
-async function pageLatency(url: string, token: string, seconds: number) {
-  const options = { url, connections: 4, headers: { authorization: `api ${token}` } };
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: seconds });
-  return { mean: result.latency.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 export async function courseAssigneesLatency(stack: Stack, token: string, seconds: number): Promise<void> {

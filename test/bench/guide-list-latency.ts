@@ -4,9 +4,9 @@
  * table: aim for a latency ratio <= 1.5. Guides are seeded straight into DynamoDB (BatchWrite),
  * built with the entity's own item builder so they are exactly what the API stores.
  */
-import autocannon from 'autocannon';
 import { guideToItem, type GuideRecord } from '../../shared/db/entities/guide.ts';
 import { guideRecord } from '../support/guide-record.ts';
+import { pageLatency } from './alone.ts';
 import { writeItems } from './seed-table.ts';
 
 const FIRST_GUIDEID = 1_000_000;
@@ -34,22 +34,6 @@ export function benchGuide(guideid: number, authorid: number): GuideRecord {
 /** Guides `from` .. `from + count - 1`, as the guide entity stores them. */
 function* benchGuideItems(from: number, count: number, authorid: number): Generator<Record<string, unknown>> {
   for (let guideid = from; guideid < from + count; guideid++) yield guideToItem(benchGuide(guideid, authorid));
-}
-
-async function pageLatency(
-  url: string,
-  token: string,
-  seconds: number,
-): Promise<{ mean: number; p99: number; rps: number; errors: number }> {
-  const options = { url, connections: 4, headers: { authorization: `api ${token}` } };
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: seconds });
-  return {
-    mean: result.latency.average,
-    p99: result.latency.p99,
-    rps: result.requests.average,
-    errors: result.errors + result.non2xx,
-  };
 }
 
 export async function guideListLatency(

@@ -14,7 +14,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import type { RunningStack } from '../support/local-stack-process.ts';
-import { onStackOfItsOwn, runsAlone } from './alone.ts';
+import { adminToken, createBenchUser, meanMedian, onStackOfItsOwn, runsAlone } from './alone.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 1.5);
@@ -33,12 +33,6 @@ export interface HandlerCpuFigures {
   segmentsPerRequest: number;
   source: string;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 type Reply = { ready?: boolean; ok?: boolean; error?: string; cpuUs: number; rps: number; segments: number };
 
@@ -61,22 +55,9 @@ async function run(child: ChildProcess, seconds: number): Promise<Reply> {
   return result;
 }
 
-async function login(stack: RunningStack): Promise<{ token: string; otherId: number }> {
-  const response = await fetch(`${stack.url}/user/token`, {
-    method: 'POST',
-    body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
-  });
-  const token = ((await response.json()) as { authToken: string }).authToken;
-  const created = await fetch(`${stack.url}/users`, {
-    method: 'POST',
-    headers: { authorization: `api ${token}` },
-    body: JSON.stringify({ email: `cpu.${Date.now()}@example.com`, username: 'Cpu Bench', password: 'Bench-pass-123' }),
-  });
-  return { token, otherId: ((await created.json()) as { userid: number }).userid };
-}
-
 export async function measureHandlerCpu(stack: RunningStack, cdkOut?: string): Promise<HandlerCpuFigures> {
-  const { token, otherId } = await login(stack);
+  const token = await adminToken(stack);
+  const otherId = await createBenchUser(stack, token, 'cpu', 'Cpu Bench');
   const children = new Map<Variant, ChildProcess>();
   try {
     for (const variant of VARIANTS) {
@@ -105,7 +86,7 @@ export async function measureHandlerCpu(stack: RunningStack, cdkOut?: string): P
       for (const variant of VARIANTS) row[variant] = await run(children.get(variant)!, ROUND_SECONDS);
       rounds.push(row);
     }
-    const of = (pick: (row: Record<Variant, Reply>) => number) => median(rounds.map(pick));
+    const of = (pick: (row: Record<Variant, Reply>) => number) => meanMedian(rounds.map(pick));
     return {
       cpuUs: Object.fromEntries(VARIANTS.map((v) => [v, of((row) => row[v].cpuUs)])) as Record<Variant, number>,
       rps: Object.fromEntries(VARIANTS.map((v) => [v, of((row) => row[v].rps)])) as Record<Variant, number>,

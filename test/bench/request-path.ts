@@ -20,12 +20,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { localDb } from '../support/local-db.ts';
 import { availableParallelism } from 'node:os';
+import { adminToken, createBenchUser, getLoad, meanMedian } from './alone.ts';
 import { CpuMeter, type CpuPerRequest, cpuBoundRatio, engineProcessOf, formatCpu } from './process-cpu.ts';
 
 const CONNECTIONS = 10;
@@ -53,12 +53,6 @@ export interface RequestPathFigures {
   otherCpu: CpuPerRequest;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /** Runs `call` from CONNECTIONS concurrent loops for `seconds`; calls per second and made. */
 async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<{ rps: number; requests: number }> {
   let count = 0;
@@ -73,38 +67,6 @@ async function loopRate(call: () => Promise<unknown>, seconds: number): Promise<
     }),
   );
   return { rps: count / ((Date.now() - started) / 1000), requests: count };
-}
-
-async function gatewayRate(url: string, token: string, seconds: number) {
-  const options = { url, connections: CONNECTIONS, headers: { authorization: `api ${token}` } };
-  const result = await autocannon({ ...options, duration: seconds });
-  return {
-    rps: result.requests.average,
-    requests: result.requests.total,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
-}
-
-async function login(stack: RunningStack): Promise<string> {
-  const response = await fetch(`${stack.url}/user/token`, {
-    method: 'POST',
-    body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
-  });
-  return ((await response.json()) as { authToken: string }).authToken;
-}
-
-async function createOtherUser(stack: RunningStack, token: string): Promise<number> {
-  const response = await fetch(`${stack.url}/users`, {
-    method: 'POST',
-    headers: { authorization: `api ${token}` },
-    body: JSON.stringify({
-      email: `bench.${Date.now()}@example.com`,
-      username: 'Bench User',
-      password: 'Bench-pass-123',
-    }),
-  });
-  return ((await response.json()) as { userid: number }).userid;
 }
 
 type Handler = (event: APIGatewayProxyEventV2, context: never) => Promise<unknown>;
@@ -159,8 +121,8 @@ export async function loadUsersHandler(
 }
 
 export async function measureRequestPath(stack: RunningStack, engine: string): Promise<RequestPathFigures> {
-  const token = await login(stack);
-  const otherId = await createOtherUser(stack, token);
+  const token = await adminToken(stack);
+  const otherId = await createBenchUser(stack, token, 'bench', 'Bench User');
   const db = localDb(stack.ddbEndpoint);
   const rawGet = () => db.send(new GetCommand({ TableName: 'stepwise', Key: { pk: `USER#${otherId}`, sk: 'USER' } }));
   const selfUrl = `${stack.url}/users/1`;
@@ -168,16 +130,16 @@ export async function measureRequestPath(stack: RunningStack, engine: string): P
 
   // Warm every path once (connections, caches, JIT), then interleave short rounds.
   await loopRate(rawGet, WARM_UP_SECONDS);
-  await gatewayRate(otherUrl, token, WARM_UP_SECONDS);
-  await gatewayRate(selfUrl, token, WARM_UP_SECONDS);
+  await getLoad(otherUrl, token, CONNECTIONS, WARM_UP_SECONDS);
+  await getLoad(selfUrl, token, CONNECTIONS, WARM_UP_SECONDS);
   const rounds: Array<{ raw: number; other: number; self: number; p99: number; errors: number }> = [];
   const engineProcess = engineProcessOf(stack.child.pid);
   const rawCpu = new CpuMeter({ engine: engineProcess });
   const otherCpu = new CpuMeter({ stack: stack.child.pid, engine: engineProcess });
   for (let round = 0; round < ROUNDS; round++) {
     const raw = await rawCpu.measure(() => loopRate(rawGet, ROUND_SECONDS));
-    const other = await otherCpu.measure(() => gatewayRate(otherUrl, token, ROUND_SECONDS));
-    const self = await gatewayRate(selfUrl, token, ROUND_SECONDS);
+    const other = await otherCpu.measure(() => getLoad(otherUrl, token, CONNECTIONS, ROUND_SECONDS));
+    const self = await getLoad(selfUrl, token, CONNECTIONS, ROUND_SECONDS);
     rounds.push({
       raw: raw.rps,
       other: other.rps,
@@ -187,7 +149,7 @@ export async function measureRequestPath(stack: RunningStack, engine: string): P
     });
   }
   db.destroy();
-  const of = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  const of = (pick: (round: (typeof rounds)[number]) => number) => meanMedian(rounds.map(pick));
   return {
     engine,
     rawRps: of((round) => round.raw),
@@ -278,8 +240,8 @@ export async function measureSequential(
   runs = SEQUENTIAL_RUNS,
   seconds = SEQUENTIAL_SECONDS,
 ): Promise<SequentialFigures> {
-  const token = await login(gateway);
-  const otherId = await createOtherUser(gateway, token);
+  const token = await adminToken(gateway);
+  const otherId = await createBenchUser(gateway, token, 'bench', 'Bench User');
   const Key = { pk: `USER#${otherId}`, sk: 'USER' };
   const { Item } = await localDb(gateway.ddbEndpoint).send(new GetCommand({ TableName: 'stepwise', Key }));
   const rawDb = localDb(rawStack.ddbEndpoint);
@@ -287,7 +249,7 @@ export async function measureSequential(
   const rawGet = () => rawDb.send(new GetCommand({ TableName: 'stepwise', Key }));
   const url = `${gateway.url}/users/${otherId}`;
   await loopRate(rawGet, WARM_UP_SECONDS);
-  await gatewayRate(url, token, WARM_UP_SECONDS);
+  await getLoad(url, token, CONNECTIONS, WARM_UP_SECONDS);
   const rawCpu = new CpuMeter({ engine: engineProcessOf(rawStack.child.pid) });
   const gatewayCpu = new CpuMeter({ stack: gateway.child.pid, engine: engineProcessOf(gateway.child.pid) });
   const rawRps: number[] = [];
@@ -295,7 +257,7 @@ export async function measureSequential(
   let errors = 0;
   for (let run = 0; run < runs; run++) rawRps.push((await rawCpu.measure(() => loopRate(rawGet, seconds))).rps);
   for (let run = 0; run < runs; run++) {
-    const result = await gatewayCpu.measure(() => gatewayRate(url, token, seconds));
+    const result = await gatewayCpu.measure(() => getLoad(url, token, CONNECTIONS, seconds));
     gatewayRps.push(result.rps);
     errors += result.errors;
   }

@@ -40,9 +40,14 @@ export async function assign(body: Record<string, unknown>, token?: string) {
 
 /** A course with one guide stage (and the given stage options), assigned to a fresh user. */
 export async function assignedTrainee(stage: Partial<StageBody> = {}, options: { due_within?: number } = {}) {
-  const guide = await stageGuide();
-  const course = await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, ...stage }] });
-  const trainee = await createUser();
+  // The trainee's account is made while the guide and course are (nothing of one needs the other).
+  const [{ guide, course }, trainee] = await Promise.all([
+    stageGuide().then(async (guide) => ({
+      guide,
+      course: await createCourse({ stages: [{ doctype: 'guide', docid: guide.guideid, ...stage }] }),
+    })),
+    createUser(),
+  ]);
   const assignment = await assign({ wikiid: course.wikiid, userid: trainee.userid, ...options });
   return { guide, course, trainee, assignment };
 }

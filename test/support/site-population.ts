@@ -80,6 +80,21 @@ export async function populateSite(site: Site): Promise<Population> {
   const [author, trainee, approver] = await Promise.all([person(site, ['Author']), person(site), person(site)]);
   made.people = [author, trainee, approver];
 
+  // Uploaded first: the team, wikis and guide are made while the image is processed.
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#cc6633' } })
+    .png()
+    .toBuffer();
+  const upload = await ok(
+    call('POST', '/user/media/uploads', {
+      token: author.token,
+      query: { file: 'nozzle.png' },
+      rawBody: png,
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+    'upload',
+  );
+  made.imageid = upload.id;
+
   const team = await ok(
     call('POST', '/teams', { token: admin, body: { name: 'Line 3', description: 'Night shift' } }),
     'team',
@@ -107,22 +122,12 @@ export async function populateSite(site: Site): Promise<Population> {
     'wiki',
   );
 
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#cc6633' } })
-    .png()
-    .toBuffer();
-  const upload = await ok(
-    call('POST', '/user/media/uploads', {
-      token: author.token,
-      query: { file: 'nozzle.png' },
-      rawBody: png,
-      headers: { 'content-type': 'application/octet-stream' },
-    }),
-    'upload',
-  );
-  made.imageid = upload.id;
-  // Ready before anything is exported: an item exported mid-processing is processed again by the
-  // target after its import, and its `/igi/` original is missing there until that ends. Under
-  // load processing takes seconds, so the wait is long and ends in an error, never silently.
+  let guide = await newGuide(site, author, made.category, 'Replace the nozzle');
+  made.guideid = guide.guideid;
+  // Ready before a step shows it (steps take ready media only) and before anything is exported: an
+  // item exported mid-processing is processed again by the target after its import, and its `/igi/`
+  // original is missing there until that ends. Under load processing takes seconds, so the wait is
+  // long and ends in an error, never silently.
   let ready = false;
   for (const deadline = Date.now() + 60_000; !ready && Date.now() < deadline; ) {
     const item = await call('GET', `/user/media/GuideImage/${upload.id}`, { token: author.token });
@@ -130,9 +135,6 @@ export async function populateSite(site: Site): Promise<Population> {
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   if (!ready) throw new Error(`populateSite: image ${upload.id} was not processed within 60 s`);
-
-  let guide = await newGuide(site, author, made.category, 'Replace the nozzle');
-  made.guideid = guide.guideid;
   for (const [index, text] of ['Unplug the printer.', 'Wait until cool.'].entries()) {
     guide = await ok(
       call('POST', `/guides/${guide.guideid}/steps`, {
@@ -441,6 +443,26 @@ export function readingsOf(made: Population): Array<[string, string]> {
     [`/guides/${made.tokenGuideid}`, 'admin'],
     [`/comments/${made.tokenCommentid}`, 'admin'],
   ];
+}
+
+/**
+ * Runs `read` on every reading of `made`, a few at a time: the two sites answer side by side
+ * rather than one GET after another. Resolves when all have; the first failure rejects.
+ */
+export async function onEachReading(
+  made: Population,
+  read: (path: string, token: string) => Promise<void>,
+  concurrency = 4,
+): Promise<void> {
+  const readings = readingsOf(made);
+  let next = 0;
+  const worker = async () => {
+    while (next < readings.length) {
+      const [path, token] = readings[next++]!;
+      await read(path, token);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 /** A body with hosts and presigned query strings out of its URLs (they differ between stacks). */

@@ -5,14 +5,15 @@
  * A stack of its own: the API stack is near CloudFormation's 500 resources, and the stateful
  * stack cannot point at the API (the API stack already depends on it). Decision 181.
  */
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Canary, Code, Runtime, Schedule } from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
 import { API_BASE_PATH } from '../../../shared/http/route.ts';
 import { addAlarm } from '../constructs/alarm.ts';
+import { privateBucketBaseProps } from '../constructs/private-bucket-props.ts';
 
 /** Between two canary runs: 4,320 runs a month, about $5 at the list price of $0.0012 a run. */
 export const CANARY_MINUTES = 10;
@@ -51,12 +52,7 @@ export class MonitoringStack extends Stack {
     super(scope, id, props);
     // What each run leaves (its log, the answer): kept a month, for a failure's story.
     this.artifactsBucket = new Bucket(this, 'CanaryArtifacts', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...privateBucketBaseProps(),
       lifecycleRules: [{ id: 'expire-canary-runs', expiration: Duration.days(30) }],
     });
     this.canary = new Canary(this, 'HealthCanary', {

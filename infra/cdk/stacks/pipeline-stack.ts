@@ -5,18 +5,16 @@
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Bucket, EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { moduleImportDefinition, moduleImportTasks } from '../../../functions/pipeline/module-import.definition.ts';
-import type { PipelineTask } from '../../../functions/pipeline/pipeline-task.definition.ts';
 import { objectCreatedTriggers } from '../../../functions/pipeline/triggers.ts';
 import { addAlarm } from '../constructs/alarm.ts';
 import { ProjectFunction } from '../constructs/project-function.ts';
+import { requiredAccess, taskStateMachine } from '../constructs/task-state-machine.ts';
 import { functionEnvironment } from '../function-environment.ts';
 import { type FunctionAccess, grantFunctionAccess } from '../grants.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../../shared/storage/media-objects.ts';
@@ -103,9 +101,6 @@ export const TRIGGER_ACCESS: Record<string, FunctionAccess> = {
   },
 };
 
-const TASK_MEMORY_MB = 1024;
-/** The Lambda timeout stays below the Task state's, so a slow run fails as a Lambda error. */
-const TASK_TIMEOUT_MARGIN_SECONDS = 5;
 const DEFAULT_TASK_STATE_TIMEOUT_SECONDS = 60;
 
 export interface PipelineStackProps extends StackProps {
@@ -120,7 +115,7 @@ export class PipelineStack extends Stack {
   readonly importStateMachine: StateMachine;
   readonly siteExportStateMachine: StateMachine;
   readonly siteImportStateMachine: StateMachine;
-  readonly taskFunctions: Record<string, ProjectFunction> = {};
+  readonly taskFunctions: Record<string, ProjectFunction>;
   readonly triggerFunctions: Record<string, ProjectFunction> = {};
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
@@ -128,36 +123,12 @@ export class PipelineStack extends Stack {
     const { settings } = props;
     const environment = functionEnvironment(settings, props);
 
-    const definitionSubstitutions: Record<string, string> = {};
-    for (const task of moduleImportTasks) {
-      const access = PIPELINE_TASK_ACCESS[task.stateName];
-      if (!access)
-        throw new Error(
-          `Pipeline task ${task.stateName} has no entry in PIPELINE_TASK_ACCESS (infra/cdk/stacks/pipeline-stack.ts)`,
-        );
-
-      const taskFunction = new ProjectFunction(this, task.stateName, {
-        entry: repoPath(task.entry),
-        handlerExport: task.exportName,
-        description: `Stepwise module import step ${task.stateName}`,
-        environment,
-        memoryMb: TASK_MEMORY_MB,
-        timeoutSeconds: taskStateTimeoutSeconds(task) - TASK_TIMEOUT_MARGIN_SECONDS,
-        logRetention: settings.logRetentionDays,
-        logLevel: settings.logLevel,
-        alarmTopic: props.alarmTopic,
-      });
-      grantFunctionAccess(taskFunction, access, { ...props, mailFrom: settings.mailFrom });
-      this.taskFunctions[task.stateName] = taskFunction;
-      definitionSubstitutions[task.substitution] = taskFunction.function.functionArn;
-    }
-
     for (const trigger of objectCreatedTriggers) {
-      const access = TRIGGER_ACCESS[trigger.name];
-      if (!access)
-        throw new Error(
-          `S3 trigger ${trigger.name} has no entry in TRIGGER_ACCESS (infra/cdk/stacks/pipeline-stack.ts)`,
-        );
+      const access = requiredAccess(
+        TRIGGER_ACCESS,
+        trigger.name,
+        'TRIGGER_ACCESS (infra/cdk/stacks/pipeline-stack.ts)',
+      );
       const triggerFunction = new ProjectFunction(this, trigger.name, {
         entry: repoPath(trigger.entry),
         handlerExport: trigger.exportName,
@@ -185,33 +156,27 @@ export class PipelineStack extends Stack {
       this.triggerFunctions[trigger.name] = triggerFunction;
     }
 
-    this.importStateMachine = new StateMachine(this, 'ModuleImport', {
-      stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromString(JSON.stringify(moduleImportDefinition)),
-      definitionSubstitutions,
-      logs: {
-        destination: new LogGroup(this, 'ModuleImportLogs', { retention: settings.logRetentionDays }),
-        level: LogLevel.ALL,
-        includeExecutionData: true,
-      },
-      tracingEnabled: true,
-    });
-    // A definition given as a string is opaque to CDK, so the invoke grant is explicit: the
-    // unqualified ARNs the definition names, not grantInvoke's extra `<arn>:*` for versions.
-    this.importStateMachine.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: Object.values(this.taskFunctions).map((taskFunction) => taskFunction.function.functionArn),
-      }),
-    );
-
-    // Site export and import (site-transfer-machines.ts).
-    const transfer = siteTransferStateMachines(this, {
+    // What every state machine of the stack gives its task functions.
+    const machineProps = {
       settings,
       environment,
       alarmTopic: props.alarmTopic,
       grants: { ...props, mailFrom: settings.mailFrom },
+    };
+    const moduleImport = taskStateMachine(this, 'ModuleImport', {
+      definition: moduleImportDefinition,
+      tasks: moduleImportTasks,
+      access: PIPELINE_TASK_ACCESS,
+      accessTable: 'PIPELINE_TASK_ACCESS (infra/cdk/stacks/pipeline-stack.ts)',
+      label: 'module import',
+      defaultTaskTimeoutSeconds: DEFAULT_TASK_STATE_TIMEOUT_SECONDS,
+      ...machineProps,
     });
+    this.importStateMachine = moduleImport.stateMachine;
+    this.taskFunctions = moduleImport.taskFunctions;
+
+    // Site export and import (site-transfer-machines.ts).
+    const transfer = siteTransferStateMachines(this, machineProps);
     this.siteExportStateMachine = transfer.exportMachine;
     this.siteImportStateMachine = transfer.importMachine;
 
@@ -228,9 +193,4 @@ export class PipelineStack extends Stack {
       topic: props.alarmTopic,
     });
   }
-}
-
-function taskStateTimeoutSeconds(task: PipelineTask): number {
-  const states = moduleImportDefinition.States as Record<string, { TimeoutSeconds?: number }>;
-  return states[task.stateName]?.TimeoutSeconds ?? DEFAULT_TASK_STATE_TIMEOUT_SECONDS;
 }

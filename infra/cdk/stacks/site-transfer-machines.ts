@@ -4,10 +4,8 @@
  * runner executes, with the ARNs of their task functions filled in.
  */
 import { Duration, type Stack } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import {
   siteExportDefinition,
   siteExportTasks,
@@ -17,11 +15,10 @@ import {
 } from '../../../functions/pipeline/site-transfer.definition.ts';
 import type { PipelineTask } from '../../../functions/pipeline/pipeline-task.definition.ts';
 import { addAlarm } from '../constructs/alarm.ts';
-import { ProjectFunction } from '../constructs/project-function.ts';
-import { type FunctionAccess, grantFunctionAccess, type GrantTargets } from '../grants.ts';
+import { taskStateMachine } from '../constructs/task-state-machine.ts';
+import type { FunctionAccess, GrantTargets } from '../grants.ts';
 import { SITE_TRANSFER_PREFIX } from '../../../shared/site-archive/keys.ts';
 import { SEARCH_INDEX_PREFIX } from '../../../shared/search/keys.ts';
-import { repoPath } from '../../repo-paths.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
 const TRANSFER = [SITE_TRANSFER_PREFIX];
@@ -66,54 +63,20 @@ export const SITE_TRANSFER_TASK_ACCESS: Record<string, FunctionAccess> = {
   MarkSiteImportFailed: JOB,
 };
 
-const TASK_MEMORY_MB = 1024;
-const TASK_TIMEOUT_MARGIN_SECONDS = 5;
-
 export function siteTransferStateMachines(
   stack: Stack,
   props: { settings: SiteSettings; environment: Record<string, string>; alarmTopic: ITopic; grants: GrantTargets },
 ): { exportMachine: StateMachine; importMachine: StateMachine } {
   const machine = (name: string, definition: object, tasks: PipelineTask[]) => {
-    const substitutions: Record<string, string> = {};
-    const functions: ProjectFunction[] = [];
-    for (const task of tasks) {
-      const access = SITE_TRANSFER_TASK_ACCESS[task.stateName];
-      if (!access) throw new Error(`Site transfer task ${task.stateName} has no entry in SITE_TRANSFER_TASK_ACCESS`);
-      const states = (definition as { States: Record<string, { TimeoutSeconds?: number }> }).States;
-      const taskFunction = new ProjectFunction(stack, task.stateName, {
-        entry: repoPath(task.entry),
-        handlerExport: task.exportName,
-        description: `Stepwise ${name} step ${task.stateName}`,
-        environment: props.environment,
-        memoryMb: TASK_MEMORY_MB,
-        timeoutSeconds:
-          (states[task.stateName]?.TimeoutSeconds ?? STEP_TASK_TIMEOUT_SECONDS) - TASK_TIMEOUT_MARGIN_SECONDS,
-        logRetention: props.settings.logRetentionDays,
-        logLevel: props.settings.logLevel,
-        alarmTopic: props.alarmTopic,
-      });
-      grantFunctionAccess(taskFunction, access, props.grants);
-      substitutions[task.substitution] = taskFunction.function.functionArn;
-      functions.push(taskFunction);
-    }
-    const stateMachine = new StateMachine(stack, name, {
-      stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromString(JSON.stringify(definition)),
-      definitionSubstitutions: substitutions,
-      logs: {
-        destination: new LogGroup(stack, `${name}Logs`, { retention: props.settings.logRetentionDays }),
-        level: LogLevel.ALL,
-        // Execution data is `{ exportid | importid, done }`; job state stays in the table.
-        includeExecutionData: true,
-      },
-      tracingEnabled: true,
+    const { stateMachine } = taskStateMachine(stack, name, {
+      definition,
+      tasks,
+      access: SITE_TRANSFER_TASK_ACCESS,
+      accessTable: 'SITE_TRANSFER_TASK_ACCESS (infra/cdk/stacks/site-transfer-machines.ts)',
+      label: name,
+      defaultTaskTimeoutSeconds: STEP_TASK_TIMEOUT_SECONDS,
+      ...props,
     });
-    stateMachine.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: functions.map((fn) => fn.function.functionArn),
-      }),
-    );
     addAlarm(stack, `${name}FailedAlarm`, {
       metric: stateMachine.metricFailed({ period: Duration.minutes(5) }),
       threshold: 1,

@@ -7,14 +7,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, type ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type BucketProps,
-  HttpMethods,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import { Bucket, type BucketProps, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -22,6 +15,7 @@ import type { Construct } from 'constructs';
 import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../../shared/db/table.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_PDF_PREFIX } from '../../../shared/storage/media-objects.ts';
 import { MODULE_CONTENT_PREFIX } from '../../../shared/storage/module-objects.ts';
+import { privateBucketBaseProps } from '../constructs/private-bucket-props.ts';
 import { createSearchCollection, type SearchCollection } from '../search-collection.ts';
 import type { SiteSettings } from '../site-settings.ts';
 
@@ -110,18 +104,7 @@ export class StatefulStack extends Stack {
     // (decisions 197, 198). Its distribution id cannot be named here without the two stacks
     // depending on each other, so the grant is to this account's distributions, and to `igi/`
     // alone: what `/igi/` holds is readable by its guid anyway; originals stay out of reach.
-    this.mediaBucket.addToResourcePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
-        actions: ['s3:GetObject'],
-        resources: [this.mediaBucket.arnForObjects(`${MEDIA_DERIVED_PREFIX}*`)],
-        conditions: {
-          StringEquals: { 'AWS:SourceAccount': this.account },
-          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
-        },
-      }),
-    );
+    allowDistributionReads(this.mediaBucket, MEDIA_DERIVED_PREFIX);
 
     this.modulesBucket = new Bucket(this, 'ModulesBucket', {
       ...privateBucketProps(),
@@ -131,18 +114,7 @@ export class StatefulStack extends Stack {
     // The content origin (content stack, decision 318) reads extracted packages through origin
     // access control: `content/` alone, as for `/igi/` above; the uploaded zips and the search
     // index stay out of reach, and only a sound launch token (checked at the edge) gets through.
-    this.modulesBucket.addToResourcePolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
-        actions: ['s3:GetObject'],
-        resources: [this.modulesBucket.arnForObjects(`${MODULE_CONTENT_PREFIX}*`)],
-        conditions: {
-          StringEquals: { 'AWS:SourceAccount': this.account },
-          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
-        },
-      }),
-    );
+    allowDistributionReads(this.modulesBucket, MODULE_CONTENT_PREFIX);
 
     this.alarmTopic = new Topic(this, 'AlarmTopic', {
       displayName: `${settings.stackPrefix} alarms`,
@@ -184,16 +156,31 @@ export class StatefulStack extends Stack {
   }
 }
 
+/**
+ * Lets this account's CloudFront distributions read the objects under `prefix` (origin access
+ * control); nothing else of the bucket.
+ */
+function allowDistributionReads(bucket: Bucket, prefix: string): void {
+  const stack = Stack.of(bucket);
+  bucket.addToResourcePolicy(
+    new PolicyStatement({
+      effect: Effect.ALLOW,
+      principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+      actions: ['s3:GetObject'],
+      resources: [bucket.arnForObjects(`${prefix}*`)],
+      conditions: {
+        StringEquals: { 'AWS:SourceAccount': stack.account },
+        ArnLike: { 'AWS:SourceArn': `arn:${stack.partition}:cloudfront::${stack.account}:distribution/*` },
+      },
+    }),
+  );
+}
+
 /** Private, versioned, encrypted, TLS-only, never deleted with the stack. */
 function privateBucketProps(): BucketProps {
   return {
+    ...privateBucketBaseProps(),
     versioned: true,
-    encryption: BucketEncryption.S3_MANAGED,
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    enforceSSL: true,
-    minimumTLSVersion: 1.2,
-    removalPolicy: RemovalPolicy.RETAIN,
     lifecycleRules: [
       // Versioning keeps overwritten and deleted objects for recovery, not forever.
       { id: 'expire-old-versions', noncurrentVersionExpiration: Duration.days(90) },

@@ -21,7 +21,7 @@ import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { batchGetInOrder } from '../batch.ts';
 import { queryPage } from '../paging.ts';
 import { isConditionFailed, isLostRace } from '../retry.ts';
-import { transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
+import { createItemWrite, transactWrite, TransactionConditionFailed, type LabelledWrite } from '../transactions.ts';
 import type { DomainEvent } from '../../domain/events/catalogue.ts';
 import { type StoredEvent, storedEventSchema } from '../../domain/events/stored-event.ts';
 import { parseStored } from '../stored-item.ts';
@@ -100,25 +100,16 @@ export function outboxPut(event: DomainEvent, label = `event:${event.name}`): La
 
 function recordPut(record: OutboxEventRecord, label: string): LabelledWrite {
   const { entity: subject, ...fields } = record;
-  return {
-    label,
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...outboxKey(record),
-          entity: OUTBOX_ENTITY,
-          [INDEXES.gsi1.pk]: PENDING_PARTITION,
-          [INDEXES.gsi1.sk]: `${record.sequence}#${record.entity}`,
-          [TTL_ATTRIBUTE]: record.occurred_at + RETENTION_SECONDS,
-          ...fields,
-          // `entity` names the item type on every item of the table; the event's entity is `subject`.
-          subject,
-        } satisfies z.input<typeof outboxEventItemSchema>,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
+  return createItemWrite(label, {
+    ...outboxKey(record),
+    entity: OUTBOX_ENTITY,
+    [INDEXES.gsi1.pk]: PENDING_PARTITION,
+    [INDEXES.gsi1.sk]: `${record.sequence}#${record.entity}`,
+    [TTL_ATTRIBUTE]: record.occurred_at + RETENTION_SECONDS,
+    ...fields,
+    // `entity` names the item type on every item of the table; the event's entity is `subject`.
+    subject,
+  } satisfies z.input<typeof outboxEventItemSchema>);
 }
 
 /** Writes an event that is a change of its own (a webhook ping); returns it as stored. */
@@ -166,22 +157,13 @@ export function newOutboxItem(record: DynamoDBRecord): Record<string, unknown> |
  * it is absent: a transaction carrying it fails when it was done before.
  */
 export function emittedMarkerWrite(marker: string, name: string, label = 'emitted-marker'): LabelledWrite {
-  return {
-    label,
-    item: {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          pk: `EMITTED#${marker}`,
-          sk: 'EMITTED',
-          entity: 'EmittedMarker',
-          name,
-          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
-        } satisfies z.input<typeof emittedMarkerItemSchema>,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
+  return createItemWrite(label, {
+    pk: `EMITTED#${marker}`,
+    sk: 'EMITTED',
+    entity: 'EmittedMarker',
+    name,
+    [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + 400 * 24 * 3600,
+  } satisfies z.input<typeof emittedMarkerItemSchema>);
 }
 
 /**

@@ -192,8 +192,8 @@ export interface MemoryCrawl extends CrawlRun {
   isUnexposed(what: string): boolean;
 }
 
-export function memoryCrawl(token: string, options: { done?: Iterable<string> } = {}): MemoryCrawl {
-  const { context, run } = recordingContext(httpSource(token), { done: options.done, onDuplicate: 'replace' });
+export function memoryCrawl(token: string, options: Pick<RecorderOptions, 'done' | 'onlyUnits'> = {}): MemoryCrawl {
+  const { context, run } = recordingContext(httpSource(token), { ...options, onDuplicate: 'replace' });
   return {
     ...run,
     context,
