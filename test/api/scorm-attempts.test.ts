@@ -7,7 +7,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, site, siteUrl } from '../support/api.ts';
 import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { zip } from '../support/module-packages.ts';
-import { scorm12MultiPackage, scorm2004FourthPackage, scorm2004ThirdPackage } from '../support/scorm-packages.ts';
+import {
+  scorm12MultiPackage,
+  scorm2004FourthPackage,
+  scorm2004ThirdPackage,
+  sequenced2004Manifest,
+} from '../support/scorm-packages.ts';
 
 let admin: string;
 
@@ -359,25 +364,9 @@ const scoItem = (id: string, sequencing = '') =>
 async function package2004(title: string, body: string): Promise<Buffer> {
   const ids = [...body.matchAll(/identifierref="R-([^"]+)"/g)].map((match) => match[1]!);
   return zip({
-    'imsmanifest.xml': manifest2004(title, body),
+    'imsmanifest.xml': sequenced2004Manifest(title, body),
     ...Object.fromEntries(ids.map((id) => [`${id}.html`, `<!doctype html><title>${id}</title>`])),
   });
-}
-
-function manifest2004(title: string, body: string): string {
-  const ids = [...body.matchAll(/identifierref="R-([^"]+)"/g)].map((match) => match[1]!);
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="com.example.sequenced" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
-  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3">
-  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>${title}</title>${body}
-    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
-  </organization></organizations>
-  <resources>${ids
-    .map((id) => `<resource identifier="R-${id}" type="webcontent" adlcp:scormType="sco" href="${id}.html"/>`)
-    .join('')}</resources>
-</manifest>`;
 }
 
 /** The SCO the player page launches (from its launch data), with the answer's status and text. */

@@ -13,7 +13,7 @@ import { api, createUser, loginAdmin, site, siteUrl, type TestUser } from '../su
 import { launchChromium } from '../support/chromium.ts';
 import { assignedModule, entryOf, getAssignment } from '../support/courses.ts';
 import { scorm12Manifest, scorm2004Manifest, zip } from '../support/module-packages.ts';
-import { scorm12MultiPackage } from '../support/scorm-packages.ts';
+import { scorm12MultiPackage, sequenced2004Manifest } from '../support/scorm-packages.ts';
 
 // Functions run in the page: `globalThis.document` there; this project compiles without DOM types.
 type PageGlobal = any;
@@ -224,26 +224,16 @@ mark('done', 1);`,
 
   it('SCORM 2004 sequencing on a phone: control modes drive continue, request_valid and the TOC; the tree rolls up', async () => {
     // one, two, and a cluster that flows but cannot be chosen (choice="false") holding three.
-    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="com.example.flow" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
-  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>Flow</title>
-    <item identifier="one" identifierref="R1"><title>One</title></item>
-    <item identifier="two" identifierref="R2"><title>Two</title></item>
+    const manifest = sequenced2004Manifest(
+      'Flow',
+      `
+    <item identifier="one" identifierref="R-one"><title>One</title></item>
+    <item identifier="two" identifierref="R-two"><title>Two</title></item>
     <item identifier="extra"><title>Extra</title>
-      <item identifier="three" identifierref="R3"><title>Three</title></item>
+      <item identifier="three" identifierref="R-three"><title>Three</title></item>
       <imsss:sequencing><imsss:controlMode choice="false" flow="true"/></imsss:sequencing>
-    </item>
-    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
-  </organization></organizations>
-  <resources>
-    <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="one.html"><file href="one.html"/></resource>
-    <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="two.html"><file href="two.html"/></resource>
-    <resource identifier="R3" type="webcontent" adlcp:scormType="sco" href="three.html">
-      <file href="three.html"/></resource>
-  </resources>
-</manifest>`;
+    </item>`,
+    );
     // Each SCO reports what the runtime says is valid, completes, and asks to continue.
     const step = (name: string) =>
       sco(
@@ -296,21 +286,16 @@ if ('${name}' !== 'two') api.Terminate('');`,
 
   it("a post-condition retry: the page delivers what the server's sequencing rules decide (decision 335)", async () => {
     // root (flow) > [quiz: retried while not satisfied]; the quiz fails its first round and passes its second.
-    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="com.example.retry" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
-  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>Retry</title>
-    <item identifier="quiz" identifierref="R1"><title>Quiz</title>
+    const manifest = sequenced2004Manifest(
+      'Retry',
+      `
+    <item identifier="quiz" identifierref="R-quiz"><title>Quiz</title>
       <imsss:sequencing><imsss:sequencingRules><imsss:postConditionRule>
         <imsss:ruleConditions><imsss:ruleCondition condition="satisfied" operator="not"/></imsss:ruleConditions>
         <imsss:ruleAction action="retry"/>
       </imsss:postConditionRule></imsss:sequencingRules></imsss:sequencing>
-    </item>
-    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
-  </organization></organizations>
-  <resources><resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="quiz.html"/></resources>
-</manifest>`;
+    </item>`,
+    );
     const key = `quiz-${Date.now()}-${Math.random()}`;
     const pkg = await zip({
       'imsmanifest.xml': manifest,
@@ -340,25 +325,17 @@ api.Terminate('');`,
   it('a SCO the sequencing refuses (disabled, out of attempts) gets a clear 409 page, on a desktop and a phone', async () => {
     // root (choice, flow) > [once (one attempt), a disabled SCO with a long unbroken title]
     const long = 'Final_assessment_for_certification_part_two_of_three_(locked_until_the_unit_is_passed)';
-    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="com.example.refused" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
-  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
-  <organizations default="ORG"><organization identifier="ORG"><title>Refused</title>
-    <item identifier="once" identifierref="R1"><title>Once</title>
+    const manifest = sequenced2004Manifest(
+      'Refused',
+      `
+    <item identifier="once" identifierref="R-once"><title>Once</title>
       <imsss:sequencing><imsss:limitConditions attemptLimit="1"/></imsss:sequencing></item>
-    <item identifier="locked" identifierref="R2"><title>${long}</title>
+    <item identifier="locked" identifierref="R-locked"><title>${long}</title>
       <imsss:sequencing><imsss:sequencingRules><imsss:preConditionRule>
         <imsss:ruleConditions><imsss:ruleCondition condition="always"/></imsss:ruleConditions>
         <imsss:ruleAction action="disabled"/>
-      </imsss:preConditionRule></imsss:sequencingRules></imsss:sequencing></item>
-    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
-  </organization></organizations>
-  <resources>
-    <resource identifier="R1" type="webcontent" adlcp:scormType="sco" href="once.html"/>
-    <resource identifier="R2" type="webcontent" adlcp:scormType="sco" href="locked.html"/>
-  </resources>
-</manifest>`;
+      </imsss:preConditionRule></imsss:sequencingRules></imsss:sequencing></item>`,
+    );
     const pkg = await zip({
       'imsmanifest.xml': manifest,
       'once.html': sco('API_1484_11', "mark('done', 1);"),

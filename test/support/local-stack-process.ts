@@ -43,7 +43,9 @@ export function startStackProcess(env: Record<string, string> = {}): Promise<Run
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      // Past the stack's own bounded stop: it ends DynamoDB Local by pid, up to 10 s (infra/local/dynamodb.ts).
+      // A shorter grace killed stacks mid-stop on a loaded machine and left their JVM running.
+      setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
     });
   process.once('exit', () => child.kill('SIGKILL'));
   let stderr = '';

@@ -153,3 +153,23 @@ export function scorm2004Fourth(title: string): string {
 export function scorm2004FourthPackage(title = 'Fourth Edition'): Promise<Buffer> {
   return zip({ 'imsmanifest.xml': scorm2004Fourth(title), 'l1.html': page('Lesson 1'), 'l2.html': page('Lesson 2') });
 }
+
+/**
+ * A 2004 4th edition manifest around `body` (the organization's items, sequencing included): the
+ * root flows and allows choice, and each `identifierref="R-<id>"` gets a SCO resource `<id>.html`.
+ */
+export function sequenced2004Manifest(title: string, body: string): string {
+  const ids = [...body.matchAll(/identifierref="R-([^"]+)"/g)].map((match) => match[1]!);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="com.example.sequenced" version="1" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3" xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
+  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3">
+  <metadata><schema>ADL SCORM</schema><schemaversion>2004 4th Edition</schemaversion></metadata>
+  <organizations default="ORG"><organization identifier="ORG"><title>${title}</title>${body}
+    <imsss:sequencing><imsss:controlMode choice="true" flow="true"/></imsss:sequencing>
+  </organization></organizations>
+  <resources>${ids
+    .map((id) => `<resource identifier="R-${id}" type="webcontent" adlcp:scormType="sco" href="${id}.html"/>`)
+    .join('')}</resources>
+</manifest>`;
+}

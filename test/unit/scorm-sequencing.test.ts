@@ -180,7 +180,7 @@ describe('limit conditions (UP.1)', () => {
 
   // root (flow) > [unit (attemptAbsoluteDurationLimit 1 min) > [a, b], c (a pre rule reads timeLimitExceeded)]
   const timed = structure(
-    cluster('unit', sco('a') + sco('b'), seq(FLOW + '<imsss:limitConditions attemptAbsoluteDurationLimit="PT1M"/>')) +
+    cluster('unit', sco('a') + sco('b'), seq(`${FLOW}<imsss:limitConditions attemptAbsoluteDurationLimit="PT1M"/>`)) +
       sco('c', seq('<imsss:limitConditions attemptAbsoluteDurationLimit="PT0H0M30S"/>')),
   );
   it.each([
