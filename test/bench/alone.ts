@@ -32,7 +32,7 @@ export async function adminToken(stack: RunningStack): Promise<string> {
     method: 'POST',
     body: JSON.stringify({ email: 'admin@example.com', password: 'stepwise-admin' }),
   });
-  if (response.status !== 200) throw new Error(`bench: the admin's login answered ${response.status}`);
+  if (response.status !== 201) throw new Error(`bench: the admin's login answered ${response.status}`);
   return ((await response.json()) as { authToken: string }).authToken;
 }
 
