@@ -16,4 +16,4 @@ export type DraftsInput = z.output<typeof draftsBody>;
 export type StartByUrlInput = z.output<typeof startByUrlBody>;
 
 /** A commit of one SCO's CMI data (decision 271): one schema for this route and the player page's. */
-export { commitInputSchema as commitBody, type CommitInput } from '../../shared/training/scorm-attempts.ts';
+export { commitInputSchema as commitBody, type CommitInput } from '../../shared/training/scorm-commit-input.ts';

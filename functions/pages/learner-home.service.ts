@@ -32,7 +32,7 @@ import { stageDocuments } from '../../shared/training/documents.ts';
 import { levelNames } from '../../shared/views/competency-views.ts';
 import { guideUrl } from '../../shared/views/guide-views.ts';
 import { coursePath } from '../../shared/views/course-views.ts';
-import { wikiUrl } from '../../shared/views/wiki-views.ts';
+import { wikiUrl } from '../../shared/domain/wiki-namespaces.ts';
 
 /** Bounds of one home page: a learner's own lists, and a trainer's team matrix. */
 export const HOME_LIMITS = { acknowledgements: 50, teams: 5, members: 50, teamChoices: 100 } as const;

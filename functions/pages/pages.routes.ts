@@ -5,12 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { config, siteUrl } from '../../shared/config.ts';
-import { IMAGE_SIZES } from '../../shared/domain/media.ts';
+import { DEFAULT_AVATAR_PATH, IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX, MEDIA_PDF_PREFIX } from '../../shared/storage/media-objects.ts';
 import { SEARCH_INDEX_PREFIX } from '../../shared/search/keys.ts';
-import { DEFAULT_AVATAR_PATH } from '../../shared/views/user-views.ts';
-import { wikiUrl } from '../../shared/views/wiki-views.ts';
+import { wikiUrl } from '../../shared/domain/wiki-namespaces.ts';
 import { clientFileRoute } from './client.routes.ts';
 import { DEFAULT_AVATAR_PNG_BASE64 } from './default-avatar-png.ts';
 import { editorRoutes } from './editor.routes.ts';

@@ -21,7 +21,6 @@ import {
   plainExcerpt,
   wikiListItem,
   wikiRef,
-  wikiUrl,
   type WikiIdentification,
   type WikiRevisionView,
 } from '../../shared/views/wiki-views.ts';
@@ -33,6 +32,7 @@ import {
   canonicalTitle,
   parseNamespace,
   titleProblem,
+  wikiUrl,
   type WikiNamespace,
 } from '../../shared/domain/wiki-namespaces.ts';
 import { requireNamespace, requirePage } from '../../shared/content/wiki-pages.ts';

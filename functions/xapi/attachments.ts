@@ -6,13 +6,15 @@
  * x5c certificate when the header carries one).
  */
 import { createHash } from 'node:crypto';
-import { base64url, compactVerify, decodeProtectedHeader, importX509 } from 'jose';
 import { BadRequestError } from '../../shared/domain/errors.ts';
 import { canonicalJson } from '../../shared/domain/canonical-json.ts';
 import { isObject, type JsonObject } from '../../shared/domain/xapi/statement-rules.ts';
 import { getObjectBytes, putObject } from '../../shared/storage/objects.ts';
 import { xapiAttachmentKey, xapiBucket } from '../../shared/storage/xapi-objects.ts';
 import type { Part } from './xapi-protocol.ts';
+
+/** jose, loaded with the first signed statement (its side bundle, decision 355). */
+const jose = () => import('#jose');
 
 export const SIGNATURE_USAGE = 'http://adlnet.gov/expapi/attachments/signature';
 /** The most bytes one attachment may have (the request as a whole is bounded by the gateway). */
@@ -74,7 +76,7 @@ export async function checkAttachmentParts(statements: JsonObject[], parts: Atta
 
 function base64urlJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(base64url.decode(text)));
+    return JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
     throw new BadRequestError(`signature: the JWS ${what} is not base64url JSON`);
   }
@@ -103,6 +105,7 @@ async function checkSignature(statement: JsonObject, jws: string): Promise<void>
   const compact = jws.trim();
   const pieces = compact.split('.');
   if (pieces.length !== 3) throw new BadRequestError('signature: not a compact JWS');
+  const { compactVerify, decodeProtectedHeader, importX509 } = await jose();
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(compact);

@@ -10,7 +10,7 @@ import { NotFoundError } from '../domain/errors.ts';
 import { canonicalJson } from '../domain/canonical-json.ts';
 import { sha256Hex } from '../domain/secrets.ts';
 import { guideUrl } from '../views/guide-views.ts';
-import { wikiUrl } from '../views/wiki-views.ts';
+import { wikiUrl } from '../domain/wiki-namespaces.ts';
 import type { Caller } from '../domain/caller.ts';
 import { getGuide, type GuideRecord } from '../db/entities/guide.ts';
 import { getWiki, getWikiRevision, type WikiRecord } from '../db/entities/wiki.ts';

@@ -173,3 +173,9 @@ export interface ViewMediaIds {
   documents: number[];
   embeds: number[];
 }
+
+/**
+ * The site path of the default avatar (served by the pages group, decision 195). Every size URL
+ * is this path with `.<size>` appended, as the apps build them from `original`.
+ */
+export const DEFAULT_AVATAR_PATH = '/assets/default-avatar';

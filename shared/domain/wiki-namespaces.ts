@@ -50,3 +50,8 @@ export function titleProblem(title: string): string | undefined {
 export function wikiPath(page: { namespace: WikiNamespace; title: string }): string {
   return linkPath(page.namespace, page.title);
 }
+
+/** A page's absolute URL on the site (`siteUrl` with or without its trailing slash). */
+export function wikiUrl(siteUrl: string, page: { namespace: WikiNamespace; title: string }): string {
+  return siteUrl.replace(/\/+$/, '') + wikiPath(page);
+}

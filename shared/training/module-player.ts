@@ -16,7 +16,8 @@ import { moduleUsageChunks } from '../db/entities/module-usage.ts';
 import { getModule, type TrainingModuleRecord } from '../db/entities/training-module.ts';
 import { getUser } from '../db/entities/user.ts';
 import { playerView } from '../views/module-views.ts';
-import { type CommitInput, commit, launchState } from './scorm-attempts.ts';
+import { commit, launchState } from './scorm-attempts.ts';
+import type { CommitInput } from './scorm-commit-input.ts';
 
 /** The account flag that lets a user who is not an Admin manage external training modules. */
 export const MANAGE_MODULES_FLAG = 'manage_external_training_modules';

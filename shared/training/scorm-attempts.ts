@@ -5,7 +5,6 @@
  * through the course progress path once the module is satisfied. Shared by the modules group's
  * API routes and the player page (functions/pages), which reach it through module-player.ts.
  */
-import * as z from 'zod/mini';
 import { nowSeconds } from '../clock.ts';
 import { type Caller, isAdmin } from '../domain/caller.ts';
 import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -45,25 +44,7 @@ import type { Page } from '../db/paging.ts';
 import { completeDocument } from './progress.ts';
 import { attemptView } from '../views/module-attempt-views.ts';
 import { log } from '../observability/logger.ts';
-
-/**
- * A commit of one SCO's CMI data (decision 271): the modules group's commit body and the player
- * page's (decision 306); the limits of shared/domain/scorm-attempt.ts are checked after.
- */
-export const commitInputSchema = z.object({
-  /** The attempt's version this commit replaces (0 for an attempt not yet kept). */
-  version: z.int().check(z.nonnegative()),
-  sco: z.string().check(z.minLength(1), z.maxLength(255)),
-  /** Flattened CMI data: element -> value. */
-  cmi: z.record(z.string().check(z.maxLength(255)), z.string()),
-  /** The runtime's Initialize / LMSInitialize: opens a session of the SCO. */
-  initialize: z.optional(z.boolean()),
-  /** The runtime's Terminate / LMSFinish: ends it (its session_time joins total_time). */
-  terminate: z.optional(z.boolean()),
-  /** SCORM 2004: the navigation request (adl.nav.request) that came with the Terminate (decision 335). */
-  nav: z.optional(z.string().check(z.maxLength(300))),
-});
-export type CommitInput = z.output<typeof commitInputSchema>;
+import type { CommitInput } from './scorm-commit-input.ts';
 
 export interface LaunchState {
   attempt: number;

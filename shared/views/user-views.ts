@@ -10,14 +10,9 @@ import type { UserRecord } from '../db/entities/user.ts';
 import { userSummarySchema, type ImageView, type UserSummaryView } from './common-schemas.ts';
 import { urlSlug } from '../domain/text.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
-import { IMAGE_SIZES } from '../domain/media.ts';
+import { DEFAULT_AVATAR_PATH, IMAGE_SIZES } from '../domain/media.ts';
 import { SERVICE_USERID, type ServiceAuthor } from '../domain/caller.ts';
 
-/**
- * The site path of the default avatar (served by the pages group, decision 195). Every size URL
- * is this path with `.<size>` appended, as the apps build them from `original`.
- */
-export const DEFAULT_AVATAR_PATH = '/assets/default-avatar';
 /**
  * The default avatar's image id: negative like the real service's built-in avatars, and not -1,
  * which the Android app reads as "a local image not uploaded yet".

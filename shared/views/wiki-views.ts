@@ -9,7 +9,7 @@ import type { UserRecord } from '../db/entities/user.ts';
 import { renderWiki } from '../domain/wiki-syntax/index.ts';
 import type { DocNode } from '../domain/wiki-syntax/types.ts';
 import { authorSummary } from './user-views.ts';
-import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiPath } from '../domain/wiki-namespaces.ts';
+import { HIERARCHICAL_NAMESPACES, WIKI_NAMESPACES, wikiUrl } from '../domain/wiki-namespaces.ts';
 import { userSummarySchema } from './common-schemas.ts';
 import { guideSummarySchema } from './guide-views.ts';
 
@@ -149,10 +149,6 @@ export type WikiView = z.output<typeof wikiSchema>;
 export type WikiListItem = z.output<typeof wikiListItemSchema>;
 export type WikiIdentification = z.output<typeof wikiIdentificationSchema>;
 export type WikiRevisionView = z.output<typeof wikiRevisionSchema>;
-
-export function wikiUrl(siteUrl: string, wiki: Pick<WikiRecord, 'namespace' | 'title'>): string {
-  return siteUrl.replace(/\/+$/, '') + wikiPath(wiki);
-}
 
 /** A page named by another (parent, ancestors): enough to link to it. */
 export function wikiRef(

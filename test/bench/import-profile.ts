@@ -116,7 +116,7 @@ if (runsAlone(import.meta)) {
     for (const row of rows.slice(0, 10)) console.log(`  ${row.selfMs.toFixed(1).padStart(7)} ms  ${row.source}`);
     console.log('  project files by time on the stack (their module evaluation and what it calls):');
     const project = rows.filter((row) => /^(functions|shared|infra)\//.test(row.source));
-    for (const row of project.sort((a, b) => b.totalMs - a.totalMs).slice(0, 10))
+    for (const row of project.sort((a, b) => b.totalMs - a.totalMs).slice(0, Number(process.env.PROFILE_ROWS ?? 10)))
       console.log(`  ${row.totalMs.toFixed(1).padStart(7)} ms  ${row.source}`);
   }
 }

@@ -8,7 +8,8 @@ import { expect, it } from 'vitest';
 import { DEFAULT_AVATAR_PNG_BASE64 } from '../../functions/pages/default-avatar-png.ts';
 import { IMAGE_SIZES } from '../../shared/domain/media.ts';
 import { acceptsGzip, respond } from '../../shared/http/respond.ts';
-import { authorSummary, DEFAULT_AVATAR_PATH, defaultAvatarImage } from '../../shared/views/user-views.ts';
+import { DEFAULT_AVATAR_PATH } from '../../shared/domain/media.ts';
+import { authorSummary, defaultAvatarImage } from '../../shared/views/user-views.ts';
 
 it('the bundled bytes are functions/pages/assets/default-avatar.png, a small square PNG', async () => {
   const file = readFileSync(new URL('../../functions/pages/assets/default-avatar.png', import.meta.url));

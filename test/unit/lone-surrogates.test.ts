@@ -16,7 +16,7 @@ import { encodeUriComponentSafe, isWellFormedText, urlSlug } from '../../shared/
 import { wikiPath } from '../../shared/domain/wiki-namespaces.ts';
 import { userUrl } from '../../shared/views/user-views.ts';
 import { guideUrl } from '../../shared/views/guide-views.ts';
-import { wikiUrl } from '../../shared/views/wiki-views.ts';
+import { wikiUrl } from '../../shared/domain/wiki-namespaces.ts';
 import { filterPartition } from '../../shared/db/entities/work-log.ts';
 import {
   jsonNestsDeeperThan,

@@ -1,7 +1,8 @@
 /**
  * openid-client and node-saml reach the sso function only through their side bundles
- * (`#openid-client`, `#node-saml`; decision 286): an import of either anywhere else, but for
- * types, would put the library back into the bundle every sso route parses at cold start.
+ * (`#openid-client`, `#node-saml`; decision 286), jose the xapi function through `#jose` (decision
+ * 355): an import of one anywhere else, but for types, would put the library back into a bundle
+ * every route of its function parses at cold start.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -26,11 +27,11 @@ describe('the SSO libraries', () => {
       .filter((path) => LIBRARIES.test(readFileSync(path, 'utf8')))
       .map((path) => relative(REPO_ROOT, path))
       .sort();
-    // jose also checks the LRS's signed statements, in the xapi function's bundle, not the sso one's.
+    // jose also checks the LRS's signed statements, through the xapi function's side bundle (#jose).
     expect(importers).toEqual([
       'functions/sso/libraries/node-saml.ts',
       'functions/sso/libraries/openid-client.ts',
-      'functions/xapi/attachments.ts',
+      'functions/xapi/libraries/jose.ts',
     ]);
   });
 
@@ -38,5 +39,6 @@ describe('the SSO libraries', () => {
     const imports = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).imports;
     expect(imports['#openid-client']).toBe('./functions/sso/libraries/openid-client.ts');
     expect(imports['#node-saml']).toBe('./functions/sso/libraries/node-saml.ts');
+    expect(imports['#jose']).toBe('./functions/xapi/libraries/jose.ts');
   });
 });

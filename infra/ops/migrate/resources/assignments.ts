@@ -42,7 +42,7 @@ import type {
   UserSummaryReportView,
 } from '../../../../shared/views/training-report-views.ts';
 import type { ReleaseView } from '../../../../shared/views/release-views.ts';
-import { DEFAULT_AVATAR_PATH } from '../../../../shared/views/user-views.ts';
+import { DEFAULT_AVATAR_PATH } from '../../../../shared/domain/media.ts';
 
 /** Stored attributes API 2.0 does not hand out, and what the crawler writes instead. */
 export const ASSIGNMENT_UNEXPOSED = {
