@@ -88,8 +88,8 @@ function summariesOf(
  * Summaries in the order given, from ONE BatchGet of the authors not cached, the images, the
  * claims not read yet (every guide's, unless guidesForList read them) and the schedules of the
  * claims already read; a second BatchGet only for the schedules of claims found in that one.
- * A list of guides in no schedule costs what it did before summaries showed the schedule
- * (shared/db/ACCESS-PATTERNS.md, "Round trips per request").
+ * Guides in no schedule cost no BatchGet of their own for it, except where the list would make
+ * none at all (every author cached, no image, claims not read with the guides): decision 353.
  */
 async function summaries(entries: Summarized[]): Promise<GuideSummary[]> {
   if (entries.length === 0) return [];
