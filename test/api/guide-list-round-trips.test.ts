@@ -30,8 +30,12 @@ beforeAll(async () => {
   }) =>
     client.middlewareStack.add(
       (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
-        (args: unknown) => {
-          if (context.clientName === 'DynamoDBClient') sent.push(String(context.commandName).replace(/Command$/, ''));
+        (args: { input?: unknown }) => {
+          // The token's lookup (a BatchGet of TOKEN#…) is cached for a second (decision 106), as the
+          // bench warms it away; on a loaded machine it may expire between two calls, so it is not counted.
+          const lookup = JSON.stringify(args.input ?? {}).includes('"TOKEN#');
+          if (context.clientName === 'DynamoDBClient' && !lookup)
+            sent.push(String(context.commandName).replace(/Command$/, ''));
           return next(args);
         },
       // Below the retry middleware: every attempt is a round trip.
@@ -92,6 +96,7 @@ describe('guide lists: round trips', () => {
     expect(plain.result.map((summary) => summary.periodicReviewSchedule)).toEqual([null, null]);
 
     const scheduleid = await scheduleFirstGuide();
+    await list();
     const scheduled = await counted(list);
     expect(scheduled.commands).toEqual(['Query', 'BatchGetItem', 'BatchGetItem']);
     expect(scheduled.result.map((summary) => summary.periodicReviewSchedule?.prsid ?? null)).toEqual([
@@ -100,7 +105,7 @@ describe('guide lists: round trips', () => {
     ]);
   });
 
-  it('summaries of guides read otherwise (GET /guides): authors, images and claims in one BatchGet', async () => {
+  it('summaries of guides read otherwise (GET /guides): authors not cached and claims in one BatchGet', async () => {
     const { getGuides } = await import('../../shared/db/entities/guide.ts');
     const { guideSummaries } = await import('../../shared/read-models/guide-pages.ts');
     // An author this process never authenticated (the HTTP calls went to the stack): their user is read.
