@@ -15,7 +15,6 @@ import { nextRevisionId } from '../../shared/db/revisions.ts';
 import {
   allGuidesCollection,
   emptyGuide,
-  getGuides,
   guideFromItem,
   publicGuidesCollection,
   type GuideRecord,
@@ -25,7 +24,12 @@ import { recordView } from '../../shared/db/entities/view-history.ts';
 import { assertCanEditGuide, assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
 import { stillMayEdit } from './edit-permission.ts';
 import { changeGuide, deleteGuide, guideSearchTokens, insertGuide } from '../../shared/content/guide-revisions.ts';
-import { fullGuide, guideSummaries } from '../../shared/read-models/guide-pages.ts';
+import {
+  fullGuide,
+  guideSummaries,
+  guidesForList,
+  listedGuideSummaries,
+} from '../../shared/read-models/guide-pages.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import {
   assertCategoryExists,
@@ -60,9 +64,9 @@ export async function list(caller: Caller | null, query: GuideListQuery) {
 
   if (query.guideids) {
     // Exactly the guides asked for (the first 50 ids), in guideid order; no paging.
-    const guides = (await getGuides(query.guideids.slice(0, 50))).filter(matches);
-    guides.sort((a, b) => (descending ? b.guideid - a.guideid : a.guideid - b.guideid));
-    return guideSummaries(guides);
+    const listed = (await guidesForList(query.guideids.slice(0, 50))).filter(({ guide }) => matches(guide));
+    listed.sort((a, b) => (descending ? b.guide.guideid - a.guide.guideid : a.guide.guideid - b.guide.guideid));
+    return listedGuideSummaries(listed);
   }
   const collection: PageQuery = { ...(everyVisible ? allGuidesCollection : publicGuidesCollection), descending };
   const needsSelection =
@@ -75,10 +79,10 @@ export async function list(caller: Caller | null, query: GuideListQuery) {
 
 /** Guides flagged GUIDE_STARRED that the caller can read, by guideid. */
 export async function featured(caller: Caller | null, page: Page) {
-  const guides = await selectedPage(featuredGuidesCollection, page, async (items) =>
-    (await getGuides(items.map(linkedGuideid))).filter((guide) => canViewGuideNow(caller, guide)),
+  const listed = await selectedPage(featuredGuidesCollection, page, async (items) =>
+    (await guidesForList(items.map(linkedGuideid))).filter(({ guide }) => canViewGuideNow(caller, guide)),
   );
-  return guideSummaries(guides);
+  return listedGuideSummaries(listed);
 }
 
 /** The full guide; a signed-in reader's view is recorded in their history at the same time. */

@@ -6,7 +6,6 @@ import { NotFoundError } from '../../shared/domain/errors.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { nowSeconds } from '../../shared/clock.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-import { getGuides } from '../../shared/db/entities/guide.ts';
 import { authoredGuidesCollection, linkedGuideid } from '../../shared/db/entities/guide-link.ts';
 import {
   deleteGuideMark,
@@ -16,7 +15,7 @@ import {
   type GuideMarkKind,
 } from '../../shared/db/entities/guide-mark.ts';
 import { assertCanViewGuide, canViewGuideNow } from '../../shared/content/guide-access.ts';
-import { guideMarkViews, guideSummaries } from '../../shared/read-models/guide-pages.ts';
+import { guideMarkViews, guidesForList, listedGuideSummaries } from '../../shared/read-models/guide-pages.ts';
 import type { GuideMarkView } from '../../shared/views/guide-mark-views.ts';
 import { selectedPage } from '../../shared/content/visible-page.ts';
 import type { Page } from '../../shared/db/paging.ts';
@@ -28,10 +27,10 @@ async function requireUser(userid: number): Promise<void> {
 /** Summaries of the guides a user authored that the caller can read. */
 export async function authoredGuides(caller: Caller, userid: number, page: Page) {
   if (userid !== caller.userid) await requireUser(userid);
-  const guides = await selectedPage(authoredGuidesCollection(userid), page, async (items) =>
-    (await getGuides(items.map(linkedGuideid))).filter((guide) => canViewGuideNow(caller, guide)),
+  const listed = await selectedPage(authoredGuidesCollection(userid), page, async (items) =>
+    (await guidesForList(items.map(linkedGuideid))).filter(({ guide }) => canViewGuideNow(caller, guide)),
   );
-  return guideSummaries(guides);
+  return listedGuideSummaries(listed);
 }
 
 /** `[{guide: GuideSummary, date}]` of a user's favorites or completions, guides the caller can read. */
@@ -45,13 +44,13 @@ export async function markedGuides(
   const entries = await selectedPage(guideMarksCollection(kind, userid), page, async (items) => {
     const marks = items.map(markFromItem);
     const guides = new Map(
-      (await getGuides(marks.map((mark) => mark.guideid)))
-        .filter((guide) => canViewGuideNow(caller, guide))
-        .map((guide) => [guide.guideid, guide]),
+      (await guidesForList(marks.map((mark) => mark.guideid)))
+        .filter(({ guide }) => canViewGuideNow(caller, guide))
+        .map((listed) => [listed.guide.guideid, listed]),
     );
     return marks
       .filter((mark) => guides.has(mark.guideid))
-      .map((mark) => ({ guide: guides.get(mark.guideid)!, date: mark.date }));
+      .map((mark) => ({ ...guides.get(mark.guideid)!, date: mark.date }));
   });
   return guideMarkViews(entries);
 }

@@ -11,6 +11,8 @@ import type { Item } from './items.ts';
 export type Key = { pk: string; sk: string };
 
 const GET_BATCH = 100;
+/** BatchGet calls in flight at once for one read (as batchPut's writes). */
+const GET_PARALLEL = 8;
 const WRITE_BATCH = 25;
 /** Rounds of resending leftovers before giving up (DynamoDB's own advice: back off and retry). */
 const LEFTOVER_ROUNDS = 8;
@@ -42,22 +44,31 @@ function chunked<T>(items: T[], size: number): T[][] {
 
 const keyString = (key: Key) => `${key.pk}|${key.sk}`;
 
-/** BatchGet by key: the items found, by `pk|sk` (a key asked twice is sent once). */
+/**
+ * BatchGet by key: the items found, by `pk|sk` (a key asked twice is sent once). Calls of 100 keys
+ * go GET_PARALLEL at a time, so reads that share one BatchGet (batchGetParts) are no deeper than
+ * when each went its own way side by side (decision 353).
+ */
 async function batchGetFound(
   keys: Key[],
   projection: string | undefined,
 ): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   const unique = [...new Map(keys.map((key) => [keyString(key), key])).values()];
-  for (const chunk of chunked(unique, GET_BATCH)) {
-    await untilProcessed(chunk, async (batch) => {
-      const result = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }),
-      );
-      for (const item of result.Responses?.[tableName()] ?? []) found.set(keyString(item as Key), item);
-      return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
-    });
-  }
+  const chunks = chunked(unique, GET_BATCH);
+  await Promise.all(
+    Array.from({ length: Math.min(GET_PARALLEL, chunks.length) }, async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        await untilProcessed(chunk, async (batch) => {
+          const result = await db().send(
+            new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: batch, ProjectionExpression: projection } } }),
+          );
+          for (const item of result.Responses?.[tableName()] ?? []) found.set(keyString(item as Key), item);
+          return result.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined;
+        });
+      }
+    }),
+  );
   return found;
 }
 

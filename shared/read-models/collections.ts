@@ -6,10 +6,9 @@
 import { siteUrl } from '../config.ts';
 import type { Caller } from '../domain/caller.ts';
 import type { CollectionRecord } from '../db/entities/collection.ts';
-import { getGuides } from '../db/entities/guide.ts';
 import { canViewGuideNow } from '../content/guide-access.ts';
 import { collectionView, type CollectionView } from '../views/collection-views.ts';
-import { guideSummaries } from './guide-pages.ts';
+import { guidesForList, listedGuideSummaries } from './guide-pages.ts';
 import { imageObjectsById } from './media.ts';
 
 export async function collectionViews(
@@ -19,9 +18,9 @@ export async function collectionViews(
   if (collections.length === 0) return [];
   const guideids = [...new Set(collections.flatMap((collection) => collection.guideids))];
   const imageids = collections.flatMap((collection) => (collection.imageid === null ? [] : [collection.imageid]));
-  const [guides, images] = await Promise.all([getGuides(guideids), imageObjectsById(imageids)]);
-  const readable = guides.filter((guide) => canViewGuideNow(caller, guide));
-  const summaries = new Map((await guideSummaries(readable)).map((summary) => [summary.guideid, summary]));
+  const [guides, images] = await Promise.all([guidesForList(guideids), imageObjectsById(imageids)]);
+  const readable = guides.filter(({ guide }) => canViewGuideNow(caller, guide));
+  const summaries = new Map((await listedGuideSummaries(readable)).map((summary) => [summary.guideid, summary]));
   return collections.map((collection) =>
     collectionView(
       collection,

@@ -1,21 +1,29 @@
 /**
- * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media)
- * and builds them: summaries for lists, the full guide, a step with its position. Media objects
- * (images, videos, documents, embeds) come from one BatchGet per view
- * (shared/read-models/media.ts), never one read per item. The caller's marks, the steps and the
- * prerequisites share one BatchGet (BatchPart, shared/db/batch.ts).
+ * Loads what the guide views need (authors, steps, prerequisites, the caller's marks, media,
+ * review schedules) and builds them: summaries for lists, the full guide, a step with its
+ * position. Reads of one stage share one BatchGet through the entity files' BatchParts
+ * (shared/db/batch.ts): a list's authors, images and review-schedule claims; the full guide's
+ * author, steps, prerequisites, their claims and the caller's marks. Media objects (images,
+ * videos, documents, embeds) come from one BatchGet per view (shared/read-models/media.ts),
+ * never one read per item.
  */
 import { documentCommentViews } from './comments.ts';
-import { viewMediaById } from './media.ts';
+import { viewMediaById, viewMediaFrom, viewMediaPart } from './media.ts';
 import type { GuideMarkView } from '../views/guide-mark-views.ts';
 import { siteUrl } from '../config.ts';
 import type { Caller } from '../domain/caller.ts';
 import { batchGetParts, type BatchPart } from '../db/batch.ts';
 import { guidesPart, type GuideRecord } from '../db/entities/guide.ts';
-import { getSteps, stepsPart, type StepRecord } from '../db/entities/step.ts';
-import { getUsers, usersPart, type UserRecord } from '../db/entities/user.ts';
+import { stepsPart, type StepRecord } from '../db/entities/step.ts';
+import { usersPart, type UserRecord } from '../db/entities/user.ts';
 import { guideMarksPart } from '../db/entities/guide-mark.ts';
-import { findScheduledClaims, getSchedules } from '../db/entities/review-schedule.ts';
+import {
+  getSchedules,
+  scheduledClaimsPart,
+  schedulesPart,
+  type ReviewScheduleRecord,
+  type ScheduleClaim,
+} from '../db/entities/review-schedule.ts';
 import {
   fullGuideView,
   guideSummary,
@@ -28,22 +36,31 @@ import {
 } from '../views/guide-views.ts';
 import { canEditGuide, canViewGuideNow } from '../content/guide-access.ts';
 
-/** The guides' authors; a caller cached by authentication is not read again (usersPart). */
-async function authorsOf(guides: GuideRecord[]): Promise<Map<number, UserRecord>> {
-  const users = await getUsers([...new Set(guides.map((guide) => guide.userid))]);
-  return new Map(users.map((user) => [user.userid, user]));
-}
-
 type ReviewSchedules = Map<number, NonNullable<GuideSummary['periodicReviewSchedule']>>;
 
+/** A guide read for a list with its review-schedule claim from the same BatchGet (null: in no schedule). */
+export interface ListedGuide {
+  guide: GuideRecord;
+  scheduleClaim: ScheduleClaim | null;
+}
+
+/** A guide to summarize; `scheduleClaim` undefined: its claim is not read yet. */
+type Summarized = { guide: GuideRecord; scheduleClaim?: ScheduleClaim | null };
+
+const asDocuments = (guideids: number[]) => guideids.map((docid) => ({ doctype: 'guide' as const, docid }));
+
 /**
- * The periodic-review schedule of each guide that is in one, by guideid: one BatchGet of the
- * documents' schedule claims, one of the (distinct) schedules they name.
+ * Guides by id for a list, in the order given (unknown ids left out), each with its review-schedule
+ * claim: guides and claims in ONE BatchGet, so their summaries (listedGuideSummaries) read no claim.
  */
-async function reviewSchedulesOf(guides: GuideRecord[]): Promise<ReviewSchedules> {
-  const claims = await findScheduledClaims(guides.map((guide) => ({ doctype: 'guide', docid: guide.guideid })));
-  if (claims.length === 0) return new Map();
-  const schedules = await getSchedules([...new Set(claims.map((claim) => claim.prsid))]);
+export async function guidesForList(guideids: number[]): Promise<ListedGuide[]> {
+  const [guides, claims] = await batchGetParts(guidesPart(guideids), scheduledClaimsPart(asDocuments(guideids)));
+  const claimOf = new Map(claims.map((claim) => [claim.docid, claim]));
+  return guides.map((guide) => ({ guide, scheduleClaim: claimOf.get(guide.guideid) ?? null }));
+}
+
+/** The periodic-review schedule of each guide whose claim names a schedule found, by guideid. */
+function schedulesOf(claims: ScheduleClaim[], schedules: ReviewScheduleRecord[]): ReviewSchedules {
   const names = new Map(schedules.map((schedule) => [schedule.prsid, schedule.name]));
   const found: ReviewSchedules = new Map();
   for (const claim of claims) {
@@ -68,17 +85,46 @@ function summariesOf(
 }
 
 /**
- * Summaries of guides in the order given: one BatchGet for their authors not cached, one for
- * their images, and the batched reads of their review schedules (never one read per guide).
+ * Summaries in the order given, from ONE BatchGet of the authors not cached, the images, the
+ * claims not read yet (every guide's, unless guidesForList read them) and the schedules of the
+ * claims already read; a second BatchGet only for the schedules of claims found in that one.
+ * Guides in no schedule cost no BatchGet of their own for it, except where the list would make
+ * none at all (every author cached, no image, claims not read with the guides): decision 353.
  */
-export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
-  if (guides.length === 0) return [];
-  const [authors, media, schedules] = await Promise.all([
-    authorsOf(guides),
-    viewMediaById(mediaIdsOf(guides)),
-    reviewSchedulesOf(guides),
+async function summaries(entries: Summarized[]): Promise<GuideSummary[]> {
+  if (entries.length === 0) return [];
+  const guides = entries.map((entry) => entry.guide);
+  const known = entries.flatMap((entry) => (entry.scheduleClaim ? [entry.scheduleClaim] : []));
+  const unread = entries.filter((entry) => entry.scheduleClaim === undefined).map((entry) => entry.guide.guideid);
+  const mediaIds = mediaIdsOf(guides);
+  const [authors, mediaItems, found, knownSchedules] = await batchGetParts(
+    usersPart([...new Set(guides.map((guide) => guide.userid))]),
+    viewMediaPart(mediaIds),
+    scheduledClaimsPart(asDocuments(unread)),
+    schedulesPart(known.map((claim) => claim.prsid)),
+  );
+  const readAlready = new Set(knownSchedules.map((schedule) => schedule.prsid));
+  const missing = found.map((claim) => claim.prsid).filter((prsid) => !readAlready.has(prsid));
+  const [media, foundSchedules] = await Promise.all([
+    viewMediaFrom(mediaIds, mediaItems),
+    missing.length > 0 ? getSchedules(missing) : Promise.resolve([]),
   ]);
-  return summariesOf(guides, authors, media, schedules);
+  return summariesOf(
+    guides,
+    new Map(authors.map((author) => [author.userid, author])),
+    media,
+    schedulesOf([...known, ...found], [...knownSchedules, ...foundSchedules]),
+  );
+}
+
+/** Summaries of guides in the order given (never one read per guide: see `summaries`). */
+export async function guideSummaries(guides: GuideRecord[]): Promise<GuideSummary[]> {
+  return summaries(guides.map((guide) => ({ guide })));
+}
+
+/** Summaries of guides read by guidesForList: their claims are not read again. */
+export async function listedGuideSummaries(listed: ListedGuide[]): Promise<GuideSummary[]> {
+  return summaries(listed);
 }
 
 /** A step with its 1-based position among the guide's own steps. */
@@ -106,26 +152,32 @@ export async function fullGuide(
   guide: GuideRecord,
   options: { prerequisiteSteps?: boolean } = {},
 ): Promise<FullGuideView> {
-  // The author (unless authentication cached them), the steps, the prerequisites and the
-  // caller's marks: one BatchGet.
+  // The author (unless authentication cached them), the steps, the prerequisites, their
+  // review-schedule claims and the caller's marks: one BatchGet.
   const noMarks: BatchPart<{ favorited: boolean; completed: boolean }> = {
     keys: [],
     decode: () => ({ favorited: false, completed: false }),
   };
-  const [[author], guideSteps, marks, prerequisiteGuides] = await batchGetParts(
+  const [[author], guideSteps, marks, prerequisiteGuides, prerequisiteClaims] = await batchGetParts(
     usersPart([guide.userid]),
     stepsPart(guide.steps.map((ref) => ref.stepid)),
     caller ? guideMarksPart(caller.userid, guide.guideid) : noMarks,
     guidesPart(guide.prerequisites),
+    scheduledClaimsPart(asDocuments(guide.prerequisites)),
   );
   const visiblePrerequisites = prerequisiteGuides.filter((prerequisite) => canViewGuideNow(caller, prerequisite));
-  const [prerequisiteAuthors, prerequisiteSteps, prerequisiteSchedules] = await Promise.all([
-    visiblePrerequisites.length > 0 ? authorsOf(visiblePrerequisites) : Promise.resolve(new Map<number, UserRecord>()),
-    options.prerequisiteSteps === false
-      ? Promise.resolve([] as StepRecord[])
-      : getSteps(visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid))),
-    visiblePrerequisites.length > 0 ? reviewSchedulesOf(visiblePrerequisites) : Promise.resolve(new Map()),
-  ]);
+  const visibleIds = new Set(visiblePrerequisites.map((prerequisite) => prerequisite.guideid));
+  const visibleClaims = prerequisiteClaims.filter((claim) => visibleIds.has(claim.docid));
+  // Their authors, steps and schedules: one more BatchGet (none when nothing is to be read).
+  const [prerequisiteAuthors, prerequisiteSteps, prerequisiteSchedules] = await batchGetParts(
+    usersPart([...new Set(visiblePrerequisites.map((prerequisite) => prerequisite.userid))]),
+    stepsPart(
+      options.prerequisiteSteps === false
+        ? []
+        : visiblePrerequisites.flatMap((prerequisite) => prerequisite.steps.map((ref) => ref.stepid)),
+    ),
+    schedulesPart(visibleClaims.map((claim) => claim.prsid)),
+  );
   const inlined =
     options.prerequisiteSteps === false
       ? []
@@ -156,7 +208,12 @@ export async function fullGuide(
     guide,
     author,
     steps,
-    prerequisites: summariesOf(visiblePrerequisites, prerequisiteAuthors, media, prerequisiteSchedules),
+    prerequisites: summariesOf(
+      visiblePrerequisites,
+      new Map(prerequisiteAuthors.map((user) => [user.userid, user])),
+      media,
+      schedulesOf(visibleClaims, prerequisiteSchedules),
+    ),
     favorited: marks.favorited,
     completed: marks.completed,
     canEdit: canEditGuide(caller, guide),
@@ -168,8 +225,8 @@ export async function fullGuide(
   return view;
 }
 
-/** `[{guide, date}]` of marks in the order given (their guides' summaries read in one batch). */
-export async function guideMarkViews(marks: Array<{ guide: GuideRecord; date: number }>): Promise<GuideMarkView[]> {
-  const summaries = await guideSummaries(marks.map((mark) => mark.guide));
-  return marks.map((mark, index) => ({ guide: summaries[index], date: mark.date }));
+/** `[{guide, date}]` of marks in the order given (their guides read by guidesForList). */
+export async function guideMarkViews(marks: Array<ListedGuide & { date: number }>): Promise<GuideMarkView[]> {
+  const shown = await listedGuideSummaries(marks);
+  return marks.map((mark, index) => ({ guide: shown[index], date: mark.date }));
 }

@@ -1,8 +1,10 @@
 /**
- * The media objects a view shows, loaded in ONE BatchGet of all their ids and built by the
- * media views (shared/views/media-views.ts) when ready and of their kind.
+ * The media objects a view shows, loaded in ONE BatchGet of all their ids (alone, or as a part of
+ * a BatchGet other reads share) and built by the media views (shared/views/media-views.ts) when
+ * ready and of their kind.
  */
-import { getMediaItems, type MediaItemRecord } from '../db/entities/media-item.ts';
+import { batchGetParts, type BatchPart } from '../db/batch.ts';
+import { mediaItemsPart, type MediaItemRecord } from '../db/entities/media-item.ts';
 import type { MediaType, ViewMediaIds } from '../domain/media.ts';
 import type { ImageView } from '../views/common-schemas.ts';
 import {
@@ -16,7 +18,20 @@ import {
 
 /** Every object a view shows, from ONE BatchGet of all its ids; each is built only if ready and of its kind. */
 export async function viewMediaById(ids: ViewMediaIds): Promise<ViewMedia> {
-  const items = await getMediaItems([...ids.images, ...ids.videos, ...ids.documents, ...ids.embeds]);
+  const [items] = await batchGetParts(viewMediaPart(ids));
+  return viewMediaFrom(ids, items);
+}
+
+/**
+ * The items of every object a view shows as a share of a BatchGet other reads share (a guide
+ * list's authors and schedule claims): build them with viewMediaFrom once read.
+ */
+export function viewMediaPart(ids: ViewMediaIds): BatchPart<MediaItemRecord[]> {
+  return mediaItemsPart([...ids.images, ...ids.videos, ...ids.documents, ...ids.embeds]);
+}
+
+/** The objects of `ids` among the items read (viewMediaPart), each built only if ready and of its kind. */
+export async function viewMediaFrom(ids: ViewMediaIds, items: MediaItemRecord[]): Promise<ViewMedia> {
   const build = async <T>(
     wanted: number[],
     type: MediaType,

@@ -7,9 +7,8 @@
  */
 import { isAdmin, type Caller } from '../domain/caller.ts';
 import { canViewGuideNow } from '../content/guide-access.ts';
-import { getGuides } from '../db/entities/guide.ts';
 import { getWiki, type WikiRecord } from '../db/entities/wiki.ts';
-import { guideSummaries } from './guide-pages.ts';
+import { guidesForList, listedGuideSummaries } from './guide-pages.ts';
 import { searchBackend } from '../search/backends.ts';
 import type { SearchHit, SearchKind, SearchViewer } from '../search/search-port.ts';
 import { siteUrl } from '../config.ts';
@@ -53,8 +52,8 @@ export function viewerOf(caller: Caller | null): SearchViewer | null {
 
 async function pageResults(caller: Caller | null, hits: SearchHit[]): Promise<Array<GuideSummary | WikiListItem>> {
   const guideids = hits.filter((hit) => hit.kind === 'guide').map((hit) => hit.recordid);
-  const guides = (await getGuides(guideids)).filter((guide) => canViewGuideNow(caller, guide));
-  const summaries = new Map((await guideSummaries(guides)).map((summary) => [summary.guideid, summary]));
+  const guides = (await guidesForList(guideids)).filter(({ guide }) => canViewGuideNow(caller, guide));
+  const summaries = new Map((await listedGuideSummaries(guides)).map((summary) => [summary.guideid, summary]));
   const wikis = new Map<number, WikiRecord>();
   await Promise.all(
     hits

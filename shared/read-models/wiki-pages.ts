@@ -8,13 +8,13 @@ import { hasRole, type Caller } from '../domain/caller.ts';
 import { FEATURED_FLAG } from '../domain/guide-rules.ts';
 import { HIERARCHICAL_NAMESPACES, MAX_HIERARCHY_DEPTH } from '../domain/wiki-namespaces.ts';
 import { canViewGuideNow } from '../content/guide-access.ts';
-import { getGuides, guideAccessChunks, type GuideRecord } from '../db/entities/guide.ts';
+import { guideAccessChunks } from '../db/entities/guide.ts';
 import { categoryGuideids } from '../db/entities/guide-link.ts';
 import { getUser } from '../db/entities/user.ts';
 import { getWiki, listChildren, type WikiRecord } from '../db/entities/wiki.ts';
 import { imageGuidsOf } from '../media/wiki-image-guids.ts';
 import { wikiView, type WikiListItem } from '../views/wiki-views.ts';
-import { guideSummaries } from './guide-pages.ts';
+import { guidesForList, listedGuideSummaries, type ListedGuide } from './guide-pages.ts';
 
 /** Children titles shown inside a page (the children endpoint pages through all of them). */
 export const CHILDREN_IN_PAGE = 200;
@@ -82,13 +82,13 @@ export async function visibleGuidesByCategory(caller: Caller | null): Promise<Ma
  * index (shared/db/entities/guide.ts `categoryGuideids`) read a chunk at a time, each chunk's
  * guides in one BatchGet, until the page is full. O(the category's guides) at worst, never the site.
  */
-async function visibleGuidesIn(caller: Caller | null, title: string): Promise<GuideRecord[]> {
-  const shown: GuideRecord[] = [];
+async function visibleGuidesIn(caller: Caller | null, title: string): Promise<ListedGuide[]> {
+  const shown: ListedGuide[] = [];
   for await (const guideids of categoryGuideids(title)) {
-    const guides = (await getGuides(guideids)).sort((a, b) => a.guideid - b.guideid);
-    for (const guide of guides) {
+    const listed = (await guidesForList(guideids)).sort((a, b) => a.guide.guideid - b.guide.guideid);
+    for (const entry of listed) {
       // The guide item is the truth: a reference left behind by an interrupted rebuild shows nothing.
-      if (guide.category === title && canViewGuideNow(caller, guide)) shown.push(guide);
+      if (entry.guide.category === title && canViewGuideNow(caller, entry.guide)) shown.push(entry);
       if (shown.length === GUIDES_ON_PAGE) return shown;
     }
   }
@@ -106,12 +106,11 @@ export async function categoryPage(caller: Caller | null, category: WikiRecord) 
     pageView(category, caller, { hideRevisionid: true }),
     visibleGuidesIn(caller, category.title),
   ]);
-  const featured = guides.filter((guide) => guide.flags.includes(FEATURED_FLAG));
-  const [summaries, featuredSummaries] = await Promise.all([guideSummaries(guides), guideSummaries(featured)]);
+  const summaries = await listedGuideSummaries(guides);
   return {
     ...page,
     guides: summaries,
-    featured_guides: featuredSummaries,
+    featured_guides: summaries.filter((_, at) => guides[at].guide.flags.includes(FEATURED_FLAG)),
     related_wikis: [] as WikiListItem[],
     solutions_url: '',
   };

@@ -205,14 +205,39 @@ describe('guide summaries: guide_revisionid, isArchived, tags, attachedQuiz, per
       periodicReviewSchedule: null,
     });
 
-    const list = await api('GET', '/guides', { token: writer.token, query: { guideids: `${scheduled.guideid}` } });
+    // Every list shows it the same: those reading the guides with their claims (guidesForList), the
+    // marks, and the full guide's prerequisites (read with their claims).
+    const shown = byId.get(scheduled.guideid) as { periodicReviewSchedule: unknown };
+    const expected = [
+      { guideid: plain.guideid, periodicReviewSchedule: null },
+      { guideid: scheduled.guideid, periodicReviewSchedule: shown.periodicReviewSchedule },
+    ].sort((a, b) => a.guideid - b.guideid);
+    const schedulesIn = (summaries: Array<{ guideid: number; periodicReviewSchedule: unknown }>) =>
+      summaries.map(({ guideid, periodicReviewSchedule }) => ({ guideid, periodicReviewSchedule }));
+    const list = await api('GET', '/guides', {
+      token: writer.token,
+      query: { guideids: `${scheduled.guideid},${plain.guideid}` },
+    });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([
-      expect.objectContaining({
-        guideid: scheduled.guideid,
-        guide_revisionid: scheduled.revisionid,
-        periodicReviewSchedule: expect.objectContaining({ prsid: schedule.body.prsid }),
-      }),
+    expect(schedulesIn(list.body)).toEqual(expected);
+    expect(list.body.find((summary: { guideid: number }) => summary.guideid === scheduled.guideid)).toMatchObject({
+      guide_revisionid: scheduled.revisionid,
+    });
+    const authored = await api('GET', `/users/${writer.userid}/guides`, { token: admin });
+    expect(authored.status).toBe(200);
+    expect(schedulesIn(authored.body)).toEqual(expected);
+    for (const guide of [scheduled, plain])
+      expect((await api('PUT', `/user/favorites/guides/${guide.guideid}`, { token: writer.token })).status).toBe(204);
+    const favorites = await api('GET', '/user/favorites/guides', { token: writer.token });
+    expect(favorites.status).toBe(200);
+    expect(schedulesIn(favorites.body.map((mark: { guide: never }) => mark.guide))).toEqual(expected);
+    const main = await createGuide(writer.token, { prerequisites: [scheduled.guideid, plain.guideid] });
+    const full = await api('GET', `/guides/${main.guideid}`, { token: writer.token });
+    expect(full.status).toBe(200);
+    // Prerequisites come in the order the guide names them.
+    expect(schedulesIn(full.body.prerequisites)).toEqual([
+      { guideid: scheduled.guideid, periodicReviewSchedule: shown.periodicReviewSchedule },
+      { guideid: plain.guideid, periodicReviewSchedule: null },
     ]);
   });
 });

@@ -17,7 +17,7 @@ import type { OwnerKey } from '../../domain/caller.ts';
 import { serviceAuthorSchema } from './api-token.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchGetParts, type BatchPart } from '../batch.ts';
 import { padId } from '../keys.ts';
 import { parseStored, recordFrom, recordsOf, type StoredRecord } from '../stored-item.ts';
 import { queryPage } from '../paging.ts';
@@ -169,10 +169,23 @@ export async function getMediaItem(itemid: number): Promise<MediaItemRecord | un
 
 /** Items by id in one BatchGet (per 100), in the order asked; missing ones are left out. */
 export async function getMediaItems(itemids: number[]): Promise<MediaItemRecord[]> {
+  const [items] = await batchGetParts(mediaItemsPart(itemids));
+  return items;
+}
+
+/** Items by id as a share of a BatchGet, in the order asked (each id once); missing ones left out. */
+export function mediaItemsPart(itemids: number[]): BatchPart<MediaItemRecord[]> {
   const unique = [...new Set(itemids)];
-  if (unique.length === 0) return [];
-  const items = await batchGetInOrder(unique.map(mediaItemKey));
-  return items.map(recordsOf(mediaItemItemSchema));
+  return {
+    keys: unique.map(mediaItemKey),
+    decode(items) {
+      const byId = new Map(items.map((item) => [Number(item.itemid), item]));
+      return unique.flatMap((itemid) => {
+        const item = byId.get(itemid);
+        return item ? [recordFrom(mediaItemItemSchema, item)] : [];
+      });
+    },
+  };
 }
 
 /** Guids by id of the ready images among `itemids` (what wiki text may show), one BatchGet. */

@@ -15,13 +15,13 @@ import { getItem } from '../items.ts';
 import { padId } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { queryPage } from '../paging.ts';
-import { batchGetInOrder } from '../batch.ts';
+import { batchGetInOrder, batchGetParts, type BatchPart } from '../batch.ts';
 import { searchTokenWrites } from '../search-index.ts';
 import { searchTokens } from '../../domain/search-tokens.ts';
 import { claimUnique, releaseUnique, uniqueKey } from '../uniqueness.ts';
 import type { LabelledWrite } from '../transactions.ts';
 import type { Doctype } from '../../domain/doctypes.ts';
-import { recordsOf, type StoredRecord } from '../stored-item.ts';
+import { parseStored, recordsOf, type StoredRecord } from '../stored-item.ts';
 import * as z from 'zod/mini';
 import { serviceAuthorSchema } from './api-token.ts';
 
@@ -166,7 +166,23 @@ export async function getSchedule(prsid: number): Promise<ReviewScheduleRecord |
 }
 
 export async function getSchedules(prsids: number[]): Promise<ReviewScheduleRecord[]> {
-  return (await batchGetInOrder([...new Set(prsids)].map(scheduleKey))).map(asSchedule);
+  const [schedules] = await batchGetParts(schedulesPart(prsids));
+  return schedules;
+}
+
+/** Schedules by prsid as a share of a BatchGet (unknown ones left out), in the order asked. */
+export function schedulesPart(prsids: number[]): BatchPart<ReviewScheduleRecord[]> {
+  const unique = [...new Set(prsids)];
+  return {
+    keys: unique.map(scheduleKey),
+    decode(items) {
+      const byId = new Map(items.map((item) => [Number(item.prsid), item]));
+      return unique.flatMap((prsid) => {
+        const item = byId.get(prsid);
+        return item ? [asSchedule(item)] : [];
+      });
+    },
+  };
 }
 
 export async function listSchedules(page: { limit: number; offset: number }): Promise<ReviewScheduleRecord[]> {
@@ -288,17 +304,50 @@ export async function findReviewDocument(doctype: Doctype, docid: number): Promi
   return claim ? getReviewDocument(Number(claim.prdid)) : undefined;
 }
 
+/** A document's claim on its place in a schedule: which schedule, and its entry there. */
+export interface ScheduleClaim {
+  doctype: Doctype;
+  docid: number;
+  prsid: number;
+  prdid: number;
+}
+
+/** What a claim item holds beside its key (uniqueness.ts writes it; entity-schemas.ts declares it whole). */
+const claimItemSchema = z.object({
+  pk: z.string(),
+  prdid: z.int().check(z.positive()),
+  prsid: z.int().check(z.positive()),
+});
+
+/**
+ * The claims of several documents as a share of a BatchGet, in the order asked: a document in no
+ * schedule has no claim item, so it is simply left out. Its keys are one per document, always.
+ */
+export function scheduledClaimsPart(documents: Array<{ doctype: Doctype; docid: number }>): BatchPart<ScheduleClaim[]> {
+  const keyed = documents.map((document) => ({
+    document,
+    key: uniqueKey('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid)),
+  }));
+  return {
+    keys: keyed.map(({ key }) => key),
+    decode(items) {
+      const byPk = new Map(items.map((item) => [String(item.pk), item]));
+      return keyed.flatMap(({ document, key }) => {
+        const item = byPk.get(key.pk);
+        if (!item) return [];
+        const { prsid, prdid } = parseStored(claimItemSchema, item);
+        return [{ doctype: document.doctype, docid: document.docid, prsid, prdid }];
+      });
+    },
+  };
+}
+
 /** The claims of several documents (which are already in a schedule), in the order asked for. */
 export async function findScheduledClaims(
   documents: Array<{ doctype: Doctype; docid: number }>,
-): Promise<Array<{ doctype: Doctype; docid: number; prsid: number; prdid: number }>> {
-  const items = await batchGetInOrder(
-    documents.map((document) => uniqueKey('PERIODIC_REVIEW_DOC', claimValue(document.doctype, document.docid))),
-  );
-  return items.map((item) => {
-    const [doctype, docid] = String(item.pk).split('#').slice(-2);
-    return { doctype: doctype as Doctype, docid: Number(docid), prsid: Number(item.prsid), prdid: Number(item.prdid) };
-  });
+): Promise<ScheduleClaim[]> {
+  const [claims] = await batchGetParts(scheduledClaimsPart(documents));
+  return claims;
 }
 
 export async function listScheduleDocuments(
