@@ -46,18 +46,6 @@ describe('GET /doc', () => {
   });
 });
 
-describe('GET /openapi.json', () => {
-  it("is byte for byte the document the route table builds (the run's stacks share one build, decision 354)", async () => {
-    const served = await fetch(`${apiUrl()}/openapi.json`);
-    expect(served.status).toBe(200);
-    const [{ routeGroups }, { buildOpenApiDocument }] = await Promise.all([
-      import('../../functions/routes.ts'),
-      import('../../shared/http/openapi.ts'),
-    ]);
-    expect(await served.text()).toBe(JSON.stringify(buildOpenApiDocument(routeGroups)));
-  });
-});
-
 describe('a required revisionid, in the document and on the wire', () => {
   it('PATCH of a step: required in openapi.json, and 422 missing_field without it', async () => {
     const document = (await api('GET', '/openapi.json')).body;
