@@ -16,7 +16,9 @@ import { TimedSequencer } from './test/support/timed-sequencer.ts';
  * each with a stack of its own, one file at a time; unit, local and infra, which share nothing, beside
  * them.
  */
-const STACK = ['test/support/global-setup.ts'];
+/** One build of the stacks' embeds for the run (decision 354): first, so the shared stack inherits its folder. */
+const EMBEDS = 'test/support/embeds-setup.ts';
+const STACK = [EMBEDS, 'test/support/global-setup.ts'];
 
 export default defineConfig({
   test: {
@@ -57,7 +59,7 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: STACK } },
-      { extends: true, test: { name: 'local', include: ['test/local/**/*.test.ts'] } },
+      { extends: true, test: { name: 'local', include: ['test/local/**/*.test.ts'], globalSetup: [EMBEDS] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
     ],
   },

@@ -11,8 +11,11 @@
  * this is plain `vitest run` with them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHARED_EMBED_DIR_ENV } from '../infra/local/embeds.ts';
 
 const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
 
@@ -79,9 +82,14 @@ function vitest(args: string[], lane?: string): Promise<number> {
 const args = process.argv.slice(2);
 // A lane count that changed must not leave an old lane's times behind for `npm run test:times`.
 if (!args.length) rmSync(TIMES_DIR, { recursive: true, force: true });
+// Every lane's stacks share one build of the embeds (decision 354, test/support/embeds-setup.ts).
+const embeds =
+  args.length || process.env[SHARED_EMBED_DIR_ENV] ? undefined : mkdtempSync(join(tmpdir(), 'stepwise-test-embeds-'));
+if (embeds) process.env[SHARED_EMBED_DIR_ENV] = join(embeds, 'embeds');
 const codes = args.length
   ? [await vitest(args)]
   : await Promise.all(Object.entries(LANES).map(([lane, laneArgs]) => vitest(laneArgs, lane)));
+if (embeds) rmSync(embeds, { recursive: true, force: true });
 const failed = codes.find((code) => code !== 0);
 if (!args.length) console.log(failed === undefined ? 'Every lane passed.' : 'A lane failed: see its lines above.');
 process.exit(failed ?? 0);

@@ -5,9 +5,10 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir } from 'node:fs/promises';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { startDynamoDbLocal } from './dynamodb.ts';
+import { localEmbeds } from './embeds.ts';
 
 /** Methods that write nothing a polling loop reads. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -43,7 +44,6 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     import('./gateway.ts'),
     import('../../functions/routes.ts'),
     import('../../shared/http/embedded.ts'),
-    import('../../shared/http/openapi.ts'),
     import('./local-functions.ts').then(({ loadLocalFunctions }) => loadLocalFunctions()),
     import('./s3-events.ts'),
   ]);
@@ -56,28 +56,32 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
     { startStepFunctionsEndpoint },
     { createGateway },
     { routeGroups },
-    { writeEmbedFiles, routeManifest },
-    { buildOpenApiDocument },
+    { writeEmbedFiles, routeManifest, EMBED_DIR_ENV },
     functions,
     { s3EventDispatcher },
   ] = await loading;
 
   // Build-time embeds (RouteGroup.embeds): files beside a deployed bundle; here files in a folder
-  // the environment names (STEPWISE_EMBED_DIR), as the text itself would be too big for it.
-  const embedDirectory = options.dataDir
-    ? join(options.dataDir, 'embeds')
-    : await mkdtemp(join(tmpdir(), 'stepwise-embeds-'));
-  const { DOCS_RENDERER_SOURCE, SCORM_RUNTIME_SOURCE, buildPageClient } = await import('../cdk/embeds.ts');
-  writeEmbedFiles(
-    embedDirectory,
-    {
-      routeManifest: routeManifest(routeGroups),
-      openApi: buildOpenApiDocument(routeGroups),
-      pageClient: buildPageClient(),
+  // the environment names (STEPWISE_EMBED_DIR), as the text itself would be too big for it. The
+  // stacks of a test run share one build (infra/local/embeds.ts, decision 354).
+  const embeds = await localEmbeds({
+    dataDir: options.dataDir,
+    build: async (folder) => {
+      const [{ buildOpenApiDocument }, { DOCS_RENDERER_SOURCE, SCORM_RUNTIME_SOURCE, buildPageClient }] =
+        await Promise.all([import('../../shared/http/openapi.ts'), import('../cdk/embeds.ts')]);
+      writeEmbedFiles(
+        folder,
+        {
+          routeManifest: routeManifest(routeGroups),
+          openApi: buildOpenApiDocument(routeGroups),
+          pageClient: buildPageClient(),
+        },
+        DOCS_RENDERER_SOURCE,
+        SCORM_RUNTIME_SOURCE,
+      );
     },
-    DOCS_RENDERER_SOURCE,
-    SCORM_RUNTIME_SOURCE,
-  );
+  });
+  process.env[EMBED_DIR_ENV] = embeds.folder;
 
   const s3Directory = options.dataDir ? join(options.dataDir, 's3') : await mkdtemp(join(tmpdir(), 'stepwise-s3-'));
   const [dynamo, s3] = await Promise.all([
@@ -198,7 +202,7 @@ export async function startLocalStack(options: { dataDir?: string; port: number;
       contentServer.closeAllConnections?.();
       await Promise.allSettled([sfn.close(), s3.close(), dynamo.stop()]);
       await functions.stop();
-      if (!options.dataDir) await rm(embedDirectory, { recursive: true, force: true });
+      await embeds.remove();
       lock?.release();
     },
   };

@@ -3,8 +3,9 @@
  * the deployed bundle (infra/cdk/embeds.ts), read on first use rather than parsed with the code at
  * every cold start (an 800 KB OpenAPI document as a string literal cost the docs function about
  * 25 ms of import). The local stack runs the sources: it writes the same files into a folder of
- * its own and names that folder in STEPWISE_EMBED_DIR (not the text itself: an environment
- * variable over 128 KB makes every later child process fail to spawn with E2BIG).
+ * its own (or finds those a test run's first stack wrote: infra/local/embeds.ts) and names that
+ * folder in STEPWISE_EMBED_DIR (not the text itself: an environment variable over 128 KB makes
+ * every later child process fail to spawn with E2BIG).
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,8 +76,8 @@ function readEmbedded<T>(name: EmbedName): T {
 }
 
 /**
- * Writes the embed files into `folder` (the local stack, which runs the sources) and names it:
- * the JSON embeds, and a copy of the docs renderer's package file.
+ * Writes the embed files into `folder` (the local stack, which runs the sources; it names the folder
+ * in STEPWISE_EMBED_DIR): the JSON embeds, and copies of the docs renderer's and SCORM runtime's files.
  */
 export function writeEmbedFiles(
   folder: string,
@@ -89,7 +90,6 @@ export function writeEmbedFiles(
     writeFileSync(join(folder, EMBED_FILE[name]), JSON.stringify(embeds[name]));
   copyFileSync(docsRendererSource, join(folder, EMBED_FILE.docsRenderer));
   copyFileSync(scormRuntimeSource, join(folder, EMBED_FILE.scormRuntime));
-  process.env[EMBED_DIR_ENV] = folder;
 }
 
 export function embeddedRouteManifest(): ManifestEntry[] {

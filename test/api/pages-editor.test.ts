@@ -5,6 +5,7 @@
  * their content, kept a year. The editor itself in a browser: test/browser/editor.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildPageClient } from '../../infra/cdk/embeds.ts';
 import { api, createUser, site, uniqueSuffix, type TestUser } from '../support/api.ts';
 import { createWiki } from '../support/wikis.ts';
 import { createGuide, uploadImage } from './guide-fixtures.ts';
@@ -133,6 +134,8 @@ describe('the client files and the CSP', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(js.text).toContain('/api/2.0');
+    // What the sources build now (the run's stacks share one build of the embeds, decision 354).
+    expect(js.text).toBe(buildPageClient().script);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.text).toContain('.editor-step');
     // Another build's hash is gone, not served as this one.

@@ -8,10 +8,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../../functions/routes.ts';
+import { buildOpenApiDocument } from '../../shared/http/openapi.ts';
 import { PathMatcher } from '../../shared/http/path-match.ts';
 import type { HttpMethod, RouteDef } from '../../shared/http/route.ts';
 import { openToAnonymous } from '../../shared/http/site-access.ts';
-import { api, createUser, loginAdmin, type TestUser } from '../support/api.ts';
+import { api, apiUrl, createUser, loginAdmin, type TestUser } from '../support/api.ts';
 
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const UNKNOWN_ID = '999999999';
@@ -162,4 +163,11 @@ it('every route declares a summary and a body example when it takes a body', () 
     expect(route.summary.length, `${route.method} ${route.path}`).toBeGreaterThan(5);
     if (route.body) expect(route.example, `${route.method} ${route.path}`).toBeDefined();
   }
+});
+
+// Here, where the route table is loaded anyway: the stacks of a test run share one build of the embeds (decision 354).
+it('GET /openapi.json serves byte for byte the document the route table builds now', async () => {
+  const served = await fetch(`${apiUrl()}/openapi.json`);
+  expect(served.status).toBe(200);
+  expect(await served.text()).toBe(JSON.stringify(buildOpenApiDocument(routeGroups)));
 });
