@@ -4,6 +4,7 @@
  * (functions/fallback) is not a group: it serves whatever no route matched.
  */
 import type { RouteGroup } from '../shared/http/route.ts';
+import { withResponseExamples } from './response-examples.ts';
 import { authGroup } from './auth/auth.routes.ts';
 import { usersGroup } from './users/users.routes.ts';
 import { teamsGroup } from './teams/teams.routes.ts';
@@ -41,7 +42,7 @@ import { externalCoursesGroup } from './external-courses/external-courses.routes
 import { ssoGroup } from './sso/sso.routes.ts';
 import { xapiGroup } from './xapi/xapi.routes.ts';
 
-export const routeGroups: RouteGroup[] = [
+const groups: RouteGroup[] = [
   // platform
   authGroup,
   usersGroup,
@@ -90,3 +91,6 @@ export const routeGroups: RouteGroup[] = [
   // company sign-in: identity providers, remote login, OIDC, SAML
   ssoGroup,
 ];
+
+/** The groups with their documented success bodies (functions/response-examples.ts). */
+export const routeGroups: RouteGroup[] = groups.map(withResponseExamples);

@@ -24,7 +24,6 @@ import {
   readQuery,
   signBody,
 } from './acknowledgements.schemas.ts';
-import responseExamples from './acknowledgements.response-examples.json' with { type: 'json' };
 
 const releaseParams = idParams('releaseid');
 const settingsSchema = z.object({
@@ -45,7 +44,6 @@ const settingsExample = { strictness: 'major', due_days: 7, audience_userids: [2
 
 export const acknowledgementsGroup = defineGroup({
   name: 'acknowledgements',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     ...comprehensionRoutes,

@@ -7,13 +7,11 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { apiTokenSchema, createdApiTokenSchema } from '../../shared/views/api-token-views.ts';
 import { apiTokenParams, createApiTokenBody } from './api-tokens.schemas.ts';
 import * as apiTokens from './api-tokens.service.ts';
-import responseExamples from './api-tokens.response-examples.json' with { type: 'json' };
 
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 
 export const apiTokensGroup = defineGroup({
   name: 'api-tokens',
-  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

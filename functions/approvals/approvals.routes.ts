@@ -29,7 +29,6 @@ import {
   processSchema,
   requestSchema,
 } from '../../shared/views/approval-views.ts';
-import responseExamples from './approvals.response-examples.json' with { type: 'json' };
 
 const processes = lazyService<typeof ProcessesService>(() => import('./processes.service.ts'));
 const requests = lazyService<typeof RequestsService>(() => import('./requests.service.ts'));
@@ -38,7 +37,6 @@ const pageQuery = z.object(pagination);
 
 export const approvalsGroup = defineGroup({
   name: 'approvals',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

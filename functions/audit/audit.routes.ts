@@ -10,7 +10,6 @@ import { pagination } from '../../shared/http/query.ts';
 import { DOCTYPES } from '../../shared/domain/doctypes.ts';
 import { auditHistorySchema, auditVerificationSchema } from '../../shared/views/audit-views.ts';
 import type * as AuditService from './audit.service.ts';
-import responseExamples from './audit.response-examples.json' with { type: 'json' };
 
 const audit = lazyService<typeof AuditService>(() => import('./audit.service.ts'));
 
@@ -28,7 +27,6 @@ const VERIFY_NOTE =
 
 export const auditGroup = defineGroup({
   name: 'audit',
-  responseExamples,
   access: { table: 'read' },
   routes: [
     route({

@@ -7,7 +7,6 @@ import { endedLoginSessionCookie, loginSessionCookie } from '../../shared/http/s
 import { userSelfWithTokenSchema } from '../../shared/views/user-views.ts';
 import { registerBody } from './auth.schemas.ts';
 import * as auth from './auth.service.ts';
-import responseExamples from './auth.response-examples.json' with { type: 'json' };
 
 // Bounded like every stored value: a longer email or password names no account (422, not a lookup).
 const loginBody = z.object({
@@ -19,7 +18,6 @@ const RESET_SENT = 'If an account exists for that address, a password reset link
 
 export const authGroup = defineGroup({
   name: 'auth',
-  responseExamples,
   access: { table: 'readwrite', sendMail: true },
   routes: [
     route({

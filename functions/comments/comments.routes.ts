@@ -8,11 +8,9 @@ import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { commentSchema } from '../../shared/views/comment-views.ts';
 import { commentEditBody, commentListQuery, newCommentBody } from './comments.schemas.ts';
 import * as comments from './comments.service.ts';
-import responseExamples from './comments.response-examples.json' with { type: 'json' };
 
 export const commentsGroup = defineGroup({
   name: 'comments',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

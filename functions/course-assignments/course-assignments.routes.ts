@@ -41,7 +41,6 @@ import {
 import { getCourse } from '../../shared/db/entities/course.ts';
 import { getTeam } from '../../shared/db/entities/team.ts';
 import { getUser } from '../../shared/db/entities/user.ts';
-import responseExamples from './course-assignments.response-examples.json' with { type: 'json' };
 
 const id = z.int().check(z.positive());
 const ids = z.array(id).check(z.minLength(1), z.maxLength(50));
@@ -63,7 +62,6 @@ const exists = {
 
 export const courseAssignmentsGroup = defineGroup({
   name: 'course-assignments',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

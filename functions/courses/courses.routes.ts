@@ -11,7 +11,6 @@ import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import type * as CoursesService from './courses.service.ts';
 import { courseCreateBody, courseListQuery, coursePatchBody } from './courses.schemas.ts';
 import { courseSchema } from '../../shared/views/course-views.ts';
-import responseExamples from './courses.response-examples.json' with { type: 'json' };
 
 const courses = lazyService<typeof CoursesService>(() => import('./courses.service.ts'));
 
@@ -24,7 +23,6 @@ const stageDescription =
 
 export const coursesGroup = defineGroup({
   name: 'courses',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -15,7 +15,6 @@ import { health } from './health.service.ts';
 import { siteInfo } from './site-info.service.ts';
 import { siteInfoSchema } from '../../shared/views/site-views.ts';
 import { type ReferencePage, renderReferencePage } from './reference-page.ts';
-import responseExamples from './docs.response-examples.json' with { type: 'json' };
 
 let staticPage: string | undefined;
 let referencePage: ReferencePage | undefined;
@@ -48,7 +47,6 @@ const siteInfoRoute = {
 
 export const docsGroup = defineGroup({
   name: 'docs',
-  responseExamples,
   // The health checks only: a GetItem of one fixed key, and a HeadBucket (s3:ListBucket) of each bucket.
   access: {
     table: ['GetItem'],

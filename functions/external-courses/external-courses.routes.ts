@@ -7,13 +7,11 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { externalHealthSchema, stageCompletionHistorySchema } from '../../shared/views/external-course-views.ts';
 import { historyQuery } from './external-courses.schemas.ts';
 import * as externalCourses from './external-courses.service.ts';
-import responseExamples from './external-courses.response-examples.json' with { type: 'json' };
 
 const EXTERNAL = { auth: 'user', apiScope: 'external-courses' } as const;
 
 export const externalCoursesGroup = defineGroup({
   name: 'external-courses',
-  responseExamples,
   // readwrite: authentication records the token's last use (shared/http/api-token-auth.ts).
   access: { table: 'readwrite' },
   routes: [

@@ -9,11 +9,9 @@ import { wholeListQuery } from '../../shared/http/query.ts';
 import { glossaryChangesSchema, glossaryEntrySchema } from '../../shared/views/glossary-views.ts';
 import { glossaryChangesBody, MAX_GLOSSARY_CHANGES } from './glossary.schemas.ts';
 import * as glossary from './glossary.service.ts';
-import responseExamples from './glossary.response-examples.json' with { type: 'json' };
 
 export const glossaryGroup = defineGroup({
   name: 'glossary',
-  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

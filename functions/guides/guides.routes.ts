@@ -22,7 +22,6 @@ import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import type * as GuidesService from './guides.service.ts';
 import type * as StepsService from './steps.service.ts';
 import type * as GrantsService from './grants.service.ts';
-import responseExamples from './guides.response-examples.json' with { type: 'json' };
 
 const guides = lazyService<typeof GuidesService>(() => import('./guides.service.ts'));
 const steps = lazyService<typeof StepsService>(() => import('./steps.service.ts'));
@@ -48,7 +47,6 @@ const stepRevisionNote =
 
 export const guidesGroup = defineGroup({
   name: 'guides',
-  responseExamples,
   // No media bucket: guide and step images and files are shown at the site's /igi/ paths (decisions 197, 312).
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   routes: [

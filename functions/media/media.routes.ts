@@ -18,13 +18,11 @@ import { pathId } from '../../shared/http/schemas.ts';
 import { MEDIA_DERIVED_PREFIX, MEDIA_ORIGINALS_PREFIX } from '../../shared/storage/media-objects.ts';
 import * as media from './media.service.ts';
 import { legacyMediaRoutes } from './legacy-media.routes.ts';
-import responseExamples from './media.response-examples.json' with { type: 'json' };
 
 const itemParams = z.object({ type: z.string(), itemId: pathId });
 
 export const mediaGroup = defineGroup({
   name: 'media',
-  responseExamples,
   // Originals are uploaded (raw body, presigned POST, copies read one); views presign GETs of originals and sizes;
   // deleting an item removes both. Sizes are written by ProcessMedia only.
   access: {

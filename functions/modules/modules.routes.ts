@@ -21,7 +21,6 @@ import {
   moduleUploadStartSchema,
   moduleUsageSchema,
 } from '../../shared/views/module-views.ts';
-import responseExamples from './modules.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 const pointerBody = z.object({ importid: z.int().check(z.positive()) });
@@ -31,7 +30,6 @@ const MANAGE =
 
 export const modulesGroup = defineGroup({
   name: 'modules',
-  responseExamples,
   // Packages are uploaded with presigned POSTs to imports/; launch URLs are presigned GETs of content/; deleting or
   // cancelling an import removes its objects.
   access: {

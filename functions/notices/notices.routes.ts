@@ -7,7 +7,6 @@ import { defineGroup, route } from '../../shared/http/route.ts';
 import { noticePreferencesSchema, noticeSettingsSchema, sweepResultSchema } from '../../shared/views/notice-views.ts';
 import { preferencesBody, settingsBody, sweepBody } from './notices.schemas.ts';
 import * as notices from './notices.service.ts';
-import responseExamples from './notices.response-examples.json' with { type: 'json' };
 
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 const KINDS =
@@ -17,7 +16,6 @@ const KINDS =
 
 export const noticesGroup = defineGroup({
   name: 'notices',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true, sendMail: true },
   routes: [
     route({

@@ -30,14 +30,12 @@ import {
   scheduleSchema,
   scheduleWithDocumentsSchema,
 } from '../../shared/views/periodic-review-views.ts';
-import responseExamples from './periodic-review.response-examples.json' with { type: 'json' };
 
 const schedules = lazyService<typeof SchedulesService>(() => import('./schedules.service.ts'));
 const reviews = lazyService<typeof ReviewsService>(() => import('./reviews.service.ts'));
 
 export const periodicReviewGroup = defineGroup({
   name: 'periodic-review',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -24,7 +24,6 @@ import {
   skillBody,
   skillPatchBody,
 } from './qualifications.schemas.ts';
-import responseExamples from './qualifications.response-examples.json' with { type: 'json' };
 
 const skillParams = idParams('skillid');
 const strictness = z.nullable(z.enum(['major', 'minor']));
@@ -55,7 +54,6 @@ const levelsNote =
 
 export const qualificationsGroup = defineGroup({
   name: 'qualifications',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

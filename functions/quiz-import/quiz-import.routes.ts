@@ -7,11 +7,9 @@ import { importQuiz } from './quiz-import.service.ts';
 import { quizImportBody } from './quiz-import.schemas.ts';
 import { quizDefinitionSchema } from '../../shared/views/quiz-views.ts';
 import { SAMPLE_QUIZ } from './sample-quiz.ts';
-import responseExamples from './quiz-import.response-examples.json' with { type: 'json' };
 
 export const quizImportGroup = defineGroup({
   name: 'quiz-import',
-  responseExamples,
   access: { table: 'readwrite' },
   memoryMb: 512,
   routes: [

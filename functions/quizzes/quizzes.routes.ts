@@ -30,7 +30,6 @@ import {
   submissionSchema,
   submitResultSchema,
 } from '../../shared/views/quiz-views.ts';
-import responseExamples from './quizzes.response-examples.json' with { type: 'json' };
 
 const quizzes = lazyService<typeof QuizzesService>(() => import('./quizzes.service.ts'));
 const sessions = lazyService<typeof SessionsService>(() => import('./sessions.service.ts'));
@@ -46,7 +45,6 @@ const LIST_PARAMETERS =
 
 export const quizzesGroup = defineGroup({
   name: 'quizzes',
-  responseExamples,
   // No media bucket: the full guide a 409 answers shows its images at /igi/ paths (decisions 197, 312).
   access: { table: 'readwrite', conditionChecks: true },
   routes: [

@@ -19,13 +19,11 @@ import {
   wikiReleaseBody,
 } from './releases.schemas.ts';
 import { releaseListSchema, releaseSchema } from '../../shared/views/release-views.ts';
-import responseExamples from './releases.response-examples.json' with { type: 'json' };
 
 const releases = lazyService<typeof ReleasesService>(() => import('./releases.service.ts'));
 
 export const releasesGroup = defineGroup({
   name: 'releases',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

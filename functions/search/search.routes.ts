@@ -8,11 +8,9 @@ import { searchResultsSchema } from '../../shared/views/search-views.ts';
 import { SEARCH_INDEX_PREFIX } from '../../shared/search/keys.ts';
 import { searchParams, searchQuery } from './search.schemas.ts';
 import { search } from '../../shared/read-models/search.ts';
-import responseExamples from './search.response-examples.json' with { type: 'json' };
 
 export const searchGroup = defineGroup({
   name: 'search',
-  responseExamples,
   // A full vCPU: a cold container parses its language's shards (~0.9 s of CPU at 10,000 guides,
   // decision 289), which at the default 512 MB would take three times as long.
   memoryMb: 1769,

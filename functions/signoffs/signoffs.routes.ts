@@ -21,7 +21,6 @@ import {
 } from './signoffs.schemas.ts';
 import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { signoffFinalizeTokenSchema, signoffRequestSchema } from '../../shared/views/signoff-views.ts';
-import responseExamples from './signoffs.response-examples.json' with { type: 'json' };
 
 const signoffs = lazyService<typeof SignoffsService>(() => import('./signoffs.service.ts'));
 
@@ -43,7 +42,6 @@ const FLOW =
 
 export const signoffsGroup = defineGroup({
   name: 'signoffs',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     ...both(

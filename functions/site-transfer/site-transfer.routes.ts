@@ -9,7 +9,6 @@ import { SITE_TRANSFER_PREFIX } from '../../shared/site-archive/keys.ts';
 import { siteExportSchema, siteImportCreatedSchema, siteImportSchema } from '../../shared/views/site-transfer-views.ts';
 import { createExportBody, createImportBody } from './site-transfer.schemas.ts';
 import * as transfer from './site-transfer.service.ts';
-import responseExamples from './site-transfer.response-examples.json' with { type: 'json' };
 
 /**
  * A site file holds every account's password hash and credential hashes: only an Admin signed in
@@ -24,7 +23,6 @@ function adminAsThemselves({ auth }: AuthorizeRequest): void {
 
 export const siteTransferGroup = defineGroup({
   name: 'site-transfer',
-  responseExamples,
   // Creates job items, signs the upload (POST) and part download (GET) URLs under site-transfer/,
   // checks the uploaded file's size (HEAD), starts the two state machines.
   access: {

@@ -18,7 +18,6 @@ import type * as SignInService from './sign-in.service.ts';
 import { endedStateCookie } from './sso-login-state.ts';
 import type { ProviderRedirect, SignInEnd } from './sso-flow.ts';
 import type * as StepUpService from './step-up.service.ts';
-import responseExamples from './sso.response-examples.json' with { type: 'json' };
 
 const providers = lazyService<typeof ProvidersService>(() => import('./identity-providers.service.ts'));
 const { customerLoginUrl, remoteLogin } = lazyService<typeof RemoteLoginService>(
@@ -353,7 +352,6 @@ const stepUpRoutes = [
 
 export const ssoGroup = defineGroup({
   name: 'sso',
-  responseExamples,
   // Seals and opens the providers' secrets (decision 240).
   access: { table: 'readwrite', secretsKey: true },
   pageError: ssoPageError,

@@ -6,13 +6,11 @@ import { optionalRevisionQuery } from '../../shared/http/revision.ts';
 import * as forms from './step-forms.service.ts';
 import { stepFormBody } from './step-forms.schemas.ts';
 import { stepFormSchema } from '../../shared/views/step-form-views.ts';
-import responseExamples from './step-forms.response-examples.json' with { type: 'json' };
 
 const readNote = 'Readable by whoever can view the guide (anonymous callers too, on public guides).';
 
 export const stepFormsGroup = defineGroup({
   name: 'step-forms',
-  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

@@ -8,7 +8,6 @@ import { idParams } from '../../shared/http/schemas.ts';
 import { pagination } from '../../shared/http/query.ts';
 import { tagListSchema } from '../../shared/views/tag-views.ts';
 import * as tags from './tags.service.ts';
-import responseExamples from './tags.response-examples.json' with { type: 'json' };
 
 const tagBody = z.object({ tag: z.string().check(z.minLength(1), z.maxLength(200)) });
 const wikiParams = z.object({
@@ -30,7 +29,6 @@ const FIRST_PAGE = { limit: 200, offset: 0 };
 
 export const tagsGroup = defineGroup({
   name: 'tags',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

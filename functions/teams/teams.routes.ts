@@ -7,13 +7,11 @@ import { userSummarySchema } from '../../shared/views/common-schemas.ts';
 import { teamAssignmentSchema, teamAttributesSchema, teamSchema } from '../../shared/views/team-views.ts';
 import { createTeamBody, memberChangesBody, teamListQuery } from './teams.schemas.ts';
 import * as teams from './teams.service.ts';
-import responseExamples from './teams.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 
 export const teamsGroup = defineGroup({
   name: 'teams',
-  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

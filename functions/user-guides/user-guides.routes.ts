@@ -9,7 +9,6 @@ import { DEFAULT_PAGE_SIZE, MAX_WHOLE_LIST, pagination, wholeListPagination } fr
 import { guideMarkSchema } from '../../shared/views/guide-mark-views.ts';
 import { guideSummarySchema } from '../../shared/views/guide-views.ts';
 import * as userGuides from './user-guides.service.ts';
-import responseExamples from './user-guides.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 /** GET /user/guides: apps send limit=10000 and never page (decision 194); the default stays 20. */
@@ -19,7 +18,6 @@ const wholeFavoritesQuery = z.object(wholeListPagination(MAX_WHOLE_LIST));
 
 export const userGuidesGroup = defineGroup({
   name: 'user-guides',
-  responseExamples,
   // Favorites are single puts and deletes (no transactions). No media bucket: guide summaries show the guide
   // image at its /igi/ path (decisions 197, 312).
   access: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'] },

@@ -18,14 +18,12 @@ import { badgeSchema } from '../../shared/views/badge-views.ts';
 import { createByEmailsBody, userListQuery, userPatchBody } from './users.schemas.ts';
 import * as users from './users.service.ts';
 import { accountActor } from '../../shared/accounts/account-authority.ts';
-import responseExamples from './users.response-examples.json' with { type: 'json' };
 
 const pageQuery = z.object(pagination);
 const searchParams = z.object({ search: z.string().check(z.minLength(1), z.maxLength(100)) });
 
 export const usersGroup = defineGroup({
   name: 'users',
-  responseExamples,
   access: { table: 'readwrite', sendMail: true },
   routes: [
     route({

@@ -5,11 +5,9 @@ import { idParams, pathId } from '../../shared/http/schemas.ts';
 import { viewHistoryEntrySchema } from '../../shared/views/view-history-views.ts';
 import { viewRangeQuery } from './view-history.schemas.ts';
 import * as history from './view-history.service.ts';
-import responseExamples from './view-history.response-examples.json' with { type: 'json' };
 
 export const viewHistoryGroup = defineGroup({
   name: 'view-history',
-  responseExamples,
   access: { table: 'read' },
   routes: [
     route({

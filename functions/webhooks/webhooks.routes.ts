@@ -9,14 +9,12 @@ import { pagination } from '../../shared/http/query.ts';
 import { createdWebhookSchema, deliverySchema, pingSchema, webhookSchema } from '../../shared/views/webhook-views.ts';
 import { createWebhookBody, updateWebhookBody } from './webhooks.schemas.ts';
 import * as webhooks from './webhooks.service.ts';
-import responseExamples from './webhooks.response-examples.json' with { type: 'json' };
 
 const params = idParams('webhookid');
 const BEYOND_SPEC = { 'x-beyond-spec': true };
 
 export const webhooksGroup = defineGroup({
   name: 'webhooks',
-  responseExamples,
   access: { table: 'readwrite' },
   routes: [
     route({

@@ -34,7 +34,6 @@ import type * as WikisService from './wikis.service.ts';
 import type * as CategoriesService from './categories.service.ts';
 import type * as CollectionsService from './collections.service.ts';
 import { collectionSchema } from '../../shared/views/collection-views.ts';
-import responseExamples from './wikis.response-examples.json' with { type: 'json' };
 
 const wikis = lazyService<typeof WikisService>(() => import('./wikis.service.ts'));
 const categories = lazyService<typeof CategoriesService>(() => import('./categories.service.ts'));
@@ -70,7 +69,6 @@ function parentRoute(namespace: 'CATEGORY' | 'WIKI') {
 
 export const wikisGroup = defineGroup({
   name: 'wikis',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true },
   routes: [
     route({

@@ -9,7 +9,6 @@ import { clientGuidSchema } from '../../shared/domain/client-guid.ts';
 import type * as WorkLogService from './work-log.service.ts';
 import { stepDataBody, workLogListQuery } from './work-log.schemas.ts';
 import { entrySchema } from '../../shared/views/work-log-views.ts';
-import responseExamples from './work-log.response-examples.json' with { type: 'json' };
 import { syncRoutes } from './sync.routes.ts';
 import type * as QualificationService from './qualification.service.ts';
 import { workLogQualificationSchema } from '../../shared/views/competency-views.ts';
@@ -80,7 +79,6 @@ function operation(name: WorkLogService.EntryOperation, summary: string, descrip
 
 export const workLogGroup = defineGroup({
   name: 'work-log',
-  responseExamples,
   access: { table: 'readwrite', conditionChecks: true, batchWrite: true },
   // POST /user/sync works through a journal for up to 25 s (SYNC_TIME_BUDGET_MS): API Gateway's limit.
   timeoutSeconds: 29,

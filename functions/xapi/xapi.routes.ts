@@ -53,7 +53,6 @@ import {
   createLrsCredentialBody,
   lrsCredentialParams,
 } from './xapi.schemas.ts';
-import responseExamples from './xapi.response-examples.json' with { type: 'json' };
 
 const credentials = lazyService<typeof CredentialsService>(() => import('./credentials.service.ts'));
 const cmi5 = lazyService<typeof Cmi5Service>(() => import('./cmi5.service.ts'));
@@ -215,7 +214,6 @@ function launchPageError(status: number, message: string) {
 
 export const xapiGroup = defineGroup({
   name: 'xapi',
-  responseExamples,
   access: {
     table: 'readwrite',
     batchWrite: true,

@@ -92,6 +92,8 @@ const INFRA_MAY_IMPORT = [
 ];
 /** functions/routes.ts gathers every group's slice of the route table, and nothing else. */
 const ROUTE_TABLE = 'functions/routes.ts';
+/** functions/response-examples.ts gathers the groups' documented bodies for the route table (decision 355). */
+const RESPONSE_EXAMPLES = 'functions/response-examples.ts';
 /** Packages that do I/O; shared/domain stays free of them. */
 const IO_PACKAGES = [/^@aws-sdk\//, /^node:(fs|net|http|https|child_process|dgram|dns)(\/|$)/, /^sharp$/];
 /** node:net's address parsers are pure functions; its sockets are not. */
@@ -183,9 +185,13 @@ function ruleBroken(from: string, to: string, statement = ''): string | undefine
     if (toTop === 'shared') return undefined;
     if (toTop !== 'functions') return 'functions import only functions/ and shared/';
     if (from === ROUTE_TABLE)
-      return /^functions\/[^/]+\/[^/]+\.routes\.ts$/.test(to)
+      return /^functions\/[^/]+\/[^/]+\.routes\.ts$/.test(to) || to === RESPONSE_EXAMPLES
         ? undefined
-        : 'functions/routes.ts gathers routes files only';
+        : 'functions/routes.ts gathers routes files and their response examples only';
+    if (from === RESPONSE_EXAMPLES)
+      return /^functions\/([^/]+)\/\1\.response-examples\.json$/.test(to)
+        ? undefined
+        : "functions/response-examples.ts gathers the groups' examples files only";
     if (unitOf(from) !== unitOf(to)) return `a group imports another group: ${unitOf(from)} -> ${unitOf(to)}`;
     return undefined;
   }

@@ -285,8 +285,9 @@ export interface RouteGroup {
   embeds?: Array<'routeManifest' | 'openApi' | 'docsRenderer' | 'pageClient' | 'scormRuntime'>;
   /**
    * Success bodies shown in the docs, by `METHOD /path` (`<group>.response-examples.json` beside
-   * the routes file, so adding one does not touch the route table); a route's own
-   * `responseExample` comes first. Checked against each route's `response` schema.
+   * the routes file, attached by the route index through functions/response-examples.ts, never
+   * bundled into a function: decision 355); a route's own `responseExample` comes first. Checked
+   * against each route's `response` schema.
    */
   responseExamples?: Record<string, unknown>;
   /**

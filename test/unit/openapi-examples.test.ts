@@ -3,7 +3,10 @@
  * request example gets past validation. Generic over the route table, so a new route is
  * checked the moment it is declared.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/repo-paths.ts';
 import { routeGroups } from '../../functions/routes.ts';
 import { buildOpenApiDocument, responseExampleOf } from '../../shared/http/openapi.ts';
 import { parameterExample } from '../../shared/http/parameter-examples.ts';
@@ -99,6 +102,19 @@ describe('response examples (decision 177)', () => {
       const stray = Object.keys(group.responseExamples ?? {}).filter((name) => !names.has(name));
       expect(stray, group.name).toEqual([]);
     }
+  });
+
+  it('no group file imports its examples: the route index attaches them, no bundle (decision 355)', () => {
+    const functionsDir = join(REPO_ROOT, 'functions');
+    const importers = readdirSync(functionsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) =>
+        readdirSync(join(functionsDir, entry.name))
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => `${entry.name}/${file}`),
+      )
+      .filter((file) => readFileSync(join(functionsDir, file), 'utf8').includes('.response-examples.json'));
+    expect(importers).toEqual([]);
   });
 
   it('only routes that answer a body have one', () => {
