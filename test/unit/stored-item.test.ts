@@ -1,6 +1,7 @@
 /** recordFrom / parseStored: a mismatch is a StoredItemError naming the item's key and the field. */
 import { describe, expect, it } from 'vitest';
 import { guideFromItem, guideItemSchema, guideToItem } from '../../shared/db/entities/guide.ts';
+import { withoutKeys } from '../../shared/db/keys.ts';
 import { parseStored, recordFrom, StoredItemError } from '../../shared/db/stored-item.ts';
 import { guideRecord } from '../support/guide-record.ts';
 
@@ -20,6 +21,27 @@ function thrown(read: () => unknown): StoredItemError {
   }
   throw new Error('the read did not throw');
 }
+
+describe('withoutKeys', () => {
+  it('drops the eight key attributes and keeps every other field in its order', () => {
+    const item = {
+      pk: 'A',
+      title: 't',
+      sk: 'B',
+      gsi1pk: 1,
+      gsi1sk: 2,
+      gsi2pk: 3,
+      gsi2sk: 4,
+      entity: 'x',
+      ttl: 5,
+      n: 0,
+    };
+    const fields = withoutKeys(item);
+    expect(Object.keys(fields)).toEqual(['title', 'n']);
+    expect(fields).toEqual({ title: 't', n: 0 });
+    expect(item.pk).toBe('A');
+  });
+});
 
 describe('recordFrom', () => {
   it('hands out the record of a sound item, keys stripped', () => {
