@@ -59,6 +59,30 @@ export async function publish(token: string, guide: { guideid: number; revisioni
   return response.body;
 }
 
+/** A new periodic-review schedule (reviewed by `reviewerUserid`) holding the guides; its prsid and name. */
+export async function scheduleGuides(
+  adminToken: string,
+  reviewerUserid: number,
+  guideids: number[],
+): Promise<{ prsid: number; name: string }> {
+  const schedule = await api('POST', '/periodic_review', {
+    token: adminToken,
+    body: {
+      name: `Yearly check ${uniqueSuffix()}`,
+      frequency_quantity: 1,
+      frequency_unit: 'year',
+      reviewer_userid: reviewerUserid,
+    },
+  });
+  if (schedule.status !== 201) throw new Error(`schedule: ${schedule.status} ${schedule.text}`);
+  const added = await api('POST', '/periodic_review/documents', {
+    token: adminToken,
+    body: { prsid: schedule.body.prsid, documents: guideids.map((docid) => ({ doctype: 'guide', docid })) },
+  });
+  if (added.status !== 201) throw new Error(`schedule documents: ${added.status} ${added.text}`);
+  return { prsid: schedule.body.prsid, name: schedule.body.name };
+}
+
 /** The guide's own steps (without inlined prerequisite steps). */
 export const ownSteps = (guide: { guideid: number; steps: any[] }): any[] =>
   guide.steps.filter((step) => step.guideid === guide.guideid);

@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
 import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
-import { api, createUser, loginAdmin, uniqueSuffix, type TestUser } from '../support/api.ts';
+import { createUser, loginAdmin, type TestUser } from '../support/api.ts';
 import { apiEvent } from '../bench/api-event.ts';
-import { createGuide } from './guide-fixtures.ts';
+import { createGuide, scheduleGuides } from './guide-fixtures.ts';
 
 let sent: string[] = [];
 let admin: string;
@@ -60,22 +60,7 @@ async function counted<T>(run: () => Promise<T>): Promise<{ commands: string[]; 
 /** Puts the writer's first guide in a new schedule (once); its prsid. */
 async function scheduleFirstGuide(): Promise<number> {
   if (prsid !== undefined) return prsid;
-  const schedule = await api('POST', '/periodic_review', {
-    token: admin,
-    body: {
-      name: `Trips ${uniqueSuffix()}`,
-      frequency_quantity: 1,
-      frequency_unit: 'year',
-      reviewer_userid: writer.userid,
-    },
-  });
-  expect(schedule.status).toBe(201);
-  const added = await api('POST', '/periodic_review/documents', {
-    token: admin,
-    body: { prsid: schedule.body.prsid, documents: [{ doctype: 'guide', docid: guides[0].guideid }] },
-  });
-  expect(added.status).toBe(201);
-  prsid = schedule.body.prsid as number;
+  prsid = (await scheduleGuides(admin, writer.userid, [guides[0].guideid])).prsid;
   return prsid;
 }
 

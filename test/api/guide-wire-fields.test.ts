@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, createUser, loginAdmin, uniqueSuffix } from '../support/api.ts';
-import { addStep, createCategory, createGuide, ownSteps, publish, uploadImage } from './guide-fixtures.ts';
+import {
+  addStep,
+  createCategory,
+  createGuide,
+  ownSteps,
+  publish,
+  scheduleGuides,
+  uploadImage,
+} from './guide-fixtures.ts';
 import { importQuiz } from './quiz-fixtures.ts';
 
 const author = () => createUser({ privileges: ['Author'] });
@@ -171,21 +179,7 @@ describe('guide summaries: guide_revisionid, isArchived, tags, attachedQuiz, per
     const cat = await createCategory();
     const scheduled = await publish(writer.token, await createGuide(writer.token, { category: cat }));
     const plain = await publish(writer.token, await createGuide(writer.token, { category: cat }));
-    const schedule = await api('POST', '/periodic_review', {
-      token: admin,
-      body: {
-        name: `Yearly check ${uniqueSuffix()}`,
-        frequency_quantity: 12,
-        frequency_unit: 'month',
-        reviewer_userid: writer.userid,
-      },
-    });
-    expect(schedule.status).toBe(201);
-    const added = await api('POST', '/periodic_review/documents', {
-      token: admin,
-      body: { prsid: schedule.body.prsid, documents: [{ doctype: 'guide', docid: scheduled.guideid }] },
-    });
-    expect(added.status).toBe(201);
+    const schedule = await scheduleGuides(admin, writer.userid, [scheduled.guideid]);
 
     const page = await api('GET', `/categories/${encodeURIComponent(cat)}`, { token: writer.token });
     expect(page.status).toBe(200);
@@ -194,7 +188,7 @@ describe('guide summaries: guide_revisionid, isArchived, tags, attachedQuiz, per
       guide_revisionid: scheduled.revisionid,
       revisionid: scheduled.revisionid,
       isArchived: false,
-      periodicReviewSchedule: { prsid: schedule.body.prsid, name: schedule.body.name },
+      periodicReviewSchedule: { prsid: schedule.prsid, name: schedule.name },
     });
     expect(
       (byId.get(scheduled.guideid) as { periodicReviewSchedule: { prdid: number } }).periodicReviewSchedule.prdid,
