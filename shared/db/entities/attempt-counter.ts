@@ -43,13 +43,15 @@ function attemptWindow(item: Record<string, unknown> | undefined): AttemptWindow
   return counter ? { count: counter.count, resetsAt: counter.ttl ?? Number.NaN } : { count: 0, resetsAt: 0 };
 }
 
-export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
+/** The window as countAttempt finds it (one GetItem). */
+async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
   return attemptWindow(await getItem(attemptsKey(purpose, subject)));
 }
 
 /**
- * readAttempts as a share of a BatchGet (batchGetParts), for a check that reads several counters
- * at once (the login throttle reads its three in one round trip): no item is no attempts.
+ * An attempt window as a share of a BatchGet (batchGetParts), for a check that reads several
+ * counters at once (the login throttle reads its three in one round trip): no item (or an expired
+ * one) is no attempts.
  */
 export function attemptsPart(purpose: string, subject: string): BatchPart<AttemptWindow> {
   return { keys: [attemptsKey(purpose, subject)], decode: ([item]) => attemptWindow(item) };
