@@ -123,9 +123,11 @@ async function measure(count: number, withImages: boolean, siteUrl: string) {
     const guide = { ...benchGuide(guideid, 5), image: withImages ? guideid : null };
     const images = new Map();
     if (withImages) {
+      // Ready: imageObject names the size URLs of a ready (or processing) image only (decision 280).
       const item = {
         itemid: guideid,
         guid: randomUUID().replace(/-/g, ''),
+        status: 'ready',
         sizes: IMAGE_SIZES.map((size) => size.name),
       } as Parameters<typeof imageObject>[0];
       images.set(guideid, await imageObject(item));
