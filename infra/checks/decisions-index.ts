@@ -46,6 +46,7 @@ export const UNUSED_NUMBERS: Record<number, string> = {
   344: 'reserved for search at size, round three (issue 41), which needed one record (343)',
   348: 'taken by work that did not land; never given to a decision on main',
   350: 'taken by work that did not land; never given to a decision on main',
+  356: 'reserved for the tidy-up of the bench work of issue 36, which needed no record',
 };
 
 export interface DecisionRecord {

@@ -25,12 +25,13 @@ import {
 } from '../domain/login-delay.ts';
 import { decoyPasswordHash, verifyPassword } from './passwords.ts';
 import { nowSeconds } from '../clock.ts';
+import { batchGetParts } from '../db/batch.ts';
 import {
+  attemptsPart,
   clearAttempts,
   countAttempt,
   countFailure,
-  readAttempts,
-  readFailureRun,
+  failureRunPart,
 } from '../db/entities/attempt-counter.ts';
 
 const LOGIN = 'LOGIN';
@@ -62,11 +63,12 @@ export async function passwordAccepted(
   const account = accountSubject(attempt.account);
   const address = addressSubject(attempt.sourceIp);
   const pair = pairSubject(attempt.sourceIp, attempt.account);
-  const [addressWindow, pairRun, accountRun] = await Promise.all([
-    readAttempts(LOGIN, address),
-    readFailureRun(LOGIN, pair),
-    readFailureRun(LOGIN, account),
-  ]);
+  // The three counters are independent (none decides whether another is read): one BatchGet.
+  const [addressWindow, pairRun, accountRun] = await batchGetParts(
+    attemptsPart(LOGIN, address),
+    failureRunPart(LOGIN, pair),
+    failureRunPart(LOGIN, account),
+  );
   const now = nowSeconds();
   if (addressWindow.count >= STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS) {
     throw new TooManyRequestsError(tooManyMessage, Math.max(1, addressWindow.resetsAt - now));

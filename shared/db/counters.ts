@@ -2,7 +2,7 @@
  * Integer ids: one atomic counter item per entity type (UpdateItem ADD). Records migrated
  * with explicit ids move the counter past the highest id written, so later ids never collide.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from './client.ts';
 
@@ -42,12 +42,19 @@ export async function nextIds(entityType: string, count: number): Promise<number
   return Array.from({ length: count }, (_, index) => last - count + 1 + index);
 }
 
-/** After writing an explicit id, make sure the counter is at least that id. */
-export async function moveCounterPast(entityType: string, id: number): Promise<void> {
+/**
+ * After writing an explicit id, make sure the counter is at least that id. `table` names another
+ * client and table (a bench copying an item between two local stacks); by default this process's.
+ */
+export async function moveCounterPast(
+  entityType: string,
+  id: number,
+  table: { client: DynamoDBDocumentClient; name: string } = { client: db(), name: tableName() },
+): Promise<void> {
   try {
-    await db().send(
+    await table.client.send(
       new UpdateCommand({
-        TableName: tableName(),
+        TableName: table.name,
         Key: counterKey(entityType),
         UpdateExpression: 'SET #value = :id',
         ConditionExpression: 'attribute_not_exists(#value) OR #value < :id',

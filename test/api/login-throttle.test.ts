@@ -2,6 +2,8 @@
  * The login throttle's policy, driven directly against the test stack's DynamoDB with a clock
  * the test moves (only Date is faked): over HTTP the address limit (1000 in the test stack) and
  * the delays (minutes) are out of reach. Limits here: 2 free failures per account, 20 per address.
+ * Last, a sign-in's DynamoDB round trips (the auth group's handler in this process, every command
+ * counted through the SDK client hook as test/api/guide-list-round-trips.test.ts does).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
@@ -10,12 +12,30 @@ import { TooManyRequestsError } from '../../shared/domain/errors.ts';
 import { FIRST_DELAY_SECONDS, MAX_DELAY_SECONDS } from '../../shared/domain/login-delay.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
+import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
+import { createUser } from '../support/api.ts';
+import { apiEvent } from '../bench/api-event.ts';
 
 let passwordHash: string;
 let clock = Date.UTC(2030, 0, 1);
+/** The DynamoDB commands this process sent since the last reset, one entry per attempt. */
+let sent: string[] = [];
 
 beforeAll(async () => {
+  // Before any client exists: every client this process creates counts its commands.
+  (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = (client: {
+    middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
+  }) =>
+    client.middlewareStack.add(
+      (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
+        (args: unknown) => {
+          if (context.clientName === 'DynamoDBClient') sent.push(String(context.commandName).replace(/Command$/, ''));
+          return next(args);
+        },
+      { step: 'deserialize', name: 'countRoundTrips' },
+    );
   process.env.DDB_ENDPOINT = inject('ddbEndpoint');
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   process.env.STEPWISE_LOGIN_MAX_FAILURES = '2';
   process.env.STEPWISE_LOGIN_MAX_FAILURES_PER_ADDRESS = '20';
   process.env.STEPWISE_LOGIN_WINDOW_SECONDS = '1800';
@@ -27,6 +47,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   vi.useRealTimers();
+  delete (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK];
 });
 
 function advance(seconds: number): void {
@@ -100,5 +121,22 @@ describe('per-address limit', () => {
     expect(await attempt(account(), address(), 'guess')).toBe(false);
     advance(1800);
     expect(await attempt(account(), attacker, 'guess')).toBe(false);
+  });
+});
+
+describe('round trips', () => {
+  it('POST /user/token reads the three throttle counters in one BatchGet', async () => {
+    type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
+    const handler = (await import('../../functions/auth/handler.ts')).handler as unknown as Handler;
+    const user = await createUser();
+    // No cache on this path: a cold container's first sign-in sends the same commands as a warm one's.
+    sent = [];
+    const answer = await handler(
+      apiEvent('POST', '/user/token', { body: { email: user.email, password: user.password } }),
+      {},
+    );
+    expect(answer.statusCode).toBe(201);
+    // The email's UNIQUE item, the user, the counters (address, pair, account), the token's put.
+    expect(sent).toEqual(['GetItem', 'GetItem', 'BatchGetItem', 'PutItem']);
   });
 });

@@ -21,9 +21,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { counterKey } from '../../shared/db/counters.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { moveCounterPast } from '../../shared/db/counters.ts';
 import { startStackProcess, type RunningStack } from '../support/local-stack-process.ts';
 import { localDb } from '../support/local-db.ts';
 import { availableParallelism } from 'node:os';
@@ -250,20 +249,7 @@ export async function measureSequential(
   await rawDb.send(new PutCommand({ TableName: 'stepwise', Item }));
   // The copy keeps the gateway's userid: the raw stack's user counter moves past it, so the users later
   // sections make there (the round-trip counter's) never collide with it.
-  await rawDb
-    .send(
-      new UpdateCommand({
-        TableName: 'stepwise',
-        Key: counterKey('user'),
-        UpdateExpression: 'SET #value = :id',
-        ConditionExpression: 'attribute_not_exists(#value) OR #value < :id',
-        ExpressionAttributeNames: { '#value': 'value' },
-        ExpressionAttributeValues: { ':id': otherId },
-      }),
-    )
-    .catch((error) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+  await moveCounterPast('user', otherId, { client: rawDb, name: 'stepwise' });
   const rawGet = () => rawDb.send(new GetCommand({ TableName: 'stepwise', Key }));
   const url = `${gateway.url}/users/${otherId}`;
   await loopRate(rawGet, WARM_UP_SECONDS);

@@ -4,6 +4,7 @@
  * (countFailure) in a run that is forgotten a set time after its last failure.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchPart } from '../batch.ts';
 import { db, tableName } from '../client.ts';
 import { getItem } from '../items.ts';
 import { nowSeconds } from '../../clock.ts';
@@ -37,9 +38,23 @@ export interface AttemptWindow {
   resetsAt: number;
 }
 
-export async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
-  const counter = liveCounter(await getItem(attemptsKey(purpose, subject)));
+function attemptWindow(item: Record<string, unknown> | undefined): AttemptWindow {
+  const counter = liveCounter(item);
   return counter ? { count: counter.count, resetsAt: counter.ttl ?? Number.NaN } : { count: 0, resetsAt: 0 };
+}
+
+/** The window as countAttempt finds it (one GetItem). */
+async function readAttempts(purpose: string, subject: string): Promise<AttemptWindow> {
+  return attemptWindow(await getItem(attemptsKey(purpose, subject)));
+}
+
+/**
+ * An attempt window as a share of a BatchGet (batchGetParts), for a check that reads several
+ * counters at once (the login throttle reads its three in one round trip): no item (or an expired
+ * one) is no attempts.
+ */
+export function attemptsPart(purpose: string, subject: string): BatchPart<AttemptWindow> {
+  return { keys: [attemptsKey(purpose, subject)], decode: ([item]) => attemptWindow(item) };
 }
 
 /** Counts one attempt; the window starts with the first attempt and lasts windowSeconds. */
@@ -89,9 +104,14 @@ export interface FailureRun {
   lastAt: number;
 }
 
-export async function readFailureRun(purpose: string, subject: string): Promise<FailureRun> {
-  const counter = liveCounter(await getItem(attemptsKey(purpose, subject)));
+function failureRun(item: Record<string, unknown> | undefined): FailureRun {
+  const counter = liveCounter(item);
   return counter ? { count: counter.count, lastAt: counter.last_at ?? 0 } : { count: 0, lastAt: 0 };
+}
+
+/** A failure run as a share of a BatchGet (batchGetParts): no item (or an expired one) is no failures. */
+export function failureRunPart(purpose: string, subject: string): BatchPart<FailureRun> {
+  return { keys: [attemptsKey(purpose, subject)], decode: ([item]) => failureRun(item) };
 }
 
 /**
