@@ -74,8 +74,12 @@ export async function checkAttachmentParts(statements: JsonObject[], parts: Atta
     if (!wanted.has(part.sha2)) throw new BadRequestError(`attachment part ${part.sha2}: no statement names it`);
 }
 
+/** Node's base64url decoder skips characters outside the alphabet; a JWS segment may hold none. */
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
 function base64urlJson(text: string, what: string): unknown {
   try {
+    if (!BASE64URL.test(text)) throw new Error('not base64url');
     return JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
     throw new BadRequestError(`signature: the JWS ${what} is not base64url JSON`);

@@ -324,6 +324,11 @@ describe('signed statements', () => {
     expect(mismatch.body.message).toMatch(/payload/);
     expect((await postSigned(other, jws(other, 'HS256'))).status).toBe(400);
     expect((await postSigned(other, 'not.a-jws')).status).toBe(400);
+    // A payload segment with a character outside base64url is refused, not decoded around it.
+    const [head, body, signature] = jws(other).split('.');
+    const stray = await postSigned(other, `${head}.${body!.slice(0, 8)}*${body!.slice(8)}.${signature}`);
+    expect(stray.status).toBe(400);
+    expect(stray.body.message).toMatch(/payload is not base64url JSON/);
   });
 
   it('verifies a JWS against its x5c certificate, RS384 and RS512 alike, and refuses a forged one', async () => {
