@@ -76,7 +76,8 @@ export function readRecords(dir = DECISIONS_DIR): DecisionRecord[] {
 
 export function renderIndex(records: DecisionRecord[]): string {
   const areas = [...new Set(records.map((record) => record.area))];
-  const highest = Math.max(...records.map((record) => record.number));
+  // Numbers listed unused were given out once: the next free one is above them too.
+  const highest = Math.max(...records.map((record) => record.number), ...Object.keys(UNUSED_NUMBERS).map(Number));
   const lines = [
     '# Decisions',
     '',
