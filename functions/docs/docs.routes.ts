@@ -5,9 +5,8 @@
  * of its own, decision 180), and the site's own description for clients without a token
  * (/sites/info, decision 191).
  */
-import { gzipSync } from 'node:zlib';
 import { defineGroup, rawReply, reply, route } from '../../shared/http/route.ts';
-import { embeddedDocsRenderer, embeddedOpenApi } from '../../shared/http/embedded.ts';
+import { embeddedDocsRenderer, embeddedOpenApi, embeddedScript } from '../../shared/http/embedded.ts';
 import { openApiDocumentSchema } from '../../shared/http/openapi.ts';
 import { healthSchema } from '../../shared/views/health-views.ts';
 import { renderDocsPage } from './docs-page.ts';
@@ -18,17 +17,8 @@ import { type ReferencePage, renderReferencePage } from './reference-page.ts';
 
 let staticPage: string | undefined;
 let referencePage: ReferencePage | undefined;
-let renderer: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
-
-function loadRenderer() {
-  if (!renderer) {
-    const plain = embeddedDocsRenderer();
-    // 4.3 MB plain, about 1.2 MB gzipped: under the 6 MB Lambda response limit either way.
-    const gzipped = gzipSync(plain);
-    renderer = { plain, gzipped, etag: `"${plain.length.toString(36)}-${gzipped.length.toString(36)}"` };
-  }
-  return renderer;
-}
+/** The renderer's script: 4.3 MB plain, about 1.2 MB gzipped (under Lambda's 6 MB answer either way). */
+const rendererScript = embeddedScript(embeddedDocsRenderer);
 
 /**
  * The site's description, open on every site: a client needs the sign-in method before it has
@@ -111,16 +101,7 @@ export const docsGroup = defineGroup({
       auth: 'public',
       openOnPrivateSite: true,
       summary: "The reference page's renderer (Scalar API Reference, from its npm package)",
-      handler: async ({ headers }) => {
-        const { plain, gzipped, etag } = loadRenderer();
-        const gzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
-        return rawReply(200, gzip ? gzipped : plain, 'text/javascript; charset=utf-8', {
-          'cache-control': 'public, max-age=86400',
-          etag,
-          vary: 'accept-encoding',
-          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-        });
-      },
+      handler: async ({ headers }) => rendererScript(headers['accept-encoding']),
     }),
     route({
       method: 'GET',

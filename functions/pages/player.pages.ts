@@ -5,7 +5,6 @@
  * (shared/training/module-player.ts): an assigned learner plays and keeps an attempt; a module
  * manager who is not assigned previews; anyone else gets the 404 page.
  */
-import { gzipSync } from 'node:zlib';
 import { siteUrl } from '../../shared/config.ts';
 import type { Caller } from '../../shared/domain/caller.ts';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../shared/domain/errors.ts';
@@ -13,7 +12,6 @@ import { scormNavigation } from '../../shared/domain/scorm-navigation.ts';
 import { Sequencer } from '../../shared/domain/scorm-sequencing.ts';
 import { tableOfContents } from '../../shared/domain/scorm-structure.ts';
 import { RUNTIME_HOST_PATH } from '../../shared/domain/scorm-runtime-host.ts';
-import { embeddedScormRuntime } from '../../shared/http/embedded.ts';
 import { rawReply } from '../../shared/http/route.ts';
 import { formCsrf } from '../../shared/http/session.ts';
 import { parseOrThrow } from '../../shared/http/validation.ts';
@@ -32,17 +30,6 @@ import { renderPage, STYLE_HASH } from './html/layout.ts';
 import { asPage, htmlReply, pageHeaders } from './html/page-reply.ts';
 import { type Cmi5Page, cmi5Content } from './player/cmi5-page.ts';
 import { playerContent, scoHref } from './player/player-page.ts';
-
-let runtime: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
-
-function loadRuntime() {
-  if (!runtime) {
-    const plain = embeddedScormRuntime();
-    const gzipped = gzipSync(plain);
-    runtime = { plain, gzipped, etag: `"${plain.length.toString(36)}-${gzipped.length.toString(36)}"` };
-  }
-  return runtime;
-}
 
 function signedIn(caller: Caller | null): Caller {
   if (!caller) throw new UnauthenticatedError('Authentication required');
@@ -242,17 +229,4 @@ export async function runtimeCommit(
   input: CommitInput,
 ) {
   return commitModuleAttempt(await runtimeCaller(moduleid, attempt, headers), moduleid, attempt, input);
-}
-
-/** scorm-again for the runtime host, gzipped once per container for a client that takes gzip. */
-export async function scormRuntimeFile(acceptEncoding: string | undefined) {
-  const { plain, gzipped, etag } = loadRuntime();
-  const gzip = /\bgzip\b/.test(acceptEncoding ?? '');
-  return rawReply(200, gzip ? gzipped : plain, 'text/javascript; charset=utf-8', {
-    'cache-control': 'public, max-age=86400',
-    etag,
-    vary: 'accept-encoding',
-    'x-content-type-options': 'nosniff',
-    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-  });
 }

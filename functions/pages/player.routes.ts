@@ -6,6 +6,7 @@
  * player.pages.ts, evaluated on a player route's first call (decision 355).
  */
 import * as z from 'zod/mini';
+import { embeddedScormRuntime, embeddedScript } from '../../shared/http/embedded.ts';
 import { lazyService } from '../../shared/http/lazy-service.ts';
 import { rawReply, route, type RouteDef } from '../../shared/http/route.ts';
 import { commitInputSchema } from '../../shared/training/scorm-commit-input.ts';
@@ -14,6 +15,8 @@ import { PLAYER_SCRIPT, PLAYER_STYLES } from './player/player-assets.ts';
 import type * as PlayerPages from './player.pages.ts';
 
 const pages = lazyService<typeof PlayerPages>(() => import('./player.pages.ts'));
+/** scorm-again for the runtime host on the content origin. */
+const runtimeScript = embeddedScript(embeddedScormRuntime);
 
 const idText = z.string().check(z.regex(/^[1-9]\d{0,14}$/));
 /** A commit's CMI data: 2004's suspend_data alone may be 64,000 characters, interactions add more. */
@@ -144,6 +147,6 @@ export const playerRoutes: RouteDef[] = [
     auth: 'public',
     openOnPrivateSite: true,
     summary: 'The SCORM runtime (scorm-again, from its npm package) the runtime host on the content origin loads',
-    handler: ({ headers }) => pages.scormRuntimeFile(headers['accept-encoding']),
+    handler: async ({ headers }) => runtimeScript(headers['accept-encoding']),
   }),
 ];

@@ -9,7 +9,9 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HttpMethod, RouteGroup } from './route.ts';
+import { gzipSync } from 'node:zlib';
+import { acceptsGzip } from './respond.ts';
+import { type HttpMethod, type Reply, type RouteGroup, rawReply } from './route.ts';
 
 /** The folder holding the embed files when the code does not run as a deployed bundle. */
 export const EMBED_DIR_ENV = 'STEPWISE_EMBED_DIR';
@@ -116,4 +118,28 @@ export function embeddedDocsRenderer(): Buffer {
 /** scorm-again's browser file (JavaScript): the file beside the bundle, or in the local stack's folder. */
 export function embeddedScormRuntime(): Buffer {
   return readFileSync(join(embedFolder('scormRuntime'), EMBED_FILE.scormRuntime));
+}
+
+/**
+ * A script embedded beside the bundle (the docs renderer, scorm-again) as a GET's answer: read and
+ * gzipped once per container, sent gzipped where the client's Accept-Encoding allows it
+ * (`acceptsGzip`), with an ETag of both sizes and a day's caching.
+ */
+export function embeddedScript(read: () => Buffer): (acceptEncoding: string | undefined) => Reply {
+  let packed: { plain: Buffer; gzipped: Buffer; etag: string } | undefined;
+  return (acceptEncoding) => {
+    if (!packed) {
+      const plain = read();
+      const gzipped = gzipSync(plain);
+      packed = { plain, gzipped, etag: `"${plain.length.toString(36)}-${gzipped.length.toString(36)}"` };
+    }
+    const gzip = acceptsGzip(acceptEncoding);
+    return rawReply(200, gzip ? packed.gzipped : packed.plain, 'text/javascript; charset=utf-8', {
+      'cache-control': 'public, max-age=86400',
+      etag: packed.etag,
+      vary: 'accept-encoding',
+      'x-content-type-options': 'nosniff',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+  };
 }

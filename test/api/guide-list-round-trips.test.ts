@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reloadConfig } from '../../shared/config.ts';
-import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
 import { createUser, loginAdmin, type TestUser } from '../support/api.ts';
+import { countDynamoDbCommands, type DynamoDbCommands } from '../support/dynamodb-commands.ts';
 import { apiEvent } from '../bench/api-event.ts';
 import { createGuide, scheduleGuides } from './guide-fixtures.ts';
 
-let sent: string[] = [];
+let dynamoDb: DynamoDbCommands;
 let admin: string;
 let writer: TestUser;
 let guides: Array<{ guideid: number }>;
@@ -25,37 +25,18 @@ beforeAll(async () => {
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
   reloadConfig();
-  (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = (client: {
-    middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
-  }) =>
-    client.middlewareStack.add(
-      (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
-        (args: { input?: unknown }) => {
-          // The token's lookup (a BatchGet of TOKEN#…) is cached for a second (decision 106), as the
-          // bench warms it away; on a loaded machine it may expire between two calls, so it is not counted.
-          const lookup = JSON.stringify(args.input ?? {}).includes('"TOKEN#');
-          if (context.clientName === 'DynamoDBClient' && !lookup)
-            sent.push(String(context.commandName).replace(/Command$/, ''));
-          return next(args);
-        },
-      // Below the retry middleware: every attempt is a round trip.
-      { step: 'deserialize', name: 'countRoundTrips' },
-    );
+  // The token's lookup (a BatchGet of TOKEN#…) is cached for a second (decision 106), as the bench
+  // warms it away; on a loaded machine it may expire between two calls, so it is not counted.
+  dynamoDb = countDynamoDbCommands((input) => !JSON.stringify(input ?? {}).includes('"TOKEN#'));
   admin = await loginAdmin();
   writer = await createUser({ privileges: ['Author'] });
   guides = [await createGuide(writer.token), await createGuide(writer.token)];
 });
 
-afterAll(() => {
-  delete (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK];
-});
+afterAll(() => dynamoDb.uninstall());
 
 /** The commands `run` sends. */
-async function counted<T>(run: () => Promise<T>): Promise<{ commands: string[]; result: T }> {
-  sent = [];
-  const result = await run();
-  return { commands: [...sent], result };
-}
+const counted = <T>(run: () => Promise<T>) => dynamoDb.during(run);
 
 /** Puts the writer's first guide in a new schedule (once); its prsid. */
 async function scheduleFirstGuide(): Promise<number> {

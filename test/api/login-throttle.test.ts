@@ -12,28 +12,17 @@ import { TooManyRequestsError } from '../../shared/domain/errors.ts';
 import { FIRST_DELAY_SECONDS, MAX_DELAY_SECONDS } from '../../shared/domain/login-delay.ts';
 import { hashPassword } from '../../shared/domain/secrets.ts';
 import { passwordAccepted } from '../../shared/accounts/login-throttle.ts';
-import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
 import { createUser } from '../support/api.ts';
+import { countDynamoDbCommands, type DynamoDbCommands } from '../support/dynamodb-commands.ts';
 import { apiEvent } from '../bench/api-event.ts';
 
 let passwordHash: string;
 let clock = Date.UTC(2030, 0, 1);
-/** The DynamoDB commands this process sent since the last reset, one entry per attempt. */
-let sent: string[] = [];
+let dynamoDb: DynamoDbCommands;
 
 beforeAll(async () => {
   // Before any client exists: every client this process creates counts its commands.
-  (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = (client: {
-    middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
-  }) =>
-    client.middlewareStack.add(
-      (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
-        (args: unknown) => {
-          if (context.clientName === 'DynamoDBClient') sent.push(String(context.commandName).replace(/Command$/, ''));
-          return next(args);
-        },
-      { step: 'deserialize', name: 'countRoundTrips' },
-    );
+  dynamoDb = countDynamoDbCommands();
   process.env.DDB_ENDPOINT = inject('ddbEndpoint');
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   process.env.STEPWISE_LOGIN_MAX_FAILURES = '2';
@@ -47,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   vi.useRealTimers();
-  delete (globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK];
+  dynamoDb.uninstall();
 });
 
 function advance(seconds: number): void {
@@ -130,13 +119,11 @@ describe('round trips', () => {
     const handler = (await import('../../functions/auth/handler.ts')).handler as unknown as Handler;
     const user = await createUser();
     // No cache on this path: a cold container's first sign-in sends the same commands as a warm one's.
-    sent = [];
-    const answer = await handler(
-      apiEvent('POST', '/user/token', { body: { email: user.email, password: user.password } }),
-      {},
+    const { commands, result: answer } = await dynamoDb.during(() =>
+      handler(apiEvent('POST', '/user/token', { body: { email: user.email, password: user.password } }), {}),
     );
     expect(answer.statusCode).toBe(201);
     // The email's UNIQUE item, the user, the counters (address, pair, account), the token's put.
-    expect(sent).toEqual(['GetItem', 'GetItem', 'BatchGetItem', 'PutItem']);
+    expect(commands).toEqual(['GetItem', 'GetItem', 'BatchGetItem', 'PutItem']);
   });
 });

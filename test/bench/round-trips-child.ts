@@ -5,25 +5,11 @@
  * HTTP attempt, retries included). For each route: a warm-up call (authentication cached, as in a
  * warm container), then the counted call. Prints one JSON line: route -> round trips and commands.
  */
-import { SDK_CLIENT_HOOK } from '../../shared/sdk-client-hook.ts';
+import { countDynamoDbCommands } from '../support/dynamodb-commands.ts';
 import { apiEvent } from './api-event.ts';
 import { ROUND_TRIP_ROUTES, type Fixtures } from './round-trip-routes.ts';
 
-/** The DynamoDB commands sent (one entry per attempt) since the last reset. */
-let sent: string[] = [];
-(globalThis as Record<string, unknown>)[SDK_CLIENT_HOOK] = (client: {
-  middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void };
-}) => {
-  client.middlewareStack.add(
-    (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) =>
-      (args: unknown) => {
-        if (context.clientName === 'DynamoDBClient') sent.push(String(context.commandName).replace(/Command$/, ''));
-        return next(args);
-      },
-    // Below the retry middleware (finalizeRequest): every attempt is a round trip.
-    { step: 'deserialize', name: 'countRoundTrips' },
-  );
-};
+const dynamoDb = countDynamoDbCommands();
 
 const { applyLocalEnvironment } = await import('../../infra/local/environment.ts');
 applyLocalEnvironment({ LOG_LEVEL: 'ERROR' });
@@ -97,9 +83,8 @@ for (const route of ROUND_TRIP_ROUTES) {
     await call('GET /user', { token });
     if (route.key.startsWith('GET ')) await call(route.key, options);
     await call('GET /user', { token });
-    sent = [];
-    await call(route.key, options);
-    measured[route.key] = { count: sent.length, commands: [...sent] };
+    const { commands } = await dynamoDb.during(() => call(route.key, options));
+    measured[route.key] = { count: commands.length, commands };
   } catch (error) {
     measured[route.key] = (error as Error).message.slice(0, 120);
   }

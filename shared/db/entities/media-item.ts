@@ -175,16 +175,10 @@ export async function getMediaItems(itemids: number[]): Promise<MediaItemRecord[
 
 /** Items by id as a share of a BatchGet, in the order asked (each id once); missing ones left out. */
 export function mediaItemsPart(itemids: number[]): BatchPart<MediaItemRecord[]> {
-  const unique = [...new Set(itemids)];
+  // batchGetParts decodes the items found in the order of the part's keys.
   return {
-    keys: unique.map(mediaItemKey),
-    decode(items) {
-      const byId = new Map(items.map((item) => [Number(item.itemid), item]));
-      return unique.flatMap((itemid) => {
-        const item = byId.get(itemid);
-        return item ? [recordFrom(mediaItemItemSchema, item)] : [];
-      });
-    },
+    keys: [...new Set(itemids)].map(mediaItemKey),
+    decode: (items) => items.map(recordsOf(mediaItemItemSchema)),
   };
 }
 

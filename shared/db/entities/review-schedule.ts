@@ -170,19 +170,10 @@ export async function getSchedules(prsids: number[]): Promise<ReviewScheduleReco
   return schedules;
 }
 
-/** Schedules by prsid as a share of a BatchGet (unknown ones left out), in the order asked. */
+/** Schedules by prsid as a share of a BatchGet (each once, unknown ones left out), in the order asked. */
 export function schedulesPart(prsids: number[]): BatchPart<ReviewScheduleRecord[]> {
-  const unique = [...new Set(prsids)];
-  return {
-    keys: unique.map(scheduleKey),
-    decode(items) {
-      const byId = new Map(items.map((item) => [Number(item.prsid), item]));
-      return unique.flatMap((prsid) => {
-        const item = byId.get(prsid);
-        return item ? [asSchedule(item)] : [];
-      });
-    },
-  };
+  // batchGetParts decodes the items found in the order of the part's keys.
+  return { keys: [...new Set(prsids)].map(scheduleKey), decode: (items) => items.map(asSchedule) };
 }
 
 export async function listSchedules(page: { limit: number; offset: number }): Promise<ReviewScheduleRecord[]> {
